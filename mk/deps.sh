@@ -1,0 +1,35 @@
+#!/bin/sh
+# Find the libraries with pkg-config; install the missing Debian -dev packages when root,
+# otherwise stop with the exact command to run. Called by make before the first compile.
+set -u
+pkg_of() {
+	case $1 in
+	zlib) echo zlib1g-dev ;;
+	sqlite3) echo libsqlite3-dev ;;
+	libcurl) echo libcurl4-openssl-dev ;;
+	jansson) echo libjansson-dev ;;
+	libxml-2.0) echo libxml2-dev ;;
+	uchardet) echo libuchardet-dev ;;
+	libmicrohttpd) echo libmicrohttpd-dev ;;
+	*) echo "$1" ;;
+	esac
+}
+missing=""
+command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
+# libmicrohttpd is for the test server only; it is always wanted so `make check` works.
+for p in "$@" libmicrohttpd; do
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$p"; then
+		missing="$missing $(pkg_of "$p")"
+	fi
+done
+[ -n "$missing" ] || exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2 && apt-get install -y -qq $missing >&2 && exit 0
+	echo "deps: apt-get failed" >&2
+	exit 1
+fi
+echo "deps: missing libraries; run:" >&2
+echo "  sudo apt-get install$missing" >&2
+exit 1

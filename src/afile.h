@@ -1,0 +1,29 @@
+/*
+ * afile.h: atomic file replacement.  Write to a temporary file in the
+ * target's directory, then fsync and rename() over the target, so a
+ * reader (or a web server) never sees half a file.
+ */
+#ifndef LIRS_AFILE_H
+#define LIRS_AFILE_H
+
+#include <stdio.h>
+
+typedef struct afile {
+	FILE *fp;       /* write here */
+	char *path;     /* the target */
+	char *tmp;      /* the temporary file beside it */
+} afile;
+
+/* Opens a temporary file beside path (mode 0644 less umask).  Returns 0,
+ * or -1 with errno set. */
+int afile_open(afile *f, const char *path);
+/* Flush, fsync, close and rename over the target.  Returns 0, or -1 with
+ * errno set (the temporary file is removed and the target untouched). */
+int afile_commit(afile *f);
+/* Close and remove the temporary file; the target is untouched. */
+void afile_abort(afile *f);
+
+/* mkdir -p; returns 0 or -1 with errno set. */
+int mkdir_p(const char *dir, int mode);
+
+#endif

@@ -1,0 +1,217 @@
+/*
+ * lirs.h: the LIRS 2.1 codec (reader, writer, diagnostics).
+ *
+ * The codec never does I/O policy: it never opens files, prints or exits.
+ * Bytes go in through lirs_reader_feed(); records and diagnostics come out
+ * through callbacks.  Bytes go out of the writer through a sink callback.
+ *
+ * Spec: shared/specs/lirs-2.1.txt.  What real files do instead:
+ * shared/NOTES-lirs-in-the-wild.md.
+ */
+#ifndef LIRS_H
+#define LIRS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LIRS_VERSION "0.1.0"
+
+/* ---- errors: negative codes, 0 is success ---------------------------- */
+enum {
+	LIRS_OK = 0,
+	LIRS_ENOMEM = -1,       /* out of memory */
+	LIRS_EGZIP = -2,        /* corrupt gzip data */
+	LIRS_ETRUNC = -3,       /* gzip data ends early */
+	LIRS_ETOOBIG = -4,      /* decoded size over max_decoded */
+	LIRS_ESTOP = -5,        /* a callback asked to stop */
+	LIRS_EICONV = -6,       /* iconv could not be opened */
+	LIRS_ESINK = -7,        /* the writer's sink failed */
+	LIRS_EINVAL = -8,       /* bad argument (e.g. feed after finish) */
+};
+const char *lirs_strerror(int err);
+
+/* ---- limits: named, documented (lirs(5), README), overridable -------- */
+/* Decoded (inflated) bytes one input may produce: a gzip bomb stops here. */
+#define LIRS_DEFAULT_MAX_DECODED ((uint64_t)1 << 30)   /* 1 GiB */
+/* Longest line the reader keeps; longer lines are skipped with a diagnostic. */
+#define LIRS_DEFAULT_MAX_LINE ((size_t)1 << 20)        /* 1 MiB */
+/* LIRS 2.1 §4: records last detected longer ago than this are discarded. */
+#define LIRS_DEFAULT_MAX_AGE 28800
+
+/* ---- records --------------------------------------------------------- */
+/*
+ * One record, decoded to UTF-8.  Text fields are NUL-terminated and never
+ * NULL.  A field written as "0" (the spec's blank, §2) reads as "" for url,
+ * title, author and source_url; the extension is kept as written.
+ * extra[] holds fields after the 9th, in order (tama-style files).
+ */
+typedef struct lirs_record {
+	int64_t last_modified;   /* §3.1, Unix time, 0 = unknown */
+	int64_t last_detected;   /* §3.2 */
+	int64_t tz_offset;       /* §3.3, seconds east of UTC */
+	int64_t content_length;  /* §3.4 */
+	char *url;               /* §3.5 */
+	char *title;             /* §3.6 */
+	char *author;            /* §3.7 */
+	char *source_url;        /* §3.8 */
+	char *extension;         /* §3.9 */
+	char **extra;            /* nextra fields beyond the 9th */
+	size_t nextra;
+	unsigned long line;      /* line it started on in its input, 0 if none */
+} lirs_record;
+
+/* Deep copy: *dst owns its strings; release with lirs_record_release(). */
+int lirs_record_copy(lirs_record *dst, const lirs_record *src);
+/* Frees the strings of a record made by lirs_record_copy(); zeroes it. */
+void lirs_record_release(lirs_record *r);
+
+/* ---- diagnostics ----------------------------------------------------- */
+typedef enum { LIRS_SEV_NOTE = 0, LIRS_SEV_WARNING, LIRS_SEV_ERROR } lirs_severity;
+
+/*
+ * Every rule has one stable id (used in messages, man page, JSON output).
+ * The table lives in rules.c: lirs_rule_id(), lirs_rule_severity(),
+ * lirs_rule_summary().  Keep this enum, the table and lirs(5) in step.
+ */
+typedef enum {
+	/* input level (reader) */
+	LIRS_R_NOT_GZIP,          /* warning: input is not gzip-compressed */
+	LIRS_R_GZIP_CORRUPT,      /* error: corrupt gzip stream (fatal) */
+	LIRS_R_GZIP_TRUNCATED,    /* error: gzip stream ends early (fatal) */
+	LIRS_R_GZIP_TRAILING,     /* warning: non-gzip bytes after the last member */
+	LIRS_R_TOO_BIG,           /* error: decoded size over the limit (fatal) */
+	LIRS_R_INVALID_ENCODING,  /* error: neither EUC-JP nor UTF-8; U+FFFD used */
+	LIRS_R_UTF8_FALLBACK,     /* warning: line decoded as UTF-8 (§7) */
+	LIRS_R_LONE_CR,           /* error: CR not followed by LF (§2); taken as a line end */
+	LIRS_R_NUL_BYTE,          /* error: NUL byte in a line; replaced by U+FFFD */
+	LIRS_R_LINE_TOO_LONG,     /* error: line over max_line; record skipped */
+	LIRS_R_NO_PREFIX,         /* error: line does not start with "LIRS,"; skipped */
+	LIRS_R_TOO_FEW_FIELDS,    /* error: fewer than 8 fields; skipped */
+	LIRS_R_NO_EXTENSION,      /* warning: 8 fields, the extension is missing */
+	LIRS_R_EXTRA_FIELDS,      /* warning: more than 9 fields; extras kept */
+	LIRS_R_NO_TRAILING_COMMA, /* warning: record does not end with ',' */
+	LIRS_R_BAD_NUMBER,        /* error: a number field is not an integer; skipped */
+	LIRS_R_UNKNOWN_ESCAPE,    /* warning: '\' not followed by ',' or '\'; kept */
+	LIRS_R_BLANK_FIELD,       /* warning: empty field that SHOULD be "0" (§2) */
+	/* record level (validate.c, lirs_check_record) */
+	LIRS_R_TZ_RANGE,          /* error: time difference outside [-43200, 50400] */
+	LIRS_R_NEGATIVE,          /* error: negative time or content length */
+	LIRS_R_ZERO_TIME,         /* warning: Last-Modified or Last-Detected is 0 */
+	LIRS_R_FUTURE,            /* warning: Last-Detected after now */
+	LIRS_R_STALE,             /* warning: Last-Detected older than max_age (§4) */
+	LIRS_R_MODIFIED_AFTER_DETECTED, /* warning */
+	LIRS_R_BAD_URL,           /* error: URL not an absolute http(s) URL */
+	LIRS_R_DUPLICATE_URL,     /* error: URL seen before in the file (§3.5) */
+	LIRS_R_EXTENSION_ZERO,    /* warning: extension is "0" (§3.9) */
+	LIRS_R__COUNT
+} lirs_rule;
+
+const char *lirs_rule_id(lirs_rule r);        /* "lone-cr" */
+lirs_severity lirs_rule_severity(lirs_rule r);
+const char *lirs_rule_summary(lirs_rule r);   /* one line for docs/--help */
+const char *lirs_severity_name(lirs_severity s); /* "error", "warning", "note" */
+
+typedef struct lirs_diag {
+	const char *file;        /* as given in the reader options, may be NULL */
+	unsigned long line;      /* 1-based; 0 = the whole input */
+	unsigned long col;       /* 1-based character column; 0 = unknown */
+	lirs_rule rule;
+	lirs_severity severity;  /* = lirs_rule_severity(rule) */
+	int skipped;             /* the record on this line was not delivered */
+	const char *field;       /* "title", "url"... or NULL */
+	const char *message;     /* lowercase, problem first, no full stop */
+} lirs_diag;
+
+/* ---- reader: a push parser ------------------------------------------- */
+/* Return nonzero from on_record to stop reading (feed returns LIRS_ESTOP). */
+typedef int (*lirs_record_fn)(void *ctx, const lirs_record *r);
+typedef void (*lirs_diag_fn)(void *ctx, const lirs_diag *d);
+
+typedef struct lirs_reader_opts {
+	const char *filename;    /* for diagnostics only */
+	uint64_t max_decoded;    /* 0 = LIRS_DEFAULT_MAX_DECODED */
+	size_t max_line;         /* 0 = LIRS_DEFAULT_MAX_LINE */
+	lirs_record_fn on_record;
+	lirs_diag_fn on_diag;    /* may be NULL */
+	void *ctx;
+} lirs_reader_opts;
+
+typedef struct lirs_reader_stats {
+	uint64_t bytes_in;       /* raw bytes fed */
+	uint64_t bytes_decoded;  /* after gunzip */
+	unsigned long lines;
+	unsigned long records;   /* delivered */
+	unsigned long skipped;   /* lines that looked like records but were not delivered */
+	unsigned long comments;
+	unsigned long errors, warnings;
+	int gzip;                /* input was gzip */
+} lirs_reader_stats;
+
+typedef struct lirs_reader lirs_reader;
+
+/* Returns NULL when out of memory or iconv cannot be opened. */
+lirs_reader *lirs_reader_new(const lirs_reader_opts *opts);
+/*
+ * Feed any number of bytes, any chunk size.  Records are delivered as
+ * soon as their line is complete.  The record passed to on_record is
+ * borrowed: valid only during the call.  Returns 0 or a negative LIRS_E*
+ * code; a fatal error is also delivered as an error diagnostic, and after
+ * one, feed and finish return it again.
+ */
+int lirs_reader_feed(lirs_reader *rd, const void *buf, size_t len);
+/* End of input: delivers a last line without LF, checks gzip ended. */
+int lirs_reader_finish(lirs_reader *rd);
+const lirs_reader_stats *lirs_reader_get_stats(const lirs_reader *rd);
+void lirs_reader_free(lirs_reader *rd);
+
+/* ---- writer ---------------------------------------------------------- */
+/* A sink takes bytes; returns 0, or -1 on failure (errno set). */
+typedef int (*lirs_sink_fn)(void *ctx, const void *buf, size_t len);
+
+typedef struct lirs_writer_opts {
+	int utf8;                /* write UTF-8 instead of EUC-JP */
+	int no_gzip;             /* write plain text */
+	int level;               /* gzip level, 0 = default (6) */
+	lirs_sink_fn sink;
+	void *ctx;
+} lirs_writer_opts;
+
+typedef struct lirs_writer lirs_writer;
+
+lirs_writer *lirs_writer_new(const lirs_writer_opts *opts);
+/* A "# text" comment line; newlines in text are replaced by spaces. */
+int lirs_writer_comment(lirs_writer *w, const char *text);
+/*
+ * Writes one record: escapes '\' and ',', replaces CR/LF in fields by a
+ * space, writes "0" for blank fields except the extension, ends with ","
+ * and LF.  Characters EUC-JP cannot hold become U+3013 and are counted.
+ */
+int lirs_writer_add(lirs_writer *w, const lirs_record *r);
+/* Flushes everything, writes the gzip trailer.  Call once. */
+int lirs_writer_finish(lirs_writer *w);
+/* Characters replaced by U+3013 so far. */
+unsigned long lirs_writer_replaced(const lirs_writer *w);
+void lirs_writer_free(lirs_writer *w);
+
+/* A sink that appends to a stdio FILE* (ctx). */
+int lirs_sink_stdio(void *ctx, const void *buf, size_t len);
+
+/* ---- record checks (validate.c) -------------------------------------- */
+typedef struct lirs_checker lirs_checker;
+typedef struct lirs_check_opts {
+	int64_t now;             /* Unix time for the freshness rules */
+	int64_t max_age;         /* 0 = LIRS_DEFAULT_MAX_AGE */
+	const char *filename;
+	lirs_diag_fn on_diag;
+	void *ctx;
+} lirs_check_opts;
+/* Record-level rules over one file; remembers URLs for duplicate-url. */
+lirs_checker *lirs_checker_new(const lirs_check_opts *opts);
+/* Emits diagnostics for r; returns the number of errors found. */
+int lirs_checker_check(lirs_checker *c, const lirs_record *r);
+void lirs_checker_free(lirs_checker *c);
+
+/* True when s is an absolute http: or https: URL with a host. */
+int lirs_url_is_http(const char *s);
+
+#endif

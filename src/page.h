@@ -1,0 +1,38 @@
+/*
+ * page.h: what an antenna needs to know of an HTML page: its title, its
+ * charset, and a checksum of its *text* (tags, scripts, styles, comments
+ * removed, whitespace collapsed, ignored parts removed), so that a page
+ * whose markup, charset or ignored parts change is not "updated".
+ * Pure functions over bytes: no I/O.  HTML is parsed with libxml2.
+ */
+#ifndef LIRS_PAGE_H
+#define LIRS_PAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct page_info {
+	char *title;          /* UTF-8, whitespace collapsed; NULL when none */
+	char charset[32];     /* what the page was decoded from, e.g. "UTF-8", "SHIFT_JIS" */
+	const char *charset_from; /* "header", "bom", "meta", "detected", "default" */
+	uint64_t text_hash;   /* of the UTF-8 text after removals; stable across charsets */
+	size_t text_len;      /* bytes of that text */
+} page_info;
+
+/*
+ * Ignore patterns (antenna add --ignore):
+ *   "#id"     removes the element with that id and its content
+ *   ".class"  removes every element with that class
+ *   anything else is a POSIX extended regular expression removed from the
+ *   extracted text wherever it matches
+ * Returns 0, or -1 with a message in err (bad pattern, out of memory).
+ */
+int page_analyze(const char *body, size_t len, const char *content_type,
+		 const char *const *ignore, size_t nignore, page_info *out,
+		 char *err, size_t errlen);
+void page_info_release(page_info *p);
+
+/* Checks one ignore pattern; returns 0, or -1 with a message in err. */
+int page_pattern_check(const char *pattern, char *err, size_t errlen);
+
+#endif
