@@ -1,0 +1,44 @@
+/*
+ * publish.h: the antenna's static site: index.html, lirs.gz and the Atom
+ * bridge, each written atomically (afile.h).  Takes a plain array of page
+ * views, so it knows nothing of SQL or HTTP.
+ */
+#ifndef LIRS_PUBLISH_H
+#define LIRS_PUBLISH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pub_page {
+	const char *url;
+	const char *title;        /* "" when unknown: the URL is shown */
+	const char *author;       /* "" when unknown */
+	const char *group;        /* "" = no group */
+	int64_t last_modified;    /* 0 = no known update */
+	int64_t last_detected;    /* time of the last successful check, 0 = never */
+	int64_t tz_offset;        /* the page's own, for lirs.gz */
+	int64_t content_length;
+	const char *detected_by;  /* "header", "text", "size", "lirs" or "" */
+	const char *source_url;   /* the page itself, or the relaying LIRS source */
+	const char *last_error;   /* NULL when the last check succeeded */
+} pub_page;
+
+typedef struct pub_site {
+	const char *title;        /* the antenna's name */
+	const char *base;         /* absolute URL where DIR is served, for links in feeds */
+	const char *author;
+	int64_t now;              /* publish time */
+	int64_t prev_publish;     /* updates after this are marked new; 0 = none */
+	int64_t display_tz;       /* seconds east of UTC for MM/DD HH:MM (JST = 32400) */
+	int visited_query;        /* append ?MMDDHHMM to links (default on) */
+	int64_t max_age;          /* freshness for lirs.gz, 0 = LIRS_DEFAULT_MAX_AGE */
+} pub_site;
+
+/* Writes DIR/index.html.  Returns 0, or -1 with a message in err. */
+int publish_html(const char *dir, const pub_site *site, const pub_page *pages,
+		 size_t n, char *err, size_t errlen);
+/* Writes DIR/lirs.gz: every page with a fresh update. */
+int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
+		 size_t n, char *err, size_t errlen);
+
+#endif
