@@ -1,0 +1,174 @@
+/* t_merge: URL keys, the winner rule, drop rules, output order, memory reuse. */
+#include <stdlib.h>
+
+#include "merge.h"
+#include "tap.h"
+
+static const char *key(const char *url)
+{
+	static lbuf b = LBUF_INIT;
+
+	lbuf_reset(&b);
+	if (merge_url_key(&b, url) != 0)
+		return NULL;
+	return b.data;
+}
+
+static void test_keys(void)
+{
+	IS_STR(key("HTTP://Example.COM:80/a"), "http://example.com/a", "key: scheme, host lowercased, :80 dropped");
+	IS_STR(key("http://example.com/a"), "http://example.com/a", "key: HTTP://Example.COM:80/a == http://example.com/a");
+	IS_STR(key("https://EXAMPLE.com:443/X?Q=1#F"), "https://example.com/X?Q=1#F", "key: :443 dropped for https, path/query kept");
+	IS_STR(key("http://example.com:443/"), "http://example.com:443/", "key: :443 kept for http");
+	IS_STR(key("https://example.com:80/"), "https://example.com:80/", "key: :80 kept for https");
+	IS_STR(key("http://example.com:8080/A"), "http://example.com:8080/A", "key: other port kept");
+	IS_STR(key("http://example.com:/a"), "http://example.com/a", "key: empty port dropped");
+	IS_STR(key("http://Example.com/A"), "http://example.com/A", "key: path case kept");
+	IS_STR(key("http://User:PW@Example.com/"), "http://User:PW@example.com/", "key: userinfo kept as written");
+	IS_STR(key("http://[2001:DB8::1]:80/x"), "http://[2001:db8::1]/x", "key: IPv6 literal lowercased, port dropped");
+	IS_STR(key("http://[2001:db8::1]/x"), "http://[2001:db8::1]/x", "key: IPv6 literal without port");
+	IS_STR(key("http://Example.com"), "http://example.com/", "key: empty path is / (RFC 3986 6.2.3)");
+	IS_STR(key("http://Example.com?q"), "http://example.com/?q", "key: empty path before query");
+	IS_STR(key("http://ex%41mple.com/"), "http://ex%41mple.com/", "key: percent-escape in host kept");
+	IS_STR(key("mailto:Foo@Example.COM"), "mailto:Foo@Example.COM", "key: no authority: as written");
+	IS_STR(key("/relative/Path"), "/relative/Path", "key: relative: as written");
+	IS_STR(key(""), "", "key: empty");
+}
+
+static void test_rule(void)
+{
+	OK(merge_supersedes(200, 1, 100, 9), "winner: greater Last-Modified wins");
+	OK(!merge_supersedes(100, 9, 200, 1), "winner: smaller Last-Modified loses");
+	OK(merge_supersedes(100, 9, 100, 5), "winner: tie -> greater Last-Detected");
+	OK(!merge_supersedes(100, 5, 100, 9), "winner: tie -> smaller Last-Detected loses");
+	OK(merge_supersedes(100, 5, 100, 5), "winner: full tie -> later wins");
+}
+
+static lirs_record rec(const char *url, int64_t lm, int64_t ld, const char *title)
+{
+	lirs_record r;
+
+	memset(&r, 0, sizeof r);
+	r.url = (char *)url;
+	r.title = (char *)title;
+	r.author = (char *)"";
+	r.source_url = (char *)"";
+	r.extension = (char *)"";
+	r.last_modified = lm;
+	r.last_detected = ld;
+	r.tz_offset = 32400;
+	r.content_length = 10;
+	return r;
+}
+
+static void test_check(void)
+{
+	lirs_record r = rec("http://a/", 100, 1000, "t");
+
+	IS_INT(merge_check(&r, 1000, 0), MERGE_USABLE, "check: fresh record usable");
+	r.last_modified = 0;
+	IS_INT(merge_check(&r, 1000, 0), MERGE_UNUSABLE, "check: LM 0 unusable");
+	r.last_modified = 100;
+	r.last_detected = 0;
+	IS_INT(merge_check(&r, 1000, 0), MERGE_UNUSABLE, "check: LD 0 unusable");
+	r.last_detected = 1000;
+	IS_INT(merge_check(&r, 1000 + 28800, 0), MERGE_USABLE, "check: exactly max_age old is fresh");
+	IS_INT(merge_check(&r, 1000 + 28801, 0), MERGE_STALE, "check: older than default 28800 is stale");
+	IS_INT(merge_check(&r, 1000 + 61, 60), MERGE_STALE, "check: --max-age honoured");
+	IS_INT(merge_check(&r, 1000 + 99999, -1), MERGE_USABLE, "check: negative max_age turns staleness off");
+	r.url = (char *)"";
+	IS_INT(merge_check(&r, 1000, 0), MERGE_UNUSABLE, "check: blank URL unusable");
+}
+
+typedef struct seen { lbuf out; int n; } seen;
+
+static int collect(void *ctx, const lirs_record *r)
+{
+	seen *s = ctx;
+
+	lbuf_addf(&s->out, "%lld %lld %s %s|", (long long)r->last_modified,
+		  (long long)r->last_detected, r->url, r->title);
+	s->n++;
+	return 0;
+}
+
+static void test_table(void)
+{
+	merge_opts o = { 10000, 1000 };
+	merge_table *t = merge_new(&o);
+	seen s = { LBUF_INIT, 0 };
+	lirs_record r;
+	const merge_stats *st;
+
+	r = rec("http://b.example/x", 500, 9000, "b1");        merge_add(t, &r);
+	r = rec("HTTP://B.example:80/x", 500, 9000, "b2");     merge_add(t, &r);  /* tie: later wins */
+	r = rec("http://b.example/x", 400, 9999, "b-old");     merge_add(t, &r);  /* older LM loses */
+	r = rec("http://a.example/", 500, 9000, "a1");         merge_add(t, &r);
+	r = rec("http://a.example/", 500, 9500, "a2-longer-title-forces-a-new-blob"); merge_add(t, &r);
+	r = rec("http://a.example/", 500, 9400, "a3");         merge_add(t, &r);  /* smaller LD loses */
+	r = rec("http://c.example/", 900, 9000, "c");          merge_add(t, &r);
+	r = rec("http://C.example/", 800, 9000, "c-old");      merge_add(t, &r);
+	r = rec("http://d.example/", 0, 9000, "unusable");     merge_add(t, &r);
+	r = rec("http://e.example/", 100, 100, "stale");       merge_add(t, &r);
+	r = rec("http://b.example/X", 100, 9000, "B");         merge_add(t, &r);  /* path case: distinct */
+	merge_each(t, collect, &s);
+	IS_STR(s.out.data,
+	       "900 9000 http://c.example/ c|"
+	       "500 9500 http://a.example/ a2-longer-title-forces-a-new-blob|"
+	       "500 9000 HTTP://B.example:80/x b2|"
+	       "100 9000 http://b.example/X B|",
+	       "table: winners, URL as written by the winner, LM desc then URL key asc");
+	st = merge_get_stats(t);
+	IS_INT(st->read, 11, "stats: read");
+	IS_INT(st->kept, 4, "stats: kept");
+	IS_INT(st->replaced, 2, "stats: replaced");
+	IS_INT(st->superseded, 3, "stats: superseded");
+	IS_INT(st->dropped_unusable, 1, "stats: dropped unusable");
+	IS_INT(st->dropped_stale, 1, "stats: dropped stale");
+	IS_INT(st->read, st->kept + st->replaced + st->superseded + st->dropped_unusable + st->dropped_stale,
+	       "stats: counts add up");
+	merge_free(t);
+	lbuf_release(&s.out);
+}
+
+/* Many distinct URLs, many replacements with growing blobs: exercises
+ * table growth and pool compaction; every URL must survive with its winner. */
+static void test_many(void)
+{
+	merge_opts o = { 0, -1 };
+	merge_table *t = merge_new(&o);
+	char url[64], title[256];
+	int i, round, bad = 0;
+	seen s = { LBUF_INIT, 0 };
+
+	for (round = 0; round < 4; round++) {
+		for (i = 0; i < 50000; i++) {
+			lirs_record r;
+			snprintf(url, sizeof url, "http://h%d.example/p/%d", i % 977, i);
+			memset(title, 'x', (size_t)(round * 60));
+			snprintf(title + round * 60, 20, "%d", round);
+			r = rec(url, 1000 + round, 5, title);
+			if (merge_add(t, &r) != 0)
+				bad++;
+		}
+	}
+	IS_INT(bad, 0, "many: every add succeeded");
+	IS_INT(merge_get_stats(t)->kept, 50000, "many: 50000 distinct URLs kept");
+	IS_INT(merge_get_stats(t)->replaced, 150000, "many: 150000 replacements");
+	merge_each(t, collect, &s);
+	IS_INT(s.n, 50000, "many: 50000 emitted");
+	OK(strstr(s.out.data, "1003 5 http://h0.example/p/0 ") != NULL, "many: last round's record is the winner");
+	OK(strstr(s.out.data, "1002 5 ") == NULL, "many: no older record left");
+	merge_free(t);
+	lbuf_release(&s.out);
+}
+
+int main(void)
+{
+	test_keys();
+	test_rule();
+	test_check();
+	test_table();
+	test_many();
+	TAP_DONE();
+}
