@@ -1,0 +1,67 @@
+/*
+ * jsonw.h: the project's one JSON writer, and the LIRS record <-> JSON
+ * mapping used by `lirs cat --format jsonl`, `lirs pack`, `lirs merge
+ * --format jsonl` and anything else that speaks JSON Lines.
+ *
+ * Writing is hand-made (it is on the hot path of `lirs cat`): everything
+ * appends to an lbuf and returns 0, or -1 when out of memory (the buffer
+ * then holds a partial value; reset it).  Reading uses jansson.
+ *
+ * The record object has exactly these keys, in this order:
+ *   last_modified, last_detected, tz_offset, content_length   (integers)
+ *   url, title, author, source_url, extension                 (strings)
+ *   extra   (array of strings; present only when the record had more
+ *            than 9 fields, i.e. nextra > 0)
+ */
+#ifndef LIRS_JSONW_H
+#define LIRS_JSONW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "lirs.h"
+
+/*
+ * Appends s[0..len) as a quoted JSON string.  Any bytes are accepted:
+ * '"', '\\' and control characters are escaped (\n \r \t \b \f, others
+ * as \u00XX), valid UTF-8 is copied as is, and each byte of an invalid
+ * UTF-8 sequence (including encoded surrogates and overlongs) becomes
+ * U+FFFD, so the output is always valid JSON in valid UTF-8.
+ */
+int jsonw_str(lbuf *out, const char *s, size_t len);
+/* jsonw_str() of a NUL-terminated string; NULL writes "". */
+int jsonw_strz(lbuf *out, const char *s);
+/* Appends a decimal integer. */
+int jsonw_int(lbuf *out, int64_t v);
+/* Appends "key": (the key is written through jsonw_strz). */
+int jsonw_key(lbuf *out, const char *key);
+
+/* Appends r as one JSON object (no newline).  See the key list above. */
+int lirs_record_to_json(lbuf *out, const lirs_record *r);
+
+/*
+ * A record parsed from JSON.  rec's strings are borrowed from the parsed
+ * document held in the private members: they stay valid until
+ * lirs_json_record_release().  Copy with lirs_record_copy() to keep them.
+ */
+typedef struct lirs_json_record {
+	lirs_record rec;
+	void *doc_;              /* private: the jansson document */
+	char **extra_;           /* private: rec.extra's array */
+} lirs_json_record;
+
+/*
+ * Parses one JSON object text[0..len) (one line of JSON Lines) into
+ * jr->rec.  Missing keys and null read as 0 or "" (rec.line is 0); unknown
+ * keys are ignored.  Integers must be JSON integers, strings JSON strings,
+ * extra an array of strings; "\u0000" inside strings is refused.
+ * Returns 0, or -1 with a lowercase message in err and the 1-based column
+ * of the problem in *col (0 when unknown).  On failure jr is released.
+ */
+int lirs_record_from_json(lirs_json_record *jr, const char *text, size_t len,
+			  unsigned long *col, char *err, size_t errlen);
+/* Frees what lirs_record_from_json() kept; jr may be reused. */
+void lirs_json_record_release(lirs_json_record *jr);
+
+#endif

@@ -1,0 +1,200 @@
+/* t_jsonw.c: the JSON writer, record <-> JSON, and the record checker. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "jsonw.h"
+#include "lirs.h"
+#include "tap.h"
+
+static const char *str(const char *s, size_t n)
+{
+	static lbuf b = LBUF_INIT;
+
+	lbuf_reset(&b);
+	jsonw_str(&b, s, n);
+	return b.data;
+}
+
+/* Whatever the bytes, jansson must accept the output as a JSON string. */
+static int valid_json_string(const char *bytes, size_t n)
+{
+	lbuf b = LBUF_INIT;
+	json_error_t e;
+	json_t *j;
+
+	jsonw_str(&b, bytes, n);
+	j = json_loadb(b.data, b.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &e);
+	lbuf_release(&b);
+	if (!j)
+		return 0;
+	json_decref(j);
+	return 1;
+}
+
+static void test_strings(void)
+{
+	lbuf b = LBUF_INIT;
+
+	IS_STR(str("abc", 3), "\"abc\"", "plain ASCII");
+	IS_STR(str("a\"b\\c", 5), "\"a\\\"b\\\\c\"", "quote and backslash");
+	IS_STR(str("\n\r\t\b\f\x01\x1f\x7f", 8), "\"\\n\\r\\t\\b\\f\\u0001\\u001f\\u007f\"",
+	       "control characters");
+	IS_STR(str("a\0b", 3), "\"a\\u0000b\"", "NUL byte");
+	IS_STR(str("\xe6\x97\xa5\xe2\x91\xa0", 6), "\"\xe6\x97\xa5\xe2\x91\xa0\"", "UTF-8 copied");
+	IS_STR(str("\xff", 1), "\"\xef\xbf\xbd\"", "invalid byte -> U+FFFD");
+	IS_STR(str("\xe6\x97", 2), "\"\xef\xbf\xbd\xef\xbf\xbd\"", "truncated sequence -> U+FFFD each");
+	IS_STR(str("\xed\xa0\x80", 3), "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"", "surrogate refused");
+	IS_STR(str("\xc0\xaf", 2), "\"\xef\xbf\xbd\xef\xbf\xbd\"", "overlong refused");
+	IS_STR(str("\xf0\x9f\x98\x80", 4), "\"\xf0\x9f\x98\x80\"", "4-byte sequence kept");
+	{
+		unsigned char all[256];
+		for (int i = 0; i < 256; i++)
+			all[i] = (unsigned char)i;
+		OK(valid_json_string((const char *)all, 256), "all 256 bytes give valid JSON");
+	}
+	jsonw_int(&b, 0); lbuf_addc(&b, ' ');
+	jsonw_int(&b, -18000); lbuf_addc(&b, ' ');
+	jsonw_int(&b, INT64_MAX); lbuf_addc(&b, ' ');
+	jsonw_int(&b, INT64_MIN);
+	IS_STR(b.data, "0 -18000 9223372036854775807 -9223372036854775808", "integers");
+	lbuf_release(&b);
+}
+
+static void test_record(void)
+{
+	char *extra[] = { "http://x/", "HEAD" };
+	lirs_record r = { 938779260, 938781002, 32400, 49383, "http://hiya.ouchi.to/n/",
+			  "Tadayo \"Memories\"", "Hiya", "http://amano.hauN.org/", "blah blah",
+			  NULL, 0, 1 };
+	lirs_json_record jr;
+	lbuf b = LBUF_INIT;
+	unsigned long col;
+	char err[128];
+
+	lirs_record_to_json(&b, &r);
+	IS_STR(b.data, "{\"last_modified\":938779260,\"last_detected\":938781002,"
+	       "\"tz_offset\":32400,\"content_length\":49383,\"url\":\"http://hiya.ouchi.to/n/\","
+	       "\"title\":\"Tadayo \\\"Memories\\\"\",\"author\":\"Hiya\","
+	       "\"source_url\":\"http://amano.hauN.org/\",\"extension\":\"blah blah\"}",
+	       "record without extras: exactly the nine keys");
+	r.extra = extra;
+	r.nextra = 2;
+	lbuf_reset(&b);
+	lirs_record_to_json(&b, &r);
+	OK(strstr(b.data, ",\"extra\":[\"http://x/\",\"HEAD\"]}") != NULL, "extras as an array");
+
+	IS_INT(lirs_record_from_json(&jr, b.data, b.len, &col, err, sizeof err), 0, "parse back");
+	IS_INT(jr.rec.last_modified, 938779260, "last_modified back");
+	IS_INT(jr.rec.tz_offset, 32400, "tz_offset back");
+	IS_STR(jr.rec.title, "Tadayo \"Memories\"", "title back");
+	IS_INT(jr.rec.nextra, 2, "two extras back");
+	IS_STR(jr.rec.extra[1], "HEAD", "extra back");
+	lirs_json_record_release(&jr);
+
+	IS_INT(lirs_record_from_json(&jr, "{\"url\":\"http://a/\",\"more\":1}", 28, &col, err,
+				     sizeof err), 0, "missing keys default, unknown ignored");
+	IS_INT(jr.rec.last_detected, 0, "missing integer is 0");
+	IS_STR(jr.rec.title, "", "missing string is empty");
+	IS_INT(jr.rec.nextra, 0, "no extras");
+	lirs_json_record_release(&jr);
+
+	OK(lirs_record_from_json(&jr, "{\"url\":1}", 9, &col, err, sizeof err) < 0 &&
+	   strstr(err, "'url' is not a string"), "url must be a string");
+	OK(lirs_record_from_json(&jr, "{\"tz_offset\":1.5}", 17, &col, err, sizeof err) < 0,
+	   "a real is not an integer");
+	OK(lirs_record_from_json(&jr, "[1]", 3, &col, err, sizeof err) < 0, "array refused");
+	OK(lirs_record_from_json(&jr, "{\"url\":", 7, &col, err, sizeof err) < 0 &&
+	   strncmp(err, "invalid JSON", 12) == 0, "syntax error reported");
+	OK(lirs_record_from_json(&jr, "{\"title\":\"a\\u0000b\"}", 20, &col, err, sizeof err) < 0,
+	   "NUL inside a string refused");
+	lbuf_release(&b);
+}
+
+static void test_urls(void)
+{
+	OK(lirs_url_is_http("http://example.com/"), "http URL");
+	OK(lirs_url_is_http("HTTPS://example.com"), "https, no path, upper-case scheme");
+	OK(lirs_url_is_http("http://user@example.com:8080/a?b#c"), "userinfo and port");
+	OK(lirs_url_is_http("http://[::1]:80/"), "IPv6 literal");
+	OK(!lirs_url_is_http("ftp://example.com/"), "ftp refused");
+	OK(!lirs_url_is_http("/relative/path"), "relative refused");
+	OK(!lirs_url_is_http("http:///path"), "no host refused");
+	OK(!lirs_url_is_http("http://example.com:80x/"), "bad port refused");
+	OK(!lirs_url_is_http("http://exa mple.com/"), "space refused");
+	OK(!lirs_url_is_http(""), "empty refused");
+	OK(!lirs_url_is_http("0"), "blank '0' refused");
+}
+
+static int counts[LIRS_R__COUNT];
+static unsigned long dup_line_seen;
+
+static void count_diag(void *ctx, const lirs_diag *d)
+{
+	(void)ctx;
+	counts[d->rule]++;
+	if (d->rule == LIRS_R_DUPLICATE_URL && strstr(d->message, "line 1"))
+		dup_line_seen = d->line;
+}
+
+static void test_checker(void)
+{
+	lirs_check_opts o = { .now = 1000000000, .on_diag = count_diag };
+	lirs_checker *c = lirs_checker_new(&o);
+	lirs_record r = { 999999000, 999999500, 32400, 10, "http://a/", "", "", "", "",
+			  NULL, 0, 1 };
+	char url[64];
+	int errs;
+
+	IS_INT(lirs_checker_check(c, &r), 0, "a clean record has no errors");
+	r.line = 2;
+	r.tz_offset = 50401;
+	r.content_length = -1;
+	r.last_modified = 0;
+	r.extension = "0";
+	errs = lirs_checker_check(c, &r);
+	IS_INT(errs, 3, "tz-range, negative, duplicate-url are errors");
+	IS_INT(counts[LIRS_R_TZ_RANGE], 1, "tz-range");
+	IS_INT(counts[LIRS_R_NEGATIVE], 1, "negative");
+	IS_INT(counts[LIRS_R_ZERO_TIME], 1, "zero-time");
+	IS_INT(counts[LIRS_R_EXTENSION_ZERO], 1, "extension-zero");
+	IS_INT(counts[LIRS_R_DUPLICATE_URL], 1, "duplicate-url");
+	IS_INT(dup_line_seen, 2, "duplicate-url names the first line");
+	r = (lirs_record){ 1000000100, 1000000050, -43200, 0, "mailto:x", "", "", "", "",
+			   NULL, 0, 3 };
+	lirs_checker_check(c, &r);
+	IS_INT(counts[LIRS_R_FUTURE], 1, "future");
+	IS_INT(counts[LIRS_R_MODIFIED_AFTER_DETECTED], 1, "modified-after-detected");
+	IS_INT(counts[LIRS_R_BAD_URL], 1, "bad-url");
+	IS_INT(counts[LIRS_R_TZ_RANGE], 1, "-43200 is in range");
+	r = (lirs_record){ 1, 1000000000 - 28801, 0, 0, "http://b/", "", "", "", "", NULL, 0, 4 };
+	lirs_checker_check(c, &r);
+	IS_INT(counts[LIRS_R_STALE], 1, "stale");
+	r.url = "http://c/";
+	r.last_detected = 1000000000 - 28800;
+	lirs_checker_check(c, &r);
+	IS_INT(counts[LIRS_R_STALE], 1, "exactly max_age is not stale");
+	/* The URL set scales: 200,000 distinct URLs, then one repeat. */
+	memset(counts, 0, sizeof counts);
+	r.last_detected = 999999999;
+	for (int i = 0; i < 200000; i++) {
+		snprintf(url, sizeof url, "http://host%d.example/page", i);
+		r.url = url;
+		lirs_checker_check(c, &r);
+	}
+	IS_INT(counts[LIRS_R_DUPLICATE_URL], 0, "200000 distinct URLs, no duplicate");
+	r.url = "http://host123.example/page";
+	lirs_checker_check(c, &r);
+	IS_INT(counts[LIRS_R_DUPLICATE_URL], 1, "a repeat among 200000 is found");
+	lirs_checker_free(c);
+}
+
+int main(void)
+{
+	test_strings();
+	test_record();
+	test_urls();
+	test_checker();
+	TAP_DONE();
+}
