@@ -1,0 +1,56 @@
+/*
+ * charset.h: EUC-JP <-> UTF-8 for the codec (internal).
+ *
+ * Decoding works a line at a time, because LIRS 2.1 §7 lets a reader fall
+ * back to UTF-8 when EUC-JP fails, and the natural unit for that choice is
+ * the record.  EUC-JP means glibc's "EUC-JP-MS", which adds the NEC and IBM
+ * extensions (① is A1 AD -> U+2460) to JIS X 0208, SS2 half-width katakana
+ * and SS3 JIS X 0212.
+ */
+#ifndef LIRS_CHARSET_H
+#define LIRS_CHARSET_H
+
+#include <iconv.h>
+#include <stddef.h>
+
+#include "buf.h"
+
+typedef struct cs_conv {
+	iconv_t dec;     /* EUC-JP-MS -> UTF-8 */
+	iconv_t enc;     /* UTF-8 -> EUC-JP-MS */
+	iconv_t enc2;    /* UTF-8 -> EUC-JP, for what EUC-JP-MS lacks */
+} cs_conv;
+
+/* What cs_decode_line() did. */
+enum cs_result {
+	CS_ASCII,        /* nothing to convert: out untouched, use the input */
+	CS_EUCJP,        /* decoded from EUC-JP into out */
+	CS_UTF8,         /* not EUC-JP but valid UTF-8: use the input */
+	CS_INVALID,      /* neither: out holds UTF-8 with U+FFFD for bad bytes */
+};
+
+/* Opens the converters; -1 when iconv lacks them.  dir: 1 decode, 2 encode, 3 both. */
+int cs_open(cs_conv *c, int dir);
+void cs_close(cs_conv *c);
+
+/* 1 when the n bytes are all below 0x80. */
+int cs_is_ascii(const char *s, size_t n);
+/* 1 when the n bytes are well-formed UTF-8 (no overlongs, surrogates). */
+int cs_is_utf8(const char *s, size_t n);
+
+/*
+ * Decodes one line (without its line end).  On CS_EUCJP and CS_INVALID,
+ * out is reset and filled (NUL-terminated); *bad is set to the offset in
+ * out of the first U+FFFD put in for bad bytes (CS_INVALID only).
+ * Returns an enum cs_result, or -1 when out of memory.
+ */
+int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad);
+
+/*
+ * Appends s (UTF-8, n bytes) to out in EUC-JP.  Characters EUC-JP cannot
+ * hold, and bytes that are not UTF-8, become U+3013 (GETA MARK, EUC-JP
+ * A2 AE) and are counted in *replaced.  Returns 0, or -1 when out of memory.
+ */
+int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *replaced);
+
+#endif

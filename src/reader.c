@@ -1,0 +1,684 @@
+/*
+ * reader.c: the LIRS 2.1 push parser.
+ *
+ * bytes -> gz (gunzip or pass-through, size cap) -> line splitter (LF,
+ * CRLF, lone CR; a CR at the end of one chunk waits for the next) -> per
+ * line charset decoding (ASCII lines skip it) -> field splitter -> record.
+ *
+ * Memory is bounded by max_line: a complete line inside an inflated chunk
+ * is parsed in place; only a line cut by a chunk boundary is copied, and a
+ * line over the limit is skipped to its LF without being kept.  Every
+ * buffer lives in the reader and is reused, so the record handed to
+ * on_record points into reader-owned storage.
+ */
+#include "lirs.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "charset.h"
+#include "gz.h"
+
+/* Unknown-escape warnings reported per line before they are summed up. */
+#define MAX_ESCAPE_DIAGS 10
+
+static const char *const field_names[] = {
+	"last_modified", "last_detected", "tz_offset", "content_length",
+	"url", "title", "author", "source_url", "extension",
+};
+
+/* A diagnostic waiting for its line to be decided (delivered or skipped). */
+struct pdiag {
+	unsigned long col;
+	lirs_rule rule;
+	const char *field;
+	size_t msg;              /* offset into rd->msgs */
+};
+
+struct field {
+	size_t off;              /* into rd->fbuf */
+	size_t pos;              /* start in the decoded line */
+};
+
+struct lirs_reader {
+	lirs_reader_opts o;
+	gz z;
+	cs_conv cs;
+	lirs_reader_stats st;
+	int err;                 /* sticky fatal error */
+	int finished;
+	lbuf part;               /* a line cut by a chunk boundary */
+	int cr_pending;          /* part ended with CR: LF may follow */
+	int skipping;            /* inside a line over max_line */
+	lbuf dec;                /* the decoded line when it needed decoding */
+	lbuf nul;                /* the line with NUL bytes replaced */
+	lbuf fbuf;               /* unescaped fields, NUL-separated */
+	struct field *f;
+	size_t fcap;
+	char **extra;
+	size_t xcap;
+	struct pdiag *pd;
+	size_t npd, pdcap;
+	lbuf msgs;
+	int nomem;
+	char empty[1];
+};
+
+static const char fffd[3] = { (char)0xef, (char)0xbf, (char)0xbd };
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+static void emit(lirs_reader *rd, unsigned long line, unsigned long col, lirs_rule rule,
+		 const char *field, const char *msg, int skipped)
+{
+	lirs_diag d;
+
+	d.file = rd->o.filename;
+	d.line = line;
+	d.col = col;
+	d.rule = rule;
+	d.severity = lirs_rule_severity(rule);
+	d.skipped = skipped;
+	d.field = field;
+	d.message = msg;
+	if (d.severity == LIRS_SEV_ERROR)
+		rd->st.errors++;
+	else if (d.severity == LIRS_SEV_WARNING)
+		rd->st.warnings++;
+	if (rd->o.on_diag)
+		rd->o.on_diag(rd->o.ctx, &d);
+}
+
+static void emitf(lirs_reader *rd, unsigned long line, lirs_rule rule, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void emitf(lirs_reader *rd, unsigned long line, lirs_rule rule, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	emit(rd, line, 0, rule, NULL, msg, rule == LIRS_R_LINE_TOO_LONG);
+}
+
+static void queue(lirs_reader *rd, unsigned long col, lirs_rule rule, const char *field,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void queue(lirs_reader *rd, unsigned long col, lirs_rule rule, const char *field,
+		  const char *fmt, ...)
+{
+	struct pdiag *p;
+	va_list ap;
+	char msg[512];
+
+	if (rd->npd == rd->pdcap) {
+		size_t cap = rd->pdcap ? rd->pdcap * 2 : 16;
+		if (!(p = realloc(rd->pd, cap * sizeof(*p)))) {
+			rd->nomem = 1;
+			return;
+		}
+		rd->pd = p;
+		rd->pdcap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p = &rd->pd[rd->npd];
+	p->col = col;
+	p->rule = rule;
+	p->field = field;
+	p->msg = rd->msgs.len;
+	if (lbuf_add(&rd->msgs, msg, strlen(msg) + 1) < 0) {
+		rd->nomem = 1;
+		return;
+	}
+	rd->npd++;
+}
+
+static void flush_queue(lirs_reader *rd, unsigned long line, int skipped)
+{
+	size_t i;
+
+	for (i = 0; i < rd->npd; i++)
+		emit(rd, line, rd->pd[i].col, rd->pd[i].rule, rd->pd[i].field,
+		     rd->msgs.data + rd->pd[i].msg, skipped);
+	rd->npd = 0;
+	lbuf_reset(&rd->msgs);
+}
+
+/* 1-based character column of byte offset off in UTF-8 text s. */
+static unsigned long col_of(const char *s, size_t off)
+{
+	unsigned long col = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		col += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return col;
+}
+
+/* Copies at most max bytes of s into out as a quotable snippet, cut at a
+ * character boundary. */
+static void snippet(char *out, size_t outsz, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	if (n >= outsz)
+		n = outsz - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	if (n < strlen(s) && n + 4 <= outsz - 1)
+		strcpy(out + n, "...");
+}
+
+/* ---- fields ------------------------------------------------------------ */
+
+static const char *field_name(size_t i)
+{
+	return i < 9 ? field_names[i] : "extra";
+}
+
+/* Optional sign, then decimal digits that fit in int64_t. */
+static int parse_int(const char *s, int64_t *v)
+{
+	uint64_t acc = 0, lim;
+	int neg = 0;
+
+	if (*s == '+' || *s == '-')
+		neg = *s++ == '-';
+	if (!*s)
+		return -1;
+	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(unsigned char)*s - '0';
+		if (d > 9 || acc > (lim - d) / 10)
+			return -1;
+		acc = acc * 10 + d;
+	}
+	*v = neg ? (acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
+	return 0;
+}
+
+static int grow_fields(lirs_reader *rd, size_t need)
+{
+	struct field *f;
+	size_t cap;
+
+	if (need <= rd->fcap)
+		return 0;
+	cap = rd->fcap ? rd->fcap : 16;
+	while (cap < need)
+		cap *= 2;
+	if (!(f = realloc(rd->f, cap * sizeof(*f))))
+		return -1;
+	rd->f = f;
+	rd->fcap = cap;
+	return 0;
+}
+
+/* Reports an unknown escape at s[i] (the backslash) of field fi. */
+static void bad_escape(lirs_reader *rd, const char *s, size_t len, size_t i, size_t fi,
+		       unsigned long *nesc)
+{
+	const char *fn = field_name(fi);
+	size_t k = 1;
+
+	if (++*nesc > MAX_ESCAPE_DIAGS)
+		return;
+	if (i + 1 >= len) {
+		queue(rd, col_of(s, i), LIRS_R_UNKNOWN_ESCAPE, fn,
+		      "%s: backslash at the end of the line; kept", fn);
+		return;
+	}
+	while (i + 1 + k < len && ((unsigned char)s[i + 1 + k] & 0xc0) == 0x80 && k < 4)
+		k++;
+	queue(rd, col_of(s, i), LIRS_R_UNKNOWN_ESCAPE, fn,
+	      "%s: unknown escape '\\%.*s'; kept as written", fn, (int)k, s + i + 1);
+}
+
+/*
+ * LIRS 2.1 §2: fields are separated by ',', "\," is a comma and "\\" a
+ * backslash.  Splits s[start..len) into rd->fbuf; returns the field count
+ * or -1 when out of memory.  *trailing is 1 when the record ended in ','.
+ */
+static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t len, int *trailing)
+{
+	size_t i = start, nf = 0;
+	unsigned long nesc = 0;
+	char *o;
+
+	/* Unescaping never lengthens a field; each field adds one NUL. */
+	lbuf_reset(&rd->fbuf);
+	if (lbuf_grow(&rd->fbuf, 2 * (len - start) + 2) < 0)
+		return -1;
+	o = rd->fbuf.data;
+	*trailing = 1;
+	while (i < len) {
+		if (grow_fields(rd, nf + 1) < 0)
+			return -1;
+		rd->f[nf].off = (size_t)(o - rd->fbuf.data);
+		rd->f[nf].pos = i;
+		for (;;) {
+			char c;
+			if (i == len) {
+				*trailing = 0;
+				break;
+			}
+			c = s[i];
+			if (c == ',') {
+				i++;
+				break;
+			}
+			if (c == '\\') {
+				if (i + 1 < len && (s[i + 1] == ',' || s[i + 1] == '\\')) {
+					*o++ = s[i + 1];
+					i += 2;
+					continue;
+				}
+				bad_escape(rd, s, len, i, nf, &nesc);
+			}
+			*o++ = c;
+			i++;
+		}
+		*o++ = '\0';
+		nf++;
+	}
+	if (nesc > MAX_ESCAPE_DIAGS)
+		queue(rd, 0, LIRS_R_UNKNOWN_ESCAPE, NULL,
+		      "%lu more unknown escapes on this line; kept as written",
+		      nesc - MAX_ESCAPE_DIAGS);
+	rd->fbuf.len = (size_t)(o - rd->fbuf.data);
+	return (long)nf;
+}
+
+/* Fills r from the split fields; returns 0, or -1 when the record must
+ * be skipped (a bad number; already queued). */
+static int build_record(lirs_reader *rd, const char *s, size_t nf, lirs_record *r)
+{
+	int64_t *nums[4] = { &r->last_modified, &r->last_detected, &r->tz_offset,
+			     &r->content_length };
+	char **texts[5] = { &r->url, &r->title, &r->author, &r->source_url, &r->extension };
+	char snip[64];
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < 4; i++) {
+		char *v = rd->fbuf.data + rd->f[i].off;
+		*nums[i] = 0;
+		if (!*v) {
+			queue(rd, col_of(s, rd->f[i].pos), LIRS_R_BLANK_FIELD, field_names[i],
+			      "%s: empty field; a blank number SHOULD be 0", field_names[i]);
+		} else if (parse_int(v, nums[i]) < 0) {
+			snippet(snip, sizeof(snip), v, 40);
+			queue(rd, col_of(s, rd->f[i].pos), LIRS_R_BAD_NUMBER, field_names[i],
+			      "%s: not an integer '%s'", field_names[i], snip);
+			bad = 1;
+		}
+	}
+	for (i = 4; i < 9; i++) {
+		char *v = i < nf ? rd->fbuf.data + rd->f[i].off : rd->empty;
+		*texts[i - 4] = v;
+		if (i == 8)
+			break;
+		if (!*v)
+			queue(rd, col_of(s, rd->f[i].pos), LIRS_R_BLANK_FIELD, field_names[i],
+			      "%s: empty field; a blank field SHOULD be 0", field_names[i]);
+		else if (v[0] == '0' && !v[1])
+			v[0] = '\0';   /* §2: "0" is the blank field */
+	}
+	r->nextra = nf > 9 ? nf - 9 : 0;
+	r->extra = NULL;
+	if (r->nextra) {
+		if (r->nextra > rd->xcap) {
+			char **x = realloc(rd->extra, r->nextra * sizeof(*x));
+			if (!x) {
+				rd->nomem = 1;
+				return -1;
+			}
+			rd->extra = x;
+			rd->xcap = r->nextra;
+		}
+		for (i = 0; i < r->nextra; i++)
+			rd->extra[i] = rd->fbuf.data + rd->f[9 + i].off;
+		r->extra = rd->extra;
+	}
+	return bad ? -1 : 0;
+}
+
+/* ---- lines ------------------------------------------------------------- */
+
+static int is_blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* Decodes the line to UTF-8, replacing NUL bytes; queues what it found. */
+static int decode(lirs_reader *rd, const char **ps, size_t *pn)
+{
+	const char *s = *ps, *z;
+	size_t n = *pn, bad = 0, i;
+	int r = CS_ASCII;
+
+	if (!cs_is_ascii(s, n))
+		r = cs_decode_line(&rd->cs, s, n, &rd->dec, &bad);
+	if (r < 0)
+		return -1;
+	if (r == CS_EUCJP || r == CS_INVALID) {
+		s = rd->dec.data;
+		n = rd->dec.len;
+	}
+	if (r == CS_UTF8)
+		queue(rd, 0, LIRS_R_UTF8_FALLBACK, NULL,
+		      "line is not EUC-JP; decoded as UTF-8");
+	else if (r == CS_INVALID)
+		queue(rd, col_of(s, bad), LIRS_R_INVALID_ENCODING, NULL,
+		      "line is neither EUC-JP nor UTF-8; bad bytes replaced by U+FFFD");
+	if ((z = memchr(s, '\0', n))) {
+		queue(rd, col_of(s, (size_t)(z - s)), LIRS_R_NUL_BYTE, NULL,
+		      "NUL byte in the line; replaced by U+FFFD");
+		lbuf_reset(&rd->nul);
+		for (i = 0; i < n; i++)
+			if (s[i] ? lbuf_addc(&rd->nul, s[i]) : lbuf_add(&rd->nul, fffd, 3))
+				return -1;
+		s = rd->nul.data;
+		n = rd->nul.len;
+	}
+	*ps = s;
+	*pn = n;
+	return 0;
+}
+
+static int deliver(lirs_reader *rd, lirs_record *r, unsigned long ln)
+{
+	flush_queue(rd, ln, 0);
+	rd->st.records++;
+	r->line = ln;
+	if (rd->o.on_record && rd->o.on_record(rd->o.ctx, r))
+		return rd->err = LIRS_ESTOP;
+	return 0;
+}
+
+/* One complete line (without its line end); lone_cr: it ended in a lone CR. */
+static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
+{
+	unsigned long ln = ++rd->st.lines;
+	lirs_record rec;
+	size_t nf;
+	long k;
+	int trailing, skip = 0;
+
+	rd->npd = 0;
+	lbuf_reset(&rd->msgs);
+	if (n == 0 || is_blank(s, n) || s[0] == '#') {
+		if (n && s[0] == '#')
+			rd->st.comments++;
+		if (lone_cr)
+			queue(rd, col_of(s, n), LIRS_R_LONE_CR, NULL, "CR not followed by LF; taken as a line end");
+		flush_queue(rd, ln, 0);
+		return 0;
+	}
+	if (decode(rd, &s, &n) < 0)
+		return rd->err = LIRS_ENOMEM;
+	if (n < 5 || memcmp(s, "LIRS,", 5) != 0) {
+		queue(rd, 1, LIRS_R_NO_PREFIX, NULL, "line does not start with \"LIRS,\"; skipped");
+		skip = 1;
+		goto out;
+	}
+	if ((k = split_fields(rd, s, 5, n, &trailing)) < 0)
+		return rd->err = LIRS_ENOMEM;
+	nf = (size_t)k;
+	if (nf < 8) {
+		queue(rd, col_of(s, n), LIRS_R_TOO_FEW_FIELDS, NULL,
+		      "record has %zu fields, fewer than 8; skipped", nf);
+		skip = 1;
+		goto out;
+	}
+	if (nf == 8)
+		queue(rd, col_of(s, n), LIRS_R_NO_EXTENSION, "extension",
+		      "record has 8 fields; the extension is missing");
+	else if (nf > 9)
+		queue(rd, col_of(s, rd->f[9].pos), LIRS_R_EXTRA_FIELDS, "extra",
+		      "record has %zu fields; the %zu after the 9th are kept", nf, nf - 9);
+	if (!trailing)
+		queue(rd, col_of(s, n) , LIRS_R_NO_TRAILING_COMMA, NULL,
+		      "record does not end with ','");
+	if (build_record(rd, s, nf, &rec) < 0)
+		skip = 1;
+out:
+	if (lone_cr)
+		queue(rd, col_of(s, n), LIRS_R_LONE_CR, NULL, "CR not followed by LF; taken as a line end");
+	if (rd->nomem)
+		return rd->err = LIRS_ENOMEM;
+	if (skip) {
+		rd->st.skipped++;
+		flush_queue(rd, ln, 1);
+		return 0;
+	}
+	return deliver(rd, &rec, ln);
+}
+
+static void too_long(lirs_reader *rd)
+{
+	rd->st.skipped++;
+	emitf(rd, rd->st.lines + 1, LIRS_R_LINE_TOO_LONG,
+	      "line longer than %zu bytes; skipped", rd->o.max_line);
+}
+
+/* A line ends after the bytes in rd->part plus s[0..n). */
+static int end_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
+{
+	int r;
+
+	if (rd->part.len) {
+		if (n > rd->o.max_line - rd->part.len) {
+			too_long(rd);
+			rd->st.lines++;
+			lbuf_reset(&rd->part);
+			return 0;
+		}
+		if (lbuf_add(&rd->part, s, n) < 0)
+			return rd->err = LIRS_ENOMEM;
+		r = do_line(rd, rd->part.data, rd->part.len, lone_cr);
+		lbuf_reset(&rd->part);
+		return r;
+	}
+	if (n > rd->o.max_line) {
+		too_long(rd);
+		rd->st.lines++;
+		return 0;
+	}
+	return do_line(rd, s, n, lone_cr);
+}
+
+/* Keeps the start of a line that continues in the next chunk. */
+static int keep(lirs_reader *rd, const char *s, size_t n)
+{
+	if (n > rd->o.max_line - rd->part.len) {
+		too_long(rd);
+		lbuf_reset(&rd->part);
+		rd->skipping = 1;
+		return 0;
+	}
+	return lbuf_add(&rd->part, s, n) < 0 ? (rd->err = LIRS_ENOMEM) : 0;
+}
+
+/* gz output: decoded bytes, split into lines.  LIRS 2.1 §2: LF or CRLF. */
+static int on_bytes(void *ctx, const char *s, size_t n)
+{
+	lirs_reader *rd = ctx;
+	const char *lf, *cr, *end = s + n;
+	int r = 0;
+
+	rd->st.bytes_decoded += n;
+	while (s < end && r == 0) {
+		if (rd->skipping) {
+			if (!(lf = memchr(s, '\n', (size_t)(end - s))))
+				return 0;
+			rd->skipping = 0;
+			rd->st.lines++;
+			s = lf + 1;
+			continue;
+		}
+		if (rd->cr_pending) {
+			rd->cr_pending = 0;
+			r = end_line(rd, s, 0, *s != '\n');
+			s += *s == '\n';
+			continue;
+		}
+		lf = memchr(s, '\n', (size_t)(end - s));
+		cr = memchr(s, '\r', (size_t)((lf ? lf : end) - s));
+		if (cr && cr + 1 == end) {
+			r = keep(rd, s, (size_t)(cr - s));
+			rd->cr_pending = !rd->skipping;
+			s = end;
+		} else if (cr) {
+			r = end_line(rd, s, (size_t)(cr - s), cr[1] != '\n');
+			s = cr + 1 + (cr[1] == '\n');
+		} else if (lf) {
+			r = end_line(rd, s, (size_t)(lf - s), 0);
+			s = lf + 1;
+		} else {
+			r = keep(rd, s, (size_t)(end - s));
+			s = end;
+		}
+	}
+	return r < 0 ? r : rd->err;
+}
+
+static void on_event(void *ctx, enum gz_event ev)
+{
+	lirs_reader *rd = ctx;
+
+	if (ev == GZ_EV_PLAIN)
+		emitf(rd, 0, LIRS_R_NOT_GZIP, "input is not gzip-compressed");
+	else
+		emitf(rd, 0, LIRS_R_GZIP_TRAILING,
+		      "bytes that are not gzip follow the last gzip member; ignored");
+}
+
+/* ---- the public face --------------------------------------------------- */
+
+lirs_reader *lirs_reader_new(const lirs_reader_opts *opts)
+{
+	lirs_reader *rd = calloc(1, sizeof(*rd));
+
+	if (!rd)
+		return NULL;
+	rd->o = *opts;
+	if (!rd->o.max_decoded)
+		rd->o.max_decoded = LIRS_DEFAULT_MAX_DECODED;
+	if (!rd->o.max_line)
+		rd->o.max_line = LIRS_DEFAULT_MAX_LINE;
+	lbuf_init(&rd->part);
+	lbuf_init(&rd->dec);
+	lbuf_init(&rd->nul);
+	lbuf_init(&rd->fbuf);
+	lbuf_init(&rd->msgs);
+	if (cs_open(&rd->cs, 1) < 0) {
+		free(rd);
+		return NULL;
+	}
+	if (gz_init(&rd->z, rd->o.max_decoded, on_bytes, on_event, rd) < 0) {
+		cs_close(&rd->cs);
+		gz_release(&rd->z);
+		free(rd);
+		return NULL;
+	}
+	return rd;
+}
+
+/* A fatal error from gz (or passed up through it): report it once. */
+static int fatal(lirs_reader *rd, int r)
+{
+	unsigned long ln = rd->st.lines + 1;
+
+	if (rd->err)
+		return rd->err;
+	rd->err = r;
+	if (r == LIRS_EGZIP)
+		emitf(rd, ln, LIRS_R_GZIP_CORRUPT, "corrupt gzip data after %llu decoded bytes: %s",
+		      (unsigned long long)rd->st.bytes_decoded,
+		      rd->z.zs.msg ? rd->z.zs.msg : "bad data");
+	else if (r == LIRS_ETRUNC)
+		emitf(rd, ln, LIRS_R_GZIP_TRUNCATED, "gzip data ends early after %llu decoded bytes",
+		      (unsigned long long)rd->st.bytes_decoded);
+	else if (r == LIRS_ETOOBIG)
+		emitf(rd, ln, LIRS_R_TOO_BIG, "decoded data exceeds the limit of %llu bytes; stopped",
+		      (unsigned long long)rd->o.max_decoded);
+	return r;
+}
+
+int lirs_reader_feed(lirs_reader *rd, const void *buf, size_t len)
+{
+	int r;
+
+	if (rd->err)
+		return rd->err;
+	if (rd->finished)
+		return LIRS_EINVAL;
+	rd->st.bytes_in += len;
+	if ((r = gz_feed(&rd->z, buf, len)) < 0)
+		return fatal(rd, r);
+	rd->st.gzip = gz_is_gzip(&rd->z);
+	return 0;
+}
+
+int lirs_reader_finish(lirs_reader *rd)
+{
+	int r;
+
+	if (rd->err)
+		return rd->err;
+	if (rd->finished)
+		return LIRS_EINVAL;
+	rd->finished = 1;
+	r = gz_finish(&rd->z);
+	rd->st.gzip = gz_is_gzip(&rd->z);
+	if (r < 0)
+		return fatal(rd, r);   /* a cut last line is damaged: not delivered */
+	if (rd->cr_pending) {
+		rd->cr_pending = 0;
+		r = end_line(rd, NULL, 0, 1);
+	} else if (rd->part.len && !rd->skipping) {
+		r = end_line(rd, NULL, 0, 0);
+	} else if (rd->skipping) {
+		rd->skipping = 0;
+		rd->st.lines++;
+	}
+	return r < 0 ? r : rd->err;
+}
+
+const lirs_reader_stats *lirs_reader_get_stats(const lirs_reader *rd)
+{
+	return &rd->st;
+}
+
+void lirs_reader_free(lirs_reader *rd)
+{
+	if (!rd)
+		return;
+	gz_release(&rd->z);
+	cs_close(&rd->cs);
+	lbuf_release(&rd->part);
+	lbuf_release(&rd->dec);
+	lbuf_release(&rd->nul);
+	lbuf_release(&rd->fbuf);
+	lbuf_release(&rd->msgs);
+	free(rd->f);
+	free(rd->extra);
+	free(rd->pd);
+	free(rd);
+}

@@ -1,0 +1,55 @@
+/*
+ * record.c: owning copies of records (the reader only lends them).
+ */
+#include "lirs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+int lirs_record_copy(lirs_record *dst, const lirs_record *src)
+{
+	size_t i;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->last_modified = src->last_modified;
+	dst->last_detected = src->last_detected;
+	dst->tz_offset = src->tz_offset;
+	dst->content_length = src->content_length;
+	dst->line = src->line;
+	if (!(dst->url = dup(src->url)) || !(dst->title = dup(src->title)) ||
+	    !(dst->author = dup(src->author)) || !(dst->source_url = dup(src->source_url)) ||
+	    !(dst->extension = dup(src->extension)))
+		goto fail;
+	if (src->nextra) {
+		if (!(dst->extra = calloc(src->nextra, sizeof(*dst->extra))))
+			goto fail;
+		dst->nextra = src->nextra;
+		for (i = 0; i < src->nextra; i++)
+			if (!(dst->extra[i] = dup(src->extra[i])))
+				goto fail;
+	}
+	return 0;
+fail:
+	lirs_record_release(dst);
+	return LIRS_ENOMEM;
+}
+
+void lirs_record_release(lirs_record *r)
+{
+	size_t i;
+
+	free(r->url);
+	free(r->title);
+	free(r->author);
+	free(r->source_url);
+	free(r->extension);
+	for (i = 0; i < r->nextra; i++)
+		free(r->extra[i]);
+	free(r->extra);
+	memset(r, 0, sizeof(*r));
+}
