@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
+
 typedef struct pub_page {
 	const char *url;
 	const char *title;        /* "" when unknown: the URL is shown */
@@ -40,5 +42,22 @@ int publish_html(const char *dir, const pub_site *site, const pub_page *pages,
 /* Writes DIR/lirs.gz: every page with a fresh update. */
 int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
 		 size_t n, char *err, size_t errlen);
+
+/* ---- additions (publish.c) ------------------------------------------ */
+#define PUB_JST 32400            /* the default display_tz */
+
+/* Zeroes *s and sets the defaults: display_tz JST, visited_query on. */
+void pub_site_defaults(pub_site *s);
+
+/* "MM/DD HH:MM" of t in tz (seconds east of UTC); "--/-- --:--" when t is
+ * 0.  buf holds at least 12 bytes. */
+void pub_format_time(char *buf, size_t len, int64_t t, int64_t tz);
+/* How long ago t was at now: "just now", "3 min ago", "5 h ago", "2 d ago";
+ * "" when t is 0. */
+void pub_format_ago(char *buf, size_t len, int64_t now, int64_t t);
+/* The classic visited-link URL: url with "?MMDDHHMM" of t in tz appended
+ * to its query ("&MMDDHHMM" when it has one), before any #fragment.
+ * Appends to out unescaped; 0, or -1 when out of memory. */
+int pub_visited_url(lbuf *out, const char *url, int64_t t, int64_t tz);
 
 #endif

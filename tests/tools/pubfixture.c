@@ -1,0 +1,55 @@
+/*
+ * pubfixture: writes DIR/index.html from a fixed set of
+ * pages, for the browser test (tests/browser/run.sh) and for looking at
+ * the page by eye.  Times are relative to now, so "ago" reads naturally.
+ *
+ *   pubfixture DIR [NOW]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "publish.h"
+
+int main(int argc, char **argv)
+{
+	int64_t now = argc > 2 ? strtoll(argv[2], NULL, 10) : (int64_t)time(NULL);
+	pub_page p[] = {
+		{ "https://diary.example.jp/?date=20240506", "はてなの日記", "山田太郎", "",
+		  now - 180, now - 60, 32400, 4210, "text", "", NULL },
+		{ "http://news.example.com/feed#latest", "Example News: what's new & noteworthy",
+		  "Example Corp.", "", now - 5 * 3600, now - 60, 0, 88000, "header", "", NULL },
+		{ "http://evil.example/", "<script>document.title='pwned'</script>Evil page",
+		  "<img src=x onerror=\"document.title='pwned2'\">", "", now - 1200, now - 60,
+		  32400, 10, "size", "", NULL },
+		{ "javascript:document.title='pwned3'", "Not a link", "", "", now - 2400, now - 60,
+		  32400, 10, "lirs", "http://relay.example/lirs.gz", NULL },
+		{ "http://gone.example/old.html", "消えたページ", "", "", 0, 0, 32400, 0, "", "",
+		  "404 Not Found" },
+		{ "https://blog.example.org/", "A very long English blog title that has to wrap "
+		  "nicely on a narrow phone screen without overflowing", "Jane Doe", "Friends",
+		  now - 2 * 86400, now - 60, -18000, 500, "lirs", "http://peer.example/lirs.gz", NULL },
+		{ "https://tanaka.example.jp/diary/", "田中の雑記帳", "田中", "Friends",
+		  now - 40 * 60, now - 60, 32400, 1200, "text", "", NULL },
+		{ "https://slow.example.net/", "Slow server", "", "Friends", 0, 0, 32400, 0, "", "",
+		  "timeout after 30 s" },
+	};
+	pub_site s;
+	char err[512];
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: pubfixture DIR [NOW]\n");
+		return 2;
+	}
+	pub_site_defaults(&s);
+	s.title = "Fixture アンテナ";
+	s.base = "http://antenna.example/";
+	s.author = "fixture";
+	s.now = now;
+	s.prev_publish = now - 3600;
+	if (publish_html(argv[1], &s, p, sizeof p / sizeof p[0], err, sizeof err) < 0) {
+		fprintf(stderr, "pubfixture: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
