@@ -183,17 +183,17 @@ static int check_numbers(lirs_checker *c, const lirs_record *r)
 	/* §3.3; 32400 is Japan.  Wider than any real zone means a wrong unit. */
 	if (r->tz_offset < TZ_MIN || r->tz_offset > TZ_MAX)
 		errs += diag(c, r, LIRS_R_TZ_RANGE, "tz_offset",
-			     "time difference %lld outside [-43200, 50400]",
+			     "tz_offset: time difference %lld outside [-43200, 50400]",
 			     (long long)r->tz_offset);
 	if (r->last_modified < 0)
 		errs += diag(c, r, LIRS_R_NEGATIVE, "last_modified",
-			     "last-modified is negative (%lld)", (long long)r->last_modified);
+			     "last_modified: negative time %lld", (long long)r->last_modified);
 	if (r->last_detected < 0)
 		errs += diag(c, r, LIRS_R_NEGATIVE, "last_detected",
-			     "last-detected is negative (%lld)", (long long)r->last_detected);
+			     "last_detected: negative time %lld", (long long)r->last_detected);
 	if (r->content_length < 0)
 		errs += diag(c, r, LIRS_R_NEGATIVE, "content_length",
-			     "content-length is negative (%lld)", (long long)r->content_length);
+			     "content_length: negative length %lld", (long long)r->content_length);
 	return errs;
 }
 
@@ -205,22 +205,22 @@ static int check_times(lirs_checker *c, const lirs_record *r)
 	/* §3.1, §3.2: 0 means the provider's detection failed. */
 	if (lm == 0)
 		errs += diag(c, r, LIRS_R_ZERO_TIME, "last_modified",
-			     "last-modified is 0: the record is unusable");
+			     "last_modified: 0; the record is unusable");
 	if (ld == 0)
 		errs += diag(c, r, LIRS_R_ZERO_TIME, "last_detected",
-			     "last-detected is 0: the record is unusable");
+			     "last_detected: 0; the record is unusable");
 	if (ld > 0 && ld > now)
 		errs += diag(c, r, LIRS_R_FUTURE, "last_detected",
-			     "last-detected %lld is %lld seconds in the future",
+			     "last_detected: %lld is %lld seconds in the future",
 			     (long long)ld, (long long)(ld - now));
 	/* §4: readers discard records last detected more than max_age ago. */
 	if (ld > 0 && ld <= now && now - ld > c->o.max_age)
 		errs += diag(c, r, LIRS_R_STALE, "last_detected",
-			     "last-detected %lld is %lld seconds old (maximum age %lld)",
+			     "last_detected: %lld is %lld seconds old, over the maximum age of %lld",
 			     (long long)ld, (long long)(now - ld), (long long)c->o.max_age);
 	if (lm > 0 && ld > 0 && lm > ld)
 		errs += diag(c, r, LIRS_R_MODIFIED_AFTER_DETECTED, "last_modified",
-			     "last-modified %lld is after last-detected %lld",
+			     "last_modified: %lld is after last_detected %lld",
 			     (long long)lm, (long long)ld);
 	return errs;
 }
@@ -230,17 +230,17 @@ static int check_url(lirs_checker *c, const lirs_record *r)
 	long first;
 
 	if (!r->url[0])
-		return diag(c, r, LIRS_R_BAD_URL, "url", "url is blank");
+		return diag(c, r, LIRS_R_BAD_URL, "url", "url: blank");
 	if (!lirs_url_is_http(r->url))
 		return diag(c, r, LIRS_R_BAD_URL, "url",
-			    "url '%.200s' is not an absolute http or https URL", r->url);
+			    "url: '%.200s' is not an absolute http or https URL", r->url);
 	/* §3.5: a URL MUST NOT be repeated in the same file. */
 	first = url_seen(c, r->url, r->line);
 	if (first < 0)
 		return 0;   /* out of memory: the check is lost, nothing worse */
 	if (first > 0)
 		return diag(c, r, LIRS_R_DUPLICATE_URL, "url",
-			    "url '%.200s' already appears on line %ld", r->url, first);
+			    "url: '%.200s' already appears on line %ld", r->url, first);
 	return 0;
 }
 
@@ -251,7 +251,7 @@ int lirs_checker_check(lirs_checker *c, const lirs_record *r)
 	/* §3.9: "instead of 0 as the default for a blank field, this SHOULD be left empty". */
 	if (r->extension && strcmp(r->extension, "0") == 0)
 		errs += diag(c, r, LIRS_R_EXTENSION_ZERO, "extension",
-			     "extension is \"0\"; a blank extension should be empty");
+			     "extension: \"0\"; a blank extension SHOULD be empty");
 	return errs;
 }
 
