@@ -172,6 +172,22 @@ static long euc_decode(cs_conv *c, const char *s, size_t n, lbuf *out, int repai
 	return nbad;
 }
 
+/*
+ * EUC-JP-MS maps stray bytes 80-A0 to the C1 controls U+0080-U+009F.  No
+ * real title holds those, while UTF-8 is full of such bytes, so a line
+ * that decodes to C1 controls is taken as not EUC-JP.
+ */
+static int has_c1(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++)
+		if (p[i] == 0xc2 && p[i + 1] < 0xa0)
+			return 1;
+	return 0;
+}
+
 int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -191,7 +207,8 @@ int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad)
 	r = euc_decode(c, s + first, last - first, out, 0, bad);
 	if (r < 0)
 		return -1;
-	if (r == 0) {
+	if (r == 0 && !(has_c1(out->data + first, out->len - first) &&
+			cs_is_utf8(s + first, last - first))) {
 		if (lbuf_add(out, s + last, n - last) < 0)
 			return -1;
 		return CS_EUCJP;
