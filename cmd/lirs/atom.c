@@ -1,9 +1,273 @@
-/* Placeholder until lirs atom lands. */
-#include <stdio.h>
+/*
+ * atom.c: `lirs atom` records the update events in LIRS files in an
+ * SQLite state (src/evstore.h) and writes RFC 5005 archived Atom feeds
+ * (src/atom.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atom.h"
 #include "cmds.h"
+#include "common.h"
+#include "evstore.h"
+#include "merge.h"
+
+static const char help[] =
+	"usage: lirs atom --state FILE --base URL --out DIR [--now EPOCH] [--page-size N]\n"
+	"                 [--title T] [--author A] [--max-age SECONDS] [-v] INPUT...\n"
+	"\n"
+	"Bridge LIRS files into Atom feeds.  Every distinct (URL, Last-Modified) pair of a\n"
+	"usable, fresh record is an update event; the state FILE (SQLite, created on first\n"
+	"use) remembers them all.  Each run adds the new events, then writes:\n"
+	"  DIR/index.atom      the newest events not yet archived (RFC 5005 subscription document)\n"
+	"  DIR/archive/N.atom  N = 1, 2, ... oldest first, --page-size events each; written once\n"
+	"                      when full, later only its next-archive link is added\n"
+	"  DIR/current.atom    one entry per URL for the records fresh now (fh:complete)\n"
+	"\n"
+	"      --state FILE       the SQLite state (required)\n"
+	"      --base URL         absolute http(s) URL where DIR is served (required; fixed\n"
+	"                         for the life of the state)\n"
+	"      --out DIR          where the feeds go (required)\n"
+	"      --now EPOCH        the time for the freshness rule (default: the clock)\n"
+	"      --max-age SECONDS  drop records detected longer ago (default 28800)\n"
+	"      --page-size N      events per archive (default 50; fixed for the life of the state)\n"
+	"      --title T          feed title (default: \"HOST updates\")\n"
+	"      --author A         feed author (default: the base URL's host)\n"
+	"      --busy-timeout MS  wait this long for another run's lock (default 5000)\n"
+	"  -v, --verbose          print counts on standard error\n"
+	"  -h, --help             show this help\n"
+	"\n"
+	"Exit status: 0 success; 1 some records were skipped (feeds still written);\n"
+	"2 usage error, unreadable input (nothing written), or a state that is locked,\n"
+	"from a newer version, or made with another --base or --page-size.\n";
+
+/* Strings of the events, in 1 MiB chunks: no malloc per field. */
+typedef struct arena {
+	char **chunks;
+	size_t n, used, cap;
+} arena;
+
+static const char *arena_dup(arena *a, const char *s)
+{
+	size_t len = strlen(s ? s : "") + 1;
+
+	if (a->n == 0 || a->cap - a->used < len) {
+		size_t cap = len > ((size_t)1 << 20) ? len : ((size_t)1 << 20);
+		char **c = realloc(a->chunks, (a->n + 1) * sizeof *c);
+		if (!c)
+			return NULL;
+		a->chunks = c;
+		if (!(c[a->n] = malloc(cap)))
+			return NULL;
+		a->n++;
+		a->used = 0;
+		a->cap = cap;
+	}
+	memcpy(a->chunks[a->n - 1] + a->used, s ? s : "", len);
+	a->used += len;
+	return a->chunks[a->n - 1] + a->used - len;
+}
+
+static void arena_free(arena *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->chunks[i]);
+	free(a->chunks);
+}
+
+typedef struct evlist {
+	ev_event *v;
+	size_t n, cap;
+} evlist;
+
+static int evlist_add(evlist *l, arena *a, const lirs_record *r)
+{
+	ev_event *e;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		ev_event *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	e = &l->v[l->n];
+	memset(e, 0, sizeof *e);
+	e->last_modified = r->last_modified;
+	e->last_detected = r->last_detected;
+	e->tz_offset = r->tz_offset;
+	e->content_length = r->content_length;
+	if (!(e->url = arena_dup(a, r->url)) || !(e->title = arena_dup(a, r->title)) ||
+	    !(e->author = arena_dup(a, r->author)) || !(e->source_url = arena_dup(a, r->source_url)))
+		return -1;
+	l->n++;
+	return 0;
+}
+
+typedef struct actx {
+	int64_t now, max_age;
+	merge_table *t;      /* this run's records, one per URL: current.atom */
+	evlist events;       /* every usable, fresh record: the events */
+	evlist current;
+	arena strings;
+	int failed;
+} actx;
+
+/* Atom dates run from year 0000 to 9999 (RFC 3339); later ones are unusable. */
+#define MAX_TIME 253402300799LL
+
+static int on_record(void *ctx, const lirs_record *r)
+{
+	actx *c = ctx;
+
+	if (merge_check(r, c->now, c->max_age) != MERGE_USABLE || r->last_modified < 0 ||
+	    r->last_modified > MAX_TIME || r->last_detected > MAX_TIME)
+		return 0;
+	if (evlist_add(&c->events, &c->strings, r) != 0 || merge_add(c->t, r) != 0) {
+		cli_error("out of memory");
+		c->failed = 1;
+	}
+	return c->failed;
+}
+
+static int add_current(void *ctx, const lirs_record *r)
+{
+	actx *c = ctx;
+
+	return evlist_add(&c->current, &c->strings, r);
+}
+
+static void on_diag(void *ctx, const lirs_diag *d)
+{
+	(void)ctx;
+	if (d->severity >= LIRS_SEV_ERROR)
+		cli_print_diag(stderr, d);
+}
+
+/* All inputs are read before the state is touched. */
+static int read_inputs(actx *c, char **files, int n)
+{
+	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = c };
+	int status = CLI_OK;
+
+	for (int i = 0; i < n; i++) {
+		if (strcmp(files[i], "-") != 0 && access(files[i], R_OK) != 0) {
+			cli_error("cannot open '%s': %s", files[i], strerror(errno));
+			return CLI_FATAL;
+		}
+	}
+	for (int i = 0; i < n && !c->failed; i++) {
+		lirs_reader_stats st = { 0 };
+		ro.filename = NULL;
+		if (cli_read(files[i], &ro, &st) < 0)
+			return CLI_FATAL;
+		if (st.skipped > 0)
+			status = CLI_PROBLEMS;
+	}
+	if (!c->failed && merge_each(c->t, add_current, c) != 0) {
+		cli_error("out of memory");
+		c->failed = 1;
+	}
+	return c->failed ? CLI_FATAL : status;
+}
+
+static int publish(actx *c, const char *state, const char *dir, const atom_cfg *cfg,
+		   int busy_ms, int verbose)
+{
+	char err[512];
+	evstore *st;
+	atom_stats as;
+
+	if (evstore_open(&st, state, busy_ms, err, sizeof err) != 0) {
+		cli_error("%s", err);
+		return CLI_FATAL;
+	}
+	if (atom_publish(st, dir, cfg, c->events.v, c->events.n, c->current.v, c->current.n,
+			 &as, err, sizeof err) != 0) {
+		cli_error("%s", err);
+		evstore_close(st);
+		return CLI_FATAL;
+	}
+	evstore_close(st);
+	if (verbose)
+		cli_error("%zu records, %zu new events; %lld archives sealed, %lld written, %lld in all;"
+			  " %zu entries in current.atom", c->events.n, as.events_added,
+			  (long long)as.archives_sealed, (long long)as.archives_written,
+			  (long long)as.archives_total, as.current_entries);
+	return CLI_OK;
+}
+
 int cmd_atom(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "lirs: 'atom' is not built yet\n");
-	return 2;
+	enum { O_STATE = 256, O_BASE, O_OUT, O_NOW, O_PAGE, O_TITLE, O_AUTHOR, O_MAXAGE, O_BUSY };
+	static const struct option lopts[] = {
+		{ "state", required_argument, NULL, O_STATE },
+		{ "base", required_argument, NULL, O_BASE },
+		{ "out", required_argument, NULL, O_OUT },
+		{ "now", required_argument, NULL, O_NOW },
+		{ "page-size", required_argument, NULL, O_PAGE },
+		{ "title", required_argument, NULL, O_TITLE },
+		{ "author", required_argument, NULL, O_AUTHOR },
+		{ "max-age", required_argument, NULL, O_MAXAGE },
+		{ "busy-timeout", required_argument, NULL, O_BUSY },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	atom_cfg cfg = { .now = (int64_t)time(NULL), .page_size = ATOM_DEFAULT_PAGE_SIZE };
+	actx c = { .max_age = LIRS_DEFAULT_MAX_AGE };
+	const char *state = NULL, *dir = NULL;
+	int64_t v, busy = EVSTORE_DEFAULT_BUSY_MS;
+	int opt, verbose = 0, status, rc;
+
+	while ((opt = cli_getopt(argc, argv, "vh", lopts, help)) != -1) {
+		switch (opt) {
+		case O_STATE: state = optarg; break;
+		case O_BASE: cfg.base = optarg; break;
+		case O_OUT: dir = optarg; break;
+		case O_TITLE: cfg.title = optarg; break;
+		case O_AUTHOR: cfg.author = optarg; break;
+		case O_NOW:
+			if (cli_parse_int64("--now", optarg, 1, MAX_TIME, &cfg.now) < 0)
+				return CLI_FATAL;
+			break;
+		case O_PAGE:
+			if (cli_parse_int64("--page-size", optarg, 1, 1000000, &cfg.page_size) < 0)
+				return CLI_FATAL;
+			break;
+		case O_MAXAGE:
+			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &v) < 0)
+				return CLI_FATAL;
+			c.max_age = v;
+			break;
+		case O_BUSY:
+			if (cli_parse_int64("--busy-timeout", optarg, 1, 3600000, &busy) < 0)
+				return CLI_FATAL;
+			break;
+		case 'v': verbose = 1; break;
+		case 'h': return cli_help(help);
+		default: return CLI_FATAL;
+		}
+	}
+	if (!state || !cfg.base || !dir)
+		return cli_usage_error(help, "--state, --base and --out are required");
+	if (optind >= argc)
+		return cli_usage_error(help, "no INPUT given");
+	c.now = cfg.now;
+	if (!(c.t = merge_new(&(merge_opts){ .now = c.now, .max_age = c.max_age }))) {
+		cli_error("out of memory");
+		return CLI_FATAL;
+	}
+	status = read_inputs(&c, argv + optind, argc - optind);
+	if (status != CLI_FATAL && (rc = publish(&c, state, dir, &cfg, (int)busy, verbose)) > status)
+		status = rc;
+	merge_free(c.t);
+	free(c.events.v);
+	free(c.current.v);
+	arena_free(&c.strings);
+	return status;
 }

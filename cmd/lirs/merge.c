@@ -1,9 +1,234 @@
-/* Placeholder until lirs merge lands. */
-#include <stdio.h>
+/*
+ * merge.c: `lirs merge` reads LIRS files into one table keyed by URL
+ * (src/merge.h) and writes one record per URL, newest first.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "afile.h"
 #include "cmds.h"
+#include "common.h"
+#include "jsonw.h"
+#include "merge.h"
+
+static const char help[] =
+	"usage: lirs merge [--now EPOCH] [--max-age SECONDS] [--format lirs|jsonl] [-o FILE] [-v] INPUT...\n"
+	"\n"
+	"Merge LIRS files into one, one record per URL.  INPUT - is standard input.\n"
+	"URLs are compared with scheme and host lowercased and a default port\n"
+	"(:80 for http, :443 for https) dropped; the path is compared as written.\n"
+	"For each URL the record with the greater Last-Modified wins, then the\n"
+	"greater Last-Detected, then the one from the later INPUT.  Records whose\n"
+	"Last-Modified or Last-Detected is 0, or whose URL is blank, are dropped, and\n"
+	"so are records last detected more than --max-age seconds before --now.\n"
+	"Output order: Last-Modified descending, then URL.\n"
+	"\n"
+	"      --now EPOCH        the time for the freshness rule (default: the clock)\n"
+	"      --max-age SECONDS  drop records detected longer ago (default 28800, LIRS 2.1 4)\n"
+	"  -f, --format FMT       lirs (default): gzip, EUC-JP; jsonl: as lirs cat writes\n"
+	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
+	"  -o, --output FILE      write FILE atomically instead of standard output\n"
+	"  -v, --verbose          print counts (read, kept, replaced, dropped) on standard error\n"
+	"  -h, --help             show this help\n"
+	"\n"
+	"Records that cannot be read are skipped with a diagnostic on standard error.\n"
+	"Exit status: 0 success; 1 some records were skipped (the output is still\n"
+	"written); 2 usage error, or an input that cannot be opened or decoded\n"
+	"(nothing is written: with -o the target is left untouched).\n";
+
+typedef struct mctx {
+	merge_table *t;
+	int jsonl;
+	int failed;
+	FILE *fp;
+	lbuf out;
+	lirs_writer *w;
+} mctx;
+
+static int on_record(void *ctx, const lirs_record *r)
+{
+	mctx *m = ctx;
+
+	if (merge_add(m->t, r) != 0) {
+		cli_error("out of memory");
+		m->failed = 1;
+	}
+	return m->failed;
+}
+
+static void on_diag(void *ctx, const lirs_diag *d)
+{
+	(void)ctx;
+	if (d->severity >= LIRS_SEV_ERROR)
+		cli_print_diag(stderr, d);
+}
+
+static int emit(void *ctx, const lirs_record *r)
+{
+	mctx *m = ctx;
+
+	if (!m->jsonl)
+		return lirs_writer_add(m->w, r) < 0 ? -1 : 0;
+	if (lirs_record_to_json(&m->out, r) < 0 || lbuf_addc(&m->out, '\n') < 0)
+		return -1;
+	return cli_out_flush(&m->out, m->fp, 0) < 0 ? -1 : 0;
+}
+
+/* Writes the table to fp; 0 or -1 (message printed). */
+static int write_out(mctx *m, int utf8, const char *name)
+{
+	lirs_writer_opts wo = { .utf8 = utf8, .sink = lirs_sink_stdio, .ctx = m->fp };
+	int rc;
+
+	if (!m->jsonl && !(m->w = lirs_writer_new(&wo))) {
+		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));
+		return -1;
+	}
+	rc = merge_each(m->t, emit, m);
+	if (rc == 0 && m->w)
+		rc = lirs_writer_finish(m->w) < 0 ? -1 : 0;
+	if (rc == 0 && m->jsonl)
+		rc = cli_out_flush(&m->out, m->fp, 1);
+	if (rc != 0)
+		cli_error("cannot write '%s': %s", name, errno ? strerror(errno) : "out of memory");
+	else if (m->w && lirs_writer_replaced(m->w) > 0)
+		cli_error("warning: %lu characters EUC-JP cannot hold were replaced by U+3013 "
+			  "(use --utf8 to keep them)", lirs_writer_replaced(m->w));
+	lirs_writer_free(m->w);
+	m->w = NULL;
+	return rc;
+}
+
+static void print_counts(const merge_stats *s)
+{
+	cli_error("read %llu records: kept %llu (one per URL), replaced %llu, superseded %llu, "
+		  "dropped %llu unusable and %llu stale",
+		  (unsigned long long)s->read, (unsigned long long)s->kept,
+		  (unsigned long long)s->replaced, (unsigned long long)s->superseded,
+		  (unsigned long long)s->dropped_unusable, (unsigned long long)s->dropped_stale);
+}
+
+/* Every input must open before any is read (so nothing is written on failure). */
+static int check_inputs(char **files, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (strcmp(files[i], "-") != 0 && access(files[i], R_OK) != 0) {
+			cli_error("cannot open '%s': %s", files[i], strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int read_inputs(mctx *m, char **files, int n)
+{
+	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = m };
+	int status = CLI_OK;
+
+	for (int i = 0; i < n && !m->failed; i++) {
+		lirs_reader_stats st = { 0 };
+		ro.filename = NULL;
+		if (cli_read(files[i], &ro, &st) < 0)
+			return CLI_FATAL;
+		if (st.skipped > 0)
+			status = CLI_PROBLEMS;
+	}
+	return m->failed ? CLI_FATAL : status;
+}
+
+static int parse_format(const char *s, int *jsonl)
+{
+	if (!strcmp(s, "lirs"))
+		*jsonl = 0;
+	else if (!strcmp(s, "jsonl"))
+		*jsonl = 1;
+	else
+		return -1;
+	return 0;
+}
+
+/* Writes to -o FILE (atomically) or standard output. */
+static int output(mctx *m, const char *path, int utf8)
+{
+	afile a;
+
+	if (!path) {
+		m->fp = stdout;
+		if (write_out(m, utf8, "<stdout>") != 0)
+			return CLI_FATAL;
+		return cli_close_stdout();
+	}
+	if (afile_open(&a, path) != 0) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		return CLI_FATAL;
+	}
+	m->fp = a.fp;
+	if (write_out(m, utf8, path) != 0) {
+		afile_abort(&a);
+		return CLI_FATAL;
+	}
+	if (afile_commit(&a) != 0) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		return CLI_FATAL;
+	}
+	return CLI_OK;
+}
+
 int cmd_merge(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fprintf(stderr, "lirs: 'merge' is not built yet\n");
-	return 2;
+	enum { O_NOW = 256, O_MAXAGE, O_UTF8 };
+	static const struct option lopts[] = {
+		{ "now", required_argument, NULL, O_NOW },
+		{ "max-age", required_argument, NULL, O_MAXAGE },
+		{ "format", required_argument, NULL, 'f' },
+		{ "utf8", no_argument, NULL, O_UTF8 },
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	merge_opts mo = { .now = (int64_t)time(NULL), .max_age = LIRS_DEFAULT_MAX_AGE };
+	mctx m = { .out = LBUF_INIT };
+	const char *outpath = NULL;
+	int opt, verbose = 0, utf8 = 0, status, rc;
+
+	while ((opt = cli_getopt(argc, argv, "f:o:vh", lopts, help)) != -1) {
+		switch (opt) {
+		case O_NOW:
+			if (cli_parse_int64("--now", optarg, 0, INT64_MAX / 2, &mo.now) < 0)
+				return CLI_FATAL;
+			break;
+		case O_MAXAGE:
+			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &mo.max_age) < 0)
+				return CLI_FATAL;
+			break;
+		case 'f':
+			if (parse_format(optarg, &m.jsonl) < 0)
+				return cli_usage_error(help, "unknown format '%s'", optarg);
+			break;
+		case O_UTF8: utf8 = 1; break;
+		case 'o': outpath = optarg; break;
+		case 'v': verbose = 1; break;
+		case 'h': return cli_help(help);
+		default: return CLI_FATAL;
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error(help, "no INPUT given");
+	if (check_inputs(argv + optind, argc - optind) != 0)
+		return CLI_FATAL;
+	if (!(m.t = merge_new(&mo))) {
+		cli_error("out of memory");
+		return CLI_FATAL;
+	}
+	status = read_inputs(&m, argv + optind, argc - optind);
+	if (verbose)
+		print_counts(merge_get_stats(m.t));
+	if (status != CLI_FATAL && (rc = output(&m, outpath, utf8)) > status)
+		status = rc;
+	merge_free(m.t);
+	lbuf_release(&m.out);
+	return status;
 }

@@ -1,0 +1,520 @@
+/*
+ * evstore.c: update events in SQLite (evstore.h).
+ *
+ * Cost model: adding k events to a state of n events costs O(k log n):
+ * inserts go through the UNIQUE(url_key, last_modified) index; sealing
+ * reads only the events after the last archive (seq is the rowid); the
+ * archives still to be written are found through a partial index.  No
+ * query in a run scans the whole events table.
+ */
+#include "evstore.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "merge.h"
+
+struct evstore {
+	sqlite3 *db;
+	int owned;
+	char *name;          /* for messages */
+	sqlite3_stmt *ins;
+	lbuf key;
+};
+
+/* Migrations: entry v-1 takes a state from schema v-1 to v.  Append only. */
+static const char *const migrations[] = {
+	/* 1 */
+	"CREATE TABLE IF NOT EXISTS ev_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS ev_events("
+	" seq INTEGER PRIMARY KEY,"
+	" url TEXT NOT NULL, url_key TEXT NOT NULL,"
+	" last_modified INTEGER NOT NULL, last_detected INTEGER NOT NULL,"
+	" tz_offset INTEGER NOT NULL DEFAULT 0, content_length INTEGER NOT NULL DEFAULT 0,"
+	" title TEXT NOT NULL DEFAULT '', author TEXT NOT NULL DEFAULT '',"
+	" source_url TEXT NOT NULL DEFAULT '',"
+	" UNIQUE(url_key, last_modified));"
+	"CREATE TABLE IF NOT EXISTS ev_archives("
+	" n INTEGER PRIMARY KEY, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,"
+	" title TEXT NOT NULL, author TEXT NOT NULL,"
+	" next_linked INTEGER NOT NULL DEFAULT 0, written INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX IF NOT EXISTS ev_archives_todo ON ev_archives(n)"
+	" WHERE written = 0 OR next_linked = 0;",
+};
+
+static int fail(evstore *st, char *err, size_t errlen, int rc, const char *what)
+{
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		snprintf(err, errlen, "state file '%s' is locked by another run", st->name);
+	else
+		snprintf(err, errlen, "state file '%s': %s: %s", st->name, what,
+			 st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+	return -1;
+}
+
+static int exec(evstore *st, const char *sql, char *err, size_t errlen)
+{
+	int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : fail(st, err, errlen, rc, "cannot update");
+}
+
+/* One integer from sql (no parameters), or dflt when no row. */
+static int query_int(evstore *st, const char *sql, int64_t a, int64_t *out, int64_t dflt,
+		     char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	if (sqlite3_bind_parameter_count(s) > 0)
+		sqlite3_bind_int64(s, 1, a);
+	rc = sqlite3_step(s);
+	*out = dflt;
+	if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		*out = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(st, err, errlen, rc, "cannot read");
+	return 0;
+}
+
+/* The schema this state is at: ev_meta's, or 0 when the tables are new. */
+static int schema_of(evstore *st, int64_t *v, char *err, size_t errlen)
+{
+	int64_t has;
+
+	if (query_int(st, "SELECT count(*) FROM sqlite_master WHERE name = 'ev_meta'", 0,
+		      &has, 0, err, errlen) != 0)
+		return -1;
+	if (!has) {
+		*v = 0;
+		return 0;
+	}
+	return query_int(st, "SELECT CAST(value AS INTEGER) FROM ev_meta WHERE key = 'schema'",
+			 0, v, 0, err, errlen);
+}
+
+static int migrate(evstore *st, char *err, size_t errlen)
+{
+	int64_t v, uv = 0;
+	char sql[128];
+	int n = (int)(sizeof migrations / sizeof migrations[0]);
+
+	if (evstore_begin(st, err, errlen) != 0)
+		return -1;
+	if (schema_of(st, &v, err, errlen) != 0 ||
+	    (st->owned && query_int(st, "PRAGMA user_version", 0, &uv, 0, err, errlen) != 0))
+		goto fail;
+	if (uv > v)
+		v = uv;
+	if (v > EVSTORE_SCHEMA) {
+		snprintf(err, errlen, "state file '%s' has schema %lld, newer than this program's %d",
+			 st->name, (long long)v, EVSTORE_SCHEMA);
+		goto fail;
+	}
+	for (; v < n; v++)
+		if (exec(st, migrations[v], err, errlen) != 0)
+			goto fail;
+	snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO ev_meta VALUES('schema', '%d')", EVSTORE_SCHEMA);
+	if (exec(st, sql, err, errlen) != 0)
+		goto fail;
+	if (st->owned) {
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", EVSTORE_SCHEMA);
+		if (exec(st, sql, err, errlen) != 0)
+			goto fail;
+	}
+	return evstore_commit(st, err, errlen);
+fail:
+	evstore_rollback(st);
+	return -1;
+}
+
+static int setup(evstore *st, char *err, size_t errlen)
+{
+	int rc;
+
+	if (migrate(st, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db,
+		"INSERT OR IGNORE INTO ev_events(url, url_key, last_modified, last_detected,"
+		" tz_offset, content_length, title, author, source_url)"
+		" VALUES(?,?,?,?,?,?,?,?,?)", -1, &st->ins, NULL);
+	return rc == SQLITE_OK ? 0 : fail(st, err, errlen, rc, "cannot prepare");
+}
+
+static evstore *new_store(const char *name)
+{
+	evstore *st = calloc(1, sizeof *st);
+
+	if (!st)
+		return NULL;
+	st->name = strdup(name ? name : "");
+	lbuf_init(&st->key);
+	if (!st->name) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+int evstore_open(evstore **out, const char *path, int busy_ms, char *err, size_t errlen)
+{
+	evstore *st = new_store(path);
+	int rc;
+
+	*out = NULL;
+	if (!st) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	st->owned = 1;
+	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open state file '%s': %s", path,
+			 st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		evstore_close(st);
+		return -1;
+	}
+	sqlite3_busy_timeout(st->db, busy_ms > 0 ? busy_ms : EVSTORE_DEFAULT_BUSY_MS);
+	/* WAL: a web server or a second reader never blocks a run. */
+	if (exec(st, "PRAGMA journal_mode = WAL", err, errlen) != 0 ||
+	    exec(st, "PRAGMA synchronous = NORMAL", err, errlen) != 0 ||
+	    setup(st, err, errlen) != 0) {
+		evstore_close(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
+int evstore_attach(evstore **out, sqlite3 *db, char *err, size_t errlen)
+{
+	const char *name = sqlite3_db_filename(db, "main");
+	evstore *st = new_store(name);
+
+	*out = NULL;
+	if (!st) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	st->db = db;
+	if (setup(st, err, errlen) != 0) {
+		evstore_close(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
+void evstore_close(evstore *st)
+{
+	if (!st)
+		return;
+	sqlite3_finalize(st->ins);
+	if (st->owned)
+		sqlite3_close(st->db);
+	lbuf_release(&st->key);
+	free(st->name);
+	free(st);
+}
+
+int evstore_begin(evstore *st, char *err, size_t errlen)
+{
+	return exec(st, "BEGIN IMMEDIATE", err, errlen);
+}
+
+int evstore_commit(evstore *st, char *err, size_t errlen)
+{
+	return exec(st, "COMMIT", err, errlen);
+}
+
+void evstore_rollback(evstore *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int evstore_meta_get(evstore *st, const char *key, char **out, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db, "SELECT value FROM ev_meta WHERE key = ?", -1, &s, NULL);
+
+	*out = NULL;
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*out = strdup((const char *)sqlite3_column_text(s, 0));
+		sqlite3_finalize(s);
+		if (!*out) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		return 1;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int evstore_meta_set(evstore *st, const char *key, const char *value, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO ev_meta VALUES(?, ?)", -1, &s, NULL);
+
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot update");
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot update");
+}
+
+static const char *nz(const char *s) { return s ? s : ""; }
+
+int evstore_add(evstore *st, const ev_event *e, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = st->ins;
+	int rc;
+
+	lbuf_reset(&st->key);
+	if (merge_url_key(&st->key, nz(e->url)) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	sqlite3_reset(s);
+	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, st->key.data, (int)st->key.len, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, e->last_modified);
+	sqlite3_bind_int64(s, 4, e->last_detected);
+	sqlite3_bind_int64(s, 5, e->tz_offset);
+	sqlite3_bind_int64(s, 6, e->content_length);
+	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return fail(st, err, errlen, rc, "cannot add event");
+	return sqlite3_changes(st->db) > 0;
+}
+
+/* Sorting a run: keys computed once. */
+typedef struct run_item {
+	const ev_event *e;
+	char *key;
+	size_t idx;
+} run_item;
+
+static int cmp_run(const void *a, const void *b)
+{
+	const run_item *x = a, *y = b;
+	int c;
+
+	if (x->e->last_modified != y->e->last_modified)
+		return x->e->last_modified < y->e->last_modified ? -1 : 1;
+	if ((c = strcmp(x->key, y->key)) != 0)
+		return c;
+	/* the winner of a (key, LM) group first: INSERT OR IGNORE keeps it */
+	if (x->e->last_detected != y->e->last_detected)
+		return x->e->last_detected > y->e->last_detected ? -1 : 1;
+	return x->idx > y->idx ? -1 : (x->idx < y->idx);
+}
+
+int evstore_add_run(evstore *st, const ev_event *ev, size_t n, size_t *added,
+		    char *err, size_t errlen)
+{
+	run_item *it = calloc(n ? n : 1, sizeof *it);
+	lbuf keys = LBUF_INIT;
+	size_t i, nadd = 0;
+	int own = sqlite3_get_autocommit(st->db), rc = -1;
+
+	if (!it)
+		goto oom;
+	/* keys in one buffer: offsets first, pointers once it stops moving */
+	for (i = 0; i < n; i++) {
+		it[i].e = &ev[i];
+		it[i].idx = i;
+		it[i].key = (char *)(uintptr_t)keys.len;
+		if (merge_url_key(&keys, nz(ev[i].url)) != 0 || lbuf_addc(&keys, '\0') != 0)
+			goto oom;
+	}
+	for (i = 0; i < n; i++)
+		it[i].key = keys.data + (uintptr_t)it[i].key;
+	qsort(it, n, sizeof *it, cmp_run);
+	if (own && evstore_begin(st, err, errlen) != 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		int r = evstore_add(st, it[i].e, err, errlen);
+		if (r < 0)
+			goto out;
+		nadd += (size_t)r;
+	}
+	if (own && evstore_commit(st, err, errlen) != 0)
+		goto out;
+	if (added)
+		*added = nadd;
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	if (rc != 0 && own)
+		evstore_rollback(st);
+	lbuf_release(&keys);
+	free(it);
+	return rc;
+}
+
+int evstore_archived(evstore *st, int64_t *last_seq, int64_t *count, char *err, size_t errlen)
+{
+	if (query_int(st, "SELECT last_seq FROM ev_archives ORDER BY n DESC LIMIT 1", 0,
+		      last_seq, 0, err, errlen) != 0)
+		return -1;
+	return query_int(st, "SELECT max(n) FROM ev_archives", 0, count, 0, err, errlen);
+}
+
+/* Seals one archive when page_size events follow after: 1 sealed, 0 not. */
+static int seal_one(evstore *st, int64_t page_size, const char *title, const char *author,
+		    char *err, size_t errlen)
+{
+	int64_t after, n, first, last;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (evstore_archived(st, &after, &n, err, errlen) != 0)
+		return -1;
+	/* the page_size-th event after the last archive: a rowid range read */
+	{
+		char sql[160];
+		snprintf(sql, sizeof sql,
+			 "SELECT seq FROM ev_events WHERE seq > ?1 ORDER BY seq LIMIT 1 OFFSET %lld",
+			 (long long)(page_size - 1));
+		if (query_int(st, sql, after, &last, -1, err, errlen) != 0)
+			return -1;
+	}
+	if (last < 0)
+		return 0;
+	if (query_int(st, "SELECT min(seq) FROM ev_events WHERE seq > ?1", after, &first, 0,
+		      err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, "INSERT INTO ev_archives(n, first_seq, last_seq, title, author)"
+				" VALUES(?,?,?,?,?)", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot update");
+	sqlite3_bind_int64(s, 1, n + 1);
+	sqlite3_bind_int64(s, 2, first);
+	sqlite3_bind_int64(s, 3, last);
+	sqlite3_bind_text(s, 4, nz(title), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, nz(author), -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 1 : fail(st, err, errlen, rc, "cannot seal archive");
+}
+
+int evstore_seal(evstore *st, int64_t page_size, const char *title, const char *author,
+		 int64_t *sealed, char *err, size_t errlen)
+{
+	int64_t k = 0;
+	int r;
+
+	if (page_size < 1) {
+		snprintf(err, errlen, "page size must be at least 1");
+		return -1;
+	}
+	while ((r = seal_one(st, page_size, title, author, err, errlen)) == 1)
+		k++;
+	if (sealed)
+		*sealed = k;
+	return r;
+}
+
+int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
+			 char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int64_t count, last;
+	int rc, r = 0;
+
+	if (evstore_archived(st, &last, &count, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, all ?
+		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
+		" FROM ev_archives ORDER BY n" :
+		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
+		" FROM ev_archives WHERE written = 0 OR next_linked = 0 ORDER BY n", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ev_archive a;
+		a.n = sqlite3_column_int64(s, 0);
+		a.first_seq = sqlite3_column_int64(s, 1);
+		a.last_seq = sqlite3_column_int64(s, 2);
+		a.title = (const char *)sqlite3_column_text(s, 3);
+		a.author = (const char *)sqlite3_column_text(s, 4);
+		a.next_linked = sqlite3_column_int(s, 5);
+		a.written = sqlite3_column_int(s, 6);
+		a.has_next = a.n < count;
+		r = fn(ctx, &a);
+	}
+	sqlite3_finalize(s);
+	if (r != 0)
+		return r;
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int evstore_archive_done(evstore *st, int64_t n, int next_linked, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db,
+		"UPDATE ev_archives SET written = 1, next_linked = ? WHERE n = ?", -1, &s, NULL);
+
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot update");
+	sqlite3_bind_int(s, 1, next_linked);
+	sqlite3_bind_int64(s, 2, n);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot update");
+}
+
+int evstore_each_event(evstore *st, int64_t first_seq, int64_t last_seq, ev_event_fn fn,
+		       void *ctx, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc, r = 0;
+
+	rc = sqlite3_prepare_v2(st->db,
+		"SELECT seq, url, last_modified, last_detected, tz_offset, content_length,"
+		" title, author, source_url FROM ev_events WHERE seq >= ?1 AND seq <= ?2"
+		" ORDER BY seq DESC", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	sqlite3_bind_int64(s, 1, first_seq);
+	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
+	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ev_event e;
+		e.seq = sqlite3_column_int64(s, 0);
+		e.url = (const char *)sqlite3_column_text(s, 1);
+		e.last_modified = sqlite3_column_int64(s, 2);
+		e.last_detected = sqlite3_column_int64(s, 3);
+		e.tz_offset = sqlite3_column_int64(s, 4);
+		e.content_length = sqlite3_column_int64(s, 5);
+		e.title = (const char *)sqlite3_column_text(s, 6);
+		e.author = (const char *)sqlite3_column_text(s, 7);
+		e.source_url = (const char *)sqlite3_column_text(s, 8);
+		r = fn(ctx, &e);
+	}
+	sqlite3_finalize(s);
+	if (r != 0)
+		return r;
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}

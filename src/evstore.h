@@ -1,0 +1,106 @@
+/*
+ * evstore.h: the SQLite state of update events behind the Atom bridge.
+ *
+ * An update event is a distinct (URL key, Last-Modified) pair (merge.h for
+ * the key).  Events get a sequence number in the order they are added and
+ * never change afterwards; archives are runs of page_size consecutive
+ * events, sealed once and remembered here with what was written to disk.
+ *
+ * Two ways in: evstore_open() on a file of its own (`lirs atom --state`),
+ * or evstore_attach() on a database someone else owns (the antenna's):
+ * the tables are all named ev_*, created when missing.  The schema version
+ * lives in ev_meta ('schema') and, for a file of its own, also in PRAGMA
+ * user_version; a newer one is refused.  This is the only file with SQL
+ * for events.  Errors: -1 plus a message in err (lowercase, no full stop).
+ */
+#ifndef LIRS_EVSTORE_H
+#define LIRS_EVSTORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sqlite3 sqlite3;
+
+#define EVSTORE_SCHEMA 1
+/* How long a run waits for another run's lock before it gives up. */
+#define EVSTORE_DEFAULT_BUSY_MS 5000
+
+typedef struct ev_event {
+	int64_t seq;              /* set by the store when read back */
+	const char *url;          /* as written */
+	int64_t last_modified;
+	int64_t last_detected;
+	int64_t tz_offset;        /* seconds east of UTC */
+	int64_t content_length;
+	const char *title;        /* "" when unknown; never NULL */
+	const char *author;
+	const char *source_url;   /* the LIRS file or page it came from */
+} ev_event;
+
+typedef struct ev_archive {
+	int64_t n;                /* 1 = the oldest */
+	int64_t first_seq, last_seq;
+	const char *title, *author; /* the feed's, as when it was sealed */
+	int next_linked;          /* the file on disk has its next-archive link */
+	int written;              /* the file on disk is complete */
+	int has_next;             /* archive n + 1 exists */
+} ev_archive;
+
+typedef struct evstore evstore;
+
+/*
+ * Opens (creating when missing) the state file at path, in WAL mode, with
+ * a busy timeout of busy_ms (0 = EVSTORE_DEFAULT_BUSY_MS).  Returns 0 and
+ * *out, or -1 with err ("state file 'x' is locked by another run",
+ * "state file 'x' has schema 7, newer than this program's 1").
+ */
+int evstore_open(evstore **out, const char *path, int busy_ms, char *err, size_t errlen);
+/* Uses db (borrowed; not closed by evstore_close()); creates the ev_*
+ * tables when missing.  The caller sets its own busy timeout. */
+int evstore_attach(evstore **out, sqlite3 *db, char *err, size_t errlen);
+void evstore_close(evstore *st);
+
+/* BEGIN IMMEDIATE (takes the write lock now, waiting up to the timeout). */
+int evstore_begin(evstore *st, char *err, size_t errlen);
+int evstore_commit(evstore *st, char *err, size_t errlen);
+void evstore_rollback(evstore *st);
+
+/* ev_meta: small settings that must not change over a state's life.
+ * get: 1 and *out (malloc'd) when set, 0 when not, -1 on error. */
+int evstore_meta_get(evstore *st, const char *key, char **out, char *err, size_t errlen);
+int evstore_meta_set(evstore *st, const char *key, const char *value, char *err, size_t errlen);
+
+/* Adds one event unless its (URL key, Last-Modified) is known: 1 added,
+ * 0 known, -1 error.  Inside the caller's transaction, if any. */
+int evstore_add(evstore *st, const ev_event *e, char *err, size_t errlen);
+/*
+ * Adds a run of events in one transaction (its own unless one is open),
+ * in Last-Modified order (then URL key).  Of events sharing a (URL key,
+ * Last-Modified), the one with the greater Last-Detected, then the later
+ * in ev[], is kept.  *added (may be NULL) counts the new ones.
+ */
+int evstore_add_run(evstore *st, const ev_event *ev, size_t n, size_t *added,
+		    char *err, size_t errlen);
+
+/* Seals archives while page_size or more events follow the last one.
+ * *sealed (may be NULL) counts the new archives. */
+int evstore_seal(evstore *st, int64_t page_size, const char *title, const char *author,
+		 int64_t *sealed, char *err, size_t errlen);
+/* The seq of the last archived event, 0 when none; the number of archives. */
+int evstore_archived(evstore *st, int64_t *last_seq, int64_t *count, char *err, size_t errlen);
+
+typedef int (*ev_archive_fn)(void *ctx, const ev_archive *a);
+typedef int (*ev_event_fn)(void *ctx, const ev_event *e);
+
+/* Calls fn for archives whose file is not written or lacks a due
+ * next-archive link (all = every archive), oldest first.  A nonzero
+ * return from fn stops the walk and is returned. */
+int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
+			 char *err, size_t errlen);
+int evstore_archive_done(evstore *st, int64_t n, int next_linked, char *err, size_t errlen);
+/* Events with first_seq <= seq <= last_seq (last_seq < 0: no bound),
+ * newest (highest seq) first.  Borrowed, valid during the call. */
+int evstore_each_event(evstore *st, int64_t first_seq, int64_t last_seq, ev_event_fn fn,
+		       void *ctx, char *err, size_t errlen);
+
+#endif
