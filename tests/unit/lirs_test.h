@@ -26,7 +26,7 @@ struct tr {
 	unsigned long ndiag[LIRS_R__COUNT];
 };
 
-static int tr_rec(void *ctx, const lirs_record *r)
+static inline int tr_rec(void *ctx, const lirs_record *r)
 {
 	struct tr *t = ctx;
 	size_t i;
@@ -46,7 +46,7 @@ static int tr_rec(void *ctx, const lirs_record *r)
 	return t->stop_after && (int)t->nrecs >= t->stop_after;
 }
 
-static void tr_diag(void *ctx, const lirs_diag *d)
+static inline void tr_diag(void *ctx, const lirs_diag *d)
 {
 	struct tr *t = ctx;
 
@@ -56,7 +56,7 @@ static void tr_diag(void *ctx, const lirs_diag *d)
 	t->ndiag[d->rule]++;
 }
 
-static void tr_free(struct tr *t)
+static inline void tr_free(struct tr *t)
 {
 	size_t i;
 
@@ -68,7 +68,7 @@ static void tr_free(struct tr *t)
 }
 
 /* Reads len bytes fed chunk bytes at a time (0 = all at once). */
-static void tr_read_opts(struct tr *t, const void *buf, size_t len, size_t chunk,
+static inline void tr_read_opts(struct tr *t, const void *buf, size_t len, size_t chunk,
 			 uint64_t max_decoded, size_t max_line)
 {
 	lirs_reader_opts o;
@@ -100,13 +100,13 @@ static void tr_read_opts(struct tr *t, const void *buf, size_t len, size_t chunk
 	lirs_reader_free(rd);
 }
 
-static void tr_read(struct tr *t, const void *buf, size_t len, size_t chunk)
+static inline void tr_read(struct tr *t, const void *buf, size_t len, size_t chunk)
 {
 	tr_read_opts(t, buf, len, chunk, 0, 0);
 }
 
 /* gzip n bytes at level into out (appended): one member. */
-static void gzip_add(lbuf *out, const void *p, size_t n, int level)
+static inline void gzip_add(lbuf *out, const void *p, size_t n, int level)
 {
 	z_stream zs;
 	unsigned char tmp[65536];

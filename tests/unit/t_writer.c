@@ -1,0 +1,371 @@
+/*
+ * t_writer.c: the LIRS writer: exact bytes for known records, escaping,
+ * EUC-JP with U+3013 replacement, gzip, sink errors, and the round trip
+ * read(write(r)) == r over a generated corpus, EUC-JP+gzip and UTF-8+plain.
+ */
+#include <errno.h>
+#include <iconv.h>
+
+#include "tap.h"
+#include "lirs_test.h"
+
+static int sink_lbuf(void *ctx, const void *buf, size_t len)
+{
+	return lbuf_add(ctx, buf, len);
+}
+
+static int sink_fail(void *ctx, const void *buf, size_t len)
+{
+	errno = ENOSPC;
+	return -1;
+}
+
+static lirs_writer *wnew(lbuf *out, int utf8, int no_gzip)
+{
+	lirs_writer_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.utf8 = utf8;
+	o.no_gzip = no_gzip;
+	o.sink = sink_lbuf;
+	o.ctx = out;
+	return lirs_writer_new(&o);
+}
+
+static lirs_record rec(const char *url, const char *title, const char *author,
+		       const char *src, const char *ext)
+{
+	lirs_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.last_modified = 938779260;
+	r.last_detected = 938781002;
+	r.tz_offset = 32400;
+	r.content_length = 49383;
+	r.url = (char *)url;
+	r.title = (char *)title;
+	r.author = (char *)author;
+	r.source_url = (char *)src;
+	r.extension = (char *)ext;
+	return r;
+}
+
+static void test_exact(void)
+{
+	lbuf out = LBUF_INIT;
+	lirs_writer *w = wnew(&out, 1, 1);
+	lirs_record r = rec("http://hiya.ouchi.to/n/", "Tadayo Memories", "Hiya",
+			    "http://amano.hauN.org/", "blah blah");
+	char *extra[] = { "x,1", "", "0" };
+
+	IS_INT(lirs_writer_comment(w, "made by\na test"), 0, "exact: comment");
+	IS_INT(lirs_writer_add(w, &r), 0, "exact: add");
+	r = rec("http://a/", "a\\", "b,c", "", "");
+	r.tz_offset = -18000;
+	IS_INT(lirs_writer_add(w, &r), 0, "exact: add escapes");
+	r = rec("http://b/", "line\r\nbreak", "\\,", "0", "e\\");
+	r.extra = extra;
+	r.nextra = 3;
+	r.last_modified = 0;
+	IS_INT(lirs_writer_add(w, &r), 0, "exact: add extras");
+	IS_INT(lirs_writer_finish(w), 0, "exact: finish");
+	IS_STR(out.data,
+	       "# made by a test\n"
+	       "LIRS,938779260,938781002,32400,49383,http://hiya.ouchi.to/n/,Tadayo Memories,Hiya,http://amano.hauN.org/,blah blah,\n"
+	       "LIRS,938779260,938781002,-18000,49383,http://a/,a\\\\,b\\,c,0,,\n"
+	       "LIRS,0,938781002,32400,49383,http://b/,line  break,\\\\\\,,0,e\\\\,x\\,1,,0,\n",
+	       "exact: escapes, CR/LF to space, 0 for blanks, extension blank, extras after it");
+	IS_INT(lirs_writer_finish(w), LIRS_EINVAL, "exact: finish twice is LIRS_EINVAL");
+	lirs_writer_free(w);
+	lbuf_release(&out);
+}
+
+static void test_eucjp(void)
+{
+	lbuf out = LBUF_INIT;
+	lirs_writer *w = wnew(&out, 0, 1);
+	lirs_record r = rec("http://a/", "漢字ｱ丂①", "\xf0\x9f\x98\x80 smile", "a\xff" "b", "〜");
+
+	lirs_writer_add(w, &r);
+	lirs_writer_finish(w);
+	IS_STR(out.data,
+	       "LIRS,938779260,938781002,32400,49383,http://a/,"
+	       "\xb4\xc1\xbb\xfa\x8e\xb1\x8f\xb0\xa1\xad\xa1,\xa2\xae smile,a\xa2\xae" "b,\xa1\xc1,\n",
+	       "eucjp: kanji, kana, JIS X 0212, NEC; emoji and bad byte become U+3013");
+	IS_INT(lirs_writer_replaced(w), 2, "eucjp: two characters replaced and counted");
+	lirs_writer_free(w);
+	lbuf_release(&out);
+}
+
+static void test_gzip_and_errors(void)
+{
+	lbuf out = LBUF_INIT;
+	lirs_writer *w = wnew(&out, 0, 0);
+	lirs_writer_opts o;
+	lirs_record r = rec("http://a/", "t", "a", "s", "");
+	struct tr t = { 0 };
+
+	lirs_writer_add(w, &r);
+	IS_INT(lirs_writer_finish(w), 0, "gzip: finish");
+	OK(out.len > 10 && (unsigned char)out.data[0] == 0x1f && (unsigned char)out.data[1] == 0x8b,
+	   "gzip: gzip by default");
+	tr_read(&t, out.data, out.len, 0);
+	IS_INT(t.nrecs, 1, "gzip: reads back");
+	IS_INT(t.st.errors + t.st.warnings, 0, "gzip: reads back without diagnostics");
+	tr_free(&t);
+	lirs_writer_free(w);
+
+	memset(&o, 0, sizeof(o));
+	o.sink = sink_fail;
+	w = lirs_writer_new(&o);
+	lirs_writer_add(w, &r);
+	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: LIRS_ESINK");
+	IS_INT(lirs_writer_add(w, &r), LIRS_ESINK, "sink failure: sticky");
+	lirs_writer_free(w);
+	o.no_gzip = 1;
+	w = lirs_writer_new(&o);
+	lirs_writer_add(w, &r);
+	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: plain output too");
+	lirs_writer_free(w);
+	lbuf_release(&out);
+}
+
+/* ---- the round trip -------------------------------------------------- */
+
+static unsigned long long rng = 88172645463325252ULL;
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+/* Characters that survive UTF-8 -> EUC-JP-MS -> UTF-8 unchanged. */
+static char pool[4000][8];
+static size_t npool;
+
+static void add_if_roundtrip(iconv_t dec, iconv_t enc, const char *euc, size_t n)
+{
+	char u[8] = { 0 }, e[8], u2[8] = { 0 }, *in, *op;
+	size_t il, ol;
+
+	in = (char *)euc; il = n; op = u; ol = sizeof(u) - 1;
+	if (iconv(dec, &in, &il, &op, &ol) == (size_t)-1)
+		return;
+	in = u; il = strlen(u); op = e; ol = sizeof(e);
+	if (iconv(enc, &in, &il, &op, &ol) == (size_t)-1)
+		return;
+	in = e; il = sizeof(e) - ol; op = u2; ol = sizeof(u2) - 1;
+	if (iconv(dec, &in, &il, &op, &ol) == (size_t)-1 || strcmp(u, u2) != 0)
+		return;
+	if (npool < sizeof(pool) / sizeof(pool[0]))
+		strcpy(pool[npool++], u);
+}
+
+static void build_pool(void)
+{
+	iconv_t dec = iconv_open("UTF-8", "EUC-JP-MS"), enc = iconv_open("EUC-JP-MS", "UTF-8");
+	unsigned char b[3];
+	unsigned i, j;
+
+	for (i = 0xa1; i <= 0xfe; i += 3)          /* JIS X 0208 and NEC rows, sampled */
+		for (j = 0xa1; j <= 0xfe; j += 5) {
+			b[0] = (unsigned char)i; b[1] = (unsigned char)j;
+			add_if_roundtrip(dec, enc, (char *)b, 2);
+		}
+	for (j = 0xa1; j <= 0xdf; j++) {            /* half-width katakana */
+		b[0] = 0x8e; b[1] = (unsigned char)j;
+		add_if_roundtrip(dec, enc, (char *)b, 2);
+	}
+	for (j = 0xa1; j <= 0xfe; j += 7) {         /* JIS X 0212 */
+		b[0] = 0x8f; b[1] = 0xb0; b[2] = (unsigned char)j;
+		add_if_roundtrip(dec, enc, (char *)b, 3);
+	}
+	iconv_close(dec);
+	iconv_close(enc);
+}
+
+static int cs_ascii_only(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return 0;
+	return 1;
+}
+
+/* Random text: ASCII, escape-heavy, Japanese; utf8 adds emoji and always
+ * a hiragana (so the line is not mistaken for EUC-JP). */
+static void rand_text(lbuf *b, int utf8, int allow_empty)
+{
+	static const char *const ascii[] = { "a", "Z", " ", "\\", ",", "\\\\", "\\,", "http://", "0", "-", "#", "\t" };
+	unsigned n = rnd(12), i;
+
+	lbuf_reset(b);
+	if (!n && allow_empty)
+		return;
+	if (utf8 && rnd(3) == 0)
+		lbuf_adds(b, "\xe3\x81\x82");
+	for (i = 0; i <= n; i++) {
+		switch (rnd(4)) {
+		case 0: case 1: lbuf_adds(b, ascii[rnd(12)]); break;
+		case 2: lbuf_adds(b, pool[rnd((unsigned)npool)]); break;
+		default:
+			if (utf8)
+				lbuf_adds(b, rnd(2) ? "\xf0\x9f\x8d\xa3" : "\xe3\x83\xb4");
+			else
+				lbuf_adds(b, pool[rnd((unsigned)npool)]);
+		}
+	}
+	if (utf8 && !cs_ascii_only(b->data))
+		lbuf_adds(b, "\xe3\x81\x84");
+	/* "0" is the blank field: it reads back as "" */
+	if (strcmp(b->data, "0") == 0)
+		lbuf_adds(b, "0");
+}
+
+static int64_t rand_num(void)
+{
+	switch (rnd(6)) {
+	case 0: return INT64_MAX;
+	case 1: return INT64_MIN;
+	case 2: return -(int64_t)rnd(50400);
+	case 3: return 0;
+	default: return (int64_t)rnd(2000000000);
+	}
+}
+
+static int rec_eq(const lirs_record *a, const lirs_record *b)
+{
+	size_t i;
+
+	if (a->last_modified != b->last_modified || a->last_detected != b->last_detected ||
+	    a->tz_offset != b->tz_offset || a->content_length != b->content_length ||
+	    strcmp(a->url, b->url) || strcmp(a->title, b->title) || strcmp(a->author, b->author) ||
+	    strcmp(a->source_url, b->source_url) || strcmp(a->extension, b->extension) ||
+	    a->nextra != b->nextra)
+		return 0;
+	for (i = 0; i < a->nextra; i++)
+		if (strcmp(a->extra[i], b->extra[i]))
+			return 0;
+	return 1;
+}
+
+#define NRT 3000
+
+static void roundtrip(int utf8, int no_gzip, const char *name)
+{
+	static lirs_record recs[NRT];
+	lbuf f[5], x[4], out = LBUF_INIT;
+	char *xp[4];
+	lirs_writer *w = wnew(&out, utf8, no_gzip);
+	struct tr t = { 0 };
+	size_t i, j, bad = 0;
+	int rc = 0;
+
+	for (j = 0; j < 5; j++)
+		lbuf_init(&f[j]);
+	for (j = 0; j < 4; j++)
+		lbuf_init(&x[j]);
+	for (i = 0; i < NRT; i++) {
+		lirs_record r;
+		memset(&r, 0, sizeof(r));
+		r.last_modified = rand_num();
+		r.last_detected = rand_num();
+		r.tz_offset = rand_num();
+		r.content_length = rand_num();
+		for (j = 0; j < 5; j++)
+			rand_text(&f[j], utf8, 1);
+		r.url = f[0].data; r.title = f[1].data; r.author = f[2].data;
+		r.source_url = f[3].data; r.extension = f[4].data;
+		r.nextra = rnd(8) == 0 ? 1 + rnd(4) : 0;
+		for (j = 0; j < r.nextra; j++) {
+			rand_text(&x[j], utf8, 1);
+			xp[j] = x[j].data;
+		}
+		r.extra = xp;
+		lirs_record_copy(&recs[i], &r);
+		rc |= lirs_writer_add(w, &recs[i]);
+	}
+	rc |= lirs_writer_finish(w);
+	IS_INT(rc, 0, "%s: %d random records written", name, NRT);
+	IS_INT(lirs_writer_replaced(w), 0, "%s: nothing replaced", name);
+	lirs_writer_free(w);
+	OK(!no_gzip == ((unsigned char)out.data[0] == 0x1f), "%s: gzip as asked", name);
+	tr_read(&t, out.data, out.len, 4093);
+	IS_INT(t.rc, 0, "%s: reads back", name);
+	IS_INT(t.nrecs, NRT, "%s: every record read back", name);
+	for (i = 0; i < NRT && i < t.nrecs; i++)
+		if (!rec_eq(&recs[i], &t.recs[i]) && bad++ == 0)
+			printf("# first difference at record %zu: title '%s' vs '%s'\n", i,
+			       recs[i].title, t.recs[i].title);
+	IS_INT(bad, 0, "%s: read(write(r)) == r", name);
+	IS_INT(t.ndiag[LIRS_R_INVALID_ENCODING] + t.ndiag[LIRS_R_UTF8_FALLBACK] * !utf8, 0,
+	       "%s: no encoding trouble", name);
+	for (i = 0; i < NRT; i++)
+		lirs_record_release(&recs[i]);
+	for (j = 0; j < 5; j++)
+		lbuf_release(&f[j]);
+	for (j = 0; j < 4; j++)
+		lbuf_release(&x[j]);
+	tr_free(&t);
+	lbuf_release(&out);
+}
+
+static void test_record_copy(void)
+{
+	char *extra[] = { "a", "" };
+	lirs_record r = rec("u", "t", "a", "s", "e"), c;
+
+	r.extra = extra;
+	r.nextra = 2;
+	r.line = 7;
+	IS_INT(lirs_record_copy(&c, &r), 0, "record copy: works");
+	OK(rec_eq(&r, &c) && c.line == 7 && c.title != r.title && c.extra != r.extra,
+	   "record copy: deep and equal");
+	lirs_record_release(&c);
+	OK(c.title == NULL && c.nextra == 0, "record release: zeroes the record");
+}
+
+/* Many batches: the deflate thread sees several jobs. */
+static void test_big(void)
+{
+	lbuf out = LBUF_INIT, title = LBUF_INIT;
+	lirs_writer *w = wnew(&out, 0, 0);
+	lirs_record r;
+	struct tr t = { 0 };
+	int i, rc = 0;
+
+	for (i = 0; i < 40; i++)
+		lbuf_adds(&title, "日本語のタイトル");
+	for (i = 0; i < 20000; i++) {
+		r = rec("http://example.jp/", title.data, "作者", "0", "");
+		r.content_length = i;
+		rc |= lirs_writer_add(w, &r);
+	}
+	rc |= lirs_writer_finish(w);
+	IS_INT(rc, 0, "big: 20000 records of 2 KB written");
+	tr_read(&t, out.data, out.len, 65536);
+	IS_INT(t.nrecs, 20000, "big: all read back");
+	if (t.nrecs == 20000)
+		OK(t.recs[19999].content_length == 19999 && strcmp(t.recs[19999].title, title.data) == 0,
+		   "big: last record intact");
+	tr_free(&t);
+	lirs_writer_free(w);
+	lbuf_release(&out);
+	lbuf_release(&title);
+}
+
+int main(void)
+{
+	test_exact();
+	test_eucjp();
+	test_gzip_and_errors();
+	test_record_copy();
+	build_pool();
+	OK(npool > 500, "pool: %zu round-trip characters", npool);
+	roundtrip(0, 0, "round trip EUC-JP+gzip");
+	roundtrip(1, 1, "round trip UTF-8+plain");
+	test_big();
+	TAP_DONE();
+}
