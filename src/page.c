@@ -1,0 +1,778 @@
+/*
+ * page.c: title, charset and text checksum of an HTML page.
+ *
+ * Steps: pick the charset, convert the bytes to UTF-8 ourselves (invalid
+ * bytes become U+FFFD), parse with libxml2's HTML parser (told the input
+ * is UTF-8, never to touch the network), walk the tree without recursion,
+ * collect the title and the text, remove ignored parts, hash.
+ *
+ * Charset, first that applies (the WHATWG "encoding sniffing" order, so
+ * a BOM beats a wrong server default):
+ *   1. a byte order mark (UTF-8, UTF-16LE/BE)           charset_from "bom"
+ *   2. the charset parameter of the HTTP Content-Type   "header"
+ *   3. <meta charset> or <meta http-equiv=Content-Type> in the first
+ *      PAGE_META_SCAN bytes                              "meta"
+ *   4. detection: valid UTF-8 is UTF-8; otherwise uchardet, kept only when
+ *      it names a Japanese encoding; otherwise whichever of CP932 and
+ *      EUC-JP-MS decodes with fewer errors                "detected"
+ *   5. UTF-8                                             "default"
+ * Shift_JIS is decoded as CP932 and EUC-JP as EUC-JP-MS, supersets that
+ * also hold the NEC/IBM extensions (①, ㈱) real pages carry.
+ *
+ * text_hash is 64-bit FNV-1a over the final UTF-8 text: not cryptographic,
+ * only a change detector, stable across runs, machines and charsets.
+ */
+#include "page.h"
+#include "buf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+#include <uchardet.h>
+
+/* How far into the page <meta charset> is looked for (HTML says 1024;
+ * real Japanese pages put long comments first). */
+#define PAGE_META_SCAN 4096
+/* How much of the page uchardet sees: enough to decide, bounded in time. */
+#define PAGE_DETECT_SCAN (256u << 10)
+
+/* ---- charset names ------------------------------------------------------- */
+
+typedef struct cs_alias {
+	const char *name;   /* lowercased label */
+	const char *report; /* page_info.charset */
+	const char *iconv;  /* what iconv_open gets */
+} cs_alias;
+
+static const cs_alias aliases[] = {
+	{ "utf-8", "UTF-8", "UTF-8" },
+	{ "utf8", "UTF-8", "UTF-8" },
+	{ "unicode-1-1-utf-8", "UTF-8", "UTF-8" },
+	{ "ascii", "UTF-8", "UTF-8" },
+	{ "us-ascii", "UTF-8", "UTF-8" },
+	{ "shift_jis", "SHIFT_JIS", "CP932" },
+	{ "shift-jis", "SHIFT_JIS", "CP932" },
+	{ "sjis", "SHIFT_JIS", "CP932" },
+	{ "x-sjis", "SHIFT_JIS", "CP932" },
+	{ "ms_kanji", "SHIFT_JIS", "CP932" },
+	{ "csshiftjis", "SHIFT_JIS", "CP932" },
+	{ "windows-31j", "SHIFT_JIS", "CP932" },
+	{ "cp932", "SHIFT_JIS", "CP932" },
+	{ "euc-jp", "EUC-JP", "EUC-JP-MS" },
+	{ "eucjp", "EUC-JP", "EUC-JP-MS" },
+	{ "x-euc-jp", "EUC-JP", "EUC-JP-MS" },
+	{ "euc-jp-ms", "EUC-JP", "EUC-JP-MS" },
+	{ "cseucpkdfmtjapanese", "EUC-JP", "EUC-JP-MS" },
+	{ "iso-2022-jp", "ISO-2022-JP", "ISO-2022-JP" },
+	{ "csiso2022jp", "ISO-2022-JP", "ISO-2022-JP" },
+	{ "utf-16le", "UTF-16LE", "UTF-16LE" },
+	{ "utf-16be", "UTF-16BE", "UTF-16BE" },
+};
+
+typedef struct charset {
+	char report[32];
+	char iconv[32];
+} charset;
+
+/* Resolves a label to a charset iconv can open; 0, or -1 if unusable. */
+static int charset_resolve(const char *label, size_t n, charset *cs)
+{
+	char low[32];
+	iconv_t cd;
+
+	while (n && isspace((unsigned char)*label))
+		label++, n--;
+	while (n && (isspace((unsigned char)label[n - 1]) || label[n - 1] == '"' || label[n - 1] == '\''))
+		n--;
+	while (n && (*label == '"' || *label == '\''))
+		label++, n--;
+	if (n == 0 || n >= sizeof low)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)label[i]);
+	low[n] = '\0';
+	/* HTML: a document that reached us as bytes is not UTF-16 because it
+	 * says so in ASCII; treat it as UTF-8. */
+	if (strcmp(low, "utf-16") == 0 || strcmp(low, "utf-16le") == 0 || strcmp(low, "utf-16be") == 0)
+		snprintf(low, sizeof low, "utf-8");
+	for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+		if (strcmp(low, aliases[i].name) == 0) {
+			snprintf(cs->report, sizeof cs->report, "%s", aliases[i].report);
+			snprintf(cs->iconv, sizeof cs->iconv, "%s", aliases[i].iconv);
+			return 0;
+		}
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)toupper((unsigned char)low[i]);
+	cd = iconv_open("UTF-8", low);
+	if (cd == (iconv_t)-1)
+		return -1;
+	iconv_close(cd);
+	snprintf(cs->report, sizeof cs->report, "%s", low);
+	snprintf(cs->iconv, sizeof cs->iconv, "%s", low);
+	return 0;
+}
+
+/* The charset parameter of a Content-Type value, or NULL. */
+static const char *find_charset_param(const char *s, const char *end, size_t *n)
+{
+	static const char key[] = "charset";
+
+	for (const char *p = s; p + sizeof key - 1 < end; p++) {
+		const char *v, *e;
+
+		if (strncasecmp(p, key, sizeof key - 1) != 0)
+			continue;
+		v = p + sizeof key - 1;
+		while (v < end && isspace((unsigned char)*v))
+			v++;
+		if (v >= end || *v != '=')
+			continue;
+		v++;
+		while (v < end && (isspace((unsigned char)*v) || *v == '"' || *v == '\''))
+			v++;
+		for (e = v; e < end && !strchr(" \t\r\n;\"'>/", *e); e++)
+			;
+		if (e > v) {
+			*n = (size_t)(e - v);
+			return v;
+		}
+	}
+	return NULL;
+}
+
+static int from_header(const char *content_type, charset *cs)
+{
+	const char *v;
+	size_t n;
+
+	if (!content_type)
+		return -1;
+	v = find_charset_param(content_type, content_type + strlen(content_type), &n);
+	return v ? charset_resolve(v, n, cs) : -1;
+}
+
+static size_t from_bom(const unsigned char *b, size_t len, charset *cs)
+{
+	if (len >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) {
+		charset_resolve("utf-8", 5, cs);
+		return 3;
+	}
+	if (len >= 2 && b[0] == 0xFF && b[1] == 0xFE) {
+		snprintf(cs->report, sizeof cs->report, "UTF-16LE");
+		snprintf(cs->iconv, sizeof cs->iconv, "UTF-16LE");
+		return 2;
+	}
+	if (len >= 2 && b[0] == 0xFE && b[1] == 0xFF) {
+		snprintf(cs->report, sizeof cs->report, "UTF-16BE");
+		snprintf(cs->iconv, sizeof cs->iconv, "UTF-16BE");
+		return 2;
+	}
+	return 0;
+}
+
+/* <meta charset=X> and <meta http-equiv="Content-Type" content="...; charset=X">:
+ * both carry "charset" followed by '=' inside a <meta ...> tag. */
+static int from_meta(const char *b, size_t len, charset *cs)
+{
+	const char *end = b + (len < PAGE_META_SCAN ? len : PAGE_META_SCAN);
+
+	for (const char *p = b; p + 5 < end; p++) {
+		const char *tag_end, *v;
+		size_t n;
+
+		if (*p != '<' || strncasecmp(p + 1, "meta", 4) != 0 ||
+		    !(isspace((unsigned char)p[5]) || p[5] == '/'))
+			continue;
+		tag_end = memchr(p, '>', (size_t)(end - p));
+		if (!tag_end)
+			return -1;
+		v = find_charset_param(p, tag_end, &n);
+		if (v && charset_resolve(v, n, cs) == 0)
+			return 0;
+		p = tag_end;
+	}
+	return -1;
+}
+
+/* ---- UTF-8 and conversion ------------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
+ * surrogates, at most U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (c >= 0xE0 && c <= 0xEF) {
+		if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+			return 0;
+		if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F))
+			return 0;
+		return 3;
+	}
+	if (c >= 0xF0 && c <= 0xF4) {
+		if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
+			return 0;
+		if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] > 0x8F))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+static int utf8_valid(const char *b, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)b;
+
+	for (size_t i = 0; i < len;) {
+		size_t k = utf8_seq(s + i, len - i);
+
+		if (!k)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+static const char replacement[] = "\xEF\xBF\xBD";   /* U+FFFD */
+
+/* Copies UTF-8, every invalid byte and every NUL (libxml2 would stop
+ * there) replaced with U+FFFD.  Returns the number of replacements. */
+static size_t utf8_clean(const char *b, size_t len, lbuf *out, int *oom)
+{
+	const unsigned char *s = (const unsigned char *)b;
+	size_t bad = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t k = utf8_seq(s + i, len - i);
+
+		if (k == 0 || s[i] == 0) {
+			*oom |= lbuf_add(out, replacement, 3) < 0;
+			bad++;
+			i++;
+		} else {
+			*oom |= lbuf_add(out, s + i, k) < 0;
+			i += k;
+		}
+	}
+	return bad;
+}
+
+/* Converts with iconv, each undecodable byte replaced with U+FFFD.
+ * Returns the number of replacements, or (size_t)-1 if iconv cannot open
+ * the charset or memory runs out. */
+static size_t convert(const char *b, size_t len, const char *from, lbuf *out)
+{
+	iconv_t cd;
+	lbuf tmp = LBUF_INIT;
+	char *in = (char *)b;
+	size_t inleft = len, bad = 0;
+	int oom = 0;
+
+	if (strcmp(from, "UTF-8") == 0) {
+		bad = utf8_clean(b, len, out, &oom);
+		return oom ? (size_t)-1 : bad;
+	}
+	cd = iconv_open("UTF-8", from);
+	if (cd == (iconv_t)-1)
+		return (size_t)-1;
+	while (!oom) {
+		size_t room, r;
+		char *o;
+
+		if (lbuf_grow(&tmp, inleft * 3 + 64) < 0) {
+			oom = 1;
+			break;
+		}
+		room = tmp.cap - tmp.len - 1;
+		o = tmp.data + tmp.len;
+		r = iconv(cd, inleft ? &in : NULL, &inleft, &o, &room);
+		tmp.len = (size_t)(o - tmp.data);
+		if (r != (size_t)-1 && inleft == 0)
+			break;
+		if (r == (size_t)-1 && errno == E2BIG)
+			continue;
+		if (r == (size_t)-1 && (errno == EILSEQ || errno == EINVAL)) {
+			int truncated = errno == EINVAL;
+
+			/* Skip one byte and go on: a stateful decoder
+			 * (ISO-2022-JP) resynchronises at the next escape. */
+			oom |= lbuf_add(&tmp, replacement, 3) < 0;
+			bad++;
+			if (truncated) {
+				in += inleft;
+				inleft = 0;
+			} else {
+				in++;
+				inleft--;
+			}
+			if (!inleft)
+				break;
+			continue;
+		}
+		break;
+	}
+	iconv_close(cd);
+	/* iconv's UTF-8 is valid, but UTF-16 may hold U+0000. */
+	if (!oom)
+		utf8_clean(tmp.data, tmp.len, out, &oom);
+	lbuf_release(&tmp);
+	return oom ? (size_t)-1 : bad;
+}
+
+static size_t decode_errors(const char *b, size_t len, const char *from)
+{
+	lbuf out = LBUF_INIT;
+	size_t bad = convert(b, len, from, &out);
+
+	lbuf_release(&out);
+	return bad;
+}
+
+/* ISO-2022-JP is 7-bit, so it is also valid UTF-8: tell it by its
+ * escape sequences into JIS X 0208 / 0212 (RFC 1468). */
+static int iso2022jp_like(const char *b, size_t len)
+{
+	int esc = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char)b[i] >= 0x80)
+			return 0;
+		if (b[i] == 0x1B && i + 2 < len && b[i + 1] == '$' &&
+		    (b[i + 2] == 'B' || b[i + 2] == '@' || b[i + 2] == '('))
+			esc = 1;
+	}
+	return esc;
+}
+
+static int from_detection(const char *b, size_t len, charset *cs)
+{
+	size_t n = len < PAGE_DETECT_SCAN ? len : PAGE_DETECT_SCAN;
+	uchardet_t ud;
+	const char *name;
+	int rc = -1;
+
+	if (iso2022jp_like(b, n))
+		return charset_resolve("iso-2022-jp", 11, cs);
+	if (utf8_valid(b, len))
+		return charset_resolve("utf-8", 5, cs);
+	ud = uchardet_new();
+	if (ud) {
+		if (uchardet_handle_data(ud, b, n) == 0) {
+			uchardet_data_end(ud);
+			name = uchardet_get_charset(ud);
+			if (name && (strcasecmp(name, "SHIFT_JIS") == 0 || strcasecmp(name, "EUC-JP") == 0 ||
+				     strcasecmp(name, "ISO-2022-JP") == 0))
+				rc = charset_resolve(name, strlen(name), cs);
+		}
+		uchardet_delete(ud);
+	}
+	if (rc == 0)
+		return 0;
+	/* Not UTF-8 and uchardet not sure of a Japanese one (short pages):
+	 * the Japanese legacy encoding that fits best. */
+	if (decode_errors(b, n, "EUC-JP-MS") < decode_errors(b, n, "CP932"))
+		return charset_resolve("euc-jp", 6, cs);
+	return charset_resolve("shift_jis", 9, cs);
+}
+
+/* ---- ignore patterns ----------------------------------------------------- */
+
+enum { PAT_ID, PAT_CLASS, PAT_REGEX };
+
+/* "#name" and ".name" are selectors only when name is all name
+ * characters; ".*foo" and "#[0-9]+" stay regular expressions. */
+static int pattern_kind(const char *p)
+{
+	if ((p[0] == '#' || p[0] == '.') && p[1]) {
+		for (const unsigned char *s = (const unsigned char *)p + 1; *s; s++)
+			if (!(isalnum(*s) || *s == '-' || *s == '_' || *s >= 0x80))
+				return PAT_REGEX;
+		return p[0] == '#' ? PAT_ID : PAT_CLASS;
+	}
+	return PAT_REGEX;
+}
+
+int page_pattern_check(const char *pattern, char *err, size_t errlen)
+{
+	regex_t re;
+	int rc;
+
+	if (!pattern || !*pattern) {
+		snprintf(err, errlen, "empty ignore pattern");
+		return -1;
+	}
+	if (pattern_kind(pattern) != PAT_REGEX)
+		return 0;
+	rc = regcomp(&re, pattern, REG_EXTENDED);
+	if (rc != 0) {
+		char msg[128];
+
+		regerror(rc, &re, msg, sizeof msg);
+		snprintf(err, errlen, "bad ignore pattern '%s': %s", pattern, msg);
+		return -1;
+	}
+	regfree(&re);
+	return 0;
+}
+
+typedef struct ignores {
+	const char *const *pat;
+	size_t n;
+	regex_t *re;        /* one per pattern; compiled only for PAT_REGEX */
+	unsigned char *kind;
+} ignores;
+
+static void ignores_release(ignores *ig)
+{
+	for (size_t i = 0; i < ig->n; i++)
+		if (ig->kind && ig->kind[i] == PAT_REGEX)
+			regfree(&ig->re[i]);
+	free(ig->re);
+	free(ig->kind);
+}
+
+static int ignores_compile(ignores *ig, const char *const *pat, size_t n, char *err, size_t errlen)
+{
+	memset(ig, 0, sizeof *ig);
+	ig->pat = pat;
+	if (!n)
+		return 0;
+	ig->re = calloc(n, sizeof *ig->re);
+	ig->kind = calloc(n, 1);
+	if (!ig->re || !ig->kind) {
+		ignores_release(ig);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (page_pattern_check(pat[i], err, errlen) < 0) {
+			ig->n = i;
+			ignores_release(ig);
+			return -1;
+		}
+		ig->kind[i] = (unsigned char)pattern_kind(pat[i]);
+		if (ig->kind[i] == PAT_REGEX)
+			regcomp(&ig->re[i], pat[i], REG_EXTENDED);
+		ig->n = i + 1;
+	}
+	return 0;
+}
+
+/* Is this a class token of the space-separated list? */
+static int has_class(const char *list, const char *cls)
+{
+	size_t n = strlen(cls);
+
+	for (const char *p = list; *p;) {
+		size_t k;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		k = strcspn(p, " \t\r\n\f");
+		if (k == n && strncmp(p, cls, n) == 0)
+			return 1;
+		p += k;
+	}
+	return 0;
+}
+
+static int element_ignored(xmlNode *el, const ignores *ig)
+{
+	xmlChar *id = NULL, *cls = NULL;
+	int hit = 0;
+
+	for (size_t i = 0; i < ig->n && !hit; i++) {
+		if (ig->kind[i] == PAT_ID) {
+			if (!id)
+				id = xmlGetProp(el, (const xmlChar *)"id");
+			hit = id && strcmp((char *)id, ig->pat[i] + 1) == 0;
+		} else if (ig->kind[i] == PAT_CLASS) {
+			if (!cls)
+				cls = xmlGetProp(el, (const xmlChar *)"class");
+			hit = cls && has_class((char *)cls, ig->pat[i] + 1);
+		}
+	}
+	xmlFree(id);
+	xmlFree(cls);
+	return hit;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* Appends s with runs of whitespace collapsed to one space; *space says
+ * whether out already ends in a space (or is empty). */
+static int add_collapsed(lbuf *out, const char *s, size_t n, int *space)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+			if (!*space && lbuf_addc(out, ' ') < 0)
+				return -1;
+			*space = 1;
+		} else {
+			if (lbuf_addc(out, c) < 0)
+				return -1;
+			*space = 0;
+		}
+	}
+	return 0;
+}
+
+static int skipped_element(const xmlNode *n)
+{
+	static const char *const skip[] = { "script", "style", "noscript", "template" };
+
+	for (size_t i = 0; i < sizeof skip / sizeof *skip; i++)
+		if (strcasecmp((const char *)n->name, skip[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Elements whose edges separate words ("<p>a</p><p>b</p>" is "a b"). */
+static int block_element(const xmlNode *n)
+{
+	static const char *const block[] = {
+		"address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt",
+		"fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
+		"h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section",
+		"table", "td", "th", "title", "tr", "ul",
+	};
+	for (size_t i = 0; i < sizeof block / sizeof *block; i++)
+		if (strcasecmp((const char *)n->name, block[i]) == 0)
+			return 1;
+	return 0;
+}
+
+typedef struct walk {
+	lbuf text;
+	lbuf title;
+	int space;        /* text ends in a space */
+	int have_title;
+	int oom;
+} walk;
+
+static void take_title(walk *w, xmlNode *el)
+{
+	int space = 1;
+
+	w->have_title = 1;
+	for (xmlNode *c = el->children; c; c = c->next)
+		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content)
+			w->oom |= add_collapsed(&w->title, (char *)c->content,
+						strlen((char *)c->content), &space) < 0;
+}
+
+/* Visits an element on the way down; returns 1 to enter its children. */
+static int enter(walk *w, xmlNode *n, const ignores *ig)
+{
+	if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
+		if (n->content)
+			w->oom |= add_collapsed(&w->text, (char *)n->content,
+						strlen((char *)n->content), &w->space) < 0;
+		return 0;
+	}
+	if (n->type != XML_ELEMENT_NODE || !n->name)
+		return 0;
+	if (skipped_element(n) || (ig->n && element_ignored(n, ig)))
+		return 0;
+	if (!w->have_title && strcasecmp((const char *)n->name, "title") == 0)
+		take_title(w, n);
+	if (block_element(n))
+		w->oom |= add_collapsed(&w->text, " ", 1, &w->space) < 0;
+	return 1;
+}
+
+static void leave(walk *w, xmlNode *n)
+{
+	if (n->type == XML_ELEMENT_NODE && n->name && block_element(n))
+		w->oom |= add_collapsed(&w->text, " ", 1, &w->space) < 0;
+}
+
+/* Depth-first without recursion: a page of 100000 nested elements must
+ * not exhaust the stack. */
+static void walk_tree(walk *w, xmlNode *root, const ignores *ig)
+{
+	xmlNode *n = root;
+
+	while (n && !w->oom) {
+		if (enter(w, n, ig) && n->children) {
+			n = n->children;
+			continue;
+		}
+		for (;;) {
+			leave(w, n);
+			if (n == root)
+				return;
+			if (n->next) {
+				n = n->next;
+				break;
+			}
+			n = n->parent;
+			if (!n)
+				return;
+		}
+	}
+}
+
+/* Removes every match of every regex pattern, then re-collapses. */
+static int remove_regex(lbuf *text, const ignores *ig)
+{
+	for (size_t i = 0; i < ig->n; i++) {
+		lbuf out = LBUF_INIT;
+		const char *p = text->data;
+		int space = 1, eflags = 0;
+		regmatch_t m;
+
+		if (ig->kind[i] != PAT_REGEX)
+			continue;
+		while (*p && regexec(&ig->re[i], p, 1, &m, eflags) == 0) {
+			if (add_collapsed(&out, p, (size_t)m.rm_so, &space) < 0)
+				goto oom;
+			if (m.rm_eo == m.rm_so) {  /* empty match: keep one byte */
+				if (!p[m.rm_eo])
+					break;
+				if (add_collapsed(&out, p + m.rm_eo, 1, &space) < 0)
+					goto oom;
+				p += m.rm_eo + 1;
+			} else {
+				p += m.rm_eo;
+			}
+			eflags = REG_NOTBOL;
+		}
+		if (add_collapsed(&out, p, strlen(p), &space) < 0)
+			goto oom;
+		lbuf_release(text);
+		*text = out;
+		continue;
+oom:
+		lbuf_release(&out);
+		return -1;
+	}
+	return 0;
+}
+
+static void trim(lbuf *b)
+{
+	size_t start = 0;
+
+	while (b->len && b->data[b->len - 1] == ' ')
+		b->data[--b->len] = '\0';
+	while (start < b->len && b->data[start] == ' ')
+		start++;
+	if (start) {
+		memmove(b->data, b->data + start, b->len - start + 1);
+		b->len -= start;
+	}
+}
+
+/* 64-bit FNV-1a (Fowler/Noll/Vo), offset basis and prime from the spec. */
+static uint64_t fnv1a64(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+/* ---- the entry point ----------------------------------------------------- */
+
+static void pick_charset(const char *body, size_t len, const char *content_type,
+			 page_info *out, size_t *skip, charset *cs)
+{
+	*skip = from_bom((const unsigned char *)body, len, cs);
+	if (*skip)
+		out->charset_from = "bom";
+	else if (from_header(content_type, cs) == 0)
+		out->charset_from = "header";
+	else if (from_meta(body, len, cs) == 0)
+		out->charset_from = "meta";
+	else if (len && from_detection(body, len, cs) == 0)
+		out->charset_from = "detected";
+	else {
+		charset_resolve("utf-8", 5, cs);
+		out->charset_from = "default";
+	}
+	snprintf(out->charset, sizeof out->charset, "%s", cs->report);
+}
+
+static int parse_and_walk(const lbuf *utf8, const ignores *ig, walk *w)
+{
+	htmlDocPtr doc;
+	xmlNode *root;
+
+	if (utf8->len == 0)
+		return 0;
+	if (utf8->len > (size_t)0x7fffffff)
+		return -1;
+	doc = htmlReadMemory(utf8->data, (int)utf8->len, NULL, "UTF-8",
+			     HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+			     HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
+	if (!doc)
+		return 0;
+	root = xmlDocGetRootElement(doc);
+	if (root)
+		walk_tree(w, root, ig);
+	xmlFreeDoc(doc);
+	return 0;
+}
+
+int page_analyze(const char *body, size_t len, const char *content_type,
+		 const char *const *ignore, size_t nignore, page_info *out,
+		 char *err, size_t errlen)
+{
+	walk w = { LBUF_INIT, LBUF_INIT, 1, 0, 0 };
+	lbuf utf8 = LBUF_INIT;
+	ignores ig;
+	charset cs;
+	size_t skip;
+
+	memset(out, 0, sizeof *out);
+	if (!body)
+		len = 0, body = "";
+	if (ignores_compile(&ig, ignore, nignore, err, errlen) < 0)
+		return -1;
+	pick_charset(body, len, content_type, out, &skip, &cs);
+	if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
+	    parse_and_walk(&utf8, &ig, &w) < 0 || w.oom || remove_regex(&w.text, &ig) < 0) {
+		snprintf(err, errlen, "cannot analyze page: out of memory");
+		lbuf_release(&utf8);
+		lbuf_release(&w.text);
+		lbuf_release(&w.title);
+		ignores_release(&ig);
+		return -1;
+	}
+	trim(&w.text);
+	trim(&w.title);
+	out->text_hash = fnv1a64(w.text.data, w.text.len);
+	out->text_len = w.text.len;
+	out->title = w.title.len ? lbuf_detach(&w.title, NULL) : NULL;
+	lbuf_release(&w.title);
+	lbuf_release(&w.text);
+	lbuf_release(&utf8);
+	ignores_release(&ig);
+	return 0;
+}
+
+void page_info_release(page_info *p)
+{
+	if (!p)
+		return;
+	free(p->title);
+	p->title = NULL;
+}

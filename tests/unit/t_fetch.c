@@ -1,0 +1,612 @@
+/*
+ * t_fetch: fetch_run() against the project's own loopback server
+ * (build/tools/testserver, started here on 127.0.0.1, port 0, with a
+ * scratch --root the checks write pages and .hdr directives into).
+ * No other address is touched.
+ */
+#include "fetch.h"
+#include "page.h"
+#include "tap.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ftw.h>
+#include <iconv.h>
+#include <libgen.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char dir[64];            /* the server's --root, under /tmp */
+static char base[64];          /* "http://127.0.0.1:PORT" */
+static int port;
+static pid_t server = -1;
+
+/* ---- scratch files ------------------------------------------------------- */
+
+static void put(const char *name, const char *data, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
+static void puts_file(const char *name, const char *s)
+{
+	put(name, s, strlen(s));
+}
+
+static void set_mtime(const char *name, time_t t)
+{
+	char path[PATH_MAX];
+	struct timeval tv[2] = { { t, 0 }, { t, 0 } };
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	utimes(path, tv);
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	return remove(p);
+}
+
+/* ---- the server ---------------------------------------------------------- */
+
+static void server_path(char *out, size_t n)
+{
+	char self[PATH_MAX];
+	ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+	const char *env = getenv("TESTSERVER");
+
+	if (env) {
+		snprintf(out, n, "%s", env);
+		return;
+	}
+	/* $BUILD/tests/t_fetch -> $BUILD/tools/testserver */
+	self[k > 0 ? k : 0] = '\0';
+	snprintf(out, n, "%s/../tools/testserver", dirname(self));
+}
+
+static int start_server(void)
+{
+	char exe[PATH_MAX], portfile[PATH_MAX];
+
+	server_path(exe, sizeof exe);
+	snprintf(portfile, sizeof portfile, "%s/port", dir);
+	server = fork();
+	if (server == 0) {
+		execl(exe, exe, "--root", dir, "--port-file", portfile, "--max-seconds", "120", (char *)NULL);
+		perror(exe);
+		_exit(127);
+	}
+	for (int i = 0; i < 500; i++) {   /* up to 5 s */
+		FILE *f = fopen(portfile, "r");
+
+		if (f) {
+			int ok = fscanf(f, "%d", &port) == 1;
+
+			fclose(f);
+			if (ok) {
+				snprintf(base, sizeof base, "http://127.0.0.1:%d", port);
+				return 0;
+			}
+		}
+		usleep(10000);
+	}
+	return -1;
+}
+
+static void stop_server(void)
+{
+	if (server > 0) {
+		kill(server, SIGTERM);
+		waitpid(server, NULL, 0);
+	}
+}
+
+/* ---- fetching ------------------------------------------------------------ */
+
+/* A deep copy of a fetch_result, which the callback only borrows. */
+typedef struct got {
+	fetch_errkind err;
+	char error[256];
+	long status;
+	char *body;
+	size_t len;
+	char *etag, *last_modified, *content_type, *effective_url;
+	int64_t last_modified_time, date_time, content_length, retry_after;
+	int conditional_retried;
+	double seconds;
+	int calls;
+} got;
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static void on_done(void *ctx, const fetch_req *req, const fetch_result *res)
+{
+	got *g = (got *)ctx + (req->user ? (size_t)(intptr_t)req->user - 1 : 0);
+
+	g->calls++;
+	g->err = res->err;
+	snprintf(g->error, sizeof g->error, "%s", res->error);
+	g->status = res->status;
+	g->body = malloc(res->len + 1);
+	memcpy(g->body, res->body, res->len + 1);
+	g->len = res->len;
+	g->etag = dup_or_null(res->etag);
+	g->last_modified = dup_or_null(res->last_modified);
+	g->content_type = dup_or_null(res->content_type);
+	g->effective_url = dup_or_null(res->effective_url);
+	g->last_modified_time = res->last_modified_time;
+	g->date_time = res->date_time;
+	g->content_length = res->content_length;
+	g->retry_after = res->retry_after;
+	g->conditional_retried = res->conditional_retried;
+	g->seconds = res->seconds;
+}
+
+static void got_free(got *g)
+{
+	free(g->body);
+	free(g->etag);
+	free(g->last_modified);
+	free(g->content_type);
+	free(g->effective_url);
+	memset(g, 0, sizeof *g);
+}
+
+static fetch_limits limits(void)
+{
+	fetch_limits l;
+
+	memset(&l, 0, sizeof l);
+	l.max_redirects = -1;
+	return l;
+}
+
+static got get(const fetch_limits *l, const char *path, const char *etag, const char *lm)
+{
+	char url[512];
+	fetch_req r = { url, etag, lm, NULL };
+	got g;
+
+	memset(&g, 0, sizeof g);
+	if (strstr(path, "://"))
+		snprintf(url, sizeof url, "%s", path);
+	else
+		snprintf(url, sizeof url, "%s%s", base, path);
+	if (fetch_run(l, &r, 1, on_done, &g) != 0)
+		g.err = -1;
+	return g;
+}
+
+static void control(const char *path)
+{
+	fetch_limits l = limits();
+	got g = get(&l, path, NULL, NULL);
+
+	got_free(&g);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- checks -------------------------------------------------------------- */
+
+static void t_basic_and_304(void)
+{
+	fetch_limits l = limits();
+	got a, b, c;
+
+	puts_file("p.html", "<html><head><title>P</title></head><body>text</body></html>\n");
+	set_mtime("p.html", 1700000000);  /* Tue, 14 Nov 2023 22:13:20 GMT */
+	a = get(&l, "/p.html", NULL, NULL);
+	IS_INT(a.err, FETCH_OK, "200: no error");
+	IS_INT(a.status, 200, "200: status");
+	OK(a.body && strstr(a.body, "<title>P</title>"), "200: body");
+	OK(a.etag && a.etag[0] == '"', "200: quoted ETag kept as sent (%s)", a.etag ? a.etag : "-");
+	IS_STR(a.last_modified, "Tue, 14 Nov 2023 22:13:20 GMT", "200: Last-Modified raw");
+	IS_INT(a.last_modified_time, 1700000000, "200: Last-Modified parsed");
+	OK(llabs((long long)(a.date_time - time(NULL))) < 5, "200: Date parsed");
+	IS_STR(a.content_type, "text/html", "200: Content-Type");
+	IS_INT(a.content_length, (int64_t)a.len, "200: Content-Length");
+	OK(a.seconds > 0, "200: transfer time");
+
+	b = get(&l, "/p.html", a.etag, a.last_modified);
+	IS_INT(b.status, 304, "conditional: 304 with ETag + Last-Modified echoed");
+	IS_INT(b.len, 0, "304: empty body");
+	IS_STR(b.etag, a.etag, "304: validators reported again");
+	c = get(&l, "/p.html", NULL, a.last_modified);
+	IS_INT(c.status, 304, "conditional: 304 with Last-Modified alone");
+	got_free(&b);
+	got_free(&c);
+	b = get(&l, "/p.html", "\"other\"", a.last_modified);
+	IS_INT(b.status, 200, "a stale ETag wins over a matching If-Modified-Since");
+	got_free(&a);
+	got_free(&b);
+}
+
+/* The server compares validators as strings: only an unchanged echo of an
+ * unusual date format gets 304. */
+static void t_echo_unchanged(void)
+{
+	fetch_limits l = limits();
+	got a, b, e;
+
+	puts_file("odd.html", "odd\n");
+	puts_file("odd.html.hdr", "Last-Modified: Tuesday, 02-Jan-24 03:04:05 GMT\n");
+	a = get(&l, "/odd.html", NULL, NULL);
+	IS_STR(a.last_modified, "Tuesday, 02-Jan-24 03:04:05 GMT", "RFC 850 Last-Modified kept raw");
+	IS_INT(a.last_modified_time, 1704164645, "RFC 850 Last-Modified parsed");
+	b = get(&l, "/odd.html", NULL, a.last_modified);
+	IS_INT(b.status, 304, "RFC 850 If-Modified-Since echoed unchanged gets 304");
+	e = get(&l, "/_control/echo", "W/\"x y\"", "Tuesday, 02-Jan-24 03:04:05 GMT");
+	OK(strstr(e.body, "If-None-Match: W/\"x y\"\n") != NULL, "If-None-Match sent verbatim");
+	OK(strstr(e.body, "If-Modified-Since: Tuesday, 02-Jan-24 03:04:05 GMT\n") != NULL,
+	   "If-Modified-Since sent verbatim");
+	OK(strstr(e.body, "User-Agent: lirs-antenna/") != NULL, "polite User-Agent names the antenna");
+	OK(strstr(e.body, "Accept-Encoding: ") != NULL, "Accept-Encoding offered");
+	got_free(&e);
+	e = get(&l, "/_control/echo", "\"a\"\r\nX-Injected: 1", NULL);
+	OK(strstr(e.body, "X-Injected") == NULL, "a validator with CR/LF is not sent");
+	got_free(&a);
+	got_free(&b);
+	got_free(&e);
+}
+
+static void t_412(void)
+{
+	fetch_limits l = limits();
+	got a, b;
+
+	puts_file("pf.html", "<title>pf</title>\n");
+	puts_file("pf.html.hdr", "Precondition-Failed: 1\n");
+	a = get(&l, "/pf.html", "\"whatever\"", NULL);
+	IS_INT(a.status, 200, "412 to a conditional GET: retried unconditionally");
+	IS_INT(a.conditional_retried, 1, "412: conditional_retried set");
+	OK(strstr(a.body, "pf") != NULL, "412: body of the retry");
+	b = get(&l, "/pf.html", NULL, NULL);
+	IS_INT(b.conditional_retried, 0, "unconditional GET: no retry flag");
+	got_free(&a);
+	got_free(&b);
+}
+
+static void t_dynamic_date(void)
+{
+	fetch_limits l = limits();
+	got a;
+
+	puts_file("dyn.html", "dynamic\n");
+	puts_file("dyn.html.hdr", "Last-Modified: now\nDate: now\n");
+	a = get(&l, "/dyn.html", NULL, NULL);
+	OK(a.last_modified_time > 0 && a.last_modified_time == a.date_time,
+	   "Last-Modified equal to Date is visible to the caller");
+	got_free(&a);
+}
+
+static void t_errors(void)
+{
+	fetch_limits l = limits();
+	char date[128];
+	struct tm tm;
+	time_t t = time(NULL) + 3600;
+	got a;
+
+	puts_file("gone.html.hdr", "Status: 410 Gone\n");
+	a = get(&l, "/gone.html", NULL, NULL);
+	IS_INT(a.err, FETCH_OK, "410: an HTTP answer, not a transfer error");
+	IS_INT(a.status, 410, "410: status");
+	IS_STR(a.error, "410 Gone", "410: error text");
+	got_free(&a);
+	a = get(&l, "/missing.html", NULL, NULL);
+	IS_STR(a.error, "404 Not Found", "404: error text");
+	got_free(&a);
+	puts_file("busy.html.hdr", "Status: 429 Too Many Requests\nRetry-After: 120\n");
+	a = get(&l, "/busy.html", NULL, NULL);
+	IS_INT(a.status, 429, "429: status");
+	IS_INT(a.retry_after, 120, "429: Retry-After seconds");
+	got_free(&a);
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "Status: 503 Service Unavailable\nRetry-After: %a, %d %b %Y %H:%M:%S GMT\n", &tm);
+	puts_file("down.html.hdr", date);
+	a = get(&l, "/down.html", NULL, NULL);
+	IS_INT(a.status, 503, "503: status");
+	OK(a.retry_after > 3590 && a.retry_after <= 3600, "503: Retry-After HTTP-date relative to Date (%lld)",
+	   (long long)a.retry_after);
+	got_free(&a);
+}
+
+static void t_timeout(void)
+{
+	fetch_limits l = limits();
+	double t0 = now_s();
+	got a;
+
+	puts_file("slow.html", "slow\n");
+	puts_file("slow.html.hdr", "Delay-Ms: 5000\n");
+	l.timeout = 1;
+	a = get(&l, "/slow.html", NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_TIMEOUT, "slow answer past a 1 s timeout: FETCH_ERR_TIMEOUT");
+	OK(now_s() - t0 < 3.5, "timeout: gave up in time (%.2f s)", now_s() - t0);
+	OK(strncmp(a.error, "timed out", 9) == 0, "timeout: error text '%s'", a.error);
+	got_free(&a);
+}
+
+static void t_redirects(void)
+{
+	fetch_limits l = limits();
+	char want[128];
+	got a;
+
+	puts_file("loop1.html.hdr", "Redirect: /loop2.html\n");
+	puts_file("loop2.html.hdr", "Redirect: /loop1.html\n");
+	a = get(&l, "/loop1.html", NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_REDIRECTS, "redirect loop: FETCH_ERR_REDIRECTS");
+	got_free(&a);
+	puts_file("moved.html.hdr", "Redirect: /p.html\n");
+	a = get(&l, "/moved.html", NULL, NULL);
+	IS_INT(a.status, 200, "one redirect followed");
+	snprintf(want, sizeof want, "%s/p.html", base);
+	IS_STR(a.effective_url, want, "redirect: effective URL");
+	got_free(&a);
+	l.max_redirects = 0;
+	a = get(&l, "/moved.html", NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_REDIRECTS, "max_redirects 0: no redirect followed");
+	got_free(&a);
+	l.max_redirects = -1;
+	l.allow_file = 1;
+	snprintf(want, sizeof want, "Redirect: file://%s/p.html\n", dir);
+	puts_file("tofile.html.hdr", want);
+	a = get(&l, "/tofile.html", NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_PROTOCOL, "redirect to file:// refused even with allow_file");
+	got_free(&a);
+}
+
+static long maxrss_kib(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+static void t_too_big(void)
+{
+	fetch_limits l = limits();
+	long rss0 = maxrss_kib();
+	double t0 = now_s();
+	char *text;
+	got a;
+
+	puts_file("bomb.html.hdr", "Gzip-Bomb: 1\n");
+	a = get(&l, "/bomb.html", NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_TOO_BIG, "gzip bomb: FETCH_ERR_TOO_BIG");
+	OK(now_s() - t0 < 5, "gzip bomb: stopped quickly (%.2f s)", now_s() - t0);
+	OK(maxrss_kib() - rss0 < 64 * 1024, "gzip bomb: memory bounded (+%ld KiB)", maxrss_kib() - rss0);
+	IS_INT(a.len, 0, "gzip bomb: no body handed over");
+	got_free(&a);
+	t0 = now_s();
+	puts_file("huge.html.hdr", "Size: 104857600\n");
+	a = get(&l, "/huge.html", NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_TOO_BIG, "100 MB body: FETCH_ERR_TOO_BIG");
+	OK(now_s() - t0 < 5, "100 MB body: refused quickly (%.2f s)", now_s() - t0);
+	got_free(&a);
+	l.max_body = 1000;
+	puts_file("small.html.hdr", "Size: 1000\n");
+	a = get(&l, "/small.html", NULL, NULL);
+	IS_INT(a.len, 1000, "a body of exactly max_body is kept");
+	got_free(&a);
+
+	/* Content-Encoding is decoded: the caller sees the page itself. */
+	text = malloc(20001);
+	for (int i = 0; i < 20000; i++)
+		text[i] = "abcdefgh\n"[i % 9];
+	text[20000] = '\0';
+	put("z.html", text, 20000);
+	puts_file("z.html.hdr", "Gzip: 1\n");
+	l.max_body = 0;
+	a = get(&l, "/z.html", NULL, NULL);
+	OK(a.len == 20000 && memcmp(a.body, text, 20000) == 0, "gzip Content-Encoding decoded");
+	OK(a.content_length > 0 && a.content_length < 20000, "Content-Length is the encoded size");
+	l.max_body = 10000;
+	got_free(&a);
+	a = get(&l, "/z.html", NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_TOO_BIG, "max_body counts decoded bytes");
+	got_free(&a);
+	free(text);
+}
+
+static void t_refused_and_file(void)
+{
+	fetch_limits l = limits();
+	struct sockaddr_in sa;
+	socklen_t sl = sizeof sa;
+	char url[PATH_MAX + 16];
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	got a;
+
+	/* A port that was free a moment ago: nothing listens there. */
+	memset(&sa, 0, sizeof sa);
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	bind(fd, (struct sockaddr *)&sa, sizeof sa);
+	getsockname(fd, (struct sockaddr *)&sa, &sl);
+	close(fd);
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/", ntohs(sa.sin_port));
+	a = get(&l, url, NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_CONNECT, "closed port: FETCH_ERR_CONNECT");
+	OK(strncmp(a.error, "cannot connect", 14) == 0, "closed port: error text '%s'", a.error);
+	got_free(&a);
+
+	snprintf(url, sizeof url, "file://%s/p.html", dir);
+	a = get(&l, url, NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_PROTOCOL, "file:// refused by default");
+	got_free(&a);
+	a = get(&l, "ftp://127.0.0.1/x", NULL, NULL);
+	IS_INT(a.err, FETCH_ERR_PROTOCOL, "ftp:// refused");
+	got_free(&a);
+	l.allow_file = 1;
+	a = get(&l, url, NULL, NULL);
+	IS_INT(a.err, FETCH_OK, "file:// allowed with allow_file");
+	IS_INT(a.status, 200, "file://: reported as 200");
+	OK(a.body && strstr(a.body, "<title>P</title>"), "file://: body");
+	IS_INT(a.last_modified_time, 1700000000, "file://: mtime as Last-Modified");
+	IS_STR(a.last_modified, "Tue, 14 Nov 2023 22:13:20 GMT", "file://: Last-Modified as HTTP-date");
+	got_free(&a);
+}
+
+/* Reads the server's "HOST/DIR/ MAX TOTAL" line for host and /d/. */
+static long stat_max(const char *host)
+{
+	fetch_limits l = limits();
+	got s = get(&l, "/_control/stats", NULL, NULL);
+	char want[96];
+	long max = -1;
+
+	snprintf(want, sizeof want, "%s:%d/d/ ", host, port);
+	for (char *p = s.body; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+		if (strncmp(p, want, strlen(want)) == 0)
+			max = strtol(p + strlen(want), NULL, 10);
+	got_free(&s);
+	return max;
+}
+
+static void run_many(const fetch_limits *l, const char *const *hosts, size_t nh, size_t n, got *g)
+{
+	fetch_req *r = calloc(n, sizeof *r);
+	char (*urls)[128] = calloc(n, sizeof *urls);
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(urls[i], sizeof urls[i], "http://%s:%d/d/%zu.html", hosts[i % nh], port, i);
+		r[i].url = urls[i];
+		r[i].user = (void *)(intptr_t)(i + 1);
+	}
+	fetch_run(l, r, n, on_done, g);
+	free(r);
+	free(urls);
+}
+
+static void t_concurrency(void)
+{
+	static const char *const one[] = { "127.0.0.1" };
+	static const char *const two[] = { "127.0.0.1", "localhost" };
+	fetch_limits l = limits();
+	got g[20];
+	char name[128];
+	double t0, t;
+	int ok = 1;
+
+	mkdir(strcat(strcpy(name, dir), "/d"), 0755);
+	for (int i = 0; i < 20; i++) {
+		snprintf(name, sizeof name, "d/%d.html", i);
+		puts_file(name, "<title>d</title>\n");
+		snprintf(name, sizeof name, "d/%d.html.hdr", i);
+		puts_file(name, "Delay-Ms: 200\n");
+	}
+	control("/_control/reset");
+	memset(g, 0, sizeof g);
+	l.jobs = 16;
+	l.per_host = 2;
+	t0 = now_s();
+	run_many(&l, one, 1, 8, g);
+	t = now_s() - t0;
+	for (int i = 0; i < 8; i++)
+		ok &= g[i].calls == 1 && g[i].status == 200;
+	OK(ok, "8 requests: each reported once, all 200");
+	IS_INT(stat_max("127.0.0.1"), 2, "per_host 2: the server saw at most 2 at once");
+	OK(t >= 0.75, "per_host 2: 8 x 200 ms took at least 4 rounds (%.2f s)", t);
+	for (int i = 0; i < 8; i++)
+		got_free(&g[i]);
+
+	control("/_control/reset");
+	l.per_host = 4;
+	t0 = now_s();
+	run_many(&l, two, 2, 20, g);
+	t = now_s() - t0;
+	ok = 1;
+	for (int i = 0; i < 20; i++)
+		ok &= g[i].calls == 1 && g[i].status == 200;
+	OK(ok, "20 requests over 2 hosts: all 200");
+	OK(t < 2.0, "20 x 200 ms concurrently: %.2f s, serially at least 4 s", t);
+	OK(stat_max("127.0.0.1") <= 4 && stat_max("localhost") <= 4, "per_host 4 held for each host");
+	for (int i = 0; i < 20; i++)
+		got_free(&g[i]);
+}
+
+/* Real Japanese text in Shift_JIS, charset only in the HTTP header. */
+static void t_with_page(void)
+{
+	static const char utf8[] = "<html><head><title>日本語のページ</title></head><body>こんにちは</body></html>";
+	fetch_limits l = limits();
+	char sjis[256], *in = (char *)utf8, *out = sjis, err[128];
+	size_t inl = sizeof utf8 - 1, outl = sizeof sjis;
+	iconv_t cd = iconv_open("SHIFT_JIS", "UTF-8");
+	page_info pi;
+	got a;
+
+	iconv(cd, &in, &inl, &out, &outl);
+	iconv_close(cd);
+	put("sj.html", sjis, (size_t)(out - sjis));
+	puts_file("sj.html.hdr", "Content-Type: text/html; charset=Shift_JIS\n");
+	a = get(&l, "/sj.html", NULL, NULL);
+	IS_STR(a.content_type, "text/html; charset=Shift_JIS", "Content-Type with charset kept");
+	OK(page_analyze(a.body, a.len, a.content_type, NULL, 0, &pi, err, sizeof err) == 0, "page_analyze on a fetched body");
+	IS_STR(pi.title, "日本語のページ", "Shift_JIS title from the header charset");
+	IS_STR(pi.charset_from, "header", "charset from the header");
+	page_info_release(&pi);
+	got_free(&a);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/t_fetch.XXXXXX");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	if (start_server() < 0) {
+		OK(0, "testserver started");
+		stop_server();
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		TAP_DONE();
+	}
+	t_basic_and_304();
+	t_echo_unchanged();
+	t_412();
+	t_dynamic_date();
+	t_errors();
+	t_timeout();
+	t_redirects();
+	t_too_big();
+	t_refused_and_file();
+	t_concurrency();
+	t_with_page();
+	stop_server();
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	TAP_DONE();
+}
