@@ -337,13 +337,14 @@ out:
 typedef struct alist {
 	ev_archive *v;
 	size_t n, cap;
+	int all;       /* every archive, not only those due */
 } alist;
 
 static int collect_archive(void *ctx, const ev_archive *a)
 {
 	alist *l = ctx;
 
-	if (a->written && (a->next_linked || !a->has_next))
+	if (!l->all && a->written && (a->next_linked || !a->has_next))
 		return 0;   /* nothing due */
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 16;
@@ -380,7 +381,7 @@ static void alist_free(alist *l)
  * only ever written once its target is on disk. */
 static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 {
-	alist l = { NULL, 0, 0 };
+	alist l = { NULL, 0, 0, 0 };
 	struct stat sb;
 	lbuf p = LBUF_INIT;
 	int all, rc;
@@ -390,6 +391,7 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 		return oom(f);
 	all = stat(p.data, &sb) != 0;   /* a new DIR: write every archive */
 	lbuf_release(&p);
+	l.all = all;
 	rc = evstore_each_archive(st, all, collect_archive, &l, f->err, f->errlen);
 	if (rc == -2)
 		rc = oom(f);

@@ -1,0 +1,66 @@
+# tests/atom/merge.sh: `lirs merge`, sourced by tests/atom/run.sh
+# (uses its $L, $T, ok, nok, check).
+
+# mk FILE LINE...: a plain-text LIRS file (the reader takes it with a warning)
+mk() { f=$1; shift; printf '%s\n' "$@" > "$f"; }
+
+mk "$T/m1" \
+	'LIRS,1000,5000,32400,10,HTTP://Example.COM:80/a,first a,,0,,' \
+	'LIRS,2000,5000,32400,10,http://example.com/b,b old,,0,,' \
+	'LIRS,1500,5000,0,0,http://example.com/A,capital A,,0,,' \
+	'LIRS,0,5000,0,0,http://example.com/zero,zero LM,,0,,' \
+	'LIRS,1000,0,0,0,http://example.com/zero2,zero LD,,0,,' \
+	'LIRS,3000,100,0,0,http://example.com/stale,stale,,0,,'
+mk "$T/m2" \
+	'LIRS,1000,5000,32400,10,http://example.com/a,second a,,0,,' \
+	'LIRS,2000,4000,32400,10,https://example.com:443/b,https b,,0,,' \
+	'LIRS,1900,6000,32400,10,http://EXAMPLE.com/b,b smaller LM,,0,,' \
+	'LIRS,2000,6000,32400,10,http://example.com:80/b,b newer LD,,0,,'
+
+$L merge --now 6000 --max-age 3000 -f jsonl "$T/m1" "$T/m2" > "$T/out.jsonl" 2> "$T/err"
+check "$?" 0 "merge: exit 0"
+got=$(sed 's/.*"last_modified":\([0-9]*\),"last_detected":\([0-9]*\).*"url":"\([^"]*\)","title":"\([^"]*\)".*/\1 \2 \3 \4/' "$T/out.jsonl" | tr '\n' '|')
+check "$got" "2000 6000 http://example.com:80/b b newer LD|2000 4000 https://example.com:443/b https b|1500 5000 http://example.com/A capital A|1000 5000 http://example.com/a second a|" \
+	"merge: winners (LM, then LD, then later input), keys normalised, path case kept, order LM desc then URL"
+
+$L merge --now 6000 --max-age 3000 -f jsonl "$T/m2" "$T/m1" > "$T/out2.jsonl"
+grep -q '"title":"first a"' "$T/out2.jsonl" && ok "merge: a full tie goes to the later input" || nok "merge: a full tie goes to the later input"
+
+$L merge --now 6000 --max-age 3000 -v -o "$T/m.lirs" "$T/m1" "$T/m2" 2> "$T/err"
+check "$?" 0 "merge -o: exit 0"
+check "$(cat "$T/err")" "lirs merge: read 10 records: kept 4 (one per URL), replaced 2, superseded 1, dropped 2 unusable and 1 stale" "merge -v: counts on stderr"
+gzip -t "$T/m.lirs" 2>/dev/null && ok "merge: default output is gzip" || nok "merge: default output is gzip"
+$L cat "$T/m.lirs" > "$T/back.jsonl" 2>/dev/null
+cmp -s "$T/back.jsonl" "$T/out.jsonl" && ok "merge: LIRS output decodes to the same records" || nok "merge: LIRS output decodes to the same records"
+
+# Japanese text survives the EUC-JP output
+mk "$T/ja" 'LIRS,1000,5000,32400,10,http://example.jp/,日本語のタイトル,著者,0,,'
+$L merge --now 6000 -o "$T/ja.lirs" "$T/ja" 2>/dev/null
+gzip -dc "$T/ja.lirs" | iconv -f EUC-JP -t UTF-8 2>/dev/null | grep -q '日本語のタイトル' \
+	&& ok "merge: output is EUC-JP" || nok "merge: output is EUC-JP"
+
+# An unreadable input: exit 2, the -o target untouched, no temporary left
+echo old > "$T/target"
+$L merge --now 6000 -o "$T/target" "$T/m1" "$T/missing" 2> "$T/err"
+check "$?" 2 "merge: unreadable input exits 2"
+check "$(cat "$T/target")" old "merge: unreadable input leaves the -o target untouched"
+check "$(ls "$T" | grep -c 'target.tmp')" 0 "merge: no temporary file left"
+grep -q "cannot open '$T/missing'" "$T/err" && ok "merge: says which input" || nok "merge: says which input"
+
+# A corrupt gzip input is fatal too, and nothing is written
+printf '\037\213\010\000\000\000\000\000\000\003garbage' > "$T/bad.gz"
+$L merge --now 6000 -o "$T/target" "$T/m1" "$T/bad.gz" 2>/dev/null
+check "$?" 2 "merge: corrupt gzip input exits 2"
+check "$(cat "$T/target")" old "merge: corrupt input leaves the -o target untouched"
+
+# Skipped records: diagnostics, exit 1, output still written
+mk "$T/skip" 'LIRS,1000,5000,0,0,http://example.com/ok,ok,,0,,' 'LIRS,abc,5000,0,0,http://example.com/bad,bad,,0,,'
+$L merge --now 6000 -f jsonl -o "$T/skip.out" "$T/skip" 2> "$T/err"
+check "$?" 1 "merge: skipped records exit 1"
+check "$(wc -l < "$T/skip.out" | tr -d ' ')" 1 "merge: output still written with skipped records"
+grep -q ':2:' "$T/err" && ok "merge: diagnostic names the line" || nok "merge: diagnostic names the line"
+
+# Standard input
+$L merge --now 6000 -f jsonl - < "$T/m1" | grep -q 'capital A' && ok "merge: - reads standard input" || nok "merge: - reads standard input"
+$L merge 2>/dev/null
+check "$?" 2 "merge: no INPUT is a usage error"

@@ -1,0 +1,175 @@
+#!/bin/sh
+# tests/atom/run.sh: `lirs merge` (merge.sh) and `lirs atom`: RFC 5005
+# archives that never change, reconstruction by a small consumer
+# (consume.py), validation with jing against RFC 4287's RELAX NG schema
+# (atom.rnc) and parsing with python3-feedparser where installed, the
+# state's schema and lock handling.  One "ok - ..." line per check.
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+LIRS=${LIRS:-$TOP/${BUILD:-build}/lirs}
+L="${LIRS_WRAP:-} $LIRS"
+D=$TOP/tests/atom
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "ok - $1"; }
+nok() { echo "not ok - $1"; }
+check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3"; echo "#   got '$1', want '$2'"; fi; }
+PY=/usr/bin/python3
+
+. "$D/merge.sh"
+
+# ---- lirs atom --------------------------------------------------------------
+BASE=http://feeds.example.org/lirs
+S=$T/state.db
+O=$T/out
+# gen FIRST LAST LM0 LD: records for URLs FIRST..LAST, LM = LM0 + i
+gen() { awk -v a="$1" -v b="$2" -v lm="$3" -v ld="$4" 'BEGIN {
+	for (i = a; i <= b; i++)
+		printf "LIRS,%d,%d,32400,%d,http://site%d.example/page/%d,Page %d,Author %d,http://peer.example/lirs.gz,,\n",
+			lm + i, ld, 100 * i, i % 7, i, i, i % 3 }'; }
+atom() { $L atom --state "$S" --base "$BASE" --out "$O" --page-size 4 --title 'Test <feed> & "co"' "$@"; }
+sums() { (cd "$O" && sha256sum archive/*.atom); }
+
+# Run 1: 10 events -> archives 1, 2 (4 each), 2 in index.atom
+gen 1 10 1700000000 1700001000 > "$T/in1"
+atom --now 1700002000 "$T/in1" 2> "$T/err"
+check "$?" 0 "atom: first run exits 0"
+check "$(ls "$O/archive" | sort | tr '\n' ' ')" "1.atom 2.atom " "atom: two full archives written"
+check "$(grep -c '<entry>' "$O/index.atom")" 2 "atom: index.atom holds the 2 events not archived"
+check "$(grep -c '<entry>' "$O/archive/1.atom")" 4 "atom: an archive holds exactly page-size events"
+check "$(grep -c 'rel="next-archive"' "$O/archive/1.atom")" 1 "atom: archive 1 links to archive 2"
+check "$(grep -c 'rel="next-archive"' "$O/archive/2.atom")" 0 "atom: the newest archive has no next-archive yet"
+grep -q 'rel="prev-archive" href="http://feeds.example.org/lirs/archive/2.atom"' "$O/index.atom" \
+	&& ok "atom: index.atom links prev-archive to the newest archive" || nok "atom: index.atom links prev-archive to the newest archive"
+grep -q '<fh:archive/>' "$O/archive/1.atom" && ok "atom: fh:archive in archives" || nok "atom: fh:archive in archives"
+grep -q '<fh:complete/>' "$O/current.atom" && ok "atom: fh:complete in current.atom" || nok "atom: fh:complete in current.atom"
+check "$(grep -c '<entry>' "$O/current.atom")" 10 "atom: current.atom has one entry per URL"
+grep -q '<title>Test &lt;feed&gt; &amp; &quot;co&quot;</title>' "$O/index.atom" \
+	&& ok "atom: feed title escaped" || nok "atom: feed title escaped"
+sums > "$T/sum1"
+fid1=$(grep -m1 '<id>' "$O/index.atom")
+cp "$O/archive/2.atom" "$T/a2.before"
+cp "$O/index.atom" "$T/index1"
+
+# Run 2: 3 known events again (one with a newer LD), 1 new event with an OLDER
+# Last-Modified, 5 new ones -> 16 events: archive 3 and 4 sealed, 0 left
+gen 8 10 1700000000 1700009000 > "$T/in2"
+gen 11 15 1700000000 1700009000 >> "$T/in2"
+echo 'LIRS,1600000000,1700009000,0,0,http://late.example/,Late,,0,,' >> "$T/in2"
+atom --now 1700009500 "$T/in2" 2> "$T/err"
+check "$?" 0 "atom: second run exits 0"
+check "$(ls "$O/archive" | sort | tr '\n' ' ')" "1.atom 2.atom 3.atom 4.atom " "atom: archives 3 and 4 sealed"
+sums > "$T/sum2"
+check "$(grep archive/1.atom "$T/sum2")" "$(grep archive/1.atom "$T/sum1")" "atom: archive 1 unchanged byte for byte"
+diff "$T/a2.before" "$O/archive/2.atom" > "$T/d2"
+check "$(grep -c '^[<>]' "$T/d2")" 1 "atom: archive 2 changed by exactly one line"
+grep -q '^> *<link rel="next-archive" href="http://feeds.example.org/lirs/archive/3.atom"/>$' "$T/d2" \
+	&& ok "atom: ...the added next-archive link" || nok "atom: ...the added next-archive link"
+check "$(grep -c '<entry>' "$O/index.atom")" 0 "atom: index.atom empty when every event is archived"
+check "$(grep -m1 '<id>' "$O/index.atom")" "$fid1" "atom: feed id stable across runs"
+
+# Run 3: 2 new events; a different --title must not touch old archives
+gen 16 17 1700000000 1700009000 > "$T/in3"
+$L atom --state "$S" --base "$BASE" --out "$O" --page-size 4 --title 'Another title' --now 1700009500 "$T/in3" 2> "$T/err"
+check "$?" 0 "atom: third run exits 0"
+sums > "$T/sum3"
+cmp -s "$T/sum2" "$T/sum3" && ok "atom: no archive rewritten when none fills" || { nok "atom: no archive rewritten when none fills"; diff "$T/sum2" "$T/sum3" | sed 's/^/#   /'; }
+check "$(grep -c '<entry>' "$O/index.atom")" 2 "atom: index.atom has the 2 new events"
+
+# Reconstruction (RFC 5005 4.2): every event exactly once
+if [ -x "$PY" ]; then
+	$PY "$D/consume.py" "$BASE" "$O" > "$T/walk" 2> "$T/err"
+	check "$?" 0 "consumer: walk from index.atom through prev-archive links"
+	check "$(wc -l < "$T/walk" | tr -d ' ')" 18 "consumer: 18 events (17 URLs + 1 late)"
+	check "$(cut -f1 "$T/walk" | sort | uniq -d | wc -l | tr -d ' ')" 0 "consumer: every event exactly once, ids unique"
+	grep -q 'event:1600000000:http://late.example/' "$T/walk" && ok "consumer: the late event is in the feed" || nok "consumer: the late event is in the feed"
+	# the id an event had in index.atom in run 1 is the id it has in its archive now
+	id=$(grep -o 'tag:[^<]*event:1700000010:http://site3.example/page/10' "$T/walk" | head -n1)
+	[ -n "$id" ] && grep -qF "<id>$id</id>" "$T/index1" && ok "consumer: event ids stable" || nok "consumer: event ids stable"
+else
+	ok "consumer # skip /usr/bin/python3 not installed"
+fi
+
+# A new output dir: every archive rewritten from the state, the same bytes
+mv "$O" "$T/out.old"
+atom --now 1700009500 "$T/in3" 2>/dev/null
+sums > "$T/sum4"
+cmp -s "$T/sum3" "$T/sum4" && ok "atom: archives rebuilt in a new dir are byte-identical" || nok "atom: archives rebuilt in a new dir are byte-identical"
+
+# Escaping and forbidden characters; relative links resolved against --base
+printf 'LIRS,1700000100,1700009000,0,0,/relative/page,<b> & "q" \047x\047 \001\013 \357\277\276end,A&B,0,,\n' > "$T/esc"
+atom --now 1700009500 "$T/esc" 2>/dev/null
+grep -q '<title>&lt;b&gt; &amp; &quot;q&quot; &apos;x&apos;  end</title>' "$O/index.atom" \
+	&& ok "atom: < & \" ' escaped, C0 and U+FFFE removed" || { nok "atom: < & \" ' escaped, C0 and U+FFFE removed"; grep '&lt;b' "$O/index.atom" | sed 's/^/#   /'; }
+grep -q 'href="http://feeds.example.org/relative/page"' "$O/index.atom" \
+	&& ok "atom: relative link resolved against --base" || nok "atom: relative link resolved against --base"
+check "$(grep -ho 'href="[^"]*"' "$O"/*.atom "$O"/archive/*.atom | grep -vc '^href="https\?://')" 0 "atom: every link absolute"
+if command -v xmllint > /dev/null; then
+	bad=0; for f in "$O"/*.atom "$O"/archive/*.atom; do xmllint --noout "$f" 2>/dev/null || bad=$((bad + 1)); done
+	check "$bad" 0 "atom: every document well-formed (xmllint)"
+else
+	ok "atom: well-formed # skip xmllint not installed"
+fi
+
+# jing against the RFC 4287 RELAX NG schema
+if command -v jing > /dev/null; then
+	bad=0; for f in "$O"/*.atom "$O"/archive/*.atom; do jing -c "$D/atom.rnc" "$f" > "$T/jing" 2>&1 || { bad=$((bad + 1)); grep -v warning "$T/jing" | head -n 3 | sed 's/^/#   /'; }; done
+	check "$bad" 0 "jing: every document valid against RFC 4287 Appendix B"
+	sed 's|<id>[^<]*</id>||' "$O/current.atom" > "$T/noid.atom"
+	jing -c "$D/atom.rnc" "$T/noid.atom" > /dev/null 2>&1 && nok "jing: a feed without atom:id is refused" || ok "jing: a feed without atom:id is refused"
+else
+	ok "jing # skip jing not installed"
+fi
+
+# python3-feedparser: every document parses with bozo == 0
+if [ -x "$PY" ] && $PY -c 'import feedparser' 2>/dev/null; then
+	$PY - "$O"/*.atom "$O"/archive/*.atom > "$T/fp" 2>&1 <<'EOF'
+import sys, feedparser
+for f in sys.argv[1:]:
+    d = feedparser.parse(f)
+    if d.bozo or not d.feed.get("id") or any(not e.get("id") or not e.get("link", "").startswith("http") for e in d.entries):
+        print("bad", f, d.get("bozo_exception"))
+EOF
+	check "$(cat "$T/fp")" "" "feedparser: every document bozo 0, ids and links present"
+else
+	ok "feedparser # skip python3-feedparser not installed"
+fi
+
+# Settings fixed for the life of a state
+$L atom --state "$S" --base http://other.example/ --out "$O" --page-size 4 --now 1700009500 "$T/in3" 2> "$T/err"
+check "$?" 2 "atom: another --base refused"
+grep -q "base 'http://other.example/' differs" "$T/err" && ok "atom: ...with a clear message" || { nok "atom: ...with a clear message"; sed 's/^/#   /' "$T/err"; }
+$L atom --state "$S" --base "$BASE" --out "$O" --page-size 5 --now 1700009500 "$T/in3" 2> /dev/null
+check "$?" 2 "atom: another --page-size refused"
+
+# Unreadable input: nothing written, not even the state
+$L atom --state "$T/new.db" --base "$BASE" --out "$T/new" --now 1700009500 "$T/in1" "$T/missing" 2> "$T/err"
+check "$?" 2 "atom: unreadable input exits 2"
+[ ! -e "$T/new" ] && [ ! -e "$T/new.db" ] && ok "atom: unreadable input writes nothing" || nok "atom: unreadable input writes nothing"
+
+# A state from a newer schema is refused
+if command -v sqlite3 > /dev/null; then
+	cp "$S" "$T/newer.db"
+	sqlite3 "$T/newer.db" "PRAGMA user_version = 99" 2>/dev/null
+	$L atom --state "$T/newer.db" --base "$BASE" --out "$O" --page-size 4 --now 1700009500 "$T/in3" 2> "$T/err"
+	check "$?" 2 "atom: newer schema refused"
+	grep -q "has schema 99, newer than this program's" "$T/err" && ok "atom: ...with a clear message" || { nok "atom: newer schema message"; sed 's/^/#   /' "$T/err"; }
+
+	# A state locked by another run: wait (--busy-timeout), then fail clearly
+	(echo "BEGIN IMMEDIATE; INSERT INTO ev_meta VALUES('x', 'y');"; sleep 4) | sqlite3 "$S" &
+	holder=$!
+	sleep 1
+	start=$(date +%s.%N)
+	$L atom --state "$S" --base "$BASE" --out "$O" --page-size 4 --busy-timeout 1000 --now 1700009500 "$T/in3" 2> "$T/err"
+	rc=$?
+	took=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo 1)
+	check "$rc" 2 "atom: locked state fails"
+	grep -q "state file '$S' is locked by another run" "$T/err" && ok "atom: ...saying it is locked" || { nok "atom: locked message"; sed 's/^/#   /' "$T/err"; }
+	[ "$(echo "$took >= 0.9" | bc 2>/dev/null || echo 1)" = 1 ] && ok "atom: ...after waiting the busy timeout" || nok "atom: waited only $took s"
+	wait $holder
+	atom --now 1700009500 "$T/in3" 2>/dev/null
+	check "$?" 0 "atom: runs again once the lock is gone"
+else
+	ok "atom: newer schema # skip sqlite3 not installed"
+	ok "atom: locked state # skip sqlite3 not installed"
+fi
