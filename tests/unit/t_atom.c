@@ -1,0 +1,117 @@
+/* t_atom: the XML escaper, RFC 3339 times, link resolution, and the event
+ * store through evstore_attach() on an in-memory database. */
+#include <sqlite3.h>
+#include <stdlib.h>
+
+#include "atom.h"
+#include "evstore.h"
+#include "tap.h"
+
+static const char *esc(const char *s, int attr)
+{
+	static lbuf b = LBUF_INIT;
+
+	lbuf_reset(&b);
+	xml_escape(&b, s, attr);
+	return b.data;
+}
+
+static void test_escape(void)
+{
+	IS_STR(esc("<a href=\"x\">&'</a>", 0), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;", "escape: < > & \" '");
+	IS_STR(esc("a\x01" "b\x0b" "c\x1f" "d", 0), "abcd", "escape: C0 controls removed");
+	IS_STR(esc("t\tl\nc\r.", 0), "t\tl\nc\r.", "escape: TAB LF CR kept in text");
+	IS_STR(esc("t\tl\nc\r.", 1), "t&#9;l&#10;c&#13;.", "escape: TAB LF CR as references in attributes");
+	IS_STR(esc("x\xEF\xBF\xBEy\xEF\xBF\xBFz", 0), "xyz", "escape: U+FFFE U+FFFF removed");
+	IS_STR(esc("s\xED\xA0\x80!", 0), "s\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD!", "escape: encoded surrogate -> U+FFFD per byte");
+	IS_STR(esc("o\xC0\xAF!", 0), "o\xEF\xBF\xBD\xEF\xBF\xBD!", "escape: overlong -> U+FFFD");
+	IS_STR(esc("t\xE3\x81", 0), "t\xEF\xBF\xBD\xEF\xBF\xBD", "escape: truncated sequence -> U+FFFD");
+	IS_STR(esc("\xF4\x90\x80\x80", 0), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD", "escape: beyond U+10FFFF -> U+FFFD");
+	IS_STR(esc("日本語 \xF0\x9F\x98\x80", 0), "日本語 \xF0\x9F\x98\x80", "escape: valid UTF-8 kept");
+	IS_STR(esc("\x7f\xC2\x85", 0), "\x7f\xC2\x85", "escape: DEL and C1 are XML Chars: kept");
+	IS_STR(esc(NULL, 0), "", "escape: NULL is empty");
+}
+
+static void test_time(void)
+{
+	char b[32];
+
+	atom_time(b, sizeof b, 0);
+	IS_STR(b, "1970-01-01T00:00:00Z", "time: epoch");
+	atom_time(b, sizeof b, 1700000000);
+	IS_STR(b, "2023-11-14T22:13:20Z", "time: RFC 3339 UTC");
+	atom_time(b, sizeof b, INT64_MAX);
+	IS_STR(b, "9999-12-31T23:59:59Z", "time: clamped to year 9999");
+}
+
+static void test_resolve(void)
+{
+	lbuf b = LBUF_INIT;
+
+	OK(atom_resolve(&b, "http://f.example/feeds/", "https://Other.example/x?y") == 0 &&
+	   !strcmp(b.data, "https://Other.example/x?y"), "resolve: absolute kept as written");
+	OK(atom_resolve(&b, "http://f.example/feeds/", "page.html") == 0 &&
+	   !strcmp(b.data, "http://f.example/feeds/page.html"), "resolve: relative path");
+	OK(atom_resolve(&b, "http://f.example/feeds/", "/root") == 0 &&
+	   !strcmp(b.data, "http://f.example/root"), "resolve: absolute path");
+	OK(atom_resolve(&b, "http://f.example/feeds/", "//h.example/p") == 0 &&
+	   !strcmp(b.data, "http://h.example/p"), "resolve: network path");
+	OK(atom_resolve(&b, "http://f.example/", "javascript:alert(1)") != 0, "resolve: non-http refused");
+	OK(atom_resolve(&b, "http://f.example/", "") != 0, "resolve: empty refused");
+	lbuf_release(&b);
+}
+
+static int count_cb(void *ctx, const ev_event *e)
+{
+	lbuf *b = ctx;
+
+	lbuf_addf(b, "%lld:%s:%s|", (long long)e->seq, e->url, e->title);
+	return 0;
+}
+
+static void test_store(void)
+{
+	sqlite3 *db;
+	evstore *st;
+	char err[256] = "";
+	size_t added = 0;
+	int64_t sealed = 0, last, count;
+	lbuf b = LBUF_INIT;
+	ev_event ev[] = {
+		{ 0, "http://b.example/", 300, 1000, 0, 0, "b300", "", "" },
+		{ 0, "http://A.example:80/", 200, 1000, 0, 0, "a200 low LD", "", "" },
+		{ 0, "http://a.example/", 200, 2000, 0, 0, "a200 high LD", "", "" },
+		{ 0, "http://a.example/", 100, 1000, 0, 0, "a100", "", "" },
+		{ 0, "http://b.example/", 300, 1000, 0, 0, "b300 later", "", "" },
+	};
+
+	if (sqlite3_open(":memory:", &db) != SQLITE_OK)
+		return;
+	OK(evstore_attach(&st, db, err, sizeof err) == 0, "store: attach creates the tables (%s)", err);
+	OK(evstore_add_run(st, ev, 5, &added, err, sizeof err) == 0, "store: add a run");
+	IS_INT(added, 3, "store: distinct (URL key, LM) pairs added");
+	evstore_each_event(st, 1, -1, count_cb, &b, err, sizeof err);
+	IS_STR(b.data, "3:http://b.example/:b300 later|2:http://a.example/:a200 high LD|1:http://a.example/:a100|",
+	       "store: seq in LM order; greater LD, then later, wins a (key, LM) tie");
+	IS_INT(evstore_add(st, &ev[1], err, sizeof err), 0, "store: a known event is not added again");
+	OK(evstore_seal(st, 2, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 1, "store: one archive sealed");
+	evstore_archived(st, &last, &count, err, sizeof err);
+	IS_INT(last, 2, "store: archive 1 ends at seq 2");
+	OK(evstore_seal(st, 2, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 0, "store: sealing again seals nothing");
+	evstore_close(st);
+	/* a newer schema in ev_meta is refused */
+	sqlite3_exec(db, "UPDATE ev_meta SET value = '99' WHERE key = 'schema'", NULL, NULL, NULL);
+	OK(evstore_attach(&st, db, err, sizeof err) != 0 && strstr(err, "has schema 99, newer") != NULL,
+	   "store: newer schema refused (%s)", err);
+	sqlite3_close(db);
+	lbuf_release(&b);
+}
+
+int main(void)
+{
+	test_escape();
+	test_time();
+	test_resolve();
+	test_store();
+	TAP_DONE();
+}
