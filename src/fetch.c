@@ -418,6 +418,22 @@ static fetch_errkind kind_of(CURLcode rc, const xfer *x)
 	}
 }
 
+const char *fetch_errkind_name(fetch_errkind k)
+{
+	static const char *const name[] = {
+		[FETCH_OK] = "ok",
+		[FETCH_ERR_DNS] = "dns",
+		[FETCH_ERR_CONNECT] = "connect",
+		[FETCH_ERR_TIMEOUT] = "timeout",
+		[FETCH_ERR_TLS] = "tls",
+		[FETCH_ERR_TOO_BIG] = "too-big",
+		[FETCH_ERR_REDIRECTS] = "redirects",
+		[FETCH_ERR_PROTOCOL] = "protocol",
+		[FETCH_ERR_OTHER] = "other",
+	};
+	return (unsigned)k < sizeof name / sizeof *name ? name[k] : "other";
+}
+
 static const char *kind_text(fetch_errkind k)
 {
 	static const char *const text[] = {
@@ -605,14 +621,17 @@ static void finish(runner *r, CURL *e, CURLcode rc)
 	xfer_free(x);
 }
 
-static void drain(runner *r)
+static int drain(runner *r)
 {
 	CURLMsg *m;
-	int left;
+	int left, done = 0;
 
 	while ((m = curl_multi_info_read(r->multi, &left)))
-		if (m->msg == CURLMSG_DONE)
+		if (m->msg == CURLMSG_DONE) {
 			finish(r, m->easy_handle, m->data.result);
+			done++;
+		}
+	return done;
 }
 
 static int run_loop(runner *r)
@@ -623,8 +642,9 @@ static int run_loop(runner *r)
 	while (r->active > 0) {
 		if (curl_multi_perform(r->multi, &running) != CURLM_OK)
 			return -1;
-		drain(r);
-		start_more(r);
+		/* Slots free up only when transfers end. */
+		if (drain(r))
+			start_more(r);
 		if (r->active > 0 && running > 0 &&
 		    curl_multi_poll(r->multi, NULL, 0, 1000, NULL) != CURLM_OK)
 			return -1;

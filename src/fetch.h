@@ -69,7 +69,18 @@ typedef struct fetch_result {
  * res is borrowed: it is freed after the callback returns. */
 typedef void (*fetch_done_fn)(void *ctx, const fetch_req *req, const fetch_result *res);
 
+/* A short stable name for an error kind ("dns", "connect", "timeout",
+ * "tls", "too-big", "redirects", "protocol", "other"; "ok"), for logs and
+ * JSON. */
+const char *fetch_errkind_name(fetch_errkind k);
+
 /*
+ * Threads: curl_global_init() runs once, on the first fetch_run(); then
+ * fetch_run() may run on several threads at once; done() runs on the
+ * calling thread.  file:// (allow_file only, never via a redirect) reports
+ * status 200 and the file's mtime as Last-Modified.  A redirect's target
+ * counts against its original URL's host.
+ *
  * Runs all n requests, at most limits->jobs at once and limits->per_host
  * per host, and returns when all are done.  Returns 0, or -1 if curl could
  * not be set up at all (every request's failure is reported per request).

@@ -10,7 +10,7 @@ export TOP
 export LIRS="$TOP/$BUILD/lirs" ANTENNA="$TOP/$BUILD/antenna"
 WRAP=""
 if [ "${VALGRIND:-}" = 1 ]; then
-	WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+	WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=$TOP/tests/valgrind.supp"
 	export LIRS_WRAP="$WRAP"
 fi
 log=$(mktemp)

@@ -606,6 +606,8 @@ int main(void)
 	t_refused_and_file();
 	t_concurrency();
 	t_with_page();
+	IS_STR(fetch_errkind_name(FETCH_ERR_TOO_BIG), "too-big", "error kind names");
+	IS_INT(fetch_run(NULL, NULL, 0, on_done, NULL), 0, "no requests: nothing to do");
 	stop_server();
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	TAP_DONE();
