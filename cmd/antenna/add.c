@@ -1,0 +1,146 @@
+/*
+ * add.c: antenna add: watch a page, or subscribe to a LIRS source.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "antenna.h"
+#include "buf.h"
+#include "page.h"
+
+static const char help[] =
+	"usage: antenna [-d FILE] add [--title T] [--author A] [--group G] [--ignore PATTERN]... URL\n"
+	"       antenna [-d FILE] add --lirs URL\n\n"
+	"Watch the page at URL, or (--lirs) read another antenna's LIRS file at URL and\n"
+	"relay its updates of the pages this antenna watches.\n\n"
+	"  --title T         the page's title (otherwise taken from its <title>)\n"
+	"  --author A        the page's author\n"
+	"  --group G         list the page under group G\n"
+	"  --ignore PATTERN  leave a part of the page out of the text checksum (repeatable):\n"
+	"                    '#id' an element by id, '.class' elements by class, anything\n"
+	"                    else a POSIX extended regular expression over the text\n"
+	"  --lirs            URL is a LIRS source, not a page\n"
+	"  --allow-file      accept a file:///... URL (also allowed by 'init --allow-file')\n\n"
+	"URL must be an absolute http or https URL.\n";
+
+struct add_opts {
+	const char *title, *author, *group;
+	lbuf ignore;     /* patterns, one per line */
+	int lirs, allow_file;
+};
+
+static int add_ignore(struct add_opts *o, const char *pat)
+{
+	char err[256];
+
+	if (strchr(pat, '\n'))
+		return ant_error("--ignore: a pattern cannot contain a newline"), -1;
+	if (page_pattern_check(pat, err, sizeof err) < 0)
+		return ant_error("--ignore: bad pattern '%s': %s", pat, err), -1;
+	if ((o->ignore.len && lbuf_addc(&o->ignore, '\n') < 0) || lbuf_adds(&o->ignore, pat) < 0)
+		return ant_error("out of memory"), -1;
+	return 0;
+}
+
+static int add_page(store *s, const char *url, char *key, struct add_opts *o)
+{
+	store_page p;
+	char err[512];
+	int rc;
+
+	store_page_init(&p);
+	p.url = (char *)url;
+	p.url_key = key;
+	p.title = (char *)(o->title ? o->title : "");
+	p.title_set_by_user = o->title != NULL;
+	p.author = (char *)(o->author ? o->author : "");
+	p.group = (char *)(o->group ? o->group : "");
+	p.ignore = o->ignore.data;
+	p.source_url = (char *)url;
+	p.created = time(NULL);
+	rc = store_page_add(s, &p, err, sizeof err);
+	if (rc < 0)
+		ant_error("%s", err);
+	else if (rc > 0)
+		ant_error("'%s' is already watched", url);
+	else
+		printf("watching '%s'\n", url);
+	return rc == 0 ? ANT_OK : ANT_FATAL;
+}
+
+static int add_source(store *s, const char *url, char *key)
+{
+	store_source src;
+	char err[512];
+	int rc;
+
+	store_source_init(&src);
+	src.url = (char *)url;
+	src.url_key = key;
+	src.created = time(NULL);
+	rc = store_source_add(s, &src, err, sizeof err);
+	if (rc < 0)
+		ant_error("%s", err);
+	else if (rc > 0)
+		ant_error("'%s' is already a source", url);
+	else
+		printf("reading LIRS source '%s'\n", url);
+	return rc == 0 ? ANT_OK : ANT_FATAL;
+}
+
+int cmd_add(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "title", required_argument, NULL, 't' },
+		{ "author", required_argument, NULL, 'a' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "ignore", required_argument, NULL, 'i' },
+		{ "lirs", no_argument, NULL, 'l' },
+		{ "allow-file", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct add_opts o = { .ignore = LBUF_INIT };
+	store *s = NULL;
+	char *key = NULL;
+	int c, rc = ANT_FATAL;
+
+	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
+		switch (c) {
+		case 'h': lbuf_release(&o.ignore); return ant_help(help);
+		case 't': o.title = optarg; break;
+		case 'a': o.author = optarg; break;
+		case 'g': o.group = optarg; break;
+		case 'i': if (add_ignore(&o, optarg) < 0) goto out; break;
+		case 'l': o.lirs = 1; break;
+		case 'F': o.allow_file = 1; break;
+		default: goto out;
+		}
+	}
+	if (optind + 1 != argc) {
+		ant_usage_error(help, optind < argc ? "one URL at a time" : "a URL is needed");
+		goto out;
+	}
+	if (o.lirs && (o.title || o.author || o.group || o.ignore.len)) {
+		ant_usage_error(help, "--lirs takes no page options");
+		goto out;
+	}
+	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+		goto out;
+	if (!o.allow_file)
+		o.allow_file = store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
+	if (ant_check_url(argv[optind], o.allow_file) < 0)
+		goto out;
+	if (!(key = ant_url_key(argv[optind]))) {
+		ant_error("out of memory");
+		goto out;
+	}
+	rc = o.lirs ? add_source(s, argv[optind], key) : add_page(s, argv[optind], key, &o);
+out:
+	free(key);
+	store_close(s);
+	lbuf_release(&o.ignore);
+	return rc;
+}

@@ -1,0 +1,62 @@
+/*
+ * antenna.h: the antenna subcommands (one file each) and what they share:
+ * the database path, messages, option parsing, URL checks.
+ *
+ * Exit statuses: 0 success (update: even when some pages failed), 1 the
+ * thing asked for is not there (show/remove of an unknown URL), 2 usage
+ * or database errors.
+ */
+#ifndef ANTENNA_H
+#define ANTENNA_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+#include "store.h"
+
+enum { ANT_OK = 0, ANT_NOTFOUND = 1, ANT_FATAL = 2 };
+#define ANT_BADOPT (-2)
+
+/* Config keys (antenna init; antenna(1) "CONFIGURATION"). */
+#define CFG_TITLE "title"
+#define CFG_BASE "base"
+#define CFG_AUTHOR "author"
+#define CFG_TZ "display_tz"
+#define CFG_ALLOW_FILE "allow_file"
+#define CFG_VISITED "visited_query"
+#define CFG_MAX_AGE "max_age"
+#define CFG_LAST_PUBLISH "last_publish"
+#define CFG_PAGE_SIZE "atom_page_size"
+
+extern const char *ant_prog;     /* "antenna update": message prefix */
+extern const char *ant_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
+
+void ant_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* getopt_long with our messages (see cmd/lirs/common.h's cli_getopt). */
+int ant_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts, const char *help);
+int ant_usage_error(const char *help, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int ant_help(const char *help);
+int ant_parse_int64(const char *opt, const char *s, int64_t min, int64_t max, int64_t *out);
+
+/* Opens the database (messages printed); NULL on failure. */
+store *ant_open(int mode);
+/* malloc'd merge_url_key() of url; NULL when out of memory. */
+char *ant_url_key(const char *url);
+/* An absolute http(s) URL, or file:// when allow_file.  0 ok, -1 (printed). */
+int ant_check_url(const char *url, int allow_file);
+/* The clock, or --now. */
+int64_t ant_now(int64_t now_opt);
+
+int cmd_add(int argc, char **argv);
+int cmd_check_db(int argc, char **argv);
+int cmd_init(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_publish(int argc, char **argv);
+int cmd_remove(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_update(int argc, char **argv);
+
+#endif

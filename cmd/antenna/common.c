@@ -1,0 +1,139 @@
+/*
+ * common.c: what the antenna subcommands share (see antenna.h).
+ */
+#include "antenna.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <errno.h>
+
+#include "buf.h"
+#include "lirs.h"
+#include "merge.h"
+
+const char *ant_prog = "antenna";
+const char *ant_db_path = "antenna.db";
+
+void ant_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", ant_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage_line(const char *help)
+{
+	const char *nl = strchr(help, '\n');
+
+	fprintf(stderr, "%.*s\nTry '%s --help' for more information.\n",
+		(int)(nl ? nl - help : (long)strlen(help)), help, ant_prog);
+}
+
+int ant_usage_error(const char *help, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", ant_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage_line(help);
+	return ANT_FATAL;
+}
+
+int ant_help(const char *help)
+{
+	fputs(help, stdout);
+	return ANT_OK;
+}
+
+int ant_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts, const char *help)
+{
+	static char **seen;
+	char so[64];
+	int c;
+
+	if (seen != argv) {
+		seen = argv;
+		optind = 0;    /* glibc: 0 re-initialises fully */
+	}
+	snprintf(so, sizeof so, ":%s", shortopts);
+	opterr = 0;
+	c = getopt_long(argc, argv, so, longopts, NULL);
+	if (c == '?') {
+		if (optopt)
+			ant_usage_error(help, "unknown option '-%c'", optopt);
+		else
+			ant_usage_error(help, "unknown option '%s'", argv[optind - 1]);
+		return ANT_BADOPT;
+	}
+	if (c == ':') {
+		ant_usage_error(help, "option '%s' needs a value", argv[optind - 1]);
+		return ANT_BADOPT;
+	}
+	return c;
+}
+
+int ant_parse_int64(const char *opt, const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (!*s || *end || errno || v < min || v > max) {
+		ant_error("%s: '%s' is not an integer in [%lld, %lld]", opt, s,
+			  (long long)min, (long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+store *ant_open(int mode)
+{
+	store *s;
+	char err[512];
+
+	if (store_open(&s, ant_db_path, mode, err, sizeof err) < 0) {
+		ant_error("%s", err);
+		return NULL;
+	}
+	return s;
+}
+
+char *ant_url_key(const char *url)
+{
+	lbuf b = LBUF_INIT;
+
+	if (merge_url_key(&b, url) < 0) {
+		lbuf_release(&b);
+		return NULL;
+	}
+	return lbuf_detach(&b, NULL);
+}
+
+int ant_check_url(const char *url, int allow_file)
+{
+	if (lirs_url_is_http(url))
+		return 0;
+	if (allow_file && strncmp(url, "file:///", 8) == 0)
+		return 0;
+	ant_error("'%s' is not an absolute http or https URL%s", url,
+		  allow_file ? " (or file:///...)" : "");
+	return -1;
+}
+
+int64_t ant_now(int64_t now_opt)
+{
+	return now_opt > 0 ? now_opt : (int64_t)time(NULL);
+}

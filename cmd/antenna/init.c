@@ -1,0 +1,127 @@
+/*
+ * init.c: antenna init: create the database and set the configuration.
+ * Run again on an existing database it changes only the options given.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "antenna.h"
+#include "lirs.h"
+
+static const char help[] =
+	"usage: antenna [-d FILE] init [--title T] [--base URL] [--author A] [--tz-offset SECONDS]\n"
+	"                         [--allow-file] [--no-visited-query] [--max-age SECONDS]\n"
+	"                         [--page-size N]\n\n"
+	"Create the antenna's database (or change the options given on an existing one).\n\n"
+	"  --title T            the antenna's name (default \"antenna\")\n"
+	"  --base URL           where the published directory is served (default\n"
+	"                       http://localhost/); feeds need absolute links\n"
+	"  --author A           the antenna's author, also the feeds' author\n"
+	"  --tz-offset SECONDS  time zone of the listing, seconds east of UTC (default\n"
+	"                       32400, JST)\n"
+	"  --allow-file         allow file:///... pages and sources (demos, tests)\n"
+	"  --no-visited-query   do not append ?MMDDHHMM to links in index.html\n"
+	"  --max-age SECONDS    freshness of LIRS records read and written (default 28800)\n"
+	"  --page-size N        Atom entries per archive document (default 50)\n";
+
+/* The defaults written on creation, so that 'show'/'list' can read them back. */
+static const struct { const char *key, *value; } defaults[] = {
+	{ CFG_TITLE, "antenna" },
+	{ CFG_BASE, "http://localhost/" },
+	{ CFG_AUTHOR, "" },
+	{ CFG_TZ, "32400" },
+	{ CFG_ALLOW_FILE, "0" },
+	{ CFG_VISITED, "1" },
+	{ CFG_MAX_AGE, "28800" },
+	{ CFG_PAGE_SIZE, "50" },
+};
+
+struct setting { const char *key; const char *value; };
+
+static int set_defaults(store *s, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++) {
+		char *v = store_config_get(s, defaults[i].key);
+		int rc = v ? 0 : store_config_set(s, defaults[i].key, defaults[i].value, err, errlen);
+		free(v);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int cmd_init(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "title", required_argument, NULL, 't' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "author", required_argument, NULL, 'a' },
+		{ "tz-offset", required_argument, NULL, 'z' },
+		{ "allow-file", no_argument, NULL, 'F' },
+		{ "no-visited-query", no_argument, NULL, 'V' },
+		{ "max-age", required_argument, NULL, 'm' },
+		{ "page-size", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct setting set[8];
+	size_t nset = 0;
+	int64_t v;
+	int c, rc = ANT_OK;
+	store *s;
+	char err[512];
+
+	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
+		struct setting *x = &set[nset < 8 ? nset : 7];
+		switch (c) {
+		case 'h': return ant_help(help);
+		case 't': *x = (struct setting){ CFG_TITLE, optarg }; break;
+		case 'a': *x = (struct setting){ CFG_AUTHOR, optarg }; break;
+		case 'b':
+			if (!lirs_url_is_http(optarg))
+				return ant_usage_error(help, "--base: '%s' is not an absolute http or https URL", optarg);
+			*x = (struct setting){ CFG_BASE, optarg };
+			break;
+		case 'z':
+			if (ant_parse_int64("--tz-offset", optarg, -43200, 50400, &v) < 0)
+				return ANT_FATAL;
+			*x = (struct setting){ CFG_TZ, optarg };
+			break;
+		case 'm':
+			if (ant_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &v) < 0)
+				return ANT_FATAL;
+			*x = (struct setting){ CFG_MAX_AGE, optarg };
+			break;
+		case 'p':
+			if (ant_parse_int64("--page-size", optarg, 1, 100000, &v) < 0)
+				return ANT_FATAL;
+			*x = (struct setting){ CFG_PAGE_SIZE, optarg };
+			break;
+		case 'F': *x = (struct setting){ CFG_ALLOW_FILE, "1" }; break;
+		case 'V': *x = (struct setting){ CFG_VISITED, "0" }; break;
+		default: return ANT_FATAL;
+		}
+		if (nset < 8)
+			nset++;
+	}
+	if (optind < argc)
+		return ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
+	if (!(s = ant_open(STORE_OPEN_CREATE)))
+		return ANT_FATAL;
+	if (store_begin(s, err, sizeof err) < 0 || set_defaults(s, err, sizeof err) < 0)
+		goto fail;
+	for (size_t i = 0; i < nset; i++)
+		if (store_config_set(s, set[i].key, set[i].value, err, sizeof err) < 0)
+			goto fail;
+	if (store_commit(s, err, sizeof err) < 0)
+		goto fail;
+	printf("initialised '%s'\n", ant_db_path);
+	store_close(s);
+	return rc;
+fail:
+	ant_error("%s", err);
+	store_rollback(s);
+	store_close(s);
+	return ANT_FATAL;
+}

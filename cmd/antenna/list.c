@@ -1,0 +1,176 @@
+/*
+ * list.c: antenna list: the watched pages (or, with --sources, the LIRS
+ * sources) as text for people or JSON Lines for programs.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "antenna.h"
+#include "buf.h"
+#include "jsonw.h"
+
+static const char help[] =
+	"usage: antenna [-d FILE] list [--format text|jsonl] [--sources]\n\n"
+	"List the watched pages, by URL.  --format jsonl writes one JSON object per\n"
+	"page with the keys url, title, author, group, last_modified, last_detected\n"
+	"(Unix times, 0 when unknown), source_url, detected_by (\"header\", \"text\",\n"
+	"\"size\", \"lirs\" or null), last_error (null when the last check succeeded),\n"
+	"then last_check, last_status, error_count, next_check.\n"
+	"--sources lists the LIRS sources instead.\n";
+
+/* "YYYY-MM-DD HH:MM" in the display time zone, or "-" for 0. */
+static void fmt_time(char *b, size_t n, int64_t t, int64_t tz)
+{
+	time_t x = (time_t)(t + tz);
+	struct tm tm;
+
+	if (t <= 0 || !gmtime_r(&x, &tm))
+		snprintf(b, n, "%-16s", "-");
+	else
+		strftime(b, n, "%Y-%m-%d %H:%M", &tm);
+}
+
+static int jkey_strz_or_null(lbuf *o, const char *k, const char *v)
+{
+	if (lbuf_addc(o, ',') < 0 || jsonw_key(o, k) < 0)
+		return -1;
+	return v ? jsonw_strz(o, v) : lbuf_adds(o, "null");
+}
+
+static int jkey_int(lbuf *o, const char *k, int64_t v)
+{
+	return lbuf_addc(o, ',') < 0 || jsonw_key(o, k) < 0 ? -1 : jsonw_int(o, v);
+}
+
+static int page_json(lbuf *o, const store_page *p)
+{
+	if (lbuf_addc(o, '{') < 0 || jsonw_key(o, "url") < 0 || jsonw_strz(o, p->url) < 0 ||
+	    jkey_strz_or_null(o, "title", p->title) < 0 ||
+	    jkey_strz_or_null(o, "author", p->author) < 0 ||
+	    jkey_strz_or_null(o, "group", p->group) < 0 ||
+	    jkey_int(o, "last_modified", p->st.last_modified) < 0 ||
+	    jkey_int(o, "last_detected", p->st.last_detected) < 0 ||
+	    jkey_strz_or_null(o, "source_url", p->source_url) < 0 ||
+	    jkey_strz_or_null(o, "detected_by", p->st.detected_by) < 0 ||
+	    jkey_strz_or_null(o, "last_error", p->last_error) < 0 ||
+	    jkey_int(o, "last_check", p->st.last_check) < 0 ||
+	    jkey_int(o, "last_status", p->st.last_status) < 0 ||
+	    jkey_int(o, "error_count", p->st.error_count) < 0 ||
+	    jkey_int(o, "next_check", p->st.next_check) < 0)
+		return -1;
+	return lbuf_adds(o, "}\n");
+}
+
+static int page_text(lbuf *o, const store_page *p, int64_t tz)
+{
+	char t[32];
+
+	fmt_time(t, sizeof t, p->st.last_modified, tz);
+	return lbuf_addf(o, "%s  %-6s  %s  <%s>%s%s%s\n", t,
+			 p->st.detected_by ? p->st.detected_by : "-",
+			 *p->title ? p->title : "(no title)", p->url,
+			 p->last_error ? "  [" : "", p->last_error ? p->last_error : "",
+			 p->last_error ? "]" : "");
+}
+
+static int source_line(lbuf *o, const store_source *x, int json)
+{
+	if (!json)
+		return lbuf_addf(o, "%s  read %lld, merged %lld, not watched %lld, skipped %lld%s%s%s\n",
+				 x->url, (long long)x->records_read, (long long)x->records_merged,
+				 (long long)x->records_ignored, (long long)x->records_skipped,
+				 x->last_error ? "  [" : "", x->last_error ? x->last_error : "",
+				 x->last_error ? "]" : "");
+	if (lbuf_addc(o, '{') < 0 || jsonw_key(o, "url") < 0 || jsonw_strz(o, x->url) < 0 ||
+	    jkey_int(o, "last_fetch", x->last_fetch) < 0 || jkey_int(o, "last_ok", x->last_ok) < 0 ||
+	    jkey_strz_or_null(o, "last_error", x->last_error) < 0 ||
+	    jkey_int(o, "records_read", x->records_read) < 0 ||
+	    jkey_int(o, "records_merged", x->records_merged) < 0 ||
+	    jkey_int(o, "records_ignored", x->records_ignored) < 0 ||
+	    jkey_int(o, "records_skipped", x->records_skipped) < 0)
+		return -1;
+	return lbuf_adds(o, "}\n");
+}
+
+static int list_pages(store *s, int json, lbuf *o, char *err, size_t errlen)
+{
+	store_page *p;
+	size_t n;
+	int64_t tz = store_config_int(s, CFG_TZ, 32400);
+
+	if (store_pages_load(s, &p, &n, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if ((json ? page_json(o, &p[i]) : page_text(o, &p[i], tz)) < 0) {
+			store_pages_free(p, n);
+			return snprintf(err, errlen, "out of memory"), -1;
+		}
+	store_pages_free(p, n);
+	return 0;
+}
+
+static int list_sources(store *s, int json, lbuf *o, char *err, size_t errlen)
+{
+	store_source *x;
+	size_t n;
+
+	if (store_sources_load(s, &x, &n, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (source_line(o, &x[i], json) < 0) {
+			store_sources_free(x, n);
+			return snprintf(err, errlen, "out of memory"), -1;
+		}
+	store_sources_free(x, n);
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "sources", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, json = 0, sources = 0, rc;
+	store *s;
+	lbuf o = LBUF_INIT;
+	char err[512];
+
+	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
+		switch (c) {
+		case 'h': return ant_help(help);
+		case 's': sources = 1; break;
+		case 'f':
+			if (!strcmp(optarg, "jsonl"))
+				json = 1;
+			else if (!strcmp(optarg, "text"))
+				json = 0;
+			else
+				return ant_usage_error(help, "--format: '%s' is not text or jsonl", optarg);
+			break;
+		default: return ANT_FATAL;
+		}
+	}
+	if (optind != argc)
+		return ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
+	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+		return ANT_FATAL;
+	rc = sources ? list_sources(s, json, &o, err, sizeof err)
+		     : list_pages(s, json, &o, err, sizeof err);
+	store_close(s);
+	if (rc < 0) {
+		ant_error("%s", err);
+		lbuf_release(&o);
+		return ANT_FATAL;
+	}
+	fwrite(o.data, 1, o.len, stdout);
+	lbuf_release(&o);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		ant_error("cannot write to standard output");
+		return ANT_FATAL;
+	}
+	return ANT_OK;
+}

@@ -1,0 +1,52 @@
+/*
+ * remove.c: antenna remove: stop watching a page or reading a source.
+ * The page's past update events stay in the Atom archives (an archive
+ * never changes once written).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "antenna.h"
+
+static const char help[] =
+	"usage: antenna [-d FILE] remove URL\n\n"
+	"Stop watching the page at URL, or stop reading the LIRS source at URL.\n"
+	"Exit status 1 when URL is neither.\n";
+
+int cmd_remove(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	store *s;
+	char *key, err[512];
+	int c, rc;
+
+	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1)
+		if (c == 'h')
+			return ant_help(help);
+		else
+			return ANT_FATAL;
+	if (optind + 1 != argc)
+		return ant_usage_error(help, "one URL is needed");
+	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+		return ANT_FATAL;
+	if (!(key = ant_url_key(argv[optind]))) {
+		store_close(s);
+		ant_error("out of memory");
+		return ANT_FATAL;
+	}
+	rc = store_page_remove(s, key, err, sizeof err);
+	if (rc == 0)
+		rc = store_source_remove(s, key, err, sizeof err);
+	if (rc < 0)
+		ant_error("%s", err);
+	else if (rc == 0)
+		ant_error("'%s' is not watched", argv[optind]);
+	else
+		printf("removed '%s'\n", argv[optind]);
+	free(key);
+	store_close(s);
+	return rc < 0 ? ANT_FATAL : rc == 0 ? ANT_NOTFOUND : ANT_OK;
+}

@@ -1,0 +1,146 @@
+/*
+ * show.c: antenna show URL: one page's (or source's) state, for people.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "antenna.h"
+
+static const char help[] =
+	"usage: antenna [-d FILE] show URL\n\n"
+	"Show what the antenna knows of the page (or LIRS source) at URL: its update\n"
+	"time and how that update was detected, the last check and its result, the\n"
+	"validators, the schedule.  Exit status 1 when URL is neither.\n";
+
+static const char *when(char *b, size_t n, int64_t t, int64_t tz)
+{
+	time_t x = (time_t)(t + tz);
+	struct tm tm;
+
+	if (t <= 0 || !gmtime_r(&x, &tm))
+		return "never";
+	snprintf(b, n, "%04d-%02d-%02d %02d:%02d:%02d %+03lld%02lld (%lld)", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (long long)(tz / 3600), (long long)(llabs(tz) % 3600 / 60), (long long)t);
+	return b;
+}
+
+static const char *how(const store_page *p)
+{
+	const char *r = p->st.detected_by;
+
+	if (!p->st.last_modified)
+		return "no update known yet";
+	if (!r)
+		return "first check (no trusted Last-Modified header)";
+	if (!strcmp(r, "header"))
+		return "header (a newer Last-Modified)";
+	if (!strcmp(r, "text"))
+		return "text (the page's text changed)";
+	if (!strcmp(r, "size"))
+		return "size (the page's length changed)";
+	return "lirs (relayed by a LIRS source)";
+}
+
+static void show_page(const store_page *p, int64_t tz)
+{
+	char b[64];
+
+	printf("url:            %s\n", p->url);
+	printf("title:          %s%s\n", p->title, p->title_set_by_user ? " (set by user)" : "");
+	printf("author:         %s\n", p->author);
+	printf("group:          %s\n", p->group);
+	if (*p->ignore)
+		printf("ignore:         %s\n", p->ignore);  /* one per line */
+	printf("last modified:  %s\n", when(b, sizeof b, p->st.last_modified, tz));
+	printf("detected by:    %s\n", how(p));
+	printf("source url:     %s\n", p->source_url);
+	printf("last detected:  %s\n", when(b, sizeof b, p->st.last_detected, tz));
+	printf("last check:     %s\n", when(b, sizeof b, p->st.last_check, tz));
+	printf("last success:   %s\n", when(b, sizeof b, p->st.last_ok, tz));
+	printf("last status:    %ld\n", p->st.last_status);
+	printf("last error:     %s\n", p->last_error ? p->last_error : "none");
+	printf("errors in row:  %d\n", p->st.error_count);
+	printf("etag:           %s\n", p->etag ? p->etag : "none");
+	printf("last-modified:  %s\n", p->lm_header ? p->lm_header : "none");
+	printf("charset:        %s\n", p->charset ? p->charset : "unknown");
+	if (p->st.content_length >= 0)
+		printf("length:         %lld\n", (long long)p->st.content_length);
+	printf("interval:       %lld s\n", (long long)p->st.interval);
+	printf("next check:     %s%s\n", p->st.next_check ? when(b, sizeof b, p->st.next_check, tz) : "now",
+	       p->st.recheck ? " (re-check asked by a LIRS source)" : "");
+}
+
+static void show_source(const store_source *x, int64_t tz)
+{
+	char b[64];
+
+	printf("lirs source:    %s\n", x->url);
+	printf("last fetch:     %s\n", when(b, sizeof b, x->last_fetch, tz));
+	printf("last success:   %s\n", when(b, sizeof b, x->last_ok, tz));
+	printf("last status:    %ld\n", x->last_status);
+	printf("last error:     %s\n", x->last_error ? x->last_error : "none");
+	printf("records read:   %lld\n", (long long)x->records_read);
+	printf("merged:         %lld\n", (long long)x->records_merged);
+	printf("not watched:    %lld\n", (long long)x->records_ignored);
+	printf("skipped:        %lld\n", (long long)x->records_skipped);
+	printf("etag:           %s\n", x->etag ? x->etag : "none");
+	printf("last-modified:  %s\n", x->lm_header ? x->lm_header : "none");
+}
+
+static int find_source(store *s, const char *key, int64_t tz, char *err, size_t errlen)
+{
+	store_source *x;
+	size_t n, i;
+
+	if (store_sources_load(s, &x, &n, err, errlen) < 0)
+		return -1;
+	for (i = 0; i < n && strcmp(x[i].url_key, key) != 0; i++)
+		;
+	if (i < n)
+		show_source(&x[i], tz);
+	store_sources_free(x, n);
+	return i < n;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	store *s;
+	store_page p;
+	char *key, err[512];
+	int c, rc;
+	int64_t tz;
+
+	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1)
+		return c == 'h' ? ant_help(help) : ANT_FATAL;
+	if (optind + 1 != argc)
+		return ant_usage_error(help, "one URL is needed");
+	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+		return ANT_FATAL;
+	if (!(key = ant_url_key(argv[optind]))) {
+		store_close(s);
+		ant_error("out of memory");
+		return ANT_FATAL;
+	}
+	tz = store_config_int(s, CFG_TZ, 32400);
+	rc = store_page_get(s, key, &p, err, sizeof err);
+	if (rc > 0) {
+		show_page(&p, tz);
+		store_page_release(&p);
+	} else if (rc == 0) {
+		rc = find_source(s, key, tz, err, sizeof err);
+	}
+	if (rc < 0)
+		ant_error("%s", err);
+	else if (rc == 0)
+		ant_error("'%s' is not watched", argv[optind]);
+	free(key);
+	store_close(s);
+	return rc < 0 ? ANT_FATAL : rc == 0 ? ANT_NOTFOUND : ANT_OK;
+}

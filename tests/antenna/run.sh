@@ -1,0 +1,261 @@
+#!/bin/sh
+# End-to-end tests of the antenna command against build/tools/testserver on
+# 127.0.0.1, with pages written into a temporary directory.  Each check
+# prints "ok - name" or "not ok - name".  Needs $ANTENNA and $TOP
+# (tests/run.sh exports them); /usr/bin/python3 reads the JSON Lines.
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${BUILD:-build}
+ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
+SERVER=$TOP/$BUILD/tools/testserver
+A="${LIRS_WRAP:-} $ANTENNA"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+T=$(mktemp -d /tmp/antenna-test.XXXXXX)
+WWW=$T/www
+mkdir -p "$WWW"
+SPID=
+cleanup() {
+	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
+# is NAME GOT WANT
+is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
+# jget DB URL KEY: one key of one page from list --format jsonl
+jget() {
+	$A -d "$1" list --format jsonl | $PY -c '
+import json, sys
+url, key = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    o = json.loads(line)
+    if o["url"] == url:
+        v = o[key]
+        print("null" if v is None else v)
+' "$2" "$3"
+}
+
+"$SERVER" --root "$WWW" --port-file "$T/port" --max-seconds 300 2>"$T/server.log" &
+SPID=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if [ ! -s "$T/port" ]; then
+	notok "testserver started" "$(cat "$T/server.log")"
+	exit 1
+fi
+U="http://127.0.0.1:$(cat "$T/port")"
+NOW=$(date +%s)
+
+# ---- init, add, list, show, remove ------------------------------------------
+D=$T/a.db
+check "init creates the database" $A -d "$D" init --title "Test antenna" --base http://example.com/ant/
+check "add a page" $A -d "$D" add "$U/p.html" --title "P" --author "Au" --group "G1"
+$A -d "$D" add "$U/p.html" 2>/dev/null
+is "adding a page twice fails with 2" $? 2
+check "add with the same key (case of host, default port) is refused" sh -c "! $A -d '$D' add 'HTTP://127.0.0.1:$(cat "$T/port")/p.html'"
+for bad in "ftp://example.com/" "example.com/x" "/relative" "file:///etc/passwd" "http://"; do
+	$A -d "$D" add "$bad" 2>"$T/err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "is not an absolute http or https URL" "$T/err"; then ok "refused '$bad'"; else notok "refused '$bad'" "rc $rc" "$(cat "$T/err")"; fi
+done
+$A -d "$D" add "$U/q.html" --ignore '(' 2>"$T/err"
+is "a bad ignore pattern is refused" $? 2
+check "add a LIRS source" $A -d "$D" add --lirs "$U/peer.lirs"
+$A -d "$D" list --format jsonl > "$T/list.jsonl"
+$PY - "$T/list.jsonl" <<'EOF' && ok "list --format jsonl has the documented keys and types" || notok "list --format jsonl has the documented keys and types" "$(cat "$T/list.jsonl")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 1, rows
+o = rows[0]
+for k in ("url", "title", "author", "group", "source_url"):
+    assert isinstance(o[k], str), k
+for k in ("last_modified", "last_detected"):
+    assert isinstance(o[k], int) and o[k] == 0, k
+assert o["detected_by"] is None and o["last_error"] is None
+assert o["title"] == "P" and o["author"] == "Au" and o["group"] == "G1"
+EOF
+check "show a page" sh -c "$A -d '$D' show '$U/p.html' | grep -q 'title: *P (set by user)'"
+check "show a source" sh -c "$A -d '$D' show '$U/peer.lirs' | grep -q 'lirs source:'"
+$A -d "$D" show "$U/nothing.html" 2>/dev/null
+is "show of an unknown URL exits 1" $? 1
+check "remove a page" $A -d "$D" remove "$U/p.html"
+check "remove a source" $A -d "$D" remove "$U/peer.lirs"
+is "list is empty after remove" "$($A -d "$D" list | wc -l | tr -d ' ')" 0
+check "--help everywhere" sh -c "for c in add check-db init list publish remove run show update; do $A \$c --help | grep -q usage || exit 1; done"
+check "--version" sh -c "$A --version | grep -q antenna"
+check "-d is needed for an existing database" sh -c "! $A -d '$T/none.db' list 2>&1 | grep -q xyz; ! $A -d '$T/none.db' list 2>/dev/null"
+check "ANTENNA_DB names the database" sh -c "ANTENNA_DB='$D' $A list"
+
+# ---- detection rules ------------------------------------------------------------
+D=$T/b.db
+$A -d "$D" init >/dev/null
+# header: a fixed Last-Modified well before Date
+printf '<title>Head</title><p>one</p>\n' > "$WWW/head.html"
+printf 'Last-Modified: Mon, 01 Jan 2024 00:00:00 GMT\n' > "$WWW/head.html.hdr"
+# dynamic: Last-Modified == Date
+printf '<title>Dyn</title><p>one</p>\n' > "$WWW/dyn.html"
+printf 'Date: now\nLast-Modified: now\n' > "$WWW/dyn.html.hdr"
+# ignored parts: no validators, so only the text can tell
+printf '<html><head><title>Ign</title></head><body><p>stay</p><div id="ad">ad one</div><span class="clock">10:00</span></body></html>\n' > "$WWW/ign.html"
+printf 'No-Validators: 1\n' > "$WWW/ign.html.hdr"
+# size: not HTML, no validators
+printf 'abc\n' > "$WWW/plain.txt"
+printf 'No-Validators: 1\nContent-Type: text/plain\n' > "$WWW/plain.txt.hdr"
+# 304 and validators
+printf '<title>Cond</title><p>same</p>\n' > "$WWW/cond.html"
+printf 'Last-Modified: Mon, 01 Jan 2024 00:00:00 GMT\n' > "$WWW/cond.html.hdr"
+# 412 to conditional requests
+printf '<title>Pre</title><p>same</p>\n' > "$WWW/pre.html"
+printf 'Precondition-Failed: 1\n' > "$WWW/pre.html.hdr"
+# errors
+printf 'Status: 404 Not Found\n' > "$WWW/e404.html.hdr"
+printf 'Status: 410 Gone\n' > "$WWW/e410.html.hdr"
+printf 'Status: 429 Too Many Requests\nRetry-After: 7200\n' > "$WWW/e429.html.hdr"
+printf 'Redirect: /loop.html\n' > "$WWW/loop.html.hdr"
+printf '<p>slow</p>\n' > "$WWW/slow.html"
+printf 'Delay-Ms: 4000\n' > "$WWW/slow.html.hdr"
+for p in head.html dyn.html ign.html plain.txt cond.html pre.html e404.html e410.html e429.html loop.html slow.html; do
+	$A -d "$D" add "$U/$p" >/dev/null
+done
+$A -d "$D" remove "$U/ign.html" >/dev/null
+$A -d "$D" add "$U/ign.html" --ignore '#ad' --ignore '.clock' >/dev/null
+
+$A -d "$D" update --now "$NOW" --timeout 2 > "$T/out" 2>"$T/err"
+is "update exits 0 while some pages fail" $? 0
+check "update prints a one-line summary" grep -q "checked 11 pages: 6 updated, 0 unchanged, 5 failed" "$T/out"
+is "first check takes a trusted Last-Modified" "$(jget "$D" "$U/head.html" last_modified)" 1704067200
+is "first check with a trusted header is detected by header" "$(jget "$D" "$U/head.html" detected_by)" header
+is "first check, Last-Modified == Date: check time" "$(jget "$D" "$U/dyn.html" last_modified)" "$NOW"
+is "first check, Last-Modified == Date: no rule" "$(jget "$D" "$U/dyn.html" detected_by)" null
+is "last_detected is the check time (--now)" "$(jget "$D" "$U/dyn.html" last_detected)" "$NOW"
+is "title from <title>" "$(jget "$D" "$U/dyn.html" title)" Dyn
+is "404 recorded" "$(jget "$D" "$U/e404.html" last_error)" "404 Not Found"
+is "410 recorded" "$(jget "$D" "$U/e410.html" last_error)" "410 Gone"
+is "429 recorded" "$(jget "$D" "$U/e429.html" last_status)" 429
+is "429 Retry-After honoured" "$(jget "$D" "$U/e429.html" next_check)" $((NOW + 7200))
+e=$(jget "$D" "$U/loop.html" last_error)
+if [ "$e" != null ] && [ -n "$e" ]; then ok "redirect loop recorded ($e)"; else notok "redirect loop recorded" "$e"; fi
+e=$(jget "$D" "$U/slow.html" last_error)
+if [ "$e" != null ] && [ -n "$e" ]; then ok "timeout recorded ($e)"; else notok "timeout recorded" "$e"; fi
+is "an error keeps last_modified at 0" "$(jget "$D" "$U/e404.html" last_modified)" 0
+check "show tells the last error" sh -c "$A -d '$D' show '$U/e410.html' | grep -q 'last error: *410 Gone'"
+check "show has the stored ETag" sh -c "$A -d '$D' show '$U/cond.html' | grep -q 'etag: *\"'"
+check "show has the stored Last-Modified" sh -c "$A -d '$D' show '$U/cond.html' | grep -q 'last-modified: *[A-Z][a-z][a-z], '"
+
+# Second run, nothing changed: 304 for the pages with validators.
+N2=$((NOW + 3600))
+$A -d "$D" update --now "$N2" --force --timeout 2 > "$T/out" 2>&1
+is "304 answered to the echoed validators" "$(jget "$D" "$U/cond.html" last_status)" 304
+is "304 leaves last_modified alone" "$(jget "$D" "$U/cond.html" last_modified)" 1704067200
+is "304 refreshes last_detected" "$(jget "$D" "$U/cond.html" last_detected)" "$N2"
+is "412 retried unconditionally" "$(jget "$D" "$U/pre.html" last_status)" 200
+is "412 retry is no error" "$(jget "$D" "$U/pre.html" last_error)" null
+is "404 counted twice" "$(jget "$D" "$U/e404.html" error_count)" 2
+
+# Changes.
+printf '<title>Head</title><p>two</p>\n' > "$WWW/head.html"
+printf 'Last-Modified: Tue, 02 Jan 2024 00:00:00 GMT\n' > "$WWW/head.html.hdr"
+printf '<title>Dyn</title><p>two</p>\n' > "$WWW/dyn.html"
+printf '<html><head><title>Ign</title></head><body><p>stay</p><div id="ad">ad two, longer</div><span class="clock">11:00</span></body></html>\n' > "$WWW/ign.html"
+printf 'abcdef\n' > "$WWW/plain.txt"
+N3=$((NOW + 7200))
+$A -d "$D" update --now "$N3" --force --timeout 2 > "$T/out" 2>&1
+is "newer Last-Modified: header" "$(jget "$D" "$U/head.html" detected_by)" header
+is "header rule takes the header's time" "$(jget "$D" "$U/head.html" last_modified)" 1704153600
+is "Last-Modified == Date not trusted: text" "$(jget "$D" "$U/dyn.html" detected_by)" text
+is "text rule: update time is the detection time" "$(jget "$D" "$U/dyn.html" last_modified)" "$N3"
+is "only ignored parts changed: no update" "$(jget "$D" "$U/ign.html" last_modified)" "$NOW"
+is "not HTML, other length: size" "$(jget "$D" "$U/plain.txt" detected_by)" size
+is "size rule: update time is the detection time" "$(jget "$D" "$U/plain.txt" last_modified)" "$N3"
+check "show says how it was detected" sh -c "$A -d '$D' show '$U/dyn.html' | grep -q 'detected by: *text'"
+
+# Not due: nothing is checked before its interval.
+$A -d "$D" update --now $((N3 + 10)) > "$T/out" 2>&1
+check "pages are not checked before they are due" grep -q "checked 0 pages" "$T/out"
+
+# ---- LIRS source with bad records ------------------------------------------------
+LM=$((NOW - 600)); LD=$((NOW - 300))
+cat > "$WWW/peer.lirs" <<EOF
+# a peer antenna's file
+LIRS,$LM,$LD,32400,1000,$U/cond.html,Cond relayed,Peer,0,
+LIRS,notanumber,$LD,32400,1000,$U/head.html,Bad,Peer,0,
+LIRS,$LM,$LD,32400,1000,http://unwatched.example/,Other,Peer,0,
+LIRS,$LM,$((NOW - 90000)),32400,1000,$U/pre.html,Stale,Peer,0,
+not a record at all
+LIRS,$((LM - 999999)),$LD,32400,1000,$U/ign.html,Older,Peer,0,
+EOF
+$A -d "$D" add --lirs "$U/peer.lirs" >/dev/null
+$A -d "$D" add --lirs "$U/missing.lirs" >/dev/null
+printf 'Status: 404 Not Found\n' > "$WWW/missing.lirs.hdr"
+$A -d "$D" update --now "$NOW" -v > "$T/out" 2>"$T/err"
+is "a bad source never breaks the run" $? 0
+is "relayed update: detected by lirs" "$(jget "$D" "$U/cond.html" detected_by)" lirs
+is "relayed update time" "$(jget "$D" "$U/cond.html" last_modified)" "$LM"
+is "relayed page keeps the source as Source URL" "$(jget "$D" "$U/cond.html" source_url)" "$U/peer.lirs"
+is "an older relayed record loses" "$(jget "$D" "$U/ign.html" detected_by)" null
+check "summary counts the source's records" grep -q "read 2 LIRS sources (1 failed): 6 records, 1 merged, 1 not watched, 3 skipped" "$T/out"
+check "the re-check ran in the same update" grep -q "$U/cond.html" "$T/err"
+check "list --sources" sh -c "$A -d '$D' list --sources | grep -q 'missing.lirs.*404'"
+
+# ---- publish -------------------------------------------------------------------------
+$A -d "$D" publish --now "$NOW" "$T/pub" > "$T/out" 2>&1
+is "publish exits 0" $? 0
+for f in index.html lirs.gz index.atom current.atom; do
+	check "publish writes $f" test -s "$T/pub/$f"
+done
+check "index.html names a page" grep -q "Head" "$T/pub/index.html"
+check "run = update + publish" $A -d "$D" run "$T/pub2" --now $((NOW + 100000))
+check "run wrote index.html" test -s "$T/pub2/index.html"
+
+# ---- schema from a newer antenna ------------------------------------------------------
+cp "$D" "$T/new.db"
+$PY -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version=99"); c.commit()' "$T/new.db"
+$A -d "$T/new.db" list 2>"$T/err"
+is "newer schema refused with 2" $? 2
+check "newer schema message" grep -q "has schema version 99; this antenna knows up to" "$T/err"
+
+# ---- two updates at once ------------------------------------------------------------
+D=$T/c.db
+$A -d "$D" init >/dev/null
+printf 'Delay-Ms: 6000\n' > "$WWW/lock.html.hdr"
+printf '<p>x</p>\n' > "$WWW/lock.html"
+$A -d "$D" add "$U/lock.html" >/dev/null
+$A -d "$D" update --timeout 10 >/dev/null 2>&1 &
+UP=$!
+sleep 0.5
+$A -d "$D" update 2>"$T/err"
+is "a second update fails with 2" $? 2
+check "a second update says another run holds the lock" grep -q "another antenna run holds the lock on '$D'" "$T/err"
+wait $UP
+is "the first update completes" $? 0
+
+# ---- kill -9 during an update ----------------------------------------------------------
+D=$T/k.db
+$A -d "$D" init >/dev/null
+i=0
+while [ $i -lt 60 ]; do
+	printf '<title>K%d</title><p>%d</p>\n' $i $i > "$WWW/k$i.html"
+	printf 'Delay-Ms: 150\nNo-Validators: 1\n' > "$WWW/k$i.html.hdr"
+	$A -d "$D" add "$U/k$i.html" >/dev/null
+	i=$((i + 1))
+done
+bad=0
+for delay in 0.3 0.5 0.7 0.9 1.1; do
+	$ANTENNA -d "$D" update --force --jobs 8 --per-host 8 >/dev/null 2>&1 &
+	KP=$!
+	sleep $delay
+	kill -9 $KP 2>/dev/null
+	wait $KP 2>/dev/null
+	$A -d "$D" check-db >/dev/null 2>&1 || bad=$((bad + 1))
+	i=0
+	while [ $i -lt 60 ]; do printf '<title>K%d</title><p>%d %s</p>\n' $i $i $delay > "$WWW/k$i.html"; i=$((i + 1)); done
+done
+is "integrity check passes after each kill -9" $bad 0
+$A -d "$D" update --force --jobs 16 --per-host 16 > "$T/out" 2>&1
+is "the next update after kill -9 completes" $? 0
+check "the next update checked every page" grep -q "checked 60 pages" "$T/out"
+check "integrity check after the last run" $A -d "$D" check-db
