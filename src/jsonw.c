@@ -276,7 +276,7 @@ int lirs_record_from_json(lirs_json_record *jr, const char *text, size_t len,
 	}
 	jr->doc_ = root;
 	if (!json_is_object(root)) {
-		snprintf(err, errlen, "a line is not a JSON object");
+		snprintf(err, errlen, "not a JSON object");
 		goto fail;
 	}
 	if (get_ints(&jr->rec, root, err, errlen) < 0 ||

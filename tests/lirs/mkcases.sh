@@ -1,0 +1,77 @@
+#!/bin/sh
+# mkcases.sh: writes the small input files of tests/lirs/cases/ (committed;
+# rerun after changing this script).  Big inputs (10 MB line, gzip bomb) are
+# *.gen scripts that run.sh runs at test time instead.
+# Needs printf, gzip and glibc iconv.  Then: UPDATE=1 sh tests/lirs/run.sh
+# rewrites the expected outputs, which must be reviewed before committing.
+set -eu
+cd "$(dirname "$0")/cases"
+# Fresh relative to run.sh's --now 1000000000: detected 100 s earlier.
+T=999999900
+rec() { printf 'LIRS,%s,%s,32400,1234,%s,%s,Author,0,,\n' "$T" "$T" "$1" "$2"; }
+euc() { iconv -f UTF-8 -t EUC-JP-MS; }
+gz() { gzip -n -6; }
+
+# The spec's own example (§5), with its CRLF; plain and gzip.
+printf 'LIRS,938779260,938781002,32400,49383,http://hiya.ouchi.to/n/,Tadayo Memories,Hiya,http://amano.hauN.org/,blah blah,\r\n' > spec-example.in
+gz < spec-example.in > spec-example-gz.in
+
+# A clean gzip EUC-JP file: exit 0 everywhere.
+{ rec http://a.example/ 'ようこそ日記'; rec http://b.example/ '旅行記'; } | euc | gz > clean.in
+
+# Escapes: \, and \\, a backslash right before the field's comma, unknown \q.
+{
+	printf 'LIRS,%s,%s,32400,0,http://a.example/,A\\, B,0,0,,\n' $T $T
+	printf 'LIRS,%s,%s,32400,0,http://b.example/,back\\\\slash,0,0,,\n' $T $T
+	printf 'LIRS,%s,%s,32400,0,http://c.example/,ends in backslash\\\\,0,0,,\n' $T $T
+	printf 'LIRS,%s,%s,32400,0,http://d.example/,odd \\q escape,0,0,,\n' $T $T
+	printf 'LIRS,%s,%s,32400,0,http://e.example/,\\\\\\,\\\\,0,0,,\n' $T $T
+} > escapes.in
+
+# Line ends: LF, CRLF mixed; a lone CR.
+{ rec http://a.example/ lf; rec http://b.example/ crlf | sed 's/$/\r/'; rec http://c.example/ lf2; } > crlf-lf-mix.in
+printf 'LIRS,%s,%s,32400,0,http://a.example/,one,0,0,,\rLIRS,%s,%s,32400,0,http://b.example/,two,0,0,,\n' $T $T $T $T > lone-cr.in
+
+# Comments and blank lines are skipped.
+{ printf '# sites.lirs\n\n'; rec http://a.example/ a; printf '   \n#LIRS,1,2,3\n'; rec http://b.example/ b; } > comments.in
+
+# Field counts: 8 (samidare, tDiary), 9, 13 without trailing comma (tama), 7.
+printf 'LIRS,%s,%s,32400,0,http://a.example/,eight,Author,http://a.example/,\n' $T $T > fields-8.in
+printf 'LIRS,%s,%s,+32400,0,http://a.example/,thirteen,Author,http://lirs.example/,,http://a.example/check,HEAD,T,antenna\n' $T $T > fields-13.in
+printf 'LIRS,%s,%s,32400,0,http://a.example/,seven,Author,\n' $T $T > fields-7.in
+
+# Charsets: EUC-JP kanji, half-width kana (SS2), JIS X 0212 (SS3), NEC ①.
+rec http://a.example/ '漢字のタイトル' | euc > eucjp-kanji.in
+rec http://a.example/ 'ｱﾝﾃﾅ' | euc > halfwidth-kana.in
+printf 'LIRS,%s,%s,32400,0,http://a.example/,\217\260\241,0,0,,\n' $T $T > jisx0212.in
+printf 'LIRS,%s,%s,32400,0,http://a.example/,\255\241 first,0,0,,\n' $T $T > nec-circled.in
+# A UTF-8 file (tDiary); bytes valid in neither; NUL bytes.
+rec http://a.example/ 'UTF-8 の日記 ☃' > utf8.in
+printf 'LIRS,%s,%s,32400,0,http://a.example/,bad \377\376 bytes,0,0,,\n' $T $T > invalid-bytes.in
+printf 'LIRS,%s,%s,32400,0,http://a.example/,nul\000here,0,0,,\n' $T $T > nul-bytes.in
+
+# gzip: two members; truncated; corrupt; trailing garbage.
+{ rec http://a.example/ one | euc | gz; rec http://b.example/ two | euc | gz; } > gzip-multi.in
+i=1; while [ $i -le 400 ]; do rec http://a$i.example/ "title $i $(printf %0100d $i)"; i=$((i + 1)); done | gz > gzip-full.tmp
+# Cut in the middle: the records before the damage are delivered.
+head -c $(($(wc -c < gzip-full.tmp) / 2)) gzip-full.tmp > gzip-truncated.in
+{ head -c 30 gzip-full.tmp; printf 'XXXXXXXXXXXXXXXXXXXX'; tail -c +51 gzip-full.tmp; } > gzip-corrupt.in
+{ cat gzip-full.tmp; printf 'junk after the member'; } > gzip-trailing.in
+rm -f gzip-full.tmp
+
+: > empty.in
+
+# One case per syntax and record rule.
+printf 'HTTP,1,2,3,4,http://a.example/,x,0,0,,\n' > no-prefix.in
+printf 'LIRS,x1,%s,32400,0,http://a.example/,a,0,0,,\nLIRS,%s,%s,9h,0,http://b.example/,b,0,0,,\n' $T $T $T > bad-number.in
+printf 'LIRS,%s,%s,,0,http://a.example/,,0,,,\n' $T $T > blank-field.in
+printf 'LIRS,%s,%s,50401,0,http://a.example/,a,0,0,,\nLIRS,%s,%s,-43201,0,http://b.example/,b,0,0,,\nLIRS,%s,%s,-43200,0,http://c.example/,c,0,0,,\n' $T $T $T $T $T $T > tz-range.in
+printf 'LIRS,-5,%s,32400,-1,http://a.example/,a,0,0,,\n' $T > negative.in
+printf 'LIRS,0,%s,32400,0,http://a.example/,a,0,0,,\nLIRS,%s,0,32400,0,http://b.example/,b,0,0,,\n' $T $T > zero-time.in
+printf 'LIRS,%s,1000003600,32400,0,http://a.example/,a,0,0,,\n' $T > future.in
+printf 'LIRS,999971000,999971000,32400,0,http://a.example/,a,0,0,,\nLIRS,999971200,999971200,32400,0,http://b.example/,b,0,0,,\n' > stale.in
+printf 'LIRS,999999990,%s,32400,0,http://a.example/,a,0,0,,\n' $T > modified-after-detected.in
+{ rec ftp://a.example/ ftp; rec /relative rel; rec 0 blank; rec 'http:///nohost' nohost; rec 'http://a b.example/' space; } > bad-url.in
+{ rec http://a.example/ first; rec http://b.example/ other; rec http://a.example/ second; rec HTTP://A.EXAMPLE/ case; rec http://a.example/ third; } > duplicate-url.in
+printf 'LIRS,%s,%s,32400,0,http://a.example/,a,0,0,0,\n' $T $T > extension-zero.in
+printf 'LIRS,%s,%s,32400,0,http://a.example/,a,0,0,ext\n' $T $T > no-trailing-comma.in

@@ -1,0 +1,233 @@
+#!/bin/sh
+# tests/lirs/run.sh: the lirs command, data-driven.
+#
+# Each case in cases/ is an input, NAME.in (or NAME.gen, a shell script
+# that prints the input, for big ones), optional NAME.args (extra options
+# for every command), and expected results:
+#   NAME.jsonl  stdout of `lirs cat --format jsonl NAME.in`
+#   NAME.tsv    stdout of `lirs cat --format tsv NAME.in`        (optional)
+#   NAME.lirs   stdout of `lirs cat --format lirs NAME.in`       (optional)
+#   NAME.diag   stdout of `lirs validate --now 1000000000 NAME.in`
+#   NAME.json   the same with --format json                      (optional)
+#   NAME.rc     "cat N" and "validate N": the expected exit statuses
+# Every case is also round-tripped: cat | pack --utf8 | cat, and through
+# EUC-JP when pack reports no U+3013 replacement.  Then come the checks
+# that are not per case (usage, stdin, several files, pack -o, docs).
+#
+# UPDATE=1 sh tests/lirs/run.sh rewrites the expected files from the
+# current build: review the diff before committing it.
+# Prints one "ok - ..." / "not ok - ..." line per check.
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+LIRS=${LIRS:-$TOP/${BUILD:-build}/lirs}
+L="${LIRS_WRAP:-} $LIRS"
+CASES=$TOP/tests/lirs/cases
+NOW=1000000000
+if [ ! -x "$LIRS" ]; then
+	echo "not ok - '$LIRS' is not built"
+	exit 1
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "ok - $1"; }
+nok() { echo "not ok - $1"; }
+check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3"; echo "#   got '$1', want '$2'"; fi; }
+
+# Compares file $1 with expected $2 (or writes it under UPDATE=1).
+expect() {
+	if [ "${UPDATE:-}" = 1 ]; then cp "$1" "$2"; ok "$3 (updated)"; return; fi
+	if cmp -s "$1" "$2"; then ok "$3"; else nok "$3"; diff "$2" "$1" | head -n 10 | cut -c 1-200 | sed 's/^/#   /'; fi
+}
+
+want_rc() { sed -n "s/^$2 //p" "$CASES/$1.rc"; }
+
+run_case() {
+	name=$1 in=$2 args=""
+	[ -f "$CASES/$name.args" ] && args=$(cat "$CASES/$name.args")
+	# Run from the case's directory so FILE in diagnostics is just the name.
+	cd "$(dirname "$in")" || return
+	f=$(basename "$in")
+	$L cat --format jsonl $args "$f" > "$T/out" 2> "$T/err"; crc=$?
+	expect "$T/out" "$CASES/$name.jsonl" "$name: cat --format jsonl"
+	for fmt in tsv lirs; do
+		[ -f "$CASES/$name.$fmt" ] || continue
+		$L cat --format $fmt $args "$f" > "$T/out" 2> /dev/null
+		expect "$T/out" "$CASES/$name.$fmt" "$name: cat --format $fmt"
+	done
+	$L validate --now $NOW $args "$f" > "$T/diag" 2> "$T/verr"; vrc=$?
+	expect "$T/diag" "$CASES/$name.diag" "$name: validate diagnostics"
+	if [ -f "$CASES/$name.json" ]; then
+		$L validate --now $NOW --format json $args "$f" > "$T/out" 2> /dev/null
+		expect "$T/out" "$CASES/$name.json" "$name: validate --format json"
+	fi
+	if [ "${UPDATE:-}" = 1 ]; then
+		printf 'cat %s\nvalidate %s\n' $crc $vrc > "$CASES/$name.rc"
+	fi
+	check "$crc" "$(want_rc "$name" cat)" "$name: cat exit status"
+	check "$vrc" "$(want_rc "$name" validate)" "$name: validate exit status"
+	cd "$TOP" || return
+	# What cat wrote, pack must write back: the same records, through
+	# EUC-JP, or through UTF-8 when EUC-JP cannot hold every character.
+	[ "$crc" -le 1 ] || return
+	$L cat $args "$in" 2> /dev/null > "$T/a.jsonl"
+	$L pack < "$T/a.jsonl" 2> "$T/perr" > "$T/p.gz"
+	if ! grep -q U+3013 "$T/perr"; then
+		$L cat $args "$T/p.gz" > "$T/b.jsonl" 2> /dev/null
+		expect_same "$T/a.jsonl" "$T/b.jsonl" "$name: round trip cat | pack | cat (EUC-JP, gzip)"
+	elif [ -f "$CASES/$name.no-utf8-round-trip" ]; then
+		ok "$name: no UTF-8 round trip # SKIP $(head -n 1 "$CASES/$name.no-utf8-round-trip")"
+	else
+		$L pack --utf8 < "$T/a.jsonl" 2> /dev/null | $L cat $args > "$T/b.jsonl" 2> /dev/null
+		expect_same "$T/a.jsonl" "$T/b.jsonl" "$name: round trip cat | pack --utf8 | cat"
+	fi
+}
+
+expect_same() {
+	if cmp -s "$1" "$2"; then ok "$3"; else nok "$3"; diff "$1" "$2" | head -n 6 | cut -c 1-200 | sed 's/^/#   /'; fi
+}
+
+cases() {
+	for f in "$CASES"/*.in "$CASES"/*.gen; do
+		[ -f "$f" ] || continue
+		name=$(basename "$f"); name=${name%.*}
+		case $f in
+		*.gen) sh "$f" > "$T/$name.in"; run_case "$name" "$T/$name.in" ;;
+		*) run_case "$name" "$f" ;;
+		esac
+		rm -f "$T/$name.in"
+	done
+}
+
+# ---- checks that are not per case ---------------------------------------
+
+usage() {
+	$L > /dev/null 2>&1; check $? 2 "no command: exit 2"
+	$L frobnicate > /dev/null 2> "$T/err"; check $? 2 "unknown command: exit 2"
+	grep -q "unknown command 'frobnicate'" "$T/err" && ok "unknown command is named" || nok "unknown command is named"
+	$L --version > "$T/out"; check "$?:$(cat "$T/out")" "0:lirs $(sed -n 's/#define LIRS_VERSION "\(.*\)"/\1/p' "$TOP/src/lirs.h")" "--version"
+	$L --help > "$T/out"; check $? 0 "--help: exit 0"
+	for c in cat validate pack merge atom; do
+		grep -q "^  $c " "$T/out" && ok "--help lists $c" || nok "--help lists $c"
+	done
+	for c in cat validate pack; do
+		$L $c --help > "$T/out" 2>&1; check "$?:$(head -n 1 "$T/out" | cut -d ' ' -f 1-3)" "0:usage: lirs $c" "$c --help"
+		$L help $c > "$T/out2" 2>&1; expect_same "$T/out" "$T/out2" "help $c = $c --help"
+		$L $c --no-such-option x > /dev/null 2> "$T/err"; check $? 2 "$c: unknown option: exit 2"
+		grep -q "unknown option '--no-such-option'" "$T/err" && ok "$c: unknown option named" || nok "$c: unknown option named"
+	done
+	f=$CASES/clean.in
+	$L cat --format xml "$f" > /dev/null 2>&1; check $? 2 "cat --format xml: exit 2"
+	$L cat --max-decoded 12x "$f" > /dev/null 2>&1; check $? 2 "cat --max-decoded 12x: exit 2"
+	$L cat --max-line 0 "$f" > /dev/null 2>&1; check $? 2 "cat --max-line 0: exit 2"
+	$L cat --format > /dev/null 2> "$T/err"; check $? 2 "cat --format without value: exit 2"
+	grep -q "needs a value" "$T/err" && ok "missing value is reported" || nok "missing value is reported"
+	$L validate > /dev/null 2>&1; check $? 2 "validate without FILE: exit 2"
+	$L validate --now 1e9 "$f" > /dev/null 2>&1; check $? 2 "validate --now 1e9: exit 2"
+	$L validate --now 99999999999999999999 "$f" > /dev/null 2>&1; check $? 2 "validate --now overflow: exit 2"
+	$L validate --max-age -5 "$f" > /dev/null 2>&1; check $? 2 "validate --max-age -5: exit 2"
+	$L validate --format yaml "$f" > /dev/null 2>&1; check $? 2 "validate --format yaml: exit 2"
+	$L pack a b > /dev/null 2>&1; check $? 2 "pack with two FILEs: exit 2"
+	$L cat "$T/missing.lirs" > /dev/null 2> "$T/err"; check $? 2 "cat of a missing file: exit 2"
+	grep -q "cannot open '$T/missing.lirs': No such file or directory" "$T/err" &&
+		ok "missing file message" || nok "missing file message"
+}
+
+stdin_and_files() {
+	cd "$CASES" || return
+	$L cat - < clean.in > "$T/a"; check $? 0 "cat - reads stdin"
+	$L cat < clean.in > "$T/b"; expect_same "$T/a" "$T/b" "cat with no FILE reads stdin"
+	expect_same "$T/a" clean.jsonl "stdin gives the same records"
+	$L validate --now $NOW - < duplicate-url.in > "$T/out"; check $? 1 "validate - : exit 1"
+	grep -q '^<stdin>:5: error: .*already appears on line 1 \[duplicate-url\]' "$T/out" &&
+		ok "stdin is called <stdin>" || nok "stdin is called <stdin>"
+	$L cat clean.in escapes.in > "$T/out"; check $? 0 "cat of two clean files: exit 0"
+	cat clean.jsonl escapes.jsonl > "$T/want"; expect_same "$T/out" "$T/want" "cat of two files concatenates"
+	$L cat clean.in bad-number.in > /dev/null 2>&1; check $? 1 "cat clean + skipped: exit 1"
+	$L cat clean.in gzip-truncated.in bad-number.in > "$T/out" 2>/dev/null; check $? 2 "cat clean + truncated + skipped: exit 2"
+	grep -q 'http://a399.example/' "$T/out" && nok "truncated gzip: no record after the damage" || ok "truncated gzip: no record after the damage"
+	grep -q 'http://b.example/' "$T/out" && ok "files after a fatal one are still read" || nok "files after a fatal one are still read"
+	$L validate --now $NOW clean.in stale.in > "$T/out"; check $? 0 "validate clean + warnings: exit 0"
+	check "$(grep -c ': [0-9]* records, ' "$T/out")" 2 "one summary line per file"
+	$L validate --now $NOW clean.in negative.in "$T/missing" > "$T/out" 2> "$T/err"; check $? 2 "validate with a missing file: exit 2"
+	check "$(grep -c ' records, ' "$T/out")" 2 "the other files are still validated"
+	$L validate -q --now $NOW stale.in > "$T/out"
+	check "$(cat "$T/out")" "stale.in: 2 records, 0 errors, 2 warnings" "-q hides warnings, still counts them"
+	$L cat --format lirs --utf8 --gzip eucjp-kanji.in > "$T/u.gz"
+	check "$(zcat "$T/u.gz" | tr -d '\n')" "$(iconv -f EUC-JP -t UTF-8 eucjp-kanji.in | tr -d '\n')" "cat --format lirs --utf8 --gzip"
+	cd "$TOP" || return
+}
+
+pack_checks() {
+	printf '%s\n' '{"url":"http://a.example/","title":"a"}' 'not json' '' \
+		'{"url":"http://b.example/","tz_offset":"9"}' '[1,2]' \
+		'{"url":"http://c.example/","title":"c","extra":["x"]}' > "$T/in.jsonl"
+	$L pack --no-gzip "$T/in.jsonl" > "$T/out" 2> "$T/err"; check $? 1 "pack: bad lines give exit 1"
+	check "$(grep -c '^LIRS,' "$T/out")" 2 "pack: good lines are still written"
+	grep -q "^$T/in.jsonl:2:[0-9]*: error: invalid JSON" "$T/err" && ok "pack: FILE:LINE:COL for bad JSON" || nok "pack: FILE:LINE:COL for bad JSON"
+	grep -q "^$T/in.jsonl:4: error: 'tz_offset' is not an integer" "$T/err" && ok "pack: wrong type reported" || nok "pack: wrong type reported"
+	grep -q "^$T/in.jsonl:5: error: not a JSON object" "$T/err" && ok "pack: non-object reported" || nok "pack: non-object reported"
+	check "$(grep 'c.example' "$T/out")" "LIRS,0,0,0,0,http://c.example/,c,0,0,,x," "pack: defaults and extras"
+	printf '{"url":"http://a.example/","title":"snow \342\230\203 and \360\237\230\200"}\n' |
+		$L pack > "$T/out" 2> "$T/err"; check $? 0 "pack: replacements are not an error"
+	grep -q 'warning: 2 characters EUC-JP cannot hold were replaced by U+3013' "$T/err" &&
+		ok "pack: U+3013 replacements counted" || { nok "pack: U+3013 replacements counted"; sed 's/^/#   /' "$T/err"; }
+	$L cat "$T/out" | grep -q '"snow 〓 and 〓"' && ok "pack: U+3013 written" || nok "pack: U+3013 written"
+	$L pack < /dev/null > "$T/out"; check "$?:$(zcat "$T/out" | wc -c)" "0:0" "pack of nothing: an empty gzip file"
+	$L pack --no-gzip < "$CASES/clean.jsonl" > "$T/out"
+	check "$(head -c 5 "$T/out")" "LIRS," "pack --no-gzip writes plain text"
+	$L pack < "$CASES/clean.jsonl" | head -c 2 | od -An -tx1 > "$T/out"
+	check "$(tr -d ' \n' < "$T/out")" "1f8b" "pack writes gzip by default"
+}
+
+# pack -o: the target is replaced only when the new file is complete.
+pack_atomic() {
+	d=$T/pub; mkdir -p "$d"
+	head -n 1 "$CASES/duplicate-url.jsonl" > "$T/one.jsonl"
+	# A slow producer: one line, a pause, the rest.
+	{ cat "$T/one.jsonl"; sleep 1; cat "$CASES/escapes.jsonl"; } | $L pack -o "$d/new.lirs.gz" 2> "$T/err" &
+	pid=$!
+	sleep 0.4
+	[ ! -e "$d/new.lirs.gz" ] && ok "pack -o: no target while writing" || nok "pack -o: no target while writing"
+	wait $pid; check $? 0 "pack -o: exit 0"
+	$L cat "$d/new.lirs.gz" | wc -l > "$T/n"; check "$(tr -d ' ' < "$T/n")" 6 "pack -o: complete file after"
+	$L pack -o "$d/new.lirs.gz" < "$CASES/clean.jsonl"
+	cp "$d/new.lirs.gz" "$T/old"
+	{ cat "$CASES/escapes.jsonl"; sleep 1; cat "$CASES/escapes.jsonl"; } | $L pack -o "$d/new.lirs.gz" &
+	pid=$!
+	sleep 0.4
+	cmp -s "$d/new.lirs.gz" "$T/old" && ok "pack -o: old content kept while writing" || nok "pack -o: old content kept while writing"
+	wait $pid
+	check "$($L cat "$d/new.lirs.gz" | wc -l | tr -d ' ')" 10 "pack -o: replaced when done"
+	$L pack -o "$d/new.lirs.gz" "$T/missing.jsonl" 2> /dev/null; check $? 2 "pack -o of a missing input: exit 2"
+	check "$($L cat "$d/new.lirs.gz" | wc -l | tr -d ' ')" 10 "pack -o: failed run leaves the target"
+	$L pack -o "$T/no/such/dir/x.gz" < "$CASES/clean.jsonl" 2> /dev/null; check $? 2 "pack -o into a missing directory: exit 2"
+	check "$(ls "$d")" "new.lirs.gz" "pack -o leaves no temporary files"
+}
+
+# The documentation must keep up with the code.
+docs() {
+	man5=$TOP/man/lirs.5 man1=$TOP/man/lirs.1
+	missing=""
+	for id in $(sed -n 's/^.*= { "\([a-z0-9-]*\)", LIRS_SEV_.*/\1/p' "$TOP/src/rules.c"); do
+		grep -q "^\.It Cm $id\$" "$man5" || missing="$missing $id"
+	done
+	check "${missing:-none}" none "every rule id in src/rules.c is documented in lirs(5)"
+	missing=""
+	for c in cat validate pack merge atom; do
+		$L $c --help 2> /dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u > "$T/opts"
+		# The command's own section: from ".Ss lirs CMD" to the next .Ss/.Sh.
+		awk -v c="$c" '/^\.S[sh] /{ on = ($0 == ".Ss lirs " c) } on' "$man1" > "$T/sect"
+		while read -r o; do
+			[ "$o" = --help ] && continue
+			grep -qF -- "Fl \\-${o#--}" "$T/sect" || missing="$missing $c:$o"
+		done < "$T/opts"
+	done
+	check "${missing:-none}" none "every --help option is documented in lirs(1)"
+}
+
+cases
+usage
+stdin_and_files
+pack_checks
+pack_atomic
+docs
