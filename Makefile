@@ -1,6 +1,5 @@
 # lirs-antenna: one static library (src/) and two commands (cmd/lirs, cmd/antenna).
 # Everything is overridable: make CC=clang CFLAGS=... BUILD=build-asan PREFIX=/usr DESTDIR=...
-.POSIX:
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter -Wvla
