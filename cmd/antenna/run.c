@@ -11,35 +11,55 @@
 #include "antenna.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] run DIR [UPDATE-OPTION...]\n\n"
+	"usage: antenna [-d FILE] run [UPDATE-OPTION...] DIR\n\n"
 	"Run 'antenna update' with the options given, then 'antenna publish DIR'\n"
 	"(with the same --now, if given).  See 'antenna update --help'.\n";
 
+/* update's options that take a value as the next argument. */
+static int takes_value(const char *a)
+{
+	static const char *const v[] = { "--jobs", "-j", "--now", "--timeout", "--connect-timeout",
+					 "--max-body", "--max-redirects", "--per-host" };
+
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (!strcmp(a, v[i]))
+			return 1;
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	char *uargv[64], *pargv[5];
+	char *uargv[64], *pargv[5], *dir = NULL;
 	int un = 0, pn = 0, rc;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return ant_help(help);
-	if (argc < 2 || argv[1][0] == '-')
-		return ant_usage_error(help, "DIR comes first");
 	if (argc > 60)
 		return ant_usage_error(help, "too many options");
 	uargv[un++] = "update";
 	pargv[pn++] = "publish";
-	for (int i = 2; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return ant_help(help);
+		if (argv[i][0] != '-') {
+			if (dir)
+				return ant_usage_error(help, "one DIR is needed");
+			dir = argv[i];
+			continue;
+		}
 		uargv[un++] = argv[i];
-		if (!strcmp(argv[i], "--now") && i + 1 < argc) {
-			pargv[pn++] = "--now";
-			pargv[pn++] = argv[i + 1];
-		} else if (!strncmp(argv[i], "--now=", 6)) {
+		if (!strncmp(argv[i], "--now=", 6))
 			pargv[pn++] = argv[i];
+		if (takes_value(argv[i]) && i + 1 < argc) {
+			if (!strcmp(argv[i], "--now")) {
+				pargv[pn++] = "--now";
+				pargv[pn++] = argv[i + 1];
+			}
+			uargv[un++] = argv[++i];
 		}
 	}
+	if (!dir)
+		return ant_usage_error(help, "one DIR is needed");
 	uargv[un] = NULL;
-	pargv[pn++] = argv[1];
+	pargv[pn++] = dir;
 	pargv[pn] = NULL;
 	rc = cmd_update(un, uargv);
 	if (rc != ANT_OK)
