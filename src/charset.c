@@ -6,17 +6,25 @@
 #include "charset.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
 static const char fffd[3] = { (char)0xef, (char)0xbf, (char)0xbd };
 static const char geta[2] = { (char)0xa2, (char)0xae };   /* U+3013 in EUC-JP */
 
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static int tables_ok;
+static void build_tables(void);
+
 int cs_open(cs_conv *c, int dir)
 {
 	c->dec = c->enc = c->enc2 = (iconv_t)-1;
-	if ((dir & 1) && (c->dec = iconv_open("UTF-8", "EUC-JP-MS")) == (iconv_t)-1)
-		goto fail;
+	if (dir & 1) {
+		pthread_once(&tables_once, build_tables);
+		if (!tables_ok)
+			goto fail;
+	}
 	if (dir & 2) {
 		if ((c->enc = iconv_open("EUC-JP-MS", "UTF-8")) == (iconv_t)-1)
 			goto fail;
@@ -134,98 +142,157 @@ static int utf8_repair(const char *s, size_t n, lbuf *out, size_t *bad)
 }
 
 /*
- * iconv's EUC-JP-MS decoder over s[0..n), appended to out.  With repair,
- * each byte it rejects becomes U+FFFD and decoding goes on; without, the
- * first rejection ends it.  Returns the bytes rejected (0 = clean), or -1.
+ * Decoding is table driven: iconv's EUC-JP-MS answers for every JIS X 0208
+ * and JIS X 0212 code are asked once per process and kept in two tables,
+ * so a line costs one pass and no iconv call (iconv spends more time per
+ * call and per character than all of the rest of the reader).
  */
-static long euc_decode(cs_conv *c, const char *s, size_t n, lbuf *out, int repair, size_t *bad)
-{
-	char *in = (char *)s, *op;
-	size_t inleft = n, outleft, r;
-	long nbad = 0;
+#define NCODE (94 * 94)
+static uint32_t t0208[NCODE], t0212[NCODE];   /* code point, 0 = invalid */
 
-	iconv(c->dec, NULL, NULL, NULL, NULL);
-	while (inleft > 0) {
-		/* EUC-JP never takes more than 2 UTF-8 bytes per input byte. */
-		if (lbuf_grow(out, 2 * inleft + 4) < 0)
-			return -1;
-		op = out->data + out->len;
-		outleft = out->cap - out->len - 1;
-		r = iconv(c->dec, &in, &inleft, &op, &outleft);
-		out->len = (size_t)(op - out->data);
-		out->data[out->len] = '\0';
-		if (r != (size_t)-1)
-			break;
-		if (errno == E2BIG)
-			continue;
-		/* EILSEQ, or EINVAL for a sequence cut by the line end */
-		if (!repair)
-			return 1;
-		if (nbad++ == 0)
-			*bad = out->len;
-		if (lbuf_add(out, fffd, 3) < 0)
-			return -1;
-		in++;
-		inleft--;
-		iconv(c->dec, NULL, NULL, NULL, NULL);
+static uint32_t ask_iconv(iconv_t cd, const unsigned char *b, size_t n)
+{
+	unsigned char out[8];
+	char *in = (char *)b, *op = (char *)out;
+	size_t il = n, ol = sizeof(out);
+
+	iconv(cd, NULL, NULL, NULL, NULL);
+	if (iconv(cd, &in, &il, &op, &ol) == (size_t)-1 || il != 0 || ol != 4)
+		return 0;
+	return (uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16 |
+	       (uint32_t)out[3] << 24;
+}
+
+static void build_tables(void)
+{
+	iconv_t cd = iconv_open("UTF-32LE", "EUC-JP-MS");
+	unsigned char b[3];
+	unsigned i, j;
+
+	if (cd == (iconv_t)-1)
+		return;
+	for (i = 0; i < 94; i++)
+		for (j = 0; j < 94; j++) {
+			b[0] = (unsigned char)(0xa1 + i);
+			b[1] = (unsigned char)(0xa1 + j);
+			t0208[i * 94 + j] = ask_iconv(cd, b, 2);
+			b[0] = 0x8f;
+			b[1] = (unsigned char)(0xa1 + i);
+			b[2] = (unsigned char)(0xa1 + j);
+			t0212[i * 94 + j] = ask_iconv(cd, b, 3);
+		}
+	iconv_close(cd);
+	tables_ok = t0208[(0xb0 - 0xa1) * 94] == 0x4e9c;   /* B0 A1 is U+4E9C */
+}
+
+static char *put_utf8(char *o, uint32_t c)
+{
+	if (c < 0x80) {
+		*o++ = (char)c;
+	} else if (c < 0x800) {
+		*o++ = (char)(0xc0 | c >> 6);
+		*o++ = (char)(0x80 | (c & 0x3f));
+	} else if (c < 0x10000) {
+		*o++ = (char)(0xe0 | c >> 12);
+		*o++ = (char)(0x80 | ((c >> 6) & 0x3f));
+		*o++ = (char)(0x80 | (c & 0x3f));
+	} else {
+		*o++ = (char)(0xf0 | c >> 18);
+		*o++ = (char)(0x80 | ((c >> 12) & 0x3f));
+		*o++ = (char)(0x80 | ((c >> 6) & 0x3f));
+		*o++ = (char)(0x80 | (c & 0x3f));
 	}
-	return nbad;
+	return o;
+}
+
+#define IS_GR(c) ((c) >= 0xa1 && (c) <= 0xfe)
+
+/* The code point of the EUC-JP character at p[0..n), 0 if invalid; *k its length. */
+static uint32_t euc_char(const unsigned char *p, size_t n, size_t *k)
+{
+	unsigned c = p[0];
+
+	if (c >= 0xa1 && c <= 0xfe) {                 /* JIS X 0208 + NEC/IBM */
+		*k = 2;
+		return n >= 2 && IS_GR(p[1]) ? t0208[(c - 0xa1) * 94 + p[1] - 0xa1] : 0;
+	}
+	if (c == 0x8e) {                               /* SS2: half-width katakana */
+		*k = 2;
+		return n >= 2 && p[1] >= 0xa1 && p[1] <= 0xdf ? 0xff61 + p[1] - 0xa1 : 0;
+	}
+	if (c == 0x8f) {                               /* SS3: JIS X 0212 */
+		*k = 3;
+		return n >= 3 && IS_GR(p[1]) && IS_GR(p[2]) ?
+			t0212[(p[1] - 0xa1) * 94 + p[2] - 0xa1] : 0;
+	}
+	*k = 1;                                        /* C1 and FF: never EUC-JP text */
+	return 0;
 }
 
 /*
- * EUC-JP-MS maps stray bytes 80-A0 to the C1 controls U+0080-U+009F.  No
- * real title holds those, while UTF-8 is full of such bytes, so a line
- * that decodes to C1 controls is taken as not EUC-JP.
+ * EUC-JP-MS to UTF-8, appended to out.  With repair, each byte that does
+ * not start a valid character becomes U+FFFD and decoding goes on; without,
+ * the first one ends it.  Returns the bytes rejected (0 = clean), or -1.
  */
-static int has_c1(const char *s, size_t n)
+static long euc_decode(const char *s, size_t n, lbuf *out, int repair, size_t *bad)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i;
+	size_t i = 0, k;
+	long nbad = 0;
+	uint32_t c;
+	char *o;
 
-	for (i = 0; i + 1 < n; i++)
-		if (p[i] == 0xc2 && p[i + 1] < 0xa0)
+	/* at most 3 bytes out per byte in (U+FFFD for one bad byte) */
+	if (lbuf_grow(out, 3 * n + 4) < 0)
+		return -1;
+	o = out->data + out->len;
+	while (i < n) {
+		if (p[i] < 0x80) {
+			*o++ = (char)p[i++];
+			continue;
+		}
+		if ((c = euc_char(p + i, n - i, &k))) {
+			o = put_utf8(o, c);
+			i += k;
+			continue;
+		}
+		if (!repair)
 			return 1;
-	return 0;
+		if (nbad++ == 0)
+			*bad = (size_t)(o - out->data);
+		memcpy(o, fffd, 3);
+		o += 3;
+		i++;
+	}
+	out->len = (size_t)(o - out->data);
+	out->data[out->len] = '\0';
+	return nbad;
 }
 
 int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t first = 0, last = n;
+	size_t first = 0;
 	long r;
 
 	while (first < n && p[first] < 0x80)
 		first++;
 	if (first == n)
 		return CS_ASCII;
-	while (p[last - 1] < 0x80)
-		last--;
-	/* Only the span from the first to the last high byte goes through iconv. */
 	lbuf_reset(out);
 	if (lbuf_add(out, s, first) < 0)
 		return -1;
-	r = euc_decode(c, s + first, last - first, out, 0, bad);
-	if (r < 0)
-		return -1;
-	if (r == 0 && !(has_c1(out->data + first, out->len - first) &&
-			cs_is_utf8(s + first, last - first))) {
-		if (lbuf_add(out, s + last, n - last) < 0)
-			return -1;
-		return CS_EUCJP;
-	}
-	if (cs_is_utf8(s + first, last - first))
+	if ((r = euc_decode(s + first, n - first, out, 0, bad)) <= 0)
+		return r < 0 ? -1 : CS_EUCJP;
+	if (cs_is_utf8(s + first, n - first))
 		return CS_UTF8;
 	/* Neither: repair with whichever decoding rejects fewer bytes. */
-	lbuf_reset(out);
-	if (lbuf_add(out, s, first) < 0)
+	out->len = first;
+	out->data[first] = '\0';
+	if ((r = euc_decode(s + first, n - first, out, 1, bad)) < 0)
 		return -1;
-	r = euc_decode(c, s + first, last - first, out, 1, bad);
-	if (r < 0)
-		return -1;
-	if ((size_t)r > utf8_bad(p + first, last - first))
+	if ((size_t)r > utf8_bad(p + first, n - first))
 		return utf8_repair(s, n, out, bad) < 0 ? -1 : CS_INVALID;
-	if (lbuf_add(out, s + last, n - last) < 0)
-		return -1;
 	return CS_INVALID;
 }
 

@@ -5,7 +5,8 @@
  * back to UTF-8 when EUC-JP fails, and the natural unit for that choice is
  * the record.  EUC-JP means glibc's "EUC-JP-MS", which adds the NEC and IBM
  * extensions (① is A1 AD -> U+2460) to JIS X 0208, SS2 half-width katakana
- * and SS3 JIS X 0212.
+ * and SS3 JIS X 0212.  Bytes 80-A0 (C1) and FF never start EUC-JP text:
+ * such a line goes to the UTF-8 fallback.
  */
 #ifndef LIRS_CHARSET_H
 #define LIRS_CHARSET_H
@@ -16,7 +17,7 @@
 #include "buf.h"
 
 typedef struct cs_conv {
-	iconv_t dec;     /* EUC-JP-MS -> UTF-8 */
+	iconv_t dec;     /* unused: decoding uses tables built from iconv once */
 	iconv_t enc;     /* UTF-8 -> EUC-JP-MS */
 	iconv_t enc2;    /* UTF-8 -> EUC-JP, for what EUC-JP-MS lacks */
 } cs_conv;

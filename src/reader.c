@@ -267,26 +267,28 @@ static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t le
 		rd->f[nf].off = (size_t)(o - rd->fbuf.data);
 		rd->f[nf].pos = i;
 		for (;;) {
-			char c;
+			/* copy the run up to the next ',' or '\' in one go */
+			size_t j = i;
+			while (j < len && s[j] != ',' && s[j] != '\\')
+				j++;
+			memcpy(o, s + i, j - i);
+			o += j - i;
+			i = j;
 			if (i == len) {
 				*trailing = 0;
 				break;
 			}
-			c = s[i];
-			if (c == ',') {
+			if (s[i] == ',') {
 				i++;
 				break;
 			}
-			if (c == '\\') {
-				if (i + 1 < len && (s[i + 1] == ',' || s[i + 1] == '\\')) {
-					*o++ = s[i + 1];
-					i += 2;
-					continue;
-				}
-				bad_escape(rd, s, len, i, nf, &nesc);
+			if (i + 1 < len && (s[i + 1] == ',' || s[i + 1] == '\\')) {
+				*o++ = s[i + 1];
+				i += 2;
+				continue;
 			}
-			*o++ = c;
-			i++;
+			bad_escape(rd, s, len, i, nf, &nesc);
+			*o++ = s[i++];
 		}
 		*o++ = '\0';
 		nf++;
