@@ -1,0 +1,59 @@
+#!/bin/sh
+# `make demo` end to end (data/demo/run.sh) in a temporary directory: it
+# must succeed, and what it publishes must show what the demo sets up:
+# charsets decoded, the header/text/LIRS rules, an ignored part that
+# changed without an update, the 404 line, the relayed records, and a
+# lirs.gz that validates.  The demo's server must be gone afterwards.
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${BUILD:-build}
+case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/demo-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+check() {  # check NAME COMMAND...
+	name=$1; shift
+	if "$@"; then echo "ok - $name"; else echo "not ok - $name"; fi
+}
+
+(cd "$tmp" && BUILD=$B DEMO_DB=$tmp/demo.db DEMO_OUT=$tmp/public \
+	timeout 120 sh "$TOP/data/demo/run.sh") > "$tmp/out" 2>&1
+rc=$?
+check "the demo runs to the end (exit $rc)" test $rc -eq 0
+if [ $rc -ne 0 ]; then
+	tail -n 15 "$tmp/out" | sed 's/^/#   /'
+	exit 0
+fi
+html=$tmp/public/index.html   # one <li> per page, one line each
+check "it says where index.html is" grep -q "Open file://$tmp/public/index.html" "$tmp/out"
+check "index.html, lirs.gz and index.atom are written" \
+	test -s "$html" -a -s "$tmp/public/lirs.gz" -a -s "$tmp/public/index.atom"
+check "UTF-8 page without a declared charset: title decoded" sh -c "grep -F 'yamada/diary.html' '$html' | grep -qF '>山田の日記</a>'"
+check "Shift_JIS page without a declared charset: title decoded" sh -c "grep -F 'suzuki/index.html' '$html' | grep -qF '>鈴木の雑記帳</a>'"
+check "EUC-JP page without a declared charset: title decoded" sh -c "grep -F 'sato/index.html' '$html' | grep -qF '>佐藤のホームページ</a>'"
+check "a newer Last-Modified is an update, marked H and new" \
+	sh -c "grep -F 'yamada/diary.html' '$html' | grep -F '<li class=\"new\">' | grep -qF '>H</abbr>'"
+check "a text change without validators is an update, marked T and new" \
+	sh -c "grep -F 'suzuki/index.html' '$html' | grep -F '<li class=\"new\">' | grep -qF '>T</abbr>'"
+check "a change in the ignored #clock only is not an update" \
+	sh -c "grep -F 'news/index.html' '$html' | grep -vqF 'class=\"new\"'"
+check "an update relayed by the peer LIRS file is marked L" \
+	sh -c "grep -F 'tanaka/blog.html' '$html' | grep -qF '>L</abbr>'"
+check "the 404 page is listed with its error" \
+	sh -c "grep -F 'gone.html' '$html' | grep -qF '[404 Not Found]'"
+check "groups have headings" sh -c "grep -qF '<h2>日記</h2>' '$html' && grep -qF '<h2>Friends</h2>' '$html'"
+
+"$B/lirs" cat "$tmp/public/lirs.gz" > "$tmp/lirs.jsonl" 2> "$tmp/lirs.err"
+check "the published lirs.gz reads without a diagnostic" test ! -s "$tmp/lirs.err"
+check "it holds the six dated pages" test "$(wc -l < "$tmp/lirs.jsonl")" -eq 6
+check "a relayed page keeps the LIRS source as its Source URL" \
+	sh -c "grep -F '/tanaka/blog.html\"' '$tmp/lirs.jsonl' | grep -qF '\"source_url\":\"http://127.0.0.1:' && grep -F '/tanaka/blog.html\"' '$tmp/lirs.jsonl' | grep -qF 'peer.lirs.gz\"'"
+check "pages the antenna does not watch are not relayed" sh -c "! grep -qF 'not-watched' '$tmp/lirs.jsonl'"
+check "the bad record of the peer file is not relayed" sh -c "! grep -qF 'bad.html' '$tmp/lirs.jsonl'"
+
+port=$(sed -n 's|^pages at http://127.0.0.1:\([0-9]*\)/$|\1|p' "$tmp/out")
+check "the demo named its server's port" test -n "$port"
+if [ -n "$port" ] && command -v curl > /dev/null; then
+	check "the demo's server is stopped" \
+		sh -c "! curl -s -o /dev/null --max-time 2 http://127.0.0.1:$port/"
+fi
+exit 0
