@@ -404,10 +404,24 @@ static int pattern_kind(const char *p)
 	return PAT_REGEX;
 }
 
+/* Compiles a regex pattern into re; 0, or -1 with a message. */
+static int regex_compile(regex_t *re, const char *pattern, char *err, size_t errlen)
+{
+	int rc = regcomp(re, pattern, REG_EXTENDED);
+
+	if (rc != 0) {
+		char msg[128];
+
+		regerror(rc, re, msg, sizeof msg);
+		snprintf(err, errlen, "bad ignore pattern '%s': %s", pattern, msg);
+		return -1;
+	}
+	return 0;
+}
+
 int page_pattern_check(const char *pattern, char *err, size_t errlen)
 {
 	regex_t re;
-	int rc;
 
 	if (!pattern || !*pattern) {
 		snprintf(err, errlen, "empty ignore pattern");
@@ -415,14 +429,8 @@ int page_pattern_check(const char *pattern, char *err, size_t errlen)
 	}
 	if (pattern_kind(pattern) != PAT_REGEX)
 		return 0;
-	rc = regcomp(&re, pattern, REG_EXTENDED);
-	if (rc != 0) {
-		char msg[128];
-
-		regerror(rc, &re, msg, sizeof msg);
-		snprintf(err, errlen, "bad ignore pattern '%s': %s", pattern, msg);
+	if (regex_compile(&re, pattern, err, errlen) < 0)
 		return -1;
-	}
 	regfree(&re);
 	return 0;
 }
@@ -457,17 +465,19 @@ static int ignores_compile(ignores *ig, const char *const *pat, size_t n, char *
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (page_pattern_check(pat[i], err, errlen) < 0) {
-			ig->n = i;
-			ignores_release(ig);
-			return -1;
+		if (!pat[i] || !*pat[i]) {
+			snprintf(err, errlen, "empty ignore pattern");
+			goto fail;
 		}
 		ig->kind[i] = (unsigned char)pattern_kind(pat[i]);
-		if (ig->kind[i] == PAT_REGEX)
-			regcomp(&ig->re[i], pat[i], REG_EXTENDED);
+		if (ig->kind[i] == PAT_REGEX && regex_compile(&ig->re[i], pat[i], err, errlen) < 0)
+			goto fail;
 		ig->n = i + 1;
 	}
 	return 0;
+fail:
+	ignores_release(ig);   /* frees the ig->n patterns compiled so far */
+	return -1;
 }
 
 /* Is this a class token of the space-separated list? */
