@@ -1,12 +1,13 @@
 /*
- * tm: run a command, append "WALL_SECONDS MAXRSS_KIB EXIT_STATUS" to a file.
+ * tm: run a command, append "WALL_S MAXRSS_KIB EXIT_STATUS CPU_S" to a file.
  *
  *   tm RESULT_FILE COMMAND [ARG...]
  *
  * What /usr/bin/time -f "%e %M %x" reports, with millisecond wall time:
  * the peak RSS is ru_maxrss from wait4(), which covers the command and
  * every descendant it waited for (so `sh -c 'a | b'` reports the larger).
- * Standard streams pass through untouched; tm exits with the command's
+ * CPU_S is user + system time of the same processes: on a loaded machine
+ * it moves less than the wall time.  Standard streams pass through untouched; tm exits with the command's
  * status (128+N when killed by signal N).
  */
 #include <errno.h>
@@ -61,7 +62,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tm: cannot open '%s': %s\n", argv[1], strerror(errno));
 		return 2;
 	}
-	fprintf(f, "%.3f %ld %d\n", t1 - t0, ru.ru_maxrss, rc);
+	fprintf(f, "%.3f %ld %d %.3f\n", t1 - t0, ru.ru_maxrss, rc,
+		(double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+		(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	fclose(f);
 	return rc;
 }

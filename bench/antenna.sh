@@ -1,0 +1,119 @@
+# bench/antenna.sh: `antenna update` against urlwatch, and `antenna publish`;
+# sourced by bench/run.sh.
+#
+# Pages are the loopback test server's generated /bench/N.html (about
+# 1.5 KB each, with ETag and Last-Modified); /_control/bump?every=2 changes
+# every even page, so each timed run finds half of the pages changed since
+# its own previous run.  The pages are added with bench/seed.c (the store
+# API `antenna add` uses, one transaction for all) because thousands of
+# `antenna add` processes would take longer than the benchmark.
+#
+# update: `antenna update --force --jobs 64 --per-host 64` against urlwatch
+#   (10 worker threads, its fixed default) over the same N_PAGES URLs,
+#   both primed by one untimed run, runs interleaved.  --per-host 64:
+#   every page is on the one loopback host, and the default of 2 per host
+#   (politeness towards real servers) would measure the limit, not the
+#   program.  The server's own CPU time during the timed runs is reported
+#   to show it is not the bottleneck.
+# publish: `antenna publish DIR` of a database of N_PUBLISH pages that one
+#   real `antenna update` checked (so every page has an update and an Atom
+#   event): the first publish into an empty DIR (all archives written),
+#   from a fresh copy of the database each time; then a second publish.
+if want update || want publish; then
+	if [ ! -x "$ANTENNA" ] || [ ! -x "$SERVER" ]; then
+		skip update "antenna or tests/tools/testserver not built"
+	else
+		W=$OUT/antenna
+		rm -rf "$W"; mkdir -p "$W/www"
+		cc -O2 -std=c11 -D_GNU_SOURCE -I"$TOP/src" -o "$OUT/seed" "$TOP/bench/seed.c" \
+			"$TOP/$BUILD/liblirs.a" $(pkg-config --libs zlib sqlite3 libcurl jansson libxml-2.0 uchardet) \
+			-lpthread -lm || say "cannot build bench/seed.c"
+		"$SERVER" --root "$W/www" --port-file "$W/port" --max-seconds 1800 2> "$W/server.log" &
+		SPID=$!
+		trap 'kill $SPID 2>/dev/null' EXIT
+		n=0
+		while [ ! -s "$W/port" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+		PORT=$(cat "$W/port")
+		BASEURL=http://127.0.0.1:$PORT
+		ctl() { curl -sf -o /dev/null "$BASEURL/_control/$1" || say "server control '$1' failed"; }
+		# CPU seconds the server has used so far (utime + stime).
+		srvcpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$SPID/stat"; }
+		UPD="--force --jobs 64 --per-host 64"
+	fi
+fi
+
+if want update && [ -n "${SPID:-}" ]; then
+	DB=$W/update.db
+	"$ANTENNA" -d "$DB" init --title bench --base http://antenna.example.jp/ > /dev/null &&
+		"$OUT/seed" "$DB" "$BASEURL/bench/" "$N_PAGES" || say "update: cannot create the database"
+	i=0
+	while [ $i -lt "$N_PAGES" ]; do
+		printf 'name: p%d\nurl: %s/bench/%d.html\n---\n' $i "$BASEURL" $i
+		i=$((i + 1))
+	done > "$W/urls.yaml"
+	mkdir -p "$W/home"
+	# urlwatch keeps its files where HOME says unless told: point both at $W.
+	UW="HOME='$W/home' urlwatch --urls '$W/urls.yaml' --config '$W/urlwatch.yaml' --cache '$W/cache.db' --hooks '$W/hooks.py'"
+	"$ANTENNA" -d "$DB" update $UPD > "$W/update.prime" 2>&1 || say "update: priming run failed"
+	have_uw=0
+	if command -v urlwatch > /dev/null 2>&1; then
+		sh -c "$UW" > /dev/null 2>&1 && have_uw=1 || say "update: urlwatch priming run failed"
+	fi
+	cpu0=$(srvcpu) i=0
+	while [ $i -lt "$REPS" ]; do
+		ctl "bump?every=2"
+		"$TM" "$R/update.ours" "$ANTENNA" -d "$DB" update $UPD > "$W/update.out" 2>&1 ||
+			say "update: exited $?"
+		if [ $have_uw = 1 ]; then
+			ctl "bump?every=2"
+			"$TM" "$R/update.base" sh -c "$UW > '$W/urlwatch.out' 2>&1" || say "urlwatch: exited $?"
+		fi
+		i=$((i + 1))
+	done
+	cpu1=$(srvcpu)
+	o=$(median "$R/update.ours" 1) m=$(mib "$R/update.ours")
+	got=$(tail -n 1 "$W/update.out")
+	if [ $have_uw = 1 ]; then
+		b=$(median "$R/update.base" 1)
+		# The target is "at least 5x faster": urlwatch time / ours >= 5.
+		sp=$(ratio "$b" "$o")
+		v=FAIL; le 5 "$sp" && v=PASS
+		le "$m" 64 || v=FAIL
+		[ "$(rcs "$R/update.ours")" = 0 ] || v=FAIL
+		row update "$o" "$b" "1/$sp" "<= 1/5" "$v" "$m" \
+			"$N_PAGES pages, half changed; ours: $got; urlwatch: $(grep -cE '^[0-9]+\. CHANGED:' "$W/urlwatch.out") CHANGED, rss $(mib "$R/update.base") MiB; cpu ours/urlwatch $(median "$R/update.ours" 4)/$(median "$R/update.base" 4) s; server cpu $cpu0->$cpu1 s over all timed runs; wall ours $(spread "$R/update.ours"), urlwatch $(spread "$R/update.base"); rss < 64 MiB"
+	else
+		row update "$o" - - - INFO "$m" "urlwatch not installed; ours: $got"
+	fi
+fi
+
+if want publish && [ -n "${SPID:-}" ]; then
+	DB=$W/publish.db
+	"$ANTENNA" -d "$DB" init --title bench --base http://antenna.example.jp/ > /dev/null &&
+		"$OUT/seed" "$DB" "$BASEURL/bench/" "$N_PUBLISH" 20 || say "publish: cannot create the database"
+	"$ANTENNA" -d "$DB" update $UPD > "$W/publish.prime" 2>&1 || say "publish: update failed"
+	i=0
+	while [ $i -lt "$REPS" ]; do
+		rm -rf "$W/site" "$W/pubwork"; mkdir -p "$W/pubwork"
+		cp "$DB"* "$W/pubwork/"
+		"$TM" "$R/publish.ours" "$ANTENNA" -d "$W/pubwork/publish.db" publish "$W/site" > /dev/null ||
+			say "publish: exited $?"
+		"$TM" "$R/publish2.ours" "$ANTENNA" -d "$W/pubwork/publish.db" publish "$W/site" > /dev/null ||
+			say "publish (again): exited $?"
+		i=$((i + 1))
+	done
+	o=$(median "$R/publish.ours" 1)
+	v=$(verdict "$o" 1.0)
+	[ "$(rcs "$R/publish.ours")" = 0 ] || v=FAIL
+	row publish "$o" - - "< 1 s" "$v" "$(mib "$R/publish.ours")" \
+		"$N_PUBLISH pages ($(tail -n 1 "$W/publish.prime")): first publish, $(ls "$W/site/archive" 2>/dev/null | wc -l) archives, index.html $(wc -c < "$W/site/index.html" 2>/dev/null) bytes; cpu $(median "$R/publish.ours" 4) s; wall $(spread "$R/publish.ours")"
+	o=$(median "$R/publish2.ours" 1)
+	v=$(verdict "$o" 1.0)
+	row publish-again "$o" - - "< 1 s" "$v" "$(mib "$R/publish2.ours")" \
+		"the same site published again (archives already written); cpu $(median "$R/publish2.ours" 4) s; wall $(spread "$R/publish2.ours")"
+fi
+if [ -n "${SPID:-}" ]; then
+	kill "$SPID" 2>/dev/null
+	wait "$SPID" 2>/dev/null
+	trap - EXIT
+fi

@@ -1,0 +1,177 @@
+#!/bin/sh
+# bench/run.sh: the benchmarks of `make bench` (not part of `make check`).
+#
+# Every benchmark is timed against its baseline IN THE SAME RUN, runs
+# interleaved (baseline, ours, baseline, ours...) so load from other work on
+# the machine hits both alike, and reports medians.  The verdict is on wall
+# time; the notes add CPU time (user + system, all processes), which a
+# loaded machine disturbs less, and the min-max of the wall times.  Wall time and peak RSS
+# come from bench/tm.c (wait4 rusage: what /usr/bin/time -f "%e %M" reports,
+# with millisecond resolution).  Generated data lives in bench/out/
+# (gitignored); it is regenerated only when the generator or sizes change.
+#
+#   BUILD=build sh bench/run.sh          (make bench does this)
+#   BENCH_QUICK=1   smaller data, 3 repetitions: a fast smoke run
+#   BENCH_REPS=N    repetitions per measurement (default 5, quick 3)
+#   BENCH_ONLY="cat merge"  run only these (cat validate pack merge atom update publish)
+#   BENCH_OUT=DIR   where data and results go (default bench/out)
+set -u
+BUILD=${BUILD:-build}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+LIRS=$TOP/$BUILD/lirs
+ANTENNA=$TOP/$BUILD/antenna
+GEN=$TOP/$BUILD/tools/lirsgen
+SERVER=$TOP/$BUILD/tools/testserver
+OUT=${BENCH_OUT:-$TOP/bench/out}
+QUICK=${BENCH_QUICK:-0}
+ONLY=${BENCH_ONLY:-}
+NOW=1700000000
+
+if [ "$QUICK" = 1 ]; then
+	REPS=${BENCH_REPS:-3}
+	N_BIG=100000 N_MERGE=10000 N_ATOM=10000 N_PAGES=200 N_PUBLISH=10000
+else
+	REPS=${BENCH_REPS:-5}
+	N_BIG=1000000 N_MERGE=100000 N_ATOM=100000 N_PAGES=1000 N_PUBLISH=10000
+fi
+N_ATOM_SMALL=$((N_ATOM / 10)) N_ATOM_NEW=1000
+
+mkdir -p "$OUT/data" "$OUT/data-quick" "$OUT/res"
+R=$OUT/res
+rm -f "$R"/*
+TABLE=$OUT/results.txt
+: > "$TABLE"
+TM=$OUT/tm
+cc -O2 -o "$TM" "$TOP/bench/tm.c" || { echo "bench: cannot build bench/tm.c" >&2; exit 2; }
+
+say() { printf '%s\n' "bench: $*" >&2; }
+want() { [ -z "$ONLY" ] && return 0; case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# median FILE COLUMN: the median of one column of a tm result file.
+median() {
+	sort -n -k"$2","$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END {
+		if (NR == 0) { print "-"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# spread FILE: "min-max" of the wall times, to show the noise.
+spread() { sort -n "$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%s-%s", lo, hi }'; }
+# mib FILE: median peak RSS in MiB.
+mib() { median "$1" 2 | awk '{ printf "%.1f", $1 / 1024 }'; }
+# rcs FILE: the exit statuses seen, e.g. "0" or "0,1".
+rcs() { awk '{ print $3 }' "$1" | sort -u | paste -sd, -; }
+
+# row NAME OURS BASE RATIO TARGET VERDICT RSS NOTE
+row() { printf '%-26s %8s %8s %7s %10s %-5s %8s  %s\n' "$@" >> "$TABLE"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+verdict() { if le "$1" "$2"; then echo PASS; else echo FAIL; fi; }
+
+# pair NAME OURS_CMD BASE_CMD: REPS interleaved runs of two shell commands.
+# OURS_CMD is exec'd so its peak RSS is that of our command alone.
+pair() {
+	i=0
+	while [ $i -lt "$REPS" ]; do
+		"$TM" "$R/$1.base" sh -c "$3" || say "$1: baseline exited $?"
+		"$TM" "$R/$1.ours" sh -c "exec $2" || say "$1: ours exited $?"
+		i=$((i + 1))
+	done
+}
+
+# report NAME TARGET_RATIO [MAX_RSS_MIB]: one table row from a pair.
+report() {
+	o=$(median "$R/$1.ours" 1) b=$(median "$R/$1.base" 1)
+	r=$(ratio "$o" "$b") m=$(mib "$R/$1.ours")
+	v=$(verdict "$r" "$2")
+	co=$(median "$R/$1.ours" 4) cb=$(median "$R/$1.base" 4)
+	note="cpu $co/$cb s = $(ratio "$co" "$cb"); wall ours $(spread "$R/$1.ours"), base $(spread "$R/$1.base"); exit $(rcs "$R/$1.ours")"
+	if [ -n "${3:-}" ]; then
+		le "$m" "$3" || v=FAIL
+		note="$note; rss < $3 MiB"
+	fi
+	[ "$(rcs "$R/$1.ours")" = 0 ] || v=FAIL
+	row "$1" "$o" "$b" "$r" "<= $2" "$v" "$m" "$note"
+}
+skip() { row "$1" - - - - SKIP - "$2"; say "$1: skipped: $2"; }
+
+# gen FILE ARGS...: generate once; the stamp holds the generator and args.
+gen() {
+	f=$1; shift
+	stamp="$(cksum < "$GEN") $*"
+	if [ -f "$f" ] && [ "$(cat "$f.stamp" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	say "generating $(basename "$f")"
+	"$GEN" "$@" -o "$f.tmp" && mv "$f.tmp" "$f" && printf '%s\n' "$stamp" > "$f.stamp"
+}
+
+D=$OUT/data; [ "$QUICK" = 1 ] && D=$OUT/data-quick
+[ -x "$GEN" ] || { echo "bench: '$GEN' not built (make BUILD=$BUILD tests)" >&2; exit 2; }
+[ -x "$LIRS" ] || { echo "bench: '$LIRS' not built" >&2; exit 2; }
+started=$(date +%s)
+say "quick=$QUICK reps=$REPS out=$OUT"
+
+# ---- 1-3: the codec (issue 2) ---------------------------------------------
+BIG=$D/big.lirs.gz
+gen "$BIG" -n "$N_BIG" --now $NOW -z
+BIGSZ=$(wc -c < "$BIG")
+
+if want cat; then
+	pair cat "'$LIRS' cat --format jsonl '$BIG' > /dev/null" \
+		"zcat '$BIG' | iconv -f EUC-JP -t UTF-8 > /dev/null"
+	report cat 1.5 16
+fi
+
+if want validate; then
+	pair validate "'$LIRS' validate --now $NOW '$BIG' > /dev/null 2>&1" \
+		"zcat '$BIG' | iconv -f EUC-JP -t UTF-8 > /dev/null"
+	report validate 2.0
+fi
+
+if want pack; then
+	# Same records: the JSON Lines `lirs cat` writes, and the UTF-8 text of the LIRS file.
+	if [ ! -f "$D/big.jsonl" ] || [ "$D/big.jsonl" -ot "$BIG" ]; then
+		say "decoding big.jsonl and big.utf8"
+		"$LIRS" cat --format jsonl "$BIG" > "$D/big.jsonl"
+		zcat "$BIG" | iconv -f EUC-JP -t UTF-8 > "$D/big.utf8"
+	fi
+	pair pack "'$LIRS' pack '$D/big.jsonl' > /dev/null" \
+		"iconv -f UTF-8 -t EUC-JP '$D/big.utf8' | gzip -6 > /dev/null"
+	report pack 1.5
+fi
+
+# ---- 4-5: merge and atom (issue 3) ------------------------------------------
+if want merge; then
+	k=0 MERGE_IN=""
+	while [ $k -lt 10 ]; do
+		gen "$D/m$k.lirs.gz" -n "$N_MERGE" --now $NOW --seed 2 --file $k --overlap 50 -z
+		MERGE_IN="$MERGE_IN '$D/m$k.lirs.gz'"
+		k=$((k + 1))
+	done
+	if "$LIRS" merge --help > /dev/null 2>&1; then
+		pair merge "'$LIRS' merge --now $NOW -o '$OUT/merged.lirs.gz' $MERGE_IN" \
+			"'$LIRS' cat $MERGE_IN > /dev/null"
+		report merge 2.0
+		# The same without the gzip + EUC-JP encoding of the output: what
+		# the merging itself costs over decoding.
+		pair merge-jsonl "'$LIRS' merge --now $NOW --format jsonl $MERGE_IN > /dev/null" \
+			"'$LIRS' cat $MERGE_IN > /dev/null"
+		report merge-jsonl 2.0
+		"$LIRS" merge -v --now $NOW -o "$OUT/merged.lirs.gz" $(echo "$MERGE_IN" | tr -d "'") 2>&1 |
+			tail -n 3 | sed 's/^/bench: merge -v: /' >&2
+	else
+		skip merge "lirs merge not built"
+	fi
+fi
+
+. "$TOP/bench/atom.sh"
+. "$TOP/bench/antenna.sh"
+
+# ---- the table -----------------------------------------------------------
+{
+	echo "lirs-antenna benchmarks ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), quick=$QUICK, medians of $REPS)"
+	echo "big.lirs.gz: $N_BIG records, $BIGSZ bytes gzip, $(zcat "$BIG" | wc -c) bytes decoded"
+	printf '%-26s %8s %8s %7s %10s %-5s %8s  %s\n' name ours_s base_s ratio target result rss_MiB notes
+	cat "$TABLE"
+	echo "total bench time: $(( $(date +%s) - started )) s"
+} | tee "$OUT/report.txt"
+! grep -q ' FAIL ' "$TABLE"
