@@ -296,49 +296,115 @@ int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad)
 	return CS_INVALID;
 }
 
-/* Appends one character EUC-JP-MS lacks: plain EUC-JP, else U+3013. */
-static int encode_one(cs_conv *c, const char *s, size_t k, lbuf *out, unsigned long *replaced)
+/*
+ * Encoding is table driven too: for every character the decoding tables
+ * hold, iconv's own UTF-8 -> EUC-JP-MS answer is asked once per process.
+ * Characters outside the table (U+301C WAVE DASH and other many-to-one
+ * mappings) go through iconv one at a time.
+ */
+static uint32_t rev[0x10000];   /* EUC-JP bytes, big-endian packed; 0 = ask iconv */
+static pthread_once_t rev_once = PTHREAD_ONCE_INIT;
+
+static uint32_t ask_enc(iconv_t cd, uint32_t u)
+{
+	char in8[4], out[4], *in = in8, *op = out;
+	size_t il = (size_t)(put_utf8(in8, u) - in8), ol = sizeof(out), n, i;
+	uint32_t v = 0;
+
+	iconv(cd, NULL, NULL, NULL, NULL);
+	if (iconv(cd, &in, &il, &op, &ol) == (size_t)-1 || il != 0)
+		return 0;
+	n = sizeof(out) - ol;
+	for (i = 0; i < n; i++)
+		v = v << 8 | (unsigned char)out[i];
+	return n >= 2 ? v : 0;
+}
+
+static void build_rev(void)
+{
+	iconv_t cd = iconv_open("EUC-JP-MS", "UTF-8");
+	size_t i;
+
+	if (cd == (iconv_t)-1)
+		return;
+	for (i = 0; i < NCODE; i++) {
+		if (t0208[i] && t0208[i] < 0x10000 && !rev[t0208[i]])
+			rev[t0208[i]] = ask_enc(cd, t0208[i]);
+		if (t0212[i] && t0212[i] < 0x10000 && !rev[t0212[i]])
+			rev[t0212[i]] = ask_enc(cd, t0212[i]);
+	}
+	for (i = 0xff61; i <= 0xff9f; i++)
+		rev[i] = ask_enc(cd, (uint32_t)i);
+	iconv_close(cd);
+}
+
+/* Tries converter cd on one character; 1 when it could. */
+static int try_iconv(iconv_t cd, const char *s, size_t k, lbuf *out)
 {
 	char tmp[8], *in = (char *)s, *op = tmp;
 	size_t inleft = k, outleft = sizeof(tmp);
 
-	if (k && c->enc2 != (iconv_t)-1) {
-		iconv(c->enc2, NULL, NULL, NULL, NULL);
-		if (iconv(c->enc2, &in, &inleft, &op, &outleft) != (size_t)-1 && inleft == 0)
-			return lbuf_add(out, tmp, sizeof(tmp) - outleft);
-	}
+	if (cd == (iconv_t)-1)
+		return 0;
+	iconv(cd, NULL, NULL, NULL, NULL);
+	if (iconv(cd, &in, &inleft, &op, &outleft) == (size_t)-1 || inleft != 0)
+		return 0;
+	return lbuf_add(out, tmp, sizeof(tmp) - outleft) < 0 ? -1 : 1;
+}
+
+/* One character the table lacks: EUC-JP-MS, plain EUC-JP, else U+3013. */
+static int encode_one(cs_conv *c, const char *s, size_t k, lbuf *out, unsigned long *replaced)
+{
+	int r;
+
+	if (k && ((r = try_iconv(c->enc, s, k, out)) != 0 || (r = try_iconv(c->enc2, s, k, out)) != 0))
+		return r < 0 ? -1 : 0;
 	(*replaced)++;
 	return lbuf_add(out, geta, 2);
 }
 
+static uint32_t utf8_decode(const unsigned char *p, size_t k)
+{
+	switch (k) {
+	case 2: return (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f);
+	case 3: return (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+	default: return (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
+			(uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
+	}
+}
+
 int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *replaced)
 {
-	char *in = (char *)s, *op;
-	size_t inleft = n, outleft, r, k;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+	uint32_t u, v;
 
 	if (cs_is_ascii(s, n))
 		return lbuf_add(out, s, n);
-	iconv(c->enc, NULL, NULL, NULL, NULL);
-	while (inleft > 0) {
-		/* At most 2 bytes out per byte in (U+3013 for one bad byte). */
-		if (lbuf_grow(out, 2 * inleft + 4) < 0)
-			return -1;
-		op = out->data + out->len;
-		outleft = out->cap - out->len - 1;
-		r = iconv(c->enc, &in, &inleft, &op, &outleft);
-		out->len = (size_t)(op - out->data);
-		out->data[out->len] = '\0';
-		if (r != (size_t)-1)
-			break;
-		if (errno == E2BIG)
+	pthread_once(&rev_once, build_rev);
+	/* at most 3 bytes out per byte in (SS3); encode_one grows on its own */
+	if (lbuf_grow(out, 3 * n + 4) < 0)
+		return -1;
+	while (i < n) {
+		if (p[i] < 0x80) {
+			out->data[out->len++] = (char)p[i++];
 			continue;
-		k = utf8_len((const unsigned char *)in, inleft);
-		if (encode_one(c, in, k, out, replaced) < 0)
+		}
+		k = utf8_len(p + i, n - i);
+		u = k ? utf8_decode(p + i, k) : 0;
+		if (u && u < 0x10000 && (v = rev[u])) {
+			char *o = out->data + out->len;
+			if (v > 0xffff)
+				*o++ = (char)(v >> 16);
+			*o++ = (char)(v >> 8);
+			*o++ = (char)v;
+			out->len = (size_t)(o - out->data);
+		} else if (encode_one(c, s + i, k, out, replaced) < 0 ||
+			   lbuf_grow(out, 3 * (n - i) + 4) < 0) {
 			return -1;
-		k = k ? k : 1;
-		in += k;
-		inleft -= k;
-		iconv(c->enc, NULL, NULL, NULL, NULL);
+		}
+		i += k ? k : 1;
 	}
+	out->data[out->len] = '\0';
 	return 0;
 }
