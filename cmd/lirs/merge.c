@@ -29,6 +29,7 @@ static const char help[] =
 	"      --max-age SECONDS  drop records detected longer ago (default 28800, LIRS 2.1 4)\n"
 	"  -f, --format FMT       lirs (default): gzip, EUC-JP; jsonl: as lirs cat writes\n"
 	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
+	"      --gzip-level N     with --format lirs: 1 (default, fastest) to 9 (smallest)\n"
 	"  -o, --output FILE      write FILE atomically instead of standard output\n"
 	"  -v, --verbose          print counts (read, kept, replaced, dropped) on standard error\n"
 	"  -h, --help             show this help\n"
@@ -37,6 +38,10 @@ static const char help[] =
 	"Exit status: 0 success; 1 some records were skipped (the output is still\n"
 	"written); 2 usage error, or an input that cannot be opened or decoded\n"
 	"(nothing is written: with -o the target is left untouched).\n";
+
+/* gzip level of the LIRS output: level 1 deflates about three times faster
+ * than 6 for files about 20% larger; merging is on an antenna's hot path. */
+#define MERGE_GZIP_LEVEL 1
 
 typedef struct mctx {
 	merge_table *t;
@@ -77,9 +82,9 @@ static int emit(void *ctx, const lirs_record *r)
 }
 
 /* Writes the table to fp; 0 or -1 (message printed). */
-static int write_out(mctx *m, int utf8, const char *name)
+static int write_out(mctx *m, int utf8, int level, const char *name)
 {
-	lirs_writer_opts wo = { .utf8 = utf8, .sink = lirs_sink_stdio, .ctx = m->fp };
+	lirs_writer_opts wo = { .utf8 = utf8, .level = level, .sink = lirs_sink_stdio, .ctx = m->fp };
 	int rc;
 
 	if (!m->jsonl && !(m->w = lirs_writer_new(&wo))) {
@@ -150,13 +155,13 @@ static int parse_format(const char *s, int *jsonl)
 }
 
 /* Writes to -o FILE (atomically) or standard output. */
-static int output(mctx *m, const char *path, int utf8)
+static int output(mctx *m, const char *path, int utf8, int level)
 {
 	afile a;
 
 	if (!path) {
 		m->fp = stdout;
-		if (write_out(m, utf8, "<stdout>") != 0)
+		if (write_out(m, utf8, level, "<stdout>") != 0)
 			return CLI_FATAL;
 		return cli_close_stdout();
 	}
@@ -165,7 +170,7 @@ static int output(mctx *m, const char *path, int utf8)
 		return CLI_FATAL;
 	}
 	m->fp = a.fp;
-	if (write_out(m, utf8, path) != 0) {
+	if (write_out(m, utf8, level, path) != 0) {
 		afile_abort(&a);
 		return CLI_FATAL;
 	}
@@ -178,12 +183,13 @@ static int output(mctx *m, const char *path, int utf8)
 
 int cmd_merge(int argc, char **argv)
 {
-	enum { O_NOW = 256, O_MAXAGE, O_UTF8 };
+	enum { O_NOW = 256, O_MAXAGE, O_UTF8, O_LEVEL };
 	static const struct option lopts[] = {
 		{ "now", required_argument, NULL, O_NOW },
 		{ "max-age", required_argument, NULL, O_MAXAGE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
+		{ "gzip-level", required_argument, NULL, O_LEVEL },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -192,6 +198,7 @@ int cmd_merge(int argc, char **argv)
 	merge_opts mo = { .now = (int64_t)time(NULL), .max_age = LIRS_DEFAULT_MAX_AGE };
 	mctx m = { .out = LBUF_INIT };
 	const char *outpath = NULL;
+	int64_t level = MERGE_GZIP_LEVEL;
 	int opt, verbose = 0, utf8 = 0, status, rc;
 
 	while ((opt = cli_getopt(argc, argv, "f:o:vh", lopts, help)) != -1) {
@@ -209,6 +216,10 @@ int cmd_merge(int argc, char **argv)
 				return cli_usage_error(help, "unknown format '%s'", optarg);
 			break;
 		case O_UTF8: utf8 = 1; break;
+		case O_LEVEL:
+			if (cli_parse_int64("--gzip-level", optarg, 1, 9, &level) < 0)
+				return CLI_FATAL;
+			break;
 		case 'o': outpath = optarg; break;
 		case 'v': verbose = 1; break;
 		case 'h': return cli_help(help);
@@ -226,7 +237,7 @@ int cmd_merge(int argc, char **argv)
 	status = read_inputs(&m, argv + optind, argc - optind);
 	if (verbose)
 		print_counts(merge_get_stats(m.t));
-	if (status != CLI_FATAL && (rc = output(&m, outpath, utf8)) > status)
+	if (status != CLI_FATAL && (rc = output(&m, outpath, utf8, (int)level)) > status)
 		status = rc;
 	merge_free(m.t);
 	lbuf_release(&m.out);
