@@ -245,7 +245,7 @@ static int add_entry_cb(void *ctx, const ev_event *e)
 	return add_entry(ctx, e, 0);
 }
 
-/* The head, then the entries gathered in f->body, into f->doc. */
+/* The head into f->doc; write_file() adds f->body and the end tag. */
 static int build_doc(feedctx *f, const char *id, const char *title, const char *author,
 		     const char *links, const char *marker, int64_t updated)
 {
@@ -263,8 +263,7 @@ static int build_doc(feedctx *f, const char *id, const char *title, const char *
 	    add_elem(&f->doc, "    ", "name", author) || lbuf_adds(&f->doc, "  </author>\n") ||
 	    add_link(&f->doc, "  ", "alternate", f->base) || lbuf_adds(&f->doc, links) ||
 	    (marker && lbuf_addf(&f->doc, "  %s\n", marker)) ||
-	    lbuf_adds(&f->doc, "  <generator>lirs-antenna</generator>\n") ||
-	    lbuf_add(&f->doc, f->body.data, f->body.len) || lbuf_adds(&f->doc, "</feed>\n"))
+	    lbuf_adds(&f->doc, "  <generator>lirs-antenna</generator>\n"))
 		return oom(f);
 	return 0;
 }
@@ -281,7 +280,9 @@ static int write_file(feedctx *f, const char *rel)
 		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
 		goto out;
 	}
-	if (fwrite(f->doc.data, 1, f->doc.len, a.fp) != f->doc.len) {
+	if (fwrite(f->doc.data, 1, f->doc.len, a.fp) != f->doc.len ||
+	    fwrite(f->body.data, 1, f->body.len, a.fp) != f->body.len ||
+	    fputs("</feed>\n", a.fp) == EOF) {
 		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
 		afile_abort(&a);
 		goto out;
