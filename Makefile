@@ -72,7 +72,7 @@ check-asan:
 check-valgrind: tests
 	@BUILD=$(BUILD) VALGRIND=1 sh tests/run.sh
 
-demo: all
+demo: all $(TOOL_BIN)
 	@BUILD=$(BUILD) sh data/demo/run.sh
 
 bench: all $(TOOL_BIN)
