@@ -195,6 +195,12 @@ static const char css[] =
 	".err .when{opacity:.7}.error{color:var(--err);margin-left:.4em}\n"
 	"dl{display:grid;grid-template-columns:auto 1fr;gap:.1em .6em}dd{margin:0}\n";
 
+/*
+ * The writers below do not check every fputs(): a write error sticks to
+ * the stream, and close_out() checks ferror() once before the rename, so
+ * a failed write never replaces the old file.  -1 from them means out of
+ * memory (or an early write error).
+ */
 typedef struct html_ctx {
 	FILE *fp;
 	const pub_site *site;
@@ -255,10 +261,11 @@ static int put_title(html_ctx *h, const pub_page *p, int dated)
 {
 	const char *url = str_or(p->url, "");
 
-	if (!lirs_url_is_http(url))
-		return fputs("<span class=\"nolink\">", h->fp) < 0 ||
-		       html_fputs(h->fp, shown_title(p)) < 0 ||
-		       fputs("</span>", h->fp) < 0 ? -1 : 0;
+	if (!lirs_url_is_http(url)) {
+		fputs("<span class=\"nolink\">", h->fp);
+		html_fputs(h->fp, shown_title(p));
+		return fputs("</span>", h->fp) < 0 ? -1 : 0;
+	}
 	lbuf_reset(&h->url);
 	if (dated && h->site->visited_query) {
 		if (pub_visited_url(&h->url, url, p->last_modified,
@@ -488,6 +495,8 @@ int publish_html(const char *dir, const pub_site *site, const pub_page *pages,
 		h.fp = f.fp;
 		errno = 0;
 		rc = put_body(&h, v, n);
+		if (rc < 0 && !ferror(f.fp))
+			snprintf(err, errlen, "out of memory");
 		rc = close_out(&f, rc == 0, path, err, errlen);
 	}
 	lbuf_release(&h.url);

@@ -36,10 +36,28 @@ typedef struct pub_site {
 	int64_t max_age;          /* freshness for lirs.gz, 0 = LIRS_DEFAULT_MAX_AGE */
 } pub_site;
 
-/* Writes DIR/index.html.  Returns 0, or -1 with a message in err. */
+/*
+ * Writes DIR/index.html (DIR is created when missing).  Returns 0, or -1
+ * with a message in err; on failure the old file is untouched.
+ *   order: pages without a group first, then one section per group, groups
+ *     by name (byte order); in each, dated pages newest first (ties by
+ *     title, then URL), then pages with no known update or whose last check
+ *     failed, shown as "--/-- --:--" with the error ("[404 Not Found]");
+ *   each line: MM/DD HH:MM in display_tz, "N min/h/d ago", the detection
+ *     marker H (header), T (text), S (size), L (LIRS) with a legend, the
+ *     title (the URL when empty) linked only for http(s) URLs, the author;
+ *   "new": last_modified after prev_publish (nothing when prev_publish is 0);
+ *   links carry ?MMDDHHMM of the update when visited_query is set.
+ * Every text goes through the one HTML escaper (html.h).
+ */
 int publish_html(const char *dir, const pub_site *site, const pub_page *pages,
 		 size_t n, char *err, size_t errlen);
-/* Writes DIR/lirs.gz: every page with a fresh update. */
+/*
+ * Writes DIR/lirs.gz (EUC-JP, gzip; no comment lines, for old readers):
+ * every http(s) page with last_modified != 0 and last_detected within
+ * max_age of now (LIRS 2.1 §4), newest first; Source URL is source_url,
+ * or the page itself when that is empty; the extension field is empty.
+ */
 int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
 		 size_t n, char *err, size_t errlen);
 

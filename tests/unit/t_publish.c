@@ -470,7 +470,13 @@ static void test_speed(void)
 	       (t1 - t0) * 1e3, len, (t2 - t1) * 1e3);
 	OK(a == 0 && b == 0, "10,000 pages publish");
 	IS_INT(count(h, "</li>"), 10000 + 2, "every page is listed (plus the two group links)");
-	OK(t2 - t0 < 3.0, "10,000 pages publish in under 3 s even under sanitizers (%.3f s)", t2 - t0);
+	/* The benchmark's target is 1 s for the whole `antenna publish`; this
+	 * part takes tens of milliseconds, so 3 s holds under sanitizers.
+	 * Under valgrind (make check-valgrind) the time means nothing. */
+	if (getenv("VALGRIND") && strcmp(getenv("VALGRIND"), "1") == 0)
+		printf("ok - 10,000 pages publish in time # skip under valgrind (%.3f s)\n", t2 - t0);
+	else
+		OK(t2 - t0 < 3.0, "10,000 pages publish in under 3 s even under sanitizers (%.3f s)", t2 - t0);
 	free(h);
 	free(v);
 }
