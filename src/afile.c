@@ -1,6 +1,7 @@
 #include "afile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -50,7 +51,7 @@ int afile_commit(afile *f)
 {
 	int e = 0;
 
-	if (fflush(f->fp) != 0 || ferror(f->fp) || fsync(fileno(f->fp)) != 0)
+	if (fflush(f->fp) != 0 || ferror(f->fp) || (!f->nosync && fsync(fileno(f->fp)) != 0))
 		e = errno ? errno : EIO;
 	if (fclose(f->fp) != 0 && !e)
 		e = errno;
@@ -64,6 +65,23 @@ int afile_commit(afile *f)
 	f->path = f->tmp = NULL;
 	errno = e;
 	return e ? -1 : 0;
+}
+
+int afile_syncdir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = syncfs(fd);
+	if (rc == 0)
+		rc = fsync(fd);   /* the renames themselves */
+	{
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return rc;
 }
 
 void afile_abort(afile *f)

@@ -12,6 +12,8 @@ typedef struct afile {
 	FILE *fp;       /* write here */
 	char *path;     /* the target */
 	char *tmp;      /* the temporary file beside it */
+	int nosync;     /* skip the fsync: the caller syncs many files at once
+	                   (afile_syncdir) before relying on them */
 } afile;
 
 /* Opens a temporary file beside path (mode 0644 less umask).  Returns 0,
@@ -20,6 +22,10 @@ int afile_open(afile *f, const char *path);
 /* Flush, fsync, close and rename over the target.  Returns 0, or -1 with
  * errno set (the temporary file is removed and the target untouched). */
 int afile_commit(afile *f);
+/* One syncfs() for the filesystem holding dir: after writing many files
+ * with nosync, this makes them all durable at the cost of one sync instead
+ * of one per file.  Returns 0, or -1 with errno set. */
+int afile_syncdir(const char *dir);
 /* Close and remove the temporary file; the target is untouched. */
 void afile_abort(afile *f);
 

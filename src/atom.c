@@ -268,7 +268,7 @@ static int build_doc(feedctx *f, const char *id, const char *title, const char *
 	return 0;
 }
 
-static int write_file(feedctx *f, const char *rel)
+static int write_file(feedctx *f, const char *rel, int nosync)
 {
 	lbuf path = LBUF_INIT;
 	afile a;
@@ -280,6 +280,7 @@ static int write_file(feedctx *f, const char *rel)
 		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
 		goto out;
 	}
+	a.nosync = nosync;
 	if (fwrite(f->doc.data, 1, f->doc.len, a.fp) != f->doc.len ||
 	    fwrite(f->body.data, 1, f->body.len, a.fp) != f->body.len ||
 	    fputs("</feed>\n", a.fp) == EOF) {
@@ -329,7 +330,7 @@ static int write_archive(feedctx *f, evstore *st, const ev_archive *a)
 	if (build_doc(f, "events", a->title, a->author, links.data, "<fh:archive/>", f->max_updated))
 		goto out;
 	snprintf(rel, sizeof rel, "archive/%lld.atom", (long long)a->n);
-	rc = write_file(f, rel);
+	rc = write_file(f, rel, 1);   /* synced once for all: write_archives */
 out:
 	lbuf_release(&links);
 	return rc;
@@ -396,10 +397,17 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 	rc = evstore_each_archive(st, all, collect_archive, &l, f->err, f->errlen);
 	if (rc == -2)
 		rc = oom(f);
-	for (i = l.n; rc == 0 && i-- > 0;) {
+	for (i = l.n; rc == 0 && i-- > 0;)
 		rc = write_archive(f, st, &l.v[i]);
-		if (rc == 0)
-			rc = evstore_archive_done(st, l.v[i].n, l.v[i].has_next, f->err, f->errlen);
+	/* One sync for every archive instead of one fsync each (a first run
+	 * writes thousands); only then are they recorded as on disk, so a
+	 * crash before it just rewrites them, byte for byte, next run. */
+	if (rc == 0 && l.n > 0 && afile_syncdir(f->dir) != 0) {
+		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
+		rc = -1;
+	}
+	for (i = l.n; rc == 0 && i-- > 0;) {
+		rc = evstore_archive_done(st, l.v[i].n, l.v[i].has_next, f->err, f->errlen);
 		stats->archives_written += rc == 0;
 	}
 	alist_free(&l);
@@ -439,7 +447,7 @@ static int write_index(feedctx *f, evstore *st)
 		goto out;
 	if (build_doc(f, "events", f->title, f->author, links.data, NULL,
 		      f->any ? f->max_updated : f->cfg->now) == 0)
-		rc = write_file(f, "index.atom");
+		rc = write_file(f, "index.atom", 0);
 out:
 	lbuf_release(&links);
 	return rc;
@@ -461,7 +469,7 @@ static int write_current(feedctx *f, const ev_event *cur, size_t n)
 		goto out;
 	if (build_doc(f, "current", f->title, f->author, links.data, "<fh:complete/>",
 		      f->any ? f->max_updated : f->cfg->now) == 0)
-		rc = write_file(f, "current.atom");
+		rc = write_file(f, "current.atom", 0);
 out:
 	lbuf_release(&links);
 	return rc;
