@@ -46,7 +46,7 @@ static const char *how(const store_page *p)
 
 static void show_page(const store_page *p, int64_t tz)
 {
-	char b[64];
+	char b[128];
 
 	printf("url:            %s\n", p->url);
 	printf("title:          %s%s\n", p->title, p->title_set_by_user ? " (set by user)" : "");
@@ -75,7 +75,7 @@ static void show_page(const store_page *p, int64_t tz)
 
 static void show_source(const store_source *x, int64_t tz)
 {
-	char b[64];
+	char b[128];
 
 	printf("lirs source:    %s\n", x->url);
 	printf("last fetch:     %s\n", when(b, sizeof b, x->last_fetch, tz));

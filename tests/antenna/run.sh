@@ -224,9 +224,12 @@ $A -d "$D" init >/dev/null
 printf 'Delay-Ms: 6000\n' > "$WWW/lock.html.hdr"
 printf '<p>x</p>\n' > "$WWW/lock.html"
 $A -d "$D" add "$U/lock.html" >/dev/null
-$A -d "$D" update --timeout 10 >/dev/null 2>&1 &
+curl -s "$U/_control/reset" >/dev/null
+$A -d "$D" update --timeout 20 >/dev/null 2>&1 &
 UP=$!
-sleep 0.5
+# The first run holds the lock once its request reached the server.
+i=0
+until curl -s "$U/_control/stats" | grep -q ' [1-9][0-9]*$' || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
 $A -d "$D" update 2>"$T/err"
 is "a second update fails with 2" $? 2
 check "a second update says another run holds the lock" grep -q "another antenna run holds the lock on '$D'" "$T/err"
