@@ -30,7 +30,7 @@ if want update || want publish; then
 			-lpthread -lm || say "cannot build bench/seed.c"
 		"$SERVER" --root "$W/www" --port-file "$W/port" --max-seconds 1800 2> "$W/server.log" &
 		SPID=$!
-		trap 'kill $SPID 2>/dev/null' EXIT
+		trap 'kill $SPID 2>/dev/null; rm -rf "$OUT/.lock"' EXIT
 		n=0
 		while [ ! -s "$W/port" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
 		PORT=$(cat "$W/port")
@@ -115,5 +115,5 @@ fi
 if [ -n "${SPID:-}" ]; then
 	kill "$SPID" 2>/dev/null
 	wait "$SPID" 2>/dev/null
-	trap - EXIT
+	trap 'rm -rf "$OUT/.lock"' EXIT
 fi

@@ -14,7 +14,7 @@
 #   BENCH_QUICK=1   smaller data, 3 repetitions: a fast smoke run
 #   BENCH_REPS=N    repetitions per measurement (default 5, quick 3)
 #   BENCH_ONLY="cat merge"  run only these (cat validate pack merge atom update publish)
-#   BENCH_OUT=DIR   where data and results go (default bench/out)
+#   BENCH_OUT=DIR   where data and results go (default bench/out/$(basename $BUILD))
 set -u
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +22,9 @@ LIRS=$TOP/$BUILD/lirs
 ANTENNA=$TOP/$BUILD/antenna
 GEN=$TOP/$BUILD/tools/lirsgen
 SERVER=$TOP/$BUILD/tools/testserver
-OUT=${BENCH_OUT:-$TOP/bench/out}
+# One directory per build tree: two people benchmarking their own builds at
+# once must not share data, results or the server's files.
+OUT=${BENCH_OUT:-$TOP/bench/out/$(basename "$BUILD")}
 QUICK=${BENCH_QUICK:-0}
 ONLY=${BENCH_ONLY:-}
 NOW=1700000000
@@ -37,6 +39,12 @@ fi
 N_ATOM_SMALL=$((N_ATOM / 10)) N_ATOM_NEW=1000
 
 mkdir -p "$OUT/data" "$OUT/data-quick" "$OUT/res"
+if ! mkdir "$OUT/.lock" 2> /dev/null; then
+	echo "bench: '$OUT' is in use by another run (remove '$OUT/.lock' if none is)" >&2
+	exit 2
+fi
+trap 'rm -rf "$OUT/.lock"' EXIT
+trap 'exit 130' INT TERM
 R=$OUT/res
 rm -f "$R"/*
 TABLE=$OUT/results.txt
