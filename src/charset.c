@@ -20,6 +20,7 @@ static void build_tables(void);
 int cs_open(cs_conv *c, int dir)
 {
 	c->dec = c->enc = c->enc2 = (iconv_t)-1;
+	c->seen_utf8 = 0;
 	if (dir & 1) {
 		pthread_once(&tables_once, build_tables);
 		if (!tables_ok)
@@ -46,6 +47,7 @@ void cs_close(cs_conv *c)
 	if (c->enc2 != (iconv_t)-1)
 		iconv_close(c->enc2);
 	c->dec = c->enc = c->enc2 = (iconv_t)-1;
+	c->seen_utf8 = 0;
 }
 
 int cs_is_ascii(const char *s, size_t n)
@@ -282,10 +284,14 @@ int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad)
 	lbuf_reset(out);
 	if (lbuf_add(out, s, first) < 0)
 		return -1;
+	if (c->seen_utf8 && cs_is_utf8(s + first, n - first))
+		return CS_UTF8;
 	if ((r = euc_decode(s + first, n - first, out, 0, bad)) <= 0)
 		return r < 0 ? -1 : CS_EUCJP;
-	if (cs_is_utf8(s + first, n - first))
+	if (cs_is_utf8(s + first, n - first)) {
+		c->seen_utf8 = 1;
 		return CS_UTF8;
+	}
 	/* Neither: repair with whichever decoding rejects fewer bytes. */
 	out->len = first;
 	out->data[first] = '\0';

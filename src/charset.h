@@ -20,6 +20,7 @@ typedef struct cs_conv {
 	iconv_t dec;     /* unused: decoding uses tables built from iconv once */
 	iconv_t enc;     /* UTF-8 -> EUC-JP-MS */
 	iconv_t enc2;    /* UTF-8 -> EUC-JP, for what EUC-JP-MS lacks */
+	int seen_utf8;   /* a line of this input was UTF-8 and not EUC-JP */
 } cs_conv;
 
 /* What cs_decode_line() did. */
@@ -40,7 +41,9 @@ int cs_is_ascii(const char *s, size_t n);
 int cs_is_utf8(const char *s, size_t n);
 
 /*
- * Decodes one line (without its line end).  On CS_EUCJP and CS_INVALID,
+ * Decodes one line (without its line end).  A line valid as both EUC-JP
+ * and UTF-8 is EUC-JP (§2), unless an earlier line of the same input was
+ * UTF-8 only: then the input is a UTF-8 file, and so is the line.  On CS_EUCJP and CS_INVALID,
  * out is reset and filled (NUL-terminated); *bad is set to the offset in
  * out of the first U+FFFD put in for bad bytes (CS_INVALID only).
  * Returns an enum cs_result, or -1 when out of memory.

@@ -540,6 +540,16 @@ static int on_bytes(void *ctx, const char *s, size_t n)
 			s += *s == '\n';
 			continue;
 		}
+		if (*s == '\n' && !rd->part.len) {
+			/* Empty lines cost a count each, nothing more: a gzip bomb
+			 * of newlines must reach the size cap as fast as zeros do. */
+			const char *p = s;
+			while (p < end && *p == '\n')
+				p++;
+			rd->st.lines += (unsigned long)(p - s);
+			s = p;
+			continue;
+		}
 		lf = memchr(s, '\n', (size_t)(end - s));
 		cr = memchr(s, '\r', (size_t)((lf ? lf : end) - s));
 		if (cr && cr + 1 == end) {

@@ -232,6 +232,18 @@ static void test_charsets(void)
 	read_both(&t, "columns", S("LIRS,1,2,3,4,http://a/,\xb4\xc1\xbb\xfa,b,0,e\\q,\n"));
 	OK(strstr(t.text.data, "diag 1:32: unknown-escape") != NULL, "charsets: column in characters after kanji");
 	tr_free(&t);
+	/* "é" and U+FFFD are valid EUC-JP bytes too; in a file already known
+	 * to be UTF-8 they must stay UTF-8 (round trip of lirs pack --utf8). */
+	read_both(&t, "sticky", S("LIRS,1,2,3,4,http://a/,\xe6\x97\xa5,a,s,,\n"
+				   "LIRS,1,2,3,4,http://b/,caf\xc3\xa9 \xef\xbf\xbd,a,s,,\n"));
+	IS_INT(t.nrecs, 2, "charsets: UTF-8 file read");
+	if (t.nrecs == 2)
+		IS_STR(t.recs[1].title, "caf\xc3\xa9 \xef\xbf\xbd", "charsets: a line valid in both stays UTF-8 in a UTF-8 file");
+	tr_free(&t);
+	read_both(&t, "euc-first", S("LIRS,1,2,3,4,http://b/,\xc3\xa9,a,s,,\n"));
+	if (t.nrecs == 1)
+		IS_STR(t.recs[0].title, "\xe8\xbe\xbf", "charsets: a line valid in both is EUC-JP when nothing says UTF-8");
+	tr_free(&t);
 }
 
 static const char corpus[] =
