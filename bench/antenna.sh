@@ -96,6 +96,7 @@ if want publish && [ -n "${SPID:-}" ]; then
 	while [ $i -lt "$REPS" ]; do
 		rm -rf "$W/site" "$W/pubwork"; mkdir -p "$W/pubwork"
 		cp "$DB"* "$W/pubwork/"
+		sync    # publish syncs the file system (afile_syncdir): not our copy's pages
 		"$TM" "$R/publish.ours" "$ANTENNA" -d "$W/pubwork/publish.db" publish "$W/site" > /dev/null ||
 			say "publish: exited $?"
 		"$TM" "$R/publish2.ours" "$ANTENNA" -d "$W/pubwork/publish.db" publish "$W/site" > /dev/null ||
