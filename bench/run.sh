@@ -50,7 +50,7 @@ rm -f "$R"/*
 TABLE=$OUT/results.txt
 : > "$TABLE"
 TM=$OUT/tm
-cc -O2 -o "$TM" "$TOP/bench/tm.c" || { echo "bench: cannot build bench/tm.c" >&2; exit 2; }
+${CC:-cc} -O2 -o "$TM" "$TOP/bench/tm.c" || { echo "bench: cannot build bench/tm.c" >&2; exit 2; }
 
 say() { printf '%s\n' "bench: $*" >&2; }
 want() { [ -z "$ONLY" ] && return 0; case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
