@@ -7,7 +7,7 @@
  *
  * Memory is bounded by max_line: a complete line inside an inflated chunk
  * is parsed in place; only a line cut by a chunk boundary is copied, and a
- * line over the limit is skipped to its LF without being kept.  Every
+ * line over the limit is skipped to its line end without being kept.  Every
  * buffer lives in the reader and is reused, so the record handed to
  * on_record points into reader-owned storage.
  */
@@ -21,6 +21,10 @@
 #include "buf.h"
 #include "charset.h"
 #include "gz.h"
+
+/* rd->skipping: inside a line over max_line, and whether the last chunk
+ * ended in a CR that an LF at the start of the next one makes a CRLF. */
+enum { SKIP_NONE = 0, SKIP_LINE, SKIP_CR };
 
 /* Unknown-escape warnings reported per line before they are summed up. */
 #define MAX_ESCAPE_DIAGS 10
@@ -52,7 +56,7 @@ struct lirs_reader {
 	int finished;
 	lbuf part;               /* a line cut by a chunk boundary */
 	int cr_pending;          /* part ended with CR: LF may follow */
-	int skipping;            /* inside a line over max_line */
+	int skipping;            /* inside a line over max_line: SKIP_* */
 	lbuf dec;                /* the decoded line when it needed decoding */
 	lbuf nul;                /* the line with NUL bytes replaced */
 	lbuf fbuf;               /* unescaped fields, NUL-separated */
@@ -479,6 +483,17 @@ static void too_long(lirs_reader *rd)
 	      "line longer than %zu bytes; skipped", rd->o.max_line);
 }
 
+/* The end of a line too_long() reported.  Its column is unknown: the line
+ * was never decoded.  LIRS 2.1 §2: CR MUST NOT be used alone. */
+static void too_long_end(lirs_reader *rd, int lone_cr)
+{
+	if (lone_cr)
+		emit(rd, rd->st.lines + 1, 0, LIRS_R_LONE_CR, NULL,
+		     "CR not followed by LF; taken as a line end", 1);
+	rd->skipping = SKIP_NONE;
+	rd->st.lines++;
+}
+
 /* A line ends after the bytes in rd->part plus s[0..n). */
 static int end_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 {
@@ -487,7 +502,7 @@ static int end_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 	if (rd->part.len) {
 		if (n > rd->o.max_line - rd->part.len) {
 			too_long(rd);
-			rd->st.lines++;
+			too_long_end(rd, lone_cr);
 			lbuf_reset(&rd->part);
 			return 0;
 		}
@@ -499,7 +514,7 @@ static int end_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 	}
 	if (n > rd->o.max_line) {
 		too_long(rd);
-		rd->st.lines++;
+		too_long_end(rd, lone_cr);
 		return 0;
 	}
 	return do_line(rd, s, n, lone_cr);
@@ -511,10 +526,41 @@ static int keep(lirs_reader *rd, const char *s, size_t n)
 	if (n > rd->o.max_line - rd->part.len) {
 		too_long(rd);
 		lbuf_reset(&rd->part);
-		rd->skipping = 1;
+		rd->skipping = SKIP_LINE;
 		return 0;
 	}
 	return lbuf_add(&rd->part, s, n) < 0 ? (rd->err = LIRS_ENOMEM) : 0;
+}
+
+/*
+ * Inside a line over max_line: drops bytes up to its line end, which is
+ * found the same way as for any other line (LF, CRLF or a lone CR, a CR
+ * at a chunk end waiting for the next chunk), so the records after it
+ * do not depend on where the chunks were cut.  Returns where to go on.
+ */
+static const char *skip(lirs_reader *rd, const char *s, const char *end)
+{
+	const char *lf, *cr;
+
+	if (rd->skipping == SKIP_CR) {
+		too_long_end(rd, *s != '\n');
+		return s + (*s == '\n');
+	}
+	lf = memchr(s, '\n', (size_t)(end - s));
+	cr = memchr(s, '\r', (size_t)((lf ? lf : end) - s));
+	if (cr && cr + 1 == end) {
+		rd->skipping = SKIP_CR;
+		return end;
+	}
+	if (cr) {
+		too_long_end(rd, cr[1] != '\n');
+		return cr + 1 + (cr[1] == '\n');
+	}
+	if (lf) {
+		too_long_end(rd, 0);
+		return lf + 1;
+	}
+	return end;
 }
 
 /* gz output: decoded bytes, split into lines.  LIRS 2.1 §2: LF or CRLF. */
@@ -527,11 +573,7 @@ static int on_bytes(void *ctx, const char *s, size_t n)
 	rd->st.bytes_decoded += n;
 	while (s < end && r == 0) {
 		if (rd->skipping) {
-			if (!(lf = memchr(s, '\n', (size_t)(end - s))))
-				return 0;
-			rd->skipping = 0;
-			rd->st.lines++;
-			s = lf + 1;
+			s = skip(rd, s, end);
 			continue;
 		}
 		if (rd->cr_pending) {
@@ -554,7 +596,10 @@ static int on_bytes(void *ctx, const char *s, size_t n)
 		cr = memchr(s, '\r', (size_t)((lf ? lf : end) - s));
 		if (cr && cr + 1 == end) {
 			r = keep(rd, s, (size_t)(cr - s));
-			rd->cr_pending = !rd->skipping;
+			if (rd->skipping)
+				rd->skipping = SKIP_CR;
+			else
+				rd->cr_pending = 1;
 			s = end;
 		} else if (cr) {
 			r = end_line(rd, s, (size_t)(cr - s), cr[1] != '\n');
@@ -667,8 +712,7 @@ int lirs_reader_finish(lirs_reader *rd)
 	} else if (rd->part.len && !rd->skipping) {
 		r = end_line(rd, NULL, 0, 0);
 	} else if (rd->skipping) {
-		rd->skipping = 0;
-		rd->st.lines++;
+		too_long_end(rd, rd->skipping == SKIP_CR);
 	}
 	return r < 0 ? r : rd->err;
 }

@@ -464,6 +464,52 @@ static void test_long_line(void)
 	tr_free(&t);
 }
 
+/*
+ * A line over max_line ends like any other line: at LF, CRLF or a lone CR,
+ * wherever the chunks were cut (the skip used to stop at LF only, so a
+ * lone CR swallowed the next record when the long line crossed a chunk).
+ */
+static void test_long_line_ends(void)
+{
+	struct tr whole = { 0 }, t = { 0 };
+	static const char in[] =
+		"LIRS,1,2,3,4,http://a/,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,a,s,e,\r"
+		"LIRS,1,2,3,4,http://b/,t,a,s,e,\n"
+		"LIRS,1,2,3,4,http://c/,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,a,s,e,\r\n"
+		"LIRS,1,2,3,4,http://d/,t,a,s,e,\r"
+		"LIRS,1,2,3,4,http://e/,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,a,s,e,\n"
+		"LIRS,1,2,3,4,http://f/,t,a,s,e,\n"
+		"LIRS,1,2,3,4,http://g/,xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx,a,s,e,\r";
+	size_t chunks[] = { 1, 2, 3, 7, 40, 64 }, i;
+	int same = 1;
+
+	tr_read_opts(&whole, S(in), 0, 0, 40);
+	IS_INT(whole.rc, 0, "long line ends: reads");
+	IS_INT(whole.nrecs, 3, "long line ends: the records after CR, CRLF and LF are read");
+	IS_INT(whole.ndiag[LIRS_R_LINE_TOO_LONG], 4, "long line ends: four lines too long");
+	IS_INT(whole.ndiag[LIRS_R_LONE_CR], 3, "long line ends: three lone CRs reported");
+	IS_INT(whole.st.lines, 7, "long line ends: seven lines");
+	if (whole.nrecs == 3) {
+		IS_STR(whole.recs[0].url, "http://b/", "long line ends: record after a lone CR");
+		IS_INT(whole.recs[0].line, 2, "long line ends: its line number");
+		IS_INT(whole.recs[2].line, 6, "long line ends: line numbers go on");
+	}
+	OK(strstr(whole.text.data, "diag 1:0: lone-cr skipped") != NULL,
+	   "long line ends: lone CR reported on the long line");
+	OK(strstr(whole.text.data, "diag 7:0: lone-cr skipped") != NULL,
+	   "long line ends: lone CR at the end of input");
+	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+		tr_read_opts(&t, S(in), chunks[i], 0, 40);
+		if (strcmp(t.text.data, whole.text.data) != 0) {
+			same = 0;
+			printf("#   %zu-byte chunks differ\n", chunks[i]);
+		}
+		tr_free(&t);
+	}
+	OK(same, "long line ends: every chunk size gives the same records and diagnostics");
+	tr_free(&whole);
+}
+
 static void test_backslashes(void)
 {
 	struct tr t = { 0 };
@@ -563,6 +609,7 @@ int main(void)
 	test_bomb();
 	test_empty();
 	test_long_line();
+	test_long_line_ends();
 	test_backslashes();
 	test_duplicates_and_stop();
 	test_chunking();
