@@ -81,16 +81,15 @@ int merge_url_key(lbuf *out, const char *url)
 		if (*p == '@')
 			at = p;
 	host = at ? at + 1 : auth;
-	/* the port follows the last ':' — after the ']' of an IPv6 literal */
+	/* The port follows the first ':' after the host (after the ']' of an
+	 * IPv6 literal).  The first, not the last: in a malformed "h::" the
+	 * rest is kept as written, so that a key is its own key (fuzz_url). */
 	p = host;
 	if (host < end && *host == '[') {
 		const char *rb = memchr(host, ']', (size_t)(end - host));
 		p = rb ? rb : end;
 	}
-	colon = NULL;
-	for (; p < end; p++)
-		if (*p == ':')
-			colon = p;
+	colon = memchr(p, ':', (size_t)(end - p));
 	if (add_lower(out, url, sl + 3) != 0 || lbuf_add(out, auth, (size_t)(host - auth)) != 0 ||
 	    add_lower(out, host, (size_t)((colon ? colon : end) - host)) != 0)
 		return -1;
