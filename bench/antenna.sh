@@ -77,7 +77,7 @@ if want update && [ -n "${SPID:-}" ]; then
 		b=$(median "$R/update.base" 1)
 		# The target is "at least 5x faster": urlwatch time / ours >= 5.
 		sp=$(ratio "$b" "$o")
-		v=FAIL; le 5 "$sp" && v=PASS
+		v=FAIL; le 5 "$(ratio3 "$b" "$o")" && v=PASS
 		le "$m" 64 || v=FAIL
 		[ "$(rcs "$R/update.ours")" = 0 ] || v=FAIL
 		row update "$o" "$b" "1/$sp" "<= 1/5" "$v" "$m" \

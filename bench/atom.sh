@@ -56,7 +56,7 @@ if want atom; then
 			cmp -s "$f" "$A/w-big/feeds/archive/$f" || echo "$f"; done | wc -l)
 		added=$(( $(ls "$A/w-big/feeds/archive" 2>/dev/null | wc -l) - narch ))
 		o=$(median "$R/atom-incr.ours" 1) b=$(median "$R/atom-incr.base" 1)
-		r=$(ratio "$o" "$b") v=$(verdict "$r" 2.0)
+		r=$(ratio "$o" "$b") v=$(verdict "$(ratio3 "$o" "$b")" 2.0)
 		[ "$(rcs "$R/atom-incr.ours")" = 0 ] || v=FAIL
 		row atom-incr "$o" "$b" "$r" "<= 2.0" "$v" "$(mib "$R/atom-incr.ours")" \
 			"$N_ATOM_NEW new events on a $N_ATOM-event state vs on a $N_ATOM_SMALL-event state; old archives changed: $changed, added: $added; cpu $(median "$R/atom-incr.ours" 4)/$(median "$R/atom-incr.base" 4) s; wall ours $(spread "$R/atom-incr.ours"), base $(spread "$R/atom-incr.base")"

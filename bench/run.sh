@@ -71,6 +71,8 @@ rcs() { awk '{ print $3 }' "$1" | sort -u | paste -sd, -; }
 # row NAME OURS BASE RATIO TARGET VERDICT RSS NOTE
 row() { printf '%-26s %8s %8s %7s %10s %-5s %8s  %s\n' "$@" >> "$TABLE"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
+# The verdict uses 3 decimals so that 1.502 is not rounded to a pass.
+ratio3() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0) printf "%.3f", a / b; else print "-" }'; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
 verdict() { if le "$1" "$2"; then echo PASS; else echo FAIL; fi; }
 
@@ -89,7 +91,7 @@ pair() {
 report() {
 	o=$(median "$R/$1.ours" 1) b=$(median "$R/$1.base" 1)
 	r=$(ratio "$o" "$b") m=$(mib "$R/$1.ours")
-	v=$(verdict "$r" "$2")
+	v=$(verdict "$(ratio3 "$o" "$b")" "$2")
 	co=$(median "$R/$1.ours" 4) cb=$(median "$R/$1.base" 4)
 	note="cpu $co/$cb s = $(ratio "$co" "$cb"); wall ours $(spread "$R/$1.ours"), base $(spread "$R/$1.base"); exit $(rcs "$R/$1.ours")"
 	if [ -n "${3:-}" ]; then
