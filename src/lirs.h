@@ -58,6 +58,9 @@ typedef struct lirs_record {
 	char **extra;            /* nextra fields beyond the 9th */
 	size_t nextra;
 	unsigned long line;      /* line it started on in its input, 0 if none */
+	/* 1-based character column where each of the 9 fields starts in its
+	 * line, 0 = unknown (records not read from a file, a missing extension) */
+	unsigned long col[9];
 } lirs_record;
 
 /* Deep copy: *dst owns its strings; release with lirs_record_release(). */

@@ -305,9 +305,66 @@ static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t le
 	return (long)nf;
 }
 
-/* Fills r from the split fields; returns 0, or -1 when the record must
- * be skipped (a bad number; already queued). */
-static int build_record(lirs_reader *rd, const char *s, size_t nf, lirs_record *r)
+/* One per byte lane of w that is a UTF-8 continuation byte (10xxxxxx). */
+#define CONT_LANES(w) (((w) & ~((w) << 1) & UINT64_C(0x8080808080808080)) >> 7)
+/* The sum of the byte lanes of a (which must be under 256). */
+#define LANE_SUM(a) ((size_t)(((a) * UINT64_C(0x0101010101010101)) >> 56))
+
+/*
+ * r->col[]: the 1-based character column where each of the 9 fields starts,
+ * 0 for a missing one: the byte offset less the UTF-8 continuation bytes
+ * before it.  One pass over the line, eight bytes at a time (cat reads
+ * every line through here); in an ASCII line bytes are characters.
+ */
+static void field_cols(const lirs_reader *rd, const char *s, size_t n, size_t nf, int ascii,
+		       lirs_record *r)
+{
+	size_t m = nf < 9 ? nf : 9, fi = 0, i = 0, cont = 0, pos, k = 0;
+	uint64_t w, lanes, acc = 0;
+
+	memset(r->col, 0, sizeof(r->col));
+	if (ascii) {
+		for (; fi < m; fi++)
+			r->col[fi] = (unsigned long)rd->f[fi].pos + 1;
+		return;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* byte j of the word is lane j: a field start inside the word
+	 * counts the lanes below it */
+	pos = rd->f[0].pos;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		lanes = CONT_LANES(w);
+		while (pos < i + 8) {
+			cont += LANE_SUM(acc);
+			acc = 0;
+			k = 0;
+			r->col[fi] = (unsigned long)(pos + 1 - cont -
+				LANE_SUM(lanes & (((uint64_t)1 << (8 * (pos - i))) - 1)));
+			if (++fi == m)
+				return;
+			pos = rd->f[fi].pos;
+		}
+		acc += lanes;
+		if (++k == 31) {   /* the lanes sum to at most 31 * 8 < 256 */
+			cont += LANE_SUM(acc);
+			acc = 0;
+			k = 0;
+		}
+	}
+	cont += LANE_SUM(acc);
+#endif
+	for (; fi < m; i++) {
+		for (; fi < m && rd->f[fi].pos == i; fi++)
+			r->col[fi] = (unsigned long)(i + 1 - cont);
+		if (i < n)
+			cont += ((unsigned char)s[i] & 0xc0) == 0x80;
+	}
+}
+
+/* Fills r from the split fields (r->col already set); returns 0, or -1
+ * when the record must be skipped (a bad number; already queued). */
+static int build_record(lirs_reader *rd, size_t nf, lirs_record *r)
 {
 	int64_t *nums[4] = { &r->last_modified, &r->last_detected, &r->tz_offset,
 			     &r->content_length };
@@ -320,11 +377,11 @@ static int build_record(lirs_reader *rd, const char *s, size_t nf, lirs_record *
 		char *v = rd->fbuf.data + rd->f[i].off;
 		*nums[i] = 0;
 		if (!*v) {
-			queue(rd, col_of(s, rd->f[i].pos), LIRS_R_BLANK_FIELD, field_names[i],
+			queue(rd, r->col[i], LIRS_R_BLANK_FIELD, field_names[i],
 			      "%s: empty field; a blank number SHOULD be 0", field_names[i]);
 		} else if (parse_int(v, nums[i]) < 0) {
 			snippet(snip, sizeof(snip), v, 40);
-			queue(rd, col_of(s, rd->f[i].pos), LIRS_R_BAD_NUMBER, field_names[i],
+			queue(rd, r->col[i], LIRS_R_BAD_NUMBER, field_names[i],
 			      "%s: not an integer '%s'", field_names[i], snip);
 			bad = 1;
 		}
@@ -335,7 +392,7 @@ static int build_record(lirs_reader *rd, const char *s, size_t nf, lirs_record *
 		if (i == 8)
 			break;
 		if (!*v)
-			queue(rd, col_of(s, rd->f[i].pos), LIRS_R_BLANK_FIELD, field_names[i],
+			queue(rd, r->col[i], LIRS_R_BLANK_FIELD, field_names[i],
 			      "%s: empty field; a blank field SHOULD be 0", field_names[i]);
 		else if (v[0] == '0' && !v[1])
 			v[0] = '\0';   /* §2: "0" is the blank field */
@@ -371,8 +428,9 @@ static int is_blank(const char *s, size_t n)
 	return 1;
 }
 
-/* Decodes the line to UTF-8, replacing NUL bytes; queues what it found. */
-static int decode(lirs_reader *rd, const char **ps, size_t *pn)
+/* Decodes the line to UTF-8, replacing NUL bytes; queues what it found.
+ * *ascii: the result is plain ASCII, one byte per character. */
+static int decode(lirs_reader *rd, const char **ps, size_t *pn, int *ascii)
 {
 	const char *s = *ps, *z;
 	size_t n = *pn, bad = 0, i;
@@ -404,6 +462,7 @@ static int decode(lirs_reader *rd, const char **ps, size_t *pn)
 	}
 	*ps = s;
 	*pn = n;
+	*ascii = r == CS_ASCII && !z;
 	return 0;
 }
 
@@ -424,7 +483,7 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 	lirs_record rec;
 	size_t nf;
 	long k;
-	int trailing, skip = 0;
+	int trailing, ascii, skip = 0;
 
 	rd->npd = 0;
 	lbuf_reset(&rd->msgs);
@@ -436,7 +495,7 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 		flush_queue(rd, ln, 0);
 		return 0;
 	}
-	if (decode(rd, &s, &n) < 0)
+	if (decode(rd, &s, &n, &ascii) < 0)
 		return rd->err = LIRS_ENOMEM;
 	if (n < 5 || memcmp(s, "LIRS,", 5) != 0) {
 		queue(rd, 1, LIRS_R_NO_PREFIX, NULL, "line does not start with \"LIRS,\"; skipped");
@@ -461,7 +520,8 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 	if (!trailing)
 		queue(rd, col_of(s, n) , LIRS_R_NO_TRAILING_COMMA, NULL,
 		      "record does not end with ','");
-	if (build_record(rd, s, nf, &rec) < 0)
+	field_cols(rd, s, n, nf, ascii, &rec);
+	if (build_record(rd, nf, &rec) < 0)
 		skip = 1;
 out:
 	if (lone_cr)

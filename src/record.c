@@ -21,6 +21,7 @@ int lirs_record_copy(lirs_record *dst, const lirs_record *src)
 	dst->tz_offset = src->tz_offset;
 	dst->content_length = src->content_length;
 	dst->line = src->line;
+	memcpy(dst->col, src->col, sizeof(dst->col));
 	if (!(dst->url = dup(src->url)) || !(dst->title = dup(src->title)) ||
 	    !(dst->author = dup(src->author)) || !(dst->source_url = dup(src->source_url)) ||
 	    !(dst->extension = dup(src->extension)))

@@ -150,7 +150,23 @@ void lirs_checker_free(lirs_checker *c)
 	free(c);
 }
 
-/* Delivers one diagnostic; returns 1 for an error so callers can count. */
+/* The column where the named field starts in r's line, 0 when unknown. */
+static unsigned long field_col(const lirs_record *r, const char *field)
+{
+	static const char *const names[9] = {
+		"last_modified", "last_detected", "tz_offset", "content_length",
+		"url", "title", "author", "source_url", "extension",
+	};
+	size_t i;
+
+	for (i = 0; field && i < 9; i++)
+		if (strcmp(field, names[i]) == 0)
+			return r->col[i];
+	return 0;
+}
+
+/* Delivers one diagnostic at the start of the field it names; returns 1
+ * for an error so callers can count. */
 static int diag(lirs_checker *c, const lirs_record *r, lirs_rule rule,
 		const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -167,6 +183,7 @@ static int diag(lirs_checker *c, const lirs_record *r, lirs_rule rule,
 	memset(&d, 0, sizeof d);
 	d.file = c->o.filename;
 	d.line = r->line;
+	d.col = field_col(r, field);
 	d.rule = rule;
 	d.severity = lirs_rule_severity(rule);
 	d.field = field;

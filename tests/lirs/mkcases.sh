@@ -74,4 +74,6 @@ printf 'LIRS,999999990,%s,32400,0,http://a.example/,a,0,0,,\n' $T > modified-aft
 { rec ftp://a.example/ ftp; rec /relative rel; rec 0 blank; rec 'http:///nohost' nohost; rec 'http://a b.example/' space; } > bad-url.in
 { rec http://a.example/ first; rec http://b.example/ other; rec http://a.example/ second; rec HTTP://A.EXAMPLE/ case; rec http://a.example/ third; } > duplicate-url.in
 printf 'LIRS,%s,%s,32400,0,http://a.example/,a,0,0,0,\n' $T $T > extension-zero.in
+# Columns count characters, not bytes: the extension is at column 62 (byte 68).
+printf 'LIRS,%s,%s,32400,0,http://a.example/,漢字の題,作者,0,0,\n' $T $T | euc > columns-kanji.in
 printf 'LIRS,%s,%s,32400,0,http://a.example/,a,0,0,ext\n' $T $T > no-trailing-comma.in

@@ -138,7 +138,7 @@ stdin_and_files() {
 	$L cat < clean.in > "$T/b"; expect_same "$T/a" "$T/b" "cat with no FILE reads stdin"
 	expect_same "$T/a" clean.jsonl "stdin gives the same records"
 	$L validate --now $NOW - < duplicate-url.in > "$T/out"; check $? 1 "validate - : exit 1"
-	grep -q '^<stdin>:5: error: .*already appears on line 1 \[duplicate-url\]' "$T/out" &&
+	grep -q '^<stdin>:5:37: error: .*already appears on line 1 \[duplicate-url\]' "$T/out" &&
 		ok "stdin is called <stdin>" || nok "stdin is called <stdin>"
 	$L cat clean.in escapes.in > "$T/out"; check $? 0 "cat of two clean files: exit 0"
 	cat clean.jsonl escapes.jsonl > "$T/want"; expect_same "$T/out" "$T/want" "cat of two files concatenates"

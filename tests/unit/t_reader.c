@@ -510,6 +510,40 @@ static void test_long_line_ends(void)
 	tr_free(&whole);
 }
 
+/* r->col[]: where each field starts, in characters, whatever the encoding. */
+static void test_columns(void)
+{
+	struct tr t = { 0 };
+	static const unsigned long want[9] = { 6, 8, 10, 12, 14, 24, 27, 29, 31 };
+	static const char in[] =
+		"LIRS,1,2,3,4,http://a/,\xb4\xc1\xbb\xfa,a,s,e,\n"          /* EUC-JP 漢字 */
+		"LIRS,1,2,3,4,http://b/,\xe6\xbc\xa2\xe5\xad\x97,a,s,e,\n" /* UTF-8 漢字 */
+		"LIRS,1,2,3,4,http://c/,ab,a,s,e,\n"                        /* ASCII */
+		"LIRS,1,2,3,4,http://d/,a\0,a,s,e,\n"                       /* NUL -> U+FFFD */
+		"LIRS,1,2,3,4,http://e/,\\,,a,s,\n";                        /* escape; 8 fields */
+	size_t i, k;
+	int good;
+
+	read_both(&t, "columns", S(in));
+	IS_INT(t.nrecs, 5, "columns: five records");
+	if (t.nrecs != 5)
+		goto out;
+	/* t.recs are lirs_record_copy() copies: the columns travel with them */
+	for (k = 0; k < 4; k++) {
+		good = 1;
+		for (i = 0; i < 9; i++)
+			if (t.recs[k].col[i] != want[i]) {
+				good = 0;
+				printf("#   field %zu: column %lu, want %lu\n", i, t.recs[k].col[i], want[i]);
+			}
+		OK(good, "columns: record %zu: every field's column, in characters", k + 1);
+	}
+	IS_INT(t.recs[4].col[6], 27, "columns: an escape counts as written");
+	IS_INT(t.recs[4].col[8], 0, "columns: a missing extension has no column");
+out:
+	tr_free(&t);
+}
+
 static void test_backslashes(void)
 {
 	struct tr t = { 0 };
@@ -610,6 +644,7 @@ int main(void)
 	test_empty();
 	test_long_line();
 	test_long_line_ends();
+	test_columns();
 	test_backslashes();
 	test_duplicates_and_stop();
 	test_chunking();
