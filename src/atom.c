@@ -136,9 +136,13 @@ typedef struct feedctx {
 	lbuf body, doc, tmp, key;
 	int64_t max_updated;
 	int any;
+	int batch_sync;    /* archives written with nosync, then one syncfs */
 	char *err;
 	size_t errlen;
 } feedctx;
+
+/* More archives than this in one run are synced together (write_archives). */
+#define ATOM_BATCH_SYNC 8
 
 static int oom(feedctx *f)
 {
@@ -330,7 +334,7 @@ static int write_archive(feedctx *f, evstore *st, const ev_archive *a)
 	if (build_doc(f, "events", a->title, a->author, links.data, "<fh:archive/>", f->max_updated))
 		goto out;
 	snprintf(rel, sizeof rel, "archive/%lld.atom", (long long)a->n);
-	rc = write_file(f, rel, 1);   /* synced once for all: write_archives */
+	rc = write_file(f, rel, f->batch_sync);
 out:
 	lbuf_release(&links);
 	return rc;
@@ -397,12 +401,15 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 	rc = evstore_each_archive(st, all, collect_archive, &l, f->err, f->errlen);
 	if (rc == -2)
 		rc = oom(f);
+	/* A usual run writes one or two archives: an fsync each.  A first run
+	 * (or a rebuild) writes thousands: then one syncfs() for them all is
+	 * far cheaper, though it also flushes others' dirty data on the same
+	 * filesystem.  Either way they are recorded as on disk only after the
+	 * sync, so a crash before it just rewrites them, byte for byte. */
+	f->batch_sync = l.n > ATOM_BATCH_SYNC;
 	for (i = l.n; rc == 0 && i-- > 0;)
 		rc = write_archive(f, st, &l.v[i]);
-	/* One sync for every archive instead of one fsync each (a first run
-	 * writes thousands); only then are they recorded as on disk, so a
-	 * crash before it just rewrites them, byte for byte, next run. */
-	if (rc == 0 && l.n > 0 && afile_syncdir(f->dir) != 0) {
+	if (rc == 0 && f->batch_sync && afile_syncdir(f->dir) != 0) {
 		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
 		rc = -1;
 	}
