@@ -344,29 +344,70 @@ static void build_rev(void)
 	iconv_close(cd);
 }
 
-/* Tries converter cd on one character; 1 when it could. */
-static int try_iconv(iconv_t cd, const char *s, size_t k, lbuf *out)
+/*
+ * Tries converter cd on one (non-ASCII) character; returns the EUC-JP
+ * bytes packed big-endian, 0 when it cannot.  glibc's EUC-JP and
+ * EUC-JP-MS write U+00A5 YEN SIGN as 0x5C and U+203E OVERLINE as 0x7E
+ * (JIS X 0201 Roman): an ASCII byte, a backslash even, that would end up
+ * unescaped in the field.  A non-ASCII character must give non-ASCII
+ * bytes, or it is refused.
+ */
+static uint32_t try_iconv(iconv_t cd, const char *s, size_t k)
 {
-	char tmp[8], *in = (char *)s, *op = tmp;
-	size_t inleft = k, outleft = sizeof(tmp);
+	unsigned char tmp[8];
+	char *in = (char *)s, *op = (char *)tmp;
+	size_t inleft = k, outleft = sizeof(tmp), n, i;
+	uint32_t v = 0;
 
 	if (cd == (iconv_t)-1)
 		return 0;
 	iconv(cd, NULL, NULL, NULL, NULL);
 	if (iconv(cd, &in, &inleft, &op, &outleft) == (size_t)-1 || inleft != 0)
 		return 0;
-	return lbuf_add(out, tmp, sizeof(tmp) - outleft) < 0 ? -1 : 1;
+	n = sizeof(tmp) - outleft;
+	if (n < 2 || n > 3)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (tmp[i] < 0x80)
+			return 0;
+		v = v << 8 | tmp[i];
+	}
+	return v;
 }
 
-/* One character the table lacks: EUC-JP-MS, plain EUC-JP, else U+3013. */
-static int encode_one(cs_conv *c, const char *s, size_t k, lbuf *out, unsigned long *replaced)
+/* Characters iconv writes as ASCII, mapped to their full-width forms
+ * (lirs(5), "Writing EUC-JP"). */
+static uint32_t fullwidth(uint32_t u)
 {
-	int r;
+	switch (u) {
+	case 0x00a5: return 0xa1ef;   /* YEN SIGN -> FULLWIDTH YEN SIGN */
+	case 0x203e: return 0xa1b1;   /* OVERLINE -> FULLWIDTH MACRON */
+	default: return 0;
+	}
+}
 
-	if (k && ((r = try_iconv(c->enc, s, k, out)) != 0 || (r = try_iconv(c->enc2, s, k, out)) != 0))
-		return r < 0 ? -1 : 0;
-	(*replaced)++;
-	return lbuf_add(out, geta, 2);
+/*
+ * One character the table lacks (u its code point, 0 if s[0..k) is not
+ * UTF-8): full-width form, EUC-JP-MS, plain EUC-JP, else U+3013.
+ */
+static int encode_one(cs_conv *c, uint32_t u, const char *s, size_t k, lbuf *out,
+		      unsigned long *replaced)
+{
+	uint32_t v = 0;
+	char b[3];
+	size_t n = 0;
+
+	if (u && !(v = fullwidth(u)) && !(v = try_iconv(c->enc, s, k)))
+		v = try_iconv(c->enc2, s, k);
+	if (!v) {
+		(*replaced)++;
+		return lbuf_add(out, geta, 2);
+	}
+	if (v > 0xffff)
+		b[n++] = (char)(v >> 16);
+	b[n++] = (char)(v >> 8);
+	b[n++] = (char)v;
+	return lbuf_add(out, b, n);
 }
 
 static uint32_t utf8_decode(const unsigned char *p, size_t k)
@@ -405,7 +446,7 @@ int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *rep
 			*o++ = (char)(v >> 8);
 			*o++ = (char)v;
 			out->len = (size_t)(o - out->data);
-		} else if (encode_one(c, s + i, k, out, replaced) < 0 ||
+		} else if (encode_one(c, u, s + i, k, out, replaced) < 0 ||
 			   lbuf_grow(out, 3 * (n - i) + 4) < 0) {
 			return -1;
 		}

@@ -172,6 +172,14 @@ pack_checks() {
 	grep -q 'warning: 2 characters EUC-JP cannot hold were replaced by U+3013' "$T/err" &&
 		ok "pack: U+3013 replacements counted" || { nok "pack: U+3013 replacements counted"; sed 's/^/#   /' "$T/err"; }
 	$L cat "$T/out" | grep -q '"snow 〓 and 〓"' && ok "pack: U+3013 written" || nok "pack: U+3013 written"
+	# U+00A5 is not the backslash glibc's EUC-JP makes of it: no field shifts.
+	printf '%s\n' '{"url":"http://a.example/","title":"価格 ¥","author":"x","source_url":"http://s/","extension":"e"}' \
+		'{"url":"http://b.example/","title":"〜‖−¢£¬‾"}' > "$T/yen.jsonl"
+	$L pack --no-gzip "$T/yen.jsonl" > "$T/out" 2> "$T/err"; check $? 0 "pack: look-alikes are not an error"
+	check "$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 6-8 | head -n 1)" "$(printf '価格 ￥\tx\thttp://s/')" \
+		"pack: '¥' written as '￥', the fields after it in place"
+	check "$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 6 | tail -n 1)" "～∥－￠￡￢￣" \
+		"pack: many-to-one characters come back as their look-alikes"
 	$L pack < /dev/null > "$T/out"; check "$?:$(zcat "$T/out" | wc -c)" "0:0" "pack of nothing: an empty gzip file"
 	$L pack --no-gzip < "$CASES/clean.jsonl" > "$T/out"
 	check "$(head -c 5 "$T/out")" "LIRS," "pack --no-gzip writes plain text"

@@ -97,6 +97,44 @@ static void test_eucjp(void)
 	lbuf_release(&out);
 }
 
+/*
+ * Characters EUC-JP holds only as a look-alike.  glibc writes U+00A5 and
+ * U+203E as the ASCII bytes 5C (a backslash) and 7E: a title ending in
+ * "¥" used to swallow the comma after it and shift every later field.
+ */
+static void test_lookalikes(void)
+{
+	lbuf out = LBUF_INIT;
+	lirs_writer *w = wnew(&out, 0, 1);
+	lirs_record r = rec("http://a/", "price ¥", "‾〜‖−¢£¬", "http://s/", "e¥");
+	char *extra[] = { "¥", "x" };
+	struct tr t = { 0 };
+
+	r.extra = extra;
+	r.nextra = 2;
+	IS_INT(lirs_writer_add(w, &r), 0, "look-alikes: add");
+	IS_INT(lirs_writer_finish(w), 0, "look-alikes: finish");
+	IS_STR(out.data,
+	       "LIRS,938779260,938781002,32400,49383,http://a/,price \xa1\xef,"
+	       "\xa1\xb1\xa1\xc1\xa1\xc2\xa1\xdd\xa1\xf1\xa1\xf2\xa2\xcc,http://s/,"
+	       "e\xa1\xef,\xa1\xef,x,\n",
+	       "look-alikes: full-width forms, never the ASCII bytes 5C or 7E");
+	IS_INT(lirs_writer_replaced(w), 0, "look-alikes: nothing replaced");
+	lirs_writer_free(w);
+	tr_read(&t, out.data, out.len, 0);
+	IS_INT(t.nrecs, 1, "look-alikes: read back");
+	IS_INT(t.st.errors, 0, "look-alikes: read back without errors");
+	if (t.nrecs == 1) {
+		IS_STR(t.recs[0].title, "price ￥", "look-alikes: title ends in U+FFE5");
+		IS_STR(t.recs[0].author, "￣～∥－￠￡￢", "look-alikes: the nearest characters");
+		IS_STR(t.recs[0].source_url, "http://s/", "look-alikes: later fields in place");
+		IS_STR(t.recs[0].extension, "e￥", "look-alikes: extension in place");
+		IS_INT(t.recs[0].nextra, 2, "look-alikes: extras in place");
+	}
+	tr_free(&t);
+	lbuf_release(&out);
+}
+
 static void test_gzip_and_errors(void)
 {
 	lbuf out = LBUF_INIT;
@@ -360,6 +398,7 @@ int main(void)
 {
 	test_exact();
 	test_eucjp();
+	test_lookalikes();
 	test_gzip_and_errors();
 	test_record_copy();
 	build_pool();
