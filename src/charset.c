@@ -304,9 +304,10 @@ int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad)
 
 /*
  * Encoding is table driven too: for every character the decoding tables
- * hold, iconv's own UTF-8 -> EUC-JP-MS answer is asked once per process.
- * Characters outside the table (U+301C WAVE DASH and other many-to-one
- * mappings) go through iconv one at a time.
+ * hold, iconv's own UTF-8 -> EUC-JP-MS answer is asked once per process,
+ * and kept when it reads back as the same character.  Characters outside
+ * the table (U+301C WAVE DASH and other many-to-one mappings) go through
+ * encode_one() one at a time.
  */
 static uint32_t rev[0x10000];   /* EUC-JP bytes, big-endian packed; 0 = ask iconv */
 static pthread_once_t rev_once = PTHREAD_ONCE_INIT;
@@ -326,12 +327,30 @@ static uint32_t ask_enc(iconv_t cd, uint32_t u)
 	return n >= 2 ? v : 0;
 }
 
+/* What the reader's tables decode the packed EUC-JP bytes v to, 0 if
+ * they are not exactly one character. */
+static uint32_t back(uint32_t v)
+{
+	unsigned char b[3];
+	size_t n = 0, k;
+	uint32_t c;
+
+	if (v > 0xffff)
+		b[n++] = (unsigned char)(v >> 16);
+	b[n++] = (unsigned char)(v >> 8);
+	b[n++] = (unsigned char)v;
+	c = euc_char(b, n, &k);
+	return k == n ? c : 0;
+}
+
 static void build_rev(void)
 {
-	iconv_t cd = iconv_open("EUC-JP-MS", "UTF-8");
+	iconv_t cd;
 	size_t i;
 
-	if (cd == (iconv_t)-1)
+	/* the table is built from the decoding tables, and checked with them */
+	pthread_once(&tables_once, build_tables);
+	if (!tables_ok || (cd = iconv_open("EUC-JP-MS", "UTF-8")) == (iconv_t)-1)
 		return;
 	for (i = 0; i < NCODE; i++) {
 		if (t0208[i] && t0208[i] < 0x10000 && !rev[t0208[i]])
@@ -342,6 +361,11 @@ static void build_rev(void)
 	for (i = 0xff61; i <= 0xff9f; i++)
 		rev[i] = ask_enc(cd, (uint32_t)i);
 	iconv_close(cd);
+	/* Only what reads back as itself stays in the table: the rest goes
+	 * through encode_one(), which counts it as approximated. */
+	for (i = 0; i < 0x10000; i++)
+		if (rev[i] && back(rev[i]) != i)
+			rev[i] = 0;
 }
 
 /*
@@ -388,10 +412,13 @@ static uint32_t fullwidth(uint32_t u)
 
 /*
  * One character the table lacks (u its code point, 0 if s[0..k) is not
- * UTF-8): full-width form, EUC-JP-MS, plain EUC-JP, else U+3013.
+ * UTF-8): full-width form, EUC-JP-MS, plain EUC-JP, else U+3013.  The
+ * first three can be many-to-one (U+301C WAVE DASH is written A1 C1, which
+ * reads back as U+FF5E FULLWIDTH TILDE): what does not read back as u is
+ * counted in *approx.
  */
 static int encode_one(cs_conv *c, uint32_t u, const char *s, size_t k, lbuf *out,
-		      unsigned long *replaced)
+		      unsigned long *replaced, unsigned long *approx)
 {
 	uint32_t v = 0;
 	char b[3];
@@ -403,6 +430,8 @@ static int encode_one(cs_conv *c, uint32_t u, const char *s, size_t k, lbuf *out
 		(*replaced)++;
 		return lbuf_add(out, geta, 2);
 	}
+	if (back(v) != u)
+		(*approx)++;
 	if (v > 0xffff)
 		b[n++] = (char)(v >> 16);
 	b[n++] = (char)(v >> 8);
@@ -420,7 +449,8 @@ static uint32_t utf8_decode(const unsigned char *p, size_t k)
 	}
 }
 
-int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *replaced)
+int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *replaced,
+	      unsigned long *approx)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, k;
@@ -446,7 +476,7 @@ int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *rep
 			*o++ = (char)(v >> 8);
 			*o++ = (char)v;
 			out->len = (size_t)(o - out->data);
-		} else if (encode_one(c, u, s + i, k, out, replaced) < 0 ||
+		} else if (encode_one(c, u, s + i, k, out, replaced, approx) < 0 ||
 			   lbuf_grow(out, 3 * (n - i) + 4) < 0) {
 			return -1;
 		}

@@ -53,8 +53,13 @@ int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad);
 /*
  * Appends s (UTF-8, n bytes) to out in EUC-JP.  Characters EUC-JP cannot
  * hold, and bytes that are not UTF-8, become U+3013 (GETA MARK, EUC-JP
- * A2 AE) and are counted in *replaced.  Returns 0, or -1 when out of memory.
+ * A2 AE) and are counted in *replaced.  Characters written as bytes that
+ * decode to another character (U+00A5 YEN SIGN as A1 EF, FULLWIDTH YEN
+ * SIGN; U+301C WAVE DASH as A1 C1, FULLWIDTH TILDE) are counted in
+ * *approx.  Every non-ASCII character gives non-ASCII bytes.  Returns 0,
+ * or -1 when out of memory.
  */
-int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *replaced);
+int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *replaced,
+	      unsigned long *approx);
 
 #endif

@@ -187,13 +187,21 @@ int lirs_writer_comment(lirs_writer *w, const char *text);
 /*
  * Writes one record: escapes '\' and ',', replaces CR/LF in fields by a
  * space, writes "0" for blank fields except the extension, ends with ","
- * and LF.  Characters EUC-JP cannot hold become U+3013 and are counted.
+ * and LF.  Characters EUC-JP cannot hold become U+3013 and are counted;
+ * characters EUC-JP holds only as a look-alike are written so and counted.
  */
 int lirs_writer_add(lirs_writer *w, const lirs_record *r);
 /* Flushes everything, writes the gzip trailer.  Call once. */
 int lirs_writer_finish(lirs_writer *w);
 /* Characters replaced by U+3013 so far. */
 unsigned long lirs_writer_replaced(const lirs_writer *w);
+/*
+ * Characters written so far as bytes that read back as another, look-alike
+ * character: EUC-JP has one code for several Unicode characters (U+301C
+ * WAVE DASH and U+FF5E FULLWIDTH TILDE are both A1 C1; U+00A5 YEN SIGN is
+ * written as U+FFE5 FULLWIDTH YEN SIGN).  See lirs(5).
+ */
+unsigned long lirs_writer_approximated(const lirs_writer *w);
 void lirs_writer_free(lirs_writer *w);
 
 /* A sink that appends to a stdio FILE* (ctx). */

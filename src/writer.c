@@ -28,6 +28,7 @@ struct lirs_writer {
 	lbuf line;               /* the record being serialised, UTF-8 */
 	lbuf batch;              /* encoded lines waiting for compression */
 	unsigned long replaced;
+	unsigned long approx;    /* written as a look-alike (lirs_writer_approximated) */
 	int err;                 /* sticky */
 	int finished;
 	/* gzip */
@@ -186,7 +187,8 @@ static int emit_line(lirs_writer *w)
 	if (w->o.utf8)
 		r = lbuf_add(&w->batch, w->line.data, w->line.len);
 	else
-		r = cs_encode(&w->cs, w->line.data, w->line.len, &w->batch, &w->replaced);
+		r = cs_encode(&w->cs, w->line.data, w->line.len, &w->batch, &w->replaced,
+			      &w->approx);
 	if (r < 0)
 		return w->err = LIRS_ENOMEM;
 	return w->batch.len >= BATCH ? push(w) : 0;
@@ -295,6 +297,11 @@ int lirs_writer_finish(lirs_writer *w)
 unsigned long lirs_writer_replaced(const lirs_writer *w)
 {
 	return w->replaced;
+}
+
+unsigned long lirs_writer_approximated(const lirs_writer *w)
+{
+	return w->approx;
 }
 
 void lirs_writer_free(lirs_writer *w)

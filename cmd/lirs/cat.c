@@ -153,15 +153,11 @@ static int cat_files(cat *c, lirs_reader_opts *ro, char **files, int n)
 
 static int finish_lirs(cat *c)
 {
-	unsigned long n;
-
 	if (lirs_writer_finish(c->w) < 0) {
 		cli_error("cannot write to standard output");
 		return CLI_FATAL;
 	}
-	if ((n = lirs_writer_replaced(c->w)) > 0)
-		cli_error("warning: %lu characters EUC-JP cannot hold were replaced by U+3013 "
-			  "(use --utf8 to keep them)", n);
+	cli_writer_warnings(c->w);
 	return CLI_OK;
 }
 

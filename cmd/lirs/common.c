@@ -255,3 +255,15 @@ int cli_close_stdout(void)
 	}
 	return CLI_OK;
 }
+
+void cli_writer_warnings(const lirs_writer *w)
+{
+	unsigned long n;
+
+	if ((n = lirs_writer_replaced(w)) > 0)
+		cli_error("warning: %lu characters EUC-JP cannot hold were replaced by U+3013 "
+			  "(use --utf8 to keep them)", n);
+	if ((n = lirs_writer_approximated(w)) > 0)
+		cli_error("warning: %lu characters written as their nearest EUC-JP equivalent "
+			  "(e.g. ¥ as ￥; use --utf8 to keep them)", n);
+}

@@ -90,4 +90,8 @@ int cli_out_flush(lbuf *b, FILE *fp, int force);
 /* Flushes stdout and checks it for errors; returns CLI_OK or CLI_FATAL. */
 int cli_close_stdout(void);
 
+/* After a LIRS writer finished: warns about the characters it replaced by
+ * U+3013 and those it wrote as a look-alike (lirs(5), "Writing EUC-JP"). */
+void cli_writer_warnings(const lirs_writer *w);
+
 #endif

@@ -98,9 +98,8 @@ static int write_out(mctx *m, int utf8, int level, const char *name)
 		rc = cli_out_flush(&m->out, m->fp, 1);
 	if (rc != 0)
 		cli_error("cannot write '%s': %s", name, errno ? strerror(errno) : "out of memory");
-	else if (m->w && lirs_writer_replaced(m->w) > 0)
-		cli_error("warning: %lu characters EUC-JP cannot hold were replaced by U+3013 "
-			  "(use --utf8 to keep them)", lirs_writer_replaced(m->w));
+	else if (m->w)
+		cli_writer_warnings(m->w);
 	lirs_writer_free(m->w);
 	m->w = NULL;
 	return rc;

@@ -26,7 +26,9 @@ static const char help[] =
 	"      --no-gzip          write plain text\n"
 	"  -h, --help             show this help\n"
 	"\n"
-	"Characters EUC-JP cannot hold are written as U+3013 and counted in a warning.\n"
+	"Characters EUC-JP cannot hold are written as U+3013, those it holds only as\n"
+	"a look-alike (¥ as ￥, 〜 as ～; lirs(5)) as the look-alike, each counted in\n"
+	"a warning.\n"
 	"Exit status: 0 success, 1 some lines were skipped (the rest is written),\n"
 	"2 usage error, unreadable input or a write error (FILE is left untouched).\n";
 
@@ -122,7 +124,6 @@ static int open_input(const char *path, FILE **in)
 /* Writes everything to fp; returns the exit status. */
 static int run(pack *p, lirs_writer_opts *wo, FILE *in, FILE *fp)
 {
-	unsigned long n;
 	int status;
 
 	wo->sink = lirs_sink_stdio;
@@ -136,9 +137,7 @@ static int run(pack *p, lirs_writer_opts *wo, FILE *in, FILE *fp)
 		cli_error("cannot write the output: %s", strerror(errno));
 		status = CLI_FATAL;
 	}
-	if ((n = lirs_writer_replaced(p->w)) > 0)
-		cli_error("warning: %lu characters EUC-JP cannot hold were replaced by U+3013 "
-			  "(use --utf8 to keep them)", n);
+	cli_writer_warnings(p->w);
 	lirs_writer_free(p->w);
 	if (status == CLI_OK && p->bad)
 		status = CLI_PROBLEMS;

@@ -64,3 +64,12 @@ grep -q ':2:' "$T/err" && ok "merge: diagnostic names the line" || nok "merge: d
 $L merge --now 6000 -f jsonl - < "$T/m1" | grep -q 'capital A' && ok "merge: - reads standard input" || nok "merge: - reads standard input"
 $L merge 2>/dev/null
 check "$?" 2 "merge: no INPUT is a usage error"
+
+# Characters EUC-JP holds only as a look-alike: written so, counted once
+mk "$T/yen" 'LIRS,1000,5000,32400,10,http://example.jp/,価格 ¥ 〜,著者,0,,'
+$L merge --now 6000 -o "$T/yen.lirs" "$T/yen" 2> "$T/err"
+check "$?" 0 "merge: look-alikes are not an error"
+check "$(grep -c 'warning: 2 characters written as their nearest EUC-JP equivalent' "$T/err")" 1 \
+	"merge: look-alikes counted in one warning"
+$L cat --format tsv "$T/yen.lirs" 2>/dev/null | cut -f 6-7 > "$T/yen.tsv"
+check "$(cat "$T/yen.tsv")" "$(printf '価格 ￥ ～\t著者')" "merge: '¥' and '〜' written as '￥' and '～', fields in place"

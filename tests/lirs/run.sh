@@ -11,7 +11,8 @@
 #   NAME.json   the same with --format json                      (optional)
 #   NAME.rc     "cat N" and "validate N": the expected exit statuses
 # Every case is also round-tripped: cat | pack --utf8 | cat, and through
-# EUC-JP when pack reports no U+3013 replacement.  Then come the checks
+# EUC-JP when pack reports no U+3013 replacement and no look-alike
+# (lirs(5), ENCODING).  Then come the checks
 # that are not per case (usage, stdin, several files, pack -o, docs).
 #
 # UPDATE=1 sh tests/lirs/run.sh rewrites the expected files from the
@@ -71,7 +72,7 @@ run_case() {
 	[ "$crc" -le 1 ] || return
 	$L cat $args "$in" 2> /dev/null > "$T/a.jsonl"
 	$L pack < "$T/a.jsonl" 2> "$T/perr" > "$T/p.gz"
-	if ! grep -q U+3013 "$T/perr"; then
+	if ! grep -q 'U+3013\|nearest EUC-JP' "$T/perr"; then
 		$L cat $args "$T/p.gz" > "$T/b.jsonl" 2> /dev/null
 		expect_same "$T/a.jsonl" "$T/b.jsonl" "$name: round trip cat | pack | cat (EUC-JP, gzip)"
 	elif [ -f "$CASES/$name.no-utf8-round-trip" ]; then
@@ -180,6 +181,13 @@ pack_checks() {
 		"pack: '¥' written as '￥', the fields after it in place"
 	check "$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 6 | tail -n 1)" "～∥－￠￡￢￣" \
 		"pack: many-to-one characters come back as their look-alikes"
+	check "$(grep -c 'warning: 8 characters written as their nearest EUC-JP equivalent' "$T/err")" 1 \
+		"pack: look-alikes counted in one warning"
+	$L pack --no-gzip --utf8 "$T/yen.jsonl" 2> "$T/err" | $L cat --format tsv 2> /dev/null | cut -f 6 > "$T/out"
+	check "$(cat "$T/out" "$T/err" | tr '\n' '|')" "価格 ¥|〜‖−¢£¬‾|" "pack --utf8: look-alikes kept, no warning"
+	$L pack --utf8 "$T/yen.jsonl" | $L cat --format lirs > /dev/null 2> "$T/err"
+	grep -q 'warning: 8 characters written as their nearest EUC-JP' "$T/err" &&
+		ok "cat --format lirs: look-alikes counted" || nok "cat --format lirs: look-alikes counted"
 	$L pack < /dev/null > "$T/out"; check "$?:$(zcat "$T/out" | wc -c)" "0:0" "pack of nothing: an empty gzip file"
 	$L pack --no-gzip < "$CASES/clean.jsonl" > "$T/out"
 	check "$(head -c 5 "$T/out")" "LIRS," "pack --no-gzip writes plain text"

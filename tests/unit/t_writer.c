@@ -93,6 +93,7 @@ static void test_eucjp(void)
 	       "\xb4\xc1\xbb\xfa\x8e\xb1\x8f\xb0\xa1\xad\xa1,\xa2\xae smile,a\xa2\xae" "b,\xa1\xc1,\n",
 	       "eucjp: kanji, kana, JIS X 0212, NEC; emoji and bad byte become U+3013");
 	IS_INT(lirs_writer_replaced(w), 2, "eucjp: two characters replaced and counted");
+	IS_INT(lirs_writer_approximated(w), 1, "eucjp: U+301C written as A1 C1 (reads as U+FF5E), counted");
 	lirs_writer_free(w);
 	lbuf_release(&out);
 }
@@ -120,6 +121,7 @@ static void test_lookalikes(void)
 	       "e\xa1\xef,\xa1\xef,x,\n",
 	       "look-alikes: full-width forms, never the ASCII bytes 5C or 7E");
 	IS_INT(lirs_writer_replaced(w), 0, "look-alikes: nothing replaced");
+	IS_INT(lirs_writer_approximated(w), 10, "look-alikes: every one counted");
 	lirs_writer_free(w);
 	tr_read(&t, out.data, out.len, 0);
 	IS_INT(t.nrecs, 1, "look-alikes: read back");
@@ -132,6 +134,14 @@ static void test_lookalikes(void)
 		IS_INT(t.recs[0].nextra, 2, "look-alikes: extras in place");
 	}
 	tr_free(&t);
+	lbuf_release(&out);
+
+	/* UTF-8 holds them all: nothing approximated */
+	w = wnew(&out, 1, 1);
+	lirs_writer_add(w, &r);
+	lirs_writer_finish(w);
+	IS_INT(lirs_writer_approximated(w), 0, "look-alikes: UTF-8 output is exact");
+	lirs_writer_free(w);
 	lbuf_release(&out);
 }
 
@@ -328,6 +338,7 @@ static void roundtrip(int utf8, int no_gzip, const char *name)
 	rc |= lirs_writer_finish(w);
 	IS_INT(rc, 0, "%s: %d random records written", name, NRT);
 	IS_INT(lirs_writer_replaced(w), 0, "%s: nothing replaced", name);
+	IS_INT(lirs_writer_approximated(w), 0, "%s: nothing approximated", name);
 	lirs_writer_free(w);
 	OK(!no_gzip == ((unsigned char)out.data[0] == 0x1f), "%s: gzip as asked", name);
 	tr_read(&t, out.data, out.len, 4093);
