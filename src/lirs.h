@@ -168,7 +168,9 @@ const lirs_reader_stats *lirs_reader_get_stats(const lirs_reader *rd);
 void lirs_reader_free(lirs_reader *rd);
 
 /* ---- writer ---------------------------------------------------------- */
-/* A sink takes bytes; returns 0, or -1 on failure (errno set). */
+/* A sink takes bytes; returns 0, or -1 on failure (errno set).  It may be
+ * called from the writer's deflate thread; the writer functions that
+ * return LIRS_ESINK set the caller's errno to the sink's. */
 typedef int (*lirs_sink_fn)(void *ctx, const void *buf, size_t len);
 
 typedef struct lirs_writer_opts {

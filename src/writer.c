@@ -43,15 +43,31 @@ struct lirs_writer {
 	lbuf job;                /* owned by the thread while has_job */
 	int has_job, quit;
 	int werr;                /* the thread's error */
+	int sink_errno;          /* errno of the failed sink call (errno is per thread) */
 };
 
 /* ---- output ----------------------------------------------------------- */
 
+/* May run in the deflate thread: its errno is kept for the caller's. */
 static int sink(lirs_writer *w, const void *p, size_t n)
 {
-	if (n && w->o.sink(w->o.ctx, p, n) < 0)
+	if (n && w->o.sink(w->o.ctx, p, n) < 0) {
+		w->sink_errno = errno ? errno : EIO;
 		return LIRS_ESINK;
+	}
 	return 0;
+}
+
+/* What the public functions return: an error also sets errno in the
+ * calling thread, to the sink's errno for LIRS_ESINK (read only after
+ * the thread's error was seen under the mutex, or from this thread). */
+static int done(lirs_writer *w, int r)
+{
+	if (r == LIRS_ESINK)
+		errno = w->sink_errno;
+	else if (r == LIRS_ENOMEM)
+		errno = ENOMEM;
+	return r;
 }
 
 /* Compresses n bytes (flush: Z_NO_FLUSH or Z_FINISH) into the sink. */
@@ -235,19 +251,19 @@ int lirs_writer_comment(lirs_writer *w, const char *text)
 	size_t i, start;
 
 	if (w->err)
-		return w->err;
+		return done(w, w->err);
 	if (w->finished)
 		return LIRS_EINVAL;
 	lbuf_reset(&w->line);
 	if (lbuf_adds(&w->line, *text ? "# " : "#") < 0)
-		return w->err = LIRS_ENOMEM;
+		return done(w, w->err = LIRS_ENOMEM);
 	start = w->line.len;
 	if (lbuf_adds(&w->line, text) < 0 || lbuf_addc(&w->line, '\n') < 0)
-		return w->err = LIRS_ENOMEM;
+		return done(w, w->err = LIRS_ENOMEM);
 	for (i = start; i + 1 < w->line.len; i++)
 		if (w->line.data[i] == '\r' || w->line.data[i] == '\n')
 			w->line.data[i] = ' ';
-	return emit_line(w);
+	return done(w, emit_line(w));
 }
 
 int lirs_writer_add(lirs_writer *w, const lirs_record *r)
@@ -257,7 +273,7 @@ int lirs_writer_add(lirs_writer *w, const lirs_record *r)
 	int bad;
 
 	if (w->err)
-		return w->err;
+		return done(w, w->err);
 	if (w->finished)
 		return LIRS_EINVAL;
 	lbuf_reset(b);
@@ -271,8 +287,8 @@ int lirs_writer_add(lirs_writer *w, const lirs_record *r)
 		bad |= put_text(b, r->extra[i], 0);
 	bad |= lbuf_addc(b, '\n');
 	if (bad)
-		return w->err = LIRS_ENOMEM;
-	return emit_line(w);
+		return done(w, w->err = LIRS_ENOMEM);
+	return done(w, emit_line(w));
 }
 
 int lirs_writer_finish(lirs_writer *w)
@@ -280,18 +296,18 @@ int lirs_writer_finish(lirs_writer *w)
 	int r;
 
 	if (w->err)
-		return w->err;
+		return done(w, w->err);
 	if (w->finished)
 		return LIRS_EINVAL;
 	w->finished = 1;
 	if (w->o.no_gzip)
-		return push(w);
+		return done(w, push(w));
 	if (w->threaded && (r = wait_idle(w)) < 0)
-		return w->err = r;
+		return done(w, w->err = r);
 	/* The last batch and the trailer are compressed here. */
 	r = deflate_to_sink(w, w->batch.data, w->batch.len, Z_FINISH);
 	lbuf_reset(&w->batch);
-	return r < 0 ? (w->err = r) : 0;
+	return done(w, r < 0 ? (w->err = r) : 0);
 }
 
 unsigned long lirs_writer_replaced(const lirs_writer *w)
@@ -330,6 +346,7 @@ void lirs_writer_free(lirs_writer *w)
 
 int lirs_sink_stdio(void *ctx, const void *buf, size_t len)
 {
+	errno = 0;   /* not a stale one, if fwrite fails without a word */
 	if (fwrite(buf, 1, len, (FILE *)ctx) != len) {
 		if (!errno)
 			errno = EIO;

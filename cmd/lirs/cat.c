@@ -81,7 +81,7 @@ static int on_record(void *ctx, const lirs_record *r)
 	switch (c->fmt) {
 	case FMT_LIRS:
 		if (lirs_writer_add(c->w, r) < 0) {
-			cli_error("cannot write to standard output");
+			cli_write_error(NULL);
 			c->failed = 1;
 		}
 		return c->failed;
@@ -154,7 +154,7 @@ static int cat_files(cat *c, lirs_reader_opts *ro, char **files, int n)
 static int finish_lirs(cat *c)
 {
 	if (lirs_writer_finish(c->w) < 0) {
-		cli_error("cannot write to standard output");
+		cli_write_error(NULL);
 		return CLI_FATAL;
 	}
 	cli_writer_warnings(c->w);

@@ -231,15 +231,29 @@ out:
 	return rc;
 }
 
+/* One failed output is one message, however many writes fail after it. */
+static int write_reported;
+
+void cli_write_error(const char *path)
+{
+	const char *why = errno ? strerror(errno) : "I/O error";
+
+	if (write_reported++)
+		return;
+	if (path)
+		cli_error("cannot write '%s': %s", path, why);
+	else
+		cli_error("cannot write to standard output: %s", why);
+}
+
 int cli_out_flush(lbuf *b, FILE *fp, int force)
 {
-	static int reported;
-
 	if (b->len == 0 || (!force && b->len < CLI_CHUNK))
 		return 0;
+	errno = 0;
 	if (fwrite(b->data, 1, b->len, fp) != b->len) {
-		if (!reported++)
-			cli_error("cannot write to standard output: %s", strerror(errno));
+		if (fp == stdout)
+			cli_write_error(NULL);
 		lbuf_reset(b);
 		return -1;
 	}
@@ -249,8 +263,9 @@ int cli_out_flush(lbuf *b, FILE *fp, int force)
 
 int cli_close_stdout(void)
 {
+	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_error("cannot write to standard output: %s", strerror(errno));
+		cli_write_error(NULL);
 		return CLI_FATAL;
 	}
 	return CLI_OK;

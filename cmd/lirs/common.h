@@ -82,12 +82,21 @@ void cli_print_diag(FILE *fp, const lirs_diag *d);
 int cli_read(const char *path, const lirs_reader_opts *opts, lirs_reader_stats *stats);
 
 /*
+ * A write to path (NULL: standard output) failed, errno says why: prints
+ * "cannot write 'PATH': REASON" or "cannot write to standard output:
+ * REASON", for the first failure of the process only (a full disk makes
+ * every later write fail too).
+ */
+void cli_write_error(const char *path);
+/*
  * Buffered output: append to b, then cli_out_flush(b, fp, 0) writes it
  * once it holds CLI_CHUNK bytes (force = 1: always).  Returns 0, or -1
- * on a write error (printed once as "cannot write to standard output").
+ * on a write error (reported with cli_write_error() when fp is stdout;
+ * otherwise the caller, who knows the file's name, reports it).
  */
 int cli_out_flush(lbuf *b, FILE *fp, int force);
-/* Flushes stdout and checks it for errors; returns CLI_OK or CLI_FATAL. */
+/* Flushes stdout and checks it for errors (reported with
+ * cli_write_error()); returns CLI_OK or CLI_FATAL. */
 int cli_close_stdout(void);
 
 /* After a LIRS writer finished: warns about the characters it replaced by

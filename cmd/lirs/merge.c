@@ -81,8 +81,9 @@ static int emit(void *ctx, const lirs_record *r)
 	return cli_out_flush(&m->out, m->fp, 0) < 0 ? -1 : 0;
 }
 
-/* Writes the table to fp; 0 or -1 (message printed). */
-static int write_out(mctx *m, int utf8, int level, const char *name)
+/* Writes the table to fp, named path (NULL: standard output); 0 or -1
+ * (message printed). */
+static int write_out(mctx *m, int utf8, int level, const char *path)
 {
 	lirs_writer_opts wo = { .utf8 = utf8, .level = level, .sink = lirs_sink_stdio, .ctx = m->fp };
 	int rc;
@@ -91,13 +92,17 @@ static int write_out(mctx *m, int utf8, int level, const char *name)
 		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));
 		return -1;
 	}
+	/* errno from here on is the output's: reading left iconv's behind */
+	errno = 0;
 	rc = merge_each(m->t, emit, m);
 	if (rc == 0 && m->w)
 		rc = lirs_writer_finish(m->w) < 0 ? -1 : 0;
 	if (rc == 0 && m->jsonl)
 		rc = cli_out_flush(&m->out, m->fp, 1);
-	if (rc != 0)
-		cli_error("cannot write '%s': %s", name, errno ? strerror(errno) : "out of memory");
+	if (rc != 0 && !errno)
+		cli_error("out of memory");
+	else if (rc != 0)
+		cli_write_error(path);
 	else if (m->w)
 		cli_writer_warnings(m->w);
 	lirs_writer_free(m->w);
@@ -160,7 +165,7 @@ static int output(mctx *m, const char *path, int utf8, int level)
 
 	if (!path) {
 		m->fp = stdout;
-		if (write_out(m, utf8, level, "<stdout>") != 0)
+		if (write_out(m, utf8, level, NULL) != 0)
 			return CLI_FATAL;
 		return cli_close_stdout();
 	}

@@ -34,6 +34,7 @@ static const char help[] =
 
 typedef struct pack {
 	const char *name;          /* input, for diagnostics */
+	const char *out;           /* -o FILE, NULL for standard output */
 	lirs_writer *w;
 	unsigned long records, bad;
 } pack;
@@ -95,7 +96,7 @@ static int pack_stream(pack *p, FILE *in)
 	errno = 0;
 	while ((n = getline(&line, &cap, in)) >= 0) {
 		if (pack_line(p, line, (size_t)n, ++lineno) < 0) {
-			cli_error("cannot write the output: %s", strerror(errno));
+			cli_write_error(p->out);
 			status = CLI_FATAL;
 			break;
 		}
@@ -134,7 +135,7 @@ static int run(pack *p, lirs_writer_opts *wo, FILE *in, FILE *fp)
 	}
 	status = pack_stream(p, in);
 	if (status == CLI_OK && lirs_writer_finish(p->w) < 0) {
-		cli_error("cannot write the output: %s", strerror(errno));
+		cli_write_error(p->out);
 		status = CLI_FATAL;
 	}
 	cli_writer_warnings(p->w);
@@ -153,6 +154,7 @@ static int run_to_file(pack *p, lirs_writer_opts *wo, FILE *in, const char *out)
 		cli_error("cannot create '%s': %s", out, strerror(errno));
 		return CLI_FATAL;
 	}
+	p->out = out;
 	status = run(p, wo, in, af.fp);
 	if (status == CLI_FATAL) {
 		afile_abort(&af);

@@ -220,6 +220,24 @@ pack_atomic() {
 	check "$(ls "$d")" "new.lirs.gz" "pack -o leaves no temporary files"
 }
 
+# A full disk: one message naming the reason, exit 2.  The output is big
+# and random enough that the gzip writer's thread meets the error (errno
+# is per thread), and holds a snowman, whose encoding leaves iconv's
+# EILSEQ in the main thread's errno.
+write_errors() {
+	if [ ! -w /dev/full ]; then ok "write errors # SKIP no /dev/full"; return; fi
+	awk 'BEGIN { srand(7); for (i = 0; i < 20000; i++) {
+		t = ""; for (j = 0; j < 6; j++) t = t sprintf("%08x", int(rand() * 4294967295))
+		printf "{\"last_modified\":%d,\"url\":\"http://a%d.example/\",\"title\":\"\xe2\x98\x83 %s\"}\n", 1e9 - i, i, t } }' > "$T/big.jsonl"
+	$L pack --no-gzip "$T/big.jsonl" > "$T/big.lirs" 2> /dev/null
+	for c in "pack $T/big.jsonl" "pack --no-gzip $T/big.jsonl" "cat --format lirs $T/big.lirs" \
+		"cat --format lirs --utf8 $T/big.lirs" "cat $T/big.lirs" "pack $CASES/clean.jsonl"; do
+		$L $c > /dev/full 2> "$T/err"; rc=$?
+		check "$rc:$(grep -c 'No space left on device' "$T/err"):$(grep -vc 'U+3013' "$T/err")" "2:1:1" \
+			"$(echo "$c" | sed "s|$T/||; s|$CASES/||") > /dev/full: one message, exit 2"
+	done
+}
+
 # The documentation must keep up with the code.
 docs() {
 	man5=$TOP/man/lirs.5 man1=$TOP/man/lirs.1
@@ -246,4 +264,5 @@ usage
 stdin_and_files
 pack_checks
 pack_atomic
+write_errors
 docs

@@ -167,13 +167,19 @@ static void test_gzip_and_errors(void)
 	o.sink = sink_fail;
 	w = lirs_writer_new(&o);
 	lirs_writer_add(w, &r);
+	errno = EILSEQ;   /* what iconv leaves behind in this thread */
 	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: LIRS_ESINK");
+	IS_INT(errno, ENOSPC, "sink failure: errno is the sink's, not a stale one");
+	errno = 0;
 	IS_INT(lirs_writer_add(w, &r), LIRS_ESINK, "sink failure: sticky");
+	IS_INT(errno, ENOSPC, "sink failure: errno set again when the error is returned again");
 	lirs_writer_free(w);
 	o.no_gzip = 1;
 	w = lirs_writer_new(&o);
 	lirs_writer_add(w, &r);
+	errno = EILSEQ;
 	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: plain output too");
+	IS_INT(errno, ENOSPC, "sink failure: plain output: errno is the sink's");
 	lirs_writer_free(w);
 	lbuf_release(&out);
 }
