@@ -332,7 +332,8 @@ static int compact(merge_table *t)
 	return 0;
 }
 
-/* Stores r's strings in e: in place when they fit, else in a new blob. */
+/* Stores r's strings in e: in place when they fit, else in a new blob.
+ * Never compacts: e may not be counted in t->nents yet (insert()). */
 static int store(merge_table *t, ment *e, const lirs_record *r, int fresh)
 {
 	int url_is_key = strcmp(r->url, t->key.data) == 0;
@@ -354,6 +355,16 @@ static int store(merge_table *t, ment *e, const lirs_record *r, int fresh)
 		e->cap = (uint32_t)n;
 	}
 	fill(t, e, r, url_is_key);
+	return 0;
+}
+
+/*
+ * Compacts the pool once garbage outweighs live data.  Only between whole
+ * operations (merge_add(), after the insert or replace is complete): every
+ * entry, the newest included, is in t->ents[0..nents) and moves with it.
+ */
+static int maybe_compact(merge_table *t)
+{
 	if (t->pool.garbage > t->pool.live && t->pool.garbage > 8 * POOL_CHUNK)
 		return compact(t);
 	return 0;
@@ -425,13 +436,13 @@ int merge_add(merge_table *t, const lirs_record *r)
 	h = hash_str(t->key.data, t->key.len);
 	i = lookup(t, h, &slot);
 	if (i < 0)
-		return insert(t, h, slot, r);
+		return insert(t, h, slot, r) != 0 ? -1 : maybe_compact(t);
 	if (!merge_supersedes(r->last_modified, r->last_detected, t->ents[i].lm, t->ents[i].ld)) {
 		t->st.superseded++;
 		return 0;
 	}
 	t->st.replaced++;
-	return store(t, &t->ents[i], r, 0);
+	return store(t, &t->ents[i], r, 0) != 0 ? -1 : maybe_compact(t);
 }
 
 /* ---- output ------------------------------------------------------------ */
