@@ -45,6 +45,7 @@ struct pdiag {
 struct field {
 	size_t off;              /* into rd->fbuf */
 	size_t pos;              /* start in the decoded line */
+	unsigned long col;       /* the same as a 1-based character column */
 };
 
 struct lirs_reader {
@@ -248,6 +249,50 @@ static void bad_escape(lirs_reader *rd, const char *s, size_t len, size_t i, siz
 	      "%s: unknown escape '\\%.*s'; kept as written", fn, (int)k, s + i + 1);
 }
 
+/* A byte of w equal to the byte c (times 0x01 in every lane) sets its lane's
+ * top bit; no bit is set when there is none. */
+#define HAS_BYTE(w, c) ((((w) ^ (c)) - UINT64_C(0x0101010101010101)) & ~((w) ^ (c)) & \
+			UINT64_C(0x8080808080808080))
+
+/* One per byte lane of w that is a UTF-8 continuation byte (10xxxxxx). */
+#define CONT_LANES(w) (((w) & ~((w) << 1) & UINT64_C(0x8080808080808080)) >> 7)
+
+/* The sum of the eight byte lanes of a (each at most 255). */
+static size_t lane_sum(uint64_t a)
+{
+	a = (a & UINT64_C(0x00ff00ff00ff00ff)) + ((a >> 8) & UINT64_C(0x00ff00ff00ff00ff));
+	return (size_t)((a * UINT64_C(0x0001000100010001)) >> 48);
+}
+
+/*
+ * The first j >= i with s[j] ',' or '\', or len: eight bytes at a time
+ * while no word holds either (most of a line).  Adds the UTF-8
+ * continuation bytes of s[i..j) to *cont, so that the field columns cost
+ * no second pass over the line.
+ */
+static size_t run_end(const char *s, size_t i, size_t len, size_t *cont)
+{
+	const uint64_t comma = UINT64_C(0x2c2c2c2c2c2c2c2c), bs = UINT64_C(0x5c5c5c5c5c5c5c5c);
+	uint64_t w, acc = 0;
+	unsigned k = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (HAS_BYTE(w, comma) | HAS_BYTE(w, bs))
+			break;
+		acc += CONT_LANES(w);
+		if (++k == 255) {   /* before a lane can overflow */
+			*cont += lane_sum(acc);
+			acc = 0;
+			k = 0;
+		}
+	}
+	*cont += lane_sum(acc);
+	for (; i < len && s[i] != ',' && s[i] != '\\'; i++)
+		*cont += ((unsigned char)s[i] & 0xc0) == 0x80;
+	return i;
+}
+
 /*
  * LIRS 2.1 §2: fields are separated by ',', "\," is a comma and "\\" a
  * backslash.  Splits s[start..len) into rd->fbuf; returns the field count
@@ -255,7 +300,7 @@ static void bad_escape(lirs_reader *rd, const char *s, size_t len, size_t i, siz
  */
 static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t len, int *trailing)
 {
-	size_t i = start, nf = 0;
+	size_t i = start, nf = 0, cont = 0;   /* cont: continuation bytes before i */
 	unsigned long nesc = 0;
 	char *o;
 
@@ -270,11 +315,10 @@ static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t le
 			return -1;
 		rd->f[nf].off = (size_t)(o - rd->fbuf.data);
 		rd->f[nf].pos = i;
+		rd->f[nf].col = (unsigned long)(i + 1 - cont);
 		for (;;) {
 			/* copy the run up to the next ',' or '\' in one go */
-			size_t j = i;
-			while (j < len && s[j] != ',' && s[j] != '\\')
-				j++;
+			size_t j = run_end(s, i, len, &cont);
 			memcpy(o, s + i, j - i);
 			o += j - i;
 			i = j;
@@ -305,61 +349,14 @@ static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t le
 	return (long)nf;
 }
 
-/* One per byte lane of w that is a UTF-8 continuation byte (10xxxxxx). */
-#define CONT_LANES(w) (((w) & ~((w) << 1) & UINT64_C(0x8080808080808080)) >> 7)
-/* The sum of the byte lanes of a (which must be under 256). */
-#define LANE_SUM(a) ((size_t)(((a) * UINT64_C(0x0101010101010101)) >> 56))
-
-/*
- * r->col[]: the 1-based character column where each of the 9 fields starts,
- * 0 for a missing one: the byte offset less the UTF-8 continuation bytes
- * before it.  One pass over the line, eight bytes at a time (cat reads
- * every line through here); in an ASCII line bytes are characters.
- */
-static void field_cols(const lirs_reader *rd, const char *s, size_t n, size_t nf, int ascii,
-		       lirs_record *r)
+/* r->col[]: where each of the 9 fields starts (split_fields() counted
+ * the characters on its way), 0 for a missing one. */
+static void field_cols(const lirs_reader *rd, size_t nf, lirs_record *r)
 {
-	size_t m = nf < 9 ? nf : 9, fi = 0, i = 0, cont = 0, pos, k = 0;
-	uint64_t w, lanes, acc = 0;
+	size_t i;
 
-	memset(r->col, 0, sizeof(r->col));
-	if (ascii) {
-		for (; fi < m; fi++)
-			r->col[fi] = (unsigned long)rd->f[fi].pos + 1;
-		return;
-	}
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* byte j of the word is lane j: a field start inside the word
-	 * counts the lanes below it */
-	pos = rd->f[0].pos;
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		lanes = CONT_LANES(w);
-		while (pos < i + 8) {
-			cont += LANE_SUM(acc);
-			acc = 0;
-			k = 0;
-			r->col[fi] = (unsigned long)(pos + 1 - cont -
-				LANE_SUM(lanes & (((uint64_t)1 << (8 * (pos - i))) - 1)));
-			if (++fi == m)
-				return;
-			pos = rd->f[fi].pos;
-		}
-		acc += lanes;
-		if (++k == 31) {   /* the lanes sum to at most 31 * 8 < 256 */
-			cont += LANE_SUM(acc);
-			acc = 0;
-			k = 0;
-		}
-	}
-	cont += LANE_SUM(acc);
-#endif
-	for (; fi < m; i++) {
-		for (; fi < m && rd->f[fi].pos == i; fi++)
-			r->col[fi] = (unsigned long)(i + 1 - cont);
-		if (i < n)
-			cont += ((unsigned char)s[i] & 0xc0) == 0x80;
-	}
+	for (i = 0; i < 9; i++)
+		r->col[i] = i < nf ? rd->f[i].col : 0;
 }
 
 /* Fills r from the split fields (r->col already set); returns 0, or -1
@@ -428,9 +425,8 @@ static int is_blank(const char *s, size_t n)
 	return 1;
 }
 
-/* Decodes the line to UTF-8, replacing NUL bytes; queues what it found.
- * *ascii: the result is plain ASCII, one byte per character. */
-static int decode(lirs_reader *rd, const char **ps, size_t *pn, int *ascii)
+/* Decodes the line to UTF-8, replacing NUL bytes; queues what it found. */
+static int decode(lirs_reader *rd, const char **ps, size_t *pn)
 {
 	const char *s = *ps, *z;
 	size_t n = *pn, bad = 0, i;
@@ -462,7 +458,6 @@ static int decode(lirs_reader *rd, const char **ps, size_t *pn, int *ascii)
 	}
 	*ps = s;
 	*pn = n;
-	*ascii = r == CS_ASCII && !z;
 	return 0;
 }
 
@@ -483,7 +478,7 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 	lirs_record rec;
 	size_t nf;
 	long k;
-	int trailing, ascii, skip = 0;
+	int trailing, skip = 0;
 
 	rd->npd = 0;
 	lbuf_reset(&rd->msgs);
@@ -495,7 +490,7 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 		flush_queue(rd, ln, 0);
 		return 0;
 	}
-	if (decode(rd, &s, &n, &ascii) < 0)
+	if (decode(rd, &s, &n) < 0)
 		return rd->err = LIRS_ENOMEM;
 	if (n < 5 || memcmp(s, "LIRS,", 5) != 0) {
 		queue(rd, 1, LIRS_R_NO_PREFIX, NULL, "line does not start with \"LIRS,\"; skipped");
@@ -520,7 +515,7 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 	if (!trailing)
 		queue(rd, col_of(s, n) , LIRS_R_NO_TRAILING_COMMA, NULL,
 		      "record does not end with ','");
-	field_cols(rd, s, n, nf, ascii, &rec);
+	field_cols(rd, nf, &rec);
 	if (build_record(rd, nf, &rec) < 0)
 		skip = 1;
 out:
