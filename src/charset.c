@@ -210,7 +210,7 @@ static char *put_utf8(char *o, uint32_t c)
 #define IS_GR(c) ((c) >= 0xa1 && (c) <= 0xfe)
 
 /* The code point of the EUC-JP character at p[0..n), 0 if invalid; *k its length. */
-static uint32_t euc_char(const unsigned char *p, size_t n, size_t *k)
+static inline uint32_t euc_char(const unsigned char *p, size_t n, size_t *k)
 {
 	unsigned c = p[0];
 
