@@ -3,6 +3,7 @@
  * LIRS file: EUC-JP and gzip by default.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,13 +12,16 @@
 #include "common.h"
 #include "jsonw.h"
 
+#include <jansson.h>
+#include <stddef.h>
+
 static const char help[] =
 	"usage: lirs pack [-o FILE] [--utf8] [--no-gzip] [FILE]\n"
 	"\n"
 	"Read JSON Lines records (the shape 'lirs cat' writes; FILE - or no FILE is\n"
 	"standard input) and write them as a LIRS 2.1 file: EUC-JP, gzip.\n"
-	"Missing keys read as 0 or \"\"; unknown keys are ignored; blank lines are\n"
-	"skipped.  A line that is not a record object is reported as FILE:LINE:COL\n"
+	"Missing keys read as 0 or \"\"; unknown keys are ignored; a key given twice\n"
+	"takes its last value; blank lines are skipped.  A line that is not a record object is reported as FILE:LINE:COL\n"
 	"and skipped.\n"
 	"\n"
 	"  -o, --output FILE      write FILE atomically (temporary file + rename)\n"
@@ -56,56 +60,343 @@ static int blank(const char *s, size_t n)
 	return 1;
 }
 
-/* Packs one line; returns 0, or -1 when the writer failed. */
-static int pack_line(pack *p, char *s, size_t n, unsigned long line)
-{
-	lirs_json_record jr;
-	unsigned long col;
-	char err[256];
-	int rc;
+/*
+ * Parsing JSON is most of pack's work, as much as encoding and deflating
+ * together, so it runs in a thread of its own: the parser thread turns
+ * lines into records in batches, the main thread encodes them in order,
+ * and the writer's thread deflates: a pipeline like `iconv | gzip`.
+ * Batches go round a ring of PACK_SLOTS; records keep their order, and
+ * the main thread prints the diagnostics, in line order.
+ */
+#define PACK_BATCH 256
+#define PACK_SLOTS 4
 
+typedef struct item {
+	lirs_json_record jr;       /* when !blank && !bad */
+	unsigned long line, col;
+	char *err;                 /* when bad: the message (NULL: out of memory) */
+	int blank, bad;
+} item;
+
+/*
+ * jansson makes some twenty small allocations per record and frees them
+ * one by one: a fifth of pack's time in malloc and free.  The parser
+ * thread hands jansson a bump arena per batch instead (json_set_alloc_funcs)
+ * and the whole arena is reset when the slot is reused; jansson's free is
+ * a no-op.  Only pack uses jansson in this process, and only the parser
+ * thread allocates with it.
+ */
+#define ARENA_CHUNK (256u << 10)
+
+typedef struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	max_align_t data[];
+} chunk;
+
+typedef struct arena {
+	chunk *head;               /* the chunk being filled; older ones behind */
+} arena;
+
+static _Thread_local arena *cur_arena;
+
+static void *arena_alloc(size_t n)
+{
+	arena *a = cur_arena;
+	chunk *c;
+	size_t need = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+
+	if (!a)
+		return malloc(n);  /* jansson outside the parser thread: plain heap */
+	c = a->head;
+	if (!c || c->cap - c->used < need) {
+		size_t cap = need > ARENA_CHUNK ? need : ARENA_CHUNK;
+		if (!(c = malloc(sizeof *c + cap)))
+			return NULL;
+		c->next = a->head;
+		c->used = 0;
+		c->cap = cap;
+		a->head = c;
+	}
+	c->used += need;
+	return (char *)c->data + c->used - need;
+}
+
+static void arena_free(void *p)
+{
+	(void)p;   /* freed with the whole arena */
+}
+
+/* Empties a: keeps one chunk for the next batch, frees the rest. */
+static void arena_reset(arena *a, int all)
+{
+	chunk *c = a->head, *next;
+
+	if (!c)
+		return;
+	for (next = c->next; next; next = c) {
+		c = next->next;
+		free(next);
+	}
+	a->head->next = NULL;
+	a->head->used = 0;
+	if (all) {
+		free(a->head);
+		a->head = NULL;
+	}
+}
+
+typedef struct batch {
+	arena mem;                 /* jansson's documents of this batch */
+	lbuf raw;                  /* the batch's lines as read */
+	size_t off[PACK_BATCH], len[PACK_BATCH], nraw;
+	unsigned long first_line;
+	item v[PACK_BATCH];
+	size_t n;
+	int last;                  /* the parser's last batch */
+	int read_errno;            /* with last: why the input failed, or 0 */
+} batch;
+
+typedef struct ring {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	batch slot[PACK_SLOTS];
+	int full[PACK_SLOTS];
+	int stop;                  /* the main thread gave up: a write failed */
+	unsigned long turn;        /* the batch whose lines are read next */
+	/* the input: used only by the parser whose turn it is */
+	FILE *in;
+	char *line;
+	size_t cap;
+	unsigned long lineno;
+	int eof, read_errno;
+} ring;
+
+/* PACK_PARSERS threads parse batches seq = k, k + PACK_PARSERS, ...; a
+ * slot (seq % PACK_SLOTS) always belongs to the same parser, so its arena
+ * is only ever used, and reset, by that thread. */
+#define PACK_PARSERS 2
+
+typedef struct parser {
+	ring *r;
+	unsigned long k;
+	pthread_t th;
+} parser;
+
+/* Parses one line into it (in the parser thread). */
+static void parse_line(item *it, char *s, size_t n, unsigned long line)
+{
+	char err[256];
+
+	it->line = line;
+	it->col = 0;
+	it->err = NULL;
+	it->bad = 0;
 	/* A UTF-8 byte order mark some editors add. */
 	if (line == 1 && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
 		s += 3;
 		n -= 3;
 	}
-	if (blank(s, n))
+	if ((it->blank = blank(s, n)))
+		return;
+	if (lirs_record_from_json(&it->jr, s, n, &it->col, err, sizeof err) < 0) {
+		it->bad = 1;
+		it->err = strdup(err);
+	}
+}
+
+/* Waits until slot i is full (want 1) or empty (want 0); 0, or -1 when
+ * told to stop. */
+static int ring_wait(ring *r, size_t i, int want)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&r->mu);
+	while (r->full[i] != want && !r->stop)
+		pthread_cond_wait(&r->cv, &r->mu);
+	if (r->stop)
+		rc = -1;
+	pthread_mutex_unlock(&r->mu);
+	return rc;
+}
+
+static void ring_set(ring *r, size_t i, int full, int stop)
+{
+	pthread_mutex_lock(&r->mu);
+	r->full[i] = full;
+	r->stop |= stop;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/* Frees what a batch holds.  The parser thread does it, before it refills
+ * the slot: memory goes back to the thread that allocated it, because
+ * glibc's free() of another thread's chunk costs a lock each time (it
+ * made pack twice as slow).  all: also the arena's last chunk. */
+static void batch_drop(batch *b, int all)
+{
+	size_t k;
+
+	for (k = 0; k < b->n; k++) {
+		item *it = &b->v[k];
+		if (it->blank)
+			continue;
+		if (it->bad)
+			free(it->err);
+		else
+			lirs_json_record_release(&it->jr);  /* jansson's part: no-op */
+		it->blank = 1;
+	}
+	b->n = 0;
+	arena_reset(&b->mem, all);
+	if (all)
+		lbuf_release(&b->raw);
+}
+
+/* Reads the next batch's lines into b->raw, in input order: parsers take
+ * turns (r->turn).  Returns 1 when the input ended, 0 when not, -1 when
+ * told to stop. */
+static int read_batch(ring *r, batch *b, unsigned long seq)
+{
+	ssize_t n = 0;
+	int end;
+
+	pthread_mutex_lock(&r->mu);
+	while (r->turn != seq && !r->stop)
+		pthread_cond_wait(&r->cv, &r->mu);
+	if (r->stop) {
+		pthread_mutex_unlock(&r->mu);
+		return -1;
+	}
+	pthread_mutex_unlock(&r->mu);
+	/* Only the parser whose turn it is touches the input. */
+	lbuf_reset(&b->raw);
+	errno = 0;
+	while (!r->eof && b->nraw < PACK_BATCH && (n = getline(&r->line, &r->cap, r->in)) >= 0) {
+		b->off[b->nraw] = b->raw.len;
+		b->len[b->nraw++] = (size_t)n;
+		if (lbuf_add(&b->raw, r->line, (size_t)n) < 0) {
+			n = -1;
+			errno = ENOMEM;
+			break;
+		}
+	}
+	if (!r->eof && n < 0) {
+		r->eof = 1;
+		r->read_errno = ferror(r->in) || errno == ENOMEM ? (errno ? errno : EIO) : 0;
+	}
+	end = r->eof;
+	b->first_line = r->lineno + 1;
+	r->lineno += b->nraw;
+	pthread_mutex_lock(&r->mu);
+	r->turn = seq + 1;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	return end;
+}
+
+static void *parser_main(void *arg)
+{
+	parser *ps = arg;
+	ring *r = ps->r;
+	unsigned long seq;
+	size_t k;
+
+	for (seq = ps->k; ; seq += PACK_PARSERS) {
+		size_t i = seq % PACK_SLOTS;
+		batch *b = &r->slot[i];
+		int end;
+
+		if (ring_wait(r, i, 0) < 0)
+			break;
+		batch_drop(b, 0);
+		b->nraw = 0;
+		if ((end = read_batch(r, b, seq)) < 0)
+			break;
+		cur_arena = &b->mem;
+		for (k = 0; k < b->nraw; k++)
+			parse_line(&b->v[b->n++], b->raw.data + b->off[k], b->len[k], b->first_line + k);
+		cur_arena = NULL;
+		b->last = end;
+		b->read_errno = end ? r->read_errno : 0;
+		ring_set(r, i, 1, 0);
+		if (end)
+			break;
+	}
+	return NULL;
+}
+
+/* Encodes one parsed line (in the main thread); -1 when the writer failed. */
+static int pack_item(pack *p, item *it)
+{
+	int rc;
+
+	if (it->blank)
 		return 0;
-	if (lirs_record_from_json(&jr, s, n, &col, err, sizeof err) < 0) {
-		bad_line(p, line, col, err);
+	if (it->bad) {
+		bad_line(p, it->line, it->col, it->err ? it->err : "out of memory");
 		return 0;
 	}
-	jr.rec.line = line;
-	rc = lirs_writer_add(p->w, &jr.rec);
-	lirs_json_record_release(&jr);
+	it->jr.rec.line = it->line;
+	rc = lirs_writer_add(p->w, &it->jr.rec);
 	if (rc < 0)
 		return -1;
 	p->records++;
 	return 0;
 }
 
-/* Reads every line of in; CLI_OK, or CLI_FATAL after printing why. */
+/* Packs every line of in; CLI_OK, or CLI_FATAL after printing why. */
 static int pack_stream(pack *p, FILE *in)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	unsigned long lineno = 0;
-	int status = CLI_OK;
+	ring *r = calloc(1, sizeof *r);
+	parser ps[PACK_PARSERS];
+	size_t i = 0, k, started = 0;
+	int status = CLI_OK, last = 0, read_errno = 0;
 
-	errno = 0;
-	while ((n = getline(&line, &cap, in)) >= 0) {
-		if (pack_line(p, line, (size_t)n, ++lineno) < 0) {
-			cli_write_error(p->out);
+	if (!r) {
+		cli_error("%s", lirs_strerror(LIRS_ENOMEM));
+		return CLI_FATAL;
+	}
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	r->in = in;
+	json_set_alloc_funcs(arena_alloc, arena_free);
+	for (k = 0; k < PACK_PARSERS; k++) {
+		ps[k].r = r;
+		ps[k].k = k;
+		if (pthread_create(&ps[k].th, NULL, parser_main, &ps[k]) != 0) {
+			cli_error("cannot start a thread: %s", strerror(errno));
 			status = CLI_FATAL;
+			ring_set(r, 0, r->full[0], 1);
 			break;
 		}
+		started++;
 	}
-	if (status == CLI_OK && ferror(in)) {
-		cli_error("cannot read '%s': %s", p->name, strerror(errno));
+	for (; !last && status == CLI_OK; i = (i + 1) % PACK_SLOTS) {
+		batch *b = &r->slot[i];
+
+		ring_wait(r, i, 1);
+		for (k = 0; k < b->n && status == CLI_OK; k++)
+			if (pack_item(p, &b->v[k]) < 0) {
+				cli_write_error(p->out);
+				status = CLI_FATAL;
+			}
+		last = b->last;
+		read_errno = b->read_errno;
+		ring_set(r, i, 0, status != CLI_OK);
+	}
+	for (k = 0; k < started; k++)
+		pthread_join(ps[k].th, NULL);
+	for (k = 0; k < PACK_SLOTS; k++)
+		batch_drop(&r->slot[k], 1);
+	if (status == CLI_OK && read_errno) {
+		cli_error("cannot read '%s': %s", p->name, strerror(read_errno));
 		status = CLI_FATAL;
 	}
-	free(line);
+	free(r->line);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	free(r);
 	return status;
 }
 

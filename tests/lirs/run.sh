@@ -173,6 +173,17 @@ pack_checks() {
 	grep -q 'warning: 2 characters EUC-JP cannot hold were replaced by U+3013' "$T/err" &&
 		ok "pack: U+3013 replacements counted" || { nok "pack: U+3013 replacements counted"; sed 's/^/#   /' "$T/err"; }
 	$L cat "$T/out" | grep -q '"snow 〓 and 〓"' && ok "pack: U+3013 written" || nok "pack: U+3013 written"
+	# A key given twice: the last value wins (as in jq); the record is kept.
+	printf '%s\n' '{"url":"http://a.example/","url":"http://b.example/","title":"t"}' |
+		$L pack --no-gzip > "$T/out" 2> "$T/err"; check $? 0 "pack: a key given twice is not an error"
+	check "$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 5)" "http://b.example/" "pack: a key given twice takes its last value"
+	# Order and diagnostics survive the parser threads: 5000 records with a
+	# bad line every 997 lines come out in input order, errors in line order.
+	awk 'BEGIN { for (i = 1; i <= 5000; i++) if (i % 997 == 0) print "{bad"; else printf "{\"last_modified\":%d,\"last_detected\":%d,\"url\":\"http://h/%d\"}\n", i, i, i }' > "$T/many.jsonl"
+	$L pack "$T/many.jsonl" 2> "$T/err" | $L cat --format tsv 2> /dev/null | cut -f 1 > "$T/out"
+	check "$(wc -l < "$T/out" | tr -d ' ')" 4995 "pack: every good line of 5000 packed"
+	check "$(sort -n "$T/out" | cmp - "$T/out" > /dev/null && echo sorted)" sorted "pack: records keep their input order across batches"
+	check "$(cut -d: -f2 "$T/err" | tr '\n' ' ')" "997 1994 2991 3988 4985 " "pack: bad lines reported, in line order"
 	# U+00A5 is not the backslash glibc's EUC-JP makes of it: no field shifts.
 	printf '%s\n' '{"url":"http://a.example/","title":"価格 ¥","author":"x","source_url":"http://s/","extension":"e"}' \
 		'{"url":"http://b.example/","title":"〜‖−¢£¬‾"}' > "$T/yen.jsonl"
