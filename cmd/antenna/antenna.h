@@ -44,6 +44,9 @@ int ant_parse_int64(const char *opt, const char *s, int64_t min, int64_t max, in
 store *ant_open(int mode);
 /* malloc'd merge_url_key() of url; NULL when out of memory. */
 char *ant_url_key(const char *url);
+/* The database and url's key, for a command on one watched URL; NULL after
+ * printing why.  The caller frees *key and store_close()s the store. */
+store *ant_open_url(const char *url, char **key);
 /* An absolute http(s) URL, or file:// when allow_file.  0 ok, -1 (printed). */
 int ant_check_url(const char *url, int allow_file);
 /* The clock, or --now. */

@@ -122,6 +122,18 @@ char *ant_url_key(const char *url)
 	return lbuf_detach(&b, NULL);
 }
 
+store *ant_open_url(const char *url, char **key)
+{
+	store *s = ant_open(STORE_OPEN_EXISTING);
+
+	if (s && !(*key = ant_url_key(url))) {
+		store_close(s);
+		ant_error("out of memory");
+		return NULL;
+	}
+	return s;
+}
+
 int ant_check_url(const char *url, int allow_file)
 {
 	if (lirs_url_is_http(url))

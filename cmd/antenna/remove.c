@@ -30,13 +30,8 @@ int cmd_remove(int argc, char **argv)
 			return ANT_FATAL;
 	if (optind + 1 != argc)
 		return ant_usage_error(help, "one URL is needed");
-	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+	if (!(s = ant_open_url(argv[optind], &key)))
 		return ANT_FATAL;
-	if (!(key = ant_url_key(argv[optind]))) {
-		store_close(s);
-		ant_error("out of memory");
-		return ANT_FATAL;
-	}
 	rc = store_page_remove(s, key, err, sizeof err);
 	if (rc == 0)
 		rc = store_source_remove(s, key, err, sizeof err);

@@ -121,13 +121,8 @@ int cmd_show(int argc, char **argv)
 		return c == 'h' ? ant_help(help) : ANT_FATAL;
 	if (optind + 1 != argc)
 		return ant_usage_error(help, "one URL is needed");
-	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+	if (!(s = ant_open_url(argv[optind], &key)))
 		return ANT_FATAL;
-	if (!(key = ant_url_key(argv[optind]))) {
-		store_close(s);
-		ant_error("out of memory");
-		return ANT_FATAL;
-	}
 	tz = store_config_int(s, CFG_TZ, 32400);
 	rc = store_page_get(s, key, &p, err, sizeof err);
 	if (rc > 0) {

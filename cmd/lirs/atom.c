@@ -152,22 +152,13 @@ static void on_diag(void *ctx, const lirs_diag *d)
 static int read_inputs(actx *c, char **files, int n)
 {
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = c };
-	int status = CLI_OK;
+	int status;
 
-	for (int i = 0; i < n; i++) {
-		if (strcmp(files[i], "-") != 0 && access(files[i], R_OK) != 0) {
-			cli_error("cannot open '%s': %s", files[i], strerror(errno));
-			return CLI_FATAL;
-		}
-	}
-	for (int i = 0; i < n && !c->failed; i++) {
-		lirs_reader_stats st = { 0 };
-		ro.filename = NULL;
-		if (cli_read(files[i], &ro, &st) < 0)
-			return CLI_FATAL;
-		if (st.skipped > 0)
-			status = CLI_PROBLEMS;
-	}
+	if (cli_check_inputs(files, n) != 0)
+		return CLI_FATAL;
+	status = cli_read_all(files, n, &ro, &c->failed);
+	if (status == CLI_FATAL)
+		return status;
 	if (!c->failed && merge_each(c->t, add_current, c) != 0) {
 		cli_error("out of memory");
 		c->failed = 1;

@@ -282,3 +282,30 @@ void cli_writer_warnings(const lirs_writer *w)
 		cli_error("warning: %lu characters written as their nearest EUC-JP equivalent "
 			  "(e.g. ¥ as ￥; use --utf8 to keep them)", n);
 }
+
+int cli_check_inputs(char **files, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (strcmp(files[i], "-") != 0 && access(files[i], R_OK) != 0) {
+			cli_error("cannot open '%s': %s", files[i], strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int cli_read_all(char **files, int n, const lirs_reader_opts *opts, const int *stop)
+{
+	lirs_reader_opts ro = *opts;
+	int status = CLI_OK;
+
+	for (int i = 0; i < n && !*stop; i++) {
+		lirs_reader_stats st = { 0 };
+		ro.filename = NULL;
+		if (cli_read(files[i], &ro, &st) < 0)
+			return CLI_FATAL;
+		if (st.skipped > 0)
+			status = CLI_PROBLEMS;
+	}
+	return *stop ? CLI_FATAL : status;
+}

@@ -82,6 +82,20 @@ void cli_print_diag(FILE *fp, const lirs_diag *d);
 int cli_read(const char *path, const lirs_reader_opts *opts, lirs_reader_stats *stats);
 
 /*
+ * For commands that must write nothing when an input fails (merge, atom):
+ * 0 when every FILE ("-" is standard input) can be opened for reading,
+ * else -1 after printing which cannot.
+ */
+int cli_check_inputs(char **files, int n);
+/*
+ * Reads every FILE in turn through the reader with opts, stopping early
+ * once *stop (set by a callback) is nonzero.  Returns CLI_OK, CLI_PROBLEMS
+ * when some records were skipped, or CLI_FATAL when an input could not be
+ * read or *stop was set.
+ */
+int cli_read_all(char **files, int n, const lirs_reader_opts *opts, const int *stop);
+
+/*
  * A write to path (NULL: standard output) failed, errno says why: prints
  * "cannot write 'PATH': REASON" or "cannot write to standard output:
  * REASON", for the first failure of the process only (a full disk makes

@@ -119,32 +119,11 @@ static void print_counts(const merge_stats *s)
 		  (unsigned long long)s->dropped_unusable, (unsigned long long)s->dropped_stale);
 }
 
-/* Every input must open before any is read (so nothing is written on failure). */
-static int check_inputs(char **files, int n)
-{
-	for (int i = 0; i < n; i++) {
-		if (strcmp(files[i], "-") != 0 && access(files[i], R_OK) != 0) {
-			cli_error("cannot open '%s': %s", files[i], strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static int read_inputs(mctx *m, char **files, int n)
 {
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = m };
-	int status = CLI_OK;
 
-	for (int i = 0; i < n && !m->failed; i++) {
-		lirs_reader_stats st = { 0 };
-		ro.filename = NULL;
-		if (cli_read(files[i], &ro, &st) < 0)
-			return CLI_FATAL;
-		if (st.skipped > 0)
-			status = CLI_PROBLEMS;
-	}
-	return m->failed ? CLI_FATAL : status;
+	return cli_read_all(files, n, &ro, &m->failed);
 }
 
 static int parse_format(const char *s, int *jsonl)
@@ -232,7 +211,8 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error(help, "no INPUT given");
-	if (check_inputs(argv + optind, argc - optind) != 0)
+	/* every input must open before any is read: nothing is written on failure */
+	if (cli_check_inputs(argv + optind, argc - optind) != 0)
 		return CLI_FATAL;
 	if (!(m.t = merge_new(&mo))) {
 		cli_error("out of memory");
