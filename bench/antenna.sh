@@ -26,7 +26,7 @@ if want update || want publish; then
 		W=$OUT/antenna
 		rm -rf "$W"; mkdir -p "$W/www"
 		${CC:-cc} -O2 -std=c11 -D_GNU_SOURCE -I"$TOP/src" -o "$OUT/seed" "$TOP/bench/seed.c" \
-			"$TOP/$BUILD/liblirs.a" $(pkg-config --libs zlib sqlite3 libcurl jansson libxml-2.0 uchardet) \
+			"$TOP/$BUILD/liblirs.a" $(pkg-config --libs zlib sqlite3 libcurl json-c libxml-2.0 uchardet) \
 			-lpthread -lm || say "cannot build bench/seed.c"
 		"$SERVER" --root "$W/www" --port-file "$W/port" --max-seconds 1800 2> "$W/server.log" &
 		SPID=$!

@@ -1,10 +1,12 @@
 /*
  * jsonw.c: JSON writing (hand-made, on the hot path of `lirs cat`) and
- * the record <-> JSON mapping.  Parsing is jansson's job.
+ * the record <-> JSON mapping.  Parsing is json-c's job.
  */
 #include "jsonw.h"
 
-#include <jansson.h>
+#include <errno.h>
+#include <limits.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,48 +196,84 @@ static char **str_slot(lirs_record *r, size_t i)
 	return slots[i];
 }
 
-static int get_ints(lirs_record *r, json_t *root, char *err, size_t errlen)
+/* A value of root's member key, or NULL when missing or null. */
+static struct json_object *member(struct json_object *root, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_object_get_ex(root, key, &v) || json_object_is_type(v, json_type_null))
+		return NULL;
+	return v;
+}
+
+static int get_ints(lirs_record *r, struct json_object *root, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof int_keys / sizeof *int_keys; i++) {
-		json_t *v = json_object_get(root, int_keys[i]);
-		if (!v || json_is_null(v))
+		struct json_object *v = member(root, int_keys[i]);
+		int64_t n;
+
+		if (!v)
 			continue;
-		if (!json_is_integer(v)) {
+		if (!json_object_is_type(v, json_type_int)) {
 			snprintf(err, errlen, "'%s' is not an integer", int_keys[i]);
 			return -1;
 		}
-		*int_slot(r, i) = (int64_t)json_integer_value(v);
-	}
-	return 0;
-}
-
-static int get_strs(lirs_record *r, json_t *root, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < sizeof str_keys / sizeof *str_keys; i++) {
-		json_t *v = json_object_get(root, str_keys[i]);
-		if (!v || json_is_null(v))
-			continue;
-		if (!json_is_string(v)) {
-			snprintf(err, errlen, "'%s' is not a string", str_keys[i]);
+		/* json-c keeps integers above INT64_MAX as uint64, and clamps
+		 * those below INT64_MIN to it, so INT64_MIN cannot be told from
+		 * an overflow: refuse them all rather than change a number (no
+		 * LIRS time or length is anywhere near -2^63). */
+		n = json_object_get_int64(v);
+		if ((n == INT64_MAX && json_object_get_uint64(v) > (uint64_t)INT64_MAX) ||
+		    n == INT64_MIN) {
+			snprintf(err, errlen, "'%s' is out of the 64-bit range", int_keys[i]);
 			return -1;
 		}
-		*str_slot(r, i) = (char *)json_string_value(v);
+		*int_slot(r, i) = n;
 	}
 	return 0;
 }
 
-static int get_extra(lirs_json_record *jr, json_t *root, char *err, size_t errlen)
+/* The text of a JSON string value; NULL after a message in err. */
+static char *get_text(struct json_object *v, const char *what, size_t i, char *err, size_t errlen)
 {
-	json_t *a = json_object_get(root, "extra");
+	const char *s;
+
+	if (!json_object_is_type(v, json_type_string)) {
+		snprintf(err, errlen, i ? "'%s' item %zu is not a string" : "'%s' is not a string", what, i);
+		return NULL;
+	}
+	s = json_object_get_string(v);
+	/* "\u0000" would cut the C string short: refuse, never truncate. */
+	if (strlen(s) != (size_t)json_object_get_string_len(v)) {
+		snprintf(err, errlen, "'%s' contains a NUL character (\\u0000)", what);
+		return NULL;
+	}
+	return (char *)s;
+}
+
+static int get_strs(lirs_record *r, struct json_object *root, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof str_keys / sizeof *str_keys; i++) {
+		struct json_object *v = member(root, str_keys[i]);
+
+		if (v && !(*str_slot(r, i) = get_text(v, str_keys[i], 0, err, errlen)))
+			return -1;
+	}
+	return 0;
+}
+
+static int get_extra(lirs_json_record *jr, struct json_object *root, char *err, size_t errlen)
+{
+	struct json_object *a = member(root, "extra");
 	size_t n;
 
-	if (!a || json_is_null(a))
+	if (!a)
 		return 0;
-	if (!json_is_array(a)) {
+	if (!json_object_is_type(a, json_type_array)) {
 		snprintf(err, errlen, "'extra' is not an array");
 		return -1;
 	}
-	n = json_array_size(a);
+	n = json_object_array_length(a);
 	if (n == 0)
 		return 0;
 	jr->extra_ = calloc(n, sizeof *jr->extra_);
@@ -243,41 +281,97 @@ static int get_extra(lirs_json_record *jr, json_t *root, char *err, size_t errle
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		json_t *v = json_array_get(a, i);
-		if (!json_is_string(v)) {
-			snprintf(err, errlen, "'extra' item %zu is not a string", i + 1);
+	for (size_t i = 0; i < n; i++)
+		if (!(jr->extra_[i] = get_text(json_object_array_get_idx(a, i), "extra", i + 1, err, errlen)))
 			return -1;
-		}
-		jr->extra_[i] = (char *)json_string_value(v);
-	}
 	jr->rec.extra = jr->extra_;
 	jr->rec.nextra = n;
 	return 0;
 }
 
+/* Parses text[0..len) as exactly one JSON value (strict RFC 8259, valid
+ * UTF-8), white space around it allowed; NULL after a message in err. */
+static struct json_object *parse(struct json_tokener *tok, const char *text, size_t len,
+				 unsigned long *col, char *err, size_t errlen)
+{
+	struct json_object *root = NULL;
+	enum json_tokener_error je;
+	size_t end;
+
+	if (len > INT_MAX) {
+		snprintf(err, errlen, "line longer than %d bytes", INT_MAX);
+		return NULL;
+	}
+	json_tokener_reset(tok);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	je = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	if (!root && je == json_tokener_continue)
+		snprintf(err, errlen, "invalid JSON: unexpected end of line");
+	else if (!root)
+		snprintf(err, errlen, "invalid JSON: %s", json_tokener_error_desc(je));
+	else {
+		while (end < len && strchr(" \t\r\n", text[end]))
+			end++;
+		if (end < len) {
+			snprintf(err, errlen, "invalid JSON: text after the value");
+			json_object_put(root);
+			root = NULL;
+		}
+	}
+	if (!root)
+		*col = (unsigned long)end + 1;
+	return root;
+}
+
+lirs_json_parser *lirs_json_parser_new(void)
+{
+	struct json_tokener *tok = json_tokener_new();
+
+	if (tok)
+		json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	return (lirs_json_parser *)tok;
+}
+
+void lirs_json_parser_free(lirs_json_parser *p)
+{
+	if (p)
+		json_tokener_free((struct json_tokener *)p);
+}
+
 int lirs_record_from_json(lirs_json_record *jr, const char *text, size_t len,
 			  unsigned long *col, char *err, size_t errlen)
 {
+	lirs_json_parser *p = lirs_json_parser_new();
+	int rc;
+
+	if (!p) {
+		memset(jr, 0, sizeof *jr);
+		*col = 0;
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = lirs_json_parse_record(p, jr, text, len, col, err, errlen);
+	lirs_json_parser_free(p);
+	return rc;
+}
+
+int lirs_json_parse_record(lirs_json_parser *p, lirs_json_record *jr, const char *text,
+			   size_t len, unsigned long *col, char *err, size_t errlen)
+{
 	static char empty[1];
-	json_error_t je;
-	json_t *root;
+	struct json_object *root;
 
 	memset(jr, 0, sizeof *jr);
 	*col = 0;
 	for (size_t i = 0; i < sizeof str_keys / sizeof *str_keys; i++)
 		*str_slot(&jr->rec, i) = empty;
 	/* A key given twice: the last one wins, as in jq and most JSON tools
-	 * (RFC 8259 §4 leaves it open).  JSON_REJECT_DUPLICATES would refuse
-	 * it, but costs `lirs pack` a tenth of its time. */
-	root = json_loadb(text, len, 0, &je);
-	if (!root) {
-		*col = je.column > 0 ? (unsigned long)je.column : 0;
-		snprintf(err, errlen, "invalid JSON: %s", je.text);
+	 * (RFC 8259 §4 leaves it open). */
+	if (!(root = parse((struct json_tokener *)p, text, len, col, err, errlen)))
 		return -1;
-	}
 	jr->doc_ = root;
-	if (!json_is_object(root)) {
+	if (!json_object_is_type(root, json_type_object)) {
 		snprintf(err, errlen, "not a JSON object");
 		goto fail;
 	}
@@ -294,7 +388,7 @@ fail:
 void lirs_json_record_release(lirs_json_record *jr)
 {
 	if (jr->doc_)
-		json_decref((json_t *)jr->doc_);
+		json_object_put(jr->doc_);
 	free(jr->extra_);
 	memset(jr, 0, sizeof *jr);
 }

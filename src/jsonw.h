@@ -5,7 +5,7 @@
  *
  * Writing is hand-made (it is on the hot path of `lirs cat`): everything
  * appends to an lbuf and returns 0, or -1 when out of memory (the buffer
- * then holds a partial value; reset it).  Reading uses jansson.
+ * then holds a partial value; reset it).  Reading uses json-c.
  *
  * The record object has exactly these keys, in this order:
  *   last_modified, last_detected, tz_offset, content_length   (integers)
@@ -47,7 +47,7 @@ int lirs_record_to_json(lbuf *out, const lirs_record *r);
  */
 typedef struct lirs_json_record {
 	lirs_record rec;
-	void *doc_;              /* private: the jansson document */
+	void *doc_;              /* private: the json-c document */
 	char **extra_;           /* private: rec.extra's array */
 } lirs_json_record;
 
@@ -61,6 +61,16 @@ typedef struct lirs_json_record {
  */
 int lirs_record_from_json(lirs_json_record *jr, const char *text, size_t len,
 			  unsigned long *col, char *err, size_t errlen);
+/*
+ * The same with a parser kept between lines, which saves an allocation
+ * of its parse stack per line (`lirs pack`).  A parser is used by one
+ * thread at a time.  lirs_json_parser_new() returns NULL when out of memory.
+ */
+typedef struct lirs_json_parser lirs_json_parser;
+lirs_json_parser *lirs_json_parser_new(void);
+void lirs_json_parser_free(lirs_json_parser *p);
+int lirs_json_parse_record(lirs_json_parser *p, lirs_json_record *jr, const char *text,
+			   size_t len, unsigned long *col, char *err, size_t errlen);
 /* Frees what lirs_record_from_json() kept; jr may be reused. */
 void lirs_json_record_release(lirs_json_record *jr);
 

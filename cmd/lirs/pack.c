@@ -12,9 +12,6 @@
 #include "common.h"
 #include "jsonw.h"
 
-#include <jansson.h>
-#include <stddef.h>
-
 static const char help[] =
 	"usage: lirs pack [-o FILE] [--utf8] [--no-gzip] [FILE]\n"
 	"\n"
@@ -78,76 +75,7 @@ typedef struct item {
 	int blank, bad;
 } item;
 
-/*
- * jansson makes some twenty small allocations per record and frees them
- * one by one: a fifth of pack's time in malloc and free.  The parser
- * thread hands jansson a bump arena per batch instead (json_set_alloc_funcs)
- * and the whole arena is reset when the slot is reused; jansson's free is
- * a no-op.  Only pack uses jansson in this process, and only the parser
- * thread allocates with it.
- */
-#define ARENA_CHUNK (256u << 10)
-
-typedef struct chunk {
-	struct chunk *next;
-	size_t used, cap;
-	max_align_t data[];
-} chunk;
-
-typedef struct arena {
-	chunk *head;               /* the chunk being filled; older ones behind */
-} arena;
-
-static _Thread_local arena *cur_arena;
-
-static void *arena_alloc(size_t n)
-{
-	arena *a = cur_arena;
-	chunk *c;
-	size_t need = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-
-	if (!a)
-		return malloc(n);  /* jansson outside the parser thread: plain heap */
-	c = a->head;
-	if (!c || c->cap - c->used < need) {
-		size_t cap = need > ARENA_CHUNK ? need : ARENA_CHUNK;
-		if (!(c = malloc(sizeof *c + cap)))
-			return NULL;
-		c->next = a->head;
-		c->used = 0;
-		c->cap = cap;
-		a->head = c;
-	}
-	c->used += need;
-	return (char *)c->data + c->used - need;
-}
-
-static void arena_free(void *p)
-{
-	(void)p;   /* freed with the whole arena */
-}
-
-/* Empties a: keeps one chunk for the next batch, frees the rest. */
-static void arena_reset(arena *a, int all)
-{
-	chunk *c = a->head, *next;
-
-	if (!c)
-		return;
-	for (next = c->next; next; next = c) {
-		c = next->next;
-		free(next);
-	}
-	a->head->next = NULL;
-	a->head->used = 0;
-	if (all) {
-		free(a->head);
-		a->head = NULL;
-	}
-}
-
 typedef struct batch {
-	arena mem;                 /* jansson's documents of this batch */
 	lbuf raw;                  /* the batch's lines as read */
 	size_t off[PACK_BATCH], len[PACK_BATCH], nraw;
 	unsigned long first_line;
@@ -173,8 +101,8 @@ typedef struct ring {
 } ring;
 
 /* PACK_PARSERS threads parse batches seq = k, k + PACK_PARSERS, ...; a
- * slot (seq % PACK_SLOTS) always belongs to the same parser, so its arena
- * is only ever used, and reset, by that thread. */
+ * slot (seq % PACK_SLOTS) always belongs to the same parser, so what is
+ * parsed into it is allocated and freed by that one thread. */
 #define PACK_PARSERS 2
 
 typedef struct parser {
@@ -184,7 +112,8 @@ typedef struct parser {
 } parser;
 
 /* Parses one line into it (in the parser thread). */
-static void parse_line(item *it, char *s, size_t n, unsigned long line)
+static void parse_line(lirs_json_parser *jp, item *it, const char *s, size_t n,
+		       unsigned long line)
 {
 	char err[256];
 
@@ -199,7 +128,11 @@ static void parse_line(item *it, char *s, size_t n, unsigned long line)
 	}
 	if ((it->blank = blank(s, n)))
 		return;
-	if (lirs_record_from_json(&it->jr, s, n, &it->col, err, sizeof err) < 0) {
+	if (!jp) {
+		it->bad = 1;   /* out of memory, reported as such */
+		return;
+	}
+	if (lirs_json_parse_record(jp, &it->jr, s, n, &it->col, err, sizeof err) < 0) {
 		it->bad = 1;
 		it->err = strdup(err);
 	}
@@ -232,7 +165,7 @@ static void ring_set(ring *r, size_t i, int full, int stop)
 /* Frees what a batch holds.  The parser thread does it, before it refills
  * the slot: memory goes back to the thread that allocated it, because
  * glibc's free() of another thread's chunk costs a lock each time (it
- * made pack twice as slow).  all: also the arena's last chunk. */
+ * made pack twice as slow).  all: also the line buffer. */
 static void batch_drop(batch *b, int all)
 {
 	size_t k;
@@ -244,11 +177,10 @@ static void batch_drop(batch *b, int all)
 		if (it->bad)
 			free(it->err);
 		else
-			lirs_json_record_release(&it->jr);  /* jansson's part: no-op */
+			lirs_json_record_release(&it->jr);
 		it->blank = 1;
 	}
 	b->n = 0;
-	arena_reset(&b->mem, all);
 	if (all)
 		lbuf_release(&b->raw);
 }
@@ -299,6 +231,7 @@ static void *parser_main(void *arg)
 {
 	parser *ps = arg;
 	ring *r = ps->r;
+	lirs_json_parser *jp = lirs_json_parser_new();
 	unsigned long seq;
 	size_t k;
 
@@ -313,16 +246,16 @@ static void *parser_main(void *arg)
 		b->nraw = 0;
 		if ((end = read_batch(r, b, seq)) < 0)
 			break;
-		cur_arena = &b->mem;
 		for (k = 0; k < b->nraw; k++)
-			parse_line(&b->v[b->n++], b->raw.data + b->off[k], b->len[k], b->first_line + k);
-		cur_arena = NULL;
+			parse_line(jp, &b->v[b->n++], b->raw.data + b->off[k], b->len[k],
+				   b->first_line + k);
 		b->last = end;
 		b->read_errno = end ? r->read_errno : 0;
 		ring_set(r, i, 1, 0);
 		if (end)
 			break;
 	}
+	lirs_json_parser_free(jp);
 	return NULL;
 }
 
@@ -360,7 +293,6 @@ static int pack_stream(pack *p, FILE *in)
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
 	r->in = in;
-	json_set_alloc_funcs(arena_alloc, arena_free);
 	for (k = 0; k < PACK_PARSERS; k++) {
 		ps[k].r = r;
 		ps[k].k = k;

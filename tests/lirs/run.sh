@@ -173,6 +173,12 @@ pack_checks() {
 	grep -q 'warning: 2 characters EUC-JP cannot hold were replaced by U+3013' "$T/err" &&
 		ok "pack: U+3013 replacements counted" || { nok "pack: U+3013 replacements counted"; sed 's/^/#   /' "$T/err"; }
 	$L cat "$T/out" | grep -q '"snow 〓 and 〓"' && ok "pack: U+3013 written" || nok "pack: U+3013 written"
+	# Numbers json-c would clamp are refused, never changed.
+	printf '%s\n' '{"url":"http://a/","last_modified":9223372036854775808}' \
+		'{"url":"http://a/","last_modified":-9223372036854775809}' '{"url":"http://a/","tz_offset":1.5}' |
+		$L pack --no-gzip 2> "$T/err" > /dev/null; check $? 1 "pack: numbers out of range are errors"
+	check "$(grep -c "out of the 64-bit range" "$T/err")" 2 "pack: ...above and below int64, each reported"
+	check "$(grep -c "'tz_offset' is not an integer" "$T/err")" 1 "pack: a fraction is not an integer"
 	# A key given twice: the last value wins (as in jq); the record is kept.
 	printf '%s\n' '{"url":"http://a.example/","url":"http://b.example/","title":"t"}' |
 		$L pack --no-gzip > "$T/out" 2> "$T/err"; check $? 0 "pack: a key given twice is not an error"
