@@ -57,7 +57,14 @@ $(BUILD)/tools/%: tests/tools/%.c $(HDRS) $(BUILD)/liblirs.a
 # The loopback HTTP server the tests script is built on libmicrohttpd.
 TOOL_LIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
 
-tests: all $(UNIT_BIN) $(TOOL_BIN)
+# Programs the script tests run (python3 reads JSON and feeds, xmllint
+# checks XML); installed like the libraries.
+$(BUILD)/.testdeps: mk/deps.sh
+	@mkdir -p $(BUILD)
+	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils
+	@touch $@
+
+tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/.testdeps
 
 # The README's test command. Last line: "N passed, N failed".
 check: tests

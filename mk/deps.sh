@@ -1,6 +1,7 @@
 #!/bin/sh
-# Find the libraries with pkg-config; install the missing Debian -dev packages when root,
-# otherwise stop with the exact command to run. Called by make before the first compile.
+# Find the libraries with pkg-config (or, with --tools CMD:PKG..., the programs the
+# tests run); install the missing Debian packages when root, otherwise stop with the
+# exact command to run.  Called by make before the first compile and the first test.
 set -u
 pkg_of() {
 	case $1 in
@@ -15,13 +16,23 @@ pkg_of() {
 	esac
 }
 missing=""
-command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
-# libmicrohttpd is for the test server only; it is always wanted so `make check` works.
-for p in "$@" libmicrohttpd; do
-	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$p"; then
-		missing="$missing $(pkg_of "$p")"
-	fi
-done
+if [ "${1:-}" = --tools ]; then
+	# Programs the test suite runs: COMMAND:PACKAGE pairs.
+	shift
+	for t in "$@"; do
+		command -v "${t%%:*}" >/dev/null 2>&1 || [ -x "/usr/bin/${t%%:*}" ] ||
+			missing="$missing ${t#*:}"
+	done
+	set --
+else
+	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
+	# libmicrohttpd is for the test server only; always wanted so `make check` works.
+	for p in "$@" libmicrohttpd; do
+		if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$p"; then
+			missing="$missing $(pkg_of "$p")"
+		fi
+	done
+fi
 [ -n "$missing" ] || exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$missing" >&2
@@ -30,6 +41,6 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: apt-get failed" >&2
 	exit 1
 fi
-echo "deps: missing libraries; run:" >&2
+echo "deps: missing packages; run:" >&2
 echo "  sudo apt-get install$missing" >&2
 exit 1
