@@ -17,15 +17,20 @@
 const char *ant_prog = "antenna";
 const char *ant_db_path = "antenna.db";
 
+static void vant_error(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", ant_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void ant_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", ant_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vant_error(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void usage_line(const char *help)
@@ -40,11 +45,9 @@ int ant_usage_error(const char *help, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", ant_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vant_error(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	usage_line(help);
 	return ANT_FATAL;
 }
