@@ -349,17 +349,13 @@ typedef struct alist {
 static int collect_archive(void *ctx, const ev_archive *a)
 {
 	alist *l = ctx;
+	ev_archive *v;
 
 	if (!l->all && a->written && (a->next_linked || !a->has_next))
 		return 0;   /* nothing due */
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		ev_archive *v = realloc(l->v, cap * sizeof *v);
-		if (!v)
-			return -2;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (!(v = lgrow(l->v, &l->cap, l->n + 1, sizeof *v, 16)))
+		return -2;
+	l->v = v;
 	l->v[l->n] = *a;
 	l->v[l->n].title = strdup(a->title);
 	l->v[l->n].author = strdup(a->author);

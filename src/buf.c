@@ -82,6 +82,26 @@ int lbuf_addf(lbuf *b, const char *fmt, ...)
 	return 0;
 }
 
+void *lgrow(void *v, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t n = *cap ? *cap : (first ? first : 1);
+	void *p;
+
+	if (need <= *cap)
+		return v;
+	while (n < need) {
+		if (n > (size_t)-1 / 2)
+			return NULL;
+		n *= 2;
+	}
+	if (size && n > (size_t)-1 / size)
+		return NULL;
+	if (!(p = realloc(v, n * size)))
+		return NULL;
+	*cap = n;
+	return p;
+}
+
 void lbuf_reset(lbuf *b)
 {
 	b->len = 0;

@@ -28,6 +28,14 @@ int lbuf_addf(lbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 void lbuf_reset(lbuf *b);
 /* Free the memory; b is empty and usable again. */
 void lbuf_release(lbuf *b);
+/*
+ * The one rule for growing an array: returns v, or a larger copy of it,
+ * with room for at least need elements of size bytes, doubling *cap from
+ * first.  Returns NULL when out of memory or when the size would overflow;
+ * then v is untouched and still the caller's.
+ */
+void *lgrow(void *v, size_t *cap, size_t need, size_t size, size_t first);
+
 /* Hand the memory to the caller (free() it); b is empty again. Never NULL
  * unless out of memory. */
 char *lbuf_detach(lbuf *b, size_t *len);

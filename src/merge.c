@@ -394,14 +394,9 @@ static int insert(merge_table *t, uint64_t h, size_t slot, const lirs_record *r)
 		errno = EOVERFLOW;
 		return -1;
 	}
-	if (t->nents == t->capents) {
-		size_t n = t->capents ? t->capents * 2 : 1024;
-		ment *ne = realloc(t->ents, n * sizeof *ne);
-		if (!ne)
-			return -1;
-		t->ents = ne;
-		t->capents = n;
-	}
+	if (!(e = lgrow(t->ents, &t->capents, t->nents + 1, sizeof *e, 1024)))
+		return -1;
+	t->ents = e;
 	e = &t->ents[t->nents];
 	memset(e, 0, sizeof *e);
 	e->hash = h;

@@ -689,12 +689,13 @@ static void trim(lbuf *b)
 }
 
 /* 64-bit FNV-1a (Fowler/Noll/Vo), offset basis and prime from the spec. */
-static uint64_t fnv1a64(const char *s, size_t n)
+uint64_t page_hash64(const void *p, size_t n)
 {
+	const unsigned char *s = p;
 	uint64_t h = 14695981039346656037ull;
 
 	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
+		h ^= s[i];
 		h *= 1099511628211ull;
 	}
 	return h;
@@ -769,7 +770,7 @@ int page_analyze(const char *body, size_t len, const char *content_type,
 	}
 	trim(&w.text);
 	trim(&w.title);
-	out->text_hash = fnv1a64(w.text.data, w.text.len);
+	out->text_hash = page_hash64(w.text.data, w.text.len);
 	out->text_len = w.text.len;
 	out->title = w.title.len ? lbuf_detach(&w.title, NULL) : NULL;
 	lbuf_release(&w.title);

@@ -32,6 +32,9 @@ int page_analyze(const char *body, size_t len, const char *content_type,
 		 char *err, size_t errlen);
 void page_info_release(page_info *p);
 
+/* The hash behind text_hash: 64-bit FNV-1a (Fowler/Noll/Vo). */
+uint64_t page_hash64(const void *p, size_t n);
+
 /* Checks one ignore pattern; returns 0, or -1 with a message in err. */
 int page_pattern_check(const char *pattern, char *err, size_t errlen);
 

@@ -119,15 +119,11 @@ static void queue(lirs_reader *rd, unsigned long col, lirs_rule rule, const char
 	va_list ap;
 	char msg[512];
 
-	if (rd->npd == rd->pdcap) {
-		size_t cap = rd->pdcap ? rd->pdcap * 2 : 16;
-		if (!(p = realloc(rd->pd, cap * sizeof(*p)))) {
-			rd->nomem = 1;
-			return;
-		}
-		rd->pd = p;
-		rd->pdcap = cap;
+	if (!(p = lgrow(rd->pd, &rd->pdcap, rd->npd + 1, sizeof *p, 16))) {
+		rd->nomem = 1;
+		return;
 	}
+	rd->pd = p;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

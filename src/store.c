@@ -15,6 +15,8 @@
 
 #include <sqlite3.h>
 
+#include "buf.h"
+
 struct store {
 	sqlite3 *db;
 	char *path;
@@ -523,12 +525,10 @@ int store_pages_load(store *s, store_page **out, size_t *n, char *err, size_t er
 	if (prep(s, &st, "SELECT " PAGE_COLS " FROM pages ORDER BY url", err, errlen) < 0)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (len == cap) {
-			store_page *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof *v);
-			if (!nv)
-				goto nomem;
-			v = nv;
-		}
+		store_page *nv = lgrow(v, &cap, len + 1, sizeof *v, 64);
+		if (!nv)
+			goto nomem;
+		v = nv;
 		if (page_from_row(st, &v[len]) < 0)
 			goto nomem;
 		len++;
@@ -676,12 +676,10 @@ int store_sources_load(store *s, store_source **out, size_t *n, char *err, size_
 	if (prep(s, &st, "SELECT " SOURCE_COLS " FROM sources ORDER BY url", err, errlen) < 0)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (len == cap) {
-			store_source *nv = realloc(v, (cap = cap ? cap * 2 : 8) * sizeof *v);
-			if (!nv)
-				goto nomem;
-			v = nv;
-		}
+		store_source *nv = lgrow(v, &cap, len + 1, sizeof *v, 8);
+		if (!nv)
+			goto nomem;
+		v = nv;
 		if (source_from_row(st, &v[len]) < 0)
 			goto nomem;
 		len++;

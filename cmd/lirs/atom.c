@@ -87,14 +87,9 @@ static int evlist_add(evlist *l, arena *a, const lirs_record *r)
 {
 	ev_event *e;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 1024;
-		ev_event *v = realloc(l->v, cap * sizeof *v);
-		if (!v)
-			return -1;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (!(e = lgrow(l->v, &l->cap, l->n + 1, sizeof *e, 1024)))
+		return -1;
+	l->v = e;
 	e = &l->v[l->n];
 	memset(e, 0, sizeof *e);
 	e->last_modified = r->last_modified;

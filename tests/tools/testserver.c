@@ -53,6 +53,7 @@
  */
 #include "buf.h"
 
+#include "page.h"
 #include <microhttpd.h>
 #include <zlib.h>
 
@@ -146,17 +147,6 @@ static void http_date(time_t t, char *buf, size_t n)
 
 	gmtime_r(&t, &tm);
 	strftime(buf, n, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-}
-
-static uint64_t fnv1a64(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
 }
 
 static void sleep_ms(long ms)
@@ -556,7 +546,7 @@ static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
 		rc = send_text(c, 412, "text/plain", "precondition failed\n", 20);
 		goto out;
 	}
-	snprintf(etag, sizeof etag, "\"%016llx\"", (unsigned long long)fnv1a64(body.data, body.len));
+	snprintf(etag, sizeof etag, "\"%016llx\"", (unsigned long long)page_hash64(body.data, body.len));
 	if (s.last_modified)
 		snprintf(lm, sizeof lm, "%s", s.last_modified);
 	else
