@@ -590,6 +590,7 @@ struct ev_run {
 	sqlite3_stmt *ins;
 	lbuf key;
 	size_t n;
+	int have_win;        /* the table win is filled */
 };
 
 /* The staged columns, in the order rows are read back (run_row()). */
@@ -678,16 +679,32 @@ int ev_run_add(ev_run *r, const ev_event *e, char *err, size_t errlen)
 	return 0;
 }
 
-/* Calls fn for the staged event of each idx that sql yields, in its
- * order.  The sort behind sql then moves only the narrow rows it names
- * (not titles and URLs); each event is fetched by its rowid. */
-static int run_each(ev_run *r, const char *sql, ev_event_fn fn, void *ctx, char *err, size_t errlen)
+static void run_row(sqlite3_stmt *s, ev_event *e)
+{
+	e->seq = 0;
+	e->url = (const char *)sqlite3_column_text(s, 0);
+	e->last_modified = sqlite3_column_int64(s, 2);
+	e->last_detected = sqlite3_column_int64(s, 3);
+	e->tz_offset = sqlite3_column_int64(s, 4);
+	e->content_length = sqlite3_column_int64(s, 5);
+	e->title = (const char *)sqlite3_column_text(s, 6);
+	e->author = (const char *)sqlite3_column_text(s, 7);
+	e->source_url = (const char *)sqlite3_column_text(s, 8);
+}
+
+/*
+ * Calls fn for each event sql yields: rows of RUN_COLS, or (by_idx) rows
+ * whose first column is an idx, each event then fetched by that rowid
+ * (the sort behind sql moves only the narrow rows, not titles and URLs).
+ */
+static int run_each(ev_run *r, const char *sql, int by_idx, ev_event_fn fn, void *ctx,
+		    char *err, size_t errlen)
 {
 	sqlite3_stmt *s, *get = NULL;
 	int rc, x = 0;
 
 	rc = sqlite3_prepare_v2(r->db, sql, -1, &s, NULL);
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK && by_idx)
 		rc = sqlite3_prepare_v2(r->db, "SELECT " RUN_COLS " FROM run WHERE idx = ?", -1, &get, NULL);
 	if (rc != SQLITE_OK) {
 		sqlite3_finalize(s);
@@ -695,20 +712,15 @@ static int run_each(ev_run *r, const char *sql, ev_event_fn fn, void *ctx, char 
 	}
 	while (x == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ev_event e;
-		sqlite3_bind_int64(get, 1, sqlite3_column_int64(s, 0));
-		if ((rc = sqlite3_step(get)) != SQLITE_ROW)
-			break;
-		e.seq = 0;
-		e.url = (const char *)sqlite3_column_text(get, 0);
-		e.last_modified = sqlite3_column_int64(get, 2);
-		e.last_detected = sqlite3_column_int64(get, 3);
-		e.tz_offset = sqlite3_column_int64(get, 4);
-		e.content_length = sqlite3_column_int64(get, 5);
-		e.title = (const char *)sqlite3_column_text(get, 6);
-		e.author = (const char *)sqlite3_column_text(get, 7);
-		e.source_url = (const char *)sqlite3_column_text(get, 8);
+		if (by_idx) {
+			sqlite3_bind_int64(get, 1, sqlite3_column_int64(s, 0));
+			if ((rc = sqlite3_step(get)) != SQLITE_ROW)
+				break;
+		}
+		run_row(by_idx ? get : s, &e);
 		x = fn(ctx, &e);
-		sqlite3_reset(get);
+		if (by_idx)
+			sqlite3_reset(get);
 	}
 	sqlite3_finalize(s);
 	sqlite3_finalize(get);
@@ -744,7 +756,7 @@ int evstore_add_staged(evstore *st, ev_run *r, size_t *added, char *err, size_t 
 		return -1;
 	/* The order of evstore_add_run()'s cmp_run: sequence numbers, and so
 	 * the archives' bytes, do not depend on how a run was passed in. */
-	rc = run_each(r, "SELECT idx FROM run ORDER BY lm, key, ld DESC, idx DESC",
+	rc = run_each(r, "SELECT " RUN_COLS " FROM run ORDER BY lm, key, ld DESC, idx DESC", 0,
 		      add_one, &a, err, errlen);
 	if (rc == 0 && own)
 		rc = evstore_commit(st, err, errlen);
@@ -755,13 +767,58 @@ int evstore_add_staged(evstore *st, ev_run *r, size_t *added, char *err, size_t 
 	return rc;
 }
 
+/* The winners, one per key, into the table win (made once). */
+static int run_winners(ev_run *r, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL, *ins = NULL;
+	lbuf prev = LBUF_INIT;
+	int rc, first = 1;
+
+	if (r->have_win)
+		return 0;
+	/* merge_supersedes(): per key the greatest Last-Modified, then
+	 * Last-Detected, then the later: the first row of each key here */
+	rc = sqlite3_exec(r->db, "CREATE TABLE win(idx INTEGER, lm INTEGER, key TEXT)", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->db, "SELECT idx, lm, key FROM run"
+					" ORDER BY key, lm DESC, ld DESC, idx DESC", -1, &s, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->db, "INSERT INTO win VALUES(?,?,?)", -1, &ins, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(s, 2);
+		int len = sqlite3_column_bytes(s, 2);
+
+		rc = SQLITE_OK;
+		if (!first && (size_t)len == prev.len && memcmp(key, prev.data, prev.len) == 0)
+			continue;
+		first = 0;
+		lbuf_reset(&prev);
+		if (lbuf_add(&prev, key, (size_t)len) != 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		sqlite3_bind_int64(ins, 1, sqlite3_column_int64(s, 0));
+		sqlite3_bind_int64(ins, 2, sqlite3_column_int64(s, 1));
+		sqlite3_bind_text(ins, 3, key, len, SQLITE_STATIC);
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(ins);
+	lbuf_release(&prev);
+	if (rc != SQLITE_DONE)
+		return run_fail(r, err, errlen, rc, "cannot sort");
+	r->have_win = 1;
+	return 0;
+}
+
 int ev_run_each_latest(ev_run *r, ev_event_fn fn, void *ctx, char *err, size_t errlen)
 {
-	/* merge_supersedes(): the greatest Last-Modified, then Last-Detected,
-	 * then the later; merge_each()'s order. */
-	return run_each(r, "SELECT idx FROM (SELECT idx, lm, key, row_number() OVER"
-			" (PARTITION BY key ORDER BY lm DESC, ld DESC, idx DESC) AS w FROM run)"
-			" WHERE w = 1 ORDER BY lm DESC, key", fn, ctx, err, errlen);
+	if (run_winners(r, err, errlen) != 0)
+		return -1;
+	/* merge_each()'s order */
+	return run_each(r, "SELECT idx FROM win ORDER BY lm DESC, key", 1, fn, ctx, err, errlen);
 }
 
 int ev_run_max_lm(ev_run *r, int64_t *max, int *any, char *err, size_t errlen)

@@ -5,6 +5,7 @@
 
 #include "atom.h"
 #include "evstore.h"
+#include "merge.h"
 #include "tap.h"
 
 static const char *esc(const char *s, int attr)
@@ -135,6 +136,72 @@ static void test_store(void)
 	lbuf_release(&b);
 }
 
+/* ev_run gives what merge.c's table and evstore_add_run() give. */
+static int line_cb(void *ctx, const ev_event *e)
+{
+	lbuf_addf(ctx, "%s|%lld|%lld|%s\n", e->url, (long long)e->last_modified,
+		  (long long)e->last_detected, e->title);
+	return 0;
+}
+
+static int rec_cb(void *ctx, const lirs_record *r)
+{
+	lbuf_addf(ctx, "%s|%lld|%lld|%s\n", r->url, (long long)r->last_modified,
+		  (long long)r->last_detected, r->title);
+	return 0;
+}
+
+static void test_run(void)
+{
+	static const char *const urls[] = { "http://a.example/", "http://A.example:80/", "http://b.example/x",
+					     "http://c.example/", "https://c.example:443/", "http://d.example/?q" };
+	enum { N = 2000 };
+	ev_event ev[N];
+	char titles[N][16], err[256] = "";
+	merge_table *t = merge_new(&(merge_opts){ .now = 0, .max_age = -1 });
+	ev_run *run = NULL;
+	lbuf want = LBUF_INIT, got = LBUF_INIT, s1 = LBUF_INIT, s2 = LBUF_INIT;
+	sqlite3 *d1, *d2;
+	evstore *e1, *e2;
+	unsigned x = 12345;
+	size_t a1 = 0, a2 = 0;
+
+	OK(ev_run_open(&run, err, sizeof err) == 0, "run: opened (%s)", err);
+	for (int i = 0; i < N; i++) {
+		x = x * 1103515245 + 12345;
+		snprintf(titles[i], sizeof titles[i], "t%d", i);
+		ev[i] = (ev_event){ .url = urls[(x >> 8) % 6], .last_modified = 1 + (x >> 12) % 5,
+				    .last_detected = 10 + (x >> 16) % 3, .title = titles[i], .author = "", .source_url = "" };
+		lirs_record r = { .url = (char *)ev[i].url, .last_modified = ev[i].last_modified,
+				  .last_detected = ev[i].last_detected, .title = titles[i], .author = "", .source_url = "" };
+		merge_add(t, &r);
+		ev_run_add(run, &ev[i], err, sizeof err);
+	}
+	merge_each(t, rec_cb, &want);
+	ev_run_each_latest(run, line_cb, &got, err, sizeof err);
+	IS_STR(got.data, want.data, "run: one record per URL key, the winner and the order of merge_each()");
+	/* the same events added as an array and staged: the same sequence */
+	sqlite3_open(":memory:", &d1);
+	sqlite3_open(":memory:", &d2);
+	evstore_attach(&e1, d1, err, sizeof err);
+	evstore_attach(&e2, d2, err, sizeof err);
+	evstore_add_run(e1, ev, N, &a1, err, sizeof err);
+	evstore_add_staged(e2, run, &a2, err, sizeof err);
+	evstore_each_event(e1, 1, -1, line_cb, &s1, err, sizeof err);
+	evstore_each_event(e2, 1, -1, line_cb, &s2, err, sizeof err);
+	OK(a1 == a2 && a1 > 0 && !strcmp(s1.data, s2.data), "run: staged events get the sequence an array gets (%zu events)", a2);
+	evstore_close(e1);
+	evstore_close(e2);
+	sqlite3_close(d1);
+	sqlite3_close(d2);
+	ev_run_close(run);
+	merge_free(t);
+	lbuf_release(&want);
+	lbuf_release(&got);
+	lbuf_release(&s1);
+	lbuf_release(&s2);
+}
+
 int main(void)
 {
 	test_escape();
@@ -142,5 +209,6 @@ int main(void)
 	test_time();
 	test_resolve();
 	test_store();
+	test_run();
 	TAP_DONE();
 }
