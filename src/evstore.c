@@ -24,6 +24,7 @@ struct evstore {
 	int owned;
 	char *name;          /* for messages */
 	sqlite3_stmt *ins;
+	sqlite3_stmt *max_lm;   /* evstore_max_lm(), prepared once */
 	lbuf key;
 };
 
@@ -218,6 +219,7 @@ void evstore_close(evstore *st)
 	if (!st)
 		return;
 	sqlite3_finalize(st->ins);
+	sqlite3_finalize(st->max_lm);
 	if (st->owned)
 		sqlite3_close(st->db);
 	lbuf_release(&st->key);
@@ -525,17 +527,20 @@ int evstore_max_lm(evstore *st, int64_t first_seq, int64_t last_seq, int64_t *ma
 		   char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(st->db,
-		"SELECT max(last_modified) FROM ev_events WHERE seq >= ?1 AND seq <= ?2", -1, &s, NULL);
+	int rc = SQLITE_OK;
 
+	if (!st->max_lm)
+		rc = sqlite3_prepare_v2(st->db, "SELECT max(last_modified) FROM ev_events"
+					" WHERE seq >= ?1 AND seq <= ?2", -1, &st->max_lm, NULL);
 	if (rc != SQLITE_OK)
 		return fail(st, err, errlen, rc, "cannot read");
+	s = st->max_lm;
 	sqlite3_bind_int64(s, 1, first_seq);
 	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
 	rc = sqlite3_step(s);
 	*any = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
 	*max = *any ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_finalize(s);
+	sqlite3_reset(s);
 	return rc == SQLITE_ROW ? 0 : fail(st, err, errlen, rc, "cannot read");
 }
 
