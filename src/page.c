@@ -704,10 +704,12 @@ uint64_t page_hash64(const void *p, size_t n)
 /* ---- the entry point ----------------------------------------------------- */
 
 static void pick_charset(const char *body, size_t len, const char *content_type,
-			 page_info *out, size_t *skip, charset *cs)
+			 const char *forced, page_info *out, size_t *skip, charset *cs)
 {
-	*skip = from_bom((const unsigned char *)body, len, cs);
-	if (*skip)
+	*skip = 0;
+	if (forced && *forced && charset_resolve(forced, strlen(forced), cs) == 0)
+		out->charset_from = "forced";   /* the operator's word beats everything */
+	else if ((*skip = from_bom((const unsigned char *)body, len, cs)))
 		out->charset_from = "bom";
 	else if (from_header(content_type, cs) == 0)
 		out->charset_from = "header";
@@ -747,6 +749,23 @@ int page_analyze(const char *body, size_t len, const char *content_type,
 		 const char *const *ignore, size_t nignore, page_info *out,
 		 char *err, size_t errlen)
 {
+	return page_analyze_forced(body, len, content_type, NULL, ignore, nignore, out, err, errlen);
+}
+
+int page_charset_check(const char *label, char *err, size_t errlen)
+{
+	charset cs;
+
+	if (charset_resolve(label, strlen(label), &cs) == 0)
+		return 0;
+	snprintf(err, errlen, "unknown charset '%s'", label);
+	return -1;
+}
+
+int page_analyze_forced(const char *body, size_t len, const char *content_type,
+			const char *forced, const char *const *ignore, size_t nignore,
+			page_info *out, char *err, size_t errlen)
+{
 	walk w = { LBUF_INIT, LBUF_INIT, 1, 0, 0 };
 	lbuf utf8 = LBUF_INIT;
 	ignores ig;
@@ -758,7 +777,7 @@ int page_analyze(const char *body, size_t len, const char *content_type,
 		len = 0, body = "";
 	if (ignores_compile(&ig, ignore, nignore, err, errlen) < 0)
 		return -1;
-	pick_charset(body, len, content_type, out, &skip, &cs);
+	pick_charset(body, len, content_type, forced, out, &skip, &cs);
 	if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
 	    parse_and_walk(&utf8, &ig, &w) < 0 || w.oom || remove_regex(&w.text, &ig) < 0) {
 		snprintf(err, errlen, "cannot analyze page: out of memory");
