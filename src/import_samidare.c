@@ -204,18 +204,10 @@ static void words(sctx *c, const kv *x, const char *prefix, const char *what)
 	}
 }
 
-/* Ruby's \d \s \w (and capitals) in POSIX bracket expressions. */
+/* Ruby's \d; glibc's regex knows \s \S \w \W itself, not \d. */
 static const char *ruby_class(char c)
 {
-	switch (c) {
-	case 'd': return "[0-9]";
-	case 'D': return "[^0-9]";
-	case 's': return "[[:space:]]";
-	case 'S': return "[^[:space:]]";
-	case 'w': return "[[:alnum:]_]";
-	case 'W': return "[^[:alnum:]_]";
-	default: return NULL;
-	}
+	return c == 'd' ? "[0-9]" : c == 'D' ? "[^0-9]" : NULL;
 }
 
 /* IgnoreText: /re/ /re/ ..., as samidare scans it (%r{/((?:[^/\\]|\\.)*)/}). */
