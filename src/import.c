@@ -105,7 +105,8 @@ imp_format imp_detect(const char *buf, size_t len)
 			continue;
 		if (starts(b, e, "LIRS,"))
 			return IMP_FMT_LIRS;
-		if (*b == '-' && (b + 1 == e || b[1] == ' ' || b[1] == '\t' || starts(b, e, "---")))
+		if ((*b == '-' && (b + 1 == e || b[1] == ' ' || b[1] == '\t' || starts(b, e, "---"))) ||
+		    starts(b, e, "URI:"))
 			return IMP_FMT_SAMIDARE;
 		if (csv_commas(b, e) >= 4)
 			return IMP_FMT_TAMA;

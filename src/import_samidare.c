@@ -72,6 +72,15 @@ typedef struct kvs {
 	size_t n, cap;
 } kvs;
 
+/* A flattened entry waiting for the end: samidare merges entries with the
+ * same URI (load_config: the later keys win, the first place is kept). */
+typedef struct pending {
+	const char *uri;         /* NULL: a bare string, see bare */
+	yaml_node_t *at;
+	kvs kv;
+	const char *bare;
+} pending;
+
 typedef struct sctx {
 	const imp_opts *o;
 	yaml_document_t *doc;
@@ -80,6 +89,8 @@ typedef struct sctx {
 	unsigned long visited;
 	int stop, failed;
 	lbuf ign, tmp;
+	pending *pend;
+	size_t npend, cappend;
 } sctx;
 
 static unsigned long line_of(const yaml_node_t *n) { return n->start_mark.line + 1; }
@@ -185,6 +196,7 @@ static void words(sctx *c, const kv *x, const char *prefix, const char *what)
 {
 	const char *s = sval(x->val);
 
+	lbuf_reset(&c->tmp);
 	while (s && *s) {
 		size_t n;
 		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v')
@@ -193,15 +205,17 @@ static void words(sctx *c, const kv *x, const char *prefix, const char *what)
 		if (!n)
 			break;
 		if (!imp_name_ok(s, n)) {
-			if (first_report(c, x->val))
-				imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
-					  "%s: %s '%.*s' has characters the antenna's %s patterns do not take",
-					  sval(x->key), what, (int)n, s, prefix);
+			if ((c->tmp.len && lbuf_adds(&c->tmp, "', '") < 0) || lbuf_add(&c->tmp, s, n) < 0)
+				c->failed = 1;
 		} else if (imp_add_pattern(&c->ign, prefix, s, n) < 0) {
 			c->failed = 1;
 		}
 		s += n;
 	}
+	if (c->tmp.len && first_report(c, x->val))
+		imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
+			  "%s: %s '%s': characters the antenna's %s%s patterns do not take",
+			  sval(x->key), what, c->tmp.data, prefix, what);
 }
 
 /* Ruby's \d; glibc's regex knows \s \S \w \W itself, not \d. */
@@ -277,7 +291,7 @@ static const char *text_of(sctx *c, const kv *x)
 }
 
 /* One flattened entry: its keys decide what it becomes. */
-static void emit(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_uri)
+static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_uri)
 {
 	imp_entry e = { .kind = IMP_PAGE, .title = "", .author = "", .group = "",
 			.ignore = "", .charset = "", .line = line_of(at) };
@@ -342,6 +356,53 @@ static void emit(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_uri)
 	e.ignore = c->ign.data;
 	if (c->failed || (c->o->on_entry && c->o->on_entry(c->o->ctx, &e)))
 		c->stop = 1;
+}
+
+/* The URI an entry will have: its URI key, else the bare string. */
+static const char *uri_of(const kvs *s, const char *bare)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(sval(s->v[i].key), "URI"))
+			return sval(s->v[i].val);
+	return bare;
+}
+
+static void emit(sctx *c, const kvs *s, yaml_node_t *at, const char *bare)
+{
+	const char *uri = uri_of(s, bare);
+	kvs copy;
+
+	for (size_t i = 0; uri && i < c->npend; i++) {
+		pending *p = &c->pend[i];
+		if (p->uri && !strcmp(p->uri, uri)) {
+			for (size_t j = 0; j < s->n; j++)
+				if (kvs_set(&p->kv, s->v[j].key, s->v[j].val) < 0)
+					c->stop = c->failed = 1;
+			imp_diagf(c->o, IMP_NOTE, line_of(at), 0,
+				  "'%s' again (first at line %lu): merged, the later settings win, as samidare does",
+				  uri, line_of(p->at));
+			return;
+		}
+	}
+	pending *np = lgrow(c->pend, &c->cappend, c->npend + 1, sizeof *c->pend, 16);
+	if (!np || kvs_copy(&copy, s) < 0) {
+		if (np)
+			c->pend = np;
+		c->stop = c->failed = 1;
+		return;
+	}
+	c->pend = np;
+	c->pend[c->npend++] = (pending){ uri, at, copy, bare };
+}
+
+static void emit_all(sctx *c)
+{
+	for (size_t i = 0; i < c->npend; i++) {
+		if (!c->stop)
+			emit_now(c, &c->pend[i].kv, c->pend[i].at, c->pend[i].bare);
+		free(c->pend[i].kv.v);
+	}
+	free(c->pend);
 }
 
 static void flatten(sctx *c, yaml_node_t *seq, const kvs *defaults, int depth)
@@ -427,6 +488,7 @@ int imp_parse_samidare(const char *buf, size_t len, const imp_opts *o)
 			rc = -1;
 		} else {
 			flatten(&c, root, &none, 0);
+			emit_all(&c);
 			if (c.stop || c.failed)
 				rc = -1;
 		}

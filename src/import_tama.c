@@ -261,7 +261,7 @@ static void parse_v1(tctx *c, const char *buf, size_t len)
 			start = ln;
 		const char *colon = memchr(b, ':', n);
 		if (!colon) {
-			imp_diagf(c->o, IMP_ERROR, ln, 1, "a line without ':' (tama reads 'Key: value' lines)");
+			imp_diagf(c->o, IMP_UNMAPPED, ln, 1, "a line without ':': tama ignores it too");
 			continue;
 		}
 		if (nf == TAMA_FIELDS) {

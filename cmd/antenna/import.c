@@ -207,6 +207,17 @@ static int add_source(struct imp *m, const imp_entry *e, const char *key)
 	return 0;
 }
 
+/* One "; name 'value'" of an added page (newlines shown as spaces). */
+static void detail(const char *name, const char *v, const char *tail)
+{
+	if (!*v)
+		return;
+	printf("; %s '", name);
+	for (; *v; v++)
+		putchar(*v == '\n' ? ' ' : *v);
+	printf("'%s", tail);
+}
+
 static int add_page(struct imp *m, const imp_entry *e, const char *key, const char *group)
 {
 	store_page p;
@@ -227,7 +238,13 @@ static int add_page(struct imp *m, const imp_entry *e, const char *key, const ch
 	rc = store_page_add(m->s, &p, m->err, sizeof m->err);
 	if (rc == 0) {
 		m->added++;
-		printf("%sadd page %s\n", would(m), e->url);
+		printf("%sadd page %s", would(m), e->url);
+		detail("title", e->title, e->title_by_user ? "" : " (until the page's <title>)");
+		detail("author", e->author, "");
+		detail("group", group, "");
+		detail("ignore", e->ignore, "");
+		detail("charset", e->charset, "");
+		putchar('\n');
 	}
 	return rc;
 }
@@ -558,6 +575,8 @@ int cmd_import(int argc, char **argv)
 		return ant_usage_error(help, "a FILE to import is needed");
 	if (m.group && strchr(m.group, '\n'))
 		return ant_usage_error(help, "--group: a group cannot contain a newline");
+	/* Lines in the order they happen, errors (stderr) among them. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!(m.s = ant_open(STORE_OPEN_EXISTING)))
 		return ANT_FATAL;
 	m.now = ant_now(now);
