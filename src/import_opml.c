@@ -174,7 +174,8 @@ static void end_element(octx *c)
 	if (name && !strcmp(name, "outline") && depth >= 0 && depth <= IMPORT_MAX_DEPTH &&
 	    c->folder[depth]) {
 		c->group.len = c->glen[depth];
-		c->group.data[c->group.len] = '\0';
+		if (c->group.cap)    /* still the static "" when no folder had a name */
+			c->group.data[c->group.len] = '\0';
 		c->folder[depth] = 0;
 	}
 }
