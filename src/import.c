@@ -97,6 +97,8 @@ imp_format imp_detect(const char *buf, size_t len)
 	pos = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	if (next_line(buf, len, &pos, &b, &e) && starts(b, e, "Version:"))
 		return IMP_FMT_TAMA;
+	if (imp_is_tama_cfg(buf, len))
+		return IMP_FMT_TAMA;    /* tama.cfg, which names the files */
 	pos = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	while (next_line(buf, len, &pos, &b, &e)) {
 		while (b < e && (*b == ' ' || *b == '\t'))

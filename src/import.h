@@ -88,6 +88,25 @@ int imp_parse_tama(const char *buf, size_t len, const imp_opts *o);
 int imp_parse_opml(const char *buf, size_t len, const imp_opts *o);
 
 /*
+ * tama's tama.cfg (Ruby code): the files its $site hash names ("path" =>
+ * "name") and its $remote_cfg_path, as string literals; the one
+ * interpolation tama's own file uses, #{$tama_cfg_dirname}, becomes dir.
+ * on_file gets each (remote 1 for the remote file); anything else in the
+ * file is tama's output settings, not a watch list, and is skipped.
+ * Returns 0, or -1 (an error diagnostic says why) when there is no $site.
+ */
+typedef struct imp_tama_file {
+	const char *path;
+	const char *name;        /* the output name ("sites"); "" for remote */
+	int remote;
+	unsigned long line;
+} imp_tama_file;
+int imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
+		       void (*on_file)(void *ctx, const imp_tama_file *f), const imp_opts *o);
+/* 1 when buf looks like a tama.cfg (a line assigning $site). */
+int imp_is_tama_cfg(const char *buf, size_t len);
+
+/*
  * Converts a configuration file to UTF-8: a BOM or valid UTF-8 is UTF-8;
  * else hint (a charset label, may be NULL); else EUC-JP (as EUC-JP-MS),
  * else Shift_JIS (as CP932), the first that decodes without error.  out

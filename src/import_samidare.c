@@ -347,6 +347,10 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 	}
 	if (!uri)
 		return;
+	if (!*uri) {
+		imp_diagf(c->o, IMP_ERROR, e.line, 0, "URI is empty");
+		return;
+	}
 	e.url = uri;
 	if (link && e.kind == IMP_PAGE && strcmp(link, uri)) {
 		e.url = link;

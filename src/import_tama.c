@@ -388,3 +388,145 @@ int imp_parse_tama(const char *buf, size_t len, const imp_opts *o)
 	lbuf_release(&store);
 	return c.stop ? -1 : 0;
 }
+
+/* ---- tama.cfg: which files hold the sites ------------------------------------ */
+
+int imp_is_tama_cfg(const char *buf, size_t len)
+{
+	size_t pos = 0, n;
+	const char *b;
+
+	while (next_line(buf, len, &pos, &b, &n)) {
+		while (n && (*b == ' ' || *b == '\t'))
+			b++, n--;
+		if (n > 5 && !strncmp(b, "$site", 5) && (b[5] == ' ' || b[5] == '=' || b[5] == '\t'))
+			return 1;
+	}
+	return 0;
+}
+
+typedef struct rb {
+	const char *p, *end;
+	unsigned long line;
+} rb;
+
+/* Skips blanks, newlines and # comments. */
+static void rb_skip(rb *r)
+{
+	while (r->p < r->end) {
+		if (*r->p == '\n')
+			r->line++, r->p++;
+		else if (*r->p == ' ' || *r->p == '\t' || *r->p == '\r')
+			r->p++;
+		else if (*r->p == '#')
+			while (r->p < r->end && *r->p != '\n')
+				r->p++;
+		else
+			break;
+	}
+}
+
+/* A Ruby string literal ("..." with \ escapes and #{$tama_cfg_dirname}, or '...'). */
+static int rb_string(rb *r, const char *dir, lbuf *out, const imp_opts *o)
+{
+	static const char var[] = "#{$tama_cfg_dirname}";
+	char q;
+
+	lbuf_reset(out);
+	rb_skip(r);
+	if (r->p >= r->end || (*r->p != '"' && *r->p != '\''))
+		return -1;
+	q = *r->p++;
+	while (r->p < r->end && *r->p != q) {
+		if (*r->p == '\\' && r->p + 1 < r->end) {
+			lbuf_addc(out, r->p[1]);
+			r->p += 2;
+		} else if (q == '"' && (size_t)(r->end - r->p) >= sizeof var - 1 &&
+			   !memcmp(r->p, var, sizeof var - 1)) {
+			lbuf_adds(out, dir);
+			r->p += sizeof var - 1;
+		} else if (q == '"' && r->end - r->p > 1 && r->p[0] == '#' && r->p[1] == '{') {
+			imp_diagf(o, IMP_UNMAPPED, r->line, 0, "a Ruby expression in a file name: only #{$tama_cfg_dirname} is understood");
+			return -1;
+		} else {
+			if (*r->p == '\n')
+				r->line++;
+			lbuf_addc(out, *r->p++);
+		}
+	}
+	if (r->p >= r->end)
+		return -1;
+	r->p++;
+	return 0;
+}
+
+/* The position just after "$name" assigned with '=' (not '=='), or NULL. */
+static const char *rb_assign(const char *buf, size_t len, const char *name, unsigned long *line)
+{
+	size_t pos = 0, n, k = strlen(name);
+	const char *b;
+
+	*line = 0;
+	while (next_line(buf, len, &pos, &b, &n)) {
+		(*line)++;
+		while (n && (*b == ' ' || *b == '\t'))
+			b++, n--;
+		if (n > k && !strncmp(b, name, k) && (b[k] == ' ' || b[k] == '=' || b[k] == '\t')) {
+			const char *e = b + k;
+			while (e < b + n && (*e == ' ' || *e == '\t'))
+				e++;
+			if (e < b + n && *e == '=' && (e + 1 == b + n || e[1] != '='))
+				return e + 1;
+		}
+	}
+	return NULL;
+}
+
+int imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
+		       void (*on_file)(void *ctx, const imp_tama_file *f), const imp_opts *o)
+{
+	lbuf path = LBUF_INIT, name = LBUF_INIT;
+	unsigned long line;
+	const char *at = rb_assign(buf, len, "$site", &line);
+	rb r;
+	int rc = 0;
+
+	if (!at) {
+		imp_diagf(o, IMP_ERROR, 0, 0, "no '$site = { ... }' in this tama.cfg");
+		return -1;
+	}
+	r = (rb){ at, buf + len, line };
+	rb_skip(&r);
+	if (r.p >= r.end || *r.p != '{') {
+		imp_diagf(o, IMP_ERROR, r.line, 0, "$site is not a { \"file\" => \"name\" } hash");
+		return -1;
+	}
+	r.p++;
+	for (;;) {
+		unsigned long l;
+		rb_skip(&r);
+		if (r.p < r.end && *r.p == '}')
+			break;
+		l = r.line;
+		if (rb_string(&r, dir, &path, o) < 0 || (rb_skip(&r), r.end - r.p < 2) ||
+		    memcmp(r.p, "=>", 2) || (r.p += 2, rb_string(&r, dir, &name, o) < 0)) {
+			imp_diagf(o, IMP_ERROR, r.line, 0, "$site: expected \"file\" => \"name\"");
+			rc = -1;
+			break;
+		}
+		on_file(o->ctx, &(imp_tama_file){ path.data, name.data, 0, l });
+		rb_skip(&r);
+		if (r.p < r.end && *r.p == ',')
+			r.p++;
+	}
+	if (rc == 0 && (at = rb_assign(buf, len, "$remote_cfg_path", &line))) {
+		r = (rb){ at, buf + len, line };
+		if (rb_string(&r, dir, &path, o) == 0)
+			on_file(o->ctx, &(imp_tama_file){ path.data, "", 1, line });
+		else
+			imp_diagf(o, IMP_ERROR, line, 0, "$remote_cfg_path is not a string");
+	}
+	lbuf_release(&path);
+	lbuf_release(&name);
+	return rc;
+}

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "antenna.h"
 #include "buf.h"
@@ -64,6 +65,7 @@ struct imp {
 	int db_failed;
 	char err[512];
 	lbuf tmp;
+	struct tfiles *tf;       /* tama.cfg being read */
 };
 
 static const char *would(const struct imp *m) { return m->dry ? "would " : ""; }
@@ -450,7 +452,95 @@ static const char *tama_charset(const lbuf *raw, char *b, size_t n)
 	return NULL;
 }
 
-static int import_config(struct imp *m, const lbuf *raw)
+static int import_file(struct imp *m, const char *path, imp_format from, size_t max);
+
+/* tama.cfg: the files its $site and $remote_cfg_path name. */
+typedef struct tfiles {
+	char **path, **name;
+	int *remote;
+	size_t n;
+	int any_remote, oom;
+} tfiles;
+
+static void on_tama_file(void *ctx, const imp_tama_file *f)
+{
+	tfiles *t = ((struct imp *)ctx)->tf;
+	char **np = realloc(t->path, (t->n + 1) * sizeof *np), **nn;
+	int *nr;
+
+	if (np) t->path = np;
+	nn = np ? realloc(t->name, (t->n + 1) * sizeof *nn) : NULL;
+	if (nn) t->name = nn;
+	nr = nn ? realloc(t->remote, (t->n + 1) * sizeof *nr) : NULL;
+	if (nr) t->remote = nr;
+	if (!nr) {
+		t->oom = 1;
+		return;
+	}
+	t->path[t->n] = strdup(f->path);
+	t->name[t->n] = strdup(f->name);
+	if (!t->path[t->n] || !t->name[t->n]) {
+		free(t->path[t->n]);
+		free(t->name[t->n]);
+		t->oom = 1;
+		return;
+	}
+	t->remote[t->n++] = f->remote;
+	t->any_remote |= f->remote;
+}
+
+/*
+ * Each file tama.cfg names, imported in turn: with several $site files,
+ * each one's output name is its pages' group (that was how tama kept lists
+ * apart).  Without $remote_cfg_path, tama's default remote.cfg beside it.
+ */
+static int import_tama_cfg(struct imp *m, const lbuf *utf8, size_t max)
+{
+	imp_opts o = { .on_diag = on_diag, .ctx = m };
+	tfiles t = { 0 };
+	const char *file = m->file, *group = m->group;
+	char *dir = strdup(file), *slash;
+	size_t nsites = 0;
+	int rc = 0;
+
+	if (!dir)
+		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+	slash = strrchr(dir, '/');
+	if (slash) *slash = '\0'; else strcpy(dir, ".");
+	m->tf = &t;
+	if (imp_parse_tama_cfg(utf8->data, utf8->len, dir, on_tama_file, &o) < 0)
+		m->total_errors++;
+	if (!t.any_remote && !t.oom && t.n) {
+		char *def;
+		if (asprintf(&def, "%s/remote.cfg", dir) >= 0) {
+			if (access(def, R_OK) == 0) {
+				printf("%s: note: no $remote_cfg_path: reading tama's default '%s'\n", file, def);
+				on_tama_file(m, &(imp_tama_file){ def, "", 1, 0 });
+			}
+			free(def);
+		}
+	}
+	for (size_t i = 0; i < t.n; i++)
+		nsites += !t.remote[i];
+	printf("%s (tama.cfg): %zu site file%s, %d remote file\n", file, nsites, nsites == 1 ? "" : "s",
+	       t.any_remote);
+	for (size_t i = 0; i < t.n && rc == 0; i++) {
+		m->group = nsites > 1 && *t.name[i] ? t.name[i] : group;
+		rc = import_file(m, t.path[i], IMP_FMT_TAMA, max);
+	}
+	m->group = group;
+	m->file = file;
+	for (size_t i = 0; i < t.n; i++) {
+		free(t.path[i]);
+		free(t.name[i]);
+	}
+	free(t.path); free(t.name); free(t.remote); free(dir);
+	if (t.oom)
+		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+	return rc;
+}
+
+static int import_config(struct imp *m, const lbuf *raw, size_t max)
 {
 	imp_opts o = { .on_entry = on_entry, .on_diag = on_diag, .ctx = m, .name_hint = m->file };
 	lbuf utf8 = LBUF_INIT;
@@ -466,6 +556,10 @@ static int import_config(struct imp *m, const lbuf *raw)
 		return 0;
 	} else if (m->fmt == IMP_FMT_SAMIDARE) {
 		rc = imp_parse_samidare(utf8.data, utf8.len, &o);
+	} else if (imp_is_tama_cfg(utf8.data, utf8.len)) {
+		rc = import_tama_cfg(m, &utf8, max);
+		lbuf_release(&utf8);
+		return rc < 0 ? -1 : 1;     /* each file had its summary */
 	} else {
 		rc = imp_parse_tama(utf8.data, utf8.len, &o);
 	}
@@ -508,12 +602,15 @@ static int import_file(struct imp *m, const char *path, imp_format from, size_t 
 	} else if (m->fmt == IMP_FMT_LIRS) {
 		rc = import_lirs(m, &raw);
 	} else {
-		rc = import_config(m, &raw);
+		rc = import_config(m, &raw, max);
 	}
 	lbuf_release(&raw);
 	if (rc == 0 && m->fmt != IMP_FMT_UNKNOWN)
 		summary(m);
-	m->total_errors += m->errors;
+	if (rc > 0)
+		rc = 0;
+	else
+		m->total_errors += m->errors;
 	return rc;
 }
 

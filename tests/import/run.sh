@@ -184,6 +184,22 @@ check "tama: index.html shows the old time" grep -q '11/15 07:13' "$T/tpub/index
 (cd "$T" && $A -d "$D" import --group tama sites.cfg remote.cfg tama.lirs.gz) > "$T/out2" 2>&1
 check "tama: importing twice adds nothing" sh -c "grep -q '^sites.cfg (tama): 0 pages added, 0 updated, 5 unchanged; 0 sources added, 1 already there' '$T/out2' && grep -q '^remote.cfg (tama): 0 pages added, 0 updated, 0 unchanged; 0 sources added, 2 already there' '$T/out2'"
 
+# tama.cfg names the files: two $site lists become two groups.
+mkdir -p "$T/conf"
+cp "$HERE/tama/tama.cfg" "$T/conf/tama.cfg"
+fill "$HERE/tama/sites.cfg.in" > "$T/conf/sites.cfg"
+fill "$HERE/tama/remote.cfg.in" > "$T/conf/remote.cfg"
+fill "$HERE/tama/mozilla.cfg.in" > "$T/conf/mozilla.cfg"
+D=$T/tc.db
+$A -d "$D" init >/dev/null
+(cd "$T" && $A -d "$D" import conf/tama.cfg) > "$T/out" 2>&1
+is "tama.cfg: import exits 0" $? 0
+check "tama.cfg: names two site files and the remote file" grep -q '^conf/tama.cfg (tama.cfg): 2 site files, 1 remote file' "$T/out"
+is "tama.cfg: each \$site output name is a group (sites)" "$(jget "$D" "$U/ikemo/" group)" sites
+is "tama.cfg: each \$site output name is a group (mozilla)" "$(jget "$D" "$U/mozilla/" group)" mozilla
+is "tama.cfg: CSV escapes" "$(jget "$D" "$U/mozilla/" title)" "Mozilla Watch, daily"
+is "tama.cfg: remote.cfg read" "$($A -d "$D" list --sources | wc -l | tr -d ' ')" 3
+
 # ---- dry run ------------------------------------------------------------------------------
 D=$T/n.db
 $A -d "$D" init >/dev/null
