@@ -404,10 +404,112 @@ static int pattern_kind(const char *p)
 	return PAT_REGEX;
 }
 
+/*
+ * glibc's regcomp() copies a repeated expression once per repetition, so
+ * "(a{999}){999}" or "a++++..." asks for gigabytes: the size of the
+ * expression after those copies is estimated first (sequences add,
+ * repetitions multiply) and refused past PAGE_REGEX_MAX_NODES.
+ */
+#define PAGE_REGEX_MAX_NODES 100000
+
+static double regex_size(const char **pp, int depth);
+
+/* One atom: a character, an escape, a bracket expression or a group. */
+static double regex_atom(const char **pp, int depth)
+{
+	const char *p = *pp;
+	double n = 1;
+
+	if (*p == '(') {
+		p++;
+		n = depth > 100 ? 1e12 : regex_size(&p, depth + 1);
+		if (*p == ')')
+			p++;
+	} else if (*p == '[') {
+		p++;
+		if (*p == '^') p++;
+		if (*p == ']') p++;
+		while (*p && *p != ']') {
+			if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+				const char *e = strstr(p + 2, p[1] == ':' ? ":]" : p[1] == '.' ? ".]" : "=]");
+				p = e ? e + 2 : p + 1;
+			} else {
+				p++;
+			}
+		}
+		if (*p) p++;
+	} else if (*p == '\\' && p[1]) {
+		p += 2;
+	} else {
+		p++;
+	}
+	*pp = p;
+	return n;
+}
+
+/* The factor of the repetitions that follow an atom. */
+static double regex_repeats(const char **pp)
+{
+	const char *p = *pp;
+	double f = 1;
+
+	for (;;) {
+		if (*p == '*' || *p == '?') {
+			p++;
+		} else if (*p == '+') {
+			f *= 2;
+			p++;
+		} else if (*p == '{' && (p[1] >= '0' && p[1] <= '9')) {
+			unsigned long m = strtoul(p + 1, (char **)&p, 10), n = m;
+			if (*p == ',') {
+				p++;
+				n = *p >= '0' && *p <= '9' ? strtoul(p, (char **)&p, 10) : m + 1;
+			}
+			if (*p == '}') p++;
+			f *= (double)(n > m ? n : m) + 1;
+		} else {
+			break;
+		}
+	}
+	*pp = p;
+	return f;
+}
+
+static double regex_size(const char **pp, int depth)
+{
+	double total = 0;
+
+	while (**pp && **pp != ')') {
+		if (**pp == '|') {
+			(*pp)++;
+			continue;
+		}
+		double a = regex_atom(pp, depth);
+		total += a * regex_repeats(pp);
+		if (total > 1e12)
+			total = 1e12;
+	}
+	return total;
+}
+
 /* Compiles a regex pattern into re; 0, or -1 with a message. */
 static int regex_compile(regex_t *re, const char *pattern, char *err, size_t errlen)
 {
-	int rc = regcomp(re, pattern, REG_EXTENDED);
+	const char *p = pattern;
+	double size = 0;
+	int rc;
+
+	while (*p) {   /* an unmatched ')' is regcomp's to report */
+		size += regex_size(&p, 0);
+		if (*p)
+			p++;
+	}
+	if (size > PAGE_REGEX_MAX_NODES) {
+		snprintf(err, errlen, "ignore pattern '%.200s' repeats too much (over %d copies)",
+			 pattern, PAGE_REGEX_MAX_NODES);
+		return -1;
+	}
+	rc = regcomp(re, pattern, REG_EXTENDED);
 
 	if (rc != 0) {
 		char msg[128];

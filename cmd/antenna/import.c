@@ -678,7 +678,9 @@ int cmd_import(int argc, char **argv)
 		return ANT_FATAL;
 	m.now = ant_now(now);
 	m.allow_file = store_config_int(m.s, CFG_ALLOW_FILE, 0) != 0;
-	if (store_begin(m.s, m.err, sizeof m.err) < 0) {
+	/* An update running now would write its older view of the pages back. */
+	if (store_lock(m.s, STORE_LOCK_WAIT, m.err, sizeof m.err) < 0 ||
+	    store_begin(m.s, m.err, sizeof m.err) < 0) {
 		ant_error("%s", m.err);
 		store_close(m.s);
 		return ANT_FATAL;

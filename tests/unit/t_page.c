@@ -293,6 +293,12 @@ static void t_forced(void)
 	page_info_release(&p);
 	OK(page_charset_check("shift_jis", err, sizeof err) == 0, "charset check: shift_jis");
 	OK(page_charset_check("no-such-charset", err, sizeof err) < 0, "charset check: unknown refused");
+	/* glibc's regcomp copies repetitions: these would take gigabytes. */
+	OK(page_pattern_check("(a{999}){999}", err, sizeof err) < 0, "nested repetitions refused");
+	OK(page_pattern_check("x++++++++++++++++++++++++++++++++++++++++", err, sizeof err) < 0,
+	   "stacked + refused");
+	OK(page_pattern_check("[0-9]{4}-[0-9]{2}-[0-9]{2} (a|b)+", err, sizeof err) == 0,
+	   "ordinary repetitions taken");
 }
 
 int main(void)
