@@ -61,7 +61,7 @@ TOOL_LIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
 # checks XML); installed like the libraries.
 $(BUILD)/.testdeps: mk/deps.sh
 	@mkdir -p $(BUILD)
-	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils
+	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils gzip:gzip iconv:libc-bin
 	@touch $@
 
 tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/.testdeps
