@@ -323,8 +323,8 @@ static int analyze(store_page *p, const fetch_result *res, detect_input *in)
 	if (!is_html(res->content_type))
 		return 0;
 	ign = split_ignore(p->ignore, &nign);
-	rc = page_analyze(res->body, res->len, res->content_type,
-			  (const char *const *)ign, nign, &info, err, sizeof err);
+	rc = page_analyze_forced(res->body, res->len, res->content_type, p->force_charset,
+				 (const char *const *)ign, nign, &info, err, sizeof err);
 	free(ign);
 	if (rc < 0)
 		return 0;
