@@ -621,8 +621,9 @@ static void alist_clear(alist *l)
 	l->seen = 0;
 }
 
-/* Writes one batch of archives (newest first), syncs them when batched,
- * then records them as on disk. */
+/* Writes one batch of archives (newest first) and records them as on
+ * disk: a record that commits only with the run's transaction, after the
+ * sync (write_archives()). */
 static int write_batch(feedctx *f, evstore *st, alist *l, atom_stats *stats)
 {
 	size_t i;
@@ -630,10 +631,6 @@ static int write_batch(feedctx *f, evstore *st, alist *l, atom_stats *stats)
 
 	for (i = 0; rc == 0 && i < l->n; i++)
 		rc = write_archive(f, st, &l->v[i]);
-	if (rc == 0 && f->batch_sync && l->n > 0 && afile_syncdir(f->dir) != 0) {
-		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
-		rc = -1;
-	}
 	for (i = 0; rc == 0 && i < l->n; i++) {
 		rc = evstore_archive_done(st, l->v[i].n, l->v[i].has_next, f->err, f->errlen);
 		stats->archives_written += rc == 0;
@@ -659,10 +656,11 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 	if (evstore_count_archives(st, l.all, &due, f->err, f->errlen) != 0)
 		return -1;
 	/* A usual run writes one or two archives: an fsync each.  A first run
-	 * (or a rebuild) writes thousands: then one syncfs() per batch is
+	 * (or a rebuild) writes thousands: then one syncfs() at the end is
 	 * far cheaper, though it also flushes others' dirty data on the same
-	 * filesystem.  Either way they are recorded as on disk only after the
-	 * sync, so a crash before it just rewrites them, byte for byte. */
+	 * filesystem.  Either way the record that they are on disk commits
+	 * only after the sync (write_all()'s transaction), so a crash before
+	 * it just rewrites them, byte for byte. */
 	f->batch_sync = due > ATOM_BATCH_SYNC;
 	do {
 		alist_clear(&l);
@@ -674,6 +672,10 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 			rc = write_batch(f, st, &l, stats);
 		below = l.lowest;
 	} while (rc == 0 && l.seen == ATOM_ARCHIVE_BATCH);
+	if (rc == 0 && f->batch_sync && afile_syncdir(f->dir) != 0) {
+		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
+		rc = -1;
+	}
 	alist_clear(&l);
 	free(l.v);
 	return rc;

@@ -667,7 +667,12 @@ int ev_run_add(ev_run *r, const ev_event *e, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
+	/* most URLs are their own key: then only the key is kept (a third
+	 * less to write, sort and read back) */
+	if (strcmp(nz(e->url), r->key.data) == 0)
+		sqlite3_bind_null(s, 1);
+	else
+		sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, r->key.data, (int)r->key.len, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 3, e->last_modified);
 	sqlite3_bind_int64(s, 4, e->last_detected);
@@ -687,7 +692,7 @@ int ev_run_add(ev_run *r, const ev_event *e, char *err, size_t errlen)
 static void run_row(sqlite3_stmt *s, ev_event *e)
 {
 	e->seq = 0;
-	e->url = (const char *)sqlite3_column_text(s, 0);
+	e->url = (const char *)sqlite3_column_text(s, sqlite3_column_type(s, 0) == SQLITE_NULL ? 1 : 0);
 	e->last_modified = sqlite3_column_int64(s, 2);
 	e->last_detected = sqlite3_column_int64(s, 3);
 	e->tz_offset = sqlite3_column_int64(s, 4);
