@@ -176,7 +176,9 @@ int evstore_open(evstore **out, const char *path, int busy_ms, char *err, size_t
 		return -1;
 	}
 	st->owned = 1;
-	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	/* NOMUTEX: a state file of its own is used by one thread */
+	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open state file '%s': %s", path,
 			 st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
