@@ -766,3 +766,4 @@ int di_write_record(lbuf *b, const lirs_record *r)
 	bad |= lbuf_add(b, "\r\n", 2);
 	return bad ? -1 : 0;
 }
+
