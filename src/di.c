@@ -129,8 +129,13 @@ static int zone_offset(const char *z, int64_t dflt, int64_t *off)
 
 static int valid_ymdhms(int y, int mo, int d, int h, int mi, int s)
 {
-	return y >= 1 && y <= 9999 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 &&
-	       h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 60;
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    (mo == 2 && d == 29 && !leap))
+		return 0;
+	return h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 60;
 }
 
 int di_parse_date(const char *s, int64_t dflt, int64_t *t)
