@@ -446,7 +446,8 @@ static void block_method(di_block *b)
 		b->natsu[3] = b->v[DI_REMOTE].data;
 		return;
 	}
-	m[n] = '\0';
+	if (slash)
+		*slash = '\0';   /* never the static "" of an absent field */
 	b->natsu[3] = m;
 }
 

@@ -248,8 +248,21 @@ static void bounded(void)
 	lbuf_release(&in);
 }
 
+/* Found by fuzz_di: a Virtual without a method wrote into the static ""
+ * of the absent Method field. */
+static void virtual_only(void)
+{
+	struct tr t = { 0 };
+
+	tr_read(&t, S("HINA/2.1\n\nURL: http://a.example/\nVirtual: http://a.example/v\n"), 0);
+	OK(strstr(t.text.data, "|http://a.example/v|+|+|+|+\n") != NULL,
+	   "Virtual alone: NATSU layout with an empty method");
+	tr_free(&t);
+}
+
 int main(void)
 {
+	virtual_only();
 	di_records();
 	hina_records();
 	fetched_time();
