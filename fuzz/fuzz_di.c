@@ -8,11 +8,15 @@
  * DI Shift_JIS, hina.txt, as is); byte 1: the line limit.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "lirs.h"
+
+/* A broken promise: say which, then crash for libFuzzer. */
+#define FAIL(...) do { fprintf(stderr, "fuzz_di: " __VA_ARGS__); fputc('\n', stderr); abort(); } while (0)
 
 typedef struct recs {
 	lirs_record *v;
@@ -126,25 +130,30 @@ static void round_trip(const recs *a)
 	for (i = j = 0; i < a->n; i++) {
 		const lirs_record *x = &a->v[i], *y;
 		norm(x->url, &b);
-		if (!b.len)
+		if (!b.len || x->nextra > LIRS_DI_MAX_EXTRA)
 			continue;   /* left out by the writer */
 		if (j >= back.n)
-			abort();   /* a record lost */
+			FAIL("record %zu lost", i);
 		y = &back.v[j++];
 		if (as_written(x->last_modified) != y->last_modified ||
 		    as_written(x->last_detected) != y->last_detected ||
-		    x->tz_offset != y->tz_offset || x->content_length != y->content_length ||
-		    !same_text(x->url, y->url, &b) || !same_text(x->title, y->title, &b) ||
+		    x->tz_offset != y->tz_offset || x->content_length != y->content_length)
+			FAIL("record %zu: a number changed", i);
+		if (!same_text(x->url, y->url, &b) || !same_text(x->title, y->title, &b) ||
 		    !same_text(x->author, y->author, &b) ||
-		    !same_text(x->source_url, y->source_url, &b) ||
-		    !same_text(x->extension, y->extension, &b) || x->nextra != y->nextra)
-			abort();
+		    !same_text(x->source_url, y->source_url, &b))
+			FAIL("record %zu: url '%s' title '%s' author '%s' source '%s' became '%s' '%s' '%s' '%s'",
+			     i, x->url, x->title, x->author, x->source_url, y->url, y->title, y->author,
+			     y->source_url);
+		if (!same_text(x->extension, y->extension, &b) || x->nextra != y->nextra)
+			FAIL("record %zu: extension '%s' (%zu extras) became '%s' (%zu)", i,
+			     x->extension, x->nextra, y->extension, y->nextra);
 		for (k = 0; k < x->nextra; k++)
 			if (!same_text(x->extra[k], y->extra[k], &b))
-				abort();
+				FAIL("record %zu: extra %zu '%s' became '%s'", i, k, x->extra[k], y->extra[k]);
 	}
 	if (j != back.n)
-		abort();   /* a record made up */
+		FAIL("%zu records read back, %zu written", back.n, j);
 	for (i = 0; i < back.n; i++)
 		lirs_record_release(&back.v[i]);
 	free(back.v);

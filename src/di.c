@@ -753,6 +753,8 @@ int di_write_record(lbuf *b, const lirs_record *r)
 
 	if (!r->url || !r->url[strspn(r->url, " \t\r\n")])
 		return 1;   /* a block needs a URL (di-no-url) */
+	if (r->nextra > LIRS_DI_MAX_EXTRA)
+		return 1;   /* a reader would skip it (di-too-many-extra) */
 	bad |= put_value(b, "URL", r->url) | put_if(b, "Title", r->title) |
 	       put_if(b, "Author-Name", r->author);
 	bad |= put_date(b, "Last-Modified", r->last_modified) |

@@ -97,8 +97,9 @@ int di_decode_iconv(iconv_t cd, const char *s, size_t n, lbuf *out, size_t *bad)
 /* ---- writing --------------------------------------------------------- */
 /* The header block; date 0 leaves the Date field out. */
 int di_write_header(lbuf *b, int utf8, int64_t date);
-/* One block and the blank line after it; 1 when the record has no URL and
- * nothing was written, -1 when out of memory. */
+/* One block and the blank line after it; 1 when the record has no URL or
+ * more than LIRS_DI_MAX_EXTRA extra fields and nothing was written, -1
+ * when out of memory. */
 int di_write_record(lbuf *b, const lirs_record *r);
 
 /* HTTP dates (RFC 9110 §5.6.7: IMF-fixdate, RFC 850, asctime) and the

@@ -236,7 +236,8 @@ unsigned long lirs_writer_replaced(const lirs_writer *w);
  * written as U+FFE5 FULLWIDTH YEN SIGN).  See lirs(5).
  */
 unsigned long lirs_writer_approximated(const lirs_writer *w);
-/* DI: records left out because they have no URL (a DI block needs one). */
+/* DI: records left out because they have no URL (a DI block needs one) or
+ * more than LIRS_DI_MAX_EXTRA extra fields (a DI reader would skip them). */
 unsigned long lirs_writer_skipped(const lirs_writer *w);
 void lirs_writer_free(lirs_writer *w);
 

@@ -225,6 +225,20 @@ static void writer(void)
 	       "X-LIRS-Extension: http://a.example/x\r\nX-LIRS-Extra: x\r\nX-LIRS-Extra: y\r\n\r\n",
 	       "DI writer: tama's order and layout, the one escape, ours for the rest");
 	IS_INT(lirs_writer_skipped(w), 1, "DI writer: a record with a blank URL is left out and counted");
+	{
+		char *many[LIRS_DI_MAX_EXTRA + 1];
+		size_t i;
+		for (i = 0; i <= LIRS_DI_MAX_EXTRA; i++)
+			many[i] = "x";
+		r.url = "http://many.example/";
+		r.extra = many;
+		r.nextra = LIRS_DI_MAX_EXTRA + 1;
+		lirs_writer_free(w);
+		w = lirs_writer_new(&o);
+		lirs_writer_add(w, &r);
+		IS_INT(lirs_writer_skipped(w), 1,
+		       "DI writer: a record with more extra fields than a reader keeps is left out (found by fuzz_di)");
+	}
 	lirs_writer_free(w);
 	lbuf_release(&out);
 }
