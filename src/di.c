@@ -665,9 +665,11 @@ static int put_value(lbuf *b, const char *name, const char *v)
 	if (lbuf_adds(b, name) < 0 || lbuf_add(b, ": ", 2) < 0)
 		return -1;
 	at = b->len;
-	for (i = 0; i < n; i++)
-		if (lbuf_addc(b, v[i] == '\r' || v[i] == '\n' ? ' ' : v[i]) < 0)
-			return -1;
+	if (lbuf_add(b, v, n) < 0)
+		return -1;
+	for (i = at; i < b->len; i++)
+		if (b->data[i] == '\r' || b->data[i] == '\n')
+			b->data[i] = ' ';
 	n = b->len - at;
 	{
 		const char *t = trim(b->data + at, &n);
