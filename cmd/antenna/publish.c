@@ -1,6 +1,7 @@
 /*
  * publish.c: antenna publish DIR: the static site from the database.
- *   DIR/index.html, DIR/lirs.gz           publish.h
+ *   DIR/index.html, DIR/lirs.gz,
+ *   DIR/sites.di.gz                       publish.h
  *   DIR/index.atom, archive/N.atom,
  *   DIR/current.atom                      atom.h over the update events
  *                                         that 'update' recorded (evstore)
@@ -20,7 +21,8 @@
 static const char help[] =
 	"usage: antenna [-d FILE] publish [--now EPOCH] DIR\n\n"
 	"Write the antenna's site into DIR (created when missing): index.html,\n"
-	"lirs.gz (every page with a fresh update), index.atom, archive/N.atom and\n"
+	"lirs.gz (every page with a fresh update), sites.di.gz (the same as\n"
+	"HINA-DI), index.atom, archive/N.atom and\n"
 	"current.atom.  Each file is replaced atomically.\n\n"
 	"  --now EPOCH  the time of this publish (default: the clock)\n";
 
@@ -126,6 +128,7 @@ static int publish(store *s, const char *dir, int64_t now, char *err, size_t err
 		to_pub(&v[i], &p[i], c.site.display_tz);
 	if (publish_html(dir, &c.site, v, n, err, errlen) < 0 ||
 	    publish_lirs(dir, &c.site, v, n, err, errlen) < 0 ||
+	    publish_di(dir, &c.site, v, n, err, errlen) < 0 ||
 	    write_atom(s, dir, &c, v, n, err, errlen) < 0 ||
 	    store_config_set_int(s, CFG_LAST_PUBLISH, now, err, errlen) < 0)
 		goto out;

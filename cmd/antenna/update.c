@@ -191,7 +191,9 @@ static int on_record(void *ctx, const lirs_record *r)
 
 static void read_source(struct upd *u, store_source *src, const fetch_result *res)
 {
-	lirs_reader_opts o = { .filename = src->url, .on_record = on_record, .ctx = u };
+	/* hina.txt has no Last-Detected: this fetch is it (lirs(5)) */
+	lirs_reader_opts o = { .filename = src->url, .on_record = on_record, .ctx = u,
+			       .fetched = u->now };
 	lirs_reader *rd;
 	int rc;
 
