@@ -23,6 +23,7 @@ typedef struct pub_page {
 	const char *detected_by;  /* "header", "text", "size", "lirs" or "" */
 	const char *source_url;   /* the page itself, or the relaying LIRS source */
 	const char *last_error;   /* NULL when the last check succeeded */
+	const char *excerpt;      /* what the last update added; NULL or "" = none */
 } pub_page;
 
 typedef struct pub_site {

@@ -41,6 +41,10 @@ static const char *how(const store_page *p)
 		return "text (the page's text changed)";
 	if (!strcmp(r, "size"))
 		return "size (the page's length changed)";
+	if (!strcmp(r, "feed"))
+		return "feed (the page's feed has a newer entry)";
+	if (!strcmp(r, "atom"))
+		return "atom (relayed by an Atom source's archives)";
 	return "lirs (relayed by a LIRS source)";
 }
 
@@ -57,6 +61,13 @@ static void show_page(const store_page *p, int64_t tz)
 	printf("last modified:  %s\n", when(b, sizeof b, p->st.last_modified, tz));
 	printf("detected by:    %s\n", how(p));
 	printf("source url:     %s\n", p->source_url);
+	if (*p->excerpt)
+		printf("excerpt:        %s\n", p->excerpt);
+	if (p->feed_url) {
+		printf("feed:           %s%s\n", p->feed_url, p->feed_by_user ? " (set by user)" : "");
+		printf("feed newest:    %s\n", when(b, sizeof b, p->st.feed_time, tz));
+		printf("feed error:     %s\n", p->feed_error ? p->feed_error : "none");
+	}
 	printf("last detected:  %s\n", when(b, sizeof b, p->st.last_detected, tz));
 	printf("last check:     %s\n", when(b, sizeof b, p->st.last_check, tz));
 	printf("last success:   %s\n", when(b, sizeof b, p->st.last_ok, tz));

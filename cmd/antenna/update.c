@@ -19,6 +19,7 @@
 #include "antenna.h"
 #include "buf.h"
 #include "evstore.h"
+#include "feed.h"
 #include "fetch.h"
 #include "lirs.h"
 #include "merge.h"
@@ -26,10 +27,17 @@
 
 #define UPD_BATCH 64       /* checks per transaction */
 
+/* --excerpt-chars: characters kept of what an update added (issue 9). */
+static size_t excerpt_max = PAGE_EXCERPT_MAX;
+/* --max-archives: RFC 5005 archives walked back per Atom source and run. */
+#define UPD_MAX_ARCHIVES 50
+static int64_t max_archives = UPD_MAX_ARCHIVES;
+
 static const char help[] =
 	"usage: antenna [-d FILE] update [--jobs N] [--now EPOCH] [--force] [-v]\n"
 	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
-	"                           [--max-redirects N] [--per-host N] [--allow-file]\n\n"
+	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
+	"                           [--excerpt-chars N] [--max-archives N]\n\n"
 	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
 	"Prints a one-line summary; exit status 0 even when some pages failed (their\n"
 	"errors are recorded: see 'antenna list' and 'antenna show').\n\n"
@@ -42,10 +50,26 @@ static const char help[] =
 	"  --max-body BYTES     largest decoded body, K/M/G suffixes (default 8M)\n"
 	"  --max-redirects N    redirects followed (default 5)\n"
 	"  --per-host N         transfers at once per host (default 2)\n"
-	"  --allow-file         allow file:///... URLs (also 'init --allow-file')\n";
+	"  --allow-file         allow file:///... URLs (also 'init --allow-file')\n"
+	"  --excerpt-chars N    characters kept of what an update added (default 140)\n"
+	"  --max-archives N     RFC 5005 archives read back per Atom source and run\n"
+	"                       (default 50)\n";
+
+/* What a page's feed said in this run (issue 9), by page index. */
+struct feedres {
+	int checked;             /* fetched in this run */
+	int usable;              /* believable newest entry date */
+	int64_t newest;
+	char *title;             /* the newest entry's title, malloc'd */
+	int deferred;            /* the page waits for its newly found feed */
+	detect_input in;         /* then: its check, */
+	char *excerpt;           /* and what its text added */
+};
 
 struct upd {
 	store *s;
+	struct feedres *fr;      /* one per page */
+	unsigned feeds_checked, feeds_failed;
 	evstore *ev;
 	int64_t now, max_age, tz;
 	int verbose;
@@ -124,6 +148,7 @@ static int add_event(struct upd *u, const store_page *p)
 		.title = p->title ? p->title : "",
 		.author = p->author ? p->author : "",
 		.source_url = p->source_url ? p->source_url : p->url,
+		.excerpt = p->excerpt,
 	};
 
 	if (evstore_add(u->ev, &e, u->err, sizeof u->err) < 0) {
@@ -131,6 +156,18 @@ static int add_event(struct upd *u, const store_page *p)
 		return -1;
 	}
 	return 0;
+}
+
+/* The excerpt shown for the last update: at most the excerpt limit of
+ * characters, cut at a character boundary (page.h). */
+static void set_excerpt(store_page *p, const char *text)
+{
+	char *x = page_clip(text, excerpt_max);
+
+	if (x) {
+		free(p->excerpt);
+		p->excerpt = x;
+	}
 }
 
 static int save_page(struct upd *u, store_page *p, int event)
@@ -183,6 +220,7 @@ static int on_record(void *ctx, const lirs_record *r)
 	if (!detect_relay(&p->st, r->last_modified, r->last_detected, u->now))
 		return 0;
 	set_str(&p->source_url, u->src->url);
+	set_str(&p->excerpt, "");
 	if (!*p->title && *r->title && !p->title_set_by_user)
 		set_str(&p->title, r->title);
 	u->src->records_merged++;
@@ -312,10 +350,101 @@ static int is_html(const char *content_type)
 	return !content_type || strcasestr(content_type, "html") != NULL;
 }
 
-/* The body's text checksum, title and charset (page.h); 0 when not HTML. */
-static int analyze(store_page *p, const fetch_result *res, detect_input *in)
+/* ---- feeds (issue 9) ---------------------------------------------------------- */
+
+/* The page's advertised feed, resolved against where the page came from;
+ * a feed given with 'add --feed' is never replaced. */
+static void take_feed_link(store_page *p, const fetch_result *res, const char *href)
+{
+	char *url;
+
+	if (p->feed_by_user)
+		return;
+	url = href ? feed_resolve(res->effective_url ? res->effective_url : p->url, href) : NULL;
+	if ((!url && !p->feed_url) || (url && p->feed_url && strcmp(url, p->feed_url) == 0)) {
+		free(url);
+		return;
+	}
+	/* A new feed (or none): what the old one said is no longer comparable. */
+	free(p->feed_url);
+	p->feed_url = url;
+	set_str(&p->feed_etag, NULL);
+	set_str(&p->feed_lm_header, NULL);
+	set_str(&p->feed_error, NULL);
+	p->st.feed_time = 0;
+}
+
+static void feed_done(void *ctx, const fetch_req *req, const fetch_result *res)
+{
+	struct upd *u = ctx;
+	store_page *p = req->user;
+	struct feedres *fr = &u->fr[p - u->pages];
+	feed_info fi;
+	char b[300];
+
+	fr->checked = 1;
+	u->feeds_checked++;
+	if (http_failed(res)) {
+		set_str(&p->feed_error, error_text(res, b, sizeof b));
+		u->feeds_failed++;
+		return;
+	}
+	take_validators(&p->feed_etag, &p->feed_lm_header, res);
+	if (res->status == 304) {
+		fr->usable = p->st.feed_time > 0;
+		fr->newest = p->st.feed_time;
+		return;   /* the error of the last 200, if any, still stands */
+	}
+	if (feed_parse(res->body, res->len, &(feed_opts){ .now = u->now }, &fi, b, sizeof b) < 0) {
+		char msg[340];
+		snprintf(msg, sizeof msg, "bad feed: %s", b);
+		set_str(&p->feed_error, msg);
+		u->feeds_failed++;
+		/* the validators must not make the next check skip a fixed feed */
+		set_str(&p->feed_etag, NULL);
+		set_str(&p->feed_lm_header, NULL);
+	} else if (!fi.newest) {
+		/* Dates missing or absurd: the page's own rules decide. */
+		snprintf(b, sizeof b, "feed has no believable entry date (%zu entries, %zu bad dates)",
+			 fi.entries, fi.bad_dates);
+		set_str(&p->feed_error, b);
+	} else {
+		set_str(&p->feed_error, NULL);
+		fr->usable = 1;
+		fr->newest = fi.newest;
+		fr->title = fi.newest_title;
+		fi.newest_title = NULL;
+	}
+	feed_info_release(&fi);
+}
+
+/* Checks the feeds of the due pages first, so that each page's decision
+ * sees its feed (one event per update, never one from each). */
+static int check_feeds(struct upd *u, const fetch_limits *lim, const fetch_req *preqs, size_t np)
+{
+	fetch_req *reqs = calloc(np ? np : 1, sizeof *reqs);
+	size_t n = 0;
+	int rc;
+
+	if (!reqs)
+		return -1;
+	for (size_t i = 0; i < np; i++) {
+		store_page *p = preqs[i].user;
+		if (p->feed_url)
+			reqs[n++] = (fetch_req){ p->feed_url, p->feed_etag, p->feed_lm_header, p };
+	}
+	rc = n ? fetch_run(lim, reqs, n, feed_done, u) : 0;
+	free(reqs);
+	return rc;
+}
+
+/* The body's text checksum, title, charset, advertised feed and segment
+ * hashes (page.h); *excerpt gets what was added since the segments kept.
+ * 0 when not HTML. */
+static int analyze(store_page *p, const fetch_result *res, detect_input *in, char **excerpt)
 {
 	page_info info;
+	page_prev prev = { p->segs, p->nsegs, excerpt_max };
 	size_t nign;
 	char **ign, err[256];
 	int rc;
@@ -323,16 +452,23 @@ static int analyze(store_page *p, const fetch_result *res, detect_input *in)
 	if (!is_html(res->content_type))
 		return 0;
 	ign = split_ignore(p->ignore, &nign);
-	rc = page_analyze(res->body, res->len, res->content_type,
-			  (const char *const *)ign, nign, &info, err, sizeof err);
+	rc = page_analyze_excerpt(res->body, res->len, res->content_type,
+				  (const char *const *)ign, nign, &prev, &info, err, sizeof err);
 	free(ign);
 	if (rc < 0)
 		return 0;
+	free(p->segs);
+	p->segs = info.segs;
+	p->nsegs = info.nsegs;
+	info.segs = NULL;
+	*excerpt = info.excerpt;
+	info.excerpt = NULL;
 	in->has_hash = 1;
 	in->text_hash = info.text_hash;
 	if (info.title && *info.title && !p->title_set_by_user)
 		set_str(&p->title, info.title);
 	set_str(&p->charset, info.charset);
+	take_feed_link(p, res, info.feed_href);
 	page_info_release(&info);
 	return 1;
 }
@@ -345,28 +481,26 @@ static void verbose_line(const store_page *p, const detect_outcome *out)
 		out->updated ? (out->rule ? out->rule : "first check") : "");
 }
 
-static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
+/* Decides and records one successful or failed check (in is complete). */
+static void finish_page(struct upd *u, store_page *p, const detect_input *in,
+			const char *errtext, const char *excerpt)
 {
-	struct upd *u = ctx;
-	store_page *p = req->user;
-	detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
-			    .lm_time = res->last_modified_time, .date_time = res->date_time,
-			    .status = res->status, .retry_after = res->retry_after };
+	struct feedres *fr = &u->fr[p - u->pages];
 	detect_outcome out;
-	char b[64];
 
-	in.failed = http_failed(res);
-	if (!in.failed && res->status != 304)
-		analyze(p, res, &in);
-	detect_apply(&p->st, &in, u->now, &out);
-	if (in.failed) {
-		set_str(&p->last_error, error_text(res, b, sizeof b));
+	detect_apply(&p->st, in, u->now, &out);
+	if (in->failed) {
+		set_str(&p->last_error, errtext);
 		u->failed++;
 	} else {
 		set_str(&p->last_error, NULL);
-		take_validators(&p->etag, &p->lm_header, res);
 		if (out.updated)
 			set_str(&p->source_url, p->url);
+		/* What changed: the newest entry's title, or the first new text. */
+		if (out.updated)
+			set_excerpt(p, !out.rule ? "" : strcmp(out.rule, "feed") == 0 ?
+				    (fr->title ? fr->title : "") :
+				    strcmp(out.rule, "text") == 0 && excerpt ? excerpt : "");
 		u->updated += out.updated;
 		u->unchanged += !out.updated;
 	}
@@ -374,6 +508,66 @@ static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
 	if (u->verbose)
 		verbose_line(p, &out);
 	save_page(u, p, out.updated);
+}
+
+static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
+{
+	struct upd *u = ctx;
+	store_page *p = req->user;
+	struct feedres *fr = &u->fr[p - u->pages];
+	detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
+			    .lm_time = res->last_modified_time, .date_time = res->date_time,
+			    .status = res->status, .retry_after = res->retry_after };
+	char *excerpt = NULL, *had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
+	char b[64];
+
+	in.failed = http_failed(res);
+	in.feed_usable = fr->usable;
+	in.feed_time = fr->newest;
+	if (!in.failed && res->status != 304) {
+		analyze(p, res, &in, &excerpt);
+		take_validators(&p->etag, &p->lm_header, res);
+	} else if (!in.failed) {
+		take_validators(&p->etag, &p->lm_header, res);
+	}
+	/* A feed found only now is read before deciding, in a second round
+	 * (defer_feeds): one event per update, dated by the feed at once. */
+	if (!in.failed && p->feed_url && !fr->checked &&
+	    (!had_feed || strcmp(had_feed, p->feed_url) != 0)) {
+		fr->deferred = 1;
+		fr->in = in;
+		fr->excerpt = excerpt;
+		free(had_feed);
+		return;
+	}
+	free(had_feed);
+	finish_page(u, p, &in, in.failed ? error_text(res, b, sizeof b) : NULL, excerpt);
+	free(excerpt);
+}
+
+/* The second round: the feeds pages advertised for the first time. */
+static int defer_feeds(struct upd *u, const fetch_limits *lim)
+{
+	fetch_req *reqs = calloc(u->npages ? u->npages : 1, sizeof *reqs);
+	size_t n = 0;
+	int rc = 0;
+
+	if (!reqs)
+		return -1;
+	for (size_t i = 0; i < u->npages; i++)
+		if (u->fr[i].deferred)
+			reqs[n++] = (fetch_req){ u->pages[i].feed_url, NULL, NULL, &u->pages[i] };
+	if (n)
+		rc = fetch_run(lim, reqs, n, feed_done, u);
+	for (size_t i = 0; i < n; i++) {
+		store_page *p = reqs[i].user;
+		struct feedres *fr = &u->fr[p - u->pages];
+		fr->in.feed_usable = fr->usable;
+		fr->in.feed_time = fr->newest;
+		finish_page(u, p, &fr->in, NULL, fr->excerpt);
+	}
+	free(reqs);
+	return rc;
 }
 
 static int check_pages(struct upd *u, const fetch_limits *lim, int force)
@@ -389,8 +583,22 @@ static int check_pages(struct upd *u, const fetch_limits *lim, int force)
 		if (detect_due(&p->st, u->now, force))
 			reqs[n++] = (fetch_req){ p->url, p->etag, p->lm_header, p };
 	}
-	rc = fetch_run(lim, reqs, n, page_done, u);
+	if (!(u->fr = calloc(u->npages ? u->npages : 1, sizeof *u->fr))) {
+		free(reqs);
+		return -1;
+	}
+	rc = check_feeds(u, lim, reqs, n);
+	if (rc == 0)
+		rc = fetch_run(lim, reqs, n, page_done, u);
+	if (rc == 0)
+		rc = defer_feeds(u, lim);
 	free(reqs);
+	for (size_t i = 0; i < u->npages; i++) {
+		free(u->fr[i].title);
+		free(u->fr[i].excerpt);
+	}
+	free(u->fr);
+	u->fr = NULL;
 	return rc;
 }
 
@@ -432,6 +640,8 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		{ "max-redirects", required_argument, NULL, 'R' },
 		{ "per-host", required_argument, NULL, 'P' },
 		{ "allow-file", no_argument, NULL, 'F' },
+		{ "excerpt-chars", required_argument, NULL, 'X' },
+		{ "max-archives", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -449,6 +659,13 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		case 'B':
 			if (parse_bytes(optarg, &o->lim.max_body) < 0)
 				return ant_usage_error(help, "--max-body: '%s' is not a byte count", optarg), -1;
+			break;
+		case 'X': case 'M':
+			if (ant_parse_int64(c == 'X' ? "--excerpt-chars" : "--max-archives", optarg,
+					    1, c == 'X' ? 10000 : 100000, &v) < 0)
+				return -1;
+			if (c == 'X') excerpt_max = (size_t)v;
+			else max_archives = v;
 			break;
 		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P':
 			if (ant_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
@@ -474,6 +691,9 @@ static void summary(const struct upd *u, double secs)
 {
 	printf("checked %u page%s: %u updated, %u unchanged, %u failed",
 	       u->checked, u->checked == 1 ? "" : "s", u->updated, u->unchanged, u->failed);
+	if (u->feeds_checked)
+		printf("; %u feed%s checked (%u failed)", u->feeds_checked,
+		       u->feeds_checked == 1 ? "" : "s", u->feeds_failed);
 	if (u->nsources)
 		printf("; read %u LIRS source%s (%u failed): %lld records, %lld merged, "
 		       "%lld not watched, %lld skipped", u->nsources, u->nsources == 1 ? "" : "s",

@@ -485,6 +485,12 @@ static const char *type_of(const char *path)
 		return "text/html";
 	if (dot && strcmp(dot, ".lirs") == 0)
 		return "text/plain";
+	if (dot && strcmp(dot, ".rss") == 0)
+		return "application/rss+xml";
+	if (dot && strcmp(dot, ".atom") == 0)
+		return "application/atom+xml";
+	if (dot && strcmp(dot, ".xml") == 0)
+		return "application/xml";
 	if (dot && strcmp(dot, ".gz") == 0)
 		return "application/gzip";
 	if (dot && strcmp(dot, ".txt") == 0)

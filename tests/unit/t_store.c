@@ -12,6 +12,8 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#define LIRS_STR_(x) #x
+#define LIRS_STR(x) LIRS_STR_(x)
 
 static char dir[] = "/tmp/t_store.XXXXXX";
 static char path[256];
@@ -94,7 +96,7 @@ static void newer_schema(void)
 	sqlite3_exec(db, "PRAGMA user_version=99", NULL, NULL, NULL);
 	sqlite3_close(db);
 	OK(store_open(&s, p2, STORE_OPEN_EXISTING, err, sizeof err) < 0, "newer schema refused");
-	OK(strstr(err, "has schema version 99; this antenna knows up to 1") != NULL,
+	OK(strstr(err, "has schema version 99; this antenna knows up to " LIRS_STR(STORE_SCHEMA_VERSION)) != NULL,
 	   "newer schema message: %s", err);
 	snprintf(p2, sizeof p2, "%s/missing.db", dir);
 	OK(store_open(&s, p2, STORE_OPEN_EXISTING, err, sizeof err) < 0, "missing database refused");
