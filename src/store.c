@@ -88,9 +88,11 @@ static const char *const migrations[] = {
 	"ALTER TABLE pages ADD COLUMN segments BLOB;"
 	"ALTER TABLE sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'lirs';"
 	"ALTER TABLE sources ADD COLUMN last_entry INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sources ADD COLUMN archive_head TEXT;"
 	"CREATE TABLE atom_archives("
 	" url TEXT PRIMARY KEY,"
 	" source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,"
+	" prev_url TEXT,"
 	" entries INTEGER NOT NULL DEFAULT 0,"
 	" read_at INTEGER NOT NULL DEFAULT 0);",
 };
@@ -673,7 +675,7 @@ int store_page_save(store *s, const store_page *p, char *err, size_t errlen)
 #define SOURCE_COLS \
 	"id, url, url_key, etag, last_modified_header, last_error, last_status," \
 	" last_fetch, last_ok, created, records_read, records_skipped, records_merged," \
-	" records_ignored, kind, last_entry"
+	" records_ignored, kind, last_entry, archive_head"
 
 void store_source_init(store_source *p)
 {
@@ -683,7 +685,7 @@ void store_source_init(store_source *p)
 void store_source_release(store_source *p)
 {
 	free(p->url); free(p->url_key); free(p->etag); free(p->lm_header);
-	free(p->last_error);
+	free(p->last_error); free(p->archive_head);
 	store_source_init(p);
 }
 
@@ -720,6 +722,7 @@ static int source_from_row(sqlite3_stmt *st, store_source *p)
 	p->records_ignored = sqlite3_column_int64(st, 13);
 	p->kind = store_source_kind(sqlite3_column_text(st, 14));
 	p->last_entry = sqlite3_column_int64(st, 15);
+	p->archive_head = col_dup(st, 16, 1);
 	if (!p->url || !p->url_key) {
 		store_source_release(p);
 		return -1;
@@ -791,7 +794,8 @@ int store_source_save(store *s, const store_source *p, char *err, size_t errlen)
 
 	if (prep(s, &st, "UPDATE sources SET etag=?2, last_modified_header=?3, last_error=?4,"
 		 " last_status=?5, last_fetch=?6, last_ok=?7, records_read=?8, records_skipped=?9,"
-		 " records_merged=?10, records_ignored=?11, last_entry=?12 WHERE id=?1", err, errlen) < 0)
+		 " records_merged=?10, records_ignored=?11, last_entry=?12, archive_head=?13"
+		 " WHERE id=?1", err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, p->id);
 	bind_text(st, 2, p->etag);
@@ -805,6 +809,7 @@ int store_source_save(store *s, const store_source *p, char *err, size_t errlen)
 	sqlite3_bind_int64(st, 10, p->records_merged);
 	sqlite3_bind_int64(st, 11, p->records_ignored);
 	sqlite3_bind_int64(st, 12, p->last_entry);
+	bind_text(st, 13, p->archive_head);
 	rc = step_done(s, st, err, errlen);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : 0;
@@ -812,34 +817,45 @@ int store_source_save(store *s, const store_source *p, char *err, size_t errlen)
 
 /* ---- RFC 5005 archives read from Atom sources ---------------------------- */
 
-int store_archive_known(store *s, const char *url, char *err, size_t errlen)
+int store_archive_get(store *s, int64_t source_id, const char *url, char **prev,
+		      char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prep(s, &st, "SELECT 1 FROM atom_archives WHERE url=?1", err, errlen) < 0)
-		return -1;
-	bind_text(st, 1, url);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc == SQLITE_ROW)
-		return 1;
-	return rc == SQLITE_DONE ? 0 : dberr(s, err, errlen, "database error");
-}
-
-int store_archive_add(store *s, int64_t source_id, const char *url, int64_t entries,
-		      int64_t now, char *err, size_t errlen)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (prep(s, &st, "INSERT OR REPLACE INTO atom_archives(url, source_id, entries, read_at)"
-		 " VALUES(?1,?2,?3,?4)", err, errlen) < 0)
+	*prev = NULL;
+	if (prep(s, &st, "SELECT prev_url FROM atom_archives WHERE url=?1 AND source_id=?2",
+		 err, errlen) < 0)
 		return -1;
 	bind_text(st, 1, url);
 	sqlite3_bind_int64(st, 2, source_id);
-	sqlite3_bind_int64(st, 3, entries);
-	sqlite3_bind_int64(st, 4, now);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*prev = col_dup(st, 0, 1);
+		rc = sqlite3_column_type(st, 0) != SQLITE_NULL && !*prev ? -1 : 1;
+		sqlite3_finalize(st);
+		if (rc < 0)
+			seterr(err, errlen, "out of memory");
+		return rc;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : dberr(s, err, errlen, "database error");
+}
+
+int store_archive_add(store *s, int64_t source_id, const char *url, const char *prev_url,
+		      int64_t entries, int64_t now, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, "INSERT OR REPLACE INTO atom_archives(url, source_id, prev_url, entries,"
+		 " read_at) VALUES(?1,?2,?3,?4,?5)", err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, url);
+	sqlite3_bind_int64(st, 2, source_id);
+	bind_text(st, 3, prev_url);
+	sqlite3_bind_int64(st, 4, entries);
+	sqlite3_bind_int64(st, 5, now);
 	rc = step_done(s, st, err, errlen);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : 0;

@@ -120,6 +120,7 @@ typedef struct store_source {
 	int64_t records_ignored; /* records for pages this antenna does not watch */
 	int kind;                /* STORE_SOURCE_LIRS or STORE_SOURCE_ATOM */
 	int64_t last_entry;      /* Atom: newest entry updated time read so far */
+	char *archive_head;      /* Atom: the subscription document's prev-archive */
 } store_source;
 
 enum { STORE_SOURCE_LIRS = 0, STORE_SOURCE_ATOM = 1 };
@@ -133,10 +134,13 @@ void store_sources_free(store_source *p, size_t n);
 int store_source_save(store *s, const store_source *p, char *err, size_t errlen);
 
 /* ---- RFC 5005 archives read from Atom sources (never fetched twice) -------- */
-/* 1 when url was read completely before, 0 when not, -1 on error. */
-int store_archive_known(store *s, const char *url, char *err, size_t errlen);
-int store_archive_add(store *s, int64_t source_id, const char *url, int64_t entries,
-		      int64_t now, char *err, size_t errlen);
+/* 1 when the source's archive at url was read completely before (*prev:
+ * its prev-archive URL, malloc'd, NULL for the first), 0 when not, -1. */
+int store_archive_get(store *s, int64_t source_id, const char *url, char **prev,
+		      char *err, size_t errlen);
+/* Remembers the archive at url as read, in the caller's transaction. */
+int store_archive_add(store *s, int64_t source_id, const char *url, const char *prev_url,
+		      int64_t entries, int64_t now, char *err, size_t errlen);
 /* Archives read from a source; -1 on error. */
 int64_t store_archive_count(store *s, int64_t source_id);
 

@@ -70,6 +70,7 @@ struct upd {
 	store *s;
 	struct feedres *fr;      /* one per page */
 	unsigned feeds_checked, feeds_failed;
+	unsigned archives_read, natom;
 	evstore *ev;
 	int64_t now, max_age, tz;
 	int verbose;
@@ -306,18 +307,240 @@ static void source_done(void *ctx, const fetch_req *req, const fetch_result *res
 	tx_commit(u);   /* one transaction per source */
 }
 
+/* ---- Atom sources: RFC 5005 archived feeds (issue 9) ----------------------- */
+
+/*
+ * An Atom source is a subscription document (another antenna's index.atom)
+ * whose prev-archive links lead back through archives that never change.
+ * Each run reads the subscription document (conditional GET), then walks
+ * the prev-archive chain back: an archive read before is not fetched again
+ * (its own prev-archive link is remembered with it), an archive never read
+ * is fetched and read once.  So however long the antenna was offline, the
+ * walk finds every archive sealed meanwhile, at most --max-archives fetches
+ * per run; the rest is found by the next run.  An archive is remembered as
+ * read in the same transaction as the events it brought.
+ *
+ * An entry maps to a watched page by its alternate link (the page URL);
+ * its date (atom:updated) is an update event of that page, and when newer
+ * than the page's update it is relayed like a LIRS record (mark A).
+ * Entries for pages this antenna does not watch are counted and ignored,
+ * as LIRS records are.
+ */
+#define UPD_MAX_WALK 100000   /* archives followed (cached) per source and run */
+
+struct awalk {
+	struct upd *u;
+	store_source *src;
+	const char *doc_url;     /* resolves the hrefs of the document being read */
+	int got;                 /* the document was read completely */
+	int notmodified;
+	char *prev;              /* its prev-archive, resolved */
+	int64_t entries;
+	lbuf url;
+	char err[400];
+};
+
+static int atom_entry(void *ctx, const feed_entry *e)
+{
+	struct awalk *w = ctx;
+	struct upd *u = w->u;
+	char *url;
+	store_page *p;
+	ev_event ev;
+
+	w->src->records_read++;
+	w->entries++;
+	url = *e->link ? feed_resolve(w->doc_url, e->link) : NULL;
+	if (!url || !e->date) {
+		w->src->records_skipped++;
+		free(url);
+		return 0;
+	}
+	lbuf_reset(&u->key);
+	if (merge_url_key(&u->key, url) < 0 || !(p = find_page(u, u->key.data))) {
+		w->src->records_ignored++;   /* not watched here: not ours to list */
+		free(url);
+		return 0;
+	}
+	free(url);
+	if (e->date > w->src->last_entry)
+		w->src->last_entry = e->date;
+	/* Every entry is an update event (the archives are history); the
+	 * event store keeps one per (page, time), so nothing doubles. */
+	ev = (ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
+			 .tz_offset = u->tz, .title = *p->title ? p->title : e->title,
+			 .author = p->author, .source_url = w->src->url, .excerpt = "" };
+	if (tx_need(u) < 0 || evstore_add(u->ev, &ev, u->err, sizeof u->err) < 0) {
+		u->failed_db = 1;
+		return 1;
+	}
+	if (detect_relay(&p->st, e->date, u->now, u->now)) {
+		p->st.detected_by = "atom";
+		set_str(&p->source_url, w->src->url);
+		set_str(&p->excerpt, "");
+		if (!*p->title && *e->title && !p->title_set_by_user)
+			set_str(&p->title, e->title);
+		w->src->records_merged++;
+		return save_page(u, p, 0) < 0;
+	}
+	tx_tick(u);
+	return 0;
+}
+
+static void atom_doc_done(void *ctx, const fetch_req *req, const fetch_result *res)
+{
+	struct awalk *w = ctx;
+	feed_opts o = { .now = w->u->now, .on_entry = atom_entry, .ctx = w };
+	feed_parser *fp;
+	feed_info fi;
+	char b[64];
+	int rc = 0;
+
+	w->src->last_status = res->status;
+	if (http_failed(res)) {
+		snprintf(w->err, sizeof w->err, "'%s': %s", req->url, error_text(res, b, sizeof b));
+		return;
+	}
+	if (req->etag || req->last_modified)
+		take_validators(&w->src->etag, &w->src->lm_header, res);
+	if (res->status == 304) {
+		w->notmodified = 1;
+		return;
+	}
+	w->doc_url = res->effective_url ? res->effective_url : req->url;
+	if (!(fp = feed_parser_new(&o))) {
+		snprintf(w->err, sizeof w->err, "out of memory");
+		return;
+	}
+	for (size_t off = 0; off < res->len && rc == 0; off += FEED_CHUNK)
+		rc = feed_parse_chunk(fp, res->body + off,
+				      res->len - off < FEED_CHUNK ? res->len - off : FEED_CHUNK);
+	if (feed_parse_finish(fp, &fi) < 0 || rc < 0) {
+		if (!w->u->failed_db)
+			snprintf(w->err, sizeof w->err, "'%s': bad feed: %s", req->url, feed_error(fp));
+	} else if (fi.kind != FEED_ATOM) {
+		snprintf(w->err, sizeof w->err, "'%s': not an Atom feed", req->url);
+	} else {
+		w->got = 1;
+		w->prev = fi.prev_archive ? feed_resolve(w->doc_url, fi.prev_archive) : NULL;
+	}
+	feed_info_release(&fi);
+	feed_parser_free(fp);
+}
+
+/* Fetches and reads one document of the source (validators: the
+ * subscription document only). */
+static int atom_read(struct awalk *w, const fetch_limits *lim, const char *url, int conditional)
+{
+	fetch_req r = { url, conditional ? w->src->etag : NULL,
+			conditional ? w->src->lm_header : NULL, NULL };
+
+	w->got = w->notmodified = 0;
+	w->entries = 0;
+	free(w->prev);
+	w->prev = NULL;
+	w->err[0] = '\0';
+	if (fetch_run(lim, &r, 1, atom_doc_done, w) < 0)
+		snprintf(w->err, sizeof w->err, "cannot set up transfers");
+	return w->err[0] ? -1 : 0;
+}
+
+/* Walks back from url: cached archives by their remembered link, new ones
+ * fetched (at most max_archives) and remembered once read. */
+static void atom_walk(struct awalk *w, const fetch_limits *lim, char *url)
+{
+	struct upd *u = w->u;
+	int64_t fetched = 0;
+	char *prev;
+
+	for (long steps = 0; url && steps < UPD_MAX_WALK && !u->failed_db; steps++) {
+		int r = store_archive_get(u->s, w->src->id, url, &prev, u->err, sizeof u->err);
+		if (r < 0) {
+			u->failed_db = 1;
+			break;
+		}
+		if (r == 0) {
+			if (fetched >= max_archives)
+				break;   /* the next run goes on from here */
+			fetched++;
+			if (atom_read(w, lim, url, 0) < 0) {
+				set_str(&w->src->last_error, w->err);
+				break;
+			}
+			if (tx_need(u) < 0 ||
+			    store_archive_add(u->s, w->src->id, url, w->prev, w->entries, u->now,
+					      u->err, sizeof u->err) < 0 || tx_commit(u) < 0) {
+				u->failed_db = 1;
+				break;
+			}
+			u->archives_read++;
+			prev = w->prev;
+			w->prev = NULL;
+		}
+		free(url);
+		url = prev;
+	}
+	free(url);
+}
+
+static void read_atom_source(struct upd *u, const fetch_limits *lim, store_source *src)
+{
+	struct awalk w = { .u = u, .src = src };
+
+	src->records_read = src->records_skipped = 0;
+	src->records_merged = src->records_ignored = 0;
+	src->last_fetch = u->now;
+	set_str(&src->last_error, NULL);
+	if (atom_read(&w, lim, src->url, 1) < 0) {
+		set_str(&src->last_error, w.err);
+		u->src_failed++;
+	} else {
+		src->last_ok = u->now;
+		/* 304: the head is as before, but a walk cut short goes on */
+		if (!w.notmodified) {
+			set_str(&src->archive_head, w.prev);
+			if (tx_commit(u) < 0)
+				return;
+		}
+		if (src->archive_head)
+			atom_walk(&w, lim, strdup(src->archive_head));
+		if (src->last_error)
+			u->src_failed++;
+	}
+	free(w.prev);
+	u->rec_read += src->records_read;
+	u->rec_merged += src->records_merged;
+	u->rec_ignored += src->records_ignored;
+	u->rec_skipped += src->records_skipped;
+	if (u->verbose)
+		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
+			w.notmodified ? "not modified" : "read");
+	if (tx_need(u) == 0 && store_source_save(u->s, src, u->err, sizeof u->err) < 0)
+		u->failed_db = 1;
+	tx_commit(u);
+}
+
 static int read_sources(struct upd *u, const fetch_limits *lim, store_source *srcs, size_t n)
 {
 	fetch_req *reqs = calloc(n ? n : 1, sizeof *reqs);
 	int rc;
 
+	size_t k = 0;
+
 	if (!reqs)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		reqs[i] = (fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i] };
+		if (srcs[i].kind != STORE_SOURCE_LIRS)
+			u->natom++;
+		else
+			reqs[k++] = (fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i] };
 	u->nsources = n;
-	rc = fetch_run(lim, reqs, n, source_done, u);
+	rc = k ? fetch_run(lim, reqs, k, source_done, u) : 0;
 	free(reqs);
+	/* Atom sources one by one: each walk's next fetch depends on the last. */
+	for (size_t i = 0; rc == 0 && i < n && !u->failed_db; i++)
+		if (srcs[i].kind == STORE_SOURCE_ATOM)
+			read_atom_source(u, lim, &srcs[i]);
 	return rc;
 }
 
@@ -695,10 +918,13 @@ static void summary(const struct upd *u, double secs)
 		printf("; %u feed%s checked (%u failed)", u->feeds_checked,
 		       u->feeds_checked == 1 ? "" : "s", u->feeds_failed);
 	if (u->nsources)
-		printf("; read %u LIRS source%s (%u failed): %lld records, %lld merged, "
-		       "%lld not watched, %lld skipped", u->nsources, u->nsources == 1 ? "" : "s",
+		printf("; read %u %ssource%s (%u failed): %lld records, %lld merged, "
+		       "%lld not watched, %lld skipped", u->nsources, u->natom ? "" : "LIRS ",
+		       u->nsources == 1 ? "" : "s",
 		       u->src_failed, (long long)u->rec_read, (long long)u->rec_merged,
 		       (long long)u->rec_ignored, (long long)u->rec_skipped);
+	if (u->archives_read)
+		printf("; %u Atom archive%s read", u->archives_read, u->archives_read == 1 ? "" : "s");
 	printf("; %.2f s\n", secs);
 }
 
