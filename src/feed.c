@@ -223,6 +223,8 @@ static int64_t parse_822(const char *s)
 		while (isspace((unsigned char)*s))
 			s++;
 	}
+	if (!isdigit((unsigned char)s[0]))
+		return 0;
 	nd = isdigit((unsigned char)s[1]) ? 2 : 1;
 	if (digits(&s, nd, &d) < 0 || !isspace((unsigned char)*s++))
 		return 0;

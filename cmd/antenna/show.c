@@ -84,11 +84,11 @@ static void show_page(const store_page *p, int64_t tz)
 	       p->st.recheck ? " (re-check asked by a LIRS source)" : "");
 }
 
-static void show_source(const store_source *x, int64_t tz)
+static void show_source(store *s, const store_source *x, int64_t tz)
 {
 	char b[128];
 
-	printf("lirs source:    %s\n", x->url);
+	printf("%s source:    %s\n", x->kind == STORE_SOURCE_ATOM ? "atom" : "lirs", x->url);
 	printf("last fetch:     %s\n", when(b, sizeof b, x->last_fetch, tz));
 	printf("last success:   %s\n", when(b, sizeof b, x->last_ok, tz));
 	printf("last status:    %ld\n", x->last_status);
@@ -99,6 +99,11 @@ static void show_source(const store_source *x, int64_t tz)
 	printf("skipped:        %lld\n", (long long)x->records_skipped);
 	printf("etag:           %s\n", x->etag ? x->etag : "none");
 	printf("last-modified:  %s\n", x->lm_header ? x->lm_header : "none");
+	if (x->kind == STORE_SOURCE_ATOM) {
+		printf("newest entry:   %s\n", when(b, sizeof b, x->last_entry, tz));
+		printf("prev-archive:   %s\n", x->archive_head ? x->archive_head : "none");
+		printf("archives read:  %lld\n", (long long)store_archive_count(s, x->id));
+	}
 }
 
 static int find_source(store *s, const char *key, int64_t tz, char *err, size_t errlen)
@@ -111,7 +116,7 @@ static int find_source(store *s, const char *key, int64_t tz, char *err, size_t 
 	for (i = 0; i < n && strcmp(x[i].url_key, key) != 0; i++)
 		;
 	if (i < n)
-		show_source(&x[i], tz);
+		show_source(s, &x[i], tz);
 	store_sources_free(x, n);
 	return i < n;
 }

@@ -61,9 +61,20 @@ struct feedres {
 	int usable;              /* believable newest entry date */
 	int64_t newest;
 	char *title;             /* the newest entry's title, malloc'd */
+	int pending;             /* its fetch is under way */
+	int waiting;             /* the page's check waits for the feed */
 	int deferred;            /* the page waits for its newly found feed */
 	detect_input in;         /* then: its check, */
-	char *excerpt;           /* and what its text added */
+	char *excerpt;           /* what its text added, */
+	char errtext[300];       /* and its error */
+};
+
+/* One transfer of the pages' run: a page or its feed. */
+struct job {
+	store_page *p;
+	int feed;
+	char *url, *etag, *lm;   /* a feed's: copies, as the page may name
+				    another feed while this one is queued */
 };
 
 struct upd {
@@ -597,10 +608,39 @@ static void take_feed_link(store_page *p, const fetch_result *res, const char *h
 	p->st.feed_time = 0;
 }
 
+static void finish_page(struct upd *u, store_page *p, const detect_input *in,
+			const char *errtext, const char *excerpt);
+
+/* A page whose check waited for its feed (both fetched in one run). */
+static void finish_waiting(struct upd *u, store_page *p, struct feedres *fr)
+{
+	if (!fr->waiting)
+		return;
+	fr->waiting = 0;
+	fr->in.feed_usable = fr->usable;
+	fr->in.feed_time = fr->newest;
+	finish_page(u, p, &fr->in, fr->in.failed ? fr->errtext : NULL, fr->excerpt);
+	free(fr->excerpt);
+	fr->excerpt = NULL;
+}
+
+static void feed_read(struct upd *u, store_page *p, const fetch_result *res);
+
 static void feed_done(void *ctx, const fetch_req *req, const fetch_result *res)
 {
 	struct upd *u = ctx;
 	store_page *p = req->user;
+	struct feedres *fr = &u->fr[p - u->pages];
+
+	fr->pending = 0;
+	/* the page may have named another feed meanwhile: this one is stale */
+	if (p->feed_url && strcmp(req->url, p->feed_url) == 0)
+		feed_read(u, p, res);
+	finish_waiting(u, p, fr);
+}
+
+static void feed_read(struct upd *u, store_page *p, const fetch_result *res)
+{
 	struct feedres *fr = &u->fr[p - u->pages];
 	feed_info fi;
 	char b[300];
@@ -639,26 +679,6 @@ static void feed_done(void *ctx, const fetch_req *req, const fetch_result *res)
 		fi.newest_title = NULL;
 	}
 	feed_info_release(&fi);
-}
-
-/* Checks the feeds of the due pages first, so that each page's decision
- * sees its feed (one event per update, never one from each). */
-static int check_feeds(struct upd *u, const fetch_limits *lim, const fetch_req *preqs, size_t np)
-{
-	fetch_req *reqs = calloc(np ? np : 1, sizeof *reqs);
-	size_t n = 0;
-	int rc;
-
-	if (!reqs)
-		return -1;
-	for (size_t i = 0; i < np; i++) {
-		store_page *p = preqs[i].user;
-		if (p->feed_url)
-			reqs[n++] = (fetch_req){ p->feed_url, p->feed_etag, p->feed_lm_header, p };
-	}
-	rc = n ? fetch_run(lim, reqs, n, feed_done, u) : 0;
-	free(reqs);
-	return rc;
 }
 
 /* The body's text checksum, title, charset, advertised feed and segment
@@ -753,17 +773,31 @@ static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
 	} else if (!in.failed) {
 		take_validators(&p->etag, &p->lm_header, res);
 	}
-	/* A feed found only now is read before deciding, in a second round
-	 * (defer_feeds): one event per update, dated by the feed at once. */
-	if (!in.failed && p->feed_url && !fr->checked &&
-	    (!had_feed || strcmp(had_feed, p->feed_url) != 0)) {
-		fr->deferred = 1;
-		fr->in = in;
-		fr->excerpt = excerpt;
-		free(had_feed);
-		return;
+	if (!in.failed && (p->feed_url ? !had_feed || strcmp(had_feed, p->feed_url) != 0 : had_feed != NULL)) {
+		/* Another feed (or none) from now on: what the old one said in
+		 * this run does not count. */
+		fr->usable = 0;
+		fr->newest = 0;
+		free(fr->title);
+		fr->title = NULL;
+		/* A feed found only now is read before deciding, in a second
+		 * round (defer_feeds): one event per update, dated by the feed. */
+		if (p->feed_url) {
+			fr->deferred = 1;
+			fr->in = in;
+			fr->excerpt = excerpt;
+			free(had_feed);
+			return;
+		}
 	}
 	free(had_feed);
+	if (fr->pending) {   /* its feed has not answered yet */
+		fr->waiting = 1;
+		fr->in = in;
+		fr->excerpt = excerpt;
+		snprintf(fr->errtext, sizeof fr->errtext, "%s", in.failed ? error_text(res, b, sizeof b) : "");
+		return;
+	}
 	finish_page(u, p, &in, in.failed ? error_text(res, b, sizeof b) : NULL, excerpt);
 	free(excerpt);
 }
@@ -793,26 +827,65 @@ static int defer_feeds(struct upd *u, const fetch_limits *lim)
 	return rc;
 }
 
+static void job_done(void *ctx, const fetch_req *req, const fetch_result *res)
+{
+	const struct job *j = req->user;
+	fetch_req r = *req;
+
+	r.user = j->p;
+	if (j->feed)
+		feed_done(ctx, &r, res);
+	else
+		page_done(ctx, &r, res);
+}
+
+/*
+ * The due pages and their feeds in one set of transfers (a feed does not
+ * wait for the pages, nor a page for the feeds); a page whose answer comes
+ * before its feed's waits for it (finish_waiting), so that each update is
+ * decided once, with the feed.
+ */
 static int check_pages(struct upd *u, const fetch_limits *lim, int force)
 {
-	fetch_req *reqs = calloc(u->npages ? u->npages : 1, sizeof *reqs);
-	size_t n = 0;
+	size_t cap = 2 * (u->npages ? u->npages : 1), n = 0;
+	fetch_req *reqs = calloc(cap, sizeof *reqs);
+	struct job *jobs = calloc(cap, sizeof *jobs);
 	int rc;
 
-	if (!reqs)
+	if (!reqs || !jobs || !(u->fr = calloc(u->npages ? u->npages : 1, sizeof *u->fr))) {
+		free(reqs);
+		free(jobs);
 		return -1;
+	}
 	for (size_t i = 0; i < u->npages; i++) {
 		store_page *p = &u->pages[i];
-		if (detect_due(&p->st, u->now, force))
-			reqs[n++] = (fetch_req){ p->url, p->etag, p->lm_header, p };
+		if (!detect_due(&p->st, u->now, force))
+			continue;
+		if (p->feed_url) {
+			struct job *j = &jobs[n];
+			*j = (struct job){ p, 1, strdup(p->feed_url),
+					   p->feed_etag ? strdup(p->feed_etag) : NULL,
+					   p->feed_lm_header ? strdup(p->feed_lm_header) : NULL };
+			if (j->url) {   /* else out of memory: the page alone */
+				reqs[n] = (fetch_req){ j->url, j->etag, j->lm, j };
+				u->fr[i].pending = 1;
+				n++;
+			} else {
+				free(j->etag);
+				free(j->lm);
+			}
+		}
+		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
+		reqs[n] = (fetch_req){ p->url, p->etag, p->lm_header, &jobs[n] };
+		n++;
 	}
-	if (!(u->fr = calloc(u->npages ? u->npages : 1, sizeof *u->fr))) {
-		free(reqs);
-		return -1;
+	rc = fetch_run(lim, reqs, n, job_done, u);
+	for (size_t i = 0; i < n; i++) {
+		free(jobs[i].url);
+		free(jobs[i].etag);
+		free(jobs[i].lm);
 	}
-	rc = check_feeds(u, lim, reqs, n);
-	if (rc == 0)
-		rc = fetch_run(lim, reqs, n, page_done, u);
+	free(jobs);
 	if (rc == 0)
 		rc = defer_feeds(u, lim);
 	free(reqs);
