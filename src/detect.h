@@ -43,7 +43,7 @@ typedef struct detect_state {
 	int64_t content_length;  /* header value or body length; -1 = unknown */
 	uint64_t text_hash;
 	int has_hash;
-	const char *detected_by; /* "header", "text", "size", "lirs" or NULL (static strings) */
+	const char *detected_by; /* "header", "text", "size", "lirs", "feed", "atom" or NULL (static strings) */
 	long last_status;        /* HTTP status of the last answer, 0 = none */
 	int64_t next_check;      /* due at or after this; 0 = now */
 	int64_t interval;        /* seconds between checks */
