@@ -86,12 +86,14 @@ static const char *changed_rule(const detect_state *st, const detect_input *in,
 }
 
 /*
- * A change our own check sees after a LIRS source already relayed an
- * update since our previous check is that same update: keep its time.
+ * A change our own check sees after a LIRS (or Atom) source already
+ * relayed an update since our previous check is that same update: keep
+ * its time.
  */
 static int already_relayed(const detect_state *st)
 {
-	return st->detected_by && strcmp(st->detected_by, "lirs") == 0 &&
+	return st->detected_by && (strcmp(st->detected_by, "lirs") == 0 ||
+				   strcmp(st->detected_by, "atom") == 0) &&
 	       st->last_modified > st->last_ok;
 }
 

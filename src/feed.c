@@ -725,8 +725,13 @@ void feed_parser_free(feed_parser *p)
 {
 	if (!p)
 		return;
-	if (p->ctxt)
+	if (p->ctxt) {
+		/* libxml2 keeps declared entities in a document of its own even
+		 * in SAX mode ("expat compatibility"); it is ours to free. */
+		if (p->ctxt->myDoc)
+			xmlFreeDoc(p->ctxt->myDoc);
 		xmlFreeParserCtxt(p->ctxt);
+	}
 	lbuf_release(&p->text);
 	lbuf_release(&p->title);
 	lbuf_release(&p->link);

@@ -46,9 +46,8 @@ typedef struct pub_site {
  *     failed, shown as "--/-- --:--" with the error ("[404 Not Found]");
  *   each line: MM/DD HH:MM in display_tz, "N min/h/d ago", the detection
  *     marker H (header), T (text), S (size), L (LIRS), F (feed), A (Atom
- *     source) with a legend, the excerpt of what changed (under the title),
- *     the
- *     title (the URL when empty) linked only for http(s) URLs, the author;
+ *     source) with a legend, the title (the URL when empty) linked only
+ *     for http(s) URLs, the author, the excerpt of what changed;
  *   "new": last_modified after prev_publish (nothing when prev_publish is 0);
  *   links carry ?MMDDHHMM of the update when visited_query is set.
  * Every text goes through the one HTML escaper (html.h).

@@ -127,8 +127,26 @@ static void test_detect_feed(void)
 	OK(out.updated && st.last_modified == 14500, "a 304 page with a newer feed entry is updated");
 }
 
+/* A change our own check finds after an Atom relay is that update. */
+static void test_atom_relay(void)
+{
+	detect_state st;
+	detect_input in = { .status = 200, .content_length = -1, .body_len = 10, .has_hash = 1,
+			    .text_hash = 1 };
+	detect_outcome out;
+
+	detect_state_init(&st);
+	detect_apply(&st, &in, 1000, &out);
+	OK(detect_relay(&st, 1500, 1600, 2000), "an Atom entry is relayed");
+	st.detected_by = "atom";
+	in.text_hash = 2;
+	detect_apply(&st, &in, 2100, &out);
+	OK(!out.updated && st.last_modified == 1500, "our own check after an Atom relay keeps its time");
+}
+
 int main(void)
 {
+	test_atom_relay();
 	test_excerpts();
 	test_segment_cap();
 	test_clip();
