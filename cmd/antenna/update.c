@@ -765,12 +765,9 @@ static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
 	char b[64];
 
 	in.failed = http_failed(res);
-	in.feed_usable = fr->usable;
-	in.feed_time = fr->newest;
-	if (!in.failed && res->status != 304) {
-		analyze(p, res, &in, &excerpt);
-		take_validators(&p->etag, &p->lm_header, res);
-	} else if (!in.failed) {
+	if (!in.failed) {
+		if (res->status != 304)
+			analyze(p, res, &in, &excerpt);
 		take_validators(&p->etag, &p->lm_header, res);
 	}
 	if (!in.failed && (p->feed_url ? !had_feed || strcmp(had_feed, p->feed_url) != 0 : had_feed != NULL)) {
@@ -798,6 +795,8 @@ static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
 		snprintf(fr->errtext, sizeof fr->errtext, "%s", in.failed ? error_text(res, b, sizeof b) : "");
 		return;
 	}
+	in.feed_usable = fr->usable;
+	in.feed_time = fr->newest;
 	finish_page(u, p, &in, in.failed ? error_text(res, b, sizeof b) : NULL, excerpt);
 	free(excerpt);
 }

@@ -125,6 +125,12 @@ is "with a usable feed, a text change alone is no update" "$(jget "$D" "$U/f1.ht
 $A -d "$D" update --force --now $((NOW + 180)) >/dev/null 2>&1
 is "a feed answering 304 keeps the page unchanged" "$(jget "$D" "$U/f1.html" last_modified)" "$T2"
 
+# A page that stops advertising its feed is back to its own rules.
+printf '<html><head><title>r1</title></head><body><p>r1</p><p>No feed any more.</p></body></html>\n' > "$WWW/r1.html"
+$A -d "$D" update --force --now $((NOW + 190)) >/dev/null 2>&1
+is "a page that drops its feed link forgets the feed" "$(jget "$D" "$U/r1.html" feed_url)" "null"
+is "... and its text change is an update by the text rule" "$(jget "$D" "$U/r1.html" detected_by) $(showkey "$D" "$U/r1.html" excerpt)" "text No feed any more."
+
 # ---- publish: the F mark, the excerpt on index.html and in Atom; not in LIRS --
 rss2 "$WWW/f1.rss" "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" $((NOW + 200)) "Entry two" $T2
 $A -d "$D" update --force --now $((NOW + 240)) >/dev/null 2>&1
