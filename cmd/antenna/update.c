@@ -739,11 +739,11 @@ static void finish_page(struct upd *u, store_page *p, const detect_input *in,
 		set_str(&p->last_error, NULL);
 		if (out.updated)
 			set_str(&p->source_url, p->url);
-		/* What changed: the newest entry's title, or the first new text. */
+		/* What changed: the newest entry's title, or the first new text
+		 * (also when a newer Last-Modified decided first). */
 		if (out.updated)
 			set_excerpt(p, !out.rule ? "" : strcmp(out.rule, "feed") == 0 ?
-				    (fr->title ? fr->title : "") :
-				    strcmp(out.rule, "text") == 0 && excerpt ? excerpt : "");
+				    (fr->title ? fr->title : "") : excerpt ? excerpt : "");
 		u->updated += out.updated;
 		u->unchanged += !out.updated;
 	}

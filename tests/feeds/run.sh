@@ -126,6 +126,8 @@ $A -d "$D" update --force --now $((NOW + 180)) >/dev/null 2>&1
 is "a feed answering 304 keeps the page unchanged" "$(jget "$D" "$U/f1.html" last_modified)" "$T2"
 
 # A page that stops advertising its feed is back to its own rules.
+# (No-Validators: no Last-Modified, so the header rule cannot race the text rule.)
+printf 'No-Validators: 1\n' > "$WWW/r1.html.hdr"
 printf '<html><head><title>r1</title></head><body><p>r1</p><p>No feed any more.</p></body></html>\n' > "$WWW/r1.html"
 $A -d "$D" update --force --now $((NOW + 190)) >/dev/null 2>&1
 is "a page that drops its feed link forgets the feed" "$(jget "$D" "$U/r1.html" feed_url)" "null"
@@ -214,6 +216,7 @@ showkey "$D" "$U/broken.html" "feed error" | grep -q "^bad feed: malformed XML" 
 is "10,000 entries: the newest is found" "$(jget "$D" "$U/many.html" last_modified)" "$((NOW - 1234))"
 is "10,000 entries: its title is the excerpt" "$(showkey "$D" "$U/many.html" excerpt)" "item 7777"
 # the fallback keeps working: a text change on a page whose feed is absurd
+printf 'No-Validators: 1\n' > "$WWW/absurd.html.hdr"
 page_with_feed "$WWW/absurd.html" absurd.atom application/atom+xml "<p>absurd</p><p>Something new was added today.</p>"
 $A -d "$D" update --force --now $((NOW + 500)) >/dev/null 2>&1
 is "absurd feed: a text change is an update by the text rule" "$(jget "$D" "$U/absurd.html" detected_by)" "text"
@@ -221,6 +224,7 @@ is "... whose excerpt is the new text" "$(showkey "$D" "$U/absurd.html" excerpt)
 
 # ---- change excerpts from the text --------------------------------------------------
 printf '<html><head><title>t</title></head><body><h1>Diary</h1><p>First paragraph. It has two sentences.</p><ul><li>old item</li></ul></body></html>\n' > "$WWW/t.html"
+printf 'No-Validators: 1\n' > "$WWW/t.html.hdr"
 $A -d "$D" add "$U/t.html" >/dev/null
 $A -d "$D" update --now $((NOW + 600)) >/dev/null 2>&1
 is "first check: no excerpt" "$(showkey "$D" "$U/t.html" excerpt)" ""
