@@ -37,6 +37,8 @@ static const struct {
 	{ "text",   "T", "the page's text changed" },
 	{ "size",   "S", "the page's size changed" },
 	{ "lirs",   "L", "relayed from another antenna's LIRS file" },
+	{ "feed",   "F", "the page's RSS or Atom feed has a newer entry" },
+	{ "atom",   "A", "relayed from an Atom feed's archives (RFC 5005)" },
 };
 #define NDETECT (sizeof detect_tab / sizeof detect_tab[0])
 
@@ -193,7 +195,9 @@ static const char css[] =
 	".badge{color:#fff;background:var(--new);border-radius:3px;font-size:.7em;"
 	"font-weight:bold;padding:0 .35em;margin-left:.4em;vertical-align:.15em}\n"
 	".err .when{opacity:.7}.error{color:var(--err);margin-left:.4em}\n"
-	"dl{display:grid;grid-template-columns:auto 1fr;gap:.1em .6em}dd{margin:0}\n";
+	"dl{display:grid;grid-template-columns:auto 1fr;gap:.1em .6em}dd{margin:0}\n"
+	".ex{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;"
+	"overflow:hidden;color:var(--dim);font-size:.875em;overflow-wrap:anywhere}\n";
 
 /*
  * The writers below do not check every fputs(): a write error sticks to
@@ -308,6 +312,11 @@ static int put_page(html_ctx *h, const pub_page *p)
 	}
 	if (isnew)
 		fputs(" <span class=\"badge\">new</span>", h->fp);
+	if (!tail && p->excerpt && *p->excerpt) {   /* what the update added */
+		fputs(" <span class=\"ex\">", h->fp);
+		html_fputs(h->fp, p->excerpt);
+		fputs("</span>", h->fp);
+	}
 	if (p->last_error) {
 		const char *e = str_or(p->last_error, "error");
 		int bracketed = e[0] == '[';

@@ -20,9 +20,10 @@ typedef struct pub_page {
 	int64_t last_detected;    /* time of the last successful check, 0 = never */
 	int64_t tz_offset;        /* the page's own, for lirs.gz */
 	int64_t content_length;
-	const char *detected_by;  /* "header", "text", "size", "lirs" or "" */
+	const char *detected_by;  /* "header", "text", "size", "lirs", "feed", "atom" or "" */
 	const char *source_url;   /* the page itself, or the relaying LIRS source */
 	const char *last_error;   /* NULL when the last check succeeded */
+	const char *excerpt;      /* what the last update added; NULL or "" = none */
 } pub_page;
 
 typedef struct pub_site {
@@ -44,8 +45,9 @@ typedef struct pub_site {
  *     title, then URL), then pages with no known update or whose last check
  *     failed, shown as "--/-- --:--" with the error ("[404 Not Found]");
  *   each line: MM/DD HH:MM in display_tz, "N min/h/d ago", the detection
- *     marker H (header), T (text), S (size), L (LIRS) with a legend, the
- *     title (the URL when empty) linked only for http(s) URLs, the author;
+ *     marker H (header), T (text), S (size), L (LIRS), F (feed), A (Atom
+ *     source) with a legend, the title (the URL when empty) linked only
+ *     for http(s) URLs, the author, the excerpt of what changed;
  *   "new": last_modified after prev_publish (nothing when prev_publish is 0);
  *   links carry ?MMDDHHMM of the update when visited_query is set.
  * Every text goes through the one HTML escaper (html.h).

@@ -66,6 +66,7 @@ static void to_pub(pub_page *v, const store_page *p, int64_t tz)
 		.detected_by = p->st.detected_by ? p->st.detected_by : "",
 		.source_url = *p->source_url ? p->source_url : p->url,
 		.last_error = p->last_error,
+		.excerpt = p->excerpt,
 	};
 }
 
@@ -83,6 +84,7 @@ static size_t fresh_events(ev_event *ev, const pub_page *v, size_t n, const pub_
 			.last_detected = v[i].last_detected, .tz_offset = v[i].tz_offset,
 			.content_length = v[i].content_length, .title = v[i].title,
 			.author = v[i].author, .source_url = v[i].source_url,
+			.excerpt = v[i].excerpt,
 		};
 	}
 	return k;
