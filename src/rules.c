@@ -64,6 +64,13 @@ static const struct {
 		"the same URL appears twice in one file (§3.5)" },
 	[LIRS_R_EXTENSION_ZERO] = { "extension-zero", LIRS_SEV_WARNING,
 		"the extension is \"0\"; a blank extension SHOULD be empty (§3.9)" },
+	[LIRS_R_BACKSLASH_SHIFT] = { "backslash-shift", LIRS_SEV_ERROR,
+		"a record whose field count differs from the file's usual count and that holds "
+		"\"\\,\" or a field ending in '\\': a writer that did not double a backslash "
+		"(or made one of '¥' after escaping) shifted every later field" },
+	[LIRS_R_LAYOUT] = { "layout", LIRS_SEV_NOTE,
+		"the file has the layout of a known writer (samidare, tama); the warnings that "
+		"layout gives on every line are summarised" },
 };
 
 const char *lirs_rule_id(lirs_rule r)
