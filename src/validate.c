@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -213,18 +214,55 @@ static int rebuild(lirs_checker *c, uint64_t end)
 	return 0;
 }
 
+/*
+ * The table: one random access per record.  Past the caches every probe
+ * is a TLB miss too, unless the table sits in 2 MiB pages: map it aligned
+ * and ask for them (transparent huge pages; only a hint).
+ */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static url_slot *table_alloc(size_t cap)
+{
+	size_t n = cap * sizeof(url_slot);
+	char *p, *a;
+
+	if (n < HUGE_PAGE)
+		return calloc(cap, sizeof(url_slot));
+	p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	munmap(a + n, (size_t)(p + HUGE_PAGE - a));
+#ifdef MADV_HUGEPAGE
+	madvise(a, n, MADV_HUGEPAGE);
+#endif
+	return (url_slot *)a;   /* anonymous pages read as zero: all empty */
+}
+
+static void table_free(url_slot *t, size_t cap)
+{
+	size_t n = cap * sizeof(url_slot);
+
+	if (t && n < HUGE_PAGE)
+		free(t);
+	else if (t)
+		munmap(t, n);
+}
+
 /* Doubles the table: the old one goes first, the store refills the new. */
 static int grow(lirs_checker *c)
 {
 	size_t cap = c->cap ? c->cap * 2 : 1024;
 	uint64_t end = c->sp.base + c->sp.buf.len;
 
-	free(c->slots);
+	table_free(c->slots, c->cap);
 	c->slots = NULL;
 	c->cap = 0;
 	if (spill_flush(&c->sp) < 0)
 		return -1;
-	if (!(c->slots = calloc(cap, sizeof *c->slots)))
+	if (!(c->slots = table_alloc(cap)))
 		return -1;
 	c->cap = cap;
 	return rebuild(c, end);
@@ -309,7 +347,7 @@ void lirs_checker_free(lirs_checker *c)
 	lbuf_release(&c->sp.buf);
 	lbuf_release(&c->sp.rd);
 	lbuf_release(&c->key);
-	free(c->slots);
+	table_free(c->slots, c->cap);
 	free(c);
 }
 
