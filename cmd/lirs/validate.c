@@ -75,14 +75,14 @@ static void emit_json(lbuf *b, const lirs_diag *d)
 	lbuf_addf(b, ",\"skipped\":%s}\n", d->skipped ? "true" : "false");
 }
 
-/* Text mode lists a rule's first SUMMARY_AFTER lines of a file (all with
- * -v); JSON lists every diagnostic. */
+/* Text mode lists a warning rule's first SUMMARY_AFTER lines of a file
+ * (all with -v), every error, and in JSON every diagnostic. */
 static int listed(vctx *v, const lirs_diag *d)
 {
 	unsigned long n = ++v->count[d->rule];
 
 	v->last[d->rule] = d->line;
-	return v->json || v->verbose || n <= SUMMARY_AFTER;
+	return v->json || v->verbose || d->severity == LIRS_SEV_ERROR || n <= SUMMARY_AFTER;
 }
 
 static void print_diag(vctx *v, const lirs_diag *d)
@@ -128,44 +128,43 @@ static void note(vctx *v, const char *name, lirs_rule rule, const char *msg)
 		print_diag(v, &d);
 }
 
-/* "layout: tama (13 fields, no trailing comma)": once per file whose
- * records mostly have a shape other than LIRS 2.1's. */
-static void layout_note(vctx *v, const char *name, const lirs_layout *l)
+/*
+ * "layout: tama (13 fields, no trailing comma) on 6 of 7 records": once
+ * per file whose records mostly have a shape other than LIRS 2.1's; for a
+ * shape no known writer has, only when it is more than a few records'.
+ */
+static void layout_note(vctx *v, const char *name, const lirs_layout *l,
+			unsigned long records)
 {
 	lbuf m = LBUF_INIT;
 
-	if (!l->records || !l->nusual)
+	if (!l->records || !l->nusual || (!l->name && l->records <= SUMMARY_AFTER))
 		return;
-	lbuf_addf(&m, "layout: %s (%u fields, %s trailing comma) on %lu records; its ",
-		  l->name ? l->name : "unknown writer", l->nfields,
-		  l->trailing_comma ? "a" : "no", l->records);
+	lbuf_addf(&m, "layout: %s%s%u fields, %s trailing comma%s on %lu of %lu records: ",
+		  l->name ? l->name : "", l->name ? " (" : "", l->nfields,
+		  l->trailing_comma ? "a" : "no", l->name ? ")" : " (no known writer)",
+		  l->records, records);
 	for (size_t i = 0; i < l->nusual; i++)
 		lbuf_addf(&m, "%s%s", i ? " and " : "", lirs_rule_id(l->usual[i]));
-	lbuf_addf(&m, " warnings are expected%s", v->verbose || v->json ? "" :
-		  " and summarised");
+	lbuf_adds(&m, " expected on each");
 	note(v, name, LIRS_R_LAYOUT, m.data);
 	lbuf_release(&m);
 }
 
-/* "and N more": one note per rule whose lines were not all listed. */
+/* "and N more": one note per warning rule whose lines were not all listed. */
 static void more_notes(vctx *v, const char *name)
 {
 	char msg[256];
 
-	if (v->json || v->verbose)
+	if (v->json || v->verbose || v->quiet)
 		return;
 	for (int r = 0; r < LIRS_R__COUNT; r++) {
-		if (v->count[r] <= SUMMARY_AFTER)
+		if (v->count[r] <= SUMMARY_AFTER || lirs_rule_severity((lirs_rule)r) == LIRS_SEV_ERROR)
 			continue;
 		snprintf(msg, sizeof msg, "and %lu more %s %ss, the last on line %lu; -v lists every line",
 			 v->count[r] - SUMMARY_AFTER, lirs_rule_id((lirs_rule)r),
 			 lirs_severity_name(lirs_rule_severity((lirs_rule)r)), v->last[r]);
-		/* Notes about errors stay under -q, like the errors. */
-		if (!v->quiet || lirs_rule_severity((lirs_rule)r) == LIRS_SEV_ERROR) {
-			lirs_diag d = { .file = name, .rule = (lirs_rule)r,
-					.severity = LIRS_SEV_NOTE, .message = msg };
-			print_diag(v, &d);
-		}
+		note(v, name, (lirs_rule)r, msg);
 	}
 }
 
@@ -268,7 +267,7 @@ static int validate_file(vctx *v, const char *path, const lirs_reader_opts *ro,
 		close(co.spill_fd);
 	/* A file that could not be opened has no summary in text mode: the message said it. */
 	if (rc != CLI_EIO || v->json) {
-		layout_note(v, name, &lay);
+		layout_note(v, name, &lay, st.records);
 		more_notes(v, name);
 		summary(v, name, &st, rc == 0, &lay);
 	}
