@@ -77,12 +77,10 @@ static void emit_json(lbuf *b, const lirs_diag *d)
 
 /* Text mode lists a warning rule's first SUMMARY_AFTER lines of a file
  * (all with -v), every error, and in JSON every diagnostic. */
-static int listed(vctx *v, const lirs_diag *d)
+static int listed(const vctx *v, const lirs_diag *d)
 {
-	unsigned long n = ++v->count[d->rule];
-
-	v->last[d->rule] = d->line;
-	return v->json || v->verbose || d->severity == LIRS_SEV_ERROR || n <= SUMMARY_AFTER;
+	return v->json || v->verbose || d->severity == LIRS_SEV_ERROR ||
+	       v->count[d->rule] <= SUMMARY_AFTER;
 }
 
 static void print_diag(vctx *v, const lirs_diag *d)
@@ -105,6 +103,8 @@ static void on_diag(void *ctx, const lirs_diag *d)
 		v->errors++;
 	else if (d->severity == LIRS_SEV_WARNING)
 		v->warnings++;
+	v->count[d->rule]++;
+	v->last[d->rule] = d->line;
 	if (v->quiet && d->severity < LIRS_SEV_ERROR)
 		return;
 	if (listed(v, d))
