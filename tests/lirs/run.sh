@@ -283,6 +283,17 @@ for line in open(sys.argv[1]):
 sys.exit(0 if summ and dict(seen) == summ["rules"] and summ["layout"]["name"] == sys.argv[2] else 1)
 ' "$T/out" "${c%-layout}" && ok "$c: JSON lists every diagnostic, counts agree" || nok "$c: JSON lists every diagnostic, counts agree"
 	done
+	# duplicate-url past the table's first growths and the key file's
+	# write buffer: every 10th URL after line 5000 repeats one 4999 back.
+	awk 'BEGIN { for (i = 1; i <= 20000; i++) { u = (i % 10 == 0 && i > 5000) ? i - 4999 : i
+		printf "LIRS,999999900,999999900,32400,0,http://h%d.example/page/%d,t,0,0,,\n", u % 50, u } }' > "$T/many.lirs"
+	$L validate -q --now $NOW "$T/many.lirs" > "$T/out"
+	check "$(grep -c 'duplicate-url' "$T/out"):$(grep -c 'http://h1.example/page/5001. already appears on line 5001 ' "$T/out")" \
+		"1500:1" "duplicate-url: 1500 of 20000, each naming its first line"
+	TMPDIR=$T/none $L validate -q --now $NOW "$T/many.lirs" > "$T/out2" 2> "$T/err"
+	expect_same "$T/out" "$T/out2" "duplicate-url: the same with the keys in memory"
+	grep -q "warning: cannot create a temporary file in '$T/none'" "$T/err" &&
+		ok "duplicate-url: no temporary file is a warning" || nok "duplicate-url: no temporary file is a warning"
 	cd "$TOP" || return
 }
 
