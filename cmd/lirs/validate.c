@@ -19,8 +19,8 @@ static const char help[] =
 	"Check LIRS files (FILE - is standard input) against LIRS 2.1 and report\n"
 	"each problem as FILE:LINE:COL: error|warning: MESSAGE [RULE], then one\n"
 	"summary line per file: FILE: N records, N errors, N warnings.\n"
-	"A rule that fires on more than 3 lines of a file is listed for its first\n"
-	"3 lines, then one note says how many more; a file in a known writer's\n"
+	"A warning that fires on more than 3 lines of a file is listed for its\n"
+	"first 3 lines, then one note says how many more; a file in a known writer's\n"
 	"layout (samidare, tama) is named so in one note.  The rules are listed\n"
 	"in lirs(5).\n"
 	"\n"
@@ -42,6 +42,16 @@ static const char help[] =
 
 /* Lines of one rule listed per file before the rest are only counted. */
 #define SUMMARY_AFTER 3
+/* Diagnostics held back until the file's layout is decided (bounded:
+ * past this many, they are printed as they come). */
+#define HOLD_MAX 4096
+
+/* A diagnostic held back: its message and field live in vctx.held_text. */
+typedef struct held {
+	lirs_diag d;
+	size_t msg, field;        /* offsets into held_text; field (size_t)-1: NULL */
+	size_t seq;
+} held;
 
 typedef struct vctx {
 	int json, quiet, verbose;
@@ -49,7 +59,14 @@ typedef struct vctx {
 	lirs_checker *chk;
 	unsigned long errors, warnings;
 	/* per file and rule: diagnostics seen, and of those the last line */
-	unsigned long count[LIRS_R__COUNT], last[LIRS_R__COUNT];
+	unsigned long count[LIRS_R__COUNT], last[LIRS_R__COUNT], shown[LIRS_R__COUNT];
+	/* Until the checker decides the file's usual field count, whose
+	 * backslash-shift errors for the first records come only then,
+	 * diagnostics wait here and are printed in line order. */
+	int holding;
+	held *held;
+	size_t nheld, heldcap;
+	lbuf held_text;
 	int failed;               /* writing failed */
 } vctx;
 
@@ -77,10 +94,14 @@ static void emit_json(lbuf *b, const lirs_diag *d)
 
 /* Text mode lists a warning rule's first SUMMARY_AFTER lines of a file
  * (all with -v), every error, and in JSON every diagnostic. */
-static int listed(const vctx *v, const lirs_diag *d)
+static int listed(vctx *v, const lirs_diag *d)
 {
-	return v->json || v->verbose || d->severity == LIRS_SEV_ERROR ||
-	       v->count[d->rule] <= SUMMARY_AFTER;
+	if (v->json || v->verbose || d->severity == LIRS_SEV_ERROR ||
+	    v->shown[d->rule] < SUMMARY_AFTER) {
+		v->shown[d->rule]++;
+		return 1;
+	}
+	return 0;
 }
 
 static void print_diag(vctx *v, const lirs_diag *d)
@@ -95,6 +116,59 @@ static void print_diag(vctx *v, const lirs_diag *d)
 		v->failed = 1;
 }
 
+static int by_line(const void *a, const void *b)
+{
+	const held *x = a, *y = b;
+
+	if (x->d.line != y->d.line)
+		return x->d.line < y->d.line ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Prints what was held, in line order, and stops holding. */
+static void release(vctx *v)
+{
+	if (!v->holding)
+		return;
+	v->holding = 0;
+	qsort(v->held, v->nheld, sizeof *v->held, by_line);
+	for (size_t i = 0; i < v->nheld; i++) {
+		held *h = &v->held[i];
+		h->d.message = v->held_text.data + h->msg;
+		h->d.field = h->field == (size_t)-1 ? NULL : v->held_text.data + h->field;
+		if (listed(v, &h->d))
+			print_diag(v, &h->d);
+	}
+	v->nheld = 0;
+	lbuf_reset(&v->held_text);
+}
+
+/* Keeps a copy of d; 0, or -1 when it cannot (then it is printed now). */
+static int hold(vctx *v, const lirs_diag *d)
+{
+	held *h;
+
+	if (v->nheld >= HOLD_MAX ||
+	    !(h = lgrow(v->held, &v->heldcap, v->nheld + 1, sizeof *h, 64)))
+		return -1;
+	v->held = h;
+	h = &v->held[v->nheld];
+	h->d = *d;
+	h->seq = v->nheld;
+	h->msg = v->held_text.len;
+	h->field = (size_t)-1;
+	if (lbuf_add(&v->held_text, d->message ? d->message : lirs_rule_summary(d->rule),
+		     strlen(d->message ? d->message : lirs_rule_summary(d->rule)) + 1) < 0)
+		return -1;
+	if (d->field) {
+		h->field = v->held_text.len;
+		if (lbuf_add(&v->held_text, d->field, strlen(d->field) + 1) < 0)
+			return -1;
+	}
+	v->nheld++;
+	return 0;
+}
+
 static void on_diag(void *ctx, const lirs_diag *d)
 {
 	vctx *v = ctx;
@@ -104,9 +178,13 @@ static void on_diag(void *ctx, const lirs_diag *d)
 	else if (d->severity == LIRS_SEV_WARNING)
 		v->warnings++;
 	v->count[d->rule]++;
-	v->last[d->rule] = d->line;
+	if (d->line > v->last[d->rule])
+		v->last[d->rule] = d->line;
 	if (v->quiet && d->severity < LIRS_SEV_ERROR)
 		return;
+	if (v->holding && hold(v, d) == 0)
+		return;
+	release(v);   /* too many held: print them, then this one */
 	if (listed(v, d))
 		print_diag(v, d);
 }
@@ -116,6 +194,12 @@ static int on_record(void *ctx, const lirs_record *r)
 	vctx *v = ctx;
 
 	lirs_checker_check(v->chk, r);
+	if (v->holding) {
+		lirs_layout l;
+		lirs_checker_layout(v->chk, &l);
+		if (l.decided)
+			release(v);
+	}
 	return v->failed;
 }
 
@@ -159,10 +243,10 @@ static void more_notes(vctx *v, const char *name)
 	if (v->json || v->verbose || v->quiet)
 		return;
 	for (int r = 0; r < LIRS_R__COUNT; r++) {
-		if (v->count[r] <= SUMMARY_AFTER || lirs_rule_severity((lirs_rule)r) == LIRS_SEV_ERROR)
+		if (v->count[r] <= v->shown[r] || lirs_rule_severity((lirs_rule)r) == LIRS_SEV_ERROR)
 			continue;
 		snprintf(msg, sizeof msg, "and %lu more %s %ss, the last on line %lu; -v lists every line",
-			 v->count[r] - SUMMARY_AFTER, lirs_rule_id((lirs_rule)r),
+			 v->count[r] - v->shown[r], lirs_rule_id((lirs_rule)r),
 			 lirs_severity_name(lirs_rule_severity((lirs_rule)r)), v->last[r]);
 		note(v, name, (lirs_rule)r, msg);
 	}
@@ -254,9 +338,12 @@ static int validate_file(vctx *v, const char *path, const lirs_reader_opts *ro,
 	v->errors = v->warnings = 0;
 	memset(v->count, 0, sizeof v->count);
 	memset(v->last, 0, sizeof v->last);
+	memset(v->shown, 0, sizeof v->shown);
+	v->holding = 1;
 	rc = cli_read(path, ro, &st);
 	/* Records judged before the file's usual field count was known. */
 	lost = lirs_checker_finish(v->chk) < 0;
+	release(v);
 	if (lost)
 		cli_error("%s: the duplicate-url check is incomplete: %s", name,
 			  strerror(lirs_checker_failed(v->chk)));
@@ -292,7 +379,7 @@ int cmd_validate(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	vctx v = { .out = LBUF_INIT };
+	vctx v = { .out = LBUF_INIT, .held_text = LBUF_INIT };
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = &v };
 	lirs_check_opts co = { .now = (int64_t)time(NULL) };
 	uint64_t u;
@@ -338,6 +425,8 @@ int cmd_validate(int argc, char **argv)
 			break;
 	}
 	lbuf_release(&v.out);
+	lbuf_release(&v.held_text);
+	free(v.held);
 	if (cli_close_stdout() != CLI_OK)
 		status = CLI_FATAL;
 	return status;
