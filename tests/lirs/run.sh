@@ -294,6 +294,12 @@ sys.exit(0 if summ and dict(seen) == summ["rules"] and summ["layout"]["name"] ==
 	expect_same "$T/out" "$T/out2" "duplicate-url: the same with the keys in memory"
 	grep -q "warning: cannot create a temporary file in '$T/none'" "$T/err" &&
 		ok "duplicate-url: no temporary file is a warning" || nok "duplicate-url: no temporary file is a warning"
+	# More diagnostics than validate holds back before the layout is known:
+	# printed as they come, nothing lost.
+	{ awk 'BEGIN { for (i = 0; i < 4200; i++) print "junk" }'; sed -n '1p;6p' tama-layout.in; } > "$T/junk.lirs"
+	$L validate --now $NOW "$T/junk.lirs" > "$T/out"
+	check "$(grep -c 'no-prefix' "$T/out"):$(grep -c '^[^:]*:4202:[0-9]*: error: .*\[backslash-shift\]$' "$T/out")" "4200:1" \
+		"4200 diagnostics before the layout is known: all printed, the shift found"
 	cd "$TOP" || return
 }
 
