@@ -58,7 +58,7 @@ typedef struct vctx {
 	lbuf out;
 	lirs_checker *chk;
 	unsigned long errors, warnings;
-	/* per file and rule: diagnostics seen, and of those the last line */
+	/* per file and rule: diagnostics seen, the highest line, and printed */
 	unsigned long count[LIRS_R__COUNT], last[LIRS_R__COUNT], shown[LIRS_R__COUNT];
 	/* Until the checker decides the file's usual field count, whose
 	 * backslash-shift errors for the first records come only then,
