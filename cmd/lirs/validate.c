@@ -131,7 +131,8 @@ static void release(vctx *v)
 	if (!v->holding)
 		return;
 	v->holding = 0;
-	qsort(v->held, v->nheld, sizeof *v->held, by_line);
+	if (v->nheld)   /* qsort(NULL, 0, ...) is undefined */
+		qsort(v->held, v->nheld, sizeof *v->held, by_line);
 	for (size_t i = 0; i < v->nheld; i++) {
 		held *h = &v->held[i];
 		h->d.message = v->held_text.data + h->msg;
