@@ -70,6 +70,16 @@ typedef struct lirs_record {
 	/* 1-based character column where each of the 9 fields starts in its
 	 * line, 0 = unknown (records not read from a file, a missing extension) */
 	unsigned long col[9];
+	/* How the line was written (the reader fills these; 0 for records not
+	 * read from a file): the number of fields, whether it ended in ',',
+	 * and the first field whose raw text (before unescaping) holds "\,"
+	 * or whose value ends in a backslash (1-based, 0 = none) with the
+	 * column of that backslash.  Both are what a writer that forgot to
+	 * double a backslash leaves (lirs(5), backslash-shift). */
+	unsigned nfields;
+	unsigned char trailing_comma;
+	unsigned bs_field;
+	unsigned long bs_col;
 } lirs_record;
 
 /* Deep copy: *dst owns its strings; release with lirs_record_release(). */
@@ -132,8 +142,14 @@ typedef enum {
 	LIRS_R_DI_CHARSET,        /* warning: a DI charset we do not know */
 	LIRS_R_DI_TOO_MANY_EXTRA, /* error: over LIRS_DI_MAX_EXTRA X-LIRS-Extra; skipped */
 	LIRS_R_HINA_BAD_LINE,     /* error: a hina.txt line that is not a record; skipped */
+	LIRS_R_BACKSLASH_SHIFT,   /* error: fields shifted by an undoubled backslash */
+	LIRS_R_LAYOUT,            /* note: the file's layout is a known writer's */
 	LIRS_R__COUNT
 } lirs_rule;
+
+/* The likely cause backslash-shift names (reader.c and validate.c). */
+#define LIRS_SHIFT_CAUSE "every later field is shifted; the writer probably did not double " \
+	"a backslash (tama) or made one of '¥' after escaping (samidare)"
 
 const char *lirs_rule_id(lirs_rule r);        /* "lone-cr" */
 lirs_severity lirs_rule_severity(lirs_rule r);
@@ -252,11 +268,51 @@ typedef struct lirs_check_opts {
 	const char *filename;
 	lirs_diag_fn on_diag;
 	void *ctx;
+	/*
+	 * duplicate-url keeps a 16-byte slot per URL in memory and the URL
+	 * keys themselves in a scratch store, read back only to confirm a
+	 * hash match and when the table grows.  With spill set, spill_fd is an
+	 * open, empty read-write file the caller made for it (an unlinked
+	 * temporary file; the checker neither closes nor names it); otherwise
+	 * the keys stay in memory.
+	 */
+	int spill;
+	int spill_fd;
+	/* Tests only: keep this many low bits of the URL-key hash (1..63) to
+	 * force collisions; 0 = all 64. */
+	unsigned test_hash_bits;
 } lirs_check_opts;
 /* Record-level rules over one file; remembers URLs for duplicate-url. */
 lirs_checker *lirs_checker_new(const lirs_check_opts *opts);
 /* Emits diagnostics for r; returns the number of errors found. */
 int lirs_checker_check(lirs_checker *c, const lirs_record *r);
+/*
+ * backslash-shift compares a record's field count with the file's usual
+ * count, decided from the first LIRS_LAYOUT_RECORDS records (their most
+ * common count, records without a suspicious backslash first).  Records
+ * before that are kept (a few numbers each) and judged when it is decided:
+ * their diagnostics come then.  lirs_checker_finish() decides it for a
+ * shorter file; call it once at the end of the input.  Returns the number
+ * of errors it emitted, or -1 when out of memory (a duplicate check failed).
+ */
+#define LIRS_LAYOUT_RECORDS 16
+int lirs_checker_finish(lirs_checker *c);
+
+/* The file's usual shape, as far as decided. */
+typedef struct lirs_layout {
+	int decided;             /* after LIRS_LAYOUT_RECORDS records or finish */
+	unsigned nfields;        /* the usual field count; 0 = no record yet */
+	int trailing_comma;      /* its records usually end in ',' */
+	unsigned long records;   /* records with that count and ending */
+	const char *name;        /* "samidare" (8 fields and ','), "tama" (13,
+				  * no ','), "lirs-2.1" (9 and ','), or NULL */
+	lirs_rule usual[2];      /* the warnings this shape gives on every record */
+	size_t nusual;
+} lirs_layout;
+void lirs_checker_layout(const lirs_checker *c, lirs_layout *out);
+/* 0, or the errno of what lost the duplicate checks (out of memory, a
+ * scratch file error): the diagnostics may then miss duplicates. */
+int lirs_checker_failed(const lirs_checker *c);
 void lirs_checker_free(lirs_checker *c);
 
 /* True when s is an absolute http: or https: URL with a host. */

@@ -69,6 +69,8 @@ struct lirs_reader {
 	struct pdiag *pd;
 	size_t npd, pdcap;
 	lbuf msgs;
+	unsigned bs_field;       /* split_fields(): see lirs_record.bs_field */
+	unsigned long bs_col;
 	int nomem;
 	char empty[1];
 	/* HINA-DI and hina.txt (di.c): the format is chosen by the first line */
@@ -307,6 +309,8 @@ static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t le
 	unsigned long nesc = 0;
 	char *o;
 
+	rd->bs_field = 0;
+	rd->bs_col = 0;
 	/* Unescaping never lengthens a field; each field adds one NUL. */
 	lbuf_reset(&rd->fbuf);
 	if (lbuf_grow(&rd->fbuf, 2 * (len - start) + 2) < 0)
@@ -334,11 +338,21 @@ static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t le
 				break;
 			}
 			if (i + 1 < len && (s[i + 1] == ',' || s[i + 1] == '\\')) {
+				/* "\," anywhere, or "\\" that ends the field: what
+				 * an undoubled backslash leaves (backslash-shift). */
+				if (!rd->bs_field && (s[i + 1] == ',' || i + 2 == len || s[i + 2] == ',')) {
+					rd->bs_field = (unsigned)nf + 1;
+					rd->bs_col = (unsigned long)(i + 1 - cont);
+				}
 				*o++ = s[i + 1];
 				i += 2;
 				continue;
 			}
 			bad_escape(rd, s, len, i, nf, &nesc);
+			if (!rd->bs_field && i + 1 == len) {
+				rd->bs_field = (unsigned)nf + 1;
+				rd->bs_col = (unsigned long)(i + 1 - cont);
+			}
 			*o++ = s[i++];
 		}
 		*o++ = '\0';
@@ -656,6 +670,11 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 	if (nf < 8) {
 		queue(rd, col_of(s, n), LIRS_R_TOO_FEW_FIELDS, NULL,
 		      "record has %zu fields, fewer than 8; skipped", nf);
+		/* Every layout has 8 or more fields: the count is off for sure. */
+		if (rd->bs_field)
+			queue(rd, rd->bs_col, LIRS_R_BACKSLASH_SHIFT, field_name(rd->bs_field - 1),
+			      "%s: '\\' before a field separator and only %zu fields: %s",
+			      field_name(rd->bs_field - 1), nf, LIRS_SHIFT_CAUSE);
 		skip = 1;
 		goto out;
 	}
@@ -669,6 +688,10 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 		queue(rd, col_of(s, n) , LIRS_R_NO_TRAILING_COMMA, NULL,
 		      "record does not end with ','");
 	field_cols(rd, nf, &rec);
+	rec.nfields = (unsigned)nf;
+	rec.trailing_comma = (unsigned char)trailing;
+	rec.bs_field = rd->bs_field;
+	rec.bs_col = rd->bs_col;
 	if (build_record(rd, nf, &rec) < 0)
 		skip = 1;
 out:

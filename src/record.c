@@ -22,6 +22,10 @@ int lirs_record_copy(lirs_record *dst, const lirs_record *src)
 	dst->content_length = src->content_length;
 	dst->line = src->line;
 	memcpy(dst->col, src->col, sizeof(dst->col));
+	dst->nfields = src->nfields;
+	dst->trailing_comma = src->trailing_comma;
+	dst->bs_field = src->bs_field;
+	dst->bs_col = src->bs_col;
 	if (!(dst->url = dup(src->url)) || !(dst->title = dup(src->title)) ||
 	    !(dst->author = dup(src->author)) || !(dst->source_url = dup(src->source_url)) ||
 	    !(dst->extension = dup(src->extension)))

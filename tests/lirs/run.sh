@@ -255,6 +255,54 @@ write_errors() {
 	done
 }
 
+# Summarised warnings, -v, the layout note and JSON's completeness
+# (issue 7 section 3), on the peers' own layouts.
+validate_summary() {
+	cd "$CASES" || return
+	$L validate --now $NOW samidare-layout.in > "$T/out"
+	check "$(grep -c '\[no-extension\]$' "$T/out")" 4 "samidare: 3 no-extension lines and one note"
+	grep -q '^samidare-layout.in: note: and 3 more no-extension warnings, the last on line 6; -v lists every line \[no-extension\]$' "$T/out" &&
+		ok "samidare: 'and 3 more'" || nok "samidare: 'and 3 more'"
+	check "$(grep -c '\[layout\]$' "$T/out")" 1 "samidare: the layout named once"
+	check "$(grep -c '\[backslash-shift\]$' "$T/out")" 2 "samidare: both shifted records"
+	$L validate -v --now $NOW samidare-layout.in > "$T/out"
+	check "$(grep -c '\[no-extension\]$' "$T/out")" 6 "samidare -v: every no-extension line"
+	check "$(grep -c 'more .* -v lists' "$T/out")" 0 "samidare -v: no 'and N more'"
+	$L validate -q --now $NOW tama-layout.in > "$T/out"
+	check "$(grep -vc ': error: ' "$T/out")" 1 "tama -q: errors and the summary only"
+	for c in tama-layout samidare-layout; do
+		# JSON: every diagnostic, each line parses, the counts agree.
+		$L validate --format json --now $NOW $c.in > "$T/out"
+		python3 -c '
+import json, sys, collections
+seen = collections.Counter(); summ = None
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["type"] == "summary": summ = o
+    elif o["severity"] != "note": seen[o["rule"]] += 1
+sys.exit(0 if summ and dict(seen) == summ["rules"] and summ["layout"]["name"] == sys.argv[2] else 1)
+' "$T/out" "${c%-layout}" && ok "$c: JSON lists every diagnostic, counts agree" || nok "$c: JSON lists every diagnostic, counts agree"
+	done
+	# duplicate-url past the table's first growths and the key file's
+	# write buffer: every 10th URL after line 5000 repeats one 4999 back.
+	awk 'BEGIN { for (i = 1; i <= 20000; i++) { u = (i % 10 == 0 && i > 5000) ? i - 4999 : i
+		printf "LIRS,999999900,999999900,32400,0,http://h%d.example/page/%d,t,0,0,,\n", u % 50, u } }' > "$T/many.lirs"
+	$L validate -q --now $NOW "$T/many.lirs" > "$T/out"
+	check "$(grep -c 'duplicate-url' "$T/out"):$(grep -c 'http://h1.example/page/5001. already appears on line 5001 ' "$T/out")" \
+		"1500:1" "duplicate-url: 1500 of 20000, each naming its first line"
+	TMPDIR=$T/none $L validate -q --now $NOW "$T/many.lirs" > "$T/out2" 2> "$T/err"
+	expect_same "$T/out" "$T/out2" "duplicate-url: the same with the keys in memory"
+	grep -q "warning: cannot create a temporary file in '$T/none'" "$T/err" &&
+		ok "duplicate-url: no temporary file is a warning" || nok "duplicate-url: no temporary file is a warning"
+	# More diagnostics than validate holds back before the layout is known:
+	# printed as they come, nothing lost.
+	{ awk 'BEGIN { for (i = 0; i < 4200; i++) print "junk" }'; sed -n '1p;6p' tama-layout.in; } > "$T/junk.lirs"
+	$L validate --now $NOW "$T/junk.lirs" > "$T/out"
+	check "$(grep -c 'no-prefix' "$T/out"):$(grep -c '^[^:]*:4202:[0-9]*: error: .*\[backslash-shift\]$' "$T/out")" "4200:1" \
+		"4200 diagnostics before the layout is known: all printed, the shift found"
+	cd "$TOP" || return
+}
+
 # The documentation must keep up with the code.
 docs() {
 	man5=$TOP/man/lirs.5 man1=$TOP/man/lirs.1
@@ -282,4 +330,5 @@ stdin_and_files
 pack_checks
 pack_atomic
 write_errors
+validate_summary
 docs
