@@ -567,9 +567,13 @@ int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
 	memset(&wo, 0, sizeof wo);
 	wo.sink = lirs_sink_stdio;
 	wo.ctx = f.fp;
+	wo.euc_jp_ms = site->lirs_euc_jp_ms;
 	errno = 0;
 	w = lirs_writer_new(&wo);
 	ok = w && write_records(w, v, m) == 0 && lirs_writer_finish(w) == 0;
+	if (ok && site->lirs_counts)
+		*site->lirs_counts = (pub_lirs_counts){ lirs_writer_replaced(w),
+			lirs_writer_approximated(w), lirs_writer_substituted(w) };
 	if (!ok && !errno)
 		snprintf(err, errlen, "%s", w ? "the LIRS writer failed" : "out of memory");
 	rc = close_out(&f, ok, path, err, errlen);

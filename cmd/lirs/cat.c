@@ -9,7 +9,7 @@
 #include "jsonw.h"
 
 static const char help[] =
-	"usage: lirs cat [--format jsonl|tsv|lirs] [--utf8] [--gzip] [--max-decoded BYTES] [--max-line BYTES] [FILE...]\n"
+	"usage: lirs cat [--format jsonl|tsv|lirs] [--charset CS] [--utf8] [--gzip] [--max-decoded BYTES] [--max-line BYTES] [FILE...]\n"
 	"\n"
 	"Decode LIRS files (gzip or plain, EUC-JP or UTF-8) to standard output.\n"
 	"With no FILE, or when FILE is -, read standard input.\n"
@@ -17,6 +17,8 @@ static const char help[] =
 	"  -f, --format FMT       jsonl (default): one JSON object per record;\n"
 	"                         tsv: tab-separated fields, \\t \\n \\r \\\\ escaped;\n"
 	"                         lirs: LIRS text (EUC-JP, not compressed)\n"
+	"      --charset CS       with --format lirs: euc-jp (default, strict; NEC and\n"
+	"                         IBM extensions as readable forms), euc-jp-ms, utf-8\n"
 	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
 	"      --gzip             with --format lirs: gzip the output\n"
 	"      --max-decoded BYTES  stop an input that decodes to more (default 1G;\n"
@@ -163,11 +165,12 @@ static int finish_lirs(cat *c)
 
 int cmd_cat(int argc, char **argv)
 {
-	enum { O_MAXDEC = 256, O_MAXLINE, O_UTF8, O_GZIP };
+	enum { O_MAXDEC = 256, O_MAXLINE, O_UTF8, O_GZIP, O_CHARSET };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
 		{ "gzip", no_argument, NULL, O_GZIP },
+		{ "charset", required_argument, NULL, O_CHARSET },
 		{ "max-decoded", required_argument, NULL, O_MAXDEC },
 		{ "max-line", required_argument, NULL, O_MAXLINE },
 		{ "help", no_argument, NULL, 'h' },
@@ -187,6 +190,10 @@ int cmd_cat(int argc, char **argv)
 			break;
 		case O_UTF8: wo.utf8 = 1; break;
 		case O_GZIP: wo.no_gzip = 0; break;
+		case O_CHARSET:
+			if (cli_parse_charset(help, optarg, &wo) < 0)
+				return CLI_FATAL;
+			break;
 		case O_MAXDEC:
 			if (cli_parse_bytes("--max-decoded", optarg, &ro.max_decoded) < 0)
 				return CLI_FATAL;

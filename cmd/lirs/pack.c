@@ -13,7 +13,7 @@
 #include "jsonw.h"
 
 static const char help[] =
-	"usage: lirs pack [-o FILE] [--utf8] [--no-gzip] [FILE]\n"
+	"usage: lirs pack [-o FILE] [--charset CS] [--utf8] [--no-gzip] [FILE]\n"
 	"\n"
 	"Read JSON Lines records (the shape 'lirs cat' writes; FILE - or no FILE is\n"
 	"standard input) and write them as a LIRS 2.1 file: EUC-JP, gzip.\n"
@@ -23,7 +23,10 @@ static const char help[] =
 	"\n"
 	"  -o, --output FILE      write FILE atomically (temporary file + rename)\n"
 	"                         instead of standard output\n"
-	"      --utf8             write UTF-8 instead of EUC-JP\n"
+	"      --charset CS       euc-jp (default: strict JIS X 0208/0212, NEC and IBM\n"
+	"                         extensions as readable forms, ① as (1), 髙 as 高),\n"
+	"                         euc-jp-ms (keep their vendor codes), utf-8\n"
+	"      --utf8             write UTF-8 instead of EUC-JP (--charset utf-8)\n"
 	"      --no-gzip          write plain text\n"
 	"  -h, --help             show this help\n"
 	"\n"
@@ -390,11 +393,12 @@ static int run_to_file(pack *p, lirs_writer_opts *wo, FILE *in, const char *out)
 
 int cmd_pack(int argc, char **argv)
 {
-	enum { O_UTF8 = 256, O_NOGZIP };
+	enum { O_UTF8 = 256, O_NOGZIP, O_CHARSET };
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
 		{ "no-gzip", no_argument, NULL, O_NOGZIP },
+		{ "charset", required_argument, NULL, O_CHARSET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -409,6 +413,10 @@ int cmd_pack(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case O_UTF8: wo.utf8 = 1; break;
 		case O_NOGZIP: wo.no_gzip = 1; break;
+		case O_CHARSET:
+			if (cli_parse_charset(help, optarg, &wo) < 0)
+				return CLI_FATAL;
+			break;
 		case 'h': return cli_help(help);
 		default: return CLI_FATAL;
 		}
