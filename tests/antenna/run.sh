@@ -211,6 +211,28 @@ check "index.html names a page" grep -q "Head" "$T/pub/index.html"
 check "run = update + publish" $A -d "$D" run "$T/pub2" --now $((NOW + 100000))
 check "run wrote index.html" test -s "$T/pub2/index.html"
 
+# ---- lirs.gz: strict EUC-JP unless lirs_charset is euc-jp-ms (issue 7 §4) -----------
+# gzip(1) and iconv(1) (glibc's own strict EUC-JP reader) are in every Debian.
+D=$T/v.db
+$A -d "$D" init >/dev/null
+printf '<title>V</title><p>v</p>\n' > "$WWW/vendor.html"
+printf 'Last-Modified: Mon, 01 Jan 2024 00:00:00 GMT\n' > "$WWW/vendor.html.hdr"
+$A -d "$D" add "$U/vendor.html" --title "①髙㈱" >/dev/null
+$A -d "$D" update --now "$NOW" >/dev/null 2>&1
+$A -d "$D" publish --now "$NOW" "$T/vpub" > /dev/null 2> "$T/err"
+check "publish: lirs.gz decodes with strict EUC-JP (iconv -f EUC-JP)" \
+	sh -c "gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP -t UTF-8 > '$T/v.txt'"
+check "publish: vendor characters as their readable forms" grep -q ',(1)高(株),' "$T/v.txt"
+check "publish: they are counted in a warning" grep -q "warning: lirs.gz: 3 vendor characters" "$T/err"
+check "init --charset euc-jp-ms" $A -d "$D" init --charset euc-jp-ms
+$A -d "$D" run --now "$NOW" "$T/vpub" > /dev/null 2> "$T/err"
+check "run with lirs_charset euc-jp-ms writes the vendor codes" \
+	sh -c "gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP-MS -t UTF-8 | grep -q ',①髙㈱,'"
+check "... which strict EUC-JP refuses" sh -c "! gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP -t UTF-8 >/dev/null 2>&1"
+is "... and no warning" "$(grep -c warning "$T/err")" 0
+$A -d "$D" init --charset latin1 2>/dev/null
+is "init --charset refuses other charsets" $? 2
+
 # ---- schema from a newer antenna ------------------------------------------------------
 cp "$D" "$T/new.db"
 $PY -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version=99"); c.commit()' "$T/new.db"
