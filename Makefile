@@ -58,10 +58,17 @@ $(BUILD)/tools/%: tests/tools/%.c $(HDRS) $(BUILD)/liblirs.a
 TOOL_LIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
 
 # Programs the script tests run (python3 reads JSON and feeds, xmllint
-# checks XML); installed like the libraries.
-$(BUILD)/.testdeps: mk/deps.sh
+# checks XML); installed like the libraries.  Each script also names its
+# own in a "# test-needs: CMD:PACKAGE ..." line (import:MODULE:PACKAGE for
+# a python3 module), collected here, so a new tool is installed by the
+# build and never skipped (issue 7 §2).  Everything else a test runs is
+# in a minimal Debian (coreutils, gzip, libc-bin's iconv, mawk, sed,
+# diffutils) or built from tests/tools/ (testserver, httpget: no curl).
+TEST_SCRIPTS := $(sort $(wildcard tests/*/*.sh data/demo/run.sh bench/*.sh))
+TEST_NEEDS = $(shell sed -n 's/^\# test-needs://p' $(TEST_SCRIPTS))
+$(BUILD)/.testdeps: mk/deps.sh $(TEST_SCRIPTS)
 	@mkdir -p $(BUILD)
-	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils
+	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils $(TEST_NEEDS)
 	@touch $@
 
 tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/.testdeps
@@ -88,6 +95,7 @@ bench: all $(TOOL_BIN)
 # libFuzzer targets, one per parser; FUZZ_SECONDS each, seeded from tests/.
 FUZZ_SECONDS ?= 60
 fuzz:
+	@sh mk/deps.sh --tools clang:clang
 	@BUILD=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
 install: all

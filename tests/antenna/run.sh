@@ -2,11 +2,14 @@
 # End-to-end tests of the antenna command against build/tools/testserver on
 # 127.0.0.1, with pages written into a temporary directory.  Each check
 # prints "ok - name" or "not ok - name".  Needs $ANTENNA and $TOP
-# (tests/run.sh exports them); /usr/bin/python3 reads the JSON Lines.
+# (tests/run.sh exports them); /usr/bin/python3 reads the JSON Lines;
+# build/tools/httpget (ours, not curl) talks to the server's /_control.
+# test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
 SERVER=$TOP/$BUILD/tools/testserver
+HTTPGET=$TOP/$BUILD/tools/httpget
 A="${LIRS_WRAP:-} $ANTENNA"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -47,6 +50,9 @@ if [ ! -s "$T/port" ]; then
 	notok "testserver started" "$(cat "$T/server.log")"
 	exit 1
 fi
+for x in "$HTTPGET" "$PY"; do
+	[ -x "$x" ] || command -v "$x" >/dev/null || { notok "'$x' is installed (make check builds or installs it)"; exit 1; }
+done
 U="http://127.0.0.1:$(cat "$T/port")"
 NOW=$(date +%s)
 
@@ -246,12 +252,13 @@ $A -d "$D" init >/dev/null
 printf 'Delay-Ms: 6000\n' > "$WWW/lock.html.hdr"
 printf '<p>x</p>\n' > "$WWW/lock.html"
 $A -d "$D" add "$U/lock.html" >/dev/null
-curl -s "$U/_control/reset" >/dev/null
+is "the server's counters reset" "$("$HTTPGET" --max-time 5 "$U/_control/reset" >/dev/null; echo $?)" 0
 $A -d "$D" update --timeout 20 >/dev/null 2>&1 &
 UP=$!
 # The first run holds the lock once its request reached the server.
 i=0
-until curl -s "$U/_control/stats" | grep -q ' [1-9][0-9]*$' || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+until "$HTTPGET" --max-time 5 "$U/_control/stats" | grep -q ' [1-9][0-9]*$' || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+is "the first update's request reached the server" "$([ $i -lt 100 ] && echo yes)" yes
 $A -d "$D" update 2>"$T/err"
 is "a second update fails with 2" $? 2
 check "a second update says another run holds the lock" grep -q "another antenna run holds the lock on '$D'" "$T/err"
