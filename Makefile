@@ -86,6 +86,11 @@ check-asan:
 check-valgrind: tests
 	@BUILD=$(BUILD) VALGRIND=1 sh tests/run.sh
 
+# The README's two commands in a fresh minimal Debian (debootstrap, chroot;
+# root only): mk/check-fresh.sh.  CI runs it (.ci/run).
+check-fresh:
+	@bash mk/check-fresh.sh
+
 demo: all $(TOOL_BIN)
 	@BUILD=$(BUILD) sh data/demo/run.sh
 
@@ -107,4 +112,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz build-* public
 
-.PHONY: all tests check check-asan check-valgrind demo bench fuzz install clean
+.PHONY: all tests check check-asan check-valgrind check-fresh demo bench fuzz install clean
