@@ -28,7 +28,7 @@ PACKAGES=gcc,make,git
 LOG=${FRESH_LOG:-$TOP/build/check-fresh.log}
 
 say() { echo "check-fresh: $*"; }
-die() { echo "check-fresh: FAILED: $*" >&2; exit "${2:-2}"; }
+die() { echo "check-fresh: FAILED: $1" >&2; exit "${2:-2}"; }
 
 [ "$(id -u)" = 0 ] || die "must run as root (debootstrap, chroot, mount)"
 git -C "$TOP" rev-parse --verify -q HEAD > /dev/null || die "'$TOP' is not a git checkout with a commit"
@@ -151,9 +151,9 @@ case $last in
 esac
 [ "$demo_rc" = 0 ] || fail="${fail:+$fail; }make demo exited $demo_rc"
 if [ -n "$fail" ]; then
-	echo "---- make check (last 40 lines; not ok lines first) ----" >&2
+	echo "---- make check: its not ok lines (first 40), then its last 5 lines ----" >&2
 	grep -E '^(\[[a-z_0-9]+\] )?not ok' "$LOG" | head -n 40 >&2 || true
-	tail -n 40 "$LOG" >&2
+	tail -n 5 "$LOG" >&2
 	[ "$demo_rc" = 0 ] || { echo "---- make demo (last 20 lines) ----" >&2; tail -n 20 "$LOG.demo" >&2; }
 	die "in a fresh minimal Debian: $fail" 1
 fi
