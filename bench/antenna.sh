@@ -35,7 +35,7 @@ if want update || want publish || want update-feeds; then
 		while [ ! -s "$W/port" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
 		PORT=$(cat "$W/port")
 		BASEURL=http://127.0.0.1:$PORT
-		ctl() { curl -sf -o /dev/null "$BASEURL/_control/$1" || say "server control '$1' failed"; }
+		ctl() { "$TOP/$BUILD/tools/httpget" -o /dev/null "$BASEURL/_control/$1" || say "server control '$1' failed"; }
 		# CPU seconds the server has used so far (utime + stime).
 		srvcpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$SPID/stat"; }
 		UPD="--force --jobs 64 --per-host 64"

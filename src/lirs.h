@@ -227,6 +227,8 @@ typedef struct lirs_writer_opts {
 	void *ctx;
 	int format;              /* LIRS_FORMAT_LIRS (0) or LIRS_FORMAT_DI */
 	int64_t date;            /* DI: the header's Date (Unix time), 0 = none */
+	int euc_jp_ms;           /* write EUC-JP-MS: NEC and IBM extension codes
+				  * (①, ㈱, 髙) as such, not their readable forms */
 } lirs_writer_opts;
 
 typedef struct lirs_writer lirs_writer;
@@ -238,7 +240,9 @@ int lirs_writer_comment(lirs_writer *w, const char *text);
  * Writes one record: escapes '\' and ',', replaces CR/LF in fields by a
  * space, writes "0" for blank fields except the extension, ends with ","
  * and LF.  Characters EUC-JP cannot hold become U+3013 and are counted;
- * characters EUC-JP holds only as a look-alike are written so and counted.
+ * characters EUC-JP holds only as a look-alike are written so and counted;
+ * vendor characters take their readable forms and are counted (unless
+ * euc_jp_ms).
  */
 int lirs_writer_add(lirs_writer *w, const lirs_record *r);
 /* Flushes everything, writes the gzip trailer.  Call once. */
@@ -255,6 +259,12 @@ unsigned long lirs_writer_approximated(const lirs_writer *w);
 /* DI: records left out because they have no URL (a DI block needs one) or
  * more than LIRS_DI_MAX_EXTRA extra fields (a DI reader would skip them). */
 unsigned long lirs_writer_skipped(const lirs_writer *w);
+/*
+ * Vendor characters (NEC row 13, IBM extensions) written so far as their
+ * readable forms, because strict EUC-JP cannot hold them: ① as "(1)",
+ * ㈱ as "(株)", 髙 as 高.  Always 0 with euc_jp_ms or utf8.  See lirs(5).
+ */
+unsigned long lirs_writer_substituted(const lirs_writer *w);
 void lirs_writer_free(lirs_writer *w);
 
 /* A sink that appends to a stdio FILE* (ctx). */

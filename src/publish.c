@@ -580,9 +580,13 @@ static int publish_records(const char *dir, const pub_site *site, const pub_page
 	wo.date = format == LIRS_FORMAT_DI ? now : 0;
 	wo.sink = lirs_sink_stdio;
 	wo.ctx = f.fp;
+	wo.euc_jp_ms = site->lirs_euc_jp_ms;
 	errno = 0;
 	w = lirs_writer_new(&wo);
 	ok = w && write_records(w, v, m) == 0 && lirs_writer_finish(w) == 0;
+	if (ok && site->lirs_counts && format == LIRS_FORMAT_LIRS)   /* lirs.gz's, not sites.di.gz's (UTF-8) */
+		*site->lirs_counts = (pub_lirs_counts){ lirs_writer_replaced(w),
+			lirs_writer_approximated(w), lirs_writer_substituted(w) };
 	if (!ok && !errno)
 		snprintf(err, errlen, "%s", w ? "the LIRS writer failed" : "out of memory");
 	rc = close_out(&f, ok, path, err, errlen);

@@ -35,7 +35,17 @@ typedef struct pub_site {
 	int64_t display_tz;       /* seconds east of UTC for MM/DD HH:MM (JST = 32400) */
 	int visited_query;        /* append ?MMDDHHMM to links (default on) */
 	int64_t max_age;          /* freshness for lirs.gz, 0 = LIRS_DEFAULT_MAX_AGE */
+	int lirs_euc_jp_ms;       /* lirs.gz in EUC-JP-MS (vendor codes), not strict EUC-JP */
+	struct pub_lirs_counts *lirs_counts;   /* when set, receives lirs.gz's counts */
 } pub_site;
+
+/* What publish_lirs() wrote that is not exactly the page's text (lirs(5),
+ * "Writing EUC-JP"): the writer's three counts. */
+typedef struct pub_lirs_counts {
+	unsigned long replaced;       /* as U+3013 */
+	unsigned long approximated;   /* as a look-alike */
+	unsigned long substituted;    /* vendor characters as readable forms */
+} pub_lirs_counts;
 
 /*
  * Writes DIR/index.html (DIR is created when missing).  Returns 0, or -1
@@ -59,6 +69,8 @@ int publish_html(const char *dir, const pub_site *site, const pub_page *pages,
  * every http(s) page with last_modified != 0 and last_detected within
  * max_age of now (LIRS 2.1 §4), newest first; Source URL is source_url,
  * or the page itself when that is empty; the extension field is empty.
+ * Strict EUC-JP unless site->lirs_euc_jp_ms; the counts go to
+ * site->lirs_counts when set.
  */
 int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
 		 size_t n, char *err, size_t errlen);

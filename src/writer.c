@@ -1,5 +1,6 @@
 /*
  * writer.c: records -> LIRS 2.1 lines -> EUC-JP -> gzip -> sink.
+ * EUC-JP is strict (JIS X 0201/0208/0212) unless euc_jp_ms: charset.c.
  *
  * Lines are encoded into a batch buffer; full batches are compressed.
  * With gzip on, deflate runs in a second thread on one batch while the
@@ -31,6 +32,7 @@ struct lirs_writer {
 	unsigned long replaced;
 	unsigned long approx;    /* written as a look-alike (lirs_writer_approximated) */
 	unsigned long skipped;   /* DI: records without a URL, left out */
+	unsigned long subst;     /* vendor characters as readable forms (lirs_writer_substituted) */
 	int err;                 /* sticky */
 	int finished;
 	/* gzip */
@@ -205,8 +207,8 @@ static int emit_line(lirs_writer *w)
 	if (w->o.utf8)
 		r = lbuf_add(&w->batch, w->line.data, w->line.len);
 	else
-		r = cs_encode(&w->cs, w->line.data, w->line.len, &w->batch, &w->replaced,
-			      &w->approx);
+		r = cs_encode_counted(&w->cs, w->line.data, w->line.len, &w->batch,
+				      &w->replaced, &w->approx, &w->subst);
 	if (r < 0)
 		return w->err = LIRS_ENOMEM;
 	return w->batch.len >= BATCH ? push(w) : 0;
@@ -230,6 +232,7 @@ lirs_writer *lirs_writer_new(const lirs_writer_opts *opts)
 		free(w);
 		return NULL;
 	}
+	w->cs.ms = w->o.euc_jp_ms;
 	if (!w->o.no_gzip) {
 		/* 16 + MAX_WBITS: a gzip wrapper; no name, mtime 0, so output is reproducible. */
 		if (!(w->zout = malloc(ZOUT)) ||
@@ -338,6 +341,11 @@ unsigned long lirs_writer_approximated(const lirs_writer *w)
 unsigned long lirs_writer_skipped(const lirs_writer *w)
 {
 	return w->skipped;
+}
+
+unsigned long lirs_writer_substituted(const lirs_writer *w)
+{
+	return w->subst;
 }
 
 void lirs_writer_free(lirs_writer *w)

@@ -27,6 +27,7 @@ enum { ANT_OK = 0, ANT_NOTFOUND = 1, ANT_FATAL = 2 };
 #define CFG_MAX_AGE "max_age"
 #define CFG_LAST_PUBLISH "last_publish"
 #define CFG_PAGE_SIZE "atom_page_size"
+#define CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
 
 extern const char *ant_prog;     /* "antenna update": message prefix */
 extern const char *ant_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */

@@ -12,7 +12,7 @@
 static const char help[] =
 	"usage: antenna [-d FILE] init [--title T] [--base URL] [--author A] [--tz-offset SECONDS]\n"
 	"                         [--allow-file] [--no-visited-query] [--max-age SECONDS]\n"
-	"                         [--page-size N]\n\n"
+	"                         [--page-size N] [--charset euc-jp|euc-jp-ms]\n\n"
 	"Create the antenna's database (or change the options given on an existing one).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
 	"  --base URL           where the published directory is served (default\n"
@@ -23,7 +23,10 @@ static const char help[] =
 	"  --allow-file         allow file:///... pages and sources (demos, tests)\n"
 	"  --no-visited-query   do not append ?MMDDHHMM to links in index.html\n"
 	"  --max-age SECONDS    freshness of LIRS records read and written (default 28800)\n"
-	"  --page-size N        Atom entries per archive document (default 50)\n";
+	"  --page-size N        Atom entries per archive document (default 50)\n"
+	"  --charset CS         lirs.gz's encoding: euc-jp (default; strict JIS X\n"
+	"                       0208/0212, NEC and IBM extensions as readable forms,\n"
+	"                       ① as (1), 髙 as 高) or euc-jp-ms (keep their codes)\n";
 
 /* The defaults written on creation, so that 'show'/'list' can read them back. */
 static const struct { const char *key, *value; } defaults[] = {
@@ -35,6 +38,7 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_VISITED, "1" },
 	{ CFG_MAX_AGE, "28800" },
 	{ CFG_PAGE_SIZE, "50" },
+	{ CFG_LIRS_CHARSET, "euc-jp" },
 };
 
 struct setting { const char *key; const char *value; };
@@ -62,10 +66,11 @@ int cmd_init(int argc, char **argv)
 		{ "no-visited-query", no_argument, NULL, 'V' },
 		{ "max-age", required_argument, NULL, 'm' },
 		{ "page-size", required_argument, NULL, 'p' },
+		{ "charset", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct setting set[8];
+	struct setting set[16];
 	size_t nset = 0;
 	int64_t v;
 	int c, rc = ANT_OK;
@@ -73,7 +78,7 @@ int cmd_init(int argc, char **argv)
 	char err[512];
 
 	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
-		struct setting *x = &set[nset < 8 ? nset : 7];
+		struct setting *x = &set[nset < 16 ? nset : 15];
 		switch (c) {
 		case 'h': return ant_help(help);
 		case 't': *x = (struct setting){ CFG_TITLE, optarg }; break;
@@ -98,11 +103,16 @@ int cmd_init(int argc, char **argv)
 				return ANT_FATAL;
 			*x = (struct setting){ CFG_PAGE_SIZE, optarg };
 			break;
+		case 'C':
+			if (strcmp(optarg, "euc-jp") && strcmp(optarg, "euc-jp-ms"))
+				return ant_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", optarg);
+			*x = (struct setting){ CFG_LIRS_CHARSET, optarg };
+			break;
 		case 'F': *x = (struct setting){ CFG_ALLOW_FILE, "1" }; break;
 		case 'V': *x = (struct setting){ CFG_VISITED, "0" }; break;
 		default: return ANT_FATAL;
 		}
-		if (nset < 8)
+		if (nset < 16)
 			nset++;
 	}
 	if (optind < argc)

@@ -29,8 +29,34 @@ static const char help[] =
 struct site_cfg {
 	char *title, *base, *author;
 	pub_site site;
+	pub_lirs_counts counts;
 	int64_t page_size;
 };
+
+/* The lirs_charset setting (antenna init --charset): 1 for euc-jp-ms. */
+static int lirs_charset_ms(store *s)
+{
+	char *v = store_config_get(s, CFG_LIRS_CHARSET);
+	int ms = v && !strcmp(v, "euc-jp-ms");
+
+	free(v);
+	return ms;
+}
+
+/* What lirs.gz holds that is not exactly the pages' text (lirs(5)). */
+static void lirs_warnings(const pub_lirs_counts *n)
+{
+	if (n->replaced)
+		ant_error("warning: lirs.gz: %lu characters EUC-JP cannot hold were written as U+3013",
+			  n->replaced);
+	if (n->approximated)
+		ant_error("warning: lirs.gz: %lu characters written as their nearest EUC-JP "
+			  "equivalent (e.g. ¥ as ￥)", n->approximated);
+	if (n->substituted)
+		ant_error("warning: lirs.gz: %lu vendor characters (NEC/IBM extensions) written as "
+			  "their readable forms (e.g. ① as (1), 髙 as 高; 'antenna init --charset "
+			  "euc-jp-ms' keeps them)", n->substituted);
+}
 
 static void cfg_load(store *s, struct site_cfg *c, int64_t now)
 {
@@ -46,6 +72,9 @@ static void cfg_load(store *s, struct site_cfg *c, int64_t now)
 	c->site.display_tz = store_config_int(s, CFG_TZ, PUB_JST);
 	c->site.visited_query = store_config_int(s, CFG_VISITED, 1) != 0;
 	c->site.max_age = store_config_int(s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
+	c->site.lirs_euc_jp_ms = lirs_charset_ms(s);
+	memset(&c->counts, 0, sizeof c->counts);
+	c->site.lirs_counts = &c->counts;
 	c->page_size = store_config_int(s, CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
 }
 
@@ -134,6 +163,7 @@ static int publish(store *s, const char *dir, int64_t now, char *err, size_t err
 	    write_atom(s, dir, &c, v, n, err, errlen) < 0 ||
 	    store_config_set_int(s, CFG_LAST_PUBLISH, now, err, errlen) < 0)
 		goto out;
+	lirs_warnings(&c.counts);
 	printf("published %zu page%s: %s/index.html\n", n, n == 1 ? "" : "s", dir);
 	rc = 0;
 out:

@@ -9,7 +9,7 @@
 #include "jsonw.h"
 
 static const char help[] =
-	"usage: lirs cat [--format jsonl|tsv|lirs|di] [--utf8] [--gzip] [--max-decoded BYTES] [--max-line BYTES] [FILE...]\n"
+	"usage: lirs cat [--format jsonl|tsv|lirs|di] [--charset CS] [--utf8] [--gzip] [--max-decoded BYTES] [--max-line BYTES] [FILE...]\n"
 	"\n"
 	"Decode LIRS files (gzip or plain, EUC-JP or UTF-8) to standard output.\n"
 	"HINA-DI and hina.txt files are read too, found by their first line (lirs(5)).\n"
@@ -19,6 +19,8 @@ static const char help[] =
 	"                         tsv: tab-separated fields, \\t \\n \\r \\\\ escaped;\n"
 	"                         lirs: LIRS text (EUC-JP, not compressed);\n"
 	"                         di: HINA-DI text (UTF-8, not compressed)\n"
+	"      --charset CS       with --format lirs: euc-jp (default, strict; NEC and\n"
+	"                         IBM extensions as readable forms), euc-jp-ms, utf-8\n"
 	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
 	"      --gzip             with --format lirs or di: gzip the output\n"
 	"      --max-decoded BYTES  stop an input that decodes to more (default 1G;\n"
@@ -168,11 +170,12 @@ static int finish_lirs(cat *c)
 
 int cmd_cat(int argc, char **argv)
 {
-	enum { O_MAXDEC = 256, O_MAXLINE, O_UTF8, O_GZIP };
+	enum { O_MAXDEC = 256, O_MAXLINE, O_UTF8, O_GZIP, O_CHARSET };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
 		{ "gzip", no_argument, NULL, O_GZIP },
+		{ "charset", required_argument, NULL, O_CHARSET },
 		{ "max-decoded", required_argument, NULL, O_MAXDEC },
 		{ "max-line", required_argument, NULL, O_MAXLINE },
 		{ "help", no_argument, NULL, 'h' },
@@ -182,7 +185,7 @@ int cmd_cat(int argc, char **argv)
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = &c };
 	lirs_writer_opts wo = { .no_gzip = 1, .sink = lirs_sink_stdio, .ctx = stdout };
 	uint64_t v;
-	int opt, status, rc;
+	int opt, status, rc, charset_given = 0;
 
 	while ((opt = cli_getopt(argc, argv, "f:h", lopts, help)) != -1) {
 		switch (opt) {
@@ -190,8 +193,13 @@ int cmd_cat(int argc, char **argv)
 			if (parse_format(optarg, &c.fmt) < 0)
 				return cli_usage_error(help, "unknown format '%s'", optarg);
 			break;
-		case O_UTF8: wo.utf8 = 1; break;
+		case O_UTF8: wo.utf8 = 1; charset_given = 1; break;
 		case O_GZIP: wo.no_gzip = 0; break;
+		case O_CHARSET:
+			if (cli_parse_charset(help, optarg, &wo) < 0)
+				return CLI_FATAL;
+			charset_given = 1;
+			break;
 		case O_MAXDEC:
 			if (cli_parse_bytes("--max-decoded", optarg, &ro.max_decoded) < 0)
 				return CLI_FATAL;
@@ -207,7 +215,8 @@ int cmd_cat(int argc, char **argv)
 	}
 	if (c.fmt == FMT_DI) {
 		wo.format = LIRS_FORMAT_DI;
-		wo.utf8 = 1;   /* as tama wrote it */
+		if (!charset_given)
+			wo.utf8 = 1;   /* as tama wrote it */
 	}
 	if ((c.fmt == FMT_LIRS || c.fmt == FMT_DI) && !(c.w = lirs_writer_new(&wo))) {
 		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));

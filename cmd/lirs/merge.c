@@ -14,7 +14,7 @@
 #include "merge.h"
 
 static const char help[] =
-	"usage: lirs merge [--now EPOCH] [--max-age SECONDS] [--format lirs|jsonl] [-o FILE] [-v] INPUT...\n"
+	"usage: lirs merge [--now EPOCH] [--max-age SECONDS] [--format lirs|jsonl] [--charset CS] [-o FILE] [-v] INPUT...\n"
 	"\n"
 	"Merge LIRS files into one, one record per URL.  INPUT - is standard input.\n"
 	"URLs are compared with scheme and host lowercased and a default port\n"
@@ -28,6 +28,8 @@ static const char help[] =
 	"      --now EPOCH        the time for the freshness rule (default: the clock)\n"
 	"      --max-age SECONDS  drop records detected longer ago (default 28800, LIRS 2.1 4)\n"
 	"  -f, --format FMT       lirs (default): gzip, EUC-JP; jsonl: as lirs cat writes\n"
+	"      --charset CS       with --format lirs: euc-jp (default, strict; NEC and\n"
+	"                         IBM extensions as readable forms), euc-jp-ms, utf-8\n"
 	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
 	"      --gzip-level N     with --format lirs: 1 (default, fastest) to 9 (smallest)\n"
 	"  -o, --output FILE      write FILE atomically instead of standard output\n"
@@ -83,9 +85,10 @@ static int emit(void *ctx, const lirs_record *r)
 
 /* Writes the table to fp, named path (NULL: standard output); 0 or -1
  * (message printed). */
-static int write_out(mctx *m, int utf8, int level, const char *path)
+static int write_out(mctx *m, const lirs_writer_opts *cs, int level, const char *path)
 {
-	lirs_writer_opts wo = { .utf8 = utf8, .level = level, .sink = lirs_sink_stdio, .ctx = m->fp };
+	lirs_writer_opts wo = { .utf8 = cs->utf8, .euc_jp_ms = cs->euc_jp_ms, .level = level,
+				.sink = lirs_sink_stdio, .ctx = m->fp };
 	int rc;
 
 	if (!m->jsonl && !(m->w = lirs_writer_new(&wo))) {
@@ -138,13 +141,13 @@ static int parse_format(const char *s, int *jsonl)
 }
 
 /* Writes to -o FILE (atomically) or standard output. */
-static int output(mctx *m, const char *path, int utf8, int level)
+static int output(mctx *m, const char *path, const lirs_writer_opts *cs, int level)
 {
 	afile a;
 
 	if (!path) {
 		m->fp = stdout;
-		if (write_out(m, utf8, level, NULL) != 0)
+		if (write_out(m, cs, level, NULL) != 0)
 			return CLI_FATAL;
 		return cli_close_stdout();
 	}
@@ -153,7 +156,7 @@ static int output(mctx *m, const char *path, int utf8, int level)
 		return CLI_FATAL;
 	}
 	m->fp = a.fp;
-	if (write_out(m, utf8, level, path) != 0) {
+	if (write_out(m, cs, level, path) != 0) {
 		afile_abort(&a);
 		return CLI_FATAL;
 	}
@@ -166,12 +169,13 @@ static int output(mctx *m, const char *path, int utf8, int level)
 
 int cmd_merge(int argc, char **argv)
 {
-	enum { O_NOW = 256, O_MAXAGE, O_UTF8, O_LEVEL };
+	enum { O_NOW = 256, O_MAXAGE, O_UTF8, O_LEVEL, O_CHARSET };
 	static const struct option lopts[] = {
 		{ "now", required_argument, NULL, O_NOW },
 		{ "max-age", required_argument, NULL, O_MAXAGE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
+		{ "charset", required_argument, NULL, O_CHARSET },
 		{ "gzip-level", required_argument, NULL, O_LEVEL },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -182,7 +186,8 @@ int cmd_merge(int argc, char **argv)
 	mctx m = { .out = LBUF_INIT };
 	const char *outpath = NULL;
 	int64_t level = MERGE_GZIP_LEVEL;
-	int opt, verbose = 0, utf8 = 0, status, rc;
+	lirs_writer_opts cs = { 0 };   /* the output charset */
+	int opt, verbose = 0, status, rc;
 
 	while ((opt = cli_getopt(argc, argv, "f:o:vh", lopts, help)) != -1) {
 		switch (opt) {
@@ -198,7 +203,11 @@ int cmd_merge(int argc, char **argv)
 			if (parse_format(optarg, &m.jsonl) < 0)
 				return cli_usage_error(help, "unknown format '%s'", optarg);
 			break;
-		case O_UTF8: utf8 = 1; break;
+		case O_UTF8: cs.utf8 = 1; cs.euc_jp_ms = 0; break;
+		case O_CHARSET:
+			if (cli_parse_charset(help, optarg, &cs) < 0)
+				return CLI_FATAL;
+			break;
 		case O_LEVEL:
 			if (cli_parse_int64("--gzip-level", optarg, 1, 9, &level) < 0)
 				return CLI_FATAL;
@@ -221,7 +230,7 @@ int cmd_merge(int argc, char **argv)
 	status = read_inputs(&m, argv + optind, argc - optind);
 	if (verbose)
 		print_counts(merge_get_stats(m.t));
-	if (status != CLI_FATAL && (rc = output(&m, outpath, utf8, (int)level)) > status)
+	if (status != CLI_FATAL && (rc = output(&m, outpath, &cs, (int)level)) > status)
 		status = rc;
 	merge_free(m.t);
 	lbuf_release(&m.out);

@@ -14,7 +14,7 @@
 #include "jsonw.h"
 
 static const char help[] =
-	"usage: lirs pack [-o FILE] [--format lirs|di] [--utf8|--euc-jp] [--no-gzip] [FILE]\n"
+	"usage: lirs pack [-o FILE] [--format lirs|di] [--charset CS] [--utf8|--euc-jp] [--no-gzip] [FILE]\n"
 	"\n"
 	"Read JSON Lines records (the shape 'lirs cat' writes; FILE - or no FILE is\n"
 	"standard input) and write them as a LIRS 2.1 file: EUC-JP, gzip.\n"
@@ -26,8 +26,11 @@ static const char help[] =
 	"                         instead of standard output\n"
 	"  -f, --format FMT       lirs (default): LIRS 2.1, EUC-JP;\n"
 	"                         di: HINA-DI 2.1, UTF-8 as tama wrote it (lirs(5))\n"
-	"      --utf8             write UTF-8 instead of EUC-JP\n"
 	"      --euc-jp           write EUC-JP (with --format di)\n"
+	"      --charset CS       euc-jp (default: strict JIS X 0208/0212, NEC and IBM\n"
+	"                         extensions as readable forms, ① as (1), 髙 as 高),\n"
+	"                         euc-jp-ms (keep their vendor codes), utf-8\n"
+	"      --utf8             write UTF-8 instead of EUC-JP (--charset utf-8)\n"
 	"      --no-gzip          write plain text\n"
 	"  -h, --help             show this help\n"
 	"\n"
@@ -394,13 +397,14 @@ static int run_to_file(pack *p, lirs_writer_opts *wo, FILE *in, const char *out)
 
 int cmd_pack(int argc, char **argv)
 {
-	enum { O_UTF8 = 256, O_NOGZIP, O_EUCJP };
+	enum { O_UTF8 = 256, O_NOGZIP, O_EUCJP, O_CHARSET };
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
 		{ "euc-jp", no_argument, NULL, O_EUCJP },
 		{ "no-gzip", no_argument, NULL, O_NOGZIP },
+		{ "charset", required_argument, NULL, O_CHARSET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -419,9 +423,14 @@ int cmd_pack(int argc, char **argv)
 			else if (strcmp(optarg, "lirs") != 0)
 				return cli_usage_error(help, "unknown format '%s'", optarg);
 			break;
-		case O_UTF8: charset = 1; break;
-		case O_EUCJP: charset = 0; break;
+		case O_UTF8: charset = 1; wo.euc_jp_ms = 0; break;
+		case O_EUCJP: charset = 0; wo.euc_jp_ms = 0; break;
 		case O_NOGZIP: wo.no_gzip = 1; break;
+		case O_CHARSET:
+			if (cli_parse_charset(help, optarg, &wo) < 0)
+				return CLI_FATAL;
+			charset = wo.utf8;
+			break;
 		case 'h': return cli_help(help);
 		default: return CLI_FATAL;
 		}

@@ -2,11 +2,14 @@
 # End-to-end tests of the antenna command against build/tools/testserver on
 # 127.0.0.1, with pages written into a temporary directory.  Each check
 # prints "ok - name" or "not ok - name".  Needs $ANTENNA and $TOP
-# (tests/run.sh exports them); /usr/bin/python3 reads the JSON Lines.
+# (tests/run.sh exports them); /usr/bin/python3 reads the JSON Lines;
+# build/tools/httpget (ours, not curl) talks to the server's /_control.
+# test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
 SERVER=$TOP/$BUILD/tools/testserver
+HTTPGET=$TOP/$BUILD/tools/httpget
 A="${LIRS_WRAP:-} $ANTENNA"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -47,6 +50,9 @@ if [ ! -s "$T/port" ]; then
 	notok "testserver started" "$(cat "$T/server.log")"
 	exit 1
 fi
+for x in "$HTTPGET" "$PY"; do
+	[ -x "$x" ] || command -v "$x" >/dev/null || { notok "'$x' is installed (make check builds or installs it)"; exit 1; }
+done
 U="http://127.0.0.1:$(cat "$T/port")"
 NOW=$(date +%s)
 
@@ -211,6 +217,28 @@ check "index.html names a page" grep -q "Head" "$T/pub/index.html"
 check "run = update + publish" $A -d "$D" run "$T/pub2" --now $((NOW + 100000))
 check "run wrote index.html" test -s "$T/pub2/index.html"
 
+# ---- lirs.gz: strict EUC-JP unless lirs_charset is euc-jp-ms (issue 7 §4) -----------
+# gzip(1) and iconv(1) (glibc's own strict EUC-JP reader) are in every Debian.
+D=$T/v.db
+$A -d "$D" init >/dev/null
+printf '<title>V</title><p>v</p>\n' > "$WWW/vendor.html"
+printf 'Last-Modified: Mon, 01 Jan 2024 00:00:00 GMT\n' > "$WWW/vendor.html.hdr"
+$A -d "$D" add "$U/vendor.html" --title "①髙㈱" >/dev/null
+$A -d "$D" update --now "$NOW" >/dev/null 2>&1
+$A -d "$D" publish --now "$NOW" "$T/vpub" > /dev/null 2> "$T/err"
+check "publish: lirs.gz decodes with strict EUC-JP (iconv -f EUC-JP)" \
+	sh -c "gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP -t UTF-8 > '$T/v.txt'"
+check "publish: vendor characters as their readable forms" grep -q ',(1)高(株),' "$T/v.txt"
+check "publish: they are counted in a warning" grep -q "warning: lirs.gz: 3 vendor characters" "$T/err"
+check "init --charset euc-jp-ms" $A -d "$D" init --charset euc-jp-ms
+$A -d "$D" run --now "$NOW" "$T/vpub" > /dev/null 2> "$T/err"
+check "run with lirs_charset euc-jp-ms writes the vendor codes" \
+	sh -c "gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP-MS -t UTF-8 | grep -q ',①髙㈱,'"
+check "... which strict EUC-JP refuses" sh -c "! gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP -t UTF-8 >/dev/null 2>&1"
+is "... and no warning" "$(grep -c warning "$T/err")" 0
+$A -d "$D" init --charset latin1 2>/dev/null
+is "init --charset refuses other charsets" $? 2
+
 # ---- schema from a newer antenna ------------------------------------------------------
 cp "$D" "$T/new.db"
 $PY -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version=99"); c.commit()' "$T/new.db"
@@ -224,12 +252,13 @@ $A -d "$D" init >/dev/null
 printf 'Delay-Ms: 6000\n' > "$WWW/lock.html.hdr"
 printf '<p>x</p>\n' > "$WWW/lock.html"
 $A -d "$D" add "$U/lock.html" >/dev/null
-curl -s "$U/_control/reset" >/dev/null
+is "the server's counters reset" "$("$HTTPGET" --max-time 5 "$U/_control/reset" >/dev/null; echo $?)" 0
 $A -d "$D" update --timeout 20 >/dev/null 2>&1 &
 UP=$!
 # The first run holds the lock once its request reached the server.
 i=0
-until curl -s "$U/_control/stats" | grep -q ' [1-9][0-9]*$' || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+until "$HTTPGET" --max-time 5 "$U/_control/stats" | grep -q ' [1-9][0-9]*$' || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+is "the first update's request reached the server" "$([ $i -lt 100 ] && echo yes)" yes
 $A -d "$D" update 2>"$T/err"
 is "a second update fails with 2" $? 2
 check "a second update says another run holds the lock" grep -q "another antenna run holds the lock on '$D'" "$T/err"

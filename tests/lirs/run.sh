@@ -12,7 +12,7 @@
 #   NAME.rc     "cat N" and "validate N": the expected exit statuses
 # Every case is also round-tripped: cat | pack --utf8 | cat, and through
 # EUC-JP when pack reports no U+3013 replacement and no look-alike
-# (lirs(5), ENCODING).  Then come the checks
+# (lirs(5), ENCODING); EUC-JP-MS when the records hold vendor characters.  Then come the checks
 # that are not per case (usage, stdin, several files, pack -o, docs).
 #
 # UPDATE=1 sh tests/lirs/run.sh rewrites the expected files from the
@@ -72,7 +72,11 @@ run_case() {
 	[ "$crc" -le 1 ] || return
 	$L cat $args "$in" 2> /dev/null > "$T/a.jsonl"
 	$L pack < "$T/a.jsonl" 2> "$T/perr" > "$T/p.gz"
-	if ! grep -q 'U+3013\|nearest EUC-JP' "$T/perr"; then
+	# Vendor characters (①, 髙) take readable forms in strict EUC-JP, the
+	# default; --charset euc-jp-ms keeps them, so that is the round trip.
+	grep -q 'readable forms' "$T/perr" &&
+		$L pack --charset euc-jp-ms < "$T/a.jsonl" 2> "$T/perr" > "$T/p.gz"
+	if ! grep -q 'U+3013\|nearest EUC-JP\|readable forms' "$T/perr"; then
 		$L cat $args "$T/p.gz" > "$T/b.jsonl" 2> /dev/null
 		expect_same "$T/a.jsonl" "$T/b.jsonl" "$name: round trip cat | pack | cat (EUC-JP, gzip)"
 	elif [ -f "$CASES/$name.no-utf8-round-trip" ]; then
@@ -301,6 +305,60 @@ sys.exit(0 if summ and dict(seen) == summ["rules"] and summ["layout"]["name"] ==
 	check "$(grep -c 'no-prefix' "$T/out"):$(grep -c '^[^:]*:4202:[0-9]*: error: .*\[backslash-shift\]$' "$T/out")" "4200:1" \
 		"4200 diagnostics before the layout is known: all printed, the shift found"
 	cd "$TOP" || return
+
+}
+
+# Issue 7 §4: every LIRS writer (pack, cat --format lirs, merge) writes
+# strict EUC-JP by default, each vendor character of vendor.tsv as its
+# readable form, and with --charset euc-jp-ms exactly glibc's EUC-JP-MS
+# bytes (those of 0.1).  iconv(1) is glibc's own, the strict reader.
+vendor() {
+	tsv=$TOP/tests/lirs/vendor.tsv
+	grep -v '^#' "$tsv" > "$T/v.tsv"
+	n=$(wc -l < "$T/v.tsv")
+	nform=$(grep -vc "$(printf '\t')〓\$" "$T/v.tsv")
+	awk -F'\t' '{ t = $1; gsub(/\\/, "\\\\", t); gsub(/"/, "\\\"", t)
+		printf "{\"url\":\"http://v.example/%03d\",\"last_modified\":%d,\"last_detected\":1000000000,\"title\":\"%s\"}\n", NR, 1000000000 - NR, t }' \
+		"$T/v.tsv" > "$T/v.jsonl"
+	cut -f 2 "$T/v.tsv" > "$T/v.forms"
+	cut -f 1 "$T/v.tsv" > "$T/v.chars"
+	titles() { cut -d , -f 7 "$1"; }
+	$L pack --no-gzip < "$T/v.jsonl" > "$T/v.euc" 2> "$T/v.err"
+	check $? 0 "vendor: pack writes $n vendor characters"
+	if iconv -f EUC-JP -t UTF-8 < "$T/v.euc" > "$T/v.strict" 2> /dev/null; then
+		ok "vendor: pack's default output decodes with iconv -f EUC-JP (strict)"
+	else
+		nok "vendor: pack's default output decodes with iconv -f EUC-JP (strict)"
+	fi
+	titles "$T/v.strict" > "$T/v.got"
+	expect_same "$T/v.forms" "$T/v.got" "vendor: each written as its readable form (vendor.tsv)"
+	grep -q "warning: $nform vendor characters .*readable forms" "$T/v.err" &&
+		ok "vendor: pack counts the $nform readable forms" ||
+		nok "vendor: pack counts the $nform readable forms ($(cat "$T/v.err"))"
+	grep -q "warning: $((n - nform)) characters EUC-JP cannot hold" "$T/v.err" &&
+		ok "vendor: and the ones without a form as U+3013" ||
+		nok "vendor: and the ones without a form as U+3013"
+	$L cat --format tsv "$T/v.euc" | cut -f 6 > "$T/v.got"
+	expect_same "$T/v.forms" "$T/v.got" "vendor: our reader reads the readable forms back"
+	# the old bytes, on request
+	$L pack --no-gzip --charset euc-jp-ms < "$T/v.jsonl" > "$T/v.ms" 2> "$T/v.err"
+	$L pack --no-gzip --utf8 < "$T/v.jsonl" | iconv -f UTF-8 -t EUC-JP-MS > "$T/v.want"
+	expect_same "$T/v.want" "$T/v.ms" "vendor: pack --charset euc-jp-ms writes EUC-JP-MS's bytes"
+	grep -q 'readable forms\|U+3013' "$T/v.err" && nok "vendor: --charset euc-jp-ms warns of nothing" ||
+		ok "vendor: --charset euc-jp-ms warns of nothing"
+	$L cat --format tsv "$T/v.ms" | cut -f 6 > "$T/v.got"
+	expect_same "$T/v.chars" "$T/v.got" "vendor: our reader reads EUC-JP-MS back as the characters"
+	# the other writer paths: cat --format lirs, merge
+	$L cat --format lirs "$T/v.ms" > "$T/v.cat" 2> /dev/null
+	expect_same "$T/v.euc" "$T/v.cat" "vendor: cat --format lirs writes the same strict EUC-JP"
+	$L cat --format lirs --charset euc-jp-ms "$T/v.ms" > "$T/v.cat" 2> /dev/null
+	expect_same "$T/v.ms" "$T/v.cat" "vendor: cat --format lirs --charset euc-jp-ms keeps the bytes"
+	$L merge --now 1000000000 "$T/v.ms" 2> /dev/null | gzip -dc > "$T/v.merge"
+	expect_same "$T/v.euc" "$T/v.merge" "vendor: merge writes the same strict EUC-JP"
+	$L merge --now 1000000000 --charset euc-jp-ms "$T/v.ms" 2> /dev/null | gzip -dc > "$T/v.merge"
+	expect_same "$T/v.ms" "$T/v.merge" "vendor: merge --charset euc-jp-ms keeps the bytes"
+	$L pack --charset latin1 < /dev/null > /dev/null 2> "$T/v.err"
+	check "$?:$(grep -c "unknown charset 'latin1'" "$T/v.err")" 2:1 "vendor: an unknown --charset is a usage error"
 }
 
 # The documentation must keep up with the code.
@@ -331,4 +389,5 @@ pack_checks
 pack_atomic
 write_errors
 validate_summary
+vendor
 docs
