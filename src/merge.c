@@ -231,16 +231,20 @@ static void pool_release(pool *p)
 /*
  * A blob holds one record in about the bytes of its text:
  *
- *   flags, varint REST (bytes after it), key NUL,
- *   varints: zigzag Last-Modified, zigzag (Last-Detected - Last-Modified),
- *            zigzag tz, zigzag Content-Length, [number of extra fields],
+ *   flags, varint REST (bytes after it), varint HOST, key NUL,
+ *   varints: zigzag (Last-Modified - now), zigzag (Last-Detected -
+ *            Last-Modified), zigzag tz (in hours with B_TZH),
+ *            zigzag Content-Length,
+ *            [number of extra fields],
  *   [url NUL] title NUL author NUL [source NUL] extension NUL extra NUL...
  *
+ * The key is stored without its "scheme://authority" prefix when that is
+ * interned (HOST > 0, see intern_host()): the URLs of one site share it.
  * The URL is stored only when it differs from its key (B_URL), the source
  * only when it differs from the URL (B_SRC: the common "source = page").
  * The key comes first so that a lookup compares it without decoding.
  */
-enum { B_URL = 1, B_SRC = 2, B_EXTRA = 4 };
+enum { B_URL = 1, B_SRC = 2, B_EXTRA = 4, B_TZH = 8 };
 
 static size_t vlen(uint64_t v)
 {
@@ -281,8 +285,15 @@ static const char *vget(const char *p, uint64_t *v)
 
 static uint64_t zz(int64_t v) { return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0); }
 static int64_t unzz(uint64_t u) { return (int64_t)((u >> 1) ^ (0 - (u & 1))); }
-/* Last-Detected as an offset from Last-Modified, wrapping (no overflow). */
-static int64_t ld_delta(int64_t lm, int64_t ld) { return (int64_t)((uint64_t)ld - (uint64_t)lm); }
+/* b - a, wrapping (no overflow); a + d wrapping. */
+static int64_t ld_delta(int64_t a, int64_t b) { return (int64_t)((uint64_t)b - (uint64_t)a); }
+static int64_t ld_add(int64_t a, int64_t d) { return (int64_t)((uint64_t)a + (uint64_t)d); }
+
+/* A time zone in whole hours (JST's 32400) takes one byte (B_TZH). */
+static uint64_t tz_code(int64_t tz)
+{
+	return tz % 3600 == 0 ? zz(tz / 3600) : zz(tz);
+}
 
 static const char *nz(const char *s) { return s ? s : ""; }
 
@@ -293,12 +304,17 @@ typedef struct plan {
 	size_t rest, total;
 } plan;
 
-static const char *blob_key(const char *b)
+/* The key's part after the interned prefix; *host is the prefix's id. */
+static const char *blob_key(const char *b, uint32_t *host)
 {
+	uint64_t v;
+
 	b++;
 	while (*b & 0x80)
 		b++;
-	return b + 1;
+	b = vget(b + 1, &v);
+	*host = (uint32_t)v;
+	return b;
 }
 
 static size_t blob_total(const char *b)
@@ -309,10 +325,12 @@ static size_t blob_total(const char *b)
 	return (size_t)(p - b) + (size_t)rest;
 }
 
-static int make_plan(const lirs_record *r, const lbuf *key, plan *pl)
+/* key is the record's key, of which the first pre bytes are host's. */
+static int make_plan(const lirs_record *r, const lbuf *key, uint32_t host, size_t pre,
+		     int64_t base, plan *pl)
 {
 	const char *src = nz(r->source_url);
-	size_t n = key->len + 1, i;
+	size_t n = vlen(host) + key->len - pre + 1, i;
 
 	memset(pl, 0, sizeof *pl);
 	if (strcmp(r->url, key->data) != 0) {
@@ -325,12 +343,15 @@ static int make_plan(const lirs_record *r, const lbuf *key, plan *pl)
 		pl->len[3] = strlen(src);
 		n += pl->len[3] + 1;
 	}
+	if (r->tz_offset % 3600 == 0)
+		pl->flags |= B_TZH;
 	pl->len[1] = strlen(nz(r->title));
 	pl->len[2] = strlen(nz(r->author));
 	pl->len[4] = strlen(nz(r->extension));
 	n += pl->len[1] + pl->len[2] + pl->len[4] + 3;
-	n += vlen(zz(r->last_modified)) + vlen(zz(ld_delta(r->last_modified, r->last_detected))) +
-	     vlen(zz(r->tz_offset)) + vlen(zz(r->content_length));
+	n += vlen(zz(ld_delta(base, r->last_modified))) +
+	     vlen(zz(ld_delta(r->last_modified, r->last_detected))) +
+	     vlen(tz_code(r->tz_offset)) + vlen(zz(r->content_length));
 	if (r->nextra) {
 		pl->flags |= B_EXTRA;
 		n += vlen(r->nextra);
@@ -353,17 +374,19 @@ static char *put(char *p, const char *s, size_t n)
 	return p + n + 1;
 }
 
-static void fill(char *b, const plan *pl, const lirs_record *r, const lbuf *key)
+static void fill(char *b, const plan *pl, const lirs_record *r, const lbuf *key,
+		 uint32_t host, size_t pre, int64_t base)
 {
 	char *p = b;
 	size_t i;
 
 	*p++ = (char)pl->flags;
 	p = vput(p, pl->rest);
-	p = put(p, key->data, key->len);
-	p = vput(p, zz(r->last_modified));
+	p = vput(p, host);
+	p = put(p, key->data + pre, key->len - pre);
+	p = vput(p, zz(ld_delta(base, r->last_modified)));
 	p = vput(p, zz(ld_delta(r->last_modified, r->last_detected)));
-	p = vput(p, zz(r->tz_offset));
+	p = vput(p, tz_code(r->tz_offset));
 	p = vput(p, zz(r->content_length));
 	if (pl->flags & B_EXTRA)
 		p = vput(p, r->nextra);
@@ -378,13 +401,15 @@ static void fill(char *b, const plan *pl, const lirs_record *r, const lbuf *key)
 		p = put(p, nz(r->extra[i]), strlen(nz(r->extra[i])));
 }
 
-/* The numbers of a blob whose key is klen bytes long; returns the first string. */
-static const char *blob_nums(const char *b, size_t klen, int64_t *lm, int64_t *ld)
+/* The numbers of a blob whose stored key is klen bytes long; returns the
+ * first string. */
+static const char *blob_nums(const char *b, size_t klen, int64_t base, int64_t *lm, int64_t *ld)
 {
+	uint32_t host;
 	uint64_t v;
-	const char *p = vget(blob_key(b) + klen + 1, &v);
+	const char *p = vget(blob_key(b, &host) + klen + 1, &v);
 
-	*lm = unzz(v);
+	*lm = ld_add(base, unzz(v));
 	p = vget(p, &v);
 	*ld = (int64_t)((uint64_t)*lm + (uint64_t)unzz(v));
 	return p;
@@ -406,10 +431,27 @@ struct merge_table {
 	size_t nents;
 	int sorted;         /* merge_each() reused the slots: rebuild first */
 	pool pool;
-	lbuf key;           /* scratch */
-	char **extra;       /* scratch for merge_each() */
+	/* Interned key prefixes ("scheme://authority"); host 0 is "". */
+	lbuf hostbuf;       /* the prefixes, each NUL-terminated */
+	uint32_t *hostoff;  /* where host i starts in hostbuf */
+	size_t nhosts, caphosts;
+	uint64_t *hslots;   /* (hash tag << 32 | id); load <= 1/2 */
+	size_t nhslots;
+	int hosts_closed;   /* too many distinct hosts: intern no more */
+	lbuf key;           /* scratch: the key of the record being added */
+	uint32_t khost;     /* its host id */
+	size_t kpre;        /* the length of its interned prefix (0 for host 0) */
+	lbuf url;           /* scratch for merge_each() */
+	char **extra;
 	size_t maxextra;
 };
+
+/*
+ * Prefixes are interned freely up to this many hosts, then only while
+ * there is at most one host for every 4 URLs: a table of URLs on distinct
+ * hosts does not pay for interning what never repeats.
+ */
+#define HOSTS_FREE 65536
 
 #define SLOT_REF(s) ((uint32_t)(s))
 #define SLOT_TAG(s) ((uint32_t)((s) >> 32))
@@ -422,13 +464,20 @@ merge_table *merge_new(const merge_opts *opts)
 		return NULL;
 	t->opts = *opts;
 	lbuf_init(&t->key);
+	lbuf_init(&t->url);
+	lbuf_init(&t->hostbuf);
 	t->bits = 10;
 	t->nslots = (size_t)1 << t->bits;
 	t->slots = calloc(t->nslots, sizeof *t->slots);
-	if (!t->slots) {
-		free(t);
+	t->nhslots = 64;
+	t->hslots = calloc(t->nhslots, sizeof *t->hslots);
+	t->hostoff = lgrow(NULL, &t->caphosts, 1, sizeof *t->hostoff, 64);
+	if (!t->slots || !t->hslots || !t->hostoff || lbuf_addc(&t->hostbuf, '\0') != 0) {
+		merge_free(t);
 		return NULL;
 	}
+	t->hostoff[0] = 0;
+	t->nhosts = 1;
 	return t;
 }
 
@@ -438,8 +487,12 @@ void merge_free(merge_table *t)
 		return;
 	pool_release(&t->pool);
 	free(t->slots);
+	free(t->hslots);
+	free(t->hostoff);
 	free(t->extra);
+	lbuf_release(&t->hostbuf);
 	lbuf_release(&t->key);
+	lbuf_release(&t->url);
 	free(t);
 }
 
@@ -470,6 +523,99 @@ static uint64_t hash_key(const char *s, size_t n)
 static size_t home(const merge_table *t, uint32_t tag)
 {
 	return (size_t)(tag >> (32 - t->bits));
+}
+
+static const char *host_str(const merge_table *t, uint32_t id)
+{
+	return t->hostbuf.data + t->hostoff[id];
+}
+
+/* The length of key's "scheme://authority", or 0. */
+static size_t prefix_len(const char *key)
+{
+	const char *c = strchr(key, ':');
+
+	if (!c || c[1] != '/' || c[2] != '/')
+		return 0;
+	return (size_t)(c + 3 - key) + strcspn(c + 3, "/?#");
+}
+
+static int grow_hosts(merge_table *t)
+{
+	size_t n = t->nhslots * 2, i, j;
+	uint64_t *s = calloc(n, sizeof *s);
+
+	if (!s)
+		return -1;
+	for (i = 0; i < t->nhslots; i++) {
+		if (!t->hslots[i])
+			continue;
+		for (j = (size_t)(t->hslots[i] >> 32) & (n - 1); s[j]; j = (j + 1) & (n - 1))
+			;
+		s[j] = t->hslots[i];
+	}
+	free(t->hslots);
+	t->hslots = s;
+	t->nhslots = n;
+	return 0;
+}
+
+/*
+ * Sets t->khost and t->kpre for t->key: the id of its prefix, interning
+ * it when new (and interning is open), else host 0 and the whole key.  A
+ * prefix is interned at its first URL or never, so every key of a table
+ * has one form.
+ */
+static int intern_host(merge_table *t)
+{
+	size_t pre = prefix_len(t->key.data), mask = t->nhslots - 1, j;
+	uint32_t tag;
+	uint32_t *o;
+
+	t->khost = 0;
+	t->kpre = 0;
+	if (pre == 0)
+		return 0;
+	tag = (uint32_t)(hash_key(t->key.data, pre) >> 32);
+	for (j = tag & mask; t->hslots[j]; j = (j + 1) & mask) {
+		uint32_t id = SLOT_REF(t->hslots[j]);
+		const char *h = host_str(t, id);
+		if (SLOT_TAG(t->hslots[j]) == tag && strncmp(h, t->key.data, pre) == 0 && !h[pre]) {
+			t->khost = id;
+			t->kpre = pre;
+			return 0;
+		}
+	}
+	if (t->hosts_closed || (t->nhosts >= HOSTS_FREE && t->nhosts * 4 > t->nents)) {
+		t->hosts_closed = 1;
+		return 0;
+	}
+	if (t->nhosts >= UINT32_MAX || t->hostbuf.len > UINT32_MAX - pre - 1) {
+		t->hosts_closed = 1;
+		return 0;
+	}
+	if (!(o = lgrow(t->hostoff, &t->caphosts, t->nhosts + 1, sizeof *o, 64)))
+		return -1;
+	t->hostoff = o;
+	o[t->nhosts] = (uint32_t)t->hostbuf.len;
+	if (lbuf_add(&t->hostbuf, t->key.data, pre) != 0 || lbuf_addc(&t->hostbuf, '\0') != 0)
+		return -1;
+	t->hslots[j] = (uint64_t)tag << 32 | (uint32_t)t->nhosts;
+	t->khost = (uint32_t)t->nhosts++;
+	t->kpre = pre;
+	if (t->nhosts * 2 > t->nhslots)
+		return grow_hosts(t);
+	return 0;
+}
+
+/* Sets t->key to the whole key of blob b. */
+static int whole_key(merge_table *t, const char *b)
+{
+	uint32_t host;
+	const char *rest = blob_key(b, &host);
+
+	lbuf_reset(&t->key);
+	return lbuf_adds(&t->key, host_str(t, host)) != 0 ? -1 : lbuf_adds(&t->key, rest);
 }
 
 static void place(uint64_t *slots, size_t mask, size_t j, uint64_t s)
@@ -512,9 +658,12 @@ static int rebuild(merge_table *t)
 	if (!s)
 		return -1;
 	for (i = 0; i < t->nents; i++) {
-		uint32_t ref = SLOT_REF(t->slots[i]);
-		const char *k = blob_key(ref_ptr(&t->pool, ref));
-		uint32_t tag = (uint32_t)(hash_key(k, strlen(k)) >> 32);
+		uint32_t ref = SLOT_REF(t->slots[i]), tag;
+		if (whole_key(t, ref_ptr(&t->pool, ref)) != 0) {
+			free(s);
+			return -1;
+		}
+		tag = (uint32_t)(hash_key(t->key.data, t->key.len) >> 32);
 		place(s, t->nslots - 1, home(t, tag), (uint64_t)tag << 32 | ref);
 	}
 	free(t->slots);
@@ -566,12 +715,17 @@ static int maybe_compact(merge_table *t)
 static int lookup(const merge_table *t, uint32_t tag, size_t *slot)
 {
 	size_t mask = t->nslots - 1, j = home(t, tag);
+	uint32_t host;
 	uint64_t s;
 
-	for (; (s = t->slots[j]) != 0; j = (j + 1) & mask)
-		if (SLOT_TAG(s) == tag &&
-		    strcmp(blob_key(ref_ptr(&t->pool, SLOT_REF(s))), t->key.data) == 0)
+	for (; (s = t->slots[j]) != 0; j = (j + 1) & mask) {
+		const char *k;
+		if (SLOT_TAG(s) != tag)
+			continue;
+		k = blob_key(ref_ptr(&t->pool, SLOT_REF(s)), &host);
+		if (host == t->khost && strcmp(k, t->key.data + t->kpre) == 0)
 			break;
+	}
 	*slot = j;
 	return s != 0;
 }
@@ -582,9 +736,10 @@ static int insert(merge_table *t, uint32_t tag, size_t slot, const lirs_record *
 	plan pl;
 	char *b;
 
-	if (make_plan(r, &t->key, &pl) != 0 || !(b = pool_alloc(&t->pool, pl.total, &ref)))
+	if (make_plan(r, &t->key, t->khost, t->kpre, t->opts.now, &pl) != 0 ||
+	    !(b = pool_alloc(&t->pool, pl.total, &ref)))
 		return -1;
-	fill(b, &pl, r, &t->key);
+	fill(b, &pl, r, &t->key, t->khost, t->kpre, t->opts.now);
 	t->slots[slot] = (uint64_t)tag << 32 | ref;
 	t->nents++;
 	t->st.kept++;
@@ -603,7 +758,7 @@ static int replace(merge_table *t, size_t slot, const lirs_record *r)
 	uint32_t ref;
 	plan pl;
 
-	if (make_plan(r, &t->key, &pl) != 0)
+	if (make_plan(r, &t->key, t->khost, t->kpre, t->opts.now, &pl) != 0)
 		return -1;
 	if (round4(pl.total) > had) {
 		if (!(b = pool_alloc(&t->pool, pl.total, &ref)))
@@ -614,7 +769,7 @@ static int replace(merge_table *t, size_t slot, const lirs_record *r)
 	}
 	t->pool.garbage += had;
 	t->pool.live -= had;
-	fill(b, &pl, r, &t->key);
+	fill(b, &pl, r, &t->key, t->khost, t->kpre, t->opts.now);
 	return 0;
 }
 
@@ -642,9 +797,11 @@ int merge_add(merge_table *t, const lirs_record *r)
 	if (merge_url_key(&t->key, r->url) != 0)
 		return -1;
 	tag = (uint32_t)(hash_key(t->key.data, t->key.len) >> 32);
+	if (intern_host(t) != 0)
+		return -1;
 	if (!lookup(t, tag, &slot))
 		return insert(t, tag, slot, r) != 0 ? -1 : maybe_compact(t);
-	blob_nums(ref_ptr(&t->pool, SLOT_REF(t->slots[slot])), t->key.len, &lm, &ld);
+	blob_nums(ref_ptr(&t->pool, SLOT_REF(t->slots[slot])), t->key.len - t->kpre, t->opts.now, &lm, &ld);
 	if (!merge_supersedes(r->last_modified, r->last_detected, lm, ld)) {
 		t->st.superseded++;
 		return 0;
@@ -658,18 +815,39 @@ int merge_add(merge_table *t, const lirs_record *r)
 static int64_t entry_lm(const merge_table *t, uint64_t s)
 {
 	const char *b = ref_ptr(&t->pool, SLOT_REF(s));
+	uint32_t host;
 	int64_t lm, ld;
 
-	blob_nums(b, strlen(blob_key(b)), &lm, &ld);
+	blob_nums(b, strlen(blob_key(b, &host)), t->opts.now, &lm, &ld);
 	return lm;
 }
 
+/* Compares the whole keys (prefix + rest) of two slots bytewise. */
 static int cmp_key(const void *a, const void *b, void *ctx)
 {
 	const merge_table *t = ctx;
+	uint32_t ha, hb;
+	const char *ra = blob_key(ref_ptr(&t->pool, SLOT_REF(*(const uint64_t *)a)), &ha);
+	const char *rb = blob_key(ref_ptr(&t->pool, SLOT_REF(*(const uint64_t *)b)), &hb);
+	const unsigned char *x = (const unsigned char *)host_str(t, ha);
+	const unsigned char *y = (const unsigned char *)host_str(t, hb);
 
-	return strcmp(blob_key(ref_ptr(&t->pool, SLOT_REF(*(const uint64_t *)a))),
-		      blob_key(ref_ptr(&t->pool, SLOT_REF(*(const uint64_t *)b))));
+	if (ha == hb)
+		return strcmp(ra, rb);
+	for (;;) {
+		if (!*x && ra) {
+			x = (const unsigned char *)ra;
+			ra = NULL;
+		}
+		if (!*y && rb) {
+			y = (const unsigned char *)rb;
+			rb = NULL;
+		}
+		if (*x != *y || !*x)
+			return *x < *y ? -1 : *x > *y;
+		x++;
+		y++;
+	}
 }
 
 /* The full order when Last-Modified does not fit the radix sort's 32 bits. */
@@ -753,21 +931,28 @@ static void sort_entries(merge_table *t)
 static int emit(merge_table *t, const char *b, int (*fn)(void *, const lirs_record *), void *ctx)
 {
 	unsigned flags = (unsigned char)b[0];
-	const char *key = blob_key(b), *p;
+	uint32_t host;
+	const char *key = blob_key(b, &host), *p;
 	size_t klen = strlen(key);
 	lirs_record r;
 	uint64_t v, i;
 
 	memset(&r, 0, sizeof r);
-	p = blob_nums(b, klen, &r.last_modified, &r.last_detected);
+	p = blob_nums(b, klen, t->opts.now, &r.last_modified, &r.last_detected);
 	p = vget(p, &v);
-	r.tz_offset = unzz(v);
+	r.tz_offset = flags & B_TZH ? unzz(v) * 3600 : unzz(v);
 	p = vget(p, &v);
 	r.content_length = unzz(v);
 	v = 0;
 	if (flags & B_EXTRA)
 		p = vget(p, &v);
 	r.url = (char *)key;
+	if (!(flags & B_URL) && host) {
+		lbuf_reset(&t->url);
+		if (lbuf_adds(&t->url, host_str(t, host)) != 0 || lbuf_add(&t->url, key, klen) != 0)
+			return -1;
+		r.url = t->url.data;
+	}
 	if (flags & B_URL) {
 		r.url = (char *)p;
 		p += strlen(p) + 1;
