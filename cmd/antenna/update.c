@@ -47,7 +47,7 @@ static const char help[] =
 struct upd {
 	store *s;
 	evstore *ev;
-	int64_t now, max_age, tz;
+	int64_t now, max_age, max_future, tz;
 	int verbose;
 	store_page *pages;       /* all pages, sorted by url_key */
 	size_t npages;
@@ -169,7 +169,8 @@ static int on_record(void *ctx, const lirs_record *r)
 	store_page *p;
 
 	u->src->records_read++;
-	if (merge_check(r, u->now, u->max_age) != MERGE_USABLE) {
+	/* the rule lirs merge applies (merge.h): unusable, future, stale */
+	if (merge_check_at(r, u->now, u->max_age, u->max_future) != MERGE_USABLE) {
 		u->src->records_skipped++;
 		return 0;
 	}
@@ -529,6 +530,7 @@ int cmd_update(int argc, char **argv)
 	u.now = ant_now(o.now);
 	u.verbose = o.verbose;
 	u.max_age = store_config_int(u.s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
+	u.max_future = store_config_int(u.s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
 	u.tz = store_config_int(u.s, CFG_TZ, 32400);
 	rc = run_update(&u, &o);
 	if (rc < 0) {

@@ -92,9 +92,43 @@ static int collect(void *ctx, const lirs_record *r)
 	return 0;
 }
 
+/* Issue 7 §3: one rule for a Last-Modified from the future (merge.h). */
+static void test_future(void)
+{
+	const int64_t now = 1700000000;
+	lirs_record r = rec("http://a/", now + 3600, now, "t");
+	merge_opts o = { now, 0, 0 };
+	merge_table *t;
+	seen s = { LBUF_INIT, 0 };
+
+	IS_INT(merge_check(&r, now, 0), MERGE_USABLE, "future: LM now + 3600 is within the default skew");
+	r.last_modified = now + 3601;
+	IS_INT(merge_check(&r, now, 0), MERGE_FUTURE, "future: LM now + 3601 is from the future");
+	IS_INT(merge_check_at(&r, now, 0, 3601), MERGE_USABLE, "future: max_future overrides the tolerance");
+	IS_INT(merge_check_at(&r, now, 0, -1), MERGE_USABLE, "future: a negative max_future turns the rule off");
+	r.last_modified = now;
+	r.last_detected = now + 86400;
+	IS_INT(merge_check(&r, now, 0), MERGE_FUTURE, "future: so is a Last-Detected a day ahead");
+	r.last_modified = INT64_MAX;
+	r.last_detected = INT64_MAX;
+	IS_INT(merge_check_at(&r, INT64_MIN / 2, 0, INT64_MAX / 2), MERGE_FUTURE, "future: no overflow at the extremes");
+
+	/* --now 1700000000: a valid older record and the same URL a day ahead */
+	t = merge_new(&o);
+	r = rec("http://example.jp/a", 1699990000, 1699999000, "valid");
+	merge_add(t, &r);
+	r = rec("http://example.jp/a", 1700086400, 1700086400, "a day ahead");
+	merge_add(t, &r);
+	merge_each(t, collect, &s);
+	IS_STR(s.out.data, "1699990000 1699999000 http://example.jp/a valid|", "future: the valid record is kept");
+	IS_INT(merge_get_stats(t)->dropped_future, 1, "future: the record from the future is counted");
+	merge_free(t);
+	lbuf_release(&s.out);
+}
+
 static void test_table(void)
 {
-	merge_opts o = { 10000, 1000 };
+	merge_opts o = { 10000, 1000, 0 };
 	merge_table *t = merge_new(&o);
 	seen s = { LBUF_INIT, 0 };
 	lirs_record r;
@@ -135,7 +169,7 @@ static void test_table(void)
  * table growth and pool compaction; every URL must survive with its winner. */
 static void test_many(void)
 {
-	merge_opts o = { 0, -1 };
+	merge_opts o = { 0, -1, 0 };
 	merge_table *t = merge_new(&o);
 	char url[64], title[256];
 	int i, round, bad = 0;
@@ -172,7 +206,7 @@ static void test_many(void)
  */
 static void test_compact_interleaved(void)
 {
-	merge_opts o = { 0, -1 };
+	merge_opts o = { 0, -1, 0 };
 	merge_table *t = merge_new(&o);
 	static char title[4200];
 	char url[64], want[128];
@@ -214,6 +248,7 @@ int main(void)
 	test_rule();
 	test_check();
 	test_table();
+	test_future();
 	test_many();
 	test_compact_interleaved();
 	TAP_DONE();
