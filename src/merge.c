@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- URL keys (RFC 3986 §3, §6.2.2.1, §6.2.3) ---------------------------- */
 
@@ -148,21 +149,26 @@ int merge_check(const lirs_record *r, int64_t now, int64_t max_age)
 /* ---- the blob pool ------------------------------------------------------ */
 
 /*
- * Each winner is one blob in a pool of 1 MiB chunks, named by a 32-bit ref:
- * the chunk's index (14 bits) and the offset in 4-byte units (18 bits).  A
+ * Each winner is one blob in a pool of 2 MiB chunks, named by a 32-bit ref:
+ * the chunk's index (13 bits) and the offset in 4-byte units (19 bits).  A
  * slot of the hash table is then 8 bytes (a hash tag and a ref) instead of
  * a pointer, a hash and an entry.  A blob longer than a chunk gets a chunk
  * of its own.  Ref 0 is never handed out (the first chunk starts at offset
  * 4), so 0 marks an empty slot.
  */
-#define POOL_SHIFT 20
+#define POOL_SHIFT 21
 #define POOL_CHUNK ((size_t)1 << POOL_SHIFT)
 #define REF_OFF_BITS (POOL_SHIFT - 2)
 #define REF_OFF_MASK ((1u << REF_OFF_BITS) - 1)
 #define POOL_MAX_CHUNKS ((size_t)1 << (32 - REF_OFF_BITS))
 
+typedef struct chunk {
+	char *p;
+	int mapped;            /* a POOL_CHUNK mapping, else malloc()ed */
+} chunk;
+
 typedef struct pool {
-	char **chunks;
+	chunk *chunks;
 	size_t nchunks, capchunks;
 	size_t cur, used;      /* the chunk small blobs go to, bytes used in it */
 	size_t live, garbage;  /* bytes, rounded as allocated */
@@ -172,13 +178,36 @@ static size_t round4(size_t n) { return (n + 3) & ~(size_t)3; }
 
 static char *ref_ptr(const pool *p, uint32_t ref)
 {
-	return p->chunks[ref >> REF_OFF_BITS] + ((size_t)(ref & REF_OFF_MASK) << 2);
+	return p->chunks[ref >> REF_OFF_BITS].p + ((size_t)(ref & REF_OFF_MASK) << 2);
 }
 
-/* Adds a chunk of size bytes; its index, or -1. */
+/*
+ * A POOL_CHUNK-aligned mapping asked for a huge page: a duplicate URL
+ * reads its blob at a random place (see slots_new()).  NULL on failure.
+ */
+static char *chunk_map(void)
+{
+	char *p, *a;
+	size_t head;
+
+	p = mmap(NULL, 2 * POOL_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)p + POOL_CHUNK - 1) & ~(uintptr_t)(POOL_CHUNK - 1));
+	head = (size_t)(a - p);
+	if (head)
+		munmap(p, head);
+	munmap(a + POOL_CHUNK, POOL_CHUNK - head);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(a, POOL_CHUNK, MADV_HUGEPAGE);   /* a hint: fine if refused */
+#endif
+	return a;
+}
+
+/* Adds a chunk (size bytes, 0 for a regular one); its index, or -1. */
 static long pool_chunk(pool *p, size_t size)
 {
-	char **c;
+	chunk *c;
 
 	if (p->nchunks >= POOL_MAX_CHUNKS) {
 		errno = EOVERFLOW;
@@ -187,7 +216,9 @@ static long pool_chunk(pool *p, size_t size)
 	if (!(c = lgrow(p->chunks, &p->capchunks, p->nchunks + 1, sizeof *c, 16)))
 		return -1;
 	p->chunks = c;
-	if (!(c[p->nchunks] = malloc(size)))
+	c += p->nchunks;
+	c->mapped = size == 0;
+	if (!(c->p = size ? malloc(size) : chunk_map()))
 		return -1;
 	return (long)p->nchunks++;
 }
@@ -198,13 +229,13 @@ static char *pool_alloc(pool *p, size_t n, uint32_t *ref)
 	long c;
 
 	n = round4(n);
-	if (!p->nchunks || (n <= POOL_CHUNK && POOL_CHUNK - p->used < n)) {
-		if ((c = pool_chunk(p, POOL_CHUNK)) < 0)
+	if (!p->nchunks || (n <= POOL_CHUNK - 4 && POOL_CHUNK - p->used < n)) {
+		if ((c = pool_chunk(p, 0)) < 0)
 			return NULL;
 		p->cur = (size_t)c;
 		p->used = c == 0 ? 4 : 0;   /* ref 0 means "empty slot" */
 	}
-	if (n > POOL_CHUNK) {               /* a chunk of its own, never index 0 */
+	if (n > POOL_CHUNK - 4) {           /* a chunk of its own, never index 0 */
 		if ((c = pool_chunk(p, n)) < 0)
 			return NULL;
 		*ref = (uint32_t)c << REF_OFF_BITS;
@@ -220,8 +251,12 @@ static void pool_release(pool *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->nchunks; i++)
-		free(p->chunks[i]);
+	for (i = 0; i < p->nchunks; i++) {
+		if (p->chunks[i].mapped)
+			munmap(p->chunks[i].p, POOL_CHUNK);
+		else
+			free(p->chunks[i].p);
+	}
 	free(p->chunks);
 	memset(p, 0, sizeof *p);
 }
@@ -417,6 +452,15 @@ static const char *blob_nums(const char *b, size_t klen, int64_t base, int64_t *
 
 /* ---- the table ---------------------------------------------------------- */
 
+/*
+ * Records staged before their lookup: the slot (and the blob of a URL seen
+ * before) is a cache miss on a big table, so merge_add() copies a record,
+ * computes its key and prefetches, and looks it up MERGE_AHEAD records
+ * later, when the memory has arrived.  The order of the lookups is the
+ * order of the records: the result is the same.
+ */
+#define MERGE_AHEAD 8
+
 struct merge_table {
 	merge_opts opts;
 	merge_stats st;
@@ -444,6 +488,17 @@ struct merge_table {
 	lbuf url;           /* scratch for merge_each() */
 	char **extra;
 	size_t maxextra;
+	/* records staged for their lookup (see merge_add()) */
+	struct pend {
+		lirs_record r;      /* its strings in buf */
+		lbuf buf, key;
+		size_t *off, capoff;
+		char **extra;
+		uint32_t tag, khost;
+		size_t kpre;
+	} pend[MERGE_AHEAD];
+	size_t pfirst, npend;
+	int failed;         /* a staged record could not be added */
 };
 
 /*
@@ -452,6 +507,39 @@ struct merge_table {
  * hosts does not pay for interning what never repeats.
  */
 #define HOSTS_FREE 65536
+
+/*
+ * The slot array, zeroed.  Big arrays are mapped and asked for huge pages:
+ * every lookup lands on a random slot, and with 4 KiB pages each one was
+ * also a TLB miss (perf: most of merge_add()'s time was that one load).
+ */
+#define SLOTS_MAP_MIN ((size_t)2 << 20)
+
+static uint64_t *slots_new(size_t n)
+{
+	size_t bytes = n * sizeof(uint64_t);
+	void *p;
+
+	if (n > SIZE_MAX / sizeof(uint64_t))
+		return NULL;
+	if (bytes < SLOTS_MAP_MIN)
+		return calloc(n, sizeof(uint64_t));
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, bytes, MADV_HUGEPAGE);   /* a hint: fine if refused */
+#endif
+	return p;
+}
+
+static void slots_free(uint64_t *s, size_t n)
+{
+	if (s && n * sizeof *s >= SLOTS_MAP_MIN)
+		munmap(s, n * sizeof *s);
+	else
+		free(s);
+}
 
 #define SLOT_REF(s) ((uint32_t)(s))
 #define SLOT_TAG(s) ((uint32_t)((s) >> 32))
@@ -463,12 +551,16 @@ merge_table *merge_new(const merge_opts *opts)
 	if (!t)
 		return NULL;
 	t->opts = *opts;
+	for (size_t i = 0; i < MERGE_AHEAD; i++) {
+		lbuf_init(&t->pend[i].buf);
+		lbuf_init(&t->pend[i].key);
+	}
 	lbuf_init(&t->key);
 	lbuf_init(&t->url);
 	lbuf_init(&t->hostbuf);
 	t->bits = 10;
 	t->nslots = (size_t)1 << t->bits;
-	t->slots = calloc(t->nslots, sizeof *t->slots);
+	t->slots = slots_new(t->nslots);
 	t->nhslots = 64;
 	t->hslots = calloc(t->nhslots, sizeof *t->hslots);
 	t->hostoff = lgrow(NULL, &t->caphosts, 1, sizeof *t->hostoff, 64);
@@ -485,8 +577,14 @@ void merge_free(merge_table *t)
 {
 	if (!t)
 		return;
+	for (size_t i = 0; i < MERGE_AHEAD; i++) {
+		lbuf_release(&t->pend[i].buf);
+		lbuf_release(&t->pend[i].key);
+		free(t->pend[i].off);
+		free(t->pend[i].extra);
+	}
 	pool_release(&t->pool);
-	free(t->slots);
+	slots_free(t->slots, t->nslots);
 	free(t->hslots);
 	free(t->hostoff);
 	free(t->extra);
@@ -496,8 +594,11 @@ void merge_free(merge_table *t)
 	free(t);
 }
 
-const merge_stats *merge_get_stats(const merge_table *t)
+static int flush(merge_table *t);
+
+const merge_stats *merge_get_stats(merge_table *t)
 {
+	flush(t);   /* a failure shows in merge_each() */
 	return &t->st;
 }
 
@@ -634,13 +735,13 @@ static int grow_slots(merge_table *t)
 		errno = EOVERFLOW;
 		return -1;
 	}
-	if (!(s = calloc(n, sizeof *s)))
+	if (!(s = slots_new(n)))
 		return -1;
 	t->bits++;
 	for (i = 0; i < t->nslots; i++)
 		if (t->slots[i])
 			place(s, n - 1, home(t, SLOT_TAG(t->slots[i])), t->slots[i]);
-	free(t->slots);
+	slots_free(t->slots, t->nslots);
 	t->slots = s;
 	t->nslots = n;
 	return 0;
@@ -652,7 +753,7 @@ static int grow_slots(merge_table *t)
  */
 static int rebuild(merge_table *t)
 {
-	uint64_t *s = calloc(t->nslots, sizeof *s);
+	uint64_t *s = slots_new(t->nslots);
 	size_t i;
 
 	if (!s)
@@ -660,13 +761,13 @@ static int rebuild(merge_table *t)
 	for (i = 0; i < t->nents; i++) {
 		uint32_t ref = SLOT_REF(t->slots[i]), tag;
 		if (whole_key(t, ref_ptr(&t->pool, ref)) != 0) {
-			free(s);
+			slots_free(s, t->nslots);
 			return -1;
 		}
 		tag = (uint32_t)(hash_key(t->key.data, t->key.len) >> 32);
 		place(s, t->nslots - 1, home(t, tag), (uint64_t)tag << 32 | ref);
 	}
-	free(t->slots);
+	slots_free(t->slots, t->nslots);
 	t->slots = s;
 	t->sorted = 0;
 	return 0;
@@ -773,11 +874,99 @@ static int replace(merge_table *t, size_t slot, const lirs_record *r)
 	return 0;
 }
 
-int merge_add(merge_table *t, const lirs_record *r)
+/* Looks the staged record up: inserts it, replaces the held one or loses. */
+static int process(merge_table *t, struct pend *p)
 {
-	uint32_t tag;
+	const lirs_record *r = &p->r;
+	lbuf k = t->key;
 	size_t slot;
 	int64_t lm, ld;
+
+	t->key = p->key;   /* the key moves back for the lookup */
+	p->key = k;
+	t->khost = p->khost;
+	t->kpre = p->kpre;
+	if (!lookup(t, p->tag, &slot))
+		return insert(t, p->tag, slot, r) != 0 ? -1 : maybe_compact(t);
+	blob_nums(ref_ptr(&t->pool, SLOT_REF(t->slots[slot])), t->key.len - t->kpre, t->opts.now, &lm, &ld);
+	if (!merge_supersedes(r->last_modified, r->last_detected, lm, ld)) {
+		t->st.superseded++;
+		return 0;
+	}
+	t->st.replaced++;
+	return replace(t, slot, r) != 0 ? -1 : maybe_compact(t);
+}
+
+/* Processes every staged record; -1 when one could not be added. */
+static int flush(merge_table *t)
+{
+	while (t->npend) {
+		struct pend *p = &t->pend[t->pfirst];
+		t->pfirst = (t->pfirst + 1) % MERGE_AHEAD;
+		t->npend--;
+		if (process(t, p) != 0)
+			t->failed = 1;
+	}
+	return t->failed ? -1 : 0;
+}
+
+/* Copies r into p (the reader's record is borrowed). */
+static int copy_record(struct pend *p, const lirs_record *r)
+{
+	const char *f[5] = { r->url, nz(r->title), nz(r->author), nz(r->source_url), nz(r->extension) };
+	size_t off[5], i;
+	size_t *o;
+	char **x;
+
+	lbuf_reset(&p->buf);
+	for (i = 0; i < 5; i++) {
+		off[i] = p->buf.len;
+		if (lbuf_add(&p->buf, f[i], strlen(f[i]) + 1) != 0)
+			return -1;
+	}
+	if (r->nextra) {
+		if (!(o = lgrow(p->off, &p->capoff, r->nextra, sizeof *o, 4)))
+			return -1;
+		p->off = o;
+		if (!(x = realloc(p->extra, p->capoff * sizeof *x)))
+			return -1;
+		p->extra = x;
+		for (i = 0; i < r->nextra; i++) {
+			p->off[i] = p->buf.len;
+			if (lbuf_add(&p->buf, nz(r->extra[i]), strlen(nz(r->extra[i])) + 1) != 0)
+				return -1;
+		}
+	}
+	p->r = *r;
+	p->r.url = p->buf.data + off[0];
+	p->r.title = p->buf.data + off[1];
+	p->r.author = p->buf.data + off[2];
+	p->r.source_url = p->buf.data + off[3];
+	p->r.extension = p->buf.data + off[4];
+	for (i = 0; i < r->nextra; i++)
+		p->extra[i] = p->buf.data + p->off[i];
+	p->r.extra = r->nextra ? p->extra : NULL;
+	return 0;
+}
+
+/* Where the record half-way along the queue will look: the blob of its
+ * URL, if held, is fetched too. */
+static void prefetch_blob(const merge_table *t)
+{
+	const struct pend *p = &t->pend[(t->pfirst + t->npend / 2) % MERGE_AHEAD];
+	size_t mask = t->nslots - 1, j = home(t, p->tag);
+	uint64_t s;
+
+	for (; (s = t->slots[j]) != 0; j = (j + 1) & mask)
+		if (SLOT_TAG(s) == p->tag) {
+			__builtin_prefetch(ref_ptr(&t->pool, SLOT_REF(s)));
+			return;
+		}
+}
+
+int merge_add(merge_table *t, const lirs_record *r)
+{
+	struct pend *p;
 
 	t->st.read++;
 	switch (merge_check_at(r, t->opts.now, t->opts.max_age, t->opts.max_future)) {
@@ -791,23 +980,36 @@ int merge_add(merge_table *t, const lirs_record *r)
 		t->st.dropped_future++;
 		return 0;
 	}
-	if (t->sorted && rebuild(t) != 0)
+	if (t->failed || (t->sorted && rebuild(t) != 0))
 		return -1;
-	lbuf_reset(&t->key);
-	if (merge_url_key(&t->key, r->url) != 0)
-		return -1;
-	tag = (uint32_t)(hash_key(t->key.data, t->key.len) >> 32);
-	if (intern_host(t) != 0)
-		return -1;
-	if (!lookup(t, tag, &slot))
-		return insert(t, tag, slot, r) != 0 ? -1 : maybe_compact(t);
-	blob_nums(ref_ptr(&t->pool, SLOT_REF(t->slots[slot])), t->key.len - t->kpre, t->opts.now, &lm, &ld);
-	if (!merge_supersedes(r->last_modified, r->last_detected, lm, ld)) {
-		t->st.superseded++;
-		return 0;
+	if (t->npend == MERGE_AHEAD) {
+		p = &t->pend[t->pfirst];
+		t->pfirst = (t->pfirst + 1) % MERGE_AHEAD;
+		t->npend--;
+		if (process(t, p) != 0) {
+			t->failed = 1;
+			return -1;
+		}
 	}
-	t->st.replaced++;
-	return replace(t, slot, r) != 0 ? -1 : maybe_compact(t);
+	p = &t->pend[(t->pfirst + t->npend) % MERGE_AHEAD];
+	lbuf_reset(&t->key);
+	if (copy_record(p, r) != 0 || merge_url_key(&t->key, r->url) != 0 || intern_host(t) != 0) {
+		t->failed = 1;
+		return -1;
+	}
+	p->tag = (uint32_t)(hash_key(t->key.data, t->key.len) >> 32);
+	p->khost = t->khost;
+	p->kpre = t->kpre;
+	{
+		lbuf k = p->key;   /* the key moves to the staged record */
+		p->key = t->key;
+		t->key = k;
+	}
+	__builtin_prefetch(&t->slots[home(t, p->tag)]);
+	t->npend++;
+	if (t->npend > 1)
+		prefetch_blob(t);
+	return 0;
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -906,8 +1108,10 @@ static void sort_entries(merge_table *t)
 		if (t->slots[i])
 			v[n++] = SLOT_REF(t->slots[i]);
 	t->sorted = 1;
+	/* each Last-Modified decoded once, kept in the free half meanwhile */
 	for (i = 0; i < n; i++) {
 		int64_t lm = entry_lm(t, v[i]);
+		v[n + i] = (uint64_t)lm;
 		lo = lm < lo ? lm : lo;
 		hi = lm > hi ? lm : hi;
 	}
@@ -918,7 +1122,7 @@ static void sort_entries(merge_table *t)
 		return;
 	}
 	for (i = 0; i < n; i++)
-		v[i] |= (uint64_t)((uint64_t)hi - (uint64_t)entry_lm(t, v[i])) << 32;
+		v[i] |= ((uint64_t)hi - v[n + i]) << 32;
 	radix_hi(v, v + n, n);   /* n <= nslots / 2: the free half */
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[j] >> 32 == v[i] >> 32; j++)
@@ -986,7 +1190,7 @@ int merge_each(merge_table *t, int (*fn)(void *ctx, const lirs_record *r), void 
 	size_t i;
 	int rc = 0;
 
-	if (t->sorted && rebuild(t) != 0)
+	if (flush(t) != 0 || (t->sorted && rebuild(t) != 0))
 		return -1;
 	sort_entries(t);
 	for (i = 0; i < t->nents && rc == 0; i++)

@@ -89,7 +89,8 @@ merge_table *merge_new(const merge_opts *opts);
  * later wins ties (merge_supersedes()).  Returns 0, or -1 when out of memory.
  */
 int merge_add(merge_table *t, const lirs_record *r);
-const merge_stats *merge_get_stats(const merge_table *t);
+/* The counts so far (records staged by merge_add() are looked up first). */
+const merge_stats *merge_get_stats(merge_table *t);
 /*
  * Calls fn for every held record in output order: Last-Modified
  * descending, then URL key ascending (bytewise; keys are distinct).  The record is borrowed,
