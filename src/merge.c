@@ -361,28 +361,29 @@ static size_t blob_total(const char *b)
 }
 
 /* key is the record's key, of which the first pre bytes are host's. */
-static int make_plan(const lirs_record *r, const lbuf *key, uint32_t host, size_t pre,
-		     int64_t base, plan *pl)
+/* len: the lengths of url, title, author, source and extension. */
+static int make_plan(const lirs_record *r, const size_t *len, const lbuf *key, uint32_t host,
+		     size_t pre, int64_t base, plan *pl)
 {
 	const char *src = nz(r->source_url);
 	size_t n = vlen(host) + key->len - pre + 1, i;
 
 	memset(pl, 0, sizeof *pl);
-	if (strcmp(r->url, key->data) != 0) {
+	if (len[0] != key->len || memcmp(r->url, key->data, len[0]) != 0) {
 		pl->flags |= B_URL;
-		pl->len[0] = strlen(r->url);
+		pl->len[0] = len[0];
 		n += pl->len[0] + 1;
 	}
-	if (strcmp(src, r->url) != 0) {
+	if (len[3] != len[0] || memcmp(src, r->url, len[0]) != 0) {
 		pl->flags |= B_SRC;
-		pl->len[3] = strlen(src);
+		pl->len[3] = len[3];
 		n += pl->len[3] + 1;
 	}
 	if (r->tz_offset % 3600 == 0)
 		pl->flags |= B_TZH;
-	pl->len[1] = strlen(nz(r->title));
-	pl->len[2] = strlen(nz(r->author));
-	pl->len[4] = strlen(nz(r->extension));
+	pl->len[1] = len[1];
+	pl->len[2] = len[2];
+	pl->len[4] = len[4];
 	n += pl->len[1] + pl->len[2] + pl->len[4] + 3;
 	n += vlen(zz(ld_delta(base, r->last_modified))) +
 	     vlen(zz(ld_delta(r->last_modified, r->last_detected))) +
@@ -496,6 +497,7 @@ struct merge_table {
 		char **extra;
 		uint32_t tag, khost;
 		size_t kpre;
+		size_t len[5];      /* strlen of url, title, author, source, extension */
 	} pend[MERGE_AHEAD];
 	size_t pfirst, npend;
 	int failed;         /* a staged record could not be added */
@@ -831,13 +833,13 @@ static int lookup(const merge_table *t, uint32_t tag, size_t *slot)
 	return s != 0;
 }
 
-static int insert(merge_table *t, uint32_t tag, size_t slot, const lirs_record *r)
+static int insert(merge_table *t, uint32_t tag, size_t slot, const lirs_record *r, const size_t *len)
 {
 	uint32_t ref;
 	plan pl;
 	char *b;
 
-	if (make_plan(r, &t->key, t->khost, t->kpre, t->opts.now, &pl) != 0 ||
+	if (make_plan(r, len, &t->key, t->khost, t->kpre, t->opts.now, &pl) != 0 ||
 	    !(b = pool_alloc(&t->pool, pl.total, &ref)))
 		return -1;
 	fill(b, &pl, r, &t->key, t->khost, t->kpre, t->opts.now);
@@ -852,14 +854,14 @@ static int insert(merge_table *t, uint32_t tag, size_t slot, const lirs_record *
 }
 
 /* Replaces the blob of the slot: in place when the new one fits. */
-static int replace(merge_table *t, size_t slot, const lirs_record *r)
+static int replace(merge_table *t, size_t slot, const lirs_record *r, const size_t *len)
 {
 	char *b = ref_ptr(&t->pool, SLOT_REF(t->slots[slot]));
 	size_t had = round4(blob_total(b));
 	uint32_t ref;
 	plan pl;
 
-	if (make_plan(r, &t->key, t->khost, t->kpre, t->opts.now, &pl) != 0)
+	if (make_plan(r, len, &t->key, t->khost, t->kpre, t->opts.now, &pl) != 0)
 		return -1;
 	if (round4(pl.total) > had) {
 		if (!(b = pool_alloc(&t->pool, pl.total, &ref)))
@@ -887,14 +889,14 @@ static int process(merge_table *t, struct pend *p)
 	t->khost = p->khost;
 	t->kpre = p->kpre;
 	if (!lookup(t, p->tag, &slot))
-		return insert(t, p->tag, slot, r) != 0 ? -1 : maybe_compact(t);
+		return insert(t, p->tag, slot, r, p->len) != 0 ? -1 : maybe_compact(t);
 	blob_nums(ref_ptr(&t->pool, SLOT_REF(t->slots[slot])), t->key.len - t->kpre, t->opts.now, &lm, &ld);
 	if (!merge_supersedes(r->last_modified, r->last_detected, lm, ld)) {
 		t->st.superseded++;
 		return 0;
 	}
 	t->st.replaced++;
-	return replace(t, slot, r) != 0 ? -1 : maybe_compact(t);
+	return replace(t, slot, r, p->len) != 0 ? -1 : maybe_compact(t);
 }
 
 /* Processes every staged record; -1 when one could not be added. */
@@ -914,15 +916,21 @@ static int flush(merge_table *t)
 static int copy_record(struct pend *p, const lirs_record *r)
 {
 	const char *f[5] = { r->url, nz(r->title), nz(r->author), nz(r->source_url), nz(r->extension) };
-	size_t off[5], i;
+	size_t off[5], i, n = 0;
 	size_t *o;
 	char **x;
 
+	for (i = 0; i < 5; i++) {
+		p->len[i] = strlen(f[i]);
+		n += p->len[i] + 1;
+	}
 	lbuf_reset(&p->buf);
+	if (lbuf_grow(&p->buf, n) != 0)
+		return -1;
 	for (i = 0; i < 5; i++) {
 		off[i] = p->buf.len;
-		if (lbuf_add(&p->buf, f[i], strlen(f[i]) + 1) != 0)
-			return -1;
+		memcpy(p->buf.data + p->buf.len, f[i], p->len[i] + 1);
+		p->buf.len += p->len[i] + 1;
 	}
 	if (r->nextra) {
 		if (!(o = lgrow(p->off, &p->capoff, r->nextra, sizeof *o, 4)))

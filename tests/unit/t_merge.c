@@ -82,6 +82,30 @@ static void test_check(void)
 
 typedef struct seen { lbuf out; int n; } seen;
 
+static const char *nzs(const char *x) { return x ? x : ""; }
+
+/* Every field of r, on one line. */
+static void describe(lbuf *b, const lirs_record *r)
+{
+	size_t i;
+
+	lbuf_addf(b, "%lld %lld %lld %lld <%s> <%s> <%s> <%s> <%s>", (long long)r->last_modified,
+		  (long long)r->last_detected, (long long)r->tz_offset, (long long)r->content_length,
+		  nzs(r->url), nzs(r->title), nzs(r->author), nzs(r->source_url), nzs(r->extension));
+	for (i = 0; i < r->nextra; i++)
+		lbuf_addf(b, " [%s]", nzs(r->extra[i]));
+	lbuf_addc(b, '\n');
+}
+
+static int collect_all(void *ctx, const lirs_record *r)
+{
+	seen *s = ctx;
+
+	describe(&s->out, r);
+	s->n++;
+	return 0;
+}
+
 static int collect(void *ctx, const lirs_record *r)
 {
 	seen *s = ctx;
@@ -124,6 +148,55 @@ static void test_future(void)
 	IS_INT(merge_get_stats(t)->dropped_future, 1, "future: the record from the future is counted");
 	merge_free(t);
 	lbuf_release(&s.out);
+}
+
+/* Every field comes back as it went in, whatever the packing (varints,
+ * interned hosts, URL and source elided, extra fields, a blob bigger than
+ * a pool chunk, extreme numbers). */
+static void test_roundtrip(void)
+{
+	static char big[3 << 20];
+	char *extra[3] = { (char *)"x1", (char *)"", (char *)"http://x/3" };
+	lirs_record in[6];
+	merge_opts o = { 1700000000, -1, -1 };
+	merge_table *t = merge_new(&o);
+	seen s = { LBUF_INIT, 0 };
+	lbuf want = LBUF_INIT;
+	int i;
+
+	memset(big, 'b', sizeof big - 1);
+	in[0] = rec("http://Example.JP:80/a", 1699999999, 1700000000, "t0");
+	in[0].source_url = (char *)"http://Example.JP:80/a";   /* = URL, not key */
+	in[1] = rec("http://example.jp/b", INT64_MAX, INT64_MIN, "t1");
+	in[1].tz_offset = -1;
+	in[1].content_length = INT64_MIN;
+	in[1].extra = extra;
+	in[1].nextra = 3;
+	in[2] = rec("mailto:someone@example.jp", -5, 7, "");
+	in[2].tz_offset = INT64_MIN;
+	in[2].source_url = (char *)"mailto:someone@example.jp";
+	in[3] = rec("https://w.example.jp", 3, 4, big);
+	in[3].author = (char *)"\xe8\x91\x97";
+	in[3].extension = (char *)"X-Ext";
+	in[3].tz_offset = -18000;
+	in[4] = rec("http://example.jp/b2", 1, 1, "t4");
+	in[4].source_url = NULL;
+	in[4].title = NULL;
+	in[5] = rec("x", INT64_MIN + 1, INT64_MAX, "t5");
+	in[5].tz_offset = INT64_MAX;
+	for (i = 0; i < 6; i++)
+		OK(merge_add(t, &in[i]) == 0, "roundtrip: add");
+	merge_each(t, collect_all, &s);
+	/* the expected output order: LM descending, then key */
+	{
+		int order[6] = { 1, 0, 3, 4, 2, 5 };
+		for (i = 0; i < 6; i++)
+			describe(&want, &in[order[i]]);
+	}
+	IS_STR(s.out.data, want.data, "roundtrip: every field, in output order");
+	merge_free(t);
+	lbuf_release(&s.out);
+	lbuf_release(&want);
 }
 
 static void test_table(void)
@@ -249,6 +322,7 @@ int main(void)
 	test_check();
 	test_table();
 	test_future();
+	test_roundtrip();
 	test_many();
 	test_compact_interleaved();
 	TAP_DONE();
