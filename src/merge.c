@@ -1118,7 +1118,10 @@ static void sort_entries(merge_table *t)
 	t->sorted = 1;
 	/* each Last-Modified decoded once, kept in the free half meanwhile */
 	for (i = 0; i < n; i++) {
-		int64_t lm = entry_lm(t, v[i]);
+		int64_t lm;
+		if (i + MERGE_AHEAD < n)   /* the blobs are in no useful order */
+			__builtin_prefetch(ref_ptr(&t->pool, SLOT_REF(v[i + MERGE_AHEAD])));
+		lm = entry_lm(t, v[i]);
 		v[n + i] = (uint64_t)lm;
 		lo = lm < lo ? lm : lo;
 		hi = lm > hi ? lm : hi;
@@ -1201,7 +1204,10 @@ int merge_each(merge_table *t, int (*fn)(void *ctx, const lirs_record *r), void 
 	if (flush(t) != 0 || (t->sorted && rebuild(t) != 0))
 		return -1;
 	sort_entries(t);
-	for (i = 0; i < t->nents && rc == 0; i++)
+	for (i = 0; i < t->nents && rc == 0; i++) {
+		if (i + MERGE_AHEAD < t->nents)
+			__builtin_prefetch(ref_ptr(&t->pool, SLOT_REF(t->slots[i + MERGE_AHEAD])));
 		rc = emit(t, ref_ptr(&t->pool, SLOT_REF(t->slots[i])), fn, ctx);
+	}
 	return rc;
 }
