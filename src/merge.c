@@ -55,6 +55,16 @@ static int default_port(const char *scheme, size_t slen, const char *port, size_
 	return 0;
 }
 
+static int has_upper(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] >= 'A' && s[i] <= 'Z')
+			return 1;
+	return 0;
+}
+
 /* Appends s[0..n) lowercased, leaving percent-escapes as written. */
 static int add_lower(lbuf *out, const char *s, size_t n)
 {
@@ -93,6 +103,9 @@ int merge_url_key(lbuf *out, const char *url)
 		p = rb ? rb : end;
 	}
 	colon = memchr(p, ':', (size_t)(end - p));
+	/* The common case: already a key (lowercase, no port, a path). */
+	if (!colon && *end == '/' && !has_upper(url, (size_t)(end - url)))
+		return lbuf_add(out, url, (size_t)(end - url) + strlen(end));
 	if (add_lower(out, url, sl + 3) != 0 || lbuf_add(out, auth, (size_t)(host - auth)) != 0 ||
 	    add_lower(out, host, (size_t)((colon ? colon : end) - host)) != 0)
 		return -1;
