@@ -315,6 +315,33 @@ static void test_compact_interleaved(void)
 	lbuf_release(&s.out);
 }
 
+/* A URL per host: past HOSTS_FREE hosts no new prefix is interned, and a
+ * URL must still find its record whichever way its key was stored. */
+static void test_many_hosts(void)
+{
+	merge_opts o = { 0, -1, -1 };
+	merge_table *t = merge_new(&o);
+	char url[64];
+	int i, round, bad = 0;
+	seen s = { LBUF_INIT, 0 };
+
+	for (round = 0; round < 2; round++)
+		for (i = 0; i < 100000; i++) {
+			lirs_record r;
+			snprintf(url, sizeof url, "http://h%d.example/", i);
+			r = rec(url, 1000 + round, 5, round ? "new" : "old");
+			bad += merge_add(t, &r) != 0;
+		}
+	IS_INT(bad, 0, "many hosts: every add succeeded");
+	IS_INT(merge_get_stats(t)->kept, 100000, "many hosts: one record per URL");
+	IS_INT(merge_get_stats(t)->replaced, 100000, "many hosts: every URL found again");
+	merge_each(t, collect, &s);
+	OK(strstr(s.out.data, "old") == NULL, "many hosts: only the newer records");
+	OK(strstr(s.out.data, "1001 5 http://h99999.example/ new|") != NULL, "many hosts: the last host's URL");
+	merge_free(t);
+	lbuf_release(&s.out);
+}
+
 int main(void)
 {
 	test_keys();
@@ -325,5 +352,6 @@ int main(void)
 	test_roundtrip();
 	test_many();
 	test_compact_interleaved();
+	test_many_hosts();
 	TAP_DONE();
 }
