@@ -197,11 +197,12 @@ void detect_apply(detect_state *st, const detect_input *in, int64_t now,
 
 int detect_relay(detect_state *st, int64_t lm, int64_t ld, int64_t now)
 {
-	if (lm <= 0 || lm <= st->last_modified || lm > now + DETECT_FUTURE_SLACK)
+	(void)now;   /* times from the future were dropped by merge_check_at() */
+	if (lm <= 0 || lm <= st->last_modified)
 		return 0;
 	st->last_modified = lm;
 	st->detected_by = "lirs";
-	if (ld > st->last_detected && ld <= now + DETECT_FUTURE_SLACK)
+	if (ld > st->last_detected)
 		st->last_detected = ld;
 	st->recheck = 1;
 	return 1;

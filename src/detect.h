@@ -94,12 +94,12 @@ void detect_apply(detect_state *st, const detect_input *in, int64_t now,
  * A LIRS source reports (lm, ld) for a watched page.  When lm is newer
  * than the page's update time the record wins (merge rule: greater
  * Last-Modified), the page takes it as a "lirs" update and is flagged for
- * re-checking by the antenna itself.  A Last-Modified in the future (past
- * DETECT_FUTURE_SLACK) is not believed.  Returns 1 when the record won.
+ * re-checking by the antenna itself.  The caller first drops records the
+ * merge rule refuses (merge_check_at(): unusable, from the future, stale),
+ * so that lirs merge and the antenna treat a record alike.  Returns 1 when
+ * the record won.
  */
 int detect_relay(detect_state *st, int64_t lm, int64_t ld, int64_t now);
-/* A relayed Last-Modified later than now plus this is not believed. */
-#define DETECT_FUTURE_SLACK 3600
 
 /* The page is due at now (or force). */
 int detect_due(const detect_state *st, int64_t now, int force);

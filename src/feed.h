@@ -22,7 +22,8 @@
 
 #define FEED_MAX_TEXT 1024            /* bytes kept of a title, link or id */
 #define FEED_MIN_TIME 631152000       /* 1990-01-01T00:00:00Z: older is absurd */
-#define FEED_DEFAULT_SKEW 3600        /* a date later than now + this is absurd */
+#define FEED_DEFAULT_SKEW 3600        /* a date later than now + this is absurd; the
+				       antenna passes its max_future (merge.h's rule) */
 
 typedef enum { FEED_NONE = 0, FEED_RSS, FEED_RDF, FEED_ATOM } feed_kind;
 

@@ -25,6 +25,7 @@ enum { ANT_OK = 0, ANT_NOTFOUND = 1, ANT_FATAL = 2 };
 #define CFG_ALLOW_FILE "allow_file"
 #define CFG_VISITED "visited_query"
 #define CFG_MAX_AGE "max_age"
+#define CFG_MAX_FUTURE "max_future"
 #define CFG_LAST_PUBLISH "last_publish"
 #define CFG_PAGE_SIZE "atom_page_size"
 #define CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */

@@ -33,6 +33,7 @@
 #include "detect.h"
 #include "import.h"
 #include "lirs.h"
+#include "merge.h"
 #include "page.h"
 
 static const char help[] =
@@ -320,9 +321,12 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 	char when[40];
 	int rc;
 
+	int64_t skew = store_config_int(m->s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
+
 	if (r->last_modified <= 0)
 		return 0;
-	if (r->last_modified > m->now + DETECT_FUTURE_SLACK) {
+	/* the clock-skew rule of merge and the relay (merge_check_at) */
+	if (r->last_modified > m->now + skew) {
 		printf("%s:%lu: note: Last-Modified of '%s' is in the future: not taken\n",
 		       m->file, r->line, r->url);
 		return 0;
@@ -331,7 +335,7 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 		return rc;
 	if (r->last_modified > p.st.last_modified) {
 		p.st.last_modified = r->last_modified;
-		if (r->last_detected > p.st.last_detected && r->last_detected <= m->now + DETECT_FUTURE_SLACK)
+		if (r->last_detected > p.st.last_detected && r->last_detected <= m->now + skew)
 			p.st.last_detected = r->last_detected;
 		p.st.detected_by = "lirs";
 		if (lirs_url_is_http(r->source_url) && set_str(&p.source_url, r->source_url) < 0)

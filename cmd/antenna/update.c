@@ -83,7 +83,7 @@ struct upd {
 	unsigned feeds_checked, feeds_failed;
 	unsigned archives_read, natom;
 	evstore *ev;
-	int64_t now, max_age, tz;
+	int64_t now, max_age, max_future, tz;
 	int verbose;
 	store_page *pages;       /* all pages, sorted by url_key */
 	size_t npages;
@@ -218,7 +218,8 @@ static int on_record(void *ctx, const lirs_record *r)
 	store_page *p;
 
 	u->src->records_read++;
-	if (merge_check(r, u->now, u->max_age) != MERGE_USABLE) {
+	/* the rule lirs merge applies (merge.h): unusable, future, stale */
+	if (merge_check_at(r, u->now, u->max_age, u->max_future) != MERGE_USABLE) {
 		u->src->records_skipped++;
 		return 0;
 	}
@@ -403,7 +404,7 @@ static int atom_entry(void *ctx, const feed_entry *e)
 static void atom_doc_done(void *ctx, const fetch_req *req, const fetch_result *res)
 {
 	struct awalk *w = ctx;
-	feed_opts o = { .now = w->u->now, .on_entry = atom_entry, .ctx = w };
+	feed_opts o = { .now = w->u->now, .skew = w->u->max_future, .on_entry = atom_entry, .ctx = w };
 	feed_parser *fp;
 	feed_info fi;
 	char b[64];
@@ -660,7 +661,7 @@ static void feed_read(struct upd *u, store_page *p, const fetch_result *res)
 		fr->newest = p->st.feed_time;
 		return;   /* the error of the last 200, if any, still stands */
 	}
-	if (feed_parse(res->body, res->len, &(feed_opts){ .now = u->now }, &fi, b, sizeof b) < 0) {
+	if (feed_parse(res->body, res->len, &(feed_opts){ .now = u->now, .skew = u->max_future }, &fi, b, sizeof b) < 0) {
 		char msg[340];
 		snprintf(msg, sizeof msg, "bad feed: %s", b);
 		set_str(&p->feed_error, msg);
@@ -1049,6 +1050,7 @@ int cmd_update(int argc, char **argv)
 	u.now = ant_now(o.now);
 	u.verbose = o.verbose;
 	u.max_age = store_config_int(u.s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
+	u.max_future = store_config_int(u.s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
 	u.tz = store_config_int(u.s, CFG_TZ, 32400);
 	rc = run_update(&u, &o);
 	if (rc < 0) {

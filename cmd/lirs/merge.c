@@ -14,7 +14,8 @@
 #include "merge.h"
 
 static const char help[] =
-	"usage: lirs merge [--now EPOCH] [--max-age SECONDS] [--format lirs|jsonl] [--charset CS] [-o FILE] [-v] INPUT...\n"
+	"usage: lirs merge [--now EPOCH] [--max-age SECONDS] [--max-future SECONDS]\n"
+	"                  [--format lirs|jsonl] [--charset CS] [-o FILE] [-v] INPUT...\n"
 	"\n"
 	"Merge LIRS files into one, one record per URL.  INPUT - is standard input.\n"
 	"URLs are compared with scheme and host lowercased and a default port\n"
@@ -22,11 +23,15 @@ static const char help[] =
 	"For each URL the record with the greater Last-Modified wins, then the\n"
 	"greater Last-Detected, then the one from the later INPUT.  Records whose\n"
 	"Last-Modified or Last-Detected is 0, or whose URL is blank, are dropped, and\n"
-	"so are records last detected more than --max-age seconds before --now.\n"
+	"so are records last detected more than --max-age seconds before --now, and\n"
+	"records whose Last-Modified or Last-Detected is more than --max-future\n"
+	"seconds after --now (a peer's clock running ahead must not win).\n"
 	"Output order: Last-Modified descending, then URL.\n"
 	"\n"
 	"      --now EPOCH        the time for the freshness rule (default: the clock)\n"
 	"      --max-age SECONDS  drop records detected longer ago (default 28800, LIRS 2.1 4)\n"
+	"      --max-future SECONDS  clock skew tolerated: drop records with a time later\n"
+	"                         than --now plus this (default 3600; the antenna's rule)\n"
 	"  -f, --format FMT       lirs (default): gzip, EUC-JP; jsonl: as lirs cat writes\n"
 	"      --charset CS       with --format lirs: euc-jp (default, strict; NEC and\n"
 	"                         IBM extensions as readable forms), euc-jp-ms, utf-8\n"
@@ -116,10 +121,11 @@ static int write_out(mctx *m, const lirs_writer_opts *cs, int level, const char 
 static void print_counts(const merge_stats *s)
 {
 	cli_error("read %llu records: kept %llu (one per URL), replaced %llu, superseded %llu, "
-		  "dropped %llu unusable and %llu stale",
+		  "dropped %llu unusable, %llu stale and %llu from the future",
 		  (unsigned long long)s->read, (unsigned long long)s->kept,
 		  (unsigned long long)s->replaced, (unsigned long long)s->superseded,
-		  (unsigned long long)s->dropped_unusable, (unsigned long long)s->dropped_stale);
+		  (unsigned long long)s->dropped_unusable, (unsigned long long)s->dropped_stale,
+		  (unsigned long long)s->dropped_future);
 }
 
 static int read_inputs(mctx *m, char **files, int n)
@@ -169,10 +175,11 @@ static int output(mctx *m, const char *path, const lirs_writer_opts *cs, int lev
 
 int cmd_merge(int argc, char **argv)
 {
-	enum { O_NOW = 256, O_MAXAGE, O_UTF8, O_LEVEL, O_CHARSET };
+	enum { O_NOW = 256, O_MAXAGE, O_UTF8, O_LEVEL, O_CHARSET, O_FUTURE };
 	static const struct option lopts[] = {
 		{ "now", required_argument, NULL, O_NOW },
 		{ "max-age", required_argument, NULL, O_MAXAGE },
+		{ "max-future", required_argument, NULL, O_FUTURE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
 		{ "charset", required_argument, NULL, O_CHARSET },
@@ -182,7 +189,8 @@ int cmd_merge(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	merge_opts mo = { .now = (int64_t)time(NULL), .max_age = LIRS_DEFAULT_MAX_AGE };
+	merge_opts mo = { .now = (int64_t)time(NULL), .max_age = LIRS_DEFAULT_MAX_AGE,
+			  .max_future = LIRS_DEFAULT_MAX_FUTURE };
 	mctx m = { .out = LBUF_INIT };
 	const char *outpath = NULL;
 	int64_t level = MERGE_GZIP_LEVEL;
@@ -197,6 +205,10 @@ int cmd_merge(int argc, char **argv)
 			break;
 		case O_MAXAGE:
 			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &mo.max_age) < 0)
+				return CLI_FATAL;
+			break;
+		case O_FUTURE:
+			if (cli_parse_int64("--max-future", optarg, 1, INT64_MAX / 2, &mo.max_future) < 0)
 				return CLI_FATAL;
 			break;
 		case 'f':

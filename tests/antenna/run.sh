@@ -207,6 +207,31 @@ check "summary counts the source's records" grep -q "read 2 LIRS sources (1 fail
 check "the re-check ran in the same update" grep -q "$U/cond.html" "$T/err"
 check "list --sources" sh -c "$A -d '$D' list --sources | grep -q 'missing.lirs.*404'"
 
+# ---- a record from the future: one rule with lirs merge (issue 7, merge.h) ----------
+# lirs merge --now 1700000000 drops a Last-Modified of 1700086400 (a day
+# ahead, past LIRS_DEFAULT_MAX_FUTURE); the antenna's relay must do the same,
+# and take it once --max-future tolerates a day.
+FD=$T/future.db
+printf '<title>Fut</title><p>x</p>\n' > "$WWW/fut.html"
+printf 'Last-Modified: Tue, 14 Nov 2023 00:00:00 GMT\n' > "$WWW/fut.html.hdr"
+printf 'LIRS,1700086400,1700086400,32400,1000,%s/fut.html,A day ahead,Peer,0,\n' "$U" > "$WWW/future.lirs"
+$A -d "$FD" init > /dev/null
+$A -d "$FD" add "$U/fut.html" > /dev/null
+$A -d "$FD" add --lirs "$U/future.lirs" > /dev/null
+$A -d "$FD" update --now 1700000000 --timeout 2 > "$T/out" 2>&1
+is "future: the relay drops a record a day ahead" "$(jget "$FD" "$U/fut.html" last_modified)" 1699920000
+check "future: counted as skipped" grep -q "1 records, 0 merged, 0 not watched, 1 skipped" "$T/out"
+printf 'LIRS,1699990000,1699999000,32400,1000,http://example.jp/a,valid,,0,,\n' > "$T/f1"
+printf 'LIRS,1700086400,1700086400,32400,1000,http://example.jp/a,a day ahead,,0,,\n' > "$T/f2"
+is "future: lirs merge drops the same record" \
+	"$(${LIRS_WRAP:-} "$TOP/$BUILD/lirs" merge --now 1700000000 -f jsonl "$T/f1" "$T/f2" 2>/dev/null | grep -c 'a day ahead')" 0
+$A -d "$FD" init --max-future 86400 > /dev/null
+# the source changes (a comment), so it is fetched again, not answered 304
+printf '# again\nLIRS,1700086400,1700086400,32400,1000,%s/fut.html,A day ahead,Peer,0,\n' "$U" > "$WWW/future.lirs"
+$A -d "$FD" update --now 1700000000 --timeout 2 > "$T/out" 2>&1
+is "future: --max-future 86400 lets the relay take it" "$(jget "$FD" "$U/fut.html" last_modified)" 1700086400
+is "future: detected by lirs then" "$(jget "$FD" "$U/fut.html" detected_by)" lirs
+
 # ---- publish -------------------------------------------------------------------------
 $A -d "$D" publish --now "$NOW" "$T/pub" > "$T/out" 2>&1
 is "publish exits 0" $? 0
