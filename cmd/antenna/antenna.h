@@ -51,6 +51,8 @@ char *ant_url_key(const char *url);
 store *ant_open_url(const char *url, char **key);
 /* An absolute http(s) URL, or file:// when allow_file.  0 ok, -1 (printed). */
 int ant_check_url(const char *url, int allow_file);
+/* "8M", "64K", "1G" or a plain byte count > 0 into *out: 0, or -1. */
+int ant_parse_bytes(const char *s, size_t *out);
 /* The clock, or --now. */
 int64_t ant_now(int64_t now_opt);
 

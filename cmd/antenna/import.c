@@ -618,23 +618,6 @@ static int import_file(struct imp *m, const char *path, imp_format from, size_t 
 	return rc;
 }
 
-static int parse_bytes(const char *s, size_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	unsigned shift = 0;
-
-	if (end == s || *s == '-')
-		return -1;
-	if (*end == 'K' || *end == 'k') shift = 10, end++;
-	else if (*end == 'M' || *end == 'm') shift = 20, end++;
-	else if (*end == 'G' || *end == 'g') shift = 30, end++;
-	if (*end || v == 0 || v > (~0ULL >> (shift + 1)))
-		return -1;
-	*out = (size_t)(v << shift);
-	return 0;
-}
-
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -666,7 +649,7 @@ int cmd_import(int argc, char **argv)
 				return ANT_FATAL;
 			break;
 		case 'B':
-			if (parse_bytes(optarg, &max) < 0)
+			if (ant_parse_bytes(optarg, &max) < 0)
 				return ant_usage_error(help, "--max-bytes: '%s' is not a byte count", optarg);
 			break;
 		default: return ANT_FATAL;

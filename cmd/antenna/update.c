@@ -908,23 +908,6 @@ struct upd_opts {
 	int force, verbose;
 };
 
-static int parse_bytes(const char *s, size_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	unsigned shift = 0;
-
-	if (end == s || *s == '-')
-		return -1;
-	if (*end == 'K' || *end == 'k') shift = 10, end++;
-	else if (*end == 'M' || *end == 'm') shift = 20, end++;
-	else if (*end == 'G' || *end == 'g') shift = 30, end++;
-	if (*end || v == 0 || v > (~0ULL >> (shift + 1)))
-		return -1;
-	*out = (size_t)(v << shift);
-	return 0;
-}
-
 static int parse_opts(int argc, char **argv, struct upd_opts *o)
 {
 	static const struct option opts[] = {
@@ -955,7 +938,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		case 'v': o->verbose = 1; break;
 		case 'F': o->lim.allow_file = 1; break;
 		case 'B':
-			if (parse_bytes(optarg, &o->lim.max_body) < 0)
+			if (ant_parse_bytes(optarg, &o->lim.max_body) < 0)
 				return ant_usage_error(help, "--max-body: '%s' is not a byte count", optarg), -1;
 			break;
 		case 'X': case 'M':
