@@ -58,10 +58,17 @@ $(BUILD)/tools/%: tests/tools/%.c $(HDRS) $(BUILD)/liblirs.a
 TOOL_LIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
 
 # Programs the script tests run (python3 reads JSON and feeds, xmllint
-# checks XML); installed like the libraries.
-$(BUILD)/.testdeps: mk/deps.sh
+# checks XML); installed like the libraries.  Each script also names its
+# own in a "# test-needs: CMD:PACKAGE ..." line (import:MODULE:PACKAGE for
+# a python3 module), collected here, so a new tool is installed by the
+# build and never skipped (issue 7 §2).  Everything else a test runs is
+# in a minimal Debian (coreutils, gzip, libc-bin's iconv, mawk, sed,
+# diffutils) or built from tests/tools/ (testserver, httpget: no curl).
+TEST_SCRIPTS := $(sort $(wildcard tests/*/*.sh data/demo/run.sh bench/*.sh))
+TEST_NEEDS = $(shell sed -n 's/^\# test-needs://p' $(TEST_SCRIPTS))
+$(BUILD)/.testdeps: mk/deps.sh $(TEST_SCRIPTS)
 	@mkdir -p $(BUILD)
-	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils gzip:gzip iconv:libc-bin
+	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils gzip:gzip iconv:libc-bin $(TEST_NEEDS)
 	@touch $@
 
 tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/.testdeps
@@ -79,6 +86,11 @@ check-asan:
 check-valgrind: tests
 	@BUILD=$(BUILD) VALGRIND=1 sh tests/run.sh
 
+# The README's two commands in a fresh minimal Debian (debootstrap, chroot;
+# root only): mk/check-fresh.sh.  CI runs it (.ci/run).
+check-fresh:
+	@bash mk/check-fresh.sh
+
 demo: all $(TOOL_BIN)
 	@BUILD=$(BUILD) sh data/demo/run.sh
 
@@ -88,6 +100,7 @@ bench: all $(TOOL_BIN)
 # libFuzzer targets, one per parser; FUZZ_SECONDS each, seeded from tests/.
 FUZZ_SECONDS ?= 60
 fuzz:
+	@sh mk/deps.sh --tools clang:clang
 	@BUILD=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
 install: all
@@ -99,4 +112,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz build-* public
 
-.PHONY: all tests check check-asan check-valgrind demo bench fuzz install clean
+.PHONY: all tests check check-asan check-valgrind check-fresh demo bench fuzz install clean

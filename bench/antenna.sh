@@ -19,7 +19,7 @@
 #   real `antenna update` checked (so every page has an update and an Atom
 #   event): the first publish into an empty DIR (all archives written),
 #   from a fresh copy of the database each time; then a second publish.
-if want update || want publish; then
+if want update || want publish || want update-feeds; then
 	if [ ! -x "$ANTENNA" ] || [ ! -x "$SERVER" ]; then
 		skip update "antenna or tests/tools/testserver not built"
 	else
@@ -35,7 +35,7 @@ if want update || want publish; then
 		while [ ! -s "$W/port" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
 		PORT=$(cat "$W/port")
 		BASEURL=http://127.0.0.1:$PORT
-		ctl() { curl -sf -o /dev/null "$BASEURL/_control/$1" || say "server control '$1' failed"; }
+		ctl() { "$TOP/$BUILD/tools/httpget" -o /dev/null "$BASEURL/_control/$1" || say "server control '$1' failed"; }
 		# CPU seconds the server has used so far (utime + stime).
 		srvcpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$SPID/stat"; }
 		UPD="--force --jobs 64 --per-host 64"
@@ -85,6 +85,41 @@ if want update && [ -n "${SPID:-}" ]; then
 	else
 		row update "$o" - - - INFO "$m" "urlwatch not installed; ours: $got"
 	fi
+fi
+
+# update-feeds (issue 9): `antenna update --force` over N_PAGES pages that
+#   each advertise an RSS 2.0 feed (/benchf/N.html and N.rss, 10 items; a
+#   bump changes the page and its feed's newest item), against the same
+#   run over the same pages without feeds (/bench/N.html), runs
+#   interleaved after each bump; both databases primed by two untimed runs
+#   (the second reads the feeds the first found).  Target: <= 1.5x.
+if want update-feeds && [ -n "${SPID:-}" ]; then
+	DBN=$W/nofeed.db DBF=$W/feeds.db
+	rm -f "$DBN"* "$DBF"*
+	for d in "$DBN" "$DBF"; do
+		"$ANTENNA" -d "$d" init --title bench --base http://antenna.example.jp/ > /dev/null ||
+			say "update-feeds: cannot create the database"
+	done
+	"$OUT/seed" "$DBN" "$BASEURL/bench/" "$N_PAGES" && "$OUT/seed" "$DBF" "$BASEURL/benchf/" "$N_PAGES" ||
+		say "update-feeds: cannot seed the databases"
+	for k in 1 2; do
+		"$ANTENNA" -d "$DBN" update $UPD > /dev/null 2>&1 || say "update-feeds: priming run failed"
+		"$ANTENNA" -d "$DBF" update $UPD > "$W/feeds.prime" 2>&1 || say "update-feeds: priming run failed"
+	done
+	i=0
+	while [ $i -lt "$REPS" ]; do
+		ctl "bump?every=2"
+		"$TM" "$R/update-feeds.base" "$ANTENNA" -d "$DBN" update $UPD > "$W/nofeed.out" 2>&1 ||
+			say "update-feeds: no-feed run exited $?"
+		"$TM" "$R/update-feeds.ours" "$ANTENNA" -d "$DBF" update $UPD > "$W/feeds.out" 2>&1 ||
+			say "update-feeds: feed run exited $?"
+		i=$((i + 1))
+	done
+	o=$(median "$R/update-feeds.ours" 1) b=$(median "$R/update-feeds.base" 1)
+	v=$(verdict "$(ratio3 "$o" "$b")" 1.5)
+	[ "$(rcs "$R/update-feeds.ours")" = 0 ] || v=FAIL
+	row update-feeds "$o" "$b" "$(ratio "$o" "$b")" "<= 1.5" "$v" "$(mib "$R/update-feeds.ours")" \
+		"$N_PAGES pages with feeds: $(tail -n 1 "$W/feeds.out"); without: $(tail -n 1 "$W/nofeed.out"); cpu $(median "$R/update-feeds.ours" 4)/$(median "$R/update-feeds.base" 4) s; wall feeds $(spread "$R/update-feeds.ours"), no feeds $(spread "$R/update-feeds.base")"
 fi
 
 if want publish && [ -n "${SPID:-}" ]; then

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Find the libraries with pkg-config (or, with --tools CMD:PKG..., the programs the
-# tests run); install the missing Debian packages when root, otherwise stop with the
-# exact command to run.  Called by make before the first compile and the first test.
+# tests run; import:MODULE:PKG for a python3 module); install the missing Debian
+# packages when root, otherwise stop with the exact command to run.  Called by make
+# before the first compile and the first test.
 set -u
 pkg_of() {
 	case $1 in
@@ -21,6 +22,13 @@ if [ "${1:-}" = --tools ]; then
 	# Programs the test suite runs: COMMAND:PACKAGE pairs.
 	shift
 	for t in "$@"; do
+		case $t in
+		import:*:*)
+			m=${t#import:}
+			/usr/bin/python3 -c "import ${m%%:*}" >/dev/null 2>&1 ||
+				missing="$missing ${m#*:}"
+			continue ;;
+		esac
 		command -v "${t%%:*}" >/dev/null 2>&1 || [ -x "/usr/bin/${t%%:*}" ] ||
 			missing="$missing ${t#*:}"
 	done

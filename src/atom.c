@@ -480,6 +480,8 @@ static int add_summary(feedctx *f, const ev_event *e)
 {
 	char when[32], tz[32];
 
+	if (e->excerpt && *e->excerpt)   /* what the update added (issue 9) */
+		return add_elem(b, "    ", "summary", e->excerpt);
 	atom_time(when, sizeof when, e->last_detected);
 	tz_text(tz, sizeof tz, e->tz_offset);
 	lbuf_reset(&f->tmp);

@@ -21,6 +21,7 @@ int cs_open(cs_conv *c, int dir)
 {
 	c->dec = c->enc = c->enc2 = (iconv_t)-1;
 	c->seen_utf8 = 0;
+	c->ms = 0;
 	if (dir & 1) {
 		pthread_once(&tables_once, build_tables);
 		if (!tables_ok)
@@ -29,8 +30,9 @@ int cs_open(cs_conv *c, int dir)
 	if (dir & 2) {
 		if ((c->enc = iconv_open("EUC-JP-MS", "UTF-8")) == (iconv_t)-1)
 			goto fail;
-		/* Plain EUC-JP is only a second chance; missing it is no error. */
-		c->enc2 = iconv_open("EUC-JP", "UTF-8");
+		/* Plain EUC-JP: a second chance, and what strict output is checked against. */
+		if ((c->enc2 = iconv_open("EUC-JP", "UTF-8")) == (iconv_t)-1)
+			goto fail;
 	}
 	return 0;
 fail:
@@ -309,8 +311,51 @@ int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad)
  * the table (U+301C WAVE DASH and other many-to-one mappings) go through
  * encode_one() one at a time.
  */
-static uint32_t rev[0x10000];   /* EUC-JP bytes, big-endian packed; 0 = ask iconv */
+static uint32_t rev[0x10000];   /* EUC-JP-MS bytes, big-endian packed; 0 = ask iconv */
+static uint32_t rev_s[0x10000]; /* the same, strict EUC-JP codes only (the default) */
 static pthread_once_t rev_once = PTHREAD_ONCE_INIT;
+
+/*
+ * Strict EUC-JP is what glibc's "EUC-JP" decodes: JIS X 0208, SS2
+ * half-width katakana, SS3 JIS X 0212; not NEC row 13, not the IBM
+ * extensions (8F F3 F3 - 8F F4 FE), not the user-defined rows.  Which
+ * codes those are is asked once, from the same iconv a strict reader uses.
+ */
+static uint8_t strict0208[NCODE], strict0212[NCODE];
+
+static void build_strict(void)
+{
+	iconv_t cd = iconv_open("UTF-32LE", "EUC-JP");
+	unsigned char b[3];
+	unsigned i, j;
+
+	if (cd == (iconv_t)-1)
+		return;   /* nothing is strict: cs_open() already failed without it */
+	for (i = 0; i < 94; i++)
+		for (j = 0; j < 94; j++) {
+			b[0] = (unsigned char)(0xa1 + i);
+			b[1] = (unsigned char)(0xa1 + j);
+			strict0208[i * 94 + j] = ask_iconv(cd, b, 2) != 0;
+			b[0] = 0x8f;
+			b[1] = (unsigned char)(0xa1 + i);
+			b[2] = (unsigned char)(0xa1 + j);
+			strict0212[i * 94 + j] = ask_iconv(cd, b, 3) != 0;
+		}
+	iconv_close(cd);
+}
+
+/* 1 when the packed EUC-JP bytes v are one strict EUC-JP character. */
+static int is_strict(uint32_t v)
+{
+	unsigned a = v >> 16 & 0xff, b = v >> 8 & 0xff, c = v & 0xff;
+
+	if (v > 0xffff)
+		return a == 0x8f && IS_GR(b) && IS_GR(c) &&
+			strict0212[(b - 0xa1) * 94 + c - 0xa1];
+	if (b == 0x8e)
+		return c >= 0xa1 && c <= 0xdf;
+	return IS_GR(b) && IS_GR(c) && strict0208[(b - 0xa1) * 94 + c - 0xa1];
+}
 
 static uint32_t ask_enc(iconv_t cd, uint32_t u)
 {
@@ -366,6 +411,9 @@ static void build_rev(void)
 	for (i = 0; i < 0x10000; i++)
 		if (rev[i] && back(rev[i]) != i)
 			rev[i] = 0;
+	build_strict();
+	for (i = 0; i < 0x10000; i++)
+		rev_s[i] = rev[i] && is_strict(rev[i]) ? rev[i] : 0;
 }
 
 /*
@@ -410,22 +458,63 @@ static uint32_t fullwidth(uint32_t u)
 	}
 }
 
+/* v, or 0 when strict output is wanted and v is a vendor code. */
+static uint32_t allowed(const cs_conv *c, uint32_t v)
+{
+	return c->ms || is_strict(v) ? v : 0;
+}
+
+static uint32_t utf8_decode(const unsigned char *p, size_t k);
+
+/* Appends a readable form (vendor.c: ASCII and strict EUC-JP characters). */
+static int put_form(const char *form, lbuf *out)
+{
+	const unsigned char *p = (const unsigned char *)form;
+	size_t k;
+	uint32_t u, v;
+	char b[3];
+
+	for (; *p; p += k) {
+		k = *p < 0x80 ? 1 : utf8_len(p, strlen((const char *)p));
+		u = k > 1 ? utf8_decode(p, k) : *p;
+		if (!k || (k > 1 && (u >= 0x10000 || !(v = rev_s[u]))))
+			return lbuf_add(out, geta, 2);   /* not reached: t_writer checks the table */
+		if (k == 1) {
+			if (lbuf_addc(out, (char)u) < 0)
+				return -1;
+			continue;
+		}
+		b[0] = (char)(v >> 16);
+		b[1] = (char)(v >> 8);
+		b[2] = (char)v;
+		if (lbuf_add(out, v > 0xffff ? b : b + 1, v > 0xffff ? 3 : 2) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * One character the table lacks (u its code point, 0 if s[0..k) is not
- * UTF-8): full-width form, EUC-JP-MS, plain EUC-JP, else U+3013.  The
- * first three can be many-to-one (U+301C WAVE DASH is written A1 C1, which
- * reads back as U+FF5E FULLWIDTH TILDE): what does not read back as u is
- * counted in *approx.
+ * UTF-8): in strict mode a vendor character's readable form (counted in
+ * *subst); else full-width form, EUC-JP-MS, plain EUC-JP (in strict mode
+ * only strict codes), else U+3013.  The middle three can be many-to-one
+ * (U+301C WAVE DASH is written A1 C1, which reads back as U+FF5E FULLWIDTH
+ * TILDE): what does not read back as u is counted in *approx.
  */
 static int encode_one(cs_conv *c, uint32_t u, const char *s, size_t k, lbuf *out,
-		      unsigned long *replaced, unsigned long *approx)
+		      unsigned long *replaced, unsigned long *approx, unsigned long *subst)
 {
+	const char *form;
 	uint32_t v = 0;
 	char b[3];
 	size_t n = 0;
 
-	if (u && !(v = fullwidth(u)) && !(v = try_iconv(c->enc, s, k)))
-		v = try_iconv(c->enc2, s, k);
+	if (u && !c->ms && (form = cs_vendor_form(u))) {
+		(*subst)++;
+		return put_form(form, out);
+	}
+	if (u && !(v = fullwidth(u)) && !(v = allowed(c, try_iconv(c->enc, s, k))))
+		v = allowed(c, try_iconv(c->enc2, s, k));
 	if (!v) {
 		(*replaced)++;
 		return lbuf_add(out, geta, 2);
@@ -452,13 +541,23 @@ static uint32_t utf8_decode(const unsigned char *p, size_t k)
 int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *replaced,
 	      unsigned long *approx)
 {
+	unsigned long subst = 0;
+
+	return cs_encode_counted(c, s, n, out, replaced, approx, &subst);
+}
+
+int cs_encode_counted(cs_conv *c, const char *s, size_t n, lbuf *out,
+		      unsigned long *replaced, unsigned long *approx, unsigned long *subst)
+{
 	const unsigned char *p = (const unsigned char *)s;
+	const uint32_t *tab;
 	size_t i = 0, k;
 	uint32_t u, v;
 
 	if (cs_is_ascii(s, n))
 		return lbuf_add(out, s, n);
 	pthread_once(&rev_once, build_rev);
+	tab = c->ms ? rev : rev_s;
 	/* at most 3 bytes out per byte in (SS3); encode_one grows on its own */
 	if (lbuf_grow(out, 3 * n + 4) < 0)
 		return -1;
@@ -469,14 +568,14 @@ int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *rep
 		}
 		k = utf8_len(p + i, n - i);
 		u = k ? utf8_decode(p + i, k) : 0;
-		if (u && u < 0x10000 && (v = rev[u])) {
+		if (u && u < 0x10000 && (v = tab[u])) {
 			char *o = out->data + out->len;
 			if (v > 0xffff)
 				*o++ = (char)(v >> 16);
 			*o++ = (char)(v >> 8);
 			*o++ = (char)v;
 			out->len = (size_t)(o - out->data);
-		} else if (encode_one(c, u, s + i, k, out, replaced, approx) < 0 ||
+		} else if (encode_one(c, u, s + i, k, out, replaced, approx, subst) < 0 ||
 			   lbuf_grow(out, 3 * (n - i) + 4) < 0) {
 			return -1;
 		}

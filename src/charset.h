@@ -7,12 +7,19 @@
  * extensions (① is A1 AD -> U+2460) to JIS X 0208, SS2 half-width katakana
  * and SS3 JIS X 0212.  Bytes 80-A0 (C1) and FF never start EUC-JP text:
  * such a line goes to the UTF-8 fallback.
+ *
+ * Encoding writes strict EUC-JP (JIS X 0201/0208/0212 only, what glibc's
+ * "EUC-JP" and every other reader decode) unless the converter is asked
+ * for EUC-JP-MS (ms = 1): then the NEC and IBM extensions are written as
+ * their vendor codes, as before 0.2.  In strict mode the vendor characters
+ * take their readable forms from the one table in vendor.c.
  */
 #ifndef LIRS_CHARSET_H
 #define LIRS_CHARSET_H
 
 #include <iconv.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 
@@ -21,6 +28,7 @@ typedef struct cs_conv {
 	iconv_t enc;     /* UTF-8 -> EUC-JP-MS */
 	iconv_t enc2;    /* UTF-8 -> EUC-JP, for what EUC-JP-MS lacks */
 	int seen_utf8;   /* a line of this input was UTF-8 and not EUC-JP */
+	int ms;          /* encode: write EUC-JP-MS vendor codes (set after cs_open) */
 } cs_conv;
 
 /* What cs_decode_line() did. */
@@ -61,5 +69,22 @@ int cs_decode_line(cs_conv *c, const char *s, size_t n, lbuf *out, size_t *bad);
  */
 int cs_encode(cs_conv *c, const char *s, size_t n, lbuf *out, unsigned long *replaced,
 	      unsigned long *approx);
+/*
+ * cs_encode() that also counts in *subst the vendor characters written
+ * as their readable forms (strict mode: ① as "(1)", 髙 as 高); vendor
+ * characters without one become U+3013 and count in *replaced.
+ */
+int cs_encode_counted(cs_conv *c, const char *s, size_t n, lbuf *out,
+		      unsigned long *replaced, unsigned long *approx, unsigned long *subst);
+
+/* The readable form table (vendor.c), sorted by code point. */
+struct cs_vendor_form {
+	uint32_t cp;         /* the vendor character */
+	const char *form;    /* UTF-8, JIS X 0201/0208 characters only */
+};
+/* The form for code point u, or NULL when u is not in the table. */
+const char *cs_vendor_form(uint32_t u);
+/* The whole table (tests): *n entries. */
+const struct cs_vendor_form *cs_vendor_table(size_t *n);
 
 #endif

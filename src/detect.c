@@ -86,12 +86,14 @@ static const char *changed_rule(const detect_state *st, const detect_input *in,
 }
 
 /*
- * A change our own check sees after a LIRS source already relayed an
- * update since our previous check is that same update: keep its time.
+ * A change our own check sees after a LIRS (or Atom) source already
+ * relayed an update since our previous check is that same update: keep
+ * its time.
  */
 static int already_relayed(const detect_state *st)
 {
-	return st->detected_by && strcmp(st->detected_by, "lirs") == 0 &&
+	return st->detected_by && (strcmp(st->detected_by, "lirs") == 0 ||
+				   strcmp(st->detected_by, "atom") == 0) &&
 	       st->last_modified > st->last_ok;
 }
 
@@ -115,6 +117,27 @@ static void succeeded(detect_state *st, const detect_input *in, int64_t now)
 	st->last_ok = now;
 }
 
+/*
+ * The feed decides (issue 9): its newest entry date, when newer than what
+ * the feed said before and than the update we know (a LIRS relay of the
+ * same update may have come first), is the update time.
+ */
+static void feed_apply(detect_state *st, const detect_input *in, int first,
+		       detect_outcome *out)
+{
+	int64_t t = in->feed_time;
+
+	if ((first && st->last_modified == 0) ||
+	    (t > st->feed_time && t > st->last_modified)) {
+		st->last_modified = t;
+		st->detected_by = "feed";
+		out->updated = 1;
+		out->rule = "feed";
+	}
+	st->feed_time = t;
+	out->unchanged = !out->updated;
+}
+
 void detect_apply(detect_state *st, const detect_input *in, int64_t now,
 		  detect_outcome *out)
 {
@@ -131,6 +154,14 @@ void detect_apply(detect_state *st, const detect_input *in, int64_t now,
 	}
 	first = st->last_ok == 0;
 	out->first = first;
+	if (in->feed_usable && in->feed_time > 0) {
+		feed_apply(st, in, first, out);
+		if (in->status != 304)
+			remember(st, in, detect_lm_trusted(in->lm_time, in->date_time, now), now);
+		succeeded(st, in, now);
+		detect_schedule_ok(st, now);
+		return;
+	}
 	if (in->status == 304) {
 		/* Not modified: validators are refreshed by the caller. */
 		out->unchanged = 1;
@@ -166,11 +197,12 @@ void detect_apply(detect_state *st, const detect_input *in, int64_t now,
 
 int detect_relay(detect_state *st, int64_t lm, int64_t ld, int64_t now)
 {
-	if (lm <= 0 || lm <= st->last_modified || lm > now + DETECT_FUTURE_SLACK)
+	(void)now;   /* times from the future were dropped by merge_check_at() */
+	if (lm <= 0 || lm <= st->last_modified)
 		return 0;
 	st->last_modified = lm;
 	st->detected_by = "lirs";
-	if (ld > st->last_detected && ld <= now + DETECT_FUTURE_SLACK)
+	if (ld > st->last_detected)
 		st->last_detected = ld;
 	st->recheck = 1;
 	return 1;

@@ -13,7 +13,14 @@
  *           so a charset flip or an ignored-part change is no update);
  *   size    only when the page has no text checksum (not HTML, or it could
  *           not be analysed): Content-Length, else the body length, changed.
- * When the rule is not the header, the update time is the detection time.
+ *   feed    (issue 9) when the page has a feed (advertised by a <link
+ *           rel="alternate"> or given with 'add --feed') whose newest
+ *           entry has a believable date, that date decides alone: a newer
+ *           one is an update at that time (mark F); the rules above are
+ *           not used (a sidebar or a counter is no update).  A feed that
+ *           failed or has no believable date falls back to them.
+ * When the rule is not the header or the feed, the update time is the
+ * detection time.
  */
 #ifndef LIRS_DETECT_H
 #define LIRS_DETECT_H
@@ -36,7 +43,7 @@ typedef struct detect_state {
 	int64_t content_length;  /* header value or body length; -1 = unknown */
 	uint64_t text_hash;
 	int has_hash;
-	const char *detected_by; /* "header", "text", "size", "lirs" or NULL (static strings) */
+	const char *detected_by; /* "header", "text", "size", "lirs", "feed", "atom" or NULL (static strings) */
 	long last_status;        /* HTTP status of the last answer, 0 = none */
 	int64_t next_check;      /* due at or after this; 0 = now */
 	int64_t interval;        /* seconds between checks */
@@ -44,6 +51,7 @@ typedef struct detect_state {
 	int recheck;             /* a LIRS source reported a newer update */
 	int quiet_first;         /* imported (antenna import): the first check is a
 				    baseline that announces no update of its own */
+	int64_t feed_time;       /* the page's feed's newest entry date seen; 0 = none */
 } detect_state;
 
 void detect_state_init(detect_state *st);
@@ -59,6 +67,9 @@ typedef struct detect_input {
 	int has_hash;            /* the body was analysed as HTML text */
 	uint64_t text_hash;
 	int64_t retry_after;     /* seconds, 0 = none */
+	int feed_usable;         /* the page's feed answered with a believable newest
+				    entry date (a 304 counts with the date seen before) */
+	int64_t feed_time;       /* that date */
 } detect_input;
 
 typedef struct detect_outcome {
@@ -83,12 +94,12 @@ void detect_apply(detect_state *st, const detect_input *in, int64_t now,
  * A LIRS source reports (lm, ld) for a watched page.  When lm is newer
  * than the page's update time the record wins (merge rule: greater
  * Last-Modified), the page takes it as a "lirs" update and is flagged for
- * re-checking by the antenna itself.  A Last-Modified in the future (past
- * DETECT_FUTURE_SLACK) is not believed.  Returns 1 when the record won.
+ * re-checking by the antenna itself.  The caller first drops records the
+ * merge rule refuses (merge_check_at(): unusable, from the future, stale),
+ * so that lirs merge and the antenna treat a record alike.  Returns 1 when
+ * the record won.
  */
 int detect_relay(detect_state *st, int64_t lm, int64_t ld, int64_t now);
-/* A relayed Last-Modified later than now plus this is not believed. */
-#define DETECT_FUTURE_SLACK 3600
 
 /* The page is due at now (or force). */
 int detect_due(const detect_state *st, int64_t now, int force);

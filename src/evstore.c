@@ -46,6 +46,8 @@ static const char *const migrations[] = {
 	" next_linked INTEGER NOT NULL DEFAULT 0, written INTEGER NOT NULL DEFAULT 0);"
 	"CREATE INDEX IF NOT EXISTS ev_archives_todo ON ev_archives(n)"
 	" WHERE written = 0 OR next_linked = 0;",
+	/* 2: change excerpts (issue 9) */
+	"ALTER TABLE ev_events ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';",
 };
 
 static int fail(evstore *st, char *err, size_t errlen, int rc, const char *what)
@@ -145,8 +147,8 @@ static int setup(evstore *st, char *err, size_t errlen)
 		return -1;
 	rc = sqlite3_prepare_v2(st->db,
 		"INSERT OR IGNORE INTO ev_events(url, url_key, last_modified, last_detected,"
-		" tz_offset, content_length, title, author, source_url)"
-		" VALUES(?,?,?,?,?,?,?,?,?)", -1, &st->ins, NULL);
+		" tz_offset, content_length, title, author, source_url, excerpt)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &st->ins, NULL);
 	return rc == SQLITE_OK ? 0 : fail(st, err, errlen, rc, "cannot prepare");
 }
 
@@ -304,6 +306,7 @@ int evstore_add(evstore *st, const ev_event *e, char *err, size_t errlen)
 	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 10, nz(e->excerpt), -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
@@ -498,7 +501,7 @@ int evstore_each_event(evstore *st, int64_t first_seq, int64_t last_seq, ev_even
 
 	rc = sqlite3_prepare_v2(st->db,
 		"SELECT seq, url, last_modified, last_detected, tz_offset, content_length,"
-		" title, author, source_url FROM ev_events WHERE seq >= ?1 AND seq <= ?2"
+		" title, author, source_url, excerpt FROM ev_events WHERE seq >= ?1 AND seq <= ?2"
 		" ORDER BY seq DESC", -1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return fail(st, err, errlen, rc, "cannot read");
@@ -515,6 +518,7 @@ int evstore_each_event(evstore *st, int64_t first_seq, int64_t last_seq, ev_even
 		e.title = (const char *)sqlite3_column_text(s, 6);
 		e.author = (const char *)sqlite3_column_text(s, 7);
 		e.source_url = (const char *)sqlite3_column_text(s, 8);
+		e.excerpt = (const char *)sqlite3_column_text(s, 9);
 		r = fn(ctx, &e);
 	}
 	sqlite3_finalize(s);

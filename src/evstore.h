@@ -21,7 +21,7 @@
 
 typedef struct sqlite3 sqlite3;
 
-#define EVSTORE_SCHEMA 1
+#define EVSTORE_SCHEMA 2
 /* How long a run waits for another run's lock before it gives up. */
 #define EVSTORE_DEFAULT_BUSY_MS 5000
 
@@ -35,6 +35,8 @@ typedef struct ev_event {
 	const char *title;        /* "" when unknown; never NULL */
 	const char *author;
 	const char *source_url;   /* the LIRS file or page it came from */
+	const char *excerpt;      /* what the update added (issue 9); NULL or "" = none:
+				     when set, the Atom entry's summary */
 } ev_event;
 
 typedef struct ev_archive {

@@ -37,6 +37,15 @@ const char *lirs_strerror(int err);
 #define LIRS_DEFAULT_MAX_LINE ((size_t)1 << 20)        /* 1 MiB */
 /* LIRS 2.1 §4: records last detected longer ago than this are discarded. */
 #define LIRS_DEFAULT_MAX_AGE 28800
+/* HINA-DI: X-LIRS-Extra values one block may carry (more: block skipped). */
+#define LIRS_DI_MAX_EXTRA 64
+
+/* ---- formats: what the reader detected, what the writer writes --------- */
+enum {
+	LIRS_FORMAT_LIRS = 0,    /* LIRS 2.1 */
+	LIRS_FORMAT_DI,          /* HINA-DI 2.x ("HINA/2.1" first line) */
+	LIRS_FORMAT_HINA,        /* hina.txt (reader only) */
+};
 
 /* ---- records --------------------------------------------------------- */
 /*
@@ -61,12 +70,31 @@ typedef struct lirs_record {
 	/* 1-based character column where each of the 9 fields starts in its
 	 * line, 0 = unknown (records not read from a file, a missing extension) */
 	unsigned long col[9];
+	/* How the line was written (the reader fills these; 0 for records not
+	 * read from a file): the number of fields, whether it ended in ',',
+	 * and the first field whose raw text (before unescaping) holds "\,"
+	 * or whose value ends in a backslash (1-based, 0 = none) with the
+	 * column of that backslash.  Both are what a writer that forgot to
+	 * double a backslash leaves (lirs(5), backslash-shift). */
+	unsigned nfields;
+	unsigned char trailing_comma;
+	unsigned bs_field;
+	unsigned long bs_col;
 } lirs_record;
 
 /* Deep copy: *dst owns its strings; release with lirs_record_release(). */
 int lirs_record_copy(lirs_record *dst, const lirs_record *src);
 /* Frees the strings of a record made by lirs_record_copy(); zeroes it. */
 void lirs_record_release(lirs_record *r);
+/*
+ * tama's NATSU-style records have 13 data fields (14 with "LIRS"): the 9th
+ * (LIRS 2.1's extension, NATSU's field 10) is the URL actually checked, the
+ * 13th (extra[3], NATSU's field 14) the check method (GET, HEAD, CACHE,
+ * FILE, LENGTH, KEYWORD) or the URL of the antenna it came from.  Both
+ * return NULL for a record with fewer fields.  lirs(5)
+ */
+const char *lirs_record_checked_url(const lirs_record *r);
+const char *lirs_record_method(const lirs_record *r);
 
 /* ---- diagnostics ----------------------------------------------------- */
 typedef enum { LIRS_SEV_NOTE = 0, LIRS_SEV_WARNING, LIRS_SEV_ERROR } lirs_severity;
@@ -106,8 +134,22 @@ typedef enum {
 	LIRS_R_BAD_URL,           /* error: URL not an absolute http(s) URL */
 	LIRS_R_DUPLICATE_URL,     /* error: URL seen before in the file (§3.5) */
 	LIRS_R_EXTENSION_ZERO,    /* warning: extension is "0" (§3.9) */
+	/* HINA-DI and hina.txt (di.c) */
+	LIRS_R_FORMAT,            /* note: the input is HINA-DI or hina.txt */
+	LIRS_R_DI_BAD_LINE,       /* warning: a DI line that is not "Field: value"; ignored */
+	LIRS_R_DI_NO_URL,         /* error: a DI block without URL; skipped */
+	LIRS_R_DI_BAD_DATE,       /* error: a DI date that is not an HTTP date; skipped */
+	LIRS_R_DI_CHARSET,        /* warning: a DI charset we do not know */
+	LIRS_R_DI_TOO_MANY_EXTRA, /* error: over LIRS_DI_MAX_EXTRA X-LIRS-Extra; skipped */
+	LIRS_R_HINA_BAD_LINE,     /* error: a hina.txt line that is not a record; skipped */
+	LIRS_R_BACKSLASH_SHIFT,   /* error: fields shifted by an undoubled backslash */
+	LIRS_R_LAYOUT,            /* note: the file's layout is a known writer's */
 	LIRS_R__COUNT
 } lirs_rule;
+
+/* The likely cause backslash-shift names (reader.c and validate.c). */
+#define LIRS_SHIFT_CAUSE "every later field is shifted; the writer probably did not double " \
+	"a backslash (tama) or made one of '¥' after escaping (samidare)"
 
 const char *lirs_rule_id(lirs_rule r);        /* "lone-cr" */
 lirs_severity lirs_rule_severity(lirs_rule r);
@@ -137,6 +179,9 @@ typedef struct lirs_reader_opts {
 	lirs_record_fn on_record;
 	lirs_diag_fn on_diag;    /* may be NULL */
 	void *ctx;
+	/* hina.txt has no Last-Detected: the reader takes this time (when the
+	 * file was fetched, Unix time), or Last-Modified when it is 0. lirs(5) */
+	int64_t fetched;
 } lirs_reader_opts;
 
 typedef struct lirs_reader_stats {
@@ -148,6 +193,7 @@ typedef struct lirs_reader_stats {
 	unsigned long comments;
 	unsigned long errors, warnings;
 	int gzip;                /* input was gzip */
+	int format;              /* LIRS_FORMAT_*, known after the first line */
 } lirs_reader_stats;
 
 typedef struct lirs_reader lirs_reader;
@@ -179,6 +225,10 @@ typedef struct lirs_writer_opts {
 	int level;               /* gzip level, 0 = default (6) */
 	lirs_sink_fn sink;
 	void *ctx;
+	int format;              /* LIRS_FORMAT_LIRS (0) or LIRS_FORMAT_DI */
+	int64_t date;            /* DI: the header's Date (Unix time), 0 = none */
+	int euc_jp_ms;           /* write EUC-JP-MS: NEC and IBM extension codes
+				  * (①, ㈱, 髙) as such, not their readable forms */
 } lirs_writer_opts;
 
 typedef struct lirs_writer lirs_writer;
@@ -190,7 +240,9 @@ int lirs_writer_comment(lirs_writer *w, const char *text);
  * Writes one record: escapes '\' and ',', replaces CR/LF in fields by a
  * space, writes "0" for blank fields except the extension, ends with ","
  * and LF.  Characters EUC-JP cannot hold become U+3013 and are counted;
- * characters EUC-JP holds only as a look-alike are written so and counted.
+ * characters EUC-JP holds only as a look-alike are written so and counted;
+ * vendor characters take their readable forms and are counted (unless
+ * euc_jp_ms).
  */
 int lirs_writer_add(lirs_writer *w, const lirs_record *r);
 /* Flushes everything, writes the gzip trailer.  Call once. */
@@ -204,6 +256,15 @@ unsigned long lirs_writer_replaced(const lirs_writer *w);
  * written as U+FFE5 FULLWIDTH YEN SIGN).  See lirs(5).
  */
 unsigned long lirs_writer_approximated(const lirs_writer *w);
+/* DI: records left out because they have no URL (a DI block needs one) or
+ * more than LIRS_DI_MAX_EXTRA extra fields (a DI reader would skip them). */
+unsigned long lirs_writer_skipped(const lirs_writer *w);
+/*
+ * Vendor characters (NEC row 13, IBM extensions) written so far as their
+ * readable forms, because strict EUC-JP cannot hold them: ① as "(1)",
+ * ㈱ as "(株)", 髙 as 高.  Always 0 with euc_jp_ms or utf8.  See lirs(5).
+ */
+unsigned long lirs_writer_substituted(const lirs_writer *w);
 void lirs_writer_free(lirs_writer *w);
 
 /* A sink that appends to a stdio FILE* (ctx). */
@@ -217,11 +278,51 @@ typedef struct lirs_check_opts {
 	const char *filename;
 	lirs_diag_fn on_diag;
 	void *ctx;
+	/*
+	 * duplicate-url keeps a 16-byte slot per URL in memory and the URL
+	 * keys themselves in a scratch store, read back only to confirm a
+	 * hash match and when the table grows.  With spill set, spill_fd is an
+	 * open, empty read-write file the caller made for it (an unlinked
+	 * temporary file; the checker neither closes nor names it); otherwise
+	 * the keys stay in memory.
+	 */
+	int spill;
+	int spill_fd;
+	/* Tests only: keep this many low bits of the URL-key hash (1..63) to
+	 * force collisions; 0 = all 64. */
+	unsigned test_hash_bits;
 } lirs_check_opts;
 /* Record-level rules over one file; remembers URLs for duplicate-url. */
 lirs_checker *lirs_checker_new(const lirs_check_opts *opts);
 /* Emits diagnostics for r; returns the number of errors found. */
 int lirs_checker_check(lirs_checker *c, const lirs_record *r);
+/*
+ * backslash-shift compares a record's field count with the file's usual
+ * count, decided from the first LIRS_LAYOUT_RECORDS records (their most
+ * common count, records without a suspicious backslash first).  Records
+ * before that are kept (a few numbers each) and judged when it is decided:
+ * their diagnostics come then.  lirs_checker_finish() decides it for a
+ * shorter file; call it once at the end of the input.  Returns the number
+ * of errors it emitted, or -1 when out of memory (a duplicate check failed).
+ */
+#define LIRS_LAYOUT_RECORDS 16
+int lirs_checker_finish(lirs_checker *c);
+
+/* The file's usual shape, as far as decided. */
+typedef struct lirs_layout {
+	int decided;             /* after LIRS_LAYOUT_RECORDS records or finish */
+	unsigned nfields;        /* the usual field count; 0 = no record yet */
+	int trailing_comma;      /* its records usually end in ',' */
+	unsigned long records;   /* records with that count and ending */
+	const char *name;        /* "samidare" (8 fields and ','), "tama" (13,
+				  * no ','), "lirs-2.1" (9 and ','), or NULL */
+	lirs_rule usual[2];      /* the warnings this shape gives on every record */
+	size_t nusual;
+} lirs_layout;
+void lirs_checker_layout(const lirs_checker *c, lirs_layout *out);
+/* 0, or the errno of what lost the duplicate checks (out of memory, a
+ * scratch file error): the diagnostics may then miss duplicates. */
+int lirs_checker_failed(const lirs_checker *c);
 void lirs_checker_free(lirs_checker *c);
 
 /* True when s is an absolute http: or https: URL with a host. */

@@ -5,7 +5,9 @@
  *   §6.2.3: scheme and host lowercased, a default port dropped; the path,
  *   query and userinfo compared as written).
  * - merge_supersedes(): the winner rule, shared with the antenna.
- * - merge_check(): the drop rules (unusable, stale; LIRS 2.1 §4).
+ * - merge_check_at(): the drop rules (unusable, from the future, stale;
+ *   LIRS 2.1 §4), shared with the antenna's relay of LIRS sources and
+ *   lirs atom: one rule for every reader of other antennas' records.
  * - merge_table: an open-addressing hash table keyed by the URL key whose
  *   strings live in a chunked pool, so memory grows with the number of
  *   distinct URLs, not with the input size.
@@ -35,20 +37,35 @@ int merge_url_key(lbuf *out, const char *url);
  */
 int merge_supersedes(int64_t lm_new, int64_t ld_new, int64_t lm_old, int64_t ld_old);
 
-/* What merge_check() says of a record. */
-enum { MERGE_USABLE = 0, MERGE_UNUSABLE = 1, MERGE_STALE = 2 };
 /*
- * The drop rules: MERGE_UNUSABLE when Last-Modified or Last-Detected is 0
- * (unknown) or the URL is blank; MERGE_STALE when Last-Detected is more
- * than max_age seconds before now (LIRS 2.1 §4; max_age 0 means
+ * Clock skew tolerated in a record's times, in seconds: a Last-Modified or
+ * Last-Detected later than now plus this is from a clock that runs ahead
+ * (or a typo), not news.  One hour covers a peer a time zone off.
+ * Overridable: lirs merge --max-future, antenna init --max-future.
+ */
+#define LIRS_DEFAULT_MAX_FUTURE 3600
+
+/* What merge_check_at() says of a record. */
+enum { MERGE_USABLE = 0, MERGE_UNUSABLE = 1, MERGE_STALE = 2, MERGE_FUTURE = 3 };
+/*
+ * The drop rules, in this order: MERGE_UNUSABLE when Last-Modified or
+ * Last-Detected is 0 (unknown) or the URL is blank; MERGE_FUTURE when
+ * Last-Modified or Last-Detected is more than max_future seconds after now
+ * (0 means LIRS_DEFAULT_MAX_FUTURE, a negative max_future turns the rule
+ * off): such a record is dropped, not clamped, so that a peer with a wrong
+ * clock never wins over a valid record; MERGE_STALE when Last-Detected is
+ * more than max_age seconds before now (LIRS 2.1 §4; max_age 0 means
  * LIRS_DEFAULT_MAX_AGE, a negative max_age turns the rule off).
  */
+int merge_check_at(const lirs_record *r, int64_t now, int64_t max_age, int64_t max_future);
+/* merge_check_at() with the default max_future. */
 int merge_check(const lirs_record *r, int64_t now, int64_t max_age);
 
 /* ---- the table -------------------------------------------------------- */
 typedef struct merge_opts {
 	int64_t now;        /* Unix time for the freshness rule */
-	int64_t max_age;    /* as for merge_check() */
+	int64_t max_age;    /* as for merge_check_at() */
+	int64_t max_future; /* as for merge_check_at() */
 } merge_opts;
 
 typedef struct merge_stats {
@@ -58,8 +75,10 @@ typedef struct merge_stats {
 	uint64_t superseded;        /* a record that lost to the one held */
 	uint64_t dropped_unusable;  /* Last-Modified/Last-Detected 0, blank URL */
 	uint64_t dropped_stale;     /* detected more than max_age before now */
+	uint64_t dropped_future;    /* a time more than max_future after now */
 } merge_stats;
-/* read = kept + replaced + superseded + dropped_unusable + dropped_stale */
+/* read = kept + replaced + superseded + dropped_unusable + dropped_stale
+ *        + dropped_future */
 
 typedef struct merge_table merge_table;
 
@@ -70,7 +89,8 @@ merge_table *merge_new(const merge_opts *opts);
  * later wins ties (merge_supersedes()).  Returns 0, or -1 when out of memory.
  */
 int merge_add(merge_table *t, const lirs_record *r);
-const merge_stats *merge_get_stats(const merge_table *t);
+/* The counts so far (records staged by merge_add() are looked up first). */
+const merge_stats *merge_get_stats(merge_table *t);
 /*
  * Calls fn for every held record in output order: Last-Modified
  * descending, then URL key ascending (bytewise; keys are distinct).  The record is borrowed,

@@ -671,6 +671,11 @@ static int block_element(const xmlNode *n)
 typedef struct walk {
 	lbuf text;
 	lbuf title;
+	char *feed_href;  /* the page's advertised feed */
+	size_t *cuts;     /* text offsets of block edges (segments), bounded */
+	size_t ncuts, capcuts;
+	int want_cuts;
+	const struct ignores *ig;
 	int space;        /* text ends in a space */
 	int have_title;
 	int oom;
@@ -685,6 +690,46 @@ static void take_title(walk *w, xmlNode *el)
 		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content)
 			w->oom |= add_collapsed(&w->title, (char *)c->content,
 						strlen((char *)c->content), &space) < 0;
+}
+
+/* A block edge ends a segment (for excerpts); at most PAGE_MAX_SEGMENTS
+ * are remembered, the rest of the page is one last segment. */
+static void cut(walk *w)
+{
+	size_t *nv;
+
+	if (!w->want_cuts || w->ncuts >= PAGE_MAX_SEGMENTS ||
+	    (w->ncuts && w->cuts[w->ncuts - 1] == w->text.len) || !w->text.len)
+		return;
+	if (!(nv = lgrow(w->cuts, &w->capcuts, w->ncuts + 1, sizeof *nv, 64))) {
+		w->oom = 1;
+		return;
+	}
+	w->cuts = nv;
+	w->cuts[w->ncuts++] = w->text.len;
+}
+
+/* <link rel="alternate" type="application/atom+xml" href="..."> (or rss+xml):
+ * the page advertises a feed (RSS Autodiscovery; HTML "alternate" link). */
+static void take_feed_link(walk *w, xmlNode *el)
+{
+	xmlChar *rel, *type, *href;
+	int hit;
+
+	if (w->feed_href || strcasecmp((const char *)el->name, "link") != 0)
+		return;
+	rel = xmlGetProp(el, (const xmlChar *)"rel");
+	type = xmlGetProp(el, (const xmlChar *)"type");
+	hit = rel && type && strcasestr((const char *)rel, "alternate") &&
+	      (strncasecmp((const char *)type, "application/atom+xml", 20) == 0 ||
+	       strncasecmp((const char *)type, "application/rss+xml", 19) == 0);
+	if (hit && (href = xmlGetProp(el, (const xmlChar *)"href"))) {
+		if (*href && !(w->feed_href = strdup((const char *)href)))
+			w->oom = 1;
+		xmlFree(href);
+	}
+	xmlFree(rel);
+	xmlFree(type);
 }
 
 /* Visits an element on the way down; returns 1 to enter its children. */
@@ -702,15 +747,20 @@ static int enter(walk *w, xmlNode *n, const ignores *ig)
 		return 0;
 	if (!w->have_title && strcasecmp((const char *)n->name, "title") == 0)
 		take_title(w, n);
-	if (block_element(n))
+	take_feed_link(w, n);
+	if (block_element(n)) {
 		w->oom |= add_collapsed(&w->text, " ", 1, &w->space) < 0;
+		cut(w);
+	}
 	return 1;
 }
 
 static void leave(walk *w, xmlNode *n)
 {
-	if (n->type == XML_ELEMENT_NODE && n->name && block_element(n))
+	if (n->type == XML_ELEMENT_NODE && n->name && block_element(n)) {
 		w->oom |= add_collapsed(&w->text, " ", 1, &w->space) < 0;
+		cut(w);
+	}
 }
 
 /* Depth-first without recursion: a page of 100000 nested elements must
@@ -847,11 +897,231 @@ static int parse_and_walk(const lbuf *utf8, const ignores *ig, walk *w)
 	return 0;
 }
 
+/* ---- segments and excerpts (issue 9) --------------------------------------- */
+
+static uint32_t seg_hash(const char *s, size_t n)
+{
+	uint64_t h = page_hash64(s, n);
+
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Length of the sentence at s (through its terminator), at most n. */
+static size_t sentence_len(const char *s, size_t n)
+{
+	static const char *const full[] = { "\xe3\x80\x82", "\xef\xbc\x8e", "\xef\xbc\x81",
+					    "\xef\xbc\x9f" };   /* 。．！？ */
+	for (size_t i = 0; i < n; i++) {
+		if ((s[i] == '.' || s[i] == '!' || s[i] == '?') && i + 1 < n && s[i + 1] == ' ')
+			return i + 1;
+		for (size_t k = 0; k < 4; k++)
+			if (i + 3 <= n && memcmp(s + i, full[k], 3) == 0)
+				return i + 3;
+	}
+	return n;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+typedef struct segctx {
+	uint32_t *segs;
+	size_t n, cap;
+	uint32_t *prev;           /* sorted copy */
+	size_t nprev;
+	lbuf excerpt;
+	size_t max;
+	int state;                /* 0 looking, 1 in the first new run, 2 done */
+	int oom;
+} segctx;
+
+static void take_sentence(segctx *c, const char *s, size_t n)
+{
+	uint32_t h, *nv;
+	int known;
+
+	while (n && *s == ' ')
+		s++, n--;
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (!n || c->n >= PAGE_MAX_SEGMENTS)
+		return;
+	h = seg_hash(s, n);
+	if (!(nv = lgrow(c->segs, &c->cap, c->n + 1, sizeof *nv, 64))) {
+		c->oom = 1;
+		return;
+	}
+	c->segs = nv;
+	c->segs[c->n++] = h;
+	if (!c->nprev || c->state == 2)
+		return;
+	known = bsearch(&h, c->prev, c->nprev, sizeof h, cmp_u32) != NULL;
+	if (known) {
+		c->state = c->state ? 2 : 0;
+		return;
+	}
+	/* the first run of new sentences, a little past max (clipped later) */
+	if (c->excerpt.len > 4 * c->max) {
+		c->state = 2;
+		return;
+	}
+	c->state = 1;
+	c->oom |= (c->excerpt.len && lbuf_addc(&c->excerpt, ' ') < 0) ||
+		  lbuf_add(&c->excerpt, s, n) < 0;
+}
+
+/* Segment [a, b) of the text: ignore patterns applied, cut in sentences. */
+static int take_segment(segctx *c, const char *text, size_t a, size_t b, const ignores *ig)
+{
+	lbuf seg = LBUF_INIT;
+	size_t off = 0, k;
+
+	if (lbuf_add(&seg, text + a, b - a) < 0 || remove_regex(&seg, ig) < 0) {
+		lbuf_release(&seg);
+		return -1;
+	}
+	while (off < seg.len && !c->oom) {
+		k = sentence_len(seg.data + off, seg.len - off);
+		take_sentence(c, seg.data + off, k);
+		off += k;
+	}
+	lbuf_release(&seg);
+	return c->oom ? -1 : 0;
+}
+
+static int segments(walk *w, const page_prev *prev, page_info *out)
+{
+	segctx c = { .excerpt = LBUF_INIT, .max = prev && prev->excerpt_max ? prev->excerpt_max
+						 : PAGE_EXCERPT_MAX };
+	size_t a = 0;
+	int rc = 0;
+
+	if (prev && prev->nsegs) {
+		if (!(c.prev = malloc(prev->nsegs * sizeof *c.prev)))
+			return -1;
+		memcpy(c.prev, prev->segs, prev->nsegs * sizeof *c.prev);
+		qsort(c.prev, prev->nsegs, sizeof *c.prev, cmp_u32);
+		c.nprev = prev->nsegs;
+	}
+	for (size_t i = 0; i <= w->ncuts && rc == 0; i++) {
+		size_t b = i < w->ncuts ? w->cuts[i] : w->text.len;
+		if (b > a)
+			rc = take_segment(&c, w->text.data, a, b, w->ig);
+		a = b;
+	}
+	out->segs = c.segs;
+	out->nsegs = c.n;
+	if (rc == 0 && c.excerpt.len && !(out->excerpt = page_clip(c.excerpt.data, c.max)))
+		rc = -1;
+	lbuf_release(&c.excerpt);
+	free(c.prev);
+	return rc;
+}
+
+char *page_clip(const char *s, size_t max)
+{
+	lbuf b = LBUF_INIT;
+	size_t chars = 0, n = strlen(s), before;
+	int space = 1;
+
+	if (!max)
+		max = PAGE_EXCERPT_MAX;
+	while (n) {
+		size_t k = utf8_seq((const unsigned char *)s, n);
+		if (!k) {               /* an invalid byte is dropped */
+			s++, n--;
+			continue;
+		}
+		before = b.len;
+		if (add_collapsed(&b, s, k, &space) < 0)
+			goto oom;
+		chars += b.len > before;
+		if (chars > max) {
+			b.len = before;
+			while (b.len && b.data[b.len - 1] == ' ')
+				b.len--;
+			b.data[b.len] = '\0';
+			if (lbuf_adds(&b, "\xe2\x80\xa6") < 0)   /* … */
+				goto oom;
+			break;
+		}
+		s += k, n -= k;
+	}
+	while (b.len && b.data[b.len - 1] == ' ')
+		b.data[--b.len] = '\0';
+	return lbuf_detach(&b, NULL);
+oom:
+	lbuf_release(&b);
+	return NULL;
+}
+
+/* ---- the entry point (shared) ------------------------------------------------ */
+
+static int analyze(const char *body, size_t len, const char *content_type, const char *forced,
+		   const char *const *ignore, size_t nignore, const page_prev *prev, int want_segs,
+		   page_info *out, char *err, size_t errlen)
+{
+	walk w = { LBUF_INIT, LBUF_INIT, NULL, NULL, 0, 0, want_segs, NULL, 1, 0, 0 };
+	lbuf utf8 = LBUF_INIT;
+	ignores ig;
+	charset cs;
+	size_t skip;
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	if (!body)
+		len = 0, body = "";
+	if (ignores_compile(&ig, ignore, nignore, err, errlen) < 0)
+		return -1;
+	w.ig = &ig;
+	pick_charset(body, len, content_type, forced, out, &skip, &cs);
+	if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
+	    parse_and_walk(&utf8, &ig, &w) < 0 || w.oom ||
+	    (want_segs && segments(&w, prev, out) < 0) || remove_regex(&w.text, &ig) < 0) {
+		snprintf(err, errlen, "cannot analyze page: out of memory");
+		page_info_release(out);
+		free(w.feed_href);
+		goto out;
+	}
+	trim(&w.text);
+	trim(&w.title);
+	out->text_hash = page_hash64(w.text.data, w.text.len);
+	out->text_len = w.text.len;
+	out->title = w.title.len ? lbuf_detach(&w.title, NULL) : NULL;
+	out->feed_href = w.feed_href;
+	rc = 0;
+out:
+	lbuf_release(&w.title);
+	lbuf_release(&w.text);
+	lbuf_release(&utf8);
+	free(w.cuts);
+	ignores_release(&ig);
+	return rc;
+}
+
 int page_analyze(const char *body, size_t len, const char *content_type,
 		 const char *const *ignore, size_t nignore, page_info *out,
 		 char *err, size_t errlen)
 {
-	return page_analyze_forced(body, len, content_type, NULL, ignore, nignore, out, err, errlen);
+	return analyze(body, len, content_type, NULL, ignore, nignore, NULL, 0, out, err, errlen);
+}
+
+int page_analyze_forced(const char *body, size_t len, const char *content_type,
+			const char *forced, const char *const *ignore, size_t nignore,
+			page_info *out, char *err, size_t errlen)
+{
+	return analyze(body, len, content_type, forced, ignore, nignore, NULL, 0, out, err, errlen);
+}
+
+int page_analyze_excerpt(const char *body, size_t len, const char *content_type,
+			 const char *forced, const char *const *ignore, size_t nignore,
+			 const page_prev *prev, page_info *out, char *err, size_t errlen)
+{
+	return analyze(body, len, content_type, forced, ignore, nignore, prev, 1, out, err, errlen);
 }
 
 int page_charset_check(const char *label, char *err, size_t errlen)
@@ -864,47 +1134,17 @@ int page_charset_check(const char *label, char *err, size_t errlen)
 	return -1;
 }
 
-int page_analyze_forced(const char *body, size_t len, const char *content_type,
-			const char *forced, const char *const *ignore, size_t nignore,
-			page_info *out, char *err, size_t errlen)
-{
-	walk w = { LBUF_INIT, LBUF_INIT, 1, 0, 0 };
-	lbuf utf8 = LBUF_INIT;
-	ignores ig;
-	charset cs;
-	size_t skip;
-
-	memset(out, 0, sizeof *out);
-	if (!body)
-		len = 0, body = "";
-	if (ignores_compile(&ig, ignore, nignore, err, errlen) < 0)
-		return -1;
-	pick_charset(body, len, content_type, forced, out, &skip, &cs);
-	if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
-	    parse_and_walk(&utf8, &ig, &w) < 0 || w.oom || remove_regex(&w.text, &ig) < 0) {
-		snprintf(err, errlen, "cannot analyze page: out of memory");
-		lbuf_release(&utf8);
-		lbuf_release(&w.text);
-		lbuf_release(&w.title);
-		ignores_release(&ig);
-		return -1;
-	}
-	trim(&w.text);
-	trim(&w.title);
-	out->text_hash = page_hash64(w.text.data, w.text.len);
-	out->text_len = w.text.len;
-	out->title = w.title.len ? lbuf_detach(&w.title, NULL) : NULL;
-	lbuf_release(&w.title);
-	lbuf_release(&w.text);
-	lbuf_release(&utf8);
-	ignores_release(&ig);
-	return 0;
-}
-
 void page_info_release(page_info *p)
 {
 	if (!p)
 		return;
 	free(p->title);
 	p->title = NULL;
+	free(p->feed_href);
+	p->feed_href = NULL;
+	free(p->segs);
+	p->segs = NULL;
+	p->nsegs = 0;
+	free(p->excerpt);
+	p->excerpt = NULL;
 }

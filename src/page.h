@@ -17,7 +17,30 @@ typedef struct page_info {
 	const char *charset_from; /* "header", "bom", "meta", "detected", "default", "forced" */
 	uint64_t text_hash;   /* of the UTF-8 text after removals; stable across charsets */
 	size_t text_len;      /* bytes of that text */
+	char *feed_href;      /* the first <link rel="alternate" type="application/
+			         atom+xml|rss+xml" href>, as written; NULL when none */
+	/* Change excerpts (issue 9), filled by page_analyze_excerpt() only: */
+	uint32_t *segs;       /* hashes of the text's segments, in order, at most
+			         PAGE_MAX_SEGMENTS; malloc'd */
+	size_t nsegs;
+	char *excerpt;        /* the first segments not in the previous version's
+			         set, at most excerpt_max characters; NULL when none */
 } page_info;
+
+/*
+ * Segments are the text of each block element (p, li, td, h1, br...), cut
+ * again after each sentence ("。", "．", "！", "？", ". ", "! ", "? "), each
+ * with the ignore patterns applied.  Only their 32-bit hashes are kept
+ * between checks: PAGE_MAX_SEGMENTS of them, 4 bytes each.
+ */
+#define PAGE_MAX_SEGMENTS 512
+#define PAGE_EXCERPT_MAX 140      /* characters of an excerpt */
+
+typedef struct page_prev {
+	const uint32_t *segs;     /* the previous version's segment hashes */
+	size_t nsegs;             /* 0: no excerpt (everything would be new) */
+	size_t excerpt_max;       /* characters; 0 = PAGE_EXCERPT_MAX */
+} page_prev;
 
 /*
  * Ignore patterns (antenna add --ignore):
@@ -43,6 +66,15 @@ int page_analyze_forced(const char *body, size_t len, const char *content_type,
 			page_info *out, char *err, size_t errlen);
 /* 0 when label names a charset page_analyze_forced() can use, else -1 and err. */
 int page_charset_check(const char *label, char *err, size_t errlen);
+/* page_analyze_forced() that also fills segs, nsegs and (against prev, may be
+ * NULL) excerpt. */
+int page_analyze_excerpt(const char *body, size_t len, const char *content_type,
+			 const char *forced, const char *const *ignore, size_t nignore,
+			 const page_prev *prev, page_info *out, char *err, size_t errlen);
+
+/* A malloc'd copy of s with whitespace collapsed, cut to at most max
+ * characters (UTF-8; "…" ends a cut one); NULL when out of memory. */
+char *page_clip(const char *s, size_t max);
 
 /* The hash behind text_hash: 64-bit FNV-1a (Fowler/Noll/Vo). */
 uint64_t page_hash64(const void *p, size_t n);

@@ -37,6 +37,8 @@ static const struct {
 	{ "text",   "T", "the page's text changed" },
 	{ "size",   "S", "the page's size changed" },
 	{ "lirs",   "L", "relayed from another antenna's LIRS file" },
+	{ "feed",   "F", "the page's RSS or Atom feed has a newer entry" },
+	{ "atom",   "A", "relayed from an Atom feed's archives (RFC 5005)" },
 };
 #define NDETECT (sizeof detect_tab / sizeof detect_tab[0])
 
@@ -193,7 +195,9 @@ static const char css[] =
 	".badge{color:#fff;background:var(--new);border-radius:3px;font-size:.7em;"
 	"font-weight:bold;padding:0 .35em;margin-left:.4em;vertical-align:.15em}\n"
 	".err .when{opacity:.7}.error{color:var(--err);margin-left:.4em}\n"
-	"dl{display:grid;grid-template-columns:auto 1fr;gap:.1em .6em}dd{margin:0}\n";
+	"dl{display:grid;grid-template-columns:auto 1fr;gap:.1em .6em}dd{margin:0}\n"
+	".ex{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;"
+	"overflow:hidden;color:var(--dim);font-size:.875em;overflow-wrap:anywhere}\n";
 
 /*
  * The writers below do not check every fputs(): a write error sticks to
@@ -308,6 +312,11 @@ static int put_page(html_ctx *h, const pub_page *p)
 	}
 	if (isnew)
 		fputs(" <span class=\"badge\">new</span>", h->fp);
+	if (!tail && p->excerpt && *p->excerpt) {   /* what the update added */
+		fputs(" <span class=\"ex\">", h->fp);
+		html_fputs(h->fp, p->excerpt);
+		fputs("</span>", h->fp);
+	}
 	if (p->last_error) {
 		const char *e = str_or(p->last_error, "error");
 		int bracketed = e[0] == '[';
@@ -539,8 +548,9 @@ static int write_records(lirs_writer *w, const pub_page **v, size_t n)
 	return 0;
 }
 
-int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
-		 size_t n, char *err, size_t errlen)
+/* lirs.gz, or sites.di.gz (format LIRS_FORMAT_DI): the same records. */
+static int publish_records(const char *dir, const pub_site *site, const pub_page *pages,
+			   size_t n, const char *name, int format, char *err, size_t errlen)
 {
 	int64_t now = site->now ? site->now : (int64_t)time(NULL);
 	int64_t max_age = site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE;
@@ -562,14 +572,21 @@ int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
 		if (is_fresh(&pages[i], now, max_age))
 			v[m++] = &pages[i];
 	qsort(v, m, sizeof *v, cmp_lirs);
-	if (open_out(&f, dir, "lirs.gz", &path, err, errlen) < 0)
+	if (open_out(&f, dir, name, &path, err, errlen) < 0)
 		goto out;
 	memset(&wo, 0, sizeof wo);
+	wo.format = format;   /* sites.di.gz: UTF-8 and a Date, as tama's */
+	wo.utf8 = format == LIRS_FORMAT_DI;
+	wo.date = format == LIRS_FORMAT_DI ? now : 0;
 	wo.sink = lirs_sink_stdio;
 	wo.ctx = f.fp;
+	wo.euc_jp_ms = site->lirs_euc_jp_ms;
 	errno = 0;
 	w = lirs_writer_new(&wo);
 	ok = w && write_records(w, v, m) == 0 && lirs_writer_finish(w) == 0;
+	if (ok && site->lirs_counts && format == LIRS_FORMAT_LIRS)   /* lirs.gz's, not sites.di.gz's (UTF-8) */
+		*site->lirs_counts = (pub_lirs_counts){ lirs_writer_replaced(w),
+			lirs_writer_approximated(w), lirs_writer_substituted(w) };
 	if (!ok && !errno)
 		snprintf(err, errlen, "%s", w ? "the LIRS writer failed" : "out of memory");
 	rc = close_out(&f, ok, path, err, errlen);
@@ -579,4 +596,16 @@ out:
 	free(path);
 	free(v);
 	return rc;
+}
+
+int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
+		 size_t n, char *err, size_t errlen)
+{
+	return publish_records(dir, site, pages, n, "lirs.gz", LIRS_FORMAT_LIRS, err, errlen);
+}
+
+int publish_di(const char *dir, const pub_site *site, const pub_page *pages,
+	       size_t n, char *err, size_t errlen)
+{
+	return publish_records(dir, site, pages, n, "sites.di.gz", LIRS_FORMAT_DI, err, errlen);
 }

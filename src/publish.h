@@ -20,9 +20,10 @@ typedef struct pub_page {
 	int64_t last_detected;    /* time of the last successful check, 0 = never */
 	int64_t tz_offset;        /* the page's own, for lirs.gz */
 	int64_t content_length;
-	const char *detected_by;  /* "header", "text", "size", "lirs" or "" */
+	const char *detected_by;  /* "header", "text", "size", "lirs", "feed", "atom" or "" */
 	const char *source_url;   /* the page itself, or the relaying LIRS source */
 	const char *last_error;   /* NULL when the last check succeeded */
+	const char *excerpt;      /* what the last update added; NULL or "" = none */
 } pub_page;
 
 typedef struct pub_site {
@@ -34,7 +35,17 @@ typedef struct pub_site {
 	int64_t display_tz;       /* seconds east of UTC for MM/DD HH:MM (JST = 32400) */
 	int visited_query;        /* append ?MMDDHHMM to links (default on) */
 	int64_t max_age;          /* freshness for lirs.gz, 0 = LIRS_DEFAULT_MAX_AGE */
+	int lirs_euc_jp_ms;       /* lirs.gz in EUC-JP-MS (vendor codes), not strict EUC-JP */
+	struct pub_lirs_counts *lirs_counts;   /* when set, receives lirs.gz's counts */
 } pub_site;
+
+/* What publish_lirs() wrote that is not exactly the page's text (lirs(5),
+ * "Writing EUC-JP"): the writer's three counts. */
+typedef struct pub_lirs_counts {
+	unsigned long replaced;       /* as U+3013 */
+	unsigned long approximated;   /* as a look-alike */
+	unsigned long substituted;    /* vendor characters as readable forms */
+} pub_lirs_counts;
 
 /*
  * Writes DIR/index.html (DIR is created when missing).  Returns 0, or -1
@@ -44,8 +55,9 @@ typedef struct pub_site {
  *     title, then URL), then pages with no known update or whose last check
  *     failed, shown as "--/-- --:--" with the error ("[404 Not Found]");
  *   each line: MM/DD HH:MM in display_tz, "N min/h/d ago", the detection
- *     marker H (header), T (text), S (size), L (LIRS) with a legend, the
- *     title (the URL when empty) linked only for http(s) URLs, the author;
+ *     marker H (header), T (text), S (size), L (LIRS), F (feed), A (Atom
+ *     source) with a legend, the title (the URL when empty) linked only
+ *     for http(s) URLs, the author, the excerpt of what changed;
  *   "new": last_modified after prev_publish (nothing when prev_publish is 0);
  *   links carry ?MMDDHHMM of the update when visited_query is set.
  * Every text goes through the one HTML escaper (html.h).
@@ -57,9 +69,17 @@ int publish_html(const char *dir, const pub_site *site, const pub_page *pages,
  * every http(s) page with last_modified != 0 and last_detected within
  * max_age of now (LIRS 2.1 §4), newest first; Source URL is source_url,
  * or the page itself when that is empty; the extension field is empty.
+ * Strict EUC-JP unless site->lirs_euc_jp_ms; the counts go to
+ * site->lirs_counts when set.
  */
 int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
 		 size_t n, char *err, size_t errlen);
+/*
+ * Writes DIR/sites.di.gz: the records of lirs.gz as HINA-DI 2.1 (UTF-8,
+ * gzip, CRLF, as tama wrote its sites.di.gz; lirs(5)), atomically.
+ */
+int publish_di(const char *dir, const pub_site *site, const pub_page *pages,
+	       size_t n, char *err, size_t errlen);
 
 /* ---- additions (publish.c) ------------------------------------------ */
 #define PUB_JST 32400            /* the default display_tz */

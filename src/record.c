@@ -22,6 +22,10 @@ int lirs_record_copy(lirs_record *dst, const lirs_record *src)
 	dst->content_length = src->content_length;
 	dst->line = src->line;
 	memcpy(dst->col, src->col, sizeof(dst->col));
+	dst->nfields = src->nfields;
+	dst->trailing_comma = src->trailing_comma;
+	dst->bs_field = src->bs_field;
+	dst->bs_col = src->bs_col;
 	if (!(dst->url = dup(src->url)) || !(dst->title = dup(src->title)) ||
 	    !(dst->author = dup(src->author)) || !(dst->source_url = dup(src->source_url)) ||
 	    !(dst->extension = dup(src->extension)))
@@ -53,4 +57,15 @@ void lirs_record_release(lirs_record *r)
 		free(r->extra[i]);
 	free(r->extra);
 	memset(r, 0, sizeof(*r));
+}
+
+/* NATSU-style: 4 or more fields after the 9th (tama writes exactly 4). */
+const char *lirs_record_checked_url(const lirs_record *r)
+{
+	return r->nextra >= 4 ? r->extension : NULL;
+}
+
+const char *lirs_record_method(const lirs_record *r)
+{
+	return r->nextra >= 4 ? r->extra[3] : NULL;
 }

@@ -79,6 +79,27 @@ static const char *const migrations[] = {
 	 * baseline, not an update: detect.h quiet_first). */
 	"ALTER TABLE pages ADD COLUMN force_charset TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE pages ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;",
+	/* 2 -> 3: feeds (issue 9): a page's feed and its validators, the newest
+	 * entry date seen, the change excerpt and the text segment hashes the
+	 * next excerpt is computed against; Atom (RFC 5005) sources and the
+	 * archive documents already read from them (archives never change). */
+	"ALTER TABLE pages ADD COLUMN feed_url TEXT;"
+	"ALTER TABLE pages ADD COLUMN feed_by_user INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN feed_etag TEXT;"
+	"ALTER TABLE pages ADD COLUMN feed_lm_header TEXT;"
+	"ALTER TABLE pages ADD COLUMN feed_time INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN feed_error TEXT;"
+	"ALTER TABLE pages ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN segments BLOB;"
+	"ALTER TABLE sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'lirs';"
+	"ALTER TABLE sources ADD COLUMN last_entry INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sources ADD COLUMN archive_head TEXT;"
+	"CREATE TABLE atom_archives("
+	" url TEXT PRIMARY KEY,"
+	" source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,"
+	" prev_url TEXT,"
+	" entries INTEGER NOT NULL DEFAULT 0,"
+	" read_at INTEGER NOT NULL DEFAULT 0);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -382,7 +403,9 @@ int64_t store_config_int(store *s, const char *key, int64_t dflt)
 	" last_modified_header, lm_header_time, last_modified, last_detected, last_ok," \
 	" last_check, content_length, text_hash, charset, detected_by, source_url," \
 	" last_error, last_status, next_check, interval, error_count, recheck, created," \
-	" force_charset, imported"
+	" force_charset, imported," \
+	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
+	" segments"
 
 void store_page_init(store_page *p)
 {
@@ -396,19 +419,57 @@ void store_page_release(store_page *p)
 	free(p->group); free(p->ignore); free(p->etag); free(p->lm_header);
 	free(p->charset); free(p->source_url); free(p->last_error);
 	free(p->force_charset);
+	free(p->feed_url); free(p->feed_etag); free(p->feed_lm_header); free(p->feed_error);
+	free(p->excerpt); free(p->segs);
 	store_page_init(p);
 }
 
 /* detected_by is kept as one of detect.h's static strings. */
 static const char *rule_name(const unsigned char *t)
 {
-	static const char *const names[] = { "header", "text", "size", "lirs" };
+	static const char *const names[] = { "header", "text", "size", "lirs", "feed", "atom" };
 	size_t i;
 
 	for (i = 0; t && i < sizeof names / sizeof names[0]; i++)
 		if (strcmp((const char *)t, names[i]) == 0)
 			return names[i];
 	return NULL;
+}
+
+/* Segment hashes: a BLOB of little-endian uint32s (page.h). */
+static int blob_dup(sqlite3_stmt *st, int i, uint32_t **out, size_t *n)
+{
+	const unsigned char *b = sqlite3_column_blob(st, i);
+	size_t len = (size_t)sqlite3_column_bytes(st, i) / 4;
+
+	*out = NULL;
+	*n = 0;
+	if (!b || !len)
+		return 0;
+	if (!(*out = malloc(len * sizeof **out)))
+		return -1;
+	for (size_t k = 0; k < len; k++)
+		(*out)[k] = (uint32_t)b[4 * k] | (uint32_t)b[4 * k + 1] << 8 |
+			    (uint32_t)b[4 * k + 2] << 16 | (uint32_t)b[4 * k + 3] << 24;
+	*n = len;
+	return 0;
+}
+
+static void bind_segs(sqlite3_stmt *st, int i, const uint32_t *v, size_t n)
+{
+	unsigned char *b;
+
+	if (!n || !(b = malloc(4 * n))) {
+		sqlite3_bind_null(st, i);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		b[4 * k] = (unsigned char)v[k];
+		b[4 * k + 1] = (unsigned char)(v[k] >> 8);
+		b[4 * k + 2] = (unsigned char)(v[k] >> 16);
+		b[4 * k + 3] = (unsigned char)(v[k] >> 24);
+	}
+	sqlite3_bind_blob(st, i, b, (int)(4 * n), free);
 }
 
 static int page_from_row(sqlite3_stmt *st, store_page *p)
@@ -445,8 +506,15 @@ static int page_from_row(sqlite3_stmt *st, store_page *p)
 	p->force_charset = col_dup(st, 27, 0);
 	p->imported = sqlite3_column_int64(st, 28);
 	p->st.quiet_first = p->imported != 0;
-	if (!p->url || !p->url_key || !p->title || !p->author || !p->group ||
-	    !p->ignore || !p->source_url || !p->force_charset) {
+	p->feed_url = col_dup(st, 29, 1);
+	p->feed_by_user = sqlite3_column_int(st, 30);
+	p->feed_etag = col_dup(st, 31, 1);
+	p->feed_lm_header = col_dup(st, 32, 1);
+	p->st.feed_time = sqlite3_column_int64(st, 33);
+	p->feed_error = col_dup(st, 34, 1);
+	p->excerpt = col_dup(st, 35, 0);
+	if (blob_dup(st, 36, &p->segs, &p->nsegs) < 0 || !p->url || !p->url_key || !p->title ||
+	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset) {
 		store_page_release(p);
 		return -1;
 	}
@@ -459,11 +527,12 @@ int store_page_add(store *s, const store_page *p, char *err, size_t errlen)
 	int rc;
 
 	if (prep(s, &st, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
-		 " grp, ignore, source_url, created, force_charset, imported)"
-		 " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", err, errlen) < 0)
+		 " grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported)"
+		 " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+		 err, errlen) < 0)
 		return -1;
-	bind_text(st, 10, p->force_charset ? p->force_charset : "");
-	sqlite3_bind_int64(st, 11, p->imported);
+	bind_text(st, 12, p->force_charset ? p->force_charset : "");
+	sqlite3_bind_int64(st, 13, p->imported);
 	bind_text(st, 1, p->url);
 	bind_text(st, 2, p->url_key);
 	bind_text(st, 3, p->title ? p->title : "");
@@ -473,6 +542,8 @@ int store_page_add(store *s, const store_page *p, char *err, size_t errlen)
 	bind_text(st, 7, p->ignore ? p->ignore : "");
 	bind_text(st, 8, p->source_url ? p->source_url : p->url);
 	sqlite3_bind_int64(st, 9, p->created);
+	bind_text(st, 10, p->feed_url);
+	sqlite3_bind_int(st, 11, p->feed_by_user);
 	rc = step_done(s, st, err, errlen);
 	sqlite3_finalize(st);
 	return rc == -2 ? 1 : rc < 0 ? -1 : 0;
@@ -570,7 +641,8 @@ int store_page_save(store *s, const store_page *p, char *err, size_t errlen)
 		 " lm_header_time=?5, last_modified=?6, last_detected=?7, last_ok=?8, last_check=?9,"
 		 " content_length=?10, text_hash=?11, charset=?12, detected_by=?13, source_url=?14,"
 		 " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
-		 " recheck=?20 WHERE id=?1", err, errlen) < 0)
+		 " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
+		 " feed_error=?25, excerpt=?26, segments=?27 WHERE id=?1", err, errlen) < 0)
 		return -1;
 	st = s->save_page;
 	sqlite3_reset(st);
@@ -597,6 +669,13 @@ int store_page_save(store *s, const store_page *p, char *err, size_t errlen)
 	sqlite3_bind_int64(st, 18, p->st.interval);
 	sqlite3_bind_int(st, 19, p->st.error_count);
 	sqlite3_bind_int(st, 20, p->st.recheck);
+	bind_text(st, 21, p->feed_url);
+	bind_text(st, 22, p->feed_etag);
+	bind_text(st, 23, p->feed_lm_header);
+	sqlite3_bind_int64(st, 24, p->st.feed_time);
+	bind_text(st, 25, p->feed_error);
+	bind_text(st, 26, p->excerpt ? p->excerpt : "");
+	bind_segs(st, 27, p->segs, p->nsegs);
 	rc = step_done(s, st, err, errlen);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
@@ -628,7 +707,7 @@ int store_page_set_config(store *s, const store_page *p, char *err, size_t errle
 #define SOURCE_COLS \
 	"id, url, url_key, etag, last_modified_header, last_error, last_status," \
 	" last_fetch, last_ok, created, records_read, records_skipped, records_merged," \
-	" records_ignored"
+	" records_ignored, kind, last_entry, archive_head"
 
 void store_source_init(store_source *p)
 {
@@ -638,7 +717,7 @@ void store_source_init(store_source *p)
 void store_source_release(store_source *p)
 {
 	free(p->url); free(p->url_key); free(p->etag); free(p->lm_header);
-	free(p->last_error);
+	free(p->last_error); free(p->archive_head);
 	store_source_init(p);
 }
 
@@ -649,6 +728,11 @@ void store_sources_free(store_source *p, size_t n)
 	for (i = 0; i < n; i++)
 		store_source_release(&p[i]);
 	free(p);
+}
+
+static int store_source_kind(const unsigned char *t)
+{
+	return t && strcmp((const char *)t, "atom") == 0 ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
 }
 
 static int source_from_row(sqlite3_stmt *st, store_source *p)
@@ -668,6 +752,9 @@ static int source_from_row(sqlite3_stmt *st, store_source *p)
 	p->records_skipped = sqlite3_column_int64(st, 11);
 	p->records_merged = sqlite3_column_int64(st, 12);
 	p->records_ignored = sqlite3_column_int64(st, 13);
+	p->kind = store_source_kind(sqlite3_column_text(st, 14));
+	p->last_entry = sqlite3_column_int64(st, 15);
+	p->archive_head = col_dup(st, 16, 1);
 	if (!p->url || !p->url_key) {
 		store_source_release(p);
 		return -1;
@@ -680,12 +767,13 @@ int store_source_add(store *s, const store_source *p, char *err, size_t errlen)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prep(s, &st, "INSERT INTO sources(url, url_key, created) VALUES(?1,?2,?3)",
+	if (prep(s, &st, "INSERT INTO sources(url, url_key, created, kind) VALUES(?1,?2,?3,?4)",
 		 err, errlen) < 0)
 		return -1;
 	bind_text(st, 1, p->url);
 	bind_text(st, 2, p->url_key);
 	sqlite3_bind_int64(st, 3, p->created);
+	bind_text(st, 4, p->kind == STORE_SOURCE_ATOM ? "atom" : "lirs");
 	rc = step_done(s, st, err, errlen);
 	sqlite3_finalize(st);
 	return rc == -2 ? 1 : rc < 0 ? -1 : 0;
@@ -738,7 +826,8 @@ int store_source_save(store *s, const store_source *p, char *err, size_t errlen)
 
 	if (prep(s, &st, "UPDATE sources SET etag=?2, last_modified_header=?3, last_error=?4,"
 		 " last_status=?5, last_fetch=?6, last_ok=?7, records_read=?8, records_skipped=?9,"
-		 " records_merged=?10, records_ignored=?11 WHERE id=?1", err, errlen) < 0)
+		 " records_merged=?10, records_ignored=?11, last_entry=?12, archive_head=?13"
+		 " WHERE id=?1", err, errlen) < 0)
 		return -1;
 	sqlite3_bind_int64(st, 1, p->id);
 	bind_text(st, 2, p->etag);
@@ -751,7 +840,70 @@ int store_source_save(store *s, const store_source *p, char *err, size_t errlen)
 	sqlite3_bind_int64(st, 9, p->records_skipped);
 	sqlite3_bind_int64(st, 10, p->records_merged);
 	sqlite3_bind_int64(st, 11, p->records_ignored);
+	sqlite3_bind_int64(st, 12, p->last_entry);
+	bind_text(st, 13, p->archive_head);
 	rc = step_done(s, st, err, errlen);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : 0;
+}
+
+/* ---- RFC 5005 archives read from Atom sources ---------------------------- */
+
+int store_archive_get(store *s, int64_t source_id, const char *url, char **prev,
+		      char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*prev = NULL;
+	if (prep(s, &st, "SELECT prev_url FROM atom_archives WHERE url=?1 AND source_id=?2",
+		 err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, url);
+	sqlite3_bind_int64(st, 2, source_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*prev = col_dup(st, 0, 1);
+		rc = sqlite3_column_type(st, 0) != SQLITE_NULL && !*prev ? -1 : 1;
+		sqlite3_finalize(st);
+		if (rc < 0)
+			seterr(err, errlen, "out of memory");
+		return rc;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : dberr(s, err, errlen, "database error");
+}
+
+int store_archive_add(store *s, int64_t source_id, const char *url, const char *prev_url,
+		      int64_t entries, int64_t now, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, "INSERT OR REPLACE INTO atom_archives(url, source_id, prev_url, entries,"
+		 " read_at) VALUES(?1,?2,?3,?4,?5)", err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, url);
+	sqlite3_bind_int64(st, 2, source_id);
+	bind_text(st, 3, prev_url);
+	sqlite3_bind_int64(st, 4, entries);
+	sqlite3_bind_int64(st, 5, now);
+	rc = step_done(s, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
+int64_t store_archive_count(store *s, int64_t source_id)
+{
+	sqlite3_stmt *st;
+	int64_t n = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM atom_archives WHERE source_id=?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, source_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
 }

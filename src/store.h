@@ -24,7 +24,7 @@
 
 #include "detect.h"
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -75,6 +75,15 @@ typedef struct store_page {
 	char *source_url;        /* the page itself, or the relaying LIRS source */
 	char *last_error;        /* NULL when the last check succeeded */
 	int64_t created;
+	/* feeds (issue 9) */
+	char *feed_url;          /* the page's feed, or NULL (st.feed_time: its newest date) */
+	int feed_by_user;        /* given by 'add --feed': never replaced by discovery */
+	char *feed_etag;         /* the feed's validators */
+	char *feed_lm_header;
+	char *feed_error;        /* NULL when the last feed check succeeded */
+	char *excerpt;           /* what the last update added; "" none */
+	uint32_t *segs;          /* page.h segment hashes of the last text; malloc'd */
+	size_t nsegs;
 	detect_state st;
 	char *force_charset;     /* page.h page_analyze_forced(); "" = none */
 	int64_t imported;        /* when antenna import added it; 0 = not imported */
@@ -115,7 +124,12 @@ typedef struct store_source {
 	int64_t records_skipped; /* bad records, stale or unusable ones */
 	int64_t records_merged;  /* records that updated a watched page */
 	int64_t records_ignored; /* records for pages this antenna does not watch */
+	int kind;                /* STORE_SOURCE_LIRS or STORE_SOURCE_ATOM */
+	int64_t last_entry;      /* Atom: newest entry updated time read so far */
+	char *archive_head;      /* Atom: the subscription document's prev-archive */
 } store_source;
+
+enum { STORE_SOURCE_LIRS = 0, STORE_SOURCE_ATOM = 1 };
 
 void store_source_init(store_source *p);
 void store_source_release(store_source *p);
@@ -124,5 +138,16 @@ int store_source_remove(store *s, const char *url_key, char *err, size_t errlen)
 int store_sources_load(store *s, store_source **out, size_t *n, char *err, size_t errlen);
 void store_sources_free(store_source *p, size_t n);
 int store_source_save(store *s, const store_source *p, char *err, size_t errlen);
+
+/* ---- RFC 5005 archives read from Atom sources (never fetched twice) -------- */
+/* 1 when the source's archive at url was read completely before (*prev:
+ * its prev-archive URL, malloc'd, NULL for the first), 0 when not, -1. */
+int store_archive_get(store *s, int64_t source_id, const char *url, char **prev,
+		      char *err, size_t errlen);
+/* Remembers the archive at url as read, in the caller's transaction. */
+int store_archive_add(store *s, int64_t source_id, const char *url, const char *prev_url,
+		      int64_t entries, int64_t now, char *err, size_t errlen);
+/* Archives read from a source; -1 on error. */
+int64_t store_archive_count(store *s, int64_t source_id);
 
 #endif

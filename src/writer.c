@@ -1,5 +1,6 @@
 /*
  * writer.c: records -> LIRS 2.1 lines -> EUC-JP -> gzip -> sink.
+ * EUC-JP is strict (JIS X 0201/0208/0212) unless euc_jp_ms: charset.c.
  *
  * Lines are encoded into a batch buffer; full batches are compressed.
  * With gzip on, deflate runs in a second thread on one batch while the
@@ -18,6 +19,7 @@
 
 #include "buf.h"
 #include "charset.h"
+#include "di.h"
 
 #define BATCH ((size_t)256 << 10)
 #define ZOUT ((size_t)128 << 10)
@@ -29,6 +31,8 @@ struct lirs_writer {
 	lbuf batch;              /* encoded lines waiting for compression */
 	unsigned long replaced;
 	unsigned long approx;    /* written as a look-alike (lirs_writer_approximated) */
+	unsigned long skipped;   /* DI: records without a URL, left out */
+	unsigned long subst;     /* vendor characters as readable forms (lirs_writer_substituted) */
 	int err;                 /* sticky */
 	int finished;
 	/* gzip */
@@ -203,8 +207,8 @@ static int emit_line(lirs_writer *w)
 	if (w->o.utf8)
 		r = lbuf_add(&w->batch, w->line.data, w->line.len);
 	else
-		r = cs_encode(&w->cs, w->line.data, w->line.len, &w->batch, &w->replaced,
-			      &w->approx);
+		r = cs_encode_counted(&w->cs, w->line.data, w->line.len, &w->batch,
+				      &w->replaced, &w->approx, &w->subst);
 	if (r < 0)
 		return w->err = LIRS_ENOMEM;
 	return w->batch.len >= BATCH ? push(w) : 0;
@@ -228,6 +232,7 @@ lirs_writer *lirs_writer_new(const lirs_writer_opts *opts)
 		free(w);
 		return NULL;
 	}
+	w->cs.ms = w->o.euc_jp_ms;
 	if (!w->o.no_gzip) {
 		/* 16 + MAX_WBITS: a gzip wrapper; no name, mtime 0, so output is reproducible. */
 		if (!(w->zout = malloc(ZOUT)) ||
@@ -243,6 +248,11 @@ lirs_writer *lirs_writer_new(const lirs_writer_opts *opts)
 		pthread_cond_init(&w->cv, NULL);
 		w->threaded = pthread_create(&w->th, NULL, worker, w) == 0;
 	}
+	if (w->o.format == LIRS_FORMAT_DI &&
+	    (di_write_header(&w->line, w->o.utf8, w->o.date) < 0 || emit_line(w) < 0)) {
+		lirs_writer_free(w);
+		return NULL;
+	}
 	return w;
 }
 
@@ -254,6 +264,8 @@ int lirs_writer_comment(lirs_writer *w, const char *text)
 		return done(w, w->err);
 	if (w->finished)
 		return LIRS_EINVAL;
+	if (w->o.format == LIRS_FORMAT_DI)
+		return 0;   /* HINA-DI has no comments (lirs(5)) */
 	lbuf_reset(&w->line);
 	if (lbuf_adds(&w->line, *text ? "# " : "#") < 0)
 		return done(w, w->err = LIRS_ENOMEM);
@@ -277,6 +289,12 @@ int lirs_writer_add(lirs_writer *w, const lirs_record *r)
 	if (w->finished)
 		return LIRS_EINVAL;
 	lbuf_reset(b);
+	if (w->o.format == LIRS_FORMAT_DI) {
+		if ((bad = di_write_record(b, r)) < 0)
+			return done(w, w->err = LIRS_ENOMEM);
+		w->skipped += bad;
+		return bad ? 0 : done(w, emit_line(w));
+	}
 	bad = lbuf_add(b, "LIRS,", 5) | put_int(b, r->last_modified) |
 	      put_int(b, r->last_detected) | put_int(b, r->tz_offset) |
 	      put_int(b, r->content_length) | put_text(b, r->url, 1) |
@@ -318,6 +336,16 @@ unsigned long lirs_writer_replaced(const lirs_writer *w)
 unsigned long lirs_writer_approximated(const lirs_writer *w)
 {
 	return w->approx;
+}
+
+unsigned long lirs_writer_skipped(const lirs_writer *w)
+{
+	return w->skipped;
+}
+
+unsigned long lirs_writer_substituted(const lirs_writer *w)
+{
+	return w->subst;
 }
 
 void lirs_writer_free(lirs_writer *w)

@@ -11,8 +11,10 @@
 #include "page.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] add [--title T] [--author A] [--group G] [--ignore PATTERN]... URL\n"
-	"       antenna [-d FILE] add --lirs URL\n\n"
+	"usage: antenna [-d FILE] add [--title T] [--author A] [--group G] [--ignore PATTERN]...\n"
+	"                             [--feed FEED] URL\n"
+	"       antenna [-d FILE] add --lirs URL\n"
+	"       antenna [-d FILE] add --atom URL\n\n"
 	"Watch the page at URL, or (--lirs) read another antenna's LIRS file at URL and\n"
 	"relay its updates of the pages this antenna watches.\n\n"
 	"  --title T         the page's title (otherwise taken from its <title>)\n"
@@ -21,14 +23,20 @@ static const char help[] =
 	"  --ignore PATTERN  leave a part of the page out of the text checksum (repeatable):\n"
 	"                    '#id' an element by id, '.class' elements by class, anything\n"
 	"                    else a POSIX extended regular expression over the text\n"
-	"  --lirs            URL is a LIRS source, not a page\n"
+	"  --feed FEED       the page's RSS or Atom feed (otherwise the one its HTML\n"
+	"                    advertises): its newest entry dates the page's updates\n"
+	"  --lirs            URL is a LIRS source, not a page (HINA-DI and\n"
+	"                    hina.txt too, found from the body)\n"
+	"  --atom            URL is an Atom feed with RFC 5005 archives (another\n"
+	"                    antenna's current.atom): relay its entries' updates\n"
 	"  --allow-file      accept a file:///... URL (also allowed by 'init --allow-file')\n\n"
 	"URL must be an absolute http or https URL.\n";
 
 struct add_opts {
 	const char *title, *author, *group;
 	lbuf ignore;     /* patterns, one per line */
-	int lirs, allow_file;
+	int lirs, atom, allow_file;
+	const char *feed;
 };
 
 static int add_ignore(struct add_opts *o, const char *pat)
@@ -60,6 +68,8 @@ static int add_page(store *s, const char *url, char *key, struct add_opts *o)
 	p.ignore = o->ignore.data;
 	p.source_url = (char *)url;
 	p.created = time(NULL);
+	p.feed_url = (char *)o->feed;
+	p.feed_by_user = o->feed != NULL;
 	rc = store_page_add(s, &p, err, sizeof err);
 	if (rc < 0)
 		ant_error("%s", err);
@@ -70,7 +80,7 @@ static int add_page(store *s, const char *url, char *key, struct add_opts *o)
 	return rc == 0 ? ANT_OK : ANT_FATAL;
 }
 
-static int add_source(store *s, const char *url, char *key)
+static int add_source(store *s, const char *url, char *key, int atom)
 {
 	store_source src;
 	char err[512];
@@ -80,13 +90,14 @@ static int add_source(store *s, const char *url, char *key)
 	src.url = (char *)url;
 	src.url_key = key;
 	src.created = time(NULL);
+	src.kind = atom ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
 	rc = store_source_add(s, &src, err, sizeof err);
 	if (rc < 0)
 		ant_error("%s", err);
 	else if (rc > 0)
 		ant_error("'%s' is already a source", url);
 	else
-		printf("reading LIRS source '%s'\n", url);
+		printf("reading %s source '%s'\n", atom ? "Atom" : "LIRS", url);
 	return rc == 0 ? ANT_OK : ANT_FATAL;
 }
 
@@ -98,6 +109,8 @@ int cmd_add(int argc, char **argv)
 		{ "group", required_argument, NULL, 'g' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "lirs", no_argument, NULL, 'l' },
+		{ "atom", no_argument, NULL, 'A' },
+		{ "feed", required_argument, NULL, 'f' },
 		{ "allow-file", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -115,6 +128,8 @@ int cmd_add(int argc, char **argv)
 		case 'g': o.group = optarg; break;
 		case 'i': if (add_ignore(&o, optarg) < 0) goto out; break;
 		case 'l': o.lirs = 1; break;
+		case 'A': o.atom = 1; break;
+		case 'f': o.feed = optarg; break;
 		case 'F': o.allow_file = 1; break;
 		default: goto out;
 		}
@@ -123,21 +138,27 @@ int cmd_add(int argc, char **argv)
 		ant_usage_error(help, optind < argc ? "one URL at a time" : "a URL is needed");
 		goto out;
 	}
-	if (o.lirs && (o.title || o.author || o.group || o.ignore.len)) {
-		ant_usage_error(help, "--lirs takes no page options");
+	if ((o.lirs || o.atom) && (o.title || o.author || o.group || o.ignore.len || o.feed)) {
+		ant_usage_error(help, o.lirs ? "--lirs takes no page options" : "--atom takes no page options");
+		goto out;
+	}
+	if (o.lirs && o.atom) {
+		ant_usage_error(help, "--lirs and --atom exclude each other");
 		goto out;
 	}
 	if (!(s = ant_open(STORE_OPEN_EXISTING)))
 		goto out;
 	if (!o.allow_file)
 		o.allow_file = store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
-	if (ant_check_url(argv[optind], o.allow_file) < 0)
+	if (ant_check_url(argv[optind], o.allow_file) < 0 ||
+	    (o.feed && ant_check_url(o.feed, o.allow_file) < 0))
 		goto out;
 	if (!(key = ant_url_key(argv[optind]))) {
 		ant_error("out of memory");
 		goto out;
 	}
-	rc = o.lirs ? add_source(s, argv[optind], key) : add_page(s, argv[optind], key, &o);
+	rc = o.lirs || o.atom ? add_source(s, argv[optind], key, o.atom)
+			      : add_page(s, argv[optind], key, &o);
 out:
 	free(key);
 	store_close(s);

@@ -25,8 +25,10 @@ enum { ANT_OK = 0, ANT_NOTFOUND = 1, ANT_FATAL = 2 };
 #define CFG_ALLOW_FILE "allow_file"
 #define CFG_VISITED "visited_query"
 #define CFG_MAX_AGE "max_age"
+#define CFG_MAX_FUTURE "max_future"
 #define CFG_LAST_PUBLISH "last_publish"
 #define CFG_PAGE_SIZE "atom_page_size"
+#define CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
 
 extern const char *ant_prog;     /* "antenna update": message prefix */
 extern const char *ant_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
@@ -49,6 +51,8 @@ char *ant_url_key(const char *url);
 store *ant_open_url(const char *url, char **key);
 /* An absolute http(s) URL, or file:// when allow_file.  0 ok, -1 (printed). */
 int ant_check_url(const char *url, int allow_file);
+/* "8M", "64K", "1G" or a plain byte count > 0 into *out: 0, or -1. */
+int ant_parse_bytes(const char *s, size_t *out);
 /* The clock, or --now. */
 int64_t ant_now(int64_t now_opt);
 

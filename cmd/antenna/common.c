@@ -152,3 +152,21 @@ int64_t ant_now(int64_t now_opt)
 {
 	return now_opt > 0 ? now_opt : (int64_t)time(NULL);
 }
+
+/* A byte count with an optional K, M or G suffix, more than 0. */
+int ant_parse_bytes(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	unsigned shift = 0;
+
+	if (end == s || *s == '-')
+		return -1;
+	if (*end == 'K' || *end == 'k') shift = 10, end++;
+	else if (*end == 'M' || *end == 'm') shift = 20, end++;
+	else if (*end == 'G' || *end == 'g') shift = 30, end++;
+	if (*end || v == 0 || v > (~0ULL >> (shift + 1)))
+		return -1;
+	*out = (size_t)(v << shift);
+	return 0;
+}

@@ -33,6 +33,7 @@
 #include "detect.h"
 #include "import.h"
 #include "lirs.h"
+#include "merge.h"
 #include "page.h"
 
 static const char help[] =
@@ -320,9 +321,12 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 	char when[40];
 	int rc;
 
+	int64_t skew = store_config_int(m->s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
+
 	if (r->last_modified <= 0)
 		return 0;
-	if (r->last_modified > m->now + DETECT_FUTURE_SLACK) {
+	/* the clock-skew rule of merge and the relay (merge_check_at) */
+	if (r->last_modified > m->now + skew) {
 		printf("%s:%lu: note: Last-Modified of '%s' is in the future: not taken\n",
 		       m->file, r->line, r->url);
 		return 0;
@@ -331,7 +335,7 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 		return rc;
 	if (r->last_modified > p.st.last_modified) {
 		p.st.last_modified = r->last_modified;
-		if (r->last_detected > p.st.last_detected && r->last_detected <= m->now + DETECT_FUTURE_SLACK)
+		if (r->last_detected > p.st.last_detected && r->last_detected <= m->now + skew)
 			p.st.last_detected = r->last_detected;
 		p.st.detected_by = "lirs";
 		if (lirs_url_is_http(r->source_url) && set_str(&p.source_url, r->source_url) < 0)
@@ -614,23 +618,6 @@ static int import_file(struct imp *m, const char *path, imp_format from, size_t 
 	return rc;
 }
 
-static int parse_bytes(const char *s, size_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	unsigned shift = 0;
-
-	if (end == s || *s == '-')
-		return -1;
-	if (*end == 'K' || *end == 'k') shift = 10, end++;
-	else if (*end == 'M' || *end == 'm') shift = 20, end++;
-	else if (*end == 'G' || *end == 'g') shift = 30, end++;
-	if (*end || v == 0 || v > (~0ULL >> (shift + 1)))
-		return -1;
-	*out = (size_t)(v << shift);
-	return 0;
-}
-
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -662,7 +649,7 @@ int cmd_import(int argc, char **argv)
 				return ANT_FATAL;
 			break;
 		case 'B':
-			if (parse_bytes(optarg, &max) < 0)
+			if (ant_parse_bytes(optarg, &max) < 0)
 				return ant_usage_error(help, "--max-bytes: '%s' is not a byte count", optarg);
 			break;
 		default: return ANT_FATAL;

@@ -12,7 +12,7 @@
 static const char help[] =
 	"usage: antenna [-d FILE] init [--title T] [--base URL] [--author A] [--tz-offset SECONDS]\n"
 	"                         [--allow-file] [--no-visited-query] [--max-age SECONDS]\n"
-	"                         [--page-size N]\n\n"
+	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n\n"
 	"Create the antenna's database (or change the options given on an existing one).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
 	"  --base URL           where the published directory is served (default\n"
@@ -23,7 +23,12 @@ static const char help[] =
 	"  --allow-file         allow file:///... pages and sources (demos, tests)\n"
 	"  --no-visited-query   do not append ?MMDDHHMM to links in index.html\n"
 	"  --max-age SECONDS    freshness of LIRS records read and written (default 28800)\n"
-	"  --page-size N        Atom entries per archive document (default 50)\n";
+	"  --max-future SECONDS clock skew tolerated in LIRS sources' records: a time later\n"
+	"                       than now plus this drops the record (default 3600)\n"
+	"  --page-size N        Atom entries per archive document (default 50)\n"
+	"  --charset CS         lirs.gz's encoding: euc-jp (default; strict JIS X\n"
+	"                       0208/0212, NEC and IBM extensions as readable forms,\n"
+	"                       ① as (1), 髙 as 高) or euc-jp-ms (keep their codes)\n";
 
 /* The defaults written on creation, so that 'show'/'list' can read them back. */
 static const struct { const char *key, *value; } defaults[] = {
@@ -34,7 +39,9 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_ALLOW_FILE, "0" },
 	{ CFG_VISITED, "1" },
 	{ CFG_MAX_AGE, "28800" },
+	{ CFG_MAX_FUTURE, "3600" },
 	{ CFG_PAGE_SIZE, "50" },
+	{ CFG_LIRS_CHARSET, "euc-jp" },
 };
 
 struct setting { const char *key; const char *value; };
@@ -61,11 +68,14 @@ int cmd_init(int argc, char **argv)
 		{ "allow-file", no_argument, NULL, 'F' },
 		{ "no-visited-query", no_argument, NULL, 'V' },
 		{ "max-age", required_argument, NULL, 'm' },
+		{ "max-future", required_argument, NULL, 'M' },
 		{ "page-size", required_argument, NULL, 'p' },
+		{ "charset", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct setting set[8];
+	struct setting set[sizeof opts / sizeof *opts];
+	const size_t maxset = sizeof set / sizeof *set;
 	size_t nset = 0;
 	int64_t v;
 	int c, rc = ANT_OK;
@@ -73,7 +83,7 @@ int cmd_init(int argc, char **argv)
 	char err[512];
 
 	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
-		struct setting *x = &set[nset < 8 ? nset : 7];
+		struct setting *x = &set[nset < maxset ? nset : maxset - 1];
 		switch (c) {
 		case 'h': return ant_help(help);
 		case 't': *x = (struct setting){ CFG_TITLE, optarg }; break;
@@ -93,16 +103,26 @@ int cmd_init(int argc, char **argv)
 				return ANT_FATAL;
 			*x = (struct setting){ CFG_MAX_AGE, optarg };
 			break;
+		case 'M':
+			if (ant_parse_int64("--max-future", optarg, 1, INT64_MAX / 2, &v) < 0)
+				return ANT_FATAL;
+			*x = (struct setting){ CFG_MAX_FUTURE, optarg };
+			break;
 		case 'p':
 			if (ant_parse_int64("--page-size", optarg, 1, 100000, &v) < 0)
 				return ANT_FATAL;
 			*x = (struct setting){ CFG_PAGE_SIZE, optarg };
 			break;
+		case 'C':
+			if (strcmp(optarg, "euc-jp") && strcmp(optarg, "euc-jp-ms"))
+				return ant_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", optarg);
+			*x = (struct setting){ CFG_LIRS_CHARSET, optarg };
+			break;
 		case 'F': *x = (struct setting){ CFG_ALLOW_FILE, "1" }; break;
 		case 'V': *x = (struct setting){ CFG_VISITED, "0" }; break;
 		default: return ANT_FATAL;
 		}
-		if (nset < 8)
+		if (nset < maxset)
 			nset++;
 	}
 	if (optind < argc)

@@ -15,9 +15,11 @@ static const char help[] =
 	"List the watched pages, by URL.  --format jsonl writes one JSON object per\n"
 	"page with the keys url, title, author, group, last_modified, last_detected\n"
 	"(Unix times, 0 when unknown), source_url, detected_by (\"header\", \"text\",\n"
-	"\"size\", \"lirs\" or null), last_error (null when the last check succeeded),\n"
-	"then last_check, last_status, error_count, next_check.\n"
-	"--sources lists the LIRS sources instead.\n";
+	"\"size\", \"lirs\", \"feed\", \"atom\" or null), last_error (null when the last\n"
+	"check succeeded), then last_check, last_status, error_count, next_check,\n"
+	"excerpt (what the last update added, \"\" when unknown) and feed_url (null\n"
+	"when the page has no feed).\n"
+	"--sources lists the LIRS and Atom sources instead (JSON: with \"kind\").\n";
 
 /* "YYYY-MM-DD HH:MM" in the display time zone, or "-" for 0. */
 static void fmt_time(char *b, size_t n, int64_t t, int64_t tz)
@@ -57,7 +59,9 @@ static int page_json(lbuf *o, const store_page *p)
 	    jkey_int(o, "last_check", p->st.last_check) < 0 ||
 	    jkey_int(o, "last_status", p->st.last_status) < 0 ||
 	    jkey_int(o, "error_count", p->st.error_count) < 0 ||
-	    jkey_int(o, "next_check", p->st.next_check) < 0)
+	    jkey_int(o, "next_check", p->st.next_check) < 0 ||
+	    jkey_strz_or_null(o, "excerpt", p->excerpt) < 0 ||
+	    jkey_strz_or_null(o, "feed_url", p->feed_url) < 0)
 		return -1;
 	return lbuf_adds(o, "}\n");
 }
@@ -88,7 +92,8 @@ static int source_line(lbuf *o, const store_source *x, int json)
 	    jkey_int(o, "records_read", x->records_read) < 0 ||
 	    jkey_int(o, "records_merged", x->records_merged) < 0 ||
 	    jkey_int(o, "records_ignored", x->records_ignored) < 0 ||
-	    jkey_int(o, "records_skipped", x->records_skipped) < 0)
+	    jkey_int(o, "records_skipped", x->records_skipped) < 0 ||
+	    jkey_strz_or_null(o, "kind", x->kind == STORE_SOURCE_ATOM ? "atom" : "lirs") < 0)
 		return -1;
 	return lbuf_adds(o, "}\n");
 }

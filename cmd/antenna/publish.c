@@ -1,6 +1,7 @@
 /*
  * publish.c: antenna publish DIR: the static site from the database.
- *   DIR/index.html, DIR/lirs.gz           publish.h
+ *   DIR/index.html, DIR/lirs.gz,
+ *   DIR/sites.di.gz                       publish.h
  *   DIR/index.atom, archive/N.atom,
  *   DIR/current.atom                      atom.h over the update events
  *                                         that 'update' recorded (evstore)
@@ -20,15 +21,42 @@
 static const char help[] =
 	"usage: antenna [-d FILE] publish [--now EPOCH] DIR\n\n"
 	"Write the antenna's site into DIR (created when missing): index.html,\n"
-	"lirs.gz (every page with a fresh update), index.atom, archive/N.atom and\n"
+	"lirs.gz (every page with a fresh update), sites.di.gz (the same as\n"
+	"HINA-DI), index.atom, archive/N.atom and\n"
 	"current.atom.  Each file is replaced atomically.\n\n"
 	"  --now EPOCH  the time of this publish (default: the clock)\n";
 
 struct site_cfg {
 	char *title, *base, *author;
 	pub_site site;
+	pub_lirs_counts counts;
 	int64_t page_size;
 };
+
+/* The lirs_charset setting (antenna init --charset): 1 for euc-jp-ms. */
+static int lirs_charset_ms(store *s)
+{
+	char *v = store_config_get(s, CFG_LIRS_CHARSET);
+	int ms = v && !strcmp(v, "euc-jp-ms");
+
+	free(v);
+	return ms;
+}
+
+/* What lirs.gz holds that is not exactly the pages' text (lirs(5)). */
+static void lirs_warnings(const pub_lirs_counts *n)
+{
+	if (n->replaced)
+		ant_error("warning: lirs.gz: %lu characters EUC-JP cannot hold were written as U+3013",
+			  n->replaced);
+	if (n->approximated)
+		ant_error("warning: lirs.gz: %lu characters written as their nearest EUC-JP "
+			  "equivalent (e.g. ¥ as ￥)", n->approximated);
+	if (n->substituted)
+		ant_error("warning: lirs.gz: %lu vendor characters (NEC/IBM extensions) written as "
+			  "their readable forms (e.g. ① as (1), 髙 as 高; 'antenna init --charset "
+			  "euc-jp-ms' keeps them)", n->substituted);
+}
 
 static void cfg_load(store *s, struct site_cfg *c, int64_t now)
 {
@@ -44,6 +72,9 @@ static void cfg_load(store *s, struct site_cfg *c, int64_t now)
 	c->site.display_tz = store_config_int(s, CFG_TZ, PUB_JST);
 	c->site.visited_query = store_config_int(s, CFG_VISITED, 1) != 0;
 	c->site.max_age = store_config_int(s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
+	c->site.lirs_euc_jp_ms = lirs_charset_ms(s);
+	memset(&c->counts, 0, sizeof c->counts);
+	c->site.lirs_counts = &c->counts;
 	c->page_size = store_config_int(s, CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
 }
 
@@ -64,6 +95,7 @@ static void to_pub(pub_page *v, const store_page *p, int64_t tz)
 		.detected_by = p->st.detected_by ? p->st.detected_by : "",
 		.source_url = *p->source_url ? p->source_url : p->url,
 		.last_error = p->last_error,
+		.excerpt = p->excerpt,
 	};
 }
 
@@ -81,6 +113,7 @@ static size_t fresh_events(ev_event *ev, const pub_page *v, size_t n, const pub_
 			.last_detected = v[i].last_detected, .tz_offset = v[i].tz_offset,
 			.content_length = v[i].content_length, .title = v[i].title,
 			.author = v[i].author, .source_url = v[i].source_url,
+			.excerpt = v[i].excerpt,
 		};
 	}
 	return k;
@@ -126,9 +159,11 @@ static int publish(store *s, const char *dir, int64_t now, char *err, size_t err
 		to_pub(&v[i], &p[i], c.site.display_tz);
 	if (publish_html(dir, &c.site, v, n, err, errlen) < 0 ||
 	    publish_lirs(dir, &c.site, v, n, err, errlen) < 0 ||
+	    publish_di(dir, &c.site, v, n, err, errlen) < 0 ||
 	    write_atom(s, dir, &c, v, n, err, errlen) < 0 ||
 	    store_config_set_int(s, CFG_LAST_PUBLISH, now, err, errlen) < 0)
 		goto out;
+	lirs_warnings(&c.counts);
 	printf("published %zu page%s: %s/index.html\n", n, n == 1 ? "" : "s", dir);
 	rc = 0;
 out:

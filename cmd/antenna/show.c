@@ -41,6 +41,10 @@ static const char *how(const store_page *p)
 		return "text (the page's text changed)";
 	if (!strcmp(r, "size"))
 		return "size (the page's length changed)";
+	if (!strcmp(r, "feed"))
+		return "feed (the page's feed has a newer entry)";
+	if (!strcmp(r, "atom"))
+		return "atom (relayed by an Atom source's archives)";
 	return "lirs (relayed by a LIRS source)";
 }
 
@@ -61,6 +65,13 @@ static void show_page(const store_page *p, int64_t tz)
 	printf("last modified:  %s\n", when(b, sizeof b, p->st.last_modified, tz));
 	printf("detected by:    %s\n", how(p));
 	printf("source url:     %s\n", p->source_url);
+	if (*p->excerpt)
+		printf("excerpt:        %s\n", p->excerpt);
+	if (p->feed_url) {
+		printf("feed:           %s%s\n", p->feed_url, p->feed_by_user ? " (set by user)" : "");
+		printf("feed newest:    %s\n", when(b, sizeof b, p->st.feed_time, tz));
+		printf("feed error:     %s\n", p->feed_error ? p->feed_error : "none");
+	}
 	printf("last detected:  %s\n", when(b, sizeof b, p->st.last_detected, tz));
 	printf("last check:     %s\n", when(b, sizeof b, p->st.last_check, tz));
 	printf("last success:   %s\n", when(b, sizeof b, p->st.last_ok, tz));
@@ -77,11 +88,11 @@ static void show_page(const store_page *p, int64_t tz)
 	       p->st.recheck ? " (re-check asked by a LIRS source)" : "");
 }
 
-static void show_source(const store_source *x, int64_t tz)
+static void show_source(store *s, const store_source *x, int64_t tz)
 {
 	char b[128];
 
-	printf("lirs source:    %s\n", x->url);
+	printf("%s source:    %s\n", x->kind == STORE_SOURCE_ATOM ? "atom" : "lirs", x->url);
 	printf("last fetch:     %s\n", when(b, sizeof b, x->last_fetch, tz));
 	printf("last success:   %s\n", when(b, sizeof b, x->last_ok, tz));
 	printf("last status:    %ld\n", x->last_status);
@@ -92,6 +103,11 @@ static void show_source(const store_source *x, int64_t tz)
 	printf("skipped:        %lld\n", (long long)x->records_skipped);
 	printf("etag:           %s\n", x->etag ? x->etag : "none");
 	printf("last-modified:  %s\n", x->lm_header ? x->lm_header : "none");
+	if (x->kind == STORE_SOURCE_ATOM) {
+		printf("newest entry:   %s\n", when(b, sizeof b, x->last_entry, tz));
+		printf("prev-archive:   %s\n", x->archive_head ? x->archive_head : "none");
+		printf("archives read:  %lld\n", (long long)store_archive_count(s, x->id));
+	}
 }
 
 static int find_source(store *s, const char *key, int64_t tz, char *err, size_t errlen)
@@ -104,7 +120,7 @@ static int find_source(store *s, const char *key, int64_t tz, char *err, size_t 
 	for (i = 0; i < n && strcmp(x[i].url_key, key) != 0; i++)
 		;
 	if (i < n)
-		show_source(&x[i], tz);
+		show_source(s, &x[i], tz);
 	store_sources_free(x, n);
 	return i < n;
 }

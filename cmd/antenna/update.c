@@ -19,6 +19,7 @@
 #include "antenna.h"
 #include "buf.h"
 #include "evstore.h"
+#include "feed.h"
 #include "fetch.h"
 #include "lirs.h"
 #include "merge.h"
@@ -26,10 +27,17 @@
 
 #define UPD_BATCH 64       /* checks per transaction */
 
+/* --excerpt-chars: characters kept of what an update added (issue 9). */
+static size_t excerpt_max = PAGE_EXCERPT_MAX;
+/* --max-archives: RFC 5005 archives walked back per Atom source and run. */
+#define UPD_MAX_ARCHIVES 50
+static int64_t max_archives = UPD_MAX_ARCHIVES;
+
 static const char help[] =
 	"usage: antenna [-d FILE] update [--jobs N] [--now EPOCH] [--force] [-v]\n"
 	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
-	"                           [--max-redirects N] [--per-host N] [--allow-file]\n\n"
+	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
+	"                           [--excerpt-chars N] [--max-archives N]\n\n"
 	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
 	"Prints a one-line summary; exit status 0 even when some pages failed (their\n"
 	"errors are recorded: see 'antenna list' and 'antenna show').\n\n"
@@ -42,12 +50,40 @@ static const char help[] =
 	"  --max-body BYTES     largest decoded body, K/M/G suffixes (default 8M)\n"
 	"  --max-redirects N    redirects followed (default 5)\n"
 	"  --per-host N         transfers at once per host (default 2)\n"
-	"  --allow-file         allow file:///... URLs (also 'init --allow-file')\n";
+	"  --allow-file         allow file:///... URLs (also 'init --allow-file')\n"
+	"  --excerpt-chars N    characters kept of what an update added (default 140)\n"
+	"  --max-archives N     RFC 5005 archives read back per Atom source and run\n"
+	"                       (default 50)\n";
+
+/* What a page's feed said in this run (issue 9), by page index. */
+struct feedres {
+	int checked;             /* fetched in this run */
+	int usable;              /* believable newest entry date */
+	int64_t newest;
+	char *title;             /* the newest entry's title, malloc'd */
+	int pending;             /* its fetch is under way */
+	int waiting;             /* the page's check waits for the feed */
+	int deferred;            /* the page waits for its newly found feed */
+	detect_input in;         /* then: its check, */
+	char *excerpt;           /* what its text added, */
+	char errtext[300];       /* and its error */
+};
+
+/* One transfer of the pages' run: a page or its feed. */
+struct job {
+	store_page *p;
+	int feed;
+	char *url, *etag, *lm;   /* a feed's: copies, as the page may name
+				    another feed while this one is queued */
+};
 
 struct upd {
 	store *s;
+	struct feedres *fr;      /* one per page */
+	unsigned feeds_checked, feeds_failed;
+	unsigned archives_read, natom;
 	evstore *ev;
-	int64_t now, max_age, tz;
+	int64_t now, max_age, max_future, tz;
 	int verbose;
 	store_page *pages;       /* all pages, sorted by url_key */
 	size_t npages;
@@ -124,6 +160,7 @@ static int add_event(struct upd *u, const store_page *p)
 		.title = p->title ? p->title : "",
 		.author = p->author ? p->author : "",
 		.source_url = p->source_url ? p->source_url : p->url,
+		.excerpt = p->excerpt,
 	};
 
 	if (evstore_add(u->ev, &e, u->err, sizeof u->err) < 0) {
@@ -131,6 +168,18 @@ static int add_event(struct upd *u, const store_page *p)
 		return -1;
 	}
 	return 0;
+}
+
+/* The excerpt shown for the last update: at most the excerpt limit of
+ * characters, cut at a character boundary (page.h). */
+static void set_excerpt(store_page *p, const char *text)
+{
+	char *x = page_clip(text, excerpt_max);
+
+	if (x) {
+		free(p->excerpt);
+		p->excerpt = x;
+	}
 }
 
 static int save_page(struct upd *u, store_page *p, int event)
@@ -169,7 +218,8 @@ static int on_record(void *ctx, const lirs_record *r)
 	store_page *p;
 
 	u->src->records_read++;
-	if (merge_check(r, u->now, u->max_age) != MERGE_USABLE) {
+	/* the rule lirs merge applies (merge.h): unusable, future, stale */
+	if (merge_check_at(r, u->now, u->max_age, u->max_future) != MERGE_USABLE) {
 		u->src->records_skipped++;
 		return 0;
 	}
@@ -183,6 +233,7 @@ static int on_record(void *ctx, const lirs_record *r)
 	if (!detect_relay(&p->st, r->last_modified, r->last_detected, u->now))
 		return 0;
 	set_str(&p->source_url, u->src->url);
+	set_str(&p->excerpt, "");
 	if (!*p->title && *r->title && !p->title_set_by_user)
 		set_str(&p->title, r->title);
 	u->src->records_merged++;
@@ -191,7 +242,9 @@ static int on_record(void *ctx, const lirs_record *r)
 
 static void read_source(struct upd *u, store_source *src, const fetch_result *res)
 {
-	lirs_reader_opts o = { .filename = src->url, .on_record = on_record, .ctx = u };
+	/* hina.txt has no Last-Detected: this fetch is it (lirs(5)) */
+	lirs_reader_opts o = { .filename = src->url, .on_record = on_record, .ctx = u,
+			       .fetched = u->now };
 	lirs_reader *rd;
 	int rc;
 
@@ -268,18 +321,240 @@ static void source_done(void *ctx, const fetch_req *req, const fetch_result *res
 	tx_commit(u);   /* one transaction per source */
 }
 
+/* ---- Atom sources: RFC 5005 archived feeds (issue 9) ----------------------- */
+
+/*
+ * An Atom source is a subscription document (another antenna's index.atom)
+ * whose prev-archive links lead back through archives that never change.
+ * Each run reads the subscription document (conditional GET), then walks
+ * the prev-archive chain back: an archive read before is not fetched again
+ * (its own prev-archive link is remembered with it), an archive never read
+ * is fetched and read once.  So however long the antenna was offline, the
+ * walk finds every archive sealed meanwhile, at most --max-archives fetches
+ * per run; the rest is found by the next run.  An archive is remembered as
+ * read in the same transaction as the events it brought.
+ *
+ * An entry maps to a watched page by its alternate link (the page URL);
+ * its date (atom:updated) is an update event of that page, and when newer
+ * than the page's update it is relayed like a LIRS record (mark A).
+ * Entries for pages this antenna does not watch are counted and ignored,
+ * as LIRS records are.
+ */
+#define UPD_MAX_WALK 100000   /* archives followed (cached) per source and run */
+
+struct awalk {
+	struct upd *u;
+	store_source *src;
+	const char *doc_url;     /* resolves the hrefs of the document being read */
+	int got;                 /* the document was read completely */
+	int notmodified;
+	char *prev;              /* its prev-archive, resolved */
+	int64_t entries;
+	lbuf url;
+	char err[400];
+};
+
+static int atom_entry(void *ctx, const feed_entry *e)
+{
+	struct awalk *w = ctx;
+	struct upd *u = w->u;
+	char *url;
+	store_page *p;
+	ev_event ev;
+
+	w->src->records_read++;
+	w->entries++;
+	url = *e->link ? feed_resolve(w->doc_url, e->link) : NULL;
+	if (!url || !e->date) {
+		w->src->records_skipped++;
+		free(url);
+		return 0;
+	}
+	lbuf_reset(&u->key);
+	if (merge_url_key(&u->key, url) < 0 || !(p = find_page(u, u->key.data))) {
+		w->src->records_ignored++;   /* not watched here: not ours to list */
+		free(url);
+		return 0;
+	}
+	free(url);
+	if (e->date > w->src->last_entry)
+		w->src->last_entry = e->date;
+	/* Every entry is an update event (the archives are history); the
+	 * event store keeps one per (page, time), so nothing doubles. */
+	ev = (ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
+			 .tz_offset = u->tz, .title = *p->title ? p->title : e->title,
+			 .author = p->author, .source_url = w->src->url, .excerpt = "" };
+	if (tx_need(u) < 0 || evstore_add(u->ev, &ev, u->err, sizeof u->err) < 0) {
+		u->failed_db = 1;
+		return 1;
+	}
+	if (detect_relay(&p->st, e->date, u->now, u->now)) {
+		p->st.detected_by = "atom";
+		set_str(&p->source_url, w->src->url);
+		set_str(&p->excerpt, "");
+		if (!*p->title && *e->title && !p->title_set_by_user)
+			set_str(&p->title, e->title);
+		w->src->records_merged++;
+		return save_page(u, p, 0) < 0;
+	}
+	tx_tick(u);
+	return 0;
+}
+
+static void atom_doc_done(void *ctx, const fetch_req *req, const fetch_result *res)
+{
+	struct awalk *w = ctx;
+	feed_opts o = { .now = w->u->now, .skew = w->u->max_future, .on_entry = atom_entry, .ctx = w };
+	feed_parser *fp;
+	feed_info fi;
+	char b[64];
+	int rc = 0;
+
+	w->src->last_status = res->status;
+	if (http_failed(res)) {
+		snprintf(w->err, sizeof w->err, "'%s': %s", req->url, error_text(res, b, sizeof b));
+		return;
+	}
+	if (req->etag || req->last_modified)
+		take_validators(&w->src->etag, &w->src->lm_header, res);
+	if (res->status == 304) {
+		w->notmodified = 1;
+		return;
+	}
+	w->doc_url = res->effective_url ? res->effective_url : req->url;
+	if (!(fp = feed_parser_new(&o))) {
+		snprintf(w->err, sizeof w->err, "out of memory");
+		return;
+	}
+	for (size_t off = 0; off < res->len && rc == 0; off += FEED_CHUNK)
+		rc = feed_parse_chunk(fp, res->body + off,
+				      res->len - off < FEED_CHUNK ? res->len - off : FEED_CHUNK);
+	if (feed_parse_finish(fp, &fi) < 0 || rc < 0) {
+		if (!w->u->failed_db)
+			snprintf(w->err, sizeof w->err, "'%s': bad feed: %s", req->url, feed_error(fp));
+	} else if (fi.kind != FEED_ATOM) {
+		snprintf(w->err, sizeof w->err, "'%s': not an Atom feed", req->url);
+	} else {
+		w->got = 1;
+		w->prev = fi.prev_archive ? feed_resolve(w->doc_url, fi.prev_archive) : NULL;
+	}
+	feed_info_release(&fi);
+	feed_parser_free(fp);
+}
+
+/* Fetches and reads one document of the source (validators: the
+ * subscription document only). */
+static int atom_read(struct awalk *w, const fetch_limits *lim, const char *url, int conditional)
+{
+	fetch_req r = { url, conditional ? w->src->etag : NULL,
+			conditional ? w->src->lm_header : NULL, NULL };
+
+	w->got = w->notmodified = 0;
+	w->entries = 0;
+	free(w->prev);
+	w->prev = NULL;
+	w->err[0] = '\0';
+	if (fetch_run(lim, &r, 1, atom_doc_done, w) < 0)
+		snprintf(w->err, sizeof w->err, "cannot set up transfers");
+	return w->err[0] ? -1 : 0;
+}
+
+/* Walks back from url: cached archives by their remembered link, new ones
+ * fetched (at most max_archives) and remembered once read. */
+static void atom_walk(struct awalk *w, const fetch_limits *lim, char *url)
+{
+	struct upd *u = w->u;
+	int64_t fetched = 0;
+	char *prev;
+
+	for (long steps = 0; url && steps < UPD_MAX_WALK && !u->failed_db; steps++) {
+		int r = store_archive_get(u->s, w->src->id, url, &prev, u->err, sizeof u->err);
+		if (r < 0) {
+			u->failed_db = 1;
+			break;
+		}
+		if (r == 0) {
+			if (fetched >= max_archives)
+				break;   /* the next run goes on from here */
+			fetched++;
+			if (atom_read(w, lim, url, 0) < 0) {
+				set_str(&w->src->last_error, w->err);
+				break;
+			}
+			if (tx_need(u) < 0 ||
+			    store_archive_add(u->s, w->src->id, url, w->prev, w->entries, u->now,
+					      u->err, sizeof u->err) < 0 || tx_commit(u) < 0) {
+				u->failed_db = 1;
+				break;
+			}
+			u->archives_read++;
+			prev = w->prev;
+			w->prev = NULL;
+		}
+		free(url);
+		url = prev;
+	}
+	free(url);
+}
+
+static void read_atom_source(struct upd *u, const fetch_limits *lim, store_source *src)
+{
+	struct awalk w = { .u = u, .src = src };
+
+	src->records_read = src->records_skipped = 0;
+	src->records_merged = src->records_ignored = 0;
+	src->last_fetch = u->now;
+	set_str(&src->last_error, NULL);
+	if (atom_read(&w, lim, src->url, 1) < 0) {
+		set_str(&src->last_error, w.err);
+		u->src_failed++;
+	} else {
+		src->last_ok = u->now;
+		/* 304: the head is as before, but a walk cut short goes on */
+		if (!w.notmodified) {
+			set_str(&src->archive_head, w.prev);
+			if (tx_commit(u) < 0)
+				return;
+		}
+		if (src->archive_head)
+			atom_walk(&w, lim, strdup(src->archive_head));
+		if (src->last_error)
+			u->src_failed++;
+	}
+	free(w.prev);
+	u->rec_read += src->records_read;
+	u->rec_merged += src->records_merged;
+	u->rec_ignored += src->records_ignored;
+	u->rec_skipped += src->records_skipped;
+	if (u->verbose)
+		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
+			w.notmodified ? "not modified" : "read");
+	if (tx_need(u) == 0 && store_source_save(u->s, src, u->err, sizeof u->err) < 0)
+		u->failed_db = 1;
+	tx_commit(u);
+}
+
 static int read_sources(struct upd *u, const fetch_limits *lim, store_source *srcs, size_t n)
 {
 	fetch_req *reqs = calloc(n ? n : 1, sizeof *reqs);
 	int rc;
 
+	size_t k = 0;
+
 	if (!reqs)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		reqs[i] = (fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i] };
+		if (srcs[i].kind != STORE_SOURCE_LIRS)
+			u->natom++;
+		else
+			reqs[k++] = (fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i] };
 	u->nsources = n;
-	rc = fetch_run(lim, reqs, n, source_done, u);
+	rc = k ? fetch_run(lim, reqs, k, source_done, u) : 0;
 	free(reqs);
+	/* Atom sources one by one: each walk's next fetch depends on the last. */
+	for (size_t i = 0; rc == 0 && i < n && !u->failed_db; i++)
+		if (srcs[i].kind == STORE_SOURCE_ATOM)
+			read_atom_source(u, lim, &srcs[i]);
 	return rc;
 }
 
@@ -312,10 +587,110 @@ static int is_html(const char *content_type)
 	return !content_type || strcasestr(content_type, "html") != NULL;
 }
 
-/* The body's text checksum, title and charset (page.h); 0 when not HTML. */
-static int analyze(store_page *p, const fetch_result *res, detect_input *in)
+/* ---- feeds (issue 9) ---------------------------------------------------------- */
+
+/* The page's advertised feed, resolved against where the page came from;
+ * a feed given with 'add --feed' is never replaced. */
+static void take_feed_link(store_page *p, const fetch_result *res, const char *href)
+{
+	char *url;
+
+	if (p->feed_by_user)
+		return;
+	url = href ? feed_resolve(res->effective_url ? res->effective_url : p->url, href) : NULL;
+	if ((!url && !p->feed_url) || (url && p->feed_url && strcmp(url, p->feed_url) == 0)) {
+		free(url);
+		return;
+	}
+	/* A new feed (or none): what the old one said is no longer comparable. */
+	free(p->feed_url);
+	p->feed_url = url;
+	set_str(&p->feed_etag, NULL);
+	set_str(&p->feed_lm_header, NULL);
+	set_str(&p->feed_error, NULL);
+	p->st.feed_time = 0;
+}
+
+static void finish_page(struct upd *u, store_page *p, const detect_input *in,
+			const char *errtext, const char *excerpt);
+
+/* A page whose check waited for its feed (both fetched in one run). */
+static void finish_waiting(struct upd *u, store_page *p, struct feedres *fr)
+{
+	if (!fr->waiting)
+		return;
+	fr->waiting = 0;
+	fr->in.feed_usable = fr->usable;
+	fr->in.feed_time = fr->newest;
+	finish_page(u, p, &fr->in, fr->in.failed ? fr->errtext : NULL, fr->excerpt);
+	free(fr->excerpt);
+	fr->excerpt = NULL;
+}
+
+static void feed_read(struct upd *u, store_page *p, const fetch_result *res);
+
+static void feed_done(void *ctx, const fetch_req *req, const fetch_result *res)
+{
+	struct upd *u = ctx;
+	store_page *p = req->user;
+	struct feedres *fr = &u->fr[p - u->pages];
+
+	fr->pending = 0;
+	/* the page may have named another feed meanwhile: this one is stale */
+	if (p->feed_url && strcmp(req->url, p->feed_url) == 0)
+		feed_read(u, p, res);
+	finish_waiting(u, p, fr);
+}
+
+static void feed_read(struct upd *u, store_page *p, const fetch_result *res)
+{
+	struct feedres *fr = &u->fr[p - u->pages];
+	feed_info fi;
+	char b[300];
+
+	fr->checked = 1;
+	u->feeds_checked++;
+	if (http_failed(res)) {
+		set_str(&p->feed_error, error_text(res, b, sizeof b));
+		u->feeds_failed++;
+		return;
+	}
+	take_validators(&p->feed_etag, &p->feed_lm_header, res);
+	if (res->status == 304) {
+		fr->usable = p->st.feed_time > 0;
+		fr->newest = p->st.feed_time;
+		return;   /* the error of the last 200, if any, still stands */
+	}
+	if (feed_parse(res->body, res->len, &(feed_opts){ .now = u->now, .skew = u->max_future }, &fi, b, sizeof b) < 0) {
+		char msg[340];
+		snprintf(msg, sizeof msg, "bad feed: %s", b);
+		set_str(&p->feed_error, msg);
+		u->feeds_failed++;
+		/* the validators must not make the next check skip a fixed feed */
+		set_str(&p->feed_etag, NULL);
+		set_str(&p->feed_lm_header, NULL);
+	} else if (!fi.newest) {
+		/* Dates missing or absurd: the page's own rules decide. */
+		snprintf(b, sizeof b, "feed has no believable entry date (%zu entries, %zu bad dates)",
+			 fi.entries, fi.bad_dates);
+		set_str(&p->feed_error, b);
+	} else {
+		set_str(&p->feed_error, NULL);
+		fr->usable = 1;
+		fr->newest = fi.newest;
+		fr->title = fi.newest_title;
+		fi.newest_title = NULL;
+	}
+	feed_info_release(&fi);
+}
+
+/* The body's text checksum, title, charset, advertised feed and segment
+ * hashes (page.h); *excerpt gets what was added since the segments kept.
+ * 0 when not HTML. */
+static int analyze(store_page *p, const fetch_result *res, detect_input *in, char **excerpt)
 {
 	page_info info;
+	page_prev prev = { p->segs, p->nsegs, excerpt_max };
 	size_t nign;
 	char **ign, err[256];
 	int rc;
@@ -323,16 +698,23 @@ static int analyze(store_page *p, const fetch_result *res, detect_input *in)
 	if (!is_html(res->content_type))
 		return 0;
 	ign = split_ignore(p->ignore, &nign);
-	rc = page_analyze_forced(res->body, res->len, res->content_type, p->force_charset,
-				 (const char *const *)ign, nign, &info, err, sizeof err);
+	rc = page_analyze_excerpt(res->body, res->len, res->content_type, p->force_charset,
+				  (const char *const *)ign, nign, &prev, &info, err, sizeof err);
 	free(ign);
 	if (rc < 0)
 		return 0;
+	free(p->segs);
+	p->segs = info.segs;
+	p->nsegs = info.nsegs;
+	info.segs = NULL;
+	*excerpt = info.excerpt;
+	info.excerpt = NULL;
 	in->has_hash = 1;
 	in->text_hash = info.text_hash;
 	if (info.title && *info.title && !p->title_set_by_user)
 		set_str(&p->title, info.title);
 	set_str(&p->charset, info.charset);
+	take_feed_link(p, res, info.feed_href);
 	page_info_release(&info);
 	return 1;
 }
@@ -345,28 +727,26 @@ static void verbose_line(const store_page *p, const detect_outcome *out)
 		out->updated ? (out->rule ? out->rule : "first check") : "");
 }
 
-static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
+/* Decides and records one successful or failed check (in is complete). */
+static void finish_page(struct upd *u, store_page *p, const detect_input *in,
+			const char *errtext, const char *excerpt)
 {
-	struct upd *u = ctx;
-	store_page *p = req->user;
-	detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
-			    .lm_time = res->last_modified_time, .date_time = res->date_time,
-			    .status = res->status, .retry_after = res->retry_after };
+	struct feedres *fr = &u->fr[p - u->pages];
 	detect_outcome out;
-	char b[64];
 
-	in.failed = http_failed(res);
-	if (!in.failed && res->status != 304)
-		analyze(p, res, &in);
-	detect_apply(&p->st, &in, u->now, &out);
-	if (in.failed) {
-		set_str(&p->last_error, error_text(res, b, sizeof b));
+	detect_apply(&p->st, in, u->now, &out);
+	if (in->failed) {
+		set_str(&p->last_error, errtext);
 		u->failed++;
 	} else {
 		set_str(&p->last_error, NULL);
-		take_validators(&p->etag, &p->lm_header, res);
 		if (out.updated)
 			set_str(&p->source_url, p->url);
+		/* What changed: the newest entry's title, or the first new text
+		 * (also when a newer Last-Modified decided first). */
+		if (out.updated)
+			set_excerpt(p, !out.rule ? "" : strcmp(out.rule, "feed") == 0 ?
+				    (fr->title ? fr->title : "") : excerpt ? excerpt : "");
 		u->updated += out.updated;
 		u->unchanged += !out.updated;
 	}
@@ -376,21 +756,147 @@ static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
 	save_page(u, p, out.updated);
 }
 
-static int check_pages(struct upd *u, const fetch_limits *lim, int force)
+static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
+{
+	struct upd *u = ctx;
+	store_page *p = req->user;
+	struct feedres *fr = &u->fr[p - u->pages];
+	detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
+			    .lm_time = res->last_modified_time, .date_time = res->date_time,
+			    .status = res->status, .retry_after = res->retry_after };
+	char *excerpt = NULL, *had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
+	char b[64];
+
+	in.failed = http_failed(res);
+	if (!in.failed) {
+		if (res->status != 304)
+			analyze(p, res, &in, &excerpt);
+		take_validators(&p->etag, &p->lm_header, res);
+	}
+	if (!in.failed && (p->feed_url ? !had_feed || strcmp(had_feed, p->feed_url) != 0 : had_feed != NULL)) {
+		/* Another feed (or none) from now on: what the old one said in
+		 * this run does not count. */
+		fr->usable = 0;
+		fr->newest = 0;
+		free(fr->title);
+		fr->title = NULL;
+		/* A feed found only now is read before deciding, in a second
+		 * round (defer_feeds): one event per update, dated by the feed. */
+		if (p->feed_url) {
+			fr->deferred = 1;
+			fr->in = in;
+			fr->excerpt = excerpt;
+			free(had_feed);
+			return;
+		}
+	}
+	free(had_feed);
+	if (fr->pending) {   /* its feed has not answered yet */
+		fr->waiting = 1;
+		fr->in = in;
+		fr->excerpt = excerpt;
+		snprintf(fr->errtext, sizeof fr->errtext, "%s", in.failed ? error_text(res, b, sizeof b) : "");
+		return;
+	}
+	in.feed_usable = fr->usable;
+	in.feed_time = fr->newest;
+	finish_page(u, p, &in, in.failed ? error_text(res, b, sizeof b) : NULL, excerpt);
+	free(excerpt);
+}
+
+/* The second round: the feeds pages advertised for the first time. */
+static int defer_feeds(struct upd *u, const fetch_limits *lim)
 {
 	fetch_req *reqs = calloc(u->npages ? u->npages : 1, sizeof *reqs);
 	size_t n = 0;
-	int rc;
+	int rc = 0;
 
 	if (!reqs)
 		return -1;
+	for (size_t i = 0; i < u->npages; i++)
+		if (u->fr[i].deferred)
+			reqs[n++] = (fetch_req){ u->pages[i].feed_url, NULL, NULL, &u->pages[i] };
+	if (n)
+		rc = fetch_run(lim, reqs, n, feed_done, u);
+	for (size_t i = 0; i < n; i++) {
+		store_page *p = reqs[i].user;
+		struct feedres *fr = &u->fr[p - u->pages];
+		fr->in.feed_usable = fr->usable;
+		fr->in.feed_time = fr->newest;
+		finish_page(u, p, &fr->in, NULL, fr->excerpt);
+	}
+	free(reqs);
+	return rc;
+}
+
+static void job_done(void *ctx, const fetch_req *req, const fetch_result *res)
+{
+	const struct job *j = req->user;
+	fetch_req r = *req;
+
+	r.user = j->p;
+	if (j->feed)
+		feed_done(ctx, &r, res);
+	else
+		page_done(ctx, &r, res);
+}
+
+/*
+ * The due pages and their feeds in one set of transfers (a feed does not
+ * wait for the pages, nor a page for the feeds); a page whose answer comes
+ * before its feed's waits for it (finish_waiting), so that each update is
+ * decided once, with the feed.
+ */
+static int check_pages(struct upd *u, const fetch_limits *lim, int force)
+{
+	size_t cap = 2 * (u->npages ? u->npages : 1), n = 0;
+	fetch_req *reqs = calloc(cap, sizeof *reqs);
+	struct job *jobs = calloc(cap, sizeof *jobs);
+	int rc;
+
+	if (!reqs || !jobs || !(u->fr = calloc(u->npages ? u->npages : 1, sizeof *u->fr))) {
+		free(reqs);
+		free(jobs);
+		return -1;
+	}
 	for (size_t i = 0; i < u->npages; i++) {
 		store_page *p = &u->pages[i];
-		if (detect_due(&p->st, u->now, force))
-			reqs[n++] = (fetch_req){ p->url, p->etag, p->lm_header, p };
+		if (!detect_due(&p->st, u->now, force))
+			continue;
+		if (p->feed_url) {
+			struct job *j = &jobs[n];
+			*j = (struct job){ p, 1, strdup(p->feed_url),
+					   p->feed_etag ? strdup(p->feed_etag) : NULL,
+					   p->feed_lm_header ? strdup(p->feed_lm_header) : NULL };
+			if (j->url) {   /* else out of memory: the page alone */
+				reqs[n] = (fetch_req){ j->url, j->etag, j->lm, j };
+				u->fr[i].pending = 1;
+				n++;
+			} else {
+				free(j->etag);
+				free(j->lm);
+			}
+		}
+		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
+		reqs[n] = (fetch_req){ p->url, p->etag, p->lm_header, &jobs[n] };
+		n++;
 	}
-	rc = fetch_run(lim, reqs, n, page_done, u);
+	rc = fetch_run(lim, reqs, n, job_done, u);
+	for (size_t i = 0; i < n; i++) {
+		free(jobs[i].url);
+		free(jobs[i].etag);
+		free(jobs[i].lm);
+	}
+	free(jobs);
+	if (rc == 0)
+		rc = defer_feeds(u, lim);
 	free(reqs);
+	for (size_t i = 0; i < u->npages; i++) {
+		free(u->fr[i].title);
+		free(u->fr[i].excerpt);
+	}
+	free(u->fr);
+	u->fr = NULL;
 	return rc;
 }
 
@@ -401,23 +907,6 @@ struct upd_opts {
 	int64_t now;
 	int force, verbose;
 };
-
-static int parse_bytes(const char *s, size_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(s, &end, 10);
-	unsigned shift = 0;
-
-	if (end == s || *s == '-')
-		return -1;
-	if (*end == 'K' || *end == 'k') shift = 10, end++;
-	else if (*end == 'M' || *end == 'm') shift = 20, end++;
-	else if (*end == 'G' || *end == 'g') shift = 30, end++;
-	if (*end || v == 0 || v > (~0ULL >> (shift + 1)))
-		return -1;
-	*out = (size_t)(v << shift);
-	return 0;
-}
 
 static int parse_opts(int argc, char **argv, struct upd_opts *o)
 {
@@ -432,6 +921,8 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		{ "max-redirects", required_argument, NULL, 'R' },
 		{ "per-host", required_argument, NULL, 'P' },
 		{ "allow-file", no_argument, NULL, 'F' },
+		{ "excerpt-chars", required_argument, NULL, 'X' },
+		{ "max-archives", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -447,8 +938,15 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		case 'v': o->verbose = 1; break;
 		case 'F': o->lim.allow_file = 1; break;
 		case 'B':
-			if (parse_bytes(optarg, &o->lim.max_body) < 0)
+			if (ant_parse_bytes(optarg, &o->lim.max_body) < 0)
 				return ant_usage_error(help, "--max-body: '%s' is not a byte count", optarg), -1;
+			break;
+		case 'X': case 'M':
+			if (ant_parse_int64(c == 'X' ? "--excerpt-chars" : "--max-archives", optarg,
+					    1, c == 'X' ? 10000 : 100000, &v) < 0)
+				return -1;
+			if (c == 'X') excerpt_max = (size_t)v;
+			else max_archives = v;
 			break;
 		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P':
 			if (ant_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
@@ -474,11 +972,17 @@ static void summary(const struct upd *u, double secs)
 {
 	printf("checked %u page%s: %u updated, %u unchanged, %u failed",
 	       u->checked, u->checked == 1 ? "" : "s", u->updated, u->unchanged, u->failed);
+	if (u->feeds_checked)
+		printf("; %u feed%s checked (%u failed)", u->feeds_checked,
+		       u->feeds_checked == 1 ? "" : "s", u->feeds_failed);
 	if (u->nsources)
-		printf("; read %u LIRS source%s (%u failed): %lld records, %lld merged, "
-		       "%lld not watched, %lld skipped", u->nsources, u->nsources == 1 ? "" : "s",
+		printf("; read %u %ssource%s (%u failed): %lld records, %lld merged, "
+		       "%lld not watched, %lld skipped", u->nsources, u->natom ? "" : "LIRS ",
+		       u->nsources == 1 ? "" : "s",
 		       u->src_failed, (long long)u->rec_read, (long long)u->rec_merged,
 		       (long long)u->rec_ignored, (long long)u->rec_skipped);
+	if (u->archives_read)
+		printf("; %u Atom archive%s read", u->archives_read, u->archives_read == 1 ? "" : "s");
 	printf("; %.2f s\n", secs);
 }
 
@@ -529,6 +1033,7 @@ int cmd_update(int argc, char **argv)
 	u.now = ant_now(o.now);
 	u.verbose = o.verbose;
 	u.max_age = store_config_int(u.s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
+	u.max_future = store_config_int(u.s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
 	u.tz = store_config_int(u.s, CFG_TZ, 32400);
 	rc = run_update(&u, &o);
 	if (rc < 0) {

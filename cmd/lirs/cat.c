@@ -9,16 +9,20 @@
 #include "jsonw.h"
 
 static const char help[] =
-	"usage: lirs cat [--format jsonl|tsv|lirs] [--utf8] [--gzip] [--max-decoded BYTES] [--max-line BYTES] [FILE...]\n"
+	"usage: lirs cat [--format jsonl|tsv|lirs|di] [--charset CS] [--utf8] [--gzip] [--max-decoded BYTES] [--max-line BYTES] [FILE...]\n"
 	"\n"
 	"Decode LIRS files (gzip or plain, EUC-JP or UTF-8) to standard output.\n"
+	"HINA-DI and hina.txt files are read too, found by their first line (lirs(5)).\n"
 	"With no FILE, or when FILE is -, read standard input.\n"
 	"\n"
 	"  -f, --format FMT       jsonl (default): one JSON object per record;\n"
 	"                         tsv: tab-separated fields, \\t \\n \\r \\\\ escaped;\n"
-	"                         lirs: LIRS text (EUC-JP, not compressed)\n"
+	"                         lirs: LIRS text (EUC-JP, not compressed);\n"
+	"                         di: HINA-DI text (UTF-8, not compressed)\n"
+	"      --charset CS       with --format lirs: euc-jp (default, strict; NEC and\n"
+	"                         IBM extensions as readable forms), euc-jp-ms, utf-8\n"
 	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
-	"      --gzip             with --format lirs: gzip the output\n"
+	"      --gzip             with --format lirs or di: gzip the output\n"
 	"      --max-decoded BYTES  stop an input that decodes to more (default 1G;\n"
 	"                         K, M, G suffixes)\n"
 	"      --max-line BYTES   skip longer lines (default 1M)\n"
@@ -28,7 +32,7 @@ static const char help[] =
 	"(FILE:LINE:COL: error: MESSAGE [RULE]).  Exit status: 0 every record was read,\n"
 	"1 some records were skipped, 2 usage error or unreadable input.\n";
 
-enum fmt { FMT_JSONL, FMT_TSV, FMT_LIRS };
+enum fmt { FMT_JSONL, FMT_TSV, FMT_LIRS, FMT_DI };
 
 typedef struct cat {
 	enum fmt fmt;
@@ -80,6 +84,7 @@ static int on_record(void *ctx, const lirs_record *r)
 
 	switch (c->fmt) {
 	case FMT_LIRS:
+	case FMT_DI:
 		if (lirs_writer_add(c->w, r) < 0) {
 			cli_write_error(NULL);
 			c->failed = 1;
@@ -124,6 +129,8 @@ static int parse_format(const char *s, enum fmt *f)
 		*f = FMT_TSV;
 	else if (!strcmp(s, "lirs"))
 		*f = FMT_LIRS;
+	else if (!strcmp(s, "di"))
+		*f = FMT_DI;
 	else
 		return -1;
 	return 0;
@@ -163,11 +170,12 @@ static int finish_lirs(cat *c)
 
 int cmd_cat(int argc, char **argv)
 {
-	enum { O_MAXDEC = 256, O_MAXLINE, O_UTF8, O_GZIP };
+	enum { O_MAXDEC = 256, O_MAXLINE, O_UTF8, O_GZIP, O_CHARSET };
 	static const struct option lopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
 		{ "gzip", no_argument, NULL, O_GZIP },
+		{ "charset", required_argument, NULL, O_CHARSET },
 		{ "max-decoded", required_argument, NULL, O_MAXDEC },
 		{ "max-line", required_argument, NULL, O_MAXLINE },
 		{ "help", no_argument, NULL, 'h' },
@@ -177,7 +185,7 @@ int cmd_cat(int argc, char **argv)
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = &c };
 	lirs_writer_opts wo = { .no_gzip = 1, .sink = lirs_sink_stdio, .ctx = stdout };
 	uint64_t v;
-	int opt, status, rc;
+	int opt, status, rc, charset_given = 0;
 
 	while ((opt = cli_getopt(argc, argv, "f:h", lopts, help)) != -1) {
 		switch (opt) {
@@ -185,8 +193,13 @@ int cmd_cat(int argc, char **argv)
 			if (parse_format(optarg, &c.fmt) < 0)
 				return cli_usage_error(help, "unknown format '%s'", optarg);
 			break;
-		case O_UTF8: wo.utf8 = 1; break;
+		case O_UTF8: wo.utf8 = 1; charset_given = 1; break;
 		case O_GZIP: wo.no_gzip = 0; break;
+		case O_CHARSET:
+			if (cli_parse_charset(help, optarg, &wo) < 0)
+				return CLI_FATAL;
+			charset_given = 1;
+			break;
 		case O_MAXDEC:
 			if (cli_parse_bytes("--max-decoded", optarg, &ro.max_decoded) < 0)
 				return CLI_FATAL;
@@ -200,7 +213,12 @@ int cmd_cat(int argc, char **argv)
 		default: return CLI_FATAL;
 		}
 	}
-	if (c.fmt == FMT_LIRS && !(c.w = lirs_writer_new(&wo))) {
+	if (c.fmt == FMT_DI) {
+		wo.format = LIRS_FORMAT_DI;
+		if (!charset_given)
+			wo.utf8 = 1;   /* as tama wrote it */
+	}
+	if ((c.fmt == FMT_LIRS || c.fmt == FMT_DI) && !(c.w = lirs_writer_new(&wo))) {
 		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));
 		return CLI_FATAL;
 	}

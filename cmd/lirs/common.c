@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 const char *cli_prog = "lirs";
@@ -281,6 +282,31 @@ void cli_writer_warnings(const lirs_writer *w)
 	if ((n = lirs_writer_approximated(w)) > 0)
 		cli_error("warning: %lu characters written as their nearest EUC-JP equivalent "
 			  "(e.g. ¥ as ￥; use --utf8 to keep them)", n);
+	if ((n = lirs_writer_skipped(w)) > 0)
+		cli_error("warning: %lu records without a URL or with more than %d extra fields "
+			  "left out (HINA-DI cannot hold them)", n, LIRS_DI_MAX_EXTRA);
+	if ((n = lirs_writer_substituted(w)) > 0)
+		cli_error("warning: %lu vendor characters (NEC/IBM extensions) written as their "
+			  "readable forms (e.g. ① as (1), 髙 as 高; use --charset euc-jp-ms "
+			  "or --utf8 to keep them)", n);
+}
+
+int cli_parse_charset(const char *help, const char *name, lirs_writer_opts *wo)
+{
+	if (!strcasecmp(name, "euc-jp") || !strcasecmp(name, "eucjp")) {
+		wo->utf8 = wo->euc_jp_ms = 0;
+	} else if (!strcasecmp(name, "euc-jp-ms") || !strcasecmp(name, "eucjp-ms")) {
+		wo->utf8 = 0;
+		wo->euc_jp_ms = 1;
+	} else if (!strcasecmp(name, "utf-8") || !strcasecmp(name, "utf8")) {
+		wo->utf8 = 1;
+		wo->euc_jp_ms = 0;
+	} else {
+		cli_usage_error(help, "--charset: unknown charset '%s' (euc-jp, euc-jp-ms or utf-8)",
+				name);
+		return -1;
+	}
+	return 0;
 }
 
 int cli_check_inputs(char **files, int n)

@@ -117,4 +117,13 @@ int cli_close_stdout(void);
  * U+3013 and those it wrote as a look-alike (lirs(5), "Writing EUC-JP"). */
 void cli_writer_warnings(const lirs_writer *w);
 
+/*
+ * --charset NAME of the LIRS writers (pack, merge, cat --format lirs):
+ * euc-jp (the default: strict, JIS X 0201/0208/0212, vendor characters as
+ * readable forms), euc-jp-ms (NEC and IBM extension codes as such, the
+ * bytes of lirs 0.1), utf-8 (the same as --utf8).  Sets wo's utf8 and
+ * euc_jp_ms; 0, or -1 after printing the usage error.
+ */
+int cli_parse_charset(const char *help, const char *name, lirs_writer_opts *wo);
+
 #endif

@@ -14,7 +14,8 @@
 #include "merge.h"
 
 static const char help[] =
-	"usage: lirs merge [--now EPOCH] [--max-age SECONDS] [--format lirs|jsonl] [-o FILE] [-v] INPUT...\n"
+	"usage: lirs merge [--now EPOCH] [--max-age SECONDS] [--max-future SECONDS]\n"
+	"                  [--format lirs|jsonl] [--charset CS] [-o FILE] [-v] INPUT...\n"
 	"\n"
 	"Merge LIRS files into one, one record per URL.  INPUT - is standard input.\n"
 	"URLs are compared with scheme and host lowercased and a default port\n"
@@ -22,12 +23,18 @@ static const char help[] =
 	"For each URL the record with the greater Last-Modified wins, then the\n"
 	"greater Last-Detected, then the one from the later INPUT.  Records whose\n"
 	"Last-Modified or Last-Detected is 0, or whose URL is blank, are dropped, and\n"
-	"so are records last detected more than --max-age seconds before --now.\n"
+	"so are records last detected more than --max-age seconds before --now, and\n"
+	"records whose Last-Modified or Last-Detected is more than --max-future\n"
+	"seconds after --now (a peer's clock running ahead must not win).\n"
 	"Output order: Last-Modified descending, then URL.\n"
 	"\n"
 	"      --now EPOCH        the time for the freshness rule (default: the clock)\n"
 	"      --max-age SECONDS  drop records detected longer ago (default 28800, LIRS 2.1 4)\n"
+	"      --max-future SECONDS  clock skew tolerated: drop records with a time later\n"
+	"                         than --now plus this (default 3600; the antenna's rule)\n"
 	"  -f, --format FMT       lirs (default): gzip, EUC-JP; jsonl: as lirs cat writes\n"
+	"      --charset CS       with --format lirs: euc-jp (default, strict; NEC and\n"
+	"                         IBM extensions as readable forms), euc-jp-ms, utf-8\n"
 	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
 	"      --gzip-level N     with --format lirs: 1 (default, fastest) to 9 (smallest)\n"
 	"  -o, --output FILE      write FILE atomically instead of standard output\n"
@@ -83,9 +90,10 @@ static int emit(void *ctx, const lirs_record *r)
 
 /* Writes the table to fp, named path (NULL: standard output); 0 or -1
  * (message printed). */
-static int write_out(mctx *m, int utf8, int level, const char *path)
+static int write_out(mctx *m, const lirs_writer_opts *cs, int level, const char *path)
 {
-	lirs_writer_opts wo = { .utf8 = utf8, .level = level, .sink = lirs_sink_stdio, .ctx = m->fp };
+	lirs_writer_opts wo = { .utf8 = cs->utf8, .euc_jp_ms = cs->euc_jp_ms, .level = level,
+				.sink = lirs_sink_stdio, .ctx = m->fp };
 	int rc;
 
 	if (!m->jsonl && !(m->w = lirs_writer_new(&wo))) {
@@ -113,10 +121,11 @@ static int write_out(mctx *m, int utf8, int level, const char *path)
 static void print_counts(const merge_stats *s)
 {
 	cli_error("read %llu records: kept %llu (one per URL), replaced %llu, superseded %llu, "
-		  "dropped %llu unusable and %llu stale",
+		  "dropped %llu unusable, %llu stale and %llu from the future",
 		  (unsigned long long)s->read, (unsigned long long)s->kept,
 		  (unsigned long long)s->replaced, (unsigned long long)s->superseded,
-		  (unsigned long long)s->dropped_unusable, (unsigned long long)s->dropped_stale);
+		  (unsigned long long)s->dropped_unusable, (unsigned long long)s->dropped_stale,
+		  (unsigned long long)s->dropped_future);
 }
 
 static int read_inputs(mctx *m, char **files, int n)
@@ -138,13 +147,13 @@ static int parse_format(const char *s, int *jsonl)
 }
 
 /* Writes to -o FILE (atomically) or standard output. */
-static int output(mctx *m, const char *path, int utf8, int level)
+static int output(mctx *m, const char *path, const lirs_writer_opts *cs, int level)
 {
 	afile a;
 
 	if (!path) {
 		m->fp = stdout;
-		if (write_out(m, utf8, level, NULL) != 0)
+		if (write_out(m, cs, level, NULL) != 0)
 			return CLI_FATAL;
 		return cli_close_stdout();
 	}
@@ -153,7 +162,7 @@ static int output(mctx *m, const char *path, int utf8, int level)
 		return CLI_FATAL;
 	}
 	m->fp = a.fp;
-	if (write_out(m, utf8, level, path) != 0) {
+	if (write_out(m, cs, level, path) != 0) {
 		afile_abort(&a);
 		return CLI_FATAL;
 	}
@@ -166,23 +175,27 @@ static int output(mctx *m, const char *path, int utf8, int level)
 
 int cmd_merge(int argc, char **argv)
 {
-	enum { O_NOW = 256, O_MAXAGE, O_UTF8, O_LEVEL };
+	enum { O_NOW = 256, O_MAXAGE, O_UTF8, O_LEVEL, O_CHARSET, O_FUTURE };
 	static const struct option lopts[] = {
 		{ "now", required_argument, NULL, O_NOW },
 		{ "max-age", required_argument, NULL, O_MAXAGE },
+		{ "max-future", required_argument, NULL, O_FUTURE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
+		{ "charset", required_argument, NULL, O_CHARSET },
 		{ "gzip-level", required_argument, NULL, O_LEVEL },
 		{ "output", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	merge_opts mo = { .now = (int64_t)time(NULL), .max_age = LIRS_DEFAULT_MAX_AGE };
+	merge_opts mo = { .now = (int64_t)time(NULL), .max_age = LIRS_DEFAULT_MAX_AGE,
+			  .max_future = LIRS_DEFAULT_MAX_FUTURE };
 	mctx m = { .out = LBUF_INIT };
 	const char *outpath = NULL;
 	int64_t level = MERGE_GZIP_LEVEL;
-	int opt, verbose = 0, utf8 = 0, status, rc;
+	lirs_writer_opts cs = { 0 };   /* the output charset */
+	int opt, verbose = 0, status, rc;
 
 	while ((opt = cli_getopt(argc, argv, "f:o:vh", lopts, help)) != -1) {
 		switch (opt) {
@@ -194,11 +207,19 @@ int cmd_merge(int argc, char **argv)
 			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &mo.max_age) < 0)
 				return CLI_FATAL;
 			break;
+		case O_FUTURE:
+			if (cli_parse_int64("--max-future", optarg, 1, INT64_MAX / 2, &mo.max_future) < 0)
+				return CLI_FATAL;
+			break;
 		case 'f':
 			if (parse_format(optarg, &m.jsonl) < 0)
 				return cli_usage_error(help, "unknown format '%s'", optarg);
 			break;
-		case O_UTF8: utf8 = 1; break;
+		case O_UTF8: cs.utf8 = 1; cs.euc_jp_ms = 0; break;
+		case O_CHARSET:
+			if (cli_parse_charset(help, optarg, &cs) < 0)
+				return CLI_FATAL;
+			break;
 		case O_LEVEL:
 			if (cli_parse_int64("--gzip-level", optarg, 1, 9, &level) < 0)
 				return CLI_FATAL;
@@ -221,7 +242,7 @@ int cmd_merge(int argc, char **argv)
 	status = read_inputs(&m, argv + optind, argc - optind);
 	if (verbose)
 		print_counts(merge_get_stats(m.t));
-	if (status != CLI_FATAL && (rc = output(&m, outpath, utf8, (int)level)) > status)
+	if (status != CLI_FATAL && (rc = output(&m, outpath, &cs, (int)level)) > status)
 		status = rc;
 	merge_free(m.t);
 	lbuf_release(&m.out);

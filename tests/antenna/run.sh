@@ -2,11 +2,14 @@
 # End-to-end tests of the antenna command against build/tools/testserver on
 # 127.0.0.1, with pages written into a temporary directory.  Each check
 # prints "ok - name" or "not ok - name".  Needs $ANTENNA and $TOP
-# (tests/run.sh exports them); /usr/bin/python3 reads the JSON Lines.
+# (tests/run.sh exports them); /usr/bin/python3 reads the JSON Lines;
+# build/tools/httpget (ours, not curl) talks to the server's /_control.
+# test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
 SERVER=$TOP/$BUILD/tools/testserver
+HTTPGET=$TOP/$BUILD/tools/httpget
 A="${LIRS_WRAP:-} $ANTENNA"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -47,6 +50,9 @@ if [ ! -s "$T/port" ]; then
 	notok "testserver started" "$(cat "$T/server.log")"
 	exit 1
 fi
+for x in "$HTTPGET" "$PY"; do
+	[ -x "$x" ] || command -v "$x" >/dev/null || { notok "'$x' is installed (make check builds or installs it)"; exit 1; }
+done
 U="http://127.0.0.1:$(cat "$T/port")"
 NOW=$(date +%s)
 
@@ -201,6 +207,31 @@ check "summary counts the source's records" grep -q "read 2 LIRS sources (1 fail
 check "the re-check ran in the same update" grep -q "$U/cond.html" "$T/err"
 check "list --sources" sh -c "$A -d '$D' list --sources | grep -q 'missing.lirs.*404'"
 
+# ---- a record from the future: one rule with lirs merge (issue 7, merge.h) ----------
+# lirs merge --now 1700000000 drops a Last-Modified of 1700086400 (a day
+# ahead, past LIRS_DEFAULT_MAX_FUTURE); the antenna's relay must do the same,
+# and take it once --max-future tolerates a day.
+FD=$T/future.db
+printf '<title>Fut</title><p>x</p>\n' > "$WWW/fut.html"
+printf 'Last-Modified: Tue, 14 Nov 2023 00:00:00 GMT\n' > "$WWW/fut.html.hdr"
+printf 'LIRS,1700086400,1700086400,32400,1000,%s/fut.html,A day ahead,Peer,0,\n' "$U" > "$WWW/future.lirs"
+$A -d "$FD" init > /dev/null
+$A -d "$FD" add "$U/fut.html" > /dev/null
+$A -d "$FD" add --lirs "$U/future.lirs" > /dev/null
+$A -d "$FD" update --now 1700000000 --timeout 2 > "$T/out" 2>&1
+is "future: the relay drops a record a day ahead" "$(jget "$FD" "$U/fut.html" last_modified)" 1699920000
+check "future: counted as skipped" grep -q "1 records, 0 merged, 0 not watched, 1 skipped" "$T/out"
+printf 'LIRS,1699990000,1699999000,32400,1000,http://example.jp/a,valid,,0,,\n' > "$T/f1"
+printf 'LIRS,1700086400,1700086400,32400,1000,http://example.jp/a,a day ahead,,0,,\n' > "$T/f2"
+is "future: lirs merge drops the same record" \
+	"$(${LIRS_WRAP:-} "$TOP/$BUILD/lirs" merge --now 1700000000 -f jsonl "$T/f1" "$T/f2" 2>/dev/null | grep -c 'a day ahead')" 0
+$A -d "$FD" init --max-future 86400 > /dev/null
+# the source changes (a comment), so it is fetched again, not answered 304
+printf '# again\nLIRS,1700086400,1700086400,32400,1000,%s/fut.html,A day ahead,Peer,0,\n' "$U" > "$WWW/future.lirs"
+$A -d "$FD" update --now 1700000000 --timeout 2 > "$T/out" 2>&1
+is "future: --max-future 86400 lets the relay take it" "$(jget "$FD" "$U/fut.html" last_modified)" 1700086400
+is "future: detected by lirs then" "$(jget "$FD" "$U/fut.html" detected_by)" lirs
+
 # ---- publish -------------------------------------------------------------------------
 $A -d "$D" publish --now "$NOW" "$T/pub" > "$T/out" 2>&1
 is "publish exits 0" $? 0
@@ -210,6 +241,28 @@ done
 check "index.html names a page" grep -q "Head" "$T/pub/index.html"
 check "run = update + publish" $A -d "$D" run "$T/pub2" --now $((NOW + 100000))
 check "run wrote index.html" test -s "$T/pub2/index.html"
+
+# ---- lirs.gz: strict EUC-JP unless lirs_charset is euc-jp-ms (issue 7 §4) -----------
+# gzip(1) and iconv(1) (glibc's own strict EUC-JP reader) are in every Debian.
+D=$T/v.db
+$A -d "$D" init >/dev/null
+printf '<title>V</title><p>v</p>\n' > "$WWW/vendor.html"
+printf 'Last-Modified: Mon, 01 Jan 2024 00:00:00 GMT\n' > "$WWW/vendor.html.hdr"
+$A -d "$D" add "$U/vendor.html" --title "①髙㈱" >/dev/null
+$A -d "$D" update --now "$NOW" >/dev/null 2>&1
+$A -d "$D" publish --now "$NOW" "$T/vpub" > /dev/null 2> "$T/err"
+check "publish: lirs.gz decodes with strict EUC-JP (iconv -f EUC-JP)" \
+	sh -c "gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP -t UTF-8 > '$T/v.txt'"
+check "publish: vendor characters as their readable forms" grep -q ',(1)高(株),' "$T/v.txt"
+check "publish: they are counted in a warning" grep -q "warning: lirs.gz: 3 vendor characters" "$T/err"
+check "init --charset euc-jp-ms" $A -d "$D" init --charset euc-jp-ms
+$A -d "$D" run --now "$NOW" "$T/vpub" > /dev/null 2> "$T/err"
+check "run with lirs_charset euc-jp-ms writes the vendor codes" \
+	sh -c "gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP-MS -t UTF-8 | grep -q ',①髙㈱,'"
+check "... which strict EUC-JP refuses" sh -c "! gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP -t UTF-8 >/dev/null 2>&1"
+is "... and no warning" "$(grep -c warning "$T/err")" 0
+$A -d "$D" init --charset latin1 2>/dev/null
+is "init --charset refuses other charsets" $? 2
 
 # ---- schema from a newer antenna ------------------------------------------------------
 cp "$D" "$T/new.db"
@@ -224,12 +277,13 @@ $A -d "$D" init >/dev/null
 printf 'Delay-Ms: 6000\n' > "$WWW/lock.html.hdr"
 printf '<p>x</p>\n' > "$WWW/lock.html"
 $A -d "$D" add "$U/lock.html" >/dev/null
-curl -s "$U/_control/reset" >/dev/null
+is "the server's counters reset" "$("$HTTPGET" --max-time 5 "$U/_control/reset" >/dev/null; echo $?)" 0
 $A -d "$D" update --timeout 20 >/dev/null 2>&1 &
 UP=$!
 # The first run holds the lock once its request reached the server.
 i=0
-until curl -s "$U/_control/stats" | grep -q ' [1-9][0-9]*$' || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+until "$HTTPGET" --max-time 5 "$U/_control/stats" | grep -q ' [1-9][0-9]*$' || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+is "the first update's request reached the server" "$([ $i -lt 100 ] && echo yes)" yes
 $A -d "$D" update 2>"$T/err"
 is "a second update fails with 2" $? 2
 check "a second update says another run holds the lock" grep -q "another antenna run holds the lock on '$D'" "$T/err"

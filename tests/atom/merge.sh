@@ -28,7 +28,7 @@ grep -q '"title":"first a"' "$T/out2.jsonl" && ok "merge: a full tie goes to the
 
 $L merge --now 6000 --max-age 3000 -v -o "$T/m.lirs" "$T/m1" "$T/m2" 2> "$T/err"
 check "$?" 0 "merge -o: exit 0"
-check "$(cat "$T/err")" "lirs merge: read 10 records: kept 4 (one per URL), replaced 2, superseded 1, dropped 2 unusable and 1 stale" "merge -v: counts on stderr"
+check "$(cat "$T/err")" "lirs merge: read 10 records: kept 4 (one per URL), replaced 2, superseded 1, dropped 2 unusable, 1 stale and 0 from the future" "merge -v: counts on stderr"
 gzip -t "$T/m.lirs" 2>/dev/null && ok "merge: default output is gzip" || nok "merge: default output is gzip"
 $L cat "$T/m.lirs" > "$T/back.jsonl" 2>/dev/null
 cmp -s "$T/back.jsonl" "$T/out.jsonl" && ok "merge: LIRS output decodes to the same records" || nok "merge: LIRS output decodes to the same records"
@@ -89,3 +89,20 @@ if [ -w /dev/full ]; then
 else
 	ok "merge > /dev/full # SKIP no /dev/full"
 fi
+
+# Data-driven cases (merge-cases/README): each directory's inputs merged
+# with its args, standard output and error compared with out.jsonl and err.
+MC=$D/merge-cases
+nmc=0
+for c in "$MC"/*/; do
+	c=${c%/}
+	n=$(basename "$c")
+	(cd "$c" && $L merge -f jsonl -v $(cat args) $(ls in* | sort) > "$T/mc.out" 2> "$T/mc.err")
+	if [ "${UPDATE:-}" = 1 ]; then
+		cp "$T/mc.out" "$c/out.jsonl"; cp "$T/mc.err" "$c/err"
+	fi
+	cmp -s "$T/mc.out" "$c/out.jsonl" && ok "merge case $n: output" || { nok "merge case $n: output"; diff "$c/out.jsonl" "$T/mc.out" | head -n 6 | sed 's/^/#   /'; }
+	cmp -s "$T/mc.err" "$c/err" && ok "merge case $n: counts" || { nok "merge case $n: counts"; diff "$c/err" "$T/mc.err" | head -n 4 | sed 's/^/#   /'; }
+	nmc=$((nmc + 1))
+done
+[ "$nmc" -ge 3 ] && ok "merge cases: $nmc run" || nok "merge cases: only $nmc found in '$MC'"

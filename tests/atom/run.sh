@@ -4,6 +4,9 @@
 # (consume.py), validation with jing against RFC 4287's RELAX NG schema
 # (atom.rnc) and parsing with python3-feedparser where installed, the
 # state's schema and lock handling.  One "ok - ..." line per check.
+# The programs these checks run are installed by make check (Makefile
+# .testdeps reads the next line); a missing one is a failure, never a skip.
+# test-needs: python3:python3 xmllint:libxml2-utils jing:jing sqlite3:sqlite3 import:feedparser:python3-feedparser
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 LIRS=${LIRS:-$TOP/${BUILD:-build}/lirs}
 L="${LIRS_WRAP:-} $LIRS"
@@ -112,7 +115,7 @@ if [ -x "$PY" ]; then
 	id=$(grep -o 'tag:[^<]*event:1700000010:http://site3.example/page/10' "$T/walk" | head -n1)
 	[ -n "$id" ] && grep -qF "<id>$id</id>" "$T/index1" && ok "consumer: event ids stable" || nok "consumer: event ids stable"
 else
-	ok "consumer # skip /usr/bin/python3 not installed"
+	nok "consumer: /usr/bin/python3 is not installed (make check installs it: mk/deps.sh --tools)"
 fi
 
 # A new output dir: every archive rewritten from the state, the same bytes
@@ -133,7 +136,7 @@ if command -v xmllint > /dev/null; then
 	bad=0; for f in "$O"/*.atom "$O"/archive/*.atom; do xmllint --noout "$f" 2>/dev/null || bad=$((bad + 1)); done
 	check "$bad" 0 "atom: every document well-formed (xmllint)"
 else
-	ok "atom: well-formed # skip xmllint not installed"
+	nok "atom: well-formed: xmllint is not installed (make check installs it: mk/deps.sh --tools)"
 fi
 
 # jing against the RFC 4287 RELAX NG schema
@@ -146,7 +149,7 @@ if command -v jing > /dev/null; then
 	sed 's|<id>[^<]*</id>||' "$O/current.atom" > "$T/noid.atom"
 	jing -c "$D/atom.rnc" "$T/noid.atom" > /dev/null 2>&1 && nok "jing: a feed without atom:id is refused" || ok "jing: a feed without atom:id is refused"
 else
-	ok "jing # skip jing not installed"
+	nok "jing: jing is not installed (make check installs it: mk/deps.sh --tools)"
 fi
 
 # python3-feedparser: every document parses with bozo == 0
@@ -160,7 +163,7 @@ for f in sys.argv[1:]:
 EOF
 	check "$(cat "$T/fp")" "" "feedparser: every document bozo 0, ids and links present"
 else
-	ok "feedparser # skip python3-feedparser not installed"
+	nok "feedparser: python3-feedparser is not installed (make check installs it: mk/deps.sh --tools)"
 fi
 
 # Settings fixed for the life of a state
@@ -194,15 +197,14 @@ if command -v sqlite3 > /dev/null; then
 	start=$(date +%s.%N)
 	$L atom --state "$S" --base "$BASE" --out "$O" --page-size 4 --busy-timeout 1000 --now 1700009500 "$T/in3" 2> "$T/err"
 	rc=$?
-	took=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo 1)
+	took=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { printf "%.3f", a - b }')
 	check "$rc" 2 "atom: locked state fails"
 	grep -q "state file '$S' is locked by another run" "$T/err" && ok "atom: ...saying it is locked" || { nok "atom: locked message"; sed 's/^/#   /' "$T/err"; }
-	[ "$(echo "$took >= 0.9" | bc 2>/dev/null || echo 1)" = 1 ] && ok "atom: ...after waiting the busy timeout" || nok "atom: waited only $took s"
+	awk -v t="$took" 'BEGIN { exit !(t >= 0.9) }' && ok "atom: ...after waiting the busy timeout" || nok "atom: waited only $took s"
 	exec 3>&-
 	wait $holder
 	atom --now 1700009500 "$T/in3" 2>/dev/null
 	check "$?" 0 "atom: runs again once the lock is gone"
 else
-	ok "atom: newer schema # skip sqlite3 not installed"
-	ok "atom: locked state # skip sqlite3 not installed"
+	nok "atom: newer schema, locked state: sqlite3 is not installed (make check installs it: mk/deps.sh --tools)"
 fi

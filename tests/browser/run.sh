@@ -4,7 +4,9 @@
 # (tests/tools/pubfixture.c) and dumps the DOM after scripts would have
 # run.  Checks: it loads, the titles render as text, a <script> in a title
 # stays text (document.title unchanged, no element created), links are
-# right and only http(s) URLs are links.  Skips when chromium is absent.
+# right and only http(s) URLs are links.  make check installs chromium
+# (Makefile .testdeps reads the next line); without it the test fails.
+# test-needs: chromium:chromium
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
@@ -12,7 +14,7 @@ FIXTURE=$B/tools/pubfixture
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
 if [ ! -x "$CHROMIUM" ]; then
-	echo "ok - browser test # skip chromium not installed"
+	echo "not ok - browser test: $CHROMIUM is not installed (make check installs it: mk/deps.sh --tools)"
 	exit 0
 fi
 if [ ! -x "$FIXTURE" ]; then

@@ -77,3 +77,33 @@ printf 'LIRS,%s,%s,32400,0,http://a.example/,a,0,0,0,\n' $T $T > extension-zero.
 # Columns count characters, not bytes: the extension is at column 62 (byte 68).
 printf 'LIRS,%s,%s,32400,0,http://a.example/,漢字の題,作者,0,0,\n' $T $T | euc > columns-kanji.in
 printf 'LIRS,%s,%s,32400,0,http://a.example/,a,0,0,ext\n' $T $T > no-trailing-comma.in
+
+# What the peers write, byte for byte (their code, read: samidare's
+# generate_lirs in main.rb; tama's csv_join in lib/func.rb, to_lirs and
+# natsu_ext in lib/website.rb).
+# samidare: escapes ',' and '\', then converts to EUC-JP, so a '¥' becomes
+# an unescaped 0x5C; 8 fields, a trailing comma, content length and source
+# 0, author 0 when unknown; gzip.  Line 7's title was "価格¥" (the field
+# swallows the next: 7 fields), line 8's "¥,円" (one field more).
+{
+	for i in 1 2 3 4 5 6; do
+		printf 'LIRS,%s,%s,32400,0,http://d%s.example.jp/,日記 %s,作者%s,0,\n' $T $T $i $i $i
+	done
+	printf 'LIRS,%s,%s,32400,0,http://d7.example.jp/,価格\\,0,0,\n' $T $T
+	printf 'LIRS,%s,%s,32400,0,http://d8.example.jp/,\\\\,円,作者8,0,\n' $T $T
+} | euc | gz > samidare-layout.in
+# tama: never doubles '\' (gsub(/\\/, "\\\\") is a no-op in Ruby), escapes
+# ',', drops the last comma; 13 fields: the 9th is the URL it checked when
+# not the page itself, then "", "", "" and the method (the relaying
+# antenna's URL for REMOTE); an ERROR has times 0.  Plain EUC-JP.  Line 6
+# is the issue's example: its title ended in '\'.  Line 7's title holds a
+# '\' that is not before a comma: it only warns.
+{
+	printf 'LIRS,%s,%s,32400,1234,http://t1.example.jp/,日記,作者,http://antenna.example.jp/,,,,,HEAD\n' $T $T
+	printf 'LIRS,%s,%s,32400,20480,http://t2.example.jp/,写真\\, 旅,0,http://antenna.example.jp/,http://t2.example.jp/index.html,,,,GET\n' $T $T
+	printf 'LIRS,%s,%s,32400,0,http://t3.example.jp/,掲示板,管理人,http://antenna.example.jp/,,,,,http://other.example.jp/sites.lirs.gz\n' $T $T
+	printf 'LIRS,0,0,32400,0,http://t4.example.jp/,消えた日記,誰か,http://antenna.example.jp/,,,,,\n'
+	printf 'LIRS,%s,%s,32400,99,http://t5.example.jp/,メモ,0,http://antenna.example.jp/,,,,,HEAD\n' $T $T
+	printf 'LIRS,%s,%s,32400,1234,http://example.jp/f,ends with \\,y,http://antenna.example.jp/,,,,,HEAD\n' $T $T
+	printf 'LIRS,%s,%s,32400,1234,http://t7.example.jp/,C:\\tama,0,http://antenna.example.jp/,,,,,HEAD\n' $T $T
+} | euc > tama-layout.in

@@ -12,7 +12,7 @@
 #   NAME.rc     "cat N" and "validate N": the expected exit statuses
 # Every case is also round-tripped: cat | pack --utf8 | cat, and through
 # EUC-JP when pack reports no U+3013 replacement and no look-alike
-# (lirs(5), ENCODING).  Then come the checks
+# (lirs(5), ENCODING); EUC-JP-MS when the records hold vendor characters.  Then come the checks
 # that are not per case (usage, stdin, several files, pack -o, docs).
 #
 # UPDATE=1 sh tests/lirs/run.sh rewrites the expected files from the
@@ -72,7 +72,11 @@ run_case() {
 	[ "$crc" -le 1 ] || return
 	$L cat $args "$in" 2> /dev/null > "$T/a.jsonl"
 	$L pack < "$T/a.jsonl" 2> "$T/perr" > "$T/p.gz"
-	if ! grep -q 'U+3013\|nearest EUC-JP' "$T/perr"; then
+	# Vendor characters (①, 髙) take readable forms in strict EUC-JP, the
+	# default; --charset euc-jp-ms keeps them, so that is the round trip.
+	grep -q 'readable forms' "$T/perr" &&
+		$L pack --charset euc-jp-ms < "$T/a.jsonl" 2> "$T/perr" > "$T/p.gz"
+	if ! grep -q 'U+3013\|nearest EUC-JP\|readable forms' "$T/perr"; then
 		$L cat $args "$T/p.gz" > "$T/b.jsonl" 2> /dev/null
 		expect_same "$T/a.jsonl" "$T/b.jsonl" "$name: round trip cat | pack | cat (EUC-JP, gzip)"
 	elif [ -f "$CASES/$name.no-utf8-round-trip" ]; then
@@ -255,6 +259,108 @@ write_errors() {
 	done
 }
 
+# Summarised warnings, -v, the layout note and JSON's completeness
+# (issue 7 section 3), on the peers' own layouts.
+validate_summary() {
+	cd "$CASES" || return
+	$L validate --now $NOW samidare-layout.in > "$T/out"
+	check "$(grep -c '\[no-extension\]$' "$T/out")" 4 "samidare: 3 no-extension lines and one note"
+	grep -q '^samidare-layout.in: note: and 3 more no-extension warnings, the last on line 6; -v lists every line \[no-extension\]$' "$T/out" &&
+		ok "samidare: 'and 3 more'" || nok "samidare: 'and 3 more'"
+	check "$(grep -c '\[layout\]$' "$T/out")" 1 "samidare: the layout named once"
+	check "$(grep -c '\[backslash-shift\]$' "$T/out")" 2 "samidare: both shifted records"
+	$L validate -v --now $NOW samidare-layout.in > "$T/out"
+	check "$(grep -c '\[no-extension\]$' "$T/out")" 6 "samidare -v: every no-extension line"
+	check "$(grep -c 'more .* -v lists' "$T/out")" 0 "samidare -v: no 'and N more'"
+	$L validate -q --now $NOW tama-layout.in > "$T/out"
+	check "$(grep -vc ': error: ' "$T/out")" 1 "tama -q: errors and the summary only"
+	for c in tama-layout samidare-layout; do
+		# JSON: every diagnostic, each line parses, the counts agree.
+		$L validate --format json --now $NOW $c.in > "$T/out"
+		python3 -c '
+import json, sys, collections
+seen = collections.Counter(); summ = None
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["type"] == "summary": summ = o
+    elif o["severity"] != "note": seen[o["rule"]] += 1
+sys.exit(0 if summ and dict(seen) == summ["rules"] and summ["layout"]["name"] == sys.argv[2] else 1)
+' "$T/out" "${c%-layout}" && ok "$c: JSON lists every diagnostic, counts agree" || nok "$c: JSON lists every diagnostic, counts agree"
+	done
+	# duplicate-url past the table's first growths and the key file's
+	# write buffer: every 10th URL after line 5000 repeats one 4999 back.
+	awk 'BEGIN { for (i = 1; i <= 20000; i++) { u = (i % 10 == 0 && i > 5000) ? i - 4999 : i
+		printf "LIRS,999999900,999999900,32400,0,http://h%d.example/page/%d,t,0,0,,\n", u % 50, u } }' > "$T/many.lirs"
+	$L validate -q --now $NOW "$T/many.lirs" > "$T/out"
+	check "$(grep -c 'duplicate-url' "$T/out"):$(grep -c 'http://h1.example/page/5001. already appears on line 5001 ' "$T/out")" \
+		"1500:1" "duplicate-url: 1500 of 20000, each naming its first line"
+	TMPDIR=$T/none $L validate -q --now $NOW "$T/many.lirs" > "$T/out2" 2> "$T/err"
+	expect_same "$T/out" "$T/out2" "duplicate-url: the same with the keys in memory"
+	grep -q "warning: cannot create a temporary file in '$T/none'" "$T/err" &&
+		ok "duplicate-url: no temporary file is a warning" || nok "duplicate-url: no temporary file is a warning"
+	# More diagnostics than validate holds back before the layout is known:
+	# printed as they come, nothing lost.
+	{ awk 'BEGIN { for (i = 0; i < 4200; i++) print "junk" }'; sed -n '1p;6p' tama-layout.in; } > "$T/junk.lirs"
+	$L validate --now $NOW "$T/junk.lirs" > "$T/out"
+	check "$(grep -c 'no-prefix' "$T/out"):$(grep -c '^[^:]*:4202:[0-9]*: error: .*\[backslash-shift\]$' "$T/out")" "4200:1" \
+		"4200 diagnostics before the layout is known: all printed, the shift found"
+	cd "$TOP" || return
+
+}
+
+# Issue 7 §4: every LIRS writer (pack, cat --format lirs, merge) writes
+# strict EUC-JP by default, each vendor character of vendor.tsv as its
+# readable form, and with --charset euc-jp-ms exactly glibc's EUC-JP-MS
+# bytes (those of 0.1).  iconv(1) is glibc's own, the strict reader.
+vendor() {
+	tsv=$TOP/tests/lirs/vendor.tsv
+	grep -v '^#' "$tsv" > "$T/v.tsv"
+	n=$(wc -l < "$T/v.tsv")
+	nform=$(grep -vc "$(printf '\t')〓\$" "$T/v.tsv")
+	awk -F'\t' '{ t = $1; gsub(/\\/, "\\\\", t); gsub(/"/, "\\\"", t)
+		printf "{\"url\":\"http://v.example/%03d\",\"last_modified\":%d,\"last_detected\":1000000000,\"title\":\"%s\"}\n", NR, 1000000000 - NR, t }' \
+		"$T/v.tsv" > "$T/v.jsonl"
+	cut -f 2 "$T/v.tsv" > "$T/v.forms"
+	cut -f 1 "$T/v.tsv" > "$T/v.chars"
+	titles() { cut -d , -f 7 "$1"; }
+	$L pack --no-gzip < "$T/v.jsonl" > "$T/v.euc" 2> "$T/v.err"
+	check $? 0 "vendor: pack writes $n vendor characters"
+	if iconv -f EUC-JP -t UTF-8 < "$T/v.euc" > "$T/v.strict" 2> /dev/null; then
+		ok "vendor: pack's default output decodes with iconv -f EUC-JP (strict)"
+	else
+		nok "vendor: pack's default output decodes with iconv -f EUC-JP (strict)"
+	fi
+	titles "$T/v.strict" > "$T/v.got"
+	expect_same "$T/v.forms" "$T/v.got" "vendor: each written as its readable form (vendor.tsv)"
+	grep -q "warning: $nform vendor characters .*readable forms" "$T/v.err" &&
+		ok "vendor: pack counts the $nform readable forms" ||
+		nok "vendor: pack counts the $nform readable forms ($(cat "$T/v.err"))"
+	grep -q "warning: $((n - nform)) characters EUC-JP cannot hold" "$T/v.err" &&
+		ok "vendor: and the ones without a form as U+3013" ||
+		nok "vendor: and the ones without a form as U+3013"
+	$L cat --format tsv "$T/v.euc" | cut -f 6 > "$T/v.got"
+	expect_same "$T/v.forms" "$T/v.got" "vendor: our reader reads the readable forms back"
+	# the old bytes, on request
+	$L pack --no-gzip --charset euc-jp-ms < "$T/v.jsonl" > "$T/v.ms" 2> "$T/v.err"
+	$L pack --no-gzip --utf8 < "$T/v.jsonl" | iconv -f UTF-8 -t EUC-JP-MS > "$T/v.want"
+	expect_same "$T/v.want" "$T/v.ms" "vendor: pack --charset euc-jp-ms writes EUC-JP-MS's bytes"
+	grep -q 'readable forms\|U+3013' "$T/v.err" && nok "vendor: --charset euc-jp-ms warns of nothing" ||
+		ok "vendor: --charset euc-jp-ms warns of nothing"
+	$L cat --format tsv "$T/v.ms" | cut -f 6 > "$T/v.got"
+	expect_same "$T/v.chars" "$T/v.got" "vendor: our reader reads EUC-JP-MS back as the characters"
+	# the other writer paths: cat --format lirs, merge
+	$L cat --format lirs "$T/v.ms" > "$T/v.cat" 2> /dev/null
+	expect_same "$T/v.euc" "$T/v.cat" "vendor: cat --format lirs writes the same strict EUC-JP"
+	$L cat --format lirs --charset euc-jp-ms "$T/v.ms" > "$T/v.cat" 2> /dev/null
+	expect_same "$T/v.ms" "$T/v.cat" "vendor: cat --format lirs --charset euc-jp-ms keeps the bytes"
+	$L merge --now 1000000000 "$T/v.ms" 2> /dev/null | gzip -dc > "$T/v.merge"
+	expect_same "$T/v.euc" "$T/v.merge" "vendor: merge writes the same strict EUC-JP"
+	$L merge --now 1000000000 --charset euc-jp-ms "$T/v.ms" 2> /dev/null | gzip -dc > "$T/v.merge"
+	expect_same "$T/v.ms" "$T/v.merge" "vendor: merge --charset euc-jp-ms keeps the bytes"
+	$L pack --charset latin1 < /dev/null > /dev/null 2> "$T/v.err"
+	check "$?:$(grep -c "unknown charset 'latin1'" "$T/v.err")" 2:1 "vendor: an unknown --charset is a usage error"
+}
+
 # The documentation must keep up with the code.
 docs() {
 	man5=$TOP/man/lirs.5 man1=$TOP/man/lirs.1
@@ -282,4 +388,6 @@ stdin_and_files
 pack_checks
 pack_atomic
 write_errors
+validate_summary
+vendor
 docs

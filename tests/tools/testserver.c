@@ -40,6 +40,8 @@
  *   /bench/N.html              a generated ~1.5 KB page for N; its content,
  *                              ETag and Last-Modified change with each bump
  *                              that covers N
+ *   /benchf/N.html, N.rss      the same page advertising its RSS 2.0 feed,
+ *                              whose newest item is dated by the last bump
  *   /_control/bump?every=K     pages with N % K == 0 change (K default 2)
  *   /_control/stats            one line per Host header and directory seen
  *                              ("127.0.0.1:8080/d/" for /d/x.html):
@@ -485,6 +487,12 @@ static const char *type_of(const char *path)
 		return "text/html";
 	if (dot && strcmp(dot, ".lirs") == 0)
 		return "text/plain";
+	if (dot && strcmp(dot, ".rss") == 0)
+		return "application/rss+xml";
+	if (dot && strcmp(dot, ".atom") == 0)
+		return "application/atom+xml";
+	if (dot && strcmp(dot, ".xml") == 0)
+		return "application/xml";
 	if (dot && strcmp(dot, ".gz") == 0)
 		return "application/gzip";
 	if (dot && strcmp(dot, ".txt") == 0)
@@ -570,9 +578,26 @@ out:
 
 /* ---- benchmark pages ----------------------------------------------------- */
 
+/* /benchf/N.rss: ten items, the newest dated when page N last changed. */
+static void bench_rss(lbuf *body, unsigned long n, long version, time_t changed)
+{
+	char d[64];
+
+	lbuf_addf(body, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rss version=\"2.0\"><channel>"
+		  "<title>Bench feed %lu</title><link>/benchf/%lu.html</link>\n", n, n);
+	for (int i = 0; i < 10; i++) {
+		http_date(changed - i * 3600, d, sizeof d);
+		lbuf_addf(body, "<item><title>Version %ld, item %d</title><link>/benchf/%lu.html#%d</link>"
+			  "<pubDate>%s</pubDate></item>\n", version - i, i, n, i, d);
+	}
+	lbuf_adds(body, "</channel></rss>\n");
+}
+
 static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 {
-	unsigned long n = strtoul(url + strlen("/bench/"), NULL, 10);
+	int feed = strncmp(url, "/benchf/", 8) == 0;
+	unsigned long n = strtoul(url + strlen(feed ? "/benchf/" : "/bench/"), NULL, 10);
+	const char *dot = strrchr(url, '.');
 	long version = 0;
 	time_t changed = started, now = time(NULL);
 	lbuf body = LBUF_INIT;
@@ -586,9 +611,19 @@ static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 			changed = bumps[i].when;
 		}
 	pthread_mutex_unlock(&lock);
+	if (feed && dot && strcmp(dot, ".rss") == 0) {
+		bench_rss(&body, n, version, changed);
+		snprintf(etag, sizeof etag, "\"f%lu-%ld\"", n, version);
+		http_date(changed, lm, sizeof lm);
+		rc = send_page(c, 200, &body, "application/rss+xml", etag, lm, now, NULL);
+		lbuf_release(&body);
+		return rc;
+	}
 	lbuf_addf(&body, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-		  "<title>Bench page %lu</title></head>\n<body><h1>Bench page %lu</h1>\n"
-		  "<p>version %ld</p>\n", n, n, version);
+		  "<title>Bench page %lu</title>", n);
+	if (feed)
+		lbuf_addf(&body, "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"%lu.rss\">", n);
+	lbuf_addf(&body, "</head>\n<body><h1>Bench page %lu</h1>\n<p>version %ld</p>\n", n, version);
 	for (int i = 0; i < 20; i++)
 		lbuf_addf(&body, "<p>Paragraph %d of page %lu: the quick brown fox jumps.</p>\n", i, n);
 	lbuf_adds(&body, "</body></html>\n");
@@ -669,7 +704,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return send_text(c, 400, "text/plain", "bad path\n", 9);
 	if (strncmp(url, "/_control/", 10) == 0)
 		return serve_control(c, url);
-	if (strncmp(url, "/bench/", 7) == 0)
+	if (strncmp(url, "/bench/", 7) == 0 || strncmp(url, "/benchf/", 8) == 0)
 		return serve_bench(c, url);
 	return serve_file(c, url);
 }

@@ -82,6 +82,30 @@ static void test_check(void)
 
 typedef struct seen { lbuf out; int n; } seen;
 
+static const char *nzs(const char *x) { return x ? x : ""; }
+
+/* Every field of r, on one line. */
+static void describe(lbuf *b, const lirs_record *r)
+{
+	size_t i;
+
+	lbuf_addf(b, "%lld %lld %lld %lld <%s> <%s> <%s> <%s> <%s>", (long long)r->last_modified,
+		  (long long)r->last_detected, (long long)r->tz_offset, (long long)r->content_length,
+		  nzs(r->url), nzs(r->title), nzs(r->author), nzs(r->source_url), nzs(r->extension));
+	for (i = 0; i < r->nextra; i++)
+		lbuf_addf(b, " [%s]", nzs(r->extra[i]));
+	lbuf_addc(b, '\n');
+}
+
+static int collect_all(void *ctx, const lirs_record *r)
+{
+	seen *s = ctx;
+
+	describe(&s->out, r);
+	s->n++;
+	return 0;
+}
+
 static int collect(void *ctx, const lirs_record *r)
 {
 	seen *s = ctx;
@@ -92,9 +116,92 @@ static int collect(void *ctx, const lirs_record *r)
 	return 0;
 }
 
+/* Issue 7 §3: one rule for a Last-Modified from the future (merge.h). */
+static void test_future(void)
+{
+	const int64_t now = 1700000000;
+	lirs_record r = rec("http://a/", now + 3600, now, "t");
+	merge_opts o = { now, 0, 0 };
+	merge_table *t;
+	seen s = { LBUF_INIT, 0 };
+
+	IS_INT(merge_check(&r, now, 0), MERGE_USABLE, "future: LM now + 3600 is within the default skew");
+	r.last_modified = now + 3601;
+	IS_INT(merge_check(&r, now, 0), MERGE_FUTURE, "future: LM now + 3601 is from the future");
+	IS_INT(merge_check_at(&r, now, 0, 3601), MERGE_USABLE, "future: max_future overrides the tolerance");
+	IS_INT(merge_check_at(&r, now, 0, -1), MERGE_USABLE, "future: a negative max_future turns the rule off");
+	r.last_modified = now;
+	r.last_detected = now + 86400;
+	IS_INT(merge_check(&r, now, 0), MERGE_FUTURE, "future: so is a Last-Detected a day ahead");
+	r.last_modified = INT64_MAX;
+	r.last_detected = INT64_MAX;
+	IS_INT(merge_check_at(&r, INT64_MIN / 2, 0, INT64_MAX / 2), MERGE_FUTURE, "future: no overflow at the extremes");
+
+	/* --now 1700000000: a valid older record and the same URL a day ahead */
+	t = merge_new(&o);
+	r = rec("http://example.jp/a", 1699990000, 1699999000, "valid");
+	merge_add(t, &r);
+	r = rec("http://example.jp/a", 1700086400, 1700086400, "a day ahead");
+	merge_add(t, &r);
+	merge_each(t, collect, &s);
+	IS_STR(s.out.data, "1699990000 1699999000 http://example.jp/a valid|", "future: the valid record is kept");
+	IS_INT(merge_get_stats(t)->dropped_future, 1, "future: the record from the future is counted");
+	merge_free(t);
+	lbuf_release(&s.out);
+}
+
+/* Every field comes back as it went in, whatever the packing (varints,
+ * interned hosts, URL and source elided, extra fields, a blob bigger than
+ * a pool chunk, extreme numbers). */
+static void test_roundtrip(void)
+{
+	static char big[3 << 20];
+	char *extra[3] = { (char *)"x1", (char *)"", (char *)"http://x/3" };
+	lirs_record in[6];
+	merge_opts o = { 1700000000, -1, -1 };
+	merge_table *t = merge_new(&o);
+	seen s = { LBUF_INIT, 0 };
+	lbuf want = LBUF_INIT;
+	int i;
+
+	memset(big, 'b', sizeof big - 1);
+	in[0] = rec("http://Example.JP:80/a", 1699999999, 1700000000, "t0");
+	in[0].source_url = (char *)"http://Example.JP:80/a";   /* = URL, not key */
+	in[1] = rec("http://example.jp/b", INT64_MAX, INT64_MIN, "t1");
+	in[1].tz_offset = -1;
+	in[1].content_length = INT64_MIN;
+	in[1].extra = extra;
+	in[1].nextra = 3;
+	in[2] = rec("mailto:someone@example.jp", -5, 7, "");
+	in[2].tz_offset = INT64_MIN;
+	in[2].source_url = (char *)"mailto:someone@example.jp";
+	in[3] = rec("https://w.example.jp", 3, 4, big);
+	in[3].author = (char *)"\xe8\x91\x97";
+	in[3].extension = (char *)"X-Ext";
+	in[3].tz_offset = -18000;
+	in[4] = rec("http://example.jp/b2", 1, 1, "t4");
+	in[4].source_url = NULL;
+	in[4].title = NULL;
+	in[5] = rec("x", INT64_MIN + 1, INT64_MAX, "t5");
+	in[5].tz_offset = INT64_MAX;
+	for (i = 0; i < 6; i++)
+		OK(merge_add(t, &in[i]) == 0, "roundtrip: add");
+	merge_each(t, collect_all, &s);
+	/* the expected output order: LM descending, then key */
+	{
+		int order[6] = { 1, 0, 3, 4, 2, 5 };
+		for (i = 0; i < 6; i++)
+			describe(&want, &in[order[i]]);
+	}
+	IS_STR(s.out.data, want.data, "roundtrip: every field, in output order");
+	merge_free(t);
+	lbuf_release(&s.out);
+	lbuf_release(&want);
+}
+
 static void test_table(void)
 {
-	merge_opts o = { 10000, 1000 };
+	merge_opts o = { 10000, 1000, 0 };
 	merge_table *t = merge_new(&o);
 	seen s = { LBUF_INIT, 0 };
 	lirs_record r;
@@ -135,7 +242,7 @@ static void test_table(void)
  * table growth and pool compaction; every URL must survive with its winner. */
 static void test_many(void)
 {
-	merge_opts o = { 0, -1 };
+	merge_opts o = { 0, -1, 0 };
 	merge_table *t = merge_new(&o);
 	char url[64], title[256];
 	int i, round, bad = 0;
@@ -172,7 +279,7 @@ static void test_many(void)
  */
 static void test_compact_interleaved(void)
 {
-	merge_opts o = { 0, -1 };
+	merge_opts o = { 0, -1, 0 };
 	merge_table *t = merge_new(&o);
 	static char title[4200];
 	char url[64], want[128];
@@ -208,13 +315,43 @@ static void test_compact_interleaved(void)
 	lbuf_release(&s.out);
 }
 
+/* A URL per host: past HOSTS_FREE hosts no new prefix is interned, and a
+ * URL must still find its record whichever way its key was stored. */
+static void test_many_hosts(void)
+{
+	merge_opts o = { 0, -1, -1 };
+	merge_table *t = merge_new(&o);
+	char url[64];
+	int i, round, bad = 0;
+	seen s = { LBUF_INIT, 0 };
+
+	for (round = 0; round < 2; round++)
+		for (i = 0; i < 100000; i++) {
+			lirs_record r;
+			snprintf(url, sizeof url, "http://h%d.example/", i);
+			r = rec(url, 1000 + round, 5, round ? "new" : "old");
+			bad += merge_add(t, &r) != 0;
+		}
+	IS_INT(bad, 0, "many hosts: every add succeeded");
+	IS_INT(merge_get_stats(t)->kept, 100000, "many hosts: one record per URL");
+	IS_INT(merge_get_stats(t)->replaced, 100000, "many hosts: every URL found again");
+	merge_each(t, collect, &s);
+	OK(strstr(s.out.data, "old") == NULL, "many hosts: only the newer records");
+	OK(strstr(s.out.data, "1001 5 http://h99999.example/ new|") != NULL, "many hosts: the last host's URL");
+	merge_free(t);
+	lbuf_release(&s.out);
+}
+
 int main(void)
 {
 	test_keys();
 	test_rule();
 	test_check();
 	test_table();
+	test_future();
+	test_roundtrip();
 	test_many();
 	test_compact_interleaved();
+	test_many_hosts();
 	TAP_DONE();
 }

@@ -12,6 +12,8 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#define LIRS_STR_(x) #x
+#define LIRS_STR(x) LIRS_STR_(x)
 
 static char dir[] = "/tmp/t_store.XXXXXX";
 static char path[256];

@@ -8,6 +8,7 @@
 
 #include "tap.h"
 #include "lirs_test.h"
+#include "charset.h"
 
 static int sink_lbuf(void *ctx, const void *buf, size_t len)
 {
@@ -20,11 +21,14 @@ static int sink_fail(void *ctx, const void *buf, size_t len)
 	return -1;
 }
 
+static int wnew_ms;   /* the next wnew() writes EUC-JP-MS */
+
 static lirs_writer *wnew(lbuf *out, int utf8, int no_gzip)
 {
 	lirs_writer_opts o;
 
 	memset(&o, 0, sizeof(o));
+	o.euc_jp_ms = wnew_ms;
 	o.utf8 = utf8;
 	o.no_gzip = no_gzip;
 	o.sink = sink_lbuf;
@@ -90,11 +94,204 @@ static void test_eucjp(void)
 	lirs_writer_finish(w);
 	IS_STR(out.data,
 	       "LIRS,938779260,938781002,32400,49383,http://a/,"
-	       "\xb4\xc1\xbb\xfa\x8e\xb1\x8f\xb0\xa1\xad\xa1,\xa2\xae smile,a\xa2\xae" "b,\xa1\xc1,\n",
-	       "eucjp: kanji, kana, JIS X 0212, NEC; emoji and bad byte become U+3013");
+	       "\xb4\xc1\xbb\xfa\x8e\xb1\x8f\xb0\xa1(1),\xa2\xae smile,a\xa2\xae" "b,\xa1\xc1,\n",
+	       "eucjp: kanji, kana, JIS X 0212, NEC as readable form; emoji and bad byte become U+3013");
 	IS_INT(lirs_writer_replaced(w), 2, "eucjp: two characters replaced and counted");
 	IS_INT(lirs_writer_approximated(w), 1, "eucjp: U+301C written as A1 C1 (reads as U+FF5E), counted");
+	IS_INT(lirs_writer_substituted(w), 1, "eucjp: ① written as (1), counted");
 	lirs_writer_free(w);
+	lbuf_release(&out);
+
+	wnew_ms = 1;
+	w = wnew(&out, 0, 1);
+	wnew_ms = 0;
+	lirs_writer_add(w, &r);
+	lirs_writer_finish(w);
+	IS_STR(out.data,
+	       "LIRS,938779260,938781002,32400,49383,http://a/,"
+	       "\xb4\xc1\xbb\xfa\x8e\xb1\x8f\xb0\xa1\xad\xa1,\xa2\xae smile,a\xa2\xae" "b,\xa1\xc1,\n",
+	       "eucjp-ms: NEC row 13 code for ① (the bytes of 0.1)");
+	IS_INT(lirs_writer_substituted(w), 0, "eucjp-ms: nothing substituted");
+	lirs_writer_free(w);
+	lbuf_release(&out);
+}
+
+/* iconv of n bytes from -> to; NULL when iconv refuses them.  Static buffer. */
+static const char *conv(const char *to, const char *from, const char *s, size_t n, size_t *outn)
+{
+	static char buf[4096];
+	iconv_t cd = iconv_open(to, from);
+	char *in = (char *)s, *op = buf;
+	size_t il = n, ol = sizeof(buf) - 1;
+	size_t r = iconv(cd, &in, &il, &op, &ol);
+
+	iconv_close(cd);
+	if (r == (size_t)-1 || il)
+		return NULL;
+	*op = '\0';
+	if (outn)
+		*outn = (size_t)(op - buf);
+	return buf;
+}
+
+/* The title field's bytes of the one record in a plain-text output. */
+static char *title_bytes(const lbuf *out, size_t *n)
+{
+	char *p = out->data, *e;
+	int i;
+
+	for (i = 0; i < 6 && p; i++)
+		p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+	if (!p || !(e = strchr(p, ',')))
+		return NULL;
+	*n = (size_t)(e - p);
+	return p;
+}
+
+/* Writes one record with title t (default or EUC-JP-MS); returns the
+ * writer's counts through the pointers, the output in out. */
+static void write_title(lbuf *out, const char *t, int ms, unsigned long *subst,
+			unsigned long *repl, unsigned long *approx)
+{
+	lirs_record r = rec("http://a/", t, "a", "http://s/", "");
+	lirs_writer *w;
+
+	lbuf_reset(out);
+	wnew_ms = ms;
+	w = wnew(out, 0, 1);
+	wnew_ms = 0;
+	lirs_writer_add(w, &r);
+	lirs_writer_finish(w);
+	*subst = lirs_writer_substituted(w);
+	*repl = lirs_writer_replaced(w);
+	*approx = lirs_writer_approximated(w);
+	lirs_writer_free(w);
+}
+
+/*
+ * Issue 7 §4: by default every byte written decodes with glibc's strict
+ * "EUC-JP"; each vendor character of the table becomes its readable form
+ * (which a strict reader and ours read back), with --charset euc-jp-ms the
+ * bytes are exactly glibc's EUC-JP-MS ones (0.1's), and ours reads them
+ * back as the character.
+ */
+static void test_vendor_table(void)
+{
+	size_t n, i, bn, on;
+	const struct cs_vendor_form *t = cs_vendor_table(&n);
+	lbuf out = LBUF_INIT;
+	unsigned long subst, repl, approx;
+	int sorted = 1, clean = 1, strict_ok = 0, form_ok = 0, ms_ok = 0, back_ok = 0, back_ms = 0;
+	char u8[8];
+
+	for (i = 0; i < n; i++) {
+		const char *b, *dec, *ms;
+		struct tr tt = { 0 };
+		size_t k = 0;
+		uint32_t c = t[i].cp;
+
+		if (i && t[i - 1].cp >= c)
+			sorted = 0;
+		if (!*t[i].form || strpbrk(t[i].form, ",\\\r\n"))
+			clean = 0;
+		/* the character as UTF-8 */
+		if (c < 0x800) {
+			u8[k++] = (char)(0xc0 | c >> 6);
+		} else {
+			u8[k++] = (char)(0xe0 | c >> 12);
+			u8[k++] = (char)(0x80 | ((c >> 6) & 0x3f));
+		}
+		u8[k++] = (char)(0x80 | (c & 0x3f));
+		u8[k] = '\0';
+		/* default: strict EUC-JP, decodes to the form */
+		write_title(&out, u8, 0, &subst, &repl, &approx);
+		b = title_bytes(&out, &bn);
+		dec = b ? conv("UTF-8", "EUC-JP", out.data, out.len, NULL) : NULL;
+		if (dec)
+			strict_ok++;
+		else
+			printf("# U+%04X: not strict EUC-JP\n", (unsigned)c);
+		if (b && (dec = conv("UTF-8", "EUC-JP", b, bn, NULL)) && !strcmp(dec, t[i].form) &&
+		    subst == 1 && repl == 0 && approx == 0)
+			form_ok++;
+		else
+			printf("# U+%04X: not written as '%s'\n", (unsigned)c, t[i].form);
+		tr_read(&tt, out.data, out.len, 0);
+		if (tt.nrecs == 1 && !strcmp(tt.recs[0].title, t[i].form) && !tt.st.errors)
+			back_ok++;
+		tr_free(&tt);
+		/* euc-jp-ms: the bytes glibc's EUC-JP-MS writes, read back as the character */
+		write_title(&out, u8, 1, &subst, &repl, &approx);
+		b = title_bytes(&out, &bn);
+		ms = conv("EUC-JP-MS", "UTF-8", u8, k, &on);
+		if (b && ms && on == bn && !memcmp(b, ms, bn) && subst == 0 && repl == 0)
+			ms_ok++;
+		else
+			printf("# U+%04X: EUC-JP-MS bytes differ\n", (unsigned)c);
+		memset(&tt, 0, sizeof tt);
+		tr_read(&tt, out.data, out.len, 0);
+		if (tt.nrecs == 1 && !strcmp(tt.recs[0].title, u8) && !tt.st.errors)
+			back_ms++;
+		tr_free(&tt);
+	}
+	OK(n >= 130, "vendor: the table has %zu readable forms", n);
+	OK(sorted, "vendor: the table is sorted by code point (bsearch)");
+	OK(clean, "vendor: no form is empty or holds ',', '\\', CR or LF");
+	IS_INT(strict_ok, (long)n, "vendor: every output decodes with strict glibc EUC-JP");
+	IS_INT(form_ok, (long)n, "vendor: every character written as its form, counted once");
+	IS_INT(back_ok, (long)n, "vendor: our reader reads the form back");
+	IS_INT(ms_ok, (long)n, "vendor: --charset euc-jp-ms writes exactly EUC-JP-MS's bytes");
+	IS_INT(back_ms, (long)n, "vendor: our reader reads the EUC-JP-MS bytes back as the character");
+	lbuf_release(&out);
+}
+
+/*
+ * Every code EUC-JP-MS has beyond strict EUC-JP (NEC row 13, the IBM
+ * extensions, user-defined rows): written by default, the output is
+ * strict EUC-JP, and the character is either a table form or U+3013.
+ */
+static void test_vendor_all(void)
+{
+	iconv_t ms = iconv_open("UTF-8", "EUC-JP-MS"), st = iconv_open("UTF-8", "EUC-JP");
+	lbuf out = LBUF_INIT;
+	unsigned long subst, repl, approx;
+	unsigned char b[3];
+	unsigned pl, i, j;
+	int total = 0, strict = 0, accounted = 0, geta = 0;
+
+	for (pl = 0; pl < 2; pl++)
+		for (i = 0xa1; i <= 0xfe; i++)
+			for (j = 0xa1; j <= 0xfe; j++) {
+				char u8[16], x[16], *in, *op;
+				size_t n = 0, il, ol;
+
+				if (pl)
+					b[n++] = 0x8f;
+				b[n++] = (unsigned char)i;
+				b[n++] = (unsigned char)j;
+				in = (char *)b; il = n; op = u8; ol = sizeof(u8) - 1;
+				iconv(ms, NULL, NULL, NULL, NULL);
+				if (iconv(ms, &in, &il, &op, &ol) == (size_t)-1)
+					continue;
+				*op = '\0';
+				in = (char *)b; il = n; op = x; ol = sizeof(x);
+				iconv(st, NULL, NULL, NULL, NULL);
+				if (iconv(st, &in, &il, &op, &ol) != (size_t)-1)
+					continue;   /* strict EUC-JP has it */
+				total++;
+				write_title(&out, u8, 0, &subst, &repl, &approx);
+				if (conv("UTF-8", "EUC-JP", out.data, out.len, NULL))
+					strict++;
+				if (subst + repl == 1 || (subst == 0 && repl == 0 && approx == 0))
+					accounted++;   /* the last: a duplicate code of a JIS X 0208 one */
+				geta += repl == 1;
+			}
+	iconv_close(ms);
+	iconv_close(st);
+	OK(total > 1000, "vendor: %d EUC-JP-MS codes beyond strict EUC-JP", total);
+	IS_INT(strict, total, "vendor: each written by default as strict EUC-JP");
+	IS_INT(accounted, total, "vendor: each counted as a readable form or U+3013 (or a 0208 duplicate)");
+	OK(geta > 900, "vendor: %d without a readable form (user-defined rows, rare kanji) become U+3013", geta);
 	lbuf_release(&out);
 }
 
@@ -195,12 +392,19 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(rng % n);
 }
 
-/* Characters that survive UTF-8 -> EUC-JP-MS -> UTF-8 unchanged. */
-static char pool[4000][8];
-static size_t npool;
+/* Characters that survive UTF-8 -> EUC-JP-MS -> UTF-8 unchanged (pool);
+ * those whose bytes are strict EUC-JP too (spool: the default writer's). */
+static char pool[4000][8], spool[4000][8];
+static size_t npool, nspool;
+static char (*P)[8];   /* the pool rand_text() draws from */
+static size_t NP;
+static iconv_t strict_dec;
 
 static void add_if_roundtrip(iconv_t dec, iconv_t enc, const char *euc, size_t n)
 {
+	char s8[8], *sin = (char *)euc, *sop = s8;
+	size_t sil = n, sol = sizeof(s8);
+
 	char u[8] = { 0 }, e[8], u2[8] = { 0 }, *in, *op;
 	size_t il, ol;
 
@@ -215,6 +419,10 @@ static void add_if_roundtrip(iconv_t dec, iconv_t enc, const char *euc, size_t n
 		return;
 	if (npool < sizeof(pool) / sizeof(pool[0]))
 		strcpy(pool[npool++], u);
+	iconv(strict_dec, NULL, NULL, NULL, NULL);
+	if (iconv(strict_dec, &sin, &sil, &sop, &sol) != (size_t)-1 &&
+	    nspool < sizeof(spool) / sizeof(spool[0]))
+		strcpy(spool[nspool++], u);
 }
 
 static void build_pool(void)
@@ -222,6 +430,8 @@ static void build_pool(void)
 	iconv_t dec = iconv_open("UTF-8", "EUC-JP-MS"), enc = iconv_open("EUC-JP-MS", "UTF-8");
 	unsigned char b[3];
 	unsigned i, j;
+
+	strict_dec = iconv_open("UTF-8", "EUC-JP");
 
 	for (i = 0xa1; i <= 0xfe; i += 3)          /* JIS X 0208 and NEC rows, sampled */
 		for (j = 0xa1; j <= 0xfe; j += 5) {
@@ -236,8 +446,13 @@ static void build_pool(void)
 		b[0] = 0x8f; b[1] = 0xb0; b[2] = (unsigned char)j;
 		add_if_roundtrip(dec, enc, (char *)b, 3);
 	}
+	for (j = 0xa1; j <= 0xfe; j += 2) {         /* IBM extensions */
+		b[0] = 0x8f; b[1] = 0xf4; b[2] = (unsigned char)j;
+		add_if_roundtrip(dec, enc, (char *)b, 3);
+	}
 	iconv_close(dec);
 	iconv_close(enc);
+	iconv_close(strict_dec);
 }
 
 static int cs_ascii_only(const char *s)
@@ -263,12 +478,12 @@ static void rand_text(lbuf *b, int utf8, int allow_empty)
 	for (i = 0; i <= n; i++) {
 		switch (rnd(4)) {
 		case 0: case 1: lbuf_adds(b, ascii[rnd(12)]); break;
-		case 2: lbuf_adds(b, pool[rnd((unsigned)npool)]); break;
+		case 2: lbuf_adds(b, P[rnd((unsigned)NP)]); break;
 		default:
 			if (utf8)
 				lbuf_adds(b, rnd(2) ? "\xf0\x9f\x8d\xa3" : "\xe3\x83\xb4");
 			else
-				lbuf_adds(b, pool[rnd((unsigned)npool)]);
+				lbuf_adds(b, P[rnd((unsigned)NP)]);
 		}
 	}
 	if (utf8 && !cs_ascii_only(b->data))
@@ -345,6 +560,7 @@ static void roundtrip(int utf8, int no_gzip, const char *name)
 	IS_INT(rc, 0, "%s: %d random records written", name, NRT);
 	IS_INT(lirs_writer_replaced(w), 0, "%s: nothing replaced", name);
 	IS_INT(lirs_writer_approximated(w), 0, "%s: nothing approximated", name);
+	IS_INT(lirs_writer_substituted(w), 0, "%s: no readable forms", name);
 	lirs_writer_free(w);
 	OK(!no_gzip == ((unsigned char)out.data[0] == 0x1f), "%s: gzip as asked", name);
 	tr_read(&t, out.data, out.len, 4093);
@@ -415,12 +631,20 @@ int main(void)
 {
 	test_exact();
 	test_eucjp();
+	test_vendor_table();
+	test_vendor_all();
 	test_lookalikes();
 	test_gzip_and_errors();
 	test_record_copy();
 	build_pool();
 	OK(npool > 500, "pool: %zu round-trip characters", npool);
+	OK(nspool > 500 && nspool < npool, "pool: %zu of them strict EUC-JP", nspool);
+	P = spool, NP = nspool;
 	roundtrip(0, 0, "round trip EUC-JP+gzip");
+	P = pool, NP = npool;
+	wnew_ms = 1;
+	roundtrip(0, 0, "round trip EUC-JP-MS+gzip");
+	wnew_ms = 0;
 	roundtrip(1, 1, "round trip UTF-8+plain");
 	test_big();
 	TAP_DONE();

@@ -1,0 +1,303 @@
+#!/bin/sh
+# Feeds as detection sources, change excerpts and RFC 5005 archives as
+# sources (issue 9), end to end against build/tools/testserver on
+# 127.0.0.1: pages that advertise RSS 1.0 / 2.0 and Atom feeds, hostile
+# feeds (entity bombs, external entities, absurd dates, 10,000 entries),
+# text excerpts, and a second antenna catching up from the first one's
+# archives after missing many of them.  Prints "ok - ..." / "not ok - ...".
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${BUILD:-build}
+ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
+LIRS=${LIRS:-$TOP/$BUILD/lirs}
+SERVER=$TOP/$BUILD/tools/testserver
+A="${LIRS_WRAP:-} $ANTENNA"
+L="${LIRS_WRAP:-} $LIRS"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+T=$(mktemp -d /tmp/feeds-test.XXXXXX)
+WWW=$T/www
+mkdir -p "$WWW"
+SPID=
+cleanup() {
+	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM; [ -n "$KEEP" ] && trap "kill \$SPID" EXIT
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
+check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
+# jget DB URL KEY: one key of one page from list --format jsonl
+jget() {
+	$A -d "$1" list --format jsonl | $PY -c '
+import json, sys
+url, key = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    o = json.loads(line)
+    if o["url"] == url:
+        v = o[key]
+        print("null" if v is None else v)
+' "$2" "$3"
+}
+# showkey DB URL KEY: a line of 'antenna show'
+showkey() { $A -d "$1" show "$2" | sed -n "s/^$3: *//p"; }
+# rfc822 EPOCH / rfc3339 EPOCH
+rfc822() { $PY -c 'import sys,email.utils; print(email.utils.formatdate(int(sys.argv[1]), usegmt=True))' "$1"; }
+rfc3339() { $PY -c 'import sys,time; print(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(sys.argv[1]))))' "$1"; }
+
+"$SERVER" --root "$WWW" --port-file "$T/port" --max-seconds 600 --verbose 2>"$T/server.log" &
+SPID=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if [ ! -s "$T/port" ]; then
+	notok "testserver started" "$(cat "$T/server.log")"
+	exit 1
+fi
+U="http://127.0.0.1:$(cat "$T/port")"
+NOW=$(( $(date +%s) / 60 * 60 ))
+
+rss2() {  # rss2 FILE TITLE EPOCH [TITLE EPOCH]...
+	f=$1; shift
+	{
+		echo '<?xml version="1.0" encoding="utf-8"?>'
+		echo '<rss version="2.0"><channel><title>c</title><link>http://example.com/</link>'
+		while [ $# -ge 2 ]; do
+			echo "<item><title>$1</title><link>http://example.com/$2</link><pubDate>$(rfc822 "$2")</pubDate></item>"
+			shift 2
+		done
+		echo '</channel></rss>'
+	} > "$f"
+}
+page_with_feed() {  # FILE FEEDHREF TYPE BODY
+	printf '<html><head><title>%s</title><link rel="alternate" type="%s" href="%s"></head><body>%s</body></html>\n' \
+		"$(basename "$1")" "$3" "$2" "$4" > "$1"
+}
+
+D=$T/a.db
+$A -d "$D" init --title "Feeds" --base http://example.com/ant/ >/dev/null
+
+# ---- feed detection: an RSS 2.0 feed advertised by the page ------------------
+T1=$((NOW - 5 * 3600)); T2=$((NOW - 600))
+rss2 "$WWW/f1.rss" "Entry &amp; one" $T1 "Older" $((T1 - 86400))
+page_with_feed "$WWW/f1.html" "f1.rss" application/rss+xml "<p>Hello</p>"
+# RSS 1.0 (RDF, dc:date), advertised with an absolute URL
+cat > "$WWW/r1.rdf" <<RDF
+<?xml version="1.0" encoding="utf-8"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel rdf:about="$U/r1.html"><title>r</title></channel>
+<item rdf:about="$U/r1.html#a"><title>日記の更新</title><link>$U/r1.html#a</link><dc:date>$(rfc3339 $((NOW - 7200)) | sed 's/Z$/+00:00/')</dc:date></item>
+</rdf:RDF>
+RDF
+printf 'Content-Type: application/rss+xml\n' > "$WWW/r1.rdf.hdr"
+page_with_feed "$WWW/r1.html" "$U/r1.rdf" application/rss+xml "<p>r1</p>"
+# Atom given by the user; the page advertises nothing
+cat > "$WWW/g.atom" <<ATOM
+<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>g</title><id>urn:g</id><updated>$(rfc3339 $((NOW - 3000)))</updated>
+<entry><id>urn:g1</id><title>Atom entry</title><link href="$U/g.html"/><updated>$(rfc3339 $((NOW - 3000)))</updated></entry>
+</feed>
+ATOM
+printf '<html><head><title>g</title></head><body><p>g</p></body></html>\n' > "$WWW/g.html"
+
+$A -d "$D" add "$U/f1.html" >/dev/null
+$A -d "$D" add "$U/r1.html" >/dev/null
+$A -d "$D" add --feed "$U/g.atom" "$U/g.html" >/dev/null
+$A -d "$D" update --now $NOW > "$T/out" 2>&1
+is "first update: an advertised RSS 2.0 feed dates the page" "$(jget "$D" "$U/f1.html" last_modified)" "$T1"
+is "first update: detected by the feed" "$(jget "$D" "$U/f1.html" detected_by)" "feed"
+is "the excerpt is the newest entry's title" "$(showkey "$D" "$U/f1.html" excerpt)" "Entry & one"
+is "RSS 1.0 dc:date dates its page" "$(jget "$D" "$U/r1.html" last_modified)" "$((NOW - 7200))"
+is "RSS 1.0 entry title as the excerpt (UTF-8)" "$(showkey "$D" "$U/r1.html" excerpt)" "日記の更新"
+is "a feed given with add --feed dates its page" "$(jget "$D" "$U/g.html" last_modified)" "$((NOW - 3000))"
+is "show names the feed" "$(showkey "$D" "$U/g.html" feed)" "$U/g.atom (set by user)"
+grep -q "3 feeds checked (0 failed)" "$T/out" && ok "the summary counts the feeds" || notok "the summary counts the feeds" "$(cat "$T/out")"
+
+# A newer entry: an update at its date; the page's own text is not asked.
+rss2 "$WWW/f1.rss" "Entry two" $T2 "Entry &amp; one" $T1
+$A -d "$D" update --force --now $((NOW + 60)) >/dev/null 2>&1
+is "a newer feed entry is an update at its date" "$(jget "$D" "$U/f1.html" last_modified)" "$T2"
+is "... with the new title as excerpt" "$(showkey "$D" "$U/f1.html" excerpt)" "Entry two"
+page_with_feed "$WWW/f1.html" "f1.rss" application/rss+xml "<p>Hello, and a changing counter 42</p>"
+$A -d "$D" update --force --now $((NOW + 120)) >/dev/null 2>&1
+is "with a usable feed, a text change alone is no update" "$(jget "$D" "$U/f1.html" last_modified)" "$T2"
+$A -d "$D" update --force --now $((NOW + 180)) >/dev/null 2>&1
+is "a feed answering 304 keeps the page unchanged" "$(jget "$D" "$U/f1.html" last_modified)" "$T2"
+
+# A page that stops advertising its feed is back to its own rules.
+# (No-Validators: no Last-Modified, so the header rule cannot race the text rule.)
+printf 'No-Validators: 1\n' > "$WWW/r1.html.hdr"
+printf '<html><head><title>r1</title></head><body><p>r1</p><p>No feed any more.</p></body></html>\n' > "$WWW/r1.html"
+$A -d "$D" update --force --now $((NOW + 190)) >/dev/null 2>&1
+is "a page that drops its feed link forgets the feed" "$(jget "$D" "$U/r1.html" feed_url)" "null"
+is "... and its text change is an update by the text rule" "$(jget "$D" "$U/r1.html" detected_by) $(showkey "$D" "$U/r1.html" excerpt)" "text No feed any more."
+
+# ---- publish: the F mark, the excerpt on index.html and in Atom; not in LIRS --
+rss2 "$WWW/f1.rss" "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" $((NOW + 200)) "Entry two" $T2
+$A -d "$D" update --force --now $((NOW + 240)) >/dev/null 2>&1
+$A -d "$D" publish --now $((NOW + 300)) "$T/site" >/dev/null
+grep -q '<abbr class="by" title="[^"]*">F</abbr>' "$T/site/index.html" && ok "index.html marks the page F" || notok "index.html marks the page F"
+grep -q '<dt><abbr class="by">F</abbr></dt>' "$T/site/index.html" && ok "index.html legend has F" || notok "index.html legend has F"
+grep -q '<span class="ex">&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</span>' "$T/site/index.html" &&
+	ok "index.html shows the excerpt, escaped" || notok "index.html shows the excerpt, escaped" "$(grep -o '<span class="ex">[^/]*' "$T/site/index.html")"
+xmllint --noout "$T/site/current.atom" 2>/dev/null && ok "current.atom is well-formed" || notok "current.atom is well-formed"
+$PY - "$T/site/current.atom" "$U/f1.html" <<'PYEOF' && ok "the Atom entry's summary is the excerpt" || notok "the Atom entry's summary is the excerpt"
+import sys, xml.etree.ElementTree as ET
+ns = {"a": "http://www.w3.org/2005/Atom"}
+for e in ET.parse(sys.argv[1]).getroot().findall("a:entry", ns):
+    link = e.find("a:link", ns)
+    if link is not None and link.get("href") == sys.argv[2]:
+        assert e.find("a:summary", ns).text == "<script>alert(1)</script> & more", e.find("a:summary", ns).text
+        break
+else:
+    raise SystemExit("no entry")
+PYEOF
+$L cat "$T/site/lirs.gz" 2>/dev/null | grep -q "alert" && notok "lirs.gz does not carry the excerpt" || ok "lirs.gz does not carry the excerpt"
+
+# ---- hostile feeds --------------------------------------------------------------
+# a billion-laughs bomb: nothing expanded, the dates still count
+{
+	echo '<?xml version="1.0"?>'
+	echo '<!DOCTYPE rss [<!ENTITY lol "lol">'
+	prev=lol
+	for k in 1 2 3 4 5 6 7 8 9; do
+		printf '<!ENTITY lol%s "' $k
+		for j in 1 2 3 4 5 6 7 8 9 10; do printf '&%s;' $prev; done
+		echo '">'
+		prev=lol$k
+	done
+	echo ']>'
+	echo "<rss version=\"2.0\"><channel><item><title>bomb&lol9;</title><pubDate>$(rfc822 $((NOW - 4000)))</pubDate></item></channel></rss>"
+} > "$WWW/bomb.rss"
+page_with_feed "$WWW/bomb.html" bomb.rss application/rss+xml "<p>bomb</p>"
+# an external entity: never read
+printf '<?xml version="1.0"?>\n<!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<rss version="2.0"><channel><item><title>x&xxe;y</title><pubDate>%s</pubDate></item></channel></rss>\n' \
+	"$(rfc822 $((NOW - 5000)))" > "$WWW/xxe.rss"
+page_with_feed "$WWW/xxe.html" xxe.rss application/rss+xml "<p>xxe</p>"
+# only absurd or malformed dates: the page's own rules decide
+cat > "$WWW/absurd.atom" <<'ATOM'
+<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>x</title><id>urn:x</id><updated>2100-01-01T00:00:00Z</updated>
+<entry><id>1</id><title>future</title><updated>2100-01-01T00:00:00Z</updated></entry>
+<entry><id>2</id><title>epoch</title><updated>1970-01-01T00:00:00Z</updated></entry>
+<entry><id>3</id><title>garbage</title><updated>last tuesday</updated></entry>
+<entry><id>4</id><title>none</title></entry>
+</feed>
+ATOM
+page_with_feed "$WWW/absurd.html" absurd.atom application/atom+xml "<p>absurd</p>"
+# not even XML
+printf 'this is <not xml' > "$WWW/broken.rss"
+page_with_feed "$WWW/broken.html" broken.rss application/rss+xml "<p>broken</p>"
+# 10,000 entries
+$PY - "$WWW/many.rss" "$NOW" <<'PYEOF'
+import sys, email.utils
+now = int(sys.argv[2])
+with open(sys.argv[1], "w") as f:
+    f.write('<?xml version="1.0"?>\n<rss version="2.0"><channel><title>many</title>\n')
+    for i in range(10000):
+        t = now - 86400 - i * 60 if i != 7777 else now - 1234
+        f.write("<item><title>item %d</title><link>http://example.com/%d</link><pubDate>%s</pubDate></item>\n"
+                % (i, i, email.utils.formatdate(t, usegmt=True)))
+    f.write("</channel></rss>\n")
+PYEOF
+page_with_feed "$WWW/many.html" many.rss application/rss+xml "<p>many</p>"
+for p in bomb xxe absurd broken many; do $A -d "$D" add "$U/$p.html" >/dev/null; done
+$A -d "$D" update --now $((NOW + 400)) >/dev/null 2>&1
+is "billion laughs: the feed still dates the page" "$(jget "$D" "$U/bomb.html" last_modified)" "$((NOW - 4000))"
+is "billion laughs: no entity expanded in the excerpt" "$(showkey "$D" "$U/bomb.html" excerpt)" "bomb"
+is "external entity: never read" "$(showkey "$D" "$U/xxe.html" excerpt)" "xy"
+is "absurd dates fall back to the page's rules (header, or first check)" "$(jget "$D" "$U/absurd.html" detected_by | sed 's/^null$/header/')" "header"
+showkey "$D" "$U/absurd.html" "feed error" | grep -q "no believable entry date (4 entries, 3 bad dates)" &&
+	ok "absurd dates: the feed error says why" || notok "absurd dates: the feed error says why" "$(showkey "$D" "$U/absurd.html" "feed error")"
+is "a broken feed falls back to the page's rules" "$(jget "$D" "$U/broken.html" detected_by | sed 's/^null$/header/')" "header"
+showkey "$D" "$U/broken.html" "feed error" | grep -q "^bad feed: malformed XML" &&
+	ok "a broken feed's error is recorded" || notok "a broken feed's error is recorded" "$(showkey "$D" "$U/broken.html" "feed error")"
+is "10,000 entries: the newest is found" "$(jget "$D" "$U/many.html" last_modified)" "$((NOW - 1234))"
+is "10,000 entries: its title is the excerpt" "$(showkey "$D" "$U/many.html" excerpt)" "item 7777"
+# the fallback keeps working: a text change on a page whose feed is absurd
+printf 'No-Validators: 1\n' > "$WWW/absurd.html.hdr"
+page_with_feed "$WWW/absurd.html" absurd.atom application/atom+xml "<p>absurd</p><p>Something new was added today.</p>"
+$A -d "$D" update --force --now $((NOW + 500)) >/dev/null 2>&1
+is "absurd feed: a text change is an update by the text rule" "$(jget "$D" "$U/absurd.html" detected_by)" "text"
+is "... whose excerpt is the new text" "$(showkey "$D" "$U/absurd.html" excerpt)" "Something new was added today."
+
+# ---- change excerpts from the text --------------------------------------------------
+printf '<html><head><title>t</title></head><body><h1>Diary</h1><p>First paragraph. It has two sentences.</p><ul><li>old item</li></ul></body></html>\n' > "$WWW/t.html"
+printf 'No-Validators: 1\n' > "$WWW/t.html.hdr"
+$A -d "$D" add "$U/t.html" >/dev/null
+$A -d "$D" update --now $((NOW + 600)) >/dev/null 2>&1
+is "first check: no excerpt" "$(showkey "$D" "$U/t.html" excerpt)" ""
+printf '<html><head><title>t</title></head><body><h1>Diary</h1><p>First paragraph. A sentence added in the middle! It has two sentences.</p><ul><li>new &lt;b&gt; item</li><li>old item</li></ul></body></html>\n' > "$WWW/t.html"
+$A -d "$D" update --force --now $((NOW + 700)) >/dev/null 2>&1
+is "text rule: the excerpt is the first added sentence" "$(showkey "$D" "$U/t.html" excerpt)" "A sentence added in the middle!"
+printf '<html><head><title>t</title></head><body><h1>Diary</h1><p>A very long new paragraph that goes on and on well past the limit.</p><p>First paragraph. A sentence added in the middle! It has two sentences.</p></body></html>\n' > "$WWW/t.html"
+$A -d "$D" update --force --now $((NOW + 800)) --excerpt-chars 20 >/dev/null 2>&1
+is "--excerpt-chars clips the excerpt" "$(showkey "$D" "$U/t.html" excerpt)" "A very long new para…"
+printf '<html><head><title>t</title></head><body><h1>Diary</h1><p>A very long new paragraph that goes on and on well past the limit.</p></body></html>\n' > "$WWW/t.html"
+$A -d "$D" update --force --now $((NOW + 900)) >/dev/null 2>&1
+is "a removal is an update with no excerpt" "$(jget "$D" "$U/t.html" last_modified) $(showkey "$D" "$U/t.html" excerpt)" "$((NOW + 900)) "
+
+# ---- RFC 5005 archives as sources: a second antenna catches up -------------------
+# Antenna "A" is `lirs atom` over a LIRS file per run (3 events per archive);
+# antenna "B" reads A's index.atom with 'add --atom', misses most runs, and
+# must end with exactly A's events for the pages it watches.
+S=$T/a.state
+mkdir -p "$WWW/a"
+latom() { $L atom --state "$S" --base "$U/a/" --out "$WWW/a" --page-size 3 --now "$1" "$2" >/dev/null 2>&1; }
+# lirs_run R: records of run R: two watched pages and one that B does not watch
+lirs_run() {
+	r=$1; ld=$((NOW + r * 1000))
+	for k in $((r % 5 + 1)) $(((r + 2) % 5 + 1)); do
+		printf 'LIRS,%d,%d,32400,100,%s/p%d.html,Page %d,,%s/p%d.html,\n' $((ld - 100 + k)) $ld "$U" $k $k "$U" $k
+	done
+	printf 'LIRS,%d,%d,32400,100,%s/unwatched.html,Other,,%s/unwatched.html,\n' $((ld - 50)) $ld "$U" "$U"
+}
+B=$T/b.db
+$A -d "$B" init --title B >/dev/null
+for k in 1 2 3 4 5; do $A -d "$B" add "$U/p$k.html" >/dev/null; done   # 404s: B's own checks add nothing
+check "add --atom subscribes to an Atom source" $A -d "$B" add --atom "$U/a/index.atom"
+bupd() { $A -d "$B" update --now "$1" "$@" > "$T/bout" 2>&1; }
+events() {  # events DB: "url_key last_modified" of the watched pages, sorted
+	$PY - "$1" "$U" <<'PYEOF'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for k, lm in sorted(db.execute("SELECT url_key, last_modified FROM ev_events")):
+    if "unwatched" not in k:
+        print(k, lm)
+PYEOF
+}
+r=1
+while [ $r -le 2 ]; do lirs_run $r > "$T/in$r"; latom $((NOW + r * 1000)) "$T/in$r"; r=$((r + 1)); done
+$A -d "$B" update --now $((NOW + 2500)) > "$T/bout" 2>&1
+is "B after run 2 has A's events" "$(events "$B")" "$(events "$S")"
+# B is offline for runs 3..14: A seals many archives meanwhile
+while [ $r -le 14 ]; do lirs_run $r > "$T/in$r"; latom $((NOW + r * 1000)) "$T/in$r"; r=$((r + 1)); done
+narch=$(ls "$WWW/a/archive" | wc -l)
+[ "$narch" -ge 10 ] && ok "A sealed many archives ($narch)" || notok "A sealed many archives" "$narch"
+$A -d "$B" update --now $((NOW + 14500)) --max-archives 3 > "$T/bout" 2>&1
+grep -q "3 Atom archives read" "$T/bout" && ok "--max-archives bounds the archives read in a run" || notok "--max-archives bounds the archives read in a run" "$(cat "$T/bout")"
+[ "$(events "$B")" != "$(events "$S")" ] && ok "... so B is not caught up yet" || notok "... so B is not caught up yet"
+$A -d "$B" update --now $((NOW + 14600)) > "$T/bout" 2>&1
+is "B caught up after missing many archives: its events equal A's" "$(events "$B")" "$(events "$S")"
+is "B has as many events as A for the watched pages (nothing doubled)" "$(events "$B" | wc -l)" "$(events "$S" | wc -l)"
+$A -d "$B" update --now $((NOW + 14700)) > "$T/bout" 2>&1
+dups=$(grep -o 'GET /a/archive/[0-9]*\.atom' "$T/server.log" | sort | uniq -d)
+is "each archive was fetched once" "$dups" ""
+grep -q "records, 0 merged" "$T/bout" && ok "a run with nothing new merges nothing" || notok "a run with nothing new merges nothing" "$(cat "$T/bout")"
+is "a relayed page is marked A" "$(jget "$B" "$U/p3.html" detected_by)" "atom"
+is "a relayed page keeps the Atom source" "$(jget "$B" "$U/p3.html" source_url)" "$U/a/index.atom"
+lm_a=$($PY -c '
+import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT max(last_modified) FROM ev_events WHERE url LIKE ?", ("%/p3.html",)).fetchone()[0])' "$S")
+is "the relayed update time is the newest entry's updated" "$(jget "$B" "$U/p3.html" last_modified)" "$lm_a"
+$A -d "$B" show "$U/a/index.atom" > "$T/show" 2>&1
+grep -q "not watched" "$T/show" && ok "show describes the Atom source" || notok "show describes the Atom source" "$(cat "$T/show")"
+# two more runs of A, B reads again: only the new archives are fetched
+while [ $r -le 16 ]; do lirs_run $r > "$T/in$r"; latom $((NOW + r * 1000)) "$T/in$r"; r=$((r + 1)); done
+$A -d "$B" update --now $((NOW + 16500)) > "$T/bout" 2>&1
+is "later runs: still A's events" "$(events "$B")" "$(events "$S")"
+dups=$(grep -o 'GET /a/archive/[0-9]*\.atom' "$T/server.log" | sort | uniq -d)
+is "later runs: no archive fetched twice" "$dups" ""
+$A -d "$B" publish --now $((NOW + 16600)) "$T/bsite" >/dev/null
+grep -q '<dt><abbr class="by">A</abbr></dt>' "$T/bsite/index.html" && ok "index.html legend has A" || notok "index.html legend has A"
