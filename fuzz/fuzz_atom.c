@@ -120,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			.last_modified = 1000000000 + (int64_t)((n * 7919 + size) % 900000000),
 			.last_detected = 1700000000 - (int64_t)n, .tz_offset = 32400,
 			.content_length = (int64_t)n * 100,
+			.excerpt = n % 2 && i + 1 < nf ? f[i + 1] : NULL,   /* the antenna's change excerpt */
 		};
 	atom_cfg cfg = { .base = "http://feeds.example.org/x&y/", .title = *f[0] ? f[0] : NULL,
 			 .author = f[1], .page_size = 2, .now = 1700000000 };

@@ -475,13 +475,16 @@ static void tz_text(char *buf, size_t len, int64_t off)
 			 (long long)(a % 3600 / 60));
 }
 
-/* The summary: when it was detected, the site's time zone, size, source. */
+/* The summary: the change excerpt when there is one, else when it was
+ * detected, the site's time zone, size, source. */
 static int add_summary(feedctx *f, const ev_event *e)
 {
 	char when[32], tz[32];
 
-	if (e->excerpt && *e->excerpt)   /* what the update added (issue 9) */
-		return add_elem(b, "    ", "summary", e->excerpt);
+	if (e->excerpt && *e->excerpt) {   /* what the update added (issue 9) */
+		xw_elem(&f->w, "    ", "summary", e->excerpt);
+		return 0;
+	}
 	atom_time(when, sizeof when, e->last_detected);
 	tz_text(tz, sizeof tz, e->tz_offset);
 	lbuf_reset(&f->tmp);

@@ -706,6 +706,7 @@ static void run_row(sqlite3_stmt *s, ev_event *e)
 	e->title = (const char *)sqlite3_column_text(s, 6);
 	e->author = (const char *)sqlite3_column_text(s, 7);
 	e->source_url = (const char *)sqlite3_column_text(s, 8);
+	e->excerpt = NULL;   /* LIRS records have none */
 }
 
 /*

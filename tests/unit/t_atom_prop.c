@@ -257,6 +257,8 @@ static void make_events(ev_event *ev, lbuf *s, int64_t now)
 			.tz_offset = (int64_t)pick(100000) - 50000,
 			.content_length = pick(3) ? (int64_t)pick(100000) : -1,
 			.title = s[4 * i + 1].data, .author = s[4 * i + 2].data, .source_url = s[4 * i + 3].data,
+			/* a change excerpt (the antenna's; lirs atom stages none) */
+			.excerpt = pick(3) ? NULL : s[4 * i + 1].data,
 		};
 	}
 }
