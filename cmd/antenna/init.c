@@ -12,7 +12,7 @@
 static const char help[] =
 	"usage: antenna [-d FILE] init [--title T] [--base URL] [--author A] [--tz-offset SECONDS]\n"
 	"                         [--allow-file] [--no-visited-query] [--max-age SECONDS]\n"
-	"                         [--page-size N]\n\n"
+	"                         [--page-size N] [--keep-events N|all]\n\n"
 	"Create the antenna's database (or change the options given on an existing one).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
 	"  --base URL           where the published directory is served (default\n"
@@ -23,7 +23,10 @@ static const char help[] =
 	"  --allow-file         allow file:///... pages and sources (demos, tests)\n"
 	"  --no-visited-query   do not append ?MMDDHHMM to links in index.html\n"
 	"  --max-age SECONDS    freshness of LIRS records read and written (default 28800)\n"
-	"  --page-size N        Atom entries per archive document (default 50)\n";
+	"  --page-size N        Atom entries per archive document (default 50)\n"
+	"  --keep-events N      history kept: at least the N newest update events of\n"
+	"                       Atom archives already written (default 10000); older\n"
+	"                       ones are pruned at publish; 'all' keeps every one\n";
 
 /* The defaults written on creation, so that 'show'/'list' can read them back. */
 static const struct { const char *key, *value; } defaults[] = {
@@ -35,6 +38,7 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_VISITED, "1" },
 	{ CFG_MAX_AGE, "28800" },
 	{ CFG_PAGE_SIZE, "50" },
+	{ CFG_KEEP_EVENTS, "10000" },   /* ANT_KEEP_EVENTS */
 };
 
 struct setting { const char *key; const char *value; };
@@ -62,10 +66,11 @@ int cmd_init(int argc, char **argv)
 		{ "no-visited-query", no_argument, NULL, 'V' },
 		{ "max-age", required_argument, NULL, 'm' },
 		{ "page-size", required_argument, NULL, 'p' },
+		{ "keep-events", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct setting set[8];
+	struct setting set[16];
 	size_t nset = 0;
 	int64_t v;
 	int c, rc = ANT_OK;
@@ -73,7 +78,7 @@ int cmd_init(int argc, char **argv)
 	char err[512];
 
 	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
-		struct setting *x = &set[nset < 8 ? nset : 7];
+		struct setting *x = &set[nset < 16 ? nset : 15];
 		switch (c) {
 		case 'h': return ant_help(help);
 		case 't': *x = (struct setting){ CFG_TITLE, optarg }; break;
@@ -98,11 +103,16 @@ int cmd_init(int argc, char **argv)
 				return ANT_FATAL;
 			*x = (struct setting){ CFG_PAGE_SIZE, optarg };
 			break;
+		case 'k':
+			if (ant_parse_keep("--keep-events", optarg, &v) < 0)
+				return ANT_FATAL;
+			*x = (struct setting){ CFG_KEEP_EVENTS, optarg };
+			break;
 		case 'F': *x = (struct setting){ CFG_ALLOW_FILE, "1" }; break;
 		case 'V': *x = (struct setting){ CFG_VISITED, "0" }; break;
 		default: return ANT_FATAL;
 		}
-		if (nset < 8)
+		if (nset < 16)
 			nset++;
 	}
 	if (optind < argc)
