@@ -513,6 +513,34 @@ void store_pages_free(store_page *p, size_t n)
 	free(p);
 }
 
+static int cmp_page_url(const void *a, const void *b)
+{
+	return strcmp((*(const store_page *const *)a)->url, (*(const store_page *const *)b)->url);
+}
+
+/* Sorts v by url through an array of pointers: qsort() of the structs
+ * themselves moved 200 bytes per step.  -1 when out of memory. */
+static int sort_by_url(store_page **v, size_t n)
+{
+	store_page **pv = malloc(n * sizeof *pv), *out = malloc(n * sizeof *out);
+	size_t i;
+
+	if (!pv || !out) {
+		free(pv);
+		free(out);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		pv[i] = &(*v)[i];
+	qsort(pv, n, sizeof *pv, cmp_page_url);
+	for (i = 0; i < n; i++)
+		out[i] = *pv[i];
+	free(pv);
+	free(*v);
+	*v = out;
+	return 0;
+}
+
 int store_pages_load(store *s, store_page **out, size_t *n, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
@@ -522,7 +550,10 @@ int store_pages_load(store *s, store_page **out, size_t *n, char *err, size_t er
 
 	*out = NULL;
 	*n = 0;
-	if (prep(s, &st, "SELECT " PAGE_COLS " FROM pages ORDER BY url", err, errlen) < 0)
+	/* Sorted here, not by ORDER BY: SQLite's sorter copied every row into
+	 * a temporary b-tree, a fifth of publishing 50,000 pages.  The same
+	 * order: BINARY collation is strcmp(), and urls are unique. */
+	if (prep(s, &st, "SELECT " PAGE_COLS " FROM pages", err, errlen) < 0)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		store_page *nv = lgrow(v, &cap, len + 1, sizeof *v, 64);
@@ -537,6 +568,11 @@ int store_pages_load(store *s, store_page **out, size_t *n, char *err, size_t er
 	if (rc != SQLITE_DONE) {
 		store_pages_free(v, len);
 		return dberr(s, err, errlen, "database error");
+	}
+	if (len > 1 && sort_by_url(&v, len) < 0) {
+		store_pages_free(v, len);
+		seterr(err, errlen, "out of memory");
+		return -1;
 	}
 	*out = v;
 	*n = len;
