@@ -277,6 +277,81 @@ int store_check(store *s, char *err, size_t errlen)
 	return rc;
 }
 
+/* ---- sizes ---------------------------------------------------------------- */
+
+static int prep(store *s, sqlite3_stmt **st, const char *sql, char *err, size_t errlen);
+
+static int64_t one_int(store *s, const char *sql, const char *arg, int64_t dflt)
+{
+	sqlite3_stmt *st;
+	int64_t v = dflt;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return dflt;
+	if (arg)
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+void store_sizes_free(store_sizes *z)
+{
+	for (size_t i = 0; i < z->n; i++)
+		free(z->t[i].name);
+	free(z->t);
+	memset(z, 0, sizeof *z);
+}
+
+/* dbstat (SQLITE_ENABLE_DBSTAT_VTAB, in Debian's build) gives the pages of
+ * each b-tree; without it only the file's total is known. */
+int store_sizes_get(store *s, store_sizes *z, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	memset(z, 0, sizeof *z);
+	z->page_size = pragma_int(s, "PRAGMA page_size");
+	z->pages = pragma_int(s, "PRAGMA page_count");
+	z->free_pages = pragma_int(s, "PRAGMA freelist_count");
+	z->exact = sqlite3_prepare_v2(s->db, "SELECT 1 FROM dbstat LIMIT 1", -1, &st, NULL) == SQLITE_OK;
+	if (z->exact)
+		sqlite3_finalize(st);
+	if (prep(s, &st, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+		 err, errlen) < 0)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		store_size *nt = lgrow(z->t, &cap, z->n + 1, sizeof *nt, 16);
+		char sql[256];
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		if (!nt || !(nt[z->n].name = strdup(name ? name : ""))) {
+			if (nt)
+				z->t = nt;
+			sqlite3_finalize(st);
+			store_sizes_free(z);
+			seterr(err, errlen, "out of memory");
+			return -1;
+		}
+		z->t = nt;
+		/* the name is one of sqlite_master's tables: quoted, not bound */
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", nt[z->n].name);
+		nt[z->n].rows = strchr(nt[z->n].name, '"') ? -1 : one_int(s, sql, NULL, -1);
+		nt[z->n].bytes = z->exact ? one_int(s, "SELECT sum(d.pgsize) FROM dbstat d"
+			" JOIN sqlite_master m ON m.name = d.name WHERE m.tbl_name = ?1",
+			nt[z->n].name, 0) : -1;
+		z->n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_sizes_free(z);
+		return dberr(s, err, errlen, "cannot read sizes");
+	}
+	return 0;
+}
+
 /* ---- statement helpers ------------------------------------------------- */
 
 static int prep(store *s, sqlite3_stmt **st, const char *sql, char *err, size_t errlen)
