@@ -9,7 +9,8 @@
  * a changed page: the text rule's update state (Last-Modified UPDATED - i
  * seconds) and one Atom update event (evstore.h), so that `antenna
  * publish` has N pages and N events without N HTTP checks (the pages
- * growth bench, bench/growth-pages.sh).  DB must exist
+ * growth bench, bench/growth-pages.sh); run again with a later UPDATED
+ * on the same pages, it is the next update run.  DB must exist
  * (`antenna init`).  One `antenna add` per page costs a process and a
  * transaction each; the benchmarks need thousands of pages, so they go
  * through the library's store API (store.h) the way `antenna add` does,
@@ -81,6 +82,7 @@ int main(int argc, char **argv)
 	lbuf_init(&url); lbuf_init(&key); lbuf_init(&title); lbuf_init(&group);
 	for (i = 0; i < n && rc == 0; i++) {
 		store_page p;
+		int r;
 
 		lbuf_reset(&url); lbuf_reset(&key); lbuf_reset(&title); lbuf_reset(&group);
 		if (lbuf_addf(&url, "%s%ld.html", argv[2], i) < 0 ||
@@ -101,7 +103,8 @@ int main(int argc, char **argv)
 		p.ignore = (char *)"";
 		p.source_url = url.data;
 		p.created = time(NULL);
-		if (store_page_add(s, &p, err, sizeof err) != 0 ||
+		/* 1: already there; with UPDATED that is a later update run */
+		if ((r = store_page_add(s, &p, err, sizeof err)) < 0 || (r == 1 && !updated) ||
 		    (updated && mark_updated(s, ev, &p, updated - i, updated, err, sizeof err) != 0)) {
 			fprintf(stderr, "seed: '%s': %s\n", url.data, err);
 			rc = 2;
