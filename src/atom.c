@@ -652,6 +652,11 @@ int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
 
 	memset(stats, 0, sizeof *stats);
 	memset(&f, 0, sizeof f);
+	/* scale (issue 10): never NULL, an empty index.atom fwrite()s body.data */
+	lbuf_init(&f.body);
+	lbuf_init(&f.doc);
+	lbuf_init(&f.tmp);
+	lbuf_init(&f.key);
 	f.err = err;
 	f.errlen = errlen;
 	f.dir = dir;
