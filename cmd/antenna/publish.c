@@ -129,7 +129,7 @@ static int warn_lost(evstore *ev, const char *dir, const struct site_cfg *c)
 	else
 		snprintf(keep, sizeof keep, "%lld", (long long)c->keep_events);
 	ant_error("warning: %lld archive%s from '%s/archive/%lld.atom' to '%lld.atom' "
-		  "cannot be written again: their events were pruned (keep-events %s); "
+		  "cannot be written again: their events were pruned (retention now: keep-events %s); "
 		  "copy them from the old directory or a backup (archives never change)",
 		  (long long)lost, lost == 1 ? "" : "s", dir, (long long)first, (long long)last, keep);
 	return 1;

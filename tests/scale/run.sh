@@ -96,7 +96,7 @@ check "archives, index.atom, current.atom, index.html and lirs.gz are the same b
 $A -d "$P" publish --now $((NOW + 120)) "$T/new" > /dev/null 2> "$T/err"
 is "publish into a new DIR after pruning exits 1" $? 1
 check "the message names the archives that cannot be written again" \
-	grep -q "warning: [0-9]* archives from '$T/new/archive/1.atom' to '[0-9]*.atom' cannot be written again: their events were pruned (keep-events $KEEP)" "$T/err"
+	grep -q "warning: [0-9]* archives from '$T/new/archive/1.atom' to '[0-9]*.atom' cannot be written again: their events were pruned (retention now: keep-events $KEEP)" "$T/err"
 first=$(ls "$T/new/archive" | sort -n | head -n 1)
 check "the pruned archives are not written at all" test ! -e "$T/new/archive/1.atom"
 same=1
