@@ -12,9 +12,10 @@
 #   The 50,000-page step carries the target: <= 1 s.
 # growth-pages-fs: creating N/50 empty files in a new directory beside
 #   DIR, timed the same way: the file system's own share of writing the
-#   archives (one new file each), to read the wall times against.  On a
-#   busy ext4 without a journal (this machine) it alone can take more
-#   than a second: inodes freed in the last minutes are skipped one by one.
+#   archives (one new file each), to read the wall times against.  On
+#   this machine's busy ext4 it alone can take more than a second: the
+#   kernel skips inodes freed in the last minutes one by one (perf shows
+#   ext4's recently_deleted() under openat).
 # growth-pages-db: the database after CYCLES update + publish cycles of
 #   1,000 pages (each cycle a new update event for every page), with the
 #   default retention (keep-events 10000) and with --keep-events all:
@@ -42,10 +43,10 @@ if want growth-pages; then
 			rm -rf "$G/work"; mkdir -p "$G/work"
 			cp "$db" "$G/work/"
 			sync
-			# A new DIR each run, all removed after the step: on an ext4
-			# without a journal, inodes deleted in the last minutes are
-			# skipped one by one when allocating, so removing the previous
-			# run's 1,000 files would slow the next run's creation.
+			# A new DIR each run, all removed after the step: ext4 skips
+			# inodes freed in the last minutes one by one when allocating,
+			# so removing the previous run's 1,000 files would slow the
+			# next run's creation.
 			"$TM" "$R/gp$n" "$ANTENNA" -d "$G/work/p$n.db" publish --now $((NOW + 60)) "$G/site$i" \
 				> /dev/null || say "growth-pages: publish of $n pages exited $?"
 			# the same number of new files as archives, in a new directory
