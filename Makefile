@@ -6,7 +6,7 @@ WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter -
 PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
 BUILD   ?= build
-PKGS     = zlib sqlite3 libcurl json-c libxml-2.0 uchardet
+PKGS     = zlib sqlite3 libcurl json-c libxml-2.0 uchardet yaml-0.1
 # Recursive (=) so pkg-config runs only after mk/deps.sh has installed what is missing.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread -lm
@@ -61,7 +61,7 @@ TOOL_LIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
 # checks XML); installed like the libraries.
 $(BUILD)/.testdeps: mk/deps.sh
 	@mkdir -p $(BUILD)
-	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils
+	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils gzip:gzip iconv:libc-bin
 	@touch $@
 
 tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/.testdeps

@@ -11,6 +11,7 @@ pkg_of() {
 	json-c) echo libjson-c-dev ;;
 	libxml-2.0) echo libxml2-dev ;;
 	uchardet) echo libuchardet-dev ;;
+	yaml-0.1) echo libyaml-dev ;;
 	libmicrohttpd) echo libmicrohttpd-dev ;;
 	*) echo "$1" ;;
 	esac

@@ -329,7 +329,7 @@ static int write_file(feedctx *f, const char *rel, int nosync)
 	}
 	a.nosync = nosync;
 	if (fwrite(f->doc.data, 1, f->doc.len, a.fp) != f->doc.len ||
-	    fwrite(f->body.data, 1, f->body.len, a.fp) != f->body.len ||
+	    (f->body.len && fwrite(f->body.data, 1, f->body.len, a.fp) != f->body.len) ||
 	    fputs("</feed>\n", a.fp) == EOF) {
 		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
 		afile_abort(&a);

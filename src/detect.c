@@ -141,9 +141,12 @@ void detect_apply(detect_state *st, const detect_input *in, int64_t now,
 	trusted = detect_lm_trusted(in->lm_time, in->date_time, now);
 	rule = changed_rule(st, in, trusted, first);
 	if (rule && strcmp(rule, "header") == 0) {
+		/* An imported page with no known time learns one: no event. */
+		out->updated = !(first && st->quiet_first && st->last_modified == 0);
 		st->last_modified = in->lm_time;
 		st->detected_by = "header";
-		out->updated = 1;
+	} else if (first && st->last_modified == 0 && st->quiet_first) {
+		/* Imported: "now" would be a made-up update time; stay unknown. */
 	} else if (first && st->last_modified == 0) {
 		/* The first check is the page's first known update time. */
 		st->last_modified = now;

@@ -42,6 +42,8 @@ typedef struct detect_state {
 	int64_t interval;        /* seconds between checks */
 	int error_count;         /* consecutive failed checks */
 	int recheck;             /* a LIRS source reported a newer update */
+	int quiet_first;         /* imported (antenna import): the first check is a
+				    baseline that announces no update of its own */
 } detect_state;
 
 void detect_state_init(detect_state *st);

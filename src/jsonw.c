@@ -170,6 +170,11 @@ int lirs_record_to_json(lbuf *out, const lirs_record *r)
 		if (lbuf_addc(out, ']') < 0)
 			return -1;
 	}
+	/* tama's NATSU fields by name too (lirs(5)); extra[] stays as it was */
+	if (lirs_record_method(r) &&
+	    (kv_str(out, ",\"checked_url\":", lirs_record_checked_url(r)) < 0 ||
+	     kv_str(out, ",\"method\":", lirs_record_method(r)) < 0))
+		return -1;
 	return lbuf_addc(out, '}');
 }
 

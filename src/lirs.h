@@ -37,6 +37,15 @@ const char *lirs_strerror(int err);
 #define LIRS_DEFAULT_MAX_LINE ((size_t)1 << 20)        /* 1 MiB */
 /* LIRS 2.1 §4: records last detected longer ago than this are discarded. */
 #define LIRS_DEFAULT_MAX_AGE 28800
+/* HINA-DI: X-LIRS-Extra values one block may carry (more: block skipped). */
+#define LIRS_DI_MAX_EXTRA 64
+
+/* ---- formats: what the reader detected, what the writer writes --------- */
+enum {
+	LIRS_FORMAT_LIRS = 0,    /* LIRS 2.1 */
+	LIRS_FORMAT_DI,          /* HINA-DI 2.x ("HINA/2.1" first line) */
+	LIRS_FORMAT_HINA,        /* hina.txt (reader only) */
+};
 
 /* ---- records --------------------------------------------------------- */
 /*
@@ -67,6 +76,15 @@ typedef struct lirs_record {
 int lirs_record_copy(lirs_record *dst, const lirs_record *src);
 /* Frees the strings of a record made by lirs_record_copy(); zeroes it. */
 void lirs_record_release(lirs_record *r);
+/*
+ * tama's NATSU-style records have 13 data fields (14 with "LIRS"): the 9th
+ * (LIRS 2.1's extension, NATSU's field 10) is the URL actually checked, the
+ * 13th (extra[3], NATSU's field 14) the check method (GET, HEAD, CACHE,
+ * FILE, LENGTH, KEYWORD) or the URL of the antenna it came from.  Both
+ * return NULL for a record with fewer fields.  lirs(5)
+ */
+const char *lirs_record_checked_url(const lirs_record *r);
+const char *lirs_record_method(const lirs_record *r);
 
 /* ---- diagnostics ----------------------------------------------------- */
 typedef enum { LIRS_SEV_NOTE = 0, LIRS_SEV_WARNING, LIRS_SEV_ERROR } lirs_severity;
@@ -106,6 +124,14 @@ typedef enum {
 	LIRS_R_BAD_URL,           /* error: URL not an absolute http(s) URL */
 	LIRS_R_DUPLICATE_URL,     /* error: URL seen before in the file (§3.5) */
 	LIRS_R_EXTENSION_ZERO,    /* warning: extension is "0" (§3.9) */
+	/* HINA-DI and hina.txt (di.c) */
+	LIRS_R_FORMAT,            /* note: the input is HINA-DI or hina.txt */
+	LIRS_R_DI_BAD_LINE,       /* warning: a DI line that is not "Field: value"; ignored */
+	LIRS_R_DI_NO_URL,         /* error: a DI block without URL; skipped */
+	LIRS_R_DI_BAD_DATE,       /* error: a DI date that is not an HTTP date; skipped */
+	LIRS_R_DI_CHARSET,        /* warning: a DI charset we do not know */
+	LIRS_R_DI_TOO_MANY_EXTRA, /* error: over LIRS_DI_MAX_EXTRA X-LIRS-Extra; skipped */
+	LIRS_R_HINA_BAD_LINE,     /* error: a hina.txt line that is not a record; skipped */
 	LIRS_R__COUNT
 } lirs_rule;
 
@@ -137,6 +163,9 @@ typedef struct lirs_reader_opts {
 	lirs_record_fn on_record;
 	lirs_diag_fn on_diag;    /* may be NULL */
 	void *ctx;
+	/* hina.txt has no Last-Detected: the reader takes this time (when the
+	 * file was fetched, Unix time), or Last-Modified when it is 0. lirs(5) */
+	int64_t fetched;
 } lirs_reader_opts;
 
 typedef struct lirs_reader_stats {
@@ -148,6 +177,7 @@ typedef struct lirs_reader_stats {
 	unsigned long comments;
 	unsigned long errors, warnings;
 	int gzip;                /* input was gzip */
+	int format;              /* LIRS_FORMAT_*, known after the first line */
 } lirs_reader_stats;
 
 typedef struct lirs_reader lirs_reader;
@@ -179,6 +209,8 @@ typedef struct lirs_writer_opts {
 	int level;               /* gzip level, 0 = default (6) */
 	lirs_sink_fn sink;
 	void *ctx;
+	int format;              /* LIRS_FORMAT_LIRS (0) or LIRS_FORMAT_DI */
+	int64_t date;            /* DI: the header's Date (Unix time), 0 = none */
 } lirs_writer_opts;
 
 typedef struct lirs_writer lirs_writer;
@@ -204,6 +236,9 @@ unsigned long lirs_writer_replaced(const lirs_writer *w);
  * written as U+FFE5 FULLWIDTH YEN SIGN).  See lirs(5).
  */
 unsigned long lirs_writer_approximated(const lirs_writer *w);
+/* DI: records left out because they have no URL (a DI block needs one) or
+ * more than LIRS_DI_MAX_EXTRA extra fields (a DI reader would skip them). */
+unsigned long lirs_writer_skipped(const lirs_writer *w);
 void lirs_writer_free(lirs_writer *w);
 
 /* A sink that appends to a stdio FILE* (ctx). */

@@ -404,10 +404,112 @@ static int pattern_kind(const char *p)
 	return PAT_REGEX;
 }
 
+/*
+ * glibc's regcomp() copies a repeated expression once per repetition, so
+ * "(a{999}){999}" or "a++++..." asks for gigabytes: the size of the
+ * expression after those copies is estimated first (sequences add,
+ * repetitions multiply) and refused past PAGE_REGEX_MAX_NODES.
+ */
+#define PAGE_REGEX_MAX_NODES 100000
+
+static double regex_size(const char **pp, int depth);
+
+/* One atom: a character, an escape, a bracket expression or a group. */
+static double regex_atom(const char **pp, int depth)
+{
+	const char *p = *pp;
+	double n = 1;
+
+	if (*p == '(') {
+		p++;
+		n = depth > 100 ? 1e12 : regex_size(&p, depth + 1);
+		if (*p == ')')
+			p++;
+	} else if (*p == '[') {
+		p++;
+		if (*p == '^') p++;
+		if (*p == ']') p++;
+		while (*p && *p != ']') {
+			if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+				const char *e = strstr(p + 2, p[1] == ':' ? ":]" : p[1] == '.' ? ".]" : "=]");
+				p = e ? e + 2 : p + 1;
+			} else {
+				p++;
+			}
+		}
+		if (*p) p++;
+	} else if (*p == '\\' && p[1]) {
+		p += 2;
+	} else {
+		p++;
+	}
+	*pp = p;
+	return n;
+}
+
+/* The factor of the repetitions that follow an atom. */
+static double regex_repeats(const char **pp)
+{
+	const char *p = *pp;
+	double f = 1;
+
+	for (;;) {
+		if (*p == '*' || *p == '?') {
+			p++;
+		} else if (*p == '+') {
+			f *= 2;
+			p++;
+		} else if (*p == '{' && (p[1] >= '0' && p[1] <= '9')) {
+			unsigned long m = strtoul(p + 1, (char **)&p, 10), n = m;
+			if (*p == ',') {
+				p++;
+				n = *p >= '0' && *p <= '9' ? strtoul(p, (char **)&p, 10) : m + 1;
+			}
+			if (*p == '}') p++;
+			f *= (double)(n > m ? n : m) + 1;
+		} else {
+			break;
+		}
+	}
+	*pp = p;
+	return f;
+}
+
+static double regex_size(const char **pp, int depth)
+{
+	double total = 0;
+
+	while (**pp && **pp != ')') {
+		if (**pp == '|') {
+			(*pp)++;
+			continue;
+		}
+		double a = regex_atom(pp, depth);
+		total += a * regex_repeats(pp);
+		if (total > 1e12)
+			total = 1e12;
+	}
+	return total;
+}
+
 /* Compiles a regex pattern into re; 0, or -1 with a message. */
 static int regex_compile(regex_t *re, const char *pattern, char *err, size_t errlen)
 {
-	int rc = regcomp(re, pattern, REG_EXTENDED);
+	const char *p = pattern;
+	double size = 0;
+	int rc;
+
+	while (*p) {   /* an unmatched ')' is regcomp's to report */
+		size += regex_size(&p, 0);
+		if (*p)
+			p++;
+	}
+	if (size > PAGE_REGEX_MAX_NODES) {
+		snprintf(err, errlen, "ignore pattern '%.200s' repeats too much (over %d copies)",
+			 pattern, PAGE_REGEX_MAX_NODES);
+		return -1;
+	}
+	rc = regcomp(re, pattern, REG_EXTENDED);
 
 	if (rc != 0) {
 		char msg[128];
@@ -704,10 +806,12 @@ uint64_t page_hash64(const void *p, size_t n)
 /* ---- the entry point ----------------------------------------------------- */
 
 static void pick_charset(const char *body, size_t len, const char *content_type,
-			 page_info *out, size_t *skip, charset *cs)
+			 const char *forced, page_info *out, size_t *skip, charset *cs)
 {
-	*skip = from_bom((const unsigned char *)body, len, cs);
-	if (*skip)
+	*skip = 0;
+	if (forced && *forced && charset_resolve(forced, strlen(forced), cs) == 0)
+		out->charset_from = "forced";   /* the operator's word beats everything */
+	else if ((*skip = from_bom((const unsigned char *)body, len, cs)))
 		out->charset_from = "bom";
 	else if (from_header(content_type, cs) == 0)
 		out->charset_from = "header";
@@ -747,6 +851,23 @@ int page_analyze(const char *body, size_t len, const char *content_type,
 		 const char *const *ignore, size_t nignore, page_info *out,
 		 char *err, size_t errlen)
 {
+	return page_analyze_forced(body, len, content_type, NULL, ignore, nignore, out, err, errlen);
+}
+
+int page_charset_check(const char *label, char *err, size_t errlen)
+{
+	charset cs;
+
+	if (charset_resolve(label, strlen(label), &cs) == 0)
+		return 0;
+	snprintf(err, errlen, "unknown charset '%s'", label);
+	return -1;
+}
+
+int page_analyze_forced(const char *body, size_t len, const char *content_type,
+			const char *forced, const char *const *ignore, size_t nignore,
+			page_info *out, char *err, size_t errlen)
+{
 	walk w = { LBUF_INIT, LBUF_INIT, 1, 0, 0 };
 	lbuf utf8 = LBUF_INIT;
 	ignores ig;
@@ -758,7 +879,7 @@ int page_analyze(const char *body, size_t len, const char *content_type,
 		len = 0, body = "";
 	if (ignores_compile(&ig, ignore, nignore, err, errlen) < 0)
 		return -1;
-	pick_charset(body, len, content_type, out, &skip, &cs);
+	pick_charset(body, len, content_type, forced, out, &skip, &cs);
 	if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
 	    parse_and_walk(&utf8, &ig, &w) < 0 || w.oom || remove_regex(&w.text, &ig) < 0) {
 		snprintf(err, errlen, "cannot analyze page: out of memory");

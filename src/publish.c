@@ -539,8 +539,9 @@ static int write_records(lirs_writer *w, const pub_page **v, size_t n)
 	return 0;
 }
 
-int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
-		 size_t n, char *err, size_t errlen)
+/* lirs.gz, or sites.di.gz (format LIRS_FORMAT_DI): the same records. */
+static int publish_records(const char *dir, const pub_site *site, const pub_page *pages,
+			   size_t n, const char *name, int format, char *err, size_t errlen)
 {
 	int64_t now = site->now ? site->now : (int64_t)time(NULL);
 	int64_t max_age = site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE;
@@ -562,9 +563,12 @@ int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
 		if (is_fresh(&pages[i], now, max_age))
 			v[m++] = &pages[i];
 	qsort(v, m, sizeof *v, cmp_lirs);
-	if (open_out(&f, dir, "lirs.gz", &path, err, errlen) < 0)
+	if (open_out(&f, dir, name, &path, err, errlen) < 0)
 		goto out;
 	memset(&wo, 0, sizeof wo);
+	wo.format = format;   /* sites.di.gz: UTF-8 and a Date, as tama's */
+	wo.utf8 = format == LIRS_FORMAT_DI;
+	wo.date = format == LIRS_FORMAT_DI ? now : 0;
 	wo.sink = lirs_sink_stdio;
 	wo.ctx = f.fp;
 	errno = 0;
@@ -579,4 +583,16 @@ out:
 	free(path);
 	free(v);
 	return rc;
+}
+
+int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
+		 size_t n, char *err, size_t errlen)
+{
+	return publish_records(dir, site, pages, n, "lirs.gz", LIRS_FORMAT_LIRS, err, errlen);
+}
+
+int publish_di(const char *dir, const pub_site *site, const pub_page *pages,
+	       size_t n, char *err, size_t errlen)
+{
+	return publish_records(dir, site, pages, n, "sites.di.gz", LIRS_FORMAT_DI, err, errlen);
 }

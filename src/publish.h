@@ -60,6 +60,12 @@ int publish_html(const char *dir, const pub_site *site, const pub_page *pages,
  */
 int publish_lirs(const char *dir, const pub_site *site, const pub_page *pages,
 		 size_t n, char *err, size_t errlen);
+/*
+ * Writes DIR/sites.di.gz: the records of lirs.gz as HINA-DI 2.1 (UTF-8,
+ * gzip, CRLF, as tama wrote its sites.di.gz; lirs(5)), atomically.
+ */
+int publish_di(const char *dir, const pub_site *site, const pub_page *pages,
+	       size_t n, char *err, size_t errlen);
 
 /* ---- additions (publish.c) ------------------------------------------ */
 #define PUB_JST 32400            /* the default display_tz */

@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "charset.h"
+#include "di.h"
 #include "gz.h"
 
 /* rd->skipping: inside a line over max_line, and whether the last chunk
@@ -70,6 +71,12 @@ struct lirs_reader {
 	lbuf msgs;
 	int nomem;
 	char empty[1];
+	/* HINA-DI and hina.txt (di.c): the format is chosen by the first line */
+	int sniffed;
+	int di_body;             /* past the DI header block */
+	int di_cs;               /* enum di_charset */
+	iconv_t sjis;            /* CP932 -> UTF-8, opened when a header asks */
+	di_block blk;
 };
 
 static const char fffd[3] = { (char)0xef, (char)0xbf, (char)0xbd };
@@ -421,6 +428,44 @@ static int is_blank(const char *s, size_t n)
 	return 1;
 }
 
+/* A NUL byte in the decoded line becomes U+FFFD (queued). */
+static int no_nul(lirs_reader *rd, const char **ps, size_t *pn)
+{
+	const char *s = *ps, *z;
+	size_t n = *pn, i;
+
+	if (!(z = memchr(s, '\0', n)))
+		return 0;
+	queue(rd, col_of(s, (size_t)(z - s)), LIRS_R_NUL_BYTE, NULL,
+	      "NUL byte in the line; replaced by U+FFFD");
+	lbuf_reset(&rd->nul);
+	for (i = 0; i < n; i++)
+		if (s[i] ? lbuf_addc(&rd->nul, s[i]) : lbuf_add(&rd->nul, fffd, 3))
+			return -1;
+	*ps = rd->nul.data;
+	*pn = rd->nul.len;
+	return 0;
+}
+
+/* A HINA-DI line in the charset its header declared (UTF-8, Shift_JIS). */
+static int decode_declared(lirs_reader *rd, const char **ps, size_t *pn)
+{
+	size_t bad = 0;
+	int r = rd->di_cs == DI_CS_SJIS
+		? di_decode_iconv(rd->sjis, *ps, *pn, &rd->dec, &bad)
+		: di_decode_utf8(*ps, *pn, &rd->dec, &bad);
+
+	if (r < 0)
+		return -1;
+	if (r > 0)
+		queue(rd, col_of(rd->dec.data, bad), LIRS_R_INVALID_ENCODING, NULL,
+		      "line is not %s as the header says; bad bytes replaced by U+FFFD",
+		      rd->di_cs == DI_CS_SJIS ? "Shift_JIS" : "UTF-8");
+	*ps = rd->dec.data;
+	*pn = rd->dec.len;
+	return no_nul(rd, ps, pn);
+}
+
 /* Decodes the line to UTF-8, replacing NUL bytes; queues what it found. */
 static int decode(lirs_reader *rd, const char **ps, size_t *pn)
 {
@@ -428,6 +473,8 @@ static int decode(lirs_reader *rd, const char **ps, size_t *pn)
 	size_t n = *pn, bad = 0, i;
 	int r = CS_ASCII;
 
+	if (rd->di_cs != DI_CS_AUTO && !cs_is_ascii(s, n))
+		return decode_declared(rd, ps, pn);
 	if (!cs_is_ascii(s, n))
 		r = cs_decode_line(&rd->cs, s, n, &rd->dec, &bad);
 	if (r < 0)
@@ -467,6 +514,107 @@ static int deliver(lirs_reader *rd, lirs_record *r, unsigned long ln)
 	return 0;
 }
 
+/* ---- HINA-DI and hina.txt (di.c does the fields) ------------------------ */
+
+static void report(lirs_reader *rd, const di_problem *p, unsigned long ln, int skipped)
+{
+	emit(rd, p->line ? p->line : ln, 0, p->rule, p->field, p->msg, skipped);
+}
+
+/* The first line that is not blank or a comment picks the format. */
+static void sniff(lirs_reader *rd, const char *s, size_t n, unsigned long ln)
+{
+	rd->sniffed = 1;
+	if (n >= 5 && memcmp(s, "HINA/", 5) == 0)
+		rd->st.format = LIRS_FORMAT_DI;
+	else if (n >= 4 && memcmp(s, "<!--", 4) == 0)
+		rd->st.format = LIRS_FORMAT_HINA;
+	else
+		return;
+	emit(rd, ln, 0, LIRS_R_FORMAT, NULL, rd->st.format == LIRS_FORMAT_DI
+	     ? "input is HINA-DI; read as records like LIRS"
+	     : "input is hina.txt; read as records like LIRS (Last-Detected assumed, see lirs(5))", 0);
+}
+
+/* A blank line: the DI header ends, or the block does (delivered then). */
+static int di_blank(lirs_reader *rd)
+{
+	lirs_record rec;
+	di_problem p;
+	int r;
+
+	if (!rd->di_body) {
+		rd->di_body = 1;
+		return 0;
+	}
+	if (!rd->blk.first)
+		return 0;
+	r = di_block_record(&rd->blk, &rec, &p);
+	if (r == -2)
+		return rd->err = LIRS_ENOMEM;
+	if (r < 0) {
+		rd->st.skipped++;
+		report(rd, &p, rd->blk.first, 1);
+		di_block_reset(&rd->blk);
+		return 0;
+	}
+	r = deliver(rd, &rec, rd->blk.first);
+	di_block_reset(&rd->blk);
+	return r;
+}
+
+/* A header line: Content-Type may name the charset of what follows. */
+static int di_header(lirs_reader *rd, const char *s, size_t n, unsigned long ln)
+{
+	char unknown[64];
+
+	if (di_header_line(s, n, &rd->di_cs, unknown, sizeof unknown))
+		emitf(rd, ln, LIRS_R_DI_CHARSET, "unknown charset '%s'; read as EUC-JP or UTF-8",
+		      unknown);
+	if (rd->di_cs == DI_CS_SJIS && rd->sjis == (iconv_t)-1 &&
+	    (rd->sjis = iconv_open("UTF-8", "CP932")) == (iconv_t)-1)
+		return rd->err = LIRS_EICONV;
+	return 0;
+}
+
+/* A non-blank line of a DI input (lines were decoded by the caller). */
+static int di_line(lirs_reader *rd, const char *s, size_t n, unsigned long ln)
+{
+	di_problem p;
+	int r;
+
+	if (!rd->di_body)
+		return ln == 1 ? 0 : di_header(rd, s, n, ln);
+	if (decode(rd, &s, &n) < 0)
+		return rd->err = LIRS_ENOMEM;
+	flush_queue(rd, ln, 0);
+	if ((r = di_block_line(&rd->blk, s, n, ln, &p)) < 0)
+		return rd->err = LIRS_ENOMEM;
+	if (r > 0)
+		report(rd, &p, ln, 0);
+	return 0;
+}
+
+/* One hina.txt line: a record, or skipped with a diagnostic. */
+static int hina_do_line(lirs_reader *rd, const char *s, size_t n, unsigned long ln)
+{
+	lirs_record rec;
+	di_problem p;
+	int r;
+
+	if (decode(rd, &s, &n) < 0)
+		return rd->err = LIRS_ENOMEM;
+	if ((r = hina_line(s, n, &rd->fbuf, rd->o.fetched, &rec, &p)) < 0)
+		return rd->err = LIRS_ENOMEM;
+	if (r > 0) {
+		rd->st.skipped++;
+		flush_queue(rd, ln, 1);
+		report(rd, &p, ln, 1);
+		return 0;
+	}
+	return deliver(rd, &rec, ln);
+}
+
 /* One complete line (without its line end); lone_cr: it ended in a lone CR. */
 static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 {
@@ -478,6 +626,15 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 
 	rd->npd = 0;
 	lbuf_reset(&rd->msgs);
+	if (!rd->sniffed && n && !is_blank(s, n) && s[0] != '#')
+		sniff(rd, s, n, ln);
+	if (rd->st.format == LIRS_FORMAT_DI) {
+		if (lone_cr)
+			emit(rd, ln, 0, LIRS_R_LONE_CR, NULL, "CR not followed by LF; taken as a line end", 0);
+		return n == 0 || is_blank(s, n) ? di_blank(rd) : di_line(rd, s, n, ln);
+	}
+	if (rd->st.format == LIRS_FORMAT_HINA && n && !is_blank(s, n) && s[0] != '#')
+		return hina_do_line(rd, s, n, ln);
 	if (n == 0 || is_blank(s, n) || s[0] == '#') {
 		if (n && s[0] == '#')
 			rd->st.comments++;
@@ -641,6 +798,8 @@ static int on_bytes(void *ctx, const char *s, size_t n)
 				p++;
 			rd->st.lines += (unsigned long)(p - s);
 			s = p;
+			if (rd->st.format == LIRS_FORMAT_DI)
+				r = di_blank(rd);
 			continue;
 		}
 		lf = memchr(s, '\n', (size_t)(end - s));
@@ -695,6 +854,8 @@ lirs_reader *lirs_reader_new(const lirs_reader_opts *opts)
 	lbuf_init(&rd->nul);
 	lbuf_init(&rd->fbuf);
 	lbuf_init(&rd->msgs);
+	di_block_init(&rd->blk);
+	rd->sjis = (iconv_t)-1;
 	if (cs_open(&rd->cs, 1) < 0) {
 		free(rd);
 		return NULL;
@@ -765,6 +926,8 @@ int lirs_reader_finish(lirs_reader *rd)
 	} else if (rd->skipping) {
 		too_long_end(rd, rd->skipping == SKIP_CR);
 	}
+	if (r == 0 && !rd->err && rd->st.format == LIRS_FORMAT_DI)
+		r = di_blank(rd);   /* the last block needs no blank line after it */
 	return r < 0 ? r : rd->err;
 }
 
@@ -787,5 +950,8 @@ void lirs_reader_free(lirs_reader *rd)
 	free(rd->f);
 	free(rd->extra);
 	free(rd->pd);
+	di_block_release(&rd->blk);
+	if (rd->sjis != (iconv_t)-1)
+		iconv_close(rd->sjis);
 	free(rd);
 }

@@ -54,3 +54,14 @@ void lirs_record_release(lirs_record *r)
 	free(r->extra);
 	memset(r, 0, sizeof(*r));
 }
+
+/* NATSU-style: 4 or more fields after the 9th (tama writes exactly 4). */
+const char *lirs_record_checked_url(const lirs_record *r)
+{
+	return r->nextra >= 4 ? r->extension : NULL;
+}
+
+const char *lirs_record_method(const lirs_record *r)
+{
+	return r->nextra >= 4 ? r->extra[3] : NULL;
+}

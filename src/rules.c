@@ -64,6 +64,20 @@ static const struct {
 		"the same URL appears twice in one file (§3.5)" },
 	[LIRS_R_EXTENSION_ZERO] = { "extension-zero", LIRS_SEV_WARNING,
 		"the extension is \"0\"; a blank extension SHOULD be empty (§3.9)" },
+	[LIRS_R_FORMAT] = { "format", LIRS_SEV_NOTE,
+		"the input is HINA-DI or hina.txt, read into the same records as LIRS" },
+	[LIRS_R_DI_BAD_LINE] = { "di-bad-line", LIRS_SEV_WARNING,
+		"a HINA-DI line that is not \"Field: value\"; ignored" },
+	[LIRS_R_DI_NO_URL] = { "di-no-url", LIRS_SEV_ERROR,
+		"a HINA-DI block without a URL field; skipped" },
+	[LIRS_R_DI_BAD_DATE] = { "di-bad-date", LIRS_SEV_ERROR,
+		"a HINA-DI date that is not an HTTP date; the block is skipped" },
+	[LIRS_R_DI_CHARSET] = { "di-charset", LIRS_SEV_WARNING,
+		"a HINA-DI charset other than UTF-8, EUC-JP or Shift_JIS; read as EUC-JP or UTF-8" },
+	[LIRS_R_DI_TOO_MANY_EXTRA] = { "di-too-many-extra", LIRS_SEV_ERROR,
+		"a HINA-DI block with more X-LIRS-Extra fields than the limit; skipped" },
+	[LIRS_R_HINA_BAD_LINE] = { "hina-bad-line", LIRS_SEV_ERROR,
+		"a hina.txt line that is not a HINA record; skipped" },
 };
 
 const char *lirs_rule_id(lirs_rule r)

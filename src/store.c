@@ -74,6 +74,11 @@ static const char *const migrations[] = {
 	" records_skipped INTEGER NOT NULL DEFAULT 0,"
 	" records_merged INTEGER NOT NULL DEFAULT 0,"
 	" records_ignored INTEGER NOT NULL DEFAULT 0);",
+	/* 1 -> 2: antenna import: a charset the operator forces (samidare's
+	 * ForceCharset), and when a page was imported (its first check is a
+	 * baseline, not an update: detect.h quiet_first). */
+	"ALTER TABLE pages ADD COLUMN force_charset TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -451,7 +456,8 @@ int64_t store_config_int(store *s, const char *key, int64_t dflt)
 	"id, url, url_key, title, title_set_by_user, author, grp, ignore, etag," \
 	" last_modified_header, lm_header_time, last_modified, last_detected, last_ok," \
 	" last_check, content_length, text_hash, charset, detected_by, source_url," \
-	" last_error, last_status, next_check, interval, error_count, recheck, created"
+	" last_error, last_status, next_check, interval, error_count, recheck, created," \
+	" force_charset, imported"
 
 void store_page_init(store_page *p)
 {
@@ -464,6 +470,7 @@ void store_page_release(store_page *p)
 	free(p->url); free(p->url_key); free(p->title); free(p->author);
 	free(p->group); free(p->ignore); free(p->etag); free(p->lm_header);
 	free(p->charset); free(p->source_url); free(p->last_error);
+	free(p->force_charset);
 	store_page_init(p);
 }
 
@@ -510,8 +517,11 @@ static int page_from_row(sqlite3_stmt *st, store_page *p)
 	p->st.error_count = sqlite3_column_int(st, 24);
 	p->st.recheck = sqlite3_column_int(st, 25);
 	p->created = sqlite3_column_int64(st, 26);
+	p->force_charset = col_dup(st, 27, 0);
+	p->imported = sqlite3_column_int64(st, 28);
+	p->st.quiet_first = p->imported != 0;
 	if (!p->url || !p->url_key || !p->title || !p->author || !p->group ||
-	    !p->ignore || !p->source_url) {
+	    !p->ignore || !p->source_url || !p->force_charset) {
 		store_page_release(p);
 		return -1;
 	}
@@ -524,9 +534,11 @@ int store_page_add(store *s, const store_page *p, char *err, size_t errlen)
 	int rc;
 
 	if (prep(s, &st, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
-		 " grp, ignore, source_url, created) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)",
-		 err, errlen) < 0)
+		 " grp, ignore, source_url, created, force_charset, imported)"
+		 " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)", err, errlen) < 0)
 		return -1;
+	bind_text(st, 10, p->force_charset ? p->force_charset : "");
+	sqlite3_bind_int64(st, 11, p->imported);
 	bind_text(st, 1, p->url);
 	bind_text(st, 2, p->url_key);
 	bind_text(st, 3, p->title ? p->title : "");
@@ -699,6 +711,26 @@ int store_page_save(store *s, const store_page *p, char *err, size_t errlen)
 	rc = step_done(s, st, err, errlen);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
+	return rc < 0 ? -1 : 0;
+}
+
+int store_page_set_config(store *s, const store_page *p, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, "UPDATE pages SET title=?2, title_set_by_user=?3, author=?4, grp=?5,"
+		 " ignore=?6, force_charset=?7 WHERE id=?1", err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, p->id);
+	bind_text(st, 2, p->title ? p->title : "");
+	sqlite3_bind_int(st, 3, p->title_set_by_user);
+	bind_text(st, 4, p->author ? p->author : "");
+	bind_text(st, 5, p->group ? p->group : "");
+	bind_text(st, 6, p->ignore ? p->ignore : "");
+	bind_text(st, 7, p->force_charset ? p->force_charset : "");
+	rc = step_done(s, st, err, errlen);
+	sqlite3_finalize(st);
 	return rc < 0 ? -1 : 0;
 }
 

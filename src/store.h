@@ -24,7 +24,7 @@
 
 #include "detect.h"
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -94,6 +94,8 @@ typedef struct store_page {
 	char *last_error;        /* NULL when the last check succeeded */
 	int64_t created;
 	detect_state st;
+	char *force_charset;     /* page.h page_analyze_forced(); "" = none */
+	int64_t imported;        /* when antenna import added it; 0 = not imported */
 } store_page;
 
 void store_page_init(store_page *p);
@@ -110,6 +112,10 @@ int store_pages_load(store *s, store_page **out, size_t *n, char *err, size_t er
 void store_pages_free(store_page *p, size_t n);
 /* Writes back everything a check or a relay changes (by id). */
 int store_page_save(store *s, const store_page *p, char *err, size_t errlen);
+
+/* Writes back what the operator sets (antenna import): title and whether
+ * the user set it, author, group, ignore, force_charset (by id). */
+int store_page_set_config(store *s, const store_page *p, char *err, size_t errlen);
 
 /* ---- LIRS sources -------------------------------------------------------- */
 typedef struct store_source {

@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "charset.h"
+#include "di.h"
 
 #define BATCH ((size_t)256 << 10)
 #define ZOUT ((size_t)128 << 10)
@@ -29,6 +30,7 @@ struct lirs_writer {
 	lbuf batch;              /* encoded lines waiting for compression */
 	unsigned long replaced;
 	unsigned long approx;    /* written as a look-alike (lirs_writer_approximated) */
+	unsigned long skipped;   /* DI: records without a URL, left out */
 	int err;                 /* sticky */
 	int finished;
 	/* gzip */
@@ -243,6 +245,11 @@ lirs_writer *lirs_writer_new(const lirs_writer_opts *opts)
 		pthread_cond_init(&w->cv, NULL);
 		w->threaded = pthread_create(&w->th, NULL, worker, w) == 0;
 	}
+	if (w->o.format == LIRS_FORMAT_DI &&
+	    (di_write_header(&w->line, w->o.utf8, w->o.date) < 0 || emit_line(w) < 0)) {
+		lirs_writer_free(w);
+		return NULL;
+	}
 	return w;
 }
 
@@ -254,6 +261,8 @@ int lirs_writer_comment(lirs_writer *w, const char *text)
 		return done(w, w->err);
 	if (w->finished)
 		return LIRS_EINVAL;
+	if (w->o.format == LIRS_FORMAT_DI)
+		return 0;   /* HINA-DI has no comments (lirs(5)) */
 	lbuf_reset(&w->line);
 	if (lbuf_adds(&w->line, *text ? "# " : "#") < 0)
 		return done(w, w->err = LIRS_ENOMEM);
@@ -277,6 +286,12 @@ int lirs_writer_add(lirs_writer *w, const lirs_record *r)
 	if (w->finished)
 		return LIRS_EINVAL;
 	lbuf_reset(b);
+	if (w->o.format == LIRS_FORMAT_DI) {
+		if ((bad = di_write_record(b, r)) < 0)
+			return done(w, w->err = LIRS_ENOMEM);
+		w->skipped += bad;
+		return bad ? 0 : done(w, emit_line(w));
+	}
 	bad = lbuf_add(b, "LIRS,", 5) | put_int(b, r->last_modified) |
 	      put_int(b, r->last_detected) | put_int(b, r->tz_offset) |
 	      put_int(b, r->content_length) | put_text(b, r->url, 1) |
@@ -318,6 +333,11 @@ unsigned long lirs_writer_replaced(const lirs_writer *w)
 unsigned long lirs_writer_approximated(const lirs_writer *w)
 {
 	return w->approx;
+}
+
+unsigned long lirs_writer_skipped(const lirs_writer *w)
+{
+	return w->skipped;
 }
 
 void lirs_writer_free(lirs_writer *w)

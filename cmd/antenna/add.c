@@ -21,7 +21,8 @@ static const char help[] =
 	"  --ignore PATTERN  leave a part of the page out of the text checksum (repeatable):\n"
 	"                    '#id' an element by id, '.class' elements by class, anything\n"
 	"                    else a POSIX extended regular expression over the text\n"
-	"  --lirs            URL is a LIRS source, not a page\n"
+	"  --lirs            URL is a LIRS source, not a page (HINA-DI and\n"
+	"                    hina.txt too, found from the body)\n"
 	"  --allow-file      accept a file:///... URL (also allowed by 'init --allow-file')\n\n"
 	"URL must be an absolute http or https URL.\n";
 

@@ -65,6 +65,8 @@ int64_t ant_now(int64_t now_opt);
 
 int cmd_add(int argc, char **argv);
 int cmd_check_db(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_publish(int argc, char **argv);

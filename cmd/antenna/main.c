@@ -17,6 +17,8 @@ static const struct cmd {
 	/* Keep sorted: lookup is a bsearch. */
 	{ "add", cmd_add, "watch a page, or subscribe to a LIRS source (--lirs)" },
 	{ "check-db", cmd_check_db, "run SQLite's integrity check on the database" },
+	{ "export", cmd_export, "write the watch list as OPML, samidare's config.yml or JSON Lines" },
+	{ "import", cmd_import, "add the pages of a samidare, tama, OPML or LIRS file (-n: dry run)" },
 	{ "init", cmd_init, "create the database and set the antenna's name and options" },
 	{ "list", cmd_list, "list watched pages (text or JSON Lines) or sources" },
 	{ "publish", cmd_publish, "write index.html, lirs.gz and the Atom feeds into DIR" },

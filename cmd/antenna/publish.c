@@ -1,6 +1,7 @@
 /*
  * publish.c: antenna publish DIR: the static site from the database.
- *   DIR/index.html, DIR/lirs.gz           publish.h
+ *   DIR/index.html, DIR/lirs.gz,
+ *   DIR/sites.di.gz                       publish.h
  *   DIR/index.atom, archive/N.atom,
  *   DIR/current.atom                      atom.h over the update events
  *                                         that 'update' recorded (evstore)
@@ -33,7 +34,8 @@
 static const char help[] =
 	"usage: antenna [-d FILE] publish [--now EPOCH] [--keep-events N|all] DIR\n\n"
 	"Write the antenna's site into DIR (created when missing): index.html,\n"
-	"lirs.gz (every page with a fresh update), index.atom, archive/N.atom and\n"
+	"lirs.gz (every page with a fresh update), sites.di.gz (the same as\n"
+	"HINA-DI), index.atom, archive/N.atom and\n"
 	"current.atom.  Each file is replaced atomically.\n\n"
 	"  --now EPOCH        the time of this publish (default: the clock)\n"
 	"  --keep-events N    keep at least the N newest update events of archives\n"
@@ -164,7 +166,7 @@ static int write_atom(store *s, const char *dir, const struct site_cfg *c,
 	return rc;
 }
 
-/* index.html and lirs.gz, beside the Atom files (thread). */
+/* index.html, lirs.gz and sites.di.gz, beside the Atom files (thread). */
 struct side {
 	const char *dir;
 	const pub_site *site;
@@ -179,7 +181,8 @@ static void *write_side(void *arg)
 	struct side *w = arg;
 
 	w->rc = publish_html(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
-		publish_lirs(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ? -1 : 0;
+		publish_lirs(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
+		publish_di(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ? -1 : 0;
 	return NULL;
 }
 

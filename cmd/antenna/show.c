@@ -54,6 +54,10 @@ static void show_page(const store_page *p, int64_t tz)
 	printf("group:          %s\n", p->group);
 	if (*p->ignore)
 		printf("ignore:         %s\n", p->ignore);  /* one per line */
+	if (*p->force_charset)
+		printf("force charset:  %s\n", p->force_charset);
+	if (p->imported)
+		printf("imported:       %s\n", when(b, sizeof b, p->imported, tz));
 	printf("last modified:  %s\n", when(b, sizeof b, p->st.last_modified, tz));
 	printf("detected by:    %s\n", how(p));
 	printf("source url:     %s\n", p->source_url);

@@ -191,7 +191,9 @@ static int on_record(void *ctx, const lirs_record *r)
 
 static void read_source(struct upd *u, store_source *src, const fetch_result *res)
 {
-	lirs_reader_opts o = { .filename = src->url, .on_record = on_record, .ctx = u };
+	/* hina.txt has no Last-Detected: this fetch is it (lirs(5)) */
+	lirs_reader_opts o = { .filename = src->url, .on_record = on_record, .ctx = u,
+			       .fetched = u->now };
 	lirs_reader *rd;
 	int rc;
 
@@ -323,8 +325,8 @@ static int analyze(store_page *p, const fetch_result *res, detect_input *in)
 	if (!is_html(res->content_type))
 		return 0;
 	ign = split_ignore(p->ignore, &nign);
-	rc = page_analyze(res->body, res->len, res->content_type,
-			  (const char *const *)ign, nign, &info, err, sizeof err);
+	rc = page_analyze_forced(res->body, res->len, res->content_type, p->force_charset,
+				 (const char *const *)ign, nign, &info, err, sizeof err);
 	free(ign);
 	if (rc < 0)
 		return 0;

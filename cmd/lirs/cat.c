@@ -9,16 +9,18 @@
 #include "jsonw.h"
 
 static const char help[] =
-	"usage: lirs cat [--format jsonl|tsv|lirs] [--utf8] [--gzip] [--max-decoded BYTES] [--max-line BYTES] [FILE...]\n"
+	"usage: lirs cat [--format jsonl|tsv|lirs|di] [--utf8] [--gzip] [--max-decoded BYTES] [--max-line BYTES] [FILE...]\n"
 	"\n"
 	"Decode LIRS files (gzip or plain, EUC-JP or UTF-8) to standard output.\n"
+	"HINA-DI and hina.txt files are read too, found by their first line (lirs(5)).\n"
 	"With no FILE, or when FILE is -, read standard input.\n"
 	"\n"
 	"  -f, --format FMT       jsonl (default): one JSON object per record;\n"
 	"                         tsv: tab-separated fields, \\t \\n \\r \\\\ escaped;\n"
-	"                         lirs: LIRS text (EUC-JP, not compressed)\n"
+	"                         lirs: LIRS text (EUC-JP, not compressed);\n"
+	"                         di: HINA-DI text (UTF-8, not compressed)\n"
 	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
-	"      --gzip             with --format lirs: gzip the output\n"
+	"      --gzip             with --format lirs or di: gzip the output\n"
 	"      --max-decoded BYTES  stop an input that decodes to more (default 1G;\n"
 	"                         K, M, G suffixes)\n"
 	"      --max-line BYTES   skip longer lines (default 1M)\n"
@@ -28,7 +30,7 @@ static const char help[] =
 	"(FILE:LINE:COL: error: MESSAGE [RULE]).  Exit status: 0 every record was read,\n"
 	"1 some records were skipped, 2 usage error or unreadable input.\n";
 
-enum fmt { FMT_JSONL, FMT_TSV, FMT_LIRS };
+enum fmt { FMT_JSONL, FMT_TSV, FMT_LIRS, FMT_DI };
 
 typedef struct cat {
 	enum fmt fmt;
@@ -80,6 +82,7 @@ static int on_record(void *ctx, const lirs_record *r)
 
 	switch (c->fmt) {
 	case FMT_LIRS:
+	case FMT_DI:
 		if (lirs_writer_add(c->w, r) < 0) {
 			cli_write_error(NULL);
 			c->failed = 1;
@@ -124,6 +127,8 @@ static int parse_format(const char *s, enum fmt *f)
 		*f = FMT_TSV;
 	else if (!strcmp(s, "lirs"))
 		*f = FMT_LIRS;
+	else if (!strcmp(s, "di"))
+		*f = FMT_DI;
 	else
 		return -1;
 	return 0;
@@ -200,7 +205,11 @@ int cmd_cat(int argc, char **argv)
 		default: return CLI_FATAL;
 		}
 	}
-	if (c.fmt == FMT_LIRS && !(c.w = lirs_writer_new(&wo))) {
+	if (c.fmt == FMT_DI) {
+		wo.format = LIRS_FORMAT_DI;
+		wo.utf8 = 1;   /* as tama wrote it */
+	}
+	if ((c.fmt == FMT_LIRS || c.fmt == FMT_DI) && !(c.w = lirs_writer_new(&wo))) {
 		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));
 		return CLI_FATAL;
 	}

@@ -281,6 +281,9 @@ void cli_writer_warnings(const lirs_writer *w)
 	if ((n = lirs_writer_approximated(w)) > 0)
 		cli_error("warning: %lu characters written as their nearest EUC-JP equivalent "
 			  "(e.g. ¥ as ￥; use --utf8 to keep them)", n);
+	if ((n = lirs_writer_skipped(w)) > 0)
+		cli_error("warning: %lu records without a URL or with more than %d extra fields "
+			  "left out (HINA-DI cannot hold them)", n, LIRS_DI_MAX_EXTRA);
 }
 
 int cli_check_inputs(char **files, int n)

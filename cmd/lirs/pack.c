@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "afile.h"
 #include "cmds.h"
@@ -13,7 +14,7 @@
 #include "jsonw.h"
 
 static const char help[] =
-	"usage: lirs pack [-o FILE] [--utf8] [--no-gzip] [FILE]\n"
+	"usage: lirs pack [-o FILE] [--format lirs|di] [--utf8|--euc-jp] [--no-gzip] [FILE]\n"
 	"\n"
 	"Read JSON Lines records (the shape 'lirs cat' writes; FILE - or no FILE is\n"
 	"standard input) and write them as a LIRS 2.1 file: EUC-JP, gzip.\n"
@@ -23,7 +24,10 @@ static const char help[] =
 	"\n"
 	"  -o, --output FILE      write FILE atomically (temporary file + rename)\n"
 	"                         instead of standard output\n"
+	"  -f, --format FMT       lirs (default): LIRS 2.1, EUC-JP;\n"
+	"                         di: HINA-DI 2.1, UTF-8 as tama wrote it (lirs(5))\n"
 	"      --utf8             write UTF-8 instead of EUC-JP\n"
+	"      --euc-jp           write EUC-JP (with --format di)\n"
 	"      --no-gzip          write plain text\n"
 	"  -h, --help             show this help\n"
 	"\n"
@@ -390,10 +394,12 @@ static int run_to_file(pack *p, lirs_writer_opts *wo, FILE *in, const char *out)
 
 int cmd_pack(int argc, char **argv)
 {
-	enum { O_UTF8 = 256, O_NOGZIP };
+	enum { O_UTF8 = 256, O_NOGZIP, O_EUCJP };
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "utf8", no_argument, NULL, O_UTF8 },
+		{ "euc-jp", no_argument, NULL, O_EUCJP },
 		{ "no-gzip", no_argument, NULL, O_NOGZIP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -402,12 +408,19 @@ int cmd_pack(int argc, char **argv)
 	pack p = { 0 };
 	const char *out = NULL, *path = "-";
 	FILE *in;
-	int opt, status;
+	int opt, status, charset = -1;
 
-	while ((opt = cli_getopt(argc, argv, "o:h", lopts, help)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "o:f:h", lopts, help)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
-		case O_UTF8: wo.utf8 = 1; break;
+		case 'f':
+			if (!strcmp(optarg, "di"))
+				wo.format = LIRS_FORMAT_DI;
+			else if (strcmp(optarg, "lirs") != 0)
+				return cli_usage_error(help, "unknown format '%s'", optarg);
+			break;
+		case O_UTF8: charset = 1; break;
+		case O_EUCJP: charset = 0; break;
 		case O_NOGZIP: wo.no_gzip = 1; break;
 		case 'h': return cli_help(help);
 		default: return CLI_FATAL;
@@ -415,6 +428,10 @@ int cmd_pack(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cli_usage_error(help, "at most one FILE");
+	/* LIRS 2.1 §2 says EUC-JP; tama wrote its HINA-DI in UTF-8 */
+	wo.utf8 = charset >= 0 ? charset : wo.format == LIRS_FORMAT_DI;
+	if (wo.format == LIRS_FORMAT_DI)
+		wo.date = (int64_t)time(NULL);
 	if (optind < argc)
 		path = argv[optind];
 	p.name = cli_display_name(path);

@@ -9,8 +9,10 @@
 #    older than 8 hours are dropped, so a file made in advance would not
 #    do): peer.lirs.gz (EUC-JP, gzip, plus a bad record in a second gzip
 #    member) and peer2.lirs (plain UTF-8, as tDiary writes).
-# 4. A fresh antenna database (./demo.db) watches the pages and the two
-#    sources; `antenna update`, `antenna publish ./public` (dated an hour
+# 4. A fresh antenna database (./demo.db) imports three diaries from a
+#    samidare config.yml (data/demo/config.yml.in: `antenna import -n`
+#    shows what it would do, then `antenna import`), watches the other
+#    pages and the two sources; `antenna update`, `antenna publish ./public` (dated an hour
 #    ago with --now); then two pages
 #    change (one by its Last-Modified, one by its text only), the news
 #    page's ignored #clock changes (no update), and `antenna run ./public`
@@ -161,9 +163,11 @@ step "a fresh antenna in ${DB#$PWD/}"
 rm -f "$DB" "$DB-wal" "$DB-shm" "$DB-journal"
 A() { must "$ANTENNA" -d "$DB" "$@"; }
 A init --title "デモ・アンテナ (lirs-antenna demo)" --author "demo" --base "http://localhost:8000/"
-A add --group 日記 --author 山田 "$BASE/yamada/diary.html"
-A add --group 日記 --author 鈴木 "$BASE/suzuki/index.html"
-A add --group 日記 "$BASE/sato/index.html"
+# The diaries come from a samidare config.yml, as an operator moving over
+# from samidare would bring them (antenna(1) "IMPORT AND EXPORT").
+fill "$DEMO/config.yml.in" > "$work/config.yml"
+A import -n "$work/config.yml"
+A import "$work/config.yml"
 A add --ignore '#clock' "$BASE/news/index.html"
 A add --group Friends --author 田中 "$BASE/tanaka/blog.html"
 A add --group Friends "$BASE/jane/index.html"

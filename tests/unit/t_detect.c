@@ -172,6 +172,51 @@ static void relay(void)
 	IS_STR(out.rule, "text", "a later change is our own again");
 }
 
+/* antenna import: an imported page's first check is a baseline. */
+static void imported(void)
+{
+	detect_state st;
+	detect_outcome out;
+	detect_input in;
+
+	detect_state_init(&st);
+	st.quiet_first = 1;
+	in = ok200(1, 0, 0);
+	detect_apply(&st, &in, T0, &out);
+	OK(!out.updated, "imported, no time: the first check is no update");
+	IS_INT(st.last_modified, 0, "imported, no time: stays unknown, not 'now'");
+	in = ok200(2, 0, 0);
+	detect_apply(&st, &in, T0 + 600, &out);
+	OK(out.updated && st.last_modified == T0 + 600, "imported: the next text change is an update");
+
+	detect_state_init(&st);
+	st.quiet_first = 1;
+	in = ok200(1, T0 - 5000, T0);
+	detect_apply(&st, &in, T0, &out);
+	OK(!out.updated, "imported, no time: a trusted Last-Modified is learnt without an event");
+	IS_INT(st.last_modified, T0 - 5000, "imported, no time: the header's time is taken");
+
+	detect_state_init(&st);
+	st.quiet_first = 1;
+	st.last_modified = T0 - 9000;   /* from the old antenna's LIRS file */
+	st.detected_by = "lirs";
+	in = ok200(1, T0 - 9000, T0);
+	detect_apply(&st, &in, T0, &out);
+	OK(!out.updated && st.last_modified == T0 - 9000, "imported time = Last-Modified: no update");
+	detect_state_init(&st);
+	st.quiet_first = 1;
+	st.last_modified = T0 - 9000;
+	in = ok200(1, 0, 0);
+	detect_apply(&st, &in, T0, &out);
+	OK(!out.updated && st.last_modified == T0 - 9000, "imported time, no validators: kept");
+	detect_state_init(&st);
+	st.quiet_first = 1;
+	st.last_modified = T0 - 9000;
+	in = ok200(1, T0 - 100, T0);
+	detect_apply(&st, &in, T0, &out);
+	OK(out.updated && st.last_modified == T0 - 100, "imported time, newer Last-Modified: a real update");
+}
+
 int main(void)
 {
 	OK(!detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
@@ -183,5 +228,6 @@ int main(void)
 	not_modified_and_errors();
 	schedule();
 	relay();
+	imported();
 	TAP_DONE();
 }

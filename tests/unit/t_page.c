@@ -274,6 +274,33 @@ static void t_hostile(void)
 	page_info_release(&pi);
 }
 
+/* antenna import: samidare's ForceCharset beats a wrong header. */
+static void t_forced(void)
+{
+	static const char sjis[] = "<html><head><title>\x93\xfa\x96\x7b</title></head><body>x</body></html>";
+	page_info p;
+	char err[128];
+
+	OK(page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "Shift_JIS",
+			       NULL, 0, &p, err, sizeof err) == 0, "forced: analysed");
+	IS_STR(p.charset, "SHIFT_JIS", "forced: the forced charset is used");
+	IS_STR(p.charset_from, "forced", "forced: charset_from says so");
+	IS_STR(p.title, "\xe6\x97\xa5\xe6\x9c\xac", "forced: title decoded");
+	page_info_release(&p);
+	OK(page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "",
+			       NULL, 0, &p, err, sizeof err) == 0, "forced empty: analysed");
+	IS_STR(p.charset_from, "header", "forced empty: the header decides");
+	page_info_release(&p);
+	OK(page_charset_check("shift_jis", err, sizeof err) == 0, "charset check: shift_jis");
+	OK(page_charset_check("no-such-charset", err, sizeof err) < 0, "charset check: unknown refused");
+	/* glibc's regcomp copies repetitions: these would take gigabytes. */
+	OK(page_pattern_check("(a{999}){999}", err, sizeof err) < 0, "nested repetitions refused");
+	OK(page_pattern_check("x++++++++++++++++++++++++++++++++++++++++", err, sizeof err) < 0,
+	   "stacked + refused");
+	OK(page_pattern_check("[0-9]{4}-[0-9]{2}-[0-9]{2} (a|b)+", err, sizeof err) == 0,
+	   "ordinary repetitions taken");
+}
+
 int main(void)
 {
 	t_detect();
@@ -282,5 +309,6 @@ int main(void)
 	t_text();
 	t_ignore();
 	t_hostile();
+	t_forced();
 	TAP_DONE();
 }

@@ -1,0 +1,703 @@
+/*
+ * import.c: antenna import FILE...: bring another antenna's watch list in
+ * (samidare's config.yml, tama's sites.cfg / remote.cfg, OPML) and its
+ * last update times (its LIRS file, e.g. sites.lirs.gz).
+ *
+ * Each file is read whole (at most --max-bytes), parsed by src/import*.c
+ * (or the LIRS reader) into entries, and the entries are applied in one
+ * transaction: a page is added when its URL key is new; an existing page
+ * only gets what it lacks (a title the operator wrote replaces a <title>,
+ * never a title the user set; author, group, charset when empty; ignore
+ * patterns added), so importing twice changes nothing.  --dry-run runs the
+ * same code and rolls the transaction back.  Settings the antenna has no
+ * equivalent for are listed with FILE:LINE; bad entries are skipped with
+ * an error naming FILE:LINE.
+ *
+ * Times (LIRS files): a record's Last-Modified is taken when newer than
+ * the page's, with its Last-Detected, marked "lirs", and no Atom event
+ * (the old antenna announced it already).  Imported pages carry
+ * quiet_first (detect.h): their first check is a baseline, so a migration
+ * shows the old times at once and no flood of "updated now".
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "antenna.h"
+#include "buf.h"
+#include "detect.h"
+#include "import.h"
+#include "lirs.h"
+#include "page.h"
+
+static const char help[] =
+	"usage: antenna [-d FILE] import [-n] [--from FORMAT] [--group G] [--now EPOCH]\n"
+	"                           [--max-bytes N] FILE...\n\n"
+	"Add the pages and sources of another antenna's configuration to this one, and\n"
+	"carry over the update times of its LIRS file.  FORMAT is found from the\n"
+	"content, or given: samidare (config.yml), tama (sites.cfg or remote.cfg),\n"
+	"opml, lirs (the old antenna's sites.lirs.gz).  Import the configuration first,\n"
+	"then the LIRS file.  Importing twice adds nothing.  Settings with no\n"
+	"equivalent here are listed as FILE:LINE: unmapped: ...  Exit 0 all read,\n"
+	"1 some entries or files were skipped (errors on standard error), 2 usage or\n"
+	"database errors.\n\n"
+	"  -n, --dry-run     print what would change, change nothing\n"
+	"  --from FORMAT     samidare, tama, opml or lirs, for every FILE\n"
+	"  --group G         the group of imported pages that have none\n"
+	"  --now EPOCH       the time of the import (default: the clock)\n"
+	"  --max-bytes N     largest FILE read (default 64M; K/M/G suffixes)\n";
+
+struct imp {
+	store *s;
+	const char *file;
+	const char *group;
+	int dry, allow_file;
+	int64_t now;
+	imp_format fmt;
+	/* counters of one file */
+	unsigned added, updated, same, src_added, src_same, timed, errors, unmapped;
+	unsigned total_errors;
+	int db_failed;
+	char err[512];
+	lbuf tmp;
+	struct tfiles *tf;       /* tama.cfg being read */
+};
+
+static const char *would(const struct imp *m) { return m->dry ? "would " : ""; }
+
+static void file_error(struct imp *m, unsigned long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void file_error(struct imp *m, unsigned long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (line)
+		fprintf(stderr, "%s:%lu: error: ", m->file, line);
+	else
+		fprintf(stderr, "%s: error: ", m->file);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	m->errors++;
+}
+
+static void on_diag(void *ctx, const imp_diag *d)
+{
+	struct imp *m = ctx;
+	FILE *fp = d->severity == IMP_ERROR ? stderr : stdout;
+
+	fprintf(fp, "%s", m->file);
+	if (d->line)
+		fprintf(fp, ":%lu", d->line);
+	if (d->line && d->col)
+		fprintf(fp, ":%lu", d->col);
+	fprintf(fp, ": %s: %s\n", d->severity == IMP_ERROR ? "error" :
+		d->severity == IMP_UNMAPPED ? "unmapped" : "note", d->message);
+	if (d->severity == IMP_ERROR)
+		m->errors++;
+	else if (d->severity == IMP_UNMAPPED)
+		m->unmapped++;
+}
+
+static int set_str(char **dst, const char *v)
+{
+	char *n = strdup(v);
+
+	if (!n)
+		return -1;
+	free(*dst);
+	*dst = n;
+	return 0;
+}
+
+/* Adds the patterns of add that p->ignore lacks; 1 when any was added. */
+static int union_ignore(store_page *p, const char *add, lbuf *tmp)
+{
+	int changed = 0;
+
+	lbuf_reset(tmp);
+	lbuf_adds(tmp, p->ignore);
+	while (*add) {
+		size_t n = strcspn(add, "\n");
+		int have = 0;
+		for (const char *q = p->ignore; *q && !have;) {
+			size_t k = strcspn(q, "\n");
+			have = k == n && !memcmp(q, add, n);
+			q += k + (q[k] == '\n');
+		}
+		if (n && !have) {
+			if (tmp->len)
+				lbuf_addc(tmp, '\n');
+			lbuf_add(tmp, add, n);
+			changed = 1;
+		}
+		add += n + (add[n] == '\n');
+	}
+	if (changed && set_str(&p->ignore, tmp->data) < 0)
+		return -1;
+	return changed;
+}
+
+/* What an entry adds to an existing page; the names of the changed fields in ch. */
+static int merge_into(struct imp *m, store_page *p, const imp_entry *e, const char *group, lbuf *ch)
+{
+	int r;
+
+	lbuf_reset(ch);
+	if (*e->title && e->title_by_user && !p->title_set_by_user && strcmp(p->title, e->title)) {
+		if (set_str(&p->title, e->title) < 0) return -1;
+		p->title_set_by_user = 1;
+		lbuf_adds(ch, " title");
+	} else if (*e->title && !e->title_by_user && !*p->title) {
+		if (set_str(&p->title, e->title) < 0) return -1;
+		lbuf_adds(ch, " title");
+	} else if (*e->title && e->title_by_user && p->title_set_by_user && strcmp(p->title, e->title)) {
+		printf("%s:%lu: note: title of '%s' kept: '%s' (the file says '%s')\n", m->file,
+		       e->line, p->url, p->title, e->title);
+	}
+	if (*e->author && !*p->author) {
+		if (set_str(&p->author, e->author) < 0) return -1;
+		lbuf_adds(ch, " author");
+	}
+	if (*group && !*p->group) {
+		if (set_str(&p->group, group) < 0) return -1;
+		lbuf_adds(ch, " group");
+	}
+	if ((r = union_ignore(p, e->ignore, &m->tmp)) < 0)
+		return -1;
+	if (r)
+		lbuf_adds(ch, " ignore");
+	if (*e->charset && !*p->force_charset) {
+		if (set_str(&p->force_charset, e->charset) < 0) return -1;
+		lbuf_adds(ch, " charset");
+	}
+	return ch->len > 0;
+}
+
+static int url_usable(struct imp *m, const imp_entry *e)
+{
+	if (lirs_url_is_http(e->url) || (m->allow_file && !strncmp(e->url, "file:///", 8)))
+		return 1;
+	file_error(m, e->line, "'%s' is not an absolute http or https URL; skipped", e->url);
+	return 0;
+}
+
+static int add_source(struct imp *m, const imp_entry *e, const char *key)
+{
+	store_source src;
+	int rc;
+
+	store_source_init(&src);
+	src.url = (char *)e->url;
+	src.url_key = (char *)key;
+	src.created = m->now;
+	rc = store_source_add(m->s, &src, m->err, sizeof m->err);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		m->src_same++;
+	} else {
+		m->src_added++;
+		printf("%sadd source %s\n", would(m), e->url);
+	}
+	return 0;
+}
+
+/* One "; name 'value'" of an added page (newlines shown as spaces). */
+static void detail(const char *name, const char *v, const char *tail)
+{
+	if (!*v)
+		return;
+	printf("; %s '", name);
+	for (; *v; v++)
+		putchar(*v == '\n' ? ' ' : *v);
+	printf("'%s", tail);
+}
+
+static int add_page(struct imp *m, const imp_entry *e, const char *key, const char *group)
+{
+	store_page p;
+	int rc;
+
+	store_page_init(&p);
+	p.url = (char *)e->url;
+	p.url_key = (char *)key;
+	p.title = (char *)e->title;
+	p.title_set_by_user = e->title_by_user && *e->title;
+	p.author = (char *)e->author;
+	p.group = (char *)group;
+	p.ignore = (char *)e->ignore;
+	p.force_charset = (char *)e->charset;
+	p.source_url = (char *)e->url;
+	p.created = m->now;
+	p.imported = m->now;
+	rc = store_page_add(m->s, &p, m->err, sizeof m->err);
+	if (rc == 0) {
+		m->added++;
+		printf("%sadd page %s", would(m), e->url);
+		detail("title", e->title, e->title_by_user ? "" : " (until the page's <title>)");
+		detail("author", e->author, "");
+		detail("group", group, "");
+		detail("ignore", e->ignore, "");
+		detail("charset", e->charset, "");
+		putchar('\n');
+	}
+	return rc;
+}
+
+/* One entry into the database; 0, or -1 on a database error. */
+static int apply(struct imp *m, const imp_entry *e)
+{
+	const char *group = *e->group ? e->group : m->group ? m->group : "";
+	store_page p;
+	lbuf ch = LBUF_INIT;
+	char *key;
+	int rc;
+
+	if (!url_usable(m, e))
+		return 0;
+	if (!(key = ant_url_key(e->url)))
+		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+	if (e->kind == IMP_SOURCE) {
+		rc = add_source(m, e, key);
+		free(key);
+		return rc;
+	}
+	rc = store_page_get(m->s, key, &p, m->err, sizeof m->err);
+	if (rc == 0)
+		rc = add_page(m, e, key, group) < 0 ? -1 : 0;
+	else if (rc > 0 && (rc = merge_into(m, &p, e, group, &ch)) > 0) {
+		rc = store_page_set_config(m->s, &p, m->err, sizeof m->err);
+		if (rc == 0) {
+			m->updated++;
+			printf("%supdate page %s:%s\n", would(m), p.url, ch.data);
+		}
+	} else if (rc == 0 || rc > 0) {
+		m->same++;
+	}
+	if (rc > 0)
+		rc = 0;
+	store_page_release(&p);
+	lbuf_release(&ch);
+	free(key);
+	return rc;
+}
+
+static int on_entry(void *ctx, const imp_entry *e)
+{
+	struct imp *m = ctx;
+
+	if (apply(m, e) < 0) {
+		m->db_failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- LIRS files: pages and their update times ---------------------------------- */
+
+static void fmt_utc(char *b, size_t n, int64_t t)
+{
+	time_t x = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&x, &tm))
+		snprintf(b, n, "%lld", (long long)t);
+	else
+		strftime(b, n, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
+/* The record's times, when newer than the page's: no event, no recheck. */
+static int take_times(struct imp *m, const lirs_record *r, const char *key)
+{
+	store_page p;
+	char when[40];
+	int rc;
+
+	if (r->last_modified <= 0)
+		return 0;
+	if (r->last_modified > m->now + DETECT_FUTURE_SLACK) {
+		printf("%s:%lu: note: Last-Modified of '%s' is in the future: not taken\n",
+		       m->file, r->line, r->url);
+		return 0;
+	}
+	if ((rc = store_page_get(m->s, key, &p, m->err, sizeof m->err)) <= 0)
+		return rc;
+	if (r->last_modified > p.st.last_modified) {
+		p.st.last_modified = r->last_modified;
+		if (r->last_detected > p.st.last_detected && r->last_detected <= m->now + DETECT_FUTURE_SLACK)
+			p.st.last_detected = r->last_detected;
+		p.st.detected_by = "lirs";
+		if (lirs_url_is_http(r->source_url) && set_str(&p.source_url, r->source_url) < 0)
+			rc = -1;
+		else
+			rc = store_page_save(m->s, &p, m->err, sizeof m->err);
+		if (rc == 0) {
+			m->timed++;
+			fmt_utc(when, sizeof when, r->last_modified);
+			printf("%supdate page %s: last modified %s\n", would(m), p.url, when);
+		}
+	}
+	store_page_release(&p);
+	return rc < 0 ? -1 : 0;
+}
+
+static int on_record(void *ctx, const lirs_record *r)
+{
+	struct imp *m = ctx;
+	imp_entry e = { .kind = IMP_PAGE, .url = r->url, .title = r->title, .author = r->author,
+			.group = "", .ignore = "", .charset = "", .line = r->line };
+	char *key;
+	int rc;
+
+	if (!url_usable(m, &e))
+		return 0;
+	if (apply(m, &e) < 0 || !(key = ant_url_key(r->url))) {
+		m->db_failed = 1;
+		return 1;
+	}
+	rc = take_times(m, r, key);
+	free(key);
+	if (rc < 0)
+		m->db_failed = 1;
+	return rc < 0;
+}
+
+static void on_lirs_diag(void *ctx, const lirs_diag *d)
+{
+	struct imp *m = ctx;
+
+	if (d->severity != LIRS_SEV_ERROR)
+		return;
+	fprintf(stderr, "%s:%lu:%lu: error: %s [%s]%s\n", m->file, d->line, d->col, d->message,
+		lirs_rule_id(d->rule), d->skipped ? " (record skipped)" : "");
+	m->errors++;
+}
+
+static int import_lirs(struct imp *m, const lbuf *data)
+{
+	lirs_reader_opts o = { .filename = m->file, .on_record = on_record, .on_diag = on_lirs_diag,
+			       .ctx = m };
+	lirs_reader *rd = lirs_reader_new(&o);
+	int rc;
+
+	if (!rd)
+		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+	rc = lirs_reader_feed(rd, data->data, data->len);
+	if (rc == 0)
+		rc = lirs_reader_finish(rd);
+	lirs_reader_free(rd);
+	if (m->db_failed)
+		return -1;
+	if (rc < 0)
+		file_error(m, 0, "cannot read the LIRS file: %s", lirs_strerror(rc));
+	return 0;
+}
+
+/* ---- files --------------------------------------------------------------------- */
+
+static int read_all(const char *path, size_t max, lbuf *out, char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "rb");
+	char b[65536];
+	size_t n;
+
+	lbuf_reset(out);
+	if (!fp)
+		return snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno)), -1;
+	while ((n = fread(b, 1, sizeof b, fp)) > 0) {
+		if (out->len + n > max) {
+			fclose(fp);
+			return snprintf(err, errlen, "'%s' is larger than %zu bytes (--max-bytes)", path, max), -1;
+		}
+		if (lbuf_add(out, b, n) < 0) {
+			fclose(fp);
+			return snprintf(err, errlen, "out of memory"), -1;
+		}
+	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	return 0;
+}
+
+/* tama's "Charset:" header line says how a version 1 file is written. */
+static const char *tama_charset(const lbuf *raw, char *b, size_t n)
+{
+	const char *p = raw->data, *end = raw->data + raw->len;
+
+	for (int line = 0; p < end && line < 8; line++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		if (e - p > 8 && !strncasecmp(p, "charset:", 8)) {
+			const char *v = p + 8;
+			while (v < e && (*v == ' ' || *v == '\t'))
+				v++;
+			while (e > v && (e[-1] == '\r' || e[-1] == ' '))
+				e--;
+			snprintf(b, n, "%.*s", (int)(e - v), v);
+			return b;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+static int import_file(struct imp *m, const char *path, imp_format from, size_t max);
+
+/* tama.cfg: the files its $site and $remote_cfg_path name. */
+typedef struct tfiles {
+	char **path, **name;
+	int *remote;
+	size_t n;
+	int any_remote, oom;
+} tfiles;
+
+static void on_tama_file(void *ctx, const imp_tama_file *f)
+{
+	tfiles *t = ((struct imp *)ctx)->tf;
+	char **np = realloc(t->path, (t->n + 1) * sizeof *np), **nn;
+	int *nr;
+
+	if (np) t->path = np;
+	nn = np ? realloc(t->name, (t->n + 1) * sizeof *nn) : NULL;
+	if (nn) t->name = nn;
+	nr = nn ? realloc(t->remote, (t->n + 1) * sizeof *nr) : NULL;
+	if (nr) t->remote = nr;
+	if (!nr) {
+		t->oom = 1;
+		return;
+	}
+	t->path[t->n] = strdup(f->path);
+	t->name[t->n] = strdup(f->name);
+	if (!t->path[t->n] || !t->name[t->n]) {
+		free(t->path[t->n]);
+		free(t->name[t->n]);
+		t->oom = 1;
+		return;
+	}
+	t->remote[t->n++] = f->remote;
+	t->any_remote |= f->remote;
+}
+
+/*
+ * Each file tama.cfg names, imported in turn: with several $site files,
+ * each one's output name is its pages' group (that was how tama kept lists
+ * apart).  Without $remote_cfg_path, tama's default remote.cfg beside it.
+ */
+static int import_tama_cfg(struct imp *m, const lbuf *utf8, size_t max)
+{
+	imp_opts o = { .on_diag = on_diag, .ctx = m };
+	tfiles t = { 0 };
+	const char *file = m->file, *group = m->group;
+	char *dir = strdup(file), *slash;
+	size_t nsites = 0;
+	int rc = 0;
+
+	if (!dir)
+		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+	slash = strrchr(dir, '/');
+	if (slash) *slash = '\0'; else strcpy(dir, ".");
+	m->tf = &t;
+	if (imp_parse_tama_cfg(utf8->data, utf8->len, dir, on_tama_file, &o) < 0)
+		m->total_errors++;
+	if (!t.any_remote && !t.oom && t.n) {
+		char *def;
+		if (asprintf(&def, "%s/remote.cfg", dir) >= 0) {
+			if (access(def, R_OK) == 0) {
+				printf("%s: note: no $remote_cfg_path: reading tama's default '%s'\n", file, def);
+				on_tama_file(m, &(imp_tama_file){ def, "", 1, 0 });
+			}
+			free(def);
+		}
+	}
+	for (size_t i = 0; i < t.n; i++)
+		nsites += !t.remote[i];
+	printf("%s (tama.cfg): %zu site file%s, %d remote file\n", file, nsites, nsites == 1 ? "" : "s",
+	       t.any_remote);
+	for (size_t i = 0; i < t.n && rc == 0; i++) {
+		m->group = nsites > 1 && *t.name[i] ? t.name[i] : group;
+		rc = import_file(m, t.path[i], IMP_FMT_TAMA, max);
+	}
+	m->group = group;
+	m->file = file;
+	for (size_t i = 0; i < t.n; i++) {
+		free(t.path[i]);
+		free(t.name[i]);
+	}
+	free(t.path); free(t.name); free(t.remote); free(dir);
+	if (t.oom)
+		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+	return rc;
+}
+
+static int import_config(struct imp *m, const lbuf *raw, size_t max)
+{
+	imp_opts o = { .on_entry = on_entry, .on_diag = on_diag, .ctx = m, .name_hint = m->file };
+	lbuf utf8 = LBUF_INIT;
+	char hb[32];
+	const char *hint = m->fmt == IMP_FMT_TAMA ? tama_charset(raw, hb, sizeof hb) : NULL;
+	int rc = 0;
+
+	if (m->fmt == IMP_FMT_OPML) {
+		/* XML says its own encoding. */
+		rc = imp_parse_opml(raw->data, raw->len, &o);
+	} else if (!imp_to_utf8(raw->data, raw->len, hint, &utf8)) {
+		file_error(m, 0, "not UTF-8, EUC-JP or Shift_JIS text");
+		return 0;
+	} else if (m->fmt == IMP_FMT_SAMIDARE) {
+		rc = imp_parse_samidare(utf8.data, utf8.len, &o);
+	} else if (imp_is_tama_cfg(utf8.data, utf8.len)) {
+		rc = import_tama_cfg(m, &utf8, max);
+		lbuf_release(&utf8);
+		return rc < 0 ? -1 : 1;     /* each file had its summary */
+	} else {
+		rc = imp_parse_tama(utf8.data, utf8.len, &o);
+	}
+	lbuf_release(&utf8);
+	if (m->db_failed)
+		return -1;
+	if (rc < 0 && !m->errors)
+		file_error(m, 0, "cannot read the file");
+	return 0;
+}
+
+static void summary(const struct imp *m)
+{
+	printf("%s (%s): %s%u page%s added, %u updated, %u unchanged; %u source%s added, %u already there",
+	       m->file, imp_format_name(m->fmt), m->dry ? "dry run: " : "", m->added,
+	       m->added == 1 ? "" : "s", m->updated, m->same, m->src_added,
+	       m->src_added == 1 ? "" : "s", m->src_same);
+	if (m->fmt == IMP_FMT_LIRS)
+		printf("; %u update time%s taken", m->timed, m->timed == 1 ? "" : "s");
+	printf("; %u unmapped, %u error%s\n", m->unmapped, m->errors, m->errors == 1 ? "" : "s");
+}
+
+static int import_file(struct imp *m, const char *path, imp_format from, size_t max)
+{
+	lbuf raw = LBUF_INIT;
+	int rc = 0;
+
+	m->file = path;
+	m->added = m->updated = m->same = m->src_added = m->src_same = 0;
+	m->timed = m->errors = m->unmapped = 0;
+	if (read_all(path, max, &raw, m->err, sizeof m->err) < 0) {
+		ant_error("%s", m->err);
+		m->total_errors++;
+		lbuf_release(&raw);
+		return 0;
+	}
+	m->fmt = from ? from : imp_detect(raw.data, raw.len);
+	if (m->fmt == IMP_FMT_UNKNOWN) {
+		file_error(m, 0, "cannot tell the format (samidare, tama, opml or lirs): use --from");
+	} else if (m->fmt == IMP_FMT_LIRS) {
+		rc = import_lirs(m, &raw);
+	} else {
+		rc = import_config(m, &raw, max);
+	}
+	lbuf_release(&raw);
+	if (rc == 0 && m->fmt != IMP_FMT_UNKNOWN)
+		summary(m);
+	if (rc > 0)
+		rc = 0;
+	else
+		m->total_errors += m->errors;
+	return rc;
+}
+
+static int parse_bytes(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	unsigned shift = 0;
+
+	if (end == s || *s == '-')
+		return -1;
+	if (*end == 'K' || *end == 'k') shift = 10, end++;
+	else if (*end == 'M' || *end == 'm') shift = 20, end++;
+	else if (*end == 'G' || *end == 'g') shift = 30, end++;
+	if (*end || v == 0 || v > (~0ULL >> (shift + 1)))
+		return -1;
+	*out = (size_t)(v << shift);
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "now", required_argument, NULL, 'N' },
+		{ "max-bytes", required_argument, NULL, 'B' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct imp m = { .tmp = LBUF_INIT };
+	imp_format from = IMP_FMT_UNKNOWN;
+	size_t max = IMPORT_DEFAULT_MAX_BYTES;
+	int64_t now = 0;
+	int c, rc = 0;
+
+	while ((c = ant_getopt(argc, argv, "hn", opts, help)) != -1) {
+		switch (c) {
+		case 'h': return ant_help(help);
+		case 'n': m.dry = 1; break;
+		case 'g': m.group = optarg; break;
+		case 'f':
+			if (!(from = imp_format_from_name(optarg)))
+				return ant_usage_error(help, "--from: '%s' is not samidare, tama, opml or lirs", optarg);
+			break;
+		case 'N':
+			if (ant_parse_int64("--now", optarg, 1, INT64_MAX / 2, &now) < 0)
+				return ANT_FATAL;
+			break;
+		case 'B':
+			if (parse_bytes(optarg, &max) < 0)
+				return ant_usage_error(help, "--max-bytes: '%s' is not a byte count", optarg);
+			break;
+		default: return ANT_FATAL;
+		}
+	}
+	if (optind >= argc)
+		return ant_usage_error(help, "a FILE to import is needed");
+	if (m.group && strchr(m.group, '\n'))
+		return ant_usage_error(help, "--group: a group cannot contain a newline");
+	/* Lines in the order they happen, errors (stderr) among them. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!(m.s = ant_open(STORE_OPEN_EXISTING)))
+		return ANT_FATAL;
+	m.now = ant_now(now);
+	m.allow_file = store_config_int(m.s, CFG_ALLOW_FILE, 0) != 0;
+	/* An update running now would write its older view of the pages back. */
+	if (store_lock(m.s, STORE_LOCK_WAIT, m.err, sizeof m.err) < 0 ||
+	    store_begin(m.s, m.err, sizeof m.err) < 0) {
+		ant_error("%s", m.err);
+		store_close(m.s);
+		return ANT_FATAL;
+	}
+	for (int i = optind; i < argc && rc == 0; i++)
+		rc = import_file(&m, argv[i], from, max);
+	if (rc < 0 || m.dry) {
+		store_rollback(m.s);
+	} else if (store_commit(m.s, m.err, sizeof m.err) < 0) {
+		store_rollback(m.s);
+		rc = -1;
+	}
+	if (rc < 0)
+		ant_error("%s", m.err);
+	store_close(m.s);
+	lbuf_release(&m.tmp);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return ant_error("cannot write to standard output"), ANT_FATAL;
+	return rc < 0 ? ANT_FATAL : m.total_errors ? ANT_NOTFOUND : ANT_OK;
+}

@@ -1,0 +1,299 @@
+#!/bin/sh
+# antenna import / export: the parsers on data-driven cases (cases/*: the
+# input, and FILE.out, what `antenna import -n` prints and its exit
+# status), then one migration per peer end to end against the loopback
+# server (tests/tools/testserver.c): the peer's configuration and its LIRS
+# file, written the way samidare and tama write them (samidare/, tama/;
+# @U@ is the server's base URL), imported, then one `antenna run`; the old
+# update times, groups and ignore rules must survive, with no flood of
+# Atom events.  Then idempotence, dry run, round trips and hostile titles.
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${BUILD:-build}
+ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
+SERVER=$TOP/$BUILD/tools/testserver
+A="${LIRS_WRAP:-} $ANTENNA"
+HERE=$TOP/tests/import
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+command -v xmllint >/dev/null 2>&1 || { echo "not ok - xmllint is installed (make tests installs it)"; exit 1; }
+for x in gzip iconv; do
+	command -v $x >/dev/null 2>&1 || { echo "not ok - $x is installed"; exit 1; }
+done
+
+T=$(mktemp -d /tmp/import-test.XXXXXX)
+WWW=$T/www
+mkdir -p "$WWW"
+SPID=
+cleanup() {
+	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
+is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
+jget() {
+	$A -d "$1" list --format jsonl | $PY -c '
+import json, sys
+url, key = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    o = json.loads(line)
+    if o["url"] == url:
+        v = o[key]
+        print("null" if v is None else v)
+' "$2" "$3"
+}
+# The watch list as sorted JSON (ignore patterns as a set), for comparing.
+# canon DB [user-titles]: with a second argument, titles the user did not
+# set are left out (samidare's Title is only ever the user's).
+canon() {
+	$A -d "$1" export --format jsonl | $PY -c '
+import json, sys
+rows = []
+for l in sys.stdin:
+    o = json.loads(l)
+    o.pop("last_modified", None); o.pop("last_detected", None)
+    if "ignore" in o:
+        o["ignore"] = sorted(o["ignore"])
+    if len(sys.argv) > 1 and not o.get("title_set_by_user", True):
+        o["title"] = ""
+    rows.append(json.dumps(o, sort_keys=True, ensure_ascii=False))
+print("\n".join(sorted(rows)))
+' ${2:+user}
+}
+
+# ---- the parsers, data-driven -------------------------------------------------------
+D=$T/cases.db
+$A -d "$D" init >/dev/null
+for f in "$HERE"/cases/*; do
+	case $f in *.out) continue ;; esac
+	name=$(basename "$f")
+	want=$f.out
+	got=$(cd "$HERE/cases" && $A -d "$D" import -n "$name" 2>&1; echo "exit $?")
+	if [ "$got" = "$(cat "$want" 2>/dev/null)" ]; then
+		ok "import -n $name"
+	else
+		notok "import -n $name" "$(printf '%s\n' "$got" | diff "$want" - | head -n 20)"
+	fi
+done
+is "a dry run changes nothing" "$($A -d "$D" list | wc -l | tr -d ' ')" 0
+
+# ---- the server -----------------------------------------------------------------------
+"$SERVER" --root "$WWW" --port-file "$T/port" --max-seconds 300 2>"$T/server.log" &
+SPID=$!
+i=0
+while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+if [ ! -s "$T/port" ]; then
+	notok "testserver started" "$(cat "$T/server.log")"
+	exit 1
+fi
+U="http://127.0.0.1:$(cat "$T/port")"
+NOW=$(date +%s)
+fill() { sed "s|@U@|$U|g" "$1"; }
+# A LIRS file as the peers write it: EUC-JP (samidare encodes, old tama
+# used nkf -e), gzip.
+lirsgz() { fill "$1" | iconv -f UTF-8 -t EUC-JP | gzip -c; }
+page() { mkdir -p "$WWW/$1"; printf '%s\n' "$2" > "$WWW/$1/index.html"; printf '%s\n' "$3" > "$WWW/$1/index.html.hdr"; }
+nevents() { grep -c '<entry>' "$1/index.atom"; }
+
+# ---- samidare ---------------------------------------------------------------------------
+page matz '<html><head><title>Matz</title></head><body><p>diary</p><div class="counter">1</div></body></html>' 'No-Validators: 1'
+page akr '<title>akr</title><p>same as before</p>' 'Last-Modified: Thu, 16 Nov 2023 02:00:00 GMT'
+page ltu '<title>LtU</title><p>newer than the old antenna knew</p><div id="ad">x</div>' 'Last-Modified: Fri, 17 Nov 2023 19:40:00 GMT'
+page daily '<title>Daily</title><p>never seen updated</p>' 'No-Validators: 1'
+page mu '<title>Mu</title><p>mu</p>' 'No-Validators: 1'
+mkdir -p "$WWW/jate" "$WWW/2ch"
+printf '<html><head><title>\x93\xfa\x96\x7b\x8c\xea</title></head><body><p>\x93\xfa\x96\x7b\x8c\xea \x83\x65\x83\x58\x83\x67</p></body></html>\n' > "$WWW/jate/index.html"
+# The server says EUC-JP, wrongly: ForceCharset: Shift_JIS must win.
+printf 'No-Validators: 1\nContent-Type: text/html; charset=EUC-JP\n' > "$WWW/jate/index.html.hdr"
+printf '<p>l50</p>\n' > "$WWW/2ch/l50"; printf 'No-Validators: 1\nContent-Type: text/html\n' > "$WWW/2ch/l50.hdr"
+mkdir -p "$WWW/old"; printf 'Status: 404 Not Found\n' > "$WWW/old/index.html.hdr"
+printf '' | gzip -c > "$WWW/peer.lirs.gz"
+fill "$HERE/samidare/config.yml.in" > "$T/config.yml"
+lirsgz "$HERE/samidare/sites.lirs.in" > "$T/sites.lirs.gz"
+
+D=$T/s.db
+$A -d "$D" init >/dev/null
+(cd "$T" && $A -d "$D" import config.yml sites.lirs.gz) > "$T/out" 2>&1
+is "samidare: import exits 0" $? 0
+check "samidare: config.yml read as samidare" grep -q '^config.yml (samidare): 7 pages added' "$T/out"
+check "samidare: sites.lirs.gz read as lirs" grep -q '^sites.lirs.gz (lirs): 1 page added, 2 updated, 2 unchanged; .*5 update times taken' "$T/out"
+check "samidare: unmapped settings listed with file:line" grep -q '^config.yml:5:5: unmapped: Periodical' "$T/out"
+check "samidare: IgnorePath listed" grep -q '^config.yml:32:5: unmapped: IgnorePath: /html/body/div\[2\]' "$T/out"
+check "samidare: UpdateInfo lirs is a source" sh -c "$A -d '$D' list --sources | grep -q '^$U/peer.lirs.gz'"
+is "samidare: group from a default mapping" "$(jget "$D" "$U/matz/" group)" diary
+is "samidare: LinkURI is the page" "$(jget "$D" "$U/mu/" title)" "Mu Antenna"
+is "samidare: old time from sites.lirs.gz" "$(jget "$D" "$U/matz/" last_modified)" 1700000000
+is "samidare: title from sites.lirs.gz (EUC-JP)" "$(jget "$D" "$U/matz/" title)" "Matzにっき"
+check "samidare: ignore rules" sh -c "$A -d '$D' show '$U/matz/' | grep -q '^ignore: *.referer'"
+check "samidare: ForceCharset kept" sh -c "$A -d '$D' show '$U/jate/' | grep -q '^force charset: *Shift_JIS'"
+before=$(canon "$D")
+(cd "$T" && $A -d "$D" import config.yml sites.lirs.gz) > "$T/out2" 2>&1
+check "samidare: importing twice adds nothing" grep -q '^config.yml (samidare): 0 pages added, 0 updated, 7 unchanged; 0 sources added, 1 already there' "$T/out2"
+check "samidare: importing the LIRS file twice takes no time" grep -q '^sites.lirs.gz (lirs): 0 pages added, 0 updated, 5 unchanged; .*0 update times taken' "$T/out2"
+is "samidare: the watch list is the same after a second import" "$(canon "$D")" "$before"
+
+$A -d "$D" run --now "$NOW" "$T/pub" > "$T/run" 2>&1
+is "samidare: antenna run exits 0" $? 0
+is "samidare: first run keeps an old time (no validators)" "$(jget "$D" "$U/matz/" last_modified)" 1700000000
+is "samidare: first run keeps an old time (same Last-Modified)" "$(jget "$D" "$U/akr/" last_modified)" 1700100000
+is "samidare: a newer Last-Modified is a real update" "$(jget "$D" "$U/ltu/" last_modified)" 1700250000
+is "samidare: a page with no old time stays unknown, not 'now'" "$(jget "$D" "$U/daily/" last_modified)" 0
+is "samidare: a failing page keeps its old time" "$(jget "$D" "$U/old/" last_modified)" 1700400000
+check "samidare: ForceCharset beats the header's charset" sh -c "$A -d '$D' show '$U/jate/' | grep -q '^charset: *SHIFT_JIS'"
+is "samidare: one Atom event (the real update), no flood" "$(nevents "$T/pub")" 1
+check "samidare: index.html shows the old time at once (JST)" grep -q '11/15 07:13' "$T/pub/index.html"
+check "samidare: index.html has the group" grep -q '>diary<' "$T/pub/index.html"
+# The ignored counter changes: no update; the text changes: an update.
+page matz '<html><head><title>Matz</title></head><body><p>diary</p><div class="counter">2</div></body></html>' 'No-Validators: 1'
+$A -d "$D" update --force --now $((NOW + 600)) >/dev/null 2>&1
+is "samidare: IgnoreClass survives (counter change is no update)" "$(jget "$D" "$U/matz/" last_modified)" 1700000000
+page matz '<html><head><title>Matz</title></head><body><p>diary, new entry</p><div class="counter">3</div></body></html>' 'No-Validators: 1'
+$A -d "$D" update --force --now $((NOW + 1200)) >/dev/null 2>&1
+is "samidare: a real text change is an update" "$(jget "$D" "$U/matz/" last_modified)" $((NOW + 1200))
+is "samidare: ... by text" "$(jget "$D" "$U/matz/" detected_by)" text
+
+# ---- tama -------------------------------------------------------------------------------
+for p in ikemo get zdnn tz di; do page $p "<title>$p</title><p>$p</p>" 'No-Validators: 1'; done
+page ikemo '<title>ikemo</title><p>ikemo</p>' 'Last-Modified: Tue, 14 Nov 2023 22:13:20 GMT'
+fill "$HERE/tama/sites.cfg.in" > "$T/sites.cfg"
+fill "$HERE/tama/remote.cfg.in" > "$T/remote.cfg"
+fill "$HERE/tama/sites.lirs.in" | gzip -c > "$T/tama.lirs.gz"   # tama-mod writes UTF-8
+D=$T/t.db
+$A -d "$D" init >/dev/null
+(cd "$T" && $A -d "$D" import --group tama sites.cfg remote.cfg tama.lirs.gz) > "$T/out" 2>&1
+is "tama: import exits 0" $? 0
+check "tama: sites.cfg read as tama" grep -q '^sites.cfg (tama): 5 pages added, 0 updated, 0 unchanged; 1 source added' "$T/out"
+check "tama: remote.cfg gives two sources" grep -q '^remote.cfg (tama): 0 pages added.*2 sources added' "$T/out"
+check "tama: Regexp listed as unmapped" grep -q '^sites.cfg:18: unmapped: Regexp' "$T/out"
+check "tama: TZ option listed as unmapped" grep -q '^sites.cfg:23: unmapped: Option TZ=GMT' "$T/out"
+check "tama: Check-URL with DI read as a source" sh -c "$A -d '$D' list --sources | grep -q '^$U/di/hina.di'"
+check "tama: Data-URL resolved against URL" sh -c "$A -d '$D' list --sources | grep -q '^$U/ant/sites.lirs.gz'"
+is "tama: --group for pages" "$(jget "$D" "$U/ikemo/" group)" tama
+is "tama: Title is the user's" "$(jget "$D" "$U/get/" title)" "常にGETで取得するテスト"
+is "tama: old time from the LIRS file (13 fields)" "$(jget "$D" "$U/zdnn/" last_modified)" 1700200000
+is "tama: an ERROR record (0 times) gives no time" "$(jget "$D" "$U/tz/" last_modified)" 0
+$A -d "$D" run --now "$NOW" "$T/tpub" > "$T/run" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then ok "tama: antenna run exits 0"; else notok "tama: antenna run exits 0" "rc $rc" "$(head -c 1500 "$T/run")"; fi
+is "tama: first run keeps the old time" "$(jget "$D" "$U/ikemo/" last_modified)" 1700000000
+is "tama: first run keeps the old time (no validators)" "$(jget "$D" "$U/zdnn/" last_modified)" 1700200000
+is "tama: no Atom events for imported pages" "$(nevents "$T/tpub")" 0
+check "tama: index.html shows the old time" grep -q '11/15 07:13' "$T/tpub/index.html"
+(cd "$T" && $A -d "$D" import --group tama sites.cfg remote.cfg tama.lirs.gz) > "$T/out2" 2>&1
+check "tama: importing twice adds nothing" sh -c "grep -q '^sites.cfg (tama): 0 pages added, 0 updated, 5 unchanged; 0 sources added, 1 already there' '$T/out2' && grep -q '^remote.cfg (tama): 0 pages added, 0 updated, 0 unchanged; 0 sources added, 2 already there' '$T/out2'"
+
+# tama.cfg names the files: two $site lists become two groups.
+mkdir -p "$T/conf"
+cp "$HERE/tama/tama.cfg" "$T/conf/tama.cfg"
+fill "$HERE/tama/sites.cfg.in" > "$T/conf/sites.cfg"
+fill "$HERE/tama/remote.cfg.in" > "$T/conf/remote.cfg"
+fill "$HERE/tama/mozilla.cfg.in" > "$T/conf/mozilla.cfg"
+D=$T/tc.db
+$A -d "$D" init >/dev/null
+(cd "$T" && $A -d "$D" import conf/tama.cfg) > "$T/out" 2>&1
+is "tama.cfg: import exits 0" $? 0
+check "tama.cfg: names two site files and the remote file" grep -q '^conf/tama.cfg (tama.cfg): 2 site files, 1 remote file' "$T/out"
+is "tama.cfg: each \$site output name is a group (sites)" "$(jget "$D" "$U/ikemo/" group)" sites
+is "tama.cfg: each \$site output name is a group (mozilla)" "$(jget "$D" "$U/mozilla/" group)" mozilla
+is "tama.cfg: CSV escapes" "$(jget "$D" "$U/mozilla/" title)" "Mozilla Watch, daily"
+is "tama.cfg: remote.cfg read" "$($A -d "$D" list --sources | wc -l | tr -d ' ')" 3
+
+# ---- dry run ------------------------------------------------------------------------------
+D=$T/n.db
+$A -d "$D" init >/dev/null
+(cd "$T" && $A -d "$D" import -n config.yml) > "$T/out" 2>&1
+check "dry run: says what it would add" grep -q "^would add page $U/matz/" "$T/out"
+is "dry run: adds nothing" "$($A -d "$D" list | wc -l | tr -d ' ')" 0
+is "dry run: no sources either" "$($A -d "$D" list --sources | wc -l | tr -d ' ')" 0
+
+# ---- existing pages: fill what is empty, keep the user's title --------------------------------
+$A -d "$D" add "$U/akr/" --title "My title" >/dev/null
+$A -d "$D" add "$U/matz/" >/dev/null
+(cd "$T" && $A -d "$D" import config.yml) > "$T/out" 2>&1
+is "existing page: the user's title is kept" "$(jget "$D" "$U/akr/" title)" "My title"
+check "existing page: a note says so" grep -q "note: title of '$U/akr/' kept" "$T/out"
+is "existing page: an empty group is filled" "$(jget "$D" "$U/akr/" group)" diary
+check "existing page: the update is printed" grep -q "^update page $U/matz/: group ignore" "$T/out"
+
+# ---- round trips: export, import into a new database, same watch list -------------------------
+S=$T/s.db
+for f in opml samidare; do
+	$A -d "$S" export --format $f > "$T/ex.$f"
+	R=$T/rt-$f.db
+	$A -d "$R" init >/dev/null
+	$A -d "$R" import "$T/ex.$f" > "$T/out" 2>&1
+	rc=$?
+	u=; [ $f = samidare ] && u=user
+	if [ $rc -eq 0 ] && [ "$(canon "$R" $u)" = "$(canon "$S" $u)" ]; then ok "round trip through $f"; else
+		canon "$R" $u > "$T/got"; canon "$S" $u > "$T/want"
+		notok "round trip through $f" "rc $rc" "$(diff "$T/want" "$T/got" | head -n 6)" "$(head -n 5 "$T/out")"; fi
+done
+check "exported OPML is well-formed (xmllint)" xmllint --noout "$T/ex.opml"
+$A -d "$S" export --format jsonl > "$T/ex.jsonl"
+check "jsonl export is JSON Lines" $PY -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/ex.jsonl"
+
+# ---- hostile titles, authors, groups and URLs through OPML and YAML ------------------------------
+H=$T/h.db
+$A -d "$H" init >/dev/null
+$PY - "$ANTENNA" "$H" "$T" <<'EOF'
+import json, os, random, subprocess, sys, xml.etree.ElementTree as ET
+ant, db, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
+rnd = random.Random(8)
+atoms = ['&', '<', '>', '"', "'", ']]>', '<!--', '&amp;', '\t', ' ', ':', '- ', '#', '{', '[', '*a', '!!str',
+         '%', '\\', '/', 'é', '日本語', '\U0001F600', '\u2028', '\ufeff', 'null', '~', 'yes', '0x10', '---']
+def s(n):
+    return ''.join(rnd.choice(atoms) for _ in range(n)).strip() or 'x'
+pages = []
+for i in range(60):
+    url = 'http://h%d.example/%s' % (i, rnd.choice(['', 'a?b=1&c=2', 'x"y', "q'r", '%3C%3E', 'p<q>']))
+    title, author, group = s(6), s(3), s(2)
+    r = subprocess.run([ant, '-d', db, 'add', url, '--title', title, '--author', author, '--group', group],
+                       capture_output=True)
+    if r.returncode == 0:
+        pages.append((url, title, author, group))
+want = sorted(pages)
+for fmt in ('opml', 'samidare'):
+    out = subprocess.run([ant, '-d', db, 'export', '--format', fmt], capture_output=True, check=True).stdout
+    path = os.path.join(tmp, 'h.' + fmt)
+    open(path, 'wb').write(out)
+    if fmt == 'opml':
+        ET.fromstring(out)   # a real XML parser takes it
+    db2 = os.path.join(tmp, 'h2-%s.db' % fmt)
+    subprocess.run([ant, '-d', db2, 'init'], capture_output=True, check=True)
+    r = subprocess.run([ant, '-d', db2, 'import', path], capture_output=True)
+    got = []
+    for l in subprocess.run([ant, '-d', db2, 'export', '--format', 'jsonl'], capture_output=True).stdout.splitlines():
+        o = json.loads(l)
+        if o['type'] == 'page':
+            got.append((o['url'], o['title'], o['author'], o['group']))
+    if r.returncode != 0 or sorted(got) != want:
+        diff = [x for x in want if x not in got][:3]
+        print('not ok - hostile strings survive %s (%d pages)' % (fmt, len(want)))
+        print('#   rc %d %s' % (r.returncode, r.stderr.decode(errors='replace')[:300]))
+        print('#   missing %r' % diff)
+    else:
+        print('ok - hostile strings survive %s (%d pages)' % (fmt, len(want)))
+EOF
+check "hostile OPML is well-formed (xmllint)" xmllint --noout "$T/h.opml"
+
+# ---- bad input ------------------------------------------------------------------------------------
+D=$T/bad.db
+$A -d "$D" init >/dev/null
+printf 'something else entirely\n' > "$T/what.txt"
+$A -d "$D" import "$T/what.txt" >/dev/null 2>"$T/err"
+is "unknown format exits 1" $? 1
+check "unknown format names the file" grep -q "what.txt: error: cannot tell the format" "$T/err"
+$A -d "$D" import --from opml "$T/what.txt" >/dev/null 2>"$T/err"
+is "not XML exits 1" $? 1
+check "not XML: file and line" grep -q "what.txt:1.*: error: not well-formed XML" "$T/err"
+$A -d "$D" import "$T/none.yml" 2>"$T/err"
+is "a missing file exits 1" $? 1
+$A -d "$D" import --from nope x 2>/dev/null
+is "--from with an unknown format is a usage error" $? 2
+head -c 3000 /dev/zero | tr '\0' 'a' > "$T/big.yml"
+$A -d "$D" import --max-bytes 1K "$T/big.yml" 2>"$T/err"
+check "--max-bytes is a limit the user sees" grep -q "larger than 1024 bytes" "$T/err"
+check "--help" sh -c "$A import --help | grep -q usage && $A export --help | grep -q usage"
