@@ -51,7 +51,30 @@ int xml_escape(lbuf *out, const char *str, int attr)
 
 	while (*s && rc == 0) {
 		size_t n;
-		long c = utf8_next(s, &n);
+		long c;
+		const unsigned char *run = s;
+
+		/* scale (issue 10): characters kept as they are, copied a run at a
+		 * time, not one lbuf_add() each; the same bytes as the switch. */
+		while (*run) {
+			if (*run < 0x80) {
+				if (*run < 0x20 || *run == '&' || *run == '<' || *run == '>' ||
+				    *run == '"' || *run == '\'')
+					break;
+				run++;
+				continue;
+			}
+			c = utf8_next(run, &n);
+			if (c < 0 || c == 0xFFFE || c == 0xFFFF)
+				break;
+			run += n;
+		}
+		if (run > s) {
+			rc = lbuf_add(out, s, (size_t)(run - s));
+			s = run;
+			continue;
+		}
+		c = utf8_next(s, &n);
 
 		switch (c) {
 		case '&': rc = lbuf_adds(out, "&amp;"); break;
@@ -88,8 +111,28 @@ void atom_time(char *buf, size_t len, int64_t t)
 		t = 253402300799LL;   /* 9999-12-31T23:59:59Z */
 	tt = (time_t)t;
 	gmtime_r(&tt, &tm);
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	/* scale (issue 10): digits by hand, snprintf() was a tenth of a
+	 * publish; the same text "%04d-%02d-%02dT%02d:%02d:%02dZ" */
+	{
+		char b[21];
+		int v[6] = { tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			     tm.tm_hour, tm.tm_min, tm.tm_sec };
+		static const char sep[] = "--T::Z";
+		size_t k = 0;
+
+		b[k++] = (char)('0' + v[0] / 1000 % 10);
+		b[k++] = (char)('0' + v[0] / 100 % 10);
+		for (int i = 0; i < 6; i++) {
+			b[k++] = (char)('0' + v[i] / 10 % 10);
+			b[k++] = (char)('0' + v[i] % 10);
+			b[k++] = sep[i];
+		}
+		if (len) {
+			k = k < len - 1 ? k : len - 1;
+			memcpy(buf, b, k);
+			buf[k] = '\0';
+		}
+	}
 }
 
 /* "http://host..." or "https://host...", scheme in any case, host nonempty. */
@@ -611,6 +654,11 @@ int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
 
 	memset(stats, 0, sizeof *stats);
 	memset(&f, 0, sizeof f);
+	/* scale (issue 10): never NULL, an empty index.atom fwrite()s body.data */
+	lbuf_init(&f.body);
+	lbuf_init(&f.doc);
+	lbuf_init(&f.tmp);
+	lbuf_init(&f.key);
 	f.err = err;
 	f.errlen = errlen;
 	f.dir = dir;
