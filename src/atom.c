@@ -44,11 +44,6 @@ static long utf8_next(const unsigned char *s, size_t *n)
 	return c;
 }
 
-/* The ASCII characters xml_escape() may change (below 0x20: all). */
-static const unsigned char plain_stop[128] = {
-	['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\''] = 1,
-};
-
 int xml_escape(lbuf *out, const char *str, int mode)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
@@ -57,16 +52,30 @@ int xml_escape(lbuf *out, const char *str, int mode)
 	while (*s && rc == 0) {
 		size_t n;
 		long c;
+		const unsigned char *run = s;
 
-		/* the common case: a run of printable ASCII that needs nothing */
-		for (n = 0; s[n] >= 0x20 && s[n] < 0x80 && !plain_stop[s[n]]; n++)
-			;
-		if (n > 0) {
-			rc = lbuf_add(out, s, n);
-			s += n;
+		/* scale (issue 10): characters kept as they are, copied a run at a
+		 * time, not one lbuf_add() each; the same bytes as the switch. */
+		while (*run) {
+			if (*run < 0x80) {
+				if (*run < 0x20 || *run == '&' || *run == '<' || *run == '>' ||
+				    *run == '"' || *run == '\'')
+					break;
+				run++;
+				continue;
+			}
+			c = utf8_next(run, &n);
+			if (c < 0 || c == 0xFFFE || c == 0xFFFF)
+				break;
+			run += n;
+		}
+		if (run > s) {
+			rc = lbuf_add(out, s, (size_t)(run - s));
+			s = run;
 			continue;
 		}
 		c = utf8_next(s, &n);
+
 		switch (c) {
 		case '&': rc = lbuf_adds(out, "&amp;"); break;
 		case '<': rc = lbuf_adds(out, "&lt;"); break;
@@ -158,14 +167,6 @@ int atom_iri(lbuf *out, const char *str, int mode)
 	return rc;
 }
 
-static void put_digits(char *p, int v, int n)
-{
-	while (n-- > 0) {
-		p[n] = (char)('0' + v % 10);
-		v /= 10;
-	}
-}
-
 void atom_time(char *buf, size_t len, int64_t t)
 {
 	struct tm tm;
@@ -177,24 +178,28 @@ void atom_time(char *buf, size_t len, int64_t t)
 		t = 253402300799LL;   /* 9999-12-31T23:59:59Z */
 	tt = (time_t)t;
 	gmtime_r(&tt, &tm);
-	if (len < 21) {
-		if (len > 0)
-			buf[0] = '\0';
-		return;
+	/* scale (issue 10): digits by hand, snprintf() was a tenth of a
+	 * publish; the same text "%04d-%02d-%02dT%02d:%02d:%02dZ" */
+	{
+		char b[21];
+		int v[6] = { tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			     tm.tm_hour, tm.tm_min, tm.tm_sec };
+		static const char sep[] = "--T::Z";
+		size_t k = 0;
+
+		b[k++] = (char)('0' + v[0] / 1000 % 10);
+		b[k++] = (char)('0' + v[0] / 100 % 10);
+		for (int i = 0; i < 6; i++) {
+			b[k++] = (char)('0' + v[i] / 10 % 10);
+			b[k++] = (char)('0' + v[i] % 10);
+			b[k++] = sep[i];
+		}
+		if (len) {
+			k = k < len - 1 ? k : len - 1;
+			memcpy(buf, b, k);
+			buf[k] = '\0';
+		}
 	}
-	/* by hand: a million entries call this twice each */
-	put_digits(buf, tm.tm_year + 1900, 4);
-	buf[4] = '-';
-	put_digits(buf + 5, tm.tm_mon + 1, 2);
-	buf[7] = '-';
-	put_digits(buf + 8, tm.tm_mday, 2);
-	buf[10] = 'T';
-	put_digits(buf + 11, tm.tm_hour, 2);
-	buf[13] = ':';
-	put_digits(buf + 14, tm.tm_min, 2);
-	buf[16] = ':';
-	put_digits(buf + 17, tm.tm_sec, 2);
-	memcpy(buf + 19, "Z", 2);
 }
 
 /* "http://host..." or "https://host...", scheme in any case, host nonempty. */

@@ -25,6 +25,9 @@ struct evstore {
 	char *name;          /* for messages */
 	sqlite3_stmt *ins;
 	sqlite3_stmt *max_lm;   /* evstore_max_lm(), prepared once */
+	sqlite3_stmt *each;  /* evstore_each_event(): one prepare per store */
+	int each_busy;       /* a walk is under way (a callback may start another) */
+	int64_t keep;        /* retention: events kept, EVSTORE_KEEP_ALL */
 	lbuf key;
 };
 
@@ -159,6 +162,7 @@ static evstore *new_store(const char *name)
 	if (!st)
 		return NULL;
 	st->name = strdup(name ? name : "");
+	st->keep = EVSTORE_KEEP_ALL;
 	lbuf_init(&st->key);
 	if (!st->name) {
 		free(st);
@@ -224,6 +228,7 @@ void evstore_close(evstore *st)
 		return;
 	sqlite3_finalize(st->ins);
 	sqlite3_finalize(st->max_lm);
+	sqlite3_finalize(st->each);
 	if (st->owned)
 		sqlite3_close(st->db);
 	lbuf_release(&st->key);
@@ -238,6 +243,9 @@ int evstore_begin(evstore *st, char *err, size_t errlen)
 
 int evstore_commit(evstore *st, char *err, size_t errlen)
 {
+	if (st->keep != EVSTORE_KEEP_ALL && !sqlite3_get_autocommit(st->db) &&
+	    evstore_prune(st, st->keep, NULL, err, errlen) != 0)
+		return -1;
 	return exec(st, "COMMIT", err, errlen);
 }
 
@@ -389,59 +397,66 @@ int evstore_archived(evstore *st, int64_t *last_seq, int64_t *count, char *err, 
 	return query_int(st, "SELECT max(n) FROM ev_archives", 0, count, 0, err, errlen);
 }
 
-/* Seals one archive when page_size events follow after: 1 sealed, 0 not. */
-static int seal_one(evstore *st, int64_t page_size, const char *title, const char *author,
-		    char *err, size_t errlen)
-{
-	int64_t after, n, first, last;
-	sqlite3_stmt *s;
-	int rc;
-
-	if (evstore_archived(st, &after, &n, err, errlen) != 0)
-		return -1;
-	/* the page_size-th event after the last archive: a rowid range read */
-	{
-		char sql[160];
-		snprintf(sql, sizeof sql,
-			 "SELECT seq FROM ev_events WHERE seq > ?1 ORDER BY seq LIMIT 1 OFFSET %lld",
-			 (long long)(page_size - 1));
-		if (query_int(st, sql, after, &last, -1, err, errlen) != 0)
-			return -1;
-	}
-	if (last < 0)
-		return 0;
-	if (query_int(st, "SELECT min(seq) FROM ev_events WHERE seq > ?1", after, &first, 0,
-		      err, errlen) != 0)
-		return -1;
-	rc = sqlite3_prepare_v2(st->db, "INSERT INTO ev_archives(n, first_seq, last_seq, title, author)"
-				" VALUES(?,?,?,?,?)", -1, &s, NULL);
-	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot update");
-	sqlite3_bind_int64(s, 1, n + 1);
-	sqlite3_bind_int64(s, 2, first);
-	sqlite3_bind_int64(s, 3, last);
-	sqlite3_bind_text(s, 4, nz(title), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 5, nz(author), -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 1 : fail(st, err, errlen, rc, "cannot seal archive");
-}
-
+/*
+ * Seals archives while page_size events follow the last one: one walk of
+ * the events after it in seq order (a rowid range), one insert per
+ * archive.  A first publish of 50,000 events seals 1,000 archives.
+ */
 int evstore_seal(evstore *st, int64_t page_size, const char *title, const char *author,
 		 int64_t *sealed, char *err, size_t errlen)
 {
-	int64_t k = 0;
-	int r;
+	int64_t after, n, k = 0, first = 0, i = 0;
+	sqlite3_stmt *walk = NULL, *ins = NULL;
+	int rc;
 
 	if (page_size < 1) {
 		snprintf(err, errlen, "page size must be at least 1");
 		return -1;
 	}
-	while ((r = seal_one(st, page_size, title, author, err, errlen)) == 1)
+	if (evstore_archived(st, &after, &n, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, "SELECT seq FROM ev_events WHERE seq > ?1 ORDER BY seq",
+				-1, &walk, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(st->db, "INSERT INTO ev_archives(n, first_seq, last_seq,"
+					" title, author) VALUES(?,?,?,?,?)", -1, &ins, NULL);
+	if (rc != SQLITE_OK) {
+		fail(st, err, errlen, rc, "cannot prepare");
+		goto out;
+	}
+	sqlite3_bind_int64(walk, 1, after);
+	sqlite3_bind_text(ins, 4, nz(title), -1, SQLITE_STATIC);
+	sqlite3_bind_text(ins, 5, nz(author), -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(walk)) == SQLITE_ROW) {
+		int64_t seq = sqlite3_column_int64(walk, 0);
+
+		if (i++ == 0)
+			first = seq;
+		if (i < page_size)
+			continue;
+		sqlite3_bind_int64(ins, 1, n + k + 1);
+		sqlite3_bind_int64(ins, 2, first);
+		sqlite3_bind_int64(ins, 3, seq);
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		if (rc != SQLITE_DONE) {
+			fail(st, err, errlen, rc, "cannot seal archive");
+			goto out;
+		}
 		k++;
+		i = 0;
+	}
+	if (rc != SQLITE_DONE) {
+		fail(st, err, errlen, rc, "cannot read");
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(walk);
+	sqlite3_finalize(ins);
 	if (sealed)
 		*sealed = k;
-	return r;
+	return rc == 0 ? 0 : -1;
 }
 
 int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
@@ -496,15 +511,24 @@ int evstore_archive_done(evstore *st, int64_t n, int next_linked, char *err, siz
 int evstore_each_event(evstore *st, int64_t first_seq, int64_t last_seq, ev_event_fn fn,
 		       void *ctx, char *err, size_t errlen)
 {
-	sqlite3_stmt *s;
-	int rc, r = 0;
-
-	rc = sqlite3_prepare_v2(st->db,
+	static const char sql[] =
 		"SELECT seq, url, last_modified, last_detected, tz_offset, content_length,"
 		" title, author, source_url, excerpt FROM ev_events WHERE seq >= ?1 AND seq <= ?2"
-		" ORDER BY seq DESC", -1, &s, NULL);
+		" ORDER BY seq DESC";
+	sqlite3_stmt *s = st->each;
+	int rc = SQLITE_OK, r = 0, own = 0;
+
+	/* A first run writes a thousand archives: one prepared statement for
+	 * them all, unless a callback walks again (then a statement of its own). */
+	if (st->each_busy || !s) {
+		rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+		own = st->each_busy;
+		if (!own && rc == SQLITE_OK)
+			st->each = s;
+	}
 	if (rc != SQLITE_OK)
 		return fail(st, err, errlen, rc, "cannot read");
+	st->each_busy += !own;
 	sqlite3_bind_int64(s, 1, first_seq);
 	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
 	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -521,7 +545,12 @@ int evstore_each_event(evstore *st, int64_t first_seq, int64_t last_seq, ev_even
 		e.excerpt = (const char *)sqlite3_column_text(s, 9);
 		r = fn(ctx, &e);
 	}
-	sqlite3_finalize(s);
+	if (own) {
+		sqlite3_finalize(s);
+	} else {
+		sqlite3_reset(s);
+		st->each_busy = 0;
+	}
 	if (r != 0)
 		return r;
 	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
@@ -850,4 +879,111 @@ int ev_run_max_lm(ev_run *r, int64_t *max, int *any, char *err, size_t errlen)
 	*max = *any ? sqlite3_column_int64(s, 0) : 0;
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW ? 0 : run_fail(r, err, errlen, rc, "cannot read");
+}
+
+/* ---- retention ---------------------------------------------------------- */
+
+void evstore_set_retention(evstore *st, int64_t keep_events)
+{
+	st->keep = keep_events < 0 ? EVSTORE_KEEP_ALL : keep_events;
+}
+
+int64_t evstore_retention(const evstore *st)
+{
+	return st->keep;
+}
+
+static int meta_int(evstore *st, const char *key, int64_t *v, char *err, size_t errlen)
+{
+	char *s = NULL;
+	int r = evstore_meta_get(st, key, &s, err, errlen);
+
+	*v = r == 1 ? strtoll(s, NULL, 10) : 0;
+	free(s);
+	return r < 0 ? -1 : 0;
+}
+
+static int meta_set_int(evstore *st, const char *key, int64_t v, char *err, size_t errlen)
+{
+	char b[32];
+
+	snprintf(b, sizeof b, "%lld", (long long)v);
+	return evstore_meta_set(st, key, b, err, errlen);
+}
+
+int evstore_pruned(evstore *st, int64_t *archives, int64_t *events, char *err, size_t errlen)
+{
+	int64_t a, e;
+
+	if (meta_int(st, "pruned_archives", &a, err, errlen) != 0 ||
+	    meta_int(st, "pruned_events", &e, err, errlen) != 0)
+		return -1;
+	if (archives)
+		*archives = a;
+	if (events)
+		*events = e;
+	return 0;
+}
+
+/*
+ * The newest archive that may go: complete (written, next-archive link
+ * in place), like every archive before it, and with at least keep events
+ * after its last one.  Only the archives still due are found through the
+ * partial index, and the pruned ones have no rows, so both reads are
+ * bounded by what is kept, not by the history.
+ */
+static int prune_point(evstore *st, int64_t keep, int64_t *n, int64_t *last_seq,
+		       char *err, size_t errlen)
+{
+	int64_t top, due;
+	sqlite3_stmt *s;
+	int rc;
+
+	*n = 0;
+	if (query_int(st, "SELECT max(seq) FROM ev_events", 0, &top, 0, err, errlen) != 0 ||
+	    query_int(st, "SELECT min(n) FROM ev_archives WHERE written = 0 OR next_linked = 0",
+		      0, &due, INT64_MAX, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, "SELECT n, last_seq FROM ev_archives"
+				" WHERE n < ?1 AND last_seq <= ?2 ORDER BY n DESC LIMIT 1", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	sqlite3_bind_int64(s, 1, due);
+	sqlite3_bind_int64(s, 2, top - keep);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int64(s, 0);
+		*last_seq = sqlite3_column_int64(s, 1);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int evstore_prune(evstore *st, int64_t keep_events, int64_t *pruned, char *err, size_t errlen)
+{
+	int64_t n, last, done_a, done_e, gone;
+	char sql[128];
+
+	if (pruned)
+		*pruned = 0;
+	if (keep_events < 0)
+		return 0;
+	if (prune_point(st, keep_events, &n, &last, err, errlen) != 0)
+		return -1;
+	if (n == 0)
+		return 0;
+	/* rowid ranges: the b-tree is cut from its start, O(removed + log n) */
+	snprintf(sql, sizeof sql, "DELETE FROM ev_events WHERE seq <= %lld", (long long)last);
+	if (exec(st, sql, err, errlen) != 0)
+		return -1;
+	gone = sqlite3_changes(st->db);
+	snprintf(sql, sizeof sql, "DELETE FROM ev_archives WHERE n <= %lld", (long long)n);
+	if (exec(st, sql, err, errlen) != 0 ||
+	    evstore_pruned(st, &done_a, &done_e, err, errlen) != 0 ||
+	    meta_set_int(st, "pruned_archives", n, err, errlen) != 0 ||
+	    meta_set_int(st, "pruned_events", done_e + gone, err, errlen) != 0)
+		return -1;
+	if (pruned)
+		*pruned = gone;
+	return 0;
 }

@@ -50,6 +50,9 @@ typedef struct ev_archive {
 
 typedef struct evstore evstore;
 
+/* Retention (evstore_set_retention): keep every event, never prune. */
+#define EVSTORE_KEEP_ALL (-1)
+
 /*
  * Opens (creating when missing) the state file at path, in WAL mode, with
  * a busy timeout of busy_ms (0 = EVSTORE_DEFAULT_BUSY_MS).  Returns 0 and
@@ -64,6 +67,9 @@ void evstore_close(evstore *st);
 
 /* BEGIN IMMEDIATE (takes the write lock now, waiting up to the timeout). */
 int evstore_begin(evstore *st, char *err, size_t errlen);
+/* COMMIT; with a retention set, evstore_prune() runs first, in the same
+ * transaction, so the events an archive written in it made unneeded go
+ * with the commit that records the archive as written. */
 int evstore_commit(evstore *st, char *err, size_t errlen);
 void evstore_rollback(evstore *st);
 
@@ -141,5 +147,34 @@ int evstore_add_staged(evstore *st, ev_run *r, size_t *added, char *err, size_t 
 int ev_run_each_latest(ev_run *r, ev_event_fn fn, void *ctx, char *err, size_t errlen);
 /* The greatest Last-Modified staged; *any = 0 when the run is empty. */
 int ev_run_max_lm(ev_run *r, int64_t *max, int *any, char *err, size_t errlen);
+
+/* ---- retention (the antenna's history; `lirs atom --state` keeps all) ----
+ *
+ * What must stay: every event not in an archive (index.atom lists them),
+ * and the events of every archive whose file is not written or still
+ * lacks its next-archive link (they are written again), which always
+ * includes the newest archive (index.atom's date when it is empty).
+ * Everything older is history only: an archive whose file is complete is
+ * never written again, except when DIR/index.atom is missing (a new DIR),
+ * where atom_publish() writes every archive still in the state.
+ *
+ * evstore_prune() removes, oldest first and whole archives at a time,
+ * the events of complete archives while at least keep_events newer events
+ * remain, and the ev_archives rows of those archives; archives 1..M so
+ * pruned cannot be written again (evstore_pruned()).  Pruning loses the
+ * (URL key, Last-Modified) duplicate check for those events: an old event
+ * added again would be new; the antenna never adds one (its Last-Modified
+ * only moves forward), a LIRS file read twice with `lirs atom` would, so
+ * that keeps everything.
+ */
+/* keep_events >= 0, or EVSTORE_KEEP_ALL (the default of a new evstore). */
+void evstore_set_retention(evstore *st, int64_t keep_events);
+int64_t evstore_retention(const evstore *st);
+/* Prunes in the caller's transaction (evstore_commit() calls it when a
+ * retention is set).  *pruned (may be NULL): events removed now. */
+int evstore_prune(evstore *st, int64_t keep_events, int64_t *pruned, char *err, size_t errlen);
+/* Archives 1..*archives have no events any more (0 = none pruned);
+ * *events: how many events were ever pruned. */
+int evstore_pruned(evstore *st, int64_t *archives, int64_t *events, char *err, size_t errlen);
 
 #endif

@@ -303,6 +303,81 @@ int store_check(store *s, char *err, size_t errlen)
 	return rc;
 }
 
+/* ---- sizes ---------------------------------------------------------------- */
+
+static int prep(store *s, sqlite3_stmt **st, const char *sql, char *err, size_t errlen);
+
+static int64_t one_int(store *s, const char *sql, const char *arg, int64_t dflt)
+{
+	sqlite3_stmt *st;
+	int64_t v = dflt;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return dflt;
+	if (arg)
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+void store_sizes_free(store_sizes *z)
+{
+	for (size_t i = 0; i < z->n; i++)
+		free(z->t[i].name);
+	free(z->t);
+	memset(z, 0, sizeof *z);
+}
+
+/* dbstat (SQLITE_ENABLE_DBSTAT_VTAB, in Debian's build) gives the pages of
+ * each b-tree; without it only the file's total is known. */
+int store_sizes_get(store *s, store_sizes *z, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	memset(z, 0, sizeof *z);
+	z->page_size = pragma_int(s, "PRAGMA page_size");
+	z->pages = pragma_int(s, "PRAGMA page_count");
+	z->free_pages = pragma_int(s, "PRAGMA freelist_count");
+	z->exact = sqlite3_prepare_v2(s->db, "SELECT 1 FROM dbstat LIMIT 1", -1, &st, NULL) == SQLITE_OK;
+	if (z->exact)
+		sqlite3_finalize(st);
+	if (prep(s, &st, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+		 err, errlen) < 0)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		store_size *nt = lgrow(z->t, &cap, z->n + 1, sizeof *nt, 16);
+		char sql[256];
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		if (!nt || !(nt[z->n].name = strdup(name ? name : ""))) {
+			if (nt)
+				z->t = nt;
+			sqlite3_finalize(st);
+			store_sizes_free(z);
+			seterr(err, errlen, "out of memory");
+			return -1;
+		}
+		z->t = nt;
+		/* the name is one of sqlite_master's tables: quoted, not bound */
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", nt[z->n].name);
+		nt[z->n].rows = strchr(nt[z->n].name, '"') ? -1 : one_int(s, sql, NULL, -1);
+		nt[z->n].bytes = z->exact ? one_int(s, "SELECT sum(d.pgsize) FROM dbstat d"
+			" JOIN sqlite_master m ON m.name = d.name WHERE m.tbl_name = ?1",
+			nt[z->n].name, 0) : -1;
+		z->n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_sizes_free(z);
+		return dberr(s, err, errlen, "cannot read sizes");
+	}
+	return 0;
+}
+
 /* ---- statement helpers ------------------------------------------------- */
 
 static int prep(store *s, sqlite3_stmt **st, const char *sql, char *err, size_t errlen)
@@ -596,6 +671,34 @@ void store_pages_free(store_page *p, size_t n)
 	free(p);
 }
 
+static int cmp_page_url(const void *a, const void *b)
+{
+	return strcmp((*(const store_page *const *)a)->url, (*(const store_page *const *)b)->url);
+}
+
+/* Sorts v by url through an array of pointers: qsort() of the structs
+ * themselves moved 200 bytes per step.  -1 when out of memory. */
+static int sort_by_url(store_page **v, size_t n)
+{
+	store_page **pv = malloc(n * sizeof *pv), *out = malloc(n * sizeof *out);
+	size_t i;
+
+	if (!pv || !out) {
+		free(pv);
+		free(out);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		pv[i] = &(*v)[i];
+	qsort(pv, n, sizeof *pv, cmp_page_url);
+	for (i = 0; i < n; i++)
+		out[i] = *pv[i];
+	free(pv);
+	free(*v);
+	*v = out;
+	return 0;
+}
+
 int store_pages_load(store *s, store_page **out, size_t *n, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
@@ -605,7 +708,10 @@ int store_pages_load(store *s, store_page **out, size_t *n, char *err, size_t er
 
 	*out = NULL;
 	*n = 0;
-	if (prep(s, &st, "SELECT " PAGE_COLS " FROM pages ORDER BY url", err, errlen) < 0)
+	/* Sorted here, not by ORDER BY: SQLite's sorter copied every row into
+	 * a temporary b-tree, a fifth of publishing 50,000 pages.  The same
+	 * order: BINARY collation is strcmp(), and urls are unique. */
+	if (prep(s, &st, "SELECT " PAGE_COLS " FROM pages", err, errlen) < 0)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		store_page *nv = lgrow(v, &cap, len + 1, sizeof *v, 64);
@@ -620,6 +726,11 @@ int store_pages_load(store *s, store_page **out, size_t *n, char *err, size_t er
 	if (rc != SQLITE_DONE) {
 		store_pages_free(v, len);
 		return dberr(s, err, errlen, "database error");
+	}
+	if (len > 1 && sort_by_url(&v, len) < 0) {
+		store_pages_free(v, len);
+		seterr(err, errlen, "out of memory");
+		return -1;
 	}
 	*out = v;
 	*n = len;

@@ -52,6 +52,24 @@ void store_rollback(store *s);
 /* PRAGMA integrity_check: 0 when "ok", else -1 with the first problem. */
 int store_check(store *s, char *err, size_t errlen);
 
+/* ---- sizes (antenna check-db) ------------------------------------------ */
+typedef struct store_size {
+	char *name;              /* a table; its indexes are counted with it */
+	int64_t rows;
+	int64_t bytes;           /* pages of the table and its indexes; -1 unknown */
+} store_size;
+
+typedef struct store_sizes {
+	int64_t page_size, pages, free_pages;  /* the file: pages * page_size bytes */
+	int exact;               /* bytes per table from SQLite's dbstat table */
+	store_size *t;           /* every table, by name */
+	size_t n;
+} store_sizes;
+
+/* Rows (count(*), a full read of each table) and bytes per table. */
+int store_sizes_get(store *s, store_sizes *out, char *err, size_t errlen);
+void store_sizes_free(store_sizes *z);
+
 /* ---- config: key/value ------------------------------------------------- */
 int store_config_set(store *s, const char *key, const char *value, char *err, size_t errlen);
 /* A malloc'd copy of the value, or NULL when unset. */

@@ -29,6 +29,17 @@ enum { ANT_OK = 0, ANT_NOTFOUND = 1, ANT_FATAL = 2 };
 #define CFG_LAST_PUBLISH "last_publish"
 #define CFG_PAGE_SIZE "atom_page_size"
 #define CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
+#define CFG_KEEP_EVENTS "keep_events"
+
+/* History retention: update events of archives already written that are
+ * kept (evstore.h), about 220 bytes each; "all" in the config keeps every
+ * one.  10,000 events are 200 archives of 50, about 2.2 MB. */
+#define ANT_KEEP_EVENTS 10000
+#define ANT_KEEP_DEFAULT INT64_MIN    /* no --keep-events given */
+/* "all" -> EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
+int ant_parse_keep(const char *opt, const char *s, int64_t *out);
+/* The database's keep_events (ANT_KEEP_EVENTS when unset). */
+int64_t ant_keep_events(store *s);
 
 extern const char *ant_prog;     /* "antenna update": message prefix */
 extern const char *ant_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */

@@ -1,37 +1,124 @@
 /*
  * check_db.c: antenna check-db: PRAGMA integrity_check, for the crash
- * tests (the sqlite3 shell may be missing) and for worried operators.
+ * tests (the sqlite3 shell may be missing) and for worried operators;
+ * then what the file holds: rows and bytes per table, and the history
+ * retention in force (issue 10: antenna sites run for years on small
+ * machines, the operator must see whether the file stays bounded).
  */
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "antenna.h"
+#include "evstore.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] check-db\n\n"
+	"usage: antenna [-d FILE] check-db [--quiet]\n\n"
 	"Run SQLite's integrity check on the database; print 'ok' and exit 0 when it\n"
-	"passes, else print the first problem and exit 2.\n";
+	"passes, else print the first problem and exit 2.  Then print the file's\n"
+	"size, rows and bytes per table (indexes counted with their table), and the\n"
+	"history retention in force with what it pruned so far.\n\n"
+	"  -q, --quiet  print only 'ok'\n";
+
+static void human(char *b, size_t len, int64_t v)
+{
+	if (v < 0)
+		snprintf(b, len, "?");
+	else if (v < 10 * 1024)
+		snprintf(b, len, "%" PRId64 " B", v);
+	else if (v < 10 * 1024 * 1024)
+		snprintf(b, len, "%.1f KiB", v / 1024.0);
+	else
+		snprintf(b, len, "%.1f MiB", v / 1048576.0);
+}
+
+/* "pages", "sources", "events", "archives": what the tables are for */
+static const char *what(const char *table)
+{
+	static const struct { const char *t, *w; } tab[] = {
+		{ "pages", "watched pages" }, { "sources", "LIRS sources" },
+		{ "config", "settings" }, { "ev_events", "update events (history)" },
+		{ "ev_archives", "Atom archives kept" }, { "ev_meta", "event state" },
+	};
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+		if (strcmp(tab[i].t, table) == 0)
+			return tab[i].w;
+	return "";
+}
+
+static int report(store *s, char *err, size_t errlen)
+{
+	store_sizes z;
+	evstore *ev = NULL;
+	int64_t keep = ant_keep_events(s), parch = 0, pev = 0;
+	char b[32];
+
+	if (store_sizes_get(s, &z, err, errlen) < 0)
+		return -1;
+	human(b, sizeof b, z.pages * z.page_size);
+	printf("file: %s, %" PRId64 " pages of %" PRId64 " bytes, %" PRId64 " free\n",
+	       b, z.pages, z.page_size, z.free_pages);
+	printf("%-14s %10s %12s  %s\n", "table", "rows", "bytes", "");
+	for (size_t i = 0; i < z.n; i++) {
+		char bytes[32];
+		if (z.t[i].bytes < 0)
+			snprintf(bytes, sizeof bytes, "-");
+		else
+			snprintf(bytes, sizeof bytes, "%" PRId64, z.t[i].bytes);
+		printf("%-14s %10" PRId64 " %12s  %s\n", z.t[i].name, z.t[i].rows, bytes,
+		       what(z.t[i].name));
+	}
+	if (!z.exact)
+		printf("(bytes per table need SQLite's dbstat table, not in this build)\n");
+	store_sizes_free(&z);
+	if (evstore_attach(&ev, store_db(s), err, errlen) < 0 ||
+	    evstore_pruned(ev, &parch, &pev, err, errlen) < 0) {
+		evstore_close(ev);
+		return -1;
+	}
+	evstore_close(ev);
+	if (keep < 0)
+		printf("retention: keep-events all (nothing is pruned)");
+	else
+		printf("retention: keep-events %" PRId64 " (events of archives already written"
+		       " beyond the newest %" PRId64 " are pruned at publish)", keep, keep);
+	if (pev)
+		printf("; pruned so far: %" PRId64 " events, archives 1 to %" PRId64 "\n", pev, parch);
+	else
+		printf("; pruned so far: none\n");
+	return 0;
+}
 
 int cmd_check_db(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	store *s;
 	char err[512];
-	int c, rc;
+	int c, rc, quiet = 0;
 
-	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1)
-		return c == 'h' ? ant_help(help) : ANT_FATAL;
+	while ((c = ant_getopt(argc, argv, "hq", opts, help)) != -1) {
+		if (c == 'h')
+			return ant_help(help);
+		if (c != 'q')
+			return ANT_FATAL;
+		quiet = 1;
+	}
 	if (optind != argc)
 		return ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
 	if (!(s = ant_open(STORE_OPEN_EXISTING)))
 		return ANT_FATAL;
 	rc = store_check(s, err, sizeof err);
+	if (rc == 0) {
+		printf("ok\n");
+		if (!quiet)
+			rc = report(s, err, sizeof err);
+	}
 	if (rc < 0)
 		ant_error("%s", err);
-	else
-		printf("ok\n");
 	store_close(s);
 	return rc < 0 ? ANT_FATAL : ANT_OK;
 }

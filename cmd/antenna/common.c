@@ -11,6 +11,7 @@
 #include <errno.h>
 
 #include "buf.h"
+#include "evstore.h"
 #include "lirs.h"
 #include "merge.h"
 
@@ -169,4 +170,30 @@ int ant_parse_bytes(const char *s, size_t *out)
 		return -1;
 	*out = (size_t)(v << shift);
 	return 0;
+}
+
+int ant_parse_keep(const char *opt, const char *s, int64_t *out)
+{
+	if (strcmp(s, "all") == 0) {
+		*out = EVSTORE_KEEP_ALL;
+		return 0;
+	}
+	if (*s < '0' || *s > '9') {   /* "-1" is not "all" */
+		ant_error("%s: '%s' is neither 'all' nor an integer >= 0", opt, s);
+		return -1;
+	}
+	return ant_parse_int64(opt, s, 0, INT64_MAX / 2, out);
+}
+
+int64_t ant_keep_events(store *s)
+{
+	char *v = store_config_get(s, CFG_KEEP_EVENTS);
+	int64_t k = ANT_KEEP_EVENTS;
+
+	if (v && strcmp(v, "all") == 0)
+		k = EVSTORE_KEEP_ALL;
+	else if (v)
+		k = store_config_int(s, CFG_KEEP_EVENTS, ANT_KEEP_EVENTS);
+	free(v);
+	return k < 0 ? EVSTORE_KEEP_ALL : k;
 }

@@ -12,7 +12,8 @@
 static const char help[] =
 	"usage: antenna [-d FILE] init [--title T] [--base URL] [--author A] [--tz-offset SECONDS]\n"
 	"                         [--allow-file] [--no-visited-query] [--max-age SECONDS]\n"
-	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n\n"
+	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n"
+	"                         [--keep-events N|all]\n\n"
 	"Create the antenna's database (or change the options given on an existing one).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
 	"  --base URL           where the published directory is served (default\n"
@@ -28,7 +29,10 @@ static const char help[] =
 	"  --page-size N        Atom entries per archive document (default 50)\n"
 	"  --charset CS         lirs.gz's encoding: euc-jp (default; strict JIS X\n"
 	"                       0208/0212, NEC and IBM extensions as readable forms,\n"
-	"                       ① as (1), 髙 as 高) or euc-jp-ms (keep their codes)\n";
+	"                       ① as (1), 髙 as 高) or euc-jp-ms (keep their codes)\n"
+	"  --keep-events N      history kept: at least the N newest update events of\n"
+	"                       Atom archives already written (default 10000); older\n"
+	"                       ones are pruned at publish; 'all' keeps every one\n";
 
 /* The defaults written on creation, so that 'show'/'list' can read them back. */
 static const struct { const char *key, *value; } defaults[] = {
@@ -42,6 +46,7 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_MAX_FUTURE, "3600" },
 	{ CFG_PAGE_SIZE, "50" },
 	{ CFG_LIRS_CHARSET, "euc-jp" },
+	{ CFG_KEEP_EVENTS, "10000" },   /* ANT_KEEP_EVENTS */
 };
 
 struct setting { const char *key; const char *value; };
@@ -71,6 +76,7 @@ int cmd_init(int argc, char **argv)
 		{ "max-future", required_argument, NULL, 'M' },
 		{ "page-size", required_argument, NULL, 'p' },
 		{ "charset", required_argument, NULL, 'C' },
+		{ "keep-events", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -117,6 +123,11 @@ int cmd_init(int argc, char **argv)
 			if (strcmp(optarg, "euc-jp") && strcmp(optarg, "euc-jp-ms"))
 				return ant_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", optarg);
 			*x = (struct setting){ CFG_LIRS_CHARSET, optarg };
+			break;
+		case 'k':
+			if (ant_parse_keep("--keep-events", optarg, &v) < 0)
+				return ANT_FATAL;
+			*x = (struct setting){ CFG_KEEP_EVENTS, optarg };
 			break;
 		case 'F': *x = (struct setting){ CFG_ALLOW_FILE, "1" }; break;
 		case 'V': *x = (struct setting){ CFG_VISITED, "0" }; break;

@@ -7,11 +7,24 @@
  *                                         that 'update' recorded (evstore)
  * The time of each publish is kept (config "last_publish") so index.html
  * marks the updates that came after the previous one.
+ *
+ * index.html and lirs.gz need only the pages, so a second thread writes
+ * them while this one writes the Atom files from the events (50,000 pages
+ * into an empty DIR: 1,000 archives).  Each file is replaced atomically on
+ * its own; a failure in either leaves last_publish unchanged.
+ *
+ * History retention (config "keep_events", --keep-events): the Atom
+ * files' events are pruned in the transaction that records their archive
+ * as complete, keeping at least that many of the newest (evstore.h).
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "afile.h"
 #include "antenna.h"
 #include "atom.h"
 #include "evstore.h"
@@ -19,18 +32,22 @@
 #include "publish.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] publish [--now EPOCH] DIR\n\n"
+	"usage: antenna [-d FILE] publish [--now EPOCH] [--keep-events N|all] DIR\n\n"
 	"Write the antenna's site into DIR (created when missing): index.html,\n"
 	"lirs.gz (every page with a fresh update), sites.di.gz (the same as\n"
 	"HINA-DI), index.atom, archive/N.atom and\n"
 	"current.atom.  Each file is replaced atomically.\n\n"
-	"  --now EPOCH  the time of this publish (default: the clock)\n";
+	"  --now EPOCH        the time of this publish (default: the clock)\n"
+	"  --keep-events N    keep at least the N newest update events of archives\n"
+	"                     already written, 'all' to keep every one (default: the\n"
+	"                     database's, see 'antenna init --keep-events')\n";
 
 struct site_cfg {
 	char *title, *base, *author;
 	pub_site site;
 	pub_lirs_counts counts;
 	int64_t page_size;
+	int64_t keep_events;     /* EVSTORE_KEEP_ALL or >= 0 */
 };
 
 /* The lirs_charset setting (antenna init --charset): 1 for euc-jp-ms. */
@@ -76,6 +93,7 @@ static void cfg_load(store *s, struct site_cfg *c, int64_t now)
 	memset(&c->counts, 0, sizeof c->counts);
 	c->site.lirs_counts = &c->counts;
 	c->page_size = store_config_int(s, CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
+	c->keep_events = ant_keep_events(s);
 }
 
 static void cfg_free(struct site_cfg *c)
@@ -119,8 +137,39 @@ static size_t fresh_events(ev_event *ev, const pub_page *v, size_t n, const pub_
 	return k;
 }
 
+/* Archives of a pruned history whose file DIR lacks: they cannot be
+ * written again, and must not be written differently (RFC 5005 §4). */
+static int warn_lost(evstore *ev, const char *dir, const struct site_cfg *c)
+{
+	int64_t pruned, n, first = 0, last = 0, lost = 0;
+	char err[512], path[4096], keep[32];
+	struct stat sb;
+
+	if (evstore_pruned(ev, &pruned, NULL, err, sizeof err) != 0 || pruned == 0)
+		return 0;
+	for (n = 1; n <= pruned; n++) {
+		snprintf(path, sizeof path, "%s/archive/%lld.atom", dir, (long long)n);
+		if (stat(path, &sb) == 0)
+			continue;
+		if (!lost++)
+			first = n;
+		last = n;
+	}
+	if (!lost)
+		return 0;
+	if (c->keep_events < 0)
+		snprintf(keep, sizeof keep, "all");
+	else
+		snprintf(keep, sizeof keep, "%lld", (long long)c->keep_events);
+	ant_error("warning: %lld archive%s from '%s/archive/%lld.atom' to '%lld.atom' "
+		  "cannot be written again: their events were pruned (retention now: keep-events %s); "
+		  "copy them from the old directory or a backup (archives never change)",
+		  (long long)lost, lost == 1 ? "" : "s", dir, (long long)first, (long long)last, keep);
+	return 1;
+}
+
 static int write_atom(store *s, const char *dir, const struct site_cfg *c,
-		      const pub_page *v, size_t n, char *err, size_t errlen)
+		      const pub_page *v, size_t n, int *lost, char *err, size_t errlen)
 {
 	evstore *ev = NULL;
 	ev_event *cur = malloc((n ? n : 1) * sizeof *cur);
@@ -128,27 +177,60 @@ static int write_atom(store *s, const char *dir, const struct site_cfg *c,
 			.author = *c->site.author ? c->site.author : NULL,
 			.page_size = c->page_size, .now = c->site.now };
 	atom_stats stats;
-	int rc = -1;
+	char path[4096];
+	struct stat sb;
+	int rc = -1, fresh;
 
 	if (!cur)
 		return snprintf(err, errlen, "out of memory"), -1;
-	if (evstore_attach(&ev, store_db(s), err, errlen) == 0)
+	snprintf(path, sizeof path, "%s/index.atom", dir);
+	fresh = stat(path, &sb) != 0;    /* atom_publish() then writes every archive */
+	if (evstore_attach(&ev, store_db(s), err, errlen) == 0) {
+		evstore_set_retention(ev, c->keep_events);
 		rc = atom_publish(ev, dir, &ac, NULL, 0, cur, fresh_events(cur, v, n, &c->site),
 				  &stats, err, errlen);
+		if (rc == 0 && fresh)
+			*lost = warn_lost(ev, dir, c);
+	}
 	evstore_close(ev);
 	free(cur);
 	return rc;
 }
 
-static int publish(store *s, const char *dir, int64_t now, char *err, size_t errlen)
+/* index.html, lirs.gz and sites.di.gz, beside the Atom files (thread). */
+struct side {
+	const char *dir;
+	const pub_site *site;
+	const pub_page *v;
+	size_t n;
+	int rc;
+	char err[512];
+};
+
+static void *write_side(void *arg)
+{
+	struct side *w = arg;
+
+	w->rc = publish_html(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
+		publish_lirs(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
+		publish_di(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ? -1 : 0;
+	return NULL;
+}
+
+static int publish(store *s, const char *dir, int64_t now, int64_t keep, int *lost,
+		   char *err, size_t errlen)
 {
 	struct site_cfg c;
 	store_page *p = NULL;
 	pub_page *v = NULL;
+	struct side w;
+	pthread_t th;
+	int threaded, arc, rc = -1;
 	size_t n = 0;
-	int rc = -1;
 
 	cfg_load(s, &c, now);
+	if (keep != ANT_KEEP_DEFAULT)
+		c.keep_events = keep;
 	if (store_pages_load(s, &p, &n, err, errlen) < 0)
 		goto out;
 	if (!(v = malloc((n ? n : 1) * sizeof *v))) {
@@ -157,10 +239,21 @@ static int publish(store *s, const char *dir, int64_t now, char *err, size_t err
 	}
 	for (size_t i = 0; i < n; i++)
 		to_pub(&v[i], &p[i], c.site.display_tz);
-	if (publish_html(dir, &c.site, v, n, err, errlen) < 0 ||
-	    publish_lirs(dir, &c.site, v, n, err, errlen) < 0 ||
-	    publish_di(dir, &c.site, v, n, err, errlen) < 0 ||
-	    write_atom(s, dir, &c, v, n, err, errlen) < 0 ||
+	/* DIR first, so the two writers do not race to create it */
+	if (mkdir_p(dir, 0755) < 0) {
+		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	w = (struct side){ .dir = dir, .site = &c.site, .v = v, .n = n };
+	threaded = pthread_create(&th, NULL, write_side, &w) == 0;
+	if (!threaded)
+		write_side(&w);
+	arc = write_atom(s, dir, &c, v, n, lost, err, errlen);
+	if (threaded)
+		pthread_join(th, NULL);
+	if (w.rc < 0)
+		snprintf(err, errlen, "%s", w.err);
+	if (w.rc < 0 || arc < 0 ||
 	    store_config_set_int(s, CFG_LAST_PUBLISH, now, err, errlen) < 0)
 		goto out;
 	lirs_warnings(&c.counts);
@@ -177,17 +270,23 @@ int cmd_publish(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "now", required_argument, NULL, 'n' },
+		{ "keep-events", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int64_t now = 0;
-	int c, rc;
+	int64_t now = 0, keep = ANT_KEEP_DEFAULT;
+	int c, rc, lost = 0;
 	store *s;
 	char err[512];
 
 	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
 		if (c == 'h')
 			return ant_help(help);
+		if (c == 'k') {
+			if (ant_parse_keep("--keep-events", optarg, &keep) < 0)
+				return ANT_FATAL;
+			continue;
+		}
 		if (c != 'n' || ant_parse_int64("--now", optarg, 1, INT64_MAX / 2, &now) < 0)
 			return ANT_FATAL;
 	}
@@ -195,9 +294,10 @@ int cmd_publish(int argc, char **argv)
 		return ant_usage_error(help, "one DIR is needed");
 	if (!(s = ant_open(STORE_OPEN_EXISTING)))
 		return ANT_FATAL;
-	rc = publish(s, argv[optind], ant_now(now), err, sizeof err);
+	rc = publish(s, argv[optind], ant_now(now), keep, &lost, err, sizeof err);
 	if (rc < 0)
 		ant_error("%s", err);
 	store_close(s);
-	return rc < 0 ? ANT_FATAL : ANT_OK;
+	/* 1: published, but archives lost with the directory stay lost */
+	return rc < 0 ? ANT_FATAL : lost ? ANT_NOTFOUND : ANT_OK;
 }

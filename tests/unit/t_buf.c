@@ -1,5 +1,9 @@
 /* t_buf.c: the growable buffer and the one array-growing rule. */
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
 #include <stdlib.h>
 
 #include "buf.h"
@@ -47,9 +51,54 @@ static void test_lbuf(void)
 	lbuf_release(&b);
 }
 
+/* lbuf_addf() formats %s %d %u %ld %lld %zu %% itself and hands anything
+ * else to vsnprintf(): both must give what snprintf() gives. */
+static void test_addf_like_snprintf(void)
+{
+#define SAME(...) do { \
+		char want[256]; \
+		lbuf b = LBUF_INIT; \
+		snprintf(want, sizeof want, __VA_ARGS__); \
+		lbuf_adds(&b, "<"); \
+		OK(lbuf_addf(&b, __VA_ARGS__) == 0 && strcmp(b.data + 1, want) == 0 && \
+		   b.len == strlen(want) + 1, "addf gives what snprintf gives: '%s' (got '%s')", \
+		   want, b.data + 1); \
+		lbuf_release(&b); \
+	} while (0)
+	SAME("plain text");
+	SAME("%s", "");
+	SAME("%s<%s>", "    ", "title");
+	SAME("%d %d %d", 0, -1, INT_MIN);
+	SAME("%d|%u", INT_MAX, UINT_MAX);
+	SAME("%ld %lu", LONG_MIN, ULONG_MAX);
+	SAME("%lld:%llu", LLONG_MIN, ULLONG_MAX);
+	SAME("%lld", (long long)1700000000);
+	SAME("%zu items", (size_t)12345);
+	SAME("100%% %s", "sure");
+	SAME("%%%d%%", 7);
+	SAME("%02d:%02d", 5, 7);            /* widths: vsnprintf */
+	SAME("%c%s", 'x', "y");
+	SAME("%.3s|%5s|%-4d|", "abcdef", "ab", 3);
+	SAME("%x %X %o", 255u, 255u, 8u);
+	SAME("%%%02X", 0x2f);
+	SAME("%zd %hd", (ssize_t)-3, (short)4);
+	SAME("%.2f", 1.5);
+#undef SAME
+	{
+		lbuf b = LBUF_INIT;
+		size_t i;
+		for (i = 0; i < 1000; i++)
+			lbuf_addf(&b, "%zu,", i);
+		OK(b.len == 3890 && strncmp(b.data + b.len - 4, "999,", 4) == 0,
+		   "addf grows the buffer as it goes (%zu bytes)", b.len);
+		lbuf_release(&b);
+	}
+}
+
 int main(void)
 {
 	test_lgrow();
 	test_lbuf();
+	test_addf_like_snprintf();
 	TAP_DONE();
 }
