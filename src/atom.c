@@ -44,7 +44,7 @@ static long utf8_next(const unsigned char *s, size_t *n)
 	return c;
 }
 
-int xml_escape(lbuf *out, const char *str, int attr)
+int xml_escape(lbuf *out, const char *str, int mode)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
 	int rc = 0;
@@ -80,10 +80,10 @@ int xml_escape(lbuf *out, const char *str, int attr)
 		case '&': rc = lbuf_adds(out, "&amp;"); break;
 		case '<': rc = lbuf_adds(out, "&lt;"); break;
 		case '>': rc = lbuf_adds(out, "&gt;"); break;
-		case '"': rc = lbuf_adds(out, "&quot;"); break;
-		case '\'': rc = lbuf_adds(out, "&apos;"); break;
+		case '"': rc = mode == XML_MIN ? lbuf_addc(out, '"') : lbuf_adds(out, "&quot;"); break;
+		case '\'': rc = mode == XML_MIN ? lbuf_addc(out, '\'') : lbuf_adds(out, "&apos;"); break;
 		case '\t': case '\n': case '\r':
-			rc = attr ? lbuf_addf(out, "&#%ld;", c) : lbuf_addc(out, (int)c);
+			rc = mode == XML_ATTR ? lbuf_addf(out, "&#%ld;", c) : lbuf_addc(out, (int)c);
 			break;
 		case -1:
 			rc = lbuf_adds(out, "\xEF\xBF\xBD");   /* U+FFFD */
@@ -95,6 +95,73 @@ int xml_escape(lbuf *out, const char *str, int attr)
 				rc = lbuf_add(out, s, n);
 			break;                                  /* other C0: removed */
 		}
+		s += n;
+	}
+	return rc;
+}
+
+/* ---- IRIs (RFC 3987 §2.2) ------------------------------------------------ */
+
+/* ucschar, and iprivate (allowed only in the query) */
+static int is_ucschar(long c)
+{
+	if ((c >= 0xA0 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFDCF) || (c >= 0xFDF0 && c <= 0xFFEF))
+		return 1;
+	/* planes 1-14: all but the last two code points, plane 14 from E1000 */
+	return c >= 0x10000 && c < 0xF0000 && (c & 0xFFFF) <= 0xFFFD && !(c >= 0xE0000 && c < 0xE1000);
+}
+
+static int is_iprivate(long c)
+{
+	return (c >= 0xE000 && c <= 0xF8FF) || (c >= 0xF0000 && c <= 0x10FFFD && (c & 0xFFFF) <= 0xFFFD);
+}
+
+static int is_hex(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+int atom_iri(lbuf *out, const char *str, int mode)
+{
+	/* RFC 4151's specific part: pchar / "/" / "?"; an IRI reference may
+	 * also hold "#" (once) and "[" "]" (the authority's IP literal) */
+	static const char tag_ok[] = "-._~!$&'()*+,;=:@/?";
+	static const char ref_ok[] = "-._~!$&'()*+,;=:@/?#[]";
+	const unsigned char *s = (const unsigned char *)(str ? str : ""), *auth = NULL, *auth_end = NULL;
+	int rc = 0, query = 0, frag = 0;
+
+	if (mode == IRI_REF && (auth = (const unsigned char *)strstr((const char *)s, "://"))) {
+		auth += 3;
+		auth_end = auth + strcspn((const char *)auth, "/?#");
+	}
+
+	while (*s && rc == 0) {
+		size_t n = 1, i;
+		long c = *s;
+		int keep;
+
+		if (c < 0x80) {
+			keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			       (c && strchr(mode == IRI_REF ? ref_ok : tag_ok, (int)c));
+			/* a "%" that starts an escape stays in a reference, is data in a tag */
+			if (c == '%' && mode == IRI_REF && is_hex(s[1]) && is_hex(s[2]))
+				keep = 1;
+			if (c == '#' && frag)
+				keep = 0;
+			if (c == '[' || c == ']')   /* only in an IP literal */
+				keep = keep && auth && s >= auth && s < auth_end;
+		} else {
+			c = utf8_next(s, &n);
+			keep = c >= 0 && (is_ucschar(c) || (query && !frag && is_iprivate(c)));
+		}
+		if (keep)
+			rc = lbuf_add(out, s, n);
+		for (i = 0; !keep && i < n && rc == 0; i++) {   /* the UTF-8 bytes (RFC 3987 §3.1) */
+			char pct[3] = { '%', "0123456789ABCDEF"[s[i] >> 4], "0123456789ABCDEF"[s[i] & 15] };
+			rc = lbuf_add(out, pct, 3);
+		}
+		query |= c == '?';
+		frag |= c == '#' && keep;
 		s += n;
 	}
 	return rc;
@@ -167,6 +234,104 @@ int atom_resolve(lbuf *out, const char *base, const char *ref)
 	return rc;
 }
 
+/* ---- the writer: the one path from data to XML --------------------------- */
+
+/*
+ * Every Atom document is written by the xw_* functions below.  Element and
+ * attribute names, indentation and the XML declaration are literals of
+ * this file (xw_markup()); every string that comes from data (URLs,
+ * titles, authors, ids, times, summaries) goes through xw_data() and so
+ * through xml_escape().  Nothing else in this file writes XML.  Output is
+ * streamed to the document's temporary file in XW_FLUSH-byte pieces, so a
+ * document of any size costs bounded memory.
+ */
+#define XW_FLUSH 65536
+
+typedef struct xw {
+	afile a;
+	lbuf out;        /* pending output */
+	int failed;      /* out of memory or a write error: the document is abandoned */
+	int oom;
+	int errnum;      /* errno of a write error */
+} xw;
+
+static void xw_flush(xw *w)
+{
+	if (!w->failed && w->out.len && fwrite(w->out.data, 1, w->out.len, w->a.fp) != w->out.len) {
+		w->errnum = errno ? errno : EIO;
+		w->failed = 1;
+	}
+	lbuf_reset(&w->out);
+}
+
+/* Literal markup of this file, never data. */
+static void xw_markup(xw *w, const char *m)
+{
+	if (lbuf_adds(&w->out, m) != 0)
+		w->failed = w->oom = 1;
+}
+
+static void xw_data(xw *w, const char *s, int mode)
+{
+	if (xml_escape(&w->out, s, mode) != 0)
+		w->failed = w->oom = 1;
+	if (w->out.len >= XW_FLUSH)
+		xw_flush(w);
+}
+
+/* ind<name>text</name>LF */
+static void xw_text_elem(xw *w, const char *ind, const char *name, const char *text, int mode)
+{
+	xw_markup(w, ind);
+	xw_markup(w, "<");
+	xw_markup(w, name);
+	xw_markup(w, ">");
+	xw_data(w, text, mode);
+	xw_markup(w, "</");
+	xw_markup(w, name);
+	xw_markup(w, ">\n");
+}
+
+static void xw_elem(xw *w, const char *ind, const char *name, const char *text)
+{
+	xw_text_elem(w, ind, name, text, XML_TEXT);
+}
+
+/* ind<name>LF or ind</name>LF */
+static void xw_tag(xw *w, const char *ind, const char *open_close, const char *name)
+{
+	xw_markup(w, ind);
+	xw_markup(w, open_close);
+	xw_markup(w, name);
+	xw_markup(w, ">\n");
+}
+
+static void xw_date(xw *w, const char *ind, const char *name, int64_t t)
+{
+	char when[32];
+
+	atom_time(when, sizeof when, t);
+	xw_elem(w, ind, name, when);
+}
+
+/* An atom:author with its atom:name; ind2 indents the name. */
+static void xw_person(xw *w, const char *ind, const char *ind2, const char *name)
+{
+	xw_tag(w, ind, "<", "author");
+	xw_elem(w, ind2, "name", name);
+	xw_tag(w, ind, "</", "author");
+}
+
+static void xw_link(xw *w, const char *ind, const char *rel, const char *href)
+{
+	xw_markup(w, ind);
+	xw_markup(w, "<link rel=\"");
+	xw_data(w, rel, XML_ATTR);
+	xw_markup(w, "\" href=\"");
+	xw_data(w, href, XML_ATTR);
+	xw_markup(w, "\"/>\n");
+}
+
 /* ---- the documents ------------------------------------------------------ */
 
 typedef struct feedctx {
@@ -176,9 +341,9 @@ typedef struct feedctx {
 	char *host;        /* lowercased, for tag: URIs and the default author */
 	char *tag;         /* "tag:host,YYYY-MM-DD:" (RFC 4151) */
 	const char *title, *author;
-	lbuf body, doc, tmp, key;
-	int64_t max_updated;
-	int any;
+	xw w;              /* the document being written */
+	lbuf tmp, iri, key;
+	size_t entries;    /* written into the current document */
 	int batch_sync;    /* archives written with nosync, then one syncfs */
 	char *err;
 	size_t errlen;
@@ -186,6 +351,8 @@ typedef struct feedctx {
 
 /* More archives than this in one run are synced together (write_archives). */
 #define ATOM_BATCH_SYNC 8
+/* Archives due are fetched from the state this many at a time. */
+#define ATOM_ARCHIVE_BATCH 256
 
 static int oom(feedctx *f)
 {
@@ -193,22 +360,110 @@ static int oom(feedctx *f)
 	return -1;
 }
 
-/* Appends the tag: URI specific part for s: characters outside RFC 4151's
- * pchar / "/" / "?" are percent-encoded; non-ASCII is kept (an IRI). */
-static int add_tag_part(lbuf *b, const char *s)
+/* -1 with err when the document being written has failed. */
+static int xw_status(feedctx *f)
 {
-	static const char ok[] = "-._~!$&'()*+,;=:@/?";
+	if (!f->w.failed)
+		return 0;
+	if (f->w.oom)
+		return oom(f);
+	snprintf(f->err, f->errlen, "cannot write '%s': %s", f->w.a.path, strerror(f->w.errnum));
+	return -1;
+}
+
+/* Opens DIR/rel's temporary file for a new document. */
+static int doc_begin(feedctx *f, const char *rel)
+{
+	lbuf path = LBUF_INIT;
 	int rc = 0;
 
-	for (; *s && rc == 0; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || (c && strchr(ok, c)))
-			rc = lbuf_addc(b, c);
-		else
-			rc = lbuf_addf(b, "%%%02X", c);
+	f->w.failed = f->w.oom = f->w.errnum = 0;
+	f->entries = 0;
+	lbuf_reset(&f->w.out);
+	if (lbuf_addf(&path, "%s/%s", f->dir, rel) != 0)
+		return oom(f);
+	if (afile_open(&f->w.a, path.data) != 0) {
+		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
+		rc = -1;
 	}
+	lbuf_release(&path);
 	return rc;
+}
+
+/* Ends the document and replaces DIR/rel with it when ok and all went
+ * well; otherwise removes the temporary file.  0, or -1 with err. */
+static int doc_end(feedctx *f, int ok, int nosync)
+{
+	xw *w = &f->w;
+
+	xw_markup(w, "</feed>\n");
+	xw_flush(w);
+	if (!ok || xw_status(f) != 0) {
+		afile_abort(&w->a);
+		return -1;
+	}
+	w->a.nosync = nosync;
+	{
+		char *path = strdup(w->a.path);
+		int rc = afile_commit(&w->a);
+		if (rc != 0)
+			snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "", strerror(errno));
+		free(path);
+		return rc;
+	}
+}
+
+/* f->iri = the IRI for BASE + path (RFC 3987 §3.1 for what is not an IRI). */
+static int base_iri(feedctx *f, const char *path)
+{
+	lbuf_reset(&f->tmp);
+	lbuf_reset(&f->iri);
+	if (lbuf_adds(&f->tmp, f->base) || lbuf_adds(&f->tmp, path) ||
+	    atom_iri(&f->iri, f->tmp.data, IRI_REF))
+		return oom(f);
+	return 0;
+}
+
+/* A link of a feed to one of its documents: BASE + fmt with n. */
+typedef struct doclink {
+	const char *rel, *fmt;
+	long long n;
+} doclink;
+
+/* The feed's head, up to its first entry. */
+static int doc_head(feedctx *f, const char *id, const char *title, const char *author,
+		    const doclink *links, size_t nlinks, const char *marker, int64_t updated)
+{
+	xw *w = &f->w;
+	size_t i;
+
+	xw_markup(w, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+		  "<feed xmlns=\"http://www.w3.org/2005/Atom\""
+		  " xmlns:fh=\"http://purl.org/syndication/history/1.0\">\n");
+	lbuf_reset(&f->tmp);
+	if (lbuf_adds(&f->tmp, f->tag) || lbuf_adds(&f->tmp, id))
+		return oom(f);
+	xw_elem(w, "  ", "id", f->tmp.data);
+	xw_elem(w, "  ", "title", title);
+	xw_date(w, "  ", "updated", updated);
+	xw_person(w, "  ", "    ", author);
+	if (base_iri(f, "") != 0)
+		return -1;
+	xw_link(w, "  ", "alternate", f->iri.data);
+	for (i = 0; i < nlinks; i++) {
+		char path[64];
+		snprintf(path, sizeof path, links[i].fmt, links[i].n);
+		if (base_iri(f, path) != 0)
+			return -1;
+		xw_link(w, "  ", links[i].rel, f->iri.data);
+	}
+	if (marker) {
+		xw_markup(w, "  ");
+		xw_markup(w, marker);
+		xw_markup(w, "\n");
+	}
+	xw_markup(w, "  <generator>lirs-antenna</generator>\n");
+	return xw_status(f);
 }
 
 /* "UTC+9", "UTC+5:30", "UTC-3:30", "UTC" */
@@ -225,170 +480,119 @@ static void tz_text(char *buf, size_t len, int64_t off)
 			 (long long)(a % 3600 / 60));
 }
 
-static int add_elem(lbuf *b, const char *indent, const char *name, const char *text)
-{
-	return lbuf_addf(b, "%s<%s>", indent, name) || xml_escape(b, text, 0) ||
-	       lbuf_addf(b, "</%s>\n", name);
-}
-
-static int add_link(lbuf *b, const char *indent, const char *rel, const char *href)
-{
-	return lbuf_addf(b, "%s<link rel=\"%s\" href=\"", indent, rel) || xml_escape(b, href, 1) ||
-	       lbuf_adds(b, "\"/>\n");
-}
-
-/* The summary: when it was detected, the site's time zone, size, source. */
-static int add_summary(feedctx *f, lbuf *b, const ev_event *e)
+/* The summary: the change excerpt when there is one, else when it was
+ * detected, the site's time zone, size, source. */
+static int add_summary(feedctx *f, const ev_event *e)
 {
 	char when[32], tz[32];
 
-	if (e->excerpt && *e->excerpt)   /* what the update added (issue 9) */
-		return add_elem(b, "    ", "summary", e->excerpt);
+	if (e->excerpt && *e->excerpt) {   /* what the update added (issue 9) */
+		xw_elem(&f->w, "    ", "summary", e->excerpt);
+		return 0;
+	}
 	atom_time(when, sizeof when, e->last_detected);
 	tz_text(tz, sizeof tz, e->tz_offset);
 	lbuf_reset(&f->tmp);
-	if (lbuf_addf(&f->tmp, "Detected %s; site time zone %s; ", when, tz) ||
+	if (lbuf_adds(&f->tmp, "Detected ") || lbuf_adds(&f->tmp, when) ||
+	    lbuf_adds(&f->tmp, "; site time zone ") || lbuf_adds(&f->tmp, tz) || lbuf_adds(&f->tmp, "; ") ||
 	    (e->content_length > 0 ? lbuf_addf(&f->tmp, "%lld bytes", (long long)e->content_length)
 				   : lbuf_adds(&f->tmp, "size unknown")) ||
 	    (*e->source_url ? lbuf_addf(&f->tmp, "; source %s", e->source_url) : 0))
-		return -1;
-	return add_elem(b, "    ", "summary", f->tmp.data);
+		return oom(f);
+	xw_elem(&f->w, "    ", "summary", f->tmp.data);
+	return 0;
+}
+
+/*
+ * f->iri = the id of e: the feed's tag, then "url:" (per_url) or
+ * "event:LM:", then the URL key with what RFC 4151's specific part does
+ * not allow percent-encoded (atom_iri()).
+ */
+static int entry_id(feedctx *f, const ev_event *e, int per_url)
+{
+	lbuf_reset(&f->key);
+	lbuf_reset(&f->iri);
+	if (merge_url_key(&f->key, e->url) || lbuf_adds(&f->iri, f->tag) ||
+	    (per_url ? lbuf_adds(&f->iri, "url:")
+		     : lbuf_addf(&f->iri, "event:%lld:", (long long)e->last_modified)) ||
+	    atom_iri(&f->iri, f->key.data, IRI_TAG))
+		return oom(f);
+	return 0;
 }
 
 /* One atom:entry for e.  per_url: the id names the URL, not the event. */
 static int add_entry(feedctx *f, const ev_event *e, int per_url)
 {
-	lbuf *b = &f->body;
-	char when[32];
+	xw *w = &f->w;
 	const char *title = *e->title ? e->title : e->url;
 
-	lbuf_reset(&f->key);
-	if (merge_url_key(&f->key, e->url) != 0)
-		return oom(f);
-	atom_time(when, sizeof when, e->last_modified);
-	if (lbuf_adds(b, "  <entry>\n    <id>") || lbuf_adds(b, f->tag) ||
-	    (per_url ? lbuf_adds(b, "url:") : lbuf_addf(b, "event:%lld:", (long long)e->last_modified)) ||
-	    add_tag_part(b, f->key.data) || lbuf_adds(b, "</id>\n") ||
-	    add_elem(b, "    ", "title", title))
-		return oom(f);
+	if (entry_id(f, e, per_url) != 0)
+		return -1;
+	xw_markup(w, "  <entry>\n");
+	/* XML_MIN: an id's bytes stay what they always were (' unescaped) */
+	xw_text_elem(w, "    ", "id", f->iri.data, XML_MIN);
+	xw_elem(w, "    ", "title", title);
 	if (atom_resolve(&f->tmp, f->base, e->url) == 0) {
-		if (add_link(b, "    ", "alternate", f->tmp.data))
+		lbuf_reset(&f->iri);
+		if (atom_iri(&f->iri, f->tmp.data, IRI_REF) != 0)
 			return oom(f);
-	} else if (add_elem(b, "    ", "content", e->url)) {
+		xw_link(w, "    ", "alternate", f->iri.data);
+	} else {
 		/* RFC 4287 §4.1.2: no alternate link, so some content */
-		return oom(f);
+		xw_elem(w, "    ", "content", e->url);
 	}
-	if (lbuf_addf(b, "    <updated>%s</updated>\n", when) ||
-	    (*e->author && (lbuf_adds(b, "    <author>\n") || add_elem(b, "      ", "name", e->author) ||
-			    lbuf_adds(b, "    </author>\n"))) ||
-	    add_summary(f, b, e) || lbuf_adds(b, "  </entry>\n"))
-		return oom(f);
-	if (!f->any || e->last_modified > f->max_updated)
-		f->max_updated = e->last_modified;
-	f->any = 1;
-	return 0;
+	xw_date(w, "    ", "updated", e->last_modified);
+	if (*e->author)
+		xw_person(w, "    ", "      ", e->author);
+	if (add_summary(f, e) != 0)
+		return -1;
+	xw_markup(w, "  </entry>\n");
+	f->entries++;
+	return xw_status(f);
 }
 
-static int add_entry_cb(void *ctx, const ev_event *e)
+static int add_event_cb(void *ctx, const ev_event *e)
 {
 	return add_entry(ctx, e, 0);
 }
 
-/* The head into f->doc; write_file() adds f->body and the end tag. */
-static int build_doc(feedctx *f, const char *id, const char *title, const char *author,
-		     const char *links, const char *marker, int64_t updated)
+static int add_current_cb(void *ctx, const ev_event *e)
 {
-	char when[32];
-
-	atom_time(when, sizeof when, updated);
-	lbuf_reset(&f->doc);
-	if (lbuf_adds(&f->doc, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
-		      "<feed xmlns=\"http://www.w3.org/2005/Atom\""
-		      " xmlns:fh=\"http://purl.org/syndication/history/1.0\">\n") ||
-	    lbuf_adds(&f->doc, "  <id>") || xml_escape(&f->doc, f->tag, 0) ||
-	    xml_escape(&f->doc, id, 0) || lbuf_adds(&f->doc, "</id>\n") ||
-	    add_elem(&f->doc, "  ", "title", title) ||
-	    lbuf_addf(&f->doc, "  <updated>%s</updated>\n  <author>\n", when) ||
-	    add_elem(&f->doc, "    ", "name", author) || lbuf_adds(&f->doc, "  </author>\n") ||
-	    add_link(&f->doc, "  ", "alternate", f->base) || lbuf_adds(&f->doc, links) ||
-	    (marker && lbuf_addf(&f->doc, "  %s\n", marker)) ||
-	    lbuf_adds(&f->doc, "  <generator>lirs-antenna</generator>\n"))
-		return oom(f);
-	return 0;
-}
-
-static int write_file(feedctx *f, const char *rel, int nosync)
-{
-	lbuf path = LBUF_INIT;
-	afile a;
-	int rc = -1;
-
-	if (lbuf_addf(&path, "%s/%s", f->dir, rel) != 0)
-		return oom(f);
-	if (afile_open(&a, path.data) != 0) {
-		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
-		goto out;
-	}
-	a.nosync = nosync;
-	if (fwrite(f->doc.data, 1, f->doc.len, a.fp) != f->doc.len ||
-	    (f->body.len && fwrite(f->body.data, 1, f->body.len, a.fp) != f->body.len) ||
-	    fputs("</feed>\n", a.fp) == EOF) {
-		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
-		afile_abort(&a);
-		goto out;
-	}
-	if (afile_commit(&a) != 0) {
-		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	lbuf_release(&path);
-	return rc;
-}
-
-/* Appends a link to BASE + rel path. */
-static int link_to(feedctx *f, lbuf *links, const char *rel, const char *fmt, long long n)
-{
-	char path[64];
-
-	snprintf(path, sizeof path, fmt, n);
-	lbuf_reset(&f->tmp);
-	if (lbuf_addf(&f->tmp, "%s%s", f->base, path) || add_link(links, "  ", rel, f->tmp.data))
-		return oom(f);
-	return 0;
+	return add_entry(ctx, e, 1);
 }
 
 /* Archive a.n: a pure function of its events, its title and author, the
  * base and whether archive n+1 exists (RFC 5005 §4: it must not change). */
 static int write_archive(feedctx *f, evstore *st, const ev_archive *a)
 {
-	lbuf links = LBUF_INIT;
+	doclink links[4];
+	size_t k = 0;
 	char rel[64];
-	int rc = -1;
+	int64_t max;
+	int any, ok;
 
-	lbuf_reset(&f->body);
-	f->any = 0;
-	if (evstore_each_event(st, a->first_seq, a->last_seq, add_entry_cb, f, f->err, f->errlen) != 0)
-		goto out;
-	if (link_to(f, &links, "current", "index.atom", 0) ||
-	    link_to(f, &links, "self", "archive/%lld.atom", a->n) ||
-	    (a->n > 1 && link_to(f, &links, "prev-archive", "archive/%lld.atom", a->n - 1)) ||
-	    (a->has_next && link_to(f, &links, "next-archive", "archive/%lld.atom", a->n + 1)))
-		goto out;
-	if (build_doc(f, "events", a->title, a->author, links.data, "<fh:archive/>", f->max_updated))
-		goto out;
+	if (evstore_max_lm(st, a->first_seq, a->last_seq, &max, &any, f->err, f->errlen) != 0)
+		return -1;
+	links[k++] = (doclink){ "current", "index.atom", 0 };
+	links[k++] = (doclink){ "self", "archive/%lld.atom", a->n };
+	if (a->n > 1)
+		links[k++] = (doclink){ "prev-archive", "archive/%lld.atom", a->n - 1 };
+	if (a->has_next)
+		links[k++] = (doclink){ "next-archive", "archive/%lld.atom", a->n + 1 };
 	snprintf(rel, sizeof rel, "archive/%lld.atom", (long long)a->n);
-	rc = write_file(f, rel, f->batch_sync);
-out:
-	lbuf_release(&links);
-	return rc;
+	if (doc_begin(f, rel) != 0)
+		return -1;
+	ok = doc_head(f, "events", a->title, a->author, links, k, "<fh:archive/>", max) == 0 &&
+	     evstore_each_event(st, a->first_seq, a->last_seq, add_event_cb, f, f->err, f->errlen) == 0;
+	return doc_end(f, ok, f->batch_sync);
 }
 
 typedef struct alist {
 	ev_archive *v;
 	size_t n, cap;
-	int all;       /* every archive, not only those due */
+	int all;           /* every archive, not only those due */
+	int64_t lowest;    /* the lowest n seen */
+	size_t seen;
 } alist;
 
 static int collect_archive(void *ctx, const ev_archive *a)
@@ -396,6 +600,8 @@ static int collect_archive(void *ctx, const ev_archive *a)
 	alist *l = ctx;
 	ev_archive *v;
 
+	l->seen++;
+	l->lowest = a->n;
 	if (!l->all && a->written && (a->next_linked || !a->has_next))
 		return 0;   /* nothing due */
 	if (!(v = lgrow(l->v, &l->cap, l->n + 1, sizeof *v, 16)))
@@ -413,7 +619,7 @@ static int collect_archive(void *ctx, const ev_archive *a)
 	return 0;
 }
 
-static void alist_free(alist *l)
+static void alist_clear(alist *l)
 {
 	size_t i;
 
@@ -421,106 +627,129 @@ static void alist_free(alist *l)
 		free((char *)l->v[i].title);
 		free((char *)l->v[i].author);
 	}
-	free(l->v);
+	l->n = 0;
+	l->seen = 0;
+}
+
+/* Writes one batch of archives (newest first) and records them as on
+ * disk: a record that commits only with the run's transaction, after the
+ * sync (write_archives()). */
+static int write_batch(feedctx *f, evstore *st, alist *l, atom_stats *stats)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < l->n; i++)
+		rc = write_archive(f, st, &l->v[i]);
+	for (i = 0; rc == 0 && i < l->n; i++) {
+		rc = evstore_archive_done(st, l->v[i].n, l->v[i].has_next, f->err, f->errlen);
+		stats->archives_written += rc == 0;
+	}
+	return rc;
 }
 
 /* Writes the archives due, the newest first, so a next-archive link is
- * only ever written once its target is on disk. */
+ * only ever written once its target is on disk; ATOM_ARCHIVE_BATCH at a
+ * time, so memory does not grow with their number. */
 static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 {
-	alist l = { NULL, 0, 0, 0 };
+	alist l = { NULL, 0, 0, 0, -1, 0 };
 	struct stat sb;
 	lbuf p = LBUF_INIT;
-	int all, rc;
-	size_t i;
+	int64_t due, below = -1;
+	int rc;
 
 	if (lbuf_addf(&p, "%s/index.atom", f->dir) != 0)
 		return oom(f);
-	all = stat(p.data, &sb) != 0;   /* a new DIR: write every archive */
+	l.all = stat(p.data, &sb) != 0;   /* a new DIR: write every archive */
 	lbuf_release(&p);
-	l.all = all;
-	rc = evstore_each_archive(st, all, collect_archive, &l, f->err, f->errlen);
-	if (rc == -2)
-		rc = oom(f);
+	if (evstore_count_archives(st, l.all, &due, f->err, f->errlen) != 0)
+		return -1;
 	/* A usual run writes one or two archives: an fsync each.  A first run
-	 * (or a rebuild) writes thousands: then one syncfs() for them all is
+	 * (or a rebuild) writes thousands: then one syncfs() at the end is
 	 * far cheaper, though it also flushes others' dirty data on the same
-	 * filesystem.  Either way they are recorded as on disk only after the
-	 * sync, so a crash before it just rewrites them, byte for byte. */
-	f->batch_sync = l.n > ATOM_BATCH_SYNC;
-	for (i = l.n; rc == 0 && i-- > 0;)
-		rc = write_archive(f, st, &l.v[i]);
+	 * filesystem.  Either way the record that they are on disk commits
+	 * only after the sync (write_all()'s transaction), so a crash before
+	 * it just rewrites them, byte for byte. */
+	f->batch_sync = due > ATOM_BATCH_SYNC;
+	do {
+		alist_clear(&l);
+		rc = evstore_each_archive_desc(st, l.all, below, ATOM_ARCHIVE_BATCH, collect_archive, &l,
+					       f->err, f->errlen);
+		if (rc == -2)
+			rc = oom(f);
+		if (rc == 0)
+			rc = write_batch(f, st, &l, stats);
+		below = l.lowest;
+	} while (rc == 0 && l.seen == ATOM_ARCHIVE_BATCH);
 	if (rc == 0 && f->batch_sync && afile_syncdir(f->dir) != 0) {
 		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
 		rc = -1;
 	}
-	for (i = l.n; rc == 0 && i-- > 0;) {
-		rc = evstore_archive_done(st, l.v[i].n, l.v[i].has_next, f->err, f->errlen);
-		stats->archives_written += rc == 0;
-	}
-	alist_free(&l);
+	alist_clear(&l);
+	free(l.v);
 	return rc;
-}
-
-static int max_cb(void *ctx, const ev_event *e)
-{
-	feedctx *f = ctx;
-
-	if (!f->any || e->last_modified > f->max_updated)
-		f->max_updated = e->last_modified;
-	f->any = 1;
-	return 0;
 }
 
 /* index.atom: the events after the newest archive (RFC 5005 §4). */
 static int write_index(feedctx *f, evstore *st)
 {
-	lbuf links = LBUF_INIT;
-	int64_t last, count;
-	int rc = -1;
+	doclink links[2];
+	size_t k = 0;
+	int64_t last, count, max;
+	int any, ok;
 
-	if (evstore_archived(st, &last, &count, f->err, f->errlen) != 0)
+	if (evstore_archived(st, &last, &count, f->err, f->errlen) != 0 ||
+	    evstore_max_lm(st, last + 1, -1, &max, &any, f->err, f->errlen) != 0)
 		return -1;
-	lbuf_reset(&f->body);
-	f->any = 0;
-	if (evstore_each_event(st, last + 1, -1, add_entry_cb, f, f->err, f->errlen) != 0)
-		goto out;
-	if (!f->any && count > 0) {
-		/* empty: updated is the newest archive's */
-		if (evstore_each_event(st, last - f->cfg->page_size + 1, last, max_cb, f, f->err, f->errlen) != 0)
-			goto out;
-	}
-	if (link_to(f, &links, "self", "index.atom", 0) ||
-	    (count > 0 && link_to(f, &links, "prev-archive", "archive/%lld.atom", count)))
-		goto out;
-	if (build_doc(f, "events", f->title, f->author, links.data, NULL,
-		      f->any ? f->max_updated : f->cfg->now) == 0)
-		rc = write_file(f, "index.atom", 0);
-out:
-	lbuf_release(&links);
-	return rc;
+	/* empty: updated is the newest archive's */
+	if (!any && count > 0 &&
+	    evstore_max_lm(st, last - f->cfg->page_size + 1, last, &max, &any, f->err, f->errlen) != 0)
+		return -1;
+	links[k++] = (doclink){ "self", "index.atom", 0 };
+	if (count > 0)
+		links[k++] = (doclink){ "prev-archive", "archive/%lld.atom", count };
+	if (doc_begin(f, "index.atom") != 0)
+		return -1;
+	ok = doc_head(f, "events", f->title, f->author, links, k, NULL, any ? max : f->cfg->now) == 0 &&
+	     evstore_each_event(st, last + 1, -1, add_event_cb, f, f->err, f->errlen) == 0;
+	return doc_end(f, ok, 0);
 }
 
-/* current.atom: a complete feed (RFC 5005 §2) of the records given. */
-static int write_current(feedctx *f, const ev_event *cur, size_t n)
-{
-	lbuf links = LBUF_INIT;
-	size_t i;
-	int rc = -1;
+/* Where current.atom's records come from: an array (the antenna, one
+ * event per URL) or a staged run (lirs atom, its winner per URL). */
+typedef struct cursrc {
+	const ev_event *v;
+	size_t n;
+	ev_run *run;
+} cursrc;
 
-	lbuf_reset(&f->body);
-	f->any = 0;
-	for (i = 0; i < n; i++)
-		if (add_entry(f, &cur[i], 1) != 0)
-			goto out;
-	if (link_to(f, &links, "self", "current.atom", 0))
-		goto out;
-	if (build_doc(f, "current", f->title, f->author, links.data, "<fh:complete/>",
-		      f->any ? f->max_updated : f->cfg->now) == 0)
-		rc = write_file(f, "current.atom", 0);
-out:
-	lbuf_release(&links);
-	return rc;
+/* current.atom: a complete feed (RFC 5005 §2) of the records given. */
+static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
+{
+	doclink self = { "self", "current.atom", 0 };
+	int64_t max = 0;
+	int any = 0, ok;
+	size_t i;
+
+	if (src->run) {
+		if (ev_run_max_lm(src->run, &max, &any, f->err, f->errlen) != 0)
+			return -1;
+	} else {
+		for (i = 0; i < src->n; i++)
+			if (!any++ || src->v[i].last_modified > max)
+				max = src->v[i].last_modified;
+	}
+	if (doc_begin(f, "current.atom") != 0)
+		return -1;
+	ok = doc_head(f, "current", f->title, f->author, &self, 1, "<fh:complete/>",
+		      any ? max : f->cfg->now) == 0;
+	if (ok && src->run)
+		ok = ev_run_each_latest(src->run, add_current_cb, f, f->err, f->errlen) == 0;
+	for (i = 0; ok && !src->run && i < src->n; i++)
+		ok = add_entry(f, &src->v[i], 1) == 0;
+	stats->current_entries = f->entries;
+	return doc_end(f, ok, 0);
 }
 
 /* Base URL, host and tag prefix from cfg; -1 with err when base is bad. */
@@ -579,8 +808,28 @@ static int fixed_meta(feedctx *f, evstore *st, const char *key, const char *want
 	return 0;
 }
 
+/* f->tag = "tag:host,date:" (RFC 4151 §2.1); the host as an IRI. */
+static int make_tag(feedctx *f, const char *date)
+{
+	lbuf t = LBUF_INIT;
+
+	if (lbuf_adds(&t, "tag:") || atom_iri(&t, f->host, IRI_REF) || lbuf_addf(&t, ",%s:", date)) {
+		lbuf_release(&t);
+		return oom(f);
+	}
+	f->tag = lbuf_detach(&t, NULL);
+	return f->tag ? 0 : oom(f);
+}
+
+/* The new events of a run: an array, or staged (or neither). */
+typedef struct newsrc {
+	const ev_event *v;
+	size_t n;
+	ev_run *run;
+} newsrc;
+
 /* Transaction 1: events in, settings checked, full archives sealed. */
-static int record(feedctx *f, evstore *st, const ev_event *ev, size_t n, atom_stats *stats)
+static int record(feedctx *f, evstore *st, const newsrc *ev, atom_stats *stats)
 {
 	char ps[32], today[32], *base = NULL, *size = NULL, *date = NULL;
 	int rc = -1;
@@ -592,16 +841,10 @@ static int record(feedctx *f, evstore *st, const ev_event *ev, size_t n, atom_st
 		return -1;
 	if (fixed_meta(f, st, "atom_base", f->base, "base", &base) ||
 	    fixed_meta(f, st, "atom_page_size", ps, "page size", &size) ||
-	    fixed_meta(f, st, "atom_tag_date", today, NULL, &date))
+	    fixed_meta(f, st, "atom_tag_date", today, NULL, &date) || make_tag(f, date))
 		goto out;
-	f->tag = malloc(strlen(f->host) + strlen(date) + 8);
-	if (!f->tag) {
-		oom(f);
-		goto out;
-	}
-	/* RFC 4151: tag:authority,date:specific */
-	sprintf(f->tag, "tag:%s,%s:", f->host, date);
-	if (evstore_add_run(st, ev, n, &stats->events_added, f->err, f->errlen) != 0 ||
+	if ((ev->run ? evstore_add_staged(st, ev->run, &stats->events_added, f->err, f->errlen)
+		     : evstore_add_run(st, ev->v, ev->n, &stats->events_added, f->err, f->errlen)) != 0 ||
 	    evstore_seal(st, f->cfg->page_size, f->title, f->author, &stats->archives_sealed,
 			 f->err, f->errlen) != 0)
 		goto out;
@@ -616,7 +859,7 @@ out:
 }
 
 /* Transaction 2: the files, with the bookkeeping of what is on disk. */
-static int write_all(feedctx *f, evstore *st, const ev_event *cur, size_t n, atom_stats *stats)
+static int write_all(feedctx *f, evstore *st, const cursrc *cur, atom_stats *stats)
 {
 	lbuf p = LBUF_INIT;
 	int64_t last;
@@ -632,20 +875,17 @@ static int write_all(feedctx *f, evstore *st, const ev_event *cur, size_t n, ato
 	if (evstore_begin(st, f->err, f->errlen) != 0)
 		return -1;
 	if (write_archives(f, st, stats) != 0 || write_index(f, st) != 0 ||
-	    write_current(f, cur, n) != 0 ||
+	    write_current(f, cur, stats) != 0 ||
 	    evstore_archived(st, &last, &stats->archives_total, f->err, f->errlen) != 0 ||
 	    evstore_commit(st, f->err, f->errlen) != 0) {
 		evstore_rollback(st);
 		return -1;
 	}
-	stats->current_entries = n;
 	return 0;
 }
 
-int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
-		 const ev_event *new_ev, size_t n_new,
-		 const ev_event *cur, size_t n_cur,
-		 atom_stats *stats, char *err, size_t errlen)
+static int publish(evstore *st, const char *dir, const atom_cfg *cfg, const newsrc *ev,
+		   const cursrc *cur, atom_stats *stats, char *err, size_t errlen)
 {
 	atom_cfg c = *cfg;
 	feedctx f;
@@ -654,10 +894,9 @@ int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
 
 	memset(stats, 0, sizeof *stats);
 	memset(&f, 0, sizeof f);
-	/* scale (issue 10): never NULL, an empty index.atom fwrite()s body.data */
-	lbuf_init(&f.body);
-	lbuf_init(&f.doc);
+	lbuf_init(&f.w.out);
 	lbuf_init(&f.tmp);
+	lbuf_init(&f.iri);
 	lbuf_init(&f.key);
 	f.err = err;
 	f.errlen = errlen;
@@ -677,16 +916,36 @@ int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
 	}
 	f.title = c.title ? c.title : title.data;
 	f.author = c.author && *c.author ? c.author : f.host;
-	if (record(&f, st, new_ev, n_new, stats) == 0 && write_all(&f, st, cur, n_cur, stats) == 0)
+	if (record(&f, st, ev, stats) == 0 && write_all(&f, st, cur, stats) == 0)
 		rc = 0;
 out:
 	lbuf_release(&title);
-	lbuf_release(&f.body);
-	lbuf_release(&f.doc);
+	lbuf_release(&f.w.out);
 	lbuf_release(&f.tmp);
+	lbuf_release(&f.iri);
 	lbuf_release(&f.key);
 	free(f.base);
 	free(f.host);
 	free(f.tag);
 	return rc;
+}
+
+int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
+		 const ev_event *new_ev, size_t n_new,
+		 const ev_event *cur, size_t n_cur,
+		 atom_stats *stats, char *err, size_t errlen)
+{
+	newsrc ev = { new_ev, n_new, NULL };
+	cursrc c = { cur, n_cur, NULL };
+
+	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
+}
+
+int atom_publish_run(evstore *st, const char *dir, const atom_cfg *cfg, ev_run *run,
+		     atom_stats *stats, char *err, size_t errlen)
+{
+	newsrc ev = { NULL, 0, run };
+	cursrc c = { NULL, 0, run };
+
+	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
 }

@@ -12,7 +12,8 @@
  * An archive's bytes are a pure function of its events, the title and
  * author it was sealed with, the base URL and whether archive N+1 exists:
  * no run time, no program version.  All files are replaced atomically.
- * This file holds the project's one XML escaper.
+ * This file holds the project's one XML escaper and its one writer of
+ * Atom documents (atom.c's xw_* functions): no other code writes XML.
  */
 #ifndef LIRS_ATOM_H
 #define LIRS_ATOM_H
@@ -25,15 +26,40 @@
 
 #define ATOM_DEFAULT_PAGE_SIZE 50
 
+/* xml_escape() modes */
+enum {
+	XML_TEXT = 0,  /* character data: & < > " ' escaped */
+	XML_ATTR = 1,  /* an attribute value: also TAB, LF, CR as references */
+	XML_MIN = 2    /* character data, only & < > escaped (XML 1.0 §2.4):
+	                  for ids, whose bytes must stay what they were */
+};
+
 /*
- * Appends s as XML character data (attr: as an attribute value): escapes
- * & < > " ', removes characters XML 1.0 §2.2 forbids (C0 controls other
- * than TAB, LF, CR; U+FFFE, U+FFFF) and writes U+FFFD for each byte that
- * is not valid UTF-8 (surrogates and overlong forms included).  In
+ * Appends s as XML character data or an attribute value (mode above):
+ * escapes & < > " ', removes characters XML 1.0 §2.2 forbids (C0 controls
+ * other than TAB, LF, CR; U+FFFE, U+FFFF) and writes U+FFFD for each byte
+ * that is not valid UTF-8 (surrogates and overlong forms included).  In
  * attributes TAB, LF and CR become character references so they survive
- * attribute-value normalisation.  Returns 0, or -1 when out of memory.
+ * attribute-value normalisation.  The only way data gets into an Atom
+ * document.  Returns 0, or -1 when out of memory.
  */
-int xml_escape(lbuf *out, const char *s, int attr);
+int xml_escape(lbuf *out, const char *s, int mode);
+
+/* atom_iri() modes */
+enum {
+	IRI_TAG = 0,   /* RFC 4151's specific part: ipchar / "/" / "?"; "%" is data */
+	IRI_REF = 1    /* an IRI reference: also "#" (once), "[" "]" in the
+	                  authority, and "%" when it starts an escape */
+};
+/*
+ * Appends s to out as an IRI (RFC 3987 §2.2): every byte of what the mode
+ * does not allow is percent-encoded (the UTF-8 bytes of a character not
+ * allowed, each byte of invalid UTF-8: RFC 3987 §3.1), so a string that
+ * was already allowed comes out byte for byte, and distinct strings stay
+ * distinct.  Non-ASCII is kept when it is a ucschar (iprivate: in the
+ * query only).  Returns 0, or -1 when out of memory.
+ */
+int atom_iri(lbuf *out, const char *s, int mode);
 
 /* RFC 3339 UTC ("2024-01-02T03:04:05Z") into buf (at least 21 bytes);
  * t is clamped to years 0000-9999. */
@@ -76,5 +102,13 @@ int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
 		 const ev_event *new_ev, size_t n_new,
 		 const ev_event *cur, size_t n_cur,
 		 atom_stats *stats, char *err, size_t errlen);
+/*
+ * The same for a run staged with ev_run_add() (`lirs atom`): its events
+ * are added as evstore_add_run() would add them, current.atom lists its
+ * record per URL (ev_run_each_latest()).  Every document is streamed to
+ * its file, so memory does not grow with the events or the archives.
+ */
+int atom_publish_run(evstore *st, const char *dir, const atom_cfg *cfg, ev_run *run,
+		     atom_stats *stats, char *err, size_t errlen);
 
 #endif

@@ -24,6 +24,7 @@ struct evstore {
 	int owned;
 	char *name;          /* for messages */
 	sqlite3_stmt *ins;
+	sqlite3_stmt *max_lm;   /* evstore_max_lm(), prepared once */
 	sqlite3_stmt *each;  /* evstore_each_event(): one prepare per store */
 	int each_busy;       /* a walk is under way (a callback may start another) */
 	int64_t keep;        /* retention: events kept, EVSTORE_KEEP_ALL */
@@ -181,7 +182,9 @@ int evstore_open(evstore **out, const char *path, int busy_ms, char *err, size_t
 		return -1;
 	}
 	st->owned = 1;
-	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	/* NOMUTEX: a state file of its own is used by one thread */
+	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open state file '%s': %s", path,
 			 st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
@@ -224,6 +227,7 @@ void evstore_close(evstore *st)
 	if (!st)
 		return;
 	sqlite3_finalize(st->ins);
+	sqlite3_finalize(st->max_lm);
 	sqlite3_finalize(st->each);
 	if (st->owned)
 		sqlite3_close(st->db);
@@ -550,6 +554,331 @@ int evstore_each_event(evstore *st, int64_t first_seq, int64_t last_seq, ev_even
 	if (r != 0)
 		return r;
 	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+/* ---- cursors for streaming writers (atom.c) ----------------------------- */
+
+int evstore_max_lm(evstore *st, int64_t first_seq, int64_t last_seq, int64_t *max, int *any,
+		   char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK;
+
+	if (!st->max_lm)
+		rc = sqlite3_prepare_v2(st->db, "SELECT max(last_modified) FROM ev_events"
+					" WHERE seq >= ?1 AND seq <= ?2", -1, &st->max_lm, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	s = st->max_lm;
+	sqlite3_bind_int64(s, 1, first_seq);
+	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
+	rc = sqlite3_step(s);
+	*any = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+	*max = *any ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int evstore_count_archives(evstore *st, int all, int64_t *count, char *err, size_t errlen)
+{
+	return query_int(st, all ? "SELECT count(*) FROM ev_archives" :
+			 "SELECT count(*) FROM ev_archives WHERE written = 0 OR next_linked = 0",
+			 0, count, 0, err, errlen);
+}
+
+int evstore_each_archive_desc(evstore *st, int all, int64_t below, int64_t limit,
+			      ev_archive_fn fn, void *ctx, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int64_t count, last;
+	int rc, r = 0;
+
+	if (evstore_archived(st, &last, &count, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, all ?
+		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
+		" FROM ev_archives WHERE n < ?1 ORDER BY n DESC LIMIT ?2" :
+		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
+		" FROM ev_archives WHERE (written = 0 OR next_linked = 0) AND n < ?1"
+		" ORDER BY n DESC LIMIT ?2", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	sqlite3_bind_int64(s, 1, below < 0 ? INT64_MAX : below);
+	sqlite3_bind_int64(s, 2, limit);
+	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ev_archive a;
+		a.n = sqlite3_column_int64(s, 0);
+		a.first_seq = sqlite3_column_int64(s, 1);
+		a.last_seq = sqlite3_column_int64(s, 2);
+		a.title = (const char *)sqlite3_column_text(s, 3);
+		a.author = (const char *)sqlite3_column_text(s, 4);
+		a.next_linked = sqlite3_column_int(s, 5);
+		a.written = sqlite3_column_int(s, 6);
+		a.has_next = a.n < count;
+		r = fn(ctx, &a);
+	}
+	sqlite3_finalize(s);
+	if (r != 0)
+		return r;
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+/* ---- a run staged on disk (ev_run) --------------------------------------- */
+
+struct ev_run {
+	sqlite3 *db;
+	sqlite3_stmt *ins;
+	lbuf key;
+	size_t n;
+	int have_win;        /* the table win is filled */
+};
+
+/* The staged columns, in the order rows are read back (run_row()). */
+#define RUN_COLS "url, key, lm, ld, tz, cl, title, author, source"
+
+static int run_fail(ev_run *r, char *err, size_t errlen, int rc, const char *what)
+{
+	snprintf(err, errlen, "temporary run file: %s: %s", what,
+		 r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
+	return -1;
+}
+
+int ev_run_open(ev_run **out, char *err, size_t errlen)
+{
+	ev_run *r = calloc(1, sizeof *r);
+	int rc;
+
+	*out = NULL;
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	lbuf_init(&r->key);
+	/* "": a private on-disk database, deleted when closed; its page
+	 * cache (and so the memory of a run of any size) stays bounded. */
+	rc = sqlite3_open_v2("", &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(r->db,
+			"PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+			"PRAGMA cache_size = -" EV_RUN_CACHE_KIB ";"
+			"CREATE TABLE run(idx INTEGER PRIMARY KEY, url TEXT, key TEXT, lm INTEGER,"
+			" ld INTEGER, tz INTEGER, cl INTEGER, title TEXT, author TEXT, source TEXT);"
+			"BEGIN", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->db, "INSERT INTO run(" RUN_COLS ") VALUES(?,?,?,?,?,?,?,?,?)",
+					-1, &r->ins, NULL);
+	if (rc != SQLITE_OK) {
+		run_fail(r, err, errlen, rc, "cannot create");
+		ev_run_close(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+void ev_run_close(ev_run *r)
+{
+	if (!r)
+		return;
+	sqlite3_finalize(r->ins);
+	sqlite3_close(r->db);
+	lbuf_release(&r->key);
+	free(r);
+}
+
+size_t ev_run_count(const ev_run *r)
+{
+	return r->n;
+}
+
+int ev_run_add(ev_run *r, const ev_event *e, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = r->ins;
+	int rc;
+
+	lbuf_reset(&r->key);
+	if (merge_url_key(&r->key, nz(e->url)) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	/* most URLs are their own key: then only the key is kept (a third
+	 * less to write, sort and read back) */
+	if (strcmp(nz(e->url), r->key.data) == 0)
+		sqlite3_bind_null(s, 1);
+	else
+		sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, r->key.data, (int)r->key.len, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, e->last_modified);
+	sqlite3_bind_int64(s, 4, e->last_detected);
+	sqlite3_bind_int64(s, 5, e->tz_offset);
+	sqlite3_bind_int64(s, 6, e->content_length);
+	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return run_fail(r, err, errlen, rc, "cannot add event");
+	r->n++;
+	return 0;
+}
+
+static void run_row(sqlite3_stmt *s, ev_event *e)
+{
+	e->seq = 0;
+	e->url = (const char *)sqlite3_column_text(s, sqlite3_column_type(s, 0) == SQLITE_NULL ? 1 : 0);
+	e->last_modified = sqlite3_column_int64(s, 2);
+	e->last_detected = sqlite3_column_int64(s, 3);
+	e->tz_offset = sqlite3_column_int64(s, 4);
+	e->content_length = sqlite3_column_int64(s, 5);
+	e->title = (const char *)sqlite3_column_text(s, 6);
+	e->author = (const char *)sqlite3_column_text(s, 7);
+	e->source_url = (const char *)sqlite3_column_text(s, 8);
+	e->excerpt = NULL;   /* LIRS records have none */
+}
+
+/*
+ * Calls fn for each event sql yields: rows of RUN_COLS, or (by_idx) rows
+ * whose first column is an idx, each event then fetched by that rowid
+ * (the sort behind sql moves only the narrow rows, not titles and URLs).
+ */
+static int run_each(ev_run *r, const char *sql, int by_idx, ev_event_fn fn, void *ctx,
+		    char *err, size_t errlen)
+{
+	sqlite3_stmt *s, *get = NULL;
+	int rc, x = 0;
+
+	rc = sqlite3_prepare_v2(r->db, sql, -1, &s, NULL);
+	if (rc == SQLITE_OK && by_idx)
+		rc = sqlite3_prepare_v2(r->db, "SELECT " RUN_COLS " FROM run WHERE idx = ?", -1, &get, NULL);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return run_fail(r, err, errlen, rc, "cannot read");
+	}
+	while (x == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		ev_event e;
+		if (by_idx) {
+			sqlite3_bind_int64(get, 1, sqlite3_column_int64(s, 0));
+			if ((rc = sqlite3_step(get)) != SQLITE_ROW)
+				break;
+		}
+		run_row(by_idx ? get : s, &e);
+		x = fn(ctx, &e);
+		if (by_idx)
+			sqlite3_reset(get);
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(get);
+	if (x != 0)
+		return x;
+	return rc == SQLITE_DONE ? 0 : run_fail(r, err, errlen, rc, "cannot read");
+}
+
+typedef struct add_ctx {
+	evstore *st;
+	size_t added;
+	char *err;
+	size_t errlen;
+} add_ctx;
+
+static int add_one(void *ctx, const ev_event *e)
+{
+	add_ctx *a = ctx;
+	int r = evstore_add(a->st, e, a->err, a->errlen);
+
+	if (r < 0)
+		return -1;
+	a->added += (size_t)r;
+	return 0;
+}
+
+int evstore_add_staged(evstore *st, ev_run *r, size_t *added, char *err, size_t errlen)
+{
+	add_ctx a = { st, 0, err, errlen };
+	int own = sqlite3_get_autocommit(st->db), rc;
+
+	if (own && evstore_begin(st, err, errlen) != 0)
+		return -1;
+	/* The order of evstore_add_run()'s cmp_run: sequence numbers, and so
+	 * the archives' bytes, do not depend on how a run was passed in. */
+	rc = run_each(r, "SELECT " RUN_COLS " FROM run ORDER BY lm, key, ld DESC, idx DESC", 0,
+		      add_one, &a, err, errlen);
+	if (rc == 0 && own)
+		rc = evstore_commit(st, err, errlen);
+	if (rc != 0 && own)
+		evstore_rollback(st);
+	if (rc == 0 && added)
+		*added = a.added;
+	return rc;
+}
+
+/* The winners, one per key, into the table win (made once). */
+static int run_winners(ev_run *r, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL, *ins = NULL;
+	lbuf prev = LBUF_INIT;
+	int rc, first = 1;
+
+	if (r->have_win)
+		return 0;
+	/* merge_supersedes(): per key the greatest Last-Modified, then
+	 * Last-Detected, then the later: the first row of each key here */
+	rc = sqlite3_exec(r->db, "CREATE TABLE win(idx INTEGER, lm INTEGER, key TEXT)", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->db, "SELECT idx, lm, key FROM run"
+					" ORDER BY key, lm DESC, ld DESC, idx DESC", -1, &s, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->db, "INSERT INTO win VALUES(?,?,?)", -1, &ins, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(s, 2);
+		int len = sqlite3_column_bytes(s, 2);
+
+		rc = SQLITE_OK;
+		if (!first && (size_t)len == prev.len && memcmp(key, prev.data, prev.len) == 0)
+			continue;
+		first = 0;
+		lbuf_reset(&prev);
+		if (lbuf_add(&prev, key, (size_t)len) != 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		sqlite3_bind_int64(ins, 1, sqlite3_column_int64(s, 0));
+		sqlite3_bind_int64(ins, 2, sqlite3_column_int64(s, 1));
+		sqlite3_bind_text(ins, 3, key, len, SQLITE_STATIC);
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(ins);
+	lbuf_release(&prev);
+	if (rc != SQLITE_DONE)
+		return run_fail(r, err, errlen, rc, "cannot sort");
+	r->have_win = 1;
+	return 0;
+}
+
+int ev_run_each_latest(ev_run *r, ev_event_fn fn, void *ctx, char *err, size_t errlen)
+{
+	if (run_winners(r, err, errlen) != 0)
+		return -1;
+	/* merge_each()'s order */
+	return run_each(r, "SELECT idx FROM win ORDER BY lm DESC, key", 1, fn, ctx, err, errlen);
+}
+
+int ev_run_max_lm(ev_run *r, int64_t *max, int *any, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(r->db, "SELECT max(lm) FROM run", -1, &s, NULL);
+
+	if (rc != SQLITE_OK)
+		return run_fail(r, err, errlen, rc, "cannot read");
+	rc = sqlite3_step(s);
+	*any = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+	*max = *any ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : run_fail(r, err, errlen, rc, "cannot read");
 }
 
 /* ---- retention ---------------------------------------------------------- */

@@ -111,6 +111,43 @@ int evstore_archive_done(evstore *st, int64_t n, int next_linked, char *err, siz
 int evstore_each_event(evstore *st, int64_t first_seq, int64_t last_seq, ev_event_fn fn,
 		       void *ctx, char *err, size_t errlen);
 
+/* ---- cursors for writers that stream (atom.c) ---- */
+
+/* The greatest Last-Modified of the events first_seq..last_seq (last_seq
+ * < 0: no bound); *any = 0 when there are none. */
+int evstore_max_lm(evstore *st, int64_t first_seq, int64_t last_seq, int64_t *max, int *any,
+		   char *err, size_t errlen);
+/* The number of archives evstore_each_archive() would visit. */
+int evstore_count_archives(evstore *st, int all, int64_t *count, char *err, size_t errlen);
+/* As evstore_each_archive(), but only archives numbered below `below`
+ * (< 0: no bound), newest first, at most limit of them: a caller walks
+ * any number of archives in batches of bounded memory. */
+int evstore_each_archive_desc(evstore *st, int all, int64_t below, int64_t limit,
+			      ev_archive_fn fn, void *ctx, char *err, size_t errlen);
+
+/*
+ * ev_run: one run's events staged in a private temporary SQLite file
+ * (deleted when closed), so that a run of any size costs bounded memory
+ * (`lirs atom` with millions of records).  The page cache it may use:
+ */
+#define EV_RUN_CACHE_KIB "4096"
+typedef struct ev_run ev_run;
+
+int ev_run_open(ev_run **out, char *err, size_t errlen);
+void ev_run_close(ev_run *r);
+/* Copies e (borrowed) into the run; 0, or -1 with err. */
+int ev_run_add(ev_run *r, const ev_event *e, char *err, size_t errlen);
+size_t ev_run_count(const ev_run *r);
+/* Adds the staged events exactly as evstore_add_run() would add them as
+ * an array in the order they were staged (same order, same winners). */
+int evstore_add_staged(evstore *st, ev_run *r, size_t *added, char *err, size_t errlen);
+/* The run's record per URL key by merge_supersedes() (the later wins a
+ * tie), Last-Modified descending then URL key ascending, like
+ * merge_each().  Borrowed, valid during the call. */
+int ev_run_each_latest(ev_run *r, ev_event_fn fn, void *ctx, char *err, size_t errlen);
+/* The greatest Last-Modified staged; *any = 0 when the run is empty. */
+int ev_run_max_lm(ev_run *r, int64_t *max, int *any, char *err, size_t errlen);
+
 /* ---- retention (the antenna's history; `lirs atom --state` keeps all) ----
  *
  * What must stay: every event not in an archive (index.atom lists them),

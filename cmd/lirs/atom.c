@@ -44,71 +44,10 @@ static const char help[] =
 	"2 usage error, unreadable input (nothing written), or a state that is locked,\n"
 	"from a newer version, or made with another --base or --page-size.\n";
 
-/* Strings of the events, in 1 MiB chunks: no malloc per field. */
-typedef struct arena {
-	char **chunks;
-	size_t n, used, cap;
-} arena;
-
-static const char *arena_dup(arena *a, const char *s)
-{
-	size_t len = strlen(s ? s : "") + 1;
-
-	if (a->n == 0 || a->cap - a->used < len) {
-		size_t cap = len > ((size_t)1 << 20) ? len : ((size_t)1 << 20);
-		char **c = realloc(a->chunks, (a->n + 1) * sizeof *c);
-		if (!c)
-			return NULL;
-		a->chunks = c;
-		if (!(c[a->n] = malloc(cap)))
-			return NULL;
-		a->n++;
-		a->used = 0;
-		a->cap = cap;
-	}
-	memcpy(a->chunks[a->n - 1] + a->used, s ? s : "", len);
-	a->used += len;
-	return a->chunks[a->n - 1] + a->used - len;
-}
-
-static void arena_free(arena *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		free(a->chunks[i]);
-	free(a->chunks);
-}
-
-typedef struct evlist {
-	ev_event *v;
-	size_t n, cap;
-} evlist;
-
-static int evlist_add(evlist *l, arena *a, const lirs_record *r)
-{
-	ev_event *e;
-
-	if (!(e = lgrow(l->v, &l->cap, l->n + 1, sizeof *e, 1024)))
-		return -1;
-	l->v = e;
-	e = &l->v[l->n];
-	memset(e, 0, sizeof *e);
-	e->last_modified = r->last_modified;
-	e->last_detected = r->last_detected;
-	e->tz_offset = r->tz_offset;
-	e->content_length = r->content_length;
-	if (!(e->url = arena_dup(a, r->url)) || !(e->title = arena_dup(a, r->title)) ||
-	    !(e->author = arena_dup(a, r->author)) || !(e->source_url = arena_dup(a, r->source_url)))
-		return -1;
-	l->n++;
-	return 0;
-}
-
 typedef struct actx {
 	int64_t now, max_age;
-	merge_table *t;      /* this run's records, one per URL: current.atom */
-	evlist events;       /* every usable, fresh record: the events */
-	evlist current;
-	arena strings;
+	ev_run *run;         /* every usable, fresh record: the events, staged on disk */
+	char err[512];
 	int failed;
 } actx;
 
@@ -122,18 +61,18 @@ static int on_record(void *ctx, const lirs_record *r)
 	if (merge_check(r, c->now, c->max_age) != MERGE_USABLE || r->last_modified < 0 ||
 	    r->last_modified > MAX_TIME || r->last_detected > MAX_TIME)
 		return 0;
-	if (evlist_add(&c->events, &c->strings, r) != 0 || merge_add(c->t, r) != 0) {
-		cli_error("out of memory");
+	ev_event e = {
+		.url = r->url, .last_modified = r->last_modified, .last_detected = r->last_detected,
+		.tz_offset = r->tz_offset, .content_length = r->content_length,
+		.title = r->title ? r->title : "", .author = r->author ? r->author : "",
+		.source_url = r->source_url ? r->source_url : "",
+	};
+
+	if (ev_run_add(c->run, &e, c->err, sizeof c->err) != 0) {
+		cli_error("%s", c->err);
 		c->failed = 1;
 	}
 	return c->failed;
-}
-
-static int add_current(void *ctx, const lirs_record *r)
-{
-	actx *c = ctx;
-
-	return evlist_add(&c->current, &c->strings, r);
 }
 
 static void on_diag(void *ctx, const lirs_diag *d)
@@ -143,7 +82,8 @@ static void on_diag(void *ctx, const lirs_diag *d)
 		cli_print_diag(stderr, d);
 }
 
-/* All inputs are read before the state is touched. */
+/* All inputs are read (into a temporary file: ev_run) before the state
+ * is touched. */
 static int read_inputs(actx *c, char **files, int n)
 {
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = c };
@@ -154,10 +94,6 @@ static int read_inputs(actx *c, char **files, int n)
 	status = cli_read_all(files, n, &ro, &c->failed);
 	if (status == CLI_FATAL)
 		return status;
-	if (!c->failed && merge_each(c->t, add_current, c) != 0) {
-		cli_error("out of memory");
-		c->failed = 1;
-	}
 	return c->failed ? CLI_FATAL : status;
 }
 
@@ -172,8 +108,7 @@ static int publish(actx *c, const char *state, const char *dir, const atom_cfg *
 		cli_error("%s", err);
 		return CLI_FATAL;
 	}
-	if (atom_publish(st, dir, cfg, c->events.v, c->events.n, c->current.v, c->current.n,
-			 &as, err, sizeof err) != 0) {
+	if (atom_publish_run(st, dir, cfg, c->run, &as, err, sizeof err) != 0) {
 		cli_error("%s", err);
 		evstore_close(st);
 		return CLI_FATAL;
@@ -181,7 +116,7 @@ static int publish(actx *c, const char *state, const char *dir, const atom_cfg *
 	evstore_close(st);
 	if (verbose)
 		cli_error("%zu records, %zu new events; %lld archives sealed, %lld written, %lld in all;"
-			  " %zu entries in current.atom", c->events.n, as.events_added,
+			  " %zu entries in current.atom", ev_run_count(c->run), as.events_added,
 			  (long long)as.archives_sealed, (long long)as.archives_written,
 			  (long long)as.archives_total, as.current_entries);
 	return CLI_OK;
@@ -244,16 +179,13 @@ int cmd_atom(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error(help, "no INPUT given");
 	c.now = cfg.now;
-	if (!(c.t = merge_new(&(merge_opts){ .now = c.now, .max_age = c.max_age }))) {
-		cli_error("out of memory");
+	if (ev_run_open(&c.run, c.err, sizeof c.err) != 0) {
+		cli_error("%s", c.err);
 		return CLI_FATAL;
 	}
 	status = read_inputs(&c, argv + optind, argc - optind);
 	if (status != CLI_FATAL && (rc = publish(&c, state, dir, &cfg, (int)busy, verbose)) > status)
 		status = rc;
-	merge_free(c.t);
-	free(c.events.v);
-	free(c.current.v);
-	arena_free(&c.strings);
+	ev_run_close(c.run);
 	return status;
 }

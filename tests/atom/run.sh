@@ -79,6 +79,31 @@ sums > "$T/sum3"
 cmp -s "$T/sum2" "$T/sum3" && ok "atom: no archive rewritten when none fills" || { nok "atom: no archive rewritten when none fills"; diff "$T/sum2" "$T/sum3" | sed 's/^/#   /'; }
 check "$(grep -c '<entry>' "$O/index.atom")" 2 "atom: index.atom has the 2 new events"
 
+# Golden documents written by 0.1.0 (tests/atom/golden/README): the same
+# events give the same bytes, archives, index.atom and current.atom alike
+G=$D/golden
+golden() { $L atom --state "$T/golden.db" --base http://feeds.example.org/lirs --out "$T/golden" --page-size 4 "$@"; }
+golden --now 1700000000 "$G/in1.lirs" 2>/dev/null
+diff -r "$G/run1" "$T/golden" > "$T/gdiff" 2>&1
+check "$?" 0 "atom: first run's documents byte-identical to 0.1.0's (golden run1)"
+head -n 5 "$T/gdiff" | sed 's/^/#   /'
+golden --now 1700000600 "$G/in2.lirs" 2>/dev/null
+diff -r "$G/run2" "$T/golden" > "$T/gdiff" 2>&1
+check "$?" 0 "atom: second run's documents byte-identical to 0.1.0's (golden run2)"
+head -n 5 "$T/gdiff" | sed 's/^/#   /'
+
+# The URL of issue 7: "&" in a URL gives well-formed documents, the id's
+# value unchanged ("&" escaped only as XML), a space percent-encoded
+printf 'LIRS,1700000100,1700009000,0,0,http://example.jp/cgi-bin/diary.cgi?a=1&b=2,Diary,,0,,\nLIRS,1700000200,1700009000,0,0,http://example.jp/a b/,Space,,0,,\n' > "$T/amp"
+$L atom --state "$T/amp.db" --base "$BASE" --out "$T/amp.out" --page-size 1 --now 1700009500 "$T/amp" 2>/dev/null
+check "$?" 0 "atom: a URL with & is published"
+bad=0; for f in "$T/amp.out"/*.atom "$T/amp.out"/archive/*.atom; do xmllint --noout "$f" 2>/dev/null || bad=$((bad + 1)); done
+check "$bad" 0 "atom: ...every document well-formed (xmllint)"
+check "$(xmllint --xpath 'string(//*[local-name()="entry"]/*[local-name()="id"])' "$T/amp.out/archive/1.atom" 2>/dev/null)" \
+	"tag:feeds.example.org,$(date -u -d @1700009500 +%Y-%m-%d):event:1700000100:http://example.jp/cgi-bin/diary.cgi?a=1&b=2" "atom: ...its id the URL as written"
+grep -q '<id>tag:[^<]*:event:1700000200:http://example.jp/a%20b/</id>' "$T/amp.out"/archive/2.atom \
+	&& ok "atom: a space in a URL is percent-encoded in the id" || nok "atom: a space in a URL is percent-encoded in the id"
+
 # Reconstruction (RFC 5005 4.2): every event exactly once
 if [ -x "$PY" ]; then
 	$PY "$D/consume.py" "$BASE" "$O" > "$T/walk" 2> "$T/err"

@@ -5,6 +5,7 @@
 
 #include "atom.h"
 #include "evstore.h"
+#include "merge.h"
 #include "tap.h"
 
 static const char *esc(const char *s, int attr)
@@ -30,6 +31,34 @@ static void test_escape(void)
 	IS_STR(esc("日本語 \xF0\x9F\x98\x80", 0), "日本語 \xF0\x9F\x98\x80", "escape: valid UTF-8 kept");
 	IS_STR(esc("\x7f\xC2\x85", 0), "\x7f\xC2\x85", "escape: DEL and C1 are XML Chars: kept");
 	IS_STR(esc(NULL, 0), "", "escape: NULL is empty");
+	IS_STR(esc("a&b'c\"<>", XML_MIN), "a&amp;b'c\"&lt;&gt;", "escape: XML_MIN escapes only & < >");
+}
+
+static const char *iri(const char *s, int mode)
+{
+	static lbuf b = LBUF_INIT;
+
+	lbuf_reset(&b);
+	atom_iri(&b, s, mode);
+	return b.data;
+}
+
+static void test_iri(void)
+{
+	IS_STR(iri("http://example.jp/~u/a?b=1&c='2';d=(3)*+!$,@:", IRI_TAG),
+	       "http://example.jp/~u/a?b=1&c='2';d=(3)*+!$,@:", "iri: a valid URL is kept byte for byte");
+	IS_STR(iri("http://example.jp/日記/ｶﾅ", IRI_TAG), "http://example.jp/日記/ｶﾅ", "iri: ucschar kept");
+	IS_STR(iri("http://x/a b\t\"<>{}|\\^`#", IRI_TAG),
+	       "http://x/a%20b%09%22%3C%3E%7B%7D%7C%5C%5E%60%23", "iri: space, controls, delimiters encoded");
+	IS_STR(iri("http://x/%20", IRI_TAG), "http://x/%2520", "iri: %% is data in a tag (as 0.1.0 wrote it)");
+	IS_STR(iri("http://x/%20%zz", IRI_REF), "http://x/%20%25zz", "iri: %% kept in a reference when it escapes");
+	IS_STR(iri("x\xFFy\xED\xA0\x80z", IRI_TAG), "x%FFy%ED%A0%80z", "iri: invalid UTF-8 and surrogates as bytes");
+	IS_STR(iri("x\xC2\x85\xEF\xBF\xBE\xEF\xBF\xBD", IRI_TAG), "x%C2%85%EF%BF%BE%EF%BF%BD",
+	       "iri: C1, U+FFFE, U+FFFD are not ucschar: encoded");
+	IS_STR(iri("/p\xEE\x80\x80?q\xEE\x80\x80", IRI_TAG), "/p%EE%80%80?q\xEE\x80\x80",
+	       "iri: iprivate only in the query");
+	IS_STR(iri("http://[::1]:8/a[1]#f#g", IRI_REF), "http://[::1]:8/a%5B1%5D#f%23g",
+	       "iri: [ ] only in the authority, one #");
 }
 
 static void test_time(void)
@@ -107,11 +136,79 @@ static void test_store(void)
 	lbuf_release(&b);
 }
 
+/* ev_run gives what merge.c's table and evstore_add_run() give. */
+static int line_cb(void *ctx, const ev_event *e)
+{
+	lbuf_addf(ctx, "%s|%lld|%lld|%s\n", e->url, (long long)e->last_modified,
+		  (long long)e->last_detected, e->title);
+	return 0;
+}
+
+static int rec_cb(void *ctx, const lirs_record *r)
+{
+	lbuf_addf(ctx, "%s|%lld|%lld|%s\n", r->url, (long long)r->last_modified,
+		  (long long)r->last_detected, r->title);
+	return 0;
+}
+
+static void test_run(void)
+{
+	static const char *const urls[] = { "http://a.example/", "http://A.example:80/", "http://b.example/x",
+					     "http://c.example/", "https://c.example:443/", "http://d.example/?q" };
+	enum { N = 2000 };
+	ev_event ev[N];
+	char titles[N][16], err[256] = "";
+	merge_table *t = merge_new(&(merge_opts){ .now = 0, .max_age = -1 });
+	ev_run *run = NULL;
+	lbuf want = LBUF_INIT, got = LBUF_INIT, s1 = LBUF_INIT, s2 = LBUF_INIT;
+	sqlite3 *d1, *d2;
+	evstore *e1, *e2;
+	unsigned x = 12345;
+	size_t a1 = 0, a2 = 0;
+
+	OK(ev_run_open(&run, err, sizeof err) == 0, "run: opened (%s)", err);
+	for (int i = 0; i < N; i++) {
+		x = x * 1103515245 + 12345;
+		snprintf(titles[i], sizeof titles[i], "t%d", i);
+		ev[i] = (ev_event){ .url = urls[(x >> 8) % 6], .last_modified = 1 + (x >> 12) % 5,
+				    .last_detected = 10 + (x >> 16) % 3, .title = titles[i], .author = "", .source_url = "" };
+		lirs_record r = { .url = (char *)ev[i].url, .last_modified = ev[i].last_modified,
+				  .last_detected = ev[i].last_detected, .title = titles[i], .author = "", .source_url = "" };
+		merge_add(t, &r);
+		ev_run_add(run, &ev[i], err, sizeof err);
+	}
+	merge_each(t, rec_cb, &want);
+	ev_run_each_latest(run, line_cb, &got, err, sizeof err);
+	IS_STR(got.data, want.data, "run: one record per URL key, the winner and the order of merge_each()");
+	/* the same events added as an array and staged: the same sequence */
+	sqlite3_open(":memory:", &d1);
+	sqlite3_open(":memory:", &d2);
+	evstore_attach(&e1, d1, err, sizeof err);
+	evstore_attach(&e2, d2, err, sizeof err);
+	evstore_add_run(e1, ev, N, &a1, err, sizeof err);
+	evstore_add_staged(e2, run, &a2, err, sizeof err);
+	evstore_each_event(e1, 1, -1, line_cb, &s1, err, sizeof err);
+	evstore_each_event(e2, 1, -1, line_cb, &s2, err, sizeof err);
+	OK(a1 == a2 && a1 > 0 && !strcmp(s1.data, s2.data), "run: staged events get the sequence an array gets (%zu events)", a2);
+	evstore_close(e1);
+	evstore_close(e2);
+	sqlite3_close(d1);
+	sqlite3_close(d2);
+	ev_run_close(run);
+	merge_free(t);
+	lbuf_release(&want);
+	lbuf_release(&got);
+	lbuf_release(&s1);
+	lbuf_release(&s2);
+}
+
 int main(void)
 {
 	test_escape();
+	test_iri();
 	test_time();
 	test_resolve();
 	test_store();
+	test_run();
 	TAP_DONE();
 }
