@@ -459,22 +459,17 @@ out:
 	return rc == 0 ? 0 : -1;
 }
 
-int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
-			 char *err, size_t errlen)
+/* The columns archive_rows() reads, in its order. */
+#define ARCHIVE_COLS "n, first_seq, last_seq, title, author, next_linked, written"
+
+/* Calls FN for each row of S (the columns of ARCHIVE_COLS), stopping at
+ * its first non-zero return, which is returned; finalizes S.  COUNT: the
+ * number of archives, for has_next. */
+static int archive_rows(evstore *st, sqlite3_stmt *s, int64_t count, ev_archive_fn fn,
+			void *ctx, char *err, size_t errlen)
 {
-	sqlite3_stmt *s;
-	int64_t count, last;
 	int rc, r = 0;
 
-	if (evstore_archived(st, &last, &count, err, errlen) != 0)
-		return -1;
-	rc = sqlite3_prepare_v2(st->db, all ?
-		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
-		" FROM ev_archives ORDER BY n" :
-		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
-		" FROM ev_archives WHERE written = 0 OR next_linked = 0 ORDER BY n", -1, &s, NULL);
-	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
 	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ev_archive a;
 		a.n = sqlite3_column_int64(s, 0);
@@ -491,6 +486,24 @@ int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
 	if (r != 0)
 		return r;
 	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
+			 char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int64_t count, last;
+	int rc;
+
+	if (evstore_archived(st, &last, &count, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, all ?
+		"SELECT " ARCHIVE_COLS " FROM ev_archives ORDER BY n" :
+		"SELECT " ARCHIVE_COLS " FROM ev_archives"
+		" WHERE written = 0 OR next_linked = 0 ORDER BY n", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	return archive_rows(st, s, count, fn, ctx, err, errlen);
 }
 
 int evstore_archive_done(evstore *st, int64_t n, int next_linked, char *err, size_t errlen)
@@ -591,36 +604,20 @@ int evstore_each_archive_desc(evstore *st, int all, int64_t below, int64_t limit
 {
 	sqlite3_stmt *s;
 	int64_t count, last;
-	int rc, r = 0;
+	int rc;
 
 	if (evstore_archived(st, &last, &count, err, errlen) != 0)
 		return -1;
 	rc = sqlite3_prepare_v2(st->db, all ?
-		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
-		" FROM ev_archives WHERE n < ?1 ORDER BY n DESC LIMIT ?2" :
-		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
-		" FROM ev_archives WHERE (written = 0 OR next_linked = 0) AND n < ?1"
-		" ORDER BY n DESC LIMIT ?2", -1, &s, NULL);
+		"SELECT " ARCHIVE_COLS " FROM ev_archives WHERE n < ?1 ORDER BY n DESC LIMIT ?2" :
+		"SELECT " ARCHIVE_COLS " FROM ev_archives"
+		" WHERE (written = 0 OR next_linked = 0) AND n < ?1 ORDER BY n DESC LIMIT ?2",
+		-1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return fail(st, err, errlen, rc, "cannot read");
 	sqlite3_bind_int64(s, 1, below < 0 ? INT64_MAX : below);
 	sqlite3_bind_int64(s, 2, limit);
-	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ev_archive a;
-		a.n = sqlite3_column_int64(s, 0);
-		a.first_seq = sqlite3_column_int64(s, 1);
-		a.last_seq = sqlite3_column_int64(s, 2);
-		a.title = (const char *)sqlite3_column_text(s, 3);
-		a.author = (const char *)sqlite3_column_text(s, 4);
-		a.next_linked = sqlite3_column_int(s, 5);
-		a.written = sqlite3_column_int(s, 6);
-		a.has_next = a.n < count;
-		r = fn(ctx, &a);
-	}
-	sqlite3_finalize(s);
-	if (r != 0)
-		return r;
-	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+	return archive_rows(st, s, count, fn, ctx, err, errlen);
 }
 
 /* ---- a run staged on disk (ev_run) --------------------------------------- */
