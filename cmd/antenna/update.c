@@ -148,6 +148,17 @@ static void set_str(char **dst, const char *v)
 	*dst = n;
 }
 
+/* P's update came from SRC (a LIRS record or an Atom entry whose title is
+ * TITLE): no excerpt of ours; its title fills a title still unknown. */
+static void relayed(store_page *p, store_source *src, const char *title)
+{
+	set_str(&p->source_url, src->url);
+	set_str(&p->excerpt, "");
+	if (!*p->title && *title && !p->title_set_by_user)
+		set_str(&p->title, title);
+	src->records_merged++;
+}
+
 /* One update event for the Atom bridge, in the current transaction. */
 static int add_event(struct upd *u, const store_page *p)
 {
@@ -232,11 +243,7 @@ static int on_record(void *ctx, const lirs_record *r)
 	}
 	if (!detect_relay(&p->st, r->last_modified, r->last_detected, u->now))
 		return 0;
-	set_str(&p->source_url, u->src->url);
-	set_str(&p->excerpt, "");
-	if (!*p->title && *r->title && !p->title_set_by_user)
-		set_str(&p->title, r->title);
-	u->src->records_merged++;
+	relayed(p, u->src, r->title);
 	return save_page(u, p, 1) < 0;
 }
 
@@ -390,11 +397,7 @@ static int atom_entry(void *ctx, const feed_entry *e)
 	}
 	if (detect_relay(&p->st, e->date, u->now, u->now)) {
 		p->st.detected_by = "atom";
-		set_str(&p->source_url, w->src->url);
-		set_str(&p->excerpt, "");
-		if (!*p->title && *e->title && !p->title_set_by_user)
-			set_str(&p->title, e->title);
-		w->src->records_merged++;
+		relayed(p, w->src, e->title);
 		return save_page(u, p, 0) < 0;
 	}
 	tx_tick(u);
