@@ -247,6 +247,22 @@ static int on_record(void *ctx, const lirs_record *r)
 	return save_page(u, p, 1) < 0;
 }
 
+/* A source (LIRS, DI or Atom) is read: its counts go into the run's, its
+ * state is saved, in one transaction per source. */
+static void source_finish(struct upd *u, store_source *src, int notmodified)
+{
+	u->rec_read += src->records_read;
+	u->rec_merged += src->records_merged;
+	u->rec_ignored += src->records_ignored;
+	u->rec_skipped += src->records_skipped;
+	if (u->verbose)
+		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
+			notmodified ? "not modified" : "read");
+	if (tx_need(u) == 0 && store_source_save(u->s, src, u->err, sizeof u->err) < 0)
+		u->failed_db = 1;
+	tx_commit(u);
+}
+
 static void read_source(struct upd *u, store_source *src, const fetch_result *res)
 {
 	/* hina.txt has no Last-Detected: this fetch is it (lirs(5)) */
@@ -316,16 +332,7 @@ static void source_done(void *ctx, const fetch_req *req, const fetch_result *res
 		if (res->status != 304)
 			read_source(u, src, res);
 	}
-	u->rec_read += src->records_read;
-	u->rec_merged += src->records_merged;
-	u->rec_ignored += src->records_ignored;
-	u->rec_skipped += src->records_skipped;
-	if (u->verbose)
-		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
-			res->status == 304 ? "not modified" : "read");
-	if (tx_need(u) == 0 && store_source_save(u->s, src, u->err, sizeof u->err) < 0)
-		u->failed_db = 1;
-	tx_commit(u);   /* one transaction per source */
+	source_finish(u, src, res->status == 304);
 }
 
 /* ---- Atom sources: RFC 5005 archived feeds (issue 9) ----------------------- */
@@ -525,16 +532,7 @@ static void read_atom_source(struct upd *u, const fetch_limits *lim, store_sourc
 			u->src_failed++;
 	}
 	free(w.prev);
-	u->rec_read += src->records_read;
-	u->rec_merged += src->records_merged;
-	u->rec_ignored += src->records_ignored;
-	u->rec_skipped += src->records_skipped;
-	if (u->verbose)
-		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
-			w.notmodified ? "not modified" : "read");
-	if (tx_need(u) == 0 && store_source_save(u->s, src, u->err, sizeof u->err) < 0)
-		u->failed_db = 1;
-	tx_commit(u);
+	source_finish(u, src, w.notmodified);
 }
 
 static int read_sources(struct upd *u, const fetch_limits *lim, store_source *srcs, size_t n)
