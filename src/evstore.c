@@ -294,6 +294,19 @@ int evstore_meta_set(evstore *st, const char *key, const char *value, char *err,
 
 static const char *nz(const char *s) { return s ? s : ""; }
 
+/* Parameters 3 to 9 of an insert into ev_events or a run (after the URL
+ * and its key): the event's fields, in the order both tables have them. */
+static void bind_event(sqlite3_stmt *s, const ev_event *e)
+{
+	sqlite3_bind_int64(s, 3, e->last_modified);
+	sqlite3_bind_int64(s, 4, e->last_detected);
+	sqlite3_bind_int64(s, 5, e->tz_offset);
+	sqlite3_bind_int64(s, 6, e->content_length);
+	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+}
+
 int evstore_add(evstore *st, const ev_event *e, char *err, size_t errlen)
 {
 	sqlite3_stmt *s = st->ins;
@@ -307,13 +320,7 @@ int evstore_add(evstore *st, const ev_event *e, char *err, size_t errlen)
 	sqlite3_reset(s);
 	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, st->key.data, (int)st->key.len, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 3, e->last_modified);
-	sqlite3_bind_int64(s, 4, e->last_detected);
-	sqlite3_bind_int64(s, 5, e->tz_offset);
-	sqlite3_bind_int64(s, 6, e->content_length);
-	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+	bind_event(s, e);
 	sqlite3_bind_text(s, 10, nz(e->excerpt), -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
@@ -706,13 +713,7 @@ int ev_run_add(ev_run *r, const ev_event *e, char *err, size_t errlen)
 	else
 		sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, r->key.data, (int)r->key.len, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 3, e->last_modified);
-	sqlite3_bind_int64(s, 4, e->last_detected);
-	sqlite3_bind_int64(s, 5, e->tz_offset);
-	sqlite3_bind_int64(s, 6, e->content_length);
-	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+	bind_event(s, e);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
