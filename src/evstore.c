@@ -466,17 +466,28 @@ out:
 	return rc == 0 ? 0 : -1;
 }
 
-/* The columns archive_rows() reads, in its order. */
+/* The columns archive_walk() reads, in its order. */
 #define ARCHIVE_COLS "n, first_seq, last_seq, title, author, next_linked, written"
 
-/* Calls FN for each row of S (the columns of ARCHIVE_COLS), stopping at
- * its first non-zero return, which is returned; finalizes S.  COUNT: the
- * number of archives, for has_next. */
-static int archive_rows(evstore *st, sqlite3_stmt *s, int64_t count, ev_archive_fn fn,
-			void *ctx, char *err, size_t errlen)
+/* Calls FN for each archive SQL selects (the columns of ARCHIVE_COLS;
+ * its parameters, when it has them, ?1 = BELOW and ?2 = LIMIT), stopping
+ * at FN's first non-zero return, which is returned. */
+static int archive_walk(evstore *st, const char *sql, int64_t below, int64_t limit,
+			ev_archive_fn fn, void *ctx, char *err, size_t errlen)
 {
+	sqlite3_stmt *s;
+	int64_t count, last;
 	int rc, r = 0;
 
+	if (evstore_archived(st, &last, &count, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	if (sqlite3_bind_parameter_count(s) == 2) {
+		sqlite3_bind_int64(s, 1, below);
+		sqlite3_bind_int64(s, 2, limit);
+	}
 	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ev_archive a;
 		a.n = sqlite3_column_int64(s, 0);
@@ -498,19 +509,10 @@ static int archive_rows(evstore *st, sqlite3_stmt *s, int64_t count, ev_archive_
 int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
 			 char *err, size_t errlen)
 {
-	sqlite3_stmt *s;
-	int64_t count, last;
-	int rc;
-
-	if (evstore_archived(st, &last, &count, err, errlen) != 0)
-		return -1;
-	rc = sqlite3_prepare_v2(st->db, all ?
+	return archive_walk(st, all ?
 		"SELECT " ARCHIVE_COLS " FROM ev_archives ORDER BY n" :
 		"SELECT " ARCHIVE_COLS " FROM ev_archives"
-		" WHERE written = 0 OR next_linked = 0 ORDER BY n", -1, &s, NULL);
-	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
-	return archive_rows(st, s, count, fn, ctx, err, errlen);
+		" WHERE written = 0 OR next_linked = 0 ORDER BY n", 0, 0, fn, ctx, err, errlen);
 }
 
 int evstore_archive_done(evstore *st, int64_t n, int next_linked, char *err, size_t errlen)
@@ -609,22 +611,11 @@ int evstore_count_archives(evstore *st, int all, int64_t *count, char *err, size
 int evstore_each_archive_desc(evstore *st, int all, int64_t below, int64_t limit,
 			      ev_archive_fn fn, void *ctx, char *err, size_t errlen)
 {
-	sqlite3_stmt *s;
-	int64_t count, last;
-	int rc;
-
-	if (evstore_archived(st, &last, &count, err, errlen) != 0)
-		return -1;
-	rc = sqlite3_prepare_v2(st->db, all ?
+	return archive_walk(st, all ?
 		"SELECT " ARCHIVE_COLS " FROM ev_archives WHERE n < ?1 ORDER BY n DESC LIMIT ?2" :
 		"SELECT " ARCHIVE_COLS " FROM ev_archives"
 		" WHERE (written = 0 OR next_linked = 0) AND n < ?1 ORDER BY n DESC LIMIT ?2",
-		-1, &s, NULL);
-	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
-	sqlite3_bind_int64(s, 1, below < 0 ? INT64_MAX : below);
-	sqlite3_bind_int64(s, 2, limit);
-	return archive_rows(st, s, count, fn, ctx, err, errlen);
+		below < 0 ? INT64_MAX : below, limit, fn, ctx, err, errlen);
 }
 
 /* ---- a run staged on disk (ev_run) --------------------------------------- */
