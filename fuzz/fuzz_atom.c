@@ -52,28 +52,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void rm_rf(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	char p[4096];
-
-	if (!d) {
-		unlink(path);
-		return;
-	}
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-			snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-			rm_rf(p);
-		}
-	closedir(d);
-	rmdir(path);
-}
-
 static void cleanup(void)
 {
-	rm_rf(root);
+	ac_rm_rf(root);
 }
 
 static void check(const char *dir, int64_t archives)
@@ -139,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(dir, stats.archives_total);
 	ev_run_close(run);
 	evstore_close(st);
-	rm_rf(dir);
+	ac_rm_rf(dir);
 
 	/* the antenna */
 	snprintf(dir, sizeof dir, "%s/antenna", root);
@@ -155,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(dir, stats.archives_total);
 	evstore_close(st);
 	sqlite3_close(db);
-	rm_rf(dir);
+	ac_rm_rf(dir);
 	free(buf);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "fuzz_common.h"
 #include "lirs.h"
 
 /* A broken promise: say which, then crash for libFuzzer. */
@@ -44,17 +45,13 @@ static int keep(void *ctx, const lirs_record *r)
 static void on_diag(void *ctx, const lirs_diag *d)
 {
 	(void)ctx;
-	if (strlen(d->message) == (size_t)-1 || (d->field && strlen(d->field) == (size_t)-1))
-		abort();
+	fuzz_touch_diag(d);
 }
 
 static void read_all(const void *p, size_t len, size_t chunk, size_t max_line, recs *rs)
 {
 	lirs_reader_opts o;
 	lirs_reader *rd;
-	const char *s = p;
-	size_t off = 0, n;
-	int rc = 0;
 
 	memset(&o, 0, sizeof o);
 	o.max_line = max_line;
@@ -64,13 +61,7 @@ static void read_all(const void *p, size_t len, size_t chunk, size_t max_line, r
 	o.ctx = rs;
 	if (!(rd = lirs_reader_new(&o)))
 		abort();
-	while (off < len && rc == 0) {
-		n = len - off < chunk ? len - off : chunk;
-		rc = lirs_reader_feed(rd, s + off, n);
-		off += n;
-	}
-	if (rc == 0)
-		lirs_reader_finish(rd);
+	fuzz_feed(rd, p, len, chunk);
 	lirs_reader_free(rd);
 }
 

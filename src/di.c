@@ -218,6 +218,16 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return cs_is_utf8((const char *)s, k) ? k : 0;
 }
 
+/* One undecodable byte: U+FFFD in its place; the first one's offset in
+ * OUT goes to *BAD. */
+static int add_fffd(lbuf *out, int *replaced, size_t *bad)
+{
+	if (!*replaced)
+		*bad = out->len;
+	*replaced = 1;
+	return lbuf_add(out, fffd, 3);
+}
+
 int di_decode_utf8(const char *s, size_t n, lbuf *out, size_t *bad)
 {
 	size_t i = 0, k;
@@ -232,10 +242,7 @@ int di_decode_utf8(const char *s, size_t n, lbuf *out, size_t *bad)
 			i += k;
 			continue;
 		}
-		if (!replaced)
-			*bad = out->len;
-		replaced = 1;
-		if (lbuf_add(out, fffd, 3) < 0)
+		if (add_fffd(out, &replaced, bad) < 0)
 			return -1;
 		i++;
 	}
@@ -263,10 +270,7 @@ int di_decode_iconv(iconv_t cd, const char *s, size_t n, lbuf *out, size_t *bad)
 		if (errno == E2BIG)
 			continue;
 		/* EILSEQ or EINVAL: one bad byte becomes U+FFFD */
-		if (!replaced)
-			*bad = out->len;
-		replaced = 1;
-		if (lbuf_add(out, fffd, 3) < 0)
+		if (add_fffd(out, &replaced, bad) < 0)
 			return -1;
 		in++;
 		left--;

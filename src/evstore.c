@@ -294,6 +294,19 @@ int evstore_meta_set(evstore *st, const char *key, const char *value, char *err,
 
 static const char *nz(const char *s) { return s ? s : ""; }
 
+/* Parameters 3 to 9 of an insert into ev_events or a run (after the URL
+ * and its key): the event's fields, in the order both tables have them. */
+static void bind_event(sqlite3_stmt *s, const ev_event *e)
+{
+	sqlite3_bind_int64(s, 3, e->last_modified);
+	sqlite3_bind_int64(s, 4, e->last_detected);
+	sqlite3_bind_int64(s, 5, e->tz_offset);
+	sqlite3_bind_int64(s, 6, e->content_length);
+	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+}
+
 int evstore_add(evstore *st, const ev_event *e, char *err, size_t errlen)
 {
 	sqlite3_stmt *s = st->ins;
@@ -307,13 +320,7 @@ int evstore_add(evstore *st, const ev_event *e, char *err, size_t errlen)
 	sqlite3_reset(s);
 	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, st->key.data, (int)st->key.len, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 3, e->last_modified);
-	sqlite3_bind_int64(s, 4, e->last_detected);
-	sqlite3_bind_int64(s, 5, e->tz_offset);
-	sqlite3_bind_int64(s, 6, e->content_length);
-	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+	bind_event(s, e);
 	sqlite3_bind_text(s, 10, nz(e->excerpt), -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
@@ -459,8 +466,14 @@ out:
 	return rc == 0 ? 0 : -1;
 }
 
-int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
-			 char *err, size_t errlen)
+/* The columns archive_walk() reads, in its order. */
+#define ARCHIVE_COLS "n, first_seq, last_seq, title, author, next_linked, written"
+
+/* Calls FN for each archive SQL selects (the columns of ARCHIVE_COLS;
+ * its parameters, when it has them, ?1 = BELOW and ?2 = LIMIT), stopping
+ * at FN's first non-zero return, which is returned. */
+static int archive_walk(evstore *st, const char *sql, int64_t below, int64_t limit,
+			ev_archive_fn fn, void *ctx, char *err, size_t errlen)
 {
 	sqlite3_stmt *s;
 	int64_t count, last;
@@ -468,13 +481,13 @@ int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
 
 	if (evstore_archived(st, &last, &count, err, errlen) != 0)
 		return -1;
-	rc = sqlite3_prepare_v2(st->db, all ?
-		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
-		" FROM ev_archives ORDER BY n" :
-		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
-		" FROM ev_archives WHERE written = 0 OR next_linked = 0 ORDER BY n", -1, &s, NULL);
+	rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
 	if (rc != SQLITE_OK)
 		return fail(st, err, errlen, rc, "cannot read");
+	if (sqlite3_bind_parameter_count(s) == 2) {
+		sqlite3_bind_int64(s, 1, below);
+		sqlite3_bind_int64(s, 2, limit);
+	}
 	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ev_archive a;
 		a.n = sqlite3_column_int64(s, 0);
@@ -491,6 +504,15 @@ int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
 	if (r != 0)
 		return r;
 	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int evstore_each_archive(evstore *st, int all, ev_archive_fn fn, void *ctx,
+			 char *err, size_t errlen)
+{
+	return archive_walk(st, all ?
+		"SELECT " ARCHIVE_COLS " FROM ev_archives ORDER BY n" :
+		"SELECT " ARCHIVE_COLS " FROM ev_archives"
+		" WHERE written = 0 OR next_linked = 0 ORDER BY n", 0, 0, fn, ctx, err, errlen);
 }
 
 int evstore_archive_done(evstore *st, int64_t n, int next_linked, char *err, size_t errlen)
@@ -589,38 +611,11 @@ int evstore_count_archives(evstore *st, int all, int64_t *count, char *err, size
 int evstore_each_archive_desc(evstore *st, int all, int64_t below, int64_t limit,
 			      ev_archive_fn fn, void *ctx, char *err, size_t errlen)
 {
-	sqlite3_stmt *s;
-	int64_t count, last;
-	int rc, r = 0;
-
-	if (evstore_archived(st, &last, &count, err, errlen) != 0)
-		return -1;
-	rc = sqlite3_prepare_v2(st->db, all ?
-		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
-		" FROM ev_archives WHERE n < ?1 ORDER BY n DESC LIMIT ?2" :
-		"SELECT n, first_seq, last_seq, title, author, next_linked, written"
-		" FROM ev_archives WHERE (written = 0 OR next_linked = 0) AND n < ?1"
-		" ORDER BY n DESC LIMIT ?2", -1, &s, NULL);
-	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
-	sqlite3_bind_int64(s, 1, below < 0 ? INT64_MAX : below);
-	sqlite3_bind_int64(s, 2, limit);
-	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		ev_archive a;
-		a.n = sqlite3_column_int64(s, 0);
-		a.first_seq = sqlite3_column_int64(s, 1);
-		a.last_seq = sqlite3_column_int64(s, 2);
-		a.title = (const char *)sqlite3_column_text(s, 3);
-		a.author = (const char *)sqlite3_column_text(s, 4);
-		a.next_linked = sqlite3_column_int(s, 5);
-		a.written = sqlite3_column_int(s, 6);
-		a.has_next = a.n < count;
-		r = fn(ctx, &a);
-	}
-	sqlite3_finalize(s);
-	if (r != 0)
-		return r;
-	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+	return archive_walk(st, all ?
+		"SELECT " ARCHIVE_COLS " FROM ev_archives WHERE n < ?1 ORDER BY n DESC LIMIT ?2" :
+		"SELECT " ARCHIVE_COLS " FROM ev_archives"
+		" WHERE (written = 0 OR next_linked = 0) AND n < ?1 ORDER BY n DESC LIMIT ?2",
+		below < 0 ? INT64_MAX : below, limit, fn, ctx, err, errlen);
 }
 
 /* ---- a run staged on disk (ev_run) --------------------------------------- */
@@ -709,13 +704,7 @@ int ev_run_add(ev_run *r, const ev_event *e, char *err, size_t errlen)
 	else
 		sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, r->key.data, (int)r->key.len, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 3, e->last_modified);
-	sqlite3_bind_int64(s, 4, e->last_detected);
-	sqlite3_bind_int64(s, 5, e->tz_offset);
-	sqlite3_bind_int64(s, 6, e->content_length);
-	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+	bind_event(s, e);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)

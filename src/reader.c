@@ -483,8 +483,8 @@ static int decode_declared(lirs_reader *rd, const char **ps, size_t *pn)
 /* Decodes the line to UTF-8, replacing NUL bytes; queues what it found. */
 static int decode(lirs_reader *rd, const char **ps, size_t *pn)
 {
-	const char *s = *ps, *z;
-	size_t n = *pn, bad = 0, i;
+	const char *s = *ps;
+	size_t n = *pn, bad = 0;
 	int r = CS_ASCII;
 
 	if (rd->di_cs != DI_CS_AUTO && !cs_is_ascii(s, n))
@@ -503,19 +503,9 @@ static int decode(lirs_reader *rd, const char **ps, size_t *pn)
 	else if (r == CS_INVALID)
 		queue(rd, col_of(s, bad), LIRS_R_INVALID_ENCODING, NULL,
 		      "line is neither EUC-JP nor UTF-8; bad bytes replaced by U+FFFD");
-	if ((z = memchr(s, '\0', n))) {
-		queue(rd, col_of(s, (size_t)(z - s)), LIRS_R_NUL_BYTE, NULL,
-		      "NUL byte in the line; replaced by U+FFFD");
-		lbuf_reset(&rd->nul);
-		for (i = 0; i < n; i++)
-			if (s[i] ? lbuf_addc(&rd->nul, s[i]) : lbuf_add(&rd->nul, fffd, 3))
-				return -1;
-		s = rd->nul.data;
-		n = rd->nul.len;
-	}
 	*ps = s;
 	*pn = n;
-	return 0;
+	return no_nul(rd, ps, pn);
 }
 
 static int deliver(lirs_reader *rd, lirs_record *r, unsigned long ln)

@@ -148,6 +148,17 @@ static void set_str(char **dst, const char *v)
 	*dst = n;
 }
 
+/* P's update came from SRC (a LIRS record or an Atom entry whose title is
+ * TITLE): no excerpt of ours; its title fills a title still unknown. */
+static void relayed(store_page *p, store_source *src, const char *title)
+{
+	set_str(&p->source_url, src->url);
+	set_str(&p->excerpt, "");
+	if (!*p->title && *title && !p->title_set_by_user)
+		set_str(&p->title, title);
+	src->records_merged++;
+}
+
 /* One update event for the Atom bridge, in the current transaction. */
 static int add_event(struct upd *u, const store_page *p)
 {
@@ -232,12 +243,24 @@ static int on_record(void *ctx, const lirs_record *r)
 	}
 	if (!detect_relay(&p->st, r->last_modified, r->last_detected, u->now))
 		return 0;
-	set_str(&p->source_url, u->src->url);
-	set_str(&p->excerpt, "");
-	if (!*p->title && *r->title && !p->title_set_by_user)
-		set_str(&p->title, r->title);
-	u->src->records_merged++;
+	relayed(p, u->src, r->title);
 	return save_page(u, p, 1) < 0;
+}
+
+/* A source (LIRS, DI or Atom) is read: its counts go into the run's, its
+ * state is saved, in one transaction per source. */
+static void source_finish(struct upd *u, store_source *src, int notmodified)
+{
+	u->rec_read += src->records_read;
+	u->rec_merged += src->records_merged;
+	u->rec_ignored += src->records_ignored;
+	u->rec_skipped += src->records_skipped;
+	if (u->verbose)
+		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
+			notmodified ? "not modified" : "read");
+	if (tx_need(u) == 0 && store_source_save(u->s, src, u->err, sizeof u->err) < 0)
+		u->failed_db = 1;
+	tx_commit(u);
 }
 
 static void read_source(struct upd *u, store_source *src, const fetch_result *res)
@@ -309,16 +332,7 @@ static void source_done(void *ctx, const fetch_req *req, const fetch_result *res
 		if (res->status != 304)
 			read_source(u, src, res);
 	}
-	u->rec_read += src->records_read;
-	u->rec_merged += src->records_merged;
-	u->rec_ignored += src->records_ignored;
-	u->rec_skipped += src->records_skipped;
-	if (u->verbose)
-		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
-			res->status == 304 ? "not modified" : "read");
-	if (tx_need(u) == 0 && store_source_save(u->s, src, u->err, sizeof u->err) < 0)
-		u->failed_db = 1;
-	tx_commit(u);   /* one transaction per source */
+	source_finish(u, src, res->status == 304);
 }
 
 /* ---- Atom sources: RFC 5005 archived feeds (issue 9) ----------------------- */
@@ -390,11 +404,7 @@ static int atom_entry(void *ctx, const feed_entry *e)
 	}
 	if (detect_relay(&p->st, e->date, u->now, u->now)) {
 		p->st.detected_by = "atom";
-		set_str(&p->source_url, w->src->url);
-		set_str(&p->excerpt, "");
-		if (!*p->title && *e->title && !p->title_set_by_user)
-			set_str(&p->title, e->title);
-		w->src->records_merged++;
+		relayed(p, w->src, e->title);
 		return save_page(u, p, 0) < 0;
 	}
 	tx_tick(u);
@@ -522,16 +532,7 @@ static void read_atom_source(struct upd *u, const fetch_limits *lim, store_sourc
 			u->src_failed++;
 	}
 	free(w.prev);
-	u->rec_read += src->records_read;
-	u->rec_merged += src->records_merged;
-	u->rec_ignored += src->records_ignored;
-	u->rec_skipped += src->records_skipped;
-	if (u->verbose)
-		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
-			w.notmodified ? "not modified" : "read");
-	if (tx_need(u) == 0 && store_source_save(u->s, src, u->err, sizeof u->err) < 0)
-		u->failed_db = 1;
-	tx_commit(u);
+	source_finish(u, src, w.notmodified);
 }
 
 static int read_sources(struct upd *u, const fetch_limits *lim, store_source *srcs, size_t n)

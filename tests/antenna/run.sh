@@ -6,54 +6,13 @@
 # build/tools/httpget (ours, not curl) talks to the server's /_control.
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-BUILD=${BUILD:-build}
-ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
-SERVER=$TOP/$BUILD/tools/testserver
-HTTPGET=$TOP/$BUILD/tools/httpget
-A="${LIRS_WRAP:-} $ANTENNA"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
+. "$TOP/tests/lib/antenna.sh"
 
-T=$(mktemp -d /tmp/antenna-test.XXXXXX)
-WWW=$T/www
-mkdir -p "$WWW"
-SPID=
-cleanup() {
-	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
-# is NAME GOT WANT
-is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
-# jget DB URL KEY: one key of one page from list --format jsonl
-jget() {
-	$A -d "$1" list --format jsonl | $PY -c '
-import json, sys
-url, key = sys.argv[1], sys.argv[2]
-for line in sys.stdin:
-    o = json.loads(line)
-    if o["url"] == url:
-        v = o[key]
-        print("null" if v is None else v)
-' "$2" "$3"
-}
-
-"$SERVER" --root "$WWW" --port-file "$T/port" --max-seconds 300 2>"$T/server.log" &
-SPID=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-if [ ! -s "$T/port" ]; then
-	notok "testserver started" "$(cat "$T/server.log")"
-	exit 1
-fi
+tmpdir antenna-test
+start_server 300
 for x in "$HTTPGET" "$PY"; do
 	[ -x "$x" ] || command -v "$x" >/dev/null || { notok "'$x' is installed (make check builds or installs it)"; exit 1; }
 done
-U="http://127.0.0.1:$(cat "$T/port")"
 NOW=$(date +%s)
 
 # ---- init, add, list, show, remove ------------------------------------------

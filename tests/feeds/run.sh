@@ -6,56 +6,17 @@
 # text excerpts, and a second antenna catching up from the first one's
 # archives after missing many of them.  Prints "ok - ..." / "not ok - ...".
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-BUILD=${BUILD:-build}
-ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
-LIRS=${LIRS:-$TOP/$BUILD/lirs}
-SERVER=$TOP/$BUILD/tools/testserver
-A="${LIRS_WRAP:-} $ANTENNA"
-L="${LIRS_WRAP:-} $LIRS"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
+. "$TOP/tests/lib/antenna.sh"
 
-T=$(mktemp -d /tmp/feeds-test.XXXXXX)
-WWW=$T/www
-mkdir -p "$WWW"
-SPID=
-cleanup() {
-	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT INT TERM; [ -n "$KEEP" ] && trap "kill \$SPID" EXIT
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
-check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
-# jget DB URL KEY: one key of one page from list --format jsonl
-jget() {
-	$A -d "$1" list --format jsonl | $PY -c '
-import json, sys
-url, key = sys.argv[1], sys.argv[2]
-for line in sys.stdin:
-    o = json.loads(line)
-    if o["url"] == url:
-        v = o[key]
-        print("null" if v is None else v)
-' "$2" "$3"
-}
+tmpdir feeds-test
+[ -n "$KEEP" ] && trap "kill \$SPID" EXIT
 # showkey DB URL KEY: a line of 'antenna show'
 showkey() { $A -d "$1" show "$2" | sed -n "s/^$3: *//p"; }
 # rfc822 EPOCH / rfc3339 EPOCH
 rfc822() { $PY -c 'import sys,email.utils; print(email.utils.formatdate(int(sys.argv[1]), usegmt=True))' "$1"; }
 rfc3339() { $PY -c 'import sys,time; print(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(sys.argv[1]))))' "$1"; }
 
-"$SERVER" --root "$WWW" --port-file "$T/port" --max-seconds 600 --verbose 2>"$T/server.log" &
-SPID=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-if [ ! -s "$T/port" ]; then
-	notok "testserver started" "$(cat "$T/server.log")"
-	exit 1
-fi
-U="http://127.0.0.1:$(cat "$T/port")"
+start_server 600 --verbose
 NOW=$(( $(date +%s) / 60 * 60 ))
 
 rss2() {  # rss2 FILE TITLE EPOCH [TITLE EPOCH]...

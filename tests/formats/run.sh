@@ -15,33 +15,22 @@
 # antenna publish's sites.di.gz.
 # UPDATE=1 rewrites the expected files (review the diff).
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-BUILD=${BUILD:-build}
-LIRS=${LIRS:-$TOP/$BUILD/lirs}
-ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
-SERVER=$TOP/$BUILD/tools/testserver
-L="${LIRS_WRAP:-} $LIRS"
-A="${LIRS_WRAP:-} $ANTENNA"
+. "$TOP/tests/lib/antenna.sh"
 CASES=$TOP/tests/formats/cases
 NOW=1000000000
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 for x in "$LIRS" "$ANTENNA" "$SERVER"; do
 	[ -x "$x" ] || { echo "not ok - '$x' is not built"; exit 1; }
 done
-T=$(mktemp -d)
-SPID=
-cleanup() { [ -n "$SPID" ] && kill "$SPID" 2>/dev/null; rm -rf "$T"; }
-trap cleanup EXIT INT TERM
+tmpdir formats-test
 
-ok() { echo "ok - $1"; }
-nok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3" "got '$1', want '$2'"; fi; }
+# check GOT WANT NAME (this script's own, in place of the shared check)
+check() { if [ "$1" = "$2" ]; then ok "$3"; else notok "$3" "got '$1', want '$2'"; fi; }
 expect() {
 	if [ "${UPDATE:-}" = 1 ]; then cp "$1" "$2"; ok "$3 (updated)"; return; fi
-	if cmp -s "$1" "$2"; then ok "$3"; else nok "$3"; diff "$2" "$1" | head -n 10 | cut -c 1-200 | sed 's/^/#   /'; fi
+	if cmp -s "$1" "$2"; then ok "$3"; else notok "$3"; diff "$2" "$1" | head -n 10 | cut -c 1-200 | sed 's/^/#   /'; fi
 }
 same() {
-	if cmp -s "$1" "$2"; then ok "$3"; else nok "$3"; diff "$1" "$2" | head -n 6 | cut -c 1-200 | sed 's/^/#   /'; fi
+	if cmp -s "$1" "$2"; then ok "$3"; else notok "$3"; diff "$1" "$2" | head -n 6 | cut -c 1-200 | sed 's/^/#   /'; fi
 }
 want_rc() { sed -n "s/^$2 //p" "$CASES/$1.rc"; }
 
@@ -129,8 +118,8 @@ for l in sys.stdin:
 same "$T/prop.want" "$T/prop.got" "property: 3000 hostile records through the DI writer read back as documented"
 check "$(cat "$T/cerr")" "" "property: the reader finds nothing wrong in our DI"
 grep -q "records without a URL or with more than 64 extra fields left out" "$T/perr" && ok "property: records without a URL are counted in a warning" ||
-	nok "property: records without a URL are counted in a warning" "$(cat "$T/perr")"
-$PY - "$T/prop.di" <<'PYEOF' && ok "property: every DI line is CRLF-ended 'Field: value' or blank" || nok "property: every DI line is CRLF-ended 'Field: value' or blank"
+	notok "property: records without a URL are counted in a warning" "$(cat "$T/perr")"
+$PY - "$T/prop.di" <<'PYEOF' && ok "property: every DI line is CRLF-ended 'Field: value' or blank" || notok "property: every DI line is CRLF-ended 'Field: value' or blank"
 import re, sys
 data = open(sys.argv[1], "rb").read()
 assert data.startswith(b"HINA/2.1\r\n")
@@ -146,10 +135,10 @@ printf '{"url":"http://a.example/","title":"日記","last_modified":999999000}\n
 $L pack --format di < "$T/one.jsonl" > "$T/one.di.gz"
 check "$(head -c 2 "$T/one.di.gz" | od -An -tx1 | tr -d ' ')" "1f8b" "pack --format di gzips by default"
 gzip -dc "$T/one.di.gz" | head -n 4 > "$T/hdr"
-grep -q '^Date: ..., [0-9][0-9] ... [0-9]* [0-9:]* GMT' "$T/hdr" && ok "pack --format di writes a Date" || nok "pack --format di writes a Date" "$(cat "$T/hdr")"
-grep -q '^Content-Type: text/plain; charset=UTF-8' "$T/hdr" && ok "pack --format di declares UTF-8" || nok "pack --format di declares UTF-8"
+grep -q '^Date: ..., [0-9][0-9] ... [0-9]* [0-9:]* GMT' "$T/hdr" && ok "pack --format di writes a Date" || notok "pack --format di writes a Date" "$(cat "$T/hdr")"
+grep -q '^Content-Type: text/plain; charset=UTF-8' "$T/hdr" && ok "pack --format di declares UTF-8" || notok "pack --format di declares UTF-8"
 $L pack --format di --euc-jp --no-gzip < "$T/one.jsonl" > "$T/euc.di"
-grep -q 'charset=EUC-JP' "$T/euc.di" && ok "--euc-jp declares EUC-JP" || nok "--euc-jp declares EUC-JP"
+grep -q 'charset=EUC-JP' "$T/euc.di" && ok "--euc-jp declares EUC-JP" || notok "--euc-jp declares EUC-JP"
 check "$(grep -a Title "$T/euc.di" | iconv -f EUC-JP -t UTF-8 | tr -d '\r')" "Title: 日記" "--euc-jp writes EUC-JP"
 check "$($L cat "$T/euc.di" | grep -c 日記)" 1 "EUC-JP DI reads back"
 $L pack --format xml < "$T/one.jsonl" > /dev/null 2>&1; check $? 2 "pack --format xml: exit 2"
@@ -163,7 +152,7 @@ same "$T/stdin.jsonl" "$CASES/tama-sites-di.jsonl" "gzip DI on standard input"
 # ---- merge keeps tama's fields, and reads DI and hina.txt ---------------------
 cd "$CASES" || exit 1
 $L merge --now $NOW --format jsonl tama-natsu-lirs.in > "$T/m.jsonl" 2> /dev/null
-$PY - "$T/m.jsonl" <<'PYEOF' && ok "merge keeps the NATSU fields (extra, checked_url, method)" || nok "merge keeps the NATSU fields (extra, checked_url, method)" "$(cat "$T/m.jsonl")"
+$PY - "$T/m.jsonl" <<'PYEOF' && ok "merge keeps the NATSU fields (extra, checked_url, method)" || notok "merge keeps the NATSU fields (extra, checked_url, method)" "$(cat "$T/m.jsonl")"
 import json, sys
 rows = {o["url"]: o for o in map(json.loads, open(sys.argv[1]))}
 c = rows["http://c.example/"]
@@ -174,7 +163,7 @@ assert d["method"] == "http://amano.example/antenna/", d
 PYEOF
 $L merge --now $NOW --format jsonl tama-sites-di.in tama-hina-txt.in samidare-lirs.in > "$T/m2.jsonl" 2> "$T/m2err"
 check "$?" 0 "merge reads DI, hina.txt and LIRS together"
-$PY - "$T/m2.jsonl" <<'PYEOF' && ok "merge of DI + hina.txt + LIRS: one record per URL, NATSU fields kept" || nok "merge of DI + hina.txt + LIRS: one record per URL, NATSU fields kept" "$(cat "$T/m2.jsonl")"
+$PY - "$T/m2.jsonl" <<'PYEOF' && ok "merge of DI + hina.txt + LIRS: one record per URL, NATSU fields kept" || notok "merge of DI + hina.txt + LIRS: one record per URL, NATSU fields kept" "$(cat "$T/m2.jsonl")"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 urls = [o["url"] for o in rows]
@@ -186,14 +175,7 @@ PYEOF
 cd "$TOP" || exit 1
 
 # ---- the antenna: DI and hina.txt sources, sites.di.gz ----------------------
-WWW=$T/www
-mkdir -p "$WWW"
-"$SERVER" --root "$WWW" --port-file "$T/port" --max-seconds 120 2> "$T/server.log" &
-SPID=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$T/port" ] || { nok "testserver started" "$(cat "$T/server.log")"; exit 1; }
-U="http://127.0.0.1:$(cat "$T/port")"
+start_server 120
 RNOW=$(date +%s)
 LM=$((RNOW - 600)); LD=$((RNOW - 300))
 httpdate() { $PY -c 'import sys, email.utils; print(email.utils.formatdate(int(sys.argv[1]), usegmt=True))' "$1"; }
@@ -216,9 +198,9 @@ out=$($A -d "$D" add --lirs "$U/sites.di.gz" 2>&1); check "$?" 0 "add --lirs tak
 $A -d "$D" add --lirs "$U/hina.txt" > /dev/null 2>&1; check "$?" 0 "add --lirs takes a hina.txt URL"
 $A -d "$D" update --now "$RNOW" > "$T/up.out" 2> "$T/up.err"
 check "$?" 0 "update with DI and hina.txt sources"
-grep -q "read 2 LIRS sources (0 failed): 2 records, 2 merged" "$T/up.out" && ok "both sources read, both records merged" || nok "both sources read, both records merged" "$(cat "$T/up.out")"
+grep -q "read 2 LIRS sources (0 failed): 2 records, 2 merged" "$T/up.out" && ok "both sources read, both records merged" || notok "both sources read, both records merged" "$(cat "$T/up.out")"
 $A -d "$D" list --format jsonl > "$T/list.jsonl"
-$PY - "$T/list.jsonl" "$U" "$LM" <<'PYEOF' && ok "DI and hina.txt sources relay their update times" || nok "DI and hina.txt sources relay their update times" "$(cat "$T/list.jsonl")" "$(cat "$T/up.out" "$T/up.err")"
+$PY - "$T/list.jsonl" "$U" "$LM" <<'PYEOF' && ok "DI and hina.txt sources relay their update times" || notok "DI and hina.txt sources relay their update times" "$(cat "$T/list.jsonl")" "$(cat "$T/up.out" "$T/up.err")"
 import json, sys
 rows = {o["url"]: o for o in map(json.loads, open(sys.argv[1]))}
 u, lm = sys.argv[2], int(sys.argv[3])
@@ -231,11 +213,11 @@ assert h["detected_by"] == "lirs" and h["last_modified"] == lm - lm % 60, h
 PYEOF
 $A -d "$D" publish --now "$RNOW" "$T/pub" > /dev/null 2>&1
 check "$?" 0 "publish"
-[ -s "$T/pub/sites.di.gz" ] && ok "publish writes sites.di.gz" || nok "publish writes sites.di.gz"
+[ -s "$T/pub/sites.di.gz" ] && ok "publish writes sites.di.gz" || notok "publish writes sites.di.gz"
 check "$(head -c 2 "$T/pub/sites.di.gz" | od -An -tx1 | tr -d ' ')" "1f8b" "sites.di.gz is gzip"
 $L cat "$T/pub/lirs.gz" > "$T/pub-lirs.jsonl" 2> /dev/null
 $L cat "$T/pub/sites.di.gz" > "$T/pub-di.jsonl" 2> "$T/pub-di.err"
 same "$T/pub-lirs.jsonl" "$T/pub-di.jsonl" "sites.di.gz reads back as the records of lirs.gz"
 check "$(wc -l < "$T/pub-di.jsonl" | tr -d ' ')" 2 "sites.di.gz has both relayed pages"
 check "$(cat "$T/pub-di.err")" "" "sites.di.gz reads without an error"
-ls -a "$T/pub" | grep -q '^\.sites\.di\.gz\.' && nok "no temporary file left beside sites.di.gz" || ok "no temporary file left beside sites.di.gz"
+ls -a "$T/pub" | grep -q '^\.sites\.di\.gz\.' && notok "no temporary file left beside sites.di.gz" || ok "no temporary file left beside sites.di.gz"

@@ -8,43 +8,14 @@
 # update times, groups and ignore rules must survive, with no flood of
 # Atom events.  Then idempotence, dry run, round trips and hostile titles.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-BUILD=${BUILD:-build}
-ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
-SERVER=$TOP/$BUILD/tools/testserver
-A="${LIRS_WRAP:-} $ANTENNA"
+. "$TOP/tests/lib/antenna.sh"
 HERE=$TOP/tests/import
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 command -v xmllint >/dev/null 2>&1 || { echo "not ok - xmllint is installed (make tests installs it)"; exit 1; }
 for x in gzip iconv; do
 	command -v $x >/dev/null 2>&1 || { echo "not ok - $x is installed"; exit 1; }
 done
 
-T=$(mktemp -d /tmp/import-test.XXXXXX)
-WWW=$T/www
-mkdir -p "$WWW"
-SPID=
-cleanup() {
-	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
-is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
-jget() {
-	$A -d "$1" list --format jsonl | $PY -c '
-import json, sys
-url, key = sys.argv[1], sys.argv[2]
-for line in sys.stdin:
-    o = json.loads(line)
-    if o["url"] == url:
-        v = o[key]
-        print("null" if v is None else v)
-' "$2" "$3"
-}
+tmpdir import-test
 # The watch list as sorted JSON (ignore patterns as a set), for comparing.
 # canon DB [user-titles]: with a second argument, titles the user did not
 # set are left out (samidare's Title is only ever the user's).
@@ -81,15 +52,7 @@ done
 is "a dry run changes nothing" "$($A -d "$D" list | wc -l | tr -d ' ')" 0
 
 # ---- the server -----------------------------------------------------------------------
-"$SERVER" --root "$WWW" --port-file "$T/port" --max-seconds 300 2>"$T/server.log" &
-SPID=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-if [ ! -s "$T/port" ]; then
-	notok "testserver started" "$(cat "$T/server.log")"
-	exit 1
-fi
-U="http://127.0.0.1:$(cat "$T/port")"
+start_server 300
 NOW=$(date +%s)
 fill() { sed "s|@U@|$U|g" "$1"; }
 # A LIRS file as the peers write it: EUC-JP (samidare encodes, old tama

@@ -7,39 +7,15 @@
 # and exit 1, never different archives.  Each check prints "ok - name" or
 # "not ok - name".
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-BUILD=${BUILD:-build}
-ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
-SERVER=$TOP/$BUILD/tools/testserver
-A="${LIRS_WRAP:-} $ANTENNA"
+. "$TOP/tests/lib/antenna.sh"
 
-T=$(mktemp -d /tmp/antenna-scale.XXXXXX)
-WWW=$T/www
-mkdir -p "$WWW"
-SPID=
-cleanup() {
-	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT INT TERM
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
-is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
+tmpdir antenna-scale
 # rows DB TABLE: the row count check-db prints for TABLE
 rows() { $A -d "$1" check-db | awk -v t="$2" '$1 == t { print $2 }'; }
 # dbpages DB: the file's size in pages, from check-db
 dbpages() { $A -d "$1" check-db | awk '$1 == "file:" { print $4 }'; }
 
-"$SERVER" --root "$WWW" --port-file "$T/port" --max-seconds 300 2>"$T/server.log" &
-SPID=$!
-i=0
-while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-if [ ! -s "$T/port" ]; then
-	notok "testserver started" "$(cat "$T/server.log")"
-	exit 1
-fi
-U="http://127.0.0.1:$(cat "$T/port")"
+start_server 300
 
 NPAGES=20 PAGESIZE=5 KEEP=10 CYCLES=30
 P=$T/pruned.db K=$T/all.db

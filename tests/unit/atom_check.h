@@ -12,9 +12,11 @@
 #ifndef ATOM_CHECK_H
 #define ATOM_CHECK_H
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
@@ -289,6 +291,27 @@ static int ac_check_file(ac_ctx *c, const char *path)
 		ac_walk(c, xmlDocGetRootElement(doc));
 	xmlFreeDoc(doc);
 	return c->msg[0] == '\0';
+}
+
+/* Removes PATH and everything below it: the scratch directories both
+ * users write their Atom documents into. */
+static void ac_rm_rf(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char p[4096];
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+			ac_rm_rf(p);
+		}
+	closedir(d);
+	rmdir(path);
 }
 
 #endif

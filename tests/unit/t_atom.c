@@ -107,11 +107,11 @@ static void test_store(void)
 	int64_t sealed = 0, last, count;
 	lbuf b = LBUF_INIT;
 	ev_event ev[] = {
-		{ 0, "http://b.example/", 300, 1000, 0, 0, "b300", "", "" },
-		{ 0, "http://A.example:80/", 200, 1000, 0, 0, "a200 low LD", "", "" },
-		{ 0, "http://a.example/", 200, 2000, 0, 0, "a200 high LD", "", "" },
-		{ 0, "http://a.example/", 100, 1000, 0, 0, "a100", "", "" },
-		{ 0, "http://b.example/", 300, 1000, 0, 0, "b300 later", "", "" },
+		{ 0, "http://b.example/", 300, 1000, 0, 0, "b300", "", "", NULL },
+		{ 0, "http://A.example:80/", 200, 1000, 0, 0, "a200 low LD", "", "", NULL },
+		{ 0, "http://a.example/", 200, 2000, 0, 0, "a200 high LD", "", "", NULL },
+		{ 0, "http://a.example/", 100, 1000, 0, 0, "a100", "", "", NULL },
+		{ 0, "http://b.example/", 300, 1000, 0, 0, "b300 later", "", "", NULL },
 	};
 
 	if (sqlite3_open(":memory:", &db) != SQLITE_OK)

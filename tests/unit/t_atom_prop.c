@@ -395,25 +395,6 @@ static void test_checker(ac_ctx *c, const char *tmp)
 	}
 }
 
-static void rm_rf(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *e;
-	char p[4096];
-
-	if (d) {
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-				snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-				rm_rf(p);
-			}
-		closedir(d);
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
-
 int main(void)
 {
 	const char *top = getenv("TOP"), *seed = getenv("ATOM_PROP_SEED"), *rounds = getenv("ATOM_PROP_ROUNDS");
@@ -431,6 +412,6 @@ int main(void)
 	test_ids(20000);
 	test_documents(&c, tmp, rounds ? (unsigned)atoi(rounds) : ROUNDS);
 	ac_done(&c);
-	rm_rf(tmp);
+	ac_rm_rf(tmp);
 	TAP_DONE();
 }

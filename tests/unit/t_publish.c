@@ -134,26 +134,26 @@ static void test_escape(void)
 /* The fixture: enough variety for every rule of the listing. */
 static pub_page fixture[] = {
 	{ "http://a.example/old", "Old page", "Ann", "", T0 - 3 * 86400, T0 - 60, 32400, 100,
-	  "size", "http://a.example/old", NULL },
+	  "size", "http://a.example/old", NULL, NULL },
 	{ "http://b.example/new?x=1#frag", "Newest page", "Bob", "", T0 - 120, T0 - 60, 32400, 100,
-	  "text", "http://b.example/new?x=1#frag", NULL },
+	  "text", "http://b.example/new?x=1#frag", NULL, NULL },
 	{ "http://c.example/", "<script>alert(1)</script>", "\"&'", "", T0 - 3600, T0 - 60, 32400, 100,
-	  "header", "http://c.example/", NULL },
+	  "header", "http://c.example/", NULL, NULL },
 	{ "http://d.example/gone", "Gone page", "", "", T0 - 7200, T0 - 60, 32400, 0,
-	  "header", "http://d.example/gone", "404 Not Found" },
+	  "header", "http://d.example/gone", "404 Not Found", NULL },
 	{ "javascript:alert(2)", "Sneaky", "", "", T0 - 600, T0 - 60, 32400, 0,
-	  "lirs", "http://relay.example/lirs.gz", NULL },
-	{ "http://e.example/", "", "", "", 0, 0, 32400, 0, "", "", NULL },
+	  "lirs", "http://relay.example/lirs.gz", NULL, NULL },
+	{ "http://e.example/", "", "", "", 0, 0, 32400, 0, "", "", NULL, NULL },
 	{ "http://g.example/1", "Zeta in group", "", "日記", T0 - 100, T0 - 60, 32400, 0,
-	  "lirs", "http://relay.example/lirs.gz", NULL },
+	  "lirs", "http://relay.example/lirs.gz", NULL, NULL },
 	{ "http://g.example/2", "Alpha in group", "", "日記", T0 - 5000, T0 - 60, 32400, 0,
-	  "header", "http://g.example/2", NULL },
+	  "header", "http://g.example/2", NULL, NULL },
 	{ "http://g.example/3", "Tie B", "", "Blogs", T0 - 50, T0 - 60, 32400, 0,
-	  "text", "http://g.example/3", NULL },
+	  "text", "http://g.example/3", NULL, NULL },
 	{ "http://g.example/4", "Tie A", "", "Blogs", T0 - 50, T0 - 60, 32400, 0,
-	  "text", "http://g.example/4", NULL },
+	  "text", "http://g.example/4", NULL, NULL },
 	{ "http://g.example/5", "Broken in group", "", "Blogs", 0, 0, 32400, 0,
-	  "", "", "connection refused" },
+	  "", "", "connection refused", NULL },
 };
 #define NFIX (sizeof fixture / sizeof fixture[0])
 
@@ -315,14 +315,14 @@ static void test_lirs(void)
 	pub_site site = fixture_site();
 	pub_page p[] = {
 		{ "http://x.example/1", "日本語のタイトル, with comma \\ and backslash", "作者", "",
-		  T0 - 100, T0 - 60, 32400, 1234, "text", "", NULL },
+		  T0 - 100, T0 - 60, 32400, 1234, "text", "", NULL, NULL },
 		{ "http://x.example/2", "Relayed", "", "", T0 - 50, T0 - 28800, 0, 0, "lirs",
-		  "http://relay.example/lirs.gz", NULL },
+		  "http://relay.example/lirs.gz", NULL, NULL },
 		{ "http://x.example/stale", "Stale", "", "", T0 - 90000, T0 - 28801, 32400, 0,
-		  "header", "", NULL },
-		{ "http://x.example/unknown", "Unknown", "", "", 0, T0 - 10, 32400, 0, "", "", NULL },
-		{ "http://x.example/never", "Never", "", "", T0 - 10, 0, 32400, 0, "", "", NULL },
-		{ "file:///etc/passwd", "Local", "", "", T0 - 10, T0 - 10, 32400, 0, "", "", NULL },
+		  "header", "", NULL, NULL },
+		{ "http://x.example/unknown", "Unknown", "", "", 0, T0 - 10, 32400, 0, "", "", NULL, NULL },
+		{ "http://x.example/never", "Never", "", "", T0 - 10, 0, 32400, 0, "", "", NULL, NULL },
+		{ "file:///etc/passwd", "Local", "", "", T0 - 10, T0 - 10, 32400, 0, "", "", NULL, NULL },
 	};
 	char err[256];
 	got g;

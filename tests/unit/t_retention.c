@@ -17,7 +17,7 @@ static evstore *state(sqlite3 **db, int n, int done)
 	if (sqlite3_open(":memory:", db) != SQLITE_OK || evstore_attach(&st, *db, err, sizeof err) != 0)
 		return NULL;
 	for (int i = 1; i <= n; i++) {
-		ev_event e = { 0, url, 1000 + i, 2000, 0, 0, "t", "", "" };
+		ev_event e = { 0, url, 1000 + i, 2000, 0, 0, "t", "", "", NULL };
 		snprintf(url, sizeof url, "http://e%d.example/", i);
 		evstore_add(st, &e, err, sizeof err);
 	}
@@ -76,7 +76,7 @@ int main(void)
 	/* two more events: archive 5 is seq 21-25, numbered after the pruned ones */
 	for (int i = 24; i <= 25; i++) {
 		char url[64];
-		ev_event e = { 0, url, 1000 + i, 2000, 0, 0, "t", "", "" };
+		ev_event e = { 0, url, 1000 + i, 2000, 0, 0, "t", "", "", NULL };
 		snprintf(url, sizeof url, "http://e%d.example/", i);
 		evstore_add(st, &e, err, sizeof err);
 	}

@@ -1,0 +1,67 @@
+# tests/lib/antenna.sh: what the end-to-end scripts of the commands share
+# (tests/antenna, import, feeds, scale, formats): the environment, a
+# temporary directory removed on exit, the loopback test server
+# (tests/tools/testserver.c) and the ok/notok/check/is/jget helpers.
+# Sourced, never run (tests/run.sh runs only tests/*/run.sh), after the
+# script has set TOP:
+#   TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+#   . "$TOP/tests/lib/antenna.sh"
+# test-needs: python3:python3
+BUILD=${BUILD:-build}
+ANTENNA=${ANTENNA:-$TOP/$BUILD/antenna}
+LIRS=${LIRS:-$TOP/$BUILD/lirs}
+SERVER=$TOP/$BUILD/tools/testserver
+HTTPGET=$TOP/$BUILD/tools/httpget
+A="${LIRS_WRAP:-} $ANTENNA"
+L="${LIRS_WRAP:-} $LIRS"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+# tmpdir NAME: $T, a new directory /tmp/NAME.XXXXXX with $WWW ($T/www, the
+# server's root) in it; it and the server ($SPID) go when the script ends.
+tmpdir() {
+	T=$(mktemp -d "/tmp/$1.XXXXXX") || exit 1
+	WWW=$T/www
+	mkdir -p "$WWW"
+	SPID=
+	trap cleanup EXIT INT TERM
+}
+cleanup() {
+	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
+	rm -rf "$T"
+}
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+# check NAME CMD...: ok when CMD succeeds
+check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
+# is NAME GOT WANT
+is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
+# jget DB URL KEY: one key of one page from list --format jsonl
+jget() {
+	$A -d "$1" list --format jsonl | $PY -c '
+import json, sys
+url, key = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    o = json.loads(line)
+    if o["url"] == url:
+        v = o[key]
+        print("null" if v is None else v)
+' "$2" "$3"
+}
+
+# start_server MAX_SECONDS [OPTION...]: the test server on 127.0.0.1
+# serving $WWW, for at most MAX_SECONDS; sets SPID and U (its base URL).
+# A server that does not start within 5 s is a failure: the script ends.
+start_server() {
+	srv_max=$1; shift
+	"$SERVER" --root "$WWW" --port-file "$T/port" --max-seconds "$srv_max" "$@" 2>"$T/server.log" &
+	SPID=$!
+	i=0
+	while [ ! -s "$T/port" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	if [ ! -s "$T/port" ]; then
+		notok "testserver started" "$(cat "$T/server.log")"
+		exit 1
+	fi
+	U="http://127.0.0.1:$(cat "$T/port")"
+}
