@@ -376,6 +376,9 @@ typedef struct feedctx {
 	lbuf tmp, iri, key;
 	size_t entries;    /* written into the current document */
 	int batch_sync;    /* archives written with nosync, then one syncfs */
+	int tz_set;        /* tz holds tz_text() of tz_off (the same for most events) */
+	int64_t tz_off;
+	char tz[32];
 	char *err;
 	size_t errlen;
 } feedctx;
@@ -515,17 +518,21 @@ static void tz_text(char *buf, size_t len, int64_t off)
  * detected, the site's time zone, size, source. */
 static int add_summary(feedctx *f, const ev_event *e)
 {
-	char when[32], tz[32];
+	char when[32];
 
 	if (e->excerpt && *e->excerpt) {   /* what the update added (issue 9) */
 		xw_elem(&f->w, "    ", "summary", e->excerpt);
 		return 0;
 	}
 	atom_time(when, sizeof when, e->last_detected);
-	tz_text(tz, sizeof tz, e->tz_offset);
+	if (!f->tz_set || f->tz_off != e->tz_offset) {   /* perf: one snprintf() per zone */
+		tz_text(f->tz, sizeof f->tz, e->tz_offset);
+		f->tz_off = e->tz_offset;
+		f->tz_set = 1;
+	}
 	lbuf_reset(&f->tmp);
 	if (lbuf_adds(&f->tmp, "Detected ") || lbuf_adds(&f->tmp, when) ||
-	    lbuf_adds(&f->tmp, "; site time zone ") || lbuf_adds(&f->tmp, tz) || lbuf_adds(&f->tmp, "; ") ||
+	    lbuf_adds(&f->tmp, "; site time zone ") || lbuf_adds(&f->tmp, f->tz) || lbuf_adds(&f->tmp, "; ") ||
 	    (e->content_length > 0 ? lbuf_addf(&f->tmp, "%lld bytes", (long long)e->content_length)
 				   : lbuf_adds(&f->tmp, "size unknown")) ||
 	    (*e->source_url ? lbuf_addf(&f->tmp, "; source %s", e->source_url) : 0))

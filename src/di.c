@@ -757,12 +757,31 @@ static int put_tz(lbuf *b, int64_t tz)
 	if (!tz)
 		return 0;
 	if (a % 60 == 0 && a < 100 * 3600) {
-		snprintf(v, sizeof v, "%c%02u%02u", tz < 0 ? '-' : '+', (unsigned)(a / 3600),
-			 (unsigned)(a % 3600 / 60));
+		/* "%c%02u%02u", by hand (perf, issue 10) */
+		v[0] = tz < 0 ? '-' : '+';
+		put_2(v + 1, (unsigned)(a / 3600));
+		put_2(v + 3, (unsigned)(a % 3600 / 60));
+		v[5] = '\0';
 		return put_value(b, "X-TAMA-Timezone", v);
 	}
 	snprintf(v, sizeof v, "%lld", (long long)tz);
 	return put_value(b, "X-LIRS-Time-Difference", v);
+}
+
+/* "%lld" of v into b (24 bytes), by hand: snprintf() per record was a
+ * tenth of writing sites.di.gz (perf, issue 10). */
+static const char *dec_ll(char b[24], int64_t v)
+{
+	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	char *p = b + 23;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + a % 10);
+	while ((a /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	return p;
 }
 
 /* tama's layout: 4 fields after the 9th, the first three empty. */
@@ -786,8 +805,7 @@ int di_write_record(lbuf *b, const lirs_record *r)
 	bad |= put_date(b, "Last-Modified", r->last_modified) |
 	       put_date(b, "Last-Modified-Detected", r->last_detected);
 	if (r->content_length) {
-		snprintf(cl, sizeof cl, "%lld", (long long)r->content_length);
-		bad |= put_value(b, "Content-Length", cl);
+		bad |= put_value(b, "Content-Length", dec_ll(cl, r->content_length));
 	}
 	bad |= put_if(b, "Authorized-url", r->source_url) | put_tz(b, r->tz_offset);
 	if (is_natsu(r)) {
