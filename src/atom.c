@@ -760,6 +760,8 @@ typedef struct cursrc {
 	const ev_event *v;
 	size_t n;
 	ev_run *run;
+	atom_cur_fn get;   /* when set: v and n from it, asked only for current.atom */
+	void *ctx;
 } cursrc;
 
 /* current.atom: a complete feed (RFC 5005 §2) of the records given. */
@@ -770,6 +772,13 @@ static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
 	int any = 0, ok;
 	size_t i;
 
+	if (src->get) {
+		cursrc got = { NULL, 0, NULL, NULL, NULL };
+
+		if (src->get(src->ctx, &got.v, &got.n, f->err, f->errlen) != 0)
+			return -1;
+		return write_current(f, &got, stats);
+	}
 	if (src->run) {
 		if (ev_run_max_lm(src->run, &max, &any, f->err, f->errlen) != 0)
 			return -1;
@@ -974,7 +983,17 @@ int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
 		 atom_stats *stats, char *err, size_t errlen)
 {
 	newsrc ev = { new_ev, n_new, NULL };
-	cursrc c = { cur, n_cur, NULL };
+	cursrc c = { cur, n_cur, NULL, NULL, NULL };
+
+	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
+}
+
+int atom_publish_later(evstore *st, const char *dir, const atom_cfg *cfg,
+		       const ev_event *new_ev, size_t n_new, atom_cur_fn get, void *ctx,
+		       atom_stats *stats, char *err, size_t errlen)
+{
+	newsrc ev = { new_ev, n_new, NULL };
+	cursrc c = { NULL, 0, NULL, get, ctx };
 
 	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
 }
@@ -983,7 +1002,7 @@ int atom_publish_run(evstore *st, const char *dir, const atom_cfg *cfg, ev_run *
 		     atom_stats *stats, char *err, size_t errlen)
 {
 	newsrc ev = { NULL, 0, run };
-	cursrc c = { NULL, 0, run };
+	cursrc c = { NULL, 0, run, NULL, NULL };
 
 	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
 }
