@@ -365,6 +365,11 @@ static void xw_link(xw *w, const char *ind, const char *rel, const char *href)
 
 /* ---- the documents ------------------------------------------------------ */
 
+/* More archives than this in one run are synced together (write_archives). */
+#define ATOM_BATCH_SYNC 8
+/* Archives due are fetched from the state this many at a time. */
+#define ATOM_ARCHIVE_BATCH 256
+
 typedef struct feedctx {
 	const atom_cfg *cfg;
 	const char *dir;
@@ -375,7 +380,9 @@ typedef struct feedctx {
 	xw w;              /* the document being written */
 	lbuf tmp, iri, key;
 	size_t entries;    /* written into the current document */
-	int batch_sync;    /* archives written with nosync, then one syncfs */
+	int batch_sync;    /* archives closed unrenamed, one syncfs, then renamed */
+	afile pend[ATOM_ARCHIVE_BATCH];   /* the batch's closed temporary files */
+	size_t npend;
 	int tz_set;        /* tz holds tz_text() of tz_off (the same for most events) */
 	int64_t tz_off;
 	char tz[32];
@@ -383,10 +390,6 @@ typedef struct feedctx {
 	size_t errlen;
 } feedctx;
 
-/* More archives than this in one run are synced together (write_archives). */
-#define ATOM_BATCH_SYNC 8
-/* Archives due are fetched from the state this many at a time. */
-#define ATOM_ARCHIVE_BATCH 256
 
 static int oom(feedctx *f)
 {
@@ -436,7 +439,18 @@ static int doc_end(feedctx *f, int ok, int nosync)
 		afile_abort(&w->a);
 		return -1;
 	}
-	w->a.nosync = nosync;
+	if (nosync) {   /* renamed after the batch's syncfs (write_batch()) */
+		char *path = strdup(w->a.path);
+		int rc = afile_close_unrenamed(&w->a);
+
+		if (rc != 0)
+			snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "", strerror(errno));
+		else
+			f->pend[f->npend++] = w->a;
+		memset(&w->a, 0, sizeof w->a);
+		free(path);
+		return rc;
+	}
 	{
 		char *path = strdup(w->a.path);
 		int rc = afile_commit(&w->a);
@@ -679,6 +693,28 @@ static int write_batch(feedctx *f, evstore *st, alist *l, atom_stats *stats)
 
 	for (i = 0; rc == 0 && i < l->n; i++)
 		rc = write_archive(f, st, &l->v[i]);
+	if (rc == 0 && f->npend && afile_syncdir(f->dir) != 0) {
+		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
+		rc = -1;
+	}
+	/* perf (issue 10): the data of the batch is on disk; now the names,
+	 * newest first, so a next-archive link never points at a file that
+	 * is not there yet */
+	for (i = 0; i < f->npend; i++) {
+		if (rc != 0) {
+			afile_abort(&f->pend[i]);
+		} else {
+			char *path = strdup(f->pend[i].path);
+
+			if (afile_rename(&f->pend[i]) != 0) {
+				snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "",
+					 strerror(errno));
+				rc = -1;
+			}
+			free(path);
+		}
+	}
+	f->npend = 0;
 	for (i = 0; rc == 0 && i < l->n; i++) {
 		rc = evstore_archive_done(st, l->v[i].n, l->v[i].has_next, f->err, f->errlen);
 		stats->archives_written += rc == 0;
@@ -704,11 +740,13 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 	if (evstore_count_archives(st, l.all, &due, f->err, f->errlen) != 0)
 		return -1;
 	/* A usual run writes one or two archives: an fsync each.  A first run
-	 * (or a rebuild) writes thousands: then one syncfs() at the end is
-	 * far cheaper, though it also flushes others' dirty data on the same
-	 * filesystem.  Either way the record that they are on disk commits
-	 * only after the sync (write_all()'s transaction), so a crash before
-	 * it just rewrites them, byte for byte. */
+	 * (or a rebuild) writes thousands: then one syncfs() per batch of
+	 * ATOM_ARCHIVE_BATCH, before the batch's renames, and one after the
+	 * last is far cheaper, though it also flushes others' dirty data on
+	 * the same filesystem.  A crash leaves no archive under its name
+	 * whose data is not on disk.  Either way the record that they are on
+	 * disk commits only after the sync (write_all()'s transaction), so a
+	 * crash before it just rewrites them, byte for byte. */
 	f->batch_sync = due > ATOM_BATCH_SYNC;
 	do {
 		alist_clear(&l);
