@@ -97,6 +97,21 @@ int afile_rename(afile *f)
 	return e ? -1 : 0;
 }
 
+int afile_fsyncdir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	{
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return rc;
+}
+
 int afile_syncdir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;

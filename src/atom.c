@@ -369,6 +369,9 @@ static void xw_link(xw *w, const char *ind, const char *rel, const char *href)
 #define ATOM_BATCH_SYNC 8
 /* Archives due are fetched from the state this many at a time. */
 #define ATOM_ARCHIVE_BATCH 256
+/* At most this many archives wait, closed, for one syncfs() and their
+ * renames (about 150 bytes each): 50,000 pages make 1,000 archives. */
+#define ATOM_SYNC_MAX 4096
 
 typedef struct feedctx {
 	const atom_cfg *cfg;
@@ -381,8 +384,8 @@ typedef struct feedctx {
 	lbuf tmp, iri, key;
 	size_t entries;    /* written into the current document */
 	int batch_sync;    /* archives closed unrenamed, one syncfs, then renamed */
-	afile pend[ATOM_ARCHIVE_BATCH];   /* the batch's closed temporary files */
-	size_t npend;
+	afile *pend;       /* closed temporary files of archives, not yet renamed */
+	size_t npend, cappend;
 	int tz_set;        /* tz holds tz_text() of tz_off (the same for most events) */
 	int64_t tz_off;
 	char tz[32];
@@ -443,10 +446,17 @@ static int doc_end(feedctx *f, int ok, int nosync)
 		char *path = strdup(w->a.path);
 		int rc = afile_close_unrenamed(&w->a);
 
-		if (rc != 0)
+		afile *v = NULL;
+
+		if (rc == 0 && !(v = lgrow(f->pend, &f->cappend, f->npend + 1, sizeof *v, 64))) {
+			afile_abort(&w->a);
+			rc = oom(f);
+		} else if (rc != 0) {
 			snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "", strerror(errno));
-		else
+		} else {
+			f->pend = v;
 			f->pend[f->npend++] = w->a;
+		}
 		memset(&w->a, 0, sizeof w->a);
 		free(path);
 		return rc;
@@ -683,23 +693,23 @@ static void alist_clear(alist *l)
 	l->seen = 0;
 }
 
-/* Writes one batch of archives (newest first) and records them as on
- * disk: a record that commits only with the run's transaction, after the
- * sync (write_archives()). */
-static int write_batch(feedctx *f, evstore *st, alist *l, atom_stats *stats)
+/*
+ * The archives closed unrenamed (batch_sync): one syncfs() puts their
+ * data on disk, then each is renamed to its name, newest first, so a
+ * next-archive link never points at a file not there yet, then the
+ * archive directory is synced for the names.  A crash leaves no archive
+ * under its name whose data is not on disk (perf, issue 10).  With rc
+ * != 0 they are removed.  Returns rc, or -1 with err.
+ */
+static int rename_pending(feedctx *f, int rc)
 {
+	lbuf adir = LBUF_INIT;
 	size_t i;
-	int rc = 0;
 
-	for (i = 0; rc == 0 && i < l->n; i++)
-		rc = write_archive(f, st, &l->v[i]);
 	if (rc == 0 && f->npend && afile_syncdir(f->dir) != 0) {
 		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
 		rc = -1;
 	}
-	/* perf (issue 10): the data of the batch is on disk; now the names,
-	 * newest first, so a next-archive link never points at a file that
-	 * is not there yet */
 	for (i = 0; i < f->npend; i++) {
 		if (rc != 0) {
 			afile_abort(&f->pend[i]);
@@ -714,7 +724,31 @@ static int write_batch(feedctx *f, evstore *st, alist *l, atom_stats *stats)
 			free(path);
 		}
 	}
+	if (rc == 0 && f->npend) {
+		if (lbuf_addf(&adir, "%s/archive", f->dir) != 0)
+			rc = oom(f);
+		else if (afile_fsyncdir(adir.data) != 0) {
+			snprintf(f->err, f->errlen, "cannot sync '%s': %s", adir.data, strerror(errno));
+			rc = -1;
+		}
+	}
 	f->npend = 0;
+	lbuf_release(&adir);
+	return rc;
+}
+
+/* Writes one batch of archives (newest first) and records them as on
+ * disk: a record that commits only with the run's transaction, after the
+ * sync (write_archives()). */
+static int write_batch(feedctx *f, evstore *st, alist *l, atom_stats *stats)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < l->n; i++)
+		rc = write_archive(f, st, &l->v[i]);
+	if (f->npend + ATOM_ARCHIVE_BATCH > ATOM_SYNC_MAX || rc != 0)
+		rc = rename_pending(f, rc);
 	for (i = 0; rc == 0 && i < l->n; i++) {
 		rc = evstore_archive_done(st, l->v[i].n, l->v[i].has_next, f->err, f->errlen);
 		stats->archives_written += rc == 0;
@@ -740,9 +774,9 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 	if (evstore_count_archives(st, l.all, &due, f->err, f->errlen) != 0)
 		return -1;
 	/* A usual run writes one or two archives: an fsync each.  A first run
-	 * (or a rebuild) writes thousands: then one syncfs() per batch of
-	 * ATOM_ARCHIVE_BATCH, before the batch's renames, and one after the
-	 * last is far cheaper, though it also flushes others' dirty data on
+	 * (or a rebuild) writes thousands: then one syncfs() for up to
+	 * ATOM_SYNC_MAX of them before their renames (rename_pending()) is
+	 * far cheaper, though it also flushes others' dirty data on
 	 * the same filesystem.  A crash leaves no archive under its name
 	 * whose data is not on disk.  Either way the record that they are on
 	 * disk commits only after the sync (write_all()'s transaction), so a
@@ -758,10 +792,7 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 			rc = write_batch(f, st, &l, stats);
 		below = l.lowest;
 	} while (rc == 0 && l.seen == ATOM_ARCHIVE_BATCH);
-	if (rc == 0 && f->batch_sync && afile_syncdir(f->dir) != 0) {
-		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
-		rc = -1;
-	}
+	rc = rename_pending(f, rc);
 	alist_clear(&l);
 	free(l.v);
 	return rc;
@@ -1009,6 +1040,9 @@ out:
 	lbuf_release(&f.tmp);
 	lbuf_release(&f.iri);
 	lbuf_release(&f.key);
+	while (f.npend)   /* none left but on an early error */
+		afile_abort(&f.pend[--f.npend]);
+	free(f.pend);
 	free(f.base);
 	free(f.host);
 	free(f.tag);
