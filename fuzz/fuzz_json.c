@@ -74,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (lirs_writer_add(w, &jr.rec) != 0 || lirs_writer_finish(w) != 0)
 		abort();
+	/* substituted: vendor characters written as their readable forms (lirs(5)) */
 	if (lirs_writer_replaced(w) == 0 && lirs_writer_approximated(w) == 0 &&
 	    lirs_writer_substituted(w) == 0) {
 		ro.on_record = got_rec;

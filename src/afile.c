@@ -67,6 +67,51 @@ int afile_commit(afile *f)
 	return e ? -1 : 0;
 }
 
+int afile_close_unrenamed(afile *f)
+{
+	int e = 0;
+
+	if (fflush(f->fp) != 0 || ferror(f->fp))
+		e = errno ? errno : EIO;
+	if (fclose(f->fp) != 0 && !e)
+		e = errno;
+	f->fp = NULL;
+	if (e) {
+		afile_abort(f);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int afile_rename(afile *f)
+{
+	int e = rename(f->tmp, f->path) != 0 ? errno : 0;
+
+	if (e)
+		unlink(f->tmp);
+	free(f->path);
+	free(f->tmp);
+	f->path = f->tmp = NULL;
+	errno = e;
+	return e ? -1 : 0;
+}
+
+int afile_fsyncdir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	{
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return rc;
+}
+
 int afile_syncdir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;

@@ -26,6 +26,19 @@ int afile_commit(afile *f);
  * with nosync, this makes them all durable at the cost of one sync instead
  * of one per file.  Returns 0, or -1 with errno set. */
 int afile_syncdir(const char *dir);
+/* For many files made durable at once: flush and close the temporary
+ * file, without fsync or rename; then afile_syncdir(), then
+ * afile_rename() each, then afile_fsyncdir() for the renames.  A
+ * crash before the renames leaves only temporary files, never a file
+ * under its final name whose data is not on disk.  Returns 0, or -1
+ * with errno set (the temporary file is removed). */
+int afile_close_unrenamed(afile *f);
+/* rename() the closed temporary file over the target.  Returns 0, or -1
+ * with errno set (the temporary file is removed). */
+int afile_rename(afile *f);
+/* fsync() of the directory itself: the renames in it.  Returns 0, or -1
+ * with errno set. */
+int afile_fsyncdir(const char *dir);
 /* Close and remove the temporary file; the target is untouched. */
 void afile_abort(afile *f);
 

@@ -121,6 +121,25 @@ static int is_hex(int c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+/* ASCII letters, digits and "-._~!$&'()*+,;=:@/": kept in both modes of
+ * atom_iri() wherever they are ('%', '?', '#', '[' and ']' are not here:
+ * they depend on what follows or came before). */
+static const unsigned char iri_plain[256] = {
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,
+	['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1,
+	['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+	['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1,
+	['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,
+	['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['-'] = 1, ['.'] = 1, ['_'] = 1, ['~'] = 1, ['!'] = 1, ['$'] = 1, ['&'] = 1,
+	['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1, [';'] = 1,
+	['='] = 1, [':'] = 1, ['@'] = 1, ['/'] = 1,
+};
+
 int atom_iri(lbuf *out, const char *str, int mode)
 {
 	/* RFC 4151's specific part: pchar / "/" / "?"; an IRI reference may
@@ -140,6 +159,18 @@ int atom_iri(lbuf *out, const char *str, int mode)
 		long c = *s;
 		int keep;
 
+		if (iri_plain[*s]) {
+			/* perf (issue 10): a run of characters every mode keeps and
+			 * no state depends on, copied at once; the same bytes as the
+			 * loop below one at a time */
+			const unsigned char *run = s + 1;
+
+			while (iri_plain[*run])
+				run++;
+			rc = lbuf_add(out, s, (size_t)(run - s));
+			s = run;
+			continue;
+		}
 		if (c < 0x80) {
 			keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 			       (c && strchr(mode == IRI_REF ? ref_ok : tag_ok, (int)c));
@@ -334,6 +365,14 @@ static void xw_link(xw *w, const char *ind, const char *rel, const char *href)
 
 /* ---- the documents ------------------------------------------------------ */
 
+/* More archives than this in one run are synced together (write_archives). */
+#define ATOM_BATCH_SYNC 8
+/* Archives due are fetched from the state this many at a time. */
+#define ATOM_ARCHIVE_BATCH 256
+/* At most this many archives wait, closed, for one syncfs() and their
+ * renames (about 150 bytes each): 50,000 pages make 1,000 archives. */
+#define ATOM_SYNC_MAX 4096
+
 typedef struct feedctx {
 	const atom_cfg *cfg;
 	const char *dir;
@@ -344,15 +383,16 @@ typedef struct feedctx {
 	xw w;              /* the document being written */
 	lbuf tmp, iri, key;
 	size_t entries;    /* written into the current document */
-	int batch_sync;    /* archives written with nosync, then one syncfs */
+	int batch_sync;    /* archives closed unrenamed, one syncfs, then renamed */
+	afile *pend;       /* closed temporary files of archives, not yet renamed */
+	size_t npend, cappend;
+	int tz_set;        /* tz holds tz_text() of tz_off (the same for most events) */
+	int64_t tz_off;
+	char tz[32];
 	char *err;
 	size_t errlen;
 } feedctx;
 
-/* More archives than this in one run are synced together (write_archives). */
-#define ATOM_BATCH_SYNC 8
-/* Archives due are fetched from the state this many at a time. */
-#define ATOM_ARCHIVE_BATCH 256
 
 static int oom(feedctx *f)
 {
@@ -402,7 +442,25 @@ static int doc_end(feedctx *f, int ok, int nosync)
 		afile_abort(&w->a);
 		return -1;
 	}
-	w->a.nosync = nosync;
+	if (nosync) {   /* renamed after the batch's syncfs (write_batch()) */
+		char *path = strdup(w->a.path);
+		int rc = afile_close_unrenamed(&w->a);
+
+		afile *v = NULL;
+
+		if (rc == 0 && !(v = lgrow(f->pend, &f->cappend, f->npend + 1, sizeof *v, 64))) {
+			afile_abort(&w->a);
+			rc = oom(f);
+		} else if (rc != 0) {
+			snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "", strerror(errno));
+		} else {
+			f->pend = v;
+			f->pend[f->npend++] = w->a;
+		}
+		memset(&w->a, 0, sizeof w->a);
+		free(path);
+		return rc;
+	}
 	{
 		char *path = strdup(w->a.path);
 		int rc = afile_commit(&w->a);
@@ -484,17 +542,21 @@ static void tz_text(char *buf, size_t len, int64_t off)
  * detected, the site's time zone, size, source. */
 static int add_summary(feedctx *f, const ev_event *e)
 {
-	char when[32], tz[32];
+	char when[32];
 
 	if (e->excerpt && *e->excerpt) {   /* what the update added (issue 9) */
 		xw_elem(&f->w, "    ", "summary", e->excerpt);
 		return 0;
 	}
 	atom_time(when, sizeof when, e->last_detected);
-	tz_text(tz, sizeof tz, e->tz_offset);
+	if (!f->tz_set || f->tz_off != e->tz_offset) {   /* perf: one snprintf() per zone */
+		tz_text(f->tz, sizeof f->tz, e->tz_offset);
+		f->tz_off = e->tz_offset;
+		f->tz_set = 1;
+	}
 	lbuf_reset(&f->tmp);
 	if (lbuf_adds(&f->tmp, "Detected ") || lbuf_adds(&f->tmp, when) ||
-	    lbuf_adds(&f->tmp, "; site time zone ") || lbuf_adds(&f->tmp, tz) || lbuf_adds(&f->tmp, "; ") ||
+	    lbuf_adds(&f->tmp, "; site time zone ") || lbuf_adds(&f->tmp, f->tz) || lbuf_adds(&f->tmp, "; ") ||
 	    (e->content_length > 0 ? lbuf_addf(&f->tmp, "%lld bytes", (long long)e->content_length)
 				   : lbuf_adds(&f->tmp, "size unknown")) ||
 	    (*e->source_url ? lbuf_addf(&f->tmp, "; source %s", e->source_url) : 0))
@@ -631,6 +693,50 @@ static void alist_clear(alist *l)
 	l->seen = 0;
 }
 
+/*
+ * The archives closed unrenamed (batch_sync): one syncfs() puts their
+ * data on disk, then each is renamed to its name, newest first, so a
+ * next-archive link never points at a file not there yet, then the
+ * archive directory is synced for the names.  A crash leaves no archive
+ * under its name whose data is not on disk (perf, issue 10).  With rc
+ * != 0 they are removed.  Returns rc, or -1 with err.
+ */
+static int rename_pending(feedctx *f, int rc)
+{
+	lbuf adir = LBUF_INIT;
+	size_t i;
+
+	if (rc == 0 && f->npend && afile_syncdir(f->dir) != 0) {
+		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
+		rc = -1;
+	}
+	for (i = 0; i < f->npend; i++) {
+		if (rc != 0) {
+			afile_abort(&f->pend[i]);
+		} else {
+			char *path = strdup(f->pend[i].path);
+
+			if (afile_rename(&f->pend[i]) != 0) {
+				snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "",
+					 strerror(errno));
+				rc = -1;
+			}
+			free(path);
+		}
+	}
+	if (rc == 0 && f->npend) {
+		if (lbuf_addf(&adir, "%s/archive", f->dir) != 0)
+			rc = oom(f);
+		else if (afile_fsyncdir(adir.data) != 0) {
+			snprintf(f->err, f->errlen, "cannot sync '%s': %s", adir.data, strerror(errno));
+			rc = -1;
+		}
+	}
+	f->npend = 0;
+	lbuf_release(&adir);
+	return rc;
+}
+
 /* Writes one batch of archives (newest first) and records them as on
  * disk: a record that commits only with the run's transaction, after the
  * sync (write_archives()). */
@@ -641,6 +747,8 @@ static int write_batch(feedctx *f, evstore *st, alist *l, atom_stats *stats)
 
 	for (i = 0; rc == 0 && i < l->n; i++)
 		rc = write_archive(f, st, &l->v[i]);
+	if (f->npend + ATOM_ARCHIVE_BATCH > ATOM_SYNC_MAX || rc != 0)
+		rc = rename_pending(f, rc);
 	for (i = 0; rc == 0 && i < l->n; i++) {
 		rc = evstore_archive_done(st, l->v[i].n, l->v[i].has_next, f->err, f->errlen);
 		stats->archives_written += rc == 0;
@@ -666,11 +774,13 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 	if (evstore_count_archives(st, l.all, &due, f->err, f->errlen) != 0)
 		return -1;
 	/* A usual run writes one or two archives: an fsync each.  A first run
-	 * (or a rebuild) writes thousands: then one syncfs() at the end is
-	 * far cheaper, though it also flushes others' dirty data on the same
-	 * filesystem.  Either way the record that they are on disk commits
-	 * only after the sync (write_all()'s transaction), so a crash before
-	 * it just rewrites them, byte for byte. */
+	 * (or a rebuild) writes thousands: then one syncfs() for up to
+	 * ATOM_SYNC_MAX of them before their renames (rename_pending()) is
+	 * far cheaper, though it also flushes others' dirty data on
+	 * the same filesystem.  A crash leaves no archive under its name
+	 * whose data is not on disk.  Either way the record that they are on
+	 * disk commits only after the sync (write_all()'s transaction), so a
+	 * crash before it just rewrites them, byte for byte. */
 	f->batch_sync = due > ATOM_BATCH_SYNC;
 	do {
 		alist_clear(&l);
@@ -682,10 +792,7 @@ static int write_archives(feedctx *f, evstore *st, atom_stats *stats)
 			rc = write_batch(f, st, &l, stats);
 		below = l.lowest;
 	} while (rc == 0 && l.seen == ATOM_ARCHIVE_BATCH);
-	if (rc == 0 && f->batch_sync && afile_syncdir(f->dir) != 0) {
-		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
-		rc = -1;
-	}
+	rc = rename_pending(f, rc);
 	alist_clear(&l);
 	free(l.v);
 	return rc;
@@ -722,6 +829,8 @@ typedef struct cursrc {
 	const ev_event *v;
 	size_t n;
 	ev_run *run;
+	atom_cur_fn get;   /* when set: v and n from it, asked only for current.atom */
+	void *ctx;
 } cursrc;
 
 /* current.atom: a complete feed (RFC 5005 §2) of the records given. */
@@ -732,6 +841,13 @@ static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
 	int any = 0, ok;
 	size_t i;
 
+	if (src->get) {
+		cursrc got = { NULL, 0, NULL, NULL, NULL };
+
+		if (src->get(src->ctx, &got.v, &got.n, f->err, f->errlen) != 0)
+			return -1;
+		return write_current(f, &got, stats);
+	}
 	if (src->run) {
 		if (ev_run_max_lm(src->run, &max, &any, f->err, f->errlen) != 0)
 			return -1;
@@ -924,6 +1040,9 @@ out:
 	lbuf_release(&f.tmp);
 	lbuf_release(&f.iri);
 	lbuf_release(&f.key);
+	while (f.npend)   /* none left but on an early error */
+		afile_abort(&f.pend[--f.npend]);
+	free(f.pend);
 	free(f.base);
 	free(f.host);
 	free(f.tag);
@@ -936,7 +1055,17 @@ int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
 		 atom_stats *stats, char *err, size_t errlen)
 {
 	newsrc ev = { new_ev, n_new, NULL };
-	cursrc c = { cur, n_cur, NULL };
+	cursrc c = { cur, n_cur, NULL, NULL, NULL };
+
+	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
+}
+
+int atom_publish_later(evstore *st, const char *dir, const atom_cfg *cfg,
+		       const ev_event *new_ev, size_t n_new, atom_cur_fn get, void *ctx,
+		       atom_stats *stats, char *err, size_t errlen)
+{
+	newsrc ev = { new_ev, n_new, NULL };
+	cursrc c = { NULL, 0, NULL, get, ctx };
 
 	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
 }
@@ -945,7 +1074,7 @@ int atom_publish_run(evstore *st, const char *dir, const atom_cfg *cfg, ev_run *
 		     atom_stats *stats, char *err, size_t errlen)
 {
 	newsrc ev = { NULL, 0, run };
-	cursrc c = { NULL, 0, run };
+	cursrc c = { NULL, 0, run, NULL, NULL };
 
 	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
 }

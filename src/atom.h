@@ -103,6 +103,18 @@ int atom_publish(evstore *st, const char *dir, const atom_cfg *cfg,
 		 const ev_event *cur, size_t n_cur,
 		 atom_stats *stats, char *err, size_t errlen);
 /*
+ * The same, with current.atom's records asked of get(ctx, &v, &n, err,
+ * errlen) only when current.atom is written, after the archives and
+ * index.atom: the antenna loads its pages meanwhile (perf, issue 10).
+ * get returns 0, or -1 with err; v stays valid until atom_publish_later()
+ * returns.
+ */
+typedef int (*atom_cur_fn)(void *ctx, const ev_event **v, size_t *n, char *err,
+			   size_t errlen);
+int atom_publish_later(evstore *st, const char *dir, const atom_cfg *cfg,
+		       const ev_event *new_ev, size_t n_new, atom_cur_fn get, void *ctx,
+		       atom_stats *stats, char *err, size_t errlen);
+/*
  * The same for a run staged with ev_run_add() (`lirs atom`): its events
  * are added as evstore_add_run() would add them, current.atom lists its
  * record per URL (ev_run_each_latest()).  Every document is streamed to

@@ -38,6 +38,13 @@ int lbuf_grow(lbuf *b, size_t extra)
 
 int lbuf_add(lbuf *b, const void *p, size_t n)
 {
+	if (n < b->cap - b->len) {   /* room for n and the NUL: no lbuf_grow() call */
+		if (n)   /* p may be NULL then */
+			memcpy(b->data + b->len, p, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+		return 0;
+	}
 	if (lbuf_grow(b, n) < 0)
 		return -1;
 	if (n)

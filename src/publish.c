@@ -263,6 +263,7 @@ typedef struct html_ctx {
 	const pub_site *site;
 	int64_t now;
 	lbuf url;      /* scratch for the ?MMDDHHMM link */
+	char off[8];   /* tz_offset() of the display zone, "" until needed */
 } html_ctx;
 
 /* "+09:00"; time zones are within a day of UTC (LIRS 2.1 §3.3 allows
@@ -317,9 +318,11 @@ static void put_time(html_ctx *h, int64_t t)
 	*p++ = ':';
 	p = put2(p, tm.tm_sec);
 	*p = '\0';
+	if (!h->off[0])   /* perf: one snprintf() per listing, not per page */
+		tz_offset(tz, h->off);
 	fputs("<time datetime=\"", h->fp);
 	fputs(dt, h->fp);
-	fputs(tz_offset(tz, off), h->fp);
+	fputs(h->off, h->fp);
 	fputs("\">", h->fp);
 	fputs(shown, h->fp);
 	fputs("</time>", h->fp);
@@ -569,7 +572,7 @@ static int close_out(afile *f, int ok, const char *path, char *err, size_t errle
 int publish_html(const char *dir, const pub_site *site, const pub_page *pages,
 		 size_t n, char *err, size_t errlen)
 {
-	html_ctx h = { NULL, site, site->now ? site->now : (int64_t)time(NULL), LBUF_INIT };
+	html_ctx h = { NULL, site, site->now ? site->now : (int64_t)time(NULL), LBUF_INIT, "" };
 	const pub_page **v;
 	char *path = NULL;
 	afile f;

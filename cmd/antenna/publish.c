@@ -8,10 +8,12 @@
  * The time of each publish is kept (config "last_publish") so index.html
  * marks the updates that came after the previous one.
  *
- * index.html and lirs.gz need only the pages, so a second thread writes
- * them while this one writes the Atom files from the events (50,000 pages
- * into an empty DIR: 1,000 archives).  Each file is replaced atomically on
- * its own; a failure in either leaves last_publish unchanged.
+ * index.html and lirs.gz need only the pages, so a second thread loads
+ * them (on a connection of its own) and writes them while this one writes
+ * the Atom files from the events (50,000 pages into an empty DIR: 1,000
+ * archives); only current.atom waits for the pages.  Each file is
+ * replaced atomically on its own; a failure in either leaves last_publish
+ * unchanged.
  *
  * History retention (config "keep_events", --keep-events): the Atom
  * files' events are pruned in the transaction that records their archive
@@ -168,11 +170,96 @@ static int warn_lost(evstore *ev, const char *dir, const struct site_cfg *c)
 	return 1;
 }
 
+/*
+ * The pages, loaded by the side thread on a connection of its own (WAL:
+ * it reads beside the Atom writer's transaction), handed to the Atom
+ * writer when it reaches current.atom: the archives and index.atom need
+ * only the events, so their writing overlaps the loading (perf, issue 10).
+ */
+struct side {
+	const char *dir;
+	const char *db;          /* the database's path, for the second connection */
+	struct site_cfg *c;
+	store_page *p;
+	pub_page *v;
+	ev_event *cur;
+	size_t n, ncur;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int ready;               /* 1: pages loaded, -1: loading failed */
+	int rc;
+	char err[512];
+};
+
+static void side_ready(struct side *w, int ready)
+{
+	pthread_mutex_lock(&w->mu);
+	w->ready = ready;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* atom_cur_fn: current.atom's events, once the side thread has them. */
+static int wait_pages(void *ctx, const ev_event **v, size_t *n, char *err, size_t errlen)
+{
+	struct side *w = ctx;
+	int ready;
+
+	pthread_mutex_lock(&w->mu);
+	while (!w->ready)
+		pthread_cond_wait(&w->cv, &w->mu);
+	ready = w->ready;
+	pthread_mutex_unlock(&w->mu);
+	if (ready < 0)
+		return snprintf(err, errlen, "%s", w->err), -1;
+	*v = w->cur;
+	*n = w->ncur;
+	return 0;
+}
+
+static int load_pages(struct side *w)
+{
+	store *s2 = NULL;
+	int rc = -1;
+
+	if (store_open(&s2, w->db, STORE_OPEN_EXISTING, w->err, sizeof w->err) < 0 ||
+	    store_pages_load(s2, &w->p, &w->n, w->err, sizeof w->err) < 0)
+		goto out;
+	if (!(w->v = malloc((w->n ? w->n : 1) * sizeof *w->v)) ||
+	    !(w->cur = malloc((w->n ? w->n : 1) * sizeof *w->cur))) {
+		snprintf(w->err, sizeof w->err, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < w->n; i++)
+		to_pub(&w->v[i], &w->p[i], w->c->site.display_tz);
+	w->ncur = fresh_events(w->cur, w->v, w->n, &w->c->site);
+	rc = 0;
+out:
+	store_close(s2);
+	return rc;
+}
+
+/* The pages, then index.html, lirs.gz and sites.di.gz (thread). */
+static void *write_side(void *arg)
+{
+	struct side *w = arg;
+
+	if (load_pages(w) < 0) {
+		w->rc = -1;
+		side_ready(w, -1);
+		return NULL;
+	}
+	side_ready(w, 1);
+	w->rc = publish_html(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
+		publish_lirs(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
+		publish_di(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ? -1 : 0;
+	return NULL;
+}
+
 static int write_atom(store *s, const char *dir, const struct site_cfg *c,
-		      const pub_page *v, size_t n, int *lost, char *err, size_t errlen)
+		      struct side *w, int *lost, char *err, size_t errlen)
 {
 	evstore *ev = NULL;
-	ev_event *cur = malloc((n ? n : 1) * sizeof *cur);
 	atom_cfg ac = { .base = c->site.base, .title = c->site.title,
 			.author = *c->site.author ? c->site.author : NULL,
 			.page_size = c->page_size, .now = c->site.now };
@@ -181,74 +268,40 @@ static int write_atom(store *s, const char *dir, const struct site_cfg *c,
 	struct stat sb;
 	int rc = -1, fresh;
 
-	if (!cur)
-		return snprintf(err, errlen, "out of memory"), -1;
 	snprintf(path, sizeof path, "%s/index.atom", dir);
 	fresh = stat(path, &sb) != 0;    /* atom_publish() then writes every archive */
 	if (evstore_attach(&ev, store_db(s), err, errlen) == 0) {
 		evstore_set_retention(ev, c->keep_events);
-		rc = atom_publish(ev, dir, &ac, NULL, 0, cur, fresh_events(cur, v, n, &c->site),
-				  &stats, err, errlen);
+		rc = atom_publish_later(ev, dir, &ac, NULL, 0, wait_pages, w, &stats, err, errlen);
 		if (rc == 0 && fresh)
 			*lost = warn_lost(ev, dir, c);
 	}
 	evstore_close(ev);
-	free(cur);
 	return rc;
-}
-
-/* index.html, lirs.gz and sites.di.gz, beside the Atom files (thread). */
-struct side {
-	const char *dir;
-	const pub_site *site;
-	const pub_page *v;
-	size_t n;
-	int rc;
-	char err[512];
-};
-
-static void *write_side(void *arg)
-{
-	struct side *w = arg;
-
-	w->rc = publish_html(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
-		publish_lirs(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
-		publish_di(w->dir, w->site, w->v, w->n, w->err, sizeof w->err) < 0 ? -1 : 0;
-	return NULL;
 }
 
 static int publish(store *s, const char *dir, int64_t now, int64_t keep, int *lost,
 		   char *err, size_t errlen)
 {
 	struct site_cfg c;
-	store_page *p = NULL;
-	pub_page *v = NULL;
-	struct side w;
+	struct side w = { .dir = dir, .db = store_path(s), .c = &c };
 	pthread_t th;
 	int threaded, arc, rc = -1;
-	size_t n = 0;
 
+	pthread_mutex_init(&w.mu, NULL);
+	pthread_cond_init(&w.cv, NULL);
 	cfg_load(s, &c, now);
 	if (keep != ANT_KEEP_DEFAULT)
 		c.keep_events = keep;
-	if (store_pages_load(s, &p, &n, err, errlen) < 0)
-		goto out;
-	if (!(v = malloc((n ? n : 1) * sizeof *v))) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		to_pub(&v[i], &p[i], c.site.display_tz);
 	/* DIR first, so the two writers do not race to create it */
 	if (mkdir_p(dir, 0755) < 0) {
 		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
 		goto out;
 	}
-	w = (struct side){ .dir = dir, .site = &c.site, .v = v, .n = n };
 	threaded = pthread_create(&th, NULL, write_side, &w) == 0;
 	if (!threaded)
 		write_side(&w);
-	arc = write_atom(s, dir, &c, v, n, lost, err, errlen);
+	arc = write_atom(s, dir, &c, &w, lost, err, errlen);
 	if (threaded)
 		pthread_join(th, NULL);
 	if (w.rc < 0)
@@ -257,12 +310,15 @@ static int publish(store *s, const char *dir, int64_t now, int64_t keep, int *lo
 	    store_config_set_int(s, CFG_LAST_PUBLISH, now, err, errlen) < 0)
 		goto out;
 	lirs_warnings(&c.counts);
-	printf("published %zu page%s: %s/index.html\n", n, n == 1 ? "" : "s", dir);
+	printf("published %zu page%s: %s/index.html\n", w.n, w.n == 1 ? "" : "s", dir);
 	rc = 0;
 out:
-	free(v);
-	store_pages_free(p, n);
+	free(w.cur);
+	free(w.v);
+	store_pages_free(w.p, w.n);
 	cfg_free(&c);
+	pthread_cond_destroy(&w.cv);
+	pthread_mutex_destroy(&w.mu);
 	return rc;
 }
 
