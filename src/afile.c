@@ -47,31 +47,13 @@ fail:
 	return -1;
 }
 
-int afile_commit(afile *f)
+/* Flushes and closes f (fsync first when sync); on an error the
+ * temporary file is removed and f released, errno set. */
+static int close_tmp(afile *f, int sync)
 {
 	int e = 0;
 
-	if (fflush(f->fp) != 0 || ferror(f->fp) || (!f->nosync && fsync(fileno(f->fp)) != 0))
-		e = errno ? errno : EIO;
-	if (fclose(f->fp) != 0 && !e)
-		e = errno;
-	f->fp = NULL;
-	if (!e && rename(f->tmp, f->path) != 0)
-		e = errno;
-	if (e)
-		unlink(f->tmp);
-	free(f->path);
-	free(f->tmp);
-	f->path = f->tmp = NULL;
-	errno = e;
-	return e ? -1 : 0;
-}
-
-int afile_close_unrenamed(afile *f)
-{
-	int e = 0;
-
-	if (fflush(f->fp) != 0 || ferror(f->fp))
+	if (fflush(f->fp) != 0 || ferror(f->fp) || (sync && fsync(fileno(f->fp)) != 0))
 		e = errno ? errno : EIO;
 	if (fclose(f->fp) != 0 && !e)
 		e = errno;
@@ -82,6 +64,18 @@ int afile_close_unrenamed(afile *f)
 		return -1;
 	}
 	return 0;
+}
+
+int afile_commit(afile *f)
+{
+	if (close_tmp(f, !f->nosync) < 0)
+		return -1;
+	return afile_rename(f);
+}
+
+int afile_close_unrenamed(afile *f)
+{
+	return close_tmp(f, 0);
 }
 
 int afile_rename(afile *f)
