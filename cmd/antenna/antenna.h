@@ -60,6 +60,10 @@ char *ant_url_key(const char *url);
 /* The database and url's key, for a command on one watched URL; NULL after
  * printing why.  The caller frees *key and store_close()s the store. */
 store *ant_open_url(const char *url, char **key);
+/* For a command that takes no operand after its options: the existing
+ * database, or NULL (printed: an extra argument or no database) and the
+ * command returns ANT_FATAL. */
+store *ant_open_no_operand(int argc, char **argv, const char *help);
 /* An absolute http(s) URL, or file:// when allow_file.  0 ok, -1 (printed). */
 int ant_check_url(const char *url, int allow_file);
 /* "8M", "64K", "1G" or a plain byte count > 0 into *out: 0, or -1. */

@@ -107,9 +107,7 @@ int cmd_check_db(int argc, char **argv)
 			return ANT_FATAL;
 		quiet = 1;
 	}
-	if (optind != argc)
-		return ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
-	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+	if (!(s = ant_open_no_operand(argc, argv, help)))
 		return ANT_FATAL;
 	rc = store_check(s, err, sizeof err);
 	if (rc == 0) {

@@ -3,6 +3,7 @@
  */
 #include "antenna.h"
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,15 @@ char *ant_url_key(const char *url)
 		return NULL;
 	}
 	return lbuf_detach(&b, NULL);
+}
+
+store *ant_open_no_operand(int argc, char **argv, const char *help)
+{
+	if (optind != argc) {
+		ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
+		return NULL;
+	}
+	return ant_open(STORE_OPEN_EXISTING);
 }
 
 store *ant_open_url(const char *url, char **key)

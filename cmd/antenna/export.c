@@ -324,9 +324,7 @@ int cmd_export(int argc, char **argv)
 		default: return ANT_FATAL;
 		}
 	}
-	if (optind != argc)
-		return ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
-	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+	if (!(s = ant_open_no_operand(argc, argv, help)))
 		return ANT_FATAL;
 	if (store_pages_load(s, &x.p, &x.np, err, sizeof err) < 0 ||
 	    store_sources_load(s, &x.s, &x.ns, err, sizeof err) < 0) {

@@ -159,9 +159,7 @@ int cmd_list(int argc, char **argv)
 		default: return ANT_FATAL;
 		}
 	}
-	if (optind != argc)
-		return ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
-	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+	if (!(s = ant_open_no_operand(argc, argv, help)))
 		return ANT_FATAL;
 	rc = sources ? list_sources(s, json, &o, err, sizeof err)
 		     : list_pages(s, json, &o, err, sizeof err);
