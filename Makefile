@@ -1,4 +1,8 @@
-# lirs-antenna: one static library (src/) and two commands (cmd/lirs, cmd/antenna).
+# lirs-antenna: four layers, each a folder and a static library
+# (src/base, src/lirs, src/atom, src/antenna; README "Layout"), and two
+# commands (cmd/lirs, cmd/antenna) over them.  A layer sees only its own
+# folder, its priv/ headers and the public headers of the layers below it;
+# it links only the packages it needs.
 # Everything is overridable: make CC=clang CFLAGS=... BUILD=build-asan PREFIX=/usr DESTDIR=...
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -6,24 +10,50 @@ WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter -
 PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
 BUILD   ?= build
-PKGS     = zlib sqlite3 libcurl json-c libxml-2.0 uchardet yaml-0.1
-# Recursive (=) so pkg-config runs only after mk/deps.sh has installed what is missing.
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread -lm
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(SANFLAGS) -Isrc $(PKG_CFLAGS)
-ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
-LIB_SRC   := $(sort $(wildcard src/*.c))
+# The packages of each layer; a layer's users link its packages and those below.
+PKGS_base    =
+PKGS_lirs    = zlib json-c
+PKGS_atom    = sqlite3 libxml-2.0
+PKGS_antenna = libcurl uchardet yaml-0.1
+PKGS     = $(PKGS_lirs) $(PKGS_atom) $(PKGS_antenna)
+# Recursive (=) so pkg-config runs only after mk/deps.sh has installed what is missing.
+pkgcflags = $(if $(strip $(1)),$(shell pkg-config --cflags $(1)))
+pkglibs   = $(if $(strip $(1)),$(shell pkg-config --libs $(1)))
+LIBS_base    = -lpthread -lm
+LIBS_lirs    = $(call pkglibs,$(PKGS_lirs)) $(LIBS_base)
+LIBS_atom    = $(call pkglibs,$(PKGS_atom)) $(LIBS_lirs)
+LIBS_antenna = $(call pkglibs,$(PKGS_antenna)) $(LIBS_atom)
+INC_base     = -Isrc/base
+INC_lirs     = $(INC_base) -Isrc/lirs
+INC_atom     = $(INC_lirs) -Isrc/atom
+INC_antenna  = $(INC_atom) -Isrc/antenna
+ALL_CFLAGS   = $(WARN) $(CFLAGS) $(SANFLAGS)
+ALL_LDFLAGS  = $(LDFLAGS) $(SANFLAGS)
+LAYERS       = base lirs atom antenna
+# Archives in link order (users first): the commands and tests link these.
+A_base    = $(BUILD)/liblirs-base.a
+A_lirs    = $(BUILD)/liblirs.a $(A_base)
+A_atom    = $(BUILD)/liblirs-atom.a $(A_lirs)
+A_antenna = $(BUILD)/liblirs-antenna.a $(A_atom)
+
+SRC_base    := $(sort $(wildcard src/base/*.c))
+SRC_lirs    := $(sort $(wildcard src/lirs/*.c))
+SRC_atom    := $(sort $(wildcard src/atom/*.c))
+SRC_antenna := $(sort $(wildcard src/antenna/*.c))
+CLI_SRC   := $(sort $(wildcard cmd/*.c))
 LIRS_SRC  := $(sort $(wildcard cmd/lirs/*.c))
 ANT_SRC   := $(sort $(wildcard cmd/antenna/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/t_*.c))
 TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIRS_OBJ  := $(LIRS_SRC:%.c=$(BUILD)/%.o)
 ANT_OBJ   := $(ANT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
-HDRS      := $(wildcard src/*.h cmd/lirs/*.h cmd/antenna/*.h tests/unit/*.h)
+HDRS      := $(wildcard src/*/*.h src/*/priv/*.h cmd/*.h cmd/lirs/*.h cmd/antenna/*.h tests/unit/*.h)
+# Tests and tools may look inside every layer, private headers included.
+INC_all   = $(INC_antenna) $(foreach l,$(LAYERS),-Isrc/$(l)/priv) -Icmd
 
 all: $(BUILD)/lirs $(BUILD)/antenna
 
@@ -32,27 +62,57 @@ $(BUILD)/.deps: mk/deps.sh
 	@sh mk/deps.sh $(PKGS)
 	@touch $@
 
-$(BUILD)/%.o: %.c $(HDRS) | $(BUILD)/.deps
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+# One rule per layer: its own folder and priv/, the layers below, its packages.
+define layer
+$$(BUILD)/src/$(1)/%.o: src/$(1)/%.c $$(HDRS) | $$(BUILD)/.deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) $$(INC_$(1)) -Isrc/$(1)/priv $$(call pkgcflags,$$(PKGS_$(1))) $$(PKG_BELOW_$(1)) -c -o $$@ $$<
+endef
+PKG_BELOW_base    =
+PKG_BELOW_lirs    =
+PKG_BELOW_atom    = $(call pkgcflags,$(PKGS_lirs))
+PKG_BELOW_antenna = $(call pkgcflags,$(PKGS_lirs) $(PKGS_atom))
+$(foreach l,$(LAYERS),$(eval $(call layer,$(l))))
 
-$(BUILD)/liblirs.a: $(LIB_OBJ)
+$(BUILD)/liblirs-base.a: $(SRC_base:%.c=$(BUILD)/%.o)
+$(BUILD)/liblirs.a: $(SRC_lirs:%.c=$(BUILD)/%.o)
+$(BUILD)/liblirs-atom.a: $(SRC_atom:%.c=$(BUILD)/%.o)
+$(BUILD)/liblirs-antenna.a: $(SRC_antenna:%.c=$(BUILD)/%.o)
+$(BUILD)/liblirs-base.a $(BUILD)/liblirs.a $(BUILD)/liblirs-atom.a $(BUILD)/liblirs-antenna.a:
 	rm -f $@
-	ar rcs $@ $(LIB_OBJ)
+	ar rcs $@ $^
 
-$(BUILD)/lirs: $(LIRS_OBJ) $(BUILD)/liblirs.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $(LIRS_OBJ) $(BUILD)/liblirs.a $(PKG_LIBS)
-
-$(BUILD)/antenna: $(ANT_OBJ) $(BUILD)/liblirs.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $(ANT_OBJ) $(BUILD)/liblirs.a $(PKG_LIBS)
-
-$(BUILD)/tests/%: tests/unit/%.c $(HDRS) $(BUILD)/liblirs.a
+# The commands: lirs sees the codec and the Atom bridge (lirs atom), never
+# the antenna layer, and so links no libcurl, libyaml or uchardet.
+$(BUILD)/cmd/%.o: cmd/%.c $(HDRS) | $(BUILD)/.deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< $(BUILD)/liblirs.a $(PKG_LIBS)
-
-$(BUILD)/tools/%: tests/tools/%.c $(HDRS) $(BUILD)/liblirs.a
+	$(CC) $(ALL_CFLAGS) $(INC_atom) -Icmd -c -o $@ $<
+$(BUILD)/cmd/lirs/%.o: cmd/lirs/%.c $(HDRS) | $(BUILD)/.deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/liblirs.a $(PKG_LIBS) $(TOOL_LIBS)
+	$(CC) $(ALL_CFLAGS) $(INC_atom) -Icmd -c -o $@ $<
+$(BUILD)/cmd/antenna/%.o: cmd/antenna/%.c $(HDRS) | $(BUILD)/.deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(INC_antenna) -Icmd -c -o $@ $<
+
+$(BUILD)/lirs: $(LIRS_OBJ) $(CLI_OBJ) $(A_atom)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(LIRS_OBJ) $(CLI_OBJ) $(A_atom) $(LIBS_atom)
+
+$(BUILD)/antenna: $(ANT_OBJ) $(CLI_OBJ) $(A_antenna)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(ANT_OBJ) $(CLI_OBJ) $(A_antenna) $(LIBS_antenna)
+
+TEST_CFLAGS = $(ALL_CFLAGS) $(INC_all) $(call pkgcflags,$(PKGS))
+$(BUILD)/tests/%: tests/unit/%.c $(HDRS) $(A_antenna)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< $(A_antenna) $(LIBS_antenna)
+
+$(BUILD)/tools/%: tests/tools/%.c $(HDRS) $(A_antenna)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(A_antenna) $(LIBS_antenna) $(TOOL_LIBS)
+
+# bench/seed: fills a database for the benchmarks, built like a test tool.
+$(BUILD)/bench/%: bench/%.c $(HDRS) $(A_antenna)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(A_antenna) $(LIBS_antenna)
 
 # The loopback HTTP server the tests script is built on libmicrohttpd.
 TOOL_LIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
@@ -94,7 +154,7 @@ check-fresh:
 demo: all $(TOOL_BIN)
 	@BUILD=$(BUILD) sh data/demo/run.sh
 
-bench: all $(TOOL_BIN)
+bench: all $(TOOL_BIN) $(BUILD)/bench/seed
 	@BUILD=$(BUILD) sh bench/run.sh
 
 # libFuzzer targets, one per parser; FUZZ_SECONDS each, seeded from tests/.

@@ -25,9 +25,6 @@ if want update || want publish || want update-feeds; then
 	else
 		W=$OUT/antenna
 		rm -rf "$W"; mkdir -p "$W/www"
-		${CC:-cc} -O2 -std=c11 -D_GNU_SOURCE -I"$TOP/src" -o "$OUT/seed" "$TOP/bench/seed.c" \
-			"$TOP/$BUILD/liblirs.a" $(pkg-config --libs zlib sqlite3 libcurl json-c libxml-2.0 uchardet) \
-			-lpthread -lm || say "cannot build bench/seed.c"
 		"$SERVER" --root "$W/www" --port-file "$W/port" --max-seconds 1800 2> "$W/server.log" &
 		SPID=$!
 		trap 'kill $SPID 2>/dev/null; rm -rf "$OUT/.lock"' EXIT
@@ -45,7 +42,7 @@ fi
 if want update && [ -n "${SPID:-}" ]; then
 	DB=$W/update.db
 	"$ANTENNA" -d "$DB" init --title bench --base http://antenna.example.jp/ > /dev/null &&
-		"$OUT/seed" "$DB" "$BASEURL/bench/" "$N_PAGES" || say "update: cannot create the database"
+		"$TOP/$BUILD/bench/seed" "$DB" "$BASEURL/bench/" "$N_PAGES" || say "update: cannot create the database"
 	i=0
 	while [ $i -lt "$N_PAGES" ]; do
 		printf 'name: p%d\nurl: %s/bench/%d.html\n---\n' $i "$BASEURL" $i
@@ -100,7 +97,7 @@ if want update-feeds && [ -n "${SPID:-}" ]; then
 		"$ANTENNA" -d "$d" init --title bench --base http://antenna.example.jp/ > /dev/null ||
 			say "update-feeds: cannot create the database"
 	done
-	"$OUT/seed" "$DBN" "$BASEURL/bench/" "$N_PAGES" && "$OUT/seed" "$DBF" "$BASEURL/benchf/" "$N_PAGES" ||
+	"$TOP/$BUILD/bench/seed" "$DBN" "$BASEURL/bench/" "$N_PAGES" && "$TOP/$BUILD/bench/seed" "$DBF" "$BASEURL/benchf/" "$N_PAGES" ||
 		say "update-feeds: cannot seed the databases"
 	for k in 1 2; do
 		"$ANTENNA" -d "$DBN" update $UPD > /dev/null 2>&1 || say "update-feeds: priming run failed"
@@ -125,7 +122,7 @@ fi
 if want publish && [ -n "${SPID:-}" ]; then
 	DB=$W/publish.db
 	"$ANTENNA" -d "$DB" init --title bench --base http://antenna.example.jp/ > /dev/null &&
-		"$OUT/seed" "$DB" "$BASEURL/bench/" "$N_PUBLISH" 20 || say "publish: cannot create the database"
+		"$TOP/$BUILD/bench/seed" "$DB" "$BASEURL/bench/" "$N_PUBLISH" 20 || say "publish: cannot create the database"
 	"$ANTENNA" -d "$DB" update $UPD > "$W/publish.prime" 2>&1 || say "publish: update failed"
 	i=0
 	while [ $i -lt "$REPS" ]; do

@@ -24,9 +24,6 @@
 if want growth-pages; then
 	G=$OUT/growth
 	rm -rf "$G"; mkdir -p "$G"
-	${CC:-cc} -O2 -std=c11 -D_GNU_SOURCE -I"$TOP/src" -o "$OUT/seed" "$TOP/bench/seed.c" \
-		"$TOP/$BUILD/liblirs.a" $(pkg-config --libs zlib sqlite3 libcurl json-c libxml-2.0 uchardet) \
-		-lpthread -lm || say "cannot build bench/seed.c"
 	if [ "$QUICK" = 1 ]; then
 		G_SIZES="1000 5000 10000" G_CYCLES=30
 	else
@@ -37,7 +34,7 @@ if want growth-pages; then
 	for n in $G_SIZES; do
 		db=$G/p$n.db
 		"$ANTENNA" -d "$db" init --title bench --base http://antenna.example.jp/ > /dev/null &&
-			"$OUT/seed" "$db" "$G_URL" "$n" 20 $NOW || say "growth-pages: cannot seed $n pages"
+			"$TOP/$BUILD/bench/seed" "$db" "$G_URL" "$n" 20 $NOW || say "growth-pages: cannot seed $n pages"
 		i=0
 		while [ $i -lt "$REPS" ]; do
 			rm -rf "$G/work"; mkdir -p "$G/work"
@@ -74,7 +71,7 @@ if want growth-pages; then
 			--keep-events $keep > /dev/null || say "growth-pages: cannot create $db"
 		c=1
 		while [ $c -le $G_CYCLES ]; do
-			"$OUT/seed" "$db" "$G_URL" 1000 20 $((NOW + c * 3600)) &&
+			"$TOP/$BUILD/bench/seed" "$db" "$G_URL" 1000 20 $((NOW + c * 3600)) &&
 				"$ANTENNA" -d "$db" publish --now $((NOW + c * 3600 + 60)) "$G/cycles-$keep" > /dev/null ||
 				say "growth-pages: cycle $c (keep $keep) failed"
 			[ $c = $((G_CYCLES / 2)) ] && "$ANTENNA" -d "$db" check-db > "$G/half-$keep.txt"

@@ -20,22 +20,22 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "buf.h"
-#include "evstore.h"
-#include "merge.h"
-#include "store.h"
+#include "lb_buf.h"
+#include "atom_evstore.h"
+#include "lirs_merge.h"
+#include "ant_store.h"
 
 /* What update.c's save_page() and add_event() record for a page whose
  * text changed at lm, checked at now. */
-static int mark_updated(store *s, evstore *ev, store_page *p, int64_t lm, int64_t now,
+static int mark_updated(ant_store *s, atom_evstore *ev, ant_store_page *p, int64_t lm, int64_t now,
 			char *err, size_t errlen)
 {
-	store_page got;
-	ev_event e;
+	ant_store_page got;
+	atom_ev_event e;
 	int r;
 
-	store_page_init(&got);
-	if (store_page_get(s, p->url_key, &got, err, errlen) != 1)
+	ant_store_page_init(&got);
+	if (ant_store_page_get(s, p->url_key, &got, err, errlen) != 1)
 		return -1;
 	got.st.last_modified = lm;
 	got.st.last_detected = now;
@@ -45,24 +45,24 @@ static int mark_updated(store *s, evstore *ev, store_page *p, int64_t lm, int64_
 	got.st.detected_by = "text";
 	got.st.has_hash = 1;
 	got.st.text_hash = (uint64_t)lm;
-	r = store_page_save(s, &got, err, errlen);
-	e = (ev_event){ .url = got.url, .last_modified = lm, .last_detected = now,
+	r = ant_store_page_save(s, &got, err, errlen);
+	e = (atom_ev_event){ .url = got.url, .last_modified = lm, .last_detected = now,
 			.tz_offset = 32400, .content_length = 1500, .title = got.title,
 			.author = got.author, .source_url = got.url };
-	if (r == 0 && evstore_add(ev, &e, err, errlen) < 0)
+	if (r == 0 && atom_evstore_add(ev, &e, err, errlen) < 0)
 		r = -1;
-	store_page_release(&got);
+	ant_store_page_release(&got);
 	return r;
 }
 
 int main(int argc, char **argv)
 {
-	store *s;
+	ant_store *s;
 	char err[512];
 	long n, groups, i;
 	int64_t updated;
-	evstore *ev = NULL;
-	lbuf url, key, title, group;
+	atom_evstore *ev = NULL;
+	lb_buf url, key, title, group;
 	int rc = 0;
 
 	if (argc < 4) {
@@ -73,27 +73,27 @@ int main(int argc, char **argv)
 	n = atol(argv[3]);
 	groups = argc > 4 ? atol(argv[4]) : 0;
 	updated = argc > 5 ? atoll(argv[5]) : 0;
-	if (store_open(&s, argv[1], STORE_OPEN_EXISTING, err, sizeof err) < 0 ||
-	    (updated && evstore_attach(&ev, store_db(s), err, sizeof err) < 0) ||
-	    store_begin(s, err, sizeof err) < 0) {
+	if (ant_store_open(&s, argv[1], STORE_OPEN_EXISTING, err, sizeof err) < 0 ||
+	    (updated && atom_evstore_attach(&ev, ant_store_db(s), err, sizeof err) < 0) ||
+	    ant_store_begin(s, err, sizeof err) < 0) {
 		fprintf(stderr, "seed: %s\n", err);
 		return 2;
 	}
-	lbuf_init(&url); lbuf_init(&key); lbuf_init(&title); lbuf_init(&group);
+	lb_buf_init(&url); lb_buf_init(&key); lb_buf_init(&title); lb_buf_init(&group);
 	for (i = 0; i < n && rc == 0; i++) {
-		store_page p;
+		ant_store_page p;
 		int r;
 
-		lbuf_reset(&url); lbuf_reset(&key); lbuf_reset(&title); lbuf_reset(&group);
-		if (lbuf_addf(&url, "%s%ld.html", argv[2], i) < 0 ||
-		    merge_url_key(&key, url.data) < 0 ||
-		    lbuf_addf(&title, "日記ページ %ld <&>", i) < 0 ||
-		    (groups > 0 && lbuf_addf(&group, "グループ %ld", i % groups) < 0)) {
+		lb_buf_reset(&url); lb_buf_reset(&key); lb_buf_reset(&title); lb_buf_reset(&group);
+		if (lb_buf_addf(&url, "%s%ld.html", argv[2], i) < 0 ||
+		    lirs_merge_url_key(&key, url.data) < 0 ||
+		    lb_buf_addf(&title, "日記ページ %ld <&>", i) < 0 ||
+		    (groups > 0 && lb_buf_addf(&group, "グループ %ld", i % groups) < 0)) {
 			fputs("seed: out of memory\n", stderr);
 			rc = 2;
 			break;
 		}
-		store_page_init(&p);
+		ant_store_page_init(&p);
 		p.url = url.data;
 		p.url_key = key.data;
 		p.title = title.data;
@@ -104,18 +104,18 @@ int main(int argc, char **argv)
 		p.source_url = url.data;
 		p.created = time(NULL);
 		/* 1: already there; with UPDATED that is a later update run */
-		if ((r = store_page_add(s, &p, err, sizeof err)) < 0 || (r == 1 && !updated) ||
+		if ((r = ant_store_page_add(s, &p, err, sizeof err)) < 0 || (r == 1 && !updated) ||
 		    (updated && mark_updated(s, ev, &p, updated - i, updated, err, sizeof err) != 0)) {
 			fprintf(stderr, "seed: '%s': %s\n", url.data, err);
 			rc = 2;
 		}
 	}
-	if (rc == 0 && store_commit(s, err, sizeof err) < 0) {
+	if (rc == 0 && ant_store_commit(s, err, sizeof err) < 0) {
 		fprintf(stderr, "seed: %s\n", err);
 		rc = 2;
 	}
-	lbuf_release(&url); lbuf_release(&key); lbuf_release(&title); lbuf_release(&group);
-	evstore_close(ev);
-	store_close(s);
+	lb_buf_release(&url); lb_buf_release(&key); lb_buf_release(&title); lb_buf_release(&group);
+	atom_evstore_close(ev);
+	ant_store_close(s);
 	return rc;
 }

@@ -1,10 +1,10 @@
 /*
- * fuzz_atom: libFuzzer target for the Atom writer (src/atom.c).  The input
+ * fuzz_atom: libFuzzer target for the Atom writer (src/atom/atom.c).  The input
  * is NUL-separated strings: the feed title, the feed author, then per
  * event a URL, a title, an author and a source URL (at most 8 events).
  * They go through both paths that write Atom, as t_atom_prop does:
- * `lirs atom`'s (ev_run + atom_publish_run() on a state of its own) and
- * the antenna's (evstore_add() + atom_publish() with one event per page),
+ * `lirs atom`'s (atom_ev_run + atom_publish_run() on a state of its own) and
+ * the antenna's (atom_evstore_add() + atom_publish() with one event per page),
  * page size 2, into a fresh directory (under /dev/shm when there is one,
  * so fsync costs nothing).  Every document written must parse with
  * libxml2, validate against tests/atom/atom.rng and have IRI ids
@@ -22,7 +22,7 @@
 #include <sqlite3.h>
 
 #include "atom.h"
-#include "evstore.h"
+#include "atom_evstore.h"
 
 #include "../tests/unit/atom_check.h"
 
@@ -78,11 +78,11 @@ static void check(const char *dir, int64_t archives)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = malloc(size + 1), *f[2 + 4 * MAX_EVENTS], err[512], dir[512];
-	ev_event ev[MAX_EVENTS];
+	atom_ev_event ev[MAX_EVENTS];
 	size_t nf = 0, n = 0, i;
 	char *p;
-	evstore *st;
-	ev_run *run;
+	atom_evstore *st;
+	atom_ev_run *run;
 	sqlite3 *db;
 	atom_stats stats;
 
@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (nf < 2)
 		f[nf++] = "";
 	for (i = 2; i < nf && n < MAX_EVENTS; i += 4, n++)
-		ev[n] = (ev_event){
+		ev[n] = (atom_ev_event){
 			.url = f[i], .title = i + 1 < nf ? f[i + 1] : "", .author = i + 2 < nf ? f[i + 2] : "",
 			.source_url = i + 3 < nf ? f[i + 3] : "",
 			.last_modified = 1000000000 + (int64_t)((n * 7919 + size) % 900000000),
@@ -108,33 +108,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* lirs atom */
 	snprintf(dir, sizeof dir, "%s/lirs", root);
-	if (evstore_open(&st, ":memory:", 0, err, sizeof err) != 0 || ev_run_open(&run, err, sizeof err) != 0)
+	if (atom_evstore_open(&st, ":memory:", 0, err, sizeof err) != 0 || atom_ev_run_open(&run, err, sizeof err) != 0)
 		abort();
 	for (i = 0; i < n; i++)
-		if (ev_run_add(run, &ev[i], err, sizeof err) != 0)
+		if (atom_ev_run_add(run, &ev[i], err, sizeof err) != 0)
 			abort();
 	if (atom_publish_run(st, dir, &cfg, run, &stats, err, sizeof err) != 0) {
 		fprintf(stderr, "fuzz_atom: lirs path: %s\n", err);
 		abort();
 	}
 	check(dir, stats.archives_total);
-	ev_run_close(run);
-	evstore_close(st);
+	atom_ev_run_close(run);
+	atom_evstore_close(st);
 	ac_rm_rf(dir);
 
 	/* the antenna */
 	snprintf(dir, sizeof dir, "%s/antenna", root);
-	if (sqlite3_open(":memory:", &db) != SQLITE_OK || evstore_attach(&st, db, err, sizeof err) != 0)
+	if (sqlite3_open(":memory:", &db) != SQLITE_OK || atom_evstore_attach(&st, db, err, sizeof err) != 0)
 		abort();
 	for (i = 0; i < n; i++)
-		if (evstore_add(st, &ev[i], err, sizeof err) < 0)
+		if (atom_evstore_add(st, &ev[i], err, sizeof err) < 0)
 			abort();
 	if (atom_publish(st, dir, &cfg, NULL, 0, ev, n, &stats, err, sizeof err) != 0) {
 		fprintf(stderr, "fuzz_atom: antenna path: %s\n", err);
 		abort();
 	}
 	check(dir, stats.archives_total);
-	evstore_close(st);
+	atom_evstore_close(st);
 	sqlite3_close(db);
 	ac_rm_rf(dir);
 	free(buf);

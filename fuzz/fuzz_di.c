@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "lb_buf.h"
 #include "fuzz_common.h"
 #include "lirs.h"
 
@@ -67,20 +67,20 @@ static void read_all(const void *p, size_t len, size_t chunk, size_t max_line, r
 
 /* The writer's one escape, as the reader will see the value: CR and LF
  * are spaces, so blanks, CR and LF go from both ends. */
-static void norm(const char *s, lbuf *b)
+static void norm(const char *s, lb_buf *b)
 {
 	size_t a = 0, z = strlen(s), i;
 
-	lbuf_reset(b);
+	lb_buf_reset(b);
 	while (a < z && strchr(" \t\r\n", s[a]))
 		a++;
 	while (z > a && strchr(" \t\r\n", s[z - 1]))
 		z--;
 	for (i = a; i < z; i++)
-		lbuf_addc(b, s[i] == '\r' || s[i] == '\n' ? ' ' : s[i]);
+		lb_buf_addc(b, s[i] == '\r' || s[i] == '\n' ? ' ' : s[i]);
 }
 
-static int same_text(const char *want, const char *got, lbuf *b)
+static int same_text(const char *want, const char *got, lb_buf *b)
 {
 	norm(want, b);
 	return strcmp(b->data, got) == 0;
@@ -93,14 +93,14 @@ static int64_t as_written(int64_t t)
 
 static int mem_sink(void *ctx, const void *p, size_t n)
 {
-	return lbuf_add(ctx, p, n);
+	return lb_buf_add(ctx, p, n);
 }
 
 static void round_trip(const recs *a)
 {
 	lirs_writer_opts wo;
 	lirs_writer *w;
-	lbuf out = LBUF_INIT, b = LBUF_INIT;
+	lb_buf out = LB_BUF_INIT, b = LB_BUF_INIT;
 	recs back = { 0 };
 	size_t i, j, k;
 
@@ -148,8 +148,8 @@ static void round_trip(const recs *a)
 	for (i = 0; i < back.n; i++)
 		lirs_record_release(&back.v[i]);
 	free(back.v);
-	lbuf_release(&out);
-	lbuf_release(&b);
+	lb_buf_release(&out);
+	lb_buf_release(&b);
 	lirs_writer_free(w);
 }
 
@@ -162,19 +162,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"<!--HINA_OK ",
 		"",
 	};
-	lbuf in = LBUF_INIT;
+	lb_buf in = LB_BUF_INIT;
 	recs rs = { 0 };
 	size_t i;
 
 	if (size < 2)
 		return 0;
-	lbuf_adds(&in, heads[(data[0] >> 3) & 3]);
-	lbuf_add(&in, data + 2, size - 2);
+	lb_buf_adds(&in, heads[(data[0] >> 3) & 3]);
+	lb_buf_add(&in, data + 2, size - 2);
 	read_all(in.data, in.len, chunks[data[0] & 7], data[1] & 1 ? 0 : 64 + data[1], &rs);
 	round_trip(&rs);
 	for (i = 0; i < rs.n; i++)
 		lirs_record_release(&rs.v[i]);
 	free(rs.v);
-	lbuf_release(&in);
+	lb_buf_release(&in);
 	return 0;
 }

@@ -3,19 +3,19 @@
  * import (src/import*.c).  The first byte picks the parser (0 samidare,
  * 1 tama, 2 OPML, 3 detection and the charset guess, then whatever was
  * detected), the rest is the file.  Every entry must have a URL and
- * non-NULL strings; ignore patterns must each pass page_pattern_check();
+ * non-NULL strings; ignore patterns must each pass ant_page_pattern_check();
  * diagnostics must have a message.  Seeds: tests/import/cases/ and the
  * peers' fixtures in tests/import/.
  */
-#include "buf.h"
-#include "import.h"
-#include "page.h"
+#include "lb_buf.h"
+#include "ant_import.h"
+#include "ant_page.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int on_entry(void *ctx, const imp_entry *e)
+static int on_entry(void *ctx, const ant_imp_entry *e)
 {
 	char err[256];
 
@@ -27,7 +27,7 @@ static int on_entry(void *ctx, const imp_entry *e)
 	for (const char *p = e->ignore; *p;) {
 		size_t n = strcspn(p, "\n");
 		char *one = strndup(p, n);
-		if (!one || page_pattern_check(one, err, sizeof err) < 0)
+		if (!one || ant_page_pattern_check(one, err, sizeof err) < 0)
 			abort();
 		free(one);
 		p += n + (p[n] == '\n');
@@ -35,7 +35,7 @@ static int on_entry(void *ctx, const imp_entry *e)
 	return 0;
 }
 
-static void on_diag(void *ctx, const imp_diag *d)
+static void on_diag(void *ctx, const ant_imp_diag *d)
 {
 	(void)ctx;
 	if (!d->message || !*d->message)
@@ -44,10 +44,10 @@ static void on_diag(void *ctx, const imp_diag *d)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	imp_opts o = { .on_entry = on_entry, .on_diag = on_diag, .name_hint = NULL };
+	ant_imp_opts o = { .on_entry = on_entry, .on_diag = on_diag, .name_hint = NULL };
 	const char *buf = (const char *)data + 1;
-	lbuf u = LBUF_INIT;
-	imp_format f;
+	lb_buf u = LB_BUF_INIT;
+	ant_imp_format f;
 
 	if (size < 1)
 		return 0;
@@ -56,19 +56,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 0: f = IMP_FMT_SAMIDARE; break;
 	case 1: f = IMP_FMT_TAMA; break;
 	case 2: f = IMP_FMT_OPML; break;
-	default: f = imp_detect(buf, size); break;
+	default: f = ant_imp_detect(buf, size); break;
 	}
 	if (f == IMP_FMT_OPML) {
-		imp_parse_opml(buf, size, &o);
+		ant_imp_parse_opml(buf, size, &o);
 	} else if (f == IMP_FMT_SAMIDARE || f == IMP_FMT_TAMA) {
 		/* The command hands the parsers UTF-8, as here. */
-		if (imp_to_utf8(buf, size, data[0] & 0x80 ? "shift_jis" : NULL, &u)) {
+		if (ant_imp_to_utf8(buf, size, data[0] & 0x80 ? "shift_jis" : NULL, &u)) {
 			if (f == IMP_FMT_SAMIDARE)
-				imp_parse_samidare(u.data, u.len, &o);
+				ant_imp_parse_samidare(u.data, u.len, &o);
 			else
-				imp_parse_tama(u.data, u.len, &o);
+				ant_imp_parse_tama(u.data, u.len, &o);
 		}
 	}
-	lbuf_release(&u);
+	lb_buf_release(&u);
 	return 0;
 }

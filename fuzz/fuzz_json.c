@@ -8,9 +8,9 @@
  * exactly (replaced, approximated, or vendor characters substituted by
  * readable forms) are not compared: the writer counts those and warns.
  */
-#include "jsonw.h"
+#include "lirs_jsonw.h"
 #include "lirs.h"
-#include "buf.h"
+#include "lb_buf.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
 
 static int sink(void *ctx, const void *p, size_t n)
 {
-	return lbuf_add(ctx, p, n);
+	return lb_buf_add(ctx, p, n);
 }
 
 static int got_rec(void *ctx, const lirs_record *r)
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lirs_reader *rd;
 	unsigned long col;
 	char err[256];
-	lbuf out = LBUF_INIT;
+	lb_buf out = LB_BUF_INIT;
 	size_t i;
 
 	if (lirs_record_from_json(&jr, (const char *)data, size, &col, err, sizeof err) < 0)
@@ -111,6 +111,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	lirs_writer_free(w);
 	lirs_json_record_release(&jr);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 	return 0;
 }

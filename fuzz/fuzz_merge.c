@@ -1,17 +1,17 @@
 /*
- * fuzz_merge: libFuzzer target for the merge table (src/merge.c), checked
+ * fuzz_merge: libFuzzer target for the merge table (src/lirs/merge.c), checked
  * against a plain reference merge: records built from the input (URLs from
  * a small set with case and port variants, so that they collide; any
- * numbers; any non-NUL text; extra fields) go into a merge_table and into
+ * numbers; any non-NUL text; extra fields) go into a lirs_merge_table and into
  * an array searched linearly with the same key and winner rules.  The
  * table's output must be the reference's, field by field, in the
  * documented order (Last-Modified descending, then URL key), also after
- * more records are added to a table already read out (merge_each() reuses
+ * more records are added to a table already read out (lirs_merge_each() reuses
  * the hash slots to sort).
  */
-#include "buf.h"
+#include "lb_buf.h"
 #include "lirs.h"
-#include "merge.h"
+#include "lirs_merge.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -65,17 +65,17 @@ static const char *urls[] = {
 
 typedef struct ref { lirs_record r; char key[64]; int used; } ref;
 
-static void describe(lbuf *b, const lirs_record *r)
+static void describe(lb_buf *b, const lirs_record *r)
 {
 	size_t i;
 
-	lbuf_addf(b, "%lld %lld %lld %lld <%s> <%s> <%s> <%s> <%s>", (long long)r->last_modified,
+	lb_buf_addf(b, "%lld %lld %lld %lld <%s> <%s> <%s> <%s> <%s>", (long long)r->last_modified,
 		  (long long)r->last_detected, (long long)r->tz_offset, (long long)r->content_length,
 		  r->url, r->title ? r->title : "", r->author ? r->author : "",
 		  r->source_url ? r->source_url : "", r->extension ? r->extension : "");
 	for (i = 0; i < r->nextra; i++)
-		lbuf_addf(b, " [%s]", r->extra[i]);
-	lbuf_addc(b, '\n');
+		lb_buf_addf(b, " [%s]", r->extra[i]);
+	lb_buf_addc(b, '\n');
 }
 
 static int collect(void *ctx, const lirs_record *r)
@@ -94,23 +94,23 @@ static int cmp_ref(const void *a, const void *b)
 }
 
 /* The reference output of recs[0..n) after the rules. */
-static void reference(lbuf *out, lirs_record *recs, size_t n, const merge_opts *o)
+static void reference(lb_buf *out, lirs_record *recs, size_t n, const lirs_merge_opts *o)
 {
 	ref held[MAXREC];
 	size_t nh = 0, i, j;
-	lbuf k = LBUF_INIT;
+	lb_buf k = LB_BUF_INIT;
 
 	for (i = 0; i < n; i++) {
-		if (merge_check_at(&recs[i], o->now, o->max_age, o->max_future) != MERGE_USABLE)
+		if (lirs_merge_check_at(&recs[i], o->now, o->max_age, o->max_future) != MERGE_USABLE)
 			continue;
-		lbuf_reset(&k);
-		merge_url_key(&k, recs[i].url);
+		lb_buf_reset(&k);
+		lirs_merge_url_key(&k, recs[i].url);
 		for (j = 0; j < nh && strcmp(held[j].key, k.data) != 0; j++)
 			;
 		if (j == nh) {
 			nh++;
 			snprintf(held[j].key, sizeof held[j].key, "%s", k.data);
-		} else if (!merge_supersedes(recs[i].last_modified, recs[i].last_detected,
+		} else if (!lirs_merge_supersedes(recs[i].last_modified, recs[i].last_detected,
 					     held[j].r.last_modified, held[j].r.last_detected)) {
 			continue;
 		}
@@ -123,16 +123,16 @@ static void reference(lbuf *out, lirs_record *recs, size_t n, const merge_opts *
 			r.source_url = (char *)"";
 		describe(out, &r);
 	}
-	lbuf_release(&k);
+	lb_buf_release(&k);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	in s = { data, size };
 	lirs_record recs[MAXREC];
-	merge_opts o;
-	merge_table *t;
-	lbuf got = LBUF_INIT, want = LBUF_INIT;
+	lirs_merge_opts o;
+	lirs_merge_table *t;
+	lb_buf got = LB_BUF_INIT, want = LB_BUF_INIT;
 	size_t n = 0, i, j, half;
 
 	memset(recs, 0, sizeof recs);
@@ -155,29 +155,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (j = 0; j < r->nextra; j++)
 			r->extra[j] = text(&s);
 	}
-	if (!(t = merge_new(&o)))
+	if (!(t = lirs_merge_new(&o)))
 		abort();
 	/* half, read out (the slots become the sorted order), then the rest */
 	half = n / 2;
 	for (i = 0; i < half; i++)
-		if (merge_add(t, &recs[i]) != 0)
+		if (lirs_merge_add(t, &recs[i]) != 0)
 			abort();
-	if (merge_each(t, collect, &got) != 0)
+	if (lirs_merge_each(t, collect, &got) != 0)
 		abort();
 	reference(&want, recs, half, &o);
 	if (strcmp(got.data, want.data) != 0)
 		abort();
-	lbuf_reset(&got);
-	lbuf_reset(&want);
+	lb_buf_reset(&got);
+	lb_buf_reset(&want);
 	for (; i < n; i++)
-		if (merge_add(t, &recs[i]) != 0)
+		if (lirs_merge_add(t, &recs[i]) != 0)
 			abort();
-	if (merge_each(t, collect, &got) != 0)
+	if (lirs_merge_each(t, collect, &got) != 0)
 		abort();
 	reference(&want, recs, n, &o);
 	if (strcmp(got.data, want.data) != 0)
 		abort();
-	merge_free(t);
+	lirs_merge_free(t);
 	for (i = 0; i < n; i++) {
 		lirs_record *r = &recs[i];
 		free(r->title);
@@ -189,7 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(r->extra[j]);
 		free(r->extra);
 	}
-	lbuf_release(&got);
-	lbuf_release(&want);
+	lb_buf_release(&got);
+	lb_buf_release(&want);
 	return 0;
 }

@@ -1,12 +1,12 @@
 /*
  * fuzz_url: libFuzzer target for the URL parsers the merge and the
- * antenna key records by: merge_url_key() must never crash and must be
+ * antenna key records by: lirs_merge_url_key() must never crash and must be
  * idempotent (a key is its own key), and lirs_url_is_http() must agree
  * about a URL and its key.
  */
-#include "buf.h"
+#include "lb_buf.h"
 #include "lirs.h"
-#include "merge.h"
+#include "lirs_merge.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,19 +14,19 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	lbuf url = LBUF_INIT, k1 = LBUF_INIT, k2 = LBUF_INIT;
+	lb_buf url = LB_BUF_INIT, k1 = LB_BUF_INIT, k2 = LB_BUF_INIT;
 
 	if (memchr(data, '\0', size))
 		return 0;
-	lbuf_add(&url, data, size);
-	if (merge_url_key(&k1, url.data) != 0 || merge_url_key(&k2, k1.data) != 0)
+	lb_buf_add(&url, data, size);
+	if (lirs_merge_url_key(&k1, url.data) != 0 || lirs_merge_url_key(&k2, k1.data) != 0)
 		abort();
 	if (strcmp(k1.data, k2.data) != 0)
 		abort();
 	if (lirs_url_is_http(url.data) != lirs_url_is_http(k1.data))
 		abort();
-	lbuf_release(&url);
-	lbuf_release(&k1);
-	lbuf_release(&k2);
+	lb_buf_release(&url);
+	lb_buf_release(&k1);
+	lb_buf_release(&k2);
 	return 0;
 }

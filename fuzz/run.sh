@@ -14,11 +14,13 @@ PKG_LIBS="$(pkg-config --libs $PKGS) -lpthread -lm"
 mkdir -p "$BUILD/obj" "$BUILD/seeds" || exit 2
 # The library, once, instrumented.
 objs=""
-for src in src/*.c; do
-	obj="$BUILD/obj/$(basename "$src" .c).o"
+# Every layer's private headers too: the targets reach into the parsers.
+INC="-Isrc/base -Isrc/lirs -Isrc/atom -Isrc/antenna -Isrc/lirs/priv -Isrc/antenna/priv"
+for src in src/*/*.c; do
+	obj="$BUILD/obj/$(echo "${src#src/}" | tr / _ | sed 's/\.c$//').o"
 	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find src -name '*.h' -newer "$obj")" ]; then
 		# Another engineer's file in progress must not stop the codec's fuzzing.
-		$CC $FLAGS -Isrc $PKG_CFLAGS -c -o "$obj" "$src" ||
+		$CC $FLAGS $INC $PKG_CFLAGS -c -o "$obj" "$src" ||
 			{ echo "# warning: cannot build '$src'; left out"; rm -f "$obj"; continue; }
 	fi
 	objs="$objs $obj"
@@ -38,7 +40,7 @@ for t in fuzz/fuzz_*.c; do
 	name=$(basename "$t" .c)
 	bin="$BUILD/$name"
 	echo "== $name: building"
-	$CC $FLAGS -fsanitize=fuzzer -Isrc $PKG_CFLAGS -o "$bin" "$t" $objs $PKG_LIBS || { status=2; continue; }
+	$CC $FLAGS -fsanitize=fuzzer $INC $PKG_CFLAGS -o "$bin" "$t" $objs $PKG_LIBS || { status=2; continue; }
 	mkdir -p "$BUILD/corpus-$name"
 	echo "== $name: fuzzing for $FUZZ_SECONDS s"
 	if "$bin" -max_total_time="$FUZZ_SECONDS" -max_len=65536 -rss_limit_mb=2048 -timeout=20 \

@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "antenna.h"
-#include "buf.h"
-#include "page.h"
+#include "lb_buf.h"
+#include "ant_page.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] add [--title T] [--author A] [--group G] [--ignore PATTERN]...\n"
@@ -34,7 +34,7 @@ static const char help[] =
 
 struct add_opts {
 	const char *title, *author, *group;
-	lbuf ignore;     /* patterns, one per line */
+	lb_buf ignore;     /* patterns, one per line */
 	int lirs, atom, allow_file;
 	const char *feed;
 };
@@ -45,20 +45,20 @@ static int add_ignore(struct add_opts *o, const char *pat)
 
 	if (strchr(pat, '\n'))
 		return ant_error("--ignore: a pattern cannot contain a newline"), -1;
-	if (page_pattern_check(pat, err, sizeof err) < 0)
+	if (ant_page_pattern_check(pat, err, sizeof err) < 0)
 		return ant_error("--ignore: bad pattern '%s': %s", pat, err), -1;
-	if ((o->ignore.len && lbuf_addc(&o->ignore, '\n') < 0) || lbuf_adds(&o->ignore, pat) < 0)
+	if ((o->ignore.len && lb_buf_addc(&o->ignore, '\n') < 0) || lb_buf_adds(&o->ignore, pat) < 0)
 		return ant_error("out of memory"), -1;
 	return 0;
 }
 
-static int add_page(store *s, const char *url, char *key, struct add_opts *o)
+static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o)
 {
-	store_page p;
+	ant_store_page p;
 	char err[512];
 	int rc;
 
-	store_page_init(&p);
+	ant_store_page_init(&p);
 	p.url = (char *)url;
 	p.url_key = key;
 	p.title = (char *)(o->title ? o->title : "");
@@ -70,7 +70,7 @@ static int add_page(store *s, const char *url, char *key, struct add_opts *o)
 	p.created = time(NULL);
 	p.feed_url = (char *)o->feed;
 	p.feed_by_user = o->feed != NULL;
-	rc = store_page_add(s, &p, err, sizeof err);
+	rc = ant_store_page_add(s, &p, err, sizeof err);
 	if (rc < 0)
 		ant_error("%s", err);
 	else if (rc > 0)
@@ -80,18 +80,18 @@ static int add_page(store *s, const char *url, char *key, struct add_opts *o)
 	return rc == 0 ? ANT_OK : ANT_FATAL;
 }
 
-static int add_source(store *s, const char *url, char *key, int atom)
+static int add_source(ant_store *s, const char *url, char *key, int atom)
 {
-	store_source src;
+	ant_store_source src;
 	char err[512];
 	int rc;
 
-	store_source_init(&src);
+	ant_store_source_init(&src);
 	src.url = (char *)url;
 	src.url_key = key;
 	src.created = time(NULL);
 	src.kind = atom ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
-	rc = store_source_add(s, &src, err, sizeof err);
+	rc = ant_store_source_add(s, &src, err, sizeof err);
 	if (rc < 0)
 		ant_error("%s", err);
 	else if (rc > 0)
@@ -115,14 +115,14 @@ int cmd_add(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct add_opts o = { .ignore = LBUF_INIT };
-	store *s = NULL;
+	struct add_opts o = { .ignore = LB_BUF_INIT };
+	ant_store *s = NULL;
 	char *key = NULL;
 	int c, rc = ANT_FATAL;
 
 	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
 		switch (c) {
-		case 'h': lbuf_release(&o.ignore); return ant_help(help);
+		case 'h': lb_buf_release(&o.ignore); return ant_help(help);
 		case 't': o.title = optarg; break;
 		case 'a': o.author = optarg; break;
 		case 'g': o.group = optarg; break;
@@ -149,7 +149,7 @@ int cmd_add(int argc, char **argv)
 	if (!(s = ant_open(STORE_OPEN_EXISTING)))
 		goto out;
 	if (!o.allow_file)
-		o.allow_file = store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
+		o.allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
 	if (ant_check_url(argv[optind], o.allow_file) < 0 ||
 	    (o.feed && ant_check_url(o.feed, o.allow_file) < 0))
 		goto out;
@@ -161,7 +161,7 @@ int cmd_add(int argc, char **argv)
 			      : add_page(s, argv[optind], key, &o);
 out:
 	free(key);
-	store_close(s);
-	lbuf_release(&o.ignore);
+	ant_store_close(s);
+	lb_buf_release(&o.ignore);
 	return rc;
 }

@@ -12,7 +12,7 @@
 #include <getopt.h>
 #include <stdint.h>
 
-#include "store.h"
+#include "ant_store.h"
 
 enum { ANT_OK = 0, ANT_NOTFOUND = 1, ANT_FATAL = 2 };
 #define ANT_BADOPT (-2)
@@ -39,7 +39,7 @@ enum { ANT_OK = 0, ANT_NOTFOUND = 1, ANT_FATAL = 2 };
 /* "all" -> EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int ant_parse_keep(const char *opt, const char *s, int64_t *out);
 /* The database's keep_events (ANT_KEEP_EVENTS when unset). */
-int64_t ant_keep_events(store *s);
+int64_t ant_keep_events(ant_store *s);
 
 extern const char *ant_prog;     /* "antenna update": message prefix */
 extern const char *ant_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
@@ -54,16 +54,16 @@ int ant_help(const char *help);
 int ant_parse_int64(const char *opt, const char *s, int64_t min, int64_t max, int64_t *out);
 
 /* Opens the database (messages printed); NULL on failure. */
-store *ant_open(int mode);
-/* malloc'd merge_url_key() of url; NULL when out of memory. */
+ant_store *ant_open(int mode);
+/* malloc'd lirs_merge_url_key() of url; NULL when out of memory. */
 char *ant_url_key(const char *url);
 /* The database and url's key, for a command on one watched URL; NULL after
- * printing why.  The caller frees *key and store_close()s the store. */
-store *ant_open_url(const char *url, char **key);
+ * printing why.  The caller frees *key and ant_store_close()s the store. */
+ant_store *ant_open_url(const char *url, char **key);
 /* For a command that takes no operand after its options: the existing
  * database, or NULL (printed: an extra argument or no database) and the
  * command returns ANT_FATAL. */
-store *ant_open_no_operand(int argc, char **argv, const char *help);
+ant_store *ant_open_no_operand(int argc, char **argv, const char *help);
 /* An absolute http(s) URL, or file:// when allow_file.  0 ok, -1 (printed). */
 int ant_check_url(const char *url, int allow_file);
 /* "8M", "64K", "1G" or a plain byte count > 0 into *out: 0, or -1. */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "antenna.h"
-#include "evstore.h"
+#include "atom_evstore.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] check-db [--quiet]\n\n"
@@ -46,14 +46,14 @@ static const char *what(const char *table)
 	return "";
 }
 
-static int report(store *s, char *err, size_t errlen)
+static int report(ant_store *s, char *err, size_t errlen)
 {
-	store_sizes z;
-	evstore *ev = NULL;
+	ant_store_sizes z;
+	atom_evstore *ev = NULL;
 	int64_t keep = ant_keep_events(s), parch = 0, pev = 0;
 	char b[32];
 
-	if (store_sizes_get(s, &z, err, errlen) < 0)
+	if (ant_store_sizes_get(s, &z, err, errlen) < 0)
 		return -1;
 	human(b, sizeof b, z.pages * z.page_size);
 	printf("file: %s, %" PRId64 " pages of %" PRId64 " bytes, %" PRId64 " free\n",
@@ -70,13 +70,13 @@ static int report(store *s, char *err, size_t errlen)
 	}
 	if (!z.exact)
 		printf("(bytes per table need SQLite's dbstat table, not in this build)\n");
-	store_sizes_free(&z);
-	if (evstore_attach(&ev, store_db(s), err, errlen) < 0 ||
-	    evstore_pruned(ev, &parch, &pev, err, errlen) < 0) {
-		evstore_close(ev);
+	ant_store_sizes_free(&z);
+	if (atom_evstore_attach(&ev, ant_store_db(s), err, errlen) < 0 ||
+	    atom_evstore_pruned(ev, &parch, &pev, err, errlen) < 0) {
+		atom_evstore_close(ev);
 		return -1;
 	}
-	evstore_close(ev);
+	atom_evstore_close(ev);
 	if (keep < 0)
 		printf("retention: keep-events all (nothing is pruned)");
 	else
@@ -96,7 +96,7 @@ int cmd_check_db(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	store *s;
+	ant_store *s;
 	char err[512];
 	int c, rc, quiet = 0;
 
@@ -109,7 +109,7 @@ int cmd_check_db(int argc, char **argv)
 	}
 	if (!(s = ant_open_no_operand(argc, argv, help)))
 		return ANT_FATAL;
-	rc = store_check(s, err, sizeof err);
+	rc = ant_store_check(s, err, sizeof err);
 	if (rc == 0) {
 		printf("ok\n");
 		if (!quiet)
@@ -117,6 +117,6 @@ int cmd_check_db(int argc, char **argv)
 	}
 	if (rc < 0)
 		ant_error("%s", err);
-	store_close(s);
+	ant_store_close(s);
 	return rc < 0 ? ANT_FATAL : ANT_OK;
 }

@@ -11,10 +11,10 @@
 #include <time.h>
 #include <errno.h>
 
-#include "buf.h"
-#include "evstore.h"
+#include "lb_buf.h"
+#include "atom_evstore.h"
 #include "lirs.h"
-#include "merge.h"
+#include "lirs_merge.h"
 
 const char *ant_prog = "antenna";
 const char *ant_db_path = "antenna.db";
@@ -104,12 +104,12 @@ int ant_parse_int64(const char *opt, const char *s, int64_t min, int64_t max, in
 	return 0;
 }
 
-store *ant_open(int mode)
+ant_store *ant_open(int mode)
 {
-	store *s;
+	ant_store *s;
 	char err[512];
 
-	if (store_open(&s, ant_db_path, mode, err, sizeof err) < 0) {
+	if (ant_store_open(&s, ant_db_path, mode, err, sizeof err) < 0) {
 		ant_error("%s", err);
 		return NULL;
 	}
@@ -118,16 +118,16 @@ store *ant_open(int mode)
 
 char *ant_url_key(const char *url)
 {
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 
-	if (merge_url_key(&b, url) < 0) {
-		lbuf_release(&b);
+	if (lirs_merge_url_key(&b, url) < 0) {
+		lb_buf_release(&b);
 		return NULL;
 	}
-	return lbuf_detach(&b, NULL);
+	return lb_buf_detach(&b, NULL);
 }
 
-store *ant_open_no_operand(int argc, char **argv, const char *help)
+ant_store *ant_open_no_operand(int argc, char **argv, const char *help)
 {
 	if (optind != argc) {
 		ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
@@ -136,12 +136,12 @@ store *ant_open_no_operand(int argc, char **argv, const char *help)
 	return ant_open(STORE_OPEN_EXISTING);
 }
 
-store *ant_open_url(const char *url, char **key)
+ant_store *ant_open_url(const char *url, char **key)
 {
-	store *s = ant_open(STORE_OPEN_EXISTING);
+	ant_store *s = ant_open(STORE_OPEN_EXISTING);
 
 	if (s && !(*key = ant_url_key(url))) {
-		store_close(s);
+		ant_store_close(s);
 		ant_error("out of memory");
 		return NULL;
 	}
@@ -195,15 +195,15 @@ int ant_parse_keep(const char *opt, const char *s, int64_t *out)
 	return ant_parse_int64(opt, s, 0, INT64_MAX / 2, out);
 }
 
-int64_t ant_keep_events(store *s)
+int64_t ant_keep_events(ant_store *s)
 {
-	char *v = store_config_get(s, CFG_KEEP_EVENTS);
+	char *v = ant_store_config_get(s, CFG_KEEP_EVENTS);
 	int64_t k = ANT_KEEP_EVENTS;
 
 	if (v && strcmp(v, "all") == 0)
 		k = EVSTORE_KEEP_ALL;
 	else if (v)
-		k = store_config_int(s, CFG_KEEP_EVENTS, ANT_KEEP_EVENTS);
+		k = ant_store_config_int(s, CFG_KEEP_EVENTS, ANT_KEEP_EVENTS);
 	free(v);
 	return k < 0 ? EVSTORE_KEEP_ALL : k;
 }

@@ -5,7 +5,7 @@
  * is locked in.  opml and samidare output read back with 'antenna import'
  * to the same watch list (tests/import/run.sh checks it).
  *
- * One escaping path per language: XML through atom.h's xml_escape(),
+ * One escaping path per language: XML through atom.h's atom_xml_escape(),
  * YAML through libyaml's emitter, JSON through jsonw.h.
  */
 #include <stdio.h>
@@ -16,10 +16,10 @@
 
 #include "antenna.h"
 #include "atom.h"
-#include "buf.h"
-#include "charset.h"
-#include "import.h"
-#include "jsonw.h"
+#include "lb_buf.h"
+#include "lirs_charset.h"
+#include "ant_import.h"
+#include "lirs_jsonw.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] export [--format opml|samidare|jsonl]\n\n"
@@ -33,18 +33,18 @@ static const char help[] =
 enum { F_OPML, F_SAMIDARE, F_JSONL };
 
 typedef struct ex {
-	store_page *p;
+	ant_store_page *p;
 	size_t np;
-	store_source *s;
+	ant_store_source *s;
 	size_t ns;
 	char *title;
-	lbuf o;
+	lb_buf o;
 } ex;
 
 /* Pages in group order (no group first), then by URL (the load order). */
 static int cmp_group(const void *a, const void *b)
 {
-	const store_page *x = a, *y = b;
+	const ant_store_page *x = a, *y = b;
 	int c = strcmp(x->group, y->group);
 
 	return c ? c : strcmp(x->url, y->url);
@@ -52,78 +52,78 @@ static int cmp_group(const void *a, const void *b)
 
 /* ---- OPML -------------------------------------------------------------------- */
 
-static int xattr(lbuf *o, const char *name, const char *v)
+static int xattr(lb_buf *o, const char *name, const char *v)
 {
-	return lbuf_addf(o, " %s=\"", name) < 0 || xml_escape(o, v, 1) < 0 || lbuf_addc(o, '"') < 0 ? -1 : 0;
+	return lb_buf_addf(o, " %s=\"", name) < 0 || atom_xml_escape(o, v, 1) < 0 || lb_buf_addc(o, '"') < 0 ? -1 : 0;
 }
 
-static int opml_page(lbuf *o, const store_page *p, const char *indent)
+static int opml_page(lb_buf *o, const ant_store_page *p, const char *indent)
 {
-	if (lbuf_addf(o, "%s<outline", indent) < 0 || xattr(o, "text", *p->title ? p->title : p->url) < 0 ||
+	if (lb_buf_addf(o, "%s<outline", indent) < 0 || xattr(o, "text", *p->title ? p->title : p->url) < 0 ||
 	    (p->title_set_by_user && *p->title && xattr(o, "title", p->title) < 0) ||
 	    xattr(o, "type", "link") < 0 || xattr(o, "url", p->url) < 0 ||
 	    (*p->author && xattr(o, "antenna:author", p->author) < 0) ||
 	    (*p->ignore && xattr(o, "antenna:ignore", p->ignore) < 0) ||
 	    (*p->force_charset && xattr(o, "antenna:charset", p->force_charset) < 0))
 		return -1;
-	return lbuf_adds(o, "/>\n");
+	return lb_buf_adds(o, "/>\n");
 }
 
 static int opml(ex *x)
 {
-	lbuf *o = &x->o;
+	lb_buf *o = &x->o;
 	const char *group = NULL;
 
-	if (lbuf_adds(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"") < 0 ||
-	    xattr(o, "xmlns:antenna", IMP_OPML_NS) < 0 || lbuf_adds(o, ">\n  <head>\n    <title>") < 0 ||
-	    xml_escape(o, x->title ? x->title : "antenna", 0) < 0 ||
-	    lbuf_adds(o, "</title>\n  </head>\n  <body>\n") < 0)
+	if (lb_buf_adds(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"") < 0 ||
+	    xattr(o, "xmlns:antenna", IMP_OPML_NS) < 0 || lb_buf_adds(o, ">\n  <head>\n    <title>") < 0 ||
+	    atom_xml_escape(o, x->title ? x->title : "antenna", 0) < 0 ||
+	    lb_buf_adds(o, "</title>\n  </head>\n  <body>\n") < 0)
 		return -1;
 	for (size_t i = 0; i < x->np; i++) {
-		const store_page *p = &x->p[i];
+		const ant_store_page *p = &x->p[i];
 		if (!group || strcmp(group, p->group)) {
-			if (group && *group && lbuf_adds(o, "    </outline>\n") < 0)
+			if (group && *group && lb_buf_adds(o, "    </outline>\n") < 0)
 				return -1;
 			group = p->group;
-			if (*group && (lbuf_adds(o, "    <outline") < 0 || xattr(o, "text", group) < 0 ||
-				       lbuf_adds(o, ">\n") < 0))
+			if (*group && (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", group) < 0 ||
+				       lb_buf_adds(o, ">\n") < 0))
 				return -1;
 		}
 		if (opml_page(o, p, *group ? "      " : "    ") < 0)
 			return -1;
 	}
-	if (group && *group && lbuf_adds(o, "    </outline>\n") < 0)
+	if (group && *group && lb_buf_adds(o, "    </outline>\n") < 0)
 		return -1;
 	for (size_t i = 0; i < x->ns; i++)
-		if (lbuf_adds(o, "    <outline") < 0 || xattr(o, "text", x->s[i].url) < 0 ||
+		if (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", x->s[i].url) < 0 ||
 		    xattr(o, "type", "lirs") < 0 || xattr(o, "xmlUrl", x->s[i].url) < 0 ||
-		    lbuf_adds(o, "/>\n") < 0)
+		    lb_buf_adds(o, "/>\n") < 0)
 			return -1;
-	return lbuf_adds(o, "  </body>\n</opml>\n");
+	return lb_buf_adds(o, "  </body>\n</opml>\n");
 }
 
 /* ---- samidare's config.yml (libyaml's emitter) -------------------------------- */
 
 static int yw(void *data, unsigned char *buf, size_t n)
 {
-	return lbuf_add(data, buf, n) == 0;
+	return lb_buf_add(data, buf, n) == 0;
 }
 
 /* s with U+FFFD for each byte that is not UTF-8 (libyaml refuses such text). */
-static int utf8_clean(lbuf *out, const char *s)
+static int utf8_clean(lb_buf *out, const char *s)
 {
-	lbuf_reset(out);
+	lb_buf_reset(out);
 	while (*s) {
 		unsigned char c = (unsigned char)*s;
 		size_t n = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 :
 			   c >= 0xf0 && c < 0xf5 ? 4 : 0;
 		size_t have = strnlen(s, n ? n : 1);
-		if (n && have == n && cs_is_utf8(s, n)) {
-			if (lbuf_add(out, s, n) < 0)
+		if (n && have == n && lirs_cs_is_utf8(s, n)) {
+			if (lb_buf_add(out, s, n) < 0)
 				return -1;
 			s += n;
 		} else {
-			if (lbuf_adds(out, "\xef\xbf\xbd") < 0)
+			if (lb_buf_adds(out, "\xef\xbf\xbd") < 0)
 				return -1;
 			s++;
 		}
@@ -134,14 +134,14 @@ static int utf8_clean(lbuf *out, const char *s)
 static int yscalar(yaml_emitter_t *e, const char *s)
 {
 	yaml_event_t ev;
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 	int rc = -1;
 
 	if (utf8_clean(&b, s) == 0 && b.len < 0x7fffffff &&
 	    yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)b.data, (int)b.len, 1, 1,
 					 YAML_ANY_SCALAR_STYLE))
 		rc = yaml_emitter_emit(e, &ev) ? 0 : -1;
-	lbuf_release(&b);
+	lb_buf_release(&b);
 	return rc;
 }
 
@@ -162,30 +162,30 @@ static int ymap(yaml_emitter_t *e, int start)
 }
 
 /* The page's patterns as samidare's IgnoreID, IgnoreClass and IgnoreText. */
-static int split_ignore(const char *ign, lbuf *id, lbuf *cls, lbuf *text)
+static int split_ignore(const char *ign, lb_buf *id, lb_buf *cls, lb_buf *text)
 {
 	while (*ign) {
 		size_t n = strcspn(ign, "\n");
-		lbuf *b = n > 1 && ign[0] == '#' ? id : n > 1 && ign[0] == '.' ? cls : text;
-		if (b->len && lbuf_addc(b, ' ') < 0)
+		lb_buf *b = n > 1 && ign[0] == '#' ? id : n > 1 && ign[0] == '.' ? cls : text;
+		if (b->len && lb_buf_addc(b, ' ') < 0)
 			return -1;
 		if (b == text) {
 			/* samidare's /re/: a '/' inside is written \/ */
-			if (lbuf_addc(b, '/') < 0)
+			if (lb_buf_addc(b, '/') < 0)
 				return -1;
 			for (size_t i = 0; i < n; i++) {
 				if (ign[i] == '\\' && i + 1 < n) {
-					if (lbuf_add(b, ign + i, 2) < 0)
+					if (lb_buf_add(b, ign + i, 2) < 0)
 						return -1;
 					i++;
-				} else if ((ign[i] == '/' && lbuf_adds(b, "\\/") < 0) ||
-					   (ign[i] != '/' && lbuf_addc(b, ign[i]) < 0)) {
+				} else if ((ign[i] == '/' && lb_buf_adds(b, "\\/") < 0) ||
+					   (ign[i] != '/' && lb_buf_addc(b, ign[i]) < 0)) {
 					return -1;
 				}
 			}
-			if (lbuf_addc(b, '/') < 0)
+			if (lb_buf_addc(b, '/') < 0)
 				return -1;
-		} else if (lbuf_add(b, ign + 1, n - 1) < 0) {
+		} else if (lb_buf_add(b, ign + 1, n - 1) < 0) {
 			return -1;
 		}
 		ign += n + (ign[n] == '\n');
@@ -193,9 +193,9 @@ static int split_ignore(const char *ign, lbuf *id, lbuf *cls, lbuf *text)
 	return 0;
 }
 
-static int yaml_page(yaml_emitter_t *e, const store_page *p)
+static int yaml_page(yaml_emitter_t *e, const ant_store_page *p)
 {
-	lbuf id = LBUF_INIT, cls = LBUF_INIT, text = LBUF_INIT;
+	lb_buf id = LB_BUF_INIT, cls = LB_BUF_INIT, text = LB_BUF_INIT;
 	int rc = split_ignore(p->ignore, &id, &cls, &text);
 
 	if (rc == 0)
@@ -205,9 +205,9 @@ static int yaml_page(yaml_emitter_t *e, const store_page *p)
 		     ykv(e, "IgnoreID", id.data) < 0 || ykv(e, "IgnoreClass", cls.data) < 0 ||
 		     ykv(e, "IgnoreText", text.data) < 0 || ykv(e, "ForceCharset", p->force_charset) < 0 ||
 		     ymap(e, 0) < 0 ? -1 : 0;
-	lbuf_release(&id);
-	lbuf_release(&cls);
-	lbuf_release(&text);
+	lb_buf_release(&id);
+	lb_buf_release(&cls);
+	lb_buf_release(&text);
 	return rc;
 }
 
@@ -217,7 +217,7 @@ static int samidare(ex *x)
 	yaml_event_t ev;
 	int rc = -1;
 
-	if (lbuf_adds(&x->o, "# samidare config.yml written by 'antenna export --format samidare'\n") < 0 ||
+	if (lb_buf_adds(&x->o, "# samidare config.yml written by 'antenna export --format samidare'\n") < 0 ||
 	    !yaml_emitter_initialize(&e))
 		return -1;
 	yaml_emitter_set_output(&e, yw, &x->o);
@@ -259,33 +259,33 @@ out:
 
 /* ---- JSON Lines ------------------------------------------------------------------ */
 
-static int jkey(lbuf *o, const char *k)
+static int jkey(lb_buf *o, const char *k)
 {
-	return lbuf_addc(o, ',') < 0 || jsonw_key(o, k) < 0 ? -1 : 0;
+	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : 0;
 }
 
-static int json_page(lbuf *o, const store_page *p)
+static int json_page(lb_buf *o, const ant_store_page *p)
 {
 	const char *ign = p->ignore;
 
-	if (lbuf_adds(o, "{\"type\":\"page\"") < 0 || jkey(o, "url") < 0 || jsonw_strz(o, p->url) < 0 ||
-	    jkey(o, "title") < 0 || jsonw_strz(o, p->title) < 0 ||
-	    jkey(o, "title_set_by_user") < 0 || lbuf_adds(o, p->title_set_by_user ? "true" : "false") < 0 ||
-	    jkey(o, "author") < 0 || jsonw_strz(o, p->author) < 0 ||
-	    jkey(o, "group") < 0 || jsonw_strz(o, p->group) < 0 ||
-	    jkey(o, "ignore") < 0 || lbuf_addc(o, '[') < 0)
+	if (lb_buf_adds(o, "{\"type\":\"page\"") < 0 || jkey(o, "url") < 0 || lirs_jsonw_strz(o, p->url) < 0 ||
+	    jkey(o, "title") < 0 || lirs_jsonw_strz(o, p->title) < 0 ||
+	    jkey(o, "title_set_by_user") < 0 || lb_buf_adds(o, p->title_set_by_user ? "true" : "false") < 0 ||
+	    jkey(o, "author") < 0 || lirs_jsonw_strz(o, p->author) < 0 ||
+	    jkey(o, "group") < 0 || lirs_jsonw_strz(o, p->group) < 0 ||
+	    jkey(o, "ignore") < 0 || lb_buf_addc(o, '[') < 0)
 		return -1;
 	for (int first = 1; *ign; first = 0) {
 		size_t n = strcspn(ign, "\n");
-		if ((!first && lbuf_addc(o, ',') < 0) || jsonw_str(o, ign, n) < 0)
+		if ((!first && lb_buf_addc(o, ',') < 0) || lirs_jsonw_str(o, ign, n) < 0)
 			return -1;
 		ign += n + (ign[n] == '\n');
 	}
-	if (lbuf_addc(o, ']') < 0 || jkey(o, "force_charset") < 0 || jsonw_strz(o, p->force_charset) < 0 ||
-	    jkey(o, "last_modified") < 0 || jsonw_int(o, p->st.last_modified) < 0 ||
-	    jkey(o, "last_detected") < 0 || jsonw_int(o, p->st.last_detected) < 0)
+	if (lb_buf_addc(o, ']') < 0 || jkey(o, "force_charset") < 0 || lirs_jsonw_strz(o, p->force_charset) < 0 ||
+	    jkey(o, "last_modified") < 0 || lirs_jsonw_int(o, p->st.last_modified) < 0 ||
+	    jkey(o, "last_detected") < 0 || lirs_jsonw_int(o, p->st.last_detected) < 0)
 		return -1;
-	return lbuf_adds(o, "}\n");
+	return lb_buf_adds(o, "}\n");
 }
 
 static int jsonl(ex *x)
@@ -294,8 +294,8 @@ static int jsonl(ex *x)
 		if (json_page(&x->o, &x->p[i]) < 0)
 			return -1;
 	for (size_t i = 0; i < x->ns; i++)
-		if (lbuf_adds(&x->o, "{\"type\":\"source\"") < 0 || jkey(&x->o, "url") < 0 ||
-		    jsonw_strz(&x->o, x->s[i].url) < 0 || lbuf_adds(&x->o, "}\n") < 0)
+		if (lb_buf_adds(&x->o, "{\"type\":\"source\"") < 0 || jkey(&x->o, "url") < 0 ||
+		    lirs_jsonw_strz(&x->o, x->s[i].url) < 0 || lb_buf_adds(&x->o, "}\n") < 0)
 			return -1;
 	return 0;
 }
@@ -307,8 +307,8 @@ int cmd_export(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	ex x = { .o = LBUF_INIT };
-	store *s;
+	ex x = { .o = LB_BUF_INIT };
+	ant_store *s;
 	char err[512];
 	int c, fmt = F_OPML, rc;
 
@@ -326,25 +326,25 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!(s = ant_open_no_operand(argc, argv, help)))
 		return ANT_FATAL;
-	if (store_pages_load(s, &x.p, &x.np, err, sizeof err) < 0 ||
-	    store_sources_load(s, &x.s, &x.ns, err, sizeof err) < 0) {
+	if (ant_store_pages_load(s, &x.p, &x.np, err, sizeof err) < 0 ||
+	    ant_store_sources_load(s, &x.s, &x.ns, err, sizeof err) < 0) {
 		ant_error("%s", err);
-		store_pages_free(x.p, x.np);
-		store_close(s);
+		ant_store_pages_free(x.p, x.np);
+		ant_store_close(s);
 		return ANT_FATAL;
 	}
-	x.title = store_config_get(s, CFG_TITLE);
-	store_close(s);
+	x.title = ant_store_config_get(s, CFG_TITLE);
+	ant_store_close(s);
 	qsort(x.p, x.np, sizeof *x.p, cmp_group);
 	rc = fmt == F_OPML ? opml(&x) : fmt == F_SAMIDARE ? samidare(&x) : jsonl(&x);
 	if (rc == 0)
 		fwrite(x.o.data, 1, x.o.len, stdout);
 	else if (rc == -1)
 		ant_error("out of memory");
-	store_pages_free(x.p, x.np);
-	store_sources_free(x.s, x.ns);
+	ant_store_pages_free(x.p, x.np);
+	ant_store_sources_free(x.s, x.ns);
 	free(x.title);
-	lbuf_release(&x.o);
+	lb_buf_release(&x.o);
 	if (rc < 0)
 		return ANT_FATAL;
 	if (fflush(stdout) != 0 || ferror(stdout))

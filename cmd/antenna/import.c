@@ -29,12 +29,12 @@
 #include <unistd.h>
 
 #include "antenna.h"
-#include "buf.h"
-#include "detect.h"
-#include "import.h"
+#include "lb_buf.h"
+#include "ant_detect.h"
+#include "ant_import.h"
 #include "lirs.h"
-#include "merge.h"
-#include "page.h"
+#include "lirs_merge.h"
+#include "ant_page.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] import [-n] [--from FORMAT] [--group G] [--now EPOCH]\n"
@@ -54,18 +54,18 @@ static const char help[] =
 	"  --max-bytes N     largest FILE read (default 64M; K/M/G suffixes)\n";
 
 struct imp {
-	store *s;
+	ant_store *s;
 	const char *file;
 	const char *group;
 	int dry, allow_file;
 	int64_t now;
-	imp_format fmt;
+	ant_imp_format fmt;
 	/* counters of one file */
 	unsigned added, updated, same, src_added, src_same, timed, errors, unmapped;
 	unsigned total_errors;
 	int db_failed;
 	char err[512];
-	lbuf tmp;
+	lb_buf tmp;
 	struct tfiles *tf;       /* tama.cfg being read */
 };
 
@@ -88,7 +88,7 @@ static void file_error(struct imp *m, unsigned long line, const char *fmt, ...)
 	m->errors++;
 }
 
-static void on_diag(void *ctx, const imp_diag *d)
+static void on_diag(void *ctx, const ant_imp_diag *d)
 {
 	struct imp *m = ctx;
 	FILE *fp = d->severity == IMP_ERROR ? stderr : stdout;
@@ -118,12 +118,12 @@ static int set_str(char **dst, const char *v)
 }
 
 /* Adds the patterns of add that p->ignore lacks; 1 when any was added. */
-static int union_ignore(store_page *p, const char *add, lbuf *tmp)
+static int union_ignore(ant_store_page *p, const char *add, lb_buf *tmp)
 {
 	int changed = 0;
 
-	lbuf_reset(tmp);
-	lbuf_adds(tmp, p->ignore);
+	lb_buf_reset(tmp);
+	lb_buf_adds(tmp, p->ignore);
 	while (*add) {
 		size_t n = strcspn(add, "\n");
 		int have = 0;
@@ -134,8 +134,8 @@ static int union_ignore(store_page *p, const char *add, lbuf *tmp)
 		}
 		if (n && !have) {
 			if (tmp->len)
-				lbuf_addc(tmp, '\n');
-			lbuf_add(tmp, add, n);
+				lb_buf_addc(tmp, '\n');
+			lb_buf_add(tmp, add, n);
 			changed = 1;
 		}
 		add += n + (add[n] == '\n');
@@ -146,42 +146,42 @@ static int union_ignore(store_page *p, const char *add, lbuf *tmp)
 }
 
 /* What an entry adds to an existing page; the names of the changed fields in ch. */
-static int merge_into(struct imp *m, store_page *p, const imp_entry *e, const char *group, lbuf *ch)
+static int merge_into(struct imp *m, ant_store_page *p, const ant_imp_entry *e, const char *group, lb_buf *ch)
 {
 	int r;
 
-	lbuf_reset(ch);
+	lb_buf_reset(ch);
 	if (*e->title && e->title_by_user && !p->title_set_by_user && strcmp(p->title, e->title)) {
 		if (set_str(&p->title, e->title) < 0) return -1;
 		p->title_set_by_user = 1;
-		lbuf_adds(ch, " title");
+		lb_buf_adds(ch, " title");
 	} else if (*e->title && !e->title_by_user && !*p->title) {
 		if (set_str(&p->title, e->title) < 0) return -1;
-		lbuf_adds(ch, " title");
+		lb_buf_adds(ch, " title");
 	} else if (*e->title && e->title_by_user && p->title_set_by_user && strcmp(p->title, e->title)) {
 		printf("%s:%lu: note: title of '%s' kept: '%s' (the file says '%s')\n", m->file,
 		       e->line, p->url, p->title, e->title);
 	}
 	if (*e->author && !*p->author) {
 		if (set_str(&p->author, e->author) < 0) return -1;
-		lbuf_adds(ch, " author");
+		lb_buf_adds(ch, " author");
 	}
 	if (*group && !*p->group) {
 		if (set_str(&p->group, group) < 0) return -1;
-		lbuf_adds(ch, " group");
+		lb_buf_adds(ch, " group");
 	}
 	if ((r = union_ignore(p, e->ignore, &m->tmp)) < 0)
 		return -1;
 	if (r)
-		lbuf_adds(ch, " ignore");
+		lb_buf_adds(ch, " ignore");
 	if (*e->charset && !*p->force_charset) {
 		if (set_str(&p->force_charset, e->charset) < 0) return -1;
-		lbuf_adds(ch, " charset");
+		lb_buf_adds(ch, " charset");
 	}
 	return ch->len > 0;
 }
 
-static int url_usable(struct imp *m, const imp_entry *e)
+static int url_usable(struct imp *m, const ant_imp_entry *e)
 {
 	if (lirs_url_is_http(e->url) || (m->allow_file && !strncmp(e->url, "file:///", 8)))
 		return 1;
@@ -189,16 +189,16 @@ static int url_usable(struct imp *m, const imp_entry *e)
 	return 0;
 }
 
-static int add_source(struct imp *m, const imp_entry *e, const char *key)
+static int add_source(struct imp *m, const ant_imp_entry *e, const char *key)
 {
-	store_source src;
+	ant_store_source src;
 	int rc;
 
-	store_source_init(&src);
+	ant_store_source_init(&src);
 	src.url = (char *)e->url;
 	src.url_key = (char *)key;
 	src.created = m->now;
-	rc = store_source_add(m->s, &src, m->err, sizeof m->err);
+	rc = ant_store_source_add(m->s, &src, m->err, sizeof m->err);
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
@@ -221,12 +221,12 @@ static void detail(const char *name, const char *v, const char *tail)
 	printf("'%s", tail);
 }
 
-static int add_page(struct imp *m, const imp_entry *e, const char *key, const char *group)
+static int add_page(struct imp *m, const ant_imp_entry *e, const char *key, const char *group)
 {
-	store_page p;
+	ant_store_page p;
 	int rc;
 
-	store_page_init(&p);
+	ant_store_page_init(&p);
 	p.url = (char *)e->url;
 	p.url_key = (char *)key;
 	p.title = (char *)e->title;
@@ -238,7 +238,7 @@ static int add_page(struct imp *m, const imp_entry *e, const char *key, const ch
 	p.source_url = (char *)e->url;
 	p.created = m->now;
 	p.imported = m->now;
-	rc = store_page_add(m->s, &p, m->err, sizeof m->err);
+	rc = ant_store_page_add(m->s, &p, m->err, sizeof m->err);
 	if (rc == 0) {
 		m->added++;
 		printf("%sadd page %s", would(m), e->url);
@@ -253,11 +253,11 @@ static int add_page(struct imp *m, const imp_entry *e, const char *key, const ch
 }
 
 /* One entry into the database; 0, or -1 on a database error. */
-static int apply(struct imp *m, const imp_entry *e)
+static int apply(struct imp *m, const ant_imp_entry *e)
 {
 	const char *group = *e->group ? e->group : m->group ? m->group : "";
-	store_page p;
-	lbuf ch = LBUF_INIT;
+	ant_store_page p;
+	lb_buf ch = LB_BUF_INIT;
 	char *key;
 	int rc;
 
@@ -270,11 +270,11 @@ static int apply(struct imp *m, const imp_entry *e)
 		free(key);
 		return rc;
 	}
-	rc = store_page_get(m->s, key, &p, m->err, sizeof m->err);
+	rc = ant_store_page_get(m->s, key, &p, m->err, sizeof m->err);
 	if (rc == 0)
 		rc = add_page(m, e, key, group) < 0 ? -1 : 0;
 	else if (rc > 0 && (rc = merge_into(m, &p, e, group, &ch)) > 0) {
-		rc = store_page_set_config(m->s, &p, m->err, sizeof m->err);
+		rc = ant_store_page_set_config(m->s, &p, m->err, sizeof m->err);
 		if (rc == 0) {
 			m->updated++;
 			printf("%supdate page %s:%s\n", would(m), p.url, ch.data);
@@ -284,13 +284,13 @@ static int apply(struct imp *m, const imp_entry *e)
 	}
 	if (rc > 0)
 		rc = 0;
-	store_page_release(&p);
-	lbuf_release(&ch);
+	ant_store_page_release(&p);
+	lb_buf_release(&ch);
 	free(key);
 	return rc;
 }
 
-static int on_entry(void *ctx, const imp_entry *e)
+static int on_entry(void *ctx, const ant_imp_entry *e)
 {
 	struct imp *m = ctx;
 
@@ -317,21 +317,21 @@ static void fmt_utc(char *b, size_t n, int64_t t)
 /* The record's times, when newer than the page's: no event, no recheck. */
 static int take_times(struct imp *m, const lirs_record *r, const char *key)
 {
-	store_page p;
+	ant_store_page p;
 	char when[40];
 	int rc;
 
-	int64_t skew = store_config_int(m->s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
+	int64_t skew = ant_store_config_int(m->s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
 
 	if (r->last_modified <= 0)
 		return 0;
-	/* the clock-skew rule of merge and the relay (merge_check_at) */
+	/* the clock-skew rule of merge and the relay (lirs_merge_check_at) */
 	if (r->last_modified > m->now + skew) {
 		printf("%s:%lu: note: Last-Modified of '%s' is in the future: not taken\n",
 		       m->file, r->line, r->url);
 		return 0;
 	}
-	if ((rc = store_page_get(m->s, key, &p, m->err, sizeof m->err)) <= 0)
+	if ((rc = ant_store_page_get(m->s, key, &p, m->err, sizeof m->err)) <= 0)
 		return rc;
 	if (r->last_modified > p.st.last_modified) {
 		p.st.last_modified = r->last_modified;
@@ -341,21 +341,21 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 		if (lirs_url_is_http(r->source_url) && set_str(&p.source_url, r->source_url) < 0)
 			rc = -1;
 		else
-			rc = store_page_save(m->s, &p, m->err, sizeof m->err);
+			rc = ant_store_page_save(m->s, &p, m->err, sizeof m->err);
 		if (rc == 0) {
 			m->timed++;
 			fmt_utc(when, sizeof when, r->last_modified);
 			printf("%supdate page %s: last modified %s\n", would(m), p.url, when);
 		}
 	}
-	store_page_release(&p);
+	ant_store_page_release(&p);
 	return rc < 0 ? -1 : 0;
 }
 
 static int on_record(void *ctx, const lirs_record *r)
 {
 	struct imp *m = ctx;
-	imp_entry e = { .kind = IMP_PAGE, .url = r->url, .title = r->title, .author = r->author,
+	ant_imp_entry e = { .kind = IMP_PAGE, .url = r->url, .title = r->title, .author = r->author,
 			.group = "", .ignore = "", .charset = "", .line = r->line };
 	char *key;
 	int rc;
@@ -384,7 +384,7 @@ static void on_lirs_diag(void *ctx, const lirs_diag *d)
 	m->errors++;
 }
 
-static int import_lirs(struct imp *m, const lbuf *data)
+static int import_lirs(struct imp *m, const lb_buf *data)
 {
 	lirs_reader_opts o = { .filename = m->file, .on_record = on_record, .on_diag = on_lirs_diag,
 			       .ctx = m };
@@ -406,13 +406,13 @@ static int import_lirs(struct imp *m, const lbuf *data)
 
 /* ---- files --------------------------------------------------------------------- */
 
-static int read_all(const char *path, size_t max, lbuf *out, char *err, size_t errlen)
+static int read_all(const char *path, size_t max, lb_buf *out, char *err, size_t errlen)
 {
 	FILE *fp = fopen(path, "rb");
 	char b[65536];
 	size_t n;
 
-	lbuf_reset(out);
+	lb_buf_reset(out);
 	if (!fp)
 		return snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno)), -1;
 	while ((n = fread(b, 1, sizeof b, fp)) > 0) {
@@ -420,7 +420,7 @@ static int read_all(const char *path, size_t max, lbuf *out, char *err, size_t e
 			fclose(fp);
 			return snprintf(err, errlen, "'%s' is larger than %zu bytes (--max-bytes)", path, max), -1;
 		}
-		if (lbuf_add(out, b, n) < 0) {
+		if (lb_buf_add(out, b, n) < 0) {
 			fclose(fp);
 			return snprintf(err, errlen, "out of memory"), -1;
 		}
@@ -435,7 +435,7 @@ static int read_all(const char *path, size_t max, lbuf *out, char *err, size_t e
 }
 
 /* tama's "Charset:" header line says how a version 1 file is written. */
-static const char *tama_charset(const lbuf *raw, char *b, size_t n)
+static const char *tama_charset(const lb_buf *raw, char *b, size_t n)
 {
 	const char *p = raw->data, *end = raw->data + raw->len;
 
@@ -456,7 +456,7 @@ static const char *tama_charset(const lbuf *raw, char *b, size_t n)
 	return NULL;
 }
 
-static int import_file(struct imp *m, const char *path, imp_format from, size_t max);
+static int import_file(struct imp *m, const char *path, ant_imp_format from, size_t max);
 
 /* tama.cfg: the files its $site and $remote_cfg_path name. */
 typedef struct tfiles {
@@ -466,7 +466,7 @@ typedef struct tfiles {
 	int any_remote, oom;
 } tfiles;
 
-static void on_tama_file(void *ctx, const imp_tama_file *f)
+static void on_tama_file(void *ctx, const ant_imp_tama_file *f)
 {
 	tfiles *t = ((struct imp *)ctx)->tf;
 	char **np = realloc(t->path, (t->n + 1) * sizeof *np), **nn;
@@ -498,9 +498,9 @@ static void on_tama_file(void *ctx, const imp_tama_file *f)
  * each one's output name is its pages' group (that was how tama kept lists
  * apart).  Without $remote_cfg_path, tama's default remote.cfg beside it.
  */
-static int import_tama_cfg(struct imp *m, const lbuf *utf8, size_t max)
+static int import_tama_cfg(struct imp *m, const lb_buf *utf8, size_t max)
 {
-	imp_opts o = { .on_diag = on_diag, .ctx = m };
+	ant_imp_opts o = { .on_diag = on_diag, .ctx = m };
 	tfiles t = { 0 };
 	const char *file = m->file, *group = m->group;
 	char *dir = strdup(file), *slash;
@@ -512,14 +512,14 @@ static int import_tama_cfg(struct imp *m, const lbuf *utf8, size_t max)
 	slash = strrchr(dir, '/');
 	if (slash) *slash = '\0'; else strcpy(dir, ".");
 	m->tf = &t;
-	if (imp_parse_tama_cfg(utf8->data, utf8->len, dir, on_tama_file, &o) < 0)
+	if (ant_imp_parse_tama_cfg(utf8->data, utf8->len, dir, on_tama_file, &o) < 0)
 		m->total_errors++;
 	if (!t.any_remote && !t.oom && t.n) {
 		char *def;
 		if (asprintf(&def, "%s/remote.cfg", dir) >= 0) {
 			if (access(def, R_OK) == 0) {
 				printf("%s: note: no $remote_cfg_path: reading tama's default '%s'\n", file, def);
-				on_tama_file(m, &(imp_tama_file){ def, "", 1, 0 });
+				on_tama_file(m, &(ant_imp_tama_file){ def, "", 1, 0 });
 			}
 			free(def);
 		}
@@ -544,30 +544,30 @@ static int import_tama_cfg(struct imp *m, const lbuf *utf8, size_t max)
 	return rc;
 }
 
-static int import_config(struct imp *m, const lbuf *raw, size_t max)
+static int import_config(struct imp *m, const lb_buf *raw, size_t max)
 {
-	imp_opts o = { .on_entry = on_entry, .on_diag = on_diag, .ctx = m, .name_hint = m->file };
-	lbuf utf8 = LBUF_INIT;
+	ant_imp_opts o = { .on_entry = on_entry, .on_diag = on_diag, .ctx = m, .name_hint = m->file };
+	lb_buf utf8 = LB_BUF_INIT;
 	char hb[32];
 	const char *hint = m->fmt == IMP_FMT_TAMA ? tama_charset(raw, hb, sizeof hb) : NULL;
 	int rc = 0;
 
 	if (m->fmt == IMP_FMT_OPML) {
 		/* XML says its own encoding. */
-		rc = imp_parse_opml(raw->data, raw->len, &o);
-	} else if (!imp_to_utf8(raw->data, raw->len, hint, &utf8)) {
+		rc = ant_imp_parse_opml(raw->data, raw->len, &o);
+	} else if (!ant_imp_to_utf8(raw->data, raw->len, hint, &utf8)) {
 		file_error(m, 0, "not UTF-8, EUC-JP or Shift_JIS text");
 		return 0;
 	} else if (m->fmt == IMP_FMT_SAMIDARE) {
-		rc = imp_parse_samidare(utf8.data, utf8.len, &o);
-	} else if (imp_is_tama_cfg(utf8.data, utf8.len)) {
+		rc = ant_imp_parse_samidare(utf8.data, utf8.len, &o);
+	} else if (ant_imp_is_tama_cfg(utf8.data, utf8.len)) {
 		rc = import_tama_cfg(m, &utf8, max);
-		lbuf_release(&utf8);
+		lb_buf_release(&utf8);
 		return rc < 0 ? -1 : 1;     /* each file had its summary */
 	} else {
-		rc = imp_parse_tama(utf8.data, utf8.len, &o);
+		rc = ant_imp_parse_tama(utf8.data, utf8.len, &o);
 	}
-	lbuf_release(&utf8);
+	lb_buf_release(&utf8);
 	if (m->db_failed)
 		return -1;
 	if (rc < 0 && !m->errors)
@@ -578,7 +578,7 @@ static int import_config(struct imp *m, const lbuf *raw, size_t max)
 static void summary(const struct imp *m)
 {
 	printf("%s (%s): %s%u page%s added, %u updated, %u unchanged; %u source%s added, %u already there",
-	       m->file, imp_format_name(m->fmt), m->dry ? "dry run: " : "", m->added,
+	       m->file, ant_imp_format_name(m->fmt), m->dry ? "dry run: " : "", m->added,
 	       m->added == 1 ? "" : "s", m->updated, m->same, m->src_added,
 	       m->src_added == 1 ? "" : "s", m->src_same);
 	if (m->fmt == IMP_FMT_LIRS)
@@ -586,9 +586,9 @@ static void summary(const struct imp *m)
 	printf("; %u unmapped, %u error%s\n", m->unmapped, m->errors, m->errors == 1 ? "" : "s");
 }
 
-static int import_file(struct imp *m, const char *path, imp_format from, size_t max)
+static int import_file(struct imp *m, const char *path, ant_imp_format from, size_t max)
 {
-	lbuf raw = LBUF_INIT;
+	lb_buf raw = LB_BUF_INIT;
 	int rc = 0;
 
 	m->file = path;
@@ -597,10 +597,10 @@ static int import_file(struct imp *m, const char *path, imp_format from, size_t 
 	if (read_all(path, max, &raw, m->err, sizeof m->err) < 0) {
 		ant_error("%s", m->err);
 		m->total_errors++;
-		lbuf_release(&raw);
+		lb_buf_release(&raw);
 		return 0;
 	}
-	m->fmt = from ? from : imp_detect(raw.data, raw.len);
+	m->fmt = from ? from : ant_imp_detect(raw.data, raw.len);
 	if (m->fmt == IMP_FMT_UNKNOWN) {
 		file_error(m, 0, "cannot tell the format (samidare, tama, opml or lirs): use --from");
 	} else if (m->fmt == IMP_FMT_LIRS) {
@@ -608,7 +608,7 @@ static int import_file(struct imp *m, const char *path, imp_format from, size_t 
 	} else {
 		rc = import_config(m, &raw, max);
 	}
-	lbuf_release(&raw);
+	lb_buf_release(&raw);
 	if (rc == 0 && m->fmt != IMP_FMT_UNKNOWN)
 		summary(m);
 	if (rc > 0)
@@ -629,8 +629,8 @@ int cmd_import(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct imp m = { .tmp = LBUF_INIT };
-	imp_format from = IMP_FMT_UNKNOWN;
+	struct imp m = { .tmp = LB_BUF_INIT };
+	ant_imp_format from = IMP_FMT_UNKNOWN;
 	size_t max = IMPORT_DEFAULT_MAX_BYTES;
 	int64_t now = 0;
 	int c, rc = 0;
@@ -641,7 +641,7 @@ int cmd_import(int argc, char **argv)
 		case 'n': m.dry = 1; break;
 		case 'g': m.group = optarg; break;
 		case 'f':
-			if (!(from = imp_format_from_name(optarg)))
+			if (!(from = ant_imp_format_from_name(optarg)))
 				return ant_usage_error(help, "--from: '%s' is not samidare, tama, opml or lirs", optarg);
 			break;
 		case 'N':
@@ -664,26 +664,26 @@ int cmd_import(int argc, char **argv)
 	if (!(m.s = ant_open(STORE_OPEN_EXISTING)))
 		return ANT_FATAL;
 	m.now = ant_now(now);
-	m.allow_file = store_config_int(m.s, CFG_ALLOW_FILE, 0) != 0;
+	m.allow_file = ant_store_config_int(m.s, CFG_ALLOW_FILE, 0) != 0;
 	/* An update running now would write its older view of the pages back. */
-	if (store_lock(m.s, STORE_LOCK_WAIT, m.err, sizeof m.err) < 0 ||
-	    store_begin(m.s, m.err, sizeof m.err) < 0) {
+	if (ant_store_lock(m.s, STORE_LOCK_WAIT, m.err, sizeof m.err) < 0 ||
+	    ant_store_begin(m.s, m.err, sizeof m.err) < 0) {
 		ant_error("%s", m.err);
-		store_close(m.s);
+		ant_store_close(m.s);
 		return ANT_FATAL;
 	}
 	for (int i = optind; i < argc && rc == 0; i++)
 		rc = import_file(&m, argv[i], from, max);
 	if (rc < 0 || m.dry) {
-		store_rollback(m.s);
-	} else if (store_commit(m.s, m.err, sizeof m.err) < 0) {
-		store_rollback(m.s);
+		ant_store_rollback(m.s);
+	} else if (ant_store_commit(m.s, m.err, sizeof m.err) < 0) {
+		ant_store_rollback(m.s);
 		rc = -1;
 	}
 	if (rc < 0)
 		ant_error("%s", m.err);
-	store_close(m.s);
-	lbuf_release(&m.tmp);
+	ant_store_close(m.s);
+	lb_buf_release(&m.tmp);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return ant_error("cannot write to standard output"), ANT_FATAL;
 	return rc < 0 ? ANT_FATAL : m.total_errors ? ANT_NOTFOUND : ANT_OK;

@@ -51,11 +51,11 @@ static const struct { const char *key, *value; } defaults[] = {
 
 struct setting { const char *key; const char *value; };
 
-static int set_defaults(store *s, char *err, size_t errlen)
+static int set_defaults(ant_store *s, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++) {
-		char *v = store_config_get(s, defaults[i].key);
-		int rc = v ? 0 : store_config_set(s, defaults[i].key, defaults[i].value, err, errlen);
+		char *v = ant_store_config_get(s, defaults[i].key);
+		int rc = v ? 0 : ant_store_config_set(s, defaults[i].key, defaults[i].value, err, errlen);
 		free(v);
 		if (rc < 0)
 			return -1;
@@ -85,7 +85,7 @@ int cmd_init(int argc, char **argv)
 	size_t nset = 0;
 	int64_t v;
 	int c, rc = ANT_OK;
-	store *s;
+	ant_store *s;
 	char err[512];
 
 	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
@@ -140,19 +140,19 @@ int cmd_init(int argc, char **argv)
 		return ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
 	if (!(s = ant_open(STORE_OPEN_CREATE)))
 		return ANT_FATAL;
-	if (store_begin(s, err, sizeof err) < 0 || set_defaults(s, err, sizeof err) < 0)
+	if (ant_store_begin(s, err, sizeof err) < 0 || set_defaults(s, err, sizeof err) < 0)
 		goto fail;
 	for (size_t i = 0; i < nset; i++)
-		if (store_config_set(s, set[i].key, set[i].value, err, sizeof err) < 0)
+		if (ant_store_config_set(s, set[i].key, set[i].value, err, sizeof err) < 0)
 			goto fail;
-	if (store_commit(s, err, sizeof err) < 0)
+	if (ant_store_commit(s, err, sizeof err) < 0)
 		goto fail;
 	printf("initialised '%s'\n", ant_db_path);
-	store_close(s);
+	ant_store_close(s);
 	return rc;
 fail:
 	ant_error("%s", err);
-	store_rollback(s);
-	store_close(s);
+	ant_store_rollback(s);
+	ant_store_close(s);
 	return ANT_FATAL;
 }

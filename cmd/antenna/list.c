@@ -7,8 +7,8 @@
 #include <time.h>
 
 #include "antenna.h"
-#include "buf.h"
-#include "jsonw.h"
+#include "lb_buf.h"
+#include "lirs_jsonw.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] list [--format text|jsonl] [--sources]\n\n"
@@ -33,21 +33,21 @@ static void fmt_time(char *b, size_t n, int64_t t, int64_t tz)
 		strftime(b, n, "%Y-%m-%d %H:%M", &tm);
 }
 
-static int jkey_strz_or_null(lbuf *o, const char *k, const char *v)
+static int jkey_strz_or_null(lb_buf *o, const char *k, const char *v)
 {
-	if (lbuf_addc(o, ',') < 0 || jsonw_key(o, k) < 0)
+	if (lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0)
 		return -1;
-	return v ? jsonw_strz(o, v) : lbuf_adds(o, "null");
+	return v ? lirs_jsonw_strz(o, v) : lb_buf_adds(o, "null");
 }
 
-static int jkey_int(lbuf *o, const char *k, int64_t v)
+static int jkey_int(lb_buf *o, const char *k, int64_t v)
 {
-	return lbuf_addc(o, ',') < 0 || jsonw_key(o, k) < 0 ? -1 : jsonw_int(o, v);
+	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : lirs_jsonw_int(o, v);
 }
 
-static int page_json(lbuf *o, const store_page *p)
+static int page_json(lb_buf *o, const ant_store_page *p)
 {
-	if (lbuf_addc(o, '{') < 0 || jsonw_key(o, "url") < 0 || jsonw_strz(o, p->url) < 0 ||
+	if (lb_buf_addc(o, '{') < 0 || lirs_jsonw_key(o, "url") < 0 || lirs_jsonw_strz(o, p->url) < 0 ||
 	    jkey_strz_or_null(o, "title", p->title) < 0 ||
 	    jkey_strz_or_null(o, "author", p->author) < 0 ||
 	    jkey_strz_or_null(o, "group", p->group) < 0 ||
@@ -63,30 +63,30 @@ static int page_json(lbuf *o, const store_page *p)
 	    jkey_strz_or_null(o, "excerpt", p->excerpt) < 0 ||
 	    jkey_strz_or_null(o, "feed_url", p->feed_url) < 0)
 		return -1;
-	return lbuf_adds(o, "}\n");
+	return lb_buf_adds(o, "}\n");
 }
 
-static int page_text(lbuf *o, const store_page *p, int64_t tz)
+static int page_text(lb_buf *o, const ant_store_page *p, int64_t tz)
 {
 	char t[32];
 
 	fmt_time(t, sizeof t, p->st.last_modified, tz);
-	return lbuf_addf(o, "%s  %-6s  %s  <%s>%s%s%s\n", t,
+	return lb_buf_addf(o, "%s  %-6s  %s  <%s>%s%s%s\n", t,
 			 p->st.detected_by ? p->st.detected_by : "-",
 			 *p->title ? p->title : "(no title)", p->url,
 			 p->last_error ? "  [" : "", p->last_error ? p->last_error : "",
 			 p->last_error ? "]" : "");
 }
 
-static int source_line(lbuf *o, const store_source *x, int json)
+static int source_line(lb_buf *o, const ant_store_source *x, int json)
 {
 	if (!json)
-		return lbuf_addf(o, "%s  read %lld, merged %lld, not watched %lld, skipped %lld%s%s%s\n",
+		return lb_buf_addf(o, "%s  read %lld, merged %lld, not watched %lld, skipped %lld%s%s%s\n",
 				 x->url, (long long)x->records_read, (long long)x->records_merged,
 				 (long long)x->records_ignored, (long long)x->records_skipped,
 				 x->last_error ? "  [" : "", x->last_error ? x->last_error : "",
 				 x->last_error ? "]" : "");
-	if (lbuf_addc(o, '{') < 0 || jsonw_key(o, "url") < 0 || jsonw_strz(o, x->url) < 0 ||
+	if (lb_buf_addc(o, '{') < 0 || lirs_jsonw_key(o, "url") < 0 || lirs_jsonw_strz(o, x->url) < 0 ||
 	    jkey_int(o, "last_fetch", x->last_fetch) < 0 || jkey_int(o, "last_ok", x->last_ok) < 0 ||
 	    jkey_strz_or_null(o, "last_error", x->last_error) < 0 ||
 	    jkey_int(o, "records_read", x->records_read) < 0 ||
@@ -95,39 +95,39 @@ static int source_line(lbuf *o, const store_source *x, int json)
 	    jkey_int(o, "records_skipped", x->records_skipped) < 0 ||
 	    jkey_strz_or_null(o, "kind", x->kind == STORE_SOURCE_ATOM ? "atom" : "lirs") < 0)
 		return -1;
-	return lbuf_adds(o, "}\n");
+	return lb_buf_adds(o, "}\n");
 }
 
-static int list_pages(store *s, int json, lbuf *o, char *err, size_t errlen)
+static int list_pages(ant_store *s, int json, lb_buf *o, char *err, size_t errlen)
 {
-	store_page *p;
+	ant_store_page *p;
 	size_t n;
-	int64_t tz = store_config_int(s, CFG_TZ, 32400);
+	int64_t tz = ant_store_config_int(s, CFG_TZ, 32400);
 
-	if (store_pages_load(s, &p, &n, err, errlen) < 0)
+	if (ant_store_pages_load(s, &p, &n, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if ((json ? page_json(o, &p[i]) : page_text(o, &p[i], tz)) < 0) {
-			store_pages_free(p, n);
+			ant_store_pages_free(p, n);
 			return snprintf(err, errlen, "out of memory"), -1;
 		}
-	store_pages_free(p, n);
+	ant_store_pages_free(p, n);
 	return 0;
 }
 
-static int list_sources(store *s, int json, lbuf *o, char *err, size_t errlen)
+static int list_sources(ant_store *s, int json, lb_buf *o, char *err, size_t errlen)
 {
-	store_source *x;
+	ant_store_source *x;
 	size_t n;
 
-	if (store_sources_load(s, &x, &n, err, errlen) < 0)
+	if (ant_store_sources_load(s, &x, &n, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (source_line(o, &x[i], json) < 0) {
-			store_sources_free(x, n);
+			ant_store_sources_free(x, n);
 			return snprintf(err, errlen, "out of memory"), -1;
 		}
-	store_sources_free(x, n);
+	ant_store_sources_free(x, n);
 	return 0;
 }
 
@@ -140,8 +140,8 @@ int cmd_list(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, json = 0, sources = 0, rc;
-	store *s;
-	lbuf o = LBUF_INIT;
+	ant_store *s;
+	lb_buf o = LB_BUF_INIT;
 	char err[512];
 
 	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
@@ -163,14 +163,14 @@ int cmd_list(int argc, char **argv)
 		return ANT_FATAL;
 	rc = sources ? list_sources(s, json, &o, err, sizeof err)
 		     : list_pages(s, json, &o, err, sizeof err);
-	store_close(s);
+	ant_store_close(s);
 	if (rc < 0) {
 		ant_error("%s", err);
-		lbuf_release(&o);
+		lb_buf_release(&o);
 		return ANT_FATAL;
 	}
 	fwrite(o.data, 1, o.len, stdout);
-	lbuf_release(&o);
+	lb_buf_release(&o);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		ant_error("cannot write to standard output");
 		return ANT_FATAL;

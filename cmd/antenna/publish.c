@@ -26,12 +26,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "afile.h"
+#include "lb_afile.h"
 #include "antenna.h"
 #include "atom.h"
-#include "evstore.h"
+#include "atom_evstore.h"
 #include "lirs.h"
-#include "publish.h"
+#include "ant_publish.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] publish [--now EPOCH] [--keep-events N|all] DIR\n\n"
@@ -46,16 +46,16 @@ static const char help[] =
 
 struct site_cfg {
 	char *title, *base, *author;
-	pub_site site;
-	pub_lirs_counts counts;
+	ant_pub_site site;
+	ant_pub_lirs_counts counts;
 	int64_t page_size;
 	int64_t keep_events;     /* EVSTORE_KEEP_ALL or >= 0 */
 };
 
 /* The lirs_charset setting (antenna init --charset): 1 for euc-jp-ms. */
-static int lirs_charset_ms(store *s)
+static int lirs_charset_ms(ant_store *s)
 {
-	char *v = store_config_get(s, CFG_LIRS_CHARSET);
+	char *v = ant_store_config_get(s, CFG_LIRS_CHARSET);
 	int ms = v && !strcmp(v, "euc-jp-ms");
 
 	free(v);
@@ -63,7 +63,7 @@ static int lirs_charset_ms(store *s)
 }
 
 /* What lirs.gz holds that is not exactly the pages' text (lirs(5)). */
-static void lirs_warnings(const pub_lirs_counts *n)
+static void lirs_warnings(const ant_pub_lirs_counts *n)
 {
 	if (n->replaced)
 		ant_error("warning: lirs.gz: %lu characters EUC-JP cannot hold were written as U+3013",
@@ -77,24 +77,24 @@ static void lirs_warnings(const pub_lirs_counts *n)
 			  "euc-jp-ms' keeps them)", n->substituted);
 }
 
-static void cfg_load(store *s, struct site_cfg *c, int64_t now)
+static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 {
-	c->title = store_config_get(s, CFG_TITLE);
-	c->base = store_config_get(s, CFG_BASE);
-	c->author = store_config_get(s, CFG_AUTHOR);
-	pub_site_defaults(&c->site);
+	c->title = ant_store_config_get(s, CFG_TITLE);
+	c->base = ant_store_config_get(s, CFG_BASE);
+	c->author = ant_store_config_get(s, CFG_AUTHOR);
+	ant_pub_site_defaults(&c->site);
 	c->site.title = c->title ? c->title : "antenna";
 	c->site.base = c->base ? c->base : "http://localhost/";
 	c->site.author = c->author ? c->author : "";
 	c->site.now = now;
-	c->site.prev_publish = store_config_int(s, CFG_LAST_PUBLISH, 0);
-	c->site.display_tz = store_config_int(s, CFG_TZ, PUB_JST);
-	c->site.visited_query = store_config_int(s, CFG_VISITED, 1) != 0;
-	c->site.max_age = store_config_int(s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
+	c->site.prev_publish = ant_store_config_int(s, CFG_LAST_PUBLISH, 0);
+	c->site.display_tz = ant_store_config_int(s, CFG_TZ, PUB_JST);
+	c->site.visited_query = ant_store_config_int(s, CFG_VISITED, 1) != 0;
+	c->site.max_age = ant_store_config_int(s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
 	c->site.lirs_euc_jp_ms = lirs_charset_ms(s);
 	memset(&c->counts, 0, sizeof c->counts);
 	c->site.lirs_counts = &c->counts;
-	c->page_size = store_config_int(s, CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
+	c->page_size = ant_store_config_int(s, CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
 	c->keep_events = ant_keep_events(s);
 }
 
@@ -105,9 +105,9 @@ static void cfg_free(struct site_cfg *c)
 	free(c->author);
 }
 
-static void to_pub(pub_page *v, const store_page *p, int64_t tz)
+static void to_pub(ant_pub_page *v, const ant_store_page *p, int64_t tz)
 {
-	*v = (pub_page){
+	*v = (ant_pub_page){
 		.url = p->url, .title = p->title, .author = p->author, .group = p->group,
 		.last_modified = p->st.last_modified, .last_detected = p->st.last_detected,
 		.tz_offset = tz,
@@ -120,7 +120,7 @@ static void to_pub(pub_page *v, const store_page *p, int64_t tz)
 }
 
 /* current.atom: one event per page with a fresh update. */
-static size_t fresh_events(ev_event *ev, const pub_page *v, size_t n, const pub_site *site)
+static size_t fresh_events(atom_ev_event *ev, const ant_pub_page *v, size_t n, const ant_pub_site *site)
 {
 	size_t k = 0;
 
@@ -128,7 +128,7 @@ static size_t fresh_events(ev_event *ev, const pub_page *v, size_t n, const pub_
 		if (!v[i].last_modified || !v[i].last_detected ||
 		    v[i].last_detected < site->now - site->max_age)
 			continue;
-		ev[k++] = (ev_event){
+		ev[k++] = (atom_ev_event){
 			.url = v[i].url, .last_modified = v[i].last_modified,
 			.last_detected = v[i].last_detected, .tz_offset = v[i].tz_offset,
 			.content_length = v[i].content_length, .title = v[i].title,
@@ -141,13 +141,13 @@ static size_t fresh_events(ev_event *ev, const pub_page *v, size_t n, const pub_
 
 /* Archives of a pruned history whose file DIR lacks: they cannot be
  * written again, and must not be written differently (RFC 5005 §4). */
-static int warn_lost(evstore *ev, const char *dir, const struct site_cfg *c)
+static int warn_lost(atom_evstore *ev, const char *dir, const struct site_cfg *c)
 {
 	int64_t pruned, n, first = 0, last = 0, lost = 0;
 	char err[512], path[4096], keep[32];
 	struct stat sb;
 
-	if (evstore_pruned(ev, &pruned, NULL, err, sizeof err) != 0 || pruned == 0)
+	if (atom_evstore_pruned(ev, &pruned, NULL, err, sizeof err) != 0 || pruned == 0)
 		return 0;
 	for (n = 1; n <= pruned; n++) {
 		snprintf(path, sizeof path, "%s/archive/%lld.atom", dir, (long long)n);
@@ -180,9 +180,9 @@ struct side {
 	const char *dir;
 	const char *db;          /* the database's path, for the second connection */
 	struct site_cfg *c;
-	store_page *p;
-	pub_page *v;
-	ev_event *cur;
+	ant_store_page *p;
+	ant_pub_page *v;
+	atom_ev_event *cur;
 	size_t n, ncur;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -200,7 +200,7 @@ static void side_ready(struct side *w, int ready)
 }
 
 /* atom_cur_fn: current.atom's events, once the side thread has them. */
-static int wait_pages(void *ctx, const ev_event **v, size_t *n, char *err, size_t errlen)
+static int wait_pages(void *ctx, const atom_ev_event **v, size_t *n, char *err, size_t errlen)
 {
 	struct side *w = ctx;
 	int ready;
@@ -219,11 +219,11 @@ static int wait_pages(void *ctx, const ev_event **v, size_t *n, char *err, size_
 
 static int load_pages(struct side *w)
 {
-	store *s2 = NULL;
+	ant_store *s2 = NULL;
 	int rc = -1;
 
-	if (store_open(&s2, w->db, STORE_OPEN_EXISTING, w->err, sizeof w->err) < 0 ||
-	    store_pages_load(s2, &w->p, &w->n, w->err, sizeof w->err) < 0)
+	if (ant_store_open(&s2, w->db, STORE_OPEN_EXISTING, w->err, sizeof w->err) < 0 ||
+	    ant_store_pages_load(s2, &w->p, &w->n, w->err, sizeof w->err) < 0)
 		goto out;
 	if (!(w->v = malloc((w->n ? w->n : 1) * sizeof *w->v)) ||
 	    !(w->cur = malloc((w->n ? w->n : 1) * sizeof *w->cur))) {
@@ -235,7 +235,7 @@ static int load_pages(struct side *w)
 	w->ncur = fresh_events(w->cur, w->v, w->n, &w->c->site);
 	rc = 0;
 out:
-	store_close(s2);
+	ant_store_close(s2);
 	return rc;
 }
 
@@ -250,16 +250,16 @@ static void *write_side(void *arg)
 		return NULL;
 	}
 	side_ready(w, 1);
-	w->rc = publish_html(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
-		publish_lirs(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
-		publish_di(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ? -1 : 0;
+	w->rc = ant_publish_html(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
+		ant_publish_lirs(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
+		ant_publish_di(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ? -1 : 0;
 	return NULL;
 }
 
-static int write_atom(store *s, const char *dir, const struct site_cfg *c,
+static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 		      struct side *w, int *lost, char *err, size_t errlen)
 {
-	evstore *ev = NULL;
+	atom_evstore *ev = NULL;
 	atom_cfg ac = { .base = c->site.base, .title = c->site.title,
 			.author = *c->site.author ? c->site.author : NULL,
 			.page_size = c->page_size, .now = c->site.now };
@@ -270,21 +270,21 @@ static int write_atom(store *s, const char *dir, const struct site_cfg *c,
 
 	snprintf(path, sizeof path, "%s/index.atom", dir);
 	fresh = stat(path, &sb) != 0;    /* atom_publish() then writes every archive */
-	if (evstore_attach(&ev, store_db(s), err, errlen) == 0) {
-		evstore_set_retention(ev, c->keep_events);
+	if (atom_evstore_attach(&ev, ant_store_db(s), err, errlen) == 0) {
+		atom_evstore_set_retention(ev, c->keep_events);
 		rc = atom_publish_later(ev, dir, &ac, NULL, 0, wait_pages, w, &stats, err, errlen);
 		if (rc == 0 && fresh)
 			*lost = warn_lost(ev, dir, c);
 	}
-	evstore_close(ev);
+	atom_evstore_close(ev);
 	return rc;
 }
 
-static int publish(store *s, const char *dir, int64_t now, int64_t keep, int *lost,
+static int publish(ant_store *s, const char *dir, int64_t now, int64_t keep, int *lost,
 		   char *err, size_t errlen)
 {
 	struct site_cfg c;
-	struct side w = { .dir = dir, .db = store_path(s), .c = &c };
+	struct side w = { .dir = dir, .db = ant_store_path(s), .c = &c };
 	pthread_t th;
 	int threaded, arc, rc = -1;
 
@@ -294,7 +294,7 @@ static int publish(store *s, const char *dir, int64_t now, int64_t keep, int *lo
 	if (keep != ANT_KEEP_DEFAULT)
 		c.keep_events = keep;
 	/* DIR first, so the two writers do not race to create it */
-	if (mkdir_p(dir, 0755) < 0) {
+	if (lb_mkdir_p(dir, 0755) < 0) {
 		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
 		goto out;
 	}
@@ -307,7 +307,7 @@ static int publish(store *s, const char *dir, int64_t now, int64_t keep, int *lo
 	if (w.rc < 0)
 		snprintf(err, errlen, "%s", w.err);
 	if (w.rc < 0 || arc < 0 ||
-	    store_config_set_int(s, CFG_LAST_PUBLISH, now, err, errlen) < 0)
+	    ant_store_config_set_int(s, CFG_LAST_PUBLISH, now, err, errlen) < 0)
 		goto out;
 	lirs_warnings(&c.counts);
 	printf("published %zu page%s: %s/index.html\n", w.n, w.n == 1 ? "" : "s", dir);
@@ -315,7 +315,7 @@ static int publish(store *s, const char *dir, int64_t now, int64_t keep, int *lo
 out:
 	free(w.cur);
 	free(w.v);
-	store_pages_free(w.p, w.n);
+	ant_store_pages_free(w.p, w.n);
 	cfg_free(&c);
 	pthread_cond_destroy(&w.cv);
 	pthread_mutex_destroy(&w.mu);
@@ -332,7 +332,7 @@ int cmd_publish(int argc, char **argv)
 	};
 	int64_t now = 0, keep = ANT_KEEP_DEFAULT;
 	int c, rc, lost = 0;
-	store *s;
+	ant_store *s;
 	char err[512];
 
 	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
@@ -353,7 +353,7 @@ int cmd_publish(int argc, char **argv)
 	rc = publish(s, argv[optind], ant_now(now), keep, &lost, err, sizeof err);
 	if (rc < 0)
 		ant_error("%s", err);
-	store_close(s);
+	ant_store_close(s);
 	/* 1: published, but archives lost with the directory stay lost */
 	return rc < 0 ? ANT_FATAL : lost ? ANT_NOTFOUND : ANT_OK;
 }

@@ -19,7 +19,7 @@ int cmd_remove(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	store *s;
+	ant_store *s;
 	char *key, err[512];
 	int c, rc;
 
@@ -32,9 +32,9 @@ int cmd_remove(int argc, char **argv)
 		return ant_usage_error(help, "one URL is needed");
 	if (!(s = ant_open_url(argv[optind], &key)))
 		return ANT_FATAL;
-	rc = store_page_remove(s, key, err, sizeof err);
+	rc = ant_store_page_remove(s, key, err, sizeof err);
 	if (rc == 0)
-		rc = store_source_remove(s, key, err, sizeof err);
+		rc = ant_store_source_remove(s, key, err, sizeof err);
 	if (rc < 0)
 		ant_error("%s", err);
 	else if (rc == 0)
@@ -42,6 +42,6 @@ int cmd_remove(int argc, char **argv)
 	else
 		printf("removed '%s'\n", argv[optind]);
 	free(key);
-	store_close(s);
+	ant_store_close(s);
 	return rc < 0 ? ANT_FATAL : rc == 0 ? ANT_NOTFOUND : ANT_OK;
 }

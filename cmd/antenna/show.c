@@ -27,7 +27,7 @@ static const char *when(char *b, size_t n, int64_t t, int64_t tz)
 	return b;
 }
 
-static const char *how(const store_page *p)
+static const char *how(const ant_store_page *p)
 {
 	const char *r = p->st.detected_by;
 
@@ -48,7 +48,7 @@ static const char *how(const store_page *p)
 	return "lirs (relayed by a LIRS source)";
 }
 
-static void show_page(const store_page *p, int64_t tz)
+static void show_page(const ant_store_page *p, int64_t tz)
 {
 	char b[128];
 
@@ -70,7 +70,7 @@ static void show_page(const store_page *p, int64_t tz)
 	if (p->feed_url) {
 		printf("feed:           %s%s\n", p->feed_url, p->feed_by_user ? " (set by user)" : "");
 		printf("feed newest:    %s\n", when(b, sizeof b, p->st.feed_time, tz));
-		printf("feed error:     %s\n", p->feed_error ? p->feed_error : "none");
+		printf("feed error:     %s\n", p->ant_feed_error ? p->ant_feed_error : "none");
 	}
 	printf("last detected:  %s\n", when(b, sizeof b, p->st.last_detected, tz));
 	printf("last check:     %s\n", when(b, sizeof b, p->st.last_check, tz));
@@ -88,7 +88,7 @@ static void show_page(const store_page *p, int64_t tz)
 	       p->st.recheck ? " (re-check asked by a LIRS source)" : "");
 }
 
-static void show_source(store *s, const store_source *x, int64_t tz)
+static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 {
 	char b[128];
 
@@ -106,22 +106,22 @@ static void show_source(store *s, const store_source *x, int64_t tz)
 	if (x->kind == STORE_SOURCE_ATOM) {
 		printf("newest entry:   %s\n", when(b, sizeof b, x->last_entry, tz));
 		printf("prev-archive:   %s\n", x->archive_head ? x->archive_head : "none");
-		printf("archives read:  %lld\n", (long long)store_archive_count(s, x->id));
+		printf("archives read:  %lld\n", (long long)ant_store_archive_count(s, x->id));
 	}
 }
 
-static int find_source(store *s, const char *key, int64_t tz, char *err, size_t errlen)
+static int find_source(ant_store *s, const char *key, int64_t tz, char *err, size_t errlen)
 {
-	store_source *x;
+	ant_store_source *x;
 	size_t n, i;
 
-	if (store_sources_load(s, &x, &n, err, errlen) < 0)
+	if (ant_store_sources_load(s, &x, &n, err, errlen) < 0)
 		return -1;
 	for (i = 0; i < n && strcmp(x[i].url_key, key) != 0; i++)
 		;
 	if (i < n)
 		show_source(s, &x[i], tz);
-	store_sources_free(x, n);
+	ant_store_sources_free(x, n);
 	return i < n;
 }
 
@@ -131,8 +131,8 @@ int cmd_show(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	store *s;
-	store_page p;
+	ant_store *s;
+	ant_store_page p;
 	char *key, err[512];
 	int c, rc;
 	int64_t tz;
@@ -143,11 +143,11 @@ int cmd_show(int argc, char **argv)
 		return ant_usage_error(help, "one URL is needed");
 	if (!(s = ant_open_url(argv[optind], &key)))
 		return ANT_FATAL;
-	tz = store_config_int(s, CFG_TZ, 32400);
-	rc = store_page_get(s, key, &p, err, sizeof err);
+	tz = ant_store_config_int(s, CFG_TZ, 32400);
+	rc = ant_store_page_get(s, key, &p, err, sizeof err);
 	if (rc > 0) {
 		show_page(&p, tz);
-		store_page_release(&p);
+		ant_store_page_release(&p);
 	} else if (rc == 0) {
 		rc = find_source(s, key, tz, err, sizeof err);
 	}
@@ -156,6 +156,6 @@ int cmd_show(int argc, char **argv)
 	else if (rc == 0)
 		ant_error("'%s' is not watched", argv[optind]);
 	free(key);
-	store_close(s);
+	ant_store_close(s);
 	return rc < 0 ? ANT_FATAL : rc == 0 ? ANT_NOTFOUND : ANT_OK;
 }

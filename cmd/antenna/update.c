@@ -2,13 +2,13 @@
  * update.c: antenna update: read the LIRS sources, then check the pages
  * that are due, concurrently, and record what changed.
  *
- * Order: sources first (one fetch_run), then pages (a second fetch_run),
+ * Order: sources first (one ant_fetch_run), then pages (a second ant_fetch_run),
  * so that a source's newer Last-Modified for a watched page makes that
  * page due in the same run (samidare's "hint").  Each finished transfer is
  * analysed in the fetch callback and its body dropped at once, so memory
  * holds at most --jobs bodies.  Writes go through one prepared statement,
  * committed every UPD_BATCH checks: kill -9 loses at most one batch, never
- * consistency.  The run lock (store_lock) is held from start to end.
+ * consistency.  The run lock (ant_store_lock) is held from start to end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +17,13 @@
 #include <time.h>
 
 #include "antenna.h"
-#include "buf.h"
-#include "evstore.h"
-#include "feed.h"
-#include "fetch.h"
+#include "lb_buf.h"
+#include "atom_evstore.h"
+#include "ant_feed.h"
+#include "ant_fetch.h"
 #include "lirs.h"
-#include "merge.h"
-#include "page.h"
+#include "lirs_merge.h"
+#include "ant_page.h"
 
 #define UPD_BATCH 64       /* checks per transaction */
 
@@ -64,37 +64,37 @@ struct feedres {
 	int pending;             /* its fetch is under way */
 	int waiting;             /* the page's check waits for the feed */
 	int deferred;            /* the page waits for its newly found feed */
-	detect_input in;         /* then: its check, */
+	ant_detect_input in;         /* then: its check, */
 	char *excerpt;           /* what its text added, */
 	char errtext[300];       /* and its error */
 };
 
 /* One transfer of the pages' run: a page or its feed. */
 struct job {
-	store_page *p;
+	ant_store_page *p;
 	int feed;
 	char *url, *etag, *lm;   /* a feed's: copies, as the page may name
 				    another feed while this one is queued */
 };
 
 struct upd {
-	store *s;
+	ant_store *s;
 	struct feedres *fr;      /* one per page */
 	unsigned feeds_checked, feeds_failed;
 	unsigned archives_read, natom;
-	evstore *ev;
+	atom_evstore *ev;
 	int64_t now, max_age, max_future, tz;
 	int verbose;
-	store_page *pages;       /* all pages, sorted by url_key */
+	ant_store_page *pages;       /* all pages, sorted by url_key */
 	size_t npages;
-	lbuf key;                /* scratch: a record's URL key */
+	lb_buf key;                /* scratch: a record's URL key */
 	/* transaction batching */
 	int in_tx;
 	unsigned pending;
 	int failed_db;
 	char err[512];
 	/* the source being read */
-	store_source *src;
+	ant_store_source *src;
 	/* counters for the summary */
 	unsigned checked, updated, unchanged, failed;
 	unsigned nsources, src_failed;
@@ -108,7 +108,7 @@ static int tx_need(struct upd *u)
 	if (u->failed_db)
 		return -1;
 	if (!u->in_tx) {
-		if (store_begin(u->s, u->err, sizeof u->err) < 0) {
+		if (ant_store_begin(u->s, u->err, sizeof u->err) < 0) {
 			u->failed_db = 1;
 			return -1;
 		}
@@ -123,8 +123,8 @@ static int tx_commit(struct upd *u)
 		return u->failed_db ? -1 : 0;
 	u->in_tx = 0;
 	u->pending = 0;
-	if (store_commit(u->s, u->err, sizeof u->err) < 0) {
-		store_rollback(u->s);
+	if (ant_store_commit(u->s, u->err, sizeof u->err) < 0) {
+		ant_store_rollback(u->s);
 		u->failed_db = 1;
 		return -1;
 	}
@@ -150,7 +150,7 @@ static void set_str(char **dst, const char *v)
 
 /* P's update came from SRC (a LIRS record or an Atom entry whose title is
  * TITLE): no excerpt of ours; its title fills a title still unknown. */
-static void relayed(store_page *p, store_source *src, const char *title)
+static void relayed(ant_store_page *p, ant_store_source *src, const char *title)
 {
 	set_str(&p->source_url, src->url);
 	set_str(&p->excerpt, "");
@@ -160,9 +160,9 @@ static void relayed(store_page *p, store_source *src, const char *title)
 }
 
 /* One update event for the Atom bridge, in the current transaction. */
-static int add_event(struct upd *u, const store_page *p)
+static int add_event(struct upd *u, const ant_store_page *p)
 {
-	ev_event e = {
+	atom_ev_event e = {
 		.url = p->url,
 		.last_modified = p->st.last_modified,
 		.last_detected = p->st.last_detected,
@@ -174,7 +174,7 @@ static int add_event(struct upd *u, const store_page *p)
 		.excerpt = p->excerpt,
 	};
 
-	if (evstore_add(u->ev, &e, u->err, sizeof u->err) < 0) {
+	if (atom_evstore_add(u->ev, &e, u->err, sizeof u->err) < 0) {
 		u->failed_db = 1;
 		return -1;
 	}
@@ -183,9 +183,9 @@ static int add_event(struct upd *u, const store_page *p)
 
 /* The excerpt shown for the last update: at most the excerpt limit of
  * characters, cut at a character boundary (page.h). */
-static void set_excerpt(store_page *p, const char *text)
+static void set_excerpt(ant_store_page *p, const char *text)
 {
-	char *x = page_clip(text, excerpt_max);
+	char *x = ant_page_clip(text, excerpt_max);
 
 	if (x) {
 		free(p->excerpt);
@@ -193,11 +193,11 @@ static void set_excerpt(store_page *p, const char *text)
 	}
 }
 
-static int save_page(struct upd *u, store_page *p, int event)
+static int save_page(struct upd *u, ant_store_page *p, int event)
 {
 	if (tx_need(u) < 0)
 		return -1;
-	if (store_page_save(u->s, p, u->err, sizeof u->err) < 0) {
+	if (ant_store_page_save(u->s, p, u->err, sizeof u->err) < 0) {
 		u->failed_db = 1;
 		return -1;
 	}
@@ -211,12 +211,12 @@ static int save_page(struct upd *u, store_page *p, int event)
 
 static int cmp_page_key(const void *a, const void *b)
 {
-	return strcmp(((const store_page *)a)->url_key, ((const store_page *)b)->url_key);
+	return strcmp(((const ant_store_page *)a)->url_key, ((const ant_store_page *)b)->url_key);
 }
 
-static store_page *find_page(struct upd *u, const char *key)
+static ant_store_page *find_page(struct upd *u, const char *key)
 {
-	store_page k;
+	ant_store_page k;
 
 	k.url_key = (char *)key;
 	return bsearch(&k, u->pages, u->npages, sizeof *u->pages, cmp_page_key);
@@ -226,22 +226,22 @@ static store_page *find_page(struct upd *u, const char *key)
 static int on_record(void *ctx, const lirs_record *r)
 {
 	struct upd *u = ctx;
-	store_page *p;
+	ant_store_page *p;
 
 	u->src->records_read++;
 	/* the rule lirs merge applies (merge.h): unusable, future, stale */
-	if (merge_check_at(r, u->now, u->max_age, u->max_future) != MERGE_USABLE) {
+	if (lirs_merge_check_at(r, u->now, u->max_age, u->max_future) != MERGE_USABLE) {
 		u->src->records_skipped++;
 		return 0;
 	}
-	lbuf_reset(&u->key);
-	if (merge_url_key(&u->key, r->url) < 0)
+	lb_buf_reset(&u->key);
+	if (lirs_merge_url_key(&u->key, r->url) < 0)
 		return 1;
 	if (!(p = find_page(u, u->key.data))) {
 		u->src->records_ignored++;   /* not watched here: not ours to list */
 		return 0;
 	}
-	if (!detect_relay(&p->st, r->last_modified, r->last_detected, u->now))
+	if (!ant_detect_relay(&p->st, r->last_modified, r->last_detected, u->now))
 		return 0;
 	relayed(p, u->src, r->title);
 	return save_page(u, p, 1) < 0;
@@ -249,7 +249,7 @@ static int on_record(void *ctx, const lirs_record *r)
 
 /* A source (LIRS, DI or Atom) is read: its counts go into the run's, its
  * state is saved, in one transaction per source. */
-static void source_finish(struct upd *u, store_source *src, int notmodified)
+static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
 {
 	u->rec_read += src->records_read;
 	u->rec_merged += src->records_merged;
@@ -258,12 +258,12 @@ static void source_finish(struct upd *u, store_source *src, int notmodified)
 	if (u->verbose)
 		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
 			notmodified ? "not modified" : "read");
-	if (tx_need(u) == 0 && store_source_save(u->s, src, u->err, sizeof u->err) < 0)
+	if (tx_need(u) == 0 && ant_store_source_save(u->s, src, u->err, sizeof u->err) < 0)
 		u->failed_db = 1;
 	tx_commit(u);
 }
 
-static void read_source(struct upd *u, store_source *src, const fetch_result *res)
+static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_result *res)
 {
 	/* hina.txt has no Last-Detected: this fetch is it (lirs(5)) */
 	lirs_reader_opts o = { .filename = src->url, .on_record = on_record, .ctx = u,
@@ -291,12 +291,12 @@ static void read_source(struct upd *u, store_source *src, const fetch_result *re
 	}
 }
 
-static int http_failed(const fetch_result *res)
+static int http_failed(const ant_fetch_result *res)
 {
 	return res->err != FETCH_OK || res->status >= 400 || res->status < 200;
 }
 
-static const char *error_text(const fetch_result *res, char *b, size_t n)
+static const char *error_text(const ant_fetch_result *res, char *b, size_t n)
 {
 	if (res->error[0])
 		return res->error;
@@ -305,7 +305,7 @@ static const char *error_text(const fetch_result *res, char *b, size_t n)
 }
 
 /* Validators: replaced by a 200's (even by none), refreshed by a 304's. */
-static void take_validators(char **etag, char **lm, const fetch_result *res)
+static void take_validators(char **etag, char **lm, const ant_fetch_result *res)
 {
 	if (res->status != 304 || res->etag)
 		set_str(etag, res->etag);
@@ -313,10 +313,10 @@ static void take_validators(char **etag, char **lm, const fetch_result *res)
 		set_str(lm, res->last_modified);
 }
 
-static void source_done(void *ctx, const fetch_req *req, const fetch_result *res)
+static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
 {
 	struct upd *u = ctx;
-	store_source *src = req->user;
+	ant_store_source *src = req->user;
 	char b[64];
 
 	src->last_fetch = u->now;
@@ -358,34 +358,34 @@ static void source_done(void *ctx, const fetch_req *req, const fetch_result *res
 
 struct awalk {
 	struct upd *u;
-	store_source *src;
+	ant_store_source *src;
 	const char *doc_url;     /* resolves the hrefs of the document being read */
 	int got;                 /* the document was read completely */
 	int notmodified;
 	char *prev;              /* its prev-archive, resolved */
 	int64_t entries;
-	lbuf url;
+	lb_buf url;
 	char err[400];
 };
 
-static int atom_entry(void *ctx, const feed_entry *e)
+static int atom_entry(void *ctx, const ant_feed_entry *e)
 {
 	struct awalk *w = ctx;
 	struct upd *u = w->u;
 	char *url;
-	store_page *p;
-	ev_event ev;
+	ant_store_page *p;
+	atom_ev_event ev;
 
 	w->src->records_read++;
 	w->entries++;
-	url = *e->link ? feed_resolve(w->doc_url, e->link) : NULL;
+	url = *e->link ? ant_feed_resolve(w->doc_url, e->link) : NULL;
 	if (!url || !e->date) {
 		w->src->records_skipped++;
 		free(url);
 		return 0;
 	}
-	lbuf_reset(&u->key);
-	if (merge_url_key(&u->key, url) < 0 || !(p = find_page(u, u->key.data))) {
+	lb_buf_reset(&u->key);
+	if (lirs_merge_url_key(&u->key, url) < 0 || !(p = find_page(u, u->key.data))) {
 		w->src->records_ignored++;   /* not watched here: not ours to list */
 		free(url);
 		return 0;
@@ -395,14 +395,14 @@ static int atom_entry(void *ctx, const feed_entry *e)
 		w->src->last_entry = e->date;
 	/* Every entry is an update event (the archives are history); the
 	 * event store keeps one per (page, time), so nothing doubles. */
-	ev = (ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
+	ev = (atom_ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
 			 .tz_offset = u->tz, .title = *p->title ? p->title : e->title,
 			 .author = p->author, .source_url = w->src->url, .excerpt = "" };
-	if (tx_need(u) < 0 || evstore_add(u->ev, &ev, u->err, sizeof u->err) < 0) {
+	if (tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, u->err, sizeof u->err) < 0) {
 		u->failed_db = 1;
 		return 1;
 	}
-	if (detect_relay(&p->st, e->date, u->now, u->now)) {
+	if (ant_detect_relay(&p->st, e->date, u->now, u->now)) {
 		p->st.detected_by = "atom";
 		relayed(p, w->src, e->title);
 		return save_page(u, p, 0) < 0;
@@ -411,12 +411,12 @@ static int atom_entry(void *ctx, const feed_entry *e)
 	return 0;
 }
 
-static void atom_doc_done(void *ctx, const fetch_req *req, const fetch_result *res)
+static void atom_doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
 {
 	struct awalk *w = ctx;
-	feed_opts o = { .now = w->u->now, .skew = w->u->max_future, .on_entry = atom_entry, .ctx = w };
-	feed_parser *fp;
-	feed_info fi;
+	ant_feed_opts o = { .now = w->u->now, .skew = w->u->max_future, .on_entry = atom_entry, .ctx = w };
+	ant_feed_parser *fp;
+	ant_feed_info fi;
 	char b[64];
 	int rc = 0;
 
@@ -432,31 +432,31 @@ static void atom_doc_done(void *ctx, const fetch_req *req, const fetch_result *r
 		return;
 	}
 	w->doc_url = res->effective_url ? res->effective_url : req->url;
-	if (!(fp = feed_parser_new(&o))) {
+	if (!(fp = ant_feed_parser_new(&o))) {
 		snprintf(w->err, sizeof w->err, "out of memory");
 		return;
 	}
 	for (size_t off = 0; off < res->len && rc == 0; off += FEED_CHUNK)
-		rc = feed_parse_chunk(fp, res->body + off,
+		rc = ant_feed_parse_chunk(fp, res->body + off,
 				      res->len - off < FEED_CHUNK ? res->len - off : FEED_CHUNK);
-	if (feed_parse_finish(fp, &fi) < 0 || rc < 0) {
+	if (ant_feed_parse_finish(fp, &fi) < 0 || rc < 0) {
 		if (!w->u->failed_db)
-			snprintf(w->err, sizeof w->err, "'%s': bad feed: %s", req->url, feed_error(fp));
+			snprintf(w->err, sizeof w->err, "'%s': bad feed: %s", req->url, ant_feed_error(fp));
 	} else if (fi.kind != FEED_ATOM) {
 		snprintf(w->err, sizeof w->err, "'%s': not an Atom feed", req->url);
 	} else {
 		w->got = 1;
-		w->prev = fi.prev_archive ? feed_resolve(w->doc_url, fi.prev_archive) : NULL;
+		w->prev = fi.prev_archive ? ant_feed_resolve(w->doc_url, fi.prev_archive) : NULL;
 	}
-	feed_info_release(&fi);
-	feed_parser_free(fp);
+	ant_feed_info_release(&fi);
+	ant_feed_parser_free(fp);
 }
 
 /* Fetches and reads one document of the source (validators: the
  * subscription document only). */
-static int atom_read(struct awalk *w, const fetch_limits *lim, const char *url, int conditional)
+static int atom_read(struct awalk *w, const ant_fetch_limits *lim, const char *url, int conditional)
 {
-	fetch_req r = { url, conditional ? w->src->etag : NULL,
+	ant_fetch_req r = { url, conditional ? w->src->etag : NULL,
 			conditional ? w->src->lm_header : NULL, NULL };
 
 	w->got = w->notmodified = 0;
@@ -464,21 +464,21 @@ static int atom_read(struct awalk *w, const fetch_limits *lim, const char *url, 
 	free(w->prev);
 	w->prev = NULL;
 	w->err[0] = '\0';
-	if (fetch_run(lim, &r, 1, atom_doc_done, w) < 0)
+	if (ant_fetch_run(lim, &r, 1, atom_doc_done, w) < 0)
 		snprintf(w->err, sizeof w->err, "cannot set up transfers");
 	return w->err[0] ? -1 : 0;
 }
 
 /* Walks back from url: cached archives by their remembered link, new ones
  * fetched (at most max_archives) and remembered once read. */
-static void atom_walk(struct awalk *w, const fetch_limits *lim, char *url)
+static void atom_walk(struct awalk *w, const ant_fetch_limits *lim, char *url)
 {
 	struct upd *u = w->u;
 	int64_t fetched = 0;
 	char *prev;
 
 	for (long steps = 0; url && steps < UPD_MAX_WALK && !u->failed_db; steps++) {
-		int r = store_archive_get(u->s, w->src->id, url, &prev, u->err, sizeof u->err);
+		int r = ant_store_archive_get(u->s, w->src->id, url, &prev, u->err, sizeof u->err);
 		if (r < 0) {
 			u->failed_db = 1;
 			break;
@@ -492,7 +492,7 @@ static void atom_walk(struct awalk *w, const fetch_limits *lim, char *url)
 				break;
 			}
 			if (tx_need(u) < 0 ||
-			    store_archive_add(u->s, w->src->id, url, w->prev, w->entries, u->now,
+			    ant_store_archive_add(u->s, w->src->id, url, w->prev, w->entries, u->now,
 					      u->err, sizeof u->err) < 0 || tx_commit(u) < 0) {
 				u->failed_db = 1;
 				break;
@@ -507,7 +507,7 @@ static void atom_walk(struct awalk *w, const fetch_limits *lim, char *url)
 	free(url);
 }
 
-static void read_atom_source(struct upd *u, const fetch_limits *lim, store_source *src)
+static void read_atom_source(struct upd *u, const ant_fetch_limits *lim, ant_store_source *src)
 {
 	struct awalk w = { .u = u, .src = src };
 
@@ -535,9 +535,9 @@ static void read_atom_source(struct upd *u, const fetch_limits *lim, store_sourc
 	source_finish(u, src, w.notmodified);
 }
 
-static int read_sources(struct upd *u, const fetch_limits *lim, store_source *srcs, size_t n)
+static int read_sources(struct upd *u, const ant_fetch_limits *lim, ant_store_source *srcs, size_t n)
 {
-	fetch_req *reqs = calloc(n ? n : 1, sizeof *reqs);
+	ant_fetch_req *reqs = calloc(n ? n : 1, sizeof *reqs);
 	int rc;
 
 	size_t k = 0;
@@ -548,9 +548,9 @@ static int read_sources(struct upd *u, const fetch_limits *lim, store_source *sr
 		if (srcs[i].kind != STORE_SOURCE_LIRS)
 			u->natom++;
 		else
-			reqs[k++] = (fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i] };
+			reqs[k++] = (ant_fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i] };
 	u->nsources = n;
-	rc = k ? fetch_run(lim, reqs, k, source_done, u) : 0;
+	rc = k ? ant_fetch_run(lim, reqs, k, source_done, u) : 0;
 	free(reqs);
 	/* Atom sources one by one: each walk's next fetch depends on the last. */
 	for (size_t i = 0; rc == 0 && i < n && !u->failed_db; i++)
@@ -592,13 +592,13 @@ static int is_html(const char *content_type)
 
 /* The page's advertised feed, resolved against where the page came from;
  * a feed given with 'add --feed' is never replaced. */
-static void take_feed_link(store_page *p, const fetch_result *res, const char *href)
+static void take_feed_link(ant_store_page *p, const ant_fetch_result *res, const char *href)
 {
 	char *url;
 
 	if (p->feed_by_user)
 		return;
-	url = href ? feed_resolve(res->effective_url ? res->effective_url : p->url, href) : NULL;
+	url = href ? ant_feed_resolve(res->effective_url ? res->effective_url : p->url, href) : NULL;
 	if ((!url && !p->feed_url) || (url && p->feed_url && strcmp(url, p->feed_url) == 0)) {
 		free(url);
 		return;
@@ -608,15 +608,15 @@ static void take_feed_link(store_page *p, const fetch_result *res, const char *h
 	p->feed_url = url;
 	set_str(&p->feed_etag, NULL);
 	set_str(&p->feed_lm_header, NULL);
-	set_str(&p->feed_error, NULL);
+	set_str(&p->ant_feed_error, NULL);
 	p->st.feed_time = 0;
 }
 
-static void finish_page(struct upd *u, store_page *p, const detect_input *in,
+static void finish_page(struct upd *u, ant_store_page *p, const ant_detect_input *in,
 			const char *errtext, const char *excerpt);
 
 /* A page whose check waited for its feed (both fetched in one run). */
-static void finish_waiting(struct upd *u, store_page *p, struct feedres *fr)
+static void finish_waiting(struct upd *u, ant_store_page *p, struct feedres *fr)
 {
 	if (!fr->waiting)
 		return;
@@ -628,12 +628,12 @@ static void finish_waiting(struct upd *u, store_page *p, struct feedres *fr)
 	fr->excerpt = NULL;
 }
 
-static void feed_read(struct upd *u, store_page *p, const fetch_result *res);
+static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *res);
 
-static void feed_done(void *ctx, const fetch_req *req, const fetch_result *res)
+static void feed_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
 {
 	struct upd *u = ctx;
-	store_page *p = req->user;
+	ant_store_page *p = req->user;
 	struct feedres *fr = &u->fr[p - u->pages];
 
 	fr->pending = 0;
@@ -643,16 +643,16 @@ static void feed_done(void *ctx, const fetch_req *req, const fetch_result *res)
 	finish_waiting(u, p, fr);
 }
 
-static void feed_read(struct upd *u, store_page *p, const fetch_result *res)
+static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *res)
 {
 	struct feedres *fr = &u->fr[p - u->pages];
-	feed_info fi;
+	ant_feed_info fi;
 	char b[300];
 
 	fr->checked = 1;
 	u->feeds_checked++;
 	if (http_failed(res)) {
-		set_str(&p->feed_error, error_text(res, b, sizeof b));
+		set_str(&p->ant_feed_error, error_text(res, b, sizeof b));
 		u->feeds_failed++;
 		return;
 	}
@@ -662,10 +662,10 @@ static void feed_read(struct upd *u, store_page *p, const fetch_result *res)
 		fr->newest = p->st.feed_time;
 		return;   /* the error of the last 200, if any, still stands */
 	}
-	if (feed_parse(res->body, res->len, &(feed_opts){ .now = u->now, .skew = u->max_future }, &fi, b, sizeof b) < 0) {
+	if (ant_feed_parse(res->body, res->len, &(ant_feed_opts){ .now = u->now, .skew = u->max_future }, &fi, b, sizeof b) < 0) {
 		char msg[340];
 		snprintf(msg, sizeof msg, "bad feed: %s", b);
-		set_str(&p->feed_error, msg);
+		set_str(&p->ant_feed_error, msg);
 		u->feeds_failed++;
 		/* the validators must not make the next check skip a fixed feed */
 		set_str(&p->feed_etag, NULL);
@@ -674,24 +674,24 @@ static void feed_read(struct upd *u, store_page *p, const fetch_result *res)
 		/* Dates missing or absurd: the page's own rules decide. */
 		snprintf(b, sizeof b, "feed has no believable entry date (%zu entries, %zu bad dates)",
 			 fi.entries, fi.bad_dates);
-		set_str(&p->feed_error, b);
+		set_str(&p->ant_feed_error, b);
 	} else {
-		set_str(&p->feed_error, NULL);
+		set_str(&p->ant_feed_error, NULL);
 		fr->usable = 1;
 		fr->newest = fi.newest;
 		fr->title = fi.newest_title;
 		fi.newest_title = NULL;
 	}
-	feed_info_release(&fi);
+	ant_feed_info_release(&fi);
 }
 
 /* The body's text checksum, title, charset, advertised feed and segment
  * hashes (page.h); *excerpt gets what was added since the segments kept.
  * 0 when not HTML. */
-static int analyze(store_page *p, const fetch_result *res, detect_input *in, char **excerpt)
+static int analyze(ant_store_page *p, const ant_fetch_result *res, ant_detect_input *in, char **excerpt)
 {
-	page_info info;
-	page_prev prev = { p->segs, p->nsegs, excerpt_max };
+	ant_page_info info;
+	ant_page_prev prev = { p->segs, p->nsegs, excerpt_max };
 	size_t nign;
 	char **ign, err[256];
 	int rc;
@@ -699,7 +699,7 @@ static int analyze(store_page *p, const fetch_result *res, detect_input *in, cha
 	if (!is_html(res->content_type))
 		return 0;
 	ign = split_ignore(p->ignore, &nign);
-	rc = page_analyze_excerpt(res->body, res->len, res->content_type, p->force_charset,
+	rc = ant_page_analyze_excerpt(res->body, res->len, res->content_type, p->force_charset,
 				  (const char *const *)ign, nign, &prev, &info, err, sizeof err);
 	free(ign);
 	if (rc < 0)
@@ -716,11 +716,11 @@ static int analyze(store_page *p, const fetch_result *res, detect_input *in, cha
 		set_str(&p->title, info.title);
 	set_str(&p->charset, info.charset);
 	take_feed_link(p, res, info.feed_href);
-	page_info_release(&info);
+	ant_page_info_release(&info);
 	return 1;
 }
 
-static void verbose_line(const store_page *p, const detect_outcome *out)
+static void verbose_line(const ant_store_page *p, const ant_detect_outcome *out)
 {
 	fprintf(stderr, "%s: %s%s%s\n", p->url,
 		p->last_error ? p->last_error : out->updated ? "updated" : "unchanged",
@@ -729,13 +729,13 @@ static void verbose_line(const store_page *p, const detect_outcome *out)
 }
 
 /* Decides and records one successful or failed check (in is complete). */
-static void finish_page(struct upd *u, store_page *p, const detect_input *in,
+static void finish_page(struct upd *u, ant_store_page *p, const ant_detect_input *in,
 			const char *errtext, const char *excerpt)
 {
 	struct feedres *fr = &u->fr[p - u->pages];
-	detect_outcome out;
+	ant_detect_outcome out;
 
-	detect_apply(&p->st, in, u->now, &out);
+	ant_detect_apply(&p->st, in, u->now, &out);
 	if (in->failed) {
 		set_str(&p->last_error, errtext);
 		u->failed++;
@@ -757,12 +757,12 @@ static void finish_page(struct upd *u, store_page *p, const detect_input *in,
 	save_page(u, p, out.updated);
 }
 
-static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
+static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
 {
 	struct upd *u = ctx;
-	store_page *p = req->user;
+	ant_store_page *p = req->user;
 	struct feedres *fr = &u->fr[p - u->pages];
-	detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
+	ant_detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
 			    .lm_time = res->last_modified_time, .date_time = res->date_time,
 			    .status = res->status, .retry_after = res->retry_after };
 	char *excerpt = NULL, *had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
@@ -806,9 +806,9 @@ static void page_done(void *ctx, const fetch_req *req, const fetch_result *res)
 }
 
 /* The second round: the feeds pages advertised for the first time. */
-static int defer_feeds(struct upd *u, const fetch_limits *lim)
+static int defer_feeds(struct upd *u, const ant_fetch_limits *lim)
 {
-	fetch_req *reqs = calloc(u->npages ? u->npages : 1, sizeof *reqs);
+	ant_fetch_req *reqs = calloc(u->npages ? u->npages : 1, sizeof *reqs);
 	size_t n = 0;
 	int rc = 0;
 
@@ -816,11 +816,11 @@ static int defer_feeds(struct upd *u, const fetch_limits *lim)
 		return -1;
 	for (size_t i = 0; i < u->npages; i++)
 		if (u->fr[i].deferred)
-			reqs[n++] = (fetch_req){ u->pages[i].feed_url, NULL, NULL, &u->pages[i] };
+			reqs[n++] = (ant_fetch_req){ u->pages[i].feed_url, NULL, NULL, &u->pages[i] };
 	if (n)
-		rc = fetch_run(lim, reqs, n, feed_done, u);
+		rc = ant_fetch_run(lim, reqs, n, feed_done, u);
 	for (size_t i = 0; i < n; i++) {
-		store_page *p = reqs[i].user;
+		ant_store_page *p = reqs[i].user;
 		struct feedres *fr = &u->fr[p - u->pages];
 		fr->in.feed_usable = fr->usable;
 		fr->in.feed_time = fr->newest;
@@ -830,10 +830,10 @@ static int defer_feeds(struct upd *u, const fetch_limits *lim)
 	return rc;
 }
 
-static void job_done(void *ctx, const fetch_req *req, const fetch_result *res)
+static void job_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
 {
 	const struct job *j = req->user;
-	fetch_req r = *req;
+	ant_fetch_req r = *req;
 
 	r.user = j->p;
 	if (j->feed)
@@ -848,10 +848,10 @@ static void job_done(void *ctx, const fetch_req *req, const fetch_result *res)
  * before its feed's waits for it (finish_waiting), so that each update is
  * decided once, with the feed.
  */
-static int check_pages(struct upd *u, const fetch_limits *lim, int force)
+static int check_pages(struct upd *u, const ant_fetch_limits *lim, int force)
 {
 	size_t cap = 2 * (u->npages ? u->npages : 1), n = 0;
-	fetch_req *reqs = calloc(cap, sizeof *reqs);
+	ant_fetch_req *reqs = calloc(cap, sizeof *reqs);
 	struct job *jobs = calloc(cap, sizeof *jobs);
 	int rc;
 
@@ -861,8 +861,8 @@ static int check_pages(struct upd *u, const fetch_limits *lim, int force)
 		return -1;
 	}
 	for (size_t i = 0; i < u->npages; i++) {
-		store_page *p = &u->pages[i];
-		if (!detect_due(&p->st, u->now, force))
+		ant_store_page *p = &u->pages[i];
+		if (!ant_detect_due(&p->st, u->now, force))
 			continue;
 		if (p->feed_url) {
 			struct job *j = &jobs[n];
@@ -870,7 +870,7 @@ static int check_pages(struct upd *u, const fetch_limits *lim, int force)
 					   p->feed_etag ? strdup(p->feed_etag) : NULL,
 					   p->feed_lm_header ? strdup(p->feed_lm_header) : NULL };
 			if (j->url) {   /* else out of memory: the page alone */
-				reqs[n] = (fetch_req){ j->url, j->etag, j->lm, j };
+				reqs[n] = (ant_fetch_req){ j->url, j->etag, j->lm, j };
 				u->fr[i].pending = 1;
 				n++;
 			} else {
@@ -879,10 +879,10 @@ static int check_pages(struct upd *u, const fetch_limits *lim, int force)
 			}
 		}
 		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
-		reqs[n] = (fetch_req){ p->url, p->etag, p->lm_header, &jobs[n] };
+		reqs[n] = (ant_fetch_req){ p->url, p->etag, p->lm_header, &jobs[n] };
 		n++;
 	}
-	rc = fetch_run(lim, reqs, n, job_done, u);
+	rc = ant_fetch_run(lim, reqs, n, job_done, u);
 	for (size_t i = 0; i < n; i++) {
 		free(jobs[i].url);
 		free(jobs[i].etag);
@@ -904,7 +904,7 @@ static int check_pages(struct upd *u, const fetch_limits *lim, int force)
 /* ---- the command ------------------------------------------------------- */
 
 struct upd_opts {
-	fetch_limits lim;
+	ant_fetch_limits lim;
 	int64_t now;
 	int force, verbose;
 };
@@ -997,18 +997,18 @@ static double mono(void)
 
 static int run_update(struct upd *u, struct upd_opts *o)
 {
-	store_source *srcs = NULL;
+	ant_store_source *srcs = NULL;
 	size_t nsrc = 0;
 	int rc = 0;
 
-	if (store_lock(u->s, STORE_LOCK_WAIT, u->err, sizeof u->err) < 0 ||
-	    evstore_attach(&u->ev, store_db(u->s), u->err, sizeof u->err) < 0 ||
-	    store_pages_load(u->s, &u->pages, &u->npages, u->err, sizeof u->err) < 0 ||
-	    store_sources_load(u->s, &srcs, &nsrc, u->err, sizeof u->err) < 0)
+	if (ant_store_lock(u->s, STORE_LOCK_WAIT, u->err, sizeof u->err) < 0 ||
+	    atom_evstore_attach(&u->ev, ant_store_db(u->s), u->err, sizeof u->err) < 0 ||
+	    ant_store_pages_load(u->s, &u->pages, &u->npages, u->err, sizeof u->err) < 0 ||
+	    ant_store_sources_load(u->s, &srcs, &nsrc, u->err, sizeof u->err) < 0)
 		return -1;
 	qsort(u->pages, u->npages, sizeof *u->pages, cmp_page_key);
 	if (!o->lim.allow_file)
-		o->lim.allow_file = store_config_int(u->s, CFG_ALLOW_FILE, 0) != 0;
+		o->lim.allow_file = ant_store_config_int(u->s, CFG_ALLOW_FILE, 0) != 0;
 	if ((nsrc && read_sources(u, &o->lim, srcs, nsrc) < 0) ||
 	    check_pages(u, &o->lim, o->force) < 0) {
 		snprintf(u->err, sizeof u->err, "cannot set up transfers");
@@ -1016,14 +1016,14 @@ static int run_update(struct upd *u, struct upd_opts *o)
 	}
 	if (tx_commit(u) < 0 || u->failed_db)
 		rc = -1;
-	store_sources_free(srcs, nsrc);
+	ant_store_sources_free(srcs, nsrc);
 	return rc;
 }
 
 int cmd_update(int argc, char **argv)
 {
 	struct upd_opts o;
-	struct upd u = { .key = LBUF_INIT };
+	struct upd u = { .key = LB_BUF_INIT };
 	double t0 = mono();
 	int rc;
 
@@ -1033,20 +1033,20 @@ int cmd_update(int argc, char **argv)
 		return ANT_FATAL;
 	u.now = ant_now(o.now);
 	u.verbose = o.verbose;
-	u.max_age = store_config_int(u.s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
-	u.max_future = store_config_int(u.s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
-	u.tz = store_config_int(u.s, CFG_TZ, 32400);
+	u.max_age = ant_store_config_int(u.s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
+	u.max_future = ant_store_config_int(u.s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
+	u.tz = ant_store_config_int(u.s, CFG_TZ, 32400);
 	rc = run_update(&u, &o);
 	if (rc < 0) {
 		if (u.in_tx)
-			store_rollback(u.s);
+			ant_store_rollback(u.s);
 		ant_error("%s", u.err);
 	} else {
 		summary(&u, mono() - t0);
 	}
-	store_pages_free(u.pages, u.npages);
-	lbuf_release(&u.key);
-	evstore_close(u.ev);
-	store_close(u.s);
+	ant_store_pages_free(u.pages, u.npages);
+	lb_buf_release(&u.key);
+	atom_evstore_close(u.ev);
+	ant_store_close(u.s);
 	return rc < 0 ? ANT_FATAL : ANT_OK;
 }

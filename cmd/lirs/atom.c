@@ -1,7 +1,7 @@
 /*
  * atom.c: `lirs atom` records the update events in LIRS files in an
- * SQLite state (src/evstore.h) and writes RFC 5005 archived Atom feeds
- * (src/atom.h).
+ * SQLite state (src/atom/atom_evstore.h) and writes RFC 5005 archived Atom feeds
+ * (src/atom/atom.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 #include "atom.h"
 #include "cmds.h"
 #include "common.h"
-#include "evstore.h"
-#include "merge.h"
+#include "atom_evstore.h"
+#include "lirs_merge.h"
 
 static const char help[] =
 	"usage: lirs atom --state FILE --base URL --out DIR [--now EPOCH] [--page-size N]\n"
@@ -46,7 +46,7 @@ static const char help[] =
 
 typedef struct actx {
 	int64_t now, max_age;
-	ev_run *run;         /* every usable, fresh record: the events, staged on disk */
+	atom_ev_run *run;         /* every usable, fresh record: the events, staged on disk */
 	char err[512];
 	int failed;
 } actx;
@@ -58,17 +58,17 @@ static int on_record(void *ctx, const lirs_record *r)
 {
 	actx *c = ctx;
 
-	if (merge_check(r, c->now, c->max_age) != MERGE_USABLE || r->last_modified < 0 ||
+	if (lirs_merge_check(r, c->now, c->max_age) != MERGE_USABLE || r->last_modified < 0 ||
 	    r->last_modified > MAX_TIME || r->last_detected > MAX_TIME)
 		return 0;
-	ev_event e = {
+	atom_ev_event e = {
 		.url = r->url, .last_modified = r->last_modified, .last_detected = r->last_detected,
 		.tz_offset = r->tz_offset, .content_length = r->content_length,
 		.title = r->title ? r->title : "", .author = r->author ? r->author : "",
 		.source_url = r->source_url ? r->source_url : "",
 	};
 
-	if (ev_run_add(c->run, &e, c->err, sizeof c->err) != 0) {
+	if (atom_ev_run_add(c->run, &e, c->err, sizeof c->err) != 0) {
 		cli_error("%s", c->err);
 		c->failed = 1;
 	}
@@ -82,7 +82,7 @@ static void on_diag(void *ctx, const lirs_diag *d)
 		cli_print_diag(stderr, d);
 }
 
-/* All inputs are read (into a temporary file: ev_run) before the state
+/* All inputs are read (into a temporary file: atom_ev_run) before the state
  * is touched. */
 static int read_inputs(actx *c, char **files, int n)
 {
@@ -101,22 +101,22 @@ static int publish(actx *c, const char *state, const char *dir, const atom_cfg *
 		   int busy_ms, int verbose)
 {
 	char err[512];
-	evstore *st;
+	atom_evstore *st;
 	atom_stats as;
 
-	if (evstore_open(&st, state, busy_ms, err, sizeof err) != 0) {
+	if (atom_evstore_open(&st, state, busy_ms, err, sizeof err) != 0) {
 		cli_error("%s", err);
 		return CLI_FATAL;
 	}
 	if (atom_publish_run(st, dir, cfg, c->run, &as, err, sizeof err) != 0) {
 		cli_error("%s", err);
-		evstore_close(st);
+		atom_evstore_close(st);
 		return CLI_FATAL;
 	}
-	evstore_close(st);
+	atom_evstore_close(st);
 	if (verbose)
 		cli_error("%zu records, %zu new events; %lld archives sealed, %lld written, %lld in all;"
-			  " %zu entries in current.atom", ev_run_count(c->run), as.events_added,
+			  " %zu entries in current.atom", atom_ev_run_count(c->run), as.events_added,
 			  (long long)as.archives_sealed, (long long)as.archives_written,
 			  (long long)as.archives_total, as.current_entries);
 	return CLI_OK;
@@ -179,13 +179,13 @@ int cmd_atom(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error(help, "no INPUT given");
 	c.now = cfg.now;
-	if (ev_run_open(&c.run, c.err, sizeof c.err) != 0) {
+	if (atom_ev_run_open(&c.run, c.err, sizeof c.err) != 0) {
 		cli_error("%s", c.err);
 		return CLI_FATAL;
 	}
 	status = read_inputs(&c, argv + optind, argc - optind);
 	if (status != CLI_FATAL && (rc = publish(&c, state, dir, &cfg, (int)busy, verbose)) > status)
 		status = rc;
-	ev_run_close(c.run);
+	atom_ev_run_close(c.run);
 	return status;
 }

@@ -6,7 +6,7 @@
 
 #include "cmds.h"
 #include "common.h"
-#include "jsonw.h"
+#include "lirs_jsonw.h"
 
 static const char help[] =
 	"usage: lirs cat [--format jsonl|tsv|lirs|di] [--charset CS] [--utf8] [--gzip] [--max-decoded BYTES] [--max-line BYTES] [FILE...]\n"
@@ -36,45 +36,45 @@ enum fmt { FMT_JSONL, FMT_TSV, FMT_LIRS, FMT_DI };
 
 typedef struct cat {
 	enum fmt fmt;
-	lbuf out;
+	lb_buf out;
 	lirs_writer *w;
 	int failed;               /* writing failed: stop everything */
 } cat;
 
 /* TSV escaping (as sfeed(5)): \ -> \\, TAB -> \t, LF -> \n, CR -> \r. */
-static int tsv_field(lbuf *b, const char *s)
+static int tsv_field(lb_buf *b, const char *s)
 {
 	const char *p = s;
 
 	for (;;) {
 		size_t run = strcspn(p, "\\\t\n\r");
-		if (lbuf_add(b, p, run) < 0)
+		if (lb_buf_add(b, p, run) < 0)
 			return -1;
 		p += run;
 		if (!*p)
 			return 0;
-		if (lbuf_addc(b, '\\') < 0 ||
-		    lbuf_addc(b, *p == '\t' ? 't' : *p == '\n' ? 'n' : *p == '\r' ? 'r' : '\\') < 0)
+		if (lb_buf_addc(b, '\\') < 0 ||
+		    lb_buf_addc(b, *p == '\t' ? 't' : *p == '\n' ? 'n' : *p == '\r' ? 'r' : '\\') < 0)
 			return -1;
 		p++;
 	}
 }
 
-static int tsv_record(lbuf *b, const lirs_record *r)
+static int tsv_record(lb_buf *b, const lirs_record *r)
 {
 	const char *strs[] = { r->url, r->title, r->author, r->source_url, r->extension };
 
-	if (lbuf_addf(b, "%lld\t%lld\t%lld\t%lld", (long long)r->last_modified,
+	if (lb_buf_addf(b, "%lld\t%lld\t%lld\t%lld", (long long)r->last_modified,
 		      (long long)r->last_detected, (long long)r->tz_offset,
 		      (long long)r->content_length) < 0)
 		return -1;
 	for (size_t i = 0; i < 5; i++)
-		if (lbuf_addc(b, '\t') < 0 || tsv_field(b, strs[i]) < 0)
+		if (lb_buf_addc(b, '\t') < 0 || tsv_field(b, strs[i]) < 0)
 			return -1;
 	for (size_t i = 0; i < r->nextra; i++)
-		if (lbuf_addc(b, '\t') < 0 || tsv_field(b, r->extra[i]) < 0)
+		if (lb_buf_addc(b, '\t') < 0 || tsv_field(b, r->extra[i]) < 0)
 			return -1;
-	return lbuf_addc(b, '\n');
+	return lb_buf_addc(b, '\n');
 }
 
 static int on_record(void *ctx, const lirs_record *r)
@@ -96,7 +96,7 @@ static int on_record(void *ctx, const lirs_record *r)
 	default:
 		rc = lirs_record_to_json(&c->out, r);
 		if (rc == 0)
-			rc = lbuf_addc(&c->out, '\n');
+			rc = lb_buf_addc(&c->out, '\n');
 		break;
 	}
 	if (rc < 0) {
@@ -181,7 +181,7 @@ int cmd_cat(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	cat c = { .fmt = FMT_JSONL, .out = LBUF_INIT };
+	cat c = { .fmt = FMT_JSONL, .out = LB_BUF_INIT };
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = &c };
 	lirs_writer_opts wo = { .no_gzip = 1, .sink = lirs_sink_stdio, .ctx = stdout };
 	uint64_t v;
@@ -230,7 +230,7 @@ int cmd_cat(int argc, char **argv)
 	}
 	if (cli_out_flush(&c.out, stdout, 1) < 0)
 		status = CLI_FATAL;
-	lbuf_release(&c.out);
+	lb_buf_release(&c.out);
 	if ((rc = cli_close_stdout()) > status)
 		status = rc;
 	return status;

@@ -148,29 +148,29 @@ int cli_parse_bytes(const char *opt, const char *s, uint64_t *out)
 	return 0;
 }
 
-int cli_format_diag(lbuf *out, const lirs_diag *d)
+int cli_format_diag(lb_buf *out, const lirs_diag *d)
 {
 	const char *file = d->file ? d->file : "<stdin>";
 
 	if (d->line && d->col)
-		lbuf_addf(out, "%s:%lu:%lu: ", file, d->line, d->col);
+		lb_buf_addf(out, "%s:%lu:%lu: ", file, d->line, d->col);
 	else if (d->line)
-		lbuf_addf(out, "%s:%lu: ", file, d->line);
+		lb_buf_addf(out, "%s:%lu: ", file, d->line);
 	else
-		lbuf_addf(out, "%s: ", file);
-	return lbuf_addf(out, "%s: %s [%s]", lirs_severity_name(d->severity),
+		lb_buf_addf(out, "%s: ", file);
+	return lb_buf_addf(out, "%s: %s [%s]", lirs_severity_name(d->severity),
 			 d->message ? d->message : lirs_rule_summary(d->rule),
 			 lirs_rule_id(d->rule));
 }
 
 void cli_print_diag(FILE *fp, const lirs_diag *d)
 {
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 
 	cli_format_diag(&b, d);
-	lbuf_addc(&b, '\n');
+	lb_buf_addc(&b, '\n');
 	fwrite(b.data, 1, b.len, fp);
-	lbuf_release(&b);
+	lb_buf_release(&b);
 }
 
 /* Feeds fd to rd until EOF; CLI_EIO after printing a read error. */
@@ -247,7 +247,7 @@ void cli_write_error(const char *path)
 		cli_error("cannot write to standard output: %s", why);
 }
 
-int cli_out_flush(lbuf *b, FILE *fp, int force)
+int cli_out_flush(lb_buf *b, FILE *fp, int force)
 {
 	if (b->len == 0 || (!force && b->len < CLI_CHUNK))
 		return 0;
@@ -255,10 +255,10 @@ int cli_out_flush(lbuf *b, FILE *fp, int force)
 	if (fwrite(b->data, 1, b->len, fp) != b->len) {
 		if (fp == stdout)
 			cli_write_error(NULL);
-		lbuf_reset(b);
+		lb_buf_reset(b);
 		return -1;
 	}
-	lbuf_reset(b);
+	lb_buf_reset(b);
 	return 0;
 }
 

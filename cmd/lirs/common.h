@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "buf.h"
+#include "lb_buf.h"
 #include "lirs.h"
 
 enum { CLI_OK = 0, CLI_PROBLEMS = 1, CLI_FATAL = 2 };
@@ -65,7 +65,7 @@ int cli_parse_bytes(const char *opt, const char *s, uint64_t *out);
  *   FILE:LINE:COL: SEVERITY: MESSAGE [RULE-ID]
  * ":COL" is left out when the column is 0, ":LINE:COL" when the line is 0;
  * FILE is d->file, or "<stdin>" when NULL. */
-int cli_format_diag(lbuf *out, const lirs_diag *d);
+int cli_format_diag(lb_buf *out, const lirs_diag *d);
 /* cli_format_diag() + newline to fp. */
 void cli_print_diag(FILE *fp, const lirs_diag *d);
 
@@ -108,7 +108,7 @@ void cli_write_error(const char *path);
  * on a write error (reported with cli_write_error() when fp is stdout;
  * otherwise the caller, who knows the file's name, reports it).
  */
-int cli_out_flush(lbuf *b, FILE *fp, int force);
+int cli_out_flush(lb_buf *b, FILE *fp, int force);
 /* Flushes stdout and checks it for errors (reported with
  * cli_write_error()); returns CLI_OK or CLI_FATAL. */
 int cli_close_stdout(void);

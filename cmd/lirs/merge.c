@@ -1,17 +1,17 @@
 /*
  * merge.c: `lirs merge` reads LIRS files into one table keyed by URL
- * (src/merge.h) and writes one record per URL, newest first.
+ * (src/lirs/lirs_merge.h) and writes one record per URL, newest first.
  */
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "afile.h"
+#include "lb_afile.h"
 #include "cmds.h"
 #include "common.h"
-#include "jsonw.h"
-#include "merge.h"
+#include "lirs_jsonw.h"
+#include "lirs_merge.h"
 
 static const char help[] =
 	"usage: lirs merge [--now EPOCH] [--max-age SECONDS] [--max-future SECONDS]\n"
@@ -51,11 +51,11 @@ static const char help[] =
 #define MERGE_GZIP_LEVEL 1
 
 typedef struct mctx {
-	merge_table *t;
+	lirs_merge_table *t;
 	int jsonl;
 	int failed;
 	FILE *fp;
-	lbuf out;
+	lb_buf out;
 	lirs_writer *w;
 } mctx;
 
@@ -63,7 +63,7 @@ static int on_record(void *ctx, const lirs_record *r)
 {
 	mctx *m = ctx;
 
-	if (merge_add(m->t, r) != 0) {
+	if (lirs_merge_add(m->t, r) != 0) {
 		cli_error("out of memory");
 		m->failed = 1;
 	}
@@ -83,7 +83,7 @@ static int emit(void *ctx, const lirs_record *r)
 
 	if (!m->jsonl)
 		return lirs_writer_add(m->w, r) < 0 ? -1 : 0;
-	if (lirs_record_to_json(&m->out, r) < 0 || lbuf_addc(&m->out, '\n') < 0)
+	if (lirs_record_to_json(&m->out, r) < 0 || lb_buf_addc(&m->out, '\n') < 0)
 		return -1;
 	return cli_out_flush(&m->out, m->fp, 0) < 0 ? -1 : 0;
 }
@@ -102,7 +102,7 @@ static int write_out(mctx *m, const lirs_writer_opts *cs, int level, const char 
 	}
 	/* errno from here on is the output's: reading left iconv's behind */
 	errno = 0;
-	rc = merge_each(m->t, emit, m);
+	rc = lirs_merge_each(m->t, emit, m);
 	if (rc == 0 && m->w)
 		rc = lirs_writer_finish(m->w) < 0 ? -1 : 0;
 	if (rc == 0 && m->jsonl)
@@ -118,7 +118,7 @@ static int write_out(mctx *m, const lirs_writer_opts *cs, int level, const char 
 	return rc;
 }
 
-static void print_counts(const merge_stats *s)
+static void print_counts(const lirs_merge_stats *s)
 {
 	cli_error("read %llu records: kept %llu (one per URL), replaced %llu, superseded %llu, "
 		  "dropped %llu unusable, %llu stale and %llu from the future",
@@ -149,7 +149,7 @@ static int parse_format(const char *s, int *jsonl)
 /* Writes to -o FILE (atomically) or standard output. */
 static int output(mctx *m, const char *path, const lirs_writer_opts *cs, int level)
 {
-	afile a;
+	lb_afile a;
 
 	if (!path) {
 		m->fp = stdout;
@@ -157,16 +157,16 @@ static int output(mctx *m, const char *path, const lirs_writer_opts *cs, int lev
 			return CLI_FATAL;
 		return cli_close_stdout();
 	}
-	if (afile_open(&a, path) != 0) {
+	if (lb_afile_open(&a, path) != 0) {
 		cli_error("cannot write '%s': %s", path, strerror(errno));
 		return CLI_FATAL;
 	}
 	m->fp = a.fp;
 	if (write_out(m, cs, level, path) != 0) {
-		afile_abort(&a);
+		lb_afile_abort(&a);
 		return CLI_FATAL;
 	}
-	if (afile_commit(&a) != 0) {
+	if (lb_afile_commit(&a) != 0) {
 		cli_error("cannot write '%s': %s", path, strerror(errno));
 		return CLI_FATAL;
 	}
@@ -189,9 +189,9 @@ int cmd_merge(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	merge_opts mo = { .now = (int64_t)time(NULL), .max_age = LIRS_DEFAULT_MAX_AGE,
+	lirs_merge_opts mo = { .now = (int64_t)time(NULL), .max_age = LIRS_DEFAULT_MAX_AGE,
 			  .max_future = LIRS_DEFAULT_MAX_FUTURE };
-	mctx m = { .out = LBUF_INIT };
+	mctx m = { .out = LB_BUF_INIT };
 	const char *outpath = NULL;
 	int64_t level = MERGE_GZIP_LEVEL;
 	lirs_writer_opts cs = { 0 };   /* the output charset */
@@ -235,16 +235,16 @@ int cmd_merge(int argc, char **argv)
 	/* every input must open before any is read: nothing is written on failure */
 	if (cli_check_inputs(argv + optind, argc - optind) != 0)
 		return CLI_FATAL;
-	if (!(m.t = merge_new(&mo))) {
+	if (!(m.t = lirs_merge_new(&mo))) {
 		cli_error("out of memory");
 		return CLI_FATAL;
 	}
 	status = read_inputs(&m, argv + optind, argc - optind);
 	if (verbose)
-		print_counts(merge_get_stats(m.t));
+		print_counts(lirs_merge_get_stats(m.t));
 	if (status != CLI_FATAL && (rc = output(&m, outpath, &cs, (int)level)) > status)
 		status = rc;
-	merge_free(m.t);
-	lbuf_release(&m.out);
+	lirs_merge_free(m.t);
+	lb_buf_release(&m.out);
 	return status;
 }

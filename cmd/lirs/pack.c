@@ -8,10 +8,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "afile.h"
+#include "lb_afile.h"
 #include "cmds.h"
 #include "common.h"
-#include "jsonw.h"
+#include "lirs_jsonw.h"
 
 static const char help[] =
 	"usage: lirs pack [-o FILE] [--format lirs|di] [--charset CS] [--utf8|--euc-jp] [--no-gzip] [FILE]\n"
@@ -83,7 +83,7 @@ typedef struct item {
 } item;
 
 typedef struct batch {
-	lbuf raw;                  /* the batch's lines as read */
+	lb_buf raw;                  /* the batch's lines as read */
 	size_t off[PACK_BATCH], len[PACK_BATCH], nraw;
 	unsigned long first_line;
 	item v[PACK_BATCH];
@@ -189,7 +189,7 @@ static void batch_drop(batch *b, int all)
 	}
 	b->n = 0;
 	if (all)
-		lbuf_release(&b->raw);
+		lb_buf_release(&b->raw);
 }
 
 /* Reads the next batch's lines into b->raw, in input order: parsers take
@@ -209,12 +209,12 @@ static int read_batch(ring *r, batch *b, unsigned long seq)
 	}
 	pthread_mutex_unlock(&r->mu);
 	/* Only the parser whose turn it is touches the input. */
-	lbuf_reset(&b->raw);
+	lb_buf_reset(&b->raw);
 	errno = 0;
 	while (!r->eof && b->nraw < PACK_BATCH && (n = getline(&r->line, &r->cap, r->in)) >= 0) {
 		b->off[b->nraw] = b->raw.len;
 		b->len[b->nraw++] = (size_t)n;
-		if (lbuf_add(&b->raw, r->line, (size_t)n) < 0) {
+		if (lb_buf_add(&b->raw, r->line, (size_t)n) < 0) {
 			n = -1;
 			errno = ENOMEM;
 			break;
@@ -377,18 +377,18 @@ static int run(pack *p, lirs_writer_opts *wo, FILE *in, FILE *fp)
 
 static int run_to_file(pack *p, lirs_writer_opts *wo, FILE *in, const char *out)
 {
-	afile af;
+	lb_afile af;
 	int status;
 
-	if (afile_open(&af, out) < 0) {
+	if (lb_afile_open(&af, out) < 0) {
 		cli_error("cannot create '%s': %s", out, strerror(errno));
 		return CLI_FATAL;
 	}
 	p->out = out;
 	status = run(p, wo, in, af.fp);
 	if (status == CLI_FATAL) {
-		afile_abort(&af);
-	} else if (afile_commit(&af) < 0) {
+		lb_afile_abort(&af);
+	} else if (lb_afile_commit(&af) < 0) {
 		cli_error("cannot write '%s': %s", out, strerror(errno));
 		status = CLI_FATAL;
 	}

@@ -1,6 +1,6 @@
 /*
  * validate.c: `lirs validate`, the linter.  The reader reports what is
- * wrong with the bytes and the syntax; the checker (src/validate.c) what
+ * wrong with the bytes and the syntax; the checker (src/lirs/validate.c) what
  * is wrong with the values.  Both arrive here as diagnostics.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 
 #include "cmds.h"
 #include "common.h"
-#include "jsonw.h"
+#include "lirs_jsonw.h"
 
 static const char help[] =
 	"usage: lirs validate [--now EPOCH] [--max-age SECONDS] [--format text|json] [-q] [-v] [--max-decoded BYTES] [--max-line BYTES] FILE...\n"
@@ -55,7 +55,7 @@ typedef struct held {
 
 typedef struct vctx {
 	int json, quiet, verbose;
-	lbuf out;
+	lb_buf out;
 	lirs_checker *chk;
 	unsigned long errors, warnings;
 	/* per file and rule: diagnostics seen, the highest line, and printed */
@@ -66,30 +66,30 @@ typedef struct vctx {
 	int holding;
 	held *held;
 	size_t nheld, heldcap;
-	lbuf held_text;
+	lb_buf held_text;
 	int failed;               /* writing failed */
 } vctx;
 
-static void emit_json(lbuf *b, const lirs_diag *d)
+static void emit_json(lb_buf *b, const lirs_diag *d)
 {
-	lbuf_adds(b, "{\"type\":\"diagnostic\",\"file\":");
-	jsonw_strz(b, d->file);
-	lbuf_adds(b, ",\"line\":");
-	jsonw_int(b, (int64_t)d->line);
-	lbuf_adds(b, ",\"col\":");
-	jsonw_int(b, (int64_t)d->col);
-	lbuf_adds(b, ",\"severity\":");
-	jsonw_strz(b, lirs_severity_name(d->severity));
-	lbuf_adds(b, ",\"rule\":");
-	jsonw_strz(b, lirs_rule_id(d->rule));
-	lbuf_adds(b, ",\"field\":");
+	lb_buf_adds(b, "{\"type\":\"diagnostic\",\"file\":");
+	lirs_jsonw_strz(b, d->file);
+	lb_buf_adds(b, ",\"line\":");
+	lirs_jsonw_int(b, (int64_t)d->line);
+	lb_buf_adds(b, ",\"col\":");
+	lirs_jsonw_int(b, (int64_t)d->col);
+	lb_buf_adds(b, ",\"severity\":");
+	lirs_jsonw_strz(b, lirs_severity_name(d->severity));
+	lb_buf_adds(b, ",\"rule\":");
+	lirs_jsonw_strz(b, lirs_rule_id(d->rule));
+	lb_buf_adds(b, ",\"field\":");
 	if (d->field)
-		jsonw_strz(b, d->field);
+		lirs_jsonw_strz(b, d->field);
 	else
-		lbuf_adds(b, "null");
-	lbuf_adds(b, ",\"message\":");
-	jsonw_strz(b, d->message ? d->message : lirs_rule_summary(d->rule));
-	lbuf_addf(b, ",\"skipped\":%s}\n", d->skipped ? "true" : "false");
+		lb_buf_adds(b, "null");
+	lb_buf_adds(b, ",\"message\":");
+	lirs_jsonw_strz(b, d->message ? d->message : lirs_rule_summary(d->rule));
+	lb_buf_addf(b, ",\"skipped\":%s}\n", d->skipped ? "true" : "false");
 }
 
 /* Text mode lists a warning rule's first SUMMARY_AFTER lines of a file
@@ -110,7 +110,7 @@ static void print_diag(vctx *v, const lirs_diag *d)
 		emit_json(&v->out, d);
 	} else {
 		cli_format_diag(&v->out, d);
-		lbuf_addc(&v->out, '\n');
+		lb_buf_addc(&v->out, '\n');
 	}
 	if (cli_out_flush(&v->out, stdout, 0) < 0)
 		v->failed = 1;
@@ -141,7 +141,7 @@ static void release(vctx *v)
 			print_diag(v, &h->d);
 	}
 	v->nheld = 0;
-	lbuf_reset(&v->held_text);
+	lb_buf_reset(&v->held_text);
 }
 
 /* Keeps a copy of d; 0, or -1 when it cannot (then it is printed now). */
@@ -150,7 +150,7 @@ static int hold(vctx *v, const lirs_diag *d)
 	held *h;
 
 	if (v->nheld >= HOLD_MAX ||
-	    !(h = lgrow(v->held, &v->heldcap, v->nheld + 1, sizeof *h, 64)))
+	    !(h = lb_grow(v->held, &v->heldcap, v->nheld + 1, sizeof *h, 64)))
 		return -1;
 	v->held = h;
 	h = &v->held[v->nheld];
@@ -158,12 +158,12 @@ static int hold(vctx *v, const lirs_diag *d)
 	h->seq = v->nheld;
 	h->msg = v->held_text.len;
 	h->field = (size_t)-1;
-	if (lbuf_add(&v->held_text, d->message ? d->message : lirs_rule_summary(d->rule),
+	if (lb_buf_add(&v->held_text, d->message ? d->message : lirs_rule_summary(d->rule),
 		     strlen(d->message ? d->message : lirs_rule_summary(d->rule)) + 1) < 0)
 		return -1;
 	if (d->field) {
 		h->field = v->held_text.len;
-		if (lbuf_add(&v->held_text, d->field, strlen(d->field) + 1) < 0)
+		if (lb_buf_add(&v->held_text, d->field, strlen(d->field) + 1) < 0)
 			return -1;
 	}
 	v->nheld++;
@@ -221,19 +221,19 @@ static void note(vctx *v, const char *name, lirs_rule rule, const char *msg)
 static void layout_note(vctx *v, const char *name, const lirs_layout *l,
 			unsigned long records)
 {
-	lbuf m = LBUF_INIT;
+	lb_buf m = LB_BUF_INIT;
 
 	if (!l->records || !l->nusual || (!l->name && l->records <= SUMMARY_AFTER))
 		return;
-	lbuf_addf(&m, "layout: %s%s%u fields, %s trailing comma%s on %lu of %lu records: ",
+	lb_buf_addf(&m, "layout: %s%s%u fields, %s trailing comma%s on %lu of %lu records: ",
 		  l->name ? l->name : "", l->name ? " (" : "", l->nfields,
 		  l->trailing_comma ? "a" : "no", l->name ? ")" : " (no known writer)",
 		  l->records, records);
 	for (size_t i = 0; i < l->nusual; i++)
-		lbuf_addf(&m, "%s%s", i ? " and " : "", lirs_rule_id(l->usual[i]));
-	lbuf_adds(&m, " expected on each");
+		lb_buf_addf(&m, "%s%s", i ? " and " : "", lirs_rule_id(l->usual[i]));
+	lb_buf_adds(&m, " expected on each");
 	note(v, name, LIRS_R_LAYOUT, m.data);
-	lbuf_release(&m);
+	lb_buf_release(&m);
 }
 
 /* "and N more": one note per warning rule whose lines were not all listed. */
@@ -259,37 +259,37 @@ static void summary(vctx *v, const char *name, const lirs_reader_stats *st, int 
 	int first = 1;
 
 	if (!v->json) {
-		lbuf_addf(&v->out, "%s: %lu records, %lu errors, %lu warnings\n",
+		lb_buf_addf(&v->out, "%s: %lu records, %lu errors, %lu warnings\n",
 			  name, st->records, v->errors, v->warnings);
 		return;
 	}
-	lbuf_adds(&v->out, "{\"type\":\"summary\",\"file\":");
-	jsonw_strz(&v->out, name);
-	lbuf_addf(&v->out, ",\"readable\":%s,\"records\":%lu,\"skipped\":%lu,"
+	lb_buf_adds(&v->out, "{\"type\":\"summary\",\"file\":");
+	lirs_jsonw_strz(&v->out, name);
+	lb_buf_addf(&v->out, ",\"readable\":%s,\"records\":%lu,\"skipped\":%lu,"
 		  "\"errors\":%lu,\"warnings\":%lu,\"layout\":", readable ? "true" : "false",
 		  st->records, st->skipped, v->errors, v->warnings);
 	if (l->records) {
-		lbuf_adds(&v->out, "{\"name\":");
+		lb_buf_adds(&v->out, "{\"name\":");
 		if (l->name)
-			jsonw_strz(&v->out, l->name);
+			lirs_jsonw_strz(&v->out, l->name);
 		else
-			lbuf_adds(&v->out, "null");
-		lbuf_addf(&v->out, ",\"fields\":%u,\"trailing_comma\":%s,\"records\":%lu}",
+			lb_buf_adds(&v->out, "null");
+		lb_buf_addf(&v->out, ",\"fields\":%u,\"trailing_comma\":%s,\"records\":%lu}",
 			  l->nfields, l->trailing_comma ? "true" : "false", l->records);
 	} else {
-		lbuf_adds(&v->out, "null");
+		lb_buf_adds(&v->out, "null");
 	}
 	/* How often each rule fired (with -q too, like errors and warnings). */
-	lbuf_adds(&v->out, ",\"rules\":{");
+	lb_buf_adds(&v->out, ",\"rules\":{");
 	for (int r = 0; r < LIRS_R__COUNT; r++) {
 		if (!v->count[r])
 			continue;
-		lbuf_adds(&v->out, first ? "" : ",");
-		jsonw_strz(&v->out, lirs_rule_id((lirs_rule)r));
-		lbuf_addf(&v->out, ":%lu", v->count[r]);
+		lb_buf_adds(&v->out, first ? "" : ",");
+		lirs_jsonw_strz(&v->out, lirs_rule_id((lirs_rule)r));
+		lb_buf_addf(&v->out, ":%lu", v->count[r]);
 		first = 0;
 	}
-	lbuf_adds(&v->out, "}}\n");
+	lb_buf_adds(&v->out, "}}\n");
 }
 
 /*
@@ -300,18 +300,18 @@ static void summary(vctx *v, const char *name, const lirs_reader_stats *st, int 
 static int scratch_file(void)
 {
 	const char *dir = getenv("TMPDIR");
-	lbuf path = LBUF_INIT;
+	lb_buf path = LB_BUF_INIT;
 	int fd;
 
 	if (!dir || !*dir)
 		dir = "/tmp";
-	lbuf_addf(&path, "%s/lirs-validate-XXXXXX", dir);
+	lb_buf_addf(&path, "%s/lirs-validate-XXXXXX", dir);
 	if ((fd = mkstemp(path.data)) >= 0)
 		unlink(path.data);
 	else
 		cli_error("warning: cannot create a temporary file in '%s': %s; the URL keys stay in memory",
 			  dir, strerror(errno));
-	lbuf_release(&path);
+	lb_buf_release(&path);
 	return fd;
 }
 
@@ -380,7 +380,7 @@ int cmd_validate(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	vctx v = { .out = LBUF_INIT, .held_text = LBUF_INIT };
+	vctx v = { .out = LB_BUF_INIT, .held_text = LB_BUF_INIT };
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = &v };
 	lirs_check_opts co = { .now = (int64_t)time(NULL) };
 	uint64_t u;
@@ -425,8 +425,8 @@ int cmd_validate(int argc, char **argv)
 		if (v.failed)
 			break;
 	}
-	lbuf_release(&v.out);
-	lbuf_release(&v.held_text);
+	lb_buf_release(&v.out);
+	lb_buf_release(&v.held_text);
 	free(v.held);
 	if (cli_close_stdout() != CLI_OK)
 		status = CLI_FATAL;

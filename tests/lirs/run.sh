@@ -109,7 +109,7 @@ usage() {
 	$L > /dev/null 2>&1; check $? 2 "no command: exit 2"
 	$L frobnicate > /dev/null 2> "$T/err"; check $? 2 "unknown command: exit 2"
 	grep -q "unknown command 'frobnicate'" "$T/err" && ok "unknown command is named" || nok "unknown command is named"
-	$L --version > "$T/out"; check "$?:$(cat "$T/out")" "0:lirs $(sed -n 's/#define LIRS_VERSION "\(.*\)"/\1/p' "$TOP/src/lirs.h")" "--version"
+	$L --version > "$T/out"; check "$?:$(cat "$T/out")" "0:lirs $(sed -n 's/#define LIRS_VERSION "\(.*\)"/\1/p' "$TOP/src/lirs/lirs.h")" "--version"
 	$L --help > "$T/out"; check $? 0 "--help: exit 0"
 	for c in cat validate pack merge atom; do
 		grep -q "^  $c " "$T/out" && ok "--help lists $c" || nok "--help lists $c"
@@ -365,10 +365,10 @@ vendor() {
 docs() {
 	man5=$TOP/man/lirs.5 man1=$TOP/man/lirs.1
 	missing=""
-	for id in $(sed -n 's/^.*= { "\([a-z0-9-]*\)", LIRS_SEV_.*/\1/p' "$TOP/src/rules.c"); do
+	for id in $(sed -n 's/^.*= { "\([a-z0-9-]*\)", LIRS_SEV_.*/\1/p' "$TOP/src/lirs/rules.c"); do
 		grep -q "^\.It Cm $id\$" "$man5" || missing="$missing $id"
 	done
-	check "${missing:-none}" none "every rule id in src/rules.c is documented in lirs(5)"
+	check "${missing:-none}" none "every rule id in src/lirs/rules.c is documented in lirs(5)"
 	missing=""
 	for c in cat validate pack merge atom; do
 		$L $c --help 2> /dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u > "$T/opts"

@@ -209,7 +209,7 @@ typedef struct {
 	int64_t now;
 	unsigned stale, overlap;
 	long file;                  /* -1: no overlap scheme */
-	int jsonl, gz;
+	int jsonl, lirs_gz;
 	const char *out;
 } opts;
 
@@ -332,7 +332,7 @@ static void parse(opts *o, int argc, char **argv)
 	*o = (opts){ .n = 1000, .seed = 1, .now = 1700000000, .stale = 20, .file = -1 };
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "-z")) { o->gz = 1; continue; }
+		if (!strcmp(a, "-z")) { o->lirs_gz = 1; continue; }
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) usage();
 		if (!v) usage();
 		i++;
@@ -357,7 +357,7 @@ int main(int argc, char **argv)
 	opts o;
 	rec r = { 0 };
 	sbuf b = { 0 };
-	gzFile gz = NULL;
+	gzFile lirs_gz = NULL;
 	FILE *f = stdout;
 	iconv_t cd = (iconv_t)-1;
 	unsigned long j;
@@ -371,13 +371,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lirsgen: cannot open '%s': %s\n", o.out, strerror(errno));
 		return 2;
 	}
-	if (o.gz) {
-		gz = gzdopen(fileno(f), "wb6");
-		if (!gz) {
+	if (o.lirs_gz) {
+		lirs_gz = gzdopen(fileno(f), "wb6");
+		if (!lirs_gz) {
 			fprintf(stderr, "lirsgen: gzdopen failed\n");
 			return 2;
 		}
-		gzbuffer(gz, 1 << 18);
+		gzbuffer(lirs_gz, 1 << 18);
 	}
 	if (o.jsonl && (cd = iconv_open("UTF-8", "EUC-JP")) == (iconv_t)-1) {
 		fprintf(stderr, "lirsgen: iconv_open: %s\n", strerror(errno));
@@ -392,7 +392,7 @@ int main(int argc, char **argv)
 		else
 			emit_lirs(&b, &r);
 		if (b.n >= (1 << 16) || j + 1 == o.n) {
-			if (gz ? gzwrite(gz, b.p, (unsigned)b.n) != (int)b.n
+			if (lirs_gz ? gzwrite(lirs_gz, b.p, (unsigned)b.n) != (int)b.n
 			       : fwrite(b.p, 1, b.n, f) != b.n) {
 				fprintf(stderr, "lirsgen: write error\n");
 				return 2;
@@ -400,7 +400,7 @@ int main(int argc, char **argv)
 			b.n = 0;
 		}
 	}
-	if (gz ? gzclose(gz) != Z_OK : fclose(f) != 0) {
+	if (lirs_gz ? gzclose(lirs_gz) != Z_OK : fclose(f) != 0) {
 		fprintf(stderr, "lirsgen: write error\n");
 		return 2;
 	}

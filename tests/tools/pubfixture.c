@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "publish.h"
+#include "ant_publish.h"
 
 int main(int argc, char **argv)
 {
 	int64_t now = argc > 2 ? strtoll(argv[2], NULL, 10) : (int64_t)time(NULL);
-	pub_page p[] = {
+	ant_pub_page p[] = {
 		{ "https://diary.example.jp/?date=20240506", "はてなの日記", "山田太郎", "",
 		  now - 180, now - 60, 32400, 4210, "text", "", NULL, NULL },
 		{ "http://news.example.com/feed#latest", "Example News: what's new & noteworthy",
@@ -34,20 +34,20 @@ int main(int argc, char **argv)
 		{ "https://slow.example.net/", "Slow server", "", "Friends", 0, 0, 32400, 0, "", "",
 		  "timeout after 30 s", NULL },
 	};
-	pub_site s;
+	ant_pub_site s;
 	char err[512];
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: pubfixture DIR [NOW]\n");
 		return 2;
 	}
-	pub_site_defaults(&s);
+	ant_pub_site_defaults(&s);
 	s.title = "Fixture アンテナ";
 	s.base = "http://antenna.example/";
 	s.author = "fixture";
 	s.now = now;
 	s.prev_publish = now - 3600;
-	if (publish_html(argv[1], &s, p, sizeof p / sizeof p[0], err, sizeof err) < 0) {
+	if (ant_publish_html(argv[1], &s, p, sizeof p / sizeof p[0], err, sizeof err) < 0) {
 		fprintf(stderr, "pubfixture: %s\n", err);
 		return 1;
 	}

@@ -53,9 +53,9 @@
  *   /_control/echo             the request headers, "Name: value" lines
  * Control requests are not counted.
  */
-#include "buf.h"
+#include "lb_buf.h"
 
-#include "page.h"
+#include "ant_page.h"
 #include <microhttpd.h>
 #include <zlib.h>
 
@@ -162,7 +162,7 @@ static void sleep_ms(long ms)
 	}
 }
 
-static int read_file(const char *path, lbuf *out, struct stat *st)
+static int read_file(const char *path, lb_buf *out, struct stat *st)
 {
 	FILE *f = fopen(path, "rb");
 	char buf[65536];
@@ -175,13 +175,13 @@ static int read_file(const char *path, lbuf *out, struct stat *st)
 		return -1;
 	}
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		if (lbuf_add(out, buf, n) < 0)
+		if (lb_buf_add(out, buf, n) < 0)
 			break;
 	fclose(f);
 	return 0;
 }
 
-static int gzip_encode(const lbuf *in, lbuf *out)
+static int gzip_encode(const lb_buf *in, lb_buf *out)
 {
 	z_stream z;
 	int rc;
@@ -189,7 +189,7 @@ static int gzip_encode(const lbuf *in, lbuf *out)
 	memset(&z, 0, sizeof z);
 	if (deflateInit2(&z, 9, Z_DEFLATED, 31, 9, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -1;
-	if (lbuf_grow(out, deflateBound(&z, in->len) + 64) < 0) {
+	if (lb_buf_grow(out, deflateBound(&z, in->len) + 64) < 0) {
 		deflateEnd(&z);
 		return -1;
 	}
@@ -336,7 +336,7 @@ typedef struct script {
 	int lm_now, no_validators, precondition_failed, gzip_bomb, gzip;
 	long delay_ms;
 	uint64_t size;
-	lbuf extra;   /* other header lines, "Name\0value\0" pairs */
+	lb_buf extra;   /* other header lines, "Name\0value\0" pairs */
 } script;
 
 static void script_release(script *s)
@@ -344,7 +344,7 @@ static void script_release(script *s)
 	free(s->content_type);
 	free(s->last_modified);
 	free(s->redirect);
-	lbuf_release(&s->extra);
+	lb_buf_release(&s->extra);
 }
 
 static void script_line(script *s, char *line)
@@ -383,25 +383,25 @@ static void script_line(script *s, char *line)
 	else if (strcasecmp(line, "Size") == 0)
 		s->size = strtoull(v, NULL, 10);
 	else {
-		lbuf_add(&s->extra, line, strlen(line) + 1);
-		lbuf_add(&s->extra, v, strlen(v) + 1);
+		lb_buf_add(&s->extra, line, strlen(line) + 1);
+		lb_buf_add(&s->extra, v, strlen(v) + 1);
 	}
 }
 
 static int script_load(const char *path, script *s)
 {
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 	char *p, *save = NULL;
 
 	memset(s, 0, sizeof *s);
-	lbuf_init(&s->extra);
+	lb_buf_init(&s->extra);
 	s->status = 200;
 	if (read_file(path, &b, NULL) < 0)
 		return -1;
 	for (p = strtok_r(b.data, "\r\n", &save); p; p = strtok_r(NULL, "\r\n", &save))
 		if (*p != '#')
 			script_line(s, p);
-	lbuf_release(&b);
+	lb_buf_release(&b);
 	return 0;
 }
 
@@ -452,7 +452,7 @@ static int conditional(struct MHD_Connection *c)
 }
 
 /* A 200 with validators, or a 304 when the client already has it. */
-static enum MHD_Result send_page(struct MHD_Connection *c, unsigned status, const lbuf *body,
+static enum MHD_Result send_page(struct MHD_Connection *c, unsigned status, const lb_buf *body,
 				 const char *type, const char *etag, const char *lm, time_t now,
 				 const script *s)
 {
@@ -527,7 +527,7 @@ static enum MHD_Result send_special(struct MHD_Connection *c, const script *s, t
 
 static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
 {
-	lbuf path = LBUF_INIT, hdr = LBUF_INIT, body = LBUF_INIT, gz = LBUF_INIT;
+	lb_buf path = LB_BUF_INIT, hdr = LB_BUF_INIT, body = LB_BUF_INIT, lirs_gz = LB_BUF_INIT;
 	char etag[40], lm[64];
 	struct stat st;
 	script s;
@@ -535,8 +535,8 @@ static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
 	time_t now;
 	enum MHD_Result rc;
 
-	lbuf_addf(&path, "%s%s%s", root, url, url[strlen(url) - 1] == '/' ? "index.html" : "");
-	lbuf_addf(&hdr, "%s.hdr", path.data);
+	lb_buf_addf(&path, "%s%s%s", root, url, url[strlen(url) - 1] == '/' ? "index.html" : "");
+	lb_buf_addf(&hdr, "%s.hdr", path.data);
 	have_script = script_load(hdr.data, &s) == 0;
 	have_file = read_file(path.data, &body, &st) == 0;
 	if (!have_file && !have_script) {
@@ -554,43 +554,43 @@ static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
 		rc = send_text(c, 412, "text/plain", "precondition failed\n", 20);
 		goto out;
 	}
-	snprintf(etag, sizeof etag, "\"%016llx\"", (unsigned long long)page_hash64(body.data, body.len));
+	snprintf(etag, sizeof etag, "\"%016llx\"", (unsigned long long)ant_page_hash64(body.data, body.len));
 	if (s.last_modified)
 		snprintf(lm, sizeof lm, "%s", s.last_modified);
 	else
 		http_date(s.lm_now || !have_file ? now : st.st_mtime, lm, sizeof lm);
-	if (s.gzip && gzip_encode(&body, &gz) == 0) {
-		lbuf_release(&body);
-		body = gz;
-		lbuf_init(&gz);
+	if (s.gzip && gzip_encode(&body, &lirs_gz) == 0) {
+		lb_buf_release(&body);
+		body = lirs_gz;
+		lb_buf_init(&lirs_gz);
 	}
 	rc = send_page(c, s.status, &body, s.content_type ? s.content_type : type_of(path.data),
 		       s.no_validators ? NULL : etag, s.no_validators ? NULL : lm, now, &s);
 out:
 	if (have_script)
 		script_release(&s);
-	lbuf_release(&path);
-	lbuf_release(&hdr);
-	lbuf_release(&body);
-	lbuf_release(&gz);
+	lb_buf_release(&path);
+	lb_buf_release(&hdr);
+	lb_buf_release(&body);
+	lb_buf_release(&lirs_gz);
 	return rc;
 }
 
 /* ---- benchmark pages ----------------------------------------------------- */
 
 /* /benchf/N.rss: ten items, the newest dated when page N last changed. */
-static void bench_rss(lbuf *body, unsigned long n, long version, time_t changed)
+static void bench_rss(lb_buf *body, unsigned long n, long version, time_t changed)
 {
 	char d[64];
 
-	lbuf_addf(body, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rss version=\"2.0\"><channel>"
+	lb_buf_addf(body, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rss version=\"2.0\"><channel>"
 		  "<title>Bench feed %lu</title><link>/benchf/%lu.html</link>\n", n, n);
 	for (int i = 0; i < 10; i++) {
 		http_date(changed - i * 3600, d, sizeof d);
-		lbuf_addf(body, "<item><title>Version %ld, item %d</title><link>/benchf/%lu.html#%d</link>"
+		lb_buf_addf(body, "<item><title>Version %ld, item %d</title><link>/benchf/%lu.html#%d</link>"
 			  "<pubDate>%s</pubDate></item>\n", version - i, i, n, i, d);
 	}
-	lbuf_adds(body, "</channel></rss>\n");
+	lb_buf_adds(body, "</channel></rss>\n");
 }
 
 static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
@@ -600,7 +600,7 @@ static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 	const char *dot = strrchr(url, '.');
 	long version = 0;
 	time_t changed = started, now = time(NULL);
-	lbuf body = LBUF_INIT;
+	lb_buf body = LB_BUF_INIT;
 	char etag[64], lm[64];
 	enum MHD_Result rc;
 
@@ -616,21 +616,21 @@ static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 		snprintf(etag, sizeof etag, "\"f%lu-%ld\"", n, version);
 		http_date(changed, lm, sizeof lm);
 		rc = send_page(c, 200, &body, "application/rss+xml", etag, lm, now, NULL);
-		lbuf_release(&body);
+		lb_buf_release(&body);
 		return rc;
 	}
-	lbuf_addf(&body, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+	lb_buf_addf(&body, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
 		  "<title>Bench page %lu</title>", n);
 	if (feed)
-		lbuf_addf(&body, "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"%lu.rss\">", n);
-	lbuf_addf(&body, "</head>\n<body><h1>Bench page %lu</h1>\n<p>version %ld</p>\n", n, version);
+		lb_buf_addf(&body, "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"%lu.rss\">", n);
+	lb_buf_addf(&body, "</head>\n<body><h1>Bench page %lu</h1>\n<p>version %ld</p>\n", n, version);
 	for (int i = 0; i < 20; i++)
-		lbuf_addf(&body, "<p>Paragraph %d of page %lu: the quick brown fox jumps.</p>\n", i, n);
-	lbuf_adds(&body, "</body></html>\n");
+		lb_buf_addf(&body, "<p>Paragraph %d of page %lu: the quick brown fox jumps.</p>\n", i, n);
+	lb_buf_adds(&body, "</body></html>\n");
 	snprintf(etag, sizeof etag, "\"b%lu-%ld\"", n, version);
 	http_date(changed, lm, sizeof lm);
 	rc = send_page(c, 200, &body, "text/html; charset=utf-8", etag, lm, now, NULL);
-	lbuf_release(&body);
+	lb_buf_release(&body);
 	return rc;
 }
 
@@ -638,23 +638,23 @@ static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 
 static enum MHD_Result add_header_line(void *cls, enum MHD_ValueKind kind, const char *k, const char *v)
 {
-	lbuf_addf(cls, "%s: %s\n", k, v ? v : "");
+	lb_buf_addf(cls, "%s: %s\n", k, v ? v : "");
 	return MHD_YES;
 }
 
 static enum MHD_Result serve_control(struct MHD_Connection *c, const char *url)
 {
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 	enum MHD_Result rc;
 
 	pthread_mutex_lock(&lock);
 	if (strcmp(url, "/_control/stats") == 0) {
 		for (int i = 0; i < nhosts; i++)
-			lbuf_addf(&b, "%s %ld %ld\n", hosts[i].name, hosts[i].max, hosts[i].total);
+			lb_buf_addf(&b, "%s %ld %ld\n", hosts[i].name, hosts[i].max, hosts[i].total);
 	} else if (strcmp(url, "/_control/reset") == 0) {
 		for (int i = 0; i < nhosts; i++)
 			hosts[i].max = hosts[i].cur, hosts[i].total = 0;
-		lbuf_adds(&b, "reset\n");
+		lb_buf_adds(&b, "reset\n");
 	} else if (strcmp(url, "/_control/bump") == 0) {
 		const char *e = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "every");
 		long every = e ? atol(e) : 2;
@@ -664,17 +664,17 @@ static enum MHD_Result serve_control(struct MHD_Connection *c, const char *url)
 			bumps[nbumps].when = time(NULL);
 			nbumps++;
 		}
-		lbuf_addf(&b, "bumps %d\n", nbumps);
+		lb_buf_addf(&b, "bumps %d\n", nbumps);
 	} else if (strcmp(url, "/_control/echo") == 0) {
 		MHD_get_connection_values(c, MHD_HEADER_KIND, add_header_line, &b);
 	} else {
 		pthread_mutex_unlock(&lock);
-		lbuf_release(&b);
+		lb_buf_release(&b);
 		return send_text(c, 404, "text/plain", "no such control\n", 16);
 	}
 	pthread_mutex_unlock(&lock);
 	rc = send_text(c, 200, "text/plain", b.data, b.len);
-	lbuf_release(&b);
+	lb_buf_release(&b);
 	return rc;
 }
 
@@ -725,19 +725,19 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 
 static int write_port_file(const char *file, unsigned port)
 {
-	lbuf tmp = LBUF_INIT;
+	lb_buf tmp = LB_BUF_INIT;
 	FILE *f;
 	int ok;
 
-	lbuf_addf(&tmp, "%s.tmp.%ld", file, (long)getpid());
+	lb_buf_addf(&tmp, "%s.tmp.%ld", file, (long)getpid());
 	f = fopen(tmp.data, "w");
 	if (!f) {
-		lbuf_release(&tmp);
+		lb_buf_release(&tmp);
 		return -1;
 	}
 	fprintf(f, "%u\n", port);
 	ok = fclose(f) == 0 && rename(tmp.data, file) == 0;
-	lbuf_release(&tmp);
+	lb_buf_release(&tmp);
 	return ok ? 0 : -1;
 }
 

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "buf.h"
+#include "lb_buf.h"
 #include "lirs.h"
 
 /* What one read produced. */
 struct tr {
-	lbuf text;               /* records and diagnostics, one per line */
+	lb_buf text;               /* records and diagnostics, one per line */
 	lirs_record *recs;       /* owned copies */
 	size_t nrecs, cap;
 	int rc;                  /* of the last feed or finish */
@@ -31,13 +31,13 @@ static inline int tr_rec(void *ctx, const lirs_record *r)
 	struct tr *t = ctx;
 	size_t i;
 
-	lbuf_addf(&t->text, "rec %lu: %lld|%lld|%lld|%lld|%s|%s|%s|%s|%s", r->line,
+	lb_buf_addf(&t->text, "rec %lu: %lld|%lld|%lld|%lld|%s|%s|%s|%s|%s", r->line,
 		  (long long)r->last_modified, (long long)r->last_detected,
 		  (long long)r->tz_offset, (long long)r->content_length,
 		  r->url, r->title, r->author, r->source_url, r->extension);
 	for (i = 0; i < r->nextra; i++)
-		lbuf_addf(&t->text, "|+%s", r->extra[i]);
-	lbuf_addc(&t->text, '\n');
+		lb_buf_addf(&t->text, "|+%s", r->extra[i]);
+	lb_buf_addc(&t->text, '\n');
 	if (t->nrecs == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
 		t->recs = realloc(t->recs, t->cap * sizeof(*t->recs));
@@ -50,7 +50,7 @@ static inline void tr_diag(void *ctx, const lirs_diag *d)
 {
 	struct tr *t = ctx;
 
-	lbuf_addf(&t->text, "diag %lu:%lu: %s %s%s%s: %s\n", d->line, d->col, lirs_rule_id(d->rule),
+	lb_buf_addf(&t->text, "diag %lu:%lu: %s %s%s%s: %s\n", d->line, d->col, lirs_rule_id(d->rule),
 		  d->skipped ? "skipped" : "kept", d->field ? " " : "", d->field ? d->field : "",
 		  d->message);
 	t->ndiag[d->rule]++;
@@ -63,7 +63,7 @@ static inline void tr_free(struct tr *t)
 	for (i = 0; i < t->nrecs; i++)
 		lirs_record_release(&t->recs[i]);
 	free(t->recs);
-	lbuf_release(&t->text);
+	lb_buf_release(&t->text);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -95,7 +95,7 @@ static inline void tr_read_opts(struct tr *t, const void *buf, size_t len, size_
 	if (t->rc == 0)
 		t->rc = lirs_reader_finish(rd);
 	t->st = *lirs_reader_get_stats(rd);
-	lbuf_addf(&t->text, "rc %d records %lu skipped %lu lines %lu comments %lu\n", t->rc,
+	lb_buf_addf(&t->text, "rc %d records %lu skipped %lu lines %lu comments %lu\n", t->rc,
 		  t->st.records, t->st.skipped, t->st.lines, t->st.comments);
 	lirs_reader_free(rd);
 }
@@ -106,7 +106,7 @@ static inline void tr_read(struct tr *t, const void *buf, size_t len, size_t chu
 }
 
 /* gzip n bytes at level into out (appended): one member. */
-static inline void gzip_add(lbuf *out, const void *p, size_t n, int level)
+static inline void gzip_add(lb_buf *out, const void *p, size_t n, int level)
 {
 	z_stream zs;
 	unsigned char tmp[65536];
@@ -120,7 +120,7 @@ static inline void gzip_add(lbuf *out, const void *p, size_t n, int level)
 		zs.next_out = tmp;
 		zs.avail_out = sizeof(tmp);
 		zr = deflate(&zs, Z_FINISH);
-		lbuf_add(out, tmp, sizeof(tmp) - zs.avail_out);
+		lb_buf_add(out, tmp, sizeof(tmp) - zs.avail_out);
 	} while (zr != Z_STREAM_END);
 	deflateEnd(&zs);
 }

@@ -1,19 +1,19 @@
 /* t_atom: the XML escaper, RFC 3339 times, link resolution, and the event
- * store through evstore_attach() on an in-memory database. */
+ * store through atom_evstore_attach() on an in-memory database. */
 #include <sqlite3.h>
 #include <stdlib.h>
 
 #include "atom.h"
-#include "evstore.h"
-#include "merge.h"
+#include "atom_evstore.h"
+#include "lirs_merge.h"
 #include "tap.h"
 
 static const char *esc(const char *s, int attr)
 {
-	static lbuf b = LBUF_INIT;
+	static lb_buf b = LB_BUF_INIT;
 
-	lbuf_reset(&b);
-	xml_escape(&b, s, attr);
+	lb_buf_reset(&b);
+	atom_xml_escape(&b, s, attr);
 	return b.data;
 }
 
@@ -36,9 +36,9 @@ static void test_escape(void)
 
 static const char *iri(const char *s, int mode)
 {
-	static lbuf b = LBUF_INIT;
+	static lb_buf b = LB_BUF_INIT;
 
-	lbuf_reset(&b);
+	lb_buf_reset(&b);
 	atom_iri(&b, s, mode);
 	return b.data;
 }
@@ -75,7 +75,7 @@ static void test_time(void)
 
 static void test_resolve(void)
 {
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 
 	OK(atom_resolve(&b, "http://f.example/feeds/", "https://Other.example/x?y") == 0 &&
 	   !strcmp(b.data, "https://Other.example/x?y"), "resolve: absolute kept as written");
@@ -87,26 +87,26 @@ static void test_resolve(void)
 	   !strcmp(b.data, "http://h.example/p"), "resolve: network path");
 	OK(atom_resolve(&b, "http://f.example/", "javascript:alert(1)") != 0, "resolve: non-http refused");
 	OK(atom_resolve(&b, "http://f.example/", "") != 0, "resolve: empty refused");
-	lbuf_release(&b);
+	lb_buf_release(&b);
 }
 
-static int count_cb(void *ctx, const ev_event *e)
+static int count_cb(void *ctx, const atom_ev_event *e)
 {
-	lbuf *b = ctx;
+	lb_buf *b = ctx;
 
-	lbuf_addf(b, "%lld:%s:%s|", (long long)e->seq, e->url, e->title);
+	lb_buf_addf(b, "%lld:%s:%s|", (long long)e->seq, e->url, e->title);
 	return 0;
 }
 
 static void test_store(void)
 {
 	sqlite3 *db;
-	evstore *st;
+	atom_evstore *st;
 	char err[256] = "";
 	size_t added = 0;
 	int64_t sealed = 0, last, count;
-	lbuf b = LBUF_INIT;
-	ev_event ev[] = {
+	lb_buf b = LB_BUF_INIT;
+	atom_ev_event ev[] = {
 		{ 0, "http://b.example/", 300, 1000, 0, 0, "b300", "", "", NULL },
 		{ 0, "http://A.example:80/", 200, 1000, 0, 0, "a200 low LD", "", "", NULL },
 		{ 0, "http://a.example/", 200, 2000, 0, 0, "a200 high LD", "", "", NULL },
@@ -116,37 +116,37 @@ static void test_store(void)
 
 	if (sqlite3_open(":memory:", &db) != SQLITE_OK)
 		return;
-	OK(evstore_attach(&st, db, err, sizeof err) == 0, "store: attach creates the tables (%s)", err);
-	OK(evstore_add_run(st, ev, 5, &added, err, sizeof err) == 0, "store: add a run");
+	OK(atom_evstore_attach(&st, db, err, sizeof err) == 0, "store: attach creates the tables (%s)", err);
+	OK(atom_evstore_add_run(st, ev, 5, &added, err, sizeof err) == 0, "store: add a run");
 	IS_INT(added, 3, "store: distinct (URL key, LM) pairs added");
-	evstore_each_event(st, 1, -1, count_cb, &b, err, sizeof err);
+	atom_evstore_each_event(st, 1, -1, count_cb, &b, err, sizeof err);
 	IS_STR(b.data, "3:http://b.example/:b300 later|2:http://a.example/:a200 high LD|1:http://a.example/:a100|",
 	       "store: seq in LM order; greater LD, then later, wins a (key, LM) tie");
-	IS_INT(evstore_add(st, &ev[1], err, sizeof err), 0, "store: a known event is not added again");
-	OK(evstore_seal(st, 2, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 1, "store: one archive sealed");
-	evstore_archived(st, &last, &count, err, sizeof err);
+	IS_INT(atom_evstore_add(st, &ev[1], err, sizeof err), 0, "store: a known event is not added again");
+	OK(atom_evstore_seal(st, 2, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 1, "store: one archive sealed");
+	atom_evstore_archived(st, &last, &count, err, sizeof err);
 	IS_INT(last, 2, "store: archive 1 ends at seq 2");
-	OK(evstore_seal(st, 2, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 0, "store: sealing again seals nothing");
-	evstore_close(st);
+	OK(atom_evstore_seal(st, 2, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 0, "store: sealing again seals nothing");
+	atom_evstore_close(st);
 	/* a newer schema in ev_meta is refused */
 	sqlite3_exec(db, "UPDATE ev_meta SET value = '99' WHERE key = 'schema'", NULL, NULL, NULL);
-	OK(evstore_attach(&st, db, err, sizeof err) != 0 && strstr(err, "has schema 99, newer") != NULL,
+	OK(atom_evstore_attach(&st, db, err, sizeof err) != 0 && strstr(err, "has schema 99, newer") != NULL,
 	   "store: newer schema refused (%s)", err);
 	sqlite3_close(db);
-	lbuf_release(&b);
+	lb_buf_release(&b);
 }
 
-/* ev_run gives what merge.c's table and evstore_add_run() give. */
-static int line_cb(void *ctx, const ev_event *e)
+/* atom_ev_run gives what merge.c's table and atom_evstore_add_run() give. */
+static int line_cb(void *ctx, const atom_ev_event *e)
 {
-	lbuf_addf(ctx, "%s|%lld|%lld|%s\n", e->url, (long long)e->last_modified,
+	lb_buf_addf(ctx, "%s|%lld|%lld|%s\n", e->url, (long long)e->last_modified,
 		  (long long)e->last_detected, e->title);
 	return 0;
 }
 
 static int rec_cb(void *ctx, const lirs_record *r)
 {
-	lbuf_addf(ctx, "%s|%lld|%lld|%s\n", r->url, (long long)r->last_modified,
+	lb_buf_addf(ctx, "%s|%lld|%lld|%s\n", r->url, (long long)r->last_modified,
 		  (long long)r->last_detected, r->title);
 	return 0;
 }
@@ -156,50 +156,50 @@ static void test_run(void)
 	static const char *const urls[] = { "http://a.example/", "http://A.example:80/", "http://b.example/x",
 					     "http://c.example/", "https://c.example:443/", "http://d.example/?q" };
 	enum { N = 2000 };
-	ev_event ev[N];
+	atom_ev_event ev[N];
 	char titles[N][16], err[256] = "";
-	merge_table *t = merge_new(&(merge_opts){ .now = 0, .max_age = -1 });
-	ev_run *run = NULL;
-	lbuf want = LBUF_INIT, got = LBUF_INIT, s1 = LBUF_INIT, s2 = LBUF_INIT;
+	lirs_merge_table *t = lirs_merge_new(&(lirs_merge_opts){ .now = 0, .max_age = -1 });
+	atom_ev_run *run = NULL;
+	lb_buf want = LB_BUF_INIT, got = LB_BUF_INIT, s1 = LB_BUF_INIT, s2 = LB_BUF_INIT;
 	sqlite3 *d1, *d2;
-	evstore *e1, *e2;
+	atom_evstore *e1, *e2;
 	unsigned x = 12345;
 	size_t a1 = 0, a2 = 0;
 
-	OK(ev_run_open(&run, err, sizeof err) == 0, "run: opened (%s)", err);
+	OK(atom_ev_run_open(&run, err, sizeof err) == 0, "run: opened (%s)", err);
 	for (int i = 0; i < N; i++) {
 		x = x * 1103515245 + 12345;
 		snprintf(titles[i], sizeof titles[i], "t%d", i);
-		ev[i] = (ev_event){ .url = urls[(x >> 8) % 6], .last_modified = 1 + (x >> 12) % 5,
+		ev[i] = (atom_ev_event){ .url = urls[(x >> 8) % 6], .last_modified = 1 + (x >> 12) % 5,
 				    .last_detected = 10 + (x >> 16) % 3, .title = titles[i], .author = "", .source_url = "" };
 		lirs_record r = { .url = (char *)ev[i].url, .last_modified = ev[i].last_modified,
 				  .last_detected = ev[i].last_detected, .title = titles[i], .author = "", .source_url = "" };
-		merge_add(t, &r);
-		ev_run_add(run, &ev[i], err, sizeof err);
+		lirs_merge_add(t, &r);
+		atom_ev_run_add(run, &ev[i], err, sizeof err);
 	}
-	merge_each(t, rec_cb, &want);
-	ev_run_each_latest(run, line_cb, &got, err, sizeof err);
+	lirs_merge_each(t, rec_cb, &want);
+	atom_ev_run_each_latest(run, line_cb, &got, err, sizeof err);
 	IS_STR(got.data, want.data, "run: one record per URL key, the winner and the order of merge_each()");
 	/* the same events added as an array and staged: the same sequence */
 	sqlite3_open(":memory:", &d1);
 	sqlite3_open(":memory:", &d2);
-	evstore_attach(&e1, d1, err, sizeof err);
-	evstore_attach(&e2, d2, err, sizeof err);
-	evstore_add_run(e1, ev, N, &a1, err, sizeof err);
-	evstore_add_staged(e2, run, &a2, err, sizeof err);
-	evstore_each_event(e1, 1, -1, line_cb, &s1, err, sizeof err);
-	evstore_each_event(e2, 1, -1, line_cb, &s2, err, sizeof err);
+	atom_evstore_attach(&e1, d1, err, sizeof err);
+	atom_evstore_attach(&e2, d2, err, sizeof err);
+	atom_evstore_add_run(e1, ev, N, &a1, err, sizeof err);
+	atom_evstore_add_staged(e2, run, &a2, err, sizeof err);
+	atom_evstore_each_event(e1, 1, -1, line_cb, &s1, err, sizeof err);
+	atom_evstore_each_event(e2, 1, -1, line_cb, &s2, err, sizeof err);
 	OK(a1 == a2 && a1 > 0 && !strcmp(s1.data, s2.data), "run: staged events get the sequence an array gets (%zu events)", a2);
-	evstore_close(e1);
-	evstore_close(e2);
+	atom_evstore_close(e1);
+	atom_evstore_close(e2);
 	sqlite3_close(d1);
 	sqlite3_close(d2);
-	ev_run_close(run);
-	merge_free(t);
-	lbuf_release(&want);
-	lbuf_release(&got);
-	lbuf_release(&s1);
-	lbuf_release(&s2);
+	atom_ev_run_close(run);
+	lirs_merge_free(t);
+	lb_buf_release(&want);
+	lb_buf_release(&got);
+	lb_buf_release(&s1);
+	lb_buf_release(&s2);
 }
 
 int main(void)

@@ -4,11 +4,11 @@
  * U+FFFE/U+FFFF, invalid UTF-8, UTF-8-encoded surrogates, spaces,
  * non-ASCII paths and hosts, very long strings), from a fixed seed, go
  * through both writers' paths:
- *   - `lirs atom`'s: a run staged with ev_run_add(), atom_publish_run() on
- *     a state file of its own (evstore_open());
- *   - the antenna's publish: events added one by one with evstore_add()
- *     (as `antenna update` does) to the antenna's store (store_open(),
- *     evstore_attach()), then atom_publish() with one event per page.
+ *   - `lirs atom`'s: a run staged with atom_ev_run_add(), atom_publish_run() on
+ *     a state file of its own (atom_evstore_open());
+ *   - the antenna's publish: events added one by one with atom_evstore_add()
+ *     (as `antenna update` does) to the antenna's store (ant_store_open(),
+ *     atom_evstore_attach()), then atom_publish() with one event per page.
  * Every document written (index.atom, each archive/N.atom written this
  * round, current.atom) is parsed by libxml2 and validated against RFC
  * 4287's RELAX NG schema (atom_check.h); entry ids are valid tag: IRIs,
@@ -23,9 +23,9 @@
 #include <unistd.h>
 
 #include "atom.h"
-#include "evstore.h"
-#include "merge.h"
-#include "store.h"
+#include "atom_evstore.h"
+#include "lirs_merge.h"
+#include "ant_store.h"
 #include "tap.h"
 
 #include "atom_check.h"
@@ -61,12 +61,12 @@ static const char *const pieces[] = {
 	"cgi-bin/diary.cgi", "index.html", "\xE2\x80\xA8", "\xEF\xBB\xBF", "\xC2\xA0",
 };
 
-static void add_piece(lbuf *b)
+static void add_piece(lb_buf *b)
 {
 	switch (pick(8)) {
 	case 0: {   /* a random byte other than NUL */
 		char c = (char)(1 + pick(255));
-		lbuf_add(b, &c, 1);
+		lb_buf_add(b, &c, 1);
 		break;
 	}
 	case 1: {   /* a random code point, UTF-8 encoded (surrogates included) */
@@ -74,19 +74,19 @@ static void add_piece(lbuf *b)
 		unsigned char u[4];
 		if (cp == 0)
 			cp = 0x20;
-		if (cp < 0x80) { u[0] = (unsigned char)cp; lbuf_add(b, u, 1); }
-		else if (cp < 0x800) { u[0] = (unsigned char)(0xC0 | cp >> 6); u[1] = (unsigned char)(0x80 | (cp & 63)); lbuf_add(b, u, 2); }
-		else if (cp < 0x10000) { u[0] = (unsigned char)(0xE0 | cp >> 12); u[1] = (unsigned char)(0x80 | (cp >> 6 & 63)); u[2] = (unsigned char)(0x80 | (cp & 63)); lbuf_add(b, u, 3); }
-		else { u[0] = (unsigned char)(0xF0 | cp >> 18); u[1] = (unsigned char)(0x80 | (cp >> 12 & 63)); u[2] = (unsigned char)(0x80 | (cp >> 6 & 63)); u[3] = (unsigned char)(0x80 | (cp & 63)); lbuf_add(b, u, 4); }
+		if (cp < 0x80) { u[0] = (unsigned char)cp; lb_buf_add(b, u, 1); }
+		else if (cp < 0x800) { u[0] = (unsigned char)(0xC0 | cp >> 6); u[1] = (unsigned char)(0x80 | (cp & 63)); lb_buf_add(b, u, 2); }
+		else if (cp < 0x10000) { u[0] = (unsigned char)(0xE0 | cp >> 12); u[1] = (unsigned char)(0x80 | (cp >> 6 & 63)); u[2] = (unsigned char)(0x80 | (cp & 63)); lb_buf_add(b, u, 3); }
+		else { u[0] = (unsigned char)(0xF0 | cp >> 18); u[1] = (unsigned char)(0x80 | (cp >> 12 & 63)); u[2] = (unsigned char)(0x80 | (cp >> 6 & 63)); u[3] = (unsigned char)(0x80 | (cp & 63)); lb_buf_add(b, u, 4); }
 		break;
 	}
 	default:
-		lbuf_adds(b, pieces[pick(sizeof pieces / sizeof pieces[0])]);
+		lb_buf_adds(b, pieces[pick(sizeof pieces / sizeof pieces[0])]);
 		break;
 	}
 }
 
-static void hostile(lbuf *b, unsigned max_pieces)
+static void hostile(lb_buf *b, unsigned max_pieces)
 {
 	unsigned n = pick(max_pieces + 1), i;
 
@@ -105,24 +105,24 @@ static const char *const hosts[] = {
 };
 
 /* A random URL: mostly URL-shaped, with hostile paths and hosts. */
-static void gen_url(lbuf *b)
+static void gen_url(lb_buf *b)
 {
-	lbuf_reset(b);
+	lb_buf_reset(b);
 	if (pick(10) == 0) {
 		hostile(b, 8);
 		return;
 	}
-	lbuf_adds(b, schemes[pick(sizeof schemes / sizeof schemes[0])]);
+	lb_buf_adds(b, schemes[pick(sizeof schemes / sizeof schemes[0])]);
 	if (pick(4) == 0)
 		hostile(b, 3);
 	else
-		lbuf_adds(b, hosts[pick(sizeof hosts / sizeof hosts[0])]);
-	lbuf_adds(b, "/");
+		lb_buf_adds(b, hosts[pick(sizeof hosts / sizeof hosts[0])]);
+	lb_buf_adds(b, "/");
 	hostile(b, 6);
 }
 
 /* The tag part of an id as main wrote it before (0.1.0's add_tag_part). */
-static void old_tag_part(lbuf *b, const char *s)
+static void old_tag_part(lb_buf *b, const char *s)
 {
 	static const char ok[] = "-._~!$&'()*+,;=:@/?";
 
@@ -130,9 +130,9 @@ static void old_tag_part(lbuf *b, const char *s)
 		unsigned char c = (unsigned char)*s;
 		if (c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		    (c >= '0' && c <= '9') || strchr(ok, c))
-			lbuf_addc(b, c);
+			lb_buf_addc(b, c);
 		else
-			lbuf_addf(b, "%%%02X", c);
+			lb_buf_addf(b, "%%%02X", c);
 	}
 }
 
@@ -156,18 +156,18 @@ static int nonascii_allowed(const char *str)
 /* Ids: old ones are unchanged when they were valid; new ones always valid. */
 static void test_ids(unsigned cases)
 {
-	lbuf url = LBUF_INIT, key = LBUF_INIT, old = LBUF_INIT, now = LBUF_INIT;
+	lb_buf url = LB_BUF_INIT, key = LB_BUF_INIT, old = LB_BUF_INIT, now = LB_BUF_INIT;
 	unsigned same = 0, kept = 0, valid = 0, i;
 	char why[128];
 
 	for (i = 0; i < cases; i++) {
 		gen_url(&url);
-		lbuf_reset(&key);
-		lbuf_reset(&old);
-		lbuf_reset(&now);
-		merge_url_key(&key, url.data);
+		lb_buf_reset(&key);
+		lb_buf_reset(&old);
+		lb_buf_reset(&now);
+		lirs_merge_url_key(&key, url.data);
 		old_tag_part(&old, key.data);
-		lbuf_adds(&now, "tag:f.example,2024-01-01:event:1:");
+		lb_buf_adds(&now, "tag:f.example,2024-01-01:event:1:");
 		atom_iri(&now, key.data, IRI_TAG);
 		valid += ac_tag_ok(now.data, why, sizeof why);
 		if (nonascii_allowed(key.data)) {
@@ -177,10 +177,10 @@ static void test_ids(unsigned cases)
 	}
 	IS_INT(valid, cases, "ids: %u random URLs give valid tag IRIs", cases);
 	IS_INT(same, kept, "ids: the %u whose key was already IRI text are byte-identical to 0.1.0's", kept);
-	lbuf_release(&url);
-	lbuf_release(&key);
-	lbuf_release(&old);
-	lbuf_release(&now);
+	lb_buf_release(&url);
+	lb_buf_release(&key);
+	lb_buf_release(&old);
+	lb_buf_release(&now);
 }
 
 /* ---- documents ----------------------------------------------------------- */
@@ -193,7 +193,7 @@ typedef struct idset {
 static void on_id(void *ctx, const char *id)
 {
 	idset *s = ctx;
-	char **v = lgrow(s->v, &s->cap, s->n + 1, sizeof *v, 256);
+	char **v = lb_grow(s->v, &s->cap, s->n + 1, sizeof *v, 256);
 
 	if (!v)
 		abort();
@@ -237,20 +237,20 @@ static void check_dir(ac_ctx *c, const char *dir, int64_t from, int64_t to, int 
 	}
 }
 
-static void make_events(ev_event *ev, lbuf *s, int64_t now)
+static void make_events(atom_ev_event *ev, lb_buf *s, int64_t now)
 {
 	for (int i = 0; i < PER_ROUND; i++) {
-		lbuf_reset(&s[4 * i]);
+		lb_buf_reset(&s[4 * i]);
 		gen_url(&s[4 * i]);
-		lbuf_reset(&s[4 * i + 1]);
+		lb_buf_reset(&s[4 * i + 1]);
 		hostile(&s[4 * i + 1], 6);
-		lbuf_reset(&s[4 * i + 2]);
+		lb_buf_reset(&s[4 * i + 2]);
 		if (pick(3))
 			hostile(&s[4 * i + 2], 4);
-		lbuf_reset(&s[4 * i + 3]);
+		lb_buf_reset(&s[4 * i + 3]);
 		if (pick(2))
 			gen_url(&s[4 * i + 3]);
-		ev[i] = (ev_event){
+		ev[i] = (atom_ev_event){
 			.url = s[4 * i].data,
 			.last_modified = pick(20) ? 1000000000 + (int64_t)pick(700000000) : (int64_t)pick(3),
 			.last_detected = now - (int64_t)pick(20000),
@@ -266,10 +266,10 @@ static void make_events(ev_event *ev, lbuf *s, int64_t now)
 static void test_documents(ac_ctx *c, const char *tmp, unsigned rounds)
 {
 	char lirs_dir[2048], ant_dir[2048], state[2048], db[2048], err[512] = "", bad[8192] = "";
-	lbuf strings[4 * PER_ROUND], title = LBUF_INIT, author = LBUF_INIT;
-	ev_event ev[PER_ROUND];
-	evstore *st = NULL, *ast = NULL;
-	store *s = NULL;
+	lb_buf strings[4 * PER_ROUND], title = LB_BUF_INIT, author = LB_BUF_INIT;
+	atom_ev_event ev[PER_ROUND];
+	atom_evstore *st = NULL, *ast = NULL;
+	ant_store *s = NULL;
 	int64_t now = 1700000000, count_l = 0, count_a = 0;
 	size_t added = 0;
 	int docs = 0, failed = 0;
@@ -277,36 +277,36 @@ static void test_documents(ac_ctx *c, const char *tmp, unsigned rounds)
 	idset ids = { 0 };
 
 	for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
-		lbuf_init(&strings[i]);
+		lb_buf_init(&strings[i]);
 	snprintf(lirs_dir, sizeof lirs_dir, "%s/lirs", tmp);
 	snprintf(ant_dir, sizeof ant_dir, "%s/antenna", tmp);
 	snprintf(state, sizeof state, "%s/state.db", tmp);
 	snprintf(db, sizeof db, "%s/antenna.db", tmp);
-	OK(evstore_open(&st, state, 0, err, sizeof err) == 0, "documents: state file opened (%s)", err);
-	OK(store_open(&s, db, STORE_OPEN_CREATE, err, sizeof err) == 0 && evstore_attach(&ast, store_db(s), err, sizeof err) == 0,
+	OK(atom_evstore_open(&st, state, 0, err, sizeof err) == 0, "documents: state file opened (%s)", err);
+	OK(ant_store_open(&s, db, STORE_OPEN_CREATE, err, sizeof err) == 0 && atom_evstore_attach(&ast, ant_store_db(s), err, sizeof err) == 0,
 	   "documents: antenna store opened (%s)", err);
 	if (!st || !ast)
 		return;
 	for (r = 0; r < rounds && !failed; r++) {
 		atom_cfg cfg = { .base = "http://feeds.example.org/a&b'c/", .page_size = PAGE, .now = now };
 		atom_stats stats;
-		ev_run *run = NULL;
+		atom_ev_run *run = NULL;
 
-		lbuf_reset(&title);
-		lbuf_reset(&author);
+		lb_buf_reset(&title);
+		lb_buf_reset(&author);
 		hostile(&title, 5);
 		hostile(&author, 3);
 		cfg.title = pick(5) ? title.data : NULL;
 		cfg.author = pick(5) ? author.data : NULL;
 		make_events(ev, strings, now);
 		/* lirs atom */
-		if (ev_run_open(&run, err, sizeof err) != 0)
+		if (atom_ev_run_open(&run, err, sizeof err) != 0)
 			failed = 1;
 		for (int i = 0; !failed && i < PER_ROUND; i++)
-			failed = ev_run_add(run, &ev[i], err, sizeof err) != 0;
+			failed = atom_ev_run_add(run, &ev[i], err, sizeof err) != 0;
 		if (!failed)
 			failed = atom_publish_run(st, lirs_dir, &cfg, run, &stats, err, sizeof err) != 0;
-		ev_run_close(run);
+		atom_ev_run_close(run);
 		if (failed) {
 			OK(0, "documents: lirs atom round %u publishes (%s)", r, err);
 			break;
@@ -315,11 +315,11 @@ static void test_documents(ac_ctx *c, const char *tmp, unsigned rounds)
 		count_l = stats.archives_total;
 		added += stats.events_added;
 		/* the antenna: update adds events one by one, publish writes */
-		evstore_begin(ast, err, sizeof err);
+		atom_evstore_begin(ast, err, sizeof err);
 		for (int i = 0; i < PER_ROUND; i++)
-			if (evstore_add(ast, &ev[i], err, sizeof err) < 0)
+			if (atom_evstore_add(ast, &ev[i], err, sizeof err) < 0)
 				failed = 1;
-		evstore_commit(ast, err, sizeof err);
+		atom_evstore_commit(ast, err, sizeof err);
 		if (!failed)
 			failed = atom_publish(ast, ant_dir, &cfg, NULL, 0, ev, PER_ROUND, &stats, err, sizeof err) != 0;
 		if (failed) {
@@ -349,13 +349,13 @@ static void test_documents(ac_ctx *c, const char *tmp, unsigned rounds)
 		   " no two events share one", events, docs, added);
 	}
 	idset_free(&ids);
-	evstore_close(st);
-	evstore_close(ast);
-	store_close(s);
+	atom_evstore_close(st);
+	atom_evstore_close(ast);
+	ant_store_close(s);
 	for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
-		lbuf_release(&strings[i]);
-	lbuf_release(&title);
-	lbuf_release(&author);
+		lb_buf_release(&strings[i]);
+	lb_buf_release(&title);
+	lb_buf_release(&author);
 }
 
 /* The checker itself must refuse what is wrong (or it proves nothing). */

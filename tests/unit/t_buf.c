@@ -6,7 +6,7 @@
 #include <sys/types.h>
 #include <stdlib.h>
 
-#include "buf.h"
+#include "lb_buf.h"
 #include "tap.h"
 
 static void test_lgrow(void)
@@ -14,56 +14,56 @@ static void test_lgrow(void)
 	int *v = NULL, *p;
 	size_t cap = 0;
 
-	p = lgrow(v, &cap, 1, sizeof *v, 16);
+	p = lb_grow(v, &cap, 1, sizeof *v, 16);
 	OK(p != NULL && cap == 16, "first growth takes the first capacity (%zu)", cap);
 	v = p;
-	OK(lgrow(v, &cap, 16, sizeof *v, 16) == v && cap == 16, "no growth while it fits");
-	p = lgrow(v, &cap, 17, sizeof *v, 16);
+	OK(lb_grow(v, &cap, 16, sizeof *v, 16) == v && cap == 16, "no growth while it fits");
+	p = lb_grow(v, &cap, 17, sizeof *v, 16);
 	OK(p != NULL && cap == 32, "then it doubles (%zu)", cap);
 	v = p;
-	p = lgrow(v, &cap, 100, sizeof *v, 16);
+	p = lb_grow(v, &cap, 100, sizeof *v, 16);
 	OK(p != NULL && cap == 128, "doubles as often as needed (%zu)", cap);
 	v = p;
 	v[127] = 7;
-	p = lgrow(v, &cap, SIZE_MAX / 2, sizeof *v, 16);
+	p = lb_grow(v, &cap, SIZE_MAX / 2, sizeof *v, 16);
 	OK(p == NULL && cap == 128 && v[127] == 7, "an overflowing size is refused, the array kept");
 	free(v);
 }
 
 static void test_lbuf(void)
 {
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 	char *s;
 	size_t n;
 
 	OK(b.data != NULL && b.data[0] == '\0', "a new buffer is an empty string, never NULL");
-	lbuf_adds(&b, "ab");
-	lbuf_addc(&b, 'c');
-	lbuf_addf(&b, "%d", 42);
+	lb_buf_adds(&b, "ab");
+	lb_buf_addc(&b, 'c');
+	lb_buf_addf(&b, "%d", 42);
 	IS_STR(b.data, "abc42", "adds, addc and addf append");
-	lbuf_reset(&b);
+	lb_buf_reset(&b);
 	IS_STR(b.data, "", "reset empties it");
-	lbuf_add(&b, "xyz", 3);
-	s = lbuf_detach(&b, &n);
+	lb_buf_add(&b, "xyz", 3);
+	s = lb_buf_detach(&b, &n);
 	IS_STR(s, "xyz", "detach hands the string over");
 	OK(n == 3 && b.len == 0 && b.data[0] == '\0', "...and leaves the buffer empty");
 	free(s);
-	lbuf_release(&b);
+	lb_buf_release(&b);
 }
 
-/* lbuf_addf() formats %s %d %u %ld %lld %zu %% itself and hands anything
+/* lb_buf_addf() formats %s %d %u %ld %lld %zu %% itself and hands anything
  * else to vsnprintf(): both must give what snprintf() gives. */
 static void test_addf_like_snprintf(void)
 {
 #define SAME(...) do { \
 		char want[256]; \
-		lbuf b = LBUF_INIT; \
+		lb_buf b = LB_BUF_INIT; \
 		snprintf(want, sizeof want, __VA_ARGS__); \
-		lbuf_adds(&b, "<"); \
-		OK(lbuf_addf(&b, __VA_ARGS__) == 0 && strcmp(b.data + 1, want) == 0 && \
+		lb_buf_adds(&b, "<"); \
+		OK(lb_buf_addf(&b, __VA_ARGS__) == 0 && strcmp(b.data + 1, want) == 0 && \
 		   b.len == strlen(want) + 1, "addf gives what snprintf gives: '%s' (got '%s')", \
 		   want, b.data + 1); \
-		lbuf_release(&b); \
+		lb_buf_release(&b); \
 	} while (0)
 	SAME("plain text");
 	SAME("%s", "");
@@ -85,13 +85,13 @@ static void test_addf_like_snprintf(void)
 	SAME("%.2f", 1.5);
 #undef SAME
 	{
-		lbuf b = LBUF_INIT;
+		lb_buf b = LB_BUF_INIT;
 		size_t i;
 		for (i = 0; i < 1000; i++)
-			lbuf_addf(&b, "%zu,", i);
+			lb_buf_addf(&b, "%zu,", i);
 		OK(b.len == 3890 && strncmp(b.data + b.len - 4, "999,", 4) == 0,
 		   "addf grows the buffer as it goes (%zu bytes)", b.len);
-		lbuf_release(&b);
+		lb_buf_release(&b);
 	}
 }
 

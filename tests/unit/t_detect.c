@@ -3,14 +3,14 @@
  */
 #include "tap.h"
 
-#include "detect.h"
+#include "ant_detect.h"
 
 #define T0 1700000000
 
 /* A successful 200 answer. */
-static detect_input ok200(uint64_t hash, int64_t lm, int64_t date)
+static ant_detect_input ok200(uint64_t hash, int64_t lm, int64_t date)
 {
-	detect_input in = { .status = 200, .lm_time = lm, .date_time = date,
+	ant_detect_input in = { .status = 200, .lm_time = lm, .date_time = date,
 			    .content_length = -1, .body_len = 1000, .has_hash = 1,
 			    .text_hash = hash };
 	return in;
@@ -18,210 +18,210 @@ static detect_input ok200(uint64_t hash, int64_t lm, int64_t date)
 
 static void first_check(void)
 {
-	detect_state st;
-	detect_outcome out;
-	detect_input in = ok200(1, T0 - 5000, T0);
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in = ok200(1, T0 - 5000, T0);
 
-	detect_state_init(&st);
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &in, T0, &out);
 	OK(out.first && out.updated, "first check is the first known update");
 	IS_INT(st.last_modified, T0 - 5000, "first check takes a trusted Last-Modified");
 	IS_STR(st.detected_by, "header", "first check with a trusted header: header");
 	IS_INT(st.last_detected, T0, "last detected is the check time");
 
-	detect_state_init(&st);
+	ant_detect_state_init(&st);
 	in = ok200(1, T0, T0);
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_apply(&st, &in, T0, &out);
 	IS_INT(st.last_modified, T0, "first check: Last-Modified == Date is not trusted, check time used");
 	OK(st.detected_by == NULL, "first check without a trusted header has no rule");
 	IS_INT(st.lm_header_time, 0, "an untrusted header is not remembered");
 
-	detect_state_init(&st);
+	ant_detect_state_init(&st);
 	in = ok200(1, 0, 0);
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_apply(&st, &in, T0, &out);
 	IS_INT(st.last_modified, T0, "first check without Last-Modified: check time");
 }
 
 static void rules(void)
 {
-	detect_state st;
-	detect_outcome out;
-	detect_input in = ok200(1, T0 - 5000, T0);
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in = ok200(1, T0 - 5000, T0);
 
-	detect_state_init(&st);
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &in, T0, &out);
 
 	in = ok200(1, T0 - 5000, T0 + 600);
-	detect_apply(&st, &in, T0 + 600, &out);
+	ant_detect_apply(&st, &in, T0 + 600, &out);
 	OK(!out.updated && out.unchanged, "same header, same text: unchanged");
 	IS_INT(st.last_modified, T0 - 5000, "unchanged keeps the update time");
 
 	in = ok200(2, T0 + 1000, T0 + 1200);
-	detect_apply(&st, &in, T0 + 1200, &out);
+	ant_detect_apply(&st, &in, T0 + 1200, &out);
 	OK(out.updated, "newer Last-Modified: updated");
 	IS_STR(out.rule, "header", "rule: header");
 	IS_INT(st.last_modified, T0 + 1000, "header rule takes the header's time");
 
 	in = ok200(3, T0 + 1800, T0 + 1800);
-	detect_apply(&st, &in, T0 + 1800, &out);
+	ant_detect_apply(&st, &in, T0 + 1800, &out);
 	IS_STR(out.rule, "text", "Last-Modified == Date (dynamic) falls through to the text rule");
 	IS_INT(st.last_modified, T0 + 1800, "text rule: update time = detection time");
 	IS_INT(st.last_detected, T0 + 1800, "last detected = check time");
 
 	in = ok200(3, T0 + 2400, T0 + 2400);
 	in.body_len = 5000;
-	detect_apply(&st, &in, T0 + 2400, &out);
+	ant_detect_apply(&st, &in, T0 + 2400, &out);
 	OK(!out.updated, "same text, other size (ignored part, charset flip): not an update");
 
 	in = ok200(0, 0, 0);
 	in.has_hash = 0;
 	in.body_len = 100;
-	detect_apply(&st, &in, T0 + 3000, &out);
+	ant_detect_apply(&st, &in, T0 + 3000, &out);
 	IS_STR(out.rule, "size", "no text checksum and another length: size");
 	in.content_length = 100;
-	detect_apply(&st, &in, T0 + 3600, &out);
+	ant_detect_apply(&st, &in, T0 + 3600, &out);
 	OK(!out.updated, "same Content-Length: unchanged");
 	in.content_length = 120;
-	detect_apply(&st, &in, T0 + 4200, &out);
+	ant_detect_apply(&st, &in, T0 + 4200, &out);
 	IS_STR(out.rule, "size", "another Content-Length: size");
 	IS_INT(st.last_modified, T0 + 4200, "size rule: update time = detection time");
 }
 
 static void not_modified_and_errors(void)
 {
-	detect_state st;
-	detect_outcome out;
-	detect_input in = ok200(1, T0 - 100000, T0);
-	detect_input e = { .failed = 1, .status = 404 };
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in = ok200(1, T0 - 100000, T0);
+	ant_detect_input e = { .failed = 1, .status = 404 };
 
-	detect_state_init(&st);
-	detect_apply(&st, &in, T0, &out);
-	in = (detect_input){ .status = 304, .content_length = -1 };
-	detect_apply(&st, &in, T0 + 900, &out);
+	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &in, T0, &out);
+	in = (ant_detect_input){ .status = 304, .content_length = -1 };
+	ant_detect_apply(&st, &in, T0 + 900, &out);
 	OK(out.unchanged && !out.updated, "304: unchanged");
 	IS_INT(st.last_detected, T0 + 900, "304: last detected refreshed");
 	IS_INT(st.text_hash, 1, "304 keeps the checksum");
 
-	detect_apply(&st, &e, T0 + 1000, &out);
+	ant_detect_apply(&st, &e, T0 + 1000, &out);
 	IS_INT(st.error_count, 1, "an error counts");
 	IS_INT(st.last_modified, T0 - 100000, "an error keeps the update time");
 	IS_INT(st.last_detected, T0 + 900, "an error keeps last detected");
 	IS_INT(st.text_hash, 1, "an error keeps the checksum");
 	IS_INT(st.last_status, 404, "an error records the status");
 	int64_t d1 = st.next_check - (T0 + 1000);
-	detect_apply(&st, &e, T0 + 2000, &out);
+	ant_detect_apply(&st, &e, T0 + 2000, &out);
 	int64_t d2 = st.next_check - (T0 + 2000);
-	detect_apply(&st, &e, T0 + 3000, &out);
+	ant_detect_apply(&st, &e, T0 + 3000, &out);
 	int64_t d3 = st.next_check - (T0 + 3000);
 	OK(d1 >= DETECT_MIN_INTERVAL && d3 <= DETECT_MAX_INTERVAL, "back-off within [5 min, 24 h]");
 	OK(d2 >= d1 && d3 >= d2, "back-off grows after consecutive errors");
 
-	e = (detect_input){ .failed = 1, .status = 429, .retry_after = 7200 };
-	detect_state_init(&st);
-	detect_apply(&st, &e, T0, &out);
+	e = (ant_detect_input){ .failed = 1, .status = 429, .retry_after = 7200 };
+	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &e, T0, &out);
 	IS_INT(st.next_check, T0 + 7200, "429 Retry-After honoured");
 	e.retry_after = 30 * 86400;
-	detect_apply(&st, &e, T0, &out);
+	ant_detect_apply(&st, &e, T0, &out);
 	IS_INT(st.next_check, T0 + DETECT_MAX_RETRY_AFTER, "a huge Retry-After is capped");
 
 	in = ok200(5, 0, 0);
-	detect_apply(&st, &in, T0 + 10, &out);
+	ant_detect_apply(&st, &in, T0 + 10, &out);
 	IS_INT(st.error_count, 0, "a success clears the error count");
 }
 
 static void schedule(void)
 {
-	detect_state st;
-	detect_outcome out;
-	detect_input in = ok200(1, 0, 0);
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in = ok200(1, 0, 0);
 
-	detect_state_init(&st);
-	OK(detect_due(&st, T0, 0), "a new page is due");
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_state_init(&st);
+	OK(ant_detect_due(&st, T0, 0), "a new page is due");
+	ant_detect_apply(&st, &in, T0, &out);
 	IS_INT(st.interval, DETECT_MIN_INTERVAL, "just changed: 5 min interval");
-	OK(!detect_due(&st, T0 + 60, 0), "not due before its interval");
-	OK(detect_due(&st, T0 + 60, 1), "--force makes it due");
-	OK(detect_due(&st, T0 + 300, 0), "due when the interval has passed");
-	detect_apply(&st, &in, T0 + 3 * 3600, &out);
+	OK(!ant_detect_due(&st, T0 + 60, 0), "not due before its interval");
+	OK(ant_detect_due(&st, T0 + 60, 1), "--force makes it due");
+	OK(ant_detect_due(&st, T0 + 300, 0), "due when the interval has passed");
+	ant_detect_apply(&st, &in, T0 + 3 * 3600, &out);
 	IS_INT(st.interval, 3 * 3600, "interval ~ time since the last change");
-	detect_apply(&st, &in, T0 + 40 * 3600, &out);
+	ant_detect_apply(&st, &in, T0 + 40 * 3600, &out);
 	IS_INT(st.interval, DETECT_MAX_INTERVAL, "interval at most 24 h");
 }
 
 static void relay(void)
 {
-	detect_state st;
-	detect_outcome out;
-	detect_input in = ok200(1, 0, 0);
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in = ok200(1, 0, 0);
 
-	detect_state_init(&st);
-	detect_apply(&st, &in, T0, &out);
-	OK(!detect_relay(&st, T0 - 10, T0, T0 + 100), "an older relayed update loses");
-	OK(detect_relay(&st, T0 + 50, T0 + 60, T0 + 100), "a newer relayed update wins");
+	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &in, T0, &out);
+	OK(!ant_detect_relay(&st, T0 - 10, T0, T0 + 100), "an older relayed update loses");
+	OK(ant_detect_relay(&st, T0 + 50, T0 + 60, T0 + 100), "a newer relayed update wins");
 	IS_STR(st.detected_by, "lirs", "detected by lirs");
 	IS_INT(st.last_modified, T0 + 50, "relayed update time");
-	OK(st.recheck && detect_due(&st, T0 + 100, 0), "a relayed update asks for a re-check");
+	OK(st.recheck && ant_detect_due(&st, T0 + 100, 0), "a relayed update asks for a re-check");
 	in = ok200(2, 0, 0);
-	detect_apply(&st, &in, T0 + 120, &out);
+	ant_detect_apply(&st, &in, T0 + 120, &out);
 	OK(!out.updated, "the re-check's text change is the relayed update, not a new one");
 	IS_STR(st.detected_by, "lirs", "still detected by lirs");
 	OK(!st.recheck, "the re-check clears the flag");
 	in = ok200(3, 0, 0);
-	detect_apply(&st, &in, T0 + 1000, &out);
+	ant_detect_apply(&st, &in, T0 + 1000, &out);
 	IS_STR(out.rule, "text", "a later change is our own again");
 }
 
 /* antenna import: an imported page's first check is a baseline. */
 static void imported(void)
 {
-	detect_state st;
-	detect_outcome out;
-	detect_input in;
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in;
 
-	detect_state_init(&st);
+	ant_detect_state_init(&st);
 	st.quiet_first = 1;
 	in = ok200(1, 0, 0);
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_apply(&st, &in, T0, &out);
 	OK(!out.updated, "imported, no time: the first check is no update");
 	IS_INT(st.last_modified, 0, "imported, no time: stays unknown, not 'now'");
 	in = ok200(2, 0, 0);
-	detect_apply(&st, &in, T0 + 600, &out);
+	ant_detect_apply(&st, &in, T0 + 600, &out);
 	OK(out.updated && st.last_modified == T0 + 600, "imported: the next text change is an update");
 
-	detect_state_init(&st);
+	ant_detect_state_init(&st);
 	st.quiet_first = 1;
 	in = ok200(1, T0 - 5000, T0);
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_apply(&st, &in, T0, &out);
 	OK(!out.updated, "imported, no time: a trusted Last-Modified is learnt without an event");
 	IS_INT(st.last_modified, T0 - 5000, "imported, no time: the header's time is taken");
 
-	detect_state_init(&st);
+	ant_detect_state_init(&st);
 	st.quiet_first = 1;
 	st.last_modified = T0 - 9000;   /* from the old antenna's LIRS file */
 	st.detected_by = "lirs";
 	in = ok200(1, T0 - 9000, T0);
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_apply(&st, &in, T0, &out);
 	OK(!out.updated && st.last_modified == T0 - 9000, "imported time = Last-Modified: no update");
-	detect_state_init(&st);
+	ant_detect_state_init(&st);
 	st.quiet_first = 1;
 	st.last_modified = T0 - 9000;
 	in = ok200(1, 0, 0);
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_apply(&st, &in, T0, &out);
 	OK(!out.updated && st.last_modified == T0 - 9000, "imported time, no validators: kept");
-	detect_state_init(&st);
+	ant_detect_state_init(&st);
 	st.quiet_first = 1;
 	st.last_modified = T0 - 9000;
 	in = ok200(1, T0 - 100, T0);
-	detect_apply(&st, &in, T0, &out);
+	ant_detect_apply(&st, &in, T0, &out);
 	OK(out.updated && st.last_modified == T0 - 100, "imported time, newer Last-Modified: a real update");
 }
 
 int main(void)
 {
-	OK(!detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
-	OK(!detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");
-	OK(detect_lm_trusted(T0 - 5, T0, T0), "Last-Modified before Date trusted");
-	OK(!detect_lm_trusted(0, T0, T0), "no Last-Modified");
+	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
+	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");
+	OK(ant_detect_lm_trusted(T0 - 5, T0, T0), "Last-Modified before Date trusted");
+	OK(!ant_detect_lm_trusted(0, T0, T0), "no Last-Modified");
 	first_check();
 	rules();
 	not_modified_and_errors();

@@ -39,12 +39,12 @@ static const char hina[] =
 static void chunkings(const char *name, const char *in, size_t n)
 {
 	struct tr one = { 0 }, t;
-	lbuf gz = LBUF_INIT;
+	lb_buf lirs_gz = LB_BUF_INIT;
 	size_t c;
 	int same = 1;
 
 	tr_read(&one, in, n, 0);
-	gzip_add(&gz, in, n, 6);
+	gzip_add(&lirs_gz, in, n, 6);
 	for (c = 1; c <= 80 && same; c++) {
 		memset(&t, 0, sizeof t);
 		tr_read(&t, in, n, c);
@@ -54,7 +54,7 @@ static void chunkings(const char *name, const char *in, size_t n)
 		}
 		tr_free(&t);
 		memset(&t, 0, sizeof t);
-		tr_read(&t, gz.data, gz.len, c);
+		tr_read(&t, lirs_gz.data, lirs_gz.len, c);
 		/* gzip adds nothing but the absent not-gzip warning */
 		if (strcmp(strstr(t.text.data, "rec ") ? strstr(t.text.data, "rec ") : "",
 			   strstr(one.text.data, "rec ") ? strstr(one.text.data, "rec ") : "")) {
@@ -65,7 +65,7 @@ static void chunkings(const char *name, const char *in, size_t n)
 	}
 	OK(same, "%s: every chunk size 1..80, plain and gzip, gives the same transcript", name);
 	tr_free(&one);
-	lbuf_release(&gz);
+	lb_buf_release(&lirs_gz);
 }
 
 static void di_records(void)
@@ -151,7 +151,7 @@ static void dates(void)
 
 	for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		t = -1;
-		if (di_parse_date(ok[i].s, ok[i].dflt, &t) < 0 || t != ok[i].want) {
+		if (lirs_di_parse_date(ok[i].s, ok[i].dflt, &t) < 0 || t != ok[i].want) {
 			good = 0;
 			printf("#   '%s' -> %lld\n", ok[i].s, (long long)t);
 		}
@@ -159,22 +159,22 @@ static void dates(void)
 	OK(good, "HTTP dates (IMF, RFC 850, asctime, zones) and hina.txt dates (two-digit years are 19xx)");
 	good = 1;
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		if (di_parse_date(bad[i], 0, &t) == 0) {
+		if (lirs_di_parse_date(bad[i], 0, &t) == 0) {
 			good = 0;
 			printf("#   '%s' accepted\n", bad[i]);
 		}
 	OK(good, "impossible dates and unknown zones are refused");
-	di_format_date(999999000, buf);
+	lirs_di_format_date(999999000, buf);
 	IS_STR(buf, "Sun, 09 Sep 2001 01:30:00 GMT", "format: IMF-fixdate");
-	di_format_date(253402300799LL, buf);
+	lirs_di_format_date(253402300799LL, buf);
 	IS_STR(buf, "Fri, 31 Dec 9999 23:59:59 GMT", "format: the last second of 9999");
-	OK(di_format_date(-1, buf) < 0 && di_format_date(253402300800LL, buf) < 0,
+	OK(lirs_di_format_date(-1, buf) < 0 && lirs_di_format_date(253402300800LL, buf) < 0,
 	   "format: out of range refused");
 	good = 1;
 	srand(7);
 	for (i = 0; i < 100000 && good; i++) {
 		int64_t x = ((int64_t)rand() << 20 ^ rand()) % 253402300800LL, y = -1;
-		if (di_format_date(x, buf) < 0 || di_parse_date(buf, 0, &y) < 0 || y != x) {
+		if (lirs_di_format_date(x, buf) < 0 || lirs_di_parse_date(buf, 0, &y) < 0 || y != x) {
 			good = 0;
 			printf("#   %lld -> '%s' -> %lld\n", (long long)x, buf, (long long)y);
 		}
@@ -184,12 +184,12 @@ static void dates(void)
 
 static int mem_sink(void *ctx, const void *p, size_t n)
 {
-	return lbuf_add(ctx, p, n);
+	return lb_buf_add(ctx, p, n);
 }
 
 static void writer(void)
 {
-	lbuf out = LBUF_INIT;
+	lb_buf out = LB_BUF_INIT;
 	lirs_writer_opts o = { .no_gzip = 1, .utf8 = 1, .format = LIRS_FORMAT_DI,
 			       .sink = mem_sink, .ctx = &out };
 	char *natsu[4] = { "", "", "", "http://relay.example/" };
@@ -240,26 +240,26 @@ static void writer(void)
 		       "DI writer: a record with more extra fields than a reader keeps is left out (found by fuzz_di)");
 	}
 	lirs_writer_free(w);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 }
 
 /* A block of 100000 X-LIRS-Extra lines and 100000 unknown fields: skipped
  * once, memory bounded by the limit (the extras beyond it are not kept). */
 static void bounded(void)
 {
-	lbuf in = LBUF_INIT;
+	lb_buf in = LB_BUF_INIT;
 	struct tr t = { 0 };
 	int i;
 
-	lbuf_adds(&in, "HINA/2.1\n\nURL: http://a.example/\n");
+	lb_buf_adds(&in, "HINA/2.1\n\nURL: http://a.example/\n");
 	for (i = 0; i < 100000; i++)
-		lbuf_addf(&in, "X-LIRS-Extra: %d\nX-Unknown-%d: value\n", i, i);
-	lbuf_adds(&in, "\nURL: http://b.example/\n");
+		lb_buf_addf(&in, "X-LIRS-Extra: %d\nX-Unknown-%d: value\n", i, i);
+	lb_buf_adds(&in, "\nURL: http://b.example/\n");
 	tr_read(&t, in.data, in.len, 4096);
 	IS_INT(t.nrecs, 1, "a block over LIRS_DI_MAX_EXTRA is skipped, the next one read");
 	IS_INT(t.ndiag[LIRS_R_DI_TOO_MANY_EXTRA], 1, "di-too-many-extra reported once");
 	tr_free(&t);
-	lbuf_release(&in);
+	lb_buf_release(&in);
 }
 
 /* Found by fuzz_di: a Virtual without a method wrote into the static ""

@@ -1,22 +1,22 @@
 /*
- * t_excerpt: change excerpts (page_analyze_excerpt, page_clip), the feed
- * link a page advertises, and the feed rule of detect_apply (issue 9).
+ * t_excerpt: change excerpts (ant_page_analyze_excerpt, ant_page_clip), the feed
+ * link a page advertises, and the feed rule of ant_detect_apply (issue 9).
  */
-#include "detect.h"
-#include "page.h"
+#include "ant_detect.h"
+#include "ant_page.h"
 #include "tap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static page_info an(const char *html, const page_info *prev, size_t max, const char *ign)
+static ant_page_info an(const char *html, const ant_page_info *prev, size_t max, const char *ign)
 {
-	page_prev pv = { prev ? prev->segs : NULL, prev ? prev->nsegs : 0, max };
+	ant_page_prev pv = { prev ? prev->segs : NULL, prev ? prev->nsegs : 0, max };
 	const char *igv[1] = { ign };
-	page_info pi;
+	ant_page_info pi;
 	char err[256];
 
-	if (page_analyze_excerpt(html, strlen(html), "text/html; charset=utf-8", NULL, ign ? igv : NULL,
+	if (ant_page_analyze_excerpt(html, strlen(html), "text/html; charset=utf-8", NULL, ign ? igv : NULL,
 				 ign ? 1 : 0, &pv, &pi, err, sizeof err) < 0) {
 		printf("# %s\n", err);
 		exit(1);
@@ -26,11 +26,11 @@ static page_info an(const char *html, const page_info *prev, size_t max, const c
 
 static void test_excerpts(void)
 {
-	page_info a = an("<html><head><title>T</title><link rel=\"Alternate\" type=\"application/atom+xml\""
+	ant_page_info a = an("<html><head><title>T</title><link rel=\"Alternate\" type=\"application/atom+xml\""
 			 " href=\"/feed.atom\"></head><body><h1>Diary</h1><p>One. Two.</p>"
 			 "<ul><li>old</li></ul></body></html>", NULL, 0, NULL);
-	page_info b, c, d, e, f;
-	page_info plain;
+	ant_page_info b, c, d, e, f;
+	ant_page_info plain;
 	char err[256];
 
 	IS_STR(a.feed_href, "/feed.atom", "the advertised Atom feed is found (rel case-insensitive)");
@@ -43,23 +43,23 @@ static void test_excerpts(void)
 	OK(c.excerpt == NULL, "a removal has no excerpt");
 	d = an("<html><body><p>\xe6\x97\xa5\xe8\xa8\x98\xe3\x82\x92\xe6\x9b\xb8\xe3\x81\x8d\xe3\x81\xbe\xe3\x81\x97\xe3\x81\x9f\xe3\x80\x82"
 	       "\xe6\x96\xb0\xe3\x81\x97\xe3\x81\x84\xe6\x96\x87\xe3\x80\x82</p></body></html>",
-	       &(page_info){ .segs = (uint32_t[]){ 0 }, .nsegs = 1 }, 3, NULL);
+	       &(ant_page_info){ .segs = (uint32_t[]){ 0 }, .nsegs = 1 }, 3, NULL);
 	IS_STR(d.excerpt, "\xe6\x97\xa5\xe8\xa8\x98\xe3\x82\x92\xe2\x80\xa6",
 	       "Japanese sentences, clipped to 3 characters and an ellipsis");
 	e = an("<html><body><p>Visitors: 1234</p><p>Same text.</p></body></html>", NULL, 0, "Visitors: [0-9]+");
 	f = an("<html><body><p>Visitors: 99999</p><p>Same text.</p></body></html>", &e, 0, "Visitors: [0-9]+");
 	OK(f.excerpt == NULL && e.text_hash == f.text_hash, "an ignored part that changes gives no excerpt");
-	IS_INT(page_analyze("<p>x</p>", 8, NULL, NULL, 0, &plain, err, sizeof err), 0, "page_analyze still works");
+	IS_INT(ant_page_analyze("<p>x</p>", 8, NULL, NULL, 0, &plain, err, sizeof err), 0, "page_analyze still works");
 	OK(plain.segs == NULL && plain.excerpt == NULL, "page_analyze keeps no segments");
-	page_info_release(&a); page_info_release(&b); page_info_release(&c);
-	page_info_release(&d); page_info_release(&e); page_info_release(&f); page_info_release(&plain);
+	ant_page_info_release(&a); ant_page_info_release(&b); ant_page_info_release(&c);
+	ant_page_info_release(&d); ant_page_info_release(&e); ant_page_info_release(&f); ant_page_info_release(&plain);
 }
 
 static void test_segment_cap(void)
 {
 	size_t cap = 2000 * 40 + 100, len = 0;
 	char *html = malloc(cap);
-	page_info a;
+	ant_page_info a;
 
 	len += (size_t)snprintf(html + len, cap - len, "<html><body>");
 	for (int i = 0; i < 2000; i++)
@@ -67,7 +67,7 @@ static void test_segment_cap(void)
 	snprintf(html + len, cap - len, "</body></html>");
 	a = an(html, NULL, 0, NULL);
 	IS_INT(a.nsegs, PAGE_MAX_SEGMENTS, "at most PAGE_MAX_SEGMENTS segment hashes per page");
-	page_info_release(&a);
+	ant_page_info_release(&a);
 	free(html);
 }
 
@@ -75,72 +75,72 @@ static void test_clip(void)
 {
 	char *s;
 
-	s = page_clip("  a  b\n c  ", 10);
+	s = ant_page_clip("  a  b\n c  ", 10);
 	IS_STR(s, "a b c", "page_clip collapses whitespace");
 	free(s);
-	s = page_clip("abcdef", 3);
+	s = ant_page_clip("abcdef", 3);
 	IS_STR(s, "abc\xe2\x80\xa6", "page_clip cuts with an ellipsis");
 	free(s);
-	s = page_clip("ab\xff\xfe" "cd", 10);
+	s = ant_page_clip("ab\xff\xfe" "cd", 10);
 	IS_STR(s, "abcd", "page_clip drops invalid UTF-8");
 	free(s);
-	s = page_clip("abc", 3);
+	s = ant_page_clip("abc", 3);
 	IS_STR(s, "abc", "no ellipsis at exactly the limit");
 	free(s);
 }
 
 static void test_detect_feed(void)
 {
-	detect_state st;
-	detect_input in = { .status = 200, .content_length = -1, .body_len = 10, .has_hash = 1,
+	ant_detect_state st;
+	ant_detect_input in = { .status = 200, .content_length = -1, .body_len = 10, .has_hash = 1,
 			    .text_hash = 1, .feed_usable = 1, .feed_time = 5000 };
-	detect_outcome out;
+	ant_detect_outcome out;
 
-	detect_state_init(&st);
-	detect_apply(&st, &in, 10000, &out);
+	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &in, 10000, &out);
 	OK(out.updated && out.rule && !strcmp(out.rule, "feed") && st.last_modified == 5000,
 	   "first check with a feed: the feed's date, rule feed");
 	in.text_hash = 2;
-	detect_apply(&st, &in, 11000, &out);
+	ant_detect_apply(&st, &in, 11000, &out);
 	OK(!out.updated && st.last_modified == 5000, "with a usable feed a text change is no update");
 	in.feed_time = 10500;
-	detect_apply(&st, &in, 12000, &out);
+	ant_detect_apply(&st, &in, 12000, &out);
 	OK(out.updated && st.last_modified == 10500 && !strcmp(st.detected_by, "feed"), "a newer entry is an update at its date");
 	in.feed_usable = 0;
 	in.feed_time = 0;
 	in.text_hash = 3;
-	detect_apply(&st, &in, 13000, &out);
+	ant_detect_apply(&st, &in, 13000, &out);
 	OK(out.updated && !strcmp(out.rule, "text") && st.last_modified == 13000, "no usable feed: the text rule again");
 	in.feed_usable = 1;
 	in.feed_time = 12500;   /* older than the text update */
-	detect_apply(&st, &in, 14000, &out);
+	ant_detect_apply(&st, &in, 14000, &out);
 	OK(!out.updated && st.last_modified == 13000 && st.feed_time == 12500,
 	   "a feed date older than the known update is no update, but remembered");
-	OK(detect_relay(&st, 13500, 13500, 14000) && !detect_relay(&st, 13200, 13200, 14000),
+	OK(ant_detect_relay(&st, 13500, 13500, 14000) && !ant_detect_relay(&st, 13200, 13200, 14000),
 	   "relays keep the greater Last-Modified");
 	in.feed_time = 13400;   /* relayed 13500 already newer */
-	detect_apply(&st, &in, 15000, &out);
+	ant_detect_apply(&st, &in, 15000, &out);
 	OK(!out.updated && st.last_modified == 13500, "a feed entry older than a relayed update adds nothing");
 	in.status = 304;
 	in.feed_time = 14500;
-	detect_apply(&st, &in, 16000, &out);
+	ant_detect_apply(&st, &in, 16000, &out);
 	OK(out.updated && st.last_modified == 14500, "a 304 page with a newer feed entry is updated");
 }
 
 /* A change our own check finds after an Atom relay is that update. */
 static void test_atom_relay(void)
 {
-	detect_state st;
-	detect_input in = { .status = 200, .content_length = -1, .body_len = 10, .has_hash = 1,
+	ant_detect_state st;
+	ant_detect_input in = { .status = 200, .content_length = -1, .body_len = 10, .has_hash = 1,
 			    .text_hash = 1 };
-	detect_outcome out;
+	ant_detect_outcome out;
 
-	detect_state_init(&st);
-	detect_apply(&st, &in, 1000, &out);
-	OK(detect_relay(&st, 1500, 1600, 2000), "an Atom entry is relayed");
+	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &in, 1000, &out);
+	OK(ant_detect_relay(&st, 1500, 1600, 2000), "an Atom entry is relayed");
 	st.detected_by = "atom";
 	in.text_hash = 2;
-	detect_apply(&st, &in, 2100, &out);
+	ant_detect_apply(&st, &in, 2100, &out);
 	OK(!out.updated && st.last_modified == 1500, "our own check after an Atom relay keeps its time");
 }
 

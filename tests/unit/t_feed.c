@@ -1,10 +1,10 @@
 /*
- * t_feed: the streaming feed reader (src/feed.c) on RSS 0.91/1.0/2.0 and
+ * t_feed: the streaming feed reader (src/antenna/feed.c) on RSS 0.91/1.0/2.0 and
  * Atom, hostile documents (entity bombs, external entities, bad and absurd
  * dates, 10,000 entries), and chunk boundaries: one byte at a time gives
  * the same result as the whole body at once.
  */
-#include "feed.h"
+#include "ant_feed.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -48,7 +48,7 @@ static const char atom[] =
 
 struct collect { int n; char last_title[256], last_link[256]; int64_t last_date; };
 
-static int on_entry(void *ctx, const feed_entry *e)
+static int on_entry(void *ctx, const ant_feed_entry *e)
 {
 	struct collect *c = ctx;
 
@@ -60,26 +60,26 @@ static int on_entry(void *ctx, const feed_entry *e)
 }
 
 /* Parses doc fed `step` bytes at a time. */
-static int parse_step(const char *doc, size_t len, size_t step, feed_info *fi, struct collect *c,
+static int parse_step(const char *doc, size_t len, size_t step, ant_feed_info *fi, struct collect *c,
 		      char *err, size_t errlen)
 {
-	feed_opts o = { .now = NOW, .on_entry = on_entry, .ctx = c };
-	feed_parser *p = feed_parser_new(&o);
+	ant_feed_opts o = { .now = NOW, .on_entry = on_entry, .ctx = c };
+	ant_feed_parser *p = ant_feed_parser_new(&o);
 	int rc = 0;
 
 	memset(c, 0, sizeof *c);
 	for (size_t off = 0; off < len && rc == 0; off += step)
-		rc = feed_parse_chunk(p, doc + off, len - off < step ? len - off : step);
-	if (feed_parse_finish(p, fi) < 0)
+		rc = ant_feed_parse_chunk(p, doc + off, len - off < step ? len - off : step);
+	if (ant_feed_parse_finish(p, fi) < 0)
 		rc = -1;
-	snprintf(err, errlen, "%s", feed_error(p));
-	feed_parser_free(p);
+	snprintf(err, errlen, "%s", ant_feed_error(p));
+	ant_feed_parser_free(p);
 	return rc;
 }
 
 static void same_by_chunks(const char *name, const char *doc)
 {
-	feed_info a, b;
+	ant_feed_info a, b;
 	struct collect ca, cb;
 	char err[256];
 	int ra = parse_step(doc, strlen(doc), strlen(doc), &a, &ca, err, sizeof err);
@@ -91,37 +91,37 @@ static void same_by_chunks(const char *name, const char *doc)
 	   ((!a.newest_title && !b.newest_title) ||
 	    (a.newest_title && b.newest_title && strcmp(a.newest_title, b.newest_title) == 0)),
 	   "%s: one byte at a time gives the same result as the whole", name);
-	feed_info_release(&a);
-	feed_info_release(&b);
+	ant_feed_info_release(&a);
+	ant_feed_info_release(&b);
 }
 
 #define T0030 1794875400   /* 2026-11-17T00:30:00Z */
 
 static void test_dates(void)
 {
-	IS_INT(feed_parse_date("Tue, 17 Nov 2026 09:30:00 +0900"), T0030, "RFC 822 with a numeric zone");
-	IS_INT(feed_parse_date("2026-11-17T00:30:00Z"), T0030, "RFC 3339 UTC");
-	IS_INT(feed_parse_date("2026-11-17T09:30:00+09:00"), T0030, "RFC 3339 with an offset");
-	IS_INT(feed_parse_date("17 Nov 2026 09:30 JST"), T0030, "RFC 822 without weekday and seconds, JST");
-	IS_INT(feed_parse_date("Mon, 16 Nov 26 19:30:00 EST"), T0030, "RFC 822 two-digit year, EST");
-	IS_INT(feed_parse_date("2026-11-17"), T0030 - 1800, "W3C-DTF date only");
-	IS_INT(feed_parse_date("2026-11-17T09:30+09:00"), T0030, "W3C-DTF without seconds");
-	IS_INT(feed_parse_date("2026-02-30T00:00:00Z"), 0, "30 February is malformed");
-	IS_INT(feed_parse_date("2026-11-17T25:00:00Z"), 0, "hour 25 is malformed");
-	IS_INT(feed_parse_date("Tue, 17 Nov 2026 09:30:00 XYZ"), 0, "unknown zone is malformed");
-	IS_INT(feed_parse_date(""), 0, "empty is no date");
-	IS_INT(feed_parse_date("2026-11-17T00:30:00Z trailing"), 0, "trailing text is malformed");
-	OK(!feed_date_ok(FEED_MIN_TIME - 1, NOW, 0), "a date before 1990 is absurd");
-	OK(!feed_date_ok(NOW + FEED_DEFAULT_SKEW + 1, NOW, 0), "a date past the skew is absurd");
-	OK(feed_date_ok(NOW + FEED_DEFAULT_SKEW, NOW, 0), "a date within the skew is believed");
+	IS_INT(ant_feed_parse_date("Tue, 17 Nov 2026 09:30:00 +0900"), T0030, "RFC 822 with a numeric zone");
+	IS_INT(ant_feed_parse_date("2026-11-17T00:30:00Z"), T0030, "RFC 3339 UTC");
+	IS_INT(ant_feed_parse_date("2026-11-17T09:30:00+09:00"), T0030, "RFC 3339 with an offset");
+	IS_INT(ant_feed_parse_date("17 Nov 2026 09:30 JST"), T0030, "RFC 822 without weekday and seconds, JST");
+	IS_INT(ant_feed_parse_date("Mon, 16 Nov 26 19:30:00 EST"), T0030, "RFC 822 two-digit year, EST");
+	IS_INT(ant_feed_parse_date("2026-11-17"), T0030 - 1800, "W3C-DTF date only");
+	IS_INT(ant_feed_parse_date("2026-11-17T09:30+09:00"), T0030, "W3C-DTF without seconds");
+	IS_INT(ant_feed_parse_date("2026-02-30T00:00:00Z"), 0, "30 February is malformed");
+	IS_INT(ant_feed_parse_date("2026-11-17T25:00:00Z"), 0, "hour 25 is malformed");
+	IS_INT(ant_feed_parse_date("Tue, 17 Nov 2026 09:30:00 XYZ"), 0, "unknown zone is malformed");
+	IS_INT(ant_feed_parse_date(""), 0, "empty is no date");
+	IS_INT(ant_feed_parse_date("2026-11-17T00:30:00Z trailing"), 0, "trailing text is malformed");
+	OK(!ant_feed_date_ok(FEED_MIN_TIME - 1, NOW, 0), "a date before 1990 is absurd");
+	OK(!ant_feed_date_ok(NOW + FEED_DEFAULT_SKEW + 1, NOW, 0), "a date past the skew is absurd");
+	OK(ant_feed_date_ok(NOW + FEED_DEFAULT_SKEW, NOW, 0), "a date within the skew is believed");
 }
 
 static void test_rss2(void)
 {
-	feed_info fi;
+	ant_feed_info fi;
 	char err[256];
 
-	IS_INT(feed_parse(rss2, strlen(rss2), &(feed_opts){ .now = NOW }, &fi, err, sizeof err), 0, "RSS 2.0 parses");
+	IS_INT(ant_feed_parse(rss2, strlen(rss2), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err), 0, "RSS 2.0 parses");
 	IS_INT(fi.kind, FEED_RSS, "RSS 2.0 kind");
 	IS_INT(fi.entries, 5, "RSS 2.0: five items");
 	IS_INT(fi.dated, 2, "RSS 2.0: two usable dates");
@@ -129,39 +129,39 @@ static void test_rss2(void)
 	IS_INT(fi.newest, T0030, "RSS 2.0 newest is the newest believable pubDate");
 	IS_STR(fi.newest_title, "Newest post", "RSS 2.0 newest title, whitespace collapsed");
 	IS_STR(fi.newest_link, "http://example.com/2", "RSS 2.0 newest link");
-	feed_info_release(&fi);
+	ant_feed_info_release(&fi);
 }
 
 static void test_rss1(void)
 {
-	feed_info fi;
+	ant_feed_info fi;
 	char err[256];
 
-	IS_INT(feed_parse(rss1, strlen(rss1), &(feed_opts){ .now = NOW }, &fi, err, sizeof err), 0, "RSS 1.0 parses");
+	IS_INT(ant_feed_parse(rss1, strlen(rss1), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err), 0, "RSS 1.0 parses");
 	IS_INT(fi.kind, FEED_RDF, "RSS 1.0 kind");
 	IS_INT(fi.entries, 2, "RSS 1.0: two items");
-	IS_INT(fi.newest, feed_parse_date("2026-11-12"), "RSS 1.0 newest dc:date");
+	IS_INT(fi.newest, ant_feed_parse_date("2026-11-12"), "RSS 1.0 newest dc:date");
 	IS_STR(fi.newest_title, "桜の写真", "RSS 1.0 newest title (UTF-8)");
-	feed_info_release(&fi);
+	ant_feed_info_release(&fi);
 }
 
 static void test_atom(void)
 {
-	feed_info fi;
+	ant_feed_info fi;
 	char err[256];
 
-	IS_INT(feed_parse(atom, strlen(atom), &(feed_opts){ .now = NOW }, &fi, err, sizeof err), 0, "Atom parses");
+	IS_INT(ant_feed_parse(atom, strlen(atom), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err), 0, "Atom parses");
 	IS_INT(fi.kind, FEED_ATOM, "Atom kind");
 	IS_INT(fi.entries, 2, "Atom: two entries");
 	IS_INT(fi.dated, 1, "Atom: one dated");
-	IS_INT(fi.newest, feed_parse_date("2026-11-14T11:34:56Z"), "Atom: updated wins over published, fraction dropped");
+	IS_INT(fi.newest, ant_feed_parse_date("2026-11-14T11:34:56Z"), "Atom: updated wins over published, fraction dropped");
 	IS_STR(fi.newest_title, "Hello bold & more", "Atom xhtml title is its text");
 	IS_STR(fi.newest_link, "http://example.org/p1", "Atom: the alternate link, not the edit one");
 	OK(fi.archive, "fh:archive seen");
 	IS_STR(fi.prev_archive, "archive-2.atom", "prev-archive link");
 	IS_STR(fi.next_archive, "archive-4.atom", "next-archive link");
 	IS_STR(fi.current, "current.atom", "current link");
-	feed_info_release(&fi);
+	ant_feed_info_release(&fi);
 }
 
 static void test_hostile(void)
@@ -186,36 +186,36 @@ static void test_hostile(void)
 	static const char dtd[] =
 		"<?xml version=\"1.0\"?>\n<!DOCTYPE rss SYSTEM \"http://192.0.2.1/rss-0.91.dtd\">\n"
 		"<rss version=\"0.91\"><channel><item><title>old</title></item></channel></rss>\n";
-	feed_info fi;
+	ant_feed_info fi;
 	char err[256];
 	int rc;
 
-	rc = feed_parse(laughs, strlen(laughs), &(feed_opts){ .now = NOW }, &fi, err, sizeof err);
+	rc = ant_feed_parse(laughs, strlen(laughs), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
 	OK(rc == 0 && fi.newest_title && strlen(fi.newest_title) < 16 && fi.entity_decls == 10,
 	   "billion laughs: nothing expanded (title '%s', rc %d %s)", fi.newest_title ? fi.newest_title : "", rc, err);
-	feed_info_release(&fi);
-	rc = feed_parse(xxe, strlen(xxe), &(feed_opts){ .now = NOW }, &fi, err, sizeof err);
+	ant_feed_info_release(&fi);
+	rc = ant_feed_parse(xxe, strlen(xxe), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
 	IS_STR(rc == 0 ? fi.newest_title : err, "ab", "external entity: never read");
-	feed_info_release(&fi);
-	rc = feed_parse(dtd, strlen(dtd), &(feed_opts){ .now = NOW }, &fi, err, sizeof err);
+	ant_feed_info_release(&fi);
+	rc = ant_feed_parse(dtd, strlen(dtd), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
 	OK(rc == 0 && fi.entries == 1 && fi.newest == 0, "external DTD not loaded; RSS 0.91 item without date (%s)", err);
-	feed_info_release(&fi);
-	rc = feed_parse("<html><body>no</body></html>", 28, &(feed_opts){ .now = NOW }, &fi, err, sizeof err);
+	ant_feed_info_release(&fi);
+	rc = ant_feed_parse("<html><body>no</body></html>", 28, &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
 	OK(rc < 0 && strstr(err, "not an RSS or Atom feed"), "HTML is not a feed: %s", err);
-	feed_info_release(&fi);
-	rc = feed_parse("<rss><channel><item><title>cut", 30, &(feed_opts){ .now = NOW }, &fi, err, sizeof err);
+	ant_feed_info_release(&fi);
+	rc = ant_feed_parse("<rss><channel><item><title>cut", 30, &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
 	OK(rc < 0 && strstr(err, "malformed"), "truncated feed is malformed: %s", err);
-	feed_info_release(&fi);
-	rc = feed_parse("", 0, &(feed_opts){ .now = NOW }, &fi, err, sizeof err);
+	ant_feed_info_release(&fi);
+	rc = ant_feed_parse("", 0, &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
 	OK(rc < 0, "empty body is no feed: %s", err);
-	feed_info_release(&fi);
+	ant_feed_info_release(&fi);
 }
 
 static void test_many(void)
 {
 	size_t cap = 10000 * 160 + 256, len = 0;
 	char *doc = malloc(cap);
-	feed_info fi;
+	ant_feed_info fi;
 	struct collect c;
 	char err[256];
 
@@ -229,7 +229,7 @@ static void test_many(void)
 	IS_INT(parse_step(doc, len, 7, &fi, &c, err, sizeof err), 0, "10,000 items parse");
 	IS_INT(c.n, 10000, "10,000 items: every one handed to the callback");
 	IS_STR(fi.newest_title, "t4321", "10,000 items: the newest found");
-	feed_info_release(&fi);
+	ant_feed_info_release(&fi);
 	free(doc);
 }
 
@@ -245,12 +245,12 @@ int main(void)
 	same_by_chunks("RSS 1.0", rss1);
 	same_by_chunks("Atom", atom);
 	{
-		feed_info fi;
+		ant_feed_info fi;
 		char err[256];
-		char *r = feed_resolve("http://example.com/a/b.html", "../feed.xml");
+		char *r = ant_feed_resolve("http://example.com/a/b.html", "../feed.xml");
 		IS_STR(r, "http://example.com/feed.xml", "relative href resolved");
 		free(r);
-		OK(feed_resolve("http://example.com/", "javascript:alert(1)") == NULL, "non-http href refused");
+		OK(ant_feed_resolve("http://example.com/", "javascript:alert(1)") == NULL, "non-http href refused");
 		(void)fi; (void)err;
 	}
 	TAP_DONE();

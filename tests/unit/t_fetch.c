@@ -1,11 +1,11 @@
 /*
- * t_fetch: fetch_run() against the project's own loopback server
+ * t_fetch: ant_fetch_run() against the project's own loopback server
  * (build/tools/testserver, started here on 127.0.0.1, port 0, with a
  * scratch --root the checks write pages and .hdr directives into).
  * No other address is touched.
  */
-#include "fetch.h"
-#include "page.h"
+#include "ant_fetch.h"
+#include "ant_page.h"
 #include "tap.h"
 
 #include <arpa/inet.h>
@@ -123,9 +123,9 @@ static void stop_server(void)
 
 /* ---- fetching ------------------------------------------------------------ */
 
-/* A deep copy of a fetch_result, which the callback only borrows. */
+/* A deep copy of a ant_fetch_result, which the callback only borrows. */
 typedef struct got {
-	fetch_errkind err;
+	ant_fetch_errkind err;
 	char error[256];
 	long status;
 	char *body;
@@ -142,7 +142,7 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-static void on_done(void *ctx, const fetch_req *req, const fetch_result *res)
+static void on_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
 {
 	got *g = (got *)ctx + (req->user ? (size_t)(intptr_t)req->user - 1 : 0);
 
@@ -175,19 +175,19 @@ static void got_free(got *g)
 	memset(g, 0, sizeof *g);
 }
 
-static fetch_limits limits(void)
+static ant_fetch_limits limits(void)
 {
-	fetch_limits l;
+	ant_fetch_limits l;
 
 	memset(&l, 0, sizeof l);
 	l.max_redirects = -1;
 	return l;
 }
 
-static got get(const fetch_limits *l, const char *path, const char *etag, const char *lm)
+static got get(const ant_fetch_limits *l, const char *path, const char *etag, const char *lm)
 {
 	char url[512];
-	fetch_req r = { url, etag, lm, NULL };
+	ant_fetch_req r = { url, etag, lm, NULL };
 	got g;
 
 	memset(&g, 0, sizeof g);
@@ -195,14 +195,14 @@ static got get(const fetch_limits *l, const char *path, const char *etag, const 
 		snprintf(url, sizeof url, "%s", path);
 	else
 		snprintf(url, sizeof url, "%s%s", base, path);
-	if (fetch_run(l, &r, 1, on_done, &g) != 0)
+	if (ant_fetch_run(l, &r, 1, on_done, &g) != 0)
 		g.err = -1;
 	return g;
 }
 
 static void control(const char *path)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	got g = get(&l, path, NULL, NULL);
 
 	got_free(&g);
@@ -220,7 +220,7 @@ static double now_s(void)
 
 static void t_basic_and_304(void)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	got a, b, c;
 
 	puts_file("p.html", "<html><head><title>P</title></head><body>text</body></html>\n");
@@ -255,7 +255,7 @@ static void t_basic_and_304(void)
  * unusual date format gets 304. */
 static void t_echo_unchanged(void)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	got a, b, e;
 
 	puts_file("odd.html", "odd\n");
@@ -281,7 +281,7 @@ static void t_echo_unchanged(void)
 
 static void t_412(void)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	got a, b;
 
 	puts_file("pf.html", "<title>pf</title>\n");
@@ -298,7 +298,7 @@ static void t_412(void)
 
 static void t_dynamic_date(void)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	got a;
 
 	puts_file("dyn.html", "dynamic\n");
@@ -311,7 +311,7 @@ static void t_dynamic_date(void)
 
 static void t_errors(void)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	char date[128];
 	struct tm tm;
 	time_t t = time(NULL) + 3600;
@@ -343,7 +343,7 @@ static void t_errors(void)
 
 static void t_timeout(void)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	double t0 = now_s();
 	got a;
 
@@ -359,7 +359,7 @@ static void t_timeout(void)
 
 static void t_redirects(void)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	char want[128];
 	got a;
 
@@ -397,7 +397,7 @@ static long maxrss_kib(void)
 
 static void t_too_big(void)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	long rss0 = maxrss_kib();
 	double t0 = now_s();
 	char *text;
@@ -443,7 +443,7 @@ static void t_too_big(void)
 
 static void t_refused_and_file(void)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	struct sockaddr_in sa;
 	socklen_t sl = sizeof sa;
 	char url[PATH_MAX + 16];
@@ -483,7 +483,7 @@ static void t_refused_and_file(void)
 /* Reads the server's "HOST/DIR/ MAX TOTAL" line for host and /d/. */
 static long stat_max(const char *host)
 {
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	got s = get(&l, "/_control/stats", NULL, NULL);
 	char want[96];
 	long max = -1;
@@ -496,9 +496,9 @@ static long stat_max(const char *host)
 	return max;
 }
 
-static void run_many(const fetch_limits *l, const char *const *hosts, size_t nh, size_t n, got *g)
+static void run_many(const ant_fetch_limits *l, const char *const *hosts, size_t nh, size_t n, got *g)
 {
-	fetch_req *r = calloc(n, sizeof *r);
+	ant_fetch_req *r = calloc(n, sizeof *r);
 	char (*urls)[128] = calloc(n, sizeof *urls);
 
 	for (size_t i = 0; i < n; i++) {
@@ -506,7 +506,7 @@ static void run_many(const fetch_limits *l, const char *const *hosts, size_t nh,
 		r[i].url = urls[i];
 		r[i].user = (void *)(intptr_t)(i + 1);
 	}
-	fetch_run(l, r, n, on_done, g);
+	ant_fetch_run(l, r, n, on_done, g);
 	free(r);
 	free(urls);
 }
@@ -515,7 +515,7 @@ static void t_concurrency(void)
 {
 	static const char *const one[] = { "127.0.0.1" };
 	static const char *const two[] = { "127.0.0.1", "localhost" };
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	got g[20];
 	char name[128];
 	double t0, t;
@@ -562,11 +562,11 @@ static void t_concurrency(void)
 static void t_with_page(void)
 {
 	static const char utf8[] = "<html><head><title>日本語のページ</title></head><body>こんにちは</body></html>";
-	fetch_limits l = limits();
+	ant_fetch_limits l = limits();
 	char sjis[256], *in = (char *)utf8, *out = sjis, err[128];
 	size_t inl = sizeof utf8 - 1, outl = sizeof sjis;
 	iconv_t cd = iconv_open("SHIFT_JIS", "UTF-8");
-	page_info pi;
+	ant_page_info pi;
 	got a;
 
 	iconv(cd, &in, &inl, &out, &outl);
@@ -575,10 +575,10 @@ static void t_with_page(void)
 	puts_file("sj.html.hdr", "Content-Type: text/html; charset=Shift_JIS\n");
 	a = get(&l, "/sj.html", NULL, NULL);
 	IS_STR(a.content_type, "text/html; charset=Shift_JIS", "Content-Type with charset kept");
-	OK(page_analyze(a.body, a.len, a.content_type, NULL, 0, &pi, err, sizeof err) == 0, "page_analyze on a fetched body");
+	OK(ant_page_analyze(a.body, a.len, a.content_type, NULL, 0, &pi, err, sizeof err) == 0, "page_analyze on a fetched body");
 	IS_STR(pi.title, "日本語のページ", "Shift_JIS title from the header charset");
 	IS_STR(pi.charset_from, "header", "charset from the header");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	got_free(&a);
 }
 
@@ -606,8 +606,8 @@ int main(void)
 	t_refused_and_file();
 	t_concurrency();
 	t_with_page();
-	IS_STR(fetch_errkind_name(FETCH_ERR_TOO_BIG), "too-big", "error kind names");
-	IS_INT(fetch_run(NULL, NULL, 0, on_done, NULL), 0, "no requests: nothing to do");
+	IS_STR(ant_fetch_errkind_name(FETCH_ERR_TOO_BIG), "too-big", "error kind names");
+	IS_INT(ant_fetch_run(NULL, NULL, 0, on_done, NULL), 0, "no requests: nothing to do");
 	stop_server();
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	TAP_DONE();

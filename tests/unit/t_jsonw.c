@@ -3,17 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "jsonw.h"
+#include "lb_buf.h"
+#include "lirs_jsonw.h"
 #include "lirs.h"
 #include "tap.h"
 
 static const char *str(const char *s, size_t n)
 {
-	static lbuf b = LBUF_INIT;
+	static lb_buf b = LB_BUF_INIT;
 
-	lbuf_reset(&b);
-	jsonw_str(&b, s, n);
+	lb_buf_reset(&b);
+	lirs_jsonw_str(&b, s, n);
 	return b.data;
 }
 
@@ -21,25 +21,25 @@ static const char *str(const char *s, size_t n)
  * accept the output as a JSON string. */
 static int valid_json_string(const char *bytes, size_t n)
 {
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 	struct json_tokener *tok = json_tokener_new();
 	struct json_object *j;
 	int ok;
 
-	jsonw_str(&b, bytes, n);
+	lirs_jsonw_str(&b, bytes, n);
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
 	j = json_tokener_parse_ex(tok, b.data, (int)b.len);
 	ok = j && json_object_is_type(j, json_type_string) &&
 	     json_tokener_get_parse_end(tok) == b.len;
 	json_object_put(j);
 	json_tokener_free(tok);
-	lbuf_release(&b);
+	lb_buf_release(&b);
 	return ok;
 }
 
 static void test_strings(void)
 {
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 
 	IS_STR(str("abc", 3), "\"abc\"", "plain ASCII");
 	IS_STR(str("a\"b\\c", 5), "\"a\\\"b\\\\c\"", "quote and backslash");
@@ -58,12 +58,12 @@ static void test_strings(void)
 			all[i] = (unsigned char)i;
 		OK(valid_json_string((const char *)all, 256), "all 256 bytes give valid JSON");
 	}
-	jsonw_int(&b, 0); lbuf_addc(&b, ' ');
-	jsonw_int(&b, -18000); lbuf_addc(&b, ' ');
-	jsonw_int(&b, INT64_MAX); lbuf_addc(&b, ' ');
-	jsonw_int(&b, INT64_MIN);
+	lirs_jsonw_int(&b, 0); lb_buf_addc(&b, ' ');
+	lirs_jsonw_int(&b, -18000); lb_buf_addc(&b, ' ');
+	lirs_jsonw_int(&b, INT64_MAX); lb_buf_addc(&b, ' ');
+	lirs_jsonw_int(&b, INT64_MIN);
 	IS_STR(b.data, "0 -18000 9223372036854775807 -9223372036854775808", "integers");
-	lbuf_release(&b);
+	lb_buf_release(&b);
 }
 
 static void test_record(void)
@@ -73,7 +73,7 @@ static void test_record(void)
 			  "Tadayo \"Memories\"", "Hiya", "http://amano.hauN.org/", "blah blah",
 			  NULL, 0, 1, { 0 }, 0, 0, 0, 0 };
 	lirs_json_record jr;
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 	unsigned long col;
 	char err[128];
 
@@ -85,7 +85,7 @@ static void test_record(void)
 	       "record without extras: exactly the nine keys");
 	r.extra = extra;
 	r.nextra = 2;
-	lbuf_reset(&b);
+	lb_buf_reset(&b);
 	lirs_record_to_json(&b, &r);
 	OK(strstr(b.data, ",\"extra\":[\"http://x/\",\"HEAD\"]}") != NULL, "extras as an array");
 
@@ -113,7 +113,7 @@ static void test_record(void)
 	   strncmp(err, "invalid JSON", 12) == 0, "syntax error reported");
 	OK(lirs_record_from_json(&jr, "{\"title\":\"a\\u0000b\"}", 20, &col, err, sizeof err) < 0,
 	   "NUL inside a string refused");
-	lbuf_release(&b);
+	lb_buf_release(&b);
 }
 
 static void test_urls(void)

@@ -1,8 +1,8 @@
 /*
- * t_page: page_analyze() charset choice, title, text checksum and ignore
+ * t_page: ant_page_analyze() charset choice, title, text checksum and ignore
  * patterns, on real Japanese text converted with iconv here.
  */
-#include "page.h"
+#include "ant_page.h"
 #include "tap.h"
 
 #include <iconv.h>
@@ -42,23 +42,23 @@ static char *html(const char *head, const char *title, const char *body)
 	return s;
 }
 
-static page_info analyze(const char *b, size_t len, const char *ctype,
+static ant_page_info analyze(const char *b, size_t len, const char *ctype,
 			 const char *const *ig, size_t nig)
 {
-	page_info pi;
+	ant_page_info pi;
 	char err[256];
 
-	if (page_analyze(b, len, ctype, ig, nig, &pi, err, sizeof err) != 0)
+	if (ant_page_analyze(b, len, ctype, ig, nig, &pi, err, sizeof err) != 0)
 		printf("# page_analyze: %s\n", err);
 	return pi;
 }
 
 static uint64_t hash_of(const char *s, const char *const *ig, size_t nig)
 {
-	page_info pi = analyze(s, strlen(s), NULL, ig, nig);
+	ant_page_info pi = analyze(s, strlen(s), NULL, ig, nig);
 	uint64_t h = pi.text_hash;
 
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	return h;
 }
 
@@ -69,7 +69,7 @@ static void t_detect(void)
 		{ "SHIFT_JIS", "SHIFT_JIS" }, { "EUC-JP", "EUC-JP" }, { "ISO-2022-JP", "ISO-2022-JP" },
 	};
 	char *page = html("", title_ja, body_ja);
-	page_info u = analyze(page, strlen(page), NULL, NULL, 0);
+	ant_page_info u = analyze(page, strlen(page), NULL, NULL, 0);
 
 	IS_STR(u.title, title_ja, "UTF-8 undeclared: title");
 	IS_STR(u.charset, "UTF-8", "UTF-8 undeclared: charset");
@@ -77,17 +77,17 @@ static void t_detect(void)
 	for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
 		size_t len;
 		char *b = enc(page, cs[i].iconv, &len);
-		page_info pi = analyze(b, len, "text/html", NULL, 0);
+		ant_page_info pi = analyze(b, len, "text/html", NULL, 0);
 
 		IS_STR(pi.title, title_ja, "%s undeclared: title", cs[i].want);
 		IS_STR(pi.charset, cs[i].want, "%s undeclared: charset detected", cs[i].want);
 		IS_STR(pi.charset_from, "detected", "%s undeclared: charset_from", cs[i].want);
 		OK(pi.text_hash == u.text_hash, "%s: same text, same hash as UTF-8 (a charset flip is no update)",
 		   cs[i].want);
-		page_info_release(&pi);
+		ant_page_info_release(&pi);
 		free(b);
 	}
-	page_info_release(&u);
+	ant_page_info_release(&u);
 	free(page);
 }
 
@@ -98,16 +98,16 @@ static void t_detect_short(void)
 	char *page = html("", "更新情報", "");
 	size_t len;
 	char *sj = enc(page, "SHIFT_JIS", &len);
-	page_info pi = analyze(sj, len, NULL, NULL, 0);
+	ant_page_info pi = analyze(sj, len, NULL, NULL, 0);
 	char *eu;
 
 	IS_STR(pi.title, "更新情報", "short Shift_JIS page: title");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	free(sj);
 	eu = enc(page, "EUC-JP", &len);
 	pi = analyze(eu, len, NULL, NULL, 0);
 	IS_STR(pi.title, "更新情報", "short EUC-JP page: title");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	free(eu);
 	free(page);
 }
@@ -118,12 +118,12 @@ static void t_declared(void)
 	char *page = html("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=EUC-JP\">",
 			  "丸数字①と㈱", body_ja);
 	char *b = enc(page, "EUC-JP-MS", &len);
-	page_info pi = analyze(b, len, NULL, NULL, 0);
+	ant_page_info pi = analyze(b, len, NULL, NULL, 0);
 
 	IS_STR(pi.title, "丸数字①と㈱", "http-equiv EUC-JP: NEC extensions decoded (EUC-JP-MS)");
 	IS_STR(pi.charset_from, "meta", "http-equiv: charset_from meta");
 	IS_STR(pi.charset, "EUC-JP", "http-equiv: charset reported as EUC-JP");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	free(b);
 	free(page);
 
@@ -132,13 +132,13 @@ static void t_declared(void)
 	pi = analyze(b, len, NULL, NULL, 0);
 	IS_STR(pi.title, "丸数字①", "meta charset Shift_JIS: decoded as CP932");
 	IS_STR(pi.charset, "SHIFT_JIS", "meta charset: reported as SHIFT_JIS");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 
 	/* The header beats a meta that lies. */
 	pi = analyze(b, len, "text/html; charset=\"Windows-31J\"", NULL, 0);
 	IS_STR(pi.charset_from, "header", "header charset (quoted alias) beats meta");
 	IS_STR(pi.title, "丸数字①", "header charset: title");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	free(b);
 	free(page);
 
@@ -151,7 +151,7 @@ static void t_declared(void)
 	pi = analyze(b, len + 3, "text/html; charset=iso-8859-1", NULL, 0);
 	IS_STR(pi.title, "BOM付き", "UTF-8 BOM beats a wrong header");
 	IS_STR(pi.charset_from, "bom", "BOM: charset_from");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	free(b);
 	b = enc(page, "UTF-16LE", &len);
 	{
@@ -161,7 +161,7 @@ static void t_declared(void)
 		memcpy(w + 2, b, len);
 		pi = analyze(w, len + 2, NULL, NULL, 0);
 		IS_STR(pi.title, "BOM付き", "UTF-16LE with BOM");
-		page_info_release(&pi);
+		ant_page_info_release(&pi);
 		free(w);
 	}
 	free(b);
@@ -169,7 +169,7 @@ static void t_declared(void)
 
 	pi = analyze("<title>x</title>", 16, "text/html; charset=no-such-charset", NULL, 0);
 	IS_STR(pi.title, "x", "unknown header charset: falls through");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 }
 
 static void t_text(void)
@@ -181,23 +181,23 @@ static void t_text(void)
 			"<script>var x = 2;</script></head><body><!-- c2 --><p class=x>Hello world</p>"
 			"<noscript>please</noscript><template>u</template><div id=y>again</div></body></html>";
 	const char *c = "<html><head><title>Two words</title></head><body><p>Hello world</p><div>agai</div></body></html>";
-	page_info pi = analyze(a, strlen(a), NULL, NULL, 0);
+	ant_page_info pi = analyze(a, strlen(a), NULL, NULL, 0);
 
 	IS_STR(pi.title, "Two words", "title: whitespace collapsed");
 	IS_INT(pi.text_len, strlen("Two words Hello world again"), "text: tags, script, style, noscript, template, comments dropped");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	OK(hash_of(a, NULL, 0) == hash_of(b, NULL, 0), "markup, script, style, comment changes: same hash");
 	OK(hash_of(a, NULL, 0) != hash_of(c, NULL, 0), "a text change: another hash");
 	pi = analyze("<p>no title</p>", 15, NULL, NULL, 0);
 	OK(pi.title == NULL, "no <title>: NULL");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	pi = analyze("", 0, NULL, NULL, 0);
 	OK(pi.title == NULL && pi.text_len == 0, "empty body");
 	IS_INT(pi.text_hash, 14695981039346656037ull, "empty text: FNV-1a offset basis");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	pi = analyze("<title>&lt;script&gt;x</title>", 30, NULL, NULL, 0);
 	IS_STR(pi.title, "<script>x", "title entities decoded");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 }
 
 static void t_ignore(void)
@@ -210,7 +210,7 @@ static void t_ignore(void)
 	const char *p3 = "<title>t</title><p>本文でした</p><div id=counter>12345 hits</div>"
 			 "<span class='x ad'>buy now</span><p>アクセス数: 100 最終更新 2024/01/02</p>";
 	const char *cls[] = { ".x" }, *bad[] = { "(unclosed" };
-	page_info pi;
+	ant_page_info pi;
 	char err[256];
 
 	OK(hash_of(p1, ig, 4) == hash_of(p2, ig, 4), "changes only in ignored parts (#id, .class, regex): same hash");
@@ -221,20 +221,20 @@ static void t_ignore(void)
 	   ".class matches one class token of several");
 	pi = analyze(p1, strlen(p1), NULL, ig, 4);
 	IS_INT(pi.text_len, strlen("t 本文です 最終更新"), "ignored parts removed, whitespace re-collapsed");
-	page_info_release(&pi);
-	OK(page_analyze(p1, strlen(p1), NULL, bad, 1, &pi, err, sizeof err) == -1, "bad regex: -1");
+	ant_page_info_release(&pi);
+	OK(ant_page_analyze(p1, strlen(p1), NULL, bad, 1, &pi, err, sizeof err) == -1, "bad regex: -1");
 	OK(strstr(err, "(unclosed") != NULL, "bad regex: message names it (%s)", err);
-	IS_INT(page_pattern_check("#main", err, sizeof err), 0, "pattern check: #id");
-	IS_INT(page_pattern_check(".ad", err, sizeof err), 0, "pattern check: .class");
-	IS_INT(page_pattern_check(".*更新", err, sizeof err), 0, "pattern check: '.*更新' is a regex");
-	IS_INT(page_pattern_check("[a-", err, sizeof err), -1, "pattern check: bad regex");
-	IS_INT(page_pattern_check("", err, sizeof err), -1, "pattern check: empty");
+	IS_INT(ant_page_pattern_check("#main", err, sizeof err), 0, "pattern check: #id");
+	IS_INT(ant_page_pattern_check(".ad", err, sizeof err), 0, "pattern check: .class");
+	IS_INT(ant_page_pattern_check(".*更新", err, sizeof err), 0, "pattern check: '.*更新' is a regex");
+	IS_INT(ant_page_pattern_check("[a-", err, sizeof err), -1, "pattern check: bad regex");
+	IS_INT(ant_page_pattern_check("", err, sizeof err), -1, "pattern check: empty");
 	{
 		const char *empty_match[] = { "x*" };
 
 		pi = analyze("<p>axxb</p>", 11, NULL, empty_match, 1);
 		IS_INT(pi.text_len, 2, "a regex matching empty strings terminates");
-		page_info_release(&pi);
+		ant_page_info_release(&pi);
 	}
 }
 
@@ -242,7 +242,7 @@ static void t_hostile(void)
 {
 	size_t n = 100000, len = n * 5 + n * 6 + 64, at = 0;
 	char *deep = malloc(len);
-	page_info pi;
+	ant_page_info pi;
 	static const char junk[] = "<title>\x80\xff\xfe t\0x</title><p>\xe3\x81</p>";
 
 	at += (size_t)sprintf(deep, "<title>deep</title>");
@@ -253,51 +253,51 @@ static void t_hostile(void)
 		memcpy(deep + at, "</div>", 6), at += 6;
 	pi = analyze(deep, at, NULL, NULL, 0);
 	IS_STR(pi.title, "deep", "100000 nested <div>s: no crash, title");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	free(deep);
 
 	pi = analyze(junk, sizeof junk - 1, "text/html; charset=utf-8", NULL, 0);
 	OK(pi.title && strstr(pi.title, "\xEF\xBF\xBD") != NULL, "invalid UTF-8 and NUL: U+FFFD (%s)",
 	   pi.title ? pi.title : "-");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	pi = analyze(junk, sizeof junk - 1, "text/html; charset=iso-2022-jp", NULL, 0);
 	OK(1, "invalid ISO-2022-JP: no crash");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	pi = analyze("\x1b$B", 3, NULL, NULL, 0);
 	OK(1, "truncated escape sequence: no crash");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	pi = analyze("<meta charset=", 14, NULL, NULL, 0);
 	OK(1, "truncated meta: no crash");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 	pi = analyze("<title>x</title><p>&#0;&#xD800;&#x110000;</p>", 46, NULL, NULL, 0);
 	OK(pi.title != NULL, "bad character references: no crash");
-	page_info_release(&pi);
+	ant_page_info_release(&pi);
 }
 
 /* antenna import: samidare's ForceCharset beats a wrong header. */
 static void t_forced(void)
 {
 	static const char sjis[] = "<html><head><title>\x93\xfa\x96\x7b</title></head><body>x</body></html>";
-	page_info p;
+	ant_page_info p;
 	char err[128];
 
-	OK(page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "Shift_JIS",
+	OK(ant_page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "Shift_JIS",
 			       NULL, 0, &p, err, sizeof err) == 0, "forced: analysed");
 	IS_STR(p.charset, "SHIFT_JIS", "forced: the forced charset is used");
 	IS_STR(p.charset_from, "forced", "forced: charset_from says so");
 	IS_STR(p.title, "\xe6\x97\xa5\xe6\x9c\xac", "forced: title decoded");
-	page_info_release(&p);
-	OK(page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "",
+	ant_page_info_release(&p);
+	OK(ant_page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "",
 			       NULL, 0, &p, err, sizeof err) == 0, "forced empty: analysed");
 	IS_STR(p.charset_from, "header", "forced empty: the header decides");
-	page_info_release(&p);
-	OK(page_charset_check("shift_jis", err, sizeof err) == 0, "charset check: shift_jis");
-	OK(page_charset_check("no-such-charset", err, sizeof err) < 0, "charset check: unknown refused");
+	ant_page_info_release(&p);
+	OK(ant_page_charset_check("shift_jis", err, sizeof err) == 0, "charset check: shift_jis");
+	OK(ant_page_charset_check("no-such-charset", err, sizeof err) < 0, "charset check: unknown refused");
 	/* glibc's regcomp copies repetitions: these would take gigabytes. */
-	OK(page_pattern_check("(a{999}){999}", err, sizeof err) < 0, "nested repetitions refused");
-	OK(page_pattern_check("x++++++++++++++++++++++++++++++++++++++++", err, sizeof err) < 0,
+	OK(ant_page_pattern_check("(a{999}){999}", err, sizeof err) < 0, "nested repetitions refused");
+	OK(ant_page_pattern_check("x++++++++++++++++++++++++++++++++++++++++", err, sizeof err) < 0,
 	   "stacked + refused");
-	OK(page_pattern_check("[0-9]{4}-[0-9]{2}-[0-9]{2} (a|b)+", err, sizeof err) == 0,
+	OK(ant_page_pattern_check("[0-9]{4}-[0-9]{2}-[0-9]{2} (a|b)+", err, sizeof err) == 0,
 	   "ordinary repetitions taken");
 }
 

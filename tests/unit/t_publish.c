@@ -16,7 +16,7 @@
 
 #include "html.h"
 #include "lirs.h"
-#include "publish.h"
+#include "ant_publish.h"
 #include "tap.h"
 
 #define T0 1700000000   /* 2023-11-14 22:13:20 UTC = 11/15 07:13 JST */
@@ -73,66 +73,66 @@ static int count(const char *hay, const char *needle)
 static void test_format(void)
 {
 	char b[64];
-	lbuf u = LBUF_INIT;
+	lb_buf u = LB_BUF_INIT;
 
-	pub_format_time(b, sizeof b, T0, PUB_JST);
+	ant_pub_format_time(b, sizeof b, T0, PUB_JST);
 	IS_STR(b, "11/15 07:13", "time is MM/DD HH:MM in JST");
-	pub_format_time(b, sizeof b, T0, 0);
+	ant_pub_format_time(b, sizeof b, T0, 0);
 	IS_STR(b, "11/14 22:13", "time in UTC when display_tz is 0");
-	pub_format_time(b, sizeof b, 0, PUB_JST);
+	ant_pub_format_time(b, sizeof b, 0, PUB_JST);
 	IS_STR(b, "--/-- --:--", "unknown time is --/-- --:--");
 
-	pub_format_ago(b, sizeof b, T0, T0 - 30);
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 30);
 	IS_STR(b, "just now", "ago: under a minute");
-	pub_format_ago(b, sizeof b, T0, T0 - 180);
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 180);
 	IS_STR(b, "3 min ago", "ago: minutes");
-	pub_format_ago(b, sizeof b, T0, T0 - 5 * 3600 - 59);
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 5 * 3600 - 59);
 	IS_STR(b, "5 h ago", "ago: hours");
-	pub_format_ago(b, sizeof b, T0, T0 - 2 * 86400 - 7);
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 2 * 86400 - 7);
 	IS_STR(b, "2 d ago", "ago: days");
-	pub_format_ago(b, sizeof b, T0, T0 + 600);
+	ant_pub_format_ago(b, sizeof b, T0, T0 + 600);
 	IS_STR(b, "just now", "ago: a time in the future is now");
-	pub_format_ago(b, sizeof b, T0, 0);
+	ant_pub_format_ago(b, sizeof b, T0, 0);
 	IS_STR(b, "", "ago: unknown is empty");
 
-	pub_visited_url(&u, "http://a.example/x", T0, PUB_JST);
+	ant_pub_visited_url(&u, "http://a.example/x", T0, PUB_JST);
 	IS_STR(u.data, "http://a.example/x?11150713", "visited query appended with ?");
-	lbuf_reset(&u);
-	pub_visited_url(&u, "http://a.example/x?q=1", T0, PUB_JST);
+	lb_buf_reset(&u);
+	ant_pub_visited_url(&u, "http://a.example/x?q=1", T0, PUB_JST);
 	IS_STR(u.data, "http://a.example/x?q=1&11150713", "visited query appended with & to a query");
-	lbuf_reset(&u);
-	pub_visited_url(&u, "http://a.example/x#top", T0, PUB_JST);
+	lb_buf_reset(&u);
+	ant_pub_visited_url(&u, "http://a.example/x#top", T0, PUB_JST);
 	IS_STR(u.data, "http://a.example/x?11150713#top", "visited query goes before the fragment");
-	lbuf_reset(&u);
-	pub_visited_url(&u, "http://a.example/?a=b#f?g", T0, PUB_JST);
+	lb_buf_reset(&u);
+	ant_pub_visited_url(&u, "http://a.example/?a=b#f?g", T0, PUB_JST);
 	IS_STR(u.data, "http://a.example/?a=b&11150713#f?g", "a ? in the fragment does not count");
-	lbuf_release(&u);
+	lb_buf_release(&u);
 }
 
 static void test_escape(void)
 {
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 	const char *s = "<script>alert(1)</script>";
 
-	html_escape(&b, s, strlen(s));
+	ant_html_escape(&b, s, strlen(s));
 	IS_STR(b.data, "&lt;script&gt;alert(1)&lt;/script&gt;", "escape: a script tag becomes text");
-	lbuf_reset(&b);
-	html_escape(&b, "\"&'", 3);
+	lb_buf_reset(&b);
+	ant_html_escape(&b, "\"&'", 3);
 	IS_STR(b.data, "&quot;&amp;&#39;", "escape: quotes and ampersand");
-	lbuf_reset(&b);
+	lb_buf_reset(&b);
 	s = "日本語 ok";
-	html_escape(&b, s, strlen(s));
+	ant_html_escape(&b, s, strlen(s));
 	IS_STR(b.data, s, "escape: UTF-8 copied as is");
-	lbuf_reset(&b);
-	html_escape(&b, "a\xff" "b\x01" "c\xed\xa0\x80" "d\xc0\xaf", 11);
+	lb_buf_reset(&b);
+	ant_html_escape(&b, "a\xff" "b\x01" "c\xed\xa0\x80" "d\xc0\xaf", 11);
 	IS_STR(b.data, "a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
 	       "d\xEF\xBF\xBD\xEF\xBF\xBD",
 	       "escape: invalid UTF-8, surrogates, overlongs and controls become U+FFFD");
-	lbuf_release(&b);
+	lb_buf_release(&b);
 }
 
 /* The fixture: enough variety for every rule of the listing. */
-static pub_page fixture[] = {
+static ant_pub_page fixture[] = {
 	{ "http://a.example/old", "Old page", "Ann", "", T0 - 3 * 86400, T0 - 60, 32400, 100,
 	  "size", "http://a.example/old", NULL, NULL },
 	{ "http://b.example/new?x=1#frag", "Newest page", "Bob", "", T0 - 120, T0 - 60, 32400, 100,
@@ -157,11 +157,11 @@ static pub_page fixture[] = {
 };
 #define NFIX (sizeof fixture / sizeof fixture[0])
 
-static pub_site fixture_site(void)
+static ant_pub_site fixture_site(void)
 {
-	pub_site s;
+	ant_pub_site s;
 
-	pub_site_defaults(&s);
+	ant_pub_site_defaults(&s);
 	s.title = "Test <Antenna>";
 	s.base = "http://antenna.example/";
 	s.author = "Tester";
@@ -172,12 +172,12 @@ static pub_site fixture_site(void)
 
 static void test_html(void)
 {
-	pub_site site = fixture_site();
+	ant_pub_site site = fixture_site();
 	char err[256];
 	char *h;
 	long g1, g2, ung;
 
-	IS_INT(publish_html(tmpdir, &site, fixture, NFIX, err, sizeof err), 0, "publish_html succeeds");
+	IS_INT(ant_publish_html(tmpdir, &site, fixture, NFIX, err, sizeof err), 0, "publish_html succeeds");
 	h = slurp(tmpdir, "index.html", NULL);
 	OK(h != NULL, "index.html exists");
 	if (!h)
@@ -245,14 +245,14 @@ static void test_html(void)
 	/* visited_query off, prev_publish 0: no query, nothing new. */
 	site.visited_query = 0;
 	site.prev_publish = 0;
-	IS_INT(publish_html(tmpdir, &site, fixture, NFIX, err, sizeof err), 0, "publish again");
+	IS_INT(ant_publish_html(tmpdir, &site, fixture, NFIX, err, sizeof err), 0, "publish again");
 	h = slurp(tmpdir, "index.html", NULL);
 	OK(pos(h, "<a href=\"http://a.example/old\">Old page</a>") > 0, "no visited query when off");
 	IS_INT(count(h, "class=\"new\""), 0, "nothing is new without a previous publish");
 	free(h);
 
 	/* No pages at all, no groups. */
-	IS_INT(publish_html(tmpdir, &site, NULL, 0, err, sizeof err), 0, "publish zero pages");
+	IS_INT(ant_publish_html(tmpdir, &site, NULL, 0, err, sizeof err), 0, "publish zero pages");
 	h = slurp(tmpdir, "index.html", NULL);
 	OK(h && pos(h, "No pages are watched yet") > 0 && pos(h, "<nav>") < 0, "empty site says so");
 	free(h);
@@ -312,8 +312,8 @@ static int read_lirs(const char *dir, got *g)
 
 static void test_lirs(void)
 {
-	pub_site site = fixture_site();
-	pub_page p[] = {
+	ant_pub_site site = fixture_site();
+	ant_pub_page p[] = {
 		{ "http://x.example/1", "日本語のタイトル, with comma \\ and backslash", "作者", "",
 		  T0 - 100, T0 - 60, 32400, 1234, "text", "", NULL, NULL },
 		{ "http://x.example/2", "Relayed", "", "", T0 - 50, T0 - 28800, 0, 0, "lirs",
@@ -328,7 +328,7 @@ static void test_lirs(void)
 	got g;
 	size_t i;
 
-	IS_INT(publish_lirs(tmpdir, &site, p, 6, err, sizeof err), 0, "publish_lirs succeeds");
+	IS_INT(ant_publish_lirs(tmpdir, &site, p, 6, err, sizeof err), 0, "publish_lirs succeeds");
 	IS_INT(read_lirs(tmpdir, &g), 0, "lirs.gz is gzip and reads back cleanly");
 	IS_INT(g.diag_errors, 0, "no errors, EUC-JP throughout");
 	IS_INT(g.n, 2, "only fresh, dated, http pages are written (8-hour rule)");
@@ -347,7 +347,7 @@ static void test_lirs(void)
 	for (i = 0; i < g.n; i++)
 		lirs_record_release(&g.r[i]);
 
-	IS_INT(publish_lirs(tmpdir, &site, NULL, 0, err, sizeof err), 0, "publish an empty lirs.gz");
+	IS_INT(ant_publish_lirs(tmpdir, &site, NULL, 0, err, sizeof err), 0, "publish an empty lirs.gz");
 	IS_INT(read_lirs(tmpdir, &g), 0, "empty lirs.gz is valid gzip");
 	IS_INT(g.n, 0, "with no records");
 }
@@ -366,9 +366,9 @@ static int leftover_tmp(const char *dir)
 	return n;
 }
 
-static pub_page *many(size_t n)
+static ant_pub_page *many(size_t n)
 {
-	pub_page *v = calloc(n, sizeof *v);
+	ant_pub_page *v = calloc(n, sizeof *v);
 	static char buf[10000][2][64];
 	size_t i;
 
@@ -391,15 +391,15 @@ static pub_page *many(size_t n)
 
 static void test_atomic(void)
 {
-	pub_site site = fixture_site();
-	pub_page *v = many(10000);
+	ant_pub_site site = fixture_site();
+	ant_pub_page *v = many(10000);
 	struct rlimit old, lim;
 	char err[256], blocker[512], sub[600];
 	char *before, *after;
 	int rc;
 
-	publish_html(tmpdir, &site, fixture, NFIX, err, sizeof err);
-	publish_lirs(tmpdir, &site, fixture, NFIX, err, sizeof err);
+	ant_publish_html(tmpdir, &site, fixture, NFIX, err, sizeof err);
+	ant_publish_lirs(tmpdir, &site, fixture, NFIX, err, sizeof err);
 	before = slurp(tmpdir, "index.html", NULL);
 
 	/* A write that fails half way (file size limit: EFBIG). */
@@ -408,7 +408,7 @@ static void test_atomic(void)
 	lim = old;
 	lim.rlim_cur = 64 * 1024;
 	setrlimit(RLIMIT_FSIZE, &lim);
-	rc = publish_html(tmpdir, &site, v, 10000, err, sizeof err);
+	rc = ant_publish_html(tmpdir, &site, v, 10000, err, sizeof err);
 	setrlimit(RLIMIT_FSIZE, &old);
 	IS_INT(rc, -1, "publish fails when the write fails");
 	printf("# %s\n", err);
@@ -422,14 +422,14 @@ static void test_atomic(void)
 	/* A directory that cannot be created. */
 	snprintf(blocker, sizeof blocker, "%s/index.html", tmpdir);
 	snprintf(sub, sizeof sub, "%s/sub", blocker);
-	rc = publish_html(sub, &site, fixture, NFIX, err, sizeof err);
+	rc = ant_publish_html(sub, &site, fixture, NFIX, err, sizeof err);
 	IS_INT(rc, -1, "publish into a path under a file fails");
 	OK(strstr(err, "cannot create '") != NULL, "with a message: %s", err);
 
 	/* An unwritable directory (meaningless for root, who may write anyway). */
 	if (geteuid() != 0) {
 		chmod(tmpdir, 0555);
-		rc = publish_html(tmpdir, &site, v, 100, err, sizeof err);
+		rc = ant_publish_html(tmpdir, &site, v, 100, err, sizeof err);
 		chmod(tmpdir, 0755);
 		IS_INT(rc, -1, "publish into an unwritable directory fails");
 		after = slurp(tmpdir, "index.html", NULL);
@@ -452,8 +452,8 @@ static double secs(void)
 
 static void test_speed(void)
 {
-	pub_site site = fixture_site();
-	pub_page *v = many(10000);
+	ant_pub_site site = fixture_site();
+	ant_pub_page *v = many(10000);
 	char err[256];
 	double t0, t1, t2;
 	int a, b;
@@ -461,9 +461,9 @@ static void test_speed(void)
 	char *h;
 
 	t0 = secs();
-	a = publish_html(tmpdir, &site, v, 10000, err, sizeof err);
+	a = ant_publish_html(tmpdir, &site, v, 10000, err, sizeof err);
 	t1 = secs();
-	b = publish_lirs(tmpdir, &site, v, 10000, err, sizeof err);
+	b = ant_publish_lirs(tmpdir, &site, v, 10000, err, sizeof err);
 	t2 = secs();
 	h = slurp(tmpdir, "index.html", &len);
 	printf("# 10000 pages: index.html %.1f ms (%zu bytes), lirs.gz %.1f ms\n",

@@ -256,23 +256,23 @@ static const char corpus[] =
 static void test_gzip(void)
 {
 	struct tr t = { 0 }, plain = { 0 };
-	lbuf gz = LBUF_INIT;
+	lb_buf lirs_gz = LB_BUF_INIT;
 	size_t i, mid;
 
 	tr_read(&plain, S(corpus), 0);
-	gzip_add(&gz, corpus, sizeof(corpus) - 1, 6);
-	read_both(&t, "gzip", gz.data, gz.len);
+	gzip_add(&lirs_gz, corpus, sizeof(corpus) - 1, 6);
+	read_both(&t, "gzip", lirs_gz.data, lirs_gz.len);
 	IS_INT(t.nrecs, 4, "gzip: records read");
 	IS_INT(t.st.gzip, 1, "gzip: stats say gzip");
 	IS_INT(t.ndiag[LIRS_R_NOT_GZIP], 0, "gzip: no not-gzip warning");
 	tr_free(&t);
 
 	/* two members, split in the middle of a line: one stream (RFC 1952 §2.2) */
-	lbuf_reset(&gz);
+	lb_buf_reset(&lirs_gz);
 	mid = 60;
-	gzip_add(&gz, corpus, mid, 6);
-	gzip_add(&gz, corpus + mid, sizeof(corpus) - 1 - mid, 9);
-	read_both(&t, "multi-member", gz.data, gz.len);
+	gzip_add(&lirs_gz, corpus, mid, 6);
+	gzip_add(&lirs_gz, corpus + mid, sizeof(corpus) - 1 - mid, 9);
+	read_both(&t, "multi-member", lirs_gz.data, lirs_gz.len);
 	IS_INT(t.rc, 0, "multi-member: reads");
 	IS_INT(t.nrecs, 4, "multi-member: all records, line joined across members");
 	if (t.nrecs == 4 && plain.nrecs == 4)
@@ -280,47 +280,47 @@ static void test_gzip(void)
 	tr_free(&t);
 
 	/* trailing junk after the last member */
-	lbuf_add(&gz, "\0\0junk", 6);
-	read_both(&t, "trailing", gz.data, gz.len);
+	lb_buf_add(&lirs_gz, "\0\0junk", 6);
+	read_both(&t, "trailing", lirs_gz.data, lirs_gz.len);
 	IS_INT(t.rc, 0, "trailing: not fatal");
 	IS_INT(t.nrecs, 4, "trailing: records read");
 	IS_INT(t.ndiag[LIRS_R_GZIP_TRAILING], 1, "trailing: warned");
 	tr_free(&t);
 
 	/* truncated: records before the damage, then an error */
-	lbuf_reset(&gz);
-	gzip_add(&gz, corpus, sizeof(corpus) - 1, 0);   /* stored: bytes map 1:1 */
-	read_both(&t, "truncated", gz.data, gz.len - 40);
+	lb_buf_reset(&lirs_gz);
+	gzip_add(&lirs_gz, corpus, sizeof(corpus) - 1, 0);   /* stored: bytes map 1:1 */
+	read_both(&t, "truncated", lirs_gz.data, lirs_gz.len - 40);
 	IS_INT(t.rc, LIRS_ETRUNC, "truncated: LIRS_ETRUNC");
 	IS_INT(t.nrecs, 3, "truncated: the records before the damage are delivered");
 	IS_INT(t.ndiag[LIRS_R_GZIP_TRUNCATED], 1, "truncated: gzip-truncated reported");
 	tr_free(&t);
-	read_both(&t, "truncated header", gz.data, 5);
+	read_both(&t, "truncated header", lirs_gz.data, 5);
 	IS_INT(t.rc, LIRS_ETRUNC, "truncated header: LIRS_ETRUNC");
 	tr_free(&t);
-	read_both(&t, "magic only", gz.data, 2);
+	read_both(&t, "magic only", lirs_gz.data, 2);
 	IS_INT(t.rc, LIRS_ETRUNC, "magic only: LIRS_ETRUNC");
 	tr_free(&t);
 
 	/* corrupt: flip bytes in the middle of the deflate data */
-	lbuf_reset(&gz);
-	gzip_add(&gz, corpus, sizeof(corpus) - 1, 6);
-	for (i = gz.len / 2; i < gz.len / 2 + 8; i++)
-		gz.data[i] ^= 0x55;
-	read_both(&t, "corrupt", gz.data, gz.len);
+	lb_buf_reset(&lirs_gz);
+	gzip_add(&lirs_gz, corpus, sizeof(corpus) - 1, 6);
+	for (i = lirs_gz.len / 2; i < lirs_gz.len / 2 + 8; i++)
+		lirs_gz.data[i] ^= 0x55;
+	read_both(&t, "corrupt", lirs_gz.data, lirs_gz.len);
 	OK(t.rc == LIRS_EGZIP || t.rc == LIRS_ETRUNC, "corrupt: a gzip error (rc %d)", t.rc);
 	IS_INT(t.ndiag[LIRS_R_GZIP_CORRUPT] + t.ndiag[LIRS_R_GZIP_TRUNCATED], 1, "corrupt: reported once");
 	tr_free(&t);
 	/* a bad CRC is corruption too */
-	lbuf_reset(&gz);
-	gzip_add(&gz, corpus, sizeof(corpus) - 1, 6);
-	gz.data[gz.len - 6] ^= 1;
-	tr_read(&t, gz.data, gz.len, 0);
+	lb_buf_reset(&lirs_gz);
+	gzip_add(&lirs_gz, corpus, sizeof(corpus) - 1, 6);
+	lirs_gz.data[lirs_gz.len - 6] ^= 1;
+	tr_read(&t, lirs_gz.data, lirs_gz.len, 0);
 	IS_INT(t.rc, LIRS_EGZIP, "bad crc: LIRS_EGZIP");
 	IS_INT(t.nrecs, 4, "bad crc: records delivered before the check");
 	tr_free(&t);
 
-	lbuf_release(&gz);
+	lb_buf_release(&lirs_gz);
 	tr_free(&plain);
 }
 
@@ -329,7 +329,7 @@ static void test_gzip(void)
  * compressed once with Z_FULL_FLUSH (byte-aligned, no back references
  * across it) and that piece repeated 2048 times.
  */
-static void make_bomb(lbuf *out)
+static void make_bomb(lb_buf *out)
 {
 	static const unsigned char hdr[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
 	unsigned char *zeros = calloc(1, 1 << 20), piece[16384], tail[64];
@@ -348,10 +348,10 @@ static void make_bomb(lbuf *out)
 	zs.avail_out = sizeof(tail);
 	deflate(&zs, Z_FINISH);
 	deflateEnd(&zs);
-	lbuf_add(out, hdr, sizeof(hdr));
+	lb_buf_add(out, hdr, sizeof(hdr));
 	for (i = 0; i < 2048; i++)
-		lbuf_add(out, piece, plen);
-	lbuf_add(out, tail, sizeof(tail) - zs.avail_out);
+		lb_buf_add(out, piece, plen);
+	lb_buf_add(out, tail, sizeof(tail) - zs.avail_out);
 	/* trailer: CRC-32 and size mod 2^32 of 2 GiB of zeros */
 	{
 		uLong crc = crc32(0, zeros, 1 << 20), c = crc;
@@ -362,7 +362,7 @@ static void make_bomb(lbuf *out)
 			tr[i] = (unsigned char)(c >> (8 * i));
 			tr[4 + i] = 0;
 		}
-		lbuf_add(out, tr, 8);
+		lb_buf_add(out, tr, 8);
 	}
 	free(zeros);
 }
@@ -370,13 +370,13 @@ static void make_bomb(lbuf *out)
 static void test_bomb(void)
 {
 	struct tr t = { 0 };
-	lbuf gz = LBUF_INIT;
+	lb_buf lirs_gz = LB_BUF_INIT;
 	double t0;
 
-	make_bomb(&gz);
-	OK(gz.len < 4 << 20, "bomb: 2 GiB of zeros in %zu bytes", gz.len);
+	make_bomb(&lirs_gz);
+	OK(lirs_gz.len < 4 << 20, "bomb: 2 GiB of zeros in %zu bytes", lirs_gz.len);
 	t0 = now();
-	tr_read_opts(&t, gz.data, gz.len, 65536, 1 << 20, 0);
+	tr_read_opts(&t, lirs_gz.data, lirs_gz.len, 65536, 1 << 20, 0);
 	IS_INT(t.rc, LIRS_ETOOBIG, "bomb: small max_decoded stops with LIRS_ETOOBIG");
 	OK(t.st.bytes_decoded <= 1 << 20, "bomb: no more than the cap decoded");
 	IS_INT(t.ndiag[LIRS_R_TOO_BIG], 1, "bomb: too-big reported");
@@ -386,7 +386,7 @@ static void test_bomb(void)
 	if (!getenv("LIRS_WRAP") || !*getenv("LIRS_WRAP")) {
 		long rss0 = maxrss_kb();
 		t0 = now();
-		tr_read(&t, gz.data, gz.len, 1 << 20);
+		tr_read(&t, lirs_gz.data, lirs_gz.len, 1 << 20);
 		IS_INT(t.rc, LIRS_ETOOBIG, "bomb: default cap stops with LIRS_ETOOBIG");
 		OK(t.st.bytes_decoded <= LIRS_DEFAULT_MAX_DECODED &&
 		   t.st.bytes_decoded > LIRS_DEFAULT_MAX_DECODED - (1 << 20), "bomb: stops at the default cap");
@@ -395,28 +395,28 @@ static void test_bomb(void)
 		IS_INT(t.ndiag[LIRS_R_LINE_TOO_LONG], 1, "bomb: the zeros are one over-long line");
 		tr_free(&t);
 	}
-	lbuf_release(&gz);
+	lb_buf_release(&lirs_gz);
 }
 
 static void test_empty(void)
 {
 	struct tr t = { 0 };
-	lbuf gz = LBUF_INIT;
+	lb_buf lirs_gz = LB_BUF_INIT;
 
 	tr_read(&t, "", 0, 0);
 	IS_INT(t.rc, 0, "empty: reads");
 	IS_INT(t.nrecs, 0, "empty: no records");
 	IS_INT(t.st.errors + t.st.warnings, 0, "empty: no diagnostics");
 	tr_free(&t);
-	gzip_add(&gz, "", 0, 6);
-	tr_read(&t, gz.data, gz.len, 1);
+	gzip_add(&lirs_gz, "", 0, 6);
+	tr_read(&t, lirs_gz.data, lirs_gz.len, 1);
 	IS_INT(t.rc, 0, "empty gzip: reads");
 	IS_INT(t.nrecs, 0, "empty gzip: no records");
 	tr_free(&t);
 	tr_read(&t, "L", 1, 0);
 	IS_INT(t.ndiag[LIRS_R_NO_PREFIX], 1, "one byte: read as plain text");
 	tr_free(&t);
-	lbuf_release(&gz);
+	lb_buf_release(&lirs_gz);
 }
 
 /* Feeds a 10 MB line in 64 KiB pieces, never holding it whole. */
@@ -514,7 +514,7 @@ static void test_long_line_ends(void)
 static void test_columns(void)
 {
 	struct tr t = { 0 };
-	lbuf big = LBUF_INIT;
+	lb_buf big = LB_BUF_INIT;
 	static const unsigned long want[9] = { 6, 8, 10, 12, 14, 24, 27, 29, 31 };
 	static const char in[] =
 		"LIRS,1,2,3,4,http://a/,\xb4\xc1\xbb\xfa,a,s,e,\n"          /* EUC-JP 漢字 */
@@ -545,33 +545,33 @@ static void test_columns(void)
 
 	/* a 3000-character title (9000 bytes, more words than a count lane holds)
 	 * with an unknown escape before a kanji */
-	lbuf_adds(&big, "LIRS,1,2,3,4,http://a/,\\\xe6\xbc\xa2");
+	lb_buf_adds(&big, "LIRS,1,2,3,4,http://a/,\\\xe6\xbc\xa2");
 	for (i = 0; i < 2998; i++)
-		lbuf_adds(&big, "\xe3\x81\x82");
-	lbuf_adds(&big, ",a,s,e,\n");
+		lb_buf_adds(&big, "\xe3\x81\x82");
+	lb_buf_adds(&big, ",a,s,e,\n");
 	tr_read(&t, big.data, big.len, 0);
 	IS_INT(t.nrecs, 1, "columns: long title read");
 	if (t.nrecs == 1)
 		IS_INT(t.recs[0].col[6], 24 + 3000 + 1, "columns: counted across a long field");
 out:
 	tr_free(&t);
-	lbuf_release(&big);
+	lb_buf_release(&big);
 }
 
 static void test_backslashes(void)
 {
 	struct tr t = { 0 };
-	lbuf in = LBUF_INIT;
+	lb_buf in = LB_BUF_INIT;
 	double t0;
 	int i;
 
-	lbuf_adds(&in, "LIRS,1,2,3,4,http://a/,");
+	lb_buf_adds(&in, "LIRS,1,2,3,4,http://a/,");
 	for (i = 0; i < 100000; i++)
-		lbuf_addc(&in, '\\');
-	lbuf_adds(&in, ",a,s,");
+		lb_buf_addc(&in, '\\');
+	lb_buf_adds(&in, ",a,s,");
 	for (i = 0; i < 100000; i++)
-		lbuf_adds(&in, "\\q");
-	lbuf_adds(&in, ",\n");
+		lb_buf_adds(&in, "\\q");
+	lb_buf_adds(&in, ",\n");
 	t0 = now();
 	tr_read(&t, in.data, in.len, 0);
 	IS_INT(t.nrecs, 1, "100000 backslashes: read");
@@ -586,7 +586,7 @@ static void test_backslashes(void)
 	tr_read(&t, in.data, in.len, 7);
 	IS_INT(t.nrecs, 1, "100000 backslashes: 7-byte chunks");
 	tr_free(&t);
-	lbuf_release(&in);
+	lb_buf_release(&in);
 }
 
 static void test_duplicates_and_stop(void)
@@ -625,15 +625,15 @@ static void test_duplicates_and_stop(void)
 static void test_chunking(void)
 {
 	struct tr a = { 0 }, b = { 0 };
-	lbuf gz = LBUF_INIT;
+	lb_buf lirs_gz = LB_BUF_INIT;
 	size_t chunks[] = { 1, 2, 3, 5, 7, 13, 64 };
 	size_t i;
 	int same = 1;
 
-	gzip_add(&gz, corpus, sizeof(corpus) - 1, 6);
-	tr_read(&a, gz.data, gz.len, 0);
+	gzip_add(&lirs_gz, corpus, sizeof(corpus) - 1, 6);
+	tr_read(&a, lirs_gz.data, lirs_gz.len, 0);
 	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
-		tr_read(&b, gz.data, gz.len, chunks[i]);
+		tr_read(&b, lirs_gz.data, lirs_gz.len, chunks[i]);
 		same &= strcmp(a.text.data, b.text.data) == 0;
 		tr_free(&b);
 		tr_read(&b, corpus, sizeof(corpus) - 1, chunks[i]);
@@ -641,7 +641,7 @@ static void test_chunking(void)
 	}
 	OK(same, "chunking: gzip input gives the same records at every chunk size");
 	tr_free(&a);
-	lbuf_release(&gz);
+	lb_buf_release(&lirs_gz);
 }
 
 int main(void)

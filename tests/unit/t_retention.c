@@ -3,27 +3,27 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "evstore.h"
+#include "atom_evstore.h"
 #include "tap.h"
 
 /* A state of n events of distinct URLs, sealed into archives of 5; archive
  * k is recorded as written, and linked when another follows, for k <= done. */
-static evstore *state(sqlite3 **db, int n, int done)
+static atom_evstore *state(sqlite3 **db, int n, int done)
 {
-	evstore *st = NULL;
+	atom_evstore *st = NULL;
 	char err[256] = "", url[64];
 	int64_t sealed;
 
-	if (sqlite3_open(":memory:", db) != SQLITE_OK || evstore_attach(&st, *db, err, sizeof err) != 0)
+	if (sqlite3_open(":memory:", db) != SQLITE_OK || atom_evstore_attach(&st, *db, err, sizeof err) != 0)
 		return NULL;
 	for (int i = 1; i <= n; i++) {
-		ev_event e = { 0, url, 1000 + i, 2000, 0, 0, "t", "", "", NULL };
+		atom_ev_event e = { 0, url, 1000 + i, 2000, 0, 0, "t", "", "", NULL };
 		snprintf(url, sizeof url, "http://e%d.example/", i);
-		evstore_add(st, &e, err, sizeof err);
+		atom_evstore_add(st, &e, err, sizeof err);
 	}
-	evstore_seal(st, 5, "T", "A", &sealed, err, sizeof err);
+	atom_evstore_seal(st, 5, "T", "A", &sealed, err, sizeof err);
 	for (int k = 1; k <= done; k++)
-		evstore_archive_done(st, k, k < sealed, err, sizeof err);
+		atom_evstore_archive_done(st, k, k < sealed, err, sizeof err);
 	return st;
 }
 
@@ -40,7 +40,7 @@ static int64_t rows(sqlite3 *db, const char *table)
 	return v;
 }
 
-static int count_archive(void *ctx, const ev_archive *a)
+static int count_archive(void *ctx, const atom_ev_archive *a)
 {
 	(*(int *)ctx)++;
 	return 0;
@@ -49,7 +49,7 @@ static int count_archive(void *ctx, const ev_archive *a)
 int main(void)
 {
 	sqlite3 *db;
-	evstore *st;
+	atom_evstore *st;
 	char err[256] = "";
 	int64_t pruned, arch, evs, sealed, last, count;
 	int n;
@@ -57,65 +57,65 @@ int main(void)
 	/* 23 events: archives 1-4 (events 1-20), 21-23 not archived */
 	st = state(&db, 23, 4);
 	OK(st != NULL, "a state of 23 events in 4 archives");
-	IS_INT(evstore_retention(st), EVSTORE_KEEP_ALL, "a new evstore keeps everything");
-	OK(evstore_begin(st, err, sizeof err) == 0 && evstore_commit(st, err, sizeof err) == 0,
+	IS_INT(atom_evstore_retention(st), EVSTORE_KEEP_ALL, "a new evstore keeps everything");
+	OK(atom_evstore_begin(st, err, sizeof err) == 0 && atom_evstore_commit(st, err, sizeof err) == 0,
 	   "a commit without a retention");
 	IS_INT(rows(db, "ev_events"), 23, "...prunes nothing");
-	OK(evstore_prune(st, 0, &pruned, err, sizeof err) == 0, "prune keeping 0 (%s)", err);
+	OK(atom_evstore_prune(st, 0, &pruned, err, sizeof err) == 0, "prune keeping 0 (%s)", err);
 	IS_INT(pruned, 15, "archives 1-3 go: the newest (4) has no next-archive link, so stays");
 	IS_INT(rows(db, "ev_events"), 8, "the newest archive and the events after it stay");
 	IS_INT(rows(db, "ev_archives"), 1, "the rows of the pruned archives go");
-	OK(evstore_pruned(st, &arch, &evs, err, sizeof err) == 0 && arch == 3 && evs == 15,
+	OK(atom_evstore_pruned(st, &arch, &evs, err, sizeof err) == 0 && arch == 3 && evs == 15,
 	   "pruned: archives 1..%lld, %lld events", (long long)arch, (long long)evs);
-	evstore_archived(st, &last, &count, err, sizeof err);
+	atom_evstore_archived(st, &last, &count, err, sizeof err);
 	OK(last == 20 && count == 4, "the archive count and last archived seq are kept (%lld, %lld)",
 	   (long long)count, (long long)last);
 	n = 0;
-	evstore_each_archive(st, 1, count_archive, &n, err, sizeof err);
+	atom_evstore_each_archive(st, 1, count_archive, &n, err, sizeof err);
 	IS_INT(n, 1, "a walk of every archive sees only those with events");
 	/* two more events: archive 5 is seq 21-25, numbered after the pruned ones */
 	for (int i = 24; i <= 25; i++) {
 		char url[64];
-		ev_event e = { 0, url, 1000 + i, 2000, 0, 0, "t", "", "", NULL };
+		atom_ev_event e = { 0, url, 1000 + i, 2000, 0, 0, "t", "", "", NULL };
 		snprintf(url, sizeof url, "http://e%d.example/", i);
-		evstore_add(st, &e, err, sizeof err);
+		atom_evstore_add(st, &e, err, sizeof err);
 	}
-	OK(evstore_seal(st, 5, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 1, "seal after pruning");
-	evstore_archived(st, &last, &count, err, sizeof err);
+	OK(atom_evstore_seal(st, 5, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 1, "seal after pruning");
+	atom_evstore_archived(st, &last, &count, err, sizeof err);
 	OK(last == 25 && count == 5, "archive 5 ends at seq 25 (%lld, %lld)", (long long)count, (long long)last);
-	OK(evstore_prune(st, 0, &pruned, err, sizeof err) == 0 && pruned == 0,
+	OK(atom_evstore_prune(st, 0, &pruned, err, sizeof err) == 0 && pruned == 0,
 	   "archive 4 now lacks its next-archive link: it is due again, nothing goes");
-	evstore_close(st);
+	atom_evstore_close(st);
 	sqlite3_close(db);
 
 	/* keep 10 of 23: archives whose last event has 10 newer ones: 1 and 2 */
 	st = state(&db, 23, 4);
-	OK(evstore_prune(st, 10, &pruned, err, sizeof err) == 0 && pruned == 10,
+	OK(atom_evstore_prune(st, 10, &pruned, err, sizeof err) == 0 && pruned == 10,
 	   "keep 10: archives 1-2 go (%lld events)", (long long)pruned);
 	IS_INT(rows(db, "ev_events"), 13, "at least 10 events stay");
-	OK(evstore_prune(st, 10, &pruned, err, sizeof err) == 0 && pruned == 0, "pruning again changes nothing");
-	evstore_close(st);
+	OK(atom_evstore_prune(st, 10, &pruned, err, sizeof err) == 0 && pruned == 0, "pruning again changes nothing");
+	atom_evstore_close(st);
 	sqlite3_close(db);
 
 	/* an archive not written yet stops the pruning there */
 	st = state(&db, 23, 1);
-	OK(evstore_prune(st, 0, &pruned, err, sizeof err) == 0 && pruned == 5,
+	OK(atom_evstore_prune(st, 0, &pruned, err, sizeof err) == 0 && pruned == 5,
 	   "only archive 1 is written: only it goes (%lld)", (long long)pruned);
-	evstore_close(st);
+	atom_evstore_close(st);
 	sqlite3_close(db);
 
 	/* with a retention, the commit that marks archives written prunes */
 	st = state(&db, 23, 0);
-	evstore_set_retention(st, 0);
-	OK(evstore_begin(st, err, sizeof err) == 0, "begin");
+	atom_evstore_set_retention(st, 0);
+	OK(atom_evstore_begin(st, err, sizeof err) == 0, "begin");
 	for (int k = 4; k >= 1; k--)
-		evstore_archive_done(st, k, k < 4, err, sizeof err);
+		atom_evstore_archive_done(st, k, k < 4, err, sizeof err);
 	IS_INT(rows(db, "ev_events"), 23, "nothing is pruned before the commit");
-	OK(evstore_commit(st, err, sizeof err) == 0, "commit (%s)", err);
+	OK(atom_evstore_commit(st, err, sizeof err) == 0, "commit (%s)", err);
 	IS_INT(rows(db, "ev_events"), 8, "the commit pruned what it made unneeded");
-	evstore_set_retention(st, -5);
-	IS_INT(evstore_retention(st), EVSTORE_KEEP_ALL, "a negative retention keeps all");
-	evstore_close(st);
+	atom_evstore_set_retention(st, -5);
+	IS_INT(atom_evstore_retention(st), EVSTORE_KEEP_ALL, "a negative retention keeps all");
+	atom_evstore_close(st);
 	sqlite3_close(db);
 	TAP_DONE();
 }

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "lb_buf.h"
 #include "lirs.h"
-#include "merge.h"
+#include "lirs_merge.h"
 #include "tap.h"
 
 /* ---- duplicate-url ------------------------------------------------------ */
@@ -114,7 +114,7 @@ static void test_duplicates(void)
 	/* Longer than the table rebuild's read chunk (1 MiB). */
 	size_t bigsz = (size_t)3 << 19;
 	char *big = malloc(bigsz + 1), buf[128];
-	lbuf k = LBUF_INIT;
+	lb_buf k = LB_BUF_INIT;
 
 	memset(big, 'x', bigsz);
 	big[bigsz] = '\0';
@@ -128,8 +128,8 @@ static void test_duplicates(void)
 			u = strdup(buf);
 		}
 		urls[i] = u;
-		lbuf_reset(&k);
-		merge_url_key(&k, u);
+		lb_buf_reset(&k);
+		lirs_merge_url_key(&k, u);
 		keys[i] = strdup(k.data);
 	}
 	free(urls[NREC]);
@@ -151,7 +151,7 @@ static void test_duplicates(void)
 		free(keys[i]);
 	}
 	free(big);
-	lbuf_release(&k);
+	lb_buf_release(&k);
 }
 
 /* ---- backslash-shift and layout through the reader ------------------------ */
@@ -208,11 +208,11 @@ static void test_shift(void)
 {
 	sctx x;
 	lirs_layout l;
-	lbuf b = LBUF_INIT;
+	lb_buf b = LB_BUF_INIT;
 
 	/* The example: after one clean 13-field line. */
-	lbuf_addf(&b, TAMA_OK, 1, 1, 1);
-	lbuf_adds(&b, TAMA_BAD);
+	lb_buf_addf(&b, TAMA_OK, 1, 1, 1);
+	lb_buf_adds(&b, TAMA_BAD);
 	read_text(&x, b.data, &l);
 	IS_INT(x.shift, 1, "shift: the issue's tama example is caught");
 	IS_INT(x.shift_line[0], 2, "shift: on line 2");
@@ -225,11 +225,11 @@ static void test_shift(void)
 	IS_INT(l.nusual, 2, "layout: tama's two usual warnings");
 
 	/* The suspect comes first: judged when the count is known. */
-	lbuf_reset(&b);
-	lbuf_adds(&b, TAMA_BAD);
+	lb_buf_reset(&b);
+	lb_buf_adds(&b, TAMA_BAD);
 	for (int i = 0; i < 30; i++)
-		lbuf_addf(&b, TAMA_OK, i, i, i);
-	lbuf_adds(&b, TAMA_BAD);
+		lb_buf_addf(&b, TAMA_OK, i, i, i);
+	lb_buf_adds(&b, TAMA_BAD);
 	read_text(&x, b.data, &l);
 	IS_INT(x.shift, 2, "shift: before and after the layout is decided");
 	IS_INT(x.shift_line[0], 1, "shift: the first line, judged later");
@@ -237,10 +237,10 @@ static void test_shift(void)
 	IS_INT(l.records, 30, "layout: counts the records of the usual shape");
 
 	/* An escaped comma in a record of the usual count is fine. */
-	lbuf_reset(&b);
+	lb_buf_reset(&b);
 	for (int i = 0; i < 20; i++)
-		lbuf_addf(&b, "LIRS,1700000000,1700000060,32400,0,http://c.example/%d,A\\, B,0,0,,\n", i);
-	lbuf_adds(&b, "LIRS,1700000000,1700000060,32400,0,http://c.example/x,ends \\\\,0,0,,\n");
+		lb_buf_addf(&b, "LIRS,1700000000,1700000060,32400,0,http://c.example/%d,A\\, B,0,0,,\n", i);
+	lb_buf_adds(&b, "LIRS,1700000000,1700000060,32400,0,http://c.example/x,ends \\\\,0,0,,\n");
 	read_text(&x, b.data, &l);
 	IS_INT(x.shift, 0, "shift: '\\,' and '\\\\' at the usual count are no shift");
 	IS_STR(l.name, "lirs-2.1", "layout: LIRS 2.1");
@@ -248,11 +248,11 @@ static void test_shift(void)
 
 	/* samidare: '¥' after escaping is an unescaped backslash.  "¥," became
 	 * "\\\\," (one more field); "¥" alone became "\\," (one fewer). */
-	lbuf_reset(&b);
+	lb_buf_reset(&b);
 	for (int i = 0; i < 3; i++)
-		lbuf_addf(&b, SAMI_OK, i, i, i);
-	lbuf_adds(&b, "LIRS,1700000000,1700000060,32400,0,http://s.example/y,a \\\\,b,a,http://s.example/y,\n");
-	lbuf_adds(&b, "LIRS,1700000000,1700000060,32400,0,http://s.example/z,100\\,a,http://s.example/z,\n");
+		lb_buf_addf(&b, SAMI_OK, i, i, i);
+	lb_buf_adds(&b, "LIRS,1700000000,1700000060,32400,0,http://s.example/y,a \\\\,b,a,http://s.example/y,\n");
+	lb_buf_adds(&b, "LIRS,1700000000,1700000060,32400,0,http://s.example/z,100\\,a,http://s.example/z,\n");
 	read_text(&x, b.data, &l);
 	IS_INT(x.shift, 2, "shift: samidare's '¥' both ways");
 	/* The reader knows at once that 7 fields are off; the checker judges
@@ -263,16 +263,16 @@ static void test_shift(void)
 	IS_INT(l.usual[0], LIRS_R_NO_EXTENSION, "layout: samidare's usual warning");
 
 	/* A count off without a backslash is not this rule's. */
-	lbuf_reset(&b);
-	lbuf_addf(&b, TAMA_OK, 1, 1, 1);
-	lbuf_adds(&b, "LIRS,1700000000,1700000060,32400,1234,http://example.jp/g,x,y,0,,,HEAD\n");
+	lb_buf_reset(&b);
+	lb_buf_addf(&b, TAMA_OK, 1, 1, 1);
+	lb_buf_adds(&b, "LIRS,1700000000,1700000060,32400,1234,http://example.jp/g,x,y,0,,,HEAD\n");
 	read_text(&x, b.data, &l);
 	IS_INT(x.shift, 0, "shift: needs the backslash");
 
 	read_text(&x, "", &l);
 	IS_INT(l.records, 0, "layout: none for an empty file");
 	OK(l.name == NULL, "layout: no name for an empty file");
-	lbuf_release(&b);
+	lb_buf_release(&b);
 }
 
 int main(void)

@@ -8,11 +8,11 @@
 
 #include "tap.h"
 #include "lirs_test.h"
-#include "charset.h"
+#include "lirs_charset.h"
 
 static int sink_lbuf(void *ctx, const void *buf, size_t len)
 {
-	return lbuf_add(ctx, buf, len);
+	return lb_buf_add(ctx, buf, len);
 }
 
 static int sink_fail(void *ctx, const void *buf, size_t len)
@@ -23,7 +23,7 @@ static int sink_fail(void *ctx, const void *buf, size_t len)
 
 static int wnew_ms;   /* the next wnew() writes EUC-JP-MS */
 
-static lirs_writer *wnew(lbuf *out, int utf8, int no_gzip)
+static lirs_writer *wnew(lb_buf *out, int utf8, int no_gzip)
 {
 	lirs_writer_opts o;
 
@@ -56,7 +56,7 @@ static lirs_record rec(const char *url, const char *title, const char *author,
 
 static void test_exact(void)
 {
-	lbuf out = LBUF_INIT;
+	lb_buf out = LB_BUF_INIT;
 	lirs_writer *w = wnew(&out, 1, 1);
 	lirs_record r = rec("http://hiya.ouchi.to/n/", "Tadayo Memories", "Hiya",
 			    "http://amano.hauN.org/", "blah blah");
@@ -81,12 +81,12 @@ static void test_exact(void)
 	       "exact: escapes, CR/LF to space, 0 for blanks, extension blank, extras after it");
 	IS_INT(lirs_writer_finish(w), LIRS_EINVAL, "exact: finish twice is LIRS_EINVAL");
 	lirs_writer_free(w);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 }
 
 static void test_eucjp(void)
 {
-	lbuf out = LBUF_INIT;
+	lb_buf out = LB_BUF_INIT;
 	lirs_writer *w = wnew(&out, 0, 1);
 	lirs_record r = rec("http://a/", "漢字ｱ丂①", "\xf0\x9f\x98\x80 smile", "a\xff" "b", "〜");
 
@@ -100,7 +100,7 @@ static void test_eucjp(void)
 	IS_INT(lirs_writer_approximated(w), 1, "eucjp: U+301C written as A1 C1 (reads as U+FF5E), counted");
 	IS_INT(lirs_writer_substituted(w), 1, "eucjp: ① written as (1), counted");
 	lirs_writer_free(w);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 
 	wnew_ms = 1;
 	w = wnew(&out, 0, 1);
@@ -113,7 +113,7 @@ static void test_eucjp(void)
 	       "eucjp-ms: NEC row 13 code for ① (the bytes of 0.1)");
 	IS_INT(lirs_writer_substituted(w), 0, "eucjp-ms: nothing substituted");
 	lirs_writer_free(w);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 }
 
 /* iconv of n bytes from -> to; NULL when iconv refuses them.  Static buffer. */
@@ -135,7 +135,7 @@ static const char *conv(const char *to, const char *from, const char *s, size_t 
 }
 
 /* The title field's bytes of the one record in a plain-text output. */
-static char *title_bytes(const lbuf *out, size_t *n)
+static char *title_bytes(const lb_buf *out, size_t *n)
 {
 	char *p = out->data, *e;
 	int i;
@@ -150,13 +150,13 @@ static char *title_bytes(const lbuf *out, size_t *n)
 
 /* Writes one record with title t (default or EUC-JP-MS); returns the
  * writer's counts through the pointers, the output in out. */
-static void write_title(lbuf *out, const char *t, int ms, unsigned long *subst,
+static void write_title(lb_buf *out, const char *t, int ms, unsigned long *subst,
 			unsigned long *repl, unsigned long *approx)
 {
 	lirs_record r = rec("http://a/", t, "a", "http://s/", "");
 	lirs_writer *w;
 
-	lbuf_reset(out);
+	lb_buf_reset(out);
 	wnew_ms = ms;
 	w = wnew(out, 0, 1);
 	wnew_ms = 0;
@@ -178,8 +178,8 @@ static void write_title(lbuf *out, const char *t, int ms, unsigned long *subst,
 static void test_vendor_table(void)
 {
 	size_t n, i, bn, on;
-	const struct cs_vendor_form *t = cs_vendor_table(&n);
-	lbuf out = LBUF_INIT;
+	const struct lirs_cs_vendor_form *t = lirs_cs_vendor_table(&n);
+	lb_buf out = LB_BUF_INIT;
 	unsigned long subst, repl, approx;
 	int sorted = 1, clean = 1, strict_ok = 0, form_ok = 0, ms_ok = 0, back_ok = 0, back_ms = 0;
 	char u8[8];
@@ -242,7 +242,7 @@ static void test_vendor_table(void)
 	IS_INT(back_ok, (long)n, "vendor: our reader reads the form back");
 	IS_INT(ms_ok, (long)n, "vendor: --charset euc-jp-ms writes exactly EUC-JP-MS's bytes");
 	IS_INT(back_ms, (long)n, "vendor: our reader reads the EUC-JP-MS bytes back as the character");
-	lbuf_release(&out);
+	lb_buf_release(&out);
 }
 
 /*
@@ -253,7 +253,7 @@ static void test_vendor_table(void)
 static void test_vendor_all(void)
 {
 	iconv_t ms = iconv_open("UTF-8", "EUC-JP-MS"), st = iconv_open("UTF-8", "EUC-JP");
-	lbuf out = LBUF_INIT;
+	lb_buf out = LB_BUF_INIT;
 	unsigned long subst, repl, approx;
 	unsigned char b[3];
 	unsigned pl, i, j;
@@ -292,7 +292,7 @@ static void test_vendor_all(void)
 	IS_INT(strict, total, "vendor: each written by default as strict EUC-JP");
 	IS_INT(accounted, total, "vendor: each counted as a readable form or U+3013 (or a 0208 duplicate)");
 	OK(geta > 900, "vendor: %d without a readable form (user-defined rows, rare kanji) become U+3013", geta);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 }
 
 /*
@@ -302,7 +302,7 @@ static void test_vendor_all(void)
  */
 static void test_lookalikes(void)
 {
-	lbuf out = LBUF_INIT;
+	lb_buf out = LB_BUF_INIT;
 	lirs_writer *w = wnew(&out, 0, 1);
 	lirs_record r = rec("http://a/", "price ¥", "‾〜‖−¢£¬", "http://s/", "e¥");
 	char *extra[] = { "¥", "x" };
@@ -331,7 +331,7 @@ static void test_lookalikes(void)
 		IS_INT(t.recs[0].nextra, 2, "look-alikes: extras in place");
 	}
 	tr_free(&t);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 
 	/* UTF-8 holds them all: nothing approximated */
 	w = wnew(&out, 1, 1);
@@ -339,12 +339,12 @@ static void test_lookalikes(void)
 	lirs_writer_finish(w);
 	IS_INT(lirs_writer_approximated(w), 0, "look-alikes: UTF-8 output is exact");
 	lirs_writer_free(w);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 }
 
 static void test_gzip_and_errors(void)
 {
-	lbuf out = LBUF_INIT;
+	lb_buf out = LB_BUF_INIT;
 	lirs_writer *w = wnew(&out, 0, 0);
 	lirs_writer_opts o;
 	lirs_record r = rec("http://a/", "t", "a", "s", "");
@@ -378,7 +378,7 @@ static void test_gzip_and_errors(void)
 	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: plain output too");
 	IS_INT(errno, ENOSPC, "sink failure: plain output: errno is the sink's");
 	lirs_writer_free(w);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 }
 
 /* ---- the round trip -------------------------------------------------- */
@@ -465,32 +465,32 @@ static int cs_ascii_only(const char *s)
 
 /* Random text: ASCII, escape-heavy, Japanese; utf8 adds emoji and always
  * a hiragana (so the line is not mistaken for EUC-JP). */
-static void rand_text(lbuf *b, int utf8, int allow_empty)
+static void rand_text(lb_buf *b, int utf8, int allow_empty)
 {
 	static const char *const ascii[] = { "a", "Z", " ", "\\", ",", "\\\\", "\\,", "http://", "0", "-", "#", "\t" };
 	unsigned n = rnd(12), i;
 
-	lbuf_reset(b);
+	lb_buf_reset(b);
 	if (!n && allow_empty)
 		return;
 	if (utf8 && rnd(3) == 0)
-		lbuf_adds(b, "\xe3\x81\x82");
+		lb_buf_adds(b, "\xe3\x81\x82");
 	for (i = 0; i <= n; i++) {
 		switch (rnd(4)) {
-		case 0: case 1: lbuf_adds(b, ascii[rnd(12)]); break;
-		case 2: lbuf_adds(b, P[rnd((unsigned)NP)]); break;
+		case 0: case 1: lb_buf_adds(b, ascii[rnd(12)]); break;
+		case 2: lb_buf_adds(b, P[rnd((unsigned)NP)]); break;
 		default:
 			if (utf8)
-				lbuf_adds(b, rnd(2) ? "\xf0\x9f\x8d\xa3" : "\xe3\x83\xb4");
+				lb_buf_adds(b, rnd(2) ? "\xf0\x9f\x8d\xa3" : "\xe3\x83\xb4");
 			else
-				lbuf_adds(b, P[rnd((unsigned)NP)]);
+				lb_buf_adds(b, P[rnd((unsigned)NP)]);
 		}
 	}
 	if (utf8 && !cs_ascii_only(b->data))
-		lbuf_adds(b, "\xe3\x81\x84");
+		lb_buf_adds(b, "\xe3\x81\x84");
 	/* "0" is the blank field: it reads back as "" */
 	if (strcmp(b->data, "0") == 0)
-		lbuf_adds(b, "0");
+		lb_buf_adds(b, "0");
 }
 
 static int64_t rand_num(void)
@@ -525,7 +525,7 @@ static int rec_eq(const lirs_record *a, const lirs_record *b)
 static void roundtrip(int utf8, int no_gzip, const char *name)
 {
 	static lirs_record recs[NRT];
-	lbuf f[5], x[4], out = LBUF_INIT;
+	lb_buf f[5], x[4], out = LB_BUF_INIT;
 	char *xp[4];
 	lirs_writer *w = wnew(&out, utf8, no_gzip);
 	struct tr t = { 0 };
@@ -533,9 +533,9 @@ static void roundtrip(int utf8, int no_gzip, const char *name)
 	int rc = 0;
 
 	for (j = 0; j < 5; j++)
-		lbuf_init(&f[j]);
+		lb_buf_init(&f[j]);
 	for (j = 0; j < 4; j++)
-		lbuf_init(&x[j]);
+		lb_buf_init(&x[j]);
 	for (i = 0; i < NRT; i++) {
 		lirs_record r;
 		memset(&r, 0, sizeof(r));
@@ -576,11 +576,11 @@ static void roundtrip(int utf8, int no_gzip, const char *name)
 	for (i = 0; i < NRT; i++)
 		lirs_record_release(&recs[i]);
 	for (j = 0; j < 5; j++)
-		lbuf_release(&f[j]);
+		lb_buf_release(&f[j]);
 	for (j = 0; j < 4; j++)
-		lbuf_release(&x[j]);
+		lb_buf_release(&x[j]);
 	tr_free(&t);
-	lbuf_release(&out);
+	lb_buf_release(&out);
 }
 
 static void test_record_copy(void)
@@ -601,14 +601,14 @@ static void test_record_copy(void)
 /* Many batches: the deflate thread sees several jobs. */
 static void test_big(void)
 {
-	lbuf out = LBUF_INIT, title = LBUF_INIT;
+	lb_buf out = LB_BUF_INIT, title = LB_BUF_INIT;
 	lirs_writer *w = wnew(&out, 0, 0);
 	lirs_record r;
 	struct tr t = { 0 };
 	int i, rc = 0;
 
 	for (i = 0; i < 40; i++)
-		lbuf_adds(&title, "日本語のタイトル");
+		lb_buf_adds(&title, "日本語のタイトル");
 	for (i = 0; i < 3000; i++) {
 		r = rec("http://example.jp/", title.data, "作者", "0", "");
 		r.content_length = i;
@@ -623,8 +623,8 @@ static void test_big(void)
 		   "big: last record intact");
 	tr_free(&t);
 	lirs_writer_free(w);
-	lbuf_release(&out);
-	lbuf_release(&title);
+	lb_buf_release(&out);
+	lb_buf_release(&title);
 }
 
 int main(void)

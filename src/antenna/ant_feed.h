@@ -1,0 +1,97 @@
+/*
+ * feed.h: a streaming reader of RSS 0.9x, RSS 1.0 (RDF), RSS 2.0 and Atom
+ * (RFC 4287) feeds, with the RFC 5005 archive links, on libxml2's SAX2
+ * push parser.  Library code: no I/O, no clock (the caller passes "now").
+ *
+ * Memory stays constant whatever the feed's size: the body is fed in
+ * chunks (ant_feed_parse_chunk), each entry is handed to a callback and
+ * forgotten, and every kept text is capped at FEED_MAX_TEXT bytes.
+ *
+ * Hostile feeds: no entity is ever expanded but the five predefined ones
+ * (declarations are ignored: a billion-laughs bomb or an external entity
+ * reads as nothing), no DTD is loaded, no network (XML_PARSE_NONET).
+ * Dates: RFC 3339 / W3C-DTF (Atom, dc:date) and RFC 822 (pubDate); a date
+ * that does not parse, is before FEED_MIN_TIME or after now + skew is
+ * "absurd" and counts as no date.
+ */
+#ifndef LIRS_FEED_H
+#define LIRS_FEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FEED_MAX_TEXT 1024            /* bytes kept of a title, link or id */
+#define FEED_MIN_TIME 631152000       /* 1990-01-01T00:00:00Z: older is absurd */
+#define FEED_DEFAULT_SKEW 3600        /* a date later than now + this is absurd; the
+				       antenna passes its max_future (merge.h's rule) */
+
+typedef enum { FEED_NONE = 0, FEED_RSS, FEED_RDF, FEED_ATOM } ant_feed_kind;
+
+typedef struct ant_feed_entry {
+	const char *title;       /* UTF-8, whitespace collapsed; "" when none */
+	const char *link;        /* Atom rel="alternate" href / RSS <link>, raw; "" */
+	const char *id;          /* atom:id / guid / rdf:about; "" */
+	int64_t date;            /* updated, else published (Atom); pubDate, else
+				    dc:date (RSS); 0 when none or absurd */
+	int bad_date;            /* a date was given but is malformed or absurd */
+} ant_feed_entry;
+
+/* Nonzero stops the parse (ant_feed_parse_chunk then returns -1 with "stopped"). */
+typedef int (*ant_feed_entry_fn)(void *ctx, const ant_feed_entry *e);
+
+typedef struct ant_feed_opts {
+	int64_t now;             /* for absurd dates; 0 = no upper bound */
+	int64_t skew;            /* 0 = FEED_DEFAULT_SKEW */
+	ant_feed_entry_fn on_entry;  /* may be NULL */
+	void *ctx;
+} ant_feed_opts;
+
+typedef struct ant_feed_info {
+	ant_feed_kind kind;
+	size_t entries;          /* entries (items) seen */
+	size_t dated;            /* of which with a usable date */
+	size_t bad_dates;        /* with a malformed or absurd date */
+	int64_t newest;          /* newest usable entry date, 0 = none */
+	char *newest_title;      /* that entry's title, malloc'd; NULL when none */
+	char *newest_link;       /* that entry's link, malloc'd; NULL when none */
+	/* RFC 5005 (Atom feed-level links), raw hrefs, malloc'd or NULL */
+	char *prev_archive, *next_archive, *current, *self;
+	int archive;             /* <fh:archive/>: an archive document (§4) */
+	int entity_decls;        /* entity declarations seen (and ignored) */
+} ant_feed_info;
+
+typedef struct ant_feed_parser ant_feed_parser;
+
+ant_feed_parser *ant_feed_parser_new(const ant_feed_opts *o);
+/* Feeds len bytes; 0, or -1 once the document is known bad (see ant_feed_error). */
+int ant_feed_parse_chunk(ant_feed_parser *p, const char *buf, size_t len);
+/* Ends the document and fills *out (owned by the caller: ant_feed_info_release).
+ * 0 for a well-formed RSS or Atom feed, else -1 (out still holds what was
+ * seen before the problem). */
+int ant_feed_parse_finish(ant_feed_parser *p, ant_feed_info *out);
+/* "not an RSS or Atom feed", "malformed XML at line 3: ...", ... */
+const char *ant_feed_error(const ant_feed_parser *p);
+void ant_feed_parser_free(ant_feed_parser *p);
+void ant_feed_info_release(ant_feed_info *fi);
+
+/* One call for a body in memory (fed in chunks of FEED_CHUNK bytes). */
+#define FEED_CHUNK 16384
+int ant_feed_parse(const char *buf, size_t len, const ant_feed_opts *o, ant_feed_info *out,
+	       char *err, size_t errlen);
+
+/* RFC 3339 / W3C-DTF ("2026-11-23T15:42:01+09:00", "2026-11-23") or RFC 822
+ * ("Mon, 23 Nov 2026 15:42:01 +0900", obsolete zones, 2-digit years):
+ * seconds since the epoch, or 0 when malformed. */
+int64_t ant_feed_parse_date(const char *s);
+/* Is t a believable entry date at now (FEED_MIN_TIME .. now + skew)? */
+int ant_feed_date_ok(int64_t t, int64_t now, int64_t skew);
+
+/* href resolved against base (RFC 3986, libxml2's xmlBuildURI): a
+ * malloc'd string, or NULL when it cannot be resolved or is not http(s)
+ * (or file: when base is file:). */
+char *ant_feed_resolve(const char *base, const char *href);
+
+/* Is this Content-Type, or else this body start, a feed's? */
+int ant_feed_looks_like(const char *content_type, const char *body, size_t len);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * fetch.h: concurrent HTTP(S) transfers with libcurl's multi interface.
+ * The only file that calls curl.  Policy-free: the caller says what to
+ * fetch and with which validators; fetch reports what happened.
+ */
+#ifndef LIRS_FETCH_H
+#define LIRS_FETCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Limits: named, documented in antenna(1) and the README, overridable. */
+#define FETCH_DEFAULT_CONNECT_TIMEOUT 10      /* seconds */
+#define FETCH_DEFAULT_TIMEOUT 30              /* seconds, whole transfer */
+#define FETCH_DEFAULT_MAX_BODY (8u << 20)     /* decoded bytes kept (8 MiB) */
+#define FETCH_DEFAULT_MAX_REDIRECTS 5
+#define FETCH_DEFAULT_PER_HOST 2              /* transfers at once per host */
+#define FETCH_DEFAULT_JOBS 16                 /* transfers at once in all */
+
+typedef struct ant_fetch_limits {
+	long connect_timeout;    /* 0 = default */
+	long timeout;
+	size_t max_body;
+	long max_redirects;      /* <0 = default; 0 = follow none */
+	long per_host;
+	long jobs;
+	int allow_file;          /* also allow file:// URLs (the demo) */
+	const char *user_agent;  /* NULL = "lirs-antenna/VERSION (+URL)" */
+} ant_fetch_limits;
+
+typedef enum {
+	FETCH_OK = 0,            /* an HTTP answer came (see status) */
+	FETCH_ERR_DNS,
+	FETCH_ERR_CONNECT,       /* refused, unreachable */
+	FETCH_ERR_TIMEOUT,
+	FETCH_ERR_TLS,
+	FETCH_ERR_TOO_BIG,       /* body (after Content-Encoding) over max_body */
+	FETCH_ERR_REDIRECTS,     /* more than max_redirects */
+	FETCH_ERR_PROTOCOL,      /* scheme not allowed */
+	FETCH_ERR_OTHER,
+} ant_fetch_errkind;
+
+typedef struct ant_fetch_req {
+	const char *url;
+	const char *etag;           /* sent as If-None-Match, unchanged; may be NULL */
+	const char *last_modified;  /* sent as If-Modified-Since, unchanged; may be NULL */
+	void *user;                 /* the caller's */
+} ant_fetch_req;
+
+typedef struct ant_fetch_result {
+	ant_fetch_errkind err;
+	char error[256];         /* human-readable when err != FETCH_OK, or status line for HTTP errors */
+	long status;             /* HTTP status, 0 when none */
+	char *body;              /* decoded body, NUL-terminated, never NULL */
+	size_t len;
+	char *etag;              /* response validators as sent, or NULL */
+	char *last_modified;
+	int64_t last_modified_time;  /* parsed Last-Modified, 0 when none */
+	int64_t date_time;           /* parsed Date, 0 when none */
+	char *content_type;      /* or NULL */
+	int64_t content_length;  /* header value, -1 when none */
+	int64_t retry_after;     /* seconds, from 429/503 Retry-After; 0 when none */
+	char *effective_url;     /* after redirects */
+	int conditional_retried; /* a 412 to a conditional request was retried unconditionally */
+	double seconds;          /* total transfer time */
+} ant_fetch_result;
+
+/* Called once per request, from ant_fetch_run()'s thread, as each finishes.
+ * res is borrowed: it is freed after the callback returns. */
+typedef void (*ant_fetch_done_fn)(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);
+
+/* A short stable name for an error kind ("dns", "connect", "timeout",
+ * "tls", "too-big", "redirects", "protocol", "other"; "ok"), for logs and
+ * JSON. */
+const char *ant_fetch_errkind_name(ant_fetch_errkind k);
+
+/*
+ * Threads: curl_global_init() runs once, on the first ant_fetch_run(); then
+ * ant_fetch_run() may run on several threads at once; done() runs on the
+ * calling thread.  file:// (allow_file only, never via a redirect) reports
+ * status 200 and the file's mtime as Last-Modified.  A redirect's target
+ * counts against its original URL's host.
+ *
+ * Runs all n requests, at most limits->jobs at once and limits->per_host
+ * per host, and returns when all are done.  Returns 0, or -1 if curl could
+ * not be set up at all (every request's failure is reported per request).
+ */
+int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, size_t n,
+	      ant_fetch_done_fn done, void *ctx);
+
+#endif

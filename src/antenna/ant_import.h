@@ -1,0 +1,119 @@
+/*
+ * import.h: the watch lists of other antennas, read into entries.
+ *
+ *   samidare   config.yml (akr/samidare): a YAML sequence of URLs, entry
+ *              mappings (URI: ...), default mappings and nested lists
+ *   tama       sites.cfg / remote.cfg (wakaba/tama, "たまてばこ"): the
+ *              "Version: 1.x" block format or the older CSV lines
+ *   opml       an OPML outline (nested outlines are groups)
+ *
+ * Parsers are pure: bytes in, entries and diagnostics out through
+ * callbacks, no files, no printing.  The whole input is given at once
+ * (configuration files are small; IMPORT_DEFAULT_MAX_BYTES bounds them in
+ * the command).  Strings in entries and diagnostics are borrowed: valid
+ * only during the callback.  antenna(1) "IMPORT" lists every mapping.
+ */
+#ifndef LIRS_IMPORT_H
+#define LIRS_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest configuration file antenna import reads (--max-bytes). */
+#define IMPORT_DEFAULT_MAX_BYTES ((size_t)64 << 20)
+/* Deepest nesting of YAML lists / OPML outlines followed. */
+#define IMPORT_MAX_DEPTH 64
+/* YAML nodes visited at most (aliases can make a small file huge). */
+#define IMPORT_MAX_NODES 1000000
+
+/* The namespace of OPML attributes antenna export adds (author, ignore, charset). */
+#define IMP_OPML_NS "tag:lirs-antenna,2026:opml"
+
+typedef enum {
+	IMP_FMT_UNKNOWN = 0,
+	IMP_FMT_SAMIDARE,
+	IMP_FMT_TAMA,
+	IMP_FMT_OPML,
+	IMP_FMT_LIRS,
+} ant_imp_format;
+
+/* "samidare", "tama", "opml", "lirs"; NULL for unknown. */
+const char *ant_imp_format_name(ant_imp_format f);
+/* The format named s, or IMP_FMT_UNKNOWN. */
+ant_imp_format ant_imp_format_from_name(const char *s);
+/* Guesses the format of an input from its first bytes (antenna(1) IMPORT). */
+ant_imp_format ant_imp_detect(const char *buf, size_t len);
+
+typedef enum { IMP_PAGE = 0, IMP_SOURCE } ant_imp_kind;
+
+typedef struct ant_imp_entry {
+	ant_imp_kind kind;
+	const char *url;         /* as written (resolved for relative URLs) */
+	const char *title;       /* "" none */
+	int title_by_user;       /* the operator wrote the title (not a <title>) */
+	const char *author;      /* "" none */
+	const char *group;       /* "" none */
+	const char *ignore;      /* page.h patterns, one per line, "" none */
+	const char *charset;     /* forced charset label, "" none */
+	unsigned long line;      /* where the entry starts */
+} ant_imp_entry;
+
+typedef enum {
+	IMP_ERROR = 0,           /* bad input: the entry (or the file) is skipped */
+	IMP_UNMAPPED,            /* a setting the antenna has no equivalent for */
+	IMP_NOTE,                /* mapped, but not exactly */
+} ant_imp_severity;
+
+typedef struct ant_imp_diag {
+	ant_imp_severity severity;
+	unsigned long line, col; /* 1-based; 0 unknown */
+	const char *message;     /* lowercase, problem first, no full stop */
+} ant_imp_diag;
+
+/* Return nonzero from on_entry to stop (the parser then returns -1). */
+typedef struct ant_imp_opts {
+	int (*on_entry)(void *ctx, const ant_imp_entry *e);
+	void (*on_diag)(void *ctx, const ant_imp_diag *d);
+	void *ctx;
+	const char *name_hint;   /* the file name: tama's "remote" file is told by it */
+} ant_imp_opts;
+
+/*
+ * Each parser returns 0 when the input was read (entries may still have
+ * been skipped with error diagnostics), -1 when it could not be read at
+ * all (an error diagnostic says why) or on_entry stopped it.
+ */
+int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o);
+int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o);
+int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o);
+
+/*
+ * tama's tama.cfg (Ruby code): the files its $site hash names ("path" =>
+ * "name") and its $remote_cfg_path, as string literals; the one
+ * interpolation tama's own file uses, #{$tama_cfg_dirname}, becomes dir.
+ * on_file gets each (remote 1 for the remote file); anything else in the
+ * file is tama's output settings, not a watch list, and is skipped.
+ * Returns 0, or -1 (an error diagnostic says why) when there is no $site.
+ */
+typedef struct ant_imp_tama_file {
+	const char *path;
+	const char *name;        /* the output name ("sites"); "" for remote */
+	int remote;
+	unsigned long line;
+} ant_imp_tama_file;
+int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
+		       void (*on_file)(void *ctx, const ant_imp_tama_file *f), const ant_imp_opts *o);
+/* 1 when buf looks like a tama.cfg (a line assigning $site). */
+int ant_imp_is_tama_cfg(const char *buf, size_t len);
+
+/*
+ * Converts a configuration file to UTF-8: a BOM or valid UTF-8 is UTF-8;
+ * else hint (a charset label, may be NULL); else EUC-JP (as EUC-JP-MS),
+ * else Shift_JIS (as CP932), the first that decodes without error.  out
+ * is reset and NUL-terminated.  Returns the charset used ("UTF-8",
+ * "EUC-JP", "SHIFT_JIS" or the hint), or NULL when none decodes.
+ */
+struct lb_buf;
+const char *ant_imp_to_utf8(const char *buf, size_t len, const char *hint, struct lb_buf *out);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * publish.h: the antenna's static site: index.html, lirs.gz and the Atom
+ * bridge, each written atomically (afile.h).  Takes a plain array of page
+ * views, so it knows nothing of SQL or HTTP.
+ */
+#ifndef LIRS_PUBLISH_H
+#define LIRS_PUBLISH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lb_buf.h"
+
+typedef struct ant_pub_page {
+	const char *url;
+	const char *title;        /* "" when unknown: the URL is shown */
+	const char *author;       /* "" when unknown */
+	const char *group;        /* "" = no group */
+	int64_t last_modified;    /* 0 = no known update */
+	int64_t last_detected;    /* time of the last successful check, 0 = never */
+	int64_t tz_offset;        /* the page's own, for lirs.gz */
+	int64_t content_length;
+	const char *detected_by;  /* "header", "text", "size", "lirs", "feed", "atom" or "" */
+	const char *source_url;   /* the page itself, or the relaying LIRS source */
+	const char *last_error;   /* NULL when the last check succeeded */
+	const char *excerpt;      /* what the last update added; NULL or "" = none */
+} ant_pub_page;
+
+typedef struct ant_pub_site {
+	const char *title;        /* the antenna's name */
+	const char *base;         /* absolute URL where DIR is served, for links in feeds */
+	const char *author;
+	int64_t now;              /* publish time */
+	int64_t prev_publish;     /* updates after this are marked new; 0 = none */
+	int64_t display_tz;       /* seconds east of UTC for MM/DD HH:MM (JST = 32400) */
+	int visited_query;        /* append ?MMDDHHMM to links (default on) */
+	int64_t max_age;          /* freshness for lirs.gz, 0 = LIRS_DEFAULT_MAX_AGE */
+	int lirs_euc_jp_ms;       /* lirs.gz in EUC-JP-MS (vendor codes), not strict EUC-JP */
+	struct ant_pub_lirs_counts *lirs_counts;   /* when set, receives lirs.gz's counts */
+} ant_pub_site;
+
+/* What ant_publish_lirs() wrote that is not exactly the page's text (lirs(5),
+ * "Writing EUC-JP"): the writer's three counts. */
+typedef struct ant_pub_lirs_counts {
+	unsigned long replaced;       /* as U+3013 */
+	unsigned long approximated;   /* as a look-alike */
+	unsigned long substituted;    /* vendor characters as readable forms */
+} ant_pub_lirs_counts;
+
+/*
+ * Writes DIR/index.html (DIR is created when missing).  Returns 0, or -1
+ * with a message in err; on failure the old file is untouched.
+ *   order: pages without a group first, then one section per group, groups
+ *     by name (byte order); in each, dated pages newest first (ties by
+ *     title, then URL), then pages with no known update or whose last check
+ *     failed, shown as "--/-- --:--" with the error ("[404 Not Found]");
+ *   each line: MM/DD HH:MM in display_tz, "N min/h/d ago", the detection
+ *     marker H (header), T (text), S (size), L (LIRS), F (feed), A (Atom
+ *     source) with a legend, the title (the URL when empty) linked only
+ *     for http(s) URLs, the author, the excerpt of what changed;
+ *   "new": last_modified after prev_publish (nothing when prev_publish is 0);
+ *   links carry ?MMDDHHMM of the update when visited_query is set.
+ * Every text goes through the one HTML escaper (html.h).
+ */
+int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
+		 size_t n, char *err, size_t errlen);
+/*
+ * Writes DIR/lirs.gz (EUC-JP, gzip; no comment lines, for old readers):
+ * every http(s) page with last_modified != 0 and last_detected within
+ * max_age of now (LIRS 2.1 §4), newest first; Source URL is source_url,
+ * or the page itself when that is empty; the extension field is empty.
+ * Strict EUC-JP unless site->lirs_euc_jp_ms; the counts go to
+ * site->lirs_counts when set.
+ */
+int ant_publish_lirs(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
+		 size_t n, char *err, size_t errlen);
+/*
+ * Writes DIR/sites.di.gz: the records of lirs.gz as HINA-DI 2.1 (UTF-8,
+ * gzip, CRLF, as tama wrote its sites.di.gz; lirs(5)), atomically.
+ */
+int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
+	       size_t n, char *err, size_t errlen);
+
+/* ---- additions (publish.c) ------------------------------------------ */
+#define PUB_JST 32400            /* the default display_tz */
+
+/* Zeroes *s and sets the defaults: display_tz JST, visited_query on. */
+void ant_pub_site_defaults(ant_pub_site *s);
+
+/* "MM/DD HH:MM" of t in tz (seconds east of UTC); "--/-- --:--" when t is
+ * 0.  buf holds at least 12 bytes. */
+void ant_pub_format_time(char *buf, size_t len, int64_t t, int64_t tz);
+/* How long ago t was at now: "just now", "3 min ago", "5 h ago", "2 d ago";
+ * "" when t is 0. */
+void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t);
+/* The classic visited-link URL: url with "?MMDDHHMM" of t in tz appended
+ * to its query ("&MMDDHHMM" when it has one), before any #fragment.
+ * Appends to out unescaped; 0, or -1 when out of memory. */
+int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * store.h: the antenna's state in one SQLite file.  The only file with SQL
+ * for it (the Atom events live in the same file through evstore.h, which
+ * attaches to ant_store_db()).
+ *
+ * - Schema versioned by PRAGMA user_version, brought up to date by the
+ *   migrations in store.c; a file from a newer antenna is refused.
+ * - WAL journal, a busy timeout, and every change of an update run inside
+ *   transactions (ant_store_begin/ant_store_commit), so kill -9 at any moment
+ *   leaves a consistent file that the next run carries on from.
+ * - A run lock (ant_store_lock): an fcntl() write lock on the file "DB.lock"
+ *   beside the database, held for the whole update (fetching included,
+ *   which no SQLite transaction should span).  The kernel drops it when
+ *   the process dies, so a killed run never leaves a stale lock.
+ *
+ * Strings returned in structs are owned by the struct: release with the
+ * matching *_release().
+ */
+#ifndef LIRS_STORE_H
+#define LIRS_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ant_detect.h"
+
+#define STORE_SCHEMA_VERSION 3
+#define STORE_BUSY_TIMEOUT_MS 5000
+#define STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
+
+typedef struct ant_store ant_store;
+struct sqlite3;
+
+enum { STORE_OPEN_EXISTING = 0, STORE_OPEN_CREATE = 1 };
+
+/*
+ * Opens (or with STORE_OPEN_CREATE creates) the database at path and
+ * migrates it to STORE_SCHEMA_VERSION.  Returns 0, or -1 with a message.
+ */
+int ant_store_open(ant_store **out, const char *path, int mode, char *err, size_t errlen);
+void ant_store_close(ant_store *s);
+struct sqlite3 *ant_store_db(ant_store *s);
+const char *ant_store_path(const ant_store *s);
+
+/* Takes the run lock, waiting up to wait_seconds.  Released by ant_store_close(). */
+int ant_store_lock(ant_store *s, int wait_seconds, char *err, size_t errlen);
+
+int ant_store_begin(ant_store *s, char *err, size_t errlen);
+int ant_store_commit(ant_store *s, char *err, size_t errlen);
+void ant_store_rollback(ant_store *s);
+
+/* PRAGMA integrity_check: 0 when "ok", else -1 with the first problem. */
+int ant_store_check(ant_store *s, char *err, size_t errlen);
+
+/* ---- sizes (antenna check-db) ------------------------------------------ */
+typedef struct ant_store_size {
+	char *name;              /* a table; its indexes are counted with it */
+	int64_t rows;
+	int64_t bytes;           /* pages of the table and its indexes; -1 unknown */
+} ant_store_size;
+
+typedef struct ant_store_sizes {
+	int64_t page_size, pages, free_pages;  /* the file: pages * page_size bytes */
+	int exact;               /* bytes per table from SQLite's dbstat table */
+	ant_store_size *t;           /* every table, by name */
+	size_t n;
+} ant_store_sizes;
+
+/* Rows (count(*), a full read of each table) and bytes per table. */
+int ant_store_sizes_get(ant_store *s, ant_store_sizes *out, char *err, size_t errlen);
+void ant_store_sizes_free(ant_store_sizes *z);
+
+/* ---- config: key/value ------------------------------------------------- */
+int ant_store_config_set(ant_store *s, const char *key, const char *value, char *err, size_t errlen);
+/* A malloc'd copy of the value, or NULL when unset. */
+char *ant_store_config_get(ant_store *s, const char *key);
+int64_t ant_store_config_int(ant_store *s, const char *key, int64_t dflt);
+int ant_store_config_set_int(ant_store *s, const char *key, int64_t v, char *err, size_t errlen);
+
+/* ---- watched pages ------------------------------------------------------ */
+typedef struct ant_store_page {
+	int64_t id;
+	char *url;
+	char *url_key;           /* merge.h normalisation: one page per key */
+	char *title;             /* "" unknown */
+	int title_set_by_user;   /* then <title> never replaces it */
+	char *author;
+	char *group;
+	char *ignore;            /* page.h patterns, one per line; "" = none */
+	char *etag;              /* validators as the server sent them, or NULL */
+	char *lm_header;
+	char *charset;           /* what the page was last decoded from, or NULL */
+	char *source_url;        /* the page itself, or the relaying LIRS source */
+	char *last_error;        /* NULL when the last check succeeded */
+	int64_t created;
+	/* feeds (issue 9) */
+	char *feed_url;          /* the page's feed, or NULL (st.feed_time: its newest date) */
+	int feed_by_user;        /* given by 'add --feed': never replaced by discovery */
+	char *feed_etag;         /* the feed's validators */
+	char *feed_lm_header;
+	char *ant_feed_error;        /* NULL when the last feed check succeeded */
+	char *excerpt;           /* what the last update added; "" none */
+	uint32_t *segs;          /* page.h segment hashes of the last text; malloc'd */
+	size_t nsegs;
+	ant_detect_state st;
+	char *force_charset;     /* page.h ant_page_analyze_forced(); "" = none */
+	int64_t imported;        /* when antenna import added it; 0 = not imported */
+} ant_store_page;
+
+void ant_store_page_init(ant_store_page *p);
+void ant_store_page_release(ant_store_page *p);
+
+/* Adds p (id ignored).  Returns 0, 1 when the url_key is already there, -1 on error. */
+int ant_store_page_add(ant_store *s, const ant_store_page *p, char *err, size_t errlen);
+/* Removes by url_key: returns 1 removed, 0 none, -1 error. */
+int ant_store_page_remove(ant_store *s, const char *url_key, char *err, size_t errlen);
+/* Looks up by url_key: 1 found (*out filled), 0 none, -1 error. */
+int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, char *err, size_t errlen);
+/* All pages, by url.  *out is malloc'd; free with ant_store_pages_free(). */
+int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, char *err, size_t errlen);
+void ant_store_pages_free(ant_store_page *p, size_t n);
+/* Writes back everything a check or a relay changes (by id). */
+int ant_store_page_save(ant_store *s, const ant_store_page *p, char *err, size_t errlen);
+
+/* Writes back what the operator sets (antenna import): title and whether
+ * the user set it, author, group, ignore, force_charset (by id). */
+int ant_store_page_set_config(ant_store *s, const ant_store_page *p, char *err, size_t errlen);
+
+/* ---- LIRS sources -------------------------------------------------------- */
+typedef struct ant_store_source {
+	int64_t id;
+	char *url;
+	char *url_key;
+	char *etag;
+	char *lm_header;
+	char *last_error;        /* NULL when the last fetch succeeded */
+	long last_status;
+	int64_t last_fetch;      /* last attempt */
+	int64_t last_ok;         /* last successful fetch (200 or 304) */
+	int64_t created;
+	int64_t records_read;    /* of the last body read */
+	int64_t records_skipped; /* bad records, stale or unusable ones */
+	int64_t records_merged;  /* records that updated a watched page */
+	int64_t records_ignored; /* records for pages this antenna does not watch */
+	int kind;                /* STORE_SOURCE_LIRS or STORE_SOURCE_ATOM */
+	int64_t last_entry;      /* Atom: newest entry updated time read so far */
+	char *archive_head;      /* Atom: the subscription document's prev-archive */
+} ant_store_source;
+
+enum { STORE_SOURCE_LIRS = 0, STORE_SOURCE_ATOM = 1 };
+
+void ant_store_source_init(ant_store_source *p);
+void ant_store_source_release(ant_store_source *p);
+int ant_store_source_add(ant_store *s, const ant_store_source *p, char *err, size_t errlen);
+int ant_store_source_remove(ant_store *s, const char *url_key, char *err, size_t errlen);
+int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, char *err, size_t errlen);
+void ant_store_sources_free(ant_store_source *p, size_t n);
+int ant_store_source_save(ant_store *s, const ant_store_source *p, char *err, size_t errlen);
+
+/* ---- RFC 5005 archives read from Atom sources (never fetched twice) -------- */
+/* 1 when the source's archive at url was read completely before (*prev:
+ * its prev-archive URL, malloc'd, NULL for the first), 0 when not, -1. */
+int ant_store_archive_get(ant_store *s, int64_t source_id, const char *url, char **prev,
+		      char *err, size_t errlen);
+/* Remembers the archive at url as read, in the caller's transaction. */
+int ant_store_archive_add(ant_store *s, int64_t source_id, const char *url, const char *prev_url,
+		      int64_t entries, int64_t now, char *err, size_t errlen);
+/* Archives read from a source; -1 on error. */
+int64_t ant_store_archive_count(ant_store *s, int64_t source_id);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * detect.c: update decision and scheduling (see detect.h).  No I/O.
+ */
+#include "ant_detect.h"
+
+#include <stddef.h>
+#include <string.h>
+
+void ant_detect_state_init(ant_detect_state *st)
+{
+	memset(st, 0, sizeof *st);
+	st->content_length = -1;
+	st->detected_by = NULL;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/*
+ * rAntenna's rule: dynamic pages send Last-Modified = Date ("now"), which
+ * says nothing about the content.  A Last-Modified after the Date, or
+ * after our clock when there is no Date, is no better.
+ */
+int ant_detect_lm_trusted(int64_t lm_time, int64_t date_time, int64_t now)
+{
+	if (lm_time <= 0)
+		return 0;
+	if (date_time > 0)
+		return lm_time < date_time;
+	return lm_time < now;
+}
+
+/* Next check ~ time since the last change, in [5 min, 24 h] (samidare). */
+void ant_detect_schedule_ok(ant_detect_state *st, int64_t now)
+{
+	int64_t since = DETECT_MAX_INTERVAL;
+
+	if (st->last_modified > 0 && st->last_modified <= now)
+		since = now - st->last_modified;
+	st->interval = clamp64(since, DETECT_MIN_INTERVAL, DETECT_MAX_INTERVAL);
+	st->next_check = now + st->interval;
+}
+
+/* Doubling back-off after consecutive errors; Retry-After is a floor. */
+void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_after)
+{
+	int shift = st->error_count > 1 ? st->error_count - 1 : 0;
+	int64_t delay;
+
+	if (shift > 20)
+		shift = 20;
+	delay = (int64_t)DETECT_MIN_INTERVAL << shift;
+	if (delay < st->interval)
+		delay = st->interval;
+	delay = clamp64(delay, DETECT_MIN_INTERVAL, DETECT_MAX_INTERVAL);
+	if (retry_after > 0) {
+		retry_after = clamp64(retry_after, 1, DETECT_MAX_RETRY_AFTER);
+		if (retry_after > delay)
+			delay = retry_after;
+	}
+	st->next_check = now + delay;
+}
+
+static int64_t size_of(const ant_detect_input *in)
+{
+	return in->content_length >= 0 ? in->content_length : in->body_len;
+}
+
+/* Which rule (if any) says the content changed since the last check. */
+static const char *changed_rule(const ant_detect_state *st, const ant_detect_input *in,
+				int trusted, int first)
+{
+	if (trusted && in->lm_time > st->lm_header_time &&
+	    in->lm_time > st->last_modified)
+		return "header";
+	if (first)
+		return NULL;
+	if (in->has_hash && st->has_hash)
+		return in->text_hash != st->text_hash ? "text" : NULL;
+	/* No text checksum on one side: fall back to the size (w3m-antenna's "S"). */
+	if (st->content_length >= 0 && size_of(in) != st->content_length)
+		return "size";
+	return NULL;
+}
+
+/*
+ * A change our own check sees after a LIRS (or Atom) source already
+ * relayed an update since our previous check is that same update: keep
+ * its time.
+ */
+static int already_relayed(const ant_detect_state *st)
+{
+	return st->detected_by && (strcmp(st->detected_by, "lirs") == 0 ||
+				   strcmp(st->detected_by, "atom") == 0) &&
+	       st->last_modified > st->last_ok;
+}
+
+static void remember(ant_detect_state *st, const ant_detect_input *in, int trusted,
+		     int64_t now)
+{
+	st->text_hash = in->has_hash ? in->text_hash : 0;
+	st->has_hash = in->has_hash;
+	st->content_length = size_of(in);
+	if (trusted)
+		st->lm_header_time = in->lm_time;
+}
+
+static void succeeded(ant_detect_state *st, const ant_detect_input *in, int64_t now)
+{
+	st->last_status = in->status;
+	st->error_count = 0;
+	st->recheck = 0;
+	if (now > st->last_detected)
+		st->last_detected = now;
+	st->last_ok = now;
+}
+
+/*
+ * The feed decides (issue 9): its newest entry date, when newer than what
+ * the feed said before and than the update we know (a LIRS relay of the
+ * same update may have come first), is the update time.
+ */
+static void feed_apply(ant_detect_state *st, const ant_detect_input *in, int first,
+		       ant_detect_outcome *out)
+{
+	int64_t t = in->feed_time;
+
+	if ((first && st->last_modified == 0) ||
+	    (t > st->feed_time && t > st->last_modified)) {
+		st->last_modified = t;
+		st->detected_by = "feed";
+		out->updated = 1;
+		out->rule = "feed";
+	}
+	st->feed_time = t;
+	out->unchanged = !out->updated;
+}
+
+void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t now,
+		  ant_detect_outcome *out)
+{
+	int trusted, first;
+	const char *rule;
+
+	memset(out, 0, sizeof *out);
+	st->last_check = now;
+	if (in->failed) {
+		st->last_status = in->status;
+		st->error_count++;
+		ant_detect_schedule_error(st, now, in->retry_after);
+		return;
+	}
+	first = st->last_ok == 0;
+	out->first = first;
+	if (in->feed_usable && in->feed_time > 0) {
+		feed_apply(st, in, first, out);
+		if (in->status != 304)
+			remember(st, in, ant_detect_lm_trusted(in->lm_time, in->date_time, now), now);
+		succeeded(st, in, now);
+		ant_detect_schedule_ok(st, now);
+		return;
+	}
+	if (in->status == 304) {
+		/* Not modified: validators are refreshed by the caller. */
+		out->unchanged = 1;
+		succeeded(st, in, now);
+		ant_detect_schedule_ok(st, now);
+		return;
+	}
+	trusted = ant_detect_lm_trusted(in->lm_time, in->date_time, now);
+	rule = changed_rule(st, in, trusted, first);
+	if (rule && strcmp(rule, "header") == 0) {
+		/* An imported page with no known time learns one: no event. */
+		out->updated = !(first && st->quiet_first && st->last_modified == 0);
+		st->last_modified = in->lm_time;
+		st->detected_by = "header";
+	} else if (first && st->last_modified == 0 && st->quiet_first) {
+		/* Imported: "now" would be a made-up update time; stay unknown. */
+	} else if (first && st->last_modified == 0) {
+		/* The first check is the page's first known update time. */
+		st->last_modified = now;
+		st->detected_by = NULL;
+		out->updated = 1;
+	} else if (rule && !already_relayed(st)) {
+		st->last_modified = now;
+		st->detected_by = rule;
+		out->updated = 1;
+	}
+	out->rule = out->updated ? st->detected_by : NULL;
+	out->unchanged = !out->updated;
+	remember(st, in, trusted, now);
+	succeeded(st, in, now);
+	ant_detect_schedule_ok(st, now);
+}
+
+int ant_detect_relay(ant_detect_state *st, int64_t lm, int64_t ld, int64_t now)
+{
+	(void)now;   /* times from the future were dropped by lirs_merge_check_at() */
+	if (lm <= 0 || lm <= st->last_modified)
+		return 0;
+	st->last_modified = lm;
+	st->detected_by = "lirs";
+	if (ld > st->last_detected)
+		st->last_detected = ld;
+	st->recheck = 1;
+	return 1;
+}
+
+int ant_detect_due(const ant_detect_state *st, int64_t now, int force)
+{
+	return force || st->recheck || st->next_check <= now;
+}

@@ -1,0 +1,718 @@
+/*
+ * fetch.c: concurrent HTTP(S) transfers with libcurl's multi interface.
+ *
+ * The only file in the project that includes curl.h.  One ant_fetch_run()
+ * call owns one multi handle and drives every request to an end on the
+ * calling thread.  Scheduling is ours, not curl's: a request starts only
+ * when fewer than limits->jobs transfers run in all and fewer than
+ * limits->per_host run for its host (host as written in the URL, so
+ * "localhost" and "127.0.0.1" are two hosts).  CURLMOPT_MAX_HOST_CONNECTIONS
+ * is set as well, as a second fence.
+ *
+ * Thread rules: curl_global_init() runs once per process, guarded by
+ * pthread_once, the first time ant_fetch_run() is called; after that several
+ * threads may call ant_fetch_run() at once (each has its own handles).  Nothing
+ * calls curl_global_cleanup(): the process exit releases it.  The done
+ * callback runs on the thread that called ant_fetch_run().
+ *
+ * Limits (fetch.h): connect and total timeouts; max_body decoded bytes
+ * (Content-Encoding is decoded by curl, CURLOPT_ACCEPT_ENCODING "", so a
+ * gzip bomb is stopped in the write callback once it inflates past the
+ * limit; a Content-Length over the limit is refused before the body);
+ * max_redirects; http and https only (file:// when allow_file, and never
+ * as a redirect target).
+ */
+#include "ant_fetch.h"
+#include "lb_buf.h"
+#include "lirs.h"
+
+#include <curl/curl.h>
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define FETCH_USER_AGENT "lirs-antenna/" LIRS_VERSION " (update antenna; libcurl)"
+
+/* One request on its way. */
+typedef struct xfer {
+	size_t idx;              /* into reqs[] */
+	size_t host;             /* into the host table */
+	CURL *easy;
+	struct curl_slist *hdrs; /* conditional headers, NULL when none */
+	char errbuf[CURL_ERROR_SIZE];
+	size_t max_body;
+	int too_big;
+	int retried;
+	lb_buf body;
+	/* captured from the last response's header block */
+	char *etag, *last_modified, *date, *content_type, *retry_after;
+	char reason[64];
+	int64_t content_length;
+} xfer;
+
+typedef struct host_slot {
+	char *name;
+	long active;
+} host_slot;
+
+typedef struct runner {
+	const ant_fetch_limits *lim;
+	const ant_fetch_req *reqs;
+	size_t n;
+	size_t *host_of;         /* per request: index into hosts[] */
+	host_slot *hosts;
+	size_t nhosts;
+	unsigned char *started;  /* per request */
+	struct xfer **live;      /* per request: its transfer while it runs */
+	size_t next;             /* lowest request index that may still be unstarted */
+	long active;
+	CURLM *multi;
+	ant_fetch_done_fn done;
+	void *ctx;
+} runner;
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static CURLcode global_rc = CURLE_FAILED_INIT;
+
+static void global_init(void)
+{
+	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/* ---- limits -------------------------------------------------------------- */
+
+static long lim_or(long v, long def)
+{
+	return v > 0 ? v : def;
+}
+
+static size_t max_body_of(const ant_fetch_limits *l)
+{
+	return l && l->max_body ? l->max_body : FETCH_DEFAULT_MAX_BODY;
+}
+
+/* ---- response headers ---------------------------------------------------- */
+
+static void xfer_clear_headers(xfer *x)
+{
+	free(x->etag);
+	free(x->last_modified);
+	free(x->date);
+	free(x->content_type);
+	free(x->retry_after);
+	x->etag = x->last_modified = x->date = x->content_type = x->retry_after = NULL;
+	x->reason[0] = '\0';
+	x->content_length = -1;
+}
+
+/* Copies a header value, trimmed of surrounding blanks and the CRLF. */
+static char *value_dup(const char *v, size_t n)
+{
+	char *s;
+
+	while (n && (*v == ' ' || *v == '\t'))
+		v++, n--;
+	while (n && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	s = malloc(n + 1);
+	if (s) {
+		memcpy(s, v, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+static void set_field(char **field, const char *v, size_t n)
+{
+	free(*field);
+	*field = value_dup(v, n);
+}
+
+/* "HTTP/1.1 404 Not Found": keep "Not Found" for the error text. */
+static void take_status_line(xfer *x, const char *line, size_t n)
+{
+	const char *p = memchr(line, ' ', n), *end = line + n;
+	char *s;
+
+	xfer_clear_headers(x);
+	if (!p)
+		return;
+	p++;
+	while (p < end && isdigit((unsigned char)*p))
+		p++;
+	s = value_dup(p, (size_t)(end - p));
+	if (s) {
+		snprintf(x->reason, sizeof x->reason, "%s", s);
+		free(s);
+	}
+}
+
+static size_t on_header(char *line, size_t size, size_t nitems, void *arg)
+{
+	xfer *x = arg;
+	size_t n = size * nitems;
+	const char *colon;
+	size_t name_len;
+
+	/* Each response of a redirect chain starts with a status line; keep
+	 * only the last response's headers. */
+	if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) {
+		take_status_line(x, line, n);
+		return n;
+	}
+	colon = memchr(line, ':', n);
+	if (!colon)
+		return n;
+	name_len = (size_t)(colon - line);
+	colon++;
+	n -= name_len + 1;
+#define IS(name) (name_len == sizeof name - 1 && strncasecmp(line, name, name_len) == 0)
+	if (IS("ETag"))
+		set_field(&x->etag, colon, n);
+	else if (IS("Last-Modified"))
+		set_field(&x->last_modified, colon, n);
+	else if (IS("Date"))
+		set_field(&x->date, colon, n);
+	else if (IS("Content-Type"))
+		set_field(&x->content_type, colon, n);
+	else if (IS("Retry-After"))
+		set_field(&x->retry_after, colon, n);
+	else if (IS("Content-Length")) {
+		char *v = value_dup(colon, n), *end;
+		long long len;
+
+		if (v) {
+			len = strtoll(v, &end, 10);
+			if (end != v && *end == '\0' && len >= 0)
+				x->content_length = len;
+			free(v);
+		}
+	}
+#undef IS
+	return size * nitems;
+}
+
+static size_t on_body(char *data, size_t size, size_t nmemb, void *arg)
+{
+	xfer *x = arg;
+	size_t n = size * nmemb;
+
+	/* Data arrives decoded, so this also catches decompression bombs. */
+	if (n > x->max_body - x->body.len) {
+		x->too_big = 1;
+		return 0;
+	}
+	if (lb_buf_add(&x->body, data, n) < 0)
+		return 0;
+	return n;
+}
+
+/* ---- setting up one transfer --------------------------------------------- */
+
+/* A stored validator is echoed only when it is a single clean line. */
+static int header_safe(const char *v)
+{
+	return v && *v && !strpbrk(v, "\r\n");
+}
+
+static struct curl_slist *conditional_headers(const ant_fetch_req *r)
+{
+	struct curl_slist *l = NULL, *t;
+	lb_buf b = LB_BUF_INIT;
+
+	if (header_safe(r->etag) && lb_buf_addf(&b, "If-None-Match: %s", r->etag) == 0) {
+		t = curl_slist_append(l, b.data);
+		if (t)
+			l = t;
+	}
+	lb_buf_reset(&b);
+	if (header_safe(r->last_modified) &&
+	    lb_buf_addf(&b, "If-Modified-Since: %s", r->last_modified) == 0) {
+		t = curl_slist_append(l, b.data);
+		if (t)
+			l = t;
+	}
+	lb_buf_release(&b);
+	return l;
+}
+
+static void xfer_free(xfer *x)
+{
+	if (!x)
+		return;
+	if (x->easy)
+		curl_easy_cleanup(x->easy);
+	curl_slist_free_all(x->hdrs);
+	xfer_clear_headers(x);
+	lb_buf_release(&x->body);
+	free(x);
+}
+
+static xfer *xfer_new(runner *r, size_t idx)
+{
+	const ant_fetch_limits *l = r->lim;
+	const ant_fetch_req *q = &r->reqs[idx];
+	long redirs = l && l->max_redirects >= 0 ? l->max_redirects : FETCH_DEFAULT_MAX_REDIRECTS;
+	xfer *x = calloc(1, sizeof *x);
+	CURL *e;
+
+	if (!x)
+		return NULL;
+	x->idx = idx;
+	x->host = r->host_of[idx];
+	x->max_body = max_body_of(l);
+	x->content_length = -1;
+	lb_buf_init(&x->body);
+	x->easy = e = curl_easy_init();
+	if (!e) {
+		free(x);
+		return NULL;
+	}
+	x->hdrs = conditional_headers(q);
+	curl_easy_setopt(e, CURLOPT_URL, q->url ? q->url : "");
+	curl_easy_setopt(e, CURLOPT_PRIVATE, x);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, l && l->allow_file ? "http,https,file" : "http,https");
+	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(e, CURLOPT_MAXREDIRS, redirs);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, lim_or(l ? l->connect_timeout : 0, FETCH_DEFAULT_CONNECT_TIMEOUT));
+	curl_easy_setopt(e, CURLOPT_TIMEOUT, lim_or(l ? l->timeout : 0, FETCH_DEFAULT_TIMEOUT));
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max_body);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, l && l->user_agent ? l->user_agent : FETCH_USER_AGENT);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->hdrs);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(e, CURLOPT_FILETIME, 1L);
+	return x;
+}
+
+/* ---- host table and queue ------------------------------------------------ */
+
+static char *host_name(const char *url)
+{
+	CURLU *u = curl_url();
+	char *h = NULL, *s;
+
+	if (u && url && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK)
+		curl_url_get(u, CURLUPART_HOST, &h, 0);
+	curl_url_cleanup(u);
+	s = strdup(h ? h : "");
+	curl_free(h);
+	for (char *p = s; p && *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return s;
+}
+
+/* Interns every request's host.  Linear search: host counts are small
+ * next to the request counts an antenna run has. */
+static int hosts_build(runner *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		char *h = host_name(r->reqs[i].url);
+		size_t j;
+
+		if (!h)
+			return -1;
+		for (j = 0; j < r->nhosts; j++)
+			if (strcmp(r->hosts[j].name, h) == 0)
+				break;
+		if (j < r->nhosts) {
+			free(h);
+		} else {
+			host_slot *t = realloc(r->hosts, (r->nhosts + 1) * sizeof *t);
+
+			if (!t) {
+				free(h);
+				return -1;
+			}
+			r->hosts = t;
+			r->hosts[j].name = h;
+			r->hosts[j].active = 0;
+			r->nhosts++;
+		}
+		r->host_of[i] = j;
+	}
+	return 0;
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+static int64_t parse_date(const char *s)
+{
+	time_t t;
+
+	if (!s)
+		return 0;
+	t = curl_getdate(s, NULL);
+	return t > 0 ? (int64_t)t : 0;
+}
+
+/* RFC 9110 §10.2.3: delay-seconds or an HTTP-date, the latter taken
+ * relative to the response's own Date (the server's clock), else ours. */
+static int64_t retry_after_seconds(const char *v, int64_t date)
+{
+	char *end;
+	long long s;
+	int64_t t;
+
+	if (!v || !*v)
+		return 0;
+	if (isdigit((unsigned char)*v)) {
+		s = strtoll(v, &end, 10);
+		if (*end == '\0')
+			return s > 0 ? (int64_t)s : 0;
+	}
+	t = parse_date(v);
+	if (!t)
+		return 0;
+	t -= date ? date : (int64_t)time(NULL);
+	return t > 0 ? t : 0;
+}
+
+static ant_fetch_errkind kind_of(CURLcode rc, const xfer *x)
+{
+	switch (rc) {
+	case CURLE_OK:
+		return FETCH_OK;
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+		return FETCH_ERR_DNS;
+	case CURLE_COULDNT_CONNECT:
+		return FETCH_ERR_CONNECT;
+	case CURLE_OPERATION_TIMEDOUT:
+		return FETCH_ERR_TIMEOUT;
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+	case CURLE_SSL_INVALIDCERTSTATUS:
+	case CURLE_SSL_CRL_BADFILE:
+	case CURLE_SSL_SHUTDOWN_FAILED:
+	case CURLE_SSL_ENGINE_NOTFOUND:
+	case CURLE_SSL_ENGINE_SETFAILED:
+	case CURLE_SSL_ENGINE_INITFAILED:
+	case CURLE_USE_SSL_FAILED:
+		return FETCH_ERR_TLS;
+	case CURLE_FILESIZE_EXCEEDED:
+		return FETCH_ERR_TOO_BIG;
+	case CURLE_WRITE_ERROR:
+		return x->too_big ? FETCH_ERR_TOO_BIG : FETCH_ERR_OTHER;
+	case CURLE_TOO_MANY_REDIRECTS:
+		return FETCH_ERR_REDIRECTS;
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		return FETCH_ERR_PROTOCOL;
+	default:
+		return FETCH_ERR_OTHER;
+	}
+}
+
+const char *ant_fetch_errkind_name(ant_fetch_errkind k)
+{
+	static const char *const name[] = {
+		[FETCH_OK] = "ok",
+		[FETCH_ERR_DNS] = "dns",
+		[FETCH_ERR_CONNECT] = "connect",
+		[FETCH_ERR_TIMEOUT] = "timeout",
+		[FETCH_ERR_TLS] = "tls",
+		[FETCH_ERR_TOO_BIG] = "too-big",
+		[FETCH_ERR_REDIRECTS] = "redirects",
+		[FETCH_ERR_PROTOCOL] = "protocol",
+		[FETCH_ERR_OTHER] = "other",
+	};
+	return (unsigned)k < sizeof name / sizeof *name ? name[k] : "other";
+}
+
+static const char *kind_text(ant_fetch_errkind k)
+{
+	static const char *const text[] = {
+		[FETCH_OK] = "ok",
+		[FETCH_ERR_DNS] = "cannot resolve host",
+		[FETCH_ERR_CONNECT] = "cannot connect",
+		[FETCH_ERR_TIMEOUT] = "timed out",
+		[FETCH_ERR_TLS] = "tls error",
+		[FETCH_ERR_TOO_BIG] = "body too big",
+		[FETCH_ERR_REDIRECTS] = "too many redirects",
+		[FETCH_ERR_PROTOCOL] = "protocol not allowed",
+		[FETCH_ERR_OTHER] = "transfer failed",
+	};
+	return (unsigned)k < sizeof text / sizeof *text ? text[k] : "transfer failed";
+}
+
+/* file:// answers carry no headers; give the caller the file's mtime in
+ * HTTP-date form and a 200, so a file page looks like a plain HTTP one. */
+static void file_result(ant_fetch_result *res, CURL *e)
+{
+	curl_off_t ft = -1;
+	char buf[64];
+	struct tm tm;
+	time_t t;
+
+	res->status = 200;
+	if (curl_easy_getinfo(e, CURLINFO_FILETIME_T, &ft) != CURLE_OK || ft < 0)
+		return;
+	t = (time_t)ft;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm))
+		return;
+	res->last_modified = strdup(buf);
+	res->last_modified_time = (int64_t)ft;
+}
+
+/* HTTP/2 status lines carry no reason phrase. */
+static const char *reason_of(long status)
+{
+	static const struct { long code; const char *text; } t[] = {
+		{ 400, "Bad Request" }, { 401, "Unauthorized" }, { 403, "Forbidden" },
+		{ 404, "Not Found" }, { 410, "Gone" }, { 429, "Too Many Requests" },
+		{ 500, "Internal Server Error" }, { 502, "Bad Gateway" },
+		{ 503, "Service Unavailable" }, { 504, "Gateway Timeout" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (t[i].code == status)
+			return t[i].text;
+	return "HTTP error";
+}
+
+static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
+{
+	char *url = NULL, *scheme = NULL;
+	double secs = 0;
+	long status = 0;
+
+	memset(res, 0, sizeof *res);
+	res->content_length = -1;
+	res->conditional_retried = x->retried;
+	res->err = kind_of(rc, x);
+	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_getinfo(x->easy, CURLINFO_TOTAL_TIME, &secs);
+	curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &url);
+	curl_easy_getinfo(x->easy, CURLINFO_SCHEME, &scheme);
+	res->seconds = secs;
+	res->effective_url = url ? strdup(url) : NULL;
+	if (res->err != FETCH_OK) {
+		res->status = status;
+		snprintf(res->error, sizeof res->error, "%s: %.200s", kind_text(res->err),
+			 x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
+		res->body = strdup("");
+		return;
+	}
+	res->len = x->body.len;
+	res->body = lb_buf_detach(&x->body, NULL);
+	if (scheme && strcasecmp(scheme, "file") == 0) {
+		file_result(res, x->easy);
+		return;
+	}
+	res->status = status;
+	res->etag = x->etag, x->etag = NULL;
+	res->last_modified = x->last_modified, x->last_modified = NULL;
+	res->content_type = x->content_type, x->content_type = NULL;
+	res->content_length = x->content_length;
+	res->last_modified_time = parse_date(res->last_modified);
+	res->date_time = parse_date(x->date);
+	if (status == 429 || status == 503)
+		res->retry_after = retry_after_seconds(x->retry_after, res->date_time);
+	if (status >= 400)
+		snprintf(res->error, sizeof res->error, "%ld %s", status,
+			 x->reason[0] ? x->reason : reason_of(status));
+}
+
+static void result_release(ant_fetch_result *res)
+{
+	free(res->body);
+	free(res->etag);
+	free(res->last_modified);
+	free(res->content_type);
+	free(res->effective_url);
+}
+
+/* A request that could not even be set up is still reported. */
+static void report_failure(runner *r, size_t idx, const char *why)
+{
+	ant_fetch_result res;
+
+	memset(&res, 0, sizeof res);
+	res.err = FETCH_ERR_OTHER;
+	res.content_length = -1;
+	res.body = (char *)lb_buf_empty;
+	snprintf(res.error, sizeof res.error, "%s", why);
+	r->done(r->ctx, &r->reqs[idx], &res);
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+static void start_more(runner *r)
+{
+	long jobs = lim_or(r->lim ? r->lim->jobs : 0, FETCH_DEFAULT_JOBS);
+	long per_host = lim_or(r->lim ? r->lim->per_host : 0, FETCH_DEFAULT_PER_HOST);
+
+	while (r->next < r->n && r->started[r->next])
+		r->next++;
+	for (size_t i = r->next; i < r->n && r->active < jobs; i++) {
+		host_slot *h;
+		xfer *x;
+
+		if (r->started[i])
+			continue;
+		h = &r->hosts[r->host_of[i]];
+		if (h->active >= per_host)
+			continue;
+		r->started[i] = 1;
+		x = xfer_new(r, i);
+		if (!x) {
+			report_failure(r, i, "cannot start transfer: out of memory");
+			continue;
+		}
+		if (curl_multi_add_handle(r->multi, x->easy) != CURLM_OK) {
+			xfer_free(x);
+			report_failure(r, i, "cannot start transfer: curl multi refused it");
+			continue;
+		}
+		h->active++;
+		r->active++;
+		r->live[i] = x;
+	}
+}
+
+/* RFC 9110 §13.1.1: some servers answer 412 to If-None-Match; ask again
+ * without conditions, once. */
+static int retry_unconditional(runner *r, xfer *x)
+{
+	curl_multi_remove_handle(r->multi, x->easy);
+	curl_slist_free_all(x->hdrs);
+	x->hdrs = NULL;
+	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, NULL);
+	lb_buf_reset(&x->body);
+	xfer_clear_headers(x);
+	x->errbuf[0] = '\0';
+	x->too_big = 0;
+	x->retried = 1;
+	return curl_multi_add_handle(r->multi, x->easy) == CURLM_OK ? 0 : -1;
+}
+
+static void finish(runner *r, CURL *e, CURLcode rc)
+{
+	xfer *x = NULL;
+	ant_fetch_result res;
+	long status = 0;
+
+	curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&x);
+	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+	if (rc == CURLE_OK && status == 412 && x->hdrs && !x->retried &&
+	    retry_unconditional(r, x) == 0)
+		return;
+	curl_multi_remove_handle(r->multi, e);
+	r->hosts[x->host].active--;
+	r->active--;
+	r->live[x->idx] = NULL;
+	fill_result(&res, x, rc);
+	r->done(r->ctx, &r->reqs[x->idx], &res);
+	result_release(&res);
+	xfer_free(x);
+}
+
+static int drain(runner *r)
+{
+	CURLMsg *m;
+	int left, done = 0;
+
+	while ((m = curl_multi_info_read(r->multi, &left)))
+		if (m->msg == CURLMSG_DONE) {
+			finish(r, m->easy_handle, m->data.result);
+			done++;
+		}
+	return done;
+}
+
+static int run_loop(runner *r)
+{
+	int running = 0;
+
+	start_more(r);
+	while (r->active > 0) {
+		if (curl_multi_perform(r->multi, &running) != CURLM_OK)
+			return -1;
+		/* Slots free up only when transfers end. */
+		if (drain(r))
+			start_more(r);
+		if (r->active > 0 && running > 0 &&
+		    curl_multi_poll(r->multi, NULL, 0, 1000, NULL) != CURLM_OK)
+			return -1;
+	}
+	return 0;
+}
+
+/* The multi handle broke down (out of memory): every request not yet
+ * reported still gets its callback. */
+static void abort_all(runner *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->live[i]) {
+			curl_multi_remove_handle(r->multi, r->live[i]->easy);
+			xfer_free(r->live[i]);
+			r->live[i] = NULL;
+			report_failure(r, i, "transfer aborted: curl multi failed");
+		} else if (!r->started[i]) {
+			r->started[i] = 1;
+			report_failure(r, i, "transfer aborted: curl multi failed");
+		}
+	}
+}
+
+static void runner_release(runner *r)
+{
+	for (size_t i = 0; i < r->nhosts; i++)
+		free(r->hosts[i].name);
+	free(r->hosts);
+	free(r->host_of);
+	free(r->started);
+	free(r->live);
+	if (r->multi)
+		curl_multi_cleanup(r->multi);
+}
+
+int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, size_t n,
+	      ant_fetch_done_fn done, void *ctx)
+{
+	runner r;
+	int rc;
+
+	pthread_once(&global_once, global_init);
+	if (global_rc != CURLE_OK)
+		return -1;
+	memset(&r, 0, sizeof r);
+	r.lim = limits;
+	r.reqs = reqs;
+	r.n = n;
+	r.done = done;
+	r.ctx = ctx;
+	if (n == 0)
+		return 0;
+	r.host_of = calloc(n, sizeof *r.host_of);
+	r.started = calloc(n, 1);
+	r.live = calloc(n, sizeof *r.live);
+	r.multi = curl_multi_init();
+	if (!r.host_of || !r.started || !r.live || !r.multi || hosts_build(&r) < 0) {
+		runner_release(&r);
+		return -1;
+	}
+	curl_multi_setopt(r.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
+			  lim_or(limits ? limits->jobs : 0, FETCH_DEFAULT_JOBS));
+	curl_multi_setopt(r.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
+			  lim_or(limits ? limits->per_host : 0, FETCH_DEFAULT_PER_HOST));
+	rc = run_loop(&r);
+	if (rc < 0)
+		abort_all(&r);
+	runner_release(&r);
+	return rc;
+}

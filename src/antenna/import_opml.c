@@ -1,0 +1,210 @@
+/*
+ * import_opml.c: an OPML outline (OPML 2.0, and the 1.0 feed lists feed
+ * readers write), read with libxml2's streaming reader (no network, no
+ * external entities).
+ *
+ *   <outline> with htmlUrl, url (type="link") or xmlUrl is an entry: a
+ *   page at htmlUrl, else url, else xmlUrl; type="lirs" (what 'antenna
+ *   export' writes for sources) is a LIRS source at xmlUrl (or url).
+ *   title, else text (unless it is the URL), is the title; a title
+ *   attribute is the operator's title.
+ *   <outline> without a URL is a folder: the outlines inside it are in the
+ *   group named by its title or text; nested folders are joined with "/".
+ *   antenna:author, antenna:ignore (patterns, one per line) and
+ *   antenna:charset, in the namespace IMP_OPML_NS, carry what OPML has no
+ *   attribute for.
+ */
+#include "ant_import.h"
+#include "import_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libxml/xmlreader.h>
+
+#include "lirs.h"
+#include "ant_page.h"
+
+typedef struct octx {
+	const ant_imp_opts *o;
+	xmlTextReaderPtr r;
+	lb_buf group;
+	size_t glen[IMPORT_MAX_DEPTH + 1];   /* group length before each folder */
+	int folder[IMPORT_MAX_DEPTH + 1];    /* depth d is a folder outline */
+	int stop, err, seen_root;
+	lb_buf ign;
+} octx;
+
+static void on_error(void *arg, xmlErrorPtr e)
+{
+	octx *c = arg;
+	char msg[512];
+	size_t n;
+
+	if (!e || c->err)
+		return;
+	snprintf(msg, sizeof msg, "%s", e->message ? e->message : "error");
+	n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+	ant_imp_diagf(c->o, IMP_ERROR, (unsigned long)(e->line > 0 ? e->line : 0),
+		  (unsigned long)(e->int2 > 0 ? e->int2 : 0), "not well-formed XML: %s", msg);
+	c->err = 1;
+}
+
+static char *attr(octx *c, const char *name)
+{
+	return (char *)xmlTextReaderGetAttribute(c->r, (const xmlChar *)name);
+}
+
+static char *attr_ns(octx *c, const char *name)
+{
+	return (char *)xmlTextReaderGetAttributeNs(c->r, (const xmlChar *)name,
+						   (const xmlChar *)IMP_OPML_NS);
+}
+
+static int nonempty(const char *s) { return s && *s; }
+
+/* antenna:ignore: one pattern per line, each checked as 'antenna add --ignore' does. */
+static void ignore_attr(octx *c, const char *v, unsigned long line)
+{
+	char err[256];
+
+	lb_buf_reset(&c->ign);
+	while (v && *v) {
+		size_t n = strcspn(v, "\n");
+		lb_buf tmp = LB_BUF_INIT;
+		if (n && lb_buf_add(&tmp, v, n) == 0) {
+			if (ant_page_pattern_check(tmp.data, err, sizeof err) < 0)
+				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "ignore pattern '%s': %s", tmp.data, err);
+			else
+				ant_imp_add_pattern(&c->ign, "", tmp.data, tmp.len);
+		}
+		lb_buf_release(&tmp);
+		v += n + (v[n] == '\n');
+	}
+}
+
+static void outline(octx *c, int depth)
+{
+	char *html = attr(c, "htmlUrl"), *url = attr(c, "url"), *xml = attr(c, "xmlUrl");
+	char *type = attr(c, "type"), *title = attr(c, "title"), *text = attr(c, "text");
+	char *author = attr_ns(c, "author"), *ign = attr_ns(c, "ignore"), *cs = attr_ns(c, "charset");
+	unsigned long line = (unsigned long)xmlTextReaderGetParserLineNumber(c->r);
+	int source = type && !strcasecmp(type, "lirs");
+	const char *u = source ? (nonempty(xml) ? xml : url)
+			       : nonempty(html) ? html : nonempty(url) ? url : xml;
+	const char *name = nonempty(title) ? title : text;
+	char err[128];
+
+	if (depth <= IMPORT_MAX_DEPTH)
+		c->folder[depth] = 0;
+	if (!nonempty(u)) {
+		/* A folder: its outlines are in its group. */
+		if (depth <= IMPORT_MAX_DEPTH && !xmlTextReaderIsEmptyElement(c->r)) {
+			c->folder[depth] = 1;
+			c->glen[depth] = c->group.len;
+			if (nonempty(name)) {
+				if (c->group.len)
+					lb_buf_addc(&c->group, '/');
+				lb_buf_adds(&c->group, name);
+			}
+		}
+		goto out;
+	}
+	if (!lirs_url_is_http(u)) {
+		ant_imp_diagf(c->o, IMP_ERROR, line, 0, "URL '%s' is not an absolute http or https URL", u);
+		goto out;
+	}
+	ant_imp_entry e = { .kind = source ? IMP_SOURCE : IMP_PAGE, .url = u, .title = "", .author = "",
+			.group = c->group.data, .ignore = "", .charset = "", .line = line };
+	if (!source) {
+		if (nonempty(name) && strcmp(name, u)) {
+			e.title = name;
+			e.title_by_user = nonempty(title);
+		}
+		e.author = author ? author : "";
+		ignore_attr(c, ign, line);
+		e.ignore = c->ign.data;
+		if (nonempty(cs)) {
+			if (ant_page_charset_check(cs, err, sizeof err) < 0)
+				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "antenna:charset: %s", err);
+			else
+				e.charset = cs;
+		}
+	}
+	if (c->o->on_entry && c->o->on_entry(c->o->ctx, &e))
+		c->stop = 1;
+out:
+	xmlFree(html); xmlFree(url); xmlFree(xml); xmlFree(type); xmlFree(title);
+	xmlFree(text); xmlFree(author); xmlFree(ign); xmlFree(cs);
+}
+
+static void element(octx *c)
+{
+	const char *name = (const char *)xmlTextReaderConstLocalName(c->r);
+	int depth = xmlTextReaderDepth(c->r);
+	unsigned long line = (unsigned long)xmlTextReaderGetParserLineNumber(c->r);
+
+	if (!c->seen_root) {
+		c->seen_root = 1;
+		if (!name || strcmp(name, "opml")) {
+			ant_imp_diagf(c->o, IMP_ERROR, line, 0, "the root element is <%s>, not <opml>", name ? name : "?");
+			c->err = 1;
+		}
+		return;
+	}
+	if (!name || strcmp(name, "outline"))
+		return;
+	if (depth > IMPORT_MAX_DEPTH + 2) {
+		ant_imp_diagf(c->o, IMP_ERROR, line, 0, "outlines nested deeper than %d", IMPORT_MAX_DEPTH);
+		c->err = 1;
+		return;
+	}
+	outline(c, depth);
+}
+
+static void end_element(octx *c)
+{
+	const char *name = (const char *)xmlTextReaderConstLocalName(c->r);
+	int depth = xmlTextReaderDepth(c->r);
+
+	if (name && !strcmp(name, "outline") && depth >= 0 && depth <= IMPORT_MAX_DEPTH &&
+	    c->folder[depth]) {
+		c->group.len = c->glen[depth];
+		if (c->group.cap)    /* still the static "" when no folder had a name */
+			c->group.data[c->group.len] = '\0';
+		c->folder[depth] = 0;
+	}
+}
+
+int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o)
+{
+	octx c = { .o = o, .group = LB_BUF_INIT, .ign = LB_BUF_INIT };
+	int rc = 0;
+
+	if (len > 0x7fffffff)
+		return ant_imp_diagf(o, IMP_ERROR, 0, 0, "file too large for the XML parser"), -1;
+	c.r = xmlReaderForMemory(buf, (int)len, NULL, NULL,
+				 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (!c.r)
+		return ant_imp_diagf(o, IMP_ERROR, 0, 0, "out of memory"), -1;
+	xmlTextReaderSetStructuredErrorHandler(c.r, on_error, &c);
+	while (!c.stop && !c.err && (rc = xmlTextReaderRead(c.r)) == 1) {
+		int t = xmlTextReaderNodeType(c.r);
+		if (t == XML_READER_TYPE_ELEMENT)
+			element(&c);
+		else if (t == XML_READER_TYPE_END_ELEMENT)
+			end_element(&c);
+	}
+	if (!c.stop && !c.err && rc < 0)
+		ant_imp_diagf(o, IMP_ERROR, 0, 0, "not well-formed XML");
+	if (!c.stop && !c.err && rc == 0 && !c.seen_root)
+		ant_imp_diagf(o, IMP_ERROR, 0, 0, "no <opml> element"), c.err = 1;
+	xmlFreeTextReader(c.r);
+	lb_buf_release(&c.group);
+	lb_buf_release(&c.ign);
+	return c.stop || c.err || rc < 0 ? -1 : 0;
+}

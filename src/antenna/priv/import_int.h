@@ -1,0 +1,20 @@
+/*
+ * import_int.h: what the importers (import*.c) share; not for commands.
+ */
+#ifndef LIRS_IMPORT_INT_H
+#define LIRS_IMPORT_INT_H
+
+#include "lb_buf.h"
+#include "ant_import.h"
+
+void ant_imp_diagf(const ant_imp_opts *o, ant_imp_severity sev, unsigned long line, unsigned long col,
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* n bytes that page.c takes after '#' or '.' (letters, digits, '-', '_', non-ASCII). */
+int ant_imp_name_ok(const char *s, size_t n);
+/* Appends prefix + s[0..n) as one more pattern line; 0, or -1 out of memory. */
+int ant_imp_add_pattern(lb_buf *ign, const char *prefix, const char *s, size_t n);
+/* Appends a regular expression, bracketing a leading '#' or '.' so that
+ * page.c does not take it for an id or a class. */
+int ant_imp_add_regex(lb_buf *ign, const char *s, size_t n);
+
+#endif

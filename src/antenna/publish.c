@@ -1,0 +1,697 @@
+/*
+ * publish.c: the antenna's static site, DIR/index.html and DIR/lirs.gz
+ * (issue 4 "Publishing"; NOTES-lirs-in-the-wild.md "What the listing page
+ * showed").  Each file is written through one FILE* into a temporary file
+ * and renamed over the old one (afile.h), so a web server never serves
+ * half a page, and a failed publish leaves the previous one in place.
+ *
+ * The order of index.html:
+ *   - pages without a group first (no heading), then one section per group,
+ *     groups in byte order of their names: a reader finds a group at the
+ *     same place every time, and a table of contents links them;
+ *   - inside each, pages with a known update and no error, newest update
+ *     first, ties by shown title then URL; then the pages with no known
+ *     update or whose last check failed, by title then URL, shown with
+ *     "--/-- --:--" and the error.
+ * Sorting is one qsort of pointers; the output is streamed, so 10,000
+ * pages take a few milliseconds.
+ */
+#include "ant_publish.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lb_afile.h"
+#include "html.h"
+#include "lirs.h"
+
+/* How an update was detected: the marker letters of classic antennas
+ * (w3m-antenna and Tamatebako wrote T for time, S for size). */
+static const struct {
+	const char *by, *mark, *legend;
+} detect_tab[] = {
+	{ "header", "H", "HTTP Last-Modified header" },
+	{ "text",   "T", "the page's text changed" },
+	{ "size",   "S", "the page's size changed" },
+	{ "lirs",   "L", "relayed from another antenna's LIRS file" },
+	{ "feed",   "F", "the page's RSS or Atom feed has a newer entry" },
+	{ "atom",   "A", "relayed from an Atom feed's archives (RFC 5005)" },
+};
+#define NDETECT (sizeof detect_tab / sizeof detect_tab[0])
+
+void ant_pub_site_defaults(ant_pub_site *s)
+{
+	memset(s, 0, sizeof *s);
+	s->display_tz = PUB_JST;
+	s->visited_query = 1;
+}
+
+static int to_tm(int64_t t, int64_t tz, struct tm *tm)
+{
+	time_t tt = (time_t)(t + tz);
+
+	return gmtime_r(&tt, tm) ? 0 : -1;
+}
+
+/* Two digits of v (0..99), at p; returns the end.  The listing formats
+ * 50,000 dates: by hand, snprintf() was a third of writing index.html. */
+static char *put2(char *p, int v)
+{
+	*p++ = (char)('0' + v / 10 % 10);
+	*p++ = (char)('0' + v % 10);
+	return p;
+}
+
+/* Copies s[0..n) into buf as snprintf(buf, len, "%s", s) would. */
+static void copy_out(char *buf, size_t len, const char *s, size_t n)
+{
+	if (!len)
+		return;
+	if (n > len - 1)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+/* "MM/DD HH:MM" of tm into b (12 bytes); returns the length, 11. */
+static size_t shown_tm(char *b, const struct tm *tm)
+{
+	char *p = put2(b, tm->tm_mon + 1);
+
+	*p++ = '/';
+	p = put2(p, tm->tm_mday);
+	*p++ = ' ';
+	p = put2(p, tm->tm_hour);
+	*p++ = ':';
+	p = put2(p, tm->tm_min);
+	*p = '\0';
+	return (size_t)(p - b);
+}
+
+void ant_pub_format_time(char *buf, size_t len, int64_t t, int64_t tz)
+{
+	struct tm tm;
+	char b[12];
+
+	if (t == 0 || to_tm(t, tz, &tm) < 0)
+		copy_out(buf, len, "--/-- --:--", 11);
+	else
+		copy_out(buf, len, b, shown_tm(b, &tm));
+}
+
+/* "N unit" for N > 0, as "%lld unit" */
+static void count_of(char *buf, size_t len, long long n, const char *unit)
+{
+	char b[48], *p = b + 24;
+	size_t u = strlen(unit);
+
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	if (u > 23)
+		u = 23;
+	memcpy(b + 24, unit, u);
+	copy_out(buf, len, p, (size_t)(b + 24 + u - p));
+}
+
+void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t)
+{
+	int64_t d = now - t;
+
+	if (t == 0)
+		copy_out(buf, len, "", 0);
+	else if (d < 60)   /* also a time in the future: clocks differ */
+		copy_out(buf, len, "just now", 8);
+	else if (d < 3600)
+		count_of(buf, len, (long long)(d / 60), " min ago");
+	else if (d < 86400)
+		count_of(buf, len, (long long)(d / 3600), " h ago");
+	else
+		count_of(buf, len, (long long)(d / 86400), " d ago");
+}
+
+int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz)
+{
+	size_t base = strcspn(url, "#");
+	struct tm tm;
+	char q[9], *p;
+
+	if (to_tm(t, tz, &tm) < 0)
+		return lb_buf_adds(out, url);
+	q[0] = memchr(url, '?', base) ? '&' : '?';
+	p = put2(q + 1, tm.tm_mon + 1);
+	p = put2(p, tm.tm_mday);
+	p = put2(p, tm.tm_hour);
+	put2(p, tm.tm_min);
+	if (lb_buf_add(out, url, base) < 0 || lb_buf_add(out, q, sizeof q) < 0)
+		return -1;
+	return lb_buf_adds(out, url + base);
+}
+
+/* ---- ordering --------------------------------------------------------- */
+
+static const char *str_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+static const char *shown_title(const ant_pub_page *p)
+{
+	return str_or(p->title, str_or(p->url, ""));
+}
+
+/* At the end of its group: no known update, or the last check failed. */
+static int in_tail(const ant_pub_page *p)
+{
+	return p->last_modified == 0 || p->last_error != NULL;
+}
+
+static int cmp_title_url(const ant_pub_page *a, const ant_pub_page *b)
+{
+	int c = strcmp(shown_title(a), shown_title(b));
+
+	return c ? c : strcmp(str_or(a->url, ""), str_or(b->url, ""));
+}
+
+static int cmp_html(const void *pa, const void *pb)
+{
+	const ant_pub_page *a = *(const ant_pub_page *const *)pa;
+	const ant_pub_page *b = *(const ant_pub_page *const *)pb;
+	int c = strcmp(str_or(a->group, ""), str_or(b->group, ""));
+
+	if (c)
+		return c;
+	if (in_tail(a) != in_tail(b))
+		return in_tail(a) - in_tail(b);
+	if (!in_tail(a) && a->last_modified != b->last_modified)
+		return a->last_modified > b->last_modified ? -1 : 1;
+	return cmp_title_url(a, b);
+}
+
+static int cmp_lirs(const void *pa, const void *pb)
+{
+	const ant_pub_page *a = *(const ant_pub_page *const *)pa;
+	const ant_pub_page *b = *(const ant_pub_page *const *)pb;
+
+	if (a->last_modified != b->last_modified)
+		return a->last_modified > b->last_modified ? -1 : 1;
+	return strcmp(str_or(a->url, ""), str_or(b->url, ""));
+}
+
+static const ant_pub_page **sorted(const ant_pub_page *pages, size_t n,
+			       int (*cmp)(const void *, const void *))
+{
+	const ant_pub_page **v = malloc((n ? n : 1) * sizeof *v);
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < n; i++)
+		v[i] = &pages[i];
+	qsort(v, n, sizeof *v, cmp);
+	return v;
+}
+
+/* ---- index.html --------------------------------------------------------- */
+
+static const char css[] =
+	":root{color-scheme:light dark;--fg:#222;--bg:#fff;--dim:#666;--line:#e4e4e4;"
+	"--link:#0645ad;--visited:#7b3fa0;--new:#c0262d;--err:#a61b1b}\n"
+	"@media (prefers-color-scheme:dark){:root{--fg:#ddd;--bg:#181818;--dim:#999;"
+	"--line:#333;--link:#8ab4f8;--visited:#c58af9;--new:#ff6b6b;--err:#ff8a80}}\n"
+	"body{font:16px/1.5 system-ui,-apple-system,\"Hiragino Sans\",\"Noto Sans CJK JP\","
+	"sans-serif;color:var(--fg);background:var(--bg);max-width:60em;margin:0 auto;"
+	"padding:0 .75em 2em}\n"
+	"h1{font-size:1.4em;margin:.6em 0 0}\n"
+	"h2{font-size:1.1em;margin:1.4em 0 .2em;padding-bottom:.1em;"
+	"border-bottom:2px solid var(--line)}\n"
+	".meta,footer{color:var(--dim);font-size:.875em}\n"
+	"nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.2em 1em}\n"
+	"ol{list-style:none;margin:0;padding:0}\n"
+	"main li{display:flex;flex-wrap:wrap;column-gap:.75em;padding:.3em 0;"
+	"border-bottom:1px solid var(--line)}\n"
+	".when{flex:0 0 auto;white-space:nowrap;color:var(--dim);"
+	"font-variant-numeric:tabular-nums}\n"
+	"@media (min-width:40em){.when{flex-basis:14em}}\n"
+	".when time,.when .t{display:inline-block;width:6.8em}\n"
+	".ago{display:inline-block;width:6.6em;font-size:.8em}\n"
+	".what{flex:1 1 18em;min-width:0;overflow-wrap:anywhere}\n"
+	"a{color:var(--link)}a:visited{color:var(--visited)}\n"
+	".by{display:inline-block;width:1.4em;text-align:center;font-size:.75em;"
+	"font-weight:bold;border:1px solid var(--line);border-radius:3px;"
+	"text-decoration:none;cursor:help}\n"
+	".au{color:var(--dim);font-size:.875em;margin-left:.4em}\n"
+	".new time{color:var(--new);font-weight:600}\n"
+	".badge{color:#fff;background:var(--new);border-radius:3px;font-size:.7em;"
+	"font-weight:bold;padding:0 .35em;margin-left:.4em;vertical-align:.15em}\n"
+	".err .when{opacity:.7}.error{color:var(--err);margin-left:.4em}\n"
+	"dl{display:grid;grid-template-columns:auto 1fr;gap:.1em .6em}dd{margin:0}\n"
+	".ex{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;"
+	"overflow:hidden;color:var(--dim);font-size:.875em;overflow-wrap:anywhere}\n";
+
+/*
+ * The writers below do not check every fputs(): a write error sticks to
+ * the stream, and close_out() checks ferror() once before the rename, so
+ * a failed write never replaces the old file.  -1 from them means out of
+ * memory (or an early write error).
+ */
+typedef struct html_ctx {
+	FILE *fp;
+	const ant_pub_site *site;
+	int64_t now;
+	lb_buf url;      /* scratch for the ?MMDDHHMM link */
+	char off[8];   /* tz_offset() of the display zone, "" until needed */
+} html_ctx;
+
+/* "+09:00"; time zones are within a day of UTC (LIRS 2.1 §3.3 allows
+ * -12 h..+14 h), anything else is shown modulo a day. */
+static const char *tz_offset(int64_t tz, char buf[8])
+{
+	int m = (int)((tz < 0 ? -tz : tz) % 86400 / 60);
+
+	snprintf(buf, 8, "%c%02d:%02d", tz < 0 ? '-' : '+', m / 60 % 100, m % 60);
+	return buf;
+}
+
+static const char *tz_name(int64_t tz, char buf[12])
+{
+	char off[8];
+
+	if (tz == PUB_JST)
+		return "JST";
+	snprintf(buf, 12, "UTC%s", tz_offset(tz, off));
+	return buf;
+}
+
+/* <time datetime="2024-05-06T12:34:00+09:00">05/06 12:34</time> */
+static void put_time(html_ctx *h, int64_t t)
+{
+	int64_t tz = h->site->display_tz;
+	char shown[16], off[8], dt[64], *p;
+	struct tm tm;
+	int y;
+
+	if (t == 0 || to_tm(t, tz, &tm) < 0) {
+		fputs("<span class=\"t\">--/-- --:--</span>", h->fp);
+		return;
+	}
+	shown_tm(shown, &tm);
+	y = tm.tm_year + 1900;
+	if (y < 0 || y > 9999) {   /* %04d would not be 4 digits */
+		fprintf(h->fp, "<time datetime=\"%04d-%02d-%02dT%02d:%02d:%02d%s\">%s</time>",
+			y, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			tz_offset(tz, off), shown);
+		return;
+	}
+	p = put2(put2(dt, y / 100), y % 100);
+	*p++ = '-';
+	p = put2(p, tm.tm_mon + 1);
+	*p++ = '-';
+	p = put2(p, tm.tm_mday);
+	*p++ = 'T';
+	p = put2(p, tm.tm_hour);
+	*p++ = ':';
+	p = put2(p, tm.tm_min);
+	*p++ = ':';
+	p = put2(p, tm.tm_sec);
+	*p = '\0';
+	if (!h->off[0])   /* perf: one snprintf() per listing, not per page */
+		tz_offset(tz, h->off);
+	fputs("<time datetime=\"", h->fp);
+	fputs(dt, h->fp);
+	fputs(h->off, h->fp);
+	fputs("\">", h->fp);
+	fputs(shown, h->fp);
+	fputs("</time>", h->fp);
+}
+
+static int detect_index(const char *by)
+{
+	size_t i;
+
+	for (i = 0; by && i < NDETECT; i++)
+		if (strcmp(by, detect_tab[i].by) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The title, linked only when the URL is http(s): a "javascript:" URL
+ * from a hostile LIRS source must stay text. */
+static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
+{
+	const char *url = str_or(p->url, "");
+
+	if (!lirs_url_is_http(url)) {
+		fputs("<span class=\"nolink\">", h->fp);
+		ant_html_fputs(h->fp, shown_title(p));
+		return fputs("</span>", h->fp) < 0 ? -1 : 0;
+	}
+	lb_buf_reset(&h->url);
+	if (dated && h->site->visited_query) {
+		if (ant_pub_visited_url(&h->url, url, p->last_modified,
+				    h->site->display_tz) < 0)
+			return -1;
+		url = h->url.data;
+	}
+	fputs("<a href=\"", h->fp);
+	ant_html_fputs(h->fp, url);
+	fputs("\">", h->fp);
+	ant_html_fputs(h->fp, shown_title(p));
+	return fputs("</a>", h->fp) < 0 ? -1 : 0;
+}
+
+static int put_page(html_ctx *h, const ant_pub_page *p)
+{
+	int tail = in_tail(p);
+	int isnew = !tail && h->site->prev_publish &&
+		    p->last_modified > h->site->prev_publish;
+	int d = detect_index(p->detected_by);
+	char ago[32];
+
+	fputs("<li", h->fp);
+	fputs(tail ? " class=\"err\"" : isnew ? " class=\"new\"" : "", h->fp);
+	fputs("><span class=\"when\">", h->fp);
+	put_time(h, tail ? 0 : p->last_modified);
+	if (!tail) {
+		ant_pub_format_ago(ago, sizeof ago, h->now, p->last_modified);
+		fputs(" <span class=\"ago\">", h->fp);
+		fputs(ago, h->fp);
+		fputs("</span>", h->fp);
+		if (d >= 0) {
+			fputs(" <abbr class=\"by\" title=\"", h->fp);
+			fputs(detect_tab[d].legend, h->fp);
+			fputs("\">", h->fp);
+			fputs(detect_tab[d].mark, h->fp);
+			fputs("</abbr>", h->fp);
+		}
+	}
+	fputs("</span> <span class=\"what\">", h->fp);
+	if (put_title(h, p, !tail) < 0)
+		return -1;
+	if (p->author && *p->author) {
+		fputs(" <span class=\"au\">", h->fp);
+		ant_html_fputs(h->fp, p->author);
+		fputs("</span>", h->fp);
+	}
+	if (isnew)
+		fputs(" <span class=\"badge\">new</span>", h->fp);
+	if (!tail && p->excerpt && *p->excerpt) {   /* what the update added */
+		fputs(" <span class=\"ex\">", h->fp);
+		ant_html_fputs(h->fp, p->excerpt);
+		fputs("</span>", h->fp);
+	}
+	if (p->last_error) {
+		const char *e = str_or(p->last_error, "error");
+		int bracketed = e[0] == '[';
+
+		fputs(" <span class=\"error\">", h->fp);
+		fputs(bracketed ? "" : "[", h->fp);
+		ant_html_fputs(h->fp, e);
+		fputs(bracketed ? "" : "]", h->fp);
+		fputs("</span>", h->fp);
+	} else if (p->last_modified == 0) {
+		fputs(p->last_detected ? " <span class=\"error\">[no update known]</span>"
+		      : " <span class=\"error\">[not checked yet]</span>", h->fp);
+	}
+	return fputs("</span></li>\n", h->fp) < 0 ? -1 : 0;
+}
+
+static void put_head(html_ctx *h, size_t n, size_t nnew)
+{
+	const ant_pub_site *s = h->site;
+	const char *title = str_or(s->title, "Antenna");
+	char tzb[12], shown[16];
+
+	fputs("<!DOCTYPE html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta name=\"generator\" content=\"lirs-antenna " LIRS_VERSION "\">\n<title>",
+	      h->fp);
+	ant_html_fputs(h->fp, title);
+	fputs("</title>\n"
+	      "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"index.atom\" title=\"Atom\">\n"
+	      "<link rel=\"alternate\" type=\"application/x-lirs\" href=\"lirs.gz\" title=\"LIRS\">\n"
+	      "<style>\n", h->fp);
+	fputs(css, h->fp);
+	fputs("</style>\n</head>\n<body>\n<header>\n<h1>", h->fp);
+	ant_html_fputs(h->fp, title);
+	ant_pub_format_time(shown, sizeof shown, h->now, s->display_tz);
+	fprintf(h->fp, "</h1>\n<p class=\"meta\">Updated %s %s · %zu pages",
+		shown, tz_name(s->display_tz, tzb), n);
+	if (s->prev_publish)
+		fprintf(h->fp, " · %zu new", nnew);
+	fputs("</p>\n</header>\n", h->fp);
+}
+
+/* Table of contents: one link per group, in page order. */
+static void put_nav(html_ctx *h, const ant_pub_page **v, size_t n)
+{
+	size_t i, g = 0;
+
+	fputs("<nav><ul>\n", h->fp);
+	for (i = 0; i < n; i++) {
+		const char *grp = str_or(v[i]->group, "");
+
+		if (!*grp || (i && strcmp(grp, str_or(v[i - 1]->group, "")) == 0))
+			continue;
+		fprintf(h->fp, "<li><a href=\"#g%zu\">", ++g);
+		ant_html_fputs(h->fp, grp);
+		fputs("</a></li>\n", h->fp);
+	}
+	fputs("</ul></nav>\n", h->fp);
+}
+
+static void put_foot(html_ctx *h)
+{
+	size_t i;
+
+	fputs("<footer>\n<dl>\n", h->fp);
+	for (i = 0; i < NDETECT; i++)
+		fprintf(h->fp, "<dt><abbr class=\"by\">%s</abbr></dt><dd>%s</dd>\n",
+			detect_tab[i].mark, detect_tab[i].legend);
+	fputs("</dl>\n<p>Times are when the update happened or was noticed. "
+	      "<a href=\"lirs.gz\">LIRS</a> · <a href=\"index.atom\">Atom</a>", h->fp);
+	if (h->site->author && *h->site->author) {
+		fputs(" · ", h->fp);
+		ant_html_fputs(h->fp, h->site->author);
+	}
+	fputs("</p>\n</footer>\n", h->fp);
+}
+
+static int put_body(html_ctx *h, const ant_pub_page **v, size_t n)
+{
+	size_t i, g = 0, nnew = 0;
+	int grouped = n && *str_or(v[n - 1]->group, "");  /* "" sorts first */
+
+	for (i = 0; i < n; i++)
+		nnew += !in_tail(v[i]) && h->site->prev_publish &&
+			v[i]->last_modified > h->site->prev_publish;
+	put_head(h, n, nnew);
+	if (grouped)
+		put_nav(h, v, n);
+	fputs("<main>\n", h->fp);
+	for (i = 0; i < n; i++) {
+		const char *grp = str_or(v[i]->group, "");
+		int first = !i || strcmp(grp, str_or(v[i - 1]->group, "")) != 0;
+
+		if (first && i)
+			fputs("</ol>\n</section>\n", h->fp);
+		if (first && *grp) {
+			fprintf(h->fp, "<section id=\"g%zu\">\n<h2>", ++g);
+			ant_html_fputs(h->fp, grp);
+			fputs("</h2>\n<ol>\n", h->fp);
+		} else if (first) {
+			fputs("<section>\n<ol>\n", h->fp);
+		}
+		if (put_page(h, v[i]) < 0)
+			return -1;
+	}
+	if (n)
+		fputs("</ol>\n</section>\n", h->fp);
+	else
+		fputs("<p>No pages are watched yet: <code>antenna add URL</code>.</p>\n", h->fp);
+	fputs("</main>\n", h->fp);
+	put_foot(h);
+	return fputs("</body>\n</html>\n", h->fp) < 0 ? -1 : 0;
+}
+
+static char *join(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *p = malloc(a + b + 2);
+
+	if (p)
+		snprintf(p, a + b + 2, "%s/%s", dir, name);
+	return p;
+}
+
+/* Opens DIR/name for atomic replacement, creating DIR if need be. */
+static int open_out(lb_afile *f, const char *dir, const char *name, char **path,
+		    char *err, size_t errlen)
+{
+	*path = join(dir, name);
+	if (!*path) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (lb_mkdir_p(dir, 0755) < 0) {
+		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	if (lb_afile_open(f, *path) < 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", *path, strerror(errno));
+		return -1;
+	}
+	/* Fewer, larger writes: 10,000 pages are about 3 MB. */
+	setvbuf(f->fp, NULL, _IOFBF, 1 << 16);
+	return 0;
+}
+
+/* Commits f when ok, else drops it; the message names path and keeps
+ * the reason already in err, if any. */
+static int close_out(lb_afile *f, int ok, const char *path, char *err, size_t errlen)
+{
+	char why[256];
+
+	if (!ok || ferror(f->fp)) {
+		snprintf(why, sizeof why, "%s",
+			 errlen && err[0] ? err : strerror(errno ? errno : EIO));
+		lb_afile_abort(f);
+		snprintf(err, errlen, "cannot write '%s': %s", path, why);
+		return -1;
+	}
+	if (lb_afile_commit(f) < 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
+		 size_t n, char *err, size_t errlen)
+{
+	html_ctx h = { NULL, site, site->now ? site->now : (int64_t)time(NULL), LB_BUF_INIT, "" };
+	const ant_pub_page **v;
+	char *path = NULL;
+	lb_afile f;
+	int rc;
+
+	if (errlen)
+		err[0] = '\0';
+	v = sorted(pages, n, cmp_html);
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = open_out(&f, dir, "index.html", &path, err, errlen);
+	if (rc == 0) {
+		h.fp = f.fp;
+		errno = 0;
+		rc = put_body(&h, v, n);
+		if (rc < 0 && !ferror(f.fp))
+			snprintf(err, errlen, "out of memory");
+		rc = close_out(&f, rc == 0, path, err, errlen);
+	}
+	lb_buf_release(&h.url);
+	free(path);
+	free(v);
+	return rc;
+}
+
+/* ---- lirs.gz ------------------------------------------------------------ */
+
+/* LIRS 2.1 §4: only records detected within max_age are worth relaying;
+ * §3.1: a record without a Last-Modified is unusable. */
+static int is_fresh(const ant_pub_page *p, int64_t now, int64_t max_age)
+{
+	return p->last_modified != 0 && p->last_detected != 0 &&
+	       now - p->last_detected <= max_age && lirs_url_is_http(str_or(p->url, ""));
+}
+
+static int write_records(lirs_writer *w, const ant_pub_page **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const ant_pub_page *p = v[i];
+		lirs_record r;
+
+		memset(&r, 0, sizeof r);
+		r.last_modified = p->last_modified;
+		r.last_detected = p->last_detected;
+		r.tz_offset = p->tz_offset;
+		r.content_length = p->content_length < 0 ? 0 : p->content_length;
+		r.url = (char *)p->url;
+		r.title = (char *)(p->title ? p->title : "");
+		r.author = (char *)(p->author ? p->author : "");
+		r.source_url = (char *)str_or(p->source_url, p->url);
+		r.extension = (char *)"";
+		if (lirs_writer_add(w, &r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* lirs.gz, or sites.di.gz (format LIRS_FORMAT_DI): the same records. */
+static int publish_records(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
+			   size_t n, const char *name, int format, char *err, size_t errlen)
+{
+	int64_t now = site->now ? site->now : (int64_t)time(NULL);
+	int64_t max_age = site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE;
+	const ant_pub_page **v = malloc((n ? n : 1) * sizeof *v);
+	lirs_writer_opts wo;
+	lirs_writer *w = NULL;
+	size_t i, m = 0;
+	char *path = NULL;
+	lb_afile f;
+	int rc = -1, ok;
+
+	if (errlen)
+		err[0] = '\0';
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (is_fresh(&pages[i], now, max_age))
+			v[m++] = &pages[i];
+	qsort(v, m, sizeof *v, cmp_lirs);
+	if (open_out(&f, dir, name, &path, err, errlen) < 0)
+		goto out;
+	memset(&wo, 0, sizeof wo);
+	wo.format = format;   /* sites.di.gz: UTF-8 and a Date, as tama's */
+	wo.utf8 = format == LIRS_FORMAT_DI;
+	wo.date = format == LIRS_FORMAT_DI ? now : 0;
+	wo.sink = lirs_sink_stdio;
+	wo.ctx = f.fp;
+	wo.euc_jp_ms = site->lirs_euc_jp_ms;
+	errno = 0;
+	w = lirs_writer_new(&wo);
+	ok = w && write_records(w, v, m) == 0 && lirs_writer_finish(w) == 0;
+	if (ok && site->lirs_counts && format == LIRS_FORMAT_LIRS)   /* lirs.gz's, not sites.di.gz's (UTF-8) */
+		*site->lirs_counts = (ant_pub_lirs_counts){ lirs_writer_replaced(w),
+			lirs_writer_approximated(w), lirs_writer_substituted(w) };
+	if (!ok && !errno)
+		snprintf(err, errlen, "%s", w ? "the LIRS writer failed" : "out of memory");
+	rc = close_out(&f, ok, path, err, errlen);
+out:
+	if (w)
+		lirs_writer_free(w);
+	free(path);
+	free(v);
+	return rc;
+}
+
+int ant_publish_lirs(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
+		 size_t n, char *err, size_t errlen)
+{
+	return publish_records(dir, site, pages, n, "lirs.gz", LIRS_FORMAT_LIRS, err, errlen);
+}
+
+int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
+	       size_t n, char *err, size_t errlen)
+{
+	return publish_records(dir, site, pages, n, "sites.di.gz", LIRS_FORMAT_DI, err, errlen);
+}

@@ -1,0 +1,1020 @@
+/*
+ * store.c: the antenna's SQLite state (see store.h).  Every SQL statement
+ * about antenna state lives in this file.
+ */
+#include "ant_store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "lb_buf.h"
+
+struct ant_store {
+	sqlite3 *db;
+	char *path;
+	int lock_fd;
+	sqlite3_stmt *save_page;  /* prepared once: the hot path of update */
+};
+
+/*
+ * Migrations: entry i takes the schema from version i to i+1.  Never edit
+ * a released entry; append a new one and bump STORE_SCHEMA_VERSION.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE config(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE pages("
+	" id INTEGER PRIMARY KEY,"
+	" url TEXT NOT NULL,"
+	" url_key TEXT NOT NULL UNIQUE,"
+	" title TEXT NOT NULL DEFAULT '',"
+	" title_set_by_user INTEGER NOT NULL DEFAULT 0,"
+	" author TEXT NOT NULL DEFAULT '',"
+	" grp TEXT NOT NULL DEFAULT '',"
+	" ignore TEXT NOT NULL DEFAULT '',"
+	" etag TEXT,"
+	" last_modified_header TEXT,"
+	" lm_header_time INTEGER NOT NULL DEFAULT 0,"
+	" last_modified INTEGER NOT NULL DEFAULT 0,"
+	" last_detected INTEGER NOT NULL DEFAULT 0,"
+	" last_ok INTEGER NOT NULL DEFAULT 0,"
+	" last_check INTEGER NOT NULL DEFAULT 0,"
+	" content_length INTEGER NOT NULL DEFAULT -1,"
+	" text_hash INTEGER,"
+	" charset TEXT,"
+	" detected_by TEXT,"
+	" source_url TEXT NOT NULL DEFAULT '',"
+	" last_error TEXT,"
+	" last_status INTEGER NOT NULL DEFAULT 0,"
+	" next_check INTEGER NOT NULL DEFAULT 0,"
+	" interval INTEGER NOT NULL DEFAULT 0,"
+	" error_count INTEGER NOT NULL DEFAULT 0,"
+	" recheck INTEGER NOT NULL DEFAULT 0,"
+	" created INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE sources("
+	" id INTEGER PRIMARY KEY,"
+	" url TEXT NOT NULL,"
+	" url_key TEXT NOT NULL UNIQUE,"
+	" etag TEXT,"
+	" last_modified_header TEXT,"
+	" last_error TEXT,"
+	" last_status INTEGER NOT NULL DEFAULT 0,"
+	" last_fetch INTEGER NOT NULL DEFAULT 0,"
+	" last_ok INTEGER NOT NULL DEFAULT 0,"
+	" created INTEGER NOT NULL DEFAULT 0,"
+	" records_read INTEGER NOT NULL DEFAULT 0,"
+	" records_skipped INTEGER NOT NULL DEFAULT 0,"
+	" records_merged INTEGER NOT NULL DEFAULT 0,"
+	" records_ignored INTEGER NOT NULL DEFAULT 0);",
+	/* 1 -> 2: antenna import: a charset the operator forces (samidare's
+	 * ForceCharset), and when a page was imported (its first check is a
+	 * baseline, not an update: detect.h quiet_first). */
+	"ALTER TABLE pages ADD COLUMN force_charset TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;",
+	/* 2 -> 3: feeds (issue 9): a page's feed and its validators, the newest
+	 * entry date seen, the change excerpt and the text segment hashes the
+	 * next excerpt is computed against; Atom (RFC 5005) sources and the
+	 * archive documents already read from them (archives never change). */
+	"ALTER TABLE pages ADD COLUMN feed_url TEXT;"
+	"ALTER TABLE pages ADD COLUMN feed_by_user INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN feed_etag TEXT;"
+	"ALTER TABLE pages ADD COLUMN feed_lm_header TEXT;"
+	"ALTER TABLE pages ADD COLUMN feed_time INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN feed_error TEXT;"
+	"ALTER TABLE pages ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN segments BLOB;"
+	"ALTER TABLE sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'lirs';"
+	"ALTER TABLE sources ADD COLUMN last_entry INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sources ADD COLUMN archive_head TEXT;"
+	"CREATE TABLE atom_archives("
+	" url TEXT PRIMARY KEY,"
+	" source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,"
+	" prev_url TEXT,"
+	" entries INTEGER NOT NULL DEFAULT 0,"
+	" read_at INTEGER NOT NULL DEFAULT 0);",
+};
+#define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
+
+_Static_assert(NMIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int dberr(ant_store *s, char *err, size_t errlen, const char *what)
+{
+	seterr(err, errlen, "%s in '%s': %s", what, s->path, sqlite3_errmsg(s->db));
+	return -1;
+}
+
+static int exec(ant_store *s, const char *sql, char *err, size_t errlen)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return dberr(s, err, errlen, "database error");
+	return 0;
+}
+
+static int64_t pragma_int(ant_store *s, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int migrate(ant_store *s, char *err, size_t errlen)
+{
+	int64_t v = pragma_int(s, "PRAGMA user_version");
+	char sql[64];
+
+	if (v < 0)
+		return dberr(s, err, errlen, "cannot read schema version");
+	if (v > STORE_SCHEMA_VERSION) {
+		seterr(err, errlen, "database '%s' has schema version %lld; this antenna knows up to %d",
+		       s->path, (long long)v, STORE_SCHEMA_VERSION);
+		return -1;
+	}
+	if (v == STORE_SCHEMA_VERSION)
+		return 0;
+	if (exec(s, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	for (; v < STORE_SCHEMA_VERSION; v++)
+		if (exec(s, migrations[v], err, errlen) < 0)
+			goto fail;
+	snprintf(sql, sizeof sql, "PRAGMA user_version=%d", STORE_SCHEMA_VERSION);
+	if (exec(s, sql, err, errlen) < 0 || exec(s, "COMMIT", err, errlen) < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* An existing file that has no antenna tables is not ours to write into. */
+static int is_antenna_db(ant_store *s)
+{
+	return pragma_int(s, "SELECT count(*) FROM sqlite_master WHERE name='pages'") > 0 ||
+	       pragma_int(s, "PRAGMA user_version") > STORE_SCHEMA_VERSION;
+}
+
+int ant_store_open(ant_store **out, const char *path, int mode, char *err, size_t errlen)
+{
+	ant_store *s = calloc(1, sizeof *s);
+	int flags = SQLITE_OPEN_READWRITE | (mode == STORE_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
+
+	*out = NULL;
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	s->lock_fd = -1;
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		if (mode != STORE_OPEN_CREATE && access(path, F_OK) != 0)
+			seterr(err, errlen, "cannot open database '%s': %s (run 'antenna init' first)",
+			       path, strerror(errno ? errno : ENOENT));
+		else
+			seterr(err, errlen, "cannot open database '%s': %s", path,
+			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		ant_store_close(s);
+		return -1;
+	}
+	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(s->db, 1);
+	if (mode != STORE_OPEN_CREATE && !is_antenna_db(s)) {
+		seterr(err, errlen, "'%s' is not an antenna database (run 'antenna init' first)", path);
+		ant_store_close(s);
+		return -1;
+	}
+	/* WAL: readers never block the update; NORMAL sync is crash-safe in WAL. */
+	if (exec(s, "PRAGMA journal_mode=WAL", err, errlen) < 0 ||
+	    exec(s, "PRAGMA synchronous=NORMAL", err, errlen) < 0 ||
+	    exec(s, "PRAGMA foreign_keys=ON", err, errlen) < 0 ||
+	    migrate(s, err, errlen) < 0) {
+		ant_store_close(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void ant_store_close(ant_store *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->save_page);
+	sqlite3_close(s->db);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	free(s->path);
+	free(s);
+}
+
+struct sqlite3 *ant_store_db(ant_store *s) { return s->db; }
+const char *ant_store_path(const ant_store *s) { return s->path; }
+
+int ant_store_lock(ant_store *s, int wait_seconds, char *err, size_t errlen)
+{
+	char *lp;
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	int tries = wait_seconds * 10;
+
+	if (s->lock_fd >= 0)
+		return 0;
+	if (asprintf(&lp, "%s.lock", s->path) < 0) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	s->lock_fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (s->lock_fd < 0) {
+		seterr(err, errlen, "cannot open lock file '%s': %s", lp, strerror(errno));
+		free(lp);
+		return -1;
+	}
+	free(lp);
+	while (fcntl(s->lock_fd, F_SETLK, &fl) < 0) {
+		if ((errno != EACCES && errno != EAGAIN) || tries-- <= 0) {
+			seterr(err, errlen, "another antenna run holds the lock on '%s'", s->path);
+			close(s->lock_fd);
+			s->lock_fd = -1;
+			return -1;
+		}
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
+int ant_store_begin(ant_store *s, char *err, size_t errlen)
+{
+	return exec(s, "BEGIN IMMEDIATE", err, errlen);
+}
+
+int ant_store_commit(ant_store *s, char *err, size_t errlen)
+{
+	return exec(s, "COMMIT", err, errlen);
+}
+
+void ant_store_rollback(ant_store *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int ant_store_check(ant_store *s, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
+		return dberr(s, err, errlen, "cannot check");
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *r = (const char *)sqlite3_column_text(st, 0);
+		if (r && strcmp(r, "ok") == 0)
+			rc = 0;
+		else
+			seterr(err, errlen, "database '%s' is damaged: %s", s->path, r ? r : "?");
+	} else {
+		dberr(s, err, errlen, "cannot check");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ---- sizes ---------------------------------------------------------------- */
+
+static int prep(ant_store *s, sqlite3_stmt **st, const char *sql, char *err, size_t errlen);
+
+static int64_t one_int(ant_store *s, const char *sql, const char *arg, int64_t dflt)
+{
+	sqlite3_stmt *st;
+	int64_t v = dflt;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return dflt;
+	if (arg)
+		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+void ant_store_sizes_free(ant_store_sizes *z)
+{
+	for (size_t i = 0; i < z->n; i++)
+		free(z->t[i].name);
+	free(z->t);
+	memset(z, 0, sizeof *z);
+}
+
+/* dbstat (SQLITE_ENABLE_DBSTAT_VTAB, in Debian's build) gives the pages of
+ * each b-tree; without it only the file's total is known. */
+int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	memset(z, 0, sizeof *z);
+	z->page_size = pragma_int(s, "PRAGMA page_size");
+	z->pages = pragma_int(s, "PRAGMA page_count");
+	z->free_pages = pragma_int(s, "PRAGMA freelist_count");
+	z->exact = sqlite3_prepare_v2(s->db, "SELECT 1 FROM dbstat LIMIT 1", -1, &st, NULL) == SQLITE_OK;
+	if (z->exact)
+		sqlite3_finalize(st);
+	if (prep(s, &st, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+		 err, errlen) < 0)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ant_store_size *nt = lb_grow(z->t, &cap, z->n + 1, sizeof *nt, 16);
+		char sql[256];
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+
+		if (!nt || !(nt[z->n].name = strdup(name ? name : ""))) {
+			if (nt)
+				z->t = nt;
+			sqlite3_finalize(st);
+			ant_store_sizes_free(z);
+			seterr(err, errlen, "out of memory");
+			return -1;
+		}
+		z->t = nt;
+		/* the name is one of sqlite_master's tables: quoted, not bound */
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", nt[z->n].name);
+		nt[z->n].rows = strchr(nt[z->n].name, '"') ? -1 : one_int(s, sql, NULL, -1);
+		nt[z->n].bytes = z->exact ? one_int(s, "SELECT sum(d.pgsize) FROM dbstat d"
+			" JOIN sqlite_master m ON m.name = d.name WHERE m.tbl_name = ?1",
+			nt[z->n].name, 0) : -1;
+		z->n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		ant_store_sizes_free(z);
+		return dberr(s, err, errlen, "cannot read sizes");
+	}
+	return 0;
+}
+
+/* ---- statement helpers ------------------------------------------------- */
+
+static int prep(ant_store *s, sqlite3_stmt **st, const char *sql, char *err, size_t errlen)
+{
+	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
+		return dberr(s, err, errlen, "database error");
+	return 0;
+}
+
+/* Binds a string, or NULL as SQL NULL. */
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static char *col_dup(sqlite3_stmt *st, int i, int keep_null)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	if (!t)
+		return keep_null ? NULL : strdup("");
+	return strdup((const char *)t);
+}
+
+/* Runs a statement that returns no rows; returns changes or -1. */
+static int step_done(ant_store *s, sqlite3_stmt *st, char *err, size_t errlen)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc != SQLITE_DONE) {
+		if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+			return -2;
+		return dberr(s, err, errlen, "database error");
+	}
+	return sqlite3_changes(s->db);
+}
+
+/* ---- config --------------------------------------------------------------- */
+
+int ant_store_config_set(ant_store *s, const char *key, const char *value, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, "INSERT INTO config(key, value) VALUES(?1, ?2) "
+		 "ON CONFLICT(key) DO UPDATE SET value=excluded.value", err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, key);
+	bind_text(st, 2, value ? value : "");
+	rc = step_done(s, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
+int ant_store_config_set_int(ant_store *s, const char *key, int64_t v, char *err, size_t errlen)
+{
+	char b[32];
+
+	snprintf(b, sizeof b, "%lld", (long long)v);
+	return ant_store_config_set(s, key, b, err, errlen);
+}
+
+char *ant_store_config_get(ant_store *s, const char *key)
+{
+	sqlite3_stmt *st;
+	char *v = NULL;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM config WHERE key=?1", -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	bind_text(st, 1, key);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = col_dup(st, 0, 1);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int64_t ant_store_config_int(ant_store *s, const char *key, int64_t dflt)
+{
+	char *v = ant_store_config_get(s, key), *end;
+	long long n;
+
+	if (!v)
+		return dflt;
+	n = strtoll(v, &end, 10);
+	if (end == v || *end)
+		n = dflt;
+	free(v);
+	return n;
+}
+
+/* ---- pages ------------------------------------------------------------------ */
+
+#define PAGE_COLS \
+	"id, url, url_key, title, title_set_by_user, author, grp, ignore, etag," \
+	" last_modified_header, lm_header_time, last_modified, last_detected, last_ok," \
+	" last_check, content_length, text_hash, charset, detected_by, source_url," \
+	" last_error, last_status, next_check, interval, error_count, recheck, created," \
+	" force_charset, imported," \
+	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
+	" segments"
+
+void ant_store_page_init(ant_store_page *p)
+{
+	memset(p, 0, sizeof *p);
+	ant_detect_state_init(&p->st);
+}
+
+void ant_store_page_release(ant_store_page *p)
+{
+	free(p->url); free(p->url_key); free(p->title); free(p->author);
+	free(p->group); free(p->ignore); free(p->etag); free(p->lm_header);
+	free(p->charset); free(p->source_url); free(p->last_error);
+	free(p->force_charset);
+	free(p->feed_url); free(p->feed_etag); free(p->feed_lm_header); free(p->ant_feed_error);
+	free(p->excerpt); free(p->segs);
+	ant_store_page_init(p);
+}
+
+/* detected_by is kept as one of detect.h's static strings. */
+static const char *rule_name(const unsigned char *t)
+{
+	static const char *const names[] = { "header", "text", "size", "lirs", "feed", "atom" };
+	size_t i;
+
+	for (i = 0; t && i < sizeof names / sizeof names[0]; i++)
+		if (strcmp((const char *)t, names[i]) == 0)
+			return names[i];
+	return NULL;
+}
+
+/* Segment hashes: a BLOB of little-endian uint32s (page.h). */
+static int blob_dup(sqlite3_stmt *st, int i, uint32_t **out, size_t *n)
+{
+	const unsigned char *b = sqlite3_column_blob(st, i);
+	size_t len = (size_t)sqlite3_column_bytes(st, i) / 4;
+
+	*out = NULL;
+	*n = 0;
+	if (!b || !len)
+		return 0;
+	if (!(*out = malloc(len * sizeof **out)))
+		return -1;
+	for (size_t k = 0; k < len; k++)
+		(*out)[k] = (uint32_t)b[4 * k] | (uint32_t)b[4 * k + 1] << 8 |
+			    (uint32_t)b[4 * k + 2] << 16 | (uint32_t)b[4 * k + 3] << 24;
+	*n = len;
+	return 0;
+}
+
+static void bind_segs(sqlite3_stmt *st, int i, const uint32_t *v, size_t n)
+{
+	unsigned char *b;
+
+	if (!n || !(b = malloc(4 * n))) {
+		sqlite3_bind_null(st, i);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		b[4 * k] = (unsigned char)v[k];
+		b[4 * k + 1] = (unsigned char)(v[k] >> 8);
+		b[4 * k + 2] = (unsigned char)(v[k] >> 16);
+		b[4 * k + 3] = (unsigned char)(v[k] >> 24);
+	}
+	sqlite3_bind_blob(st, i, b, (int)(4 * n), free);
+}
+
+static int page_from_row(sqlite3_stmt *st, ant_store_page *p)
+{
+	ant_store_page_init(p);
+	p->id = sqlite3_column_int64(st, 0);
+	p->url = col_dup(st, 1, 0);
+	p->url_key = col_dup(st, 2, 0);
+	p->title = col_dup(st, 3, 0);
+	p->title_set_by_user = sqlite3_column_int(st, 4);
+	p->author = col_dup(st, 5, 0);
+	p->group = col_dup(st, 6, 0);
+	p->ignore = col_dup(st, 7, 0);
+	p->etag = col_dup(st, 8, 1);
+	p->lm_header = col_dup(st, 9, 1);
+	p->st.lm_header_time = sqlite3_column_int64(st, 10);
+	p->st.last_modified = sqlite3_column_int64(st, 11);
+	p->st.last_detected = sqlite3_column_int64(st, 12);
+	p->st.last_ok = sqlite3_column_int64(st, 13);
+	p->st.last_check = sqlite3_column_int64(st, 14);
+	p->st.content_length = sqlite3_column_int64(st, 15);
+	p->st.has_hash = sqlite3_column_type(st, 16) != SQLITE_NULL;
+	p->st.text_hash = (uint64_t)sqlite3_column_int64(st, 16);
+	p->charset = col_dup(st, 17, 1);
+	p->st.detected_by = rule_name(sqlite3_column_text(st, 18));
+	p->source_url = col_dup(st, 19, 0);
+	p->last_error = col_dup(st, 20, 1);
+	p->st.last_status = sqlite3_column_int(st, 21);
+	p->st.next_check = sqlite3_column_int64(st, 22);
+	p->st.interval = sqlite3_column_int64(st, 23);
+	p->st.error_count = sqlite3_column_int(st, 24);
+	p->st.recheck = sqlite3_column_int(st, 25);
+	p->created = sqlite3_column_int64(st, 26);
+	p->force_charset = col_dup(st, 27, 0);
+	p->imported = sqlite3_column_int64(st, 28);
+	p->st.quiet_first = p->imported != 0;
+	p->feed_url = col_dup(st, 29, 1);
+	p->feed_by_user = sqlite3_column_int(st, 30);
+	p->feed_etag = col_dup(st, 31, 1);
+	p->feed_lm_header = col_dup(st, 32, 1);
+	p->st.feed_time = sqlite3_column_int64(st, 33);
+	p->ant_feed_error = col_dup(st, 34, 1);
+	p->excerpt = col_dup(st, 35, 0);
+	if (blob_dup(st, 36, &p->segs, &p->nsegs) < 0 || !p->url || !p->url_key || !p->title ||
+	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset) {
+		ant_store_page_release(p);
+		return -1;
+	}
+	return 0;
+}
+
+int ant_store_page_add(ant_store *s, const ant_store_page *p, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
+		 " grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported)"
+		 " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+		 err, errlen) < 0)
+		return -1;
+	bind_text(st, 12, p->force_charset ? p->force_charset : "");
+	sqlite3_bind_int64(st, 13, p->imported);
+	bind_text(st, 1, p->url);
+	bind_text(st, 2, p->url_key);
+	bind_text(st, 3, p->title ? p->title : "");
+	sqlite3_bind_int(st, 4, p->title_set_by_user);
+	bind_text(st, 5, p->author ? p->author : "");
+	bind_text(st, 6, p->group ? p->group : "");
+	bind_text(st, 7, p->ignore ? p->ignore : "");
+	bind_text(st, 8, p->source_url ? p->source_url : p->url);
+	sqlite3_bind_int64(st, 9, p->created);
+	bind_text(st, 10, p->feed_url);
+	sqlite3_bind_int(st, 11, p->feed_by_user);
+	rc = step_done(s, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc == -2 ? 1 : rc < 0 ? -1 : 0;
+}
+
+static int remove_by_key(ant_store *s, const char *sql, const char *key, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, sql, err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, key);
+	rc = step_done(s, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : rc > 0;
+}
+
+int ant_store_page_remove(ant_store *s, const char *url_key, char *err, size_t errlen)
+{
+	return remove_by_key(s, "DELETE FROM pages WHERE url_key=?1", url_key, err, errlen);
+}
+
+int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	ant_store_page_init(out);
+	if (prep(s, &st, "SELECT " PAGE_COLS " FROM pages WHERE url_key=?1", err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, url_key);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = page_from_row(st, out) < 0 ? (seterr(err, errlen, "out of memory"), -1) : 1;
+	else if (rc == SQLITE_DONE)
+		rc = 0;
+	else
+		rc = dberr(s, err, errlen, "database error");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void ant_store_pages_free(ant_store_page *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ant_store_page_release(&p[i]);
+	free(p);
+}
+
+static int cmp_page_url(const void *a, const void *b)
+{
+	return strcmp((*(const ant_store_page *const *)a)->url, (*(const ant_store_page *const *)b)->url);
+}
+
+/* Sorts v by url through an array of pointers: qsort() of the structs
+ * themselves moved 200 bytes per step.  -1 when out of memory. */
+static int sort_by_url(ant_store_page **v, size_t n)
+{
+	ant_store_page **pv = malloc(n * sizeof *pv), *out = malloc(n * sizeof *out);
+	size_t i;
+
+	if (!pv || !out) {
+		free(pv);
+		free(out);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		pv[i] = &(*v)[i];
+	qsort(pv, n, sizeof *pv, cmp_page_url);
+	for (i = 0; i < n; i++)
+		out[i] = *pv[i];
+	free(pv);
+	free(*v);
+	*v = out;
+	return 0;
+}
+
+int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	ant_store_page *v = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	/* Sorted here, not by ORDER BY: SQLite's sorter copied every row into
+	 * a temporary b-tree, a fifth of publishing 50,000 pages.  The same
+	 * order: BINARY collation is strcmp(), and urls are unique. */
+	if (prep(s, &st, "SELECT " PAGE_COLS " FROM pages", err, errlen) < 0)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ant_store_page *nv = lb_grow(v, &cap, len + 1, sizeof *v, 64);
+		if (!nv)
+			goto nomem;
+		v = nv;
+		if (page_from_row(st, &v[len]) < 0)
+			goto nomem;
+		len++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		ant_store_pages_free(v, len);
+		return dberr(s, err, errlen, "database error");
+	}
+	if (len > 1 && sort_by_url(&v, len) < 0) {
+		ant_store_pages_free(v, len);
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	*out = v;
+	*n = len;
+	return 0;
+nomem:
+	sqlite3_finalize(st);
+	ant_store_pages_free(v, len);
+	seterr(err, errlen, "out of memory");
+	return -1;
+}
+
+int ant_store_page_save(ant_store *s, const ant_store_page *p, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!s->save_page &&
+	    prep(s, &s->save_page, "UPDATE pages SET title=?2, etag=?3, last_modified_header=?4,"
+		 " lm_header_time=?5, last_modified=?6, last_detected=?7, last_ok=?8, last_check=?9,"
+		 " content_length=?10, text_hash=?11, charset=?12, detected_by=?13, source_url=?14,"
+		 " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
+		 " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
+		 " feed_error=?25, excerpt=?26, segments=?27 WHERE id=?1", err, errlen) < 0)
+		return -1;
+	st = s->save_page;
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, p->id);
+	bind_text(st, 2, p->title ? p->title : "");
+	bind_text(st, 3, p->etag);
+	bind_text(st, 4, p->lm_header);
+	sqlite3_bind_int64(st, 5, p->st.lm_header_time);
+	sqlite3_bind_int64(st, 6, p->st.last_modified);
+	sqlite3_bind_int64(st, 7, p->st.last_detected);
+	sqlite3_bind_int64(st, 8, p->st.last_ok);
+	sqlite3_bind_int64(st, 9, p->st.last_check);
+	sqlite3_bind_int64(st, 10, p->st.content_length);
+	if (p->st.has_hash)
+		sqlite3_bind_int64(st, 11, (int64_t)p->st.text_hash);
+	else
+		sqlite3_bind_null(st, 11);
+	bind_text(st, 12, p->charset);
+	bind_text(st, 13, p->st.detected_by);
+	bind_text(st, 14, p->source_url ? p->source_url : p->url);
+	bind_text(st, 15, p->last_error);
+	sqlite3_bind_int64(st, 16, p->st.last_status);
+	sqlite3_bind_int64(st, 17, p->st.next_check);
+	sqlite3_bind_int64(st, 18, p->st.interval);
+	sqlite3_bind_int(st, 19, p->st.error_count);
+	sqlite3_bind_int(st, 20, p->st.recheck);
+	bind_text(st, 21, p->feed_url);
+	bind_text(st, 22, p->feed_etag);
+	bind_text(st, 23, p->feed_lm_header);
+	sqlite3_bind_int64(st, 24, p->st.feed_time);
+	bind_text(st, 25, p->ant_feed_error);
+	bind_text(st, 26, p->excerpt ? p->excerpt : "");
+	bind_segs(st, 27, p->segs, p->nsegs);
+	rc = step_done(s, st, err, errlen);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc < 0 ? -1 : 0;
+}
+
+int ant_store_page_set_config(ant_store *s, const ant_store_page *p, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, "UPDATE pages SET title=?2, title_set_by_user=?3, author=?4, grp=?5,"
+		 " ignore=?6, force_charset=?7 WHERE id=?1", err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, p->id);
+	bind_text(st, 2, p->title ? p->title : "");
+	sqlite3_bind_int(st, 3, p->title_set_by_user);
+	bind_text(st, 4, p->author ? p->author : "");
+	bind_text(st, 5, p->group ? p->group : "");
+	bind_text(st, 6, p->ignore ? p->ignore : "");
+	bind_text(st, 7, p->force_charset ? p->force_charset : "");
+	rc = step_done(s, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- sources --------------------------------------------------------------- */
+
+#define SOURCE_COLS \
+	"id, url, url_key, etag, last_modified_header, last_error, last_status," \
+	" last_fetch, last_ok, created, records_read, records_skipped, records_merged," \
+	" records_ignored, kind, last_entry, archive_head"
+
+void ant_store_source_init(ant_store_source *p)
+{
+	memset(p, 0, sizeof *p);
+}
+
+void ant_store_source_release(ant_store_source *p)
+{
+	free(p->url); free(p->url_key); free(p->etag); free(p->lm_header);
+	free(p->last_error); free(p->archive_head);
+	ant_store_source_init(p);
+}
+
+void ant_store_sources_free(ant_store_source *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ant_store_source_release(&p[i]);
+	free(p);
+}
+
+static int store_source_kind(const unsigned char *t)
+{
+	return t && strcmp((const char *)t, "atom") == 0 ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
+}
+
+static int source_from_row(sqlite3_stmt *st, ant_store_source *p)
+{
+	ant_store_source_init(p);
+	p->id = sqlite3_column_int64(st, 0);
+	p->url = col_dup(st, 1, 0);
+	p->url_key = col_dup(st, 2, 0);
+	p->etag = col_dup(st, 3, 1);
+	p->lm_header = col_dup(st, 4, 1);
+	p->last_error = col_dup(st, 5, 1);
+	p->last_status = sqlite3_column_int(st, 6);
+	p->last_fetch = sqlite3_column_int64(st, 7);
+	p->last_ok = sqlite3_column_int64(st, 8);
+	p->created = sqlite3_column_int64(st, 9);
+	p->records_read = sqlite3_column_int64(st, 10);
+	p->records_skipped = sqlite3_column_int64(st, 11);
+	p->records_merged = sqlite3_column_int64(st, 12);
+	p->records_ignored = sqlite3_column_int64(st, 13);
+	p->kind = store_source_kind(sqlite3_column_text(st, 14));
+	p->last_entry = sqlite3_column_int64(st, 15);
+	p->archive_head = col_dup(st, 16, 1);
+	if (!p->url || !p->url_key) {
+		ant_store_source_release(p);
+		return -1;
+	}
+	return 0;
+}
+
+int ant_store_source_add(ant_store *s, const ant_store_source *p, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, "INSERT INTO sources(url, url_key, created, kind) VALUES(?1,?2,?3,?4)",
+		 err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, p->url);
+	bind_text(st, 2, p->url_key);
+	sqlite3_bind_int64(st, 3, p->created);
+	bind_text(st, 4, p->kind == STORE_SOURCE_ATOM ? "atom" : "lirs");
+	rc = step_done(s, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc == -2 ? 1 : rc < 0 ? -1 : 0;
+}
+
+int ant_store_source_remove(ant_store *s, const char *url_key, char *err, size_t errlen)
+{
+	return remove_by_key(s, "DELETE FROM sources WHERE url_key=?1", url_key, err, errlen);
+}
+
+int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	ant_store_source *v = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (prep(s, &st, "SELECT " SOURCE_COLS " FROM sources ORDER BY url", err, errlen) < 0)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ant_store_source *nv = lb_grow(v, &cap, len + 1, sizeof *v, 8);
+		if (!nv)
+			goto nomem;
+		v = nv;
+		if (source_from_row(st, &v[len]) < 0)
+			goto nomem;
+		len++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		ant_store_sources_free(v, len);
+		return dberr(s, err, errlen, "database error");
+	}
+	*out = v;
+	*n = len;
+	return 0;
+nomem:
+	sqlite3_finalize(st);
+	ant_store_sources_free(v, len);
+	seterr(err, errlen, "out of memory");
+	return -1;
+}
+
+int ant_store_source_save(ant_store *s, const ant_store_source *p, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, "UPDATE sources SET etag=?2, last_modified_header=?3, last_error=?4,"
+		 " last_status=?5, last_fetch=?6, last_ok=?7, records_read=?8, records_skipped=?9,"
+		 " records_merged=?10, records_ignored=?11, last_entry=?12, archive_head=?13"
+		 " WHERE id=?1", err, errlen) < 0)
+		return -1;
+	sqlite3_bind_int64(st, 1, p->id);
+	bind_text(st, 2, p->etag);
+	bind_text(st, 3, p->lm_header);
+	bind_text(st, 4, p->last_error);
+	sqlite3_bind_int64(st, 5, p->last_status);
+	sqlite3_bind_int64(st, 6, p->last_fetch);
+	sqlite3_bind_int64(st, 7, p->last_ok);
+	sqlite3_bind_int64(st, 8, p->records_read);
+	sqlite3_bind_int64(st, 9, p->records_skipped);
+	sqlite3_bind_int64(st, 10, p->records_merged);
+	sqlite3_bind_int64(st, 11, p->records_ignored);
+	sqlite3_bind_int64(st, 12, p->last_entry);
+	bind_text(st, 13, p->archive_head);
+	rc = step_done(s, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- RFC 5005 archives read from Atom sources ---------------------------- */
+
+int ant_store_archive_get(ant_store *s, int64_t source_id, const char *url, char **prev,
+		      char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*prev = NULL;
+	if (prep(s, &st, "SELECT prev_url FROM atom_archives WHERE url=?1 AND source_id=?2",
+		 err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, url);
+	sqlite3_bind_int64(st, 2, source_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*prev = col_dup(st, 0, 1);
+		rc = sqlite3_column_type(st, 0) != SQLITE_NULL && !*prev ? -1 : 1;
+		sqlite3_finalize(st);
+		if (rc < 0)
+			seterr(err, errlen, "out of memory");
+		return rc;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : dberr(s, err, errlen, "database error");
+}
+
+int ant_store_archive_add(ant_store *s, int64_t source_id, const char *url, const char *prev_url,
+		      int64_t entries, int64_t now, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prep(s, &st, "INSERT OR REPLACE INTO atom_archives(url, source_id, prev_url, entries,"
+		 " read_at) VALUES(?1,?2,?3,?4,?5)", err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, url);
+	sqlite3_bind_int64(st, 2, source_id);
+	bind_text(st, 3, prev_url);
+	sqlite3_bind_int64(st, 4, entries);
+	sqlite3_bind_int64(st, 5, now);
+	rc = step_done(s, st, err, errlen);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : 0;
+}
+
+int64_t ant_store_archive_count(ant_store *s, int64_t source_id)
+{
+	sqlite3_stmt *st;
+	int64_t n = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM atom_archives WHERE source_id=?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, source_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}

@@ -1,0 +1,1080 @@
+/*
+ * atom.c: XML escaping, Atom documents and RFC 5005 archiving (atom.h).
+ */
+#include "atom.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <libxml/uri.h>
+
+#include "lb_afile.h"
+#include "lirs_merge.h"
+
+/* ---- XML escaping (XML 1.0 §2.2 Char, §2.4, §3.3.3) ----------------------- */
+
+/* Decodes one UTF-8 sequence at s: the code point, or -1 when invalid.
+ * *n gets the bytes used (1 for an invalid byte). */
+static long utf8_next(const unsigned char *s, size_t *n)
+{
+	long c;
+	size_t len, i;
+
+	*n = 1;
+	if (s[0] < 0x80)
+		return s[0];
+	if (s[0] >= 0xC2 && s[0] <= 0xDF) { len = 2; c = s[0] & 0x1F; }
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF) { len = 3; c = s[0] & 0x0F; }
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4) { len = 4; c = s[0] & 0x07; }
+	else return -1;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return -1;
+		c = (c << 6) | (s[i] & 0x3F);
+	}
+	/* overlong forms, surrogates (RFC 3629 §3), beyond U+10FFFF */
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
+	    (c >= 0xD800 && c <= 0xDFFF))
+		return -1;
+	*n = len;
+	return c;
+}
+
+int atom_xml_escape(lb_buf *out, const char *str, int mode)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	int rc = 0;
+
+	while (*s && rc == 0) {
+		size_t n;
+		long c;
+		const unsigned char *run = s;
+
+		/* scale (issue 10): characters kept as they are, copied a run at a
+		 * time, not one lb_buf_add() each; the same bytes as the switch. */
+		while (*run) {
+			if (*run < 0x80) {
+				if (*run < 0x20 || *run == '&' || *run == '<' || *run == '>' ||
+				    *run == '"' || *run == '\'')
+					break;
+				run++;
+				continue;
+			}
+			c = utf8_next(run, &n);
+			if (c < 0 || c == 0xFFFE || c == 0xFFFF)
+				break;
+			run += n;
+		}
+		if (run > s) {
+			rc = lb_buf_add(out, s, (size_t)(run - s));
+			s = run;
+			continue;
+		}
+		c = utf8_next(s, &n);
+
+		switch (c) {
+		case '&': rc = lb_buf_adds(out, "&amp;"); break;
+		case '<': rc = lb_buf_adds(out, "&lt;"); break;
+		case '>': rc = lb_buf_adds(out, "&gt;"); break;
+		case '"': rc = mode == XML_MIN ? lb_buf_addc(out, '"') : lb_buf_adds(out, "&quot;"); break;
+		case '\'': rc = mode == XML_MIN ? lb_buf_addc(out, '\'') : lb_buf_adds(out, "&apos;"); break;
+		case '\t': case '\n': case '\r':
+			rc = mode == XML_ATTR ? lb_buf_addf(out, "&#%ld;", c) : lb_buf_addc(out, (int)c);
+			break;
+		case -1:
+			rc = lb_buf_adds(out, "\xEF\xBF\xBD");   /* U+FFFD */
+			break;
+		case 0xFFFE: case 0xFFFF:
+			break;                                  /* not XML Chars: removed */
+		default:
+			if (c >= 0x20)
+				rc = lb_buf_add(out, s, n);
+			break;                                  /* other C0: removed */
+		}
+		s += n;
+	}
+	return rc;
+}
+
+/* ---- IRIs (RFC 3987 §2.2) ------------------------------------------------ */
+
+/* ucschar, and iprivate (allowed only in the query) */
+static int is_ucschar(long c)
+{
+	if ((c >= 0xA0 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFDCF) || (c >= 0xFDF0 && c <= 0xFFEF))
+		return 1;
+	/* planes 1-14: all but the last two code points, plane 14 from E1000 */
+	return c >= 0x10000 && c < 0xF0000 && (c & 0xFFFF) <= 0xFFFD && !(c >= 0xE0000 && c < 0xE1000);
+}
+
+static int is_iprivate(long c)
+{
+	return (c >= 0xE000 && c <= 0xF8FF) || (c >= 0xF0000 && c <= 0x10FFFD && (c & 0xFFFF) <= 0xFFFD);
+}
+
+static int is_hex(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* ASCII letters, digits and "-._~!$&'()*+,;=:@/": kept in both modes of
+ * atom_iri() wherever they are ('%', '?', '#', '[' and ']' are not here:
+ * they depend on what follows or came before). */
+static const unsigned char iri_plain[256] = {
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,
+	['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1,
+	['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+	['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1,
+	['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,
+	['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['-'] = 1, ['.'] = 1, ['_'] = 1, ['~'] = 1, ['!'] = 1, ['$'] = 1, ['&'] = 1,
+	['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1, [';'] = 1,
+	['='] = 1, [':'] = 1, ['@'] = 1, ['/'] = 1,
+};
+
+int atom_iri(lb_buf *out, const char *str, int mode)
+{
+	/* RFC 4151's specific part: pchar / "/" / "?"; an IRI reference may
+	 * also hold "#" (once) and "[" "]" (the authority's IP literal) */
+	static const char tag_ok[] = "-._~!$&'()*+,;=:@/?";
+	static const char ref_ok[] = "-._~!$&'()*+,;=:@/?#[]";
+	const unsigned char *s = (const unsigned char *)(str ? str : ""), *auth = NULL, *auth_end = NULL;
+	int rc = 0, query = 0, frag = 0;
+
+	if (mode == IRI_REF && (auth = (const unsigned char *)strstr((const char *)s, "://"))) {
+		auth += 3;
+		auth_end = auth + strcspn((const char *)auth, "/?#");
+	}
+
+	while (*s && rc == 0) {
+		size_t n = 1, i;
+		long c = *s;
+		int keep;
+
+		if (iri_plain[*s]) {
+			/* perf (issue 10): a run of characters every mode keeps and
+			 * no state depends on, copied at once; the same bytes as the
+			 * loop below one at a time */
+			const unsigned char *run = s + 1;
+
+			while (iri_plain[*run])
+				run++;
+			rc = lb_buf_add(out, s, (size_t)(run - s));
+			s = run;
+			continue;
+		}
+		if (c < 0x80) {
+			keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			       (c && strchr(mode == IRI_REF ? ref_ok : tag_ok, (int)c));
+			/* a "%" that starts an escape stays in a reference, is data in a tag */
+			if (c == '%' && mode == IRI_REF && is_hex(s[1]) && is_hex(s[2]))
+				keep = 1;
+			if (c == '#' && frag)
+				keep = 0;
+			if (c == '[' || c == ']')   /* only in an IP literal */
+				keep = keep && auth && s >= auth && s < auth_end;
+		} else {
+			c = utf8_next(s, &n);
+			keep = c >= 0 && (is_ucschar(c) || (query && !frag && is_iprivate(c)));
+		}
+		if (keep)
+			rc = lb_buf_add(out, s, n);
+		for (i = 0; !keep && i < n && rc == 0; i++) {   /* the UTF-8 bytes (RFC 3987 §3.1) */
+			char pct[3] = { '%', "0123456789ABCDEF"[s[i] >> 4], "0123456789ABCDEF"[s[i] & 15] };
+			rc = lb_buf_add(out, pct, 3);
+		}
+		query |= c == '?';
+		frag |= c == '#' && keep;
+		s += n;
+	}
+	return rc;
+}
+
+void atom_time(char *buf, size_t len, int64_t t)
+{
+	struct tm tm;
+	time_t tt;
+
+	if (t < -62167219200LL)
+		t = -62167219200LL;   /* 0000-01-01T00:00:00Z */
+	if (t > 253402300799LL)
+		t = 253402300799LL;   /* 9999-12-31T23:59:59Z */
+	tt = (time_t)t;
+	gmtime_r(&tt, &tm);
+	/* scale (issue 10): digits by hand, snprintf() was a tenth of a
+	 * publish; the same text "%04d-%02d-%02dT%02d:%02d:%02dZ" */
+	{
+		char b[21];
+		int v[6] = { tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			     tm.tm_hour, tm.tm_min, tm.tm_sec };
+		static const char sep[] = "--T::Z";
+		size_t k = 0;
+
+		b[k++] = (char)('0' + v[0] / 1000 % 10);
+		b[k++] = (char)('0' + v[0] / 100 % 10);
+		for (int i = 0; i < 6; i++) {
+			b[k++] = (char)('0' + v[i] / 10 % 10);
+			b[k++] = (char)('0' + v[i] % 10);
+			b[k++] = sep[i];
+		}
+		if (len) {
+			k = k < len - 1 ? k : len - 1;
+			memcpy(buf, b, k);
+			buf[k] = '\0';
+		}
+	}
+}
+
+/* "http://host..." or "https://host...", scheme in any case, host nonempty. */
+static int is_http(const char *u)
+{
+	size_t n;
+
+	if (strncasecmp(u, "http://", 7) == 0)
+		n = 7;
+	else if (strncasecmp(u, "https://", 8) == 0)
+		n = 8;
+	else
+		return 0;
+	return u[n] && !strchr("/?#", u[n]);
+}
+
+int atom_resolve(lb_buf *out, const char *base, const char *ref)
+{
+	xmlChar *r;
+	int rc;
+
+	lb_buf_reset(out);
+	if (is_http(ref))
+		return lb_buf_adds(out, ref);
+	if (!*ref)
+		return -1;
+	r = xmlBuildURI((const xmlChar *)ref, (const xmlChar *)base);
+	if (!r)
+		return -1;
+	rc = is_http((const char *)r) ? lb_buf_adds(out, (const char *)r) : -1;
+	xmlFree(r);
+	return rc;
+}
+
+/* ---- the writer: the one path from data to XML --------------------------- */
+
+/*
+ * Every Atom document is written by the xw_* functions below.  Element and
+ * attribute names, indentation and the XML declaration are literals of
+ * this file (xw_markup()); every string that comes from data (URLs,
+ * titles, authors, ids, times, summaries) goes through xw_data() and so
+ * through atom_xml_escape().  Nothing else in this file writes XML.  Output is
+ * streamed to the document's temporary file in XW_FLUSH-byte pieces, so a
+ * document of any size costs bounded memory.
+ */
+#define XW_FLUSH 65536
+
+typedef struct xw {
+	lb_afile a;
+	lb_buf out;        /* pending output */
+	int failed;      /* out of memory or a write error: the document is abandoned */
+	int oom;
+	int errnum;      /* errno of a write error */
+} xw;
+
+static void xw_flush(xw *w)
+{
+	if (!w->failed && w->out.len && fwrite(w->out.data, 1, w->out.len, w->a.fp) != w->out.len) {
+		w->errnum = errno ? errno : EIO;
+		w->failed = 1;
+	}
+	lb_buf_reset(&w->out);
+}
+
+/* Literal markup of this file, never data. */
+static void xw_markup(xw *w, const char *m)
+{
+	if (lb_buf_adds(&w->out, m) != 0)
+		w->failed = w->oom = 1;
+}
+
+static void xw_data(xw *w, const char *s, int mode)
+{
+	if (atom_xml_escape(&w->out, s, mode) != 0)
+		w->failed = w->oom = 1;
+	if (w->out.len >= XW_FLUSH)
+		xw_flush(w);
+}
+
+/* ind<name>text</name>LF */
+static void xw_text_elem(xw *w, const char *ind, const char *name, const char *text, int mode)
+{
+	xw_markup(w, ind);
+	xw_markup(w, "<");
+	xw_markup(w, name);
+	xw_markup(w, ">");
+	xw_data(w, text, mode);
+	xw_markup(w, "</");
+	xw_markup(w, name);
+	xw_markup(w, ">\n");
+}
+
+static void xw_elem(xw *w, const char *ind, const char *name, const char *text)
+{
+	xw_text_elem(w, ind, name, text, XML_TEXT);
+}
+
+/* ind<name>LF or ind</name>LF */
+static void xw_tag(xw *w, const char *ind, const char *open_close, const char *name)
+{
+	xw_markup(w, ind);
+	xw_markup(w, open_close);
+	xw_markup(w, name);
+	xw_markup(w, ">\n");
+}
+
+static void xw_date(xw *w, const char *ind, const char *name, int64_t t)
+{
+	char when[32];
+
+	atom_time(when, sizeof when, t);
+	xw_elem(w, ind, name, when);
+}
+
+/* An atom:author with its atom:name; ind2 indents the name. */
+static void xw_person(xw *w, const char *ind, const char *ind2, const char *name)
+{
+	xw_tag(w, ind, "<", "author");
+	xw_elem(w, ind2, "name", name);
+	xw_tag(w, ind, "</", "author");
+}
+
+static void xw_link(xw *w, const char *ind, const char *rel, const char *href)
+{
+	xw_markup(w, ind);
+	xw_markup(w, "<link rel=\"");
+	xw_data(w, rel, XML_ATTR);
+	xw_markup(w, "\" href=\"");
+	xw_data(w, href, XML_ATTR);
+	xw_markup(w, "\"/>\n");
+}
+
+/* ---- the documents ------------------------------------------------------ */
+
+/* More archives than this in one run are synced together (write_archives). */
+#define ATOM_BATCH_SYNC 8
+/* Archives due are fetched from the state this many at a time. */
+#define ATOM_ARCHIVE_BATCH 256
+/* At most this many archives wait, closed, for one syncfs() and their
+ * renames (about 150 bytes each): 50,000 pages make 1,000 archives. */
+#define ATOM_SYNC_MAX 4096
+
+typedef struct feedctx {
+	const atom_cfg *cfg;
+	const char *dir;
+	char *base;        /* cfg->base with a trailing '/' */
+	char *host;        /* lowercased, for tag: URIs and the default author */
+	char *tag;         /* "tag:host,YYYY-MM-DD:" (RFC 4151) */
+	const char *title, *author;
+	xw w;              /* the document being written */
+	lb_buf tmp, iri, key;
+	size_t entries;    /* written into the current document */
+	int batch_sync;    /* archives closed unrenamed, one syncfs, then renamed */
+	lb_afile *pend;       /* closed temporary files of archives, not yet renamed */
+	size_t npend, cappend;
+	int tz_set;        /* tz holds tz_text() of tz_off (the same for most events) */
+	int64_t tz_off;
+	char tz[32];
+	char *err;
+	size_t errlen;
+} feedctx;
+
+
+static int oom(feedctx *f)
+{
+	snprintf(f->err, f->errlen, "out of memory");
+	return -1;
+}
+
+/* -1 with err when the document being written has failed. */
+static int xw_status(feedctx *f)
+{
+	if (!f->w.failed)
+		return 0;
+	if (f->w.oom)
+		return oom(f);
+	snprintf(f->err, f->errlen, "cannot write '%s': %s", f->w.a.path, strerror(f->w.errnum));
+	return -1;
+}
+
+/* Opens DIR/rel's temporary file for a new document. */
+static int doc_begin(feedctx *f, const char *rel)
+{
+	lb_buf path = LB_BUF_INIT;
+	int rc = 0;
+
+	f->w.failed = f->w.oom = f->w.errnum = 0;
+	f->entries = 0;
+	lb_buf_reset(&f->w.out);
+	if (lb_buf_addf(&path, "%s/%s", f->dir, rel) != 0)
+		return oom(f);
+	if (lb_afile_open(&f->w.a, path.data) != 0) {
+		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
+		rc = -1;
+	}
+	lb_buf_release(&path);
+	return rc;
+}
+
+/* Ends the document and replaces DIR/rel with it when ok and all went
+ * well; otherwise removes the temporary file.  0, or -1 with err. */
+static int doc_end(feedctx *f, int ok, int nosync)
+{
+	xw *w = &f->w;
+
+	xw_markup(w, "</feed>\n");
+	xw_flush(w);
+	if (!ok || xw_status(f) != 0) {
+		lb_afile_abort(&w->a);
+		return -1;
+	}
+	if (nosync) {   /* renamed after the batch's syncfs (write_batch()) */
+		char *path = strdup(w->a.path);
+		int rc = lb_afile_close_unrenamed(&w->a);
+
+		lb_afile *v = NULL;
+
+		if (rc == 0 && !(v = lb_grow(f->pend, &f->cappend, f->npend + 1, sizeof *v, 64))) {
+			lb_afile_abort(&w->a);
+			rc = oom(f);
+		} else if (rc != 0) {
+			snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "", strerror(errno));
+		} else {
+			f->pend = v;
+			f->pend[f->npend++] = w->a;
+		}
+		memset(&w->a, 0, sizeof w->a);
+		free(path);
+		return rc;
+	}
+	{
+		char *path = strdup(w->a.path);
+		int rc = lb_afile_commit(&w->a);
+		if (rc != 0)
+			snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "", strerror(errno));
+		free(path);
+		return rc;
+	}
+}
+
+/* f->iri = the IRI for BASE + path (RFC 3987 §3.1 for what is not an IRI). */
+static int base_iri(feedctx *f, const char *path)
+{
+	lb_buf_reset(&f->tmp);
+	lb_buf_reset(&f->iri);
+	if (lb_buf_adds(&f->tmp, f->base) || lb_buf_adds(&f->tmp, path) ||
+	    atom_iri(&f->iri, f->tmp.data, IRI_REF))
+		return oom(f);
+	return 0;
+}
+
+/* A link of a feed to one of its documents: BASE + fmt with n. */
+typedef struct doclink {
+	const char *rel, *fmt;
+	long long n;
+} doclink;
+
+/* The feed's head, up to its first entry. */
+static int doc_head(feedctx *f, const char *id, const char *title, const char *author,
+		    const doclink *links, size_t nlinks, const char *marker, int64_t updated)
+{
+	xw *w = &f->w;
+	size_t i;
+
+	xw_markup(w, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+		  "<feed xmlns=\"http://www.w3.org/2005/Atom\""
+		  " xmlns:fh=\"http://purl.org/syndication/history/1.0\">\n");
+	lb_buf_reset(&f->tmp);
+	if (lb_buf_adds(&f->tmp, f->tag) || lb_buf_adds(&f->tmp, id))
+		return oom(f);
+	xw_elem(w, "  ", "id", f->tmp.data);
+	xw_elem(w, "  ", "title", title);
+	xw_date(w, "  ", "updated", updated);
+	xw_person(w, "  ", "    ", author);
+	if (base_iri(f, "") != 0)
+		return -1;
+	xw_link(w, "  ", "alternate", f->iri.data);
+	for (i = 0; i < nlinks; i++) {
+		char path[64];
+		snprintf(path, sizeof path, links[i].fmt, links[i].n);
+		if (base_iri(f, path) != 0)
+			return -1;
+		xw_link(w, "  ", links[i].rel, f->iri.data);
+	}
+	if (marker) {
+		xw_markup(w, "  ");
+		xw_markup(w, marker);
+		xw_markup(w, "\n");
+	}
+	xw_markup(w, "  <generator>lirs-antenna</generator>\n");
+	return xw_status(f);
+}
+
+/* "UTC+9", "UTC+5:30", "UTC-3:30", "UTC" */
+static void tz_text(char *buf, size_t len, int64_t off)
+{
+	int64_t a = off < 0 ? -off : off;
+
+	if (off == 0)
+		snprintf(buf, len, "UTC");
+	else if (a % 3600 == 0)
+		snprintf(buf, len, "UTC%c%lld", off < 0 ? '-' : '+', (long long)(a / 3600));
+	else
+		snprintf(buf, len, "UTC%c%lld:%02lld", off < 0 ? '-' : '+', (long long)(a / 3600),
+			 (long long)(a % 3600 / 60));
+}
+
+/* The summary: the change excerpt when there is one, else when it was
+ * detected, the site's time zone, size, source. */
+static int add_summary(feedctx *f, const atom_ev_event *e)
+{
+	char when[32];
+
+	if (e->excerpt && *e->excerpt) {   /* what the update added (issue 9) */
+		xw_elem(&f->w, "    ", "summary", e->excerpt);
+		return 0;
+	}
+	atom_time(when, sizeof when, e->last_detected);
+	if (!f->tz_set || f->tz_off != e->tz_offset) {   /* perf: one snprintf() per zone */
+		tz_text(f->tz, sizeof f->tz, e->tz_offset);
+		f->tz_off = e->tz_offset;
+		f->tz_set = 1;
+	}
+	lb_buf_reset(&f->tmp);
+	if (lb_buf_adds(&f->tmp, "Detected ") || lb_buf_adds(&f->tmp, when) ||
+	    lb_buf_adds(&f->tmp, "; site time zone ") || lb_buf_adds(&f->tmp, f->tz) || lb_buf_adds(&f->tmp, "; ") ||
+	    (e->content_length > 0 ? lb_buf_addf(&f->tmp, "%lld bytes", (long long)e->content_length)
+				   : lb_buf_adds(&f->tmp, "size unknown")) ||
+	    (*e->source_url ? lb_buf_addf(&f->tmp, "; source %s", e->source_url) : 0))
+		return oom(f);
+	xw_elem(&f->w, "    ", "summary", f->tmp.data);
+	return 0;
+}
+
+/*
+ * f->iri = the id of e: the feed's tag, then "url:" (per_url) or
+ * "event:LM:", then the URL key with what RFC 4151's specific part does
+ * not allow percent-encoded (atom_iri()).
+ */
+static int entry_id(feedctx *f, const atom_ev_event *e, int per_url)
+{
+	lb_buf_reset(&f->key);
+	lb_buf_reset(&f->iri);
+	if (lirs_merge_url_key(&f->key, e->url) || lb_buf_adds(&f->iri, f->tag) ||
+	    (per_url ? lb_buf_adds(&f->iri, "url:")
+		     : lb_buf_addf(&f->iri, "event:%lld:", (long long)e->last_modified)) ||
+	    atom_iri(&f->iri, f->key.data, IRI_TAG))
+		return oom(f);
+	return 0;
+}
+
+/* One atom:entry for e.  per_url: the id names the URL, not the event. */
+static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
+{
+	xw *w = &f->w;
+	const char *title = *e->title ? e->title : e->url;
+
+	if (entry_id(f, e, per_url) != 0)
+		return -1;
+	xw_markup(w, "  <entry>\n");
+	/* XML_MIN: an id's bytes stay what they always were (' unescaped) */
+	xw_text_elem(w, "    ", "id", f->iri.data, XML_MIN);
+	xw_elem(w, "    ", "title", title);
+	if (atom_resolve(&f->tmp, f->base, e->url) == 0) {
+		lb_buf_reset(&f->iri);
+		if (atom_iri(&f->iri, f->tmp.data, IRI_REF) != 0)
+			return oom(f);
+		xw_link(w, "    ", "alternate", f->iri.data);
+	} else {
+		/* RFC 4287 §4.1.2: no alternate link, so some content */
+		xw_elem(w, "    ", "content", e->url);
+	}
+	xw_date(w, "    ", "updated", e->last_modified);
+	if (*e->author)
+		xw_person(w, "    ", "      ", e->author);
+	if (add_summary(f, e) != 0)
+		return -1;
+	xw_markup(w, "  </entry>\n");
+	f->entries++;
+	return xw_status(f);
+}
+
+static int add_event_cb(void *ctx, const atom_ev_event *e)
+{
+	return add_entry(ctx, e, 0);
+}
+
+static int add_current_cb(void *ctx, const atom_ev_event *e)
+{
+	return add_entry(ctx, e, 1);
+}
+
+/* Archive a.n: a pure function of its events, its title and author, the
+ * base and whether archive n+1 exists (RFC 5005 §4: it must not change). */
+static int write_archive(feedctx *f, atom_evstore *st, const atom_ev_archive *a)
+{
+	doclink links[4];
+	size_t k = 0;
+	char rel[64];
+	int64_t max;
+	int any, ok;
+
+	if (atom_evstore_max_lm(st, a->first_seq, a->last_seq, &max, &any, f->err, f->errlen) != 0)
+		return -1;
+	links[k++] = (doclink){ "current", "index.atom", 0 };
+	links[k++] = (doclink){ "self", "archive/%lld.atom", a->n };
+	if (a->n > 1)
+		links[k++] = (doclink){ "prev-archive", "archive/%lld.atom", a->n - 1 };
+	if (a->has_next)
+		links[k++] = (doclink){ "next-archive", "archive/%lld.atom", a->n + 1 };
+	snprintf(rel, sizeof rel, "archive/%lld.atom", (long long)a->n);
+	if (doc_begin(f, rel) != 0)
+		return -1;
+	ok = doc_head(f, "events", a->title, a->author, links, k, "<fh:archive/>", max) == 0 &&
+	     atom_evstore_each_event(st, a->first_seq, a->last_seq, add_event_cb, f, f->err, f->errlen) == 0;
+	return doc_end(f, ok, f->batch_sync);
+}
+
+typedef struct alist {
+	atom_ev_archive *v;
+	size_t n, cap;
+	int all;           /* every archive, not only those due */
+	int64_t lowest;    /* the lowest n seen */
+	size_t seen;
+} alist;
+
+static int collect_archive(void *ctx, const atom_ev_archive *a)
+{
+	alist *l = ctx;
+	atom_ev_archive *v;
+
+	l->seen++;
+	l->lowest = a->n;
+	if (!l->all && a->written && (a->next_linked || !a->has_next))
+		return 0;   /* nothing due */
+	if (!(v = lb_grow(l->v, &l->cap, l->n + 1, sizeof *v, 16)))
+		return -2;
+	l->v = v;
+	l->v[l->n] = *a;
+	l->v[l->n].title = strdup(a->title);
+	l->v[l->n].author = strdup(a->author);
+	if (!l->v[l->n].title || !l->v[l->n].author) {
+		free((char *)l->v[l->n].title);
+		free((char *)l->v[l->n].author);
+		return -2;
+	}
+	l->n++;
+	return 0;
+}
+
+static void alist_clear(alist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		free((char *)l->v[i].title);
+		free((char *)l->v[i].author);
+	}
+	l->n = 0;
+	l->seen = 0;
+}
+
+/*
+ * The archives closed unrenamed (batch_sync): one syncfs() puts their
+ * data on disk, then each is renamed to its name, newest first, so a
+ * next-archive link never points at a file not there yet, then the
+ * archive directory is synced for the names.  A crash leaves no archive
+ * under its name whose data is not on disk (perf, issue 10).  With rc
+ * != 0 they are removed.  Returns rc, or -1 with err.
+ */
+static int rename_pending(feedctx *f, int rc)
+{
+	lb_buf adir = LB_BUF_INIT;
+	size_t i;
+
+	if (rc == 0 && f->npend && lb_afile_syncdir(f->dir) != 0) {
+		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
+		rc = -1;
+	}
+	for (i = 0; i < f->npend; i++) {
+		if (rc != 0) {
+			lb_afile_abort(&f->pend[i]);
+		} else {
+			char *path = strdup(f->pend[i].path);
+
+			if (lb_afile_rename(&f->pend[i]) != 0) {
+				snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "",
+					 strerror(errno));
+				rc = -1;
+			}
+			free(path);
+		}
+	}
+	if (rc == 0 && f->npend) {
+		if (lb_buf_addf(&adir, "%s/archive", f->dir) != 0)
+			rc = oom(f);
+		else if (lb_afile_fsyncdir(adir.data) != 0) {
+			snprintf(f->err, f->errlen, "cannot sync '%s': %s", adir.data, strerror(errno));
+			rc = -1;
+		}
+	}
+	f->npend = 0;
+	lb_buf_release(&adir);
+	return rc;
+}
+
+/* Writes one batch of archives (newest first) and records them as on
+ * disk: a record that commits only with the run's transaction, after the
+ * sync (write_archives()). */
+static int write_batch(feedctx *f, atom_evstore *st, alist *l, atom_stats *stats)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < l->n; i++)
+		rc = write_archive(f, st, &l->v[i]);
+	if (f->npend + ATOM_ARCHIVE_BATCH > ATOM_SYNC_MAX || rc != 0)
+		rc = rename_pending(f, rc);
+	for (i = 0; rc == 0 && i < l->n; i++) {
+		rc = atom_evstore_archive_done(st, l->v[i].n, l->v[i].has_next, f->err, f->errlen);
+		stats->archives_written += rc == 0;
+	}
+	return rc;
+}
+
+/* Writes the archives due, the newest first, so a next-archive link is
+ * only ever written once its target is on disk; ATOM_ARCHIVE_BATCH at a
+ * time, so memory does not grow with their number. */
+static int write_archives(feedctx *f, atom_evstore *st, atom_stats *stats)
+{
+	alist l = { NULL, 0, 0, 0, -1, 0 };
+	struct stat sb;
+	lb_buf p = LB_BUF_INIT;
+	int64_t due, below = -1;
+	int rc;
+
+	if (lb_buf_addf(&p, "%s/index.atom", f->dir) != 0)
+		return oom(f);
+	l.all = stat(p.data, &sb) != 0;   /* a new DIR: write every archive */
+	lb_buf_release(&p);
+	if (atom_evstore_count_archives(st, l.all, &due, f->err, f->errlen) != 0)
+		return -1;
+	/* A usual run writes one or two archives: an fsync each.  A first run
+	 * (or a rebuild) writes thousands: then one syncfs() for up to
+	 * ATOM_SYNC_MAX of them before their renames (rename_pending()) is
+	 * far cheaper, though it also flushes others' dirty data on
+	 * the same filesystem.  A crash leaves no archive under its name
+	 * whose data is not on disk.  Either way the record that they are on
+	 * disk commits only after the sync (write_all()'s transaction), so a
+	 * crash before it just rewrites them, byte for byte. */
+	f->batch_sync = due > ATOM_BATCH_SYNC;
+	do {
+		alist_clear(&l);
+		rc = atom_evstore_each_archive_desc(st, l.all, below, ATOM_ARCHIVE_BATCH, collect_archive, &l,
+					       f->err, f->errlen);
+		if (rc == -2)
+			rc = oom(f);
+		if (rc == 0)
+			rc = write_batch(f, st, &l, stats);
+		below = l.lowest;
+	} while (rc == 0 && l.seen == ATOM_ARCHIVE_BATCH);
+	rc = rename_pending(f, rc);
+	alist_clear(&l);
+	free(l.v);
+	return rc;
+}
+
+/* index.atom: the events after the newest archive (RFC 5005 §4). */
+static int write_index(feedctx *f, atom_evstore *st)
+{
+	doclink links[2];
+	size_t k = 0;
+	int64_t last, count, max;
+	int any, ok;
+
+	if (atom_evstore_archived(st, &last, &count, f->err, f->errlen) != 0 ||
+	    atom_evstore_max_lm(st, last + 1, -1, &max, &any, f->err, f->errlen) != 0)
+		return -1;
+	/* empty: updated is the newest archive's */
+	if (!any && count > 0 &&
+	    atom_evstore_max_lm(st, last - f->cfg->page_size + 1, last, &max, &any, f->err, f->errlen) != 0)
+		return -1;
+	links[k++] = (doclink){ "self", "index.atom", 0 };
+	if (count > 0)
+		links[k++] = (doclink){ "prev-archive", "archive/%lld.atom", count };
+	if (doc_begin(f, "index.atom") != 0)
+		return -1;
+	ok = doc_head(f, "events", f->title, f->author, links, k, NULL, any ? max : f->cfg->now) == 0 &&
+	     atom_evstore_each_event(st, last + 1, -1, add_event_cb, f, f->err, f->errlen) == 0;
+	return doc_end(f, ok, 0);
+}
+
+/* Where current.atom's records come from: an array (the antenna, one
+ * event per URL) or a staged run (lirs atom, its winner per URL). */
+typedef struct cursrc {
+	const atom_ev_event *v;
+	size_t n;
+	atom_ev_run *run;
+	atom_cur_fn get;   /* when set: v and n from it, asked only for current.atom */
+	void *ctx;
+} cursrc;
+
+/* current.atom: a complete feed (RFC 5005 §2) of the records given. */
+static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
+{
+	doclink self = { "self", "current.atom", 0 };
+	int64_t max = 0;
+	int any = 0, ok;
+	size_t i;
+
+	if (src->get) {
+		cursrc got = { NULL, 0, NULL, NULL, NULL };
+
+		if (src->get(src->ctx, &got.v, &got.n, f->err, f->errlen) != 0)
+			return -1;
+		return write_current(f, &got, stats);
+	}
+	if (src->run) {
+		if (atom_ev_run_max_lm(src->run, &max, &any, f->err, f->errlen) != 0)
+			return -1;
+	} else {
+		for (i = 0; i < src->n; i++)
+			if (!any++ || src->v[i].last_modified > max)
+				max = src->v[i].last_modified;
+	}
+	if (doc_begin(f, "current.atom") != 0)
+		return -1;
+	ok = doc_head(f, "current", f->title, f->author, &self, 1, "<fh:complete/>",
+		      any ? max : f->cfg->now) == 0;
+	if (ok && src->run)
+		ok = atom_ev_run_each_latest(src->run, add_current_cb, f, f->err, f->errlen) == 0;
+	for (i = 0; ok && !src->run && i < src->n; i++)
+		ok = add_entry(f, &src->v[i], 1) == 0;
+	stats->current_entries = f->entries;
+	return doc_end(f, ok, 0);
+}
+
+/* Base URL, host and tag prefix from cfg; -1 with err when base is bad. */
+static int feed_setup(feedctx *f, const atom_cfg *cfg)
+{
+	xmlURIPtr u = xmlParseURI(cfg->base ? cfg->base : "");
+	size_t i, n;
+	int rc = -1;
+
+	if (!u || !u->scheme || !u->server || !*u->server ||
+	    (strcasecmp(u->scheme, "http") != 0 && strcasecmp(u->scheme, "https") != 0)) {
+		snprintf(f->err, f->errlen, "base '%s' is not an absolute http or https URL",
+			 cfg->base ? cfg->base : "");
+		goto out;
+	}
+	n = strlen(cfg->base);
+	f->base = malloc(n + 2);
+	f->host = strdup(u->server);
+	if (!f->base || !f->host) {
+		oom(f);
+		goto out;
+	}
+	/* the base names a directory: "https://x/feeds" means "https://x/feeds/" */
+	memcpy(f->base, cfg->base, n + 1);
+	if (n == 0 || cfg->base[n - 1] != '/')
+		memcpy(f->base + n, "/", 2);
+	for (i = 0; f->host[i]; i++)
+		if (f->host[i] >= 'A' && f->host[i] <= 'Z')
+			f->host[i] = (char)(f->host[i] - 'A' + 'a');
+	rc = 0;
+out:
+	if (u)
+		xmlFreeURI(u);
+	return rc;
+}
+
+/* A setting fixed at the state's first run: set it, or check it. */
+static int fixed_meta(feedctx *f, atom_evstore *st, const char *key, const char *want,
+		      const char *option, char **got)
+{
+	int r = atom_evstore_meta_get(st, key, got, f->err, f->errlen);
+
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		*got = strdup(want);
+		if (!*got)
+			return oom(f);
+		return atom_evstore_meta_set(st, key, want, f->err, f->errlen);
+	}
+	if (option && strcmp(*got, want) != 0) {
+		snprintf(f->err, f->errlen, "%s '%s' differs from '%s' this state was made with"
+			 " (archives must not change)", option, want, *got);
+		return -1;
+	}
+	return 0;
+}
+
+/* f->tag = "tag:host,date:" (RFC 4151 §2.1); the host as an IRI. */
+static int make_tag(feedctx *f, const char *date)
+{
+	lb_buf t = LB_BUF_INIT;
+
+	if (lb_buf_adds(&t, "tag:") || atom_iri(&t, f->host, IRI_REF) || lb_buf_addf(&t, ",%s:", date)) {
+		lb_buf_release(&t);
+		return oom(f);
+	}
+	f->tag = lb_buf_detach(&t, NULL);
+	return f->tag ? 0 : oom(f);
+}
+
+/* The new events of a run: an array, or staged (or neither). */
+typedef struct newsrc {
+	const atom_ev_event *v;
+	size_t n;
+	atom_ev_run *run;
+} newsrc;
+
+/* Transaction 1: events in, settings checked, full archives sealed. */
+static int record(feedctx *f, atom_evstore *st, const newsrc *ev, atom_stats *stats)
+{
+	char ps[32], today[32], *base = NULL, *size = NULL, *date = NULL;
+	int rc = -1;
+
+	snprintf(ps, sizeof ps, "%lld", (long long)f->cfg->page_size);
+	atom_time(today, sizeof today, f->cfg->now);
+	today[10] = '\0';
+	if (atom_evstore_begin(st, f->err, f->errlen) != 0)
+		return -1;
+	if (fixed_meta(f, st, "atom_base", f->base, "base", &base) ||
+	    fixed_meta(f, st, "atom_page_size", ps, "page size", &size) ||
+	    fixed_meta(f, st, "atom_tag_date", today, NULL, &date) || make_tag(f, date))
+		goto out;
+	if ((ev->run ? atom_evstore_add_staged(st, ev->run, &stats->events_added, f->err, f->errlen)
+		     : atom_evstore_add_run(st, ev->v, ev->n, &stats->events_added, f->err, f->errlen)) != 0 ||
+	    atom_evstore_seal(st, f->cfg->page_size, f->title, f->author, &stats->archives_sealed,
+			 f->err, f->errlen) != 0)
+		goto out;
+	rc = atom_evstore_commit(st, f->err, f->errlen);
+out:
+	if (rc != 0)
+		atom_evstore_rollback(st);
+	free(base);
+	free(size);
+	free(date);
+	return rc;
+}
+
+/* Transaction 2: the files, with the bookkeeping of what is on disk. */
+static int write_all(feedctx *f, atom_evstore *st, const cursrc *cur, atom_stats *stats)
+{
+	lb_buf p = LB_BUF_INIT;
+	int64_t last;
+
+	if (lb_buf_addf(&p, "%s/archive", f->dir) != 0)
+		return oom(f);
+	if (lb_mkdir_p(p.data, 0755) != 0) {
+		snprintf(f->err, f->errlen, "cannot create '%s': %s", p.data, strerror(errno));
+		lb_buf_release(&p);
+		return -1;
+	}
+	lb_buf_release(&p);
+	if (atom_evstore_begin(st, f->err, f->errlen) != 0)
+		return -1;
+	if (write_archives(f, st, stats) != 0 || write_index(f, st) != 0 ||
+	    write_current(f, cur, stats) != 0 ||
+	    atom_evstore_archived(st, &last, &stats->archives_total, f->err, f->errlen) != 0 ||
+	    atom_evstore_commit(st, f->err, f->errlen) != 0) {
+		atom_evstore_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+static int publish(atom_evstore *st, const char *dir, const atom_cfg *cfg, const newsrc *ev,
+		   const cursrc *cur, atom_stats *stats, char *err, size_t errlen)
+{
+	atom_cfg c = *cfg;
+	feedctx f;
+	lb_buf title = LB_BUF_INIT;
+	int rc = -1;
+
+	memset(stats, 0, sizeof *stats);
+	memset(&f, 0, sizeof f);
+	lb_buf_init(&f.w.out);
+	lb_buf_init(&f.tmp);
+	lb_buf_init(&f.iri);
+	lb_buf_init(&f.key);
+	f.err = err;
+	f.errlen = errlen;
+	f.dir = dir;
+	if (c.page_size == 0)
+		c.page_size = ATOM_DEFAULT_PAGE_SIZE;
+	f.cfg = &c;
+	if (c.page_size < 1) {
+		snprintf(err, errlen, "page size must be at least 1");
+		return -1;
+	}
+	if (feed_setup(&f, &c) != 0)
+		goto out;
+	if (!c.title && lb_buf_addf(&title, "%s updates", f.host) != 0) {
+		oom(&f);
+		goto out;
+	}
+	f.title = c.title ? c.title : title.data;
+	f.author = c.author && *c.author ? c.author : f.host;
+	if (record(&f, st, ev, stats) == 0 && write_all(&f, st, cur, stats) == 0)
+		rc = 0;
+out:
+	lb_buf_release(&title);
+	lb_buf_release(&f.w.out);
+	lb_buf_release(&f.tmp);
+	lb_buf_release(&f.iri);
+	lb_buf_release(&f.key);
+	while (f.npend)   /* none left but on an early error */
+		lb_afile_abort(&f.pend[--f.npend]);
+	free(f.pend);
+	free(f.base);
+	free(f.host);
+	free(f.tag);
+	return rc;
+}
+
+int atom_publish(atom_evstore *st, const char *dir, const atom_cfg *cfg,
+		 const atom_ev_event *new_ev, size_t n_new,
+		 const atom_ev_event *cur, size_t n_cur,
+		 atom_stats *stats, char *err, size_t errlen)
+{
+	newsrc ev = { new_ev, n_new, NULL };
+	cursrc c = { cur, n_cur, NULL, NULL, NULL };
+
+	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
+}
+
+int atom_publish_later(atom_evstore *st, const char *dir, const atom_cfg *cfg,
+		       const atom_ev_event *new_ev, size_t n_new, atom_cur_fn get, void *ctx,
+		       atom_stats *stats, char *err, size_t errlen)
+{
+	newsrc ev = { new_ev, n_new, NULL };
+	cursrc c = { NULL, 0, NULL, get, ctx };
+
+	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
+}
+
+int atom_publish_run(atom_evstore *st, const char *dir, const atom_cfg *cfg, atom_ev_run *run,
+		     atom_stats *stats, char *err, size_t errlen)
+{
+	newsrc ev = { NULL, 0, run };
+	cursrc c = { NULL, 0, run, NULL, NULL };
+
+	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
+}

@@ -1,0 +1,126 @@
+/*
+ * atom.h: the Atom writer (RFC 4287) and the RFC 5005 document set.
+ *
+ *   DIR/index.atom      subscription document (RFC 5005 §4): the events
+ *                       not yet archived, newest first, prev-archive link
+ *   DIR/archive/N.atom  archive documents, N = 1.. oldest first, page_size
+ *                       events each, fh:archive; written once when full,
+ *                       later only the next-archive link is added, once
+ *   DIR/current.atom    complete feed (RFC 5005 §2, fh:complete): one entry
+ *                       per URL, the records fresh now
+ *
+ * An archive's bytes are a pure function of its events, the title and
+ * author it was sealed with, the base URL and whether archive N+1 exists:
+ * no run time, no program version.  All files are replaced atomically.
+ * This file holds the project's one XML escaper and its one writer of
+ * Atom documents (atom.c's xw_* functions): no other code writes XML.
+ */
+#ifndef LIRS_ATOM_H
+#define LIRS_ATOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lb_buf.h"
+#include "atom_evstore.h"
+
+#define ATOM_DEFAULT_PAGE_SIZE 50
+
+/* atom_xml_escape() modes */
+enum {
+	XML_TEXT = 0,  /* character data: & < > " ' escaped */
+	XML_ATTR = 1,  /* an attribute value: also TAB, LF, CR as references */
+	XML_MIN = 2    /* character data, only & < > escaped (XML 1.0 §2.4):
+	                  for ids, whose bytes must stay what they were */
+};
+
+/*
+ * Appends s as XML character data or an attribute value (mode above):
+ * escapes & < > " ', removes characters XML 1.0 §2.2 forbids (C0 controls
+ * other than TAB, LF, CR; U+FFFE, U+FFFF) and writes U+FFFD for each byte
+ * that is not valid UTF-8 (surrogates and overlong forms included).  In
+ * attributes TAB, LF and CR become character references so they survive
+ * attribute-value normalisation.  The only way data gets into an Atom
+ * document.  Returns 0, or -1 when out of memory.
+ */
+int atom_xml_escape(lb_buf *out, const char *s, int mode);
+
+/* atom_iri() modes */
+enum {
+	IRI_TAG = 0,   /* RFC 4151's specific part: ipchar / "/" / "?"; "%" is data */
+	IRI_REF = 1    /* an IRI reference: also "#" (once), "[" "]" in the
+	                  authority, and "%" when it starts an escape */
+};
+/*
+ * Appends s to out as an IRI (RFC 3987 §2.2): every byte of what the mode
+ * does not allow is percent-encoded (the UTF-8 bytes of a character not
+ * allowed, each byte of invalid UTF-8: RFC 3987 §3.1), so a string that
+ * was already allowed comes out byte for byte, and distinct strings stay
+ * distinct.  Non-ASCII is kept when it is a ucschar (iprivate: in the
+ * query only).  Returns 0, or -1 when out of memory.
+ */
+int atom_iri(lb_buf *out, const char *s, int mode);
+
+/* RFC 3339 UTC ("2024-01-02T03:04:05Z") into buf (at least 21 bytes);
+ * t is clamped to years 0000-9999. */
+void atom_time(char *buf, size_t len, int64_t t);
+
+/*
+ * Resolves ref against base (RFC 3986 §5.2) into out (reset first).
+ * Returns 0 when the result is an absolute http: or https: URL, -1 when
+ * not (out then holds nothing useful).
+ */
+int atom_resolve(lb_buf *out, const char *base, const char *ref);
+
+typedef struct atom_cfg {
+	const char *base;      /* absolute http(s) URL where DIR is served */
+	const char *title;     /* NULL = "<host> updates" */
+	const char *author;    /* feed-level author; NULL = the base's host */
+	int64_t page_size;     /* 0 = ATOM_DEFAULT_PAGE_SIZE */
+	int64_t now;           /* Unix time: updated of empty feeds, tag date */
+} atom_cfg;
+
+typedef struct atom_stats {
+	size_t events_added;       /* new events recorded this run */
+	int64_t archives_sealed;   /* archives that filled this run */
+	int64_t archives_written;  /* archive files written (new, rewritten) */
+	int64_t archives_total;
+	size_t current_entries;
+} atom_stats;
+
+/*
+ * One run: records the new events (atom_evstore_add_run(), may be n_new = 0
+ * when the caller added them itself), seals full archives, then writes
+ * the archives still due, index.atom and current.atom (from cur[0..n_cur),
+ * one entry each: the caller passes one event per URL) under dir.
+ * The state remembers the base URL, the page size and the tag date of its
+ * first run and refuses another base or page size.  When dir/index.atom
+ * is missing every archive is written again (same bytes).  Returns 0, or
+ * -1 with err.
+ */
+int atom_publish(atom_evstore *st, const char *dir, const atom_cfg *cfg,
+		 const atom_ev_event *new_ev, size_t n_new,
+		 const atom_ev_event *cur, size_t n_cur,
+		 atom_stats *stats, char *err, size_t errlen);
+/*
+ * The same, with current.atom's records asked of get(ctx, &v, &n, err,
+ * errlen) only when current.atom is written, after the archives and
+ * index.atom: the antenna loads its pages meanwhile (perf, issue 10).
+ * get returns 0, or -1 with err; v stays valid until atom_publish_later()
+ * returns.
+ */
+typedef int (*atom_cur_fn)(void *ctx, const atom_ev_event **v, size_t *n, char *err,
+			   size_t errlen);
+int atom_publish_later(atom_evstore *st, const char *dir, const atom_cfg *cfg,
+		       const atom_ev_event *new_ev, size_t n_new, atom_cur_fn get, void *ctx,
+		       atom_stats *stats, char *err, size_t errlen);
+/*
+ * The same for a run staged with atom_ev_run_add() (`lirs atom`): its events
+ * are added as atom_evstore_add_run() would add them, current.atom lists its
+ * record per URL (atom_ev_run_each_latest()).  Every document is streamed to
+ * its file, so memory does not grow with the events or the archives.
+ */
+int atom_publish_run(atom_evstore *st, const char *dir, const atom_cfg *cfg, atom_ev_run *run,
+		     atom_stats *stats, char *err, size_t errlen);
+
+#endif

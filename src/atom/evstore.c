@@ -1,0 +1,978 @@
+/*
+ * evstore.c: update events in SQLite (evstore.h).
+ *
+ * Cost model: adding k events to a state of n events costs O(k log n):
+ * inserts go through the UNIQUE(url_key, last_modified) index; sealing
+ * reads only the events after the last archive (seq is the rowid); the
+ * archives still to be written are found through a partial index.  No
+ * query in a run scans the whole events table.
+ */
+#include "atom_evstore.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "lb_buf.h"
+#include "lirs_merge.h"
+
+struct atom_evstore {
+	sqlite3 *db;
+	int owned;
+	char *name;          /* for messages */
+	sqlite3_stmt *ins;
+	sqlite3_stmt *max_lm;   /* atom_evstore_max_lm(), prepared once */
+	sqlite3_stmt *each;  /* atom_evstore_each_event(): one prepare per store */
+	int each_busy;       /* a walk is under way (a callback may start another) */
+	int64_t keep;        /* retention: events kept, EVSTORE_KEEP_ALL */
+	lb_buf key;
+};
+
+/* Migrations: entry v-1 takes a state from schema v-1 to v.  Append only. */
+static const char *const migrations[] = {
+	/* 1 */
+	"CREATE TABLE IF NOT EXISTS ev_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS ev_events("
+	" seq INTEGER PRIMARY KEY,"
+	" url TEXT NOT NULL, url_key TEXT NOT NULL,"
+	" last_modified INTEGER NOT NULL, last_detected INTEGER NOT NULL,"
+	" tz_offset INTEGER NOT NULL DEFAULT 0, content_length INTEGER NOT NULL DEFAULT 0,"
+	" title TEXT NOT NULL DEFAULT '', author TEXT NOT NULL DEFAULT '',"
+	" source_url TEXT NOT NULL DEFAULT '',"
+	" UNIQUE(url_key, last_modified));"
+	"CREATE TABLE IF NOT EXISTS ev_archives("
+	" n INTEGER PRIMARY KEY, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,"
+	" title TEXT NOT NULL, author TEXT NOT NULL,"
+	" next_linked INTEGER NOT NULL DEFAULT 0, written INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX IF NOT EXISTS ev_archives_todo ON ev_archives(n)"
+	" WHERE written = 0 OR next_linked = 0;",
+	/* 2: change excerpts (issue 9) */
+	"ALTER TABLE ev_events ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';",
+};
+
+static int fail(atom_evstore *st, char *err, size_t errlen, int rc, const char *what)
+{
+	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		snprintf(err, errlen, "state file '%s' is locked by another run", st->name);
+	else
+		snprintf(err, errlen, "state file '%s': %s: %s", st->name, what,
+			 st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+	return -1;
+}
+
+static int exec(atom_evstore *st, const char *sql, char *err, size_t errlen)
+{
+	int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : fail(st, err, errlen, rc, "cannot update");
+}
+
+/* One integer from sql (no parameters), or dflt when no row. */
+static int query_int(atom_evstore *st, const char *sql, int64_t a, int64_t *out, int64_t dflt,
+		     char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	if (sqlite3_bind_parameter_count(s) > 0)
+		sqlite3_bind_int64(s, 1, a);
+	rc = sqlite3_step(s);
+	*out = dflt;
+	if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		*out = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(st, err, errlen, rc, "cannot read");
+	return 0;
+}
+
+/* The schema this state is at: ev_meta's, or 0 when the tables are new. */
+static int schema_of(atom_evstore *st, int64_t *v, char *err, size_t errlen)
+{
+	int64_t has;
+
+	if (query_int(st, "SELECT count(*) FROM sqlite_master WHERE name = 'ev_meta'", 0,
+		      &has, 0, err, errlen) != 0)
+		return -1;
+	if (!has) {
+		*v = 0;
+		return 0;
+	}
+	return query_int(st, "SELECT CAST(value AS INTEGER) FROM ev_meta WHERE key = 'schema'",
+			 0, v, 0, err, errlen);
+}
+
+static int migrate(atom_evstore *st, char *err, size_t errlen)
+{
+	int64_t v, uv = 0;
+	char sql[128];
+	int n = (int)(sizeof migrations / sizeof migrations[0]);
+
+	if (atom_evstore_begin(st, err, errlen) != 0)
+		return -1;
+	if (schema_of(st, &v, err, errlen) != 0 ||
+	    (st->owned && query_int(st, "PRAGMA user_version", 0, &uv, 0, err, errlen) != 0))
+		goto fail;
+	if (uv > v)
+		v = uv;
+	if (v > EVSTORE_SCHEMA) {
+		snprintf(err, errlen, "state file '%s' has schema %lld, newer than this program's %d",
+			 st->name, (long long)v, EVSTORE_SCHEMA);
+		goto fail;
+	}
+	for (; v < n; v++)
+		if (exec(st, migrations[v], err, errlen) != 0)
+			goto fail;
+	snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO ev_meta VALUES('schema', '%d')", EVSTORE_SCHEMA);
+	if (exec(st, sql, err, errlen) != 0)
+		goto fail;
+	if (st->owned) {
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", EVSTORE_SCHEMA);
+		if (exec(st, sql, err, errlen) != 0)
+			goto fail;
+	}
+	return atom_evstore_commit(st, err, errlen);
+fail:
+	atom_evstore_rollback(st);
+	return -1;
+}
+
+static int setup(atom_evstore *st, char *err, size_t errlen)
+{
+	int rc;
+
+	if (migrate(st, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db,
+		"INSERT OR IGNORE INTO ev_events(url, url_key, last_modified, last_detected,"
+		" tz_offset, content_length, title, author, source_url, excerpt)"
+		" VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &st->ins, NULL);
+	return rc == SQLITE_OK ? 0 : fail(st, err, errlen, rc, "cannot prepare");
+}
+
+static atom_evstore *new_store(const char *name)
+{
+	atom_evstore *st = calloc(1, sizeof *st);
+
+	if (!st)
+		return NULL;
+	st->name = strdup(name ? name : "");
+	st->keep = EVSTORE_KEEP_ALL;
+	lb_buf_init(&st->key);
+	if (!st->name) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+int atom_evstore_open(atom_evstore **out, const char *path, int busy_ms, char *err, size_t errlen)
+{
+	atom_evstore *st = new_store(path);
+	int rc;
+
+	*out = NULL;
+	if (!st) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	st->owned = 1;
+	/* NOMUTEX: a state file of its own is used by one thread */
+	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open state file '%s': %s", path,
+			 st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		atom_evstore_close(st);
+		return -1;
+	}
+	sqlite3_busy_timeout(st->db, busy_ms > 0 ? busy_ms : EVSTORE_DEFAULT_BUSY_MS);
+	/* WAL: a web server or a second reader never blocks a run. */
+	if (exec(st, "PRAGMA journal_mode = WAL", err, errlen) != 0 ||
+	    exec(st, "PRAGMA synchronous = NORMAL", err, errlen) != 0 ||
+	    setup(st, err, errlen) != 0) {
+		atom_evstore_close(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
+int atom_evstore_attach(atom_evstore **out, sqlite3 *db, char *err, size_t errlen)
+{
+	const char *name = sqlite3_db_filename(db, "main");
+	atom_evstore *st = new_store(name);
+
+	*out = NULL;
+	if (!st) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	st->db = db;
+	if (setup(st, err, errlen) != 0) {
+		atom_evstore_close(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
+void atom_evstore_close(atom_evstore *st)
+{
+	if (!st)
+		return;
+	sqlite3_finalize(st->ins);
+	sqlite3_finalize(st->max_lm);
+	sqlite3_finalize(st->each);
+	if (st->owned)
+		sqlite3_close(st->db);
+	lb_buf_release(&st->key);
+	free(st->name);
+	free(st);
+}
+
+int atom_evstore_begin(atom_evstore *st, char *err, size_t errlen)
+{
+	return exec(st, "BEGIN IMMEDIATE", err, errlen);
+}
+
+int atom_evstore_commit(atom_evstore *st, char *err, size_t errlen)
+{
+	if (st->keep != EVSTORE_KEEP_ALL && !sqlite3_get_autocommit(st->db) &&
+	    atom_evstore_prune(st, st->keep, NULL, err, errlen) != 0)
+		return -1;
+	return exec(st, "COMMIT", err, errlen);
+}
+
+void atom_evstore_rollback(atom_evstore *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int atom_evstore_meta_get(atom_evstore *st, const char *key, char **out, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db, "SELECT value FROM ev_meta WHERE key = ?", -1, &s, NULL);
+
+	*out = NULL;
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*out = strdup((const char *)sqlite3_column_text(s, 0));
+		sqlite3_finalize(s);
+		if (!*out) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		return 1;
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int atom_evstore_meta_set(atom_evstore *st, const char *key, const char *value, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO ev_meta VALUES(?, ?)", -1, &s, NULL);
+
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot update");
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot update");
+}
+
+static const char *nz(const char *s) { return s ? s : ""; }
+
+/* Parameters 3 to 9 of an insert into ev_events or a run (after the URL
+ * and its key): the event's fields, in the order both tables have them. */
+static void bind_event(sqlite3_stmt *s, const atom_ev_event *e)
+{
+	sqlite3_bind_int64(s, 3, e->last_modified);
+	sqlite3_bind_int64(s, 4, e->last_detected);
+	sqlite3_bind_int64(s, 5, e->tz_offset);
+	sqlite3_bind_int64(s, 6, e->content_length);
+	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+}
+
+int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = st->ins;
+	int rc;
+
+	lb_buf_reset(&st->key);
+	if (lirs_merge_url_key(&st->key, nz(e->url)) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	sqlite3_reset(s);
+	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, st->key.data, (int)st->key.len, SQLITE_STATIC);
+	bind_event(s, e);
+	sqlite3_bind_text(s, 10, nz(e->excerpt), -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return fail(st, err, errlen, rc, "cannot add event");
+	return sqlite3_changes(st->db) > 0;
+}
+
+/* Sorting a run: keys computed once. */
+typedef struct run_item {
+	const atom_ev_event *e;
+	char *key;
+	size_t idx;
+} run_item;
+
+static int cmp_run(const void *a, const void *b)
+{
+	const run_item *x = a, *y = b;
+	int c;
+
+	if (x->e->last_modified != y->e->last_modified)
+		return x->e->last_modified < y->e->last_modified ? -1 : 1;
+	if ((c = strcmp(x->key, y->key)) != 0)
+		return c;
+	/* the winner of a (key, LM) group first: INSERT OR IGNORE keeps it */
+	if (x->e->last_detected != y->e->last_detected)
+		return x->e->last_detected > y->e->last_detected ? -1 : 1;
+	return x->idx > y->idx ? -1 : (x->idx < y->idx);
+}
+
+int atom_evstore_add_run(atom_evstore *st, const atom_ev_event *ev, size_t n, size_t *added,
+		    char *err, size_t errlen)
+{
+	run_item *it = calloc(n ? n : 1, sizeof *it);
+	lb_buf keys = LB_BUF_INIT;
+	size_t i, nadd = 0;
+	int own = sqlite3_get_autocommit(st->db), rc = -1;
+
+	if (!it)
+		goto oom;
+	/* keys in one buffer: offsets first, pointers once it stops moving */
+	for (i = 0; i < n; i++) {
+		it[i].e = &ev[i];
+		it[i].idx = i;
+		it[i].key = (char *)(uintptr_t)keys.len;
+		if (lirs_merge_url_key(&keys, nz(ev[i].url)) != 0 || lb_buf_addc(&keys, '\0') != 0)
+			goto oom;
+	}
+	for (i = 0; i < n; i++)
+		it[i].key = keys.data + (uintptr_t)it[i].key;
+	qsort(it, n, sizeof *it, cmp_run);
+	if (own && atom_evstore_begin(st, err, errlen) != 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		int r = atom_evstore_add(st, it[i].e, err, errlen);
+		if (r < 0)
+			goto out;
+		nadd += (size_t)r;
+	}
+	if (own && atom_evstore_commit(st, err, errlen) != 0)
+		goto out;
+	if (added)
+		*added = nadd;
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	if (rc != 0 && own)
+		atom_evstore_rollback(st);
+	lb_buf_release(&keys);
+	free(it);
+	return rc;
+}
+
+int atom_evstore_archived(atom_evstore *st, int64_t *last_seq, int64_t *count, char *err, size_t errlen)
+{
+	if (query_int(st, "SELECT last_seq FROM ev_archives ORDER BY n DESC LIMIT 1", 0,
+		      last_seq, 0, err, errlen) != 0)
+		return -1;
+	return query_int(st, "SELECT max(n) FROM ev_archives", 0, count, 0, err, errlen);
+}
+
+/*
+ * Seals archives while page_size events follow the last one: one walk of
+ * the events after it in seq order (a rowid range), one insert per
+ * archive.  A first publish of 50,000 events seals 1,000 archives.
+ */
+int atom_evstore_seal(atom_evstore *st, int64_t page_size, const char *title, const char *author,
+		 int64_t *sealed, char *err, size_t errlen)
+{
+	int64_t after, n, k = 0, first = 0, i = 0;
+	sqlite3_stmt *walk = NULL, *ins = NULL;
+	int rc;
+
+	if (page_size < 1) {
+		snprintf(err, errlen, "page size must be at least 1");
+		return -1;
+	}
+	if (atom_evstore_archived(st, &after, &n, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, "SELECT seq FROM ev_events WHERE seq > ?1 ORDER BY seq",
+				-1, &walk, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(st->db, "INSERT INTO ev_archives(n, first_seq, last_seq,"
+					" title, author) VALUES(?,?,?,?,?)", -1, &ins, NULL);
+	if (rc != SQLITE_OK) {
+		fail(st, err, errlen, rc, "cannot prepare");
+		goto out;
+	}
+	sqlite3_bind_int64(walk, 1, after);
+	sqlite3_bind_text(ins, 4, nz(title), -1, SQLITE_STATIC);
+	sqlite3_bind_text(ins, 5, nz(author), -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(walk)) == SQLITE_ROW) {
+		int64_t seq = sqlite3_column_int64(walk, 0);
+
+		if (i++ == 0)
+			first = seq;
+		if (i < page_size)
+			continue;
+		sqlite3_bind_int64(ins, 1, n + k + 1);
+		sqlite3_bind_int64(ins, 2, first);
+		sqlite3_bind_int64(ins, 3, seq);
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		if (rc != SQLITE_DONE) {
+			fail(st, err, errlen, rc, "cannot seal archive");
+			goto out;
+		}
+		k++;
+		i = 0;
+	}
+	if (rc != SQLITE_DONE) {
+		fail(st, err, errlen, rc, "cannot read");
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(walk);
+	sqlite3_finalize(ins);
+	if (sealed)
+		*sealed = k;
+	return rc == 0 ? 0 : -1;
+}
+
+/* The columns archive_walk() reads, in its order. */
+#define ARCHIVE_COLS "n, first_seq, last_seq, title, author, next_linked, written"
+
+/* Calls FN for each archive SQL selects (the columns of ARCHIVE_COLS;
+ * its parameters, when it has them, ?1 = BELOW and ?2 = LIMIT), stopping
+ * at FN's first non-zero return, which is returned. */
+static int archive_walk(atom_evstore *st, const char *sql, int64_t below, int64_t limit,
+			atom_ev_archive_fn fn, void *ctx, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int64_t count, last;
+	int rc, r = 0;
+
+	if (atom_evstore_archived(st, &last, &count, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	if (sqlite3_bind_parameter_count(s) == 2) {
+		sqlite3_bind_int64(s, 1, below);
+		sqlite3_bind_int64(s, 2, limit);
+	}
+	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		atom_ev_archive a;
+		a.n = sqlite3_column_int64(s, 0);
+		a.first_seq = sqlite3_column_int64(s, 1);
+		a.last_seq = sqlite3_column_int64(s, 2);
+		a.title = (const char *)sqlite3_column_text(s, 3);
+		a.author = (const char *)sqlite3_column_text(s, 4);
+		a.next_linked = sqlite3_column_int(s, 5);
+		a.written = sqlite3_column_int(s, 6);
+		a.has_next = a.n < count;
+		r = fn(ctx, &a);
+	}
+	sqlite3_finalize(s);
+	if (r != 0)
+		return r;
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int atom_evstore_each_archive(atom_evstore *st, int all, atom_ev_archive_fn fn, void *ctx,
+			 char *err, size_t errlen)
+{
+	return archive_walk(st, all ?
+		"SELECT " ARCHIVE_COLS " FROM ev_archives ORDER BY n" :
+		"SELECT " ARCHIVE_COLS " FROM ev_archives"
+		" WHERE written = 0 OR next_linked = 0 ORDER BY n", 0, 0, fn, ctx, err, errlen);
+}
+
+int atom_evstore_archive_done(atom_evstore *st, int64_t n, int next_linked, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db,
+		"UPDATE ev_archives SET written = 1, next_linked = ? WHERE n = ?", -1, &s, NULL);
+
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot update");
+	sqlite3_bind_int(s, 1, next_linked);
+	sqlite3_bind_int64(s, 2, n);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot update");
+}
+
+int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_seq, atom_ev_event_fn fn,
+		       void *ctx, char *err, size_t errlen)
+{
+	static const char sql[] =
+		"SELECT seq, url, last_modified, last_detected, tz_offset, content_length,"
+		" title, author, source_url, excerpt FROM ev_events WHERE seq >= ?1 AND seq <= ?2"
+		" ORDER BY seq DESC";
+	sqlite3_stmt *s = st->each;
+	int rc = SQLITE_OK, r = 0, own = 0;
+
+	/* A first run writes a thousand archives: one prepared statement for
+	 * them all, unless a callback walks again (then a statement of its own). */
+	if (st->each_busy || !s) {
+		rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+		own = st->each_busy;
+		if (!own && rc == SQLITE_OK)
+			st->each = s;
+	}
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	st->each_busy += !own;
+	sqlite3_bind_int64(s, 1, first_seq);
+	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
+	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		atom_ev_event e;
+		e.seq = sqlite3_column_int64(s, 0);
+		e.url = (const char *)sqlite3_column_text(s, 1);
+		e.last_modified = sqlite3_column_int64(s, 2);
+		e.last_detected = sqlite3_column_int64(s, 3);
+		e.tz_offset = sqlite3_column_int64(s, 4);
+		e.content_length = sqlite3_column_int64(s, 5);
+		e.title = (const char *)sqlite3_column_text(s, 6);
+		e.author = (const char *)sqlite3_column_text(s, 7);
+		e.source_url = (const char *)sqlite3_column_text(s, 8);
+		e.excerpt = (const char *)sqlite3_column_text(s, 9);
+		r = fn(ctx, &e);
+	}
+	if (own) {
+		sqlite3_finalize(s);
+	} else {
+		sqlite3_reset(s);
+		st->each_busy = 0;
+	}
+	if (r != 0)
+		return r;
+	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+/* ---- cursors for streaming writers (atom.c) ----------------------------- */
+
+int atom_evstore_max_lm(atom_evstore *st, int64_t first_seq, int64_t last_seq, int64_t *max, int *any,
+		   char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = SQLITE_OK;
+
+	if (!st->max_lm)
+		rc = sqlite3_prepare_v2(st->db, "SELECT max(last_modified) FROM ev_events"
+					" WHERE seq >= ?1 AND seq <= ?2", -1, &st->max_lm, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	s = st->max_lm;
+	sqlite3_bind_int64(s, 1, first_seq);
+	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
+	rc = sqlite3_step(s);
+	*any = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+	*max = *any ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int atom_evstore_count_archives(atom_evstore *st, int all, int64_t *count, char *err, size_t errlen)
+{
+	return query_int(st, all ? "SELECT count(*) FROM ev_archives" :
+			 "SELECT count(*) FROM ev_archives WHERE written = 0 OR next_linked = 0",
+			 0, count, 0, err, errlen);
+}
+
+int atom_evstore_each_archive_desc(atom_evstore *st, int all, int64_t below, int64_t limit,
+			      atom_ev_archive_fn fn, void *ctx, char *err, size_t errlen)
+{
+	return archive_walk(st, all ?
+		"SELECT " ARCHIVE_COLS " FROM ev_archives WHERE n < ?1 ORDER BY n DESC LIMIT ?2" :
+		"SELECT " ARCHIVE_COLS " FROM ev_archives"
+		" WHERE (written = 0 OR next_linked = 0) AND n < ?1 ORDER BY n DESC LIMIT ?2",
+		below < 0 ? INT64_MAX : below, limit, fn, ctx, err, errlen);
+}
+
+/* ---- a run staged on disk (atom_ev_run) --------------------------------------- */
+
+struct atom_ev_run {
+	sqlite3 *db;
+	sqlite3_stmt *ins;
+	lb_buf key;
+	size_t n;
+	int have_win;        /* the table win is filled */
+};
+
+/* The staged columns, in the order rows are read back (run_row()). */
+#define RUN_COLS "url, key, lm, ld, tz, cl, title, author, source"
+
+static int run_fail(atom_ev_run *r, char *err, size_t errlen, int rc, const char *what)
+{
+	snprintf(err, errlen, "temporary run file: %s: %s", what,
+		 r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
+	return -1;
+}
+
+int atom_ev_run_open(atom_ev_run **out, char *err, size_t errlen)
+{
+	atom_ev_run *r = calloc(1, sizeof *r);
+	int rc;
+
+	*out = NULL;
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	lb_buf_init(&r->key);
+	/* "": a private on-disk database, deleted when closed; its page
+	 * cache (and so the memory of a run of any size) stays bounded. */
+	rc = sqlite3_open_v2("", &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(r->db,
+			"PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+			"PRAGMA cache_size = -" EV_RUN_CACHE_KIB ";"
+			"CREATE TABLE run(idx INTEGER PRIMARY KEY, url TEXT, key TEXT, lm INTEGER,"
+			" ld INTEGER, tz INTEGER, cl INTEGER, title TEXT, author TEXT, source TEXT);"
+			"BEGIN", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->db, "INSERT INTO run(" RUN_COLS ") VALUES(?,?,?,?,?,?,?,?,?)",
+					-1, &r->ins, NULL);
+	if (rc != SQLITE_OK) {
+		run_fail(r, err, errlen, rc, "cannot create");
+		atom_ev_run_close(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+void atom_ev_run_close(atom_ev_run *r)
+{
+	if (!r)
+		return;
+	sqlite3_finalize(r->ins);
+	sqlite3_close(r->db);
+	lb_buf_release(&r->key);
+	free(r);
+}
+
+size_t atom_ev_run_count(const atom_ev_run *r)
+{
+	return r->n;
+}
+
+int atom_ev_run_add(atom_ev_run *r, const atom_ev_event *e, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = r->ins;
+	int rc;
+
+	lb_buf_reset(&r->key);
+	if (lirs_merge_url_key(&r->key, nz(e->url)) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	/* most URLs are their own key: then only the key is kept (a third
+	 * less to write, sort and read back) */
+	if (strcmp(nz(e->url), r->key.data) == 0)
+		sqlite3_bind_null(s, 1);
+	else
+		sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, r->key.data, (int)r->key.len, SQLITE_STATIC);
+	bind_event(s, e);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return run_fail(r, err, errlen, rc, "cannot add event");
+	r->n++;
+	return 0;
+}
+
+static void run_row(sqlite3_stmt *s, atom_ev_event *e)
+{
+	e->seq = 0;
+	e->url = (const char *)sqlite3_column_text(s, sqlite3_column_type(s, 0) == SQLITE_NULL ? 1 : 0);
+	e->last_modified = sqlite3_column_int64(s, 2);
+	e->last_detected = sqlite3_column_int64(s, 3);
+	e->tz_offset = sqlite3_column_int64(s, 4);
+	e->content_length = sqlite3_column_int64(s, 5);
+	e->title = (const char *)sqlite3_column_text(s, 6);
+	e->author = (const char *)sqlite3_column_text(s, 7);
+	e->source_url = (const char *)sqlite3_column_text(s, 8);
+	e->excerpt = NULL;   /* LIRS records have none */
+}
+
+/*
+ * Calls fn for each event sql yields: rows of RUN_COLS, or (by_idx) rows
+ * whose first column is an idx, each event then fetched by that rowid
+ * (the sort behind sql moves only the narrow rows, not titles and URLs).
+ */
+static int run_each(atom_ev_run *r, const char *sql, int by_idx, atom_ev_event_fn fn, void *ctx,
+		    char *err, size_t errlen)
+{
+	sqlite3_stmt *s, *get = NULL;
+	int rc, x = 0;
+
+	rc = sqlite3_prepare_v2(r->db, sql, -1, &s, NULL);
+	if (rc == SQLITE_OK && by_idx)
+		rc = sqlite3_prepare_v2(r->db, "SELECT " RUN_COLS " FROM run WHERE idx = ?", -1, &get, NULL);
+	if (rc != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return run_fail(r, err, errlen, rc, "cannot read");
+	}
+	while (x == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		atom_ev_event e;
+		if (by_idx) {
+			sqlite3_bind_int64(get, 1, sqlite3_column_int64(s, 0));
+			if ((rc = sqlite3_step(get)) != SQLITE_ROW)
+				break;
+		}
+		run_row(by_idx ? get : s, &e);
+		x = fn(ctx, &e);
+		if (by_idx)
+			sqlite3_reset(get);
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(get);
+	if (x != 0)
+		return x;
+	return rc == SQLITE_DONE ? 0 : run_fail(r, err, errlen, rc, "cannot read");
+}
+
+typedef struct add_ctx {
+	atom_evstore *st;
+	size_t added;
+	char *err;
+	size_t errlen;
+} add_ctx;
+
+static int add_one(void *ctx, const atom_ev_event *e)
+{
+	add_ctx *a = ctx;
+	int r = atom_evstore_add(a->st, e, a->err, a->errlen);
+
+	if (r < 0)
+		return -1;
+	a->added += (size_t)r;
+	return 0;
+}
+
+int atom_evstore_add_staged(atom_evstore *st, atom_ev_run *r, size_t *added, char *err, size_t errlen)
+{
+	add_ctx a = { st, 0, err, errlen };
+	int own = sqlite3_get_autocommit(st->db), rc;
+
+	if (own && atom_evstore_begin(st, err, errlen) != 0)
+		return -1;
+	/* The order of atom_evstore_add_run()'s cmp_run: sequence numbers, and so
+	 * the archives' bytes, do not depend on how a run was passed in. */
+	rc = run_each(r, "SELECT " RUN_COLS " FROM run ORDER BY lm, key, ld DESC, idx DESC", 0,
+		      add_one, &a, err, errlen);
+	if (rc == 0 && own)
+		rc = atom_evstore_commit(st, err, errlen);
+	if (rc != 0 && own)
+		atom_evstore_rollback(st);
+	if (rc == 0 && added)
+		*added = a.added;
+	return rc;
+}
+
+/* The winners, one per key, into the table win (made once). */
+static int run_winners(atom_ev_run *r, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL, *ins = NULL;
+	lb_buf prev = LB_BUF_INIT;
+	int rc, first = 1;
+
+	if (r->have_win)
+		return 0;
+	/* lirs_merge_supersedes(): per key the greatest Last-Modified, then
+	 * Last-Detected, then the later: the first row of each key here */
+	rc = sqlite3_exec(r->db, "CREATE TABLE win(idx INTEGER, lm INTEGER, key TEXT)", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->db, "SELECT idx, lm, key FROM run"
+					" ORDER BY key, lm DESC, ld DESC, idx DESC", -1, &s, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(r->db, "INSERT INTO win VALUES(?,?,?)", -1, &ins, NULL);
+	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(s, 2);
+		int len = sqlite3_column_bytes(s, 2);
+
+		rc = SQLITE_OK;
+		if (!first && (size_t)len == prev.len && memcmp(key, prev.data, prev.len) == 0)
+			continue;
+		first = 0;
+		lb_buf_reset(&prev);
+		if (lb_buf_add(&prev, key, (size_t)len) != 0) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		sqlite3_bind_int64(ins, 1, sqlite3_column_int64(s, 0));
+		sqlite3_bind_int64(ins, 2, sqlite3_column_int64(s, 1));
+		sqlite3_bind_text(ins, 3, key, len, SQLITE_STATIC);
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(ins);
+	lb_buf_release(&prev);
+	if (rc != SQLITE_DONE)
+		return run_fail(r, err, errlen, rc, "cannot sort");
+	r->have_win = 1;
+	return 0;
+}
+
+int atom_ev_run_each_latest(atom_ev_run *r, atom_ev_event_fn fn, void *ctx, char *err, size_t errlen)
+{
+	if (run_winners(r, err, errlen) != 0)
+		return -1;
+	/* lirs_merge_each()'s order */
+	return run_each(r, "SELECT idx FROM win ORDER BY lm DESC, key", 1, fn, ctx, err, errlen);
+}
+
+int atom_ev_run_max_lm(atom_ev_run *r, int64_t *max, int *any, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(r->db, "SELECT max(lm) FROM run", -1, &s, NULL);
+
+	if (rc != SQLITE_OK)
+		return run_fail(r, err, errlen, rc, "cannot read");
+	rc = sqlite3_step(s);
+	*any = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+	*max = *any ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW ? 0 : run_fail(r, err, errlen, rc, "cannot read");
+}
+
+/* ---- retention ---------------------------------------------------------- */
+
+void atom_evstore_set_retention(atom_evstore *st, int64_t keep_events)
+{
+	st->keep = keep_events < 0 ? EVSTORE_KEEP_ALL : keep_events;
+}
+
+int64_t atom_evstore_retention(const atom_evstore *st)
+{
+	return st->keep;
+}
+
+static int meta_int(atom_evstore *st, const char *key, int64_t *v, char *err, size_t errlen)
+{
+	char *s = NULL;
+	int r = atom_evstore_meta_get(st, key, &s, err, errlen);
+
+	*v = r == 1 ? strtoll(s, NULL, 10) : 0;
+	free(s);
+	return r < 0 ? -1 : 0;
+}
+
+static int meta_set_int(atom_evstore *st, const char *key, int64_t v, char *err, size_t errlen)
+{
+	char b[32];
+
+	snprintf(b, sizeof b, "%lld", (long long)v);
+	return atom_evstore_meta_set(st, key, b, err, errlen);
+}
+
+int atom_evstore_pruned(atom_evstore *st, int64_t *archives, int64_t *events, char *err, size_t errlen)
+{
+	int64_t a, e;
+
+	if (meta_int(st, "pruned_archives", &a, err, errlen) != 0 ||
+	    meta_int(st, "pruned_events", &e, err, errlen) != 0)
+		return -1;
+	if (archives)
+		*archives = a;
+	if (events)
+		*events = e;
+	return 0;
+}
+
+/*
+ * The newest archive that may go: complete (written, next-archive link
+ * in place), like every archive before it, and with at least keep events
+ * after its last one.  Only the archives still due are found through the
+ * partial index, and the pruned ones have no rows, so both reads are
+ * bounded by what is kept, not by the history.
+ */
+static int prune_point(atom_evstore *st, int64_t keep, int64_t *n, int64_t *last_seq,
+		       char *err, size_t errlen)
+{
+	int64_t top, due;
+	sqlite3_stmt *s;
+	int rc;
+
+	*n = 0;
+	if (query_int(st, "SELECT max(seq) FROM ev_events", 0, &top, 0, err, errlen) != 0 ||
+	    query_int(st, "SELECT min(n) FROM ev_archives WHERE written = 0 OR next_linked = 0",
+		      0, &due, INT64_MAX, err, errlen) != 0)
+		return -1;
+	rc = sqlite3_prepare_v2(st->db, "SELECT n, last_seq FROM ev_archives"
+				" WHERE n < ?1 AND last_seq <= ?2 ORDER BY n DESC LIMIT 1", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, errlen, rc, "cannot read");
+	sqlite3_bind_int64(s, 1, due);
+	sqlite3_bind_int64(s, 2, top - keep);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int64(s, 0);
+		*last_seq = sqlite3_column_int64(s, 1);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+}
+
+int atom_evstore_prune(atom_evstore *st, int64_t keep_events, int64_t *pruned, char *err, size_t errlen)
+{
+	int64_t n, last, done_a, done_e, gone;
+	char sql[128];
+
+	if (pruned)
+		*pruned = 0;
+	if (keep_events < 0)
+		return 0;
+	if (prune_point(st, keep_events, &n, &last, err, errlen) != 0)
+		return -1;
+	if (n == 0)
+		return 0;
+	/* rowid ranges: the b-tree is cut from its start, O(removed + log n) */
+	snprintf(sql, sizeof sql, "DELETE FROM ev_events WHERE seq <= %lld", (long long)last);
+	if (exec(st, sql, err, errlen) != 0)
+		return -1;
+	gone = sqlite3_changes(st->db);
+	snprintf(sql, sizeof sql, "DELETE FROM ev_archives WHERE n <= %lld", (long long)n);
+	if (exec(st, sql, err, errlen) != 0 ||
+	    atom_evstore_pruned(st, &done_a, &done_e, err, errlen) != 0 ||
+	    meta_set_int(st, "pruned_archives", n, err, errlen) != 0 ||
+	    meta_set_int(st, "pruned_events", done_e + gone, err, errlen) != 0)
+		return -1;
+	if (pruned)
+		*pruned = gone;
+	return 0;
+}

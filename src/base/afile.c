@@ -1,0 +1,160 @@
+#include "lb_afile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int lb_afile_open(lb_afile *f, const char *path)
+{
+	size_t n = strlen(path);
+	int fd;
+	mode_t um;
+
+	memset(f, 0, sizeof *f);
+	f->path = strdup(path);
+	f->tmp = malloc(n + sizeof ".tmp.XXXXXX");
+	if (!f->path || !f->tmp)
+		goto fail;
+	memcpy(f->tmp, path, n);
+	memcpy(f->tmp + n, ".tmp.XXXXXX", sizeof ".tmp.XXXXXX");
+	fd = mkstemp(f->tmp);
+	if (fd < 0)
+		goto fail;
+	/* mkstemp makes 0600; published files must be readable by the web server. */
+	um = umask(0);
+	umask(um);
+	fchmod(fd, 0644 & ~um);
+	f->fp = fdopen(fd, "wb");
+	if (!f->fp) {
+		int e = errno;
+		close(fd);
+		unlink(f->tmp);
+		errno = e;
+		goto fail;
+	}
+	return 0;
+fail:
+	{
+		int e = errno ? errno : ENOMEM;
+		free(f->path);
+		free(f->tmp);
+		memset(f, 0, sizeof *f);
+		errno = e;
+	}
+	return -1;
+}
+
+/* Flushes and closes f (fsync first when sync); on an error the
+ * temporary file is removed and f released, errno set. */
+static int close_tmp(lb_afile *f, int sync)
+{
+	int e = 0;
+
+	if (fflush(f->fp) != 0 || ferror(f->fp) || (sync && fsync(fileno(f->fp)) != 0))
+		e = errno ? errno : EIO;
+	if (fclose(f->fp) != 0 && !e)
+		e = errno;
+	f->fp = NULL;
+	if (e) {
+		lb_afile_abort(f);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int lb_afile_commit(lb_afile *f)
+{
+	if (close_tmp(f, !f->nosync) < 0)
+		return -1;
+	return lb_afile_rename(f);
+}
+
+int lb_afile_close_unrenamed(lb_afile *f)
+{
+	return close_tmp(f, 0);
+}
+
+int lb_afile_rename(lb_afile *f)
+{
+	int e = rename(f->tmp, f->path) != 0 ? errno : 0;
+
+	if (e)
+		unlink(f->tmp);
+	free(f->path);
+	free(f->tmp);
+	f->path = f->tmp = NULL;
+	errno = e;
+	return e ? -1 : 0;
+}
+
+int lb_afile_fsyncdir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	{
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return rc;
+}
+
+int lb_afile_syncdir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = syncfs(fd);
+	if (rc == 0)
+		rc = fsync(fd);   /* the renames themselves */
+	{
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return rc;
+}
+
+void lb_afile_abort(lb_afile *f)
+{
+	if (f->fp)
+		fclose(f->fp);
+	if (f->tmp)
+		unlink(f->tmp);
+	free(f->path);
+	free(f->tmp);
+	memset(f, 0, sizeof *f);
+}
+
+int lb_mkdir_p(const char *dir, int mode)
+{
+	char *p, *s = strdup(dir);
+
+	if (!s)
+		return -1;
+	for (p = s + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+			*p = '\0';
+			if (mkdir(s, (mode_t)mode) != 0 && errno != EEXIST) {
+				int e = errno;
+				free(s);
+				errno = e;
+				return -1;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	free(s);
+	return 0;
+}

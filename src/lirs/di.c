@@ -1,0 +1,825 @@
+/*
+ * di.c: HINA-DI and hina.txt blocks and lines <-> records (see di.h).
+ *
+ * The mapping follows what tama (wakaba/tama, lib/website.rb) does between
+ * its DI, hina.txt and LIRS lines, so a page keeps the same record whatever
+ * format it travelled in; lirs(5) has the table.  The one escaping path of
+ * HINA-DI output is put_value(): a value cannot hold a line end and loses
+ * the blanks at its ends, because "Field: value" lines have no escape.
+ */
+#include "di.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lirs_charset.h"
+
+static const char *const di_names[DI__NFIELDS] = {
+	[DI_URL] = "URL", [DI_TITLE] = "Title", [DI_AUTHOR] = "Author-Name",
+	[DI_VIRTUAL] = "Virtual", [DI_LM] = "Last-Modified",
+	[DI_LD] = "Last-Modified-Detected", [DI_CL] = "Content-Length",
+	[DI_AUTHORIZED] = "Authorized-url", [DI_METHOD] = "Method",
+	[DI_XMETHOD] = "X-TAMA-Method", [DI_REMOTE] = "X-TAMA-Remote-URL",
+	[DI_TZ] = "X-TAMA-Timezone", [DI_TIMEDIFF] = "X-LIRS-Time-Difference",
+	[DI_EXTENSION] = "X-LIRS-Extension", [DI_WDB_TITLE] = "X-WDB-Title",
+	[DI_WDB_AUTHOR] = "X-WDB-Author-Name", [DI_EXTRA] = "X-LIRS-Extra",
+};
+
+/* The method names tama writes in NATSU field 14; anything else there is
+ * the URL of the antenna the record came from (website.rb, Website.lirs). */
+static const char *const methods[] = { "GET", "HEAD", "CACHE", "FILE", "LENGTH", "KEYWORD" };
+
+static const char fffd[3] = { (char)0xef, (char)0xbf, (char)0xbd };
+
+static int is_blank_c(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* s[0..*n) without blanks at both ends. */
+static const char *trim(const char *s, size_t *n)
+{
+	while (*n && is_blank_c((unsigned char)*s)) {
+		s++;
+		(*n)--;
+	}
+	while (*n && is_blank_c((unsigned char)s[*n - 1]))
+		(*n)--;
+	return s;
+}
+
+static void problem(lirs_di_problem *p, lirs_rule rule, unsigned long line, const char *field,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void problem(lirs_di_problem *p, lirs_rule rule, unsigned long line, const char *field,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	p->rule = rule;
+	p->line = line;
+	p->field = field;
+	va_start(ap, fmt);
+	vsnprintf(p->msg, sizeof p->msg, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- dates ----------------------------------------------------------- */
+
+/* Days from 1970-01-01 to y-m-d, proleptic Gregorian (no TZ, no libc). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static int month_of(const char *s)
+{
+	static const char names[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	int i;
+
+	for (i = 0; i < 12; i++)
+		if (strncasecmp(s, names + 3 * i, 3) == 0)
+			return i + 1;
+	return 0;
+}
+
+/* Zone names tama's tz2lag() knew, in hours east of UTC. */
+static int zone_offset(const char *z, int64_t dflt, int64_t *off)
+{
+	static const struct { const char *name; int h; } zones[] = {
+		{ "GMT", 0 }, { "UT", 0 }, { "UTC", 0 }, { "Z", 0 }, { "JST", 9 },
+		{ "PST", -8 }, { "PDT", -7 }, { "MST", -7 }, { "MDT", -6 }, { "CST", -6 },
+		{ "CDT", -5 }, { "EST", -5 }, { "EDT", -4 }, { "BST", 1 }, { "CET", 1 },
+		{ "MET", 1 }, { "EET", 2 },
+	};
+	size_t i;
+
+	while (is_blank_c((unsigned char)*z))
+		z++;
+	if (!*z) {
+		*off = dflt;
+		return 0;
+	}
+	if ((z[0] == '+' || z[0] == '-') && strspn(z + 1, "0123456789") == 4 && !z[5]) {
+		int v = atoi(z + 1);
+		if (v % 100 >= 60)
+			return -1;
+		*off = (z[0] == '-' ? -1 : 1) * (int64_t)(v / 100 * 3600 + v % 100 * 60);
+		return 0;
+	}
+	for (i = 0; i < sizeof zones / sizeof zones[0]; i++)
+		if (!strcasecmp(z, zones[i].name)) {
+			*off = (int64_t)zones[i].h * 3600;
+			return 0;
+		}
+	return -1;
+}
+
+static int valid_ymdhms(int y, int mo, int d, int h, int mi, int s)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    (mo == 2 && d == 29 && !leap))
+		return 0;
+	return h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 60;
+}
+
+int lirs_di_parse_date(const char *s, int64_t dflt, int64_t *t)
+{
+	char mon[4] = "", zone[16] = "";
+	int y, mo, d, h, mi, sec = 0, n = 0;
+	int64_t off;
+	const char *c;
+
+	while (is_blank_c((unsigned char)*s))
+		s++;
+	if (sscanf(s, "%d/%d/%d %d:%d%n", &y, &mo, &d, &h, &mi, &n) == 5 && n > 0) {
+		/* hina.txt, and Asahina's DI: "2001/05/12 13:45" */
+		if (y <= 99)
+			y += 1900;   /* as tama's str2unixtime() */
+		zone[0] = '\0';
+		if (sscanf(s + n, " %15s", zone) < 1)
+			zone[0] = '\0';
+	} else {
+		if ((c = strchr(s, ',')))
+			s = c + 1;   /* the weekday says nothing */
+		if (sscanf(s, " %d %3s %d %d:%d:%d %15s", &d, mon, &y, &h, &mi, &sec, zone) >= 6) {
+			/* IMF-fixdate */
+		} else if (sscanf(s, " %d-%3s-%d %d:%d:%d %15s", &d, mon, &y, &h, &mi, &sec,
+				  zone) >= 6) {
+			if (y < 100)   /* RFC 850: two-digit year, as tama reads it */
+				y += y < 70 ? 2000 : 1900;
+		} else if (sscanf(s, " %*3s %3s %d %d:%d:%d %d", mon, &d, &h, &mi, &sec, &y) == 6) {
+			zone[0] = '\0';   /* asctime: no zone */
+		} else {
+			return -1;
+		}
+		if (!(mo = month_of(mon)))
+			return -1;
+	}
+	if (!valid_ymdhms(y, mo, d, h, mi, sec) || zone_offset(zone, dflt, &off) < 0)
+		return -1;
+	*t = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + sec -
+	     off;
+	return 0;
+}
+
+/* Two digits of v (0..99) at p. */
+static void put_2(char *p, unsigned v)
+{
+	p[0] = (char)('0' + v / 10 % 10);
+	p[1] = (char)('0' + v % 10);
+}
+
+int lirs_di_format_date(int64_t t, char out[40])
+{
+	static const char wd[] = "ThuFriSatSunMonTueWed";
+	static const char mn[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	int64_t days, z, era, y;
+	unsigned doe, yoe, doy, mp, d, m, secs;
+
+	if (t < 0 || t > INT64_C(253402300799))
+		return -1;
+	days = t / 86400;
+	secs = (unsigned)(t % 86400);
+	/* civil_from_days (H. Hinnant) */
+	z = days + 719468;
+	era = z / 146097;
+	doe = (unsigned)(z - era * 146097);
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = (int64_t)yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	y += m <= 2;
+	/* perf (issue 10): by hand, snprintf() was a third of writing
+	 * sites.di.gz; the same text as
+	 * "%.3s, %02u %.3s %04d %02u:%02u:%02u GMT" (y is 1970..9999) */
+	memcpy(out, wd + 3 * (days % 7), 3);
+	out[3] = ',';
+	out[4] = ' ';
+	put_2(out + 5, d);
+	out[7] = ' ';
+	memcpy(out + 8, mn + 3 * (m - 1), 3);
+	out[11] = ' ';
+	put_2(out + 12, (unsigned)(y / 100));
+	put_2(out + 14, (unsigned)(y % 100));
+	out[16] = ' ';
+	put_2(out + 17, secs / 3600);
+	out[19] = ':';
+	put_2(out + 20, secs / 60 % 60);
+	out[22] = ':';
+	put_2(out + 23, secs % 60);
+	memcpy(out + 25, " GMT", 5);
+	return 0;
+}
+
+/* ---- charsets --------------------------------------------------------- */
+
+/* Length of the well-formed UTF-8 character at s (n bytes left), 0 if none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t k = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 :
+		   s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+
+	if (!k || k > n)
+		return 0;
+	return lirs_cs_is_utf8((const char *)s, k) ? k : 0;
+}
+
+/* One undecodable byte: U+FFFD in its place; the first one's offset in
+ * OUT goes to *BAD. */
+static int add_fffd(lb_buf *out, int *replaced, size_t *bad)
+{
+	if (!*replaced)
+		*bad = out->len;
+	*replaced = 1;
+	return lb_buf_add(out, fffd, 3);
+}
+
+int lirs_di_decode_utf8(const char *s, size_t n, lb_buf *out, size_t *bad)
+{
+	size_t i = 0, k;
+	int replaced = 0;
+
+	lb_buf_reset(out);
+	while (i < n) {
+		k = utf8_len((const unsigned char *)s + i, n - i);
+		if (k) {
+			if (lb_buf_add(out, s + i, k) < 0)
+				return -1;
+			i += k;
+			continue;
+		}
+		if (add_fffd(out, &replaced, bad) < 0)
+			return -1;
+		i++;
+	}
+	return replaced;
+}
+
+int lirs_di_decode_iconv(iconv_t cd, const char *s, size_t n, lb_buf *out, size_t *bad)
+{
+	char *in = (char *)s, *o;
+	size_t left = n, room;
+	int replaced = 0;
+
+	lb_buf_reset(out);
+	iconv(cd, NULL, NULL, NULL, NULL);
+	while (left) {
+		if (lb_buf_grow(out, left * 3 + 8) < 0)
+			return -1;
+		o = out->data + out->len;
+		room = out->cap - out->len - 1;
+		if (iconv(cd, &in, &left, &o, &room) != (size_t)-1) {
+			out->len = (size_t)(o - out->data);
+			break;
+		}
+		out->len = (size_t)(o - out->data);
+		if (errno == E2BIG)
+			continue;
+		/* EILSEQ or EINVAL: one bad byte becomes U+FFFD */
+		if (add_fffd(out, &replaced, bad) < 0)
+			return -1;
+		in++;
+		left--;
+		iconv(cd, NULL, NULL, NULL, NULL);
+	}
+	out->data[out->len] = '\0';
+	return replaced;
+}
+
+/* The charset parameter of a Content-Type value (RFC 2045 §5.1). */
+int lirs_di_header_line(const char *s, size_t n, int *cs, char *unknown, size_t usz)
+{
+	static const struct { const char *name; int cs; } names[] = {
+		{ "utf-8", DI_CS_UTF8 }, { "utf8", DI_CS_UTF8 },
+		{ "euc-jp", DI_CS_AUTO }, { "x-euc-jp", DI_CS_AUTO }, { "eucjp", DI_CS_AUTO },
+		{ "euc-jp-ms", DI_CS_AUTO }, { "cp51932", DI_CS_AUTO },
+		{ "shift_jis", DI_CS_SJIS }, { "shift-jis", DI_CS_SJIS }, { "sjis", DI_CS_SJIS },
+		{ "x-sjis", DI_CS_SJIS }, { "windows-31j", DI_CS_SJIS }, { "cp932", DI_CS_SJIS },
+		{ "ms_kanji", DI_CS_SJIS },
+	};
+	char v[64];
+	const char *p, *end = s + n;
+	size_t k, i;
+
+	if (n < 13 || strncasecmp(s, "Content-Type:", 13) != 0)
+		return 0;
+	for (p = s + 13; p + 8 <= end; p++)
+		if (!strncasecmp(p, "charset=", 8))
+			break;
+	if (p + 8 > end)
+		return 0;
+	p += 8;
+	if (p < end && *p == '"')
+		p++;
+	for (k = 0; p + k < end && !strchr("\"; \t", p[k]) && k + 1 < sizeof v; k++)
+		v[k] = p[k];
+	v[k] = '\0';
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcasecmp(v, names[i].name)) {
+			*cs = names[i].cs;
+			return 0;
+		}
+	snprintf(unknown, usz, "%s", v);
+	*cs = DI_CS_AUTO;
+	return 1;
+}
+
+/* ---- reading blocks --------------------------------------------------- */
+
+void lirs_di_block_init(lirs_di_block *b)
+{
+	memset(b, 0, sizeof *b);
+	for (size_t i = 0; i < DI__NFIELDS; i++)
+		lb_buf_init(&b->v[i]);
+	lb_buf_init(&b->extra);
+}
+
+void lirs_di_block_reset(lirs_di_block *b)
+{
+	for (size_t i = 0; i < DI__NFIELDS; i++) {
+		lb_buf_reset(&b->v[i]);
+		b->at[i] = 0;
+	}
+	lb_buf_reset(&b->extra);
+	b->nextra = 0;
+	b->first = 0;
+	b->has_err = 0;
+}
+
+void lirs_di_block_release(lirs_di_block *b)
+{
+	for (size_t i = 0; i < DI__NFIELDS; i++)
+		lb_buf_release(&b->v[i]);
+	lb_buf_release(&b->extra);
+	free(b->xp);
+	lirs_di_block_init(b);
+}
+
+static int field_of(const char *name, size_t n)
+{
+	for (int i = 0; i < DI__NFIELDS; i++)
+		if (strlen(di_names[i]) == n && !strncasecmp(name, di_names[i], n))
+			return i;
+	/* tama reads "Expire" and "Expires"; we keep neither (lirs(5)). */
+	return -1;
+}
+
+int lirs_di_block_line(lirs_di_block *b, const char *s, size_t n, unsigned long line, lirs_di_problem *p)
+{
+	const char *colon = memchr(s, ':', n), *v;
+	size_t nn, vn;
+	int f;
+
+	if (!b->first)
+		b->first = line;
+	nn = colon ? (size_t)(colon - s) : 0;
+	if (!colon || !nn || memchr(s, ' ', nn) || memchr(s, '\t', nn)) {
+		problem(p, LIRS_R_DI_BAD_LINE, line, NULL,
+			"line is not \"Field: value\"; ignored");
+		return 1;
+	}
+	vn = n - nn - 1;
+	v = trim(colon + 1, &vn);
+	if ((f = field_of(s, nn)) < 0)
+		return 0;   /* Expires, Server, Authorized, X-...: not kept */
+	if (f == DI_EXTRA) {
+		if (b->nextra >= LIRS_DI_MAX_EXTRA) {
+			if (!b->has_err) {
+				problem(&b->err, LIRS_R_DI_TOO_MANY_EXTRA, line, "extra",
+					"block has more than %d X-LIRS-Extra fields; skipped",
+					LIRS_DI_MAX_EXTRA);
+				b->has_err = 1;
+			}
+			return 0;
+		}
+		b->nextra++;
+		return lb_buf_add(&b->extra, v, vn) < 0 || lb_buf_addc(&b->extra, '\0') < 0 ? -1 : 0;
+	}
+	lb_buf_reset(&b->v[f]);
+	b->at[f] = line;
+	return lb_buf_add(&b->v[f], v, vn) < 0 ? -1 : 0;
+}
+
+/* A date field into *t (0 when absent); -1 with *p set when it is bad. */
+static int block_date(lirs_di_block *b, int f, const char *fname, int64_t *t, lirs_di_problem *p)
+{
+	*t = 0;
+	if (!b->at[f] || !b->v[f].len)
+		return 0;
+	if (lirs_di_parse_date(b->v[f].data, 0, t) == 0)
+		return 0;
+	problem(p, LIRS_R_DI_BAD_DATE, b->at[f], fname, "%s: not an HTTP date '%.60s'; skipped",
+		di_names[f], b->v[f].data);
+	return -1;
+}
+
+static int parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+	long long x;
+
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (end == s || *end || errno)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* X-LIRS-Time-Difference (seconds) or X-TAMA-Timezone (JST, +0900). */
+static int block_tz(lirs_di_block *b, int64_t *tz, lirs_di_problem *p)
+{
+	*tz = 0;
+	if (b->at[DI_TIMEDIFF] && parse_i64(b->v[DI_TIMEDIFF].data, tz) == 0)
+		return 0;
+	if (b->at[DI_TIMEDIFF]) {
+		problem(p, LIRS_R_BAD_NUMBER, b->at[DI_TIMEDIFF], "tz_offset",
+			"X-LIRS-Time-Difference: not an integer '%.40s'; skipped",
+			b->v[DI_TIMEDIFF].data);
+		return -1;
+	}
+	if (b->at[DI_TZ] && zone_offset(b->v[DI_TZ].data, 0, tz) < 0)
+		*tz = 0;   /* tama's tz2lag(): an unknown zone is 0 */
+	return 0;
+}
+
+/* NATSU field 14 from Method / X-TAMA-Method and X-TAMA-Remote-URL, as
+ * tama's Website.di() and to_lirs() do: the first '/' part ("HEAD/200" is
+ * HEAD), or the remote antenna's URL for REMOTE. */
+static void block_method(lirs_di_block *b)
+{
+	int f = b->at[DI_XMETHOD] ? DI_XMETHOD : DI_METHOD;
+	char *m = b->v[f].data, *slash = strchr(m, '/');
+	size_t n = slash ? (size_t)(slash - m) : strlen(m);
+
+	if (((n == 6 && !strncmp(m, "REMOTE", 6)) || (!b->at[f])) && b->at[DI_REMOTE]) {
+		b->natsu[3] = b->v[DI_REMOTE].data;
+		return;
+	}
+	if (slash)
+		*slash = '\0';   /* never the static "" of an absent field */
+	b->natsu[3] = m;
+}
+
+/* extension and extra[]: X-LIRS-Extension / X-LIRS-Extra as we write them,
+ * else tama's NATSU layout when Virtual or a method is there. */
+static int block_extras(lirs_di_block *b, lirs_record *r)
+{
+	static char empty[1];
+	size_t i, off = 0;
+
+	r->extension = b->at[DI_EXTENSION] ? b->v[DI_EXTENSION].data : b->v[DI_VIRTUAL].data;
+	r->extra = NULL;
+	r->nextra = 0;
+	if (b->nextra) {
+		char **x = lb_grow(b->xp, &b->xcap, b->nextra, sizeof *x, 8);
+		if (!x)
+			return -1;
+		b->xp = x;
+		for (i = 0; i < b->nextra; i++) {
+			x[i] = b->extra.data + off;
+			off += strlen(x[i]) + 1;
+		}
+		r->extra = x;
+		r->nextra = b->nextra;
+	} else if (b->at[DI_VIRTUAL] || b->at[DI_METHOD] || b->at[DI_XMETHOD] ||
+		   b->at[DI_REMOTE]) {
+		b->natsu[0] = b->natsu[1] = b->natsu[2] = empty;
+		block_method(b);
+		r->extra = b->natsu;
+		r->nextra = 4;
+	}
+	return 0;
+}
+
+int lirs_di_block_record(lirs_di_block *b, lirs_record *r, lirs_di_problem *p)
+{
+	memset(r, 0, sizeof *r);
+	if (b->has_err) {
+		*p = b->err;
+		return -1;
+	}
+	if (!b->at[DI_URL] || !b->v[DI_URL].len) {
+		problem(p, LIRS_R_DI_NO_URL, b->first, "url", "block has no URL; skipped");
+		return -1;
+	}
+	if (block_date(b, DI_LM, "last_modified", &r->last_modified, p) < 0 ||
+	    block_date(b, DI_LD, "last_detected", &r->last_detected, p) < 0 ||
+	    block_tz(b, &r->tz_offset, p) < 0)
+		return -1;
+	if (b->at[DI_CL] && b->v[DI_CL].len && parse_i64(b->v[DI_CL].data, &r->content_length) < 0) {
+		problem(p, LIRS_R_BAD_NUMBER, b->at[DI_CL], "content_length",
+			"Content-Length: not an integer '%.40s'; skipped", b->v[DI_CL].data);
+		return -1;
+	}
+	r->url = b->v[DI_URL].data;
+	/* tama falls back on WDB's fields (Website#title, #author) */
+	r->title = b->v[b->v[DI_TITLE].len ? DI_TITLE : DI_WDB_TITLE].data;
+	r->author = b->v[b->v[DI_AUTHOR].len ? DI_AUTHOR : DI_WDB_AUTHOR].data;
+	r->source_url = b->v[DI_AUTHORIZED].data;
+	if (block_extras(b, r) < 0) {
+		problem(p, LIRS_R_DI_NO_URL, b->first, NULL, "out of memory");
+		return -2;
+	}
+	r->line = b->first;
+	return 0;
+}
+
+/* ---- hina.txt ----------------------------------------------------------- */
+
+/* The first case-insensitive occurrence of lit in s[0..n). */
+static const char *find_ci(const char *s, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	for (size_t i = 0; i + k <= n; i++)
+		if (!strncasecmp(s + i, lit, k))
+			return s + i;
+	return NULL;
+}
+
+/* Appends s[0..n) to store with the five XML entities decoded, NUL-ended;
+ * returns the offset. */
+static long add_text(lb_buf *ant_store, const char *s, size_t n)
+{
+	static const struct { const char *e; char c; } ents[] = {
+		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
+		{ "&#39;", '\'' },
+	};
+	size_t at = ant_store->len, i, k;
+
+	s = trim(s, &n);
+	for (i = 0; i < n; i++) {
+		int c = s[i];
+		if (c == '&')
+			for (k = 0; k < sizeof ents / sizeof ents[0]; k++) {
+				size_t el = strlen(ents[k].e);
+				if (i + el <= n && !strncasecmp(s + i, ents[k].e, el)) {
+					c = ents[k].c;
+					i += el - 1;
+					break;
+				}
+			}
+		if (lb_buf_addc(ant_store, c) < 0)
+			return -1;
+	}
+	return lb_buf_addc(ant_store, '\0') < 0 ? -1 : (long)at;
+}
+
+/* The statuses of hina.txt's comment (tama's Website.hina()); only HINA_OK
+ * carries a time. */
+static int known_status(const char *s, size_t n)
+{
+	static const char *const st[] = { "HINA_UNKNOWN", "HINA_REMOTE_OUT", "HINA_NOT_FOUND",
+					  "HINA_BUSY", "HINA_TIMEOUT", "CERN" };
+
+	for (size_t i = 0; i < sizeof st / sizeof st[0]; i++)
+		if (strlen(st[i]) == n && !strncmp(s, st[i], n))
+			return 1;
+	return 0;
+}
+
+/* The comment's status and time into r->last_modified. */
+static int hina_comment(const char *c, size_t cn, lirs_record *r, unsigned long line,
+			lirs_di_problem *p)
+{
+	size_t sn = strcspn(c, " ");
+	char date[64];
+
+	if (sn > cn)
+		sn = cn;
+	if (sn == 7 && !strncmp(c, "HINA_OK", 7)) {
+		/* "HINA_OK 2001/05/12 13:45 [0]": JST (tama: str2unixtime(d, "JST")) */
+		const char *br = memchr(c, '[', cn);
+		size_t dn = (br ? (size_t)(br - c) : cn) - sn;
+		if (dn >= sizeof date)
+			dn = sizeof date - 1;
+		memcpy(date, c + sn, dn);
+		date[dn] = '\0';
+		if (lirs_di_parse_date(date, 32400, &r->last_modified) < 0 || r->last_modified <= 0) {
+			problem(p, LIRS_R_HINA_BAD_LINE, line, "last_modified",
+				"HINA_OK without a time \"YYYY/MM/DD HH:MM\"; skipped");
+			return 1;
+		}
+		return 0;
+	}
+	if (known_status(c, sn))
+		return 0;
+	problem(p, LIRS_R_HINA_BAD_LINE, line, NULL, "unknown HINA status '%.*s'; skipped",
+		(int)(sn > 40 ? 40 : sn), c);
+	return 1;
+}
+
+int lirs_hina_line(const char *s, size_t n, lb_buf *ant_store, int64_t fetched, lirs_record *r,
+	      lirs_di_problem *p)
+{
+	const char *end = s + n, *cend, *a, *u, *ue, *t, *te;
+	long ou, ot, oa;
+	size_t un;
+
+	memset(r, 0, sizeof *r);
+	lb_buf_reset(ant_store);
+	s = trim(s, &n);
+	end = s + n;
+	if (n < 4 || strncmp(s, "<!--", 4) != 0 || !(cend = find_ci(s, n, "-->")) ||
+	    !(a = find_ci(cend, (size_t)(end - cend), "<a href="))) {
+		problem(p, LIRS_R_HINA_BAD_LINE, 0, NULL,
+			"line is not \"<!--STATUS--><A HREF=URL>TITLE</A> AUTHOR\"; skipped");
+		return 1;
+	}
+	if (hina_comment(s + 4, (size_t)(cend - s - 4), r, 0, p))
+		return 1;
+	u = a + 8;
+	if (u < end && (*u == '"' || *u == '\'')) {
+		ue = memchr(u + 1, *u, (size_t)(end - u - 1));
+		u++;
+	} else {
+		ue = memchr(u, '>', (size_t)(end - u));
+	}
+	t = ue ? memchr(ue, '>', (size_t)(end - ue)) : NULL;
+	te = t ? find_ci(t, (size_t)(end - t), "</a>") : NULL;
+	if (!te || ue == u) {
+		problem(p, LIRS_R_HINA_BAD_LINE, 0, "url", "the link has no URL or no </a>; skipped");
+		return 1;
+	}
+	t++;
+	un = (size_t)(ue - u);
+	{
+		/* the author: what follows </a>, without the <br> tama writes */
+		const char *au = te + 4, *br = find_ci(au, (size_t)(end - au), "<br");
+		size_t an = (size_t)((br ? br : end) - au);
+		if ((ou = add_text(ant_store, u, un)) < 0 || (ot = add_text(ant_store, t, (size_t)(te - t))) < 0 ||
+		    (oa = add_text(ant_store, au, an)) < 0 || lb_buf_addc(ant_store, '\0') < 0)
+			return -1;
+	}
+	r->url = ant_store->data + ou;
+	r->title = ant_store->data + ot;
+	r->author = ant_store->data + oa;
+	r->source_url = r->extension = ant_store->data + ant_store->len - 1;
+	r->tz_offset = 32400;   /* hina.txt times are JST */
+	/* lirs(5): no Last-Detected in hina.txt: the fetch time when known,
+	 * else Last-Modified; a page without a time gets none. */
+	if (r->last_modified)
+		r->last_detected = fetched > r->last_modified ? fetched : r->last_modified;
+	return 0;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* The one escape of HINA-DI values: no CR or LF (each becomes a space), no
+ * blanks at either end (a reader strips them: RFC 9110 §5.5 OWS). */
+static int put_value(lb_buf *b, const char *name, const char *v)
+{
+	size_t n = strlen(v), i, at;
+
+	if (lb_buf_adds(b, name) < 0 || lb_buf_add(b, ": ", 2) < 0)
+		return -1;
+	at = b->len;
+	if (lb_buf_add(b, v, n) < 0)
+		return -1;
+	for (i = at; i < b->len; i++)
+		if (b->data[i] == '\r' || b->data[i] == '\n')
+			b->data[i] = ' ';
+	n = b->len - at;
+	{
+		const char *t = trim(b->data + at, &n);
+		memmove(b->data + at, t, n);
+		b->len = at + n;
+	}
+	return lb_buf_add(b, "\r\n", 2);
+}
+
+static int put_if(lb_buf *b, const char *name, const char *v)
+{
+	return v && *v ? put_value(b, name, v) : 0;
+}
+
+static int put_date(lb_buf *b, const char *name, int64_t t)
+{
+	char d[40];
+
+	if (!t || lirs_di_format_date(t, d) < 0)
+		return 0;   /* lirs(5): a time outside 1970-9999 is left out */
+	return put_value(b, name, d);
+}
+
+int lirs_di_write_header(lb_buf *b, int utf8, int64_t date)
+{
+	if (lb_buf_adds(b, "HINA/2.1\r\n") < 0 ||
+	    put_value(b, "User-Agent", "lirs-antenna/" LIRS_VERSION) < 0 ||
+	    put_date(b, "Date", date) < 0 ||
+	    put_value(b, "Content-Type", utf8 ? "text/plain; charset=UTF-8"
+					      : "text/plain; charset=EUC-JP") < 0)
+		return -1;
+	return lb_buf_add(b, "\r\n", 2);
+}
+
+/* The value as a reader will see it: is it one of tama's method names? */
+static int plain_method(const char *m)
+{
+	size_t n = strlen(m);
+	const char *t = trim(m, &n);
+
+	for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+		if (strlen(methods[i]) == n && !strncmp(t, methods[i], n))
+			return 1;
+	return n == 0;
+}
+
+/* NATSU field 14: a method name as X-TAMA-Method, anything else (the
+ * remote antenna) as REMOTE plus X-TAMA-Remote-URL, as tama writes it. */
+static int put_method(lb_buf *b, const char *m)
+{
+	if (plain_method(m))
+		return put_value(b, "X-TAMA-Method", m);
+	return put_value(b, "X-TAMA-Method", "REMOTE") | put_value(b, "X-TAMA-Remote-URL", m);
+}
+
+static int put_tz(lb_buf *b, int64_t tz)
+{
+	char v[32];
+	uint64_t a = tz < 0 ? (uint64_t)0 - (uint64_t)tz : (uint64_t)tz;
+
+	if (!tz)
+		return 0;
+	if (a % 60 == 0 && a < 100 * 3600) {
+		/* "%c%02u%02u", by hand (perf, issue 10) */
+		v[0] = tz < 0 ? '-' : '+';
+		put_2(v + 1, (unsigned)(a / 3600));
+		put_2(v + 3, (unsigned)(a % 3600 / 60));
+		v[5] = '\0';
+		return put_value(b, "X-TAMA-Timezone", v);
+	}
+	snprintf(v, sizeof v, "%lld", (long long)tz);
+	return put_value(b, "X-LIRS-Time-Difference", v);
+}
+
+/* "%lld" of v into b (24 bytes), by hand: snprintf() per record was a
+ * tenth of writing sites.di.gz (perf, issue 10). */
+static const char *dec_ll(char b[24], int64_t v)
+{
+	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	char *p = b + 23;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + a % 10);
+	while ((a /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
+
+/* tama's layout: 4 fields after the 9th, the first three empty. */
+static int is_natsu(const lirs_record *r)
+{
+	return r->nextra == 4 && !*r->extra[0] && !*r->extra[1] && !*r->extra[2];
+}
+
+int lirs_di_write_record(lb_buf *b, const lirs_record *r)
+{
+	char cl[24];
+	int bad = 0;
+	size_t i;
+
+	if (!r->url || !r->url[strspn(r->url, " \t\r\n")])
+		return 1;   /* a block needs a URL (di-no-url) */
+	if (r->nextra > LIRS_DI_MAX_EXTRA)
+		return 1;   /* a reader would skip it (di-too-many-extra) */
+	bad |= put_value(b, "URL", r->url) | put_if(b, "Title", r->title) |
+	       put_if(b, "Author-Name", r->author);
+	bad |= put_date(b, "Last-Modified", r->last_modified) |
+	       put_date(b, "Last-Modified-Detected", r->last_detected);
+	if (r->content_length) {
+		bad |= put_value(b, "Content-Length", dec_ll(cl, r->content_length));
+	}
+	bad |= put_if(b, "Authorized-url", r->source_url) | put_tz(b, r->tz_offset);
+	if (is_natsu(r)) {
+		bad |= put_if(b, "Virtual", r->extension) | put_method(b, r->extra[3]);
+	} else {
+		bad |= put_if(b, "X-LIRS-Extension", r->extension);
+		for (i = 0; i < r->nextra; i++)
+			bad |= put_value(b, "X-LIRS-Extra", r->extra[i]);
+	}
+	bad |= lb_buf_add(b, "\r\n", 2);
+	return bad ? -1 : 0;
+}
+

@@ -1,0 +1,399 @@
+/*
+ * jsonw.c: JSON writing (hand-made, on the hot path of `lirs cat`) and
+ * the record <-> JSON mapping.  Parsing is json-c's job.
+ */
+#include "lirs_jsonw.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes that can be copied into a JSON string unchanged (printable ASCII). */
+static unsigned char plain[256];
+static int plain_ready;
+
+static void plain_init(void)
+{
+	for (int c = 0x20; c < 0x7f; c++)
+		plain[c] = 1;
+	plain['"'] = plain['\\'] = 0;
+	plain_ready = 1;
+}
+
+/*
+ * Length of the valid UTF-8 sequence starting at s (at most n bytes), or 0
+ * when it is not one.  RFC 3629 §4: no overlongs, no surrogates, <= U+10FFFF.
+ */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+
+	if (c >= 0xc2 && c <= 0xdf)
+		return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+		if (n < 3 || s[1] < lo || s[1] > hi || (s[2] & 0xc0) != 0x80)
+			return 0;
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+		if (n < 4 || s[1] < lo || s[1] > hi || (s[2] & 0xc0) != 0x80 ||
+		    (s[3] & 0xc0) != 0x80)
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* Writes the escape for an ASCII byte that is not plain; returns bytes written. */
+static size_t esc_ascii(char *o, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	switch (c) {
+	case '"': o[0] = '\\'; o[1] = '"'; return 2;
+	case '\\': o[0] = '\\'; o[1] = '\\'; return 2;
+	case '\n': o[0] = '\\'; o[1] = 'n'; return 2;
+	case '\r': o[0] = '\\'; o[1] = 'r'; return 2;
+	case '\t': o[0] = '\\'; o[1] = 't'; return 2;
+	case '\b': o[0] = '\\'; o[1] = 'b'; return 2;
+	case '\f': o[0] = '\\'; o[1] = 'f'; return 2;
+	default:
+		memcpy(o, "\\u00", 4);
+		o[4] = hex[c >> 4];
+		o[5] = hex[c & 15];
+		return 6;
+	}
+}
+
+int lirs_jsonw_str(lb_buf *out, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+	char *o;
+
+	if (!plain_ready)
+		plain_init();
+	/* Worst case 6 output bytes per input byte (\u00XX), plus quotes. */
+	if (len > ((size_t)-1 - 2) / 6 || lb_buf_grow(out, len * 6 + 2) < 0)
+		return -1;
+	o = out->data + out->len;
+	*o++ = '"';
+	while (i < len) {
+		size_t run = i, k;
+
+		while (run < len && plain[s[run]])
+			run++;
+		memcpy(o, s + i, run - i);
+		o += run - i;
+		i = run;
+		if (i == len)
+			break;
+		if (s[i] < 0x80) {
+			o += esc_ascii(o, s[i++]);
+		} else if ((k = utf8_len(s + i, len - i)) > 0) {
+			memcpy(o, s + i, k);
+			o += k;
+			i += k;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3);   /* U+FFFD */
+			o += 3;
+			i++;
+		}
+	}
+	*o++ = '"';
+	out->len = (size_t)(o - out->data);
+	out->data[out->len] = '\0';
+	return 0;
+}
+
+int lirs_jsonw_strz(lb_buf *out, const char *s)
+{
+	return s ? lirs_jsonw_str(out, s, strlen(s)) : lb_buf_add(out, "\"\"", 2);
+}
+
+int lirs_jsonw_int(lb_buf *out, int64_t v)
+{
+	char tmp[24], *p = tmp + sizeof tmp;
+	/* Work in unsigned so INT64_MIN negates without overflow. */
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	return lb_buf_add(out, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+int lirs_jsonw_key(lb_buf *out, const char *key)
+{
+	if (lirs_jsonw_strz(out, key) < 0)
+		return -1;
+	return lb_buf_addc(out, ':');
+}
+
+/* ,"key":value pairs; the literal keys need no escaping. */
+static int kv_int(lb_buf *out, const char *lit, int64_t v)
+{
+	return lb_buf_adds(out, lit) < 0 ? -1 : lirs_jsonw_int(out, v);
+}
+
+static int kv_str(lb_buf *out, const char *lit, const char *s)
+{
+	return lb_buf_adds(out, lit) < 0 ? -1 : lirs_jsonw_strz(out, s);
+}
+
+int lirs_record_to_json(lb_buf *out, const lirs_record *r)
+{
+	if (kv_int(out, "{\"last_modified\":", r->last_modified) < 0 ||
+	    kv_int(out, ",\"last_detected\":", r->last_detected) < 0 ||
+	    kv_int(out, ",\"tz_offset\":", r->tz_offset) < 0 ||
+	    kv_int(out, ",\"content_length\":", r->content_length) < 0 ||
+	    kv_str(out, ",\"url\":", r->url) < 0 ||
+	    kv_str(out, ",\"title\":", r->title) < 0 ||
+	    kv_str(out, ",\"author\":", r->author) < 0 ||
+	    kv_str(out, ",\"source_url\":", r->source_url) < 0 ||
+	    kv_str(out, ",\"extension\":", r->extension) < 0)
+		return -1;
+	if (r->nextra > 0) {
+		if (lb_buf_adds(out, ",\"extra\":[") < 0)
+			return -1;
+		for (size_t i = 0; i < r->nextra; i++)
+			if ((i && lb_buf_addc(out, ',') < 0) || lirs_jsonw_strz(out, r->extra[i]) < 0)
+				return -1;
+		if (lb_buf_addc(out, ']') < 0)
+			return -1;
+	}
+	/* tama's NATSU fields by name too (lirs(5)); extra[] stays as it was */
+	if (lirs_record_method(r) &&
+	    (kv_str(out, ",\"checked_url\":", lirs_record_checked_url(r)) < 0 ||
+	     kv_str(out, ",\"method\":", lirs_record_method(r)) < 0))
+		return -1;
+	return lb_buf_addc(out, '}');
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static const char *const int_keys[] = {
+	"last_modified", "last_detected", "tz_offset", "content_length",
+};
+static const char *const str_keys[] = {
+	"url", "title", "author", "source_url", "extension",
+};
+
+static int64_t *int_slot(lirs_record *r, size_t i)
+{
+	int64_t *slots[] = { &r->last_modified, &r->last_detected,
+			     &r->tz_offset, &r->content_length };
+	return slots[i];
+}
+
+static char **str_slot(lirs_record *r, size_t i)
+{
+	char **slots[] = { &r->url, &r->title, &r->author, &r->source_url,
+			   &r->extension };
+	return slots[i];
+}
+
+/* A value of root's member key, or NULL when missing or null. */
+static struct json_object *member(struct json_object *root, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!json_object_object_get_ex(root, key, &v) || json_object_is_type(v, json_type_null))
+		return NULL;
+	return v;
+}
+
+static int get_ints(lirs_record *r, struct json_object *root, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof int_keys / sizeof *int_keys; i++) {
+		struct json_object *v = member(root, int_keys[i]);
+		int64_t n;
+
+		if (!v)
+			continue;
+		if (!json_object_is_type(v, json_type_int)) {
+			snprintf(err, errlen, "'%s' is not an integer", int_keys[i]);
+			return -1;
+		}
+		/* json-c keeps integers above INT64_MAX as uint64, and clamps
+		 * those below INT64_MIN to it, so INT64_MIN cannot be told from
+		 * an overflow: refuse them all rather than change a number (no
+		 * LIRS time or length is anywhere near -2^63). */
+		n = json_object_get_int64(v);
+		if ((n == INT64_MAX && json_object_get_uint64(v) > (uint64_t)INT64_MAX) ||
+		    n == INT64_MIN) {
+			snprintf(err, errlen, "'%s' is out of the 64-bit range", int_keys[i]);
+			return -1;
+		}
+		*int_slot(r, i) = n;
+	}
+	return 0;
+}
+
+/* The text of a JSON string value; NULL after a message in err. */
+static char *get_text(struct json_object *v, const char *what, size_t i, char *err, size_t errlen)
+{
+	const char *s;
+
+	if (!json_object_is_type(v, json_type_string)) {
+		snprintf(err, errlen, i ? "'%s' item %zu is not a string" : "'%s' is not a string", what, i);
+		return NULL;
+	}
+	s = json_object_get_string(v);
+	/* "\u0000" would cut the C string short: refuse, never truncate. */
+	if (strlen(s) != (size_t)json_object_get_string_len(v)) {
+		snprintf(err, errlen, "'%s' contains a NUL character (\\u0000)", what);
+		return NULL;
+	}
+	return (char *)s;
+}
+
+static int get_strs(lirs_record *r, struct json_object *root, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof str_keys / sizeof *str_keys; i++) {
+		struct json_object *v = member(root, str_keys[i]);
+
+		if (v && !(*str_slot(r, i) = get_text(v, str_keys[i], 0, err, errlen)))
+			return -1;
+	}
+	return 0;
+}
+
+static int get_extra(lirs_json_record *jr, struct json_object *root, char *err, size_t errlen)
+{
+	struct json_object *a = member(root, "extra");
+	size_t n;
+
+	if (!a)
+		return 0;
+	if (!json_object_is_type(a, json_type_array)) {
+		snprintf(err, errlen, "'extra' is not an array");
+		return -1;
+	}
+	n = json_object_array_length(a);
+	if (n == 0)
+		return 0;
+	jr->extra_ = calloc(n, sizeof *jr->extra_);
+	if (!jr->extra_) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!(jr->extra_[i] = get_text(json_object_array_get_idx(a, i), "extra", i + 1, err, errlen)))
+			return -1;
+	jr->rec.extra = jr->extra_;
+	jr->rec.nextra = n;
+	return 0;
+}
+
+/* Parses text[0..len) as exactly one JSON value (strict RFC 8259, valid
+ * UTF-8), white space around it allowed; NULL after a message in err. */
+static struct json_object *parse(struct json_tokener *tok, const char *text, size_t len,
+				 unsigned long *col, char *err, size_t errlen)
+{
+	struct json_object *root = NULL;
+	enum json_tokener_error je;
+	size_t end;
+
+	if (len > INT_MAX) {
+		snprintf(err, errlen, "line longer than %d bytes", INT_MAX);
+		return NULL;
+	}
+	json_tokener_reset(tok);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	je = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	if (!root && je == json_tokener_continue)
+		snprintf(err, errlen, "invalid JSON: unexpected end of line");
+	else if (!root)
+		snprintf(err, errlen, "invalid JSON: %s", json_tokener_error_desc(je));
+	else {
+		while (end < len && strchr(" \t\r\n", text[end]))
+			end++;
+		if (end < len) {
+			snprintf(err, errlen, "invalid JSON: text after the value");
+			json_object_put(root);
+			root = NULL;
+		}
+	}
+	if (!root)
+		*col = (unsigned long)end + 1;
+	return root;
+}
+
+lirs_json_parser *lirs_json_parser_new(void)
+{
+	struct json_tokener *tok = json_tokener_new();
+
+	if (tok)
+		json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	return (lirs_json_parser *)tok;
+}
+
+void lirs_json_parser_free(lirs_json_parser *p)
+{
+	if (p)
+		json_tokener_free((struct json_tokener *)p);
+}
+
+int lirs_record_from_json(lirs_json_record *jr, const char *text, size_t len,
+			  unsigned long *col, char *err, size_t errlen)
+{
+	lirs_json_parser *p = lirs_json_parser_new();
+	int rc;
+
+	if (!p) {
+		memset(jr, 0, sizeof *jr);
+		*col = 0;
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = lirs_json_parse_record(p, jr, text, len, col, err, errlen);
+	lirs_json_parser_free(p);
+	return rc;
+}
+
+int lirs_json_parse_record(lirs_json_parser *p, lirs_json_record *jr, const char *text,
+			   size_t len, unsigned long *col, char *err, size_t errlen)
+{
+	static char empty[1];
+	struct json_object *root;
+
+	memset(jr, 0, sizeof *jr);
+	*col = 0;
+	for (size_t i = 0; i < sizeof str_keys / sizeof *str_keys; i++)
+		*str_slot(&jr->rec, i) = empty;
+	/* A key given twice: the last one wins, as in jq and most JSON tools
+	 * (RFC 8259 §4 leaves it open). */
+	if (!(root = parse((struct json_tokener *)p, text, len, col, err, errlen)))
+		return -1;
+	jr->doc_ = root;
+	if (!json_object_is_type(root, json_type_object)) {
+		snprintf(err, errlen, "not a JSON object");
+		goto fail;
+	}
+	if (get_ints(&jr->rec, root, err, errlen) < 0 ||
+	    get_strs(&jr->rec, root, err, errlen) < 0 ||
+	    get_extra(jr, root, err, errlen) < 0)
+		goto fail;
+	return 0;
+fail:
+	lirs_json_record_release(jr);
+	return -1;
+}
+
+void lirs_json_record_release(lirs_json_record *jr)
+{
+	if (jr->doc_)
+		json_object_put(jr->doc_);
+	free(jr->extra_);
+	memset(jr, 0, sizeof *jr);
+}

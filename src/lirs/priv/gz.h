@@ -1,0 +1,52 @@
+/*
+ * gz.h: streaming gunzip with a cap on decoded bytes (internal to the
+ * codec).  Bytes go in through lirs_gz_feed(); decoded bytes come out through
+ * the out callback in pieces of at most GZ_OUT_SIZE bytes.  Input that
+ * does not start with the gzip magic (1f 8b) is passed through as is.
+ * Concatenated gzip members are one stream (RFC 1952 §2.2).
+ */
+#ifndef LIRS_GZ_H
+#define LIRS_GZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+/* Size of the fixed inflate output buffer: memory stays flat. */
+#define GZ_OUT_SIZE ((size_t)128 << 10)
+
+/* Returns 0 to go on, or a negative LIRS_E* code that lirs_gz_feed() passes up. */
+typedef int (*lirs_gz_out_fn)(void *ctx, const char *buf, size_t len);
+
+enum lirs_gz_event {
+	GZ_EV_PLAIN,      /* the input is not gzip */
+	GZ_EV_TRAILING,   /* non-gzip bytes after the last member; ignored */
+};
+typedef void (*lirs_gz_event_fn)(void *ctx, enum lirs_gz_event ev);
+
+typedef struct lirs_gz {
+	z_stream zs;
+	int state;              /* enum in gz.c */
+	int zinit;              /* inflateInit2 done */
+	int err;                /* sticky LIRS_E* code */
+	unsigned char magic[2]; /* first bytes of a member, until known */
+	size_t nmagic;
+	uint64_t max;           /* decoded-bytes cap */
+	uint64_t total;         /* decoded bytes so far */
+	unsigned char *out;     /* GZ_OUT_SIZE bytes */
+	lirs_gz_out_fn on_out;
+	lirs_gz_event_fn on_event;
+	void *ctx;
+} lirs_gz;
+
+/* max = 0 means no cap.  Returns 0, or LIRS_ENOMEM. */
+int lirs_gz_init(lirs_gz *g, uint64_t max, lirs_gz_out_fn out, lirs_gz_event_fn ev, void *ctx);
+/* Returns 0 or a negative LIRS_E* code (sticky). */
+int lirs_gz_feed(lirs_gz *g, const void *buf, size_t len);
+/* End of input: LIRS_ETRUNC when a member is incomplete. */
+int lirs_gz_finish(lirs_gz *g);
+/* 1 when the input was recognised as gzip. */
+int lirs_gz_is_gzip(const lirs_gz *g);
+void lirs_gz_release(lirs_gz *g);
+
+#endif
