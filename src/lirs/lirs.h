@@ -14,20 +14,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lb_error.h"
+
 #define LIRS_VERSION "0.1.0"
 
 /* ---- errors: negative codes, 0 is success ---------------------------- */
 enum {
-	LIRS_OK = 0,
-	LIRS_ENOMEM = -1,       /* out of memory */
-	LIRS_EGZIP = -2,        /* corrupt gzip data */
-	LIRS_ETRUNC = -3,       /* gzip data ends early */
-	LIRS_ETOOBIG = -4,      /* decoded size over max_decoded */
-	LIRS_ESTOP = -5,        /* a callback asked to stop */
-	LIRS_EICONV = -6,       /* iconv could not be opened */
-	LIRS_ESINK = -7,        /* the writer's sink failed */
-	LIRS_EINVAL = -8,       /* bad argument (e.g. feed after finish) */
+	LIRS_OK = LB_OK,
+	LIRS_ENOMEM = LB_ENOMEM,   /* out of memory */
+	LIRS_EGZIP = LB_EGZIP,     /* corrupt gzip data */
+	LIRS_ETRUNC = LB_ETRUNC,   /* gzip data ends early */
+	LIRS_ETOOBIG = LB_ETOOBIG, /* decoded size over max_decoded */
+	LIRS_ESTOP = LB_ESTOP,     /* a callback asked to stop */
+	LIRS_EICONV = LB_EICONV,   /* iconv could not be opened */
+	LIRS_ESINK = LB_ESINK,     /* the writer's sink failed */
+	LIRS_EINVAL = LB_EINVAL,   /* bad argument (e.g. feed after finish) */
 };
+/* The codes are the library's one set (lb_error.h); so is the text. */
 const char *lirs_strerror(int err);
 
 /* ---- limits: named, documented (lirs(5), README), overridable -------- */

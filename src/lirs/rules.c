@@ -113,16 +113,5 @@ const char *lirs_severity_name(lirs_severity s)
 
 const char *lirs_strerror(int err)
 {
-	switch (err) {
-	case LIRS_OK: return "success";
-	case LIRS_ENOMEM: return "out of memory";
-	case LIRS_EGZIP: return "corrupt gzip data";
-	case LIRS_ETRUNC: return "gzip data ends early";
-	case LIRS_ETOOBIG: return "decoded data exceeds the decompression limit";
-	case LIRS_ESTOP: return "stopped";
-	case LIRS_EICONV: return "cannot open the character set converter";
-	case LIRS_ESINK: return "write failed";
-	case LIRS_EINVAL: return "invalid argument";
-	default: return "unknown error";
-	}
+	return lb_strerror(err);
 }
