@@ -44,11 +44,11 @@ static int add_ignore(struct add_opts *o, const char *pat)
 	char err[256];
 
 	if (strchr(pat, '\n'))
-		return ant_error("--ignore: a pattern cannot contain a newline"), -1;
+		return cli_error("--ignore: a pattern cannot contain a newline"), -1;
 	if (ant_page_pattern_check(pat, err, sizeof err) < 0)
-		return ant_error("--ignore: bad pattern '%s': %s", pat, err), -1;
+		return cli_error("--ignore: bad pattern '%s': %s", pat, err), -1;
 	if ((o->ignore.len && lb_buf_addc(&o->ignore, '\n') < 0) || lb_buf_adds(&o->ignore, pat) < 0)
-		return ant_error("out of memory"), -1;
+		return cli_error("out of memory"), -1;
 	return 0;
 }
 
@@ -72,12 +72,12 @@ static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o
 	p.feed_by_user = o->feed != NULL;
 	rc = ant_store_page_add(s, &p, err, sizeof err);
 	if (rc < 0)
-		ant_error("%s", err);
+		cli_error("%s", err);
 	else if (rc > 0)
-		ant_error("'%s' is already watched", url);
+		cli_error("'%s' is already watched", url);
 	else
 		printf("watching '%s'\n", url);
-	return rc == 0 ? ANT_OK : ANT_FATAL;
+	return rc == 0 ? CLI_OK : CLI_FATAL;
 }
 
 static int add_source(ant_store *s, const char *url, char *key, int atom)
@@ -93,12 +93,12 @@ static int add_source(ant_store *s, const char *url, char *key, int atom)
 	src.kind = atom ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
 	rc = ant_store_source_add(s, &src, err, sizeof err);
 	if (rc < 0)
-		ant_error("%s", err);
+		cli_error("%s", err);
 	else if (rc > 0)
-		ant_error("'%s' is already a source", url);
+		cli_error("'%s' is already a source", url);
 	else
 		printf("reading %s source '%s'\n", atom ? "Atom" : "LIRS", url);
-	return rc == 0 ? ANT_OK : ANT_FATAL;
+	return rc == 0 ? CLI_OK : CLI_FATAL;
 }
 
 int cmd_add(int argc, char **argv)
@@ -118,11 +118,11 @@ int cmd_add(int argc, char **argv)
 	struct add_opts o = { .ignore = LB_BUF_INIT };
 	ant_store *s = NULL;
 	char *key = NULL;
-	int c, rc = ANT_FATAL;
+	int c, rc = CLI_FATAL;
 
-	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
 		switch (c) {
-		case 'h': lb_buf_release(&o.ignore); return ant_help(help);
+		case 'h': lb_buf_release(&o.ignore); return cli_help(help);
 		case 't': o.title = optarg; break;
 		case 'a': o.author = optarg; break;
 		case 'g': o.group = optarg; break;
@@ -135,26 +135,26 @@ int cmd_add(int argc, char **argv)
 		}
 	}
 	if (optind + 1 != argc) {
-		ant_usage_error(help, optind < argc ? "one URL at a time" : "a URL is needed");
+		cli_usage_error(help, optind < argc ? "one URL at a time" : "a URL is needed");
 		goto out;
 	}
 	if ((o.lirs || o.atom) && (o.title || o.author || o.group || o.ignore.len || o.feed)) {
-		ant_usage_error(help, o.lirs ? "--lirs takes no page options" : "--atom takes no page options");
+		cli_usage_error(help, o.lirs ? "--lirs takes no page options" : "--atom takes no page options");
 		goto out;
 	}
 	if (o.lirs && o.atom) {
-		ant_usage_error(help, "--lirs and --atom exclude each other");
+		cli_usage_error(help, "--lirs and --atom exclude each other");
 		goto out;
 	}
-	if (!(s = ant_open(STORE_OPEN_EXISTING)))
+	if (!(s = antcmd_open(STORE_OPEN_EXISTING)))
 		goto out;
 	if (!o.allow_file)
 		o.allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
-	if (ant_check_url(argv[optind], o.allow_file) < 0 ||
-	    (o.feed && ant_check_url(o.feed, o.allow_file) < 0))
+	if (antcmd_check_url(argv[optind], o.allow_file) < 0 ||
+	    (o.feed && antcmd_check_url(o.feed, o.allow_file) < 0))
 		goto out;
-	if (!(key = ant_url_key(argv[optind]))) {
-		ant_error("out of memory");
+	if (!(key = antcmd_url_key(argv[optind]))) {
+		cli_error("out of memory");
 		goto out;
 	}
 	rc = o.lirs || o.atom ? add_source(s, argv[optind], key, o.atom)

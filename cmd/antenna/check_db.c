@@ -50,7 +50,7 @@ static int report(ant_store *s, char *err, size_t errlen)
 {
 	ant_store_sizes z;
 	atom_evstore *ev = NULL;
-	int64_t keep = ant_keep_events(s), parch = 0, pev = 0;
+	int64_t keep = antcmd_keep_events(s), parch = 0, pev = 0;
 	char b[32];
 
 	if (ant_store_sizes_get(s, &z, err, errlen) < 0)
@@ -100,15 +100,15 @@ int cmd_check_db(int argc, char **argv)
 	char err[512];
 	int c, rc, quiet = 0;
 
-	while ((c = ant_getopt(argc, argv, "hq", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "hq", opts, help)) != -1) {
 		if (c == 'h')
-			return ant_help(help);
+			return cli_help(help);
 		if (c != 'q')
-			return ANT_FATAL;
+			return CLI_FATAL;
 		quiet = 1;
 	}
-	if (!(s = ant_open_no_operand(argc, argv, help)))
-		return ANT_FATAL;
+	if (!(s = antcmd_open_no_operand(argc, argv, help)))
+		return CLI_FATAL;
 	rc = ant_store_check(s, err, sizeof err);
 	if (rc == 0) {
 		printf("ok\n");
@@ -116,7 +116,7 @@ int cmd_check_db(int argc, char **argv)
 			rc = report(s, err, sizeof err);
 	}
 	if (rc < 0)
-		ant_error("%s", err);
+		cli_error("%s", err);
 	ant_store_close(s);
-	return rc < 0 ? ANT_FATAL : ANT_OK;
+	return rc < 0 ? CLI_FATAL : CLI_OK;
 }

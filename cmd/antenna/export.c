@@ -250,7 +250,7 @@ static int samidare(ex *x)
 		rc = 0;
 out:
 	if (rc < 0 && e.problem) {
-		ant_error("cannot write YAML: %s", e.problem);
+		cli_error("cannot write YAML: %s", e.problem);
 		rc = -2;
 	}
 	yaml_emitter_delete(&e);
@@ -312,26 +312,26 @@ int cmd_export(int argc, char **argv)
 	char err[512];
 	int c, fmt = F_OPML, rc;
 
-	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
 		switch (c) {
-		case 'h': return ant_help(help);
+		case 'h': return cli_help(help);
 		case 'f':
 			if (!strcmp(optarg, "opml")) fmt = F_OPML;
 			else if (!strcmp(optarg, "samidare")) fmt = F_SAMIDARE;
 			else if (!strcmp(optarg, "jsonl")) fmt = F_JSONL;
-			else return ant_usage_error(help, "--format: '%s' is not opml, samidare or jsonl", optarg);
+			else return cli_usage_error(help, "--format: '%s' is not opml, samidare or jsonl", optarg);
 			break;
-		default: return ANT_FATAL;
+		default: return CLI_FATAL;
 		}
 	}
-	if (!(s = ant_open_no_operand(argc, argv, help)))
-		return ANT_FATAL;
+	if (!(s = antcmd_open_no_operand(argc, argv, help)))
+		return CLI_FATAL;
 	if (ant_store_pages_load(s, &x.p, &x.np, err, sizeof err) < 0 ||
 	    ant_store_sources_load(s, &x.s, &x.ns, err, sizeof err) < 0) {
-		ant_error("%s", err);
+		cli_error("%s", err);
 		ant_store_pages_free(x.p, x.np);
 		ant_store_close(s);
-		return ANT_FATAL;
+		return CLI_FATAL;
 	}
 	x.title = ant_store_config_get(s, CFG_TITLE);
 	ant_store_close(s);
@@ -340,14 +340,14 @@ int cmd_export(int argc, char **argv)
 	if (rc == 0)
 		fwrite(x.o.data, 1, x.o.len, stdout);
 	else if (rc == -1)
-		ant_error("out of memory");
+		cli_error("out of memory");
 	ant_store_pages_free(x.p, x.np);
 	ant_store_sources_free(x.s, x.ns);
 	free(x.title);
 	lb_buf_release(&x.o);
 	if (rc < 0)
-		return ANT_FATAL;
+		return CLI_FATAL;
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return ant_error("cannot write to standard output"), ANT_FATAL;
-	return ANT_OK;
+		return cli_error("cannot write to standard output"), CLI_FATAL;
+	return CLI_OK;
 }

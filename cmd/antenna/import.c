@@ -263,7 +263,7 @@ static int apply(struct imp *m, const ant_imp_entry *e)
 
 	if (!url_usable(m, e))
 		return 0;
-	if (!(key = ant_url_key(e->url)))
+	if (!(key = antcmd_url_key(e->url)))
 		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
 	if (e->kind == IMP_SOURCE) {
 		rc = add_source(m, e, key);
@@ -362,7 +362,7 @@ static int on_record(void *ctx, const lirs_record *r)
 
 	if (!url_usable(m, &e))
 		return 0;
-	if (apply(m, &e) < 0 || !(key = ant_url_key(r->url))) {
+	if (apply(m, &e) < 0 || !(key = antcmd_url_key(r->url))) {
 		m->db_failed = 1;
 		return 1;
 	}
@@ -595,7 +595,7 @@ static int import_file(struct imp *m, const char *path, ant_imp_format from, siz
 	m->added = m->updated = m->same = m->src_added = m->src_same = 0;
 	m->timed = m->errors = m->unmapped = 0;
 	if (read_all(path, max, &raw, m->err, sizeof m->err) < 0) {
-		ant_error("%s", m->err);
+		cli_error("%s", m->err);
 		m->total_errors++;
 		lb_buf_release(&raw);
 		return 0;
@@ -635,42 +635,42 @@ int cmd_import(int argc, char **argv)
 	int64_t now = 0;
 	int c, rc = 0;
 
-	while ((c = ant_getopt(argc, argv, "hn", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "hn", opts, help)) != -1) {
 		switch (c) {
-		case 'h': return ant_help(help);
+		case 'h': return cli_help(help);
 		case 'n': m.dry = 1; break;
 		case 'g': m.group = optarg; break;
 		case 'f':
 			if (!(from = ant_imp_format_from_name(optarg)))
-				return ant_usage_error(help, "--from: '%s' is not samidare, tama, opml or lirs", optarg);
+				return cli_usage_error(help, "--from: '%s' is not samidare, tama, opml or lirs", optarg);
 			break;
 		case 'N':
-			if (ant_parse_int64("--now", optarg, 1, INT64_MAX / 2, &now) < 0)
-				return ANT_FATAL;
+			if (cli_parse_int64("--now", optarg, 1, INT64_MAX / 2, &now) < 0)
+				return CLI_FATAL;
 			break;
 		case 'B':
-			if (ant_parse_bytes(optarg, &max) < 0)
-				return ant_usage_error(help, "--max-bytes: '%s' is not a byte count", optarg);
+			if (cli_parse_size("--max-bytes", optarg, &max) < 0)
+				return CLI_FATAL;
 			break;
-		default: return ANT_FATAL;
+		default: return CLI_FATAL;
 		}
 	}
 	if (optind >= argc)
-		return ant_usage_error(help, "a FILE to import is needed");
+		return cli_usage_error(help, "a FILE to import is needed");
 	if (m.group && strchr(m.group, '\n'))
-		return ant_usage_error(help, "--group: a group cannot contain a newline");
+		return cli_usage_error(help, "--group: a group cannot contain a newline");
 	/* Lines in the order they happen, errors (stderr) among them. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!(m.s = ant_open(STORE_OPEN_EXISTING)))
-		return ANT_FATAL;
-	m.now = ant_now(now);
+	if (!(m.s = antcmd_open(STORE_OPEN_EXISTING)))
+		return CLI_FATAL;
+	m.now = antcmd_now(now);
 	m.allow_file = ant_store_config_int(m.s, CFG_ALLOW_FILE, 0) != 0;
 	/* An update running now would write its older view of the pages back. */
 	if (ant_store_lock(m.s, STORE_LOCK_WAIT, m.err, sizeof m.err) < 0 ||
 	    ant_store_begin(m.s, m.err, sizeof m.err) < 0) {
-		ant_error("%s", m.err);
+		cli_error("%s", m.err);
 		ant_store_close(m.s);
-		return ANT_FATAL;
+		return CLI_FATAL;
 	}
 	for (int i = optind; i < argc && rc == 0; i++)
 		rc = import_file(&m, argv[i], from, max);
@@ -681,10 +681,10 @@ int cmd_import(int argc, char **argv)
 		rc = -1;
 	}
 	if (rc < 0)
-		ant_error("%s", m.err);
+		cli_error("%s", m.err);
 	ant_store_close(m.s);
 	lb_buf_release(&m.tmp);
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return ant_error("cannot write to standard output"), ANT_FATAL;
-	return rc < 0 ? ANT_FATAL : m.total_errors ? ANT_NOTFOUND : ANT_OK;
+		return cli_error("cannot write to standard output"), CLI_FATAL;
+	return rc < 0 ? CLI_FATAL : m.total_errors ? ANTCMD_NOTFOUND : CLI_OK;
 }

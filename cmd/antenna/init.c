@@ -46,7 +46,7 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_MAX_FUTURE, "3600" },
 	{ CFG_PAGE_SIZE, "50" },
 	{ CFG_LIRS_CHARSET, "euc-jp" },
-	{ CFG_KEEP_EVENTS, "10000" },   /* ANT_KEEP_EVENTS */
+	{ CFG_KEEP_EVENTS, "10000" },   /* ANTCMD_KEEP_EVENTS */
 };
 
 struct setting { const char *key; const char *value; };
@@ -84,62 +84,62 @@ int cmd_init(int argc, char **argv)
 	const size_t maxset = sizeof set / sizeof *set;
 	size_t nset = 0;
 	int64_t v;
-	int c, rc = ANT_OK;
+	int c, rc = CLI_OK;
 	ant_store *s;
 	char err[512];
 
-	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
 		struct setting *x = &set[nset < maxset ? nset : maxset - 1];
 		switch (c) {
-		case 'h': return ant_help(help);
+		case 'h': return cli_help(help);
 		case 't': *x = (struct setting){ CFG_TITLE, optarg }; break;
 		case 'a': *x = (struct setting){ CFG_AUTHOR, optarg }; break;
 		case 'b':
 			if (!lirs_url_is_http(optarg))
-				return ant_usage_error(help, "--base: '%s' is not an absolute http or https URL", optarg);
+				return cli_usage_error(help, "--base: '%s' is not an absolute http or https URL", optarg);
 			*x = (struct setting){ CFG_BASE, optarg };
 			break;
 		case 'z':
-			if (ant_parse_int64("--tz-offset", optarg, -43200, 50400, &v) < 0)
-				return ANT_FATAL;
+			if (cli_parse_int64("--tz-offset", optarg, -43200, 50400, &v) < 0)
+				return CLI_FATAL;
 			*x = (struct setting){ CFG_TZ, optarg };
 			break;
 		case 'm':
-			if (ant_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &v) < 0)
-				return ANT_FATAL;
+			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &v) < 0)
+				return CLI_FATAL;
 			*x = (struct setting){ CFG_MAX_AGE, optarg };
 			break;
 		case 'M':
-			if (ant_parse_int64("--max-future", optarg, 1, INT64_MAX / 2, &v) < 0)
-				return ANT_FATAL;
+			if (cli_parse_int64("--max-future", optarg, 1, INT64_MAX / 2, &v) < 0)
+				return CLI_FATAL;
 			*x = (struct setting){ CFG_MAX_FUTURE, optarg };
 			break;
 		case 'p':
-			if (ant_parse_int64("--page-size", optarg, 1, 100000, &v) < 0)
-				return ANT_FATAL;
+			if (cli_parse_int64("--page-size", optarg, 1, 100000, &v) < 0)
+				return CLI_FATAL;
 			*x = (struct setting){ CFG_PAGE_SIZE, optarg };
 			break;
 		case 'C':
 			if (strcmp(optarg, "euc-jp") && strcmp(optarg, "euc-jp-ms"))
-				return ant_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", optarg);
+				return cli_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", optarg);
 			*x = (struct setting){ CFG_LIRS_CHARSET, optarg };
 			break;
 		case 'k':
-			if (ant_parse_keep("--keep-events", optarg, &v) < 0)
-				return ANT_FATAL;
+			if (antcmd_parse_keep("--keep-events", optarg, &v) < 0)
+				return CLI_FATAL;
 			*x = (struct setting){ CFG_KEEP_EVENTS, optarg };
 			break;
 		case 'F': *x = (struct setting){ CFG_ALLOW_FILE, "1" }; break;
 		case 'V': *x = (struct setting){ CFG_VISITED, "0" }; break;
-		default: return ANT_FATAL;
+		default: return CLI_FATAL;
 		}
 		if (nset < maxset)
 			nset++;
 	}
 	if (optind < argc)
-		return ant_usage_error(help, "unexpected argument '%s'", argv[optind]);
-	if (!(s = ant_open(STORE_OPEN_CREATE)))
-		return ANT_FATAL;
+		return cli_usage_error(help, "unexpected argument '%s'", argv[optind]);
+	if (!(s = antcmd_open(STORE_OPEN_CREATE)))
+		return CLI_FATAL;
 	if (ant_store_begin(s, err, sizeof err) < 0 || set_defaults(s, err, sizeof err) < 0)
 		goto fail;
 	for (size_t i = 0; i < nset; i++)
@@ -147,12 +147,12 @@ int cmd_init(int argc, char **argv)
 			goto fail;
 	if (ant_store_commit(s, err, sizeof err) < 0)
 		goto fail;
-	printf("initialised '%s'\n", ant_db_path);
+	printf("initialised '%s'\n", antcmd_db_path);
 	ant_store_close(s);
 	return rc;
 fail:
-	ant_error("%s", err);
+	cli_error("%s", err);
 	ant_store_rollback(s);
 	ant_store_close(s);
-	return ANT_FATAL;
+	return CLI_FATAL;
 }

@@ -144,9 +144,9 @@ int cmd_list(int argc, char **argv)
 	lb_buf o = LB_BUF_INIT;
 	char err[512];
 
-	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
 		switch (c) {
-		case 'h': return ant_help(help);
+		case 'h': return cli_help(help);
 		case 's': sources = 1; break;
 		case 'f':
 			if (!strcmp(optarg, "jsonl"))
@@ -154,26 +154,26 @@ int cmd_list(int argc, char **argv)
 			else if (!strcmp(optarg, "text"))
 				json = 0;
 			else
-				return ant_usage_error(help, "--format: '%s' is not text or jsonl", optarg);
+				return cli_usage_error(help, "--format: '%s' is not text or jsonl", optarg);
 			break;
-		default: return ANT_FATAL;
+		default: return CLI_FATAL;
 		}
 	}
-	if (!(s = ant_open_no_operand(argc, argv, help)))
-		return ANT_FATAL;
+	if (!(s = antcmd_open_no_operand(argc, argv, help)))
+		return CLI_FATAL;
 	rc = sources ? list_sources(s, json, &o, err, sizeof err)
 		     : list_pages(s, json, &o, err, sizeof err);
 	ant_store_close(s);
 	if (rc < 0) {
-		ant_error("%s", err);
+		cli_error("%s", err);
 		lb_buf_release(&o);
-		return ANT_FATAL;
+		return CLI_FATAL;
 	}
 	fwrite(o.data, 1, o.len, stdout);
 	lb_buf_release(&o);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		ant_error("cannot write to standard output");
-		return ANT_FATAL;
+		cli_error("cannot write to standard output");
+		return CLI_FATAL;
 	}
-	return ANT_OK;
+	return CLI_OK;
 }

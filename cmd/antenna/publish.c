@@ -66,13 +66,13 @@ static int lirs_charset_ms(ant_store *s)
 static void lirs_warnings(const ant_pub_lirs_counts *n)
 {
 	if (n->replaced)
-		ant_error("warning: lirs.gz: %lu characters EUC-JP cannot hold were written as U+3013",
+		cli_error("warning: lirs.gz: %lu characters EUC-JP cannot hold were written as U+3013",
 			  n->replaced);
 	if (n->approximated)
-		ant_error("warning: lirs.gz: %lu characters written as their nearest EUC-JP "
+		cli_error("warning: lirs.gz: %lu characters written as their nearest EUC-JP "
 			  "equivalent (e.g. ¥ as ￥)", n->approximated);
 	if (n->substituted)
-		ant_error("warning: lirs.gz: %lu vendor characters (NEC/IBM extensions) written as "
+		cli_error("warning: lirs.gz: %lu vendor characters (NEC/IBM extensions) written as "
 			  "their readable forms (e.g. ① as (1), 髙 as 高; 'antenna init --charset "
 			  "euc-jp-ms' keeps them)", n->substituted);
 }
@@ -95,7 +95,7 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	memset(&c->counts, 0, sizeof c->counts);
 	c->site.lirs_counts = &c->counts;
 	c->page_size = ant_store_config_int(s, CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
-	c->keep_events = ant_keep_events(s);
+	c->keep_events = antcmd_keep_events(s);
 }
 
 static void cfg_free(struct site_cfg *c)
@@ -163,7 +163,7 @@ static int warn_lost(atom_evstore *ev, const char *dir, const struct site_cfg *c
 		snprintf(keep, sizeof keep, "all");
 	else
 		snprintf(keep, sizeof keep, "%lld", (long long)c->keep_events);
-	ant_error("warning: %lld archive%s from '%s/archive/%lld.atom' to '%lld.atom' "
+	cli_error("warning: %lld archive%s from '%s/archive/%lld.atom' to '%lld.atom' "
 		  "cannot be written again: their events were pruned (retention now: keep-events %s); "
 		  "copy them from the old directory or a backup (archives never change)",
 		  (long long)lost, lost == 1 ? "" : "s", dir, (long long)first, (long long)last, keep);
@@ -291,7 +291,7 @@ static int publish(ant_store *s, const char *dir, int64_t now, int64_t keep, int
 	pthread_mutex_init(&w.mu, NULL);
 	pthread_cond_init(&w.cv, NULL);
 	cfg_load(s, &c, now);
-	if (keep != ANT_KEEP_DEFAULT)
+	if (keep != ANTCMD_KEEP_DEFAULT)
 		c.keep_events = keep;
 	/* DIR first, so the two writers do not race to create it */
 	if (lb_mkdir_p(dir, 0755) < 0) {
@@ -330,30 +330,30 @@ int cmd_publish(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int64_t now = 0, keep = ANT_KEEP_DEFAULT;
+	int64_t now = 0, keep = ANTCMD_KEEP_DEFAULT;
 	int c, rc, lost = 0;
 	ant_store *s;
 	char err[512];
 
-	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
 		if (c == 'h')
-			return ant_help(help);
+			return cli_help(help);
 		if (c == 'k') {
-			if (ant_parse_keep("--keep-events", optarg, &keep) < 0)
-				return ANT_FATAL;
+			if (antcmd_parse_keep("--keep-events", optarg, &keep) < 0)
+				return CLI_FATAL;
 			continue;
 		}
-		if (c != 'n' || ant_parse_int64("--now", optarg, 1, INT64_MAX / 2, &now) < 0)
-			return ANT_FATAL;
+		if (c != 'n' || cli_parse_int64("--now", optarg, 1, INT64_MAX / 2, &now) < 0)
+			return CLI_FATAL;
 	}
 	if (optind + 1 != argc)
-		return ant_usage_error(help, "one DIR is needed");
-	if (!(s = ant_open(STORE_OPEN_EXISTING)))
-		return ANT_FATAL;
-	rc = publish(s, argv[optind], ant_now(now), keep, &lost, err, sizeof err);
+		return cli_usage_error(help, "one DIR is needed");
+	if (!(s = antcmd_open(STORE_OPEN_EXISTING)))
+		return CLI_FATAL;
+	rc = publish(s, argv[optind], antcmd_now(now), keep, &lost, err, sizeof err);
 	if (rc < 0)
-		ant_error("%s", err);
+		cli_error("%s", err);
 	ant_store_close(s);
 	/* 1: published, but archives lost with the directory stay lost */
-	return rc < 0 ? ANT_FATAL : lost ? ANT_NOTFOUND : ANT_OK;
+	return rc < 0 ? CLI_FATAL : lost ? ANTCMD_NOTFOUND : CLI_OK;
 }

@@ -23,25 +23,25 @@ int cmd_remove(int argc, char **argv)
 	char *key, err[512];
 	int c, rc;
 
-	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1)
+	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1)
 		if (c == 'h')
-			return ant_help(help);
+			return cli_help(help);
 		else
-			return ANT_FATAL;
+			return CLI_FATAL;
 	if (optind + 1 != argc)
-		return ant_usage_error(help, "one URL is needed");
-	if (!(s = ant_open_url(argv[optind], &key)))
-		return ANT_FATAL;
+		return cli_usage_error(help, "one URL is needed");
+	if (!(s = antcmd_open_url(argv[optind], &key)))
+		return CLI_FATAL;
 	rc = ant_store_page_remove(s, key, err, sizeof err);
 	if (rc == 0)
 		rc = ant_store_source_remove(s, key, err, sizeof err);
 	if (rc < 0)
-		ant_error("%s", err);
+		cli_error("%s", err);
 	else if (rc == 0)
-		ant_error("'%s' is not watched", argv[optind]);
+		cli_error("'%s' is not watched", argv[optind]);
 	else
 		printf("removed '%s'\n", argv[optind]);
 	free(key);
 	ant_store_close(s);
-	return rc < 0 ? ANT_FATAL : rc == 0 ? ANT_NOTFOUND : ANT_OK;
+	return rc < 0 ? CLI_FATAL : rc == 0 ? ANTCMD_NOTFOUND : CLI_OK;
 }

@@ -33,15 +33,15 @@ int cmd_run(int argc, char **argv)
 	int un = 0, pn = 0, rc;
 
 	if (argc > 60)
-		return ant_usage_error(help, "too many options");
+		return cli_usage_error(help, "too many options");
 	uargv[un++] = "update";
 	pargv[pn++] = "publish";
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return ant_help(help);
+			return cli_help(help);
 		if (argv[i][0] != '-') {
 			if (dir)
-				return ant_usage_error(help, "one DIR is needed");
+				return cli_usage_error(help, "one DIR is needed");
 			dir = argv[i];
 			continue;
 		}
@@ -57,12 +57,12 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	if (!dir)
-		return ant_usage_error(help, "one DIR is needed");
+		return cli_usage_error(help, "one DIR is needed");
 	uargv[un] = NULL;
 	pargv[pn++] = dir;
 	pargv[pn] = NULL;
 	rc = cmd_update(un, uargv);
-	if (rc != ANT_OK)
+	if (rc != CLI_OK)
 		return rc;
 	return cmd_publish(pn, pargv);
 }

@@ -137,12 +137,12 @@ int cmd_show(int argc, char **argv)
 	int c, rc;
 	int64_t tz;
 
-	while ((c = ant_getopt(argc, argv, "h", opts, help)) != -1)
-		return c == 'h' ? ant_help(help) : ANT_FATAL;
+	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1)
+		return c == 'h' ? cli_help(help) : CLI_FATAL;
 	if (optind + 1 != argc)
-		return ant_usage_error(help, "one URL is needed");
-	if (!(s = ant_open_url(argv[optind], &key)))
-		return ANT_FATAL;
+		return cli_usage_error(help, "one URL is needed");
+	if (!(s = antcmd_open_url(argv[optind], &key)))
+		return CLI_FATAL;
 	tz = ant_store_config_int(s, CFG_TZ, 32400);
 	rc = ant_store_page_get(s, key, &p, err, sizeof err);
 	if (rc > 0) {
@@ -152,10 +152,10 @@ int cmd_show(int argc, char **argv)
 		rc = find_source(s, key, tz, err, sizeof err);
 	}
 	if (rc < 0)
-		ant_error("%s", err);
+		cli_error("%s", err);
 	else if (rc == 0)
-		ant_error("'%s' is not watched", argv[optind]);
+		cli_error("'%s' is not watched", argv[optind]);
 	free(key);
 	ant_store_close(s);
-	return rc < 0 ? ANT_FATAL : rc == 0 ? ANT_NOTFOUND : ANT_OK;
+	return rc < 0 ? CLI_FATAL : rc == 0 ? ANTCMD_NOTFOUND : CLI_OK;
 }

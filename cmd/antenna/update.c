@@ -932,25 +932,25 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 
 	memset(o, 0, sizeof *o);
 	o->lim.max_redirects = -1;
-	while ((c = ant_getopt(argc, argv, "hvj:", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "hvj:", opts, help)) != -1) {
 		switch (c) {
-		case 'h': ant_help(help); return 1;
+		case 'h': cli_help(help); return 1;
 		case 'f': o->force = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 'F': o->lim.allow_file = 1; break;
 		case 'B':
-			if (ant_parse_bytes(optarg, &o->lim.max_body) < 0)
-				return ant_usage_error(help, "--max-body: '%s' is not a byte count", optarg), -1;
+			if (cli_parse_size("--max-body", optarg, &o->lim.max_body) < 0)
+				return -1;
 			break;
 		case 'X': case 'M':
-			if (ant_parse_int64(c == 'X' ? "--excerpt-chars" : "--max-archives", optarg,
+			if (cli_parse_int64(c == 'X' ? "--excerpt-chars" : "--max-archives", optarg,
 					    1, c == 'X' ? 10000 : 100000, &v) < 0)
 				return -1;
 			if (c == 'X') excerpt_max = (size_t)v;
 			else max_archives = v;
 			break;
 		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P':
-			if (ant_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
+			if (cli_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
 					    c == 'C' ? "--connect-timeout" : c == 'R' ? "--max-redirects" : "--per-host",
 					    optarg, c == 'R' ? 0 : 1, c == 'n' ? INT64_MAX / 2 : 100000, &v) < 0)
 				return -1;
@@ -965,7 +965,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		}
 	}
 	if (optind != argc)
-		return ant_usage_error(help, "unexpected argument '%s'", argv[optind]), -1;
+		return cli_usage_error(help, "unexpected argument '%s'", argv[optind]), -1;
 	return 0;
 }
 
@@ -1028,10 +1028,10 @@ int cmd_update(int argc, char **argv)
 	int rc;
 
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
-		return rc > 0 ? ANT_OK : ANT_FATAL;
-	if (!(u.s = ant_open(STORE_OPEN_EXISTING)))
-		return ANT_FATAL;
-	u.now = ant_now(o.now);
+		return rc > 0 ? CLI_OK : CLI_FATAL;
+	if (!(u.s = antcmd_open(STORE_OPEN_EXISTING)))
+		return CLI_FATAL;
+	u.now = antcmd_now(o.now);
 	u.verbose = o.verbose;
 	u.max_age = ant_store_config_int(u.s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
 	u.max_future = ant_store_config_int(u.s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
@@ -1040,7 +1040,7 @@ int cmd_update(int argc, char **argv)
 	if (rc < 0) {
 		if (u.in_tx)
 			ant_store_rollback(u.s);
-		ant_error("%s", u.err);
+		cli_error("%s", u.err);
 	} else {
 		summary(&u, mono() - t0);
 	}
@@ -1048,5 +1048,5 @@ int cmd_update(int argc, char **argv)
 	lb_buf_release(&u.key);
 	atom_evstore_close(u.ev);
 	ant_store_close(u.s);
-	return rc < 0 ? ANT_FATAL : ANT_OK;
+	return rc < 0 ? CLI_FATAL : CLI_OK;
 }

@@ -79,7 +79,7 @@ static void on_diag(void *ctx, const lirs_diag *d)
 {
 	(void)ctx;
 	if (d->severity >= LIRS_SEV_ERROR)
-		cli_print_diag(stderr, d);
+		lirscmd_print_diag(stderr, d);
 }
 
 /* All inputs are read (into a temporary file: atom_ev_run) before the state
@@ -91,7 +91,7 @@ static int read_inputs(actx *c, char **files, int n)
 
 	if (cli_check_inputs(files, n) != 0)
 		return CLI_FATAL;
-	status = cli_read_all(files, n, &ro, &c->failed);
+	status = lirscmd_read_all(files, n, &ro, &c->failed);
 	if (status == CLI_FATAL)
 		return status;
 	return c->failed ? CLI_FATAL : status;

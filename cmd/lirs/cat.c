@@ -118,7 +118,7 @@ static void on_diag(void *ctx, const lirs_diag *d)
 	/* Keep stdout and stderr in order when both go to one terminal. */
 	cli_out_flush(&c->out, stdout, 1);
 	fflush(stdout);
-	cli_print_diag(stderr, d);
+	lirscmd_print_diag(stderr, d);
 }
 
 static int parse_format(const char *s, enum fmt *f)
@@ -148,12 +148,12 @@ static int cat_files(cat *c, lirs_reader_opts *ro, char **files, int n)
 	}
 	for (int i = 0; i < n && !c->failed; i++) {
 		lirs_reader_stats st = { 0 };
-		int rc = cli_read(files[i], ro, &st);
+		int rc = lirscmd_read(files[i], ro, &st);
 
 		if (rc < 0)
 			status = CLI_FATAL;
-		else if (st.skipped > 0 && status < CLI_PROBLEMS)
-			status = CLI_PROBLEMS;
+		else if (st.skipped > 0 && status < LIRSCMD_PROBLEMS)
+			status = LIRSCMD_PROBLEMS;
 	}
 	return c->failed ? CLI_FATAL : status;
 }
@@ -164,7 +164,7 @@ static int finish_lirs(cat *c)
 		cli_write_error(NULL);
 		return CLI_FATAL;
 	}
-	cli_writer_warnings(c->w);
+	lirscmd_writer_warnings(c->w);
 	return CLI_OK;
 }
 
@@ -184,7 +184,6 @@ int cmd_cat(int argc, char **argv)
 	cat c = { .fmt = FMT_JSONL, .out = LB_BUF_INIT };
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = &c };
 	lirs_writer_opts wo = { .no_gzip = 1, .sink = lirs_sink_stdio, .ctx = stdout };
-	uint64_t v;
 	int opt, status, rc, charset_given = 0;
 
 	while ((opt = cli_getopt(argc, argv, "f:h", lopts, help)) != -1) {
@@ -196,7 +195,7 @@ int cmd_cat(int argc, char **argv)
 		case O_UTF8: wo.utf8 = 1; charset_given = 1; break;
 		case O_GZIP: wo.no_gzip = 0; break;
 		case O_CHARSET:
-			if (cli_parse_charset(help, optarg, &wo) < 0)
+			if (lirscmd_parse_charset(help, optarg, &wo) < 0)
 				return CLI_FATAL;
 			charset_given = 1;
 			break;
@@ -205,9 +204,8 @@ int cmd_cat(int argc, char **argv)
 				return CLI_FATAL;
 			break;
 		case O_MAXLINE:
-			if (cli_parse_bytes("--max-line", optarg, &v) < 0)
+			if (cli_parse_size("--max-line", optarg, &ro.max_line) < 0)
 				return CLI_FATAL;
-			ro.max_line = (size_t)v;
 			break;
 		case 'h': return cli_help(help);
 		default: return CLI_FATAL;

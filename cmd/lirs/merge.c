@@ -74,7 +74,7 @@ static void on_diag(void *ctx, const lirs_diag *d)
 {
 	(void)ctx;
 	if (d->severity >= LIRS_SEV_ERROR)
-		cli_print_diag(stderr, d);
+		lirscmd_print_diag(stderr, d);
 }
 
 static int emit(void *ctx, const lirs_record *r)
@@ -112,7 +112,7 @@ static int write_out(mctx *m, const lirs_writer_opts *cs, int level, const char 
 	else if (rc != 0)
 		cli_write_error(path);
 	else if (m->w)
-		cli_writer_warnings(m->w);
+		lirscmd_writer_warnings(m->w);
 	lirs_writer_free(m->w);
 	m->w = NULL;
 	return rc;
@@ -132,7 +132,7 @@ static int read_inputs(mctx *m, char **files, int n)
 {
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = m };
 
-	return cli_read_all(files, n, &ro, &m->failed);
+	return lirscmd_read_all(files, n, &ro, &m->failed);
 }
 
 static int parse_format(const char *s, int *jsonl)
@@ -217,7 +217,7 @@ int cmd_merge(int argc, char **argv)
 			break;
 		case O_UTF8: cs.utf8 = 1; cs.euc_jp_ms = 0; break;
 		case O_CHARSET:
-			if (cli_parse_charset(help, optarg, &cs) < 0)
+			if (lirscmd_parse_charset(help, optarg, &cs) < 0)
 				return CLI_FATAL;
 			break;
 		case O_LEVEL:

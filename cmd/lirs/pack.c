@@ -368,10 +368,10 @@ static int run(pack *p, lirs_writer_opts *wo, FILE *in, FILE *fp)
 		cli_write_error(p->out);
 		status = CLI_FATAL;
 	}
-	cli_writer_warnings(p->w);
+	lirscmd_writer_warnings(p->w);
 	lirs_writer_free(p->w);
 	if (status == CLI_OK && p->bad)
-		status = CLI_PROBLEMS;
+		status = LIRSCMD_PROBLEMS;
 	return status;
 }
 
@@ -427,7 +427,7 @@ int cmd_pack(int argc, char **argv)
 		case O_EUCJP: charset = 0; wo.euc_jp_ms = 0; break;
 		case O_NOGZIP: wo.no_gzip = 1; break;
 		case O_CHARSET:
-			if (cli_parse_charset(help, optarg, &wo) < 0)
+			if (lirscmd_parse_charset(help, optarg, &wo) < 0)
 				return CLI_FATAL;
 			charset = wo.utf8;
 			break;

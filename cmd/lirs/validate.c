@@ -109,7 +109,7 @@ static void print_diag(vctx *v, const lirs_diag *d)
 	if (v->json) {
 		emit_json(&v->out, d);
 	} else {
-		cli_format_diag(&v->out, d);
+		lirscmd_format_diag(&v->out, d);
 		lb_buf_addc(&v->out, '\n');
 	}
 	if (cli_out_flush(&v->out, stdout, 0) < 0)
@@ -341,7 +341,7 @@ static int validate_file(vctx *v, const char *path, const lirs_reader_opts *ro,
 	memset(v->last, 0, sizeof v->last);
 	memset(v->shown, 0, sizeof v->shown);
 	v->holding = 1;
-	rc = cli_read(path, ro, &st);
+	rc = lirscmd_read(path, ro, &st);
 	/* Records judged before the file's usual field count was known. */
 	lost = lirs_checker_finish(v->chk) < 0;
 	release(v);
@@ -354,7 +354,7 @@ static int validate_file(vctx *v, const char *path, const lirs_reader_opts *ro,
 	if (co.spill)
 		close(co.spill_fd);
 	/* A file that could not be opened has no summary in text mode: the message said it. */
-	if (rc != CLI_EIO || v->json) {
+	if (rc != LIRSCMD_EIO || v->json) {
 		layout_note(v, name, &lay, st.records);
 		more_notes(v, name);
 		summary(v, name, &st, rc == 0, &lay);
@@ -363,7 +363,7 @@ static int validate_file(vctx *v, const char *path, const lirs_reader_opts *ro,
 		return CLI_FATAL;
 	if (rc < 0 || lost)
 		return CLI_FATAL;
-	return v->errors ? CLI_PROBLEMS : CLI_OK;
+	return v->errors ? LIRSCMD_PROBLEMS : CLI_OK;
 }
 
 int cmd_validate(int argc, char **argv)
@@ -383,7 +383,6 @@ int cmd_validate(int argc, char **argv)
 	vctx v = { .out = LB_BUF_INIT, .held_text = LB_BUF_INIT };
 	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = &v };
 	lirs_check_opts co = { .now = (int64_t)time(NULL) };
-	uint64_t u;
 	int opt, status = CLI_OK;
 
 	while ((opt = cli_getopt(argc, argv, "f:qvh", lopts, help)) != -1) {
@@ -408,9 +407,8 @@ int cmd_validate(int argc, char **argv)
 				return CLI_FATAL;
 			break;
 		case O_MAXLINE:
-			if (cli_parse_bytes("--max-line", optarg, &u) < 0)
+			if (cli_parse_size("--max-line", optarg, &ro.max_line) < 0)
 				return CLI_FATAL;
-			ro.max_line = (size_t)u;
 			break;
 		case 'h': return cli_help(help);
 		default: return CLI_FATAL;
