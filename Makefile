@@ -105,6 +105,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(HDRS) $(A_antenna)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< $(A_antenna) $(LIBS_antenna)
 
+# t_cli tests the commands' kit (cmd/cli.c), so it links it too.
+$(BUILD)/tests/t_cli: tests/unit/t_cli.c $(HDRS) $(CLI_OBJ) $(A_antenna)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< $(CLI_OBJ) $(A_antenna) $(LIBS_antenna)
+
 $(BUILD)/tools/%: tests/tools/%.c $(HDRS) $(A_antenna)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(A_antenna) $(LIBS_antenna) $(TOOL_LIBS)

@@ -52,6 +52,20 @@ check "remove a source" $A -d "$D" remove "$U/peer.lirs"
 is "list is empty after remove" "$($A -d "$D" list | wc -l | tr -d ' ')" 0
 check "--help everywhere" sh -c "for c in add check-db init list publish remove run show update; do $A \$c --help | grep -q usage || exit 1; done"
 check "--version" sh -c "$A --version | grep -q antenna"
+check "help COMMAND = COMMAND --help" sh -c "$A help show > '$T/h1' && $A show --help > '$T/h2' && cmp -s '$T/h1' '$T/h2'"
+# The kit's strict numbers (cmd/cli.c): no sign on a byte count, no blanks.
+$A -d "$D" update --max-body +8M > /dev/null 2> "$T/err"
+is "update --max-body +8M exits 2" $? 2
+check "update --max-body +8M is named" grep -qx "antenna update: --max-body: '+8M' is not a byte count" "$T/err"
+$A -d "$D" import --max-bytes " 1K" /dev/null > /dev/null 2> "$T/err"
+is "import --max-bytes ' 1K' exits 2" $? 2
+check "import --max-bytes ' 1K' is named" grep -qx "antenna import: --max-bytes: ' 1K' is not a byte count" "$T/err"
+$A -d "$D" update --jobs " 2" > /dev/null 2> "$T/err"
+is "update --jobs ' 2' exits 2" $? 2
+check "update --jobs ' 2' is named" grep -qx "antenna update: --jobs: ' 2' is not an integer" "$T/err"
+$A -d "$D" frobnicate > /dev/null 2> "$T/err"
+is "unknown command exits 2" $? 2
+check "unknown command is named" grep -qx "antenna: unknown command 'frobnicate'" "$T/err"
 check "-d is needed for an existing database" sh -c "! $A -d '$T/none.db' list 2>&1 | grep -q xyz; ! $A -d '$T/none.db' list 2>/dev/null"
 check "ANTENNA_DB names the database" sh -c "ANTENNA_DB='$D' $A list"
 

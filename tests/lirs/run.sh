@@ -124,6 +124,14 @@ usage() {
 	$L cat --format xml "$f" > /dev/null 2>&1; check $? 2 "cat --format xml: exit 2"
 	$L cat --max-decoded 12x "$f" > /dev/null 2>&1; check $? 2 "cat --max-decoded 12x: exit 2"
 	$L cat --max-line 0 "$f" > /dev/null 2>&1; check $? 2 "cat --max-line 0: exit 2"
+	# One strict byte count for both commands (cmd/cli.c): no sign, no blanks.
+	for b in +1M " 1M" "1M " 1MB 1K2; do
+		$L cat --max-decoded "$b" "$f" > /dev/null 2> "$T/err"; check $? 2 "cat --max-decoded '$b': exit 2"
+		grep -q "^lirs cat: --max-decoded: '$b' is not a byte count\$" "$T/err" && ok "cat --max-decoded '$b': named" || nok "cat --max-decoded '$b': named"
+	done
+	$L cat --max-line 1m --max-decoded 1g "$f" > /dev/null 2>&1; check $? 0 "cat: lowercase k, m, g suffixes"
+	$L cat --max-line 99999999999999999999k "$f" > /dev/null 2> "$T/err"; check $? 2 "cat --max-line overflow: exit 2"
+	grep -q "is out of range \[1, " "$T/err" && ok "byte count overflow: out of range" || nok "byte count overflow: out of range"
 	$L cat --format > /dev/null 2> "$T/err"; check $? 2 "cat --format without value: exit 2"
 	grep -q "needs a value" "$T/err" && ok "missing value is reported" || nok "missing value is reported"
 	$L validate > /dev/null 2>&1; check $? 2 "validate without FILE: exit 2"
