@@ -3,7 +3,7 @@
  * LIRS file: EUC-JP and gzip by default.
  */
 #include <errno.h>
-#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,7 +11,7 @@
 #include "lb_afile.h"
 #include "cmds.h"
 #include "common.h"
-#include "lirs_jsonw.h"
+#include "lirs_pack.h"
 
 static const char help[] =
 	"usage: lirs pack [-o FILE] [--format lirs|di] [--charset CS] [--utf8|--euc-jp] [--no-gzip] [FILE]\n"
@@ -43,300 +43,37 @@ static const char help[] =
 typedef struct pack {
 	const char *name;          /* input, for diagnostics */
 	const char *out;           /* -o FILE, NULL for standard output */
-	lirs_writer *w;
-	unsigned long records, bad;
 } pack;
 
-static void bad_line(pack *p, unsigned long line, unsigned long col, const char *msg)
+/* lirs_pack_bad_fn: a skipped line, as FILE:LINE[:COL]. */
+static void bad_line(void *ctx, unsigned long line, unsigned long col, const char *msg)
 {
+	const pack *p = ctx;
+
 	if (col)
 		fprintf(stderr, "%s:%lu:%lu: error: %s\n", p->name, line, col, msg);
 	else
 		fprintf(stderr, "%s:%lu: error: %s\n", p->name, line, msg);
-	p->bad++;
 }
 
-static int blank(const char *s, size_t n)
+/* Packs every line of in into w; CLI_OK, LIRSCMD_PROBLEMS (lines skipped), or
+ * CLI_FATAL after printing why. */
+static int pack_stream(pack *p, lirs_writer *w, FILE *in)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strchr(" \t\r\n", s[i]))
-			return 0;
-	return 1;
-}
+	lirs_pack_opts o = { .on_bad = bad_line, .ctx = p };
+	lirs_pack_stats st;
+	lb_error err = LB_ERROR_INIT;
+	int rc = lirs_pack(in, w, &o, &st, &err);
 
-/*
- * Parsing JSON is most of pack's work, as much as encoding and deflating
- * together, so it runs in a thread of its own: the parser thread turns
- * lines into records in batches, the main thread encodes them in order,
- * and the writer's thread deflates: a pipeline like `iconv | gzip`.
- * Batches go round a ring of PACK_SLOTS; records keep their order, and
- * the main thread prints the diagnostics, in line order.
- */
-#define PACK_BATCH 256
-#define PACK_SLOTS 4
-
-typedef struct item {
-	lirs_json_record jr;       /* when !blank && !bad */
-	unsigned long line, col;
-	char *err;                 /* when bad: the message (NULL: out of memory) */
-	int blank, bad;
-} item;
-
-typedef struct batch {
-	lb_buf raw;                  /* the batch's lines as read */
-	size_t off[PACK_BATCH], len[PACK_BATCH], nraw;
-	unsigned long first_line;
-	item v[PACK_BATCH];
-	size_t n;
-	int last;                  /* the parser's last batch */
-	int read_errno;            /* with last: why the input failed, or 0 */
-} batch;
-
-typedef struct ring {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	batch slot[PACK_SLOTS];
-	int full[PACK_SLOTS];
-	int stop;                  /* the main thread gave up: a write failed */
-	unsigned long turn;        /* the batch whose lines are read next */
-	/* the input: used only by the parser whose turn it is */
-	FILE *in;
-	char *line;
-	size_t cap;
-	unsigned long lineno;
-	int eof, read_errno;
-} ring;
-
-/* PACK_PARSERS threads parse batches seq = k, k + PACK_PARSERS, ...; a
- * slot (seq % PACK_SLOTS) always belongs to the same parser, so what is
- * parsed into it is allocated and freed by that one thread. */
-#define PACK_PARSERS 2
-
-typedef struct parser {
-	ring *r;
-	unsigned long k;
-	pthread_t th;
-} parser;
-
-/* Parses one line into it (in the parser thread). */
-static void parse_line(lirs_json_parser *jp, item *it, const char *s, size_t n,
-		       unsigned long line)
-{
-	char err[256];
-
-	it->line = line;
-	it->col = 0;
-	it->err = NULL;
-	it->bad = 0;
-	/* A UTF-8 byte order mark some editors add. */
-	if (line == 1 && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
-		s += 3;
-		n -= 3;
-	}
-	if ((it->blank = blank(s, n)))
-		return;
-	if (!jp) {
-		it->bad = 1;   /* out of memory, reported as such */
-		return;
-	}
-	if (lirs_json_parse_record(jp, &it->jr, s, n, &it->col, err, sizeof err) < 0) {
-		it->bad = 1;
-		it->err = strdup(err);
-	}
-}
-
-/* Waits until slot i is full (want 1) or empty (want 0); 0, or -1 when
- * told to stop. */
-static int ring_wait(ring *r, size_t i, int want)
-{
-	int rc = 0;
-
-	pthread_mutex_lock(&r->mu);
-	while (r->full[i] != want && !r->stop)
-		pthread_cond_wait(&r->cv, &r->mu);
-	if (r->stop)
-		rc = -1;
-	pthread_mutex_unlock(&r->mu);
-	return rc;
-}
-
-static void ring_set(ring *r, size_t i, int full, int stop)
-{
-	pthread_mutex_lock(&r->mu);
-	r->full[i] = full;
-	r->stop |= stop;
-	pthread_cond_broadcast(&r->cv);
-	pthread_mutex_unlock(&r->mu);
-}
-
-/* Frees what a batch holds.  The parser thread does it, before it refills
- * the slot: memory goes back to the thread that allocated it, because
- * glibc's free() of another thread's chunk costs a lock each time (it
- * made pack twice as slow).  all: also the line buffer. */
-static void batch_drop(batch *b, int all)
-{
-	size_t k;
-
-	for (k = 0; k < b->n; k++) {
-		item *it = &b->v[k];
-		if (it->blank)
-			continue;
-		if (it->bad)
-			free(it->err);
-		else
-			lirs_json_record_release(&it->jr);
-		it->blank = 1;
-	}
-	b->n = 0;
-	if (all)
-		lb_buf_release(&b->raw);
-}
-
-/* Reads the next batch's lines into b->raw, in input order: parsers take
- * turns (r->turn).  Returns 1 when the input ended, 0 when not, -1 when
- * told to stop. */
-static int read_batch(ring *r, batch *b, unsigned long seq)
-{
-	ssize_t n = 0;
-	int end;
-
-	pthread_mutex_lock(&r->mu);
-	while (r->turn != seq && !r->stop)
-		pthread_cond_wait(&r->cv, &r->mu);
-	if (r->stop) {
-		pthread_mutex_unlock(&r->mu);
-		return -1;
-	}
-	pthread_mutex_unlock(&r->mu);
-	/* Only the parser whose turn it is touches the input. */
-	lb_buf_reset(&b->raw);
-	errno = 0;
-	while (!r->eof && b->nraw < PACK_BATCH && (n = getline(&r->line, &r->cap, r->in)) >= 0) {
-		b->off[b->nraw] = b->raw.len;
-		b->len[b->nraw++] = (size_t)n;
-		if (lb_buf_add(&b->raw, r->line, (size_t)n) < 0) {
-			n = -1;
-			errno = ENOMEM;
-			break;
-		}
-	}
-	if (!r->eof && n < 0) {
-		r->eof = 1;
-		r->read_errno = ferror(r->in) || errno == ENOMEM ? (errno ? errno : EIO) : 0;
-	}
-	end = r->eof;
-	b->first_line = r->lineno + 1;
-	r->lineno += b->nraw;
-	pthread_mutex_lock(&r->mu);
-	r->turn = seq + 1;
-	pthread_cond_broadcast(&r->cv);
-	pthread_mutex_unlock(&r->mu);
-	return end;
-}
-
-static void *parser_main(void *arg)
-{
-	parser *ps = arg;
-	ring *r = ps->r;
-	lirs_json_parser *jp = lirs_json_parser_new();
-	unsigned long seq;
-	size_t k;
-
-	for (seq = ps->k; ; seq += PACK_PARSERS) {
-		size_t i = seq % PACK_SLOTS;
-		batch *b = &r->slot[i];
-		int end;
-
-		if (ring_wait(r, i, 0) < 0)
-			break;
-		batch_drop(b, 0);
-		b->nraw = 0;
-		if ((end = read_batch(r, b, seq)) < 0)
-			break;
-		for (k = 0; k < b->nraw; k++)
-			parse_line(jp, &b->v[b->n++], b->raw.data + b->off[k], b->len[k],
-				   b->first_line + k);
-		b->last = end;
-		b->read_errno = end ? r->read_errno : 0;
-		ring_set(r, i, 1, 0);
-		if (end)
-			break;
-	}
-	lirs_json_parser_free(jp);
-	return NULL;
-}
-
-/* Encodes one parsed line (in the main thread); -1 when the writer failed. */
-static int pack_item(pack *p, item *it)
-{
-	int rc;
-
-	if (it->blank)
-		return 0;
-	if (it->bad) {
-		bad_line(p, it->line, it->col, it->err ? it->err : "out of memory");
-		return 0;
-	}
-	it->jr.rec.line = it->line;
-	rc = lirs_writer_add(p->w, &it->jr.rec);
+	if (rc == LB_EIO)
+		cli_error("cannot read '%s': %s", p->name, strerror(err.sys));
+	else if (rc == LB_ESINK)
+		errno = err.sys, cli_write_error(p->out);
+	else if (rc < 0)
+		cli_error("%s", lb_error_msg(&err));
 	if (rc < 0)
-		return -1;
-	p->records++;
-	return 0;
-}
-
-/* Packs every line of in; CLI_OK, or CLI_FATAL after printing why. */
-static int pack_stream(pack *p, FILE *in)
-{
-	ring *r = calloc(1, sizeof *r);
-	parser ps[PACK_PARSERS];
-	size_t i = 0, k, started = 0;
-	int status = CLI_OK, last = 0, read_errno = 0;
-
-	if (!r) {
-		cli_error("%s", lirs_strerror(LIRS_ENOMEM));
 		return CLI_FATAL;
-	}
-	pthread_mutex_init(&r->mu, NULL);
-	pthread_cond_init(&r->cv, NULL);
-	r->in = in;
-	for (k = 0; k < PACK_PARSERS; k++) {
-		ps[k].r = r;
-		ps[k].k = k;
-		if (pthread_create(&ps[k].th, NULL, parser_main, &ps[k]) != 0) {
-			cli_error("cannot start a thread: %s", strerror(errno));
-			status = CLI_FATAL;
-			ring_set(r, 0, r->full[0], 1);
-			break;
-		}
-		started++;
-	}
-	for (; !last && status == CLI_OK; i = (i + 1) % PACK_SLOTS) {
-		batch *b = &r->slot[i];
-
-		ring_wait(r, i, 1);
-		for (k = 0; k < b->n && status == CLI_OK; k++)
-			if (pack_item(p, &b->v[k]) < 0) {
-				cli_write_error(p->out);
-				status = CLI_FATAL;
-			}
-		last = b->last;
-		read_errno = b->read_errno;
-		ring_set(r, i, 0, status != CLI_OK);
-	}
-	for (k = 0; k < started; k++)
-		pthread_join(ps[k].th, NULL);
-	for (k = 0; k < PACK_SLOTS; k++)
-		batch_drop(&r->slot[k], 1);
-	if (status == CLI_OK && read_errno) {
-		cli_error("cannot read '%s': %s", p->name, strerror(read_errno));
-		status = CLI_FATAL;
-	}
-	free(r->line);
-	pthread_mutex_destroy(&r->mu);
-	pthread_cond_destroy(&r->cv);
-	free(r);
-	return status;
+	return st.bad ? LIRSCMD_PROBLEMS : CLI_OK;
 }
 
 static int open_input(const char *path, FILE **in)
@@ -355,23 +92,22 @@ static int open_input(const char *path, FILE **in)
 /* Writes everything to fp; returns the exit status. */
 static int run(pack *p, lirs_writer_opts *wo, FILE *in, FILE *fp)
 {
+	lirs_writer *w;
 	int status;
 
 	wo->sink = lirs_sink_stdio;
 	wo->ctx = fp;
-	if (!(p->w = lirs_writer_new(wo))) {
+	if (!(w = lirs_writer_new(wo))) {
 		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));
 		return CLI_FATAL;
 	}
-	status = pack_stream(p, in);
-	if (status == CLI_OK && lirs_writer_finish(p->w) < 0) {
+	status = pack_stream(p, w, in);
+	if (status != CLI_FATAL && lirs_writer_finish(w) < 0) {
 		cli_write_error(p->out);
 		status = CLI_FATAL;
 	}
-	lirscmd_writer_warnings(p->w);
-	lirs_writer_free(p->w);
-	if (status == CLI_OK && p->bad)
-		status = LIRSCMD_PROBLEMS;
+	lirscmd_writer_warnings(w);
+	lirs_writer_free(w);
 	return status;
 }
 
