@@ -71,6 +71,19 @@ int ant_store_sizes_get(ant_store *s, ant_store_sizes *out, char *err, size_t er
 void ant_store_sizes_free(ant_store_sizes *z);
 
 /* ---- config: key/value ------------------------------------------------- */
+/* The keys (antenna init; antenna(1) "CONFIGURATION"). */
+#define ANT_CFG_TITLE "title"
+#define ANT_CFG_BASE "base"
+#define ANT_CFG_AUTHOR "author"
+#define ANT_CFG_TZ "display_tz"
+#define ANT_CFG_ALLOW_FILE "allow_file"
+#define ANT_CFG_VISITED "visited_query"
+#define ANT_CFG_MAX_AGE "max_age"
+#define ANT_CFG_MAX_FUTURE "max_future"
+#define ANT_CFG_LAST_PUBLISH "last_publish"
+#define ANT_CFG_PAGE_SIZE "atom_page_size"
+#define ANT_CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
+#define ANT_CFG_KEEP_EVENTS "keep_events"
 int ant_store_config_set(ant_store *s, const char *key, const char *value, char *err, size_t errlen);
 /* A malloc'd copy of the value, or NULL when unset. */
 char *ant_store_config_get(ant_store *s, const char *key);

@@ -1,0 +1,47 @@
+/*
+ * ant_export.h: the watch list written out, so that nobody is locked in:
+ * every page with its group, ignore patterns, author, forced charset and
+ * the title the user set, and the LIRS sources.
+ *
+ *   opml       an OPML 2.0 outline (one outline per group; the antenna's
+ *              own attributes in IMP_OPML_NS); import_opml.c reads it back
+ *   samidare   samidare's config.yml (libyaml's emitter); import_samidare.c
+ *              reads it back
+ *   jsonl      one JSON object per page or source, with the update times
+ *
+ * opml and samidare read back with 'antenna import' to the same watch
+ * list (tests/import/run.sh).  One escaping path per language: XML through
+ * atom_xml_escape(), YAML through libyaml, JSON through lirs_jsonw.h.
+ * The writers write to a stdio stream the caller opened; they never open
+ * files or print messages.
+ */
+#ifndef ANT_EXPORT_H
+#define ANT_EXPORT_H
+
+#include <stdio.h>
+
+#include "ant_store.h"
+#include "lb_error.h"
+
+typedef enum ant_export_format {
+	ANT_EXPORT_OPML = 0,
+	ANT_EXPORT_SAMIDARE,
+	ANT_EXPORT_JSONL,
+} ant_export_format;
+
+/* The format named s ("opml", "samidare", "jsonl"); LB_EINVAL for another. */
+int ant_export_format_from_name(const char *s);
+
+/*
+ * Writes the store's watch list to out in format f: pages in group order
+ * (no group first, then groups by name, byte order), by URL within a
+ * group, then the sources; the OPML title is the config's title
+ * ("antenna" when unset).  Bytes go out in pieces as they are made, so a
+ * failure can leave part of the list written.  Returns 0, or LB_EDB (the
+ * store could not be read), LB_ENOMEM, LB_EINVAL (libyaml refused the
+ * list; its reason in err), LB_ESINK (writing to out failed, errno in
+ * err->sys).  out is not flushed.
+ */
+int ant_export(ant_store *s, ant_export_format f, FILE *out, lb_error *err);
+
+#endif

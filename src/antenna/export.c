@@ -1,0 +1,362 @@
+/*
+ * export.c: the watch list as OPML, samidare's config.yml or JSON Lines
+ * (ant_export.h), beside the readers of the same formats (import_*.c).
+ *
+ * Each writer appends to x->o and hands it to the stream every
+ * EXPORT_CHUNK bytes (after a page or a source), so memory stays flat.
+ */
+#include "ant_export.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "atom.h"
+#include "lb_buf.h"
+#include "lirs_charset.h"
+#include "lirs_jsonw.h"
+#include "ant_import.h"
+
+#define EXPORT_CHUNK 65536
+
+typedef struct ex {
+	ant_store_page *p;
+	size_t np;
+	ant_store_source *s;
+	size_t ns;
+	char *title;
+	lb_buf o;
+	FILE *out;
+	int sink_errno;            /* writing to out failed: its errno (or EIO) */
+	int sink_failed;
+	const char *yaml_problem;  /* libyaml's reason, when it refused */
+} ex;
+
+/* Hands what x->o holds to the stream, when it holds EXPORT_CHUNK bytes
+ * (or anything, with force); 0, or -1 when the write failed. */
+static int flush(ex *x, int force)
+{
+	if (x->o.len == 0 || (!force && x->o.len < EXPORT_CHUNK))
+		return 0;
+	errno = 0;
+	if (fwrite(x->o.data, 1, x->o.len, x->out) != x->o.len) {
+		x->sink_failed = 1;
+		x->sink_errno = errno ? errno : EIO;
+		return -1;
+	}
+	lb_buf_reset(&x->o);
+	return 0;
+}
+
+/* Pages in group order (no group first), then by URL (the load order). */
+static int cmp_group(const void *a, const void *b)
+{
+	const ant_store_page *x = a, *y = b;
+	int c = strcmp(x->group, y->group);
+
+	return c ? c : strcmp(x->url, y->url);
+}
+
+/* ---- OPML -------------------------------------------------------------------- */
+
+static int xattr(lb_buf *o, const char *name, const char *v)
+{
+	return lb_buf_addf(o, " %s=\"", name) < 0 || atom_xml_escape(o, v, 1) < 0 || lb_buf_addc(o, '"') < 0 ? -1 : 0;
+}
+
+static int opml_page(lb_buf *o, const ant_store_page *p, const char *indent)
+{
+	if (lb_buf_addf(o, "%s<outline", indent) < 0 || xattr(o, "text", *p->title ? p->title : p->url) < 0 ||
+	    (p->title_set_by_user && *p->title && xattr(o, "title", p->title) < 0) ||
+	    xattr(o, "type", "link") < 0 || xattr(o, "url", p->url) < 0 ||
+	    (*p->author && xattr(o, "antenna:author", p->author) < 0) ||
+	    (*p->ignore && xattr(o, "antenna:ignore", p->ignore) < 0) ||
+	    (*p->force_charset && xattr(o, "antenna:charset", p->force_charset) < 0))
+		return -1;
+	return lb_buf_adds(o, "/>\n");
+}
+
+static int opml(ex *x)
+{
+	lb_buf *o = &x->o;
+	const char *group = NULL;
+
+	if (lb_buf_adds(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"") < 0 ||
+	    xattr(o, "xmlns:antenna", IMP_OPML_NS) < 0 || lb_buf_adds(o, ">\n  <head>\n    <title>") < 0 ||
+	    atom_xml_escape(o, x->title ? x->title : "antenna", 0) < 0 ||
+	    lb_buf_adds(o, "</title>\n  </head>\n  <body>\n") < 0)
+		return -1;
+	for (size_t i = 0; i < x->np; i++) {
+		const ant_store_page *p = &x->p[i];
+		if (!group || strcmp(group, p->group)) {
+			if (group && *group && lb_buf_adds(o, "    </outline>\n") < 0)
+				return -1;
+			group = p->group;
+			if (*group && (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", group) < 0 ||
+				       lb_buf_adds(o, ">\n") < 0))
+				return -1;
+		}
+		if (opml_page(o, p, *group ? "      " : "    ") < 0 || flush(x, 0) < 0)
+			return -1;
+	}
+	if (group && *group && lb_buf_adds(o, "    </outline>\n") < 0)
+		return -1;
+	for (size_t i = 0; i < x->ns; i++)
+		if (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", x->s[i].url) < 0 ||
+		    xattr(o, "type", "lirs") < 0 || xattr(o, "xmlUrl", x->s[i].url) < 0 ||
+		    lb_buf_adds(o, "/>\n") < 0 || flush(x, 0) < 0)
+			return -1;
+	return lb_buf_adds(o, "  </body>\n</opml>\n");
+}
+
+/* ---- samidare's config.yml (libyaml's emitter) -------------------------------- */
+
+/* libyaml's output handler: 1 on success. */
+static int yw(void *data, unsigned char *buf, size_t n)
+{
+	ex *x = data;
+
+	return lb_buf_add(&x->o, buf, n) == 0 && flush(x, 0) == 0;
+}
+
+/* s with U+FFFD for each byte that is not UTF-8 (libyaml refuses such text). */
+static int utf8_clean(lb_buf *out, const char *s)
+{
+	lb_buf_reset(out);
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		size_t n = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 :
+			   c >= 0xf0 && c < 0xf5 ? 4 : 0;
+		size_t have = strnlen(s, n ? n : 1);
+		if (n && have == n && lirs_cs_is_utf8(s, n)) {
+			if (lb_buf_add(out, s, n) < 0)
+				return -1;
+			s += n;
+		} else {
+			if (lb_buf_adds(out, "\xef\xbf\xbd") < 0)
+				return -1;
+			s++;
+		}
+	}
+	return 0;
+}
+
+static int yscalar(yaml_emitter_t *e, const char *s)
+{
+	yaml_event_t ev;
+	lb_buf b = LB_BUF_INIT;
+	int rc = -1;
+
+	if (utf8_clean(&b, s) == 0 && b.len < 0x7fffffff &&
+	    yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)b.data, (int)b.len, 1, 1,
+					 YAML_ANY_SCALAR_STYLE))
+		rc = yaml_emitter_emit(e, &ev) ? 0 : -1;
+	lb_buf_release(&b);
+	return rc;
+}
+
+static int ykv(yaml_emitter_t *e, const char *k, const char *v)
+{
+	return !*v ? 0 : yscalar(e, k) < 0 || yscalar(e, v) < 0 ? -1 : 0;
+}
+
+static int ymap(yaml_emitter_t *e, int start)
+{
+	yaml_event_t ev;
+
+	if (start)
+		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
+	else
+		yaml_mapping_end_event_initialize(&ev);
+	return yaml_emitter_emit(e, &ev) ? 0 : -1;
+}
+
+/* The page's patterns as samidare's IgnoreID, IgnoreClass and IgnoreText. */
+static int split_ignore(const char *ign, lb_buf *id, lb_buf *cls, lb_buf *text)
+{
+	while (*ign) {
+		size_t n = strcspn(ign, "\n");
+		lb_buf *b = n > 1 && ign[0] == '#' ? id : n > 1 && ign[0] == '.' ? cls : text;
+		if (b->len && lb_buf_addc(b, ' ') < 0)
+			return -1;
+		if (b == text) {
+			/* samidare's /re/: a '/' inside is written \/ */
+			if (lb_buf_addc(b, '/') < 0)
+				return -1;
+			for (size_t i = 0; i < n; i++) {
+				if (ign[i] == '\\' && i + 1 < n) {
+					if (lb_buf_add(b, ign + i, 2) < 0)
+						return -1;
+					i++;
+				} else if ((ign[i] == '/' && lb_buf_adds(b, "\\/") < 0) ||
+					   (ign[i] != '/' && lb_buf_addc(b, ign[i]) < 0)) {
+					return -1;
+				}
+			}
+			if (lb_buf_addc(b, '/') < 0)
+				return -1;
+		} else if (lb_buf_add(b, ign + 1, n - 1) < 0) {
+			return -1;
+		}
+		ign += n + (ign[n] == '\n');
+	}
+	return 0;
+}
+
+static int yaml_page(yaml_emitter_t *e, const ant_store_page *p)
+{
+	lb_buf id = LB_BUF_INIT, cls = LB_BUF_INIT, text = LB_BUF_INIT;
+	int rc = split_ignore(p->ignore, &id, &cls, &text);
+
+	if (rc == 0)
+		rc = ymap(e, 1) < 0 || ykv(e, "URI", p->url) < 0 ||
+		     (p->title_set_by_user && ykv(e, "Title", p->title) < 0) ||
+		     ykv(e, "Author", p->author) < 0 || ykv(e, "Group", p->group) < 0 ||
+		     ykv(e, "IgnoreID", id.data) < 0 || ykv(e, "IgnoreClass", cls.data) < 0 ||
+		     ykv(e, "IgnoreText", text.data) < 0 || ykv(e, "ForceCharset", p->force_charset) < 0 ||
+		     ymap(e, 0) < 0 ? -1 : 0;
+	lb_buf_release(&id);
+	lb_buf_release(&cls);
+	lb_buf_release(&text);
+	return rc;
+}
+
+static int samidare(ex *x)
+{
+	yaml_emitter_t e;
+	yaml_event_t ev;
+	int rc = -1;
+
+	if (lb_buf_adds(&x->o, "# samidare config.yml written by 'antenna export --format samidare'\n") < 0 ||
+	    !yaml_emitter_initialize(&e))
+		return -1;
+	yaml_emitter_set_output(&e, yw, x);
+	yaml_emitter_set_unicode(&e, 1);
+	yaml_emitter_set_width(&e, -1);
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	if (!yaml_emitter_emit(&e, &ev))
+		goto out;
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	if (!yaml_emitter_emit(&e, &ev))
+		goto out;
+	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
+	if (!yaml_emitter_emit(&e, &ev))
+		goto out;
+	for (size_t i = 0; i < x->np; i++)
+		if (yaml_page(&e, &x->p[i]) < 0)
+			goto out;
+	for (size_t i = 0; i < x->ns; i++)
+		if (ymap(&e, 1) < 0 || ykv(&e, "URI", x->s[i].url) < 0 ||
+		    ykv(&e, "UpdateInfo", "lirs") < 0 || ymap(&e, 0) < 0)
+			goto out;
+	yaml_sequence_end_event_initialize(&ev);
+	if (!yaml_emitter_emit(&e, &ev))
+		goto out;
+	yaml_document_end_event_initialize(&ev, 1);
+	if (!yaml_emitter_emit(&e, &ev))
+		goto out;
+	yaml_stream_end_event_initialize(&ev);
+	if (yaml_emitter_emit(&e, &ev) && yaml_emitter_flush(&e))
+		rc = 0;
+out:
+	if (rc < 0 && e.problem && !x->sink_failed)
+		x->yaml_problem = e.problem;
+	yaml_emitter_delete(&e);
+	return rc;
+}
+
+/* ---- JSON Lines ------------------------------------------------------------------ */
+
+static int jkey(lb_buf *o, const char *k)
+{
+	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : 0;
+}
+
+static int json_page(lb_buf *o, const ant_store_page *p)
+{
+	const char *ign = p->ignore;
+
+	if (lb_buf_adds(o, "{\"type\":\"page\"") < 0 || jkey(o, "url") < 0 || lirs_jsonw_strz(o, p->url) < 0 ||
+	    jkey(o, "title") < 0 || lirs_jsonw_strz(o, p->title) < 0 ||
+	    jkey(o, "title_set_by_user") < 0 || lb_buf_adds(o, p->title_set_by_user ? "true" : "false") < 0 ||
+	    jkey(o, "author") < 0 || lirs_jsonw_strz(o, p->author) < 0 ||
+	    jkey(o, "group") < 0 || lirs_jsonw_strz(o, p->group) < 0 ||
+	    jkey(o, "ignore") < 0 || lb_buf_addc(o, '[') < 0)
+		return -1;
+	for (int first = 1; *ign; first = 0) {
+		size_t n = strcspn(ign, "\n");
+		if ((!first && lb_buf_addc(o, ',') < 0) || lirs_jsonw_str(o, ign, n) < 0)
+			return -1;
+		ign += n + (ign[n] == '\n');
+	}
+	if (lb_buf_addc(o, ']') < 0 || jkey(o, "force_charset") < 0 || lirs_jsonw_strz(o, p->force_charset) < 0 ||
+	    jkey(o, "last_modified") < 0 || lirs_jsonw_int(o, p->st.last_modified) < 0 ||
+	    jkey(o, "last_detected") < 0 || lirs_jsonw_int(o, p->st.last_detected) < 0)
+		return -1;
+	return lb_buf_adds(o, "}\n");
+}
+
+static int jsonl(ex *x)
+{
+	for (size_t i = 0; i < x->np; i++)
+		if (json_page(&x->o, &x->p[i]) < 0 || flush(x, 0) < 0)
+			return -1;
+	for (size_t i = 0; i < x->ns; i++)
+		if (lb_buf_adds(&x->o, "{\"type\":\"source\"") < 0 || jkey(&x->o, "url") < 0 ||
+		    lirs_jsonw_strz(&x->o, x->s[i].url) < 0 || lb_buf_adds(&x->o, "}\n") < 0 ||
+		    flush(x, 0) < 0)
+			return -1;
+	return 0;
+}
+
+int ant_export_format_from_name(const char *s)
+{
+	if (!strcmp(s, "opml"))
+		return ANT_EXPORT_OPML;
+	if (!strcmp(s, "samidare"))
+		return ANT_EXPORT_SAMIDARE;
+	if (!strcmp(s, "jsonl"))
+		return ANT_EXPORT_JSONL;
+	return LB_EINVAL;
+}
+
+/* The code and message of a writer's failure. */
+static int failure(ex *x, lb_error *err)
+{
+	if (x->sink_failed) {
+		lb_err(err, LB_ESINK, "%s", lb_strerror(LB_ESINK));
+		if (err)
+			err->sys = x->sink_errno;
+		return LB_ESINK;
+	}
+	if (x->yaml_problem)
+		return lb_err(err, LB_EINVAL, "cannot write YAML: %s", x->yaml_problem);
+	return lb_err_code(err, LB_ENOMEM);
+}
+
+int ant_export(ant_store *s, ant_export_format f, FILE *out, lb_error *err)
+{
+	ex x = { .o = LB_BUF_INIT, .out = out };
+	char msg[LB_ERROR_MSG];
+	int rc;
+
+	if (ant_store_pages_load(s, &x.p, &x.np, msg, sizeof msg) < 0 ||
+	    ant_store_sources_load(s, &x.s, &x.ns, msg, sizeof msg) < 0) {
+		ant_store_pages_free(x.p, x.np);
+		return lb_err(err, LB_EDB, "%s", msg);
+	}
+	x.title = ant_store_config_get(s, ANT_CFG_TITLE);
+	qsort(x.p, x.np, sizeof *x.p, cmp_group);
+	rc = f == ANT_EXPORT_OPML ? opml(&x) : f == ANT_EXPORT_SAMIDARE ? samidare(&x) : jsonl(&x);
+	if (rc == 0)
+		rc = flush(&x, 1);
+	if (rc < 0)
+		rc = failure(&x, err);
+	ant_store_pages_free(x.p, x.np);
+	ant_store_sources_free(x.s, x.ns);
+	free(x.title);
+	lb_buf_release(&x.o);
+	return rc;
+}
