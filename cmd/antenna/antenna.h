@@ -14,34 +14,28 @@
 #include <stdint.h>
 
 #include "ant_store.h"
+#include "ant_publish.h"   /* ANT_KEEP_*, ant_keep_events() */
 #include "cli.h"
 
 /* Exit status 1: show/remove of a URL that is not watched. */
 enum { ANTCMD_NOTFOUND = 1 };
 
-/* Config keys (antenna init; antenna(1) "CONFIGURATION"). */
-#define CFG_TITLE "title"
-#define CFG_BASE "base"
-#define CFG_AUTHOR "author"
-#define CFG_TZ "display_tz"
-#define CFG_ALLOW_FILE "allow_file"
-#define CFG_VISITED "visited_query"
-#define CFG_MAX_AGE "max_age"
-#define CFG_MAX_FUTURE "max_future"
-#define CFG_LAST_PUBLISH "last_publish"
-#define CFG_PAGE_SIZE "atom_page_size"
-#define CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
-#define CFG_KEEP_EVENTS "keep_events"
+/* Config keys: the library's (ant_store.h), by their short names here. */
+#define CFG_TITLE ANT_CFG_TITLE
+#define CFG_BASE ANT_CFG_BASE
+#define CFG_AUTHOR ANT_CFG_AUTHOR
+#define CFG_TZ ANT_CFG_TZ
+#define CFG_ALLOW_FILE ANT_CFG_ALLOW_FILE
+#define CFG_VISITED ANT_CFG_VISITED
+#define CFG_MAX_AGE ANT_CFG_MAX_AGE
+#define CFG_MAX_FUTURE ANT_CFG_MAX_FUTURE
+#define CFG_LAST_PUBLISH ANT_CFG_LAST_PUBLISH
+#define CFG_PAGE_SIZE ANT_CFG_PAGE_SIZE
+#define CFG_LIRS_CHARSET ANT_CFG_LIRS_CHARSET
+#define CFG_KEEP_EVENTS ANT_CFG_KEEP_EVENTS
 
-/* History retention: update events of archives already written that are
- * kept (evstore.h), about 220 bytes each; "all" in the config keeps every
- * one.  10,000 events are 200 archives of 50, about 2.2 MB. */
-#define ANTCMD_KEEP_EVENTS 10000
-#define ANTCMD_KEEP_DEFAULT INT64_MIN    /* no --keep-events given */
 /* "all" -> EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out);
-/* The database's keep_events (ANTCMD_KEEP_EVENTS when unset). */
-int64_t antcmd_keep_events(ant_store *s);
 
 extern const char *antcmd_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
 

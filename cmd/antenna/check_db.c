@@ -50,7 +50,7 @@ static int report(ant_store *s, char *err, size_t errlen)
 {
 	ant_store_sizes z;
 	atom_evstore *ev = NULL;
-	int64_t keep = antcmd_keep_events(s), parch = 0, pev = 0;
+	int64_t keep = ant_keep_events(s), parch = 0, pev = 0;
 	char b[32];
 
 	if (ant_store_sizes_get(s, &z, err, errlen) < 0)

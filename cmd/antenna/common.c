@@ -88,16 +88,3 @@ int antcmd_parse_keep(const char *opt, const char *s, int64_t *out)
 	}
 	return cli_parse_int64(opt, s, 0, INT64_MAX / 2, out);
 }
-
-int64_t antcmd_keep_events(ant_store *s)
-{
-	char *v = ant_store_config_get(s, CFG_KEEP_EVENTS);
-	int64_t k = ANTCMD_KEEP_EVENTS;
-
-	if (v && strcmp(v, "all") == 0)
-		k = EVSTORE_KEEP_ALL;
-	else if (v)
-		k = ant_store_config_int(s, CFG_KEEP_EVENTS, ANTCMD_KEEP_EVENTS);
-	free(v);
-	return k < 0 ? EVSTORE_KEEP_ALL : k;
-}

@@ -46,7 +46,7 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_MAX_FUTURE, "3600" },
 	{ CFG_PAGE_SIZE, "50" },
 	{ CFG_LIRS_CHARSET, "euc-jp" },
-	{ CFG_KEEP_EVENTS, "10000" },   /* ANTCMD_KEEP_EVENTS */
+	{ CFG_KEEP_EVENTS, "10000" },   /* ANT_KEEP_EVENTS */
 };
 
 struct setting { const char *key; const char *value; };

@@ -1,7 +1,9 @@
 /*
- * publish.h: the antenna's static site: index.html, lirs.gz and the Atom
- * bridge, each written atomically (afile.h).  Takes a plain array of page
- * views, so it knows nothing of SQL or HTTP.
+ * ant_publish.h: the antenna's static site: index.html, lirs.gz,
+ * sites.di.gz and the Atom bridge, each written atomically (lb_afile.h).
+ * The file writers (publish.c) take a plain array of page views, so they
+ * know nothing of SQL or HTTP; ant_publish_site() (publish_site.c) writes
+ * the whole site from the database.
  */
 #ifndef LIRS_PUBLISH_H
 #define LIRS_PUBLISH_H
@@ -10,6 +12,8 @@
 #include <stdint.h>
 
 #include "lb_buf.h"
+#include "lb_error.h"
+#include "ant_store.h"
 
 typedef struct ant_pub_page {
 	const char *url;
@@ -97,5 +101,46 @@ void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t);
  * to its query ("&MMDDHHMM" when it has one), before any #fragment.
  * Appends to out unescaped; 0, or -1 when out of memory. */
 int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz);
+
+/* ---- the whole site from the database (publish_site.c) --------------- */
+/* History retention: update events of archives already written that are
+ * kept (atom_evstore.h), about 220 bytes each; "all" in the config keeps
+ * every one.  10,000 events are 200 archives of 50, about 2.2 MB. */
+#define ANT_KEEP_EVENTS 10000
+#define ANT_KEEP_DEFAULT INT64_MIN    /* ant_publish_opts: the database's */
+/* The database's keep_events: EVSTORE_KEEP_ALL or >= 0 (ANT_KEEP_EVENTS
+ * when unset). */
+int64_t ant_keep_events(ant_store *s);
+
+typedef struct ant_publish_opts {
+	int64_t now;              /* the time of this publish (Unix time) */
+	int64_t keep_events;      /* EVSTORE_KEEP_ALL, >= 0, or ANT_KEEP_DEFAULT */
+} ant_publish_opts;
+
+typedef struct ant_publish_result {
+	size_t pages;             /* in index.html */
+	ant_pub_lirs_counts counts;   /* what lirs.gz holds not exactly */
+	int64_t keep_events;      /* the retention applied */
+	/* Archives of a pruned history that DIR lacks (a new DIR): they
+	 * cannot be written again (RFC 5005 §4: archives never change). */
+	int64_t lost, lost_first, lost_last;
+} ant_publish_result;
+
+/*
+ * Writes the site into DIR (created when missing) from the store: the
+ * configuration (title, base, author, display_tz, visited_query,
+ * max_age, lirs_charset, atom_page_size, keep_events, ant_store.h's
+ * ANT_CFG_*), the pages and the update events; then records opts->now
+ * as last_publish.  index.html, lirs.gz and sites.di.gz are written by a
+ * second thread on a connection of its own while this one writes the
+ * Atom files; each file is replaced atomically on its own, and a failure
+ * in either leaves last_publish unchanged.
+ *
+ * Returns 0, or LB_EIO (DIR or a file could not be written), LB_EDB,
+ * LB_ENOMEM, with the message in err.  *res is filled either way (lost
+ * archives only when the Atom files were written).
+ */
+int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *opts,
+		     ant_publish_result *res, lb_error *err);
 
 #endif
