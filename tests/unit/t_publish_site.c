@@ -1,0 +1,163 @@
+/*
+ * t_publish_site.c: ant_publish_site() (ant_publish.h): the whole site
+ * from a store (the configuration, the pages, the events), last_publish
+ * recorded only on success, the retention taken from the database or the
+ * options, and a DIR that cannot be made.
+ */
+#include "tap.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "atom_evstore.h"
+#include "ant_publish.h"
+#include "ant_store.h"
+
+#define NOW 1700000000
+
+static char dir[] = "/tmp/t_publish_site.XXXXXX";
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *s = NULL;
+	size_t n = 0;
+	FILE *mem;
+	int c;
+
+	if (!fp)
+		return NULL;
+	mem = open_memstream(&s, &n);
+	while ((c = getc(fp)) != EOF)
+		putc(c, mem);
+	fclose(mem);
+	fclose(fp);
+	return s;
+}
+
+static void add_page(ant_store *s, const char *url, const char *title, int64_t lm)
+{
+	ant_store_page p;
+	char err[256];
+
+	ant_store_page_init(&p);
+	p.url = p.url_key = (char *)url;
+	p.title = (char *)title;
+	p.created = 1;
+	if (ant_store_page_add(s, &p, err, sizeof err) != 0 ||
+	    ant_store_page_get(s, url, &p, err, sizeof err) != 1) {
+		printf("# %s\n", err);
+		return;
+	}
+	p.st.last_modified = lm;
+	p.st.last_detected = lm ? NOW - 60 : 0;
+	p.st.detected_by = "text";
+	ant_store_page_save(s, &p, err, sizeof err);
+	ant_store_page_release(&p);
+}
+
+static int exists(const char *site, const char *name)
+{
+	char path[512];
+	struct stat sb;
+
+	snprintf(path, sizeof path, "%s/%s", site, name);
+	return stat(path, &sb) == 0 && sb.st_size > 0;
+}
+
+static void test_site(ant_store *s)
+{
+	ant_publish_opts o = { .now = NOW, .keep_events = ANT_KEEP_DEFAULT };
+	ant_publish_result r;
+	lb_error err = LB_ERROR_INIT;
+	char site[300], path[400], *html, *cur;
+
+	snprintf(site, sizeof site, "%s/site/sub", dir);   /* made with its parent */
+	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published");
+	IS_INT(r.pages, 2, "two pages");
+	IS_INT(r.keep_events, ANT_KEEP_EVENTS, "the default retention");
+	IS_INT(r.lost, 0, "no archive lost");
+	OK(r.counts.replaced == 0 && r.counts.approximated == 0, "lirs.gz holds the text exactly");
+	OK(exists(site, "index.html") && exists(site, "lirs.gz") && exists(site, "sites.di.gz") &&
+	   exists(site, "index.atom") && exists(site, "current.atom"), "every file written");
+	IS_INT(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0), NOW, "last_publish recorded");
+	snprintf(path, sizeof path, "%s/index.html", site);
+	html = slurp(path);
+	OK(html && strstr(html, "My &lt;site&gt;") && strstr(html, "Fresh page") &&
+	   strstr(html, "Never updated"), "index.html: the configured title and both pages");
+	free(html);
+	snprintf(path, sizeof path, "%s/current.atom", site);
+	cur = slurp(path);
+	OK(cur && strstr(cur, "http://fresh.example/") && !strstr(cur, "http://never.example/"),
+	   "current.atom: the page with a fresh update only");
+	OK(cur && strstr(cur, "https://antenna.example/"), "current.atom: the configured base");
+	free(cur);
+
+	o.keep_events = EVSTORE_KEEP_ALL;
+	o.now = NOW + 60;
+	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published again");
+	IS_INT(r.keep_events, EVSTORE_KEEP_ALL, "the retention of the options");
+	IS_INT(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0), NOW + 60, "last_publish moves");
+}
+
+static void test_no_dir(ant_store *s)
+{
+	ant_publish_opts o = { .now = NOW + 3600, .keep_events = ANT_KEEP_DEFAULT };
+	ant_publish_result r;
+	lb_error err = LB_ERROR_INIT;
+	char file[300], site[400], want[512];
+	FILE *fp;
+
+	snprintf(file, sizeof file, "%s/plain", dir);
+	fp = fopen(file, "w");
+	if (fp)
+		fclose(fp);
+	snprintf(site, sizeof site, "%s/site", file);
+	IS_INT(ant_publish_site(s, site, &o, &r, &err), LB_EIO, "a DIR under a file: LB_EIO");
+	IS_INT(err.sys, ENOTDIR, "err holds the errno");
+	snprintf(want, sizeof want, "cannot create '%s': %s", site, strerror(ENOTDIR));
+	IS_STR(err.msg, want, "the message names DIR");
+	IS_INT(r.pages, 0, "nothing published");
+	OK(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0) != NOW + 3600, "last_publish unchanged");
+}
+
+static void test_keep(ant_store *s)
+{
+	char err[256];
+
+	IS_INT(ant_keep_events(s), ANT_KEEP_EVENTS, "keep_events unset: the default");
+	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "all", err, sizeof err);
+	IS_INT(ant_keep_events(s), EVSTORE_KEEP_ALL, "keep_events all");
+	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "5", err, sizeof err);
+	IS_INT(ant_keep_events(s), 5, "keep_events 5");
+	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "-3", err, sizeof err);
+	IS_INT(ant_keep_events(s), EVSTORE_KEEP_ALL, "a negative keep_events keeps all");
+}
+
+int main(void)
+{
+	ant_store *s;
+	char err[256], path[300], cmd[64];
+
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof path, "%s/antenna.db", dir);
+	if (ant_store_open(&s, path, STORE_OPEN_CREATE, err, sizeof err) < 0) {
+		printf("# %s\n", err);
+		return 1;
+	}
+	ant_store_config_set(s, ANT_CFG_TITLE, "My <site>", err, sizeof err);
+	ant_store_config_set(s, ANT_CFG_BASE, "https://antenna.example/", err, sizeof err);
+	add_page(s, "http://fresh.example/", "Fresh page", NOW - 600);
+	add_page(s, "http://never.example/", "Never updated", 0);
+	test_site(s);
+	test_no_dir(s);
+	test_keep(s);
+	ant_store_close(s);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		return 1;
+	TAP_DONE();
+}
