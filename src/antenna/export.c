@@ -15,7 +15,7 @@
 
 #include "atom.h"
 #include "lb_buf.h"
-#include "lirs_charset.h"
+#include "lb_utf8.h"
 #include "lirs_jsonw.h"
 #include "ant_import.h"
 
@@ -130,7 +130,7 @@ static int utf8_clean(lb_buf *out, const char *s)
 		size_t n = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 :
 			   c >= 0xf0 && c < 0xf5 ? 4 : 0;
 		size_t have = strnlen(s, n ? n : 1);
-		if (n && have == n && lirs_cs_is_utf8(s, n)) {
+		if (n && have == n && lb_utf8_valid(s, n)) {
 			if (lb_buf_add(out, s, n) < 0)
 				return -1;
 			s += n;

@@ -18,6 +18,7 @@
 #include <libxml/uri.h>
 
 #include "lb_buf.h"
+#include "lb_utf8.h"
 
 #define NS_ATOM "http://www.w3.org/2005/Atom"
 #define NS_RSS1 "http://purl.org/rss/1.0/"
@@ -305,21 +306,9 @@ static void text_add(ant_feed_parser *p, const xmlChar *s, int len)
  * character boundary (a capped text may end mid-character). */
 static void take_text(ant_feed_parser *p, lb_buf *dst, const lb_buf *src)
 {
-	size_t n = src->len;
+	size_t n = lb_utf8_clip(src->data, src->len);
 	int space = 1;
 
-	while (n && ((unsigned char)src->data[n - 1] & 0xC0) == 0x80)
-		n--;
-	if (n && (unsigned char)src->data[n - 1] >= 0xC0) {
-		size_t want = (unsigned char)src->data[n - 1] >= 0xF0 ? 4 :
-			      (unsigned char)src->data[n - 1] >= 0xE0 ? 3 : 2;
-		if (src->len - (n - 1) < want)
-			n--;
-		else
-			n = src->len;
-	} else if (n < src->len) {
-		n = src->len;   /* no lead byte found: leave as is */
-	}
 	lb_buf_reset(dst);
 	for (size_t i = 0; i < n; i++) {
 		char c = src->data[i];

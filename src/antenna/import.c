@@ -16,7 +16,7 @@
 #include <strings.h>
 
 #include "lb_buf.h"
-#include "lirs_charset.h"
+#include "lb_utf8.h"
 
 static const char *const names[] = {
 	[IMP_FMT_SAMIDARE] = "samidare",
@@ -159,7 +159,7 @@ const char *ant_imp_to_utf8(const char *buf, size_t len, const char *hint, lb_bu
 		buf += 3, len -= 3;
 	if (memchr(buf, '\0', len))
 		return NULL;
-	if (lirs_cs_is_utf8(buf, len))
+	if (lb_utf8_valid(buf, len))
 		return lb_buf_add(out, buf, len) < 0 ? NULL : "UTF-8";
 	if (hint && *hint && strlen(hint) < sizeof used) {
 		const char *from = hint;

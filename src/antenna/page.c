@@ -24,6 +24,7 @@
  */
 #include "ant_page.h"
 #include "lb_buf.h"
+#include "lb_utf8.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -204,69 +205,16 @@ static int from_meta(const char *b, size_t len, charset *cs)
 
 /* ---- UTF-8 and conversion ------------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no
- * surrogates, at most U+10FFFF), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF) {
-		if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F))
-			return 0;
-		return 3;
-	}
-	if (c >= 0xF0 && c <= 0xF4) {
-		if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] > 0x8F))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
-static int utf8_valid(const char *b, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)b;
-
-	for (size_t i = 0; i < len;) {
-		size_t k = utf8_seq(s + i, len - i);
-
-		if (!k)
-			return 0;
-		i += k;
-	}
-	return 1;
-}
-
 static const char replacement[] = "\xEF\xBF\xBD";   /* U+FFFD */
 
 /* Copies UTF-8, every invalid byte and every NUL (libxml2 would stop
  * there) replaced with U+FFFD.  Returns the number of replacements. */
 static size_t utf8_clean(const char *b, size_t len, lb_buf *out, int *oom)
 {
-	const unsigned char *s = (const unsigned char *)b;
-	size_t bad = 0;
+	size_t bad = lb_utf8_repair(out, b, len, LB_UTF8_NUL, NULL);
 
-	for (size_t i = 0; i < len;) {
-		size_t k = utf8_seq(s + i, len - i);
-
-		if (k == 0 || s[i] == 0) {
-			*oom |= lb_buf_add(out, replacement, 3) < 0;
-			bad++;
-			i++;
-		} else {
-			*oom |= lb_buf_add(out, s + i, k) < 0;
-			i += k;
-		}
-	}
-	return bad;
+	*oom |= bad == (size_t)-1;
+	return bad == (size_t)-1 ? 0 : bad;
 }
 
 /* Converts with iconv, each undecodable byte replaced with U+FFFD.
@@ -365,7 +313,7 @@ static int from_detection(const char *b, size_t len, charset *cs)
 
 	if (iso2022jp_like(b, n))
 		return charset_resolve("iso-2022-jp", 11, cs);
-	if (utf8_valid(b, len))
+	if (lb_utf8_valid(b, len))
 		return charset_resolve("utf-8", 5, cs);
 	ud = uchardet_new();
 	if (ud) {
@@ -1031,7 +979,7 @@ char *ant_page_clip(const char *s, size_t max)
 	if (!max)
 		max = PAGE_EXCERPT_MAX;
 	while (n) {
-		size_t k = utf8_seq((const unsigned char *)s, n);
+		size_t k = lb_utf8_len(s, n);
 		if (!k) {               /* an invalid byte is dropped */
 			s++, n--;
 			continue;

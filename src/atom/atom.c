@@ -13,40 +13,28 @@
 #include <libxml/uri.h>
 
 #include "lb_afile.h"
+#include "lb_utf8.h"
 #include "lirs_merge.h"
 
 /* ---- XML escaping (XML 1.0 §2.2 Char, §2.4, §3.3.3) ----------------------- */
 
-/* Decodes one UTF-8 sequence at s: the code point, or -1 when invalid.
- * *n gets the bytes used (1 for an invalid byte). */
-static long utf8_next(const unsigned char *s, size_t *n)
+/* The character at s[0..end): its code point and *n its length, or -1
+ * and *n 1 for a byte that does not start one (lb_utf8_len()). */
+static long utf8_next(const unsigned char *s, const unsigned char *end, size_t *n)
 {
-	long c;
-	size_t len, i;
+	uint32_t c;
 
-	*n = 1;
-	if (s[0] < 0x80)
-		return s[0];
-	if (s[0] >= 0xC2 && s[0] <= 0xDF) { len = 2; c = s[0] & 0x1F; }
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF) { len = 3; c = s[0] & 0x0F; }
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4) { len = 4; c = s[0] & 0x07; }
-	else return -1;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return -1;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	/* overlong forms, surrogates (RFC 3629 §3), beyond U+10FFFF */
-	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
-	    (c >= 0xD800 && c <= 0xDFFF))
+	*n = lb_utf8_decode((const char *)s, (size_t)(end - s), &c);
+	if (!*n) {
+		*n = 1;
 		return -1;
-	*n = len;
-	return c;
+	}
+	return (long)c;
 }
 
 int atom_xml_escape(lb_buf *out, const char *str, int mode)
 {
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	const unsigned char *s = (const unsigned char *)(str ? str : ""), *end = s + strlen((const char *)s);
 	int rc = 0;
 
 	while (*s && rc == 0) {
@@ -64,7 +52,7 @@ int atom_xml_escape(lb_buf *out, const char *str, int mode)
 				run++;
 				continue;
 			}
-			c = utf8_next(run, &n);
+			c = utf8_next(run, end, &n);
 			if (c < 0 || c == 0xFFFE || c == 0xFFFF)
 				break;
 			run += n;
@@ -74,7 +62,7 @@ int atom_xml_escape(lb_buf *out, const char *str, int mode)
 			s = run;
 			continue;
 		}
-		c = utf8_next(s, &n);
+		c = utf8_next(s, end, &n);
 
 		switch (c) {
 		case '&': rc = lb_buf_adds(out, "&amp;"); break;
@@ -147,6 +135,7 @@ int atom_iri(lb_buf *out, const char *str, int mode)
 	static const char tag_ok[] = "-._~!$&'()*+,;=:@/?";
 	static const char ref_ok[] = "-._~!$&'()*+,;=:@/?#[]";
 	const unsigned char *s = (const unsigned char *)(str ? str : ""), *auth = NULL, *auth_end = NULL;
+	const unsigned char *end = s + strlen((const char *)s);
 	int rc = 0, query = 0, frag = 0;
 
 	if (mode == IRI_REF && (auth = (const unsigned char *)strstr((const char *)s, "://"))) {
@@ -182,7 +171,7 @@ int atom_iri(lb_buf *out, const char *str, int mode)
 			if (c == '[' || c == ']')   /* only in an IP literal */
 				keep = keep && auth && s >= auth && s < auth_end;
 		} else {
-			c = utf8_next(s, &n);
+			c = utf8_next(s, end, &n);
 			keep = c >= 0 && (is_ucschar(c) || (query && !frag && is_iprivate(c)));
 		}
 		if (keep)

@@ -5,6 +5,8 @@
  */
 #include "lirs_charset.h"
 
+#include "lb_utf8.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -66,51 +68,13 @@ int lirs_cs_is_ascii(const char *s, size_t n)
 	return (acc & UINT64_C(0x8080808080808080)) == 0;
 }
 
-/* Length of the well-formed UTF-8 sequence at s (RFC 3629 table), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		unsigned lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-		return n >= 3 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		unsigned lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-		return n >= 4 && s[1] >= lo && s[1] <= hi && (s[2] & 0xc0) == 0x80 &&
-			(s[3] & 0xc0) == 0x80 ? 4 : 0;
-	}
-	return 0;
-}
-
-int lirs_cs_is_utf8(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, k;
-
-	while (i < n) {
-		if (p[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if (!(k = utf8_len(p + i, n - i)))
-			return 0;
-		i += k;
-	}
-	return 1;
-}
-
 /* Bad bytes UTF-8 decoding would replace. */
 static size_t utf8_bad(const unsigned char *p, size_t n)
 {
 	size_t i = 0, k, bad = 0;
 
 	while (i < n) {
-		k = p[i] < 0x80 ? 1 : utf8_len(p + i, n - i);
+		k = lb_utf8_len((const char *)p + i, n - i);
 		if (!k) {
 			bad++;
 			k = 1;
@@ -123,26 +87,9 @@ static size_t utf8_bad(const unsigned char *p, size_t n)
 /* UTF-8 decoding with U+FFFD per bad byte. */
 static int utf8_repair(const char *s, size_t n, lb_buf *out, size_t *bad)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, k;
-
 	lb_buf_reset(out);
 	*bad = (size_t)-1;
-	while (i < n) {
-		k = p[i] < 0x80 ? 1 : utf8_len(p + i, n - i);
-		if (k) {
-			if (lb_buf_add(out, s + i, k) < 0)
-				return -1;
-			i += k;
-			continue;
-		}
-		if (*bad == (size_t)-1)
-			*bad = out->len;
-		if (lb_buf_add(out, fffd, 3) < 0)
-			return -1;
-		i++;
-	}
-	return 0;
+	return lb_utf8_repair(out, s, n, 0, bad) == (size_t)-1 ? -1 : 0;
 }
 
 /*
@@ -286,11 +233,11 @@ int lirs_cs_decode_line(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out, s
 	lb_buf_reset(out);
 	if (lb_buf_add(out, s, first) < 0)
 		return -1;
-	if (c->seen_utf8 && lirs_cs_is_utf8(s + first, n - first))
+	if (c->seen_utf8 && lb_utf8_valid(s + first, n - first))
 		return CS_UTF8;
 	if ((r = euc_decode(s + first, n - first, out, 0, bad)) <= 0)
 		return r < 0 ? -1 : CS_EUCJP;
-	if (lirs_cs_is_utf8(s + first, n - first)) {
+	if (lb_utf8_valid(s + first, n - first)) {
 		c->seen_utf8 = 1;
 		return CS_UTF8;
 	}
@@ -464,8 +411,6 @@ static uint32_t allowed(const lirs_cs_conv *c, uint32_t v)
 	return c->ms || is_strict(v) ? v : 0;
 }
 
-static uint32_t utf8_decode(const unsigned char *p, size_t k);
-
 /* Appends a readable form (vendor.c: ASCII and strict EUC-JP characters). */
 static int put_form(const char *form, lb_buf *out)
 {
@@ -475,8 +420,8 @@ static int put_form(const char *form, lb_buf *out)
 	char b[3];
 
 	for (; *p; p += k) {
-		k = *p < 0x80 ? 1 : utf8_len(p, strlen((const char *)p));
-		u = k > 1 ? utf8_decode(p, k) : *p;
+		u = 0;
+		k = lb_utf8_decode((const char *)p, strlen((const char *)p), &u);
 		if (!k || (k > 1 && (u >= 0x10000 || !(v = rev_s[u]))))
 			return lb_buf_add(out, geta, 2);   /* not reached: t_writer checks the table */
 		if (k == 1) {
@@ -528,16 +473,6 @@ static int encode_one(lirs_cs_conv *c, uint32_t u, const char *s, size_t k, lb_b
 	return lb_buf_add(out, b, n);
 }
 
-static uint32_t utf8_decode(const unsigned char *p, size_t k)
-{
-	switch (k) {
-	case 2: return (uint32_t)(p[0] & 0x1f) << 6 | (p[1] & 0x3f);
-	case 3: return (uint32_t)(p[0] & 0x0f) << 12 | (uint32_t)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
-	default: return (uint32_t)(p[0] & 0x07) << 18 | (uint32_t)(p[1] & 0x3f) << 12 |
-			(uint32_t)(p[2] & 0x3f) << 6 | (p[3] & 0x3f);
-	}
-}
-
 int lirs_cs_encode(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out, unsigned long *replaced,
 	      unsigned long *approx)
 {
@@ -566,8 +501,8 @@ int lirs_cs_encode_counted(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out
 			out->data[out->len++] = (char)p[i++];
 			continue;
 		}
-		k = utf8_len(p + i, n - i);
-		u = k ? utf8_decode(p + i, k) : 0;
+		u = 0;
+		k = lb_utf8_decode(s + i, n - i, &u);
 		if (u && u < 0x10000 && (v = tab[u])) {
 			char *o = out->data + out->len;
 			if (v > 0xffff)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lirs_charset.h"
+#include "lb_utf8.h"
 
 static const char *const di_names[DI__NFIELDS] = {
 	[DI_URL] = "URL", [DI_TITLE] = "Title", [DI_AUTHOR] = "Author-Name",
@@ -231,17 +231,6 @@ int lirs_di_format_date(int64_t t, char out[40])
 
 /* ---- charsets --------------------------------------------------------- */
 
-/* Length of the well-formed UTF-8 character at s (n bytes left), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t k = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 :
-		   s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-
-	if (!k || k > n)
-		return 0;
-	return lirs_cs_is_utf8((const char *)s, k) ? k : 0;
-}
-
 /* One undecodable byte: U+FFFD in its place; the first one's offset in
  * OUT goes to *BAD. */
 static int add_fffd(lb_buf *out, int *replaced, size_t *bad)
@@ -254,23 +243,11 @@ static int add_fffd(lb_buf *out, int *replaced, size_t *bad)
 
 int lirs_di_decode_utf8(const char *s, size_t n, lb_buf *out, size_t *bad)
 {
-	size_t i = 0, k;
-	int replaced = 0;
+	size_t r;
 
 	lb_buf_reset(out);
-	while (i < n) {
-		k = utf8_len((const unsigned char *)s + i, n - i);
-		if (k) {
-			if (lb_buf_add(out, s + i, k) < 0)
-				return -1;
-			i += k;
-			continue;
-		}
-		if (add_fffd(out, &replaced, bad) < 0)
-			return -1;
-		i++;
-	}
-	return replaced;
+	r = lb_utf8_repair(out, s, n, 0, bad);
+	return r == (size_t)-1 ? -1 : r > 0;
 }
 
 int lirs_di_decode_iconv(iconv_t cd, const char *s, size_t n, lb_buf *out, size_t *bad)

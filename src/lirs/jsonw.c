@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lb_utf8.h"
+
 /* Bytes that can be copied into a JSON string unchanged (printable ASCII). */
 static unsigned char plain[256];
 static int plain_ready;
@@ -21,32 +23,6 @@ static void plain_init(void)
 		plain[c] = 1;
 	plain['"'] = plain['\\'] = 0;
 	plain_ready = 1;
-}
-
-/*
- * Length of the valid UTF-8 sequence starting at s (at most n bytes), or 0
- * when it is not one.  RFC 3629 §4: no overlongs, no surrogates, <= U+10FFFF.
- */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-
-	if (c >= 0xc2 && c <= 0xdf)
-		return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		unsigned char lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-		if (n < 3 || s[1] < lo || s[1] > hi || (s[2] & 0xc0) != 0x80)
-			return 0;
-		return 3;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		unsigned char lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-		if (n < 4 || s[1] < lo || s[1] > hi || (s[2] & 0xc0) != 0x80 ||
-		    (s[3] & 0xc0) != 0x80)
-			return 0;
-		return 4;
-	}
-	return 0;
 }
 
 /* Writes the escape for an ASCII byte that is not plain; returns bytes written. */
@@ -95,7 +71,7 @@ int lirs_jsonw_str(lb_buf *out, const char *str, size_t len)
 			break;
 		if (s[i] < 0x80) {
 			o += esc_ascii(o, s[i++]);
-		} else if ((k = utf8_len(s + i, len - i)) > 0) {
+		} else if ((k = lb_utf8_len(str + i, len - i)) > 0) {
 			memcpy(o, s + i, k);
 			o += k;
 			i += k;

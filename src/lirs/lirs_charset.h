@@ -45,8 +45,6 @@ void lirs_cs_close(lirs_cs_conv *c);
 
 /* 1 when the n bytes are all below 0x80. */
 int lirs_cs_is_ascii(const char *s, size_t n);
-/* 1 when the n bytes are well-formed UTF-8 (no overlongs, surrogates). */
-int lirs_cs_is_utf8(const char *s, size_t n);
 
 /*
  * Decodes one line (without its line end).  A line valid as both EUC-JP

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "lb_buf.h"
+#include "lb_utf8.h"
 #include "lirs_charset.h"
 #include "di.h"
 #include "gz.h"
@@ -176,11 +177,8 @@ static void snippet(char *out, size_t outsz, const char *s, size_t max)
 {
 	size_t n = strlen(s);
 
-	if (n > max) {
-		n = max;
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;
-	}
+	if (n > max)
+		n = lb_utf8_clip(s, max);
 	if (n >= outsz)
 		n = outsz - 1;
 	memcpy(out, s, n);

@@ -1,0 +1,56 @@
+/*
+ * lb_utf8.h: the one UTF-8 decoder (RFC 3629).  Every check in the
+ * project of "is this well-formed UTF-8, and how long is the character"
+ * is lb_utf8_len(); everything else here is built on it.
+ *
+ * The contract, the same for every caller:
+ *   - an ASCII byte, NUL included, is a one-byte character: 1;
+ *   - a well-formed multi-byte sequence (RFC 3629 §4's table: no overlong
+ *     form, no surrogate U+D800..U+DFFF, nothing above U+10FFFF) is 2..4;
+ *   - anything else is 0: a continuation byte 0x80..0xBF where a character
+ *     should start, a lead 0xC0, 0xC1 or 0xF5..0xFF, a lead whose
+ *     sequence is cut short by n, or a lead followed by a wrong byte.
+ * It never reads past s[n - 1], and reads the bytes of a sequence in
+ * order, stopping at the first wrong one (so a NUL-terminated string is
+ * never read past its NUL).  Callers that give NUL a meaning of its own
+ * (libxml2 stops at it) test for it themselves.
+ */
+#ifndef LB_UTF8_H
+#define LB_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lb_buf.h"
+
+/* The length of the character at s[0..n), or 0 (see above); 0 when n is 0. */
+size_t lb_utf8_len(const char *s, size_t n);
+
+/* lb_utf8_len(), and the character's code point in *cp when it is not 0. */
+size_t lb_utf8_decode(const char *s, size_t n, uint32_t *cp);
+
+/* Nonzero when s[0..n) is all well-formed UTF-8 (NULs allowed). */
+int lb_utf8_valid(const char *s, size_t n);
+
+/*
+ * The length of the longest prefix of s[0..n) that does not end inside a
+ * multi-byte character: a text cut at a byte limit is cut back to the
+ * start of its last character when that character is incomplete.  Only
+ * the last four bytes are looked at; malformed bytes are left as they are.
+ */
+size_t lb_utf8_clip(const char *s, size_t n);
+
+/* What lb_utf8_repair() replaces besides malformed bytes. */
+#define LB_UTF8_NUL 1   /* NUL too (for libxml2, which stops at one) */
+
+/*
+ * Appends s[0..n) to out with U+FFFD in place of each byte that does not
+ * start a well-formed character (the "one replacement per bad byte"
+ * practice: each byte lb_utf8_len() rejects is skipped alone).  When
+ * first_bad is not NULL and a byte was replaced, *first_bad is the offset
+ * in out of the first U+FFFD; it is left alone otherwise.  Returns the
+ * number of replacements, or (size_t)-1 when out of memory.
+ */
+size_t lb_utf8_repair(lb_buf *out, const char *s, size_t n, unsigned flags, size_t *first_bad);
+
+#endif

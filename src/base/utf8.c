@@ -1,0 +1,112 @@
+/*
+ * utf8.c: the one UTF-8 decoder (lb_utf8.h).
+ */
+#include "lb_utf8.h"
+
+#include <string.h>
+
+size_t lb_utf8_len(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned c, lo = 0x80, hi = 0xBF;
+	size_t k, i;
+
+	if (n == 0)
+		return 0;
+	c = s[0];
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		k = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		k = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		k = 4;
+	else
+		return 0;   /* a continuation byte, C0/C1 (always overlong), F5..FF */
+	/* RFC 3629 §4: the second byte's range rules out overlong forms (E0,
+	 * F0), surrogates (ED) and code points above U+10FFFF (F4). */
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (n < 2 || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < k; i++)
+		if (i >= n || (s[i] & 0xC0) != 0x80)
+			return 0;
+	return k;
+}
+
+size_t lb_utf8_decode(const char *str, size_t n, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t k = lb_utf8_len(str, n);
+
+	switch (k) {
+	case 1: *cp = s[0]; break;
+	case 2: *cp = (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3F); break;
+	case 3: *cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3F); break;
+	case 4:
+		*cp = (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
+		      (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
+		break;
+	}
+	return k;
+}
+
+int lb_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	while (i < n) {
+		if (p[i] < 0x80) {   /* most text is ASCII: no call */
+			i++;
+			continue;
+		}
+		if (!(k = lb_utf8_len(s + i, n - i)))
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+size_t lb_utf8_clip(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = n, want;
+
+	/* back over at most three continuation bytes to a lead byte */
+	while (i > 0 && n - i < 3 && (s[i - 1] & 0xC0) == 0x80)
+		i--;
+	if (i == 0 || s[i - 1] < 0xC0)
+		return n;   /* ends on ASCII, or no lead close enough: as it is */
+	want = s[i - 1] >= 0xF0 ? 4 : s[i - 1] >= 0xE0 ? 3 : 2;
+	return n - (i - 1) < want ? i - 1 : n;
+}
+
+size_t lb_utf8_repair(lb_buf *out, const char *s, size_t n, unsigned flags, size_t *first_bad)
+{
+	size_t i = 0, k, bad = 0;
+
+	while (i < n) {
+		k = lb_utf8_len(s + i, n - i);
+		if (k && !(s[i] == '\0' && (flags & LB_UTF8_NUL))) {
+			if (lb_buf_add(out, s + i, k) < 0)
+				return (size_t)-1;
+			i += k;
+			continue;
+		}
+		if (!bad++ && first_bad)
+			*first_bad = out->len;
+		if (lb_buf_add(out, "\xEF\xBF\xBD", 3) < 0)   /* U+FFFD */
+			return (size_t)-1;
+		i++;
+	}
+	return bad;
+}
