@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <libxml/entities.h>
 #include <libxml/parser.h>
@@ -18,6 +17,7 @@
 #include <libxml/uri.h>
 
 #include "lb_buf.h"
+#include "lb_date.h"
 #include "lb_utf8.h"
 
 #define NS_ATOM "http://www.w3.org/2005/Atom"
@@ -100,25 +100,11 @@ static int digits(const char **s, int n, int *out)
 
 static int64_t make_time(int y, int mo, int d, int h, int mi, int sec, int64_t off)
 {
-	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	struct tm tm = { 0 };
-	time_t t;
-
-	if (y < 1000 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
-	    h > 23 || mi > 59 || sec > 60)
+	if (y < 1000 || y > 9999 || !lb_date_valid(y, mo, d, h, mi, sec))
 		return 0;
-	if (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100) || y % 400 == 0))
-		return 0;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = sec == 60 ? 59 : sec;
-	t = timegm(&tm);
-	if (t == (time_t)-1)
-		return 0;
-	return (int64_t)t - off;
+	if (sec == 60)
+		sec = 59;   /* RFC 3339 §5.7 leap second: POSIX time has none */
+	return lb_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off;
 }
 
 /* "Z", "+09:00", "-0500" (RFC 3339 wants the colon; W3C-DTF too; some omit it). */
@@ -198,16 +184,6 @@ static int zone_named(const char *z, size_t n, int64_t *off)
 	return -1;
 }
 
-static int month_of(const char *s)
-{
-	static const char m[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-
-	for (int i = 0; i < 12; i++)
-		if (strncasecmp(s, m + 3 * i, 3) == 0)
-			return i + 1;
-	return 0;
-}
-
 static int64_t parse_822(const char *s)
 {
 	int d, mo, y, h, mi, sec = 0, nd;
@@ -231,7 +207,7 @@ static int64_t parse_822(const char *s)
 		return 0;
 	while (isspace((unsigned char)*s))
 		s++;
-	if (!(mo = month_of(s)))
+	if (!(mo = lb_date_month(s)))
 		return 0;
 	for (s += 3; isalpha((unsigned char)*s) || *s == '.'; s++)   /* "Sept", "Nov." */
 		;

@@ -24,6 +24,7 @@
  */
 #include "ant_fetch.h"
 #include "lb_buf.h"
+#include "lb_date.h"
 #include "lirs.h"
 
 #include <curl/curl.h>
@@ -455,15 +456,11 @@ static const char *kind_text(ant_fetch_errkind k)
 static void file_result(ant_fetch_result *res, CURL *e)
 {
 	curl_off_t ft = -1;
-	char buf[64];
-	struct tm tm;
-	time_t t;
+	char buf[30];
 
 	res->status = 200;
-	if (curl_easy_getinfo(e, CURLINFO_FILETIME_T, &ft) != CURLE_OK || ft < 0)
-		return;
-	t = (time_t)ft;
-	if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm))
+	if (curl_easy_getinfo(e, CURLINFO_FILETIME_T, &ft) != CURLE_OK || ft < 0 ||
+	    lb_date_imf(buf, (int64_t)ft) < 0)
 		return;
 	res->last_modified = strdup(buf);
 	res->last_modified_time = (int64_t)ft;

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include <libxml/uri.h>
 
 #include "lb_afile.h"
+#include "lb_date.h"
 #include "lb_utf8.h"
 #include "lirs_merge.h"
 
@@ -189,36 +189,21 @@ int atom_iri(lb_buf *out, const char *str, int mode)
 
 void atom_time(char *buf, size_t len, int64_t t)
 {
-	struct tm tm;
-	time_t tt;
+	char b[21];
+	lb_tm tm;
+	size_t k = 20;
 
 	if (t < -62167219200LL)
 		t = -62167219200LL;   /* 0000-01-01T00:00:00Z */
 	if (t > 253402300799LL)
 		t = 253402300799LL;   /* 9999-12-31T23:59:59Z */
-	tt = (time_t)t;
-	gmtime_r(&tt, &tm);
-	/* scale (issue 10): digits by hand, snprintf() was a tenth of a
-	 * publish; the same text "%04d-%02d-%02dT%02d:%02d:%02dZ" */
-	{
-		char b[21];
-		int v[6] = { tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-			     tm.tm_hour, tm.tm_min, tm.tm_sec };
-		static const char sep[] = "--T::Z";
-		size_t k = 0;
-
-		b[k++] = (char)('0' + v[0] / 1000 % 10);
-		b[k++] = (char)('0' + v[0] / 100 % 10);
-		for (int i = 0; i < 6; i++) {
-			b[k++] = (char)('0' + v[i] / 10 % 10);
-			b[k++] = (char)('0' + v[i] % 10);
-			b[k++] = sep[i];
-		}
-		if (len) {
-			k = k < len - 1 ? k : len - 1;
-			memcpy(buf, b, k);
-			buf[k] = '\0';
-		}
+	lb_date_split(t, &tm);
+	lb_date_iso(b, &tm);
+	memcpy(b + 19, "Z", 2);   /* RFC 3339 §5.6: UTC */
+	if (len) {
+		k = k < len - 1 ? k : len - 1;
+		memcpy(buf, b, k);
+		buf[k] = '\0';
 	}
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lb_date.h"
 #include "lb_utf8.h"
 
 static const char *const di_names[DI__NFIELDS] = {
@@ -70,31 +71,6 @@ static void problem(lirs_di_problem *p, lirs_rule rule, unsigned long line, cons
 
 /* ---- dates ----------------------------------------------------------- */
 
-/* Days from 1970-01-01 to y-m-d, proleptic Gregorian (no TZ, no libc). */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	int64_t era;
-	unsigned yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned)(y - era * 400);
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
-static int month_of(const char *s)
-{
-	static const char names[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	int i;
-
-	for (i = 0; i < 12; i++)
-		if (strncasecmp(s, names + 3 * i, 3) == 0)
-			return i + 1;
-	return 0;
-}
-
 /* Zone names tama's tz2lag() knew, in hours east of UTC. */
 static int zone_offset(const char *z, int64_t dflt, int64_t *off)
 {
@@ -127,17 +103,6 @@ static int zone_offset(const char *z, int64_t dflt, int64_t *off)
 	return -1;
 }
 
-static int valid_ymdhms(int y, int mo, int d, int h, int mi, int s)
-{
-	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-
-	if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
-	    (mo == 2 && d == 29 && !leap))
-		return 0;
-	return h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && s >= 0 && s <= 60;
-}
-
 int lirs_di_parse_date(const char *s, int64_t dflt, int64_t *t)
 {
 	char mon[4] = "", zone[16] = "";
@@ -168,65 +133,22 @@ int lirs_di_parse_date(const char *s, int64_t dflt, int64_t *t)
 		} else {
 			return -1;
 		}
-		if (!(mo = month_of(mon)))
+		if (!(mo = lb_date_month(mon)))
 			return -1;
 	}
-	if (!valid_ymdhms(y, mo, d, h, mi, sec) || zone_offset(zone, dflt, &off) < 0)
+	if (y < 1 || y > 9999 || !lb_date_valid(y, mo, d, h, mi, sec) ||
+	    zone_offset(zone, dflt, &off) < 0)
 		return -1;
-	*t = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + sec -
+	*t = lb_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
 	     off;
 	return 0;
 }
 
-/* Two digits of v (0..99) at p. */
-static void put_2(char *p, unsigned v)
-{
-	p[0] = (char)('0' + v / 10 % 10);
-	p[1] = (char)('0' + v % 10);
-}
-
 int lirs_di_format_date(int64_t t, char out[40])
 {
-	static const char wd[] = "ThuFriSatSunMonTueWed";
-	static const char mn[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	int64_t days, z, era, y;
-	unsigned doe, yoe, doy, mp, d, m, secs;
-
-	if (t < 0 || t > INT64_C(253402300799))
+	if (t < 0 || t > INT64_C(253402300799))   /* 1970..9999 */
 		return -1;
-	days = t / 86400;
-	secs = (unsigned)(t % 86400);
-	/* civil_from_days (H. Hinnant) */
-	z = days + 719468;
-	era = z / 146097;
-	doe = (unsigned)(z - era * 146097);
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	y = (int64_t)yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	d = doy - (153 * mp + 2) / 5 + 1;
-	m = mp < 10 ? mp + 3 : mp - 9;
-	y += m <= 2;
-	/* perf (issue 10): by hand, snprintf() was a third of writing
-	 * sites.di.gz; the same text as
-	 * "%.3s, %02u %.3s %04d %02u:%02u:%02u GMT" (y is 1970..9999) */
-	memcpy(out, wd + 3 * (days % 7), 3);
-	out[3] = ',';
-	out[4] = ' ';
-	put_2(out + 5, d);
-	out[7] = ' ';
-	memcpy(out + 8, mn + 3 * (m - 1), 3);
-	out[11] = ' ';
-	put_2(out + 12, (unsigned)(y / 100));
-	put_2(out + 14, (unsigned)(y % 100));
-	out[16] = ' ';
-	put_2(out + 17, secs / 3600);
-	out[19] = ':';
-	put_2(out + 20, secs / 60 % 60);
-	out[22] = ':';
-	put_2(out + 23, secs % 60);
-	memcpy(out + 25, " GMT", 5);
-	return 0;
+	return lb_date_imf(out, t);
 }
 
 /* ---- charsets --------------------------------------------------------- */
@@ -728,6 +650,13 @@ static int put_method(lb_buf *b, const char *m)
 	if (plain_method(m))
 		return put_value(b, "X-TAMA-Method", m);
 	return put_value(b, "X-TAMA-Method", "REMOTE") | put_value(b, "X-TAMA-Remote-URL", m);
+}
+
+/* Two digits of v (0..99) at p. */
+static void put_2(char *p, unsigned v)
+{
+	p[0] = (char)('0' + v / 10 % 10);
+	p[1] = (char)('0' + v % 10);
 }
 
 static int put_tz(lb_buf *b, int64_t tz)

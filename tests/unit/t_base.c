@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lb_buf.h"
+#include "lb_date.h"
 #include "lb_utf8.h"
 #include "tap.h"
 
@@ -112,8 +113,121 @@ static void test_utf8_repair(void)
 	}
 }
 
+/* ---- dates ---------------------------------------------------------------- */
+
+static void test_days(void)
+{
+	static const struct { int64_t y; int m, d; int64_t days; const char *why; } t[] = {
+		{ 1970, 1, 1, 0, "the epoch" },
+		{ 1969, 12, 31, -1, "the day before" },
+		{ 1970, 3, 1, 59, "1970 is not a leap year" },
+		{ 1972, 3, 1, 790, "1972 is" },
+		{ 2000, 2, 29, 11016, "2000: divisible by 400, leap" },
+		{ 2000, 3, 1, 11017, "the day after 2000-02-29" },
+		{ 1900, 3, 1, -25508, "1900: divisible by 100, not leap" },
+		{ 2038, 1, 19, 24855, "the 32-bit time_t's last day" },
+		{ 2100, 3, 1, 47541, "2100 is not a leap year" },
+		{ 9999, 12, 31, 2932896, "the last four-digit year's last day" },
+		{ 1, 1, 1, -719162, "0001-01-01" },
+		{ 0, 3, 1, -719468, "0000-03-01, the algorithm's origin" },
+		{ -1, 12, 31, -719529, "-0001-12-31, the day before year 0" },
+		{ 0, 1, 1, -719528, "0000-01-01 (1 BC), a leap year" },
+		{ -400, 1, 1, -865625, "-0400-01-01: one era (146097 days) before" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		lb_tm tm;
+
+		IS_INT(lb_days_from_civil(t[i].y, t[i].m, t[i].d), t[i].days, "days: %s", t[i].why);
+		lb_date_split(t[i].days * 86400 + 3723, &tm);
+		OK(tm.year == t[i].y && tm.mon == t[i].m && tm.mday == t[i].d && tm.hour == 1 &&
+		   tm.min == 2 && tm.sec == 3, "split: %s (%lld-%d-%d)", t[i].why, (long long)tm.year,
+		   tm.mon, tm.mday);
+	}
+}
+
+static void test_split(void)
+{
+	lb_tm tm;
+	int ok = 1;
+
+	lb_date_split(-1, &tm);
+	OK(tm.year == 1969 && tm.mon == 12 && tm.mday == 31 && tm.hour == 23 && tm.min == 59 &&
+	   tm.sec == 59 && tm.wday == 3, "split: one second before the epoch is a Wednesday");
+	lb_date_split(0, &tm);
+	OK(tm.wday == 4, "split: the epoch was a Thursday");
+	lb_date_split(INT64_C(2147483648), &tm);
+	OK(tm.year == 2038 && tm.mon == 1 && tm.mday == 19 && tm.hour == 3 && tm.min == 14 &&
+	   tm.sec == 8 && tm.wday == 2, "split: 2^31 is 2038-01-19T03:14:08Z, a Tuesday");
+	/* every day from 1900 to 2100 goes and comes back */
+	for (int64_t d = -25567; d <= 47482 && ok; d++) {
+		lb_date_split(d * 86400, &tm);
+		ok = lb_days_from_civil(tm.year, tm.mon, tm.mday) == d &&
+		     lb_date_valid(tm.year, tm.mon, tm.mday, 0, 0, 0) && tm.wday == (int)(((d + 4) % 7 + 7) % 7);
+	}
+	OK(ok, "split and days_from_civil agree on every day of 1900-2100");
+}
+
+static void test_valid(void)
+{
+	static const struct { int64_t y; int mo, d, h, mi, s, want; } t[] = {
+		{ 2024, 2, 29, 0, 0, 0, 1 }, { 2023, 2, 29, 0, 0, 0, 0 }, { 1900, 2, 29, 0, 0, 0, 0 },
+		{ 2000, 2, 29, 0, 0, 0, 1 }, { 2024, 4, 31, 0, 0, 0, 0 }, { 2024, 12, 31, 23, 59, 60, 1 },
+		{ 2024, 13, 1, 0, 0, 0, 0 }, { 2024, 0, 1, 0, 0, 0, 0 }, { 2024, 1, 0, 0, 0, 0, 0 },
+		{ 2024, 1, 1, 24, 0, 0, 0 }, { 2024, 1, 1, 0, 60, 0, 0 }, { 2024, 1, 1, 0, 0, 61, 0 },
+		{ 2024, 1, 1, -1, 0, 0, 0 }, { -4, 2, 29, 0, 0, 0, 1 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		OK(lb_date_valid(t[i].y, t[i].mo, t[i].d, t[i].h, t[i].mi, t[i].s) == t[i].want,
+		   "valid: %lld-%02d-%02d %02d:%02d:%02d is %s", (long long)t[i].y, t[i].mo, t[i].d,
+		   t[i].h, t[i].mi, t[i].s, t[i].want ? "a time" : "none");
+}
+
+static void test_month(void)
+{
+	static const struct { const char *s; int want; } t[] = {
+		{ "Jan", 1 }, { "dec", 12 }, { "SEP", 9 }, { "Sept", 9 }, { "Nov.", 11 },
+		{ "Ja", 0 }, { "", 0 }, { "Foo", 0 }, { "J@n", 0 }, { "1an", 0 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		IS_INT(lb_date_month(t[i].s), t[i].want, "month: '%s'", t[i].s);
+}
+
+static void test_format(void)
+{
+	static const struct { int64_t t; const char *iso, *imf; } t[] = {
+		{ 0, "1970-01-01T00:00:00", "Thu, 01 Jan 1970 00:00:00 GMT" },
+		{ 784111777, "1994-11-06T08:49:37", "Sun, 06 Nov 1994 08:49:37 GMT" },
+		{ 951782400, "2000-02-29T00:00:00", "Tue, 29 Feb 2000 00:00:00 GMT" },
+		{ INT64_C(2147483647), "2038-01-19T03:14:07", "Tue, 19 Jan 2038 03:14:07 GMT" },
+		{ INT64_C(253402300799), "9999-12-31T23:59:59", "Fri, 31 Dec 9999 23:59:59 GMT" },
+		{ -1, "1969-12-31T23:59:59", "Wed, 31 Dec 1969 23:59:59 GMT" },
+		{ INT64_C(-62167219200), "0000-01-01T00:00:00", "Sat, 01 Jan 0000 00:00:00 GMT" },
+		{ INT64_C(253402300800), NULL, NULL },
+		{ INT64_C(-62167219201), NULL, NULL },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char iso[20] = "untouched", imf[30] = "untouched";
+		lb_tm tm;
+
+		lb_date_split(t[i].t, &tm);
+		if (t[i].iso) {
+			OK(lb_date_iso(iso, &tm) == 0 && strcmp(iso, t[i].iso) == 0, "iso: %s", iso);
+			OK(lb_date_imf(imf, t[i].t) == 0 && strcmp(imf, t[i].imf) == 0, "imf: %s", imf);
+		} else {
+			OK(lb_date_iso(iso, &tm) < 0 && strcmp(iso, "untouched") == 0 &&
+			   lb_date_imf(imf, t[i].t) < 0 && strcmp(imf, "untouched") == 0,
+			   "year %lld is not four digits: -1, nothing written", (long long)tm.year);
+		}
+	}
+}
+
 int main(void)
 {
+	test_days();
+	test_split();
+	test_valid();
+	test_month();
+	test_format();
 	test_utf8_len();
 	test_utf8_valid();
 	test_utf8_clip();
