@@ -1,5 +1,6 @@
 /*
- * gz.c: streaming gunzip for the reader.  Detects gzip by its magic bytes
+ * gz.c: streaming gzip for the writer, and streaming gunzip for the
+ * reader.  Detects gzip by its magic bytes
  * (NOTES-lirs-in-the-wild: names and headers lie), reads concatenated
  * members as one stream, and stops at a cap on decoded bytes so that a
  * decompression bomb (LIRS 2.1 §6) costs bounded time and memory.
@@ -187,4 +188,72 @@ int lirs_gz_finish(lirs_gz *g)
 	if (g->state == ST_MEMBER)
 		return fail(g, LIRS_ETRUNC);
 	return 0;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+int lirs_gzw_init(lirs_gzw *g, int level, lirs_gz_out_fn out, void *ctx)
+{
+	memset(g, 0, sizeof(*g));
+	g->on_out = out;
+	g->ctx = ctx;
+	if (level < 1 || level > 9)
+		level = 6;
+	if (!(g->out = malloc(GZ_OUT_SIZE)))
+		return LIRS_ENOMEM;
+	/* 16 + MAX_WBITS: zlib writes the gzip wrapper, no name and MTIME 0 */
+	if (deflateInit2(&g->zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		lirs_gzw_release(g);
+		return LIRS_ENOMEM;
+	}
+	g->zinit = 1;
+	return 0;
+}
+
+void lirs_gzw_release(lirs_gzw *g)
+{
+	if (g->zinit)
+		deflateEnd(&g->zs);
+	free(g->out);
+	g->out = NULL;
+	g->zinit = 0;
+}
+
+/* Compresses n bytes (flush: Z_NO_FLUSH or Z_FINISH) into the callback;
+ * avail_in is a uInt, so a larger n goes in pieces. */
+static int deflate_some(lirs_gzw *g, const unsigned char *p, size_t n, int flush)
+{
+	const size_t most = (size_t)1 << 30;
+	int zr, r;
+
+	do {
+		size_t k = n < most ? n : most;
+		int f = k == n ? flush : Z_NO_FLUSH;
+
+		g->zs.next_in = (unsigned char *)p;
+		g->zs.avail_in = (uInt)k;
+		do {
+			g->zs.next_out = g->out;
+			g->zs.avail_out = (uInt)GZ_OUT_SIZE;
+			zr = deflate(&g->zs, f);
+			if (zr == Z_STREAM_ERROR)
+				return LIRS_ENOMEM;
+			if (GZ_OUT_SIZE > g->zs.avail_out &&
+			    (r = g->on_out(g->ctx, (const char *)g->out, GZ_OUT_SIZE - g->zs.avail_out)) < 0)
+				return r;
+		} while (g->zs.avail_out == 0 || (f == Z_FINISH && zr != Z_STREAM_END));
+		p += k;
+		n -= k;
+	} while (n);
+	return 0;
+}
+
+int lirs_gzw_write(lirs_gzw *g, const void *buf, size_t n)
+{
+	return deflate_some(g, buf, n, Z_NO_FLUSH);
+}
+
+int lirs_gzw_finish(lirs_gzw *g, const void *buf, size_t n)
+{
+	return deflate_some(g, buf, n, Z_FINISH);
 }

@@ -15,14 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "lb_buf.h"
 #include "lirs_charset.h"
 #include "di.h"
+#include "gz.h"
 
 #define BATCH ((size_t)256 << 10)
-#define ZOUT ((size_t)128 << 10)
 
 struct lirs_writer {
 	lirs_writer_opts o;
@@ -35,10 +34,8 @@ struct lirs_writer {
 	unsigned long subst;     /* vendor characters as readable forms (lirs_writer_substituted) */
 	int err;                 /* sticky */
 	int finished;
-	/* gzip */
-	z_stream zs;
+	lirs_gzw gz;             /* gzip (gz.c), unless no_gzip */
 	int zinit;
-	unsigned char *zout;
 	/* the deflate thread */
 	int threaded;
 	pthread_t th;
@@ -74,23 +71,10 @@ static int done(lirs_writer *w, int r)
 	return r;
 }
 
-/* Compresses n bytes (flush: Z_NO_FLUSH or Z_FINISH) into the sink. */
-static int deflate_to_sink(lirs_writer *w, const char *p, size_t n, int flush)
+/* gz.c's output callback: compressed bytes to the sink. */
+static int gz_sink(void *ctx, const char *p, size_t n)
 {
-	int zr, r;
-
-	w->zs.next_in = (unsigned char *)p;
-	w->zs.avail_in = (uInt)n;
-	do {
-		w->zs.next_out = w->zout;
-		w->zs.avail_out = (uInt)ZOUT;
-		zr = deflate(&w->zs, flush);
-		if (zr == Z_STREAM_ERROR)
-			return LIRS_ENOMEM;
-		if ((r = sink(w, w->zout, ZOUT - w->zs.avail_out)) < 0)
-			return r;
-	} while (w->zs.avail_out == 0 || (flush == Z_FINISH && zr != Z_STREAM_END));
-	return 0;
+	return sink(ctx, p, n);
 }
 
 static void *worker(void *arg)
@@ -105,7 +89,7 @@ static void *worker(void *arg)
 		if (!w->has_job)
 			break;
 		pthread_mutex_unlock(&w->mu);
-		r = w->werr ? 0 : deflate_to_sink(w, w->job.data, w->job.len, Z_NO_FLUSH);
+		r = w->werr ? 0 : lirs_gzw_write(&w->gz, w->job.data, w->job.len);
 		pthread_mutex_lock(&w->mu);
 		if (r < 0)
 			w->werr = r;
@@ -141,7 +125,7 @@ static int push(lirs_writer *w)
 	if (w->o.no_gzip) {
 		r = sink(w, w->batch.data, w->batch.len);
 	} else if (!w->threaded) {
-		r = deflate_to_sink(w, w->batch.data, w->batch.len, Z_NO_FLUSH);
+		r = lirs_gzw_write(&w->gz, w->batch.data, w->batch.len);
 	} else {
 		if ((r = wait_idle(w)) < 0)
 			return w->err = r;
@@ -234,11 +218,7 @@ lirs_writer *lirs_writer_new(const lirs_writer_opts *opts)
 	}
 	w->cs.ms = w->o.euc_jp_ms;
 	if (!w->o.no_gzip) {
-		/* 16 + MAX_WBITS: a gzip wrapper; no name, mtime 0, so output is reproducible. */
-		if (!(w->zout = malloc(ZOUT)) ||
-		    deflateInit2(&w->zs, w->o.level, Z_DEFLATED, 16 + MAX_WBITS, 8,
-				 Z_DEFAULT_STRATEGY) != Z_OK) {
-			free(w->zout);
+		if (lirs_gzw_init(&w->gz, w->o.level, gz_sink, w) < 0) {
 			lirs_cs_close(&w->cs);
 			free(w);
 			return NULL;
@@ -323,7 +303,7 @@ int lirs_writer_finish(lirs_writer *w)
 	if (w->threaded && (r = wait_idle(w)) < 0)
 		return done(w, w->err = r);
 	/* The last batch and the trailer are compressed here. */
-	r = deflate_to_sink(w, w->batch.data, w->batch.len, Z_FINISH);
+	r = lirs_gzw_finish(&w->gz, w->batch.data, w->batch.len);
 	lb_buf_reset(&w->batch);
 	return done(w, r < 0 ? (w->err = r) : 0);
 }
@@ -360,11 +340,10 @@ void lirs_writer_free(lirs_writer *w)
 		pthread_join(w->th, NULL);
 	}
 	if (w->zinit) {
-		deflateEnd(&w->zs);
+		lirs_gzw_release(&w->gz);
 		pthread_mutex_destroy(&w->mu);
 		pthread_cond_destroy(&w->cv);
 	}
-	free(w->zout);
 	lirs_cs_close(&w->cs);
 	lb_buf_release(&w->line);
 	lb_buf_release(&w->batch);

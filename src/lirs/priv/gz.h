@@ -1,9 +1,17 @@
 /*
- * gz.h: streaming gunzip with a cap on decoded bytes (internal to the
- * codec).  Bytes go in through lirs_gz_feed(); decoded bytes come out through
- * the out callback in pieces of at most GZ_OUT_SIZE bytes.  Input that
- * does not start with the gzip magic (1f 8b) is passed through as is.
+ * gz.h: the codec's one home for gzip (RFC 1952), internal to the codec.
+ *
+ * Reading, lirs_gz: streaming gunzip with a cap on decoded bytes.  Bytes
+ * go in through lirs_gz_feed(); decoded bytes come out through the out
+ * callback in pieces of at most GZ_OUT_SIZE bytes.  Input that does not
+ * start with the gzip magic (1f 8b) is passed through as is.
  * Concatenated gzip members are one stream (RFC 1952 §2.2).
+ *
+ * Writing, lirs_gzw: streaming gzip.  Bytes go in through
+ * lirs_gzw_write() and lirs_gzw_finish(); compressed bytes come out
+ * through the out callback in pieces of at most GZ_OUT_SIZE bytes.  One
+ * member with no name and MTIME 0 (RFC 1952 §2.3.1), so the same input
+ * gives the same bytes.
  */
 #ifndef LIRS_GZ_H
 #define LIRS_GZ_H
@@ -48,5 +56,21 @@ int lirs_gz_finish(lirs_gz *g);
 /* 1 when the input was recognised as gzip. */
 int lirs_gz_is_gzip(const lirs_gz *g);
 void lirs_gz_release(lirs_gz *g);
+
+typedef struct lirs_gzw {
+	z_stream zs;
+	int zinit;              /* deflateInit2 done */
+	unsigned char *out;     /* GZ_OUT_SIZE bytes */
+	lirs_gz_out_fn on_out;
+	void *ctx;
+} lirs_gzw;
+
+/* level 1..9 (anything else: 6).  Returns 0, or LIRS_ENOMEM. */
+int lirs_gzw_init(lirs_gzw *g, int level, lirs_gz_out_fn out, void *ctx);
+/* Compresses n bytes; returns 0, LIRS_ENOMEM, or the out callback's code. */
+int lirs_gzw_write(lirs_gzw *g, const void *buf, size_t n);
+/* The last n bytes (maybe none) and the gzip trailer; as lirs_gzw_write(). */
+int lirs_gzw_finish(lirs_gzw *g, const void *buf, size_t n);
+void lirs_gzw_release(lirs_gzw *g);
 
 #endif
