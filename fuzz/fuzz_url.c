@@ -1,10 +1,11 @@
 /*
  * fuzz_url: libFuzzer target for the URL parsers the merge and the
  * antenna key records by: lirs_merge_url_key() must never crash and must be
- * idempotent (a key is its own key), and lirs_url_is_http() must agree
+ * idempotent (a key is its own key), and lb_url_is_http() must agree
  * about a URL and its key.
  */
 #include "lb_buf.h"
+#include "lb_url.h"
 #include "lirs.h"
 #include "lirs_merge.h"
 
@@ -23,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (strcmp(k1.data, k2.data) != 0)
 		abort();
-	if (lirs_url_is_http(url.data) != lirs_url_is_http(k1.data))
+	if (lb_url_is_http(url.data) != lb_url_is_http(k1.data))
 		abort();
 	lb_buf_release(&url);
 	lb_buf_release(&k1);

@@ -11,6 +11,7 @@
 
 #include "lb_buf.h"
 #include "atom_evstore.h"
+#include "lb_url.h"
 #include "lirs.h"
 #include "lirs_merge.h"
 
@@ -62,7 +63,7 @@ ant_store *antcmd_open_url(const char *url, char **key)
 
 int antcmd_check_url(const char *url, int allow_file)
 {
-	if (lirs_url_is_http(url))
+	if (lb_url_is_http(url))
 		return 0;
 	if (allow_file && strncmp(url, "file:///", 8) == 0)
 		return 0;

@@ -32,6 +32,7 @@
 #include "lb_buf.h"
 #include "ant_detect.h"
 #include "ant_import.h"
+#include "lb_url.h"
 #include "lirs.h"
 #include "lirs_merge.h"
 #include "ant_page.h"
@@ -183,7 +184,7 @@ static int merge_into(struct imp *m, ant_store_page *p, const ant_imp_entry *e, 
 
 static int url_usable(struct imp *m, const ant_imp_entry *e)
 {
-	if (lirs_url_is_http(e->url) || (m->allow_file && !strncmp(e->url, "file:///", 8)))
+	if (lb_url_is_http(e->url) || (m->allow_file && !strncmp(e->url, "file:///", 8)))
 		return 1;
 	file_error(m, e->line, "'%s' is not an absolute http or https URL; skipped", e->url);
 	return 0;
@@ -338,7 +339,7 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 		if (r->last_detected > p.st.last_detected && r->last_detected <= m->now + skew)
 			p.st.last_detected = r->last_detected;
 		p.st.detected_by = "lirs";
-		if (lirs_url_is_http(r->source_url) && set_str(&p.source_url, r->source_url) < 0)
+		if (lb_url_is_http(r->source_url) && set_str(&p.source_url, r->source_url) < 0)
 			rc = -1;
 		else
 			rc = ant_store_page_save(m->s, &p, m->err, sizeof m->err);

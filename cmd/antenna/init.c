@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "antenna.h"
+#include "lb_url.h"
 #include "lirs.h"
 
 static const char help[] =
@@ -95,7 +96,7 @@ int cmd_init(int argc, char **argv)
 		case 't': *x = (struct setting){ CFG_TITLE, optarg }; break;
 		case 'a': *x = (struct setting){ CFG_AUTHOR, optarg }; break;
 		case 'b':
-			if (!lirs_url_is_http(optarg))
+			if (!lb_url_is_http(optarg))
 				return cli_usage_error(help, "--base: '%s' is not an absolute http or https URL", optarg);
 			*x = (struct setting){ CFG_BASE, optarg };
 			break;

@@ -86,9 +86,9 @@ int64_t ant_feed_parse_date(const char *s);
 /* Is t a believable entry date at now (FEED_MIN_TIME .. now + skew)? */
 int ant_feed_date_ok(int64_t t, int64_t now, int64_t skew);
 
-/* href resolved against base (RFC 3986, libxml2's xmlBuildURI): a
- * malloc'd string, or NULL when it cannot be resolved or is not http(s)
- * (or file: when base is file:). */
+/* href resolved against base by atom_resolve() (atom.h: its one policy,
+ * file: kept when base is file:), at most FEED_MAX_TEXT bytes: a malloc'd
+ * string, or NULL when there is none. */
 char *ant_feed_resolve(const char *base, const char *href);
 
 /* Is this Content-Type, or else this body start, a feed's? */

@@ -16,6 +16,7 @@
 #include <libxml/parserInternals.h>
 #include <libxml/uri.h>
 
+#include "atom.h"
 #include "lb_buf.h"
 #include "lb_date.h"
 #include "lb_utf8.h"
@@ -747,19 +748,13 @@ int ant_feed_parse(const char *buf, size_t len, const ant_feed_opts *o, ant_feed
 
 char *ant_feed_resolve(const char *base, const char *href)
 {
-	xmlChar *u;
-	char *r = NULL;
+	lb_buf b = LB_BUF_INIT;
 
-	if (!href || !*href || strlen(href) > FEED_MAX_TEXT)
+	if (!href || strlen(href) > FEED_MAX_TEXT || atom_resolve(&b, base, href, ATOM_RESOLVE_FILE) < 0) {
+		lb_buf_release(&b);
 		return NULL;
-	u = xmlBuildURI((const xmlChar *)href, (const xmlChar *)base);
-	if (!u)
-		return NULL;
-	if (strncasecmp((char *)u, "http://", 7) == 0 || strncasecmp((char *)u, "https://", 8) == 0 ||
-	    (base && strncasecmp(base, "file:", 5) == 0 && strncasecmp((char *)u, "file:", 5) == 0))
-		r = strdup((char *)u);
-	xmlFree(u);
-	return r;
+	}
+	return lb_buf_detach(&b, NULL);
 }
 
 int ant_feed_looks_like(const char *content_type, const char *body, size_t len)

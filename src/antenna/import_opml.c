@@ -24,6 +24,7 @@
 
 #include <libxml/xmlreader.h>
 
+#include "lb_url.h"
 #include "lirs.h"
 #include "ant_page.h"
 
@@ -114,7 +115,7 @@ static void outline(octx *c, int depth)
 		}
 		goto out;
 	}
-	if (!lirs_url_is_http(u)) {
+	if (!lb_url_is_http(u)) {
 		ant_imp_diagf(c->o, IMP_ERROR, line, 0, "URL '%s' is not an absolute http or https URL", u);
 		goto out;
 	}

@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "atom.h"
+#include "lb_url.h"
 #include "lirs.h"
 
 #define TAMA_FIELDS 16
@@ -62,7 +63,7 @@ static int set(lb_buf *b, const char *s, size_t n)
 /* A URL tama would fetch that the antenna cannot: listed, entry skipped. */
 static int url_ok(tctx *c, const char *url, unsigned long line)
 {
-	if (lirs_url_is_http(url))
+	if (lb_url_is_http(url))
 		return 1;
 	if (!*url)
 		ant_imp_diagf(c->o, IMP_ERROR, line, 0, "URL is empty: tama stops at this entry too");
@@ -80,7 +81,7 @@ static int resolve(tctx *c, lb_buf *out, const char *ref, size_t n, const char *
 		return -1;
 	if (!n)
 		return set(out, base, strlen(base));
-	if (atom_resolve(out, base, c->tmp.data) < 0) {
+	if (atom_resolve(out, base, c->tmp.data, 0) < 0) {
 		set(out, c->tmp.data, c->tmp.len);
 		return 1;
 	}
@@ -181,7 +182,7 @@ static void remote(tctx *c, const field *f, size_t nf, unsigned long line)
 	if (!url_ok(c, c->url.data, line))
 		return;
 	if (resolve(c, &c->check, data ? data->val : "", data ? data->len : 0, c->url.data) != 0 ||
-	    !lirs_url_is_http(c->check.data)) {
+	    !lb_url_is_http(c->check.data)) {
 		ant_imp_diagf(c->o, IMP_UNMAPPED, data ? data->line : line, 0, "Data-URL '%s': the antenna reads sources only over http and https", c->check.data);
 		return;
 	}

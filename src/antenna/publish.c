@@ -26,6 +26,7 @@
 
 #include "lb_afile.h"
 #include "html.h"
+#include "lb_url.h"
 #include "lirs.h"
 
 /* How an update was detected: the marker letters of classic antennas
@@ -344,7 +345,7 @@ static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
 {
 	const char *url = str_or(p->url, "");
 
-	if (!lirs_url_is_http(url)) {
+	if (!lb_url_is_http(url)) {
 		fputs("<span class=\"nolink\">", h->fp);
 		ant_html_fputs(h->fp, shown_title(p));
 		return fputs("</span>", h->fp) < 0 ? -1 : 0;
@@ -607,7 +608,7 @@ int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_pa
 static int is_fresh(const ant_pub_page *p, int64_t now, int64_t max_age)
 {
 	return p->last_modified != 0 && p->last_detected != 0 &&
-	       now - p->last_detected <= max_age && lirs_url_is_http(str_or(p->url, ""));
+	       now - p->last_detected <= max_age && lb_url_is_http(str_or(p->url, ""));
 }
 
 static int write_records(lirs_writer *w, const ant_pub_page **v, size_t n)

@@ -13,6 +13,7 @@
 
 #include "lb_afile.h"
 #include "lb_date.h"
+#include "lb_url.h"
 #include "lb_utf8.h"
 #include "lirs_merge.h"
 
@@ -207,26 +208,30 @@ void atom_time(char *buf, size_t len, int64_t t)
 	}
 }
 
-/* "http://host..." or "https://host...", scheme in any case, host nonempty. */
+/* "http://host..." or "https://host...", scheme in any case, host
+ * nonempty: a target worth keeping.  Looser than lb_url_is_http() on
+ * purpose: an IRI's raw UTF-8 or a space is percent-encoded on output
+ * (atom_iri()), not a reason to drop the link. */
 static int is_http(const char *u)
 {
-	size_t n;
+	size_t n = lb_url_http_prefix(u);
 
-	if (strncasecmp(u, "http://", 7) == 0)
-		n = 7;
-	else if (strncasecmp(u, "https://", 8) == 0)
-		n = 8;
-	else
-		return 0;
-	return u[n] && !strchr("/?#", u[n]);
+	return n && u[n] && !strchr("/?#", u[n]);
 }
 
-int atom_resolve(lb_buf *out, const char *base, const char *ref)
+static int is_file(const char *u)
+{
+	return lb_url_scheme_len(u) == 4 && strncasecmp(u, "file", 4) == 0;
+}
+
+int atom_resolve(lb_buf *out, const char *base, const char *ref, unsigned flags)
 {
 	xmlChar *r;
 	int rc;
 
 	lb_buf_reset(out);
+	/* RFC 3986 §5.2.2: a reference with a scheme is its own target; taken
+	 * as written, even where libxml2's stricter parser would refuse it */
 	if (is_http(ref))
 		return lb_buf_adds(out, ref);
 	if (!*ref)
@@ -234,7 +239,9 @@ int atom_resolve(lb_buf *out, const char *base, const char *ref)
 	r = xmlBuildURI((const xmlChar *)ref, (const xmlChar *)base);
 	if (!r)
 		return -1;
-	rc = is_http((const char *)r) ? lb_buf_adds(out, (const char *)r) : -1;
+	rc = is_http((const char *)r) ||
+	     ((flags & ATOM_RESOLVE_FILE) && base && is_file(base) && is_file((const char *)r))
+		? lb_buf_adds(out, (const char *)r) : -1;
 	xmlFree(r);
 	return rc;
 }
@@ -568,7 +575,7 @@ static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
 	/* XML_MIN: an id's bytes stay what they always were (' unescaped) */
 	xw_text_elem(w, "    ", "id", f->iri.data, XML_MIN);
 	xw_elem(w, "    ", "title", title);
-	if (atom_resolve(&f->tmp, f->base, e->url) == 0) {
+	if (atom_resolve(&f->tmp, f->base, e->url, 0) == 0) {
 		lb_buf_reset(&f->iri);
 		if (atom_iri(&f->iri, f->tmp.data, IRI_REF) != 0)
 			return oom(f);

@@ -66,11 +66,19 @@ int atom_iri(lb_buf *out, const char *s, int mode);
 void atom_time(char *buf, size_t len, int64_t t);
 
 /*
- * Resolves ref against base (RFC 3986 §5.2) into out (reset first).
- * Returns 0 when the result is an absolute http: or https: URL, -1 when
- * not (out then holds nothing useful).
+ * The one resolver of relative references (RFC 3986 §5.2), for every
+ * layer that links libxml2: ref against base into out (reset first).
+ * One policy: a ref that is already "http(s)://" and a host is taken as
+ * written (RFC 3986 §5.2.2; an IRI's UTF-8 stays, atom_iri() escapes it
+ * on output); an empty ref is none; anything else is resolved by
+ * libxml2's xmlBuildURI().  The result must be http: or https: with a
+ * host; with ATOM_RESOLVE_FILE a file: result of a file: base is kept
+ * too (the antenna's --allow-file sites, tests and local mirrors).
+ * Returns 0, or -1 when there is no such result or memory ran out (out
+ * then holds nothing useful).
  */
-int atom_resolve(lb_buf *out, const char *base, const char *ref);
+#define ATOM_RESOLVE_FILE 1u
+int atom_resolve(lb_buf *out, const char *base, const char *ref, unsigned flags);
 
 typedef struct atom_cfg {
 	const char *base;      /* absolute http(s) URL where DIR is served */

@@ -328,7 +328,4 @@ void lirs_checker_layout(const lirs_checker *c, lirs_layout *out);
 int lirs_checker_failed(const lirs_checker *c);
 void lirs_checker_free(lirs_checker *c);
 
-/* True when s is an absolute http: or https: URL with a host. */
-int lirs_url_is_http(const char *s);
-
 #endif

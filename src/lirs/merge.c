@@ -16,29 +16,17 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "lb_url.h"
+
 /* ---- URL keys (RFC 3986 §3, §6.2.2.1, §6.2.3) ---------------------------- */
 
-static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
 static int lower(int c) { return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c; }
-
-/* Length of "scheme" before ':' (§3.1), or 0 when there is none. */
-static size_t scheme_len(const char *u)
-{
-	size_t i = 0;
-
-	if (!is_alpha((unsigned char)u[0]))
-		return 0;
-	while (is_alpha((unsigned char)u[i]) || is_digit((unsigned char)u[i]) ||
-	       u[i] == '+' || u[i] == '-' || u[i] == '.')
-		i++;
-	return u[i] == ':' ? i : 0;
-}
 
 /* Nonzero when port (n digits, maybe none) is the scheme's default. */
 static int default_port(const char *scheme, size_t slen, const char *port, size_t n)
 {
-	unsigned long v = 0;
+	unsigned long v = 0, dflt = lb_url_http_port(scheme, slen);
 	size_t i;
 
 	if (n == 0)
@@ -48,11 +36,7 @@ static int default_port(const char *scheme, size_t slen, const char *port, size_
 			return 0;
 		v = v * 10 + (unsigned long)(port[i] - '0');
 	}
-	if (slen == 4 && strncmp(scheme, "http", 4) == 0)
-		return v == 80;
-	if (slen == 5 && strncmp(scheme, "https", 5) == 0)
-		return v == 443;
-	return 0;
+	return dflt && v == dflt;
 }
 
 static int has_upper(const char *s, size_t n)
@@ -81,7 +65,7 @@ static int add_lower(lb_buf *out, const char *s, size_t n)
 
 int lirs_merge_url_key(lb_buf *out, const char *url)
 {
-	size_t sl = scheme_len(url), start = out->len;
+	size_t sl = lb_url_scheme_len(url), start = out->len;
 	const char *auth, *end, *at, *host, *colon, *p;
 	char scheme[8];
 
@@ -114,8 +98,7 @@ int lirs_merge_url_key(lb_buf *out, const char *url)
 	    lb_buf_add(out, colon, (size_t)(end - colon)) != 0)
 		return -1;
 	/* §6.2.3: an empty path is "/" for http and https */
-	if (*end != '/' && ((sl == 4 && memcmp(scheme, "http", 4) == 0) ||
-			    (sl == 5 && memcmp(scheme, "https", 5) == 0)) && lb_buf_addc(out, '/') != 0)
+	if (*end != '/' && lb_url_http_port(scheme, sl) && lb_buf_addc(out, '/') != 0)
 		return -1;
 	return lb_buf_adds(out, end);
 }

@@ -1,6 +1,6 @@
 /*
  * validate.c: record-level rules (the reader checks the syntax; this
- * checks what the values mean) and lirs_url_is_http().
+ * checks what the values mean; URLs by lb_url_is_http(), lb_url.h).
  *
  * duplicate-url needs every URL key of the file (lirs_merge_url_key(), the key
  * merge uses).  Memory per URL is one 16-byte slot of an open-addressing
@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "lb_buf.h"
+#include "lb_url.h"
 #include "lirs_merge.h"
 
 /* LIRS 2.1 §3.3 in practice: UTC-12 .. UTC+14. */
@@ -479,7 +480,7 @@ static int check_url(lirs_checker *c, const lirs_record *r)
 
 	if (!r->url[0])
 		return diag(c, r, LIRS_R_BAD_URL, "url", "url: blank");
-	if (!lirs_url_is_http(r->url))
+	if (!lb_url_is_http(r->url))
 		return diag(c, r, LIRS_R_BAD_URL, "url",
 			    "url: '%.200s' is not an absolute http or https URL", r->url);
 	/* §3.5: a URL MUST NOT be repeated in the same file.  Compared by
@@ -626,53 +627,3 @@ int lirs_checker_check(lirs_checker *c, const lirs_record *r)
 	return errs;
 }
 
-/* ---- URLs ------------------------------------------------------------ */
-
-static int scheme_len(const char *s)
-{
-	if (strncasecmp(s, "http://", 7) == 0)
-		return 7;
-	if (strncasecmp(s, "https://", 8) == 0)
-		return 8;
-	return 0;
-}
-
-/* The authority must hold a host: [userinfo@]host[:port], port all digits. */
-static int authority_ok(const char *a, size_t n)
-{
-	const char *at = memchr(a, '@', n), *host, *end = a + n, *colon;
-
-	host = at ? at + 1 : a;
-	if (host < end && *host == '[') {            /* RFC 3986 §3.2.2 IP-literal */
-		const char *rb = memchr(host, ']', (size_t)(end - host));
-		if (!rb || rb == host + 1)
-			return 0;
-		colon = rb + 1 < end ? rb + 1 : NULL;
-		if (colon && *colon != ':')
-			return 0;
-	} else {
-		colon = memchr(host, ':', (size_t)(end - host));
-		if ((colon ? colon : end) == host)
-			return 0;
-	}
-	if (colon)
-		for (const char *p = colon + 1; p < end; p++)
-			if (*p < '0' || *p > '9')
-				return 0;
-	return 1;
-}
-
-int lirs_url_is_http(const char *s)
-{
-	int k = scheme_len(s);
-	size_t n;
-
-	if (!k)
-		return 0;
-	/* Spaces and controls are never part of a URL (RFC 3986 §2). */
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p <= 0x20 || *p == 0x7f)
-			return 0;
-	n = strcspn(s + k, "/?#");
-	return authority_ok(s + k, n);
-}

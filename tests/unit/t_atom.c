@@ -77,16 +77,26 @@ static void test_resolve(void)
 {
 	lb_buf b = LB_BUF_INIT;
 
-	OK(atom_resolve(&b, "http://f.example/feeds/", "https://Other.example/x?y") == 0 &&
+	OK(atom_resolve(&b, "http://f.example/feeds/", "https://Other.example/x?y", 0) == 0 &&
 	   !strcmp(b.data, "https://Other.example/x?y"), "resolve: absolute kept as written");
-	OK(atom_resolve(&b, "http://f.example/feeds/", "page.html") == 0 &&
+	OK(atom_resolve(&b, "http://f.example/feeds/", "page.html", 0) == 0 &&
 	   !strcmp(b.data, "http://f.example/feeds/page.html"), "resolve: relative path");
-	OK(atom_resolve(&b, "http://f.example/feeds/", "/root") == 0 &&
+	OK(atom_resolve(&b, "http://f.example/feeds/", "/root", 0) == 0 &&
 	   !strcmp(b.data, "http://f.example/root"), "resolve: absolute path");
-	OK(atom_resolve(&b, "http://f.example/feeds/", "//h.example/p") == 0 &&
+	OK(atom_resolve(&b, "http://f.example/feeds/", "//h.example/p", 0) == 0 &&
 	   !strcmp(b.data, "http://h.example/p"), "resolve: network path");
-	OK(atom_resolve(&b, "http://f.example/", "javascript:alert(1)") != 0, "resolve: non-http refused");
-	OK(atom_resolve(&b, "http://f.example/", "") != 0, "resolve: empty refused");
+	OK(atom_resolve(&b, "http://f.example/", "javascript:alert(1)", 0) != 0, "resolve: non-http refused");
+	OK(atom_resolve(&b, "http://f.example/", "", 0) != 0, "resolve: empty refused");
+	/* the one policy the Atom writer and the feed reader share */
+	OK(atom_resolve(&b, "http://f.example/", "http://\xe6\x97\xa5.example/a b", 0) == 0 &&
+	   !strcmp(b.data, "http://\xe6\x97\xa5.example/a b"),
+	   "resolve: an absolute IRI is kept as written (libxml2 would refuse it)");
+	OK(atom_resolve(&b, "http://f.example/", "http:///x", 0) != 0, "resolve: no host refused");
+	OK(atom_resolve(&b, "file:///site/feed.xml", "a.html", 0) != 0, "resolve: file: refused by default");
+	OK(atom_resolve(&b, "file:///site/feed.xml", "a.html", ATOM_RESOLVE_FILE) == 0 &&
+	   !strcmp(b.data, "file:///site/a.html"), "resolve: file: of a file: base with ATOM_RESOLVE_FILE");
+	OK(atom_resolve(&b, "http://f.example/", "file:///etc/passwd", ATOM_RESOLVE_FILE) != 0,
+	   "resolve: file: of an http: base refused even with ATOM_RESOLVE_FILE");
 	lb_buf_release(&b);
 }
 

@@ -9,6 +9,7 @@
 
 #include "lb_buf.h"
 #include "lb_date.h"
+#include "lb_url.h"
 #include "lb_utf8.h"
 #include "tap.h"
 
@@ -221,6 +222,72 @@ static void test_format(void)
 	}
 }
 
+/* ---- URLs ------------------------------------------------------------------ */
+
+static void test_scheme(void)
+{
+	static const struct { const char *u; size_t len, prefix; unsigned port; } t[] = {
+		{ "http://a.example/", 4, 7, 80 },
+		{ "HTTPS://a.example/", 5, 8, 443 },
+		{ "hTtP://a.example", 4, 7, 80 },
+		{ "http:relative", 4, 0, 80 },          /* a scheme, but not "//" */
+		{ "http:/one-slash", 4, 0, 80 },
+		{ "http:", 4, 0, 80 },
+		{ "https+x://a/", 7, 0, 0 },
+		{ "svn+ssh://h/r", 7, 0, 0 },
+		{ "web+app://x", 7, 0, 0 },
+		{ "a.b-c://x", 5, 0, 0 },
+		{ "file:///tmp/x", 4, 0, 0 },
+		{ "javascript:alert(1)", 10, 0, 0 },
+		{ "urn:isbn:0", 3, 0, 0 },
+		{ "httpx://a/", 5, 0, 0 },
+		{ "1http://a/", 0, 0, 0 },             /* a scheme starts with a letter */
+		{ "+x://a", 0, 0, 0 },
+		{ "h ttp://a", 0, 0, 0 },
+		{ "/path:with:colons", 0, 0, 0 },
+		{ "page.html", 0, 0, 0 },
+		{ "://a", 0, 0, 0 },
+		{ "", 0, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		size_t n = lb_url_scheme_len(t[i].u);
+
+		OK(n == t[i].len && lb_url_http_prefix(t[i].u) == t[i].prefix &&
+		   lb_url_http_port(t[i].u, n) == t[i].port, "scheme: '%s' (%zu, prefix %zu, port %u)",
+		   t[i].u, n, lb_url_http_prefix(t[i].u), lb_url_http_port(t[i].u, n));
+	}
+}
+
+static void test_is_http(void)
+{
+	static const struct { const char *u; int want; } t[] = {
+		{ "http://example.com/", 1 },
+		{ "HTTPS://example.com", 1 },
+		{ "http://user@example.com:8080/a?b#c", 1 },
+		{ "http://[::1]:80/", 1 },
+		{ "http://example.com:/", 1 },               /* empty port: the default */
+		{ "http://example.com?q", 1 },
+		{ "http://\xe4\xbe\x8b.jp/", 1 },         /* raw UTF-8 host (an IRI) */
+		{ "ftp://example.com/", 0 },
+		{ "/relative/path", 0 },
+		{ "http:///path", 0 },
+		{ "http://:80/", 0 },
+		{ "http://user@/", 0 },
+		{ "http://[]/", 0 },
+		{ "http://[::1/", 0 },
+		{ "http://[::1]x/", 0 },
+		{ "http://example.com:80x/", 0 },
+		{ "http://exa mple.com/", 0 },
+		{ "http://example.com/a\tb", 0 },
+		{ "http://example.com/\x7f", 0 },
+		{ "http:example.com", 0 },
+		{ "", 0 },
+		{ "0", 0 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		IS_INT(lb_url_is_http(t[i].u), t[i].want, "is_http: '%s'", t[i].u);
+}
+
 int main(void)
 {
 	test_days();
@@ -228,6 +295,8 @@ int main(void)
 	test_valid();
 	test_month();
 	test_format();
+	test_scheme();
+	test_is_http();
 	test_utf8_len();
 	test_utf8_valid();
 	test_utf8_clip();

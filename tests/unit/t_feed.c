@@ -251,6 +251,15 @@ int main(void)
 		IS_STR(r, "http://example.com/feed.xml", "relative href resolved");
 		free(r);
 		OK(ant_feed_resolve("http://example.com/", "javascript:alert(1)") == NULL, "non-http href refused");
+		/* atom_resolve()'s policy: were NULL (xmlBuildURI refuses raw
+		 * UTF-8) and "http:///x" (prefix only) before they were one */
+		r = ant_feed_resolve("http://example.com/", "http://example.com/\xe6\x97\xa5\xe8\xa8\x98/");
+		IS_STR(r, "http://example.com/\xe6\x97\xa5\xe8\xa8\x98/", "an absolute IRI link is kept");
+		free(r);
+		OK(ant_feed_resolve("http://example.com/", "http:///x") == NULL, "a link with no host refused");
+		r = ant_feed_resolve("file:///tmp/site/feed.xml", "entry.html");
+		IS_STR(r, "file:///tmp/site/entry.html", "file: kept when the base is file:");
+		free(r);
 		(void)fi; (void)err;
 	}
 	TAP_DONE();

@@ -5,6 +5,7 @@
 
 #include "lb_buf.h"
 #include "lirs_jsonw.h"
+#include "lb_url.h"
 #include "lirs.h"
 #include "tap.h"
 
@@ -118,17 +119,17 @@ static void test_record(void)
 
 static void test_urls(void)
 {
-	OK(lirs_url_is_http("http://example.com/"), "http URL");
-	OK(lirs_url_is_http("HTTPS://example.com"), "https, no path, upper-case scheme");
-	OK(lirs_url_is_http("http://user@example.com:8080/a?b#c"), "userinfo and port");
-	OK(lirs_url_is_http("http://[::1]:80/"), "IPv6 literal");
-	OK(!lirs_url_is_http("ftp://example.com/"), "ftp refused");
-	OK(!lirs_url_is_http("/relative/path"), "relative refused");
-	OK(!lirs_url_is_http("http:///path"), "no host refused");
-	OK(!lirs_url_is_http("http://example.com:80x/"), "bad port refused");
-	OK(!lirs_url_is_http("http://exa mple.com/"), "space refused");
-	OK(!lirs_url_is_http(""), "empty refused");
-	OK(!lirs_url_is_http("0"), "blank '0' refused");
+	OK(lb_url_is_http("http://example.com/"), "http URL");
+	OK(lb_url_is_http("HTTPS://example.com"), "https, no path, upper-case scheme");
+	OK(lb_url_is_http("http://user@example.com:8080/a?b#c"), "userinfo and port");
+	OK(lb_url_is_http("http://[::1]:80/"), "IPv6 literal");
+	OK(!lb_url_is_http("ftp://example.com/"), "ftp refused");
+	OK(!lb_url_is_http("/relative/path"), "relative refused");
+	OK(!lb_url_is_http("http:///path"), "no host refused");
+	OK(!lb_url_is_http("http://example.com:80x/"), "bad port refused");
+	OK(!lb_url_is_http("http://exa mple.com/"), "space refused");
+	OK(!lb_url_is_http(""), "empty refused");
+	OK(!lb_url_is_http("0"), "blank '0' refused");
 }
 
 static int counts[LIRS_R__COUNT];

@@ -1,0 +1,31 @@
+/*
+ * lb_url.h: the URL rules that need no parser: the scheme (RFC 3986
+ * §3.1), the http and https schemes (RFC 9110 §4.2), and the one test of
+ * "an absolute http or https URL with a host".  Resolving a relative
+ * reference needs libxml2 and lives above: atom_resolve() (atom.h).
+ */
+#ifndef LB_URL_H
+#define LB_URL_H
+
+#include <stddef.h>
+
+/* The length of u's scheme, ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+ * followed by ':' (RFC 3986 §3.1), or 0 when u has none. */
+size_t lb_url_scheme_len(const char *u);
+
+/* The default port of scheme s[0..n) when it is http (80) or https (443),
+ * in any case (schemes are case-insensitive, RFC 3986 §3.1); 0 for any
+ * other scheme. */
+unsigned lb_url_http_port(const char *s, size_t n);
+
+/* The length of a leading "http://" or "https://" (scheme in any case):
+ * 7 or 8; 0 otherwise. */
+size_t lb_url_http_prefix(const char *u);
+
+/* Nonzero when u is an absolute http or https URL with a host:
+ * "http(s)://" [userinfo "@"] host [":" port], the host a reg-name or an
+ * IP-literal (RFC 3986 §3.2.2), the port all digits (§3.2.3), and no
+ * space or control character anywhere (§2: they are never part of a URL). */
+int lb_url_is_http(const char *u);
+
+#endif
