@@ -857,7 +857,7 @@ static int feed_setup(feedctx *f, const atom_cfg *cfg)
 	int rc = -1;
 
 	if (!u || !u->scheme || !u->server || !*u->server ||
-	    (strcasecmp(u->scheme, "http") != 0 && strcasecmp(u->scheme, "https") != 0)) {
+	    !lb_url_http_port(u->scheme, strlen(u->scheme))) {
 		snprintf(f->err, f->errlen, "base '%s' is not an absolute http or https URL",
 			 cfg->base ? cfg->base : "");
 		goto out;

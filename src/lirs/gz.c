@@ -60,6 +60,20 @@ static int emit(lirs_gz *g, const unsigned char *p, size_t n)
 	return r < 0 ? fail(g, r) : 0;
 }
 
+/* The stream's input, and its output: the one GZ_OUT_SIZE buffer, empty
+ * (inflate and deflate alike). */
+static void zs_in(z_stream *zs, const unsigned char *p, size_t n)
+{
+	zs->next_in = (unsigned char *)p;
+	zs->avail_in = (uInt)n;
+}
+
+static void zs_out(z_stream *zs, unsigned char *out)
+{
+	zs->next_out = out;
+	zs->avail_out = (uInt)GZ_OUT_SIZE;
+}
+
 /* Inflates n bytes of the current member; *used says how many it took
  * (less than n when the member ended inside them). */
 static int inflate_some(lirs_gz *g, const unsigned char *p, size_t n, size_t *used)
@@ -67,11 +81,9 @@ static int inflate_some(lirs_gz *g, const unsigned char *p, size_t n, size_t *us
 	int zr, r;
 	size_t got;
 
-	g->zs.next_in = (unsigned char *)p;
-	g->zs.avail_in = (uInt)n;
+	zs_in(&g->zs, p, n);
 	do {
-		g->zs.next_out = g->out;
-		g->zs.avail_out = (uInt)GZ_OUT_SIZE;
+		zs_out(&g->zs, g->out);
 		zr = inflate(&g->zs, Z_NO_FLUSH);
 		got = GZ_OUT_SIZE - g->zs.avail_out;
 		if ((r = emit(g, g->out, got)) < 0)
@@ -215,8 +227,7 @@ void lirs_gzw_release(lirs_gzw *g)
 	if (g->zinit)
 		deflateEnd(&g->zs);
 	free(g->out);
-	g->out = NULL;
-	g->zinit = 0;
+	memset(g, 0, sizeof(*g));
 }
 
 /* Compresses n bytes (flush: Z_NO_FLUSH or Z_FINISH) into the callback;
@@ -230,11 +241,9 @@ static int deflate_some(lirs_gzw *g, const unsigned char *p, size_t n, int flush
 		size_t k = n < most ? n : most;
 		int f = k == n ? flush : Z_NO_FLUSH;
 
-		g->zs.next_in = (unsigned char *)p;
-		g->zs.avail_in = (uInt)k;
+		zs_in(&g->zs, p, k);
 		do {
-			g->zs.next_out = g->out;
-			g->zs.avail_out = (uInt)GZ_OUT_SIZE;
+			zs_out(&g->zs, g->out);
 			zr = deflate(&g->zs, f);
 			if (zr == Z_STREAM_ERROR)
 				return LIRS_ENOMEM;
