@@ -19,12 +19,14 @@
 #include "ant_publish.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "lb_afile.h"
+#include "lb_date.h"
 #include "html.h"
 #include "lb_url.h"
 #include "lirs.h"
@@ -50,11 +52,14 @@ void ant_pub_site_defaults(ant_pub_site *s)
 	s->visited_query = 1;
 }
 
-static int to_tm(int64_t t, int64_t tz, struct tm *tm)
+/* t shown in zone tz (seconds east of UTC); -1 for a year no struct tm
+ * could hold, as gmtime_r() said before lb_date took over. */
+static int to_tm(int64_t t, int64_t tz, lb_tm *tm)
 {
-	time_t tt = (time_t)(t + tz);
-
-	return gmtime_r(&tt, tm) ? 0 : -1;
+	if ((tz > 0 && t > INT64_MAX - tz) || (tz < 0 && t < INT64_MIN - tz))
+		return -1;
+	lb_date_split(t + tz, tm);
+	return tm->year - 1900 > INT_MAX || tm->year - 1900 < INT_MIN ? -1 : 0;
 }
 
 /* Two digits of v (0..99), at p; returns the end.  The listing formats
@@ -78,23 +83,23 @@ static void copy_out(char *buf, size_t len, const char *s, size_t n)
 }
 
 /* "MM/DD HH:MM" of tm into b (12 bytes); returns the length, 11. */
-static size_t shown_tm(char *b, const struct tm *tm)
+static size_t shown_tm(char *b, const lb_tm *tm)
 {
-	char *p = put2(b, tm->tm_mon + 1);
+	char *p = put2(b, tm->mon);
 
 	*p++ = '/';
-	p = put2(p, tm->tm_mday);
+	p = put2(p, tm->mday);
 	*p++ = ' ';
-	p = put2(p, tm->tm_hour);
+	p = put2(p, tm->hour);
 	*p++ = ':';
-	p = put2(p, tm->tm_min);
+	p = put2(p, tm->min);
 	*p = '\0';
 	return (size_t)(p - b);
 }
 
 void ant_pub_format_time(char *buf, size_t len, int64_t t, int64_t tz)
 {
-	struct tm tm;
+	lb_tm tm;
 	char b[12];
 
 	if (t == 0 || to_tm(t, tz, &tm) < 0)
@@ -137,16 +142,16 @@ void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t)
 int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz)
 {
 	size_t base = strcspn(url, "#");
-	struct tm tm;
+	lb_tm tm;
 	char q[9], *p;
 
 	if (to_tm(t, tz, &tm) < 0)
 		return lb_buf_adds(out, url);
 	q[0] = memchr(url, '?', base) ? '&' : '?';
-	p = put2(q + 1, tm.tm_mon + 1);
-	p = put2(p, tm.tm_mday);
-	p = put2(p, tm.tm_hour);
-	put2(p, tm.tm_min);
+	p = put2(q + 1, tm.mon);
+	p = put2(p, tm.mday);
+	p = put2(p, tm.hour);
+	put2(p, tm.min);
 	if (lb_buf_add(out, url, base) < 0 || lb_buf_add(out, q, sizeof q) < 0)
 		return -1;
 	return lb_buf_adds(out, url + base);
@@ -291,34 +296,20 @@ static const char *tz_name(int64_t tz, char buf[12])
 static void put_time(html_ctx *h, int64_t t)
 {
 	int64_t tz = h->site->display_tz;
-	char shown[16], off[8], dt[64], *p;
-	struct tm tm;
-	int y;
+	char shown[16], off[8], dt[20];
+	lb_tm tm;
 
 	if (t == 0 || to_tm(t, tz, &tm) < 0) {
 		fputs("<span class=\"t\">--/-- --:--</span>", h->fp);
 		return;
 	}
 	shown_tm(shown, &tm);
-	y = tm.tm_year + 1900;
-	if (y < 0 || y > 9999) {   /* %04d would not be 4 digits */
-		fprintf(h->fp, "<time datetime=\"%04d-%02d-%02dT%02d:%02d:%02d%s\">%s</time>",
-			y, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+	if (lb_date_iso(dt, &tm) < 0) {   /* not a 4-digit year */
+		fprintf(h->fp, "<time datetime=\"%04lld-%02d-%02dT%02d:%02d:%02d%s\">%s</time>",
+			(long long)tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec,
 			tz_offset(tz, off), shown);
 		return;
 	}
-	p = put2(put2(dt, y / 100), y % 100);
-	*p++ = '-';
-	p = put2(p, tm.tm_mon + 1);
-	*p++ = '-';
-	p = put2(p, tm.tm_mday);
-	*p++ = 'T';
-	p = put2(p, tm.tm_hour);
-	*p++ = ':';
-	p = put2(p, tm.tm_min);
-	*p++ = ':';
-	p = put2(p, tm.tm_sec);
-	*p = '\0';
 	if (!h->off[0])   /* perf: one snprintf() per listing, not per page */
 		tz_offset(tz, h->off);
 	fputs("<time datetime=\"", h->fp);
