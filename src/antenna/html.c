@@ -4,8 +4,6 @@
 
 #include "lb_utf8.h"
 
-#define REPLACEMENT "\xEF\xBF\xBD"   /* U+FFFD */
-
 size_t ant_html_span(const char *s, size_t len, const char **repl, size_t *skip)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -21,7 +19,7 @@ size_t ant_html_span(const char *s, size_t len, const char **repl, size_t *skip)
 				i += n;
 				continue;
 			}
-			r = REPLACEMENT;
+			r = LB_UTF8_FFFD;
 		} else {
 			switch (c) {
 			case '&': r = "&amp;"; break;
@@ -32,7 +30,7 @@ size_t ant_html_span(const char *s, size_t len, const char **repl, size_t *skip)
 			case '\t': case '\n': case '\r': break;
 			default:
 				if (c < 0x20 || c == 0x7F)
-					r = REPLACEMENT;
+					r = LB_UTF8_FFFD;
 			}
 			if (!r) {
 				i++;

@@ -205,8 +205,6 @@ static int from_meta(const char *b, size_t len, charset *cs)
 
 /* ---- UTF-8 and conversion ------------------------------------------------ */
 
-static const char replacement[] = "\xEF\xBF\xBD";   /* U+FFFD */
-
 /* Copies UTF-8, every invalid byte and every NUL (libxml2 would stop
  * there) replaced with U+FFFD.  Returns the number of replacements. */
 static size_t utf8_clean(const char *b, size_t len, lb_buf *out, int *oom)
@@ -256,7 +254,7 @@ static size_t convert(const char *b, size_t len, const char *from, lb_buf *out)
 
 			/* Skip one byte and go on: a stateful decoder
 			 * (ISO-2022-JP) resynchronises at the next escape. */
-			oom |= lb_buf_add(&tmp, replacement, 3) < 0;
+			oom |= lb_buf_add(&tmp, LB_UTF8_FFFD, 3) < 0;
 			bad++;
 			if (truncated) {
 				in += inleft;

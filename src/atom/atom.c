@@ -75,7 +75,7 @@ int atom_xml_escape(lb_buf *out, const char *str, int mode)
 			rc = mode == XML_ATTR ? lb_buf_addf(out, "&#%ld;", c) : lb_buf_addc(out, (int)c);
 			break;
 		case -1:
-			rc = lb_buf_adds(out, "\xEF\xBF\xBD");   /* U+FFFD */
+			rc = lb_buf_adds(out, LB_UTF8_FFFD);
 			break;
 		case 0xFFFE: case 0xFFFF:
 			break;                                  /* not XML Chars: removed */

@@ -23,6 +23,10 @@
 
 #include "lb_buf.h"
 
+/* U+FFFD REPLACEMENT CHARACTER in UTF-8: what stands for a byte that
+ * cannot be decoded (Unicode §3.9, "U+FFFD substitution"). */
+#define LB_UTF8_FFFD "\xEF\xBF\xBD"
+
 /* The length of the character at s[0..n), or 0 (see above); 0 when n is 0. */
 size_t lb_utf8_len(const char *s, size_t n);
 

@@ -104,7 +104,7 @@ size_t lb_utf8_repair(lb_buf *out, const char *s, size_t n, unsigned flags, size
 		}
 		if (!bad++ && first_bad)
 			*first_bad = out->len;
-		if (lb_buf_add(out, "\xEF\xBF\xBD", 3) < 0)   /* U+FFFD */
+		if (lb_buf_add(out, LB_UTF8_FFFD, 3) < 0)
 			return (size_t)-1;
 		i++;
 	}

@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static const char fffd[3] = { (char)0xef, (char)0xbf, (char)0xbd };
 static const char geta[2] = { (char)0xa2, (char)0xae };   /* U+3013 in EUC-JP */
 
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
@@ -211,7 +210,7 @@ static long euc_decode(const char *s, size_t n, lb_buf *out, int repair, size_t 
 			return 1;
 		if (nbad++ == 0)
 			*bad = (size_t)(o - out->data);
-		memcpy(o, fffd, 3);
+		memcpy(o, LB_UTF8_FFFD, 3);
 		o += 3;
 		i++;
 	}

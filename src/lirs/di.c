@@ -34,7 +34,6 @@ static const char *const di_names[DI__NFIELDS] = {
  * the URL of the antenna the record came from (website.rb, Website.lirs). */
 static const char *const methods[] = { "GET", "HEAD", "CACHE", "FILE", "LENGTH", "KEYWORD" };
 
-static const char fffd[3] = { (char)0xef, (char)0xbf, (char)0xbd };
 
 static int is_blank_c(int c)
 {
@@ -160,7 +159,7 @@ static int add_fffd(lb_buf *out, int *replaced, size_t *bad)
 	if (!*replaced)
 		*bad = out->len;
 	*replaced = 1;
-	return lb_buf_add(out, fffd, 3);
+	return lb_buf_add(out, LB_UTF8_FFFD, 3);
 }
 
 int lirs_di_decode_utf8(const char *s, size_t n, lb_buf *out, size_t *bad)

@@ -76,7 +76,7 @@ int lirs_jsonw_str(lb_buf *out, const char *str, size_t len)
 			o += k;
 			i += k;
 		} else {
-			memcpy(o, "\xef\xbf\xbd", 3);   /* U+FFFD */
+			memcpy(o, LB_UTF8_FFFD, 3);
 			o += 3;
 			i++;
 		}

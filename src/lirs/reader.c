@@ -82,7 +82,6 @@ struct lirs_reader {
 	lirs_di_block blk;
 };
 
-static const char fffd[3] = { (char)0xef, (char)0xbf, (char)0xbd };
 
 /* ---- diagnostics ------------------------------------------------------ */
 
@@ -452,7 +451,7 @@ static int no_nul(lirs_reader *rd, const char **ps, size_t *pn)
 	      "NUL byte in the line; replaced by U+FFFD");
 	lb_buf_reset(&rd->nul);
 	for (i = 0; i < n; i++)
-		if (s[i] ? lb_buf_addc(&rd->nul, s[i]) : lb_buf_add(&rd->nul, fffd, 3))
+		if (s[i] ? lb_buf_addc(&rd->nul, s[i]) : lb_buf_add(&rd->nul, LB_UTF8_FFFD, 3))
 			return -1;
 	*ps = rd->nul.data;
 	*pn = rd->nul.len;
