@@ -52,8 +52,8 @@ void ant_pub_site_defaults(ant_pub_site *s)
 	s->visited_query = 1;
 }
 
-/* t shown in zone tz (seconds east of UTC); -1 for a year no struct tm
- * could hold, as gmtime_r() said before lb_date took over. */
+/* t shown in zone tz (seconds east of UTC); -1 when t + tz overflows or
+ * the year would not fit a struct tm's int: shown as "--/-- --:--". */
 static int to_tm(int64_t t, int64_t tz, lb_tm *tm)
 {
 	if ((tz > 0 && t > INT64_MAX - tz) || (tz < 0 && t < INT64_MIN - tz))
