@@ -5,7 +5,6 @@
 
 #include "lb_buf.h"
 #include "lirs_jsonw.h"
-#include "lb_url.h"
 #include "lirs.h"
 #include "tap.h"
 
@@ -117,21 +116,6 @@ static void test_record(void)
 	lb_buf_release(&b);
 }
 
-static void test_urls(void)
-{
-	OK(lb_url_is_http("http://example.com/"), "http URL");
-	OK(lb_url_is_http("HTTPS://example.com"), "https, no path, upper-case scheme");
-	OK(lb_url_is_http("http://user@example.com:8080/a?b#c"), "userinfo and port");
-	OK(lb_url_is_http("http://[::1]:80/"), "IPv6 literal");
-	OK(!lb_url_is_http("ftp://example.com/"), "ftp refused");
-	OK(!lb_url_is_http("/relative/path"), "relative refused");
-	OK(!lb_url_is_http("http:///path"), "no host refused");
-	OK(!lb_url_is_http("http://example.com:80x/"), "bad port refused");
-	OK(!lb_url_is_http("http://exa mple.com/"), "space refused");
-	OK(!lb_url_is_http(""), "empty refused");
-	OK(!lb_url_is_http("0"), "blank '0' refused");
-}
-
 static int counts[LIRS_R__COUNT];
 static unsigned long dup_line_seen;
 
@@ -199,7 +183,6 @@ int main(void)
 {
 	test_strings();
 	test_record();
-	test_urls();
 	test_checker();
 	TAP_DONE();
 }
