@@ -29,8 +29,14 @@ int64_t lb_days_from_civil(int64_t y, int m, int d)
 
 void lb_date_split(int64_t t, lb_tm *tm)
 {
-	int64_t days = floor_div(t, 86400), z, era;
-	unsigned secs = (unsigned)(t - days * 86400), doe, yoe, doy, mp;
+	int64_t days = t / 86400, r = t % 86400, z, era;
+	unsigned secs, doe, yoe, doy, mp;
+
+	if (r < 0) {   /* round down, without days * 86400 (it overflows at INT64_MIN) */
+		r += 86400;
+		days--;
+	}
+	secs = (unsigned)r;
 
 	z = days + 719468;
 	era = floor_div(z, 146097);

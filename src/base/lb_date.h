@@ -22,8 +22,8 @@ typedef struct lb_tm {
  * and mday 1..31; a day past the month's end counts on into the next. */
 int64_t lb_days_from_civil(int64_t year, int mon, int mday);
 
-/* t split into its UTC date and time.  Any t whose day count fits
- * (|t| < 2^63 - 86400, years within about ±2.9e11). */
+/* t split into its UTC date and time; every int64_t t (years within
+ * about ±2.9e11). */
 void lb_date_split(int64_t t, lb_tm *tm);
 
 /* Nonzero for a Gregorian leap year. */

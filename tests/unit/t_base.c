@@ -61,6 +61,58 @@ static void test_utf8_len(void)
 	}
 }
 
+/* RFC 3629 §3 read literally, bit by bit: the code point the bits give,
+ * the shortest length for it, no surrogate, nothing above U+10FFFF.
+ * Slow and obvious, the oracle for lb_utf8_len(). */
+static size_t ref_len(const unsigned char *s, size_t n)
+{
+	size_t k = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 :
+		   (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+	uint32_t c = k == 1 ? s[0] : k == 2 ? s[0] & 0x1Fu : k == 3 ? s[0] & 0x0Fu : s[0] & 0x07u;
+
+	if (!k || k > n)
+		return 0;
+	for (size_t i = 1; i < k; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3Fu);
+	}
+	if ((k == 2 && c < 0x80) || (k == 3 && c < 0x800) || (k == 4 && c < 0x10000) ||
+	    (c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF)
+		return 0;
+	return k;
+}
+
+static void test_utf8_oracle(void)
+{
+	unsigned char b[4];
+	unsigned long bad = 0, tried = 0;
+
+	/* every sequence of 1, 2 and 3 bytes, and every 4-byte one whose last
+	 * two bytes are among a few that matter */
+	for (unsigned x = 0; x < 0x1000000; x++) {
+		b[0] = (unsigned char)(x >> 16);
+		b[1] = (unsigned char)(x >> 8);
+		b[2] = (unsigned char)x;
+		for (size_t n = 1; n <= 3; n++, tried++)
+			bad += lb_utf8_len((const char *)b, n) != ref_len(b, n);
+	}
+	for (unsigned x = 0; x < 0x10000; x++) {
+		static const unsigned char tail[] = { 0x00, 0x41, 0x7F, 0x80, 0xBF, 0xC0, 0xFF };
+
+		b[0] = (unsigned char)(x >> 8);
+		b[1] = (unsigned char)x;
+		for (size_t i = 0; i < sizeof tail; i++)
+			for (size_t j = 0; j < sizeof tail; j++, tried++) {
+				b[2] = tail[i];
+				b[3] = tail[j];
+				bad += lb_utf8_len((const char *)b, 4) != ref_len(b, 4);
+			}
+	}
+	OK(bad == 0, "utf8: lb_utf8_len() agrees with RFC 3629 §3 bit by bit (%lu sequences, %lu differ)",
+	   tried, bad);
+}
+
 static void test_utf8_valid(void)
 {
 	static const struct { const char *s; size_t n; int want; } t[] = {
@@ -159,6 +211,12 @@ static void test_split(void)
 	lb_date_split(INT64_C(2147483648), &tm);
 	OK(tm.year == 2038 && tm.mon == 1 && tm.mday == 19 && tm.hour == 3 && tm.min == 14 &&
 	   tm.sec == 8 && tm.wday == 2, "split: 2^31 is 2038-01-19T03:14:08Z, a Tuesday");
+	lb_date_split(INT64_MIN, &tm);
+	OK(tm.year < -292000000000 && lb_date_imf((char[30]){ 0 }, INT64_MIN) < 0,
+	   "split: INT64_MIN is a year near -2.9e11, no IMF-fixdate");
+	lb_date_split(INT64_MAX, &tm);
+	OK(tm.year > 292000000000 && tm.hour == 15 && tm.min == 30 && tm.sec == 7,
+	   "split: INT64_MAX is a year near 2.9e11, 15:30:07");
 	/* every day from 1900 to 2100 goes and comes back */
 	for (int64_t d = -25567; d <= 47482 && ok; d++) {
 		lb_date_split(d * 86400, &tm);
@@ -298,6 +356,7 @@ int main(void)
 	test_scheme();
 	test_is_http();
 	test_utf8_len();
+	test_utf8_oracle();
 	test_utf8_valid();
 	test_utf8_clip();
 	test_utf8_repair();
