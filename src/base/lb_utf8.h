@@ -27,8 +27,44 @@
  * cannot be decoded (Unicode §3.9, "U+FFFD substitution"). */
 #define LB_UTF8_FFFD "\xEF\xBF\xBD"
 
-/* The length of the character at s[0..n), or 0 (see above); 0 when n is 0. */
-size_t lb_utf8_len(const char *s, size_t n);
+/* The length of the character at s[0..n), or 0 (see above); 0 when n is 0.
+ * Inline: the JSON, HTML and XML escapers call it once per character. */
+static inline size_t lb_utf8_len(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned c, lo = 0x80, hi = 0xBF;
+	size_t k, i;
+
+	if (n == 0)
+		return 0;
+	c = s[0];
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		k = 2;
+	else if (c >= 0xE0 && c <= 0xEF)
+		k = 3;
+	else if (c >= 0xF0 && c <= 0xF4)
+		k = 4;
+	else
+		return 0;   /* a continuation byte, C0/C1 (always overlong), F5..FF */
+	/* RFC 3629 §4: the second byte's range rules out overlong forms (E0,
+	 * F0), surrogates (ED) and code points above U+10FFFF (F4). */
+	if (c == 0xE0)
+		lo = 0xA0;
+	else if (c == 0xED)
+		hi = 0x9F;
+	else if (c == 0xF0)
+		lo = 0x90;
+	else if (c == 0xF4)
+		hi = 0x8F;
+	if (n < 2 || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < k; i++)
+		if (i >= n || (s[i] & 0xC0) != 0x80)
+			return 0;
+	return k;
+}
 
 /* lb_utf8_len(), and the character's code point in *cp when it is not 0. */
 size_t lb_utf8_decode(const char *s, size_t n, uint32_t *cp);

@@ -5,43 +5,6 @@
 
 #include <string.h>
 
-size_t lb_utf8_len(const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	unsigned c, lo = 0x80, hi = 0xBF;
-	size_t k, i;
-
-	if (n == 0)
-		return 0;
-	c = s[0];
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		k = 2;
-	else if (c >= 0xE0 && c <= 0xEF)
-		k = 3;
-	else if (c >= 0xF0 && c <= 0xF4)
-		k = 4;
-	else
-		return 0;   /* a continuation byte, C0/C1 (always overlong), F5..FF */
-	/* RFC 3629 §4: the second byte's range rules out overlong forms (E0,
-	 * F0), surrogates (ED) and code points above U+10FFFF (F4). */
-	if (c == 0xE0)
-		lo = 0xA0;
-	else if (c == 0xED)
-		hi = 0x9F;
-	else if (c == 0xF0)
-		lo = 0x90;
-	else if (c == 0xF4)
-		hi = 0x8F;
-	if (n < 2 || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < k; i++)
-		if (i >= n || (s[i] & 0xC0) != 0x80)
-			return 0;
-	return k;
-}
-
 size_t lb_utf8_decode(const char *str, size_t n, uint32_t *cp)
 {
 	const unsigned char *s = (const unsigned char *)str;
