@@ -34,7 +34,6 @@ static const char *const di_names[DI__NFIELDS] = {
  * the URL of the antenna the record came from (website.rb, Website.lirs). */
 static const char *const methods[] = { "GET", "HEAD", "CACHE", "FILE", "LENGTH", "KEYWORD" };
 
-
 static int is_blank_c(int c)
 {
 	return c == ' ' || c == '\t';
@@ -138,8 +137,7 @@ int lirs_di_parse_date(const char *s, int64_t dflt, int64_t *t)
 	if (y < 1 || y > 9999 || !lb_date_valid(y, mo, d, h, mi, sec) ||
 	    zone_offset(zone, dflt, &off) < 0)
 		return -1;
-	*t = lb_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
-	     off;
+	*t = lb_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off;
 	return 0;
 }
 

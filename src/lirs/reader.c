@@ -82,7 +82,6 @@ struct lirs_reader {
 	lirs_di_block blk;
 };
 
-
 /* ---- diagnostics ------------------------------------------------------ */
 
 static void emit(lirs_reader *rd, unsigned long line, unsigned long col, lirs_rule rule,
