@@ -60,12 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lirs_record back = { 0 };
 	lirs_writer *w;
 	lirs_reader *rd;
-	unsigned long col;
-	char err[256];
 	lb_buf out = LB_BUF_INIT;
 	size_t i;
 
-	if (lirs_record_from_json(&jr, (const char *)data, size, &col, err, sizeof err) < 0)
+	if (lirs_record_from_json(&jr, (const char *)data, size, NULL) < 0)
 		return 0;
 	wo.no_gzip = 1;
 	wo.sink = sink;

@@ -42,6 +42,7 @@ static int set(lb_error *err, int code, int sys, const char *fmt, va_list ap)
 	err->code = code;
 	err->sys = sys;
 	err->line = 0;
+	err->col = 0;
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	return code;
 }
@@ -53,6 +54,21 @@ int lb_err(lb_error *err, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	set(err, code, 0, fmt, ap);
 	va_end(ap);
+	return code;
+}
+
+int lb_err_at(lb_error *err, int code, unsigned long line, unsigned long col,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set(err, code, 0, fmt, ap);
+	va_end(ap);
+	if (err) {
+		err->line = line;
+		err->col = col;
+	}
 	return code;
 }
 

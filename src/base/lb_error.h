@@ -44,10 +44,11 @@ typedef struct lb_error {
 	int code;                /* the negative code returned; 0 when none */
 	int sys;                 /* errno, for LB_EIO; else 0 */
 	unsigned long line;      /* 1-based line of the input; 0 when none */
+	unsigned long col;       /* 1-based column (byte) in that line; 0 when none */
 	char msg[LB_ERROR_MSG];  /* what went wrong, with its subject */
 } lb_error;
 
-#define LB_ERROR_INIT { 0, 0, 0, "" }
+#define LB_ERROR_INIT { 0, 0, 0, 0, "" }
 
 /* The code's one-line meaning ("out of memory"); never NULL. */
 const char *lb_strerror(int code);
@@ -55,6 +56,9 @@ const char *lb_strerror(int code);
  * code, so a failure path reads `return lb_err(err, LB_EDB, "...")`. */
 int lb_err(lb_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* lb_err() that also records the place (line, col; 0 when unknown). */
+int lb_err_at(lb_error *err, int code, unsigned long line, unsigned long col,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* lb_err(err, LB_EIO, ...) with ": <strerror(errno)>" appended and errno
  * kept in err->sys; returns LB_EIO. */
 int lb_err_sys(lb_error *err, const char *fmt, ...)

@@ -187,7 +187,7 @@ static struct json_object *member(struct json_object *root, const char *key)
 	return v;
 }
 
-static int get_ints(lirs_record *r, struct json_object *root, char *err, size_t errlen)
+static int get_ints(lirs_record *r, struct json_object *root, lb_error *err)
 {
 	for (size_t i = 0; i < sizeof int_keys / sizeof *int_keys; i++) {
 		struct json_object *v = member(root, int_keys[i]);
@@ -196,8 +196,7 @@ static int get_ints(lirs_record *r, struct json_object *root, char *err, size_t 
 		if (!v)
 			continue;
 		if (!json_object_is_type(v, json_type_int)) {
-			snprintf(err, errlen, "'%s' is not an integer", int_keys[i]);
-			return -1;
+			return lb_err(err, LB_EPARSE, "'%s' is not an integer", int_keys[i]);
 		}
 		/* json-c keeps integers above INT64_MAX as uint64, and clamps
 		 * those below INT64_MIN to it, so INT64_MIN cannot be told from
@@ -206,8 +205,7 @@ static int get_ints(lirs_record *r, struct json_object *root, char *err, size_t 
 		n = json_object_get_int64(v);
 		if ((n == INT64_MAX && json_object_get_uint64(v) > (uint64_t)INT64_MAX) ||
 		    n == INT64_MIN) {
-			snprintf(err, errlen, "'%s' is out of the 64-bit range", int_keys[i]);
-			return -1;
+			return lb_err(err, LB_EPARSE, "'%s' is out of the 64-bit range", int_keys[i]);
 		}
 		*int_slot(r, i) = n;
 	}
@@ -215,35 +213,35 @@ static int get_ints(lirs_record *r, struct json_object *root, char *err, size_t 
 }
 
 /* The text of a JSON string value; NULL after a message in err. */
-static char *get_text(struct json_object *v, const char *what, size_t i, char *err, size_t errlen)
+static char *get_text(struct json_object *v, const char *what, size_t i, lb_error *err)
 {
 	const char *s;
 
 	if (!json_object_is_type(v, json_type_string)) {
-		snprintf(err, errlen, i ? "'%s' item %zu is not a string" : "'%s' is not a string", what, i);
+		lb_err(err, LB_EPARSE, i ? "'%s' item %zu is not a string" : "'%s' is not a string", what, i);
 		return NULL;
 	}
 	s = json_object_get_string(v);
 	/* "\u0000" would cut the C string short: refuse, never truncate. */
 	if (strlen(s) != (size_t)json_object_get_string_len(v)) {
-		snprintf(err, errlen, "'%s' contains a NUL character (\\u0000)", what);
+		lb_err(err, LB_EPARSE, "'%s' contains a NUL character (\\u0000)", what);
 		return NULL;
 	}
 	return (char *)s;
 }
 
-static int get_strs(lirs_record *r, struct json_object *root, char *err, size_t errlen)
+static int get_strs(lirs_record *r, struct json_object *root, lb_error *err)
 {
 	for (size_t i = 0; i < sizeof str_keys / sizeof *str_keys; i++) {
 		struct json_object *v = member(root, str_keys[i]);
 
-		if (v && !(*str_slot(r, i) = get_text(v, str_keys[i], 0, err, errlen)))
-			return -1;
+		if (v && !(*str_slot(r, i) = get_text(v, str_keys[i], 0, err)))
+			return LB_EPARSE;
 	}
 	return 0;
 }
 
-static int get_extra(lirs_json_record *jr, struct json_object *root, char *err, size_t errlen)
+static int get_extra(lirs_json_record *jr, struct json_object *root, lb_error *err)
 {
 	struct json_object *a = member(root, "extra");
 	size_t n;
@@ -251,36 +249,34 @@ static int get_extra(lirs_json_record *jr, struct json_object *root, char *err, 
 	if (!a)
 		return 0;
 	if (!json_object_is_type(a, json_type_array)) {
-		snprintf(err, errlen, "'extra' is not an array");
-		return -1;
+		return lb_err(err, LB_EPARSE, "'extra' is not an array");
 	}
 	n = json_object_array_length(a);
 	if (n == 0)
 		return 0;
 	jr->extra_ = calloc(n, sizeof *jr->extra_);
-	if (!jr->extra_) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!jr->extra_)
+		return lb_err_code(err, LB_ENOMEM);
 	for (size_t i = 0; i < n; i++)
-		if (!(jr->extra_[i] = get_text(json_object_array_get_idx(a, i), "extra", i + 1, err, errlen)))
-			return -1;
+		if (!(jr->extra_[i] = get_text(json_object_array_get_idx(a, i), "extra", i + 1, err)))
+			return LB_EPARSE;
 	jr->rec.extra = jr->extra_;
 	jr->rec.nextra = n;
 	return 0;
 }
 
 /* Parses text[0..len) as exactly one JSON value (strict RFC 8259, valid
- * UTF-8), white space around it allowed; NULL after a message in err. */
+ * UTF-8), white space around it allowed; NULL after a message and the
+ * column in err. */
 static struct json_object *parse(struct json_tokener *tok, const char *text, size_t len,
-				 unsigned long *col, char *err, size_t errlen)
+				 lb_error *err)
 {
 	struct json_object *root = NULL;
 	enum json_tokener_error je;
 	size_t end;
 
 	if (len > INT_MAX) {
-		snprintf(err, errlen, "line longer than %d bytes", INT_MAX);
+		lb_err(err, LB_ETOOBIG, "line longer than %d bytes", INT_MAX);
 		return NULL;
 	}
 	json_tokener_reset(tok);
@@ -288,20 +284,21 @@ static struct json_object *parse(struct json_tokener *tok, const char *text, siz
 	je = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
 	if (!root && je == json_tokener_continue)
-		snprintf(err, errlen, "invalid JSON: unexpected end of line");
+		lb_err_at(err, LB_EPARSE, 0, (unsigned long)end + 1,
+			  "invalid JSON: unexpected end of line");
 	else if (!root)
-		snprintf(err, errlen, "invalid JSON: %s", json_tokener_error_desc(je));
+		lb_err_at(err, LB_EPARSE, 0, (unsigned long)end + 1, "invalid JSON: %s",
+			  json_tokener_error_desc(je));
 	else {
 		while (end < len && strchr(" \t\r\n", text[end]))
 			end++;
 		if (end < len) {
-			snprintf(err, errlen, "invalid JSON: text after the value");
+			lb_err_at(err, LB_EPARSE, 0, (unsigned long)end + 1,
+				  "invalid JSON: text after the value");
 			json_object_put(root);
 			root = NULL;
 		}
 	}
-	if (!root)
-		*col = (unsigned long)end + 1;
 	return root;
 }
 
@@ -320,50 +317,47 @@ void lirs_json_parser_free(lirs_json_parser *p)
 		json_tokener_free((struct json_tokener *)p);
 }
 
-int lirs_record_from_json(lirs_json_record *jr, const char *text, size_t len,
-			  unsigned long *col, char *err, size_t errlen)
+int lirs_record_from_json(lirs_json_record *jr, const char *text, size_t len, lb_error *err)
 {
 	lirs_json_parser *p = lirs_json_parser_new();
 	int rc;
 
 	if (!p) {
 		memset(jr, 0, sizeof *jr);
-		*col = 0;
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return lb_err_code(err, LB_ENOMEM);
 	}
-	rc = lirs_json_parse_record(p, jr, text, len, col, err, errlen);
+	rc = lirs_json_parse_record(p, jr, text, len, err);
 	lirs_json_parser_free(p);
 	return rc;
 }
 
 int lirs_json_parse_record(lirs_json_parser *p, lirs_json_record *jr, const char *text,
-			   size_t len, unsigned long *col, char *err, size_t errlen)
+			   size_t len, lb_error *err)
 {
 	static char empty[1];
 	struct json_object *root;
+	int rc;
 
 	memset(jr, 0, sizeof *jr);
-	*col = 0;
 	for (size_t i = 0; i < sizeof str_keys / sizeof *str_keys; i++)
 		*str_slot(&jr->rec, i) = empty;
 	/* A key given twice: the last one wins, as in jq and most JSON tools
 	 * (RFC 8259 §4 leaves it open). */
-	if (!(root = parse((struct json_tokener *)p, text, len, col, err, errlen)))
-		return -1;
+	if (!(root = parse((struct json_tokener *)p, text, len, err)))
+		return len > INT_MAX ? LB_ETOOBIG : LB_EPARSE;
 	jr->doc_ = root;
 	if (!json_object_is_type(root, json_type_object)) {
-		snprintf(err, errlen, "not a JSON object");
+		rc = lb_err(err, LB_EPARSE, "not a JSON object");
 		goto fail;
 	}
-	if (get_ints(&jr->rec, root, err, errlen) < 0 ||
-	    get_strs(&jr->rec, root, err, errlen) < 0 ||
-	    get_extra(jr, root, err, errlen) < 0)
+	if ((rc = get_ints(&jr->rec, root, err)) < 0 ||
+	    (rc = get_strs(&jr->rec, root, err)) < 0 ||
+	    (rc = get_extra(jr, root, err)) < 0)
 		goto fail;
 	return 0;
 fail:
 	lirs_json_record_release(jr);
-	return -1;
+	return rc;
 }
 
 void lirs_json_record_release(lirs_json_record *jr)

@@ -56,11 +56,11 @@ typedef struct lirs_json_record {
  * jr->rec.  Missing keys and null read as 0 or "" (rec.line is 0); unknown
  * keys are ignored.  Integers must be JSON integers, strings JSON strings,
  * extra an array of strings; "\u0000" inside strings is refused.
- * Returns 0, or -1 with a lowercase message in err and the 1-based column
- * of the problem in *col (0 when unknown).  On failure jr is released.
+ * Returns 0, or LB_EPARSE (LB_ENOMEM, LB_ETOOBIG) with a lowercase message
+ * in err (may be NULL) and, for a syntax error, the 1-based column of the
+ * problem in err->col.  On failure jr is released.
  */
-int lirs_record_from_json(lirs_json_record *jr, const char *text, size_t len,
-			  unsigned long *col, char *err, size_t errlen);
+int lirs_record_from_json(lirs_json_record *jr, const char *text, size_t len, lb_error *err);
 /*
  * The same with a parser kept between lines, which saves an allocation
  * of its parse stack per line (`lirs pack`).  A parser is used by one
@@ -70,7 +70,7 @@ typedef struct lirs_json_parser lirs_json_parser;
 lirs_json_parser *lirs_json_parser_new(void);
 void lirs_json_parser_free(lirs_json_parser *p);
 int lirs_json_parse_record(lirs_json_parser *p, lirs_json_record *jr, const char *text,
-			   size_t len, unsigned long *col, char *err, size_t errlen);
+			   size_t len, lb_error *err);
 /* Frees what lirs_record_from_json() kept; jr may be reused. */
 void lirs_json_record_release(lirs_json_record *jr);
 

@@ -74,7 +74,7 @@ static int blank(const char *s, size_t n)
 static void parse_line(lirs_json_parser *jp, item *it, const char *s, size_t n,
 		       unsigned long line)
 {
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	it->line = line;
 	it->col = 0;
@@ -91,9 +91,10 @@ static void parse_line(lirs_json_parser *jp, item *it, const char *s, size_t n,
 		it->bad = 1;   /* out of memory, reported as such */
 		return;
 	}
-	if (lirs_json_parse_record(jp, &it->jr, s, n, &it->col, err, sizeof err) < 0) {
+	if (lirs_json_parse_record(jp, &it->jr, s, n, &err) < 0) {
 		it->bad = 1;
-		it->err = strdup(err);
+		it->col = err.col;
+		it->err = strdup(lb_error_msg(&err));
 	}
 }
 

@@ -74,8 +74,7 @@ static void test_record(void)
 			  NULL, 0, 1, { 0 }, 0, 0, 0, 0 };
 	lirs_json_record jr;
 	lb_buf b = LB_BUF_INIT;
-	unsigned long col;
-	char err[128];
+	lb_error err = LB_ERROR_INIT;
 
 	lirs_record_to_json(&b, &r);
 	IS_STR(b.data, "{\"last_modified\":938779260,\"last_detected\":938781002,"
@@ -89,7 +88,7 @@ static void test_record(void)
 	lirs_record_to_json(&b, &r);
 	OK(strstr(b.data, ",\"extra\":[\"http://x/\",\"HEAD\"]}") != NULL, "extras as an array");
 
-	IS_INT(lirs_record_from_json(&jr, b.data, b.len, &col, err, sizeof err), 0, "parse back");
+	IS_INT(lirs_record_from_json(&jr, b.data, b.len, &err), 0, "parse back");
 	IS_INT(jr.rec.last_modified, 938779260, "last_modified back");
 	IS_INT(jr.rec.tz_offset, 32400, "tz_offset back");
 	IS_STR(jr.rec.title, "Tadayo \"Memories\"", "title back");
@@ -97,21 +96,23 @@ static void test_record(void)
 	IS_STR(jr.rec.extra[1], "HEAD", "extra back");
 	lirs_json_record_release(&jr);
 
-	IS_INT(lirs_record_from_json(&jr, "{\"url\":\"http://a/\",\"more\":1}", 28, &col, err,
-				     sizeof err), 0, "missing keys default, unknown ignored");
+	IS_INT(lirs_record_from_json(&jr, "{\"url\":\"http://a/\",\"more\":1}", 28, NULL), 0,
+	       "missing keys default, unknown ignored; NULL err accepted");
 	IS_INT(jr.rec.last_detected, 0, "missing integer is 0");
 	IS_STR(jr.rec.title, "", "missing string is empty");
 	IS_INT(jr.rec.nextra, 0, "no extras");
 	lirs_json_record_release(&jr);
 
-	OK(lirs_record_from_json(&jr, "{\"url\":1}", 9, &col, err, sizeof err) < 0 &&
-	   strstr(err, "'url' is not a string"), "url must be a string");
-	OK(lirs_record_from_json(&jr, "{\"tz_offset\":1.5}", 17, &col, err, sizeof err) < 0,
+	IS_INT(lirs_record_from_json(&jr, "{\"url\":1}", 9, &err), LB_EPARSE, "LB_EPARSE");
+	OK(strstr(err.msg, "'url' is not a string") && err.code == LB_EPARSE, "url must be a string");
+	IS_INT(lirs_record_from_json(&jr, "{\"url\":1}", 9, NULL), LB_EPARSE, "NULL err accepted");
+	OK(lirs_record_from_json(&jr, "{\"tz_offset\":1.5}", 17, &err) < 0,
 	   "a real is not an integer");
-	OK(lirs_record_from_json(&jr, "[1]", 3, &col, err, sizeof err) < 0, "array refused");
-	OK(lirs_record_from_json(&jr, "{\"url\":", 7, &col, err, sizeof err) < 0 &&
-	   strncmp(err, "invalid JSON", 12) == 0, "syntax error reported");
-	OK(lirs_record_from_json(&jr, "{\"title\":\"a\\u0000b\"}", 20, &col, err, sizeof err) < 0,
+	OK(lirs_record_from_json(&jr, "[1]", 3, &err) < 0, "array refused");
+	OK(lirs_record_from_json(&jr, "{\"url\":", 7, &err) < 0 &&
+	   strncmp(err.msg, "invalid JSON", 12) == 0, "syntax error reported");
+	IS_INT(err.col, 8, "its column");
+	OK(lirs_record_from_json(&jr, "{\"title\":\"a\\u0000b\"}", 20, &err) < 0,
 	   "NUL inside a string refused");
 	lb_buf_release(&b);
 }
