@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lb_error.h"
+
 #define FEED_MAX_TEXT 1024            /* bytes kept of a title, link or id */
 #define FEED_MIN_TIME 631152000       /* 1990-01-01T00:00:00Z: older is absurd */
 #define FEED_DEFAULT_SKEW 3600        /* a date later than now + this is absurd; the
@@ -77,7 +79,7 @@ void ant_feed_info_release(ant_feed_info *fi);
 /* One call for a body in memory (fed in chunks of FEED_CHUNK bytes). */
 #define FEED_CHUNK 16384
 int ant_feed_parse(const char *buf, size_t len, const ant_feed_opts *o, ant_feed_info *out,
-	       char *err, size_t errlen);
+	       lb_error *err);
 
 /* RFC 3339 / W3C-DTF ("2026-11-23T15:42:01+09:00", "2026-11-23") or RFC 822
  * ("Mon, 23 Nov 2026 15:42:01 +0900", obsolete zones, 2-digit years):

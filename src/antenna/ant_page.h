@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lb_error.h"
+
 typedef struct ant_page_info {
 	char *title;          /* UTF-8, whitespace collapsed; NULL when none */
 	char charset[32];     /* what the page was decoded from, e.g. "UTF-8", "SHIFT_JIS" */
@@ -48,11 +50,11 @@ typedef struct ant_page_prev {
  *   ".class"  removes every element with that class
  *   anything else is a POSIX extended regular expression removed from the
  *   extracted text wherever it matches
- * Returns 0, or -1 with a message in err (bad pattern, out of memory).
+ * Returns 0, or LB_EINVAL (a bad pattern) or LB_ENOMEM with a message in err.
  */
 int ant_page_analyze(const char *body, size_t len, const char *content_type,
 		 const char *const *ignore, size_t nignore, ant_page_info *out,
-		 char *err, size_t errlen);
+		 lb_error *err);
 void ant_page_info_release(ant_page_info *p);
 
 /*
@@ -63,14 +65,14 @@ void ant_page_info_release(ant_page_info *p);
  */
 int ant_page_analyze_forced(const char *body, size_t len, const char *content_type,
 			const char *forced, const char *const *ignore, size_t nignore,
-			ant_page_info *out, char *err, size_t errlen);
-/* 0 when label names a charset ant_page_analyze_forced() can use, else -1 and err. */
-int ant_page_charset_check(const char *label, char *err, size_t errlen);
+			ant_page_info *out, lb_error *err);
+/* 0 when label names a charset ant_page_analyze_forced() can use, else LB_EINVAL and err. */
+int ant_page_charset_check(const char *label, lb_error *err);
 /* ant_page_analyze_forced() that also fills segs, nsegs and (against prev, may be
  * NULL) excerpt. */
 int ant_page_analyze_excerpt(const char *body, size_t len, const char *content_type,
 			 const char *forced, const char *const *ignore, size_t nignore,
-			 const ant_page_prev *prev, ant_page_info *out, char *err, size_t errlen);
+			 const ant_page_prev *prev, ant_page_info *out, lb_error *err);
 
 /* A malloc'd copy of s with whitespace collapsed, cut to at most max
  * characters (UTF-8; "…" ends a cut one); NULL when out of memory. */
@@ -79,7 +81,7 @@ char *ant_page_clip(const char *s, size_t max);
 /* The hash behind text_hash: 64-bit FNV-1a (Fowler/Noll/Vo). */
 uint64_t ant_page_hash64(const void *p, size_t n);
 
-/* Checks one ignore pattern; returns 0, or -1 with a message in err. */
-int ant_page_pattern_check(const char *pattern, char *err, size_t errlen);
+/* Checks one ignore pattern; returns 0, or LB_EINVAL with a message in err. */
+int ant_page_pattern_check(const char *pattern, lb_error *err);
 
 #endif

@@ -67,7 +67,7 @@ typedef struct ant_pub_lirs_counts {
  * Every text goes through the one HTML escaper (html.h).
  */
 int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-		 size_t n, char *err, size_t errlen);
+		 size_t n, lb_error *err);
 /*
  * Writes DIR/lirs.gz (EUC-JP, gzip; no comment lines, for old readers):
  * every http(s) page with last_modified != 0 and last_detected within
@@ -77,13 +77,13 @@ int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_pa
  * site->lirs_counts when set.
  */
 int ant_publish_lirs(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-		 size_t n, char *err, size_t errlen);
+		 size_t n, lb_error *err);
 /*
  * Writes DIR/sites.di.gz: the records of lirs.gz as HINA-DI 2.1 (UTF-8,
  * gzip, CRLF, as tama wrote its sites.di.gz; lirs(5)), atomically.
  */
 int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-	       size_t n, char *err, size_t errlen);
+	       size_t n, lb_error *err);
 
 /* ---- additions (publish.c) ------------------------------------------ */
 #define PUB_JST 32400            /* the default display_tz */

@@ -15,6 +15,9 @@
  *
  * Strings returned in structs are owned by the struct: release with the
  * matching *_release().
+ *
+ * Errors (lb_error.h): a negative code, mostly LB_EDB with SQLite's
+ * message and the database's name in err (which may be NULL); LB_ENOMEM.
  */
 #ifndef LIRS_STORE_H
 #define LIRS_STORE_H
@@ -22,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lb_error.h"
 #include "ant_detect.h"
 
 #define STORE_SCHEMA_VERSION 3
@@ -35,22 +39,24 @@ enum { STORE_OPEN_EXISTING = 0, STORE_OPEN_CREATE = 1 };
 
 /*
  * Opens (or with STORE_OPEN_CREATE creates) the database at path and
- * migrates it to STORE_SCHEMA_VERSION.  Returns 0, or -1 with a message.
+ * migrates it to STORE_SCHEMA_VERSION.  Returns 0, or a negative code with
+ * a message: LB_ENOTFOUND (no such file), LB_EINVAL (not an antenna database
+ * or a newer schema), LB_EDB.
  */
-int ant_store_open(ant_store **out, const char *path, int mode, char *err, size_t errlen);
+int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err);
 void ant_store_close(ant_store *s);
 struct sqlite3 *ant_store_db(ant_store *s);
 const char *ant_store_path(const ant_store *s);
 
 /* Takes the run lock, waiting up to wait_seconds.  Released by ant_store_close(). */
-int ant_store_lock(ant_store *s, int wait_seconds, char *err, size_t errlen);
+int ant_store_lock(ant_store *s, int wait_seconds, lb_error *err);
 
-int ant_store_begin(ant_store *s, char *err, size_t errlen);
-int ant_store_commit(ant_store *s, char *err, size_t errlen);
+int ant_store_begin(ant_store *s, lb_error *err);
+int ant_store_commit(ant_store *s, lb_error *err);
 void ant_store_rollback(ant_store *s);
 
-/* PRAGMA integrity_check: 0 when "ok", else -1 with the first problem. */
-int ant_store_check(ant_store *s, char *err, size_t errlen);
+/* PRAGMA integrity_check: 0 when "ok", else LB_EDB with the first problem. */
+int ant_store_check(ant_store *s, lb_error *err);
 
 /* ---- sizes (antenna check-db) ------------------------------------------ */
 typedef struct ant_store_size {
@@ -67,7 +73,7 @@ typedef struct ant_store_sizes {
 } ant_store_sizes;
 
 /* Rows (count(*), a full read of each table) and bytes per table. */
-int ant_store_sizes_get(ant_store *s, ant_store_sizes *out, char *err, size_t errlen);
+int ant_store_sizes_get(ant_store *s, ant_store_sizes *out, lb_error *err);
 void ant_store_sizes_free(ant_store_sizes *z);
 
 /* ---- config: key/value ------------------------------------------------- */
@@ -84,11 +90,11 @@ void ant_store_sizes_free(ant_store_sizes *z);
 #define ANT_CFG_PAGE_SIZE "atom_page_size"
 #define ANT_CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
 #define ANT_CFG_KEEP_EVENTS "keep_events"
-int ant_store_config_set(ant_store *s, const char *key, const char *value, char *err, size_t errlen);
+int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err);
 /* A malloc'd copy of the value, or NULL when unset. */
 char *ant_store_config_get(ant_store *s, const char *key);
 int64_t ant_store_config_int(ant_store *s, const char *key, int64_t dflt);
-int ant_store_config_set_int(ant_store *s, const char *key, int64_t v, char *err, size_t errlen);
+int ant_store_config_set_int(ant_store *s, const char *key, int64_t v, lb_error *err);
 
 /* ---- watched pages ------------------------------------------------------ */
 typedef struct ant_store_page {
@@ -123,21 +129,21 @@ typedef struct ant_store_page {
 void ant_store_page_init(ant_store_page *p);
 void ant_store_page_release(ant_store_page *p);
 
-/* Adds p (id ignored).  Returns 0, 1 when the url_key is already there, -1 on error. */
-int ant_store_page_add(ant_store *s, const ant_store_page *p, char *err, size_t errlen);
-/* Removes by url_key: returns 1 removed, 0 none, -1 error. */
-int ant_store_page_remove(ant_store *s, const char *url_key, char *err, size_t errlen);
-/* Looks up by url_key: 1 found (*out filled), 0 none, -1 error. */
-int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, char *err, size_t errlen);
+/* Adds p (id ignored).  Returns 0, 1 when the url_key is already there, < 0 (LB_EDB, LB_ENOMEM) on error. */
+int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err);
+/* Removes by url_key: returns 1 removed, 0 none, < 0 error. */
+int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err);
+/* Looks up by url_key: 1 found (*out filled), 0 none, < 0 error. */
+int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, lb_error *err);
 /* All pages, by url.  *out is malloc'd; free with ant_store_pages_free(). */
-int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, char *err, size_t errlen);
+int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, lb_error *err);
 void ant_store_pages_free(ant_store_page *p, size_t n);
 /* Writes back everything a check or a relay changes (by id). */
-int ant_store_page_save(ant_store *s, const ant_store_page *p, char *err, size_t errlen);
+int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err);
 
 /* Writes back what the operator sets (antenna import): title and whether
  * the user set it, author, group, ignore, force_charset (by id). */
-int ant_store_page_set_config(ant_store *s, const ant_store_page *p, char *err, size_t errlen);
+int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *err);
 
 /* ---- LIRS sources -------------------------------------------------------- */
 typedef struct ant_store_source {
@@ -164,21 +170,21 @@ enum { STORE_SOURCE_LIRS = 0, STORE_SOURCE_ATOM = 1 };
 
 void ant_store_source_init(ant_store_source *p);
 void ant_store_source_release(ant_store_source *p);
-int ant_store_source_add(ant_store *s, const ant_store_source *p, char *err, size_t errlen);
-int ant_store_source_remove(ant_store *s, const char *url_key, char *err, size_t errlen);
-int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, char *err, size_t errlen);
+int ant_store_source_add(ant_store *s, const ant_store_source *p, lb_error *err);
+int ant_store_source_remove(ant_store *s, const char *url_key, lb_error *err);
+int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, lb_error *err);
 void ant_store_sources_free(ant_store_source *p, size_t n);
-int ant_store_source_save(ant_store *s, const ant_store_source *p, char *err, size_t errlen);
+int ant_store_source_save(ant_store *s, const ant_store_source *p, lb_error *err);
 
 /* ---- RFC 5005 archives read from Atom sources (never fetched twice) -------- */
 /* 1 when the source's archive at url was read completely before (*prev:
- * its prev-archive URL, malloc'd, NULL for the first), 0 when not, -1. */
+ * its prev-archive URL, malloc'd, NULL for the first), 0 when not, < 0 on error. */
 int ant_store_archive_get(ant_store *s, int64_t source_id, const char *url, char **prev,
-		      char *err, size_t errlen);
+		      lb_error *err);
 /* Remembers the archive at url as read, in the caller's transaction. */
 int ant_store_archive_add(ant_store *s, int64_t source_id, const char *url, const char *prev_url,
-		      int64_t entries, int64_t now, char *err, size_t errlen);
-/* Archives read from a source; -1 on error. */
+		      int64_t entries, int64_t now, lb_error *err);
+/* Archives read from a source; < 0 (LB_EDB, LB_ENOMEM) on error. */
 int64_t ant_store_archive_count(ant_store *s, int64_t source_id);
 
 #endif

@@ -724,22 +724,20 @@ void ant_feed_info_release(ant_feed_info *fi)
 }
 
 int ant_feed_parse(const char *buf, size_t len, const ant_feed_opts *o, ant_feed_info *out,
-	       char *err, size_t errlen)
+	       lb_error *err)
 {
 	ant_feed_parser *p = ant_feed_parser_new(o);
 	int rc = 0;
 
 	memset(out, 0, sizeof *out);
-	if (!p) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!p)
+		return lb_err_code(err, LB_ENOMEM);
 	for (size_t off = 0; off < len && rc == 0; off += FEED_CHUNK)
 		rc = ant_feed_parse_chunk(p, buf + off, len - off < FEED_CHUNK ? len - off : FEED_CHUNK);
 	if (ant_feed_parse_finish(p, out) < 0)
 		rc = -1;
 	if (rc < 0)
-		snprintf(err, errlen, "%s", ant_feed_error(p));
+		rc = lb_err(err, LB_EPARSE, "%s", ant_feed_error(p));
 	ant_feed_parser_free(p);
 	return rc;
 }

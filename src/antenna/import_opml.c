@@ -78,7 +78,7 @@ static void ignore_attr(octx *c, const char *v, unsigned long line)
 		size_t n = strcspn(v, "\n");
 		lb_buf tmp = LB_BUF_INIT;
 		if (n && lb_buf_add(&tmp, v, n) == 0) {
-			if (ant_page_pattern_check(tmp.data, err, sizeof err) < 0)
+			if (ant_page_pattern_check(tmp.data, &err) < 0)
 				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "ignore pattern '%s': %s", tmp.data, err);
 			else
 				ant_imp_add_pattern(&c->ign, "", tmp.data, tmp.len);
@@ -130,7 +130,7 @@ static void outline(octx *c, int depth)
 		ignore_attr(c, ign, line);
 		e.ignore = c->ign.data;
 		if (nonempty(cs)) {
-			if (ant_page_charset_check(cs, err, sizeof err) < 0)
+			if (ant_page_charset_check(cs, &err) < 0)
 				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "antenna:charset: %s", err);
 			else
 				e.charset = cs;

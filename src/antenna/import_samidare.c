@@ -250,7 +250,7 @@ static void regexes(sctx *c, const kv *x)
 		if (*p != '/')
 			break;     /* no closing slash: samidare finds nothing either */
 		s = p + 1;
-		if (strchr(c->tmp.data, '\n') || ant_page_pattern_check(c->tmp.data, err, sizeof err) < 0) {
+		if (strchr(c->tmp.data, '\n') || ant_page_pattern_check(c->tmp.data, &err) < 0) {
 			if (first_report(c, x->val))
 				ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
 					  "IgnoreText: /%s/ is not a POSIX extended regular expression",
@@ -328,7 +328,7 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 		case A_ID: words(c, x, "#", "id"); break;
 		case A_TEXT: regexes(c, x); break;
 		case A_FORCE:
-			if (ant_page_charset_check(v, err, sizeof err) < 0) {
+			if (ant_page_charset_check(v, &err) < 0) {
 				if (first_report(c, x->val))
 					ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
 						  "ForceCharset: %s", err);

@@ -438,8 +438,8 @@ static double regex_size(const char **pp, int depth)
 	return total;
 }
 
-/* Compiles a regex pattern into re; 0, or -1 with a message. */
-static int regex_compile(regex_t *re, const char *pattern, char *err, size_t errlen)
+/* Compiles a regex pattern into re; 0, or LB_EINVAL with a message. */
+static int regex_compile(regex_t *re, const char *pattern, lb_error *err)
 {
 	const char *p = pattern;
 	double size = 0;
@@ -450,35 +450,31 @@ static int regex_compile(regex_t *re, const char *pattern, char *err, size_t err
 		if (*p)
 			p++;
 	}
-	if (size > PAGE_REGEX_MAX_NODES) {
-		snprintf(err, errlen, "ignore pattern '%.200s' repeats too much (over %d copies)",
-			 pattern, PAGE_REGEX_MAX_NODES);
-		return -1;
-	}
+	if (size > PAGE_REGEX_MAX_NODES)
+		return lb_err(err, LB_EINVAL, "ignore pattern '%.200s' repeats too much (over %d copies)",
+			      pattern, PAGE_REGEX_MAX_NODES);
 	rc = regcomp(re, pattern, REG_EXTENDED);
 
 	if (rc != 0) {
 		char msg[128];
 
 		regerror(rc, re, msg, sizeof msg);
-		snprintf(err, errlen, "bad ignore pattern '%s': %s", pattern, msg);
-		return -1;
+		return lb_err(err, LB_EINVAL, "bad ignore pattern '%s': %s", pattern, msg);
 	}
 	return 0;
 }
 
-int ant_page_pattern_check(const char *pattern, char *err, size_t errlen)
+int ant_page_pattern_check(const char *pattern, lb_error *err)
 {
 	regex_t re;
+	int rc;
 
-	if (!pattern || !*pattern) {
-		snprintf(err, errlen, "empty ignore pattern");
-		return -1;
-	}
+	if (!pattern || !*pattern)
+		return lb_err(err, LB_EINVAL, "empty ignore pattern");
 	if (pattern_kind(pattern) != PAT_REGEX)
 		return 0;
-	if (regex_compile(&re, pattern, err, errlen) < 0)
-		return -1;
+	if ((rc = regex_compile(&re, pattern, err)) < 0)
+		return rc;
 	regfree(&re);
 	return 0;
 }
@@ -499,8 +495,10 @@ static void ignores_release(ignores *ig)
 	free(ig->kind);
 }
 
-static int ignores_compile(ignores *ig, const char *const *pat, size_t n, char *err, size_t errlen)
+static int ignores_compile(ignores *ig, const char *const *pat, size_t n, lb_error *err)
 {
+	int rc;
+
 	memset(ig, 0, sizeof *ig);
 	ig->pat = pat;
 	if (!n)
@@ -509,23 +507,22 @@ static int ignores_compile(ignores *ig, const char *const *pat, size_t n, char *
 	ig->kind = calloc(n, 1);
 	if (!ig->re || !ig->kind) {
 		ignores_release(ig);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return lb_err_code(err, LB_ENOMEM);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (!pat[i] || !*pat[i]) {
-			snprintf(err, errlen, "empty ignore pattern");
+			rc = lb_err(err, LB_EINVAL, "empty ignore pattern");
 			goto fail;
 		}
 		ig->kind[i] = (unsigned char)pattern_kind(pat[i]);
-		if (ig->kind[i] == PAT_REGEX && regex_compile(&ig->re[i], pat[i], err, errlen) < 0)
+		if (ig->kind[i] == PAT_REGEX && (rc = regex_compile(&ig->re[i], pat[i], err)) < 0)
 			goto fail;
 		ig->n = i + 1;
 	}
 	return 0;
 fail:
 	ignores_release(ig);   /* frees the ig->n patterns compiled so far */
-	return -1;
+	return rc;
 }
 
 /* Is this a class token of the space-separated list? */
@@ -1009,26 +1006,26 @@ oom:
 
 static int analyze(const char *body, size_t len, const char *content_type, const char *forced,
 		   const char *const *ignore, size_t nignore, const ant_page_prev *prev, int want_segs,
-		   ant_page_info *out, char *err, size_t errlen)
+		   ant_page_info *out, lb_error *err)
 {
 	walk w = { LB_BUF_INIT, LB_BUF_INIT, NULL, NULL, 0, 0, want_segs, NULL, 1, 0, 0 };
 	lb_buf utf8 = LB_BUF_INIT;
 	ignores ig;
 	charset cs;
 	size_t skip;
-	int rc = -1;
+	int rc;
 
 	memset(out, 0, sizeof *out);
 	if (!body)
 		len = 0, body = "";
-	if (ignores_compile(&ig, ignore, nignore, err, errlen) < 0)
-		return -1;
+	if ((rc = ignores_compile(&ig, ignore, nignore, err)) < 0)
+		return rc;
 	w.ig = &ig;
 	pick_charset(body, len, content_type, forced, out, &skip, &cs);
 	if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
 	    parse_and_walk(&utf8, &ig, &w) < 0 || w.oom ||
 	    (want_segs && segments(&w, prev, out) < 0) || remove_regex(&w.text, &ig) < 0) {
-		snprintf(err, errlen, "cannot analyze page: out of memory");
+		rc = lb_err(err, LB_ENOMEM, "cannot analyze page: out of memory");
 		ant_page_info_release(out);
 		free(w.feed_href);
 		goto out;
@@ -1051,33 +1048,32 @@ out:
 
 int ant_page_analyze(const char *body, size_t len, const char *content_type,
 		 const char *const *ignore, size_t nignore, ant_page_info *out,
-		 char *err, size_t errlen)
+		 lb_error *err)
 {
-	return analyze(body, len, content_type, NULL, ignore, nignore, NULL, 0, out, err, errlen);
+	return analyze(body, len, content_type, NULL, ignore, nignore, NULL, 0, out, err);
 }
 
 int ant_page_analyze_forced(const char *body, size_t len, const char *content_type,
 			const char *forced, const char *const *ignore, size_t nignore,
-			ant_page_info *out, char *err, size_t errlen)
+			ant_page_info *out, lb_error *err)
 {
-	return analyze(body, len, content_type, forced, ignore, nignore, NULL, 0, out, err, errlen);
+	return analyze(body, len, content_type, forced, ignore, nignore, NULL, 0, out, err);
 }
 
 int ant_page_analyze_excerpt(const char *body, size_t len, const char *content_type,
 			 const char *forced, const char *const *ignore, size_t nignore,
-			 const ant_page_prev *prev, ant_page_info *out, char *err, size_t errlen)
+			 const ant_page_prev *prev, ant_page_info *out, lb_error *err)
 {
-	return analyze(body, len, content_type, forced, ignore, nignore, prev, 1, out, err, errlen);
+	return analyze(body, len, content_type, forced, ignore, nignore, prev, 1, out, err);
 }
 
-int ant_page_charset_check(const char *label, char *err, size_t errlen)
+int ant_page_charset_check(const char *label, lb_error *err)
 {
 	charset cs;
 
 	if (charset_resolve(label, strlen(label), &cs) == 0)
 		return 0;
-	snprintf(err, errlen, "unknown charset '%s'", label);
-	return -1;
+	return lb_err(err, LB_EINVAL, "unknown charset '%s'", label);
 }
 
 void ant_page_info_release(ant_page_info *p)

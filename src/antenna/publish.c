@@ -521,48 +521,41 @@ static char *join(const char *dir, const char *name)
 
 /* Opens DIR/name for atomic replacement, creating DIR if need be. */
 static int open_out(lb_afile *f, const char *dir, const char *name, char **path,
-		    char *err, size_t errlen)
+		    lb_error *err)
 {
 	*path = join(dir, name);
-	if (!*path) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (lb_mkdir_p(dir, 0755) < 0) {
-		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	if (lb_afile_open(f, *path) < 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", *path, strerror(errno));
-		return -1;
-	}
+	if (!*path)
+		return lb_err_code(err, LB_ENOMEM);
+	if (lb_mkdir_p(dir, 0755) < 0)
+		return lb_err_sys(err, "cannot create '%s'", dir);
+	if (lb_afile_open(f, *path) < 0)
+		return lb_err_sys(err, "cannot write '%s'", *path);
 	/* Fewer, larger writes: 10,000 pages are about 3 MB. */
 	setvbuf(f->fp, NULL, _IOFBF, 1 << 16);
 	return 0;
 }
 
 /* Commits f when ok, else drops it; the message names path and keeps
- * the reason already in err, if any. */
-static int close_out(lb_afile *f, int ok, const char *path, char *err, size_t errlen)
+ * the reason (and code) already in err, if any. */
+static int close_out(lb_afile *f, int ok, const char *path, lb_error *err)
 {
 	char why[256];
+	int code;
 
 	if (!ok || ferror(f->fp)) {
+		code = err && err->code < 0 ? err->code : LB_EIO;
 		snprintf(why, sizeof why, "%s",
-			 errlen && err[0] ? err : strerror(errno ? errno : EIO));
+			 err && err->code < 0 ? lb_error_msg(err) : strerror(errno ? errno : EIO));
 		lb_afile_abort(f);
-		snprintf(err, errlen, "cannot write '%s': %s", path, why);
-		return -1;
+		return lb_err(err, code, "cannot write '%s': %s", path, why);
 	}
-	if (lb_afile_commit(f) < 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
+	if (lb_afile_commit(f) < 0)
+		return lb_err_sys(err, "cannot write '%s'", path);
 	return 0;
 }
 
 int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-		 size_t n, char *err, size_t errlen)
+		 size_t n, lb_error *err)
 {
 	html_ctx h = { NULL, site, site->now ? site->now : (int64_t)time(NULL), LB_BUF_INIT, "" };
 	const ant_pub_page **v;
@@ -570,21 +563,18 @@ int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_pa
 	lb_afile f;
 	int rc;
 
-	if (errlen)
-		err[0] = '\0';
+	lb_error_clear(err);
 	v = sorted(pages, n, cmp_html);
-	if (!v) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	rc = open_out(&f, dir, "index.html", &path, err, errlen);
+	if (!v)
+		return lb_err_code(err, LB_ENOMEM);
+	rc = open_out(&f, dir, "index.html", &path, err);
 	if (rc == 0) {
 		h.fp = f.fp;
 		errno = 0;
 		rc = put_body(&h, v, n);
 		if (rc < 0 && !ferror(f.fp))
-			snprintf(err, errlen, "out of memory");
-		rc = close_out(&f, rc == 0, path, err, errlen);
+			lb_err_code(err, LB_ENOMEM);
+		rc = close_out(&f, rc == 0, path, err);
 	}
 	lb_buf_release(&h.url);
 	free(path);
@@ -609,6 +599,7 @@ static int write_records(lirs_writer *w, const ant_pub_page **v, size_t n)
 	for (i = 0; i < n; i++) {
 		const ant_pub_page *p = v[i];
 		lirs_record r;
+		int rc;
 
 		memset(&r, 0, sizeof r);
 		r.last_modified = p->last_modified;
@@ -620,15 +611,15 @@ static int write_records(lirs_writer *w, const ant_pub_page **v, size_t n)
 		r.author = (char *)(p->author ? p->author : "");
 		r.source_url = (char *)str_or(p->source_url, p->url);
 		r.extension = (char *)"";
-		if (lirs_writer_add(w, &r) < 0)
-			return -1;
+		if ((rc = lirs_writer_add(w, &r)) < 0)
+			return rc;
 	}
 	return 0;
 }
 
 /* lirs.gz, or sites.di.gz (format LIRS_FORMAT_DI): the same records. */
 static int publish_records(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-			   size_t n, const char *name, int format, char *err, size_t errlen)
+			   size_t n, const char *name, int format, lb_error *err)
 {
 	int64_t now = site->now ? site->now : (int64_t)time(NULL);
 	int64_t max_age = site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE;
@@ -638,19 +629,16 @@ static int publish_records(const char *dir, const ant_pub_site *site, const ant_
 	size_t i, m = 0;
 	char *path = NULL;
 	lb_afile f;
-	int rc = -1, ok;
+	int rc, wrc = LB_ENOMEM, ok;
 
-	if (errlen)
-		err[0] = '\0';
-	if (!v) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	lb_error_clear(err);
+	if (!v)
+		return lb_err_code(err, LB_ENOMEM);
 	for (i = 0; i < n; i++)
 		if (is_fresh(&pages[i], now, max_age))
 			v[m++] = &pages[i];
 	qsort(v, m, sizeof *v, cmp_lirs);
-	if (open_out(&f, dir, name, &path, err, errlen) < 0)
+	if ((rc = open_out(&f, dir, name, &path, err)) < 0)
 		goto out;
 	memset(&wo, 0, sizeof wo);
 	wo.format = format;   /* sites.di.gz: UTF-8 and a Date, as tama's */
@@ -661,13 +649,15 @@ static int publish_records(const char *dir, const ant_pub_site *site, const ant_
 	wo.euc_jp_ms = site->lirs_euc_jp_ms;
 	errno = 0;
 	w = lirs_writer_new(&wo);
-	ok = w && write_records(w, v, m) == 0 && lirs_writer_finish(w) == 0;
+	if (w && (wrc = write_records(w, v, m)) == 0)
+		wrc = lirs_writer_finish(w);
+	ok = wrc == 0;
 	if (ok && site->lirs_counts && format == LIRS_FORMAT_LIRS)   /* lirs.gz's, not sites.di.gz's (UTF-8) */
 		*site->lirs_counts = (ant_pub_lirs_counts){ lirs_writer_replaced(w),
 			lirs_writer_approximated(w), lirs_writer_substituted(w) };
 	if (!ok && !errno)
-		snprintf(err, errlen, "%s", w ? "the LIRS writer failed" : "out of memory");
-	rc = close_out(&f, ok, path, err, errlen);
+		lb_err(err, wrc, "%s", w ? "the LIRS writer failed" : "out of memory");
+	rc = close_out(&f, ok, path, err);
 out:
 	if (w)
 		lirs_writer_free(w);
@@ -677,13 +667,13 @@ out:
 }
 
 int ant_publish_lirs(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-		 size_t n, char *err, size_t errlen)
+		 size_t n, lb_error *err)
 {
-	return publish_records(dir, site, pages, n, "lirs.gz", LIRS_FORMAT_LIRS, err, errlen);
+	return publish_records(dir, site, pages, n, "lirs.gz", LIRS_FORMAT_LIRS, err);
 }
 
 int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-	       size_t n, char *err, size_t errlen)
+	       size_t n, lb_error *err)
 {
-	return publish_records(dir, site, pages, n, "sites.di.gz", LIRS_FORMAT_DI, err, errlen);
+	return publish_records(dir, site, pages, n, "sites.di.gz", LIRS_FORMAT_DI, err);
 }

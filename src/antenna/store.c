@@ -105,29 +105,15 @@ static const char *const migrations[] = {
 
 _Static_assert(NMIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
+static int dberr(ant_store *s, lb_error *err, const char *what)
 {
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
+	return lb_err(err, LB_EDB, "%s in '%s': %s", what, s->path, sqlite3_errmsg(s->db));
 }
 
-static int dberr(ant_store *s, char *err, size_t errlen, const char *what)
-{
-	seterr(err, errlen, "%s in '%s': %s", what, s->path, sqlite3_errmsg(s->db));
-	return -1;
-}
-
-static int exec(ant_store *s, const char *sql, char *err, size_t errlen)
+static int exec(ant_store *s, const char *sql, lb_error *err)
 {
 	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return dberr(s, err, errlen, "database error");
+		return dberr(s, err, "database error");
 	return 0;
 }
 
@@ -144,32 +130,31 @@ static int64_t pragma_int(ant_store *s, const char *sql)
 	return v;
 }
 
-static int migrate(ant_store *s, char *err, size_t errlen)
+static int migrate(ant_store *s, lb_error *err)
 {
 	int64_t v = pragma_int(s, "PRAGMA user_version");
 	char sql[64];
+	int rc;
 
 	if (v < 0)
-		return dberr(s, err, errlen, "cannot read schema version");
-	if (v > STORE_SCHEMA_VERSION) {
-		seterr(err, errlen, "database '%s' has schema version %lld; this antenna knows up to %d",
-		       s->path, (long long)v, STORE_SCHEMA_VERSION);
-		return -1;
-	}
+		return dberr(s, err, "cannot read schema version");
+	if (v > STORE_SCHEMA_VERSION)
+		return lb_err(err, LB_EINVAL, "database '%s' has schema version %lld; this antenna knows up to %d",
+			      s->path, (long long)v, STORE_SCHEMA_VERSION);
 	if (v == STORE_SCHEMA_VERSION)
 		return 0;
-	if (exec(s, "BEGIN IMMEDIATE", err, errlen) < 0)
-		return -1;
+	if ((rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
 	for (; v < STORE_SCHEMA_VERSION; v++)
-		if (exec(s, migrations[v], err, errlen) < 0)
+		if ((rc = exec(s, migrations[v], err)) < 0)
 			goto fail;
 	snprintf(sql, sizeof sql, "PRAGMA user_version=%d", STORE_SCHEMA_VERSION);
-	if (exec(s, sql, err, errlen) < 0 || exec(s, "COMMIT", err, errlen) < 0)
+	if ((rc = exec(s, sql, err)) < 0 || (rc = exec(s, "COMMIT", err)) < 0)
 		goto fail;
 	return 0;
 fail:
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	return rc;
 }
 
 /* An existing file that has no antenna tables is not ours to write into. */
@@ -179,42 +164,42 @@ static int is_antenna_db(ant_store *s)
 	       pragma_int(s, "PRAGMA user_version") > STORE_SCHEMA_VERSION;
 }
 
-int ant_store_open(ant_store **out, const char *path, int mode, char *err, size_t errlen)
+int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 {
 	ant_store *s = calloc(1, sizeof *s);
 	int flags = SQLITE_OPEN_READWRITE | (mode == STORE_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
+	int rc;
 
 	*out = NULL;
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
-		seterr(err, errlen, "out of memory");
-		return -1;
+		return lb_err_code(err, LB_ENOMEM);
 	}
 	s->lock_fd = -1;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		if (mode != STORE_OPEN_CREATE && access(path, F_OK) != 0)
-			seterr(err, errlen, "cannot open database '%s': %s (run 'antenna init' first)",
-			       path, strerror(errno ? errno : ENOENT));
+			rc = lb_err(err, LB_ENOTFOUND, "cannot open database '%s': %s (run 'antenna init' first)",
+				    path, strerror(errno ? errno : ENOENT));
 		else
-			seterr(err, errlen, "cannot open database '%s': %s", path,
-			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
+			rc = lb_err(err, LB_EDB, "cannot open database '%s': %s", path,
+				    s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		ant_store_close(s);
-		return -1;
+		return rc;
 	}
 	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(s->db, 1);
 	if (mode != STORE_OPEN_CREATE && !is_antenna_db(s)) {
-		seterr(err, errlen, "'%s' is not an antenna database (run 'antenna init' first)", path);
+		rc = lb_err(err, LB_EINVAL, "'%s' is not an antenna database (run 'antenna init' first)", path);
 		ant_store_close(s);
-		return -1;
+		return rc;
 	}
 	/* WAL: readers never block the update; NORMAL sync is crash-safe in WAL. */
-	if (exec(s, "PRAGMA journal_mode=WAL", err, errlen) < 0 ||
-	    exec(s, "PRAGMA synchronous=NORMAL", err, errlen) < 0 ||
-	    exec(s, "PRAGMA foreign_keys=ON", err, errlen) < 0 ||
-	    migrate(s, err, errlen) < 0) {
+	if ((rc = exec(s, "PRAGMA journal_mode=WAL", err)) < 0 ||
+	    (rc = exec(s, "PRAGMA synchronous=NORMAL", err)) < 0 ||
+	    (rc = exec(s, "PRAGMA foreign_keys=ON", err)) < 0 ||
+	    (rc = migrate(s, err)) < 0) {
 		ant_store_close(s);
-		return -1;
+		return rc;
 	}
 	*out = s;
 	return 0;
@@ -235,7 +220,7 @@ void ant_store_close(ant_store *s)
 struct sqlite3 *ant_store_db(ant_store *s) { return s->db; }
 const char *ant_store_path(const ant_store *s) { return s->path; }
 
-int ant_store_lock(ant_store *s, int wait_seconds, char *err, size_t errlen)
+int ant_store_lock(ant_store *s, int wait_seconds, lb_error *err)
 {
 	char *lp;
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
@@ -244,37 +229,35 @@ int ant_store_lock(ant_store *s, int wait_seconds, char *err, size_t errlen)
 
 	if (s->lock_fd >= 0)
 		return 0;
-	if (asprintf(&lp, "%s.lock", s->path) < 0) {
-		seterr(err, errlen, "out of memory");
-		return -1;
-	}
+	if (asprintf(&lp, "%s.lock", s->path) < 0)
+		return lb_err_code(err, LB_ENOMEM);
 	s->lock_fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (s->lock_fd < 0) {
-		seterr(err, errlen, "cannot open lock file '%s': %s", lp, strerror(errno));
+		int rc = lb_err_sys(err, "cannot open lock file '%s'", lp);
+
 		free(lp);
-		return -1;
+		return rc;
 	}
 	free(lp);
 	while (fcntl(s->lock_fd, F_SETLK, &fl) < 0) {
 		if ((errno != EACCES && errno != EAGAIN) || tries-- <= 0) {
-			seterr(err, errlen, "another antenna run holds the lock on '%s'", s->path);
 			close(s->lock_fd);
 			s->lock_fd = -1;
-			return -1;
+			return lb_err(err, LB_EBUSY, "another antenna run holds the lock on '%s'", s->path);
 		}
 		nanosleep(&pause, NULL);
 	}
 	return 0;
 }
 
-int ant_store_begin(ant_store *s, char *err, size_t errlen)
+int ant_store_begin(ant_store *s, lb_error *err)
 {
-	return exec(s, "BEGIN IMMEDIATE", err, errlen);
+	return exec(s, "BEGIN IMMEDIATE", err);
 }
 
-int ant_store_commit(ant_store *s, char *err, size_t errlen)
+int ant_store_commit(ant_store *s, lb_error *err)
 {
-	return exec(s, "COMMIT", err, errlen);
+	return exec(s, "COMMIT", err);
 }
 
 void ant_store_rollback(ant_store *s)
@@ -283,21 +266,21 @@ void ant_store_rollback(ant_store *s)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int ant_store_check(ant_store *s, char *err, size_t errlen)
+int ant_store_check(ant_store *s, lb_error *err)
 {
 	sqlite3_stmt *st;
-	int rc = -1;
+	int rc;
 
 	if (sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
-		return dberr(s, err, errlen, "cannot check");
+		return dberr(s, err, "cannot check");
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const char *r = (const char *)sqlite3_column_text(st, 0);
 		if (r && strcmp(r, "ok") == 0)
 			rc = 0;
 		else
-			seterr(err, errlen, "database '%s' is damaged: %s", s->path, r ? r : "?");
+			rc = lb_err(err, LB_EDB, "database '%s' is damaged: %s", s->path, r ? r : "?");
 	} else {
-		dberr(s, err, errlen, "cannot check");
+		rc = dberr(s, err, "cannot check");
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -305,7 +288,7 @@ int ant_store_check(ant_store *s, char *err, size_t errlen)
 
 /* ---- sizes ---------------------------------------------------------------- */
 
-static int prep(ant_store *s, sqlite3_stmt **st, const char *sql, char *err, size_t errlen);
+static int prep(ant_store *s, sqlite3_stmt **st, const char *sql, lb_error *err);
 
 static int64_t one_int(ant_store *s, const char *sql, const char *arg, int64_t dflt)
 {
@@ -332,7 +315,7 @@ void ant_store_sizes_free(ant_store_sizes *z)
 
 /* dbstat (SQLITE_ENABLE_DBSTAT_VTAB, in Debian's build) gives the pages of
  * each b-tree; without it only the file's total is known. */
-int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, char *err, size_t errlen)
+int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, lb_error *err)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
@@ -345,9 +328,9 @@ int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, char *err, size_t errl
 	z->exact = sqlite3_prepare_v2(s->db, "SELECT 1 FROM dbstat LIMIT 1", -1, &st, NULL) == SQLITE_OK;
 	if (z->exact)
 		sqlite3_finalize(st);
-	if (prep(s, &st, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
-		 err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+		 err)) < 0)
+		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ant_store_size *nt = lb_grow(z->t, &cap, z->n + 1, sizeof *nt, 16);
 		char sql[256];
@@ -358,8 +341,7 @@ int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, char *err, size_t errl
 				z->t = nt;
 			sqlite3_finalize(st);
 			ant_store_sizes_free(z);
-			seterr(err, errlen, "out of memory");
-			return -1;
+			return lb_err_code(err, LB_ENOMEM);
 		}
 		z->t = nt;
 		/* the name is one of sqlite_master's tables: quoted, not bound */
@@ -373,17 +355,17 @@ int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, char *err, size_t errl
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		ant_store_sizes_free(z);
-		return dberr(s, err, errlen, "cannot read sizes");
+		return dberr(s, err, "cannot read sizes");
 	}
 	return 0;
 }
 
 /* ---- statement helpers ------------------------------------------------- */
 
-static int prep(ant_store *s, sqlite3_stmt **st, const char *sql, char *err, size_t errlen)
+static int prep(ant_store *s, sqlite3_stmt **st, const char *sql, lb_error *err)
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
-		return dberr(s, err, errlen, "database error");
+		return dberr(s, err, "database error");
 	return 0;
 }
 
@@ -406,41 +388,41 @@ static char *col_dup(sqlite3_stmt *st, int i, int keep_null)
 }
 
 /* Runs a statement that returns no rows; returns changes or -1. */
-static int step_done(ant_store *s, sqlite3_stmt *st, char *err, size_t errlen)
+static int step_done(ant_store *s, sqlite3_stmt *st, lb_error *err)
 {
 	int rc = sqlite3_step(st);
 
 	if (rc != SQLITE_DONE) {
 		if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
-			return -2;
-		return dberr(s, err, errlen, "database error");
+			return LB_EEXIST;   /* no message: the callers say 1 */
+		return dberr(s, err, "database error");
 	}
 	return sqlite3_changes(s->db);
 }
 
 /* ---- config --------------------------------------------------------------- */
 
-int ant_store_config_set(ant_store *s, const char *key, const char *value, char *err, size_t errlen)
+int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prep(s, &st, "INSERT INTO config(key, value) VALUES(?1, ?2) "
-		 "ON CONFLICT(key) DO UPDATE SET value=excluded.value", err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, "INSERT INTO config(key, value) VALUES(?1, ?2) "
+		 "ON CONFLICT(key) DO UPDATE SET value=excluded.value", err)) < 0)
+		return rc;
 	bind_text(st, 1, key);
 	bind_text(st, 2, value ? value : "");
-	rc = step_done(s, st, err, errlen);
+	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? rc : 0;
 }
 
-int ant_store_config_set_int(ant_store *s, const char *key, int64_t v, char *err, size_t errlen)
+int ant_store_config_set_int(ant_store *s, const char *key, int64_t v, lb_error *err)
 {
 	char b[32];
 
 	snprintf(b, sizeof b, "%lld", (long long)v);
-	return ant_store_config_set(s, key, b, err, errlen);
+	return ant_store_config_set(s, key, b, err);
 }
 
 char *ant_store_config_get(ant_store *s, const char *key)
@@ -596,16 +578,16 @@ static int page_from_row(sqlite3_stmt *st, ant_store_page *p)
 	return 0;
 }
 
-int ant_store_page_add(ant_store *s, const ant_store_page *p, char *err, size_t errlen)
+int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prep(s, &st, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
+	if ((rc = prep(s, &st, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
 		 " grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported)"
 		 " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
-		 err, errlen) < 0)
-		return -1;
+		 err)) < 0)
+		return rc;
 	bind_text(st, 12, p->force_charset ? p->force_charset : "");
 	sqlite3_bind_int64(st, 13, p->imported);
 	bind_text(st, 1, p->url);
@@ -619,45 +601,45 @@ int ant_store_page_add(ant_store *s, const ant_store_page *p, char *err, size_t 
 	sqlite3_bind_int64(st, 9, p->created);
 	bind_text(st, 10, p->feed_url);
 	sqlite3_bind_int(st, 11, p->feed_by_user);
-	rc = step_done(s, st, err, errlen);
+	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
-	return rc == -2 ? 1 : rc < 0 ? -1 : 0;
+	return rc == LB_EEXIST ? 1 : rc < 0 ? rc : 0;
 }
 
-static int remove_by_key(ant_store *s, const char *sql, const char *key, char *err, size_t errlen)
+static int remove_by_key(ant_store *s, const char *sql, const char *key, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prep(s, &st, sql, err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, sql, err)) < 0)
+		return rc;
 	bind_text(st, 1, key);
-	rc = step_done(s, st, err, errlen);
+	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
 	return rc < 0 ? -1 : rc > 0;
 }
 
-int ant_store_page_remove(ant_store *s, const char *url_key, char *err, size_t errlen)
+int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err)
 {
-	return remove_by_key(s, "DELETE FROM pages WHERE url_key=?1", url_key, err, errlen);
+	return remove_by_key(s, "DELETE FROM pages WHERE url_key=?1", url_key, err);
 }
 
-int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, char *err, size_t errlen)
+int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	ant_store_page_init(out);
-	if (prep(s, &st, "SELECT " PAGE_COLS " FROM pages WHERE url_key=?1", err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages WHERE url_key=?1", err)) < 0)
+		return rc;
 	bind_text(st, 1, url_key);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		rc = page_from_row(st, out) < 0 ? (seterr(err, errlen, "out of memory"), -1) : 1;
+		rc = page_from_row(st, out) < 0 ? lb_err_code(err, LB_ENOMEM) : 1;
 	else if (rc == SQLITE_DONE)
 		rc = 0;
 	else
-		rc = dberr(s, err, errlen, "database error");
+		rc = dberr(s, err, "database error");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -699,7 +681,7 @@ static int sort_by_url(ant_store_page **v, size_t n)
 	return 0;
 }
 
-int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, char *err, size_t errlen)
+int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, lb_error *err)
 {
 	sqlite3_stmt *st;
 	ant_store_page *v = NULL;
@@ -711,8 +693,8 @@ int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, char *er
 	/* Sorted here, not by ORDER BY: SQLite's sorter copied every row into
 	 * a temporary b-tree, a fifth of publishing 50,000 pages.  The same
 	 * order: BINARY collation is strcmp(), and urls are unique. */
-	if (prep(s, &st, "SELECT " PAGE_COLS " FROM pages", err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages", err)) < 0)
+		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ant_store_page *nv = lb_grow(v, &cap, len + 1, sizeof *v, 64);
 		if (!nv)
@@ -725,12 +707,11 @@ int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, char *er
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		ant_store_pages_free(v, len);
-		return dberr(s, err, errlen, "database error");
+		return dberr(s, err, "database error");
 	}
 	if (len > 1 && sort_by_url(&v, len) < 0) {
 		ant_store_pages_free(v, len);
-		seterr(err, errlen, "out of memory");
-		return -1;
+		return lb_err_code(err, LB_ENOMEM);
 	}
 	*out = v;
 	*n = len;
@@ -738,23 +719,22 @@ int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, char *er
 nomem:
 	sqlite3_finalize(st);
 	ant_store_pages_free(v, len);
-	seterr(err, errlen, "out of memory");
-	return -1;
+	return lb_err_code(err, LB_ENOMEM);
 }
 
-int ant_store_page_save(ant_store *s, const ant_store_page *p, char *err, size_t errlen)
+int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	if (!s->save_page &&
-	    prep(s, &s->save_page, "UPDATE pages SET title=?2, etag=?3, last_modified_header=?4,"
+	    (rc = prep(s, &s->save_page, "UPDATE pages SET title=?2, etag=?3, last_modified_header=?4,"
 		 " lm_header_time=?5, last_modified=?6, last_detected=?7, last_ok=?8, last_check=?9,"
 		 " content_length=?10, text_hash=?11, charset=?12, detected_by=?13, source_url=?14,"
 		 " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
 		 " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
-		 " feed_error=?25, excerpt=?26, segments=?27 WHERE id=?1", err, errlen) < 0)
-		return -1;
+		 " feed_error=?25, excerpt=?26, segments=?27 WHERE id=?1", err)) < 0)
+		return rc;
 	st = s->save_page;
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, p->id);
@@ -787,20 +767,20 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, char *err, size_t
 	bind_text(st, 25, p->ant_feed_error);
 	bind_text(st, 26, p->excerpt ? p->excerpt : "");
 	bind_segs(st, 27, p->segs, p->nsegs);
-	rc = step_done(s, st, err, errlen);
+	rc = step_done(s, st, err);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? rc : 0;
 }
 
-int ant_store_page_set_config(ant_store *s, const ant_store_page *p, char *err, size_t errlen)
+int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prep(s, &st, "UPDATE pages SET title=?2, title_set_by_user=?3, author=?4, grp=?5,"
-		 " ignore=?6, force_charset=?7 WHERE id=?1", err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, "UPDATE pages SET title=?2, title_set_by_user=?3, author=?4, grp=?5,"
+		 " ignore=?6, force_charset=?7 WHERE id=?1", err)) < 0)
+		return rc;
 	sqlite3_bind_int64(st, 1, p->id);
 	bind_text(st, 2, p->title ? p->title : "");
 	sqlite3_bind_int(st, 3, p->title_set_by_user);
@@ -808,9 +788,9 @@ int ant_store_page_set_config(ant_store *s, const ant_store_page *p, char *err, 
 	bind_text(st, 5, p->group ? p->group : "");
 	bind_text(st, 6, p->ignore ? p->ignore : "");
 	bind_text(st, 7, p->force_charset ? p->force_charset : "");
-	rc = step_done(s, st, err, errlen);
+	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? rc : 0;
 }
 
 /* ---- sources --------------------------------------------------------------- */
@@ -873,29 +853,29 @@ static int source_from_row(sqlite3_stmt *st, ant_store_source *p)
 	return 0;
 }
 
-int ant_store_source_add(ant_store *s, const ant_store_source *p, char *err, size_t errlen)
+int ant_store_source_add(ant_store *s, const ant_store_source *p, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prep(s, &st, "INSERT INTO sources(url, url_key, created, kind) VALUES(?1,?2,?3,?4)",
-		 err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, "INSERT INTO sources(url, url_key, created, kind) VALUES(?1,?2,?3,?4)",
+		 err)) < 0)
+		return rc;
 	bind_text(st, 1, p->url);
 	bind_text(st, 2, p->url_key);
 	sqlite3_bind_int64(st, 3, p->created);
 	bind_text(st, 4, p->kind == STORE_SOURCE_ATOM ? "atom" : "lirs");
-	rc = step_done(s, st, err, errlen);
+	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
-	return rc == -2 ? 1 : rc < 0 ? -1 : 0;
+	return rc == LB_EEXIST ? 1 : rc < 0 ? rc : 0;
 }
 
-int ant_store_source_remove(ant_store *s, const char *url_key, char *err, size_t errlen)
+int ant_store_source_remove(ant_store *s, const char *url_key, lb_error *err)
 {
-	return remove_by_key(s, "DELETE FROM sources WHERE url_key=?1", url_key, err, errlen);
+	return remove_by_key(s, "DELETE FROM sources WHERE url_key=?1", url_key, err);
 }
 
-int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, char *err, size_t errlen)
+int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, lb_error *err)
 {
 	sqlite3_stmt *st;
 	ant_store_source *v = NULL;
@@ -904,8 +884,8 @@ int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, char
 
 	*out = NULL;
 	*n = 0;
-	if (prep(s, &st, "SELECT " SOURCE_COLS " FROM sources ORDER BY url", err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, "SELECT " SOURCE_COLS " FROM sources ORDER BY url", err)) < 0)
+		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ant_store_source *nv = lb_grow(v, &cap, len + 1, sizeof *v, 8);
 		if (!nv)
@@ -918,7 +898,7 @@ int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, char
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		ant_store_sources_free(v, len);
-		return dberr(s, err, errlen, "database error");
+		return dberr(s, err, "database error");
 	}
 	*out = v;
 	*n = len;
@@ -926,20 +906,19 @@ int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, char
 nomem:
 	sqlite3_finalize(st);
 	ant_store_sources_free(v, len);
-	seterr(err, errlen, "out of memory");
-	return -1;
+	return lb_err_code(err, LB_ENOMEM);
 }
 
-int ant_store_source_save(ant_store *s, const ant_store_source *p, char *err, size_t errlen)
+int ant_store_source_save(ant_store *s, const ant_store_source *p, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prep(s, &st, "UPDATE sources SET etag=?2, last_modified_header=?3, last_error=?4,"
+	if ((rc = prep(s, &st, "UPDATE sources SET etag=?2, last_modified_header=?3, last_error=?4,"
 		 " last_status=?5, last_fetch=?6, last_ok=?7, records_read=?8, records_skipped=?9,"
 		 " records_merged=?10, records_ignored=?11, last_entry=?12, archive_head=?13"
-		 " WHERE id=?1", err, errlen) < 0)
-		return -1;
+		 " WHERE id=?1", err)) < 0)
+		return rc;
 	sqlite3_bind_int64(st, 1, p->id);
 	bind_text(st, 2, p->etag);
 	bind_text(st, 3, p->lm_header);
@@ -953,23 +932,23 @@ int ant_store_source_save(ant_store *s, const ant_store_source *p, char *err, si
 	sqlite3_bind_int64(st, 11, p->records_ignored);
 	sqlite3_bind_int64(st, 12, p->last_entry);
 	bind_text(st, 13, p->archive_head);
-	rc = step_done(s, st, err, errlen);
+	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? rc : 0;
 }
 
 /* ---- RFC 5005 archives read from Atom sources ---------------------------- */
 
 int ant_store_archive_get(ant_store *s, int64_t source_id, const char *url, char **prev,
-		      char *err, size_t errlen)
+		      lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	*prev = NULL;
-	if (prep(s, &st, "SELECT prev_url FROM atom_archives WHERE url=?1 AND source_id=?2",
-		 err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, "SELECT prev_url FROM atom_archives WHERE url=?1 AND source_id=?2",
+		 err)) < 0)
+		return rc;
 	bind_text(st, 1, url);
 	sqlite3_bind_int64(st, 2, source_id);
 	rc = sqlite3_step(st);
@@ -978,30 +957,30 @@ int ant_store_archive_get(ant_store *s, int64_t source_id, const char *url, char
 		rc = sqlite3_column_type(st, 0) != SQLITE_NULL && !*prev ? -1 : 1;
 		sqlite3_finalize(st);
 		if (rc < 0)
-			seterr(err, errlen, "out of memory");
+			lb_err_code(err, LB_ENOMEM);
 		return rc;
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : dberr(s, err, errlen, "database error");
+	return rc == SQLITE_DONE ? 0 : dberr(s, err, "database error");
 }
 
 int ant_store_archive_add(ant_store *s, int64_t source_id, const char *url, const char *prev_url,
-		      int64_t entries, int64_t now, char *err, size_t errlen)
+		      int64_t entries, int64_t now, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prep(s, &st, "INSERT OR REPLACE INTO atom_archives(url, source_id, prev_url, entries,"
-		 " read_at) VALUES(?1,?2,?3,?4,?5)", err, errlen) < 0)
-		return -1;
+	if ((rc = prep(s, &st, "INSERT OR REPLACE INTO atom_archives(url, source_id, prev_url, entries,"
+		 " read_at) VALUES(?1,?2,?3,?4,?5)", err)) < 0)
+		return rc;
 	bind_text(st, 1, url);
 	sqlite3_bind_int64(st, 2, source_id);
 	bind_text(st, 3, prev_url);
 	sqlite3_bind_int64(st, 4, entries);
 	sqlite3_bind_int64(st, 5, now);
-	rc = step_done(s, st, err, errlen);
+	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? rc : 0;
 }
 
 int64_t ant_store_archive_count(ant_store *s, int64_t source_id)

@@ -370,26 +370,30 @@ typedef struct feedctx {
 	int tz_set;        /* tz holds tz_text() of tz_off (the same for most events) */
 	int64_t tz_off;
 	char tz[32];
-	char *err;
-	size_t errlen;
+	lb_error *err;     /* never NULL (publish()) */
 } feedctx;
 
 
 static int oom(feedctx *f)
 {
-	snprintf(f->err, f->errlen, "out of memory");
-	return -1;
+	return lb_err_code(f->err, LB_ENOMEM);
 }
 
-/* -1 with err when the document being written has failed. */
+/* The code of the error a callee has put in f->err. */
+static int failed(const feedctx *f)
+{
+	return f->err->code < 0 ? f->err->code : LB_EIO;
+}
+
+/* LB_EIO or LB_ENOMEM with err when the document being written has failed. */
 static int xw_status(feedctx *f)
 {
 	if (!f->w.failed)
 		return 0;
 	if (f->w.oom)
 		return oom(f);
-	snprintf(f->err, f->errlen, "cannot write '%s': %s", f->w.a.path, strerror(f->w.errnum));
-	return -1;
+	errno = f->w.errnum;
+	return lb_err_sys(f->err, "cannot write '%s'", f->w.a.path);
 }
 
 /* Opens DIR/rel's temporary file for a new document. */
@@ -403,25 +407,25 @@ static int doc_begin(feedctx *f, const char *rel)
 	lb_buf_reset(&f->w.out);
 	if (lb_buf_addf(&path, "%s/%s", f->dir, rel) != 0)
 		return oom(f);
-	if (lb_afile_open(&f->w.a, path.data) != 0) {
-		snprintf(f->err, f->errlen, "cannot write '%s': %s", path.data, strerror(errno));
-		rc = -1;
-	}
+	if (lb_afile_open(&f->w.a, path.data) != 0)
+		rc = lb_err_sys(f->err, "cannot write '%s'", path.data);
 	lb_buf_release(&path);
 	return rc;
 }
 
 /* Ends the document and replaces DIR/rel with it when ok and all went
- * well; otherwise removes the temporary file.  0, or -1 with err. */
+ * well; otherwise removes the temporary file.  0, or a negative code with
+ * err (!ok: the error already there). */
 static int doc_end(feedctx *f, int ok, int nosync)
 {
 	xw *w = &f->w;
+	int st;
 
 	xw_markup(w, "</feed>\n");
 	xw_flush(w);
-	if (!ok || xw_status(f) != 0) {
+	if (!ok || (st = xw_status(f)) != 0) {
 		lb_afile_abort(&w->a);
-		return -1;
+		return ok ? st : failed(f);
 	}
 	if (nosync) {   /* renamed after the batch's syncfs (write_batch()) */
 		char *path = strdup(w->a.path);
@@ -433,7 +437,7 @@ static int doc_end(feedctx *f, int ok, int nosync)
 			lb_afile_abort(&w->a);
 			rc = oom(f);
 		} else if (rc != 0) {
-			snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "", strerror(errno));
+			rc = lb_err_sys(f->err, "cannot write '%s'", path ? path : "");
 		} else {
 			f->pend = v;
 			f->pend[f->npend++] = w->a;
@@ -446,7 +450,7 @@ static int doc_end(feedctx *f, int ok, int nosync)
 		char *path = strdup(w->a.path);
 		int rc = lb_afile_commit(&w->a);
 		if (rc != 0)
-			snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "", strerror(errno));
+			rc = lb_err_sys(f->err, "cannot write '%s'", path ? path : "");
 		free(path);
 		return rc;
 	}
@@ -487,13 +491,13 @@ static int doc_head(feedctx *f, const char *id, const char *title, const char *a
 	xw_date(w, "  ", "updated", updated);
 	xw_person(w, "  ", "    ", author);
 	if (base_iri(f, "") != 0)
-		return -1;
+		return failed(f);
 	xw_link(w, "  ", "alternate", f->iri.data);
 	for (i = 0; i < nlinks; i++) {
 		char path[64];
 		snprintf(path, sizeof path, links[i].fmt, links[i].n);
 		if (base_iri(f, path) != 0)
-			return -1;
+			return failed(f);
 		xw_link(w, "  ", links[i].rel, f->iri.data);
 	}
 	if (marker) {
@@ -570,7 +574,7 @@ static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
 	const char *title = *e->title ? e->title : e->url;
 
 	if (entry_id(f, e, per_url) != 0)
-		return -1;
+		return failed(f);
 	xw_markup(w, "  <entry>\n");
 	/* XML_MIN: an id's bytes stay what they always were (' unescaped) */
 	xw_text_elem(w, "    ", "id", f->iri.data, XML_MIN);
@@ -588,7 +592,7 @@ static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
 	if (*e->author)
 		xw_person(w, "    ", "      ", e->author);
 	if (add_summary(f, e) != 0)
-		return -1;
+		return failed(f);
 	xw_markup(w, "  </entry>\n");
 	f->entries++;
 	return xw_status(f);
@@ -613,9 +617,10 @@ static int write_archive(feedctx *f, atom_evstore *st, const atom_ev_archive *a)
 	char rel[64];
 	int64_t max;
 	int any, ok;
+	int rc;
 
-	if (atom_evstore_max_lm(st, a->first_seq, a->last_seq, &max, &any, f->err, f->errlen) != 0)
-		return -1;
+	if ((rc = atom_evstore_max_lm(st, a->first_seq, a->last_seq, &max, &any, f->err)) != 0)
+		return rc;
 	links[k++] = (doclink){ "current", "index.atom", 0 };
 	links[k++] = (doclink){ "self", "archive/%lld.atom", a->n };
 	if (a->n > 1)
@@ -624,9 +629,9 @@ static int write_archive(feedctx *f, atom_evstore *st, const atom_ev_archive *a)
 		links[k++] = (doclink){ "next-archive", "archive/%lld.atom", a->n + 1 };
 	snprintf(rel, sizeof rel, "archive/%lld.atom", (long long)a->n);
 	if (doc_begin(f, rel) != 0)
-		return -1;
+		return failed(f);
 	ok = doc_head(f, "events", a->title, a->author, links, k, "<fh:archive/>", max) == 0 &&
-	     atom_evstore_each_event(st, a->first_seq, a->last_seq, add_event_cb, f, f->err, f->errlen) == 0;
+	     atom_evstore_each_event(st, a->first_seq, a->last_seq, add_event_cb, f, f->err) == 0;
 	return doc_end(f, ok, f->batch_sync);
 }
 
@@ -648,7 +653,7 @@ static int collect_archive(void *ctx, const atom_ev_archive *a)
 	if (!l->all && a->written && (a->next_linked || !a->has_next))
 		return 0;   /* nothing due */
 	if (!(v = lb_grow(l->v, &l->cap, l->n + 1, sizeof *v, 16)))
-		return -2;
+		return LB_ENOMEM;
 	l->v = v;
 	l->v[l->n] = *a;
 	l->v[l->n].title = strdup(a->title);
@@ -656,7 +661,7 @@ static int collect_archive(void *ctx, const atom_ev_archive *a)
 	if (!l->v[l->n].title || !l->v[l->n].author) {
 		free((char *)l->v[l->n].title);
 		free((char *)l->v[l->n].author);
-		return -2;
+		return LB_ENOMEM;
 	}
 	l->n++;
 	return 0;
@@ -680,38 +685,31 @@ static void alist_clear(alist *l)
  * next-archive link never points at a file not there yet, then the
  * archive directory is synced for the names.  A crash leaves no archive
  * under its name whose data is not on disk (perf, issue 10).  With rc
- * != 0 they are removed.  Returns rc, or -1 with err.
+ * != 0 they are removed.  Returns rc, or LB_EIO with err.
  */
 static int rename_pending(feedctx *f, int rc)
 {
 	lb_buf adir = LB_BUF_INIT;
 	size_t i;
 
-	if (rc == 0 && f->npend && lb_afile_syncdir(f->dir) != 0) {
-		snprintf(f->err, f->errlen, "cannot sync '%s': %s", f->dir, strerror(errno));
-		rc = -1;
-	}
+	if (rc == 0 && f->npend && lb_afile_syncdir(f->dir) != 0)
+		rc = lb_err_sys(f->err, "cannot sync '%s'", f->dir);
 	for (i = 0; i < f->npend; i++) {
 		if (rc != 0) {
 			lb_afile_abort(&f->pend[i]);
 		} else {
 			char *path = strdup(f->pend[i].path);
 
-			if (lb_afile_rename(&f->pend[i]) != 0) {
-				snprintf(f->err, f->errlen, "cannot write '%s': %s", path ? path : "",
-					 strerror(errno));
-				rc = -1;
-			}
+			if (lb_afile_rename(&f->pend[i]) != 0)
+				rc = lb_err_sys(f->err, "cannot write '%s'", path ? path : "");
 			free(path);
 		}
 	}
 	if (rc == 0 && f->npend) {
 		if (lb_buf_addf(&adir, "%s/archive", f->dir) != 0)
 			rc = oom(f);
-		else if (lb_afile_fsyncdir(adir.data) != 0) {
-			snprintf(f->err, f->errlen, "cannot sync '%s': %s", adir.data, strerror(errno));
-			rc = -1;
-		}
+		else if (lb_afile_fsyncdir(adir.data) != 0)
+			rc = lb_err_sys(f->err, "cannot sync '%s'", adir.data);
 	}
 	f->npend = 0;
 	lb_buf_release(&adir);
@@ -731,7 +729,7 @@ static int write_batch(feedctx *f, atom_evstore *st, alist *l, atom_stats *stats
 	if (f->npend + ATOM_ARCHIVE_BATCH > ATOM_SYNC_MAX || rc != 0)
 		rc = rename_pending(f, rc);
 	for (i = 0; rc == 0 && i < l->n; i++) {
-		rc = atom_evstore_archive_done(st, l->v[i].n, l->v[i].has_next, f->err, f->errlen);
+		rc = atom_evstore_archive_done(st, l->v[i].n, l->v[i].has_next, f->err);
 		stats->archives_written += rc == 0;
 	}
 	return rc;
@@ -752,8 +750,8 @@ static int write_archives(feedctx *f, atom_evstore *st, atom_stats *stats)
 		return oom(f);
 	l.all = stat(p.data, &sb) != 0;   /* a new DIR: write every archive */
 	lb_buf_release(&p);
-	if (atom_evstore_count_archives(st, l.all, &due, f->err, f->errlen) != 0)
-		return -1;
+	if ((rc = atom_evstore_count_archives(st, l.all, &due, f->err)) != 0)
+		return rc;
 	/* A usual run writes one or two archives: an fsync each.  A first run
 	 * (or a rebuild) writes thousands: then one syncfs() for up to
 	 * ATOM_SYNC_MAX of them before their renames (rename_pending()) is
@@ -766,8 +764,8 @@ static int write_archives(feedctx *f, atom_evstore *st, atom_stats *stats)
 	do {
 		alist_clear(&l);
 		rc = atom_evstore_each_archive_desc(st, l.all, below, ATOM_ARCHIVE_BATCH, collect_archive, &l,
-					       f->err, f->errlen);
-		if (rc == -2)
+					       f->err);
+		if (rc == LB_ENOMEM)
 			rc = oom(f);
 		if (rc == 0)
 			rc = write_batch(f, st, &l, stats);
@@ -786,21 +784,22 @@ static int write_index(feedctx *f, atom_evstore *st)
 	size_t k = 0;
 	int64_t last, count, max;
 	int any, ok;
+	int rc;
 
-	if (atom_evstore_archived(st, &last, &count, f->err, f->errlen) != 0 ||
-	    atom_evstore_max_lm(st, last + 1, -1, &max, &any, f->err, f->errlen) != 0)
-		return -1;
+	if ((rc = atom_evstore_archived(st, &last, &count, f->err)) != 0 ||
+	    (rc = atom_evstore_max_lm(st, last + 1, -1, &max, &any, f->err)) != 0)
+		return rc;
 	/* empty: updated is the newest archive's */
 	if (!any && count > 0 &&
-	    atom_evstore_max_lm(st, last - f->cfg->page_size + 1, last, &max, &any, f->err, f->errlen) != 0)
-		return -1;
+	    (rc = atom_evstore_max_lm(st, last - f->cfg->page_size + 1, last, &max, &any, f->err)) != 0)
+		return rc;
 	links[k++] = (doclink){ "self", "index.atom", 0 };
 	if (count > 0)
 		links[k++] = (doclink){ "prev-archive", "archive/%lld.atom", count };
 	if (doc_begin(f, "index.atom") != 0)
-		return -1;
+		return failed(f);
 	ok = doc_head(f, "events", f->title, f->author, links, k, NULL, any ? max : f->cfg->now) == 0 &&
-	     atom_evstore_each_event(st, last + 1, -1, add_event_cb, f, f->err, f->errlen) == 0;
+	     atom_evstore_each_event(st, last + 1, -1, add_event_cb, f, f->err) == 0;
 	return doc_end(f, ok, 0);
 }
 
@@ -821,35 +820,36 @@ static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
 	int64_t max = 0;
 	int any = 0, ok;
 	size_t i;
+	int rc;
 
 	if (src->get) {
 		cursrc got = { NULL, 0, NULL, NULL, NULL };
 
-		if (src->get(src->ctx, &got.v, &got.n, f->err, f->errlen) != 0)
-			return -1;
+		if ((rc = src->get(src->ctx, &got.v, &got.n, f->err)) != 0)
+			return rc;
 		return write_current(f, &got, stats);
 	}
 	if (src->run) {
-		if (atom_ev_run_max_lm(src->run, &max, &any, f->err, f->errlen) != 0)
-			return -1;
+		if ((rc = atom_ev_run_max_lm(src->run, &max, &any, f->err)) != 0)
+			return rc;
 	} else {
 		for (i = 0; i < src->n; i++)
 			if (!any++ || src->v[i].last_modified > max)
 				max = src->v[i].last_modified;
 	}
 	if (doc_begin(f, "current.atom") != 0)
-		return -1;
+		return failed(f);
 	ok = doc_head(f, "current", f->title, f->author, &self, 1, "<fh:complete/>",
 		      any ? max : f->cfg->now) == 0;
 	if (ok && src->run)
-		ok = atom_ev_run_each_latest(src->run, add_current_cb, f, f->err, f->errlen) == 0;
+		ok = atom_ev_run_each_latest(src->run, add_current_cb, f, f->err) == 0;
 	for (i = 0; ok && !src->run && i < src->n; i++)
 		ok = add_entry(f, &src->v[i], 1) == 0;
 	stats->current_entries = f->entries;
 	return doc_end(f, ok, 0);
 }
 
-/* Base URL, host and tag prefix from cfg; -1 with err when base is bad. */
+/* Base URL, host and tag prefix from cfg; LB_EINVAL with err when base is bad. */
 static int feed_setup(feedctx *f, const atom_cfg *cfg)
 {
 	xmlURIPtr u = xmlParseURI(cfg->base ? cfg->base : "");
@@ -858,15 +858,15 @@ static int feed_setup(feedctx *f, const atom_cfg *cfg)
 
 	if (!u || !u->scheme || !u->server || !*u->server ||
 	    !lb_url_http_port(u->scheme, strlen(u->scheme))) {
-		snprintf(f->err, f->errlen, "base '%s' is not an absolute http or https URL",
-			 cfg->base ? cfg->base : "");
+		rc = lb_err(f->err, LB_EINVAL, "base '%s' is not an absolute http or https URL",
+			    cfg->base ? cfg->base : "");
 		goto out;
 	}
 	n = strlen(cfg->base);
 	f->base = malloc(n + 2);
 	f->host = strdup(u->server);
 	if (!f->base || !f->host) {
-		oom(f);
+		rc = oom(f);
 		goto out;
 	}
 	/* the base names a directory: "https://x/feeds" means "https://x/feeds/" */
@@ -887,21 +887,19 @@ out:
 static int fixed_meta(feedctx *f, atom_evstore *st, const char *key, const char *want,
 		      const char *option, char **got)
 {
-	int r = atom_evstore_meta_get(st, key, got, f->err, f->errlen);
+	int r = atom_evstore_meta_get(st, key, got, f->err);
 
 	if (r < 0)
-		return -1;
+		return r;
 	if (r == 0) {
 		*got = strdup(want);
 		if (!*got)
 			return oom(f);
-		return atom_evstore_meta_set(st, key, want, f->err, f->errlen);
+		return atom_evstore_meta_set(st, key, want, f->err);
 	}
-	if (option && strcmp(*got, want) != 0) {
-		snprintf(f->err, f->errlen, "%s '%s' differs from '%s' this state was made with"
-			 " (archives must not change)", option, want, *got);
-		return -1;
-	}
+	if (option && strcmp(*got, want) != 0)
+		return lb_err(f->err, LB_EINVAL, "%s '%s' differs from '%s' this state was made with"
+			      " (archives must not change)", option, want, *got);
 	return 0;
 }
 
@@ -929,23 +927,24 @@ typedef struct newsrc {
 static int record(feedctx *f, atom_evstore *st, const newsrc *ev, atom_stats *stats)
 {
 	char ps[32], today[32], *base = NULL, *size = NULL, *date = NULL;
-	int rc = -1;
+	int rc;
 
 	snprintf(ps, sizeof ps, "%lld", (long long)f->cfg->page_size);
 	atom_time(today, sizeof today, f->cfg->now);
 	today[10] = '\0';
-	if (atom_evstore_begin(st, f->err, f->errlen) != 0)
-		return -1;
-	if (fixed_meta(f, st, "atom_base", f->base, "base", &base) ||
-	    fixed_meta(f, st, "atom_page_size", ps, "page size", &size) ||
-	    fixed_meta(f, st, "atom_tag_date", today, NULL, &date) || make_tag(f, date))
+	if ((rc = atom_evstore_begin(st, f->err)) != 0)
+		return rc;
+	if ((rc = fixed_meta(f, st, "atom_base", f->base, "base", &base)) != 0 ||
+	    (rc = fixed_meta(f, st, "atom_page_size", ps, "page size", &size)) != 0 ||
+	    (rc = fixed_meta(f, st, "atom_tag_date", today, NULL, &date)) != 0 ||
+	    (rc = make_tag(f, date)) != 0)
 		goto out;
-	if ((ev->run ? atom_evstore_add_staged(st, ev->run, &stats->events_added, f->err, f->errlen)
-		     : atom_evstore_add_run(st, ev->v, ev->n, &stats->events_added, f->err, f->errlen)) != 0 ||
-	    atom_evstore_seal(st, f->cfg->page_size, f->title, f->author, &stats->archives_sealed,
-			 f->err, f->errlen) != 0)
+	if ((rc = ev->run ? atom_evstore_add_staged(st, ev->run, &stats->events_added, f->err)
+			  : atom_evstore_add_run(st, ev->v, ev->n, &stats->events_added, f->err)) != 0 ||
+	    (rc = atom_evstore_seal(st, f->cfg->page_size, f->title, f->author, &stats->archives_sealed,
+			 f->err)) != 0)
 		goto out;
-	rc = atom_evstore_commit(st, f->err, f->errlen);
+	rc = atom_evstore_commit(st, f->err);
 out:
 	if (rc != 0)
 		atom_evstore_rollback(st);
@@ -960,34 +959,36 @@ static int write_all(feedctx *f, atom_evstore *st, const cursrc *cur, atom_stats
 {
 	lb_buf p = LB_BUF_INIT;
 	int64_t last;
+	int rc;
 
 	if (lb_buf_addf(&p, "%s/archive", f->dir) != 0)
 		return oom(f);
 	if (lb_mkdir_p(p.data, 0755) != 0) {
-		snprintf(f->err, f->errlen, "cannot create '%s': %s", p.data, strerror(errno));
+		rc = lb_err_sys(f->err, "cannot create '%s'", p.data);
 		lb_buf_release(&p);
-		return -1;
+		return rc;
 	}
 	lb_buf_release(&p);
-	if (atom_evstore_begin(st, f->err, f->errlen) != 0)
-		return -1;
-	if (write_archives(f, st, stats) != 0 || write_index(f, st) != 0 ||
-	    write_current(f, cur, stats) != 0 ||
-	    atom_evstore_archived(st, &last, &stats->archives_total, f->err, f->errlen) != 0 ||
-	    atom_evstore_commit(st, f->err, f->errlen) != 0) {
+	if ((rc = atom_evstore_begin(st, f->err)) != 0)
+		return rc;
+	if ((rc = write_archives(f, st, stats)) != 0 || (rc = write_index(f, st)) != 0 ||
+	    (rc = write_current(f, cur, stats)) != 0 ||
+	    (rc = atom_evstore_archived(st, &last, &stats->archives_total, f->err)) != 0 ||
+	    (rc = atom_evstore_commit(st, f->err)) != 0) {
 		atom_evstore_rollback(st);
-		return -1;
+		return rc;
 	}
 	return 0;
 }
 
 static int publish(atom_evstore *st, const char *dir, const atom_cfg *cfg, const newsrc *ev,
-		   const cursrc *cur, atom_stats *stats, char *err, size_t errlen)
+		   const cursrc *cur, atom_stats *stats, lb_error *err)
 {
 	atom_cfg c = *cfg;
 	feedctx f;
 	lb_buf title = LB_BUF_INIT;
-	int rc = -1;
+	lb_error local = LB_ERROR_INIT;
+	int rc;
 
 	memset(stats, 0, sizeof *stats);
 	memset(&f, 0, sizeof f);
@@ -995,26 +996,24 @@ static int publish(atom_evstore *st, const char *dir, const atom_cfg *cfg, const
 	lb_buf_init(&f.tmp);
 	lb_buf_init(&f.iri);
 	lb_buf_init(&f.key);
-	f.err = err;
-	f.errlen = errlen;
+	f.err = err ? err : &local;   /* callees' codes are read back from it */
+	lb_error_clear(f.err);
 	f.dir = dir;
 	if (c.page_size == 0)
 		c.page_size = ATOM_DEFAULT_PAGE_SIZE;
 	f.cfg = &c;
-	if (c.page_size < 1) {
-		snprintf(err, errlen, "page size must be at least 1");
-		return -1;
-	}
-	if (feed_setup(&f, &c) != 0)
+	if (c.page_size < 1)
+		return lb_err(err, LB_EINVAL, "page size must be at least 1");
+	if ((rc = feed_setup(&f, &c)) != 0)
 		goto out;
 	if (!c.title && lb_buf_addf(&title, "%s updates", f.host) != 0) {
-		oom(&f);
+		rc = oom(&f);
 		goto out;
 	}
 	f.title = c.title ? c.title : title.data;
 	f.author = c.author && *c.author ? c.author : f.host;
-	if (record(&f, st, ev, stats) == 0 && write_all(&f, st, cur, stats) == 0)
-		rc = 0;
+	if ((rc = record(&f, st, ev, stats)) == 0)
+		rc = write_all(&f, st, cur, stats);
 out:
 	lb_buf_release(&title);
 	lb_buf_release(&f.w.out);
@@ -1033,29 +1032,29 @@ out:
 int atom_publish(atom_evstore *st, const char *dir, const atom_cfg *cfg,
 		 const atom_ev_event *new_ev, size_t n_new,
 		 const atom_ev_event *cur, size_t n_cur,
-		 atom_stats *stats, char *err, size_t errlen)
+		 atom_stats *stats, lb_error *err)
 {
 	newsrc ev = { new_ev, n_new, NULL };
 	cursrc c = { cur, n_cur, NULL, NULL, NULL };
 
-	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
+	return publish(st, dir, cfg, &ev, &c, stats, err);
 }
 
 int atom_publish_later(atom_evstore *st, const char *dir, const atom_cfg *cfg,
 		       const atom_ev_event *new_ev, size_t n_new, atom_cur_fn get, void *ctx,
-		       atom_stats *stats, char *err, size_t errlen)
+		       atom_stats *stats, lb_error *err)
 {
 	newsrc ev = { new_ev, n_new, NULL };
 	cursrc c = { NULL, 0, NULL, get, ctx };
 
-	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
+	return publish(st, dir, cfg, &ev, &c, stats, err);
 }
 
 int atom_publish_run(atom_evstore *st, const char *dir, const atom_cfg *cfg, atom_ev_run *run,
-		     atom_stats *stats, char *err, size_t errlen)
+		     atom_stats *stats, lb_error *err)
 {
 	newsrc ev = { NULL, 0, run };
 	cursrc c = { NULL, 0, run, NULL, NULL };
 
-	return publish(st, dir, cfg, &ev, &c, stats, err, errlen);
+	return publish(st, dir, cfg, &ev, &c, stats, err);
 }

@@ -104,24 +104,23 @@ typedef struct atom_stats {
  * The state remembers the base URL, the page size and the tag date of its
  * first run and refuses another base or page size.  When dir/index.atom
  * is missing every archive is written again (same bytes).  Returns 0, or
- * -1 with err.
+ * a negative LB_E* code with err.
  */
 int atom_publish(atom_evstore *st, const char *dir, const atom_cfg *cfg,
 		 const atom_ev_event *new_ev, size_t n_new,
 		 const atom_ev_event *cur, size_t n_cur,
-		 atom_stats *stats, char *err, size_t errlen);
+		 atom_stats *stats, lb_error *err);
 /*
- * The same, with current.atom's records asked of get(ctx, &v, &n, err,
- * errlen) only when current.atom is written, after the archives and
- * index.atom: the antenna loads its pages meanwhile (perf, issue 10).
- * get returns 0, or -1 with err; v stays valid until atom_publish_later()
- * returns.
+ * The same, with current.atom's records asked of get(ctx, &v, &n, err)
+ * only when current.atom is written, after the archives and index.atom:
+ * the antenna loads its pages meanwhile (perf, issue 10).  get returns 0,
+ * or a negative LB_E* code with err; v stays valid until
+ * atom_publish_later() returns.
  */
-typedef int (*atom_cur_fn)(void *ctx, const atom_ev_event **v, size_t *n, char *err,
-			   size_t errlen);
+typedef int (*atom_cur_fn)(void *ctx, const atom_ev_event **v, size_t *n, lb_error *err);
 int atom_publish_later(atom_evstore *st, const char *dir, const atom_cfg *cfg,
 		       const atom_ev_event *new_ev, size_t n_new, atom_cur_fn get, void *ctx,
-		       atom_stats *stats, char *err, size_t errlen);
+		       atom_stats *stats, lb_error *err);
 /*
  * The same for a run staged with atom_ev_run_add() (`lirs atom`): its events
  * are added as atom_evstore_add_run() would add them, current.atom lists its
@@ -129,6 +128,6 @@ int atom_publish_later(atom_evstore *st, const char *dir, const atom_cfg *cfg,
  * its file, so memory does not grow with the events or the archives.
  */
 int atom_publish_run(atom_evstore *st, const char *dir, const atom_cfg *cfg, atom_ev_run *run,
-		     atom_stats *stats, char *err, size_t errlen);
+		     atom_stats *stats, lb_error *err);
 
 #endif

@@ -11,13 +11,16 @@
  * the tables are all named ev_*, created when missing.  The schema version
  * lives in ev_meta ('schema') and, for a file of its own, also in PRAGMA
  * user_version; a newer one is refused.  This is the only file with SQL
- * for events.  Errors: -1 plus a message in err (lowercase, no full stop).
+ * for events.  Errors: a negative LB_E* code (LB_EDB, LB_EBUSY when another
+ * run holds the file, LB_ENOMEM) plus a message in err, which may be NULL.
  */
 #ifndef LIRS_EVSTORE_H
 #define LIRS_EVSTORE_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "lb_error.h"
 
 typedef struct sqlite3 sqlite3;
 
@@ -56,31 +59,31 @@ typedef struct atom_evstore atom_evstore;
 /*
  * Opens (creating when missing) the state file at path, in WAL mode, with
  * a busy timeout of busy_ms (0 = EVSTORE_DEFAULT_BUSY_MS).  Returns 0 and
- * *out, or -1 with err ("state file 'x' is locked by another run",
+ * *out, or a negative LB_E* code with err ("state file 'x' is locked by another run",
  * "state file 'x' has schema 7, newer than this program's 1").
  */
-int atom_evstore_open(atom_evstore **out, const char *path, int busy_ms, char *err, size_t errlen);
+int atom_evstore_open(atom_evstore **out, const char *path, int busy_ms, lb_error *err);
 /* Uses db (borrowed; not closed by atom_evstore_close()); creates the ev_*
  * tables when missing.  The caller sets its own busy timeout. */
-int atom_evstore_attach(atom_evstore **out, sqlite3 *db, char *err, size_t errlen);
+int atom_evstore_attach(atom_evstore **out, sqlite3 *db, lb_error *err);
 void atom_evstore_close(atom_evstore *st);
 
 /* BEGIN IMMEDIATE (takes the write lock now, waiting up to the timeout). */
-int atom_evstore_begin(atom_evstore *st, char *err, size_t errlen);
+int atom_evstore_begin(atom_evstore *st, lb_error *err);
 /* COMMIT; with a retention set, atom_evstore_prune() runs first, in the same
  * transaction, so the events an archive written in it made unneeded go
  * with the commit that records the archive as written. */
-int atom_evstore_commit(atom_evstore *st, char *err, size_t errlen);
+int atom_evstore_commit(atom_evstore *st, lb_error *err);
 void atom_evstore_rollback(atom_evstore *st);
 
 /* ev_meta: small settings that must not change over a state's life.
- * get: 1 and *out (malloc'd) when set, 0 when not, -1 on error. */
-int atom_evstore_meta_get(atom_evstore *st, const char *key, char **out, char *err, size_t errlen);
-int atom_evstore_meta_set(atom_evstore *st, const char *key, const char *value, char *err, size_t errlen);
+ * get: 1 and *out (malloc'd) when set, 0 when not, < 0 on error. */
+int atom_evstore_meta_get(atom_evstore *st, const char *key, char **out, lb_error *err);
+int atom_evstore_meta_set(atom_evstore *st, const char *key, const char *value, lb_error *err);
 
 /* Adds one event unless its (URL key, Last-Modified) is known: 1 added,
- * 0 known, -1 error.  Inside the caller's transaction, if any. */
-int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, char *err, size_t errlen);
+ * 0 known, < 0 error.  Inside the caller's transaction, if any. */
+int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, lb_error *err);
 /*
  * Adds a run of events in one transaction (its own unless one is open),
  * in Last-Modified order (then URL key).  Of events sharing a (URL key,
@@ -88,14 +91,14 @@ int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, char *err, size_t
  * in ev[], is kept.  *added (may be NULL) counts the new ones.
  */
 int atom_evstore_add_run(atom_evstore *st, const atom_ev_event *ev, size_t n, size_t *added,
-		    char *err, size_t errlen);
+		    lb_error *err);
 
 /* Seals archives while page_size or more events follow the last one.
  * *sealed (may be NULL) counts the new archives. */
 int atom_evstore_seal(atom_evstore *st, int64_t page_size, const char *title, const char *author,
-		 int64_t *sealed, char *err, size_t errlen);
+		 int64_t *sealed, lb_error *err);
 /* The seq of the last archived event, 0 when none; the number of archives. */
-int atom_evstore_archived(atom_evstore *st, int64_t *last_seq, int64_t *count, char *err, size_t errlen);
+int atom_evstore_archived(atom_evstore *st, int64_t *last_seq, int64_t *count, lb_error *err);
 
 typedef int (*atom_ev_archive_fn)(void *ctx, const atom_ev_archive *a);
 typedef int (*atom_ev_event_fn)(void *ctx, const atom_ev_event *e);
@@ -104,26 +107,26 @@ typedef int (*atom_ev_event_fn)(void *ctx, const atom_ev_event *e);
  * next-archive link (all = every archive), oldest first.  A nonzero
  * return from fn stops the walk and is returned. */
 int atom_evstore_each_archive(atom_evstore *st, int all, atom_ev_archive_fn fn, void *ctx,
-			 char *err, size_t errlen);
-int atom_evstore_archive_done(atom_evstore *st, int64_t n, int next_linked, char *err, size_t errlen);
+			 lb_error *err);
+int atom_evstore_archive_done(atom_evstore *st, int64_t n, int next_linked, lb_error *err);
 /* Events with first_seq <= seq <= last_seq (last_seq < 0: no bound),
  * newest (highest seq) first.  Borrowed, valid during the call. */
 int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_seq, atom_ev_event_fn fn,
-		       void *ctx, char *err, size_t errlen);
+		       void *ctx, lb_error *err);
 
 /* ---- cursors for writers that stream (atom.c) ---- */
 
 /* The greatest Last-Modified of the events first_seq..last_seq (last_seq
  * < 0: no bound); *any = 0 when there are none. */
 int atom_evstore_max_lm(atom_evstore *st, int64_t first_seq, int64_t last_seq, int64_t *max, int *any,
-		   char *err, size_t errlen);
+		   lb_error *err);
 /* The number of archives atom_evstore_each_archive() would visit. */
-int atom_evstore_count_archives(atom_evstore *st, int all, int64_t *count, char *err, size_t errlen);
+int atom_evstore_count_archives(atom_evstore *st, int all, int64_t *count, lb_error *err);
 /* As atom_evstore_each_archive(), but only archives numbered below `below`
  * (< 0: no bound), newest first, at most limit of them: a caller walks
  * any number of archives in batches of bounded memory. */
 int atom_evstore_each_archive_desc(atom_evstore *st, int all, int64_t below, int64_t limit,
-			      atom_ev_archive_fn fn, void *ctx, char *err, size_t errlen);
+			      atom_ev_archive_fn fn, void *ctx, lb_error *err);
 
 /*
  * atom_ev_run: one run's events staged in a private temporary SQLite file
@@ -133,20 +136,20 @@ int atom_evstore_each_archive_desc(atom_evstore *st, int all, int64_t below, int
 #define EV_RUN_CACHE_KIB "4096"
 typedef struct atom_ev_run atom_ev_run;
 
-int atom_ev_run_open(atom_ev_run **out, char *err, size_t errlen);
+int atom_ev_run_open(atom_ev_run **out, lb_error *err);
 void atom_ev_run_close(atom_ev_run *r);
-/* Copies e (borrowed) into the run; 0, or -1 with err. */
-int atom_ev_run_add(atom_ev_run *r, const atom_ev_event *e, char *err, size_t errlen);
+/* Copies e (borrowed) into the run; 0, or a negative LB_E* code with err. */
+int atom_ev_run_add(atom_ev_run *r, const atom_ev_event *e, lb_error *err);
 size_t atom_ev_run_count(const atom_ev_run *r);
 /* Adds the staged events exactly as atom_evstore_add_run() would add them as
  * an array in the order they were staged (same order, same winners). */
-int atom_evstore_add_staged(atom_evstore *st, atom_ev_run *r, size_t *added, char *err, size_t errlen);
+int atom_evstore_add_staged(atom_evstore *st, atom_ev_run *r, size_t *added, lb_error *err);
 /* The run's record per URL key by lirs_merge_supersedes() (the later wins a
  * tie), Last-Modified descending then URL key ascending, like
  * lirs_merge_each().  Borrowed, valid during the call. */
-int atom_ev_run_each_latest(atom_ev_run *r, atom_ev_event_fn fn, void *ctx, char *err, size_t errlen);
+int atom_ev_run_each_latest(atom_ev_run *r, atom_ev_event_fn fn, void *ctx, lb_error *err);
 /* The greatest Last-Modified staged; *any = 0 when the run is empty. */
-int atom_ev_run_max_lm(atom_ev_run *r, int64_t *max, int *any, char *err, size_t errlen);
+int atom_ev_run_max_lm(atom_ev_run *r, int64_t *max, int *any, lb_error *err);
 
 /* ---- retention (the antenna's history; `lirs atom --state` keeps all) ----
  *
@@ -172,9 +175,9 @@ void atom_evstore_set_retention(atom_evstore *st, int64_t keep_events);
 int64_t atom_evstore_retention(const atom_evstore *st);
 /* Prunes in the caller's transaction (atom_evstore_commit() calls it when a
  * retention is set).  *pruned (may be NULL): events removed now. */
-int atom_evstore_prune(atom_evstore *st, int64_t keep_events, int64_t *pruned, char *err, size_t errlen);
+int atom_evstore_prune(atom_evstore *st, int64_t keep_events, int64_t *pruned, lb_error *err);
 /* Archives 1..*archives have no events any more (0 = none pruned);
  * *events: how many events were ever pruned. */
-int atom_evstore_pruned(atom_evstore *st, int64_t *archives, int64_t *events, char *err, size_t errlen);
+int atom_evstore_pruned(atom_evstore *st, int64_t *archives, int64_t *events, lb_error *err);
 
 #endif

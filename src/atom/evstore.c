@@ -53,32 +53,30 @@ static const char *const migrations[] = {
 	"ALTER TABLE ev_events ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';",
 };
 
-static int fail(atom_evstore *st, char *err, size_t errlen, int rc, const char *what)
+static int fail(atom_evstore *st, lb_error *err, int rc, const char *what)
 {
 	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-		snprintf(err, errlen, "state file '%s' is locked by another run", st->name);
-	else
-		snprintf(err, errlen, "state file '%s': %s: %s", st->name, what,
-			 st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-	return -1;
+		return lb_err(err, LB_EBUSY, "state file '%s' is locked by another run", st->name);
+	return lb_err(err, LB_EDB, "state file '%s': %s: %s", st->name, what,
+		      st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
 }
 
-static int exec(atom_evstore *st, const char *sql, char *err, size_t errlen)
+static int exec(atom_evstore *st, const char *sql, lb_error *err)
 {
 	int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
 
-	return rc == SQLITE_OK ? 0 : fail(st, err, errlen, rc, "cannot update");
+	return rc == SQLITE_OK ? 0 : fail(st, err, rc, "cannot update");
 }
 
 /* One integer from sql (no parameters), or dflt when no row. */
 static int query_int(atom_evstore *st, const char *sql, int64_t a, int64_t *out, int64_t dflt,
-		     char *err, size_t errlen)
+		     lb_error *err)
 {
 	sqlite3_stmt *s;
 	int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
 
 	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
+		return fail(st, err, rc, "cannot read");
 	if (sqlite3_bind_parameter_count(s) > 0)
 		sqlite3_bind_int64(s, 1, a);
 	rc = sqlite3_step(s);
@@ -87,72 +85,73 @@ static int query_int(atom_evstore *st, const char *sql, int64_t a, int64_t *out,
 		*out = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return fail(st, err, errlen, rc, "cannot read");
+		return fail(st, err, rc, "cannot read");
 	return 0;
 }
 
 /* The schema this state is at: ev_meta's, or 0 when the tables are new. */
-static int schema_of(atom_evstore *st, int64_t *v, char *err, size_t errlen)
+static int schema_of(atom_evstore *st, int64_t *v, lb_error *err)
 {
 	int64_t has;
+	int rc;
 
-	if (query_int(st, "SELECT count(*) FROM sqlite_master WHERE name = 'ev_meta'", 0,
-		      &has, 0, err, errlen) != 0)
-		return -1;
+	if ((rc = query_int(st, "SELECT count(*) FROM sqlite_master WHERE name = 'ev_meta'", 0,
+		      &has, 0, err)) != 0)
+		return rc;
 	if (!has) {
 		*v = 0;
 		return 0;
 	}
 	return query_int(st, "SELECT CAST(value AS INTEGER) FROM ev_meta WHERE key = 'schema'",
-			 0, v, 0, err, errlen);
+			 0, v, 0, err);
 }
 
-static int migrate(atom_evstore *st, char *err, size_t errlen)
+static int migrate(atom_evstore *st, lb_error *err)
 {
 	int64_t v, uv = 0;
 	char sql[128];
-	int n = (int)(sizeof migrations / sizeof migrations[0]);
+	int n = (int)(sizeof migrations / sizeof migrations[0]), rc;
 
-	if (atom_evstore_begin(st, err, errlen) != 0)
-		return -1;
-	if (schema_of(st, &v, err, errlen) != 0 ||
-	    (st->owned && query_int(st, "PRAGMA user_version", 0, &uv, 0, err, errlen) != 0))
+	if ((rc = atom_evstore_begin(st, err)) != 0)
+		return rc;
+	if ((rc = schema_of(st, &v, err)) != 0 ||
+	    (st->owned && (rc = query_int(st, "PRAGMA user_version", 0, &uv, 0, err)) != 0))
 		goto fail;
 	if (uv > v)
 		v = uv;
 	if (v > EVSTORE_SCHEMA) {
-		snprintf(err, errlen, "state file '%s' has schema %lld, newer than this program's %d",
-			 st->name, (long long)v, EVSTORE_SCHEMA);
+		rc = lb_err(err, LB_EINVAL, "state file '%s' has schema %lld, newer than this program's %d",
+			    st->name, (long long)v, EVSTORE_SCHEMA);
 		goto fail;
 	}
 	for (; v < n; v++)
-		if (exec(st, migrations[v], err, errlen) != 0)
+		if ((rc = exec(st, migrations[v], err)) != 0)
 			goto fail;
 	snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO ev_meta VALUES('schema', '%d')", EVSTORE_SCHEMA);
-	if (exec(st, sql, err, errlen) != 0)
+	if ((rc = exec(st, sql, err)) != 0)
 		goto fail;
 	if (st->owned) {
 		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", EVSTORE_SCHEMA);
-		if (exec(st, sql, err, errlen) != 0)
+		if ((rc = exec(st, sql, err)) != 0)
 			goto fail;
 	}
-	return atom_evstore_commit(st, err, errlen);
+	return atom_evstore_commit(st, err);
 fail:
 	atom_evstore_rollback(st);
-	return -1;
+	return rc;
 }
 
-static int setup(atom_evstore *st, char *err, size_t errlen)
+static int setup(atom_evstore *st, lb_error *err)
 {
 	int rc;
 
-	if (migrate(st, err, errlen) != 0)
-		return -1;
+	if ((rc = migrate(st, err)) != 0)
+		return rc;
 	rc = sqlite3_prepare_v2(st->db,
 		"INSERT OR IGNORE INTO ev_events(url, url_key, last_modified, last_detected,"
 		" tz_offset, content_length, title, author, source_url, excerpt)"
 		" VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &st->ins, NULL);
-	return rc == SQLITE_OK ? 0 : fail(st, err, errlen, rc, "cannot prepare");
+	return rc == SQLITE_OK ? 0 : fail(st, err, rc, "cannot prepare");
 }
 
 static atom_evstore *new_store(const char *name)
@@ -171,52 +170,49 @@ static atom_evstore *new_store(const char *name)
 	return st;
 }
 
-int atom_evstore_open(atom_evstore **out, const char *path, int busy_ms, char *err, size_t errlen)
+int atom_evstore_open(atom_evstore **out, const char *path, int busy_ms, lb_error *err)
 {
 	atom_evstore *st = new_store(path);
 	int rc;
 
 	*out = NULL;
-	if (!st) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!st)
+		return lb_err_code(err, LB_ENOMEM);
 	st->owned = 1;
 	/* NOMUTEX: a state file of its own is used by one thread */
 	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			     SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
-		snprintf(err, errlen, "cannot open state file '%s': %s", path,
-			 st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		rc = lb_err(err, LB_EDB, "cannot open state file '%s': %s", path,
+			    st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
 		atom_evstore_close(st);
-		return -1;
+		return rc;
 	}
 	sqlite3_busy_timeout(st->db, busy_ms > 0 ? busy_ms : EVSTORE_DEFAULT_BUSY_MS);
 	/* WAL: a web server or a second reader never blocks a run. */
-	if (exec(st, "PRAGMA journal_mode = WAL", err, errlen) != 0 ||
-	    exec(st, "PRAGMA synchronous = NORMAL", err, errlen) != 0 ||
-	    setup(st, err, errlen) != 0) {
+	if ((rc = exec(st, "PRAGMA journal_mode = WAL", err)) != 0 ||
+	    (rc = exec(st, "PRAGMA synchronous = NORMAL", err)) != 0 ||
+	    (rc = setup(st, err)) != 0) {
 		atom_evstore_close(st);
-		return -1;
+		return rc;
 	}
 	*out = st;
 	return 0;
 }
 
-int atom_evstore_attach(atom_evstore **out, sqlite3 *db, char *err, size_t errlen)
+int atom_evstore_attach(atom_evstore **out, sqlite3 *db, lb_error *err)
 {
 	const char *name = sqlite3_db_filename(db, "main");
 	atom_evstore *st = new_store(name);
+	int rc;
 
 	*out = NULL;
-	if (!st) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!st)
+		return lb_err_code(err, LB_ENOMEM);
 	st->db = db;
-	if (setup(st, err, errlen) != 0) {
+	if ((rc = setup(st, err)) != 0) {
 		atom_evstore_close(st);
-		return -1;
+		return rc;
 	}
 	*out = st;
 	return 0;
@@ -236,17 +232,19 @@ void atom_evstore_close(atom_evstore *st)
 	free(st);
 }
 
-int atom_evstore_begin(atom_evstore *st, char *err, size_t errlen)
+int atom_evstore_begin(atom_evstore *st, lb_error *err)
 {
-	return exec(st, "BEGIN IMMEDIATE", err, errlen);
+	return exec(st, "BEGIN IMMEDIATE", err);
 }
 
-int atom_evstore_commit(atom_evstore *st, char *err, size_t errlen)
+int atom_evstore_commit(atom_evstore *st, lb_error *err)
 {
+	int rc;
+
 	if (st->keep != EVSTORE_KEEP_ALL && !sqlite3_get_autocommit(st->db) &&
-	    atom_evstore_prune(st, st->keep, NULL, err, errlen) != 0)
-		return -1;
-	return exec(st, "COMMIT", err, errlen);
+	    (rc = atom_evstore_prune(st, st->keep, NULL, err)) != 0)
+		return rc;
+	return exec(st, "COMMIT", err);
 }
 
 void atom_evstore_rollback(atom_evstore *st)
@@ -255,41 +253,39 @@ void atom_evstore_rollback(atom_evstore *st)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int atom_evstore_meta_get(atom_evstore *st, const char *key, char **out, char *err, size_t errlen)
+int atom_evstore_meta_get(atom_evstore *st, const char *key, char **out, lb_error *err)
 {
 	sqlite3_stmt *s;
 	int rc = sqlite3_prepare_v2(st->db, "SELECT value FROM ev_meta WHERE key = ?", -1, &s, NULL);
 
 	*out = NULL;
 	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
+		return fail(st, err, rc, "cannot read");
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		*out = strdup((const char *)sqlite3_column_text(s, 0));
 		sqlite3_finalize(s);
-		if (!*out) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+		if (!*out)
+			return lb_err_code(err, LB_ENOMEM);
 		return 1;
 	}
 	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
 }
 
-int atom_evstore_meta_set(atom_evstore *st, const char *key, const char *value, char *err, size_t errlen)
+int atom_evstore_meta_set(atom_evstore *st, const char *key, const char *value, lb_error *err)
 {
 	sqlite3_stmt *s;
 	int rc = sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO ev_meta VALUES(?, ?)", -1, &s, NULL);
 
 	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot update");
+		return fail(st, err, rc, "cannot update");
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot update");
+	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot update");
 }
 
 static const char *nz(const char *s) { return s ? s : ""; }
@@ -307,16 +303,14 @@ static void bind_event(sqlite3_stmt *s, const atom_ev_event *e)
 	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
 }
 
-int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, char *err, size_t errlen)
+int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, lb_error *err)
 {
 	sqlite3_stmt *s = st->ins;
 	int rc;
 
 	lb_buf_reset(&st->key);
-	if (lirs_merge_url_key(&st->key, nz(e->url)) != 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (lirs_merge_url_key(&st->key, nz(e->url)) != 0)
+		return lb_err_code(err, LB_ENOMEM);
 	sqlite3_reset(s);
 	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, st->key.data, (int)st->key.len, SQLITE_STATIC);
@@ -325,7 +319,7 @@ int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, char *err, size_t
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
-		return fail(st, err, errlen, rc, "cannot add event");
+		return fail(st, err, rc, "cannot add event");
 	return sqlite3_changes(st->db) > 0;
 }
 
@@ -352,7 +346,7 @@ static int cmp_run(const void *a, const void *b)
 }
 
 int atom_evstore_add_run(atom_evstore *st, const atom_ev_event *ev, size_t n, size_t *added,
-		    char *err, size_t errlen)
+		    lb_error *err)
 {
 	run_item *it = calloc(n ? n : 1, sizeof *it);
 	lb_buf keys = LB_BUF_INIT;
@@ -372,22 +366,24 @@ int atom_evstore_add_run(atom_evstore *st, const atom_ev_event *ev, size_t n, si
 	for (i = 0; i < n; i++)
 		it[i].key = keys.data + (uintptr_t)it[i].key;
 	qsort(it, n, sizeof *it, cmp_run);
-	if (own && atom_evstore_begin(st, err, errlen) != 0)
+	if (own && (rc = atom_evstore_begin(st, err)) != 0)
 		goto out;
 	for (i = 0; i < n; i++) {
-		int r = atom_evstore_add(st, it[i].e, err, errlen);
-		if (r < 0)
+		int r = atom_evstore_add(st, it[i].e, err);
+		if (r < 0) {
+			rc = r;
 			goto out;
+		}
 		nadd += (size_t)r;
 	}
-	if (own && atom_evstore_commit(st, err, errlen) != 0)
+	if (own && (rc = atom_evstore_commit(st, err)) != 0)
 		goto out;
 	if (added)
 		*added = nadd;
 	rc = 0;
 	goto out;
 oom:
-	snprintf(err, errlen, "out of memory");
+	rc = lb_err_code(err, LB_ENOMEM);
 out:
 	if (rc != 0 && own)
 		atom_evstore_rollback(st);
@@ -396,12 +392,14 @@ out:
 	return rc;
 }
 
-int atom_evstore_archived(atom_evstore *st, int64_t *last_seq, int64_t *count, char *err, size_t errlen)
+int atom_evstore_archived(atom_evstore *st, int64_t *last_seq, int64_t *count, lb_error *err)
 {
-	if (query_int(st, "SELECT last_seq FROM ev_archives ORDER BY n DESC LIMIT 1", 0,
-		      last_seq, 0, err, errlen) != 0)
-		return -1;
-	return query_int(st, "SELECT max(n) FROM ev_archives", 0, count, 0, err, errlen);
+	int rc;
+
+	if ((rc = query_int(st, "SELECT last_seq FROM ev_archives ORDER BY n DESC LIMIT 1", 0,
+		      last_seq, 0, err)) != 0)
+		return rc;
+	return query_int(st, "SELECT max(n) FROM ev_archives", 0, count, 0, err);
 }
 
 /*
@@ -410,25 +408,23 @@ int atom_evstore_archived(atom_evstore *st, int64_t *last_seq, int64_t *count, c
  * archive.  A first publish of 50,000 events seals 1,000 archives.
  */
 int atom_evstore_seal(atom_evstore *st, int64_t page_size, const char *title, const char *author,
-		 int64_t *sealed, char *err, size_t errlen)
+		 int64_t *sealed, lb_error *err)
 {
 	int64_t after, n, k = 0, first = 0, i = 0;
 	sqlite3_stmt *walk = NULL, *ins = NULL;
 	int rc;
 
-	if (page_size < 1) {
-		snprintf(err, errlen, "page size must be at least 1");
-		return -1;
-	}
-	if (atom_evstore_archived(st, &after, &n, err, errlen) != 0)
-		return -1;
+	if (page_size < 1)
+		return lb_err(err, LB_EINVAL, "page size must be at least 1");
+	if ((rc = atom_evstore_archived(st, &after, &n, err)) != 0)
+		return rc;
 	rc = sqlite3_prepare_v2(st->db, "SELECT seq FROM ev_events WHERE seq > ?1 ORDER BY seq",
 				-1, &walk, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(st->db, "INSERT INTO ev_archives(n, first_seq, last_seq,"
 					" title, author) VALUES(?,?,?,?,?)", -1, &ins, NULL);
 	if (rc != SQLITE_OK) {
-		fail(st, err, errlen, rc, "cannot prepare");
+		rc = fail(st, err, rc, "cannot prepare");
 		goto out;
 	}
 	sqlite3_bind_int64(walk, 1, after);
@@ -447,14 +443,14 @@ int atom_evstore_seal(atom_evstore *st, int64_t page_size, const char *title, co
 		rc = sqlite3_step(ins);
 		sqlite3_reset(ins);
 		if (rc != SQLITE_DONE) {
-			fail(st, err, errlen, rc, "cannot seal archive");
+			rc = fail(st, err, rc, "cannot seal archive");
 			goto out;
 		}
 		k++;
 		i = 0;
 	}
 	if (rc != SQLITE_DONE) {
-		fail(st, err, errlen, rc, "cannot read");
+		rc = fail(st, err, rc, "cannot read");
 		goto out;
 	}
 	rc = 0;
@@ -463,7 +459,7 @@ out:
 	sqlite3_finalize(ins);
 	if (sealed)
 		*sealed = k;
-	return rc == 0 ? 0 : -1;
+	return rc;
 }
 
 /* The columns archive_walk() reads, in its order. */
@@ -473,17 +469,17 @@ out:
  * its parameters, when it has them, ?1 = BELOW and ?2 = LIMIT), stopping
  * at FN's first non-zero return, which is returned. */
 static int archive_walk(atom_evstore *st, const char *sql, int64_t below, int64_t limit,
-			atom_ev_archive_fn fn, void *ctx, char *err, size_t errlen)
+			atom_ev_archive_fn fn, void *ctx, lb_error *err)
 {
 	sqlite3_stmt *s;
 	int64_t count, last;
 	int rc, r = 0;
 
-	if (atom_evstore_archived(st, &last, &count, err, errlen) != 0)
-		return -1;
+	if ((rc = atom_evstore_archived(st, &last, &count, err)) != 0)
+		return rc;
 	rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
 	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
+		return fail(st, err, rc, "cannot read");
 	if (sqlite3_bind_parameter_count(s) == 2) {
 		sqlite3_bind_int64(s, 1, below);
 		sqlite3_bind_int64(s, 2, limit);
@@ -503,35 +499,35 @@ static int archive_walk(atom_evstore *st, const char *sql, int64_t below, int64_
 	sqlite3_finalize(s);
 	if (r != 0)
 		return r;
-	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
 }
 
 int atom_evstore_each_archive(atom_evstore *st, int all, atom_ev_archive_fn fn, void *ctx,
-			 char *err, size_t errlen)
+			 lb_error *err)
 {
 	return archive_walk(st, all ?
 		"SELECT " ARCHIVE_COLS " FROM ev_archives ORDER BY n" :
 		"SELECT " ARCHIVE_COLS " FROM ev_archives"
-		" WHERE written = 0 OR next_linked = 0 ORDER BY n", 0, 0, fn, ctx, err, errlen);
+		" WHERE written = 0 OR next_linked = 0 ORDER BY n", 0, 0, fn, ctx, err);
 }
 
-int atom_evstore_archive_done(atom_evstore *st, int64_t n, int next_linked, char *err, size_t errlen)
+int atom_evstore_archive_done(atom_evstore *st, int64_t n, int next_linked, lb_error *err)
 {
 	sqlite3_stmt *s;
 	int rc = sqlite3_prepare_v2(st->db,
 		"UPDATE ev_archives SET written = 1, next_linked = ? WHERE n = ?", -1, &s, NULL);
 
 	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot update");
+		return fail(st, err, rc, "cannot update");
 	sqlite3_bind_int(s, 1, next_linked);
 	sqlite3_bind_int64(s, 2, n);
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot update");
+	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot update");
 }
 
 int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_seq, atom_ev_event_fn fn,
-		       void *ctx, char *err, size_t errlen)
+		       void *ctx, lb_error *err)
 {
 	static const char sql[] =
 		"SELECT seq, url, last_modified, last_detected, tz_offset, content_length,"
@@ -549,7 +545,7 @@ int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_se
 			st->each = s;
 	}
 	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
+		return fail(st, err, rc, "cannot read");
 	st->each_busy += !own;
 	sqlite3_bind_int64(s, 1, first_seq);
 	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
@@ -575,13 +571,13 @@ int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_se
 	}
 	if (r != 0)
 		return r;
-	return rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
 }
 
 /* ---- cursors for streaming writers (atom.c) ----------------------------- */
 
 int atom_evstore_max_lm(atom_evstore *st, int64_t first_seq, int64_t last_seq, int64_t *max, int *any,
-		   char *err, size_t errlen)
+		   lb_error *err)
 {
 	sqlite3_stmt *s;
 	int rc = SQLITE_OK;
@@ -590,7 +586,7 @@ int atom_evstore_max_lm(atom_evstore *st, int64_t first_seq, int64_t last_seq, i
 		rc = sqlite3_prepare_v2(st->db, "SELECT max(last_modified) FROM ev_events"
 					" WHERE seq >= ?1 AND seq <= ?2", -1, &st->max_lm, NULL);
 	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
+		return fail(st, err, rc, "cannot read");
 	s = st->max_lm;
 	sqlite3_bind_int64(s, 1, first_seq);
 	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
@@ -598,24 +594,24 @@ int atom_evstore_max_lm(atom_evstore *st, int64_t first_seq, int64_t last_seq, i
 	*any = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
 	*max = *any ? sqlite3_column_int64(s, 0) : 0;
 	sqlite3_reset(s);
-	return rc == SQLITE_ROW ? 0 : fail(st, err, errlen, rc, "cannot read");
+	return rc == SQLITE_ROW ? 0 : fail(st, err, rc, "cannot read");
 }
 
-int atom_evstore_count_archives(atom_evstore *st, int all, int64_t *count, char *err, size_t errlen)
+int atom_evstore_count_archives(atom_evstore *st, int all, int64_t *count, lb_error *err)
 {
 	return query_int(st, all ? "SELECT count(*) FROM ev_archives" :
 			 "SELECT count(*) FROM ev_archives WHERE written = 0 OR next_linked = 0",
-			 0, count, 0, err, errlen);
+			 0, count, 0, err);
 }
 
 int atom_evstore_each_archive_desc(atom_evstore *st, int all, int64_t below, int64_t limit,
-			      atom_ev_archive_fn fn, void *ctx, char *err, size_t errlen)
+			      atom_ev_archive_fn fn, void *ctx, lb_error *err)
 {
 	return archive_walk(st, all ?
 		"SELECT " ARCHIVE_COLS " FROM ev_archives WHERE n < ?1 ORDER BY n DESC LIMIT ?2" :
 		"SELECT " ARCHIVE_COLS " FROM ev_archives"
 		" WHERE (written = 0 OR next_linked = 0) AND n < ?1 ORDER BY n DESC LIMIT ?2",
-		below < 0 ? INT64_MAX : below, limit, fn, ctx, err, errlen);
+		below < 0 ? INT64_MAX : below, limit, fn, ctx, err);
 }
 
 /* ---- a run staged on disk (atom_ev_run) --------------------------------------- */
@@ -631,23 +627,20 @@ struct atom_ev_run {
 /* The staged columns, in the order rows are read back (run_row()). */
 #define RUN_COLS "url, key, lm, ld, tz, cl, title, author, source"
 
-static int run_fail(atom_ev_run *r, char *err, size_t errlen, int rc, const char *what)
+static int run_fail(atom_ev_run *r, lb_error *err, int rc, const char *what)
 {
-	snprintf(err, errlen, "temporary run file: %s: %s", what,
-		 r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
-	return -1;
+	return lb_err(err, LB_EDB, "temporary run file: %s: %s", what,
+		      r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
 }
 
-int atom_ev_run_open(atom_ev_run **out, char *err, size_t errlen)
+int atom_ev_run_open(atom_ev_run **out, lb_error *err)
 {
 	atom_ev_run *r = calloc(1, sizeof *r);
 	int rc;
 
 	*out = NULL;
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!r)
+		return lb_err_code(err, LB_ENOMEM);
 	lb_buf_init(&r->key);
 	/* "": a private on-disk database, deleted when closed; its page
 	 * cache (and so the memory of a run of any size) stays bounded. */
@@ -664,9 +657,9 @@ int atom_ev_run_open(atom_ev_run **out, char *err, size_t errlen)
 		rc = sqlite3_prepare_v2(r->db, "INSERT INTO run(" RUN_COLS ") VALUES(?,?,?,?,?,?,?,?,?)",
 					-1, &r->ins, NULL);
 	if (rc != SQLITE_OK) {
-		run_fail(r, err, errlen, rc, "cannot create");
+		rc = run_fail(r, err, rc, "cannot create");
 		atom_ev_run_close(r);
-		return -1;
+		return rc;
 	}
 	*out = r;
 	return 0;
@@ -687,16 +680,14 @@ size_t atom_ev_run_count(const atom_ev_run *r)
 	return r->n;
 }
 
-int atom_ev_run_add(atom_ev_run *r, const atom_ev_event *e, char *err, size_t errlen)
+int atom_ev_run_add(atom_ev_run *r, const atom_ev_event *e, lb_error *err)
 {
 	sqlite3_stmt *s = r->ins;
 	int rc;
 
 	lb_buf_reset(&r->key);
-	if (lirs_merge_url_key(&r->key, nz(e->url)) != 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (lirs_merge_url_key(&r->key, nz(e->url)) != 0)
+		return lb_err_code(err, LB_ENOMEM);
 	/* most URLs are their own key: then only the key is kept (a third
 	 * less to write, sort and read back) */
 	if (strcmp(nz(e->url), r->key.data) == 0)
@@ -708,7 +699,7 @@ int atom_ev_run_add(atom_ev_run *r, const atom_ev_event *e, char *err, size_t er
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
-		return run_fail(r, err, errlen, rc, "cannot add event");
+		return run_fail(r, err, rc, "cannot add event");
 	r->n++;
 	return 0;
 }
@@ -733,7 +724,7 @@ static void run_row(sqlite3_stmt *s, atom_ev_event *e)
  * (the sort behind sql moves only the narrow rows, not titles and URLs).
  */
 static int run_each(atom_ev_run *r, const char *sql, int by_idx, atom_ev_event_fn fn, void *ctx,
-		    char *err, size_t errlen)
+		    lb_error *err)
 {
 	sqlite3_stmt *s, *get = NULL;
 	int rc, x = 0;
@@ -743,7 +734,7 @@ static int run_each(atom_ev_run *r, const char *sql, int by_idx, atom_ev_event_f
 		rc = sqlite3_prepare_v2(r->db, "SELECT " RUN_COLS " FROM run WHERE idx = ?", -1, &get, NULL);
 	if (rc != SQLITE_OK) {
 		sqlite3_finalize(s);
-		return run_fail(r, err, errlen, rc, "cannot read");
+		return run_fail(r, err, rc, "cannot read");
 	}
 	while (x == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		atom_ev_event e;
@@ -761,40 +752,39 @@ static int run_each(atom_ev_run *r, const char *sql, int by_idx, atom_ev_event_f
 	sqlite3_finalize(get);
 	if (x != 0)
 		return x;
-	return rc == SQLITE_DONE ? 0 : run_fail(r, err, errlen, rc, "cannot read");
+	return rc == SQLITE_DONE ? 0 : run_fail(r, err, rc, "cannot read");
 }
 
 typedef struct add_ctx {
 	atom_evstore *st;
 	size_t added;
-	char *err;
-	size_t errlen;
+	lb_error *err;
 } add_ctx;
 
 static int add_one(void *ctx, const atom_ev_event *e)
 {
 	add_ctx *a = ctx;
-	int r = atom_evstore_add(a->st, e, a->err, a->errlen);
+	int r = atom_evstore_add(a->st, e, a->err);
 
 	if (r < 0)
-		return -1;
+		return r;
 	a->added += (size_t)r;
 	return 0;
 }
 
-int atom_evstore_add_staged(atom_evstore *st, atom_ev_run *r, size_t *added, char *err, size_t errlen)
+int atom_evstore_add_staged(atom_evstore *st, atom_ev_run *r, size_t *added, lb_error *err)
 {
-	add_ctx a = { st, 0, err, errlen };
+	add_ctx a = { st, 0, err };
 	int own = sqlite3_get_autocommit(st->db), rc;
 
-	if (own && atom_evstore_begin(st, err, errlen) != 0)
-		return -1;
+	if (own && (rc = atom_evstore_begin(st, err)) != 0)
+		return rc;
 	/* The order of atom_evstore_add_run()'s cmp_run: sequence numbers, and so
 	 * the archives' bytes, do not depend on how a run was passed in. */
 	rc = run_each(r, "SELECT " RUN_COLS " FROM run ORDER BY lm, key, ld DESC, idx DESC", 0,
-		      add_one, &a, err, errlen);
+		      add_one, &a, err);
 	if (rc == 0 && own)
-		rc = atom_evstore_commit(st, err, errlen);
+		rc = atom_evstore_commit(st, err);
 	if (rc != 0 && own)
 		atom_evstore_rollback(st);
 	if (rc == 0 && added)
@@ -803,7 +793,7 @@ int atom_evstore_add_staged(atom_evstore *st, atom_ev_run *r, size_t *added, cha
 }
 
 /* The winners, one per key, into the table win (made once). */
-static int run_winners(atom_ev_run *r, char *err, size_t errlen)
+static int run_winners(atom_ev_run *r, lb_error *err)
 {
 	sqlite3_stmt *s = NULL, *ins = NULL;
 	lb_buf prev = LB_BUF_INIT;
@@ -843,31 +833,33 @@ static int run_winners(atom_ev_run *r, char *err, size_t errlen)
 	sqlite3_finalize(ins);
 	lb_buf_release(&prev);
 	if (rc != SQLITE_DONE)
-		return run_fail(r, err, errlen, rc, "cannot sort");
+		return run_fail(r, err, rc, "cannot sort");
 	r->have_win = 1;
 	return 0;
 }
 
-int atom_ev_run_each_latest(atom_ev_run *r, atom_ev_event_fn fn, void *ctx, char *err, size_t errlen)
+int atom_ev_run_each_latest(atom_ev_run *r, atom_ev_event_fn fn, void *ctx, lb_error *err)
 {
-	if (run_winners(r, err, errlen) != 0)
-		return -1;
+	int rc;
+
+	if ((rc = run_winners(r, err)) != 0)
+		return rc;
 	/* lirs_merge_each()'s order */
-	return run_each(r, "SELECT idx FROM win ORDER BY lm DESC, key", 1, fn, ctx, err, errlen);
+	return run_each(r, "SELECT idx FROM win ORDER BY lm DESC, key", 1, fn, ctx, err);
 }
 
-int atom_ev_run_max_lm(atom_ev_run *r, int64_t *max, int *any, char *err, size_t errlen)
+int atom_ev_run_max_lm(atom_ev_run *r, int64_t *max, int *any, lb_error *err)
 {
 	sqlite3_stmt *s;
 	int rc = sqlite3_prepare_v2(r->db, "SELECT max(lm) FROM run", -1, &s, NULL);
 
 	if (rc != SQLITE_OK)
-		return run_fail(r, err, errlen, rc, "cannot read");
+		return run_fail(r, err, rc, "cannot read");
 	rc = sqlite3_step(s);
 	*any = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
 	*max = *any ? sqlite3_column_int64(s, 0) : 0;
 	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : run_fail(r, err, errlen, rc, "cannot read");
+	return rc == SQLITE_ROW ? 0 : run_fail(r, err, rc, "cannot read");
 }
 
 /* ---- retention ---------------------------------------------------------- */
@@ -882,31 +874,32 @@ int64_t atom_evstore_retention(const atom_evstore *st)
 	return st->keep;
 }
 
-static int meta_int(atom_evstore *st, const char *key, int64_t *v, char *err, size_t errlen)
+static int meta_int(atom_evstore *st, const char *key, int64_t *v, lb_error *err)
 {
 	char *s = NULL;
-	int r = atom_evstore_meta_get(st, key, &s, err, errlen);
+	int r = atom_evstore_meta_get(st, key, &s, err);
 
 	*v = r == 1 ? strtoll(s, NULL, 10) : 0;
 	free(s);
 	return r < 0 ? -1 : 0;
 }
 
-static int meta_set_int(atom_evstore *st, const char *key, int64_t v, char *err, size_t errlen)
+static int meta_set_int(atom_evstore *st, const char *key, int64_t v, lb_error *err)
 {
 	char b[32];
 
 	snprintf(b, sizeof b, "%lld", (long long)v);
-	return atom_evstore_meta_set(st, key, b, err, errlen);
+	return atom_evstore_meta_set(st, key, b, err);
 }
 
-int atom_evstore_pruned(atom_evstore *st, int64_t *archives, int64_t *events, char *err, size_t errlen)
+int atom_evstore_pruned(atom_evstore *st, int64_t *archives, int64_t *events, lb_error *err)
 {
 	int64_t a, e;
+	int rc;
 
-	if (meta_int(st, "pruned_archives", &a, err, errlen) != 0 ||
-	    meta_int(st, "pruned_events", &e, err, errlen) != 0)
-		return -1;
+	if ((rc = meta_int(st, "pruned_archives", &a, err)) != 0 ||
+	    (rc = meta_int(st, "pruned_events", &e, err)) != 0)
+		return rc;
 	if (archives)
 		*archives = a;
 	if (events)
@@ -922,21 +915,21 @@ int atom_evstore_pruned(atom_evstore *st, int64_t *archives, int64_t *events, ch
  * bounded by what is kept, not by the history.
  */
 static int prune_point(atom_evstore *st, int64_t keep, int64_t *n, int64_t *last_seq,
-		       char *err, size_t errlen)
+		       lb_error *err)
 {
 	int64_t top, due;
 	sqlite3_stmt *s;
 	int rc;
 
 	*n = 0;
-	if (query_int(st, "SELECT max(seq) FROM ev_events", 0, &top, 0, err, errlen) != 0 ||
-	    query_int(st, "SELECT min(n) FROM ev_archives WHERE written = 0 OR next_linked = 0",
-		      0, &due, INT64_MAX, err, errlen) != 0)
-		return -1;
+	if ((rc = query_int(st, "SELECT max(seq) FROM ev_events", 0, &top, 0, err)) != 0 ||
+	    (rc = query_int(st, "SELECT min(n) FROM ev_archives WHERE written = 0 OR next_linked = 0",
+		      0, &due, INT64_MAX, err)) != 0)
+		return rc;
 	rc = sqlite3_prepare_v2(st->db, "SELECT n, last_seq FROM ev_archives"
 				" WHERE n < ?1 AND last_seq <= ?2 ORDER BY n DESC LIMIT 1", -1, &s, NULL);
 	if (rc != SQLITE_OK)
-		return fail(st, err, errlen, rc, "cannot read");
+		return fail(st, err, rc, "cannot read");
 	sqlite3_bind_int64(s, 1, due);
 	sqlite3_bind_int64(s, 2, top - keep);
 	rc = sqlite3_step(s);
@@ -945,33 +938,34 @@ static int prune_point(atom_evstore *st, int64_t keep, int64_t *n, int64_t *last
 		*last_seq = sqlite3_column_int64(s, 1);
 	}
 	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(st, err, errlen, rc, "cannot read");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
 }
 
-int atom_evstore_prune(atom_evstore *st, int64_t keep_events, int64_t *pruned, char *err, size_t errlen)
+int atom_evstore_prune(atom_evstore *st, int64_t keep_events, int64_t *pruned, lb_error *err)
 {
 	int64_t n, last, done_a, done_e, gone;
 	char sql[128];
+	int rc;
 
 	if (pruned)
 		*pruned = 0;
 	if (keep_events < 0)
 		return 0;
-	if (prune_point(st, keep_events, &n, &last, err, errlen) != 0)
-		return -1;
+	if ((rc = prune_point(st, keep_events, &n, &last, err)) != 0)
+		return rc;
 	if (n == 0)
 		return 0;
 	/* rowid ranges: the b-tree is cut from its start, O(removed + log n) */
 	snprintf(sql, sizeof sql, "DELETE FROM ev_events WHERE seq <= %lld", (long long)last);
-	if (exec(st, sql, err, errlen) != 0)
-		return -1;
+	if ((rc = exec(st, sql, err)) != 0)
+		return rc;
 	gone = sqlite3_changes(st->db);
 	snprintf(sql, sizeof sql, "DELETE FROM ev_archives WHERE n <= %lld", (long long)n);
-	if (exec(st, sql, err, errlen) != 0 ||
-	    atom_evstore_pruned(st, &done_a, &done_e, err, errlen) != 0 ||
-	    meta_set_int(st, "pruned_archives", n, err, errlen) != 0 ||
-	    meta_set_int(st, "pruned_events", done_e + gone, err, errlen) != 0)
-		return -1;
+	if ((rc = exec(st, sql, err)) != 0 ||
+	    (rc = atom_evstore_pruned(st, &done_a, &done_e, err)) != 0 ||
+	    (rc = meta_set_int(st, "pruned_archives", n, err)) != 0 ||
+	    (rc = meta_set_int(st, "pruned_events", done_e + gone, err)) != 0)
+		return rc;
 	if (pruned)
 		*pruned = gone;
 	return 0;
