@@ -28,14 +28,14 @@
 /* What update.c's save_page() and add_event() record for a page whose
  * text changed at lm, checked at now. */
 static int mark_updated(ant_store *s, atom_evstore *ev, ant_store_page *p, int64_t lm, int64_t now,
-			char *err, size_t errlen)
+			lb_error *err)
 {
 	ant_store_page got;
 	atom_ev_event e;
 	int r;
 
 	ant_store_page_init(&got);
-	if (ant_store_page_get(s, p->url_key, &got, err, errlen) != 1)
+	if (ant_store_page_get(s, p->url_key, &got, err) != 1)
 		return -1;
 	got.st.last_modified = lm;
 	got.st.last_detected = now;
@@ -45,11 +45,11 @@ static int mark_updated(ant_store *s, atom_evstore *ev, ant_store_page *p, int64
 	got.st.detected_by = "text";
 	got.st.has_hash = 1;
 	got.st.text_hash = (uint64_t)lm;
-	r = ant_store_page_save(s, &got, err, errlen);
+	r = ant_store_page_save(s, &got, err);
 	e = (atom_ev_event){ .url = got.url, .last_modified = lm, .last_detected = now,
 			.tz_offset = 32400, .content_length = 1500, .title = got.title,
 			.author = got.author, .source_url = got.url };
-	if (r == 0 && atom_evstore_add(ev, &e, err, errlen) < 0)
+	if (r == 0 && atom_evstore_add(ev, &e, err) < 0)
 		r = -1;
 	ant_store_page_release(&got);
 	return r;
@@ -58,7 +58,7 @@ static int mark_updated(ant_store *s, atom_evstore *ev, ant_store_page *p, int64
 int main(int argc, char **argv)
 {
 	ant_store *s;
-	char err[512];
+	lb_error err = LB_ERROR_INIT;
 	long n, groups, i;
 	int64_t updated;
 	atom_evstore *ev = NULL;
@@ -69,14 +69,13 @@ int main(int argc, char **argv)
 		fputs("usage: seed DB URL_PREFIX N [GROUPS [UPDATED]]\n", stderr);
 		return 2;
 	}
-	err[0] = 0;
 	n = atol(argv[3]);
 	groups = argc > 4 ? atol(argv[4]) : 0;
 	updated = argc > 5 ? atoll(argv[5]) : 0;
-	if (ant_store_open(&s, argv[1], STORE_OPEN_EXISTING, err, sizeof err) < 0 ||
-	    (updated && atom_evstore_attach(&ev, ant_store_db(s), err, sizeof err) < 0) ||
-	    ant_store_begin(s, err, sizeof err) < 0) {
-		fprintf(stderr, "seed: %s\n", err);
+	if (ant_store_open(&s, argv[1], STORE_OPEN_EXISTING, &err) < 0 ||
+	    (updated && atom_evstore_attach(&ev, ant_store_db(s), &err) < 0) ||
+	    ant_store_begin(s, &err) < 0) {
+		fprintf(stderr, "seed: %s\n", lb_error_msg(&err));
 		return 2;
 	}
 	lb_buf_init(&url); lb_buf_init(&key); lb_buf_init(&title); lb_buf_init(&group);
@@ -104,14 +103,14 @@ int main(int argc, char **argv)
 		p.source_url = url.data;
 		p.created = time(NULL);
 		/* 1: already there; with UPDATED that is a later update run */
-		if ((r = ant_store_page_add(s, &p, err, sizeof err)) < 0 || (r == 1 && !updated) ||
-		    (updated && mark_updated(s, ev, &p, updated - i, updated, err, sizeof err) != 0)) {
-			fprintf(stderr, "seed: '%s': %s\n", url.data, err);
+		if ((r = ant_store_page_add(s, &p, &err)) < 0 || (r == 1 && !updated) ||
+		    (updated && mark_updated(s, ev, &p, updated - i, updated, &err) != 0)) {
+			fprintf(stderr, "seed: '%s': %s\n", url.data, lb_error_msg(&err));
 			rc = 2;
 		}
 	}
-	if (rc == 0 && ant_store_commit(s, err, sizeof err) < 0) {
-		fprintf(stderr, "seed: %s\n", err);
+	if (rc == 0 && ant_store_commit(s, &err) < 0) {
+		fprintf(stderr, "seed: %s\n", lb_error_msg(&err));
 		rc = 2;
 	}
 	lb_buf_release(&url); lb_buf_release(&key); lb_buf_release(&title); lb_buf_release(&group);

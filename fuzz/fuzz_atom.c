@@ -77,7 +77,8 @@ static void check(const char *dir, int64_t archives)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *buf = malloc(size + 1), *f[2 + 4 * MAX_EVENTS], err[512], dir[512];
+	char *buf = malloc(size + 1), *f[2 + 4 * MAX_EVENTS], dir[512];
+	lb_error err = LB_ERROR_INIT;
 	atom_ev_event ev[MAX_EVENTS];
 	size_t nf = 0, n = 0, i;
 	char *p;
@@ -108,13 +109,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* lirs atom */
 	snprintf(dir, sizeof dir, "%s/lirs", root);
-	if (atom_evstore_open(&st, ":memory:", 0, err, sizeof err) != 0 || atom_ev_run_open(&run, err, sizeof err) != 0)
+	if (atom_evstore_open(&st, ":memory:", 0, &err) != 0 || atom_ev_run_open(&run, &err) != 0)
 		abort();
 	for (i = 0; i < n; i++)
-		if (atom_ev_run_add(run, &ev[i], err, sizeof err) != 0)
+		if (atom_ev_run_add(run, &ev[i], &err) != 0)
 			abort();
-	if (atom_publish_run(st, dir, &cfg, run, &stats, err, sizeof err) != 0) {
-		fprintf(stderr, "fuzz_atom: lirs path: %s\n", err);
+	if (atom_publish_run(st, dir, &cfg, run, &stats, &err) != 0) {
+		fprintf(stderr, "fuzz_atom: lirs path: %s\n", lb_error_msg(&err));
 		abort();
 	}
 	check(dir, stats.archives_total);
@@ -124,13 +125,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* the antenna */
 	snprintf(dir, sizeof dir, "%s/antenna", root);
-	if (sqlite3_open(":memory:", &db) != SQLITE_OK || atom_evstore_attach(&st, db, err, sizeof err) != 0)
+	if (sqlite3_open(":memory:", &db) != SQLITE_OK || atom_evstore_attach(&st, db, &err) != 0)
 		abort();
 	for (i = 0; i < n; i++)
-		if (atom_evstore_add(st, &ev[i], err, sizeof err) < 0)
+		if (atom_evstore_add(st, &ev[i], &err) < 0)
 			abort();
-	if (atom_publish(st, dir, &cfg, NULL, 0, ev, n, &stats, err, sizeof err) != 0) {
-		fprintf(stderr, "fuzz_atom: antenna path: %s\n", err);
+	if (atom_publish(st, dir, &cfg, NULL, 0, ev, n, &stats, &err) != 0) {
+		fprintf(stderr, "fuzz_atom: antenna path: %s\n", lb_error_msg(&err));
 		abort();
 	}
 	check(dir, stats.archives_total);

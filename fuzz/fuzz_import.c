@@ -17,7 +17,7 @@
 
 static int on_entry(void *ctx, const ant_imp_entry *e)
 {
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	(void)ctx;
 	if (!e->url || !e->title || !e->author || !e->group || !e->ignore || !e->charset)
@@ -27,7 +27,7 @@ static int on_entry(void *ctx, const ant_imp_entry *e)
 	for (const char *p = e->ignore; *p;) {
 		size_t n = strcspn(p, "\n");
 		char *one = strndup(p, n);
-		if (!one || ant_page_pattern_check(one, err, sizeof err) < 0)
+		if (!one || ant_page_pattern_check(one, &err) < 0)
 			abort();
 		free(one);
 		p += n + (p[n] == '\n');

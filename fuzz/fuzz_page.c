@@ -18,14 +18,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	static const char *const ignore[] = { "#counter", ".ad", "[0-9]+ hits", "x*" };
 	ant_page_info pi;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 	unsigned opt;
 
 	if (size < 1)
 		return 0;
 	opt = data[0];
 	if (ant_page_analyze((const char *)data + 1, size - 1, ctypes[opt & 7],
-			 (opt & 8) ? ignore : NULL, (opt & 8) ? 4 : 0, &pi, err, sizeof err) == 0)
+			 (opt & 8) ? ignore : NULL, (opt & 8) ? 4 : 0, &pi, &err) == 0)
 		ant_page_info_release(&pi);
 	return 0;
 }

@@ -41,12 +41,12 @@ struct add_opts {
 
 static int add_ignore(struct add_opts *o, const char *pat)
 {
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	if (strchr(pat, '\n'))
 		return cli_error("--ignore: a pattern cannot contain a newline"), -1;
-	if (ant_page_pattern_check(pat, err, sizeof err) < 0)
-		return cli_error("--ignore: bad pattern '%s': %s", pat, err), -1;
+	if (ant_page_pattern_check(pat, &err) < 0)
+		return cli_error("--ignore: bad pattern '%s': %s", pat, lb_error_msg(&err)), -1;
 	if ((o->ignore.len && lb_buf_addc(&o->ignore, '\n') < 0) || lb_buf_adds(&o->ignore, pat) < 0)
 		return cli_error("out of memory"), -1;
 	return 0;
@@ -55,7 +55,7 @@ static int add_ignore(struct add_opts *o, const char *pat)
 static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o)
 {
 	ant_store_page p;
-	char err[512];
+	lb_error err = LB_ERROR_INIT;
 	int rc;
 
 	ant_store_page_init(&p);
@@ -70,9 +70,9 @@ static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o
 	p.created = time(NULL);
 	p.feed_url = (char *)o->feed;
 	p.feed_by_user = o->feed != NULL;
-	rc = ant_store_page_add(s, &p, err, sizeof err);
+	rc = ant_store_page_add(s, &p, &err);
 	if (rc < 0)
-		cli_error("%s", err);
+		cli_error("%s", lb_error_msg(&err));
 	else if (rc > 0)
 		cli_error("'%s' is already watched", url);
 	else
@@ -83,7 +83,7 @@ static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o
 static int add_source(ant_store *s, const char *url, char *key, int atom)
 {
 	ant_store_source src;
-	char err[512];
+	lb_error err = LB_ERROR_INIT;
 	int rc;
 
 	ant_store_source_init(&src);
@@ -91,9 +91,9 @@ static int add_source(ant_store *s, const char *url, char *key, int atom)
 	src.url_key = key;
 	src.created = time(NULL);
 	src.kind = atom ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
-	rc = ant_store_source_add(s, &src, err, sizeof err);
+	rc = ant_store_source_add(s, &src, &err);
 	if (rc < 0)
-		cli_error("%s", err);
+		cli_error("%s", lb_error_msg(&err));
 	else if (rc > 0)
 		cli_error("'%s' is already a source", url);
 	else

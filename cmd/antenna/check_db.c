@@ -46,14 +46,14 @@ static const char *what(const char *table)
 	return "";
 }
 
-static int report(ant_store *s, char *err, size_t errlen)
+static int report(ant_store *s, lb_error *err)
 {
 	ant_store_sizes z;
 	atom_evstore *ev = NULL;
 	int64_t keep = ant_keep_events(s), parch = 0, pev = 0;
 	char b[32];
 
-	if (ant_store_sizes_get(s, &z, err, errlen) < 0)
+	if (ant_store_sizes_get(s, &z, err) < 0)
 		return -1;
 	human(b, sizeof b, z.pages * z.page_size);
 	printf("file: %s, %" PRId64 " pages of %" PRId64 " bytes, %" PRId64 " free\n",
@@ -71,8 +71,8 @@ static int report(ant_store *s, char *err, size_t errlen)
 	if (!z.exact)
 		printf("(bytes per table need SQLite's dbstat table, not in this build)\n");
 	ant_store_sizes_free(&z);
-	if (atom_evstore_attach(&ev, ant_store_db(s), err, errlen) < 0 ||
-	    atom_evstore_pruned(ev, &parch, &pev, err, errlen) < 0) {
+	if (atom_evstore_attach(&ev, ant_store_db(s), err) < 0 ||
+	    atom_evstore_pruned(ev, &parch, &pev, err) < 0) {
 		atom_evstore_close(ev);
 		return -1;
 	}
@@ -97,7 +97,7 @@ int cmd_check_db(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	ant_store *s;
-	char err[512];
+	lb_error err = LB_ERROR_INIT;
 	int c, rc, quiet = 0;
 
 	while ((c = cli_getopt(argc, argv, "hq", opts, help)) != -1) {
@@ -109,14 +109,14 @@ int cmd_check_db(int argc, char **argv)
 	}
 	if (!(s = antcmd_open_no_operand(argc, argv, help)))
 		return CLI_FATAL;
-	rc = ant_store_check(s, err, sizeof err);
+	rc = ant_store_check(s, &err);
 	if (rc == 0) {
 		printf("ok\n");
 		if (!quiet)
-			rc = report(s, err, sizeof err);
+			rc = report(s, &err);
 	}
 	if (rc < 0)
-		cli_error("%s", err);
+		cli_error("%s", lb_error_msg(&err));
 	ant_store_close(s);
 	return rc < 0 ? CLI_FATAL : CLI_OK;
 }

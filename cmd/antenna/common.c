@@ -20,10 +20,10 @@ const char *antcmd_db_path = "antenna.db";
 ant_store *antcmd_open(int mode)
 {
 	ant_store *s;
-	char err[512];
+	lb_error err = LB_ERROR_INIT;
 
-	if (ant_store_open(&s, antcmd_db_path, mode, err, sizeof err) < 0) {
-		cli_error("%s", err);
+	if (ant_store_open(&s, antcmd_db_path, mode, &err) < 0) {
+		cli_error("%s", lb_error_msg(&err));
 		return NULL;
 	}
 	return s;

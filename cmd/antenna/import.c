@@ -65,7 +65,7 @@ struct imp {
 	unsigned added, updated, same, src_added, src_same, timed, errors, unmapped;
 	unsigned total_errors;
 	int db_failed;
-	char err[512];
+	lb_error err;
 	lb_buf tmp;
 	struct tfiles *tf;       /* tama.cfg being read */
 };
@@ -199,7 +199,7 @@ static int add_source(struct imp *m, const ant_imp_entry *e, const char *key)
 	src.url = (char *)e->url;
 	src.url_key = (char *)key;
 	src.created = m->now;
-	rc = ant_store_source_add(m->s, &src, m->err, sizeof m->err);
+	rc = ant_store_source_add(m->s, &src, &m->err);
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
@@ -239,7 +239,7 @@ static int add_page(struct imp *m, const ant_imp_entry *e, const char *key, cons
 	p.source_url = (char *)e->url;
 	p.created = m->now;
 	p.imported = m->now;
-	rc = ant_store_page_add(m->s, &p, m->err, sizeof m->err);
+	rc = ant_store_page_add(m->s, &p, &m->err);
 	if (rc == 0) {
 		m->added++;
 		printf("%sadd page %s", would(m), e->url);
@@ -265,17 +265,17 @@ static int apply(struct imp *m, const ant_imp_entry *e)
 	if (!url_usable(m, e))
 		return 0;
 	if (!(key = antcmd_url_key(e->url)))
-		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+		return lb_err_code(&m->err, LB_ENOMEM);
 	if (e->kind == IMP_SOURCE) {
 		rc = add_source(m, e, key);
 		free(key);
 		return rc;
 	}
-	rc = ant_store_page_get(m->s, key, &p, m->err, sizeof m->err);
+	rc = ant_store_page_get(m->s, key, &p, &m->err);
 	if (rc == 0)
 		rc = add_page(m, e, key, group) < 0 ? -1 : 0;
 	else if (rc > 0 && (rc = merge_into(m, &p, e, group, &ch)) > 0) {
-		rc = ant_store_page_set_config(m->s, &p, m->err, sizeof m->err);
+		rc = ant_store_page_set_config(m->s, &p, &m->err);
 		if (rc == 0) {
 			m->updated++;
 			printf("%supdate page %s:%s\n", would(m), p.url, ch.data);
@@ -332,7 +332,7 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 		       m->file, r->line, r->url);
 		return 0;
 	}
-	if ((rc = ant_store_page_get(m->s, key, &p, m->err, sizeof m->err)) <= 0)
+	if ((rc = ant_store_page_get(m->s, key, &p, &m->err)) <= 0)
 		return rc;
 	if (r->last_modified > p.st.last_modified) {
 		p.st.last_modified = r->last_modified;
@@ -342,7 +342,7 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 		if (lb_url_is_http(r->source_url) && set_str(&p.source_url, r->source_url) < 0)
 			rc = -1;
 		else
-			rc = ant_store_page_save(m->s, &p, m->err, sizeof m->err);
+			rc = ant_store_page_save(m->s, &p, &m->err);
 		if (rc == 0) {
 			m->timed++;
 			fmt_utc(when, sizeof when, r->last_modified);
@@ -393,7 +393,7 @@ static int import_lirs(struct imp *m, const lb_buf *data)
 	int rc;
 
 	if (!rd)
-		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+		return lb_err_code(&m->err, LB_ENOMEM);
 	rc = lirs_reader_feed(rd, data->data, data->len);
 	if (rc == 0)
 		rc = lirs_reader_finish(rd);
@@ -407,7 +407,7 @@ static int import_lirs(struct imp *m, const lb_buf *data)
 
 /* ---- files --------------------------------------------------------------------- */
 
-static int read_all(const char *path, size_t max, lb_buf *out, char *err, size_t errlen)
+static int read_all(const char *path, size_t max, lb_buf *out, lb_error *err)
 {
 	FILE *fp = fopen(path, "rb");
 	char b[65536];
@@ -415,21 +415,22 @@ static int read_all(const char *path, size_t max, lb_buf *out, char *err, size_t
 
 	lb_buf_reset(out);
 	if (!fp)
-		return snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno)), -1;
+		return lb_err_sys(err, "cannot open '%s'", path);
 	while ((n = fread(b, 1, sizeof b, fp)) > 0) {
 		if (out->len + n > max) {
 			fclose(fp);
-			return snprintf(err, errlen, "'%s' is larger than %zu bytes (--max-bytes)", path, max), -1;
+			return lb_err(err, LB_ETOOBIG, "'%s' is larger than %zu bytes (--max-bytes)", path, max);
 		}
 		if (lb_buf_add(out, b, n) < 0) {
 			fclose(fp);
-			return snprintf(err, errlen, "out of memory"), -1;
+			return lb_err_code(err, LB_ENOMEM);
 		}
 	}
 	if (ferror(fp)) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		int rc = lb_err_sys(err, "cannot read '%s'", path);
+
 		fclose(fp);
-		return -1;
+		return rc;
 	}
 	fclose(fp);
 	return 0;
@@ -509,7 +510,7 @@ static int import_tama_cfg(struct imp *m, const lb_buf *utf8, size_t max)
 	int rc = 0;
 
 	if (!dir)
-		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+		return lb_err_code(&m->err, LB_ENOMEM);
 	slash = strrchr(dir, '/');
 	if (slash) *slash = '\0'; else strcpy(dir, ".");
 	m->tf = &t;
@@ -541,7 +542,7 @@ static int import_tama_cfg(struct imp *m, const lb_buf *utf8, size_t max)
 	}
 	free(t.path); free(t.name); free(t.remote); free(dir);
 	if (t.oom)
-		return snprintf(m->err, sizeof m->err, "out of memory"), -1;
+		return lb_err_code(&m->err, LB_ENOMEM);
 	return rc;
 }
 
@@ -595,8 +596,8 @@ static int import_file(struct imp *m, const char *path, ant_imp_format from, siz
 	m->file = path;
 	m->added = m->updated = m->same = m->src_added = m->src_same = 0;
 	m->timed = m->errors = m->unmapped = 0;
-	if (read_all(path, max, &raw, m->err, sizeof m->err) < 0) {
-		cli_error("%s", m->err);
+	if (read_all(path, max, &raw, &m->err) < 0) {
+		cli_error("%s", lb_error_msg(&m->err));
 		m->total_errors++;
 		lb_buf_release(&raw);
 		return 0;
@@ -667,9 +668,9 @@ int cmd_import(int argc, char **argv)
 	m.now = antcmd_now(now);
 	m.allow_file = ant_store_config_int(m.s, CFG_ALLOW_FILE, 0) != 0;
 	/* An update running now would write its older view of the pages back. */
-	if (ant_store_lock(m.s, STORE_LOCK_WAIT, m.err, sizeof m.err) < 0 ||
-	    ant_store_begin(m.s, m.err, sizeof m.err) < 0) {
-		cli_error("%s", m.err);
+	if (ant_store_lock(m.s, STORE_LOCK_WAIT, &m.err) < 0 ||
+	    ant_store_begin(m.s, &m.err) < 0) {
+		cli_error("%s", lb_error_msg(&m.err));
 		ant_store_close(m.s);
 		return CLI_FATAL;
 	}
@@ -677,12 +678,12 @@ int cmd_import(int argc, char **argv)
 		rc = import_file(&m, argv[i], from, max);
 	if (rc < 0 || m.dry) {
 		ant_store_rollback(m.s);
-	} else if (ant_store_commit(m.s, m.err, sizeof m.err) < 0) {
+	} else if (ant_store_commit(m.s, &m.err) < 0) {
 		ant_store_rollback(m.s);
 		rc = -1;
 	}
 	if (rc < 0)
-		cli_error("%s", m.err);
+		cli_error("%s", lb_error_msg(&m.err));
 	ant_store_close(m.s);
 	lb_buf_release(&m.tmp);
 	if (fflush(stdout) != 0 || ferror(stdout))

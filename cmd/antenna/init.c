@@ -52,11 +52,11 @@ static const struct { const char *key, *value; } defaults[] = {
 
 struct setting { const char *key; const char *value; };
 
-static int set_defaults(ant_store *s, char *err, size_t errlen)
+static int set_defaults(ant_store *s, lb_error *err)
 {
 	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++) {
 		char *v = ant_store_config_get(s, defaults[i].key);
-		int rc = v ? 0 : ant_store_config_set(s, defaults[i].key, defaults[i].value, err, errlen);
+		int rc = v ? 0 : ant_store_config_set(s, defaults[i].key, defaults[i].value, err);
 		free(v);
 		if (rc < 0)
 			return -1;
@@ -87,7 +87,7 @@ int cmd_init(int argc, char **argv)
 	int64_t v;
 	int c, rc = CLI_OK;
 	ant_store *s;
-	char err[512];
+	lb_error err = LB_ERROR_INIT;
 
 	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
 		struct setting *x = &set[nset < maxset ? nset : maxset - 1];
@@ -141,18 +141,18 @@ int cmd_init(int argc, char **argv)
 		return cli_usage_error(help, "unexpected argument '%s'", argv[optind]);
 	if (!(s = antcmd_open(STORE_OPEN_CREATE)))
 		return CLI_FATAL;
-	if (ant_store_begin(s, err, sizeof err) < 0 || set_defaults(s, err, sizeof err) < 0)
+	if (ant_store_begin(s, &err) < 0 || set_defaults(s, &err) < 0)
 		goto fail;
 	for (size_t i = 0; i < nset; i++)
-		if (ant_store_config_set(s, set[i].key, set[i].value, err, sizeof err) < 0)
+		if (ant_store_config_set(s, set[i].key, set[i].value, &err) < 0)
 			goto fail;
-	if (ant_store_commit(s, err, sizeof err) < 0)
+	if (ant_store_commit(s, &err) < 0)
 		goto fail;
 	printf("initialised '%s'\n", antcmd_db_path);
 	ant_store_close(s);
 	return rc;
 fail:
-	cli_error("%s", err);
+	cli_error("%s", lb_error_msg(&err));
 	ant_store_rollback(s);
 	ant_store_close(s);
 	return CLI_FATAL;

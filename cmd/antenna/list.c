@@ -98,34 +98,34 @@ static int source_line(lb_buf *o, const ant_store_source *x, int json)
 	return lb_buf_adds(o, "}\n");
 }
 
-static int list_pages(ant_store *s, int json, lb_buf *o, char *err, size_t errlen)
+static int list_pages(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
 	ant_store_page *p;
 	size_t n;
 	int64_t tz = ant_store_config_int(s, CFG_TZ, 32400);
 
-	if (ant_store_pages_load(s, &p, &n, err, errlen) < 0)
+	if (ant_store_pages_load(s, &p, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if ((json ? page_json(o, &p[i]) : page_text(o, &p[i], tz)) < 0) {
 			ant_store_pages_free(p, n);
-			return snprintf(err, errlen, "out of memory"), -1;
+			return lb_err_code(err, LB_ENOMEM);
 		}
 	ant_store_pages_free(p, n);
 	return 0;
 }
 
-static int list_sources(ant_store *s, int json, lb_buf *o, char *err, size_t errlen)
+static int list_sources(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
 	ant_store_source *x;
 	size_t n;
 
-	if (ant_store_sources_load(s, &x, &n, err, errlen) < 0)
+	if (ant_store_sources_load(s, &x, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (source_line(o, &x[i], json) < 0) {
 			ant_store_sources_free(x, n);
-			return snprintf(err, errlen, "out of memory"), -1;
+			return lb_err_code(err, LB_ENOMEM);
 		}
 	ant_store_sources_free(x, n);
 	return 0;
@@ -142,7 +142,7 @@ int cmd_list(int argc, char **argv)
 	int c, json = 0, sources = 0, rc;
 	ant_store *s;
 	lb_buf o = LB_BUF_INIT;
-	char err[512];
+	lb_error err = LB_ERROR_INIT;
 
 	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
 		switch (c) {
@@ -161,11 +161,11 @@ int cmd_list(int argc, char **argv)
 	}
 	if (!(s = antcmd_open_no_operand(argc, argv, help)))
 		return CLI_FATAL;
-	rc = sources ? list_sources(s, json, &o, err, sizeof err)
-		     : list_pages(s, json, &o, err, sizeof err);
+	rc = sources ? list_sources(s, json, &o, &err)
+		     : list_pages(s, json, &o, &err);
 	ant_store_close(s);
 	if (rc < 0) {
-		cli_error("%s", err);
+		cli_error("%s", lb_error_msg(&err));
 		lb_buf_release(&o);
 		return CLI_FATAL;
 	}

@@ -20,7 +20,8 @@ int cmd_remove(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	ant_store *s;
-	char *key, err[512];
+	char *key;
+	lb_error err = LB_ERROR_INIT;
 	int c, rc;
 
 	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1)
@@ -32,11 +33,11 @@ int cmd_remove(int argc, char **argv)
 		return cli_usage_error(help, "one URL is needed");
 	if (!(s = antcmd_open_url(argv[optind], &key)))
 		return CLI_FATAL;
-	rc = ant_store_page_remove(s, key, err, sizeof err);
+	rc = ant_store_page_remove(s, key, &err);
 	if (rc == 0)
-		rc = ant_store_source_remove(s, key, err, sizeof err);
+		rc = ant_store_source_remove(s, key, &err);
 	if (rc < 0)
-		cli_error("%s", err);
+		cli_error("%s", lb_error_msg(&err));
 	else if (rc == 0)
 		cli_error("'%s' is not watched", argv[optind]);
 	else

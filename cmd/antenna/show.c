@@ -110,12 +110,12 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	}
 }
 
-static int find_source(ant_store *s, const char *key, int64_t tz, char *err, size_t errlen)
+static int find_source(ant_store *s, const char *key, int64_t tz, lb_error *err)
 {
 	ant_store_source *x;
 	size_t n, i;
 
-	if (ant_store_sources_load(s, &x, &n, err, errlen) < 0)
+	if (ant_store_sources_load(s, &x, &n, err) < 0)
 		return -1;
 	for (i = 0; i < n && strcmp(x[i].url_key, key) != 0; i++)
 		;
@@ -133,7 +133,8 @@ int cmd_show(int argc, char **argv)
 	};
 	ant_store *s;
 	ant_store_page p;
-	char *key, err[512];
+	char *key;
+	lb_error err = LB_ERROR_INIT;
 	int c, rc;
 	int64_t tz;
 
@@ -144,15 +145,15 @@ int cmd_show(int argc, char **argv)
 	if (!(s = antcmd_open_url(argv[optind], &key)))
 		return CLI_FATAL;
 	tz = ant_store_config_int(s, CFG_TZ, 32400);
-	rc = ant_store_page_get(s, key, &p, err, sizeof err);
+	rc = ant_store_page_get(s, key, &p, &err);
 	if (rc > 0) {
 		show_page(&p, tz);
 		ant_store_page_release(&p);
 	} else if (rc == 0) {
-		rc = find_source(s, key, tz, err, sizeof err);
+		rc = find_source(s, key, tz, &err);
 	}
 	if (rc < 0)
-		cli_error("%s", err);
+		cli_error("%s", lb_error_msg(&err));
 	else if (rc == 0)
 		cli_error("'%s' is not watched", argv[optind]);
 	free(key);

@@ -92,7 +92,7 @@ struct upd {
 	int in_tx;
 	unsigned pending;
 	int failed_db;
-	char err[512];
+	lb_error err;
 	/* the source being read */
 	ant_store_source *src;
 	/* counters for the summary */
@@ -108,7 +108,7 @@ static int tx_need(struct upd *u)
 	if (u->failed_db)
 		return -1;
 	if (!u->in_tx) {
-		if (ant_store_begin(u->s, u->err, sizeof u->err) < 0) {
+		if (ant_store_begin(u->s, &u->err) < 0) {
 			u->failed_db = 1;
 			return -1;
 		}
@@ -123,7 +123,7 @@ static int tx_commit(struct upd *u)
 		return u->failed_db ? -1 : 0;
 	u->in_tx = 0;
 	u->pending = 0;
-	if (ant_store_commit(u->s, u->err, sizeof u->err) < 0) {
+	if (ant_store_commit(u->s, &u->err) < 0) {
 		ant_store_rollback(u->s);
 		u->failed_db = 1;
 		return -1;
@@ -174,7 +174,7 @@ static int add_event(struct upd *u, const ant_store_page *p)
 		.excerpt = p->excerpt,
 	};
 
-	if (atom_evstore_add(u->ev, &e, u->err, sizeof u->err) < 0) {
+	if (atom_evstore_add(u->ev, &e, &u->err) < 0) {
 		u->failed_db = 1;
 		return -1;
 	}
@@ -197,7 +197,7 @@ static int save_page(struct upd *u, ant_store_page *p, int event)
 {
 	if (tx_need(u) < 0)
 		return -1;
-	if (ant_store_page_save(u->s, p, u->err, sizeof u->err) < 0) {
+	if (ant_store_page_save(u->s, p, &u->err) < 0) {
 		u->failed_db = 1;
 		return -1;
 	}
@@ -258,7 +258,7 @@ static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
 	if (u->verbose)
 		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
 			notmodified ? "not modified" : "read");
-	if (tx_need(u) == 0 && ant_store_source_save(u->s, src, u->err, sizeof u->err) < 0)
+	if (tx_need(u) == 0 && ant_store_source_save(u->s, src, &u->err) < 0)
 		u->failed_db = 1;
 	tx_commit(u);
 }
@@ -398,7 +398,7 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 	ev = (atom_ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
 			 .tz_offset = u->tz, .title = *p->title ? p->title : e->title,
 			 .author = p->author, .source_url = w->src->url, .excerpt = "" };
-	if (tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, u->err, sizeof u->err) < 0) {
+	if (tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, &u->err) < 0) {
 		u->failed_db = 1;
 		return 1;
 	}
@@ -478,7 +478,7 @@ static void atom_walk(struct awalk *w, const ant_fetch_limits *lim, char *url)
 	char *prev;
 
 	for (long steps = 0; url && steps < UPD_MAX_WALK && !u->failed_db; steps++) {
-		int r = ant_store_archive_get(u->s, w->src->id, url, &prev, u->err, sizeof u->err);
+		int r = ant_store_archive_get(u->s, w->src->id, url, &prev, &u->err);
 		if (r < 0) {
 			u->failed_db = 1;
 			break;
@@ -493,7 +493,7 @@ static void atom_walk(struct awalk *w, const ant_fetch_limits *lim, char *url)
 			}
 			if (tx_need(u) < 0 ||
 			    ant_store_archive_add(u->s, w->src->id, url, w->prev, w->entries, u->now,
-					      u->err, sizeof u->err) < 0 || tx_commit(u) < 0) {
+					      &u->err) < 0 || tx_commit(u) < 0) {
 				u->failed_db = 1;
 				break;
 			}
@@ -647,6 +647,7 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 {
 	struct feedres *fr = &u->fr[p - u->pages];
 	ant_feed_info fi;
+	lb_error fe = LB_ERROR_INIT;
 	char b[300];
 
 	fr->checked = 1;
@@ -662,9 +663,9 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 		fr->newest = p->st.feed_time;
 		return;   /* the error of the last 200, if any, still stands */
 	}
-	if (ant_feed_parse(res->body, res->len, &(ant_feed_opts){ .now = u->now, .skew = u->max_future }, &fi, b, sizeof b) < 0) {
+	if (ant_feed_parse(res->body, res->len, &(ant_feed_opts){ .now = u->now, .skew = u->max_future }, &fi, &fe) < 0) {
 		char msg[340];
-		snprintf(msg, sizeof msg, "bad feed: %s", b);
+		snprintf(msg, sizeof msg, "bad feed: %.*s", (int)sizeof b - 1, lb_error_msg(&fe));
 		set_str(&p->ant_feed_error, msg);
 		u->feeds_failed++;
 		/* the validators must not make the next check skip a fixed feed */
@@ -693,14 +694,14 @@ static int analyze(ant_store_page *p, const ant_fetch_result *res, ant_detect_in
 	ant_page_info info;
 	ant_page_prev prev = { p->segs, p->nsegs, excerpt_max };
 	size_t nign;
-	char **ign, err[256];
+	char **ign;
 	int rc;
 
 	if (!is_html(res->content_type))
 		return 0;
 	ign = split_ignore(p->ignore, &nign);
 	rc = ant_page_analyze_excerpt(res->body, res->len, res->content_type, p->force_charset,
-				  (const char *const *)ign, nign, &prev, &info, err, sizeof err);
+				  (const char *const *)ign, nign, &prev, &info, NULL);
 	free(ign);
 	if (rc < 0)
 		return 0;
@@ -1001,17 +1002,17 @@ static int run_update(struct upd *u, struct upd_opts *o)
 	size_t nsrc = 0;
 	int rc = 0;
 
-	if (ant_store_lock(u->s, STORE_LOCK_WAIT, u->err, sizeof u->err) < 0 ||
-	    atom_evstore_attach(&u->ev, ant_store_db(u->s), u->err, sizeof u->err) < 0 ||
-	    ant_store_pages_load(u->s, &u->pages, &u->npages, u->err, sizeof u->err) < 0 ||
-	    ant_store_sources_load(u->s, &srcs, &nsrc, u->err, sizeof u->err) < 0)
+	if (ant_store_lock(u->s, STORE_LOCK_WAIT, &u->err) < 0 ||
+	    atom_evstore_attach(&u->ev, ant_store_db(u->s), &u->err) < 0 ||
+	    ant_store_pages_load(u->s, &u->pages, &u->npages, &u->err) < 0 ||
+	    ant_store_sources_load(u->s, &srcs, &nsrc, &u->err) < 0)
 		return -1;
 	qsort(u->pages, u->npages, sizeof *u->pages, cmp_page_key);
 	if (!o->lim.allow_file)
 		o->lim.allow_file = ant_store_config_int(u->s, CFG_ALLOW_FILE, 0) != 0;
 	if ((nsrc && read_sources(u, &o->lim, srcs, nsrc) < 0) ||
 	    check_pages(u, &o->lim, o->force) < 0) {
-		snprintf(u->err, sizeof u->err, "cannot set up transfers");
+		lb_err(&u->err, LB_ENET, "cannot set up transfers");
 		rc = -1;
 	}
 	if (tx_commit(u) < 0 || u->failed_db)
@@ -1040,7 +1041,7 @@ int cmd_update(int argc, char **argv)
 	if (rc < 0) {
 		if (u.in_tx)
 			ant_store_rollback(u.s);
-		cli_error("%s", u.err);
+		cli_error("%s", lb_error_msg(&u.err));
 	} else {
 		summary(&u, mono() - t0);
 	}

@@ -47,7 +47,7 @@ static const char help[] =
 typedef struct actx {
 	int64_t now, max_age;
 	atom_ev_run *run;         /* every usable, fresh record: the events, staged on disk */
-	char err[512];
+	lb_error err;
 	int failed;
 } actx;
 
@@ -68,8 +68,8 @@ static int on_record(void *ctx, const lirs_record *r)
 		.source_url = r->source_url ? r->source_url : "",
 	};
 
-	if (atom_ev_run_add(c->run, &e, c->err, sizeof c->err) != 0) {
-		cli_error("%s", c->err);
+	if (atom_ev_run_add(c->run, &e, &c->err) != 0) {
+		cli_error("%s", lb_error_msg(&c->err));
 		c->failed = 1;
 	}
 	return c->failed;
@@ -100,16 +100,16 @@ static int read_inputs(actx *c, char **files, int n)
 static int publish(actx *c, const char *state, const char *dir, const atom_cfg *cfg,
 		   int busy_ms, int verbose)
 {
-	char err[512];
+	lb_error err = LB_ERROR_INIT;
 	atom_evstore *st;
 	atom_stats as;
 
-	if (atom_evstore_open(&st, state, busy_ms, err, sizeof err) != 0) {
-		cli_error("%s", err);
+	if (atom_evstore_open(&st, state, busy_ms, &err) != 0) {
+		cli_error("%s", lb_error_msg(&err));
 		return CLI_FATAL;
 	}
-	if (atom_publish_run(st, dir, cfg, c->run, &as, err, sizeof err) != 0) {
-		cli_error("%s", err);
+	if (atom_publish_run(st, dir, cfg, c->run, &as, &err) != 0) {
+		cli_error("%s", lb_error_msg(&err));
 		atom_evstore_close(st);
 		return CLI_FATAL;
 	}
@@ -179,8 +179,8 @@ int cmd_atom(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error(help, "no INPUT given");
 	c.now = cfg.now;
-	if (atom_ev_run_open(&c.run, c.err, sizeof c.err) != 0) {
-		cli_error("%s", c.err);
+	if (atom_ev_run_open(&c.run, &c.err) != 0) {
+		cli_error("%s", lb_error_msg(&c.err));
 		return CLI_FATAL;
 	}
 	status = read_inputs(&c, argv + optind, argc - optind);

@@ -339,13 +339,12 @@ static int failure(ex *x, lb_error *err)
 int ant_export(ant_store *s, ant_export_format f, FILE *out, lb_error *err)
 {
 	ex x = { .o = LB_BUF_INIT, .out = out };
-	char msg[LB_ERROR_MSG];
 	int rc;
 
-	if (ant_store_pages_load(s, &x.p, &x.np, msg, sizeof msg) < 0 ||
-	    ant_store_sources_load(s, &x.s, &x.ns, msg, sizeof msg) < 0) {
+	if ((rc = ant_store_pages_load(s, &x.p, &x.np, err)) < 0 ||
+	    (rc = ant_store_sources_load(s, &x.s, &x.ns, err)) < 0) {
 		ant_store_pages_free(x.p, x.np);
-		return lb_err(err, LB_EDB, "%s", msg);
+		return rc;
 	}
 	x.title = ant_store_config_get(s, ANT_CFG_TITLE);
 	qsort(x.p, x.np, sizeof *x.p, cmp_group);

@@ -71,7 +71,7 @@ static int nonempty(const char *s) { return s && *s; }
 /* antenna:ignore: one pattern per line, each checked as 'antenna add --ignore' does. */
 static void ignore_attr(octx *c, const char *v, unsigned long line)
 {
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	lb_buf_reset(&c->ign);
 	while (v && *v) {
@@ -79,7 +79,8 @@ static void ignore_attr(octx *c, const char *v, unsigned long line)
 		lb_buf tmp = LB_BUF_INIT;
 		if (n && lb_buf_add(&tmp, v, n) == 0) {
 			if (ant_page_pattern_check(tmp.data, &err) < 0)
-				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "ignore pattern '%s': %s", tmp.data, err);
+				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "ignore pattern '%s': %.255s", tmp.data,
+					      lb_error_msg(&err));
 			else
 				ant_imp_add_pattern(&c->ign, "", tmp.data, tmp.len);
 		}
@@ -98,7 +99,7 @@ static void outline(octx *c, int depth)
 	const char *u = source ? (nonempty(xml) ? xml : url)
 			       : nonempty(html) ? html : nonempty(url) ? url : xml;
 	const char *name = nonempty(title) ? title : text;
-	char err[128];
+	lb_error err = LB_ERROR_INIT;
 
 	if (depth <= IMPORT_MAX_DEPTH)
 		c->folder[depth] = 0;
@@ -131,7 +132,8 @@ static void outline(octx *c, int depth)
 		e.ignore = c->ign.data;
 		if (nonempty(cs)) {
 			if (ant_page_charset_check(cs, &err) < 0)
-				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "antenna:charset: %s", err);
+				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "antenna:charset: %.127s",
+					      lb_error_msg(&err));
 			else
 				e.charset = cs;
 		}

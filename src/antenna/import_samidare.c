@@ -228,7 +228,6 @@ static const char *ruby_class(char c)
 static void regexes(sctx *c, const kv *x)
 {
 	const char *s = sval(x->val);
-	char err[256];
 
 	while (s && (s = strchr(s, '/'))) {
 		const char *p = s + 1;
@@ -250,7 +249,7 @@ static void regexes(sctx *c, const kv *x)
 		if (*p != '/')
 			break;     /* no closing slash: samidare finds nothing either */
 		s = p + 1;
-		if (strchr(c->tmp.data, '\n') || ant_page_pattern_check(c->tmp.data, &err) < 0) {
+		if (strchr(c->tmp.data, '\n') || ant_page_pattern_check(c->tmp.data, NULL) < 0) {
 			if (first_report(c, x->val))
 				ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
 					  "IgnoreText: /%s/ is not a POSIX extended regular expression",
@@ -296,7 +295,7 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 	ant_imp_entry e = { .kind = IMP_PAGE, .title = "", .author = "", .group = "",
 			.ignore = "", .charset = "", .line = line_of(at) };
 	const char *uri = bare_uri, *link = NULL;
-	char err[128];
+	lb_error err = LB_ERROR_INIT;
 
 	lb_buf_reset(&c->ign);
 	for (size_t i = 0; i < s->n; i++) {
@@ -331,7 +330,7 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 			if (ant_page_charset_check(v, &err) < 0) {
 				if (first_report(c, x->val))
 					ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
-						  "ForceCharset: %s", err);
+						  "ForceCharset: %.127s", lb_error_msg(&err));
 			} else {
 				e.charset = v;
 			}

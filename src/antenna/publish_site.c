@@ -132,10 +132,10 @@ static size_t fresh_events(atom_ev_event *ev, const ant_pub_page *v, size_t n, c
 static void find_lost(atom_evstore *ev, const char *dir, ant_publish_result *res)
 {
 	int64_t pruned, n;
-	char err[512], path[4096];
+	char path[4096];
 	struct stat sb;
 
-	if (atom_evstore_pruned(ev, &pruned, NULL, err, sizeof err) != 0 || pruned == 0)
+	if (atom_evstore_pruned(ev, &pruned, NULL, NULL) != 0 || pruned == 0)
 		return;
 	for (n = 1; n <= pruned; n++) {
 		snprintf(path, sizeof path, "%s/archive/%lld.atom", dir, (long long)n);
@@ -164,8 +164,8 @@ struct side {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int ready;               /* 1: pages loaded, -1: loading failed */
-	int rc;                  /* LB_EDB, LB_ENOMEM, LB_EIO or 0 */
-	char err[LB_ERROR_MSG];
+	int rc;                  /* 0, or the code of err */
+	lb_error err;
 };
 
 static void side_ready(struct side *w, int ready)
@@ -177,7 +177,7 @@ static void side_ready(struct side *w, int ready)
 }
 
 /* atom_cur_fn: current.atom's events, once the side thread has them. */
-static int wait_pages(void *ctx, const atom_ev_event **v, size_t *n, char *err, size_t errlen)
+static int wait_pages(void *ctx, const atom_ev_event **v, size_t *n, lb_error *err)
 {
 	struct side *w = ctx;
 	int ready;
@@ -188,7 +188,7 @@ static int wait_pages(void *ctx, const atom_ev_event **v, size_t *n, char *err, 
 	ready = w->ready;
 	pthread_mutex_unlock(&w->mu);
 	if (ready < 0)
-		return snprintf(err, errlen, "%s", w->err), -1;
+		return lb_err(err, w->rc, "%s", w->err.msg);
 	*v = w->cur;
 	*n = w->ncur;
 	return 0;
@@ -197,15 +197,14 @@ static int wait_pages(void *ctx, const atom_ev_event **v, size_t *n, char *err, 
 static int load_pages(struct side *w)
 {
 	ant_store *s2 = NULL;
-	int rc = LB_EDB;
+	int rc;
 
-	if (ant_store_open(&s2, w->db, STORE_OPEN_EXISTING, w->err, sizeof w->err) < 0 ||
-	    ant_store_pages_load(s2, &w->p, &w->n, w->err, sizeof w->err) < 0)
+	if ((rc = ant_store_open(&s2, w->db, STORE_OPEN_EXISTING, &w->err)) < 0 ||
+	    (rc = ant_store_pages_load(s2, &w->p, &w->n, &w->err)) < 0)
 		goto out;
 	if (!(w->v = malloc((w->n ? w->n : 1) * sizeof *w->v)) ||
 	    !(w->cur = malloc((w->n ? w->n : 1) * sizeof *w->cur))) {
-		snprintf(w->err, sizeof w->err, "%s", lb_strerror(LB_ENOMEM));
-		rc = LB_ENOMEM;
+		rc = lb_err_code(&w->err, LB_ENOMEM);
 		goto out;
 	}
 	for (size_t i = 0; i < w->n; i++)
@@ -227,14 +226,14 @@ static void *write_side(void *arg)
 		return NULL;
 	}
 	side_ready(w, 1);
-	w->rc = ant_publish_html(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
-		ant_publish_lirs(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ||
-		ant_publish_di(w->dir, &w->c->site, w->v, w->n, w->err, sizeof w->err) < 0 ? LB_EIO : 0;
+	if ((w->rc = ant_publish_html(w->dir, &w->c->site, w->v, w->n, &w->err)) == 0 &&
+	    (w->rc = ant_publish_lirs(w->dir, &w->c->site, w->v, w->n, &w->err)) == 0)
+		w->rc = ant_publish_di(w->dir, &w->c->site, w->v, w->n, &w->err);
 	return NULL;
 }
 
 static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
-		      struct side *w, ant_publish_result *res, char *err, size_t errlen)
+		      struct side *w, ant_publish_result *res, lb_error *err)
 {
 	atom_evstore *ev = NULL;
 	atom_cfg ac = { .base = c->site.base, .title = c->site.title,
@@ -243,13 +242,13 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 	atom_stats stats;
 	char path[4096];
 	struct stat sb;
-	int rc = -1, fresh;
+	int rc, fresh;
 
 	snprintf(path, sizeof path, "%s/index.atom", dir);
 	fresh = stat(path, &sb) != 0;    /* atom_publish() then writes every archive */
-	if (atom_evstore_attach(&ev, ant_store_db(s), err, errlen) == 0) {
+	if ((rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0) {
 		atom_evstore_set_retention(ev, c->keep_events);
-		rc = atom_publish_later(ev, dir, &ac, NULL, 0, wait_pages, w, &stats, err, errlen);
+		rc = atom_publish_later(ev, dir, &ac, NULL, 0, wait_pages, w, &stats, err);
 		if (rc == 0 && fresh)
 			find_lost(ev, dir, res);
 	}
@@ -262,7 +261,7 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 {
 	struct site_cfg c;
 	struct side w = { .dir = dir, .db = ant_store_path(s), .c = &c };
-	char msg[LB_ERROR_MSG];
+	lb_error aerr = LB_ERROR_INIT;
 	pthread_t th;
 	int threaded, arc, rc = 0;
 
@@ -281,17 +280,17 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 	threaded = pthread_create(&th, NULL, write_side, &w) == 0;
 	if (!threaded)
 		write_side(&w);
-	arc = write_atom(s, dir, &c, &w, res, msg, sizeof msg);
+	arc = write_atom(s, dir, &c, &w, res, &aerr);
 	if (threaded)
 		pthread_join(th, NULL);
 	res->pages = w.n;
 	res->counts = c.counts;
 	if (w.rc < 0)
-		rc = lb_err(err, w.rc, "%s", w.err);
+		rc = lb_err(err, w.rc, "%s", w.err.msg);
 	else if (arc < 0)
-		rc = lb_err(err, LB_EIO, "%s", msg);
-	else if (ant_store_config_set_int(s, ANT_CFG_LAST_PUBLISH, o->now, msg, sizeof msg) < 0)
-		rc = lb_err(err, LB_EDB, "%s", msg);
+		rc = lb_err(err, arc, "%s", aerr.msg);
+	else
+		rc = ant_store_config_set_int(s, ANT_CFG_LAST_PUBLISH, o->now, err);
 out:
 	free(w.cur);
 	free(w.v);

@@ -35,7 +35,7 @@ int main(int argc, char **argv)
 		  "timeout after 30 s", NULL },
 	};
 	ant_pub_site s;
-	char err[512];
+	lb_error err = LB_ERROR_INIT;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: pubfixture DIR [NOW]\n");
@@ -47,8 +47,8 @@ int main(int argc, char **argv)
 	s.author = "fixture";
 	s.now = now;
 	s.prev_publish = now - 3600;
-	if (ant_publish_html(argv[1], &s, p, sizeof p / sizeof p[0], err, sizeof err) < 0) {
-		fprintf(stderr, "pubfixture: %s\n", err);
+	if (ant_publish_html(argv[1], &s, p, sizeof p / sizeof p[0], &err) < 0) {
+		fprintf(stderr, "pubfixture: %s\n", lb_error_msg(&err));
 		return 1;
 	}
 	return 0;

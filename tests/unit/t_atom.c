@@ -112,7 +112,7 @@ static void test_store(void)
 {
 	sqlite3 *db;
 	atom_evstore *st;
-	char err[256] = "";
+	lb_error err = LB_ERROR_INIT;
 	size_t added = 0;
 	int64_t sealed = 0, last, count;
 	lb_buf b = LB_BUF_INIT;
@@ -126,22 +126,22 @@ static void test_store(void)
 
 	if (sqlite3_open(":memory:", &db) != SQLITE_OK)
 		return;
-	OK(atom_evstore_attach(&st, db, err, sizeof err) == 0, "store: attach creates the tables (%s)", err);
-	OK(atom_evstore_add_run(st, ev, 5, &added, err, sizeof err) == 0, "store: add a run");
+	OK(atom_evstore_attach(&st, db, &err) == 0, "store: attach creates the tables (%s)", err.msg);
+	OK(atom_evstore_add_run(st, ev, 5, &added, &err) == 0, "store: add a run");
 	IS_INT(added, 3, "store: distinct (URL key, LM) pairs added");
-	atom_evstore_each_event(st, 1, -1, count_cb, &b, err, sizeof err);
+	atom_evstore_each_event(st, 1, -1, count_cb, &b, &err);
 	IS_STR(b.data, "3:http://b.example/:b300 later|2:http://a.example/:a200 high LD|1:http://a.example/:a100|",
 	       "store: seq in LM order; greater LD, then later, wins a (key, LM) tie");
-	IS_INT(atom_evstore_add(st, &ev[1], err, sizeof err), 0, "store: a known event is not added again");
-	OK(atom_evstore_seal(st, 2, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 1, "store: one archive sealed");
-	atom_evstore_archived(st, &last, &count, err, sizeof err);
+	IS_INT(atom_evstore_add(st, &ev[1], &err), 0, "store: a known event is not added again");
+	OK(atom_evstore_seal(st, 2, "T", "A", &sealed, &err) == 0 && sealed == 1, "store: one archive sealed");
+	atom_evstore_archived(st, &last, &count, &err);
 	IS_INT(last, 2, "store: archive 1 ends at seq 2");
-	OK(atom_evstore_seal(st, 2, "T", "A", &sealed, err, sizeof err) == 0 && sealed == 0, "store: sealing again seals nothing");
+	OK(atom_evstore_seal(st, 2, "T", "A", &sealed, &err) == 0 && sealed == 0, "store: sealing again seals nothing");
 	atom_evstore_close(st);
 	/* a newer schema in ev_meta is refused */
 	sqlite3_exec(db, "UPDATE ev_meta SET value = '99' WHERE key = 'schema'", NULL, NULL, NULL);
-	OK(atom_evstore_attach(&st, db, err, sizeof err) != 0 && strstr(err, "has schema 99, newer") != NULL,
-	   "store: newer schema refused (%s)", err);
+	OK(atom_evstore_attach(&st, db, &err) != 0 && strstr(err.msg, "has schema 99, newer") != NULL,
+	   "store: newer schema refused (%s)", err.msg);
 	sqlite3_close(db);
 	lb_buf_release(&b);
 }
@@ -167,7 +167,8 @@ static void test_run(void)
 					     "http://c.example/", "https://c.example:443/", "http://d.example/?q" };
 	enum { N = 2000 };
 	atom_ev_event ev[N];
-	char titles[N][16], err[256] = "";
+	char titles[N][16];
+	lb_error err = LB_ERROR_INIT;
 	lirs_merge_table *t = lirs_merge_new(&(lirs_merge_opts){ .now = 0, .max_age = -1 });
 	atom_ev_run *run = NULL;
 	lb_buf want = LB_BUF_INIT, got = LB_BUF_INIT, s1 = LB_BUF_INIT, s2 = LB_BUF_INIT;
@@ -176,7 +177,7 @@ static void test_run(void)
 	unsigned x = 12345;
 	size_t a1 = 0, a2 = 0;
 
-	OK(atom_ev_run_open(&run, err, sizeof err) == 0, "run: opened (%s)", err);
+	OK(atom_ev_run_open(&run, &err) == 0, "run: opened (%s)", err.msg);
 	for (int i = 0; i < N; i++) {
 		x = x * 1103515245 + 12345;
 		snprintf(titles[i], sizeof titles[i], "t%d", i);
@@ -185,20 +186,20 @@ static void test_run(void)
 		lirs_record r = { .url = (char *)ev[i].url, .last_modified = ev[i].last_modified,
 				  .last_detected = ev[i].last_detected, .title = titles[i], .author = "", .source_url = "" };
 		lirs_merge_add(t, &r);
-		atom_ev_run_add(run, &ev[i], err, sizeof err);
+		atom_ev_run_add(run, &ev[i], &err);
 	}
 	lirs_merge_each(t, rec_cb, &want);
-	atom_ev_run_each_latest(run, line_cb, &got, err, sizeof err);
+	atom_ev_run_each_latest(run, line_cb, &got, &err);
 	IS_STR(got.data, want.data, "run: one record per URL key, the winner and the order of merge_each()");
 	/* the same events added as an array and staged: the same sequence */
 	sqlite3_open(":memory:", &d1);
 	sqlite3_open(":memory:", &d2);
-	atom_evstore_attach(&e1, d1, err, sizeof err);
-	atom_evstore_attach(&e2, d2, err, sizeof err);
-	atom_evstore_add_run(e1, ev, N, &a1, err, sizeof err);
-	atom_evstore_add_staged(e2, run, &a2, err, sizeof err);
-	atom_evstore_each_event(e1, 1, -1, line_cb, &s1, err, sizeof err);
-	atom_evstore_each_event(e2, 1, -1, line_cb, &s2, err, sizeof err);
+	atom_evstore_attach(&e1, d1, &err);
+	atom_evstore_attach(&e2, d2, &err);
+	atom_evstore_add_run(e1, ev, N, &a1, &err);
+	atom_evstore_add_staged(e2, run, &a2, &err);
+	atom_evstore_each_event(e1, 1, -1, line_cb, &s1, &err);
+	atom_evstore_each_event(e2, 1, -1, line_cb, &s2, &err);
 	OK(a1 == a2 && a1 > 0 && !strcmp(s1.data, s2.data), "run: staged events get the sequence an array gets (%zu events)", a2);
 	atom_evstore_close(e1);
 	atom_evstore_close(e2);

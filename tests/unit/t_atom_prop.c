@@ -265,7 +265,8 @@ static void make_events(atom_ev_event *ev, lb_buf *s, int64_t now)
 
 static void test_documents(ac_ctx *c, const char *tmp, unsigned rounds)
 {
-	char lirs_dir[2048], ant_dir[2048], state[2048], db[2048], err[512] = "", bad[8192] = "";
+	char lirs_dir[2048], ant_dir[2048], state[2048], db[2048], bad[8192] = "";
+	lb_error err = LB_ERROR_INIT;
 	lb_buf strings[4 * PER_ROUND], title = LB_BUF_INIT, author = LB_BUF_INIT;
 	atom_ev_event ev[PER_ROUND];
 	atom_evstore *st = NULL, *ast = NULL;
@@ -282,9 +283,9 @@ static void test_documents(ac_ctx *c, const char *tmp, unsigned rounds)
 	snprintf(ant_dir, sizeof ant_dir, "%s/antenna", tmp);
 	snprintf(state, sizeof state, "%s/state.db", tmp);
 	snprintf(db, sizeof db, "%s/antenna.db", tmp);
-	OK(atom_evstore_open(&st, state, 0, err, sizeof err) == 0, "documents: state file opened (%s)", err);
-	OK(ant_store_open(&s, db, STORE_OPEN_CREATE, err, sizeof err) == 0 && atom_evstore_attach(&ast, ant_store_db(s), err, sizeof err) == 0,
-	   "documents: antenna store opened (%s)", err);
+	OK(atom_evstore_open(&st, state, 0, &err) == 0, "documents: state file opened (%s)", err.msg);
+	OK(ant_store_open(&s, db, STORE_OPEN_CREATE, &err) == 0 && atom_evstore_attach(&ast, ant_store_db(s), &err) == 0,
+	   "documents: antenna store opened (%s)", err.msg);
 	if (!st || !ast)
 		return;
 	for (r = 0; r < rounds && !failed; r++) {
@@ -300,30 +301,30 @@ static void test_documents(ac_ctx *c, const char *tmp, unsigned rounds)
 		cfg.author = pick(5) ? author.data : NULL;
 		make_events(ev, strings, now);
 		/* lirs atom */
-		if (atom_ev_run_open(&run, err, sizeof err) != 0)
+		if (atom_ev_run_open(&run, &err) != 0)
 			failed = 1;
 		for (int i = 0; !failed && i < PER_ROUND; i++)
-			failed = atom_ev_run_add(run, &ev[i], err, sizeof err) != 0;
+			failed = atom_ev_run_add(run, &ev[i], &err) != 0;
 		if (!failed)
-			failed = atom_publish_run(st, lirs_dir, &cfg, run, &stats, err, sizeof err) != 0;
+			failed = atom_publish_run(st, lirs_dir, &cfg, run, &stats, &err) != 0;
 		atom_ev_run_close(run);
 		if (failed) {
-			OK(0, "documents: lirs atom round %u publishes (%s)", r, err);
+			OK(0, "documents: lirs atom round %u publishes (%s)", r, err.msg);
 			break;
 		}
 		check_dir(c, lirs_dir, count_l, stats.archives_total, &docs, bad, sizeof bad);
 		count_l = stats.archives_total;
 		added += stats.events_added;
 		/* the antenna: update adds events one by one, publish writes */
-		atom_evstore_begin(ast, err, sizeof err);
+		atom_evstore_begin(ast, &err);
 		for (int i = 0; i < PER_ROUND; i++)
-			if (atom_evstore_add(ast, &ev[i], err, sizeof err) < 0)
+			if (atom_evstore_add(ast, &ev[i], &err) < 0)
 				failed = 1;
-		atom_evstore_commit(ast, err, sizeof err);
+		atom_evstore_commit(ast, &err);
 		if (!failed)
-			failed = atom_publish(ast, ant_dir, &cfg, NULL, 0, ev, PER_ROUND, &stats, err, sizeof err) != 0;
+			failed = atom_publish(ast, ant_dir, &cfg, NULL, 0, ev, PER_ROUND, &stats, &err) != 0;
 		if (failed) {
-			OK(0, "documents: antenna round %u publishes (%s)", r, err);
+			OK(0, "documents: antenna round %u publishes (%s)", r, err.msg);
 			break;
 		}
 		check_dir(c, ant_dir, count_a, stats.archives_total, &docs, bad, sizeof bad);

@@ -14,11 +14,11 @@ static ant_page_info an(const char *html, const ant_page_info *prev, size_t max,
 	ant_page_prev pv = { prev ? prev->segs : NULL, prev ? prev->nsegs : 0, max };
 	const char *igv[1] = { ign };
 	ant_page_info pi;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	if (ant_page_analyze_excerpt(html, strlen(html), "text/html; charset=utf-8", NULL, ign ? igv : NULL,
-				 ign ? 1 : 0, &pv, &pi, err, sizeof err) < 0) {
-		printf("# %s\n", err);
+				 ign ? 1 : 0, &pv, &pi, &err) < 0) {
+		printf("# %s\n", err.msg);
 		exit(1);
 	}
 	return pi;
@@ -31,7 +31,7 @@ static void test_excerpts(void)
 			 "<ul><li>old</li></ul></body></html>", NULL, 0, NULL);
 	ant_page_info b, c, d, e, f;
 	ant_page_info plain;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	IS_STR(a.feed_href, "/feed.atom", "the advertised Atom feed is found (rel case-insensitive)");
 	OK(a.nsegs >= 4 && !a.excerpt, "segments kept, no excerpt without a previous version (%zu)", a.nsegs);
@@ -49,7 +49,7 @@ static void test_excerpts(void)
 	e = an("<html><body><p>Visitors: 1234</p><p>Same text.</p></body></html>", NULL, 0, "Visitors: [0-9]+");
 	f = an("<html><body><p>Visitors: 99999</p><p>Same text.</p></body></html>", &e, 0, "Visitors: [0-9]+");
 	OK(f.excerpt == NULL && e.text_hash == f.text_hash, "an ignored part that changes gives no excerpt");
-	IS_INT(ant_page_analyze("<p>x</p>", 8, NULL, NULL, 0, &plain, err, sizeof err), 0, "page_analyze still works");
+	IS_INT(ant_page_analyze("<p>x</p>", 8, NULL, NULL, 0, &plain, &err), 0, "page_analyze still works");
 	OK(plain.segs == NULL && plain.excerpt == NULL, "page_analyze keeps no segments");
 	ant_page_info_release(&a); ant_page_info_release(&b); ant_page_info_release(&c);
 	ant_page_info_release(&d); ant_page_info_release(&e); ant_page_info_release(&f); ant_page_info_release(&plain);

@@ -26,7 +26,7 @@ static void add_page(ant_store *s, const char *url, const char *title, int by_us
 		     const char *author, const char *group, const char *ignore, const char *cs)
 {
 	ant_store_page p;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	ant_store_page_init(&p);
 	p.url = p.url_key = (char *)url;
@@ -37,22 +37,23 @@ static void add_page(ant_store *s, const char *url, const char *title, int by_us
 	p.ignore = (char *)ignore;
 	p.force_charset = (char *)cs;
 	p.created = 1;
-	if (ant_store_page_add(s, &p, err, sizeof err) != 0)
-		printf("# page_add: %s\n", err);
+	if (ant_store_page_add(s, &p, &err) != 0)
+		printf("# page_add: %s\n", err.msg);
 }
 
 static ant_store *make_store(const char *name)
 {
 	ant_store_source x;
 	ant_store *s;
-	char err[256], path[300];
+	char path[300];
+	lb_error err = LB_ERROR_INIT;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (ant_store_open(&s, path, STORE_OPEN_CREATE, err, sizeof err) < 0) {
-		printf("# %s\n", err);
+	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
+		printf("# %s\n", err.msg);
 		exit(1);
 	}
-	ant_store_config_set(s, ANT_CFG_TITLE, "Mine & <yours>", err, sizeof err);
+	ant_store_config_set(s, ANT_CFG_TITLE, "Mine & <yours>", &err);
 	/* Added out of order: the export sorts by group, then URL. */
 	add_page(s, "http://z.example/", "Zed", 1, "zed", "Tech", "#ad\n.clock\nto/day \\d+", "euc-jp");
 	add_page(s, "http://b.example/?a=1&b=2", "Fetched \"B\"", 0, "", "", "", "");
@@ -61,8 +62,8 @@ static ant_store *make_store(const char *name)
 	ant_store_source_init(&x);
 	x.url = x.url_key = "http://peer.example/lirs.gz";
 	x.created = 1;
-	if (ant_store_source_add(s, &x, err, sizeof err) != 0)
-		printf("# source_add: %s\n", err);
+	if (ant_store_source_add(s, &x, &err) != 0)
+		printf("# source_add: %s\n", err.msg);
 	return s;
 }
 
@@ -257,18 +258,19 @@ static void test_jsonl(ant_store *s)
 static void test_big(void)
 {
 	ant_store *s = make_store("big.db");
-	char err[256], url[64];
+	char url[64];
+	lb_error err = LB_ERROR_INIT;
 	int rc, ok = 1;
 	size_t len;
 	char *text;
 	xmlDoc *doc;
 
-	ant_store_begin(s, err, sizeof err);
+	ant_store_begin(s, &err);
 	for (int i = 0; i < 3000; i++) {
 		snprintf(url, sizeof url, "http://many.example/%05d", i);
 		add_page(s, url, "a title long enough to fill the chunks", 1, "", "G", "", "");
 	}
-	ant_store_commit(s, err, sizeof err);
+	ant_store_commit(s, &err);
 	text = export(s, ANT_EXPORT_OPML, &rc, &len);
 	IS_INT(rc, 0, "big: written");
 	OK(len > 3 * 65536, "big: over three chunks (%zu bytes)", len);

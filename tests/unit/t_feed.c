@@ -61,7 +61,7 @@ static int on_entry(void *ctx, const ant_feed_entry *e)
 
 /* Parses doc fed `step` bytes at a time. */
 static int parse_step(const char *doc, size_t len, size_t step, ant_feed_info *fi, struct collect *c,
-		      char *err, size_t errlen)
+		      lb_error *err)
 {
 	ant_feed_opts o = { .now = NOW, .on_entry = on_entry, .ctx = c };
 	ant_feed_parser *p = ant_feed_parser_new(&o);
@@ -72,7 +72,7 @@ static int parse_step(const char *doc, size_t len, size_t step, ant_feed_info *f
 		rc = ant_feed_parse_chunk(p, doc + off, len - off < step ? len - off : step);
 	if (ant_feed_parse_finish(p, fi) < 0)
 		rc = -1;
-	snprintf(err, errlen, "%s", ant_feed_error(p));
+	lb_err(err, LB_EPARSE, "%s", ant_feed_error(p));
 	ant_feed_parser_free(p);
 	return rc;
 }
@@ -81,9 +81,9 @@ static void same_by_chunks(const char *name, const char *doc)
 {
 	ant_feed_info a, b;
 	struct collect ca, cb;
-	char err[256];
-	int ra = parse_step(doc, strlen(doc), strlen(doc), &a, &ca, err, sizeof err);
-	int rb = parse_step(doc, strlen(doc), 1, &b, &cb, err, sizeof err);
+	lb_error err = LB_ERROR_INIT;
+	int ra = parse_step(doc, strlen(doc), strlen(doc), &a, &ca, &err);
+	int rb = parse_step(doc, strlen(doc), 1, &b, &cb, &err);
 
 	OK(ra == rb && a.kind == b.kind && a.entries == b.entries && a.newest == b.newest &&
 	   a.dated == b.dated && a.bad_dates == b.bad_dates && ca.n == cb.n &&
@@ -119,9 +119,9 @@ static void test_dates(void)
 static void test_rss2(void)
 {
 	ant_feed_info fi;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
-	IS_INT(ant_feed_parse(rss2, strlen(rss2), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err), 0, "RSS 2.0 parses");
+	IS_INT(ant_feed_parse(rss2, strlen(rss2), &(ant_feed_opts){ .now = NOW }, &fi, &err), 0, "RSS 2.0 parses");
 	IS_INT(fi.kind, FEED_RSS, "RSS 2.0 kind");
 	IS_INT(fi.entries, 5, "RSS 2.0: five items");
 	IS_INT(fi.dated, 2, "RSS 2.0: two usable dates");
@@ -135,9 +135,9 @@ static void test_rss2(void)
 static void test_rss1(void)
 {
 	ant_feed_info fi;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
-	IS_INT(ant_feed_parse(rss1, strlen(rss1), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err), 0, "RSS 1.0 parses");
+	IS_INT(ant_feed_parse(rss1, strlen(rss1), &(ant_feed_opts){ .now = NOW }, &fi, &err), 0, "RSS 1.0 parses");
 	IS_INT(fi.kind, FEED_RDF, "RSS 1.0 kind");
 	IS_INT(fi.entries, 2, "RSS 1.0: two items");
 	IS_INT(fi.newest, ant_feed_parse_date("2026-11-12"), "RSS 1.0 newest dc:date");
@@ -148,9 +148,9 @@ static void test_rss1(void)
 static void test_atom(void)
 {
 	ant_feed_info fi;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
-	IS_INT(ant_feed_parse(atom, strlen(atom), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err), 0, "Atom parses");
+	IS_INT(ant_feed_parse(atom, strlen(atom), &(ant_feed_opts){ .now = NOW }, &fi, &err), 0, "Atom parses");
 	IS_INT(fi.kind, FEED_ATOM, "Atom kind");
 	IS_INT(fi.entries, 2, "Atom: two entries");
 	IS_INT(fi.dated, 1, "Atom: one dated");
@@ -187,27 +187,27 @@ static void test_hostile(void)
 		"<?xml version=\"1.0\"?>\n<!DOCTYPE rss SYSTEM \"http://192.0.2.1/rss-0.91.dtd\">\n"
 		"<rss version=\"0.91\"><channel><item><title>old</title></item></channel></rss>\n";
 	ant_feed_info fi;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 	int rc;
 
-	rc = ant_feed_parse(laughs, strlen(laughs), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
+	rc = ant_feed_parse(laughs, strlen(laughs), &(ant_feed_opts){ .now = NOW }, &fi, &err);
 	OK(rc == 0 && fi.newest_title && strlen(fi.newest_title) < 16 && fi.entity_decls == 10,
-	   "billion laughs: nothing expanded (title '%s', rc %d %s)", fi.newest_title ? fi.newest_title : "", rc, err);
+	   "billion laughs: nothing expanded (title '%s', rc %d %s)", fi.newest_title ? fi.newest_title : "", rc, err.msg);
 	ant_feed_info_release(&fi);
-	rc = ant_feed_parse(xxe, strlen(xxe), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
-	IS_STR(rc == 0 ? fi.newest_title : err, "ab", "external entity: never read");
+	rc = ant_feed_parse(xxe, strlen(xxe), &(ant_feed_opts){ .now = NOW }, &fi, &err);
+	IS_STR(rc == 0 ? fi.newest_title : err.msg, "ab", "external entity: never read");
 	ant_feed_info_release(&fi);
-	rc = ant_feed_parse(dtd, strlen(dtd), &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
-	OK(rc == 0 && fi.entries == 1 && fi.newest == 0, "external DTD not loaded; RSS 0.91 item without date (%s)", err);
+	rc = ant_feed_parse(dtd, strlen(dtd), &(ant_feed_opts){ .now = NOW }, &fi, &err);
+	OK(rc == 0 && fi.entries == 1 && fi.newest == 0, "external DTD not loaded; RSS 0.91 item without date (%s)", err.msg);
 	ant_feed_info_release(&fi);
-	rc = ant_feed_parse("<html><body>no</body></html>", 28, &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
-	OK(rc < 0 && strstr(err, "not an RSS or Atom feed"), "HTML is not a feed: %s", err);
+	rc = ant_feed_parse("<html><body>no</body></html>", 28, &(ant_feed_opts){ .now = NOW }, &fi, &err);
+	OK(rc < 0 && strstr(err.msg, "not an RSS or Atom feed"), "HTML is not a feed: %s", err.msg);
 	ant_feed_info_release(&fi);
-	rc = ant_feed_parse("<rss><channel><item><title>cut", 30, &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
-	OK(rc < 0 && strstr(err, "malformed"), "truncated feed is malformed: %s", err);
+	rc = ant_feed_parse("<rss><channel><item><title>cut", 30, &(ant_feed_opts){ .now = NOW }, &fi, &err);
+	OK(rc < 0 && strstr(err.msg, "malformed"), "truncated feed is malformed: %s", err.msg);
 	ant_feed_info_release(&fi);
-	rc = ant_feed_parse("", 0, &(ant_feed_opts){ .now = NOW }, &fi, err, sizeof err);
-	OK(rc < 0, "empty body is no feed: %s", err);
+	rc = ant_feed_parse("", 0, &(ant_feed_opts){ .now = NOW }, &fi, &err);
+	OK(rc < 0, "empty body is no feed: %s", err.msg);
 	ant_feed_info_release(&fi);
 }
 
@@ -217,7 +217,7 @@ static void test_many(void)
 	char *doc = malloc(cap);
 	ant_feed_info fi;
 	struct collect c;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	len += (size_t)snprintf(doc + len, cap - len, "<rss version=\"2.0\"><channel>");
 	for (int i = 0; i < 10000; i++)
@@ -226,7 +226,7 @@ static void test_many(void)
 					"<pubDate>%s</pubDate></item>", i, i,
 					i == 4321 ? "Sat, 14 Nov 2026 00:00:00 GMT" : "Sun, 01 Nov 2026 00:00:00 GMT");
 	len += (size_t)snprintf(doc + len, cap - len, "</channel></rss>");
-	IS_INT(parse_step(doc, len, 7, &fi, &c, err, sizeof err), 0, "10,000 items parse");
+	IS_INT(parse_step(doc, len, 7, &fi, &c, &err), 0, "10,000 items parse");
 	IS_INT(c.n, 10000, "10,000 items: every one handed to the callback");
 	IS_STR(fi.newest_title, "t4321", "10,000 items: the newest found");
 	ant_feed_info_release(&fi);
@@ -246,7 +246,7 @@ int main(void)
 	same_by_chunks("Atom", atom);
 	{
 		ant_feed_info fi;
-		char err[256];
+		lb_error err = LB_ERROR_INIT;
 		char *r = ant_feed_resolve("http://example.com/a/b.html", "../feed.xml");
 		IS_STR(r, "http://example.com/feed.xml", "relative href resolved");
 		free(r);

@@ -46,10 +46,10 @@ static ant_page_info analyze(const char *b, size_t len, const char *ctype,
 			 const char *const *ig, size_t nig)
 {
 	ant_page_info pi;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
-	if (ant_page_analyze(b, len, ctype, ig, nig, &pi, err, sizeof err) != 0)
-		printf("# page_analyze: %s\n", err);
+	if (ant_page_analyze(b, len, ctype, ig, nig, &pi, &err) != 0)
+		printf("# page_analyze: %s\n", err.msg);
 	return pi;
 }
 
@@ -211,7 +211,7 @@ static void t_ignore(void)
 			 "<span class='x ad'>buy now</span><p>アクセス数: 100 最終更新 2024/01/02</p>";
 	const char *cls[] = { ".x" }, *bad[] = { "(unclosed" };
 	ant_page_info pi;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	OK(hash_of(p1, ig, 4) == hash_of(p2, ig, 4), "changes only in ignored parts (#id, .class, regex): same hash");
 	OK(hash_of(p1, NULL, 0) != hash_of(p2, NULL, 0), "without the patterns: another hash");
@@ -222,13 +222,15 @@ static void t_ignore(void)
 	pi = analyze(p1, strlen(p1), NULL, ig, 4);
 	IS_INT(pi.text_len, strlen("t 本文です 最終更新"), "ignored parts removed, whitespace re-collapsed");
 	ant_page_info_release(&pi);
-	OK(ant_page_analyze(p1, strlen(p1), NULL, bad, 1, &pi, err, sizeof err) == -1, "bad regex: -1");
-	OK(strstr(err, "(unclosed") != NULL, "bad regex: message names it (%s)", err);
-	IS_INT(ant_page_pattern_check("#main", err, sizeof err), 0, "pattern check: #id");
-	IS_INT(ant_page_pattern_check(".ad", err, sizeof err), 0, "pattern check: .class");
-	IS_INT(ant_page_pattern_check(".*更新", err, sizeof err), 0, "pattern check: '.*更新' is a regex");
-	IS_INT(ant_page_pattern_check("[a-", err, sizeof err), -1, "pattern check: bad regex");
-	IS_INT(ant_page_pattern_check("", err, sizeof err), -1, "pattern check: empty");
+	OK(ant_page_analyze(p1, strlen(p1), NULL, bad, 1, &pi, &err) == LB_EINVAL, "bad regex: LB_EINVAL");
+	OK(strstr(err.msg, "(unclosed") != NULL && err.code == LB_EINVAL,
+	   "bad regex: message names it (%s)", err.msg);
+	IS_INT(ant_page_pattern_check("#main", &err), 0, "pattern check: #id");
+	IS_INT(ant_page_pattern_check(".ad", &err), 0, "pattern check: .class");
+	IS_INT(ant_page_pattern_check(".*更新", &err), 0, "pattern check: '.*更新' is a regex");
+	IS_INT(ant_page_pattern_check("[a-", &err), LB_EINVAL, "pattern check: bad regex");
+	IS_INT(ant_page_pattern_check("", &err), LB_EINVAL, "pattern check: empty");
+	IS_INT(ant_page_pattern_check("", NULL), LB_EINVAL, "pattern check: NULL err accepted");
 	{
 		const char *empty_match[] = { "x*" };
 
@@ -279,25 +281,25 @@ static void t_forced(void)
 {
 	static const char sjis[] = "<html><head><title>\x93\xfa\x96\x7b</title></head><body>x</body></html>";
 	ant_page_info p;
-	char err[128];
+	lb_error err = LB_ERROR_INIT;
 
 	OK(ant_page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "Shift_JIS",
-			       NULL, 0, &p, err, sizeof err) == 0, "forced: analysed");
+			       NULL, 0, &p, &err) == 0, "forced: analysed");
 	IS_STR(p.charset, "SHIFT_JIS", "forced: the forced charset is used");
 	IS_STR(p.charset_from, "forced", "forced: charset_from says so");
 	IS_STR(p.title, "\xe6\x97\xa5\xe6\x9c\xac", "forced: title decoded");
 	ant_page_info_release(&p);
 	OK(ant_page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "",
-			       NULL, 0, &p, err, sizeof err) == 0, "forced empty: analysed");
+			       NULL, 0, &p, &err) == 0, "forced empty: analysed");
 	IS_STR(p.charset_from, "header", "forced empty: the header decides");
 	ant_page_info_release(&p);
-	OK(ant_page_charset_check("shift_jis", err, sizeof err) == 0, "charset check: shift_jis");
-	OK(ant_page_charset_check("no-such-charset", err, sizeof err) < 0, "charset check: unknown refused");
+	OK(ant_page_charset_check("shift_jis", &err) == 0, "charset check: shift_jis");
+	OK(ant_page_charset_check("no-such-charset", &err) < 0, "charset check: unknown refused");
 	/* glibc's regcomp copies repetitions: these would take gigabytes. */
-	OK(ant_page_pattern_check("(a{999}){999}", err, sizeof err) < 0, "nested repetitions refused");
-	OK(ant_page_pattern_check("x++++++++++++++++++++++++++++++++++++++++", err, sizeof err) < 0,
+	OK(ant_page_pattern_check("(a{999}){999}", &err) < 0, "nested repetitions refused");
+	OK(ant_page_pattern_check("x++++++++++++++++++++++++++++++++++++++++", &err) < 0,
 	   "stacked + refused");
-	OK(ant_page_pattern_check("[0-9]{4}-[0-9]{2}-[0-9]{2} (a|b)+", err, sizeof err) == 0,
+	OK(ant_page_pattern_check("[0-9]{4}-[0-9]{2}-[0-9]{2} (a|b)+", &err) == 0,
 	   "ordinary repetitions taken");
 }
 

@@ -173,11 +173,11 @@ static ant_pub_site fixture_site(void)
 static void test_html(void)
 {
 	ant_pub_site site = fixture_site();
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 	char *h;
 	long g1, g2, ung;
 
-	IS_INT(ant_publish_html(tmpdir, &site, fixture, NFIX, err, sizeof err), 0, "publish_html succeeds");
+	IS_INT(ant_publish_html(tmpdir, &site, fixture, NFIX, &err), 0, "publish_html succeeds");
 	h = slurp(tmpdir, "index.html", NULL);
 	OK(h != NULL, "index.html exists");
 	if (!h)
@@ -245,14 +245,14 @@ static void test_html(void)
 	/* visited_query off, prev_publish 0: no query, nothing new. */
 	site.visited_query = 0;
 	site.prev_publish = 0;
-	IS_INT(ant_publish_html(tmpdir, &site, fixture, NFIX, err, sizeof err), 0, "publish again");
+	IS_INT(ant_publish_html(tmpdir, &site, fixture, NFIX, &err), 0, "publish again");
 	h = slurp(tmpdir, "index.html", NULL);
 	OK(pos(h, "<a href=\"http://a.example/old\">Old page</a>") > 0, "no visited query when off");
 	IS_INT(count(h, "class=\"new\""), 0, "nothing is new without a previous publish");
 	free(h);
 
 	/* No pages at all, no groups. */
-	IS_INT(ant_publish_html(tmpdir, &site, NULL, 0, err, sizeof err), 0, "publish zero pages");
+	IS_INT(ant_publish_html(tmpdir, &site, NULL, 0, &err), 0, "publish zero pages");
 	h = slurp(tmpdir, "index.html", NULL);
 	OK(h && pos(h, "No pages are watched yet") > 0 && pos(h, "<nav>") < 0, "empty site says so");
 	free(h);
@@ -324,11 +324,11 @@ static void test_lirs(void)
 		{ "http://x.example/never", "Never", "", "", T0 - 10, 0, 32400, 0, "", "", NULL, NULL },
 		{ "file:///etc/passwd", "Local", "", "", T0 - 10, T0 - 10, 32400, 0, "", "", NULL, NULL },
 	};
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 	got g;
 	size_t i;
 
-	IS_INT(ant_publish_lirs(tmpdir, &site, p, 6, err, sizeof err), 0, "publish_lirs succeeds");
+	IS_INT(ant_publish_lirs(tmpdir, &site, p, 6, &err), 0, "publish_lirs succeeds");
 	IS_INT(read_lirs(tmpdir, &g), 0, "lirs.gz is gzip and reads back cleanly");
 	IS_INT(g.diag_errors, 0, "no errors, EUC-JP throughout");
 	IS_INT(g.n, 2, "only fresh, dated, http pages are written (8-hour rule)");
@@ -347,7 +347,7 @@ static void test_lirs(void)
 	for (i = 0; i < g.n; i++)
 		lirs_record_release(&g.r[i]);
 
-	IS_INT(ant_publish_lirs(tmpdir, &site, NULL, 0, err, sizeof err), 0, "publish an empty lirs.gz");
+	IS_INT(ant_publish_lirs(tmpdir, &site, NULL, 0, &err), 0, "publish an empty lirs.gz");
 	IS_INT(read_lirs(tmpdir, &g), 0, "empty lirs.gz is valid gzip");
 	IS_INT(g.n, 0, "with no records");
 }
@@ -394,12 +394,13 @@ static void test_atomic(void)
 	ant_pub_site site = fixture_site();
 	ant_pub_page *v = many(10000);
 	struct rlimit old, lim;
-	char err[256], blocker[512], sub[600];
+	char blocker[512], sub[600];
+	lb_error err = LB_ERROR_INIT;
 	char *before, *after;
 	int rc;
 
-	ant_publish_html(tmpdir, &site, fixture, NFIX, err, sizeof err);
-	ant_publish_lirs(tmpdir, &site, fixture, NFIX, err, sizeof err);
+	ant_publish_html(tmpdir, &site, fixture, NFIX, &err);
+	ant_publish_lirs(tmpdir, &site, fixture, NFIX, &err);
 	before = slurp(tmpdir, "index.html", NULL);
 
 	/* A write that fails half way (file size limit: EFBIG). */
@@ -408,11 +409,11 @@ static void test_atomic(void)
 	lim = old;
 	lim.rlim_cur = 64 * 1024;
 	setrlimit(RLIMIT_FSIZE, &lim);
-	rc = ant_publish_html(tmpdir, &site, v, 10000, err, sizeof err);
+	rc = ant_publish_html(tmpdir, &site, v, 10000, &err);
 	setrlimit(RLIMIT_FSIZE, &old);
-	IS_INT(rc, -1, "publish fails when the write fails");
-	printf("# %s\n", err);
-	OK(strstr(err, "cannot write '") && strstr(err, "index.html': File too large"),
+	IS_INT(rc, LB_EIO, "publish fails when the write fails: LB_EIO");
+	printf("# %s\n", err.msg);
+	OK(strstr(err.msg, "cannot write '") && strstr(err.msg, "index.html': File too large"),
 	   "the message names the file and the reason");
 	after = slurp(tmpdir, "index.html", NULL);
 	OK(before && after && strcmp(before, after) == 0, "the old index.html is intact");
@@ -422,16 +423,17 @@ static void test_atomic(void)
 	/* A directory that cannot be created. */
 	snprintf(blocker, sizeof blocker, "%s/index.html", tmpdir);
 	snprintf(sub, sizeof sub, "%s/sub", blocker);
-	rc = ant_publish_html(sub, &site, fixture, NFIX, err, sizeof err);
-	IS_INT(rc, -1, "publish into a path under a file fails");
-	OK(strstr(err, "cannot create '") != NULL, "with a message: %s", err);
+	rc = ant_publish_html(sub, &site, fixture, NFIX, &err);
+	IS_INT(rc, LB_EIO, "publish into a path under a file fails: LB_EIO");
+	IS_INT(err.sys, ENOTDIR, "errno kept");
+	OK(strstr(err.msg, "cannot create '") != NULL, "with a message: %s", err.msg);
 
 	/* An unwritable directory (meaningless for root, who may write anyway). */
 	if (geteuid() != 0) {
 		chmod(tmpdir, 0555);
-		rc = ant_publish_html(tmpdir, &site, v, 100, err, sizeof err);
+		rc = ant_publish_html(tmpdir, &site, v, 100, &err);
 		chmod(tmpdir, 0755);
-		IS_INT(rc, -1, "publish into an unwritable directory fails");
+		IS_INT(rc, LB_EIO, "publish into an unwritable directory fails");
 		after = slurp(tmpdir, "index.html", NULL);
 		OK(after && strcmp(before, after) == 0, "the old index.html is intact");
 		free(after);
@@ -454,16 +456,16 @@ static void test_speed(void)
 {
 	ant_pub_site site = fixture_site();
 	ant_pub_page *v = many(10000);
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 	double t0, t1, t2;
 	int a, b;
 	size_t len = 0;
 	char *h;
 
 	t0 = secs();
-	a = ant_publish_html(tmpdir, &site, v, 10000, err, sizeof err);
+	a = ant_publish_html(tmpdir, &site, v, 10000, &err);
 	t1 = secs();
-	b = ant_publish_lirs(tmpdir, &site, v, 10000, err, sizeof err);
+	b = ant_publish_lirs(tmpdir, &site, v, 10000, &err);
 	t2 = secs();
 	h = slurp(tmpdir, "index.html", &len);
 	printf("# 10000 pages: index.html %.1f ms (%zu bytes), lirs.gz %.1f ms\n",

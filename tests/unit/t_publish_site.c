@@ -40,21 +40,21 @@ static char *slurp(const char *path)
 static void add_page(ant_store *s, const char *url, const char *title, int64_t lm)
 {
 	ant_store_page p;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	ant_store_page_init(&p);
 	p.url = p.url_key = (char *)url;
 	p.title = (char *)title;
 	p.created = 1;
-	if (ant_store_page_add(s, &p, err, sizeof err) != 0 ||
-	    ant_store_page_get(s, url, &p, err, sizeof err) != 1) {
-		printf("# %s\n", err);
+	if (ant_store_page_add(s, &p, &err) != 0 ||
+	    ant_store_page_get(s, url, &p, &err) != 1) {
+		printf("# %s\n", err.msg);
 		return;
 	}
 	p.st.last_modified = lm;
 	p.st.last_detected = lm ? NOW - 60 : 0;
 	p.st.detected_by = "text";
-	ant_store_page_save(s, &p, err, sizeof err);
+	ant_store_page_save(s, &p, &err);
 	ant_store_page_release(&p);
 }
 
@@ -125,14 +125,14 @@ static void test_no_dir(ant_store *s)
 
 static void test_keep(ant_store *s)
 {
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	IS_INT(ant_keep_events(s), ANT_KEEP_EVENTS, "keep_events unset: the default");
-	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "all", err, sizeof err);
+	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "all", &err);
 	IS_INT(ant_keep_events(s), EVSTORE_KEEP_ALL, "keep_events all");
-	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "5", err, sizeof err);
+	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "5", &err);
 	IS_INT(ant_keep_events(s), 5, "keep_events 5");
-	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "-3", err, sizeof err);
+	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "-3", &err);
 	IS_INT(ant_keep_events(s), EVSTORE_KEEP_ALL, "a negative keep_events keeps all");
 }
 
@@ -144,12 +144,12 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/antenna.db", dir);
-	if (ant_store_open(&s, path, STORE_OPEN_CREATE, err, sizeof err) < 0) {
+	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", err);
 		return 1;
 	}
-	ant_store_config_set(s, ANT_CFG_TITLE, "My <site>", err, sizeof err);
-	ant_store_config_set(s, ANT_CFG_BASE, "https://antenna.example/", err, sizeof err);
+	ant_store_config_set(s, ANT_CFG_TITLE, "My <site>", &err);
+	ant_store_config_set(s, ANT_CFG_BASE, "https://antenna.example/", &err);
 	add_page(s, "http://fresh.example/", "Fresh page", NOW - 600);
 	add_page(s, "http://never.example/", "Never updated", 0);
 	test_site(s);
