@@ -44,7 +44,7 @@ fail:
 		memset(f, 0, sizeof *f);
 		errno = e;
 	}
-	return -1;
+	return LB_EIO;
 }
 
 /* Flushes and closes f (fsync first when sync); on an error the
@@ -61,7 +61,7 @@ static int close_tmp(lb_afile *f, int sync)
 	if (e) {
 		lb_afile_abort(f);
 		errno = e;
-		return -1;
+		return LB_EIO;
 	}
 	return 0;
 }
@@ -69,7 +69,7 @@ static int close_tmp(lb_afile *f, int sync)
 int lb_afile_commit(lb_afile *f)
 {
 	if (close_tmp(f, !f->nosync) < 0)
-		return -1;
+		return LB_EIO;
 	return lb_afile_rename(f);
 }
 
@@ -88,7 +88,7 @@ int lb_afile_rename(lb_afile *f)
 	free(f->tmp);
 	f->path = f->tmp = NULL;
 	errno = e;
-	return e ? -1 : 0;
+	return e ? LB_EIO : 0;
 }
 
 int lb_afile_fsyncdir(const char *dir)
@@ -96,14 +96,14 @@ int lb_afile_fsyncdir(const char *dir)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;
 
 	if (fd < 0)
-		return -1;
+		return LB_EIO;
 	rc = fsync(fd);
 	{
 		int e = errno;
 		close(fd);
 		errno = e;
 	}
-	return rc;
+	return rc == 0 ? 0 : LB_EIO;
 }
 
 int lb_afile_syncdir(const char *dir)
@@ -111,7 +111,7 @@ int lb_afile_syncdir(const char *dir)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;
 
 	if (fd < 0)
-		return -1;
+		return LB_EIO;
 	rc = syncfs(fd);
 	if (rc == 0)
 		rc = fsync(fd);   /* the renames themselves */
@@ -120,7 +120,7 @@ int lb_afile_syncdir(const char *dir)
 		close(fd);
 		errno = e;
 	}
-	return rc;
+	return rc == 0 ? 0 : LB_EIO;
 }
 
 void lb_afile_abort(lb_afile *f)
@@ -139,7 +139,7 @@ int lb_mkdir_p(const char *dir, int mode)
 	char *p, *s = strdup(dir);
 
 	if (!s)
-		return -1;
+		return LB_ENOMEM;   /* errno is ENOMEM too */
 	for (p = s + 1; ; p++) {
 		if (*p == '/' || *p == '\0') {
 			char c = *p;
@@ -148,7 +148,7 @@ int lb_mkdir_p(const char *dir, int mode)
 				int e = errno;
 				free(s);
 				errno = e;
-				return -1;
+				return LB_EIO;
 			}
 			*p = c;
 			if (!c)

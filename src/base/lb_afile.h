@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "lb_error.h"
+
 typedef struct lb_afile {
 	FILE *fp;       /* write here */
 	char *path;     /* the target */
@@ -17,32 +19,32 @@ typedef struct lb_afile {
 } lb_afile;
 
 /* Opens a temporary file beside path (mode 0644 less umask).  Returns 0,
- * or -1 with errno set. */
+ * or LB_EIO with errno set. */
 int lb_afile_open(lb_afile *f, const char *path);
-/* Flush, fsync, close and rename over the target.  Returns 0, or -1 with
+/* Flush, fsync, close and rename over the target.  Returns 0, or LB_EIO with
  * errno set (the temporary file is removed and the target untouched). */
 int lb_afile_commit(lb_afile *f);
 /* One syncfs() for the filesystem holding dir: after writing many files
  * with nosync, this makes them all durable at the cost of one sync instead
- * of one per file.  Returns 0, or -1 with errno set. */
+ * of one per file.  Returns 0, or LB_EIO with errno set. */
 int lb_afile_syncdir(const char *dir);
 /* For many files made durable at once: flush and close the temporary
  * file, without fsync or rename; then lb_afile_syncdir(), then
  * lb_afile_rename() each, then lb_afile_fsyncdir() for the renames.  A
  * crash before the renames leaves only temporary files, never a file
- * under its final name whose data is not on disk.  Returns 0, or -1
+ * under its final name whose data is not on disk.  Returns 0, or LB_EIO
  * with errno set (the temporary file is removed). */
 int lb_afile_close_unrenamed(lb_afile *f);
-/* rename() the closed temporary file over the target.  Returns 0, or -1
+/* rename() the closed temporary file over the target.  Returns 0, or LB_EIO
  * with errno set (the temporary file is removed). */
 int lb_afile_rename(lb_afile *f);
-/* fsync() of the directory itself: the renames in it.  Returns 0, or -1
+/* fsync() of the directory itself: the renames in it.  Returns 0, or LB_EIO
  * with errno set. */
 int lb_afile_fsyncdir(const char *dir);
 /* Close and remove the temporary file; the target is untouched. */
 void lb_afile_abort(lb_afile *f);
 
-/* mkdir -p; returns 0 or -1 with errno set. */
+/* mkdir -p; returns 0, or LB_EIO (LB_ENOMEM) with errno set. */
 int lb_mkdir_p(const char *dir, int mode);
 
 #endif
