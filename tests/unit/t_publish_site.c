@@ -139,13 +139,14 @@ static void test_keep(ant_store *s)
 int main(void)
 {
 	ant_store *s;
-	char err[256], path[300], cmd[64];
+	char path[300], cmd[64];
+	lb_error err = LB_ERROR_INIT;
 
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/antenna.db", dir);
 	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
-		printf("# %s\n", err);
+		printf("# %s\n", err.msg);
 		return 1;
 	}
 	ant_store_config_set(s, ANT_CFG_TITLE, "My <site>", &err);
