@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lb_error.h"
+
 /* Limits: named, documented in antenna(1) and the README, overridable. */
 #define FETCH_DEFAULT_CONNECT_TIMEOUT 10      /* seconds */
 #define FETCH_DEFAULT_TIMEOUT 30              /* seconds, whole transfer */
@@ -82,8 +84,9 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k);
  * counts against its original URL's host.
  *
  * Runs all n requests, at most limits->jobs at once and limits->per_host
- * per host, and returns when all are done.  Returns 0, or -1 if curl could
- * not be set up at all (every request's failure is reported per request).
+ * per host, and returns when all are done.  Returns 0, or LB_ENET when
+ * curl could not be set up or its multi handle failed (LB_ENOMEM when out
+ * of memory); every request's own failure is reported per request.
  */
 int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, size_t n,
 	      ant_fetch_done_fn done, void *ctx);

@@ -52,8 +52,9 @@ typedef struct ant_pub_lirs_counts {
 } ant_pub_lirs_counts;
 
 /*
- * Writes DIR/index.html (DIR is created when missing).  Returns 0, or -1
- * with a message in err; on failure the old file is untouched.
+ * Writes DIR/index.html (DIR is created when missing).  Returns 0, or a
+ * negative code (LB_EIO with errno in err->sys, LB_ENOMEM) with a message
+ * in err; on failure the old file is untouched.
  *   order: pages without a group first, then one section per group, groups
  *     by name (byte order); in each, dated pages newest first (ties by
  *     title, then URL), then pages with no known update or whose last check

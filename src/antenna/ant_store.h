@@ -129,7 +129,8 @@ typedef struct ant_store_page {
 void ant_store_page_init(ant_store_page *p);
 void ant_store_page_release(ant_store_page *p);
 
-/* Adds p (id ignored).  Returns 0, 1 when the url_key is already there, < 0 (LB_EDB, LB_ENOMEM) on error. */
+/* Adds p (id ignored).  Returns 0, 1 when the url_key is already there,
+ * < 0 (LB_EDB, LB_ENOMEM) on error. */
 int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err);
 /* Removes by url_key: returns 1 removed, 0 none, < 0 error. */
 int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err);

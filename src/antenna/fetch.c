@@ -638,13 +638,13 @@ static int run_loop(runner *r)
 	start_more(r);
 	while (r->active > 0) {
 		if (curl_multi_perform(r->multi, &running) != CURLM_OK)
-			return -1;
+			return LB_ENET;
 		/* Slots free up only when transfers end. */
 		if (drain(r))
 			start_more(r);
 		if (r->active > 0 && running > 0 &&
 		    curl_multi_poll(r->multi, NULL, 0, 1000, NULL) != CURLM_OK)
-			return -1;
+			return LB_ENET;
 	}
 	return 0;
 }
@@ -686,7 +686,7 @@ int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, siz
 
 	pthread_once(&global_once, global_init);
 	if (global_rc != CURLE_OK)
-		return -1;
+		return LB_ENET;
 	memset(&r, 0, sizeof r);
 	r.lim = limits;
 	r.reqs = reqs;
@@ -701,7 +701,7 @@ int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, siz
 	r.multi = curl_multi_init();
 	if (!r.host_of || !r.started || !r.live || !r.multi || hosts_build(&r) < 0) {
 		runner_release(&r);
-		return -1;
+		return LB_ENOMEM;
 	}
 	curl_multi_setopt(r.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
 			  lim_or(limits ? limits->jobs : 0, FETCH_DEFAULT_JOBS));

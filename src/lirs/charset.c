@@ -38,7 +38,7 @@ int lirs_cs_open(lirs_cs_conv *c, int dir)
 	return 0;
 fail:
 	lirs_cs_close(c);
-	return -1;
+	return LB_EICONV;
 }
 
 void lirs_cs_close(lirs_cs_conv *c)

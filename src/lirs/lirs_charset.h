@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "lb_buf.h"
+#include "lb_error.h"
 
 typedef struct lirs_cs_conv {
 	iconv_t dec;     /* unused: decoding uses tables built from iconv once */
@@ -39,7 +40,8 @@ enum lirs_cs_result {
 	CS_INVALID,      /* neither: out holds UTF-8 with U+FFFD for bad bytes */
 };
 
-/* Opens the converters; -1 when iconv lacks them.  dir: 1 decode, 2 encode, 3 both. */
+/* Opens the converters; LB_EICONV when iconv lacks them.  dir: 1 decode, 2 encode,
+ * 3 both. */
 int lirs_cs_open(lirs_cs_conv *c, int dir);
 void lirs_cs_close(lirs_cs_conv *c);
 
