@@ -140,9 +140,16 @@ static void test_store(void)
 	atom_evstore_close(st);
 	/* a newer schema in ev_meta is refused */
 	sqlite3_exec(db, "UPDATE ev_meta SET value = '99' WHERE key = 'schema'", NULL, NULL, NULL);
-	OK(atom_evstore_attach(&st, db, &err) != 0 && strstr(err.msg, "has schema 99, newer") != NULL,
-	   "store: newer schema refused (%s)", err.msg);
+	IS_INT(atom_evstore_attach(&st, db, &err), LB_EINVAL, "store: newer schema is LB_EINVAL");
+	OK(strstr(err.msg, "has schema 99, newer") != NULL, "store: newer schema refused (%s)", err.msg);
+	IS_INT(atom_evstore_attach(&st, db, NULL), LB_EINVAL, "store: NULL err accepted");
 	sqlite3_close(db);
+	/* lb_error.h: a state file that cannot be opened is LB_EDB, its path in the message */
+	IS_INT(atom_evstore_open(&st, "/nonexistent.t_atom/state.db", 0, &err), LB_EDB,
+	       "store: a state file in a missing directory is LB_EDB");
+	OK(strstr(err.msg, "cannot open state file '/nonexistent.t_atom/state.db'") != NULL,
+	   "store: the message names it (%s)", err.msg);
+	OK(st == NULL, "store: none on failure");
 	lb_buf_release(&b);
 }
 
