@@ -329,7 +329,7 @@ int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, lb_error *err)
 	if (z->exact)
 		sqlite3_finalize(st);
 	if ((rc = prep(s, &st, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
-		 err)) < 0)
+		       err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ant_store_size *nt = lb_grow(z->t, &cap, z->n + 1, sizeof *nt, 16);
@@ -408,7 +408,7 @@ int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_er
 	int rc;
 
 	if ((rc = prep(s, &st, "INSERT INTO config(key, value) VALUES(?1, ?2) "
-		 "ON CONFLICT(key) DO UPDATE SET value=excluded.value", err)) < 0)
+		       "ON CONFLICT(key) DO UPDATE SET value=excluded.value", err)) < 0)
 		return rc;
 	bind_text(st, 1, key);
 	bind_text(st, 2, value ? value : "");
@@ -584,9 +584,9 @@ int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
 	int rc;
 
 	if ((rc = prep(s, &st, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
-		 " grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported)"
-		 " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
-		 err)) < 0)
+		       " grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported)"
+		       " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+		       err)) < 0)
 		return rc;
 	bind_text(st, 12, p->force_charset ? p->force_charset : "");
 	sqlite3_bind_int64(st, 13, p->imported);
@@ -729,11 +729,11 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 
 	if (!s->save_page &&
 	    (rc = prep(s, &s->save_page, "UPDATE pages SET title=?2, etag=?3, last_modified_header=?4,"
-		 " lm_header_time=?5, last_modified=?6, last_detected=?7, last_ok=?8, last_check=?9,"
-		 " content_length=?10, text_hash=?11, charset=?12, detected_by=?13, source_url=?14,"
-		 " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
-		 " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
-		 " feed_error=?25, excerpt=?26, segments=?27 WHERE id=?1", err)) < 0)
+		       " lm_header_time=?5, last_modified=?6, last_detected=?7, last_ok=?8, last_check=?9,"
+		       " content_length=?10, text_hash=?11, charset=?12, detected_by=?13, source_url=?14,"
+		       " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
+		       " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
+		       " feed_error=?25, excerpt=?26, segments=?27 WHERE id=?1", err)) < 0)
 		return rc;
 	st = s->save_page;
 	sqlite3_reset(st);
@@ -779,7 +779,7 @@ int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *e
 	int rc;
 
 	if ((rc = prep(s, &st, "UPDATE pages SET title=?2, title_set_by_user=?3, author=?4, grp=?5,"
-		 " ignore=?6, force_charset=?7 WHERE id=?1", err)) < 0)
+		       " ignore=?6, force_charset=?7 WHERE id=?1", err)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, p->id);
 	bind_text(st, 2, p->title ? p->title : "");
@@ -859,7 +859,7 @@ int ant_store_source_add(ant_store *s, const ant_store_source *p, lb_error *err)
 	int rc;
 
 	if ((rc = prep(s, &st, "INSERT INTO sources(url, url_key, created, kind) VALUES(?1,?2,?3,?4)",
-		 err)) < 0)
+		       err)) < 0)
 		return rc;
 	bind_text(st, 1, p->url);
 	bind_text(st, 2, p->url_key);
@@ -915,9 +915,9 @@ int ant_store_source_save(ant_store *s, const ant_store_source *p, lb_error *err
 	int rc;
 
 	if ((rc = prep(s, &st, "UPDATE sources SET etag=?2, last_modified_header=?3, last_error=?4,"
-		 " last_status=?5, last_fetch=?6, last_ok=?7, records_read=?8, records_skipped=?9,"
-		 " records_merged=?10, records_ignored=?11, last_entry=?12, archive_head=?13"
-		 " WHERE id=?1", err)) < 0)
+		       " last_status=?5, last_fetch=?6, last_ok=?7, records_read=?8, records_skipped=?9,"
+		       " records_merged=?10, records_ignored=?11, last_entry=?12, archive_head=?13"
+		       " WHERE id=?1", err)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, p->id);
 	bind_text(st, 2, p->etag);
@@ -947,7 +947,7 @@ int ant_store_archive_get(ant_store *s, int64_t source_id, const char *url, char
 
 	*prev = NULL;
 	if ((rc = prep(s, &st, "SELECT prev_url FROM atom_archives WHERE url=?1 AND source_id=?2",
-		 err)) < 0)
+		       err)) < 0)
 		return rc;
 	bind_text(st, 1, url);
 	sqlite3_bind_int64(st, 2, source_id);
@@ -971,7 +971,7 @@ int ant_store_archive_add(ant_store *s, int64_t source_id, const char *url, cons
 	int rc;
 
 	if ((rc = prep(s, &st, "INSERT OR REPLACE INTO atom_archives(url, source_id, prev_url, entries,"
-		 " read_at) VALUES(?1,?2,?3,?4,?5)", err)) < 0)
+		       " read_at) VALUES(?1,?2,?3,?4,?5)", err)) < 0)
 		return rc;
 	bind_text(st, 1, url);
 	sqlite3_bind_int64(st, 2, source_id);

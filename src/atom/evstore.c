@@ -96,7 +96,7 @@ static int schema_of(atom_evstore *st, int64_t *v, lb_error *err)
 	int rc;
 
 	if ((rc = query_int(st, "SELECT count(*) FROM sqlite_master WHERE name = 'ev_meta'", 0,
-		      &has, 0, err)) != 0)
+			    &has, 0, err)) != 0)
 		return rc;
 	if (!has) {
 		*v = 0;
@@ -397,7 +397,7 @@ int atom_evstore_archived(atom_evstore *st, int64_t *last_seq, int64_t *count, l
 	int rc;
 
 	if ((rc = query_int(st, "SELECT last_seq FROM ev_archives ORDER BY n DESC LIMIT 1", 0,
-		      last_seq, 0, err)) != 0)
+			    last_seq, 0, err)) != 0)
 		return rc;
 	return query_int(st, "SELECT max(n) FROM ev_archives", 0, count, 0, err);
 }
@@ -924,7 +924,7 @@ static int prune_point(atom_evstore *st, int64_t keep, int64_t *n, int64_t *last
 	*n = 0;
 	if ((rc = query_int(st, "SELECT max(seq) FROM ev_events", 0, &top, 0, err)) != 0 ||
 	    (rc = query_int(st, "SELECT min(n) FROM ev_archives WHERE written = 0 OR next_linked = 0",
-		      0, &due, INT64_MAX, err)) != 0)
+			    0, &due, INT64_MAX, err)) != 0)
 		return rc;
 	rc = sqlite3_prepare_v2(st->db, "SELECT n, last_seq FROM ev_archives"
 				" WHERE n < ?1 AND last_seq <= ?2 ORDER BY n DESC LIMIT 1", -1, &s, NULL);
