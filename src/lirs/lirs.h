@@ -57,6 +57,13 @@ enum {
  * title, author and source_url; the extension is kept as written.
  * extra[] holds fields after the 9th, in order (tama-style files).
  */
+/* Marks of one kind in a record: how many, the first one's field (1-based)
+ * and column. */
+typedef struct lirs_bs_marks {
+	unsigned n, field;
+	unsigned long col;
+} lirs_bs_marks;
+
 typedef struct lirs_record {
 	int64_t last_modified;   /* §3.1, Unix time, 0 = unknown */
 	int64_t last_detected;   /* §3.2 */
@@ -83,6 +90,13 @@ typedef struct lirs_record {
 	unsigned char trailing_comma;
 	unsigned bs_field;
 	unsigned long bs_col;
+	/* What such a writer may have moved, the line's last ',' aside (it
+	 * changes no count): each "\," may be a '\' and a separator it
+	 * swallowed (one field fewer than written), each ',' after a field
+	 * whose value ends in '\' ("\\,") may be a comma it split at (one
+	 * more).  A correct writer's record needs no such move to have the
+	 * file's usual count (lirs_checker_finish()). */
+	lirs_bs_marks bs_comma, bs_sep;
 } lirs_record;
 
 /* Deep copy: *dst owns its strings; release with lirs_record_release(). */

@@ -72,6 +72,7 @@ struct lirs_reader {
 	lb_buf msgs;
 	unsigned bs_field;       /* split_fields(): see lirs_record.bs_field */
 	unsigned long bs_col;
+	lirs_bs_marks bs_comma, bs_sep;
 	int nomem;
 	char empty[1];
 	/* HINA-DI and hina.txt (di.c): the format is chosen by the first line */
@@ -294,6 +295,15 @@ static size_t run_end(const char *s, size_t i, size_t len, size_t *cont)
 	return i;
 }
 
+/* Counts one mark of backslash-shift; remembers the first's place. */
+static void bs_mark(lirs_bs_marks *m, size_t nf, size_t col0)
+{
+	if (!m->n++) {
+		m->field = (unsigned)nf + 1;
+		m->col = (unsigned long)col0 + 1;
+	}
+}
+
 /*
  * LIRS 2.1 §2: fields are separated by ',', "\," is a comma and "\\" a
  * backslash.  Splits s[start..len) into rd->fbuf; returns the field count
@@ -307,6 +317,8 @@ static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t le
 
 	rd->bs_field = 0;
 	rd->bs_col = 0;
+	memset(&rd->bs_comma, 0, sizeof rd->bs_comma);
+	memset(&rd->bs_sep, 0, sizeof rd->bs_sep);
 	/* Unescaping never lengthens a field; each field adds one NUL. */
 	lb_buf_reset(&rd->fbuf);
 	if (lb_buf_grow(&rd->fbuf, 2 * (len - start) + 2) < 0)
@@ -340,6 +352,11 @@ static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t le
 					rd->bs_field = (unsigned)nf + 1;
 					rd->bs_col = (unsigned long)(i + 1 - cont);
 				}
+				/* The line's last ',' moves no field whichever it is. */
+				if (s[i + 1] == ',' && i + 2 < len)
+					bs_mark(&rd->bs_comma, nf, i - cont);
+				else if (s[i + 1] == '\\' && i + 3 < len && s[i + 2] == ',')
+					bs_mark(&rd->bs_sep, nf, i - cont);
 				*o++ = s[i + 1];
 				i += 2;
 				continue;
@@ -656,11 +673,12 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 	if (nf < 8) {
 		queue(rd, col_of(s, n), LIRS_R_TOO_FEW_FIELDS, NULL,
 		      "record has %zu fields, fewer than 8; skipped", nf);
-		/* Every layout has 8 or more fields: the count is off for sure. */
-		if (rd->bs_field)
-			queue(rd, rd->bs_col, LIRS_R_BACKSLASH_SHIFT, field_name(rd->bs_field - 1),
+		/* Every layout has 8 or more fields: the count is off for sure,
+		 * and the shift explains it when enough "\," may be separators. */
+		if (rd->bs_comma.n >= 8 - nf)
+			queue(rd, rd->bs_comma.col, LIRS_R_BACKSLASH_SHIFT, field_name(rd->bs_comma.field - 1),
 			      "%s: '\\' before a field separator and only %zu fields: %s",
-			      field_name(rd->bs_field - 1), nf, LIRS_SHIFT_CAUSE);
+			      field_name(rd->bs_comma.field - 1), nf, LIRS_SHIFT_CAUSE);
 		skip = 1;
 		goto out;
 	}
@@ -678,6 +696,8 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 	rec.trailing_comma = (unsigned char)trailing;
 	rec.bs_field = rd->bs_field;
 	rec.bs_col = rd->bs_col;
+	rec.bs_comma = rd->bs_comma;
+	rec.bs_sep = rd->bs_sep;
 	if (build_record(rd, nf, &rec) < 0)
 		skip = 1;
 out:

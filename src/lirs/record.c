@@ -26,6 +26,8 @@ int lirs_record_copy(lirs_record *dst, const lirs_record *src)
 	dst->trailing_comma = src->trailing_comma;
 	dst->bs_field = src->bs_field;
 	dst->bs_col = src->bs_col;
+	dst->bs_comma = src->bs_comma;
+	dst->bs_sep = src->bs_sep;
 	if (!(dst->url = dup(src->url)) || !(dst->title = dup(src->title)) ||
 	    !(dst->author = dup(src->author)) || !(dst->source_url = dup(src->source_url)) ||
 	    !(dst->extension = dup(src->extension)))

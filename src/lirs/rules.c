@@ -79,8 +79,9 @@ static const struct {
 	[LIRS_R_HINA_BAD_LINE] = { "hina-bad-line", LIRS_SEV_ERROR,
 		"a hina.txt line that is not a HINA record; skipped" },
 	[LIRS_R_BACKSLASH_SHIFT] = { "backslash-shift", LIRS_SEV_ERROR,
-		"a record whose field count differs from the file's usual count and that holds "
-		"\"\\,\" or a field ending in '\\': a writer that did not double a backslash "
+		"a record whose field count differs from the file's usual count by no more than "
+		"its \"\\,\" (too few) or its fields ending in '\\' before a separator (too many) "
+		"explain: a writer that did not double a backslash "
 		"(or made one of '¥' after escaping) shifted every later field" },
 	[LIRS_R_LAYOUT] = { "layout", LIRS_SEV_NOTE,
 		"the file has the layout of a known writer (samidare, tama); the warnings that "

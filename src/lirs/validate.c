@@ -59,8 +59,9 @@ typedef struct spill {
 
 /* A record judged before the usual field count was known. */
 struct pend {
-	unsigned long line, col;
-	unsigned nfields, field;
+	unsigned long line;
+	unsigned nfields;
+	lirs_bs_marks comma, sep;
 };
 
 struct lirs_checker {
@@ -514,12 +515,29 @@ static const char *nth_field_name(unsigned i)
 	return i >= 1 && i <= 9 ? names[i - 1] : "extra";
 }
 
-static int shift_diag(lirs_checker *c, unsigned long line, unsigned long col,
-		      unsigned nf, unsigned field)
+/*
+ * A record is shifted when its count is off and a writer that did not
+ * double '\' explains it: enough "\," that may be a swallowed separator
+ * for too few fields, enough "\\," that may be a split comma for too
+ * many.  A correctly escaped record with extension fields beyond the
+ * usual count (samidare writes `x\,y\\z,second,`) has none of the
+ * latter, so it is not one (issue 15 §5).  Emits the error at the first
+ * mark that explains it; returns the number of errors.
+ */
+static int judge_shift(lirs_checker *c, unsigned long line, unsigned nf,
+		       const lirs_bs_marks *comma, const lirs_bs_marks *sep)
 {
-	const char *fn = nth_field_name(field);
+	const lirs_bs_marks *m = NULL;
+	const char *fn;
 
-	return diag_at(c, line, col, LIRS_R_BACKSLASH_SHIFT, fn,
+	if (nf < c->usual_nf && comma->n >= c->usual_nf - nf)
+		m = comma;
+	else if (nf > c->usual_nf && sep->n >= nf - c->usual_nf)
+		m = sep;
+	if (!m)
+		return 0;
+	fn = nth_field_name(m->field);
+	return diag_at(c, line, m->col, LIRS_R_BACKSLASH_SHIFT, fn,
 		       "%s: '\\' before a field separator and %u fields where this file has %u: %s",
 		       fn, nf, c->usual_nf, LIRS_SHIFT_CAUSE);
 }
@@ -548,9 +566,8 @@ static int settle(lirs_checker *c)
 
 	decide(c);
 	for (size_t i = 0; i < c->npend; i++)
-		if (c->pend[i].nfields != c->usual_nf)
-			errs += shift_diag(c, c->pend[i].line, c->pend[i].col,
-					   c->pend[i].nfields, c->pend[i].field);
+		errs += judge_shift(c, c->pend[i].line, c->pend[i].nfields,
+				    &c->pend[i].comma, &c->pend[i].sep);
 	c->npend = 0;
 	return errs;
 }
@@ -564,8 +581,7 @@ static int check_layout(lirs_checker *c, const lirs_record *r)
 		return 0;   /* not read from a file: nothing to compare */
 	c->all[nf][t]++;
 	if (c->decided)
-		return r->bs_field && nf != c->usual_nf ?
-			shift_diag(c, r->line, r->bs_col, nf, r->bs_field) : 0;
+		return judge_shift(c, r->line, nf, &r->bs_comma, &r->bs_sep);
 	/* Before the usual count is known: clean records vote (all records
 	 * vote only while no clean one came), suspects wait. */
 	if (!r->bs_field) {
@@ -576,7 +592,7 @@ static int check_layout(lirs_checker *c, const lirs_record *r)
 		c->first[nf][t]++;
 	}
 	if (r->bs_field)
-		c->pend[c->npend++] = (struct pend){ r->line, r->bs_col, nf, r->bs_field };
+		c->pend[c->npend++] = (struct pend){ r->line, nf, r->bs_comma, r->bs_sep };
 	if (++c->nrec == LIRS_LAYOUT_RECORDS)
 		return settle(c);
 	return 0;

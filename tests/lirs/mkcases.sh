@@ -107,3 +107,46 @@ printf 'LIRS,%s,%s,32400,0,http://a.example/,a,0,0,ext\n' $T $T > no-trailing-co
 	printf 'LIRS,%s,%s,32400,1234,http://example.jp/f,ends with \\,y,http://antenna.example.jp/,,,,,HEAD\n' $T $T
 	printf 'LIRS,%s,%s,32400,1234,http://t7.example.jp/,C:\\tama,0,http://antenna.example.jp/,,,,,HEAD\n' $T $T
 } | euc > tama-layout.in
+
+# The writers as generators: each field is given as it is meant, and
+# escaped the way the writer escapes it (issue 15 §5).
+# samidare (lirs.rb): '\' -> '\\', then ',' -> '\,' in every field; every
+# field, extension fields too, is followed by ','.
+samidare_rec() { for f; do printf '%s,' "$(printf '%s' "$f" | sed 's/\\/\\\\/g; s/,/\\,/g')"; done; printf '\n'; }
+# tama: ',' -> '\,' only (its '\' doubling is a no-op); fields joined by
+# ',' with no trailing comma; NATSU's 13 fields.
+tama_rec() { sep=; for f; do printf '%s%s' "$sep" "$(printf '%s' "$f" | sed 's/,/\\,/g')"; sep=,; done; printf '\n'; }
+
+# samidare's records have 8 fields; one that carries extension fields
+# (the issue's `x,y\z` and `second`: written "x\,y\\z,second,") has more,
+# correctly escaped: no backslash-shift.  Nor for a title with both
+# escapes, nor an extension field that ends in '\' (its "\\," ends the
+# line), nor a title ending in '\' followed by two extension fields.
+{
+	for i in 1 2 3 4 5 6; do
+		samidare_rec LIRS $T $T 32400 0 http://s$i.example.jp/ "日記 $i" "作者$i" 0
+	done
+	samidare_rec LIRS $T $T 32400 0 http://s7.example.jp/ 'a, b\c' 作者7 0 'x,y\z' second
+	samidare_rec LIRS $T $T 32400 0 http://s8.example.jp/ '日記 8' 作者8 0 'x,y\z' second
+	samidare_rec LIRS $T $T 32400 0 http://s9.example.jp/ '日記 9' 作者9 0 'ends in \'
+	samidare_rec LIRS $T $T 32400 0 'http://s10.example.jp/' 'C:\' 作者10 0 one 'two,\'
+} | euc | gz > samidare-extensions.in
+# tama's writer with commas in titles (escaped) and a '\' that is not
+# before a separator: 13 fields each, no backslash-shift.
+{
+	tama_rec LIRS $T $T 32400 1234 http://t1.example.jp/ '日記, 旅' 作者 http://antenna.example.jp/ '' '' '' '' HEAD
+	tama_rec LIRS $T $T 32400 1234 http://t2.example.jp/ 'a,b,c' 0 http://antenna.example.jp/ http://t2.example.jp/i.html '' '' '' GET
+	tama_rec LIRS $T $T 32400 1234 http://t3.example.jp/ 'C:\tama, 2' 0 http://antenna.example.jp/ '' '' '' '' HEAD
+	tama_rec LIRS $T $T 32400 1234 http://t4.example.jp/ ',' 0 http://antenna.example.jp/ '' '' '' '' HEAD
+} | euc > tama-writer.in
+# The writers that did not double '\' (the bug the rule is for), given
+# the same fields through the tama escaping in a samidare-shaped file:
+# a title ending in '\' swallows the separator (7 fields), a title
+# holding '\,' is split at it (9 fields).
+{
+	for i in 1 2 3 4 5 6; do
+		samidare_rec LIRS $T $T 32400 0 http://u$i.example.jp/ "日記 $i" "作者$i" 0
+	done
+	tama_rec LIRS $T $T 32400 0 http://u7.example.jp/ 'price \' 作者7 0 ''
+	tama_rec LIRS $T $T 32400 0 http://u8.example.jp/ 'a\,b' 作者8 0 ''
+} | euc | gz > unescaped-backslash.in

@@ -262,6 +262,27 @@ static void test_shift(void)
 	IS_STR(l.name, "samidare", "layout: samidare");
 	IS_INT(l.usual[0], LIRS_R_NO_EXTENSION, "layout: samidare's usual warning");
 
+	/* samidare writes extension fields correctly escaped: `x,y\z` and
+	 * `second` as "x\,y\\z,second," in a file of 8-field records.  Ten
+	 * fields, but no separator a missing '\' doubling could have moved
+	 * back to 8: no shift (issue 15 §5). */
+	lb_buf_reset(&b);
+	for (int i = 0; i < 6; i++)
+		lb_buf_addf(&b, SAMI_OK, i, i, i);
+	lb_buf_adds(&b, "LIRS,1700000000,1700000060,32400,0,http://s.example/e,t,a,0,x\\,y\\\\z,second,\n");
+	lb_buf_adds(&b, "LIRS,1700000000,1700000060,32400,0,http://s.example/f,t,a,0,ends \\\\,\n");
+	read_text(&x, b.data, &l);
+	IS_INT(x.shift, 0, "shift: samidare's escaped extension fields are no shift");
+	IS_STR(l.name, "samidare", "layout: samidare with extension fields");
+	/* The same count with a split comma that explains it is one. */
+	lb_buf_reset(&b);
+	for (int i = 0; i < 6; i++)
+		lb_buf_addf(&b, SAMI_OK, i, i, i);
+	lb_buf_adds(&b, "LIRS,1700000000,1700000060,32400,0,http://s.example/g,a\\\\,b,a,0,\n");
+	read_text(&x, b.data, &l);
+	IS_INT(x.shift, 1, "shift: one split comma and one field too many");
+	IS_INT(x.shift_col[0], 56, "shift: at the split comma's backslashes");
+
 	/* A count off without a backslash is not this rule's. */
 	lb_buf_reset(&b);
 	lb_buf_addf(&b, TAMA_OK, 1, 1, 1);
