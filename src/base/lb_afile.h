@@ -18,7 +18,9 @@ typedef struct lb_afile {
 	                   (lb_afile_syncdir) before relying on them */
 } lb_afile;
 
-/* Opens a temporary file beside path (mode 0644 less umask).  Returns 0,
+/* Opens a temporary file beside path.  Its mode, and so the target's, is
+ * 0644 less the umask (0644 under umask 022, 0600 under 077), as open(2)
+ * with O_CREAT would make it, never mkstemp's 0600.  Returns 0,
  * or LB_EIO with errno set. */
 int lb_afile_open(lb_afile *f, const char *path);
 /* Flush, fsync, close and rename over the target.  Returns 0, or LB_EIO with

@@ -212,6 +212,16 @@ for f in index.html lirs.gz index.atom current.atom; do
 	check "publish writes $f" test -s "$T/pub/$f"
 done
 check "index.html names a page" grep -q "Head" "$T/pub/index.html"
+# Published files are readable by the web server: 0644 under umask 022
+# (lb_afile_open(): 0644 less the umask), never mkstemp's 0600.
+(umask 022 && $A -d "$D" publish --now "$NOW" "$T/pubm" > /dev/null 2>&1)
+is "publish under umask 022 exits 0" $? 0
+for f in index.html lirs.gz index.atom current.atom; do
+	is "publish: $f has mode 644" "$(stat -c %a "$T/pubm/$f" 2>&1)" 644
+done
+modes=$(cd "$T/pubm" && find . -type f -name '*.atom' -exec stat -c '%a %n' {} + | sort)
+is "publish: every Atom document has mode 644 (at least the two)" \
+	"$(printf '%s\n' "$modes" | awk '$1 != "644" { bad++ } END { print ((NR >= 2 && !bad) ? 1 : 0) }')" 1
 check "run = update + publish" $A -d "$D" run "$T/pub2" --now $((NOW + 100000))
 check "run wrote index.html" test -s "$T/pub2/index.html"
 

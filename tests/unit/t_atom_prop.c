@@ -405,10 +405,9 @@ int main(void)
 	snprintf(rng, sizeof rng, "%s/tests/atom/atom.rng", top ? top : ".");
 	rng_state = seed ? strtoull(seed, NULL, 10) | 1 : 20241123;
 	if (ac_init(&c, rng) != 0 || !mkdtemp(tmp)) {
-		OK(0, "schema: %s loads (run from the top directory or set TOP)", rng);
-		TAP_DONE();
+		printf("not ok - schema: %s loads (run from the top directory or set TOP)\n", rng);
+		return 1;
 	}
-	OK(1, "schema: %s loads in libxml2's RELAX NG", rng);
 	test_checker(&c, tmp);
 	test_ids(20000);
 	test_documents(&c, tmp, rounds ? (unsigned)atoi(rounds) : ROUNDS);

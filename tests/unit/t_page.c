@@ -245,6 +245,7 @@ static void t_hostile(void)
 	size_t n = 100000, len = n * 5 + n * 6 + 64, at = 0;
 	char *deep = malloc(len);
 	ant_page_info pi;
+	lb_error err = LB_ERROR_INIT;
 	static const char junk[] = "<title>\x80\xff\xfe t\0x</title><p>\xe3\x81</p>";
 
 	at += (size_t)sprintf(deep, "<title>deep</title>");
@@ -262,14 +263,24 @@ static void t_hostile(void)
 	OK(pi.title && strstr(pi.title, "\xEF\xBF\xBD") != NULL, "invalid UTF-8 and NUL: U+FFFD (%s)",
 	   pi.title ? pi.title : "-");
 	ant_page_info_release(&pi);
-	pi = analyze(junk, sizeof junk - 1, "text/html; charset=iso-2022-jp", NULL, 0);
-	OK(1, "invalid ISO-2022-JP: no crash");
+	/* Bytes that are not ISO-2022-JP under its header: each becomes U+FFFD,
+	 * the ASCII around them is kept. */
+	IS_INT(ant_page_analyze(junk, sizeof junk - 1, "text/html; charset=iso-2022-jp", NULL, 0,
+				&pi, &err), 0, "invalid ISO-2022-JP: analysed");
+	OK(pi.title && strstr(pi.title, "\xEF\xBF\xBD t") && strstr(pi.title, "x"),
+	   "invalid ISO-2022-JP: U+FFFD for the bad bytes, the text kept (%s)", pi.title ? pi.title : "-");
+	IS_STR(pi.charset, "ISO-2022-JP", "invalid ISO-2022-JP: decoded as the header says");
 	ant_page_info_release(&pi);
-	pi = analyze("\x1b$B", 3, NULL, NULL, 0);
-	OK(1, "truncated escape sequence: no crash");
+	/* An escape sequence cut off at the end: no title, no text, no error. */
+	IS_INT(ant_page_analyze("\x1b$B", 3, NULL, NULL, 0, &pi, &err), 0,
+	       "truncated escape sequence: analysed");
+	OK(pi.title == NULL && pi.text_len == 0, "truncated escape sequence: no title, no text");
 	ant_page_info_release(&pi);
-	pi = analyze("<meta charset=", 14, NULL, NULL, 0);
-	OK(1, "truncated meta: no crash");
+	/* A meta cut off before its value: the default charset, not garbage. */
+	IS_INT(ant_page_analyze("<meta charset=", 14, NULL, NULL, 0, &pi, &err), 0,
+	       "truncated meta: analysed");
+	OK(pi.title == NULL && pi.text_len == 0, "truncated meta: no title, no text");
+	IS_STR(pi.charset, "UTF-8", "truncated meta: read as UTF-8");
 	ant_page_info_release(&pi);
 	pi = analyze("<title>x</title><p>&#0;&#xD800;&#x110000;</p>", 46, NULL, NULL, 0);
 	OK(pi.title != NULL, "bad character references: no crash");

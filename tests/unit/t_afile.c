@@ -1,0 +1,179 @@
+/*
+ * t_afile: the atomic file writer (src/base/afile.c).  A write error at
+ * the very last flush must fail the commit and leave the previous file
+ * whole (issue 15 §13): the limit on file size (RLIMIT_FSIZE, SIGXFSZ
+ * ignored) makes that flush fail for real, as a full disk would, without
+ * root.  And the mode afile promises: 0644 less the umask, as open(2)
+ * would make a file, never the 0600 mkstemp makes.
+ */
+#include "lb_afile.h"
+#include "tap.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *s;
+	long n;
+
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	s = calloc(1, (size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, fp) != (size_t)n) {
+		free(s);
+		s = NULL;
+	}
+	fclose(fp);
+	return s;
+}
+
+/* Files in dir other than the targets: temporary files left behind. */
+static int leftovers(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, ".tmp."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* Writes text to path through afile; returns lb_afile_commit()'s value. */
+static int put(const char *path, const char *text)
+{
+	lb_afile f;
+
+	if (lb_afile_open(&f, path) != 0)
+		return -2;
+	fputs(text, f.fp);
+	return lb_afile_commit(&f);
+}
+
+static int mode_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (int)(st.st_mode & 07777) : -1;
+}
+
+/* The last flush fails: everything was buffered, the limit on file size
+ * stops it half way. */
+static void test_final_flush(int unrenamed)
+{
+	char path[300], *big, *now;
+	const char *how = unrenamed ? "close_unrenamed" : "commit";
+	struct rlimit old, lim;
+	lb_afile f;
+	size_t n = 3000, wrote;
+	int rc, e;
+
+	snprintf(path, sizeof path, "%s/flush-%d.html", dir, unrenamed);
+	IS_INT(put(path, "the published page\n"), 0, "%s: the first version is written", how);
+	big = malloc(n);
+	memset(big, 'x', n);
+	IS_INT(lb_afile_open(&f, path), 0, "%s: the second version opened", how);
+	/* Everything stays in the buffer until the final flush. */
+	setvbuf(f.fp, NULL, _IOFBF, 1 << 16);
+	wrote = fwrite(big, 1, n, f.fp);
+	IS_INT(wrote, n, "%s: the writes themselves succeed (buffered)", how);
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim = old;
+	lim.rlim_cur = 1000;
+	setrlimit(RLIMIT_FSIZE, &lim);
+	errno = 0;
+	if (unrenamed) {
+		rc = lb_afile_close_unrenamed(&f);
+		e = errno;
+		if (rc == 0)
+			lb_afile_rename(&f);   /* what a caller does next: the damage */
+	} else {
+		rc = lb_afile_commit(&f);
+		e = errno;
+	}
+	setrlimit(RLIMIT_FSIZE, &old);
+	IS_INT(rc, LB_EIO, "%s: fails when the final flush fails: LB_EIO", how);
+	IS_INT(e, EFBIG, "%s: with the flush's errno (%s)", how, strerror(e));
+	now = slurp(path);
+	IS_STR(now, "the published page\n", "%s: the previous file is left whole", how);
+	IS_INT(leftovers(), 0, "%s: no temporary file left behind", how);
+	free(now);
+	free(big);
+}
+
+static void test_mode(void)
+{
+	static const struct { mode_t umask; int want; } t[] = {
+		{ 022, 0644 }, { 002, 0644 }, { 0, 0644 }, { 077, 0600 }, { 027, 0640 },
+	};
+	char path[300];
+	mode_t um = umask(0);
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		snprintf(path, sizeof path, "%s/mode-%zu", dir, i);
+		umask(t[i].umask);
+		IS_INT(put(path, "m\n"), 0, "mode: written under umask %03o", (unsigned)t[i].umask);
+		IS_INT(mode_of(path), t[i].want, "mode: 0644 less umask %03o is %04o",
+		       (unsigned)t[i].umask, (unsigned)t[i].want);
+	}
+	/* Replacing a file gives the promised mode, not the old file's. */
+	snprintf(path, sizeof path, "%s/mode-0", dir);
+	chmod(path, 0600);
+	umask(022);
+	IS_INT(put(path, "again\n"), 0, "mode: a 0600 file replaced");
+	IS_INT(mode_of(path), 0644, "mode: the replacement is 0644 under umask 022");
+	umask(um);
+}
+
+static void test_abort(void)
+{
+	char path[300], *now;
+	lb_afile f;
+
+	snprintf(path, sizeof path, "%s/abort.txt", dir);
+	IS_INT(put(path, "kept\n"), 0, "abort: the first version is written");
+	IS_INT(lb_afile_open(&f, path), 0, "abort: the second version opened");
+	fputs("dropped\n", f.fp);
+	lb_afile_abort(&f);
+	now = slurp(path);
+	IS_STR(now, "kept\n", "abort: the target is untouched");
+	IS_INT(leftovers(), 0, "abort: no temporary file left behind");
+	free(now);
+}
+
+int main(void)
+{
+	char cmd[300];
+
+	TAP_PLAN(30);
+	snprintf(dir, sizeof dir, "%s/t_afile.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir)) {
+		printf("not ok - cannot create a temporary directory: %s\n", strerror(errno));
+		return 1;
+	}
+	test_final_flush(0);
+	test_final_flush(1);
+	test_mode();
+	test_abort();
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
+	TAP_DONE();
+}
