@@ -1,7 +1,11 @@
 #!/bin/sh
 # The test runner: every unit test binary in $BUILD/tests/ and every
-# tests/*/run.sh script.  Each prints "ok - ..." / "not ok - ..." lines;
-# this counts them and ends with the line "N passed, N failed".
+# tests/*/run.sh script.  Each suite speaks TAP: a plan line "1..N" (first
+# or last) with the number of checks it runs, then "ok - ..." / "not ok -
+# ..." lines; "ok - ... # SKIP reason" is a check that could not run here.
+# A suite whose count differs from its plan, that prints no plan, or that
+# exits non-zero without a "not ok" is a failure of its own.  The last
+# line is "N passed, N failed, N skipped" (skips are never passes).
 # VALGRIND=1 runs the unit tests (and, via $LIRS_WRAP, the commands) under valgrind.
 BUILD=${BUILD:-build}
 export BUILD
@@ -14,16 +18,30 @@ if [ "${VALGRIND:-}" = 1 ]; then
 	export LIRS_WRAP="$WRAP"
 fi
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.one"' EXIT
+TAP_RE='^(not )?ok( |$)'
 run() {
 	name=$1; shift
 	"$@" > "$log.one" 2>&1
 	rc=$?
 	cat "$log.one" >> "$log"
-	grep -E '^(not )?ok( |$)' "$log.one" | sed "s|^|[$name] |"
+	grep -E "$TAP_RE" "$log.one" | sed "s|^|[$name] |"
 	grep -E '^#' "$log.one" | head -n 40
+	ran=$(grep -cE "$TAP_RE" "$log.one")
+	plans=$(grep -cE '^1\.\.[0-9]+$' "$log.one")
+	planned=$(grep -E '^1\.\.[0-9]+$' "$log.one" | head -n 1 | cut -d . -f 3)
+	# The plan comes first or last among the TAP lines, once.
+	first=$(grep -nE "$TAP_RE|^1\\.\\.[0-9]+\$" "$log.one" | head -n 1 | cut -d : -f 2-)
+	last=$(grep -nE "$TAP_RE|^1\\.\\.[0-9]+\$" "$log.one" | tail -n 1 | cut -d : -f 2-)
+	if [ "$plans" -ne 1 ]; then
+		echo "not ok - $name printed $plans plans (1..N), not one" | tee -a "$log"
+	elif [ "$first" != "1..$planned" ] && [ "$last" != "1..$planned" ]; then
+		echo "not ok - $name: its plan 1..$planned is neither first nor last" | tee -a "$log"
+	elif [ "$ran" -ne "$planned" ]; then
+		echo "not ok - $name planned $planned, ran $ran" | tee -a "$log"
+	fi
 	# A test program that crashed, or printed no result, is a failure of its own.
-	if ! grep -qE '^(not )?ok( |$)' "$log.one" || { [ $rc -ne 0 ] && ! grep -q '^not ok' "$log.one"; }; then
+	if [ "$ran" -eq 0 ] || { [ $rc -ne 0 ] && ! grep -q '^not ok' "$log.one"; }; then
 		echo "not ok - $name exited $rc" | tee -a "$log"
 		tail -n 20 "$log.one" | sed 's/^/#   /'
 	fi
@@ -37,7 +55,8 @@ for s in "$TOP"/tests/*/run.sh; do
 	[ -f "$s" ] || continue
 	run "$(basename "$(dirname "$s")")" sh "$s"
 done
-pass=$(grep -cE '^ok( |$)' "$log")
+skip=$(grep -E '^ok( |$)' "$log" | grep -ciE '# skip( |$)')
+pass=$(( $(grep -cE '^ok( |$)' "$log") - skip ))
 fail=$(grep -cE '^not ok( |$)' "$log")
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -222,6 +222,7 @@ static void test_run(void)
 
 int main(void)
 {
+	TAP_PLAN(43);
 	test_escape();
 	test_iri();
 	test_time();

@@ -398,6 +398,7 @@ static void test_checker(ac_ctx *c, const char *tmp)
 
 int main(void)
 {
+	TAP_PLAN(15);
 	const char *top = getenv("TOP"), *seed = getenv("ATOM_PROP_SEED"), *rounds = getenv("ATOM_PROP_ROUNDS");
 	char rng[4096], tmp[] = "/tmp/t_atom_prop.XXXXXX";
 	ac_ctx c;

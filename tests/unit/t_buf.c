@@ -97,6 +97,7 @@ static void test_addf_like_snprintf(void)
 
 int main(void)
 {
+	TAP_PLAN(29);
 	test_lgrow();
 	test_lbuf();
 	test_addf_like_snprintf();

@@ -253,6 +253,7 @@ static void test_dispatch(void)
 
 int main(void)
 {
+	TAP_PLAN(80);
 	cli_prog = "t";
 	test_bytes();
 	test_int64();

@@ -218,6 +218,7 @@ static void imported(void)
 
 int main(void)
 {
+	TAP_PLAN(62);
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");
 	OK(ant_detect_lm_trusted(T0 - 5, T0, T0), "Last-Modified before Date trusted");

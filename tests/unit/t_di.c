@@ -276,6 +276,7 @@ static void virtual_only(void)
 
 int main(void)
 {
+	TAP_PLAN(29);
 	virtual_only();
 	di_records();
 	hina_records();

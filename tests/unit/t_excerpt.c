@@ -146,6 +146,7 @@ static void test_atom_relay(void)
 
 int main(void)
 {
+	TAP_PLAN(24);
 	test_atom_relay();
 	test_excerpts();
 	test_segment_cap();

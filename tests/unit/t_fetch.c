@@ -584,6 +584,7 @@ static void t_with_page(void)
 
 int main(void)
 {
+	TAP_PLAN(75);
 	snprintf(dir, sizeof dir, "/tmp/t_fetch.XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");

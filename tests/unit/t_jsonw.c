@@ -71,7 +71,7 @@ static void test_record(void)
 	char *extra[] = { "http://x/", "HEAD" };
 	lirs_record r = { 938779260, 938781002, 32400, 49383, "http://hiya.ouchi.to/n/",
 			  "Tadayo \"Memories\"", "Hiya", "http://amano.hauN.org/", "blah blah",
-			  NULL, 0, 1, { 0 }, 0, 0, 0, 0 };
+			  NULL, 0, 1, { 0 }, 0, 0, 0, 0, { 0 }, { 0 } };
 	lirs_json_record jr;
 	lb_buf b = LB_BUF_INIT;
 	lb_error err = LB_ERROR_INIT;
@@ -133,7 +133,7 @@ static void test_checker(void)
 	lirs_check_opts o = { .now = 1000000000, .on_diag = count_diag };
 	lirs_checker *c = lirs_checker_new(&o);
 	lirs_record r = { 999999000, 999999500, 32400, 10, "http://a/", "", "", "", "",
-			  NULL, 0, 1, { 0 }, 0, 0, 0, 0 };
+			  NULL, 0, 1, { 0 }, 0, 0, 0, 0, { 0 }, { 0 } };
 	char url[64];
 	int errs;
 
@@ -152,13 +152,13 @@ static void test_checker(void)
 	IS_INT(counts[LIRS_R_DUPLICATE_URL], 1, "duplicate-url");
 	IS_INT(dup_line_seen, 2, "duplicate-url names the first line");
 	r = (lirs_record){ 1000000100, 1000000050, -43200, 0, "mailto:x", "", "", "", "",
-			   NULL, 0, 3, { 0 }, 0, 0, 0, 0 };
+			   NULL, 0, 3, { 0 }, 0, 0, 0, 0, { 0 }, { 0 } };
 	lirs_checker_check(c, &r);
 	IS_INT(counts[LIRS_R_FUTURE], 1, "future");
 	IS_INT(counts[LIRS_R_MODIFIED_AFTER_DETECTED], 1, "modified-after-detected");
 	IS_INT(counts[LIRS_R_BAD_URL], 1, "bad-url");
 	IS_INT(counts[LIRS_R_TZ_RANGE], 1, "-43200 is in range");
-	r = (lirs_record){ 1, 1000000000 - 28801, 0, 0, "http://b/", "", "", "", "", NULL, 0, 4, { 0 }, 0, 0, 0, 0 };
+	r = (lirs_record){ 1, 1000000000 - 28801, 0, 0, "http://b/", "", "", "", "", NULL, 0, 4, { 0 }, 0, 0, 0, 0, { 0 }, { 0 } };
 	lirs_checker_check(c, &r);
 	IS_INT(counts[LIRS_R_STALE], 1, "stale");
 	r.url = "http://c/";
@@ -182,6 +182,7 @@ static void test_checker(void)
 
 int main(void)
 {
+	TAP_PLAN(56);
 	test_strings();
 	test_record();
 	test_checker();

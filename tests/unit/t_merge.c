@@ -344,6 +344,7 @@ static void test_many_hosts(void)
 
 int main(void)
 {
+	TAP_PLAN(70);
 	test_keys();
 	test_rule();
 	test_check();

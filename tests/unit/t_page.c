@@ -316,6 +316,7 @@ static void t_forced(void)
 
 int main(void)
 {
+	TAP_PLAN(71);
 	t_detect();
 	t_detect_short();
 	t_declared();

@@ -49,6 +49,7 @@ static int count_archive(void *ctx, const atom_ev_archive *a)
 
 int main(void)
 {
+	TAP_PLAN(23);
 	sqlite3 *db;
 	atom_evstore *st;
 	lb_error err = LB_ERROR_INIT;

@@ -72,7 +72,7 @@ static void run_dups(unsigned bits, int use_file, unsigned n, char **urls,
 	static dctx x;
 	lirs_check_opts o = { .now = 1000000000, .on_diag = dup_diag, .ctx = &x,
 			      .test_hash_bits = bits };
-	lirs_record r = { 999999000, 999999500, 32400, 10, "", "", "", "", "", NULL, 0, 0, { 0 }, 0, 0, 0, 0 };
+	lirs_record r = { 999999000, 999999500, 32400, 10, "", "", "", "", "", NULL, 0, 0, { 0 }, 0, 0, 0, 0, { 0 }, { 0 } };
 	lirs_checker *c;
 	FILE *tmp = NULL;
 	unsigned long wrong = 0, nwant = 0;
@@ -298,6 +298,7 @@ static void test_shift(void)
 
 int main(void)
 {
+	TAP_PLAN(64);
 	test_duplicates();
 	test_shift();
 	TAP_DONE();

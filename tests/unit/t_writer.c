@@ -629,6 +629,7 @@ static void test_big(void)
 
 int main(void)
 {
+	TAP_PLAN(83);
 	test_exact();
 	test_eucjp();
 	test_vendor_table();
