@@ -8,6 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
+plan 110
 tmpdir antenna-test
 start_server 300
 for x in "$HTTPGET" "$PY"; do
@@ -21,7 +22,11 @@ check "init creates the database" $A -d "$D" init --title "Test antenna" --base 
 check "add a page" $A -d "$D" add "$U/p.html" --title "P" --author "Au" --group "G1"
 $A -d "$D" add "$U/p.html" 2>/dev/null
 is "adding a page twice fails with 2" $? 2
-check "add with the same key (case of host, default port) is refused" sh -c "! $A -d '$D' add 'HTTP://127.0.0.1:$(cat "$T/port")/p.html'"
+# A negative check names the failure it expects: exit status and message,
+# so that a crash or a missing program is not taken for a refusal.
+$A -d "$D" add "HTTP://127.0.0.1:$(cat "$T/port")/p.html" > /dev/null 2> "$T/err"
+is "add with the same key (case of host, default port) is refused: exit 2, already watched" \
+	"$?:$(grep -c "is already watched" "$T/err")" "2:1"
 for bad in "ftp://example.com/" "example.com/x" "/relative" "file:///etc/passwd" "http://"; do
 	$A -d "$D" add "$bad" 2>"$T/err"
 	rc=$?
@@ -66,7 +71,9 @@ check "update --jobs ' 2' is named" grep -qx "antenna update: --jobs: ' 2' is no
 $A -d "$D" frobnicate > /dev/null 2> "$T/err"
 is "unknown command exits 2" $? 2
 check "unknown command is named" grep -qx "antenna: unknown command 'frobnicate'" "$T/err"
-check "-d is needed for an existing database" sh -c "! $A -d '$T/none.db' list 2>&1 | grep -q xyz; ! $A -d '$T/none.db' list 2>/dev/null"
+$A -d "$T/none.db" list > "$T/out" 2> "$T/err"
+is "-d is needed for an existing database: exit 2, run 'antenna init' first" \
+	"$?:$(grep -c "cannot open database '$T/none.db': No such file or directory (run 'antenna init' first)" "$T/err"):$(wc -c < "$T/out")" "2:1:0"
 check "ANTENNA_DB names the database" sh -c "ANTENNA_DB='$D' $A list"
 
 # ---- detection rules ------------------------------------------------------------
@@ -242,7 +249,10 @@ check "init --charset euc-jp-ms" $A -d "$D" init --charset euc-jp-ms
 $A -d "$D" run --now "$NOW" "$T/vpub" > /dev/null 2> "$T/err"
 check "run with lirs_charset euc-jp-ms writes the vendor codes" \
 	sh -c "gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP-MS -t UTF-8 | grep -q ',①髙㈱,'"
-check "... which strict EUC-JP refuses" sh -c "! gzip -dc '$T/vpub/lirs.gz' | iconv -f EUC-JP -t UTF-8 >/dev/null 2>&1"
+gzip -dc "$T/vpub/lirs.gz" > "$T/vpub.lirs"
+iconv -f EUC-JP -t UTF-8 < "$T/vpub.lirs" > /dev/null 2> "$T/iconv.err"
+is "... which strict EUC-JP refuses (iconv: exit 1, illegal input)" \
+	"$?:$(grep -c 'illegal input sequence' "$T/iconv.err"):$(test -s "$T/vpub.lirs" && echo data)" "1:1:data"
 is "... and no warning" "$(grep -c warning "$T/err")" 0
 $A -d "$D" init --charset latin1 2>/dev/null
 is "init --charset refuses other charsets" $? 2

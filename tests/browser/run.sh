@@ -12,6 +12,8 @@ BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
 FIXTURE=$B/tools/pubfixture
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+. "$TOP/tests/lib/tap.sh"
+plan 18
 
 if [ ! -x "$CHROMIUM" ]; then
 	echo "not ok - browser test: $CHROMIUM is not installed (make check installs it: mk/deps.sh --tools)"

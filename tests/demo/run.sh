@@ -9,6 +9,8 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
+. "$TOP/tests/lib/tap.sh"
+plan 19
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/demo-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -58,5 +60,7 @@ check "the demo named its server's port" test -n "$port"
 if [ -n "$port" ]; then
 	"$B/tools/httpget" --max-time 2 -o /dev/null "http://127.0.0.1:$port/"
 	check "the demo's server is stopped (httpget cannot connect)" test $? -eq 7
+else
+	check "the demo's server is stopped (no port to try)" false
 fi
 exit 0

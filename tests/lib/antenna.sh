@@ -1,7 +1,8 @@
 # tests/lib/antenna.sh: what the end-to-end scripts of the commands share
 # (tests/antenna, import, feeds, scale, formats): the environment, a
 # temporary directory removed on exit, the loopback test server
-# (tests/tools/testserver.c) and the ok/notok/check/is/jget helpers.
+# (tests/tools/testserver.c), the ok/notok/check/is/jget helpers and the
+# plan (tests/lib/tap.sh).
 # Sourced, never run (tests/run.sh runs only tests/*/run.sh), after the
 # script has set TOP:
 #   TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -31,8 +32,9 @@ cleanup() {
 	rm -rf "$T"
 }
 
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+. "$TOP/tests/lib/tap.sh"
+ok() { tap_count; echo "ok - $1"; }
+notok() { tap_count; echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
 # check NAME CMD...: ok when CMD succeeds
 check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
 # is NAME GOT WANT
