@@ -10,6 +10,9 @@ WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter -
 PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
 BUILD   ?= build
+# The release, read from its one source (src/lirs/lirs.h, LIRS_VERSION);
+# `make version` prints it.
+VERSION := $(shell sed -n 's/^\#define LIRS_VERSION "\(.*\)"$$/\1/p' src/lirs/lirs.h)
 
 # The packages of each layer; a layer's users link its packages and those below.
 PKGS_base    =
@@ -138,7 +141,7 @@ $(BUILD)/.testdeps: mk/deps.sh $(TEST_SCRIPTS)
 
 tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/.testdeps
 
-# The README's test command. Last line: "N passed, N failed".
+# The README's test command. Last line: "N passed, N failed, N skipped".
 check: tests
 	@BUILD=$(BUILD) sh tests/run.sh
 
@@ -174,7 +177,10 @@ install: all
 	cp man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	cp man/*.5 $(DESTDIR)$(MANDIR)/man5/
 
+version:
+	@echo $(VERSION)
+
 clean:
 	rm -rf build build-asan build-fuzz build-* public
 
-.PHONY: all tests check check-asan check-valgrind check-fresh demo bench fuzz install clean
+.PHONY: all tests check check-asan check-valgrind check-fresh demo bench fuzz install version clean

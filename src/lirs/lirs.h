@@ -16,7 +16,11 @@
 
 #include "lb_error.h"
 
-#define LIRS_VERSION "0.1.0"
+/* The release: the one place it is written.  Both commands' --version, the
+ * User-Agent, the HINA-DI header and index.html's generator say it; the
+ * Makefile reads VERSION from this line; tests/version checks that all of
+ * them and the ChangeLog's head entry agree. */
+#define LIRS_VERSION "0.3.0"
 
 /* ---- errors: negative codes, 0 is success ---------------------------- */
 enum {

@@ -51,7 +51,8 @@
  *   /_control/reset            sets every maximum to the current count
  *                              and every total to 0
  *   /_control/echo             the request headers, "Name: value" lines
- * Control requests are not counted.
+ * Control requests are not counted.  --verbose logs each request to
+ * standard error: "testserver: GET /PATH user-agent 'AGENT'".
  */
 #include "lb_buf.h"
 
@@ -696,8 +697,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			count_start(r, req_header(c, "Host"), url);
 		return MHD_YES;
 	}
-	if (verbose)
-		fprintf(stderr, "testserver: %s %s\n", method, url);
+	if (verbose) {
+		const char *ua = req_header(c, "User-Agent");
+
+		fprintf(stderr, "testserver: %s %s user-agent '%s'\n", method, url, ua ? ua : "");
+	}
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
 		return send_text(c, 405, "text/plain", "method not allowed\n", 19);
 	if (!path_ok(url))
