@@ -348,6 +348,7 @@ static void test_is_http(void)
 
 int main(void)
 {
+	TAP_PLAN(174);
 	test_days();
 	test_split();
 	test_valid();

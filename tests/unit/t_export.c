@@ -315,6 +315,7 @@ static void test_errors(ant_store *s)
 
 int main(void)
 {
+	TAP_PLAN(46);
 	ant_store *s;
 	char cmd[64];
 

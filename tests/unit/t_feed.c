@@ -235,7 +235,7 @@ static void test_many(void)
 
 int main(void)
 {
-	TAP_PLAN(53);
+	TAP_PLAN(56);
 	test_dates();
 	test_rss2();
 	test_rss1();

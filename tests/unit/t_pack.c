@@ -147,6 +147,7 @@ static void test_read_fails(void)
 
 int main(void)
 {
+	TAP_PLAN(17);
 	test_lines();
 	test_many();
 	test_sink_fails();

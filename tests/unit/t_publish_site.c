@@ -138,6 +138,7 @@ static void test_keep(ant_store *s)
 
 int main(void)
 {
+	TAP_PLAN(22);
 	ant_store *s;
 	char path[300], cmd[64];
 	lb_error err = LB_ERROR_INIT;
