@@ -222,7 +222,7 @@ static void test_run(void)
 
 int main(void)
 {
-	TAP_PLAN(48);
+	TAP_PLAN(53);
 	test_escape();
 	test_iri();
 	test_time();

@@ -182,7 +182,7 @@ static void test_checker(void)
 
 int main(void)
 {
-	TAP_PLAN(45);
+	TAP_PLAN(48);
 	test_strings();
 	test_record();
 	test_checker();

@@ -316,7 +316,7 @@ static void t_forced(void)
 
 int main(void)
 {
-	TAP_PLAN(71);
+	TAP_PLAN(72);
 	t_detect();
 	t_detect_short();
 	t_declared();

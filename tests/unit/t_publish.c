@@ -581,7 +581,7 @@ static void test_speed(void)
 
 int main(void)
 {
-	TAP_PLAN(82);
+	TAP_PLAN(83);
 	snprintf(tmpdir, sizeof tmpdir, "%s/t_publish.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmpdir)) {

@@ -171,7 +171,7 @@ static void lock(void)
 
 int main(void)
 {
-	TAP_PLAN(40);
+	TAP_PLAN(53);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
