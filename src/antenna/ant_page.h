@@ -2,8 +2,12 @@
  * page.h: what an antenna needs to know of an HTML page: its title, its
  * charset, and a checksum of its *text* (tags, scripts, styles, comments
  * removed, whitespace collapsed, ignored parts removed), so that a page
- * whose markup, charset or ignored parts change is not "updated".
- * Pure functions over bytes: no I/O.  HTML is parsed with libxml2.
+ * whose markup, charset or ignored parts change is not "updated"; and its
+ * text cut in segments, each with the place it stands in the document and
+ * a hash that volatile tokens do not move (issue 14), so that a change
+ * that is only noise can be told from a real one.
+ * Pure functions over bytes: no I/O.  HTML is streamed through libxml2's
+ * SAX parser; no tree is built.
  */
 #ifndef LIRS_PAGE_H
 #define LIRS_PAGE_H
@@ -12,6 +16,24 @@
 #include <stdint.h>
 
 #include "lb_error.h"
+
+/*
+ * One segment of the page's text (a sentence of a block element, or one
+ * match of an --only regular expression).
+ */
+typedef struct ant_page_seg {
+	uint32_t block;  /* hash of the segment's place: the path of enclosing
+			    elements from <body> down to the innermost block
+			    element, each as tag plus #id and .classes (sorted),
+			    no positions -- e.g. body>div#side>ul.quotes>li -- so
+			    the same widget has the same key on every fetch */
+	uint32_t norm;   /* ant_noise_hash() of the text: volatile tokens
+			    (numbers, dates, times) do not change it */
+	uint32_t raw;    /* hash of the text as it is (what segs[] holds) */
+	uint32_t off, len; /* the segment's bytes in ant_page_info.text */
+	uint32_t path;   /* offset of the block's path, as text, in
+			    ant_page_info.paths (ant_page_seg_path()) */
+} ant_page_seg;
 
 typedef struct ant_page_info {
 	char *title;          /* UTF-8, whitespace collapsed; NULL when none */
@@ -27,6 +49,16 @@ typedef struct ant_page_info {
 	size_t nsegs;
 	char *excerpt;        /* the first segments not in the previous version's
 			         set, at most excerpt_max characters; NULL when none */
+	/* Segments (issue 14), filled by ant_page_analyze2() and
+	 * ant_page_analyze_excerpt(): */
+	ant_page_seg *seg;    /* at most PAGE_MAX_SEGMENTS, in document order; malloc'd */
+	size_t nseg;
+	char *text;           /* the bytes seg[].off/len point into (NUL-terminated);
+			         only for ant_page_excerpt(); malloc'd */
+	char *paths;          /* the blocks' paths, NUL-separated; malloc'd */
+	size_t only_matched;  /* with --only patterns: elements and regex
+			         matches found (0: the watched part is missing);
+			         1 without them */
 } ant_page_info;
 
 /*
@@ -74,6 +106,48 @@ int ant_page_analyze_excerpt(const char *body, size_t len, const char *content_t
 			 const char *forced, const char *const *ignore, size_t nignore,
 			 const ant_page_prev *prev, ant_page_info *out, lb_error *err);
 
+/*
+ * The analysis options.  Patterns for ignore and only have the same syntax
+ * (ant_page_pattern_check()):
+ *   "#id"     the element with that id and its content
+ *   ".class"  every element with that class and its content
+ *   anything else is a POSIX extended regular expression over the text
+ * ignore: those elements, and the text the expressions match, are removed.
+ * only:   only the text inside the matching elements is read (the title
+ *         still comes from <title>); with expressions, only the text they
+ *         match within a block counts, each match one segment.  Selectors
+ *         add up, expressions add up, and expressions look only inside the
+ *         selected elements when both are given.
+ */
+typedef struct ant_page_opts {
+	const char *forced_charset;   /* NULL or "": pick it (ant_page_analyze_forced) */
+	const char *const *ignore;
+	size_t nignore;
+	const char *const *only;
+	size_t nonly;
+	const ant_page_prev *prev;    /* for the old excerpt field; may be NULL */
+} ant_page_opts;
+
+/*
+ * The one entry point: title, charset, text_hash, feed_href, segments
+ * (seg, segs), text and only_matched.  Returns 0, or a negative LB_E* code
+ * with err (bad pattern LB_EINVAL, out of memory LB_ENOMEM); err may be NULL.
+ */
+int ant_page_analyze2(const char *body, size_t len, const char *content_type,
+		      const ant_page_opts *o, ant_page_info *out, lb_error *err);
+
+/*
+ * The text of the picked segments (pick[i] != 0 for seg[i]; nseg flags), in
+ * order, joined by " ", whitespace collapsed, clipped to max_chars
+ * characters (0 = PAGE_EXCERPT_MAX) on a character boundary with "…".
+ * NULL when nothing is picked (or out of memory).  malloc'd.
+ */
+char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars);
+
+/* The path of seg[i]'s block as text ("body>div#side>ul.quotes>li"; a long
+ * one keeps its end after "…"); "" when unknown.  Points into p. */
+const char *ant_page_seg_path(const ant_page_info *p, size_t i);
+
 /* A malloc'd copy of s with whitespace collapsed, cut to at most max
  * characters (UTF-8; "…" ends a cut one); NULL when out of memory. */
 char *ant_page_clip(const char *s, size_t max);
@@ -81,7 +155,7 @@ char *ant_page_clip(const char *s, size_t max);
 /* The hash behind text_hash: 64-bit FNV-1a (Fowler/Noll/Vo). */
 uint64_t ant_page_hash64(const void *p, size_t n);
 
-/* Checks one ignore pattern; returns 0, or LB_EINVAL with a message in err. */
+/* Checks one ignore (or only) pattern; returns 0, or LB_EINVAL with a message in err. */
 int ant_page_pattern_check(const char *pattern, lb_error *err);
 
 #endif

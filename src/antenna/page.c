@@ -2,9 +2,13 @@
  * page.c: title, charset and text checksum of an HTML page.
  *
  * Steps: pick the charset, convert the bytes to UTF-8 ourselves (invalid
- * bytes become U+FFFD), parse with libxml2's HTML parser (told the input
- * is UTF-8, never to touch the network), walk the tree without recursion,
- * collect the title and the text, remove ignored parts, hash.
+ * bytes become U+FFFD), stream it through libxml2's HTML parser (told the
+ * input is UTF-8, never to touch the network) with a SAX handler that
+ * builds no tree: a stack of open elements, the title and the text are
+ * collected as the events come, with the places where segments start and
+ * their blocks' paths; then ignored parts are removed and the text hashed.
+ * 0.2 built a tree and walked it: building it, and the malloc behind it,
+ * were a third of `antenna update`'s CPU time (issue 14).
  *
  * Charset, first that applies (the WHATWG "encoding sniffing" order, so
  * a BOM beats a wrong server default):
@@ -22,6 +26,7 @@
  * text_hash is 64-bit FNV-1a over the final UTF-8 text: not cryptographic,
  * only a change detector, stable across runs, machines and charsets.
  */
+#include "ant_noise.h"
 #include "ant_page.h"
 #include "lb_buf.h"
 #include "lb_utf8.h"
@@ -36,7 +41,7 @@
 #include <strings.h>
 
 #include <libxml/HTMLparser.h>
-#include <libxml/tree.h>
+#include <libxml/parserInternals.h>
 #include <uchardet.h>
 
 /* How far into the page <meta charset> is looked for (HTML says 1024;
@@ -206,13 +211,35 @@ static int from_meta(const char *b, size_t len, charset *cs)
 /* ---- UTF-8 and conversion ------------------------------------------------ */
 
 /* Copies UTF-8, every invalid byte and every NUL (libxml2 would stop
- * there) replaced with U+FFFD.  Returns the number of replacements. */
+ * there) replaced with U+FFFD: lb_utf8_repair(LB_UTF8_NUL), with the runs
+ * of good bytes copied in one go (every byte of every page passes here).
+ * Returns the number of replacements. */
 static size_t utf8_clean(const char *b, size_t len, lb_buf *out, int *oom)
 {
-	size_t bad = lb_utf8_repair(out, b, len, LB_UTF8_NUL, NULL);
+	const unsigned char *s = (const unsigned char *)b;
+	size_t bad = 0;
 
-	*oom |= bad == (size_t)-1;
-	return bad == (size_t)-1 ? 0 : bad;
+	size_t run = 0;   /* start of the valid bytes not yet copied: copied in one go */
+
+	if (lb_buf_grow(out, len) < 0) {
+		*oom = 1;
+		return 0;
+	}
+	for (size_t i = 0; i < len;) {
+		size_t k = s[i] >= 0x01 && s[i] < 0x80 ? 1 : lb_utf8_len(b + i, len - i);
+
+		if (k == 0 || s[i] == 0) {
+			*oom |= lb_buf_add(out, s + run, i - run) < 0;
+			*oom |= lb_buf_add(out, LB_UTF8_FFFD, 3) < 0;
+			bad++;
+			i++;
+			run = i;
+		} else {
+			i += k;
+		}
+	}
+	*oom |= lb_buf_add(out, s + run, len - run) < 0;
+	return bad;
 }
 
 /* Converts with iconv, each undecodable byte replaced with U+FFFD.
@@ -333,7 +360,7 @@ static int from_detection(const char *b, size_t len, charset *cs)
 	return charset_resolve("shift_jis", 9, cs);
 }
 
-/* ---- ignore patterns ----------------------------------------------------- */
+/* ---- ignore and only patterns -------------------------------------------------- */
 
 enum { PAT_ID, PAT_CLASS, PAT_REGEX };
 
@@ -438,8 +465,9 @@ static double regex_size(const char **pp, int depth)
 	return total;
 }
 
-/* Compiles a regex pattern into re; 0, or LB_EINVAL with a message. */
-static int regex_compile(regex_t *re, const char *pattern, lb_error *err)
+/* Compiles a regex pattern into re; 0, or LB_EINVAL with a message that
+ * names what the pattern is for ("ignore", "only"). */
+static int regex_compile(regex_t *re, const char *pattern, const char *what, lb_error *err)
 {
 	const char *p = pattern;
 	double size = 0;
@@ -450,16 +478,17 @@ static int regex_compile(regex_t *re, const char *pattern, lb_error *err)
 		if (*p)
 			p++;
 	}
-	if (size > PAGE_REGEX_MAX_NODES)
-		return lb_err(err, LB_EINVAL, "ignore pattern '%.200s' repeats too much (over %d copies)",
-			      pattern, PAGE_REGEX_MAX_NODES);
+	if (size > PAGE_REGEX_MAX_NODES) {
+		return lb_err(err, LB_EINVAL, "%s pattern '%.200s' repeats too much (over %d copies)",
+			      what, pattern, PAGE_REGEX_MAX_NODES);
+	}
 	rc = regcomp(re, pattern, REG_EXTENDED);
 
 	if (rc != 0) {
 		char msg[128];
 
 		regerror(rc, re, msg, sizeof msg);
-		return lb_err(err, LB_EINVAL, "bad ignore pattern '%s': %s", pattern, msg);
+		return lb_err(err, LB_EINVAL, "bad %s pattern '%s': %s", what, pattern, msg);
 	}
 	return 0;
 }
@@ -473,55 +502,64 @@ int ant_page_pattern_check(const char *pattern, lb_error *err)
 		return lb_err(err, LB_EINVAL, "empty ignore pattern");
 	if (pattern_kind(pattern) != PAT_REGEX)
 		return 0;
-	if ((rc = regex_compile(&re, pattern, err)) < 0)
+	if ((rc = regex_compile(&re, pattern, "ignore", err)) < 0)
 		return rc;
 	regfree(&re);
 	return 0;
 }
 
-typedef struct ignores {
+
+/* A compiled list of patterns (ignore or only). */
+typedef struct patterns {
 	const char *const *pat;
 	size_t n;
 	regex_t *re;        /* one per pattern; compiled only for PAT_REGEX */
 	unsigned char *kind;
-} ignores;
+	size_t nsel, nregex;
+} patterns;
 
-static void ignores_release(ignores *ig)
+static void patterns_release(patterns *ps)
 {
-	for (size_t i = 0; i < ig->n; i++)
-		if (ig->kind && ig->kind[i] == PAT_REGEX)
-			regfree(&ig->re[i]);
-	free(ig->re);
-	free(ig->kind);
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->kind && ps->kind[i] == PAT_REGEX)
+			regfree(&ps->re[i]);
+	free(ps->re);
+	free(ps->kind);
+	memset(ps, 0, sizeof *ps);
 }
 
-static int ignores_compile(ignores *ig, const char *const *pat, size_t n, lb_error *err)
+static int patterns_compile(patterns *ps, const char *const *pat, size_t n, const char *what,
+			    lb_error *err)
 {
 	int rc;
 
-	memset(ig, 0, sizeof *ig);
-	ig->pat = pat;
+	memset(ps, 0, sizeof *ps);
+	ps->pat = pat;
 	if (!n)
 		return 0;
-	ig->re = calloc(n, sizeof *ig->re);
-	ig->kind = calloc(n, 1);
-	if (!ig->re || !ig->kind) {
-		ignores_release(ig);
+	ps->re = calloc(n, sizeof *ps->re);
+	ps->kind = calloc(n, 1);
+	if (!ps->re || !ps->kind) {
+		patterns_release(ps);
 		return lb_err_code(err, LB_ENOMEM);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (!pat[i] || !*pat[i]) {
-			rc = lb_err(err, LB_EINVAL, "empty ignore pattern");
+			rc = lb_err(err, LB_EINVAL, "empty %s pattern", what);
 			goto fail;
 		}
-		ig->kind[i] = (unsigned char)pattern_kind(pat[i]);
-		if (ig->kind[i] == PAT_REGEX && (rc = regex_compile(&ig->re[i], pat[i], err)) < 0)
+		ps->kind[i] = (unsigned char)pattern_kind(pat[i]);
+		if (ps->kind[i] == PAT_REGEX && (rc = regex_compile(&ps->re[i], pat[i], what, err)) < 0)
 			goto fail;
-		ig->n = i + 1;
+		ps->n = i + 1;
+		if (ps->kind[i] == PAT_REGEX)
+			ps->nregex++;
+		else
+			ps->nsel++;
 	}
 	return 0;
 fail:
-	ignores_release(ig);   /* frees the ig->n patterns compiled so far */
+	patterns_release(ps);   /* frees the ps->n patterns compiled so far */
 	return rc;
 }
 
@@ -543,257 +581,552 @@ static int has_class(const char *list, const char *cls)
 	return 0;
 }
 
-static int element_ignored(xmlNode *el, const ignores *ig)
+/* Does an element with this id and class attribute match a selector? */
+static int selector_hit(const patterns *ps, const char *id, const char *cls)
 {
-	xmlChar *id = NULL, *cls = NULL;
-	int hit = 0;
-
-	for (size_t i = 0; i < ig->n && !hit; i++) {
-		if (ig->kind[i] == PAT_ID) {
-			if (!id)
-				id = xmlGetProp(el, (const xmlChar *)"id");
-			hit = id && strcmp((char *)id, ig->pat[i] + 1) == 0;
-		} else if (ig->kind[i] == PAT_CLASS) {
-			if (!cls)
-				cls = xmlGetProp(el, (const xmlChar *)"class");
-			hit = cls && has_class((char *)cls, ig->pat[i] + 1);
-		}
+	for (size_t i = 0; i < ps->n; i++) {
+		if (ps->kind[i] == PAT_ID && id && strcmp(id, ps->pat[i] + 1) == 0)
+			return 1;
+		if (ps->kind[i] == PAT_CLASS && cls && has_class(cls, ps->pat[i] + 1))
+			return 1;
 	}
-	xmlFree(id);
-	xmlFree(cls);
-	return hit;
+	return 0;
 }
 
 /* ---- text ---------------------------------------------------------------- */
 
 /* Appends s with runs of whitespace collapsed to one space; *space says
- * whether out already ends in a space (or is empty). */
+ * whether out already ends in a space (or is empty).  Room is made once
+ * per call: this runs over every byte of every page. */
 static int add_collapsed(lb_buf *out, const char *s, size_t n, int *space)
 {
+	char *o;
+	int sp = *space;
+
+	if (lb_buf_grow(out, n) < 0)
+		return -1;
+	o = out->data + out->len;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-			if (!*space && lb_buf_addc(out, ' ') < 0)
-				return -1;
-			*space = 1;
+			if (!sp)
+				*o++ = ' ';
+			sp = 1;
 		} else {
-			if (lb_buf_addc(out, c) < 0)
-				return -1;
-			*space = 0;
+			*o++ = (char)c;
+			sp = 0;
 		}
 	}
+	*o = '\0';
+	out->len = (size_t)(o - out->data);
+	*space = sp;
 	return 0;
 }
 
-static int skipped_element(const xmlNode *n)
+/* ---- the SAX walk ---------------------------------------------------------- */
+
+enum {
+	EL_BLOCK = 1,   /* its edges separate words ("<p>a</p><p>b</p>" is "a b") */
+	EL_SKIP = 2,    /* never text: script, style... */
+	EL_TITLE = 4,
+	EL_LINK = 8,
+	EL_ROOTISH = 16, /* html: not part of a block path */
+	EL_KEY = 32      /* body, head: a block for the keys, not for the text */
+};
+
+/* Element names the walk cares about, sorted for bsearch.  The HTML
+ * parser lowercases names, so strcmp is enough. */
+static const struct el_name { const char *name; unsigned char flags; } elements[] = {
+	{ "address", EL_BLOCK }, { "article", EL_BLOCK }, { "aside", EL_BLOCK },
+	{ "blockquote", EL_BLOCK }, { "body", EL_KEY }, { "br", EL_BLOCK }, { "dd", EL_BLOCK },
+	{ "div", EL_BLOCK }, { "dl", EL_BLOCK }, { "dt", EL_BLOCK }, { "fieldset", EL_BLOCK },
+	{ "figcaption", EL_BLOCK }, { "figure", EL_BLOCK }, { "footer", EL_BLOCK }, { "form", EL_BLOCK },
+	{ "h1", EL_BLOCK }, { "h2", EL_BLOCK }, { "h3", EL_BLOCK }, { "h4", EL_BLOCK },
+	{ "h5", EL_BLOCK }, { "h6", EL_BLOCK }, { "head", EL_KEY }, { "header", EL_BLOCK },
+	{ "hr", EL_BLOCK }, { "html", EL_ROOTISH }, { "li", EL_BLOCK }, { "link", EL_LINK },
+	{ "main", EL_BLOCK }, { "nav", EL_BLOCK }, { "noscript", EL_SKIP }, { "ol", EL_BLOCK },
+	{ "p", EL_BLOCK }, { "pre", EL_BLOCK }, { "script", EL_SKIP }, { "section", EL_BLOCK },
+	{ "style", EL_SKIP }, { "table", EL_BLOCK }, { "td", EL_BLOCK }, { "template", EL_SKIP },
+	{ "th", EL_BLOCK }, { "title", EL_BLOCK | EL_TITLE }, { "tr", EL_BLOCK }, { "ul", EL_BLOCK },
+};
+
+static int cmp_el(const void *key, const void *el)
 {
-	static const char *const skip[] = { "script", "style", "noscript", "template" };
-
-	for (size_t i = 0; i < sizeof skip / sizeof *skip; i++)
-		if (strcasecmp((const char *)n->name, skip[i]) == 0)
-			return 1;
-	return 0;
+	return strcmp(key, ((const struct el_name *)el)->name);
 }
 
-/* Elements whose edges separate words ("<p>a</p><p>b</p>" is "a b"). */
-static int block_element(const xmlNode *n)
+static unsigned el_flags_lookup(const char *name)
 {
-	static const char *const block[] = {
-		"address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt",
-		"fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
-		"h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section",
-		"table", "td", "th", "title", "tr", "ul",
-	};
-	for (size_t i = 0; i < sizeof block / sizeof *block; i++)
-		if (strcasecmp((const char *)n->name, block[i]) == 0)
-			return 1;
-	return 0;
+	const struct el_name *e = bsearch(name, elements, sizeof elements / sizeof *elements,
+					  sizeof *elements, cmp_el);
+
+	return e ? e->flags : 0;
 }
+
+/* The parser hands out names from its dictionary, so one name is one
+ * pointer within a parse: a small direct-mapped cache by pointer turns the
+ * table lookup into a compare for nearly every element. */
+#define EL_CACHE 64
+
+typedef struct frame {
+	uint64_t h;          /* FNV-1a state of the path through this element */
+	uint32_t path_end;   /* bytes of walk.path through this element */
+	uint32_t block;      /* index + 1 of the innermost block frame; 0 none */
+	unsigned char flags; /* EL_* */
+	unsigned char only;  /* an --only selector matched it */
+	unsigned char in;    /* its text is read (inside an --only element, or no selectors) */
+	unsigned char title; /* the first <title>: its text children are the title */
+	unsigned char virt;  /* the root again, for elements after it closed */
+} frame;
+
+/* A place where a segment starts: its byte offset and its block. */
+typedef struct bound {
+	size_t off;
+	uint32_t key;
+	uint32_t path;       /* offset in walk.paths */
+} bound;
 
 typedef struct walk {
 	lb_buf text;
 	lb_buf title;
-	char *feed_href;  /* the page's advertised feed */
-	size_t *cuts;     /* text offsets of block edges (segments), bounded */
-	size_t ncuts, capcuts;
+	lb_buf path;         /* the open elements' path, "body>div#x>p" */
+	lb_buf paths;        /* the bounds' block paths, NUL-separated */
+	char *feed_href;     /* the page's advertised feed */
+	frame *fr;
+	size_t nfr, capfr;
+	bound *bd;           /* bd[0] is the start of the text; at most PAGE_MAX_SEGMENTS cuts follow */
+	size_t nbd, capbd;
 	int want_cuts;
-	const struct ignores *ig;
-	int space;        /* text ends in a space */
+	int key_pending;     /* the last bound's block is taken with its first byte */
+	const patterns *ig, *only;
+	size_t only_matched;
+	size_t skip;         /* > 0: inside a skipped element, its depth */
+	unsigned skip_flags; /* that element's EL_* */
+	int roots;           /* top-level elements seen */
+	int doctype;         /* a DOCTYPE was seen */
+	int pre_root;        /* a comment or PI came before the root element */
+	frame root;          /* the root element's frame, kept for what follows it */
+	int space;           /* text ends in a space */
+	int title_space;
 	int have_title;
 	int oom;
+	struct { const void *name; unsigned flags; } cache[EL_CACHE];
 } walk;
 
-static void take_title(walk *w, xmlNode *el)
+static unsigned el_flags(walk *w, const xmlChar *name)
 {
-	int space = 1;
+	/* dictionary strings sit close together: mix the bits (Fibonacci hashing) */
+	size_t i = (size_t)(((uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ull) >> 58);
 
-	w->have_title = 1;
-	for (xmlNode *c = el->children; c; c = c->next)
-		if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content)
-			w->oom |= add_collapsed(&w->title, (char *)c->content,
-						strlen((char *)c->content), &space) < 0;
+	if (w->cache[i].name != name) {
+		w->cache[i].name = name;
+		w->cache[i].flags = el_flags_lookup((const char *)name);
+	}
+	return w->cache[i].flags;
 }
 
-/* A block edge ends a segment (for excerpts); at most PAGE_MAX_SEGMENTS
- * are remembered, the rest of the page is one last segment. */
-static void cut(walk *w)
-{
-	size_t *nv;
+static const uint64_t fnv_basis = 14695981039346656037ull;
 
-	if (!w->want_cuts || w->ncuts >= PAGE_MAX_SEGMENTS ||
-	    (w->ncuts && w->cuts[w->ncuts - 1] == w->text.len) || !w->text.len)
-		return;
-	if (!(nv = lb_grow(w->cuts, &w->capcuts, w->ncuts + 1, sizeof *nv, 64))) {
-		w->oom = 1;
-		return;
-	}
-	w->cuts = nv;
-	w->cuts[w->ncuts++] = w->text.len;
-}
-
-/* <link rel="alternate" type="application/atom+xml" href="..."> (or rss+xml):
- * the page advertises a feed (RSS Autodiscovery; HTML "alternate" link). */
-static void take_feed_link(walk *w, xmlNode *el)
-{
-	xmlChar *rel, *type, *href;
-	int hit;
-
-	if (w->feed_href || strcasecmp((const char *)el->name, "link") != 0)
-		return;
-	rel = xmlGetProp(el, (const xmlChar *)"rel");
-	type = xmlGetProp(el, (const xmlChar *)"type");
-	hit = rel && type && strcasestr((const char *)rel, "alternate") &&
-	      (strncasecmp((const char *)type, "application/atom+xml", 20) == 0 ||
-	       strncasecmp((const char *)type, "application/rss+xml", 19) == 0);
-	if (hit && (href = xmlGetProp(el, (const xmlChar *)"href"))) {
-		if (*href && !(w->feed_href = strdup((const char *)href)))
-			w->oom = 1;
-		xmlFree(href);
-	}
-	xmlFree(rel);
-	xmlFree(type);
-}
-
-/* Visits an element on the way down; returns 1 to enter its children. */
-static int enter(walk *w, xmlNode *n, const ignores *ig)
-{
-	if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
-		if (n->content)
-			w->oom |= add_collapsed(&w->text, (char *)n->content,
-						strlen((char *)n->content), &w->space) < 0;
-		return 0;
-	}
-	if (n->type != XML_ELEMENT_NODE || !n->name)
-		return 0;
-	if (skipped_element(n) || (ig->n && element_ignored(n, ig)))
-		return 0;
-	if (!w->have_title && strcasecmp((const char *)n->name, "title") == 0)
-		take_title(w, n);
-	take_feed_link(w, n);
-	if (block_element(n)) {
-		w->oom |= add_collapsed(&w->text, " ", 1, &w->space) < 0;
-		cut(w);
-	}
-	return 1;
-}
-
-static void leave(walk *w, xmlNode *n)
-{
-	if (n->type == XML_ELEMENT_NODE && n->name && block_element(n)) {
-		w->oom |= add_collapsed(&w->text, " ", 1, &w->space) < 0;
-		cut(w);
-	}
-}
-
-/* Depth-first without recursion: a page of 100000 nested elements must
- * not exhaust the stack. */
-static void walk_tree(walk *w, xmlNode *root, const ignores *ig)
-{
-	xmlNode *n = root;
-
-	while (n && !w->oom) {
-		if (enter(w, n, ig) && n->children) {
-			n = n->children;
-			continue;
-		}
-		for (;;) {
-			leave(w, n);
-			if (n == root)
-				return;
-			if (n->next) {
-				n = n->next;
-				break;
-			}
-			n = n->parent;
-			if (!n)
-				return;
-		}
-	}
-}
-
-/* Removes every match of every regex pattern, then re-collapses. */
-static int remove_regex(lb_buf *text, const ignores *ig)
-{
-	for (size_t i = 0; i < ig->n; i++) {
-		lb_buf out = LB_BUF_INIT;
-		const char *p = text->data;
-		int space = 1, eflags = 0;
-		regmatch_t m;
-
-		if (ig->kind[i] != PAT_REGEX)
-			continue;
-		while (*p && regexec(&ig->re[i], p, 1, &m, eflags) == 0) {
-			if (add_collapsed(&out, p, (size_t)m.rm_so, &space) < 0)
-				goto oom;
-			if (m.rm_eo == m.rm_so) {  /* empty match: keep one byte */
-				if (!p[m.rm_eo])
-					break;
-				if (add_collapsed(&out, p + m.rm_eo, 1, &space) < 0)
-					goto oom;
-				p += m.rm_eo + 1;
-			} else {
-				p += m.rm_eo;
-			}
-			eflags = REG_NOTBOL;
-		}
-		if (add_collapsed(&out, p, strlen(p), &space) < 0)
-			goto oom;
-		lb_buf_release(text);
-		*text = out;
-		continue;
-oom:
-		lb_buf_release(&out);
-		return -1;
-	}
-	return 0;
-}
-
-static void trim(lb_buf *b)
-{
-	size_t start = 0;
-
-	while (b->len && b->data[b->len - 1] == ' ')
-		b->data[--b->len] = '\0';
-	while (start < b->len && b->data[start] == ' ')
-		start++;
-	if (start) {
-		memmove(b->data, b->data + start, b->len - start + 1);
-		b->len -= start;
-	}
-}
-
-/* 64-bit FNV-1a (Fowler/Noll/Vo), offset basis and prime from the spec. */
-uint64_t ant_page_hash64(const void *p, size_t n)
+static uint64_t fnv_add(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	uint64_t h = 14695981039346656037ull;
 
 	for (size_t i = 0; i < n; i++) {
 		h ^= s[i];
 		h *= 1099511628211ull;
 	}
 	return h;
+}
+
+static uint32_t fold32(uint64_t h)
+{
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The innermost block frame, or NULL. */
+static const frame *block_frame(const walk *w)
+{
+	return w->nfr && w->fr[w->nfr - 1].block ? &w->fr[w->fr[w->nfr - 1].block - 1] : NULL;
+}
+
+/* The last bound takes the block in effect now: called with the first byte
+ * of its segment, so an empty block between does not claim it. */
+#define PATH_SHOWN 200
+static void bind_block(walk *w)
+{
+	const frame *b = block_frame(w);
+	bound *bd = &w->bd[w->nbd - 1];
+	const char *p = w->path.data;
+	size_t n = b ? b->path_end : 0;
+
+	w->key_pending = 0;
+	bd->key = b ? fold32(b->h) : 0;
+	bd->path = (uint32_t)w->paths.len;
+	if (n > PATH_SHOWN) {   /* deep nesting: the end of the path tells most */
+		p += n - PATH_SHOWN;
+		n = PATH_SHOWN;
+		w->oom |= lb_buf_adds(&w->paths, "\xe2\x80\xa6") < 0;
+	}
+	w->oom |= lb_buf_add(&w->paths, p, n) < 0 || lb_buf_addc(&w->paths, '\0') < 0;
+}
+
+/* Appends text read inside the walked part. */
+static void add_text(walk *w, const char *s, size_t n)
+{
+	size_t before = w->text.len;
+
+	w->oom |= add_collapsed(&w->text, s, n, &w->space) < 0;
+	if (w->key_pending && w->text.len > before && w->want_cuts)
+		bind_block(w);
+}
+
+/* A block edge ends a segment (for excerpts); at most PAGE_MAX_SEGMENTS
+ * are remembered, the rest of the page is one last segment. */
+static void cut(walk *w)
+{
+	bound *nv;
+
+	if (!w->want_cuts || w->nbd > PAGE_MAX_SEGMENTS)
+		return;
+	if (w->bd[w->nbd - 1].off == w->text.len) {
+		w->key_pending = 1;   /* nothing since the last cut: a later block takes it */
+		return;
+	}
+	if (!(nv = lb_grow(w->bd, &w->capbd, w->nbd + 1, sizeof *nv, 64))) {
+		w->oom = 1;
+		return;
+	}
+	w->bd = nv;
+	w->bd[w->nbd++] = (bound){ w->text.len, 0, 0 };
+	w->key_pending = 1;
+}
+
+static void edge(walk *w)
+{
+	add_text(w, " ", 1);
+	cut(w);
+}
+
+/* <link rel="alternate" type="application/atom+xml" href="..."> (or rss+xml):
+ * the page advertises a feed (RSS Autodiscovery; HTML "alternate" link). */
+static void take_feed_link(walk *w, const xmlChar **atts)
+{
+	const char *rel = NULL, *type = NULL, *href = NULL;
+
+	if (w->feed_href || !atts)
+		return;
+	for (; atts[0]; atts += 2) {
+		const char *v = atts[1] ? (const char *)atts[1] : "";
+
+		if (!rel && strcmp((const char *)atts[0], "rel") == 0)
+			rel = v;
+		else if (!type && strcmp((const char *)atts[0], "type") == 0)
+			type = v;
+		else if (!href && strcmp((const char *)atts[0], "href") == 0)
+			href = v;
+	}
+	if (rel && type && strcasestr(rel, "alternate") &&
+	    (strncasecmp(type, "application/atom+xml", 20) == 0 ||
+	     strncasecmp(type, "application/rss+xml", 19) == 0) && href && *href &&
+	    !(w->feed_href = strdup(href)))
+		w->oom = 1;
+}
+
+static int cmp_token(const void *a, const void *b)
+{
+	const char *const *x = a, *const *y = b;
+	size_t nx = strcspn(*x, " \t\r\n\f"), ny = strcspn(*y, " \t\r\n\f");
+	int c = memcmp(*x, *y, nx < ny ? nx : ny);
+
+	return c ? c : (nx > ny) - (nx < ny);
+}
+
+/* Appends ">tag#id.a.b" (classes sorted, repeats dropped) to the path. */
+#define PATH_MAX_CLASSES 16
+static void path_push(walk *w, const char *name, const char *id, const char *cls, int first)
+{
+	const char *tok[PATH_MAX_CLASSES];
+	size_t nt = 0;
+
+	if (!first)
+		w->oom |= lb_buf_addc(&w->path, '>') < 0;
+	w->oom |= lb_buf_adds(&w->path, name) < 0;
+	if (id && *id)
+		w->oom |= lb_buf_addc(&w->path, '#') < 0 || lb_buf_adds(&w->path, id) < 0;
+	for (const char *p = cls; p && *p && nt < PATH_MAX_CLASSES;) {
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (*p)
+			tok[nt++] = p;
+		p += strcspn(p, " \t\r\n\f");
+	}
+	if (nt > 1)
+		qsort(tok, nt, sizeof *tok, cmp_token);
+	for (size_t i = 0; i < nt; i++) {
+		size_t k = strcspn(tok[i], " \t\r\n\f");
+
+		if (i && cmp_token(&tok[i - 1], &tok[i]) == 0)
+			continue;
+		w->oom |= lb_buf_addc(&w->path, '.') < 0 || lb_buf_add(&w->path, tok[i], k) < 0;
+	}
+}
+
+static void sax_start(void *ctx, const xmlChar *name, const xmlChar **atts)
+{
+	walk *w = ctx;
+	const char *id = NULL, *cls = NULL;
+	const frame *up;
+	frame *f, *nv;
+	unsigned fl;
+	int only;
+
+	if (w->skip) {
+		w->skip++;
+		return;
+	}
+	if (!w->nfr && w->roots++) {
+		/* An element after the root closed (text after </html>): the
+		 * tree builder hung it under the root when the root was the
+		 * document's first child, else beside it where the walk, which
+		 * read the root only, never went.  Same here. */
+		if (w->doctype || w->pre_root) {
+			w->skip = 1;
+			w->skip_flags = 0;
+			return;
+		}
+		if (!(nv = lb_grow(w->fr, &w->capfr, w->nfr + 1, sizeof *nv, 32))) {
+			w->oom = 1;
+			return;
+		}
+		w->fr = nv;
+		w->fr[w->nfr++] = w->root;
+		w->path.len = w->root.path_end;
+	}
+	fl = el_flags(w, name);
+	for (const xmlChar **a = atts; a && a[0]; a += 2) {
+		if (!id && strcmp((const char *)a[0], "id") == 0)
+			id = a[1] ? (const char *)a[1] : "";
+		else if (!cls && strcmp((const char *)a[0], "class") == 0)
+			cls = a[1] ? (const char *)a[1] : "";
+	}
+	if ((fl & EL_SKIP) || (w->ig->nsel && selector_hit(w->ig, id, cls))) {
+		w->skip = 1;
+		w->skip_flags = fl;
+		return;
+	}
+	only = w->only->nsel && selector_hit(w->only, id, cls);
+	w->only_matched += only;
+	if (!(nv = lb_grow(w->fr, &w->capfr, w->nfr + 1, sizeof *nv, 32))) {
+		w->oom = 1;
+		return;
+	}
+	w->fr = nv;
+	up = w->nfr ? &w->fr[w->nfr - 1] : NULL;
+	f = &w->fr[w->nfr++];
+	f->flags = (unsigned char)fl;
+	f->only = (unsigned char)only;
+	f->in = (unsigned char)(!w->only->nsel || only || (up && up->in));
+	f->title = 0;
+	f->virt = 0;
+	/* The path starts below <html>: head>title, body>div#x. */
+	if (fl & EL_ROOTISH) {
+		f->h = fnv_basis;
+		f->path_end = (uint32_t)w->path.len;
+	} else {
+		size_t start = w->path.len;
+		int first = !up || (up->flags & EL_ROOTISH);
+
+		path_push(w, (const char *)name, id, cls, first);
+		f->h = fnv_add(first ? fnv_basis : up->h, w->path.data + start, w->path.len - start);
+		f->path_end = (uint32_t)w->path.len;
+	}
+	f->block = fl & (EL_BLOCK | EL_KEY) ? (uint32_t)w->nfr : up ? up->block : 0;
+	if ((fl & EL_TITLE) && !w->have_title) {
+		w->have_title = 1;
+		f->title = 1;
+	}
+	if (w->nfr == 1) {
+		w->root = *f;
+		w->root.virt = 1;
+	}
+	if (fl & EL_LINK)
+		take_feed_link(w, atts);
+	if (((fl & EL_BLOCK) || only) && f->in)
+		edge(w);
+}
+
+static void sax_end(void *ctx, const xmlChar *name)
+{
+	walk *w = ctx;
+	frame f;
+
+	if (w->skip) {
+		/* A skipped block still separates the words around it. */
+		if (--w->skip == 0 && (w->skip_flags & EL_BLOCK) && w->nfr && w->fr[w->nfr - 1].in)
+			edge(w);
+		return;
+	}
+	if (!w->nfr)
+		return;
+	f = w->fr[--w->nfr];
+	w->path.len = w->nfr ? w->fr[w->nfr - 1].path_end : 0;   /* not NUL-terminated: read by length */
+	if (((f.flags & EL_BLOCK) || f.only) && f.in)
+		edge(w);
+}
+
+static void sax_text(void *ctx, const xmlChar *ch, int len)
+{
+	walk *w = ctx;
+	const frame *f;
+
+	if (w->skip || !w->nfr || len <= 0)
+		return;
+	f = &w->fr[w->nfr - 1];
+	if (f->virt)   /* text after </html>: the tree builder dropped it */
+		return;
+	if (f->title)
+		w->oom |= add_collapsed(&w->title, (const char *)ch, (size_t)len, &w->title_space) < 0;
+	if (f->in)
+		add_text(w, (const char *)ch, (size_t)len);
+}
+
+static void sax_doctype(void *ctx, const xmlChar *name, const xmlChar *ext, const xmlChar *sys)
+{
+	((walk *)ctx)->doctype = 1;
+}
+
+/* A comment or processing instruction before the root element is the
+ * document's first child: what follows the root is then no longer hung
+ * under it (sax_start). */
+static void sax_comment(void *ctx, const xmlChar *value)
+{
+	walk *w = ctx;
+
+	if (!w->roots && !w->nfr)
+		w->pre_root = 1;
+}
+
+static void sax_pi(void *ctx, const xmlChar *target, const xmlChar *data)
+{
+	sax_comment(ctx, NULL);
+}
+
+/*
+ * The parse: libxml2's HTML parser with a SAX handler that builds no tree.
+ * The pull parser over the whole buffer, not the push parser: the body is
+ * in memory already, and libxml2 2.9's push parser splits and closes some
+ * malformed markup differently from htmlReadMemory(), which made the
+ * text_hash of every page until 0.3; this is htmlReadMemory() (htmlDoRead:
+ * options, then UTF-8 forced) with our handler in place of the tree
+ * builder, so the events are the ones that built that tree.
+ */
+static int parse_and_walk(const lb_buf *utf8, walk *w)
+{
+	htmlParserCtxtPtr ctxt;
+	xmlCharEncodingHandlerPtr hdlr;
+
+	if (utf8->len == 0)
+		return 0;
+	if (utf8->len > (size_t)0x7fffffff)
+		return -1;
+	if (!(ctxt = htmlCreateMemoryParserCtxt(utf8->data, (int)utf8->len)))
+		return -1;
+	if (ctxt->sax) {
+		memset(ctxt->sax, 0, sizeof *ctxt->sax);
+		ctxt->sax->startElement = sax_start;
+		ctxt->sax->endElement = sax_end;
+		ctxt->sax->characters = sax_text;
+		/* what the tree builder makes a CDATA node, the walk read as text */
+		ctxt->sax->cdataBlock = sax_text;
+		ctxt->sax->internalSubset = sax_doctype;
+		ctxt->sax->comment = sax_comment;
+		ctxt->sax->processingInstruction = sax_pi;
+		ctxt->sax->initialized = 1;
+	}
+	ctxt->userData = w;
+	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+			   HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
+	if ((hdlr = xmlFindCharEncodingHandler("UTF-8")))
+		xmlSwitchToEncoding(ctxt, hdlr);
+	htmlParseDocument(ctxt);
+	if (ctxt->myDoc)   /* never, without a startDocument handler */
+		xmlFreeDoc(ctxt->myDoc);
+	xmlFreeParserCtxt(ctxt);
+	/* Elements a broken page leaves open close at its end. */
+	while (w->skip)
+		sax_end(w, NULL);
+	while (w->nfr)
+		sax_end(w, NULL);
+	return 0;
+}
+
+/* Removes every match of every regex pattern from [s, s+n) into out
+ * (emptied first), re-collapsed.  tmp is scratch. */
+static int remove_regex(lb_buf *text, const patterns *ig, lb_buf *tmp)
+{
+	for (size_t i = 0; i < ig->n; i++) {
+		const char *p = text->data;
+		int space = 1, eflags = 0;
+		regmatch_t m;
+		lb_buf swap;
+
+		if (ig->kind[i] != PAT_REGEX)
+			continue;
+		lb_buf_reset(tmp);
+		while (*p && regexec(&ig->re[i], p, 1, &m, eflags) == 0) {
+			if (add_collapsed(tmp, p, (size_t)m.rm_so, &space) < 0)
+				return -1;
+			if (m.rm_eo == m.rm_so) {  /* empty match: keep one byte */
+				if (!p[m.rm_eo])
+					break;
+				if (add_collapsed(tmp, p + m.rm_eo, 1, &space) < 0)
+					return -1;
+				p += m.rm_eo + 1;
+			} else {
+				p += m.rm_eo;
+			}
+			eflags = REG_NOTBOL;
+		}
+		if (add_collapsed(tmp, p, strlen(p), &space) < 0)
+			return -1;
+		swap = *text;
+		*text = *tmp;
+		*tmp = swap;
+	}
+	return 0;
+}
+
+/* The text without its leading and trailing spaces, as a view. */
+static void trimmed(const lb_buf *b, size_t *start, size_t *len)
+{
+	size_t s = 0, e = b->len;
+
+	while (e && b->data[e - 1] == ' ')
+		e--;
+	while (s < e && b->data[s] == ' ')
+		s++;
+	*start = s;
+	*len = e - s;
+}
+
+static void trim(lb_buf *b)
+{
+	size_t start, len;
+
+	if (!b->cap)   /* still the static "" */
+		return;
+	trimmed(b, &start, &len);
+	if (start)
+		memmove(b->data, b->data + start, len);
+	b->len = len;
+	b->data[len] = '\0';
+}
+
+/* 64-bit FNV-1a (Fowler/Noll/Vo), offset basis and prime from the spec. */
+uint64_t ant_page_hash64(const void *p, size_t n)
+{
+	return fnv_add(fnv_basis, p, n);
 }
 
 /* ---- the entry point ----------------------------------------------------- */
@@ -819,47 +1152,29 @@ static void pick_charset(const char *body, size_t len, const char *content_type,
 	snprintf(out->charset, sizeof out->charset, "%s", cs->report);
 }
 
-static int parse_and_walk(const lb_buf *utf8, const ignores *ig, walk *w)
-{
-	htmlDocPtr doc;
-	xmlNode *root;
-
-	if (utf8->len == 0)
-		return 0;
-	if (utf8->len > (size_t)0x7fffffff)
-		return -1;
-	doc = htmlReadMemory(utf8->data, (int)utf8->len, NULL, "UTF-8",
-			     HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-			     HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
-	if (!doc)
-		return 0;
-	root = xmlDocGetRootElement(doc);
-	if (root)
-		walk_tree(w, root, ig);
-	xmlFreeDoc(doc);
-	return 0;
-}
-
-/* ---- segments and excerpts (issue 9) --------------------------------------- */
+/* ---- segments and excerpts (issues 9, 14) ---------------------------------- */
 
 static uint32_t seg_hash(const char *s, size_t n)
 {
-	uint64_t h = ant_page_hash64(s, n);
-
-	return (uint32_t)(h ^ (h >> 32));
+	return fold32(ant_page_hash64(s, n));
 }
 
 /* Length of the sentence at s (through its terminator), at most n. */
 static size_t sentence_len(const char *s, size_t n)
 {
-	static const char *const full[] = { "\xe3\x80\x82", "\xef\xbc\x8e", "\xef\xbc\x81",
-					    "\xef\xbc\x9f" };   /* 。．！？ */
 	for (size_t i = 0; i < n; i++) {
-		if ((s[i] == '.' || s[i] == '!' || s[i] == '?') && i + 1 < n && s[i + 1] == ' ')
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c == '.' || c == '!' || c == '?') && i + 1 < n && s[i + 1] == ' ')
 			return i + 1;
-		for (size_t k = 0; k < 4; k++)
-			if (i + 3 <= n && memcmp(s + i, full[k], 3) == 0)
+		/* 。(E3 80 82) ．！？(EF BC 8E, 81, 9F) */
+		if ((c == 0xE3 || c == 0xEF) && i + 3 <= n) {
+			unsigned char b = (unsigned char)s[i + 1], d = (unsigned char)s[i + 2];
+
+			if ((c == 0xE3 && b == 0x80 && d == 0x82) ||
+			    (c == 0xEF && b == 0xBC && (d == 0x8E || d == 0x81 || d == 0x9F)))
 				return i + 3;
+		}
 	}
 	return n;
 }
@@ -872,19 +1187,25 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 typedef struct segctx {
-	uint32_t *segs;
+	ant_page_seg *seg;
 	size_t n, cap;
 	uint32_t *prev;           /* sorted copy */
 	size_t nprev;
 	lb_buf excerpt;
 	size_t max;
 	int state;                /* 0 looking, 1 in the first new run, 2 done */
+	lb_buf own;               /* the segments' text when it is not the page's text */
+	lb_buf blk, tmp;          /* scratch for one block */
+	const patterns *ig, *only;
+	size_t only_matched;
 	int oom;
 } segctx;
 
-static void take_sentence(segctx *c, const char *s, size_t n)
+/* One segment: s is in base (the page's text or c->own) at s - base. */
+static void take_sentence(segctx *c, const char *base, const char *s, size_t n, const bound *b)
 {
-	uint32_t h, *nv;
+	uint32_t h;
+	ant_page_seg *nv;
 	int known;
 
 	while (n && *s == ' ')
@@ -894,12 +1215,13 @@ static void take_sentence(segctx *c, const char *s, size_t n)
 	if (!n || c->n >= PAGE_MAX_SEGMENTS)
 		return;
 	h = seg_hash(s, n);
-	if (!(nv = lb_grow(c->segs, &c->cap, c->n + 1, sizeof *nv, 64))) {
+	if (!(nv = lb_grow(c->seg, &c->cap, c->n + 1, sizeof *nv, 64))) {
 		c->oom = 1;
 		return;
 	}
-	c->segs = nv;
-	c->segs[c->n++] = h;
+	c->seg = nv;
+	c->seg[c->n++] = (ant_page_seg){ b->key, ant_noise_hash(s, n), h, (uint32_t)(s - base),
+					 (uint32_t)n, b->path };
 	if (!c->nprev || c->state == 2)
 		return;
 	known = bsearch(&h, c->prev, c->nprev, sizeof h, cmp_u32) != NULL;
@@ -917,52 +1239,111 @@ static void take_sentence(segctx *c, const char *s, size_t n)
 		  lb_buf_add(&c->excerpt, s, n) < 0;
 }
 
-/* Segment [a, b) of the text: ignore patterns applied, cut in sentences. */
-static int take_segment(segctx *c, const char *text, size_t a, size_t b, const ignores *ig)
+/* Cuts [s, s+n) of base in sentences. */
+static void take_sentences(segctx *c, const char *base, const char *s, size_t n, const bound *b)
 {
-	lb_buf seg = LB_BUF_INIT;
 	size_t off = 0, k;
 
-	if (lb_buf_add(&seg, text + a, b - a) < 0 || remove_regex(&seg, ig) < 0) {
-		lb_buf_release(&seg);
-		return -1;
-	}
-	while (off < seg.len && !c->oom) {
-		k = sentence_len(seg.data + off, seg.len - off);
-		take_sentence(c, seg.data + off, k);
+	while (off < n && !c->oom) {
+		k = sentence_len(s + off, n - off);
+		take_sentence(c, base, s + off, k, b);
 		off += k;
 	}
-	lb_buf_release(&seg);
+}
+
+/* Appends [s, s+n) to c->own, collapsed, a space before it unless first;
+ * returns its offset there. */
+static size_t own_add(segctx *c, const char *s, size_t n)
+{
+	size_t at;
+	int space = 1;
+
+	if (c->own.len)
+		c->oom |= lb_buf_addc(&c->own, ' ') < 0;
+	at = c->own.len;
+	c->oom |= add_collapsed(&c->own, s, n, &space) < 0;
+	while (c->own.len > at && c->own.data[c->own.len - 1] == ' ')
+		c->own.data[--c->own.len] = '\0';
+	return at;
+}
+
+/* Segment [a, b) of the text: ignore patterns applied, cut in sentences;
+ * with --only expressions, each match is a segment instead. */
+static void take_block(segctx *c, const char *text, size_t a, size_t e, const bound *b)
+{
+	const char *p;
+	int eflags = 0;
+
+	if (!c->ig->nregex && !c->only->nregex) {   /* no copy: the segments are the page's text */
+		take_sentences(c, text, text + a, e - a, b);
+		return;
+	}
+	lb_buf_reset(&c->blk);
+	if (lb_buf_add(&c->blk, text + a, e - a) < 0 || remove_regex(&c->blk, c->ig, &c->tmp) < 0) {
+		c->oom = 1;
+		return;
+	}
+	if (!c->only->nregex) {
+		size_t at = own_add(c, c->blk.data, c->blk.len);
+
+		take_sentences(c, c->own.data, c->own.data + at, c->own.len - at, b);
+		return;
+	}
+	/* The leftmost match of any only expression, again after it. */
+	p = c->blk.data;
+	while (*p && !c->oom) {
+		regmatch_t best = { -1, -1 }, m;
+		size_t at;
+
+		for (size_t i = 0; i < c->only->n; i++)
+			if (c->only->kind[i] == PAT_REGEX &&
+			    regexec(&c->only->re[i], p, 1, &m, eflags) == 0 &&
+			    (best.rm_so < 0 || m.rm_so < best.rm_so ||
+			     (m.rm_so == best.rm_so && m.rm_eo > best.rm_eo)))
+				best = m;
+		if (best.rm_so < 0)
+			break;
+		if (best.rm_eo > best.rm_so) {
+			c->only_matched++;
+			at = own_add(c, p + best.rm_so, (size_t)(best.rm_eo - best.rm_so));
+			take_sentence(c, c->own.data, c->own.data + at, c->own.len - at, b);
+			p += best.rm_eo;
+		} else {
+			if (!p[best.rm_eo])
+				break;
+			p += best.rm_eo + 1;
+		}
+		eflags = REG_NOTBOL;
+	}
+}
+
+static int segments(walk *w, const ant_page_prev *prev, segctx *c)
+{
+	c->max = prev && prev->excerpt_max ? prev->excerpt_max : PAGE_EXCERPT_MAX;
+	if (prev && prev->nsegs) {
+		if (!(c->prev = malloc(prev->nsegs * sizeof *c->prev)))
+			return -1;
+		memcpy(c->prev, prev->segs, prev->nsegs * sizeof *c->prev);
+		qsort(c->prev, prev->nsegs, sizeof *c->prev, cmp_u32);
+		c->nprev = prev->nsegs;
+	}
+	for (size_t i = 0; i < w->nbd && !c->oom; i++) {
+		size_t a = w->bd[i].off, e = i + 1 < w->nbd ? w->bd[i + 1].off : w->text.len;
+
+		if (e > a)
+			take_block(c, w->text.data, a, e, &w->bd[i]);
+	}
 	return c->oom ? -1 : 0;
 }
 
-static int segments(walk *w, const ant_page_prev *prev, ant_page_info *out)
+static void segctx_release(segctx *c)
 {
-	segctx c = { .excerpt = LB_BUF_INIT, .max = prev && prev->excerpt_max ? prev->excerpt_max
-						 : PAGE_EXCERPT_MAX };
-	size_t a = 0;
-	int rc = 0;
-
-	if (prev && prev->nsegs) {
-		if (!(c.prev = malloc(prev->nsegs * sizeof *c.prev)))
-			return -1;
-		memcpy(c.prev, prev->segs, prev->nsegs * sizeof *c.prev);
-		qsort(c.prev, prev->nsegs, sizeof *c.prev, cmp_u32);
-		c.nprev = prev->nsegs;
-	}
-	for (size_t i = 0; i <= w->ncuts && rc == 0; i++) {
-		size_t b = i < w->ncuts ? w->cuts[i] : w->text.len;
-		if (b > a)
-			rc = take_segment(&c, w->text.data, a, b, w->ig);
-		a = b;
-	}
-	out->segs = c.segs;
-	out->nsegs = c.n;
-	if (rc == 0 && c.excerpt.len && !(out->excerpt = ant_page_clip(c.excerpt.data, c.max)))
-		rc = -1;
-	lb_buf_release(&c.excerpt);
-	free(c.prev);
-	return rc;
+	free(c->seg);
+	free(c->prev);
+	lb_buf_release(&c->excerpt);
+	lb_buf_release(&c->own);
+	lb_buf_release(&c->blk);
+	lb_buf_release(&c->tmp);
 }
 
 char *ant_page_clip(const char *s, size_t max)
@@ -1002,69 +1383,183 @@ oom:
 	return NULL;
 }
 
+char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars)
+{
+	lb_buf b = LB_BUF_INIT;
+	char *x = NULL;
+	size_t max = max_chars ? max_chars : PAGE_EXCERPT_MAX;
+
+	if (!p || !pick || !p->text)
+		return NULL;
+	for (size_t i = 0; i < p->nseg; i++) {
+		if (!pick[i])
+			continue;
+		/* a little past max is enough: ant_page_clip() cuts it */
+		if (b.len > 4 * max + 8)
+			break;
+		if ((b.len && lb_buf_addc(&b, ' ') < 0) ||
+		    lb_buf_add(&b, p->text + p->seg[i].off, p->seg[i].len) < 0)
+			goto out;
+	}
+	if (b.len)
+		x = ant_page_clip(b.data, max);
+out:
+	lb_buf_release(&b);
+	return x;
+}
+
+const char *ant_page_seg_path(const ant_page_info *p, size_t i)
+{
+	if (!p || i >= p->nseg || !p->paths)
+		return "";
+	return p->paths + p->seg[i].path;
+}
+
 /* ---- the entry point (shared) ------------------------------------------------ */
 
-static int analyze(const char *body, size_t len, const char *content_type, const char *forced,
-		   const char *const *ignore, size_t nignore, const ant_page_prev *prev, int want_segs,
-		   ant_page_info *out, lb_error *err)
+static int analyze(const char *body, size_t len, const char *content_type, const ant_page_opts *o,
+		   int want_segs, ant_page_info *out, lb_error *err)
 {
-	walk w = { LB_BUF_INIT, LB_BUF_INIT, NULL, NULL, 0, 0, want_segs, NULL, 1, 0, 0 };
-	lb_buf utf8 = LB_BUF_INIT;
-	ignores ig;
+	walk w = { .text = LB_BUF_INIT, .title = LB_BUF_INIT, .path = LB_BUF_INIT,
+		   .paths = LB_BUF_INIT, .space = 1, .title_space = 1 };
+	segctx c = { .excerpt = LB_BUF_INIT, .own = LB_BUF_INIT, .blk = LB_BUF_INIT,
+		     .tmp = LB_BUF_INIT };
+	lb_buf utf8 = LB_BUF_INIT, tmp = LB_BUF_INIT;
+	patterns ig, only;
 	charset cs;
-	size_t skip;
+	size_t skip, start, tlen;
 	int rc;
 
 	memset(out, 0, sizeof *out);
 	if (!body)
 		len = 0, body = "";
-	if ((rc = ignores_compile(&ig, ignore, nignore, err)) < 0)
+	if ((rc = patterns_compile(&ig, o->ignore, o->nignore, "ignore", err)) < 0)
 		return rc;
-	w.ig = &ig;
-	pick_charset(body, len, content_type, forced, out, &skip, &cs);
-	if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
-	    parse_and_walk(&utf8, &ig, &w) < 0 || w.oom ||
-	    (want_segs && segments(&w, prev, out) < 0) || remove_regex(&w.text, &ig) < 0) {
-		rc = lb_err(err, LB_ENOMEM, "cannot analyze page: out of memory");
-		ant_page_info_release(out);
-		free(w.feed_href);
-		goto out;
+	if ((rc = patterns_compile(&only, o->only, o->nonly, "only", err)) < 0) {
+		patterns_release(&ig);
+		return rc;
 	}
-	trim(&w.text);
+	/* --only expressions need the segments: they are the text. */
+	want_segs |= only.nregex > 0;
+	w.ig = &ig;
+	w.only = &only;
+	w.want_cuts = want_segs;
+	c.ig = &ig;
+	c.only = &only;
+	rc = LB_ENOMEM;
+	if (want_segs) {
+		if (!(w.bd = malloc(64 * sizeof *w.bd)))
+			goto fail;
+		w.capbd = 64;
+		w.bd[0] = (bound){ 0, 0, 0 };
+		w.nbd = 1;
+		w.key_pending = 1;
+	}
+	pick_charset(body, len, content_type, o->forced_charset, out, &skip, &cs);
+	if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
+	    parse_and_walk(&utf8, &w) < 0 || w.oom)
+		goto fail;
+	lb_buf_release(&utf8);   /* the largest buffer goes first */
+	if (want_segs) {
+		if (w.key_pending && w.nbd == 1)
+			bind_block(&w);  /* an empty page: one bound, no block */
+		if (segments(&w, o->prev, &c) < 0 || w.oom)
+			goto fail;
+	}
+	if (only.nregex) {
+		/* The text is the matches, one space between. */
+		trimmed(&c.own, &start, &tlen);
+		out->text_hash = ant_page_hash64(c.own.data + start, tlen);
+		out->text_len = tlen;
+	} else {
+		if (remove_regex(&w.text, &ig, &tmp) < 0)
+			goto fail;
+		trimmed(&w.text, &start, &tlen);
+		out->text_hash = ant_page_hash64(w.text.data + start, tlen);
+		out->text_len = tlen;
+	}
+	out->only_matched = only.n ? w.only_matched + c.only_matched : 1;
+	if (want_segs) {
+		out->nsegs = out->nseg = c.n;
+		if (c.n && !(out->segs = malloc(c.n * sizeof *out->segs)))
+			goto fail;
+		for (size_t i = 0; i < c.n; i++)
+			out->segs[i] = c.seg[i].raw;
+		out->seg = c.seg;
+		c.seg = NULL;
+		if (c.excerpt.len && !(out->excerpt = ant_page_clip(c.excerpt.data, c.max)))
+			goto fail;
+		/* The segments point into the page's text unless patterns made their own. */
+		if (!ig.nregex && !only.nregex)
+			out->text = lb_buf_detach(&w.text, NULL);
+		else
+			out->text = lb_buf_detach(&c.own, NULL);
+		out->paths = lb_buf_detach(&w.paths, NULL);
+		if (!out->text || !out->paths)
+			goto fail;
+	}
 	trim(&w.title);
-	out->text_hash = ant_page_hash64(w.text.data, w.text.len);
-	out->text_len = w.text.len;
 	out->title = w.title.len ? lb_buf_detach(&w.title, NULL) : NULL;
 	out->feed_href = w.feed_href;
+	w.feed_href = NULL;
 	rc = 0;
+	goto out;
+fail:
+	ant_page_info_release(out);
+	rc = lb_err(err, LB_ENOMEM, "cannot analyze page: out of memory");
 out:
+	free(w.feed_href);
+	free(w.fr);
+	free(w.bd);
 	lb_buf_release(&w.title);
 	lb_buf_release(&w.text);
+	lb_buf_release(&w.path);
+	lb_buf_release(&w.paths);
 	lb_buf_release(&utf8);
-	free(w.cuts);
-	ignores_release(&ig);
+	lb_buf_release(&tmp);
+	segctx_release(&c);
+	patterns_release(&ig);
+	patterns_release(&only);
 	return rc;
+}
+
+int ant_page_analyze2(const char *body, size_t len, const char *content_type,
+		      const ant_page_opts *o, ant_page_info *out, lb_error *err)
+{
+	static const ant_page_opts defaults;
+
+	return analyze(body, len, content_type, o ? o : &defaults, 1, out, err);
+}
+
+/* The entry points before ant_page_analyze2(): no --only. */
+static int analyze_old(const char *body, size_t len, const char *content_type, const char *forced,
+		       const char *const *ignore, size_t nignore, const ant_page_prev *prev,
+		       int want_segs, ant_page_info *out, lb_error *err)
+{
+	ant_page_opts o = { forced, ignore, nignore, NULL, 0, prev };
+
+	return analyze(body, len, content_type, &o, want_segs, out, err);
 }
 
 int ant_page_analyze(const char *body, size_t len, const char *content_type,
 		 const char *const *ignore, size_t nignore, ant_page_info *out,
 		 lb_error *err)
 {
-	return analyze(body, len, content_type, NULL, ignore, nignore, NULL, 0, out, err);
+	return analyze_old(body, len, content_type, NULL, ignore, nignore, NULL, 0, out, err);
 }
 
 int ant_page_analyze_forced(const char *body, size_t len, const char *content_type,
 			const char *forced, const char *const *ignore, size_t nignore,
 			ant_page_info *out, lb_error *err)
 {
-	return analyze(body, len, content_type, forced, ignore, nignore, NULL, 0, out, err);
+	return analyze_old(body, len, content_type, forced, ignore, nignore, NULL, 0, out, err);
 }
 
 int ant_page_analyze_excerpt(const char *body, size_t len, const char *content_type,
 			 const char *forced, const char *const *ignore, size_t nignore,
 			 const ant_page_prev *prev, ant_page_info *out, lb_error *err)
 {
-	return analyze(body, len, content_type, forced, ignore, nignore, prev, 1, out, err);
+	return analyze_old(body, len, content_type, forced, ignore, nignore, prev, 1, out, err);
 }
 
 int ant_page_charset_check(const char *label, lb_error *err)
@@ -1081,12 +1576,11 @@ void ant_page_info_release(ant_page_info *p)
 	if (!p)
 		return;
 	free(p->title);
-	p->title = NULL;
 	free(p->feed_href);
-	p->feed_href = NULL;
 	free(p->segs);
-	p->segs = NULL;
-	p->nsegs = 0;
 	free(p->excerpt);
-	p->excerpt = NULL;
+	free(p->seg);
+	free(p->text);
+	free(p->paths);
+	memset(p, 0, sizeof *p);
 }
