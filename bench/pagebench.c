@@ -14,7 +14,8 @@
  *   -b: the test server's 1.5 KB /bench/N.html pages instead (both modes).
  *
  * It uses only the API that 0.2 had, so the same source builds against the
- * old page.c (the tree walk) for the "before" figures.
+ * old page.c (the tree walk) for the "before" figures.  Not run by `make
+ * bench`: `make build/bench/pagebench`.
  */
 #include "ant_page.h"
 #include "lb_buf.h"
@@ -247,11 +248,11 @@ static void dump(const char *name, const char *body, size_t len, const char *cty
 {
 	ant_page_prev pv = { prev->segs, prev->nsegs, 0 };
 	ant_page_info pi;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 	uint64_t sh;
 
-	if (ant_page_analyze_excerpt(body, len, ctype, NULL, NULL, 0, &pv, &pi, err, sizeof err) < 0) {
-		printf("%s: error %s\n", name, err);
+	if (ant_page_analyze_excerpt(body, len, ctype, NULL, NULL, 0, &pv, &pi, &err) < 0) {
+		printf("%s: error %s\n", name, err.msg);
 		return;
 	}
 	sh = ant_page_hash64(pi.segs, pi.nsegs * sizeof *pi.segs);
@@ -320,10 +321,9 @@ int main(int argc, char **argv)
 				for (size_t k = 0; k < c.n; k++) {
 					ant_page_info pi;
 					ant_page_prev pv = { NULL, 0, 0 };
-					char err[256];
 
 					if (ant_page_analyze_excerpt(c.body[k], c.len[k], c.ctype[k], NULL, NULL, 0,
-								     &pv, &pi, err, sizeof err) == 0)
+								     &pv, &pi, NULL) == 0)
 						ant_page_info_release(&pi);
 				}
 			t[run] = (now() - t0) / (double)(rounds * c.n);
