@@ -242,6 +242,25 @@ static size_t utf8_clean(const char *b, size_t len, lb_buf *out, int *oom)
 	return bad;
 }
 
+/* The length of the prefix of b that utf8_clean() would copy unchanged:
+ * well-formed UTF-8 without NUL. */
+static size_t utf8_clean_len(const char *b, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)b;
+	size_t i = 0, k;
+
+	while (i < len) {
+		if (s[i] >= 0x01 && s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if (s[i] == 0 || !(k = lb_utf8_len(b + i, len - i)))
+			break;
+		i += k;
+	}
+	return i;
+}
+
 /* Converts with iconv, each undecodable byte replaced with U+FFFD.
  * Returns the number of replacements, or (size_t)-1 if iconv cannot open
  * the charset or memory runs out. */
@@ -1021,16 +1040,16 @@ static void sax_pi(void *ctx, const xmlChar *target, const xmlChar *data)
  * options, then UTF-8 forced) with our handler in place of the tree
  * builder, so the events are the ones that built that tree.
  */
-static int parse_and_walk(const lb_buf *utf8, walk *w)
+static int parse_and_walk(const char *utf8, size_t len, walk *w)
 {
 	htmlParserCtxtPtr ctxt;
 	xmlCharEncodingHandlerPtr hdlr;
 
-	if (utf8->len == 0)
+	if (len == 0)
 		return 0;
-	if (utf8->len > (size_t)0x7fffffff)
+	if (len > (size_t)0x7fffffff)
 		return -1;
-	if (!(ctxt = htmlCreateMemoryParserCtxt(utf8->data, (int)utf8->len)))
+	if (!(ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len)))
 		return -1;
 	if (ctxt->sax) {
 		memset(ctxt->sax, 0, sizeof *ctxt->sax);
@@ -1456,9 +1475,14 @@ static int analyze(const char *body, size_t len, const char *content_type, const
 		w.key_pending = 1;
 	}
 	pick_charset(body, len, content_type, o->forced_charset, out, &skip, &cs);
-	if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
-	    parse_and_walk(&utf8, &w) < 0 || w.oom)
+	if (strcmp(cs.iconv, "UTF-8") == 0 && utf8_clean_len(body + skip, len - skip) == len - skip) {
+		/* Most pages: UTF-8 with nothing to repair, parsed where it is. */
+		if (parse_and_walk(body + skip, len - skip, &w) < 0 || w.oom)
+			goto fail;
+	} else if (convert(body + skip, len - skip, cs.iconv, &utf8) == (size_t)-1 ||
+		   parse_and_walk(utf8.data, utf8.len, &w) < 0 || w.oom) {
 		goto fail;
+	}
 	lb_buf_release(&utf8);   /* the largest buffer goes first */
 	if (want_segs) {
 		if (w.key_pending && w.nbd == 1)
