@@ -23,10 +23,12 @@
  */
 typedef struct ant_page_seg {
 	uint32_t block;  /* hash of the segment's place: the path of enclosing
-			    elements from <body> down to the innermost block
-			    element, each as tag plus #id and .classes (sorted),
-			    no positions -- e.g. body>div#side>ul.quotes>li -- so
-			    the same widget has the same key on every fetch */
+			    elements from <body> (or <head>) down to the
+			    innermost block element, each as tag plus #id and
+			    .classes (sorted), no positions, each run of digits
+			    in an id or class as '#' (post-123 is post-#) --
+			    e.g. body>div#side>ul.quotes>li -- so the same
+			    widget has the same key on every fetch */
 	uint32_t norm;   /* ant_noise_hash() of the text: volatile tokens
 			    (numbers, dates, times) do not change it */
 	uint32_t raw;    /* hash of the text as it is (what segs[] holds) */

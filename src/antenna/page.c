@@ -852,42 +852,80 @@ static void take_feed_link(walk *w, const xmlChar **atts)
 		w->oom = 1;
 }
 
+/* A class name as the path shows it (in path_push()'s buffer). */
+typedef struct token {
+	const char *s;
+	size_t n;
+} token;
+
 static int cmp_token(const void *a, const void *b)
 {
-	const char *const *x = a, *const *y = b;
-	size_t nx = strcspn(*x, " \t\r\n\f"), ny = strcspn(*y, " \t\r\n\f");
-	int c = memcmp(*x, *y, nx < ny ? nx : ny);
+	const token *x = a, *y = b;
+	int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
 
-	return c ? c : (nx > ny) - (nx < ny);
+	return c ? c : (x->n > y->n) - (x->n < y->n);
 }
 
-/* Appends ">tag#id.a.b" (classes sorted, repeats dropped) to the path. */
+/*
+ * Copies a name (an id, a class) with each run of digits as one '#':
+ * "post-123", "comment-4567", "div-gpt-ad-1234567-0" are numbered by the
+ * server and change from entry to entry or from fetch to fetch, while
+ * the widget they name stays; the key is the widget's.  Returns the bytes
+ * written, at most room.
+ */
+static size_t name_norm(char *out, size_t room, const char *s, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o < room; i++) {
+		if (s[i] >= '0' && s[i] <= '9') {
+			while (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
+				i++;
+			out[o++] = '#';
+		} else {
+			out[o++] = s[i];
+		}
+	}
+	return o;
+}
+
+/* Appends ">tag#id.a.b" (names normalised, classes sorted, repeats
+ * dropped) to the path. */
 #define PATH_MAX_CLASSES 16
+#define PATH_NAME_ROOM 512
 static void path_push(walk *w, const char *name, const char *id, const char *cls, int first)
 {
-	const char *tok[PATH_MAX_CLASSES];
-	size_t nt = 0;
+	char buf[PATH_NAME_ROOM];
+	token tok[PATH_MAX_CLASSES];
+	size_t nt = 0, used = 0;
 
 	if (!first)
 		w->oom |= lb_buf_addc(&w->path, '>') < 0;
 	w->oom |= lb_buf_adds(&w->path, name) < 0;
-	if (id && *id)
-		w->oom |= lb_buf_addc(&w->path, '#') < 0 || lb_buf_adds(&w->path, id) < 0;
-	for (const char *p = cls; p && *p && nt < PATH_MAX_CLASSES;) {
+	if (id && *id) {
+		size_t k = name_norm(buf, sizeof buf, id, strlen(id));
+
+		w->oom |= lb_buf_addc(&w->path, '#') < 0 || lb_buf_add(&w->path, buf, k) < 0;
+	}
+	for (const char *p = cls; p && *p && nt < PATH_MAX_CLASSES && used < sizeof buf;) {
+		size_t k;
+
 		while (*p && isspace((unsigned char)*p))
 			p++;
-		if (*p)
-			tok[nt++] = p;
-		p += strcspn(p, " \t\r\n\f");
+		k = strcspn(p, " \t\r\n\f\v");
+		if (k) {
+			tok[nt].s = buf + used;
+			tok[nt].n = name_norm(buf + used, sizeof buf - used, p, k);
+			used += tok[nt++].n;
+		}
+		p += k;
 	}
 	if (nt > 1)
 		qsort(tok, nt, sizeof *tok, cmp_token);
 	for (size_t i = 0; i < nt; i++) {
-		size_t k = strcspn(tok[i], " \t\r\n\f");
-
 		if (i && cmp_token(&tok[i - 1], &tok[i]) == 0)
 			continue;
-		w->oom |= lb_buf_addc(&w->path, '.') < 0 || lb_buf_add(&w->path, tok[i], k) < 0;
+		w->oom |= lb_buf_addc(&w->path, '.') < 0 || lb_buf_add(&w->path, tok[i].s, tok[i].n) < 0;
 	}
 }
 

@@ -104,6 +104,16 @@ static void test_blocks(void)
 		IS_STR(ant_page_seg_path(&p, (size_t)t), "body", "text after the div is the body's");
 	}
 	ant_page_info_release(&p);
+	{
+		ant_page_info a = an2("<body><div id=post-123 class='entry c2 entry'><p>x</p></div></body>", NULL, 0, NULL, 0);
+		ant_page_info b = an2("<body><div id=post-124 class='c7 entry'><p>y</p></div></body>", NULL, 0, NULL, 0);
+
+		OK(a.nseg == 1 && b.nseg == 1 && a.seg[0].block == b.seg[0].block,
+		   "ids and classes numbered by the server: one block (post-123, post-124)");
+		IS_STR(ant_page_seg_path(&a, 0), "body>div#post-#.c#.entry>p", "digits as '#', classes sorted once");
+		ant_page_info_release(&a);
+		ant_page_info_release(&b);
+	}
 }
 
 static void test_only(void)
