@@ -157,7 +157,9 @@ char *ant_page_clip(const char *s, size_t max);
 /* The hash behind text_hash: 64-bit FNV-1a (Fowler/Noll/Vo). */
 uint64_t ant_page_hash64(const void *p, size_t n);
 
-/* Checks one ignore (or only) pattern; returns 0, or LB_EINVAL with a message in err. */
+/* Checks one ignore pattern; returns 0, or LB_EINVAL with a message in err. */
 int ant_page_pattern_check(const char *pattern, lb_error *err);
+/* The same for an --only pattern (the message says "only pattern"). */
+int ant_page_only_check(const char *pattern, lb_error *err);
 
 #endif

@@ -512,19 +512,29 @@ static int regex_compile(regex_t *re, const char *pattern, const char *what, lb_
 	return 0;
 }
 
-int ant_page_pattern_check(const char *pattern, lb_error *err)
+static int pattern_check(const char *pattern, const char *what, lb_error *err)
 {
 	regex_t re;
 	int rc;
 
 	if (!pattern || !*pattern)
-		return lb_err(err, LB_EINVAL, "empty ignore pattern");
+		return lb_err(err, LB_EINVAL, "empty %s pattern", what);
 	if (pattern_kind(pattern) != PAT_REGEX)
 		return 0;
-	if ((rc = regex_compile(&re, pattern, "ignore", err)) < 0)
+	if ((rc = regex_compile(&re, pattern, what, err)) < 0)
 		return rc;
 	regfree(&re);
 	return 0;
+}
+
+int ant_page_pattern_check(const char *pattern, lb_error *err)
+{
+	return pattern_check(pattern, "ignore", err);
+}
+
+int ant_page_only_check(const char *pattern, lb_error *err)
+{
+	return pattern_check(pattern, "only", err);
 }
 
 

@@ -155,6 +155,11 @@ static void test_only(void)
 
 		IS_INT(ant_page_analyze2(page, strlen(page), NULL, &o, &z, &err), LB_EINVAL, "a bad --only expression is refused");
 		OK(strstr(err.msg, "only pattern") != NULL, "... and said so: %s", err.msg);
+		lb_error_clear(&err);
+		IS_INT(ant_page_only_check("(", &err), LB_EINVAL, "ant_page_only_check refuses it too");
+		OK(strstr(err.msg, "bad only pattern '('") != NULL, "... as an only pattern: %s", err.msg);
+		IS_INT(ant_page_only_check("#main", NULL), 0, "a selector passes");
+		IS_INT(ant_page_only_check("", NULL), LB_EINVAL, "an empty one does not");
 	}
 	ant_page_info_release(&a); ant_page_info_release(&b); ant_page_info_release(&c);
 	ant_page_info_release(&d); ant_page_info_release(&e); ant_page_info_release(&f);
