@@ -380,6 +380,9 @@ static void test_widgets(void)
 
 int main(void)
 {
+	/* one check per table row, the count, two of the hash, two properties */
+	TAP_PLAN((int)(sizeof forms / sizeof *forms + sizeof same / sizeof *same +
+		       sizeof differ / sizeof *differ) + 5);
 	test_tables();
 	test_hash();
 	test_property();

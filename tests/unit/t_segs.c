@@ -217,6 +217,7 @@ static void test_deep(void)
 
 int main(void)
 {
+	TAP_PLAN(52);
 	test_segments();
 	test_blocks();
 	test_only();
