@@ -20,9 +20,10 @@
  *        three parts with one separator (2026/11/25, 2026-11-25,
  *        2026.11.25); weekday names (月曜日, 月曜, (月), （水）, (月・祝),
  *        Monday..Sunday); relative words (たった今, ついさっき, さっき,
- *        先ほど, 先程, 今日, 本日, 昨日, 一昨日, 明日, just now, today,
- *        yesterday, tomorrow, moments ago, and a/an/one/a few/few/several +
- *        unit + ago).  English month names and abbreviations (January, Nov,
+ *        先ほど, 先程, 今日, 本日, 昨日, 一昨日, 明日, 今朝, 昨夜, 今週,
+ *        先週, 来週, 今月, 先月, 来月, 今年, 昨年, 去年, 来年, just now,
+ *        today, yesterday, tomorrow, moments ago, last night/week/month/
+ *        year, and a/an/one/a few/few/several + unit + ago).  English month names and abbreviations (January, Nov,
  *        Sept.), weekday abbreviations (Mon, Tue., ...), 午前/午後 and am/pm
  *        are dates only next to a number or another date part: "Nov 25,
  *        2026", "25 November", "午後 3時5分" are each one "@", "May I" stays.

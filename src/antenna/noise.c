@@ -149,7 +149,8 @@ static size_t space_at(const unsigned char *s, size_t n)
 /* Japanese words that are a date or a time on their own. */
 static const str jp_date[] = {
 	S("たった今"), S("ついさっき"), S("さっき"), S("先ほど"), S("先程"), S("今日"), S("本日"), S("昨日"),
-	S("一昨日"), S("明日"),
+	S("一昨日"), S("明日"), S("今朝"), S("昨夜"), S("今週"), S("先週"), S("来週"), S("今月"), S("先月"),
+	S("来月"), S("今年"), S("昨年"), S("去年"), S("来年"),
 	S("月曜日"), S("火曜日"), S("水曜日"), S("木曜日"), S("金曜日"), S("土曜日"), S("日曜日"),
 	S("月曜"), S("火曜"), S("水曜"), S("木曜"), S("金曜"), S("土曜"), S("日曜"),
 	END
@@ -189,7 +190,8 @@ static const en_entry en_words[] = {   /* a new entry's first letters go into en
 	{ S("friday"), T_DATE }, { S("jan"), T_WEAK }, { S("jan."), T_WEAK },
 	{ S("january"), T_WEAK }, { S("jul"), T_WEAK }, { S("jul."), T_WEAK },
 	{ S("july"), T_WEAK }, { S("jun"), T_WEAK }, { S("jun."), T_WEAK }, { S("june"), T_WEAK },
-	{ S("just now"), T_DATE }, { S("mar"), T_WEAK }, { S("mar."), T_WEAK },
+	{ S("just now"), T_DATE }, { S("last month"), T_DATE }, { S("last night"), T_DATE },
+	{ S("last week"), T_DATE }, { S("last year"), T_DATE }, { S("mar"), T_WEAK }, { S("mar."), T_WEAK },
 	{ S("march"), T_WEAK }, { S("may"), T_WEAK }, { S("moments ago"), T_DATE },
 	{ S("mon"), T_WEAK }, { S("mon."), T_WEAK }, { S("monday"), T_DATE }, { S("nov"), T_WEAK },
 	{ S("nov."), T_WEAK }, { S("november"), T_WEAK }, { S("oct"), T_WEAK },
@@ -231,7 +233,7 @@ static int jp_lead(const unsigned char *s, size_t n)
 	case 0x6728: case 0x91D1: case 0x571F: case 0x65E5: case 0x5348: case 0x3007: /* 木金土日午〇 */
 	case 0x4E8C: case 0x4E09: case 0x56DB: case 0x4E94: case 0x516D: case 0x4E03: /* 二三四五六七 */
 	case 0x516B: case 0x4E5D: case 0x5341: case 0x767E: case 0x5343: case 0x4E07: /* 八九十百千万 */
-	case 0x6570: case 0xFF08: case 0x3000:                                           /* 数（　 */
+	case 0x6570: case 0xFF08: case 0x3000: case 0x6765: case 0x53BB:                 /* 数（　来去 */
 		return 1;
 	}
 	return 0;
@@ -466,7 +468,7 @@ static int en_maybe(const unsigned char *s, size_t n)
 	case K1('a'): case K2('a', 'm'): case K2('a', 'n'): case K2('p', 'm'): case K1('p'):
 	case K3('a', 'p', 'r'): case K3('a', 'u', 'g'): case K3('d', 'e', 'c'): case K3('f', 'e', 'b'):
 	case K3('f', 'r', 'i'): case K3('j', 'a', 'n'): case K3('j', 'u', 'l'): case K3('j', 'u', 'n'):
-	case K3('j', 'u', 's'): case K3('m', 'a', 'r'): case K3('m', 'a', 'y'): case K3('m', 'o', 'm'):
+	case K3('j', 'u', 's'): case K3('l', 'a', 's'): case K3('m', 'a', 'r'): case K3('m', 'a', 'y'): case K3('m', 'o', 'm'):
 	case K3('m', 'o', 'n'): case K3('n', 'o', 'v'): case K3('o', 'c', 't'): case K3('s', 'a', 't'):
 	case K3('s', 'e', 'p'): case K3('s', 'u', 'n'): case K3('t', 'h', 'u'): case K3('t', 'o', 'd'):
 	case K3('t', 'o', 'm'): case K3('t', 'u', 'e'): case K3('w', 'e', 'd'): case K3('y', 'e', 's'):

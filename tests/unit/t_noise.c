@@ -112,6 +112,9 @@ static const struct { const char *a, *b; } same[] = {
 	{ "in 3 days", "in 5 hours" },
 	{ "updated 2 min ago", "updated 5h" },
 	{ "posted today", "posted 3 days ago" },
+	{ "先週の更新", "昨日の更新" },
+	{ "今月のおすすめ", "来月のおすすめ" },
+	{ "updated last week", "updated 2 hours ago" },
 	{ "コメント (3) 5 分前", "コメント (12) たった今" },
 	/* a whole widget */
 	{ "このページは 2026年11月25日 12:34:56 に生成されました。",
@@ -140,6 +143,8 @@ static const struct { const char *a, *b; } differ[] = {
 	{ "2026年11月25日 日記を書いた", "2026年11月25日 本を読んだ" },
 	{ "3 apples", "3 pears" },
 	{ "version 2", "release 2" },
+	{ "last updated", "first updated" },
+	{ "来客", "去客" },
 };
 
 static void test_tables(void)
