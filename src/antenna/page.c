@@ -1097,6 +1097,7 @@ static int parse_and_walk(const char *utf8, size_t len, walk *w)
 		return 0;
 	if (len > (size_t)0x7fffffff)
 		return -1;
+	xmlInitParser();   /* as htmlReadMemory() did: once, then a check of a flag */
 	if (!(ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len)))
 		return -1;
 	if (ctxt->sax) {
