@@ -45,9 +45,10 @@ typedef struct ant_page_info {
 	size_t text_len;      /* bytes of that text */
 	char *feed_href;      /* the first <link rel="alternate" type="application/
 			         atom+xml|rss+xml" href>, as written; NULL when none */
-	/* Change excerpts (issue 9), filled by ant_page_analyze_excerpt() only: */
+	/* Change excerpts (issue 9), filled by ant_page_analyze_excerpt() and
+	 * ant_page_analyze2() (excerpt: only with a prev in the options): */
 	uint32_t *segs;       /* hashes of the text's segments, in order, at most
-			         PAGE_MAX_SEGMENTS; malloc'd */
+			         PAGE_MAX_SEGMENTS (seg[].raw); malloc'd */
 	size_t nsegs;
 	char *excerpt;        /* the first segments not in the previous version's
 			         set, at most excerpt_max characters; NULL when none */
