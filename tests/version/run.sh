@@ -18,7 +18,7 @@ case $V in
 *) notok "the ChangeLog's head names a release" "first line: '$(head -n 1 "$TOP/ChangeLog")'"; V=no-version-in-ChangeLog ;;
 esac
 is "the Makefile's VERSION (from lirs.h) is the ChangeLog's" \
-	"$(make -s -C "$TOP" --no-print-directory version 2>&1)" "$V"
+	"$(MAKEFLAGS= MAKELEVEL= make -s -C "$TOP" --no-print-directory version 2>&1)" "$V"
 is "lirs --version" "$($L --version 2>&1)" "lirs $V"
 is "antenna --version" "$($A --version 2>&1)" "antenna (lirs-antenna) $V"
 
