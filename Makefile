@@ -129,7 +129,7 @@ TOOL_LIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
 # checks XML); installed like the libraries.  Each script also names its
 # own in a "# test-needs: CMD:PACKAGE ..." line (import:MODULE:PACKAGE for
 # a python3 module), collected here, so a new tool is installed by the
-# build and never skipped (issue 7 §2).  Everything else a test runs is
+# build and never skipped.  Everything else a test runs is
 # in a minimal Debian (coreutils, gzip, libc-bin's iconv, mawk, sed,
 # diffutils) or built from tests/tools/ (testserver, httpget: no curl).
 TEST_SCRIPTS := $(sort $(wildcard tests/*/*.sh data/demo/run.sh bench/*.sh))

@@ -84,7 +84,7 @@ if want update && [ -n "${SPID:-}" ]; then
 	fi
 fi
 
-# update-feeds (issue 9): `antenna update --force` over N_PAGES pages that
+# update-feeds: `antenna update --force` over N_PAGES pages that
 #   each advertise an RSS 2.0 feed (/benchf/N.html and N.rss, 10 items; a
 #   bump changes the page and its feed's newest item), against the same
 #   run over the same pages without feeds (/bench/N.html), runs

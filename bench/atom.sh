@@ -11,7 +11,7 @@
 # atom-rss: peak RSS of N_ATOM_RSS events (300,000; quick 30,000) into an
 #   empty state (ours) against a tenth of them (base), runs interleaved.
 #   Memory that does not grow with the events gives an RSS ratio near 1
-#   (issue 10: <= 32 MiB at 300,000); the ratio column is the RSS ratio,
+#   (the target: <= 32 MiB at 300,000); the ratio column is the RSS ratio,
 #   the notes give events/s of both and the ranges.  (Quick mode: INFO,
 #   30,000 events are too few to fill SQLite's fixed page caches.)
 if want atom; then

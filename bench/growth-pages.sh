@@ -1,5 +1,5 @@
 # bench/growth-pages.sh: how `antenna publish` grows with the number of
-# pages (issue 10); sourced by bench/run.sh (BENCH_ONLY=growth-pages).
+# pages; sourced by bench/run.sh (BENCH_ONLY=growth-pages).
 #
 # growth-pages-N: `antenna publish DIR` of N pages into an empty DIR, from
 #   a fresh copy of a database in which every page has one update and one

@@ -1,4 +1,4 @@
-# bench/growth.sh: the records growth test of issue 10, sourced by
+# bench/growth.sh: the records growth test, sourced by
 # bench/run.sh (BENCH_ONLY=growth); uses its gen, TM, R, D, row, say.
 #
 # For lirs cat, validate, merge and atom, one input per step (100k, 1M, 3M
@@ -9,7 +9,7 @@
 # 1.0; superlinear growth shows as a larger number (1.3 from 1M to 3M is
 # 30% more time per record).  The verdict is INFO: the number is the point.
 #
-# merge-mem (issue 10: <= 100 B per distinct URL at 1M distinct URLs):
+# merge-mem (the target: <= 100 B per distinct URL at 1M distinct URLs):
 # peak RSS of `lirs merge` over 1,000,000 distinct, fresh records minus the
 # peak RSS of a 10-record merge, divided by the distinct URLs it kept
 # (`merge -v`).  PASS or FAIL.

@@ -120,7 +120,7 @@ D=$OUT/data; [ "$QUICK" = 1 ] && D=$OUT/data-quick
 started=$(date +%s)
 say "quick=$QUICK reps=$REPS out=$OUT"
 
-# ---- 1-3: the codec (issue 2) ---------------------------------------------
+# ---- 1-3: the codec ------------------------------------------------------
 BIG=$D/big.lirs.gz
 gen "$BIG" -n "$N_BIG" --now $NOW -z
 BIGSZ=$(wc -c < "$BIG")
@@ -137,7 +137,7 @@ if want validate; then
 	report validate 2.0
 fi
 
-# validate-growth (issue 10): time per record at 100k and 3M records (the
+# validate-growth: time per record at 100k and 3M records (the
 # ratio shows superlinear growth as a number; ~1 is linear), and the peak
 # RSS at 1M records against 48 MiB.  Quick: 10k, 100k and 300k, no target.
 if want validate-growth; then
@@ -181,7 +181,7 @@ if want pack; then
 	report pack 1.5
 fi
 
-# ---- 4-5: merge and atom (issue 3) ------------------------------------------
+# ---- 4-5: merge and atom ---------------------------------------------------
 if want merge; then
 	k=0 MERGE_IN=""
 	while [ $k -lt 10 ]; do
@@ -190,7 +190,7 @@ if want merge; then
 		k=$((k + 1))
 	done
 	if "$LIRS" merge --help > /dev/null 2>&1; then
-		# Issue 7 §5: merge's output (gzip, EUC-JP) against cat's output
+		# merge's output (gzip, EUC-JP) against cat's output
 		# (JSON Lines) of the same 10 inputs, both to /dev/null: neither
 		# pays for a file system (merge -o would add an fsync).
 		pair merge "'$LIRS' merge --now $NOW $MERGE_IN > /dev/null" \

@@ -1,6 +1,6 @@
 #!/bin/bash
 # mk/check-fresh.sh (make check-fresh): the README's two commands, `make check`
-# and `make demo`, in a fresh minimal Debian (issue 7 §2): a root made with
+# and `make demo`, in a fresh minimal Debian: a root made with
 # debootstrap --variant=minbase plus only gcc, make and git, a clean
 # `git archive` of HEAD in it, run in a chroot as root.  Whatever the build
 # needs beyond that it must install itself (mk/deps.sh), from the package

@@ -2,7 +2,7 @@
  * check_db.c: antenna check-db: PRAGMA integrity_check, for the crash
  * tests (the sqlite3 shell may be missing) and for worried operators;
  * then what the file holds: rows and bytes per table, and the history
- * retention in force (issue 10: antenna sites run for years on small
+ * retention in force (antenna sites run for years on small
  * machines, the operator must see whether the file stays bounded).
  */
 #include <inttypes.h>

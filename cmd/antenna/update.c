@@ -27,7 +27,7 @@
 
 #define UPD_BATCH 64       /* checks per transaction */
 
-/* --excerpt-chars: characters kept of what an update added (issue 9). */
+/* --excerpt-chars: characters kept of what an update added. */
 static size_t excerpt_max = PAGE_EXCERPT_MAX;
 /* --max-archives: RFC 5005 archives walked back per Atom source and run. */
 #define UPD_MAX_ARCHIVES 50
@@ -55,7 +55,7 @@ static const char help[] =
 	"  --max-archives N     RFC 5005 archives read back per Atom source and run\n"
 	"                       (default 50)\n";
 
-/* What a page's feed said in this run (issue 9), by page index. */
+/* What a page's feed said in this run, by page index. */
 struct feedres {
 	int checked;             /* fetched in this run */
 	int usable;              /* believable newest entry date */
@@ -335,7 +335,7 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 	source_finish(u, src, res->status == 304);
 }
 
-/* ---- Atom sources: RFC 5005 archived feeds (issue 9) ----------------------- */
+/* ---- Atom sources: RFC 5005 §4 archived feeds ------------------------------ */
 
 /*
  * An Atom source is a subscription document (another antenna's index.atom)
@@ -588,7 +588,7 @@ static int is_html(const char *content_type)
 	return !content_type || strcasestr(content_type, "html") != NULL;
 }
 
-/* ---- feeds (issue 9) ---------------------------------------------------------- */
+/* ---- feeds -------------------------------------------------------------------- */
 
 /* The page's advertised feed, resolved against where the page came from;
  * a feed given with 'add --feed' is never replaced. */

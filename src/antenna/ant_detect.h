@@ -4,7 +4,7 @@
  * rule is unit-tested (tests/unit/t_detect.c).
  *
  * The rules, in the order the classic antennas tried them
- * (shared/NOTES-lirs-in-the-wild.md, "How antennas detect an update"):
+ * (doc/NOTES-lirs-in-the-wild.md, "How antennas detect an update"):
  *   header  a trusted Last-Modified newer than the one seen before; a
  *           Last-Modified at or after the response's Date is "now" from a
  *           dynamic page and is not trusted;
@@ -13,7 +13,7 @@
  *           so a charset flip or an ignored-part change is no update);
  *   size    only when the page has no text checksum (not HTML, or it could
  *           not be analysed): Content-Length, else the body length, changed.
- *   feed    (issue 9) when the page has a feed (advertised by a <link
+ *   feed    when the page has a feed (advertised by a <link
  *           rel="alternate"> or given with 'add --feed') whose newest
  *           entry has a believable date, that date decides alone: a newer
  *           one is an update at that time (mark F); the rules above are

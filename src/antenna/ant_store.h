@@ -112,7 +112,7 @@ typedef struct ant_store_page {
 	char *source_url;        /* the page itself, or the relaying LIRS source */
 	char *last_error;        /* NULL when the last check succeeded */
 	int64_t created;
-	/* feeds (issue 9) */
+	/* feeds */
 	char *feed_url;          /* the page's feed, or NULL (st.feed_time: its newest date) */
 	int feed_by_user;        /* given by 'add --feed': never replaced by discovery */
 	char *feed_etag;         /* the feed's validators */

@@ -118,7 +118,7 @@ static void succeeded(ant_detect_state *st, const ant_detect_input *in, int64_t 
 }
 
 /*
- * The feed decides (issue 9): its newest entry date, when newer than what
+ * The feed decides: its newest entry date, when newer than what
  * the feed said before and than the update we know (a LIRS relay of the
  * same update may have come first), is the update time.
  */

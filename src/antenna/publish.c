@@ -1,9 +1,9 @@
 /*
  * publish.c: the antenna's static site, DIR/index.html and DIR/lirs.gz
- * (issue 4 "Publishing"; NOTES-lirs-in-the-wild.md "What the listing page
- * showed").  Each file is written through one FILE* into a temporary file
- * and renamed over the old one (afile.h), so a web server never serves
- * half a page, and a failed publish leaves the previous one in place.
+ * (doc/NOTES-lirs-in-the-wild.md "What the listing page showed").  Each
+ * file is written through one FILE* into a temporary file and renamed
+ * over the old one (afile.h), so a web server never serves half a page,
+ * and a failed publish leaves the previous one in place.
  *
  * The order of index.html:
  *   - pages without a group first (no heading), then one section per group,

@@ -151,7 +151,7 @@ static void find_lost(atom_evstore *ev, const char *dir, ant_publish_result *res
  * The pages, loaded by the side thread on a connection of its own (WAL:
  * it reads beside the Atom writer's transaction), handed to the Atom
  * writer when it reaches current.atom: the archives and index.atom need
- * only the events, so their writing overlaps the loading (perf, issue 10).
+ * only the events, so their writing overlaps the loading (perf).
  */
 struct side {
 	const char *dir;

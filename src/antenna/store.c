@@ -79,7 +79,7 @@ static const char *const migrations[] = {
 	 * baseline, not an update: detect.h quiet_first). */
 	"ALTER TABLE pages ADD COLUMN force_charset TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE pages ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;",
-	/* 2 -> 3: feeds (issue 9): a page's feed and its validators, the newest
+	/* 2 -> 3: feeds: a page's feed and its validators, the newest
 	 * entry date seen, the change excerpt and the text segment hashes the
 	 * next excerpt is computed against; Atom (RFC 5005) sources and the
 	 * archive documents already read from them (archives never change). */

@@ -43,7 +43,7 @@ int atom_xml_escape(lb_buf *out, const char *str, int mode)
 		long c;
 		const unsigned char *run = s;
 
-		/* scale (issue 10): characters kept as they are, copied a run at a
+		/* scale: characters kept as they are, copied a run at a
 		 * time, not one lb_buf_add() each; the same bytes as the switch. */
 		while (*run) {
 			if (*run < 0x80) {
@@ -150,7 +150,7 @@ int atom_iri(lb_buf *out, const char *str, int mode)
 		int keep;
 
 		if (iri_plain[*s]) {
-			/* perf (issue 10): a run of characters every mode keeps and
+			/* perf: a run of characters every mode keeps and
 			 * no state depends on, copied at once; the same bytes as the
 			 * loop below one at a time */
 			const unsigned char *run = s + 1;
@@ -529,7 +529,7 @@ static int add_summary(feedctx *f, const atom_ev_event *e)
 {
 	char when[32];
 
-	if (e->excerpt && *e->excerpt) {   /* what the update added (issue 9) */
+	if (e->excerpt && *e->excerpt) {   /* what the update added (change excerpt) */
 		xw_elem(&f->w, "    ", "summary", e->excerpt);
 		return 0;
 	}
@@ -684,7 +684,7 @@ static void alist_clear(alist *l)
  * data on disk, then each is renamed to its name, newest first, so a
  * next-archive link never points at a file not there yet, then the
  * archive directory is synced for the names.  A crash leaves no archive
- * under its name whose data is not on disk (perf, issue 10).  With rc
+ * under its name whose data is not on disk (perf).  With rc
  * != 0 they are removed.  Returns rc, or LB_EIO with err.
  */
 static int rename_pending(feedctx *f, int rc)

@@ -113,7 +113,7 @@ int atom_publish(atom_evstore *st, const char *dir, const atom_cfg *cfg,
 /*
  * The same, with current.atom's records asked of get(ctx, &v, &n, err)
  * only when current.atom is written, after the archives and index.atom:
- * the antenna loads its pages meanwhile (perf, issue 10).  get returns 0,
+ * the antenna loads its pages meanwhile (perf).  get returns 0,
  * or a negative LB_E* code with err; v stays valid until
  * atom_publish_later() returns.
  */

@@ -38,7 +38,7 @@ typedef struct atom_ev_event {
 	const char *title;        /* "" when unknown; never NULL */
 	const char *author;
 	const char *source_url;   /* the LIRS file or page it came from */
-	const char *excerpt;      /* what the update added (issue 9); NULL or "" = none:
+	const char *excerpt;      /* what the update added (change excerpt); NULL or "" = none:
 				     when set, the Atom entry's summary */
 } atom_ev_event;
 

@@ -49,7 +49,7 @@ static const char *const migrations[] = {
 	" next_linked INTEGER NOT NULL DEFAULT 0, written INTEGER NOT NULL DEFAULT 0);"
 	"CREATE INDEX IF NOT EXISTS ev_archives_todo ON ev_archives(n)"
 	" WHERE written = 0 OR next_linked = 0;",
-	/* 2: change excerpts (issue 9) */
+	/* 2: change excerpts */
 	"ALTER TABLE ev_events ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';",
 };
 

@@ -90,7 +90,7 @@ static int add_dec(lb_buf *b, unsigned long long v, int neg)
  * The formats most callers use, %s %d %ld %lld %u %zu %%, done here;
  * 1 when fmt has anything else (a flag, a width, %x...), before any
  * output.  vsnprintf() costs several times as much for them: it was a
- * fifth of writing an Atom archive (issue 10).
+ * fifth of writing an Atom archive.
  */
 static int addf_simple(lb_buf *b, const char *fmt, va_list ap)
 {

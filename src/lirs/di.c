@@ -664,7 +664,7 @@ static int put_tz(lb_buf *b, int64_t tz)
 	if (!tz)
 		return 0;
 	if (a % 60 == 0 && a < 100 * 3600) {
-		/* "%c%02u%02u", by hand (perf, issue 10) */
+		/* "%c%02u%02u", by hand (perf) */
 		v[0] = tz < 0 ? '-' : '+';
 		put_2(v + 1, (unsigned)(a / 3600));
 		put_2(v + 3, (unsigned)(a % 3600 / 60));
@@ -676,7 +676,7 @@ static int put_tz(lb_buf *b, int64_t tz)
 }
 
 /* "%lld" of v into b (24 bytes), by hand: snprintf() per record was a
- * tenth of writing sites.di.gz (perf, issue 10). */
+ * tenth of writing sites.di.gz (perf). */
 static const char *dec_ll(char b[24], int64_t v)
 {
 	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;

@@ -1,7 +1,7 @@
 /*
  * gz.c: streaming gzip for the writer, and streaming gunzip for the
  * reader.  Detects gzip by its magic bytes
- * (NOTES-lirs-in-the-wild: names and headers lie), reads concatenated
+ * (doc/NOTES-lirs-in-the-wild.md: names and headers lie), reads concatenated
  * members as one stream, and stops at a cap on decoded bytes so that a
  * decompression bomb (LIRS 2.1 §6) costs bounded time and memory.
  */

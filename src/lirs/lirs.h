@@ -5,8 +5,8 @@
  * Bytes go in through lirs_reader_feed(); records and diagnostics come out
  * through callbacks.  Bytes go out of the writer through a sink callback.
  *
- * Spec: shared/specs/lirs-2.1.txt.  What real files do instead:
- * shared/NOTES-lirs-in-the-wild.md.
+ * Spec: doc/specs/lirs-2.1.txt (LIRS 2.1).  What real files do instead:
+ * doc/NOTES-lirs-in-the-wild.md.
  */
 #ifndef LIRS_H
 #define LIRS_H

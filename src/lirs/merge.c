@@ -1,7 +1,7 @@
 /*
  * merge.c: URL keys, the winner rule and the merge table (merge.h).
  *
- * Memory (issue 10: <= 100 B per distinct URL): an 8-byte hash slot
+ * Memory (the target: <= 100 B per distinct URL): an 8-byte hash slot
  * (load <= 1/2) and one blob per distinct URL, the record packed into
  * about the bytes of its text (varint numbers, the URL and the source
  * stored only when they differ from the key and the URL).  A replacement

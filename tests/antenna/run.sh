@@ -187,7 +187,7 @@ check "summary counts the source's records" grep -q "read 2 LIRS sources (1 fail
 check "the re-check ran in the same update" grep -q "$U/cond.html" "$T/err"
 check "list --sources" sh -c "$A -d '$D' list --sources | grep -q 'missing.lirs.*404'"
 
-# ---- a record from the future: one rule with lirs merge (issue 7, merge.h) ----------
+# ---- a record from the future: one rule with lirs merge (lirs_merge.h) --------------
 # lirs merge --now 1700000000 drops a Last-Modified of 1700086400 (a day
 # ahead, past LIRS_DEFAULT_MAX_FUTURE); the antenna's relay must do the same,
 # and take it once --max-future tolerates a day.
@@ -232,7 +232,7 @@ is "publish: every Atom document has mode 644 (at least the two)" \
 check "run = update + publish" $A -d "$D" run "$T/pub2" --now $((NOW + 100000))
 check "run wrote index.html" test -s "$T/pub2/index.html"
 
-# ---- lirs.gz: strict EUC-JP unless lirs_charset is euc-jp-ms (issue 7 §4) -----------
+# ---- lirs.gz: strict EUC-JP unless lirs_charset is euc-jp-ms (LIRS 2.1 §7) ----------
 # gzip(1) and iconv(1) (glibc's own strict EUC-JP reader) are in every Debian.
 D=$T/v.db
 $A -d "$D" init >/dev/null

@@ -97,7 +97,7 @@ diff -r "$G/run2" "$T/golden" > "$T/gdiff" 2>&1
 check "$?" 0 "atom: second run's documents byte-identical to 0.1.0's (golden run2)"
 head -n 5 "$T/gdiff" | sed 's/^/#   /'
 
-# The URL of issue 7: "&" in a URL gives well-formed documents, the id's
+# A CGI URL: "&" in a URL gives well-formed documents, the id's
 # value unchanged ("&" escaped only as XML), a space percent-encoded
 printf 'LIRS,1700000100,1700009000,0,0,http://example.jp/cgi-bin/diary.cgi?a=1&b=2,Diary,,0,,\nLIRS,1700000200,1700009000,0,0,http://example.jp/a b/,Space,,0,,\n' > "$T/amp"
 $L atom --state "$T/amp.db" --base "$BASE" --out "$T/amp.out" --page-size 1 --now 1700009500 "$T/amp" 2>/dev/null

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The published index.html in a real browser (issue 4 "Demo and tests"):
+# The published index.html in a real browser:
 # Debian's chromium, headless, loads a page written by publish_html()
 # (tests/tools/pubfixture.c) and dumps the DOM after scripts would have
 # run.  Checks: it loads, the titles render as text, a <script> in a title

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Feeds as detection sources, change excerpts and RFC 5005 archives as
-# sources (issue 9), end to end against build/tools/testserver on
+# sources, end to end against build/tools/testserver on
 # 127.0.0.1: pages that advertise RSS 1.0 / 2.0 and Atom feeds, hostile
 # feeds (entity bombs, external entities, absurd dates, 10,000 entries),
 # text excerpts, and a second antenna catching up from the first one's

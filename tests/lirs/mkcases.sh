@@ -96,7 +96,7 @@ printf 'LIRS,%s,%s,32400,0,http://a.example/,a,0,0,ext\n' $T $T > no-trailing-co
 # ',', drops the last comma; 13 fields: the 9th is the URL it checked when
 # not the page itself, then "", "", "" and the method (the relaying
 # antenna's URL for REMOTE); an ERROR has times 0.  Plain EUC-JP.  Line 6
-# is the issue's example: its title ended in '\'.  Line 7's title holds a
+# is the example tama wrote: its title ended in '\'.  Line 7's title holds a
 # '\' that is not before a comma: it only warns.
 {
 	printf 'LIRS,%s,%s,32400,1234,http://t1.example.jp/,日記,作者,http://antenna.example.jp/,,,,,HEAD\n' $T $T

@@ -287,8 +287,8 @@ write_errors() {
 	done
 }
 
-# Summarised warnings, -v, the layout note and JSON's completeness
-# (issue 7 section 3), on the peers' own layouts.
+# Summarised warnings, -v, the layout note and JSON's completeness,
+# on the peers' own layouts.
 validate_summary() {
 	cd "$CASES" || return
 	$L validate --now $NOW samidare-layout.in > "$T/out"
@@ -336,7 +336,7 @@ sys.exit(0 if summ and dict(seen) == summ["rules"] and summ["layout"]["name"] ==
 
 }
 
-# Issue 7 §4: every LIRS writer (pack, cat --format lirs, merge) writes
+# LIRS 2.1 §2, §7: every LIRS writer (pack, cat --format lirs, merge) writes
 # strict EUC-JP by default, each vendor character of vendor.tsv as its
 # readable form, and with --charset euc-jp-ms exactly glibc's EUC-JP-MS
 # bytes (those of 0.1).  iconv(1) is glibc's own, the strict reader.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# History retention (issue 10): many update + publish cycles of one antenna
+# History retention: many update + publish cycles of one antenna
 # database with pruning (init --keep-events) and of a twin that keeps all,
 # in lockstep against the same loopback pages (--jobs 1: the same event
 # order in both).  The pruned database must stay bounded (steady state),

@@ -1,6 +1,6 @@
 /*
- * httpget: the tests' HTTP client, so that no test needs curl(1) (issue 7
- * §2: a fresh Debian has no curl, and a wait loop on it timed out silently).
+ * httpget: the tests' HTTP client, so that no test needs curl(1) (a
+ * fresh Debian has no curl, and a wait loop on it timed out silently).
  * One GET over HTTP/1.0 to the loopback test server; nothing else is
  * allowed (the tests never talk to another address).
  *

@@ -1,6 +1,6 @@
 /*
  * t_excerpt: change excerpts (ant_page_analyze_excerpt, ant_page_clip), the feed
- * link a page advertises, and the feed rule of ant_detect_apply (issue 9).
+ * link a page advertises, and the feed rule of ant_detect_apply.
  */
 #include "ant_detect.h"
 #include "ant_page.h"

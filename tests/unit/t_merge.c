@@ -116,7 +116,7 @@ static int collect(void *ctx, const lirs_record *r)
 	return 0;
 }
 
-/* Issue 7 §3: one rule for a Last-Modified from the future (merge.h). */
+/* One rule for a Last-Modified from the future (lirs_merge.h). */
 static void test_future(void)
 {
 	const int64_t now = 1700000000;

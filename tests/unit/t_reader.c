@@ -1,5 +1,5 @@
 /*
- * t_reader.c: the LIRS reader against the cases of issue 2: the spec's
+ * t_reader.c: the LIRS reader against its cases: LIRS 2.1 §5's
  * example, escapes, line ends, field counts, charsets, gzip damage and
  * bombs, pathological lines; every text case is also fed 1 byte at a time
  * and must give the same transcript.

@@ -1,4 +1,4 @@
-/* t_retention.c: pruning the update history (evstore.h, issue 10). */
+/* t_retention.c: pruning the update history (atom_evstore.h). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>

@@ -210,11 +210,11 @@ static void test_shift(void)
 	lirs_layout l;
 	lb_buf b = LB_BUF_INIT;
 
-	/* The example: after one clean 13-field line. */
+	/* tama's example (a title ending in '\'): after one clean 13-field line. */
 	lb_buf_addf(&b, TAMA_OK, 1, 1, 1);
 	lb_buf_adds(&b, TAMA_BAD);
 	read_text(&x, b.data, &l);
-	IS_INT(x.shift, 1, "shift: the issue's tama example is caught");
+	IS_INT(x.shift, 1, "shift: tama's example is caught");
 	IS_INT(x.shift_line[0], 2, "shift: on line 2");
 	IS_INT(x.shift_col[0], 69, "shift: at the backslash");
 	OK(strstr(x.shift_msg, "12 fields where this file has 13") != NULL, "shift: says the counts");

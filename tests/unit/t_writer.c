@@ -169,7 +169,7 @@ static void write_title(lb_buf *out, const char *t, int ms, unsigned long *subst
 }
 
 /*
- * Issue 7 §4: by default every byte written decodes with glibc's strict
+ * LIRS 2.1 §7: by default every byte written decodes with glibc's strict
  * "EUC-JP"; each vendor character of the table becomes its readable form
  * (which a strict reader and ours read back), with --charset euc-jp-ms the
  * bytes are exactly glibc's EUC-JP-MS ones (0.1's), and ours reads them

@@ -1,7 +1,7 @@
 /*
- * html.h: the project's one HTML escaper (STYLE.md: one place for each
- * escape).  Everything that puts untrusted text (titles, authors, URLs,
- * error messages) into HTML goes through here.
+ * html.h: the project's one HTML escaper (one place for each escape, so
+ * none is forgotten or done twice).  Everything that puts untrusted text
+ * (titles, authors, URLs, error messages) into HTML goes through here.
  *
  * What it does to the bytes of s:
  *   & < > " '            become &amp; &lt; &gt; &quot; &#39;
