@@ -9,6 +9,9 @@ CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter -Wvla
 PREFIX  ?= /usr/local
 MANDIR  ?= $(PREFIX)/share/man
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BUILD   ?= build
 # The release, read from its one source (src/lirs/lirs.h, LIRS_VERSION);
 # `make version` prints it.
@@ -171,11 +174,38 @@ fuzz:
 	@sh mk/deps.sh --tools clang:clang
 	@BUILD=build-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh
 
+# The library, for programs that embed it (a LIRS to Atom converter, a
+# validator service): the public headers (each layer's src/LAYER/*.h, not
+# priv/) in one folder, the four static libraries, and two pkg-config
+# files made from mk/*.pc.in at install time, for this PREFIX:
+# lirs-codec (liblirs and liblirs-base; zlib, json-c) and lirs-antenna
+# (all four).  Their version is VERSION, the one --version prints.
+PUB_HDRS := $(sort $(wildcard $(foreach l,$(LAYERS),src/$(l)/*.h)))
+LIBS_A    = $(A_antenna)
+PC        = lirs-codec lirs-antenna
+
 install: all
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	test -n "$(VERSION)"
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	  $(DESTDIR)$(INCLUDEDIR)/lirs-antenna $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	cp $(BUILD)/lirs $(BUILD)/antenna $(DESTDIR)$(PREFIX)/bin/
 	cp man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	cp man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	cp $(PUB_HDRS) $(DESTDIR)$(INCLUDEDIR)/lirs-antenna/
+	cp $(LIBS_A) $(DESTDIR)$(LIBDIR)/
+	for p in $(PC); do \
+	  sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	      -e 's|@VERSION@|$(VERSION)|; s|@PKGS_CODEC@|$(PKGS_lirs)|; s|@PKGS_ALL@|$(strip $(PKGS))|' \
+	      mk/$$p.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/$$p.pc || exit 1; \
+	done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/lirs $(DESTDIR)$(PREFIX)/bin/antenna
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(wildcard man/*.1)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5)))
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/lirs-antenna
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(LIBS_A)))
+	rm -f $(foreach p,$(PC),$(DESTDIR)$(PKGCONFIGDIR)/$(p).pc)
 
 version:
 	@echo $(VERSION)
@@ -183,4 +213,4 @@ version:
 clean:
 	rm -rf build build-asan build-fuzz build-* public
 
-.PHONY: all tests check check-asan check-valgrind check-fresh demo bench fuzz install version clean
+.PHONY: all tests check check-asan check-valgrind check-fresh demo bench fuzz install uninstall version clean
