@@ -1,0 +1,175 @@
+#!/bin/sh
+# tests/house/run.sh: the rules of the house (README "Layout"), checked on
+# the build and the tree:
+#  - every name a layer's library exports (nm: defined, global) carries
+#    that layer's prefix: lb_ (liblirs-base.a), lirs_ (liblirs.a), atom_
+#    (liblirs-atom.a), ant_ (liblirs-antenna.a); one "not ok" per name;
+#  - a layer's public headers carry its prefix too (they are installed
+#    side by side in include/lirs-antenna/);
+#  - no layer includes a header of a layer above it, nor a package it
+#    does not link (the codec: no curl, SQLite, libxml2; base: no package);
+#  - the lirs command links no libcurl, libyaml or uchardet (ldd) and holds
+#    no antenna-layer code;
+#  - commands are thin: no threads in cmd/ (the library owns them), and
+#    cmd/antenna/update.c parses options and calls the update engine
+#    (src/antenna) in at most 300 lines.
+# test-needs: nm:binutils ldd:libc-bin
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${BUILD:-build}
+case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "ok - $1"; }
+nok() { echo "not ok - $1"; }
+check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3"; echo "#   got '$1', want '$2'"; fi; }
+
+# The layers, bottom up: folder, library, prefix of exported names.
+LAYERS="base:liblirs-base.a:lb_ lirs:liblirs.a:lirs_ atom:liblirs-atom.a:atom_ antenna:liblirs-antenna.a:ant_"
+
+# ---- exported names carry their layer's prefix ---------------------------------
+# nm -g --defined-only: "file.o:" headers, then "VALUE TYPE NAME".  Names
+# that begin with "__" are the implementation's (sanitizers add
+# __odr_asan.NAME under make check-asan), not ours.
+total=0
+for l in $LAYERS; do
+	lib=${l#*:}; pre=${lib#*:}; lib=${lib%%:*}
+	if [ ! -f "$B/$lib" ]; then
+		nok "names: $BUILD/$lib is built"
+		continue
+	fi
+	if ! nm -g --defined-only "$B/$lib" > "$T/nm" 2> "$T/err"; then
+		nok "names: nm $lib"
+		sed 's/^/#   /' "$T/err"
+		continue
+	fi
+	awk '/:$/ { obj = substr($0, 1, length($0) - 1); next }
+	     NF == 3 && $2 != "U" && $3 !~ /^__/ { print obj, $2, $3 }' "$T/nm" > "$T/syms"
+	n=$(grep -c . "$T/syms")
+	bad=$(awk -v p="$pre" 'index($3, p) != 1' "$T/syms")
+	if [ -n "$bad" ]; then
+		echo "$bad" | while read -r obj type name; do
+			nok "names: $lib exports '$name' ($obj, $type) without its layer's prefix $pre"
+		done
+	elif [ "$n" -gt 0 ]; then
+		ok "names: the $n names $lib exports all begin with $pre"
+	else
+		nok "names: $lib exports no name at all"
+	fi
+	total=$((total + n))
+done
+[ "$total" -gt 0 ]
+check "$?" 0 "names: $total exported names checked in the four libraries"
+
+# ---- public headers carry their layer's prefix ------------------------------------
+# lirs.h and atom.h are the layers' main headers: the prefix without '_'.
+for l in $LAYERS; do
+	dir=${l%%:*}; pre=${l##*:}
+	n=0
+	for h in "$TOP"/src/"$dir"/*.h; do
+		[ -f "$h" ] || continue
+		n=$((n + 1))
+		case ${h##*/} in
+		"$pre"*|"${pre%_}.h") ;;
+		*) nok "headers: src/$dir/${h##*/} is public (installed) but not named $pre*" ;;
+		esac
+	done
+	[ "$n" -gt 0 ]
+	check "$?" 0 "headers: src/$dir/ has public headers ($n), each named ${pre}*.h or ${pre%_}.h"
+done
+
+# ---- no layer includes from above -------------------------------------------------
+# Forbidden for each layer: every header of the layers above it (public
+# and priv/), the commands' headers, and the packages it does not link.
+above() {
+	found=0
+	for l in $LAYERS; do
+		d=${l%%:*}
+		[ $found = 1 ] && ls "$TOP"/src/"$d"/*.h "$TOP"/src/"$d"/priv/*.h 2> /dev/null
+		[ "$d" = "$1" ] && found=1
+	done
+	ls "$TOP"/cmd/*.h "$TOP"/cmd/*/*.h 2> /dev/null
+}
+PKG_HDRS_base='zlib.h json-c/ json.h sqlite3.h libxml/ curl/ uchardet yaml.h microhttpd.h'
+PKG_HDRS_lirs='sqlite3.h libxml/ curl/ uchardet yaml.h microhttpd.h'
+PKG_HDRS_atom='curl/ uchardet yaml.h microhttpd.h'
+PKG_HDRS_antenna='microhttpd.h'
+for l in $LAYERS; do
+	d=${l%%:*}
+	above "$d" | sed 's|.*/||' | sort -u > "$T/above"
+	eval "pk=\$PKG_HDRS_$d"
+	# every #include line of the layer's sources and headers: FILE:LINE:NAME
+	for f in "$TOP"/src/"$d"/*.[ch] "$TOP"/src/"$d"/priv/*.h; do
+		[ -f "$f" ] || continue
+		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]\([^>"]*\)[>"].*/\1/p; =' "$f" |
+			awk -v f="${f#"$TOP"/}" '/^[0-9]+$/ { line = $0; next } { print f ":" line ":" $0 }'
+	done > "$T/inc"
+	n=$(grep -c . "$T/inc")
+	nb=0
+	while IFS=: read -r f line name; do
+		bad=""
+		grep -qxF "${name##*/}" "$T/above" && bad="a header of a layer above (or of cmd/)"
+		for p in $pk; do
+			case $name in "$p"*) bad="a header of a package src/$d does not link ($p)" ;; esac
+		done
+		if [ -n "$bad" ]; then
+			nok "includes: $f:$line includes <$name>, $bad"
+			nb=$((nb + 1))
+		fi
+	done < "$T/inc"
+	if [ "$n" -gt 0 ] && [ "$nb" -eq 0 ]; then
+		ok "includes: the $n #include lines of src/$d/ name nothing from above it"
+	elif [ "$n" -eq 0 ]; then
+		nok "includes: src/$d/ has no #include line at all"
+	fi
+done
+
+# ---- the lirs command: no antenna layer --------------------------------------------
+if [ -x "$B/lirs" ]; then
+	ldd "$B/lirs" > "$T/ldd" 2>&1
+	# a failing ldd must not pass as "links nothing": libc is always there
+	if grep -q 'libc\.so' "$T/ldd"; then
+		for lib in libcurl libyaml uchardet; do
+			check "$(grep -c "$lib" "$T/ldd")" 0 "lirs: ldd shows no $lib"
+		done
+	else
+		nok "lirs: ldd $BUILD/lirs lists its libraries"
+		sed 's/^/#   /' "$T/ldd"
+	fi
+	nm "$B/lirs" > "$T/nm" 2>&1
+	nl=$(grep -c ' [Tt] lirs_' "$T/nm")
+	na=$(grep -c ' [Tt] ant_' "$T/nm")
+	check "$([ "$nl" -gt 0 ] && echo "$na")" 0 "lirs: holds the codec ($nl lirs_ functions) and no ant_ function"
+else
+	nok "lirs: $BUILD/lirs is built"
+fi
+
+# ---- thin commands -----------------------------------------------------------------
+# The threads (publish's side writer, pack's parser ring) belong to the
+# library: a command parses options, calls it and prints.
+nc=0 np=0
+for f in "$TOP"/cmd/*.[ch] "$TOP"/cmd/*/*.[ch]; do
+	[ -f "$f" ] || continue
+	nc=$((nc + 1))
+	grep -n 'pthread' "$f" | head -n 3 > "$T/pt"
+	if [ -s "$T/pt" ]; then
+		nok "commands: ${f#"$TOP"/} uses threads (pthread): the library's job"
+		sed 's/^/#   /' "$T/pt"
+		np=$((np + 1))
+	fi
+done
+if [ "$nc" -eq 0 ]; then
+	nok "commands: cmd/ has source files"
+elif [ "$np" -eq 0 ]; then
+	ok "commands: none of the $nc files in cmd/ uses pthread"
+fi
+u=$TOP/cmd/antenna/update.c
+if [ -f "$u" ]; then
+	lines=$(wc -l < "$u")
+	[ "$lines" -le 300 ]
+	check "$?" 0 "commands: cmd/antenna/update.c is a thin command ($lines lines, at most 300)"
+else
+	nok "commands: cmd/antenna/update.c, the update command, exists"
+fi
+# For the record: the longest command files.
+wc -l "$TOP"/cmd/*/*.c | sort -rn | sed -n '2,4p' | sed "s|$TOP/||; s/^ */# longest: /"
