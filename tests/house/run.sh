@@ -12,7 +12,9 @@
 #    no antenna-layer code;
 #  - commands are thin: no threads in cmd/ (the library owns them), and
 #    cmd/antenna/update.c parses options and calls the update engine
-#    (src/antenna) in at most 300 lines.
+#    (src/antenna) in at most 300 lines;
+#  - the tree is self-contained: no comment cites a tracker's issue or a
+#    file outside it, and the doc/ files comments cite are there.
 # test-needs: nm:binutils ldd:libc-bin
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
@@ -180,3 +182,31 @@ else
 fi
 # For the record: the longest command files.
 wc -l "$TOP"/cmd/*/*.c | sort -rn | sed -n '2,4p' | sed "s|$TOP/||; s/^ */# longest: /"
+
+# ---- a self-contained tree ------------------------------------------------------------
+# Comments cite the spec by name and section ("LIRS 2.1 §2", "RFC 5005 §4")
+# or doc/NOTES-lirs-in-the-wild.md, or say the reason: never an issue of a
+# tracker a clone does not have, nor files outside the repository.
+DIRS="src cmd tests fuzz bench mk man data"
+(cd "$TOP" && find $DIRS -type f ! -path 'tests/house/run.sh' -print; echo Makefile) |
+	sort > "$T/files"
+nf=$(grep -c . "$T/files")
+(cd "$TOP" && tr '\n' '\0' < "$T/files" | xargs -0 grep -HnIE 'issues? [0-9]|Issue [0-9]|shared/(specs|NOTES)|/work/shared|STYLE\.md') > "$T/cite"
+while IFS= read -r hit; do
+	nok "tree: $(echo "$hit" | cut -d: -f1,2) cites what a clone does not have: $(echo "$hit" | cut -d: -f3- | sed 's/^[[:space:]]*//' | cut -c 1-80)"
+done < "$T/cite"
+[ "$nf" -gt 0 ] && [ ! -s "$T/cite" ] && ok "tree: none of the $nf files cites a tracker issue or a file outside the tree"
+# Every doc/ file a comment names is there.
+(cd "$TOP" && tr '\n' '\0' < "$T/files" | xargs -0 grep -ohIE '\bdoc/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*[A-Za-z0-9_]') | sort -u > "$T/docs"
+nd=0 nm=0
+while IFS= read -r d; do
+	nd=$((nd + 1))
+	[ -e "$TOP/$d" ] && continue
+	nok "tree: $d, which a comment cites, is in the tree"
+	nm=$((nm + 1))
+done < "$T/docs"
+[ "$nd" -gt 0 ] && [ "$nm" -eq 0 ] && ok "tree: the $nd doc/ files the comments cite are in the tree"
+for f in doc/README doc/NOTES-lirs-in-the-wild.md doc/specs/lirs-2.1.txt doc/specs/rfc5005-feed-paging-and-archiving.txt; do
+	[ -s "$TOP/$f" ]
+	check "$?" 0 "tree: $f"
+done
