@@ -1,4 +1,4 @@
-# cli-rename.sed: the renames of issue 13 §5 (one CLI kit, cmd/cli.[ch]),
+# cli-rename.sed: the renames made when both commands got one CLI kit (cmd/cli.[ch]),
 # for code written against the old names: sed -i -f mk/cli-rename.sed FILE...
 # cli_ is the shared kit (cmd/cli.h); antcmd_/ANTCMD_ the antenna command's
 # own helpers (cmd/antenna/antenna.h); lirscmd_/LIRSCMD_ the lirs command's
