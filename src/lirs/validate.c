@@ -521,7 +521,7 @@ static const char *nth_field_name(unsigned i)
  * for too few fields, enough "\\," that may be a split comma for too
  * many.  A correctly escaped record with extension fields beyond the
  * usual count (samidare writes `x\,y\\z,second,`) has none of the
- * latter, so it is not one (issue 15 §5).  Emits the error at the first
+ * latter, so it is not one.  Emits the error at the first
  * mark that explains it; returns the number of errors.
  */
 static int judge_shift(lirs_checker *c, unsigned long line, unsigned nf,

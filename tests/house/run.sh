@@ -22,8 +22,11 @@ case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-ok() { echo "ok - $1"; }
-nok() { echo "not ok - $1"; }
+# The count of checks follows the tree (one "not ok" per offender):
+# done_testing prints the plan at the end (tests/lib/tap.sh).
+. "$TOP/tests/lib/tap.sh"
+ok() { tap_count; echo "ok - $1"; }
+nok() { tap_count; echo "not ok - $1"; }
 check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3"; echo "#   got '$1', want '$2'"; fi; }
 
 # The layers, bottom up: folder, library, prefix of exported names.
@@ -48,11 +51,11 @@ for l in $LAYERS; do
 	awk '/:$/ { obj = substr($0, 1, length($0) - 1); next }
 	     NF == 3 && $2 != "U" && $3 !~ /^__/ { print obj, $2, $3 }' "$T/nm" > "$T/syms"
 	n=$(grep -c . "$T/syms")
-	bad=$(awk -v p="$pre" 'index($3, p) != 1' "$T/syms")
-	if [ -n "$bad" ]; then
-		echo "$bad" | while read -r obj type name; do
+	awk -v p="$pre" 'index($3, p) != 1' "$T/syms" > "$T/bad"
+	if [ -s "$T/bad" ]; then
+		while read -r obj type name; do
 			nok "names: $lib exports '$name' ($obj, $type) without its layer's prefix $pre"
-		done
+		done < "$T/bad"
 	elif [ "$n" -gt 0 ]; then
 		ok "names: the $n names $lib exports all begin with $pre"
 	else
@@ -210,3 +213,4 @@ for f in doc/README doc/NOTES-lirs-in-the-wild.md doc/specs/lirs-2.1.txt doc/spe
 	[ -s "$TOP/$f" ]
 	check "$?" 0 "tree: $f"
 done
+done_testing 25

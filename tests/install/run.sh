@@ -19,14 +19,18 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 R=$T/root
 
-ok() { echo "ok - $1"; }
-nok() { echo "not ok - $1"; }
+# The count of checks follows the tree (one "not ok" per offender):
+# done_testing prints the plan at the end (tests/lib/tap.sh).
+. "$TOP/tests/lib/tap.sh"
+ok() { tap_count; echo "ok - $1"; }
+nok() { tap_count; echo "not ok - $1"; }
 check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3"; echo "#   got '$1', want '$2'"; fi; }
 pc() { PKG_CONFIG_PATH=$R/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$R pkg-config "$@"; }
 
 if ! make -C "$TOP" BUILD="$BUILD" DESTDIR="$R" PREFIX=/usr install > "$T/log" 2>&1; then
 	nok "install: make install DESTDIR=... PREFIX=/usr failed"
 	tail -n 20 "$T/log" | sed 's/^/#   /'
+	done_testing 1
 	exit 1
 fi
 ok "install: make install DESTDIR=... PREFIX=/usr"
@@ -139,3 +143,4 @@ links lirs-antenna liblirs-antenna.a liblirs-atom.a liblirs.a liblirs-base.a
 # ---- uninstall ------------------------------------------------------------------------
 make -C "$TOP" BUILD="$BUILD" DESTDIR="$R" PREFIX=/usr uninstall > "$T/log" 2>&1
 check "$?:$(find "$R" -type f | wc -l)" "0:0" "install: make uninstall removes every file it installed"
+done_testing 30

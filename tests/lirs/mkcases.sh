@@ -109,7 +109,7 @@ printf 'LIRS,%s,%s,32400,0,http://a.example/,a,0,0,ext\n' $T $T > no-trailing-co
 } | euc > tama-layout.in
 
 # The writers as generators: each field is given as it is meant, and
-# escaped the way the writer escapes it (issue 15 §5).
+# escaped the way the writer escapes it.
 # samidare (lirs.rb): '\' -> '\\', then ',' -> '\,' in every field; every
 # field, extension fields too, is followed by ','.
 samidare_rec() { for f; do printf '%s,' "$(printf '%s' "$f" | sed 's/\\/\\\\/g; s/,/\\,/g')"; done; printf '\n'; }

@@ -1,7 +1,7 @@
 /*
  * t_afile: the atomic file writer (src/base/afile.c).  A write error at
  * the very last flush must fail the commit and leave the previous file
- * whole (issue 15 §13): the limit on file size (RLIMIT_FSIZE, SIGXFSZ
+ * whole: the limit on file size (RLIMIT_FSIZE, SIGXFSZ
  * ignored) makes that flush fail for real, as a full disk would, without
  * root.  And the mode afile promises: 0644 less the umask, as open(2)
  * would make a file, never the 0600 mkstemp makes.

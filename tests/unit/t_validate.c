@@ -265,7 +265,7 @@ static void test_shift(void)
 	/* samidare writes extension fields correctly escaped: `x,y\z` and
 	 * `second` as "x\,y\\z,second," in a file of 8-field records.  Ten
 	 * fields, but no separator a missing '\' doubling could have moved
-	 * back to 8: no shift (issue 15 §5). */
+	 * back to 8: no shift. */
 	lb_buf_reset(&b);
 	for (int i = 0; i < 6; i++)
 		lb_buf_addf(&b, SAMI_OK, i, i, i);

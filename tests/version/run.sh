@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/version/run.sh: one version everywhere (issue 15 §12).  The
+# tests/version/run.sh: one version everywhere.  The
 # release is written once (src/lirs/lirs.h, LIRS_VERSION; the Makefile's
 # VERSION reads it), and the ChangeLog's head entry names it.  Every place
 # that shows it must agree: both commands' --version, the User-Agent the
