@@ -1,5 +1,5 @@
 /*
- * pagebench: the page analysis alone (issue 14 §5), and a check that a new
+ * pagebench: the page analysis alone, and a check that a new
  * analysis reads pages as the old one did.
  *
  *   pagebench [-n PAGES] [-r ROUNDS] [-s SEED]    time ant_page_analyze_excerpt()

@@ -1,5 +1,5 @@
 /*
- * ant_noise.h: volatile tokens (issue 14 §1).  A page's visitor counter,
+ * ant_noise.h: volatile tokens.  A page's visitor counter,
  * "generated at" clock, "3 分前" and "5 hours ago" change on every fetch
  * while its text does not; normalising them to fixed placeholders before
  * segments are compared makes such a change no change.

@@ -4,7 +4,7 @@
  * removed, whitespace collapsed, ignored parts removed), so that a page
  * whose markup, charset or ignored parts change is not "updated"; and its
  * text cut in segments, each with the place it stands in the document and
- * a hash that volatile tokens do not move (issue 14), so that a change
+ * a hash that volatile tokens do not move (ant_noise.h), so that a change
  * that is only noise can be told from a real one.
  * Pure functions over bytes: no I/O.  HTML is streamed through libxml2's
  * SAX parser; no tree is built.
@@ -45,14 +45,14 @@ typedef struct ant_page_info {
 	size_t text_len;      /* bytes of that text */
 	char *feed_href;      /* the first <link rel="alternate" type="application/
 			         atom+xml|rss+xml" href>, as written; NULL when none */
-	/* Change excerpts (issue 9), filled by ant_page_analyze_excerpt() and
+	/* Change excerpts, filled by ant_page_analyze_excerpt() and
 	 * ant_page_analyze2() (excerpt: only with a prev in the options): */
 	uint32_t *segs;       /* hashes of the text's segments, in order, at most
 			         PAGE_MAX_SEGMENTS (seg[].raw); malloc'd */
 	size_t nsegs;
 	char *excerpt;        /* the first segments not in the previous version's
 			         set, at most excerpt_max characters; NULL when none */
-	/* Segments (issue 14), filled by ant_page_analyze2() and
+	/* Segments, filled by ant_page_analyze2() and
 	 * ant_page_analyze_excerpt(): */
 	ant_page_seg *seg;    /* at most PAGE_MAX_SEGMENTS, in document order; malloc'd */
 	size_t nseg;

@@ -8,7 +8,7 @@
  * collected as the events come, with the places where segments start and
  * their blocks' paths; then ignored parts are removed and the text hashed.
  * 0.2 built a tree and walked it: building it, and the malloc behind it,
- * were a third of `antenna update`'s CPU time (issue 14).
+ * were a third of `antenna update`'s CPU time.
  *
  * Charset, first that applies (the WHATWG "encoding sniffing" order, so
  * a BOM beats a wrong server default):
@@ -1220,7 +1220,7 @@ static void pick_charset(const char *body, size_t len, const char *content_type,
 	snprintf(out->charset, sizeof out->charset, "%s", cs->report);
 }
 
-/* ---- segments and excerpts (issues 9, 14) ---------------------------------- */
+/* ---- segments and change excerpts ------------------------------------------ */
 
 static uint32_t seg_hash(const char *s, size_t n)
 {

@@ -1,5 +1,5 @@
 /*
- * t_noise: volatile tokens (ant_noise.h, issue 14 §1).  Table-driven: what
+ * t_noise: volatile tokens (ant_noise.h).  Table-driven: what
  * a text normalises to, pairs that must read the same and pairs that must
  * not; then a property test: random text with random numbers, dates and
  * times put in gives one hash, whatever the numbers, dates and times.

@@ -1,5 +1,5 @@
 /*
- * t_segs: the segments of a page (issue 14): ant_page_analyze2() with its
+ * t_segs: the segments of a page: ant_page_analyze2() with its
  * block keys, noise hashes, text and paths; ant_page_excerpt(); --only
  * selectors and expressions; the old entry points reading pages as before.
  */
