@@ -1,37 +1,16 @@
 /*
  * update.c: antenna update: read the LIRS sources, then check the pages
- * that are due, concurrently, and record what changed.
- *
- * Order: sources first (one ant_fetch_run), then pages (a second ant_fetch_run),
- * so that a source's newer Last-Modified for a watched page makes that
- * page due in the same run (samidare's "hint").  Each finished transfer is
- * analysed in the fetch callback and its body dropped at once, so memory
- * holds at most --jobs bodies.  Writes go through one prepared statement,
- * committed every UPD_BATCH checks: kill -9 loses at most one batch, never
- * consistency.  The run lock (ant_store_lock) is held from start to end.
+ * that are due, and record what changed.  The engine is the library's
+ * (ant_update.h); this file parses the options, fills them in from the
+ * database's config, prints the verbose lines and the summary.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "antenna.h"
-#include "lb_buf.h"
-#include "atom_evstore.h"
-#include "ant_feed.h"
-#include "ant_fetch.h"
-#include "lirs.h"
-#include "lirs_merge.h"
-#include "ant_page.h"
-
-#define UPD_BATCH 64       /* checks per transaction */
-
-/* --excerpt-chars: characters kept of what an update added. */
-static size_t excerpt_max = PAGE_EXCERPT_MAX;
-/* --max-archives: RFC 5005 archives walked back per Atom source and run. */
-#define UPD_MAX_ARCHIVES 50
-static int64_t max_archives = UPD_MAX_ARCHIVES;
+#include "ant_update.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] update [--jobs N] [--now EPOCH] [--force] [-v]\n"
@@ -55,859 +34,9 @@ static const char help[] =
 	"  --max-archives N     RFC 5005 archives read back per Atom source and run\n"
 	"                       (default 50)\n";
 
-/* What a page's feed said in this run, by page index. */
-struct feedres {
-	int checked;             /* fetched in this run */
-	int usable;              /* believable newest entry date */
-	int64_t newest;
-	char *title;             /* the newest entry's title, malloc'd */
-	int pending;             /* its fetch is under way */
-	int waiting;             /* the page's check waits for the feed */
-	int deferred;            /* the page waits for its newly found feed */
-	ant_detect_input in;         /* then: its check, */
-	char *excerpt;           /* what its text added, */
-	char errtext[300];       /* and its error */
-};
-
-/* One transfer of the pages' run: a page or its feed. */
-struct job {
-	ant_store_page *p;
-	int feed;
-	char *url, *etag, *lm;   /* a feed's: copies, as the page may name
-				    another feed while this one is queued */
-};
-
-struct upd {
-	ant_store *s;
-	struct feedres *fr;      /* one per page */
-	unsigned feeds_checked, feeds_failed;
-	unsigned archives_read, natom;
-	atom_evstore *ev;
-	int64_t now, max_age, max_future, tz;
-	int verbose;
-	ant_store_page *pages;       /* all pages, sorted by url_key */
-	size_t npages;
-	lb_buf key;                /* scratch: a record's URL key */
-	/* transaction batching */
-	int in_tx;
-	unsigned pending;
-	int failed_db;
-	lb_error err;
-	/* the source being read */
-	ant_store_source *src;
-	/* counters for the summary */
-	unsigned checked, updated, unchanged, failed;
-	unsigned nsources, src_failed;
-	int64_t rec_read, rec_merged, rec_ignored, rec_skipped;
-};
-
-/* ---- transactions ------------------------------------------------------ */
-
-static int tx_need(struct upd *u)
-{
-	if (u->failed_db)
-		return -1;
-	if (!u->in_tx) {
-		if (ant_store_begin(u->s, &u->err) < 0) {
-			u->failed_db = 1;
-			return -1;
-		}
-		u->in_tx = 1;
-	}
-	return 0;
-}
-
-static int tx_commit(struct upd *u)
-{
-	if (!u->in_tx)
-		return u->failed_db ? -1 : 0;
-	u->in_tx = 0;
-	u->pending = 0;
-	if (ant_store_commit(u->s, &u->err) < 0) {
-		ant_store_rollback(u->s);
-		u->failed_db = 1;
-		return -1;
-	}
-	return 0;
-}
-
-/* Called after each write: commits every UPD_BATCH. */
-static void tx_tick(struct upd *u)
-{
-	if (++u->pending >= UPD_BATCH)
-		tx_commit(u);
-}
-
-static void set_str(char **dst, const char *v)
-{
-	char *n = v ? strdup(v) : NULL;
-
-	if (v && !n)
-		return;   /* out of memory: keep the old value */
-	free(*dst);
-	*dst = n;
-}
-
-/* P's update came from SRC (a LIRS record or an Atom entry whose title is
- * TITLE): no excerpt of ours; its title fills a title still unknown. */
-static void relayed(ant_store_page *p, ant_store_source *src, const char *title)
-{
-	set_str(&p->source_url, src->url);
-	set_str(&p->excerpt, "");
-	if (!*p->title && *title && !p->title_set_by_user)
-		set_str(&p->title, title);
-	src->records_merged++;
-}
-
-/* One update event for the Atom bridge, in the current transaction. */
-static int add_event(struct upd *u, const ant_store_page *p)
-{
-	atom_ev_event e = {
-		.url = p->url,
-		.last_modified = p->st.last_modified,
-		.last_detected = p->st.last_detected,
-		.tz_offset = u->tz,
-		.content_length = p->st.content_length > 0 ? p->st.content_length : 0,
-		.title = p->title ? p->title : "",
-		.author = p->author ? p->author : "",
-		.source_url = p->source_url ? p->source_url : p->url,
-		.excerpt = p->excerpt,
-	};
-
-	if (atom_evstore_add(u->ev, &e, &u->err) < 0) {
-		u->failed_db = 1;
-		return -1;
-	}
-	return 0;
-}
-
-/* The excerpt shown for the last update: at most the excerpt limit of
- * characters, cut at a character boundary (page.h). */
-static void set_excerpt(ant_store_page *p, const char *text)
-{
-	char *x = ant_page_clip(text, excerpt_max);
-
-	if (x) {
-		free(p->excerpt);
-		p->excerpt = x;
-	}
-}
-
-static int save_page(struct upd *u, ant_store_page *p, int event)
-{
-	if (tx_need(u) < 0)
-		return -1;
-	if (ant_store_page_save(u->s, p, &u->err) < 0) {
-		u->failed_db = 1;
-		return -1;
-	}
-	if (event && add_event(u, p) < 0)
-		return -1;
-	tx_tick(u);
-	return 0;
-}
-
-/* ---- LIRS sources ---------------------------------------------------- */
-
-static int cmp_page_key(const void *a, const void *b)
-{
-	return strcmp(((const ant_store_page *)a)->url_key, ((const ant_store_page *)b)->url_key);
-}
-
-static ant_store_page *find_page(struct upd *u, const char *key)
-{
-	ant_store_page k;
-
-	k.url_key = (char *)key;
-	return bsearch(&k, u->pages, u->npages, sizeof *u->pages, cmp_page_key);
-}
-
-/* A record from a source: relayed into the page it names, if watched. */
-static int on_record(void *ctx, const lirs_record *r)
-{
-	struct upd *u = ctx;
-	ant_store_page *p;
-
-	u->src->records_read++;
-	/* the rule lirs merge applies (merge.h): unusable, future, stale */
-	if (lirs_merge_check_at(r, u->now, u->max_age, u->max_future) != MERGE_USABLE) {
-		u->src->records_skipped++;
-		return 0;
-	}
-	lb_buf_reset(&u->key);
-	if (lirs_merge_url_key(&u->key, r->url) < 0)
-		return 1;
-	if (!(p = find_page(u, u->key.data))) {
-		u->src->records_ignored++;   /* not watched here: not ours to list */
-		return 0;
-	}
-	if (!ant_detect_relay(&p->st, r->last_modified, r->last_detected, u->now))
-		return 0;
-	relayed(p, u->src, r->title);
-	return save_page(u, p, 1) < 0;
-}
-
-/* A source (LIRS, DI or Atom) is read: its counts go into the run's, its
- * state is saved, in one transaction per source. */
-static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
-{
-	u->rec_read += src->records_read;
-	u->rec_merged += src->records_merged;
-	u->rec_ignored += src->records_ignored;
-	u->rec_skipped += src->records_skipped;
-	if (u->verbose)
-		fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
-			notmodified ? "not modified" : "read");
-	if (tx_need(u) == 0 && ant_store_source_save(u->s, src, &u->err) < 0)
-		u->failed_db = 1;
-	tx_commit(u);
-}
-
-static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_result *res)
-{
-	/* hina.txt has no Last-Detected: this fetch is it (lirs(5)) */
-	lirs_reader_opts o = { .filename = src->url, .on_record = on_record, .ctx = u,
-			       .fetched = u->now };
-	lirs_reader *rd;
-	int rc;
-
-	src->records_read = src->records_skipped = 0;
-	src->records_merged = src->records_ignored = 0;
-	if (!(rd = lirs_reader_new(&o))) {
-		set_str(&src->last_error, "out of memory");
-		return;
-	}
-	rc = lirs_reader_feed(rd, res->body, res->len);
-	if (rc == 0)
-		rc = lirs_reader_finish(rd);
-	/* Records the reader could not read count as skipped. */
-	src->records_read += lirs_reader_get_stats(rd)->skipped;
-	src->records_skipped += lirs_reader_get_stats(rd)->skipped;
-	lirs_reader_free(rd);
-	if (rc < 0 && rc != LIRS_ESTOP) {
-		char msg[128];
-		snprintf(msg, sizeof msg, "bad LIRS file: %s", lirs_strerror(rc));
-		set_str(&src->last_error, msg);
-	}
-}
-
-static int http_failed(const ant_fetch_result *res)
-{
-	return res->err != FETCH_OK || res->status >= 400 || res->status < 200;
-}
-
-static const char *error_text(const ant_fetch_result *res, char *b, size_t n)
-{
-	if (res->error[0])
-		return res->error;
-	snprintf(b, n, "HTTP status %ld", res->status);
-	return b;
-}
-
-/* Validators: replaced by a 200's (even by none), refreshed by a 304's. */
-static void take_validators(char **etag, char **lm, const ant_fetch_result *res)
-{
-	if (res->status != 304 || res->etag)
-		set_str(etag, res->etag);
-	if (res->status != 304 || res->last_modified)
-		set_str(lm, res->last_modified);
-}
-
-static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
-{
-	struct upd *u = ctx;
-	ant_store_source *src = req->user;
-	char b[64];
-
-	src->last_fetch = u->now;
-	src->last_status = res->status;
-	u->src = src;
-	if (http_failed(res)) {
-		set_str(&src->last_error, error_text(res, b, sizeof b));
-		u->src_failed++;
-	} else {
-		set_str(&src->last_error, NULL);
-		src->last_ok = u->now;
-		take_validators(&src->etag, &src->lm_header, res);
-		if (res->status != 304)
-			read_source(u, src, res);
-	}
-	source_finish(u, src, res->status == 304);
-}
-
-/* ---- Atom sources: RFC 5005 §4 archived feeds ------------------------------ */
-
-/*
- * An Atom source is a subscription document (another antenna's index.atom)
- * whose prev-archive links lead back through archives that never change.
- * Each run reads the subscription document (conditional GET), then walks
- * the prev-archive chain back: an archive read before is not fetched again
- * (its own prev-archive link is remembered with it), an archive never read
- * is fetched and read once.  So however long the antenna was offline, the
- * walk finds every archive sealed meanwhile, at most --max-archives fetches
- * per run; the rest is found by the next run.  An archive is remembered as
- * read in the same transaction as the events it brought.
- *
- * An entry maps to a watched page by its alternate link (the page URL);
- * its date (atom:updated) is an update event of that page, and when newer
- * than the page's update it is relayed like a LIRS record (mark A).
- * Entries for pages this antenna does not watch are counted and ignored,
- * as LIRS records are.
- */
-#define UPD_MAX_WALK 100000   /* archives followed (cached) per source and run */
-
-struct awalk {
-	struct upd *u;
-	ant_store_source *src;
-	const char *doc_url;     /* resolves the hrefs of the document being read */
-	int got;                 /* the document was read completely */
-	int notmodified;
-	char *prev;              /* its prev-archive, resolved */
-	int64_t entries;
-	lb_buf url;
-	char err[400];
-};
-
-static int atom_entry(void *ctx, const ant_feed_entry *e)
-{
-	struct awalk *w = ctx;
-	struct upd *u = w->u;
-	char *url;
-	ant_store_page *p;
-	atom_ev_event ev;
-
-	w->src->records_read++;
-	w->entries++;
-	url = *e->link ? ant_feed_resolve(w->doc_url, e->link) : NULL;
-	if (!url || !e->date) {
-		w->src->records_skipped++;
-		free(url);
-		return 0;
-	}
-	lb_buf_reset(&u->key);
-	if (lirs_merge_url_key(&u->key, url) < 0 || !(p = find_page(u, u->key.data))) {
-		w->src->records_ignored++;   /* not watched here: not ours to list */
-		free(url);
-		return 0;
-	}
-	free(url);
-	if (e->date > w->src->last_entry)
-		w->src->last_entry = e->date;
-	/* Every entry is an update event (the archives are history); the
-	 * event store keeps one per (page, time), so nothing doubles. */
-	ev = (atom_ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
-			 .tz_offset = u->tz, .title = *p->title ? p->title : e->title,
-			 .author = p->author, .source_url = w->src->url, .excerpt = "" };
-	if (tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, &u->err) < 0) {
-		u->failed_db = 1;
-		return 1;
-	}
-	if (ant_detect_relay(&p->st, e->date, u->now, u->now)) {
-		p->st.detected_by = "atom";
-		relayed(p, w->src, e->title);
-		return save_page(u, p, 0) < 0;
-	}
-	tx_tick(u);
-	return 0;
-}
-
-static void atom_doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
-{
-	struct awalk *w = ctx;
-	ant_feed_opts o = { .now = w->u->now, .skew = w->u->max_future, .on_entry = atom_entry, .ctx = w };
-	ant_feed_parser *fp;
-	ant_feed_info fi;
-	char b[64];
-	int rc = 0;
-
-	w->src->last_status = res->status;
-	if (http_failed(res)) {
-		snprintf(w->err, sizeof w->err, "'%s': %s", req->url, error_text(res, b, sizeof b));
-		return;
-	}
-	if (req->etag || req->last_modified)
-		take_validators(&w->src->etag, &w->src->lm_header, res);
-	if (res->status == 304) {
-		w->notmodified = 1;
-		return;
-	}
-	w->doc_url = res->effective_url ? res->effective_url : req->url;
-	if (!(fp = ant_feed_parser_new(&o))) {
-		snprintf(w->err, sizeof w->err, "out of memory");
-		return;
-	}
-	for (size_t off = 0; off < res->len && rc == 0; off += FEED_CHUNK)
-		rc = ant_feed_parse_chunk(fp, res->body + off,
-				      res->len - off < FEED_CHUNK ? res->len - off : FEED_CHUNK);
-	if (ant_feed_parse_finish(fp, &fi) < 0 || rc < 0) {
-		if (!w->u->failed_db)
-			snprintf(w->err, sizeof w->err, "'%s': bad feed: %s", req->url, ant_feed_error(fp));
-	} else if (fi.kind != FEED_ATOM) {
-		snprintf(w->err, sizeof w->err, "'%s': not an Atom feed", req->url);
-	} else {
-		w->got = 1;
-		w->prev = fi.prev_archive ? ant_feed_resolve(w->doc_url, fi.prev_archive) : NULL;
-	}
-	ant_feed_info_release(&fi);
-	ant_feed_parser_free(fp);
-}
-
-/* Fetches and reads one document of the source (validators: the
- * subscription document only). */
-static int atom_read(struct awalk *w, const ant_fetch_limits *lim, const char *url, int conditional)
-{
-	ant_fetch_req r = { url, conditional ? w->src->etag : NULL,
-			conditional ? w->src->lm_header : NULL, NULL };
-
-	w->got = w->notmodified = 0;
-	w->entries = 0;
-	free(w->prev);
-	w->prev = NULL;
-	w->err[0] = '\0';
-	if (ant_fetch_run(lim, &r, 1, atom_doc_done, w) < 0)
-		snprintf(w->err, sizeof w->err, "cannot set up transfers");
-	return w->err[0] ? -1 : 0;
-}
-
-/* Walks back from url: cached archives by their remembered link, new ones
- * fetched (at most max_archives) and remembered once read. */
-static void atom_walk(struct awalk *w, const ant_fetch_limits *lim, char *url)
-{
-	struct upd *u = w->u;
-	int64_t fetched = 0;
-	char *prev;
-
-	for (long steps = 0; url && steps < UPD_MAX_WALK && !u->failed_db; steps++) {
-		int r = ant_store_archive_get(u->s, w->src->id, url, &prev, &u->err);
-		if (r < 0) {
-			u->failed_db = 1;
-			break;
-		}
-		if (r == 0) {
-			if (fetched >= max_archives)
-				break;   /* the next run goes on from here */
-			fetched++;
-			if (atom_read(w, lim, url, 0) < 0) {
-				set_str(&w->src->last_error, w->err);
-				break;
-			}
-			if (tx_need(u) < 0 ||
-			    ant_store_archive_add(u->s, w->src->id, url, w->prev, w->entries, u->now,
-					      &u->err) < 0 || tx_commit(u) < 0) {
-				u->failed_db = 1;
-				break;
-			}
-			u->archives_read++;
-			prev = w->prev;
-			w->prev = NULL;
-		}
-		free(url);
-		url = prev;
-	}
-	free(url);
-}
-
-static void read_atom_source(struct upd *u, const ant_fetch_limits *lim, ant_store_source *src)
-{
-	struct awalk w = { .u = u, .src = src };
-
-	src->records_read = src->records_skipped = 0;
-	src->records_merged = src->records_ignored = 0;
-	src->last_fetch = u->now;
-	set_str(&src->last_error, NULL);
-	if (atom_read(&w, lim, src->url, 1) < 0) {
-		set_str(&src->last_error, w.err);
-		u->src_failed++;
-	} else {
-		src->last_ok = u->now;
-		/* 304: the head is as before, but a walk cut short goes on */
-		if (!w.notmodified) {
-			set_str(&src->archive_head, w.prev);
-			if (tx_commit(u) < 0)
-				return;
-		}
-		if (src->archive_head)
-			atom_walk(&w, lim, strdup(src->archive_head));
-		if (src->last_error)
-			u->src_failed++;
-	}
-	free(w.prev);
-	source_finish(u, src, w.notmodified);
-}
-
-static int read_sources(struct upd *u, const ant_fetch_limits *lim, ant_store_source *srcs, size_t n)
-{
-	ant_fetch_req *reqs = calloc(n ? n : 1, sizeof *reqs);
-	int rc;
-
-	size_t k = 0;
-
-	if (!reqs)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (srcs[i].kind != STORE_SOURCE_LIRS)
-			u->natom++;
-		else
-			reqs[k++] = (ant_fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i] };
-	u->nsources = n;
-	rc = k ? ant_fetch_run(lim, reqs, k, source_done, u) : 0;
-	free(reqs);
-	/* Atom sources one by one: each walk's next fetch depends on the last. */
-	for (size_t i = 0; rc == 0 && i < n && !u->failed_db; i++)
-		if (srcs[i].kind == STORE_SOURCE_ATOM)
-			read_atom_source(u, lim, &srcs[i]);
-	return rc;
-}
-
-/* ---- pages ------------------------------------------------------------ */
-
-/* Splits the page's ignore patterns (one per line) into an array. */
-static char **split_ignore(const char *s, size_t *n)
-{
-	size_t cnt = 1, i = 0;
-	char **v, *copy, *line;
-
-	*n = 0;
-	if (!*s)
-		return NULL;
-	for (const char *q = s; *q; q++)
-		cnt += *q == '\n';
-	v = malloc(cnt * sizeof *v + strlen(s) + 1);
-	if (!v)
-		return NULL;
-	copy = (char *)(v + cnt);
-	strcpy(copy, s);
-	for (line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"))
-		v[i++] = line;
-	*n = i;
-	return v;
-}
-
-static int is_html(const char *content_type)
-{
-	return !content_type || strcasestr(content_type, "html") != NULL;
-}
-
-/* ---- feeds -------------------------------------------------------------------- */
-
-/* The page's advertised feed, resolved against where the page came from;
- * a feed given with 'add --feed' is never replaced. */
-static void take_feed_link(ant_store_page *p, const ant_fetch_result *res, const char *href)
-{
-	char *url;
-
-	if (p->feed_by_user)
-		return;
-	url = href ? ant_feed_resolve(res->effective_url ? res->effective_url : p->url, href) : NULL;
-	if ((!url && !p->feed_url) || (url && p->feed_url && strcmp(url, p->feed_url) == 0)) {
-		free(url);
-		return;
-	}
-	/* A new feed (or none): what the old one said is no longer comparable. */
-	free(p->feed_url);
-	p->feed_url = url;
-	set_str(&p->feed_etag, NULL);
-	set_str(&p->feed_lm_header, NULL);
-	set_str(&p->ant_feed_error, NULL);
-	p->st.feed_time = 0;
-}
-
-static void finish_page(struct upd *u, ant_store_page *p, const ant_detect_input *in,
-			const char *errtext, const char *excerpt);
-
-/* A page whose check waited for its feed (both fetched in one run). */
-static void finish_waiting(struct upd *u, ant_store_page *p, struct feedres *fr)
-{
-	if (!fr->waiting)
-		return;
-	fr->waiting = 0;
-	fr->in.feed_usable = fr->usable;
-	fr->in.feed_time = fr->newest;
-	finish_page(u, p, &fr->in, fr->in.failed ? fr->errtext : NULL, fr->excerpt);
-	free(fr->excerpt);
-	fr->excerpt = NULL;
-}
-
-static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *res);
-
-static void feed_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
-{
-	struct upd *u = ctx;
-	ant_store_page *p = req->user;
-	struct feedres *fr = &u->fr[p - u->pages];
-
-	fr->pending = 0;
-	/* the page may have named another feed meanwhile: this one is stale */
-	if (p->feed_url && strcmp(req->url, p->feed_url) == 0)
-		feed_read(u, p, res);
-	finish_waiting(u, p, fr);
-}
-
-static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *res)
-{
-	struct feedres *fr = &u->fr[p - u->pages];
-	ant_feed_info fi;
-	lb_error fe = LB_ERROR_INIT;
-	char b[300];
-
-	fr->checked = 1;
-	u->feeds_checked++;
-	if (http_failed(res)) {
-		set_str(&p->ant_feed_error, error_text(res, b, sizeof b));
-		u->feeds_failed++;
-		return;
-	}
-	take_validators(&p->feed_etag, &p->feed_lm_header, res);
-	if (res->status == 304) {
-		fr->usable = p->st.feed_time > 0;
-		fr->newest = p->st.feed_time;
-		return;   /* the error of the last 200, if any, still stands */
-	}
-	if (ant_feed_parse(res->body, res->len, &(ant_feed_opts){ .now = u->now, .skew = u->max_future }, &fi, &fe) < 0) {
-		char msg[340];
-		snprintf(msg, sizeof msg, "bad feed: %.*s", (int)sizeof b - 1, lb_error_msg(&fe));
-		set_str(&p->ant_feed_error, msg);
-		u->feeds_failed++;
-		/* the validators must not make the next check skip a fixed feed */
-		set_str(&p->feed_etag, NULL);
-		set_str(&p->feed_lm_header, NULL);
-	} else if (!fi.newest) {
-		/* Dates missing or absurd: the page's own rules decide. */
-		snprintf(b, sizeof b, "feed has no believable entry date (%zu entries, %zu bad dates)",
-			 fi.entries, fi.bad_dates);
-		set_str(&p->ant_feed_error, b);
-	} else {
-		set_str(&p->ant_feed_error, NULL);
-		fr->usable = 1;
-		fr->newest = fi.newest;
-		fr->title = fi.newest_title;
-		fi.newest_title = NULL;
-	}
-	ant_feed_info_release(&fi);
-}
-
-/* The body's text checksum, title, charset, advertised feed and segment
- * hashes (page.h); *excerpt gets what was added since the segments kept.
- * 0 when not HTML. */
-static int analyze(ant_store_page *p, const ant_fetch_result *res, ant_detect_input *in, char **excerpt)
-{
-	ant_page_info info;
-	ant_page_prev prev = { p->segs, p->nsegs, excerpt_max };
-	size_t nign;
-	char **ign;
-	int rc;
-
-	if (!is_html(res->content_type))
-		return 0;
-	ign = split_ignore(p->ignore, &nign);
-	rc = ant_page_analyze_excerpt(res->body, res->len, res->content_type, p->force_charset,
-				  (const char *const *)ign, nign, &prev, &info, NULL);
-	free(ign);
-	if (rc < 0)
-		return 0;
-	free(p->segs);
-	p->segs = info.segs;
-	p->nsegs = info.nsegs;
-	info.segs = NULL;
-	*excerpt = info.excerpt;
-	info.excerpt = NULL;
-	in->has_hash = 1;
-	in->text_hash = info.text_hash;
-	if (info.title && *info.title && !p->title_set_by_user)
-		set_str(&p->title, info.title);
-	set_str(&p->charset, info.charset);
-	take_feed_link(p, res, info.feed_href);
-	ant_page_info_release(&info);
-	return 1;
-}
-
-static void verbose_line(const ant_store_page *p, const ant_detect_outcome *out)
-{
-	fprintf(stderr, "%s: %s%s%s\n", p->url,
-		p->last_error ? p->last_error : out->updated ? "updated" : "unchanged",
-		out->updated ? " by " : "",
-		out->updated ? (out->rule ? out->rule : "first check") : "");
-}
-
-/* Decides and records one successful or failed check (in is complete). */
-static void finish_page(struct upd *u, ant_store_page *p, const ant_detect_input *in,
-			const char *errtext, const char *excerpt)
-{
-	struct feedres *fr = &u->fr[p - u->pages];
-	ant_detect_outcome out;
-
-	ant_detect_apply(&p->st, in, u->now, &out);
-	if (in->failed) {
-		set_str(&p->last_error, errtext);
-		u->failed++;
-	} else {
-		set_str(&p->last_error, NULL);
-		if (out.updated)
-			set_str(&p->source_url, p->url);
-		/* What changed: the newest entry's title, or the first new text
-		 * (also when a newer Last-Modified decided first). */
-		if (out.updated)
-			set_excerpt(p, !out.rule ? "" : strcmp(out.rule, "feed") == 0 ?
-				    (fr->title ? fr->title : "") : excerpt ? excerpt : "");
-		u->updated += out.updated;
-		u->unchanged += !out.updated;
-	}
-	u->checked++;
-	if (u->verbose)
-		verbose_line(p, &out);
-	save_page(u, p, out.updated);
-}
-
-static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
-{
-	struct upd *u = ctx;
-	ant_store_page *p = req->user;
-	struct feedres *fr = &u->fr[p - u->pages];
-	ant_detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
-			    .lm_time = res->last_modified_time, .date_time = res->date_time,
-			    .status = res->status, .retry_after = res->retry_after };
-	char *excerpt = NULL, *had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
-	char b[64];
-
-	in.failed = http_failed(res);
-	if (!in.failed) {
-		if (res->status != 304)
-			analyze(p, res, &in, &excerpt);
-		take_validators(&p->etag, &p->lm_header, res);
-	}
-	if (!in.failed && (p->feed_url ? !had_feed || strcmp(had_feed, p->feed_url) != 0 : had_feed != NULL)) {
-		/* Another feed (or none) from now on: what the old one said in
-		 * this run does not count. */
-		fr->usable = 0;
-		fr->newest = 0;
-		free(fr->title);
-		fr->title = NULL;
-		/* A feed found only now is read before deciding, in a second
-		 * round (defer_feeds): one event per update, dated by the feed. */
-		if (p->feed_url) {
-			fr->deferred = 1;
-			fr->in = in;
-			fr->excerpt = excerpt;
-			free(had_feed);
-			return;
-		}
-	}
-	free(had_feed);
-	if (fr->pending) {   /* its feed has not answered yet */
-		fr->waiting = 1;
-		fr->in = in;
-		fr->excerpt = excerpt;
-		snprintf(fr->errtext, sizeof fr->errtext, "%s", in.failed ? error_text(res, b, sizeof b) : "");
-		return;
-	}
-	in.feed_usable = fr->usable;
-	in.feed_time = fr->newest;
-	finish_page(u, p, &in, in.failed ? error_text(res, b, sizeof b) : NULL, excerpt);
-	free(excerpt);
-}
-
-/* The second round: the feeds pages advertised for the first time. */
-static int defer_feeds(struct upd *u, const ant_fetch_limits *lim)
-{
-	ant_fetch_req *reqs = calloc(u->npages ? u->npages : 1, sizeof *reqs);
-	size_t n = 0;
-	int rc = 0;
-
-	if (!reqs)
-		return -1;
-	for (size_t i = 0; i < u->npages; i++)
-		if (u->fr[i].deferred)
-			reqs[n++] = (ant_fetch_req){ u->pages[i].feed_url, NULL, NULL, &u->pages[i] };
-	if (n)
-		rc = ant_fetch_run(lim, reqs, n, feed_done, u);
-	for (size_t i = 0; i < n; i++) {
-		ant_store_page *p = reqs[i].user;
-		struct feedres *fr = &u->fr[p - u->pages];
-		fr->in.feed_usable = fr->usable;
-		fr->in.feed_time = fr->newest;
-		finish_page(u, p, &fr->in, NULL, fr->excerpt);
-	}
-	free(reqs);
-	return rc;
-}
-
-static void job_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
-{
-	const struct job *j = req->user;
-	ant_fetch_req r = *req;
-
-	r.user = j->p;
-	if (j->feed)
-		feed_done(ctx, &r, res);
-	else
-		page_done(ctx, &r, res);
-}
-
-/*
- * The due pages and their feeds in one set of transfers (a feed does not
- * wait for the pages, nor a page for the feeds); a page whose answer comes
- * before its feed's waits for it (finish_waiting), so that each update is
- * decided once, with the feed.
- */
-static int check_pages(struct upd *u, const ant_fetch_limits *lim, int force)
-{
-	size_t cap = 2 * (u->npages ? u->npages : 1), n = 0;
-	ant_fetch_req *reqs = calloc(cap, sizeof *reqs);
-	struct job *jobs = calloc(cap, sizeof *jobs);
-	int rc;
-
-	if (!reqs || !jobs || !(u->fr = calloc(u->npages ? u->npages : 1, sizeof *u->fr))) {
-		free(reqs);
-		free(jobs);
-		return -1;
-	}
-	for (size_t i = 0; i < u->npages; i++) {
-		ant_store_page *p = &u->pages[i];
-		if (!ant_detect_due(&p->st, u->now, force))
-			continue;
-		if (p->feed_url) {
-			struct job *j = &jobs[n];
-			*j = (struct job){ p, 1, strdup(p->feed_url),
-					   p->feed_etag ? strdup(p->feed_etag) : NULL,
-					   p->feed_lm_header ? strdup(p->feed_lm_header) : NULL };
-			if (j->url) {   /* else out of memory: the page alone */
-				reqs[n] = (ant_fetch_req){ j->url, j->etag, j->lm, j };
-				u->fr[i].pending = 1;
-				n++;
-			} else {
-				free(j->etag);
-				free(j->lm);
-			}
-		}
-		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
-		reqs[n] = (ant_fetch_req){ p->url, p->etag, p->lm_header, &jobs[n] };
-		n++;
-	}
-	rc = ant_fetch_run(lim, reqs, n, job_done, u);
-	for (size_t i = 0; i < n; i++) {
-		free(jobs[i].url);
-		free(jobs[i].etag);
-		free(jobs[i].lm);
-	}
-	free(jobs);
-	if (rc == 0)
-		rc = defer_feeds(u, lim);
-	free(reqs);
-	for (size_t i = 0; i < u->npages; i++) {
-		free(u->fr[i].title);
-		free(u->fr[i].excerpt);
-	}
-	free(u->fr);
-	u->fr = NULL;
-	return rc;
-}
-
-/* ---- the command ------------------------------------------------------- */
-
 struct upd_opts {
-	ant_fetch_limits lim;
-	int64_t now;
-	int force, verbose;
+	ant_update_opts u;
+	int verbose;
 };
 
 static int parse_opts(int argc, char **argv, struct upd_opts *o)
@@ -931,36 +60,36 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 	int64_t v;
 	int c;
 
-	memset(o, 0, sizeof *o);
-	o->lim.max_redirects = -1;
+	o->verbose = 0;
+	ant_update_opts_init(&o->u);
 	while ((c = cli_getopt(argc, argv, "hvj:", opts, help)) != -1) {
 		switch (c) {
 		case 'h': cli_help(help); return 1;
-		case 'f': o->force = 1; break;
+		case 'f': o->u.force = 1; break;
 		case 'v': o->verbose = 1; break;
-		case 'F': o->lim.allow_file = 1; break;
+		case 'F': o->u.limits.allow_file = 1; break;
 		case 'B':
-			if (cli_parse_size("--max-body", optarg, &o->lim.max_body) < 0)
+			if (cli_parse_size("--max-body", optarg, &o->u.limits.max_body) < 0)
 				return -1;
 			break;
 		case 'X': case 'M':
 			if (cli_parse_int64(c == 'X' ? "--excerpt-chars" : "--max-archives", optarg,
 					    1, c == 'X' ? 10000 : 100000, &v) < 0)
 				return -1;
-			if (c == 'X') excerpt_max = (size_t)v;
-			else max_archives = v;
+			if (c == 'X') o->u.excerpt_max = (size_t)v;
+			else o->u.max_archives = v;
 			break;
 		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P':
 			if (cli_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
 					    c == 'C' ? "--connect-timeout" : c == 'R' ? "--max-redirects" : "--per-host",
 					    optarg, c == 'R' ? 0 : 1, c == 'n' ? INT64_MAX / 2 : 100000, &v) < 0)
 				return -1;
-			if (c == 'j') o->lim.jobs = v;
-			else if (c == 'n') o->now = v;
-			else if (c == 'T') o->lim.timeout = v;
-			else if (c == 'C') o->lim.connect_timeout = v;
-			else if (c == 'R') o->lim.max_redirects = v;
-			else o->lim.per_host = v;
+			if (c == 'j') o->u.limits.jobs = v;
+			else if (c == 'n') o->u.now = v;
+			else if (c == 'T') o->u.limits.timeout = v;
+			else if (c == 'C') o->u.limits.connect_timeout = v;
+			else if (c == 'R') o->u.limits.max_redirects = v;
+			else o->u.limits.per_host = v;
 			break;
 		default: return -1;
 		}
@@ -970,19 +99,34 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 	return 0;
 }
 
-static void summary(const struct upd *u, double secs)
+/* -v: one line per source read and per page checked, on standard error. */
+static void verbose_source(void *ctx, const ant_store_source *src, int notmodified)
+{
+	fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
+		notmodified ? "not modified" : "read");
+}
+
+static void verbose_page(void *ctx, const ant_store_page *p, const ant_detect_outcome *out)
+{
+	fprintf(stderr, "%s: %s%s%s\n", p->url,
+		p->last_error ? p->last_error : out->updated ? "updated" : "unchanged",
+		out->updated ? " by " : "",
+		out->updated ? (out->rule ? out->rule : "first check") : "");
+}
+
+static void summary(const ant_update_stats *u, double secs)
 {
 	printf("checked %u page%s: %u updated, %u unchanged, %u failed",
 	       u->checked, u->checked == 1 ? "" : "s", u->updated, u->unchanged, u->failed);
 	if (u->feeds_checked)
 		printf("; %u feed%s checked (%u failed)", u->feeds_checked,
 		       u->feeds_checked == 1 ? "" : "s", u->feeds_failed);
-	if (u->nsources)
+	if (u->sources)
 		printf("; read %u %ssource%s (%u failed): %lld records, %lld merged, "
-		       "%lld not watched, %lld skipped", u->nsources, u->natom ? "" : "LIRS ",
-		       u->nsources == 1 ? "" : "s",
-		       u->src_failed, (long long)u->rec_read, (long long)u->rec_merged,
-		       (long long)u->rec_ignored, (long long)u->rec_skipped);
+		       "%lld not watched, %lld skipped", u->sources, u->atom_sources ? "" : "LIRS ",
+		       u->sources == 1 ? "" : "s",
+		       u->sources_failed, (long long)u->records_read, (long long)u->records_merged,
+		       (long long)u->records_ignored, (long long)u->records_skipped);
 	if (u->archives_read)
 		printf("; %u Atom archive%s read", u->archives_read, u->archives_read == 1 ? "" : "s");
 	printf("; %.2f s\n", secs);
@@ -996,58 +140,42 @@ static double mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int run_update(struct upd *u, struct upd_opts *o)
+/* The settings antenna init keeps in the database (antenna(1)
+ * "CONFIGURATION"), the library's defaults when unset; --allow-file adds
+ * to the database's allow_file. */
+static void from_config(ant_store *s, ant_update_opts *u)
 {
-	ant_store_source *srcs = NULL;
-	size_t nsrc = 0;
-	int rc = 0;
-
-	if (ant_store_lock(u->s, STORE_LOCK_WAIT, &u->err) < 0 ||
-	    atom_evstore_attach(&u->ev, ant_store_db(u->s), &u->err) < 0 ||
-	    ant_store_pages_load(u->s, &u->pages, &u->npages, &u->err) < 0 ||
-	    ant_store_sources_load(u->s, &srcs, &nsrc, &u->err) < 0)
-		return -1;
-	qsort(u->pages, u->npages, sizeof *u->pages, cmp_page_key);
-	if (!o->lim.allow_file)
-		o->lim.allow_file = ant_store_config_int(u->s, CFG_ALLOW_FILE, 0) != 0;
-	if ((nsrc && read_sources(u, &o->lim, srcs, nsrc) < 0) ||
-	    check_pages(u, &o->lim, o->force) < 0) {
-		lb_err(&u->err, LB_ENET, "cannot set up transfers");
-		rc = -1;
-	}
-	if (tx_commit(u) < 0 || u->failed_db)
-		rc = -1;
-	ant_store_sources_free(srcs, nsrc);
-	return rc;
+	u->max_age = ant_store_config_int(s, CFG_MAX_AGE, u->max_age);
+	u->max_future = ant_store_config_int(s, CFG_MAX_FUTURE, u->max_future);
+	u->tz = ant_store_config_int(s, CFG_TZ, u->tz);
+	if (!u->limits.allow_file)
+		u->limits.allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
 }
 
 int cmd_update(int argc, char **argv)
 {
 	struct upd_opts o;
-	struct upd u = { .key = LB_BUF_INIT };
+	ant_update_stats st;
+	lb_error err = LB_ERROR_INIT;
+	ant_store *s;
 	double t0 = mono();
 	int rc;
 
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
 		return rc > 0 ? CLI_OK : CLI_FATAL;
-	if (!(u.s = antcmd_open(STORE_OPEN_EXISTING)))
+	if (!(s = antcmd_open(STORE_OPEN_EXISTING)))
 		return CLI_FATAL;
-	u.now = antcmd_now(o.now);
-	u.verbose = o.verbose;
-	u.max_age = ant_store_config_int(u.s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
-	u.max_future = ant_store_config_int(u.s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
-	u.tz = ant_store_config_int(u.s, CFG_TZ, 32400);
-	rc = run_update(&u, &o);
-	if (rc < 0) {
-		if (u.in_tx)
-			ant_store_rollback(u.s);
-		cli_error("%s", lb_error_msg(&u.err));
-	} else {
-		summary(&u, mono() - t0);
+	o.u.now = antcmd_now(o.u.now);
+	from_config(s, &o.u);
+	if (o.verbose) {
+		o.u.on_source = verbose_source;
+		o.u.on_page = verbose_page;
 	}
-	ant_store_pages_free(u.pages, u.npages);
-	lb_buf_release(&u.key);
-	atom_evstore_close(u.ev);
-	ant_store_close(u.s);
+	rc = ant_update(s, &o.u, &st, &err);
+	if (rc < 0)
+		cli_error("%s", lb_error_msg(&err));
+	else
+		summary(&st, mono() - t0);
+	ant_store_close(s);
 	return rc < 0 ? CLI_FATAL : CLI_OK;
 }

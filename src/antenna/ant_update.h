@@ -1,0 +1,97 @@
+/*
+ * ant_update.h: the antenna's update engine behind one call.
+ *
+ * ant_update() reads every source (LIRS, DI, Atom with its RFC 5005
+ * archives), then checks the pages that are due, concurrently, and
+ * records in the store what changed: fetch -> analyse (page.h, feed.h)
+ * -> decide (detect.h) -> save (store.h, and an update event for the
+ * Atom bridge, evstore.h).
+ *
+ * Policy-free: every setting is a field of ant_update_opts (the command
+ * fills them from its options and the database's config), the engine
+ * prints nothing (progress goes to the optional callbacks), and fetching
+ * goes through an ant_fetcher, so that tests drive the engine without a
+ * network (tests/unit/t_update.c).
+ */
+#ifndef ANT_UPDATE_H
+#define ANT_UPDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lb_error.h"
+#include "ant_detect.h"
+#include "ant_fetch.h"
+#include "ant_store.h"
+
+/* Checks (page saves and relays) per transaction: kill -9 loses at most
+ * one batch, never consistency. */
+#define ANT_UPDATE_BATCH 64
+/* RFC 5005 archives fetched per Atom source and run (--max-archives). */
+#define ANT_UPDATE_MAX_ARCHIVES 50
+/* Archives followed (already read, so not fetched) per source and run:
+ * a bound on a cycle of prev-archive links. */
+#define ANT_UPDATE_MAX_WALK 100000
+
+/*
+ * The engine's one way to the network: runs n requests and calls done
+ * once per request as each finishes, on the calling thread, with the same
+ * contract as ant_fetch_run() (fetch.h); returns 0, or a negative code
+ * (LB_ENET) when transfers could not be set up at all.  self is the
+ * fetcher's own state.
+ */
+typedef struct ant_fetcher {
+	int (*run)(void *self, const ant_fetch_limits *limits, const ant_fetch_req *reqs,
+		   size_t n, ant_fetch_done_fn done, void *ctx);
+	void *self;
+} ant_fetcher;
+
+typedef struct ant_update_opts {
+	int64_t now;               /* the time of this run (the caller's clock or --now) */
+	int force;                 /* check every page, due or not */
+	ant_fetch_limits limits;   /* transfers; allow_file lets file:// through */
+	size_t excerpt_max;        /* characters kept of what an update added */
+	int64_t max_archives;      /* see ANT_UPDATE_MAX_ARCHIVES */
+	int64_t max_age;           /* records older than this are stale (LIRS 2.1 §4) */
+	int64_t max_future;        /* records and entries dated later are refused */
+	int64_t tz;                /* seconds east of UTC given to update events */
+	int lock_wait;             /* seconds to wait for the run lock */
+	const ant_fetcher *fetcher;   /* NULL: ant_fetch_run(), libcurl */
+	/* Progress, for a verbose command; either may be NULL.  The source or
+	 * page is borrowed, and already holds its new state (last_error). */
+	void (*on_source)(void *ctx, const ant_store_source *src, int notmodified);
+	void (*on_page)(void *ctx, const ant_store_page *p, const ant_detect_outcome *out);
+	void *ctx;
+} ant_update_opts;
+
+/* The run's counts, for the command's summary line. */
+typedef struct ant_update_stats {
+	unsigned checked, updated, unchanged, failed;   /* pages */
+	unsigned feeds_checked, feeds_failed;
+	unsigned sources, sources_failed, atom_sources;  /* atom_sources: of sources */
+	unsigned archives_read;
+	int64_t records_read, records_merged, records_ignored, records_skipped;
+} ant_update_stats;
+
+/*
+ * Zeroes *o and sets the defaults: now 0 (the caller must set it), the
+ * fetch defaults (fetch.h), excerpt_max PAGE_EXCERPT_MAX, max_archives
+ * ANT_UPDATE_MAX_ARCHIVES, max_age and max_future the LIRS defaults,
+ * tz JST, lock_wait STORE_LOCK_WAIT.
+ */
+void ant_update_opts_init(ant_update_opts *o);
+
+/*
+ * One update run over store (opened by the caller, not closed here): takes
+ * the run lock (held until ant_store_close()), reads the sources, checks
+ * the due pages and commits.  A page or source that fails is no failure
+ * of the run: its error is recorded with it and counted in *stats.
+ * Returns 0, or a negative LB_E* code (err, when not NULL, says why):
+ * LB_EBUSY another run holds the lock, LB_EDB the database, LB_ENET
+ * transfers could not be set up, LB_EIO, LB_ENOMEM.  stats may be NULL;
+ * it is filled in either case.
+ */
+int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *stats,
+	       lb_error *err);
+
+#endif
