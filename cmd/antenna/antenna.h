@@ -66,5 +66,8 @@ int cmd_remove(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_update(int argc, char **argv);
+/* update's options (update.c), which run passes on to it. */
+extern const char cmd_update_shortopts[];
+extern const struct option cmd_update_longopts[];
 
 #endif

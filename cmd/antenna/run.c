@@ -15,15 +15,20 @@ static const char help[] =
 	"Run 'antenna update' with the options given, then 'antenna publish DIR'\n"
 	"(with the same --now, if given).  See 'antenna update --help'.\n";
 
-/* update's options that take a value as the next argument. */
+/* One of update's options that takes its value as the next argument
+ * ("--jobs 4", "-j 4"), by update's own table, so that no option is
+ * forgotten here. */
 static int takes_value(const char *a)
 {
-	static const char *const v[] = { "--jobs", "-j", "--now", "--timeout", "--connect-timeout",
-					 "--max-body", "--max-redirects", "--per-host" };
+	const char *c;
 
-	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-		if (!strcmp(a, v[i]))
-			return 1;
+	if (a[0] == '-' && a[1] != '-' && a[1] && !a[2])
+		return (c = strchr(cmd_update_shortopts, a[1])) && c[1] == ':';
+	if (strncmp(a, "--", 2) != 0 || strchr(a, '='))
+		return 0;
+	for (const struct option *o = cmd_update_longopts; o->name; o++)
+		if (!strcmp(a + 2, o->name))
+			return o->has_arg == required_argument;
 	return 0;
 }
 

@@ -34,6 +34,25 @@ static const char help[] =
 	"  --max-archives N     RFC 5005 archives read back per Atom source and run\n"
 	"                       (default 50)\n";
 
+/* One table: run reads it too, to know which options take a value. */
+const char cmd_update_shortopts[] = "hvj:";
+const struct option cmd_update_longopts[] = {
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "now", required_argument, NULL, 'n' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "timeout", required_argument, NULL, 'T' },
+	{ "connect-timeout", required_argument, NULL, 'C' },
+	{ "max-body", required_argument, NULL, 'B' },
+	{ "max-redirects", required_argument, NULL, 'R' },
+	{ "per-host", required_argument, NULL, 'P' },
+	{ "allow-file", no_argument, NULL, 'F' },
+	{ "excerpt-chars", required_argument, NULL, 'X' },
+	{ "max-archives", required_argument, NULL, 'M' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 struct upd_opts {
 	ant_update_opts u;
 	int verbose;
@@ -41,28 +60,12 @@ struct upd_opts {
 
 static int parse_opts(int argc, char **argv, struct upd_opts *o)
 {
-	static const struct option opts[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "now", required_argument, NULL, 'n' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "connect-timeout", required_argument, NULL, 'C' },
-		{ "max-body", required_argument, NULL, 'B' },
-		{ "max-redirects", required_argument, NULL, 'R' },
-		{ "per-host", required_argument, NULL, 'P' },
-		{ "allow-file", no_argument, NULL, 'F' },
-		{ "excerpt-chars", required_argument, NULL, 'X' },
-		{ "max-archives", required_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int64_t v;
 	int c;
 
 	o->verbose = 0;
 	ant_update_opts_init(&o->u);
-	while ((c = cli_getopt(argc, argv, "hvj:", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, cmd_update_shortopts, cmd_update_longopts, help)) != -1) {
 		switch (c) {
 		case 'h': cli_help(help); return 1;
 		case 'f': o->u.force = 1; break;

@@ -231,6 +231,8 @@ is "publish: every Atom document has mode 644 (at least the two)" \
 	"$(printf '%s\n' "$modes" | awk '$1 != "644" { bad++ } END { print ((NR >= 2 && !bad) ? 1 : 0) }')" 1
 check "run = update + publish" $A -d "$D" run "$T/pub2" --now $((NOW + 100000))
 check "run wrote index.html" test -s "$T/pub2/index.html"
+check "run passes every update option that takes a value (--excerpt-chars N, --max-archives N)" \
+	$A -d "$D" run --excerpt-chars 20 --max-archives 3 "$T/pub3" --now $((NOW + 100000))
 
 # ---- lirs.gz: strict EUC-JP unless lirs_charset is euc-jp-ms (LIRS 2.1 §7) ----------
 # gzip(1) and iconv(1) (glibc's own strict EUC-JP reader) are in every Debian.
