@@ -1,0 +1,558 @@
+/*
+ * t_update.c: the update engine (ant_update.h) driven through its fetcher
+ * seam, without a network, against a real store file in a temporary
+ * directory: the decision cycle, the page/feed rendezvous in either order,
+ * a LIRS source relaying a record, an Atom source's archive walk, batched
+ * transactions, and the run's own failure.  Every check reads the store
+ * back.
+ */
+#include "tap.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "lb_buf.h"
+#include "ant_update.h"
+#include "lirs_merge.h"
+
+#define T0 1700000000          /* 2023-11-14T22:13:20Z, the first run */
+
+static char dir[] = "/tmp/t_update.XXXXXX";
+
+/* ---- the fake fetcher: answers from a table, in an order the test picks -- */
+
+struct answer {
+	const char *url;
+	long status;               /* 0 with err: a transport failure */
+	ant_fetch_errkind err;
+	const char *error;
+	const char *body;
+	const char *etag;
+	int64_t lm_time;           /* also sent as a Last-Modified string */
+	int64_t date_time;
+	unsigned hits;             /* requests answered */
+};
+
+#define NMANY 150          /* pages of the batching test */
+
+struct fake {
+	struct answer a[NMANY];
+	size_t n;
+	int reverse;               /* answer a run's requests last to first */
+	int fail_setup;            /* run() returns -1, as when curl cannot start */
+	char order[8][64];         /* urls in the order answered (the first 8) */
+	size_t nanswered;
+	char sent_etag[64];        /* If-None-Match of the last request */
+	unsigned requests;
+	/* batching: after this many answers, count committed checks */
+	size_t probe_at;
+	const char *probe_db;
+	int64_t probe_now;
+	long probe_seen;
+};
+
+static void fake_answer(struct fake *f, struct answer a)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->a[i].url, a.url)) {
+			f->a[i] = a;
+			return;
+		}
+	f->a[f->n++] = a;
+}
+
+static struct answer *fake_find(struct fake *f, const char *url)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->a[i].url, url))
+			return &f->a[i];
+	return NULL;
+}
+
+/* Pages committed so far, seen through a second connection (WAL). */
+static long committed(const char *db, int64_t now)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st;
+	long n = -1;
+
+	if (sqlite3_open_v2(db, &c, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(c, "SELECT count(*) FROM pages WHERE last_ok = ?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, now);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(c);
+	return n;
+}
+
+static void answer_one(struct fake *f, const ant_fetch_req *req, ant_fetch_done_fn done, void *ctx)
+{
+	struct answer *a = fake_find(f, req->url);
+	ant_fetch_result r = { .status = 404, .content_length = -1 };
+	char lm[32] = "";
+
+	if (a) {
+		a->hits++;
+		r.status = a->status;
+		r.err = a->err;
+		snprintf(r.error, sizeof r.error, "%s", a->error ? a->error : "");
+		r.body = (char *)(a->body ? a->body : "");
+		r.len = strlen(r.body);
+		r.etag = (char *)a->etag;
+		if (a->lm_time) {
+			snprintf(lm, sizeof lm, "@%lld", (long long)a->lm_time);
+			r.last_modified = lm;
+		}
+		r.last_modified_time = a->lm_time;
+		r.date_time = a->date_time;
+	} else {
+		r.body = "";
+	}
+	snprintf(f->sent_etag, sizeof f->sent_etag, "%s", req->etag ? req->etag : "");
+	if (f->nanswered < 8)
+		snprintf(f->order[f->nanswered], sizeof f->order[0], "%s", req->url);
+	f->nanswered++;
+	f->requests++;
+	done(ctx, req, &r);
+	if (f->probe_db && f->nanswered == f->probe_at)
+		f->probe_seen = committed(f->probe_db, f->probe_now);
+}
+
+static int fake_run(void *self, const ant_fetch_limits *lim, const ant_fetch_req *reqs, size_t n,
+		    ant_fetch_done_fn done, void *ctx)
+{
+	struct fake *f = self;
+
+	if (f->fail_setup)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		answer_one(f, &reqs[f->reverse ? n - 1 - i : i], done, ctx);
+	return 0;
+}
+
+/* ---- the store ------------------------------------------------------- */
+
+static ant_store *store_new(const char *name, char *path, size_t len)
+{
+	ant_store *s;
+	char err[256];
+
+	snprintf(path, len, "%s/%s.db", dir, name);
+	if (ant_store_open(&s, path, STORE_OPEN_CREATE, err, sizeof err) < 0) {
+		printf("# %s\n", err);
+		return NULL;
+	}
+	return s;
+}
+
+static char *key_of(const char *url)
+{
+	lb_buf b = LB_BUF_INIT;
+
+	lirs_merge_url_key(&b, url);
+	return b.data;   /* malloc'd by the buffer */
+}
+
+static void page_add(ant_store *s, const char *url, const char *feed)
+{
+	ant_store_page p;
+	char err[256], *key = key_of(url);
+
+	ant_store_page_init(&p);
+	p.url = (char *)url;
+	p.url_key = key;
+	p.source_url = (char *)url;
+	p.created = T0 - 100;
+	p.feed_url = (char *)feed;
+	p.feed_by_user = feed != NULL;
+	if (ant_store_page_add(s, &p, err, sizeof err) != 0)
+		printf("# %s\n", err);
+	free(key);
+}
+
+static void source_add(ant_store *s, const char *url, int kind)
+{
+	ant_store_source src;
+	char err[256], *key = key_of(url);
+
+	ant_store_source_init(&src);
+	src.url = (char *)url;
+	src.url_key = key;
+	src.kind = kind;
+	if (ant_store_source_add(s, &src, err, sizeof err) != 0)
+		printf("# %s\n", err);
+	free(key);
+}
+
+/* The page as stored now; released by the caller. */
+static int page_get(ant_store *s, const char *url, ant_store_page *p)
+{
+	char err[256], *key = key_of(url);
+	int rc = ant_store_page_get(s, key, p, err, sizeof err);
+
+	free(key);
+	return rc;
+}
+
+static long events(ant_store *s, const char *url)
+{
+	sqlite3_stmt *st;
+	long n = -1;
+
+	if (sqlite3_prepare_v2(ant_store_db(s), "SELECT count(*) FROM ev_events WHERE url = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* What the progress callbacks saw. */
+struct seen {
+	unsigned pages, sources;
+	char rule[32];             /* of the last page: the rule, "first check" or "" */
+};
+
+static void seen_page(void *ctx, const ant_store_page *p, const ant_detect_outcome *out)
+{
+	struct seen *v = ctx;
+
+	v->pages++;
+	snprintf(v->rule, sizeof v->rule, "%s",
+		 !out->updated ? "" : out->rule ? out->rule : "first check");
+}
+
+static void seen_source(void *ctx, const ant_store_source *src, int notmodified)
+{
+	((struct seen *)ctx)->sources++;
+}
+
+static int run(ant_store *s, struct fake *f, int64_t now, int force, ant_update_stats *st,
+	       struct seen *v)
+{
+	ant_fetcher fetcher = { fake_run, f };
+	ant_update_opts o;
+	lb_error err = LB_ERROR_INIT;
+	int rc;
+
+	ant_update_opts_init(&o);
+	o.now = now;
+	o.force = force;
+	o.fetcher = &fetcher;
+	o.on_page = seen_page;
+	o.on_source = seen_source;
+	o.ctx = v;
+	memset(v, 0, sizeof *v);
+	f->nanswered = 0;
+	rc = ant_update(s, &o, st, &err);
+	if (rc < 0)
+		printf("# ant_update: %s\n", lb_error_msg(&err));
+	return rc;
+}
+
+/* ---- the decision cycle ------------------------------------------------- */
+
+#define PA "http://a.example/p"
+
+static void decisions(void)
+{
+	char path[256];
+	ant_store *s = store_new("cycle", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+
+	page_add(s, PA, NULL);
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<title>Pa</title><p>one</p>" });
+	IS_INT(run(s, &f, T0, 0, &st, &v), 0, "first run succeeds");
+	OK(st.checked == 1 && st.updated == 1 && st.failed == 0, "first check: one page checked and updated");
+	IS_STR(v.rule, "first check", "first check: the callback says so");
+	page_get(s, PA, &p);
+	IS_INT(p.st.last_modified, T0, "first check: the update time is the check");
+	IS_STR(p.title, "Pa", "first check: the title is the page's <title>");
+	OK(p.last_error == NULL && p.st.last_ok == T0, "first check: recorded as a success");
+	IS_INT(events(s, PA), 1, "first check: one update event");
+	ant_store_page_release(&p);
+
+	IS_INT(run(s, &f, T0 + 100, 0, &st, &v), 0, "a run before the page is due");
+	IS_INT(st.checked, 0, "a page not due is not checked");
+
+	IS_INT(run(s, &f, T0 + 1000, 1, &st, &v), 0, "unchanged body: run succeeds");
+	OK(st.checked == 1 && st.unchanged == 1 && st.updated == 0, "unchanged body: no update");
+	page_get(s, PA, &p);
+	IS_INT(p.st.last_modified, T0, "unchanged body: the update time stays");
+	IS_INT(p.st.last_ok, T0 + 1000, "unchanged body: the check is recorded");
+	IS_INT(events(s, PA), 1, "unchanged body: no event");
+	ant_store_page_release(&p);
+
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<title>Pa</title><p>one</p><p>two new words</p>",
+					 .etag = "\"e1\"" });
+	run(s, &f, T0 + 2000, 1, &st, &v);
+	IS_INT(st.updated, 1, "changed body: an update");
+	IS_STR(v.rule, "text", "changed body: by the text rule");
+	page_get(s, PA, &p);
+	IS_INT(p.st.last_modified, T0 + 2000, "changed body: updated at the check");
+	IS_STR(p.st.detected_by, "text", "changed body: stored as detected by text");
+	IS_STR(p.excerpt, "two new words", "changed body: the excerpt is what was added");
+	IS_STR(p.etag, "\"e1\"", "changed body: the validator is kept");
+	IS_INT(events(s, PA), 2, "changed body: a second event");
+	ant_store_page_release(&p);
+
+	fake_answer(&f, (struct answer){ .url = PA, .status = 304 });
+	run(s, &f, T0 + 3000, 1, &st, &v);
+	IS_STR(f.sent_etag, "\"e1\"", "304: the request carried If-None-Match");
+	OK(st.unchanged == 1 && st.updated == 0 && st.failed == 0, "304: not modified is unchanged");
+	page_get(s, PA, &p);
+	IS_INT(p.st.last_modified, T0 + 2000, "304: the update time stays");
+	IS_STR(p.etag, "\"e1\"", "304: without a new ETag the old one stays");
+	ant_store_page_release(&p);
+
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<title>Pa</title><p>one</p><p>two new words</p>",
+					 .lm_time = T0 + 3500, .date_time = T0 + 4000 });
+	run(s, &f, T0 + 4000, 1, &st, &v);
+	IS_STR(v.rule, "header", "newer Last-Modified: an update by the header");
+	page_get(s, PA, &p);
+	IS_INT(p.st.last_modified, T0 + 3500, "newer Last-Modified: dated by the header");
+	OK(p.etag == NULL, "a 200 without an ETag forgets the old one");
+	ant_store_page_release(&p);
+
+	fake_answer(&f, (struct answer){ .url = PA, .status = 500 });
+	run(s, &f, T0 + 5000, 1, &st, &v);
+	OK(st.checked == 1 && st.failed == 1 && st.updated == 0 && st.unchanged == 0,
+	   "HTTP 500: counted as failed");
+	page_get(s, PA, &p);
+	IS_STR(p.last_error, "HTTP status 500", "HTTP 500: the error is recorded");
+	IS_INT(p.st.last_modified, T0 + 3500, "HTTP 500: the page is not saved as updated");
+	OK(p.st.last_ok == T0 + 4000 && p.st.error_count == 1, "HTTP 500: last success kept, one error");
+	IS_INT(events(s, PA), 3, "HTTP 500: no event");
+	ant_store_page_release(&p);
+
+	fake_answer(&f, (struct answer){ .url = PA, .status = 0, .err = FETCH_ERR_TIMEOUT, .error = "timeout after 30 s" });
+	run(s, &f, T0 + 6000, 1, &st, &v);
+	page_get(s, PA, &p);
+	IS_STR(p.last_error, "timeout after 30 s", "transport failure: its message is recorded");
+	IS_INT(p.st.error_count, 2, "transport failure: errors counted in a row");
+	ant_store_page_release(&p);
+	ant_store_close(s);
+}
+
+/* ---- a page and its feed: the rendezvous ------------------------------ */
+
+#define PB "http://b.example/p"
+#define FB "http://b.example/feed.atom"
+#define ATOM_HEAD "<?xml version=\"1.0\"?><feed xmlns=\"http://www.w3.org/2005/Atom\"><title>B</title>"
+
+/* The page answers before its feed (reverse) or after it. */
+static void rendezvous(int reverse)
+{
+	char path[256];
+	ant_store *s = store_new(reverse ? "feed-rev" : "feed", path, sizeof path);
+	struct fake f = { .reverse = reverse };
+	const char *how = reverse ? "page first" : "feed first";
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+
+	page_add(s, PB, FB);
+	fake_answer(&f, (struct answer){ .url = PB, .status = 200, .body = "<title>Pb</title><p>sidebar 1</p>" });
+	fake_answer(&f, (struct answer){ .url = FB, .status = 200, .body = ATOM_HEAD
+		"<entry><title>Entry one</title><link href=\"http://b.example/1\"/>"
+		"<updated>2023-11-14T21:00:00Z</updated></entry></feed>" });
+	run(s, &f, T0, 0, &st, &v);
+	IS_STR(f.order[0], reverse ? PB : FB, "%s: the fake answered in that order", how);
+	OK(st.checked == 1 && st.feeds_checked == 1 && st.updated == 1, "%s: one page, one feed, one update", how);
+	IS_STR(v.rule, "feed", "%s: decided once, by the feed", how);
+	page_get(s, PB, &p);
+	IS_INT(p.st.last_modified, T0 - 4400, "%s: dated by the feed's newest entry", how);
+	IS_STR(p.excerpt, "Entry one", "%s: the excerpt is the entry's title", how);
+	IS_INT(events(s, PB), 1, "%s: one event", how);
+	ant_store_page_release(&p);
+
+	/* a sidebar changes, the feed does not: the feed decides alone */
+	fake_answer(&f, (struct answer){ .url = PB, .status = 200, .body = "<title>Pb</title><p>sidebar 2</p>" });
+	run(s, &f, T0 + 1000, 1, &st, &v);
+	OK(st.updated == 0 && st.unchanged == 1, "%s: a changed page with an unchanged feed is no update", how);
+
+	fake_answer(&f, (struct answer){ .url = FB, .status = 200, .body = ATOM_HEAD
+		"<entry><title>Entry two</title><link href=\"http://b.example/2\"/>"
+		"<updated>2023-11-14T22:20:00Z</updated></entry></feed>" });
+	run(s, &f, T0 + 2000, 1, &st, &v);
+	page_get(s, PB, &p);
+	OK(st.updated == 1 && p.st.last_modified == T0 + 400, "%s: a newer entry is an update at its date", how);
+	IS_STR(p.excerpt, "Entry two", "%s: with its title as the excerpt", how);
+	ant_store_page_release(&p);
+	ant_store_close(s);
+}
+
+/* ---- sources ----------------------------------------------------------- */
+
+#define SRC "http://peer.example/lirs"
+
+static void lirs_source(void)
+{
+	char path[256], body[512];
+	ant_store *s = store_new("lirs", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+	ant_store_source *srcs;
+	size_t n;
+	char err[256];
+
+	page_add(s, PA, NULL);
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>same</p>" });
+	run(s, &f, T0, 0, &st, &v);   /* first check: due again at T0 + 300 */
+	snprintf(body, sizeof body,
+		 "LIRS,%d,%d,32400,1000," PA ",Relayed title,Peer,0,\n"
+		 "LIRS,%d,%d,32400,1000,http://unwatched.example/,Other,Peer,0,\n"
+		 "LIRS,notanumber,%d,32400,1000," PA ",Bad,Peer,0,\n",
+		 T0 + 150, T0 + 180, T0 + 150, T0 + 180, T0 + 180);
+	source_add(s, SRC, STORE_SOURCE_LIRS);
+	fake_answer(&f, (struct answer){ .url = SRC, .status = 200, .body = body });
+	IS_INT(run(s, &f, T0 + 200, 0, &st, &v), 0, "LIRS source: run succeeds");
+	OK(st.sources == 1 && st.sources_failed == 0 && st.atom_sources == 0, "LIRS source: read");
+	OK(st.records_read == 3 && st.records_merged == 1 && st.records_ignored == 1 &&
+	   st.records_skipped == 1, "LIRS source: 3 records, 1 merged, 1 not watched, 1 skipped");
+	IS_INT(v.sources, 1, "LIRS source: the callback saw it");
+	IS_INT(st.checked, 1, "LIRS source: the relayed page, not due, is checked in the same run");
+	page_get(s, PA, &p);
+	IS_INT(p.st.last_modified, T0 + 150, "LIRS source: the record's time is the page's update");
+	IS_STR(p.st.detected_by, "lirs", "LIRS source: detected by lirs");
+	IS_STR(p.source_url, SRC, "LIRS source: the source is credited");
+	IS_INT(p.st.recheck, 0, "LIRS source: the recheck was done");
+	IS_INT(events(s, PA), 2, "LIRS source: the relay is an event");
+	ant_store_page_release(&p);
+	ant_store_sources_load(s, &srcs, &n, err, sizeof err);
+	OK(n == 1 && srcs[0].last_ok == T0 + 200 && srcs[0].last_error == NULL &&
+	   srcs[0].records_merged == 1, "LIRS source: its state is saved");
+	ant_store_sources_free(srcs, n);
+
+	fake_answer(&f, (struct answer){ .url = SRC, .status = 404 });
+	run(s, &f, T0 + 2000, 0, &st, &v);
+	ant_store_sources_load(s, &srcs, &n, err, sizeof err);
+	OK(st.sources_failed == 1 && n == 1 && srcs[0].last_error &&
+	   !strcmp(srcs[0].last_error, "HTTP status 404"), "LIRS source: a 404 is recorded with it");
+	ant_store_sources_free(srcs, n);
+	ant_store_close(s);
+}
+
+#define ASRC "http://peer.example/index.atom"
+#define AARC "http://peer.example/archive-1.atom"
+
+static void atom_source(void)
+{
+	char path[256];
+	ant_store *s = store_new("atom", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+
+	page_add(s, PA, NULL);
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>same</p>" });
+	run(s, &f, T0, 0, &st, &v);
+	source_add(s, ASRC, STORE_SOURCE_ATOM);
+	fake_answer(&f, (struct answer){ .url = ASRC, .status = 200, .body = ATOM_HEAD
+		"<link rel=\"prev-archive\" href=\"archive-1.atom\"/>"
+		"<entry><title>Relayed</title><link href=\"" PA "\"/>"
+		"<updated>2023-11-14T22:20:00Z</updated></entry></feed>" });
+	fake_answer(&f, (struct answer){ .url = AARC, .status = 200, .body = ATOM_HEAD
+		"<entry><title>Older</title><link href=\"" PA "\"/>"
+		"<updated>2023-11-14T20:00:00Z</updated></entry></feed>" });
+	run(s, &f, T0 + 1000, 0, &st, &v);
+	OK(st.sources == 1 && st.atom_sources == 1 && st.archives_read == 1, "Atom source: read with one archive");
+	page_get(s, PA, &p);
+	IS_INT(p.st.last_modified, T0 + 400, "Atom source: the newest entry is the page's update");
+	IS_STR(p.st.detected_by, "atom", "Atom source: detected by atom");
+	IS_INT(events(s, PA), 3, "Atom source: each entry is an event (first check, two entries)");
+	ant_store_page_release(&p);
+	run(s, &f, T0 + 2000, 0, &st, &v);
+	OK(st.archives_read == 0 && fake_find(&f, AARC)->hits == 1 && fake_find(&f, ASRC)->hits == 2,
+	   "Atom source: an archive read before is not fetched again");
+	IS_INT(events(s, PA), 3, "Atom source: nothing doubles");
+	ant_store_close(s);
+}
+
+/* ---- many pages: batched transactions --------------------------------- */
+
+static void batching(void)
+{
+	static char urls[NMANY][40], bodies[NMANY][40];
+	char path[256];
+	ant_store *s = store_new("many", path, sizeof path);
+	struct fake *f = calloc(1, sizeof *f);
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page *all;
+	size_t n, fresh = 0;
+	char err[256];
+
+	for (int i = 0; i < NMANY; i++) {
+		snprintf(urls[i], sizeof urls[i], "http://m.example/%03d", i);
+		snprintf(bodies[i], sizeof bodies[i], "<p>page %d</p>", i);
+		page_add(s, urls[i], NULL);
+		fake_answer(f, (struct answer){ .url = urls[i], .status = 200, .body = bodies[i] });
+	}
+	f->probe_db = path;
+	f->probe_at = 100;
+	f->probe_now = T0;
+	IS_INT(run(s, f, T0, 0, &st, &v), 0, "many pages: run succeeds");
+	IS_INT(st.checked, NMANY, "many pages: all checked");
+	IS_INT(f->probe_seen, ANT_UPDATE_BATCH, "many pages: after 100 checks, one batch of 64 is committed");
+	ant_store_pages_load(s, &all, &n, err, sizeof err);
+	for (size_t i = 0; i < n; i++)
+		fresh += all[i].st.last_ok == T0 && all[i].st.last_modified == T0;
+	IS_INT(fresh, NMANY, "many pages: every one saved");
+	ant_store_pages_free(all, n);
+	IS_INT(committed(path, T0), NMANY, "many pages: all committed when the run returns");
+	free(f);
+	ant_store_close(s);
+}
+
+/* ---- the run's own failure -------------------------------------------- */
+
+static void setup_failure(void)
+{
+	char path[256];
+	ant_store *s = store_new("fail", path, sizeof path);
+	struct fake f = { .fail_setup = 1 };
+	ant_fetcher fetcher = { fake_run, &f };
+	ant_update_opts o;
+	lb_error err = LB_ERROR_INIT;
+
+	page_add(s, PA, NULL);
+	ant_update_opts_init(&o);
+	o.now = T0;
+	o.fetcher = &fetcher;
+	IS_INT(ant_update(s, &o, NULL, &err), LB_ENET, "transfers not set up: LB_ENET");
+	IS_STR(lb_error_msg(&err), "cannot set up transfers", "transfers not set up: the message");
+	ant_store_close(s);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	decisions();
+	rendezvous(0);
+	rendezvous(1);
+	lirs_source();
+	atom_source();
+	batching();
+	setup_failure();
+	if (!tap_failed) {
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	TAP_DONE();
+}
