@@ -34,7 +34,7 @@ struct feedres {
 	int pending;             /* its fetch is under way */
 	int waiting;             /* the page's check waits for the feed */
 	int deferred;            /* the page waits for its newly found feed */
-	ant_detect_input in;         /* then: its check, */
+	ant_detect_input in;     /* then: its check, */
 	char *excerpt;           /* what its text added, */
 	char errtext[300];       /* and its error */
 };
@@ -53,9 +53,9 @@ struct upd {
 	struct feedres *fr;      /* one per page */
 	atom_evstore *ev;
 	int64_t now;             /* o->now, used everywhere */
-	ant_store_page *pages;       /* all pages, sorted by url_key */
+	ant_store_page *pages;   /* all pages, sorted by url_key */
 	size_t npages;
-	lb_buf key;                /* scratch: a record's URL key */
+	lb_buf key;              /* scratch: a record's URL key */
 	/* transaction batching */
 	int in_tx;
 	unsigned pending;
@@ -319,7 +319,7 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
  * the prev-archive chain back: an archive read before is not fetched again
  * (its own prev-archive link is remembered with it), an archive never read
  * is fetched and read once.  So however long the antenna was offline, the
- * walk finds every archive sealed meanwhile, at most --max-archives fetches
+ * walk finds every archive sealed meanwhile, at most opts->max_archives fetches
  * per run; the rest is found by the next run.  An archive is remembered as
  * read in the same transaction as the events it brought.
  *
@@ -810,6 +810,36 @@ static void job_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result
 		page_done(ctx, &r, res);
 }
 
+/* The page's feed as a job of its own, with copies (struct job); out of
+ * memory, the page goes alone.  Returns the new count of requests. */
+static size_t queue_feed(struct upd *u, size_t i, ant_fetch_req *reqs, struct job *jobs, size_t n)
+{
+	ant_store_page *p = &u->pages[i];
+	struct job *j = &jobs[n];
+
+	*j = (struct job){ p, 1, strdup(p->feed_url),
+			   p->feed_etag ? strdup(p->feed_etag) : NULL,
+			   p->feed_lm_header ? strdup(p->feed_lm_header) : NULL };
+	if (!j->url) {
+		free(j->etag);
+		free(j->lm);
+		return n;
+	}
+	reqs[n] = (ant_fetch_req){ j->url, j->etag, j->lm, j };
+	u->fr[i].pending = 1;
+	return n + 1;
+}
+
+static void feedres_free(struct upd *u)
+{
+	for (size_t i = 0; i < u->npages; i++) {
+		free(u->fr[i].title);
+		free(u->fr[i].excerpt);
+	}
+	free(u->fr);
+	u->fr = NULL;
+}
+
 /*
  * The due pages and their feeds in one set of transfers (a feed does not
  * wait for the pages, nor a page for the feeds); a page whose answer comes
@@ -832,20 +862,8 @@ static int check_pages(struct upd *u)
 		ant_store_page *p = &u->pages[i];
 		if (!ant_detect_due(&p->st, u->now, u->o->force))
 			continue;
-		if (p->feed_url) {
-			struct job *j = &jobs[n];
-			*j = (struct job){ p, 1, strdup(p->feed_url),
-					   p->feed_etag ? strdup(p->feed_etag) : NULL,
-					   p->feed_lm_header ? strdup(p->feed_lm_header) : NULL };
-			if (j->url) {   /* else out of memory: the page alone */
-				reqs[n] = (ant_fetch_req){ j->url, j->etag, j->lm, j };
-				u->fr[i].pending = 1;
-				n++;
-			} else {
-				free(j->etag);
-				free(j->lm);
-			}
-		}
+		if (p->feed_url)
+			n = queue_feed(u, i, reqs, jobs, n);
 		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
 		reqs[n] = (ant_fetch_req){ p->url, p->etag, p->lm_header, &jobs[n] };
 		n++;
@@ -860,12 +878,7 @@ static int check_pages(struct upd *u)
 	if (rc == 0)
 		rc = defer_feeds(u);
 	free(reqs);
-	for (size_t i = 0; i < u->npages; i++) {
-		free(u->fr[i].title);
-		free(u->fr[i].excerpt);
-	}
-	free(u->fr);
-	u->fr = NULL;
+	feedres_free(u);
 	return rc;
 }
 
