@@ -25,7 +25,7 @@
 #include "lirs.h"
 #include "lirs_merge.h"
 
-/* What a page's feed said in this run (issue 9), by page index. */
+/* What a page's feed said in this run, by page index. */
 struct feedres {
 	int checked;             /* fetched in this run */
 	int usable;              /* believable newest entry date */
@@ -310,7 +310,7 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 	source_finish(u, src, res->status == 304);
 }
 
-/* ---- Atom sources: RFC 5005 archived feeds (issue 9) ----------------------- */
+/* ---- Atom sources: RFC 5005 §4 archived feeds ------------------------------ */
 
 /*
  * An Atom source is a subscription document (another antenna's index.atom)
@@ -561,7 +561,7 @@ static int is_html(const char *content_type)
 	return !content_type || strcasestr(content_type, "html") != NULL;
 }
 
-/* ---- feeds (issue 9) ---------------------------------------------------------- */
+/* ---- feeds -------------------------------------------------------------------- */
 
 /* The page's advertised feed, resolved against where the page came from;
  * a feed given with 'add --feed' is never replaced. */
