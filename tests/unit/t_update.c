@@ -3,12 +3,13 @@
  * seam, without a network, against a real store file in a temporary
  * directory: the decision cycle, the page/feed rendezvous in either order,
  * a LIRS source relaying a record, an Atom source's archive walk, batched
- * transactions, and the run's own failure.  Every check reads the store
- * back.
+ * transactions, and the run's own failures (no transfers, the lock held).
+ * Every check reads the store back.
  */
 #include "tap.h"
 
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -139,11 +140,11 @@ static int fake_run(void *self, const ant_fetch_limits *lim, const ant_fetch_req
 static ant_store *store_new(const char *name, char *path, size_t len)
 {
 	ant_store *s;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	snprintf(path, len, "%s/%s.db", dir, name);
-	if (ant_store_open(&s, path, STORE_OPEN_CREATE, err, sizeof err) < 0) {
-		printf("# %s\n", err);
+	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
+		printf("# %s\n", lb_error_msg(&err));
 		return NULL;
 	}
 	return s;
@@ -160,7 +161,8 @@ static char *key_of(const char *url)
 static void page_add(ant_store *s, const char *url, const char *feed)
 {
 	ant_store_page p;
-	char err[256], *key = key_of(url);
+	lb_error err = LB_ERROR_INIT;
+	char *key = key_of(url);
 
 	ant_store_page_init(&p);
 	p.url = (char *)url;
@@ -169,30 +171,32 @@ static void page_add(ant_store *s, const char *url, const char *feed)
 	p.created = T0 - 100;
 	p.feed_url = (char *)feed;
 	p.feed_by_user = feed != NULL;
-	if (ant_store_page_add(s, &p, err, sizeof err) != 0)
-		printf("# %s\n", err);
+	if (ant_store_page_add(s, &p, &err) != 0)
+		printf("# %s\n", lb_error_msg(&err));
 	free(key);
 }
 
 static void source_add(ant_store *s, const char *url, int kind)
 {
 	ant_store_source src;
-	char err[256], *key = key_of(url);
+	lb_error err = LB_ERROR_INIT;
+	char *key = key_of(url);
 
 	ant_store_source_init(&src);
 	src.url = (char *)url;
 	src.url_key = key;
 	src.kind = kind;
-	if (ant_store_source_add(s, &src, err, sizeof err) != 0)
-		printf("# %s\n", err);
+	if (ant_store_source_add(s, &src, &err) != 0)
+		printf("# %s\n", lb_error_msg(&err));
 	free(key);
 }
 
 /* The page as stored now; released by the caller. */
 static int page_get(ant_store *s, const char *url, ant_store_page *p)
 {
-	char err[256], *key = key_of(url);
-	int rc = ant_store_page_get(s, key, p, err, sizeof err);
+	lb_error err = LB_ERROR_INIT;
+	char *key = key_of(url);
+	int rc = ant_store_page_get(s, key, p, &err);
 
 	free(key);
 	return rc;
@@ -405,7 +409,7 @@ static void lirs_source(void)
 	ant_store_page p;
 	ant_store_source *srcs;
 	size_t n;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	page_add(s, PA, NULL);
 	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>same</p>" });
@@ -430,14 +434,14 @@ static void lirs_source(void)
 	IS_INT(p.st.recheck, 0, "LIRS source: the recheck was done");
 	IS_INT(events(s, PA), 2, "LIRS source: the relay is an event");
 	ant_store_page_release(&p);
-	ant_store_sources_load(s, &srcs, &n, err, sizeof err);
+	ant_store_sources_load(s, &srcs, &n, &err);
 	OK(n == 1 && srcs[0].last_ok == T0 + 200 && srcs[0].last_error == NULL &&
 	   srcs[0].records_merged == 1, "LIRS source: its state is saved");
 	ant_store_sources_free(srcs, n);
 
 	fake_answer(&f, (struct answer){ .url = SRC, .status = 404 });
 	run(s, &f, T0 + 2000, 0, &st, &v);
-	ant_store_sources_load(s, &srcs, &n, err, sizeof err);
+	ant_store_sources_load(s, &srcs, &n, &err);
 	OK(st.sources_failed == 1 && n == 1 && srcs[0].last_error &&
 	   !strcmp(srcs[0].last_error, "HTTP status 404"), "LIRS source: a 404 is recorded with it");
 	ant_store_sources_free(srcs, n);
@@ -493,7 +497,7 @@ static void batching(void)
 	struct seen v;
 	ant_store_page *all;
 	size_t n, fresh = 0;
-	char err[256];
+	lb_error err = LB_ERROR_INIT;
 
 	for (int i = 0; i < NMANY; i++) {
 		snprintf(urls[i], sizeof urls[i], "http://m.example/%03d", i);
@@ -507,7 +511,7 @@ static void batching(void)
 	IS_INT(run(s, f, T0, 0, &st, &v), 0, "many pages: run succeeds");
 	IS_INT(st.checked, NMANY, "many pages: all checked");
 	IS_INT(f->probe_seen, ANT_UPDATE_BATCH, "many pages: after 100 checks, one batch of 64 is committed");
-	ant_store_pages_load(s, &all, &n, err, sizeof err);
+	ant_store_pages_load(s, &all, &n, &err);
 	for (size_t i = 0; i < n; i++)
 		fresh += all[i].st.last_ok == T0 && all[i].st.last_modified == T0;
 	IS_INT(fresh, NMANY, "many pages: every one saved");
@@ -517,7 +521,7 @@ static void batching(void)
 	ant_store_close(s);
 }
 
-/* ---- the run's own failure -------------------------------------------- */
+/* ---- the run's own failures ------------------------------------------- */
 
 static void setup_failure(void)
 {
@@ -537,6 +541,50 @@ static void setup_failure(void)
 	ant_store_close(s);
 }
 
+/* Another process holds the run lock: the run does not start. */
+static void lock_held(void)
+{
+	char path[256];
+	ant_store *s = store_new("locked", path, sizeof path);
+	struct fake f = { 0 };
+	ant_fetcher fetcher = { fake_run, &f };
+	ant_update_opts o;
+	lb_error err = LB_ERROR_INIT;
+	ant_store_page p;
+	int ready[2], done[2];
+	pid_t pid;
+	char c;
+
+	page_add(s, PA, NULL);
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>x</p>" });
+	if (pipe(ready) < 0 || pipe(done) < 0 || (pid = fork()) < 0)
+		return;
+	if (pid == 0) {   /* the other run: holds the lock until told */
+		ant_store *t;
+		if (ant_store_open(&t, path, STORE_OPEN_EXISTING, NULL) < 0 ||
+		    ant_store_lock(t, 0, NULL) < 0)
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1 || read(done[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	OK(read(ready[0], &c, 1) == 1, "lock: another process holds it");
+	ant_update_opts_init(&o);
+	o.now = T0;
+	o.lock_wait = 0;
+	o.fetcher = &fetcher;
+	IS_INT(ant_update(s, &o, NULL, &err), LB_EBUSY, "lock held: LB_EBUSY");
+	OK(strstr(lb_error_msg(&err), "holds the lock") != NULL, "lock held: the message says so");
+	IS_INT(f.requests, 0, "lock held: nothing fetched");
+	page_get(s, PA, &p);
+	IS_INT(p.st.last_ok, 0, "lock held: nothing saved");
+	ant_store_page_release(&p);
+	if (write(done[1], "x", 1) != 1)
+		return;
+	waitpid(pid, NULL, 0);
+	ant_store_close(s);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -548,6 +596,7 @@ int main(void)
 	atom_source();
 	batching();
 	setup_failure();
+	lock_held();
 	if (!tap_failed) {
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
