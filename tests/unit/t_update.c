@@ -557,6 +557,7 @@ static void lock_held(void)
 
 	page_add(s, PA, NULL);
 	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>x</p>" });
+	TAP_FLUSH();
 	if (pipe(ready) < 0 || pipe(done) < 0 || (pid = fork()) < 0)
 		return;
 	if (pid == 0) {   /* the other run: holds the lock until told */
@@ -587,6 +588,7 @@ static void lock_held(void)
 
 int main(void)
 {
+	TAP_PLAN(83);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
