@@ -8,6 +8,7 @@
 
 #include "antenna.h"
 #include "lb_buf.h"
+#include "ant_limits.h"
 #include "ant_page.h"
 
 static const char help[] =
@@ -150,6 +151,9 @@ int cmd_add(int argc, char **argv)
 		goto out;
 	if (!o.allow_file)
 		o.allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
+	/* the operator's texts are clipped as any text taken in (ant_limits.h) */
+	ant_clip_inplace((char *)o.title, ANT_MAX_TITLE);   /* argv: writable */
+	ant_clip_inplace((char *)o.author, ANT_MAX_AUTHOR);
 	if (antcmd_check_url(argv[optind], o.allow_file) < 0 ||
 	    (o.feed && antcmd_check_url(o.feed, o.allow_file) < 0))
 		goto out;

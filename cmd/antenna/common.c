@@ -2,6 +2,7 @@
  * common.c: the helpers only the antenna subcommands share (antenna.h).
  */
 #include "antenna.h"
+#include "ant_limits.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -63,6 +64,10 @@ ant_store *antcmd_open_url(const char *url, char **key)
 
 int antcmd_check_url(const char *url, int allow_file)
 {
+	if (strlen(url) > ANT_MAX_URL) {
+		cli_error("URL longer than %d bytes (%zu): not added", ANT_MAX_URL, strlen(url));
+		return -1;
+	}
 	if (lb_url_is_http(url))
 		return 0;
 	if (allow_file && strncmp(url, "file:///", 8) == 0)

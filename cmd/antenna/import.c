@@ -35,7 +35,9 @@
 #include "lb_url.h"
 #include "lirs.h"
 #include "lirs_merge.h"
+#include "ant_limits.h"
 #include "ant_page.h"
+#include "lb_utf8.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] import [-n] [--from FORMAT] [--group G] [--now EPOCH]\n"
@@ -184,6 +186,10 @@ static int merge_into(struct imp *m, ant_store_page *p, const ant_imp_entry *e, 
 
 static int url_usable(struct imp *m, const ant_imp_entry *e)
 {
+	if (strlen(e->url) > ANT_MAX_URL) {
+		file_error(m, e->line, "URL longer than %d bytes; skipped", ANT_MAX_URL);
+		return 0;
+	}
 	if (lb_url_is_http(e->url) || (m->allow_file && !strncmp(e->url, "file:///", 8)))
 		return 1;
 	file_error(m, e->line, "'%s' is not an absolute http or https URL; skipped", e->url);
@@ -291,11 +297,38 @@ static int apply(struct imp *m, const ant_imp_entry *e)
 	return rc;
 }
 
+/* text, or a clipped copy in *own when it is longer than max characters. */
+static const char *clipped(const char *text, size_t max, char **own)
+{
+	size_t n = strlen(text);
+
+	if (lb_utf8_prefix(text, n, max) == n)
+		return text;
+	*own = ant_clip(text, max);
+	return *own ? *own : "";
+}
+
+/* apply() with the texts from the file clipped as any text taken in
+ * (ant_limits.h). */
+static int apply_clipped(struct imp *m, const ant_imp_entry *e0)
+{
+	ant_imp_entry e = *e0;
+	char *title = NULL, *author = NULL;
+	int rc;
+
+	e.title = clipped(e0->title, ANT_MAX_TITLE, &title);
+	e.author = clipped(e0->author, ANT_MAX_AUTHOR, &author);
+	rc = apply(m, &e);
+	free(title);
+	free(author);
+	return rc;
+}
+
 static int on_entry(void *ctx, const ant_imp_entry *e)
 {
 	struct imp *m = ctx;
 
-	if (apply(m, e) < 0) {
+	if (apply_clipped(m, e) < 0) {
 		m->db_failed = 1;
 		return 1;
 	}
@@ -339,7 +372,8 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 		if (r->last_detected > p.st.last_detected && r->last_detected <= m->now + skew)
 			p.st.last_detected = r->last_detected;
 		p.st.detected_by = "lirs";
-		if (lb_url_is_http(r->source_url) && set_str(&p.source_url, r->source_url) < 0)
+		if (lb_url_is_http(r->source_url) && strlen(r->source_url) <= ANT_MAX_URL &&
+		    set_str(&p.source_url, r->source_url) < 0)
 			rc = -1;
 		else
 			rc = ant_store_page_save(m->s, &p, &m->err);
@@ -363,7 +397,7 @@ static int on_record(void *ctx, const lirs_record *r)
 
 	if (!url_usable(m, &e))
 		return 0;
-	if (apply(m, &e) < 0 || !(key = antcmd_url_key(r->url))) {
+	if (apply_clipped(m, &e) < 0 || !(key = antcmd_url_key(r->url))) {
 		m->db_failed = 1;
 		return 1;
 	}

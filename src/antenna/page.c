@@ -27,6 +27,7 @@
  * only a change detector, stable across runs, machines and charsets.
  */
 #include "ant_noise.h"
+#include "ant_limits.h"
 #include "ant_page.h"
 #include "lb_buf.h"
 #include "lb_utf8.h"
@@ -1042,6 +1043,9 @@ static void sax_end(void *ctx, const xmlChar *name)
 		edge(w);
 }
 
+/* Bytes of a <title> looked at: ANT_MAX_TITLE characters of up to 4 bytes. */
+#define TITLE_TAKEN (4 * (size_t)ANT_MAX_TITLE + 8)
+
 static void sax_text(void *ctx, const xmlChar *ch, int len)
 {
 	walk *w = ctx;
@@ -1052,8 +1056,13 @@ static void sax_text(void *ctx, const xmlChar *ch, int len)
 	f = &w->fr[w->nfr - 1];
 	if (f->virt)   /* text after </html>: the tree builder dropped it */
 		return;
-	if (f->title)
-		w->oom |= add_collapsed(&w->title, (const char *)ch, (size_t)len, &w->title_space) < 0;
+	/* A little past ANT_MAX_TITLE characters is enough: ant_clip() cuts it
+	 * (an 8 MB <title> is not kept, issue 15). */
+	if (f->title && w->title.len < TITLE_TAKEN) {
+		size_t n = (size_t)len < TITLE_TAKEN - w->title.len ? (size_t)len
+								   : TITLE_TAKEN - w->title.len;
+		w->oom |= add_collapsed(&w->title, (const char *)ch, n, &w->title_space) < 0;
+	}
 	if (f->in)
 		add_text(w, (const char *)ch, (size_t)len);
 }
@@ -1572,7 +1581,12 @@ static int analyze(const char *body, size_t len, const char *content_type, const
 			goto fail;
 	}
 	trim(&w.title);
-	out->title = w.title.len ? lb_buf_detach(&w.title, NULL) : NULL;
+	if (w.title.len && !(out->title = ant_clip(w.title.data, ANT_MAX_TITLE)))
+		goto fail;
+	if (out->title && !*out->title) {
+		free(out->title);
+		out->title = NULL;
+	}
 	out->feed_href = w.feed_href;
 	w.feed_href = NULL;
 	rc = 0;

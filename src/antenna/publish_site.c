@@ -20,6 +20,7 @@
  * pruned in the transaction that records their archive as complete,
  * keeping at least that many of the newest (atom_evstore.h).
  */
+#include "ant_limits.h"
 #include "ant_publish.h"
 
 #include <errno.h>
@@ -95,6 +96,10 @@ static void cfg_free(struct site_cfg *c)
 
 static void to_pub(ant_pub_page *v, const ant_store_page *p, int64_t tz)
 {
+	/* A title or author an older version kept whole is cut here too
+	 * (ant_limits.h): no published file carries more. */
+	ant_clip_inplace(p->title, ANT_MAX_TITLE);
+	ant_clip_inplace(p->author, ANT_MAX_AUTHOR);
 	*v = (ant_pub_page){
 		.url = p->url, .title = p->title, .author = p->author, .group = p->group,
 		.last_modified = p->st.last_modified, .last_detected = p->st.last_detected,

@@ -21,6 +21,7 @@
 #include "lb_buf.h"
 #include "atom_evstore.h"
 #include "ant_feed.h"
+#include "ant_limits.h"
 #include "ant_page.h"
 #include "lirs.h"
 #include "lirs_merge.h"
@@ -130,8 +131,10 @@ static void relayed(ant_store_page *p, ant_store_source *src, const char *title)
 {
 	set_str(&p->source_url, src->url);
 	set_str(&p->excerpt, "");
-	if (!*p->title && *title && !p->title_set_by_user)
+	if (!*p->title && *title && !p->title_set_by_user) {
 		set_str(&p->title, title);
+		ant_clip_inplace(p->title, ANT_MAX_TITLE);   /* a relayed text too */
+	}
 	src->records_merged++;
 }
 
@@ -173,6 +176,9 @@ static int save_page(struct upd *u, ant_store_page *p, int event)
 {
 	if (tx_need(u) < 0)
 		return -1;
+	/* A title or author kept whole by an older version is cut now. */
+	ant_clip_inplace(p->title, ANT_MAX_TITLE);
+	ant_clip_inplace(p->author, ANT_MAX_AUTHOR);
 	if (ant_store_page_save(u->s, p, &u->err) < 0) {
 		u->failed_db = 1;
 		return -1;

@@ -80,6 +80,14 @@ int lb_utf8_valid(const char *s, size_t n);
  */
 size_t lb_utf8_clip(const char *s, size_t n);
 
+/*
+ * The length in bytes of the first max_chars characters of s[0..n) (all
+ * of it when it has fewer): a text limited to a number of characters is
+ * cut there, never inside one.  A byte lb_utf8_len() rejects counts as
+ * one character.
+ */
+size_t lb_utf8_prefix(const char *s, size_t n, size_t max_chars);
+
 /* What lb_utf8_repair() replaces besides malformed bytes. */
 #define LB_UTF8_NUL 1   /* NUL too (for libxml2, which stops at one) */
 

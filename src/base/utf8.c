@@ -53,6 +53,18 @@ size_t lb_utf8_clip(const char *str, size_t n)
 	return n - (i - 1) < want ? i - 1 : n;
 }
 
+size_t lb_utf8_prefix(const char *s, size_t n, size_t max_chars)
+{
+	size_t i = 0, k;
+
+	while (i < n && max_chars > 0) {
+		k = lb_utf8_len(s + i, n - i);
+		i += k ? k : 1;
+		max_chars--;
+	}
+	return i;
+}
+
 size_t lb_utf8_repair(lb_buf *out, const char *s, size_t n, unsigned flags, size_t *first_bad)
 {
 	size_t i = 0, k, bad = 0;

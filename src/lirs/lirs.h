@@ -263,7 +263,8 @@ int lirs_writer_comment(lirs_writer *w, const char *text);
  * and LF.  Characters EUC-JP cannot hold become U+3013 and are counted;
  * characters EUC-JP holds only as a look-alike are written so and counted;
  * vendor characters take their readable forms and are counted (unless
- * euc_jp_ms).
+ * euc_jp_ms).  A record with a line longer than LIRS_DEFAULT_MAX_LINE is
+ * left out and counted (lirs_writer_too_long()).
  */
 int lirs_writer_add(lirs_writer *w, const lirs_record *r);
 /* Flushes everything, writes the gzip trailer.  Call once. */
@@ -280,6 +281,10 @@ unsigned long lirs_writer_approximated(const lirs_writer *w);
 /* DI: records left out because they have no URL (a DI block needs one) or
  * more than LIRS_DI_MAX_EXTRA extra fields (a DI reader would skip them). */
 unsigned long lirs_writer_skipped(const lirs_writer *w);
+/* Records left out because one of their lines, as encoded, is longer than
+ * LIRS_DEFAULT_MAX_LINE: our reader would skip it (line-too-long), so the
+ * writer never writes it; every record written is read back whole. */
+unsigned long lirs_writer_too_long(const lirs_writer *w);
 /*
  * Vendor characters (NEC row 13, IBM extensions) written so far as their
  * readable forms, because strict EUC-JP cannot hold them: ① as "(1)",

@@ -31,6 +31,7 @@ struct lirs_writer {
 	unsigned long replaced;
 	unsigned long approx;    /* written as a look-alike (lirs_writer_approximated) */
 	unsigned long skipped;   /* DI: records without a URL, left out */
+	unsigned long too_long;  /* records with a line over LIRS_DEFAULT_MAX_LINE, left out */
 	unsigned long subst;     /* vendor characters as readable forms (lirs_writer_substituted) */
 	int err;                 /* sticky */
 	int finished;
@@ -198,6 +199,52 @@ static int emit_line(lirs_writer *w)
 	return w->batch.len >= BATCH ? push(w) : 0;
 }
 
+/* The longest line (without its LF) in s[0..n). */
+static size_t longest_line(const char *s, size_t n)
+{
+	size_t max = 0;
+
+	while (n) {
+		const char *lf = memchr(s, '\n', n);
+		size_t k = lf ? (size_t)(lf - s) : n;
+
+		if (k > max)
+			max = k;
+		if (!lf)
+			break;
+		n -= k + 1;
+		s = lf + 1;
+	}
+	return max;
+}
+
+/*
+ * emit_line() for a record: a record with a line (as encoded) our reader
+ * would skip at its default limit (LIRS_DEFAULT_MAX_LINE: line-too-long)
+ * is left out and counted instead, so that every record written is read
+ * back whole (issue 15).
+ */
+static int emit_record(lirs_writer *w)
+{
+	size_t start = w->batch.len;
+	int r;
+
+	if (w->o.utf8)
+		r = lb_buf_add(&w->batch, w->line.data, w->line.len);
+	else
+		r = lirs_cs_encode_counted(&w->cs, w->line.data, w->line.len, &w->batch,
+				      &w->replaced, &w->approx, &w->subst);
+	if (r < 0)
+		return w->err = LIRS_ENOMEM;
+	if (longest_line(w->batch.data + start, w->batch.len - start) > LIRS_DEFAULT_MAX_LINE) {
+		w->batch.len = start;
+		w->batch.data[start] = '\0';
+		w->too_long++;
+		return 0;
+	}
+	return w->batch.len >= BATCH ? push(w) : 0;
+}
+
 /* ---- the public face --------------------------------------------------- */
 
 lirs_writer *lirs_writer_new(const lirs_writer_opts *opts)
@@ -273,7 +320,7 @@ int lirs_writer_add(lirs_writer *w, const lirs_record *r)
 		if ((bad = lirs_di_write_record(b, r)) < 0)
 			return done(w, w->err = LIRS_ENOMEM);
 		w->skipped += bad;
-		return bad ? 0 : done(w, emit_line(w));
+		return bad ? 0 : done(w, emit_record(w));
 	}
 	bad = lb_buf_add(b, "LIRS,", 5) | put_int(b, r->last_modified) |
 	      put_int(b, r->last_detected) | put_int(b, r->tz_offset) |
@@ -286,7 +333,7 @@ int lirs_writer_add(lirs_writer *w, const lirs_record *r)
 	bad |= lb_buf_addc(b, '\n');
 	if (bad)
 		return done(w, w->err = LIRS_ENOMEM);
-	return done(w, emit_line(w));
+	return done(w, emit_record(w));
 }
 
 int lirs_writer_finish(lirs_writer *w)
@@ -321,6 +368,11 @@ unsigned long lirs_writer_approximated(const lirs_writer *w)
 unsigned long lirs_writer_skipped(const lirs_writer *w)
 {
 	return w->skipped;
+}
+
+unsigned long lirs_writer_too_long(const lirs_writer *w)
+{
+	return w->too_long;
 }
 
 unsigned long lirs_writer_substituted(const lirs_writer *w)
