@@ -199,7 +199,7 @@ static int emit_line(lirs_writer *w)
 	return w->batch.len >= BATCH ? push(w) : 0;
 }
 
-/* The longest line (without its LF) in s[0..n). */
+/* The longest line (without its LF or CRLF, as the reader counts it) in s[0..n). */
 static size_t longest_line(const char *s, size_t n)
 {
 	size_t max = 0;
@@ -207,9 +207,10 @@ static size_t longest_line(const char *s, size_t n)
 	while (n) {
 		const char *lf = memchr(s, '\n', n);
 		size_t k = lf ? (size_t)(lf - s) : n;
+		size_t len = lf && k && s[k - 1] == '\r' ? k - 1 : k;
 
-		if (k > max)
-			max = k;
+		if (len > max)
+			max = len;
 		if (!lf)
 			break;
 		n -= k + 1;
