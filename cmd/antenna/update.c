@@ -16,7 +16,7 @@ static const char help[] =
 	"usage: antenna [-d FILE] update [--jobs N] [--now EPOCH] [--force] [-v]\n"
 	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
 	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
-	"                           [--excerpt-chars N] [--max-archives N]\n\n"
+	"                           [--excerpt-chars N] [--max-archives N] [--max-header BYTES]\n\n"
 	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
 	"Prints a one-line summary; exit status 0 even when some pages failed (their\n"
 	"errors are recorded: see 'antenna list' and 'antenna show').\n\n"
@@ -27,6 +27,8 @@ static const char help[] =
 	"  --timeout S          whole-transfer timeout in seconds (default 30)\n"
 	"  --connect-timeout S  connect timeout in seconds (default 10)\n"
 	"  --max-body BYTES     largest decoded body, K/M/G suffixes (default 8M)\n"
+	"  --max-header BYTES   largest response header block (default 64K; libcurl\n"
+	"                       refuses a single header line over 100K itself)\n"
 	"  --max-redirects N    redirects followed (default 5)\n"
 	"  --per-host N         transfers at once per host (default 2)\n"
 	"  --allow-file         allow file:///... URLs (also 'init --allow-file')\n"
@@ -44,6 +46,7 @@ const struct option cmd_update_longopts[] = {
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "connect-timeout", required_argument, NULL, 'C' },
 	{ "max-body", required_argument, NULL, 'B' },
+	{ "max-header", required_argument, NULL, 'H' },
 	{ "max-redirects", required_argument, NULL, 'R' },
 	{ "per-host", required_argument, NULL, 'P' },
 	{ "allow-file", no_argument, NULL, 'F' },
@@ -73,6 +76,10 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		case 'F': o->u.limits.allow_file = 1; break;
 		case 'B':
 			if (cli_parse_size("--max-body", optarg, &o->u.limits.max_body) < 0)
+				return -1;
+			break;
+		case 'H':
+			if (cli_parse_size("--max-header", optarg, &o->u.limits.max_header) < 0)
 				return -1;
 			break;
 		case 'X': case 'M':

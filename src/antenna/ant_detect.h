@@ -70,6 +70,8 @@ typedef struct ant_detect_input {
 	int feed_usable;         /* the page's feed answered with a believable newest
 				    entry date (a 304 counts with the date seen before) */
 	int64_t feed_time;       /* that date */
+	int64_t max_future;      /* the --max-future rule (lirs_merge_future()):
+				    0 = LIRS_DEFAULT_MAX_FUTURE, < 0 = off */
 } ant_detect_input;
 
 typedef struct ant_detect_outcome {
@@ -79,7 +81,15 @@ typedef struct ant_detect_outcome {
 	int unchanged;           /* success, nothing new (304 or same content) */
 } ant_detect_outcome;
 
-/* Is a Last-Modified trustworthy?  Not when it is the response's Date or later. */
+/* Is a Last-Modified trustworthy?  Not when it is the response's Date or
+ * later, nor our clock or later when there is no Date; and (issue 15) not
+ * when it, or the response's Date, is more than max_future ahead of our
+ * clock (the one --max-future rule, lirs_merge_future(): a server whose
+ * clock runs ahead says nothing about when its page changed).  Such a
+ * header counts as no Last-Modified: the other rules decide. */
+int ant_detect_lm_believable(int64_t lm_time, int64_t date_time, int64_t now,
+			     int64_t max_future);
+/* ant_detect_lm_believable() with the default max_future. */
 int ant_detect_lm_trusted(int64_t lm_time, int64_t date_time, int64_t now);
 
 /*

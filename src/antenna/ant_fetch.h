@@ -18,11 +18,16 @@
 #define FETCH_DEFAULT_MAX_REDIRECTS 5
 #define FETCH_DEFAULT_PER_HOST 2              /* transfers at once per host */
 #define FETCH_DEFAULT_JOBS 16                 /* transfers at once in all */
+/* Bytes of one response's header block (status line and fields).  libcurl
+ * has its own limit, CURL_MAX_HTTP_HEADER (100 KiB) per header line, which
+ * it reports as "Out of memory"; both are reported as FETCH_ERR_HEADER_TOO_BIG. */
+#define FETCH_DEFAULT_MAX_HEADER (64u << 10)
 
 typedef struct ant_fetch_limits {
 	long connect_timeout;    /* 0 = default */
 	long timeout;
 	size_t max_body;
+	size_t max_header;       /* 0 = FETCH_DEFAULT_MAX_HEADER */
 	long max_redirects;      /* <0 = default; 0 = follow none */
 	long per_host;
 	long jobs;
@@ -40,6 +45,8 @@ typedef enum {
 	FETCH_ERR_REDIRECTS,     /* more than max_redirects */
 	FETCH_ERR_PROTOCOL,      /* scheme not allowed */
 	FETCH_ERR_OTHER,
+	FETCH_ERR_HEADER_TOO_BIG,  /* a response header over max_header, or a header
+				      line over libcurl's CURL_MAX_HTTP_HEADER */
 } ant_fetch_errkind;
 
 typedef struct ant_fetch_req {
@@ -72,7 +79,7 @@ typedef struct ant_fetch_result {
 typedef void (*ant_fetch_done_fn)(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);
 
 /* A short stable name for an error kind ("dns", "connect", "timeout",
- * "tls", "too-big", "redirects", "protocol", "other"; "ok"), for logs and
+ * "tls", "too-big", "redirects", "protocol", "header-too-big", "other"; "ok"), for logs and
  * JSON. */
 const char *ant_fetch_errkind_name(ant_fetch_errkind k);
 

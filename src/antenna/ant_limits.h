@@ -20,14 +20,15 @@
 
 #include <stddef.h>
 
-#define ANT_MAX_TITLE 512      /* characters of a title kept */
+#define ANT_MAX_TITLE 512      /* characters of a title kept (a cut one ends in "…") */
 #define ANT_MAX_AUTHOR 256     /* characters of an author kept */
 #define ANT_MAX_URL 8000       /* bytes of a URL (RFC 9110 §4.1's "at least 8000") */
 
 /*
  * A malloc'd copy of s whose whitespace runs are collapsed, invalid bytes
- * dropped, and cut after max_chars characters with "…" when longer
- * (ant_page_clip()); NULL when out of memory.
+ * dropped, and, when longer than max_chars characters, cut to max_chars - 1
+ * characters and "…" (ant_page_clip()): at most max_chars characters in
+ * all.  NULL when out of memory.
  */
 char *ant_clip(const char *s, size_t max_chars);
 

@@ -53,7 +53,8 @@ typedef struct ant_update_opts {
 	size_t excerpt_max;        /* characters kept of what an update added */
 	int64_t max_archives;      /* see ANT_UPDATE_MAX_ARCHIVES */
 	int64_t max_age;           /* records older than this are stale (LIRS 2.1 §4) */
-	int64_t max_future;        /* records and entries dated later are refused */
+	int64_t max_future;        /* records and entries dated later are refused,
+				      a page's Last-Modified or Date not believed */
 	int64_t tz;                /* seconds east of UTC given to update events */
 	int lock_wait;             /* seconds to wait for the run lock */
 	const ant_fetcher *fetcher;   /* NULL: ant_fetch_run(), libcurl */

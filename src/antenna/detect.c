@@ -2,6 +2,7 @@
  * detect.c: update decision and scheduling (see detect.h).  No I/O.
  */
 #include "ant_detect.h"
+#include "lirs_merge.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -23,13 +24,23 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
  * says nothing about the content.  A Last-Modified after the Date, or
  * after our clock when there is no Date, is no better.
  */
-int ant_detect_lm_trusted(int64_t lm_time, int64_t date_time, int64_t now)
+int ant_detect_lm_believable(int64_t lm_time, int64_t date_time, int64_t now,
+			     int64_t max_future)
 {
 	if (lm_time <= 0)
+		return 0;
+	/* issue 15: the --max-future rule judges the page's headers too */
+	if (lirs_merge_future(lm_time, now, max_future) ||
+	    (date_time > 0 && lirs_merge_future(date_time, now, max_future)))
 		return 0;
 	if (date_time > 0)
 		return lm_time < date_time;
 	return lm_time < now;
+}
+
+int ant_detect_lm_trusted(int64_t lm_time, int64_t date_time, int64_t now)
+{
+	return ant_detect_lm_believable(lm_time, date_time, now, 0);
 }
 
 /* Next check ~ time since the last change, in [5 min, 24 h] (samidare). */
@@ -152,12 +163,23 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 		ant_detect_schedule_error(st, now, in->retry_after);
 		return;
 	}
+	/* issue 15: a time from the future that an older version kept (a
+	 * Last-Modified of 9999) is forgotten, or it would win for ever */
+	if (lirs_merge_future(st->lm_header_time, now, in->max_future))
+		st->lm_header_time = 0;
+	if (lirs_merge_future(st->feed_time, now, in->max_future))
+		st->feed_time = 0;
+	if (lirs_merge_future(st->last_modified, now, in->max_future)) {
+		st->last_modified = 0;
+		st->detected_by = NULL;
+	}
 	first = st->last_ok == 0;
 	out->first = first;
 	if (in->feed_usable && in->feed_time > 0) {
 		feed_apply(st, in, first, out);
 		if (in->status != 304)
-			remember(st, in, ant_detect_lm_trusted(in->lm_time, in->date_time, now), now);
+			remember(st, in, ant_detect_lm_believable(in->lm_time, in->date_time, now,
+								 in->max_future), now);
 		succeeded(st, in, now);
 		ant_detect_schedule_ok(st, now);
 		return;
@@ -169,7 +191,7 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 		ant_detect_schedule_ok(st, now);
 		return;
 	}
-	trusted = ant_detect_lm_trusted(in->lm_time, in->date_time, now);
+	trusted = ant_detect_lm_believable(in->lm_time, in->date_time, now, in->max_future);
 	rule = changed_rule(st, in, trusted, first);
 	if (rule && strcmp(rule, "header") == 0) {
 		/* An imported page with no known time learns one: no event. */

@@ -29,6 +29,7 @@
 
 #include <curl/curl.h>
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,10 @@ typedef struct xfer {
 	char errbuf[CURL_ERROR_SIZE];
 	size_t max_body;
 	int too_big;
+	size_t max_header;       /* bytes of one response's header block */
+	size_t header_bytes;     /* of the current response so far */
+	int header_too_big;      /* on_header() stopped the transfer */
+	int headers_done;        /* the last response's header block ended */
 	int retried;
 	lb_buf body;
 	/* captured from the last response's header block */
@@ -94,6 +99,11 @@ static long lim_or(long v, long def)
 static size_t max_body_of(const ant_fetch_limits *l)
 {
 	return l && l->max_body ? l->max_body : FETCH_DEFAULT_MAX_BODY;
+}
+
+static size_t max_header_of(const ant_fetch_limits *l)
+{
+	return l && l->max_header ? l->max_header : FETCH_DEFAULT_MAX_HEADER;
 }
 
 /* ---- response headers ---------------------------------------------------- */
@@ -162,7 +172,22 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *arg)
 	/* Each response of a redirect chain starts with a status line; keep
 	 * only the last response's headers. */
 	if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) {
+		x->header_bytes = 0;
+		x->headers_done = 0;
+	}
+	/* Our limit on one response's header block (issue 15): stop before
+	 * libcurl's own, which it reports as "Out of memory". */
+	x->header_bytes += n;
+	if (x->header_bytes > x->max_header) {
+		x->header_too_big = 1;
+		return 0;
+	}
+	if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) {
 		take_status_line(x, line, n);
+		return n;
+	}
+	if ((n == 2 && line[0] == '\r' && line[1] == '\n') || (n == 1 && line[0] == '\n')) {
+		x->headers_done = 1;
 		return n;
 	}
 	colon = memchr(line, ':', n);
@@ -266,6 +291,7 @@ static xfer *xfer_new(runner *r, size_t idx)
 	x->idx = idx;
 	x->host = r->host_of[idx];
 	x->max_body = max_body_of(l);
+	x->max_header = max_header_of(l);
 	x->content_length = -1;
 	lb_buf_init(&x->body);
 	x->easy = e = curl_easy_init();
@@ -409,7 +435,16 @@ static ant_fetch_errkind kind_of(CURLcode rc, const xfer *x)
 	case CURLE_FILESIZE_EXCEEDED:
 		return FETCH_ERR_TOO_BIG;
 	case CURLE_WRITE_ERROR:
-		return x->too_big ? FETCH_ERR_TOO_BIG : FETCH_ERR_OTHER;
+		return x->header_too_big ? FETCH_ERR_HEADER_TOO_BIG :
+		       x->too_big ? FETCH_ERR_TOO_BIG : FETCH_ERR_OTHER;
+	case CURLE_OUT_OF_MEMORY:
+		/* libcurl's words for a header line over CURL_MAX_HTTP_HEADER
+		 * (its dynbuf limit), before any header block ended */
+		return x->headers_done ? FETCH_ERR_OTHER : FETCH_ERR_HEADER_TOO_BIG;
+#if LIBCURL_VERSION_NUM >= 0x080600
+	case CURLE_TOO_LARGE:
+		return x->headers_done ? FETCH_ERR_OTHER : FETCH_ERR_HEADER_TOO_BIG;
+#endif
 	case CURLE_TOO_MANY_REDIRECTS:
 		return FETCH_ERR_REDIRECTS;
 	case CURLE_UNSUPPORTED_PROTOCOL:
@@ -430,6 +465,7 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k)
 		[FETCH_ERR_TOO_BIG] = "too-big",
 		[FETCH_ERR_REDIRECTS] = "redirects",
 		[FETCH_ERR_PROTOCOL] = "protocol",
+		[FETCH_ERR_HEADER_TOO_BIG] = "header-too-big",
 		[FETCH_ERR_OTHER] = "other",
 	};
 	return (unsigned)k < sizeof name / sizeof *name ? name[k] : "other";
@@ -446,9 +482,65 @@ static const char *kind_text(ant_fetch_errkind k)
 		[FETCH_ERR_TOO_BIG] = "body too big",
 		[FETCH_ERR_REDIRECTS] = "too many redirects",
 		[FETCH_ERR_PROTOCOL] = "protocol not allowed",
+		[FETCH_ERR_HEADER_TOO_BIG] = "response header too large",
 		[FETCH_ERR_OTHER] = "transfer failed",
 	};
 	return (unsigned)k < sizeof text / sizeof *text ? text[k] : "transfer failed";
+}
+
+/*
+ * What happened, in our words (issue 15): libcurl's own text (kept after
+ * it as detail) says "Out of memory" for a header over its limit and
+ * "Failure when receiving data from the peer" for a reset connection.
+ */
+static void say_what_happened(char *out, size_t n, ant_fetch_errkind k, CURLcode rc, const xfer *x)
+{
+	const char *what = kind_text(k), *lib = x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc);
+	long oserr = 0;
+
+	switch (k) {
+	case FETCH_ERR_HEADER_TOO_BIG:
+		if (x->header_too_big)
+			snprintf(out, n, "response header too large: over %zu bytes (--max-header)",
+				 x->max_header);
+		else
+			snprintf(out, n, "response header too large: a header line over %d bytes, "
+				 "libcurl's limit (libcurl: %.100s)", CURL_MAX_HTTP_HEADER, lib);
+		return;
+	case FETCH_ERR_TOO_BIG:
+		snprintf(out, n, "body too big: over %zu bytes (--max-body)", x->max_body);
+		return;
+	case FETCH_ERR_CONNECT:
+		curl_easy_getinfo(x->easy, CURLINFO_OS_ERRNO, &oserr);
+		if (oserr == ECONNREFUSED)
+			what = "connection refused";
+		else if (oserr == EHOSTUNREACH || oserr == ENETUNREACH)
+			what = "host unreachable";
+		else if (oserr == ETIMEDOUT)
+			what = "cannot connect: timed out";
+		break;
+	case FETCH_ERR_TLS:
+		what = rc == CURLE_PEER_FAILED_VERIFICATION ? "TLS certificate not trusted" :
+		       "TLS handshake failed";
+		break;
+	case FETCH_ERR_OTHER:
+		switch (rc) {
+		case CURLE_GOT_NOTHING: what = "empty reply: the server closed the connection"; break;
+		case CURLE_RECV_ERROR: what = "connection broken while receiving"; break;
+		case CURLE_SEND_ERROR: what = "connection broken while sending"; break;
+		case CURLE_PARTIAL_FILE: what = "answer cut short"; break;
+		case CURLE_BAD_CONTENT_ENCODING: what = "cannot decode the Content-Encoding"; break;
+		case CURLE_WEIRD_SERVER_REPLY: what = "not an HTTP answer"; break;
+		case CURLE_URL_MALFORMAT: what = "malformed URL"; break;
+		case CURLE_HTTP2: case CURLE_HTTP2_STREAM: what = "HTTP/2 protocol error"; break;
+		case CURLE_OUT_OF_MEMORY: what = "out of memory"; break;
+		default: break;
+		}
+		break;
+	default:
+		break;
+	}
+	snprintf(out, n, "%s: %.200s", what, lib);
 }
 
 /* file:// answers carry no headers; give the caller the file's mtime in
@@ -499,8 +591,7 @@ static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
 	res->effective_url = url ? strdup(url) : NULL;
 	if (res->err != FETCH_OK) {
 		res->status = status;
-		snprintf(res->error, sizeof res->error, "%s: %.200s", kind_text(res->err),
-			 x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc));
+		say_what_happened(res->error, sizeof res->error, res->err, rc, x);
 		res->body = strdup("");
 		return;
 	}
@@ -593,6 +684,9 @@ static int retry_unconditional(runner *r, xfer *x)
 	xfer_clear_headers(x);
 	x->errbuf[0] = '\0';
 	x->too_big = 0;
+	x->header_too_big = 0;
+	x->header_bytes = 0;
+	x->headers_done = 0;
 	x->retried = 1;
 	return curl_multi_add_handle(r->multi, x->easy) == CURLM_OK ? 0 : -1;
 }

@@ -638,7 +638,9 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 	}
 	take_validators(&p->feed_etag, &p->feed_lm_header, res);
 	if (res->status == 304) {
-		fr->usable = p->st.feed_time > 0;
+		/* a date kept from before is judged by today's clock */
+		fr->usable = p->st.feed_time > 0 &&
+			     !lirs_merge_future(p->st.feed_time, u->now, u->o->max_future);
 		fr->newest = p->st.feed_time;
 		return;   /* the error of the last 200, if any, still stands */
 	}
@@ -738,7 +740,8 @@ static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resul
 	struct feedres *fr = &u->fr[p - u->pages];
 	ant_detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
 			    .lm_time = res->last_modified_time, .date_time = res->date_time,
-			    .status = res->status, .retry_after = res->retry_after };
+			    .status = res->status, .retry_after = res->retry_after,
+			    .max_future = u->o->max_future };
 	char *excerpt = NULL, *had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
 	char b[64];
 

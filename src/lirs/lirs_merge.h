@@ -58,6 +58,14 @@ enum { MERGE_USABLE = 0, MERGE_UNUSABLE = 1, MERGE_STALE = 2, MERGE_FUTURE = 3 }
  * LIRS_DEFAULT_MAX_AGE, a negative max_age turns the rule off).
  */
 int lirs_merge_check_at(const lirs_record *r, int64_t now, int64_t max_age, int64_t max_future);
+/*
+ * The one future rule, for a single time: nonzero when t is more than
+ * max_future seconds after now (0 means LIRS_DEFAULT_MAX_FUTURE, a
+ * negative max_future turns the rule off).  lirs_merge_check_at() applies
+ * it to a record's times; the antenna to a page's Last-Modified and Date
+ * headers (detect.h) and to its feed's dates (feed.h's skew).
+ */
+int lirs_merge_future(int64_t t, int64_t now, int64_t max_future);
 /* lirs_merge_check_at() with the default max_future. */
 int lirs_merge_check(const lirs_record *r, int64_t now, int64_t max_age);
 

@@ -118,6 +118,13 @@ static int beyond(int64_t t, int64_t now, int64_t tolerance)
 	return t > now && (uint64_t)t - (uint64_t)now > (uint64_t)tolerance;
 }
 
+int lirs_merge_future(int64_t t, int64_t now, int64_t max_future)
+{
+	if (max_future == 0)
+		max_future = LIRS_DEFAULT_MAX_FUTURE;
+	return max_future > 0 && beyond(t, now, max_future);
+}
+
 int lirs_merge_check_at(const lirs_record *r, int64_t now, int64_t max_age, int64_t max_future)
 {
 	if (r->last_modified == 0 || r->last_detected == 0 || !r->url || !r->url[0])

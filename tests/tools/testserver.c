@@ -24,6 +24,10 @@
  *   Last-Modified: <date>       sent as written instead of the mtime
  *   Last-Modified: now          the time of the answer (with Date: now,
  *   Date: now                   a dynamic page: Last-Modified == Date)
+ *   Date: <date>                sent as written instead of "now"
+ *   Date: none                  no Date header at all
+ *   Big-Header: NAME BYTES      a header NAME whose value is BYTES of 'x'
+ *                               (a 1 MB line, a 500 KB ETag: issue 15)
  *   No-Validators: 1            no ETag, no Last-Modified, never 304
  *   Precondition-Failed: 1      412 to any conditional request
  *   Delay-Ms: 5000              wait this long before answering
@@ -213,10 +217,20 @@ static enum MHD_Result send_response(struct MHD_Connection *c, unsigned status,
 	char date[64];
 	enum MHD_Result rc;
 
+	const char *given;
+
 	if (!r)
 		return MHD_NO;
-	http_date(now, date, sizeof date);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_DATE, date);
+	/* a sidecar's "Date: <date>" came in with the other headers; "none" sends none */
+	given = MHD_get_response_header(r, MHD_HTTP_HEADER_DATE);
+	if (given && strcasecmp(given, "none") == 0) {
+		char *v = strdup(given);
+		MHD_del_response_header(r, MHD_HTTP_HEADER_DATE, v);
+		free(v);
+	} else if (!given) {
+		http_date(now, date, sizeof date);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_DATE, date);
+	}
 	rc = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return rc;
@@ -367,8 +381,21 @@ static void script_line(script *s, char *line)
 			s->lm_now = 1;
 		else
 			free(s->last_modified), s->last_modified = strdup(v);
-	} else if (strcasecmp(line, "Date") == 0)
+	} else if (strcasecmp(line, "Date") == 0 && strcasecmp(v, "now") == 0)
 		; /* every answer's Date is "now" already */
+	else if (strcasecmp(line, "Big-Header") == 0) {
+		char name[64];
+		unsigned long n = 0;
+		char *big;
+
+		if (sscanf(v, "%63s %lu", name, &n) == 2 && n < (64ul << 20) && (big = malloc(n + 1))) {
+			memset(big, 'x', n);
+			big[n] = '\0';
+			lb_buf_add(&s->extra, name, strlen(name) + 1);
+			lb_buf_add(&s->extra, big, n + 1);
+			free(big);
+		}
+	}
 	else if (strcasecmp(line, "No-Validators") == 0)
 		s->no_validators = atoi(v);
 	else if (strcasecmp(line, "Precondition-Failed") == 0)
@@ -800,6 +827,8 @@ int main(int argc, char **argv)
 			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)4000,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+			     /* room for a Big-Header's answer (the default is 32 KiB) */
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(4u << 20),
 			     MHD_OPTION_THREAD_STACK_SIZE, (size_t)(256 << 10),
 			     MHD_OPTION_END);
 	if (!d) {

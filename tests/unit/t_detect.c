@@ -216,9 +216,61 @@ static void imported(void)
 	OK(out.updated && st.last_modified == T0 - 100, "imported time, newer Last-Modified: a real update");
 }
 
+/* issue 15 §2: the --max-future rule judges the page's own headers. */
+#define Y9999 253402300799LL   /* Fri, 31 Dec 9999 23:59:59 GMT */
+#define Y2100 4102444800LL     /* Fri, 01 Jan 2100 00:00:00 GMT */
+#define Y2101 4133980800LL     /* Sat, 01 Jan 2101 00:00:00 GMT */
+
+static void future_headers(void)
+{
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in;
+
+	OK(!ant_detect_lm_trusted(Y9999, 0, T0), "Last-Modified 9999, no Date: not trusted");
+	OK(!ant_detect_lm_trusted(Y2100, Y2101, T0),
+	   "server clock ahead (Date 2101, Last-Modified 2100): not trusted");
+	OK(!ant_detect_lm_trusted(T0 - 5, T0 + 3601, T0), "Date over max-future ahead: its Last-Modified is not trusted");
+	OK(ant_detect_lm_trusted(T0 + 1800, T0 + 3000, T0), "a clock a little ahead (within max-future): trusted");
+	OK(!ant_detect_lm_believable(T0 + 100, T0 + 200, T0, 60), "max_future 60: Date 200 s ahead, not trusted");
+	OK(ant_detect_lm_believable(Y2100, Y2101, T0, -1), "max_future < 0: the rule is off");
+
+	ant_detect_state_init(&st);
+	in = ok200(1, Y2100, Y2101);
+	ant_detect_apply(&st, &in, T0, &out);
+	OK(out.updated && st.last_modified == T0, "Date 2101 / Last-Modified 2100: first check at our clock");
+	OK(st.detected_by == NULL && st.lm_header_time == 0, "... not \"by header\", not remembered");
+	in = ok200(2, Y2100 + 10, Y2101 + 10);
+	ant_detect_apply(&st, &in, T0 + 600, &out);
+	OK(out.updated && st.last_modified == T0 + 600, "... a change later is found by the text");
+	IS_STR(st.detected_by, "text", "... by the text rule");
+
+	ant_detect_state_init(&st);
+	in = ok200(1, Y9999, 0);
+	in.date_time = 0;
+	ant_detect_apply(&st, &in, T0, &out);
+	OK(st.last_modified == T0 && st.detected_by == NULL, "Last-Modified 9999 without Date: our clock");
+
+	/* a state an older version left: last_modified and header in 9999 */
+	ant_detect_state_init(&st);
+	st.last_ok = st.last_check = st.last_detected = T0 - 600;
+	st.last_modified = st.lm_header_time = Y9999;
+	st.detected_by = "header";
+	st.has_hash = 1;
+	st.text_hash = 1;
+	in = ok200(1, Y9999, 0);
+	ant_detect_apply(&st, &in, T0, &out);
+	OK(st.last_modified == 0 && st.lm_header_time == 0 && !out.updated,
+	   "a kept 9999 is forgotten at the next check");
+	in = ok200(2, T0 + 500, T0 + 600);
+	ant_detect_apply(&st, &in, T0 + 600, &out);
+	OK(out.updated && st.last_modified == T0 + 500, "... and a true Last-Modified wins again");
+}
+
 int main(void)
 {
-	TAP_PLAN(62);
+	TAP_PLAN(62 + 13);
+	future_headers();
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");
 	OK(ant_detect_lm_trusted(T0 - 5, T0, T0), "Last-Modified before Date trusted");
