@@ -105,9 +105,39 @@ static const char *const migrations[] = {
 
 _Static_assert(NMIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
 
+/*
+ * What happened, in our words, for the failures an operator meets (issue
+ * 15: SQLite's own text, kept as detail, says "disk I/O error" or
+ * "database disk image is malformed" without the file or what to do).
+ */
 static int dberr(ant_store *s, lb_error *err, const char *what)
 {
-	return lb_err(err, LB_EDB, "%s in '%s': %s", what, s->path, sqlite3_errmsg(s->db));
+	int rc = sqlite3_extended_errcode(s->db), sys = sqlite3_system_errno(s->db);
+	const char *lib = sqlite3_errmsg(s->db);
+
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return lb_err(err, LB_EBUSY, "database '%s' is locked by another process, "
+			      "perhaps another antenna command (%s; sqlite: %s)", s->path, what, lib);
+	case SQLITE_IOERR:
+		return lb_err(err, LB_EDB, "cannot read or write database '%s': %s (%s; sqlite: %s)",
+			      s->path, sys ? strerror(sys) : "I/O error", what, lib);
+	case SQLITE_FULL:
+		return lb_err(err, LB_EDB, "disk full: cannot write database '%s' (%s; sqlite: %s)",
+			      s->path, what, lib);
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return lb_err(err, LB_EDB, "database '%s' is damaged: restore a backup; 'antenna "
+			      "check-db' tells more (%s; sqlite: %s)", s->path, what, lib);
+	case SQLITE_READONLY:
+		return lb_err(err, LB_EDB, "database '%s' cannot be written: read-only file or "
+			      "directory (%s; sqlite: %s)", s->path, what, lib);
+	case SQLITE_NOMEM:
+		return lb_err(err, LB_ENOMEM, "out of memory (%s in '%s')", what, s->path);
+	default:
+		return lb_err(err, LB_EDB, "%s in '%s': %s", what, s->path, lib);
+	}
 }
 
 static int exec(ant_store *s, const char *sql, lb_error *err)

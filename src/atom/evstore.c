@@ -55,10 +55,29 @@ static const char *const migrations[] = {
 
 static int fail(atom_evstore *st, lb_error *err, int rc, const char *what)
 {
-	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+	const char *lib = st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc);
+
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
 		return lb_err(err, LB_EBUSY, "state file '%s' is locked by another run", st->name);
-	return lb_err(err, LB_EDB, "state file '%s': %s: %s", st->name, what,
-		      st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+	/* issue 15: what happened in our words, SQLite's text as detail */
+	case SQLITE_IOERR:
+		return lb_err(err, LB_EDB, "cannot read or write state file '%s' (%s; sqlite: %s)",
+			      st->name, what, lib);
+	case SQLITE_FULL:
+		return lb_err(err, LB_EDB, "disk full: cannot write state file '%s' (%s; sqlite: %s)",
+			      st->name, what, lib);
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return lb_err(err, LB_EDB, "state file '%s' is damaged: restore a backup (%s; sqlite: %s)",
+			      st->name, what, lib);
+	case SQLITE_READONLY:
+		return lb_err(err, LB_EDB, "state file '%s' cannot be written: read-only (%s; sqlite: %s)",
+			      st->name, what, lib);
+	default:
+		return lb_err(err, LB_EDB, "state file '%s': %s: %s", st->name, what, lib);
+	}
 }
 
 static int exec(atom_evstore *st, const char *sql, lb_error *err)

@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 27
+plan 31
 tmpdir antenna-hostile
 start_server 300
 NOW=$(date +%s)
@@ -110,3 +110,32 @@ $A -d "$D" update > /dev/null 2>&1
 e=$(jget "$D" "http://127.0.0.1:1/refused.html" last_error)
 case $e in "connection refused: "*) ok "a refused connection says so" ;; *) notok "a refused connection says so" "$e" ;; esac
 
+# ---- §3: SQLite's messages in our words ------------------------------------------------
+C=$T/c.db
+$A -d "$C" init > /dev/null
+for i in 1 2 3 4 5 6 7 8; do $A -d "$C" add "http://example.com/$i.html" --title "$(printf '%0500d' 0)" > /dev/null; done
+$PY - "$C" <<'EOF'
+import os, sys
+f = open(sys.argv[1], "r+b")
+for off in range(3 * 4096, os.path.getsize(sys.argv[1]), 4096):
+    f.seek(off); f.write(b"\x0d\x00\x01\xff\xff" + b"\xee" * 4091)
+EOF
+$A -d "$C" list > /dev/null 2> "$T/err"
+is "a damaged database: exit 2" $? 2
+check "... named as damaged, with what to do and SQLite's words as detail" \
+	grep -q "database '$C' is damaged: restore a backup; 'antenna check-db' tells more (.*sqlite: database disk image is malformed)" "$T/err"
+L2=$T/l.db
+$A -d "$L2" init > /dev/null
+$PY - "$L2" "$T/locked" <<'EOF' &
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+time.sleep(8)
+EOF
+HOLDER=$!
+i=0; while [ ! -f "$T/locked" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+$A -d "$L2" add "$U/x.html" > /dev/null 2> "$T/err"
+is "a locked database: exit 2" $? 2
+check "... named as locked by another process" grep -q "database '$L2' is locked by another process" "$T/err"
+wait "$HOLDER"
