@@ -82,7 +82,7 @@ typedef struct ant_detect_outcome {
 } ant_detect_outcome;
 
 /* Is a Last-Modified trustworthy?  Not when it is the response's Date or
- * later, nor our clock or later when there is no Date; and (issue 15) not
+ * later, nor our clock or later when there is no Date; and not
  * when it, or the response's Date, is more than max_future ahead of our
  * clock (the one --max-future rule, lirs_merge_future(): a server whose
  * clock runs ahead says nothing about when its page changed).  Such a

@@ -1,5 +1,6 @@
 /*
- * ant_limits.h: how much of a text the antenna takes in (issue 15 §1).
+ * ant_limits.h: how much of a text the antenna takes in, so that one
+ * hostile page (an 8 MB <title>) cannot make every published file huge.
  *
  * Every text that comes from outside -- a page's <title>, a feed's entry
  * title, a title or author relayed by a LIRS, HINA-DI or Atom source or

@@ -29,7 +29,8 @@ int ant_detect_lm_believable(int64_t lm_time, int64_t date_time, int64_t now,
 {
 	if (lm_time <= 0)
 		return 0;
-	/* issue 15: the --max-future rule judges the page's headers too */
+	/* the --max-future rule judges the page's headers too: a server whose
+	 * clock runs ahead would otherwise win for ever */
 	if (lirs_merge_future(lm_time, now, max_future) ||
 	    (date_time > 0 && lirs_merge_future(date_time, now, max_future)))
 		return 0;
@@ -163,7 +164,7 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 		ant_detect_schedule_error(st, now, in->retry_after);
 		return;
 	}
-	/* issue 15: a time from the future that an older version kept (a
+	/* a time from the future that an older version kept (a
 	 * Last-Modified of 9999) is forgotten, or it would win for ever */
 	if (lirs_merge_future(st->lm_header_time, now, in->max_future))
 		st->lm_header_time = 0;

@@ -175,7 +175,7 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *arg)
 		x->header_bytes = 0;
 		x->headers_done = 0;
 	}
-	/* Our limit on one response's header block (issue 15): stop before
+	/* Our limit on one response's header block: stop before
 	 * libcurl's own, which it reports as "Out of memory". */
 	x->header_bytes += n;
 	if (x->header_bytes > x->max_header) {
@@ -489,7 +489,7 @@ static const char *kind_text(ant_fetch_errkind k)
 }
 
 /*
- * What happened, in our words (issue 15): libcurl's own text (kept after
+ * What happened, in our words: libcurl's own text (kept after
  * it as detail) says "Out of memory" for a header over its limit and
  * "Failure when receiving data from the peer" for a reset connection.
  */

@@ -1057,7 +1057,7 @@ static void sax_text(void *ctx, const xmlChar *ch, int len)
 	if (f->virt)   /* text after </html>: the tree builder dropped it */
 		return;
 	/* A little past ANT_MAX_TITLE characters is enough: ant_clip() cuts it
-	 * (an 8 MB <title> is not kept, issue 15). */
+	 * (an 8 MB <title> is not kept). */
 	if (f->title && w->title.len < TITLE_TAKEN) {
 		size_t n = (size_t)len < TITLE_TAKEN - w->title.len ? (size_t)len
 								   : TITLE_TAKEN - w->title.len;

@@ -61,7 +61,7 @@ static int fail(atom_evstore *st, lb_error *err, int rc, const char *what)
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
 		return lb_err(err, LB_EBUSY, "state file '%s' is locked by another run", st->name);
-	/* issue 15: what happened in our words, SQLite's text as detail */
+	/* what happened in our words, SQLite's text as detail */
 	case SQLITE_IOERR:
 		return lb_err(err, LB_EDB, "cannot read or write state file '%s' (%s; sqlite: %s)",
 			      st->name, what, lib);

@@ -223,7 +223,7 @@ static size_t longest_line(const char *s, size_t n)
  * emit_line() for a record: a record with a line (as encoded) our reader
  * would skip at its default limit (LIRS_DEFAULT_MAX_LINE: line-too-long)
  * is left out and counted instead, so that every record written is read
- * back whole (issue 15).
+ * back whole.
  */
 static int emit_record(lirs_writer *w)
 {

@@ -1,9 +1,9 @@
 #!/bin/sh
-# Issue 15, "A. Hostile input", end to end against the loopback test server:
+# Hostile input, end to end against the loopback test server:
 # a giant <title> is clipped to ANT_MAX_TITLE and every published file stays
-# small and readable (§1); a Last-Modified or Date from the future is not
-# believed (§2); a response header over the limits is named as such, not
-# as libcurl's "Out of memory" (§3).
+# small and readable; a Last-Modified or Date from the future is not
+# believed; a response header over the limits is named as such, not
+# as libcurl's "Out of memory"; SQLite's failures are said in our words.
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
@@ -15,7 +15,7 @@ NOW=$(date +%s)
 D=$T/h.db
 $A -d "$D" init --title "Hostile" --base http://example.com/ant/ > /dev/null || { notok "init"; exit 1; }
 
-# ---- §1: an 8 MB <title> ---------------------------------------------------------
+# ---- an 8 MB <title> ---------------------------------------------------------
 $PY - "$WWW/big.html" <<'EOF'
 import sys
 t = ("長いタイトル, \\ " + "x" * 40) * 125000          # ~7.9 MB, multi-byte and escapes
@@ -55,7 +55,7 @@ is "a URL over 8000 bytes is refused at add: exit 2, named" "$?:$(grep -c "URL l
 $A -d "$D" remove "$U/big.html" > /dev/null
 $A -d "$D" remove "$U/t.html" > /dev/null
 
-# ---- §2: dates from the future -------------------------------------------------
+# ---- dates from the future -------------------------------------------------
 echo "<html><head><title>F1</title></head><body><p>one</p></body></html>" > "$WWW/f1.html"
 printf 'Last-Modified: Fri, 31 Dec 9999 23:59:59 GMT\nDate: none\n' > "$WWW/f1.html.hdr"
 echo "<html><head><title>F2</title></head><body><p>two</p></body></html>" > "$WWW/f2.html"
@@ -85,7 +85,7 @@ is "lirs validate finds nothing from the future in lirs.gz" "$(grep -ci 'future'
 $A -d "$D" remove "$U/f1.html" > /dev/null
 $A -d "$D" remove "$U/f2.html" > /dev/null
 
-# ---- §3: response headers over the limits ------------------------------------------
+# ---- response headers over the limits ------------------------------------------
 for p in h1 h2 h3; do echo "<html><head><title>$p</title></head><body>$p</body></html>" > "$WWW/$p.html"; done
 echo "Big-Header: X-Huge 1048576" > "$WWW/h1.html.hdr"
 echo "Big-Header: ETag 512000" > "$WWW/h2.html.hdr"
@@ -110,7 +110,7 @@ $A -d "$D" update > /dev/null 2>&1
 e=$(jget "$D" "http://127.0.0.1:1/refused.html" last_error)
 case $e in "connection refused: "*) ok "a refused connection says so" ;; *) notok "a refused connection says so" "$e" ;; esac
 
-# ---- §3: SQLite's messages in our words ------------------------------------------------
+# ---- SQLite's messages in our words ------------------------------------------------
 C=$T/c.db
 $A -d "$C" init > /dev/null
 for i in 1 2 3 4 5 6 7 8; do $A -d "$C" add "http://example.com/$i.html" --title "$(printf '%0500d' 0)" > /dev/null; done

@@ -27,7 +27,7 @@
  *   Date: <date>                sent as written instead of "now"
  *   Date: none                  no Date header at all
  *   Big-Header: NAME BYTES      a header NAME whose value is BYTES of 'x'
- *                               (a 1 MB line, a 500 KB ETag: issue 15)
+ *                               (a 1 MB line, a 500 KB ETag)
  *   No-Validators: 1            no ETag, no Last-Modified, never 304
  *   Precondition-Failed: 1      412 to any conditional request
  *   Delay-Ms: 5000              wait this long before answering

@@ -216,7 +216,7 @@ static void imported(void)
 	OK(out.updated && st.last_modified == T0 - 100, "imported time, newer Last-Modified: a real update");
 }
 
-/* issue 15 §2: the --max-future rule judges the page's own headers. */
+/* The --max-future rule judges the page's own headers. */
 #define Y9999 253402300799LL   /* Fri, 31 Dec 9999 23:59:59 GMT */
 #define Y2100 4102444800LL     /* Fri, 01 Jan 2100 00:00:00 GMT */
 #define Y2101 4133980800LL     /* Sat, 01 Jan 2101 00:00:00 GMT */

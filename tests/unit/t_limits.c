@@ -1,5 +1,5 @@
 /*
- * t_limits.c: issue 15 §1, hostile lengths.  Every text the antenna takes
+ * t_limits.c: hostile lengths.  Every text the antenna takes
  * in is clipped to its limit on a character boundary (ant_limits.h), and
  * every record a writer writes is read back whole by our reader with its
  * default limits: a property over titles of 0 bytes to 10 MB, authors,
