@@ -25,7 +25,8 @@ static const char help[] =
 	"      --gzip             with --format lirs or di: gzip the output\n"
 	"      --max-decoded BYTES  stop an input that decodes to more (default 1G;\n"
 	"                         K, M, G suffixes)\n"
-	"      --max-line BYTES   skip longer lines (default 1M)\n"
+	"      --max-line BYTES   skip longer lines (default 1M); with --format lirs or\n"
+	"                         di, a record written with a longer line is left out\n"
 	"  -h, --help             show this help\n"
 	"\n"
 	"Records that cannot be read are skipped with a diagnostic on standard error\n"
@@ -216,6 +217,7 @@ int cmd_cat(int argc, char **argv)
 		if (!charset_given)
 			wo.utf8 = 1;   /* as tama wrote it */
 	}
+	wo.max_line = ro.max_line;   /* what it reads whole, it writes whole */
 	if ((c.fmt == FMT_LIRS || c.fmt == FMT_DI) && !(c.w = lirs_writer_new(&wo))) {
 		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));
 		return CLI_FATAL;

@@ -106,8 +106,8 @@ void lirscmd_writer_warnings(const lirs_writer *w)
 		cli_error("warning: %lu records without a URL or with more than %d extra fields "
 			  "left out (HINA-DI cannot hold them)", n, LIRS_DI_MAX_EXTRA);
 	if ((n = lirs_writer_too_long(w)) > 0)
-		cli_error("warning: %lu records with a line longer than %zu bytes left out "
-			  "(a LIRS reader skips such a line)", n, LIRS_DEFAULT_MAX_LINE);
+		cli_error("warning: %lu records with a line longer than --max-line left out "
+			  "(a LIRS reader skips such a line; default %zu bytes)", n, LIRS_DEFAULT_MAX_LINE);
 	if ((n = lirs_writer_substituted(w)) > 0)
 		cli_error("warning: %lu vendor characters (NEC/IBM extensions) written as their "
 			  "readable forms (e.g. ① as (1), 髙 as 高; use --charset euc-jp-ms "

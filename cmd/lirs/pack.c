@@ -14,7 +14,8 @@
 #include "lirs_pack.h"
 
 static const char help[] =
-	"usage: lirs pack [-o FILE] [--format lirs|di] [--charset CS] [--utf8|--euc-jp] [--no-gzip] [FILE]\n"
+	"usage: lirs pack [-o FILE] [--format lirs|di] [--charset CS] [--utf8|--euc-jp] [--no-gzip]\n"
+	"                 [--max-line BYTES] [FILE]\n"
 	"\n"
 	"Read JSON Lines records (the shape 'lirs cat' writes; FILE - or no FILE is\n"
 	"standard input) and write them as a LIRS 2.1 file: EUC-JP, gzip.\n"
@@ -32,6 +33,8 @@ static const char help[] =
 	"                         euc-jp-ms (keep their vendor codes), utf-8\n"
 	"      --utf8             write UTF-8 instead of EUC-JP (--charset utf-8)\n"
 	"      --no-gzip          write plain text\n"
+	"      --max-line BYTES   leave out (with a warning) a record with a longer\n"
+	"                         line, which a reader would skip (default 1M)\n"
 	"  -h, --help             show this help\n"
 	"\n"
 	"Characters EUC-JP cannot hold are written as U+3013, those it holds only as\n"
@@ -133,7 +136,7 @@ static int run_to_file(pack *p, lirs_writer_opts *wo, FILE *in, const char *out)
 
 int cmd_pack(int argc, char **argv)
 {
-	enum { O_UTF8 = 256, O_NOGZIP, O_EUCJP, O_CHARSET };
+	enum { O_UTF8 = 256, O_NOGZIP, O_EUCJP, O_CHARSET, O_MAXLINE };
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
@@ -141,6 +144,7 @@ int cmd_pack(int argc, char **argv)
 		{ "euc-jp", no_argument, NULL, O_EUCJP },
 		{ "no-gzip", no_argument, NULL, O_NOGZIP },
 		{ "charset", required_argument, NULL, O_CHARSET },
+		{ "max-line", required_argument, NULL, O_MAXLINE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -166,6 +170,10 @@ int cmd_pack(int argc, char **argv)
 			if (lirscmd_parse_charset(help, optarg, &wo) < 0)
 				return CLI_FATAL;
 			charset = wo.utf8;
+			break;
+		case O_MAXLINE:
+			if (cli_parse_size("--max-line", optarg, &wo.max_line) < 0)
+				return CLI_FATAL;
 			break;
 		case 'h': return cli_help(help);
 		default: return CLI_FATAL;

@@ -82,11 +82,11 @@ typedef struct ant_detect_outcome {
 } ant_detect_outcome;
 
 /* Is a Last-Modified trustworthy?  Not when it is the response's Date or
- * later, nor our clock or later when there is no Date; and not
- * when it, or the response's Date, is more than max_future ahead of our
- * clock (the one --max-future rule, lirs_merge_future(): a server whose
- * clock runs ahead says nothing about when its page changed).  Such a
- * header counts as no Last-Modified: the other rules decide. */
+ * later, nor our clock or later when there is no Date; and not when it is
+ * more than max_future ahead of our clock (the one --max-future rule,
+ * lirs_merge_future()): such a header counts as no Last-Modified, the
+ * other rules decide.  A Date that far ahead (a server whose clock runs
+ * ahead) counts as no Date. */
 int ant_detect_lm_believable(int64_t lm_time, int64_t date_time, int64_t now,
 			     int64_t max_future);
 /* ant_detect_lm_believable() with the default max_future. */

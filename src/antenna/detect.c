@@ -30,11 +30,12 @@ int ant_detect_lm_believable(int64_t lm_time, int64_t date_time, int64_t now,
 	if (lm_time <= 0)
 		return 0;
 	/* the --max-future rule judges the page's headers too: a server whose
-	 * clock runs ahead would otherwise win for ever */
-	if (lirs_merge_future(lm_time, now, max_future) ||
-	    (date_time > 0 && lirs_merge_future(date_time, now, max_future)))
+	 * clock runs ahead would otherwise win for ever.  A Last-Modified that
+	 * far ahead is not believed; nor is a Date: the Last-Modified is then
+	 * judged against our clock, as when there is no Date. */
+	if (lirs_merge_future(lm_time, now, max_future))
 		return 0;
-	if (date_time > 0)
+	if (date_time > 0 && !lirs_merge_future(date_time, now, max_future))
 		return lm_time < date_time;
 	return lm_time < now;
 }

@@ -250,6 +250,9 @@ typedef struct lirs_writer_opts {
 	int64_t date;            /* DI: the header's Date (Unix time), 0 = none */
 	int euc_jp_ms;           /* write EUC-JP-MS: NEC and IBM extension codes
 				  * (①, ㈱, 髙) as such, not their readable forms */
+	size_t max_line;         /* a record with a longer line is left out (the
+				  * reader with this max_line would skip it);
+				  * 0 = LIRS_DEFAULT_MAX_LINE */
 } lirs_writer_opts;
 
 typedef struct lirs_writer lirs_writer;
@@ -263,8 +266,8 @@ int lirs_writer_comment(lirs_writer *w, const char *text);
  * and LF.  Characters EUC-JP cannot hold become U+3013 and are counted;
  * characters EUC-JP holds only as a look-alike are written so and counted;
  * vendor characters take their readable forms and are counted (unless
- * euc_jp_ms).  A record with a line longer than LIRS_DEFAULT_MAX_LINE is
- * left out and counted (lirs_writer_too_long()).
+ * euc_jp_ms).  A record with a line longer than max_line is left out and
+ * counted (lirs_writer_too_long()).
  */
 int lirs_writer_add(lirs_writer *w, const lirs_record *r);
 /* Flushes everything, writes the gzip trailer.  Call once. */
@@ -282,8 +285,9 @@ unsigned long lirs_writer_approximated(const lirs_writer *w);
  * more than LIRS_DI_MAX_EXTRA extra fields (a DI reader would skip them). */
 unsigned long lirs_writer_skipped(const lirs_writer *w);
 /* Records left out because one of their lines, as encoded, is longer than
- * LIRS_DEFAULT_MAX_LINE: our reader would skip it (line-too-long), so the
- * writer never writes it; every record written is read back whole. */
+ * max_line (default LIRS_DEFAULT_MAX_LINE): our reader would skip it
+ * (line-too-long), so the writer never writes it; every record written is
+ * read back whole by a reader with the same max_line. */
 unsigned long lirs_writer_too_long(const lirs_writer *w);
 /*
  * Vendor characters (NEC row 13, IBM extensions) written so far as their

@@ -221,7 +221,7 @@ static size_t longest_line(const char *s, size_t n)
 
 /*
  * emit_line() for a record: a record with a line (as encoded) our reader
- * would skip at its default limit (LIRS_DEFAULT_MAX_LINE: line-too-long)
+ * would skip (over max_line, by default LIRS_DEFAULT_MAX_LINE: line-too-long)
  * is left out and counted instead, so that every record written is read
  * back whole.
  */
@@ -237,7 +237,8 @@ static int emit_record(lirs_writer *w)
 				      &w->replaced, &w->approx, &w->subst);
 	if (r < 0)
 		return w->err = LIRS_ENOMEM;
-	if (longest_line(w->batch.data + start, w->batch.len - start) > LIRS_DEFAULT_MAX_LINE) {
+	if (longest_line(w->batch.data + start, w->batch.len - start) >
+	    (w->o.max_line ? w->o.max_line : LIRS_DEFAULT_MAX_LINE)) {
 		w->batch.len = start;
 		w->batch.data[start] = '\0';
 		w->too_long++;

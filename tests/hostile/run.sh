@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 31
+plan 33
 tmpdir antenna-hostile
 start_server 300
 NOW=$(date +%s)
