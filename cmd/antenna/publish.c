@@ -32,6 +32,9 @@ static void lirs_warnings(const ant_pub_lirs_counts *n)
 		cli_error("warning: lirs.gz: %lu vendor characters (NEC/IBM extensions) written as "
 			  "their readable forms (e.g. ① as (1), 髙 as 高; 'antenna init --charset "
 			  "euc-jp-ms' keeps them)", n->substituted);
+	if (n->too_long)
+		cli_error("warning: lirs.gz: %lu records left out: a line longer than a LIRS reader "
+			  "keeps (1 MiB)", n->too_long);
 }
 
 /* Archives a pruned history cannot give again (ant_publish_result). */

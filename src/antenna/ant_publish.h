@@ -44,11 +44,12 @@ typedef struct ant_pub_site {
 } ant_pub_site;
 
 /* What ant_publish_lirs() wrote that is not exactly the page's text (lirs(5),
- * "Writing EUC-JP"): the writer's three counts. */
+ * "Writing EUC-JP"): the writer's counts. */
 typedef struct ant_pub_lirs_counts {
 	unsigned long replaced;       /* as U+3013 */
 	unsigned long approximated;   /* as a look-alike */
 	unsigned long substituted;    /* vendor characters as readable forms */
+	unsigned long too_long;       /* records left out: a line a reader would skip */
 } ant_pub_lirs_counts;
 
 /*

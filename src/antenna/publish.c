@@ -654,7 +654,8 @@ static int publish_records(const char *dir, const ant_pub_site *site, const ant_
 	ok = wrc == 0;
 	if (ok && site->lirs_counts && format == LIRS_FORMAT_LIRS)   /* lirs.gz's, not sites.di.gz's (UTF-8) */
 		*site->lirs_counts = (ant_pub_lirs_counts){ lirs_writer_replaced(w),
-			lirs_writer_approximated(w), lirs_writer_substituted(w) };
+			lirs_writer_approximated(w), lirs_writer_substituted(w),
+			lirs_writer_too_long(w) };
 	if (!ok && !errno)
 		lb_err(err, wrc, "%s", w ? "the LIRS writer failed" : "out of memory");
 	rc = close_out(&f, ok, path, err);
