@@ -166,6 +166,7 @@ demo: all $(TOOL_BIN)
 	@BUILD=$(BUILD) sh data/demo/run.sh
 
 bench: all $(TOOL_BIN) $(BUILD)/bench/seed
+	@sh mk/deps.sh --tools curl:curl nginx:nginx-light
 	@BUILD=$(BUILD) sh bench/run.sh
 
 # libFuzzer targets, one per parser; FUZZ_SECONDS each, seeded from tests/.

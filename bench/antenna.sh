@@ -19,7 +19,7 @@
 #   real `antenna update` checked (so every page has an update and an Atom
 #   event): the first publish into an empty DIR (all archives written),
 #   from a fresh copy of the database each time; then a second publish.
-if want update || want publish || want update-feeds; then
+if want update || want update-floor || want publish || want update-feeds; then
 	if [ ! -x "$ANTENNA" ] || [ ! -x "$SERVER" ]; then
 		skip update "antenna or tests/tools/testserver not built"
 	else
@@ -81,6 +81,100 @@ if want update && [ -n "${SPID:-}" ]; then
 			"$N_PAGES pages, half changed; ours: $got; urlwatch: $(grep -cE '^[0-9]+\. CHANGED:' "$W/urlwatch.out") CHANGED, rss $(mib "$R/update.base") MiB; cpu ours/urlwatch $(median "$R/update.ours" 4)/$(median "$R/update.base" 4) s; server cpu $cpu0->$cpu1 s over all timed runs; wall ours $(spread "$R/update.ours"), urlwatch $(spread "$R/update.base"); rss < 64 MiB"
 	else
 		row update "$o" - - - INFO "$m" "urlwatch not installed; ours: $got"
+	fi
+fi
+
+# update-floor: `antenna update --force --jobs 64 --per-host 64` of
+#   N_FLOOR pages (10,000; quick 2,000), half changed before each run,
+#   against the fetch floor: curl --parallel --parallel-max 64 getting the
+#   same pages to /dev/null (libcurl's multi interface, no analysis, no
+#   database).  The pages are static files (the shape of the test server's
+#   /bench/N.html) served by nginx on loopback, one worker: our test
+#   server tops out at about 5,000 requests/s and would be the floor
+#   itself.  Before each run, every other page gets a new version line and
+#   a new paragraph (a real text change, new mtime and ETag).  Runs
+#   interleaved.  The ratio is what the antenna adds to fetching: page
+#   analysis, the decision, SQLite.  Target: <= 1.5x.
+floor_pages() { # floor_pages DIR N VERSION EVERY: write the pages N % EVERY == 0
+	awk -v d="$1" -v n="$2" -v v="$3" -v k="$4" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			if (i % k) continue
+			f = d "/" i ".html"
+			printf "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Bench page %d</title></head>\n<body><h1>Bench page %d</h1>\n<p>version %d: entry number %d is new today.</p>\n", i, i, v, v > f
+			for (j = 0; j < 20; j++)
+				printf "<p>Paragraph %d of page %d: the quick brown fox jumps.</p>\n", j, i > f
+			print "</body></html>" > f
+			close(f)
+		} }'
+}
+floor_nginx() { # starts nginx on a free loopback port; sets NGX_PID, FLOOR_URL
+	mkdir -p "$W/ngx/logs" "$W/ngx/tmp"
+	tries=0
+	while [ $tries -lt 10 ]; do
+		p=$(awk 'BEGIN { srand(); print 20000 + int(rand() * 30000) }')
+		cat > "$W/ngx/nginx.conf" <<NGX
+worker_processes 1;
+daemon off;
+pid $W/ngx/nginx.pid;
+error_log $W/ngx/logs/error.log;
+events { worker_connections 1024; }
+http {
+	access_log off;
+	client_body_temp_path $W/ngx/tmp/body; proxy_temp_path $W/ngx/tmp/proxy;
+	fastcgi_temp_path $W/ngx/tmp/fcgi; uwsgi_temp_path $W/ngx/tmp/uwsgi; scgi_temp_path $W/ngx/tmp/scgi;
+	types { text/html html; }
+	server { listen 127.0.0.1:$p; root $W/floor; keepalive_requests 100000; }
+}
+NGX
+		nginx -p "$W/ngx" -c "$W/ngx/nginx.conf" 2> "$W/ngx/start.err" &
+		NGX_PID=$!
+		n=0
+		while [ $n -lt 40 ]; do
+			if "$TOP/$BUILD/tools/httpget" -o /dev/null "http://127.0.0.1:$p/0.html" 2> /dev/null; then
+				FLOOR_URL=http://127.0.0.1:$p
+				return 0
+			fi
+			kill -0 $NGX_PID 2> /dev/null || break
+			sleep 0.05; n=$((n + 1))
+		done
+		kill $NGX_PID 2> /dev/null; wait $NGX_PID 2> /dev/null
+		tries=$((tries + 1))
+	done
+	return 1
+}
+if want update-floor && [ -n "${SPID:-}" ]; then
+	rm -rf "$W/floor"; mkdir -p "$W/floor"
+	floor_pages "$W/floor" "$N_FLOOR" 0 1
+	if ! command -v nginx > /dev/null 2>&1; then
+		skip update-floor "nginx not installed (make bench installs nginx-light as root)"
+	elif ! floor_nginx; then
+		skip update-floor "nginx did not start: $(tail -n 1 "$W/ngx/start.err")"
+	else
+		trap 'kill $SPID $NGX_PID 2>/dev/null; rm -rf "$OUT/.lock"' EXIT
+		DBFL=$W/floor.db
+		rm -f "$DBFL"*
+		"$ANTENNA" -d "$DBFL" init --title bench --base http://antenna.example.jp/ > /dev/null &&
+			"$TOP/$BUILD/bench/seed" "$DBFL" "$FLOOR_URL/" "$N_FLOOR" || say "update-floor: cannot create the database"
+		i=0
+		while [ $i -lt "$N_FLOOR" ]; do
+			printf 'url = "%s/%d.html"\noutput = "/dev/null"\n' "$FLOOR_URL" $i
+			i=$((i + 1))
+		done > "$W/curl.cfg"
+		CURLF="curl -s --no-progress-meter --parallel --parallel-max 64 -K '$W/curl.cfg' > /dev/null 2>&1"
+		"$ANTENNA" -d "$DBFL" update $UPD > /dev/null 2>&1 || say "update-floor: priming run failed"
+		sh -c "$CURLF" || say "update-floor: curl priming run failed"
+		i=0 v=1
+		while [ $i -lt "$REPS" ]; do
+			floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
+			"$TM" "$R/update-floor.base" sh -c "$CURLF" || say "update-floor: curl exited $?"
+			floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
+			"$TM" "$R/update-floor.ours" "$ANTENNA" -d "$DBFL" update $UPD > "$W/floor.out" 2>&1 ||
+				say "update-floor: exited $?"
+			i=$((i + 1))
+		done
+		kill $NGX_PID 2> /dev/null; wait $NGX_PID 2> /dev/null
+		report update-floor 1.5 64
+		sed -i '$ s/$/; '"$N_FLOOR"' pages on nginx, ours: '"$(tail -n 1 "$W/floor.out" | tr '/;' '  ')"'/' "$TABLE"
 	fi
 fi
 

@@ -13,7 +13,7 @@
 #   BUILD=build sh bench/run.sh          (make bench does this)
 #   BENCH_QUICK=1   smaller data, 3 repetitions: a fast smoke run
 #   BENCH_REPS=N    repetitions per measurement (default 5, quick 3)
-#   BENCH_ONLY="cat merge"  run only these (cat validate pack merge atom update update-feeds validate-growth validate-rss publish growth merge-mem growth-pages)
+#   BENCH_ONLY="cat merge"  run only these (cat validate pack merge atom update update-floor update-feeds validate-growth validate-rss publish growth merge-mem growth-pages)
 #   BENCH_OUT=DIR   where data and results go (default bench/out/$(basename $BUILD))
 set -u
 BUILD=${BUILD:-build}
@@ -31,10 +31,10 @@ NOW=1700000000
 
 if [ "$QUICK" = 1 ]; then
 	REPS=${BENCH_REPS:-3}
-	N_BIG=100000 N_MERGE=10000 N_ATOM=10000 N_PAGES=200 N_PUBLISH=10000
+	N_BIG=100000 N_MERGE=10000 N_ATOM=10000 N_PAGES=200 N_PUBLISH=10000 N_FLOOR=2000
 else
 	REPS=${BENCH_REPS:-5}
-	N_BIG=1000000 N_MERGE=100000 N_ATOM=100000 N_PAGES=1000 N_PUBLISH=10000
+	N_BIG=1000000 N_MERGE=100000 N_ATOM=100000 N_PAGES=1000 N_PUBLISH=10000 N_FLOOR=10000
 fi
 N_ATOM_SMALL=$((N_ATOM / 10)) N_ATOM_NEW=1000
 
