@@ -13,7 +13,8 @@
 
 static const char help[] =
 	"usage: antenna [-d FILE] add [--title T] [--author A] [--group G] [--ignore PATTERN]...\n"
-	"                             [--feed FEED] URL\n"
+	"                             [--only PATTERN]... [--feed FEED] [--check-url CURL]\n"
+	"                             [--no-auto-ignore] URL\n"
 	"       antenna [-d FILE] add --lirs URL\n"
 	"       antenna [-d FILE] add --atom URL\n\n"
 	"Watch the page at URL, or (--lirs) read another antenna's LIRS file at URL and\n"
@@ -24,6 +25,11 @@ static const char help[] =
 	"  --ignore PATTERN  leave a part of the page out of the text checksum (repeatable):\n"
 	"                    '#id' an element by id, '.class' elements by class, anything\n"
 	"                    else a POSIX extended regular expression over the text\n"
+	"  --only PATTERN    watch only that part of the page (repeatable; the same\n"
+	"                    patterns): a change elsewhere is no update\n"
+	"  --no-auto-ignore  learn no volatile parts of this page: every change counts\n"
+	"  --check-url CURL  fetch CURL to check the page (tama's Check-URL); URL is\n"
+	"                    what the antenna shows and links\n"
 	"  --feed FEED       the page's RSS or Atom feed (otherwise the one its HTML\n"
 	"                    advertises): its newest entry dates the page's updates\n"
 	"  --lirs            URL is a LIRS source, not a page (HINA-DI and\n"
@@ -36,22 +42,10 @@ static const char help[] =
 struct add_opts {
 	const char *title, *author, *group;
 	lb_buf ignore;     /* patterns, one per line */
-	int lirs, atom, allow_file;
-	const char *feed;
+	lb_buf only;
+	int lirs, atom, allow_file, no_auto_ignore;
+	const char *feed, *check_url;
 };
-
-static int add_ignore(struct add_opts *o, const char *pat)
-{
-	lb_error err = LB_ERROR_INIT;
-
-	if (strchr(pat, '\n'))
-		return cli_error("--ignore: a pattern cannot contain a newline"), -1;
-	if (ant_page_pattern_check(pat, &err) < 0)
-		return cli_error("--ignore: bad pattern '%s': %s", pat, lb_error_msg(&err)), -1;
-	if ((o->ignore.len && lb_buf_addc(&o->ignore, '\n') < 0) || lb_buf_adds(&o->ignore, pat) < 0)
-		return cli_error("out of memory"), -1;
-	return 0;
-}
 
 static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o)
 {
@@ -71,6 +65,10 @@ static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o
 	p.created = time(NULL);
 	p.feed_url = (char *)o->feed;
 	p.feed_by_user = o->feed != NULL;
+	p.only = o->only.data;
+	p.no_auto_ignore = o->no_auto_ignore;
+	/* the page's own URL is no separate check URL */
+	p.check_url = (char *)(o->check_url && strcmp(o->check_url, url) ? o->check_url : NULL);
 	rc = ant_store_page_add(s, &p, &err);
 	if (rc < 0)
 		cli_error("%s", lb_error_msg(&err));
@@ -109,6 +107,9 @@ int cmd_add(int argc, char **argv)
 		{ "author", required_argument, NULL, 'a' },
 		{ "group", required_argument, NULL, 'g' },
 		{ "ignore", required_argument, NULL, 'i' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "no-auto-ignore", no_argument, NULL, 'N' },
+		{ "check-url", required_argument, NULL, 'c' },
 		{ "lirs", no_argument, NULL, 'l' },
 		{ "atom", no_argument, NULL, 'A' },
 		{ "feed", required_argument, NULL, 'f' },
@@ -116,18 +117,21 @@ int cmd_add(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct add_opts o = { .ignore = LB_BUF_INIT };
+	struct add_opts o = { .ignore = LB_BUF_INIT, .only = LB_BUF_INIT };
 	ant_store *s = NULL;
 	char *key = NULL;
 	int c, rc = CLI_FATAL;
 
 	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
 		switch (c) {
-		case 'h': lb_buf_release(&o.ignore); return cli_help(help);
+		case 'h': rc = cli_help(help); goto out;
 		case 't': o.title = optarg; break;
 		case 'a': o.author = optarg; break;
 		case 'g': o.group = optarg; break;
-		case 'i': if (add_ignore(&o, optarg) < 0) goto out; break;
+		case 'i': if (antcmd_add_pattern(&o.ignore, "--ignore", optarg) < 0) goto out; break;
+		case 'o': if (antcmd_add_pattern(&o.only, "--only", optarg) < 0) goto out; break;
+		case 'N': o.no_auto_ignore = 1; break;
+		case 'c': o.check_url = optarg; break;
 		case 'l': o.lirs = 1; break;
 		case 'A': o.atom = 1; break;
 		case 'f': o.feed = optarg; break;
@@ -139,7 +143,8 @@ int cmd_add(int argc, char **argv)
 		cli_usage_error(help, optind < argc ? "one URL at a time" : "a URL is needed");
 		goto out;
 	}
-	if ((o.lirs || o.atom) && (o.title || o.author || o.group || o.ignore.len || o.feed)) {
+	if ((o.lirs || o.atom) && (o.title || o.author || o.group || o.ignore.len || o.feed ||
+				   o.only.len || o.no_auto_ignore || o.check_url)) {
 		cli_usage_error(help, o.lirs ? "--lirs takes no page options" : "--atom takes no page options");
 		goto out;
 	}
@@ -155,7 +160,8 @@ int cmd_add(int argc, char **argv)
 	ant_clip_inplace((char *)o.title, ANT_MAX_TITLE);   /* argv: writable */
 	ant_clip_inplace((char *)o.author, ANT_MAX_AUTHOR);
 	if (antcmd_check_url(argv[optind], o.allow_file) < 0 ||
-	    (o.feed && antcmd_check_url(o.feed, o.allow_file) < 0))
+	    (o.feed && antcmd_check_url(o.feed, o.allow_file) < 0) ||
+	    (o.check_url && antcmd_check_url(o.check_url, o.allow_file) < 0))
 		goto out;
 	if (!(key = antcmd_url_key(argv[optind]))) {
 		cli_error("out of memory");
@@ -167,5 +173,6 @@ out:
 	free(key);
 	ant_store_close(s);
 	lb_buf_release(&o.ignore);
+	lb_buf_release(&o.only);
 	return rc;
 }

@@ -52,6 +52,10 @@ ant_store *antcmd_open_url(const char *url, char **key);
 ant_store *antcmd_open_no_operand(int argc, char **argv, const char *help);
 /* An absolute http(s) URL, or file:// when allow_file.  0 ok, -1 (printed). */
 int antcmd_check_url(const char *url, int allow_file);
+/* Appends pat to list (page.h patterns, one per line) after checking it as
+ * --ignore and --only patterns are checked; opt names the option in the
+ * message.  0, or -1 (printed). */
+int antcmd_add_pattern(lb_buf *list, const char *opt, const char *pat);
 /* The clock, or --now. */
 int64_t antcmd_now(int64_t now_opt);
 
@@ -64,6 +68,7 @@ int cmd_list(int argc, char **argv);
 int cmd_publish(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_set(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_update(int argc, char **argv);
 /* update's options (update.c), which run passes on to it. */

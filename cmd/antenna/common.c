@@ -15,6 +15,7 @@
 #include "lb_url.h"
 #include "lirs.h"
 #include "lirs_merge.h"
+#include "ant_page.h"
 
 const char *antcmd_db_path = "antenna.db";
 
@@ -75,6 +76,21 @@ int antcmd_check_url(const char *url, int allow_file)
 	cli_error("'%s' is not an absolute http or https URL%s", url,
 		  allow_file ? " (or file:///...)" : "");
 	return -1;
+}
+
+int antcmd_add_pattern(lb_buf *list, const char *opt, const char *pat)
+{
+	lb_error err = LB_ERROR_INIT;
+
+	if (!*pat)
+		return cli_error("%s: the pattern is empty", opt), -1;
+	if (strchr(pat, '\n'))
+		return cli_error("%s: a pattern cannot contain a newline", opt), -1;
+	if (ant_page_pattern_check(pat, &err) < 0)
+		return cli_error("%s: bad pattern '%s': %s", opt, pat, lb_error_msg(&err)), -1;
+	if ((list->len && lb_buf_addc(list, '\n') < 0) || lb_buf_adds(list, pat) < 0)
+		return cli_error("out of memory"), -1;
+	return 0;
 }
 
 int64_t antcmd_now(int64_t now_opt)

@@ -149,7 +149,10 @@ static int union_ignore(ant_store_page *p, const char *add, lb_buf *tmp)
 }
 
 /* What an entry adds to an existing page; the names of the changed fields in ch. */
-static int merge_into(struct imp *m, ant_store_page *p, const ant_imp_entry *e, const char *group, lb_buf *ch)
+/* *rebase: the ANT_REBASE_* the changes need (store.h: a changed region
+ * is no update of the page). */
+static int merge_into(struct imp *m, ant_store_page *p, const ant_imp_entry *e, const char *group, lb_buf *ch,
+		      unsigned *rebase)
 {
 	int r;
 
@@ -175,11 +178,37 @@ static int merge_into(struct imp *m, ant_store_page *p, const ant_imp_entry *e, 
 	}
 	if ((r = union_ignore(p, e->ignore, &m->tmp)) < 0)
 		return -1;
-	if (r)
+	if (r) {
 		lb_buf_adds(ch, " ignore");
+		*rebase |= ANT_REBASE_TEXT;
+	}
 	if (*e->charset && !*p->force_charset) {
 		if (set_str(&p->force_charset, e->charset) < 0) return -1;
 		lb_buf_adds(ch, " charset");
+		*rebase |= ANT_REBASE_TEXT;
+	}
+	/* issue 14: the region, the feed, the check URL when the page has none */
+	if (e->only && *e->only && !*p->only) {
+		if (set_str(&p->only, e->only) < 0) return -1;
+		lb_buf_adds(ch, " only");
+		*rebase |= ANT_REBASE_TEXT;
+	}
+	if (e->feed && *e->feed && !p->feed_by_user) {
+		if (!p->feed_url || strcmp(p->feed_url, e->feed))
+			*rebase |= ANT_REBASE_FEED;
+		if (set_str(&p->feed_url, e->feed) < 0) return -1;
+		p->feed_by_user = 1;
+		lb_buf_adds(ch, " feed");
+	}
+	if (e->check_url && *e->check_url && !p->check_url) {
+		if (set_str(&p->check_url, e->check_url) < 0) return -1;
+		lb_buf_adds(ch, " check-url");
+		*rebase |= ANT_REBASE_TEXT;
+	}
+	if (e->no_auto_ignore && !p->no_auto_ignore) {
+		p->no_auto_ignore = 1;
+		lb_buf_adds(ch, " no-auto-ignore");
+		*rebase |= ANT_REBASE_TEXT;
 	}
 	return ch->len > 0;
 }
@@ -245,6 +274,11 @@ static int add_page(struct imp *m, const ant_imp_entry *e, const char *key, cons
 	p.source_url = (char *)e->url;
 	p.created = m->now;
 	p.imported = m->now;
+	p.only = (char *)(e->only ? e->only : "");
+	p.feed_url = (char *)(e->feed && *e->feed ? e->feed : NULL);
+	p.feed_by_user = p.feed_url != NULL;
+	p.check_url = (char *)(e->check_url && *e->check_url ? e->check_url : NULL);
+	p.no_auto_ignore = e->no_auto_ignore;
 	rc = ant_store_page_add(m->s, &p, &m->err);
 	if (rc == 0) {
 		m->added++;
@@ -254,22 +288,44 @@ static int add_page(struct imp *m, const ant_imp_entry *e, const char *key, cons
 		detail("group", group, "");
 		detail("ignore", e->ignore, "");
 		detail("charset", e->charset, "");
+		detail("only", p.only, "");
+		detail("feed", p.feed_url ? p.feed_url : "", "");
+		detail("check-url", p.check_url ? p.check_url : "", "");
+		if (p.no_auto_ignore)
+			printf("; no-auto-ignore");
 		putchar('\n');
 	}
 	return rc;
 }
 
-/* One entry into the database; 0, or -1 on a database error. */
-static int apply(struct imp *m, const ant_imp_entry *e)
+/* A feed or check URL of an entry: usable, or listed and dropped. */
+static const char *extra_url(struct imp *m, const ant_imp_entry *e, const char *what, const char *u)
 {
+	if (!u || !*u)
+		return NULL;
+	if (lb_url_is_http(u) || (m->allow_file && !strncmp(u, "file:///", 8)))
+		return u;
+	file_error(m, e->line, "%s '%s' of '%s' is not an absolute http or https URL; left out", what, u, e->url);
+	return NULL;
+}
+
+/* One entry into the database; 0, or -1 on a database error. */
+static int apply(struct imp *m, const ant_imp_entry *in)
+{
+	ant_imp_entry ent = *in, *e = &ent;
 	const char *group = *e->group ? e->group : m->group ? m->group : "";
 	ant_store_page p;
 	lb_buf ch = LB_BUF_INIT;
+	unsigned rebase = 0;
 	char *key;
 	int rc;
 
 	if (!url_usable(m, e))
 		return 0;
+	if (e->kind == IMP_PAGE) {
+		e->feed = extra_url(m, e, "feed", e->feed);
+		e->check_url = extra_url(m, e, "check URL", e->check_url);
+	}
 	if (!(key = antcmd_url_key(e->url)))
 		return lb_err_code(&m->err, LB_ENOMEM);
 	if (e->kind == IMP_SOURCE) {
@@ -280,8 +336,10 @@ static int apply(struct imp *m, const ant_imp_entry *e)
 	rc = ant_store_page_get(m->s, key, &p, &m->err);
 	if (rc == 0)
 		rc = add_page(m, e, key, group) < 0 ? -1 : 0;
-	else if (rc > 0 && (rc = merge_into(m, &p, e, group, &ch)) > 0) {
+	else if (rc > 0 && (rc = merge_into(m, &p, e, group, &ch, &rebase)) > 0) {
 		rc = ant_store_page_set_config(m->s, &p, &m->err);
+		if (rc == 0 && rebase)
+			rc = ant_store_page_rebaseline(m->s, p.id, rebase, &m->err);
 		if (rc == 0) {
 			m->updated++;
 			printf("%supdate page %s:%s\n", would(m), p.url, ch.data);

@@ -20,6 +20,7 @@ static const struct cli_cmd cmds[] = {
 	{ "publish", cmd_publish, "write index.html, lirs.gz and the Atom feeds into DIR" },
 	{ "remove", cmd_remove, "stop watching a page or a LIRS source" },
 	{ "run", cmd_run, "update, then publish into DIR (for cron)" },
+	{ "set", cmd_set, "change a watched page's settings, keeping its history" },
 	{ "show", cmd_show, "show one page's or source's state" },
 	{ "update", cmd_update, "check the pages that are due and read the LIRS sources" },
 };

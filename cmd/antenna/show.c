@@ -58,8 +58,14 @@ static void show_page(const ant_store_page *p, int64_t tz)
 	printf("group:          %s\n", p->group);
 	if (*p->ignore)
 		printf("ignore:         %s\n", p->ignore);  /* one per line */
+	if (*p->only)
+		printf("only:           %s\n", p->only);    /* one per line */
 	if (*p->force_charset)
 		printf("force charset:  %s\n", p->force_charset);
+	if (p->check_url)
+		printf("check url:      %s\n", p->check_url);
+	if (p->no_auto_ignore)
+		printf("auto ignore:    off (--no-auto-ignore)\n");
 	if (p->imported)
 		printf("imported:       %s\n", when(b, sizeof b, p->imported, tz));
 	printf("last modified:  %s\n", when(b, sizeof b, p->st.last_modified, tz));

@@ -1,7 +1,8 @@
 /*
  * ant_export.h: the watch list written out, so that nobody is locked in:
- * every page with its group, ignore patterns, author, forced charset and
- * the title the user set, and the LIRS sources.
+ * every page with its group, ignore patterns, author, forced charset,
+ * the title the user set, its --only patterns, the feed the user gave, its
+ * check URL and --no-auto-ignore, and the LIRS sources.
  *
  *   opml       an OPML 2.0 outline (one outline per group; the antenna's
  *              own attributes in IMP_OPML_NS); import_opml.c reads it back

@@ -26,7 +26,8 @@
 /* YAML nodes visited at most (aliases can make a small file huge). */
 #define IMPORT_MAX_NODES 1000000
 
-/* The namespace of OPML attributes antenna export adds (author, ignore, charset). */
+/* The namespace of OPML attributes antenna export adds (author, ignore,
+ * charset, only, feed, check-url, no-auto-ignore). */
 #define IMP_OPML_NS "tag:lirs-antenna,2026:opml"
 
 typedef enum {
@@ -56,6 +57,14 @@ typedef struct ant_imp_entry {
 	const char *ignore;      /* page.h patterns, one per line, "" none */
 	const char *charset;     /* forced charset label, "" none */
 	unsigned long line;      /* where the entry starts */
+	/* issue 14; NULL or "" none: */
+	const char *only;        /* page.h patterns, one per line: only these
+				    parts decide (tama's Regexp) */
+	const char *feed;        /* the page's feed, as 'add --feed' (samidare's
+				    URI when LinkURI names the page) */
+	const char *check_url;   /* fetched to check the page, url is shown
+				    (tama's Check-URL) */
+	int no_auto_ignore;      /* 'add --no-auto-ignore' */
 } ant_imp_entry;
 
 typedef enum {

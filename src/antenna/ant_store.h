@@ -28,7 +28,7 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -124,6 +124,12 @@ typedef struct ant_store_page {
 	ant_detect_state st;
 	char *force_charset;     /* page.h ant_page_analyze_forced(); "" = none */
 	int64_t imported;        /* when antenna import added it; 0 = not imported */
+	/* per-page settings (issue 14, schema 4) */
+	char *only;              /* page.h patterns, one per line: only these parts
+				    decide ('add --only'); "" = the whole page */
+	int no_auto_ignore;      /* 'add --no-auto-ignore': learn no volatile parts */
+	char *check_url;         /* the URL fetched to check the page (tama's
+				    Check-URL), or NULL: url itself */
 } ant_store_page;
 
 void ant_store_page_init(ant_store_page *p);
@@ -142,9 +148,28 @@ void ant_store_pages_free(ant_store_page *p, size_t n);
 /* Writes back everything a check or a relay changes (by id). */
 int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err);
 
-/* Writes back what the operator sets (antenna import): title and whether
- * the user set it, author, group, ignore, force_charset (by id). */
+/* Writes back what the operator sets (antenna import, antenna set): title
+ * and whether the user set it, author, group, ignore, force_charset, only,
+ * no_auto_ignore, check_url, feed_url and feed_by_user (by id).  The
+ * page's history (update times, events, excerpt) is not touched. */
 int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *err);
+
+/*
+ * After a settings change, the next check of page id is a quiet baseline
+ * (like detect.h's quiet_first, but the update times stay):
+ *   ANT_REBASE_TEXT  the text compared changed meaning (ignore, only,
+ *                    forced charset, check URL): the text fingerprint
+ *                    (text_hash, size, segments) and the validators are
+ *                    forgotten, so the next check compares with nothing
+ *                    and takes a new one without announcing an update;
+ *   ANT_REBASE_FEED  another feed: its validators and newest date are
+ *                    forgotten (a newer entry than the page's known update
+ *                    time is still an update: that is news, not settings).
+ * Either makes the page due now.  Columns added later that hold what was
+ * learned from the page's text must be reset here too.
+ */
+enum { ANT_REBASE_TEXT = 1, ANT_REBASE_FEED = 2 };
+int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error *err);
 
 /* ---- LIRS sources -------------------------------------------------------- */
 typedef struct ant_store_source {

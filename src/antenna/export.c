@@ -18,6 +18,7 @@
 #include "lb_utf8.h"
 #include "lirs_jsonw.h"
 #include "ant_import.h"
+#include "import_int.h"
 
 #define EXPORT_CHUNK 65536
 
@@ -66,14 +67,22 @@ static int xattr(lb_buf *o, const char *name, const char *v)
 	return lb_buf_addf(o, " %s=\"", name) < 0 || atom_xml_escape(o, v, 1) < 0 || lb_buf_addc(o, '"') < 0 ? -1 : 0;
 }
 
+/* A page the user gave a feed: type="rss", htmlUrl the page, xmlUrl its
+ * feed (as feed readers write it); else type="link" url. */
 static int opml_page(lb_buf *o, const ant_store_page *p, const char *indent)
 {
+	int feed = p->feed_by_user && p->feed_url;
+
 	if (lb_buf_addf(o, "%s<outline", indent) < 0 || xattr(o, "text", *p->title ? p->title : p->url) < 0 ||
 	    (p->title_set_by_user && *p->title && xattr(o, "title", p->title) < 0) ||
-	    xattr(o, "type", "link") < 0 || xattr(o, "url", p->url) < 0 ||
+	    xattr(o, "type", feed ? "rss" : "link") < 0 || xattr(o, feed ? "htmlUrl" : "url", p->url) < 0 ||
+	    (feed && xattr(o, "xmlUrl", p->feed_url) < 0) ||
 	    (*p->author && xattr(o, "antenna:author", p->author) < 0) ||
 	    (*p->ignore && xattr(o, "antenna:ignore", p->ignore) < 0) ||
-	    (*p->force_charset && xattr(o, "antenna:charset", p->force_charset) < 0))
+	    (*p->force_charset && xattr(o, "antenna:charset", p->force_charset) < 0) ||
+	    (*p->only && xattr(o, "antenna:only", p->only) < 0) ||
+	    (p->check_url && xattr(o, "antenna:check-url", p->check_url) < 0) ||
+	    (p->no_auto_ignore && xattr(o, "antenna:no-auto-ignore", "1") < 0))
 		return -1;
 	return lb_buf_adds(o, "/>\n");
 }
@@ -178,7 +187,9 @@ static int split_ignore(const char *ign, lb_buf *id, lb_buf *cls, lb_buf *text)
 {
 	while (*ign) {
 		size_t n = strcspn(ign, "\n");
-		lb_buf *b = n > 1 && ign[0] == '#' ? id : n > 1 && ign[0] == '.' ? cls : text;
+		/* "#[0-9]+ hits" is a regular expression (page.h), not an id */
+		int name = n > 1 && (ign[0] == '#' || ign[0] == '.') && ant_imp_name_ok(ign + 1, n - 1);
+		lb_buf *b = name && ign[0] == '#' ? id : name ? cls : text;
 		if (b->len && lb_buf_addc(b, ' ') < 0)
 			return -1;
 		if (b == text) {
@@ -205,21 +216,37 @@ static int split_ignore(const char *ign, lb_buf *id, lb_buf *cls, lb_buf *text)
 	return 0;
 }
 
+/*
+ * A page; what samidare has no key for in keys of ours, which samidare
+ * keeps for its templates and import_samidare.c reads: OnlyID, OnlyClass,
+ * OnlyText (as the Ignore* keys), FeedURI, CheckURI, NoAutoIgnore.
+ */
 static int yaml_page(yaml_emitter_t *e, const ant_store_page *p)
 {
 	lb_buf id = LB_BUF_INIT, cls = LB_BUF_INIT, text = LB_BUF_INIT;
+	lb_buf oid = LB_BUF_INIT, ocls = LB_BUF_INIT, otext = LB_BUF_INIT;
 	int rc = split_ignore(p->ignore, &id, &cls, &text);
 
+	if (rc == 0)
+		rc = split_ignore(p->only, &oid, &ocls, &otext);
 	if (rc == 0)
 		rc = ymap(e, 1) < 0 || ykv(e, "URI", p->url) < 0 ||
 		     (p->title_set_by_user && ykv(e, "Title", p->title) < 0) ||
 		     ykv(e, "Author", p->author) < 0 || ykv(e, "Group", p->group) < 0 ||
 		     ykv(e, "IgnoreID", id.data) < 0 || ykv(e, "IgnoreClass", cls.data) < 0 ||
 		     ykv(e, "IgnoreText", text.data) < 0 || ykv(e, "ForceCharset", p->force_charset) < 0 ||
+		     ykv(e, "OnlyID", oid.data) < 0 || ykv(e, "OnlyClass", ocls.data) < 0 ||
+		     ykv(e, "OnlyText", otext.data) < 0 ||
+		     (p->feed_by_user && p->feed_url && ykv(e, "FeedURI", p->feed_url) < 0) ||
+		     (p->check_url && ykv(e, "CheckURI", p->check_url) < 0) ||
+		     (p->no_auto_ignore && ykv(e, "NoAutoIgnore", "true") < 0) ||
 		     ymap(e, 0) < 0 ? -1 : 0;
 	lb_buf_release(&id);
 	lb_buf_release(&cls);
 	lb_buf_release(&text);
+	lb_buf_release(&oid);
+	lb_buf_release(&ocls);
+	lb_buf_release(&otext);
 	return rc;
 }
 
@@ -274,6 +301,25 @@ static int jkey(lb_buf *o, const char *k)
 	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : 0;
 }
 
+/* A pattern list as a JSON array. */
+static int json_list(lb_buf *o, const char *v)
+{
+	if (lb_buf_addc(o, '[') < 0)
+		return -1;
+	for (int first = 1; *v; first = 0) {
+		size_t n = strcspn(v, "\n");
+		if ((!first && lb_buf_addc(o, ',') < 0) || lirs_jsonw_str(o, v, n) < 0)
+			return -1;
+		v += n + (v[n] == '\n');
+	}
+	return lb_buf_addc(o, ']');
+}
+
+static int json_opt(lb_buf *o, const char *v)
+{
+	return v ? lirs_jsonw_strz(o, v) : lb_buf_adds(o, "null");
+}
+
 static int json_page(lb_buf *o, const ant_store_page *p)
 {
 	const char *ign = p->ignore;
@@ -292,6 +338,10 @@ static int json_page(lb_buf *o, const ant_store_page *p)
 		ign += n + (ign[n] == '\n');
 	}
 	if (lb_buf_addc(o, ']') < 0 || jkey(o, "force_charset") < 0 || lirs_jsonw_strz(o, p->force_charset) < 0 ||
+	    jkey(o, "only") < 0 || json_list(o, p->only) < 0 ||
+	    jkey(o, "feed") < 0 || json_opt(o, p->feed_by_user ? p->feed_url : NULL) < 0 ||
+	    jkey(o, "check_url") < 0 || json_opt(o, p->check_url) < 0 ||
+	    jkey(o, "no_auto_ignore") < 0 || lb_buf_adds(o, p->no_auto_ignore ? "true" : "false") < 0 ||
 	    jkey(o, "last_modified") < 0 || lirs_jsonw_int(o, p->st.last_modified) < 0 ||
 	    jkey(o, "last_detected") < 0 || lirs_jsonw_int(o, p->st.last_detected) < 0)
 		return -1;

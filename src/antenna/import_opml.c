@@ -10,9 +10,12 @@
  *   attribute is the operator's title.
  *   <outline> without a URL is a folder: the outlines inside it are in the
  *   group named by its title or text; nested folders are joined with "/".
- *   antenna:author, antenna:ignore (patterns, one per line) and
- *   antenna:charset, in the namespace IMP_OPML_NS, carry what OPML has no
- *   attribute for.
+ *   An entry with a page URL and an xmlUrl is that page with xmlUrl as its
+ *   feed ('antenna add --feed').
+ *   antenna:author, antenna:ignore and antenna:only (patterns, one per
+ *   line), antenna:charset, antenna:check-url and antenna:no-auto-ignore
+ *   ("1"), in the namespace IMP_OPML_NS, carry what OPML has no attribute
+ *   for.
  */
 #include "ant_import.h"
 #include "import_int.h"
@@ -35,7 +38,7 @@ typedef struct octx {
 	size_t glen[IMPORT_MAX_DEPTH + 1];   /* group length before each folder */
 	int folder[IMPORT_MAX_DEPTH + 1];    /* depth d is a folder outline */
 	int stop, err, seen_root;
-	lb_buf ign;
+	lb_buf ign, only;
 } octx;
 
 static void on_error(void *arg, xmlErrorPtr e)
@@ -68,25 +71,37 @@ static char *attr_ns(octx *c, const char *name)
 
 static int nonempty(const char *s) { return s && *s; }
 
-/* antenna:ignore: one pattern per line, each checked as 'antenna add --ignore' does. */
-static void ignore_attr(octx *c, const char *v, unsigned long line)
+/* antenna:ignore or antenna:only: one pattern per line, each checked as
+ * 'antenna add --ignore' does, into out. */
+static void patterns_attr(octx *c, lb_buf *out, const char *what, const char *v, unsigned long line)
 {
 	lb_error err = LB_ERROR_INIT;
 
-	lb_buf_reset(&c->ign);
+	lb_buf_reset(out);
 	while (v && *v) {
 		size_t n = strcspn(v, "\n");
 		lb_buf tmp = LB_BUF_INIT;
 		if (n && lb_buf_add(&tmp, v, n) == 0) {
 			if (ant_page_pattern_check(tmp.data, &err) < 0)
-				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "ignore pattern '%s': %.255s", tmp.data,
+				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "%s pattern '%s': %.255s", what, tmp.data,
 					      lb_error_msg(&err));
 			else
-				ant_imp_add_pattern(&c->ign, "", tmp.data, tmp.len);
+				ant_imp_add_pattern(out, "", tmp.data, tmp.len);
 		}
 		lb_buf_release(&tmp);
 		v += n + (v[n] == '\n');
 	}
+}
+
+/* An optional URL attribute: NULL (listed) when it is not http(s). */
+static const char *url_attr(octx *c, const char *what, const char *v, unsigned long line)
+{
+	if (!nonempty(v))
+		return NULL;
+	if (lb_url_is_http(v))
+		return v;
+	ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "%s '%s' is not an absolute http or https URL", what, v);
+	return NULL;
 }
 
 static void outline(octx *c, int depth)
@@ -94,6 +109,7 @@ static void outline(octx *c, int depth)
 	char *html = attr(c, "htmlUrl"), *url = attr(c, "url"), *xml = attr(c, "xmlUrl");
 	char *type = attr(c, "type"), *title = attr(c, "title"), *text = attr(c, "text");
 	char *author = attr_ns(c, "author"), *ign = attr_ns(c, "ignore"), *cs = attr_ns(c, "charset");
+	char *only = attr_ns(c, "only"), *check = attr_ns(c, "check-url"), *noauto = attr_ns(c, "no-auto-ignore");
 	unsigned long line = (unsigned long)xmlTextReaderGetParserLineNumber(c->r);
 	int source = type && !strcasecmp(type, "lirs");
 	const char *u = source ? (nonempty(xml) ? xml : url)
@@ -128,8 +144,17 @@ static void outline(octx *c, int depth)
 			e.title_by_user = nonempty(title);
 		}
 		e.author = author ? author : "";
-		ignore_attr(c, ign, line);
+		patterns_attr(c, &c->ign, "ignore", ign, line);
 		e.ignore = c->ign.data;
+		patterns_attr(c, &c->only, "only", only, line);
+		e.only = c->only.data;
+		/* a page with its feed (htmlUrl or url, and xmlUrl): a feed
+		 * reader's subscription, or what 'antenna export' writes for
+		 * a page given --feed */
+		if (nonempty(xml) && u != xml && strcmp(u, xml))
+			e.feed = url_attr(c, "xmlUrl", xml, line);
+		e.check_url = url_attr(c, "antenna:check-url", check, line);
+		e.no_auto_ignore = nonempty(noauto) && strcmp(noauto, "0") && strcmp(noauto, "false");
 		if (nonempty(cs)) {
 			if (ant_page_charset_check(cs, &err) < 0)
 				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "antenna:charset: %.127s",
@@ -143,6 +168,7 @@ static void outline(octx *c, int depth)
 out:
 	xmlFree(html); xmlFree(url); xmlFree(xml); xmlFree(type); xmlFree(title);
 	xmlFree(text); xmlFree(author); xmlFree(ign); xmlFree(cs);
+	xmlFree(only); xmlFree(check); xmlFree(noauto);
 }
 
 static void element(octx *c)
@@ -185,7 +211,7 @@ static void end_element(octx *c)
 
 int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o)
 {
-	octx c = { .o = o, .group = LB_BUF_INIT, .ign = LB_BUF_INIT };
+	octx c = { .o = o, .group = LB_BUF_INIT, .ign = LB_BUF_INIT, .only = LB_BUF_INIT };
 	int rc = 0;
 
 	if (len > 0x7fffffff)
@@ -209,5 +235,6 @@ int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o)
 	xmlFreeTextReader(c.r);
 	lb_buf_release(&c.group);
 	lb_buf_release(&c.ign);
+	lb_buf_release(&c.only);
 	return c.stop || c.err || rc < 0 ? -1 : 0;
 }

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <ctype.h>
 
 #include <yaml.h>
 
@@ -28,6 +30,8 @@
 enum act {
 	A_URI, A_TITLE, A_AUTHOR, A_GROUP, A_LINK, A_CLASS, A_ID, A_TEXT, A_FORCE,
 	A_UPDATEINFO, A_UNMAPPED,
+	/* keys of ours (antenna export), which samidare keeps for templates */
+	A_OCLASS, A_OID, A_OTEXT, A_FEED, A_CHECK, A_NOAUTO,
 };
 
 static const struct skey {
@@ -45,6 +49,12 @@ static const struct skey {
 	{ "IgnoreText", A_TEXT, NULL },
 	{ "ForceCharset", A_FORCE, NULL },
 	{ "UpdateInfo", A_UPDATEINFO, NULL },
+	{ "OnlyClass", A_OCLASS, NULL },
+	{ "OnlyID", A_OID, NULL },
+	{ "OnlyText", A_OTEXT, NULL },
+	{ "FeedURI", A_FEED, NULL },
+	{ "CheckURI", A_CHECK, NULL },
+	{ "NoAutoIgnore", A_NOAUTO, NULL },
 	{ "IgnorePath", A_UNMAPPED, "the antenna leaves out parts by #id, .class or a text pattern, not by element path" },
 	{ "IgnoreElement", A_UNMAPPED, "the antenna leaves out parts by #id, .class or a text pattern, not by element name" },
 	{ "DefaultCharset", A_UNMAPPED, "the antenna takes the charset from the header, a BOM, <meta> or detection" },
@@ -88,7 +98,7 @@ typedef struct sctx {
 	size_t nnodes;
 	unsigned long visited;
 	int stop, failed;
-	lb_buf ign, tmp;
+	lb_buf ign, only, tmp;
 	pending *pend;
 	size_t npend, cappend;
 } sctx;
@@ -192,7 +202,7 @@ static const struct skey *find_key(const char *k)
 }
 
 /* Whitespace-separated words of s, as samidare's split(/\s+/). */
-static void words(sctx *c, const kv *x, const char *prefix, const char *what)
+static void words(sctx *c, lb_buf *out, const kv *x, const char *prefix, const char *what)
 {
 	const char *s = sval(x->val);
 
@@ -207,7 +217,7 @@ static void words(sctx *c, const kv *x, const char *prefix, const char *what)
 		if (!ant_imp_name_ok(s, n)) {
 			if ((c->tmp.len && lb_buf_adds(&c->tmp, "', '") < 0) || lb_buf_add(&c->tmp, s, n) < 0)
 				c->failed = 1;
-		} else if (ant_imp_add_pattern(&c->ign, prefix, s, n) < 0) {
+		} else if (ant_imp_add_pattern(out, prefix, s, n) < 0) {
 			c->failed = 1;
 		}
 		s += n;
@@ -225,7 +235,7 @@ static const char *ruby_class(char c)
 }
 
 /* IgnoreText: /re/ /re/ ..., as samidare scans it (%r{/((?:[^/\\]|\\.)*)/}). */
-static void regexes(sctx *c, const kv *x)
+static void regexes(sctx *c, lb_buf *out, const kv *x)
 {
 	const char *s = sval(x->val);
 
@@ -252,11 +262,11 @@ static void regexes(sctx *c, const kv *x)
 		if (strchr(c->tmp.data, '\n') || ant_page_pattern_check(c->tmp.data, NULL) < 0) {
 			if (first_report(c, x->val))
 				ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
-					  "IgnoreText: /%s/ is not a POSIX extended regular expression",
-					  c->tmp.data);
+					  "%s: /%s/ is not a POSIX extended regular expression",
+					  sval(x->key), c->tmp.data);
 			continue;
 		}
-		if (ant_imp_add_regex(&c->ign, c->tmp.data, c->tmp.len) < 0)
+		if (ant_imp_add_regex(out, c->tmp.data, c->tmp.len) < 0)
 			c->failed = 1;
 	}
 }
@@ -289,15 +299,55 @@ static const char *text_of(sctx *c, const kv *x)
 	return sval(x->val);
 }
 
+/*
+ * A URI that names a feed by its look (samidare tells by the content, which
+ * an import cannot fetch): a last path segment ending in .rdf, .rss, .xml,
+ * .atom, or "rss", "rdf", "atom", "feed" as a word of the path or query
+ * (/feed/, index.rdf, ?mode=rss).
+ */
+static int looks_like_feed(const char *u)
+{
+	static const char *const ext[] = { ".rdf", ".rss", ".xml", ".atom" };
+	static const char *const word[] = { "rss", "rdf", "atom", "feed" };
+	const char *path = strstr(u, "://"), *end, *seg;
+
+	path = path ? strchr(path + 3, '/') : NULL;
+	if (!path)
+		return 0;
+	end = path + strcspn(path, "#");
+	seg = path;
+	for (const char *q = path; q < end && *q != '?'; q++)
+		if (*q == '/')
+			seg = q + 1;
+	for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+		size_t k = strlen(ext[i]), n = strcspn(seg, "?#");
+		if (n >= k && !strncasecmp(seg + n - k, ext[i], k))
+			return 1;
+	}
+	for (const char *q = path; q < end;) {
+		size_t n;
+		while (q < end && !isalnum((unsigned char)*q))
+			q++;
+		for (n = 0; q + n < end && isalnum((unsigned char)q[n]); n++)
+			;
+		for (size_t i = 0; i < sizeof word / sizeof *word; i++)
+			if (n == strlen(word[i]) && !strncasecmp(q, word[i], n))
+				return 1;
+		q += n;
+	}
+	return 0;
+}
+
 /* One flattened entry: its keys decide what it becomes. */
 static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_uri)
 {
 	ant_imp_entry e = { .kind = IMP_PAGE, .title = "", .author = "", .group = "",
 			.ignore = "", .charset = "", .line = line_of(at) };
-	const char *uri = bare_uri, *link = NULL;
+	const char *uri = bare_uri, *link = NULL, *feed = NULL, *check = NULL;
 	lb_error err = LB_ERROR_INIT;
 
 	lb_buf_reset(&c->ign);
+	lb_buf_reset(&c->only);
 	for (size_t i = 0; i < s->n; i++) {
 		const kv *x = &s->v[i];
 		const char *k = sval(x->key), *v;
@@ -323,9 +373,15 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 		case A_TITLE: e.title = v; e.title_by_user = 1; break;
 		case A_AUTHOR: e.author = v; break;
 		case A_GROUP: e.group = v; break;
-		case A_CLASS: words(c, x, ".", "class"); break;
-		case A_ID: words(c, x, "#", "id"); break;
-		case A_TEXT: regexes(c, x); break;
+		case A_CLASS: words(c, &c->ign, x, ".", "class"); break;
+		case A_ID: words(c, &c->ign, x, "#", "id"); break;
+		case A_TEXT: regexes(c, &c->ign, x); break;
+		case A_OCLASS: words(c, &c->only, x, ".", "class"); break;
+		case A_OID: words(c, &c->only, x, "#", "id"); break;
+		case A_OTEXT: regexes(c, &c->only, x); break;
+		case A_FEED: feed = v; break;
+		case A_CHECK: check = v; break;
+		case A_NOAUTO: e.no_auto_ignore = strcmp(v, "false") && strcmp(v, "no") && strcmp(v, "0"); break;
 		case A_FORCE:
 			if (ant_page_charset_check(v, &err) < 0) {
 				if (first_report(c, x->val))
@@ -352,11 +408,25 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 	}
 	e.url = uri;
 	if (link && e.kind == IMP_PAGE && strcmp(link, uri)) {
+		/* samidare fetches URI and shows LinkURI: a feed URI is the
+		 * page's feed, another one the URL it is checked at. */
 		e.url = link;
-		ant_imp_diagf(c->o, IMP_NOTE, e.line, 0,
-			  "LinkURI: the antenna watches '%s', the page samidare linked to, not '%s'", link, uri);
+		if (looks_like_feed(uri)) {
+			e.feed = uri;
+			ant_imp_diagf(c->o, IMP_NOTE, e.line, 0,
+				  "LinkURI: the antenna watches '%s' with '%s' as its feed", link, uri);
+		} else {
+			e.check_url = uri;
+			ant_imp_diagf(c->o, IMP_NOTE, e.line, 0,
+				  "LinkURI: the antenna shows '%s' and checks it at '%s'", link, uri);
+		}
 	}
 	e.ignore = c->ign.data;
+	e.only = c->only.data;
+	if (feed)
+		e.feed = feed;
+	if (check)
+		e.check_url = check;
 	if (c->failed || (c->o->on_entry && c->o->on_entry(c->o->ctx, &e)))
 		c->stop = 1;
 }
@@ -464,7 +534,7 @@ int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o)
 	yaml_parser_t p;
 	yaml_document_t doc;
 	yaml_node_t *root;
-	sctx c = { .o = o, .doc = &doc, .ign = LB_BUF_INIT, .tmp = LB_BUF_INIT };
+	sctx c = { .o = o, .doc = &doc, .ign = LB_BUF_INIT, .only = LB_BUF_INIT, .tmp = LB_BUF_INIT };
 	kvs none = { 0 };
 	int rc = 0;
 
@@ -498,6 +568,7 @@ int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o)
 	}
 	free(c.reported);
 	lb_buf_release(&c.ign);
+	lb_buf_release(&c.only);
 	lb_buf_release(&c.tmp);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&p);

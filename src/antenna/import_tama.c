@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ant_page.h"
 #include "atom.h"
 #include "lb_url.h"
 #include "lirs.h"
@@ -44,7 +45,7 @@ typedef struct tctx {
 	const ant_imp_opts *o;
 	int remote;
 	int stop;
-	lb_buf url, check, title, author, tmp, ign;
+	lb_buf url, check, title, author, tmp, ign, only;
 } tctx;
 
 static int deliver(tctx *c, const ant_imp_entry *e)
@@ -88,6 +89,122 @@ static int resolve(tctx *c, lb_buf *out, const char *ref, size_t n, const char *
 	return 0;
 }
 
+/*
+ * The part of a Regexp tama compares: its ( ) groups (lib/sites.rb
+ * check_keyword: the groups of the first matching line, joined), so from
+ * the first capturing group's '(' to the end of the last one.  Returns 0
+ * (the whole expression) when it has no capturing group.
+ */
+static int regexp_span(const char *s, size_t n, size_t *from, size_t *to)
+{
+	size_t first = n, last = 0, i = 0;
+	unsigned char capt[64];
+	int depth = 0;
+
+	while (i < n) {
+		if (s[i] == '\\') {
+			i += 2;
+		} else if (s[i] == '[') {
+			i++;
+			if (i < n && s[i] == '^') i++;
+			if (i < n && s[i] == ']') i++;
+			while (i < n && s[i] != ']')
+				i += s[i] == '\\' ? 2 : 1;
+			i++;
+		} else if (s[i] == '(') {
+			/* (...), (?<name>...), (?P<name>...), (?'name'...) capture */
+			int c = i + 1 >= n || s[i + 1] != '?' ||
+				(i + 3 < n && (s[i + 2] == 'P' || s[i + 2] == '\'' ||
+					       (s[i + 2] == '<' && s[i + 3] != '=' && s[i + 3] != '!')));
+			if (depth < 64)
+				capt[depth] = (unsigned char)c;
+			if (c && first == n)
+				first = i;
+			depth++;
+			i++;
+		} else if (s[i] == ')') {
+			if (depth > 0 && --depth < 64 && capt[depth])
+				last = i + 1;
+			i++;
+		} else {
+			i++;
+		}
+	}
+	if (first == n || last <= first) {
+		*from = 0;
+		*to = n;
+		return 0;
+	}
+	*from = first;
+	*to = last;
+	return 1;
+}
+
+/* Markup in a pattern: "<x", "</", "<!" (tama matched the HTML source). */
+static int names_markup(const char *s)
+{
+	for (; (s = strchr(s, '<')); s++)
+		if (isalpha((unsigned char)s[1]) || s[1] == '/' || s[1] == '!')
+			return 1;
+	return 0;
+}
+
+/* Regexp (or Option REGEXP=): the part tama compares becomes an --only
+ * pattern over the page's text, in POSIX syntax; what cannot be mapped is
+ * listed, and the entry is watched whole. */
+static void site_regexp(tctx *c, const char *v, size_t n, unsigned long line)
+{
+	lb_buf msg = LB_BUF_INIT;
+	size_t from, to;
+	char why[160];
+	lb_error err = LB_ERROR_INIT;
+	int groups, rc;
+
+	lb_buf_reset(&c->only);
+	if (!n)
+		return;
+	groups = regexp_span(v, n, &from, &to);
+	/* flags before the groups still change what they match */
+	for (size_t i = 0; i + 2 < from; i++)
+		if (v[i] == '\\')
+			i++;
+		else if (v[i] == '(' && v[i + 1] == '?' && (isalpha((unsigned char)v[i + 2]) || v[i + 2] == '-') &&
+			 v[i + 2] != 'P') {
+			ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0,
+				  "Regexp %.*s: inline flags %.3s have no POSIX equivalent: the whole page is watched",
+				  (int)n, v, v + i);
+			return;
+		}
+	rc = ant_imp_perl_to_ere(v + from, to - from, &c->tmp, why, sizeof why);
+	if (rc == -2)
+		return;
+	if (rc < 0) {
+		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0,
+			  "Regexp %.*s: %s has no POSIX equivalent: the whole page is watched", (int)n, v, why);
+		return;
+	}
+	if (ant_page_pattern_check(c->tmp.data, &err) < 0) {
+		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "Regexp %.*s: %.255s: the whole page is watched",
+			  (int)n, v, lb_error_msg(&err));
+		return;
+	}
+	if (ant_imp_add_regex(&c->only, c->tmp.data, c->tmp.len) < 0)
+		return;
+	lb_buf_addf(&msg, "Regexp %.*s: only the text matching '%s' decides (--only)", (int)n, v, c->only.data);
+	if (!groups)
+		lb_buf_adds(&msg, "; it has no ( ) group: the whole match is watched");
+	else if (from && to < n)
+		lb_buf_addf(&msg, "; '%.*s' before and '%.*s' after the ( ) are left out", (int)from, v,
+			    (int)(n - to), v + to);
+	else if (from || to < n)
+		lb_buf_addf(&msg, "; '%.*s' %s the ( ) is left out", from ? (int)from : (int)(n - to),
+			    from ? v : v + to, from ? "before" : "after");
+	if (names_markup(c->only.data))
+		lb_buf_adds(&msg, "; it names markup, but --only matches the page's text, not its HTML");
+	ant_imp_diagf(c->o, IMP_NOTE, line, 0, "%s", msg.data);
+	lb_buf_release(&msg);
+}
+
 /* One option of a site (GET, DI, NO_REMOTE, TZ=, REGEXP=, ...). */
 static void site_option(tctx *c, const char *s, size_t n, unsigned long line, int *di)
 {
@@ -104,7 +221,7 @@ static void site_option(tctx *c, const char *s, size_t n, unsigned long line, in
 	else if (k == 2 && !strncasecmp(s, "TZ", 2))
 		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "Option %.*s: the display time zone is the antenna's ('antenna init --tz-offset')", (int)n, s);
 	else if (k == 6 && !strncasecmp(s, "REGEXP", 6))
-		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "Regexp %.*s: the antenna compares the whole text, not a keyword", (int)(n > 7 ? n - 7 : 0), s + (n > 7 ? 7 : n));
+		site_regexp(c, s + (n > 7 ? 7 : n), n > 7 ? n - 7 : 0, line);
 	else if (n)
 		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "Option '%.*s' is not one tama knows", (int)n, s);
 }
@@ -122,15 +239,20 @@ static void site_options(tctx *c, const char *s, size_t n, int sep, unsigned lon
 	}
 }
 
-/* A site: a page, and with Option DI its DI file as a source. */
+/*
+ * A site: a page, and with Option DI its DI file as a source.  Check-URL
+ * (relative to URL) is what tama fetches while URL is what it shows and
+ * links: the page's check URL.
+ */
 static void site(tctx *c, const field *f, size_t nf, unsigned long line, int csv)
 {
 	ant_imp_entry e = { .kind = IMP_PAGE, .title = "", .author = "", .group = "", .ignore = "",
 			.charset = "", .line = line };
 	const field *check = NULL;
-	int di = 0;
+	int di = 0, check_ok = 0;
 
 	lb_buf_reset(&c->url);
+	lb_buf_reset(&c->only);
 	for (size_t i = 0; i < nf; i++) {
 		const field *x = &f[i];
 		if (!strcmp(x->key, "url")) set(&c->url, x->val, x->len);
@@ -138,8 +260,7 @@ static void site(tctx *c, const field *f, size_t nf, unsigned long line, int csv
 		else if (!strcmp(x->key, "author")) set(&c->author, x->val, x->len), e.author = c->author.data;
 		else if (!strcmp(x->key, "check-url")) check = x;
 		else if (!strcmp(x->key, "option")) site_options(c, x->val, x->len, csv ? '|' : ',', x->line, &di);
-		else if (!strcmp(x->key, "regexp"))
-			ant_imp_diagf(c->o, IMP_UNMAPPED, x->line, 0, "Regexp %.*s: the antenna compares the whole text, not a keyword", (int)x->len, x->val);
+		else if (!strcmp(x->key, "regexp")) site_regexp(c, x->val, x->len, x->line);
 		else if (!strcmp(x->key, "tz"))
 			ant_imp_diagf(c->o, IMP_UNMAPPED, x->line, 0, "Tz %.*s: the display time zone is the antenna's ('antenna init --tz-offset')", (int)x->len, x->val);
 		else if (x->key[0])
@@ -149,17 +270,24 @@ static void site(tctx *c, const field *f, size_t nf, unsigned long line, int csv
 		return;
 	e.url = c->url.data;
 	e.title_by_user = *e.title != '\0';
+	e.only = c->only.data;
+	if (check && check->len) {
+		if (resolve(c, &c->check, check->val, check->len, c->url.data) != 0 ||
+		    !lb_url_is_http(c->check.data))
+			ant_imp_diagf(c->o, IMP_UNMAPPED, check->line, 0, "Check-URL '%s': the antenna checks only http and https", c->check.data);
+		else
+			check_ok = 1;
+	}
+	if (check_ok && !di && strcmp(c->check.data, c->url.data))
+		e.check_url = c->check.data;
 	if (deliver(c, &e) < 0)
 		return;
-	if (check && check->len && resolve(c, &c->check, check->val, check->len, c->url.data) != 0)
-		ant_imp_diagf(c->o, IMP_UNMAPPED, check->line, 0, "Check-URL '%s': the antenna checks only http and https", c->check.data);
-	else if (di) {
-		ant_imp_entry s = { .kind = IMP_SOURCE, .url = check && check->len ? c->check.data : c->url.data,
+	if (di && (check_ok || !check || !check->len)) {
+		ant_imp_entry s = { .kind = IMP_SOURCE, .url = check_ok ? c->check.data : c->url.data,
 				.title = "", .author = "", .group = "", .ignore = "", .charset = "", .line = line };
 		ant_imp_diagf(c->o, IMP_NOTE, line, 0, "Option DI: '%s' is read as a DI source", s.url);
 		deliver(c, &s);
-	} else if (check && check->len && strcmp(c->check.data, c->url.data))
-		ant_imp_diagf(c->o, IMP_UNMAPPED, check->line, 0, "Check-URL '%s': the antenna checks the page's URL itself", c->check.data);
+	}
 }
 
 /* A remote antenna: its data file becomes a source. */
@@ -373,7 +501,7 @@ static int is_remote(const char *buf, size_t len, const char *hint, int v1)
 int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o)
 {
 	tctx c = { .o = o, .url = LB_BUF_INIT, .check = LB_BUF_INIT, .title = LB_BUF_INIT,
-		   .author = LB_BUF_INIT, .tmp = LB_BUF_INIT, .ign = LB_BUF_INIT };
+		   .author = LB_BUF_INIT, .tmp = LB_BUF_INIT, .ign = LB_BUF_INIT, .only = LB_BUF_INIT };
 	lb_buf ant_store = LB_BUF_INIT;
 	size_t pos = 0, n;
 	const char *b;
@@ -386,6 +514,7 @@ int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o)
 		parse_v0(&c, buf, len, &ant_store);
 	lb_buf_release(&c.url); lb_buf_release(&c.check); lb_buf_release(&c.title);
 	lb_buf_release(&c.author); lb_buf_release(&c.tmp); lb_buf_release(&c.ign);
+	lb_buf_release(&c.only);
 	lb_buf_release(&ant_store);
 	return c.stop ? -1 : 0;
 }

@@ -100,6 +100,16 @@ static const char *const migrations[] = {
 	" prev_url TEXT,"
 	" entries INTEGER NOT NULL DEFAULT 0,"
 	" read_at INTEGER NOT NULL DEFAULT 0);",
+	/* 3 -> 4: issue 14, per-page settings: the region watched (only:
+	 * page.h patterns, one per line, like ignore; "" = the whole page),
+	 * automatic ignoring turned off (no_auto_ignore), and the URL fetched
+	 * to check the page when it is not the page's own (check_url: tama's
+	 * Check-URL, samidare's URI beside a LinkURI; NULL = url).  One
+	 * statement per column: later issue-14 columns are appended here
+	 * until this migration is released. */
+	"ALTER TABLE pages ADD COLUMN only TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN no_auto_ignore INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN check_url TEXT;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -492,7 +502,7 @@ int64_t ant_store_config_int(ant_store *s, const char *key, int64_t dflt)
 	" last_error, last_status, next_check, interval, error_count, recheck, created," \
 	" force_charset, imported," \
 	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
-	" segments"
+	" segments, only, no_auto_ignore, check_url"
 
 void ant_store_page_init(ant_store_page *p)
 {
@@ -508,6 +518,7 @@ void ant_store_page_release(ant_store_page *p)
 	free(p->force_charset);
 	free(p->feed_url); free(p->feed_etag); free(p->feed_lm_header); free(p->ant_feed_error);
 	free(p->excerpt); free(p->segs);
+	free(p->only); free(p->check_url);
 	ant_store_page_init(p);
 }
 
@@ -600,8 +611,12 @@ static int page_from_row(sqlite3_stmt *st, ant_store_page *p)
 	p->st.feed_time = sqlite3_column_int64(st, 33);
 	p->ant_feed_error = col_dup(st, 34, 1);
 	p->excerpt = col_dup(st, 35, 0);
+	p->only = col_dup(st, 37, 0);
+	p->no_auto_ignore = sqlite3_column_int(st, 38);
+	p->check_url = col_dup(st, 39, 1);
 	if (blob_dup(st, 36, &p->segs, &p->nsegs) < 0 || !p->url || !p->url_key || !p->title ||
-	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset) {
+	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset ||
+	    !p->only) {
 		ant_store_page_release(p);
 		return -1;
 	}
@@ -614,10 +629,14 @@ int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
 	int rc;
 
 	if ((rc = prep(s, &st, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
-		       " grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported)"
-		       " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)",
+		       " grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported,"
+		       " only, no_auto_ignore, check_url)"
+		       " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
 		       err)) < 0)
 		return rc;
+	bind_text(st, 14, p->only ? p->only : "");
+	sqlite3_bind_int(st, 15, p->no_auto_ignore);
+	bind_text(st, 16, p->check_url && *p->check_url ? p->check_url : NULL);
 	bind_text(st, 12, p->force_charset ? p->force_charset : "");
 	sqlite3_bind_int64(st, 13, p->imported);
 	bind_text(st, 1, p->url);
@@ -809,7 +828,8 @@ int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *e
 	int rc;
 
 	if ((rc = prep(s, &st, "UPDATE pages SET title=?2, title_set_by_user=?3, author=?4, grp=?5,"
-		       " ignore=?6, force_charset=?7 WHERE id=?1", err)) < 0)
+		       " ignore=?6, force_charset=?7, only=?8, no_auto_ignore=?9, check_url=?10,"
+		       " feed_url=?11, feed_by_user=?12 WHERE id=?1", err)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, p->id);
 	bind_text(st, 2, p->title ? p->title : "");
@@ -818,8 +838,44 @@ int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *e
 	bind_text(st, 5, p->group ? p->group : "");
 	bind_text(st, 6, p->ignore ? p->ignore : "");
 	bind_text(st, 7, p->force_charset ? p->force_charset : "");
+	bind_text(st, 8, p->only ? p->only : "");
+	sqlite3_bind_int(st, 9, p->no_auto_ignore);
+	bind_text(st, 10, p->check_url && *p->check_url ? p->check_url : NULL);
+	bind_text(st, 11, p->feed_url && *p->feed_url ? p->feed_url : NULL);
+	sqlite3_bind_int(st, 12, p->feed_by_user);
 	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
+	return rc < 0 ? rc : 0;
+}
+
+int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (what & ANT_REBASE_TEXT) {
+		/* No fingerprint to compare with: the next check takes one and
+		 * announces nothing (detect.h: no text hash, no size).  Without
+		 * validators the next answer is a 200, not a 304 that would put
+		 * the new baseline off. */
+		if ((rc = prep(s, &st, "UPDATE pages SET text_hash=NULL, content_length=-1, segments=NULL,"
+			       " etag=NULL, last_modified_header=NULL, next_check=0 WHERE id=?1", err)) < 0)
+			return rc;
+		sqlite3_bind_int64(st, 1, id);
+		rc = step_done(s, st, err);
+		sqlite3_finalize(st);
+		if (rc < 0)
+			return rc;
+	}
+	if (what & ANT_REBASE_FEED) {
+		/* Another feed: what the old one said is not comparable. */
+		if ((rc = prep(s, &st, "UPDATE pages SET feed_etag=NULL, feed_lm_header=NULL, feed_time=0,"
+			       " feed_error=NULL, next_check=0 WHERE id=?1", err)) < 0)
+			return rc;
+		sqlite3_bind_int64(st, 1, id);
+		rc = step_done(s, st, err);
+		sqlite3_finalize(st);
+	}
 	return rc < 0 ? rc : 0;
 }
 

@@ -675,16 +675,20 @@ static int analyze(struct upd *u, ant_store_page *p, const ant_fetch_result *res
 {
 	ant_page_info info;
 	ant_page_prev prev = { p->segs, p->nsegs, u->o->excerpt_max };
-	size_t nign;
-	char **ign;
+	ant_page_opts o = { .forced_charset = p->force_charset, .prev = &prev };
+	char **ign, **only;
 	int rc;
 
 	if (!is_html(res->content_type))
 		return 0;
-	ign = split_ignore(p->ignore, &nign);
-	rc = ant_page_analyze_excerpt(res->body, res->len, res->content_type, p->force_charset,
-				  (const char *const *)ign, nign, &prev, &info, NULL);
+	/* the page's ignore and --only patterns (one per line) */
+	ign = split_ignore(p->ignore, &o.nignore);
+	only = split_ignore(p->only, &o.nonly);
+	o.ignore = (const char *const *)ign;
+	o.only = (const char *const *)only;
+	rc = ant_page_analyze2(res->body, res->len, res->content_type, &o, &info, NULL);
 	free(ign);
+	free(only);
 	if (rc < 0)
 		return 0;
 	free(p->segs);
@@ -874,7 +878,9 @@ static int check_pages(struct upd *u)
 		if (p->feed_url)
 			n = queue_feed(u, i, reqs, jobs, n);
 		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
-		reqs[n] = (ant_fetch_req){ p->url, p->etag, p->lm_header, &jobs[n] };
+		/* a check URL (tama's Check-URL) is fetched; url is what is shown */
+		reqs[n] = (ant_fetch_req){ p->check_url ? p->check_url : p->url, p->etag, p->lm_header,
+					   &jobs[n] };
 		n++;
 	}
 	rc = fetch(u, reqs, n, job_done, u);

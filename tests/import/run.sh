@@ -137,8 +137,10 @@ $A -d "$D" init >/dev/null
 is "tama: import exits 0" $? 0
 check "tama: sites.cfg read as tama" grep -q '^sites.cfg (tama): 5 pages added, 0 updated, 0 unchanged; 1 source added' "$T/out"
 check "tama: remote.cfg gives two sources" grep -q '^remote.cfg (tama): 0 pages added.*2 sources added' "$T/out"
-check "tama: Regexp listed as unmapped" grep -q '^sites.cfg:18: unmapped: Regexp' "$T/out"
+check "tama: Regexp is the page's --only (noted)" grep -q "^sites.cfg:18: note: Regexp .*only the text matching '(.\\*年.\\*月" "$T/out"
+check "tama: Regexp's --only kept" sh -c "$A -d '$D' show '$U/zdnn/' | grep -q '^only: *(\.\*年'"
 check "tama: TZ option listed as unmapped" grep -q '^sites.cfg:23: unmapped: Option TZ=GMT' "$T/out"
+check "tama: Check-URL with DI is no check URL" sh -c "! $A -d '$D' show '$U/di/' | grep -q '^check url:'"
 check "tama: Check-URL with DI read as a source" sh -c "$A -d '$D' list --sources | grep -q '^$U/di/hina.di'"
 check "tama: Data-URL resolved against URL" sh -c "$A -d '$D' list --sources | grep -q '^$U/ant/sites.lirs.gz'"
 is "tama: --group for pages" "$(jget "$D" "$U/ikemo/" group)" tama

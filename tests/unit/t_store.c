@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,6 +61,57 @@ static void pages(ant_store *s)
 	ant_store_pages_free(all, n);
 	IS_INT(ant_store_page_remove(s, "http://example.com/b", &err), 0, "removing an unknown page");
 	IS_INT(ant_store_page_remove(s, "http://example.com/a", &err), 1, "page removed");
+}
+
+/* issue 14: per-page settings, and the quiet baseline after a change. */
+static void settings(ant_store *s)
+{
+	ant_store_page p, q;
+	lb_error err = LB_ERROR_INIT;
+
+	ant_store_page_init(&p);
+	p.url = p.url_key = "http://example.com/s";
+	p.only = "#main\nUpdated [0-9]+";
+	p.no_auto_ignore = 1;
+	p.check_url = "http://example.com/s/check";
+	p.created = 1;
+	IS_INT(ant_store_page_add(s, &p, &err), 0, "settings: added");
+	IS_INT(ant_store_page_get(s, "http://example.com/s", &q, &err), 1, "settings: found");
+	IS_STR(q.only, "#main\nUpdated [0-9]+", "only patterns kept");
+	IS_INT(q.no_auto_ignore, 1, "no_auto_ignore kept");
+	IS_STR(q.check_url, "http://example.com/s/check", "check url kept");
+	/* a check happened: history and a fingerprint */
+	q.st.last_modified = 1000;
+	q.st.last_ok = 1000;
+	q.st.has_hash = 1;
+	q.st.text_hash = 77;
+	q.st.content_length = 500;
+	q.st.next_check = 5000;
+	free(q.etag);
+	q.etag = strdup("\"e1\"");
+	IS_INT(ant_store_page_save(s, &q, &err), 0, "settings: saved a check");
+	free(q.only);
+	q.only = strdup("");
+	q.no_auto_ignore = 0;
+	free(q.check_url);
+	q.check_url = NULL;
+	free(q.title);
+	q.title = strdup("T");
+	q.title_set_by_user = 1;
+	IS_INT(ant_store_page_set_config(s, &q, &err), 0, "set_config");
+	IS_INT(ant_store_page_rebaseline(s, q.id, ANT_REBASE_TEXT, &err), 0, "rebaseline");
+	ant_store_page_release(&q);
+	IS_INT(ant_store_page_get(s, "http://example.com/s", &q, &err), 1, "settings: found again");
+	IS_STR(q.only, "", "only cleared");
+	IS_INT(q.no_auto_ignore, 0, "no_auto_ignore cleared");
+	OK(q.check_url == NULL, "check url cleared");
+	IS_STR(q.title, "T", "title set");
+	IS_INT(q.st.last_modified, 1000, "history kept: update time");
+	IS_INT(q.st.last_ok, 1000, "history kept: last success (not a first check)");
+	OK(!q.st.has_hash && q.st.content_length == -1 && q.nsegs == 0, "fingerprint forgotten");
+	OK(q.etag == NULL && q.lm_header == NULL, "validators forgotten: the next answer is a 200");
+	IS_INT(q.st.next_check, 0, "due now");
+	ant_store_page_release(&q);
 }
 
 static void sources(ant_store *s)
@@ -188,6 +240,7 @@ int main(void)
 	OK(ant_store_config_get(s, "nope") == NULL, "unset config is NULL");
 	IS_INT(ant_store_config_int(s, "nope", 42), 42, "config int default");
 	pages(s);
+	settings(s);
 	sources(s);
 	IS_INT(ant_store_check(s, &err), 0, "integrity check");
 	ant_store_close(s);

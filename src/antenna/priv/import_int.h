@@ -17,4 +17,17 @@ int ant_imp_add_pattern(lb_buf *ign, const char *prefix, const char *s, size_t n
  * page.c does not take it for an id or a class. */
 int ant_imp_add_regex(lb_buf *ign, const char *s, size_t n);
 
+/*
+ * A Perl (or Ruby) regular expression s[0..n) as a POSIX extended one, for
+ * page.h patterns: \d \D \s \S \w \W as bracket classes (in brackets
+ * too), (?:...) and named groups as (...), lazy quantifiers (*? +? ??
+ * {n,m}?) greedy, \t \n \r \f \v as [[:space:]] (the text's whitespace
+ * is collapsed), an escaped punctuation character as itself, a '{' that
+ * starts no interval as \{.  Returns 0 (out: the expression), -1 with
+ * *why naming the first construct with no POSIX equivalent (lookaround,
+ * back-reference, \b, inline flags, possessive or atomic groups, ...), or
+ * -2 out of memory.
+ */
+int ant_imp_perl_to_ere(const char *s, size_t n, lb_buf *out, char *why, size_t whylen);
+
 #endif

@@ -1,0 +1,298 @@
+/*
+ * set.c: antenna set URL [OPTION]...: change a watched page's settings and
+ * keep its history (update times, events, excerpt, schedule).
+ *
+ * Lists: the --ignore (or --only) patterns given replace the page's list;
+ * --no-ignore, or --ignore '' alone, empties it; a list not mentioned is
+ * kept.  A text option given as '' clears it (--title '' gives the title
+ * back to the page's <title>; --feed '' gives the feed back to discovery;
+ * --check-url '' fetches the URL itself).
+ *
+ * A change of what is compared (ignore, only, check URL, automatic
+ * ignoring) makes the next check a quiet baseline (ANT_REBASE_TEXT): the
+ * region changed, so the text changes, and that is no update of the page.
+ * Another feed forgets what the old one said (ANT_REBASE_FEED).  Either
+ * makes the page due at the next 'antenna update'.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "antenna.h"
+#include "lb_buf.h"
+
+static const char help[] =
+	"usage: antenna [-d FILE] set URL [--title T] [--author A] [--group G]\n"
+	"                         [--ignore PATTERN... | --no-ignore]\n"
+	"                         [--only PATTERN... | --no-only]\n"
+	"                         [--feed FEED] [--check-url CURL]\n"
+	"                         [--no-auto-ignore | --auto-ignore]\n\n"
+	"Change the settings of the watched page at URL; its update times, events and\n"
+	"schedule are kept.  Settings not given are kept.\n\n"
+	"  --title T         the page's title; '' takes the page's <title> again\n"
+	"  --author A        the page's author ('' none)\n"
+	"  --group G         the page's group ('' none)\n"
+	"  --ignore PATTERN  the patterns given replace the page's ignore list\n"
+	"                    (repeatable; '#id', '.class' or a POSIX extended regular\n"
+	"                    expression over the text, as for 'add')\n"
+	"  --no-ignore       empty the ignore list (also: --ignore '')\n"
+	"  --only PATTERN    the patterns given replace the page's --only list: only\n"
+	"                    those parts decide (repeatable)\n"
+	"  --no-only         watch the whole page again (also: --only '')\n"
+	"  --feed FEED       the page's feed; '' takes the one its HTML advertises\n"
+	"  --check-url CURL  fetch CURL to check the page; '' fetches URL itself\n"
+	"  --no-auto-ignore  learn no volatile parts of this page\n"
+	"  --auto-ignore     learn them again (the default)\n\n"
+	"When the ignore or only list, the check URL or automatic ignoring changes,\n"
+	"the page's next check takes a new baseline and announces nothing: the text\n"
+	"compared changed, not the page.  Exit status 1 when URL is not watched.\n";
+
+/* One repeatable list option: what was given. */
+struct list_opt {
+	const char *name;       /* "--ignore" */
+	lb_buf pats;            /* the non-empty patterns given, one per line */
+	int given;              /* --ignore seen (even '') */
+	int cleared;            /* --no-ignore */
+};
+
+struct set_opts {
+	const char *title, *author, *group, *feed, *check_url;
+	struct list_opt ignore, only;
+	int auto_ignore;        /* -1 not given, 0 --no-auto-ignore, 1 --auto-ignore */
+};
+
+static int list_add(struct list_opt *l, const char *pat)
+{
+	l->given = 1;
+	if (!*pat)
+		return 0;
+	return antcmd_add_pattern(&l->pats, l->name, pat);
+}
+
+/* The list's new value, or NULL when it is not changed. */
+static const char *list_value(const struct list_opt *l)
+{
+	return l->given || l->cleared ? l->pats.data : NULL;
+}
+
+static int replace(char **dst, const char *v)
+{
+	char *n;
+
+	if (!v)
+		return 0;
+	if (!(n = strdup(v)))
+		return -1;
+	free(*dst);
+	*dst = n;
+	return 0;
+}
+
+/* An optional URL: "" is none (NULL). */
+static int replace_url(char **dst, const char *v)
+{
+	if (!v)
+		return 0;
+	if (!*v) {
+		free(*dst);
+		*dst = NULL;
+		return 0;
+	}
+	return replace(dst, v);
+}
+
+static int same(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Applies o to p; the names of the fields that changed go to ch, and
+ * *rebase gets the ANT_REBASE_* the change needs.  -1 out of memory. */
+static int apply(ant_store_page *p, const struct set_opts *o, lb_buf *ch, unsigned *rebase)
+{
+	const char *ign = list_value(&o->ignore), *only = list_value(&o->only);
+	const char *url = p->url;
+
+	*rebase = 0;
+	if (o->title && (!same(p->title, o->title) || p->title_set_by_user != (*o->title != '\0'))) {
+		if (replace(&p->title, o->title) < 0)
+			return -1;
+		p->title_set_by_user = *o->title != '\0';
+		lb_buf_adds(ch, " title");
+	}
+	if (o->author && !same(p->author, o->author)) {
+		if (replace(&p->author, o->author) < 0)
+			return -1;
+		lb_buf_adds(ch, " author");
+	}
+	if (o->group && !same(p->group, o->group)) {
+		if (replace(&p->group, o->group) < 0)
+			return -1;
+		lb_buf_adds(ch, " group");
+	}
+	if (ign && !same(p->ignore, ign)) {
+		if (replace(&p->ignore, ign) < 0)
+			return -1;
+		lb_buf_adds(ch, " ignore");
+		*rebase |= ANT_REBASE_TEXT;
+	}
+	if (only && !same(p->only, only)) {
+		if (replace(&p->only, only) < 0)
+			return -1;
+		lb_buf_adds(ch, " only");
+		*rebase |= ANT_REBASE_TEXT;
+	}
+	if (o->check_url) {
+		/* the page's own URL is no separate check URL */
+		const char *v = strcmp(o->check_url, url) ? o->check_url : "";
+		if (!same(p->check_url, v)) {
+			if (replace_url(&p->check_url, v) < 0)
+				return -1;
+			lb_buf_adds(ch, " check-url");
+			*rebase |= ANT_REBASE_TEXT;
+		}
+	}
+	if (o->feed) {
+		/* '' gives the feed back to discovery: the next check finds it */
+		int by_user = *o->feed != '\0';
+		if (by_user ? !same(p->feed_url, o->feed) || !p->feed_by_user : p->feed_by_user) {
+			if (replace_url(&p->feed_url, o->feed) < 0)
+				return -1;
+			p->feed_by_user = by_user;
+			lb_buf_adds(ch, " feed");
+			*rebase |= ANT_REBASE_FEED;
+		}
+	}
+	if (o->auto_ignore >= 0 && p->no_auto_ignore != !o->auto_ignore) {
+		p->no_auto_ignore = !o->auto_ignore;
+		lb_buf_adds(ch, p->no_auto_ignore ? " no-auto-ignore" : " auto-ignore");
+		*rebase |= ANT_REBASE_TEXT;
+	}
+	return 0;
+}
+
+static int check_list(const struct list_opt *l, const char *clear_name)
+{
+	if (l->cleared && l->pats.len) {
+		cli_error("%s and %s PATTERN exclude each other", clear_name, l->name);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_set(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "title", required_argument, NULL, 't' },
+		{ "author", required_argument, NULL, 'a' },
+		{ "group", required_argument, NULL, 'g' },
+		{ "ignore", required_argument, NULL, 'i' },
+		{ "no-ignore", no_argument, NULL, 'I' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "no-only", no_argument, NULL, 'O' },
+		{ "feed", required_argument, NULL, 'f' },
+		{ "check-url", required_argument, NULL, 'c' },
+		{ "no-auto-ignore", no_argument, NULL, 'N' },
+		{ "auto-ignore", no_argument, NULL, 'U' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct set_opts o = { .ignore = { "--ignore", LB_BUF_INIT, 0, 0 },
+			      .only = { "--only", LB_BUF_INIT, 0, 0 }, .auto_ignore = -1 };
+	ant_store *s = NULL;
+	ant_store_page p;
+	lb_buf ch = LB_BUF_INIT;
+	char *key = NULL;
+	lb_error err = LB_ERROR_INIT;
+	unsigned rebase = 0;
+	int c, rc = CLI_FATAL, found = 0, allow_file;
+
+	ant_store_page_init(&p);
+	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
+		switch (c) {
+		case 'h': rc = cli_help(help); goto out;
+		case 't': o.title = optarg; break;
+		case 'a': o.author = optarg; break;
+		case 'g': o.group = optarg; break;
+		case 'i': if (list_add(&o.ignore, optarg) < 0) goto out; break;
+		case 'I': o.ignore.cleared = 1; break;
+		case 'o': if (list_add(&o.only, optarg) < 0) goto out; break;
+		case 'O': o.only.cleared = 1; break;
+		case 'f': o.feed = optarg; break;
+		case 'c': o.check_url = optarg; break;
+		case 'N':
+		case 'U':
+			if (o.auto_ignore >= 0 && o.auto_ignore != (c == 'U')) {
+				cli_usage_error(help, "--no-auto-ignore and --auto-ignore exclude each other");
+				goto out;
+			}
+			o.auto_ignore = c == 'U';
+			break;
+		default: goto out;
+		}
+	}
+	if (optind + 1 != argc) {
+		cli_usage_error(help, optind < argc ? "one URL at a time" : "a URL is needed");
+		goto out;
+	}
+	if (check_list(&o.ignore, "--no-ignore") < 0 || check_list(&o.only, "--no-only") < 0)
+		goto out;
+	if (!o.title && !o.author && !o.group && !list_value(&o.ignore) && !list_value(&o.only) &&
+	    !o.feed && !o.check_url && o.auto_ignore < 0) {
+		cli_usage_error(help, "nothing to set");
+		goto out;
+	}
+	if ((o.title && strchr(o.title, '\n')) || (o.author && strchr(o.author, '\n')) ||
+	    (o.group && strchr(o.group, '\n'))) {
+		cli_usage_error(help, "a title, author or group cannot contain a newline");
+		goto out;
+	}
+	if (!(s = antcmd_open_url(argv[optind], &key)))
+		goto out;
+	allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
+	if ((o.feed && *o.feed && antcmd_check_url(o.feed, allow_file) < 0) ||
+	    (o.check_url && *o.check_url && antcmd_check_url(o.check_url, allow_file) < 0))
+		goto out;
+	/* An update running now would write its older view of the page back. */
+	if (ant_store_lock(s, STORE_LOCK_WAIT, &err) < 0 ||
+	    ant_store_begin(s, &err) < 0) {
+		cli_error("%s", lb_error_msg(&err));
+		goto out;
+	}
+	found = ant_store_page_get(s, key, &p, &err);
+	if (found <= 0) {
+		ant_store_rollback(s);
+		if (found < 0)
+			cli_error("%s", lb_error_msg(&err));
+		else
+			cli_error("'%s' is not watched", argv[optind]);
+		rc = found < 0 ? CLI_FATAL : ANTCMD_NOTFOUND;
+		goto out;
+	}
+	if (apply(&p, &o, &ch, &rebase) < 0) {
+		ant_store_rollback(s);
+		cli_error("out of memory");
+		goto out;
+	}
+	if ((ch.len && ant_store_page_set_config(s, &p, &err) < 0) ||
+	    (rebase && ant_store_page_rebaseline(s, p.id, rebase, &err) < 0) ||
+	    ant_store_commit(s, &err) < 0) {
+		ant_store_rollback(s);
+		cli_error("%s", lb_error_msg(&err));
+		goto out;
+	}
+	if (!ch.len)
+		printf("'%s' unchanged\n", p.url);
+	else
+		printf("set '%s':%s%s\n", p.url, ch.data,
+		       rebase & ANT_REBASE_TEXT ? " (the next check is a new baseline)" : "");
+	rc = CLI_OK;
+out:
+	ant_store_page_release(&p);
+	ant_store_close(s);
+	free(key);
+	lb_buf_release(&ch);
+	lb_buf_release(&o.ignore.pats);
+	lb_buf_release(&o.only.pats);
+	return rc;
+}
