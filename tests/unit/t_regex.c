@@ -56,6 +56,7 @@ static void matches(const char *perl, const char *text, int want)
 
 int main(void)
 {
+	TAP_PLAN(95);
 	to("abc", "abc");
 	to("\\d+", "[0-9]+");
 	to("\\D\\s\\S\\w\\W", "[^0-9][[:space:]][^[:space:]][[:alnum:]_][^[:alnum:]_]");

@@ -223,7 +223,7 @@ static void lock(void)
 
 int main(void)
 {
-	TAP_PLAN(53);
+	TAP_PLAN(71);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
