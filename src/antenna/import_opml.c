@@ -82,7 +82,8 @@ static void patterns_attr(octx *c, lb_buf *out, const char *what, const char *v,
 		size_t n = strcspn(v, "\n");
 		lb_buf tmp = LB_BUF_INIT;
 		if (n && lb_buf_add(&tmp, v, n) == 0) {
-			if (ant_page_pattern_check(tmp.data, &err) < 0)
+			if ((out == &c->only ? ant_page_only_check(tmp.data, &err)
+					     : ant_page_pattern_check(tmp.data, &err)) < 0)
 				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "%s pattern '%s': %.255s", what, tmp.data,
 					      lb_error_msg(&err));
 			else

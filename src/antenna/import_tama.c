@@ -183,7 +183,7 @@ static void site_regexp(tctx *c, const char *v, size_t n, unsigned long line)
 			  "Regexp %.*s: %s has no POSIX equivalent: the whole page is watched", (int)n, v, why);
 		return;
 	}
-	if (ant_page_pattern_check(c->tmp.data, &err) < 0) {
+	if (ant_page_only_check(c->tmp.data, &err) < 0) {
 		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "Regexp %.*s: %.255s: the whole page is watched",
 			  (int)n, v, lb_error_msg(&err));
 		return;

@@ -53,17 +53,9 @@ page sel '<html><head><title>sel</title></head><body><div id="main"><p>Entry one
 page cls '<html><head><title>cls</title></head><body><div class="entry"><p>First post.</p></div><p>Ad: buy pears</p></body></html>'
 page re '<html><head><title>re</title></head><body><p>Status: draft</p><p>Ad: buy pears</p></body></html>'
 upd $((NOW + 600))
-# The page analysis applies --only from ant_page_analyze2() (ant_page_opts
-# .only) on: before it, the region is stored and carried but not applied.
-if grep -q 'ant_page_analyze2' "$TOP/src/antenna/ant_page.h"; then
-	is "--only '#id': a change outside the region is no update" "$(lm sel)" "$NOW"
-	is "--only '.class': a change outside the region is no update" "$(lm cls)" "$NOW"
-	is "--only REGEX: a change outside the match is no update" "$(lm re)" "$NOW"
-else
-	for k in "'#id'" "'.class'" REGEX; do
-		skip "--only $k: a change outside the region is no update" "the page analysis has no --only yet (ant_page_analyze2)"
-	done
-fi
+is "--only '#id': a change outside the region is no update" "$(lm sel)" "$NOW"
+is "--only '.class': a change outside the region is no update" "$(lm cls)" "$NOW"
+is "--only REGEX: a change outside the match is no update" "$(lm re)" "$NOW"
 page sel '<html><head><title>sel</title></head><body><div id="main"><p>Entry two, a new one.</p></div><div id="side"><p>Quote: memento mori</p></div></body></html>'
 page cls '<html><head><title>cls</title></head><body><div class="entry"><p>Second post, a new one.</p></div><p>Ad: buy pears</p></body></html>'
 page re '<html><head><title>re</title></head><body><p>Status: published</p><p>Ad: buy pears</p></body></html>'
