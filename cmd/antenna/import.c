@@ -187,7 +187,7 @@ static int merge_into(struct imp *m, ant_store_page *p, const ant_imp_entry *e, 
 		lb_buf_adds(ch, " charset");
 		*rebase |= ANT_REBASE_TEXT;
 	}
-	/* issue 14: the region, the feed, the check URL when the page has none */
+	/* the region, the feed, the check URL: when the page has none */
 	if (e->only && *e->only && !*p->only) {
 		if (set_str(&p->only, e->only) < 0) return -1;
 		lb_buf_adds(ch, " only");

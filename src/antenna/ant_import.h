@@ -57,7 +57,7 @@ typedef struct ant_imp_entry {
 	const char *ignore;      /* page.h patterns, one per line, "" none */
 	const char *charset;     /* forced charset label, "" none */
 	unsigned long line;      /* where the entry starts */
-	/* issue 14; NULL or "" none: */
+	/* region watching and checking; NULL or "" none: */
 	const char *only;        /* page.h patterns, one per line: only these
 				    parts decide (tama's Regexp) */
 	const char *feed;        /* the page's feed, as 'add --feed' (samidare's

@@ -124,7 +124,7 @@ typedef struct ant_store_page {
 	ant_detect_state st;
 	char *force_charset;     /* page.h ant_page_analyze_forced(); "" = none */
 	int64_t imported;        /* when antenna import added it; 0 = not imported */
-	/* per-page settings (issue 14, schema 4) */
+	/* per-page settings (schema 4) */
 	char *only;              /* page.h patterns, one per line: only these parts
 				    decide ('add --only'); "" = the whole page */
 	int no_auto_ignore;      /* 'add --no-auto-ignore': learn no volatile parts */

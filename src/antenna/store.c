@@ -100,7 +100,7 @@ static const char *const migrations[] = {
 	" prev_url TEXT,"
 	" entries INTEGER NOT NULL DEFAULT 0,"
 	" read_at INTEGER NOT NULL DEFAULT 0);",
-	/* 3 -> 4: issue 14, per-page settings: the region watched (only:
+	/* 3 -> 4: per-page settings: the region watched (only:
 	 * page.h patterns, one per line, like ignore; "" = the whole page),
 	 * automatic ignoring turned off (no_auto_ignore), and the URL fetched
 	 * to check the page when it is not the page's own (check_url: tama's

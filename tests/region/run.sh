@@ -1,5 +1,5 @@
 #!/bin/sh
-# Region watching and per-page settings (issue 14, section 4) end to end
+# Region watching and per-page settings end to end
 # against the loopback server (tests/tools/testserver.c): 'add --only',
 # 'antenna set' (settings change, history kept, the next check a quiet
 # baseline), patterns refused with a clear message, tama's Regexp: and

@@ -63,7 +63,7 @@ static void pages(ant_store *s)
 	IS_INT(ant_store_page_remove(s, "http://example.com/a", &err), 1, "page removed");
 }
 
-/* issue 14: per-page settings, and the quiet baseline after a change. */
+/* Per-page settings, and the quiet baseline after a change. */
 static void settings(ant_store *s)
 {
 	ant_store_page p, q;
