@@ -105,8 +105,8 @@ static const char *const migrations[] = {
 	 * automatic ignoring turned off (no_auto_ignore), and the URL fetched
 	 * to check the page when it is not the page's own (check_url: tama's
 	 * Check-URL, samidare's URI beside a LinkURI; NULL = url).  One
-	 * statement per column: later issue-14 columns are appended here
-	 * until this migration is released. */
+	 * statement per column: the per-page state of change detection (what
+	 * was learned volatile) is appended here while 0.3 is unreleased. */
 	"ALTER TABLE pages ADD COLUMN only TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE pages ADD COLUMN no_auto_ignore INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE pages ADD COLUMN check_url TEXT;",
