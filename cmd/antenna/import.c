@@ -303,6 +303,10 @@ static const char *extra_url(struct imp *m, const ant_imp_entry *e, const char *
 {
 	if (!u || !*u)
 		return NULL;
+	if (strlen(u) > ANT_MAX_URL) {
+		file_error(m, e->line, "%s of '%s' longer than %d bytes; left out", what, e->url, ANT_MAX_URL);
+		return NULL;
+	}
 	if (lb_url_is_http(u) || (m->allow_file && !strncmp(u, "file:///", 8)))
 		return u;
 	file_error(m, e->line, "%s '%s' of '%s' is not an absolute http or https URL; left out", what, u, e->url);

@@ -20,6 +20,7 @@
 
 #include "antenna.h"
 #include "lb_buf.h"
+#include "ant_limits.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] set URL [--title T] [--author A] [--group G]\n"
@@ -247,6 +248,9 @@ int cmd_set(int argc, char **argv)
 		cli_usage_error(help, "a title, author or group cannot contain a newline");
 		goto out;
 	}
+	/* the operator's texts are clipped as any text taken in (ant_limits.h) */
+	ant_clip_inplace((char *)o.title, ANT_MAX_TITLE);   /* argv: writable */
+	ant_clip_inplace((char *)o.author, ANT_MAX_AUTHOR);
 	if (!(s = antcmd_open_url(argv[optind], &key)))
 		goto out;
 	allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
