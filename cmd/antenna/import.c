@@ -255,6 +255,8 @@ static int add_page(struct imp *m, const ant_imp_entry *e, const char *key, cons
 		detail("ignore", e->ignore, "");
 		detail("charset", e->charset, "");
 		putchar('\n');
+		/* what the sources said of it when they were read */
+		rc = antcmd_recall(m->s, key, m->now, &m->err);
 	}
 	return rc;
 }
