@@ -130,8 +130,11 @@ static int migrate(atom_evstore *st, lb_error *err)
 	int64_t v, uv = 0;
 	char sql[128];
 	int n = (int)(sizeof migrations / sizeof migrations[0]), rc;
+	/* attached inside the owner's transaction (antenna import): a savepoint */
+	int nested = !sqlite3_get_autocommit(st->db);
 
-	if ((rc = atom_evstore_begin(st, err)) != 0)
+	if (nested ? (rc = exec(st, "SAVEPOINT ev_migrate", err)) != 0
+		   : (rc = atom_evstore_begin(st, err)) != 0)
 		return rc;
 	if ((rc = schema_of(st, &v, err)) != 0 ||
 	    (st->owned && (rc = query_int(st, "PRAGMA user_version", 0, &uv, 0, err)) != 0))
@@ -154,9 +157,14 @@ static int migrate(atom_evstore *st, lb_error *err)
 		if ((rc = exec(st, sql, err)) != 0)
 			goto fail;
 	}
+	if (nested)
+		return exec(st, "RELEASE ev_migrate", err);
 	return atom_evstore_commit(st, err);
 fail:
-	atom_evstore_rollback(st);
+	if (nested)
+		sqlite3_exec(st->db, "ROLLBACK TO ev_migrate; RELEASE ev_migrate", NULL, NULL, NULL);
+	else
+		atom_evstore_rollback(st);
 	return rc;
 }
 
