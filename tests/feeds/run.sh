@@ -7,7 +7,7 @@
 # archives after missing many of them.  Prints "ok - ..." / "not ok - ...".
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 57
+plan 58
 
 tmpdir feeds-test
 [ -n "$KEEP" ] && trap "kill \$SPID" EXIT
