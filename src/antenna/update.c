@@ -209,9 +209,8 @@ static ant_store_page *find_page(struct upd *u, const char *key)
 	return bsearch(&k, u->pages, u->npages, sizeof *u->pages, cmp_page_key);
 }
 
-/* What SRC says of the URL with key KEY, kept for a page
- * added later (store.h, ant_store_srcrec): texts clipped as any text
- * taken in. */
+/* What SRC says of the URL with key KEY, kept for a page added later
+ * (store.h, ant_store_srcrec): texts clipped as any text taken in. */
 static int remember(struct upd *u, const ant_store_source *src, const char *key,
 		    const char *url, int64_t lm, int64_t ld,
 		    const char *title, const char *excerpt)
@@ -246,7 +245,8 @@ static int on_record(void *ctx, const lirs_record *r)
 	lb_buf_reset(&u->key);
 	if (lirs_merge_url_key(&u->key, r->url) < 0)
 		return 1;
-	if (remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected, r->title, "") < 0)
+	if (remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected,
+		     r->title, "") < 0)
 		return 1;
 	if (!(p = find_page(u, u->key.data))) {
 		u->src->records_ignored++;   /* not watched here: not ours to list */
