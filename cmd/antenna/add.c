@@ -76,6 +76,10 @@ static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o
 		cli_error("'%s' is already watched", url);
 	else
 		printf("watching '%s'\n", url);
+	/* what the sources said of it when they were read: as if it had been
+	 * watched then */
+	if (rc == 0 && (rc = antcmd_recall(s, key, time(NULL), &err)) < 0)
+		cli_error("%s", lb_error_msg(&err));
 	return rc == 0 ? CLI_OK : CLI_FATAL;
 }
 

@@ -3,6 +3,7 @@
  */
 #include "antenna.h"
 #include "ant_limits.h"
+#include "ant_update.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -109,4 +110,26 @@ int antcmd_parse_keep(const char *opt, const char *s, int64_t *out)
 		return -1;
 	}
 	return cli_parse_int64(opt, s, 0, INT64_MAX / 2, out);
+}
+
+int antcmd_recall(ant_store *s, const char *url_key, int64_t now, lb_error *err)
+{
+	ant_update_opts o;
+	ant_store_page p;
+	int rc;
+
+	ant_update_opts_init(&o);
+	antcmd_update_config(s, &o);
+	o.now = now;
+	if ((rc = ant_update_recall(s, url_key, &o, err)) <= 0)
+		return rc;
+	if (ant_store_page_get(s, url_key, &p, err) > 0) {
+		char when[40];
+		time_t t = (time_t)p.st.last_modified;
+		struct tm tm;
+		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+		printf("  updated %s, as source '%s' said\n", when, p.source_url);
+		ant_store_page_release(&p);
+	}
+	return 0;
 }

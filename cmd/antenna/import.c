@@ -294,6 +294,8 @@ static int add_page(struct imp *m, const ant_imp_entry *e, const char *key, cons
 		if (p.no_auto_ignore)
 			printf("; no-auto-ignore");
 		putchar('\n');
+		/* what the sources said of it when they were read */
+		rc = antcmd_recall(m->s, key, m->now, &m->err);
 	}
 	return rc;
 }

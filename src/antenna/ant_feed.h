@@ -36,6 +36,8 @@ typedef struct ant_feed_entry {
 	int64_t date;            /* updated, else published (Atom); pubDate, else
 				    dc:date (RSS); 0 when none or absurd */
 	int bad_date;            /* a date was given but is malformed or absurd */
+	const char *summary;     /* Atom <summary> as text (markup dropped), whitespace
+				    collapsed, at most FEED_MAX_TEXT bytes; "" */
 } ant_feed_entry;
 
 /* Nonzero stops the parse (ant_feed_parse_chunk then returns -1 with "stopped"). */

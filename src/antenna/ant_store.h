@@ -213,4 +213,39 @@ int ant_store_archive_add(ant_store *s, int64_t source_id, const char *url, cons
 /* Archives read from a source; < 0 (LB_EDB, LB_ENOMEM) on error. */
 int64_t ant_store_archive_count(ant_store *s, int64_t source_id);
 
+/* ---- what each source last said of each URL (table source_records) --------
+ * One row per (source, URL key): the newest record a LIRS, HINA-DI or Atom
+ * source gave for that URL, watched here or not, so that a page added
+ * later (antenna add, antenna import) gets the update the relay would
+ * have given it (ant_update_recall()).  Bounded: a LIRS source's rows
+ * follow the 8-hour rule (last detected more than max_age ago: pruned),
+ * an Atom source keeps its newest keep_events rows (the history
+ * retention); both pruned each time the source is read. */
+typedef struct ant_store_srcrec {
+	const char *url_key;
+	int64_t source_id;
+	int source_kind;         /* of the source (when read back) */
+	const char *source_url;  /* (when read back) */
+	const char *url;         /* as the source wrote it */
+	int64_t last_modified;
+	int64_t last_detected;
+	const char *title;       /* clipped (ant_limits.h); "" none */
+	const char *excerpt;     /* an Atom entry's <summary>, clipped; "" none */
+} ant_store_srcrec;
+
+/* Keeps r unless the row there is newer (Last-Modified, then Last-Detected). */
+int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err);
+/* Drops the source's rows detected before detected_before (0: none by age),
+ * then all but its keep newest by Last-Modified (keep < 0: no bound).
+ * Returns the rows dropped, or < 0. */
+int64_t ant_store_srcrec_prune(ant_store *s, int64_t source_id, int64_t detected_before,
+			       int64_t keep, lb_error *err);
+/* Calls fn for each source's row of url_key, newest first (borrowed, valid
+ * during the call); a nonzero return stops and is returned. */
+typedef int (*ant_store_srcrec_fn)(void *ctx, const ant_store_srcrec *r);
+int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn fn, void *ctx,
+			  lb_error *err);
+/* Rows of a source; -1 on error. */
+int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id);
+
 #endif

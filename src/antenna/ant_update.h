@@ -56,6 +56,9 @@ typedef struct ant_update_opts {
 	int64_t max_future;        /* records and entries dated later are refused,
 				      a page's Last-Modified or Date not believed */
 	int64_t tz;                /* seconds east of UTC given to update events */
+	int64_t keep_records;      /* an Atom source's records remembered (store.h,
+				      ant_store_srcrec): the history retention,
+				      keep_events; < 0 = all */
 	int lock_wait;             /* seconds to wait for the run lock */
 	const ant_fetcher *fetcher;   /* NULL: ant_fetch_run(), libcurl */
 	/* Progress, for a verbose command; either may be NULL.  The source or
@@ -78,7 +81,7 @@ typedef struct ant_update_stats {
  * Zeroes *o and sets the defaults: now 0 (the caller must set it), the
  * fetch defaults (fetch.h), excerpt_max PAGE_EXCERPT_MAX, max_archives
  * ANT_UPDATE_MAX_ARCHIVES, max_age and max_future the LIRS defaults,
- * tz JST, lock_wait STORE_LOCK_WAIT.
+ * tz JST, keep_records ANT_KEEP_EVENTS, lock_wait STORE_LOCK_WAIT.
  */
 void ant_update_opts_init(ant_update_opts *o);
 
@@ -94,5 +97,21 @@ void ant_update_opts_init(ant_update_opts *o);
  */
 int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *stats,
 	       lb_error *err);
+
+/*
+ * A page just added (antenna add, antenna import), by its URL key: what
+ * the sources said of that URL when they were read (store.h,
+ * ant_store_srcrec) is relayed into it as ant_update() would have done.
+ * The newest record still usable at opts->now (the future rule; for LIRS
+ * and HINA-DI records also the 8-hour rule, opts->max_age) that is newer
+ * than the page's update wins: marked "lirs" or "atom", credited to its
+ * source, its title filling a title still unknown, the source's excerpt
+ * (an Atom entry's summary) as the page's, and an update event.  A page
+ * that knows a newer update keeps it.  In the caller's transaction, if
+ * any.  Returns 1 applied, 0 nothing to apply or no such page, < 0 an
+ * LB_E* code (LB_EDB, LB_ENOMEM).
+ */
+int ant_update_recall(ant_store *store, const char *url_key, const ant_update_opts *opts,
+		      lb_error *err);
 
 #endif

@@ -29,7 +29,7 @@
 #define NS_FH "http://purl.org/syndication/history/1.0"
 
 /* The entry field being collected. */
-enum field { F_NONE, F_TITLE, F_LINK, F_ID, F_UPDATED, F_PUBLISHED, F_PUBDATE, F_DCDATE };
+enum field { F_NONE, F_TITLE, F_LINK, F_ID, F_UPDATED, F_PUBLISHED, F_PUBDATE, F_DCDATE, F_SUMMARY };
 
 struct ant_feed_parser {
 	ant_feed_opts o;
@@ -42,6 +42,7 @@ struct ant_feed_parser {
 	enum field field;
 	lb_buf text;                 /* the field's text, capped */
 	lb_buf title, link, id;      /* the entry's */
+	lb_buf summary;              /* the entry's Atom <summary> */
 	int link_alt;              /* link holds a rel="alternate" href */
 	lb_buf updated, published, pubdate, dcdate;
 	ant_feed_info info;
@@ -343,6 +344,7 @@ static void entry_begin(ant_feed_parser *p, int nattr, const xmlChar **a)
 	lb_buf_reset(&p->title);
 	lb_buf_reset(&p->link);
 	lb_buf_reset(&p->id);
+	lb_buf_reset(&p->summary);
 	lb_buf_reset(&p->updated);
 	lb_buf_reset(&p->published);
 	lb_buf_reset(&p->pubdate);
@@ -412,6 +414,8 @@ static enum field entry_field(ant_feed_parser *p, const xmlChar *name, const xml
 		return F_UPDATED;
 	if (is(name, "published") && atom)
 		return F_PUBLISHED;
+	if (is(name, "summary") && atom)
+		return F_SUMMARY;
 	if (is(name, "pubDate") && !atom)
 		return F_PUBDATE;
 	return F_NONE;
@@ -477,6 +481,7 @@ static lb_buf *field_buf(ant_feed_parser *p)
 	case F_PUBLISHED: return &p->published;
 	case F_PUBDATE: return &p->pubdate;
 	case F_DCDATE: return &p->dcdate;
+	case F_SUMMARY: return &p->summary;
 	default: return NULL;
 	}
 }
@@ -512,7 +517,7 @@ static int64_t entry_date(ant_feed_parser *p, int *bad)
 
 static void entry_end(ant_feed_parser *p)
 {
-	ant_feed_entry e = { p->title.data, p->link.data, p->id.data, 0, 0 };
+	ant_feed_entry e = { p->title.data, p->link.data, p->id.data, 0, 0, p->summary.data };
 
 	p->entry_depth = 0;
 	e.date = entry_date(p, &e.bad_date);
@@ -610,6 +615,7 @@ ant_feed_parser *ant_feed_parser_new(const ant_feed_opts *o)
 	lb_buf_init(&p->title);
 	lb_buf_init(&p->link);
 	lb_buf_init(&p->id);
+	lb_buf_init(&p->summary);
 	lb_buf_init(&p->updated);
 	lb_buf_init(&p->published);
 	lb_buf_init(&p->pubdate);
@@ -702,6 +708,7 @@ void ant_feed_parser_free(ant_feed_parser *p)
 	lb_buf_release(&p->title);
 	lb_buf_release(&p->link);
 	lb_buf_release(&p->id);
+	lb_buf_release(&p->summary);
 	lb_buf_release(&p->updated);
 	lb_buf_release(&p->published);
 	lb_buf_release(&p->pubdate);

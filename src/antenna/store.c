@@ -22,6 +22,7 @@ struct ant_store {
 	char *path;
 	int lock_fd;
 	sqlite3_stmt *save_page;  /* prepared once: the hot path of update */
+	sqlite3_stmt *put_srcrec; /* prepared once: every record a source reads */
 };
 
 /*
@@ -106,18 +107,29 @@ static const char *const migrations[] = {
 	 * to check the page when it is not the page's own (check_url: tama's
 	 * Check-URL, samidare's URI beside a LinkURI; NULL = url).  One
 	 * statement per column: the per-page state of change detection (what
-	 * was learned volatile) is appended here while 0.3 is unreleased. */
+	 * was learned volatile) is appended here while 0.3 is unreleased;
+	 * and what each source last said of each URL (ant_store_srcrec), so
+	 * that a page added later gets the update its sources relayed. */
 	"ALTER TABLE pages ADD COLUMN only TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE pages ADD COLUMN no_auto_ignore INTEGER NOT NULL DEFAULT 0;"
-	"ALTER TABLE pages ADD COLUMN check_url TEXT;",
+	"ALTER TABLE pages ADD COLUMN check_url TEXT;"
+	"CREATE TABLE source_records("
+	" url_key TEXT NOT NULL,"
+	" source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,"
+	" url TEXT NOT NULL,"
+	" last_modified INTEGER NOT NULL,"
+	" last_detected INTEGER NOT NULL,"
+	" title TEXT NOT NULL DEFAULT '',"
+	" excerpt TEXT NOT NULL DEFAULT '',"
+	" PRIMARY KEY(url_key, source_id)) WITHOUT ROWID;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
 _Static_assert(NMIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
 
 /*
- * What happened, in our words, for the failures an operator meets (issue
- * 15: SQLite's own text, kept as detail, says "disk I/O error" or
+ * What happened, in our words, for the failures an operator meets (SQLite's
+ * own text, kept as detail, says "disk I/O error" or
  * "database disk image is malformed" without the file or what to do).
  */
 static int dberr(ant_store *s, lb_error *err, const char *what)
@@ -250,6 +262,7 @@ void ant_store_close(ant_store *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->save_page);
+	sqlite3_finalize(s->put_srcrec);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
@@ -1075,6 +1088,120 @@ int64_t ant_store_archive_count(ant_store *s, int64_t source_id)
 	int64_t n = 0;
 
 	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM atom_archives WHERE source_id=?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, source_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* ---- what the sources said, per URL ---------------------------------------- */
+
+int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!s->put_srcrec &&
+	    (rc = prep(s, &s->put_srcrec, "INSERT INTO source_records(url_key, source_id, url,"
+		       " last_modified, last_detected, title, excerpt) VALUES(?1,?2,?3,?4,?5,?6,?7)"
+		       " ON CONFLICT(url_key, source_id) DO UPDATE SET url=excluded.url,"
+		       " last_modified=excluded.last_modified, last_detected=excluded.last_detected,"
+		       " title=excluded.title, excerpt=excluded.excerpt"
+		       " WHERE excluded.last_modified > last_modified OR"
+		       " (excluded.last_modified = last_modified AND"
+		       "  excluded.last_detected > last_detected)", err)) < 0)
+		return rc;
+	st = s->put_srcrec;
+	sqlite3_reset(st);
+	bind_text(st, 1, r->url_key);
+	sqlite3_bind_int64(st, 2, r->source_id);
+	bind_text(st, 3, r->url);
+	sqlite3_bind_int64(st, 4, r->last_modified);
+	sqlite3_bind_int64(st, 5, r->last_detected);
+	bind_text(st, 6, r->title ? r->title : "");
+	bind_text(st, 7, r->excerpt ? r->excerpt : "");
+	rc = step_done(s, st, err);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc < 0 ? rc : 0;
+}
+
+int64_t ant_store_srcrec_prune(ant_store *s, int64_t source_id, int64_t detected_before,
+			       int64_t keep, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int64_t gone = 0;
+	int rc;
+
+	if (detected_before > 0) {
+		if ((rc = prep(s, &st, "DELETE FROM source_records WHERE source_id=?1 AND"
+			       " last_detected < ?2", err)) < 0)
+			return rc;
+		sqlite3_bind_int64(st, 1, source_id);
+		sqlite3_bind_int64(st, 2, detected_before);
+		rc = step_done(s, st, err);
+		sqlite3_finalize(st);
+		if (rc < 0)
+			return rc;
+		gone += rc;
+	}
+	if (keep >= 0) {
+		if ((rc = prep(s, &st, "DELETE FROM source_records WHERE source_id=?1 AND url_key IN"
+			       " (SELECT url_key FROM source_records WHERE source_id=?1"
+			       "  ORDER BY last_modified DESC, url_key LIMIT -1 OFFSET ?2)", err)) < 0)
+			return rc;
+		sqlite3_bind_int64(st, 1, source_id);
+		sqlite3_bind_int64(st, 2, keep);
+		rc = step_done(s, st, err);
+		sqlite3_finalize(st);
+		if (rc < 0)
+			return rc;
+		gone += rc;
+	}
+	return gone;
+}
+
+int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn fn, void *ctx,
+			  lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = prep(s, &st, "SELECT r.source_id, s.kind, s.url, r.url, r.last_modified,"
+		       " r.last_detected, r.title, r.excerpt FROM source_records r"
+		       " JOIN sources s ON s.id = r.source_id WHERE r.url_key=?1"
+		       " ORDER BY r.last_modified DESC, s.url", err)) < 0)
+		return rc;
+	bind_text(st, 1, url_key);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *t;
+		ant_store_srcrec r = { .url_key = url_key };
+		r.source_id = sqlite3_column_int64(st, 0);
+		r.source_kind = store_source_kind(sqlite3_column_text(st, 1));
+		r.source_url = (t = (const char *)sqlite3_column_text(st, 2)) ? t : "";
+		r.url = (t = (const char *)sqlite3_column_text(st, 3)) ? t : "";
+		r.last_modified = sqlite3_column_int64(st, 4);
+		r.last_detected = sqlite3_column_int64(st, 5);
+		r.title = (t = (const char *)sqlite3_column_text(st, 6)) ? t : "";
+		r.excerpt = (t = (const char *)sqlite3_column_text(st, 7)) ? t : "";
+		if ((rc = fn(ctx, &r)) != 0) {
+			sqlite3_finalize(st);
+			return rc;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : dberr(s, err, "database error");
+}
+
+int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id)
+{
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM source_records WHERE source_id=?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, source_id);

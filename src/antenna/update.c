@@ -23,6 +23,7 @@
 #include "ant_feed.h"
 #include "ant_limits.h"
 #include "ant_page.h"
+#include "ant_publish.h"   /* ANT_KEEP_EVENTS */
 #include "lirs.h"
 #include "lirs_merge.h"
 
@@ -125,17 +126,19 @@ static void set_str(char **dst, const char *v)
 	*dst = n;
 }
 
-/* P's update came from SRC (a LIRS record or an Atom entry whose title is
- * TITLE): no excerpt of ours; its title fills a title still unknown. */
-static void relayed(ant_store_page *p, ant_store_source *src, const char *title)
+/* P's update came from the source at SRC_URL (a LIRS record or an Atom
+ * entry whose title is TITLE): the excerpt is the source's (an Atom
+ * entry's summary, already clipped) or none; its title fills a title
+ * still unknown. */
+static void relayed(ant_store_page *p, const char *src_url, const char *title,
+		    const char *excerpt)
 {
-	set_str(&p->source_url, src->url);
-	set_str(&p->excerpt, "");
+	set_str(&p->source_url, src_url);
+	set_str(&p->excerpt, excerpt ? excerpt : "");
 	if (!*p->title && *title && !p->title_set_by_user) {
 		set_str(&p->title, title);
 		ant_clip_inplace(p->title, ANT_MAX_TITLE);   /* a relayed text too */
 	}
-	src->records_merged++;
 }
 
 /* One update event for the Atom bridge, in the current transaction. */
@@ -153,7 +156,9 @@ static int add_event(struct upd *u, const ant_store_page *p)
 		.excerpt = p->excerpt,
 	};
 
-	if (atom_evstore_add(u->ev, &e, &u->err) < 0) {
+	/* A second update of the page in the same second: the event of that
+	 * second takes the latest excerpt and title, unless it is sealed. */
+	if (atom_evstore_put(u->ev, &e, &u->err) < 0) {
 		u->failed_db = 1;
 		return -1;
 	}
@@ -204,7 +209,28 @@ static ant_store_page *find_page(struct upd *u, const char *key)
 	return bsearch(&k, u->pages, u->npages, sizeof *u->pages, cmp_page_key);
 }
 
-/* A record from a source: relayed into the page it names, if watched. */
+/* What SRC says of the URL with key KEY, kept for a page added later
+ * (store.h, ant_store_srcrec): texts clipped as any text taken in. */
+static int remember(struct upd *u, const ant_store_source *src, const char *key,
+		    const char *url, int64_t lm, int64_t ld,
+		    const char *title, const char *excerpt)
+{
+	char *t = ant_clip(title ? title : "", ANT_MAX_TITLE);
+	ant_store_srcrec r = { .url_key = key, .source_id = src->id, .url = url,
+			       .last_modified = lm, .last_detected = ld, .title = t,
+			       .excerpt = excerpt };
+	int rc;
+
+	if (!t)
+		return lb_err_code(&u->err, LB_ENOMEM);
+	if ((rc = tx_need(u)) == 0 && (rc = ant_store_srcrec_put(u->s, &r, &u->err)) < 0)
+		u->failed_db = 1;
+	free(t);
+	return rc;
+}
+
+/* A record from a source: remembered, and relayed into the page it names,
+ * if watched. */
 static int on_record(void *ctx, const lirs_record *r)
 {
 	struct upd *u = ctx;
@@ -219,14 +245,30 @@ static int on_record(void *ctx, const lirs_record *r)
 	lb_buf_reset(&u->key);
 	if (lirs_merge_url_key(&u->key, r->url) < 0)
 		return 1;
+	if (remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected,
+		     r->title, "") < 0)
+		return 1;
 	if (!(p = find_page(u, u->key.data))) {
 		u->src->records_ignored++;   /* not watched here: not ours to list */
 		return 0;
 	}
 	if (!ant_detect_relay(&p->st, r->last_modified, r->last_detected, u->now))
 		return 0;
-	relayed(p, u->src, r->title);
+	relayed(p, u->src->url, r->title, "");
+	u->src->records_merged++;
 	return save_page(u, p, 1) < 0;
+}
+
+/* The bounds of what a source is remembered to have said (store.h): the
+ * 8-hour rule for LIRS and HINA-DI records, the history retention for an
+ * Atom source's entries. */
+static int64_t prune_records(struct upd *u, ant_store_source *src)
+{
+	int64_t age = u->o->max_age ? u->o->max_age : LIRS_DEFAULT_MAX_AGE;
+
+	if (src->kind == STORE_SOURCE_ATOM)
+		return ant_store_srcrec_prune(u->s, src->id, 0, u->o->keep_records, &u->err);
+	return ant_store_srcrec_prune(u->s, src->id, age < 0 ? 0 : u->now - age, -1, &u->err);
 }
 
 /* A source (LIRS, DI or Atom) is read: its counts go into the run's, its
@@ -239,7 +281,8 @@ static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
 	u->st.records_skipped += src->records_skipped;
 	if (u->o->on_source)
 		u->o->on_source(u->o->ctx, src, notmodified);
-	if (tx_need(u) == 0 && ant_store_source_save(u->s, src, &u->err) < 0)
+	if (tx_need(u) == 0 && (ant_store_source_save(u->s, src, &u->err) < 0 ||
+				prune_records(u, src) < 0))
 		u->failed_db = 1;
 	tx_commit(u);
 }
@@ -351,9 +394,10 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 {
 	struct awalk *w = ctx;
 	struct upd *u = w->u;
-	char *url;
+	char *url, *summary;
 	ant_store_page *p;
 	atom_ev_event ev;
+	int rc;
 
 	w->src->records_read++;
 	w->entries++;
@@ -364,28 +408,39 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 		return 0;
 	}
 	lb_buf_reset(&u->key);
-	if (lirs_merge_url_key(&u->key, url) < 0 || !(p = find_page(u, u->key.data))) {
-		w->src->records_ignored++;   /* not watched here: not ours to list */
+	if (lirs_merge_url_key(&u->key, url) < 0 ||
+	    !(summary = ant_page_clip(e->summary ? e->summary : "", u->o->excerpt_max))) {
 		free(url);
-		return 0;
+		return 1;
 	}
+	/* the entry's summary is the source's excerpt: carried */
+	rc = remember(u, w->src, u->key.data, url, e->date, u->now, e->title, summary);
 	free(url);
+	if (rc < 0 || !(p = find_page(u, u->key.data))) {
+		w->src->records_ignored += rc == 0;   /* not watched here: not ours to list */
+		free(summary);
+		return rc < 0;
+	}
 	if (e->date > w->src->last_entry)
 		w->src->last_entry = e->date;
 	/* Every entry is an update event (the archives are history); the
 	 * event store keeps one per (page, time), so nothing doubles. */
 	ev = (atom_ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
 			 .tz_offset = u->o->tz, .title = *p->title ? p->title : e->title,
-			 .author = p->author, .source_url = w->src->url, .excerpt = "" };
+			 .author = p->author, .source_url = w->src->url, .excerpt = summary };
 	if (tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, &u->err) < 0) {
 		u->failed_db = 1;
+		free(summary);
 		return 1;
 	}
 	if (ant_detect_relay(&p->st, e->date, u->now, u->now)) {
 		p->st.detected_by = "atom";
-		relayed(p, w->src, e->title);
+		relayed(p, w->src->url, e->title, summary);
+		w->src->records_merged++;
+		free(summary);
 		return save_page(u, p, 0) < 0;
 	}
+	free(summary);
 	tx_tick(u);
 	return 0;
 }
@@ -908,6 +963,7 @@ void ant_update_opts_init(ant_update_opts *o)
 	o->max_age = LIRS_DEFAULT_MAX_AGE;
 	o->max_future = LIRS_DEFAULT_MAX_FUTURE;
 	o->tz = 32400;                  /* JST, the classic antennas' zone */
+	o->keep_records = ANT_KEEP_EVENTS;
 	o->lock_wait = STORE_LOCK_WAIT;
 }
 
@@ -963,4 +1019,65 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 		err->code = rc;
 	}
 	return rc < 0 ? rc : 0;
+}
+
+/* ---- a page added later: what its sources said ------------------------- */
+
+struct recall {
+	const ant_update_opts *o;
+	ant_store_page *p;
+	int applied;
+};
+
+static int recall_one(void *ctx, const ant_store_srcrec *r)
+{
+	struct recall *c = ctx;
+	int atom = r->source_kind == STORE_SOURCE_ATOM;
+	lirs_record rec;
+
+	memset(&rec, 0, sizeof rec);
+	rec.url = (char *)r->url;
+	rec.last_modified = r->last_modified;
+	rec.last_detected = r->last_detected;
+	/* the rules of the relay: Atom entries are history (no 8-hour rule) */
+	if (lirs_merge_check_at(&rec, c->o->now, atom ? -1 : c->o->max_age,
+				c->o->max_future) != MERGE_USABLE)
+		return 0;   /* an older record of another source may still do */
+	if (!ant_detect_relay(&c->p->st, r->last_modified, r->last_detected, c->o->now))
+		return 1;   /* newest first: none of the rest is newer */
+	if (atom)
+		c->p->st.detected_by = "atom";
+	relayed(c->p, r->source_url, r->title, r->excerpt);
+	c->applied = 1;
+	return 1;
+}
+
+int ant_update_recall(ant_store *s, const char *url_key, const ant_update_opts *opts,
+		      lb_error *err)
+{
+	ant_store_page p;
+	struct recall c = { .o = opts, .p = &p };
+	atom_evstore *ev = NULL;
+	atom_ev_event e;
+	int rc;
+
+	if ((rc = ant_store_page_get(s, url_key, &p, err)) <= 0)
+		return rc;
+	rc = ant_store_srcrec_each(s, url_key, recall_one, &c, err);
+	if (rc < 0 || !c.applied) {
+		ant_store_page_release(&p);
+		return rc < 0 ? rc : 0;
+	}
+	e = (atom_ev_event){ .url = p.url, .last_modified = p.st.last_modified,
+			     .last_detected = p.st.last_detected, .tz_offset = opts->tz,
+			     .content_length = p.st.content_length > 0 ? p.st.content_length : 0,
+			     .title = p.title ? p.title : "", .author = p.author ? p.author : "",
+			     .source_url = p.source_url ? p.source_url : p.url, .excerpt = p.excerpt };
+	ant_clip_inplace(p.title, ANT_MAX_TITLE);
+	if ((rc = ant_store_page_save(s, &p, err)) == 0 &&
+	    (rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0)
+		rc = atom_evstore_add(ev, &e, err);
+	atom_evstore_close(ev);
+	ant_store_page_release(&p);
+	return rc < 0 ? rc : 1;
 }

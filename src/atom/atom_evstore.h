@@ -84,6 +84,12 @@ int atom_evstore_meta_set(atom_evstore *st, const char *key, const char *value, 
 /* Adds one event unless its (URL key, Last-Modified) is known: 1 added,
  * 0 known, < 0 error.  Inside the caller's transaction, if any. */
 int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, lb_error *err);
+/* As atom_evstore_add(), but an event already known whose archive is not
+ * sealed yet takes e's fields (texts, Last-Detected, size): a second
+ * update of a page within one second (the same Last-Modified) replaces the
+ * first in the current feed document; a sealed archive's entries never
+ * change.  1 added, 2 replaced, 0 known and sealed, < 0 error. */
+int atom_evstore_put(atom_evstore *st, const atom_ev_event *e, lb_error *err);
 /*
  * Adds a run of events in one transaction (its own unless one is open),
  * in Last-Modified order (then URL key).  Of events sharing a (URL key,

@@ -130,8 +130,11 @@ static int migrate(atom_evstore *st, lb_error *err)
 	int64_t v, uv = 0;
 	char sql[128];
 	int n = (int)(sizeof migrations / sizeof migrations[0]), rc;
+	/* attached inside the owner's transaction (antenna import): a savepoint */
+	int nested = !sqlite3_get_autocommit(st->db);
 
-	if ((rc = atom_evstore_begin(st, err)) != 0)
+	if (nested ? (rc = exec(st, "SAVEPOINT ev_migrate", err)) != 0
+		   : (rc = atom_evstore_begin(st, err)) != 0)
 		return rc;
 	if ((rc = schema_of(st, &v, err)) != 0 ||
 	    (st->owned && (rc = query_int(st, "PRAGMA user_version", 0, &uv, 0, err)) != 0))
@@ -154,9 +157,14 @@ static int migrate(atom_evstore *st, lb_error *err)
 		if ((rc = exec(st, sql, err)) != 0)
 			goto fail;
 	}
+	if (nested)
+		return exec(st, "RELEASE ev_migrate", err);
 	return atom_evstore_commit(st, err);
 fail:
-	atom_evstore_rollback(st);
+	if (nested)
+		sqlite3_exec(st->db, "ROLLBACK TO ev_migrate; RELEASE ev_migrate", NULL, NULL, NULL);
+	else
+		atom_evstore_rollback(st);
 	return rc;
 }
 
@@ -340,6 +348,32 @@ int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, lb_error *err)
 	if (rc != SQLITE_DONE)
 		return fail(st, err, rc, "cannot add event");
 	return sqlite3_changes(st->db) > 0;
+}
+
+int atom_evstore_put(atom_evstore *st, const atom_ev_event *e, lb_error *err)
+{
+	sqlite3_stmt *s;
+	int rc = atom_evstore_add(st, e, err);
+
+	if (rc != 0)
+		return rc;
+	/* known: the event of that second takes e's texts, unless an archive
+	 * sealed it (an archive's entries never change) */
+	rc = sqlite3_prepare_v2(st->db, "UPDATE ev_events SET url=?1, last_detected=?4,"
+		" tz_offset=?5, content_length=?6, title=?7, author=?8, source_url=?9, excerpt=?10"
+		" WHERE url_key=?2 AND last_modified=?3"
+		" AND seq > (SELECT coalesce(max(last_seq), 0) FROM ev_archives)", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, rc, "cannot update event");
+	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, st->key.data, (int)st->key.len, SQLITE_STATIC);
+	bind_event(s, e);
+	sqlite3_bind_text(s, 10, nz(e->excerpt), -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return fail(st, err, rc, "cannot update event");
+	return sqlite3_changes(st->db) > 0 ? 2 : 0;
 }
 
 /* Sorting a run: keys computed once. */

@@ -7,7 +7,7 @@
 # archives after missing many of them.  Prints "ok - ..." / "not ok - ...".
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 51
+plan 58
 
 tmpdir feeds-test
 [ -n "$KEEP" ] && trap "kill \$SPID" EXIT
@@ -276,3 +276,53 @@ same_events "later runs: still A's events"
 is "later runs: no archive fetched twice, the new ones fetched" "$(archive_gets)" "twice: all-fetched:yes"
 $A -d "$B" publish --now $((NOW + 16600)) "$T/bsite" >/dev/null
 grep -q '<dt><abbr class="by">A</abbr></dt>' "$T/bsite/index.html" && ok "index.html legend has A" || notok "index.html legend has A"
+
+# ---- sources remember: pages added after the source was read ----------------
+# The Atom source is read first (its archives once), ten pages are added
+# afterwards: each gets the update its entry carried, summary included.
+S2=$T/q.state
+mkdir -p "$WWW/q"
+QNOW=$(( $(date +%s) - 4000 ))
+r=0; k=0
+for n in 3 3 2 2; do
+	: > "$T/q$r"
+	i=0
+	while [ $i -lt $n ]; do
+		printf 'LIRS,%d,%d,32400,100,%s/q%d.html,Q %d,,%s/q%d.html,\n' $((QNOW + r * 100 + i)) $((QNOW + r * 100 + 50)) "$U" $k $k "$U" $k >> "$T/q$r"
+		i=$((i + 1)); k=$((k + 1))
+	done
+	$L atom --state "$S2" --base "$U/q/" --out "$WWW/q" --page-size 3 --now $((QNOW + r * 100 + 60)) "$T/q$r" >/dev/null 2>&1
+	r=$((r + 1))
+done
+C=$T/c.db
+$A -d "$C" init --title C >/dev/null
+$A -d "$C" add --atom "$U/q/index.atom" >/dev/null
+$A -d "$C" update > "$T/cout" 2>&1
+grep -q "Atom archives read" "$T/cout" && ok "remember: the Atom source's archives were read, no page watched" || notok "remember: the Atom source's archives were read, no page watched" "$(cat "$T/cout")"
+k=0; got=0; marks=""
+while [ $k -lt 10 ]; do
+	$A -d "$C" add "$U/q$k.html" >> "$T/cadd" 2>&1
+	[ "$(jget "$C" "$U/q$k.html" detected_by)" = atom ] && got=$((got + 1))
+	k=$((k + 1))
+done
+is "remember: add --atom, then ten pages: all ten get their update" "$got" 10
+lm_q=$($PY -c '
+import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT last_modified FROM ev_events WHERE url LIKE ?", ("%/q0.html",)).fetchone()[0])' "$S2")
+is "remember: at the entry's date (an archived one)" "$(jget "$C" "$U/q0.html" last_modified)" "$lm_q"
+grep -q "updated .*, as source '$U/q/index.atom' said" "$T/cadd" && ok "remember: add says so" || notok "remember: add says so" "$(head -n 3 "$T/cadd")"
+is "remember: one event per page added" "$($PY -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM ev_events").fetchone()[0])' "$C")" 10
+# A LIRS source read before the page is added, and an imported page
+cat > "$WWW/later.lirs" <<LIRS
+LIRS,$((QNOW + 100)),$((QNOW + 200)),32400,100,$U/later1.html,Later,,$U/later1.html,
+LIRS,$((QNOW + 110)),$((QNOW + 210)),32400,100,$U/later2.html,Later 2,,$U/later2.html,
+LIRS
+$A -d "$C" add --lirs "$U/later.lirs" >/dev/null
+$A -d "$C" update > "$T/cout" 2>&1
+$A -d "$C" add "$U/later1.html" >/dev/null 2>&1
+is "remember: a LIRS source read first, the page added later gets the update" \
+	"$(jget "$C" "$U/later1.html" detected_by) $(jget "$C" "$U/later1.html" last_modified)" "lirs $((QNOW + 100))"
+printf '<?xml version="1.0"?><opml version="2.0"><head/><body><outline text="L2" type="link" url="%s/later2.html"/></body></opml>\n' "$U" > "$T/later.opml"
+$A -d "$C" import "$T/later.opml" >/dev/null 2>&1
+is "remember: an imported page gets the update too" \
+	"$(jget "$C" "$U/later2.html" detected_by) $(jget "$C" "$U/later2.html" last_modified)" "lirs $((QNOW + 110))"

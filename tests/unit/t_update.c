@@ -17,6 +17,9 @@
 #include "lb_buf.h"
 #include "ant_update.h"
 #include "lirs_merge.h"
+#include "lirs.h"
+#include "atom_evstore.h"
+#include "ant_publish.h"
 
 #define T0 1700000000          /* 2023-11-14T22:13:20Z, the first run */
 
@@ -217,6 +220,59 @@ static long events(ant_store *s, const char *url)
 	return n;
 }
 
+/* The excerpt of the page's event at lm ("?" none); a static buffer. */
+static const char *event_excerpt(ant_store *s, const char *url, int64_t lm)
+{
+	static char b[256];
+	sqlite3_stmt *st;
+
+	snprintf(b, sizeof b, "?");
+	if (sqlite3_prepare_v2(ant_store_db(s), "SELECT excerpt FROM ev_events WHERE url = ?"
+			       " AND last_modified = ?", -1, &st, NULL) != SQLITE_OK)
+		return b;
+	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, lm);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(b, sizeof b, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return b;
+}
+
+/* The page at url is added at now, as antenna add does: added, then what
+ * the sources said of it.  ant_update_recall()'s answer. */
+static int add_later(ant_store *s, const char *url, int64_t now)
+{
+	ant_update_opts o;
+	lb_error err = LB_ERROR_INIT;
+	char *key = key_of(url);
+	int rc;
+
+	page_add(s, url, NULL);
+	ant_update_opts_init(&o);
+	o.now = now;
+	rc = ant_update_recall(s, key, &o, &err);
+	if (rc < 0)
+		printf("# recall: %s\n", lb_error_msg(&err));
+	free(key);
+	return rc;
+}
+
+static int64_t source_records(ant_store *s, const char *url)
+{
+	ant_store_source *srcs;
+	size_t n;
+	int64_t c = -1;
+	lb_error err = LB_ERROR_INIT;
+
+	if (ant_store_sources_load(s, &srcs, &n, &err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(srcs[i].url, url))
+			c = ant_store_srcrec_count(s, srcs[i].id);
+	ant_store_sources_free(srcs, n);
+	return c;
+}
+
 /* What the progress callbacks saw. */
 struct seen {
 	unsigned pages, sources;
@@ -237,6 +293,8 @@ static void seen_source(void *ctx, const ant_store_source *src, int notmodified)
 	((struct seen *)ctx)->sources++;
 }
 
+static int64_t keep_records = ANT_KEEP_EVENTS;   /* of the next run */
+
 static int run(ant_store *s, struct fake *f, int64_t now, int force, ant_update_stats *st,
 	       struct seen *v)
 {
@@ -248,6 +306,7 @@ static int run(ant_store *s, struct fake *f, int64_t now, int force, ant_update_
 	ant_update_opts_init(&o);
 	o.now = now;
 	o.force = force;
+	o.keep_records = keep_records;
 	o.fetcher = &fetcher;
 	o.on_page = seen_page;
 	o.on_source = seen_source;
@@ -467,6 +526,7 @@ static void atom_source(void)
 	fake_answer(&f, (struct answer){ .url = ASRC, .status = 200, .body = ATOM_HEAD
 		"<link rel=\"prev-archive\" href=\"archive-1.atom\"/>"
 		"<entry><title>Relayed</title><link href=\"" PA "\"/>"
+		"<summary>What  the peer\nsaw</summary>"
 		"<updated>2023-11-14T22:20:00Z</updated></entry></feed>" });
 	fake_answer(&f, (struct answer){ .url = AARC, .status = 200, .body = ATOM_HEAD
 		"<entry><title>Older</title><link href=\"" PA "\"/>"
@@ -476,12 +536,176 @@ static void atom_source(void)
 	page_get(s, PA, &p);
 	IS_INT(p.st.last_modified, T0 + 400, "Atom source: the newest entry is the page's update");
 	IS_STR(p.st.detected_by, "atom", "Atom source: detected by atom");
+	IS_STR(p.excerpt, "What the peer saw", "Atom source: the entry's summary is the excerpt");
+	IS_STR(event_excerpt(s, PA, T0 + 400), "What the peer saw",
+	       "Atom source: and the event's summary");
 	IS_INT(events(s, PA), 3, "Atom source: each entry is an event (first check, two entries)");
 	ant_store_page_release(&p);
 	run(s, &f, T0 + 2000, 0, &st, &v);
 	OK(st.archives_read == 0 && fake_find(&f, AARC)->hits == 1 && fake_find(&f, ASRC)->hits == 2,
 	   "Atom source: an archive read before is not fetched again");
 	IS_INT(events(s, PA), 3, "Atom source: nothing doubles");
+	ant_store_close(s);
+}
+
+/* ---- sources remember: a page added later gets its update ---------------- */
+
+#define NREM 10
+
+/* The issue's case: an Atom source read first, ten pages added after; the
+ * entries of eight of them sat in an archive, read once. */
+static void remember_atom(void)
+{
+	static char urls[NREM][40];
+	char path[256], doc[2048], arc[4096], *d = doc, *a = arc;
+	ant_store *s = store_new("remember-atom", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+	int got = 0, marked = 0, credited = 0, summed = 0, evs = 0;
+
+	source_add(s, ASRC, STORE_SOURCE_ATOM);
+	d += sprintf(d, ATOM_HEAD "<link rel=\"prev-archive\" href=\"archive-1.atom\"/>");
+	a += sprintf(a, ATOM_HEAD);
+	for (int i = 0; i < NREM; i++) {
+		snprintf(urls[i], sizeof urls[i], "http://r.example/%d", i);
+		char **w = i < 2 ? &d : &a;
+		*w += sprintf(*w, "<entry><title>T%d</title><link href=\"%s\"/>"
+			      "<summary>news %d</summary><updated>2023-11-14T%02d:00:00Z</updated></entry>",
+			      i, urls[i], i, 10 + i);
+	}
+	sprintf(d, "</feed>");
+	sprintf(a, "</feed>");
+	fake_answer(&f, (struct answer){ .url = ASRC, .status = 200, .body = doc });
+	fake_answer(&f, (struct answer){ .url = AARC, .status = 200, .body = arc });
+	run(s, &f, T0, 0, &st, &v);
+	OK(st.archives_read == 1 && st.records_read == NREM && st.records_ignored == NREM,
+	   "remember: the Atom source read, no page watched yet (%lld entries)", (long long)st.records_read);
+	IS_INT(source_records(s, ASRC), NREM, "remember: one record per URL kept");
+	for (int i = 0; i < NREM; i++) {
+		char want[32];
+		int64_t lm = 1699956000 + 3600 * i;   /* 2023-11-14T10:00:00Z + i h */
+		got += add_later(s, urls[i], T0 + 100) == 1;
+		page_get(s, urls[i], &p);
+		snprintf(want, sizeof want, "news %d", i);
+		marked += p.st.last_modified == lm && p.st.detected_by && !strcmp(p.st.detected_by, "atom");
+		credited += !strcmp(p.source_url, ASRC);
+		summed += !strcmp(p.excerpt, want);
+		evs += events(s, urls[i]) == 1 && !strcmp(event_excerpt(s, urls[i], lm), want);
+		ant_store_page_release(&p);
+	}
+	IS_INT(got, NREM, "remember: all ten pages added later get their update");
+	IS_INT(marked, NREM, "remember: at the entry's date, marked atom");
+	IS_INT(credited, NREM, "remember: credited to the source");
+	IS_INT(summed, NREM, "remember: the entry's summary is the page's excerpt");
+	IS_INT(evs, NREM, "remember: one update event each, with the summary");
+	page_get(s, urls[3], &p);
+	IS_STR(p.title, "T3", "remember: the entry's title fills an unknown title");
+	ant_store_page_release(&p);
+
+	/* the first check of a page with a relayed update keeps it */
+	for (int i = 0; i < NREM; i++)
+		fake_answer(&f, (struct answer){ .url = urls[i], .status = 200, .body = "<p>x</p>" });
+	run(s, &f, T0 + 200, 0, &st, &v);
+	page_get(s, urls[9], &p);
+	OK(st.checked == NREM && p.st.last_modified == 1699956000 + 3600 * 9,
+	   "remember: their first own check keeps the relayed update");
+	ant_store_page_release(&p);
+	IS_INT(add_later(s, urls[0], T0 + 300), 0, "remember: nothing for a page already watched");
+
+	/* bounded: an Atom source keeps its newest keep_records */
+	keep_records = 3;
+	run(s, &f, T0 + 400, 0, &st, &v);
+	keep_records = ANT_KEEP_EVENTS;
+	IS_INT(source_records(s, ASRC), 3, "remember: an Atom source keeps the history retention's count");
+	ant_store_close(s);
+}
+
+#define RL "http://later.example/p"
+
+static void remember_lirs(void)
+{
+	char path[256], body[512];
+	ant_store *s = store_new("remember-lirs", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+
+	source_add(s, SRC, STORE_SOURCE_LIRS);
+	snprintf(body, sizeof body,
+		 "LIRS,%d,%d,32400,1000," RL ",Later title,Peer,0,\n"
+		 "LIRS,%d,%d,32400,1000," PB ",B title,Peer,0,\n",
+		 T0 - 500, T0 - 100, T0 - 700, T0 - 600);
+	fake_answer(&f, (struct answer){ .url = SRC, .status = 200, .body = body });
+	run(s, &f, T0, 0, &st, &v);
+	IS_INT(source_records(s, SRC), 2, "remember LIRS: the records are kept");
+	IS_INT(add_later(s, RL, T0 + 60), 1, "remember LIRS: a page added later gets the update");
+	page_get(s, RL, &p);
+	OK(p.st.last_modified == T0 - 500 && p.st.last_detected == T0 - 100 &&
+	   !strcmp(p.st.detected_by, "lirs") && !strcmp(p.source_url, SRC) &&
+	   !strcmp(p.title, "Later title") && !strcmp(p.excerpt, ""),
+	   "remember LIRS: its times, mark lirs, the source, the title");
+	IS_INT(events(s, RL), 1, "remember LIRS: an update event");
+	ant_store_page_release(&p);
+
+	/* the 8-hour rule: last detected more than max_age before the add */
+	IS_INT(add_later(s, PB, T0 - 600 + LIRS_DEFAULT_MAX_AGE + 1), 0,
+	       "remember LIRS: a record older than 8 hours is not applied");
+	page_get(s, PB, &p);
+	OK(p.st.last_modified == 0 && events(s, PB) == 0, "remember LIRS: the page has no update");
+	ant_store_page_release(&p);
+
+	/* bounded: read again later, records older than 8 hours go */
+	snprintf(body, sizeof body, "LIRS,%d,%d,32400,1000,http://new.example/,N,Peer,0,\n",
+		 T0 + 28000, T0 + 28000);
+	fake_answer(&f, (struct answer){ .url = SRC, .status = 200, .body = body });
+	run(s, &f, T0 - 600 + LIRS_DEFAULT_MAX_AGE + 1, 0, &st, &v);
+	IS_INT(source_records(s, SRC), 2, "remember LIRS: pruned by the 8-hour rule when read (2 of 3 left)");
+	run(s, &f, T0 - 100 + LIRS_DEFAULT_MAX_AGE + 1, 0, &st, &v);
+	IS_INT(source_records(s, SRC), 1, "remember LIRS: ...and the next one when its 8 hours are over");
+	ant_store_close(s);
+}
+
+/* ---- two updates of a page in one second ------------------------------- */
+
+static void same_second(void)
+{
+	char path[256];
+	ant_store *s = store_new("second", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+	atom_evstore *ev;
+	lb_error err = LB_ERROR_INIT;
+
+	page_add(s, PA, NULL);
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>one</p>" });
+	run(s, &f, T0, 0, &st, &v);
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>one</p><p>two</p>" });
+	run(s, &f, T0 + 1000, 1, &st, &v);
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>one</p><p>two</p><p>three</p>" });
+	run(s, &f, T0 + 1000, 1, &st, &v);
+	IS_INT(st.updated, 1, "same second: the second update is one");
+	page_get(s, PA, &p);
+	IS_STR(p.excerpt, "three", "same second: the page has the latest excerpt");
+	IS_STR(event_excerpt(s, PA, T0 + 1000), "three", "same second: so has its event");
+	IS_INT(events(s, PA), 2, "same second: still one event for that second");
+	ant_store_page_release(&p);
+
+	/* sealed in an archive: its entry never changes */
+	if (atom_evstore_attach(&ev, ant_store_db(s), &err) == 0) {
+		atom_evstore_seal(ev, 1, "t", "a", NULL, &err);
+		atom_evstore_close(ev);
+	}
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>four</p>" });
+	run(s, &f, T0 + 1000, 1, &st, &v);
+	page_get(s, PA, &p);
+	OK(st.updated == 1 && !strcmp(p.excerpt, "four"), "same second, sealed: the page has the latest");
+	IS_STR(event_excerpt(s, PA, T0 + 1000), "three", "same second, sealed: the archived entry stays");
+	ant_store_page_release(&p);
 	ant_store_close(s);
 }
 
@@ -588,7 +812,7 @@ static void lock_held(void)
 
 int main(void)
 {
-	TAP_PLAN(83);
+	TAP_PLAN(110);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
@@ -596,6 +820,9 @@ int main(void)
 	rendezvous(1);
 	lirs_source();
 	atom_source();
+	remember_atom();
+	remember_lirs();
+	same_second();
 	batching();
 	setup_failure();
 	lock_held();
