@@ -45,13 +45,14 @@ static const char help[] =
 	"Add the pages and sources of another antenna's configuration to this one, and\n"
 	"carry over the update times of its LIRS file.  FORMAT is found from the\n"
 	"content, or given: samidare (config.yml), tama (sites.cfg or remote.cfg),\n"
-	"opml, lirs (the old antenna's sites.lirs.gz).  Import the configuration first,\n"
-	"then the LIRS file.  Importing twice adds nothing.  Settings with no\n"
+	"opml, lirs (the old antenna's sites.lirs.gz), jsonl ('antenna export --format\n"
+	"jsonl', with its update times).  Import the configuration first, then the\n"
+	"LIRS file.  Importing twice adds nothing.  Settings with no\n"
 	"equivalent here are listed as FILE:LINE: unmapped: ...  Exit 0 all read,\n"
 	"1 some entries or files were skipped (errors on standard error), 2 usage or\n"
 	"database errors.\n\n"
 	"  -n, --dry-run     print what would change, change nothing\n"
-	"  --from FORMAT     samidare, tama, opml or lirs, for every FILE\n"
+	"  --from FORMAT     samidare, tama, opml, lirs or jsonl, for every FILE\n"
 	"  --group G         the group of imported pages that have none\n"
 	"  --now EPOCH       the time of the import (default: the clock)\n"
 	"  --max-bytes N     largest FILE read (default 64M; K/M/G suffixes)\n";
@@ -234,6 +235,7 @@ static int add_source(struct imp *m, const ant_imp_entry *e, const char *key)
 	src.url = (char *)e->url;
 	src.url_key = (char *)key;
 	src.created = m->now;
+	src.kind = e->atom ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
 	rc = ant_store_source_add(m->s, &src, &m->err);
 	if (rc < 0)
 		return -1;
@@ -241,7 +243,7 @@ static int add_source(struct imp *m, const ant_imp_entry *e, const char *key)
 		m->src_same++;
 	} else {
 		m->src_added++;
-		printf("%sadd source %s\n", would(m), e->url);
+		printf("%sadd source %s%s\n", would(m), e->url, e->atom ? " (Atom)" : "");
 	}
 	return 0;
 }
@@ -388,15 +390,36 @@ static int apply_clipped(struct imp *m, const ant_imp_entry *e0)
 	return rc;
 }
 
+/* One record's times (a LIRS record's, or a page's in jsonl). */
+typedef struct times {
+	const char *url;
+	unsigned long line;
+	int64_t last_modified, last_detected;
+	const char *source_url;  /* who announced it (LIRS), or NULL */
+	const char *by;          /* detected_by: "lirs", or NULL (jsonl does not say) */
+} times;
+static int take_times(struct imp *m, const times *r, const char *key);
+
 static int on_entry(void *ctx, const ant_imp_entry *e)
 {
 	struct imp *m = ctx;
+	char *key = NULL;
 
-	if (apply_clipped(m, e) < 0) {
-		m->db_failed = 1;
-		return 1;
+	if (apply_clipped(m, e) < 0)
+		goto failed;
+	/* jsonl: the page's update times, as a LIRS file's */
+	if (e->kind == IMP_PAGE && e->last_modified > 0) {
+		if (!(key = antcmd_url_key(e->url)) ||
+		    take_times(m, &(times){ e->url, e->line, e->last_modified, e->last_detected, NULL, NULL },
+			       key) < 0)
+			goto failed;
+		free(key);
 	}
 	return 0;
+failed:
+	free(key);
+	m->db_failed = 1;
+	return 1;
 }
 
 /* ---- LIRS files: pages and their update times ---------------------------------- */
@@ -413,7 +436,7 @@ static void fmt_utc(char *b, size_t n, int64_t t)
 }
 
 /* The record's times, when newer than the page's: no event, no recheck. */
-static int take_times(struct imp *m, const lirs_record *r, const char *key)
+static int take_times(struct imp *m, const times *r, const char *key)
 {
 	ant_store_page p;
 	char when[40];
@@ -435,8 +458,8 @@ static int take_times(struct imp *m, const lirs_record *r, const char *key)
 		p.st.last_modified = r->last_modified;
 		if (r->last_detected > p.st.last_detected && r->last_detected <= m->now + skew)
 			p.st.last_detected = r->last_detected;
-		p.st.detected_by = "lirs";
-		if (lb_url_is_http(r->source_url) && strlen(r->source_url) <= ANT_MAX_URL &&
+		p.st.detected_by = r->by;
+		if (r->source_url && lb_url_is_http(r->source_url) && strlen(r->source_url) <= ANT_MAX_URL &&
 		    set_str(&p.source_url, r->source_url) < 0)
 			rc = -1;
 		else
@@ -465,7 +488,8 @@ static int on_record(void *ctx, const lirs_record *r)
 		m->db_failed = 1;
 		return 1;
 	}
-	rc = take_times(m, r, key);
+	rc = take_times(m, &(times){ r->url, r->line, r->last_modified, r->last_detected, r->source_url,
+				     "lirs" }, key);
 	free(key);
 	if (rc < 0)
 		m->db_failed = 1;
@@ -660,6 +684,8 @@ static int import_config(struct imp *m, const lb_buf *raw, size_t max)
 		return 0;
 	} else if (m->fmt == IMP_FMT_SAMIDARE) {
 		rc = ant_imp_parse_samidare(utf8.data, utf8.len, &o);
+	} else if (m->fmt == IMP_FMT_JSONL) {
+		rc = ant_imp_parse_jsonl(utf8.data, utf8.len, &o);
 	} else if (ant_imp_is_tama_cfg(utf8.data, utf8.len)) {
 		rc = import_tama_cfg(m, &utf8, max);
 		lb_buf_release(&utf8);
@@ -681,7 +707,7 @@ static void summary(const struct imp *m)
 	       m->file, ant_imp_format_name(m->fmt), m->dry ? "dry run: " : "", m->added,
 	       m->added == 1 ? "" : "s", m->updated, m->same, m->src_added,
 	       m->src_added == 1 ? "" : "s", m->src_same);
-	if (m->fmt == IMP_FMT_LIRS)
+	if (m->fmt == IMP_FMT_LIRS || m->fmt == IMP_FMT_JSONL)
 		printf("; %u update time%s taken", m->timed, m->timed == 1 ? "" : "s");
 	printf("; %u unmapped, %u error%s\n", m->unmapped, m->errors, m->errors == 1 ? "" : "s");
 }
@@ -702,7 +728,7 @@ static int import_file(struct imp *m, const char *path, ant_imp_format from, siz
 	}
 	m->fmt = from ? from : ant_imp_detect(raw.data, raw.len);
 	if (m->fmt == IMP_FMT_UNKNOWN) {
-		file_error(m, 0, "cannot tell the format (samidare, tama, opml or lirs): use --from");
+		file_error(m, 0, "cannot tell the format (samidare, tama, opml, lirs or jsonl): use --from");
 	} else if (m->fmt == IMP_FMT_LIRS) {
 		rc = import_lirs(m, &raw);
 	} else {
@@ -742,7 +768,7 @@ int cmd_import(int argc, char **argv)
 		case 'g': m.group = optarg; break;
 		case 'f':
 			if (!(from = ant_imp_format_from_name(optarg)))
-				return cli_usage_error(help, "--from: '%s' is not samidare, tama, opml or lirs", optarg);
+				return cli_usage_error(help, "--from: '%s' is not samidare, tama, opml, lirs or jsonl", optarg);
 			break;
 		case 'N':
 			if (cli_parse_int64("--now", optarg, 1, INT64_MAX / 2, &now) < 0)

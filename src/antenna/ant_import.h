@@ -6,6 +6,8 @@
  *   tama       sites.cfg / remote.cfg (wakaba/tama, "たまてばこ"): the
  *              "Version: 1.x" block format or the older CSV lines
  *   opml       an OPML outline (nested outlines are groups)
+ *   jsonl      what 'antenna export --format jsonl' writes: one JSON
+ *              object per page or source, with the pages' update times
  *
  * Parsers are pure: bytes in, entries and diagnostics out through
  * callbacks, no files, no printing.  The whole input is given at once
@@ -36,9 +38,10 @@ typedef enum {
 	IMP_FMT_TAMA,
 	IMP_FMT_OPML,
 	IMP_FMT_LIRS,
+	IMP_FMT_JSONL,
 } ant_imp_format;
 
-/* "samidare", "tama", "opml", "lirs"; NULL for unknown. */
+/* "samidare", "tama", "opml", "lirs", "jsonl"; NULL for unknown. */
 const char *ant_imp_format_name(ant_imp_format f);
 /* The format named s, or IMP_FMT_UNKNOWN. */
 ant_imp_format ant_imp_format_from_name(const char *s);
@@ -49,6 +52,9 @@ typedef enum { IMP_PAGE = 0, IMP_SOURCE } ant_imp_kind;
 
 typedef struct ant_imp_entry {
 	ant_imp_kind kind;
+	int atom;                /* IMP_SOURCE: an Atom source ('add --atom'), else LIRS */
+	int64_t last_modified;   /* IMP_PAGE from jsonl: the page's times, 0 none */
+	int64_t last_detected;
 	const char *url;         /* as written (resolved for relative URLs) */
 	const char *title;       /* "" none */
 	int title_by_user;       /* the operator wrote the title (not a <title>) */
@@ -95,6 +101,7 @@ typedef struct ant_imp_opts {
 int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o);
 int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o);
 int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o);
+int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o);
 
 /*
  * tama's tama.cfg (Ruby code): the files its $site hash names ("path" =>

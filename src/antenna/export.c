@@ -87,6 +87,22 @@ static int opml_page(lb_buf *o, const ant_store_page *p, const char *indent)
 	return lb_buf_adds(o, "/>\n");
 }
 
+/*
+ * A source: a LIRS one as type="lirs" (as before), an Atom one as the feed
+ * it is (type="rss", which feed readers subscribe to) with
+ * antenna:source="atom", which tells import_opml.c it is a source.
+ */
+static int opml_source(lb_buf *o, const ant_store_source *s)
+{
+	int atom = s->kind == STORE_SOURCE_ATOM;
+
+	if (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", s->url) < 0 ||
+	    xattr(o, "type", atom ? "rss" : "lirs") < 0 || xattr(o, "xmlUrl", s->url) < 0 ||
+	    xattr(o, "antenna:source", atom ? "atom" : "lirs") < 0)
+		return -1;
+	return lb_buf_adds(o, "/>\n");
+}
+
 static int opml(ex *x)
 {
 	lb_buf *o = &x->o;
@@ -113,9 +129,7 @@ static int opml(ex *x)
 	if (group && *group && lb_buf_adds(o, "    </outline>\n") < 0)
 		return -1;
 	for (size_t i = 0; i < x->ns; i++)
-		if (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", x->s[i].url) < 0 ||
-		    xattr(o, "type", "lirs") < 0 || xattr(o, "xmlUrl", x->s[i].url) < 0 ||
-		    lb_buf_adds(o, "/>\n") < 0 || flush(x, 0) < 0)
+		if (opml_source(o, &x->s[i]) < 0 || flush(x, 0) < 0)
 			return -1;
 	return lb_buf_adds(o, "  </body>\n</opml>\n");
 }
@@ -250,6 +264,14 @@ static int yaml_page(yaml_emitter_t *e, const ant_store_page *p)
 	return rc;
 }
 
+/* A source's kind as the formats name it: samidare's UpdateInfo ("lirs";
+ * "atom" is ours: samidare fetches such an entry and reads nothing from
+ * it), jsonl's "kind". */
+static const char *source_kind(const ant_store_source *s)
+{
+	return s->kind == STORE_SOURCE_ATOM ? "atom" : "lirs";
+}
+
 static int samidare(ex *x)
 {
 	yaml_emitter_t e;
@@ -276,7 +298,7 @@ static int samidare(ex *x)
 			goto out;
 	for (size_t i = 0; i < x->ns; i++)
 		if (ymap(&e, 1) < 0 || ykv(&e, "URI", x->s[i].url) < 0 ||
-		    ykv(&e, "UpdateInfo", "lirs") < 0 || ymap(&e, 0) < 0)
+		    ykv(&e, "UpdateInfo", source_kind(&x->s[i])) < 0 || ymap(&e, 0) < 0)
 			goto out;
 	yaml_sequence_end_event_initialize(&ev);
 	if (!yaml_emitter_emit(&e, &ev))
@@ -355,7 +377,8 @@ static int jsonl(ex *x)
 			return -1;
 	for (size_t i = 0; i < x->ns; i++)
 		if (lb_buf_adds(&x->o, "{\"type\":\"source\"") < 0 || jkey(&x->o, "url") < 0 ||
-		    lirs_jsonw_strz(&x->o, x->s[i].url) < 0 || lb_buf_adds(&x->o, "}\n") < 0 ||
+		    lirs_jsonw_strz(&x->o, x->s[i].url) < 0 || jkey(&x->o, "kind") < 0 ||
+		    lirs_jsonw_strz(&x->o, source_kind(&x->s[i])) < 0 || lb_buf_adds(&x->o, "}\n") < 0 ||
 		    flush(x, 0) < 0)
 			return -1;
 	return 0;

@@ -23,16 +23,17 @@ static const char *const names[] = {
 	[IMP_FMT_TAMA] = "tama",
 	[IMP_FMT_OPML] = "opml",
 	[IMP_FMT_LIRS] = "lirs",
+	[IMP_FMT_JSONL] = "jsonl",
 };
 
 const char *ant_imp_format_name(ant_imp_format f)
 {
-	return f > IMP_FMT_UNKNOWN && f <= IMP_FMT_LIRS ? names[f] : NULL;
+	return f > IMP_FMT_UNKNOWN && f <= IMP_FMT_JSONL ? names[f] : NULL;
 }
 
 ant_imp_format ant_imp_format_from_name(const char *s)
 {
-	for (int f = IMP_FMT_SAMIDARE; f <= IMP_FMT_LIRS; f++)
+	for (int f = IMP_FMT_SAMIDARE; f <= IMP_FMT_JSONL; f++)
 		if (strcmp(s, names[f]) == 0)
 			return (ant_imp_format)f;
 	return IMP_FMT_UNKNOWN;
@@ -76,8 +77,8 @@ static int csv_commas(const char *b, const char *e)
 }
 
 /*
- * The first bytes decide: gzip is a LIRS file; "<" is XML (OPML); tama's
- * first line "Version:" (its Sites#read looks at nothing else); a line
+ * The first bytes decide: gzip is a LIRS file; "<" is XML (OPML); "{" is
+ * JSON Lines (antenna export --format jsonl); tama's first line "Version:" (its Sites#read looks at nothing else); a line
  * "LIRS," is LIRS; YAML's "-" or "---" is samidare; four commas on the
  * first line that is not a comment is tama's older CSV format.
  */
@@ -94,6 +95,8 @@ ant_imp_format ant_imp_detect(const char *buf, size_t len)
 		pos++;
 	if (pos < len && buf[pos] == '<')
 		return IMP_FMT_OPML;
+	if (pos < len && buf[pos] == '{')
+		return IMP_FMT_JSONL;
 	pos = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	if (next_line(buf, len, &pos, &b, &e) && starts(b, e, "Version:"))
 		return IMP_FMT_TAMA;

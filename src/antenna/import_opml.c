@@ -5,7 +5,9 @@
  *
  *   <outline> with htmlUrl, url (type="link") or xmlUrl is an entry: a
  *   page at htmlUrl, else url, else xmlUrl; type="lirs" (what 'antenna
- *   export' writes for sources) is a LIRS source at xmlUrl (or url).
+ *   export' writes for LIRS sources) is a LIRS source at xmlUrl (or url);
+ *   antenna:source="atom" (an Atom source, written as a type="rss"
+ *   outline for feed readers) or "lirs" is a source of that kind.
  *   title, else text (unless it is the URL), is the title; a title
  *   attribute is the operator's title.
  *   <outline> without a URL is a folder: the outlines inside it are in the
@@ -112,7 +114,9 @@ static void outline(octx *c, int depth)
 	char *author = attr_ns(c, "author"), *ign = attr_ns(c, "ignore"), *cs = attr_ns(c, "charset");
 	char *only = attr_ns(c, "only"), *check = attr_ns(c, "check-url"), *noauto = attr_ns(c, "no-auto-ignore");
 	unsigned long line = (unsigned long)xmlTextReaderGetParserLineNumber(c->r);
-	int source = type && !strcasecmp(type, "lirs");
+	char *skind = attr_ns(c, "source");
+	int atom = skind && !strcmp(skind, "atom");
+	int source = atom || (skind && !strcmp(skind, "lirs")) || (type && !strcasecmp(type, "lirs"));
 	const char *u = source ? (nonempty(xml) ? xml : url)
 			       : nonempty(html) ? html : nonempty(url) ? url : xml;
 	const char *name = nonempty(title) ? title : text;
@@ -137,7 +141,7 @@ static void outline(octx *c, int depth)
 		ant_imp_diagf(c->o, IMP_ERROR, line, 0, "URL '%s' is not an absolute http or https URL", u);
 		goto out;
 	}
-	ant_imp_entry e = { .kind = source ? IMP_SOURCE : IMP_PAGE, .url = u, .title = "", .author = "",
+	ant_imp_entry e = { .kind = source ? IMP_SOURCE : IMP_PAGE, .atom = atom, .url = u, .title = "", .author = "",
 			.group = c->group.data, .ignore = "", .charset = "", .line = line };
 	if (!source) {
 		if (nonempty(name) && strcmp(name, u)) {
@@ -170,6 +174,7 @@ out:
 	xmlFree(html); xmlFree(url); xmlFree(xml); xmlFree(type); xmlFree(title);
 	xmlFree(text); xmlFree(author); xmlFree(ign); xmlFree(cs);
 	xmlFree(only); xmlFree(check); xmlFree(noauto);
+	xmlFree(skind);
 }
 
 static void element(octx *c)

@@ -392,10 +392,14 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 			}
 			break;
 		case A_UPDATEINFO:
-			if (!strcmp(v, "lirs"))
+			/* "atom" is ours (antenna export): samidare fetches such
+			 * an entry and reads nothing from it */
+			if (!strcmp(v, "lirs") || !strcmp(v, "atom")) {
 				e.kind = IMP_SOURCE;
-			else
-				unmapped(c, x, "only 'lirs' (another antenna's LIRS file) is read; the URI is watched as a page");
+				e.atom = v[0] == 'a';
+			} else {
+				unmapped(c, x, "only 'lirs' (another antenna's LIRS file) and 'atom' (its Atom feed) are read; the URI is watched as a page");
+			}
 			break;
 		default: break;
 		}

@@ -1,0 +1,242 @@
+/*
+ * import_jsonl.c: what 'antenna export --format jsonl' writes (export.c),
+ * read back: one JSON object per line (json-c), blank lines skipped.
+ *
+ *   {"type":"page", "url", "title", "title_set_by_user", "author",
+ *    "group", "ignore": [patterns], "force_charset", "last_modified",
+ *    "last_detected", ...}
+ *   {"type":"source", "url", "kind": "lirs" or "atom" (no kind: lirs)}
+ *
+ * The times come with the page (IMP_PAGE entries carry them), so an
+ * export read into a new database exports the same bytes.  A line that
+ * is not a JSON object, or a key of the wrong type, skips that line with
+ * an error; a key we do not know is listed once as unmapped.
+ */
+#include "ant_import.h"
+#include "import_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "lb_buf.h"
+#include "ant_page.h"
+
+#define JSONL_MAX_UNKNOWN 32
+
+typedef struct jctx {
+	const ant_imp_opts *o;
+	unsigned long line;
+	int bad;                 /* this line is skipped: an error was given */
+	lb_buf ign;
+	char *unknown[JSONL_MAX_UNKNOWN];   /* keys listed as unmapped already */
+	size_t nunknown;
+} jctx;
+
+static void bad(jctx *c, const char *fmt, const char *key)
+{
+	if (!c->bad)
+		ant_imp_diagf(c->o, IMP_ERROR, c->line, 0, fmt, key);
+	c->bad = 1;
+}
+
+/* The string at key: "" when absent or null; NULL (an error) for another type. */
+static const char *str(jctx *c, json_object *obj, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !v)
+		return "";
+	if (!json_object_is_type(v, json_type_string)) {
+		bad(c, "\"%s\" is not a string; line skipped", key);
+		return NULL;
+	}
+	return json_object_get_string(v);
+}
+
+static int boolean(jctx *c, json_object *obj, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean)) {
+		bad(c, "\"%s\" is not true or false; line skipped", key);
+		return 0;
+	}
+	return json_object_get_boolean(v);
+}
+
+static int64_t integer(jctx *c, json_object *obj, const char *key)
+{
+	json_object *v;
+	int64_t n;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !v)
+		return 0;
+	if (!json_object_is_type(v, json_type_int) || (n = json_object_get_int64(v)) < 0) {
+		bad(c, "\"%s\" is not a time (seconds since 1970); line skipped", key);
+		return 0;
+	}
+	return n;
+}
+
+/* A list of page.h patterns into out, one per line; check: the rule
+ * 'antenna add' applies to them.  A pattern it refuses is listed. */
+static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
+		     int (*check)(const char *, lb_error *))
+{
+	json_object *v;
+	lb_error err = LB_ERROR_INIT;
+
+	lb_buf_reset(out);
+	if (!json_object_object_get_ex(obj, key, &v) || !v)
+		return;
+	if (!json_object_is_type(v, json_type_array)) {
+		bad(c, "\"%s\" is not a list of patterns; line skipped", key);
+		return;
+	}
+	for (size_t i = 0; i < json_object_array_length(v); i++) {
+		json_object *p = json_object_array_get_idx(v, i);
+		const char *s = p && json_object_is_type(p, json_type_string) ? json_object_get_string(p) : NULL;
+		if (!s) {
+			bad(c, "\"%s\" is not a list of patterns; line skipped", key);
+			return;
+		}
+		if (!*s)
+			continue;
+		if (strchr(s, '\n') || check(s, &err) < 0)
+			ant_imp_diagf(c->o, IMP_UNMAPPED, c->line, 0, "%s pattern '%.255s': %.255s", key, s,
+				      strchr(s, '\n') ? "a pattern is one line" : lb_error_msg(&err));
+		else if (ant_imp_add_pattern(out, "", s, strlen(s)) < 0)
+			c->bad = 1;
+	}
+}
+
+static const char *const known[] = {
+	"type", "url", "title", "title_set_by_user", "author", "group", "ignore", "force_charset",
+	"last_modified", "last_detected", "kind",
+};
+
+/* Keys we do not read, listed once each. */
+static void unknown_keys(jctx *c, json_object *obj)
+{
+	json_object_object_foreach(obj, k, v) {
+		size_t i;
+		(void)v;
+		for (i = 0; i < sizeof known / sizeof *known && strcmp(k, known[i]); i++)
+			;
+		if (i < sizeof known / sizeof *known)
+			continue;
+		for (i = 0; i < c->nunknown && strcmp(k, c->unknown[i]); i++)
+			;
+		if (i < c->nunknown)
+			continue;
+		if (c->nunknown < JSONL_MAX_UNKNOWN)
+			if ((c->unknown[c->nunknown] = strdup(k)))
+				c->nunknown++;
+		ant_imp_diagf(c->o, IMP_UNMAPPED, c->line, 0, "\"%.100s\": not a setting this antenna reads", k);
+	}
+}
+
+/* One line's object; nonzero when on_entry stopped. */
+static int object(jctx *c, json_object *obj)
+{
+	ant_imp_entry e = { .kind = IMP_PAGE, .line = c->line, .title = "", .author = "", .group = "",
+			    .ignore = "", .charset = "" };
+	const char *type = str(c, obj, "type");
+	lb_error err = LB_ERROR_INIT;
+
+	if (!type)
+		return 0;
+	if (!(e.url = str(c, obj, "url")))
+		return 0;
+	if (!*e.url) {
+		bad(c, "no \"url\"%s; line skipped", "");
+		return 0;
+	}
+	unknown_keys(c, obj);
+	if (!strcmp(type, "source")) {
+		const char *kind = str(c, obj, "kind");
+		if (!kind)
+			return 0;
+		if (*kind && strcmp(kind, "lirs") && strcmp(kind, "atom")) {
+			bad(c, "\"kind\" is '%s', not lirs or atom; line skipped", kind);
+			return 0;
+		}
+		e.kind = IMP_SOURCE;
+		e.atom = !strcmp(kind, "atom");
+	} else if (!strcmp(type, "page")) {
+		const char *cs;
+		e.title = str(c, obj, "title");
+		e.title_by_user = boolean(c, obj, "title_set_by_user");
+		e.author = str(c, obj, "author");
+		e.group = str(c, obj, "group");
+		cs = str(c, obj, "force_charset");
+		e.last_modified = integer(c, obj, "last_modified");
+		e.last_detected = integer(c, obj, "last_detected");
+		patterns(c, obj, "ignore", &c->ign, ant_page_pattern_check);
+		e.ignore = c->ign.data;
+		if (c->bad || !e.title || !e.author || !e.group || !cs)
+			return 0;
+		if (*cs && ant_page_charset_check(cs, &err) < 0)
+			ant_imp_diagf(c->o, IMP_UNMAPPED, c->line, 0, "force_charset: %.127s", lb_error_msg(&err));
+		else
+			e.charset = cs;
+	} else {
+		bad(c, "\"type\" is '%s', not page or source; line skipped", type);
+		return 0;
+	}
+	if (c->bad)
+		return 0;
+	return c->o->on_entry && c->o->on_entry(c->o->ctx, &e);
+}
+
+int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
+{
+	jctx c = { .o = o, .ign = LB_BUF_INIT };
+	json_tokener *tok = json_tokener_new();
+	const char *p = buf, *end = buf + len;
+	int stop = 0;
+
+	if (!tok)
+		return ant_imp_diagf(o, IMP_ERROR, 0, 0, "out of memory"), -1;
+	while (p < end && !stop) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *b = p;
+		json_object *obj;
+
+		c.line++;
+		c.bad = 0;
+		p = nl ? nl + 1 : end;
+		while (b < e && (*b == ' ' || *b == '\t' || *b == '\r'))
+			b++;
+		if (b == e)
+			continue;
+		if (e - b > 0x7fffffff) {
+			ant_imp_diagf(o, IMP_ERROR, c.line, 0, "line too long; skipped");
+			continue;
+		}
+		json_tokener_reset(tok);
+		obj = json_tokener_parse_ex(tok, b, (int)(e - b));
+		if (!obj || json_tokener_get_error(tok) != json_tokener_success ||
+		    (size_t)json_tokener_get_parse_end(tok) != (size_t)(e - b) ||
+		    !json_object_is_type(obj, json_type_object)) {
+			size_t rest = obj ? (size_t)json_tokener_get_parse_end(tok) : 0;
+			int trailing = obj && rest < (size_t)(e - b) && strspn(b + rest, " \t\r") == (size_t)(e - b) - rest;
+			if (!trailing || !json_object_is_type(obj, json_type_object)) {
+				ant_imp_diagf(o, IMP_ERROR, c.line, 0, "not a JSON object; line skipped");
+				json_object_put(obj);
+				continue;
+			}
+		}
+		stop = object(&c, obj);
+		json_object_put(obj);
+	}
+	json_tokener_free(tok);
+	lb_buf_release(&c.ign);
+	for (size_t i = 0; i < c.nunknown; i++)
+		free(c.unknown[i]);
+	return stop ? -1 : 0;
+}
