@@ -1,8 +1,8 @@
 /*
  * t_export.c: ant_export() (ant_export.h) on a store with pages in groups
- * and a LIRS source: the OPML read with libxml2, OPML and samidare read
- * back by the import parsers to the same watch list, JSON Lines read with
- * json-c; a list larger than one chunk; a stream that cannot be written.
+ * and a LIRS and an Atom source: the OPML read with libxml2, OPML,
+ * samidare and JSON Lines read back by the import parsers to the same
+ * watch list, JSON Lines read with json-c; a list larger than one chunk; a stream that cannot be written.
  */
 #include "tap.h"
 
@@ -61,6 +61,12 @@ static ant_store *make_store(const char *name)
 	add_page(s, "http://c.example/", "C \xff broken", 1, "", "", "", "");
 	ant_store_source_init(&x);
 	x.url = x.url_key = "http://peer.example/lirs.gz";
+	x.created = 1;
+	if (ant_store_source_add(s, &x, &err) != 0)
+		printf("# source_add: %s\n", err.msg);
+	ant_store_source_init(&x);
+	x.url = x.url_key = "http://relay.example/index.atom";
+	x.kind = STORE_SOURCE_ATOM;
 	x.created = 1;
 	if (ant_store_source_add(s, &x, &err) != 0)
 		printf("# source_add: %s\n", err.msg);
@@ -172,8 +178,13 @@ static void test_opml_xml(ant_store *s)
 	o = body ? next_el(body->children) : NULL;
 	for (int i = 0; i < 4 && o; i++)
 		o = next_el(o->next);
-	OK(o && attr_is(o, "type", "lirs") && attr_is(o, "xmlUrl", "http://peer.example/lirs.gz"),
-	   "opml: the source last, as type=\"lirs\"");
+	OK(o && attr_is(o, "type", "lirs") && attr_is(o, "xmlUrl", "http://peer.example/lirs.gz") &&
+	   ns_attr_is(o, "source", "lirs"),
+	   "opml: the sources last, by URL; a LIRS one as type=\"lirs\"");
+	o = o ? next_el(o->next) : NULL;
+	OK(o && attr_is(o, "type", "rss") && attr_is(o, "xmlUrl", "http://relay.example/index.atom") &&
+	   ns_attr_is(o, "source", "atom"),
+	   "opml: an Atom source as the feed it is (type=\"rss\"), antenna:source=\"atom\"");
 	xmlFreeDoc(doc);
 	free(text);
 }
@@ -181,7 +192,8 @@ static void test_opml_xml(ant_store *s)
 /* Entries read back by an import parser, one line each. */
 static int on_entry(void *ctx, const ant_imp_entry *e)
 {
-	lb_buf_addf(ctx, "%s|%s|%s|%d|%s|%s|%s|%s\n", e->kind == IMP_SOURCE ? "source" : "page",
+	lb_buf_addf(ctx, "%s|%s|%s|%d|%s|%s|%s|%s\n",
+		    e->kind == IMP_SOURCE ? e->atom ? "atom" : "source" : "page",
 		    e->url, e->title, e->title_by_user, e->author, e->group, e->ignore, e->charset);
 	return 0;
 }
@@ -191,7 +203,9 @@ static void on_diag(void *ctx, const ant_imp_diag *d)
 	printf("# diag %lu: %s\n", d->line, d->message);
 }
 
-/* ignore: the patterns as the import reads them back (samidare's /re/ is
+/* Every format read back by its parser: every field of a page, and each
+ * source with its kind (LIRS or Atom).
+ * ignore: the patterns as the import reads them back (samidare's /re/ is
  * a Ruby regular expression: \\d comes back as [0-9]). */
 static void test_round_trip(ant_store *s, ant_export_format f, const char *name, const char *ignore)
 {
@@ -205,6 +219,7 @@ static void test_round_trip(ant_store *s, ant_export_format f, const char *name,
 
 	IS_INT(rc, 0, "%s: written", name);
 	IS_INT(f == ANT_EXPORT_OPML ? ant_imp_parse_opml(text, len, &o) :
+	       f == ANT_EXPORT_JSONL ? ant_imp_parse_jsonl(text, len, &o) :
 	       ant_imp_parse_samidare(text, len, &o), 0, "%s: read back", name);
 	/* titles only where the user set them: fetched ones are the page's */
 	OK(strstr(got.data, "page|http://b.example/?a=1&b=2|") != NULL,
@@ -214,8 +229,10 @@ static void test_round_trip(ant_store *s, ant_export_format f, const char *name,
 	   name);
 	OK(strstr(got.data, "page|http://a.example/||0||Diary||\n") != NULL, "%s: the group comes back",
 	   name);
-	OK(strstr(got.data, "source|http://peer.example/lirs.gz|") != NULL, "%s: the source comes back",
+	OK(strstr(got.data, "source|http://peer.example/lirs.gz|") != NULL, "%s: the LIRS source comes back",
 	   name);
+	OK(strstr(got.data, "atom|http://relay.example/index.atom|") != NULL,
+	   "%s: the Atom source comes back as an Atom source", name);
 	OK(strstr(got.data, "http://c.example/|C \xef\xbf\xbd broken|1") != NULL,
 	   "%s: a byte that is not UTF-8 comes back as U+FFFD", name);
 	free(text);
@@ -249,8 +266,8 @@ static void test_jsonl(ant_store *s)
 	}
 	OK(ok, "jsonl: every line a JSON object with a type; ignore an array of patterns");
 	IS_INT(pages, 4, "jsonl: four pages");
-	IS_INT(sources, 1, "jsonl: one source");
-	IS_INT(n, 5, "jsonl: one line each");
+	IS_INT(sources, 2, "jsonl: two sources");
+	IS_INT(n, 6, "jsonl: one line each");
 	free(text);
 }
 
@@ -315,7 +332,7 @@ static void test_errors(ant_store *s)
 
 int main(void)
 {
-	TAP_PLAN(46);
+	TAP_PLAN(57);
 	ant_store *s;
 	char cmd[64];
 
@@ -325,6 +342,7 @@ int main(void)
 	test_opml_xml(s);
 	test_round_trip(s, ANT_EXPORT_OPML, "opml", "#ad\n.clock\nto/day \\d+");
 	test_round_trip(s, ANT_EXPORT_SAMIDARE, "samidare", "#ad\n.clock\nto/day [0-9]+");
+	test_round_trip(s, ANT_EXPORT_JSONL, "jsonl", "#ad\n.clock\nto/day \\d+");
 	test_jsonl(s);
 	test_errors(s);
 	ant_store_close(s);
