@@ -408,7 +408,7 @@ static int on_entry(void *ctx, const ant_imp_entry *e)
 	if (apply_clipped(m, e) < 0)
 		goto failed;
 	/* jsonl: the page's update times, as a LIRS file's */
-	if (e->kind == IMP_PAGE && e->last_modified > 0) {
+	if (e->kind == IMP_PAGE && (e->last_modified > 0 || e->last_detected > 0)) {
 		if (!(key = antcmd_url_key(e->url)) ||
 		    take_times(m, &(times){ e->url, e->line, e->last_modified, e->last_detected, NULL, NULL },
 			       key) < 0)
@@ -444,7 +444,9 @@ static int take_times(struct imp *m, const times *r, const char *key)
 
 	int64_t skew = ant_store_config_int(m->s, CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
 
-	if (r->last_modified <= 0)
+	/* a LIRS record without a time says nothing; a page in jsonl that
+	 * was checked but never seen updated has its last check */
+	if (r->last_modified <= 0 && (r->by || r->last_detected <= 0))
 		return 0;
 	/* the clock-skew rule of merge and the relay (lirs_merge_check_at) */
 	if (r->last_modified > m->now + skew) {
@@ -468,6 +470,14 @@ static int take_times(struct imp *m, const times *r, const char *key)
 			m->timed++;
 			fmt_utc(when, sizeof when, r->last_modified);
 			printf("%supdate page %s: last modified %s\n", would(m), p.url, when);
+		}
+	} else if (r->last_modified <= 0 && r->last_detected > p.st.last_detected &&
+		   r->last_detected <= m->now + skew) {
+		p.st.last_detected = r->last_detected;
+		if ((rc = ant_store_page_save(m->s, &p, &m->err)) == 0) {
+			m->timed++;
+			fmt_utc(when, sizeof when, r->last_detected);
+			printf("%supdate page %s: last checked %s\n", would(m), p.url, when);
 		}
 	}
 	ant_store_page_release(&p);
