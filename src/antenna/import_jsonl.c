@@ -108,7 +108,7 @@ static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 		if (!*s)
 			continue;
 		if (strchr(s, '\n') || check(s, &err) < 0)
-			ant_imp_diagf(c->o, IMP_UNMAPPED, c->line, 0, "%s pattern '%.255s': %.255s", key, s,
+			ant_imp_diagf(c->o, IMP_UNMAPPED, c->line, 0, "%s: %.255s", key,
 				      strchr(s, '\n') ? "a pattern is one line" : lb_error_msg(&err));
 		else if (ant_imp_add_pattern(out, "", s, strlen(s)) < 0)
 			c->bad = 1;
