@@ -38,7 +38,7 @@ print("\n".join(sorted(rows)))
 # ---- the parsers, data-driven -------------------------------------------------------
 # The count follows the cases: the plan comes last (done_testing), with at
 # least MIN_CHECKS checks and MIN_CASES cases.
-MIN_CASES=15 MIN_CHECKS=103
+MIN_CASES=16 MIN_CHECKS=105
 D=$T/cases.db
 $A -d "$D" init >/dev/null
 ncases=0
@@ -274,7 +274,7 @@ for i in range(60):
     if r.returncode == 0:
         pages.append((url, title, author, group))
 want = sorted(pages)
-for fmt in ('opml', 'samidare'):
+for fmt in ('opml', 'samidare', 'jsonl'):
     out = subprocess.run([ant, '-d', db, 'export', '--format', fmt], capture_output=True, check=True).stdout
     path = os.path.join(tmp, 'h.' + fmt)
     open(path, 'wb').write(out)
@@ -296,7 +296,7 @@ for fmt in ('opml', 'samidare'):
     else:
         print('ok - hostile strings survive %s (%d pages)' % (fmt, len(want)))
 EOF
-tap_from "$T/hostile.tap" 2
+tap_from "$T/hostile.tap" 3
 check "hostile OPML is well-formed (xmllint)" xmllint --noout "$T/h.opml"
 
 # ---- bad input ------------------------------------------------------------------------------------
