@@ -2,7 +2,7 @@
  * fuzz_import: libFuzzer target for the configuration parsers of antenna
  * import (src/import*.c).  The first byte picks the parser (0 samidare,
  * 1 tama, 2 OPML, 3 detection and the charset guess, then whatever was
- * detected), the rest is the file.  Every entry must have a URL and
+ * detected, 4 JSON Lines), the rest is the file.  Every entry must have a URL and
  * non-NULL strings; ignore patterns must each pass ant_page_pattern_check();
  * diagnostics must have a message.  Seeds: tests/import/cases/ and the
  * peers' fixtures in tests/import/.
@@ -52,19 +52,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	size--;
-	switch (data[0] % 4) {
+	switch (data[0] % 5) {
 	case 0: f = IMP_FMT_SAMIDARE; break;
 	case 1: f = IMP_FMT_TAMA; break;
 	case 2: f = IMP_FMT_OPML; break;
+	case 4: f = IMP_FMT_JSONL; break;
 	default: f = ant_imp_detect(buf, size); break;
 	}
 	if (f == IMP_FMT_OPML) {
 		ant_imp_parse_opml(buf, size, &o);
-	} else if (f == IMP_FMT_SAMIDARE || f == IMP_FMT_TAMA) {
+	} else if (f == IMP_FMT_SAMIDARE || f == IMP_FMT_TAMA || f == IMP_FMT_JSONL) {
 		/* The command hands the parsers UTF-8, as here. */
 		if (ant_imp_to_utf8(buf, size, data[0] & 0x80 ? "shift_jis" : NULL, &u)) {
 			if (f == IMP_FMT_SAMIDARE)
 				ant_imp_parse_samidare(u.data, u.len, &o);
+			else if (f == IMP_FMT_JSONL)
+				ant_imp_parse_jsonl(u.data, u.len, &o);
 			else
 				ant_imp_parse_tama(u.data, u.len, &o);
 		}
