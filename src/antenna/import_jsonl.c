@@ -3,8 +3,9 @@
  * read back: one JSON object per line (json-c), blank lines skipped.
  *
  *   {"type":"page", "url", "title", "title_set_by_user", "author",
- *    "group", "ignore": [patterns], "force_charset", "last_modified",
- *    "last_detected", ...}
+ *    "group", "ignore": [patterns], "force_charset", "only": [patterns],
+ *    "feed" (or null), "check_url" (or null), "no_auto_ignore",
+ *    "last_modified", "last_detected"}
  *   {"type":"source", "url", "kind": "lirs" or "atom" (no kind: lirs)}
  *
  * The times come with the page (IMP_PAGE entries carry them), so an
@@ -30,7 +31,7 @@ typedef struct jctx {
 	const ant_imp_opts *o;
 	unsigned long line;
 	int bad;                 /* this line is skipped: an error was given */
-	lb_buf ign;
+	lb_buf ign, only;
 	char *unknown[JSONL_MAX_UNKNOWN];   /* keys listed as unmapped already */
 	size_t nunknown;
 } jctx;
@@ -117,7 +118,7 @@ static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 
 static const char *const known[] = {
 	"type", "url", "title", "title_set_by_user", "author", "group", "ignore", "force_charset",
-	"last_modified", "last_detected", "kind",
+	"last_modified", "last_detected", "kind", "only", "feed", "check_url", "no_auto_ignore",
 };
 
 /* Keys we do not read, listed once each. */
@@ -179,6 +180,11 @@ static int object(jctx *c, json_object *obj)
 		e.last_detected = integer(c, obj, "last_detected");
 		patterns(c, obj, "ignore", &c->ign, ant_page_pattern_check);
 		e.ignore = c->ign.data;
+		patterns(c, obj, "only", &c->only, ant_page_only_check);
+		e.only = c->only.data;
+		e.feed = str(c, obj, "feed");
+		e.check_url = str(c, obj, "check_url");
+		e.no_auto_ignore = boolean(c, obj, "no_auto_ignore");
 		if (c->bad || !e.title || !e.author || !e.group || !cs)
 			return 0;
 		if (*cs && ant_page_charset_check(cs, &err) < 0)
@@ -196,7 +202,7 @@ static int object(jctx *c, json_object *obj)
 
 int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
 {
-	jctx c = { .o = o, .ign = LB_BUF_INIT };
+	jctx c = { .o = o, .ign = LB_BUF_INIT, .only = LB_BUF_INIT };
 	json_tokener *tok = json_tokener_new();
 	const char *p = buf, *end = buf + len;
 	int stop = 0;
@@ -236,6 +242,7 @@ int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
 	}
 	json_tokener_free(tok);
 	lb_buf_release(&c.ign);
+	lb_buf_release(&c.only);
 	for (size_t i = 0; i < c.nunknown; i++)
 		free(c.unknown[i]);
 	return stop ? -1 : 0;
