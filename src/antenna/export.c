@@ -68,14 +68,17 @@ static int xattr(lb_buf *o, const char *name, const char *v)
 }
 
 /* A page the user gave a feed: type="rss", htmlUrl the page, xmlUrl its
- * feed (as feed readers write it); else type="link" url. */
+ * feed (as feed readers write it), or xmlUrl alone for a page that is its
+ * own feed (what a feed-only outline imports as); else type="link" url. */
 static int opml_page(lb_buf *o, const ant_store_page *p, const char *indent)
 {
 	int feed = p->feed_by_user && p->feed_url;
+	int feed_only = feed && !strcmp(p->feed_url, p->url);
 
 	if (lb_buf_addf(o, "%s<outline", indent) < 0 || xattr(o, "text", *p->title ? p->title : p->url) < 0 ||
 	    (p->title_set_by_user && *p->title && xattr(o, "title", p->title) < 0) ||
-	    xattr(o, "type", feed ? "rss" : "link") < 0 || xattr(o, feed ? "htmlUrl" : "url", p->url) < 0 ||
+	    xattr(o, "type", feed ? "rss" : "link") < 0 ||
+	    (!feed_only && xattr(o, feed ? "htmlUrl" : "url", p->url) < 0) ||
 	    (feed && xattr(o, "xmlUrl", p->feed_url) < 0) ||
 	    (*p->author && xattr(o, "antenna:author", p->author) < 0) ||
 	    (*p->ignore && xattr(o, "antenna:ignore", p->ignore) < 0) ||

@@ -13,7 +13,10 @@
  *   <outline> without a URL is a folder: the outlines inside it are in the
  *   group named by its title or text; nested folders are joined with "/".
  *   An entry with a page URL and an xmlUrl is that page with xmlUrl as its
- *   feed ('antenna add --feed').
+ *   feed ('antenna add --feed').  An outline with only an xmlUrl (a feed
+ *   reader's subscription) is a page at the feed's URL with that feed as
+ *   its feed, and a note: the site's URL is not known without fetching
+ *   the feed.  antenna export writes such a page back the same way.
  *   antenna:author, antenna:ignore and antenna:only (patterns, one per
  *   line), antenna:charset, antenna:check-url and antenna:no-auto-ignore
  *   ("1"), in the namespace IMP_OPML_NS, carry what OPML has no attribute
@@ -156,8 +159,13 @@ static void outline(octx *c, int depth)
 		/* a page with its feed (htmlUrl or url, and xmlUrl): a feed
 		 * reader's subscription, or what 'antenna export' writes for
 		 * a page given --feed */
-		if (nonempty(xml) && u != xml && strcmp(u, xml))
+		if (nonempty(xml))
 			e.feed = url_attr(c, "xmlUrl", xml, line);
+		/* a feed alone: its site is not known without fetching it */
+		if (u == xml)
+			ant_imp_diagf(c->o, IMP_NOTE, line, 0,
+				      "'%s' has only an xmlUrl: the feed is watched as the page and as its feed",
+				      xml);
 		e.check_url = url_attr(c, "antenna:check-url", check, line);
 		e.no_auto_ignore = nonempty(noauto) && strcmp(noauto, "0") && strcmp(noauto, "false");
 		if (nonempty(cs)) {

@@ -193,9 +193,13 @@ check "existing page: the update is printed" grep -q "^update page $U/matz/: gro
 # ---- round trips: export, import into a new database, export: the same bytes ------------------
 # From the samidare migration after its run (groups, ignore rules, a forced
 # charset, titles set and fetched, update times, a LIRS source), with what
-# it lacks: an author, a page's feed, an Atom source.
+# it lacks: an author, a page's feed, --only patterns, a check URL,
+# --no-auto-ignore, a page watched through its feed alone, an Atom source.
 S=$T/s.db
 $A -d "$S" add "$U/feedpage/" --author "Feed Author" --group "feeds" --feed "$U/feedpage/index.rdf" >/dev/null
+$A -d "$S" add "$U/region/" --group "feeds" --only '#main' --only '.entry' --only 'day [0-9]+' \
+	--check-url "$U/region/check.html" --no-auto-ignore >/dev/null
+$A -d "$S" add "$U/onlyfeed/index.atom" --feed "$U/onlyfeed/index.atom" >/dev/null
 $A -d "$S" add --atom "$U/relay/index.atom" >/dev/null
 # A floor: every setting and source kind is in the list the trips start from.
 $A -d "$S" export --format jsonl > "$T/rt0.jsonl"
@@ -212,6 +216,10 @@ want = {
     "ignore patterns": any(o["ignore"] for o in pages),
     "a forced charset": any(o["force_charset"] for o in pages),
     "a feed": any(o.get("feed") for o in pages),
+    "a page that is its feed": any(o.get("feed") == o["url"] for o in pages),
+    "only patterns": any(o.get("only") for o in pages),
+    "a check URL": any(o.get("check_url") for o in pages),
+    "no-auto-ignore": any(o.get("no_auto_ignore") for o in pages),
     "update times": any(o["last_modified"] > 0 and o["last_detected"] > 0 for o in pages),
     "a LIRS source": any(o.get("kind", "lirs") == "lirs" for o in src),
     "an Atom source": any(o.get("kind") == "atom" for o in src),
