@@ -41,6 +41,23 @@ static void add_page(ant_store *s, const char *url, const char *title, int by_us
 		printf("# page_add: %s\n", err.msg);
 }
 
+/* A page the user gave a feed (feed == url: a page that is its own feed). */
+static void add_feed_page(ant_store *s, const char *url, const char *feed)
+{
+	ant_store_page p;
+	lb_error err = LB_ERROR_INIT;
+
+	ant_store_page_init(&p);
+	p.url = p.url_key = (char *)url;
+	p.title = p.author = p.ignore = p.force_charset = p.only = "";
+	p.group = "Zfeeds";
+	p.feed_url = (char *)feed;
+	p.feed_by_user = 1;
+	p.created = 1;
+	if (ant_store_page_add(s, &p, &err) != 0)
+		printf("# page_add: %s\n", err.msg);
+}
+
 static ant_store *make_store(const char *name)
 {
 	ant_store_source x;
@@ -59,6 +76,8 @@ static ant_store *make_store(const char *name)
 	add_page(s, "http://b.example/?a=1&b=2", "Fetched \"B\"", 0, "", "", "", "");
 	add_page(s, "http://a.example/", "", 0, "", "Diary", "", "");
 	add_page(s, "http://c.example/", "C \xff broken", 1, "", "", "", "");
+	add_feed_page(s, "http://f.example/", "http://f.example/index.rdf");
+	add_feed_page(s, "http://g.example/feed.atom", "http://g.example/feed.atom");
 	ant_store_source_init(&x);
 	x.url = x.url_key = "http://peer.example/lirs.gz";
 	x.created = 1;
@@ -175,8 +194,18 @@ static void test_opml_xml(ant_store *s)
 	OK(o && attr_is(o, "title", "Zed") && ns_attr_is(o, "author", "zed") &&
 	   ns_attr_is(o, "ignore", "#ad\n.clock\nto/day \\d+") && ns_attr_is(o, "charset", "euc-jp"),
 	   "opml: title, author, ignore (newlines kept) and charset");
+	o = o ? next_el(o->parent->next) : NULL;
+	OK(o && attr_is(o, "text", "Zfeeds"), "opml: then Zfeeds");
+	o = o ? next_el(o->children) : NULL;
+	OK(o && attr_is(o, "type", "rss") && attr_is(o, "htmlUrl", "http://f.example/") &&
+	   attr_is(o, "xmlUrl", "http://f.example/index.rdf") && !xmlHasProp(o, (const xmlChar *)"url"),
+	   "opml: a page with its feed as feed readers write it (type=\"rss\", htmlUrl, xmlUrl)");
+	o = o ? next_el(o->next) : NULL;
+	OK(o && attr_is(o, "type", "rss") && attr_is(o, "xmlUrl", "http://g.example/feed.atom") &&
+	   !xmlHasProp(o, (const xmlChar *)"htmlUrl") && !xmlHasProp(o, (const xmlChar *)"url"),
+	   "opml: a page that is its own feed: xmlUrl alone");
 	o = body ? next_el(body->children) : NULL;
-	for (int i = 0; i < 4 && o; i++)
+	for (int i = 0; i < 5 && o; i++)
 		o = next_el(o->next);
 	OK(o && attr_is(o, "type", "lirs") && attr_is(o, "xmlUrl", "http://peer.example/lirs.gz") &&
 	   ns_attr_is(o, "source", "lirs"),
@@ -192,9 +221,10 @@ static void test_opml_xml(ant_store *s)
 /* Entries read back by an import parser, one line each. */
 static int on_entry(void *ctx, const ant_imp_entry *e)
 {
-	lb_buf_addf(ctx, "%s|%s|%s|%d|%s|%s|%s|%s\n",
+	lb_buf_addf(ctx, "%s|%s|%s|%d|%s|%s|%s|%s|%s\n",
 		    e->kind == IMP_SOURCE ? e->atom ? "atom" : "source" : "page",
-		    e->url, e->title, e->title_by_user, e->author, e->group, e->ignore, e->charset);
+		    e->url, e->title, e->title_by_user, e->author, e->group, e->ignore, e->charset,
+		    e->feed ? e->feed : "");
 	return 0;
 }
 
@@ -224,15 +254,19 @@ static void test_round_trip(ant_store *s, ant_export_format f, const char *name,
 	/* titles only where the user set them: fetched ones are the page's */
 	OK(strstr(got.data, "page|http://b.example/?a=1&b=2|") != NULL,
 	   "%s: the ungrouped page", name);
-	snprintf(want, sizeof want, "page|http://z.example/|Zed|1|zed|Tech|%s|euc-jp\n", ignore);
+	snprintf(want, sizeof want, "page|http://z.example/|Zed|1|zed|Tech|%s|euc-jp|\n", ignore);
 	OK(strstr(got.data, want) != NULL, "%s: every field of a page comes back, ignore patterns too",
 	   name);
-	OK(strstr(got.data, "page|http://a.example/||0||Diary||\n") != NULL, "%s: the group comes back",
+	OK(strstr(got.data, "page|http://a.example/||0||Diary|||\n") != NULL, "%s: the group comes back",
 	   name);
 	OK(strstr(got.data, "source|http://peer.example/lirs.gz|") != NULL, "%s: the LIRS source comes back",
 	   name);
 	OK(strstr(got.data, "atom|http://relay.example/index.atom|") != NULL,
 	   "%s: the Atom source comes back as an Atom source", name);
+	OK(strstr(got.data, "page|http://f.example/||0||Zfeeds|||http://f.example/index.rdf\n") != NULL,
+	   "%s: a page's feed comes back", name);
+	OK(strstr(got.data, "page|http://g.example/feed.atom||0||Zfeeds|||http://g.example/feed.atom\n") != NULL,
+	   "%s: a page that is its own feed comes back", name);
 	OK(strstr(got.data, "http://c.example/|C \xef\xbf\xbd broken|1") != NULL,
 	   "%s: a byte that is not UTF-8 comes back as U+FFFD", name);
 	free(text);
@@ -265,9 +299,9 @@ static void test_jsonl(ant_store *s)
 		json_object_put(j);
 	}
 	OK(ok, "jsonl: every line a JSON object with a type; ignore an array of patterns");
-	IS_INT(pages, 4, "jsonl: four pages");
+	IS_INT(pages, 6, "jsonl: six pages");
 	IS_INT(sources, 2, "jsonl: two sources");
-	IS_INT(n, 6, "jsonl: one line each");
+	IS_INT(n, 8, "jsonl: one line each");
 	free(text);
 }
 
@@ -332,7 +366,7 @@ static void test_errors(ant_store *s)
 
 int main(void)
 {
-	TAP_PLAN(57);
+	TAP_PLAN(66);
 	ant_store *s;
 	char cmd[64];
 
