@@ -226,6 +226,27 @@ static int url_usable(struct imp *m, const ant_imp_entry *e)
 	return 0;
 }
 
+/*
+ * A source already here with another kind than the file's (an Atom source
+ * that an older export wrote as LIRS, say) is kept as it is, with a note:
+ * the kind decides how its body is read, so changing it is the user's call.
+ */
+static int kind_differs(struct imp *m, const ant_imp_entry *e, const char *key)
+{
+	ant_store_source *v = NULL;
+	size_t n = 0;
+	int rc = ant_store_sources_load(m->s, &v, &n, &m->err);
+
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (!strcmp(v[i].url_key, key) && (v[i].kind == STORE_SOURCE_ATOM) != (e->atom != 0))
+			printf("%s:%lu: note: '%s' is %s source here, %s source in the file: kept "
+			       "('antenna remove' it and 'add %s' it to change)\n", m->file, e->line, v[i].url,
+			       v[i].kind == STORE_SOURCE_ATOM ? "an Atom" : "a LIRS",
+			       e->atom ? "an Atom" : "a LIRS", e->atom ? "--atom" : "--lirs");
+	ant_store_sources_free(v, n);
+	return rc;
+}
+
 static int add_source(struct imp *m, const ant_imp_entry *e, const char *key)
 {
 	ant_store_source src;
@@ -241,11 +262,12 @@ static int add_source(struct imp *m, const ant_imp_entry *e, const char *key)
 		return -1;
 	if (rc > 0) {
 		m->src_same++;
+		rc = kind_differs(m, e, key);
 	} else {
 		m->src_added++;
 		printf("%sadd source %s%s\n", would(m), e->url, e->atom ? " (Atom)" : "");
 	}
-	return 0;
+	return rc < 0 ? -1 : 0;
 }
 
 /* One "; name 'value'" of an added page (newlines shown as spaces). */

@@ -38,7 +38,7 @@ print("\n".join(sorted(rows)))
 # ---- the parsers, data-driven -------------------------------------------------------
 # The count follows the cases: the plan comes last (done_testing), with at
 # least MIN_CHECKS checks and MIN_CASES cases.
-MIN_CASES=16 MIN_CHECKS=105
+MIN_CASES=16 MIN_CHECKS=110
 D=$T/cases.db
 $A -d "$D" init >/dev/null
 ncases=0
@@ -257,6 +257,13 @@ for f in opml samidare jsonl; do
 		grep -q "^{\"type\":\"source\",\"url\":\"$U/relay/index.atom\",\"kind\":\"atom\"}\$" "$T/rt-$f.jsonl"
 done
 is "round trip through jsonl: the update times too" "$(jget "$T/rt-jsonl.db" "$U/ltu/" last_modified)" 1700250000
+# A database where an older export and import made the Atom source a LIRS one.
+W=$T/was-lirs.db
+$A -d "$W" init >/dev/null
+$A -d "$W" add --lirs "$U/relay/index.atom" >/dev/null
+$A -d "$W" import "$T/ex.jsonl" > "$T/out" 2>&1
+check "a source of another kind than the file's is kept, with a note" grep -q \
+	"note: '$U/relay/index.atom' is a LIRS source here, an Atom source in the file: kept" "$T/out"
 check "an Atom source goes to feed readers as a feed (type=rss, xmlUrl)" \
 	grep -q "<outline text=\"$U/relay/index.atom\" type=\"rss\" xmlUrl=\"$U/relay/index.atom\" antenna:source=\"atom\"/>" "$T/ex.opml"
 check "exported OPML is well-formed (xmllint)" xmllint --noout "$T/ex.opml"
