@@ -2,16 +2,21 @@
  * ant_export.h: the watch list written out, so that nobody is locked in:
  * every page with its group, ignore patterns, author, forced charset,
  * the title the user set, its --only patterns, the feed the user gave, its
- * check URL and --no-auto-ignore, and the LIRS sources.
+ * check URL and --no-auto-ignore, and the sources with their kind (LIRS
+ * or Atom).
  *
  *   opml       an OPML 2.0 outline (one outline per group; the antenna's
- *              own attributes in IMP_OPML_NS); import_opml.c reads it back
- *   samidare   samidare's config.yml (libyaml's emitter); import_samidare.c
- *              reads it back
- *   jsonl      one JSON object per page or source, with the update times
+ *              own attributes in IMP_OPML_NS); a page's feed as xmlUrl and
+ *              an Atom source as type="rss", for feed readers;
+ *              import_opml.c reads it back
+ *   samidare   samidare's config.yml (libyaml's emitter); what samidare
+ *              has no key for in keys of ours; import_samidare.c reads it
+ *              back
+ *   jsonl      one JSON object per page or source, with the update times;
+ *              import_jsonl.c reads it back
  *
- * opml and samidare read back with 'antenna import' to the same watch
- * list (tests/import/run.sh).  One escaping path per language: XML through
+ * Each reads back with 'antenna import': export, import into a new
+ * database, export gives the same bytes (tests/import/run.sh).  One escaping path per language: XML through
  * atom_xml_escape(), YAML through libyaml, JSON through lirs_jsonw.h.
  * The writers write to a stdio stream the caller opened; they never open
  * files or print messages.
