@@ -11,6 +11,9 @@
  *   text    the checksum of the page's text changed (page.h removes tags,
  *           scripts, comments and the ignored parts, and is charset-blind,
  *           so a charset flip or an ignored-part change is no update);
+ *           With segments (issue 14) the text rule is ant_detect_noise_decide():
+ *           the multiset of (block, normalised text) keys against the last
+ *           check's, learned volatile blocks left out (see below).
  *   size    only when the page has no text checksum (not HTML, or it could
  *           not be analysed): Content-Length, else the body length, changed.
  *   feed    when the page has a feed (advertised by a <link
@@ -25,6 +28,7 @@
 #ifndef LIRS_DETECT_H
 #define LIRS_DETECT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Scheduling limits (antenna(1)): interval ~ time since the last change. */
@@ -72,6 +76,12 @@ typedef struct ant_detect_input {
 	int64_t feed_time;       /* that date */
 	int64_t max_future;      /* the --max-future rule (lirs_merge_future()):
 				    0 = LIRS_DEFAULT_MAX_FUTURE, < 0 = off */
+	/* The noise-proof text rule (ant_detect_noise_decide()), when it could
+	 * decide: it beats the text checksum. */
+	int noise_decided;
+	int noise_updated;       /* its verdict */
+	int64_t noise_time;      /* the update time when earlier than now (a held
+				    change confirmed); 0 = now */
 } ant_detect_input;
 
 typedef struct ant_detect_outcome {
@@ -117,5 +127,134 @@ int ant_detect_due(const ant_detect_state *st, int64_t now, int force);
 /* Schedules the next check after a success / a failure (used by ant_detect_apply). */
 void ant_detect_schedule_ok(ant_detect_state *st, int64_t now);
 void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_after);
+
+/* ---- the noise-proof text rule (issue 14) ----------------------------------
+ *
+ * A page's text is a multiset of segments, each keyed by its block (a hash
+ * of its place: element path with ids and classes, no positions) and its
+ * normalised text (volatile tokens -- numbers, times, dates, weekdays,
+ * relative times -- replaced; page.h).  A check is compared with the last
+ * one as multisets, so the same items in another order, or changed only in
+ * volatile tokens, are no update.  A key the last check did not have (or
+ * had fewer of) is news; keys that disappeared alone are no update (an
+ * entry deleted, an item scrolled off: the page has nothing new to read).
+ *
+ * Volatile blocks are learned per page and then take no part in the
+ * decision or the excerpt:
+ *   re-fetch  when a check brings news in small blocks only, the caller
+ *             fetches the page again after a short pause
+ *             (ant_detect_verdict.refetch); blocks whose keys differ between
+ *             the two answers are per-request widgets (counter, clock,
+ *             rotating ad, random token).
+ *   checks    a small block (at most ANT_NOISE_LONE_SEGS segments) whose
+ *             content is replaced 1:1 while nothing else on the page is new
+ *             is held back, not announced; when it is replaced again at a
+ *             later check (within ANT_NOISE_WINDOW), or its new text is one
+ *             it showed before, it is a rotating widget (quote of the day,
+ *             weather) and becomes volatile; when the next check finds it
+ *             unchanged the change was real and is announced then, dated
+ *             when it was first seen.
+ * Never more than ANT_NOISE_VOLATILE_PCT percent of a page's text is
+ * learned volatile, so a page that really changes on every check (or its
+ * main text) is announced every time.
+ */
+#define ANT_NOISE_MAX_VOLATILE 32     /* learned blocks kept per page */
+#define ANT_NOISE_MAX_SUSPECTS 16     /* small blocks seen changing, kept per page */
+#define ANT_NOISE_MAX_SEEN 4          /* texts remembered per such block */
+#define ANT_NOISE_LABEL 48            /* bytes of a learned block's label */
+#define ANT_NOISE_VOLATILE_PCT 40     /* of the page's text, at most */
+#define ANT_NOISE_LONE_SEGS 3         /* segments of a "small" swapped block */
+#define ANT_NOISE_SMALL_PCT 20        /* of the page's text, a small block's at most */
+#define ANT_NOISE_WINDOW (7 * 86400)  /* a second swap within this: volatile */
+#define ANT_NOISE_MAX_KEYS 512        /* = PAGE_MAX_SEGMENTS */
+
+/* One segment of a check, in document order (from page.h's ant_page_seg). */
+typedef struct ant_detect_seg {
+	uint32_t block;          /* hash of its place */
+	uint32_t norm;           /* hash of its normalised text */
+	uint32_t len;            /* bytes of its text */
+} ant_detect_seg;
+
+enum { ANT_NOISE_REFETCH = 1, ANT_NOISE_CHECKS = 2 };
+
+/* A block learned volatile. */
+typedef struct ant_detect_vblock {
+	uint32_t block;
+	int64_t since;           /* when it was learned */
+	int how;                 /* ANT_NOISE_REFETCH or ANT_NOISE_CHECKS */
+	char label[ANT_NOISE_LABEL];  /* its text when learned, clipped; "" none */
+} ant_detect_vblock;
+
+/* A small block seen swapping its content, not (yet) volatile. */
+typedef struct ant_detect_suspect {
+	uint32_t block;
+	int64_t last;            /* its last swap */
+	int changes;             /* swaps seen */
+	int64_t pending;         /* a held change: when first seen; 0 = none */
+	uint32_t pending_norm;   /* its new text */
+	uint32_t seen[ANT_NOISE_MAX_SEEN];  /* texts it showed, newest first */
+	int nseen;
+} ant_detect_suspect;
+
+/* What is remembered of a page's text between checks. */
+typedef struct ant_detect_noise {
+	uint64_t *keys;          /* last check's multiset: block << 32 | norm, sorted,
+				    volatile blocks left out; malloc'd */
+	size_t nkeys;
+	int has_keys;            /* a check with segments was seen */
+	ant_detect_vblock vol[ANT_NOISE_MAX_VOLATILE];
+	size_t nvol;
+	ant_detect_suspect sus[ANT_NOISE_MAX_SUSPECTS];
+	size_t nsus;
+} ant_detect_noise;
+
+void ant_detect_noise_init(ant_detect_noise *n);
+void ant_detect_noise_release(ant_detect_noise *n);
+
+/* The state as a compact blob (little-endian, versioned) and back.  encode:
+ * 0 and a malloc'd *blob, or -1 out of memory.  decode: 0, or -1 when the
+ * blob is not one (then *n is empty: the next check is a baseline). */
+int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, size_t *len);
+int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len);
+
+typedef struct ant_detect_verdict {
+	int baseline;            /* no earlier multiset: nothing to compare with */
+	int news;                /* keys new since the last check, outside volatile blocks */
+	int refetch;             /* (scan) a second answer would tell noise from news */
+	int updated;             /* (decide) the text rule says: an update */
+	int64_t since;           /* (decide) the update time when a held change is
+				    confirmed: when it was first seen; 0 = now */
+	int held;                /* (decide) a small swap held until the next check */
+	unsigned char *pick;     /* (decide) per segment: 1 = what the update added,
+				    for the excerpt; malloc'd, NULL when nothing */
+	uint32_t learned[ANT_NOISE_MAX_VOLATILE];  /* (decide) blocks learned now */
+	size_t nlearned;
+} ant_detect_verdict;
+
+void ant_detect_verdict_release(ant_detect_verdict *v);
+
+/*
+ * Should the page be fetched again before deciding?  Fills v->baseline,
+ * v->news and v->refetch; changes nothing.  learn = 0 (--no-auto-ignore)
+ * never asks for a re-fetch.
+ */
+void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
+			   int learn, ant_detect_verdict *v);
+
+/*
+ * Decides the check whose segments are cur: second (may be NULL) is the
+ * re-fetched answer's.  Learns volatile blocks (when learn), keeps cur's
+ * multiset as the next check's reference and fills *v (release it).
+ * Returns 0, or -1 out of memory (then *n is unchanged and v says baseline).
+ */
+int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
+			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,
+			    ant_detect_verdict *v);
+
+/* Sets the label of learned block (its text, clipped to a character boundary). */
+void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *text);
+
+/* The learned block, or NULL. */
+const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block);
 
 #endif

@@ -90,6 +90,8 @@ static const char *changed_rule(const ant_detect_state *st, const ant_detect_inp
 		return "header";
 	if (first)
 		return NULL;
+	if (in->noise_decided)
+		return in->noise_updated ? "text" : NULL;
 	if (in->has_hash && st->has_hash)
 		return in->text_hash != st->text_hash ? "text" : NULL;
 	/* No text checksum on one side: fall back to the size (w3m-antenna's "S"). */
@@ -208,7 +210,11 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 		st->detected_by = NULL;
 		out->updated = 1;
 	} else if (rule && !already_relayed(st)) {
-		st->last_modified = now;
+		/* a held change confirmed: dated when it was first seen */
+		if (in->noise_decided && in->noise_time > st->last_modified && in->noise_time < now)
+			st->last_modified = in->noise_time;
+		else
+			st->last_modified = now;
 		st->detected_by = rule;
 		out->updated = 1;
 	}
@@ -235,4 +241,732 @@ int ant_detect_relay(ant_detect_state *st, int64_t lm, int64_t ld, int64_t now)
 int ant_detect_due(const ant_detect_state *st, int64_t now, int force)
 {
 	return force || st->recheck || st->next_check <= now;
+}
+
+/* ---- the noise-proof text rule (issue 14) ------------------------------------ */
+
+#include <stdlib.h>
+
+void ant_detect_noise_init(ant_detect_noise *n)
+{
+	memset(n, 0, sizeof *n);
+}
+
+void ant_detect_noise_release(ant_detect_noise *n)
+{
+	free(n->keys);
+	ant_detect_noise_init(n);
+}
+
+void ant_detect_verdict_release(ant_detect_verdict *v)
+{
+	free(v->pick);
+	memset(v, 0, sizeof *v);
+}
+
+const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block)
+{
+	for (size_t i = 0; i < n->nvol; i++)
+		if (n->vol[i].block == block)
+			return &n->vol[i];
+	return NULL;
+}
+
+static ant_detect_suspect *suspect_find(ant_detect_noise *n, uint32_t block)
+{
+	for (size_t i = 0; i < n->nsus; i++)
+		if (n->sus[i].block == block)
+			return &n->sus[i];
+	return NULL;
+}
+
+static void suspect_drop(ant_detect_noise *n, ant_detect_suspect *s)
+{
+	size_t i = (size_t)(s - n->sus);
+
+	memmove(&n->sus[i], &n->sus[i + 1], (n->nsus - i - 1) * sizeof *s);
+	n->nsus--;
+}
+
+/* A new suspect; when the table is full the one swapped longest ago goes. */
+static ant_detect_suspect *suspect_add(ant_detect_noise *n, uint32_t block)
+{
+	ant_detect_suspect *s;
+
+	if (n->nsus == ANT_NOISE_MAX_SUSPECTS) {
+		size_t old = 0;
+		for (size_t i = 1; i < n->nsus; i++)
+			if (n->sus[i].last < n->sus[old].last)
+				old = i;
+		suspect_drop(n, &n->sus[old]);
+	}
+	s = &n->sus[n->nsus++];
+	memset(s, 0, sizeof *s);
+	s->block = block;
+	return s;
+}
+
+static void suspect_saw(ant_detect_suspect *s, uint32_t norm)
+{
+	for (int i = 0; i < s->nseen; i++)
+		if (s->seen[i] == norm)
+			return;
+	if (s->nseen < ANT_NOISE_MAX_SEEN)
+		s->nseen++;
+	memmove(&s->seen[1], &s->seen[0], (size_t)(s->nseen - 1) * sizeof s->seen[0]);
+	s->seen[0] = norm;
+}
+
+static int suspect_has_seen(const ant_detect_suspect *s, uint32_t norm)
+{
+	for (int i = 0; i < s->nseen; i++)
+		if (s->seen[i] == norm)
+			return 1;
+	return 0;
+}
+
+/* A block's part in one comparison. */
+typedef struct nblock {
+	uint32_t block;
+	uint32_t nsegs;          /* segments of the check */
+	uint64_t len;            /* their bytes */
+	uint32_t gained, lost;   /* keys new, keys gone */
+	uint32_t first_new;      /* the first new key's norm */
+	uint32_t lost_norm[ANT_NOISE_MAX_SEEN];
+	int nlost_norm;
+	int unstable;            /* differs between the two answers */
+	int volatile_;
+} nblock;
+
+typedef struct keyidx {
+	uint64_t key;
+	uint32_t idx;
+} keyidx;
+
+/* One comparison of a check with the last one. */
+typedef struct cmp {
+	const ant_detect_seg *cur;
+	size_t ncur;
+	keyidx *ck;              /* cur's keys, sorted, volatile blocks left out */
+	size_t nck;
+	nblock *b;               /* every block of cur, and of the keys lost */
+	size_t nb;
+	unsigned char *isnew;    /* per segment of cur */
+	uint64_t total, vol_len; /* bytes of the check's text, of its volatile part */
+} cmp;
+
+static uint64_t key_of(const ant_detect_seg *s)
+{
+	return (uint64_t)s->block << 32 | s->norm;
+}
+
+static int cmp_keyidx(const void *a, const void *b)
+{
+	const keyidx *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_nblock(const void *a, const void *b)
+{
+	uint32_t x = ((const nblock *)a)->block, y = ((const nblock *)b)->block;
+
+	return x < y ? -1 : x > y;
+}
+
+static nblock *block_of(cmp *c, uint32_t block)
+{
+	nblock k = { .block = block };
+
+	return bsearch(&k, c->b, c->nb, sizeof *c->b, cmp_nblock);
+}
+
+static void cmp_free(cmp *c)
+{
+	free(c->ck);
+	free(c->b);
+	free(c->isnew);
+}
+
+/* Sorted keys of segs outside volatile blocks; NULL (and *nk 0) when none or OOM (*oom). */
+static keyidx *sorted_keys(const ant_detect_noise *n, const ant_detect_seg *segs, size_t ns,
+			   size_t *nk, int *oom)
+{
+	keyidx *k = malloc((ns ? ns : 1) * sizeof *k);
+	size_t m = 0;
+
+	*nk = 0;
+	if (!k) {
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < ns; i++)
+		if (!ant_detect_noise_find(n, segs[i].block))
+			k[m++] = (keyidx){ key_of(&segs[i]), (uint32_t)i };
+	qsort(k, m, sizeof *k, cmp_keyidx);
+	*nk = m;
+	return k;
+}
+
+/* Builds the comparison of cur with n->keys (and second, when given). */
+static int cmp_build(cmp *c, const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
+		     const ant_detect_seg *second, size_t nsecond)
+{
+	size_t i, j, nb = 0, cap = ncur + n->nkeys + 1;
+	int oom = 0;
+
+	memset(c, 0, sizeof *c);
+	c->cur = cur;
+	c->ncur = ncur;
+	c->ck = sorted_keys(n, cur, ncur, &c->nck, &oom);
+	c->b = malloc(cap * sizeof *c->b);
+	c->isnew = calloc(ncur ? ncur : 1, 1);
+	if (oom || !c->b || !c->isnew)
+		goto oom;
+	/* the blocks: cur's and the last check's */
+	for (i = 0; i < ncur; i++)
+		c->b[nb++] = (nblock){ .block = cur[i].block };
+	for (i = 0; i < n->nkeys; i++)
+		c->b[nb++] = (nblock){ .block = (uint32_t)(n->keys[i] >> 32) };
+	qsort(c->b, nb, sizeof *c->b, cmp_nblock);
+	for (i = j = 0; i < nb; i++)
+		if (j == 0 || c->b[j - 1].block != c->b[i].block)
+			c->b[j++] = c->b[i];
+	c->nb = j;
+	for (i = 0; i < c->nb; i++)
+		c->b[i].volatile_ = ant_detect_noise_find(n, c->b[i].block) != NULL;
+	for (i = 0; i < ncur; i++) {
+		nblock *b = block_of(c, cur[i].block);
+		b->nsegs++;
+		b->len += cur[i].len;
+		c->total += cur[i].len;
+		if (b->volatile_)
+			c->vol_len += cur[i].len;
+	}
+	/* merge the two sorted multisets: an excess in cur is new (its first
+	 * occurrences in document order), an excess in the last check is lost */
+	i = j = 0;
+	while (i < c->nck || j < n->nkeys) {
+		uint64_t k;
+		size_t ci = i, pj = j, cc, pc;
+
+		if (j >= n->nkeys || (i < c->nck && c->ck[i].key <= n->keys[j]))
+			k = c->ck[i].key;
+		else
+			k = n->keys[j];
+		while (i < c->nck && c->ck[i].key == k)
+			i++;
+		while (j < n->nkeys && n->keys[j] == k)
+			j++;
+		cc = i - ci;
+		pc = j - pj;
+		if (ant_detect_noise_find(n, (uint32_t)(k >> 32)))
+			continue;   /* learned since the last check kept it */
+		if (cc > pc) {
+			nblock *b = block_of(c, (uint32_t)(k >> 32));
+			if (!b->gained)
+				b->first_new = (uint32_t)k;
+			b->gained += (uint32_t)(cc - pc);
+			for (size_t m = 0; m < cc - pc; m++)
+				c->isnew[c->ck[ci + m].idx] = 1;
+		} else if (pc > cc) {
+			nblock *b = block_of(c, (uint32_t)(k >> 32));
+			b->lost += (uint32_t)(pc - cc);
+			if (b->nlost_norm < ANT_NOISE_MAX_SEEN)
+				b->lost_norm[b->nlost_norm++] = (uint32_t)k;
+		}
+	}
+	/* the second answer: blocks whose keys differ are unstable */
+	if (second) {
+		size_t ns;
+		keyidx *sk = sorted_keys(n, second, nsecond, &ns, &oom);
+
+		if (oom)
+			goto oom;
+		i = j = 0;
+		while (i < c->nck || j < ns) {
+			if (j >= ns || (i < c->nck && c->ck[i].key < sk[j].key)) {
+				block_of(c, (uint32_t)(c->ck[i].key >> 32))->unstable = 1;
+				i++;
+			} else if (i >= c->nck || sk[j].key < c->ck[i].key) {
+				nblock *b = block_of(c, (uint32_t)(sk[j].key >> 32));
+				if (b)   /* a block only the second answer has: nothing to hide */
+					b->unstable = 1;
+				j++;
+			} else {
+				i++, j++;
+			}
+		}
+		free(sk);
+	}
+	return 0;
+oom:
+	cmp_free(c);
+	memset(c, 0, sizeof *c);
+	return -1;
+}
+
+/* May block b join the volatile ones without their holding too much of the text? */
+static int learnable(const cmp *c, const nblock *b)
+{
+	return (c->vol_len + b->len) * 100 <= (uint64_t)ANT_NOISE_VOLATILE_PCT * c->total;
+}
+
+/* A small block whose content was replaced one for one: a widget, or a small edit. */
+static int swapped(const cmp *c, const nblock *b)
+{
+	return b->gained && b->gained == b->lost && b->nsegs <= ANT_NOISE_LONE_SEGS &&
+	       b->len * 100 <= (uint64_t)ANT_NOISE_SMALL_PCT * c->total;
+}
+
+void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
+			   int learn, ant_detect_verdict *v)
+{
+	cmp c;
+	int all_learnable = 1;
+
+	memset(v, 0, sizeof *v);
+	if (!n->has_keys) {
+		v->baseline = 1;
+		return;
+	}
+	if (cmp_build(&c, n, cur, ncur, NULL, 0) < 0) {
+		v->news = 1;   /* out of memory: decide() will say */
+		return;
+	}
+	for (size_t i = 0; i < c.nb; i++) {
+		if (!c.b[i].gained)
+			continue;
+		v->news = 1;
+		if (!learnable(&c, &c.b[i]))
+			all_learnable = 0;
+	}
+	/* News in a block too big to be learned is an update whatever a second
+	 * answer says: no re-fetch for it. */
+	v->refetch = learn && v->news && all_learnable;
+	cmp_free(&c);
+}
+
+static int learn_block(ant_detect_noise *n, cmp *c, nblock *b, int how, int64_t now,
+		       ant_detect_verdict *v)
+{
+	ant_detect_vblock *vb;
+
+	if (n->nvol >= ANT_NOISE_MAX_VOLATILE || !learnable(c, b))
+		return 0;
+	vb = &n->vol[n->nvol++];
+	memset(vb, 0, sizeof *vb);
+	vb->block = b->block;
+	vb->since = now;
+	vb->how = how;
+	b->volatile_ = 1;
+	c->vol_len += b->len;
+	if (v->nlearned < ANT_NOISE_MAX_VOLATILE)
+		v->learned[v->nlearned++] = b->block;
+	return 1;
+}
+
+static void unmark_block(cmp *c, uint32_t block)
+{
+	for (size_t i = 0; i < c->ncur; i++)
+		if (c->cur[i].block == block)
+			c->isnew[i] = 0;
+}
+
+/* Keeps cur's multiset (volatile blocks left out) as the next reference. */
+static int keep_keys(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur)
+{
+	uint64_t *k = malloc((ncur ? ncur : 1) * sizeof *k);
+	size_t m = 0;
+
+	if (!k)
+		return -1;
+	for (size_t i = 0; i < ncur; i++)
+		if (!ant_detect_noise_find(n, cur[i].block))
+			k[m++] = key_of(&cur[i]);
+	qsort(k, m, sizeof *k, cmp_u64);
+	free(n->keys);
+	n->keys = k;
+	n->nkeys = m;
+	n->has_keys = 1;
+	return 0;
+}
+
+int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
+			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,
+			    ant_detect_verdict *v)
+{
+	ant_detect_noise saved;
+	unsigned char *confirm = NULL;
+	int strong = 0, confirmed = 0;
+	int64_t since = 0;
+	cmp c;
+
+	memset(v, 0, sizeof *v);
+	if (ncur > ANT_NOISE_MAX_KEYS)
+		ncur = ANT_NOISE_MAX_KEYS;
+	if (!n->has_keys) {
+		v->baseline = 1;
+		return keep_keys(n, cur, ncur) < 0 ? -1 : 0;
+	}
+	if (cmp_build(&c, n, cur, ncur, second, nsecond) < 0) {
+		v->baseline = 1;
+		return -1;
+	}
+	if (!(confirm = calloc(ncur ? ncur : 1, 1))) {
+		cmp_free(&c);
+		v->baseline = 1;
+		return -1;
+	}
+	saved = *n;   /* the tables, to undo on OOM (keys are replaced last) */
+	/* 1. what differs between the two answers is no news; the block is
+	 *    volatile when it may be */
+	for (size_t i = 0; i < c.nb; i++)
+		if (c.b[i].unstable) {
+			if (learn)
+				learn_block(n, &c, &c.b[i], ANT_NOISE_REFETCH, now, v);
+			unmark_block(&c, c.b[i].block);
+			c.b[i].gained = 0;
+		}
+	/* 2. changes held at the last check: unchanged since, they were real */
+	for (size_t k = 0; k < n->nsus; k++) {
+		ant_detect_suspect *s = &n->sus[k];
+		nblock *b;
+
+		if (!s->pending)
+			continue;
+		b = block_of(&c, s->block);
+		if (b && b->gained && swapped(&c, b) && learn)
+			continue;   /* swapped again: step 3 */
+		for (size_t i = 0; b && i < ncur; i++)
+			if (cur[i].block == s->block && cur[i].norm == s->pending_norm) {
+				confirm[i] = 1;
+				confirmed = 1;
+				if (!since || s->pending < since)
+					since = s->pending;
+			}
+		s->pending = 0;
+	}
+	/* 3. the news, block by block */
+	for (size_t i = 0; i < c.nb; i++) {
+		nblock *b = &c.b[i];
+		if (b->gained && !(learn && swapped(&c, b)))
+			strong = 1;
+	}
+	for (size_t i = 0; learn && i < c.nb; i++) {
+		nblock *b = &c.b[i];
+		ant_detect_suspect *s;
+		int rotating;
+
+		if (!b->gained || !swapped(&c, b))
+			continue;
+		s = suspect_find(n, b->block);
+		rotating = s && ((s->changes && now - s->last <= ANT_NOISE_WINDOW) ||
+				 suspect_has_seen(s, b->first_new));
+		if (rotating && learn_block(n, &c, b, ANT_NOISE_CHECKS, now, v)) {
+			suspect_drop(n, s);
+			unmark_block(&c, b->block);
+			b->gained = 0;
+			continue;
+		}
+		if (!s)
+			s = suspect_add(n, b->block);
+		for (int k = 0; k < b->nlost_norm; k++)
+			suspect_saw(s, b->lost_norm[k]);
+		suspect_saw(s, b->first_new);
+		s->changes++;
+		s->last = now;
+		if (rotating || strong) {
+			/* can't be learned, or announced with the rest: news, but
+			 * the excerpt shows the rest */
+			s->pending = 0;
+			if (rotating)
+				strong = 1;
+			else
+				unmark_block(&c, b->block);
+		} else {
+			s->pending = now;
+			s->pending_norm = b->first_new;
+			v->held = 1;
+			unmark_block(&c, b->block);
+		}
+	}
+	/* forget small blocks that stopped swapping */
+	for (size_t k = 0; k < n->nsus;)
+		if (!n->sus[k].pending && now - n->sus[k].last > ANT_NOISE_WINDOW)
+			suspect_drop(n, &n->sus[k]);
+		else
+			k++;
+	for (size_t i = 0; i < c.nb; i++)
+		if (c.b[i].gained)
+			v->news = 1;
+	v->updated = strong || confirmed;
+	if (v->updated && !strong)
+		v->since = since;
+	if (v->updated) {
+		unsigned char *pick = strong ? c.isnew : confirm;
+		int any = 0;
+
+		for (size_t i = 0; strong && i < ncur; i++)
+			pick[i] |= confirm[i];
+		for (size_t i = 0; i < ncur; i++)
+			any |= pick[i] && !ant_detect_noise_find(n, cur[i].block);
+		if (any) {
+			v->pick = pick;
+			if (strong)
+				c.isnew = NULL;
+			else
+				confirm = NULL;
+			for (size_t i = 0; i < ncur; i++)
+				if (ant_detect_noise_find(n, cur[i].block))
+					v->pick[i] = 0;
+		}
+	}
+	free(confirm);
+	cmp_free(&c);
+	if (keep_keys(n, cur, ncur) < 0) {
+		*n = saved;
+		ant_detect_verdict_release(v);
+		v->baseline = 1;
+		return -1;
+	}
+	return 0;
+}
+
+void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *text)
+{
+	ant_detect_vblock *vb = (ant_detect_vblock *)ant_detect_noise_find(n, block);
+	size_t len, cut = 0;
+
+	if (!vb || !text)
+		return;
+	len = strlen(text);
+	/* the longest prefix that fits, at a UTF-8 character boundary */
+	for (size_t i = 0; i <= len && i < sizeof vb->label; i++)
+		if (i == len || ((unsigned char)text[i] & 0xC0) != 0x80)
+			cut = i;
+	memcpy(vb->label, text, cut);
+	vb->label[cut] = '\0';
+}
+
+/* ---- the blob ------------------------------------------------------------------
+ *
+ *   "N" 1                    magic and version
+ *   varint G                 groups of the multiset, by block
+ *     u32 block, varint m, m * u32 norm
+ *   u8 V                     volatile blocks
+ *     u32 block, varint since, u8 how, u8 L, L bytes of label
+ *   u8 S                     suspects
+ *     u32 block, varint last, u8 changes, varint pending, u32 pending_norm,
+ *     u8 k, k * u32 seen
+ * Integers little-endian; times as unsigned varints (LEB128).
+ */
+typedef struct wbuf {
+	unsigned char *p;
+	size_t len, cap;
+	int oom;
+} wbuf;
+
+static void w_byte(wbuf *w, unsigned c)
+{
+	if (w->len == w->cap) {
+		size_t nc = w->cap ? 2 * w->cap : 256;
+		unsigned char *np = realloc(w->p, nc);
+		if (!np) {
+			w->oom = 1;
+			return;
+		}
+		w->p = np;
+		w->cap = nc;
+	}
+	w->p[w->len++] = (unsigned char)c;
+}
+
+static void w_u32(wbuf *w, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		w_byte(w, (v >> (8 * i)) & 0xFF);
+}
+
+static void w_var(wbuf *w, uint64_t v)
+{
+	do {
+		w_byte(w, (unsigned)(v & 0x7F) | (v > 0x7F ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+}
+
+int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, size_t *len)
+{
+	wbuf w = { 0 };
+	size_t groups = 0;
+
+	*blob = NULL;
+	*len = 0;
+	w_byte(&w, 'N');
+	w_byte(&w, 1);
+	for (size_t i = 0; i < n->nkeys; i++)
+		groups += i == 0 || n->keys[i] >> 32 != n->keys[i - 1] >> 32;
+	w_var(&w, n->has_keys ? groups + 1 : 0);   /* 0: no multiset yet */
+	for (size_t i = 0; i < n->nkeys;) {
+		size_t j = i;
+		while (j < n->nkeys && n->keys[j] >> 32 == n->keys[i] >> 32)
+			j++;
+		w_u32(&w, (uint32_t)(n->keys[i] >> 32));
+		w_var(&w, j - i);
+		for (; i < j; i++)
+			w_u32(&w, (uint32_t)n->keys[i]);
+	}
+	w_byte(&w, (unsigned)n->nvol);
+	for (size_t i = 0; i < n->nvol; i++) {
+		const ant_detect_vblock *vb = &n->vol[i];
+		size_t l = strlen(vb->label);
+		w_u32(&w, vb->block);
+		w_var(&w, vb->since > 0 ? (uint64_t)vb->since : 0);
+		w_byte(&w, (unsigned)vb->how);
+		w_byte(&w, (unsigned)l);
+		for (size_t k = 0; k < l; k++)
+			w_byte(&w, (unsigned char)vb->label[k]);
+	}
+	w_byte(&w, (unsigned)n->nsus);
+	for (size_t i = 0; i < n->nsus; i++) {
+		const ant_detect_suspect *s = &n->sus[i];
+		w_u32(&w, s->block);
+		w_var(&w, s->last > 0 ? (uint64_t)s->last : 0);
+		w_byte(&w, (unsigned)(s->changes > 255 ? 255 : s->changes));
+		w_var(&w, s->pending > 0 ? (uint64_t)s->pending : 0);
+		w_u32(&w, s->pending_norm);
+		w_byte(&w, (unsigned)s->nseen);
+		for (int k = 0; k < s->nseen; k++)
+			w_u32(&w, s->seen[k]);
+	}
+	if (w.oom) {
+		free(w.p);
+		return -1;
+	}
+	*blob = w.p;
+	*len = w.len;
+	return 0;
+}
+
+typedef struct rbuf {
+	const unsigned char *p, *end;
+	int bad;
+} rbuf;
+
+static unsigned r_byte(rbuf *r)
+{
+	if (r->p >= r->end) {
+		r->bad = 1;
+		return 0;
+	}
+	return *r->p++;
+}
+
+static uint32_t r_u32(rbuf *r)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < 4; i++)
+		v |= (uint32_t)r_byte(r) << (8 * i);
+	return v;
+}
+
+static uint64_t r_var(rbuf *r)
+{
+	uint64_t v = 0;
+
+	for (int shift = 0; shift < 64; shift += 7) {
+		unsigned c = r_byte(r);
+		v |= (uint64_t)(c & 0x7F) << shift;
+		if (!(c & 0x80))
+			return v;
+	}
+	r->bad = 1;
+	return 0;
+}
+
+int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
+{
+	rbuf r = { blob, (const unsigned char *)blob + len, 0 };
+	uint64_t groups;
+	size_t cap = 0;
+
+	ant_detect_noise_init(n);
+	if (!blob || len < 2 || r_byte(&r) != 'N' || r_byte(&r) != 1)
+		return -1;
+	groups = r_var(&r);
+	n->has_keys = groups > 0;
+	for (uint64_t g = 1; g < groups && !r.bad; g++) {
+		uint32_t block = r_u32(&r);
+		uint64_t m = r_var(&r);
+		if (m > ANT_NOISE_MAX_KEYS || n->nkeys + m > ANT_NOISE_MAX_KEYS ||
+		    (size_t)(r.end - r.p) < 4 * m) {
+			r.bad = 1;
+			break;
+		}
+		if (n->nkeys + m > cap) {
+			uint64_t *nk = realloc(n->keys, ANT_NOISE_MAX_KEYS * sizeof *nk);
+			if (!nk) {
+				r.bad = 1;
+				break;
+			}
+			n->keys = nk;
+			cap = ANT_NOISE_MAX_KEYS;
+		}
+		for (uint64_t k = 0; k < m; k++)
+			n->keys[n->nkeys++] = (uint64_t)block << 32 | r_u32(&r);
+	}
+	n->nvol = r.bad ? 0 : r_byte(&r);
+	if (n->nvol > ANT_NOISE_MAX_VOLATILE)
+		r.bad = 1;
+	for (size_t i = 0; i < n->nvol && !r.bad; i++) {
+		ant_detect_vblock *vb = &n->vol[i];
+		unsigned l;
+		vb->block = r_u32(&r);
+		vb->since = (int64_t)r_var(&r);
+		vb->how = (int)r_byte(&r);
+		l = r_byte(&r);
+		if (l >= sizeof vb->label || (size_t)(r.end - r.p) < l) {
+			r.bad = 1;
+			break;
+		}
+		memcpy(vb->label, r.p, l);
+		vb->label[l] = '\0';
+		r.p += l;
+	}
+	n->nsus = r.bad ? 0 : r_byte(&r);
+	if (n->nsus > ANT_NOISE_MAX_SUSPECTS)
+		r.bad = 1;
+	for (size_t i = 0; i < n->nsus && !r.bad; i++) {
+		ant_detect_suspect *s = &n->sus[i];
+		s->block = r_u32(&r);
+		s->last = (int64_t)r_var(&r);
+		s->changes = (int)r_byte(&r);
+		s->pending = (int64_t)r_var(&r);
+		s->pending_norm = r_u32(&r);
+		s->nseen = (int)r_byte(&r);
+		if (s->nseen > ANT_NOISE_MAX_SEEN) {
+			r.bad = 1;
+			break;
+		}
+		for (int k = 0; k < s->nseen; k++)
+			s->seen[k] = r_u32(&r);
+	}
+	if (r.bad || r.p != r.end) {
+		ant_detect_noise_release(n);
+		return -1;
+	}
+	/* a blob from elsewhere may not be sorted: the merge needs it */
+	qsort(n->keys, n->nkeys, sizeof *n->keys, cmp_u64);
+	return 0;
 }

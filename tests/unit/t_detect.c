@@ -5,6 +5,10 @@
 
 #include "ant_detect.h"
 
+#include <stdlib.h>
+
+static size_t diag_len;
+
 #define T0 1700000000
 
 /* A successful 200 answer. */
@@ -267,6 +271,327 @@ static void future_headers(void)
 	in = ok200(2, T0 + 500, T0 + 600);
 	ant_detect_apply(&st, &in, T0 + 600, &out);
 	OK(out.updated && st.last_modified == T0 + 500, "... and a true Last-Modified wins again");
+/* ---- the noise-proof text rule (issue 14) ---- */
+
+#define BIG 0xB16u       /* the main text's block */
+#define SIDE 0x51DEu     /* a small widget */
+#define AD 0xADu
+#define MENU 0x3E7u
+
+static ant_detect_seg S(uint32_t block, uint32_t norm, uint32_t len)
+{
+	return (ant_detect_seg){ block, norm, len };
+}
+
+/* A page: 10 paragraphs of the main text, a menu of 4, a quote and an ad. */
+static size_t page(ant_detect_seg *v, uint32_t quote, uint32_t ad, uint32_t extra)
+{
+	size_t n = 0;
+
+	if (extra)
+		v[n++] = S(BIG, extra, 200);
+	for (uint32_t i = 0; i < 10; i++)
+		v[n++] = S(BIG, 100 + i, 200);
+	for (uint32_t i = 0; i < 4; i++)
+		v[n++] = S(MENU, 200 + i, 20);
+	v[n++] = S(SIDE, quote, 60);
+	v[n++] = S(AD, ad, 40);
+	return n;
+}
+
+static int picked(const ant_detect_verdict *v, const ant_detect_seg *s, size_t n, uint32_t norm)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v->pick && v->pick[i] && s[i].norm == norm)
+			return 1;
+	return 0;
+}
+
+static size_t npicked(const ant_detect_verdict *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; v->pick && i < n; i++)
+		k += v->pick[i];
+	return k;
+}
+
+static void noise_order_and_removal(void)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[32], b[32];
+	size_t na, nb;
+
+	ant_detect_noise_init(&ns);
+	na = page(a, 1, 1, 0);
+	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	OK(v.baseline && !v.refetch, "noise: no multiset yet: a baseline, no re-fetch");
+	OK(ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0, &v) == 0 && v.baseline && !v.updated,
+	   "noise: the first check is a baseline");
+	ant_detect_verdict_release(&v);
+	/* the same items in another order */
+	for (size_t i = 0; i < na; i++)
+		b[i] = a[na - 1 - i];
+	ant_detect_noise_scan(&ns, b, na, 1, &v);
+	OK(!v.news && !v.refetch, "noise: same items in another order: no news");
+	ant_detect_noise_decide(&ns, b, na, NULL, 0, 1, T0 + 3600, &v);
+	OK(!v.updated && !v.news, "noise: reordered: no update");
+	ant_detect_verdict_release(&v);
+	/* removals alone */
+	nb = page(b, 1, 1, 0) - 3;   /* menu items 3, quote and ad gone */
+	ant_detect_noise_decide(&ns, b, nb, NULL, 0, 1, T0 + 7200, &v);
+	OK(!v.updated && !v.news, "noise: items that disappeared alone: no update");
+	ant_detect_verdict_release(&v);
+	/* a new paragraph in the main text */
+	na = page(a, 1, 1, 999);
+	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	OK(v.news && !v.refetch, "noise: news in the main text: no re-fetch (it cannot be volatile)");
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 10800, &v);
+	OK(v.updated && picked(&v, a, na, 999), "noise: a new paragraph: update, in the excerpt");
+	ant_detect_verdict_release(&v);
+	/* a duplicate of an existing paragraph is new too (a multiset) */
+	a[0] = S(BIG, 105, 200);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 14400, &v);
+	OK(v.updated && npicked(&v, na) == 1, "noise: one more copy of a known text: new, once");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 18000, &v);
+	OK(!v.updated, "noise: announced once: the next check is quiet");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_release(&ns);
+}
+
+static void noise_refetch(void)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[32], b[32];
+	size_t na, nb;
+
+	ant_detect_noise_init(&ns);
+	na = page(a, 1, 1, 0);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0, &v);
+	ant_detect_verdict_release(&v);
+	/* an ad that changes on every request */
+	na = page(a, 1, 2, 0);
+	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	OK(v.news && v.refetch, "re-fetch: news in a small block only: fetch again");
+	ant_detect_noise_scan(&ns, a, na, 0, &v);
+	OK(!v.refetch, "re-fetch: never with --no-auto-ignore");
+	nb = page(b, 1, 3, 0);
+	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 3600, &v);
+	OK(!v.updated && v.nlearned == 1 && v.learned[0] == AD, "re-fetch: the block that differs is learned, no update");
+	ant_detect_verdict_release(&v);
+	OK(ant_detect_noise_find(&ns, AD) && ant_detect_noise_find(&ns, AD)->how == ANT_NOISE_REFETCH &&
+	   ant_detect_noise_find(&ns, AD)->since == T0 + 3600, "re-fetch: how and since are kept");
+	ant_detect_noise_label(&ns, AD, "PR: \xe8\xbb\xa2\xe8\x81\xb7\xe3\x81\xaa\xe3\x82\x89\xe4\xbb\x8a\xe3\x81\x99\xe3\x81\x90\xe7\x99\xbb\xe9\x8c\xb2 and a very long tail that will not fit");
+	OK(strlen(ant_detect_noise_find(&ns, AD)->label) < ANT_NOISE_LABEL, "label: clipped");
+	na = page(a, 1, 4, 0);
+	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	OK(!v.news && !v.refetch, "re-fetch: a volatile block is not fetched again for");
+	/* a real update with the ad changing: found, the excerpt without the ad */
+	na = page(a, 1, 5, 777);
+	nb = page(b, 1, 6, 777);
+	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	OK(!v.refetch, "re-fetch: news in the main text: none");
+	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 7200, &v);
+	OK(v.updated && npicked(&v, na) == 1 && picked(&v, a, na, 777), "update beside a volatile block: excerpt is the new text only");
+	ant_detect_verdict_release(&v);
+	/* --no-auto-ignore: a stable small change is an update at once */
+	na = page(a, 9, 5, 777);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 0, T0 + 10800, &v);
+	OK(v.updated && picked(&v, a, na, 9), "no-auto-ignore: a small change is an update at once");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_release(&ns);
+}
+
+static void noise_across_checks(void)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[32];
+	size_t na;
+	int64_t t = T0;
+
+	ant_detect_noise_init(&ns);
+	na = page(a, 1, 1, 0);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t, &v);
+	ant_detect_verdict_release(&v);
+	/* a quote of the day: the same within a check, another at the next */
+	na = page(a, 2, 1, 0);
+	t += 3600;
+	ant_detect_noise_decide(&ns, a, na, a, na, 1, t, &v);
+	OK(!v.updated && v.held, "quote: a small swap is held, not announced");
+	ant_detect_verdict_release(&v);
+	na = page(a, 3, 1, 0);
+	t += 3600;
+	ant_detect_noise_decide(&ns, a, na, a, na, 1, t, &v);
+	OK(!v.updated && v.nlearned == 1 && ant_detect_noise_find(&ns, SIDE)->how == ANT_NOISE_CHECKS,
+	   "quote: swapped again at the next check: volatile");
+	ant_detect_verdict_release(&v);
+	for (uint32_t q = 4; q < 8; q++) {
+		na = page(a, q, 1, 0);
+		t += 3600;
+		ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t, &v);
+		OK(!v.updated && !v.news, "quote %u: no update", q);
+		ant_detect_verdict_release(&v);
+	}
+	ant_detect_noise_release(&ns);
+
+	/* a small real edit: held, then confirmed by a check that finds it unchanged */
+	ant_detect_noise_init(&ns);
+	t = T0;
+	na = page(a, 1, 1, 0);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t, &v);
+	ant_detect_verdict_release(&v);
+	na = page(a, 50, 1, 0);
+	ant_detect_noise_decide(&ns, a, na, a, na, 1, t + 3600, &v);
+	OK(!v.updated && v.held, "small edit: held");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t + 7200, &v);
+	OK(v.updated && v.since == t + 3600 && npicked(&v, na) == 1 && picked(&v, a, na, 50),
+	   "small edit: unchanged at the next check: an update dated when first seen, its text the excerpt");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t + 10800, &v);
+	OK(!v.updated, "small edit: announced once");
+	ant_detect_verdict_release(&v);
+	/* back to a text it showed before: a rotation */
+	na = page(a, 1, 1, 0);
+	ant_detect_noise_decide(&ns, a, na, a, na, 1, t + 14400, &v);
+	OK(!v.updated && ant_detect_noise_find(&ns, SIDE), "a block back to a text it showed: volatile");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_release(&ns);
+}
+
+static void noise_cap(void)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[4], b[4];
+	int updates = 0;
+
+	/* a page that is one block changing on every check and request */
+	ant_detect_noise_init(&ns);
+	a[0] = S(BIG, 1, 500);
+	a[1] = S(MENU, 2, 20);
+	ant_detect_noise_decide(&ns, a, 2, NULL, 0, 1, T0, &v);
+	ant_detect_verdict_release(&v);
+	for (uint32_t i = 0; i < 6; i++) {
+		a[0] = S(BIG, 10 + 2 * i, 500);
+		b[0] = S(BIG, 11 + 2 * i, 500);
+		b[1] = a[1];
+		ant_detect_noise_decide(&ns, a, 2, b, 2, 1, T0 + 3600 * (i + 1), &v);
+		updates += v.updated;
+		ant_detect_verdict_release(&v);
+	}
+	IS_INT(ns.nvol, 0, "cap: the main text is never learned volatile");
+	/* the differing answers hide the news: that page is the one caveat
+	 * (its text differs per request); with equal answers it is news */
+	for (uint32_t i = 0; i < 6; i++) {
+		a[0] = S(BIG, 100 + i, 500);
+		ant_detect_noise_decide(&ns, a, 2, a, 2, 1, T0 + 86400 + 3600 * i, &v);
+		updates += v.updated;
+		ant_detect_verdict_release(&v);
+	}
+	IS_INT(updates, 6, "cap: a page whose main text changes on every check is announced every time");
+	ant_detect_noise_release(&ns);
+}
+
+static void noise_blob(void)
+{
+	ant_detect_noise ns, back;
+	ant_detect_verdict v;
+	ant_detect_seg a[32];
+	unsigned char *blob;
+	size_t na, len;
+
+	ant_detect_noise_init(&ns);
+	na = page(a, 1, 1, 0);
+	OK(ant_detect_noise_encode(&ns, &blob, &len) == 0 && ant_detect_noise_decode(&back, blob, len) == 0 &&
+	   !back.has_keys, "blob: empty state round trip");
+	free(blob);
+	ant_detect_noise_release(&back);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0, &v);
+	ant_detect_verdict_release(&v);
+	na = page(a, 2, 2, 0);
+	ant_detect_noise_decide(&ns, a, na, page(a + 16, 2, 3, 0) ? a + 16 : NULL, 16, 1, T0 + 3600, &v);
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_label(&ns, AD, "PR");
+	OK(ant_detect_noise_encode(&ns, &blob, &len) == 0, "blob: encoded");
+	diag_len = len;
+	OK(ant_detect_noise_decode(&back, blob, len) == 0, "blob: decoded");
+	OK(back.has_keys && back.nkeys == ns.nkeys && memcmp(back.keys, ns.keys, ns.nkeys * 8) == 0 &&
+	   back.nvol == ns.nvol && back.vol[0].block == AD && strcmp(back.vol[0].label, "PR") == 0 &&
+	   back.vol[0].since == T0 + 3600 && back.nsus == ns.nsus &&
+	   (ns.nsus == 0 || (back.sus[0].pending == ns.sus[0].pending &&
+			     back.sus[0].pending_norm == ns.sus[0].pending_norm)),
+	   "blob: round trip (%zu bytes for %zu keys)", len, ns.nkeys);
+	ant_detect_noise_release(&back);
+	OK(ant_detect_noise_decode(&back, blob, len - 1) < 0 && !back.has_keys, "blob: a cut one is refused");
+	blob[0] = 'X';
+	OK(ant_detect_noise_decode(&back, blob, len) < 0, "blob: a foreign one is refused");
+	OK(ant_detect_noise_decode(&back, NULL, 0) < 0, "blob: none is refused");
+	free(blob);
+	ant_detect_noise_release(&ns);
+}
+
+/* Property: whatever the order and however volatile blocks change, no update. */
+static void noise_property(void)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[64];
+	unsigned seed = 12345, updates = 0, checks = 0;
+
+	for (int round = 0; round < 50; round++) {
+		size_t n = 20 + seed % 30;
+		ant_detect_noise_init(&ns);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			a[i] = S(1 + (seed >> 16) % 6, (seed >> 8) % 1000, 10 + (seed >> 4) % 300);
+		}
+		ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0, &v);
+		ant_detect_verdict_release(&v);
+		/* block 7 is a counter the re-fetch told volatile */
+		ns.vol[0] = (ant_detect_vblock){ .block = 7, .since = T0, .how = ANT_NOISE_REFETCH };
+		ns.nvol = 1;
+		for (int k = 0; k < 6; k++) {
+			/* shuffle, and a new volatile segment */
+			for (size_t i = n - 1; i > 0; i--) {
+				size_t j;
+				ant_detect_seg t;
+				seed = seed * 1103515245u + 12345u;
+				j = (seed >> 16) % (i + 1);
+				t = a[i], a[i] = a[j], a[j] = t;
+			}
+			a[n] = S(7, seed, 5);
+			ant_detect_noise_decide(&ns, a, n + 1, NULL, 0, 1, T0 + 3600 * (k + 1), &v);
+			updates += v.updated;
+			checks++;
+			ant_detect_verdict_release(&v);
+		}
+		ant_detect_noise_release(&ns);
+	}
+	IS_INT(updates, 0, "property: %u checks of shuffled pages whose volatile block changed: no update", checks);
+}
+
+static void noise_apply(void)
+{
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in = ok200(1, 0, 0);
+
+	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &in, T0, &out);
+	in = ok200(2, 0, 0);
+	in.noise_decided = 1;
+	ant_detect_apply(&st, &in, T0 + 3600, &out);
+	OK(!out.updated, "apply: the noise rule's no beats another text checksum");
+	in.noise_updated = 1;
+	in.noise_time = T0 + 1800;
+	ant_detect_apply(&st, &in, T0 + 7200, &out);
+	OK(out.updated && st.last_modified == T0 + 1800 && strcmp(out.rule, "text") == 0,
+	   "apply: a held change confirmed is dated when first seen");
 }
 
 int main(void)
@@ -283,5 +608,13 @@ int main(void)
 	schedule();
 	relay();
 	imported();
+	noise_order_and_removal();
+	noise_refetch();
+	noise_across_checks();
+	noise_cap();
+	noise_blob();
+	noise_property();
+	noise_apply();
+	printf("# noise state blob: %zu bytes\n", diag_len);
 	TAP_DONE();
 }
