@@ -239,7 +239,7 @@ void ant_detect_verdict_release(ant_detect_verdict *v);
  * never asks for a re-fetch.
  */
 void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
-			   int learn, ant_detect_verdict *v);
+			   int learn, int64_t now, ant_detect_verdict *v);
 
 /*
  * Decides the check whose segments are cur: second (may be NULL) is the

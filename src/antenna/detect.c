@@ -317,15 +317,10 @@ static void suspect_saw(ant_detect_suspect *s, uint32_t norm)
 	s->seen[0] = norm;
 }
 
-static int suspect_has_seen(const ant_detect_suspect *s, uint32_t norm)
-{
-	for (int i = 0; i < s->nseen; i++)
-		if (s->seen[i] == norm)
-			return 1;
-	return 0;
-}
-
 /* A block's part in one comparison. */
+struct nblock;
+static void suspect_note(ant_detect_suspect *s, const struct nblock *b, int64_t now);
+
 typedef struct nblock {
 	uint32_t block;
 	uint32_t nsegs;          /* segments of the check */
@@ -528,11 +523,34 @@ static int swapped(const cmp *c, const nblock *b)
 	       b->len * 100 <= (uint64_t)ANT_NOISE_SMALL_PCT * c->total;
 }
 
+static void suspect_note(ant_detect_suspect *s, const nblock *b, int64_t now)
+{
+	for (int k = 0; k < b->nlost_norm; k++)
+		suspect_saw(s, b->lost_norm[k]);
+	suspect_saw(s, b->first_new);
+	s->changes++;
+	s->last = now;
+}
+
+/* Was block b seen swapping before, recently or to this very text?  Then a
+ * swap now makes it volatile. */
+static int rotating(const ant_detect_suspect *s, const nblock *b, int64_t now)
+{
+	if (!s)
+		return 0;
+	if (s->changes && now - s->last <= ANT_NOISE_WINDOW)
+		return 1;
+	for (int i = 0; i < s->nseen; i++)
+		if (s->seen[i] == b->first_new)
+			return 1;
+	return 0;
+}
+
 void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
-			   int learn, ant_detect_verdict *v)
+			   int learn, int64_t now, ant_detect_verdict *v)
 {
 	cmp c;
-	int all_learnable = 1;
+	int all_learnable = 1, all_known = 1;
 
 	memset(v, 0, sizeof *v);
 	if (!n->has_keys) {
@@ -544,15 +562,20 @@ void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur,
 		return;
 	}
 	for (size_t i = 0; i < c.nb; i++) {
-		if (!c.b[i].gained)
+		const nblock *b = &c.b[i];
+		if (!b->gained)
 			continue;
 		v->news = 1;
-		if (!learnable(&c, &c.b[i]))
+		if (!learnable(&c, b))
 			all_learnable = 0;
+		/* a small block that swapped before will be learned from the
+		 * checks: a second answer adds nothing */
+		if (!swapped(&c, b) || !rotating(suspect_find((ant_detect_noise *)n, b->block), b, now))
+			all_known = 0;
 	}
 	/* News in a block too big to be learned is an update whatever a second
 	 * answer says: no re-fetch for it. */
-	v->refetch = learn && v->news && all_learnable;
+	v->refetch = learn && v->news && all_learnable && !all_known;
 	cmp_free(&c);
 }
 
@@ -573,6 +596,33 @@ static int learn_block(ant_detect_noise *n, cmp *c, nblock *b, int how, int64_t 
 	if (v->nlearned < ANT_NOISE_MAX_VOLATILE)
 		v->learned[v->nlearned++] = b->block;
 	return 1;
+}
+
+/* The news of a small swapped block, kept aside: it joins the excerpt only
+ * next to the other news (a diary entry's new heading), never alone (a
+ * widget in the sidebar). */
+static void unmark_swap(cmp *c, uint32_t block, unsigned char *aside)
+{
+	for (size_t i = 0; i < c->ncur; i++)
+		if (c->cur[i].block == block && c->isnew[i]) {
+			c->isnew[i] = 0;
+			aside[i] = 1;
+		}
+}
+
+static void join_aside(cmp *c, const unsigned char *aside)
+{
+	int more = 1;
+
+	while (more) {
+		more = 0;
+		for (size_t i = 0; i < c->ncur; i++)
+			if (aside[i] && !c->isnew[i] &&
+			    ((i > 0 && c->isnew[i - 1]) || (i + 1 < c->ncur && c->isnew[i + 1]))) {
+				c->isnew[i] = 1;
+				more = 1;
+			}
+	}
 }
 
 static void unmark_block(cmp *c, uint32_t block)
@@ -606,7 +656,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 			    ant_detect_verdict *v)
 {
 	ant_detect_noise saved;
-	unsigned char *confirm = NULL;
+	unsigned char *confirm = NULL, *swapnew;
 	int strong = 0, confirmed = 0;
 	int64_t since = 0;
 	cmp c;
@@ -622,11 +672,12 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 		v->baseline = 1;
 		return -1;
 	}
-	if (!(confirm = calloc(ncur ? ncur : 1, 1))) {
+	if (!(confirm = calloc(2 * (ncur ? ncur : 1), 1))) {
 		cmp_free(&c);
 		v->baseline = 1;
 		return -1;
 	}
+	swapnew = confirm + (ncur ? ncur : 1);
 	saved = *n;   /* the tables, to undo on OOM (keys are replaced last) */
 	/* 1. what differs between the two answers is no news; the block is
 	 *    volatile when it may be */
@@ -656,48 +707,64 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 			}
 		s->pending = 0;
 	}
-	/* 3. the news, block by block */
+	/* 3. the news, block by block: strong news is an update now; a small
+	 *    swap alone is held (or learned, when it swapped before) */
 	for (size_t i = 0; i < c.nb; i++) {
 		nblock *b = &c.b[i];
-		if (b->gained && !(learn && swapped(&c, b)))
+		if (b->gained && (!learn || !swapped(&c, b) ||
+				  (rotating(suspect_find(n, b->block), b, now) && !learnable(&c, b))))
 			strong = 1;
 	}
 	for (size_t i = 0; learn && i < c.nb; i++) {
 		nblock *b = &c.b[i];
 		ant_detect_suspect *s;
-		int rotating;
+		int rot;
 
 		if (!b->gained || !swapped(&c, b))
 			continue;
 		s = suspect_find(n, b->block);
-		rotating = s && ((s->changes && now - s->last <= ANT_NOISE_WINDOW) ||
-				 suspect_has_seen(s, b->first_new));
-		if (rotating && learn_block(n, &c, b, ANT_NOISE_CHECKS, now, v)) {
+		rot = rotating(s, b, now);
+		if (rot && learn_block(n, &c, b, ANT_NOISE_CHECKS, now, v)) {
 			suspect_drop(n, s);
 			unmark_block(&c, b->block);
 			b->gained = 0;
 			continue;
 		}
+		if (s)
+			s->pending = 0;
+		if (rot)
+			continue;   /* too much text to be volatile: news */
+		if (strong) {
+			/* announced with the rest; the excerpt shows the rest
+			 * and what is next to it (step 4) */
+			unmark_swap(&c, b->block, swapnew);
+			continue;
+		}
 		if (!s)
 			s = suspect_add(n, b->block);
-		for (int k = 0; k < b->nlost_norm; k++)
-			suspect_saw(s, b->lost_norm[k]);
-		suspect_saw(s, b->first_new);
-		s->changes++;
-		s->last = now;
-		if (rotating || strong) {
-			/* can't be learned, or announced with the rest: news, but
-			 * the excerpt shows the rest */
-			s->pending = 0;
-			if (rotating)
-				strong = 1;
-			else
-				unmark_block(&c, b->block);
-		} else {
-			s->pending = now;
-			s->pending_norm = b->first_new;
-			v->held = 1;
-			unmark_block(&c, b->block);
+		suspect_note(s, b, now);
+		s->pending = now;
+		s->pending_norm = b->first_new;
+		v->held = 1;
+		unmark_block(&c, b->block);
+	}
+	/* 4. with strong news, a small swap next to it is part of it (a new
+	 *    entry's heading); one elsewhere is a widget to watch */
+	if (strong && learn) {
+		join_aside(&c, swapnew);
+		for (size_t i = 0; i < c.nb; i++) {
+			nblock *b = &c.b[i];
+			ant_detect_suspect *s;
+			int beside = 0;
+
+			if (!b->gained || !swapped(&c, b) || b->volatile_)
+				continue;
+			for (size_t k = 0; k < ncur && !beside; k++)
+				beside = cur[k].block == b->block && swapnew[k] && c.isnew[k];
+			if (beside || !(s = suspect_find(n, b->block) ? suspect_find(n, b->block)
+								      : suspect_add(n, b->block)))
+				continue;
+			suspect_note(s, b, now);
 		}
 	}
 	/* forget small blocks that stopped swapping */

@@ -325,7 +325,7 @@ static void noise_order_and_removal(void)
 
 	ant_detect_noise_init(&ns);
 	na = page(a, 1, 1, 0);
-	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	ant_detect_noise_scan(&ns, a, na, 1, T0, &v);
 	OK(v.baseline && !v.refetch, "noise: no multiset yet: a baseline, no re-fetch");
 	OK(ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0, &v) == 0 && v.baseline && !v.updated,
 	   "noise: the first check is a baseline");
@@ -333,7 +333,7 @@ static void noise_order_and_removal(void)
 	/* the same items in another order */
 	for (size_t i = 0; i < na; i++)
 		b[i] = a[na - 1 - i];
-	ant_detect_noise_scan(&ns, b, na, 1, &v);
+	ant_detect_noise_scan(&ns, b, na, 1, T0, &v);
 	OK(!v.news && !v.refetch, "noise: same items in another order: no news");
 	ant_detect_noise_decide(&ns, b, na, NULL, 0, 1, T0 + 3600, &v);
 	OK(!v.updated && !v.news, "noise: reordered: no update");
@@ -345,7 +345,7 @@ static void noise_order_and_removal(void)
 	ant_detect_verdict_release(&v);
 	/* a new paragraph in the main text */
 	na = page(a, 1, 1, 999);
-	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	ant_detect_noise_scan(&ns, a, na, 1, T0, &v);
 	OK(v.news && !v.refetch, "noise: news in the main text: no re-fetch (it cannot be volatile)");
 	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 10800, &v);
 	OK(v.updated && picked(&v, a, na, 999), "noise: a new paragraph: update, in the excerpt");
@@ -374,9 +374,9 @@ static void noise_refetch(void)
 	ant_detect_verdict_release(&v);
 	/* an ad that changes on every request */
 	na = page(a, 1, 2, 0);
-	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	ant_detect_noise_scan(&ns, a, na, 1, T0, &v);
 	OK(v.news && v.refetch, "re-fetch: news in a small block only: fetch again");
-	ant_detect_noise_scan(&ns, a, na, 0, &v);
+	ant_detect_noise_scan(&ns, a, na, 0, T0, &v);
 	OK(!v.refetch, "re-fetch: never with --no-auto-ignore");
 	nb = page(b, 1, 3, 0);
 	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 3600, &v);
@@ -387,12 +387,12 @@ static void noise_refetch(void)
 	ant_detect_noise_label(&ns, AD, "PR: \xe8\xbb\xa2\xe8\x81\xb7\xe3\x81\xaa\xe3\x82\x89\xe4\xbb\x8a\xe3\x81\x99\xe3\x81\x90\xe7\x99\xbb\xe9\x8c\xb2 and a very long tail that will not fit");
 	OK(strlen(ant_detect_noise_find(&ns, AD)->label) < ANT_NOISE_LABEL, "label: clipped");
 	na = page(a, 1, 4, 0);
-	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	ant_detect_noise_scan(&ns, a, na, 1, T0, &v);
 	OK(!v.news && !v.refetch, "re-fetch: a volatile block is not fetched again for");
 	/* a real update with the ad changing: found, the excerpt without the ad */
 	na = page(a, 1, 5, 777);
 	nb = page(b, 1, 6, 777);
-	ant_detect_noise_scan(&ns, a, na, 1, &v);
+	ant_detect_noise_scan(&ns, a, na, 1, T0, &v);
 	OK(!v.refetch, "re-fetch: news in the main text: none");
 	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 7200, &v);
 	OK(v.updated && npicked(&v, na) == 1 && picked(&v, a, na, 777), "update beside a volatile block: excerpt is the new text only");
