@@ -161,7 +161,8 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
 #define ANT_NOISE_MAX_VOLATILE 32     /* learned blocks kept per page */
 #define ANT_NOISE_MAX_SUSPECTS 16     /* small blocks seen changing, kept per page */
 #define ANT_NOISE_MAX_SEEN 4          /* texts remembered per such block */
-#define ANT_NOISE_LABEL 48            /* bytes of a learned block's label */
+#define ANT_NOISE_PATH 64             /* bytes of a learned block's path kept */
+#define ANT_NOISE_SAMPLE 64           /* bytes of its text kept */
 #define ANT_NOISE_VOLATILE_PCT 40     /* of the page's text, at most */
 #define ANT_NOISE_LONE_SEGS 3         /* segments of a "small" swapped block */
 #define ANT_NOISE_SMALL_PCT 20        /* of the page's text, a small block's at most */
@@ -182,7 +183,9 @@ typedef struct ant_detect_vblock {
 	uint32_t block;
 	int64_t since;           /* when it was learned */
 	int how;                 /* ANT_NOISE_REFETCH or ANT_NOISE_CHECKS */
-	char label[ANT_NOISE_LABEL];  /* its text when learned, clipped; "" none */
+	char path[ANT_NOISE_PATH];    /* its place, "body>div#side>p" (page.h), its
+					 end kept when long; "" unknown */
+	char sample[ANT_NOISE_SAMPLE];/* its text when learned, clipped; "" none */
 } ant_detect_vblock;
 
 /* A small block seen swapping its content, not (yet) volatile. */
@@ -251,8 +254,10 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,
 			    ant_detect_verdict *v);
 
-/* Sets the label of learned block (its text, clipped to a character boundary). */
-void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *text);
+/* Describes a learned block for 'antenna show': its path (the end is kept
+ * when too long) and its text (the start is kept), on character boundaries;
+ * either may be NULL. */
+void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *path, const char *text);
 
 /* The learned block, or NULL. */
 const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block);

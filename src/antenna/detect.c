@@ -809,20 +809,42 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 	return 0;
 }
 
-void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *text)
+/* Copies the start of s (keep_end 0) or its end into dst[size], cut on a
+ * UTF-8 character boundary; a cut end starts with "…". */
+static void clip_into(char *dst, size_t size, const char *s, int keep_end)
+{
+	size_t len = strlen(s), cut = 0;
+
+	if (len < size) {
+		memcpy(dst, s, len + 1);
+		return;
+	}
+	if (!keep_end) {
+		for (size_t i = 0; i < size; i++)
+			if (((unsigned char)s[i] & 0xC0) != 0x80)
+				cut = i;
+		memcpy(dst, s, cut);
+		dst[cut] = '\0';
+		return;
+	}
+	/* "…" (3 bytes) and the last bytes that fit, from a character start */
+	cut = len - (size - 4);
+	while (cut < len && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut++;
+	memcpy(dst, "\xe2\x80\xa6", 3);
+	memcpy(dst + 3, s + cut, len - cut + 1);
+}
+
+void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *path, const char *text)
 {
 	ant_detect_vblock *vb = (ant_detect_vblock *)ant_detect_noise_find(n, block);
-	size_t len, cut = 0;
 
-	if (!vb || !text)
+	if (!vb)
 		return;
-	len = strlen(text);
-	/* the longest prefix that fits, at a UTF-8 character boundary */
-	for (size_t i = 0; i <= len && i < sizeof vb->label; i++)
-		if (i == len || ((unsigned char)text[i] & 0xC0) != 0x80)
-			cut = i;
-	memcpy(vb->label, text, cut);
-	vb->label[cut] = '\0';
+	if (path)
+		clip_into(vb->path, sizeof vb->path, path, 1);
+	if (text)
+		clip_into(vb->sample, sizeof vb->sample, text, 0);
 }
 
 /* ---- the blob ------------------------------------------------------------------
@@ -831,7 +853,8 @@ void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *tex
  *   varint G                 groups of the multiset, by block
  *     u32 block, varint m, m * u32 norm
  *   u8 V                     volatile blocks
- *     u32 block, varint since, u8 how, u8 L, L bytes of label
+ *     u32 block, varint since, u8 how, u8 P, P bytes of path, u8 L, L bytes
+ *     of sample text
  *   u8 S                     suspects
  *     u32 block, varint last, u8 changes, varint pending, u32 pending_norm,
  *     u8 k, k * u32 seen
@@ -872,6 +895,15 @@ static void w_var(wbuf *w, uint64_t v)
 	} while (v);
 }
 
+static void w_str(wbuf *w, const char *s)
+{
+	size_t l = strlen(s);
+
+	w_byte(w, (unsigned)l);
+	for (size_t k = 0; k < l; k++)
+		w_byte(w, (unsigned char)s[k]);
+}
+
 int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, size_t *len)
 {
 	wbuf w = { 0 };
@@ -896,13 +928,11 @@ int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, siz
 	w_byte(&w, (unsigned)n->nvol);
 	for (size_t i = 0; i < n->nvol; i++) {
 		const ant_detect_vblock *vb = &n->vol[i];
-		size_t l = strlen(vb->label);
 		w_u32(&w, vb->block);
 		w_var(&w, vb->since > 0 ? (uint64_t)vb->since : 0);
 		w_byte(&w, (unsigned)vb->how);
-		w_byte(&w, (unsigned)l);
-		for (size_t k = 0; k < l; k++)
-			w_byte(&w, (unsigned char)vb->label[k]);
+		w_str(&w, vb->path);
+		w_str(&w, vb->sample);
 	}
 	w_byte(&w, (unsigned)n->nsus);
 	for (size_t i = 0; i < n->nsus; i++) {
@@ -962,6 +992,20 @@ static uint64_t r_var(rbuf *r)
 	return 0;
 }
 
+static void r_str(rbuf *r, char *dst, size_t size)
+{
+	unsigned l = r_byte(r);
+
+	if (r->bad || l >= size || (size_t)(r->end - r->p) < l) {
+		r->bad = 1;
+		*dst = '\0';
+		return;
+	}
+	memcpy(dst, r->p, l);
+	dst[l] = '\0';
+	r->p += l;
+}
+
 int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 {
 	rbuf r = { blob, (const unsigned char *)blob + len, 0 };
@@ -998,18 +1042,11 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 		r.bad = 1;
 	for (size_t i = 0; i < n->nvol && !r.bad; i++) {
 		ant_detect_vblock *vb = &n->vol[i];
-		unsigned l;
 		vb->block = r_u32(&r);
 		vb->since = (int64_t)r_var(&r);
 		vb->how = (int)r_byte(&r);
-		l = r_byte(&r);
-		if (l >= sizeof vb->label || (size_t)(r.end - r.p) < l) {
-			r.bad = 1;
-			break;
-		}
-		memcpy(vb->label, r.p, l);
-		vb->label[l] = '\0';
-		r.p += l;
+		r_str(&r, vb->path, sizeof vb->path);
+		r_str(&r, vb->sample, sizeof vb->sample);
 	}
 	n->nsus = r.bad ? 0 : r_byte(&r);
 	if (n->nsus > ANT_NOISE_MAX_SUSPECTS)

@@ -384,8 +384,20 @@ static void noise_refetch(void)
 	ant_detect_verdict_release(&v);
 	OK(ant_detect_noise_find(&ns, AD) && ant_detect_noise_find(&ns, AD)->how == ANT_NOISE_REFETCH &&
 	   ant_detect_noise_find(&ns, AD)->since == T0 + 3600, "re-fetch: how and since are kept");
-	ant_detect_noise_label(&ns, AD, "PR: \xe8\xbb\xa2\xe8\x81\xb7\xe3\x81\xaa\xe3\x82\x89\xe4\xbb\x8a\xe3\x81\x99\xe3\x81\x90\xe7\x99\xbb\xe9\x8c\xb2 and a very long tail that will not fit");
-	OK(strlen(ant_detect_noise_find(&ns, AD)->label) < ANT_NOISE_LABEL, "label: clipped");
+	ant_detect_noise_label(&ns, AD, "body>div#wrapper>div#container>div#sidebar>div.module>div.module-body>div.ad>p",
+			       "PR: \xe8\xbb\xa2\xe8\x81\xb7\xe3\x81\xaa\xe3\x82\x89\xe4\xbb\x8a\xe3\x81\x99\xe3\x81\x90\xe7\x99\xbb\xe9\x8c\xb2 "
+			       "\xe8\xbb\xa2\xe8\x81\xb7\xe3\x81\xaa\xe3\x82\x89\xe4\xbb\x8a\xe3\x81\x99\xe3\x81\x90\xe7\x99\xbb\xe9\x8c\xb2 and a long tail");
+	{
+		const ant_detect_vblock *vb = ant_detect_noise_find(&ns, AD);
+		size_t pl = strlen(vb->path);
+		OK(pl < ANT_NOISE_PATH && strncmp(vb->path, "\xe2\x80\xa6", 3) == 0 &&
+		   strcmp(vb->path + pl - 10, "div.ad>p") != 0 && strstr(vb->path, "div.ad>p"),
+		   "label: a long path keeps its end (%s)", vb->path);
+		OK(strlen(vb->sample) < ANT_NOISE_SAMPLE && strncmp(vb->sample, "PR: ", 4) == 0 &&
+		   (((unsigned char)vb->sample[strlen(vb->sample) - 1] & 0xC0) != 0x80 ||
+		    (unsigned char)vb->sample[strlen(vb->sample) - 3] >= 0xE0),
+		   "label: a long text keeps its start, whole characters (%s)", vb->sample);
+	}
 	na = page(a, 1, 4, 0);
 	ant_detect_noise_scan(&ns, a, na, 1, T0, &v);
 	OK(!v.news && !v.refetch, "re-fetch: a volatile block is not fetched again for");
@@ -516,12 +528,13 @@ static void noise_blob(void)
 	na = page(a, 2, 2, 0);
 	ant_detect_noise_decide(&ns, a, na, page(a + 16, 2, 3, 0) ? a + 16 : NULL, 16, 1, T0 + 3600, &v);
 	ant_detect_verdict_release(&v);
-	ant_detect_noise_label(&ns, AD, "PR");
+	ant_detect_noise_label(&ns, AD, "body>div.ad>p", "PR");
 	OK(ant_detect_noise_encode(&ns, &blob, &len) == 0, "blob: encoded");
 	diag_len = len;
 	OK(ant_detect_noise_decode(&back, blob, len) == 0, "blob: decoded");
 	OK(back.has_keys && back.nkeys == ns.nkeys && memcmp(back.keys, ns.keys, ns.nkeys * 8) == 0 &&
-	   back.nvol == ns.nvol && back.vol[0].block == AD && strcmp(back.vol[0].label, "PR") == 0 &&
+	   back.nvol == ns.nvol && back.vol[0].block == AD && strcmp(back.vol[0].sample, "PR") == 0 &&
+	   strcmp(back.vol[0].path, "body>div.ad>p") == 0 &&
 	   back.vol[0].since == T0 + 3600 && back.nsus == ns.nsus &&
 	   (ns.nsus == 0 || (back.sus[0].pending == ns.sus[0].pending &&
 			     back.sus[0].pending_norm == ns.sus[0].pending_norm)),
