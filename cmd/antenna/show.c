@@ -12,7 +12,9 @@ static const char help[] =
 	"usage: antenna [-d FILE] show URL\n\n"
 	"Show what the antenna knows of the page (or LIRS source) at URL: its update\n"
 	"time and how that update was detected, the last check and its result, the\n"
-	"validators, the schedule.  Exit status 1 when URL is neither.\n";
+	"validators, the schedule, and the parts of the page ignored automatically\n"
+	"(their place, their text, since when and why).  Exit status 1 when URL is\n"
+	"neither.\n";
 
 static const char *when(char *b, size_t n, int64_t t, int64_t tz)
 {
@@ -48,6 +50,39 @@ static const char *how(const ant_store_page *p)
 	return "lirs (relayed by a LIRS source)";
 }
 
+/* What the noise-proof text rule learned (issue 14): the parts of the page
+ * ignored automatically, since when and why; a small change held back. */
+static void show_noise(const ant_store_page *p, int64_t tz)
+{
+	ant_detect_noise n;
+	char b[128];
+
+	if (ant_detect_noise_decode(&n, p->noise, p->noise_len) < 0) {
+		printf("auto-ignore:    nothing learned yet\n");
+		return;
+	}
+	if (!n.nvol)
+		printf("auto-ignore:    nothing ignored (%zu text segments remembered)\n", n.nkeys);
+	else
+		printf("auto-ignore:    %zu part%s of the page ignored automatically:\n", n.nvol,
+		       n.nvol == 1 ? "" : "s");
+	for (size_t i = 0; i < n.nvol; i++) {
+		const ant_detect_vblock *v = &n.vol[i];
+		printf("  ignored:      %s\n", *v->path ? v->path : "(a part of the page)");
+		if (*v->sample)
+			printf("                \"%s\"\n", v->sample);
+		printf("                since %s: %s\n", when(b, sizeof b, v->since, tz),
+		       v->how == ANT_NOISE_REFETCH ? "differed between two fetches a moment apart"
+						   : "changed check after check while the rest did not");
+	}
+	for (size_t i = 0; i < n.nsus; i++)
+		if (n.sus[i].pending)
+			printf("  held:         a small change first seen %s: announced at the next\n"
+			       "                check if it stays, ignored from then on if it changes again\n",
+			       when(b, sizeof b, n.sus[i].pending, tz));
+	ant_detect_noise_release(&n);
+}
+
 static void show_page(const ant_store_page *p, int64_t tz)
 {
 	char b[128];
@@ -73,6 +108,7 @@ static void show_page(const ant_store_page *p, int64_t tz)
 	printf("source url:     %s\n", p->source_url);
 	if (*p->excerpt)
 		printf("excerpt:        %s\n", p->excerpt);
+	show_noise(p, tz);
 	if (p->feed_url) {
 		printf("feed:           %s%s\n", p->feed_url, p->feed_by_user ? " (set by user)" : "");
 		printf("feed newest:    %s\n", when(b, sizeof b, p->st.feed_time, tz));

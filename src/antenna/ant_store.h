@@ -119,8 +119,9 @@ typedef struct ant_store_page {
 	char *feed_lm_header;
 	char *ant_feed_error;        /* NULL when the last feed check succeeded */
 	char *excerpt;           /* what the last update added; "" none */
-	uint32_t *segs;          /* page.h segment hashes of the last text; malloc'd */
-	size_t nsegs;
+	unsigned char *noise;    /* detect.h ant_detect_noise_encode(): what the
+				    text rule remembers (issue 14); NULL none */
+	size_t noise_len;
 	ant_detect_state st;
 	char *force_charset;     /* page.h ant_page_analyze_forced(); "" = none */
 	int64_t imported;        /* when antenna import added it; 0 = not imported */
@@ -165,8 +166,10 @@ int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *e
  *   ANT_REBASE_FEED  another feed: its validators and newest date are
  *                    forgotten (a newer entry than the page's known update
  *                    time is still an update: that is news, not settings).
- * Either makes the page due now.  Columns added later that hold what was
- * learned from the page's text must be reset here too.
+ * Either makes the page due now.  ANT_REBASE_TEXT also forgets what the
+ * text rule learned (noise: the parts ignored automatically); columns
+ * added later that hold what was learned from the page's text must be
+ * reset here too.
  */
 enum { ANT_REBASE_TEXT = 1, ANT_REBASE_FEED = 2 };
 int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error *err);

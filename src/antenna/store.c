@@ -121,7 +121,14 @@ static const char *const migrations[] = {
 	" last_detected INTEGER NOT NULL,"
 	" title TEXT NOT NULL DEFAULT '',"
 	" excerpt TEXT NOT NULL DEFAULT '',"
-	" PRIMARY KEY(url_key, source_id)) WITHOUT ROWID;",
+	" PRIMARY KEY(url_key, source_id)) WITHOUT ROWID;"
+	/* what the noise-proof text rule remembers of a page (detect.h
+	 * ant_detect_noise_encode(): the last check's multiset of segment
+	 * keys, the blocks learned volatile with when and how, the small
+	 * blocks seen changing); the excerpts' segment hashes it replaces are
+	 * dropped (the column stays, empty) */
+	"ALTER TABLE pages ADD COLUMN noise BLOB;"
+	"UPDATE pages SET segments=NULL;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -515,7 +522,7 @@ int64_t ant_store_config_int(ant_store *s, const char *key, int64_t dflt)
 	" last_error, last_status, next_check, interval, error_count, recheck, created," \
 	" force_charset, imported," \
 	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
-	" segments, only, no_auto_ignore, check_url"
+	" noise, only, no_auto_ignore, check_url"
 
 void ant_store_page_init(ant_store_page *p)
 {
@@ -530,7 +537,7 @@ void ant_store_page_release(ant_store_page *p)
 	free(p->charset); free(p->source_url); free(p->last_error);
 	free(p->force_charset);
 	free(p->feed_url); free(p->feed_etag); free(p->feed_lm_header); free(p->ant_feed_error);
-	free(p->excerpt); free(p->segs);
+	free(p->excerpt); free(p->noise);
 	free(p->only); free(p->check_url);
 	ant_store_page_init(p);
 }
@@ -547,40 +554,21 @@ static const char *rule_name(const unsigned char *t)
 	return NULL;
 }
 
-/* Segment hashes: a BLOB of little-endian uint32s (page.h). */
-static int blob_dup(sqlite3_stmt *st, int i, uint32_t **out, size_t *n)
+/* A BLOB column as a malloc'd copy (NULL when empty); -1 out of memory. */
+static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *n)
 {
-	const unsigned char *b = sqlite3_column_blob(st, i);
-	size_t len = (size_t)sqlite3_column_bytes(st, i) / 4;
+	const void *b = sqlite3_column_blob(st, i);
+	size_t len = (size_t)sqlite3_column_bytes(st, i);
 
 	*out = NULL;
 	*n = 0;
 	if (!b || !len)
 		return 0;
-	if (!(*out = malloc(len * sizeof **out)))
+	if (!(*out = malloc(len)))
 		return -1;
-	for (size_t k = 0; k < len; k++)
-		(*out)[k] = (uint32_t)b[4 * k] | (uint32_t)b[4 * k + 1] << 8 |
-			    (uint32_t)b[4 * k + 2] << 16 | (uint32_t)b[4 * k + 3] << 24;
+	memcpy(*out, b, len);
 	*n = len;
 	return 0;
-}
-
-static void bind_segs(sqlite3_stmt *st, int i, const uint32_t *v, size_t n)
-{
-	unsigned char *b;
-
-	if (!n || !(b = malloc(4 * n))) {
-		sqlite3_bind_null(st, i);
-		return;
-	}
-	for (size_t k = 0; k < n; k++) {
-		b[4 * k] = (unsigned char)v[k];
-		b[4 * k + 1] = (unsigned char)(v[k] >> 8);
-		b[4 * k + 2] = (unsigned char)(v[k] >> 16);
-		b[4 * k + 3] = (unsigned char)(v[k] >> 24);
-	}
-	sqlite3_bind_blob(st, i, b, (int)(4 * n), free);
 }
 
 static int page_from_row(sqlite3_stmt *st, ant_store_page *p)
@@ -627,7 +615,7 @@ static int page_from_row(sqlite3_stmt *st, ant_store_page *p)
 	p->only = col_dup(st, 37, 0);
 	p->no_auto_ignore = sqlite3_column_int(st, 38);
 	p->check_url = col_dup(st, 39, 1);
-	if (blob_dup(st, 36, &p->segs, &p->nsegs) < 0 || !p->url || !p->url_key || !p->title ||
+	if (blob_dup(st, 36, &p->noise, &p->noise_len) < 0 || !p->url || !p->url_key || !p->title ||
 	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset ||
 	    !p->only) {
 		ant_store_page_release(p);
@@ -795,7 +783,7 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 		       " content_length=?10, text_hash=?11, charset=?12, detected_by=?13, source_url=?14,"
 		       " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
 		       " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
-		       " feed_error=?25, excerpt=?26, segments=?27 WHERE id=?1", err)) < 0)
+		       " feed_error=?25, excerpt=?26, noise=?27 WHERE id=?1", err)) < 0)
 		return rc;
 	st = s->save_page;
 	sqlite3_reset(st);
@@ -828,7 +816,10 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 	sqlite3_bind_int64(st, 24, p->st.feed_time);
 	bind_text(st, 25, p->ant_feed_error);
 	bind_text(st, 26, p->excerpt ? p->excerpt : "");
-	bind_segs(st, 27, p->segs, p->nsegs);
+	if (p->noise_len)
+		sqlite3_bind_blob(st, 27, p->noise, (int)p->noise_len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 27);
 	rc = step_done(s, st, err);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
@@ -868,11 +859,13 @@ int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error 
 
 	if (what & ANT_REBASE_TEXT) {
 		/* No fingerprint to compare with: the next check takes one and
-		 * announces nothing (detect.h: no text hash, no size).  Without
+		 * announces nothing (detect.h: no text hash, no size, no noise
+		 * state; what was learned volatile goes with it).  Without
 		 * validators the next answer is a 200, not a 304 that would put
 		 * the new baseline off. */
 		if ((rc = prep(s, &st, "UPDATE pages SET text_hash=NULL, content_length=-1, segments=NULL,"
-			       " etag=NULL, last_modified_header=NULL, next_check=0 WHERE id=?1", err)) < 0)
+			       " noise=NULL, etag=NULL, last_modified_header=NULL, next_check=0 WHERE id=?1",
+			       err)) < 0)
 			return rc;
 		sqlite3_bind_int64(st, 1, id);
 		rc = step_done(s, st, err);
