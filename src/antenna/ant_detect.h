@@ -254,6 +254,12 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,
 			    ant_detect_verdict *v);
 
+/* Keeps in pick only the first run of picked segments (document order;
+ * segments of volatile blocks do not break a run): the excerpt shows the
+ * first thing the update added, as issue 9 does. */
+void ant_detect_pick_first_run(const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
+			       unsigned char *pick);
+
 /* Describes a learned block for 'antenna show': its path (the end is kept
  * when too long) and its text (the start is kept), on character boundaries;
  * either may be NULL. */

@@ -809,6 +809,21 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 	return 0;
 }
 
+void ant_detect_pick_first_run(const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
+			       unsigned char *pick)
+{
+	size_t i = 0;
+
+	if (!pick)
+		return;
+	while (i < ncur && !pick[i])
+		i++;
+	while (i < ncur && (pick[i] || ant_detect_noise_find(n, cur[i].block)))
+		i++;
+	for (; i < ncur; i++)
+		pick[i] = 0;
+}
+
 /* Copies the start of s (keep_end 0) or its end into dst[size], cut on a
  * UTF-8 character boundary; a cut end starts with "…". */
 static void clip_into(char *dst, size_t size, const char *s, int keep_end)

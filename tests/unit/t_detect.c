@@ -509,6 +509,22 @@ static void noise_cap(void)
 	ant_detect_noise_release(&ns);
 }
 
+static void noise_first_run(void)
+{
+	ant_detect_noise ns;
+	ant_detect_seg a[6] = { S(1, 1, 9), S(1, 2, 9), S(AD, 3, 9), S(1, 4, 9), S(2, 5, 9), S(1, 6, 9) };
+	unsigned char pick[6] = { 0, 1, 0, 1, 0, 1 };
+
+	ant_detect_noise_init(&ns);
+	ns.vol[0] = (ant_detect_vblock){ .block = AD };
+	ns.nvol = 1;
+	ant_detect_pick_first_run(&ns, a, 6, pick);
+	OK(!pick[0] && pick[1] && !pick[2] && pick[3] && !pick[4] && !pick[5],
+	   "first run: through a volatile block, up to the first known segment");
+	ant_detect_pick_first_run(&ns, a, 6, NULL);
+	OK(1, "first run: no pick, nothing to do");
+}
+
 static void noise_blob(void)
 {
 	ant_detect_noise ns, back;
@@ -625,6 +641,7 @@ int main(void)
 	noise_refetch();
 	noise_across_checks();
 	noise_cap();
+	noise_first_run();
 	noise_blob();
 	noise_property();
 	noise_apply();
