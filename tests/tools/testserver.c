@@ -46,6 +46,10 @@
  *                              that covers N
  *   /benchf/N.html, N.rss      the same page advertising its RSS 2.0 feed,
  *                              whose newest item is dated by the last bump
+ *   /noise/K.html              page K of the noise corpus (tests/unit/noise_corpus.h,
+ *                              issue 14) at the current check, its widgets
+ *                              moved on by each request; no validators
+ *   /_control/noise?check=N    the noise corpus's check (default 0)
  *   /_control/bump?every=K     pages with N % K == 0 change (K default 2)
  *   /_control/stats            one line per Host header and directory seen
  *                              ("127.0.0.1:8080/d/" for /d/x.html):
@@ -61,6 +65,7 @@
 #include "lb_buf.h"
 
 #include "ant_page.h"
+#include "../unit/noise_corpus.h"
 #include <microhttpd.h>
 #include <zlib.h>
 
@@ -662,6 +667,31 @@ static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 	return rc;
 }
 
+/* ---- the noise corpus (issue 14) ------------------------------------------- */
+
+static int noise_check;
+static unsigned noise_requests[NOISE_PAGES];
+
+static enum MHD_Result serve_noise(struct MHD_Connection *c, const char *url)
+{
+	long k = strtol(url + strlen("/noise/"), NULL, 10);
+	lb_buf body = LB_BUF_INIT;
+	enum MHD_Result rc;
+	unsigned r;
+	int check;
+
+	if (k < 0 || k >= NOISE_PAGES)
+		return send_text(c, 404, "text/plain", "no such page\n", 13);
+	pthread_mutex_lock(&lock);
+	r = noise_requests[k]++;
+	check = noise_check;
+	pthread_mutex_unlock(&lock);
+	noise_page(&body, (int)k, check, r);
+	rc = send_page(c, 200, &body, "text/html; charset=utf-8", NULL, NULL, time(NULL), NULL);
+	lb_buf_release(&body);
+	return rc;
+}
+
 /* ---- control routes ------------------------------------------------------ */
 
 static enum MHD_Result add_header_line(void *cls, enum MHD_ValueKind kind, const char *k, const char *v)
@@ -693,6 +723,11 @@ static enum MHD_Result serve_control(struct MHD_Connection *c, const char *url)
 			nbumps++;
 		}
 		lb_buf_addf(&b, "bumps %d\n", nbumps);
+	} else if (strcmp(url, "/_control/noise") == 0) {
+		const char *e = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "check");
+
+		noise_check = e ? atoi(e) : 0;
+		lb_buf_addf(&b, "check %d\n", noise_check);
 	} else if (strcmp(url, "/_control/echo") == 0) {
 		MHD_get_connection_values(c, MHD_HEADER_KIND, add_header_line, &b);
 	} else {
@@ -737,6 +772,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return serve_control(c, url);
 	if (strncmp(url, "/bench/", 7) == 0 || strncmp(url, "/benchf/", 8) == 0)
 		return serve_bench(c, url);
+	if (strncmp(url, "/noise/", 7) == 0)
+		return serve_noise(c, url);
 	return serve_file(c, url);
 }
 

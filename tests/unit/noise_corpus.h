@@ -72,7 +72,7 @@ static const char *const noise_titles[] = {
 };
 
 /* Distinct sentences of diary text, by (page, entry, paragraph). */
-static void noise_sentence(lb_buf *b, int k, int e, int p)
+static inline void noise_sentence(lb_buf *b, int k, int e, int p)
 {
 	static const char *const subj[] = { "朝から", "昼休みに", "帰り道で", "夜更けに", "休日に",
 					    "久しぶりに", "思い立って", "雨の中" };
@@ -94,7 +94,7 @@ static void noise_sentence(lb_buf *b, int k, int e, int p)
 }
 
 /* The check at which page k has its real update, and its shape. */
-static int noise_real(int k, int check)
+static inline int noise_real(int k, int check)
 {
 	/* pages 0-15 have one update, at checks 1..6; pages 16-19 two; 20-23 none */
 	static const int shape[4] = { NOISE_ENTRY, NOISE_COMMENT, NOISE_EDIT, NOISE_NUMBERS };
@@ -107,7 +107,7 @@ static int noise_real(int k, int check)
 }
 
 /* How many of each shape page k has had by check c (inclusive). */
-static int noise_count(int k, int check, int shape)
+static inline int noise_count(int k, int check, int shape)
 {
 	int n = 0;
 
@@ -117,7 +117,7 @@ static int noise_count(int k, int check, int shape)
 }
 
 /* A substring the excerpt of page k's update at check c must hold. */
-static void noise_expect(int k, int check, char *out, size_t n)
+static inline void noise_expect(int k, int check, char *out, size_t n)
 {
 	switch (noise_real(k, check)) {
 	case NOISE_ENTRY: snprintf(out, n, "新しい日記 %d-%d", k, check); break;
@@ -128,7 +128,7 @@ static void noise_expect(int k, int check, char *out, size_t n)
 	}
 }
 
-static unsigned noise_rand(unsigned x)
+static inline unsigned noise_rand(unsigned x)
 {
 	x ^= x >> 16;
 	x *= 0x7feb352dU;
@@ -138,7 +138,7 @@ static unsigned noise_rand(unsigned x)
 	return x;
 }
 
-static void noise_widget(lb_buf *b, int kind, int k, int c, unsigned r)
+static inline void noise_widget(lb_buf *b, int kind, int k, int c, unsigned r)
 {
 	unsigned x = noise_rand((unsigned)(k * 1000003 + c * 7919) + r * 2654435761u);
 	int day = 20 + c;   /* one day per check */
@@ -257,9 +257,9 @@ static void noise_widget(lb_buf *b, int kind, int k, int c, unsigned r)
 }
 
 /* One diary entry. */
-static int noise_real(int k, int check);
+static inline int noise_real(int k, int check);
 
-static void noise_entry(lb_buf *b, int layout, int k, int e, int day, int c, unsigned r,
+static inline void noise_entry(lb_buf *b, int layout, int k, int e, int day, int c, unsigned r,
 			int stars, int edited, int comments, int numbers)
 {
 	unsigned x = noise_rand((unsigned)(k * 31 + e) + r * 977);
@@ -322,7 +322,7 @@ static void noise_entry(lb_buf *b, int layout, int k, int e, int day, int c, uns
 /*
  * Page k at check c, its r-th request: the HTML (appended to b).
  */
-static void noise_page(lb_buf *b, int k, int c, unsigned r)
+static inline void noise_page(lb_buf *b, int k, int c, unsigned r)
 {
 	int layout = k % 3;
 	int ncomment = noise_count(k, c, NOISE_COMMENT), last_edit = 0;
