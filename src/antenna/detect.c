@@ -5,6 +5,7 @@
 #include "lirs_merge.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ant_detect_state_init(ant_detect_state *st)
@@ -244,8 +245,6 @@ int ant_detect_due(const ant_detect_state *st, int64_t now, int force)
 }
 
 /* ---- the noise-proof text rule (issue 14) ------------------------------------ */
-
-#include <stdlib.h>
 
 void ant_detect_noise_init(ant_detect_noise *n)
 {
