@@ -345,6 +345,8 @@ typedef struct cmp {
 	size_t nck;
 	nblock *b;               /* every block of cur, and of the keys lost */
 	size_t nb;
+	uint32_t *slot;          /* hash table: index into b + 1, 0 empty */
+	size_t mask;
 	unsigned char *isnew;    /* per segment of cur */
 	uint64_t total, vol_len; /* bytes of the check's text, of its volatile part */
 } cmp;
@@ -354,40 +356,108 @@ static uint64_t key_of(const ant_detect_seg *s)
 	return (uint64_t)s->block << 32 | s->norm;
 }
 
-static int cmp_keyidx(const void *a, const void *b)
+static int keyidx_less(const keyidx *x, const keyidx *y)
 {
-	const keyidx *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	return x->key < y->key || (x->key == y->key && x->idx < y->idx);
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Sorts by key, then by index (document order): a quicksort with
+ * insertion sort for short runs, inline comparisons (qsort()'s calls were
+ * most of a check's time), recursing on the smaller side. */
+static void sort_keyidx(keyidx *a, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	while (n > 16) {
+		size_t i = 0, j = n - 1, m = n / 2;
+		keyidx p, t;
 
-	return x < y ? -1 : x > y;
+		/* median of three as the pivot */
+		if (keyidx_less(&a[m], &a[0]))
+			t = a[m], a[m] = a[0], a[0] = t;
+		if (keyidx_less(&a[n - 1], &a[0]))
+			t = a[n - 1], a[n - 1] = a[0], a[0] = t;
+		if (keyidx_less(&a[n - 1], &a[m]))
+			t = a[n - 1], a[n - 1] = a[m], a[m] = t;
+		p = a[m];
+		for (;;) {
+			while (keyidx_less(&a[i], &p))
+				i++;
+			while (keyidx_less(&p, &a[j]))
+				j--;
+			if (i >= j)
+				break;
+			t = a[i], a[i] = a[j], a[j] = t;
+			i++, j--;
+		}
+		/* [0, j] and [j + 1, n): the smaller one first */
+		if (j + 1 < n - j - 1) {
+			sort_keyidx(a, j + 1);
+			a += j + 1;
+			n -= j + 1;
+		} else {
+			sort_keyidx(a + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		keyidx t = a[i];
+		size_t k = i;
+		while (k && keyidx_less(&t, &a[k - 1])) {
+			a[k] = a[k - 1];
+			k--;
+		}
+		a[k] = t;
+	}
 }
 
-static int cmp_nblock(const void *a, const void *b)
+static void sort_u64(uint64_t *v, size_t n)
 {
-	uint32_t x = ((const nblock *)a)->block, y = ((const nblock *)b)->block;
+	keyidx *t;
 
-	return x < y ? -1 : x > y;
+	for (size_t i = 1; i < n; i++)
+		if (v[i] < v[i - 1])
+			goto unsorted;
+	return;
+unsorted:
+	if (!(t = malloc(n * sizeof *t)))
+		return;   /* then the comparison is wrong, not unsafe */
+	for (size_t i = 0; i < n; i++)
+		t[i] = (keyidx){ v[i], 0 };
+	sort_keyidx(t, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = t[i].key;
+	free(t);
 }
 
+static uint32_t block_slot(uint32_t block, size_t mask)
+{
+	return (uint32_t)((block ^ (block >> 15)) * 0x2c1b3c6dU & mask);
+}
+
+/* The block's entry (a hash table of indexes into c->b), or NULL. */
 static nblock *block_of(cmp *c, uint32_t block)
 {
-	nblock k = { .block = block };
+	for (size_t h = block_slot(block, c->mask); c->slot[h]; h = (h + 1) & c->mask)
+		if (c->b[c->slot[h] - 1].block == block)
+			return &c->b[c->slot[h] - 1];
+	return NULL;
+}
 
-	return bsearch(&k, c->b, c->nb, sizeof *c->b, cmp_nblock);
+static void block_add(cmp *c, uint32_t block)
+{
+	size_t h = block_slot(block, c->mask);
+
+	for (; c->slot[h]; h = (h + 1) & c->mask)
+		if (c->b[c->slot[h] - 1].block == block)
+			return;
+	c->b[c->nb] = (nblock){ .block = block };
+	c->slot[h] = (uint32_t)++c->nb;
 }
 
 static void cmp_free(cmp *c)
 {
 	free(c->ck);
 	free(c->b);
+	free(c->slot);
 	free(c->isnew);
 }
 
@@ -406,7 +476,7 @@ static keyidx *sorted_keys(const ant_detect_noise *n, const ant_detect_seg *segs
 	for (size_t i = 0; i < ns; i++)
 		if (!ant_detect_noise_find(n, segs[i].block))
 			k[m++] = (keyidx){ key_of(&segs[i]), (uint32_t)i };
-	qsort(k, m, sizeof *k, cmp_keyidx);
+	sort_keyidx(k, m);
 	*nk = m;
 	return k;
 }
@@ -415,27 +485,27 @@ static keyidx *sorted_keys(const ant_detect_noise *n, const ant_detect_seg *segs
 static int cmp_build(cmp *c, const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
 		     const ant_detect_seg *second, size_t nsecond)
 {
-	size_t i, j, nb = 0, cap = ncur + n->nkeys + 1;
+	size_t i, j, cap = ncur + n->nkeys + 1, slots = 16;
 	int oom = 0;
 
 	memset(c, 0, sizeof *c);
 	c->cur = cur;
 	c->ncur = ncur;
 	c->ck = sorted_keys(n, cur, ncur, &c->nck, &oom);
+	while (slots < 2 * cap)
+		slots *= 2;
+	c->mask = slots - 1;
 	c->b = malloc(cap * sizeof *c->b);
+	c->slot = calloc(slots, sizeof *c->slot);
 	c->isnew = calloc(ncur ? ncur : 1, 1);
-	if (oom || !c->b || !c->isnew)
+	if (oom || !c->b || !c->slot || !c->isnew)
 		goto oom;
 	/* the blocks: cur's and the last check's */
 	for (i = 0; i < ncur; i++)
-		c->b[nb++] = (nblock){ .block = cur[i].block };
+		block_add(c, cur[i].block);
 	for (i = 0; i < n->nkeys; i++)
-		c->b[nb++] = (nblock){ .block = (uint32_t)(n->keys[i] >> 32) };
-	qsort(c->b, nb, sizeof *c->b, cmp_nblock);
-	for (i = j = 0; i < nb; i++)
-		if (j == 0 || c->b[j - 1].block != c->b[i].block)
-			c->b[j++] = c->b[i];
-	c->nb = j;
+		if (i == 0 || n->keys[i] >> 32 != n->keys[i - 1] >> 32)
+			block_add(c, (uint32_t)(n->keys[i] >> 32));
 	for (i = 0; i < c->nb; i++)
 		c->b[i].volatile_ = ant_detect_noise_find(n, c->b[i].block) != NULL;
 	for (i = 0; i < ncur; i++) {
@@ -631,18 +701,23 @@ static void unmark_block(cmp *c, uint32_t block)
 			c->isnew[i] = 0;
 }
 
-/* Keeps cur's multiset (volatile blocks left out) as the next reference. */
-static int keep_keys(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur)
+/* Keeps the check's multiset (sorted keys ck, blocks volatile by now left
+ * out) as the next reference. */
+static int keep_keys(ant_detect_noise *n, const keyidx *ck, size_t nck)
 {
-	uint64_t *k = malloc((ncur ? ncur : 1) * sizeof *k);
+	uint64_t *k = malloc((nck ? nck : 1) * sizeof *k);
 	size_t m = 0;
+	int keep = 0;
 
 	if (!k)
 		return -1;
-	for (size_t i = 0; i < ncur; i++)
-		if (!ant_detect_noise_find(n, cur[i].block))
-			k[m++] = key_of(&cur[i]);
-	qsort(k, m, sizeof *k, cmp_u64);
+	for (size_t i = 0; i < nck; i++) {
+		/* sorted: a block's keys are together, looked up once */
+		if (i == 0 || ck[i].key >> 32 != ck[i - 1].key >> 32)
+			keep = !ant_detect_noise_find(n, (uint32_t)(ck[i].key >> 32));
+		if (keep)
+			k[m++] = ck[i].key;
+	}
 	free(n->keys);
 	n->keys = k;
 	n->nkeys = m;
@@ -664,8 +739,14 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 	if (ncur > ANT_NOISE_MAX_KEYS)
 		ncur = ANT_NOISE_MAX_KEYS;
 	if (!n->has_keys) {
+		size_t nk;
+		int oom = 0;
+		keyidx *k = sorted_keys(n, cur, ncur, &nk, &oom);
+
 		v->baseline = 1;
-		return keep_keys(n, cur, ncur) < 0 ? -1 : 0;
+		oom = oom || keep_keys(n, k, nk) < 0;
+		free(k);
+		return oom ? -1 : 0;
 	}
 	if (cmp_build(&c, n, cur, ncur, second, nsecond) < 0) {
 		v->baseline = 1;
@@ -798,13 +879,14 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 		}
 	}
 	free(confirm);
-	cmp_free(&c);
-	if (keep_keys(n, cur, ncur) < 0) {
+	if (keep_keys(n, c.ck, c.nck) < 0) {
+		cmp_free(&c);
 		*n = saved;
 		ant_detect_verdict_release(v);
 		v->baseline = 1;
 		return -1;
 	}
+	cmp_free(&c);
 	return 0;
 }
 
@@ -1085,6 +1167,6 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 		return -1;
 	}
 	/* a blob from elsewhere may not be sorted: the merge needs it */
-	qsort(n->keys, n->nkeys, sizeof *n->keys, cmp_u64);
+	sort_u64(n->keys, n->nkeys);
 	return 0;
 }
