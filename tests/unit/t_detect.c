@@ -564,6 +564,110 @@ static void noise_blob(void)
 	ant_detect_noise_release(&ns);
 }
 
+/* Blobs from a damaged database: refused or read, never a crash; a blob
+ * read back encodes to itself. */
+static void noise_blob_fuzz(void)
+{
+	unsigned seed = 99, refused = 0, read = 0, same = 0;
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[32], b2[32];
+	unsigned char *good, b[4096];
+	size_t na, glen;
+
+	/* a real state: keys, a learned block with its labels, a held swap */
+	ant_detect_noise_init(&ns);
+	na = page(a, 1, 1, 0);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0, &v);
+	ant_detect_verdict_release(&v);
+	na = page(a, 2, 2, 0);
+	page(b2, 2, 3, 0);
+	ant_detect_noise_decide(&ns, a, na, b2, na, 1, T0 + 3600, &v);
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_label(&ns, AD, "body>div.ad>p", "PR: x");
+	if (ant_detect_noise_encode(&ns, &good, &glen) < 0 || glen > sizeof b) {
+		OK(0, "blob: a state to damage");
+		return;
+	}
+	ant_detect_noise_release(&ns);
+	for (int r = 0; r < 20000; r++) {
+		ant_detect_noise n;
+		size_t len = glen;
+
+		memcpy(b, good, glen);
+		for (int k = 0; k < 1 + r % 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			b[2 + (seed >> 8) % (glen - 2)] ^= (unsigned char)(1u << ((seed >> 4) % 8));
+		}
+		if (r % 5 == 0)
+			len = 2 + (seed >> 12) % (glen - 1);   /* cut short */
+		if (ant_detect_noise_decode(&n, b, len) < 0) {
+			refused++;
+		} else {
+			unsigned char *back;
+			size_t blen;
+			read++;
+			if (ant_detect_noise_encode(&n, &back, &blen) == 0) {
+				ant_detect_noise m;
+				same += ant_detect_noise_decode(&m, back, blen) == 0 && m.nkeys == n.nkeys &&
+					m.nvol == n.nvol && m.nsus == n.nsus;
+				ant_detect_noise_release(&m);
+				free(back);
+			}
+		}
+		ant_detect_noise_release(&n);
+	}
+	free(good);
+	OK(refused + read == 20000 && refused > 0 && read > 0 && same == read,
+	   "blob: 20000 damaged blobs, %u refused, %u read, each read one encodes and reads back", refused, read);
+}
+
+static void noise_bounds(void)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[80], b[80];
+	size_t n = 0;
+
+	/* a long main text and 40 small widgets, all per request */
+	ant_detect_noise_init(&ns);
+	for (uint32_t i = 0; i < 40; i++)
+		a[n++] = S(BIG, 1000 + i, 500);
+	for (uint32_t i = 0; i < 40; i++)
+		a[n++] = S(5000 + i, 1, 5);
+	ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0, &v);
+	ant_detect_verdict_release(&v);
+	for (uint32_t i = 0; i < 40; i++) {
+		a[40 + i].norm = 2;
+		b[40 + i] = a[40 + i];
+		b[40 + i].norm = 3;
+	}
+	memcpy(b, a, 40 * sizeof *a);
+	ant_detect_noise_decide(&ns, a, n, b, n, 1, T0 + 3600, &v);
+	OK(!v.updated && ns.nvol == ANT_NOISE_MAX_VOLATILE,
+	   "bounds: at most %d blocks learned per page (%zu)", ANT_NOISE_MAX_VOLATILE, ns.nvol);
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_release(&ns);
+
+	/* 20 small blocks swapped one after the other: the table keeps 16 */
+	ant_detect_noise_init(&ns);
+	n = 0;
+	for (uint32_t i = 0; i < 40; i++)
+		a[n++] = S(BIG, 1000 + i, 500);
+	for (uint32_t i = 0; i < 20; i++)
+		a[n++] = S(6000 + i, 1, 5);
+	ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0, &v);
+	ant_detect_verdict_release(&v);
+	for (uint32_t i = 0; i < 20; i++) {
+		a[40 + i].norm = 9;
+		ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0 + 3600 * (i + 1), &v);
+		ant_detect_verdict_release(&v);
+	}
+	OK(ns.nsus <= ANT_NOISE_MAX_SUSPECTS, "bounds: at most %d small blocks watched (%zu)",
+	   ANT_NOISE_MAX_SUSPECTS, ns.nsus);
+	ant_detect_noise_release(&ns);
+}
+
 /* Property: whatever the order and however volatile blocks change, no update. */
 static void noise_property(void)
 {
@@ -643,6 +747,8 @@ int main(void)
 	noise_cap();
 	noise_first_run();
 	noise_blob();
+	noise_blob_fuzz();
+	noise_bounds();
 	noise_property();
 	noise_apply();
 	printf("# noise state blob: %zu bytes\n", diag_len);
