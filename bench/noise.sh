@@ -9,7 +9,7 @@
 # the aim is 0).  The note gives the real updates found, the excerpts
 # that showed noise or missed the update, and the share of requests that
 # were re-fetches (learning is done by the third check; the bound
-# of 10% is for that steady state, t_noise's figure).
+# of 10% is for that steady state, t_noise_corpus's figure).
 if want noise; then
 	if [ ! -x "$ANTENNA" ] || [ ! -x "$SERVER" ]; then
 		skip noise "antenna or tests/tools/testserver not built"
