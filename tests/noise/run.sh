@@ -13,6 +13,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
+plan 10
 tmpdir noise-test
 start_server 600
 NOW=1700000000

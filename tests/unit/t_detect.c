@@ -729,7 +729,7 @@ static void noise_apply(void)
 
 int main(void)
 {
-	TAP_PLAN(62 + 14);
+	TAP_PLAN(108 + 14);
 	future_headers();
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");

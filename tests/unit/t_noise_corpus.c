@@ -266,6 +266,7 @@ int main(int argc, char **argv)
 		       R.state_bytes / NOISE_PAGES, R.state_max);
 		return 0;
 	}
+	TAP_PLAN(9);
 	OK(NOISE_PAGES >= 20 && R.unchanged >= 100, "corpus: %d pages, %u checks of unchanged content", NOISE_PAGES, R.unchanged);
 	OK(R.false_updates * 20 <= R.unchanged, "corpus: false updates %u of %u unchanged checks (<= 5%%)",
 	   R.false_updates, R.unchanged);
