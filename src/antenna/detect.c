@@ -348,6 +348,8 @@ typedef struct cmp {
 	uint32_t *slot;          /* hash table: index into b + 1, 0 empty */
 	size_t mask;
 	unsigned char *isnew;    /* per segment of cur */
+	unsigned char *unstable; /* per segment of cur: its key's count differs in
+				    the second answer (NULL without one) */
 	uint64_t total, vol_len; /* bytes of the check's text, of its volatile part */
 } cmp;
 
@@ -455,6 +457,7 @@ static void block_add(cmp *c, uint32_t block)
 
 static void cmp_free(cmp *c)
 {
+	free(c->unstable);
 	free(c->ck);
 	free(c->b);
 	free(c->slot);
@@ -549,26 +552,37 @@ static int cmp_build(cmp *c, const ant_detect_noise *n, const ant_detect_seg *cu
 				b->lost_norm[b->nlost_norm++] = (uint32_t)k;
 		}
 	}
-	/* the second answer: blocks whose keys differ are unstable */
+	/* the second answer: keys whose count differs are unstable, and so
+	 * are their blocks */
 	if (second) {
 		size_t ns;
 		keyidx *sk = sorted_keys(n, second, nsecond, &ns, &oom);
 
-		if (oom)
+		if (oom || !(c->unstable = calloc(ncur ? ncur : 1, 1))) {
+			free(sk);
 			goto oom;
+		}
 		i = j = 0;
 		while (i < c->nck || j < ns) {
-			if (j >= ns || (i < c->nck && c->ck[i].key < sk[j].key)) {
-				block_of(c, (uint32_t)(c->ck[i].key >> 32))->unstable = 1;
+			uint64_t k;
+			size_t ci = i, sj = j;
+			nblock *b;
+
+			if (j >= ns || (i < c->nck && c->ck[i].key <= sk[j].key))
+				k = c->ck[i].key;
+			else
+				k = sk[j].key;
+			while (i < c->nck && c->ck[i].key == k)
 				i++;
-			} else if (i >= c->nck || sk[j].key < c->ck[i].key) {
-				nblock *b = block_of(c, (uint32_t)(sk[j].key >> 32));
-				if (b)   /* a block only the second answer has: nothing to hide */
-					b->unstable = 1;
+			while (j < ns && sk[j].key == k)
 				j++;
-			} else {
-				i++, j++;
-			}
+			if (i - ci == j - sj)
+				continue;
+			/* a block only the second answer has: nothing to hide */
+			if ((b = block_of(c, (uint32_t)(k >> 32))))
+				b->unstable = 1;
+			for (size_t m = ci; m < i; m++)
+				c->unstable[c->ck[m].idx] = 1;
 		}
 		free(sk);
 	}
@@ -759,15 +773,30 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 	}
 	swapnew = confirm + (ncur ? ncur : 1);
 	saved = *n;   /* the tables, to undo on OOM (keys are replaced last) */
-	/* 1. what differs between the two answers is no news; the block is
-	 *    volatile when it may be */
-	for (size_t i = 0; i < c.nb; i++)
-		if (c.b[i].unstable) {
-			if (learn)
-				learn_block(n, &c, &c.b[i], ANT_NOISE_REFETCH, now, v);
-			unmark_block(&c, c.b[i].block);
-			c.b[i].gained = 0;
+	/* 1. what differs between the two answers is no news; its block is
+	 *    volatile when it may be (a widget), else only those keys are
+	 *    left out (a busy page: a post arrived between the two answers,
+	 *    the posts before it are news all the same) */
+	for (size_t i = 0; i < c.nb; i++) {
+		nblock *b = &c.b[i];
+		uint32_t left = 0;
+
+		if (!b->unstable)
+			continue;
+		if (learn && learn_block(n, &c, b, ANT_NOISE_REFETCH, now, v)) {
+			unmark_block(&c, b->block);
+			b->gained = 0;
+			continue;
 		}
+		for (size_t k = 0; k < ncur; k++)
+			if (cur[k].block == b->block && c.isnew[k]) {
+				if (c.unstable[k])
+					c.isnew[k] = 0;
+				else
+					left++;
+			}
+		b->gained = left;
+	}
 	/* 2. changes held at the last check: unchanged since, they were real */
 	for (size_t k = 0; k < n->nsus; k++) {
 		ant_detect_suspect *s = &n->sus[k];

@@ -525,6 +525,34 @@ static void noise_first_run(void)
 	OK(1, "first run: no pick, nothing to do");
 }
 
+/* A busy page: a post arrives between the two answers; the posts before it
+ * are news all the same, in a block too big to be volatile. */
+static void noise_busy(void)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[40], b[40];
+	size_t n = 0;
+
+	ant_detect_noise_init(&ns);
+	for (uint32_t i = 0; i < 20; i++)
+		a[n++] = S(BIG, 100 + i, 100);
+	a[n++] = S(MENU, 1, 10);
+	ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0, &v);
+	ant_detect_verdict_release(&v);
+	/* first answer: posts 900, 901 new; second: 902 too */
+	memmove(a + 2, a, n * sizeof *a);
+	a[0] = S(BIG, 900, 100);
+	a[1] = S(BIG, 901, 100);
+	memcpy(b + 1, a, (n + 2) * sizeof *a);
+	b[0] = S(BIG, 902, 100);
+	ant_detect_noise_decide(&ns, a, n + 2, b, n + 3, 1, T0 + 3600, &v);
+	OK(v.updated && npicked(&v, n + 2) == 2 && picked(&v, a, n + 2, 900) && picked(&v, a, n + 2, 901) &&
+	   ns.nvol == 0, "busy page: a post between the answers hides neither the others nor the block");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_release(&ns);
+}
+
 static void noise_blob(void)
 {
 	ant_detect_noise ns, back;
@@ -729,7 +757,7 @@ static void noise_apply(void)
 
 int main(void)
 {
-	TAP_PLAN(108 + 14);
+	TAP_PLAN(109 + 14);
 	future_headers();
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");
@@ -746,6 +774,7 @@ int main(void)
 	noise_across_checks();
 	noise_cap();
 	noise_first_run();
+	noise_busy();
 	noise_blob();
 	noise_blob_fuzz();
 	noise_bounds();
