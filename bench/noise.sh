@@ -28,6 +28,6 @@ if want noise; then
 		else
 			row noise - - - "<= 5%" FAIL - "tests/noise/run.sh gave no figures: $(tail -n 3 "$OUT/noise.out" | tr '\n' ' ')"
 		fi
-		"$TOP/$BUILD/tests/t_noise" -b 2>/dev/null | sed 's/^/bench: /' >&2
+		"$TOP/$BUILD/tests/t_noise_corpus" -b 2>/dev/null | sed 's/^/bench: /' >&2
 	fi
 fi

@@ -1,5 +1,5 @@
 /*
- * t_noise.c: the noise corpus (noise_corpus.h, issue 14) through the page
+ * t_noise_corpus.c: the noise corpus (noise_corpus.h, issue 14) through the page
  * analysis (page.h) and the noise-proof text rule (detect.h), the way the
  * update engine uses them: analyse, ask whether to fetch again, decide,
  * make the excerpt from the picked segments.  NOISE_PAGES pages, a
