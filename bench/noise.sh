@@ -1,15 +1,15 @@
-# bench/noise.sh: the noise corpus (issue 14); sourced by bench/run.sh.
+# bench/noise.sh: the noise corpus; sourced by bench/run.sh.
 #
 # noise: tests/noise/run.sh end to end (the test server's /noise/ pages,
 # tests/unit/noise_corpus.h: 24 dynamic diary and blog pages, a baseline
 # check and 6 more an hour apart, real updates of four shapes on 20 of
 # them).  ours: false updates in % of the checks of unchanged content;
 # base: the same with --no-auto-ignore (volatile tokens and order still
-# normalised, nothing learned).  Target <= 5% (the issue's "done when";
-# the aim is 0).  The note gives the real updates found, the excerpts
+# normalised, nothing learned).  Target <= 5% of those checks
+# (the aim is 0).  The note gives the real updates found, the excerpts
 # that showed noise or missed the update, and the share of requests that
-# were re-fetches (learning is done by the third check; the issue's bound
-# of 10% is for that steady state, t_noise_corpus's figure).
+# were re-fetches (learning is done by the third check; the bound of 10% is
+# for that steady state, t_noise_corpus's figure).
 if want noise; then
 	if [ ! -x "$ANTENNA" ] || [ ! -x "$SERVER" ]; then
 		skip noise "antenna or tests/tools/testserver not built"

@@ -50,7 +50,7 @@ static const char *how(const ant_store_page *p)
 	return "lirs (relayed by a LIRS source)";
 }
 
-/* What the noise-proof text rule learned (issue 14): the parts of the page
+/* What the noise-proof text rule learned (detect.h): the parts of the page
  * ignored automatically, since when and why; a small change held back. */
 static void show_noise(const ant_store_page *p, int64_t tz)
 {

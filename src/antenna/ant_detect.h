@@ -11,7 +11,7 @@
  *   text    the checksum of the page's text changed (page.h removes tags,
  *           scripts, comments and the ignored parts, and is charset-blind,
  *           so a charset flip or an ignored-part change is no update);
- *           With segments (issue 14) the text rule is ant_detect_noise_decide():
+ *           With segments the text rule is ant_detect_noise_decide():
  *           the multiset of (block, normalised text) keys against the last
  *           check's, learned volatile blocks left out (see below).
  *   size    only when the page has no text checksum (not HTML, or it could
@@ -128,7 +128,7 @@ int ant_detect_due(const ant_detect_state *st, int64_t now, int force);
 void ant_detect_schedule_ok(ant_detect_state *st, int64_t now);
 void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_after);
 
-/* ---- the noise-proof text rule (issue 14) ----------------------------------
+/* ---- the noise-proof text rule ----------------------------------------------
  *
  * A page's text is a multiset of segments, each keyed by its block (a hash
  * of its place: element path with ids and classes, no positions) and its
@@ -256,7 +256,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 
 /* Keeps in pick only the first run of picked segments (document order;
  * segments of volatile blocks do not break a run): the excerpt shows the
- * first thing the update added, as issue 9 does. */
+ * first thing the update added, as the excerpts always did. */
 void ant_detect_pick_first_run(const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
 			       unsigned char *pick);
 

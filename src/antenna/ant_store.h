@@ -120,7 +120,7 @@ typedef struct ant_store_page {
 	char *ant_feed_error;        /* NULL when the last feed check succeeded */
 	char *excerpt;           /* what the last update added; "" none */
 	unsigned char *noise;    /* detect.h ant_detect_noise_encode(): what the
-				    text rule remembers (issue 14); NULL none */
+				    text rule remembers; NULL none */
 	size_t noise_len;
 	ant_detect_state st;
 	char *force_charset;     /* page.h ant_page_analyze_forced(); "" = none */

@@ -244,7 +244,7 @@ int ant_detect_due(const ant_detect_state *st, int64_t now, int force)
 	return force || st->recheck || st->next_check <= now;
 }
 
-/* ---- the noise-proof text rule (issue 14) ------------------------------------ */
+/* ---- the noise-proof text rule --------------------------------------------- */
 
 void ant_detect_noise_init(ant_detect_noise *n)
 {

@@ -1,10 +1,10 @@
 #!/bin/sh
-# The noise corpus (issue 14) end to end: the test server's /noise/ pages
+# The noise corpus end to end: the test server's /noise/ pages
 # (tests/unit/noise_corpus.h: 24 diary and blog pages with counters,
 # clocks, rotating quotes, ads and weather, relative times, shuffled and
 # random lists, session tokens, calendars...; real updates of four shapes
 # on 20 of them) checked by 'antenna update' once as a baseline and 6
-# times more, an hour apart.  Asserts the issue's "done when": false
+# times more, an hour apart.  Asserts: false
 # updates at most 5% of the checks of unchanged content (and none, the
 # aim), every real update found exactly once, no excerpt made of noise;
 # 'antenna show' tells what is ignored; --no-auto-ignore turns it off.

@@ -42,7 +42,7 @@ c=1 bad=0 grew=0
 while [ $c -le $CYCLES ]; do
 	i=0
 	while [ $i -lt $NPAGES ]; do
-		# words, not a number: a change in numbers alone is no update (issue 14)
+		# words, not a number: a change in numbers alone is no update
 		printf '<title>P%d</title><p>version %s</p>\n' $i "$(echo $c | tr 0-9 a-j)" > "$WWW/p$i.html"
 		i=$((i + 1))
 	done

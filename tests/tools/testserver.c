@@ -46,9 +46,9 @@
  *                              that covers N
  *   /benchf/N.html, N.rss      the same page advertising its RSS 2.0 feed,
  *                              whose newest item is dated by the last bump
- *   /noise/K.html              page K of the noise corpus (tests/unit/noise_corpus.h,
- *                              issue 14) at the current check, its widgets
- *                              moved on by each request; no validators
+ *   /noise/K.html              page K of the noise corpus (tests/unit/
+ *                              noise_corpus.h) at the current check, its
+ *                              widgets moved on by each request; no validators
  *   /_control/noise?check=N    the noise corpus's check (default 0)
  *   /_control/bump?every=K     pages with N % K == 0 change (K default 2)
  *   /_control/stats            one line per Host header and directory seen
@@ -667,7 +667,7 @@ static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 	return rc;
 }
 
-/* ---- the noise corpus (issue 14) ------------------------------------------- */
+/* ---- the noise corpus (tests/unit/noise_corpus.h) ------------------------- */
 
 static int noise_check;
 static unsigned noise_requests[NOISE_PAGES];

@@ -1,5 +1,5 @@
 /*
- * noise_corpus.h: the noise corpus (issue 14): NOISE_PAGES dynamic pages of
+ * noise_corpus.h: the noise corpus: NOISE_PAGES dynamic pages of
  * the kinds every diary and blog has, each with widgets that change on
  * every request or on every check, and real updates of several shapes on
  * some of them.  Header-only, deterministic: page k at check c answering

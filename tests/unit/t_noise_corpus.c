@@ -1,11 +1,11 @@
 /*
- * t_noise_corpus.c: the noise corpus (noise_corpus.h, issue 14) through the page
+ * t_noise_corpus.c: the noise corpus (noise_corpus.h) through the page
  * analysis (page.h) and the noise-proof text rule (detect.h), the way the
  * update engine uses them: analyse, ask whether to fetch again, decide,
  * make the excerpt from the picked segments.  NOISE_PAGES pages, a
  * baseline check and NOISE_CHECKS more each.
  *
- * Asserts the issue's "done when": false updates at most 5% of the checks
+ * Asserts: false updates at most 5% of the checks
  * of unchanged content (the aim: none), every real update found exactly
  * once and at once, no excerpt made of noise; and a property: a page whose
  * only change is volatile (numbers, dates, times, order) is never an update.
