@@ -57,6 +57,10 @@ static void show_noise(const ant_store_page *p, int64_t tz)
 	ant_detect_noise n;
 	char b[128];
 
+	if (p->no_auto_ignore) {
+		printf("auto-ignore:    off (--no-auto-ignore): every change of the text counts\n");
+		return;
+	}
 	if (ant_detect_noise_decode(&n, p->noise, p->noise_len) < 0) {
 		printf("auto-ignore:    nothing learned yet\n");
 		return;

@@ -16,7 +16,8 @@ static const char help[] =
 	"usage: antenna [-d FILE] update [--jobs N] [--now EPOCH] [--force] [-v]\n"
 	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
 	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
-	"                           [--excerpt-chars N] [--max-archives N] [--max-header BYTES]\n\n"
+	"                           [--excerpt-chars N] [--max-archives N] [--max-header BYTES]\n"
+	"                           [--refetch-pause MS]\n\n"
 	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
 	"Prints a one-line summary; exit status 0 even when some pages failed (their\n"
 	"errors are recorded: see 'antenna list' and 'antenna show').\n\n"
@@ -34,7 +35,11 @@ static const char help[] =
 	"  --allow-file         allow file:///... URLs (also 'init --allow-file')\n"
 	"  --excerpt-chars N    characters kept of what an update added (default 140)\n"
 	"  --max-archives N     RFC 5005 archives read back per Atom source and run\n"
-	"                       (default 50)\n";
+	"                       (default 50)\n"
+	"  --refetch-pause MS   a page whose text seems changed in small parts only is\n"
+	"                       fetched again after MS milliseconds: what differs\n"
+	"                       between the two answers is ignored from then on\n"
+	"                       (default 2000; -1: never fetch again)\n";
 
 /* One table: run reads it too, to know which options take a value. */
 const char cmd_update_shortopts[] = "hvj:";
@@ -52,6 +57,7 @@ const struct option cmd_update_longopts[] = {
 	{ "allow-file", no_argument, NULL, 'F' },
 	{ "excerpt-chars", required_argument, NULL, 'X' },
 	{ "max-archives", required_argument, NULL, 'M' },
+	{ "refetch-pause", required_argument, NULL, 'W' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -88,6 +94,11 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 				return -1;
 			if (c == 'X') o->u.excerpt_max = (size_t)v;
 			else o->u.max_archives = v;
+			break;
+		case 'W':
+			if (cli_parse_int64("--refetch-pause", optarg, -1, 60000, &v) < 0)
+				return -1;
+			o->u.refetch_pause_ms = v;
 			break;
 		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P':
 			if (cli_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
@@ -139,6 +150,9 @@ static void summary(const ant_update_stats *u, double secs)
 		       (long long)u->records_ignored, (long long)u->records_skipped);
 	if (u->archives_read)
 		printf("; %u Atom archive%s read", u->archives_read, u->archives_read == 1 ? "" : "s");
+	if (u->refetched || u->learned)
+		printf("; %u page%s fetched again, %u noisy part%s learned", u->refetched,
+		       u->refetched == 1 ? "" : "s", u->learned, u->learned == 1 ? "" : "s");
 	printf("; %.2f s\n", secs);
 }
 

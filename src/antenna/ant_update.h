@@ -29,6 +29,9 @@
 #define ANT_UPDATE_BATCH 64
 /* RFC 5005 archives fetched per Atom source and run (--max-archives). */
 #define ANT_UPDATE_MAX_ARCHIVES 50
+/* Milliseconds between a page's answer that seems changed and the second
+ * fetch that tells per-request noise from news (detect.h). */
+#define ANT_UPDATE_REFETCH_PAUSE_MS 2000
 /* Archives followed (already read, so not fetched) per source and run:
  * a bound on a cycle of prev-archive links. */
 #define ANT_UPDATE_MAX_WALK 100000
@@ -61,6 +64,12 @@ typedef struct ant_update_opts {
 				      keep_events; < 0 = all */
 	int lock_wait;             /* seconds to wait for the run lock */
 	const ant_fetcher *fetcher;   /* NULL: ant_fetch_run(), libcurl */
+	/* Automatic ignoring (detect.h): a page whose text seems
+	 * changed in small parts only is fetched again after this pause, and
+	 * what differs between the answers is learned volatile.  -1: never
+	 * re-fetch (learning across checks still goes on); pages with
+	 * no_auto_ignore learn nothing either way. */
+	int64_t refetch_pause_ms;
 	/* Progress, for a verbose command; either may be NULL.  The source or
 	 * page is borrowed, and already holds its new state (last_error). */
 	void (*on_source)(void *ctx, const ant_store_source *src, int notmodified);
@@ -74,6 +83,8 @@ typedef struct ant_update_stats {
 	unsigned feeds_checked, feeds_failed;
 	unsigned sources, sources_failed, atom_sources;  /* atom_sources: of sources */
 	unsigned archives_read;
+	unsigned refetched;      /* second fetches of pages that seemed changed */
+	unsigned learned;        /* parts of pages learned volatile in this run */
 	int64_t records_read, records_merged, records_ignored, records_skipped;
 } ant_update_stats;
 
@@ -81,7 +92,8 @@ typedef struct ant_update_stats {
  * Zeroes *o and sets the defaults: now 0 (the caller must set it), the
  * fetch defaults (fetch.h), excerpt_max PAGE_EXCERPT_MAX, max_archives
  * ANT_UPDATE_MAX_ARCHIVES, max_age and max_future the LIRS defaults,
- * tz JST, keep_records ANT_KEEP_EVENTS, lock_wait STORE_LOCK_WAIT.
+ * tz JST, keep_records ANT_KEEP_EVENTS, lock_wait STORE_LOCK_WAIT, refetch_pause_ms
+ * ANT_UPDATE_REFETCH_PAUSE_MS.
  */
 void ant_update_opts_init(ant_update_opts *o);
 

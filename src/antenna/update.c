@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "lb_buf.h"
 #include "atom_evstore.h"
@@ -39,6 +40,18 @@ struct feedres {
 	ant_detect_input in;     /* then: its check, */
 	char *excerpt;           /* what its text added, */
 	char errtext[300];       /* and its error */
+	/* a page fetched again before deciding */
+	int refetch;
+	struct noisecheck *nc;
+};
+
+/* A page's first answer, kept until its second one comes. */
+struct noisecheck {
+	ant_page_info info;      /* the first answer's analysis: the excerpt */
+	ant_detect_seg *segs;
+	ant_detect_noise ns;     /* the page's state, decoded */
+	ant_detect_input in;     /* the check so far */
+	char *had_feed;          /* the page's feed before this check */
 };
 
 /* One transfer of the pages' run: a page or its feed. */
@@ -66,7 +79,16 @@ struct upd {
 	/* the source being read */
 	ant_store_source *src;
 	ant_update_stats st;     /* counters for the summary */
+	int64_t refetch_asked;   /* monotonic ms of the last first answer kept */
 };
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* The one way to the network: the caller's fetcher (tests), else libcurl. */
 static int fetch(struct upd *u, const ant_fetch_req *reqs, size_t n, ant_fetch_done_fn done,
@@ -722,44 +744,154 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 	ant_feed_info_release(&fi);
 }
 
-/* The body's text checksum, title, charset, advertised feed and segment
- * hashes (page.h); *excerpt gets what was added since the segments kept.
- * 0 when not HTML. */
+/* The body's title, charset, advertised feed, text checksum and segments
+ * (page.h) into *info (released by the caller).  0 when not HTML or not
+ * analysable: then the size rule decides. */
 static int analyze(struct upd *u, ant_store_page *p, const ant_fetch_result *res,
-		   ant_detect_input *in, char **excerpt)
+		   ant_detect_input *in, ant_page_info *info)
 {
-	ant_page_info info;
-	ant_page_prev prev = { p->segs, p->nsegs, u->o->excerpt_max };
-	ant_page_opts o = { .forced_charset = p->force_charset, .prev = &prev };
-	char **ign, **only;
+	ant_page_opts po = { .forced_charset = p->force_charset };
+	size_t nign;
+	char **ign;
 	int rc;
 
+	(void)u;
 	if (!is_html(res->content_type))
 		return 0;
-	/* the page's ignore and --only patterns (one per line) */
-	ign = split_ignore(p->ignore, &o.nignore);
-	only = split_ignore(p->only, &o.nonly);
-	o.ignore = (const char *const *)ign;
-	o.only = (const char *const *)only;
-	rc = ant_page_analyze2(res->body, res->len, res->content_type, &o, &info, NULL);
+	ign = split_ignore(p->ignore, &nign);
+	po.ignore = (const char *const *)ign;
+	po.nignore = nign;
+	rc = ant_page_analyze2(res->body, res->len, res->content_type, &po, info, NULL);
 	free(ign);
-	free(only);
 	if (rc < 0)
 		return 0;
-	free(p->segs);
-	p->segs = info.segs;
-	p->nsegs = info.nsegs;
-	info.segs = NULL;
-	*excerpt = info.excerpt;
-	info.excerpt = NULL;
 	in->has_hash = 1;
-	in->text_hash = info.text_hash;
-	if (info.title && *info.title && !p->title_set_by_user)
-		set_str(&p->title, info.title);
-	set_str(&p->charset, info.charset);
-	take_feed_link(p, res, info.feed_href);
-	ant_page_info_release(&info);
+	in->text_hash = info->text_hash;
+	if (info->title && *info->title && !p->title_set_by_user)
+		set_str(&p->title, info->title);
+	set_str(&p->charset, info->charset);
+	take_feed_link(p, res, info->feed_href);
 	return 1;
+}
+
+/* ---- the noise-proof text rule (detect.h) ---------------------------------- */
+
+static ant_detect_seg *segs_of(const ant_page_info *info)
+{
+	ant_detect_seg *v = malloc((info->nseg ? info->nseg : 1) * sizeof *v);
+
+	for (size_t i = 0; v && i < info->nseg; i++)
+		v[i] = (ant_detect_seg){ info->seg[i].block, info->seg[i].norm, info->seg[i].len };
+	return v;
+}
+
+static int learns(const struct upd *u, const ant_store_page *p)
+{
+	(void)u;
+	return !p->no_auto_ignore;
+}
+
+/* Labels the blocks learned in this check (for 'antenna show'): the path
+ * of the block and the start of its text, from the answer compared. */
+static void label_learned(ant_detect_noise *ns, const ant_detect_verdict *v, const ant_page_info *info,
+			  const ant_detect_seg *segs)
+{
+	unsigned char *pick;
+
+	if (!v->nlearned || !(pick = malloc(info->nseg ? info->nseg : 1)))
+		return;
+	for (size_t k = 0; k < v->nlearned; k++) {
+		size_t first = info->nseg;
+		char *text;
+
+		for (size_t i = 0; i < info->nseg; i++) {
+			pick[i] = segs[i].block == v->learned[k];
+			if (pick[i] && first == info->nseg)
+				first = i;
+		}
+		text = ant_page_excerpt(info, pick, 40);
+		ant_detect_noise_label(ns, v->learned[k], first < info->nseg ? ant_page_seg_path(info, first) : NULL,
+				       text);
+		free(text);
+	}
+	free(pick);
+}
+
+/* Decides the text rule for the answer in info (second: the re-fetched
+ * segments, or NULL), keeps the page's new state and fills in->noise_* and
+ * *excerpt (what the update added, malloc'd; NULL when nothing). */
+static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
+			 const ant_page_info *info, const ant_detect_seg *segs,
+			 const ant_detect_seg *second, size_t nsecond, ant_detect_input *in,
+			 char **excerpt)
+{
+	ant_detect_verdict v;
+	unsigned char *blob;
+	size_t len;
+
+	*excerpt = NULL;
+	if (ant_detect_noise_decide(ns, segs, info->nseg, second, nsecond, learns(u, p), u->now, &v) < 0)
+		return;   /* out of memory: the text checksum decides */
+	label_learned(ns, &v, info, segs);
+	u->st.learned += (unsigned)v.nlearned;
+	in->noise_decided = !v.baseline;
+	in->noise_updated = v.updated;
+	in->noise_time = v.since;
+	if (v.pick) {
+		ant_detect_pick_first_run(ns, segs, info->nseg, v.pick);
+		*excerpt = ant_page_excerpt(info, v.pick, u->o->excerpt_max);
+	}
+	ant_detect_verdict_release(&v);
+	if (ant_detect_noise_encode(ns, &blob, &len) == 0) {
+		free(p->noise);
+		p->noise = blob;
+		p->noise_len = len;
+	}
+}
+
+static void noisecheck_free(struct noisecheck *nc)
+{
+	if (!nc)
+		return;
+	ant_page_info_release(&nc->info);
+	free(nc->segs);
+	ant_detect_noise_release(&nc->ns);
+	free(nc->had_feed);
+	free(nc);
+}
+
+/*
+ * The text rule for a first answer: decided now, or (1) the page is to be
+ * fetched again, its first answer kept in fr->nc (the caller stops there).
+ */
+static int noise_first(struct upd *u, ant_store_page *p, struct feedres *fr, ant_page_info *info,
+		       ant_detect_input *in, char **excerpt, const char *had_feed)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg *segs = segs_of(info);
+	struct noisecheck *nc;
+
+	if (!segs)
+		return 0;
+	if (ant_detect_noise_decode(&ns, p->noise, p->noise_len) < 0)
+		ant_detect_noise_init(&ns);   /* none yet, or unreadable: a baseline */
+	ant_detect_noise_scan(&ns, segs, info->nseg, learns(u, p), u->now, &v);
+	if (v.refetch && u->o->refetch_pause_ms >= 0 && (nc = calloc(1, sizeof *nc))) {
+		nc->info = *info;
+		memset(info, 0, sizeof *info);
+		nc->segs = segs;
+		nc->ns = ns;
+		nc->in = *in;
+		nc->had_feed = had_feed ? strdup(had_feed) : NULL;
+		fr->nc = nc;
+		fr->refetch = 1;
+		return 1;
+	}
+	noise_decide(u, p, &ns, info, segs, NULL, 0, in, excerpt);
+	ant_detect_noise_release(&ns);
+	free(segs);
+	return 0;
 }
 
 /* Decides and records one successful or failed check (in is complete). */
@@ -792,25 +924,13 @@ static void finish_page(struct upd *u, ant_store_page *p, const ant_detect_input
 	save_page(u, p, out.updated);
 }
 
-static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
+/* The rest of a page's check once its text is decided (excerpt: owned):
+ * a feed found only now is read first (defer_feeds), a feed under way is
+ * waited for (finish_waiting), else the check is recorded. */
+static void page_tail(struct upd *u, ant_store_page *p, struct feedres *fr, ant_detect_input *in,
+		      char *excerpt, const char *had_feed, const char *errtext)
 {
-	struct upd *u = ctx;
-	ant_store_page *p = req->user;
-	struct feedres *fr = &u->fr[p - u->pages];
-	ant_detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
-			    .lm_time = res->last_modified_time, .date_time = res->date_time,
-			    .status = res->status, .retry_after = res->retry_after,
-			    .max_future = u->o->max_future };
-	char *excerpt = NULL, *had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
-	char b[64];
-
-	in.failed = http_failed(res);
-	if (!in.failed) {
-		if (res->status != 304)
-			analyze(u, p, res, &in, &excerpt);
-		take_validators(&p->etag, &p->lm_header, res);
-	}
-	if (!in.failed && (p->feed_url ? !had_feed || strcmp(had_feed, p->feed_url) != 0 : had_feed != NULL)) {
+	if (!in->failed && (p->feed_url ? !had_feed || strcmp(had_feed, p->feed_url) != 0 : had_feed != NULL)) {
 		/* Another feed (or none) from now on: what the old one said in
 		 * this run does not count. */
 		fr->usable = 0;
@@ -821,24 +941,125 @@ static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resul
 		 * round (defer_feeds): one event per update, dated by the feed. */
 		if (p->feed_url) {
 			fr->deferred = 1;
-			fr->in = in;
+			fr->in = *in;
 			fr->excerpt = excerpt;
-			free(had_feed);
 			return;
 		}
 	}
-	free(had_feed);
 	if (fr->pending) {   /* its feed has not answered yet */
 		fr->waiting = 1;
-		fr->in = in;
+		fr->in = *in;
 		fr->excerpt = excerpt;
-		snprintf(fr->errtext, sizeof fr->errtext, "%s", in.failed ? error_text(res, b, sizeof b) : "");
+		snprintf(fr->errtext, sizeof fr->errtext, "%s", errtext ? errtext : "");
 		return;
 	}
-	in.feed_usable = fr->usable;
-	in.feed_time = fr->newest;
-	finish_page(u, p, &in, in.failed ? error_text(res, b, sizeof b) : NULL, excerpt);
+	in->feed_usable = fr->usable;
+	in->feed_time = fr->newest;
+	finish_page(u, p, in, errtext, excerpt);
 	free(excerpt);
+}
+
+static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
+{
+	struct upd *u = ctx;
+	ant_store_page *p = req->user;
+	struct feedres *fr = &u->fr[p - u->pages];
+	ant_detect_input in = { .content_length = res->content_length, .body_len = (int64_t)res->len,
+			    .lm_time = res->last_modified_time, .date_time = res->date_time,
+			    .status = res->status, .retry_after = res->retry_after,
+			    .max_future = u->o->max_future };
+	char *excerpt = NULL, *had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
+	ant_page_info info;
+	char b[64];
+	int later = 0;
+
+	in.failed = http_failed(res);
+	if (!in.failed) {
+		if (res->status != 304 && analyze(u, p, res, &in, &info)) {
+			later = noise_first(u, p, fr, &info, &in, &excerpt, had_feed);
+			ant_page_info_release(&info);
+		}
+		take_validators(&p->etag, &p->lm_header, res);
+	}
+	if (later) {   /* decided when the second answer comes (refetch_pages) */
+		u->refetch_asked = mono_ms();
+		free(had_feed);
+		return;
+	}
+	page_tail(u, p, fr, &in, excerpt, had_feed, in.failed ? error_text(res, b, sizeof b) : NULL);
+	free(had_feed);
+}
+
+/* The second answer of a page that seemed changed: the text rule decides
+ * with both (detect.h), then the check goes on as any other. */
+static void refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
+{
+	struct upd *u = ctx;
+	ant_store_page *p = req->user;
+	struct feedres *fr = &u->fr[p - u->pages];
+	struct noisecheck *nc = fr->nc;
+	ant_detect_seg *second = NULL;
+	ant_page_info info;
+	char *excerpt = NULL;
+	size_t nign;
+	char **ign;
+
+	u->st.refetched++;
+	fr->nc = NULL;
+	fr->refetch = 0;
+	memset(&info, 0, sizeof info);
+	if (!http_failed(res) && res->status != 304 && is_html(res->content_type)) {
+		ant_page_opts po = { .forced_charset = p->force_charset };
+		ign = split_ignore(p->ignore, &nign);
+		po.ignore = (const char *const *)ign;
+		po.nignore = nign;
+		if (ant_page_analyze2(res->body, res->len, res->content_type, &po, &info, NULL) == 0)
+			second = segs_of(&info);
+		free(ign);
+	}
+	/* no usable second answer: decided on the first alone */
+	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, second ? info.nseg : 0, &nc->in, &excerpt);
+	free(second);
+	ant_page_info_release(&info);
+	page_tail(u, p, fr, &nc->in, excerpt, nc->had_feed, NULL);
+	noisecheck_free(nc);
+}
+
+/* The pages that seemed changed, fetched again after the pause (without
+ * validators: the answer is compared, not its freshness). */
+static int refetch_pages(struct upd *u)
+{
+	ant_fetch_req *reqs;
+	size_t n = 0;
+	int64_t wait;
+	int rc = 0;
+
+	for (size_t i = 0; i < u->npages; i++)
+		n += u->fr[i].refetch;
+	if (!n)
+		return 0;
+	if (!(reqs = calloc(n, sizeof *reqs)))
+		return -1;
+	n = 0;
+	for (size_t i = 0; i < u->npages; i++)
+		if (u->fr[i].refetch)
+			reqs[n++] = (ant_fetch_req){ u->pages[i].url, NULL, NULL, &u->pages[i] };
+	wait = u->o->refetch_pause_ms - (mono_ms() - u->refetch_asked);
+	if (wait > 0) {
+		struct timespec ts = { (time_t)(wait / 1000), (long)(wait % 1000) * 1000000L };
+		while (nanosleep(&ts, &ts) < 0)
+			;
+	}
+	rc = fetch(u, reqs, n, refetch_done, u);
+	/* a fetcher that did not answer them all: decide on the first answers */
+	for (size_t i = 0; i < u->npages; i++)
+		if (u->fr[i].refetch) {
+			ant_fetch_result none = { .status = 0, .err = FETCH_ERR_OTHER, .content_length = -1 };
+			refetch_done(u, &(ant_fetch_req){ u->pages[i].url, NULL, NULL, &u->pages[i] }, &none);
+			u->st.refetched--;
+		}
+	free(reqs);
+	return rc;
 }
 
 /* The second round: the feeds pages advertised for the first time. */
@@ -858,9 +1079,12 @@ static int defer_feeds(struct upd *u)
 	for (size_t i = 0; i < n; i++) {
 		ant_store_page *p = reqs[i].user;
 		struct feedres *fr = &u->fr[p - u->pages];
+		fr->deferred = 0;
 		fr->in.feed_usable = fr->usable;
 		fr->in.feed_time = fr->newest;
 		finish_page(u, p, &fr->in, NULL, fr->excerpt);
+		free(fr->excerpt);
+		fr->excerpt = NULL;
 	}
 	free(reqs);
 	return rc;
@@ -903,6 +1127,7 @@ static void feedres_free(struct upd *u)
 	for (size_t i = 0; i < u->npages; i++) {
 		free(u->fr[i].title);
 		free(u->fr[i].excerpt);
+		noisecheck_free(u->fr[i].nc);
 	}
 	free(u->fr);
 	u->fr = NULL;
@@ -947,6 +1172,11 @@ static int check_pages(struct upd *u)
 	free(jobs);
 	if (rc == 0)
 		rc = defer_feeds(u);
+	/* the pages that seemed changed, and the feeds those found */
+	if (rc == 0)
+		rc = refetch_pages(u);
+	if (rc == 0)
+		rc = defer_feeds(u);
 	free(reqs);
 	feedres_free(u);
 	return rc;
@@ -965,6 +1195,7 @@ void ant_update_opts_init(ant_update_opts *o)
 	o->tz = 32400;                  /* JST, the classic antennas' zone */
 	o->keep_records = ANT_KEEP_EVENTS;
 	o->lock_wait = STORE_LOCK_WAIT;
+	o->refetch_pause_ms = ANT_UPDATE_REFETCH_PAUSE_MS;
 }
 
 /* Everything the run reads before fetching: the lock first, so that a

@@ -200,7 +200,9 @@ $A -d "$D" update --force --now $((NOW + 800)) --excerpt-chars 20 >/dev/null 2>&
 is "--excerpt-chars clips the excerpt" "$(showkey "$D" "$U/t.html" excerpt)" "A very long new para…"
 printf '<html><head><title>t</title></head><body><h1>Diary</h1><p>A very long new paragraph that goes on and on well past the limit.</p></body></html>\n' > "$WWW/t.html"
 $A -d "$D" update --force --now $((NOW + 900)) >/dev/null 2>&1
-is "a removal is an update with no excerpt" "$(jget "$D" "$U/t.html" last_modified) $(showkey "$D" "$U/t.html" excerpt)" "$((NOW + 900)) "
+# a page whose only change is that text disappeared has nothing
+# new to read: no update (0.2 announced it, with an empty excerpt)
+is "a removal alone is no update" "$(jget "$D" "$U/t.html" last_modified) $(showkey "$D" "$U/t.html" excerpt)" "$((NOW + 800)) A very long new para…"
 
 # ---- RFC 5005 archives as sources: a second antenna catches up -------------------
 # Antenna "A" is `lirs atom` over a LIRS file per run (3 events per archive);

@@ -1,0 +1,266 @@
+/*
+ * t_noise_update.c: the noise corpus (noise_corpus.h) through the
+ * update engine, ant_update(), with a fetcher that serves the corpus from
+ * memory and a real store: NOISE_PAGES pages, a baseline check and
+ * NOISE_CHECKS more, each an update run an hour after the last.  What
+ * t_noise.c asserts of the rule, here end to end: the state saved and
+ * loaded between runs, the re-fetch round, the excerpt as stored, the
+ * events, and --no-auto-ignore (a page's no_auto_ignore) turning the
+ * learning off.  With -b, one summary line for make bench.
+ */
+#include "tap.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "noise_corpus.h"
+#include "ant_update.h"
+#include "lirs_merge.h"
+
+#define T0 1700000000
+
+static char dir[] = "/tmp/t_noise_update.XXXXXX";
+
+struct corpus_fetcher {
+	int check;
+	unsigned req[NOISE_PAGES];
+	unsigned requests;
+};
+
+static int page_of(const char *url)
+{
+	const char *p = strstr(url, "/noise/");
+
+	return p ? atoi(p + 7) : -1;
+}
+
+static int corpus_run(void *self, const ant_fetch_limits *lim, const ant_fetch_req *reqs, size_t n,
+		      ant_fetch_done_fn done, void *ctx)
+{
+	struct corpus_fetcher *f = self;
+
+	for (size_t i = 0; i < n; i++) {
+		int k = page_of(reqs[i].url);
+		lb_buf b = LB_BUF_INIT;
+		ant_fetch_result r = { .status = 200, .content_length = -1,
+				       .content_type = (char *)"text/html; charset=utf-8" };
+
+		if (k < 0 || k >= NOISE_PAGES) {
+			r.status = 404;
+			r.body = (char *)"";
+		} else {
+			noise_page(&b, k, f->check, f->req[k]++);
+			r.body = b.data;
+			r.len = b.len;
+		}
+		f->requests++;
+		done(ctx, &reqs[i], &r);
+		lb_buf_release(&b);
+	}
+	return 0;
+}
+
+struct outcome {
+	int updated[NOISE_PAGES];
+	char *excerpt[NOISE_PAGES];
+};
+
+static void on_page(void *ctx, const ant_store_page *p, const ant_detect_outcome *out)
+{
+	struct outcome *o = ctx;
+	int k = page_of(p->url);
+
+	if (k < 0 || k >= NOISE_PAGES)
+		return;
+	o->updated[k] = out->updated;
+	free(o->excerpt[k]);
+	o->excerpt[k] = out->updated && p->excerpt ? strdup(p->excerpt) : NULL;
+}
+
+static int noisy(const char *x)
+{
+	for (int i = 0; noise_markers[i]; i++)
+		if (strstr(x, noise_markers[i]))
+			return 1;
+	return 0;
+}
+
+typedef struct tally {
+	unsigned unchanged, false_updates, real, found, missed, bad_excerpts;
+	unsigned requests, refetched, learned, steady_requests, steady_refetched;
+	long events;
+	int64_t state_bytes;
+} tally;
+
+static void corpus(tally *t, int no_auto_ignore, const char *name, int quiet)
+{
+	char path[256];
+	lb_error err = LB_ERROR_INIT;
+	ant_store *s;
+	struct corpus_fetcher f = { 0 };
+	struct outcome o = { { 0 }, { 0 } };
+	ant_fetcher fetcher = { corpus_run, &f };
+
+	memset(t, 0, sizeof *t);
+	snprintf(path, sizeof path, "%s/%s.db", dir, name);
+	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
+		printf("# %s\n", lb_error_msg(&err));
+		return;
+	}
+	for (int k = 0; k < NOISE_PAGES; k++) {
+		ant_store_page p;
+		char url[64];
+		lb_buf key = LB_BUF_INIT;
+
+		snprintf(url, sizeof url, "http://noise.example/noise/%d.html", k);
+		lirs_merge_url_key(&key, url);
+		ant_store_page_init(&p);
+		p.url = url;
+		p.url_key = key.data;
+		p.source_url = url;
+		p.created = T0 - 100;
+		if (ant_store_page_add(s, &p, &err) != 0)
+			printf("# %s\n", lb_error_msg(&err));
+		lb_buf_release(&key);
+	}
+	/* what 'add --no-auto-ignore' sets */
+	if (no_auto_ignore && sqlite3_exec(ant_store_db(s), "UPDATE pages SET no_auto_ignore = 1",
+					   NULL, NULL, NULL) != SQLITE_OK)
+		printf("# cannot set no_auto_ignore\n");
+	for (int c = 0; c <= NOISE_CHECKS; c++) {
+		ant_update_opts opts;
+		ant_update_stats st;
+		lb_error e = LB_ERROR_INIT;
+		unsigned rq = f.requests;
+
+		ant_update_opts_init(&opts);
+		opts.now = T0 + 3600 * c;
+		opts.force = 1;
+		opts.fetcher = &fetcher;
+		opts.refetch_pause_ms = 0;
+		opts.on_page = on_page;
+		opts.ctx = &o;
+		f.check = c;
+		if (ant_update(s, &opts, &st, &e) < 0) {
+			printf("# ant_update: %s\n", lb_error_msg(&e));
+			break;
+		}
+		t->refetched += st.refetched;
+		t->learned += st.learned;
+		if (c >= 3) {
+			t->steady_requests += f.requests - rq;
+			t->steady_refetched += st.refetched;
+		}
+		for (int k = 0; c > 0 && k < NOISE_PAGES; k++) {
+			int real = noise_real(k, c) != NOISE_NONE;
+			char want[64];
+			const char *x = o.excerpt[k];
+
+			noise_expect(k, c, want, sizeof want);
+			if (real) {
+				t->real++;
+				t->found += o.updated[k];
+				t->missed += !o.updated[k];
+			} else {
+				t->unchanged++;
+				t->false_updates += o.updated[k];
+			}
+			if (o.updated[k] && (!x || noisy(x) || (real && !strstr(x, want))))
+				t->bad_excerpts++;
+			if (!quiet && (o.updated[k] != real || (o.updated[k] && (!x || noisy(x) || (real && !strstr(x, want))))))
+				printf("#   page %d check %d: %s%s %s\n", k, c, real ? "real update, " : "",
+				       o.updated[k] ? "updated:" : "no update", x ? x : "");
+			o.updated[k] = 0;
+		}
+	}
+	t->requests = f.requests;
+	{
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(ant_store_db(s), "SELECT (SELECT count(*) FROM ev_events),"
+				       " (SELECT sum(length(noise)) FROM pages)", -1, &st, NULL) == SQLITE_OK) {
+			if (sqlite3_step(st) == SQLITE_ROW) {
+				t->events = sqlite3_column_int(st, 0);
+				t->state_bytes = sqlite3_column_int64(st, 1);
+			}
+			sqlite3_finalize(st);
+		}
+	}
+	for (int k = 0; k < NOISE_PAGES; k++)
+		free(o.excerpt[k]);
+	ant_store_close(s);
+}
+
+static void show_page(const char *name, int k)
+{
+	char path[256], url[64];
+	lb_error err = LB_ERROR_INIT;
+	ant_store *s;
+	ant_store_page p;
+	lb_buf key = LB_BUF_INIT;
+	ant_detect_noise n;
+
+	snprintf(path, sizeof path, "%s/%s.db", dir, name);
+	snprintf(url, sizeof url, "http://noise.example/noise/%d.html", k);
+	lirs_merge_url_key(&key, url);
+	if (ant_store_open(&s, path, STORE_OPEN_EXISTING, &err) < 0)
+		return;
+	if (ant_store_page_get(s, key.data, &p, &err) == 1) {
+		OK(ant_detect_noise_decode(&n, p.noise, p.noise_len) == 0 && n.nvol >= 1,
+		   "page %d: its learned parts are stored (%zu, %zu bytes)", k, n.nvol, p.noise_len);
+		for (size_t i = 0; i < n.nvol; i++)
+			printf("#   %s \"%s\" since %lld (%s)\n", n.vol[i].path, n.vol[i].sample,
+			       (long long)n.vol[i].since, n.vol[i].how == ANT_NOISE_REFETCH ? "re-fetch" : "checks");
+		ant_detect_noise_release(&n);
+		ant_store_page_release(&p);
+	}
+	lb_buf_release(&key);
+	ant_store_close(s);
+}
+
+int main(int argc, char **argv)
+{
+	tally t, off;
+	int bench = argc > 1 && !strcmp(argv[1], "-b");
+
+	if (!mkdtemp(dir)) {
+		printf("not ok - mkdtemp\n");
+		return 1;
+	}
+	corpus(&t, 0, "on", bench);
+	if (bench) {
+		printf("noise corpus (ant_update): %d pages x %d checks: false updates %u of %u unchanged checks "
+		       "(%.1f%%), real updates found %u of %u, bad excerpts %u, re-fetches %u of %u requests "
+		       "(%.1f%%; %.1f%% once learned), %u parts learned, state %lld bytes per page\n",
+		       NOISE_PAGES, NOISE_CHECKS, t.false_updates, t.unchanged,
+		       t.unchanged ? 100.0 * t.false_updates / t.unchanged : 0.0, t.found, t.real,
+		       t.bad_excerpts, t.refetched, t.requests, t.requests ? 100.0 * t.refetched / t.requests : 0.0,
+		       t.steady_requests ? 100.0 * t.steady_refetched / t.steady_requests : 0.0, t.learned,
+		       (long long)(t.state_bytes / NOISE_PAGES));
+	} else {
+		TAP_PLAN(10);
+		OK(t.unchanged >= 100, "engine: %d pages, %u checks of unchanged content", NOISE_PAGES, t.unchanged);
+		OK(t.false_updates * 20 <= t.unchanged, "engine: false updates %u of %u (<= 5%%)", t.false_updates, t.unchanged);
+		IS_INT(t.false_updates, 0, "engine: no false update at all");
+		IS_INT(t.found, t.real, "engine: every real update found at once (%u of %u)", t.found, t.real);
+		IS_INT(t.events, NOISE_PAGES + t.real, "engine: one event per page's first check and per real update");
+		IS_INT(t.bad_excerpts, 0, "engine: every stored excerpt shows the update and no noise");
+		OK(t.steady_refetched * 10 <= t.steady_requests,
+		   "engine: once learned, re-fetches %u of %u requests (<= 10%%); while learning %u of %u",
+		   t.steady_refetched, t.steady_requests, t.refetched, t.requests);
+		OK(t.learned > 0, "engine: %u noisy parts learned", t.learned);
+		printf("# state: %lld bytes per page in the database\n", (long long)(t.state_bytes / NOISE_PAGES));
+		show_page("on", 1);
+		corpus(&off, 1, "off", 1);
+		OK(off.refetched == 0 && off.learned == 0 && off.false_updates > t.false_updates,
+		   "no_auto_ignore: no re-fetch, nothing learned (%u false updates)", off.false_updates);
+	}
+	{
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			printf("# cannot remove %s\n", dir);
+	}
+	TAP_DONE();
+}
