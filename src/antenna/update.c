@@ -744,23 +744,33 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 	ant_feed_info_release(&fi);
 }
 
+/* The page's analysis options (page.h); the returned array holds the
+ * ignore patterns, free it after the analysis. */
+static char **page_opts(const ant_store_page *p, ant_page_opts *po)
+{
+	size_t nign;
+	char **ign = split_ignore(p->ignore, &nign);
+
+	memset(po, 0, sizeof *po);
+	po->forced_charset = p->force_charset;
+	po->ignore = (const char *const *)ign;
+	po->nignore = nign;
+	return ign;
+}
+
 /* The body's title, charset, advertised feed, text checksum and segments
  * (page.h) into *info (released by the caller).  0 when not HTML or not
  * analysable: then the size rule decides. */
-static int analyze(struct upd *u, ant_store_page *p, const ant_fetch_result *res,
-		   ant_detect_input *in, ant_page_info *info)
+static int analyze(ant_store_page *p, const ant_fetch_result *res, ant_detect_input *in,
+		   ant_page_info *info)
 {
-	ant_page_opts po = { .forced_charset = p->force_charset };
-	size_t nign;
+	ant_page_opts po;
 	char **ign;
 	int rc;
 
-	(void)u;
 	if (!is_html(res->content_type))
 		return 0;
-	ign = split_ignore(p->ignore, &nign);
-	po.ignore = (const char *const *)ign;
-	po.nignore = nign;
+	ign = page_opts(p, &po);
 	rc = ant_page_analyze2(res->body, res->len, res->content_type, &po, info, NULL);
 	free(ign);
 	if (rc < 0)
@@ -785,9 +795,9 @@ static ant_detect_seg *segs_of(const ant_page_info *info)
 	return v;
 }
 
-static int learns(const struct upd *u, const ant_store_page *p)
+/* Does the page learn volatile parts?  Not with '--no-auto-ignore'. */
+static int learns(const ant_store_page *p)
 {
-	(void)u;
 	return !p->no_auto_ignore;
 }
 
@@ -830,7 +840,7 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 	size_t len;
 
 	*excerpt = NULL;
-	if (ant_detect_noise_decide(ns, segs, info->nseg, second, nsecond, learns(u, p), u->now, &v) < 0)
+	if (ant_detect_noise_decide(ns, segs, info->nseg, second, nsecond, learns(p), u->now, &v) < 0)
 		return;   /* out of memory: the text checksum decides */
 	label_learned(ns, &v, info, segs);
 	u->st.learned += (unsigned)v.nlearned;
@@ -876,7 +886,7 @@ static int noise_first(struct upd *u, ant_store_page *p, struct feedres *fr, ant
 		return 0;
 	if (ant_detect_noise_decode(&ns, p->noise, p->noise_len) < 0)
 		ant_detect_noise_init(&ns);   /* none yet, or unreadable: a baseline */
-	ant_detect_noise_scan(&ns, segs, info->nseg, learns(u, p), u->now, &v);
+	ant_detect_noise_scan(&ns, segs, info->nseg, learns(p), u->now, &v);
 	if (v.refetch && u->o->refetch_pause_ms >= 0 && (nc = calloc(1, sizeof *nc))) {
 		nc->info = *info;
 		memset(info, 0, sizeof *info);
@@ -975,7 +985,7 @@ static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resul
 
 	in.failed = http_failed(res);
 	if (!in.failed) {
-		if (res->status != 304 && analyze(u, p, res, &in, &info)) {
+		if (res->status != 304 && analyze(p, res, &in, &info)) {
 			later = noise_first(u, p, fr, &info, &in, &excerpt, had_feed);
 			ant_page_info_release(&info);
 		}
@@ -1001,18 +1011,15 @@ static void refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_re
 	ant_detect_seg *second = NULL;
 	ant_page_info info;
 	char *excerpt = NULL;
-	size_t nign;
-	char **ign;
 
 	u->st.refetched++;
 	fr->nc = NULL;
 	fr->refetch = 0;
 	memset(&info, 0, sizeof info);
 	if (!http_failed(res) && res->status != 304 && is_html(res->content_type)) {
-		ant_page_opts po = { .forced_charset = p->force_charset };
-		ign = split_ignore(p->ignore, &nign);
-		po.ignore = (const char *const *)ign;
-		po.nignore = nign;
+		ant_page_opts po;
+		char **ign = page_opts(p, &po);
+
 		if (ant_page_analyze2(res->body, res->len, res->content_type, &po, &info, NULL) == 0)
 			second = segs_of(&info);
 		free(ign);
