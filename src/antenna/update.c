@@ -881,11 +881,18 @@ static int noise_first(struct upd *u, ant_store_page *p, struct feedres *fr, ant
 	ant_detect_verdict v;
 	ant_detect_seg *segs = segs_of(info);
 	struct noisecheck *nc;
+	int forget = 0;
 
 	if (!segs)
 		return 0;
 	if (ant_detect_noise_decode(&ns, p->noise, p->noise_len) < 0)
 		ant_detect_noise_init(&ns);   /* none yet, or unreadable: a baseline */
+	if (!learns(p) && (ns.nvol || ns.nsus)) {
+		/* Automatic ignoring was turned off: what it learned goes, and
+		 * this check is the new reference, no update of its own. */
+		ant_detect_noise_release(&ns);
+		forget = 1;
+	}
 	ant_detect_noise_scan(&ns, segs, info->nseg, learns(p), u->now, &v);
 	if (v.refetch && u->o->refetch_pause_ms >= 0 && (nc = calloc(1, sizeof *nc))) {
 		nc->info = *info;
@@ -899,6 +906,10 @@ static int noise_first(struct upd *u, ant_store_page *p, struct feedres *fr, ant
 		return 1;
 	}
 	noise_decide(u, p, &ns, info, segs, NULL, 0, in, excerpt);
+	if (forget) {
+		in->noise_decided = 1;
+		in->noise_updated = 0;
+	}
 	ant_detect_noise_release(&ns);
 	free(segs);
 	return 0;

@@ -225,6 +225,56 @@ static void show_page(const char *name, int k)
 	ant_store_close(s);
 }
 
+/* Automatic ignoring turned off on pages that learned: the next check is
+ * the new reference (no update), what was learned is gone. */
+static void turn_off(const char *name)
+{
+	char path[256];
+	lb_error err = LB_ERROR_INIT;
+	ant_store *s;
+	struct corpus_fetcher f = { .check = NOISE_CHECKS };
+	struct outcome o = { { 0 }, { 0 } };
+	ant_fetcher fetcher = { corpus_run, &f };
+	ant_update_opts opts;
+	ant_update_stats st;
+	ant_store_page *pages;
+	size_t n, learned = 0;
+	int updates = 0;
+
+	snprintf(path, sizeof path, "%s/%s.db", dir, name);
+	if (ant_store_open(&s, path, STORE_OPEN_EXISTING, &err) < 0 ||
+	    sqlite3_exec(ant_store_db(s), "UPDATE pages SET no_auto_ignore = 1", NULL, NULL, NULL) != SQLITE_OK) {
+		OK(0, "turned off: the database");
+		return;
+	}
+	for (int k = 0; k < NOISE_PAGES; k++)
+		f.req[k] = 100;   /* the widgets moved on */
+	ant_update_opts_init(&opts);
+	opts.now = T0 + 3600 * (NOISE_CHECKS + 1);
+	opts.force = 1;
+	opts.fetcher = &fetcher;
+	opts.on_page = on_page;
+	opts.ctx = &o;
+	ant_update(s, &opts, &st, &err);
+	for (int k = 0; k < NOISE_PAGES; k++) {
+		updates += o.updated[k];
+		free(o.excerpt[k]);
+	}
+	if (ant_store_pages_load(s, &pages, &n, &err) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			ant_detect_noise ns;
+			if (ant_detect_noise_decode(&ns, pages[i].noise, pages[i].noise_len) == 0)
+				learned += ns.nvol;
+			ant_detect_noise_release(&ns);
+		}
+		ant_store_pages_free(pages, n);
+	}
+	OK(updates == 0 && learned == 0 && st.refetched == 0,
+	   "turned off after learning: a quiet new reference, nothing learned kept (%d updates, %zu parts)",
+	   updates, learned);
+	ant_store_close(s);
+}
+
 int main(int argc, char **argv)
 {
 	tally t, off;
@@ -245,7 +295,7 @@ int main(int argc, char **argv)
 		       t.steady_requests ? 100.0 * t.steady_refetched / t.steady_requests : 0.0, t.learned,
 		       (long long)(t.state_bytes / NOISE_PAGES));
 	} else {
-		TAP_PLAN(11);
+		TAP_PLAN(12);
 		OK(t.unchanged >= 100, "engine: %d pages, %u checks of unchanged content", NOISE_PAGES, t.unchanged);
 		OK(t.false_updates * 20 <= t.unchanged, "engine: false updates %u of %u (<= 5%%)", t.false_updates, t.unchanged);
 		IS_INT(t.false_updates, 0, "engine: no false update at all");
@@ -258,6 +308,7 @@ int main(int argc, char **argv)
 		OK(t.learned > 0, "engine: %u noisy parts learned", t.learned);
 		printf("# state: %lld bytes per page in the database\n", (long long)(t.state_bytes / NOISE_PAGES));
 		show_page("on", 1);
+		turn_off("on");
 		corpus(&off, 1, "off", 1, 0);
 		OK(off.refetched == 0 && off.learned == 0 && off.false_updates > t.false_updates,
 		   "no_auto_ignore: no re-fetch, nothing learned (%u false updates)", off.false_updates);
