@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lb_error.h"
+
 /* Scheduling limits (antenna(1)): interval ~ time since the last change. */
 #define DETECT_MIN_INTERVAL 300          /* 5 minutes */
 #define DETECT_MAX_INTERVAL 86400        /* 24 hours */
@@ -145,7 +147,9 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  *             fetches the page again after a short pause
  *             (ant_detect_verdict.refetch); blocks whose keys differ between
  *             the two answers are per-request widgets (counter, clock,
- *             rotating ad, random token).
+ *             rotating ad, random token).  A block too big to be volatile
+ *             loses only the keys that differ (a post that arrived between
+ *             the two answers), its other news stands.
  *   checks    a small block (at most ANT_NOISE_LONE_SEGS segments) whose
  *             content is replaced 1:1 while nothing else on the page is new
  *             is held back, not announced; when it is replaced again at a
@@ -153,7 +157,9 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  *             it showed before, it is a rotating widget (quote of the day,
  *             weather) and becomes volatile; when the next check finds it
  *             unchanged the change was real and is announced then, dated
- *             when it was first seen.
+ *             when it was first seen.  Beside other news, a small swap is
+ *             part of the update when it is next to that news in the
+ *             document (a new entry's heading), else it is only watched.
  * Never more than ANT_NOISE_VOLATILE_PCT percent of a page's text is
  * learned volatile, so a page that really changes on every check (or its
  * main text) is announced every time.
@@ -215,8 +221,9 @@ void ant_detect_noise_init(ant_detect_noise *n);
 void ant_detect_noise_release(ant_detect_noise *n);
 
 /* The state as a compact blob (little-endian, versioned) and back.  encode:
- * 0 and a malloc'd *blob, or -1 out of memory.  decode: 0, or -1 when the
- * blob is not one (then *n is empty: the next check is a baseline). */
+ * 0 and a malloc'd *blob, or LB_ENOMEM.  decode: 0, or LB_EPARSE when the
+ * blob is not one, cut or damaged (then *n is empty: the next check is a
+ * baseline). */
 int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, size_t *len);
 int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len);
 
@@ -248,7 +255,7 @@ void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur,
  * Decides the check whose segments are cur: second (may be NULL) is the
  * re-fetched answer's.  Learns volatile blocks (when learn), keeps cur's
  * multiset as the next check's reference and fills *v (release it).
- * Returns 0, or -1 out of memory (then *n is unchanged and v says baseline).
+ * Returns 0, or LB_ENOMEM (then *n is unchanged and v says baseline).
  */
 int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
 			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,

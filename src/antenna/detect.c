@@ -760,16 +760,16 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 		v->baseline = 1;
 		oom = oom || keep_keys(n, k, nk) < 0;
 		free(k);
-		return oom ? -1 : 0;
+		return oom ? LB_ENOMEM : 0;
 	}
 	if (cmp_build(&c, n, cur, ncur, second, nsecond) < 0) {
 		v->baseline = 1;
-		return -1;
+		return LB_ENOMEM;
 	}
 	if (!(confirm = calloc(2 * (ncur ? ncur : 1), 1))) {
 		cmp_free(&c);
 		v->baseline = 1;
-		return -1;
+		return LB_ENOMEM;
 	}
 	swapnew = confirm + (ncur ? ncur : 1);
 	saved = *n;   /* the tables, to undo on OOM (keys are replaced last) */
@@ -913,7 +913,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 		*n = saved;
 		ant_detect_verdict_release(v);
 		v->baseline = 1;
-		return -1;
+		return LB_ENOMEM;
 	}
 	cmp_free(&c);
 	return 0;
@@ -1073,7 +1073,7 @@ int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, siz
 	}
 	if (w.oom) {
 		free(w.p);
-		return -1;
+		return LB_ENOMEM;
 	}
 	*blob = w.p;
 	*len = w.len;
@@ -1139,7 +1139,7 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 
 	ant_detect_noise_init(n);
 	if (!blob || len < 2 || r_byte(&r) != 'N' || r_byte(&r) != 1)
-		return -1;
+		return LB_EPARSE;
 	groups = r_var(&r);
 	n->has_keys = groups > 0;
 	for (uint64_t g = 1; g < groups && !r.bad; g++) {
@@ -1193,7 +1193,7 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 	}
 	if (r.bad || r.p != r.end) {
 		ant_detect_noise_release(n);
-		return -1;
+		return LB_EPARSE;
 	}
 	/* a blob from elsewhere may not be sorted: the merge needs it */
 	sort_u64(n->keys, n->nkeys);
