@@ -271,6 +271,8 @@ static void future_headers(void)
 	in = ok200(2, T0 + 500, T0 + 600);
 	ant_detect_apply(&st, &in, T0 + 600, &out);
 	OK(out.updated && st.last_modified == T0 + 500, "... and a true Last-Modified wins again");
+}
+
 /* ---- the noise-proof text rule ---- */
 
 #define BIG 0xB16u       /* the main text's block */
