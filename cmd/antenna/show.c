@@ -57,19 +57,16 @@ static void show_noise(const ant_store_page *p, int64_t tz)
 	ant_detect_noise n;
 	char b[128];
 
-	if (p->no_auto_ignore) {
-		printf("auto-ignore:    off (--no-auto-ignore): every change of the text counts\n");
-		return;
-	}
+	if (p->no_auto_ignore)
+		return;   /* "auto ignore: off" above */
 	if (ant_detect_noise_decode(&n, p->noise, p->noise_len) < 0) {
-		printf("auto-ignore:    nothing learned yet\n");
+		printf("auto-ignored:   nothing yet (no check compared)\n");
 		return;
 	}
 	if (!n.nvol)
-		printf("auto-ignore:    nothing ignored (%zu text segments remembered)\n", n.nkeys);
+		printf("auto-ignored:   nothing (%zu text segments remembered)\n", n.nkeys);
 	else
-		printf("auto-ignore:    %zu part%s of the page ignored automatically:\n", n.nvol,
-		       n.nvol == 1 ? "" : "s");
+		printf("auto-ignored:   %zu part%s of the page:\n", n.nvol, n.nvol == 1 ? "" : "s");
 	for (size_t i = 0; i < n.nvol; i++) {
 		const ant_detect_vblock *v = &n.vol[i];
 		printf("  ignored:      %s\n", *v->path ? v->path : "(a part of the page)");

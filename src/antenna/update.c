@@ -744,18 +744,17 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 	ant_feed_info_release(&fi);
 }
 
-/* The page's analysis options (page.h); the returned array holds the
- * ignore patterns, free it after the analysis. */
-static char **page_opts(const ant_store_page *p, ant_page_opts *po)
+/* The page's analysis options (page.h): its ignore and --only patterns
+ * (one per line) and forced charset.  Free pat[0] and pat[1] after the
+ * analysis. */
+static void page_opts(const ant_store_page *p, ant_page_opts *po, char **pat[2])
 {
-	size_t nign;
-	char **ign = split_ignore(p->ignore, &nign);
-
 	memset(po, 0, sizeof *po);
 	po->forced_charset = p->force_charset;
-	po->ignore = (const char *const *)ign;
-	po->nignore = nign;
-	return ign;
+	pat[0] = split_ignore(p->ignore, &po->nignore);
+	pat[1] = split_ignore(p->only, &po->nonly);
+	po->ignore = (const char *const *)pat[0];
+	po->only = (const char *const *)pat[1];
 }
 
 /* The body's title, charset, advertised feed, text checksum and segments
@@ -765,14 +764,15 @@ static int analyze(ant_store_page *p, const ant_fetch_result *res, ant_detect_in
 		   ant_page_info *info)
 {
 	ant_page_opts po;
-	char **ign;
+	char **pat[2];
 	int rc;
 
 	if (!is_html(res->content_type))
 		return 0;
-	ign = page_opts(p, &po);
+	page_opts(p, &po, pat);
 	rc = ant_page_analyze2(res->body, res->len, res->content_type, &po, info, NULL);
-	free(ign);
+	free(pat[0]);
+	free(pat[1]);
 	if (rc < 0)
 		return 0;
 	in->has_hash = 1;
@@ -1029,11 +1029,13 @@ static void refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_re
 	memset(&info, 0, sizeof info);
 	if (!http_failed(res) && res->status != 304 && is_html(res->content_type)) {
 		ant_page_opts po;
-		char **ign = page_opts(p, &po);
+		char **pat[2];
 
+		page_opts(p, &po, pat);
 		if (ant_page_analyze2(res->body, res->len, res->content_type, &po, &info, NULL) == 0)
 			second = segs_of(&info);
-		free(ign);
+		free(pat[0]);
+		free(pat[1]);
 	}
 	/* no usable second answer: decided on the first alone */
 	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, second ? info.nseg : 0, &nc->in, &excerpt);
@@ -1041,6 +1043,13 @@ static void refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_re
 	ant_page_info_release(&info);
 	page_tail(u, p, fr, &nc->in, excerpt, nc->had_feed, NULL);
 	noisecheck_free(nc);
+}
+
+/* The URL fetched to check a page: its check URL (tama's Check-URL), else
+ * its own. */
+static const char *check_url(const ant_store_page *p)
+{
+	return p->check_url ? p->check_url : p->url;
 }
 
 /* The pages that seemed changed, fetched again after the pause (without
@@ -1061,7 +1070,7 @@ static int refetch_pages(struct upd *u)
 	n = 0;
 	for (size_t i = 0; i < u->npages; i++)
 		if (u->fr[i].refetch)
-			reqs[n++] = (ant_fetch_req){ u->pages[i].url, NULL, NULL, &u->pages[i] };
+			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i] };
 	wait = u->o->refetch_pause_ms - (mono_ms() - u->refetch_asked);
 	if (wait > 0) {
 		struct timespec ts = { (time_t)(wait / 1000), (long)(wait % 1000) * 1000000L };
@@ -1073,7 +1082,7 @@ static int refetch_pages(struct upd *u)
 	for (size_t i = 0; i < u->npages; i++)
 		if (u->fr[i].refetch) {
 			ant_fetch_result none = { .status = 0, .err = FETCH_ERR_OTHER, .content_length = -1 };
-			refetch_done(u, &(ant_fetch_req){ u->pages[i].url, NULL, NULL, &u->pages[i] }, &none);
+			refetch_done(u, &(ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i] }, &none);
 			u->st.refetched--;
 		}
 	free(reqs);
@@ -1177,8 +1186,7 @@ static int check_pages(struct upd *u)
 			n = queue_feed(u, i, reqs, jobs, n);
 		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
 		/* a check URL (tama's Check-URL) is fetched; url is what is shown */
-		reqs[n] = (ant_fetch_req){ p->check_url ? p->check_url : p->url, p->etag, p->lm_header,
-					   &jobs[n] };
+		reqs[n] = (ant_fetch_req){ check_url(p), p->etag, p->lm_header, &jobs[n] };
 		n++;
 	}
 	rc = fetch(u, reqs, n, job_done, u);

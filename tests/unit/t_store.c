@@ -108,7 +108,7 @@ static void settings(ant_store *s)
 	IS_STR(q.title, "T", "title set");
 	IS_INT(q.st.last_modified, 1000, "history kept: update time");
 	IS_INT(q.st.last_ok, 1000, "history kept: last success (not a first check)");
-	OK(!q.st.has_hash && q.st.content_length == -1 && q.nsegs == 0, "fingerprint forgotten");
+	OK(!q.st.has_hash && q.st.content_length == -1 && q.noise_len == 0, "fingerprint forgotten, and what was learned");
 	OK(q.etag == NULL && q.lm_header == NULL, "validators forgotten: the next answer is a 200");
 	IS_INT(q.st.next_check, 0, "due now");
 	ant_store_page_release(&q);
