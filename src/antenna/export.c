@@ -423,7 +423,8 @@ int ant_export(ant_store *s, ant_export_format f, FILE *out, lb_error *err)
 		return rc;
 	}
 	x.title = ant_store_config_get(s, ANT_CFG_TITLE);
-	qsort(x.p, x.np, sizeof *x.p, cmp_group);
+	if (x.np > 1)
+		qsort(x.p, x.np, sizeof *x.p, cmp_group);
 	rc = f == ANT_EXPORT_OPML ? opml(&x) : f == ANT_EXPORT_SAMIDARE ? samidare(&x) : jsonl(&x);
 	if (rc == 0)
 		rc = flush(&x, 1);

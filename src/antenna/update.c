@@ -1235,7 +1235,8 @@ static int load(struct upd *u, ant_store_source **srcs, size_t *nsrc)
 	    (rc = ant_store_pages_load(u->s, &u->pages, &u->npages, &u->err)) < 0 ||
 	    (rc = ant_store_sources_load(u->s, srcs, nsrc, &u->err)) < 0)
 		return rc;
-	qsort(u->pages, u->npages, sizeof *u->pages, cmp_page_key);
+	if (u->npages > 1) /* qsort(NULL, 0) is undefined */
+		qsort(u->pages, u->npages, sizeof *u->pages, cmp_page_key);
 	return 0;
 }
 
