@@ -28,6 +28,9 @@ typedef struct ant_pub_page {
 	const char *source_url;   /* the page itself, or the relaying LIRS source */
 	const char *last_error;   /* NULL when the last check succeeded */
 	const char *excerpt;      /* what the last update added; NULL or "" = none */
+	int found;                /* when the update was found (issue 15 §4): 1 since the
+				     previous publish, -1 before it, 0 unknown (then
+				     last_modified after prev_publish says "new") */
 } ant_pub_page;
 
 typedef struct ant_pub_site {
@@ -35,7 +38,7 @@ typedef struct ant_pub_site {
 	const char *base;         /* absolute URL where DIR is served, for links in feeds */
 	const char *author;
 	int64_t now;              /* publish time */
-	int64_t prev_publish;     /* updates after this are marked new; 0 = none */
+	int64_t prev_publish;     /* 0: the first publish, nothing is marked new */
 	int64_t display_tz;       /* seconds east of UTC for MM/DD HH:MM (JST = 32400) */
 	int visited_query;        /* append ?MMDDHHMM to links (default on) */
 	int64_t max_age;          /* freshness for lirs.gz, 0 = LIRS_DEFAULT_MAX_AGE */
@@ -64,7 +67,9 @@ typedef struct ant_pub_lirs_counts {
  *     marker H (header), T (text), S (size), L (LIRS), F (feed), A (Atom
  *     source) with a legend, the title (the URL when empty) linked only
  *     for http(s) URLs, the author, the excerpt of what changed;
- *   "new": last_modified after prev_publish (nothing when prev_publish is 0);
+ *   "new": found since the previous publish (ant_pub_page.found; when it is
+ *     unknown, last_modified after prev_publish); nothing when prev_publish
+ *     is 0;
  *   links carry ?MMDDHHMM of the update when visited_query is set.
  * Every text goes through the one HTML escaper (html.h).
  */

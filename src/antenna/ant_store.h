@@ -87,6 +87,7 @@ void ant_store_sizes_free(ant_store_sizes *z);
 #define ANT_CFG_MAX_AGE "max_age"
 #define ANT_CFG_MAX_FUTURE "max_future"
 #define ANT_CFG_LAST_PUBLISH "last_publish"
+#define ANT_CFG_LAST_PUBLISH_SEQ "last_publish_seq"  /* the newest event's seq then */
 #define ANT_CFG_PAGE_SIZE "atom_page_size"
 #define ANT_CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
 #define ANT_CFG_KEEP_EVENTS "keep_events"

@@ -355,11 +355,19 @@ static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
 	return fputs("</a>", h->fp) < 0 ? -1 : 0;
 }
 
+/* "new": the update was found since the previous publish (issue 15 §4:
+ * not "happened", which a check on a later run finds too late). */
+static int is_new(const ant_pub_site *s, const ant_pub_page *p)
+{
+	if (in_tail(p) || !s->prev_publish)
+		return 0;
+	return p->found ? p->found > 0 : p->last_modified > s->prev_publish;
+}
+
 static int put_page(html_ctx *h, const ant_pub_page *p)
 {
 	int tail = in_tail(p);
-	int isnew = !tail && h->site->prev_publish &&
-		    p->last_modified > h->site->prev_publish;
+	int isnew = is_new(h->site, p);
 	int d = detect_index(p->detected_by);
 	char ago[32];
 
@@ -478,8 +486,7 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n)
 	int grouped = n && *str_or(v[n - 1]->group, "");  /* "" sorts first */
 
 	for (i = 0; i < n; i++)
-		nnew += !in_tail(v[i]) && h->site->prev_publish &&
-			v[i]->last_modified > h->site->prev_publish;
+		nnew += is_new(h->site, v[i]);
 	put_head(h, n, nnew);
 	if (grouped)
 		put_nav(h, v, n);

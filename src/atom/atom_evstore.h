@@ -120,6 +120,11 @@ int atom_evstore_archive_done(atom_evstore *st, int64_t n, int next_linked, lb_e
 int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_seq, atom_ev_event_fn fn,
 		       void *ctx, lb_error *err);
 
+/* The seq of the newest event, 0 when there is none.  Seqs only grow: the
+ * events added after a reading of it are those with a greater seq (the
+ * antenna's "new" marks: what was found since the previous publish). */
+int atom_evstore_max_seq(atom_evstore *st, int64_t *seq, lb_error *err);
+
 /* ---- cursors for writers that stream (atom.c) ---- */
 
 /* The greatest Last-Modified of the events first_seq..last_seq (last_seq

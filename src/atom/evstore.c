@@ -627,6 +627,11 @@ int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_se
 	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
 }
 
+int atom_evstore_max_seq(atom_evstore *st, int64_t *seq, lb_error *err)
+{
+	return query_int(st, "SELECT max(seq) FROM ev_events", 0, seq, 0, err);
+}
+
 /* ---- cursors for streaming writers (atom.c) ----------------------------- */
 
 int atom_evstore_max_lm(atom_evstore *st, int64_t first_seq, int64_t last_seq, int64_t *max, int *any,

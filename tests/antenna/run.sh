@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 111
+plan 114
 tmpdir antenna-test
 start_server 300
 for x in "$HTTPGET" "$PY"; do
@@ -258,6 +258,26 @@ is "... which strict EUC-JP refuses (iconv: exit 1, illegal input)" \
 is "... and no warning" "$(grep -c warning "$T/err")" 0
 $A -d "$D" init --charset latin1 2>/dev/null
 is "init --charset refuses other charsets" $? 2
+
+# ---- "new" marks what was found since the previous publish (issue 15 §4) -------
+# The update happened (Last-Modified) before the previous publish but was
+# found after it: it is new on this publish.
+D=$T/new4.db
+$A -d "$D" init > /dev/null
+printf '<title>Late</title><p>one</p>\n' > "$WWW/late.html"
+touch -d @$((NOW - 86400)) "$WWW/late.html"
+$A -d "$D" add "$U/late.html" > /dev/null
+$A -d "$D" run "$T/pub4" > /dev/null 2>&1
+printf '<title>Late</title><p>two</p>\n' > "$WWW/late.html"
+touch -d @$(( $(date +%s) - 120 )) "$WWW/late.html"
+$A -d "$D" publish "$T/pub4" > /dev/null 2>&1
+sleep 1
+$A -d "$D" run --force "$T/pub4" > "$T/out" 2>&1
+check "§4: the late-found update is counted as updated" grep -q "1 updated" "$T/out"
+is "§4: an update found after the previous publish is marked new (row and badge)" \
+	"$(grep -c '<li class="new">' "$T/pub4/index.html"):$(grep -c 'class="badge"' "$T/pub4/index.html")" "1:1"
+$A -d "$D" publish "$T/pub4" > /dev/null 2>&1
+is "§4: ... and not on the publish after that" "$(grep -c 'class="badge"' "$T/pub4/index.html")" 0
 
 # ---- schema from a newer antenna ------------------------------------------------------
 cp "$D" "$T/new.db"
