@@ -33,6 +33,7 @@ enum { ANTCMD_NOTFOUND = 1 };
 #define CFG_PAGE_SIZE ANT_CFG_PAGE_SIZE
 #define CFG_LIRS_CHARSET ANT_CFG_LIRS_CHARSET
 #define CFG_KEEP_EVENTS ANT_CFG_KEEP_EVENTS
+#define CFG_LANG ANT_CFG_LANG
 
 /* "all" -> EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out);

@@ -40,7 +40,7 @@
 #include "lirs.h"
 
 struct site_cfg {
-	char *title, *base, *author;
+	char *title, *base, *author, *lang;
 	ant_pub_site site;
 	ant_pub_lirs_counts counts;
 	int64_t page_size;
@@ -82,7 +82,10 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->title = ant_store_config_get(s, ANT_CFG_TITLE);
 	c->base = ant_store_config_get(s, ANT_CFG_BASE);
 	c->author = ant_store_config_get(s, ANT_CFG_AUTHOR);
+	c->lang = ant_store_config_get(s, ANT_CFG_LANG);
 	ant_pub_site_defaults(&c->site);
+	if (c->lang && ant_pub_lang_known(c->lang))
+		c->site.lang = c->lang;
 	c->site.title = c->title ? c->title : "antenna";
 	c->site.base = c->base ? c->base : "http://localhost/";
 	c->site.author = c->author ? c->author : "";
@@ -104,6 +107,7 @@ static void cfg_free(struct site_cfg *c)
 	free(c->title);
 	free(c->base);
 	free(c->author);
+	free(c->lang);
 }
 
 static int cmp_found(const void *pa, const void *pb)
@@ -327,7 +331,7 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 	atom_evstore *ev = NULL;
 	atom_cfg ac = { .base = c->site.base, .title = c->site.title,
 			.author = *c->site.author ? c->site.author : NULL,
-			.page_size = c->page_size, .now = c->site.now };
+			.page_size = c->page_size, .now = c->site.now, .lang = c->site.lang };
 	atom_stats stats;
 	char path[4096];
 	struct stat sb;
