@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 	lb_error err = LB_ERROR_INIT;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: pubfixture DIR [NOW]\n");
+		fprintf(stderr, "usage: pubfixture DIR [NOW [LANG]]\n");
 		return 2;
 	}
 	ant_pub_site_defaults(&s);
@@ -47,6 +47,8 @@ int main(int argc, char **argv)
 	s.author = "fixture";
 	s.now = now;
 	s.prev_publish = now - 3600;
+	if (argc > 3)
+		s.lang = argv[3];   /* "en"; the default is Japanese */
 	if (ant_publish_html(argv[1], &s, p, sizeof p / sizeof p[0], &err) < 0) {
 		fprintf(stderr, "pubfixture: %s\n", lb_error_msg(&err));
 		return 1;
