@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 114
+plan 132
 tmpdir antenna-test
 start_server 300
 for x in "$HTTPGET" "$PY"; do
@@ -278,6 +278,41 @@ is "§4: an update found after the previous publish is marked new (row and badge
 	"$(grep -c '<li class="new">' "$T/pub4/index.html"):$(grep -c 'class="badge"' "$T/pub4/index.html")" "1:1"
 $A -d "$D" publish "$T/pub4" > /dev/null 2>&1
 is "§4: ... and not on the publish after that" "$(grep -c 'class="badge"' "$T/pub4/index.html")" 0
+
+# ---- the page's language, and what init/list/check-db/--help say (issue 15 §9, §10) ----
+D=$T/lang.db
+$A -d "$D" init > "$T/out" 2>&1
+is "§10: init of a new database says initialised" "$(cat "$T/out")" "initialised '$D'"
+$A -d "$D" init > "$T/out" 2>&1
+is "§10: init again with nothing new says nothing changed" "$(cat "$T/out")" "'$D': nothing changed"
+$A -d "$D" init --title "Lang" --tz-offset 32400 > "$T/out" 2>&1
+is "§10: init says what changed, only that" "$(cat "$T/out")" "title: 'antenna' -> 'Lang'"
+$A -d "$D" add "$U/late.html" > /dev/null
+$A -d "$D" add --lirs "$U/peer.lirs" > /dev/null
+$A -d "$D" add --atom "$U/feed.atom" > /dev/null
+$A -d "$D" run --timeout 2 "$T/publ" > /dev/null 2>&1
+check "§9: index.html is Japanese by default" grep -q '<html lang="ja">' "$T/publ/index.html"
+check "§9: ... its header too" grep -q '<p class="meta">更新時刻 .* JST · 1 ページ</p>' "$T/publ/index.html"
+check "§9: Atom summaries are Japanese by default" grep -q '<summary>検出 .*、サイトの時間帯 UTC+9、' "$T/publ/index.atom"
+$A -d "$D" init --lang en > "$T/out" 2>&1
+is "§9: init --lang en on an existing database changes it" "$(cat "$T/out")" "lang: 'ja' -> 'en'"
+$A -d "$D" publish "$T/publ" > /dev/null 2>&1
+check "§9: index.html in English after init --lang en" grep -q '<html lang="en">' "$T/publ/index.html"
+check "§9: ... 1 page, not 1 pages" grep -q '<p class="meta">Updated .* JST · 1 page · 0 new</p>' "$T/publ/index.html"
+check "§9: the Atom summaries in English too (index.atom)" grep -q '<summary>Detected .*; site time zone UTC+9; ' "$T/publ/index.atom"
+$A -d "$D" init --lang fr > /dev/null 2> "$T/err"
+is "§9: init --lang fr is refused (exit 2)" "$?:$(grep -c "'fr' is not ja or en" "$T/err")" "2:1"
+$A -d "$D" list > "$T/out"
+check "§9: list names its time zone" grep -q '^[0-9-]* [0-9:]* JST  ' "$T/out"
+$A -d "$D" init --tz-offset 19800 > /dev/null
+$A -d "$D" list > "$T/out"
+check "§9: list names another time zone" grep -q '^[0-9-]* [0-9:]* UTC+05:30  ' "$T/out"
+$A -d "$D" check-db > "$T/out" 2>&1
+check "§10: check-db counts the sources by kind" grep -q '^sources  *2 .*sources: 1 LIRS, 1 Atom$' "$T/out"
+check "§10: check-db does not call an Atom source a LIRS source" sh -c "! grep -q 'LIRS sources' '$T/out'"
+check "§10: add --help: --atom takes an archived feed's index.atom" sh -c "$A add --help | tr -s ' \n' ' ' | grep -q 'archived Atom feed.s subscription document (RFC 5005; another antenna.s index.atom)'"
+check "§10: add --help no longer says current.atom" sh -c "! $A add --help | grep -q current.atom"
+check "§10: antenna --help mentions --atom" sh -c "$A --help | grep -q -- '--atom'"
 
 # ---- schema from a newer antenna ------------------------------------------------------
 cp "$D" "$T/new.db"
