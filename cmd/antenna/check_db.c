@@ -46,7 +46,7 @@ static const char *what(const char *table)
 	return "";
 }
 
-/* The sources by kind (issue 15 §10: an Atom source is no LIRS source):
+/* The sources by kind (an Atom source is no LIRS source):
  * ": 2 LIRS, 1 Atom"; "" when there is none. */
 static int source_kinds(ant_store *s, char *b, size_t len, lb_error *err)
 {

@@ -28,7 +28,7 @@ typedef struct ant_pub_page {
 	const char *source_url;   /* the page itself, or the relaying LIRS source */
 	const char *last_error;   /* NULL when the last check succeeded */
 	const char *excerpt;      /* what the last update added; NULL or "" = none */
-	int found;                /* when the update was found (issue 15 §4): 1 since the
+	int found;                /* when the update was found: 1 since the
 				     previous publish, -1 before it, 0 unknown (then
 				     last_modified after prev_publish says "new") */
 } ant_pub_page;
@@ -48,7 +48,7 @@ typedef struct ant_pub_site {
 				     or "en" (antenna init --lang) */
 } ant_pub_site;
 
-/* index.html's languages (issue 15 §9): one table of words each. */
+/* index.html's languages: one table of words each. */
 #define PUB_LANG_DEFAULT "ja"
 /* 1 when lang is one of them ("ja", "en"). */
 int ant_pub_lang_known(const char *lang);

@@ -43,7 +43,7 @@ static const struct {
 
 /*
  * Every word of index.html around the titles, one table per language
- * (issue 15 §9): data, not branches.  Japanese is the default
+ * data, not branches.  Japanese is the default
  * (antenna init --lang); every one goes through the one HTML escaper.
  */
 struct pub_words {
@@ -427,8 +427,8 @@ static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
 	return fputs("</a>", h->fp) < 0 ? -1 : 0;
 }
 
-/* "new": the update was found since the previous publish (issue 15 §4:
- * not "happened", which a check on a later run finds too late). */
+/* "new": the update was found since the previous publish, not "happened"
+ * after it: from cron, a check on a later run finds an update too late. */
 static int is_new(const ant_pub_site *s, const ant_pub_page *p)
 {
 	if (in_tail(p) || !s->prev_publish)

@@ -9,7 +9,7 @@
  * The time of each publish is kept (config "last_publish"), and the seq
  * of the newest update event then ("last_publish_seq"), so index.html
  * marks new the updates *found* since the previous publish: the events
- * added after it (issue 15 §4; an update that happened before the
+ * added after it (an update that happened before the
  * previous publish but was found after it is new too).
  *
  * index.html and lirs.gz need only the pages, so a second thread loads

@@ -52,8 +52,8 @@ static const char *const migrations[] = {
 	" WHERE written = 0 OR next_linked = 0;",
 	/* 2: change excerpts */
 	"ALTER TABLE ev_events ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';",
-	/* 3: the language of an archive's summaries, sealed with it (issue 15
-	 * §9); '' is English, that of every archive sealed before */
+	/* 3: the language of an archive's summaries, sealed with it (the antenna's
+	 * page language); '' is English, that of every archive sealed before */
 	"ALTER TABLE ev_archives ADD COLUMN lang TEXT NOT NULL DEFAULT '';",
 };
 

@@ -144,7 +144,7 @@ else
 	nok "atom: well-formed: xmllint is not installed (make check installs it: mk/deps.sh --tools)"
 fi
 
-# The summaries' language (issue 15 §9): --lang ja, the antenna's default;
+# The summaries' language: --lang ja, the antenna's default;
 # an archive keeps the language it was sealed with when it is written
 # again for its next-archive link (its entries never change).
 LS=$T/lang.db

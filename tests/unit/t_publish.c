@@ -99,7 +99,7 @@ static void test_format(void)
 	IS_STR(b, "just now", "ago: a time in the future is now");
 	ant_pub_format_ago(b, sizeof b, T0, 0, "en");
 	IS_STR(b, "", "ago: unknown is empty");
-	/* Japanese, the default (issue 15 §9) */
+	/* Japanese, the default */
 	ant_pub_format_ago(b, sizeof b, T0, T0 - 30, NULL);
 	IS_STR(b, "たった今", "ago in Japanese (the default): under a minute");
 	ant_pub_format_ago(b, sizeof b, T0, T0 - 180, "ja");
@@ -273,7 +273,7 @@ static void test_html(void)
 	free(h);
 }
 
-/* The default language, Japanese (issue 15 §9): every word around the
+/* The default language, Japanese: every word around the
  * titles, the first block's heading, through the one escaper. */
 static void test_html_ja(void)
 {
@@ -317,7 +317,7 @@ static void test_html_ja(void)
 	OK(pos(h, "<h2>Ungrouped</h2>") > 0, "en: the pages of no group headed Ungrouped");
 	free(h);
 
-	/* "new" is what was found since the previous publish (issue 15 §4):
+	/* "new" is what was found since the previous publish:
 	 * found beats last_modified both ways. */
 	memcpy(found, fixture, sizeof found);
 	for (size_t i = 0; i < NFIX; i++)
