@@ -23,36 +23,6 @@ static const char help[] =
 	"when the page has no feed).\n"
 	"--sources lists the LIRS and Atom sources instead (JSON: with \"kind\").\n";
 
-/* The display time zone's name: "JST" for +09:00 (the default, as
- * index.html says), else "UTC+05:30", "UTC-03:00", "UTC". */
-static void tz_name(char *b, size_t n, int64_t tz)
-{
-	int64_t a = tz < 0 ? -tz : tz;
-
-	if (tz == 32400)
-		snprintf(b, n, "JST");
-	else if (tz == 0)
-		snprintf(b, n, "UTC");
-	else
-		snprintf(b, n, "UTC%c%02lld:%02lld", tz < 0 ? '-' : '+', (long long)(a / 3600 % 100),
-			 (long long)(a % 3600 / 60));
-}
-
-/* "YYYY-MM-DD HH:MM ZONE" in the display time zone, or "-" (padded) for 0. */
-static void fmt_time(char *b, size_t n, int64_t t, int64_t tz, const char *zone)
-{
-	time_t x = (time_t)(t + tz);
-	struct tm tm;
-	char d[32];
-
-	if (t <= 0 || !gmtime_r(&x, &tm))
-		snprintf(b, n, "%-*s", (int)(17 + strlen(zone)), "-");
-	else {
-		strftime(d, sizeof d, "%Y-%m-%d %H:%M", &tm);
-		snprintf(b, n, "%s %s", d, zone);
-	}
-}
-
 static int jkey_strz_or_null(lb_buf *o, const char *k, const char *v)
 {
 	if (lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0)
@@ -86,11 +56,11 @@ static int page_json(lb_buf *o, const ant_store_page *p)
 	return lb_buf_adds(o, "}\n");
 }
 
-static int page_text(lb_buf *o, const ant_store_page *p, int64_t tz, const char *zone)
+static int page_text(lb_buf *o, const ant_store_page *p, int64_t tz)
 {
 	char t[64];
 
-	fmt_time(t, sizeof t, p->st.last_modified, tz, zone);
+	antcmd_time(t, sizeof t, p->st.last_modified, tz);
 	return lb_buf_addf(o, "%s  %-6s  %s  <%s>%s%s%s\n", t,
 			 p->st.detected_by ? p->st.detected_by : "-",
 			 *p->title ? p->title : "(no title)", p->url,
@@ -123,13 +93,11 @@ static int list_pages(ant_store *s, int json, lb_buf *o, lb_error *err)
 	ant_store_page *p;
 	size_t n;
 	int64_t tz = ant_store_config_int(s, CFG_TZ, 32400);
-	char zone[16];
 
-	tz_name(zone, sizeof zone, tz);
 	if (ant_store_pages_load(s, &p, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if ((json ? page_json(o, &p[i]) : page_text(o, &p[i], tz, zone)) < 0) {
+		if ((json ? page_json(o, &p[i]) : page_text(o, &p[i], tz)) < 0) {
 			ant_store_pages_free(p, n);
 			return lb_err_code(err, LB_ENOMEM);
 		}

@@ -75,6 +75,9 @@ typedef struct ant_update_stats {
 	unsigned sources, sources_failed, atom_sources;  /* atom_sources: of sources */
 	unsigned archives_read;
 	int64_t records_read, records_merged, records_ignored, records_skipped;
+	unsigned pages;          /* watched */
+	int64_t next_due;        /* after the run, when the next page is due (now when
+				    one still is); 0 when no page is watched */
 } ant_update_stats;
 
 /*

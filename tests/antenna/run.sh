@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 132
+plan 133
 tmpdir antenna-test
 start_server 300
 for x in "$HTTPGET" "$PY"; do
