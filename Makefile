@@ -131,8 +131,9 @@ TOOL_LIBS = $(shell pkg-config --libs libmicrohttpd 2>/dev/null)
 # Programs the script tests run (python3 reads JSON and feeds, xmllint
 # checks XML); installed like the libraries.  Each script also names its
 # own in a "# test-needs: CMD:PACKAGE ..." line (import:MODULE:PACKAGE for
-# a python3 module), collected here, so a new tool is installed by the
-# build and never skipped.  Everything else a test runs is
+# a python3 module, file:PATH:PACKAGE for a file such as a font),
+# collected here, so a new tool is installed by the build and never
+# skipped.  Everything else a test runs is
 # in a minimal Debian (coreutils, gzip, libc-bin's iconv, mawk, sed,
 # diffutils) or built from tests/tools/ (testserver, httpget: no curl).
 TEST_SCRIPTS := $(sort $(wildcard tests/*/*.sh data/demo/run.sh bench/*.sh))

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Find the libraries with pkg-config (or, with --tools CMD:PKG..., the programs the
-# tests run; import:MODULE:PKG for a python3 module); install the missing Debian
+# tests run; import:MODULE:PKG for a python3 module, file:PATH:PKG for a file
+# such as a font); install the missing Debian
 # packages when root, otherwise stop with the exact command to run.  Called by make
 # before the first compile and the first test.
 set -u
@@ -27,6 +28,10 @@ if [ "${1:-}" = --tools ]; then
 			m=${t#import:}
 			/usr/bin/python3 -c "import ${m%%:*}" >/dev/null 2>&1 ||
 				missing="$missing ${m#*:}"
+			continue ;;
+		file:*:*)   # a file a package installs (fonts): file:PATH:PACKAGE
+			m=${t#file:}
+			[ -e "${m%%:*}" ] || missing="$missing ${m#*:}"
 			continue ;;
 		esac
 		command -v "${t%%:*}" >/dev/null 2>&1 || [ -x "/usr/bin/${t%%:*}" ] ||

@@ -17,8 +17,9 @@ static const char help[] =
 	"                             [--no-auto-ignore] URL\n"
 	"       antenna [-d FILE] add --lirs URL\n"
 	"       antenna [-d FILE] add --atom URL\n\n"
-	"Watch the page at URL, or (--lirs) read another antenna's LIRS file at URL and\n"
-	"relay its updates of the pages this antenna watches.\n\n"
+	"Watch the page at URL, or (--lirs) read another antenna's LIRS file at URL,\n"
+	"or (--atom) its archived Atom feed, and relay its updates of the pages this\n"
+	"antenna watches.\n\n"
 	"  --title T         the page's title (otherwise taken from its <title>)\n"
 	"  --author A        the page's author\n"
 	"  --group G         list the page under group G\n"
@@ -34,8 +35,9 @@ static const char help[] =
 	"                    advertises): its newest entry dates the page's updates\n"
 	"  --lirs            URL is a LIRS source, not a page (HINA-DI and\n"
 	"                    hina.txt too, found from the body)\n"
-	"  --atom            URL is an Atom feed with RFC 5005 archives (another\n"
-	"                    antenna's current.atom): relay its entries' updates\n"
+	"  --atom            URL is an archived Atom feed's subscription document\n"
+	"                    (RFC 5005; another antenna's index.atom): relay its\n"
+	"                    entries' updates, reading its archives once\n"
 	"  --allow-file      accept a file:///... URL (also allowed by 'init --allow-file')\n\n"
 	"URL must be an absolute http or https URL.\n";
 

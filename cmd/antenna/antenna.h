@@ -33,6 +33,7 @@ enum { ANTCMD_NOTFOUND = 1 };
 #define CFG_PAGE_SIZE ANT_CFG_PAGE_SIZE
 #define CFG_LIRS_CHARSET ANT_CFG_LIRS_CHARSET
 #define CFG_KEEP_EVENTS ANT_CFG_KEEP_EVENTS
+#define CFG_LANG ANT_CFG_LANG
 
 /* "all" -> EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out);
@@ -65,6 +66,10 @@ void antcmd_update_config(ant_store *s, struct ant_update_opts *u);
 /* A page just added: the update its sources said (ant_update_recall()),
  * at now; prints what was applied.  0, or < 0 with err. */
 int antcmd_recall(ant_store *s, const char *url_key, int64_t now, lb_error *err);
+/* t as "YYYY-MM-DD HH:MM ZONE" in the antenna's time zone tz (seconds east
+ * of UTC), the zone named as index.html names it: "JST" for +09:00, else
+ * "UTC+05:30", "UTC"; "-" padded to that width when t is 0. */
+void antcmd_time(char *b, size_t n, int64_t t, int64_t tz);
 
 int cmd_add(int argc, char **argv);
 int cmd_check_db(int argc, char **argv);

@@ -36,7 +36,7 @@ static void human(char *b, size_t len, int64_t v)
 static const char *what(const char *table)
 {
 	static const struct { const char *t, *w; } tab[] = {
-		{ "pages", "watched pages" }, { "sources", "LIRS sources" },
+		{ "pages", "watched pages" }, { "sources", "sources" },
 		{ "config", "settings" }, { "ev_events", "update events (history)" },
 		{ "ev_archives", "Atom archives kept" }, { "ev_meta", "event state" },
 	};
@@ -46,14 +46,33 @@ static const char *what(const char *table)
 	return "";
 }
 
+/* The sources by kind (an Atom source is no LIRS source):
+ * ": 2 LIRS, 1 Atom"; "" when there is none. */
+static int source_kinds(ant_store *s, char *b, size_t len, lb_error *err)
+{
+	ant_store_source *x;
+	size_t n, lirs = 0, atom = 0;
+
+	if (ant_store_sources_load(s, &x, &n, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		*(x[i].kind == STORE_SOURCE_ATOM ? &atom : &lirs) += 1;
+	ant_store_sources_free(x, n);
+	if (n)
+		snprintf(b, len, ": %zu LIRS, %zu Atom", lirs, atom);
+	else
+		b[0] = '\0';
+	return 0;
+}
+
 static int report(ant_store *s, lb_error *err)
 {
 	ant_store_sizes z;
 	atom_evstore *ev = NULL;
 	int64_t keep = ant_keep_events(s), parch = 0, pev = 0;
-	char b[32];
+	char b[32], kinds[64];
 
-	if (ant_store_sizes_get(s, &z, err) < 0)
+	if (source_kinds(s, kinds, sizeof kinds, err) < 0 || ant_store_sizes_get(s, &z, err) < 0)
 		return -1;
 	human(b, sizeof b, z.pages * z.page_size);
 	printf("file: %s, %" PRId64 " pages of %" PRId64 " bytes, %" PRId64 " free\n",
@@ -65,8 +84,8 @@ static int report(ant_store *s, lb_error *err)
 			snprintf(bytes, sizeof bytes, "-");
 		else
 			snprintf(bytes, sizeof bytes, "%" PRId64, z.t[i].bytes);
-		printf("%-14s %10" PRId64 " %12s  %s\n", z.t[i].name, z.t[i].rows, bytes,
-		       what(z.t[i].name));
+		printf("%-14s %10" PRId64 " %12s  %s%s\n", z.t[i].name, z.t[i].rows, bytes,
+		       what(z.t[i].name), strcmp(z.t[i].name, "sources") ? "" : kinds);
 	}
 	if (!z.exact)
 		printf("(bytes per table need SQLite's dbstat table, not in this build)\n");

@@ -133,3 +133,25 @@ int antcmd_recall(ant_store *s, const char *url_key, int64_t now, lb_error *err)
 	}
 	return 0;
 }
+
+void antcmd_time(char *b, size_t n, int64_t t, int64_t tz)
+{
+	int64_t a = tz < 0 ? -tz : tz;
+	time_t x = (time_t)(t + tz);
+	char zone[16], d[32];
+	struct tm tm;
+
+	if (tz == 32400)
+		snprintf(zone, sizeof zone, "JST");
+	else if (tz == 0)
+		snprintf(zone, sizeof zone, "UTC");
+	else
+		snprintf(zone, sizeof zone, "UTC%c%02lld:%02lld", tz < 0 ? '-' : '+',
+			 (long long)(a / 3600 % 100), (long long)(a % 3600 / 60));
+	if (t <= 0 || !gmtime_r(&x, &tm)) {
+		snprintf(b, n, "%-*s", (int)(17 + strlen(zone)), "-");
+		return;
+	}
+	strftime(d, sizeof d, "%Y-%m-%d %H:%M", &tm);
+	snprintf(b, n, "%s %s", d, zone);
+}

@@ -1,12 +1,15 @@
 /*
  * init.c: antenna init: create the database and set the configuration.
- * Run again on an existing database it changes only the options given.
+ * Run again on an existing database it changes only the options given,
+ * and says which changed ("nothing changed" when none did).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "antenna.h"
+#include "ant_publish.h"
 #include "lb_url.h"
 #include "lirs.h"
 
@@ -14,8 +17,9 @@ static const char help[] =
 	"usage: antenna [-d FILE] init [--title T] [--base URL] [--author A] [--tz-offset SECONDS]\n"
 	"                         [--allow-file] [--no-visited-query] [--max-age SECONDS]\n"
 	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n"
-	"                         [--keep-events N|all]\n\n"
-	"Create the antenna's database (or change the options given on an existing one).\n\n"
+	"                         [--keep-events N|all] [--lang ja|en]\n\n"
+	"Create the antenna's database (or change the options given on an existing one,\n"
+	"and say what changed).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
 	"  --base URL           where the published directory is served (default\n"
 	"                       http://localhost/); feeds need absolute links\n"
@@ -33,7 +37,10 @@ static const char help[] =
 	"                       ① as (1), 髙 as 高) or euc-jp-ms (keep their codes)\n"
 	"  --keep-events N      history kept: at least the N newest update events of\n"
 	"                       Atom archives already written (default 10000); older\n"
-	"                       ones are pruned at publish; 'all' keeps every one\n";
+	"                       ones are pruned at publish; 'all' keeps every one\n"
+	"  --lang ja|en         the language of index.html's words and of the Atom\n"
+	"                       summaries (default ja, Japanese); archives already\n"
+	"                       sealed keep theirs\n";
 
 /* The defaults written on creation, so that 'show'/'list' can read them back. */
 static const struct { const char *key, *value; } defaults[] = {
@@ -48,6 +55,7 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_PAGE_SIZE, "50" },
 	{ CFG_LIRS_CHARSET, "euc-jp" },
 	{ CFG_KEEP_EVENTS, "10000" },   /* ANT_KEEP_EVENTS */
+	{ CFG_LANG, PUB_LANG_DEFAULT },
 };
 
 struct setting { const char *key; const char *value; };
@@ -78,13 +86,16 @@ int cmd_init(int argc, char **argv)
 		{ "page-size", required_argument, NULL, 'p' },
 		{ "charset", required_argument, NULL, 'C' },
 		{ "keep-events", required_argument, NULL, 'k' },
+		{ "lang", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct setting set[sizeof opts / sizeof *opts];
 	const size_t maxset = sizeof set / sizeof *set;
+	char *old[sizeof opts / sizeof *opts] = { NULL };
 	size_t nset = 0;
 	int64_t v;
+	int existed;
 	int c, rc = CLI_OK;
 	ant_store *s;
 	lb_error err = LB_ERROR_INIT;
@@ -130,6 +141,11 @@ int cmd_init(int argc, char **argv)
 				return CLI_FATAL;
 			*x = (struct setting){ CFG_KEEP_EVENTS, optarg };
 			break;
+		case 'L':
+			if (!ant_pub_lang_known(optarg))
+				return cli_usage_error(help, "--lang: '%s' is not ja or en", optarg);
+			*x = (struct setting){ CFG_LANG, optarg };
+			break;
 		case 'F': *x = (struct setting){ CFG_ALLOW_FILE, "1" }; break;
 		case 'V': *x = (struct setting){ CFG_VISITED, "0" }; break;
 		default: return CLI_FATAL;
@@ -139,19 +155,47 @@ int cmd_init(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error(help, "unexpected argument '%s'", argv[optind]);
+	existed = access(antcmd_db_path, F_OK) == 0;
 	if (!(s = antcmd_open(STORE_OPEN_CREATE)))
 		return CLI_FATAL;
-	if (ant_store_begin(s, &err) < 0 || set_defaults(s, &err) < 0)
+	if (ant_store_begin(s, &err) < 0)
+		goto fail;
+	/* what was there before, to say what changed (a setting an older
+	 * antenna never wrote is its default, written now) */
+	for (size_t i = 0; i < nset; i++)
+		old[i] = ant_store_config_get(s, set[i].key);
+	if (set_defaults(s, &err) < 0)
 		goto fail;
 	for (size_t i = 0; i < nset; i++)
 		if (ant_store_config_set(s, set[i].key, set[i].value, &err) < 0)
 			goto fail;
 	if (ant_store_commit(s, &err) < 0)
 		goto fail;
-	printf("initialised '%s'\n", antcmd_db_path);
+	if (!existed) {
+		printf("initialised '%s'\n", antcmd_db_path);
+	} else {
+		size_t changed = 0;
+
+		for (size_t i = 0; i < nset; i++) {
+			int later = 0;   /* the same key given again: only the last counts */
+			for (size_t k = i + 1; k < nset; k++)
+				later |= strcmp(set[k].key, set[i].key) == 0;
+			if (later || (old[i] && strcmp(old[i], set[i].value) == 0))
+				continue;
+			printf("%s: %s%s%s -> '%s'\n", set[i].key, old[i] ? "'" : "",
+			       old[i] ? old[i] : "(unset)", old[i] ? "'" : "", set[i].value);
+			changed++;
+		}
+		if (!changed)
+			printf("'%s': nothing changed\n", antcmd_db_path);
+	}
+	for (size_t i = 0; i < nset; i++)
+		free(old[i]);
 	ant_store_close(s);
 	return rc;
 fail:
+	for (size_t i = 0; i < nset; i++)
+		free(old[i]);
 	cli_error("%s", lb_error_msg(&err));
 	ant_store_rollback(s);
 	ant_store_close(s);

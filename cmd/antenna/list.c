@@ -12,7 +12,9 @@
 
 static const char help[] =
 	"usage: antenna [-d FILE] list [--format text|jsonl] [--sources]\n\n"
-	"List the watched pages, by URL.  --format jsonl writes one JSON object per\n"
+	"List the watched pages, by URL, with the time of their last update in the\n"
+	"antenna's time zone (init --tz-offset), named on each line (JST, UTC+05:30).\n"
+	"--format jsonl writes one JSON object per\n"
 	"page with the keys url, title, author, group, last_modified, last_detected\n"
 	"(Unix times, 0 when unknown), source_url, detected_by (\"header\", \"text\",\n"
 	"\"size\", \"lirs\", \"feed\", \"atom\" or null), last_error (null when the last\n"
@@ -20,18 +22,6 @@ static const char help[] =
 	"excerpt (what the last update added, \"\" when unknown) and feed_url (null\n"
 	"when the page has no feed).\n"
 	"--sources lists the LIRS and Atom sources instead (JSON: with \"kind\").\n";
-
-/* "YYYY-MM-DD HH:MM" in the display time zone, or "-" for 0. */
-static void fmt_time(char *b, size_t n, int64_t t, int64_t tz)
-{
-	time_t x = (time_t)(t + tz);
-	struct tm tm;
-
-	if (t <= 0 || !gmtime_r(&x, &tm))
-		snprintf(b, n, "%-16s", "-");
-	else
-		strftime(b, n, "%Y-%m-%d %H:%M", &tm);
-}
 
 static int jkey_strz_or_null(lb_buf *o, const char *k, const char *v)
 {
@@ -68,9 +58,9 @@ static int page_json(lb_buf *o, const ant_store_page *p)
 
 static int page_text(lb_buf *o, const ant_store_page *p, int64_t tz)
 {
-	char t[32];
+	char t[64];
 
-	fmt_time(t, sizeof t, p->st.last_modified, tz);
+	antcmd_time(t, sizeof t, p->st.last_modified, tz);
 	return lb_buf_addf(o, "%s  %-6s  %s  <%s>%s%s%s\n", t,
 			 p->st.detected_by ? p->st.detected_by : "-",
 			 *p->title ? p->title : "(no title)", p->url,

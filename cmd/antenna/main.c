@@ -11,18 +11,18 @@
 
 static const struct cli_cmd cmds[] = {
 	/* Keep sorted: --help lists them in this order. */
-	{ "add", cmd_add, "watch a page, or subscribe to a LIRS source (--lirs)" },
+	{ "add", cmd_add, "watch a page, or relay a LIRS file (--lirs) or an Atom feed (--atom)" },
 	{ "check-db", cmd_check_db, "run SQLite's integrity check on the database" },
 	{ "export", cmd_export, "write the watch list as OPML, samidare's config.yml or JSON Lines" },
 	{ "import", cmd_import, "add the pages of a samidare, tama, OPML or LIRS file (-n: dry run)" },
 	{ "init", cmd_init, "create the database and set the antenna's name and options" },
 	{ "list", cmd_list, "list watched pages (text or JSON Lines) or sources" },
 	{ "publish", cmd_publish, "write index.html, lirs.gz and the Atom feeds into DIR" },
-	{ "remove", cmd_remove, "stop watching a page or a LIRS source" },
+	{ "remove", cmd_remove, "stop watching a page or a source" },
 	{ "run", cmd_run, "update, then publish into DIR (for cron)" },
 	{ "set", cmd_set, "change a watched page's settings, keeping its history" },
 	{ "show", cmd_show, "show one page's or source's state" },
-	{ "update", cmd_update, "check the pages that are due and read the LIRS sources" },
+	{ "update", cmd_update, "check the pages that are due and read the sources (LIRS, Atom)" },
 };
 
 static const struct cli_program antenna = {
@@ -30,8 +30,8 @@ static const struct cli_program antenna = {
 	.version = "antenna (lirs-antenna) " LIRS_VERSION,
 	.usage = "usage: antenna [-d FILE] COMMAND [OPTION...] [ARG...]\n"
 		 "       antenna help COMMAND | --help | --version\n\n"
-		 "An update antenna: watch pages and other antennas' LIRS files, publish\n"
-		 "the updates as HTML, LIRS and Atom.\n\n"
+		 "An update antenna: watch pages, and other antennas' LIRS files and\n"
+		 "archived Atom feeds (add --atom), publish the updates as HTML, LIRS and Atom.\n\n"
 		 "  -d, --db FILE   the state database (default $ANTENNA_DB, else ./antenna.db)\n\n",
 	.footer = "\nRun 'antenna COMMAND --help' for a command's options; see antenna(1).\n",
 	.cmds = cmds,

@@ -156,6 +156,44 @@ static void summary(const ant_update_stats *u, double secs)
 	printf("; %.2f s\n", secs);
 }
 
+/* "50 s", "4 min 50 s", "2 h 5 min", "1 d 3 h": how far ahead d seconds are
+ * (the two largest units). */
+static void span(char *b, size_t n, int64_t d)
+{
+	static const struct { int64_t s; const char *u; } unit[] = {
+		{ 86400, "d" }, { 3600, "h" }, { 60, "min" }, { 1, "s" },
+	};
+	size_t i = 0;
+	long long big, small;
+
+	if (d < 0)
+		d = 0;
+	while (i < 3 && d < unit[i].s)
+		i++;
+	big = (long long)(d / unit[i].s);
+	small = i < 3 ? (long long)(d % unit[i].s / unit[i + 1].s) : 0;
+	if (small)
+		snprintf(b, n, "%lld %s %lld %s", big, unit[i].u, small, unit[i + 1].u);
+	else
+		snprintf(b, n, "%lld %s", big, unit[i].u);
+}
+
+/* Nothing was checked: how many pages are due, when the next is (the
+ * antenna's time zone, and how far), and that --force checks them all. */
+static void none_due(const ant_update_stats *u, int64_t now, int64_t tz)
+{
+	char when[48], in[32];
+
+	if (!u->pages) {
+		printf("no page is watched: 'antenna add URL' adds one\n");
+		return;
+	}
+	antcmd_time(when, sizeof when, u->next_due, tz);
+	span(in, sizeof in, u->next_due - now);
+	printf("0 of %u page%s due; the next at %s, in %s (--force checks every page now)\n",
+	       u->pages, u->pages == 1 ? "" : "s", when, in);
+}
+
 static double mono(void)
 {
 	struct timespec ts;
@@ -201,6 +239,8 @@ int cmd_update(int argc, char **argv)
 		cli_error("%s", lb_error_msg(&err));
 	else
 		summary(&st, mono() - t0);
+	if (rc >= 0 && !st.checked && !o.u.force)
+		none_due(&st, o.u.now, o.u.tz);
 	ant_store_close(s);
 	return rc < 0 ? CLI_FATAL : CLI_OK;
 }

@@ -17,7 +17,7 @@
 
 static const char help[] =
 	"usage: lirs atom --state FILE --base URL --out DIR [--now EPOCH] [--page-size N]\n"
-	"                 [--title T] [--author A] [--max-age SECONDS] [-v] INPUT...\n"
+	"                 [--title T] [--author A] [--max-age SECONDS] [--lang en|ja] [-v] INPUT...\n"
 	"\n"
 	"Bridge LIRS files into Atom feeds.  Every distinct (URL, Last-Modified) pair of a\n"
 	"usable, fresh record is an update event; the state FILE (SQLite, created on first\n"
@@ -36,6 +36,8 @@ static const char help[] =
 	"      --page-size N      events per archive (default 50; fixed for the life of the state)\n"
 	"      --title T          feed title (default: \"HOST updates\")\n"
 	"      --author A         feed author (default: the base URL's host)\n"
+	"      --lang en|ja       the language of the entries' summaries (default en;\n"
+	"                         an archive keeps the one it was sealed with)\n"
 	"      --busy-timeout MS  wait this long for another run's lock (default 5000)\n"
 	"  -v, --verbose          print counts on standard error\n"
 	"  -h, --help             show this help\n"
@@ -124,7 +126,7 @@ static int publish(actx *c, const char *state, const char *dir, const atom_cfg *
 
 int cmd_atom(int argc, char **argv)
 {
-	enum { O_STATE = 256, O_BASE, O_OUT, O_NOW, O_PAGE, O_TITLE, O_AUTHOR, O_MAXAGE, O_BUSY };
+	enum { O_STATE = 256, O_BASE, O_OUT, O_NOW, O_PAGE, O_TITLE, O_AUTHOR, O_MAXAGE, O_BUSY, O_LANG };
 	static const struct option lopts[] = {
 		{ "state", required_argument, NULL, O_STATE },
 		{ "base", required_argument, NULL, O_BASE },
@@ -135,6 +137,7 @@ int cmd_atom(int argc, char **argv)
 		{ "author", required_argument, NULL, O_AUTHOR },
 		{ "max-age", required_argument, NULL, O_MAXAGE },
 		{ "busy-timeout", required_argument, NULL, O_BUSY },
+		{ "lang", required_argument, NULL, O_LANG },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -164,6 +167,11 @@ int cmd_atom(int argc, char **argv)
 			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &v) < 0)
 				return CLI_FATAL;
 			c.max_age = v;
+			break;
+		case O_LANG:
+			if (strcmp(optarg, "en") && strcmp(optarg, "ja"))
+				return cli_usage_error(help, "--lang: '%s' is not en or ja", optarg);
+			cfg.lang = optarg;
 			break;
 		case O_BUSY:
 			if (cli_parse_int64("--busy-timeout", optarg, 1, 3600000, &busy) < 0)

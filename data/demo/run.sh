@@ -17,6 +17,10 @@
 #    change (one by its Last-Modified, one by its text only), the news
 #    page's ignored #clock changes (no update), and `antenna run ./public`
 #    publishes again.  The published lirs.gz is checked by `lirs validate`.
+#    The antenna is made with `init --page-size 5` (the default is 50), so
+#    that the demo's updates fill an Atom archive: archive/1.atom, whose
+#    entries never change (it gets its next-archive link once, when
+#    archive/2.atom comes).
 #
 # BUILD gives the build tree (default build); DEMO_DB and DEMO_OUT
 # override ./demo.db and ./public.  The server stops when this script ends.
@@ -162,7 +166,10 @@ may "$LIRS" validate "$site/peer2.lirs"
 step "a fresh antenna in ${DB#$PWD/}"
 rm -f "$DB" "$DB-wal" "$DB-shm" "$DB-journal"
 A() { must "$ANTENNA" -d "$DB" "$@"; }
-A init --title "デモ・アンテナ (lirs-antenna demo)" --author "demo" --base "http://localhost:8000/"
+# --page-size 5: Atom archives of 5 entries (default 50), so that the demo's
+# few updates fill one (archive/1.atom).
+A init --title "デモ・アンテナ (lirs-antenna demo)" --author "demo" --base "http://localhost:8000/" \
+	--page-size 5
 # The diaries come from a samidare config.yml, as an operator moving over
 # from samidare would bring them (antenna(1) "IMPORT AND EXPORT").
 fill "$DEMO/config.yml.in" > "$work/config.yml"
@@ -209,6 +216,9 @@ must "$LIRS" cat "$OUT/lirs.gz"
 step "done"
 for f in index.html lirs.gz index.atom; do
 	[ -f "$OUT/$f" ] && echo "wrote $OUT/$f"
+done
+for f in "$OUT"/archive/*.atom; do
+	[ -f "$f" ] && echo "wrote $f (an Atom archive of 5 entries: they never change)"
 done
 echo
 echo "Open file://$OUT/index.html in a browser."

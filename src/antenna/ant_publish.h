@@ -28,6 +28,9 @@ typedef struct ant_pub_page {
 	const char *source_url;   /* the page itself, or the relaying LIRS source */
 	const char *last_error;   /* NULL when the last check succeeded */
 	const char *excerpt;      /* what the last update added; NULL or "" = none */
+	int found;                /* when the update was found: 1 since the
+				     previous publish, -1 before it, 0 unknown (then
+				     last_modified after prev_publish says "new") */
 } ant_pub_page;
 
 typedef struct ant_pub_site {
@@ -35,13 +38,20 @@ typedef struct ant_pub_site {
 	const char *base;         /* absolute URL where DIR is served, for links in feeds */
 	const char *author;
 	int64_t now;              /* publish time */
-	int64_t prev_publish;     /* updates after this are marked new; 0 = none */
+	int64_t prev_publish;     /* 0: the first publish, nothing is marked new */
 	int64_t display_tz;       /* seconds east of UTC for MM/DD HH:MM (JST = 32400) */
 	int visited_query;        /* append ?MMDDHHMM to links (default on) */
 	int64_t max_age;          /* freshness for lirs.gz, 0 = LIRS_DEFAULT_MAX_AGE */
 	int lirs_euc_jp_ms;       /* lirs.gz in EUC-JP-MS (vendor codes), not strict EUC-JP */
 	struct ant_pub_lirs_counts *lirs_counts;   /* when set, receives lirs.gz's counts */
+	const char *lang;         /* index.html's language: "ja" (NULL: the default)
+				     or "en" (antenna init --lang) */
 } ant_pub_site;
+
+/* index.html's languages: one table of words each. */
+#define PUB_LANG_DEFAULT "ja"
+/* 1 when lang is one of them ("ja", "en"). */
+int ant_pub_lang_known(const char *lang);
 
 /* What ant_publish_lirs() wrote that is not exactly the page's text (lirs(5),
  * "Writing EUC-JP"): the writer's counts. */
@@ -56,15 +66,19 @@ typedef struct ant_pub_lirs_counts {
  * Writes DIR/index.html (DIR is created when missing).  Returns 0, or a
  * negative code (LB_EIO with errno in err->sys, LB_ENOMEM) with a message
  * in err; on failure the old file is untouched.
- *   order: pages without a group first, then one section per group, groups
+ *   order: pages without a group first (headed "グループなし"/"Ungrouped"
+ *     when there are groups), then one section per group, groups
  *     by name (byte order); in each, dated pages newest first (ties by
  *     title, then URL), then pages with no known update or whose last check
  *     failed, shown as "--/-- --:--" with the error ("[404 Not Found]");
+ *   the words around the titles in site->lang (Japanese by default);
  *   each line: MM/DD HH:MM in display_tz, "N min/h/d ago", the detection
  *     marker H (header), T (text), S (size), L (LIRS), F (feed), A (Atom
  *     source) with a legend, the title (the URL when empty) linked only
  *     for http(s) URLs, the author, the excerpt of what changed;
- *   "new": last_modified after prev_publish (nothing when prev_publish is 0);
+ *   "new": found since the previous publish (ant_pub_page.found; when it is
+ *     unknown, last_modified after prev_publish); nothing when prev_publish
+ *     is 0;
  *   links carry ?MMDDHHMM of the update when visited_query is set.
  * Every text goes through the one HTML escaper (html.h).
  */
@@ -90,15 +104,16 @@ int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page
 /* ---- additions (publish.c) ------------------------------------------ */
 #define PUB_JST 32400            /* the default display_tz */
 
-/* Zeroes *s and sets the defaults: display_tz JST, visited_query on. */
+/* Zeroes *s and sets the defaults: display_tz JST, visited_query on, lang "ja". */
 void ant_pub_site_defaults(ant_pub_site *s);
 
 /* "MM/DD HH:MM" of t in tz (seconds east of UTC); "--/-- --:--" when t is
  * 0.  buf holds at least 12 bytes. */
 void ant_pub_format_time(char *buf, size_t len, int64_t t, int64_t tz);
-/* How long ago t was at now: "just now", "3 min ago", "5 h ago", "2 d ago";
- * "" when t is 0. */
-void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t);
+/* How long ago t was at now, in lang (NULL: "ja"): "たった今", "3分前",
+ * "5時間前", "2日前"; "just now", "3 min ago", "5 h ago", "2 d ago" in
+ * "en"; "" when t is 0. */
+void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t, const char *lang);
 /* The classic visited-link URL: url with "?MMDDHHMM" of t in tz appended
  * to its query ("&MMDDHHMM" when it has one), before any #fragment.
  * Appends to out unescaped; 0, or -1 when out of memory. */

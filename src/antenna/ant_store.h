@@ -87,9 +87,11 @@ void ant_store_sizes_free(ant_store_sizes *z);
 #define ANT_CFG_MAX_AGE "max_age"
 #define ANT_CFG_MAX_FUTURE "max_future"
 #define ANT_CFG_LAST_PUBLISH "last_publish"
+#define ANT_CFG_LAST_PUBLISH_SEQ "last_publish_seq"  /* the newest event's seq then */
 #define ANT_CFG_PAGE_SIZE "atom_page_size"
 #define ANT_CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
 #define ANT_CFG_KEEP_EVENTS "keep_events"
+#define ANT_CFG_LANG "lang"                   /* ja (default) or en: index.html, Atom summaries */
 int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err);
 /* A malloc'd copy of the value, or NULL when unset. */
 char *ant_store_config_get(ant_store *s, const char *key);

@@ -34,22 +34,75 @@
 /* How an update was detected: the marker letters of classic antennas
  * (w3m-antenna and Tamatebako wrote T for time, S for size). */
 static const struct {
-	const char *by, *mark, *legend;
+	const char *by, *mark;
 } detect_tab[] = {
-	{ "header", "H", "HTTP Last-Modified header" },
-	{ "text",   "T", "the page's text changed" },
-	{ "size",   "S", "the page's size changed" },
-	{ "lirs",   "L", "relayed from another antenna's LIRS file" },
-	{ "feed",   "F", "the page's RSS or Atom feed has a newer entry" },
-	{ "atom",   "A", "relayed from an Atom feed's archives (RFC 5005)" },
+	{ "header", "H" }, { "text", "T" }, { "size", "S" },
+	{ "lirs", "L" }, { "feed", "F" }, { "atom", "A" },
 };
 #define NDETECT (sizeof detect_tab / sizeof detect_tab[0])
+
+/*
+ * Every word of index.html around the titles, one table per language
+ * data, not branches.  Japanese is the default
+ * (antenna init --lang); every one goes through the one HTML escaper.
+ */
+struct pub_words {
+	const char *lang;              /* <html lang> and antenna init --lang */
+	const char *updated;           /* before the publish time */
+	const char *page_one, *pages;  /* "1 page", "N pages": the count is put
+					  where the first "%" of pages is */
+	const char *nnew;              /* "N new": likewise */
+	const char *just_now, *min_ago, *h_ago, *d_ago;   /* after the count */
+	const char *badge;
+	const char *ungrouped;         /* the heading of the pages of no group */
+	const char *contents;          /* the table of contents' label */
+	const char *legend[NDETECT];   /* in detect_tab's order */
+	const char *times;             /* the footer's note on times */
+	const char *no_update, *not_checked, *no_pages;
+};
+
+static const struct pub_words words_tab[] = {
+	{ "ja", "更新時刻", "1 ページ", "% ページ", "新着 %",
+	  "たった今", "分前", "時間前", "日前", "新着", "グループなし", "目次",
+	  { "HTTP の Last-Modified ヘッダ", "ページの本文が変わった", "ページの大きさが変わった",
+	    "他のアンテナの LIRS ファイルから中継", "ページの RSS/Atom フィードに新しい項目",
+	    "Atom フィードのアーカイブ (RFC 5005) から中継" },
+	  "時刻は更新の時刻か、それに気づいた時刻です。",
+	  "[更新時刻不明]", "[未確認]",
+	  "まだページを登録していません:" },
+	{ "en", "Updated", "1 page", "% pages", "% new",
+	  "just now", " min ago", " h ago", " d ago", "new", "Ungrouped", "Contents",
+	  { "HTTP Last-Modified header", "the page's text changed", "the page's size changed",
+	    "relayed from another antenna's LIRS file",
+	    "the page's RSS or Atom feed has a newer entry",
+	    "relayed from an Atom feed's archives (RFC 5005)" },
+	  "Times are when the update happened or was noticed.",
+	  "[no update known]", "[not checked yet]",
+	  "No pages are watched yet:" },
+};
+
+static const struct pub_words *words_of(const char *lang)
+{
+	for (size_t i = 0; lang && i < sizeof words_tab / sizeof words_tab[0]; i++)
+		if (strcmp(lang, words_tab[i].lang) == 0)
+			return &words_tab[i];
+	return &words_tab[0];
+}
+
+int ant_pub_lang_known(const char *lang)
+{
+	for (size_t i = 0; lang && i < sizeof words_tab / sizeof words_tab[0]; i++)
+		if (strcmp(lang, words_tab[i].lang) == 0)
+			return 1;
+	return 0;
+}
 
 void ant_pub_site_defaults(ant_pub_site *s)
 {
 	memset(s, 0, sizeof *s);
 	s->display_tz = PUB_JST;
 	s->visited_query = 1;
+	s->lang = PUB_LANG_DEFAULT;
 }
 
 /* t shown in zone tz (seconds east of UTC); -1 when t + tz overflows or
@@ -123,20 +176,21 @@ static void count_of(char *buf, size_t len, long long n, const char *unit)
 	copy_out(buf, len, p, (size_t)(b + 24 + u - p));
 }
 
-void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t)
+void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t, const char *lang)
 {
+	const struct pub_words *w = words_of(lang);
 	int64_t d = now - t;
 
 	if (t == 0)
 		copy_out(buf, len, "", 0);
 	else if (d < 60)   /* also a time in the future: clocks differ */
-		copy_out(buf, len, "just now", 8);
+		copy_out(buf, len, w->just_now, strlen(w->just_now));
 	else if (d < 3600)
-		count_of(buf, len, (long long)(d / 60), " min ago");
+		count_of(buf, len, (long long)(d / 60), w->min_ago);
 	else if (d < 86400)
-		count_of(buf, len, (long long)(d / 3600), " h ago");
+		count_of(buf, len, (long long)(d / 3600), w->h_ago);
 	else
-		count_of(buf, len, (long long)(d / 86400), " d ago");
+		count_of(buf, len, (long long)(d / 86400), w->d_ago);
 }
 
 int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz)
@@ -270,7 +324,25 @@ typedef struct html_ctx {
 	int64_t now;
 	lb_buf url;      /* scratch for the ?MMDDHHMM link */
 	char off[8];   /* tz_offset() of the display zone, "" until needed */
+	const struct pub_words *w;   /* the site's language */
 } html_ctx;
+
+/* A count into a word with a "%" (words_tab's pages, nnew): the text before
+ * it, the count, the text after it, escaped; b is scratch. */
+static void put_count(FILE *fp, lb_buf *b, const char *word, size_t n)
+{
+	const char *pct = strchr(word, '%');
+
+	if (!pct) {
+		ant_html_fputs(fp, word);
+		return;
+	}
+	lb_buf_reset(b);
+	if (lb_buf_add(b, word, (size_t)(pct - word)) < 0 || lb_buf_addf(b, "%zu", n) < 0 ||
+	    lb_buf_adds(b, pct + 1) < 0)
+		return;
+	ant_html_fputs(fp, b->data);
+}
 
 /* "+09:00"; time zones are within a day of UTC (LIRS 2.1 §3.3 allows
  * -12 h..+14 h), anything else is shown modulo a day. */
@@ -355,26 +427,34 @@ static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
 	return fputs("</a>", h->fp) < 0 ? -1 : 0;
 }
 
+/* "new": the update was found since the previous publish, not "happened"
+ * after it: from cron, a check on a later run finds an update too late. */
+static int is_new(const ant_pub_site *s, const ant_pub_page *p)
+{
+	if (in_tail(p) || !s->prev_publish)
+		return 0;
+	return p->found ? p->found > 0 : p->last_modified > s->prev_publish;
+}
+
 static int put_page(html_ctx *h, const ant_pub_page *p)
 {
 	int tail = in_tail(p);
-	int isnew = !tail && h->site->prev_publish &&
-		    p->last_modified > h->site->prev_publish;
+	int isnew = is_new(h->site, p);
 	int d = detect_index(p->detected_by);
-	char ago[32];
+	char ago[48];
 
 	fputs("<li", h->fp);
 	fputs(tail ? " class=\"err\"" : isnew ? " class=\"new\"" : "", h->fp);
 	fputs("><span class=\"when\">", h->fp);
 	put_time(h, tail ? 0 : p->last_modified);
 	if (!tail) {
-		ant_pub_format_ago(ago, sizeof ago, h->now, p->last_modified);
+		ant_pub_format_ago(ago, sizeof ago, h->now, p->last_modified, h->w->lang);
 		fputs(" <span class=\"ago\">", h->fp);
-		fputs(ago, h->fp);
+		ant_html_fputs(h->fp, ago);
 		fputs("</span>", h->fp);
 		if (d >= 0) {
 			fputs(" <abbr class=\"by\" title=\"", h->fp);
-			fputs(detect_tab[d].legend, h->fp);
+			ant_html_fputs(h->fp, h->w->legend[d]);
 			fputs("\">", h->fp);
 			fputs(detect_tab[d].mark, h->fp);
 			fputs("</abbr>", h->fp);
@@ -388,8 +468,11 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		ant_html_fputs(h->fp, p->author);
 		fputs("</span>", h->fp);
 	}
-	if (isnew)
-		fputs(" <span class=\"badge\">new</span>", h->fp);
+	if (isnew) {
+		fputs(" <span class=\"badge\">", h->fp);
+		ant_html_fputs(h->fp, h->w->badge);
+		fputs("</span>", h->fp);
+	}
 	if (!tail && p->excerpt && *p->excerpt) {   /* what the update added */
 		fputs(" <span class=\"ex\">", h->fp);
 		ant_html_fputs(h->fp, p->excerpt);
@@ -405,8 +488,9 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		fputs(bracketed ? "" : "]", h->fp);
 		fputs("</span>", h->fp);
 	} else if (p->last_modified == 0) {
-		fputs(p->last_detected ? " <span class=\"error\">[no update known]</span>"
-		      : " <span class=\"error\">[not checked yet]</span>", h->fp);
+		fputs(" <span class=\"error\">", h->fp);
+		ant_html_fputs(h->fp, p->last_detected ? h->w->no_update : h->w->not_checked);
+		fputs("</span>", h->fp);
 	}
 	return fputs("</span></li>\n", h->fp) < 0 ? -1 : 0;
 }
@@ -417,7 +501,9 @@ static void put_head(html_ctx *h, size_t n, size_t nnew)
 	const char *title = str_or(s->title, "Antenna");
 	char tzb[12], shown[16];
 
-	fputs("<!DOCTYPE html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\">\n"
+	fputs("<!DOCTYPE html>\n<html lang=\"", h->fp);
+	ant_html_fputs(h->fp, h->w->lang);
+	fputs("\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"lirs-antenna " LIRS_VERSION "\">\n<title>",
 	      h->fp);
@@ -430,24 +516,37 @@ static void put_head(html_ctx *h, size_t n, size_t nnew)
 	fputs("</style>\n</head>\n<body>\n<header>\n<h1>", h->fp);
 	ant_html_fputs(h->fp, title);
 	ant_pub_format_time(shown, sizeof shown, h->now, s->display_tz);
-	fprintf(h->fp, "</h1>\n<p class=\"meta\">Updated %s %s · %zu pages",
-		shown, tz_name(s->display_tz, tzb), n);
-	if (s->prev_publish)
-		fprintf(h->fp, " · %zu new", nnew);
+	fputs("</h1>\n<p class=\"meta\">", h->fp);
+	ant_html_fputs(h->fp, h->w->updated);
+	fprintf(h->fp, " %s %s · ", shown, tz_name(s->display_tz, tzb));
+	put_count(h->fp, &h->url, n == 1 ? h->w->page_one : h->w->pages, n);
+	if (s->prev_publish) {
+		fputs(" · ", h->fp);
+		put_count(h->fp, &h->url, h->w->nnew, nnew);
+	}
 	fputs("</p>\n</header>\n", h->fp);
 }
 
-/* Table of contents: one link per group, in page order. */
+/* Table of contents: one link per group, in page order; the pages of no
+ * group (first) under their own heading. */
 static void put_nav(html_ctx *h, const ant_pub_page **v, size_t n)
 {
 	size_t i, g = 0;
 
-	fputs("<nav><ul>\n", h->fp);
+	fputs("<nav aria-label=\"", h->fp);
+	ant_html_fputs(h->fp, h->w->contents);
+	fputs("\"><ul>\n", h->fp);
 	for (i = 0; i < n; i++) {
 		const char *grp = str_or(v[i]->group, "");
 
-		if (!*grp || (i && strcmp(grp, str_or(v[i - 1]->group, "")) == 0))
+		if (i && strcmp(grp, str_or(v[i - 1]->group, "")) == 0)
 			continue;
+		if (!*grp) {
+			fputs("<li><a href=\"#g0\">", h->fp);
+			ant_html_fputs(h->fp, h->w->ungrouped);
+			fputs("</a></li>\n", h->fp);
+			continue;
+		}
 		fprintf(h->fp, "<li><a href=\"#g%zu\">", ++g);
 		ant_html_fputs(h->fp, grp);
 		fputs("</a></li>\n", h->fp);
@@ -460,11 +559,16 @@ static void put_foot(html_ctx *h)
 	size_t i;
 
 	fputs("<footer>\n<dl>\n", h->fp);
-	for (i = 0; i < NDETECT; i++)
-		fprintf(h->fp, "<dt><abbr class=\"by\">%s</abbr></dt><dd>%s</dd>\n",
-			detect_tab[i].mark, detect_tab[i].legend);
-	fputs("</dl>\n<p>Times are when the update happened or was noticed. "
-	      "<a href=\"lirs.gz\">LIRS</a> · <a href=\"index.atom\">Atom</a>", h->fp);
+	for (i = 0; i < NDETECT; i++) {
+		fputs("<dt><abbr class=\"by\">", h->fp);
+		fputs(detect_tab[i].mark, h->fp);
+		fputs("</abbr></dt><dd>", h->fp);
+		ant_html_fputs(h->fp, h->w->legend[i]);
+		fputs("</dd>\n", h->fp);
+	}
+	fputs("</dl>\n<p>", h->fp);
+	ant_html_fputs(h->fp, h->w->times);
+	fputs(" <a href=\"lirs.gz\">LIRS</a> · <a href=\"index.atom\">Atom</a>", h->fp);
 	if (h->site->author && *h->site->author) {
 		fputs(" · ", h->fp);
 		ant_html_fputs(h->fp, h->site->author);
@@ -478,8 +582,7 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n)
 	int grouped = n && *str_or(v[n - 1]->group, "");  /* "" sorts first */
 
 	for (i = 0; i < n; i++)
-		nnew += !in_tail(v[i]) && h->site->prev_publish &&
-			v[i]->last_modified > h->site->prev_publish;
+		nnew += is_new(h->site, v[i]);
 	put_head(h, n, nnew);
 	if (grouped)
 		put_nav(h, v, n);
@@ -494,6 +597,10 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n)
 			fprintf(h->fp, "<section id=\"g%zu\">\n<h2>", ++g);
 			ant_html_fputs(h->fp, grp);
 			fputs("</h2>\n<ol>\n", h->fp);
+		} else if (first && grouped) {   /* the pages of no group, before the groups */
+			fputs("<section id=\"g0\">\n<h2>", h->fp);
+			ant_html_fputs(h->fp, h->w->ungrouped);
+			fputs("</h2>\n<ol>\n", h->fp);
 		} else if (first) {
 			fputs("<section>\n<ol>\n", h->fp);
 		}
@@ -502,8 +609,11 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n)
 	}
 	if (n)
 		fputs("</ol>\n</section>\n", h->fp);
-	else
-		fputs("<p>No pages are watched yet: <code>antenna add URL</code>.</p>\n", h->fp);
+	else {
+		fputs("<p>", h->fp);
+		ant_html_fputs(h->fp, h->w->no_pages);
+		fputs(" <code>antenna add URL</code></p>\n", h->fp);
+	}
 	fputs("</main>\n", h->fp);
 	put_foot(h);
 	return fputs("</body>\n</html>\n", h->fp) < 0 ? -1 : 0;
@@ -557,7 +667,8 @@ static int close_out(lb_afile *f, int ok, const char *path, lb_error *err)
 int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
 		 size_t n, lb_error *err)
 {
-	html_ctx h = { NULL, site, site->now ? site->now : (int64_t)time(NULL), LB_BUF_INIT, "" };
+	html_ctx h = { NULL, site, site->now ? site->now : (int64_t)time(NULL), LB_BUF_INIT, "",
+		       words_of(site->lang) };
 	const ant_pub_page **v;
 	char *path = NULL;
 	lb_afile f;

@@ -6,8 +6,11 @@
  *   DIR/index.atom, archive/N.atom,
  *   DIR/current.atom                      atom.h over the update events
  *                                         that 'update' recorded (evstore)
- * The time of each publish is kept (config "last_publish") so index.html
- * marks the updates that came after the previous one.
+ * The time of each publish is kept (config "last_publish"), and the seq
+ * of the newest update event then ("last_publish_seq"), so index.html
+ * marks new the updates *found* since the previous publish: the events
+ * added after it (an update that happened before the
+ * previous publish but was found after it is new too).
  *
  * index.html and lirs.gz need only the pages, so a second thread loads
  * them (on a connection of its own) and writes them while this one writes
@@ -31,16 +34,24 @@
 #include <sys/stat.h>
 
 #include "lb_afile.h"
+#include "lb_buf.h"
 #include "atom.h"
 #include "atom_evstore.h"
 #include "lirs.h"
 
 struct site_cfg {
-	char *title, *base, *author;
+	char *title, *base, *author, *lang;
 	ant_pub_site site;
 	ant_pub_lirs_counts counts;
 	int64_t page_size;
 	int64_t keep_events;     /* EVSTORE_KEEP_ALL or >= 0 */
+	int64_t seq_now;         /* the newest event's seq before this publish */
+};
+
+/* An update found since the previous publish: an event added after it. */
+struct found {
+	char *url;
+	int64_t lm;
 };
 
 int64_t ant_keep_events(ant_store *s)
@@ -71,7 +82,10 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->title = ant_store_config_get(s, ANT_CFG_TITLE);
 	c->base = ant_store_config_get(s, ANT_CFG_BASE);
 	c->author = ant_store_config_get(s, ANT_CFG_AUTHOR);
+	c->lang = ant_store_config_get(s, ANT_CFG_LANG);
 	ant_pub_site_defaults(&c->site);
+	if (c->lang && ant_pub_lang_known(c->lang))
+		c->site.lang = c->lang;
 	c->site.title = c->title ? c->title : "antenna";
 	c->site.base = c->base ? c->base : "http://localhost/";
 	c->site.author = c->author ? c->author : "";
@@ -85,6 +99,7 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->site.lirs_counts = &c->counts;
 	c->page_size = ant_store_config_int(s, ANT_CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
 	c->keep_events = ant_keep_events(s);
+	c->seq_now = 0;
 }
 
 static void cfg_free(struct site_cfg *c)
@@ -92,6 +107,76 @@ static void cfg_free(struct site_cfg *c)
 	free(c->title);
 	free(c->base);
 	free(c->author);
+	free(c->lang);
+}
+
+static int cmp_found(const void *pa, const void *pb)
+{
+	const struct found *a = pa, *b = pb;
+	int c = strcmp(a->url, b->url);
+
+	return c ? c : (a->lm > b->lm) - (a->lm < b->lm);
+}
+
+struct found_set {
+	struct found *v;
+	size_t n, cap;
+	int known;               /* 0: no seq of a previous publish (older database) */
+};
+
+static int add_found(void *ctx, const atom_ev_event *e)
+{
+	struct found_set *f = ctx;
+	struct found *nv;
+
+	if (!(nv = lb_grow(f->v, &f->cap, f->n + 1, sizeof *nv, 64)))
+		return LB_ENOMEM;
+	f->v = nv;
+	if (!(f->v[f->n].url = strdup(e->url ? e->url : "")))
+		return LB_ENOMEM;
+	f->v[f->n++].lm = e->last_modified;
+	return 0;
+}
+
+static void found_free(struct found_set *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->v[i].url);
+	free(f->v);
+}
+
+/*
+ * The updates found since the previous publish: the events whose seq is
+ * greater than the newest one then (read before the Atom writer, whose
+ * retention may prune them); c->seq_now, the newest now, is kept for
+ * the next publish.
+ */
+static int load_found(ant_store *s, struct site_cfg *c, struct found_set *f, lb_error *err)
+{
+	int64_t prev = ant_store_config_int(s, ANT_CFG_LAST_PUBLISH_SEQ, -1);
+	atom_evstore *ev = NULL;
+	int rc;
+
+	if ((rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0 &&
+	    (rc = atom_evstore_max_seq(ev, &c->seq_now, err)) == 0 && prev >= 0) {
+		f->known = 1;
+		rc = atom_evstore_each_event(ev, prev + 1, -1, add_found, f, err);
+		if (rc > 0 || rc == LB_ENOMEM)
+			rc = lb_err_code(err, LB_ENOMEM);
+		if (rc == 0)
+			qsort(f->v, f->n, sizeof *f->v, cmp_found);
+	}
+	atom_evstore_close(ev);
+	return rc;
+}
+
+static int was_found(const struct found_set *f, const ant_store_page *p)
+{
+	struct found k = { p->url, p->st.last_modified };
+
+	if (!f->known)
+		return 0;
+	return bsearch(&k, f->v, f->n, sizeof *f->v, cmp_found) ? 1 : -1;
 }
 
 static void to_pub(ant_pub_page *v, const ant_store_page *p, int64_t tz)
@@ -164,6 +249,7 @@ struct side {
 	struct site_cfg *c;
 	ant_store_page *p;
 	ant_pub_page *v;
+	struct found_set found;
 	atom_ev_event *cur;
 	size_t n, ncur;
 	pthread_mutex_t mu;
@@ -212,8 +298,10 @@ static int load_pages(struct side *w)
 		rc = lb_err_code(&w->err, LB_ENOMEM);
 		goto out;
 	}
-	for (size_t i = 0; i < w->n; i++)
+	for (size_t i = 0; i < w->n; i++) {
 		to_pub(&w->v[i], &w->p[i], w->c->site.display_tz);
+		w->v[i].found = was_found(&w->found, &w->p[i]);
+	}
 	w->ncur = fresh_events(w->cur, w->v, w->n, &w->c->site);
 	rc = 0;
 out:
@@ -243,7 +331,7 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 	atom_evstore *ev = NULL;
 	atom_cfg ac = { .base = c->site.base, .title = c->site.title,
 			.author = *c->site.author ? c->site.author : NULL,
-			.page_size = c->page_size, .now = c->site.now };
+			.page_size = c->page_size, .now = c->site.now, .lang = c->site.lang };
 	atom_stats stats;
 	char path[4096];
 	struct stat sb;
@@ -282,6 +370,8 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		rc = lb_err_sys(err, "cannot create '%s'", dir);
 		goto out;
 	}
+	if ((rc = load_found(s, &c, &w.found, err)) < 0)
+		goto out;
 	threaded = pthread_create(&th, NULL, write_side, &w) == 0;
 	if (!threaded)
 		write_side(&w);
@@ -294,9 +384,15 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		rc = lb_err(err, w.rc, "%s", w.err.msg);
 	else if (arc < 0)
 		rc = lb_err(err, arc, "%s", aerr.msg);
-	else
-		rc = ant_store_config_set_int(s, ANT_CFG_LAST_PUBLISH, o->now, err);
+	else if ((rc = ant_store_begin(s, err)) == 0) {
+		if ((rc = ant_store_config_set_int(s, ANT_CFG_LAST_PUBLISH, o->now, err)) == 0 &&
+		    (rc = ant_store_config_set_int(s, ANT_CFG_LAST_PUBLISH_SEQ, c.seq_now, err)) == 0)
+			rc = ant_store_commit(s, err);
+		if (rc < 0)
+			ant_store_rollback(s);
+	}
 out:
+	found_free(&w.found);
 	free(w.cur);
 	free(w.v);
 	ant_store_pages_free(w.p, w.n);

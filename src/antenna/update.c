@@ -1267,6 +1267,13 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 
 	if (rc < 0 && u.in_tx)
 		ant_store_rollback(u.s);
+	/* what is due next, for a summary that says why nothing was checked */
+	u.st.pages = (unsigned)u.npages;
+	for (size_t i = 0; i < u.npages; i++) {
+		int64_t t = u.pages[i].st.next_check > u.now ? u.pages[i].st.next_check : u.now;
+		if (!u.st.next_due || t < u.st.next_due)
+			u.st.next_due = t;
+	}
 	if (stats)
 		*stats = u.st;
 	ant_store_pages_free(u.pages, u.npages);

@@ -361,6 +361,7 @@ typedef struct feedctx {
 	char *host;        /* lowercased, for tag: URIs and the default author */
 	char *tag;         /* "tag:host,YYYY-MM-DD:" (RFC 4151) */
 	const char *title, *author;
+	const struct sum_words *words;   /* the summaries' language, of the document */
 	xw w;              /* the document being written */
 	lb_buf tmp, iri, key;
 	size_t entries;    /* written into the current document */
@@ -523,10 +524,32 @@ static void tz_text(char *buf, size_t len, int64_t off)
 			 (long long)(a % 3600 / 60));
 }
 
+/* The words of a summary with no excerpt, one table per language: the
+ * language is data (atom_cfg.lang; an archive's is sealed with it). */
+struct sum_words {
+	const char *lang;
+	const char *detected, *zone, *sep, *bytes, *unknown, *source;
+};
+static const struct sum_words sum_tab[] = {
+	{ "", "Detected ", "; site time zone ", "; ", " bytes", "size unknown", "; source " },
+	{ "ja", "検出 ", "、サイトの時間帯 ", "、",
+	  " バイト", "サイズ不明", "、取得元 " },
+};
+
+/* The table of lang: "ja", else English (NULL, "", "en"). */
+static const struct sum_words *sum_words_of(const char *lang)
+{
+	for (size_t i = 1; lang && i < sizeof sum_tab / sizeof sum_tab[0]; i++)
+		if (strcmp(lang, sum_tab[i].lang) == 0)
+			return &sum_tab[i];
+	return &sum_tab[0];
+}
+
 /* The summary: the change excerpt when there is one, else when it was
- * detected, the site's time zone, size, source. */
+ * detected, the site's time zone, size, source, in the document's language. */
 static int add_summary(feedctx *f, const atom_ev_event *e)
 {
+	const struct sum_words *w = f->words ? f->words : &sum_tab[0];
 	char when[32];
 
 	if (e->excerpt && *e->excerpt) {   /* what the update added (change excerpt) */
@@ -540,11 +563,11 @@ static int add_summary(feedctx *f, const atom_ev_event *e)
 		f->tz_set = 1;
 	}
 	lb_buf_reset(&f->tmp);
-	if (lb_buf_adds(&f->tmp, "Detected ") || lb_buf_adds(&f->tmp, when) ||
-	    lb_buf_adds(&f->tmp, "; site time zone ") || lb_buf_adds(&f->tmp, f->tz) || lb_buf_adds(&f->tmp, "; ") ||
-	    (e->content_length > 0 ? lb_buf_addf(&f->tmp, "%lld bytes", (long long)e->content_length)
-				   : lb_buf_adds(&f->tmp, "size unknown")) ||
-	    (*e->source_url ? lb_buf_addf(&f->tmp, "; source %s", e->source_url) : 0))
+	if (lb_buf_adds(&f->tmp, w->detected) || lb_buf_adds(&f->tmp, when) ||
+	    lb_buf_adds(&f->tmp, w->zone) || lb_buf_adds(&f->tmp, f->tz) || lb_buf_adds(&f->tmp, w->sep) ||
+	    (e->content_length > 0 ? lb_buf_addf(&f->tmp, "%lld%s", (long long)e->content_length, w->bytes)
+				   : lb_buf_adds(&f->tmp, w->unknown)) ||
+	    (*e->source_url ? lb_buf_adds(&f->tmp, w->source) || lb_buf_adds(&f->tmp, e->source_url) : 0))
 		return oom(f);
 	xw_elem(&f->w, "    ", "summary", f->tmp.data);
 	return 0;
@@ -630,8 +653,10 @@ static int write_archive(feedctx *f, atom_evstore *st, const atom_ev_archive *a)
 	snprintf(rel, sizeof rel, "archive/%lld.atom", (long long)a->n);
 	if (doc_begin(f, rel) != 0)
 		return failed(f);
+	f->words = sum_words_of(a->lang);   /* as sealed, not as configured now */
 	ok = doc_head(f, "events", a->title, a->author, links, k, "<fh:archive/>", max) == 0 &&
 	     atom_evstore_each_event(st, a->first_seq, a->last_seq, add_event_cb, f, f->err) == 0;
+	f->words = sum_words_of(f->cfg->lang);
 	return doc_end(f, ok, f->batch_sync);
 }
 
@@ -658,9 +683,11 @@ static int collect_archive(void *ctx, const atom_ev_archive *a)
 	l->v[l->n] = *a;
 	l->v[l->n].title = strdup(a->title);
 	l->v[l->n].author = strdup(a->author);
-	if (!l->v[l->n].title || !l->v[l->n].author) {
+	l->v[l->n].lang = strdup(a->lang ? a->lang : "");
+	if (!l->v[l->n].title || !l->v[l->n].author || !l->v[l->n].lang) {
 		free((char *)l->v[l->n].title);
 		free((char *)l->v[l->n].author);
+		free((char *)l->v[l->n].lang);
 		return LB_ENOMEM;
 	}
 	l->n++;
@@ -674,6 +701,7 @@ static void alist_clear(alist *l)
 	for (i = 0; i < l->n; i++) {
 		free((char *)l->v[i].title);
 		free((char *)l->v[i].author);
+		free((char *)l->v[i].lang);
 	}
 	l->n = 0;
 	l->seen = 0;
@@ -934,6 +962,7 @@ static int record(feedctx *f, atom_evstore *st, const newsrc *ev, atom_stats *st
 	today[10] = '\0';
 	if ((rc = atom_evstore_begin(st, f->err)) != 0)
 		return rc;
+	atom_evstore_set_lang(st, f->cfg->lang);   /* sealed with the new archives */
 	if ((rc = fixed_meta(f, st, "atom_base", f->base, "base", &base)) != 0 ||
 	    (rc = fixed_meta(f, st, "atom_page_size", ps, "page size", &size)) != 0 ||
 	    (rc = fixed_meta(f, st, "atom_tag_date", today, NULL, &date)) != 0 ||
@@ -1012,6 +1041,7 @@ static int publish(atom_evstore *st, const char *dir, const atom_cfg *cfg, const
 	}
 	f.title = c.title ? c.title : title.data;
 	f.author = c.author && *c.author ? c.author : f.host;
+	f.words = sum_words_of(c.lang);
 	if ((rc = record(&f, st, ev, stats)) == 0)
 		rc = write_all(&f, st, cur, stats);
 out:

@@ -86,6 +86,10 @@ typedef struct atom_cfg {
 	const char *author;    /* feed-level author; NULL = the base's host */
 	int64_t page_size;     /* 0 = ATOM_DEFAULT_PAGE_SIZE */
 	int64_t now;           /* Unix time: updated of empty feeds, tag date */
+	const char *lang;      /* the summaries' language: NULL, "" or "en" English
+	                          (`lirs atom`), "ja" Japanese (the antenna's
+	                          default); sealed with each archive, whose file
+	                          keeps it when written again (atom_evstore.h) */
 } atom_cfg;
 
 typedef struct atom_stats {

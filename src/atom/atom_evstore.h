@@ -24,7 +24,7 @@
 
 typedef struct sqlite3 sqlite3;
 
-#define EVSTORE_SCHEMA 2
+#define EVSTORE_SCHEMA 3
 /* How long a run waits for another run's lock before it gives up. */
 #define EVSTORE_DEFAULT_BUSY_MS 5000
 
@@ -46,6 +46,8 @@ typedef struct atom_ev_archive {
 	int64_t n;                /* 1 = the oldest */
 	int64_t first_seq, last_seq;
 	const char *title, *author; /* the feed's, as when it was sealed */
+	const char *lang;         /* its summaries' language, as when it was sealed:
+				     "" English, "ja" Japanese (atom_cfg.lang) */
 	int next_linked;          /* the file on disk has its next-archive link */
 	int written;              /* the file on disk is complete */
 	int has_next;             /* archive n + 1 exists */
@@ -99,6 +101,10 @@ int atom_evstore_put(atom_evstore *st, const atom_ev_event *e, lb_error *err);
 int atom_evstore_add_run(atom_evstore *st, const atom_ev_event *ev, size_t n, size_t *added,
 		    lb_error *err);
 
+/* The language sealed with the archives sealed from now on ("en", NULL or
+ * "" English, stored as ""; "ja"): an archive's summaries stay in the
+ * language it was sealed with when its file is written again. */
+void atom_evstore_set_lang(atom_evstore *st, const char *lang);
 /* Seals archives while page_size or more events follow the last one.
  * *sealed (may be NULL) counts the new archives. */
 int atom_evstore_seal(atom_evstore *st, int64_t page_size, const char *title, const char *author,
@@ -119,6 +125,11 @@ int atom_evstore_archive_done(atom_evstore *st, int64_t n, int next_linked, lb_e
  * newest (highest seq) first.  Borrowed, valid during the call. */
 int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_seq, atom_ev_event_fn fn,
 		       void *ctx, lb_error *err);
+
+/* The seq of the newest event, 0 when there is none.  Seqs only grow: the
+ * events added after a reading of it are those with a greater seq (the
+ * antenna's "new" marks: what was found since the previous publish). */
+int atom_evstore_max_seq(atom_evstore *st, int64_t *seq, lb_error *err);
 
 /* ---- cursors for writers that stream (atom.c) ---- */
 

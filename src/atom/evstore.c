@@ -28,6 +28,7 @@ struct atom_evstore {
 	sqlite3_stmt *each;  /* atom_evstore_each_event(): one prepare per store */
 	int each_busy;       /* a walk is under way (a callback may start another) */
 	int64_t keep;        /* retention: events kept, EVSTORE_KEEP_ALL */
+	char lang[8];        /* sealed with new archives (atom_evstore_set_lang()) */
 	lb_buf key;
 };
 
@@ -51,6 +52,9 @@ static const char *const migrations[] = {
 	" WHERE written = 0 OR next_linked = 0;",
 	/* 2: change excerpts */
 	"ALTER TABLE ev_events ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';",
+	/* 3: the language of an archive's summaries, sealed with it (the antenna's
+	 * page language); '' is English, that of every archive sealed before */
+	"ALTER TABLE ev_archives ADD COLUMN lang TEXT NOT NULL DEFAULT '';",
 };
 
 static int fail(atom_evstore *st, lb_error *err, int rc, const char *what)
@@ -475,7 +479,7 @@ int atom_evstore_seal(atom_evstore *st, int64_t page_size, const char *title, co
 				-1, &walk, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(st->db, "INSERT INTO ev_archives(n, first_seq, last_seq,"
-					" title, author) VALUES(?,?,?,?,?)", -1, &ins, NULL);
+					" title, author, lang) VALUES(?,?,?,?,?,?)", -1, &ins, NULL);
 	if (rc != SQLITE_OK) {
 		rc = fail(st, err, rc, "cannot prepare");
 		goto out;
@@ -483,6 +487,7 @@ int atom_evstore_seal(atom_evstore *st, int64_t page_size, const char *title, co
 	sqlite3_bind_int64(walk, 1, after);
 	sqlite3_bind_text(ins, 4, nz(title), -1, SQLITE_STATIC);
 	sqlite3_bind_text(ins, 5, nz(author), -1, SQLITE_STATIC);
+	sqlite3_bind_text(ins, 6, st->lang, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(walk)) == SQLITE_ROW) {
 		int64_t seq = sqlite3_column_int64(walk, 0);
 
@@ -516,7 +521,7 @@ out:
 }
 
 /* The columns archive_walk() reads, in its order. */
-#define ARCHIVE_COLS "n, first_seq, last_seq, title, author, next_linked, written"
+#define ARCHIVE_COLS "n, first_seq, last_seq, title, author, next_linked, written, lang"
 
 /* Calls FN for each archive SQL selects (the columns of ARCHIVE_COLS;
  * its parameters, when it has them, ?1 = BELOW and ?2 = LIMIT), stopping
@@ -546,6 +551,7 @@ static int archive_walk(atom_evstore *st, const char *sql, int64_t below, int64_
 		a.author = (const char *)sqlite3_column_text(s, 4);
 		a.next_linked = sqlite3_column_int(s, 5);
 		a.written = sqlite3_column_int(s, 6);
+		a.lang = (const char *)sqlite3_column_text(s, 7);
 		a.has_next = a.n < count;
 		r = fn(ctx, &a);
 	}
@@ -625,6 +631,11 @@ int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_se
 	if (r != 0)
 		return r;
 	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
+}
+
+int atom_evstore_max_seq(atom_evstore *st, int64_t *seq, lb_error *err)
+{
+	return query_int(st, "SELECT max(seq) FROM ev_events", 0, seq, 0, err);
 }
 
 /* ---- cursors for streaming writers (atom.c) ----------------------------- */
@@ -916,6 +927,11 @@ int atom_ev_run_max_lm(atom_ev_run *r, int64_t *max, int *any, lb_error *err)
 }
 
 /* ---- retention ---------------------------------------------------------- */
+
+void atom_evstore_set_lang(atom_evstore *st, const char *lang)
+{
+	snprintf(st->lang, sizeof st->lang, "%s", lang && strcmp(lang, "en") ? lang : "");
+}
 
 void atom_evstore_set_retention(atom_evstore *st, int64_t keep_events)
 {

@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 111
+plan 133
 tmpdir antenna-test
 start_server 300
 for x in "$HTTPGET" "$PY"; do
@@ -162,6 +162,10 @@ check "show says how it was detected" sh -c "$A -d '$D' show '$U/dyn.html' | gre
 # Not due: nothing is checked before its interval.
 $A -d "$D" update --now $((N3 + 10)) > "$T/out" 2>&1
 check "pages are not checked before they are due" grep -q "checked 0 pages" "$T/out"
+# ... and it says so: how many are due, when the next is (in the antenna's
+# time zone, and in how long), and that --force exists.
+check "nothing due: says 0 of 11 pages due, when the next is and how far, and --force" \
+	grep -Eq "^0 of 11 pages due; the next at [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} JST, in ([0-9]+ (s|min|h|d) ?)+ \(--force checks every page now\)$" "$T/out"
 
 # ---- LIRS source with bad records ------------------------------------------------
 LM=$((NOW - 600)); LD=$((NOW - 300))
@@ -258,6 +262,61 @@ is "... which strict EUC-JP refuses (iconv: exit 1, illegal input)" \
 is "... and no warning" "$(grep -c warning "$T/err")" 0
 $A -d "$D" init --charset latin1 2>/dev/null
 is "init --charset refuses other charsets" $? 2
+
+# ---- "new" marks what was found since the previous publish --------------------
+# The update happened (Last-Modified) before the previous publish but was
+# found after it: it is new on this publish.
+D=$T/new4.db
+$A -d "$D" init > /dev/null
+printf '<title>Late</title><p>one</p>\n' > "$WWW/late.html"
+touch -d @$((NOW - 86400)) "$WWW/late.html"
+$A -d "$D" add "$U/late.html" > /dev/null
+$A -d "$D" run "$T/pub4" > /dev/null 2>&1
+printf '<title>Late</title><p>two</p>\n' > "$WWW/late.html"
+touch -d @$(( $(date +%s) - 120 )) "$WWW/late.html"
+$A -d "$D" publish "$T/pub4" > /dev/null 2>&1
+sleep 1
+$A -d "$D" run --force "$T/pub4" > "$T/out" 2>&1
+check "the late-found update is counted as updated" grep -q "1 updated" "$T/out"
+is "an update found after the previous publish is marked new (row and badge)" \
+	"$(grep -c '<li class="new">' "$T/pub4/index.html"):$(grep -c 'class="badge"' "$T/pub4/index.html")" "1:1"
+$A -d "$D" publish "$T/pub4" > /dev/null 2>&1
+is "... and not on the publish after that" "$(grep -c 'class="badge"' "$T/pub4/index.html")" 0
+
+# ---- the page's language, and what init/list/check-db/--help say ---------------
+D=$T/lang.db
+$A -d "$D" init > "$T/out" 2>&1
+is "init of a new database says initialised" "$(cat "$T/out")" "initialised '$D'"
+$A -d "$D" init > "$T/out" 2>&1
+is "init again with nothing new says nothing changed" "$(cat "$T/out")" "'$D': nothing changed"
+$A -d "$D" init --title "Lang" --tz-offset 32400 > "$T/out" 2>&1
+is "init says what changed, only that" "$(cat "$T/out")" "title: 'antenna' -> 'Lang'"
+$A -d "$D" add "$U/late.html" > /dev/null
+$A -d "$D" add --lirs "$U/peer.lirs" > /dev/null
+$A -d "$D" add --atom "$U/feed.atom" > /dev/null
+$A -d "$D" run --timeout 2 "$T/publ" > /dev/null 2>&1
+check "index.html is Japanese by default" grep -q '<html lang="ja">' "$T/publ/index.html"
+check "... its header too" grep -q '<p class="meta">更新時刻 .* JST · 1 ページ</p>' "$T/publ/index.html"
+check "Atom summaries are Japanese by default" grep -q '<summary>検出 .*、サイトの時間帯 UTC+9、' "$T/publ/index.atom"
+$A -d "$D" init --lang en > "$T/out" 2>&1
+is "init --lang en on an existing database changes it" "$(cat "$T/out")" "lang: 'ja' -> 'en'"
+$A -d "$D" publish "$T/publ" > /dev/null 2>&1
+check "index.html in English after init --lang en" grep -q '<html lang="en">' "$T/publ/index.html"
+check "... 1 page, not 1 pages" grep -q '<p class="meta">Updated .* JST · 1 page · 0 new</p>' "$T/publ/index.html"
+check "the Atom summaries in English too (index.atom)" grep -q '<summary>Detected .*; site time zone UTC+9; ' "$T/publ/index.atom"
+$A -d "$D" init --lang fr > /dev/null 2> "$T/err"
+is "init --lang fr is refused (exit 2)" "$?:$(grep -c "'fr' is not ja or en" "$T/err")" "2:1"
+$A -d "$D" list > "$T/out"
+check "list names its time zone" grep -q '^[0-9-]* [0-9:]* JST  ' "$T/out"
+$A -d "$D" init --tz-offset 19800 > /dev/null
+$A -d "$D" list > "$T/out"
+check "list names another time zone" grep -q '^[0-9-]* [0-9:]* UTC+05:30  ' "$T/out"
+$A -d "$D" check-db > "$T/out" 2>&1
+check "check-db counts the sources by kind" grep -q '^sources  *2 .*sources: 1 LIRS, 1 Atom$' "$T/out"
+check "check-db does not call an Atom source a LIRS source" sh -c "! grep -q 'LIRS sources' '$T/out'"
+check "add --help: --atom takes an archived feed's index.atom" sh -c "$A add --help | tr -s ' \n' ' ' | grep -q 'archived Atom feed.s subscription document (RFC 5005; another antenna.s index.atom)'"
+check "add --help no longer says current.atom" sh -c "! $A add --help | grep -q current.atom"
+check "antenna --help mentions --atom" sh -c "$A --help | grep -q -- '--atom'"
 
 # ---- schema from a newer antenna ------------------------------------------------------
 cp "$D" "$T/new.db"

@@ -19,8 +19,8 @@ nok() { echo "not ok - $1"; }
 check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3"; echo "#   got '$1', want '$2'"; fi; }
 PY=/usr/bin/python3
 . "$TOP/tests/lib/tap.sh"
-# 76 checks, and 2 per merge case (at least 3: merge.sh checks that too).
-plan $((76 + 2 * $(ls -d "$D"/merge-cases/*/ | wc -l)))
+# 83 checks, and 2 per merge case (at least 3: merge.sh checks that too).
+plan $((83 + 2 * $(ls -d "$D"/merge-cases/*/ | wc -l)))
 
 . "$D/merge.sh"
 
@@ -143,6 +143,36 @@ if command -v xmllint > /dev/null; then
 else
 	nok "atom: well-formed: xmllint is not installed (make check installs it: mk/deps.sh --tools)"
 fi
+
+# The summaries' language: --lang ja, the antenna's default;
+# an archive keeps the language it was sealed with when it is written
+# again for its next-archive link (its entries never change).
+LS=$T/lang.db
+LO=$T/lang
+lat() { $L atom --state "$LS" --base "$BASE" --out "$LO" --page-size 2 "$@"; }
+gen 1 3 1700000000 1700001000 > "$T/lang1"
+lat --lang ja --now 1700002000 "$T/lang1" 2>/dev/null
+check "$?:$(grep -c '<summary>検出 2023-11-14T22:30:00Z、サイトの時間帯 UTC+9、' "$LO/archive/1.atom")" "0:2" \
+	"atom --lang ja: Japanese summaries in the archive sealed"
+gen 4 5 1700000000 1700001000 > "$T/lang2"
+cp "$LO/archive/1.atom" "$T/lang-a1.before"
+lat --lang en --now 1700002100 "$T/lang2" 2>/dev/null
+check "$?:$(grep -c 'rel="next-archive"' "$LO/archive/1.atom"):$(grep -c '<summary>検出 ' "$LO/archive/1.atom"):$(grep -c 'Detected' "$LO/archive/1.atom")" \
+	"0:1:2:0" "atom --lang en later: archive 1 gets its next-archive link, its entries stay Japanese"
+check "$(diff "$T/lang-a1.before" "$LO/archive/1.atom" | grep -c '^[<>]')" 1 \
+	"atom: ...the link is the only line added"
+check "$(grep -c '<summary>Detected ' "$LO/archive/2.atom"):$(grep -c '検出' "$LO/archive/2.atom")" "2:0" \
+	"atom --lang en: the archive sealed then is English"
+bad=0; for f in "$LO"/*.atom "$LO"/archive/*.atom; do xmllint --noout "$f" 2>/dev/null || bad=$((bad + 1)); done
+check "$bad:$(ls "$LO"/archive/*.atom | wc -l)" 0:2 "atom --lang: every document well-formed (xmllint)"
+if command -v jing > /dev/null; then
+	jing -c "$D/atom.rnc" "$LO"/*.atom "$LO"/archive/*.atom > "$T/jing" 2>&1
+	check "$?" 0 "jing: the Japanese and English documents valid against RFC 4287 Appendix B"
+else
+	nok "jing: jing is not installed (make check installs it: mk/deps.sh --tools)"
+fi
+$L atom --state "$LS" --base "$BASE" --out "$LO" --page-size 2 --lang fr "$T/lang2" 2> "$T/err"
+check "$?:$(grep -c "lang: 'fr' is not en or ja" "$T/err")" "2:1" "atom --lang fr is a usage error"
 
 # jing against the RFC 4287 RELAX NG schema
 if command -v jing > /dev/null; then

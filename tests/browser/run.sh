@@ -6,14 +6,17 @@
 # stays text (document.title unchanged, no element created), links are
 # right and only http(s) URLs are links.  make check installs chromium
 # (Makefile .testdeps reads the next line); without it the test fails.
-# test-needs: chromium:chromium
+# The page at 360 px (a small phone) with Japanese fonts: no horizontal
+# scrolling (a copy of the page with a script that measures it), and a
+# screenshot to look at (SHOT=DIR).
+# test-needs: chromium:chromium file:/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc:fonts-noto-cjk
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
 FIXTURE=$B/tools/pubfixture
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 . "$TOP/tests/lib/tap.sh"
-plan 18
+plan 24
 
 if [ ! -x "$CHROMIUM" ]; then
 	echo "not ok - browser test: $CHROMIUM is not installed (make check installs it: mk/deps.sh --tools)"
@@ -75,12 +78,42 @@ check "a javascript: URL is not a link" hasnt "href=\"javascript"
 check "it is shown as text" has "<span class=\"nolink\">Not a link</span>"
 check "the error line shows the error" has "[404 Not Found]"
 check "the group heading renders" has "<h2>Friends</h2>"
-check "updates since the previous publish are marked new" has "<span class=\"badge\">new</span>"
+check "updates since the previous publish are marked new (新着, Japanese by default)" has "<span class=\"badge\">新着</span>"
+check "the page is Japanese: lang=ja" has "<html lang=\"ja\">"
+check "the header is Japanese" has "更新時刻 05/06 21:00 JST · 8 ページ · 新着 "
+check "the legend is Japanese" has "<dd>ページの本文が変わった</dd>"
 
-# A phone-width screenshot renders (SHOT=DIR keeps phone.png and
-# desktop.png there, to look at).
-chrome --window-size=390,900 --screenshot="$tmp/phone.png" "file://$tmp/site/index.html" > /dev/null
-check "chromium renders a phone-width screenshot" test -s "$tmp/phone.png"
+# English (antenna init --lang en): the same page with English words.
+mkdir -p "$tmp/en"
+"$FIXTURE" "$tmp/en" "$NOW" en 2>> "$tmp/fixture.err"
+chrome --dump-dom "file://$tmp/en/index.html" > "$tmp/dom-en.html"
+check "English: lang=en, the badge says new" \
+	sh -c "grep -qF '<html lang=\"en\">' '$tmp/dom-en.html' && grep -qF '<span class=\"badge\">new</span>' '$tmp/dom-en.html'"
+
+# 360 px wide with a Japanese font: nothing wider than the frame.  Headless
+# chromium's window is at least 500 px wide, so the page is shown in a
+# 360 px iframe; a copy of it gets a script (the published page has none)
+# that posts the document's scroll width to the frame's parent, which puts
+# it into its title.
+check "a Japanese font is installed (fonts-noto-cjk)" \
+	test -e /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+sed 's|</body>|<script>parent.postMessage("w=" + document.documentElement.scrollWidth, "*");</script></body>|' \
+	"$tmp/site/index.html" > "$tmp/site/measure.html"
+frame() {  # frame PAGE: a harness showing PAGE 360 px wide
+	printf '<!DOCTYPE html><html><head><title>none</title></head><body style="margin:0">'
+	printf '<iframe src="%s" style="width:360px;height:1400px;border:0"></iframe>' "$1"
+	printf '<script>addEventListener("message", function (e) { document.title = e.data; });</script></body></html>\n'
+}
+frame measure.html > "$tmp/site/frame-measure.html"
+frame index.html > "$tmp/site/frame.html"
+chrome --virtual-time-budget=3000 --dump-dom "file://$tmp/site/frame-measure.html" > "$tmp/dom-360.html"
+w=$(sed -n 's|.*<title>w=\([0-9]*\)</title>.*|\1|p' "$tmp/dom-360.html")
+check "360 px wide: no horizontal scrolling (scroll width ${w:-unknown})" test -n "$w" -a "${w:-999}" -le 360
+
+# A 360 px screenshot renders (SHOT=DIR keeps phone.png and desktop.png
+# there, to look at).
+chrome --window-size=500,1400 --screenshot="$tmp/phone.png" "file://$tmp/site/frame.html" > /dev/null
+check "chromium renders a 360 px screenshot" test -s "$tmp/phone.png"
 if [ -n "${SHOT:-}" ]; then
 	chrome --window-size=1280,800 --screenshot="$tmp/desktop.png" "file://$tmp/site/index.html" > /dev/null
 	cp "$tmp/phone.png" "$tmp/desktop.png" "$SHOT"/ 2>/dev/null

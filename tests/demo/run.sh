@@ -10,7 +10,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
 . "$TOP/tests/lib/tap.sh"
-plan 19
+plan 21
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/demo-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -44,6 +44,9 @@ check "an update relayed by the peer LIRS file is marked L" \
 	sh -c "grep -F 'tanaka/blog.html' '$html' | grep -qF '>L</abbr>'"
 check "the 404 page is listed with its error" \
 	sh -c "grep -F 'gone.html' '$html' | grep -qF '[404 Not Found]'"
+check "the demo fills an Atom archive: archive/1.atom of 5 entries" \
+	sh -c "test \$(grep -c '<entry>' '$tmp/public/archive/1.atom') -eq 5"
+check "... and says so" grep -q "wrote $tmp/public/archive/1.atom (an Atom archive" "$tmp/out"
 check "groups have headings" sh -c "grep -qF '<h2>日記</h2>' '$html' && grep -qF '<h2>Friends</h2>' '$html'"
 
 "$B/lirs" cat "$tmp/public/lirs.gz" > "$tmp/lirs.jsonl" 2> "$tmp/lirs.err"

@@ -16,29 +16,29 @@ int main(int argc, char **argv)
 	int64_t now = argc > 2 ? strtoll(argv[2], NULL, 10) : (int64_t)time(NULL);
 	ant_pub_page p[] = {
 		{ "https://diary.example.jp/?date=20240506", "はてなの日記", "山田太郎", "",
-		  now - 180, now - 60, 32400, 4210, "text", "", NULL, NULL },
+		  now - 180, now - 60, 32400, 4210, "text", "", NULL, NULL, 0 },
 		{ "http://news.example.com/feed#latest", "Example News: what's new & noteworthy",
-		  "Example Corp.", "", now - 5 * 3600, now - 60, 0, 88000, "header", "", NULL, NULL },
+		  "Example Corp.", "", now - 5 * 3600, now - 60, 0, 88000, "header", "", NULL, NULL, 0 },
 		{ "http://evil.example/", "<script>document.title='pwned'</script>Evil page",
 		  "<img src=x onerror=\"document.title='pwned2'\">", "", now - 1200, now - 60,
-		  32400, 10, "size", "", NULL, NULL },
+		  32400, 10, "size", "", NULL, NULL, 0 },
 		{ "javascript:document.title='pwned3'", "Not a link", "", "", now - 2400, now - 60,
-		  32400, 10, "lirs", "http://relay.example/lirs.gz", NULL, NULL },
+		  32400, 10, "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0 },
 		{ "http://gone.example/old.html", "消えたページ", "", "", 0, 0, 32400, 0, "", "",
-		  "404 Not Found", NULL },
+		  "404 Not Found", NULL, 0 },
 		{ "https://blog.example.org/", "A very long English blog title that has to wrap "
 		  "nicely on a narrow phone screen without overflowing", "Jane Doe", "Friends",
-		  now - 2 * 86400, now - 60, -18000, 500, "lirs", "http://peer.example/lirs.gz", NULL, NULL },
+		  now - 2 * 86400, now - 60, -18000, 500, "lirs", "http://peer.example/lirs.gz", NULL, NULL, 0 },
 		{ "https://tanaka.example.jp/diary/", "田中の雑記帳", "田中", "Friends",
-		  now - 40 * 60, now - 60, 32400, 1200, "text", "", NULL, NULL },
+		  now - 40 * 60, now - 60, 32400, 1200, "text", "", NULL, NULL, 0 },
 		{ "https://slow.example.net/", "Slow server", "", "Friends", 0, 0, 32400, 0, "", "",
-		  "timeout after 30 s", NULL },
+		  "timeout after 30 s", NULL, 0 },
 	};
 	ant_pub_site s;
 	lb_error err = LB_ERROR_INIT;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: pubfixture DIR [NOW]\n");
+		fprintf(stderr, "usage: pubfixture DIR [NOW [LANG]]\n");
 		return 2;
 	}
 	ant_pub_site_defaults(&s);
@@ -47,6 +47,8 @@ int main(int argc, char **argv)
 	s.author = "fixture";
 	s.now = now;
 	s.prev_publish = now - 3600;
+	if (argc > 3)
+		s.lang = argv[3];   /* "en"; the default is Japanese */
 	if (ant_publish_html(argv[1], &s, p, sizeof p / sizeof p[0], &err) < 0) {
 		fprintf(stderr, "pubfixture: %s\n", lb_error_msg(&err));
 		return 1;

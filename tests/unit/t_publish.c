@@ -87,18 +87,27 @@ static void test_format(void)
 	ant_pub_format_time(b, sizeof b, 0, PUB_JST);
 	IS_STR(b, "--/-- --:--", "unknown time is --/-- --:--");
 
-	ant_pub_format_ago(b, sizeof b, T0, T0 - 30);
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 30, "en");
 	IS_STR(b, "just now", "ago: under a minute");
-	ant_pub_format_ago(b, sizeof b, T0, T0 - 180);
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 180, "en");
 	IS_STR(b, "3 min ago", "ago: minutes");
-	ant_pub_format_ago(b, sizeof b, T0, T0 - 5 * 3600 - 59);
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 5 * 3600 - 59, "en");
 	IS_STR(b, "5 h ago", "ago: hours");
-	ant_pub_format_ago(b, sizeof b, T0, T0 - 2 * 86400 - 7);
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 2 * 86400 - 7, "en");
 	IS_STR(b, "2 d ago", "ago: days");
-	ant_pub_format_ago(b, sizeof b, T0, T0 + 600);
+	ant_pub_format_ago(b, sizeof b, T0, T0 + 600, "en");
 	IS_STR(b, "just now", "ago: a time in the future is now");
-	ant_pub_format_ago(b, sizeof b, T0, 0);
+	ant_pub_format_ago(b, sizeof b, T0, 0, "en");
 	IS_STR(b, "", "ago: unknown is empty");
+	/* Japanese, the default */
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 30, NULL);
+	IS_STR(b, "たった今", "ago in Japanese (the default): under a minute");
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 180, "ja");
+	IS_STR(b, "3分前", "ago in Japanese: minutes");
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 5 * 3600 - 59, "ja");
+	IS_STR(b, "5時間前", "ago in Japanese: hours");
+	ant_pub_format_ago(b, sizeof b, T0, T0 - 2 * 86400 - 7, "ja");
+	IS_STR(b, "2日前", "ago in Japanese: days");
 
 	ant_pub_visited_url(&u, "http://a.example/x", T0, PUB_JST);
 	IS_STR(u.data, "http://a.example/x?11150713", "visited query appended with ?");
@@ -139,26 +148,26 @@ static void test_escape(void)
 /* The fixture: enough variety for every rule of the listing. */
 static ant_pub_page fixture[] = {
 	{ "http://a.example/old", "Old page", "Ann", "", T0 - 3 * 86400, T0 - 60, 32400, 100,
-	  "size", "http://a.example/old", NULL, NULL },
+	  "size", "http://a.example/old", NULL, NULL, 0 },
 	{ "http://b.example/new?x=1#frag", "Newest page", "Bob", "", T0 - 120, T0 - 60, 32400, 100,
-	  "text", "http://b.example/new?x=1#frag", NULL, NULL },
+	  "text", "http://b.example/new?x=1#frag", NULL, NULL, 0 },
 	{ "http://c.example/", "<script>alert(1)</script>", "\"&'", "", T0 - 3600, T0 - 60, 32400, 100,
-	  "header", "http://c.example/", NULL, NULL },
+	  "header", "http://c.example/", NULL, NULL, 0 },
 	{ "http://d.example/gone", "Gone page", "", "", T0 - 7200, T0 - 60, 32400, 0,
-	  "header", "http://d.example/gone", "404 Not Found", NULL },
+	  "header", "http://d.example/gone", "404 Not Found", NULL, 0 },
 	{ "javascript:alert(2)", "Sneaky", "", "", T0 - 600, T0 - 60, 32400, 0,
-	  "lirs", "http://relay.example/lirs.gz", NULL, NULL },
-	{ "http://e.example/", "", "", "", 0, 0, 32400, 0, "", "", NULL, NULL },
+	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0 },
+	{ "http://e.example/", "", "", "", 0, 0, 32400, 0, "", "", NULL, NULL, 0 },
 	{ "http://g.example/1", "Zeta in group", "", "日記", T0 - 100, T0 - 60, 32400, 0,
-	  "lirs", "http://relay.example/lirs.gz", NULL, NULL },
+	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0 },
 	{ "http://g.example/2", "Alpha in group", "", "日記", T0 - 5000, T0 - 60, 32400, 0,
-	  "header", "http://g.example/2", NULL, NULL },
+	  "header", "http://g.example/2", NULL, NULL, 0 },
 	{ "http://g.example/3", "Tie B", "", "Blogs", T0 - 50, T0 - 60, 32400, 0,
-	  "text", "http://g.example/3", NULL, NULL },
+	  "text", "http://g.example/3", NULL, NULL, 0 },
 	{ "http://g.example/4", "Tie A", "", "Blogs", T0 - 50, T0 - 60, 32400, 0,
-	  "text", "http://g.example/4", NULL, NULL },
+	  "text", "http://g.example/4", NULL, NULL, 0 },
 	{ "http://g.example/5", "Broken in group", "", "Blogs", 0, 0, 32400, 0,
-	  "", "", "connection refused", NULL },
+	  "", "", "connection refused", NULL, 0 },
 };
 #define NFIX (sizeof fixture / sizeof fixture[0])
 
@@ -172,6 +181,7 @@ static ant_pub_site fixture_site(void)
 	s.author = "Tester";
 	s.now = T0;
 	s.prev_publish = T0 - 1800;
+	s.lang = "en";   /* test_html's words; test_html_ja has the default's */
 	return s;
 }
 
@@ -263,6 +273,64 @@ static void test_html(void)
 	free(h);
 }
 
+/* The default language, Japanese: every word around the
+ * titles, the first block's heading, through the one escaper. */
+static void test_html_ja(void)
+{
+	ant_pub_site site = fixture_site();
+	lb_error err = LB_ERROR_INIT;
+	ant_pub_page found[NFIX];
+	char *h;
+
+	ant_pub_site_defaults(&site);
+	site.title = "テスト";
+	site.now = T0;
+	site.prev_publish = T0 - 1800;
+	IS_INT(ant_publish_html(tmpdir, &site, fixture, NFIX, &err), 0, "ja: publish_html succeeds");
+	h = slurp(tmpdir, "index.html", NULL);
+	OK(pos(h, "<html lang=\"ja\">") > 0, "ja: the default is Japanese");
+	OK(pos(h, "更新時刻 11/15 07:13 JST · 11 ページ · 新着 5</p>") > 0, "ja: the header in Japanese");
+	OK(pos(h, "<span class=\"ago\">2分前</span>") > 0 && pos(h, "<span class=\"ago\">3日前</span>") > 0,
+	   "ja: how long ago");
+	IS_INT(count(h, "<span class=\"badge\">新着</span>"), 5, "ja: the badge");
+	OK(pos(h, "<dt><abbr class=\"by\">H</abbr></dt><dd>HTTP の Last-Modified ヘッダ</dd>") > 0 &&
+	   pos(h, "title=\"ページの本文が変わった\">T</abbr>") > 0, "ja: the legend and the markers' titles");
+	OK(pos(h, "[未確認]") > 0 && pos(h, "[not checked yet]") < 0, "ja: a page never checked");
+	OK(pos(h, "<section id=\"g0\">\n<h2>グループなし</h2>") > 0 &&
+	   pos(h, "<a href=\"#g0\">グループなし</a>") > 0 &&
+	   pos(h, "<h2>グループなし</h2>") < pos(h, "<h2>Blogs</h2>"),
+	   "ja: the pages of no group get a heading and a link, first");
+	OK(pos(h, "時刻は更新の時刻か") > 0 && pos(h, "Times are") < 0, "ja: the footer");
+	OK(pos(h, "min ago") < 0 && pos(h, "Updated") < 0 && pos(h, ">new<") < 0,
+	   "ja: no English word left around the titles");
+	free(h);
+
+	/* English: "1 page", not "1 pages"; the first block still headed */
+	site.lang = "en";
+	IS_INT(ant_publish_html(tmpdir, &site, fixture, 1, &err), 0, "en: one page");
+	h = slurp(tmpdir, "index.html", NULL);
+	OK(pos(h, "<html lang=\"en\">") > 0 && pos(h, " · 1 page · 0 new</p>") > 0, "en: 1 page");
+	OK(pos(h, "<h2>") < 0, "en: no heading without groups");
+	free(h);
+	IS_INT(ant_publish_html(tmpdir, &site, fixture, NFIX, &err), 0, "en: all pages");
+	h = slurp(tmpdir, "index.html", NULL);
+	OK(pos(h, "<h2>Ungrouped</h2>") > 0, "en: the pages of no group headed Ungrouped");
+	free(h);
+
+	/* "new" is what was found since the previous publish:
+	 * found beats last_modified both ways. */
+	memcpy(found, fixture, sizeof found);
+	for (size_t i = 0; i < NFIX; i++)
+		found[i].found = -1;
+	found[0].found = 1;   /* "Old page": 3 days old, found now */
+	IS_INT(ant_publish_html(tmpdir, &site, found, NFIX, &err), 0, "found: publish");
+	h = slurp(tmpdir, "index.html", NULL);
+	IS_INT(count(h, "<span class=\"badge\">new</span>"), 1, "found: only the update found since is new");
+	OK(pos(h, " · 1 new</p>") > 0 && pos(h, "<li class=\"new\">") < pos(h, ">Old page<"),
+	   "found: counted, and it is the old page");
+	free(h);
+}
+
 /* ---- lirs.gz read back ------------------------------------------------ */
 typedef struct got {
 	lirs_record r[64];
@@ -320,14 +388,14 @@ static void test_lirs(void)
 	ant_pub_site site = fixture_site();
 	ant_pub_page p[] = {
 		{ "http://x.example/1", "日本語のタイトル, with comma \\ and backslash", "作者", "",
-		  T0 - 100, T0 - 60, 32400, 1234, "text", "", NULL, NULL },
+		  T0 - 100, T0 - 60, 32400, 1234, "text", "", NULL, NULL, 0 },
 		{ "http://x.example/2", "Relayed", "", "", T0 - 50, T0 - 28800, 0, 0, "lirs",
-		  "http://relay.example/lirs.gz", NULL, NULL },
+		  "http://relay.example/lirs.gz", NULL, NULL, 0 },
 		{ "http://x.example/stale", "Stale", "", "", T0 - 90000, T0 - 28801, 32400, 0,
-		  "header", "", NULL, NULL },
-		{ "http://x.example/unknown", "Unknown", "", "", 0, T0 - 10, 32400, 0, "", "", NULL, NULL },
-		{ "http://x.example/never", "Never", "", "", T0 - 10, 0, 32400, 0, "", "", NULL, NULL },
-		{ "file:///etc/passwd", "Local", "", "", T0 - 10, T0 - 10, 32400, 0, "", "", NULL, NULL },
+		  "header", "", NULL, NULL, 0 },
+		{ "http://x.example/unknown", "Unknown", "", "", 0, T0 - 10, 32400, 0, "", "", NULL, NULL, 0 },
+		{ "http://x.example/never", "Never", "", "", T0 - 10, 0, 32400, 0, "", "", NULL, NULL, 0 },
+		{ "file:///etc/passwd", "Local", "", "", T0 - 10, T0 - 10, 32400, 0, "", "", NULL, NULL, 0 },
 	};
 	lb_error err = LB_ERROR_INIT;
 	got g;
@@ -567,7 +635,7 @@ static void test_speed(void)
 	printf("# 10000 pages: index.html %.1f ms (%zu bytes), lirs.gz %.1f ms\n",
 	       (t1 - t0) * 1e3, len, (t2 - t1) * 1e3);
 	OK(a == 0 && b == 0, "10,000 pages publish");
-	IS_INT(count(h, "</li>"), 10000 + 2, "every page is listed (plus the two group links)");
+	IS_INT(count(h, "</li>"), 10000 + 3, "every page is listed (plus the links to the two groups and to the pages of none)");
 	/* The benchmark's target is 1 s for the whole `antenna publish`; this
 	 * part takes tens of milliseconds, so 3 s holds under sanitizers.
 	 * Under valgrind (make check-valgrind) the time means nothing. */
@@ -581,7 +649,7 @@ static void test_speed(void)
 
 int main(void)
 {
-	TAP_PLAN(83);
+	TAP_PLAN(105);
 	snprintf(tmpdir, sizeof tmpdir, "%s/t_publish.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmpdir)) {
@@ -591,6 +659,7 @@ int main(void)
 	test_format();
 	test_escape();
 	test_html();
+	test_html_ja();
 	test_lirs();
 	test_atomic();
 	test_speed();
