@@ -182,7 +182,7 @@ static void span(char *b, size_t n, int64_t d)
  * antenna's time zone, and how far), and that --force checks them all. */
 static void none_due(const ant_update_stats *u, int64_t now, int64_t tz)
 {
-	char when[48], in[32];
+	char when[48], in[64];
 
 	if (!u->pages) {
 		printf("no page is watched: 'antenna add URL' adds one\n");

@@ -176,6 +176,8 @@ static int was_found(const struct found_set *f, const ant_store_page *p)
 
 	if (!f->known)
 		return 0;
+	if (f->n == 0) /* bsearch(NULL, 0) is undefined */
+		return -1;
 	return bsearch(&k, f->v, f->n, sizeof *f->v, cmp_found) ? 1 : -1;
 }
 

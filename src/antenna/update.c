@@ -227,6 +227,8 @@ static ant_store_page *find_page(struct upd *u, const char *key)
 {
 	ant_store_page k;
 
+	if (u->npages == 0) /* bsearch(NULL, 0) is undefined */
+		return NULL;
 	k.url_key = (char *)key;
 	return bsearch(&k, u->pages, u->npages, sizeof *u->pages, cmp_page_key);
 }
