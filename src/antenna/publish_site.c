@@ -163,7 +163,7 @@ static int load_found(ant_store *s, struct site_cfg *c, struct found_set *f, lb_
 		rc = atom_evstore_each_event(ev, prev + 1, -1, add_found, f, err);
 		if (rc > 0 || rc == LB_ENOMEM)
 			rc = lb_err_code(err, LB_ENOMEM);
-		if (rc == 0)
+		if (rc == 0 && f->n > 1) /* qsort(NULL, 0) is undefined */
 			qsort(f->v, f->n, sizeof *f->v, cmp_found);
 	}
 	atom_evstore_close(ev);
