@@ -731,45 +731,85 @@ static int sort_by_url(ant_store_page **v, size_t n)
 	return 0;
 }
 
-int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, lb_error *err)
+/* One row reader, one free for a whole array: what load_rows needs to read
+ * any table into an array of its structs. */
+typedef int (*row_reader)(sqlite3_stmt *st, void *elem);
+typedef void (*rows_freer)(void *v, size_t n);
+
+struct row_kind {
+	size_t size;	/* one element */
+	size_t first;	/* first allocation, in elements */
+	row_reader read;
+	rows_freer free_all;
+};
+
+/* Every row of sql into a fresh array of k->size elements.  On an error
+ * nothing is left allocated and *out stays NULL. */
+static int load_rows(ant_store *s, const char *sql, const struct row_kind *k, void **out,
+		     size_t *n, lb_error *err)
 {
 	sqlite3_stmt *st;
-	ant_store_page *v = NULL;
+	char *v = NULL;
 	size_t len = 0, cap = 0;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	/* Sorted here, not by ORDER BY: SQLite's sorter copied every row into
-	 * a temporary b-tree, a fifth of publishing 50,000 pages.  The same
-	 * order: BINARY collation is strcmp(), and urls are unique. */
-	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages", err)) < 0)
+	if ((rc = prep(s, &st, sql, err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ant_store_page *nv = lb_grow(v, &cap, len + 1, sizeof *v, 64);
+		char *nv = lb_grow(v, &cap, len + 1, k->size, k->first);
 		if (!nv)
 			goto nomem;
 		v = nv;
-		if (page_from_row(st, &v[len]) < 0)
+		if (k->read(st, v + len * k->size) < 0)
 			goto nomem;
 		len++;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		ant_store_pages_free(v, len);
+		k->free_all(v, len);
 		return dberr(s, err, "database error");
-	}
-	if (len > 1 && sort_by_url(&v, len) < 0) {
-		ant_store_pages_free(v, len);
-		return lb_err_code(err, LB_ENOMEM);
 	}
 	*out = v;
 	*n = len;
 	return 0;
 nomem:
 	sqlite3_finalize(st);
-	ant_store_pages_free(v, len);
+	k->free_all(v, len);
 	return lb_err_code(err, LB_ENOMEM);
+}
+
+static int page_row(sqlite3_stmt *st, void *p)
+{
+	return page_from_row(st, p);
+}
+
+static void pages_free(void *v, size_t n)
+{
+	ant_store_pages_free(v, n);
+}
+
+int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, lb_error *err)
+{
+	static const struct row_kind pages = { sizeof **out, 64, page_row, pages_free };
+	void *v;
+	int rc;
+
+	/* Sorted here, not by ORDER BY: SQLite's sorter copied every row into
+	 * a temporary b-tree, a fifth of publishing 50,000 pages.  The same
+	 * order: BINARY collation is strcmp(), and urls are unique. */
+	rc = load_rows(s, "SELECT " PAGE_COLS " FROM pages", &pages, &v, n, err);
+	*out = v;
+	if (rc < 0)
+		return rc;
+	if (*n > 1 && sort_by_url(out, *n) < 0) {
+		ant_store_pages_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return lb_err_code(err, LB_ENOMEM);
+	}
+	return 0;
 }
 
 int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
@@ -967,38 +1007,25 @@ int ant_store_source_remove(ant_store *s, const char *url_key, lb_error *err)
 	return remove_by_key(s, "DELETE FROM sources WHERE url_key=?1", url_key, err);
 }
 
+static int source_row(sqlite3_stmt *st, void *p)
+{
+	return source_from_row(st, p);
+}
+
+static void sources_free(void *v, size_t n)
+{
+	ant_store_sources_free(v, n);
+}
+
 int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, lb_error *err)
 {
-	sqlite3_stmt *st;
-	ant_store_source *v = NULL;
-	size_t len = 0, cap = 0;
+	static const struct row_kind sources = { sizeof **out, 8, source_row, sources_free };
+	void *v;
 	int rc;
 
-	*out = NULL;
-	*n = 0;
-	if ((rc = prep(s, &st, "SELECT " SOURCE_COLS " FROM sources ORDER BY url", err)) < 0)
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ant_store_source *nv = lb_grow(v, &cap, len + 1, sizeof *v, 8);
-		if (!nv)
-			goto nomem;
-		v = nv;
-		if (source_from_row(st, &v[len]) < 0)
-			goto nomem;
-		len++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		ant_store_sources_free(v, len);
-		return dberr(s, err, "database error");
-	}
+	rc = load_rows(s, "SELECT " SOURCE_COLS " FROM sources ORDER BY url", &sources, &v, n, err);
 	*out = v;
-	*n = len;
-	return 0;
-nomem:
-	sqlite3_finalize(st);
-	ant_store_sources_free(v, len);
-	return lb_err_code(err, LB_ENOMEM);
+	return rc;
 }
 
 int ant_store_source_save(ant_store *s, const ant_store_source *p, lb_error *err)
