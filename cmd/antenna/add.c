@@ -109,10 +109,7 @@ static int add_source(ant_store *s, const char *url, char *key, int atom)
 int cmd_add(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "title", required_argument, NULL, 't' },
-		{ "author", required_argument, NULL, 'a' },
-		{ "group", required_argument, NULL, 'g' },
-		{ "ignore", required_argument, NULL, 'i' },
+		ANTCMD_PAGE_TEXT_OPTIONS,
 		{ "only", required_argument, NULL, 'o' },
 		{ "no-auto-ignore", no_argument, NULL, 'N' },
 		{ "check-url", required_argument, NULL, 'c' },
@@ -145,10 +142,8 @@ int cmd_add(int argc, char **argv)
 		default: goto out;
 		}
 	}
-	if (optind + 1 != argc) {
-		cli_usage_error(help, optind < argc ? "one URL at a time" : "a URL is needed");
+	if (antcmd_one_url(argc, help) < 0)
 		goto out;
-	}
 	if ((o.lirs || o.atom) && (o.title || o.author || o.group || o.ignore.len || o.feed ||
 				   o.only.len || o.no_auto_ignore || o.check_url)) {
 		cli_usage_error(help, o.lirs ? "--lirs takes no page options" : "--atom takes no page options");
@@ -162,9 +157,7 @@ int cmd_add(int argc, char **argv)
 		goto out;
 	if (!o.allow_file)
 		o.allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
-	/* the operator's texts are clipped as any text taken in (ant_limits.h) */
-	ant_clip_inplace((char *)o.title, ANT_MAX_TITLE);   /* argv: writable */
-	ant_clip_inplace((char *)o.author, ANT_MAX_AUTHOR);
+	antcmd_clip_texts(o.title, o.author);
 	if (antcmd_check_url(argv[optind], o.allow_file) < 0 ||
 	    (o.feed && antcmd_check_url(o.feed, o.allow_file) < 0) ||
 	    (o.check_url && antcmd_check_url(o.check_url, o.allow_file) < 0))

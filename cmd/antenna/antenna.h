@@ -57,6 +57,17 @@ int antcmd_check_url(const char *url, int allow_file);
  * --ignore and --only patterns are checked; opt names the option in the
  * message.  0, or -1 (printed). */
 int antcmd_add_pattern(lb_buf *list, const char *opt, const char *pat);
+/* The page texts 'add' and 'set' both take, for their getopt_long tables. */
+#define ANTCMD_PAGE_TEXT_OPTIONS \
+	{ "title", required_argument, NULL, 't' }, \
+	{ "author", required_argument, NULL, 'a' }, \
+	{ "group", required_argument, NULL, 'g' }, \
+	{ "ignore", required_argument, NULL, 'i' }
+/* Exactly one URL after the options (optind).  0, or -1 (usage printed). */
+int antcmd_one_url(int argc, const char *help);
+/* The operator's title and author (argv, writable) clipped as any text
+ * taken in (ant_limits.h); either may be NULL. */
+void antcmd_clip_texts(const char *title, const char *author);
 /* The clock, or --now. */
 int64_t antcmd_now(int64_t now_opt);
 /* The update settings antenna init keeps in the database (max_age,

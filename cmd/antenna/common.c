@@ -79,6 +79,20 @@ int antcmd_check_url(const char *url, int allow_file)
 	return -1;
 }
 
+int antcmd_one_url(int argc, const char *help)
+{
+	if (optind + 1 == argc)
+		return 0;
+	cli_usage_error(help, optind < argc ? "one URL at a time" : "a URL is needed");
+	return -1;
+}
+
+void antcmd_clip_texts(const char *title, const char *author)
+{
+	ant_clip_inplace((char *)title, ANT_MAX_TITLE);
+	ant_clip_inplace((char *)author, ANT_MAX_AUTHOR);
+}
+
 int antcmd_add_pattern(lb_buf *list, const char *opt, const char *pat)
 {
 	lb_error err = LB_ERROR_INIT;

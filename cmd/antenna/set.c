@@ -184,10 +184,7 @@ static int check_list(const struct list_opt *l, const char *clear_name)
 int cmd_set(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "title", required_argument, NULL, 't' },
-		{ "author", required_argument, NULL, 'a' },
-		{ "group", required_argument, NULL, 'g' },
-		{ "ignore", required_argument, NULL, 'i' },
+		ANTCMD_PAGE_TEXT_OPTIONS,
 		{ "no-ignore", no_argument, NULL, 'I' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "no-only", no_argument, NULL, 'O' },
@@ -232,10 +229,8 @@ int cmd_set(int argc, char **argv)
 		default: goto out;
 		}
 	}
-	if (optind + 1 != argc) {
-		cli_usage_error(help, optind < argc ? "one URL at a time" : "a URL is needed");
+	if (antcmd_one_url(argc, help) < 0)
 		goto out;
-	}
 	if (check_list(&o.ignore, "--no-ignore") < 0 || check_list(&o.only, "--no-only") < 0)
 		goto out;
 	if (!o.title && !o.author && !o.group && !list_value(&o.ignore) && !list_value(&o.only) &&
@@ -248,9 +243,7 @@ int cmd_set(int argc, char **argv)
 		cli_usage_error(help, "a title, author or group cannot contain a newline");
 		goto out;
 	}
-	/* the operator's texts are clipped as any text taken in (ant_limits.h) */
-	ant_clip_inplace((char *)o.title, ANT_MAX_TITLE);   /* argv: writable */
-	ant_clip_inplace((char *)o.author, ANT_MAX_AUTHOR);
+	antcmd_clip_texts(o.title, o.author);
 	if (!(s = antcmd_open_url(argv[optind], &key)))
 		goto out;
 	allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
