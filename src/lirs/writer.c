@@ -184,8 +184,8 @@ static int put_text(lb_buf *b, const char *s, int zero_if_blank)
 	return 0;
 }
 
-/* Encodes w->line into the batch; pushes the batch when it is full. */
-static int emit_line(lirs_writer *w)
+/* Appends w->line, in the output charset, to the batch.  0, or LIRS_ENOMEM. */
+static int encode_line(lirs_writer *w)
 {
 	int r;
 
@@ -194,8 +194,14 @@ static int emit_line(lirs_writer *w)
 	else
 		r = lirs_cs_encode_counted(&w->cs, w->line.data, w->line.len, &w->batch,
 				      &w->replaced, &w->approx, &w->subst);
-	if (r < 0)
-		return w->err = LIRS_ENOMEM;
+	return r < 0 ? (w->err = LIRS_ENOMEM) : 0;
+}
+
+/* Encodes w->line into the batch; pushes the batch when it is full. */
+static int emit_line(lirs_writer *w)
+{
+	if (encode_line(w) < 0)
+		return w->err;
 	return w->batch.len >= BATCH ? push(w) : 0;
 }
 
@@ -228,15 +234,9 @@ static size_t longest_line(const char *s, size_t n)
 static int emit_record(lirs_writer *w)
 {
 	size_t start = w->batch.len;
-	int r;
 
-	if (w->o.utf8)
-		r = lb_buf_add(&w->batch, w->line.data, w->line.len);
-	else
-		r = lirs_cs_encode_counted(&w->cs, w->line.data, w->line.len, &w->batch,
-				      &w->replaced, &w->approx, &w->subst);
-	if (r < 0)
-		return w->err = LIRS_ENOMEM;
+	if (encode_line(w) < 0)
+		return w->err;
 	if (longest_line(w->batch.data + start, w->batch.len - start) >
 	    (w->o.max_line ? w->o.max_line : LIRS_DEFAULT_MAX_LINE)) {
 		w->batch.len = start;
