@@ -22,6 +22,7 @@
 #include "lb_utf8.h"
 #include "lirs_charset.h"
 #include "di.h"
+#include "diag.h"
 #include "gz.h"
 
 /* rd->skipping: inside a line over max_line, and whether the last chunk
@@ -90,14 +91,8 @@ static void emit(lirs_reader *rd, unsigned long line, unsigned long col, lirs_ru
 {
 	lirs_diag d;
 
-	d.file = rd->o.filename;
-	d.line = line;
-	d.col = col;
-	d.rule = rule;
-	d.severity = lirs_rule_severity(rule);
+	lirs_diag_fill(&d, rd->o.filename, line, col, rule, field, msg);
 	d.skipped = skipped;
-	d.field = field;
-	d.message = msg;
 	if (d.severity == LIRS_SEV_ERROR)
 		rd->st.errors++;
 	else if (d.severity == LIRS_SEV_WARNING)

@@ -4,6 +4,9 @@
  * in lirs.h and man/lirs.5 in step.
  */
 #include "lirs.h"
+#include "diag.h"
+
+#include <string.h>
 
 static const struct {
 	const char *id;
@@ -115,4 +118,17 @@ const char *lirs_severity_name(lirs_severity s)
 const char *lirs_strerror(int err)
 {
 	return lb_strerror(err);
+}
+
+void lirs_diag_fill(lirs_diag *d, const char *file, unsigned long line, unsigned long col,
+		    lirs_rule rule, const char *field, const char *msg)
+{
+	memset(d, 0, sizeof *d);
+	d->file = file;
+	d->line = line;
+	d->col = col;
+	d->rule = rule;
+	d->severity = lirs_rule_severity(rule);
+	d->field = field;
+	d->message = msg;
 }

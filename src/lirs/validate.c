@@ -30,6 +30,7 @@
 #include "lb_buf.h"
 #include "lb_url.h"
 #include "lirs_merge.h"
+#include "diag.h"
 
 /* LIRS 2.1 §3.3 in practice: UTC-12 .. UTC+14. */
 #define TZ_MIN (-43200)
@@ -379,14 +380,7 @@ static int vdiag_at(lirs_checker *c, unsigned long line, unsigned long col, lirs
 	lirs_diag d;
 
 	vsnprintf(c->msg, sizeof c->msg, fmt, ap);
-	memset(&d, 0, sizeof d);
-	d.file = c->o.filename;
-	d.line = line;
-	d.col = col;
-	d.rule = rule;
-	d.severity = lirs_rule_severity(rule);
-	d.field = field;
-	d.message = c->msg;
+	lirs_diag_fill(&d, c->o.filename, line, col, rule, field, c->msg);
 	if (c->o.on_diag)
 		c->o.on_diag(c->o.ctx, &d);
 	return d.severity == LIRS_SEV_ERROR;
