@@ -318,6 +318,16 @@ static size_t npicked(const ant_detect_verdict *v, size_t n)
 	return k;
 }
 
+/* One answer taken in, nothing asked of the verdict: the state a test
+ * then goes on from. */
+static void take_first(ant_detect_noise *ns, const ant_detect_seg *a, size_t n, int64_t now)
+{
+	ant_detect_verdict v;
+
+	ant_detect_noise_decide(ns, a, n, NULL, 0, 1, now, &v);
+	ant_detect_verdict_release(&v);
+}
+
 static void noise_order_and_removal(void)
 {
 	ant_detect_noise ns;
@@ -372,8 +382,7 @@ static void noise_refetch(void)
 
 	ant_detect_noise_init(&ns);
 	na = page(a, 1, 1, 0);
-	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0, &v);
-	ant_detect_verdict_release(&v);
+	take_first(&ns, a, na, T0);
 	/* an ad that changes on every request */
 	na = page(a, 1, 2, 0);
 	ant_detect_noise_scan(&ns, a, na, 1, T0, &v);
@@ -429,8 +438,7 @@ static void noise_across_checks(void)
 
 	ant_detect_noise_init(&ns);
 	na = page(a, 1, 1, 0);
-	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t, &v);
-	ant_detect_verdict_release(&v);
+	take_first(&ns, a, na, t);
 	/* a quote of the day: the same within a check, another at the next */
 	na = page(a, 2, 1, 0);
 	t += 3600;
@@ -456,8 +464,7 @@ static void noise_across_checks(void)
 	ant_detect_noise_init(&ns);
 	t = T0;
 	na = page(a, 1, 1, 0);
-	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t, &v);
-	ant_detect_verdict_release(&v);
+	take_first(&ns, a, na, t);
 	na = page(a, 50, 1, 0);
 	ant_detect_noise_decide(&ns, a, na, a, na, 1, t + 3600, &v);
 	OK(!v.updated && v.held, "small edit: held");
@@ -488,8 +495,7 @@ static void noise_cap(void)
 	ant_detect_noise_init(&ns);
 	a[0] = S(BIG, 1, 500);
 	a[1] = S(MENU, 2, 20);
-	ant_detect_noise_decide(&ns, a, 2, NULL, 0, 1, T0, &v);
-	ant_detect_verdict_release(&v);
+	take_first(&ns, a, 2, T0);
 	for (uint32_t i = 0; i < 6; i++) {
 		a[0] = S(BIG, 10 + 2 * i, 500);
 		b[0] = S(BIG, 11 + 2 * i, 500);
@@ -540,8 +546,7 @@ static void noise_busy(void)
 	for (uint32_t i = 0; i < 20; i++)
 		a[n++] = S(BIG, 100 + i, 100);
 	a[n++] = S(MENU, 1, 10);
-	ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0, &v);
-	ant_detect_verdict_release(&v);
+	take_first(&ns, a, n, T0);
 	/* first answer: posts 900, 901 new; second: 902 too */
 	memmove(a + 2, a, n * sizeof *a);
 	a[0] = S(BIG, 900, 100);
@@ -569,8 +574,7 @@ static void noise_blob(void)
 	   !back.has_keys, "blob: empty state round trip");
 	free(blob);
 	ant_detect_noise_release(&back);
-	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0, &v);
-	ant_detect_verdict_release(&v);
+	take_first(&ns, a, na, T0);
 	na = page(a, 2, 2, 0);
 	ant_detect_noise_decide(&ns, a, na, page(a + 16, 2, 3, 0) ? a + 16 : NULL, 16, 1, T0 + 3600, &v);
 	ant_detect_verdict_release(&v);
@@ -608,8 +612,7 @@ static void noise_blob_fuzz(void)
 	/* a real state: keys, a learned block with its labels, a held swap */
 	ant_detect_noise_init(&ns);
 	na = page(a, 1, 1, 0);
-	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0, &v);
-	ant_detect_verdict_release(&v);
+	take_first(&ns, a, na, T0);
 	na = page(a, 2, 2, 0);
 	page(b2, 2, 3, 0);
 	ant_detect_noise_decide(&ns, a, na, b2, na, 1, T0 + 3600, &v);
@@ -665,8 +668,7 @@ static void noise_bounds(void)
 		a[n++] = S(BIG, 1000 + i, 500);
 	for (uint32_t i = 0; i < 40; i++)
 		a[n++] = S(5000 + i, 1, 5);
-	ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0, &v);
-	ant_detect_verdict_release(&v);
+	take_first(&ns, a, n, T0);
 	for (uint32_t i = 0; i < 40; i++) {
 		a[40 + i].norm = 2;
 		b[40 + i] = a[40 + i];
@@ -686,12 +688,10 @@ static void noise_bounds(void)
 		a[n++] = S(BIG, 1000 + i, 500);
 	for (uint32_t i = 0; i < 20; i++)
 		a[n++] = S(6000 + i, 1, 5);
-	ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0, &v);
-	ant_detect_verdict_release(&v);
+	take_first(&ns, a, n, T0);
 	for (uint32_t i = 0; i < 20; i++) {
 		a[40 + i].norm = 9;
-		ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0 + 3600 * (i + 1), &v);
-		ant_detect_verdict_release(&v);
+		take_first(&ns, a, n, T0 + 3600 * (i + 1));
 	}
 	OK(ns.nsus <= ANT_NOISE_MAX_SUSPECTS, "bounds: at most %d small blocks watched (%zu)",
 	   ANT_NOISE_MAX_SUSPECTS, ns.nsus);
@@ -713,8 +713,7 @@ static void noise_property(void)
 			seed = seed * 1103515245u + 12345u;
 			a[i] = S(1 + (seed >> 16) % 6, (seed >> 8) % 1000, 10 + (seed >> 4) % 300);
 		}
-		ant_detect_noise_decide(&ns, a, n, NULL, 0, 1, T0, &v);
-		ant_detect_verdict_release(&v);
+		take_first(&ns, a, n, T0);
 		/* block 7 is a counter the re-fetch told volatile */
 		ns.vol[0] = (ant_detect_vblock){ .block = 7, .since = T0, .how = ANT_NOISE_REFETCH };
 		ns.nvol = 1;
