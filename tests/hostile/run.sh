@@ -9,9 +9,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
 plan 33
-tmpdir antenna-hostile
-start_server 300
-NOW=$(date +%s)
+server_suite antenna-hostile
 D=$T/h.db
 $A -d "$D" init --title "Hostile" --base http://example.com/ant/ > /dev/null || { notok "init"; exit 1; }
 

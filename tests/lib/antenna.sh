@@ -67,3 +67,11 @@ start_server() {
 	fi
 	U="http://127.0.0.1:$(cat "$T/port")"
 }
+
+# server_suite NAME: how a suite against the test server starts: tmpdir
+# NAME, the server (up to 300 s) and NOW, the clock when it started.
+server_suite() {
+	tmpdir "$1"
+	start_server 300
+	NOW=$(date +%s)
+}

@@ -11,9 +11,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
 plan 75
-tmpdir region-test
-start_server 300
-NOW=$(date +%s)
+server_suite region-test
 D=$T/r.db
 $A -d "$D" init >/dev/null
 # page NAME HTML: $U/NAME/ serves HTML without validators (a CGI page)
