@@ -571,8 +571,11 @@ static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *n)
 	return 0;
 }
 
-static int page_from_row(sqlite3_stmt *st, ant_store_page *p)
+/* row: an ant_store_page (void: load_rows reads any table with it) */
+static int page_from_row(sqlite3_stmt *st, void *row)
 {
+	ant_store_page *p = row;
+
 	ant_store_page_init(p);
 	p->id = sqlite3_column_int64(st, 0);
 	p->url = col_dup(st, 1, 0);
@@ -780,11 +783,6 @@ nomem:
 	return lb_err_code(err, LB_ENOMEM);
 }
 
-static int page_row(sqlite3_stmt *st, void *p)
-{
-	return page_from_row(st, p);
-}
-
 static void pages_free(void *v, size_t n)
 {
 	ant_store_pages_free(v, n);
@@ -792,7 +790,7 @@ static void pages_free(void *v, size_t n)
 
 int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, lb_error *err)
 {
-	static const struct row_kind pages = { sizeof **out, 64, page_row, pages_free };
+	static const struct row_kind pages = { sizeof **out, 64, page_from_row, pages_free };
 	void *v;
 	int rc;
 
@@ -958,8 +956,11 @@ static int store_source_kind(const unsigned char *t)
 	return t && strcmp((const char *)t, "atom") == 0 ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
 }
 
-static int source_from_row(sqlite3_stmt *st, ant_store_source *p)
+/* row: an ant_store_source (void: load_rows reads any table with it) */
+static int source_from_row(sqlite3_stmt *st, void *row)
 {
+	ant_store_source *p = row;
+
 	ant_store_source_init(p);
 	p->id = sqlite3_column_int64(st, 0);
 	p->url = col_dup(st, 1, 0);
@@ -1007,11 +1008,6 @@ int ant_store_source_remove(ant_store *s, const char *url_key, lb_error *err)
 	return remove_by_key(s, "DELETE FROM sources WHERE url_key=?1", url_key, err);
 }
 
-static int source_row(sqlite3_stmt *st, void *p)
-{
-	return source_from_row(st, p);
-}
-
 static void sources_free(void *v, size_t n)
 {
 	ant_store_sources_free(v, n);
@@ -1019,7 +1015,7 @@ static void sources_free(void *v, size_t n)
 
 int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, lb_error *err)
 {
-	static const struct row_kind sources = { sizeof **out, 8, source_row, sources_free };
+	static const struct row_kind sources = { sizeof **out, 8, source_from_row, sources_free };
 	void *v;
 	int rc;
 
