@@ -460,6 +460,29 @@ static int step_done(ant_store *s, sqlite3_stmt *st, lb_error *err)
 	return sqlite3_changes(s->db);
 }
 
+/* A statement run once per page or record in a batch: prepared on first
+ * use into *slot (closed with the store) and reset for new bindings. */
+static int cached(ant_store *s, sqlite3_stmt **slot, const char *sql, lb_error *err)
+{
+	int rc;
+
+	if (!*slot && (rc = prep(s, slot, sql, err)) < 0)
+		return rc;
+	sqlite3_reset(*slot);
+	return 0;
+}
+
+/* Runs a cached() statement to its end and lets go of its bindings (they
+ * may point into the caller's strings). */
+static int run_cached(ant_store *s, sqlite3_stmt *st, lb_error *err)
+{
+	int rc = step_done(s, st, err);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc < 0 ? rc : 0;
+}
+
 /* ---- config --------------------------------------------------------------- */
 
 int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err)
@@ -815,8 +838,7 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (!s->save_page &&
-	    (rc = prep(s, &s->save_page, "UPDATE pages SET title=?2, etag=?3, last_modified_header=?4,"
+	if ((rc = cached(s, &s->save_page, "UPDATE pages SET title=?2, etag=?3, last_modified_header=?4,"
 		       " lm_header_time=?5, last_modified=?6, last_detected=?7, last_ok=?8, last_check=?9,"
 		       " content_length=?10, text_hash=?11, charset=?12, detected_by=?13, source_url=?14,"
 		       " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
@@ -824,7 +846,6 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 		       " feed_error=?25, excerpt=?26, noise=?27 WHERE id=?1", err)) < 0)
 		return rc;
 	st = s->save_page;
-	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, p->id);
 	bind_text(st, 2, p->title ? p->title : "");
 	bind_text(st, 3, p->etag);
@@ -858,10 +879,7 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 		sqlite3_bind_blob(st, 27, p->noise, (int)p->noise_len, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 27);
-	rc = step_done(s, st, err);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc < 0 ? rc : 0;
+	return run_cached(s, st, err);
 }
 
 int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *err)
@@ -1120,8 +1138,7 @@ int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (!s->put_srcrec &&
-	    (rc = prep(s, &s->put_srcrec, "INSERT INTO source_records(url_key, source_id, url,"
+	if ((rc = cached(s, &s->put_srcrec, "INSERT INTO source_records(url_key, source_id, url,"
 		       " last_modified, last_detected, title, excerpt) VALUES(?1,?2,?3,?4,?5,?6,?7)"
 		       " ON CONFLICT(url_key, source_id) DO UPDATE SET url=excluded.url,"
 		       " last_modified=excluded.last_modified, last_detected=excluded.last_detected,"
@@ -1131,7 +1148,6 @@ int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err)
 		       "  excluded.last_detected > last_detected)", err)) < 0)
 		return rc;
 	st = s->put_srcrec;
-	sqlite3_reset(st);
 	bind_text(st, 1, r->url_key);
 	sqlite3_bind_int64(st, 2, r->source_id);
 	bind_text(st, 3, r->url);
@@ -1139,10 +1155,7 @@ int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err)
 	sqlite3_bind_int64(st, 5, r->last_detected);
 	bind_text(st, 6, r->title ? r->title : "");
 	bind_text(st, 7, r->excerpt ? r->excerpt : "");
-	rc = step_done(s, st, err);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc < 0 ? rc : 0;
+	return run_cached(s, st, err);
 }
 
 int64_t ant_store_srcrec_prune(ant_store *s, int64_t source_id, int64_t detected_before,
