@@ -28,7 +28,7 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -195,6 +195,8 @@ typedef struct ant_store_source {
 	int kind;                /* STORE_SOURCE_LIRS or STORE_SOURCE_ATOM */
 	int64_t last_entry;      /* Atom: newest entry updated time read so far */
 	char *archive_head;      /* Atom: the subscription document's prev-archive */
+	int relay;               /* 'add --relay': every record it gives is
+				    published as a relayed page (schema 5) */
 } ant_store_source;
 
 enum { STORE_SOURCE_LIRS = 0, STORE_SOURCE_ATOM = 1 };

@@ -129,6 +129,14 @@ static const char *const migrations[] = {
 	 * dropped (the column stays, empty) */
 	"ALTER TABLE pages ADD COLUMN noise BLOB;"
 	"UPDATE pages SET segments=NULL;",
+	/* 4 -> 5: relay sources ('antenna add --lirs URL --relay'): every
+	 * record such a source gives is published as a relayed page, never
+	 * checked here (ant_store_relay_each()); the records keep what a
+	 * relayed page shows and our LIRS writes again: author and
+	 * Content-Length. */
+	"ALTER TABLE sources ADD COLUMN relay INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE source_records ADD COLUMN author TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE source_records ADD COLUMN content_length INTEGER NOT NULL DEFAULT 0;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -946,7 +954,7 @@ int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error 
 #define SOURCE_COLS \
 	"id, url, url_key, etag, last_modified_header, last_error, last_status," \
 	" last_fetch, last_ok, created, records_read, records_skipped, records_merged," \
-	" records_ignored, kind, last_entry, archive_head"
+	" records_ignored, kind, last_entry, archive_head, relay"
 
 void ant_store_source_init(ant_store_source *p)
 {
@@ -997,6 +1005,7 @@ static int source_from_row(sqlite3_stmt *st, void *row)
 	p->kind = store_source_kind(sqlite3_column_text(st, 14));
 	p->last_entry = sqlite3_column_int64(st, 15);
 	p->archive_head = col_dup(st, 16, 1);
+	p->relay = sqlite3_column_int(st, 17);
 	if (!p->url || !p->url_key) {
 		ant_store_source_release(p);
 		return -1;
@@ -1009,13 +1018,15 @@ int ant_store_source_add(ant_store *s, const ant_store_source *p, lb_error *err)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = prep(s, &st, "INSERT INTO sources(url, url_key, created, kind) VALUES(?1,?2,?3,?4)",
+	if ((rc = prep(s, &st, "INSERT INTO sources(url, url_key, created, kind, relay)"
+		       " VALUES(?1,?2,?3,?4,?5)",
 		       err)) < 0)
 		return rc;
 	bind_text(st, 1, p->url);
 	bind_text(st, 2, p->url_key);
 	sqlite3_bind_int64(st, 3, p->created);
 	bind_text(st, 4, p->kind == STORE_SOURCE_ATOM ? "atom" : "lirs");
+	sqlite3_bind_int(st, 5, p->relay != 0);
 	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
 	return rc == LB_EEXIST ? 1 : rc < 0 ? rc : 0;
