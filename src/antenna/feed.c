@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <libxml/HTMLparser.h>
 #include <libxml/entities.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -40,6 +41,7 @@ struct ant_feed_parser {
 	int entry_depth;           /* 0 = not in an entry */
 	int field_depth;           /* 0 = not collecting */
 	enum field field;
+	int field_html;            /* Atom type="html": the text is escaped markup */
 	lb_buf text;                 /* the field's text, capped */
 	lb_buf title, link, id;      /* the entry's */
 	lb_buf summary;              /* the entry's Atom <summary> */
@@ -304,6 +306,47 @@ static void take_text(ant_feed_parser *p, lb_buf *dst, const lb_buf *src)
 		dst->data[--dst->len] = '\0';
 }
 
+/* An Atom text construct of type="html" (RFC 4287 §3.1.1.2) holds escaped
+ * markup: a title or summary shown as "<p>Hi</p>" is worse than none.
+ * libxml2's HTML parser reads it forgivingly (no network, no errors
+ * printed); its text is kept, with a space for each element boundary
+ * so that "a<br>b" does not become "ab". */
+static void html_chars(void *ctx, const xmlChar *s, int len)
+{
+	lb_buf *b = ctx;
+
+	if (len > 0 && b->len < FEED_MAX_TEXT)
+		lb_buf_add(b, s, (size_t)len);
+}
+
+static void html_boundary(void *ctx, const xmlChar *name, const xmlChar **a)
+{
+	html_chars(ctx, (const xmlChar *)" ", 1);
+}
+
+static void take_html(ant_feed_parser *p, lb_buf *dst)
+{
+	htmlSAXHandler sax;
+	htmlParserCtxtPtr c;
+	lb_buf plain = LB_BUF_INIT;
+
+	memset(&sax, 0, sizeof sax);
+	sax.characters = html_chars;
+	sax.startElement = html_boundary;
+	if (!(c = htmlCreatePushParserCtxt(&sax, &plain, NULL, 0, NULL, XML_CHAR_ENCODING_UTF8))) {
+		fail(p, "out of memory");
+		return;
+	}
+	htmlCtxtUseOptions(c, HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+			   HTML_PARSE_RECOVER);
+	if (p->text.len)
+		htmlParseChunk(c, p->text.data, (int)p->text.len, 0);
+	htmlParseChunk(c, NULL, 0, 1);
+	htmlFreeParserCtxt(c);
+	take_text(p, dst, &plain);
+	lb_buf_release(&plain);
+}
+
 static char *dup_or_null(const lb_buf *b)
 {
 	return b->len ? strdup(b->data) : NULL;
@@ -466,7 +509,10 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 	}
 	p->field = entry_field(p, name, uri);
 	if (p->field != F_NONE) {
+		const xmlChar **type = attr(nattr, a, "type");
 		p->field_depth = p->depth;
+		p->field_html = p->info.kind == FEED_ATOM && type && type[4] - type[3] == 4 &&
+				strncmp((const char *)type[3], "html", 4) == 0;
 		lb_buf_reset(&p->text);
 	}
 }
@@ -547,7 +593,9 @@ static void on_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const 
 		return;
 	if (p->field_depth == p->depth) {
 		lb_buf *dst = field_buf(p);
-		if (dst)
+		if (dst && p->field_html)
+			take_html(p, dst);
+		else if (dst)
 			take_text(p, dst, &p->text);
 		p->field_depth = 0;
 		p->field = F_NONE;

@@ -164,6 +164,55 @@ static void test_atom(void)
 	ant_feed_info_release(&fi);
 }
 
+/* type="html" text constructs hold escaped markup: their text is kept. */
+struct html_seen { char title[256], summary[256]; };
+
+static int on_html_entry(void *ctx, const ant_feed_entry *e)
+{
+	struct html_seen *h = ctx;
+
+	snprintf(h->title, sizeof h->title, "%s", e->title);
+	snprintf(h->summary, sizeof h->summary, "%s", e->summary ? e->summary : "");
+	return 0;
+}
+
+static void test_atom_html(void)
+{
+	static const char doc[] =
+		"<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>h</id>"
+		"<title type=\"html\">Tom &amp;amp; &lt;b&gt;Jerry&lt;/b&gt;</title>"
+		"<summary type=\"html\">&lt;p&gt;x&lt;/p&gt;</summary>"
+		"<updated>2026-11-14T00:00:00Z</updated></entry>"
+		"<entry><id>t</id><title type=\"text\">&lt;b&gt; stays</title>"
+		"<summary>a &lt;p&gt; as text</summary><updated>2026-11-13T00:00:00Z</updated></entry>"
+		"</feed>";
+	struct html_seen h[1] = { { "", "" } };
+	ant_feed_info fi;
+
+	IS_INT(ant_feed_parse(doc, strlen(doc), &(ant_feed_opts){ .now = NOW, .on_entry = on_html_entry,
+		.ctx = h }, &fi, NULL), 0, "Atom with type=html parses");
+	IS_STR(fi.newest_title, "Tom & Jerry", "type=html title: its text, entities decoded");
+	ant_feed_info_release(&fi);
+	IS_STR(h->title, "<b> stays", "type=text title: kept as written");
+	IS_STR(h->summary, "a <p> as text", "type=text summary: kept as written");
+}
+
+static void test_atom_html_summary(void)
+{
+	static const char doc[] =
+		"<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>h</id><title>t</title>"
+		"<summary type=\"html\">&lt;p&gt;line one&lt;br&gt;line&amp;amp;two&lt;/p&gt;"
+		"&lt;p&gt;&amp;lt;tag&amp;gt;&lt;/p&gt;</summary>"
+		"<updated>2026-11-14T00:00:00Z</updated></entry></feed>";
+	struct html_seen h[1] = { { "", "" } };
+	ant_feed_info fi;
+
+	ant_feed_parse(doc, strlen(doc), &(ant_feed_opts){ .now = NOW, .on_entry = on_html_entry,
+		.ctx = h }, &fi, NULL);
+	IS_STR(h->summary, "line one line&two <tag>", "type=html summary: text only, a space per element");
+	ant_feed_info_release(&fi);
+}
+
 static void test_hostile(void)
 {
 	static const char laughs[] =
@@ -235,11 +284,13 @@ static void test_many(void)
 
 int main(void)
 {
-	TAP_PLAN(56);
+	TAP_PLAN(61);
 	test_dates();
 	test_rss2();
 	test_rss1();
 	test_atom();
+	test_atom_html();
+	test_atom_html_summary();
 	test_hostile();
 	test_many();
 	same_by_chunks("RSS 2.0", rss2);
