@@ -65,18 +65,39 @@ size_t lb_utf8_prefix(const char *s, size_t n, size_t max_chars)
 	return i;
 }
 
-size_t lb_utf8_repair(lb_buf *out, const char *s, size_t n, unsigned flags, size_t *first_bad)
+/* The valid characters from s[i] on, up to the first byte to replace:
+ * ASCII without a call, as in lb_utf8_valid(). */
+static size_t valid_run(const char *s, size_t n, size_t i, unsigned flags)
 {
-	size_t i = 0, k, bad = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k;
 
 	while (i < n) {
-		k = lb_utf8_len(s + i, n - i);
-		if (k && !(s[i] == '\0' && (flags & LB_UTF8_NUL))) {
-			if (lb_buf_add(out, s + i, k) < 0)
-				return (size_t)-1;
-			i += k;
+		if (p[i] - 1u < 0x7Fu) {   /* 0x01..0x7F */
+			i++;
 			continue;
 		}
+		if (p[i] == 0 && (flags & LB_UTF8_NUL))
+			break;
+		if (!(k = lb_utf8_len(s + i, n - i)))
+			break;
+		i += k;
+	}
+	return i;
+}
+
+/* Whole runs of valid text are copied at once: a page of text is one
+ * lb_buf_add, not one a character. */
+size_t lb_utf8_repair(lb_buf *out, const char *s, size_t n, unsigned flags, size_t *first_bad)
+{
+	size_t i = 0, end, bad = 0;
+
+	while (i < n) {
+		end = valid_run(s, n, i, flags);
+		if (end > i && lb_buf_add(out, s + i, end - i) < 0)
+			return (size_t)-1;
+		if ((i = end) >= n)
+			break;
 		if (!bad++ && first_bad)
 			*first_bad = out->len;
 		if (lb_buf_add(out, LB_UTF8_FFFD, 3) < 0)
