@@ -311,6 +311,26 @@ static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
 	tx_commit(u);
 }
 
+/* Nothing usable in a body of markup: the operator most likely added a
+ * feed or a page with --lirs, and "N skipped" alone would not say so. */
+static int not_lirs(ant_store_source *src, const ant_fetch_result *res)
+{
+	size_t i = 0, n = res->len < 512 ? res->len : 512;
+	const char *b = res->body;
+
+	while (i < n && strchr(" \t\r\n", b[i]))
+		i++;
+	if (i >= n || b[i] != '<')
+		return 0;
+	if (memmem(b, n, "<feed", 5) || memmem(b, n, "<rss", 4) || memmem(b, n, "<rdf:RDF", 8))
+		set_str(&src->last_error, "not a LIRS file but a feed: to relay an archived Atom "
+			"feed, remove this source and add it with --atom");
+	else
+		set_str(&src->last_error, "not a LIRS file but markup (an HTML page?): "
+			"a LIRS source is a lirs.gz or sites.di.gz file");
+	return 1;
+}
+
 static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_result *res)
 {
 	/* hina.txt has no Last-Detected: this fetch is it (lirs(5)) */
@@ -336,6 +356,8 @@ static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_re
 		char msg[128];
 		snprintf(msg, sizeof msg, "bad LIRS file: %s", lirs_strerror(rc));
 		set_str(&src->last_error, msg);
+	} else if (src->records_read && src->records_read == src->records_skipped) {
+		u->st.sources_failed += not_lirs(src, res);   /* counted as failed */
 	}
 }
 

@@ -7,7 +7,7 @@
 # archives after missing many of them.  Prints "ok - ..." / "not ok - ...".
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 58
+plan 61
 
 tmpdir feeds-test
 [ -n "$KEEP" ] && trap "kill \$SPID" EXIT
@@ -328,3 +328,17 @@ printf '<?xml version="1.0"?><opml version="2.0"><head/><body><outline text="L2"
 $A -d "$C" import "$T/later.opml" >/dev/null 2>&1
 is "remember: an imported page gets the update too" \
 	"$(jget "$C" "$U/later2.html" detected_by) $(jget "$C" "$U/later2.html" last_modified)" "lirs $((QNOW + 110))"
+
+# A feed or a page added with --lirs: said so, and counted as a failed source
+printf '<?xml version="1.0"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>x</title>\n<entry><id>1</id></entry>\n</feed>\n' > "$WWW/wrong.atom"
+printf '<!DOCTYPE html>\n<html><body>hi</body></html>\n' > "$WWW/wrong.html"
+W=$T/wrong.db
+$A -d "$W" init >/dev/null
+$A -d "$W" add --lirs "$U/wrong.atom" >/dev/null
+$A -d "$W" add --lirs "$U/wrong.html" >/dev/null
+$A -d "$W" update > "$T/wout" 2>&1
+check "an Atom feed added with --lirs: counted as a failed source" grep -q "(2 failed)" "$T/wout"
+check "... and list --sources says to add it with --atom" \
+	sh -c "$A -d '$W' list --sources | grep -F '$U/wrong.atom' | grep -q 'add it with --atom'"
+check "an HTML page added with --lirs: said to be markup, not LIRS" \
+	sh -c "$A -d '$W' list --sources | grep -F '$U/wrong.html' | grep -q 'not a LIRS file but markup'"
