@@ -1004,6 +1004,15 @@ static void page_tail(struct upd *u, ant_store_page *p, struct feedres *fr, ant_
 	free(excerpt);
 }
 
+/* The part 'add --only' watches is not on the page (renamed, moved): a
+ * failed check with the reason, so that the operator sees it in list,
+ * show and index.html, instead of a page compared as empty for ever. */
+static const char *only_missing(ant_detect_input *in)
+{
+	in->failed = 1;
+	return "the --only part is not on the page";
+}
+
 static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
 {
 	struct upd *u = ctx;
@@ -1018,10 +1027,15 @@ static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resul
 	char b[64];
 	int later = 0;
 
+	const char *why = NULL;
+
 	in.failed = http_failed(res);
 	if (!in.failed) {
 		if (res->status != 304 && analyze(p, res, &in, &info)) {
-			later = noise_first(u, p, fr, &info, &in, &excerpt, had_feed);
+			if (!info.only_matched)
+				why = only_missing(&in);
+			else
+				later = noise_first(u, p, fr, &info, &in, &excerpt, had_feed);
 			ant_page_info_release(&info);
 		}
 		take_validators(&p->etag, &p->lm_header, res);
@@ -1031,7 +1045,9 @@ static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resul
 		free(had_feed);
 		return;
 	}
-	page_tail(u, p, fr, &in, excerpt, had_feed, in.failed ? error_text(res, b, sizeof b) : NULL);
+	if (in.failed && !why)
+		why = error_text(res, b, sizeof b);
+	page_tail(u, p, fr, &in, excerpt, had_feed, why);
 	free(had_feed);
 }
 

@@ -10,7 +10,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 75
+plan 78
 server_suite region-test
 D=$T/r.db
 $A -d "$D" init >/dev/null
@@ -61,6 +61,14 @@ upd $((NOW + 1200))
 is "--only '#id': a change inside the region is an update" "$(lm sel)" $((NOW + 1200))
 is "--only '.class': a change inside the region is an update" "$(lm cls)" $((NOW + 1200))
 is "--only REGEX: a change inside the match is an update" "$(lm re)" $((NOW + 1200))
+# the watched part gone (renamed): said, and no update from an empty text
+page sel '<html><head><title>sel</title></head><body><div id="content"><p>Entry two, a new one.</p></div></body></html>'
+upd $((NOW + 1800))
+is "--only part missing: the check fails with the reason" "$(jget "$D" "$U/sel/" last_error)" "the --only part is not on the page"
+is "... and the page keeps its update time" "$(lm sel)" $((NOW + 1200))
+page sel '<html><head><title>sel</title></head><body><div id="main"><p>Entry two, a new one.</p></div></body></html>'
+upd $((NOW + 2400))
+is "--only part back: the error is gone" "$(jget "$D" "$U/sel/" last_error)" null
 
 # ---- patterns refused with a clear message ------------------------------------------
 $A -d "$D" add "$U/bad/" --only '(' 2>"$T/err"
