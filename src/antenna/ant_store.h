@@ -91,6 +91,7 @@ void ant_store_sizes_free(ant_store_sizes *z);
 #define ANT_CFG_PAGE_SIZE "atom_page_size"
 #define ANT_CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
 #define ANT_CFG_KEEP_EVENTS "keep_events"
+#define ANT_CFG_HTML_LIMIT "html_limit"       /* entries per HTML file (ant_publish.h) */
 #define ANT_CFG_LANG "lang"                   /* ja (default) or en: index.html, Atom summaries */
 int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err);
 /* A malloc'd copy of the value, or NULL when unset. */
@@ -254,5 +255,50 @@ int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn
 			  lb_error *err);
 /* Rows of a source; -1 on error. */
 int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id);
+
+/* ---- what is published (antenna publish) ----------------------------------
+ * The watched pages and, for each URL key that no watched page has, the
+ * newest fresh record among the relay sources' (sources.relay = 1) rows of
+ * source_records: a page checked here is never replaced by a relay's
+ * record.  Streamed from one SQL statement (SQLite's sorter spills to
+ * temporary files), so publishing a million pages holds one row at a time. */
+enum {
+	ANT_PUBQ_RECENT = 0,     /* last_modified newest first, then url (lirs.gz, Atom) */
+	ANT_PUBQ_LISTING = 1     /* index.html's: dated pages without an error first,
+				    newest first, ties by shown title then url; then
+				    the rest by shown title then url */
+};
+
+typedef struct ant_store_pubq {
+	int order;               /* ANT_PUBQ_* */
+	int fresh_only;          /* only rows with a known update detected at or
+				    after fresh_since (the LIRS 8-hour rule) */
+	int64_t fresh_since;     /* relayed rows always need it; 0: any */
+	int64_t found_after;     /* seq of the newest update event at the previous
+				    publish: found = 1 when an event of the row's
+				    (URL key, Last-Modified) came after it, else -1;
+				    < 0: unknown, found = 0 */
+} ant_store_pubq;
+
+typedef struct ant_store_pubrow {
+	const char *url, *url_key, *title, *author, *group;   /* never NULL */
+	int64_t last_modified, last_detected, content_length;  /* content_length >= 0 */
+	const char *detected_by;  /* detect.h's names, "lirs"/"atom" relayed; NULL unknown */
+	const char *source_url;   /* the page itself, or the (relaying) source */
+	const char *last_error;   /* NULL when the last check succeeded */
+	const char *excerpt;      /* "" none */
+	int found;                /* see found_after */
+	int relayed;              /* 1: a relay source's record, not a watched page */
+} ant_store_pubrow;
+
+/* Calls fn for each published row in q's order (borrowed, valid during
+ * the call); a nonzero return stops and is returned. */
+typedef int (*ant_store_pub_fn)(void *ctx, const ant_store_pubrow *r);
+int ant_store_published_each(ant_store *s, const ant_store_pubq *q, ant_store_pub_fn fn,
+			     void *ctx, lb_error *err);
+/* Starts a read transaction on s that keeps its snapshot until ant_store_rollback()
+ * or close: a second connection sees the events as they were before a
+ * writer on the first prunes them. */
+int ant_store_read_begin(ant_store *s, lb_error *err);
 
 #endif
