@@ -17,7 +17,7 @@ static const char help[] =
 	"usage: antenna [-d FILE] init [--title T] [--base URL] [--author A] [--tz-offset SECONDS]\n"
 	"                         [--allow-file] [--no-visited-query] [--max-age SECONDS]\n"
 	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n"
-	"                         [--keep-events N|all] [--lang ja|en]\n\n"
+	"                         [--keep-events N|all] [--lang ja|en] [--html-limit N]\n\n"
 	"Create the antenna's database (or change the options given on an existing one,\n"
 	"and say what changed).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
@@ -40,7 +40,10 @@ static const char help[] =
 	"                       ones are pruned at publish; 'all' keeps every one\n"
 	"  --lang ja|en         the language of index.html's words and of the Atom\n"
 	"                       summaries (default ja, Japanese); archives already\n"
-	"                       sealed keep theirs\n";
+	"                       sealed keep theirs\n"
+	"  --html-limit N       updates listed in index.html (default 1000); the rest\n"
+	"                       follow in index-2.html, index-3.html, ... (each file\n"
+	"                       also stops before 1 MB)\n";
 
 /* The defaults written on creation, so that 'show'/'list' can read them back. */
 static const struct { const char *key, *value; } defaults[] = {
@@ -87,6 +90,7 @@ int cmd_init(int argc, char **argv)
 		{ "charset", required_argument, NULL, 'C' },
 		{ "keep-events", required_argument, NULL, 'k' },
 		{ "lang", required_argument, NULL, 'L' },
+		{ "html-limit", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -145,6 +149,11 @@ int cmd_init(int argc, char **argv)
 			if (!ant_pub_lang_known(optarg))
 				return cli_usage_error(help, "--lang: '%s' is not ja or en", optarg);
 			*x = (struct setting){ CFG_LANG, optarg };
+			break;
+		case 'H':
+			if (cli_parse_int64("--html-limit", optarg, 1, 1000000, &v) < 0)
+				return CLI_FATAL;
+			*x = (struct setting){ ANT_CFG_HTML_LIMIT, optarg };
 			break;
 		case 'F': *x = (struct setting){ CFG_ALLOW_FILE, "1" }; break;
 		case 'V': *x = (struct setting){ CFG_VISITED, "0" }; break;

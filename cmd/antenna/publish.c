@@ -9,15 +9,18 @@
 #include "ant_publish.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] publish [--now EPOCH] [--keep-events N|all] DIR\n\n"
-	"Write the antenna's site into DIR (created when missing): index.html,\n"
+	"usage: antenna [-d FILE] publish [--now EPOCH] [--keep-events N|all] [--html-limit N] DIR\n\n"
+	"Write the antenna's site into DIR (created when missing): index.html (the\n"
+	"most recent updates; the rest in index-2.html, index-3.html, ...),\n"
 	"lirs.gz (every page with a fresh update), sites.di.gz (the same as\n"
 	"HINA-DI), index.atom, archive/N.atom and\n"
 	"current.atom.  Each file is replaced atomically.\n\n"
 	"  --now EPOCH        the time of this publish (default: the clock)\n"
 	"  --keep-events N    keep at least the N newest update events of archives\n"
 	"                     already written, 'all' to keep every one (default: the\n"
-	"                     database's, see 'antenna init --keep-events')\n";
+	"                     database's, see 'antenna init --keep-events')\n"
+	"  --html-limit N     updates listed per HTML file (default: the database's,\n"
+	"                     see 'antenna init --html-limit'; else 1000)\n";
 
 /* What lirs.gz holds that is not exactly the pages' text (lirs(5)). */
 static void lirs_warnings(const ant_pub_lirs_counts *n)
@@ -58,10 +61,11 @@ int cmd_publish(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "now", required_argument, NULL, 'n' },
 		{ "keep-events", required_argument, NULL, 'k' },
+		{ "html-limit", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	ant_publish_opts po = { .now = 0, .keep_events = ANT_KEEP_DEFAULT };
+	ant_publish_opts po = { .now = 0, .keep_events = ANT_KEEP_DEFAULT, .html_limit = 0 };
 	ant_publish_result res;
 	lb_error err = LB_ERROR_INIT;
 	const char *dir;
@@ -73,6 +77,11 @@ int cmd_publish(int argc, char **argv)
 			return cli_help(help);
 		if (c == 'k') {
 			if (antcmd_parse_keep("--keep-events", optarg, &po.keep_events) < 0)
+				return CLI_FATAL;
+			continue;
+		}
+		if (c == 'H') {
+			if (cli_parse_int64("--html-limit", optarg, 1, 1000000, &po.html_limit) < 0)
 				return CLI_FATAL;
 			continue;
 		}
@@ -92,7 +101,10 @@ int cmd_publish(int argc, char **argv)
 		cli_error("%s", lb_error_msg(&err));
 	} else {
 		lirs_warnings(&res.counts);
-		printf("published %zu page%s: %s/index.html\n", res.pages, res.pages == 1 ? "" : "s", dir);
+		printf("published %zu page%s: %s/index.html", res.pages, res.pages == 1 ? "" : "s", dir);
+		if (res.html_files > 1)
+			printf(" (and index-2.html to index-%zu.html)", res.html_files);
+		putchar('\n');
 	}
 	ant_store_close(s);
 	/* 1: published, but archives lost with the directory stay lost */

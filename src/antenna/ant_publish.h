@@ -46,7 +46,50 @@ typedef struct ant_pub_site {
 	struct ant_pub_lirs_counts *lirs_counts;   /* when set, receives lirs.gz's counts */
 	const char *lang;         /* index.html's language: "ja" (NULL: the default)
 				     or "en" (antenna init --lang) */
+	size_t page_limit;        /* entries in index.html and each index-N.html;
+				     0 = ANT_PUB_PAGE_LIMIT */
+	size_t page_bytes;        /* bytes of each HTML file at most; 0 = ANT_PUB_PAGE_BYTES */
+	struct ant_pub_html_counts *html_counts;  /* when set, receives what the HTML holds */
 } ant_pub_site;
+
+/*
+ * index.html stays small at any size: it lists the page_limit most recent
+ * updates (a phone opens 1,000 entries, about 400 KB, at once; 100,000
+ * were 37 MB), grouped as always; the rest follow in the same order in
+ * index-2.html, index-3.html, ..., each with the same layout, linked
+ * "newer"/"older" in a chain from index.html.  A file also ends before
+ * page_bytes, whatever its titles and URLs (up to ANT_MAX_URL bytes each).
+ * A site of at most page_limit pages gets one index.html, without links.
+ */
+#define ANT_PUB_PAGE_LIMIT 1000
+#define ANT_PUB_PAGE_BYTES 1000000
+typedef struct ant_pub_html_counts {
+	size_t pages;             /* entries in all the HTML files */
+	size_t files;             /* index.html and the index-N.html */
+} ant_pub_html_counts;
+
+/* ---- a stream of pages (the writers read the database a row at a time) ---- */
+enum {
+	ANT_PUB_LISTING = 0,      /* every page: dated ones without an error newest
+				     first (ties by shown title, then URL), then
+				     the rest by shown title, then URL */
+	ANT_PUB_FRESH = 1         /* the fresh ones only (lirs.gz's rule), newest
+				     first, ties by URL */
+};
+typedef int (*ant_pub_fn)(void *ctx, const ant_pub_page *p);
+typedef struct ant_pub_src {
+	/* calls fn for each page in order (borrowed, valid during the call);
+	 * a nonzero return from fn stops it and is returned */
+	int (*each)(void *src_ctx, int order, ant_pub_fn fn, void *ctx, lb_error *err);
+	void *ctx;
+} ant_pub_src;
+/* The writers below, reading from a stream; the array forms wrap these. */
+int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+			 lb_error *err);
+int ant_publish_lirs_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+			 lb_error *err);
+int ant_publish_di_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+		       lb_error *err);
 
 /* index.html's languages: one table of words each. */
 #define PUB_LANG_DEFAULT "ja"
@@ -132,10 +175,13 @@ int64_t ant_keep_events(ant_store *s);
 typedef struct ant_publish_opts {
 	int64_t now;              /* the time of this publish (Unix time) */
 	int64_t keep_events;      /* EVSTORE_KEEP_ALL, >= 0, or ANT_KEEP_DEFAULT */
+	int64_t html_limit;       /* entries per HTML file; 0: the database's
+				     (ANT_CFG_HTML_LIMIT), else ANT_PUB_PAGE_LIMIT */
 } ant_publish_opts;
 
 typedef struct ant_publish_result {
-	size_t pages;             /* in index.html */
+	size_t pages;             /* in index.html and the index-N.html */
+	size_t html_files;        /* index.html and the index-N.html */
 	ant_pub_lirs_counts counts;   /* what lirs.gz holds not exactly */
 	int64_t keep_events;      /* the retention applied */
 	/* Archives of a pruned history that DIR lacks (a new DIR): they

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include "lb_afile.h"
 #include "lb_date.h"
@@ -59,6 +61,8 @@ struct pub_words {
 	const char *legend[NDETECT];   /* in detect_tab's order */
 	const char *times;             /* the footer's note on times */
 	const char *no_update, *not_checked, *no_pages;
+	const char *page_no;           /* "page N" of index-N.html: likewise */
+	const char *newer, *older, *pager;   /* the links between the pages, their nav's label */
 };
 
 static const struct pub_words words_tab[] = {
@@ -69,7 +73,8 @@ static const struct pub_words words_tab[] = {
 	    "Atom フィードのアーカイブ (RFC 5005) から中継" },
 	  "時刻は更新の時刻か、それに気づいた時刻です。",
 	  "[更新時刻不明]", "[未確認]",
-	  "まだページを登録していません:" },
+	  "まだページを登録していません:",
+	  "% ページ目", "← 新しい更新", "古い更新 →", "ページ" },
 	{ "en", "Updated", "1 page", "% pages", "% new",
 	  "just now", " min ago", " h ago", " d ago", "new", "Ungrouped", "Contents",
 	  { "HTTP Last-Modified header", "the page's text changed", "the page's size changed",
@@ -78,7 +83,8 @@ static const struct pub_words words_tab[] = {
 	    "relayed from an Atom feed's archives (RFC 5005)" },
 	  "Times are when the update happened or was noticed.",
 	  "[no update known]", "[not checked yet]",
-	  "No pages are watched yet:" },
+	  "No pages are watched yet:",
+	  "page %", "← newer", "older →", "Pages" },
 };
 
 static const struct pub_words *words_of(const char *lang)
@@ -236,19 +242,27 @@ static int cmp_title_url(const ant_pub_page *a, const ant_pub_page *b)
 	return c ? c : strcmp(str_or(a->url, ""), str_or(b->url, ""));
 }
 
+/* ANT_PUB_LISTING: the order of all the HTML files together */
+static int cmp_listing(const void *pa, const void *pb)
+{
+	const ant_pub_page *a = *(const ant_pub_page *const *)pa;
+	const ant_pub_page *b = *(const ant_pub_page *const *)pb;
+
+	if (in_tail(a) != in_tail(b))
+		return in_tail(a) - in_tail(b);
+	if (!in_tail(a) && a->last_modified != b->last_modified)
+		return a->last_modified > b->last_modified ? -1 : 1;
+	return cmp_title_url(a, b);
+}
+
+/* inside one HTML file: by group, then as listed */
 static int cmp_html(const void *pa, const void *pb)
 {
 	const ant_pub_page *a = *(const ant_pub_page *const *)pa;
 	const ant_pub_page *b = *(const ant_pub_page *const *)pb;
 	int c = strcmp(str_or(a->group, ""), str_or(b->group, ""));
 
-	if (c)
-		return c;
-	if (in_tail(a) != in_tail(b))
-		return in_tail(a) - in_tail(b);
-	if (!in_tail(a) && a->last_modified != b->last_modified)
-		return a->last_modified > b->last_modified ? -1 : 1;
-	return cmp_title_url(a, b);
+	return c ? c : cmp_listing(pa, pb);
 }
 
 static int cmp_lirs(const void *pa, const void *pb)
@@ -259,20 +273,6 @@ static int cmp_lirs(const void *pa, const void *pb)
 	if (a->last_modified != b->last_modified)
 		return a->last_modified > b->last_modified ? -1 : 1;
 	return strcmp(str_or(a->url, ""), str_or(b->url, ""));
-}
-
-static const ant_pub_page **sorted(const ant_pub_page *pages, size_t n,
-			       int (*cmp)(const void *, const void *))
-{
-	const ant_pub_page **v = malloc((n ? n : 1) * sizeof *v);
-	size_t i;
-
-	if (!v)
-		return NULL;
-	for (i = 0; i < n; i++)
-		v[i] = &pages[i];
-	qsort(v, n, sizeof *v, cmp);
-	return v;
 }
 
 /* ---- index.html --------------------------------------------------------- */
@@ -325,6 +325,9 @@ typedef struct html_ctx {
 	lb_buf url;      /* scratch for the ?MMDDHHMM link */
 	char off[8];   /* tz_offset() of the display zone, "" until needed */
 	const struct pub_words *w;   /* the site's language */
+	size_t page_no;  /* 1: index.html, N: index-N.html */
+	int paged;       /* the site has more than one HTML file */
+	int has_next;    /* index-(page_no + 1).html follows */
 } html_ctx;
 
 /* A count into a word with a "%" (words_tab's pages, nnew): the text before
@@ -519,6 +522,11 @@ static void put_head(html_ctx *h, size_t n, size_t nnew)
 	fputs("</h1>\n<p class=\"meta\">", h->fp);
 	ant_html_fputs(h->fp, h->w->updated);
 	fprintf(h->fp, " %s %s · ", shown, tz_name(s->display_tz, tzb));
+	if (h->page_no > 1) {   /* the totals are known only when index.html is written */
+		put_count(h->fp, &h->url, h->w->page_no, h->page_no);
+		fputs("</p>\n</header>\n", h->fp);
+		return;
+	}
 	put_count(h->fp, &h->url, n == 1 ? h->w->page_one : h->w->pages, n);
 	if (s->prev_publish) {
 		fputs(" · ", h->fp);
@@ -576,16 +584,53 @@ static void put_foot(html_ctx *h)
 	fputs("</p>\n</footer>\n", h->fp);
 }
 
-static int put_body(html_ctx *h, const ant_pub_page **v, size_t n)
+/* "index.html" for page 1, else "index-N.html", into buf */
+static const char *page_name(char *buf, size_t len, size_t no)
 {
-	size_t i, g = 0, nnew = 0;
+	if (no <= 1)
+		snprintf(buf, len, "index.html");
+	else
+		snprintf(buf, len, "index-%zu.html", no);
+	return buf;
+}
+
+/* The links to the newer and the older page, in a site of several
+ * files: plain links, the only way on without JavaScript. */
+static void put_pager(html_ctx *h)
+{
+	char name[48];
+
+	if (!h->paged)
+		return;
+	fputs("<nav class=\"pager\" aria-label=\"", h->fp);
+	ant_html_fputs(h->fp, h->w->pager);
+	fputs("\"><ul>\n", h->fp);
+	if (h->page_no > 1) {
+		fprintf(h->fp, "<li><a rel=\"prev\" href=\"%s\">",
+			page_name(name, sizeof name, h->page_no - 1));
+		ant_html_fputs(h->fp, h->w->newer);
+		fputs("</a></li>\n", h->fp);
+	}
+	if (h->has_next) {
+		fprintf(h->fp, "<li><a rel=\"next\" href=\"%s\">",
+			page_name(name, sizeof name, h->page_no + 1));
+		ant_html_fputs(h->fp, h->w->older);
+		fputs("</a></li>\n", h->fp);
+	}
+	fputs("</ul></nav>\n", h->fp);
+}
+
+/* One HTML file: v[0..n) sorted by cmp_html; total and nnew of the
+ * whole site, for index.html's header. */
+static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total, size_t nnew)
+{
+	size_t i, g = 0;
 	int grouped = n && *str_or(v[n - 1]->group, "");  /* "" sorts first */
 
-	for (i = 0; i < n; i++)
-		nnew += is_new(h->site, v[i]);
-	put_head(h, n, nnew);
+	put_head(h, total, nnew);
 	if (grouped)
 		put_nav(h, v, n);
+	put_pager(h);
 	fputs("<main>\n", h->fp);
 	for (i = 0; i < n; i++) {
 		const char *grp = str_or(v[i]->group, "");
@@ -615,6 +660,7 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n)
 		fputs(" <code>antenna add URL</code></p>\n", h->fp);
 	}
 	fputs("</main>\n", h->fp);
+	put_pager(h);
 	put_foot(h);
 	return fputs("</body>\n</html>\n", h->fp) < 0 ? -1 : 0;
 }
@@ -664,33 +710,306 @@ static int close_out(lb_afile *f, int ok, const char *path, lb_error *err)
 	return 0;
 }
 
-int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-		 size_t n, lb_error *err)
+/* ---- the HTML files, a bounded number of entries each ------------------- */
+
+/* What one HTML file lists: its own copies of the pages (each page's
+ * strings in one block that starts at its url, freed through it). */
+struct slice {
+	ant_pub_page *v;
+	size_t n, cap;
+	size_t bytes;    /* an upper bound of what its entries and groups take */
+	const char *last_group;
+};
+
+struct pager {
+	html_ctx h;
+	const char *dir;
+	size_t limit, budget;
+	struct slice front, prev, cur;   /* index.html (written last), the file
+					    waiting to know if one follows, the
+					    one being filled */
+	size_t done;     /* slices completed */
+	size_t total, nnew;
+	FILE *meas;      /* put_page() into memory, to measure an entry */
+	char *measbuf;
+	size_t measlen;
+	lb_error *err;
+};
+
+/* Room for the head, the style sheet, the footer and the pager links:
+ * about 5 KB, with margin. */
+#define PAGE_FIXED_BYTES 16384
+
+static size_t slen(const char *p)
 {
-	html_ctx h = { NULL, site, site->now ? site->now : (int64_t)time(NULL), LB_BUF_INIT, "",
-		       words_of(site->lang) };
-	const ant_pub_page **v;
-	char *path = NULL;
+	return p ? strlen(p) + 1 : 0;
+}
+
+static char *put_str(char **at, const char *p)
+{
+	char *r = *at;
+
+	if (!p)
+		return NULL;
+	memcpy(r, p, strlen(p) + 1);
+	*at += strlen(p) + 1;
+	return r;
+}
+
+/* A copy of p whose strings are in one malloc'd block at ->url. */
+static int page_dup(ant_pub_page *d, const ant_pub_page *p)
+{
+	const char *url = str_or(p->url, "");
+	char *blk, *at;
+
+	blk = malloc(slen(url) + slen(p->title) + slen(p->author) + slen(p->group) +
+		     slen(p->detected_by) + slen(p->source_url) + slen(p->last_error) +
+		     slen(p->excerpt));
+	if (!(at = blk))
+		return -1;
+	*d = *p;
+	d->url = put_str(&at, url);
+	d->title = put_str(&at, p->title);
+	d->author = put_str(&at, p->author);
+	d->group = put_str(&at, p->group);
+	d->detected_by = put_str(&at, p->detected_by);
+	d->source_url = put_str(&at, p->source_url);
+	d->last_error = put_str(&at, p->last_error);
+	d->excerpt = put_str(&at, p->excerpt);
+	return 0;
+}
+
+static void slice_clear(struct slice *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free((char *)s->v[i].url);
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+/* The bytes p's entry takes, rendered; a group heading, when the group
+ * differs from the entry before it, is counted in full (in the table of
+ * contents and the heading): more than the file will hold, never less. */
+static int entry_bytes(struct pager *pg, const ant_pub_page *p, size_t *bytes)
+{
+	FILE *keep = pg->h.fp;
+	const char *grp = str_or(p->group, "");
+	long n;
+
+	rewind(pg->meas);
+	pg->h.fp = pg->meas;
+	if (put_page(&pg->h, p) < 0)
+		n = -1;
+	else {
+		if (*grp && (!pg->cur.last_group || strcmp(grp, pg->cur.last_group) != 0)) {
+			ant_html_fputs(pg->meas, grp);
+			ant_html_fputs(pg->meas, grp);
+			fputs("<li><a href=\"#g0000000\"></a></li>\n<section id=\"g0000000\">\n"
+			      "<h2></h2>\n<ol>\n</ol>\n</section>\n", pg->meas);
+		}
+		n = fflush(pg->meas) == 0 ? ftell(pg->meas) : -1;
+	}
+	pg->h.fp = keep;
+	if (n < 0)
+		return -1;
+	*bytes = (size_t)n;
+	return 0;
+}
+
+/* Writes DIR/index-N.html (index.html for 1) listing s's pages. */
+static int write_file(struct pager *pg, struct slice *s, size_t no, int has_next)
+{
+	const ant_pub_page **v = malloc((s->n ? s->n : 1) * sizeof *v);
+	char name[48], *path = NULL;
 	lb_afile f;
 	int rc;
 
-	lb_error_clear(err);
-	v = sorted(pages, n, cmp_html);
 	if (!v)
-		return lb_err_code(err, LB_ENOMEM);
-	rc = open_out(&f, dir, "index.html", &path, err);
+		return lb_err_code(pg->err, LB_ENOMEM);
+	for (size_t i = 0; i < s->n; i++)
+		v[i] = &s->v[i];
+	qsort(v, s->n, sizeof *v, cmp_html);
+	pg->h.page_no = no;
+	pg->h.has_next = has_next;
+	rc = open_out(&f, pg->dir, page_name(name, sizeof name, no), &path, pg->err);
 	if (rc == 0) {
-		h.fp = f.fp;
+		pg->h.fp = f.fp;
 		errno = 0;
-		rc = put_body(&h, v, n);
+		rc = put_body(&pg->h, v, s->n, pg->total, pg->nnew);
 		if (rc < 0 && !ferror(f.fp))
-			lb_err_code(err, LB_ENOMEM);
-		rc = close_out(&f, rc == 0, path, err);
+			lb_err_code(pg->err, LB_ENOMEM);
+		rc = close_out(&f, rc == 0, path, pg->err);
 	}
-	lb_buf_release(&h.url);
 	free(path);
 	free(v);
 	return rc;
+}
+
+/* The slice being filled is complete and another follows: the one
+ * before it can be written now, knowing a next one exists. */
+static int next_slice(struct pager *pg)
+{
+	int rc = 0;
+
+	pg->h.paged = 1;
+	if (pg->done == 0)
+		pg->front = pg->cur;
+	else {
+		if (pg->done >= 2)
+			rc = write_file(pg, &pg->prev, pg->done, 1);
+		slice_clear(&pg->prev);
+		pg->prev = pg->cur;
+	}
+	memset(&pg->cur, 0, sizeof pg->cur);
+	pg->done++;
+	return rc;
+}
+
+/* ant_pub_fn: one page into the file being filled */
+static int pager_add(void *ctx, const ant_pub_page *p)
+{
+	struct pager *pg = ctx;
+	struct slice *c = &pg->cur;
+	ant_pub_page *nv;
+	size_t bytes;
+	int rc;
+
+	if (entry_bytes(pg, p, &bytes) < 0)
+		return lb_err_code(pg->err, LB_ENOMEM);
+	if (c->n && (c->n >= pg->limit || c->bytes + bytes > pg->budget)) {
+		if ((rc = next_slice(pg)) < 0)
+			return rc;
+		if (entry_bytes(pg, p, &bytes) < 0)   /* a new file: its first group heading */
+			return lb_err_code(pg->err, LB_ENOMEM);
+	}
+	if (!(nv = lb_grow(c->v, &c->cap, c->n + 1, sizeof *nv, 64)))
+		return lb_err_code(pg->err, LB_ENOMEM);
+	c->v = nv;
+	if (page_dup(&c->v[c->n], p) < 0)
+		return lb_err_code(pg->err, LB_ENOMEM);
+	c->last_group = str_or(c->v[c->n].group, "");
+	c->n++;
+	c->bytes += bytes;
+	pg->total++;
+	pg->nnew += is_new(pg->h.site, p);
+	return 0;
+}
+
+/* index-N.html beyond the last one written (a bigger site's, before):
+ * removed, so no link or bookmark finds pages that are not the site's. */
+static void remove_stale(const char *dir, size_t last)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096], tail[8];
+	size_t no;
+
+	while (d && (e = readdir(d)) != NULL) {
+		if (sscanf(e->d_name, "index-%zu.htm%7s", &no, tail) != 2 ||
+		    strcmp(tail, "l") != 0 || no <= last)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* After the last page: the last files, index.html (now that the totals
+ * are known) last of all. */
+static int pager_finish(struct pager *pg)
+{
+	size_t last = pg->done + 1;
+	int rc = 0;
+
+	if (pg->done == 0) {
+		rc = write_file(pg, &pg->cur, 1, 0);
+		last = 1;
+	} else {
+		if (pg->done >= 2)
+			rc = write_file(pg, &pg->prev, pg->done, 1);
+		if (rc == 0)
+			rc = write_file(pg, &pg->cur, last, 0);
+		if (rc == 0)
+			rc = write_file(pg, &pg->front, 1, 1);
+	}
+	if (rc == 0)
+		remove_stale(pg->dir, last);
+	return rc;
+}
+
+int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+			 lb_error *err)
+{
+	struct pager pg = { .h = { NULL, site, site->now ? site->now : (int64_t)time(NULL),
+				   LB_BUF_INIT, "", words_of(site->lang), 1, 0, 0 },
+			    .dir = dir, .err = err };
+	size_t bytes = site->page_bytes ? site->page_bytes : ANT_PUB_PAGE_BYTES;
+	int rc;
+
+	lb_error_clear(err);
+	pg.limit = site->page_limit ? site->page_limit : ANT_PUB_PAGE_LIMIT;
+	pg.budget = bytes > 2 * PAGE_FIXED_BYTES ? bytes - PAGE_FIXED_BYTES : bytes / 2;
+	if (!(pg.meas = open_memstream(&pg.measbuf, &pg.measlen)))
+		return lb_err_code(err, LB_ENOMEM);
+	rc = src->each(src->ctx, ANT_PUB_LISTING, pager_add, &pg, err);
+	if (rc == 0)
+		rc = pager_finish(&pg);
+	else if (rc > 0)
+		rc = lb_err_code(err, LB_ENOMEM);
+	if (rc == 0 && site->html_counts)
+		*site->html_counts = (ant_pub_html_counts){ pg.total, pg.done + 1 };
+	fclose(pg.meas);
+	free(pg.measbuf);
+	slice_clear(&pg.front);
+	slice_clear(&pg.prev);
+	slice_clear(&pg.cur);
+	lb_buf_release(&pg.h.url);
+	return rc;
+}
+
+/* ---- pages from an array (ant_publish_html() and the others) ------------ */
+
+struct array_src {
+	const ant_pub_page *pages;
+	size_t n;
+	int64_t now, max_age;
+};
+
+static int is_fresh(const ant_pub_page *p, int64_t now, int64_t max_age);
+
+static int array_each(void *sctx, int order, ant_pub_fn fn, void *ctx, lb_error *err)
+{
+	const struct array_src *a = sctx;
+	const ant_pub_page **v = malloc((a->n ? a->n : 1) * sizeof *v);
+	size_t i, m = 0;
+	int rc = 0;
+
+	if (!v)
+		return lb_err_code(err, LB_ENOMEM);
+	for (i = 0; i < a->n; i++)
+		if (order != ANT_PUB_FRESH || is_fresh(&a->pages[i], a->now, a->max_age))
+			v[m++] = &a->pages[i];
+	qsort(v, m, sizeof *v, order == ANT_PUB_FRESH ? cmp_lirs : cmp_listing);
+	for (i = 0; i < m && rc == 0; i++)
+		rc = fn(ctx, v[i]);
+	free(v);
+	return rc;
+}
+
+static struct array_src array_of(const ant_pub_site *site, const ant_pub_page *pages, size_t n)
+{
+	return (struct array_src){ pages, n, site->now ? site->now : (int64_t)time(NULL),
+				   site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE };
+}
+
+int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
+		 size_t n, lb_error *err)
+{
+	struct array_src a = array_of(site, pages, n);
+	ant_pub_src src = { array_each, &a };
+
+	return ant_publish_html_src(dir, site, &src, err);
 }
 
 /* ---- lirs.gz ------------------------------------------------------------ */
@@ -703,52 +1022,46 @@ static int is_fresh(const ant_pub_page *p, int64_t now, int64_t max_age)
 	       now - p->last_detected <= max_age && lb_url_is_http(str_or(p->url, ""));
 }
 
-static int write_records(lirs_writer *w, const ant_pub_page **v, size_t n)
+struct rec_ctx {
+	lirs_writer *w;
+	int64_t now, max_age;
+};
+
+/* ant_pub_fn: one fresh page into the LIRS writer */
+static int write_record(void *ctx, const ant_pub_page *p)
 {
-	size_t i;
+	struct rec_ctx *rc = ctx;
+	lirs_record r;
 
-	for (i = 0; i < n; i++) {
-		const ant_pub_page *p = v[i];
-		lirs_record r;
-		int rc;
-
-		memset(&r, 0, sizeof r);
-		r.last_modified = p->last_modified;
-		r.last_detected = p->last_detected;
-		r.tz_offset = p->tz_offset;
-		r.content_length = p->content_length < 0 ? 0 : p->content_length;
-		r.url = (char *)p->url;
-		r.title = (char *)(p->title ? p->title : "");
-		r.author = (char *)(p->author ? p->author : "");
-		r.source_url = (char *)str_or(p->source_url, p->url);
-		r.extension = (char *)"";
-		if ((rc = lirs_writer_add(w, &r)) < 0)
-			return rc;
-	}
-	return 0;
+	if (!is_fresh(p, rc->now, rc->max_age))
+		return 0;
+	memset(&r, 0, sizeof r);
+	r.last_modified = p->last_modified;
+	r.last_detected = p->last_detected;
+	r.tz_offset = p->tz_offset;
+	r.content_length = p->content_length < 0 ? 0 : p->content_length;
+	r.url = (char *)p->url;
+	r.title = (char *)(p->title ? p->title : "");
+	r.author = (char *)(p->author ? p->author : "");
+	r.source_url = (char *)str_or(p->source_url, p->url);
+	r.extension = (char *)"";
+	return lirs_writer_add(rc->w, &r);
 }
 
 /* lirs.gz, or sites.di.gz (format LIRS_FORMAT_DI): the same records. */
-static int publish_records(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-			   size_t n, const char *name, int format, lb_error *err)
+static int publish_records(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+			   const char *name, int format, lb_error *err)
 {
 	int64_t now = site->now ? site->now : (int64_t)time(NULL);
 	int64_t max_age = site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE;
-	const ant_pub_page **v = malloc((n ? n : 1) * sizeof *v);
+	struct rec_ctx rc_ = { NULL, now, max_age };
 	lirs_writer_opts wo;
 	lirs_writer *w = NULL;
-	size_t i, m = 0;
 	char *path = NULL;
 	lb_afile f;
 	int rc, wrc = LB_ENOMEM, ok;
 
 	lb_error_clear(err);
-	if (!v)
-		return lb_err_code(err, LB_ENOMEM);
-	for (i = 0; i < n; i++)
-		if (is_fresh(&pages[i], now, max_age))
-			v[m++] = &pages[i];
-	qsort(v, m, sizeof *v, cmp_lirs);
 	if ((rc = open_out(&f, dir, name, &path, err)) < 0)
 		goto out;
 	memset(&wo, 0, sizeof wo);
@@ -759,33 +1072,50 @@ static int publish_records(const char *dir, const ant_pub_site *site, const ant_
 	wo.ctx = f.fp;
 	wo.euc_jp_ms = site->lirs_euc_jp_ms;
 	errno = 0;
-	w = lirs_writer_new(&wo);
-	if (w && (wrc = write_records(w, v, m)) == 0)
+	w = rc_.w = lirs_writer_new(&wo);
+	if (w && (wrc = src->each(src->ctx, ANT_PUB_FRESH, write_record, &rc_, err)) == 0)
 		wrc = lirs_writer_finish(w);
 	ok = wrc == 0;
 	if (ok && site->lirs_counts && format == LIRS_FORMAT_LIRS)   /* lirs.gz's, not sites.di.gz's (UTF-8) */
 		*site->lirs_counts = (ant_pub_lirs_counts){ lirs_writer_replaced(w),
 			lirs_writer_approximated(w), lirs_writer_substituted(w),
 			lirs_writer_too_long(w) };
-	if (!ok && !errno)
+	if (!ok && !errno && !(err && err->code < 0))
 		lb_err(err, wrc, "%s", w ? "the LIRS writer failed" : "out of memory");
 	rc = close_out(&f, ok, path, err);
 out:
 	if (w)
 		lirs_writer_free(w);
 	free(path);
-	free(v);
 	return rc;
+}
+
+int ant_publish_lirs_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+			 lb_error *err)
+{
+	return publish_records(dir, site, src, "lirs.gz", LIRS_FORMAT_LIRS, err);
+}
+
+int ant_publish_di_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+		       lb_error *err)
+{
+	return publish_records(dir, site, src, "sites.di.gz", LIRS_FORMAT_DI, err);
 }
 
 int ant_publish_lirs(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
 		 size_t n, lb_error *err)
 {
-	return publish_records(dir, site, pages, n, "lirs.gz", LIRS_FORMAT_LIRS, err);
+	struct array_src a = array_of(site, pages, n);
+	ant_pub_src src = { array_each, &a };
+
+	return ant_publish_lirs_src(dir, site, &src, err);
 }
 
 int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
 	       size_t n, lb_error *err)
 {
-	return publish_records(dir, site, pages, n, "sites.di.gz", LIRS_FORMAT_DI, err);
+	struct array_src a = array_of(site, pages, n);
+	ant_pub_src src = { array_each, &a };
+
+	return ant_publish_di_src(dir, site, &src, err);
 }

@@ -12,11 +12,15 @@
  * added after it (an update that happened before the
  * previous publish but was found after it is new too).
  *
- * index.html and lirs.gz need only the pages, so a second thread loads
- * them (on a connection of its own) and writes them while this one writes
- * the Atom files from the events (50,000 pages into an empty DIR: 1,000
- * archives); only current.atom waits for the pages.  Each file is
- * replaced atomically on its own; a failure in either leaves last_publish
+ * Nothing here holds all the pages: index.html (and its index-N.html),
+ * lirs.gz and sites.di.gz read the published rows one at a time from
+ * one SQL query each (ant_store_published_each(): the watched pages and
+ * the relayed records), on a second connection in a second thread while
+ * this one writes the Atom files from the events; current.atom streams
+ * the same rows, newest first, when its turn comes.  The "new" marks are
+ * an EXISTS against the events, read in a snapshot taken before the
+ * Atom writer's retention may prune them.  Each file is replaced
+ * atomically on its own; a failure in either leaves last_publish
  * unchanged.
  *
  * History retention (config "keep_events"): the Atom files' events are
@@ -46,13 +50,11 @@ struct site_cfg {
 	int64_t page_size;
 	int64_t keep_events;     /* EVSTORE_KEEP_ALL or >= 0 */
 	int64_t seq_now;         /* the newest event's seq before this publish */
+	int64_t prev_seq;        /* and at the previous publish, -1 unknown */
+	ant_store *store;        /* the Atom writer's connection */
+	ant_pub_html_counts html;
 };
 
-/* An update found since the previous publish: an event added after it. */
-struct found {
-	char *url;
-	int64_t lm;
-};
 
 int64_t ant_keep_events(ant_store *s)
 {
@@ -97,6 +99,10 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->site.lirs_euc_jp_ms = lirs_charset_ms(s);
 	memset(&c->counts, 0, sizeof c->counts);
 	c->site.lirs_counts = &c->counts;
+	c->site.page_limit = (size_t)ant_store_config_int(s, ANT_CFG_HTML_LIMIT, 0);  /* 0: the default */
+	memset(&c->html, 0, sizeof c->html);
+	c->site.html_counts = &c->html;
+	c->store = s;
 	c->page_size = ant_store_config_int(s, ANT_CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
 	c->keep_events = ant_keep_events(s);
 	c->seq_now = 0;
@@ -110,113 +116,111 @@ static void cfg_free(struct site_cfg *c)
 	free(c->lang);
 }
 
-static int cmp_found(const void *pa, const void *pb)
+/* The seq of the newest update event now (kept for the next publish's
+ * "new" marks) and at the previous publish (-1: an older database that
+ * did not keep it; then last_modified after last_publish says "new"). */
+static int read_seqs(ant_store *s, struct site_cfg *c, lb_error *err)
 {
-	const struct found *a = pa, *b = pb;
-	int c = strcmp(a->url, b->url);
-
-	return c ? c : (a->lm > b->lm) - (a->lm < b->lm);
-}
-
-struct found_set {
-	struct found *v;
-	size_t n, cap;
-	int known;               /* 0: no seq of a previous publish (older database) */
-};
-
-static int add_found(void *ctx, const atom_ev_event *e)
-{
-	struct found_set *f = ctx;
-	struct found *nv;
-
-	if (!(nv = lb_grow(f->v, &f->cap, f->n + 1, sizeof *nv, 64)))
-		return LB_ENOMEM;
-	f->v = nv;
-	if (!(f->v[f->n].url = strdup(e->url ? e->url : "")))
-		return LB_ENOMEM;
-	f->v[f->n++].lm = e->last_modified;
-	return 0;
-}
-
-static void found_free(struct found_set *f)
-{
-	for (size_t i = 0; i < f->n; i++)
-		free(f->v[i].url);
-	free(f->v);
-}
-
-/*
- * The updates found since the previous publish: the events whose seq is
- * greater than the newest one then (read before the Atom writer, whose
- * retention may prune them); c->seq_now, the newest now, is kept for
- * the next publish.
- */
-static int load_found(ant_store *s, struct site_cfg *c, struct found_set *f, lb_error *err)
-{
-	int64_t prev = ant_store_config_int(s, ANT_CFG_LAST_PUBLISH_SEQ, -1);
 	atom_evstore *ev = NULL;
 	int rc;
 
-	if ((rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0 &&
-	    (rc = atom_evstore_max_seq(ev, &c->seq_now, err)) == 0 && prev >= 0) {
-		f->known = 1;
-		rc = atom_evstore_each_event(ev, prev + 1, -1, add_found, f, err);
-		if (rc > 0 || rc == LB_ENOMEM)
-			rc = lb_err_code(err, LB_ENOMEM);
-		if (rc == 0 && f->n > 1) /* qsort(NULL, 0) is undefined */
-			qsort(f->v, f->n, sizeof *f->v, cmp_found);
-	}
+	c->prev_seq = ant_store_config_int(s, ANT_CFG_LAST_PUBLISH_SEQ, -1);
+	/* attach creates the ev_* tables the "new" marks are read from */
+	if ((rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0)
+		rc = atom_evstore_max_seq(ev, &c->seq_now, err);
 	atom_evstore_close(ev);
 	return rc;
 }
 
-static int was_found(const struct found_set *f, const ant_store_page *p)
-{
-	struct found k = { p->url, p->st.last_modified };
+struct side;
+static ant_store *side_store(const struct side *w);
+static struct site_cfg *side_cfg(const struct side *w);
 
-	if (!f->known)
-		return 0;
-	if (f->n == 0) /* bsearch(NULL, 0) is undefined */
-		return -1;
-	return bsearch(&k, f->v, f->n, sizeof *f->v, cmp_found) ? 1 : -1;
+/*
+ * The published rows (ant_store_published_each()) as the writers' pages:
+ * a stream over one connection, one row at a time.
+ */
+struct pub_stream {
+	ant_store *s;
+	const struct site_cfg *c;
+	ant_pub_fn fn;           /* the writer's */
+	atom_ev_event_fn evfn;   /* or the Atom writer's */
+	void *ctx;
+	lb_buf title, author;    /* the clipped copies */
+};
+
+/* A title or author an older version kept whole is cut here too
+ * (ant_limits.h): no published file carries more. */
+static const char *clipped(lb_buf *b, const char *s, size_t max)
+{
+	lb_buf_reset(b);
+	if (lb_buf_adds(b, s) < 0)
+		return NULL;
+	return ant_clip_inplace(b->data, max);
 }
 
-static void to_pub(ant_pub_page *v, const ant_store_page *p, int64_t tz)
+static int row_to_pub(void *ctx, const ant_store_pubrow *r)
 {
-	/* A title or author an older version kept whole is cut here too
-	 * (ant_limits.h): no published file carries more. */
-	ant_clip_inplace(p->title, ANT_MAX_TITLE);
-	ant_clip_inplace(p->author, ANT_MAX_AUTHOR);
-	*v = (ant_pub_page){
-		.url = p->url, .title = p->title, .author = p->author, .group = p->group,
-		.last_modified = p->st.last_modified, .last_detected = p->st.last_detected,
-		.tz_offset = tz,
-		.content_length = p->st.content_length > 0 ? p->st.content_length : 0,
-		.detected_by = p->st.detected_by ? p->st.detected_by : "",
-		.source_url = *p->source_url ? p->source_url : p->url,
-		.last_error = p->last_error,
-		.excerpt = p->excerpt,
+	struct pub_stream *ps = ctx;
+	ant_pub_page v = {
+		.url = r->url, .group = r->group,
+		.title = clipped(&ps->title, r->title, ANT_MAX_TITLE),
+		.author = clipped(&ps->author, r->author, ANT_MAX_AUTHOR),
+		.last_modified = r->last_modified, .last_detected = r->last_detected,
+		.tz_offset = ps->c->site.display_tz, .content_length = r->content_length,
+		.detected_by = r->detected_by ? r->detected_by : "",
+		.source_url = r->source_url, .last_error = r->last_error,
+		.excerpt = r->excerpt, .found = r->found,
 	};
+
+	if (!v.title || !v.author)
+		return LB_ENOMEM;
+	if (ps->fn)
+		return ps->fn(ps->ctx, &v);
+	return ps->evfn(ps->ctx, &(atom_ev_event){
+		.url = v.url, .last_modified = v.last_modified,
+		.last_detected = v.last_detected, .tz_offset = v.tz_offset,
+		.content_length = v.content_length, .title = v.title,
+		.author = v.author, .source_url = v.source_url, .excerpt = v.excerpt });
 }
 
-/* current.atom: one event per page with a fresh update. */
-static size_t fresh_events(atom_ev_event *ev, const ant_pub_page *v, size_t n, const ant_pub_site *site)
+static int stream_rows(struct pub_stream *ps, int order, lb_error *err)
 {
-	size_t k = 0;
+	ant_store_pubq q = {
+		.order = order == ANT_PUB_FRESH ? ANT_PUBQ_RECENT : ANT_PUBQ_LISTING,
+		.fresh_only = order == ANT_PUB_FRESH,
+		.fresh_since = ps->c->site.now - ps->c->site.max_age,
+		.found_after = ps->c->prev_seq,
+	};
+	int rc;
 
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i].last_modified || !v[i].last_detected ||
-		    v[i].last_detected < site->now - site->max_age)
-			continue;
-		ev[k++] = (atom_ev_event){
-			.url = v[i].url, .last_modified = v[i].last_modified,
-			.last_detected = v[i].last_detected, .tz_offset = v[i].tz_offset,
-			.content_length = v[i].content_length, .title = v[i].title,
-			.author = v[i].author, .source_url = v[i].source_url,
-			.excerpt = v[i].excerpt,
-		};
-	}
-	return k;
+	lb_buf_init(&ps->title);
+	lb_buf_init(&ps->author);
+	rc = ant_store_published_each(ps->s, &q, row_to_pub, ps, err);
+	lb_buf_release(&ps->title);
+	lb_buf_release(&ps->author);
+	if (rc == LB_ENOMEM)
+		rc = lb_err_code(err, LB_ENOMEM);
+	return rc;
+}
+
+/* ant_pub_src's each: the pages for index.html, lirs.gz, sites.di.gz */
+static int pages_each(void *sctx, int order, ant_pub_fn fn, void *ctx, lb_error *err)
+{
+	const struct side *w = sctx;
+	struct pub_stream ps = { .s = side_store(w), .c = side_cfg(w), .fn = fn, .ctx = ctx };
+
+	return stream_rows(&ps, order, err);
+}
+
+/* atom_cur_each_fn: current.atom, one entry per page with a fresh update,
+ * newest first, from the Atom writer's own connection */
+static int fresh_each(void *sctx, atom_ev_event_fn fn, void *ctx, lb_error *err)
+{
+	const struct site_cfg *c = sctx;
+	struct pub_stream ps = { .s = c->store, .c = c, .evfn = fn, .ctx = ctx };
+
+	return stream_rows(&ps, ANT_PUB_FRESH, err);
 }
 
 /* Archives of a pruned history whose file DIR lacks: they cannot be
@@ -240,95 +244,34 @@ static void find_lost(atom_evstore *ev, const char *dir, ant_publish_result *res
 }
 
 /*
- * The pages, loaded by the side thread on a connection of its own (WAL:
- * it reads beside the Atom writer's transaction), handed to the Atom
- * writer when it reaches current.atom: the archives and index.atom need
- * only the events, so their writing overlaps the loading (perf).
+ * index.html, lirs.gz and sites.di.gz are written by a second thread on a
+ * connection of its own (WAL: it reads beside the Atom writer's
+ * transaction) while this one writes the Atom files from the events.
  */
 struct side {
 	const char *dir;
-	const char *db;          /* the database's path, for the second connection */
 	struct site_cfg *c;
-	ant_store_page *p;
-	ant_pub_page *v;
-	struct found_set found;
-	atom_ev_event *cur;
-	size_t n, ncur;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int ready;               /* 1: pages loaded, -1: loading failed */
+	ant_store *s2;           /* the second connection, its snapshot taken */
 	int rc;                  /* 0, or the code of err */
 	lb_error err;
 };
 
-static void side_ready(struct side *w, int ready)
-{
-	pthread_mutex_lock(&w->mu);
-	w->ready = ready;
-	pthread_cond_broadcast(&w->cv);
-	pthread_mutex_unlock(&w->mu);
-}
+static ant_store *side_store(const struct side *w) { return w->s2; }
+static struct site_cfg *side_cfg(const struct side *w) { return w->c; }
 
-/* atom_cur_fn: current.atom's events, once the side thread has them. */
-static int wait_pages(void *ctx, const atom_ev_event **v, size_t *n, lb_error *err)
-{
-	struct side *w = ctx;
-	int ready;
-
-	pthread_mutex_lock(&w->mu);
-	while (!w->ready)
-		pthread_cond_wait(&w->cv, &w->mu);
-	ready = w->ready;
-	pthread_mutex_unlock(&w->mu);
-	if (ready < 0)
-		return lb_err(err, w->rc, "%s", w->err.msg);
-	*v = w->cur;
-	*n = w->ncur;
-	return 0;
-}
-
-static int load_pages(struct side *w)
-{
-	ant_store *s2 = NULL;
-	int rc;
-
-	if ((rc = ant_store_open(&s2, w->db, STORE_OPEN_EXISTING, &w->err)) < 0 ||
-	    (rc = ant_store_pages_load(s2, &w->p, &w->n, &w->err)) < 0)
-		goto out;
-	if (!(w->v = malloc((w->n ? w->n : 1) * sizeof *w->v)) ||
-	    !(w->cur = malloc((w->n ? w->n : 1) * sizeof *w->cur))) {
-		rc = lb_err_code(&w->err, LB_ENOMEM);
-		goto out;
-	}
-	for (size_t i = 0; i < w->n; i++) {
-		to_pub(&w->v[i], &w->p[i], w->c->site.display_tz);
-		w->v[i].found = was_found(&w->found, &w->p[i]);
-	}
-	w->ncur = fresh_events(w->cur, w->v, w->n, &w->c->site);
-	rc = 0;
-out:
-	ant_store_close(s2);
-	return rc;
-}
-
-/* The pages, then index.html, lirs.gz and sites.di.gz (thread). */
 static void *write_side(void *arg)
 {
 	struct side *w = arg;
+	ant_pub_src src = { pages_each, w };
 
-	if ((w->rc = load_pages(w)) < 0) {
-		side_ready(w, -1);
-		return NULL;
-	}
-	side_ready(w, 1);
-	if ((w->rc = ant_publish_html(w->dir, &w->c->site, w->v, w->n, &w->err)) == 0 &&
-	    (w->rc = ant_publish_lirs(w->dir, &w->c->site, w->v, w->n, &w->err)) == 0)
-		w->rc = ant_publish_di(w->dir, &w->c->site, w->v, w->n, &w->err);
+	if ((w->rc = ant_publish_html_src(w->dir, &w->c->site, &src, &w->err)) == 0 &&
+	    (w->rc = ant_publish_lirs_src(w->dir, &w->c->site, &src, &w->err)) == 0)
+		w->rc = ant_publish_di_src(w->dir, &w->c->site, &src, &w->err);
 	return NULL;
 }
 
 static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
-		      struct side *w, ant_publish_result *res, lb_error *err)
+		      ant_publish_result *res, lb_error *err)
 {
 	atom_evstore *ev = NULL;
 	atom_cfg ac = { .base = c->site.base, .title = c->site.title,
@@ -343,7 +286,7 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 	fresh = stat(path, &sb) != 0;    /* atom_publish() then writes every archive */
 	if ((rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0) {
 		atom_evstore_set_retention(ev, c->keep_events);
-		rc = atom_publish_later(ev, dir, &ac, NULL, 0, wait_pages, w, &stats, err);
+		rc = atom_publish_later(ev, dir, &ac, NULL, 0, fresh_each, (void *)c, &stats, err);
 		if (rc == 0 && fresh)
 			find_lost(ev, dir, res);
 	}
@@ -351,36 +294,48 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 	return rc;
 }
 
+/* The second connection, its snapshot taken now: the "new" marks read
+ * the events the Atom writer's retention may prune meanwhile. */
+static int side_open(struct side *w, ant_store *s, lb_error *err)
+{
+	int rc;
+
+	if ((rc = ant_store_open(&w->s2, ant_store_path(s), STORE_OPEN_EXISTING, err)) == 0)
+		rc = ant_store_read_begin(w->s2, err);
+	return rc;
+}
+
 int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		     ant_publish_result *res, lb_error *err)
 {
 	struct site_cfg c;
-	struct side w = { .dir = dir, .db = ant_store_path(s), .c = &c };
+	struct side w = { .dir = dir, .c = &c };
 	lb_error aerr = LB_ERROR_INIT;
 	pthread_t th;
 	int threaded, arc, rc = 0;
 
 	memset(res, 0, sizeof *res);
-	pthread_mutex_init(&w.mu, NULL);
-	pthread_cond_init(&w.cv, NULL);
 	cfg_load(s, &c, o->now);
 	if (o->keep_events != ANT_KEEP_DEFAULT)
 		c.keep_events = o->keep_events;
+	if (o->html_limit > 0)
+		c.site.page_limit = o->html_limit;
 	res->keep_events = c.keep_events;
 	/* DIR first, so the two writers do not race to create it */
 	if (lb_mkdir_p(dir, 0755) < 0) {
 		rc = lb_err_sys(err, "cannot create '%s'", dir);
 		goto out;
 	}
-	if ((rc = load_found(s, &c, &w.found, err)) < 0)
+	if ((rc = read_seqs(s, &c, err)) < 0 || (rc = side_open(&w, s, err)) < 0)
 		goto out;
 	threaded = pthread_create(&th, NULL, write_side, &w) == 0;
 	if (!threaded)
 		write_side(&w);
-	arc = write_atom(s, dir, &c, &w, res, &aerr);
+	arc = write_atom(s, dir, &c, res, &aerr);
 	if (threaded)
 		pthread_join(th, NULL);
-	res->pages = w.n;
+	res->pages = c.html.pages;
+	res->html_files = c.html.files;
 	res->counts = c.counts;
 	if (w.rc < 0)
 		rc = lb_err(err, w.rc, "%s", w.err.msg);
@@ -394,12 +349,7 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 			ant_store_rollback(s);
 	}
 out:
-	found_free(&w.found);
-	free(w.cur);
-	free(w.v);
-	ant_store_pages_free(w.p, w.n);
+	ant_store_close(w.s2);
 	cfg_free(&c);
-	pthread_cond_destroy(&w.cv);
-	pthread_mutex_destroy(&w.mu);
 	return rc;
 }

@@ -837,9 +837,48 @@ typedef struct cursrc {
 	const atom_ev_event *v;
 	size_t n;
 	atom_ev_run *run;
-	atom_cur_fn get;   /* when set: v and n from it, asked only for current.atom */
+	atom_cur_each_fn each;   /* when set: the records streamed, newest first */
 	void *ctx;
 } cursrc;
+
+/* A streamed current.atom: its head waits for the first (newest) record,
+ * whose Last-Modified is the feed's date. */
+struct streamed {
+	feedctx *f;
+	int head;       /* 1: written, -1: failed */
+};
+
+static int stream_head(struct streamed *s, int64_t updated)
+{
+	doclink self = { "self", "current.atom", 0 };
+
+	s->head = doc_head(s->f, "current", s->f->title, s->f->author, &self, 1,
+			   "<fh:complete/>", updated) == 0 ? 1 : -1;
+	return s->head > 0 ? 0 : -1;
+}
+
+static int add_streamed_cb(void *ctx, const atom_ev_event *e)
+{
+	struct streamed *s = ctx;
+
+	if (!s->head && stream_head(s, e->last_modified) < 0)
+		return -1;
+	return add_entry(s->f, e, 1);
+}
+
+static int write_streamed(feedctx *f, const cursrc *src, atom_stats *stats)
+{
+	struct streamed s = { f, 0 };
+	int rc, ok;
+
+	if (doc_begin(f, "current.atom") != 0)
+		return failed(f);
+	rc = src->each(src->ctx, add_streamed_cb, &s, f->err);
+	ok = rc == 0 && (s.head || stream_head(&s, f->cfg->now) == 0);
+	stats->current_entries = f->entries;
+	rc = doc_end(f, ok, 0);
+	return rc;
+}
 
 /* current.atom: a complete feed (RFC 5005 §2) of the records given. */
 static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
@@ -850,13 +889,8 @@ static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
 	size_t i;
 	int rc;
 
-	if (src->get) {
-		cursrc got = { NULL, 0, NULL, NULL, NULL };
-
-		if ((rc = src->get(src->ctx, &got.v, &got.n, f->err)) != 0)
-			return rc;
-		return write_current(f, &got, stats);
-	}
+	if (src->each)
+		return write_streamed(f, src, stats);
 	if (src->run) {
 		if ((rc = atom_ev_run_max_lm(src->run, &max, &any, f->err)) != 0)
 			return rc;
@@ -1071,11 +1105,11 @@ int atom_publish(atom_evstore *st, const char *dir, const atom_cfg *cfg,
 }
 
 int atom_publish_later(atom_evstore *st, const char *dir, const atom_cfg *cfg,
-		       const atom_ev_event *new_ev, size_t n_new, atom_cur_fn get, void *ctx,
+		       const atom_ev_event *new_ev, size_t n_new, atom_cur_each_fn each, void *ctx,
 		       atom_stats *stats, lb_error *err)
 {
 	newsrc ev = { new_ev, n_new, NULL };
-	cursrc c = { NULL, 0, NULL, get, ctx };
+	cursrc c = { NULL, 0, NULL, each, ctx };
 
 	return publish(st, dir, cfg, &ev, &c, stats, err);
 }

@@ -115,15 +115,16 @@ int atom_publish(atom_evstore *st, const char *dir, const atom_cfg *cfg,
 		 const atom_ev_event *cur, size_t n_cur,
 		 atom_stats *stats, lb_error *err);
 /*
- * The same, with current.atom's records asked of get(ctx, &v, &n, err)
- * only when current.atom is written, after the archives and index.atom:
- * the antenna loads its pages meanwhile (perf).  get returns 0,
- * or a negative LB_E* code with err; v stays valid until
- * atom_publish_later() returns.
+ * The same, with current.atom's records streamed by each(ctx, fn, fnctx,
+ * err) only when current.atom is written, after the archives and
+ * index.atom: each calls fn for every record, newest (Last-Modified)
+ * first, since the first one dates the feed; so a site of any size is
+ * written with one record in memory.  each returns 0, fn's nonzero
+ * return, or a negative LB_E* code with err.
  */
-typedef int (*atom_cur_fn)(void *ctx, const atom_ev_event **v, size_t *n, lb_error *err);
+typedef int (*atom_cur_each_fn)(void *ctx, atom_ev_event_fn fn, void *fnctx, lb_error *err);
 int atom_publish_later(atom_evstore *st, const char *dir, const atom_cfg *cfg,
-		       const atom_ev_event *new_ev, size_t n_new, atom_cur_fn get, void *ctx,
+		       const atom_ev_event *new_ev, size_t n_new, atom_cur_each_fn each, void *ctx,
 		       atom_stats *stats, lb_error *err);
 /*
  * The same for a run staged with atom_ev_run_add() (`lirs atom`): its events
