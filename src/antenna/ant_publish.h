@@ -86,10 +86,9 @@ typedef struct ant_pub_src {
 /* The writers below, reading from a stream; the array forms wrap these. */
 int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
 			 lb_error *err);
-int ant_publish_lirs_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
-			 lb_error *err);
-int ant_publish_di_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
-		       lb_error *err);
+/* lirs.gz and sites.di.gz in one pass over src (one query, not two) */
+int ant_publish_records_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+			    lb_error *err);
 
 /* index.html's languages: one table of words each. */
 #define PUB_LANG_DEFAULT "ja"

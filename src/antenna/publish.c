@@ -1022,18 +1022,29 @@ static int is_fresh(const ant_pub_page *p, int64_t now, int64_t max_age)
 	       now - p->last_detected <= max_age && lb_url_is_http(str_or(p->url, ""));
 }
 
-struct rec_ctx {
+/* One file of records: lirs.gz or sites.di.gz (format LIRS_FORMAT_DI). */
+struct rec_out {
+	const char *name;
+	int format;
+	lb_afile f;
+	char *path;
 	lirs_writer *w;
+};
+
+struct rec_ctx {
+	struct rec_out *o;
+	size_t n;
 	int64_t now, max_age;
 };
 
-/* ant_pub_fn: one fresh page into the LIRS writer */
+/* ant_pub_fn: one fresh page into each LIRS writer */
 static int write_record(void *ctx, const ant_pub_page *p)
 {
-	struct rec_ctx *rc = ctx;
+	struct rec_ctx *c = ctx;
 	lirs_record r;
+	int rc = 0;
 
-	if (!is_fresh(p, rc->now, rc->max_age))
+	if (!is_fresh(p, c->now, c->max_age))
 		return 0;
 	memset(&r, 0, sizeof r);
 	r.last_modified = p->last_modified;
@@ -1045,61 +1056,85 @@ static int write_record(void *ctx, const ant_pub_page *p)
 	r.author = (char *)(p->author ? p->author : "");
 	r.source_url = (char *)str_or(p->source_url, p->url);
 	r.extension = (char *)"";
-	return lirs_writer_add(rc->w, &r);
-}
-
-/* lirs.gz, or sites.di.gz (format LIRS_FORMAT_DI): the same records. */
-static int publish_records(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
-			   const char *name, int format, lb_error *err)
-{
-	int64_t now = site->now ? site->now : (int64_t)time(NULL);
-	int64_t max_age = site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE;
-	struct rec_ctx rc_ = { NULL, now, max_age };
-	lirs_writer_opts wo;
-	lirs_writer *w = NULL;
-	char *path = NULL;
-	lb_afile f;
-	int rc, wrc = LB_ENOMEM, ok;
-
-	lb_error_clear(err);
-	if ((rc = open_out(&f, dir, name, &path, err)) < 0)
-		goto out;
-	memset(&wo, 0, sizeof wo);
-	wo.format = format;   /* sites.di.gz: UTF-8 and a Date, as tama's */
-	wo.utf8 = format == LIRS_FORMAT_DI;
-	wo.date = format == LIRS_FORMAT_DI ? now : 0;
-	wo.sink = lirs_sink_stdio;
-	wo.ctx = f.fp;
-	wo.euc_jp_ms = site->lirs_euc_jp_ms;
-	errno = 0;
-	w = rc_.w = lirs_writer_new(&wo);
-	if (w && (wrc = src->each(src->ctx, ANT_PUB_FRESH, write_record, &rc_, err)) == 0)
-		wrc = lirs_writer_finish(w);
-	ok = wrc == 0;
-	if (ok && site->lirs_counts && format == LIRS_FORMAT_LIRS)   /* lirs.gz's, not sites.di.gz's (UTF-8) */
-		*site->lirs_counts = (ant_pub_lirs_counts){ lirs_writer_replaced(w),
-			lirs_writer_approximated(w), lirs_writer_substituted(w),
-			lirs_writer_too_long(w) };
-	if (!ok && !errno && !(err && err->code < 0))
-		lb_err(err, wrc, "%s", w ? "the LIRS writer failed" : "out of memory");
-	rc = close_out(&f, ok, path, err);
-out:
-	if (w)
-		lirs_writer_free(w);
-	free(path);
+	for (size_t i = 0; i < c->n && rc == 0; i++)
+		rc = lirs_writer_add(c->o[i].w, &r);
 	return rc;
 }
 
-int ant_publish_lirs_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
-			 lb_error *err)
+static int open_rec(struct rec_out *o, const char *dir, const ant_pub_site *site, int64_t now,
+		    lb_error *err)
 {
-	return publish_records(dir, site, src, "lirs.gz", LIRS_FORMAT_LIRS, err);
+	lirs_writer_opts wo;
+	int rc;
+
+	if ((rc = open_out(&o->f, dir, o->name, &o->path, err)) < 0)
+		return rc;
+	memset(&wo, 0, sizeof wo);
+	wo.format = o->format;   /* sites.di.gz: UTF-8 and a Date, as tama's */
+	wo.utf8 = o->format == LIRS_FORMAT_DI;
+	wo.date = o->format == LIRS_FORMAT_DI ? now : 0;
+	wo.sink = lirs_sink_stdio;
+	wo.ctx = o->f.fp;
+	wo.euc_jp_ms = site->lirs_euc_jp_ms;
+	if (!(o->w = lirs_writer_new(&wo))) {
+		lb_afile_abort(&o->f);
+		return lb_err_code(err, LB_ENOMEM);
+	}
+	return 0;
 }
 
-int ant_publish_di_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
-		       lb_error *err)
+/* Finishes o's file and replaces the old one when ok (wrc: 0 or the
+ * stream's failure). */
+static int close_rec(struct rec_out *o, int wrc, const ant_pub_site *site, lb_error *err)
 {
-	return publish_records(dir, site, src, "sites.di.gz", LIRS_FORMAT_DI, err);
+	int ok;
+
+	errno = 0;
+	if (wrc == 0)
+		wrc = lirs_writer_finish(o->w);
+	ok = wrc == 0;
+	if (ok && site->lirs_counts && o->format == LIRS_FORMAT_LIRS)   /* lirs.gz's, not sites.di.gz's (UTF-8) */
+		*site->lirs_counts = (ant_pub_lirs_counts){ lirs_writer_replaced(o->w),
+			lirs_writer_approximated(o->w), lirs_writer_substituted(o->w),
+			lirs_writer_too_long(o->w) };
+	if (!ok && !errno && !(err && err->code < 0))
+		lb_err(err, wrc, "the LIRS writer failed");
+	return close_out(&o->f, ok, o->path, err);
+}
+
+/* The files of o[0..n), the same records, written in one pass over src. */
+static int publish_records(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+			   struct rec_out *o, size_t n, lb_error *err)
+{
+	int64_t now = site->now ? site->now : (int64_t)time(NULL);
+	struct rec_ctx c = { o, 0, now, site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE };
+	int rc = 0, wrc;
+
+	lb_error_clear(err);
+	while (c.n < n && (rc = open_rec(&o[c.n], dir, site, now, err)) == 0)
+		c.n++;
+	errno = 0;
+	wrc = rc < 0 ? rc : src->each(src->ctx, ANT_PUB_FRESH, write_record, &c, err);
+	for (size_t i = 0; i < c.n; i++) {
+		int r = close_rec(&o[i], wrc, site, err);
+
+		if (rc == 0)
+			rc = r;
+		lirs_writer_free(o[i].w);
+		free(o[i].path);
+	}
+	if (rc < 0 && c.n < n)
+		free(o[c.n].path);
+	return rc;
+}
+
+int ant_publish_records_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
+			    lb_error *err)
+{
+	struct rec_out o[2] = { { .name = "lirs.gz", .format = LIRS_FORMAT_LIRS },
+				{ .name = "sites.di.gz", .format = LIRS_FORMAT_DI } };
+
+	return publish_records(dir, site, src, o, 2, err);
 }
 
 int ant_publish_lirs(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
@@ -1107,8 +1142,9 @@ int ant_publish_lirs(const char *dir, const ant_pub_site *site, const ant_pub_pa
 {
 	struct array_src a = array_of(site, pages, n);
 	ant_pub_src src = { array_each, &a };
+	struct rec_out o = { .name = "lirs.gz", .format = LIRS_FORMAT_LIRS };
 
-	return ant_publish_lirs_src(dir, site, &src, err);
+	return publish_records(dir, site, &src, &o, 1, err);
 }
 
 int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
@@ -1116,6 +1152,7 @@ int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page
 {
 	struct array_src a = array_of(site, pages, n);
 	ant_pub_src src = { array_each, &a };
+	struct rec_out o = { .name = "sites.di.gz", .format = LIRS_FORMAT_DI };
 
-	return ant_publish_di_src(dir, site, &src, err);
+	return publish_records(dir, site, &src, &o, 1, err);
 }

@@ -264,9 +264,8 @@ static void *write_side(void *arg)
 	struct side *w = arg;
 	ant_pub_src src = { pages_each, w };
 
-	if ((w->rc = ant_publish_html_src(w->dir, &w->c->site, &src, &w->err)) == 0 &&
-	    (w->rc = ant_publish_lirs_src(w->dir, &w->c->site, &src, &w->err)) == 0)
-		w->rc = ant_publish_di_src(w->dir, &w->c->site, &src, &w->err);
+	if ((w->rc = ant_publish_html_src(w->dir, &w->c->site, &src, &w->err)) == 0)
+		w->rc = ant_publish_records_src(w->dir, &w->c->site, &src, &w->err);
 	return NULL;
 }
 
