@@ -1,0 +1,72 @@
+# bench/publish-big.sh: `antenna publish` at hub scale; sourced by
+# bench/run.sh (BENCH_ONLY=publish-big).
+#
+# publish-100k, and with BENCH_BIG=1 publish-1m: `antenna publish DIR` of
+# a database of 100,000 (1,000,000) watched pages, every one with an
+# update (fresh: all of them go into lirs.gz, sites.di.gz and
+# current.atom), 20 groups, and the 10,000 newest update events (what the
+# default retention keeps), into an empty DIR, from a fresh copy of the
+# database each run.  Target: peak RSS <= 64 MiB (nothing holds all the
+# pages), every HTML file <= 1 MB.  The notes give the size of index.html
+# and of the biggest HTML file, and how many there are.
+# The databases are made with SQL (python3's sqlite3), in seconds, not
+# with a million `antenna update` checks: the pages as bench/seed.c adds
+# them, the update state and events as one update run records them.
+if want publish-big; then
+	PB=$OUT/publish-big
+	mkdir -p "$PB"
+	PB_SIZES=100000
+	[ "$QUICK" = 1 ] && PB_SIZES=20000
+	[ "${BENCH_BIG:-0}" = 1 ] && PB_SIZES="$PB_SIZES 1000000"
+	for n in $PB_SIZES; do
+		db=$PB/p$n.db
+		if [ ! -s "$db" ]; then
+			rm -f "$db" "$db-wal" "$db-shm"
+			# the empty publish creates the event tables and the Atom state
+			"$ANTENNA" -d "$db" init --title bench --base http://antenna.example.jp/ > /dev/null &&
+				"$ANTENNA" -d "$db" publish --now $((NOW - 7200)) "$PB/empty" > /dev/null &&
+				python3 - "$db" "$n" "$NOW" <<'EOF' || say "publish-big: cannot make $db"
+import sqlite3, sys
+db, n, now = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+c = sqlite3.connect(db)
+c.execute("""WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
+  INSERT INTO pages(url, url_key, title, title_set_by_user, author, grp, source_url, created,
+    last_modified, last_detected, last_ok, last_check, content_length, detected_by, text_hash)
+  SELECT u, u, '日記ページ ' || i || ' <&>', 1, CASE WHEN i % 3 THEN '山田太郎' ELSE '' END,
+    'グループ ' || (i % 20), u, ?, ? - i, ?, ?, ?, 1500, 'text', i
+  FROM (SELECT i, 'http://pages.example.jp/diary/' || i || '.html' AS u FROM k)""",
+    (n - 1, now, now, now, now, now))
+c.execute("""INSERT INTO ev_events(url, url_key, last_modified, last_detected, tz_offset,
+    content_length, title, author, source_url)
+  SELECT url, url_key, last_modified, last_detected, 32400, 1500, title, author, url
+  FROM (SELECT * FROM pages ORDER BY last_modified DESC LIMIT 10000) ORDER BY last_modified""")
+c.commit()
+EOF
+		fi
+		reps=$REPS
+		[ "$n" -ge 1000000 ] && reps=1
+		i=0
+		while [ $i -lt "$reps" ]; do
+			rm -rf "$PB/work" "$PB/site"; mkdir -p "$PB/work"
+			cp "$db" "$PB/work/p.db"
+			sync
+			"$TM" "$R/pb$n" "$ANTENNA" -d "$PB/work/p.db" publish --now $((NOW + 60)) "$PB/site" \
+				> /dev/null || say "publish-big: publish of $n pages exited $?"
+			i=$((i + 1))
+		done
+		o=$(median "$R/pb$n" 1)
+		rss=$(mib "$R/pb$n")
+		idx=$(wc -c < "$PB/site/index.html" 2>/dev/null)
+		big=$(ls -S "$PB"/site/index*.html 2>/dev/null | head -n 1)
+		bigb=$(wc -c < "$big" 2>/dev/null)
+		nhtml=$(ls "$PB"/site/index*.html 2>/dev/null | wc -l)
+		v=PASS
+		le "$rss" 64 && le "${bigb:-9999999}" 1000000 || v=FAIL
+		[ "$(rcs "$R/pb$n")" = 0 ] || v=FAIL
+		name=publish-$((n / 1000))k
+		[ "$n" -ge 1000000 ] && name=publish-$((n / 1000000))m
+		row "$name" "$o" - - "RSS <= 64 MiB, HTML <= 1 MB" "$v" "$rss" \
+			"$n pages (all fresh, 20 groups, 10,000 events): index.html $idx bytes, biggest HTML $(basename "$big") $bigb bytes, $nhtml HTML files, lirs.gz $(wc -c < "$PB/site/lirs.gz") bytes; wall $(spread "$R/pb$n"); cpu $(median "$R/pb$n" 4) s"
+		rm -rf "$PB/work" "$PB/site"
+	done
+fi
