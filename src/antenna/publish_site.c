@@ -81,6 +81,8 @@ static int lirs_charset_ms(ant_store *s)
 
 static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 {
+	int64_t limit;
+
 	c->title = ant_store_config_get(s, ANT_CFG_TITLE);
 	c->base = ant_store_config_get(s, ANT_CFG_BASE);
 	c->author = ant_store_config_get(s, ANT_CFG_AUTHOR);
@@ -99,7 +101,8 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->site.lirs_euc_jp_ms = lirs_charset_ms(s);
 	memset(&c->counts, 0, sizeof c->counts);
 	c->site.lirs_counts = &c->counts;
-	c->site.page_limit = (size_t)ant_store_config_int(s, ANT_CFG_HTML_LIMIT, 0);  /* 0: the default */
+	limit = ant_store_config_int(s, ANT_CFG_HTML_LIMIT, 0);
+	c->site.page_limit = limit > 0 ? (size_t)limit : 0;   /* 0: the default */
 	memset(&c->html, 0, sizeof c->html);
 	c->site.html_counts = &c->html;
 	c->store = s;

@@ -12,7 +12,7 @@
 # test-needs: python3:python3 xmllint:libxml2-utils
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 22
+plan 23
 
 tmpdir antenna-paging
 NOW=1700000000
@@ -135,3 +135,12 @@ check "lirs.gz (lirs cat): the relayed record with its source, author and size" 
 check "a watched page is never replaced by a relay's record" sh -c "! grep -q 'not ours' '$T/r.jsonl' '$T/r/index.html'"
 check "sites.di.gz and current.atom carry it too" sh -c \
 	"gzip -dc '$T/r/sites.di.gz' | grep -q far.example/r.html && grep -q far.example/r.html '$T/r/current.atom'"
+# an Atom relay source: marked A; a stale record of a relay: left out
+sql "$D" "INSERT INTO sources(url, url_key, kind, relay) VALUES('http://feeds.example/index.atom', 'http://feeds.example/index.atom', 'atom', 1)" \
+	"INSERT INTO source_records(url_key, source_id, url, last_modified, last_detected, title)
+	 SELECT 'http://atom.example/e.html', id, 'http://atom.example/e.html', $NOW - 7, $NOW - 7, 'From an Atom feed' FROM sources WHERE kind = 'atom'" \
+	"INSERT INTO source_records(url_key, source_id, url, last_modified, last_detected, title)
+	 SELECT 'http://far.example/stale.html', id, 'http://far.example/stale.html', $NOW - 40000, $NOW - 30000, 'Stale relayed' FROM sources WHERE kind = 'lirs'"
+$A -d "$D" publish --now $((NOW + 240)) "$T/r" > /dev/null
+check "an Atom relay's record is marked A" sh -c "grep 'From an Atom feed' '$T/r/index.html' | grep -q '>A</abbr>'"
+check "a stale relayed record is not published" sh -c "! grep -q 'Stale relayed' '$T/r/index.html' '$T/r/current.atom'"
