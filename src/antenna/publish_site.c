@@ -55,7 +55,6 @@ struct site_cfg {
 	ant_pub_html_counts html;
 };
 
-
 int64_t ant_keep_events(ant_store *s)
 {
 	char *v = ant_store_config_get(s, ANT_CFG_KEEP_EVENTS);
@@ -135,9 +134,18 @@ static int read_seqs(ant_store *s, struct site_cfg *c, lb_error *err)
 	return rc;
 }
 
-struct side;
-static ant_store *side_store(const struct side *w);
-static struct site_cfg *side_cfg(const struct side *w);
+/*
+ * index.html, lirs.gz and sites.di.gz are written by a second thread on a
+ * connection of its own (WAL: it reads beside the Atom writer's
+ * transaction) while this one writes the Atom files from the events.
+ */
+struct side {
+	const char *dir;
+	struct site_cfg *c;
+	ant_store *s2;           /* the second connection, its snapshot taken */
+	int rc;                  /* 0, or the code of err */
+	lb_error err;
+};
 
 /*
  * The published rows (ant_store_published_each()) as the writers' pages:
@@ -211,7 +219,7 @@ static int stream_rows(struct pub_stream *ps, int order, lb_error *err)
 static int pages_each(void *sctx, int order, ant_pub_fn fn, void *ctx, lb_error *err)
 {
 	const struct side *w = sctx;
-	struct pub_stream ps = { .s = side_store(w), .c = side_cfg(w), .fn = fn, .ctx = ctx };
+	struct pub_stream ps = { .s = w->s2, .c = w->c, .fn = fn, .ctx = ctx };
 
 	return stream_rows(&ps, order, err);
 }
@@ -245,22 +253,6 @@ static void find_lost(atom_evstore *ev, const char *dir, ant_publish_result *res
 		res->lost_last = n;
 	}
 }
-
-/*
- * index.html, lirs.gz and sites.di.gz are written by a second thread on a
- * connection of its own (WAL: it reads beside the Atom writer's
- * transaction) while this one writes the Atom files from the events.
- */
-struct side {
-	const char *dir;
-	struct site_cfg *c;
-	ant_store *s2;           /* the second connection, its snapshot taken */
-	int rc;                  /* 0, or the code of err */
-	lb_error err;
-};
-
-static ant_store *side_store(const struct side *w) { return w->s2; }
-static struct site_cfg *side_cfg(const struct side *w) { return w->c; }
 
 static void *write_side(void *arg)
 {
