@@ -876,8 +876,7 @@ static int write_streamed(feedctx *f, const cursrc *src, atom_stats *stats)
 	rc = src->each(src->ctx, add_streamed_cb, &s, f->err);
 	ok = rc == 0 && (s.head || stream_head(&s, f->cfg->now) == 0);
 	stats->current_entries = f->entries;
-	rc = doc_end(f, ok, 0);
-	return rc;
+	return doc_end(f, ok, 0);
 }
 
 /* current.atom: a complete feed (RFC 5005 §2) of the records given. */
