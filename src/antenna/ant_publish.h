@@ -121,7 +121,10 @@ typedef struct ant_pub_lirs_counts {
  *   "new": found since the previous publish (ant_pub_page.found; when it is
  *     unknown, last_modified after prev_publish); nothing when prev_publish
  *     is 0;
- *   links carry ?MMDDHHMM of the update when visited_query is set.
+ *   links carry ?MMDDHHMM of the update when visited_query is set;
+ *   more than site->page_limit pages (or page_bytes of HTML): the most
+ *   recent in index.html, the rest in DIR/index-N.html (see
+ *   ANT_PUB_PAGE_LIMIT), stale index-N.html removed.
  * Every text goes through the one HTML escaper (html.h).
  */
 int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,

@@ -13,8 +13,15 @@
  *     first, ties by shown title then URL; then the pages with no known
  *     update or whose last check failed, by title then URL, shown with
  *     "--/-- --:--" and the error.
- * Sorting is one qsort of pointers; the output is streamed, so 10,000
- * pages take a few milliseconds.
+ * Across files (a site of more than page_limit pages: index.html, then
+ * index-2.html, ...) the pages come in the listing order without the
+ * groups (ant_pub_src, ANT_PUB_LISTING), so index.html has the most
+ * recent updates; each file holds at most page_limit of them and ends
+ * before page_bytes (entries are measured by rendering them), and then
+ * sorts its own by group as above.  Only three files' pages are held at
+ * once: index.html's (written last, when the totals are known), the
+ * previous one (written when it is known whether another follows) and
+ * the one being filled.
  */
 #include "ant_publish.h"
 
