@@ -1286,23 +1286,28 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
  * for the "new" marks, by its (url_key, last_modified) index. */
 static int pub_sql(lb_buf *b, const ant_store_pubq *q)
 {
-	lb_buf_adds(b, "SELECT url, url_key, title, author, grp, last_modified, last_detected,"
-		    " content_length, detected_by, source_url, last_error, excerpt, relayed, ");
-	if (q->found_after < 0)
-		lb_buf_adds(b, "0");
-	else
-		lb_buf_adds(b, "CASE WHEN EXISTS (SELECT 1 FROM ev_events e WHERE e.url_key = u.url_key"
-			    " AND e.last_modified = u.last_modified AND e.seq > ?2) THEN 1 ELSE -1 END");
-	lb_buf_adds(b, " FROM (" WATCHED_ROWS);
-	if (q->fresh_only)
-		lb_buf_adds(b, " WHERE last_modified != 0 AND last_detected != 0 AND last_detected >= ?1");
-	lb_buf_adds(b, " UNION ALL" RELAYED_ROWS ") u ORDER BY ");
-	if (q->order == ANT_PUBQ_LISTING)
-		return lb_buf_adds(b, "(last_modified = 0 OR last_error IS NOT NULL),"
-				   " CASE WHEN last_modified = 0 OR last_error IS NOT NULL THEN 0"
-				   " ELSE last_modified END DESC,"
-				   " CASE title WHEN '' THEN url ELSE title END, url");
-	return lb_buf_adds(b, "last_modified DESC, url");
+	const char *part[] = {
+		"SELECT url, url_key, title, author, grp, last_modified, last_detected,"
+		" content_length, detected_by, source_url, last_error, excerpt, relayed, ",
+		q->found_after < 0 ? "0" :
+		"CASE WHEN EXISTS (SELECT 1 FROM ev_events e WHERE e.url_key = u.url_key"
+		" AND e.last_modified = u.last_modified AND e.seq > ?2) THEN 1 ELSE -1 END",
+		" FROM (" WATCHED_ROWS,
+		q->fresh_only ? " WHERE last_modified != 0 AND last_detected != 0"
+				" AND last_detected >= ?1" : "",
+		" UNION ALL" RELAYED_ROWS ") u ORDER BY ",
+		q->order == ANT_PUBQ_LISTING ?
+		"(last_modified = 0 OR last_error IS NOT NULL),"
+		" CASE WHEN last_modified = 0 OR last_error IS NOT NULL THEN 0"
+		" ELSE last_modified END DESC,"
+		" CASE title WHEN '' THEN url ELSE title END, url" :
+		"last_modified DESC, url",
+	};
+
+	for (size_t i = 0; i < sizeof part / sizeof *part; i++)
+		if (lb_buf_adds(b, part[i]) < 0)
+			return -1;
+	return 0;
 }
 
 static const char *col_str(sqlite3_stmt *st, int i)
