@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "lb_buf.h"
+#include "lb_date.h"
 
 struct ant_store {
 	sqlite3 *db;
@@ -136,7 +137,69 @@ static const char *const migrations[] = {
 	 * Content-Length. */
 	"ALTER TABLE sources ADD COLUMN relay INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE source_records ADD COLUMN author TEXT NOT NULL DEFAULT '';"
-	"ALTER TABLE source_records ADD COLUMN content_length INTEGER NOT NULL DEFAULT 0;",
+	"ALTER TABLE source_records ADD COLUMN content_length INTEGER NOT NULL DEFAULT 0;"
+	/* hub scale (a million pages): the pages table rebuilt smaller, the
+	 * columns in the same order.  url_key and source_url are NULL when
+	 * they are the url (most pages: each was stored three times, the
+	 * key a fourth time in its index), the one index on the key is on
+	 * coalesce(url_key, url); detected_by is a number (DETECTED_BY
+	 * below), not a word; last_modified_header and feed_lm_header have
+	 * no type so that a Last-Modified that is its own IMF-fixdate is
+	 * kept as the Unix time (4 bytes, not 29: lm_pack()), converted when
+	 * the page is next saved; the dead segments column goes. */
+	"CREATE TABLE pages_v5("
+	" id INTEGER PRIMARY KEY,"
+	" url TEXT NOT NULL,"
+	" url_key TEXT,"
+	" title TEXT NOT NULL DEFAULT '',"
+	" title_set_by_user INTEGER NOT NULL DEFAULT 0,"
+	" author TEXT NOT NULL DEFAULT '',"
+	" grp TEXT NOT NULL DEFAULT '',"
+	" ignore TEXT NOT NULL DEFAULT '',"
+	" etag TEXT,"
+	" last_modified_header,"
+	" lm_header_time INTEGER NOT NULL DEFAULT 0,"
+	" last_modified INTEGER NOT NULL DEFAULT 0,"
+	" last_detected INTEGER NOT NULL DEFAULT 0,"
+	" last_ok INTEGER NOT NULL DEFAULT 0,"
+	" last_check INTEGER NOT NULL DEFAULT 0,"
+	" content_length INTEGER NOT NULL DEFAULT -1,"
+	" text_hash INTEGER,"
+	" charset TEXT,"
+	" detected_by INTEGER,"
+	" source_url TEXT,"
+	" last_error TEXT,"
+	" last_status INTEGER NOT NULL DEFAULT 0,"
+	" next_check INTEGER NOT NULL DEFAULT 0,"
+	" interval INTEGER NOT NULL DEFAULT 0,"
+	" error_count INTEGER NOT NULL DEFAULT 0,"
+	" recheck INTEGER NOT NULL DEFAULT 0,"
+	" created INTEGER NOT NULL DEFAULT 0,"
+	" force_charset TEXT NOT NULL DEFAULT '',"
+	" imported INTEGER NOT NULL DEFAULT 0,"
+	" feed_url TEXT,"
+	" feed_by_user INTEGER NOT NULL DEFAULT 0,"
+	" feed_etag TEXT,"
+	" feed_lm_header,"
+	" feed_time INTEGER NOT NULL DEFAULT 0,"
+	" feed_error TEXT,"
+	" excerpt TEXT NOT NULL DEFAULT '',"
+	" noise BLOB,"
+	" only TEXT NOT NULL DEFAULT '',"
+	" no_auto_ignore INTEGER NOT NULL DEFAULT 0,"
+	" check_url TEXT);"
+	"INSERT INTO pages_v5 SELECT id, url, nullif(url_key, url), title, title_set_by_user, author,"
+	" grp, ignore, etag, last_modified_header, lm_header_time, last_modified, last_detected,"
+	" last_ok, last_check, content_length, text_hash, charset,"
+	" CASE detected_by WHEN 'header' THEN 1 WHEN 'text' THEN 2 WHEN 'size' THEN 3"
+	"  WHEN 'lirs' THEN 4 WHEN 'feed' THEN 5 WHEN 'atom' THEN 6 END,"
+	" CASE WHEN source_url IN ('', url) THEN NULL ELSE source_url END,"
+	" last_error, last_status, next_check, interval, error_count, recheck, created,"
+	" force_charset, imported, feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time,"
+	" feed_error, excerpt, noise, only, no_auto_ignore, check_url FROM pages;"
+	"DROP TABLE pages;"
+	"ALTER TABLE pages_v5 RENAME TO pages;"
+	"CREATE UNIQUE INDEX pages_key ON pages(coalesce(url_key, url));",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -573,16 +636,87 @@ void ant_store_page_release(ant_store_page *p)
 	ant_store_page_init(p);
 }
 
-/* detected_by is kept as one of detect.h's static strings. */
-static const char *rule_name(const unsigned char *t)
-{
-	static const char *const names[] = { "header", "text", "size", "lirs", "feed", "atom" };
-	size_t i;
+/* detected_by: one of detect.h's static strings, stored as its number
+ * here (1-based; schema 5) or, written before, as the word. */
+static const char *const rule_names[] = { "header", "text", "size", "lirs", "feed", "atom" };
+#define NRULES (sizeof rule_names / sizeof rule_names[0])
 
-	for (i = 0; t && i < sizeof names / sizeof names[0]; i++)
-		if (strcmp((const char *)t, names[i]) == 0)
-			return names[i];
+static const char *rule_name(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t;
+
+	if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
+		int64_t k = sqlite3_column_int64(st, i);
+		return k >= 1 && k <= (int64_t)NRULES ? rule_names[k - 1] : NULL;
+	}
+	t = sqlite3_column_text(st, i);
+	for (size_t k = 0; t && k < NRULES; k++)
+		if (strcmp((const char *)t, rule_names[k]) == 0)
+			return rule_names[k];
 	return NULL;
+}
+
+static void bind_rule(sqlite3_stmt *st, int i, const char *rule)
+{
+	for (size_t k = 0; rule && k < NRULES; k++)
+		if (strcmp(rule, rule_names[k]) == 0) {
+			sqlite3_bind_int(st, i, (int)k + 1);
+			return;
+		}
+	sqlite3_bind_null(st, i);
+}
+
+/*
+ * A Last-Modified validator is sent back verbatim (If-Modified-Since), so
+ * it must come back byte for byte; but nearly every server sends the
+ * IMF-fixdate, 29 bytes that say a 4-byte time.  Such a header is stored
+ * as that time and formatted again when read; any other spelling stays
+ * text.  The round trip through lb_date_imf() is the test: what is
+ * stored as a number is exactly what formats back.
+ */
+static int lm_pack(const char *h, int64_t *t)
+{
+	char wd[4], mon[4], back[30];
+	int d, y, hh, mm, ss, m, n = 0;
+
+	if (!h || strlen(h) != 29 ||
+	    sscanf(h, "%3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d GMT%n", wd, &d, mon, &y, &hh, &mm,
+		   &ss, &n) != 7 || n != 29 || !(m = lb_date_month(mon)) ||
+	    !lb_date_valid(y, m, d, hh, mm, ss))
+		return 0;
+	*t = lb_days_from_civil(y, m, d) * 86400 + hh * 3600 + mm * 60 + ss;
+	return lb_date_imf(back, *t) == 0 && strcmp(back, h) == 0;
+}
+
+static void bind_lm(sqlite3_stmt *st, int i, const char *h)
+{
+	int64_t t;
+
+	if (lm_pack(h, &t))
+		sqlite3_bind_int64(st, i, t);
+	else
+		bind_text(st, i, h);
+}
+
+/* A validator column back as the header's text: NULL stays NULL. */
+static char *lm_dup(sqlite3_stmt *st, int i)
+{
+	char b[30];
+
+	if (sqlite3_column_type(st, i) == SQLITE_INTEGER)
+		return lb_date_imf(b, sqlite3_column_int64(st, i)) == 0 ? strdup(b) : strdup("");
+	return col_dup(st, i, 1);
+}
+
+/* url_key and source_url are NULL when they are the url (schema 5). */
+static char *or_url(sqlite3_stmt *st, int i, const char *url)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? (url ? strdup(url) : NULL) : col_dup(st, i, 0);
+}
+
+static void bind_unless_url(sqlite3_stmt *st, int i, const char *v, const char *url)
+{
+	bind_text(st, i, v && *v && (!url || strcmp(v, url) != 0) ? v : NULL);
 }
 
 /* A BLOB column as a malloc'd copy (NULL when empty); -1 out of memory. */
@@ -610,14 +744,14 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	ant_store_page_init(p);
 	p->id = sqlite3_column_int64(st, 0);
 	p->url = col_dup(st, 1, 0);
-	p->url_key = col_dup(st, 2, 0);
+	p->url_key = or_url(st, 2, p->url);
 	p->title = col_dup(st, 3, 0);
 	p->title_set_by_user = sqlite3_column_int(st, 4);
 	p->author = col_dup(st, 5, 0);
 	p->group = col_dup(st, 6, 0);
 	p->ignore = col_dup(st, 7, 0);
 	p->etag = col_dup(st, 8, 1);
-	p->lm_header = col_dup(st, 9, 1);
+	p->lm_header = lm_dup(st, 9);
 	p->st.lm_header_time = sqlite3_column_int64(st, 10);
 	p->st.last_modified = sqlite3_column_int64(st, 11);
 	p->st.last_detected = sqlite3_column_int64(st, 12);
@@ -627,8 +761,8 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	p->st.has_hash = sqlite3_column_type(st, 16) != SQLITE_NULL;
 	p->st.text_hash = (uint64_t)sqlite3_column_int64(st, 16);
 	p->charset = col_dup(st, 17, 1);
-	p->st.detected_by = rule_name(sqlite3_column_text(st, 18));
-	p->source_url = col_dup(st, 19, 0);
+	p->st.detected_by = rule_name(st, 18);
+	p->source_url = or_url(st, 19, p->url);
 	p->last_error = col_dup(st, 20, 1);
 	p->st.last_status = sqlite3_column_int(st, 21);
 	p->st.next_check = sqlite3_column_int64(st, 22);
@@ -642,7 +776,7 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	p->feed_url = col_dup(st, 29, 1);
 	p->feed_by_user = sqlite3_column_int(st, 30);
 	p->feed_etag = col_dup(st, 31, 1);
-	p->feed_lm_header = col_dup(st, 32, 1);
+	p->feed_lm_header = lm_dup(st, 32);
 	p->st.feed_time = sqlite3_column_int64(st, 33);
 	p->ant_feed_error = col_dup(st, 34, 1);
 	p->excerpt = col_dup(st, 35, 0);
@@ -675,13 +809,13 @@ int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
 	bind_text(st, 12, p->force_charset ? p->force_charset : "");
 	sqlite3_bind_int64(st, 13, p->imported);
 	bind_text(st, 1, p->url);
-	bind_text(st, 2, p->url_key);
+	bind_unless_url(st, 2, p->url_key, p->url);
 	bind_text(st, 3, p->title ? p->title : "");
 	sqlite3_bind_int(st, 4, p->title_set_by_user);
 	bind_text(st, 5, p->author ? p->author : "");
 	bind_text(st, 6, p->group ? p->group : "");
 	bind_text(st, 7, p->ignore ? p->ignore : "");
-	bind_text(st, 8, p->source_url ? p->source_url : p->url);
+	bind_unless_url(st, 8, p->source_url, p->url);
 	sqlite3_bind_int64(st, 9, p->created);
 	bind_text(st, 10, p->feed_url);
 	sqlite3_bind_int(st, 11, p->feed_by_user);
@@ -705,7 +839,7 @@ static int remove_by_key(ant_store *s, const char *sql, const char *key, lb_erro
 
 int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err)
 {
-	return remove_by_key(s, "DELETE FROM pages WHERE url_key=?1", url_key, err);
+	return remove_by_key(s, "DELETE FROM pages WHERE coalesce(url_key, url)=?1", url_key, err);
 }
 
 int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, lb_error *err)
@@ -714,7 +848,7 @@ int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, l
 	int rc;
 
 	ant_store_page_init(out);
-	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages WHERE url_key=?1", err)) < 0)
+	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages WHERE coalesce(url_key, url)=?1", err)) < 0)
 		return rc;
 	bind_text(st, 1, url_key);
 	rc = sqlite3_step(st);
@@ -857,7 +991,7 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 	sqlite3_bind_int64(st, 1, p->id);
 	bind_text(st, 2, p->title ? p->title : "");
 	bind_text(st, 3, p->etag);
-	bind_text(st, 4, p->lm_header);
+	bind_lm(st, 4, p->lm_header);
 	sqlite3_bind_int64(st, 5, p->st.lm_header_time);
 	sqlite3_bind_int64(st, 6, p->st.last_modified);
 	sqlite3_bind_int64(st, 7, p->st.last_detected);
@@ -869,8 +1003,8 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 	else
 		sqlite3_bind_null(st, 11);
 	bind_text(st, 12, p->charset);
-	bind_text(st, 13, p->st.detected_by);
-	bind_text(st, 14, p->source_url ? p->source_url : p->url);
+	bind_rule(st, 13, p->st.detected_by);
+	bind_unless_url(st, 14, p->source_url, p->url);
 	bind_text(st, 15, p->last_error);
 	sqlite3_bind_int64(st, 16, p->st.last_status);
 	sqlite3_bind_int64(st, 17, p->st.next_check);
@@ -879,7 +1013,7 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 	sqlite3_bind_int(st, 20, p->st.recheck);
 	bind_text(st, 21, p->feed_url);
 	bind_text(st, 22, p->feed_etag);
-	bind_text(st, 23, p->feed_lm_header);
+	bind_lm(st, 23, p->feed_lm_header);
 	sqlite3_bind_int64(st, 24, p->st.feed_time);
 	bind_text(st, 25, p->ant_feed_error);
 	bind_text(st, 26, p->excerpt ? p->excerpt : "");
@@ -927,7 +1061,7 @@ int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error 
 		 * state; what was learned volatile goes with it).  Without
 		 * validators the next answer is a 200, not a 304 that would put
 		 * the new baseline off. */
-		if ((rc = prep(s, &st, "UPDATE pages SET text_hash=NULL, content_length=-1, segments=NULL,"
+		if ((rc = prep(s, &st, "UPDATE pages SET text_hash=NULL, content_length=-1,"
 			       " noise=NULL, etag=NULL, last_modified_header=NULL, next_check=0 WHERE id=?1",
 			       err)) < 0)
 			return rc;
