@@ -221,9 +221,152 @@ static void lock(void)
 	close(fds[0]);
 }
 
+/*
+ * A 0.3.0 file (schema 4) opens and keeps working: migration 5 rebuilds
+ * the pages table (url_key and source_url NULL when the url, detected_by a
+ * number) and every page reads back as it was written, its noise state
+ * included; a save then stores an IMF-fixdate validator as a time.
+ */
+static void from_schema4(void)
+{
+	static const char *const v4 =
+		"CREATE TABLE config(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+		"CREATE TABLE pages(id INTEGER PRIMARY KEY, url TEXT NOT NULL, url_key TEXT NOT NULL UNIQUE,"
+		" title TEXT NOT NULL DEFAULT '', title_set_by_user INTEGER NOT NULL DEFAULT 0,"
+		" author TEXT NOT NULL DEFAULT '', grp TEXT NOT NULL DEFAULT '', ignore TEXT NOT NULL DEFAULT '',"
+		" etag TEXT, last_modified_header TEXT, lm_header_time INTEGER NOT NULL DEFAULT 0,"
+		" last_modified INTEGER NOT NULL DEFAULT 0, last_detected INTEGER NOT NULL DEFAULT 0,"
+		" last_ok INTEGER NOT NULL DEFAULT 0, last_check INTEGER NOT NULL DEFAULT 0,"
+		" content_length INTEGER NOT NULL DEFAULT -1, text_hash INTEGER, charset TEXT, detected_by TEXT,"
+		" source_url TEXT NOT NULL DEFAULT '', last_error TEXT, last_status INTEGER NOT NULL DEFAULT 0,"
+		" next_check INTEGER NOT NULL DEFAULT 0, interval INTEGER NOT NULL DEFAULT 0,"
+		" error_count INTEGER NOT NULL DEFAULT 0, recheck INTEGER NOT NULL DEFAULT 0,"
+		" created INTEGER NOT NULL DEFAULT 0);"
+		"CREATE TABLE sources(id INTEGER PRIMARY KEY, url TEXT NOT NULL, url_key TEXT NOT NULL UNIQUE,"
+		" etag TEXT, last_modified_header TEXT, last_error TEXT, last_status INTEGER NOT NULL DEFAULT 0,"
+		" last_fetch INTEGER NOT NULL DEFAULT 0, last_ok INTEGER NOT NULL DEFAULT 0,"
+		" created INTEGER NOT NULL DEFAULT 0, records_read INTEGER NOT NULL DEFAULT 0,"
+		" records_skipped INTEGER NOT NULL DEFAULT 0, records_merged INTEGER NOT NULL DEFAULT 0,"
+		" records_ignored INTEGER NOT NULL DEFAULT 0);"
+		"ALTER TABLE pages ADD COLUMN force_charset TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE pages ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;"
+		"ALTER TABLE pages ADD COLUMN feed_url TEXT;"
+		"ALTER TABLE pages ADD COLUMN feed_by_user INTEGER NOT NULL DEFAULT 0;"
+		"ALTER TABLE pages ADD COLUMN feed_etag TEXT;"
+		"ALTER TABLE pages ADD COLUMN feed_lm_header TEXT;"
+		"ALTER TABLE pages ADD COLUMN feed_time INTEGER NOT NULL DEFAULT 0;"
+		"ALTER TABLE pages ADD COLUMN feed_error TEXT;"
+		"ALTER TABLE pages ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE pages ADD COLUMN segments BLOB;"
+		"ALTER TABLE sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'lirs';"
+		"ALTER TABLE sources ADD COLUMN last_entry INTEGER NOT NULL DEFAULT 0;"
+		"ALTER TABLE sources ADD COLUMN archive_head TEXT;"
+		"CREATE TABLE atom_archives(url TEXT PRIMARY KEY, source_id INTEGER NOT NULL REFERENCES"
+		" sources(id) ON DELETE CASCADE, prev_url TEXT, entries INTEGER NOT NULL DEFAULT 0,"
+		" read_at INTEGER NOT NULL DEFAULT 0);"
+		"ALTER TABLE pages ADD COLUMN only TEXT NOT NULL DEFAULT '';"
+		"ALTER TABLE pages ADD COLUMN no_auto_ignore INTEGER NOT NULL DEFAULT 0;"
+		"ALTER TABLE pages ADD COLUMN check_url TEXT;"
+		"CREATE TABLE source_records(url_key TEXT NOT NULL, source_id INTEGER NOT NULL REFERENCES"
+		" sources(id) ON DELETE CASCADE, url TEXT NOT NULL, last_modified INTEGER NOT NULL,"
+		" last_detected INTEGER NOT NULL, title TEXT NOT NULL DEFAULT '', excerpt TEXT NOT NULL DEFAULT '',"
+		" PRIMARY KEY(url_key, source_id)) WITHOUT ROWID;"
+		"ALTER TABLE pages ADD COLUMN noise BLOB;"
+		"PRAGMA user_version=4;";
+	char p4[300];
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	ant_store *s;
+	ant_store_page q, r;
+	ant_detect_noise ns, back;
+	unsigned char *blob = NULL;
+	size_t blen = 0;
+	uint64_t keys[3] = { (uint64_t)7 << 32 | 1, (uint64_t)7 << 32 | 0xabcdef12u, (uint64_t)9 << 32 | 5 };
+	lb_error err = LB_ERROR_INIT;
+	int ok;
+
+	/* a noise state as 0.3.0 wrote it (version 1: whole 32-bit text hashes) */
+	static const unsigned char v1[] = { 'N', 1, 3, 7, 0, 0, 0, 2, 1, 0, 0, 0, 0x12, 0xef, 0xcd, 0xab,
+					     9, 0, 0, 0, 1, 5, 0, 0, 0, 0, 0 };
+	snprintf(p4, sizeof p4, "%s/v4.db", dir);
+	OK(sqlite3_open(p4, &db) == SQLITE_OK && sqlite3_exec(db, v4, NULL, NULL, NULL) == SQLITE_OK &&
+	   sqlite3_exec(db, "INSERT INTO pages(url, url_key, title, etag, last_modified_header,"
+			" lm_header_time, last_modified, detected_by, source_url, text_hash, excerpt)"
+			" VALUES('http://example.com/v4', 'http://example.com/v4', 'Old', '\"e\"',"
+			" 'Sun, 06 Nov 1994 08:49:37 GMT', 784111777, 784111777, 'text',"
+			" 'http://example.com/v4', -5, 'new entry');"
+			"INSERT INTO pages(url, url_key, detected_by, source_url, last_modified_header)"
+			" VALUES('HTTP://Example.com/b', 'http://example.com/b', 'lirs',"
+			" 'http://relay.example.jp/lirs.gz', 'Sunday, 06-Nov-94 08:49:37 GMT')",
+			NULL, NULL, NULL) == SQLITE_OK &&
+	   sqlite3_prepare_v2(db, "UPDATE pages SET noise=?1 WHERE id=1", -1, &st, NULL) == SQLITE_OK &&
+	   sqlite3_bind_blob(st, 1, v1, sizeof v1, SQLITE_STATIC) == SQLITE_OK &&
+	   sqlite3_step(st) == SQLITE_DONE, "a schema-4 file with two pages, one with noise state");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	IS_INT(ant_store_open(&s, p4, STORE_OPEN_EXISTING, &err), 0, "the schema-4 file opens (migrated)");
+	if (!s)
+		return;
+	IS_INT(ant_store_page_get(s, "http://example.com/v4", &q, &err), 1, "migrated: found by its key");
+	ok = q.url_key && strcmp(q.url_key, "http://example.com/v4") == 0 && strcmp(q.title, "Old") == 0 &&
+	     q.etag && strcmp(q.etag, "\"e\"") == 0 && q.lm_header &&
+	     strcmp(q.lm_header, "Sun, 06 Nov 1994 08:49:37 GMT") == 0 && q.st.last_modified == 784111777 &&
+	     q.st.detected_by && strcmp(q.st.detected_by, "text") == 0 && q.st.has_hash && q.st.text_hash == (uint64_t)-5 &&
+	     strcmp(q.source_url, "http://example.com/v4") == 0 && strcmp(q.excerpt, "new entry") == 0;
+	OK(ok, "migrated: the page reads back as written");
+	OK(ant_detect_noise_decode(&ns, q.noise, q.noise_len) == 0 && ns.has_keys && ns.nkeys == 3 &&
+	   memcmp(ns.keys, keys, sizeof keys) == 0, "migrated: its 0.3.0 noise state decodes");
+	IS_INT(ant_store_page_get(s, "http://example.com/b", &r, &err), 1, "migrated: a key that is not the url");
+	OK(r.url_key && strcmp(r.url, "HTTP://Example.com/b") == 0 && strcmp(r.url_key, "http://example.com/b") == 0 &&
+	   strcmp(r.source_url, "http://relay.example.jp/lirs.gz") == 0 && r.st.detected_by &&
+	   strcmp(r.st.detected_by, "lirs") == 0 && r.lm_header &&
+	   strcmp(r.lm_header, "Sunday, 06-Nov-94 08:49:37 GMT") == 0, "migrated: its key, source and rfc850 validator kept");
+	/* the next save writes the new format; the state comes back the same */
+	if (ant_detect_noise_encode(&ns, &blob, &blen) == 0) {
+		free(q.noise);
+		q.noise = blob;
+		q.noise_len = blen;
+	}
+	OK(ant_store_begin(s, &err) == 0 && ant_store_page_save(s, &q, &err) == 0 && ant_store_page_save(s, &r, &err) == 0 &&
+	   ant_store_commit(s, &err) == 0, "migrated: pages saved");
+	ant_store_page_release(&q);
+	ant_store_page_release(&r);
+	IS_INT(ant_store_page_get(s, "http://example.com/v4", &q, &err), 1, "saved: found");
+	OK(q.lm_header && strcmp(q.lm_header, "Sun, 06 Nov 1994 08:49:37 GMT") == 0 &&
+	   ant_detect_noise_decode(&back, q.noise, q.noise_len) == 0 && back.nkeys == 3 &&
+	   memcmp(back.keys, keys, sizeof keys) == 0, "saved: validator and noise state round trip");
+	ant_detect_noise_release(&back);
+	ant_detect_noise_release(&ns);
+	ant_store_page_release(&q);
+	if (sqlite3_prepare_v2(ant_store_db(s), "SELECT typeof(last_modified_header), typeof(url_key),"
+			       " typeof(source_url), typeof(detected_by) FROM pages ORDER BY id", -1, &st, NULL) == SQLITE_OK) {
+		char got[200] = "";
+		while (sqlite3_step(st) == SQLITE_ROW)
+			for (int i = 0; i < 4; i++) {
+				strcat(got, (const char *)sqlite3_column_text(st, i));
+				strcat(got, " ");
+			}
+		sqlite3_finalize(st);
+		IS_STR(got, "integer null null integer text text text integer ",
+		       "saved: IMF-fixdate as a time, url twice as NULL, rule as a number; other spellings as text");
+	}
+	{
+		ant_store_page d;
+		ant_store_page_init(&d);
+		d.url = "http://example.com/B";
+		d.url_key = "http://example.com/b";
+		IS_INT(ant_store_page_add(s, &d, &err), 1, "migrated: the key index still refuses a second page of a key");
+		d.url = "http://example.com/v4";
+		d.url_key = "http://example.com/v4";
+		IS_INT(ant_store_page_add(s, &d, &err), 1, "migrated: ... also when the key is the url");
+	}
+	IS_INT(ant_store_check(s, &err), 0, "migrated: integrity check");
+	ant_store_close(s);
+}
+
 int main(void)
 {
-	TAP_PLAN(71);
+	TAP_PLAN(85);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
@@ -247,6 +390,7 @@ int main(void)
 	IS_INT(ant_store_open(&s, path, STORE_OPEN_EXISTING, &err), 0, "reopened");
 	ant_store_close(s);
 	newer_schema();
+	from_schema4();
 	errors();
 	lock();
 	if (fork() == 0)
