@@ -174,6 +174,13 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
 #define ANT_NOISE_SMALL_PCT 20        /* of the page's text, a small block's at most */
 #define ANT_NOISE_WINDOW (7 * 86400)  /* a second swap within this: volatile */
 #define ANT_NOISE_MAX_KEYS 512        /* = PAGE_MAX_SEGMENTS */
+/* Bits of a segment's text hash the rule keeps (and stores: 3 bytes a
+ * key, not 4).  A change is missed only when every new text of a block
+ * hashes like one that left it: about 1 in 16 million per replaced
+ * segment; a key that is new, or more often there than before, is news
+ * whatever it collides with. */
+#define ANT_NOISE_NORM_BITS 24
+#define ANT_NOISE_NORM_MASK ((1u << ANT_NOISE_NORM_BITS) - 1)
 
 /* One segment of a check, in document order (from page.h's ant_page_seg). */
 typedef struct ant_detect_seg {
@@ -207,7 +214,8 @@ typedef struct ant_detect_suspect {
 
 /* What is remembered of a page's text between checks. */
 typedef struct ant_detect_noise {
-	uint64_t *keys;          /* last check's multiset: block << 32 | norm, sorted,
+	uint64_t *keys;          /* last check's multiset: block << 32 | norm (its
+				    ANT_NOISE_NORM_BITS), sorted,
 				    volatile blocks left out; malloc'd */
 	size_t nkeys;
 	int has_keys;            /* a check with segments was seen */

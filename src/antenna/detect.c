@@ -353,9 +353,16 @@ typedef struct cmp {
 	uint64_t total, vol_len; /* bytes of the check's text, of its volatile part */
 } cmp;
 
+/* The text half of a key keeps ANT_NOISE_NORM_BITS of the segment's
+ * hash (detect.h: what the stored state has room for). */
+static uint32_t norm_of(const ant_detect_seg *s)
+{
+	return s->norm & ANT_NOISE_NORM_MASK;
+}
+
 static uint64_t key_of(const ant_detect_seg *s)
 {
-	return (uint64_t)s->block << 32 | s->norm;
+	return (uint64_t)s->block << 32 | norm_of(s);
 }
 
 static int keyidx_less(const keyidx *x, const keyidx *y)
@@ -808,7 +815,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 		if (b && b->gained && swapped(&c, b) && learn)
 			continue;   /* swapped again: step 3 */
 		for (size_t i = 0; b && i < ncur; i++)
-			if (cur[i].block == s->block && cur[i].norm == s->pending_norm) {
+			if (cur[i].block == s->block && norm_of(&cur[i]) == s->pending_norm) {
 				confirm[i] = 1;
 				confirmed = 1;
 				if (!since || s->pending < since)
@@ -974,16 +981,20 @@ void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *pat
 
 /* ---- the blob ------------------------------------------------------------------
  *
- *   "N" 1                    magic and version
- *   varint G                 groups of the multiset, by block
- *     u32 block, varint m, m * u32 norm
+ *   "N" 2                    magic and version
+ *   varint G                 groups of the multiset, by block, plus one (0: none yet)
+ *     u32 block, varint m, m * u24 norm
  *   u8 V                     volatile blocks
  *     u32 block, varint since, u8 how, u8 P, P bytes of path, u8 L, L bytes
  *     of sample text
  *   u8 S                     suspects
- *     u32 block, varint last, u8 changes, varint pending, u32 pending_norm,
- *     u8 k, k * u32 seen
- * Integers little-endian; times as unsigned varints (LEB128).
+ *     u32 block, varint last, u8 changes, varint pending, u24 pending_norm,
+ *     u8 k, k * u24 seen
+ * Integers little-endian; times as unsigned varints (LEB128).  Version 1
+ * (0.3.0) is the same with u32 norms; it is read, its norms cut to 24
+ * bits (the keys it held then match the next check's), and written again
+ * as version 2.  The norms are 3 of the ~5 bytes a key costs: at a
+ * million pages of ~50 segments, 4-byte norms were 50 MB more.
  */
 typedef struct wbuf {
 	unsigned char *p;
@@ -1012,6 +1023,12 @@ static void w_u32(wbuf *w, uint32_t v)
 		w_byte(w, (v >> (8 * i)) & 0xFF);
 }
 
+static void w_u24(wbuf *w, uint32_t v)
+{
+	for (int i = 0; i < 3; i++)
+		w_byte(w, (v >> (8 * i)) & 0xFF);
+}
+
 static void w_var(wbuf *w, uint64_t v)
 {
 	do {
@@ -1037,7 +1054,7 @@ int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, siz
 	*blob = NULL;
 	*len = 0;
 	w_byte(&w, 'N');
-	w_byte(&w, 1);
+	w_byte(&w, 2);
 	for (size_t i = 0; i < n->nkeys; i++)
 		groups += i == 0 || n->keys[i] >> 32 != n->keys[i - 1] >> 32;
 	w_var(&w, n->has_keys ? groups + 1 : 0);   /* 0: no multiset yet */
@@ -1048,7 +1065,7 @@ int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, siz
 		w_u32(&w, (uint32_t)(n->keys[i] >> 32));
 		w_var(&w, j - i);
 		for (; i < j; i++)
-			w_u32(&w, (uint32_t)n->keys[i]);
+			w_u24(&w, (uint32_t)n->keys[i]);
 	}
 	w_byte(&w, (unsigned)n->nvol);
 	for (size_t i = 0; i < n->nvol; i++) {
@@ -1066,10 +1083,10 @@ int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, siz
 		w_var(&w, s->last > 0 ? (uint64_t)s->last : 0);
 		w_byte(&w, (unsigned)(s->changes > 255 ? 255 : s->changes));
 		w_var(&w, s->pending > 0 ? (uint64_t)s->pending : 0);
-		w_u32(&w, s->pending_norm);
+		w_u24(&w, s->pending_norm);
 		w_byte(&w, (unsigned)s->nseen);
 		for (int k = 0; k < s->nseen; k++)
-			w_u32(&w, s->seen[k]);
+			w_u24(&w, s->seen[k]);
 	}
 	if (w.oom) {
 		free(w.p);
@@ -1101,6 +1118,16 @@ static uint32_t r_u32(rbuf *r)
 	for (int i = 0; i < 4; i++)
 		v |= (uint32_t)r_byte(r) << (8 * i);
 	return v;
+}
+
+/* A norm: u32 in version 1, u24 since; either way ANT_NOISE_NORM_BITS. */
+static uint32_t r_norm(rbuf *r, int version)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < (version == 1 ? 4 : 3); i++)
+		v |= (uint32_t)r_byte(r) << (8 * i);
+	return v & ANT_NOISE_NORM_MASK;
 }
 
 static uint64_t r_var(rbuf *r)
@@ -1135,18 +1162,20 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 {
 	rbuf r = { blob, (const unsigned char *)blob + len, 0 };
 	uint64_t groups;
-	size_t cap = 0;
+	size_t cap = 0, nb;
+	int version;
 
 	ant_detect_noise_init(n);
-	if (!blob || len < 2 || r_byte(&r) != 'N' || r_byte(&r) != 1)
+	if (!blob || len < 2 || r_byte(&r) != 'N' || ((version = (int)r_byte(&r)) != 1 && version != 2))
 		return LB_EPARSE;
+	nb = version == 1 ? 4 : 3;
 	groups = r_var(&r);
 	n->has_keys = groups > 0;
 	for (uint64_t g = 1; g < groups && !r.bad; g++) {
 		uint32_t block = r_u32(&r);
 		uint64_t m = r_var(&r);
 		if (m > ANT_NOISE_MAX_KEYS || n->nkeys + m > ANT_NOISE_MAX_KEYS ||
-		    (size_t)(r.end - r.p) < 4 * m) {
+		    (size_t)(r.end - r.p) < nb * m) {
 			r.bad = 1;
 			break;
 		}
@@ -1160,7 +1189,7 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 			cap = ANT_NOISE_MAX_KEYS;
 		}
 		for (uint64_t k = 0; k < m; k++)
-			n->keys[n->nkeys++] = (uint64_t)block << 32 | r_u32(&r);
+			n->keys[n->nkeys++] = (uint64_t)block << 32 | r_norm(&r, version);
 	}
 	n->nvol = r.bad ? 0 : r_byte(&r);
 	if (n->nvol > ANT_NOISE_MAX_VOLATILE)
@@ -1182,14 +1211,14 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 		s->last = (int64_t)r_var(&r);
 		s->changes = (int)r_byte(&r);
 		s->pending = (int64_t)r_var(&r);
-		s->pending_norm = r_u32(&r);
+		s->pending_norm = r_norm(&r, version);
 		s->nseen = (int)r_byte(&r);
 		if (s->nseen > ANT_NOISE_MAX_SEEN) {
 			r.bad = 1;
 			break;
 		}
 		for (int k = 0; k < s->nseen; k++)
-			s->seen[k] = r_u32(&r);
+			s->seen[k] = r_norm(&r, version);
 	}
 	if (r.bad || r.p != r.end) {
 		ant_detect_noise_release(n);

@@ -281,7 +281,7 @@ static void from_schema4(void)
 	ant_detect_noise ns, back;
 	unsigned char *blob = NULL;
 	size_t blen = 0;
-	uint64_t keys[3] = { (uint64_t)7 << 32 | 1, (uint64_t)7 << 32 | 0xabcdef12u, (uint64_t)9 << 32 | 5 };
+	uint64_t keys[3] = { (uint64_t)7 << 32 | 1, (uint64_t)7 << 32 | 0xcdef12u, (uint64_t)9 << 32 | 5 };  /* norms cut to 24 bits */
 	lb_error err = LB_ERROR_INIT;
 	int ok;
 
