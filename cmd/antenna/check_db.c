@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "antenna.h"
@@ -16,8 +17,10 @@ static const char help[] =
 	"usage: antenna [-d FILE] check-db [--quiet]\n\n"
 	"Run SQLite's integrity check on the database; print 'ok' and exit 0 when it\n"
 	"passes, else print the first problem and exit 2.  Then print the file's\n"
-	"size, rows and bytes per table (indexes counted with their table), and the\n"
-	"history retention in force with what it pruned so far.\n\n"
+	"size, rows and bytes per table (indexes counted with their table), the\n"
+	"bytes per watched page and per update event, what takes the most room\n"
+	"(tables, and the pages table's columns), and the history retention in\n"
+	"force with what it pruned so far.\n\n"
 	"  -q, --quiet  print only 'ok'\n";
 
 static void human(char *b, size_t len, int64_t v)
@@ -65,6 +68,65 @@ static int source_kinds(ant_store *s, char *b, size_t len, lb_error *err)
 	return 0;
 }
 
+/* x / n rounded, or "-" when there is nothing to divide by */
+static void per(char *b, size_t len, int64_t x, int64_t n)
+{
+	if (x < 0 || n <= 0)
+		snprintf(b, len, "-");
+	else
+		snprintf(b, len, "%" PRId64, (x + n / 2) / n);
+}
+
+static int cmp_bytes(const void *a, const void *b)
+{
+	const ant_store_size *x = a, *y = b;
+
+	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : 0;
+}
+
+/*
+ * The figures a hub (a million pages on one machine) is sized by: the
+ * file and the pages table per watched page, the events per event, the
+ * biggest tables and free pages as shares of the file, and the pages
+ * table's biggest columns per page (the rows' own bytes; the rest of
+ * the table's bytes are row headers, b-tree pages and the key index).
+ */
+static int per_page(ant_store *s, const ant_store_sizes *z, lb_error *err)
+{
+	int64_t file = z->pages * z->page_size, np = ant_store_sizes_rows(z, "pages");
+	int64_t ne = ant_store_sizes_rows(z, "ev_events");
+	ant_store_size *t;
+	ant_store_colsize *c;
+	size_t nc;
+	char a[32], b[32];
+
+	per(a, sizeof a, file, np);
+	per(b, sizeof b, ant_store_sizes_bytes(z, "pages"), np);
+	printf("per watched page: %s bytes of file, %s in table pages with its index\n", a, b);
+	per(a, sizeof a, ant_store_sizes_bytes(z, "ev_events"), ne);
+	printf("per update event: %s bytes in table ev_events with its index\n", a);
+	if (z->exact && file > 0 && (t = malloc((z->n + 1) * sizeof *t))) {
+		memcpy(t, z->t, z->n * sizeof *t);
+		t[z->n] = (ant_store_size){ .name = "(free)", .bytes = z->free_pages * z->page_size };
+		qsort(t, z->n + 1, sizeof *t, cmp_bytes);
+		printf("biggest:");
+		for (size_t i = 0; i < z->n + 1 && i < 4 && t[i].bytes > 0; i++)
+			printf("%s %s %.0f%%", i ? "," : "", t[i].name, 100.0 * t[i].bytes / file);
+		printf(" of the file\n");
+		free(t);
+	}
+	if (np <= 0)
+		return 0;
+	if (ant_store_column_sizes(s, "pages", &c, &nc, err) < 0)
+		return -1;
+	printf("pages columns, bytes per page:");
+	for (size_t i = 0; i < nc && i < 8 && c[i].bytes > 0; i++)
+		printf("%s %s %.0f", i ? "," : "", c[i].name, (double)c[i].bytes / np);
+	printf("\n");
+	ant_store_column_sizes_free(c, nc);
+	return 0;
+}
+
 static int report(ant_store *s, lb_error *err)
 {
 	ant_store_sizes z;
@@ -89,6 +151,10 @@ static int report(ant_store *s, lb_error *err)
 	}
 	if (!z.exact)
 		printf("(bytes per table need SQLite's dbstat table, not in this build)\n");
+	if (per_page(s, &z, err) < 0) {
+		ant_store_sizes_free(&z);
+		return -1;
+	}
 	ant_store_sizes_free(&z);
 	if (atom_evstore_attach(&ev, ant_store_db(s), err) < 0 ||
 	    atom_evstore_pruned(ev, &parch, &pev, err) < 0) {

@@ -75,6 +75,22 @@ typedef struct ant_store_sizes {
 /* Rows (count(*), a full read of each table) and bytes per table. */
 int ant_store_sizes_get(ant_store *s, ant_store_sizes *out, lb_error *err);
 void ant_store_sizes_free(ant_store_sizes *z);
+/* The table's row count (or -1) in z, and bytes (or -1). */
+int64_t ant_store_sizes_rows(const ant_store_sizes *z, const char *table);
+int64_t ant_store_sizes_bytes(const ant_store_sizes *z, const char *table);
+
+/* What each column of a table holds: the bytes of its values as SQLite
+ * stores them in the rows (text and blobs their length, integers 0 to 8
+ * bytes, NULL nothing; not the rows' headers nor the b-tree's own
+ * overhead), summed over the rows; biggest first.  A full read of the
+ * table.  table is one of sqlite_master's names. */
+typedef struct ant_store_colsize {
+	char *name;
+	int64_t bytes;
+} ant_store_colsize;
+int ant_store_column_sizes(ant_store *s, const char *table, ant_store_colsize **out, size_t *n,
+			   lb_error *err);
+void ant_store_column_sizes_free(ant_store_colsize *c, size_t n);
 
 /* ---- config: key/value ------------------------------------------------- */
 /* The keys (antenna init; antenna(1) "CONFIGURATION"). */

@@ -420,6 +420,7 @@ int ant_store_check(ant_store *s, lb_error *err)
 /* ---- sizes ---------------------------------------------------------------- */
 
 static int prep(ant_store *s, sqlite3_stmt **st, const char *sql, lb_error *err);
+static void bind_text(sqlite3_stmt *st, int i, const char *v);
 
 static int64_t one_int(ant_store *s, const char *sql, const char *arg, int64_t dflt)
 {
@@ -488,6 +489,106 @@ int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, lb_error *err)
 		ant_store_sizes_free(z);
 		return dberr(s, err, "cannot read sizes");
 	}
+	return 0;
+}
+
+int64_t ant_store_sizes_rows(const ant_store_sizes *z, const char *table)
+{
+	for (size_t i = 0; i < z->n; i++)
+		if (strcmp(z->t[i].name, table) == 0)
+			return z->t[i].rows;
+	return -1;
+}
+
+int64_t ant_store_sizes_bytes(const ant_store_sizes *z, const char *table)
+{
+	for (size_t i = 0; i < z->n; i++)
+		if (strcmp(z->t[i].name, table) == 0)
+			return z->t[i].bytes;
+	return -1;
+}
+
+void ant_store_column_sizes_free(ant_store_colsize *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(c[i].name);
+	free(c);
+}
+
+static int cmp_colsize(const void *a, const void *b)
+{
+	const ant_store_colsize *x = a, *y = b;
+
+	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : strcmp(x->name, y->name);
+}
+
+/* One sum() per column in one pass: the bytes a value takes in a record
+ * (sqlite.org/fileformat2.html, "Record Format"): integers by their range
+ * (0 and 1 take none), text and blobs their bytes, NULL none. */
+int ant_store_column_sizes(ant_store *s, const char *table, ant_store_colsize **out, size_t *n,
+			   lb_error *err)
+{
+	ant_store_colsize *c = NULL;
+	size_t cap = 0;
+	sqlite3_stmt *st;
+	lb_buf q = LB_BUF_INIT;
+	int rc, oom = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (strchr(table, '"'))
+		return lb_err(err, LB_EINVAL, "bad table name");
+	if ((rc = prep(s, &st, "SELECT name FROM pragma_table_info(?1)", err)) < 0)
+		return rc;
+	bind_text(st, 1, table);
+	oom |= lb_buf_adds(&q, "SELECT 0") < 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		ant_store_colsize *nc = lb_grow(c, &cap, *n + 1, sizeof *nc, 16);
+
+		if (!nc || !name || strchr(name, '"') || !(nc[*n].name = strdup(name))) {
+			c = nc ? nc : c;
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		c = nc;
+		c[(*n)++].bytes = 0;
+		oom |= lb_buf_addf(&q, ", sum(CASE typeof(\"%s\") WHEN 'null' THEN 0 WHEN 'real' THEN 8"
+			    " WHEN 'integer' THEN (CASE WHEN \"%s\" IN (0, 1) THEN 0"
+			    " WHEN \"%s\" BETWEEN -128 AND 127 THEN 1 WHEN \"%s\" BETWEEN -32768 AND 32767 THEN 2"
+			    " WHEN \"%s\" BETWEEN -8388608 AND 8388607 THEN 3"
+			    " WHEN \"%s\" BETWEEN -2147483648 AND 2147483647 THEN 4"
+			    " WHEN \"%s\" BETWEEN -140737488355328 AND 140737488355327 THEN 6 ELSE 8 END)"
+			    " ELSE length(CAST(\"%s\" AS BLOB)) END)",
+			    name, name, name, name, name, name, name, name) < 0;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE || oom) {
+		ant_store_column_sizes_free(c, *n);
+		*n = 0;
+		lb_buf_release(&q);
+		return rc == SQLITE_NOMEM || oom ? lb_err_code(err, LB_ENOMEM) : dberr(s, err, "cannot read columns");
+	}
+	oom |= lb_buf_addf(&q, " FROM \"%s\"", table) < 0;
+	if (oom || (rc = prep(s, &st, q.data, err)) < 0) {
+		rc = oom ? lb_err_code(err, LB_ENOMEM) : rc;
+		ant_store_column_sizes_free(c, *n);
+		*n = 0;
+		lb_buf_release(&q);
+		return rc;
+	}
+	lb_buf_release(&q);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		for (size_t i = 0; i < *n; i++)
+			c[i].bytes = sqlite3_column_int64(st, (int)i + 1);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW) {
+		ant_store_column_sizes_free(c, *n);
+		*n = 0;
+		return dberr(s, err, "cannot read column sizes");
+	}
+	qsort(c, *n, sizeof *c, cmp_colsize);
+	*out = c;
 	return 0;
 }
 
