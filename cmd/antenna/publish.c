@@ -105,6 +105,11 @@ int cmd_publish(int argc, char **argv)
 		if (res.html_files > 1)
 			printf(" (and index-2.html to index-%zu.html)", res.html_files);
 		putchar('\n');
+		/* Publishing pruned the history: its pages go back to the file
+		 * system.  A failure (another process reading) loses nothing,
+		 * the pages stay free for the next update. */
+		if (ant_store_compact(s, &err) < 0)
+			cli_error("warning: database not compacted: %s", lb_error_msg(&err));
 	}
 	ant_store_close(s);
 	/* 1: published, but archives lost with the directory stay lost */

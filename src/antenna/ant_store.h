@@ -58,6 +58,17 @@ void ant_store_rollback(ant_store *s);
 /* PRAGMA integrity_check: 0 when "ok", else LB_EDB with the first problem. */
 int ant_store_check(ant_store *s, lb_error *err);
 
+/*
+ * Gives the file's free pages back to the file system (after publish
+ * pruned the history: a run of 50,000 changes leaves ~10 MB of them).
+ * A file made by this antenna has auto_vacuum=INCREMENTAL: the free pages
+ * are moved out, a cost proportional to them.  An older file is rewritten
+ * once (VACUUM) when a quarter of it is free, and is incremental since.
+ * Outside any transaction.  Returns 0 or LB_EDB/LB_EBUSY (another process
+ * reading: the pages stay free and are reused, nothing is lost).
+ */
+int ant_store_compact(ant_store *s, lb_error *err);
+
 /* ---- sizes (antenna check-db) ------------------------------------------ */
 typedef struct ant_store_size {
 	char *name;              /* a table; its indexes are counted with it */

@@ -323,6 +323,13 @@ int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 		ant_store_close(s);
 		return rc;
 	}
+	/* A new file lets go of the pages the history's pruning frees
+	 * (ant_store_compact()); only possible before its first table. */
+	if (mode == STORE_OPEN_CREATE && pragma_int(s, "SELECT count(*) FROM sqlite_master") == 0 &&
+	    (rc = exec(s, "PRAGMA auto_vacuum=INCREMENTAL", err)) < 0) {
+		ant_store_close(s);
+		return rc;
+	}
 	/* WAL: readers never block the update; NORMAL sync is crash-safe in WAL. */
 	if ((rc = exec(s, "PRAGMA journal_mode=WAL", err)) < 0 ||
 	    (rc = exec(s, "PRAGMA synchronous=NORMAL", err)) < 0 ||
@@ -415,6 +422,26 @@ int ant_store_check(ant_store *s, lb_error *err)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int ant_store_compact(ant_store *s, lb_error *err)
+{
+	int64_t mode = pragma_int(s, "PRAGMA auto_vacuum"), free = pragma_int(s, "PRAGMA freelist_count");
+	int64_t total = pragma_int(s, "PRAGMA page_count");
+	int rc;
+
+	if (free <= 0)
+		return 0;
+	if (mode == 2)   /* incremental: moves up to free pages, truncates the file */
+		return exec(s, "PRAGMA incremental_vacuum", err);
+	if (mode != 0 || free < 256 || free * 4 < total)
+		return 0;
+	/* A file from before 0.4 (auto_vacuum off) with a quarter of it free
+	 * is rewritten once, and lets go of free pages incrementally since:
+	 * one VACUUM, about the time of reading and writing the file. */
+	if ((rc = exec(s, "PRAGMA auto_vacuum=INCREMENTAL", err)) < 0)
+		return rc;
+	return exec(s, "VACUUM", err);
 }
 
 /* ---- sizes ---------------------------------------------------------------- */
