@@ -3,6 +3,7 @@
  * about antenna state lives in this file.
  */
 #include "ant_store.h"
+#include "ant_page.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -142,7 +143,9 @@ static const char *const migrations[] = {
 	 * columns in the same order.  url_key and source_url are NULL when
 	 * they are the url (most pages: each was stored three times, the
 	 * key a fourth time in its index), the one index on the key is on
-	 * coalesce(url_key, url); detected_by is a number (DETECTED_BY
+	 * a 64-bit hash of the key (key_hash, KEY_HASH below: 8 bytes in
+	 * the index, not the whole URL; ant_store_page_add() keeps the keys
+	 * unique); detected_by is a number (DETECTED_BY
 	 * below), not a word; last_modified_header and feed_lm_header have
 	 * no type so that a Last-Modified that is its own IMF-fixdate is
 	 * kept as the Unix time (4 bytes, not 29: lm_pack()), converted when
@@ -187,7 +190,8 @@ static const char *const migrations[] = {
 	" noise BLOB,"
 	" only TEXT NOT NULL DEFAULT '',"
 	" no_auto_ignore INTEGER NOT NULL DEFAULT 0,"
-	" check_url TEXT);"
+	" check_url TEXT,"
+	" key_hash INTEGER NOT NULL DEFAULT 0);"
 	"INSERT INTO pages_v5 SELECT id, url, nullif(url_key, url), title, title_set_by_user, author,"
 	" grp, ignore, etag, last_modified_header, lm_header_time, last_modified, last_detected,"
 	" last_ok, last_check, content_length, text_hash, charset,"
@@ -197,10 +201,11 @@ static const char *const migrations[] = {
 	" CASE WHEN source_url IN ('', url) THEN NULL ELSE source_url END,"
 	" last_error, last_status, next_check, interval, error_count, recheck, created,"
 	" force_charset, imported, feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time,"
-	" feed_error, excerpt, noise, only, no_auto_ignore, check_url FROM pages;"
+	" feed_error, excerpt, noise, only, no_auto_ignore, check_url,"
+	" ant_key_hash(coalesce(url_key, url)) FROM pages;"
 	"DROP TABLE pages;"
 	"ALTER TABLE pages_v5 RENAME TO pages;"
-	"CREATE UNIQUE INDEX pages_key ON pages(coalesce(url_key, url));",
+	"CREATE INDEX pages_key ON pages(key_hash);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
@@ -288,6 +293,29 @@ fail:
 	return rc;
 }
 
+/*
+ * The pages' key index holds a 64-bit hash of the key (FNV-1a, page.h's
+ * text hash), not the key: 8 bytes an entry instead of a whole URL.  Two
+ * keys of one hash are told apart by the key itself (the lookups compare
+ * both), so a collision costs a second row read, never a wrong page.
+ */
+static int64_t key_hash(const char *key)
+{
+	return (int64_t)ant_page_hash64(key, strlen(key));
+}
+
+/* ant_key_hash(TEXT) for the migration that fills key_hash. */
+static void sql_key_hash(sqlite3_context *c, int argc, sqlite3_value **v)
+{
+	const unsigned char *t = sqlite3_value_text(v[0]);
+
+	(void)argc;
+	if (t)
+		sqlite3_result_int64(c, key_hash((const char *)t));
+	else
+		sqlite3_result_null(c);
+}
+
 /* An existing file that has no antenna tables is not ours to write into. */
 static int is_antenna_db(ant_store *s)
 {
@@ -321,6 +349,12 @@ int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 	sqlite3_extended_result_codes(s->db, 1);
 	if (mode != STORE_OPEN_CREATE && !is_antenna_db(s)) {
 		rc = lb_err(err, LB_EINVAL, "'%s' is not an antenna database (run 'antenna init' first)", path);
+		ant_store_close(s);
+		return rc;
+	}
+	if (sqlite3_create_function(s->db, "ant_key_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				    sql_key_hash, NULL, NULL) != SQLITE_OK) {
+		rc = dberr(s, err, "cannot register a function");
 		ant_store_close(s);
 		return rc;
 	}
@@ -921,17 +955,41 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	return 0;
 }
 
-int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
+/* 1 when a page of url_key is there, 0 not, < 0 error. */
+static int page_exists(ant_store *s, const char *url_key, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = prep(s, &st, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
-		       " grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported,"
-		       " only, no_auto_ignore, check_url)"
-		       " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+	if ((rc = prep(s, &st, "SELECT 1 FROM pages WHERE key_hash=?1 AND coalesce(url_key, url)=?2",
 		       err)) < 0)
 		return rc;
+	sqlite3_bind_int64(st, 1, key_hash(url_key));
+	bind_text(st, 2, url_key);
+	rc = sqlite3_step(st);
+	rc = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : dberr(s, err, "database error");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc, own = sqlite3_get_autocommit(s->db);
+
+	/* One page per key: the index is on the key's hash, not unique, so
+	 * the check and the insert are one transaction (the caller's, or
+	 * ours) that no other process can slip a page into. */
+	if (own && (rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	if ((rc = page_exists(s, p->url_key, err)) != 0)
+		goto done;
+	if ((rc = prep(s, &st, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
+		       " grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported,"
+		       " only, no_auto_ignore, check_url, key_hash)"
+		       " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+		       err)) < 0)
+		goto done;
 	bind_text(st, 14, p->only ? p->only : "");
 	sqlite3_bind_int(st, 15, p->no_auto_ignore);
 	bind_text(st, 16, p->check_url && *p->check_url ? p->check_url : NULL);
@@ -948,9 +1006,20 @@ int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
 	sqlite3_bind_int64(st, 9, p->created);
 	bind_text(st, 10, p->feed_url);
 	sqlite3_bind_int(st, 11, p->feed_by_user);
+	sqlite3_bind_int64(st, 17, key_hash(p->url_key));
 	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
-	return rc == LB_EEXIST ? 1 : rc < 0 ? rc : 0;
+	rc = rc < 0 ? rc : 0;
+done:
+	if (own) {
+		int c = rc >= 0 ? exec(s, "COMMIT", err) : 0;
+
+		if (rc >= 0 && c == 0)
+			return rc;
+		ant_store_rollback(s);
+		rc = rc < 0 ? rc : c;
+	}
+	return rc;
 }
 
 static int remove_by_key(ant_store *s, const char *sql, const char *key, lb_error *err)
@@ -968,7 +1037,17 @@ static int remove_by_key(ant_store *s, const char *sql, const char *key, lb_erro
 
 int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err)
 {
-	return remove_by_key(s, "DELETE FROM pages WHERE coalesce(url_key, url)=?1", url_key, err);
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = prep(s, &st, "DELETE FROM pages WHERE key_hash=?2 AND coalesce(url_key, url)=?1",
+		       err)) < 0)
+		return rc;
+	bind_text(st, 1, url_key);
+	sqlite3_bind_int64(st, 2, key_hash(url_key));
+	rc = step_done(s, st, err);
+	sqlite3_finalize(st);
+	return rc < 0 ? -1 : rc > 0;
 }
 
 int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, lb_error *err)
@@ -977,9 +1056,11 @@ int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, l
 	int rc;
 
 	ant_store_page_init(out);
-	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages WHERE coalesce(url_key, url)=?1", err)) < 0)
+	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages WHERE key_hash=?2 AND"
+		       " coalesce(url_key, url)=?1", err)) < 0)
 		return rc;
 	bind_text(st, 1, url_key);
+	sqlite3_bind_int64(st, 2, key_hash(url_key));
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		rc = page_from_row(st, out) < 0 ? lb_err_code(err, LB_ENOMEM) : 1;
