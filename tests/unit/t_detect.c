@@ -591,6 +591,13 @@ static void noise_blob(void)
 	   "blob: round trip (%zu bytes for %zu keys)", len, ns.nkeys);
 	ant_detect_noise_release(&back);
 	OK(ant_detect_noise_decode(&back, blob, len - 1) < 0 && !back.has_keys, "blob: a cut one is refused");
+	{
+		size_t cut = 0;
+		for (size_t l = 0; l < len; l++)
+			cut += ant_detect_noise_decode(&back, blob, l) < 0 && !back.has_keys && !back.keys;
+		IS_INT(cut, len, "blob: every one of its %zu shorter prefixes is refused", len);
+	}
+	IS_INT(blob[1], 2, "blob: version 2 (24-bit text hashes)");
 	blob[0] = 'X';
 	OK(ant_detect_noise_decode(&back, blob, len) < 0, "blob: a foreign one is refused");
 	OK(ant_detect_noise_decode(&back, NULL, 0) < 0, "blob: none is refused");
@@ -758,7 +765,7 @@ static void noise_apply(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 14);
+	TAP_PLAN(109 + 16);
 	future_headers();
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");

@@ -64,6 +64,52 @@ static void pages(ant_store *s)
 }
 
 /* Per-page settings, and the quiet baseline after a change. */
+/* Validators go back to the server verbatim: whatever the spelling, a
+ * Last-Modified reads back byte for byte (an IMF-fixdate is kept as a
+ * time, anything else as text), and every rule name comes back. */
+static void validators(ant_store *s)
+{
+	static const char *const lm[] = {
+		"Sun, 06 Nov 1994 08:49:37 GMT", "Thu, 01 Jan 1970 00:00:00 GMT",
+		"Fri, 31 Dec 9999 23:59:59 GMT", "Mon, 06 Nov 1994 08:49:37 GMT" /* wrong day */,
+		"sun, 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT ", "Sun,  6 Nov 1994 08:49:37 GMT",
+		"Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+		"Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "", "x", "Sun, 06 Nov 1994 08:49:37",
+		"Sun, 06 Nov -994 08:49:37 GMT", "Sun, +6 Nov 1994 08:49:37 GMT",
+	};
+	static const char *const rules[] = { "header", "text", "size", "lirs", "feed", "atom", NULL };
+	ant_store_page p, q;
+	lb_error err = LB_ERROR_INIT;
+	size_t same = 0, rsame = 0, n = sizeof lm / sizeof lm[0];
+
+	ant_store_page_init(&p);
+	p.url = "http://example.com/lm";
+	p.url_key = "http://example.com/lm";
+	if (ant_store_page_add(s, &p, &err) != 0 || ant_store_page_get(s, p.url_key, &q, &err) != 1) {
+		OK(0, "validators: a page to save");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ant_store_page r;
+		char *keep = q.lm_header, *fkeep = q.feed_lm_header;
+		q.lm_header = q.feed_lm_header = (char *)lm[i];
+		q.st.detected_by = rules[i % 7];
+		if (ant_store_page_save(s, &q, &err) == 0 && ant_store_page_get(s, p.url_key, &r, &err) == 1) {
+			same += r.lm_header && r.feed_lm_header && strcmp(r.lm_header, lm[i]) == 0 &&
+				strcmp(r.feed_lm_header, lm[i]) == 0;
+			rsame += rules[i % 7] ? r.st.detected_by && strcmp(r.st.detected_by, rules[i % 7]) == 0 :
+				!r.st.detected_by;
+			ant_store_page_release(&r);
+		}
+		q.lm_header = keep;
+		q.feed_lm_header = fkeep;
+	}
+	IS_INT(same, n, "validators: %zu Last-Modified spellings read back byte for byte", n);
+	IS_INT(rsame, n, "validators: every rule name (and none) reads back");
+	ant_store_page_release(&q);
+	IS_INT(ant_store_page_remove(s, p.url_key, &err), 1, "validators: page removed");
+}
+
 static void settings(ant_store *s)
 {
 	ant_store_page p, q;
@@ -366,7 +412,7 @@ static void from_schema4(void)
 
 int main(void)
 {
-	TAP_PLAN(85);
+	TAP_PLAN(88);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
@@ -383,6 +429,7 @@ int main(void)
 	OK(ant_store_config_get(s, "nope") == NULL, "unset config is NULL");
 	IS_INT(ant_store_config_int(s, "nope", 42), 42, "config int default");
 	pages(s);
+	validators(s);
 	settings(s);
 	sources(s);
 	IS_INT(ant_store_check(s, &err), 0, "integrity check");
