@@ -267,6 +267,17 @@ static void lock(void)
 	close(fds[0]);
 }
 
+static long long one(ant_store *s, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(ant_store_db(s), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 /*
  * A 0.3.0 file (schema 4) opens and keeps working: migration 5 rebuilds
  * the pages table (url_key and source_url NULL when the url, detected_by a
@@ -407,12 +418,42 @@ static void from_schema4(void)
 		IS_INT(ant_store_page_add(s, &d, &err), 1, "migrated: ... also when the key is the url");
 	}
 	IS_INT(ant_store_check(s, &err), 0, "migrated: integrity check");
+	/* a 0.3.0 file has auto_vacuum off: once a quarter of it is free,
+	 * compacting rewrites it once, and it is incremental from then on */
+	{
+		char title[1000], url[64];
+		int added = 0, gone = 0;
+		ant_store_page d;
+
+		memset(title, 'x', sizeof title - 1);
+		title[sizeof title - 1] = '\0';
+		OK(ant_store_begin(s, &err) == 0, "old file: a transaction");
+		for (int i = 0; i < 1000; i++) {
+			ant_store_page_init(&d);
+			snprintf(url, sizeof url, "http://example.com/t%d", i);
+			d.url = d.url_key = url;
+			d.title = title;
+			added += ant_store_page_add(s, &d, &err) == 0;
+		}
+		for (int i = 0; i < 1000; i++) {
+			snprintf(url, sizeof url, "http://example.com/t%d", i);
+			gone += ant_store_page_remove(s, url, &err) == 1;
+		}
+		OK(ant_store_commit(s, &err) == 0 && added == 1000 && gone == 1000, "old file: 1000 pages added and removed");
+		OK(one(s, "PRAGMA auto_vacuum") == 0 && one(s, "PRAGMA freelist_count") > 256,
+		   "old file: auto_vacuum off, %lld pages free", (long long)one(s, "PRAGMA freelist_count"));
+		IS_INT(ant_store_compact(s, &err), 0, "old file: compacted");
+		OK(one(s, "PRAGMA auto_vacuum") == 2 && one(s, "PRAGMA freelist_count") == 0,
+		   "old file: rewritten, incremental since, nothing free");
+		IS_INT(ant_store_page_get(s, "http://example.com/v4", &q, &err), 1, "old file: its pages kept");
+		ant_store_page_release(&q);
+	}
 	ant_store_close(s);
 }
 
 int main(void)
 {
-	TAP_PLAN(88);
+	TAP_PLAN(95);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
@@ -422,6 +463,7 @@ int main(void)
 	snprintf(path, sizeof path, "%s/a.db", dir);
 	OK(ant_store_open(&s, path, STORE_OPEN_EXISTING, &err) < 0, "no database before init");
 	IS_INT(ant_store_open(&s, path, STORE_OPEN_CREATE, &err), 0, "database created");
+	IS_INT(one(s, "PRAGMA auto_vacuum"), 2, "a new file gives free pages back (auto_vacuum=INCREMENTAL)");
 	IS_INT(ant_store_config_set(s, "title", "T", &err), 0, "config set");
 	v = ant_store_config_get(s, "title");
 	IS_STR(v, "T", "config get");
