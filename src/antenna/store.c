@@ -141,15 +141,15 @@ static const char *const migrations[] = {
 	"ALTER TABLE source_records ADD COLUMN content_length INTEGER NOT NULL DEFAULT 0;"
 	/* hub scale (a million pages): the pages table rebuilt smaller, the
 	 * columns in the same order.  url_key and source_url are NULL when
-	 * they are the url (most pages: each was stored three times, the
-	 * key a fourth time in its index), the one index on the key is on
-	 * a 64-bit hash of the key (key_hash, KEY_HASH below: 8 bytes in
-	 * the index, not the whole URL; ant_store_page_add() keeps the keys
-	 * unique); detected_by is a number (DETECTED_BY
-	 * below), not a word; last_modified_header and feed_lm_header have
-	 * no type so that a Last-Modified that is its own IMF-fixdate is
-	 * kept as the Unix time (4 bytes, not 29: lm_pack()), converted when
-	 * the page is next saved; the dead segments column goes. */
+	 * they are the url (most pages: the URL was stored three times, and
+	 * a fourth in the key's index); the index on the key holds a 64-bit
+	 * hash of it (key_hash, the last column: key_hash() below), not the
+	 * URL, and ant_store_page_add() keeps the keys unique; detected_by
+	 * is a rule's number (rule_names below), not its word;
+	 * last_modified_header and feed_lm_header have no type, so that a
+	 * Last-Modified that is its own IMF-fixdate is kept as the Unix time
+	 * (4 bytes, not 29: lm_pack()), converted when the page is next
+	 * saved; the dead segments column goes. */
 	"CREATE TABLE pages_v5("
 	" id INTEGER PRIMARY KEY,"
 	" url TEXT NOT NULL,"
