@@ -983,7 +983,12 @@ void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *pat
  *
  *   "N" 2                    magic and version
  *   varint G                 groups of the multiset, by block, plus one (0: none yet)
- *     u32 block, varint m, m * u24 norm
+ *     u32 block, varint d << 1 | r, d * (u24 norm [, varint repeats if r])
+ *                            d distinct keys; with r, each is followed by
+ *                            how many more times it is there (a list of
+ *                            items that differ in numbers alone is one key
+ *                            many times: the bench page's 20 paragraphs
+ *                            take 4 bytes, not 60)
  *   u8 V                     volatile blocks
  *     u32 block, varint since, u8 how, u8 P, P bytes of path, u8 L, L bytes
  *     of sample text
@@ -991,7 +996,8 @@ void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *pat
  *     u32 block, varint last, u8 changes, varint pending, u24 pending_norm,
  *     u8 k, k * u24 seen
  * Integers little-endian; times as unsigned varints (LEB128).  Version 1
- * (0.3.0) is the same with u32 norms; it is read, its norms cut to 24
+ * (0.3.0) has "varint m, m * u32 norm" in a group, repeated keys written
+ * out, and u32 norms elsewhere; it is read, its norms cut to 24
  * bits (the keys it held then match the next check's), and written again
  * as version 2.  The norms are 3 of the ~5 bytes a key costs: at a
  * million pages of ~50 segments, 4-byte norms were 50 MB more.
@@ -1062,10 +1068,24 @@ int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, siz
 		size_t j = i;
 		while (j < n->nkeys && n->keys[j] >> 32 == n->keys[i] >> 32)
 			j++;
+		size_t distinct = 0;
+		int dup = 0;
+
+		for (size_t k = i; k < j; k++) {
+			distinct += k == i || n->keys[k] != n->keys[k - 1];
+			dup |= k > i && n->keys[k] == n->keys[k - 1];
+		}
 		w_u32(&w, (uint32_t)(n->keys[i] >> 32));
-		w_var(&w, j - i);
-		for (; i < j; i++)
+		w_var(&w, (uint64_t)distinct << 1 | (unsigned)dup);
+		while (i < j) {
+			size_t k = i;
+			while (k < j && n->keys[k] == n->keys[i])
+				k++;
 			w_u24(&w, (uint32_t)n->keys[i]);
+			if (dup)
+				w_var(&w, k - i - 1);
+			i = k;
+		}
 	}
 	w_byte(&w, (unsigned)n->nvol);
 	for (size_t i = 0; i < n->nvol; i++) {
@@ -1173,23 +1193,33 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 	n->has_keys = groups > 0;
 	for (uint64_t g = 1; g < groups && !r.bad; g++) {
 		uint32_t block = r_u32(&r);
-		uint64_t m = r_var(&r);
+		uint64_t m = r_var(&r), dup = 0;
+		if (version >= 2) {   /* distinct keys << 1 | repeats follow */
+			dup = m & 1;
+			m >>= 1;
+		}
 		if (m > ANT_NOISE_MAX_KEYS || n->nkeys + m > ANT_NOISE_MAX_KEYS ||
 		    (size_t)(r.end - r.p) < nb * m) {
 			r.bad = 1;
 			break;
 		}
-		if (n->nkeys + m > cap) {
-			uint64_t *nk = realloc(n->keys, ANT_NOISE_MAX_KEYS * sizeof *nk);
-			if (!nk) {
+		if (!cap) {
+			if (!(n->keys = malloc(ANT_NOISE_MAX_KEYS * sizeof *n->keys))) {
 				r.bad = 1;
 				break;
 			}
-			n->keys = nk;
 			cap = ANT_NOISE_MAX_KEYS;
 		}
-		for (uint64_t k = 0; k < m; k++)
-			n->keys[n->nkeys++] = (uint64_t)block << 32 | r_norm(&r, version);
+		for (uint64_t k = 0; k < m && !r.bad; k++) {
+			uint64_t key = (uint64_t)block << 32 | r_norm(&r, version);
+			uint64_t c = dup ? r_var(&r) : 0;
+			if (c >= ANT_NOISE_MAX_KEYS - n->nkeys) {
+				r.bad = 1;
+				break;
+			}
+			for (uint64_t x = 0; x <= c; x++)
+				n->keys[n->nkeys++] = key;
+		}
 	}
 	n->nvol = r.bad ? 0 : r_byte(&r);
 	if (n->nvol > ANT_NOISE_MAX_VOLATILE)
