@@ -1612,7 +1612,8 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 	" s.url, NULL, r.excerpt, 1 AS relayed" \
 	" FROM source_records r JOIN sources s ON s.id = r.source_id AND s.relay = 1" \
 	" WHERE r.last_modified != 0 AND r.last_detected >= ?1" \
-	" AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.url_key = r.url_key)" \
+	" AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.key_hash = ant_key_hash(r.url_key)" \
+	"  AND coalesce(p.url_key, p.url) = r.url_key)" \
 	" AND NOT EXISTS (SELECT 1 FROM source_records r2 JOIN sources s2" \
 	"  ON s2.id = r2.source_id AND s2.relay = 1 WHERE r2.url_key = r.url_key" \
 	"  AND r2.last_modified != 0 AND r2.last_detected >= ?1 AND r2.source_id != r.source_id" \
@@ -1621,9 +1622,9 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 	"    r2.source_id < r.source_id)))))"
 
 #define WATCHED_ROWS \
-	" SELECT url, url_key, title, author, grp, last_modified, last_detected," \
-	" max(content_length, 0) AS content_length, detected_by," \
-	" CASE source_url WHEN '' THEN url ELSE source_url END AS source_url," \
+	" SELECT url, coalesce(url_key, url) AS url_key, title, author, grp, last_modified," \
+	" last_detected, max(content_length, 0) AS content_length, detected_by," \
+	" CASE WHEN coalesce(source_url, '') = '' THEN url ELSE source_url END AS source_url," \
 	" last_error, excerpt, 0 AS relayed FROM pages"
 
 /* The statement for q: the update events table (evstore.h) is read only
@@ -1669,7 +1670,7 @@ static void pubrow_of(sqlite3_stmt *st, ant_store_pubrow *r)
 		.last_modified = sqlite3_column_int64(st, 5),
 		.last_detected = sqlite3_column_int64(st, 6),
 		.content_length = sqlite3_column_int64(st, 7),
-		.detected_by = rule_name(sqlite3_column_text(st, 8)),
+		.detected_by = rule_name(st, 8),
 		.source_url = col_str(st, 9),
 		.last_error = (const char *)sqlite3_column_text(st, 10),
 		.excerpt = col_str(st, 11),
