@@ -173,9 +173,28 @@ int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err);
 int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err);
 /* Looks up by url_key: 1 found (*out filled), 0 none, < 0 error. */
 int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, lb_error *err);
-/* All pages, by url.  *out is malloc'd; free with ant_store_pages_free(). */
+/* All pages, by url.  *out is malloc'd; free with ant_store_pages_free().
+ * Memory grows with the pages (about 1 KiB each): prefer the streams
+ * below. */
 int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, lb_error *err);
 void ant_store_pages_free(ant_store_page *p, size_t n);
+/* Calls fn for each page, by url (the order of ant_store_pages_load()),
+ * one page in memory at a time: p is borrowed, valid during the call.  A
+ * nonzero return of fn stops the walk and is returned; else 0 or < 0
+ * (LB_EDB, LB_ENOMEM).  No other write may happen on s meanwhile. */
+typedef int (*ant_store_page_fn)(void *ctx, const ant_store_page *p);
+int ant_store_pages_each(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err);
+/* One batch of the pages due at now (ant_detect_due(): next_check <= now
+ * or a recheck; every page with force) whose id is greater than after, by
+ * id, at most max of them, into out[0..*n) (released by the caller with
+ * ant_store_page_release()).  The next batch starts after the last id:
+ * keyset pagination, so the batches of a run read the table once.
+ * Returns 0 or < 0 (nothing left in out). */
+int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant_store_page *out,
+			size_t max, size_t *n, lb_error *err);
+/* Pages watched (*n) and the earliest next_check among them (*first_due,
+ * 0 when none), from SQL: 0 or < 0. */
+int ant_store_pages_count(ant_store *s, int64_t *n, int64_t *first_due, lb_error *err);
 /* Writes back everything a check or a relay changes (by id). */
 int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err);
 

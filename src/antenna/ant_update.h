@@ -27,6 +27,12 @@
 /* Checks (page saves and relays) per transaction: kill -9 loses at most
  * one batch, never consistency. */
 #define ANT_UPDATE_BATCH 64
+/* Due pages read, fetched, decided and committed at a time (opts
+ * page_batch): the run's memory is that of a batch (about 1 KiB a page,
+ * plus the answers kept for a re-fetch), whatever the number of pages
+ * watched; a few thousand keep --jobs 64 busy between batches, whose
+ * seams cost a query and a commit. */
+#define ANT_UPDATE_PAGE_BATCH 2000
 /* RFC 5005 archives fetched per Atom source and run (--max-archives). */
 #define ANT_UPDATE_MAX_ARCHIVES 50
 /* Milliseconds between a page's answer that seems changed and the second
@@ -70,6 +76,10 @@ typedef struct ant_update_opts {
 	 * re-fetch (learning across checks still goes on); pages with
 	 * no_auto_ignore learn nothing either way. */
 	int64_t refetch_pause_ms;
+	/* Due pages per batch (ANT_UPDATE_PAGE_BATCH; 0: that).  A page
+	 * awaiting its re-fetch when its batch ends is carried into the next
+	 * one, whose fetching is its pause; at most page_batch are carried. */
+	size_t page_batch;
 	/* Progress, for a verbose command; either may be NULL.  The source or
 	 * page is borrowed, and already holds its new state (last_error). */
 	void (*on_source)(void *ctx, const ant_store_source *src, int notmodified);
@@ -96,14 +106,15 @@ typedef struct ant_update_stats {
  * fetch defaults (fetch.h), excerpt_max PAGE_EXCERPT_MAX, max_archives
  * ANT_UPDATE_MAX_ARCHIVES, max_age and max_future the LIRS defaults,
  * tz JST, keep_records ANT_KEEP_EVENTS, lock_wait STORE_LOCK_WAIT, refetch_pause_ms
- * ANT_UPDATE_REFETCH_PAUSE_MS.
+ * ANT_UPDATE_REFETCH_PAUSE_MS, page_batch ANT_UPDATE_PAGE_BATCH.
  */
 void ant_update_opts_init(ant_update_opts *o);
 
 /*
  * One update run over store (opened by the caller, not closed here): takes
  * the run lock (held until ant_store_close()), reads the sources, checks
- * the due pages and commits.  A page or source that fails is no failure
+ * the due pages in batches of opts->page_batch, each committed before the
+ * next is read (memory bounded whatever the number of pages).  A page or source that fails is no failure
  * of the run: its error is recorded with it and counted in *stats.
  * Returns 0, or a negative LB_E* code (err, when not NULL, says why):
  * LB_EBUSY another run holds the lock, LB_EDB the database, LB_ENET

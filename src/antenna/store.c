@@ -25,6 +25,8 @@ struct ant_store {
 	int lock_fd;
 	sqlite3_stmt *save_page;  /* prepared once: the hot path of update */
 	sqlite3_stmt *put_srcrec; /* prepared once: every record a source reads */
+	sqlite3_stmt *get_page;   /* prepared once: every record looks up its page */
+	sqlite3_stmt *due_pages;  /* prepared once: each batch of update's pages */
 };
 
 /*
@@ -383,6 +385,8 @@ void ant_store_close(ant_store *s)
 		return;
 	sqlite3_finalize(s->save_page);
 	sqlite3_finalize(s->put_srcrec);
+	sqlite3_finalize(s->get_page);
+	sqlite3_finalize(s->due_pages);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
@@ -1055,10 +1059,13 @@ int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, l
 	sqlite3_stmt *st;
 	int rc;
 
+	/* cached: an update looks up the page of every record its sources
+	 * give (the key_hash index), instead of holding every page */
 	ant_store_page_init(out);
-	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages WHERE key_hash=?2 AND"
-		       " coalesce(url_key, url)=?1", err)) < 0)
+	if ((rc = cached(s, &s->get_page, "SELECT " PAGE_COLS " FROM pages WHERE key_hash=?2 AND"
+			 " coalesce(url_key, url)=?1", err)) < 0)
 		return rc;
+	st = s->get_page;
 	bind_text(st, 1, url_key);
 	sqlite3_bind_int64(st, 2, key_hash(url_key));
 	rc = sqlite3_step(st);
@@ -1068,6 +1075,91 @@ int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, l
 		rc = 0;
 	else
 		rc = dberr(s, err, "database error");
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+int ant_store_pages_each(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err)
+{
+	sqlite3_stmt *st;
+	ant_store_page p;
+	int rc;
+
+	/* ORDER BY url: SQLite's sorter spills to a temporary file past its
+	 * cache, so memory stays bounded however many pages there are; the
+	 * order of ant_store_pages_load() (BINARY collation is strcmp()). */
+	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages ORDER BY url", err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (page_from_row(st, &p) < 0) {
+			sqlite3_finalize(st);
+			return lb_err_code(err, LB_ENOMEM);
+		}
+		rc = fn(ctx, &p);
+		ant_store_page_release(&p);
+		if (rc != 0) {
+			sqlite3_finalize(st);
+			return rc;
+		}
+	}
+	rc = rc == SQLITE_DONE ? 0 : dberr(s, err, "database error");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant_store_page *out,
+			size_t max, size_t *n, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	/* keyset pagination by id (the rowid: a range scan, no sort), so
+	 * that the batches of a run are one pass over the table; the rule
+	 * of ant_detect_due() */
+	*n = 0;
+	if ((rc = cached(s, &s->due_pages, "SELECT " PAGE_COLS " FROM pages WHERE id > ?1"
+			 " AND (?2 OR recheck OR next_check <= ?3) ORDER BY id LIMIT ?4", err)) < 0)
+		return rc;
+	st = s->due_pages;
+	sqlite3_bind_int64(st, 1, after);
+	sqlite3_bind_int(st, 2, force != 0);
+	sqlite3_bind_int64(st, 3, now);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)max);
+	while (*n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (page_from_row(st, &out[*n]) < 0) {
+			rc = lb_err_code(err, LB_ENOMEM);
+			break;
+		}
+		(*n)++;
+	}
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc != LB_ENOMEM)
+		rc = dberr(s, err, "database error");
+	sqlite3_reset(st);
+	if (rc < 0) {
+		while (*n)
+			ant_store_page_release(&out[--(*n)]);
+	}
+	return rc;
+}
+
+int ant_store_pages_count(ant_store *s, int64_t *n, int64_t *first_due, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = prep(s, &st, "SELECT count(*), min(next_check) FROM pages", err)) < 0)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int64(st, 0);
+		*first_due = sqlite3_column_int64(st, 1);   /* NULL (no page): 0 */
+		rc = 0;
+	} else {
+		rc = dberr(s, err, "database error");
+	}
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -10,6 +10,14 @@
  * statement, committed every ANT_UPDATE_BATCH checks: kill -9 loses at
  * most one batch, never consistency.  The run lock (ant_store_lock) is
  * held from start to end.
+ *
+ * Bounded memory whatever the number of pages (hub scale): a source's
+ * record finds its page through the url_key index (ant_store_page_get),
+ * and the due pages are read in batches of opts->page_batch by id
+ * (ant_store_pages_due), each fetched, decided, saved and committed
+ * before the next is read; only the pages awaiting their second fetch
+ * (the noise re-fetch) are carried into the next batch, so that the
+ * pause runs while that batch is fetched instead of once per batch.
  */
 #include "ant_update.h"
 
@@ -28,7 +36,7 @@
 #include "lirs.h"
 #include "lirs_merge.h"
 
-/* What a page's feed said in this run, by page index. */
+/* What a page's feed said in this run, by page index in the batch. */
 struct feedres {
 	int checked;             /* fetched in this run */
 	int usable;              /* believable newest entry date */
@@ -42,6 +50,7 @@ struct feedres {
 	char errtext[300];       /* and its error */
 	/* a page fetched again before deciding */
 	int refetch;
+	int64_t asked;           /* monotonic ms of its first answer */
 	struct noisecheck *nc;
 };
 
@@ -65,11 +74,14 @@ struct job {
 struct upd {
 	ant_store *s;
 	const ant_update_opts *o;
-	struct feedres *fr;      /* one per page */
+	struct feedres *fr;      /* one per page of the batch */
 	atom_evstore *ev;
 	int64_t now;             /* o->now, used everywhere */
-	ant_store_page *pages;   /* all pages, sorted by url_key */
+	/* the batch: pages carried for their re-fetch first, then those read */
+	ant_store_page *pages;
 	size_t npages;
+	size_t batch;            /* pages read per batch (o->page_batch) */
+	int64_t after;           /* the last id read: where the next batch starts */
 	lb_buf key;              /* scratch: a record's URL key */
 	/* transaction batching */
 	int in_tx;
@@ -79,7 +91,6 @@ struct upd {
 	/* the source being read */
 	ant_store_source *src;
 	ant_update_stats st;     /* counters for the summary */
-	int64_t refetch_asked;   /* monotonic ms of the last first answer kept */
 };
 
 static int64_t mono_ms(void)
@@ -218,19 +229,15 @@ static int save_page(struct upd *u, ant_store_page *p, int event)
 
 /* ---- LIRS sources ---------------------------------------------------- */
 
-static int cmp_page_key(const void *a, const void *b)
+/* The watched page of url_key into *p (1), none (0), or a database
+ * failure (-1, the run's): an indexed lookup, no page held in memory. */
+static int find_page(struct upd *u, const char *key, ant_store_page *p)
 {
-	return strcmp(((const ant_store_page *)a)->url_key, ((const ant_store_page *)b)->url_key);
-}
+	int rc = ant_store_page_get(u->s, key, p, &u->err);
 
-static ant_store_page *find_page(struct upd *u, const char *key)
-{
-	ant_store_page k;
-
-	if (u->npages == 0) /* bsearch(NULL, 0) is undefined */
-		return NULL;
-	k.url_key = (char *)key;
-	return bsearch(&k, u->pages, u->npages, sizeof *u->pages, cmp_page_key);
+	if (rc < 0)
+		u->failed_db = 1;
+	return rc;
 }
 
 /* What SRC says of the URL with key KEY, kept for a page added later
@@ -258,7 +265,8 @@ static int remember(struct upd *u, const ant_store_source *src, const char *key,
 static int on_record(void *ctx, const lirs_record *r)
 {
 	struct upd *u = ctx;
-	ant_store_page *p;
+	ant_store_page p;
+	int rc;
 
 	u->src->records_read++;
 	/* the rule lirs merge applies (merge.h): unusable, future, stale */
@@ -272,15 +280,18 @@ static int on_record(void *ctx, const lirs_record *r)
 	if (remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected,
 		     r->title, "") < 0)
 		return 1;
-	if (!(p = find_page(u, u->key.data))) {
-		u->src->records_ignored++;   /* not watched here: not ours to list */
-		return 0;
+	if ((rc = find_page(u, u->key.data, &p)) <= 0) {
+		u->src->records_ignored += rc == 0;   /* not watched here: not ours to list */
+		return rc < 0;
 	}
-	if (!ant_detect_relay(&p->st, r->last_modified, r->last_detected, u->now))
-		return 0;
-	relayed(p, u->src->url, r->title, "");
-	u->src->records_merged++;
-	return save_page(u, p, 1) < 0;
+	rc = 0;
+	if (ant_detect_relay(&p.st, r->last_modified, r->last_detected, u->now)) {
+		relayed(&p, u->src->url, r->title, "");
+		u->src->records_merged++;
+		rc = save_page(u, &p, 1) < 0;
+	}
+	ant_store_page_release(&p);
+	return rc;
 }
 
 /* The bounds of what a source is remembered to have said (store.h): the
@@ -436,13 +447,15 @@ struct awalk {
 	char err[400];
 };
 
+static int atom_entry_page(struct awalk *w, const ant_feed_entry *e, ant_store_page *p,
+			   const char *summary);
+
 static int atom_entry(void *ctx, const ant_feed_entry *e)
 {
 	struct awalk *w = ctx;
 	struct upd *u = w->u;
 	char *url, *summary;
-	ant_store_page *p;
-	atom_ev_event ev;
+	ant_store_page p;
 	int rc;
 
 	w->src->records_read++;
@@ -462,11 +475,25 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 	/* the entry's summary is the source's excerpt: carried */
 	rc = remember(u, w->src, u->key.data, url, e->date, u->now, e->title, summary);
 	free(url);
-	if (rc < 0 || !(p = find_page(u, u->key.data))) {
+	if (rc < 0 || (rc = find_page(u, u->key.data, &p)) <= 0) {
 		w->src->records_ignored += rc == 0;   /* not watched here: not ours to list */
 		free(summary);
 		return rc < 0;
 	}
+	rc = atom_entry_page(w, e, &p, summary);
+	ant_store_page_release(&p);
+	free(summary);
+	return rc;
+}
+
+/* An entry of a watched page p: an update event, and relayed when newer
+ * than the page's update. */
+static int atom_entry_page(struct awalk *w, const ant_feed_entry *e, ant_store_page *p,
+			   const char *summary)
+{
+	struct upd *u = w->u;
+	atom_ev_event ev;
+
 	if (e->date > w->src->last_entry)
 		w->src->last_entry = e->date;
 	/* Every entry is an update event (the archives are history); the
@@ -476,17 +503,14 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 			 .author = p->author, .source_url = w->src->url, .excerpt = summary };
 	if (tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, &u->err) < 0) {
 		u->failed_db = 1;
-		free(summary);
 		return 1;
 	}
 	if (ant_detect_relay(&p->st, e->date, u->now, u->now)) {
 		p->st.detected_by = "atom";
 		relayed(p, w->src->url, e->title, summary);
 		w->src->records_merged++;
-		free(summary);
 		return save_page(u, p, 0) < 0;
 	}
-	free(summary);
 	tx_tick(u);
 	return 0;
 }
@@ -1041,7 +1065,7 @@ static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resul
 		take_validators(&p->etag, &p->lm_header, res);
 	}
 	if (later) {   /* decided when the second answer comes (refetch_pages) */
-		u->refetch_asked = mono_ms();
+		fr->asked = mono_ms();
 		free(had_feed);
 		return;
 	}
@@ -1092,39 +1116,72 @@ static const char *check_url(const ant_store_page *p)
 	return p->check_url ? p->check_url : p->url;
 }
 
-/* The pages that seemed changed, fetched again after the pause (without
- * validators: the answer is compared, not its freshness). */
-static int refetch_pages(struct upd *u)
+/* Sleeps ms milliseconds (none when <= 0). */
+static void pause_ms(int64_t ms)
 {
-	ant_fetch_req *reqs;
-	size_t n = 0;
-	int64_t wait;
-	int rc = 0;
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	while (ms > 0 && nanosleep(&ts, &ts) < 0)
+		;
+}
+
+/* Which pages awaiting their second fetch go now: those whose pause is
+ * over; on the last batch, or when more wait than a batch holds, all of
+ * them after the rest of the longest pause (the others are carried into
+ * the next batch, whose fetching is their pause).  Returns how many go,
+ * marking them in go[]. */
+static size_t refetch_pick(struct upd *u, int last, unsigned char *go)
+{
+	int64_t t = mono_ms(), latest = 0;
+	size_t waiting = 0, n = 0;
 
 	for (size_t i = 0; i < u->npages; i++)
-		n += u->fr[i].refetch;
-	if (!n)
+		if (u->fr[i].refetch) {
+			waiting++;
+			if (u->fr[i].asked > latest)
+				latest = u->fr[i].asked;
+		}
+	if (!waiting)
 		return 0;
-	if (!(reqs = calloc(n, sizeof *reqs)))
-		return -1;
-	n = 0;
-	for (size_t i = 0; i < u->npages; i++)
-		if (u->fr[i].refetch)
-			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i] };
-	wait = u->o->refetch_pause_ms - (mono_ms() - u->refetch_asked);
-	if (wait > 0) {
-		struct timespec ts = { (time_t)(wait / 1000), (long)(wait % 1000) * 1000000L };
-		while (nanosleep(&ts, &ts) < 0)
-			;
+	if (last || waiting > u->batch) {
+		pause_ms(u->o->refetch_pause_ms - (t - latest));
+		memset(go, 1, u->npages);
+		return waiting;
 	}
+	for (size_t i = 0; i < u->npages; i++) {
+		go[i] = u->fr[i].refetch && t - u->fr[i].asked >= u->o->refetch_pause_ms;
+		n += go[i];
+	}
+	return n;
+}
+
+/* The pages that seemed changed, fetched again after the pause (without
+ * validators: the answer is compared, not its freshness). */
+static int refetch_pages(struct upd *u, int last)
+{
+	unsigned char *go = calloc(u->npages ? u->npages : 1, 1);
+	ant_fetch_req *reqs = calloc(u->npages ? u->npages : 1, sizeof *reqs);
+	size_t n = 0;
+	int rc = 0;
+
+	if (!go || !reqs || !refetch_pick(u, last, go)) {
+		rc = go && reqs ? 0 : -1;
+		free(go);
+		free(reqs);
+		return rc;
+	}
+	for (size_t i = 0; i < u->npages; i++)
+		if (go[i] && u->fr[i].refetch)
+			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i] };
 	rc = fetch(u, reqs, n, refetch_done, u);
 	/* a fetcher that did not answer them all: decide on the first answers */
 	for (size_t i = 0; i < u->npages; i++)
-		if (u->fr[i].refetch) {
+		if (go[i] && u->fr[i].refetch) {
 			ant_fetch_result none = { .status = 0, .err = FETCH_ERR_OTHER, .content_length = -1 };
 			refetch_done(u, &(ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i] }, &none);
 			u->st.refetched--;
 		}
+	free(go);
 	free(reqs);
 	return rc;
 }
@@ -1189,38 +1246,36 @@ static size_t queue_feed(struct upd *u, size_t i, ant_fetch_req *reqs, struct jo
 	return n + 1;
 }
 
-static void feedres_free(struct upd *u)
+static void feedres_release(struct feedres *fr)
 {
-	for (size_t i = 0; i < u->npages; i++) {
-		free(u->fr[i].title);
-		free(u->fr[i].excerpt);
-		noisecheck_free(u->fr[i].nc);
-	}
-	free(u->fr);
-	u->fr = NULL;
+	free(fr->title);
+	free(fr->excerpt);
+	noisecheck_free(fr->nc);
+	memset(fr, 0, sizeof *fr);
 }
 
 /*
- * The due pages and their feeds in one set of transfers (a feed does not
- * wait for the pages, nor a page for the feeds); a page whose answer comes
- * before its feed's waits for it (finish_waiting), so that each update is
- * decided once, with the feed.
+ * The batch's due pages and their feeds in one set of transfers (a feed
+ * does not wait for the pages, nor a page for the feeds); a page whose
+ * answer comes before its feed's waits for it (finish_waiting), so that
+ * each update is decided once, with the feed.  Pages carried from the
+ * last batch (refetch set) wait for their second fetch only.
  */
-static int check_pages(struct upd *u)
+static int fetch_batch(struct upd *u)
 {
 	size_t cap = 2 * (u->npages ? u->npages : 1), n = 0;
 	ant_fetch_req *reqs = calloc(cap, sizeof *reqs);
 	struct job *jobs = calloc(cap, sizeof *jobs);
 	int rc;
 
-	if (!reqs || !jobs || !(u->fr = calloc(u->npages ? u->npages : 1, sizeof *u->fr))) {
+	if (!reqs || !jobs) {
 		free(reqs);
 		free(jobs);
 		return -1;
 	}
 	for (size_t i = 0; i < u->npages; i++) {
 		ant_store_page *p = &u->pages[i];
-		if (!ant_detect_due(&p->st, u->now, u->o->force))
+		if (u->fr[i].refetch || !ant_detect_due(&p->st, u->now, u->o->force))
 			continue;
 		if (p->feed_url)
 			n = queue_feed(u, i, reqs, jobs, n);
@@ -1236,16 +1291,90 @@ static int check_pages(struct upd *u)
 		free(jobs[i].lm);
 	}
 	free(jobs);
-	if (rc == 0)
-		rc = defer_feeds(u);
-	/* the pages that seemed changed, and the feeds those found */
-	if (rc == 0)
-		rc = refetch_pages(u);
-	if (rc == 0)
-		rc = defer_feeds(u);
 	free(reqs);
-	feedres_free(u);
 	return rc;
+}
+
+/* One batch: fetched, its new feeds read, the pages whose pause is over
+ * fetched again (and the feeds those found), all committed. */
+static int check_batch(struct upd *u, int last)
+{
+	int rc = fetch_batch(u);
+
+	if (rc == 0)
+		rc = defer_feeds(u);
+	if (rc == 0)
+		rc = refetch_pages(u, last);
+	if (rc == 0)
+		rc = defer_feeds(u);
+	if (tx_commit(u) < 0)
+		rc = 0;   /* the database's failure, told by run() */
+	return rc;
+}
+
+/* After a batch: the pages still awaiting their second fetch move to the
+ * front, with what their check found so far; the others go. */
+static void carry(struct upd *u)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < u->npages; i++) {
+		if (!u->fr[i].refetch) {
+			ant_store_page_release(&u->pages[i]);
+			feedres_release(&u->fr[i]);
+			continue;
+		}
+		if (k != i) {
+			u->pages[k] = u->pages[i];
+			u->fr[k] = u->fr[i];
+			memset(&u->fr[i], 0, sizeof u->fr[i]);
+		}
+		k++;
+	}
+	u->npages = k;
+}
+
+/* The due pages, batch after batch: each read by id after the last
+ * (ant_store_pages_due), checked and committed before the next. */
+static int check_pages(struct upd *u)
+{
+	size_t cap = 2 * u->batch;   /* carried (at most a batch) + read */
+	int rc = 0, last = 0;
+
+	u->pages = calloc(cap, sizeof *u->pages);
+	u->fr = calloc(cap, sizeof *u->fr);
+	if (!u->pages || !u->fr)
+		return lb_err_code(&u->err, LB_ENOMEM);
+	while (!last && rc == 0 && !u->failed_db) {
+		size_t got;
+		if (ant_store_pages_due(u->s, u->after, u->now, u->o->force, u->pages + u->npages,
+					u->batch, &got, &u->err) < 0) {
+			u->failed_db = 1;
+			break;
+		}
+		if (got)
+			u->after = u->pages[u->npages + got - 1].id;
+		u->npages += got;
+		last = got < u->batch;   /* the end of the table */
+		if (u->npages && check_batch(u, last) < 0)
+			rc = lb_err(&u->err, LB_ENET, "cannot set up transfers");
+		carry(u);
+	}
+	return rc;
+}
+
+static void batch_free(struct upd *u)
+{
+	for (size_t i = 0; i < u->npages; i++) {
+		ant_store_page_release(&u->pages[i]);
+		if (u->fr)
+			feedres_release(&u->fr[i]);
+	}
+	free(u->pages);
+	free(u->fr);
+	u->pages = NULL;
+	u->fr = NULL;
+	u->npages = 0;
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -1262,21 +1391,20 @@ void ant_update_opts_init(ant_update_opts *o)
 	o->keep_records = ANT_KEEP_EVENTS;
 	o->lock_wait = STORE_LOCK_WAIT;
 	o->refetch_pause_ms = ANT_UPDATE_REFETCH_PAUSE_MS;
+	o->page_batch = ANT_UPDATE_PAGE_BATCH;
 }
 
-/* Everything the run reads before fetching: the lock first, so that a
- * second run waits before it has loaded anything. */
+/* Everything the run reads before fetching (the pages come in batches,
+ * check_pages): the lock first, so that a second run waits before it has
+ * read anything. */
 static int load(struct upd *u, ant_store_source **srcs, size_t *nsrc)
 {
 	int rc;
 
 	if ((rc = ant_store_lock(u->s, u->o->lock_wait, &u->err)) < 0 ||
 	    (rc = atom_evstore_attach(&u->ev, ant_store_db(u->s), &u->err)) < 0 ||
-	    (rc = ant_store_pages_load(u->s, &u->pages, &u->npages, &u->err)) < 0 ||
 	    (rc = ant_store_sources_load(u->s, srcs, nsrc, &u->err)) < 0)
 		return rc;
-	if (u->npages > 1) /* qsort(NULL, 0) is undefined */
-		qsort(u->pages, u->npages, sizeof *u->pages, cmp_page_key);
 	return 0;
 }
 
@@ -1288,8 +1416,10 @@ static int run(struct upd *u)
 
 	if (rc < 0)
 		return rc;
-	if ((nsrc && read_sources(u, srcs, nsrc) < 0) || check_pages(u) < 0)
+	if (nsrc && read_sources(u, srcs, nsrc) < 0)
 		rc = lb_err(&u->err, LB_ENET, "cannot set up transfers");
+	else if (!u->failed_db)
+		rc = check_pages(u);
 	/* A database failure in a callback stopped the writes; its message
 	 * is the one to tell. */
 	if (tx_commit(u) < 0 || u->failed_db)
@@ -1298,25 +1428,33 @@ static int run(struct upd *u)
 	return rc;
 }
 
+/* What is due next, for a summary that says why nothing was checked: from
+ * SQL, no page held in memory. */
+static void summary(struct upd *u)
+{
+	int64_t n = 0, first = 0;
+
+	if (ant_store_pages_count(u->s, &n, &first, NULL) < 0)
+		return;
+	u->st.pages = (unsigned)n;
+	u->st.next_due = !n ? 0 : first > u->now ? first : u->now;
+}
+
 int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *stats,
 	       lb_error *err)
 {
 	struct upd u = { .s = store, .o = opts, .now = opts->now, .key = LB_BUF_INIT,
 			 .err = LB_ERROR_INIT };
-	int rc = run(&u);
+	int rc;
 
+	u.batch = opts->page_batch ? opts->page_batch : ANT_UPDATE_PAGE_BATCH;
+	rc = run(&u);
 	if (rc < 0 && u.in_tx)
 		ant_store_rollback(u.s);
-	/* what is due next, for a summary that says why nothing was checked */
-	u.st.pages = (unsigned)u.npages;
-	for (size_t i = 0; i < u.npages; i++) {
-		int64_t t = u.pages[i].st.next_check > u.now ? u.pages[i].st.next_check : u.now;
-		if (!u.st.next_due || t < u.st.next_due)
-			u.st.next_due = t;
-	}
+	summary(&u);
 	if (stats)
 		*stats = u.st;
-	ant_store_pages_free(u.pages, u.npages);
+	batch_free(&u);
 	lb_buf_release(&u.key);
 	atom_evstore_close(u.ev);
 	if (rc < 0 && err) {
