@@ -88,21 +88,39 @@ static int source_line(lb_buf *o, const ant_store_source *x, int json)
 	return lb_buf_adds(o, "}\n");
 }
 
+#define LIST_CHUNK 65536
+
+struct lister {
+	lb_buf *o;
+	int json;
+	int64_t tz;
+};
+
+/* One line into o, handed to stdout every LIST_CHUNK bytes. */
+static int list_page(void *ctx, const ant_store_page *p)
+{
+	struct lister *l = ctx;
+
+	if ((l->json ? page_json(l->o, p) : page_text(l->o, p, l->tz)) < 0)
+		return LB_ENOMEM;
+	if (l->o->len >= LIST_CHUNK) {
+		if (fwrite(l->o->data, 1, l->o->len, stdout) != l->o->len)
+			return LB_ESINK;
+		lb_buf_reset(l->o);
+	}
+	return 0;
+}
+
+/* One page in memory at a time (ant_store_pages_each), the lines written
+ * as they come: a million pages list in bounded memory. */
 static int list_pages(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
-	ant_store_page *p;
-	size_t n;
-	int64_t tz = ant_store_config_int(s, CFG_TZ, 32400);
+	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400) };
+	int rc = ant_store_pages_each(s, list_page, &l, err);
 
-	if (ant_store_pages_load(s, &p, &n, err) < 0)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		if ((json ? page_json(o, &p[i]) : page_text(o, &p[i], tz)) < 0) {
-			ant_store_pages_free(p, n);
-			return lb_err_code(err, LB_ENOMEM);
-		}
-	ant_store_pages_free(p, n);
-	return 0;
+	if (rc == LB_ENOMEM || rc == LB_ESINK)
+		lb_err(err, rc, "%s", rc == LB_ENOMEM ? lb_strerror(rc) : "cannot write to standard output");
+	return rc < 0 ? -1 : 0;
 }
 
 static int list_sources(ant_store *s, int json, lb_buf *o, lb_error *err)

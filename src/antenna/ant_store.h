@@ -184,6 +184,8 @@ void ant_store_pages_free(ant_store_page *p, size_t n);
  * (LB_EDB, LB_ENOMEM).  No other write may happen on s meanwhile. */
 typedef int (*ant_store_page_fn)(void *ctx, const ant_store_page *p);
 int ant_store_pages_each(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err);
+/* The same by group ("" first), then by url (antenna export). */
+int ant_store_pages_each_grouped(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err);
 /* One batch of the pages due at now (ant_detect_due(): next_check <= now
  * or a recheck; every page with force) whose id is greater than after, by
  * id, at most max of them, into out[0..*n) (released by the caller with

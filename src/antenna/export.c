@@ -3,7 +3,9 @@
  * (ant_export.h), beside the readers of the same formats (import_*.c).
  *
  * Each writer appends to x->o and hands it to the stream every
- * EXPORT_CHUNK bytes (after a page or a source), so memory stays flat.
+ * EXPORT_CHUNK bytes (after a page or a source), and the pages come one
+ * at a time from the store (ant_store_pages_each_grouped), so memory
+ * stays flat however many pages there are.
  */
 #include "ant_export.h"
 
@@ -23,8 +25,13 @@
 #define EXPORT_CHUNK 65536
 
 typedef struct ex {
-	ant_store_page *p;
-	size_t np;
+	ant_store *store;
+	lb_error *err;             /* the store's failure */
+	int walk_rc;               /* < 0: reading the pages failed */
+	lb_buf group;              /* opml: the group of the page before */
+	int seen;                  /* opml: a page was written (group is its group) */
+	int in_group;              /* opml: its <outline> is open */
+	yaml_emitter_t *e;         /* samidare: the emitter */
 	ant_store_source *s;
 	size_t ns;
 	char *title;
@@ -51,13 +58,15 @@ static int flush(ex *x, int force)
 	return 0;
 }
 
-/* Pages in group order (no group first), then by URL (the load order). */
-static int cmp_group(const void *a, const void *b)
+/* Calls fn for each page in group order (no group first), then by URL;
+ * 0, or -1 when fn failed (1) or the store did (x->walk_rc). */
+static int each_page(ex *x, ant_store_page_fn fn)
 {
-	const ant_store_page *x = a, *y = b;
-	int c = strcmp(x->group, y->group);
+	int rc = ant_store_pages_each_grouped(x->store, fn, x, x->err);
 
-	return c ? c : strcmp(x->url, y->url);
+	if (rc < 0)
+		x->walk_rc = rc;
+	return rc ? -1 : 0;
 }
 
 /* ---- OPML -------------------------------------------------------------------- */
@@ -106,30 +115,38 @@ static int opml_source(lb_buf *o, const ant_store_source *s)
 	return lb_buf_adds(o, "/>\n");
 }
 
+/* A page, in its group's <outline> (opened when the group changes). */
+static int opml_each(void *ctx, const ant_store_page *p)
+{
+	ex *x = ctx;
+	lb_buf *o = &x->o;
+	if (!x->seen || strcmp(x->group.data, p->group)) {
+		x->seen = 1;
+		if (x->in_group && lb_buf_adds(o, "    </outline>\n") < 0)
+			return 1;
+		lb_buf_reset(&x->group);
+		if (lb_buf_adds(&x->group, p->group) < 0)
+			return 1;
+		x->in_group = *p->group != '\0';
+		if (x->in_group && (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", p->group) < 0 ||
+				    lb_buf_adds(o, ">\n") < 0))
+			return 1;
+	}
+	return opml_page(o, p, x->in_group ? "      " : "    ") < 0 || flush(x, 0) < 0;
+}
+
 static int opml(ex *x)
 {
 	lb_buf *o = &x->o;
-	const char *group = NULL;
 
 	if (lb_buf_adds(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"") < 0 ||
 	    xattr(o, "xmlns:antenna", IMP_OPML_NS) < 0 || lb_buf_adds(o, ">\n  <head>\n    <title>") < 0 ||
 	    atom_xml_escape(o, x->title ? x->title : "antenna", 0) < 0 ||
 	    lb_buf_adds(o, "</title>\n  </head>\n  <body>\n") < 0)
 		return -1;
-	for (size_t i = 0; i < x->np; i++) {
-		const ant_store_page *p = &x->p[i];
-		if (!group || strcmp(group, p->group)) {
-			if (group && *group && lb_buf_adds(o, "    </outline>\n") < 0)
-				return -1;
-			group = p->group;
-			if (*group && (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", group) < 0 ||
-				       lb_buf_adds(o, ">\n") < 0))
-				return -1;
-		}
-		if (opml_page(o, p, *group ? "      " : "    ") < 0 || flush(x, 0) < 0)
-			return -1;
-	}
-	if (group && *group && lb_buf_adds(o, "    </outline>\n") < 0)
+	if (each_page(x, opml_each) < 0)
+		return -1;
+	if (x->in_group && lb_buf_adds(o, "    </outline>\n") < 0)
 		return -1;
 	for (size_t i = 0; i < x->ns; i++)
 		if (opml_source(o, &x->s[i]) < 0 || flush(x, 0) < 0)
@@ -275,6 +292,13 @@ static const char *source_kind(const ant_store_source *s)
 	return s->kind == STORE_SOURCE_ATOM ? "atom" : "lirs";
 }
 
+static int yaml_each(void *ctx, const ant_store_page *p)
+{
+	ex *x = ctx;
+
+	return yaml_page(x->e, p) < 0;
+}
+
 static int samidare(ex *x)
 {
 	yaml_emitter_t e;
@@ -296,9 +320,9 @@ static int samidare(ex *x)
 	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE);
 	if (!yaml_emitter_emit(&e, &ev))
 		goto out;
-	for (size_t i = 0; i < x->np; i++)
-		if (yaml_page(&e, &x->p[i]) < 0)
-			goto out;
+	x->e = &e;
+	if (each_page(x, yaml_each) < 0)
+		goto out;
 	for (size_t i = 0; i < x->ns; i++)
 		if (ymap(&e, 1) < 0 || ykv(&e, "URI", x->s[i].url) < 0 ||
 		    ykv(&e, "UpdateInfo", source_kind(&x->s[i])) < 0 || ymap(&e, 0) < 0)
@@ -373,11 +397,17 @@ static int json_page(lb_buf *o, const ant_store_page *p)
 	return lb_buf_adds(o, "}\n");
 }
 
+static int json_each(void *ctx, const ant_store_page *p)
+{
+	ex *x = ctx;
+
+	return json_page(&x->o, p) < 0 || flush(x, 0) < 0;
+}
+
 static int jsonl(ex *x)
 {
-	for (size_t i = 0; i < x->np; i++)
-		if (json_page(&x->o, &x->p[i]) < 0 || flush(x, 0) < 0)
-			return -1;
+	if (each_page(x, json_each) < 0)
+		return -1;
 	for (size_t i = 0; i < x->ns; i++)
 		if (lb_buf_adds(&x->o, "{\"type\":\"source\"") < 0 || jkey(&x->o, "url") < 0 ||
 		    lirs_jsonw_strz(&x->o, x->s[i].url) < 0 || jkey(&x->o, "kind") < 0 ||
@@ -401,6 +431,8 @@ int ant_export_format_from_name(const char *s)
 /* The code and message of a writer's failure. */
 static int failure(ex *x, lb_error *err)
 {
+	if (x->walk_rc < 0)
+		return x->walk_rc;   /* err says why */
 	if (x->sink_failed) {
 		lb_err(err, LB_ESINK, "%s", lb_strerror(LB_ESINK));
 		if (err)
@@ -414,25 +446,20 @@ static int failure(ex *x, lb_error *err)
 
 int ant_export(ant_store *s, ant_export_format f, FILE *out, lb_error *err)
 {
-	ex x = { .o = LB_BUF_INIT, .out = out };
+	ex x = { .store = s, .err = err, .o = LB_BUF_INIT, .group = LB_BUF_INIT, .out = out };
 	int rc;
 
-	if ((rc = ant_store_pages_load(s, &x.p, &x.np, err)) < 0 ||
-	    (rc = ant_store_sources_load(s, &x.s, &x.ns, err)) < 0) {
-		ant_store_pages_free(x.p, x.np);
+	if ((rc = ant_store_sources_load(s, &x.s, &x.ns, err)) < 0)
 		return rc;
-	}
 	x.title = ant_store_config_get(s, ANT_CFG_TITLE);
-	if (x.np > 1)
-		qsort(x.p, x.np, sizeof *x.p, cmp_group);
 	rc = f == ANT_EXPORT_OPML ? opml(&x) : f == ANT_EXPORT_SAMIDARE ? samidare(&x) : jsonl(&x);
 	if (rc == 0)
 		rc = flush(&x, 1);
 	if (rc < 0)
 		rc = failure(&x, err);
-	ant_store_pages_free(x.p, x.np);
 	ant_store_sources_free(x.s, x.ns);
 	free(x.title);
 	lb_buf_release(&x.o);
+	lb_buf_release(&x.group);
 	return rc;
 }

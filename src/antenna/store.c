@@ -1080,16 +1080,14 @@ int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, l
 	return rc;
 }
 
-int ant_store_pages_each(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err)
+/* Every page of sql (one row of PAGE_COLS at a time) to fn. */
+static int pages_walk(ant_store *s, const char *sql, ant_store_page_fn fn, void *ctx, lb_error *err)
 {
 	sqlite3_stmt *st;
 	ant_store_page p;
 	int rc;
 
-	/* ORDER BY url: SQLite's sorter spills to a temporary file past its
-	 * cache, so memory stays bounded however many pages there are; the
-	 * order of ant_store_pages_load() (BINARY collation is strcmp()). */
-	if ((rc = prep(s, &st, "SELECT " PAGE_COLS " FROM pages ORDER BY url", err)) < 0)
+	if ((rc = prep(s, &st, sql, err)) < 0)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (page_from_row(st, &p) < 0) {
@@ -1106,6 +1104,19 @@ int ant_store_pages_each(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error
 	rc = rc == SQLITE_DONE ? 0 : dberr(s, err, "database error");
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* ORDER BY: SQLite's sorter spills to a temporary file past its cache,
+ * so memory stays bounded however many pages there are; BINARY collation
+ * is strcmp(), so the order is that of ant_store_pages_load(). */
+int ant_store_pages_each(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err)
+{
+	return pages_walk(s, "SELECT " PAGE_COLS " FROM pages ORDER BY url", fn, ctx, err);
+}
+
+int ant_store_pages_each_grouped(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err)
+{
+	return pages_walk(s, "SELECT " PAGE_COLS " FROM pages ORDER BY grp, url", fn, ctx, err);
 }
 
 int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant_store_page *out,
