@@ -294,6 +294,7 @@ static void seen_source(void *ctx, const ant_store_source *src, int notmodified)
 }
 
 static int64_t keep_records = ANT_KEEP_EVENTS;   /* of the next run */
+static size_t page_batch;                         /* of the next run; 0 default */
 
 static int run(ant_store *s, struct fake *f, int64_t now, int force, ant_update_stats *st,
 	       struct seen *v)
@@ -307,6 +308,7 @@ static int run(ant_store *s, struct fake *f, int64_t now, int force, ant_update_
 	o.now = now;
 	o.force = force;
 	o.keep_records = keep_records;
+	o.page_batch = page_batch;
 	o.fetcher = &fetcher;
 	o.on_page = seen_page;
 	o.on_source = seen_source;
@@ -745,6 +747,95 @@ static void batching(void)
 	ant_store_close(s);
 }
 
+/* ---- streamed batches (hub scale) -------------------------------------- */
+
+static void set_next_check(const char *db, const char *url, int64_t t)
+{
+	sqlite3 *c;
+	sqlite3_stmt *st;
+
+	if (sqlite3_open(db, &c) == SQLITE_OK &&
+	    sqlite3_prepare_v2(c, "UPDATE pages SET next_check = ? WHERE url = ?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, t);
+		sqlite3_bind_text(st, 2, url, -1, SQLITE_STATIC);
+		sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(c);
+}
+
+/* The earliest next_check of the store's pages, read back. */
+static int64_t first_due(ant_store *s)
+{
+	sqlite3_stmt *st;
+	int64_t t = -1;
+
+	if (sqlite3_prepare_v2(ant_store_db(s), "SELECT min(next_check) FROM pages", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		t = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return t;
+}
+
+/* 10 pages read 3 at a time: the due ones only, a record of a source
+ * relayed into a page of a later batch, the counts from SQL, and each
+ * batch committed before the next is fetched. */
+static void streamed(void)
+{
+	static char urls[10][40];
+	char path[256], body[256];
+	ant_store *s = store_new("streamed", path, sizeof path);
+	struct fake *f = calloc(1, sizeof *f);
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+	int later = 0;
+
+	for (int i = 0; i < 10; i++) {
+		snprintf(urls[i], sizeof urls[i], "http://b.example/%d", i);
+		page_add(s, urls[i], NULL);
+		fake_answer(f, (struct answer){ .url = urls[i], .status = 200, .body = "<p>same</p>" });
+	}
+	page_batch = 3;
+	IS_INT(run(s, f, T0, 0, &st, &v), 0, "batches: the first run succeeds");
+	OK(st.checked == 10 && st.pages == 10, "batches: 10 pages in 4 batches of 3, all checked");
+	IS_INT(st.next_due, first_due(s), "batches: next_due is the earliest next_check");
+	OK(st.next_due > T0, "batches: after a run, nothing is due now");
+	/* due at T0 + 200: pages 0, 3, 4 (one batch), 7, and 8 through a
+	 * record of a LIRS source (the second batch) */
+	set_next_check(path, urls[0], T0 + 10);
+	set_next_check(path, urls[3], T0 + 10);
+	set_next_check(path, urls[4], T0 + 10);
+	set_next_check(path, urls[7], T0 + 10);
+	snprintf(body, sizeof body, "LIRS,%d,%d,32400,1000,%s,Relayed,Peer,0,\n", T0 + 150, T0 + 180,
+		 urls[8]);
+	source_add(s, SRC, STORE_SOURCE_LIRS);
+	fake_answer(f, (struct answer){ .url = SRC, .status = 200, .body = body });
+	f->probe_db = path;
+	f->probe_at = 5;   /* the source, the first batch's 3, the second's first */
+	f->probe_now = T0 + 200;
+	IS_INT(run(s, f, T0 + 200, 0, &st, &v), 0, "batches: the second run succeeds");
+	OK(st.checked == 5 && st.records_merged == 1, "batches: the 5 due pages checked, one relayed");
+	IS_INT(f->probe_seen, 3, "batches: the first batch is committed before the second is fetched");
+	IS_INT(st.pages, 10, "batches: pages counted by SQL");
+	IS_INT(st.next_due, first_due(s) > T0 + 200 ? first_due(s) : T0 + 200, "batches: next_due from SQL");
+	page_get(s, urls[8], &p);
+	OK(p.st.last_modified == T0 + 150 && p.st.last_check == T0 + 200 && p.st.recheck == 0,
+	   "batches: the relayed page is checked in its later batch");
+	ant_store_page_release(&p);
+	for (int i = 0; i < 10; i++) {
+		page_get(s, urls[i], &p);
+		later += p.st.last_check == T0 + 200;
+		ant_store_page_release(&p);
+	}
+	IS_INT(later, 5, "batches: pages not due are not checked");
+	IS_INT(committed(path, T0 + 200), 5, "batches: all committed when the run returns");
+	page_batch = 0;
+	free(f);
+	ant_store_close(s);
+}
+
 /* ---- the run's own failures ------------------------------------------- */
 
 static void setup_failure(void)
@@ -812,7 +903,7 @@ static void lock_held(void)
 
 int main(void)
 {
-	TAP_PLAN(110);
+	TAP_PLAN(122);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
@@ -824,6 +915,7 @@ int main(void)
 	remember_lirs();
 	same_second();
 	batching();
+	streamed();
 	setup_failure();
 	lock_held();
 	if (!tap_failed) {
