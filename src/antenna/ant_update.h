@@ -32,7 +32,7 @@
  * plus the answers kept for a re-fetch), whatever the number of pages
  * watched; a few thousand keep --jobs 64 busy between batches, whose
  * seams cost a query and a commit. */
-#define ANT_UPDATE_PAGE_BATCH 2000
+#define ANT_UPDATE_PAGE_BATCH 5000
 /* RFC 5005 archives fetched per Atom source and run (--max-archives). */
 #define ANT_UPDATE_MAX_ARCHIVES 50
 /* Milliseconds between a page's answer that seems changed and the second
