@@ -19,7 +19,8 @@
 #   real `antenna update` checked (so every page has an update and an Atom
 #   event): the first publish into an empty DIR (all archives written),
 #   from a fresh copy of the database each time; then a second publish.
-if want update || want update-floor || want publish || want update-feeds; then
+if want update || want update-floor || want publish || want update-feeds || want update-100k ||
+	{ [ "${BENCH_BIG:-0}" = 1 ] && want update-1m; }; then
 	if [ ! -x "$ANTENNA" ] || [ ! -x "$SERVER" ]; then
 		skip update "antenna or tests/tools/testserver not built"
 	else
@@ -239,6 +240,58 @@ if want publish && [ -n "${SPID:-}" ]; then
 	row publish-again "$o" - - "< 1 s" "$v" "$(mib "$R/publish2.ours")" \
 		"the same site published again (archives already written); cpu $(median "$R/publish2.ours" 4) s; wall $(spread "$R/publish2.ours")"
 fi
+# update-100k, update-1m (hub scale): `antenna update --force --jobs 64
+#   --per-host 64` of 100,000 pages (quick: 20,000) and, with BENCH_BIG=1,
+#   1,000,000 pages, against 10,000 pages in the same run: each run on a
+#   fresh copy of a seeded database (every page's first check, the same
+#   work per page at every size).  The ratio is the CPU time per page over
+#   that at 10,000 (target <= 1.10: no cost grows with the number of
+#   pages); the peak RSS must stay under 64 MiB (the pages are read in
+#   batches, ant_update.h ANT_UPDATE_PAGE_BATCH).  The notes add the
+#   database's bytes per page after the run.  1M pages take minutes (the
+#   test server answers about 5,000 requests a second): one run.
+hub_db() { # hub_db N: $W/hubN.db, seeded once per bench run
+	[ -f "$W/hub$1.db" ] && return 0
+	"$ANTENNA" -d "$W/hub$1.db" init --title bench --base http://antenna.example.jp/ > /dev/null &&
+		"$TOP/$BUILD/bench/seed" "$W/hub$1.db" "$BASEURL/bench/" "$1" || say "hub: cannot seed $1 pages"
+}
+hub_run() { # hub_run N TAG: one timed update of a fresh copy of hubN.db
+	rm -f "$W/hubrun.db"*
+	cp "$W/hub$1.db" "$W/hubrun.db"
+	"$TM" "$R/$2" "$ANTENNA" -d "$W/hubrun.db" update $UPD > "$W/$2.out" 2>&1 || say "$2: exited $?"
+	wc -c < "$W/hubrun.db" > "$W/$2.bytes"
+	rm -f "$W/hubrun.db"*
+}
+hub_row() { # hub_row NAME N TAG: the row of TAG against hub10k
+	c10=$(median "$R/hub10k" 4) c=$(median "$R/$3" 4) m=$(mib "$R/$3")
+	us=$(awk -v c="$c" -v n="$2" 'BEGIN { printf "%.1f", c * 1e6 / n }')
+	us10=$(awk -v c="$c10" 'BEGIN { printf "%.1f", c * 1e6 / 10000 }')
+	r=$(ratio3 "$us" "$us10")
+	v=$(verdict "$r" 1.10)
+	le "$m" 64 || v=FAIL
+	[ "$(rcs "$R/$3")" = 0 ] || v=FAIL
+	row "$1" "$(median "$R/$3" 1)" "$(median "$R/hub10k" 1)" "$(ratio "$us" "$us10")" "<= 1.10" "$v" "$m" \
+		"$2 pages: cpu $us us/page (10,000: $us10 us/page), rss < 64 MiB (10,000: $(mib "$R/hub10k") MiB); db $(awk -v b="$(cat "$W/$3.bytes")" -v n="$2" 'BEGIN { printf "%d", b / n }') bytes/page; $(tail -n 1 "$W/$3.out")"
+}
+if { want update-100k || { [ "${BENCH_BIG:-0}" = 1 ] && want update-1m; }; } && [ -n "${SPID:-}" ]; then
+	N_HUB=100000; [ "$QUICK" = 1 ] && N_HUB=20000
+	hub_db 10000
+	hub_db $N_HUB
+	i=0
+	while [ $i -lt "$REPS" ]; do
+		hub_run 10000 hub10k
+		[ $i -lt 2 ] && hub_run $N_HUB hub100k   # at most 2: 20 s each
+		i=$((i + 1))
+	done
+	hub_row update-100k $N_HUB hub100k
+	if [ "${BENCH_BIG:-0}" = 1 ] && want update-1m; then
+		hub_db 1000000
+		hub_run 1000000 hub1m
+		hub_row update-1m 1000000 hub1m
+	fi
+	rm -f "$W"/hub*.db*
+fi
+
 if [ -n "${SPID:-}" ]; then
 	kill "$SPID" 2>/dev/null
 	wait "$SPID" 2>/dev/null
