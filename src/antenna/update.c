@@ -21,6 +21,7 @@
  */
 #include "ant_update.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1125,31 +1126,55 @@ static void pause_ms(int64_t ms)
 		;
 }
 
-/* Which pages awaiting their second fetch go now: those whose pause is
- * over; on the last batch, or when more wait than a batch holds, all of
- * them after the rest of the longest pause (the others are carried into
- * the next batch, whose fetching is their pause).  Returns how many go,
- * marking them in go[]. */
-static size_t refetch_pick(struct upd *u, int last, unsigned char *go)
+static int cmp_i64(const void *a, const void *b)
 {
-	int64_t t = mono_ms(), latest = 0;
-	size_t waiting = 0, n = 0;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The first answer time up to which pages awaiting their second fetch
+ * must go now so that at most keep of them are carried: the oldest go
+ * first.  INT64_MIN when none must; -1 out of memory. */
+static int64_t refetch_cut(struct upd *u, size_t keep)
+{
+	int64_t *t, cut;
+	size_t n = 0;
 
 	for (size_t i = 0; i < u->npages; i++)
-		if (u->fr[i].refetch) {
-			waiting++;
-			if (u->fr[i].asked > latest)
-				latest = u->fr[i].asked;
-		}
-	if (!waiting)
-		return 0;
-	if (last || waiting > u->batch) {
-		pause_ms(u->o->refetch_pause_ms - (t - latest));
-		memset(go, 1, u->npages);
-		return waiting;
-	}
+		n += u->fr[i].refetch;
+	if (n <= keep)
+		return INT64_MIN;
+	if (!(t = malloc(n * sizeof *t)))
+		return -1;
+	n = 0;
+	for (size_t i = 0; i < u->npages; i++)
+		if (u->fr[i].refetch)
+			t[n++] = u->fr[i].asked;
+	qsort(t, n, sizeof *t, cmp_i64);
+	cut = t[n - keep - 1];
+	free(t);
+	return cut;
+}
+
+/* Which pages awaiting their second fetch go now, marked in go[]: those
+ * whose pause is over, and, so that at most a batch of them is carried
+ * into the next batch (whose fetching is their pause), the oldest others
+ * after the rest of their pause; on the last batch, all of them after
+ * the rest of the newest one's.  Returns how many go, or -1. */
+static long refetch_pick(struct upd *u, int last, unsigned char *go)
+{
+	int64_t cut = refetch_cut(u, last ? 0 : u->batch), t;
+	long n = 0;
+
+	if (cut == -1)
+		return -1;
+	if (cut != INT64_MIN)
+		pause_ms(u->o->refetch_pause_ms - (mono_ms() - cut));
+	t = mono_ms();
 	for (size_t i = 0; i < u->npages; i++) {
-		go[i] = u->fr[i].refetch && t - u->fr[i].asked >= u->o->refetch_pause_ms;
+		go[i] = u->fr[i].refetch && (u->fr[i].asked <= cut ||
+					     t - u->fr[i].asked >= u->o->refetch_pause_ms);
 		n += go[i];
 	}
 	return n;
@@ -1164,8 +1189,10 @@ static int refetch_pages(struct upd *u, int last)
 	size_t n = 0;
 	int rc = 0;
 
-	if (!go || !reqs || !refetch_pick(u, last, go)) {
-		rc = go && reqs ? 0 : -1;
+	long pick = go && reqs ? refetch_pick(u, last, go) : -1;
+
+	if (pick <= 0) {
+		rc = pick < 0 ? -1 : 0;
 		free(go);
 		free(reqs);
 		return rc;
