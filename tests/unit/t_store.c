@@ -63,6 +63,80 @@ static void pages(ant_store *s)
 	IS_INT(ant_store_page_remove(s, "http://example.com/a", &err), 1, "page removed");
 }
 
+/* ---- the streams (hub scale) --------------------------------------------- */
+
+struct walk {
+	char seen[8][40];
+	size_t n, stop_at;
+};
+
+static int walk_one(void *ctx, const ant_store_page *p)
+{
+	struct walk *w = ctx;
+
+	if (w->n < 8)
+		snprintf(w->seen[w->n], sizeof w->seen[0], "%s|%s", p->group, p->url);
+	return ++w->n == w->stop_at ? 7 : 0;
+}
+
+/* 5 pages added out of order: streamed by url and by group, a walk
+ * stopped by its callback, due batches by id, the counts. */
+static void streams(ant_store *s)
+{
+	static const char *const urls[] = { "http://s.example/c", "http://s.example/a",
+					    "http://s.example/e", "http://s.example/b",
+					    "http://s.example/d" };
+	static const char *const groups[] = { "", "g2", "g1", "", "g1" };
+	struct walk w = { .n = 0 };
+	ant_store_page p, batch[2];
+	size_t n, total = 0;
+	int64_t count, first, after = 0;
+	lb_error err = LB_ERROR_INIT;
+
+	for (int i = 0; i < 5; i++) {
+		ant_store_page_init(&p);
+		p.url = p.url_key = (char *)urls[i];
+		p.group = (char *)groups[i];
+		ant_store_page_add(s, &p, &err);
+		ant_store_page_get(s, urls[i], &p, &err);
+		p.st.next_check = i % 2 ? 500 : 100;   /* due at 200: c, e, d */
+		ant_store_page_save(s, &p, &err);
+		ant_store_page_release(&p);
+	}
+	IS_INT(ant_store_pages_each(s, walk_one, &w, &err), 0, "each: walks to the end");
+	OK(w.n == 5 && !strcmp(w.seen[0], "g2|http://s.example/a") && !strcmp(w.seen[4], "g1|http://s.example/e"),
+	   "each: by url");
+	memset(&w, 0, sizeof w);
+	IS_INT(ant_store_pages_each_grouped(s, walk_one, &w, &err), 0, "each grouped: walks to the end");
+	OK(!strcmp(w.seen[0], "|http://s.example/b") && !strcmp(w.seen[1], "|http://s.example/c") &&
+	   !strcmp(w.seen[2], "g1|http://s.example/d") && !strcmp(w.seen[4], "g2|http://s.example/a"),
+	   "each grouped: by group, then by url");
+	memset(&w, 0, sizeof w);
+	w.stop_at = 2;
+	IS_INT(ant_store_pages_each(s, walk_one, &w, &err), 7, "each: the callback's nonzero return stops it");
+	IS_INT(w.n, 2, "each: no page after the stop");
+	/* batches of 2 by id: c, e, then d; then nothing */
+	do {
+		IS_INT(ant_store_pages_due(s, after, 200, 0, batch, 2, &n, &err), 0, "due: a batch read");
+		for (size_t i = 0; i < n; i++) {
+			after = batch[i].id;
+			total++;
+			ant_store_page_release(&batch[i]);
+		}
+	} while (n == 2);
+	IS_INT(total, 3, "due: the 3 due pages in batches of 2, none twice");
+	ant_store_pages_due(s, 0, 200, 1, batch, 2, &n, &err);
+	IS_INT(n, 2, "due: with force, every page");
+	for (size_t i = 0; i < n; i++)
+		ant_store_page_release(&batch[i]);
+	OK(ant_store_pages_count(s, &count, &first, &err) == 0 && count == 5 && first == 100,
+	   "count: 5 pages, the first due at 100");
+	for (int i = 0; i < 5; i++)
+		ant_store_page_remove(s, urls[i], &err);
+	OK(ant_store_pages_count(s, &count, &first, &err) == 0 && count == 0 && first == 0,
+	   "count: none left, first due 0");
+}
+
 /* Per-page settings, and the quiet baseline after a change. */
 /* Validators go back to the server verbatim: whatever the spelling, a
  * Last-Modified reads back byte for byte (an IMF-fixdate is kept as a
@@ -453,7 +527,7 @@ static void from_schema4(void)
 
 int main(void)
 {
-	TAP_PLAN(95);
+	TAP_PLAN(107);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
@@ -472,6 +546,7 @@ int main(void)
 	IS_INT(ant_store_config_int(s, "nope", 42), 42, "config int default");
 	pages(s);
 	validators(s);
+	streams(s);
 	settings(s);
 	sources(s);
 	IS_INT(ant_store_check(s, &err), 0, "integrity check");
