@@ -13,7 +13,7 @@
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 10
+plan 9
 
 N=5000 GROWTH_KIB=4096
 server_suite antenna-hub
