@@ -5,7 +5,8 @@
 # import): the peak RSS at 4N may exceed that at N by less than
 # GROWTH_KIB.  The code that loaded every page (about 1.1 KiB each) grew
 # by about 16 MiB from 5,000 to 20,000 pages; reading the pages in
-# batches and streaming them, it grows by well under 1 MiB.  A ratio of
+# batches and streaming them, it grows by 2 MiB at most: SQLite's page
+# cache (2 MiB), not yet full with a small file at N.  A ratio of
 # two runs on the same machine, not an absolute figure, so that another
 # libc or SQLite does not move it.  Under AddressSanitizer or valgrind
 # the RSS says nothing about our memory: those checks are skipped, said
