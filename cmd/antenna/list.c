@@ -19,8 +19,9 @@ static const char help[] =
 	"(Unix times, 0 when unknown), source_url, detected_by (\"header\", \"text\",\n"
 	"\"size\", \"lirs\", \"feed\", \"atom\" or null), last_error (null when the last\n"
 	"check succeeded), then last_check, last_status, error_count, next_check,\n"
-	"excerpt (what the last update added, \"\" when unknown) and feed_url (null\n"
-	"when the page has no feed).\n"
+	"excerpt (what the last update added, \"\" when unknown), feed_url (null\n"
+	"when the page has no feed), feed_error, check_url (null: the url is\n"
+	"fetched), ignore and only (arrays of patterns) and no_auto_ignore.\n"
 	"--sources lists the LIRS and Atom sources instead (JSON: with \"kind\").\n";
 
 static int jkey_strz_or_null(lb_buf *o, const char *k, const char *v)
@@ -33,6 +34,11 @@ static int jkey_strz_or_null(lb_buf *o, const char *k, const char *v)
 static int jkey_int(lb_buf *o, const char *k, int64_t v)
 {
 	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : lirs_jsonw_int(o, v);
+}
+
+static int jkey_lines(lb_buf *o, const char *k, const char *v)
+{
+	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : lirs_jsonw_lines(o, v);
 }
 
 static int page_json(lb_buf *o, const ant_store_page *p)
@@ -51,7 +57,13 @@ static int page_json(lb_buf *o, const ant_store_page *p)
 	    jkey_int(o, "error_count", p->st.error_count) < 0 ||
 	    jkey_int(o, "next_check", p->st.next_check) < 0 ||
 	    jkey_strz_or_null(o, "excerpt", p->excerpt) < 0 ||
-	    jkey_strz_or_null(o, "feed_url", p->feed_url) < 0)
+	    jkey_strz_or_null(o, "feed_url", p->feed_url) < 0 ||
+	    jkey_strz_or_null(o, "feed_error", p->ant_feed_error) < 0 ||
+	    jkey_strz_or_null(o, "check_url", p->check_url) < 0 ||
+	    jkey_lines(o, "ignore", p->ignore) < 0 ||
+	    jkey_lines(o, "only", p->only) < 0 ||
+	    lb_buf_adds(o, p->no_auto_ignore ? ",\"no_auto_ignore\":true" :
+			",\"no_auto_ignore\":false") < 0)
 		return -1;
 	return lb_buf_adds(o, "}\n");
 }

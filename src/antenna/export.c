@@ -350,20 +350,6 @@ static int jkey(lb_buf *o, const char *k)
 	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : 0;
 }
 
-/* A pattern list as a JSON array. */
-static int json_list(lb_buf *o, const char *v)
-{
-	if (lb_buf_addc(o, '[') < 0)
-		return -1;
-	for (int first = 1; *v; first = 0) {
-		size_t n = strcspn(v, "\n");
-		if ((!first && lb_buf_addc(o, ',') < 0) || lirs_jsonw_str(o, v, n) < 0)
-			return -1;
-		v += n + (v[n] == '\n');
-	}
-	return lb_buf_addc(o, ']');
-}
-
 static int json_opt(lb_buf *o, const char *v)
 {
 	return v ? lirs_jsonw_strz(o, v) : lb_buf_adds(o, "null");
@@ -387,7 +373,7 @@ static int json_page(lb_buf *o, const ant_store_page *p)
 		ign += n + (ign[n] == '\n');
 	}
 	if (lb_buf_addc(o, ']') < 0 || jkey(o, "force_charset") < 0 || lirs_jsonw_strz(o, p->force_charset) < 0 ||
-	    jkey(o, "only") < 0 || json_list(o, p->only) < 0 ||
+	    jkey(o, "only") < 0 || lirs_jsonw_lines(o, p->only) < 0 ||
 	    jkey(o, "feed") < 0 || json_opt(o, p->feed_by_user ? p->feed_url : NULL) < 0 ||
 	    jkey(o, "check_url") < 0 || json_opt(o, p->check_url) < 0 ||
 	    jkey(o, "no_auto_ignore") < 0 || lb_buf_adds(o, p->no_auto_ignore ? "true" : "false") < 0 ||

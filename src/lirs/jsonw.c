@@ -114,6 +114,19 @@ int lirs_jsonw_key(lb_buf *out, const char *key)
 	return lb_buf_addc(out, ':');
 }
 
+int lirs_jsonw_lines(lb_buf *out, const char *v)
+{
+	if (lb_buf_addc(out, '[') < 0)
+		return -1;
+	for (int first = 1; v && *v; first = 0) {
+		size_t n = strcspn(v, "\n");
+		if ((!first && lb_buf_addc(out, ',') < 0) || lirs_jsonw_str(out, v, n) < 0)
+			return -1;
+		v += n + (v[n] == '\n');
+	}
+	return lb_buf_addc(out, ']');
+}
+
 /* ,"key":value pairs; the literal keys need no escaping. */
 static int kv_int(lb_buf *out, const char *lit, int64_t v)
 {

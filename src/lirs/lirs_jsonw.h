@@ -36,6 +36,10 @@ int lirs_jsonw_strz(lb_buf *out, const char *s);
 int lirs_jsonw_int(lb_buf *out, int64_t v);
 /* Appends "key": (the key is written through lirs_jsonw_strz). */
 int lirs_jsonw_key(lb_buf *out, const char *key);
+/* Appends the lines of s (separated by '\n'; "" has none) as a JSON array
+ * of strings: how a list kept one item a line (the antenna's patterns)
+ * is written. */
+int lirs_jsonw_lines(lb_buf *out, const char *s);
 
 /* Appends r as one JSON object (no newline).  See the key list above. */
 int lirs_record_to_json(lb_buf *out, const lirs_record *r);

@@ -10,7 +10,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 78
+plan 79
 server_suite region-test
 D=$T/r.db
 $A -d "$D" init >/dev/null
@@ -44,6 +44,7 @@ page re '<html><head><title>re</title></head><body><p>Status: draft</p><p>Ad: bu
 check "add --only '#id'" $A -d "$D" add "$U/sel/" --only '#main'
 check "add --only '.class'" $A -d "$D" add "$U/cls/" --only .entry
 check "add --only REGEX" $A -d "$D" add "$U/re/" --only 'Status: [a-z]+'
+is "list --format jsonl carries the --only patterns" "$(jget "$D" "$U/re/" only)" "['Status: [a-z]+']"
 check "show lists the --only patterns" sh -c "$A -d '$D' show '$U/re/' | grep -q '^only: *Status: \[a-z\]+'"
 upd "$NOW"
 is "--only: the first check dates the page" "$(lm sel)" "$NOW"
