@@ -35,6 +35,12 @@
  * connections (some 80 ms measured on loopback): a few thousand pages
  * make that a few per cent of the run. */
 #define ANT_UPDATE_PAGE_BATCH 5000
+/* First answers held at once while their page waits for its re-fetch
+ * (opts max_held): each holds the page's analysis, some 12 KiB, so this
+ * bounds that part of the run's memory (about 12 MiB) whatever the share
+ * of pages that seem changed.  Beyond it a page is decided on its first
+ * answer alone (what changes from check to check is still learned). */
+#define ANT_UPDATE_MAX_HELD 1000
 /* RFC 5005 archives fetched per Atom source and run (--max-archives). */
 #define ANT_UPDATE_MAX_ARCHIVES 50
 /* Milliseconds between a page's answer that seems changed and the second
@@ -82,6 +88,9 @@ typedef struct ant_update_opts {
 	 * awaiting its re-fetch when its batch ends is carried into the next
 	 * one, whose fetching is its pause; at most page_batch are carried. */
 	size_t page_batch;
+	/* First answers held for a re-fetch at once (ANT_UPDATE_MAX_HELD;
+	 * 0: that). */
+	size_t max_held;
 	/* Progress, for a verbose command; either may be NULL.  The source or
 	 * page is borrowed, and already holds its new state (last_error). */
 	void (*on_source)(void *ctx, const ant_store_source *src, int notmodified);

@@ -83,6 +83,7 @@ struct upd {
 	size_t npages;
 	size_t batch;            /* pages read per batch (o->page_batch) */
 	int64_t after;           /* the last id read: where the next batch starts */
+	size_t held, max_held;   /* first answers kept for a re-fetch, and the bound */
 	lb_buf key;              /* scratch: a record's URL key */
 	/* transaction batching */
 	int in_tx;
@@ -943,7 +944,9 @@ static int noise_first(struct upd *u, ant_store_page *p, struct feedres *fr, ant
 		forget = 1;
 	}
 	ant_detect_noise_scan(&ns, segs, info->nseg, learns(p), u->now, &v);
-	if (v.refetch && u->o->refetch_pause_ms >= 0 && (nc = calloc(1, sizeof *nc))) {
+	if (v.refetch && u->o->refetch_pause_ms >= 0 && u->held < u->max_held &&
+	    (nc = calloc(1, sizeof *nc))) {
+		u->held++;
 		nc->info = *info;
 		memset(info, 0, sizeof *info);
 		nc->segs = segs;
@@ -1089,6 +1092,7 @@ static void refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_re
 	char *excerpt = NULL;
 
 	u->st.refetched++;
+	u->held--;
 	fr->nc = NULL;
 	fr->refetch = 0;
 	memset(&info, 0, sizeof info);
@@ -1475,6 +1479,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 	int rc;
 
 	u.batch = opts->page_batch ? opts->page_batch : ANT_UPDATE_PAGE_BATCH;
+	u.max_held = opts->max_held ? opts->max_held : ANT_UPDATE_MAX_HELD;
 	rc = run(&u);
 	if (rc < 0 && u.in_tx)
 		ant_store_rollback(u.s);

@@ -101,6 +101,8 @@ typedef struct tally {
 
 /* The engine's batching for the next corpus() (0: its defaults). */
 static size_t corpus_batch;
+static size_t corpus_held;            /* opts.max_held (0: the default) */
+static unsigned corpus_max_refetched;  /* the most re-fetches of one run */
 static int64_t corpus_pause;
 
 static void corpus(tally *t, int no_auto_ignore, const char *name, int quiet, int fail_second)
@@ -150,6 +152,7 @@ static void corpus(tally *t, int no_auto_ignore, const char *name, int quiet, in
 		opts.fetcher = &fetcher;
 		opts.refetch_pause_ms = corpus_pause;
 		opts.page_batch = corpus_batch;
+		opts.max_held = corpus_held;
 		opts.on_page = on_page;
 		opts.ctx = &o;
 		f.check = c;
@@ -159,6 +162,8 @@ static void corpus(tally *t, int no_auto_ignore, const char *name, int quiet, in
 			break;
 		}
 		t->refetched += st.refetched;
+		if (st.refetched > corpus_max_refetched)
+			corpus_max_refetched = st.refetched;
 		t->learned += st.learned;
 		if (c >= 3) {
 			t->steady_requests += f.requests - rq;
@@ -300,7 +305,7 @@ int main(int argc, char **argv)
 		       t.steady_requests ? 100.0 * t.steady_refetched / t.steady_requests : 0.0, t.learned,
 		       (long long)(t.state_bytes / NOISE_PAGES));
 	} else {
-		TAP_PLAN(13);
+		TAP_PLAN(14);
 		OK(t.unchanged >= 100, "engine: %d pages, %u checks of unchanged content", NOISE_PAGES, t.unchanged);
 		OK(t.false_updates * 20 <= t.unchanged, "engine: false updates %u of %u (<= 5%%)", t.false_updates, t.unchanged);
 		IS_INT(t.false_updates, 0, "engine: no false update at all");
@@ -324,6 +329,17 @@ int main(int argc, char **argv)
 		OK(off.refetched == t.refetched && off.false_updates == t.false_updates &&
 		   off.found == t.found && off.events == t.events && off.bad_excerpts == 0,
 		   "batches of 5 with re-fetches carried: the same decisions (%u re-fetches)", off.refetched);
+		/* at most 2 first answers held: the rest decided on their first
+		 * answer, learned across checks; real updates still found */
+		corpus_held = 2;
+		corpus_max_refetched = 0;
+		corpus(&off, 0, "held", 1, 0);
+		corpus_held = 0;
+		OK(off.refetched > 0 && corpus_max_refetched <= 2 && off.found == off.real &&
+		   off.bad_excerpts == 0,
+		   "max_held 2: at most 2 re-fetches a run (%u), real updates found (%u of %u), "
+		   "%u false updates of %u", corpus_max_refetched, off.found, off.real,
+		   off.false_updates, off.unchanged);
 		corpus(&off, 1, "off", 1, 0);
 		OK(off.refetched == 0 && off.learned == 0 && off.false_updates > t.false_updates,
 		   "no_auto_ignore: no re-fetch, nothing learned (%u false updates)", off.false_updates);
