@@ -15,11 +15,11 @@ static const char help[] =
 	"usage: antenna [-d FILE] add [--title T] [--author A] [--group G] [--ignore PATTERN]...\n"
 	"                             [--only PATTERN]... [--feed FEED] [--check-url CURL]\n"
 	"                             [--no-auto-ignore] URL\n"
-	"       antenna [-d FILE] add --lirs URL\n"
-	"       antenna [-d FILE] add --atom URL\n\n"
+	"       antenna [-d FILE] add --lirs URL [--relay]\n"
+	"       antenna [-d FILE] add --atom URL [--relay]\n\n"
 	"Watch the page at URL, or (--lirs) read another antenna's LIRS file at URL,\n"
 	"or (--atom) its archived Atom feed, and relay its updates of the pages this\n"
-	"antenna watches.\n\n"
+	"antenna watches (with --relay: of every page it lists).\n\n"
 	"  --title T         the page's title (otherwise taken from its <title>)\n"
 	"  --author A        the page's author\n"
 	"  --group G         list the page under group G\n"
@@ -38,6 +38,9 @@ static const char help[] =
 	"  --atom            URL is an archived Atom feed's subscription document\n"
 	"                    (RFC 5005; another antenna's index.atom): relay its\n"
 	"                    entries' updates, reading its archives once\n"
+	"  --relay           with --lirs or --atom: publish every record of the\n"
+	"                    source as a relayed page, credited to it and never\n"
+	"                    checked here (a hub: the antenna of antennas)\n"
 	"  --allow-file      accept a file:///... URL (also allowed by 'init --allow-file')\n\n"
 	"URL must be an absolute http or https URL.\n";
 
@@ -45,7 +48,7 @@ struct add_opts {
 	const char *title, *author, *group;
 	lb_buf ignore;     /* patterns, one per line */
 	lb_buf only;
-	int lirs, atom, allow_file, no_auto_ignore;
+	int lirs, atom, relay, allow_file, no_auto_ignore;
 	const char *feed, *check_url;
 };
 
@@ -85,7 +88,7 @@ static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o
 	return rc == 0 ? CLI_OK : CLI_FATAL;
 }
 
-static int add_source(ant_store *s, const char *url, char *key, int atom)
+static int add_source(ant_store *s, const char *url, char *key, int atom, int relay)
 {
 	ant_store_source src;
 	lb_error err = LB_ERROR_INIT;
@@ -96,13 +99,15 @@ static int add_source(ant_store *s, const char *url, char *key, int atom)
 	src.url_key = key;
 	src.created = time(NULL);
 	src.kind = atom ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
+	src.relay = relay;
 	rc = ant_store_source_add(s, &src, &err);
 	if (rc < 0)
 		cli_error("%s", lb_error_msg(&err));
 	else if (rc > 0)
 		cli_error("'%s' is already a source", url);
 	else
-		printf("reading %s source '%s'\n", atom ? "Atom" : "LIRS", url);
+		printf("reading %s source '%s'%s\n", atom ? "Atom" : "LIRS", url,
+		       relay ? ", relaying every page it lists" : "");
 	return rc == 0 ? CLI_OK : CLI_FATAL;
 }
 
@@ -115,6 +120,7 @@ int cmd_add(int argc, char **argv)
 		{ "check-url", required_argument, NULL, 'c' },
 		{ "lirs", no_argument, NULL, 'l' },
 		{ "atom", no_argument, NULL, 'A' },
+		{ "relay", no_argument, NULL, 'r' },
 		{ "feed", required_argument, NULL, 'f' },
 		{ "allow-file", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -137,6 +143,7 @@ int cmd_add(int argc, char **argv)
 		case 'c': o.check_url = optarg; break;
 		case 'l': o.lirs = 1; break;
 		case 'A': o.atom = 1; break;
+		case 'r': o.relay = 1; break;
 		case 'f': o.feed = optarg; break;
 		case 'F': o.allow_file = 1; break;
 		default: goto out;
@@ -147,6 +154,10 @@ int cmd_add(int argc, char **argv)
 	if ((o.lirs || o.atom) && (o.title || o.author || o.group || o.ignore.len || o.feed ||
 				   o.only.len || o.no_auto_ignore || o.check_url)) {
 		cli_usage_error(help, o.lirs ? "--lirs takes no page options" : "--atom takes no page options");
+		goto out;
+	}
+	if (o.relay && !o.lirs && !o.atom) {
+		cli_usage_error(help, "--relay goes with --lirs or --atom (a source)");
 		goto out;
 	}
 	if (o.lirs && o.atom) {
@@ -166,7 +177,7 @@ int cmd_add(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	rc = o.lirs || o.atom ? add_source(s, argv[optind], key, o.atom)
+	rc = o.lirs || o.atom ? add_source(s, argv[optind], key, o.atom, o.relay)
 			      : add_page(s, argv[optind], key, &o);
 out:
 	free(key);

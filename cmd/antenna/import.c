@@ -228,8 +228,10 @@ static int url_usable(struct imp *m, const ant_imp_entry *e)
 
 /*
  * A source already here with another kind than the file's (an Atom source
- * that an older export wrote as LIRS, say) is kept as it is, with a note:
- * the kind decides how its body is read, so changing it is the user's call.
+ * that an older export wrote as LIRS, say), or relaying where the file's
+ * does not (or the other way), is kept as it is, with a note: the kind
+ * decides how its body is read and relay what is published, so changing
+ * either is the user's call.
  */
 static int kind_differs(struct imp *m, const ant_imp_entry *e, const char *key)
 {
@@ -237,12 +239,21 @@ static int kind_differs(struct imp *m, const ant_imp_entry *e, const char *key)
 	size_t n = 0;
 	int rc = ant_store_sources_load(m->s, &v, &n, &m->err);
 
-	for (size_t i = 0; rc == 0 && i < n; i++)
-		if (!strcmp(v[i].url_key, key) && (v[i].kind == STORE_SOURCE_ATOM) != (e->atom != 0))
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if (strcmp(v[i].url_key, key) != 0)
+			continue;
+		if ((v[i].relay != 0) != (e->relay != 0))
+			printf("%s:%lu: note: '%s' is %sa relay source here, %sin the file: kept "
+			       "('antenna remove' it and 'add%s' it to change)\n", m->file, e->line, v[i].url,
+			       v[i].relay ? "" : "not ", v[i].relay ? "not " : "",
+			       e->relay ? (e->atom ? " --atom --relay" : " --lirs --relay")
+					: (e->atom ? " --atom" : " --lirs"));
+		if ((v[i].kind == STORE_SOURCE_ATOM) != (e->atom != 0))
 			printf("%s:%lu: note: '%s' is %s source here, %s source in the file: kept "
 			       "('antenna remove' it and 'add %s' it to change)\n", m->file, e->line, v[i].url,
 			       v[i].kind == STORE_SOURCE_ATOM ? "an Atom" : "a LIRS",
 			       e->atom ? "an Atom" : "a LIRS", e->atom ? "--atom" : "--lirs");
+	}
 	ant_store_sources_free(v, n);
 	return rc;
 }
@@ -257,6 +268,7 @@ static int add_source(struct imp *m, const ant_imp_entry *e, const char *key)
 	src.url_key = (char *)key;
 	src.created = m->now;
 	src.kind = e->atom ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
+	src.relay = e->relay;
 	rc = ant_store_source_add(m->s, &src, &m->err);
 	if (rc < 0)
 		return -1;
@@ -265,7 +277,8 @@ static int add_source(struct imp *m, const ant_imp_entry *e, const char *key)
 		rc = kind_differs(m, e, key);
 	} else {
 		m->src_added++;
-		printf("%sadd source %s%s\n", would(m), e->url, e->atom ? " (Atom)" : "");
+		printf("%sadd source %s%s%s\n", would(m), e->url, e->atom ? " (Atom)" : "",
+		       e->relay ? " (relay)" : "");
 	}
 	return rc < 0 ? -1 : 0;
 }

@@ -22,7 +22,9 @@ static const char help[] =
 	"excerpt (what the last update added, \"\" when unknown), feed_url (null\n"
 	"when the page has no feed), feed_error, check_url (null: the url is\n"
 	"fetched), ignore and only (arrays of patterns) and no_auto_ignore.\n"
-	"--sources lists the LIRS and Atom sources instead (JSON: with \"kind\").\n";
+	"--sources lists the LIRS and Atom sources instead (JSON: with \"kind\",\n"
+	"\"relay\" (true for 'add --relay') and \"records_relayed\"; a relay source's\n"
+	"records_ignored are the ones it relays).\n";
 
 static int jkey_strz_or_null(lb_buf *o, const char *k, const char *v)
 {
@@ -83,8 +85,9 @@ static int page_text(lb_buf *o, const ant_store_page *p, int64_t tz)
 static int source_line(lb_buf *o, const ant_store_source *x, int json)
 {
 	if (!json)
-		return lb_buf_addf(o, "%s  read %lld, merged %lld, not watched %lld, skipped %lld%s%s%s\n",
-				 x->url, (long long)x->records_read, (long long)x->records_merged,
+		return lb_buf_addf(o, "%s%s  read %lld, merged %lld, %s %lld, skipped %lld%s%s%s\n",
+				 x->url, x->relay ? "  (relay)" : "", (long long)x->records_read,
+				 (long long)x->records_merged, x->relay ? "relayed" : "not watched",
 				 (long long)x->records_ignored, (long long)x->records_skipped,
 				 x->last_error ? "  [" : "", x->last_error ? x->last_error : "",
 				 x->last_error ? "]" : "");
@@ -95,7 +98,9 @@ static int source_line(lb_buf *o, const ant_store_source *x, int json)
 	    jkey_int(o, "records_merged", x->records_merged) < 0 ||
 	    jkey_int(o, "records_ignored", x->records_ignored) < 0 ||
 	    jkey_int(o, "records_skipped", x->records_skipped) < 0 ||
-	    jkey_strz_or_null(o, "kind", x->kind == STORE_SOURCE_ATOM ? "atom" : "lirs") < 0)
+	    jkey_strz_or_null(o, "kind", x->kind == STORE_SOURCE_ATOM ? "atom" : "lirs") < 0 ||
+	    lb_buf_adds(o, ",\"relay\":") < 0 || lb_buf_adds(o, x->relay ? "true" : "false") < 0 ||
+	    jkey_int(o, "records_relayed", x->relay ? x->records_ignored : 0) < 0)
 		return -1;
 	return lb_buf_adds(o, "}\n");
 }

@@ -136,13 +136,20 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	char b[128];
 
 	printf("%s source:    %s\n", x->kind == STORE_SOURCE_ATOM ? "atom" : "lirs", x->url);
+	printf("relay:          %s\n", x->relay ? "yes: every page it lists is published, credited to it"
+					     : "no: only the pages watched here are updated");
 	printf("last fetch:     %s\n", when(b, sizeof b, x->last_fetch, tz));
 	printf("last success:   %s\n", when(b, sizeof b, x->last_ok, tz));
 	printf("last status:    %ld\n", x->last_status);
 	printf("last error:     %s\n", x->last_error ? x->last_error : "none");
 	printf("records read:   %lld\n", (long long)x->records_read);
 	printf("merged:         %lld\n", (long long)x->records_merged);
-	printf("not watched:    %lld\n", (long long)x->records_ignored);
+	printf("%s%lld\n", x->relay ? "relayed:        " : "not watched:    ",
+	       (long long)x->records_ignored);
+	if (x->relay)
+		printf("records held:   %lld (%s)\n", (long long)ant_store_srcrec_count(s, x->id),
+		       x->kind == STORE_SOURCE_ATOM ? "its newest entries, keep_events of them"
+						    : "dropped 8 hours after they were last detected");
 	printf("skipped:        %lld\n", (long long)x->records_skipped);
 	printf("etag:           %s\n", x->etag ? x->etag : "none");
 	printf("last-modified:  %s\n", x->lm_header ? x->lm_header : "none");

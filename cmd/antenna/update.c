@@ -142,12 +142,15 @@ static void summary(const ant_update_stats *u, double secs)
 	if (u->feeds_checked)
 		printf("; %u feed%s checked (%u failed)", u->feeds_checked,
 		       u->feeds_checked == 1 ? "" : "s", u->feeds_failed);
-	if (u->sources)
-		printf("; read %u %ssource%s (%u failed): %lld records, %lld merged, "
-		       "%lld not watched, %lld skipped", u->sources, u->atom_sources ? "" : "LIRS ",
-		       u->sources == 1 ? "" : "s",
-		       u->sources_failed, (long long)u->records_read, (long long)u->records_merged,
-		       (long long)u->records_ignored, (long long)u->records_skipped);
+	if (u->sources) {
+		printf("; read %u %ssource%s (%u failed): %lld records, %lld merged, ",
+		       u->sources, u->atom_sources ? "" : "LIRS ", u->sources == 1 ? "" : "s",
+		       u->sources_failed, (long long)u->records_read, (long long)u->records_merged);
+		if (u->records_relayed)
+			printf("%lld relayed, ", (long long)u->records_relayed);
+		printf("%lld not watched, %lld skipped", (long long)u->records_ignored,
+		       (long long)u->records_skipped);
+	}
 	if (u->archives_read)
 		printf("; %u Atom archive%s read", u->archives_read, u->archives_read == 1 ? "" : "s");
 	if (u->refetched || u->learned)

@@ -3,7 +3,7 @@
  * every page with its group, ignore patterns, author, forced charset,
  * the title the user set, its --only patterns, the feed the user gave, its
  * check URL and --no-auto-ignore, and the sources with their kind (LIRS
- * or Atom).
+ * or Atom) and whether they are relay sources ('add --relay').
  *
  *   opml       an OPML 2.0 outline (one outline per group; the antenna's
  *              own attributes in IMP_OPML_NS); a page's feed as xmlUrl and

@@ -29,7 +29,7 @@
 #define IMPORT_MAX_NODES 1000000
 
 /* The namespace of OPML attributes antenna export adds (author, ignore,
- * charset, only, feed, check-url, no-auto-ignore). */
+ * charset, only, feed, check-url, no-auto-ignore; a source's relay). */
 #define IMP_OPML_NS "tag:lirs-antenna,2026:opml"
 
 typedef enum {
@@ -53,6 +53,7 @@ typedef enum { IMP_PAGE = 0, IMP_SOURCE } ant_imp_kind;
 typedef struct ant_imp_entry {
 	ant_imp_kind kind;
 	int atom;                /* IMP_SOURCE: an Atom source ('add --atom'), else LIRS */
+	int relay;               /* IMP_SOURCE: a relay source ('add --relay') */
 	int64_t last_modified;   /* IMP_PAGE from jsonl: the page's times, 0 none */
 	int64_t last_detected;
 	const char *url;         /* as written (resolved for relative URLs) */

@@ -240,7 +240,8 @@ typedef struct ant_store_source {
 	int64_t records_read;    /* of the last body read */
 	int64_t records_skipped; /* bad records, stale or unusable ones */
 	int64_t records_merged;  /* records that updated a watched page */
-	int64_t records_ignored; /* records for pages this antenna does not watch */
+	int64_t records_ignored; /* records for pages this antenna does not watch:
+				    for a relay source, the records it relays */
 	int kind;                /* STORE_SOURCE_LIRS or STORE_SOURCE_ATOM */
 	int64_t last_entry;      /* Atom: newest entry updated time read so far */
 	char *archive_head;      /* Atom: the subscription document's prev-archive */
@@ -287,6 +288,8 @@ typedef struct ant_store_srcrec {
 	int64_t last_detected;
 	const char *title;       /* clipped (ant_limits.h); "" none */
 	const char *excerpt;     /* an Atom entry's <summary>, clipped; "" none */
+	const char *author;      /* clipped (ant_limits.h); "" none (schema 5) */
+	int64_t content_length;  /* the record's; 0 unknown (schema 5) */
 } ant_store_srcrec;
 
 /* Keeps r unless the row there is newer (Last-Modified, then Last-Detected). */
@@ -303,6 +306,10 @@ int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn
 			  lb_error *err);
 /* Rows of a source; -1 on error. */
 int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id);
+/* The newest Last-Modified that a relay source ('add --relay') holds for
+ * url_key: 0 none, < 0 an LB_E* code.  Whether a relayed record is news
+ * (an update event) is decided against it. */
+int64_t ant_store_srcrec_relay_newest(ant_store *s, const char *url_key, lb_error *err);
 
 /* ---- what is published (antenna publish) ----------------------------------
  * The watched pages and, for each URL key that no watched page has, the

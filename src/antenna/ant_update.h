@@ -107,6 +107,8 @@ typedef struct ant_update_stats {
 	unsigned refetched;      /* second fetches of pages that seemed changed */
 	unsigned learned;        /* parts of pages learned volatile in this run */
 	int64_t records_read, records_merged, records_ignored, records_skipped;
+	int64_t records_relayed; /* of relay sources, for pages not watched here
+				    (their records_ignored): published as relayed */
 	unsigned pages;          /* watched */
 	int64_t next_due;        /* after the run, when the next page is due (now when
 				    one still is); 0 when no page is watched */

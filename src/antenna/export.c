@@ -110,7 +110,8 @@ static int opml_source(lb_buf *o, const ant_store_source *s)
 
 	if (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", s->url) < 0 ||
 	    xattr(o, "type", atom ? "rss" : "lirs") < 0 || xattr(o, "xmlUrl", s->url) < 0 ||
-	    xattr(o, "antenna:source", atom ? "atom" : "lirs") < 0)
+	    xattr(o, "antenna:source", atom ? "atom" : "lirs") < 0 ||
+	    (s->relay && xattr(o, "antenna:relay", "1") < 0))
 		return -1;
 	return lb_buf_adds(o, "/>\n");
 }
@@ -325,7 +326,8 @@ static int samidare(ex *x)
 		goto out;
 	for (size_t i = 0; i < x->ns; i++)
 		if (ymap(&e, 1) < 0 || ykv(&e, "URI", x->s[i].url) < 0 ||
-		    ykv(&e, "UpdateInfo", source_kind(&x->s[i])) < 0 || ymap(&e, 0) < 0)
+		    ykv(&e, "UpdateInfo", source_kind(&x->s[i])) < 0 ||
+		    (x->s[i].relay && ykv(&e, "Relay", "true") < 0) || ymap(&e, 0) < 0)
 			goto out;
 	yaml_sequence_end_event_initialize(&ev);
 	if (!yaml_emitter_emit(&e, &ev))
@@ -397,7 +399,8 @@ static int jsonl(ex *x)
 	for (size_t i = 0; i < x->ns; i++)
 		if (lb_buf_adds(&x->o, "{\"type\":\"source\"") < 0 || jkey(&x->o, "url") < 0 ||
 		    lirs_jsonw_strz(&x->o, x->s[i].url) < 0 || jkey(&x->o, "kind") < 0 ||
-		    lirs_jsonw_strz(&x->o, source_kind(&x->s[i])) < 0 || lb_buf_adds(&x->o, "}\n") < 0 ||
+		    lirs_jsonw_strz(&x->o, source_kind(&x->s[i])) < 0 || jkey(&x->o, "relay") < 0 ||
+		    lb_buf_adds(&x->o, x->s[i].relay ? "true}\n" : "false}\n") < 0 ||
 		    flush(x, 0) < 0)
 			return -1;
 	return 0;

@@ -6,7 +6,8 @@
  *    "group", "ignore": [patterns], "force_charset", "only": [patterns],
  *    "feed" (or null), "check_url" (or null), "no_auto_ignore",
  *    "last_modified", "last_detected"}
- *   {"type":"source", "url", "kind": "lirs" or "atom" (no kind: lirs)}
+ *   {"type":"source", "url", "kind": "lirs" or "atom" (no kind: lirs),
+ *    "relay": true for a relay source (no relay: false)}
  *
  * The times come with the page (IMP_PAGE entries carry them), so an
  * export read into a new database exports the same bytes.  A line that
@@ -119,6 +120,7 @@ static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 static const char *const known[] = {
 	"type", "url", "title", "title_set_by_user", "author", "group", "ignore", "force_charset",
 	"last_modified", "last_detected", "kind", "only", "feed", "check_url", "no_auto_ignore",
+	"relay",
 };
 
 /* Keys we do not read, listed once each. */
@@ -169,6 +171,7 @@ static int object(jctx *c, json_object *obj)
 		}
 		e.kind = IMP_SOURCE;
 		e.atom = !strcmp(kind, "atom");
+		e.relay = boolean(c, obj, "relay");
 	} else if (!strcmp(type, "page")) {
 		const char *cs;
 		e.title = str(c, obj, "title");

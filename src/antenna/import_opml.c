@@ -7,7 +7,8 @@
  *   page at htmlUrl, else url, else xmlUrl; type="lirs" (what 'antenna
  *   export' writes for LIRS sources) is a LIRS source at xmlUrl (or url);
  *   antenna:source="atom" (an Atom source, written as a type="rss"
- *   outline for feed readers) or "lirs" is a source of that kind.
+ *   outline for feed readers) or "lirs" is a source of that kind;
+ *   antenna:relay="1" makes it a relay source ('add --relay').
  *   title, else text (unless it is the URL), is the title; a title
  *   attribute is the operator's title.
  *   <outline> without a URL is a folder: the outlines inside it are in the
@@ -117,7 +118,7 @@ static void outline(octx *c, int depth)
 	char *author = attr_ns(c, "author"), *ign = attr_ns(c, "ignore"), *cs = attr_ns(c, "charset");
 	char *only = attr_ns(c, "only"), *check = attr_ns(c, "check-url"), *noauto = attr_ns(c, "no-auto-ignore");
 	unsigned long line = (unsigned long)xmlTextReaderGetParserLineNumber(c->r);
-	char *skind = attr_ns(c, "source");
+	char *skind = attr_ns(c, "source"), *relay = attr_ns(c, "relay");
 	int atom = skind && !strcmp(skind, "atom");
 	int source = atom || (skind && !strcmp(skind, "lirs")) || (type && !strcasecmp(type, "lirs"));
 	const char *u = source ? (nonempty(xml) ? xml : url)
@@ -146,6 +147,7 @@ static void outline(octx *c, int depth)
 	}
 	ant_imp_entry e = { .kind = source ? IMP_SOURCE : IMP_PAGE, .atom = atom, .url = u, .title = "", .author = "",
 			.group = c->group.data, .ignore = "", .charset = "", .line = line };
+	e.relay = source && nonempty(relay) && strcmp(relay, "0") && strcmp(relay, "false");
 	if (!source) {
 		if (nonempty(name) && strcmp(name, u)) {
 			e.title = name;
@@ -183,6 +185,7 @@ out:
 	xmlFree(text); xmlFree(author); xmlFree(ign); xmlFree(cs);
 	xmlFree(only); xmlFree(check); xmlFree(noauto);
 	xmlFree(skind);
+	xmlFree(relay);
 }
 
 static void element(octx *c)

@@ -31,7 +31,7 @@ enum act {
 	A_URI, A_TITLE, A_AUTHOR, A_GROUP, A_LINK, A_CLASS, A_ID, A_TEXT, A_FORCE,
 	A_UPDATEINFO, A_UNMAPPED,
 	/* keys of ours (antenna export), which samidare keeps for templates */
-	A_OCLASS, A_OID, A_OTEXT, A_FEED, A_CHECK, A_NOAUTO,
+	A_OCLASS, A_OID, A_OTEXT, A_FEED, A_CHECK, A_NOAUTO, A_RELAY,
 };
 
 static const struct skey {
@@ -55,6 +55,7 @@ static const struct skey {
 	{ "FeedURI", A_FEED, NULL },
 	{ "CheckURI", A_CHECK, NULL },
 	{ "NoAutoIgnore", A_NOAUTO, NULL },
+	{ "Relay", A_RELAY, NULL },
 	{ "IgnorePath", A_UNMAPPED, "the antenna leaves out parts by #id, .class or a text pattern, not by element path" },
 	{ "IgnoreElement", A_UNMAPPED, "the antenna leaves out parts by #id, .class or a text pattern, not by element name" },
 	{ "DefaultCharset", A_UNMAPPED, "the antenna takes the charset from the header, a BOM, <meta> or detection" },
@@ -382,6 +383,7 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 		case A_FEED: feed = v; break;
 		case A_CHECK: check = v; break;
 		case A_NOAUTO: e.no_auto_ignore = strcmp(v, "false") && strcmp(v, "no") && strcmp(v, "0"); break;
+		case A_RELAY: e.relay = strcmp(v, "false") && strcmp(v, "no") && strcmp(v, "0"); break;
 		case A_FORCE:
 			if (ant_page_charset_check(v, &err) < 0) {
 				if (first_report(c, x->val))

@@ -27,6 +27,7 @@ struct ant_store {
 	sqlite3_stmt *put_srcrec; /* prepared once: every record a source reads */
 	sqlite3_stmt *get_page;   /* prepared once: every record looks up its page */
 	sqlite3_stmt *due_pages;  /* prepared once: each batch of update's pages */
+	sqlite3_stmt *relay_newest; /* prepared once: every record a relay source reads */
 };
 
 /*
@@ -387,6 +388,7 @@ void ant_store_close(ant_store *s)
 	sqlite3_finalize(s->put_srcrec);
 	sqlite3_finalize(s->get_page);
 	sqlite3_finalize(s->due_pages);
+	sqlite3_finalize(s->relay_newest);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
@@ -1597,10 +1599,12 @@ int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err)
 	int rc;
 
 	if ((rc = cached(s, &s->put_srcrec, "INSERT INTO source_records(url_key, source_id, url,"
-		       " last_modified, last_detected, title, excerpt) VALUES(?1,?2,?3,?4,?5,?6,?7)"
+		       " last_modified, last_detected, title, excerpt, author, content_length)"
+		       " VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)"
 		       " ON CONFLICT(url_key, source_id) DO UPDATE SET url=excluded.url,"
 		       " last_modified=excluded.last_modified, last_detected=excluded.last_detected,"
-		       " title=excluded.title, excerpt=excluded.excerpt"
+		       " title=excluded.title, excerpt=excluded.excerpt, author=excluded.author,"
+		       " content_length=excluded.content_length"
 		       " WHERE excluded.last_modified > last_modified OR"
 		       " (excluded.last_modified = last_modified AND"
 		       "  excluded.last_detected > last_detected)", err)) < 0)
@@ -1613,6 +1617,8 @@ int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err)
 	sqlite3_bind_int64(st, 5, r->last_detected);
 	bind_text(st, 6, r->title ? r->title : "");
 	bind_text(st, 7, r->excerpt ? r->excerpt : "");
+	bind_text(st, 8, r->author ? r->author : "");
+	sqlite3_bind_int64(st, 9, r->content_length > 0 ? r->content_length : 0);
 	return run_cached(s, st, err);
 }
 
@@ -1658,7 +1664,8 @@ int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn
 	int rc;
 
 	if ((rc = prep(s, &st, "SELECT r.source_id, s.kind, s.url, r.url, r.last_modified,"
-		       " r.last_detected, r.title, r.excerpt FROM source_records r"
+		       " r.last_detected, r.title, r.excerpt, r.author, r.content_length"
+		       " FROM source_records r"
 		       " JOIN sources s ON s.id = r.source_id WHERE r.url_key=?1"
 		       " ORDER BY r.last_modified DESC, s.url", err)) < 0)
 		return rc;
@@ -1674,6 +1681,8 @@ int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn
 		r.last_detected = sqlite3_column_int64(st, 5);
 		r.title = (t = (const char *)sqlite3_column_text(st, 6)) ? t : "";
 		r.excerpt = (t = (const char *)sqlite3_column_text(st, 7)) ? t : "";
+		r.author = (t = (const char *)sqlite3_column_text(st, 8)) ? t : "";
+		r.content_length = sqlite3_column_int64(st, 9);
 		if ((rc = fn(ctx, &r)) != 0) {
 			sqlite3_finalize(st);
 			return rc;
@@ -1696,6 +1705,28 @@ int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return n;
+}
+
+int64_t ant_store_srcrec_relay_newest(ant_store *s, const char *url_key, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int64_t v = 0;
+	int rc;
+
+	/* the primary key (url_key, source_id) finds the rows of one URL */
+	if ((rc = cached(s, &s->relay_newest, "SELECT max(r.last_modified) FROM source_records r"
+			 " JOIN sources s ON s.id = r.source_id WHERE r.url_key=?1 AND s.relay", err)) < 0)
+		return rc;
+	st = s->relay_newest;
+	bind_text(st, 1, url_key);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);   /* NULL (no row): 0 */
+	else if (rc != SQLITE_DONE)
+		v = dberr(s, err, "database error");
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return v;
 }
 
 /* ---- what is published --------------------------------------------------- */

@@ -92,6 +92,7 @@ struct upd {
 	lb_error err;            /* the run's failure */
 	/* the source being read */
 	ant_store_source *src;
+	int src_first_read;      /* never read successfully before this run */
 	ant_update_stats st;     /* counters for the summary */
 };
 
@@ -243,32 +244,82 @@ static int find_page(struct upd *u, const char *key, ant_store_page *p)
 }
 
 /* What SRC says of the URL with key KEY, kept for a page added later
- * (store.h, ant_store_srcrec): texts clipped as any text taken in. */
+ * (store.h, ant_store_srcrec), and for a relay source the page it relays:
+ * texts clipped as any text taken in. */
 static int remember(struct upd *u, const ant_store_source *src, const char *key,
-		    const char *url, int64_t lm, int64_t ld,
-		    const char *title, const char *excerpt)
+		    const char *url, int64_t lm, int64_t ld, const char *title,
+		    const char *excerpt, const char *author, int64_t length)
 {
 	char *t = ant_clip(title ? title : "", ANT_MAX_TITLE);
+	char *a = ant_clip(author ? author : "", ANT_MAX_AUTHOR);
 	ant_store_srcrec r = { .url_key = key, .source_id = src->id, .url = url,
 			       .last_modified = lm, .last_detected = ld, .title = t,
-			       .excerpt = excerpt };
+			       .excerpt = excerpt, .author = a, .content_length = length };
 	int rc;
 
-	if (!t)
-		return lb_err_code(&u->err, LB_ENOMEM);
-	if ((rc = tx_need(u)) == 0 && (rc = ant_store_srcrec_put(u->s, &r, &u->err)) < 0)
+	if (!t || !a)
+		rc = lb_err_code(&u->err, LB_ENOMEM);
+	else if ((rc = tx_need(u)) == 0 && (rc = ant_store_srcrec_put(u->s, &r, &u->err)) < 0)
 		u->failed_db = 1;
 	free(t);
+	free(a);
 	return rc;
 }
 
+/*
+ * A relay source's record of a page not watched here: is it news, to be
+ * an update event (so that the hub's Atom files carry what it relays, and
+ * a hub of hubs works over Atom too)?  Only when newer than what every
+ * relay source held for the URL (four shards naming one update make one
+ * event), and never on a source's first read: that is a baseline, like
+ * an import; the updates in it were announced by the source itself, and
+ * 100,000 of them at once would be 2,000 archives of old news.  Asked
+ * before the record is remembered.  1 news, 0 not, < 0 error.
+ */
+static int relay_news(struct upd *u, const char *key, int64_t lm)
+{
+	int64_t newest;
+
+	if (!u->src->relay || u->src_first_read)
+		return 0;
+	if ((newest = ant_store_srcrec_relay_newest(u->s, key, &u->err)) < 0) {
+		u->failed_db = 1;
+		return -1;
+	}
+	return lm > newest;
+}
+
+/* The update event of a relayed page (relay_news()), in the current
+ * transaction: dated and described by the record, credited to the source. */
+static int relay_event(struct upd *u, const char *url, int64_t lm, int64_t ld, const char *title,
+		       const char *author, int64_t length, const char *excerpt)
+{
+	atom_ev_event e = { .url = url, .last_modified = lm, .last_detected = ld,
+			    .tz_offset = u->o->tz, .content_length = length > 0 ? length : 0,
+			    .title = title ? title : "", .author = author ? author : "",
+			    .source_url = u->src->url, .excerpt = excerpt };
+	char *t = ant_clip(e.title, ANT_MAX_TITLE), *a = ant_clip(e.author, ANT_MAX_AUTHOR);
+	int rc = -1;
+
+	if (t && a && tx_need(u) == 0) {
+		e.title = t;
+		e.author = a;
+		if ((rc = atom_evstore_add(u->ev, &e, &u->err)) < 0)
+			u->failed_db = 1;
+	}
+	free(t);
+	free(a);
+	return rc < 0 ? -1 : 0;
+}
+
 /* A record from a source: remembered, and relayed into the page it names,
- * if watched. */
+ * if watched; a relay source's record of another page is that page's
+ * (the store publishes it) and, when news, an update event. */
 static int on_record(void *ctx, const lirs_record *r)
 {
 	struct upd *u = ctx;
 	ant_store_page p;
-	int rc;
+	int rc, news;
 
 	u->src->records_read++;
 	/* the rule lirs merge applies (merge.h): unusable, future, stale */
@@ -277,14 +328,20 @@ static int on_record(void *ctx, const lirs_record *r)
 		return 0;
 	}
 	lb_buf_reset(&u->key);
-	if (lirs_merge_url_key(&u->key, r->url) < 0)
+	if (lirs_merge_url_key(&u->key, r->url) < 0 || (rc = find_page(u, u->key.data, &p)) < 0)
 		return 1;
-	if (remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected,
-		     r->title, "") < 0)
+	if ((news = rc ? 0 : relay_news(u, u->key.data, r->last_modified)) < 0 ||
+	    remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected,
+		     r->title, "", r->author, r->content_length) < 0) {
+		if (rc)
+			ant_store_page_release(&p);
 		return 1;
-	if ((rc = find_page(u, u->key.data, &p)) <= 0) {
-		u->src->records_ignored += rc == 0;   /* not watched here: not ours to list */
-		return rc < 0;
+	}
+	if (!rc) {
+		/* not watched here: not ours to list, unless relayed */
+		u->src->records_ignored++;
+		return news && relay_event(u, r->url, r->last_modified, r->last_detected, r->title,
+					   r->author, r->content_length, "") < 0;
 	}
 	rc = 0;
 	if (ant_detect_relay(&p.st, r->last_modified, r->last_detected, u->now)) {
@@ -314,7 +371,10 @@ static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
 {
 	u->st.records_read += src->records_read;
 	u->st.records_merged += src->records_merged;
-	u->st.records_ignored += src->records_ignored;
+	if (src->relay)
+		u->st.records_relayed += src->records_ignored;
+	else
+		u->st.records_ignored += src->records_ignored;
 	u->st.records_skipped += src->records_skipped;
 	if (u->o->on_source)
 		u->o->on_source(u->o->ctx, src, notmodified);
@@ -405,6 +465,7 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 	src->last_fetch = u->now;
 	src->last_status = res->status;
 	u->src = src;
+	u->src_first_read = src->last_ok == 0;
 	if (http_failed(res)) {
 		set_str(&src->last_error, error_text(res, b, sizeof b));
 		u->st.sources_failed++;
@@ -458,7 +519,7 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 	struct upd *u = w->u;
 	char *url, *summary;
 	ant_store_page p;
-	int rc;
+	int rc, watched;
 
 	w->src->records_read++;
 	w->entries++;
@@ -474,11 +535,23 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 		free(url);
 		return 1;
 	}
-	/* the entry's summary is the source's excerpt: carried */
-	rc = remember(u, w->src, u->key.data, url, e->date, u->now, e->title, summary);
+	if ((watched = find_page(u, u->key.data, &p)) < 0) {
+		free(url);
+		free(summary);
+		return 1;
+	}
+	if ((rc = watched ? 0 : relay_news(u, u->key.data, e->date)) >= 0) {
+		int news = rc;
+		/* the entry's summary is the source's excerpt: carried */
+		rc = remember(u, w->src, u->key.data, url, e->date, u->now, e->title, summary, "", 0);
+		if (rc == 0 && news)
+			rc = relay_event(u, url, e->date, u->now, e->title, "", 0, summary);
+	}
 	free(url);
-	if (rc < 0 || (rc = find_page(u, u->key.data, &p)) <= 0) {
-		w->src->records_ignored += rc == 0;   /* not watched here: not ours to list */
+	if (rc < 0 || !watched) {
+		w->src->records_ignored += rc == 0;   /* not watched here: not ours to list, unless relayed */
+		if (watched)
+			ant_store_page_release(&p);
 		free(summary);
 		return rc < 0;
 	}
@@ -619,6 +692,8 @@ static void read_atom_source(struct upd *u, ant_store_source *src)
 
 	src->records_read = src->records_skipped = 0;
 	src->records_merged = src->records_ignored = 0;
+	u->src = src;
+	u->src_first_read = src->last_ok == 0;
 	src->last_fetch = u->now;
 	set_str(&src->last_error, NULL);
 	if (atom_read(&w, src->url, 1) < 0) {
