@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 133
+plan 140
 tmpdir antenna-test
 start_server 300
 for x in "$HTTPGET" "$PY"; do
@@ -190,6 +190,23 @@ is "an older relayed record loses" "$(jget "$D" "$U/ign.html" detected_by)" null
 check "summary counts the source's records" grep -q "read 2 LIRS sources (1 failed): 6 records, 1 merged, 1 not watched, 3 skipped" "$T/out"
 check "the re-check ran in the same update" grep -q "$U/cond.html" "$T/err"
 check "list --sources" sh -c "$A -d '$D' list --sources | grep -q 'missing.lirs.*404'"
+
+# ---- a relay source: every record it gives is ours to publish -----------------------------
+H=$T/hub.db
+$A -d "$H" init >/dev/null
+$A -d "$H" add "$U/x.html" --relay > /dev/null 2> "$T/err"
+is "--relay without --lirs or --atom is refused: exit 2, said why" \
+	"$?:$(grep -c -- '--relay goes with --lirs or --atom' "$T/err")" "2:1"
+check "add --lirs URL --relay" sh -c "$A -d '$H' add --lirs '$U/peer.lirs' --relay | grep -q 'relaying every page it lists'"
+$A -d "$H" update --now "$NOW" > "$T/out" 2>&1
+check "summary counts the relayed records" grep -q "read 1 LIRS source (0 failed): 6 records, 0 merged, 3 relayed, 0 not watched, 3 skipped" "$T/out"
+check "list --sources marks the relay source and its relayed count" \
+	sh -c "$A -d '$H' list --sources | grep -q '^$U/peer.lirs  (relay)  read 6, merged 0, relayed 3, skipped 3$'"
+check "list --sources --format jsonl: relay and records_relayed" \
+	sh -c "$A -d '$H' list --sources --format jsonl | grep -q '\"relay\":true,\"records_relayed\":3}'"
+check "show SOURCE says it relays" sh -c "$A -d '$H' show '$U/peer.lirs' | grep -q '^relay: *yes'"
+check "remove of a relay source says what goes with it" \
+	sh -c "$A -d '$H' remove '$U/peer.lirs' | grep -q \"removed '$U/peer.lirs' and the 3 pages it relayed\""
 
 # ---- a record from the future: one rule with lirs merge (lirs_merge.h) --------------
 # lirs merge --now 1700000000 drops a Last-Modified of 1700086400 (a day

@@ -201,6 +201,7 @@ $A -d "$S" add "$U/region/" --group "feeds" --only '#main' --only '.entry' --onl
 	--check-url "$U/region/check.html" --no-auto-ignore >/dev/null
 $A -d "$S" add "$U/onlyfeed/index.atom" --feed "$U/onlyfeed/index.atom" >/dev/null
 $A -d "$S" add --atom "$U/relay/index.atom" >/dev/null
+$A -d "$S" add --lirs "$U/shard/lirs.gz" --relay >/dev/null
 # A floor: every setting and source kind is in the list the trips start from.
 $A -d "$S" export --format jsonl > "$T/rt0.jsonl"
 missing=$($PY - "$T/rt0.jsonl" <<'EOF'
@@ -223,6 +224,7 @@ want = {
     "update times": any(o["last_modified"] > 0 and o["last_detected"] > 0 for o in pages),
     "a LIRS source": any(o.get("kind", "lirs") == "lirs" for o in src),
     "an Atom source": any(o.get("kind") == "atom" for o in src),
+    "a relay source": any(o.get("relay") for o in src),
 }
 print(", ".join(k for k, v in want.items() if not v))
 EOF
@@ -254,8 +256,17 @@ for f in opml samidare jsonl; do
 	# what used to be lost, by name (old exports lost both on both sides)
 	is "round trip through $f: the page's feed" "$(jget "$R" "$U/feedpage/" feed_url)" "$U/feedpage/index.rdf"
 	check "round trip through $f: the Atom source is an Atom source" \
-		grep -q "^{\"type\":\"source\",\"url\":\"$U/relay/index.atom\",\"kind\":\"atom\"}\$" "$T/rt-$f.jsonl"
+		grep -q "^{\"type\":\"source\",\"url\":\"$U/relay/index.atom\",\"kind\":\"atom\",\"relay\":false}\$" "$T/rt-$f.jsonl"
+	check "round trip through $f: the relay source still relays" \
+		grep -q "^{\"type\":\"source\",\"url\":\"$U/shard/lirs.gz\",\"kind\":\"lirs\",\"relay\":true}\$" "$T/rt-$f.jsonl"
 done
+# Imported over a source that does not relay: kept as it is, with a note.
+W=$T/was-plain.db
+$A -d "$W" init >/dev/null
+$A -d "$W" add --lirs "$U/shard/lirs.gz" >/dev/null
+$A -d "$W" import "$T/ex.jsonl" > "$T/out" 2>&1
+check "a source that relays in the file but not here is kept, with a note" grep -q \
+	"note: '$U/shard/lirs.gz' is not a relay source here, in the file: kept" "$T/out"
 is "round trip through jsonl: the update times too" "$(jget "$T/rt-jsonl.db" "$U/ltu/" last_modified)" 1700250000
 # A database where an older export and import made the Atom source a LIRS one.
 W=$T/was-lirs.db

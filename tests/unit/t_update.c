@@ -670,6 +670,146 @@ static void remember_lirs(void)
 	ant_store_close(s);
 }
 
+
+/* ---- relay sources ('add --relay'): the hub ------------------------------- */
+
+#define RSRC "http://shard1.example/lirs.gz"
+#define RSRC2 "http://shard2.example/lirs.gz"
+#define RU1 "http://far.example/1"
+#define RU2 "http://far.example/2"
+
+static void relay_source_add(ant_store *s, const char *url, int kind)
+{
+	ant_store_source src;
+	lb_error err = LB_ERROR_INIT;
+	char *key = key_of(url);
+
+	ant_store_source_init(&src);
+	src.url = (char *)url;
+	src.url_key = key;
+	src.kind = kind;
+	src.relay = 1;
+	if (ant_store_source_add(s, &src, &err) != 0)
+		printf("# %s\n", lb_error_msg(&err));
+	free(key);
+}
+
+/* What the store holds of url from the source at src_url. */
+struct held { const char *src; char author[64]; int64_t length, lm; int found; };
+
+static int held_one(void *ctx, const ant_store_srcrec *r)
+{
+	struct held *h = ctx;
+
+	if (strcmp(r->source_url, h->src))
+		return 0;
+	snprintf(h->author, sizeof h->author, "%s", r->author);
+	h->length = r->content_length;
+	h->lm = r->last_modified;
+	h->found = 1;
+	return 1;
+}
+
+static struct held held_of(ant_store *s, const char *src, const char *url)
+{
+	struct held h = { .src = src };
+	char *key = key_of(url);
+
+	ant_store_srcrec_each(s, key, held_one, &h, NULL);
+	free(key);
+	return h;
+}
+
+static void relay_source(void)
+{
+	char path[256], body[1024], body2[256];   /* the fake keeps pointers to both */
+	ant_store *s = store_new("relay", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+	ant_store_source *srcs;
+	size_t n;
+	lb_error err = LB_ERROR_INIT;
+	struct held h;
+
+	/* a page checked here, its own update at T0 (Last-Modified) */
+	page_add(s, PA, NULL);
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>same</p>",
+					 .lm_time = T0 - 50 });
+	run(s, &f, T0, 0, &st, &v);
+	page_get(s, PA, &p);
+	int64_t own = p.st.last_modified;
+	ant_store_page_release(&p);
+
+	relay_source_add(s, RSRC, STORE_SOURCE_LIRS);
+	snprintf(body, sizeof body,
+		 "LIRS,%d,%d,32400,1234," RU1 ",Far one,Writer\\, A,0,\n"
+		 "LIRS,%d,%d,32400,99," RU2 ",Far two,B,0,\n"
+		 "LIRS,%lld,%d,32400,5," PA ",Older news,C,0,\n",
+		 T0 + 10, T0 + 20, T0 + 11, T0 + 21, (long long)own - 1000, T0 + 22);
+	fake_answer(&f, (struct answer){ .url = RSRC, .status = 200, .body = body });
+	IS_INT(run(s, &f, T0 + 100, 0, &st, &v), 0, "relay: run succeeds");
+	OK(st.records_read == 3 && st.records_relayed == 2 && st.records_ignored == 0 &&
+	   st.records_merged == 0, "relay: 3 records, 2 relayed, none 'not watched', none merged");
+	h = held_of(s, RSRC, RU1);
+	OK(h.found && !strcmp(h.author, "Writer, A") && h.length == 1234 && h.lm == T0 + 10,
+	   "relay: the record keeps its author and Content-Length");
+	OK(events(s, RU1) == 0 && events(s, RU2) == 0,
+	   "relay: a source's first read is a baseline: no update events");
+	page_get(s, PA, &p);
+	OK(p.st.last_modified == own && !strcmp(p.source_url, PA),
+	   "relay: a page checked here keeps its own newer update");
+	ant_store_page_release(&p);
+	ant_store_sources_load(s, &srcs, &n, &err);
+	OK(n == 1 && srcs[0].relay == 1 && srcs[0].records_ignored == 2,
+	   "relay: the source's relayed count is saved");
+	ant_store_sources_free(srcs, n);
+
+	/* the next read: RU1 updated, RU2 as before, PA newer than ours */
+	snprintf(body, sizeof body,
+		 "LIRS,%d,%d,32400,1300," RU1 ",Far one,Writer\\, A,0,\n"
+		 "LIRS,%d,%d,32400,99," RU2 ",Far two,B,0,\n"
+		 "LIRS,%lld,%d,32400,5," PA ",Newer news,C,0,\n",
+		 T0 + 500, T0 + 510, T0 + 11, T0 + 600, (long long)own + 100, T0 + 600);
+	fake_answer(&f, (struct answer){ .url = RSRC, .status = 200, .body = body });
+	run(s, &f, T0 + 700, 0, &st, &v);
+	IS_INT(events(s, RU1), 1, "relay: a relayed page's news is an update event");
+	IS_INT(events(s, RU2), 0, "relay: ...and a record as before is none");
+	page_get(s, PA, &p);
+	OK(p.st.last_modified == own + 100 && !strcmp(p.source_url, RSRC) &&
+	   !strcmp(p.st.detected_by, "lirs"), "relay: its newer news of a watched page updates it");
+	ant_store_page_release(&p);
+
+	/* a second shard naming the same update: still one event */
+	relay_source_add(s, RSRC2, STORE_SOURCE_LIRS);
+	snprintf(body2, sizeof body2, "LIRS,%d,%d,32400,1,http://far.example/3,T,A,0,\n", T0 + 5, T0 + 6);
+	fake_answer(&f, (struct answer){ .url = RSRC2, .status = 200, .body = body2 });
+	run(s, &f, T0 + 800, 0, &st, &v);
+	snprintf(body2, sizeof body2, "LIRS,%d,%d,32400,1300," RU1 ",Far one,A,0,\n", T0 + 500, T0 + 520);
+	run(s, &f, T0 + 900, 0, &st, &v);
+	IS_INT(events(s, RU1), 1, "relay: an update two relay sources name is one event");
+
+	/* an Atom relay source: its entries are relayed pages too */
+	relay_source_add(s, ASRC, STORE_SOURCE_ATOM);
+	fake_answer(&f, (struct answer){ .url = ASRC, .status = 200, .body = ATOM_HEAD
+		"<entry><title>Far four</title><link href=\"http://far.example/4\"/>"
+		"<updated>2023-11-14T22:20:00Z</updated></entry></feed>" });
+	run(s, &f, T0 + 1000, 0, &st, &v);
+	OK(st.records_relayed == 1 + 2 + 1 && held_of(s, ASRC, "http://far.example/4").found,
+	   "relay: an Atom relay source's entry is relayed");
+
+	/* removed: its records go with it */
+	{
+		char *key = key_of(RSRC);
+		IS_INT(ant_store_source_remove(s, key, &err), 1, "relay: the source is removed");
+		free(key);
+	}
+	OK(!held_of(s, RSRC, RU1).found && held_of(s, RSRC2, RU1).found,
+	   "relay: ...with its records, not another source's");
+	ant_store_close(s);
+}
+
 /* ---- two updates of a page in one second ------------------------------- */
 
 static void same_second(void)
@@ -903,7 +1043,7 @@ static void lock_held(void)
 
 int main(void)
 {
-	TAP_PLAN(122);
+	TAP_PLAN(122 + 13);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
@@ -913,6 +1053,7 @@ int main(void)
 	atom_source();
 	remember_atom();
 	remember_lirs();
+	relay_source();
 	same_second();
 	batching();
 	streamed();
