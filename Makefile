@@ -143,7 +143,8 @@ $(BUILD)/.testdeps: mk/deps.sh $(TEST_SCRIPTS)
 	@sh mk/deps.sh --tools python3:python3 xmllint:libxml2-utils gzip:gzip iconv:libc-bin $(TEST_NEEDS)
 	@touch $@
 
-tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/.testdeps
+# bench/seed: tests/federation seeds its shards with it too.
+tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/bench/seed $(BUILD)/.testdeps
 
 # The README's test command. Last line: "N passed, N failed, N skipped".
 check: tests

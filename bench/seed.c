@@ -1,9 +1,9 @@
 /*
  * seed: add N watched pages to an antenna database in one transaction.
  *
- *   seed DB URL_PREFIX N [GROUPS [UPDATED]]
+ *   seed [--first K] DB URL_PREFIX N [GROUPS [UPDATED]]
  *
- * Page i is URL_PREFIX i ".html", with a Japanese title and author and,
+ * Page i (K <= i < K + N; K is 0 unless given) is URL_PREFIX i ".html", with a Japanese title and author and,
  * when GROUPS > 0, group "グループ (i % GROUPS)".  With UPDATED (an epoch),
  * every page also gets what one `antenna update` at that time records for
  * a changed page: the text rule's update state (Last-Modified UPDATED - i
@@ -14,10 +14,12 @@
  * (`antenna init`).  One `antenna add` per page costs a process and a
  * transaction each; the benchmarks need thousands of pages, so they go
  * through the library's store API (store.h) the way `antenna add` does,
- * and `antenna update` then checks them like any others.
+ * and `antenna update` then checks them like any others.  --first K gives
+ * one shard of a federation its share of the pages (tests/federation).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "lb_buf.h"
@@ -59,14 +61,19 @@ int main(int argc, char **argv)
 {
 	ant_store *s;
 	lb_error err = LB_ERROR_INIT;
-	long n, groups, i;
+	long n, groups, i, first = 0;
 	int64_t updated;
 	atom_evstore *ev = NULL;
 	lb_buf url, key, title, group;
 	int rc = 0;
 
+	if (argc > 2 && strcmp(argv[1], "--first") == 0) {
+		first = atol(argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 4) {
-		fputs("usage: seed DB URL_PREFIX N [GROUPS [UPDATED]]\n", stderr);
+		fputs("usage: seed [--first K] DB URL_PREFIX N [GROUPS [UPDATED]]\n", stderr);
 		return 2;
 	}
 	n = atol(argv[3]);
@@ -79,7 +86,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	lb_buf_init(&url); lb_buf_init(&key); lb_buf_init(&title); lb_buf_init(&group);
-	for (i = 0; i < n && rc == 0; i++) {
+	for (i = first; i < first + n && rc == 0; i++) {
 		ant_store_page p;
 		int r;
 

@@ -188,7 +188,10 @@ static void none_due(const ant_update_stats *u, int64_t now, int64_t tz)
 	char when[48], in[64];
 
 	if (!u->pages) {
-		printf("no page is watched: 'antenna add URL' adds one\n");
+		/* a hub that only relays (sources, no pages) has nothing of
+		 * its own to check */
+		if (!u->sources)
+			printf("no page is watched: 'antenna add URL' adds one\n");
 		return;
 	}
 	antcmd_time(when, sizeof when, u->next_due, tz);
