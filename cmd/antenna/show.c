@@ -13,8 +13,9 @@ static const char help[] =
 	"Show what the antenna knows of the page (or LIRS source) at URL: its update\n"
 	"time and how that update was detected, the last check and its result, the\n"
 	"validators, the schedule, and the parts of the page ignored automatically\n"
-	"(their place, their text, since when and why).  Exit status 1 when URL is\n"
-	"neither.\n";
+	"(their place, their text, since when and why).  A page not watched here that\n"
+	"a relay source ('add --relay') gives: what each relay source said of it.\n"
+	"Exit status 1 when URL is none of these.\n";
 
 static const char *when(char *b, size_t n, int64_t t, int64_t tz)
 {
@@ -160,6 +161,39 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	}
 }
 
+/* A page this antenna does not watch but publishes from its relay sources
+ * ('add --relay'): what each said of it, newest first. */
+struct relayed_ctx { int64_t tz; int n; };
+
+static int show_relayed_one(void *ctx, const ant_store_srcrec *r)
+{
+	struct relayed_ctx *c = ctx;
+	char b[128];
+
+	if (!r->source_relay)
+		return 0;
+	if (!c->n++) {
+		printf("url:            %s (not watched here: relayed)\n", r->url);
+		printf("title:          %s\n", r->title);
+		printf("author:         %s\n", r->author);
+	}
+	printf("relayed by:     %s\n", r->source_url);
+	printf("  last modified: %s\n", when(b, sizeof b, r->last_modified, c->tz));
+	printf("  last detected: %s%s\n", when(b, sizeof b, r->last_detected, c->tz),
+	       r->source_kind == STORE_SOURCE_ATOM ? " (when read)" : "");
+	if (r->content_length > 0)
+		printf("  length:        %lld\n", (long long)r->content_length);
+	return 0;
+}
+
+static int find_relayed(ant_store *s, const char *key, int64_t tz, lb_error *err)
+{
+	struct relayed_ctx c = { tz, 0 };
+	int rc = ant_store_srcrec_each(s, key, show_relayed_one, &c, err);
+
+	return rc < 0 ? rc : c.n > 0;
+}
+
 static int find_source(ant_store *s, const char *key, int64_t tz, lb_error *err)
 {
 	ant_store_source *x;
@@ -199,8 +233,8 @@ int cmd_show(int argc, char **argv)
 	if (rc > 0) {
 		show_page(&p, tz);
 		ant_store_page_release(&p);
-	} else if (rc == 0) {
-		rc = find_source(s, key, tz, &err);
+	} else if (rc == 0 && (rc = find_source(s, key, tz, &err)) == 0) {
+		rc = find_relayed(s, key, tz, &err);
 	}
 	if (rc < 0)
 		cli_error("%s", lb_error_msg(&err));

@@ -282,6 +282,7 @@ typedef struct ant_store_srcrec {
 	const char *url_key;
 	int64_t source_id;
 	int source_kind;         /* of the source (when read back) */
+	int source_relay;        /* the source relays ('add --relay'; when read back) */
 	const char *source_url;  /* (when read back) */
 	const char *url;         /* as the source wrote it */
 	int64_t last_modified;

@@ -1664,7 +1664,7 @@ int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn
 	int rc;
 
 	if ((rc = prep(s, &st, "SELECT r.source_id, s.kind, s.url, r.url, r.last_modified,"
-		       " r.last_detected, r.title, r.excerpt, r.author, r.content_length"
+		       " r.last_detected, r.title, r.excerpt, r.author, r.content_length, s.relay"
 		       " FROM source_records r"
 		       " JOIN sources s ON s.id = r.source_id WHERE r.url_key=?1"
 		       " ORDER BY r.last_modified DESC, s.url", err)) < 0)
@@ -1683,6 +1683,7 @@ int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn
 		r.excerpt = (t = (const char *)sqlite3_column_text(st, 7)) ? t : "";
 		r.author = (t = (const char *)sqlite3_column_text(st, 8)) ? t : "";
 		r.content_length = sqlite3_column_int64(st, 9);
+		r.source_relay = sqlite3_column_int(st, 10);
 		if ((rc = fn(ctx, &r)) != 0) {
 			sqlite3_finalize(st);
 			return rc;
