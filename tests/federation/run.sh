@@ -134,8 +134,8 @@ is "the relayed news are the hub's update events (its Atom feed)" "$(cat "$T/ato
 # records, detected again in the cycle, are fresh.
 $A -d "$H" publish --now "$((NOW + 28801))" "$T/late" > /dev/null
 is "the 8-hour rule drops relayed records like any" "$(records "$T/late/lirs.gz" | grep -c .)" "$Q"
-check "the hub's index.html lists relayed pages with their source" \
-	grep -q "$U/shard1/lirs.gz" "$T/hub/index.html"
+is "the hub credits each relayed page to its shard (Source URL)" \
+	"$($L cat --format jsonl "$T/hub/lirs.gz" | grep -c "\"source_url\":\"$U/shard1/lirs.gz\"")" "$Q"
 $A -d "$H" remove "$U/shard3/lirs.gz" > "$T/rm.out"
 check "removing a relay source says what goes with it" grep -q "and the $Q pages it relayed" "$T/rm.out"
 $A -d "$H" publish --now "$NOW2" "$T/hub3" > /dev/null
