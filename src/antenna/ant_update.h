@@ -5,7 +5,10 @@
  * archives), then checks the pages that are due, concurrently, and
  * records in the store what changed: fetch -> analyse (page.h, feed.h)
  * -> decide (detect.h) -> save (store.h, and an update event for the
- * Atom bridge, evstore.h).
+ * Atom bridge, evstore.h).  Every record a source gives is kept
+ * (ant_store_srcrec); a relay source's ('add --relay') records of pages
+ * not watched here are what the store publishes as relayed pages, and
+ * the news among them are update events too (update.c, relay_news()).
  *
  * Policy-free: every setting is a field of ant_update_opts (the command
  * fills them from its options and the database's config), the engine
