@@ -27,8 +27,8 @@ plan 13
 N=${FED_PAGES:-}
 if [ -z "$N" ]; then
 	N=100000
-	case "$BUILD" in *asan*) N=8000; echo "# scaled down to $N pages: the ASan build ($BUILD) checks about 4x slower" ;; esac
-	[ "${VALGRIND:-}" = 1 ] && { N=8000; echo "# scaled down to $N pages under valgrind"; }
+	case "$BUILD" in *asan*) N=8000; echo "# scaled down to $N pages for the ASan build ($BUILD): the same checks, 1/12 of the size" ;; esac
+	[ "${VALGRIND:-}" = 1 ] && { N=8000; echo "# scaled down to $N pages under valgrind: the same checks, 1/12 of the size"; }
 fi
 N=$((N / 4 * 4)) Q=$((N / 4))
 echo "# $N pages, 4 shards of $Q"
