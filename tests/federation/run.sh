@@ -13,8 +13,9 @@
 # Then one cycle (shard 0 re-checks its pages after a change on the server,
 # publishes, the hub updates and publishes): the hub's list is the
 # shards' lists again, and the relayed news are update events in the
-# hub's Atom feed; the 8-hour rule drops relayed records as any; removing
-# a relay source takes its pages off the hub's list.
+# hub's Atom feed, which a hub of hubs reads with --atom --relay; the
+# 8-hour rule drops relayed records as any; removing a relay source takes
+# its pages off the hub's list.
 #
 # FED_PAGES (default 100000) sets the number of pages.  The ASan build
 # (BUILD=build-asan) and valgrind runs check 8,000 pages instead, and say
@@ -23,7 +24,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 13
+plan 14
 N=${FED_PAGES:-}
 if [ -z "$N" ]; then
 	N=100000
@@ -130,6 +131,20 @@ want = sorted("%s/bench/%d.html" % (base, i) for i in range(0, q, every))
 print("ok" if got == want else "not ok: %d links, %d wanted; %s" % (len(got), len(want), got[:3]))
 EOF
 is "the relayed news are the hub's update events (its Atom feed)" "$(cat "$T/atom.check")" ok
+# A hub of hubs over Atom: the hub's index.atom as a relay source.
+H2=$T/hub2.db
+$A -d "$H2" init --allow-file > /dev/null
+$A -d "$H2" add --atom "file://$T/hub/index.atom" --relay > /dev/null
+$A -d "$H2" update --now "$NOW2" > "$T/hub2.out" 2>&1
+$A -d "$H2" publish --now "$NOW2" "$T/hub2" > /dev/null
+awk -v u="$U" -v q="$Q" -v e="$((N / 100))" 'BEGIN { for (i = 0; i < q; i += e) printf "%s/bench/%d.html \n", u, i }' > "$T/bumped"
+grep -F -f "$T/bumped" "$T/hub2.rec" > "$T/news.rec"
+if [ "$(grep -c . "$T/news.rec")" = 25 ] && [ "$(records "$T/hub2/lirs.gz")" = "$(cat "$T/news.rec")" ]; then
+	ok "a hub of hubs reading the hub's Atom feed (--atom --relay) lists the news with their times"
+else
+	notok "a hub of hubs reading the hub's Atom feed (--atom --relay) lists the news with their times" \
+		"$(records "$T/hub2/lirs.gz" | head -n 3)" "$(head -n 3 "$T/news.rec")"
+fi
 # The 8-hour rule: just after 8 hours from the first pass, only shard 0's
 # records, detected again in the cycle, are fresh.
 $A -d "$H" publish --now "$((NOW + 28801))" "$T/late" > /dev/null
