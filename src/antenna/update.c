@@ -93,6 +93,7 @@ struct upd {
 	/* the source being read */
 	ant_store_source *src;
 	int src_first_read;      /* never read successfully before this run */
+	int64_t src_entry_floor; /* Atom: the newest entry date read before this run */
 	ant_update_stats st;     /* counters for the summary */
 };
 
@@ -273,14 +274,18 @@ static int remember(struct upd *u, const ant_store_source *src, const char *key,
  * relay source held for the URL (four shards naming one update make one
  * event), and never on a source's first read: that is a baseline, like
  * an import; the updates in it were announced by the source itself, and
- * 100,000 of them at once would be 2,000 archives of old news.  Asked
- * before the record is remembered.  1 news, 0 not, < 0 error.
+ * 100,000 of them at once would be 2,000 archives of old news.  Nor is
+ * an Atom entry older than the newest one read before this run: the
+ * archives a walk reaches only in a later run (ANT_UPDATE_MAX_ARCHIVES)
+ * are the source's history, not news.  Asked before the record is
+ * remembered.  1 news, 0 not, < 0 error.
  */
 static int relay_news(struct upd *u, const char *key, int64_t lm)
 {
 	int64_t newest;
 
-	if (!u->src->relay || u->src_first_read)
+	if (!u->src->relay || u->src_first_read ||
+	    (u->src->kind == STORE_SOURCE_ATOM && lm <= u->src_entry_floor))
 		return 0;
 	if ((newest = ant_store_srcrec_relay_newest(u->s, key, &u->err)) < 0) {
 		u->failed_db = 1;
@@ -548,6 +553,9 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 			rc = relay_event(u, url, e->date, u->now, e->title, "", 0, summary);
 	}
 	free(url);
+	/* a relay source's newest entry is of every page it gives */
+	if (rc == 0 && (watched || w->src->relay) && e->date > w->src->last_entry)
+		w->src->last_entry = e->date;
 	if (rc < 0 || !watched) {
 		w->src->records_ignored += rc == 0;   /* not watched here: not ours to list, unless relayed */
 		if (watched)
@@ -694,6 +702,7 @@ static void read_atom_source(struct upd *u, ant_store_source *src)
 	src->records_merged = src->records_ignored = 0;
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
+	u->src_entry_floor = src->last_entry;
 	src->last_fetch = u->now;
 	set_str(&src->last_error, NULL);
 	if (atom_read(&w, src->url, 1) < 0) {

@@ -798,6 +798,17 @@ static void relay_source(void)
 	run(s, &f, T0 + 1000, 0, &st, &v);
 	OK(st.records_relayed == 1 + 2 + 1 && held_of(s, ASRC, "http://far.example/4").found,
 	   "relay: an Atom relay source's entry is relayed");
+	/* read again: a newer entry is news; an older one for a page not
+	 * seen before (history, an archive's) is not */
+	fake_answer(&f, (struct answer){ .url = ASRC, .status = 200, .body = ATOM_HEAD
+		"<entry><title>Far four</title><link href=\"http://far.example/4\"/>"
+		"<updated>2023-11-14T22:30:00Z</updated></entry>"
+		"<entry><title>Far five</title><link href=\"http://far.example/5\"/>"
+		"<updated>2023-11-14T21:00:00Z</updated></entry></feed>" });
+	run(s, &f, T0 + 1100, 0, &st, &v);
+	IS_INT(events(s, "http://far.example/4"), 1, "relay: an Atom relay source's newer entry is news");
+	OK(events(s, "http://far.example/5") == 0 && held_of(s, ASRC, "http://far.example/5").found,
+	   "relay: an entry older than the newest read before is relayed, not news");
 
 	/* removed: its records go with it */
 	{
@@ -1043,7 +1054,7 @@ static void lock_held(void)
 
 int main(void)
 {
-	TAP_PLAN(122 + 13);
+	TAP_PLAN(122 + 15);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
