@@ -1,6 +1,7 @@
 /*
  * list.c: antenna list: the watched pages (or, with --sources, the LIRS
- * sources) as text for people or JSON Lines for programs.
+ * and Atom sources; with --relayed, the pages relay sources give) as text
+ * for people or JSON Lines for programs.
  */
 #include <stdio.h>
 #include <string.h>
@@ -8,10 +9,11 @@
 
 #include "antenna.h"
 #include "lb_buf.h"
+#include "lirs.h"
 #include "lirs_jsonw.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] list [--format text|jsonl] [--sources]\n\n"
+	"usage: antenna [-d FILE] list [--format text|jsonl] [--sources | --relayed]\n\n"
 	"List the watched pages, by URL, with the time of their last update in the\n"
 	"antenna's time zone (init --tz-offset), named on each line (JST, UTC+05:30).\n"
 	"--format jsonl writes one JSON object per\n"
@@ -24,7 +26,12 @@ static const char help[] =
 	"fetched), ignore and only (arrays of patterns) and no_auto_ignore.\n"
 	"--sources lists the LIRS and Atom sources instead (JSON: with \"kind\",\n"
 	"\"relay\" (true for 'add --relay') and \"records_relayed\"; a relay source's\n"
-	"records_ignored are the ones it relays).\n";
+	"records_ignored are the ones it relays).\n"
+	"--relayed lists the pages the relay sources ('add --relay') give that are\n"
+	"not watched here, as publish lists them now (fresh by the 8-hour rule, the\n"
+	"newest of several relays), newest first, each with its source (JSON: url,\n"
+	"title, author, last_modified, last_detected, content_length, detected_by,\n"
+	"source_url).\n";
 
 static int jkey_strz_or_null(lb_buf *o, const char *k, const char *v)
 {
@@ -130,6 +137,55 @@ static int list_page(void *ctx, const ant_store_page *p)
 
 /* One page in memory at a time (ant_store_pages_each), the lines written
  * as they come: a million pages list in bounded memory. */
+/* A relayed page, as 'antenna publish' lists it (ant_store_published_each),
+ * written as list_page() writes a page. */
+static int relayed_row(void *ctx, const ant_store_pubrow *r)
+{
+	struct lister *l = ctx;
+	char t[64];
+	int bad;
+
+	if (!r->relayed)
+		return 0;
+	if (!l->json) {
+		antcmd_time(t, sizeof t, r->last_modified, l->tz);
+		bad = lb_buf_addf(l->o, "%s  %-6s  %s  <%s>  via %s\n", t,
+				  r->detected_by ? r->detected_by : "-", *r->title ? r->title : "(no title)",
+				  r->url, r->source_url) < 0;
+	} else {
+		bad = lb_buf_addc(l->o, '{') < 0 || lirs_jsonw_key(l->o, "url") < 0 ||
+		      lirs_jsonw_strz(l->o, r->url) < 0 || jkey_strz_or_null(l->o, "title", r->title) < 0 ||
+		      jkey_strz_or_null(l->o, "author", r->author) < 0 ||
+		      jkey_int(l->o, "last_modified", r->last_modified) < 0 ||
+		      jkey_int(l->o, "last_detected", r->last_detected) < 0 ||
+		      jkey_int(l->o, "content_length", r->content_length) < 0 ||
+		      jkey_strz_or_null(l->o, "detected_by", r->detected_by) < 0 ||
+		      jkey_strz_or_null(l->o, "source_url", r->source_url) < 0 ||
+		      lb_buf_adds(l->o, "}\n") < 0;
+	}
+	if (bad)
+		return LB_ENOMEM;
+	if (l->o->len >= LIST_CHUNK) {
+		if (fwrite(l->o->data, 1, l->o->len, stdout) != l->o->len)
+			return LB_ESINK;
+		lb_buf_reset(l->o);
+	}
+	return 0;
+}
+
+static int list_relayed(ant_store *s, int json, lb_buf *o, lb_error *err)
+{
+	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400) };
+	ant_store_pubq q = { .order = ANT_PUBQ_RECENT, .fresh_only = 1, .found_after = -1,
+			     .fresh_since = antcmd_now(0) -
+					    ant_store_config_int(s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE) };
+	int rc = ant_store_published_each(s, &q, relayed_row, &l, err);
+
+	if (rc == LB_ENOMEM || rc == LB_ESINK)
+		lb_err(err, rc, "%s", rc == LB_ENOMEM ? lb_strerror(rc) : "cannot write to standard output");
+	return rc < 0 ? -1 : 0;
+}
+
 static int list_pages(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
 	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400) };
@@ -161,10 +217,11 @@ int cmd_list(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "sources", no_argument, NULL, 's' },
+		{ "relayed", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, json = 0, sources = 0, rc;
+	int c, json = 0, sources = 0, relayed = 0, rc;
 	ant_store *s;
 	lb_buf o = LB_BUF_INIT;
 	lb_error err = LB_ERROR_INIT;
@@ -173,6 +230,7 @@ int cmd_list(int argc, char **argv)
 		switch (c) {
 		case 'h': return cli_help(help);
 		case 's': sources = 1; break;
+		case 'r': relayed = 1; break;
 		case 'f':
 			if (!strcmp(optarg, "jsonl"))
 				json = 1;
@@ -184,10 +242,13 @@ int cmd_list(int argc, char **argv)
 		default: return CLI_FATAL;
 		}
 	}
+	if (sources && relayed)
+		return cli_usage_error(help, "--sources and --relayed exclude each other");
 	if (!(s = antcmd_open_no_operand(argc, argv, help)))
 		return CLI_FATAL;
 	rc = sources ? list_sources(s, json, &o, &err)
-		     : list_pages(s, json, &o, &err);
+	     : relayed ? list_relayed(s, json, &o, &err)
+		       : list_pages(s, json, &o, &err);
 	ant_store_close(s);
 	if (rc < 0) {
 		cli_error("%s", lb_error_msg(&err));

@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 141
+plan 142
 tmpdir antenna-test
 start_server 300
 for x in "$HTTPGET" "$PY"; do
@@ -205,6 +205,8 @@ check "list --sources marks the relay source and its relayed count" \
 check "list --sources --format jsonl: relay and records_relayed" \
 	sh -c "$A -d '$H' list --sources --format jsonl | grep -q '\"relay\":true,\"records_relayed\":3}'"
 check "show SOURCE says it relays" sh -c "$A -d '$H' show '$U/peer.lirs' | grep -q '^relay: *yes'"
+is "list --relayed: the pages it relays, each with its source" \
+	"$($A -d "$H" list --relayed | grep -c "  via $U/peer.lirs\$")" 3
 check "show URL of a relayed page names its source" \
 	sh -c "$A -d '$H' show http://unwatched.example/ | grep -q '^relayed by: *$U/peer.lirs\$'"
 check "remove of a relay source says what goes with it" \

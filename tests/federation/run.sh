@@ -24,7 +24,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 14
+plan 15
 N=${FED_PAGES:-}
 if [ -z "$N" ]; then
 	N=100000
@@ -97,6 +97,7 @@ fi
 echo "# first pass: one antenna $(secs "$t0" "$t1") s; four shards $(secs "$t1" "$t2") s; hub $(secs "$t2" "$t3") s (update: $(tail -n 1 "$T/hub.out" | sed 's/.*; //'))"
 grep -c '<entry>' "$T/hub/index.atom" > "$T/n" 2>/dev/null || true
 is "a relay source's first read is a baseline: no update events" "$(cat "$T/n")" 0
+is "list --relayed lists the pages the hub relays" "$($A -d "$H" list --relayed --format jsonl | grep -c '"source_url":"')" "$N"
 
 # ---- a cycle: pages change, shard 0 updates and publishes, then the hub -----------
 # Every (N/100)th page changes: a quarter of them are shard 0's.
