@@ -295,6 +295,10 @@ typedef struct ant_store_srcrec {
 
 /* Keeps r unless the row there is newer (Last-Modified, then Last-Detected). */
 int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err);
+/* The times of the source's row of url_key: 1 (*lm, *ld set), 0 none,
+ * < 0 an LB_E* code.  A record no newer needs no put. */
+int ant_store_srcrec_times(ant_store *s, const char *url_key, int64_t source_id, int64_t *lm,
+			   int64_t *ld, lb_error *err);
 /* Drops the source's rows detected before detected_before (0: none by age),
  * then all but its keep newest by Last-Modified (keep < 0: no bound).
  * Returns the rows dropped, or < 0. */

@@ -28,6 +28,7 @@ struct ant_store {
 	sqlite3_stmt *get_page;   /* prepared once: every record looks up its page */
 	sqlite3_stmt *due_pages;  /* prepared once: each batch of update's pages */
 	sqlite3_stmt *relay_newest; /* prepared once: every record a relay source reads */
+	sqlite3_stmt *srcrec_times; /* prepared once: every record a source reads */
 };
 
 /*
@@ -389,6 +390,7 @@ void ant_store_close(ant_store *s)
 	sqlite3_finalize(s->get_page);
 	sqlite3_finalize(s->due_pages);
 	sqlite3_finalize(s->relay_newest);
+	sqlite3_finalize(s->srcrec_times);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
@@ -1706,6 +1708,32 @@ int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return n;
+}
+
+int ant_store_srcrec_times(ant_store *s, const char *url_key, int64_t source_id, int64_t *lm,
+			   int64_t *ld, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*lm = *ld = 0;
+	if ((rc = cached(s, &s->srcrec_times, "SELECT last_modified, last_detected FROM source_records"
+			 " WHERE url_key=?1 AND source_id=?2", err)) < 0)
+		return rc;
+	st = s->srcrec_times;
+	bind_text(st, 1, url_key);
+	sqlite3_bind_int64(st, 2, source_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*lm = sqlite3_column_int64(st, 0);
+		*ld = sqlite3_column_int64(st, 1);
+		rc = 1;
+	} else {
+		rc = rc == SQLITE_DONE ? 0 : dberr(s, err, "database error");
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc;
 }
 
 int64_t ant_store_srcrec_relay_newest(ant_store *s, const char *url_key, lb_error *err)

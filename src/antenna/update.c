@@ -244,29 +244,6 @@ static int find_page(struct upd *u, const char *key, ant_store_page *p)
 	return rc;
 }
 
-/* What SRC says of the URL with key KEY, kept for a page added later
- * (store.h, ant_store_srcrec), and for a relay source the page it relays:
- * texts clipped as any text taken in. */
-static int remember(struct upd *u, const ant_store_source *src, const char *key,
-		    const char *url, int64_t lm, int64_t ld, const char *title,
-		    const char *excerpt, const char *author, int64_t length)
-{
-	char *t = ant_clip(title ? title : "", ANT_MAX_TITLE);
-	char *a = ant_clip(author ? author : "", ANT_MAX_AUTHOR);
-	ant_store_srcrec r = { .url_key = key, .source_id = src->id, .url = url,
-			       .last_modified = lm, .last_detected = ld, .title = t,
-			       .excerpt = excerpt, .author = a, .content_length = length };
-	int rc;
-
-	if (!t || !a)
-		rc = lb_err_code(&u->err, LB_ENOMEM);
-	else if ((rc = tx_need(u)) == 0 && (rc = ant_store_srcrec_put(u->s, &r, &u->err)) < 0)
-		u->failed_db = 1;
-	free(t);
-	free(a);
-	return rc;
-}
-
 /*
  * A relay source's record of a page not watched here: is it news, to be
  * an update event (so that the hub's Atom files carry what it relays, and
@@ -277,8 +254,9 @@ static int remember(struct upd *u, const ant_store_source *src, const char *key,
  * 100,000 of them at once would be 2,000 archives of old news.  Nor is
  * an Atom entry older than the newest one read before this run: the
  * archives a walk reaches only in a later run (ANT_UPDATE_MAX_ARCHIVES)
- * are the source's history, not news.  Asked before the record is
- * remembered.  1 news, 0 not, < 0 error.
+ * are the source's history, not news.  Asked (by remember()) before the
+ * record is kept, when it is newer than the source's own.  1 news, 0 not,
+ * < 0 error.
  */
 static int relay_news(struct upd *u, const char *key, int64_t lm)
 {
@@ -292,6 +270,52 @@ static int relay_news(struct upd *u, const char *key, int64_t lm)
 		return -1;
 	}
 	return lm > newest;
+}
+
+/* What SRC says of the URL with key KEY, kept for a page added later
+ * (store.h, ant_store_srcrec), and for a relay source the page it relays:
+ * texts clipped as any text taken in.  A record the source gave before
+ * (a shard's lirs.gz read again holds mostly those) is not written again.
+ * With news (a page not watched here), *news says whether it is news
+ * (relay_news()). */
+static int remember(struct upd *u, const ant_store_source *src, const char *key,
+		    const char *url, int64_t lm, int64_t ld, const char *title,
+		    const char *excerpt, const char *author, int64_t length, int *news)
+{
+	ant_store_srcrec r = { .url_key = key, .source_id = src->id, .url = url,
+			       .last_modified = lm, .last_detected = ld, .excerpt = excerpt,
+			       .content_length = length };
+	int64_t had_lm, had_ld;
+	char *t, *a;
+	int rc;
+
+	if (news)
+		*news = 0;
+	/* a source read for the first time has no rows to compare with (nor
+	 * news: relay_news()); the put keeps the newer record either way */
+	if (u->src_first_read)
+		rc = 0;
+	else if ((rc = ant_store_srcrec_times(u->s, key, src->id, &had_lm, &had_ld, &u->err)) < 0) {
+		u->failed_db = 1;
+		return rc;
+	}
+	/* what ant_store_srcrec_put() would keep anyway: nothing to write */
+	if (rc == 1 && (had_lm > lm || (had_lm == lm && had_ld >= ld)))
+		return 0;
+	if (news && !u->src_first_read && (rc == 0 || lm > had_lm) &&
+	    (*news = relay_news(u, key, lm)) < 0)
+		return -1;
+	t = ant_clip(title ? title : "", ANT_MAX_TITLE);
+	a = ant_clip(author ? author : "", ANT_MAX_AUTHOR);
+	r.title = t;
+	r.author = a;
+	if (!t || !a)
+		rc = lb_err_code(&u->err, LB_ENOMEM);
+	else if ((rc = tx_need(u)) == 0 && (rc = ant_store_srcrec_put(u->s, &r, &u->err)) < 0)
+		u->failed_db = 1;
+	free(t);
+	free(a);
+	return rc;
 }
 
 /* The update event of a relayed page (relay_news()), in the current
@@ -335,9 +359,8 @@ static int on_record(void *ctx, const lirs_record *r)
 	lb_buf_reset(&u->key);
 	if (lirs_merge_url_key(&u->key, r->url) < 0 || (rc = find_page(u, u->key.data, &p)) < 0)
 		return 1;
-	if ((news = rc ? 0 : relay_news(u, u->key.data, r->last_modified)) < 0 ||
-	    remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected,
-		     r->title, "", r->author, r->content_length) < 0) {
+	if (remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected,
+		     r->title, "", r->author, r->content_length, rc ? NULL : &news) < 0) {
 		if (rc)
 			ant_store_page_release(&p);
 		return 1;
@@ -524,7 +547,7 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 	struct upd *u = w->u;
 	char *url, *summary;
 	ant_store_page p;
-	int rc, watched;
+	int rc, watched, news = 0;
 
 	w->src->records_read++;
 	w->entries++;
@@ -545,13 +568,11 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 		free(summary);
 		return 1;
 	}
-	if ((rc = watched ? 0 : relay_news(u, u->key.data, e->date)) >= 0) {
-		int news = rc;
-		/* the entry's summary is the source's excerpt: carried */
-		rc = remember(u, w->src, u->key.data, url, e->date, u->now, e->title, summary, "", 0);
-		if (rc == 0 && news)
-			rc = relay_event(u, url, e->date, u->now, e->title, "", 0, summary);
-	}
+	/* the entry's summary is the source's excerpt: carried */
+	rc = remember(u, w->src, u->key.data, url, e->date, u->now, e->title, summary, "", 0,
+		      watched ? NULL : &news);
+	if (rc == 0 && news)
+		rc = relay_event(u, url, e->date, u->now, e->title, "", 0, summary);
 	free(url);
 	/* a relay source's newest entry is of every page it gives */
 	if (rc == 0 && (watched || w->src->relay) && e->date > w->src->last_entry)
