@@ -25,14 +25,9 @@ if want update || want update-floor || want publish || want update-feeds || want
 		skip update "antenna or tests/tools/testserver not built"
 	else
 		W=$OUT/antenna
-		rm -rf "$W"; mkdir -p "$W/www"
-		"$SERVER" --root "$W/www" --port-file "$W/port" --max-seconds 1800 2> "$W/server.log" &
-		SPID=$!
-		trap 'kill $SPID 2>/dev/null; rm -rf "$OUT/.lock"' EXIT
-		n=0
-		while [ ! -s "$W/port" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
-		PORT=$(cat "$W/port")
-		BASEURL=http://127.0.0.1:$PORT
+		rm -rf "$W"
+		start_server "$W" 1800
+		SPID=$SRV_PID BASEURL=$SRV_URL
 		ctl() { "$TOP/$BUILD/tools/httpget" -o /dev/null "$BASEURL/_control/$1" || say "server control '$1' failed"; }
 		# CPU seconds the server has used so far (utime + stime).
 		srvcpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$SPID/stat"; }
@@ -151,7 +146,6 @@ if want update-floor && [ -n "${SPID:-}" ]; then
 	elif ! floor_nginx; then
 		skip update-floor "nginx did not start: $(tail -n 1 "$W/ngx/start.err")"
 	else
-		trap 'kill $SPID $NGX_PID 2>/dev/null; rm -rf "$OUT/.lock"' EXIT
 		DBFL=$W/floor.db
 		rm -f "$DBFL"*
 		"$ANTENNA" -d "$DBFL" init --title bench --base http://antenna.example.jp/ > /dev/null &&

@@ -18,13 +18,9 @@ if want db-size; then
 		skip db-size "antenna, tests/tools/testserver or bench/seed not built"
 	else
 		DZ=$OUT/db-size
-		rm -rf "$DZ"; mkdir -p "$DZ/www"
-		"$SERVER" --root "$DZ/www" --port-file "$DZ/port" --max-seconds 7200 2> "$DZ/server.log" &
-		DZPID=$!
-		trap 'kill $DZPID 2>/dev/null; rm -rf "$OUT/.lock"' EXIT
-		n=0
-		while [ ! -s "$DZ/port" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
-		DZURL=http://127.0.0.1:$(cat "$DZ/port")
+		rm -rf "$DZ"
+		start_server "$DZ" 7200
+		DZPID=$SRV_PID DZURL=$SRV_URL
 		DB_CYCLES=3 UPD_DZ="--force --jobs 64 --per-host 64"
 		if [ "$QUICK" = 1 ]; then DZ_SIZES=10000; else DZ_SIZES=100000; fi
 		[ "${BENCH_BIG:-0}" = 1 ] && DZ_SIZES="$DZ_SIZES 1000000"

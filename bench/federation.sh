@@ -25,13 +25,9 @@ if want federation; then
 		if [ "$QUICK" = 1 ]; then N_FED=10000 FED_LAG=2; else N_FED=100000 FED_LAG=10; fi
 		FQ=$((N_FED / 4)) FEVERY=$((N_FED / 100))
 		F=$OUT/federation
-		rm -rf "$F"; mkdir -p "$F/www"
-		"$SERVER" --root "$F/www" --port-file "$F/port" --max-seconds 3600 2> "$F/server.log" &
-		FSPID=$!
-		trap 'kill $FSPID 2>/dev/null; rm -rf "$OUT/.lock"' EXIT
-		n=0
-		while [ ! -s "$F/port" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
-		FU=http://127.0.0.1:$(cat "$F/port")
+		rm -rf "$F"
+		start_server "$F" 3600
+		FSPID=$SRV_PID FU=$SRV_URL
 		sleep 1   # a Last-Modified in the second of the answer's Date is not believed
 		FNOW=$(date +%s)
 		k=0

@@ -102,6 +102,21 @@ report() {
 	row "$1" "$o" "$b" "$r" "<= $2" "$v" "$m" "$note"
 }
 skip() { row "$1" - - - - SKIP - "$2"; say "$1: skipped: $2"; }
+# start_server DIR SECONDS: the loopback test server on DIR/www (created),
+# its log in DIR/server.log; sets SRV_PID and SRV_URL, and the EXIT trap
+# kills every server started so far (a later script's trap must not
+# forget an earlier one's server).
+SRV_PIDS=
+start_server() {
+	mkdir -p "$1/www"
+	"$SERVER" --root "$1/www" --port-file "$1/port" --max-seconds "$2" 2> "$1/server.log" &
+	SRV_PID=$!
+	SRV_PIDS="$SRV_PIDS $SRV_PID"
+	trap 'kill $SRV_PIDS ${NGX_PID:-} 2>/dev/null; rm -rf "$OUT/.lock"' EXIT
+	_n=0
+	while [ ! -s "$1/port" ] && [ $_n -lt 100 ]; do sleep 0.05; _n=$((_n + 1)); done
+	SRV_URL=http://127.0.0.1:$(cat "$1/port")
+}
 
 # gen FILE ARGS...: generate once; the stamp holds the generator and args.
 gen() {

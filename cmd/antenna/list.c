@@ -120,13 +120,9 @@ struct lister {
 	int64_t tz;
 };
 
-/* One line into o, handed to stdout every LIST_CHUNK bytes. */
-static int list_page(void *ctx, const ant_store_page *p)
+/* What o holds, handed to stdout once it reaches LIST_CHUNK bytes. */
+static int chunk_out(struct lister *l)
 {
-	struct lister *l = ctx;
-
-	if ((l->json ? page_json(l->o, p) : page_text(l->o, p, l->tz)) < 0)
-		return LB_ENOMEM;
 	if (l->o->len >= LIST_CHUNK) {
 		if (fwrite(l->o->data, 1, l->o->len, stdout) != l->o->len)
 			return LB_ESINK;
@@ -135,8 +131,16 @@ static int list_page(void *ctx, const ant_store_page *p)
 	return 0;
 }
 
-/* One page in memory at a time (ant_store_pages_each), the lines written
- * as they come: a million pages list in bounded memory. */
+/* One line into o, handed to stdout every LIST_CHUNK bytes. */
+static int list_page(void *ctx, const ant_store_page *p)
+{
+	struct lister *l = ctx;
+
+	if ((l->json ? page_json(l->o, p) : page_text(l->o, p, l->tz)) < 0)
+		return LB_ENOMEM;
+	return chunk_out(l);
+}
+
 /* A relayed page, as 'antenna publish' lists it (ant_store_published_each),
  * written as list_page() writes a page. */
 static int relayed_row(void *ctx, const ant_store_pubrow *r)
@@ -165,12 +169,7 @@ static int relayed_row(void *ctx, const ant_store_pubrow *r)
 	}
 	if (bad)
 		return LB_ENOMEM;
-	if (l->o->len >= LIST_CHUNK) {
-		if (fwrite(l->o->data, 1, l->o->len, stdout) != l->o->len)
-			return LB_ESINK;
-		lb_buf_reset(l->o);
-	}
-	return 0;
+	return chunk_out(l);
 }
 
 static int list_relayed(ant_store *s, int json, lb_buf *o, lb_error *err)
@@ -186,6 +185,8 @@ static int list_relayed(ant_store *s, int json, lb_buf *o, lb_error *err)
 	return rc < 0 ? -1 : 0;
 }
 
+/* One page in memory at a time (ant_store_pages_each), the lines written
+ * as they come: a million pages list in bounded memory. */
 static int list_pages(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
 	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400) };

@@ -179,7 +179,8 @@ static void page_add(ant_store *s, const char *url, const char *feed)
 	free(key);
 }
 
-static void source_add(ant_store *s, const char *url, int kind)
+/* A source of kind (STORE_SOURCE_*), a relay source when relay is set. */
+static void source_add_as(ant_store *s, const char *url, int kind, int relay)
 {
 	ant_store_source src;
 	lb_error err = LB_ERROR_INIT;
@@ -189,9 +190,15 @@ static void source_add(ant_store *s, const char *url, int kind)
 	src.url = (char *)url;
 	src.url_key = key;
 	src.kind = kind;
+	src.relay = relay;
 	if (ant_store_source_add(s, &src, &err) != 0)
 		printf("# %s\n", lb_error_msg(&err));
 	free(key);
+}
+
+static void source_add(ant_store *s, const char *url, int kind)
+{
+	source_add_as(s, url, kind, 0);
 }
 
 /* The page as stored now; released by the caller. */
@@ -680,18 +687,7 @@ static void remember_lirs(void)
 
 static void relay_source_add(ant_store *s, const char *url, int kind)
 {
-	ant_store_source src;
-	lb_error err = LB_ERROR_INIT;
-	char *key = key_of(url);
-
-	ant_store_source_init(&src);
-	src.url = (char *)url;
-	src.url_key = key;
-	src.kind = kind;
-	src.relay = 1;
-	if (ant_store_source_add(s, &src, &err) != 0)
-		printf("# %s\n", lb_error_msg(&err));
-	free(key);
+	source_add_as(s, url, kind, 1);
 }
 
 /* What the store holds of url from the source at src_url. */
