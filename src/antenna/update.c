@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "lb_buf.h"
+#include "lb_url.h"
 #include "atom_evstore.h"
 #include "ant_feed.h"
 #include "ant_limits.h"
@@ -344,6 +345,18 @@ static int relay_event(struct upd *u, const char *url, int64_t lm, int64_t ld, c
 /* A record from a source: remembered, and relayed into the page it names,
  * if watched; a relay source's record of another page is that page's
  * (the store publishes it) and, when news, an update event. */
+/* A URL a record may name: one 'antenna add' would take (http or https,
+ * file:// where allowed, at most ANT_MAX_URL bytes).  Any other can be
+ * no watched page, and a relay source must not make it a published one
+ * (a javascript: link, a URL longer than our own pages may have). */
+static int page_url_ok(const struct upd *u, const char *url)
+{
+	if (strlen(url) > ANT_MAX_URL)
+		return 0;
+	return lb_url_is_http(url) ||
+	       (u->o->limits.allow_file && strncasecmp(url, "file://", 7) == 0);
+}
+
 static int on_record(void *ctx, const lirs_record *r)
 {
 	struct upd *u = ctx;
@@ -352,7 +365,8 @@ static int on_record(void *ctx, const lirs_record *r)
 
 	u->src->records_read++;
 	/* the rule lirs merge applies (merge.h): unusable, future, stale */
-	if (lirs_merge_check_at(r, u->now, u->o->max_age, u->o->max_future) != MERGE_USABLE) {
+	if (lirs_merge_check_at(r, u->now, u->o->max_age, u->o->max_future) != MERGE_USABLE ||
+	    !page_url_ok(u, r->url)) {
 		u->src->records_skipped++;
 		return 0;
 	}
@@ -552,7 +566,7 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 	w->src->records_read++;
 	w->entries++;
 	url = *e->link ? ant_feed_resolve(w->doc_url, e->link) : NULL;
-	if (!url || !e->date) {
+	if (!url || !e->date || !page_url_ok(u, url)) {
 		w->src->records_skipped++;
 		free(url);
 		return 0;

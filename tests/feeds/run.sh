@@ -7,7 +7,7 @@
 # archives after missing many of them.  Prints "ok - ..." / "not ok - ...".
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 61
+plan 63
 
 tmpdir feeds-test
 [ -n "$KEEP" ] && trap "kill \$SPID" EXIT
@@ -342,3 +342,18 @@ check "... and list --sources says to add it with --atom" \
 	sh -c "$A -d '$W' list --sources | grep -F '$U/wrong.atom' | grep -q 'add it with --atom'"
 check "an HTML page added with --lirs: said to be markup, not LIRS" \
 	sh -c "$A -d '$W' list --sources | grep -F '$U/wrong.html' | grep -q 'not a LIRS file but markup'"
+
+# A relay source's records that no page could have (not http(s), longer than
+# ANT_MAX_URL): skipped, never published
+RNOW=$(date +%s)
+{
+	printf 'LIRS,%d,%d,32400,10,javascript:alert(1),J,,http://x.example/,\n' $((RNOW - 100)) $((RNOW - 50))
+	printf 'LIRS,%d,%d,32400,10,http://x.example/%s,Long,,http://x.example/,\n' $((RNOW - 100)) $((RNOW - 50)) "$(head -c 8100 /dev/zero | tr '\0' a)"
+	printf 'LIRS,%d,%d,32400,10,http://x.example/ok,Fine,,http://x.example/ok,\n' $((RNOW - 100)) $((RNOW - 50))
+} > "$WWW/odd.lirs"
+R=$T/odd.db
+$A -d "$R" init >/dev/null
+$A -d "$R" add --lirs "$U/odd.lirs" --relay >/dev/null
+$A -d "$R" update > "$T/rout" 2>&1
+check "relay: a javascript: URL and one over 8000 bytes are skipped" grep -q "1 relayed, 0 not watched, 2 skipped" "$T/rout"
+is "relay: only the usable record is a relayed page" "$($A -d "$R" list --relayed | grep -c 'x.example')" 1
