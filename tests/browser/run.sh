@@ -16,7 +16,7 @@ case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
 FIXTURE=$B/tools/pubfixture
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 . "$TOP/tests/lib/tap.sh"
-plan 24
+plan 26
 
 if [ ! -x "$CHROMIUM" ]; then
 	echo "not ok - browser test: $CHROMIUM is not installed (make check installs it: mk/deps.sh --tools)"
@@ -109,6 +109,31 @@ frame index.html > "$tmp/site/frame.html"
 chrome --virtual-time-budget=3000 --dump-dom "file://$tmp/site/frame-measure.html" > "$tmp/dom-360.html"
 w=$(sed -n 's|.*<title>w=\([0-9]*\)</title>.*|\1|p' "$tmp/dom-360.html")
 check "360 px wide: no horizontal scrolling (scroll width ${w:-unknown})" test -n "$w" -a "${w:-999}" -le 360
+
+# A numbered page of a paged listing (publish --html-limit) at 360 px, with
+# what makes a page wide: an unbroken 600-character title and URLs of
+# 2,000 bytes shown as text (no title).
+A=$B/antenna
+"$A" -d "$tmp/p.db" init --html-limit 3 > /dev/null 2>&1
+i=0
+while [ $i -lt 7 ]; do
+	long=$(head -c 2000 /dev/zero | tr '\0' x)
+	if [ $((i % 2)) = 0 ]; then
+		"$A" -d "$tmp/p.db" add "https://wide.example/$i/$long" > /dev/null 2>&1
+	else
+		"$A" -d "$tmp/p.db" add --title "$(head -c 600 /dev/zero | tr '\0' W)$i" "https://wide.example/$i" > /dev/null 2>&1
+	fi
+	i=$((i + 1))
+done
+"$A" -d "$tmp/p.db" publish --now "$NOW" "$tmp/paged" > /dev/null 2>&1
+check "a paged listing: index-2.html and index-3.html written" test -s "$tmp/paged/index-2.html" -a -s "$tmp/paged/index-3.html"
+sed 's|</body>|<script>parent.postMessage("w=" + document.documentElement.scrollWidth, "*");</script></body>|' \
+	"$tmp/paged/index-2.html" > "$tmp/paged/measure.html"
+frame measure.html > "$tmp/paged/frame-measure.html"
+chrome --virtual-time-budget=3000 --dump-dom "file://$tmp/paged/frame-measure.html" > "$tmp/dom-paged.html"
+w=$(sed -n 's|.*<title>w=\([0-9]*\)</title>.*|\1|p' "$tmp/dom-paged.html")
+check "index-2.html at 360 px with long titles and URLs: no horizontal scrolling (scroll width ${w:-unknown})" \
+	test -n "$w" -a "${w:-999}" -le 360
 
 # A 360 px screenshot renders (SHOT=DIR keeps phone.png and desktop.png
 # there, to look at).
