@@ -173,12 +173,9 @@ int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err);
 int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err);
 /* Looks up by url_key: 1 found (*out filled), 0 none, < 0 error. */
 int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, lb_error *err);
-/* All pages, by url.  *out is malloc'd; free with ant_store_pages_free().
- * Memory grows with the pages (about 1 KiB each): prefer the streams
- * below. */
-int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, lb_error *err);
+/* Releases n pages and the array (a batch of ant_store_pages_due()). */
 void ant_store_pages_free(ant_store_page *p, size_t n);
-/* Calls fn for each page, by url (the order of ant_store_pages_load()),
+/* Calls fn for each page, by url,
  * one page in memory at a time: p is borrowed, valid during the call.  A
  * nonzero return of fn stops the walk and is returned; else 0 or < 0
  * (LB_EDB, LB_ENOMEM).  No other write may happen on s meanwhile. */

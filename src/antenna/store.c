@@ -1112,7 +1112,7 @@ static int pages_walk(ant_store *s, const char *sql, ant_store_page_fn fn, void 
 
 /* ORDER BY: SQLite's sorter spills to a temporary file past its cache,
  * so memory stays bounded however many pages there are; BINARY collation
- * is strcmp(), so the order is that of ant_store_pages_load(). */
+ * is strcmp(): the byte order of the URLs, as export and list always had. */
 int ant_store_pages_each(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err)
 {
 	return pages_walk(s, "SELECT " PAGE_COLS " FROM pages ORDER BY url", fn, ctx, err);
@@ -1188,34 +1188,6 @@ void ant_store_pages_free(ant_store_page *p, size_t n)
 	free(p);
 }
 
-static int cmp_page_url(const void *a, const void *b)
-{
-	return strcmp((*(const ant_store_page *const *)a)->url, (*(const ant_store_page *const *)b)->url);
-}
-
-/* Sorts v by url through an array of pointers: qsort() of the structs
- * themselves moved 200 bytes per step.  -1 when out of memory. */
-static int sort_by_url(ant_store_page **v, size_t n)
-{
-	ant_store_page **pv = malloc(n * sizeof *pv), *out = malloc(n * sizeof *out);
-	size_t i;
-
-	if (!pv || !out) {
-		free(pv);
-		free(out);
-		return -1;
-	}
-	for (i = 0; i < n; i++)
-		pv[i] = &(*v)[i];
-	qsort(pv, n, sizeof *pv, cmp_page_url);
-	for (i = 0; i < n; i++)
-		out[i] = *pv[i];
-	free(pv);
-	free(*v);
-	*v = out;
-	return 0;
-}
-
 /* One row reader, one free for a whole array: what load_rows needs to read
  * any table into an array of its structs. */
 typedef int (*row_reader)(sqlite3_stmt *st, void *elem);
@@ -1263,33 +1235,6 @@ nomem:
 	sqlite3_finalize(st);
 	k->free_all(v, len);
 	return lb_err_code(err, LB_ENOMEM);
-}
-
-static void pages_free(void *v, size_t n)
-{
-	ant_store_pages_free(v, n);
-}
-
-int ant_store_pages_load(ant_store *s, ant_store_page **out, size_t *n, lb_error *err)
-{
-	static const struct row_kind pages = { sizeof **out, 64, page_from_row, pages_free };
-	void *v;
-	int rc;
-
-	/* Sorted here, not by ORDER BY: SQLite's sorter copied every row into
-	 * a temporary b-tree, a fifth of publishing 50,000 pages.  The same
-	 * order: BINARY collation is strcmp(), and urls are unique. */
-	rc = load_rows(s, "SELECT " PAGE_COLS " FROM pages", &pages, &v, n, err);
-	*out = v;
-	if (rc < 0)
-		return rc;
-	if (*n > 1 && sort_by_url(out, *n) < 0) {
-		ant_store_pages_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return lb_err_code(err, LB_ENOMEM);
-	}
-	return 0;
 }
 
 int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)

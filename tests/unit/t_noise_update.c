@@ -237,6 +237,17 @@ static void show_page(const char *name, int k)
 
 /* Automatic ignoring turned off on pages that learned: the next check is
  * the new reference (no update), what was learned is gone. */
+/* ant_store_pages_each: the parts learned volatile, over all pages */
+static int count_learned(void *ctx, const ant_store_page *p)
+{
+	ant_detect_noise ns;
+
+	if (ant_detect_noise_decode(&ns, p->noise, p->noise_len) == 0)
+		*(size_t *)ctx += ns.nvol;
+	ant_detect_noise_release(&ns);
+	return 0;
+}
+
 static void turn_off(const char *name)
 {
 	char path[256];
@@ -247,8 +258,7 @@ static void turn_off(const char *name)
 	ant_fetcher fetcher = { corpus_run, &f };
 	ant_update_opts opts;
 	ant_update_stats st;
-	ant_store_page *pages;
-	size_t n, learned = 0;
+	size_t learned = 0;
 	int updates = 0;
 
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
@@ -270,15 +280,7 @@ static void turn_off(const char *name)
 		updates += o.updated[k];
 		free(o.excerpt[k]);
 	}
-	if (ant_store_pages_load(s, &pages, &n, &err) == 0) {
-		for (size_t i = 0; i < n; i++) {
-			ant_detect_noise ns;
-			if (ant_detect_noise_decode(&ns, pages[i].noise, pages[i].noise_len) == 0)
-				learned += ns.nvol;
-			ant_detect_noise_release(&ns);
-		}
-		ant_store_pages_free(pages, n);
-	}
+	ant_store_pages_each(s, count_learned, &learned, &err);
 	OK(updates == 0 && learned == 0 && st.refetched == 0,
 	   "turned off after learning: a quiet new reference, nothing learned kept (%d updates, %zu parts)",
 	   updates, learned);

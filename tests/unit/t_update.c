@@ -860,6 +860,13 @@ static void same_second(void)
 
 /* ---- many pages: batched transactions --------------------------------- */
 
+/* ant_store_pages_each: the pages checked and dated at T0 */
+static int count_fresh(void *ctx, const ant_store_page *p)
+{
+	*(size_t *)ctx += p->st.last_ok == T0 && p->st.last_modified == T0;
+	return 0;
+}
+
 static void batching(void)
 {
 	static char urls[NMANY][40], bodies[NMANY][40];
@@ -868,8 +875,7 @@ static void batching(void)
 	struct fake *f = calloc(1, sizeof *f);
 	ant_update_stats st;
 	struct seen v;
-	ant_store_page *all;
-	size_t n, fresh = 0;
+	size_t fresh = 0;
 	lb_error err = LB_ERROR_INIT;
 
 	for (int i = 0; i < NMANY; i++) {
@@ -884,11 +890,8 @@ static void batching(void)
 	IS_INT(run(s, f, T0, 0, &st, &v), 0, "many pages: run succeeds");
 	IS_INT(st.checked, NMANY, "many pages: all checked");
 	IS_INT(f->probe_seen, ANT_UPDATE_BATCH, "many pages: after 100 checks, one batch of 64 is committed");
-	ant_store_pages_load(s, &all, &n, &err);
-	for (size_t i = 0; i < n; i++)
-		fresh += all[i].st.last_ok == T0 && all[i].st.last_modified == T0;
+	ant_store_pages_each(s, count_fresh, &fresh, &err);
 	IS_INT(fresh, NMANY, "many pages: every one saved");
-	ant_store_pages_free(all, n);
 	IS_INT(committed(path, T0), NMANY, "many pages: all committed when the run returns");
 	free(f);
 	ant_store_close(s);
