@@ -528,7 +528,7 @@ static void from_schema4(void)
 
 int main(void)
 {
-	TAP_PLAN(107);
+	TAP_PLAN(108);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
