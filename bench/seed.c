@@ -7,13 +7,13 @@
  * when GROUPS > 0, group "グループ (i % GROUPS)".  With UPDATED (an epoch),
  * every page also gets what one `antenna update` at that time records for
  * a changed page: the text rule's update state (Last-Modified UPDATED - i
- * seconds) and one Atom update event (evstore.h), so that `antenna
+ * seconds) and one Atom update event (atom_evstore.h), so that `antenna
  * publish` has N pages and N events without N HTTP checks (the pages
  * growth bench, bench/growth-pages.sh); run again with a later UPDATED
  * on the same pages, it is the next update run.  DB must exist
  * (`antenna init`).  One `antenna add` per page costs a process and a
  * transaction each; the benchmarks need thousands of pages, so they go
- * through the library's store API (store.h) the way `antenna add` does,
+ * through the library's store API (ant_store.h) the way `antenna add` does,
  * and `antenna update` then checks them like any others.  --first K gives
  * one shard of a federation its share of the pages (tests/federation).
  */
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 	n = atol(argv[3]);
 	groups = argc > 4 ? atol(argv[4]) : 0;
 	updated = argc > 5 ? atoll(argv[5]) : 0;
-	if (ant_store_open(&s, argv[1], STORE_OPEN_EXISTING, &err) < 0 ||
+	if (ant_store_open(&s, argv[1], ANT_STORE_OPEN_EXISTING, &err) < 0 ||
 	    (updated && atom_evstore_attach(&ev, ant_store_db(s), &err) < 0) ||
 	    ant_store_begin(s, &err) < 0) {
 		fprintf(stderr, "seed: %s\n", lb_error_msg(&err));

@@ -16,7 +16,7 @@
 
 static int count_entry(void *ctx, const ant_feed_entry *e)
 {
-	(*(size_t *)ctx) += strlen(e->title) + strlen(e->link) + strlen(e->id) > 3 * FEED_MAX_TEXT + 16;
+	(*(size_t *)ctx) += strlen(e->title) + strlen(e->link) + strlen(e->id) > 3 * ANT_FEED_MAX_TEXT + 16;
 	return 0;
 }
 
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ra = parse(data + 1, size - 1, size, &a, &la);
 	rb = parse(data + 1, size - 1, step, &b, &lb);
 	if (la || lb)
-		abort();   /* a kept text longer than FEED_MAX_TEXT */
+		abort();   /* a kept text longer than ANT_FEED_MAX_TEXT */
 	if (ra == 0 && rb == 0 &&
 	    (a.kind != b.kind || a.entries != b.entries || a.dated != b.dated ||
 	     a.newest != b.newest || !same(a.newest_title, b.newest_title) ||

@@ -53,20 +53,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	size--;
 	switch (data[0] % 5) {
-	case 0: f = IMP_FMT_SAMIDARE; break;
-	case 1: f = IMP_FMT_TAMA; break;
-	case 2: f = IMP_FMT_OPML; break;
-	case 4: f = IMP_FMT_JSONL; break;
+	case 0: f = ANT_IMP_FMT_SAMIDARE; break;
+	case 1: f = ANT_IMP_FMT_TAMA; break;
+	case 2: f = ANT_IMP_FMT_OPML; break;
+	case 4: f = ANT_IMP_FMT_JSONL; break;
 	default: f = ant_imp_detect(buf, size); break;
 	}
-	if (f == IMP_FMT_OPML) {
+	if (f == ANT_IMP_FMT_OPML) {
 		ant_imp_parse_opml(buf, size, &o);
-	} else if (f == IMP_FMT_SAMIDARE || f == IMP_FMT_TAMA || f == IMP_FMT_JSONL) {
+	} else if (f == ANT_IMP_FMT_SAMIDARE || f == ANT_IMP_FMT_TAMA || f == ANT_IMP_FMT_JSONL) {
 		/* The command hands the parsers UTF-8, as here. */
 		if (ant_imp_to_utf8(buf, size, data[0] & 0x80 ? "shift_jis" : NULL, &u)) {
-			if (f == IMP_FMT_SAMIDARE)
+			if (f == ANT_IMP_FMT_SAMIDARE)
 				ant_imp_parse_samidare(u.data, u.len, &o);
-			else if (f == IMP_FMT_JSONL)
+			else if (f == ANT_IMP_FMT_JSONL)
 				ant_imp_parse_jsonl(u.data, u.len, &o);
 			else
 				ant_imp_parse_tama(u.data, u.len, &o);

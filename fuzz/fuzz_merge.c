@@ -101,7 +101,7 @@ static void reference(lb_buf *out, lirs_record *recs, size_t n, const lirs_merge
 	lb_buf k = LB_BUF_INIT;
 
 	for (i = 0; i < n; i++) {
-		if (lirs_merge_check_at(&recs[i], o->now, o->max_age, o->max_future) != MERGE_USABLE)
+		if (lirs_merge_check_at(&recs[i], o->now, o->max_age, o->max_future) != LIRS_MERGE_USABLE)
 			continue;
 		lb_buf_reset(&k);
 		lirs_merge_url_key(&k, recs[i].url);

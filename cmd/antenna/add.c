@@ -98,7 +98,7 @@ static int add_source(ant_store *s, const char *url, char *key, int atom, int re
 	src.url = (char *)url;
 	src.url_key = key;
 	src.created = time(NULL);
-	src.kind = atom ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
+	src.kind = atom ? ANT_STORE_SOURCE_ATOM : ANT_STORE_SOURCE_LIRS;
 	src.relay = relay;
 	rc = ant_store_source_add(s, &src, &err);
 	if (rc < 0)
@@ -164,7 +164,7 @@ int cmd_add(int argc, char **argv)
 		cli_usage_error(help, "--lirs and --atom exclude each other");
 		goto out;
 	}
-	if (!(s = antcmd_open(STORE_OPEN_EXISTING)))
+	if (!(s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
 		goto out;
 	if (!o.allow_file)
 		o.allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;

@@ -35,7 +35,7 @@ enum { ANTCMD_NOTFOUND = 1 };
 #define CFG_KEEP_EVENTS ANT_CFG_KEEP_EVENTS
 #define CFG_LANG ANT_CFG_LANG
 
-/* "all" -> EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
+/* "all" -> ATOM_EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out);
 
 extern const char *antcmd_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
@@ -53,7 +53,7 @@ ant_store *antcmd_open_url(const char *url, char **key);
 ant_store *antcmd_open_no_operand(int argc, char **argv, const char *help);
 /* An absolute http(s) URL, or file:// when allow_file.  0 ok, -1 (printed). */
 int antcmd_check_url(const char *url, int allow_file);
-/* Appends pat to list (page.h patterns, one per line) after checking it as
+/* Appends pat to list (ant_page.h patterns, one per line) after checking it as
  * --ignore and --only patterns are checked; opt names the option in the
  * message.  0, or -1 (printed). */
 int antcmd_add_pattern(lb_buf *list, const char *opt, const char *pat);

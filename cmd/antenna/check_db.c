@@ -59,7 +59,7 @@ static int source_kinds(ant_store *s, char *b, size_t len, lb_error *err)
 	if (ant_store_sources_load(s, &x, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		*(x[i].kind == STORE_SOURCE_ATOM ? &atom : &lirs) += 1;
+		*(x[i].kind == ANT_STORE_SOURCE_ATOM ? &atom : &lirs) += 1;
 	ant_store_sources_free(x, n);
 	if (n)
 		snprintf(b, len, ": %zu LIRS, %zu Atom", lirs, atom);

@@ -49,12 +49,12 @@ ant_store *antcmd_open_no_operand(int argc, char **argv, const char *help)
 		cli_usage_error(help, "unexpected argument '%s'", argv[optind]);
 		return NULL;
 	}
-	return antcmd_open(STORE_OPEN_EXISTING);
+	return antcmd_open(ANT_STORE_OPEN_EXISTING);
 }
 
 ant_store *antcmd_open_url(const char *url, char **key)
 {
-	ant_store *s = antcmd_open(STORE_OPEN_EXISTING);
+	ant_store *s = antcmd_open(ANT_STORE_OPEN_EXISTING);
 
 	if (s && !(*key = antcmd_url_key(url))) {
 		ant_store_close(s);
@@ -116,7 +116,7 @@ int64_t antcmd_now(int64_t now_opt)
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out)
 {
 	if (strcmp(s, "all") == 0) {
-		*out = EVSTORE_KEEP_ALL;
+		*out = ATOM_EVSTORE_KEEP_ALL;
 		return 0;
 	}
 	if (*s < '0' || *s > '9') {   /* "-1" is not "all" */

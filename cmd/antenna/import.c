@@ -16,7 +16,7 @@
  * Times (LIRS files): a record's Last-Modified is taken when newer than
  * the page's, with its Last-Detected, marked "lirs", and no Atom event
  * (the old antenna announced it already).  Imported pages carry
- * quiet_first (detect.h): their first check is a baseline, so a migration
+ * quiet_first (ant_detect.h): their first check is a baseline, so a migration
  * shows the old times at once and no flood of "updated now".
  */
 #include <errno.h>
@@ -95,18 +95,18 @@ static void file_error(struct imp *m, unsigned long line, const char *fmt, ...)
 static void on_diag(void *ctx, const ant_imp_diag *d)
 {
 	struct imp *m = ctx;
-	FILE *fp = d->severity == IMP_ERROR ? stderr : stdout;
+	FILE *fp = d->severity == ANT_IMP_ERROR ? stderr : stdout;
 
 	fprintf(fp, "%s", m->file);
 	if (d->line)
 		fprintf(fp, ":%lu", d->line);
 	if (d->line && d->col)
 		fprintf(fp, ":%lu", d->col);
-	fprintf(fp, ": %s: %s\n", d->severity == IMP_ERROR ? "error" :
-		d->severity == IMP_UNMAPPED ? "unmapped" : "note", d->message);
-	if (d->severity == IMP_ERROR)
+	fprintf(fp, ": %s: %s\n", d->severity == ANT_IMP_ERROR ? "error" :
+		d->severity == ANT_IMP_UNMAPPED ? "unmapped" : "note", d->message);
+	if (d->severity == ANT_IMP_ERROR)
 		m->errors++;
-	else if (d->severity == IMP_UNMAPPED)
+	else if (d->severity == ANT_IMP_UNMAPPED)
 		m->unmapped++;
 }
 
@@ -150,7 +150,7 @@ static int union_ignore(ant_store_page *p, const char *add, lb_buf *tmp)
 }
 
 /* What an entry adds to an existing page; the names of the changed fields in ch. */
-/* *rebase: the ANT_REBASE_* the changes need (store.h: a changed region
+/* *rebase: the ANT_REBASE_* the changes need (ant_store.h: a changed region
  * is no update of the page). */
 static int merge_into(struct imp *m, ant_store_page *p, const ant_imp_entry *e, const char *group, lb_buf *ch,
 		      unsigned *rebase)
@@ -248,10 +248,10 @@ static int kind_differs(struct imp *m, const ant_imp_entry *e, const char *key)
 			       v[i].relay ? "" : "not ", v[i].relay ? "not " : "",
 			       e->relay ? (e->atom ? " --atom --relay" : " --lirs --relay")
 					: (e->atom ? " --atom" : " --lirs"));
-		if ((v[i].kind == STORE_SOURCE_ATOM) != (e->atom != 0))
+		if ((v[i].kind == ANT_STORE_SOURCE_ATOM) != (e->atom != 0))
 			printf("%s:%lu: note: '%s' is %s source here, %s source in the file: kept "
 			       "('antenna remove' it and 'add %s' it to change)\n", m->file, e->line, v[i].url,
-			       v[i].kind == STORE_SOURCE_ATOM ? "an Atom" : "a LIRS",
+			       v[i].kind == ANT_STORE_SOURCE_ATOM ? "an Atom" : "a LIRS",
 			       e->atom ? "an Atom" : "a LIRS", e->atom ? "--atom" : "--lirs");
 	}
 	ant_store_sources_free(v, n);
@@ -267,7 +267,7 @@ static int add_source(struct imp *m, const ant_imp_entry *e, const char *key)
 	src.url = (char *)e->url;
 	src.url_key = (char *)key;
 	src.created = m->now;
-	src.kind = e->atom ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
+	src.kind = e->atom ? ANT_STORE_SOURCE_ATOM : ANT_STORE_SOURCE_LIRS;
 	src.relay = e->relay;
 	rc = ant_store_source_add(m->s, &src, &m->err);
 	if (rc < 0)
@@ -365,13 +365,13 @@ static int apply(struct imp *m, const ant_imp_entry *in)
 
 	if (!url_usable(m, e))
 		return 0;
-	if (e->kind == IMP_PAGE) {
+	if (e->kind == ANT_IMP_PAGE) {
 		e->feed = extra_url(m, e, "feed", e->feed);
 		e->check_url = extra_url(m, e, "check URL", e->check_url);
 	}
 	if (!(key = antcmd_url_key(e->url)))
 		return lb_err_code(&m->err, LB_ENOMEM);
-	if (e->kind == IMP_SOURCE) {
+	if (e->kind == ANT_IMP_SOURCE) {
 		rc = add_source(m, e, key);
 		free(key);
 		return rc;
@@ -443,7 +443,7 @@ static int on_entry(void *ctx, const ant_imp_entry *e)
 	if (apply_clipped(m, e) < 0)
 		goto failed;
 	/* jsonl: the page's update times, as a LIRS file's */
-	if (e->kind == IMP_PAGE && (e->last_modified > 0 || e->last_detected > 0)) {
+	if (e->kind == ANT_IMP_PAGE && (e->last_modified > 0 || e->last_detected > 0)) {
 		if (!(key = antcmd_url_key(e->url)) ||
 		    take_times(m, &(times){ e->url, e->line, e->last_modified, e->last_detected, NULL, NULL },
 			       key) < 0)
@@ -522,7 +522,7 @@ static int take_times(struct imp *m, const times *r, const char *key)
 static int on_record(void *ctx, const lirs_record *r)
 {
 	struct imp *m = ctx;
-	ant_imp_entry e = { .kind = IMP_PAGE, .url = r->url, .title = r->title, .author = r->author,
+	ant_imp_entry e = { .kind = ANT_IMP_PAGE, .url = r->url, .title = r->title, .author = r->author,
 			.group = "", .ignore = "", .charset = "", .line = r->line };
 	char *key;
 	int rc;
@@ -699,7 +699,7 @@ static int import_tama_cfg(struct imp *m, const lb_buf *utf8, size_t max)
 	       t.any_remote);
 	for (size_t i = 0; i < t.n && rc == 0; i++) {
 		m->group = nsites > 1 && *t.name[i] ? t.name[i] : group;
-		rc = import_file(m, t.path[i], IMP_FMT_TAMA, max);
+		rc = import_file(m, t.path[i], ANT_IMP_FMT_TAMA, max);
 	}
 	m->group = group;
 	m->file = file;
@@ -718,18 +718,18 @@ static int import_config(struct imp *m, const lb_buf *raw, size_t max)
 	ant_imp_opts o = { .on_entry = on_entry, .on_diag = on_diag, .ctx = m, .name_hint = m->file };
 	lb_buf utf8 = LB_BUF_INIT;
 	char hb[32];
-	const char *hint = m->fmt == IMP_FMT_TAMA ? tama_charset(raw, hb, sizeof hb) : NULL;
+	const char *hint = m->fmt == ANT_IMP_FMT_TAMA ? tama_charset(raw, hb, sizeof hb) : NULL;
 	int rc = 0;
 
-	if (m->fmt == IMP_FMT_OPML) {
+	if (m->fmt == ANT_IMP_FMT_OPML) {
 		/* XML says its own encoding. */
 		rc = ant_imp_parse_opml(raw->data, raw->len, &o);
 	} else if (!ant_imp_to_utf8(raw->data, raw->len, hint, &utf8)) {
 		file_error(m, 0, "not UTF-8, EUC-JP or Shift_JIS text");
 		return 0;
-	} else if (m->fmt == IMP_FMT_SAMIDARE) {
+	} else if (m->fmt == ANT_IMP_FMT_SAMIDARE) {
 		rc = ant_imp_parse_samidare(utf8.data, utf8.len, &o);
-	} else if (m->fmt == IMP_FMT_JSONL) {
+	} else if (m->fmt == ANT_IMP_FMT_JSONL) {
 		rc = ant_imp_parse_jsonl(utf8.data, utf8.len, &o);
 	} else if (ant_imp_is_tama_cfg(utf8.data, utf8.len)) {
 		rc = import_tama_cfg(m, &utf8, max);
@@ -752,7 +752,7 @@ static void summary(const struct imp *m)
 	       m->file, ant_imp_format_name(m->fmt), m->dry ? "dry run: " : "", m->added,
 	       m->added == 1 ? "" : "s", m->updated, m->same, m->src_added,
 	       m->src_added == 1 ? "" : "s", m->src_same);
-	if (m->fmt == IMP_FMT_LIRS || m->fmt == IMP_FMT_JSONL)
+	if (m->fmt == ANT_IMP_FMT_LIRS || m->fmt == ANT_IMP_FMT_JSONL)
 		printf("; %u update time%s taken", m->timed, m->timed == 1 ? "" : "s");
 	printf("; %u unmapped, %u error%s\n", m->unmapped, m->errors, m->errors == 1 ? "" : "s");
 }
@@ -772,15 +772,15 @@ static int import_file(struct imp *m, const char *path, ant_imp_format from, siz
 		return 0;
 	}
 	m->fmt = from ? from : ant_imp_detect(raw.data, raw.len);
-	if (m->fmt == IMP_FMT_UNKNOWN) {
+	if (m->fmt == ANT_IMP_FMT_UNKNOWN) {
 		file_error(m, 0, "cannot tell the format (samidare, tama, opml, lirs or jsonl): use --from");
-	} else if (m->fmt == IMP_FMT_LIRS) {
+	} else if (m->fmt == ANT_IMP_FMT_LIRS) {
 		rc = import_lirs(m, &raw);
 	} else {
 		rc = import_config(m, &raw, max);
 	}
 	lb_buf_release(&raw);
-	if (rc == 0 && m->fmt != IMP_FMT_UNKNOWN)
+	if (rc == 0 && m->fmt != ANT_IMP_FMT_UNKNOWN)
 		summary(m);
 	if (rc > 0)
 		rc = 0;
@@ -801,8 +801,8 @@ int cmd_import(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct imp m = { .tmp = LB_BUF_INIT };
-	ant_imp_format from = IMP_FMT_UNKNOWN;
-	size_t max = IMPORT_DEFAULT_MAX_BYTES;
+	ant_imp_format from = ANT_IMP_FMT_UNKNOWN;
+	size_t max = ANT_IMPORT_DEFAULT_MAX_BYTES;
 	int64_t now = 0;
 	int c, rc = 0;
 
@@ -832,12 +832,12 @@ int cmd_import(int argc, char **argv)
 		return cli_usage_error(help, "--group: a group cannot contain a newline");
 	/* Lines in the order they happen, errors (stderr) among them. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!(m.s = antcmd_open(STORE_OPEN_EXISTING)))
+	if (!(m.s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
 		return CLI_FATAL;
 	m.now = antcmd_now(now);
 	m.allow_file = ant_store_config_int(m.s, CFG_ALLOW_FILE, 0) != 0;
 	/* An update running now would write its older view of the pages back. */
-	if (ant_store_lock(m.s, STORE_LOCK_WAIT, &m.err) < 0 ||
+	if (ant_store_lock(m.s, ANT_STORE_LOCK_WAIT, &m.err) < 0 ||
 	    ant_store_begin(m.s, &m.err) < 0) {
 		cli_error("%s", lb_error_msg(&m.err));
 		ant_store_close(m.s);

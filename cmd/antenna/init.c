@@ -58,7 +58,7 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_PAGE_SIZE, "50" },
 	{ CFG_LIRS_CHARSET, "euc-jp" },
 	{ CFG_KEEP_EVENTS, "10000" },   /* ANT_KEEP_EVENTS */
-	{ CFG_LANG, PUB_LANG_DEFAULT },
+	{ CFG_LANG, ANT_PUB_LANG_DEFAULT },
 };
 
 struct setting { const char *key; const char *value; };
@@ -165,7 +165,7 @@ int cmd_init(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error(help, "unexpected argument '%s'", argv[optind]);
 	existed = access(antcmd_db_path, F_OK) == 0;
-	if (!(s = antcmd_open(STORE_OPEN_CREATE)))
+	if (!(s = antcmd_open(ANT_STORE_OPEN_CREATE)))
 		return CLI_FATAL;
 	if (ant_store_begin(s, &err) < 0)
 		goto fail;

@@ -67,7 +67,7 @@ static int page_json(lb_buf *o, const ant_store_page *p)
 	    jkey_int(o, "next_check", p->st.next_check) < 0 ||
 	    jkey_strz_or_null(o, "excerpt", p->excerpt) < 0 ||
 	    jkey_strz_or_null(o, "feed_url", p->feed_url) < 0 ||
-	    jkey_strz_or_null(o, "feed_error", p->ant_feed_error) < 0 ||
+	    jkey_strz_or_null(o, "feed_error", p->feed_error) < 0 ||
 	    jkey_strz_or_null(o, "check_url", p->check_url) < 0 ||
 	    jkey_lines(o, "ignore", p->ignore) < 0 ||
 	    jkey_lines(o, "only", p->only) < 0 ||
@@ -105,7 +105,7 @@ static int source_line(lb_buf *o, const ant_store_source *x, int json)
 	    jkey_int(o, "records_merged", x->records_merged) < 0 ||
 	    jkey_int(o, "records_ignored", x->records_ignored) < 0 ||
 	    jkey_int(o, "records_skipped", x->records_skipped) < 0 ||
-	    jkey_strz_or_null(o, "kind", x->kind == STORE_SOURCE_ATOM ? "atom" : "lirs") < 0 ||
+	    jkey_strz_or_null(o, "kind", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs") < 0 ||
 	    lb_buf_adds(o, ",\"relay\":") < 0 || lb_buf_adds(o, x->relay ? "true" : "false") < 0 ||
 	    jkey_int(o, "records_relayed", x->relay ? x->records_ignored : 0) < 0)
 		return -1;

@@ -90,7 +90,7 @@ int cmd_publish(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error(help, "one DIR is needed");
-	if (!(s = antcmd_open(STORE_OPEN_EXISTING)))
+	if (!(s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
 		return CLI_FATAL;
 	dir = argv[optind];
 	po.now = antcmd_now(po.now);

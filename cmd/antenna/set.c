@@ -251,7 +251,7 @@ int cmd_set(int argc, char **argv)
 	    (o.check_url && *o.check_url && antcmd_check_url(o.check_url, allow_file) < 0))
 		goto out;
 	/* An update running now would write its older view of the page back. */
-	if (ant_store_lock(s, STORE_LOCK_WAIT, &err) < 0 ||
+	if (ant_store_lock(s, ANT_STORE_LOCK_WAIT, &err) < 0 ||
 	    ant_store_begin(s, &err) < 0) {
 		cli_error("%s", lb_error_msg(&err));
 		goto out;

@@ -51,7 +51,7 @@ static const char *how(const ant_store_page *p)
 	return "lirs (relayed by a LIRS source)";
 }
 
-/* What the noise-proof text rule learned (detect.h): the parts of the page
+/* What the noise-proof text rule learned (ant_detect.h): the parts of the page
  * ignored automatically, since when and why; a small change held back. */
 static void show_noise(const ant_store_page *p, int64_t tz)
 {
@@ -114,7 +114,7 @@ static void show_page(const ant_store_page *p, int64_t tz)
 	if (p->feed_url) {
 		printf("feed:           %s%s\n", p->feed_url, p->feed_by_user ? " (set by user)" : "");
 		printf("feed newest:    %s\n", when(b, sizeof b, p->st.feed_time, tz));
-		printf("feed error:     %s\n", p->ant_feed_error ? p->ant_feed_error : "none");
+		printf("feed error:     %s\n", p->feed_error ? p->feed_error : "none");
 	}
 	printf("last detected:  %s\n", when(b, sizeof b, p->st.last_detected, tz));
 	printf("last check:     %s\n", when(b, sizeof b, p->st.last_check, tz));
@@ -136,7 +136,7 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 {
 	char b[128];
 
-	printf("%s source:    %s\n", x->kind == STORE_SOURCE_ATOM ? "atom" : "lirs", x->url);
+	printf("%s source:    %s\n", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs", x->url);
 	printf("relay:          %s\n", x->relay ? "yes: every page it lists is published, credited to it"
 					     : "no: only the pages watched here are updated");
 	printf("last fetch:     %s\n", when(b, sizeof b, x->last_fetch, tz));
@@ -149,12 +149,12 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	       (long long)x->records_ignored);
 	if (x->relay)
 		printf("records held:   %lld (%s)\n", (long long)ant_store_srcrec_count(s, x->id),
-		       x->kind == STORE_SOURCE_ATOM ? "its newest entries, keep_events of them"
+		       x->kind == ANT_STORE_SOURCE_ATOM ? "its newest entries, keep_events of them"
 						    : "dropped 8 hours after they were last detected");
 	printf("skipped:        %lld\n", (long long)x->records_skipped);
 	printf("etag:           %s\n", x->etag ? x->etag : "none");
 	printf("last-modified:  %s\n", x->lm_header ? x->lm_header : "none");
-	if (x->kind == STORE_SOURCE_ATOM) {
+	if (x->kind == ANT_STORE_SOURCE_ATOM) {
 		printf("newest entry:   %s\n", when(b, sizeof b, x->last_entry, tz));
 		printf("prev-archive:   %s\n", x->archive_head ? x->archive_head : "none");
 		printf("archives read:  %lld\n", (long long)ant_store_archive_count(s, x->id));
@@ -180,7 +180,7 @@ static int show_relayed_one(void *ctx, const ant_store_srcrec *r)
 	printf("relayed by:     %s\n", r->source_url);
 	printf("  last modified: %s\n", when(b, sizeof b, r->last_modified, c->tz));
 	printf("  last detected: %s%s\n", when(b, sizeof b, r->last_detected, c->tz),
-	       r->source_kind == STORE_SOURCE_ATOM ? " (when read)" : "");
+	       r->source_kind == ANT_STORE_SOURCE_ATOM ? " (when read)" : "");
 	if (r->content_length > 0)
 		printf("  length:        %lld\n", (long long)r->content_length);
 	return 0;

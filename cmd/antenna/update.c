@@ -232,7 +232,7 @@ int cmd_update(int argc, char **argv)
 
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
 		return rc > 0 ? CLI_OK : CLI_FATAL;
-	if (!(s = antcmd_open(STORE_OPEN_EXISTING)))
+	if (!(s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
 		return CLI_FATAL;
 	o.u.now = antcmd_now(o.u.now);
 	antcmd_update_config(s, &o.u);

@@ -60,7 +60,7 @@ static int on_record(void *ctx, const lirs_record *r)
 {
 	actx *c = ctx;
 
-	if (lirs_merge_check(r, c->now, c->max_age) != MERGE_USABLE || r->last_modified < 0 ||
+	if (lirs_merge_check(r, c->now, c->max_age) != LIRS_MERGE_USABLE || r->last_modified < 0 ||
 	    r->last_modified > MAX_TIME || r->last_detected > MAX_TIME)
 		return 0;
 	atom_ev_event e = {
@@ -145,7 +145,7 @@ int cmd_atom(int argc, char **argv)
 	atom_cfg cfg = { .now = (int64_t)time(NULL), .page_size = ATOM_DEFAULT_PAGE_SIZE };
 	actx c = { .max_age = LIRS_DEFAULT_MAX_AGE };
 	const char *state = NULL, *dir = NULL;
-	int64_t v, busy = EVSTORE_DEFAULT_BUSY_MS;
+	int64_t v, busy = ATOM_EVSTORE_DEFAULT_BUSY_MS;
 	int opt, verbose = 0, status, rc;
 
 	while ((opt = cli_getopt(argc, argv, "vh", lopts, help)) != -1) {

@@ -1,5 +1,5 @@
 /*
- * detect.h: the antenna's update decision and check scheduling.  Pure
+ * ant_detect.h: the antenna's update decision and check scheduling.  Pure
  * logic over numbers: no I/O, no clock (the caller passes "now"), so every
  * rule is unit-tested (tests/unit/t_detect.c).
  *
@@ -8,7 +8,7 @@
  *   header  a trusted Last-Modified newer than the one seen before; a
  *           Last-Modified at or after the response's Date is "now" from a
  *           dynamic page and is not trusted;
- *   text    the checksum of the page's text changed (page.h removes tags,
+ *   text    the checksum of the page's text changed (ant_page.h removes tags,
  *           scripts, comments and the ignored parts, and is charset-blind,
  *           so a charset flip or an ignored-part change is no update);
  *           With segments the text rule is ant_detect_noise_decide():
@@ -25,8 +25,8 @@
  * When the rule is not the header or the feed, the update time is the
  * detection time.
  */
-#ifndef LIRS_DETECT_H
-#define LIRS_DETECT_H
+#ifndef ANT_DETECT_H
+#define ANT_DETECT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,10 +34,10 @@
 #include "lb_error.h"
 
 /* Scheduling limits (antenna(1)): interval ~ time since the last change. */
-#define DETECT_MIN_INTERVAL 300          /* 5 minutes */
-#define DETECT_MAX_INTERVAL 86400        /* 24 hours */
+#define ANT_DETECT_MIN_INTERVAL 300          /* 5 minutes */
+#define ANT_DETECT_MAX_INTERVAL 86400        /* 24 hours */
 /* A Retry-After longer than this is capped (a week). */
-#define DETECT_MAX_RETRY_AFTER (7 * 86400)
+#define ANT_DETECT_MAX_RETRY_AFTER (7 * 86400)
 
 /* What the antenna remembers of a page between checks. */
 typedef struct ant_detect_state {
@@ -135,7 +135,7 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  * A page's text is a multiset of segments, each keyed by its block (a hash
  * of its place: element path with ids and classes, no positions) and its
  * normalised text (volatile tokens -- numbers, times, dates, weekdays,
- * relative times -- replaced; page.h).  A check is compared with the last
+ * relative times -- replaced; ant_page.h).  A check is compared with the last
  * one as multisets, so the same items in another order, or changed only in
  * volatile tokens, are no update.  A key the last check did not have (or
  * had fewer of) is news; keys that disappeared alone are no update (an
@@ -173,7 +173,7 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
 #define ANT_NOISE_LONE_SEGS 3         /* segments of a "small" swapped block */
 #define ANT_NOISE_SMALL_PCT 20        /* of the page's text, a small block's at most */
 #define ANT_NOISE_WINDOW (7 * 86400)  /* a second swap within this: volatile */
-#define ANT_NOISE_MAX_KEYS 512        /* = PAGE_MAX_SEGMENTS */
+#define ANT_NOISE_MAX_KEYS 512        /* = ANT_PAGE_MAX_SEGMENTS */
 /* Bits of a segment's text hash the rule keeps (and stores: 3 bytes a
  * key, not 4).  A change is missed only when every new text of a block
  * hashes like one that left it: about 1 in 16 million per replaced
@@ -182,7 +182,7 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
 #define ANT_NOISE_NORM_BITS 24
 #define ANT_NOISE_NORM_MASK ((1u << ANT_NOISE_NORM_BITS) - 1)
 
-/* One segment of a check, in document order (from page.h's ant_page_seg). */
+/* One segment of a check, in document order (from ant_page.h's ant_page_seg). */
 typedef struct ant_detect_seg {
 	uint32_t block;          /* hash of its place */
 	uint32_t norm;           /* hash of its normalised text */
@@ -196,7 +196,7 @@ typedef struct ant_detect_vblock {
 	uint32_t block;
 	int64_t since;           /* when it was learned */
 	int how;                 /* ANT_NOISE_REFETCH or ANT_NOISE_CHECKS */
-	char path[ANT_NOISE_PATH];    /* its place, "body>div#side>p" (page.h), its
+	char path[ANT_NOISE_PATH];    /* its place, "body>div#side>p" (ant_page.h), its
 					 end kept when long; "" unknown */
 	char sample[ANT_NOISE_SAMPLE];/* its text when learned, clipped; "" none */
 } ant_detect_vblock;

@@ -6,7 +6,7 @@
  * or Atom) and whether they are relay sources ('add --relay').
  *
  *   opml       an OPML 2.0 outline (one outline per group; the antenna's
- *              own attributes in IMP_OPML_NS); a page's feed as xmlUrl and
+ *              own attributes in ANT_IMP_OPML_NS); a page's feed as xmlUrl and
  *              an Atom source as type="rss", for feed readers;
  *              import_opml.c reads it back
  *   samidare   samidare's config.yml (libyaml's emitter); what samidare

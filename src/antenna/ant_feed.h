@@ -1,33 +1,33 @@
 /*
- * feed.h: a streaming reader of RSS 0.9x, RSS 1.0 (RDF), RSS 2.0 and Atom
+ * ant_feed.h: a streaming reader of RSS 0.9x, RSS 1.0 (RDF), RSS 2.0 and Atom
  * (RFC 4287) feeds, with the RFC 5005 archive links, on libxml2's SAX2
  * push parser.  Library code: no I/O, no clock (the caller passes "now").
  *
  * Memory stays constant whatever the feed's size: the body is fed in
  * chunks (ant_feed_parse_chunk), each entry is handed to a callback and
- * forgotten, and every kept text is capped at FEED_MAX_TEXT bytes.
+ * forgotten, and every kept text is capped at ANT_FEED_MAX_TEXT bytes.
  *
  * Hostile feeds: no entity is ever expanded but the five predefined ones
  * (declarations are ignored: a billion-laughs bomb or an external entity
  * reads as nothing), no DTD is loaded, no network (XML_PARSE_NONET).
  * Dates: RFC 3339 / W3C-DTF (Atom, dc:date) and RFC 822 (pubDate); a date
- * that does not parse, is before FEED_MIN_TIME or after now + skew is
+ * that does not parse, is before ANT_FEED_MIN_TIME or after now + skew is
  * "absurd" and counts as no date.
  */
-#ifndef LIRS_FEED_H
-#define LIRS_FEED_H
+#ifndef ANT_FEED_H
+#define ANT_FEED_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "lb_error.h"
 
-#define FEED_MAX_TEXT 1024            /* bytes kept of a title, link or id */
-#define FEED_MIN_TIME 631152000       /* 1990-01-01T00:00:00Z: older is absurd */
-#define FEED_DEFAULT_SKEW 3600        /* a date later than now + this is absurd; the
-				       antenna passes its max_future (merge.h's rule) */
+#define ANT_FEED_MAX_TEXT 1024            /* bytes kept of a title, link or id */
+#define ANT_FEED_MIN_TIME 631152000       /* 1990-01-01T00:00:00Z: older is absurd */
+#define ANT_FEED_DEFAULT_SKEW 3600        /* a date later than now + this is absurd; the
+				       antenna passes its max_future (lirs_merge.h's rule) */
 
-typedef enum { FEED_NONE = 0, FEED_RSS, FEED_RDF, FEED_ATOM } ant_feed_kind;
+typedef enum { ANT_FEED_NONE = 0, ANT_FEED_RSS, ANT_FEED_RDF, ANT_FEED_ATOM } ant_feed_kind;
 
 typedef struct ant_feed_entry {
 	const char *title;       /* UTF-8, whitespace collapsed; "" when none */
@@ -37,7 +37,7 @@ typedef struct ant_feed_entry {
 				    dc:date (RSS); 0 when none or absurd */
 	int bad_date;            /* a date was given but is malformed or absurd */
 	const char *summary;     /* Atom <summary> as text (markup dropped), whitespace
-				    collapsed, at most FEED_MAX_TEXT bytes; "" */
+				    collapsed, at most ANT_FEED_MAX_TEXT bytes; "" */
 } ant_feed_entry;
 
 /* Nonzero stops the parse (ant_feed_parse_chunk then returns -1 with "stopped"). */
@@ -45,7 +45,7 @@ typedef int (*ant_feed_entry_fn)(void *ctx, const ant_feed_entry *e);
 
 typedef struct ant_feed_opts {
 	int64_t now;             /* for absurd dates; 0 = no upper bound */
-	int64_t skew;            /* 0 = FEED_DEFAULT_SKEW */
+	int64_t skew;            /* 0 = ANT_FEED_DEFAULT_SKEW */
 	ant_feed_entry_fn on_entry;  /* may be NULL */
 	void *ctx;
 } ant_feed_opts;
@@ -78,8 +78,8 @@ const char *ant_feed_error(const ant_feed_parser *p);
 void ant_feed_parser_free(ant_feed_parser *p);
 void ant_feed_info_release(ant_feed_info *fi);
 
-/* One call for a body in memory (fed in chunks of FEED_CHUNK bytes). */
-#define FEED_CHUNK 16384
+/* One call for a body in memory (fed in chunks of ANT_FEED_CHUNK bytes). */
+#define ANT_FEED_CHUNK 16384
 int ant_feed_parse(const char *buf, size_t len, const ant_feed_opts *o, ant_feed_info *out,
 	       lb_error *err);
 
@@ -87,11 +87,11 @@ int ant_feed_parse(const char *buf, size_t len, const ant_feed_opts *o, ant_feed
  * ("Mon, 23 Nov 2026 15:42:01 +0900", obsolete zones, 2-digit years):
  * seconds since the epoch, or 0 when malformed. */
 int64_t ant_feed_parse_date(const char *s);
-/* Is t a believable entry date at now (FEED_MIN_TIME .. now + skew)? */
+/* Is t a believable entry date at now (ANT_FEED_MIN_TIME .. now + skew)? */
 int ant_feed_date_ok(int64_t t, int64_t now, int64_t skew);
 
 /* href resolved against base by atom_resolve() (atom.h: its one policy,
- * file: kept when base is file:), at most FEED_MAX_TEXT bytes: a malloc'd
+ * file: kept when base is file:), at most ANT_FEED_MAX_TEXT bytes: a malloc'd
  * string, or NULL when there is none. */
 char *ant_feed_resolve(const char *base, const char *href);
 

@@ -1,10 +1,10 @@
 /*
- * fetch.h: concurrent HTTP(S) transfers with libcurl's multi interface.
+ * ant_fetch.h: concurrent HTTP(S) transfers with libcurl's multi interface.
  * The only file that calls curl.  Policy-free: the caller says what to
  * fetch and with which validators; fetch reports what happened.
  */
-#ifndef LIRS_FETCH_H
-#define LIRS_FETCH_H
+#ifndef ANT_FETCH_H
+#define ANT_FETCH_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,22 +12,22 @@
 #include "lb_error.h"
 
 /* Limits: named, documented in antenna(1) and the README, overridable. */
-#define FETCH_DEFAULT_CONNECT_TIMEOUT 10      /* seconds */
-#define FETCH_DEFAULT_TIMEOUT 30              /* seconds, whole transfer */
-#define FETCH_DEFAULT_MAX_BODY (8u << 20)     /* decoded bytes kept (8 MiB) */
-#define FETCH_DEFAULT_MAX_REDIRECTS 5
-#define FETCH_DEFAULT_PER_HOST 2              /* transfers at once per host */
-#define FETCH_DEFAULT_JOBS 16                 /* transfers at once in all */
+#define ANT_FETCH_DEFAULT_CONNECT_TIMEOUT 10      /* seconds */
+#define ANT_FETCH_DEFAULT_TIMEOUT 30              /* seconds, whole transfer */
+#define ANT_FETCH_DEFAULT_MAX_BODY (8u << 20)     /* decoded bytes kept (8 MiB) */
+#define ANT_FETCH_DEFAULT_MAX_REDIRECTS 5
+#define ANT_FETCH_DEFAULT_PER_HOST 2              /* transfers at once per host */
+#define ANT_FETCH_DEFAULT_JOBS 16                 /* transfers at once in all */
 /* Bytes of one response's header block (status line and fields).  libcurl
  * has its own limit, CURL_MAX_HTTP_HEADER (100 KiB) per header line, which
- * it reports as "Out of memory"; both are reported as FETCH_ERR_HEADER_TOO_BIG. */
-#define FETCH_DEFAULT_MAX_HEADER (64u << 10)
+ * it reports as "Out of memory"; both are reported as ANT_FETCH_ERR_HEADER_TOO_BIG. */
+#define ANT_FETCH_DEFAULT_MAX_HEADER (64u << 10)
 
 typedef struct ant_fetch_limits {
 	long connect_timeout;    /* 0 = default */
 	long timeout;
 	size_t max_body;
-	size_t max_header;       /* 0 = FETCH_DEFAULT_MAX_HEADER */
+	size_t max_header;       /* 0 = ANT_FETCH_DEFAULT_MAX_HEADER */
 	long max_redirects;      /* <0 = default; 0 = follow none */
 	long per_host;
 	long jobs;
@@ -36,16 +36,16 @@ typedef struct ant_fetch_limits {
 } ant_fetch_limits;
 
 typedef enum {
-	FETCH_OK = 0,            /* an HTTP answer came (see status) */
-	FETCH_ERR_DNS,
-	FETCH_ERR_CONNECT,       /* refused, unreachable */
-	FETCH_ERR_TIMEOUT,
-	FETCH_ERR_TLS,
-	FETCH_ERR_TOO_BIG,       /* body (after Content-Encoding) over max_body */
-	FETCH_ERR_REDIRECTS,     /* more than max_redirects */
-	FETCH_ERR_PROTOCOL,      /* scheme not allowed */
-	FETCH_ERR_OTHER,
-	FETCH_ERR_HEADER_TOO_BIG,  /* a response header over max_header, or a header
+	ANT_FETCH_OK = 0,            /* an HTTP answer came (see status) */
+	ANT_FETCH_ERR_DNS,
+	ANT_FETCH_ERR_CONNECT,       /* refused, unreachable */
+	ANT_FETCH_ERR_TIMEOUT,
+	ANT_FETCH_ERR_TLS,
+	ANT_FETCH_ERR_TOO_BIG,       /* body (after Content-Encoding) over max_body */
+	ANT_FETCH_ERR_REDIRECTS,     /* more than max_redirects */
+	ANT_FETCH_ERR_PROTOCOL,      /* scheme not allowed */
+	ANT_FETCH_ERR_OTHER,
+	ANT_FETCH_ERR_HEADER_TOO_BIG,  /* a response header over max_header, or a header
 				      line over libcurl's CURL_MAX_HTTP_HEADER */
 } ant_fetch_errkind;
 
@@ -58,7 +58,7 @@ typedef struct ant_fetch_req {
 
 typedef struct ant_fetch_result {
 	ant_fetch_errkind err;
-	char error[256];         /* human-readable when err != FETCH_OK, or status line for HTTP errors */
+	char error[256];         /* human-readable when err != ANT_FETCH_OK, or status line for HTTP errors */
 	long status;             /* HTTP status, 0 when none */
 	char *body;              /* decoded body, NUL-terminated, never NULL */
 	size_t len;

@@ -1,5 +1,5 @@
 /*
- * import.h: the watch lists of other antennas, read into entries.
+ * ant_import.h: the watch lists of other antennas, read into entries.
  *
  *   samidare   config.yml (akr/samidare): a YAML sequence of URLs, entry
  *              mappings (URI: ...), default mappings and nested lists
@@ -11,61 +11,61 @@
  *
  * Parsers are pure: bytes in, entries and diagnostics out through
  * callbacks, no files, no printing.  The whole input is given at once
- * (configuration files are small; IMPORT_DEFAULT_MAX_BYTES bounds them in
+ * (configuration files are small; ANT_IMPORT_DEFAULT_MAX_BYTES bounds them in
  * the command).  Strings in entries and diagnostics are borrowed: valid
  * only during the callback.  antenna(1) "IMPORT" lists every mapping.
  */
-#ifndef LIRS_IMPORT_H
-#define LIRS_IMPORT_H
+#ifndef ANT_IMPORT_H
+#define ANT_IMPORT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 /* Largest configuration file antenna import reads (--max-bytes). */
-#define IMPORT_DEFAULT_MAX_BYTES ((size_t)64 << 20)
+#define ANT_IMPORT_DEFAULT_MAX_BYTES ((size_t)64 << 20)
 /* Deepest nesting of YAML lists / OPML outlines followed. */
-#define IMPORT_MAX_DEPTH 64
+#define ANT_IMPORT_MAX_DEPTH 64
 /* YAML nodes visited at most (aliases can make a small file huge). */
-#define IMPORT_MAX_NODES 1000000
+#define ANT_IMPORT_MAX_NODES 1000000
 
 /* The namespace of OPML attributes antenna export adds (author, ignore,
  * charset, only, feed, check-url, no-auto-ignore; a source's relay). */
-#define IMP_OPML_NS "tag:lirs-antenna,2026:opml"
+#define ANT_IMP_OPML_NS "tag:lirs-antenna,2026:opml"
 
 typedef enum {
-	IMP_FMT_UNKNOWN = 0,
-	IMP_FMT_SAMIDARE,
-	IMP_FMT_TAMA,
-	IMP_FMT_OPML,
-	IMP_FMT_LIRS,
-	IMP_FMT_JSONL,
+	ANT_IMP_FMT_UNKNOWN = 0,
+	ANT_IMP_FMT_SAMIDARE,
+	ANT_IMP_FMT_TAMA,
+	ANT_IMP_FMT_OPML,
+	ANT_IMP_FMT_LIRS,
+	ANT_IMP_FMT_JSONL,
 } ant_imp_format;
 
 /* "samidare", "tama", "opml", "lirs", "jsonl"; NULL for unknown. */
 const char *ant_imp_format_name(ant_imp_format f);
-/* The format named s, or IMP_FMT_UNKNOWN. */
+/* The format named s, or ANT_IMP_FMT_UNKNOWN. */
 ant_imp_format ant_imp_format_from_name(const char *s);
 /* Guesses the format of an input from its first bytes (antenna(1) IMPORT). */
 ant_imp_format ant_imp_detect(const char *buf, size_t len);
 
-typedef enum { IMP_PAGE = 0, IMP_SOURCE } ant_imp_kind;
+typedef enum { ANT_IMP_PAGE = 0, ANT_IMP_SOURCE } ant_imp_kind;
 
 typedef struct ant_imp_entry {
 	ant_imp_kind kind;
-	int atom;                /* IMP_SOURCE: an Atom source ('add --atom'), else LIRS */
-	int relay;               /* IMP_SOURCE: a relay source ('add --relay') */
-	int64_t last_modified;   /* IMP_PAGE from jsonl: the page's times, 0 none */
+	int atom;                /* ANT_IMP_SOURCE: an Atom source ('add --atom'), else LIRS */
+	int relay;               /* ANT_IMP_SOURCE: a relay source ('add --relay') */
+	int64_t last_modified;   /* ANT_IMP_PAGE from jsonl: the page's times, 0 none */
 	int64_t last_detected;
 	const char *url;         /* as written (resolved for relative URLs) */
 	const char *title;       /* "" none */
 	int title_by_user;       /* the operator wrote the title (not a <title>) */
 	const char *author;      /* "" none */
 	const char *group;       /* "" none */
-	const char *ignore;      /* page.h patterns, one per line, "" none */
+	const char *ignore;      /* ant_page.h patterns, one per line, "" none */
 	const char *charset;     /* forced charset label, "" none */
 	unsigned long line;      /* where the entry starts */
 	/* region watching and checking; NULL or "" none: */
-	const char *only;        /* page.h patterns, one per line: only these
+	const char *only;        /* ant_page.h patterns, one per line: only these
 				    parts decide (tama's Regexp) */
 	const char *feed;        /* the page's feed, as 'add --feed' (samidare's
 				    URI when LinkURI names the page) */
@@ -75,9 +75,9 @@ typedef struct ant_imp_entry {
 } ant_imp_entry;
 
 typedef enum {
-	IMP_ERROR = 0,           /* bad input: the entry (or the file) is skipped */
-	IMP_UNMAPPED,            /* a setting the antenna has no equivalent for */
-	IMP_NOTE,                /* mapped, but not exactly */
+	ANT_IMP_ERROR = 0,           /* bad input: the entry (or the file) is skipped */
+	ANT_IMP_UNMAPPED,            /* a setting the antenna has no equivalent for */
+	ANT_IMP_NOTE,                /* mapped, but not exactly */
 } ant_imp_severity;
 
 typedef struct ant_imp_diag {

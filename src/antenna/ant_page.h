@@ -1,5 +1,5 @@
 /*
- * page.h: what an antenna needs to know of an HTML page: its title, its
+ * ant_page.h: what an antenna needs to know of an HTML page: its title, its
  * charset, and a checksum of its *text* (tags, scripts, styles, comments
  * removed, whitespace collapsed, ignored parts removed), so that a page
  * whose markup, charset or ignored parts change is not "updated"; and its
@@ -9,8 +9,8 @@
  * Pure functions over bytes: no I/O.  HTML is streamed through libxml2's
  * SAX parser; no tree is built.
  */
-#ifndef LIRS_PAGE_H
-#define LIRS_PAGE_H
+#ifndef ANT_PAGE_H
+#define ANT_PAGE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -48,13 +48,13 @@ typedef struct ant_page_info {
 	/* Change excerpts, filled by ant_page_analyze_excerpt() and
 	 * ant_page_analyze2() (excerpt: only with a prev in the options): */
 	uint32_t *segs;       /* hashes of the text's segments, in order, at most
-			         PAGE_MAX_SEGMENTS (seg[].raw); malloc'd */
+			         ANT_PAGE_MAX_SEGMENTS (seg[].raw); malloc'd */
 	size_t nsegs;
 	char *excerpt;        /* the first segments not in the previous version's
 			         set, at most excerpt_max characters; NULL when none */
 	/* Segments, filled by ant_page_analyze2() and
 	 * ant_page_analyze_excerpt(): */
-	ant_page_seg *seg;    /* at most PAGE_MAX_SEGMENTS, in document order; malloc'd */
+	ant_page_seg *seg;    /* at most ANT_PAGE_MAX_SEGMENTS, in document order; malloc'd */
 	size_t nseg;
 	char *text;           /* the bytes seg[].off/len point into (NUL-terminated);
 			         only for ant_page_excerpt(); malloc'd */
@@ -68,15 +68,15 @@ typedef struct ant_page_info {
  * Segments are the text of each block element (p, li, td, h1, br...), cut
  * again after each sentence ("。", "．", "！", "？", ". ", "! ", "? "), each
  * with the ignore patterns applied.  Only their 32-bit hashes are kept
- * between checks: PAGE_MAX_SEGMENTS of them, 4 bytes each.
+ * between checks: ANT_PAGE_MAX_SEGMENTS of them, 4 bytes each.
  */
-#define PAGE_MAX_SEGMENTS 512
-#define PAGE_EXCERPT_MAX 140      /* characters of an excerpt */
+#define ANT_PAGE_MAX_SEGMENTS 512
+#define ANT_PAGE_EXCERPT_MAX 140      /* characters of an excerpt */
 
 typedef struct ant_page_prev {
 	const uint32_t *segs;     /* the previous version's segment hashes */
 	size_t nsegs;             /* 0: no excerpt (everything would be new) */
-	size_t excerpt_max;       /* characters; 0 = PAGE_EXCERPT_MAX */
+	size_t excerpt_max;       /* characters; 0 = ANT_PAGE_EXCERPT_MAX */
 } ant_page_prev;
 
 /*
@@ -142,7 +142,7 @@ int ant_page_analyze2(const char *body, size_t len, const char *content_type,
 /*
  * The text of the picked segments (pick[i] != 0 for seg[i]; nseg flags), in
  * order, joined by " ", whitespace collapsed, clipped to max_chars
- * characters (0 = PAGE_EXCERPT_MAX) on a character boundary with "…".
+ * characters (0 = ANT_PAGE_EXCERPT_MAX) on a character boundary with "…".
  * NULL when nothing is picked (or out of memory).  malloc'd.
  */
 char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars);

@@ -5,8 +5,8 @@
  * know nothing of SQL or HTTP; ant_publish_site() (publish_site.c) writes
  * the whole site from the database.
  */
-#ifndef LIRS_PUBLISH_H
-#define LIRS_PUBLISH_H
+#ifndef ANT_PUBLISH_H
+#define ANT_PUBLISH_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -91,7 +91,7 @@ int ant_publish_records_src(const char *dir, const ant_pub_site *site, const ant
 			    lb_error *err);
 
 /* index.html's languages: one table of words each. */
-#define PUB_LANG_DEFAULT "ja"
+#define ANT_PUB_LANG_DEFAULT "ja"
 /* 1 when lang is one of them ("ja", "en"). */
 int ant_pub_lang_known(const char *lang);
 
@@ -147,7 +147,7 @@ int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page
 	       size_t n, lb_error *err);
 
 /* ---- additions (publish.c) ------------------------------------------ */
-#define PUB_JST 32400            /* the default display_tz */
+#define ANT_PUB_JST 32400            /* the default display_tz */
 
 /* Zeroes *s and sets the defaults: display_tz JST, visited_query on, lang "ja". */
 void ant_pub_site_defaults(ant_pub_site *s);
@@ -170,13 +170,13 @@ int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz);
  * every one.  10,000 events are 200 archives of 50, about 2.2 MB. */
 #define ANT_KEEP_EVENTS 10000
 #define ANT_KEEP_DEFAULT INT64_MIN    /* ant_publish_opts: the database's */
-/* The database's keep_events: EVSTORE_KEEP_ALL or >= 0 (ANT_KEEP_EVENTS
+/* The database's keep_events: ATOM_EVSTORE_KEEP_ALL or >= 0 (ANT_KEEP_EVENTS
  * when unset). */
 int64_t ant_keep_events(ant_store *s);
 
 typedef struct ant_publish_opts {
 	int64_t now;              /* the time of this publish (Unix time) */
-	int64_t keep_events;      /* EVSTORE_KEEP_ALL, >= 0, or ANT_KEEP_DEFAULT */
+	int64_t keep_events;      /* ATOM_EVSTORE_KEEP_ALL, >= 0, or ANT_KEEP_DEFAULT */
 	int64_t html_limit;       /* entries per HTML file; 0: the database's
 				     (ANT_CFG_HTML_LIMIT), else ANT_PUB_PAGE_LIMIT */
 } ant_publish_opts;

@@ -1,6 +1,6 @@
 /*
- * store.h: the antenna's state in one SQLite file.  The only file with SQL
- * for it (the Atom events live in the same file through evstore.h, which
+ * ant_store.h: the antenna's state in one SQLite file.  The only file with SQL
+ * for it (the Atom events live in the same file through atom_evstore.h, which
  * attaches to ant_store_db()).
  *
  * - Schema versioned by PRAGMA user_version, brought up to date by the
@@ -19,8 +19,8 @@
  * Errors (lb_error.h): a negative code, mostly LB_EDB with SQLite's
  * message and the database's name in err (which may be NULL); LB_ENOMEM.
  */
-#ifndef LIRS_STORE_H
-#define LIRS_STORE_H
+#ifndef ANT_STORE_H
+#define ANT_STORE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,18 +28,18 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 
-#define STORE_SCHEMA_VERSION 5
-#define STORE_BUSY_TIMEOUT_MS 5000
-#define STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
+#define ANT_STORE_SCHEMA_VERSION 5
+#define ANT_STORE_BUSY_TIMEOUT_MS 5000
+#define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
 typedef struct ant_store ant_store;
 struct sqlite3;
 
-enum { STORE_OPEN_EXISTING = 0, STORE_OPEN_CREATE = 1 };
+enum { ANT_STORE_OPEN_EXISTING = 0, ANT_STORE_OPEN_CREATE = 1 };
 
 /*
- * Opens (or with STORE_OPEN_CREATE creates) the database at path and
- * migrates it to STORE_SCHEMA_VERSION.  Returns 0, or a negative code with
+ * Opens (or with ANT_STORE_OPEN_CREATE creates) the database at path and
+ * migrates it to ANT_STORE_SCHEMA_VERSION.  Returns 0, or a negative code with
  * a message: LB_ENOTFOUND (no such file), LB_EINVAL (not an antenna database
  * or a newer schema), LB_EDB.
  */
@@ -130,12 +130,12 @@ int ant_store_config_set_int(ant_store *s, const char *key, int64_t v, lb_error 
 typedef struct ant_store_page {
 	int64_t id;
 	char *url;
-	char *url_key;           /* merge.h normalisation: one page per key */
+	char *url_key;           /* lirs_merge.h normalisation: one page per key */
 	char *title;             /* "" unknown */
 	int title_set_by_user;   /* then <title> never replaces it */
 	char *author;
 	char *group;
-	char *ignore;            /* page.h patterns, one per line; "" = none */
+	char *ignore;            /* ant_page.h patterns, one per line; "" = none */
 	char *etag;              /* validators as the server sent them, or NULL */
 	char *lm_header;
 	char *charset;           /* what the page was last decoded from, or NULL */
@@ -147,16 +147,16 @@ typedef struct ant_store_page {
 	int feed_by_user;        /* given by 'add --feed': never replaced by discovery */
 	char *feed_etag;         /* the feed's validators */
 	char *feed_lm_header;
-	char *ant_feed_error;        /* NULL when the last feed check succeeded */
+	char *feed_error;        /* NULL when the last feed check succeeded */
 	char *excerpt;           /* what the last update added; "" none */
-	unsigned char *noise;    /* detect.h ant_detect_noise_encode(): what the
+	unsigned char *noise;    /* ant_detect.h ant_detect_noise_encode(): what the
 				    text rule remembers; NULL none */
 	size_t noise_len;
 	ant_detect_state st;
-	char *force_charset;     /* page.h ant_page_analyze_forced(); "" = none */
+	char *force_charset;     /* ant_page.h ant_page_analyze_forced(); "" = none */
 	int64_t imported;        /* when antenna import added it; 0 = not imported */
 	/* per-page settings (schema 4) */
-	char *only;              /* page.h patterns, one per line: only these parts
+	char *only;              /* ant_page.h patterns, one per line: only these parts
 				    decide ('add --only'); "" = the whole page */
 	int no_auto_ignore;      /* 'add --no-auto-ignore': learn no volatile parts */
 	char *check_url;         /* the URL fetched to check the page (tama's
@@ -205,7 +205,7 @@ int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *e
 
 /*
  * After a settings change, the next check of page id is a quiet baseline
- * (like detect.h's quiet_first, but the update times stay):
+ * (like ant_detect.h's quiet_first, but the update times stay):
  *   ANT_REBASE_TEXT  the text compared changed meaning (ignore, only,
  *                    forced charset, check URL): the text fingerprint
  *                    (text_hash, size, segments) and the validators are
@@ -239,14 +239,14 @@ typedef struct ant_store_source {
 	int64_t records_merged;  /* records that updated a watched page */
 	int64_t records_ignored; /* records for pages this antenna does not watch:
 				    for a relay source, the records it relays */
-	int kind;                /* STORE_SOURCE_LIRS or STORE_SOURCE_ATOM */
+	int kind;                /* ANT_STORE_SOURCE_LIRS or ANT_STORE_SOURCE_ATOM */
 	int64_t last_entry;      /* Atom: newest entry updated time read so far */
 	char *archive_head;      /* Atom: the subscription document's prev-archive */
 	int relay;               /* 'add --relay': every record it gives is
 				    published as a relayed page (schema 5) */
 } ant_store_source;
 
-enum { STORE_SOURCE_LIRS = 0, STORE_SOURCE_ATOM = 1 };
+enum { ANT_STORE_SOURCE_LIRS = 0, ANT_STORE_SOURCE_ATOM = 1 };
 
 void ant_store_source_init(ant_store_source *p);
 void ant_store_source_release(ant_store_source *p);
@@ -340,7 +340,7 @@ typedef struct ant_store_pubq {
 typedef struct ant_store_pubrow {
 	const char *url, *url_key, *title, *author, *group;   /* never NULL */
 	int64_t last_modified, last_detected, content_length;  /* content_length >= 0 */
-	const char *detected_by;  /* detect.h's names, "lirs"/"atom" relayed; NULL unknown */
+	const char *detected_by;  /* ant_detect.h's names, "lirs"/"atom" relayed; NULL unknown */
 	const char *source_url;   /* the page itself, or the (relaying) source */
 	const char *last_error;   /* NULL when the last check succeeded */
 	const char *excerpt;      /* "" none */

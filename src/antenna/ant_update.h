@@ -3,9 +3,9 @@
  *
  * ant_update() reads every source (LIRS, DI, Atom with its RFC 5005
  * archives), then checks the pages that are due, concurrently, and
- * records in the store what changed: fetch -> analyse (page.h, feed.h)
- * -> decide (detect.h) -> save (store.h, and an update event for the
- * Atom bridge, evstore.h).  Every record a source gives is kept
+ * records in the store what changed: fetch -> analyse (ant_page.h, ant_feed.h)
+ * -> decide (ant_detect.h) -> save (ant_store.h, and an update event for the
+ * Atom bridge, atom_evstore.h).  Every record a source gives is kept
  * (ant_store_srcrec); a relay source's ('add --relay') records of pages
  * not watched here are what the store publishes as relayed pages, and
  * the news among them are update events too (update.c, relay_news()).
@@ -47,7 +47,7 @@
 /* RFC 5005 archives fetched per Atom source and run (--max-archives). */
 #define ANT_UPDATE_MAX_ARCHIVES 50
 /* Milliseconds between a page's answer that seems changed and the second
- * fetch that tells per-request noise from news (detect.h). */
+ * fetch that tells per-request noise from news (ant_detect.h). */
 #define ANT_UPDATE_REFETCH_PAUSE_MS 2000
 /* Archives followed (already read, so not fetched) per source and run:
  * a bound on a cycle of prev-archive links. */
@@ -56,7 +56,7 @@
 /*
  * The engine's one way to the network: runs n requests and calls done
  * once per request as each finishes, on the calling thread, with the same
- * contract as ant_fetch_run() (fetch.h); returns 0, or a negative code
+ * contract as ant_fetch_run() (ant_fetch.h); returns 0, or a negative code
  * (LB_ENET) when transfers could not be set up at all.  self is the
  * fetcher's own state.
  */
@@ -76,12 +76,12 @@ typedef struct ant_update_opts {
 	int64_t max_future;        /* records and entries dated later are refused,
 				      a page's Last-Modified or Date not believed */
 	int64_t tz;                /* seconds east of UTC given to update events */
-	int64_t keep_records;      /* an Atom source's records remembered (store.h,
+	int64_t keep_records;      /* an Atom source's records remembered (ant_store.h,
 				      ant_store_srcrec): the history retention,
 				      keep_events; < 0 = all */
 	int lock_wait;             /* seconds to wait for the run lock */
 	const ant_fetcher *fetcher;   /* NULL: ant_fetch_run(), libcurl */
-	/* Automatic ignoring (detect.h): a page whose text seems
+	/* Automatic ignoring (ant_detect.h): a page whose text seems
 	 * changed in small parts only is fetched again after this pause, and
 	 * what differs between the answers is learned volatile.  -1: never
 	 * re-fetch (learning across checks still goes on); pages with
@@ -119,9 +119,9 @@ typedef struct ant_update_stats {
 
 /*
  * Zeroes *o and sets the defaults: now 0 (the caller must set it), the
- * fetch defaults (fetch.h), excerpt_max PAGE_EXCERPT_MAX, max_archives
+ * fetch defaults (ant_fetch.h), excerpt_max ANT_PAGE_EXCERPT_MAX, max_archives
  * ANT_UPDATE_MAX_ARCHIVES, max_age and max_future the LIRS defaults,
- * tz JST, keep_records ANT_KEEP_EVENTS, lock_wait STORE_LOCK_WAIT, refetch_pause_ms
+ * tz JST, keep_records ANT_KEEP_EVENTS, lock_wait ANT_STORE_LOCK_WAIT, refetch_pause_ms
  * ANT_UPDATE_REFETCH_PAUSE_MS, page_batch ANT_UPDATE_PAGE_BATCH.
  */
 void ant_update_opts_init(ant_update_opts *o);
@@ -142,7 +142,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 
 /*
  * A page just added (antenna add, antenna import), by its URL key: what
- * the sources said of that URL when they were read (store.h,
+ * the sources said of that URL when they were read (ant_store.h,
  * ant_store_srcrec) is relayed into it as ant_update() would have done.
  * The newest record still usable at opts->now (the future rule; for LIRS
  * and HINA-DI records also the 8-hour rule, opts->max_age) that is newer

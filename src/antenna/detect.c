@@ -1,5 +1,5 @@
 /*
- * detect.c: update decision and scheduling (see detect.h).  No I/O.
+ * detect.c: update decision and scheduling (see ant_detect.h).  No I/O.
  */
 #include "ant_detect.h"
 #include "lirs_merge.h"
@@ -49,11 +49,11 @@ int ant_detect_lm_trusted(int64_t lm_time, int64_t date_time, int64_t now)
 /* Next check ~ time since the last change, in [5 min, 24 h] (samidare). */
 void ant_detect_schedule_ok(ant_detect_state *st, int64_t now)
 {
-	int64_t since = DETECT_MAX_INTERVAL;
+	int64_t since = ANT_DETECT_MAX_INTERVAL;
 
 	if (st->last_modified > 0 && st->last_modified <= now)
 		since = now - st->last_modified;
-	st->interval = clamp64(since, DETECT_MIN_INTERVAL, DETECT_MAX_INTERVAL);
+	st->interval = clamp64(since, ANT_DETECT_MIN_INTERVAL, ANT_DETECT_MAX_INTERVAL);
 	st->next_check = now + st->interval;
 }
 
@@ -65,12 +65,12 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
 
 	if (shift > 20)
 		shift = 20;
-	delay = (int64_t)DETECT_MIN_INTERVAL << shift;
+	delay = (int64_t)ANT_DETECT_MIN_INTERVAL << shift;
 	if (delay < st->interval)
 		delay = st->interval;
-	delay = clamp64(delay, DETECT_MIN_INTERVAL, DETECT_MAX_INTERVAL);
+	delay = clamp64(delay, ANT_DETECT_MIN_INTERVAL, ANT_DETECT_MAX_INTERVAL);
 	if (retry_after > 0) {
-		retry_after = clamp64(retry_after, 1, DETECT_MAX_RETRY_AFTER);
+		retry_after = clamp64(retry_after, 1, ANT_DETECT_MAX_RETRY_AFTER);
 		if (retry_after > delay)
 			delay = retry_after;
 	}
@@ -354,7 +354,7 @@ typedef struct cmp {
 } cmp;
 
 /* The text half of a key keeps ANT_NOISE_NORM_BITS of the segment's
- * hash (detect.h: what the stored state has room for). */
+ * hash (ant_detect.h: what the stored state has room for). */
 static uint32_t norm_of(const ant_detect_seg *s)
 {
 	return s->norm & ANT_NOISE_NORM_MASK;

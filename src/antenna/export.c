@@ -106,7 +106,7 @@ static int opml_page(lb_buf *o, const ant_store_page *p, const char *indent)
  */
 static int opml_source(lb_buf *o, const ant_store_source *s)
 {
-	int atom = s->kind == STORE_SOURCE_ATOM;
+	int atom = s->kind == ANT_STORE_SOURCE_ATOM;
 
 	if (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", s->url) < 0 ||
 	    xattr(o, "type", atom ? "rss" : "lirs") < 0 || xattr(o, "xmlUrl", s->url) < 0 ||
@@ -141,7 +141,7 @@ static int opml(ex *x)
 	lb_buf *o = &x->o;
 
 	if (lb_buf_adds(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"") < 0 ||
-	    xattr(o, "xmlns:antenna", IMP_OPML_NS) < 0 || lb_buf_adds(o, ">\n  <head>\n    <title>") < 0 ||
+	    xattr(o, "xmlns:antenna", ANT_IMP_OPML_NS) < 0 || lb_buf_adds(o, ">\n  <head>\n    <title>") < 0 ||
 	    atom_xml_escape(o, x->title ? x->title : "antenna", 0) < 0 ||
 	    lb_buf_adds(o, "</title>\n  </head>\n  <body>\n") < 0)
 		return -1;
@@ -222,7 +222,7 @@ static int split_ignore(const char *ign, lb_buf *id, lb_buf *cls, lb_buf *text)
 {
 	while (*ign) {
 		size_t n = strcspn(ign, "\n");
-		/* "#[0-9]+ hits" is a regular expression (page.h), not an id */
+		/* "#[0-9]+ hits" is a regular expression (ant_page.h), not an id */
 		int name = n > 1 && (ign[0] == '#' || ign[0] == '.') && ant_imp_name_ok(ign + 1, n - 1);
 		lb_buf *b = name && ign[0] == '#' ? id : name ? cls : text;
 		if (b->len && lb_buf_addc(b, ' ') < 0)
@@ -290,7 +290,7 @@ static int yaml_page(yaml_emitter_t *e, const ant_store_page *p)
  * it), jsonl's "kind". */
 static const char *source_kind(const ant_store_source *s)
 {
-	return s->kind == STORE_SOURCE_ATOM ? "atom" : "lirs";
+	return s->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs";
 }
 
 static int yaml_each(void *ctx, const ant_store_page *p)

@@ -1,5 +1,5 @@
 /*
- * feed.c: streaming RSS / Atom reader (see feed.h).  libxml2's SAX2 push
+ * feed.c: streaming RSS / Atom reader (see ant_feed.h).  libxml2's SAX2 push
  * parser does the XML; this file keeps a few bounded buffers and a depth.
  */
 #include "ant_feed.h"
@@ -262,19 +262,19 @@ int64_t ant_feed_parse_date(const char *s)
 
 int ant_feed_date_ok(int64_t t, int64_t now, int64_t skew)
 {
-	if (t < FEED_MIN_TIME)
+	if (t < ANT_FEED_MIN_TIME)
 		return 0;
-	return now <= 0 || t <= now + (skew > 0 ? skew : FEED_DEFAULT_SKEW);
+	return now <= 0 || t <= now + (skew > 0 ? skew : ANT_FEED_DEFAULT_SKEW);
 }
 
 /* ---- text ------------------------------------------------------------------ */
 
-/* Appends at most up to FEED_MAX_TEXT bytes; the rest is dropped. */
+/* Appends at most up to ANT_FEED_MAX_TEXT bytes; the rest is dropped. */
 static void text_add(ant_feed_parser *p, const xmlChar *s, int len)
 {
-	size_t room = FEED_MAX_TEXT - p->text.len;
+	size_t room = ANT_FEED_MAX_TEXT - p->text.len;
 
-	if (len <= 0 || p->text.len >= FEED_MAX_TEXT)
+	if (len <= 0 || p->text.len >= ANT_FEED_MAX_TEXT)
 		return;
 	if ((size_t)len > room)
 		len = (int)room;
@@ -315,7 +315,7 @@ static void html_chars(void *ctx, const xmlChar *s, int len)
 {
 	lb_buf *b = ctx;
 
-	if (len > 0 && b->len < FEED_MAX_TEXT)
+	if (len > 0 && b->len < ANT_FEED_MAX_TEXT)
 		lb_buf_add(b, s, (size_t)len);
 }
 
@@ -370,8 +370,8 @@ static char *attr_dup(int nattr, const xmlChar **a, const char *name)
 		if (is(a[0], name) && !a[2]) {
 			size_t n = (size_t)(a[4] - a[3]);
 			char *s;
-			if (n > FEED_MAX_TEXT)
-				n = FEED_MAX_TEXT;
+			if (n > ANT_FEED_MAX_TEXT)
+				n = ANT_FEED_MAX_TEXT;
 			if ((s = malloc(n + 1))) {
 				memcpy(s, a[3], n);
 				s[n] = '\0';
@@ -397,7 +397,7 @@ static void entry_begin(ant_feed_parser *p, int nattr, const xmlChar **a)
 	for (int i = 0; i < nattr; i++)
 		if (is(a[5 * i], "about") && is(a[5 * i + 2], NS_RDF)) {
 			size_t n = (size_t)(a[5 * i + 4] - a[5 * i + 3]);
-			if (lb_buf_add(&p->id, a[5 * i + 3], n > FEED_MAX_TEXT ? FEED_MAX_TEXT : n) < 0)
+			if (lb_buf_add(&p->id, a[5 * i + 3], n > ANT_FEED_MAX_TEXT ? ANT_FEED_MAX_TEXT : n) < 0)
 				fail(p, "out of memory");
 		}
 }
@@ -445,7 +445,7 @@ static enum field entry_field(ant_feed_parser *p, const xmlChar *name, const xml
 
 	if (is(uri, NS_DC) && is(name, "date"))
 		return F_DCDATE;
-	if (p->info.kind == FEED_ATOM ? !atom : !(rss_ns(uri) || atom))
+	if (p->info.kind == ANT_FEED_ATOM ? !atom : !(rss_ns(uri) || atom))
 		return F_NONE;
 	if (is(name, "title"))
 		return F_TITLE;
@@ -467,11 +467,11 @@ static enum field entry_field(ant_feed_parser *p, const xmlChar *name, const xml
 static void root_element(ant_feed_parser *p, const xmlChar *name, const xmlChar *uri)
 {
 	if (is(name, "feed") && is(uri, NS_ATOM))
-		p->info.kind = FEED_ATOM;
+		p->info.kind = ANT_FEED_ATOM;
 	else if (is(name, "rss") && !uri)
-		p->info.kind = FEED_RSS;
+		p->info.kind = ANT_FEED_RSS;
 	else if (is(name, "RDF") && is(uri, NS_RDF))
-		p->info.kind = FEED_RDF;
+		p->info.kind = ANT_FEED_RDF;
 	else
 		fail(p, "not an RSS or Atom feed: the root element is <%s>", (const char *)name);
 }
@@ -491,7 +491,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 	if (p->field_depth)
 		return;    /* markup inside a field (Atom xhtml): its text counts */
 	if (!p->entry_depth) {
-		int atom = p->info.kind == FEED_ATOM;
+		int atom = p->info.kind == ANT_FEED_ATOM;
 		if ((atom && is(name, "entry") && is(uri, NS_ATOM)) ||
 		    (!atom && is(name, "item") && rss_ns(uri)))
 			entry_begin(p, nattr, a);
@@ -511,7 +511,7 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 	if (p->field != F_NONE) {
 		const xmlChar **type = attr(nattr, a, "type");
 		p->field_depth = p->depth;
-		p->field_html = p->info.kind == FEED_ATOM && type && type[4] - type[3] == 4 &&
+		p->field_html = p->info.kind == ANT_FEED_ATOM && type && type[4] - type[3] == 4 &&
 				strncmp((const char *)type[3], "html", 4) == 0;
 		lb_buf_reset(&p->text);
 	}
@@ -539,7 +539,7 @@ static int64_t entry_date(ant_feed_parser *p, int *bad)
 	int n = 0;
 	int64_t t;
 
-	if (p->info.kind == FEED_ATOM) {
+	if (p->info.kind == ANT_FEED_ATOM) {
 		order[n++] = &p->updated;
 		order[n++] = &p->published;
 		order[n++] = &p->dcdate;
@@ -729,7 +729,7 @@ int ant_feed_parse_finish(ant_feed_parser *p, ant_feed_info *out)
 		if (!p->failed && !p->ctxt->wellFormed && !p->ignored_errors)
 			fail(p, "malformed XML");
 	}
-	if (!p->failed && p->info.kind == FEED_NONE)
+	if (!p->failed && p->info.kind == ANT_FEED_NONE)
 		fail(p, "not an RSS or Atom feed: empty document");
 	*out = p->info;
 	memset(&p->info, 0, sizeof p->info);
@@ -787,8 +787,8 @@ int ant_feed_parse(const char *buf, size_t len, const ant_feed_opts *o, ant_feed
 	memset(out, 0, sizeof *out);
 	if (!p)
 		return lb_err_code(err, LB_ENOMEM);
-	for (size_t off = 0; off < len && rc == 0; off += FEED_CHUNK)
-		rc = ant_feed_parse_chunk(p, buf + off, len - off < FEED_CHUNK ? len - off : FEED_CHUNK);
+	for (size_t off = 0; off < len && rc == 0; off += ANT_FEED_CHUNK)
+		rc = ant_feed_parse_chunk(p, buf + off, len - off < ANT_FEED_CHUNK ? len - off : ANT_FEED_CHUNK);
 	if (ant_feed_parse_finish(p, out) < 0)
 		rc = -1;
 	if (rc < 0)
@@ -803,7 +803,7 @@ char *ant_feed_resolve(const char *base, const char *href)
 {
 	lb_buf b = LB_BUF_INIT;
 
-	if (!href || strlen(href) > FEED_MAX_TEXT || atom_resolve(&b, base, href, ATOM_RESOLVE_FILE) < 0) {
+	if (!href || strlen(href) > ANT_FEED_MAX_TEXT || atom_resolve(&b, base, href, ATOM_RESOLVE_FILE) < 0) {
 		lb_buf_release(&b);
 		return NULL;
 	}

@@ -15,7 +15,7 @@
  * calls curl_global_cleanup(): the process exit releases it.  The done
  * callback runs on the thread that called ant_fetch_run().
  *
- * Limits (fetch.h): connect and total timeouts; max_body decoded bytes
+ * Limits (ant_fetch.h): connect and total timeouts; max_body decoded bytes
  * (Content-Encoding is decoded by curl, CURLOPT_ACCEPT_ENCODING "", so a
  * gzip bomb is stopped in the write callback once it inflates past the
  * limit; a Content-Length over the limit is refused before the body);
@@ -98,12 +98,12 @@ static long lim_or(long v, long def)
 
 static size_t max_body_of(const ant_fetch_limits *l)
 {
-	return l && l->max_body ? l->max_body : FETCH_DEFAULT_MAX_BODY;
+	return l && l->max_body ? l->max_body : ANT_FETCH_DEFAULT_MAX_BODY;
 }
 
 static size_t max_header_of(const ant_fetch_limits *l)
 {
-	return l && l->max_header ? l->max_header : FETCH_DEFAULT_MAX_HEADER;
+	return l && l->max_header ? l->max_header : ANT_FETCH_DEFAULT_MAX_HEADER;
 }
 
 /* ---- response headers ---------------------------------------------------- */
@@ -282,7 +282,7 @@ static xfer *xfer_new(runner *r, size_t idx)
 {
 	const ant_fetch_limits *l = r->lim;
 	const ant_fetch_req *q = &r->reqs[idx];
-	long redirs = l && l->max_redirects >= 0 ? l->max_redirects : FETCH_DEFAULT_MAX_REDIRECTS;
+	long redirs = l && l->max_redirects >= 0 ? l->max_redirects : ANT_FETCH_DEFAULT_MAX_REDIRECTS;
 	xfer *x = calloc(1, sizeof *x);
 	CURL *e;
 
@@ -308,8 +308,8 @@ static xfer *xfer_new(runner *r, size_t idx)
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(e, CURLOPT_MAXREDIRS, redirs);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, lim_or(l ? l->connect_timeout : 0, FETCH_DEFAULT_CONNECT_TIMEOUT));
-	curl_easy_setopt(e, CURLOPT_TIMEOUT, lim_or(l ? l->timeout : 0, FETCH_DEFAULT_TIMEOUT));
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, lim_or(l ? l->connect_timeout : 0, ANT_FETCH_DEFAULT_CONNECT_TIMEOUT));
+	curl_easy_setopt(e, CURLOPT_TIMEOUT, lim_or(l ? l->timeout : 0, ANT_FETCH_DEFAULT_TIMEOUT));
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max_body);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, l && l->user_agent ? l->user_agent : FETCH_USER_AGENT);
@@ -409,14 +409,14 @@ static ant_fetch_errkind kind_of(CURLcode rc, const xfer *x)
 {
 	switch (rc) {
 	case CURLE_OK:
-		return FETCH_OK;
+		return ANT_FETCH_OK;
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_RESOLVE_PROXY:
-		return FETCH_ERR_DNS;
+		return ANT_FETCH_ERR_DNS;
 	case CURLE_COULDNT_CONNECT:
-		return FETCH_ERR_CONNECT;
+		return ANT_FETCH_ERR_CONNECT;
 	case CURLE_OPERATION_TIMEDOUT:
-		return FETCH_ERR_TIMEOUT;
+		return ANT_FETCH_ERR_TIMEOUT;
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_PEER_FAILED_VERIFICATION:
 	case CURLE_SSL_CERTPROBLEM:
@@ -431,42 +431,42 @@ static ant_fetch_errkind kind_of(CURLcode rc, const xfer *x)
 	case CURLE_SSL_ENGINE_SETFAILED:
 	case CURLE_SSL_ENGINE_INITFAILED:
 	case CURLE_USE_SSL_FAILED:
-		return FETCH_ERR_TLS;
+		return ANT_FETCH_ERR_TLS;
 	case CURLE_FILESIZE_EXCEEDED:
-		return FETCH_ERR_TOO_BIG;
+		return ANT_FETCH_ERR_TOO_BIG;
 	case CURLE_WRITE_ERROR:
-		return x->header_too_big ? FETCH_ERR_HEADER_TOO_BIG :
-		       x->too_big ? FETCH_ERR_TOO_BIG : FETCH_ERR_OTHER;
+		return x->header_too_big ? ANT_FETCH_ERR_HEADER_TOO_BIG :
+		       x->too_big ? ANT_FETCH_ERR_TOO_BIG : ANT_FETCH_ERR_OTHER;
 	case CURLE_OUT_OF_MEMORY:
 		/* libcurl's words for a header line over CURL_MAX_HTTP_HEADER
 		 * (its dynbuf limit), before any header block ended */
-		return x->headers_done ? FETCH_ERR_OTHER : FETCH_ERR_HEADER_TOO_BIG;
+		return x->headers_done ? ANT_FETCH_ERR_OTHER : ANT_FETCH_ERR_HEADER_TOO_BIG;
 #if LIBCURL_VERSION_NUM >= 0x080600
 	case CURLE_TOO_LARGE:
-		return x->headers_done ? FETCH_ERR_OTHER : FETCH_ERR_HEADER_TOO_BIG;
+		return x->headers_done ? ANT_FETCH_ERR_OTHER : ANT_FETCH_ERR_HEADER_TOO_BIG;
 #endif
 	case CURLE_TOO_MANY_REDIRECTS:
-		return FETCH_ERR_REDIRECTS;
+		return ANT_FETCH_ERR_REDIRECTS;
 	case CURLE_UNSUPPORTED_PROTOCOL:
-		return FETCH_ERR_PROTOCOL;
+		return ANT_FETCH_ERR_PROTOCOL;
 	default:
-		return FETCH_ERR_OTHER;
+		return ANT_FETCH_ERR_OTHER;
 	}
 }
 
 const char *ant_fetch_errkind_name(ant_fetch_errkind k)
 {
 	static const char *const name[] = {
-		[FETCH_OK] = "ok",
-		[FETCH_ERR_DNS] = "dns",
-		[FETCH_ERR_CONNECT] = "connect",
-		[FETCH_ERR_TIMEOUT] = "timeout",
-		[FETCH_ERR_TLS] = "tls",
-		[FETCH_ERR_TOO_BIG] = "too-big",
-		[FETCH_ERR_REDIRECTS] = "redirects",
-		[FETCH_ERR_PROTOCOL] = "protocol",
-		[FETCH_ERR_HEADER_TOO_BIG] = "header-too-big",
-		[FETCH_ERR_OTHER] = "other",
+		[ANT_FETCH_OK] = "ok",
+		[ANT_FETCH_ERR_DNS] = "dns",
+		[ANT_FETCH_ERR_CONNECT] = "connect",
+		[ANT_FETCH_ERR_TIMEOUT] = "timeout",
+		[ANT_FETCH_ERR_TLS] = "tls",
+		[ANT_FETCH_ERR_TOO_BIG] = "too-big",
+		[ANT_FETCH_ERR_REDIRECTS] = "redirects",
+		[ANT_FETCH_ERR_PROTOCOL] = "protocol",
+		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "header-too-big",
+		[ANT_FETCH_ERR_OTHER] = "other",
 	};
 	return (unsigned)k < sizeof name / sizeof *name ? name[k] : "other";
 }
@@ -474,16 +474,16 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k)
 static const char *kind_text(ant_fetch_errkind k)
 {
 	static const char *const text[] = {
-		[FETCH_OK] = "ok",
-		[FETCH_ERR_DNS] = "cannot resolve host",
-		[FETCH_ERR_CONNECT] = "cannot connect",
-		[FETCH_ERR_TIMEOUT] = "timed out",
-		[FETCH_ERR_TLS] = "tls error",
-		[FETCH_ERR_TOO_BIG] = "body too big",
-		[FETCH_ERR_REDIRECTS] = "too many redirects",
-		[FETCH_ERR_PROTOCOL] = "protocol not allowed",
-		[FETCH_ERR_HEADER_TOO_BIG] = "response header too large",
-		[FETCH_ERR_OTHER] = "transfer failed",
+		[ANT_FETCH_OK] = "ok",
+		[ANT_FETCH_ERR_DNS] = "cannot resolve host",
+		[ANT_FETCH_ERR_CONNECT] = "cannot connect",
+		[ANT_FETCH_ERR_TIMEOUT] = "timed out",
+		[ANT_FETCH_ERR_TLS] = "tls error",
+		[ANT_FETCH_ERR_TOO_BIG] = "body too big",
+		[ANT_FETCH_ERR_REDIRECTS] = "too many redirects",
+		[ANT_FETCH_ERR_PROTOCOL] = "protocol not allowed",
+		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "response header too large",
+		[ANT_FETCH_ERR_OTHER] = "transfer failed",
 	};
 	return (unsigned)k < sizeof text / sizeof *text ? text[k] : "transfer failed";
 }
@@ -499,7 +499,7 @@ static void say_what_happened(char *out, size_t n, ant_fetch_errkind k, CURLcode
 	long oserr = 0;
 
 	switch (k) {
-	case FETCH_ERR_HEADER_TOO_BIG:
+	case ANT_FETCH_ERR_HEADER_TOO_BIG:
 		if (x->header_too_big)
 			snprintf(out, n, "response header too large: over %zu bytes (--max-header)",
 				 x->max_header);
@@ -507,10 +507,10 @@ static void say_what_happened(char *out, size_t n, ant_fetch_errkind k, CURLcode
 			snprintf(out, n, "response header too large: a header line over %d bytes, "
 				 "libcurl's limit (libcurl: %.100s)", CURL_MAX_HTTP_HEADER, lib);
 		return;
-	case FETCH_ERR_TOO_BIG:
+	case ANT_FETCH_ERR_TOO_BIG:
 		snprintf(out, n, "body too big: over %zu bytes (--max-body)", x->max_body);
 		return;
-	case FETCH_ERR_CONNECT:
+	case ANT_FETCH_ERR_CONNECT:
 		curl_easy_getinfo(x->easy, CURLINFO_OS_ERRNO, &oserr);
 		if (oserr == ECONNREFUSED)
 			what = "connection refused";
@@ -519,11 +519,11 @@ static void say_what_happened(char *out, size_t n, ant_fetch_errkind k, CURLcode
 		else if (oserr == ETIMEDOUT)
 			what = "cannot connect: timed out";
 		break;
-	case FETCH_ERR_TLS:
+	case ANT_FETCH_ERR_TLS:
 		what = rc == CURLE_PEER_FAILED_VERIFICATION ? "TLS certificate not trusted" :
 		       "TLS handshake failed";
 		break;
-	case FETCH_ERR_OTHER:
+	case ANT_FETCH_ERR_OTHER:
 		switch (rc) {
 		case CURLE_GOT_NOTHING: what = "empty reply: the server closed the connection"; break;
 		case CURLE_RECV_ERROR: what = "connection broken while receiving"; break;
@@ -589,7 +589,7 @@ static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
 	curl_easy_getinfo(x->easy, CURLINFO_SCHEME, &scheme);
 	res->seconds = secs;
 	res->effective_url = url ? strdup(url) : NULL;
-	if (res->err != FETCH_OK) {
+	if (res->err != ANT_FETCH_OK) {
 		res->status = status;
 		say_what_happened(res->error, sizeof res->error, res->err, rc, x);
 		res->body = strdup("");
@@ -630,7 +630,7 @@ static void report_failure(runner *r, size_t idx, const char *why)
 	ant_fetch_result res;
 
 	memset(&res, 0, sizeof res);
-	res.err = FETCH_ERR_OTHER;
+	res.err = ANT_FETCH_ERR_OTHER;
 	res.content_length = -1;
 	res.body = (char *)lb_buf_empty;
 	snprintf(res.error, sizeof res.error, "%s", why);
@@ -641,8 +641,8 @@ static void report_failure(runner *r, size_t idx, const char *why)
 
 static void start_more(runner *r)
 {
-	long jobs = lim_or(r->lim ? r->lim->jobs : 0, FETCH_DEFAULT_JOBS);
-	long per_host = lim_or(r->lim ? r->lim->per_host : 0, FETCH_DEFAULT_PER_HOST);
+	long jobs = lim_or(r->lim ? r->lim->jobs : 0, ANT_FETCH_DEFAULT_JOBS);
+	long per_host = lim_or(r->lim ? r->lim->per_host : 0, ANT_FETCH_DEFAULT_PER_HOST);
 
 	while (r->next < r->n && r->started[r->next])
 		r->next++;
@@ -798,9 +798,9 @@ int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, siz
 		return LB_ENOMEM;
 	}
 	curl_multi_setopt(r.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
-			  lim_or(limits ? limits->jobs : 0, FETCH_DEFAULT_JOBS));
+			  lim_or(limits ? limits->jobs : 0, ANT_FETCH_DEFAULT_JOBS));
 	curl_multi_setopt(r.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
-			  lim_or(limits ? limits->per_host : 0, FETCH_DEFAULT_PER_HOST));
+			  lim_or(limits ? limits->per_host : 0, ANT_FETCH_DEFAULT_PER_HOST));
 	rc = run_loop(&r);
 	if (rc < 0)
 		abort_all(&r);

@@ -1,6 +1,6 @@
 /*
  * import.c: format detection, charset of configuration files, and the
- * common helpers of the importers (see import.h).  The samidare parser is
+ * common helpers of the importers (see ant_import.h).  The samidare parser is
  * in import_samidare.c, tama's in import_tama.c, OPML in import_opml.c.
  */
 #include "ant_import.h"
@@ -19,24 +19,24 @@
 #include "lb_utf8.h"
 
 static const char *const names[] = {
-	[IMP_FMT_SAMIDARE] = "samidare",
-	[IMP_FMT_TAMA] = "tama",
-	[IMP_FMT_OPML] = "opml",
-	[IMP_FMT_LIRS] = "lirs",
-	[IMP_FMT_JSONL] = "jsonl",
+	[ANT_IMP_FMT_SAMIDARE] = "samidare",
+	[ANT_IMP_FMT_TAMA] = "tama",
+	[ANT_IMP_FMT_OPML] = "opml",
+	[ANT_IMP_FMT_LIRS] = "lirs",
+	[ANT_IMP_FMT_JSONL] = "jsonl",
 };
 
 const char *ant_imp_format_name(ant_imp_format f)
 {
-	return f > IMP_FMT_UNKNOWN && f <= IMP_FMT_JSONL ? names[f] : NULL;
+	return f > ANT_IMP_FMT_UNKNOWN && f <= ANT_IMP_FMT_JSONL ? names[f] : NULL;
 }
 
 ant_imp_format ant_imp_format_from_name(const char *s)
 {
-	for (int f = IMP_FMT_SAMIDARE; f <= IMP_FMT_JSONL; f++)
+	for (int f = ANT_IMP_FMT_SAMIDARE; f <= ANT_IMP_FMT_JSONL; f++)
 		if (strcmp(s, names[f]) == 0)
 			return (ant_imp_format)f;
-	return IMP_FMT_UNKNOWN;
+	return ANT_IMP_FMT_UNKNOWN;
 }
 
 /* The next line of buf from *pos: [*b, *e) without its line end. */
@@ -88,20 +88,20 @@ ant_imp_format ant_imp_detect(const char *buf, size_t len)
 	const char *b, *e;
 
 	if (len >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b)
-		return IMP_FMT_LIRS;
+		return ANT_IMP_FMT_LIRS;
 	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
 		pos = 3;
 	while (pos < len && isspace((unsigned char)buf[pos]))
 		pos++;
 	if (pos < len && buf[pos] == '<')
-		return IMP_FMT_OPML;
+		return ANT_IMP_FMT_OPML;
 	if (pos < len && buf[pos] == '{')
-		return IMP_FMT_JSONL;
+		return ANT_IMP_FMT_JSONL;
 	pos = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	if (next_line(buf, len, &pos, &b, &e) && starts(b, e, "Version:"))
-		return IMP_FMT_TAMA;
+		return ANT_IMP_FMT_TAMA;
 	if (ant_imp_is_tama_cfg(buf, len))
-		return IMP_FMT_TAMA;    /* tama.cfg, which names the files */
+		return ANT_IMP_FMT_TAMA;    /* tama.cfg, which names the files */
 	pos = len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	while (next_line(buf, len, &pos, &b, &e)) {
 		while (b < e && (*b == ' ' || *b == '\t'))
@@ -109,15 +109,15 @@ ant_imp_format ant_imp_detect(const char *buf, size_t len)
 		if (b == e || *b == '#')
 			continue;
 		if (starts(b, e, "LIRS,"))
-			return IMP_FMT_LIRS;
+			return ANT_IMP_FMT_LIRS;
 		if ((*b == '-' && (b + 1 == e || b[1] == ' ' || b[1] == '\t' || starts(b, e, "---"))) ||
 		    starts(b, e, "URI:"))
-			return IMP_FMT_SAMIDARE;
+			return ANT_IMP_FMT_SAMIDARE;
 		if (csv_commas(b, e) >= 4)
-			return IMP_FMT_TAMA;
-		return IMP_FMT_UNKNOWN;
+			return ANT_IMP_FMT_TAMA;
+		return ANT_IMP_FMT_UNKNOWN;
 	}
-	return IMP_FMT_UNKNOWN;
+	return ANT_IMP_FMT_UNKNOWN;
 }
 
 /* Strict conversion of the whole input; 0, or -1 when a byte does not decode. */
@@ -201,7 +201,7 @@ void ant_imp_diagf(const ant_imp_opts *o, ant_imp_severity sev, unsigned long li
 	o->on_diag(o->ctx, &d);
 }
 
-/* page.c's rule for "#id" / ".class" patterns (page.h). */
+/* page.c's rule for "#id" / ".class" patterns (ant_page.h). */
 int ant_imp_name_ok(const char *s, size_t n)
 {
 	if (n == 0)

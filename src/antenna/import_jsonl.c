@@ -9,7 +9,7 @@
  *   {"type":"source", "url", "kind": "lirs" or "atom" (no kind: lirs),
  *    "relay": true for a relay source (no relay: false)}
  *
- * The times come with the page (IMP_PAGE entries carry them), so an
+ * The times come with the page (ANT_IMP_PAGE entries carry them), so an
  * export read into a new database exports the same bytes.  A line that
  * is not a JSON object, or a key of the wrong type, skips that line with
  * an error; a key we do not know is listed once as unmapped.
@@ -40,7 +40,7 @@ typedef struct jctx {
 static void bad(jctx *c, const char *fmt, const char *key)
 {
 	if (!c->bad)
-		ant_imp_diagf(c->o, IMP_ERROR, c->line, 0, fmt, key);
+		ant_imp_diagf(c->o, ANT_IMP_ERROR, c->line, 0, fmt, key);
 	c->bad = 1;
 }
 
@@ -85,7 +85,7 @@ static int64_t integer(jctx *c, json_object *obj, const char *key)
 	return n;
 }
 
-/* A list of page.h patterns into out, one per line; check: the rule
+/* A list of ant_page.h patterns into out, one per line; check: the rule
  * 'antenna add' applies to them.  A pattern it refuses is listed. */
 static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 		     int (*check)(const char *, lb_error *))
@@ -110,7 +110,7 @@ static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 		if (!*s)
 			continue;
 		if (strchr(s, '\n') || check(s, &err) < 0)
-			ant_imp_diagf(c->o, IMP_UNMAPPED, c->line, 0, "%s: %.255s", key,
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, c->line, 0, "%s: %.255s", key,
 				      strchr(s, '\n') ? "a pattern is one line" : lb_error_msg(&err));
 		else if (ant_imp_add_pattern(out, "", s, strlen(s)) < 0)
 			c->bad = 1;
@@ -140,14 +140,14 @@ static void unknown_keys(jctx *c, json_object *obj)
 		if (c->nunknown < JSONL_MAX_UNKNOWN)
 			if ((c->unknown[c->nunknown] = strdup(k)))
 				c->nunknown++;
-		ant_imp_diagf(c->o, IMP_UNMAPPED, c->line, 0, "\"%.100s\": not a setting this antenna reads", k);
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, c->line, 0, "\"%.100s\": not a setting this antenna reads", k);
 	}
 }
 
 /* One line's object; nonzero when on_entry stopped. */
 static int object(jctx *c, json_object *obj)
 {
-	ant_imp_entry e = { .kind = IMP_PAGE, .line = c->line, .title = "", .author = "", .group = "",
+	ant_imp_entry e = { .kind = ANT_IMP_PAGE, .line = c->line, .title = "", .author = "", .group = "",
 			    .ignore = "", .charset = "" };
 	const char *type = str(c, obj, "type");
 	lb_error err = LB_ERROR_INIT;
@@ -169,7 +169,7 @@ static int object(jctx *c, json_object *obj)
 			bad(c, "\"kind\" is '%s', not lirs or atom; line skipped", kind);
 			return 0;
 		}
-		e.kind = IMP_SOURCE;
+		e.kind = ANT_IMP_SOURCE;
 		e.atom = !strcmp(kind, "atom");
 		e.relay = boolean(c, obj, "relay");
 	} else if (!strcmp(type, "page")) {
@@ -191,7 +191,7 @@ static int object(jctx *c, json_object *obj)
 		if (c->bad || !e.title || !e.author || !e.group || !cs)
 			return 0;
 		if (*cs && ant_page_charset_check(cs, &err) < 0)
-			ant_imp_diagf(c->o, IMP_UNMAPPED, c->line, 0, "force_charset: %.127s", lb_error_msg(&err));
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, c->line, 0, "force_charset: %.127s", lb_error_msg(&err));
 		else
 			e.charset = cs;
 	} else {
@@ -211,7 +211,7 @@ int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
 	int stop = 0;
 
 	if (!tok)
-		return ant_imp_diagf(o, IMP_ERROR, 0, 0, "out of memory"), -1;
+		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory"), -1;
 	while (p < end && !stop) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *b = p;
 		json_object *obj;
@@ -224,7 +224,7 @@ int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
 		if (b == e)
 			continue;
 		if (e - b > 0x7fffffff) {
-			ant_imp_diagf(o, IMP_ERROR, c.line, 0, "line too long; skipped");
+			ant_imp_diagf(o, ANT_IMP_ERROR, c.line, 0, "line too long; skipped");
 			continue;
 		}
 		json_tokener_reset(tok);
@@ -235,7 +235,7 @@ int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
 			size_t rest = obj ? (size_t)json_tokener_get_parse_end(tok) : 0;
 			int trailing = obj && rest < (size_t)(e - b) && strspn(b + rest, " \t\r") == (size_t)(e - b) - rest;
 			if (!trailing || !json_object_is_type(obj, json_type_object)) {
-				ant_imp_diagf(o, IMP_ERROR, c.line, 0, "not a JSON object; line skipped");
+				ant_imp_diagf(o, ANT_IMP_ERROR, c.line, 0, "not a JSON object; line skipped");
 				json_object_put(obj);
 				continue;
 			}

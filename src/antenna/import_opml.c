@@ -20,7 +20,7 @@
  *   the feed.  antenna export writes such a page back the same way.
  *   antenna:author, antenna:ignore and antenna:only (patterns, one per
  *   line), antenna:charset, antenna:check-url and antenna:no-auto-ignore
- *   ("1"), in the namespace IMP_OPML_NS, carry what OPML has no attribute
+ *   ("1"), in the namespace ANT_IMP_OPML_NS, carry what OPML has no attribute
  *   for.
  */
 #include "ant_import.h"
@@ -41,8 +41,8 @@ typedef struct octx {
 	const ant_imp_opts *o;
 	xmlTextReaderPtr r;
 	lb_buf group;
-	size_t glen[IMPORT_MAX_DEPTH + 1];   /* group length before each folder */
-	int folder[IMPORT_MAX_DEPTH + 1];    /* depth d is a folder outline */
+	size_t glen[ANT_IMPORT_MAX_DEPTH + 1];   /* group length before each folder */
+	int folder[ANT_IMPORT_MAX_DEPTH + 1];    /* depth d is a folder outline */
 	int stop, err, seen_root;
 	lb_buf ign, only;
 } octx;
@@ -59,7 +59,7 @@ static void on_error(void *arg, xmlErrorPtr e)
 	n = strlen(msg);
 	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 		msg[--n] = '\0';
-	ant_imp_diagf(c->o, IMP_ERROR, (unsigned long)(e->line > 0 ? e->line : 0),
+	ant_imp_diagf(c->o, ANT_IMP_ERROR, (unsigned long)(e->line > 0 ? e->line : 0),
 		  (unsigned long)(e->int2 > 0 ? e->int2 : 0), "not well-formed XML: %s", msg);
 	c->err = 1;
 }
@@ -72,7 +72,7 @@ static char *attr(octx *c, const char *name)
 static char *attr_ns(octx *c, const char *name)
 {
 	return (char *)xmlTextReaderGetAttributeNs(c->r, (const xmlChar *)name,
-						   (const xmlChar *)IMP_OPML_NS);
+						   (const xmlChar *)ANT_IMP_OPML_NS);
 }
 
 static int nonempty(const char *s) { return s && *s; }
@@ -90,7 +90,7 @@ static void patterns_attr(octx *c, lb_buf *out, const char *what, const char *v,
 		if (n && lb_buf_add(&tmp, v, n) == 0) {
 			if ((out == &c->only ? ant_page_only_check(tmp.data, &err)
 					     : ant_page_pattern_check(tmp.data, &err)) < 0)
-				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "%s pattern '%s': %.255s", what, tmp.data,
+				ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "%s pattern '%s': %.255s", what, tmp.data,
 					      lb_error_msg(&err));
 			else
 				ant_imp_add_pattern(out, "", tmp.data, tmp.len);
@@ -107,7 +107,7 @@ static const char *url_attr(octx *c, const char *what, const char *v, unsigned l
 		return NULL;
 	if (lb_url_is_http(v))
 		return v;
-	ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "%s '%s' is not an absolute http or https URL", what, v);
+	ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "%s '%s' is not an absolute http or https URL", what, v);
 	return NULL;
 }
 
@@ -126,11 +126,11 @@ static void outline(octx *c, int depth)
 	const char *name = nonempty(title) ? title : text;
 	lb_error err = LB_ERROR_INIT;
 
-	if (depth <= IMPORT_MAX_DEPTH)
+	if (depth <= ANT_IMPORT_MAX_DEPTH)
 		c->folder[depth] = 0;
 	if (!nonempty(u)) {
 		/* A folder: its outlines are in its group. */
-		if (depth <= IMPORT_MAX_DEPTH && !xmlTextReaderIsEmptyElement(c->r)) {
+		if (depth <= ANT_IMPORT_MAX_DEPTH && !xmlTextReaderIsEmptyElement(c->r)) {
 			c->folder[depth] = 1;
 			c->glen[depth] = c->group.len;
 			if (nonempty(name)) {
@@ -142,10 +142,10 @@ static void outline(octx *c, int depth)
 		goto out;
 	}
 	if (!lb_url_is_http(u)) {
-		ant_imp_diagf(c->o, IMP_ERROR, line, 0, "URL '%s' is not an absolute http or https URL", u);
+		ant_imp_diagf(c->o, ANT_IMP_ERROR, line, 0, "URL '%s' is not an absolute http or https URL", u);
 		goto out;
 	}
-	ant_imp_entry e = { .kind = source ? IMP_SOURCE : IMP_PAGE, .atom = atom, .url = u, .title = "", .author = "",
+	ant_imp_entry e = { .kind = source ? ANT_IMP_SOURCE : ANT_IMP_PAGE, .atom = atom, .url = u, .title = "", .author = "",
 			.group = c->group.data, .ignore = "", .charset = "", .line = line };
 	e.relay = source && nonempty(relay) && strcmp(relay, "0") && strcmp(relay, "false");
 	if (!source) {
@@ -165,14 +165,14 @@ static void outline(octx *c, int depth)
 			e.feed = url_attr(c, "xmlUrl", xml, line);
 		/* a feed alone: its site is not known without fetching it */
 		if (u == xml)
-			ant_imp_diagf(c->o, IMP_NOTE, line, 0,
+			ant_imp_diagf(c->o, ANT_IMP_NOTE, line, 0,
 				      "'%s' has only an xmlUrl: the feed is watched as the page and as its feed",
 				      xml);
 		e.check_url = url_attr(c, "antenna:check-url", check, line);
 		e.no_auto_ignore = nonempty(noauto) && strcmp(noauto, "0") && strcmp(noauto, "false");
 		if (nonempty(cs)) {
 			if (ant_page_charset_check(cs, &err) < 0)
-				ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "antenna:charset: %.127s",
+				ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "antenna:charset: %.127s",
 					      lb_error_msg(&err));
 			else
 				e.charset = cs;
@@ -197,15 +197,15 @@ static void element(octx *c)
 	if (!c->seen_root) {
 		c->seen_root = 1;
 		if (!name || strcmp(name, "opml")) {
-			ant_imp_diagf(c->o, IMP_ERROR, line, 0, "the root element is <%s>, not <opml>", name ? name : "?");
+			ant_imp_diagf(c->o, ANT_IMP_ERROR, line, 0, "the root element is <%s>, not <opml>", name ? name : "?");
 			c->err = 1;
 		}
 		return;
 	}
 	if (!name || strcmp(name, "outline"))
 		return;
-	if (depth > IMPORT_MAX_DEPTH + 2) {
-		ant_imp_diagf(c->o, IMP_ERROR, line, 0, "outlines nested deeper than %d", IMPORT_MAX_DEPTH);
+	if (depth > ANT_IMPORT_MAX_DEPTH + 2) {
+		ant_imp_diagf(c->o, ANT_IMP_ERROR, line, 0, "outlines nested deeper than %d", ANT_IMPORT_MAX_DEPTH);
 		c->err = 1;
 		return;
 	}
@@ -217,7 +217,7 @@ static void end_element(octx *c)
 	const char *name = (const char *)xmlTextReaderConstLocalName(c->r);
 	int depth = xmlTextReaderDepth(c->r);
 
-	if (name && !strcmp(name, "outline") && depth >= 0 && depth <= IMPORT_MAX_DEPTH &&
+	if (name && !strcmp(name, "outline") && depth >= 0 && depth <= ANT_IMPORT_MAX_DEPTH &&
 	    c->folder[depth]) {
 		c->group.len = c->glen[depth];
 		if (c->group.cap)    /* still the static "" when no folder had a name */
@@ -232,11 +232,11 @@ int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o)
 	int rc = 0;
 
 	if (len > 0x7fffffff)
-		return ant_imp_diagf(o, IMP_ERROR, 0, 0, "file too large for the XML parser"), -1;
+		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "file too large for the XML parser"), -1;
 	c.r = xmlReaderForMemory(buf, (int)len, NULL, NULL,
 				 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	if (!c.r)
-		return ant_imp_diagf(o, IMP_ERROR, 0, 0, "out of memory"), -1;
+		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory"), -1;
 	xmlTextReaderSetStructuredErrorHandler(c.r, on_error, &c);
 	while (!c.stop && !c.err && (rc = xmlTextReaderRead(c.r)) == 1) {
 		int t = xmlTextReaderNodeType(c.r);
@@ -246,9 +246,9 @@ int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o)
 			end_element(&c);
 	}
 	if (!c.stop && !c.err && rc < 0)
-		ant_imp_diagf(o, IMP_ERROR, 0, 0, "not well-formed XML");
+		ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "not well-formed XML");
 	if (!c.stop && !c.err && rc == 0 && !c.seen_root)
-		ant_imp_diagf(o, IMP_ERROR, 0, 0, "no <opml> element"), c.err = 1;
+		ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "no <opml> element"), c.err = 1;
 	xmlFreeTextReader(c.r);
 	lb_buf_release(&c.group);
 	lb_buf_release(&c.ign);

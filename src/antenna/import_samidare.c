@@ -182,7 +182,7 @@ static int merge_mapping(sctx *c, kvs *s, yaml_node_t *m, int *has_uri)
 			continue;
 		if (!sval(k)) {
 			if (first_report(c, k))
-				ant_imp_diagf(c->o, IMP_ERROR, line_of(k), col_of(k),
+				ant_imp_diagf(c->o, ANT_IMP_ERROR, line_of(k), col_of(k),
 					  "key is not text: samidare's keys are names like URI or Title");
 			continue;
 		}
@@ -224,7 +224,7 @@ static void words(sctx *c, lb_buf *out, const kv *x, const char *prefix, const c
 		s += n;
 	}
 	if (c->tmp.len && first_report(c, x->val))
-		ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line_of(x->val), col_of(x->val),
 			  "%s: %s '%s': characters the antenna's %s%s patterns do not take",
 			  sval(x->key), what, c->tmp.data, prefix, what);
 }
@@ -262,7 +262,7 @@ static void regexes(sctx *c, lb_buf *out, const kv *x)
 		s = p + 1;
 		if (strchr(c->tmp.data, '\n') || ant_page_pattern_check(c->tmp.data, NULL) < 0) {
 			if (first_report(c, x->val))
-				ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
+				ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line_of(x->val), col_of(x->val),
 					  "%s: /%s/ is not a POSIX extended regular expression",
 					  sval(x->key), c->tmp.data);
 			continue;
@@ -279,10 +279,10 @@ static void unmapped(sctx *c, const kv *x, const char *why)
 	if (!first_report(c, x->key))
 		return;
 	if (v)
-		ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->key), col_of(x->key), "%s: %.200s: %s",
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line_of(x->key), col_of(x->key), "%s: %.200s: %s",
 			  sval(x->key), v, why);
 	else
-		ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->key), col_of(x->key), "%s: %s",
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line_of(x->key), col_of(x->key), "%s: %s",
 			  sval(x->key), why);
 }
 
@@ -293,7 +293,7 @@ static const char *text_of(sctx *c, const kv *x)
 		return NULL;
 	if (!sval(x->val)) {
 		if (first_report(c, x->val))
-			ant_imp_diagf(c->o, IMP_ERROR, line_of(x->val), col_of(x->val),
+			ant_imp_diagf(c->o, ANT_IMP_ERROR, line_of(x->val), col_of(x->val),
 				  "%s: a list or mapping where samidare wants text", sval(x->key));
 		return NULL;
 	}
@@ -342,7 +342,7 @@ static int looks_like_feed(const char *u)
 /* One flattened entry: its keys decide what it becomes. */
 static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_uri)
 {
-	ant_imp_entry e = { .kind = IMP_PAGE, .title = "", .author = "", .group = "",
+	ant_imp_entry e = { .kind = ANT_IMP_PAGE, .title = "", .author = "", .group = "",
 			.ignore = "", .charset = "", .line = line_of(at) };
 	const char *uri = bare_uri, *link = NULL, *feed = NULL, *check = NULL;
 	lb_error err = LB_ERROR_INIT;
@@ -387,7 +387,7 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 		case A_FORCE:
 			if (ant_page_charset_check(v, &err) < 0) {
 				if (first_report(c, x->val))
-					ant_imp_diagf(c->o, IMP_UNMAPPED, line_of(x->val), col_of(x->val),
+					ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line_of(x->val), col_of(x->val),
 						  "ForceCharset: %.127s", lb_error_msg(&err));
 			} else {
 				e.charset = v;
@@ -397,7 +397,7 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 			/* "atom" is ours (antenna export): samidare fetches such
 			 * an entry and reads nothing from it */
 			if (!strcmp(v, "lirs") || !strcmp(v, "atom")) {
-				e.kind = IMP_SOURCE;
+				e.kind = ANT_IMP_SOURCE;
 				e.atom = v[0] == 'a';
 			} else {
 				unmapped(c, x, "only 'lirs' (another antenna's LIRS file) and 'atom' (its Atom feed) are read; the URI is watched as a page");
@@ -409,21 +409,21 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 	if (!uri)
 		return;
 	if (!*uri) {
-		ant_imp_diagf(c->o, IMP_ERROR, e.line, 0, "URI is empty");
+		ant_imp_diagf(c->o, ANT_IMP_ERROR, e.line, 0, "URI is empty");
 		return;
 	}
 	e.url = uri;
-	if (link && e.kind == IMP_PAGE && strcmp(link, uri)) {
+	if (link && e.kind == ANT_IMP_PAGE && strcmp(link, uri)) {
 		/* samidare fetches URI and shows LinkURI: a feed URI is the
 		 * page's feed, another one the URL it is checked at. */
 		e.url = link;
 		if (looks_like_feed(uri)) {
 			e.feed = uri;
-			ant_imp_diagf(c->o, IMP_NOTE, e.line, 0,
+			ant_imp_diagf(c->o, ANT_IMP_NOTE, e.line, 0,
 				  "LinkURI: the antenna watches '%s' with '%s' as its feed", link, uri);
 		} else {
 			e.check_url = uri;
-			ant_imp_diagf(c->o, IMP_NOTE, e.line, 0,
+			ant_imp_diagf(c->o, ANT_IMP_NOTE, e.line, 0,
 				  "LinkURI: the antenna shows '%s' and checks it at '%s'", link, uri);
 		}
 	}
@@ -457,7 +457,7 @@ static void emit(sctx *c, const kvs *s, yaml_node_t *at, const char *bare)
 			for (size_t j = 0; j < s->n; j++)
 				if (kvs_set(&p->kv, s->v[j].key, s->v[j].val) < 0)
 					c->stop = c->failed = 1;
-			ant_imp_diagf(c->o, IMP_NOTE, line_of(at), 0,
+			ant_imp_diagf(c->o, ANT_IMP_NOTE, line_of(at), 0,
 				  "'%s' again (first at line %lu): merged, the later settings win, as samidare does",
 				  uri, line_of(p->at));
 			return;
@@ -488,9 +488,9 @@ static void flatten(sctx *c, yaml_node_t *seq, const kvs *defaults, int depth)
 {
 	kvs def;
 
-	if (depth > IMPORT_MAX_DEPTH) {
-		ant_imp_diagf(c->o, IMP_ERROR, line_of(seq), col_of(seq),
-			  "lists nested deeper than %d (or a list that contains itself)", IMPORT_MAX_DEPTH);
+	if (depth > ANT_IMPORT_MAX_DEPTH) {
+		ant_imp_diagf(c->o, ANT_IMP_ERROR, line_of(seq), col_of(seq),
+			  "lists nested deeper than %d (or a list that contains itself)", ANT_IMPORT_MAX_DEPTH);
 		c->stop = c->failed = 1;
 		return;
 	}
@@ -505,9 +505,9 @@ static void flatten(sctx *c, yaml_node_t *seq, const kvs *defaults, int depth)
 
 		if (!n)
 			continue;
-		if (++c->visited > IMPORT_MAX_NODES) {
-			ant_imp_diagf(c->o, IMP_ERROR, line_of(n), col_of(n),
-				  "more than %d entries after aliases are expanded", IMPORT_MAX_NODES);
+		if (++c->visited > ANT_IMPORT_MAX_NODES) {
+			ant_imp_diagf(c->o, ANT_IMP_ERROR, line_of(n), col_of(n),
+				  "more than %d entries after aliases are expanded", ANT_IMPORT_MAX_NODES);
 			c->stop = c->failed = 1;
 			break;
 		}
@@ -545,11 +545,11 @@ int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o)
 	int rc = 0;
 
 	if (!yaml_parser_initialize(&p))
-		return ant_imp_diagf(o, IMP_ERROR, 0, 0, "out of memory"), -1;
+		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory"), -1;
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
 	if (!yaml_parser_load(&p, &doc)) {
-		ant_imp_diagf(o, IMP_ERROR, p.problem_mark.line + 1, p.problem_mark.column + 1,
+		ant_imp_diagf(o, ANT_IMP_ERROR, p.problem_mark.line + 1, p.problem_mark.column + 1,
 			  "not YAML: %s%s%s", p.problem ? p.problem : "error",
 			  p.context ? " " : "", p.context ? p.context : "");
 		yaml_parser_delete(&p);
@@ -557,13 +557,13 @@ int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o)
 	}
 	root = yaml_document_get_root_node(&doc);
 	if (root && root->type != YAML_SEQUENCE_NODE) {
-		ant_imp_diagf(o, IMP_ERROR, line_of(root), col_of(root),
+		ant_imp_diagf(o, ANT_IMP_ERROR, line_of(root), col_of(root),
 			  "samidare's config is a YAML list (lines starting with '- ')");
 		rc = -1;
 	} else if (root) {
 		c.nnodes = (size_t)(doc.nodes.top - doc.nodes.start);
 		if (!(c.reported = calloc(c.nnodes ? c.nnodes : 1, 1))) {
-			ant_imp_diagf(o, IMP_ERROR, 0, 0, "out of memory");
+			ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory");
 			rc = -1;
 		} else {
 			flatten(&c, root, &none, 0);

@@ -67,11 +67,11 @@ static int url_ok(tctx *c, const char *url, unsigned long line)
 	if (lb_url_is_http(url))
 		return 1;
 	if (!*url)
-		ant_imp_diagf(c->o, IMP_ERROR, line, 0, "URL is empty: tama stops at this entry too");
+		ant_imp_diagf(c->o, ANT_IMP_ERROR, line, 0, "URL is empty: tama stops at this entry too");
 	else if (!strncasecmp(url, "ftp://", 6) || !strncasecmp(url, "file://", 7))
-		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "URL '%s': the antenna checks only http and https", url);
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "URL '%s': the antenna checks only http and https", url);
 	else
-		ant_imp_diagf(c->o, IMP_ERROR, line, 0, "URL '%s' is not an absolute http or https URL", url);
+		ant_imp_diagf(c->o, ANT_IMP_ERROR, line, 0, "URL '%s' is not an absolute http or https URL", url);
 	return 0;
 }
 
@@ -170,7 +170,7 @@ static void site_regexp(tctx *c, const char *v, size_t n, unsigned long line)
 			i++;
 		else if (v[i] == '(' && v[i + 1] == '?' && (isalpha((unsigned char)v[i + 2]) || v[i + 2] == '-') &&
 			 v[i + 2] != 'P') {
-			ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0,
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0,
 				  "Regexp %.*s: inline flags %.3s have no POSIX equivalent: the whole page is watched",
 				  (int)n, v, v + i);
 			return;
@@ -179,12 +179,12 @@ static void site_regexp(tctx *c, const char *v, size_t n, unsigned long line)
 	if (rc == -2)
 		return;
 	if (rc < 0) {
-		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0,
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0,
 			  "Regexp %.*s: %s has no POSIX equivalent: the whole page is watched", (int)n, v, why);
 		return;
 	}
 	if (ant_page_only_check(c->tmp.data, &err) < 0) {
-		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "Regexp %.*s: %.255s: the whole page is watched",
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "Regexp %.*s: %.255s: the whole page is watched",
 			  (int)n, v, lb_error_msg(&err));
 		return;
 	}
@@ -201,7 +201,7 @@ static void site_regexp(tctx *c, const char *v, size_t n, unsigned long line)
 			    from ? v : v + to, from ? "before" : "after");
 	if (names_markup(c->only.data))
 		lb_buf_adds(&msg, "; it names markup, but --only matches the page's text, not its HTML");
-	ant_imp_diagf(c->o, IMP_NOTE, line, 0, "%s", msg.data);
+	ant_imp_diagf(c->o, ANT_IMP_NOTE, line, 0, "%s", msg.data);
 	lb_buf_release(&msg);
 }
 
@@ -213,17 +213,17 @@ static void site_option(tctx *c, const char *s, size_t n, unsigned long line, in
 	while (k < n && s[k] != '=')
 		k++;
 	if (k == 3 && !strncmp(s, "GET", 3))
-		ant_imp_diagf(c->o, IMP_NOTE, line, 0, "Option GET: the antenna always checks with GET and the server's validators");
+		ant_imp_diagf(c->o, ANT_IMP_NOTE, line, 0, "Option GET: the antenna always checks with GET and the server's validators");
 	else if (k == 9 && !strncmp(s, "NO_REMOTE", 9))
-		ant_imp_diagf(c->o, IMP_NOTE, line, 0, "Option NO_REMOTE: the antenna always checks pages itself; LIRS sources only make them due earlier");
+		ant_imp_diagf(c->o, ANT_IMP_NOTE, line, 0, "Option NO_REMOTE: the antenna always checks pages itself; LIRS sources only make them due earlier");
 	else if (k == 2 && !strncmp(s, "DI", 2))
 		*di = 1;
 	else if (k == 2 && !strncasecmp(s, "TZ", 2))
-		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "Option %.*s: the display time zone is the antenna's ('antenna init --tz-offset')", (int)n, s);
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "Option %.*s: the display time zone is the antenna's ('antenna init --tz-offset')", (int)n, s);
 	else if (k == 6 && !strncasecmp(s, "REGEXP", 6))
 		site_regexp(c, s + (n > 7 ? 7 : n), n > 7 ? n - 7 : 0, line);
 	else if (n)
-		ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "Option '%.*s' is not one tama knows", (int)n, s);
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "Option '%.*s' is not one tama knows", (int)n, s);
 }
 
 static void site_options(tctx *c, const char *s, size_t n, int sep, unsigned long line, int *di)
@@ -246,7 +246,7 @@ static void site_options(tctx *c, const char *s, size_t n, int sep, unsigned lon
  */
 static void site(tctx *c, const field *f, size_t nf, unsigned long line, int csv)
 {
-	ant_imp_entry e = { .kind = IMP_PAGE, .title = "", .author = "", .group = "", .ignore = "",
+	ant_imp_entry e = { .kind = ANT_IMP_PAGE, .title = "", .author = "", .group = "", .ignore = "",
 			.charset = "", .line = line };
 	const field *check = NULL;
 	int di = 0, check_ok = 0;
@@ -262,9 +262,9 @@ static void site(tctx *c, const field *f, size_t nf, unsigned long line, int csv
 		else if (!strcmp(x->key, "option")) site_options(c, x->val, x->len, csv ? '|' : ',', x->line, &di);
 		else if (!strcmp(x->key, "regexp")) site_regexp(c, x->val, x->len, x->line);
 		else if (!strcmp(x->key, "tz"))
-			ant_imp_diagf(c->o, IMP_UNMAPPED, x->line, 0, "Tz %.*s: the display time zone is the antenna's ('antenna init --tz-offset')", (int)x->len, x->val);
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, x->line, 0, "Tz %.*s: the display time zone is the antenna's ('antenna init --tz-offset')", (int)x->len, x->val);
 		else if (x->key[0])
-			ant_imp_diagf(c->o, IMP_UNMAPPED, x->line, 0, "'%s' is not a key tama reads", x->key);
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, x->line, 0, "'%s' is not a key tama reads", x->key);
 	}
 	if (!url_ok(c, c->url.data, line))
 		return;
@@ -274,7 +274,7 @@ static void site(tctx *c, const field *f, size_t nf, unsigned long line, int csv
 	if (check && check->len) {
 		if (resolve(c, &c->check, check->val, check->len, c->url.data) != 0 ||
 		    !lb_url_is_http(c->check.data))
-			ant_imp_diagf(c->o, IMP_UNMAPPED, check->line, 0, "Check-URL '%s': the antenna checks only http and https", c->check.data);
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, check->line, 0, "Check-URL '%s': the antenna checks only http and https", c->check.data);
 		else
 			check_ok = 1;
 	}
@@ -283,9 +283,9 @@ static void site(tctx *c, const field *f, size_t nf, unsigned long line, int csv
 	if (deliver(c, &e) < 0)
 		return;
 	if (di && (check_ok || !check || !check->len)) {
-		ant_imp_entry s = { .kind = IMP_SOURCE, .url = check_ok ? c->check.data : c->url.data,
+		ant_imp_entry s = { .kind = ANT_IMP_SOURCE, .url = check_ok ? c->check.data : c->url.data,
 				.title = "", .author = "", .group = "", .ignore = "", .charset = "", .line = line };
-		ant_imp_diagf(c->o, IMP_NOTE, line, 0, "Option DI: '%s' is read as a DI source", s.url);
+		ant_imp_diagf(c->o, ANT_IMP_NOTE, line, 0, "Option DI: '%s' is read as a DI source", s.url);
 		deliver(c, &s);
 	}
 }
@@ -293,7 +293,7 @@ static void site(tctx *c, const field *f, size_t nf, unsigned long line, int csv
 /* A remote antenna: its data file becomes a source. */
 static void remote(tctx *c, const field *f, size_t nf, unsigned long line)
 {
-	ant_imp_entry e = { .kind = IMP_SOURCE, .title = "", .author = "", .group = "", .ignore = "",
+	ant_imp_entry e = { .kind = ANT_IMP_SOURCE, .title = "", .author = "", .group = "", .ignore = "",
 			.charset = "", .line = line };
 	const field *data = NULL, *fmt = NULL, *named = NULL;
 
@@ -305,23 +305,23 @@ static void remote(tctx *c, const field *f, size_t nf, unsigned long line)
 		else if (!strcmp(x->key, "format")) fmt = x;
 		else if ((!strcmp(x->key, "title") || !strcmp(x->key, "symbol")) && x->len) named = x;
 		else if (x->key[0] && strcmp(x->key, "title") && strcmp(x->key, "symbol"))
-			ant_imp_diagf(c->o, IMP_UNMAPPED, x->line, 0, "'%s' is not a key tama reads", x->key);
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, x->line, 0, "'%s' is not a key tama reads", x->key);
 	}
 	if (!url_ok(c, c->url.data, line))
 		return;
 	if (resolve(c, &c->check, data ? data->val : "", data ? data->len : 0, c->url.data) != 0 ||
 	    !lb_url_is_http(c->check.data)) {
-		ant_imp_diagf(c->o, IMP_UNMAPPED, data ? data->line : line, 0, "Data-URL '%s': the antenna reads sources only over http and https", c->check.data);
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, data ? data->line : line, 0, "Data-URL '%s': the antenna reads sources only over http and https", c->check.data);
 		return;
 	}
 	if (!fmt || !((fmt->len == 4 && !memcmp(fmt->val, "LIRS", 4)) || (fmt->len == 2 && !memcmp(fmt->val, "DI", 2)) ||
 		      (fmt->len == 4 && !memcmp(fmt->val, "HINA", 4)))) {
-		ant_imp_diagf(c->o, IMP_ERROR, fmt ? fmt->line : line, 0, "Format '%.*s' is not LIRS, DI or HINA",
+		ant_imp_diagf(c->o, ANT_IMP_ERROR, fmt ? fmt->line : line, 0, "Format '%.*s' is not LIRS, DI or HINA",
 			  fmt ? (int)fmt->len : 0, fmt ? fmt->val : "");
 		return;
 	}
 	if (named)
-		ant_imp_diagf(c->o, IMP_UNMAPPED, named->line, 0, "Title and Symbol of '%s': a source has no name in the antenna", c->url.data);
+		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, named->line, 0, "Title and Symbol of '%s': a source has no name in the antenna", c->url.data);
 	e.url = c->check.data;
 	deliver(c, &e);
 }
@@ -340,7 +340,7 @@ static void block(tctx *c, field *f, size_t nf, unsigned long line)
 	}
 	if (!has_url) {
 		if (other)
-			ant_imp_diagf(c->o, IMP_UNMAPPED, line, 0, "a block without URL: tama skips it too");
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "a block without URL: tama skips it too");
 		return;
 	}
 	for (size_t i = 0; i < nf; i++)
@@ -390,11 +390,11 @@ static void parse_v1(tctx *c, const char *buf, size_t len)
 			start = ln;
 		const char *colon = memchr(b, ':', n);
 		if (!colon) {
-			ant_imp_diagf(c->o, IMP_UNMAPPED, ln, 1, "a line without ':': tama ignores it too");
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, ln, 1, "a line without ':': tama ignores it too");
 			continue;
 		}
 		if (nf == TAMA_FIELDS) {
-			ant_imp_diagf(c->o, IMP_ERROR, ln, 1, "more than %d lines in one block", TAMA_FIELDS);
+			ant_imp_diagf(c->o, ANT_IMP_ERROR, ln, 1, "more than %d lines in one block", TAMA_FIELDS);
 			continue;
 		}
 		size_t kl = (size_t)(colon - b), i;
@@ -460,7 +460,7 @@ static void parse_v0(tctx *c, const char *buf, size_t len, lb_buf *ant_store)
 			f[i].line = ln;
 		}
 		if (nf > 5)
-			ant_imp_diagf(c->o, IMP_UNMAPPED, ln, 0, "fields after the 5th: tama ignores them too");
+			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, ln, 0, "fields after the 5th: tama ignores them too");
 		if (c->remote)
 			remote(c, f, 5, ln);
 		else
@@ -576,7 +576,7 @@ static int rb_string(rb *r, const char *dir, lb_buf *out, const ant_imp_opts *o)
 			lb_buf_adds(out, dir);
 			r->p += sizeof var - 1;
 		} else if (q == '"' && r->end - r->p > 1 && r->p[0] == '#' && r->p[1] == '{') {
-			ant_imp_diagf(o, IMP_UNMAPPED, r->line, 0, "a Ruby expression in a file name: only #{$tama_cfg_dirname} is understood");
+			ant_imp_diagf(o, ANT_IMP_UNMAPPED, r->line, 0, "a Ruby expression in a file name: only #{$tama_cfg_dirname} is understood");
 			return -1;
 		} else {
 			if (*r->p == '\n')
@@ -622,13 +622,13 @@ int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
 	int rc = 0;
 
 	if (!at) {
-		ant_imp_diagf(o, IMP_ERROR, 0, 0, "no '$site = { ... }' in this tama.cfg");
+		ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "no '$site = { ... }' in this tama.cfg");
 		return -1;
 	}
 	r = (rb){ at, buf + len, line };
 	rb_skip(&r);
 	if (r.p >= r.end || *r.p != '{') {
-		ant_imp_diagf(o, IMP_ERROR, r.line, 0, "$site is not a { \"file\" => \"name\" } hash");
+		ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site is not a { \"file\" => \"name\" } hash");
 		return -1;
 	}
 	r.p++;
@@ -640,7 +640,7 @@ int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
 		l = r.line;
 		if (rb_string(&r, dir, &path, o) < 0 || (rb_skip(&r), r.end - r.p < 2) ||
 		    memcmp(r.p, "=>", 2) || (r.p += 2, rb_string(&r, dir, &name, o) < 0)) {
-			ant_imp_diagf(o, IMP_ERROR, r.line, 0, "$site: expected \"file\" => \"name\"");
+			ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site: expected \"file\" => \"name\"");
 			rc = -1;
 			break;
 		}
@@ -654,7 +654,7 @@ int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
 		if (rb_string(&r, dir, &path, o) == 0)
 			on_file(o->ctx, &(ant_imp_tama_file){ path.data, "", 1, line });
 		else
-			ant_imp_diagf(o, IMP_ERROR, line, 0, "$remote_cfg_path is not a string");
+			ant_imp_diagf(o, ANT_IMP_ERROR, line, 0, "$remote_cfg_path is not a string");
 	}
 	lb_buf_release(&path);
 	lb_buf_release(&name);

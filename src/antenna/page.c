@@ -725,7 +725,7 @@ typedef struct walk {
 	char *feed_href;     /* the page's advertised feed */
 	frame *fr;
 	size_t nfr, capfr;
-	bound *bd;           /* bd[0] is the start of the text; at most PAGE_MAX_SEGMENTS cuts follow */
+	bound *bd;           /* bd[0] is the start of the text; at most ANT_PAGE_MAX_SEGMENTS cuts follow */
 	size_t nbd, capbd;
 	int want_cuts;
 	int key_pending;     /* the last bound's block is taken with its first byte */
@@ -811,13 +811,13 @@ static void add_text(walk *w, const char *s, size_t n)
 		bind_block(w);
 }
 
-/* A block edge ends a segment (for excerpts); at most PAGE_MAX_SEGMENTS
+/* A block edge ends a segment (for excerpts); at most ANT_PAGE_MAX_SEGMENTS
  * are remembered, the rest of the page is one last segment. */
 static void cut(walk *w)
 {
 	bound *nv;
 
-	if (!w->want_cuts || w->nbd > PAGE_MAX_SEGMENTS)
+	if (!w->want_cuts || w->nbd > ANT_PAGE_MAX_SEGMENTS)
 		return;
 	if (w->bd[w->nbd - 1].off == w->text.len) {
 		w->key_pending = 1;   /* nothing since the last cut: a later block takes it */
@@ -1289,7 +1289,7 @@ static void take_sentence(segctx *c, const char *base, const char *s, size_t n, 
 		s++, n--;
 	while (n && s[n - 1] == ' ')
 		n--;
-	if (!n || c->n >= PAGE_MAX_SEGMENTS)
+	if (!n || c->n >= ANT_PAGE_MAX_SEGMENTS)
 		return;
 	h = seg_hash(s, n);
 	if (!(nv = lb_grow(c->seg, &c->cap, c->n + 1, sizeof *nv, 64))) {
@@ -1396,7 +1396,7 @@ static void take_block(segctx *c, const char *text, size_t a, size_t e, const bo
 
 static int segments(walk *w, const ant_page_prev *prev, segctx *c)
 {
-	c->max = prev && prev->excerpt_max ? prev->excerpt_max : PAGE_EXCERPT_MAX;
+	c->max = prev && prev->excerpt_max ? prev->excerpt_max : ANT_PAGE_EXCERPT_MAX;
 	if (prev && prev->nsegs) {
 		if (!(c->prev = malloc(prev->nsegs * sizeof *c->prev)))
 			return -1;
@@ -1430,7 +1430,7 @@ char *ant_page_clip(const char *s, size_t max)
 	int space = 1;
 
 	if (!max)
-		max = PAGE_EXCERPT_MAX;
+		max = ANT_PAGE_EXCERPT_MAX;
 	while (n) {
 		size_t k = lb_utf8_len(s, n);
 		if (!k) {               /* an invalid byte is dropped */
@@ -1464,7 +1464,7 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
 {
 	lb_buf b = LB_BUF_INIT;
 	char *x = NULL;
-	size_t max = max_chars ? max_chars : PAGE_EXCERPT_MAX;
+	size_t max = max_chars ? max_chars : ANT_PAGE_EXCERPT_MAX;
 
 	if (!p || !pick || !p->text)
 		return NULL;

@@ -2,7 +2,7 @@
  * publish.c: the antenna's static site, DIR/index.html and DIR/lirs.gz
  * (doc/NOTES-lirs-in-the-wild.md "What the listing page showed").  Each
  * file is written through one FILE* into a temporary file and renamed
- * over the old one (afile.h), so a web server never serves half a page,
+ * over the old one (lb_afile.h), so a web server never serves half a page,
  * and a failed publish leaves the previous one in place.
  *
  * The order of index.html:
@@ -113,9 +113,9 @@ int ant_pub_lang_known(const char *lang)
 void ant_pub_site_defaults(ant_pub_site *s)
 {
 	memset(s, 0, sizeof *s);
-	s->display_tz = PUB_JST;
+	s->display_tz = ANT_PUB_JST;
 	s->visited_query = 1;
-	s->lang = PUB_LANG_DEFAULT;
+	s->lang = ANT_PUB_LANG_DEFAULT;
 }
 
 /* t shown in zone tz (seconds east of UTC); -1 when t + tz overflows or
@@ -368,7 +368,7 @@ static const char *tz_name(int64_t tz, char buf[12])
 {
 	char off[8];
 
-	if (tz == PUB_JST)
+	if (tz == ANT_PUB_JST)
 		return "JST";
 	snprintf(buf, 12, "UTC%s", tz_offset(tz, off));
 	return buf;

@@ -48,7 +48,7 @@ struct site_cfg {
 	ant_pub_site site;
 	ant_pub_lirs_counts counts;
 	int64_t page_size;
-	int64_t keep_events;     /* EVSTORE_KEEP_ALL or >= 0 */
+	int64_t keep_events;     /* ATOM_EVSTORE_KEEP_ALL or >= 0 */
 	int64_t seq_now;         /* the newest event's seq before this publish */
 	int64_t prev_seq;        /* and at the previous publish, -1 unknown */
 	ant_store *store;        /* the Atom writer's connection */
@@ -61,11 +61,11 @@ int64_t ant_keep_events(ant_store *s)
 	int64_t k = ANT_KEEP_EVENTS;
 
 	if (v && strcmp(v, "all") == 0)
-		k = EVSTORE_KEEP_ALL;
+		k = ATOM_EVSTORE_KEEP_ALL;
 	else if (v)
 		k = ant_store_config_int(s, ANT_CFG_KEEP_EVENTS, ANT_KEEP_EVENTS);
 	free(v);
-	return k < 0 ? EVSTORE_KEEP_ALL : k;
+	return k < 0 ? ATOM_EVSTORE_KEEP_ALL : k;
 }
 
 /* The lirs_charset setting (antenna init --charset): 1 for euc-jp-ms. */
@@ -94,7 +94,7 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->site.author = c->author ? c->author : "";
 	c->site.now = now;
 	c->site.prev_publish = ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0);
-	c->site.display_tz = ant_store_config_int(s, ANT_CFG_TZ, PUB_JST);
+	c->site.display_tz = ant_store_config_int(s, ANT_CFG_TZ, ANT_PUB_JST);
 	c->site.visited_query = ant_store_config_int(s, ANT_CFG_VISITED, 1) != 0;
 	c->site.max_age = ant_store_config_int(s, ANT_CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
 	c->site.lirs_euc_jp_ms = lirs_charset_ms(s);
@@ -294,7 +294,7 @@ static int side_open(struct side *w, ant_store *s, lb_error *err)
 {
 	int rc;
 
-	if ((rc = ant_store_open(&w->s2, ant_store_path(s), STORE_OPEN_EXISTING, err)) == 0)
+	if ((rc = ant_store_open(&w->s2, ant_store_path(s), ANT_STORE_OPEN_EXISTING, err)) == 0)
 		rc = ant_store_read_begin(w->s2, err);
 	return rc;
 }

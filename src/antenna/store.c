@@ -1,5 +1,5 @@
 /*
- * store.c: the antenna's SQLite state (see store.h).  Every SQL statement
+ * store.c: the antenna's SQLite state (see ant_store.h).  Every SQL statement
  * about antenna state lives in this file.
  */
 #include "ant_store.h"
@@ -33,7 +33,7 @@ struct ant_store {
 
 /*
  * Migrations: entry i takes the schema from version i to i+1.  Never edit
- * a released entry; append a new one and bump STORE_SCHEMA_VERSION.
+ * a released entry; append a new one and bump ANT_STORE_SCHEMA_VERSION.
  */
 static const char *const migrations[] = {
 	/* 0 -> 1 */
@@ -83,7 +83,7 @@ static const char *const migrations[] = {
 	" records_ignored INTEGER NOT NULL DEFAULT 0);",
 	/* 1 -> 2: antenna import: a charset the operator forces (samidare's
 	 * ForceCharset), and when a page was imported (its first check is a
-	 * baseline, not an update: detect.h quiet_first). */
+	 * baseline, not an update: ant_detect.h quiet_first). */
 	"ALTER TABLE pages ADD COLUMN force_charset TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE pages ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;",
 	/* 2 -> 3: feeds: a page's feed and its validators, the newest
@@ -108,7 +108,7 @@ static const char *const migrations[] = {
 	" entries INTEGER NOT NULL DEFAULT 0,"
 	" read_at INTEGER NOT NULL DEFAULT 0);",
 	/* 3 -> 4: per-page settings: the region watched (only:
-	 * page.h patterns, one per line, like ignore; "" = the whole page),
+	 * ant_page.h patterns, one per line, like ignore; "" = the whole page),
 	 * automatic ignoring turned off (no_auto_ignore), and the URL fetched
 	 * to check the page when it is not the page's own (check_url: tama's
 	 * Check-URL, samidare's URI beside a LinkURI; NULL = url).  One
@@ -128,7 +128,7 @@ static const char *const migrations[] = {
 	" title TEXT NOT NULL DEFAULT '',"
 	" excerpt TEXT NOT NULL DEFAULT '',"
 	" PRIMARY KEY(url_key, source_id)) WITHOUT ROWID;"
-	/* what the noise-proof text rule remembers of a page (detect.h
+	/* what the noise-proof text rule remembers of a page (ant_detect.h
 	 * ant_detect_noise_encode(): the last check's multiset of segment
 	 * keys, the blocks learned volatile with when and how, the small
 	 * blocks seen changing); the excerpts' segment hashes it replaces are
@@ -213,7 +213,7 @@ static const char *const migrations[] = {
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
-_Static_assert(NMIGRATIONS == STORE_SCHEMA_VERSION, "one migration per schema version");
+_Static_assert(NMIGRATIONS == ANT_STORE_SCHEMA_VERSION, "one migration per schema version");
 
 /*
  * What happened, in our words, for the failures an operator meets (SQLite's
@@ -278,17 +278,17 @@ static int migrate(ant_store *s, lb_error *err)
 
 	if (v < 0)
 		return dberr(s, err, "cannot read schema version");
-	if (v > STORE_SCHEMA_VERSION)
+	if (v > ANT_STORE_SCHEMA_VERSION)
 		return lb_err(err, LB_EINVAL, "database '%s' has schema version %lld; this antenna knows up to %d",
-			      s->path, (long long)v, STORE_SCHEMA_VERSION);
-	if (v == STORE_SCHEMA_VERSION)
+			      s->path, (long long)v, ANT_STORE_SCHEMA_VERSION);
+	if (v == ANT_STORE_SCHEMA_VERSION)
 		return 0;
 	if ((rc = exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	for (; v < STORE_SCHEMA_VERSION; v++)
+	for (; v < ANT_STORE_SCHEMA_VERSION; v++)
 		if ((rc = exec(s, migrations[v], err)) < 0)
 			goto fail;
-	snprintf(sql, sizeof sql, "PRAGMA user_version=%d", STORE_SCHEMA_VERSION);
+	snprintf(sql, sizeof sql, "PRAGMA user_version=%d", ANT_STORE_SCHEMA_VERSION);
 	if ((rc = exec(s, sql, err)) < 0 || (rc = exec(s, "COMMIT", err)) < 0)
 		goto fail;
 	return 0;
@@ -298,7 +298,7 @@ fail:
 }
 
 /*
- * The pages' key index holds a 64-bit hash of the key (FNV-1a, page.h's
+ * The pages' key index holds a 64-bit hash of the key (FNV-1a, ant_page.h's
  * text hash), not the key: 8 bytes an entry instead of a whole URL.  Two
  * keys of one hash are told apart by the key itself (the lookups compare
  * both), so a collision costs a second row read, never a wrong page.
@@ -324,13 +324,13 @@ static void sql_key_hash(sqlite3_context *c, int argc, sqlite3_value **v)
 static int is_antenna_db(ant_store *s)
 {
 	return pragma_int(s, "SELECT count(*) FROM sqlite_master WHERE name='pages'") > 0 ||
-	       pragma_int(s, "PRAGMA user_version") > STORE_SCHEMA_VERSION;
+	       pragma_int(s, "PRAGMA user_version") > ANT_STORE_SCHEMA_VERSION;
 }
 
 int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 {
 	ant_store *s = calloc(1, sizeof *s);
-	int flags = SQLITE_OPEN_READWRITE | (mode == STORE_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
+	int flags = SQLITE_OPEN_READWRITE | (mode == ANT_STORE_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
 	int rc;
 
 	*out = NULL;
@@ -340,7 +340,7 @@ int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 	}
 	s->lock_fd = -1;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		if (mode != STORE_OPEN_CREATE && access(path, F_OK) != 0)
+		if (mode != ANT_STORE_OPEN_CREATE && access(path, F_OK) != 0)
 			rc = lb_err(err, LB_ENOTFOUND, "cannot open database '%s': %s (run 'antenna init' first)",
 				    path, strerror(errno ? errno : ENOENT));
 		else
@@ -349,9 +349,9 @@ int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 		ant_store_close(s);
 		return rc;
 	}
-	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+	sqlite3_busy_timeout(s->db, ANT_STORE_BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(s->db, 1);
-	if (mode != STORE_OPEN_CREATE && !is_antenna_db(s)) {
+	if (mode != ANT_STORE_OPEN_CREATE && !is_antenna_db(s)) {
 		rc = lb_err(err, LB_EINVAL, "'%s' is not an antenna database (run 'antenna init' first)", path);
 		ant_store_close(s);
 		return rc;
@@ -364,7 +364,7 @@ int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 	}
 	/* A new file lets go of the pages the history's pruning frees
 	 * (ant_store_compact()); only possible before its first table. */
-	if (mode == STORE_OPEN_CREATE && pragma_int(s, "SELECT count(*) FROM sqlite_master") == 0 &&
+	if (mode == ANT_STORE_OPEN_CREATE && pragma_int(s, "SELECT count(*) FROM sqlite_master") == 0 &&
 	    (rc = exec(s, "PRAGMA auto_vacuum=INCREMENTAL", err)) < 0) {
 		ant_store_close(s);
 		return rc;
@@ -801,13 +801,13 @@ void ant_store_page_release(ant_store_page *p)
 	free(p->group); free(p->ignore); free(p->etag); free(p->lm_header);
 	free(p->charset); free(p->source_url); free(p->last_error);
 	free(p->force_charset);
-	free(p->feed_url); free(p->feed_etag); free(p->feed_lm_header); free(p->ant_feed_error);
+	free(p->feed_url); free(p->feed_etag); free(p->feed_lm_header); free(p->feed_error);
 	free(p->excerpt); free(p->noise);
 	free(p->only); free(p->check_url);
 	ant_store_page_init(p);
 }
 
-/* detected_by: one of detect.h's static strings, stored as its number
+/* detected_by: one of ant_detect.h's static strings, stored as its number
  * here (1-based; schema 5) or, written before, as the word. */
 static const char *const rule_names[] = { "header", "text", "size", "lirs", "feed", "atom" };
 #define NRULES (sizeof rule_names / sizeof rule_names[0])
@@ -949,7 +949,7 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	p->feed_etag = col_dup(st, 31, 1);
 	p->feed_lm_header = lm_dup(st, 32);
 	p->st.feed_time = sqlite3_column_int64(st, 33);
-	p->ant_feed_error = col_dup(st, 34, 1);
+	p->feed_error = col_dup(st, 34, 1);
 	p->excerpt = col_dup(st, 35, 0);
 	p->only = col_dup(st, 37, 0);
 	p->no_auto_ignore = sqlite3_column_int(st, 38);
@@ -1277,7 +1277,7 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 	bind_text(st, 22, p->feed_etag);
 	bind_lm(st, 23, p->feed_lm_header);
 	sqlite3_bind_int64(st, 24, p->st.feed_time);
-	bind_text(st, 25, p->ant_feed_error);
+	bind_text(st, 25, p->feed_error);
 	bind_text(st, 26, p->excerpt ? p->excerpt : "");
 	if (p->noise_len)
 		sqlite3_bind_blob(st, 27, p->noise, (int)p->noise_len, SQLITE_STATIC);
@@ -1319,7 +1319,7 @@ int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error 
 
 	if (what & ANT_REBASE_TEXT) {
 		/* No fingerprint to compare with: the next check takes one and
-		 * announces nothing (detect.h: no text hash, no size, no noise
+		 * announces nothing (ant_detect.h: no text hash, no size, no noise
 		 * state; what was learned volatile goes with it).  Without
 		 * validators the next answer is a 200, not a 304 that would put
 		 * the new baseline off. */
@@ -1375,7 +1375,7 @@ void ant_store_sources_free(ant_store_source *p, size_t n)
 
 static int store_source_kind(const unsigned char *t)
 {
-	return t && strcmp((const char *)t, "atom") == 0 ? STORE_SOURCE_ATOM : STORE_SOURCE_LIRS;
+	return t && strcmp((const char *)t, "atom") == 0 ? ANT_STORE_SOURCE_ATOM : ANT_STORE_SOURCE_LIRS;
 }
 
 /* row: an ant_store_source (void: load_rows reads any table with it) */
@@ -1421,7 +1421,7 @@ int ant_store_source_add(ant_store *s, const ant_store_source *p, lb_error *err)
 	bind_text(st, 1, p->url);
 	bind_text(st, 2, p->url_key);
 	sqlite3_bind_int64(st, 3, p->created);
-	bind_text(st, 4, p->kind == STORE_SOURCE_ATOM ? "atom" : "lirs");
+	bind_text(st, 4, p->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs");
 	sqlite3_bind_int(st, 5, p->relay != 0);
 	rc = step_done(s, st, err);
 	sqlite3_finalize(st);
@@ -1735,7 +1735,7 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 	" CASE WHEN coalesce(source_url, '') = '' THEN url ELSE source_url END AS source_url," \
 	" last_error, excerpt, 0 AS relayed FROM pages"
 
-/* The statement for q: the update events table (evstore.h) is read only
+/* The statement for q: the update events table (atom_evstore.h) is read only
  * for the "new" marks, by its (url_key, last_modified) index. */
 static int pub_sql(lb_buf *b, const ant_store_pubq *q)
 {

@@ -204,7 +204,7 @@ static int add_event(struct upd *u, const ant_store_page *p)
 }
 
 /* The excerpt shown for the last update: at most the excerpt limit of
- * characters, cut at a character boundary (page.h). */
+ * characters, cut at a character boundary (ant_page.h). */
 static void set_excerpt(ant_store_page *p, const char *text, size_t max)
 {
 	char *x = ant_page_clip(text, max);
@@ -264,7 +264,7 @@ static int relay_news(struct upd *u, const char *key, int64_t lm)
 	int64_t newest;
 
 	if (!u->src->relay || u->src_first_read ||
-	    (u->src->kind == STORE_SOURCE_ATOM && lm <= u->src_entry_floor))
+	    (u->src->kind == ANT_STORE_SOURCE_ATOM && lm <= u->src_entry_floor))
 		return 0;
 	if ((newest = ant_store_srcrec_relay_newest(u->s, key, &u->err)) < 0) {
 		u->failed_db = 1;
@@ -274,7 +274,7 @@ static int relay_news(struct upd *u, const char *key, int64_t lm)
 }
 
 /* What SRC says of the URL with key KEY, kept for a page added later
- * (store.h, ant_store_srcrec), and for a relay source the page it relays:
+ * (ant_store.h, ant_store_srcrec), and for a relay source the page it relays:
  * texts clipped as any text taken in.  A record the source gave before
  * (a shard's lirs.gz read again holds mostly those) is not written again.
  * With news (a page not watched here), *news says whether it is news
@@ -364,8 +364,8 @@ static int on_record(void *ctx, const lirs_record *r)
 	int rc, news;
 
 	u->src->records_read++;
-	/* the rule lirs merge applies (merge.h): unusable, future, stale */
-	if (lirs_merge_check_at(r, u->now, u->o->max_age, u->o->max_future) != MERGE_USABLE ||
+	/* the rule lirs merge applies (lirs_merge.h): unusable, future, stale */
+	if (lirs_merge_check_at(r, u->now, u->o->max_age, u->o->max_future) != LIRS_MERGE_USABLE ||
 	    !page_url_ok(u, r->url)) {
 		u->src->records_skipped++;
 		return 0;
@@ -395,14 +395,14 @@ static int on_record(void *ctx, const lirs_record *r)
 	return rc;
 }
 
-/* The bounds of what a source is remembered to have said (store.h): the
+/* The bounds of what a source is remembered to have said (ant_store.h): the
  * 8-hour rule for LIRS and HINA-DI records, the history retention for an
  * Atom source's entries. */
 static int64_t prune_records(struct upd *u, ant_store_source *src)
 {
 	int64_t age = u->o->max_age ? u->o->max_age : LIRS_DEFAULT_MAX_AGE;
 
-	if (src->kind == STORE_SOURCE_ATOM)
+	if (src->kind == ANT_STORE_SOURCE_ATOM)
 		return ant_store_srcrec_prune(u->s, src->id, 0, u->o->keep_records, &u->err);
 	return ant_store_srcrec_prune(u->s, src->id, age < 0 ? 0 : u->now - age, -1, &u->err);
 }
@@ -478,7 +478,7 @@ static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_re
 
 static int http_failed(const ant_fetch_result *res)
 {
-	return res->err != FETCH_OK || res->status >= 400 || res->status < 200;
+	return res->err != ANT_FETCH_OK || res->status >= 400 || res->status < 200;
 }
 
 static const char *error_text(const ant_fetch_result *res, char *b, size_t n)
@@ -658,13 +658,13 @@ static void atom_doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 		snprintf(w->err, sizeof w->err, "out of memory");
 		return;
 	}
-	for (size_t off = 0; off < res->len && rc == 0; off += FEED_CHUNK)
+	for (size_t off = 0; off < res->len && rc == 0; off += ANT_FEED_CHUNK)
 		rc = ant_feed_parse_chunk(fp, res->body + off,
-				      res->len - off < FEED_CHUNK ? res->len - off : FEED_CHUNK);
+				      res->len - off < ANT_FEED_CHUNK ? res->len - off : ANT_FEED_CHUNK);
 	if (ant_feed_parse_finish(fp, &fi) < 0 || rc < 0) {
 		if (!w->u->failed_db)
 			snprintf(w->err, sizeof w->err, "'%s': bad feed: %s", req->url, ant_feed_error(fp));
-	} else if (fi.kind != FEED_ATOM) {
+	} else if (fi.kind != ANT_FEED_ATOM) {
 		snprintf(w->err, sizeof w->err, "'%s': not an Atom feed", req->url);
 	} else {
 		w->got = 1;
@@ -770,7 +770,7 @@ static int read_sources(struct upd *u, ant_store_source *srcs, size_t n)
 	if (!reqs)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (srcs[i].kind != STORE_SOURCE_LIRS)
+		if (srcs[i].kind != ANT_STORE_SOURCE_LIRS)
 			u->st.atom_sources++;
 		else
 			reqs[k++] = (ant_fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i] };
@@ -779,7 +779,7 @@ static int read_sources(struct upd *u, ant_store_source *srcs, size_t n)
 	free(reqs);
 	/* Atom sources one by one: each walk's next fetch depends on the last. */
 	for (size_t i = 0; rc == 0 && i < n && !u->failed_db; i++)
-		if (srcs[i].kind == STORE_SOURCE_ATOM)
+		if (srcs[i].kind == ANT_STORE_SOURCE_ATOM)
 			read_atom_source(u, &srcs[i]);
 	return rc;
 }
@@ -833,7 +833,7 @@ static void take_feed_link(ant_store_page *p, const ant_fetch_result *res, const
 	p->feed_url = url;
 	set_str(&p->feed_etag, NULL);
 	set_str(&p->feed_lm_header, NULL);
-	set_str(&p->ant_feed_error, NULL);
+	set_str(&p->feed_error, NULL);
 	p->st.feed_time = 0;
 }
 
@@ -878,7 +878,7 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 	fr->checked = 1;
 	u->st.feeds_checked++;
 	if (http_failed(res)) {
-		set_str(&p->ant_feed_error, error_text(res, b, sizeof b));
+		set_str(&p->feed_error, error_text(res, b, sizeof b));
 		u->st.feeds_failed++;
 		return;
 	}
@@ -893,7 +893,7 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 	if (ant_feed_parse(res->body, res->len, &(ant_feed_opts){ .now = u->now, .skew = u->o->max_future }, &fi, &fe) < 0) {
 		char msg[340];
 		snprintf(msg, sizeof msg, "bad feed: %.*s", (int)sizeof b - 1, lb_error_msg(&fe));
-		set_str(&p->ant_feed_error, msg);
+		set_str(&p->feed_error, msg);
 		u->st.feeds_failed++;
 		/* the validators must not make the next check skip a fixed feed */
 		set_str(&p->feed_etag, NULL);
@@ -902,9 +902,9 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 		/* Dates missing or absurd: the page's own rules decide. */
 		snprintf(b, sizeof b, "feed has no believable entry date (%zu entries, %zu bad dates)",
 			 fi.entries, fi.bad_dates);
-		set_str(&p->ant_feed_error, b);
+		set_str(&p->feed_error, b);
 	} else {
-		set_str(&p->ant_feed_error, NULL);
+		set_str(&p->feed_error, NULL);
 		fr->usable = 1;
 		fr->newest = fi.newest;
 		fr->title = fi.newest_title;
@@ -913,7 +913,7 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 	ant_feed_info_release(&fi);
 }
 
-/* The page's analysis options (page.h): its ignore and --only patterns
+/* The page's analysis options (ant_page.h): its ignore and --only patterns
  * (one per line) and forced charset.  Free pat[0] and pat[1] after the
  * analysis. */
 static void page_opts(const ant_store_page *p, ant_page_opts *po, char **pat[2])
@@ -927,7 +927,7 @@ static void page_opts(const ant_store_page *p, ant_page_opts *po, char **pat[2])
 }
 
 /* The body's title, charset, advertised feed, text checksum and segments
- * (page.h) into *info (released by the caller).  0 when not HTML or not
+ * (ant_page.h) into *info (released by the caller).  0 when not HTML or not
  * analysable: then the size rule decides. */
 static int analyze(ant_store_page *p, const ant_fetch_result *res, ant_detect_input *in,
 		   ant_page_info *info)
@@ -953,7 +953,7 @@ static int analyze(ant_store_page *p, const ant_fetch_result *res, ant_detect_in
 	return 1;
 }
 
-/* ---- the noise-proof text rule (detect.h) ---------------------------------- */
+/* ---- the noise-proof text rule (ant_detect.h) ---------------------------------- */
 
 static ant_detect_seg *segs_of(const ant_page_info *info)
 {
@@ -1199,7 +1199,7 @@ static void page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resul
 }
 
 /* The second answer of a page that seemed changed: the text rule decides
- * with both (detect.h), then the check goes on as any other. */
+ * with both (ant_detect.h), then the check goes on as any other. */
 static void refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
 {
 	struct upd *u = ctx;
@@ -1327,7 +1327,7 @@ static int refetch_pages(struct upd *u, int last)
 	/* a fetcher that did not answer them all: decide on the first answers */
 	for (size_t i = 0; i < u->npages; i++)
 		if (go[i] && u->fr[i].refetch) {
-			ant_fetch_result none = { .status = 0, .err = FETCH_ERR_OTHER, .content_length = -1 };
+			ant_fetch_result none = { .status = 0, .err = ANT_FETCH_ERR_OTHER, .content_length = -1 };
 			refetch_done(u, &(ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i] }, &none);
 			u->st.refetched--;
 		}
@@ -1532,14 +1532,14 @@ static void batch_free(struct upd *u)
 void ant_update_opts_init(ant_update_opts *o)
 {
 	memset(o, 0, sizeof *o);
-	o->limits.max_redirects = -1;   /* fetch.h: the default */
-	o->excerpt_max = PAGE_EXCERPT_MAX;
+	o->limits.max_redirects = -1;   /* ant_fetch.h: the default */
+	o->excerpt_max = ANT_PAGE_EXCERPT_MAX;
 	o->max_archives = ANT_UPDATE_MAX_ARCHIVES;
 	o->max_age = LIRS_DEFAULT_MAX_AGE;
 	o->max_future = LIRS_DEFAULT_MAX_FUTURE;
 	o->tz = 32400;                  /* JST, the classic antennas' zone */
 	o->keep_records = ANT_KEEP_EVENTS;
-	o->lock_wait = STORE_LOCK_WAIT;
+	o->lock_wait = ANT_STORE_LOCK_WAIT;
 	o->refetch_pause_ms = ANT_UPDATE_REFETCH_PAUSE_MS;
 	o->page_batch = ANT_UPDATE_PAGE_BATCH;
 }
@@ -1626,7 +1626,7 @@ struct recall {
 static int recall_one(void *ctx, const ant_store_srcrec *r)
 {
 	struct recall *c = ctx;
-	int atom = r->source_kind == STORE_SOURCE_ATOM;
+	int atom = r->source_kind == ANT_STORE_SOURCE_ATOM;
 	lirs_record rec;
 
 	memset(&rec, 0, sizeof rec);
@@ -1635,7 +1635,7 @@ static int recall_one(void *ctx, const ant_store_srcrec *r)
 	rec.last_detected = r->last_detected;
 	/* the rules of the relay: Atom entries are history (no 8-hour rule) */
 	if (lirs_merge_check_at(&rec, c->o->now, atom ? -1 : c->o->max_age,
-				c->o->max_future) != MERGE_USABLE)
+				c->o->max_future) != LIRS_MERGE_USABLE)
 		return 0;   /* an older record of another source may still do */
 	if (!ant_detect_relay(&c->p->st, r->last_modified, r->last_detected, c->o->now))
 		return 1;   /* newest first: none of the rest is newer */

@@ -69,10 +69,10 @@ int atom_xml_escape(lb_buf *out, const char *str, int mode)
 		case '&': rc = lb_buf_adds(out, "&amp;"); break;
 		case '<': rc = lb_buf_adds(out, "&lt;"); break;
 		case '>': rc = lb_buf_adds(out, "&gt;"); break;
-		case '"': rc = mode == XML_MIN ? lb_buf_addc(out, '"') : lb_buf_adds(out, "&quot;"); break;
-		case '\'': rc = mode == XML_MIN ? lb_buf_addc(out, '\'') : lb_buf_adds(out, "&apos;"); break;
+		case '"': rc = mode == ATOM_XML_MIN ? lb_buf_addc(out, '"') : lb_buf_adds(out, "&quot;"); break;
+		case '\'': rc = mode == ATOM_XML_MIN ? lb_buf_addc(out, '\'') : lb_buf_adds(out, "&apos;"); break;
 		case '\t': case '\n': case '\r':
-			rc = mode == XML_ATTR ? lb_buf_addf(out, "&#%ld;", c) : lb_buf_addc(out, (int)c);
+			rc = mode == ATOM_XML_ATTR ? lb_buf_addf(out, "&#%ld;", c) : lb_buf_addc(out, (int)c);
 			break;
 		case -1:
 			rc = lb_buf_adds(out, LB_UTF8_FFFD);
@@ -139,7 +139,7 @@ int atom_iri(lb_buf *out, const char *str, int mode)
 	const unsigned char *end = s + strlen((const char *)s);
 	int rc = 0, query = 0, frag = 0;
 
-	if (mode == IRI_REF && (auth = (const unsigned char *)strstr((const char *)s, "://"))) {
+	if (mode == ATOM_IRI_REF && (auth = (const unsigned char *)strstr((const char *)s, "://"))) {
 		auth += 3;
 		auth_end = auth + strcspn((const char *)auth, "/?#");
 	}
@@ -163,9 +163,9 @@ int atom_iri(lb_buf *out, const char *str, int mode)
 		}
 		if (c < 0x80) {
 			keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			       (c && strchr(mode == IRI_REF ? ref_ok : tag_ok, (int)c));
+			       (c && strchr(mode == ATOM_IRI_REF ? ref_ok : tag_ok, (int)c));
 			/* a "%" that starts an escape stays in a reference, is data in a tag */
-			if (c == '%' && mode == IRI_REF && is_hex(s[1]) && is_hex(s[2]))
+			if (c == '%' && mode == ATOM_IRI_REF && is_hex(s[1]) && is_hex(s[2]))
 				keep = 1;
 			if (c == '#' && frag)
 				keep = 0;
@@ -306,7 +306,7 @@ static void xw_text_elem(xw *w, const char *ind, const char *name, const char *t
 
 static void xw_elem(xw *w, const char *ind, const char *name, const char *text)
 {
-	xw_text_elem(w, ind, name, text, XML_TEXT);
+	xw_text_elem(w, ind, name, text, ATOM_XML_TEXT);
 }
 
 /* ind<name>LF or ind</name>LF */
@@ -338,9 +338,9 @@ static void xw_link(xw *w, const char *ind, const char *rel, const char *href)
 {
 	xw_markup(w, ind);
 	xw_markup(w, "<link rel=\"");
-	xw_data(w, rel, XML_ATTR);
+	xw_data(w, rel, ATOM_XML_ATTR);
 	xw_markup(w, "\" href=\"");
-	xw_data(w, href, XML_ATTR);
+	xw_data(w, href, ATOM_XML_ATTR);
 	xw_markup(w, "\"/>\n");
 }
 
@@ -463,7 +463,7 @@ static int base_iri(feedctx *f, const char *path)
 	lb_buf_reset(&f->tmp);
 	lb_buf_reset(&f->iri);
 	if (lb_buf_adds(&f->tmp, f->base) || lb_buf_adds(&f->tmp, path) ||
-	    atom_iri(&f->iri, f->tmp.data, IRI_REF))
+	    atom_iri(&f->iri, f->tmp.data, ATOM_IRI_REF))
 		return oom(f);
 	return 0;
 }
@@ -585,7 +585,7 @@ static int entry_id(feedctx *f, const atom_ev_event *e, int per_url)
 	if (lirs_merge_url_key(&f->key, e->url) || lb_buf_adds(&f->iri, f->tag) ||
 	    (per_url ? lb_buf_adds(&f->iri, "url:")
 		     : lb_buf_addf(&f->iri, "event:%lld:", (long long)e->last_modified)) ||
-	    atom_iri(&f->iri, f->key.data, IRI_TAG))
+	    atom_iri(&f->iri, f->key.data, ATOM_IRI_TAG))
 		return oom(f);
 	return 0;
 }
@@ -599,12 +599,12 @@ static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
 	if (entry_id(f, e, per_url) != 0)
 		return failed(f);
 	xw_markup(w, "  <entry>\n");
-	/* XML_MIN: an id's bytes stay what they always were (' unescaped) */
-	xw_text_elem(w, "    ", "id", f->iri.data, XML_MIN);
+	/* ATOM_XML_MIN: an id's bytes stay what they always were (' unescaped) */
+	xw_text_elem(w, "    ", "id", f->iri.data, ATOM_XML_MIN);
 	xw_elem(w, "    ", "title", title);
 	if (atom_resolve(&f->tmp, f->base, e->url, 0) == 0) {
 		lb_buf_reset(&f->iri);
-		if (atom_iri(&f->iri, f->tmp.data, IRI_REF) != 0)
+		if (atom_iri(&f->iri, f->tmp.data, ATOM_IRI_REF) != 0)
 			return oom(f);
 		xw_link(w, "    ", "alternate", f->iri.data);
 	} else {
@@ -969,7 +969,7 @@ static int make_tag(feedctx *f, const char *date)
 {
 	lb_buf t = LB_BUF_INIT;
 
-	if (lb_buf_adds(&t, "tag:") || atom_iri(&t, f->host, IRI_REF) || lb_buf_addf(&t, ",%s:", date)) {
+	if (lb_buf_adds(&t, "tag:") || atom_iri(&t, f->host, ATOM_IRI_REF) || lb_buf_addf(&t, ",%s:", date)) {
 		lb_buf_release(&t);
 		return oom(f);
 	}

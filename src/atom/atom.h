@@ -15,8 +15,8 @@
  * This file holds the project's one XML escaper and its one writer of
  * Atom documents (atom.c's xw_* functions): no other code writes XML.
  */
-#ifndef LIRS_ATOM_H
-#define LIRS_ATOM_H
+#ifndef ATOM_H
+#define ATOM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,9 +28,9 @@
 
 /* atom_xml_escape() modes */
 enum {
-	XML_TEXT = 0,  /* character data: & < > " ' escaped */
-	XML_ATTR = 1,  /* an attribute value: also TAB, LF, CR as references */
-	XML_MIN = 2    /* character data, only & < > escaped (XML 1.0 §2.4):
+	ATOM_XML_TEXT = 0,  /* character data: & < > " ' escaped */
+	ATOM_XML_ATTR = 1,  /* an attribute value: also TAB, LF, CR as references */
+	ATOM_XML_MIN = 2    /* character data, only & < > escaped (XML 1.0 §2.4):
 	                  for ids, whose bytes must stay what they were */
 };
 
@@ -47,8 +47,8 @@ int atom_xml_escape(lb_buf *out, const char *s, int mode);
 
 /* atom_iri() modes */
 enum {
-	IRI_TAG = 0,   /* RFC 4151's specific part: ipchar / "/" / "?"; "%" is data */
-	IRI_REF = 1    /* an IRI reference: also "#" (once), "[" "]" in the
+	ATOM_IRI_TAG = 0,   /* RFC 4151's specific part: ipchar / "/" / "?"; "%" is data */
+	ATOM_IRI_REF = 1    /* an IRI reference: also "#" (once), "[" "]" in the
 	                  authority, and "%" when it starts an escape */
 };
 /*

@@ -1,7 +1,7 @@
 /*
- * evstore.h: the SQLite state of update events behind the Atom bridge.
+ * atom_evstore.h: the SQLite state of update events behind the Atom bridge.
  *
- * An update event is a distinct (URL key, Last-Modified) pair (merge.h for
+ * An update event is a distinct (URL key, Last-Modified) pair (lirs_merge.h for
  * the key).  Events get a sequence number in the order they are added and
  * never change afterwards; archives are runs of page_size consecutive
  * events, sealed once and remembered here with what was written to disk.
@@ -14,8 +14,8 @@
  * for events.  Errors: a negative LB_E* code (LB_EDB, LB_EBUSY when another
  * run holds the file, LB_ENOMEM) plus a message in err, which may be NULL.
  */
-#ifndef LIRS_EVSTORE_H
-#define LIRS_EVSTORE_H
+#ifndef ATOM_EVSTORE_H
+#define ATOM_EVSTORE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -24,9 +24,9 @@
 
 typedef struct sqlite3 sqlite3;
 
-#define EVSTORE_SCHEMA 3
+#define ATOM_EVSTORE_SCHEMA 3
 /* How long a run waits for another run's lock before it gives up. */
-#define EVSTORE_DEFAULT_BUSY_MS 5000
+#define ATOM_EVSTORE_DEFAULT_BUSY_MS 5000
 
 typedef struct atom_ev_event {
 	int64_t seq;              /* set by the store when read back */
@@ -56,11 +56,11 @@ typedef struct atom_ev_archive {
 typedef struct atom_evstore atom_evstore;
 
 /* Retention (atom_evstore_set_retention): keep every event, never prune. */
-#define EVSTORE_KEEP_ALL (-1)
+#define ATOM_EVSTORE_KEEP_ALL (-1)
 
 /*
  * Opens (creating when missing) the state file at path, in WAL mode, with
- * a busy timeout of busy_ms (0 = EVSTORE_DEFAULT_BUSY_MS).  Returns 0 and
+ * a busy timeout of busy_ms (0 = ATOM_EVSTORE_DEFAULT_BUSY_MS).  Returns 0 and
  * *out, or a negative LB_E* code with err ("state file 'x' is locked by another run",
  * "state file 'x' has schema 7, newer than this program's 1").
  */
@@ -150,7 +150,7 @@ int atom_evstore_each_archive_desc(atom_evstore *st, int all, int64_t below, int
  * (deleted when closed), so that a run of any size costs bounded memory
  * (`lirs atom` with millions of records).  The page cache it may use:
  */
-#define EV_RUN_CACHE_KIB "4096"
+#define ATOM_EV_RUN_CACHE_KIB "4096"
 typedef struct atom_ev_run atom_ev_run;
 
 int atom_ev_run_open(atom_ev_run **out, lb_error *err);
@@ -187,7 +187,7 @@ int atom_ev_run_max_lm(atom_ev_run *r, int64_t *max, int *any, lb_error *err);
  * only moves forward), a LIRS file read twice with `lirs atom` would, so
  * that keeps everything.
  */
-/* keep_events >= 0, or EVSTORE_KEEP_ALL (the default of a new evstore). */
+/* keep_events >= 0, or ATOM_EVSTORE_KEEP_ALL (the default of a new evstore). */
 void atom_evstore_set_retention(atom_evstore *st, int64_t keep_events);
 int64_t atom_evstore_retention(const atom_evstore *st);
 /* Prunes in the caller's transaction (atom_evstore_commit() calls it when a

@@ -1,5 +1,5 @@
 /*
- * evstore.c: update events in SQLite (evstore.h).
+ * evstore.c: update events in SQLite (atom_evstore.h).
  *
  * Cost model: adding k events to a state of n events costs O(k log n):
  * inserts go through the UNIQUE(url_key, last_modified) index; sealing
@@ -27,7 +27,7 @@ struct atom_evstore {
 	sqlite3_stmt *max_lm;   /* atom_evstore_max_lm(), prepared once */
 	sqlite3_stmt *each;  /* atom_evstore_each_event(): one prepare per store */
 	int each_busy;       /* a walk is under way (a callback may start another) */
-	int64_t keep;        /* retention: events kept, EVSTORE_KEEP_ALL */
+	int64_t keep;        /* retention: events kept, ATOM_EVSTORE_KEEP_ALL */
 	char lang[8];        /* sealed with new archives (atom_evstore_set_lang()) */
 	lb_buf key;
 };
@@ -145,19 +145,19 @@ static int migrate(atom_evstore *st, lb_error *err)
 		goto fail;
 	if (uv > v)
 		v = uv;
-	if (v > EVSTORE_SCHEMA) {
+	if (v > ATOM_EVSTORE_SCHEMA) {
 		rc = lb_err(err, LB_EINVAL, "state file '%s' has schema %lld, newer than this program's %d",
-			    st->name, (long long)v, EVSTORE_SCHEMA);
+			    st->name, (long long)v, ATOM_EVSTORE_SCHEMA);
 		goto fail;
 	}
 	for (; v < n; v++)
 		if ((rc = exec(st, migrations[v], err)) != 0)
 			goto fail;
-	snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO ev_meta VALUES('schema', '%d')", EVSTORE_SCHEMA);
+	snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO ev_meta VALUES('schema', '%d')", ATOM_EVSTORE_SCHEMA);
 	if ((rc = exec(st, sql, err)) != 0)
 		goto fail;
 	if (st->owned) {
-		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", EVSTORE_SCHEMA);
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", ATOM_EVSTORE_SCHEMA);
 		if ((rc = exec(st, sql, err)) != 0)
 			goto fail;
 	}
@@ -192,7 +192,7 @@ static atom_evstore *new_store(const char *name)
 	if (!st)
 		return NULL;
 	st->name = strdup(name ? name : "");
-	st->keep = EVSTORE_KEEP_ALL;
+	st->keep = ATOM_EVSTORE_KEEP_ALL;
 	lb_buf_init(&st->key);
 	if (!st->name) {
 		free(st);
@@ -219,7 +219,7 @@ int atom_evstore_open(atom_evstore **out, const char *path, int busy_ms, lb_erro
 		atom_evstore_close(st);
 		return rc;
 	}
-	sqlite3_busy_timeout(st->db, busy_ms > 0 ? busy_ms : EVSTORE_DEFAULT_BUSY_MS);
+	sqlite3_busy_timeout(st->db, busy_ms > 0 ? busy_ms : ATOM_EVSTORE_DEFAULT_BUSY_MS);
 	/* WAL: a web server or a second reader never blocks a run. */
 	if ((rc = exec(st, "PRAGMA journal_mode = WAL", err)) != 0 ||
 	    (rc = exec(st, "PRAGMA synchronous = NORMAL", err)) != 0 ||
@@ -272,7 +272,7 @@ int atom_evstore_commit(atom_evstore *st, lb_error *err)
 {
 	int rc;
 
-	if (st->keep != EVSTORE_KEEP_ALL && !sqlite3_get_autocommit(st->db) &&
+	if (st->keep != ATOM_EVSTORE_KEEP_ALL && !sqlite3_get_autocommit(st->db) &&
 	    (rc = atom_evstore_prune(st, st->keep, NULL, err)) != 0)
 		return rc;
 	return exec(st, "COMMIT", err);
@@ -713,7 +713,7 @@ int atom_ev_run_open(atom_ev_run **out, lb_error *err)
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(r->db,
 			"PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
-			"PRAGMA cache_size = -" EV_RUN_CACHE_KIB ";"
+			"PRAGMA cache_size = -" ATOM_EV_RUN_CACHE_KIB ";"
 			"CREATE TABLE run(idx INTEGER PRIMARY KEY, url TEXT, key TEXT, lm INTEGER,"
 			" ld INTEGER, tz INTEGER, cl INTEGER, title TEXT, author TEXT, source TEXT);"
 			"BEGIN", NULL, NULL, NULL);
@@ -935,7 +935,7 @@ void atom_evstore_set_lang(atom_evstore *st, const char *lang)
 
 void atom_evstore_set_retention(atom_evstore *st, int64_t keep_events)
 {
-	st->keep = keep_events < 0 ? EVSTORE_KEEP_ALL : keep_events;
+	st->keep = keep_events < 0 ? ATOM_EVSTORE_KEEP_ALL : keep_events;
 }
 
 int64_t atom_evstore_retention(const atom_evstore *st)

@@ -1,10 +1,10 @@
 /*
- * afile.h: atomic file replacement.  Write to a temporary file in the
+ * lb_afile.h: atomic file replacement.  Write to a temporary file in the
  * target's directory, then fsync and rename() over the target, so a
  * reader (or a web server) never sees half a file.
  */
-#ifndef LIRS_AFILE_H
-#define LIRS_AFILE_H
+#ifndef LB_AFILE_H
+#define LB_AFILE_H
 
 #include <stdio.h>
 

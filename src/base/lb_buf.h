@@ -1,10 +1,10 @@
 /*
- * buf.h: a growable byte buffer.  data is never NULL (it points at a
+ * lb_buf.h: a growable byte buffer.  data is never NULL (it points at a
  * static "" until the first growth) and is always NUL-terminated, so it
  * can be used as a C string.  Ownership leaves only by lb_buf_detach().
  */
-#ifndef LIRS_BUF_H
-#define LIRS_BUF_H
+#ifndef LB_BUF_H
+#define LB_BUF_H
 
 #include <stddef.h>
 

@@ -228,17 +228,17 @@ int lirs_cs_decode_line(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out, s
 	while (first < n && p[first] < 0x80)
 		first++;
 	if (first == n)
-		return CS_ASCII;
+		return LIRS_CS_ASCII;
 	lb_buf_reset(out);
 	if (lb_buf_add(out, s, first) < 0)
 		return -1;
 	if (c->seen_utf8 && lb_utf8_valid(s + first, n - first))
-		return CS_UTF8;
+		return LIRS_CS_UTF8;
 	if ((r = euc_decode(s + first, n - first, out, 0, bad)) <= 0)
-		return r < 0 ? -1 : CS_EUCJP;
+		return r < 0 ? -1 : LIRS_CS_EUCJP;
 	if (lb_utf8_valid(s + first, n - first)) {
 		c->seen_utf8 = 1;
-		return CS_UTF8;
+		return LIRS_CS_UTF8;
 	}
 	/* Neither: repair with whichever decoding rejects fewer bytes. */
 	out->len = first;
@@ -246,8 +246,8 @@ int lirs_cs_decode_line(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out, s
 	if ((r = euc_decode(s + first, n - first, out, 1, bad)) < 0)
 		return -1;
 	if ((size_t)r > utf8_bad(p + first, n - first))
-		return utf8_repair(s, n, out, bad) < 0 ? -1 : CS_INVALID;
-	return CS_INVALID;
+		return utf8_repair(s, n, out, bad) < 0 ? -1 : LIRS_CS_INVALID;
+	return LIRS_CS_INVALID;
 }
 
 /*

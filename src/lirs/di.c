@@ -454,13 +454,13 @@ static const char *find_ci(const char *s, size_t n, const char *lit)
 
 /* Appends s[0..n) to store with the five XML entities decoded, NUL-ended;
  * returns the offset. */
-static long add_text(lb_buf *ant_store, const char *s, size_t n)
+static long add_text(lb_buf *text, const char *s, size_t n)
 {
 	static const struct { const char *e; char c; } ents[] = {
 		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
 		{ "&#39;", '\'' },
 	};
-	size_t at = ant_store->len, i, k;
+	size_t at = text->len, i, k;
 
 	s = trim(s, &n);
 	for (i = 0; i < n; i++) {
@@ -474,10 +474,10 @@ static long add_text(lb_buf *ant_store, const char *s, size_t n)
 					break;
 				}
 			}
-		if (lb_buf_addc(ant_store, c) < 0)
+		if (lb_buf_addc(text, c) < 0)
 			return -1;
 	}
-	return lb_buf_addc(ant_store, '\0') < 0 ? -1 : (long)at;
+	return lb_buf_addc(text, '\0') < 0 ? -1 : (long)at;
 }
 
 /* The statuses of hina.txt's comment (tama's Website.hina()); only HINA_OK
@@ -524,7 +524,7 @@ static int hina_comment(const char *c, size_t cn, lirs_record *r, unsigned long 
 	return 1;
 }
 
-int lirs_hina_line(const char *s, size_t n, lb_buf *ant_store, int64_t fetched, lirs_record *r,
+int lirs_hina_line(const char *s, size_t n, lb_buf *text, int64_t fetched, lirs_record *r,
 	      lirs_di_problem *p)
 {
 	const char *end = s + n, *cend, *a, *u, *ue, *t, *te;
@@ -532,7 +532,7 @@ int lirs_hina_line(const char *s, size_t n, lb_buf *ant_store, int64_t fetched, 
 	size_t un;
 
 	memset(r, 0, sizeof *r);
-	lb_buf_reset(ant_store);
+	lb_buf_reset(text);
 	s = trim(s, &n);
 	end = s + n;
 	if (n < 4 || strncmp(s, "<!--", 4) != 0 || !(cend = find_ci(s, n, "-->")) ||
@@ -562,14 +562,14 @@ int lirs_hina_line(const char *s, size_t n, lb_buf *ant_store, int64_t fetched, 
 		/* the author: what follows </a>, without the <br> tama writes */
 		const char *au = te + 4, *br = find_ci(au, (size_t)(end - au), "<br");
 		size_t an = (size_t)((br ? br : end) - au);
-		if ((ou = add_text(ant_store, u, un)) < 0 || (ot = add_text(ant_store, t, (size_t)(te - t))) < 0 ||
-		    (oa = add_text(ant_store, au, an)) < 0 || lb_buf_addc(ant_store, '\0') < 0)
+		if ((ou = add_text(text, u, un)) < 0 || (ot = add_text(text, t, (size_t)(te - t))) < 0 ||
+		    (oa = add_text(text, au, an)) < 0 || lb_buf_addc(text, '\0') < 0)
 			return -1;
 	}
-	r->url = ant_store->data + ou;
-	r->title = ant_store->data + ot;
-	r->author = ant_store->data + oa;
-	r->source_url = r->extension = ant_store->data + ant_store->len - 1;
+	r->url = text->data + ou;
+	r->title = text->data + ot;
+	r->author = text->data + oa;
+	r->source_url = r->extension = text->data + text->len - 1;
 	r->tz_offset = 32400;   /* hina.txt times are JST */
 	/* lirs(5): no Last-Detected in hina.txt: the fetch time when known,
 	 * else Last-Modified; a page without a time gets none. */

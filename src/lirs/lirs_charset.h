@@ -1,5 +1,5 @@
 /*
- * charset.h: EUC-JP <-> UTF-8 for the codec (internal).
+ * lirs_charset.h: EUC-JP <-> UTF-8 for the codec (internal).
  *
  * Decoding works a line at a time, because LIRS 2.1 §7 lets a reader fall
  * back to UTF-8 when EUC-JP fails, and the natural unit for that choice is
@@ -34,10 +34,10 @@ typedef struct lirs_cs_conv {
 
 /* What lirs_cs_decode_line() did. */
 enum lirs_cs_result {
-	CS_ASCII,        /* nothing to convert: out untouched, use the input */
-	CS_EUCJP,        /* decoded from EUC-JP into out */
-	CS_UTF8,         /* not EUC-JP but valid UTF-8: use the input */
-	CS_INVALID,      /* neither: out holds UTF-8 with U+FFFD for bad bytes */
+	LIRS_CS_ASCII,        /* nothing to convert: out untouched, use the input */
+	LIRS_CS_EUCJP,        /* decoded from EUC-JP into out */
+	LIRS_CS_UTF8,         /* not EUC-JP but valid UTF-8: use the input */
+	LIRS_CS_INVALID,      /* neither: out holds UTF-8 with U+FFFD for bad bytes */
 };
 
 /* Opens the converters; LB_EICONV when iconv lacks them.  dir: 1 decode, 2 encode,
@@ -51,9 +51,9 @@ int lirs_cs_is_ascii(const char *s, size_t n);
 /*
  * Decodes one line (without its line end).  A line valid as both EUC-JP
  * and UTF-8 is EUC-JP (§2), unless an earlier line of the same input was
- * UTF-8 only: then the input is a UTF-8 file, and so is the line.  On CS_EUCJP and CS_INVALID,
+ * UTF-8 only: then the input is a UTF-8 file, and so is the line.  On LIRS_CS_EUCJP and LIRS_CS_INVALID,
  * out is reset and filled (NUL-terminated); *bad is set to the offset in
- * out of the first U+FFFD put in for bad bytes (CS_INVALID only).
+ * out of the first U+FFFD put in for bad bytes (LIRS_CS_INVALID only).
  * Returns an enum lirs_cs_result, or -1 when out of memory.
  */
 int lirs_cs_decode_line(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out, size_t *bad);

@@ -1,5 +1,5 @@
 /*
- * jsonw.h: the project's one JSON writer, and the LIRS record <-> JSON
+ * lirs_jsonw.h: the project's one JSON writer, and the LIRS record <-> JSON
  * mapping used by `lirs cat --format jsonl`, `lirs pack`, `lirs merge
  * --format jsonl` and anything else that speaks JSON Lines.
  *

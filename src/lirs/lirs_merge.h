@@ -1,5 +1,5 @@
 /*
- * merge.h: one record per URL out of any number of LIRS inputs.
+ * lirs_merge.h: one record per URL out of any number of LIRS inputs.
  *
  * - lirs_merge_url_key(): the comparison key of a URL (RFC 3986 §6.2.2.1 and
  *   §6.2.3: scheme and host lowercased, a default port dropped; the path,
@@ -46,14 +46,14 @@ int lirs_merge_supersedes(int64_t lm_new, int64_t ld_new, int64_t lm_old, int64_
 #define LIRS_DEFAULT_MAX_FUTURE 3600
 
 /* What lirs_merge_check_at() says of a record. */
-enum { MERGE_USABLE = 0, MERGE_UNUSABLE = 1, MERGE_STALE = 2, MERGE_FUTURE = 3 };
+enum { LIRS_MERGE_USABLE = 0, LIRS_MERGE_UNUSABLE = 1, LIRS_MERGE_STALE = 2, LIRS_MERGE_FUTURE = 3 };
 /*
- * The drop rules, in this order: MERGE_UNUSABLE when Last-Modified or
- * Last-Detected is 0 (unknown) or the URL is blank; MERGE_FUTURE when
+ * The drop rules, in this order: LIRS_MERGE_UNUSABLE when Last-Modified or
+ * Last-Detected is 0 (unknown) or the URL is blank; LIRS_MERGE_FUTURE when
  * Last-Modified or Last-Detected is more than max_future seconds after now
  * (0 means LIRS_DEFAULT_MAX_FUTURE, a negative max_future turns the rule
  * off): such a record is dropped, not clamped, so that a peer with a wrong
- * clock never wins over a valid record; MERGE_STALE when Last-Detected is
+ * clock never wins over a valid record; LIRS_MERGE_STALE when Last-Detected is
  * more than max_age seconds before now (LIRS 2.1 §4; max_age 0 means
  * LIRS_DEFAULT_MAX_AGE, a negative max_age turns the rule off).
  */
@@ -63,7 +63,7 @@ int lirs_merge_check_at(const lirs_record *r, int64_t now, int64_t max_age, int6
  * max_future seconds after now (0 means LIRS_DEFAULT_MAX_FUTURE, a
  * negative max_future turns the rule off).  lirs_merge_check_at() applies
  * it to a record's times; the antenna to a page's Last-Modified and Date
- * headers (detect.h) and to its feed's dates (feed.h's skew).
+ * headers (ant_detect.h) and to its feed's dates (ant_feed.h's skew).
  */
 int lirs_merge_future(int64_t t, int64_t now, int64_t max_future);
 /* lirs_merge_check_at() with the default max_future. */

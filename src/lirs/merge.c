@@ -1,5 +1,5 @@
 /*
- * merge.c: URL keys, the winner rule and the merge table (merge.h).
+ * merge.c: URL keys, the winner rule and the merge table (lirs_merge.h).
  *
  * Memory (the target: <= 100 B per distinct URL): an 8-byte hash slot
  * (load <= 1/2) and one blob per distinct URL, the record packed into
@@ -128,20 +128,20 @@ int lirs_merge_future(int64_t t, int64_t now, int64_t max_future)
 int lirs_merge_check_at(const lirs_record *r, int64_t now, int64_t max_age, int64_t max_future)
 {
 	if (r->last_modified == 0 || r->last_detected == 0 || !r->url || !r->url[0])
-		return MERGE_UNUSABLE;
+		return LIRS_MERGE_UNUSABLE;
 	if (max_future == 0)
 		max_future = LIRS_DEFAULT_MAX_FUTURE;
 	/* A peer whose clock runs ahead must not win over every valid record
 	 * (lirs_merge_supersedes()) nor stay fresh for ever: its record is dropped. */
 	if (max_future > 0 && (beyond(r->last_modified, now, max_future) ||
 			       beyond(r->last_detected, now, max_future)))
-		return MERGE_FUTURE;
+		return LIRS_MERGE_FUTURE;
 	if (max_age == 0)
 		max_age = LIRS_DEFAULT_MAX_AGE;
 	/* LIRS 2.1 §4: discard records last detected more than max_age ago */
 	if (max_age > 0 && r->last_detected < now - max_age)
-		return MERGE_STALE;
-	return MERGE_USABLE;
+		return LIRS_MERGE_STALE;
+	return LIRS_MERGE_USABLE;
 }
 
 int lirs_merge_check(const lirs_record *r, int64_t now, int64_t max_age)
@@ -981,13 +981,13 @@ int lirs_merge_add(lirs_merge_table *t, const lirs_record *r)
 
 	t->st.read++;
 	switch (lirs_merge_check_at(r, t->opts.now, t->opts.max_age, t->opts.max_future)) {
-	case MERGE_UNUSABLE:
+	case LIRS_MERGE_UNUSABLE:
 		t->st.dropped_unusable++;
 		return 0;
-	case MERGE_STALE:
+	case LIRS_MERGE_STALE:
 		t->st.dropped_stale++;
 		return 0;
-	case MERGE_FUTURE:
+	case LIRS_MERGE_FUTURE:
 		t->st.dropped_future++;
 		return 0;
 	}

@@ -493,7 +493,7 @@ static int decode(lirs_reader *rd, const char **ps, size_t *pn)
 {
 	const char *s = *ps;
 	size_t n = *pn, bad = 0;
-	int r = CS_ASCII;
+	int r = LIRS_CS_ASCII;
 
 	if (rd->di_cs != DI_CS_AUTO && !lirs_cs_is_ascii(s, n))
 		return decode_declared(rd, ps, pn);
@@ -501,14 +501,14 @@ static int decode(lirs_reader *rd, const char **ps, size_t *pn)
 		r = lirs_cs_decode_line(&rd->cs, s, n, &rd->dec, &bad);
 	if (r < 0)
 		return -1;
-	if (r == CS_EUCJP || r == CS_INVALID) {
+	if (r == LIRS_CS_EUCJP || r == LIRS_CS_INVALID) {
 		s = rd->dec.data;
 		n = rd->dec.len;
 	}
-	if (r == CS_UTF8)
+	if (r == LIRS_CS_UTF8)
 		queue(rd, 0, LIRS_R_UTF8_FALLBACK, NULL,
 		      "line is not EUC-JP; decoded as UTF-8");
-	else if (r == CS_INVALID)
+	else if (r == LIRS_CS_INVALID)
 		queue(rd, col_of(s, bad), LIRS_R_INVALID_ENCODING, NULL,
 		      "line is neither EUC-JP nor UTF-8; bad bytes replaced by U+FFFD");
 	*ps = s;

@@ -37,7 +37,7 @@ SEED=$TOP/$BUILD/bench/seed
 tmpdir federation-test
 start_server 1800
 # A Last-Modified in the second of the answer's Date is not believed
-# (detect.h): the pages' Last-Modified is the server's start, so wait a
+# (ant_detect.h): the pages' Last-Modified is the server's start, so wait a
 # second, and every run of both sides sees the same header.
 sleep 1
 NOW=$(date +%s)

@@ -31,7 +31,7 @@ static void test_escape(void)
 	IS_STR(esc("日本語 \xF0\x9F\x98\x80", 0), "日本語 \xF0\x9F\x98\x80", "escape: valid UTF-8 kept");
 	IS_STR(esc("\x7f\xC2\x85", 0), "\x7f\xC2\x85", "escape: DEL and C1 are XML Chars: kept");
 	IS_STR(esc(NULL, 0), "", "escape: NULL is empty");
-	IS_STR(esc("a&b'c\"<>", XML_MIN), "a&amp;b'c\"&lt;&gt;", "escape: XML_MIN escapes only & < >");
+	IS_STR(esc("a&b'c\"<>", ATOM_XML_MIN), "a&amp;b'c\"&lt;&gt;", "escape: ATOM_XML_MIN escapes only & < >");
 }
 
 static const char *iri(const char *s, int mode)
@@ -45,19 +45,19 @@ static const char *iri(const char *s, int mode)
 
 static void test_iri(void)
 {
-	IS_STR(iri("http://example.jp/~u/a?b=1&c='2';d=(3)*+!$,@:", IRI_TAG),
+	IS_STR(iri("http://example.jp/~u/a?b=1&c='2';d=(3)*+!$,@:", ATOM_IRI_TAG),
 	       "http://example.jp/~u/a?b=1&c='2';d=(3)*+!$,@:", "iri: a valid URL is kept byte for byte");
-	IS_STR(iri("http://example.jp/日記/ｶﾅ", IRI_TAG), "http://example.jp/日記/ｶﾅ", "iri: ucschar kept");
-	IS_STR(iri("http://x/a b\t\"<>{}|\\^`#", IRI_TAG),
+	IS_STR(iri("http://example.jp/日記/ｶﾅ", ATOM_IRI_TAG), "http://example.jp/日記/ｶﾅ", "iri: ucschar kept");
+	IS_STR(iri("http://x/a b\t\"<>{}|\\^`#", ATOM_IRI_TAG),
 	       "http://x/a%20b%09%22%3C%3E%7B%7D%7C%5C%5E%60%23", "iri: space, controls, delimiters encoded");
-	IS_STR(iri("http://x/%20", IRI_TAG), "http://x/%2520", "iri: %% is data in a tag (as 0.1.0 wrote it)");
-	IS_STR(iri("http://x/%20%zz", IRI_REF), "http://x/%20%25zz", "iri: %% kept in a reference when it escapes");
-	IS_STR(iri("x\xFFy\xED\xA0\x80z", IRI_TAG), "x%FFy%ED%A0%80z", "iri: invalid UTF-8 and surrogates as bytes");
-	IS_STR(iri("x\xC2\x85\xEF\xBF\xBE\xEF\xBF\xBD", IRI_TAG), "x%C2%85%EF%BF%BE%EF%BF%BD",
+	IS_STR(iri("http://x/%20", ATOM_IRI_TAG), "http://x/%2520", "iri: %% is data in a tag (as 0.1.0 wrote it)");
+	IS_STR(iri("http://x/%20%zz", ATOM_IRI_REF), "http://x/%20%25zz", "iri: %% kept in a reference when it escapes");
+	IS_STR(iri("x\xFFy\xED\xA0\x80z", ATOM_IRI_TAG), "x%FFy%ED%A0%80z", "iri: invalid UTF-8 and surrogates as bytes");
+	IS_STR(iri("x\xC2\x85\xEF\xBF\xBE\xEF\xBF\xBD", ATOM_IRI_TAG), "x%C2%85%EF%BF%BE%EF%BF%BD",
 	       "iri: C1, U+FFFE, U+FFFD are not ucschar: encoded");
-	IS_STR(iri("/p\xEE\x80\x80?q\xEE\x80\x80", IRI_TAG), "/p%EE%80%80?q\xEE\x80\x80",
+	IS_STR(iri("/p\xEE\x80\x80?q\xEE\x80\x80", ATOM_IRI_TAG), "/p%EE%80%80?q\xEE\x80\x80",
 	       "iri: iprivate only in the query");
-	IS_STR(iri("http://[::1]:8/a[1]#f#g", IRI_REF), "http://[::1]:8/a%5B1%5D#f%23g",
+	IS_STR(iri("http://[::1]:8/a[1]#f#g", ATOM_IRI_REF), "http://[::1]:8/a%5B1%5D#f%23g",
 	       "iri: [ ] only in the authority, one #");
 }
 

@@ -168,7 +168,7 @@ static void test_ids(unsigned cases)
 		lirs_merge_url_key(&key, url.data);
 		old_tag_part(&old, key.data);
 		lb_buf_adds(&now, "tag:f.example,2024-01-01:event:1:");
-		atom_iri(&now, key.data, IRI_TAG);
+		atom_iri(&now, key.data, ATOM_IRI_TAG);
 		valid += ac_tag_ok(now.data, why, sizeof why);
 		if (nonascii_allowed(key.data)) {
 			kept++;
@@ -284,7 +284,7 @@ static void test_documents(ac_ctx *c, const char *tmp, unsigned rounds)
 	snprintf(state, sizeof state, "%s/state.db", tmp);
 	snprintf(db, sizeof db, "%s/antenna.db", tmp);
 	OK(atom_evstore_open(&st, state, 0, &err) == 0, "documents: state file opened (%s)", err.msg);
-	OK(ant_store_open(&s, db, STORE_OPEN_CREATE, &err) == 0 && atom_evstore_attach(&ast, ant_store_db(s), &err) == 0,
+	OK(ant_store_open(&s, db, ANT_STORE_OPEN_CREATE, &err) == 0 && atom_evstore_attach(&ast, ant_store_db(s), &err) == 0,
 	   "documents: antenna store opened (%s)", err.msg);
 	if (!st || !ast)
 		return;

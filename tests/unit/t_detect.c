@@ -117,7 +117,7 @@ static void not_modified_and_errors(void)
 	int64_t d2 = st.next_check - (T0 + 2000);
 	ant_detect_apply(&st, &e, T0 + 3000, &out);
 	int64_t d3 = st.next_check - (T0 + 3000);
-	OK(d1 >= DETECT_MIN_INTERVAL && d3 <= DETECT_MAX_INTERVAL, "back-off within [5 min, 24 h]");
+	OK(d1 >= ANT_DETECT_MIN_INTERVAL && d3 <= ANT_DETECT_MAX_INTERVAL, "back-off within [5 min, 24 h]");
 	OK(d2 >= d1 && d3 >= d2, "back-off grows after consecutive errors");
 
 	e = (ant_detect_input){ .failed = 1, .status = 429, .retry_after = 7200 };
@@ -126,7 +126,7 @@ static void not_modified_and_errors(void)
 	IS_INT(st.next_check, T0 + 7200, "429 Retry-After honoured");
 	e.retry_after = 30 * 86400;
 	ant_detect_apply(&st, &e, T0, &out);
-	IS_INT(st.next_check, T0 + DETECT_MAX_RETRY_AFTER, "a huge Retry-After is capped");
+	IS_INT(st.next_check, T0 + ANT_DETECT_MAX_RETRY_AFTER, "a huge Retry-After is capped");
 
 	in = ok200(5, 0, 0);
 	ant_detect_apply(&st, &in, T0 + 10, &out);
@@ -142,14 +142,14 @@ static void schedule(void)
 	ant_detect_state_init(&st);
 	OK(ant_detect_due(&st, T0, 0), "a new page is due");
 	ant_detect_apply(&st, &in, T0, &out);
-	IS_INT(st.interval, DETECT_MIN_INTERVAL, "just changed: 5 min interval");
+	IS_INT(st.interval, ANT_DETECT_MIN_INTERVAL, "just changed: 5 min interval");
 	OK(!ant_detect_due(&st, T0 + 60, 0), "not due before its interval");
 	OK(ant_detect_due(&st, T0 + 60, 1), "--force makes it due");
 	OK(ant_detect_due(&st, T0 + 300, 0), "due when the interval has passed");
 	ant_detect_apply(&st, &in, T0 + 3 * 3600, &out);
 	IS_INT(st.interval, 3 * 3600, "interval ~ time since the last change");
 	ant_detect_apply(&st, &in, T0 + 40 * 3600, &out);
-	IS_INT(st.interval, DETECT_MAX_INTERVAL, "interval at most 24 h");
+	IS_INT(st.interval, ANT_DETECT_MAX_INTERVAL, "interval at most 24 h");
 }
 
 static void relay(void)

@@ -66,7 +66,7 @@ static void test_segment_cap(void)
 		len += (size_t)snprintf(html + len, cap - len, "<p>paragraph %d</p>", i);
 	snprintf(html + len, cap - len, "</body></html>");
 	a = an(html, NULL, 0, NULL);
-	IS_INT(a.nsegs, PAGE_MAX_SEGMENTS, "at most PAGE_MAX_SEGMENTS segment hashes per page");
+	IS_INT(a.nsegs, ANT_PAGE_MAX_SEGMENTS, "at most ANT_PAGE_MAX_SEGMENTS segment hashes per page");
 	ant_page_info_release(&a);
 	free(html);
 }

@@ -66,7 +66,7 @@ static ant_store *make_store(const char *name)
 	lb_error err = LB_ERROR_INIT;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
+	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", err.msg);
 		exit(1);
 	}
@@ -85,7 +85,7 @@ static ant_store *make_store(const char *name)
 		printf("# source_add: %s\n", err.msg);
 	ant_store_source_init(&x);
 	x.url = x.url_key = "http://relay.example/index.atom";
-	x.kind = STORE_SOURCE_ATOM;
+	x.kind = ANT_STORE_SOURCE_ATOM;
 	x.created = 1;
 	if (ant_store_source_add(s, &x, &err) != 0)
 		printf("# source_add: %s\n", err.msg);
@@ -143,7 +143,7 @@ static int attr_is(xmlNode *n, const char *name, const char *want)
 
 static int ns_attr_is(xmlNode *n, const char *name, const char *want)
 {
-	xmlChar *v = xmlGetNsProp(n, (const xmlChar *)name, (const xmlChar *)IMP_OPML_NS);
+	xmlChar *v = xmlGetNsProp(n, (const xmlChar *)name, (const xmlChar *)ANT_IMP_OPML_NS);
 	int ok = v && strcmp((char *)v, want) == 0;
 
 	xmlFree(v);
@@ -222,7 +222,7 @@ static void test_opml_xml(ant_store *s)
 static int on_entry(void *ctx, const ant_imp_entry *e)
 {
 	lb_buf_addf(ctx, "%s|%s|%s|%d|%s|%s|%s|%s|%s\n",
-		    e->kind == IMP_SOURCE ? e->atom ? "atom" : "source" : "page",
+		    e->kind == ANT_IMP_SOURCE ? e->atom ? "atom" : "source" : "page",
 		    e->url, e->title, e->title_by_user, e->author, e->group, e->ignore, e->charset,
 		    e->feed ? e->feed : "");
 	return 0;

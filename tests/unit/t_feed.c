@@ -111,9 +111,9 @@ static void test_dates(void)
 	IS_INT(ant_feed_parse_date("Tue, 17 Nov 2026 09:30:00 XYZ"), 0, "unknown zone is malformed");
 	IS_INT(ant_feed_parse_date(""), 0, "empty is no date");
 	IS_INT(ant_feed_parse_date("2026-11-17T00:30:00Z trailing"), 0, "trailing text is malformed");
-	OK(!ant_feed_date_ok(FEED_MIN_TIME - 1, NOW, 0), "a date before 1990 is absurd");
-	OK(!ant_feed_date_ok(NOW + FEED_DEFAULT_SKEW + 1, NOW, 0), "a date past the skew is absurd");
-	OK(ant_feed_date_ok(NOW + FEED_DEFAULT_SKEW, NOW, 0), "a date within the skew is believed");
+	OK(!ant_feed_date_ok(ANT_FEED_MIN_TIME - 1, NOW, 0), "a date before 1990 is absurd");
+	OK(!ant_feed_date_ok(NOW + ANT_FEED_DEFAULT_SKEW + 1, NOW, 0), "a date past the skew is absurd");
+	OK(ant_feed_date_ok(NOW + ANT_FEED_DEFAULT_SKEW, NOW, 0), "a date within the skew is believed");
 }
 
 static void test_rss2(void)
@@ -122,7 +122,7 @@ static void test_rss2(void)
 	lb_error err = LB_ERROR_INIT;
 
 	IS_INT(ant_feed_parse(rss2, strlen(rss2), &(ant_feed_opts){ .now = NOW }, &fi, &err), 0, "RSS 2.0 parses");
-	IS_INT(fi.kind, FEED_RSS, "RSS 2.0 kind");
+	IS_INT(fi.kind, ANT_FEED_RSS, "RSS 2.0 kind");
 	IS_INT(fi.entries, 5, "RSS 2.0: five items");
 	IS_INT(fi.dated, 2, "RSS 2.0: two usable dates");
 	IS_INT(fi.bad_dates, 3, "RSS 2.0: future, 1970 and garbage are bad dates");
@@ -138,7 +138,7 @@ static void test_rss1(void)
 	lb_error err = LB_ERROR_INIT;
 
 	IS_INT(ant_feed_parse(rss1, strlen(rss1), &(ant_feed_opts){ .now = NOW }, &fi, &err), 0, "RSS 1.0 parses");
-	IS_INT(fi.kind, FEED_RDF, "RSS 1.0 kind");
+	IS_INT(fi.kind, ANT_FEED_RDF, "RSS 1.0 kind");
 	IS_INT(fi.entries, 2, "RSS 1.0: two items");
 	IS_INT(fi.newest, ant_feed_parse_date("2026-11-12"), "RSS 1.0 newest dc:date");
 	IS_STR(fi.newest_title, "桜の写真", "RSS 1.0 newest title (UTF-8)");
@@ -151,7 +151,7 @@ static void test_atom(void)
 	lb_error err = LB_ERROR_INIT;
 
 	IS_INT(ant_feed_parse(atom, strlen(atom), &(ant_feed_opts){ .now = NOW }, &fi, &err), 0, "Atom parses");
-	IS_INT(fi.kind, FEED_ATOM, "Atom kind");
+	IS_INT(fi.kind, ANT_FEED_ATOM, "Atom kind");
 	IS_INT(fi.entries, 2, "Atom: two entries");
 	IS_INT(fi.dated, 1, "Atom: one dated");
 	IS_INT(fi.newest, ant_feed_parse_date("2026-11-14T11:34:56Z"), "Atom: updated wins over published, fraction dropped");

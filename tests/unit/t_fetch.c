@@ -226,7 +226,7 @@ static void t_basic_and_304(void)
 	puts_file("p.html", "<html><head><title>P</title></head><body>text</body></html>\n");
 	set_mtime("p.html", 1700000000);  /* Tue, 14 Nov 2023 22:13:20 GMT */
 	a = get(&l, "/p.html", NULL, NULL);
-	IS_INT(a.err, FETCH_OK, "200: no error");
+	IS_INT(a.err, ANT_FETCH_OK, "200: no error");
 	IS_INT(a.status, 200, "200: status");
 	OK(a.body && strstr(a.body, "<title>P</title>"), "200: body");
 	OK(a.etag && a.etag[0] == '"', "200: quoted ETag kept as sent (%s)", a.etag ? a.etag : "-");
@@ -319,7 +319,7 @@ static void t_errors(void)
 
 	puts_file("gone.html.hdr", "Status: 410 Gone\n");
 	a = get(&l, "/gone.html", NULL, NULL);
-	IS_INT(a.err, FETCH_OK, "410: an HTTP answer, not a transfer error");
+	IS_INT(a.err, ANT_FETCH_OK, "410: an HTTP answer, not a transfer error");
 	IS_INT(a.status, 410, "410: status");
 	IS_STR(a.error, "410 Gone", "410: error text");
 	got_free(&a);
@@ -351,7 +351,7 @@ static void t_timeout(void)
 	puts_file("slow.html.hdr", "Delay-Ms: 5000\n");
 	l.timeout = 1;
 	a = get(&l, "/slow.html", NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_TIMEOUT, "slow answer past a 1 s timeout: FETCH_ERR_TIMEOUT");
+	IS_INT(a.err, ANT_FETCH_ERR_TIMEOUT, "slow answer past a 1 s timeout: ANT_FETCH_ERR_TIMEOUT");
 	OK(now_s() - t0 < 3.5, "timeout: gave up in time (%.2f s)", now_s() - t0);
 	OK(strncmp(a.error, "timed out", 9) == 0, "timeout: error text '%s'", a.error);
 	got_free(&a);
@@ -366,7 +366,7 @@ static void t_redirects(void)
 	puts_file("loop1.html.hdr", "Redirect: /loop2.html\n");
 	puts_file("loop2.html.hdr", "Redirect: /loop1.html\n");
 	a = get(&l, "/loop1.html", NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_REDIRECTS, "redirect loop: FETCH_ERR_REDIRECTS");
+	IS_INT(a.err, ANT_FETCH_ERR_REDIRECTS, "redirect loop: ANT_FETCH_ERR_REDIRECTS");
 	got_free(&a);
 	puts_file("moved.html.hdr", "Redirect: /p.html\n");
 	a = get(&l, "/moved.html", NULL, NULL);
@@ -376,14 +376,14 @@ static void t_redirects(void)
 	got_free(&a);
 	l.max_redirects = 0;
 	a = get(&l, "/moved.html", NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_REDIRECTS, "max_redirects 0: no redirect followed");
+	IS_INT(a.err, ANT_FETCH_ERR_REDIRECTS, "max_redirects 0: no redirect followed");
 	got_free(&a);
 	l.max_redirects = -1;
 	l.allow_file = 1;
 	snprintf(want, sizeof want, "Redirect: file://%s/p.html\n", dir);
 	puts_file("tofile.html.hdr", want);
 	a = get(&l, "/tofile.html", NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_PROTOCOL, "redirect to file:// refused even with allow_file");
+	IS_INT(a.err, ANT_FETCH_ERR_PROTOCOL, "redirect to file:// refused even with allow_file");
 	got_free(&a);
 }
 
@@ -405,7 +405,7 @@ static void t_too_big(void)
 
 	puts_file("bomb.html.hdr", "Gzip-Bomb: 1\n");
 	a = get(&l, "/bomb.html", NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_TOO_BIG, "gzip bomb: FETCH_ERR_TOO_BIG");
+	IS_INT(a.err, ANT_FETCH_ERR_TOO_BIG, "gzip bomb: ANT_FETCH_ERR_TOO_BIG");
 	OK(now_s() - t0 < 5, "gzip bomb: stopped quickly (%.2f s)", now_s() - t0);
 	OK(maxrss_kib() - rss0 < 64 * 1024, "gzip bomb: memory bounded (+%ld KiB)", maxrss_kib() - rss0);
 	IS_INT(a.len, 0, "gzip bomb: no body handed over");
@@ -413,7 +413,7 @@ static void t_too_big(void)
 	t0 = now_s();
 	puts_file("huge.html.hdr", "Size: 104857600\n");
 	a = get(&l, "/huge.html", NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_TOO_BIG, "100 MB body: FETCH_ERR_TOO_BIG");
+	IS_INT(a.err, ANT_FETCH_ERR_TOO_BIG, "100 MB body: ANT_FETCH_ERR_TOO_BIG");
 	OK(now_s() - t0 < 5, "100 MB body: refused quickly (%.2f s)", now_s() - t0);
 	got_free(&a);
 	l.max_body = 1000;
@@ -436,7 +436,7 @@ static void t_too_big(void)
 	l.max_body = 10000;
 	got_free(&a);
 	a = get(&l, "/z.html", NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_TOO_BIG, "max_body counts decoded bytes");
+	IS_INT(a.err, ANT_FETCH_ERR_TOO_BIG, "max_body counts decoded bytes");
 	got_free(&a);
 	free(text);
 }
@@ -459,20 +459,20 @@ static void t_refused_and_file(void)
 	close(fd);
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/", ntohs(sa.sin_port));
 	a = get(&l, url, NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_CONNECT, "closed port: FETCH_ERR_CONNECT");
+	IS_INT(a.err, ANT_FETCH_ERR_CONNECT, "closed port: ANT_FETCH_ERR_CONNECT");
 	OK(strncmp(a.error, "connection refused: ", 20) == 0, "closed port: error text '%s'", a.error);
 	got_free(&a);
 
 	snprintf(url, sizeof url, "file://%s/p.html", dir);
 	a = get(&l, url, NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_PROTOCOL, "file:// refused by default");
+	IS_INT(a.err, ANT_FETCH_ERR_PROTOCOL, "file:// refused by default");
 	got_free(&a);
 	a = get(&l, "ftp://127.0.0.1/x", NULL, NULL);
-	IS_INT(a.err, FETCH_ERR_PROTOCOL, "ftp:// refused");
+	IS_INT(a.err, ANT_FETCH_ERR_PROTOCOL, "ftp:// refused");
 	got_free(&a);
 	l.allow_file = 1;
 	a = get(&l, url, NULL, NULL);
-	IS_INT(a.err, FETCH_OK, "file:// allowed with allow_file");
+	IS_INT(a.err, ANT_FETCH_OK, "file:// allowed with allow_file");
 	IS_INT(a.status, 200, "file://: reported as 200");
 	OK(a.body && strstr(a.body, "<title>P</title>"), "file://: body");
 	IS_INT(a.last_modified_time, 1700000000, "file://: mtime as Last-Modified");
@@ -607,7 +607,7 @@ int main(void)
 	t_refused_and_file();
 	t_concurrency();
 	t_with_page();
-	IS_STR(ant_fetch_errkind_name(FETCH_ERR_TOO_BIG), "too-big", "error kind names");
+	IS_STR(ant_fetch_errkind_name(ANT_FETCH_ERR_TOO_BIG), "too-big", "error kind names");
 	IS_INT(ant_fetch_run(NULL, NULL, 0, on_done, NULL), 0, "no requests: nothing to do");
 	stop_server();
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);

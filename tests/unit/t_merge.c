@@ -65,19 +65,19 @@ static void test_check(void)
 {
 	lirs_record r = rec("http://a/", 100, 1000, "t");
 
-	IS_INT(lirs_merge_check(&r, 1000, 0), MERGE_USABLE, "check: fresh record usable");
+	IS_INT(lirs_merge_check(&r, 1000, 0), LIRS_MERGE_USABLE, "check: fresh record usable");
 	r.last_modified = 0;
-	IS_INT(lirs_merge_check(&r, 1000, 0), MERGE_UNUSABLE, "check: LM 0 unusable");
+	IS_INT(lirs_merge_check(&r, 1000, 0), LIRS_MERGE_UNUSABLE, "check: LM 0 unusable");
 	r.last_modified = 100;
 	r.last_detected = 0;
-	IS_INT(lirs_merge_check(&r, 1000, 0), MERGE_UNUSABLE, "check: LD 0 unusable");
+	IS_INT(lirs_merge_check(&r, 1000, 0), LIRS_MERGE_UNUSABLE, "check: LD 0 unusable");
 	r.last_detected = 1000;
-	IS_INT(lirs_merge_check(&r, 1000 + 28800, 0), MERGE_USABLE, "check: exactly max_age old is fresh");
-	IS_INT(lirs_merge_check(&r, 1000 + 28801, 0), MERGE_STALE, "check: older than default 28800 is stale");
-	IS_INT(lirs_merge_check(&r, 1000 + 61, 60), MERGE_STALE, "check: --max-age honoured");
-	IS_INT(lirs_merge_check(&r, 1000 + 99999, -1), MERGE_USABLE, "check: negative max_age turns staleness off");
+	IS_INT(lirs_merge_check(&r, 1000 + 28800, 0), LIRS_MERGE_USABLE, "check: exactly max_age old is fresh");
+	IS_INT(lirs_merge_check(&r, 1000 + 28801, 0), LIRS_MERGE_STALE, "check: older than default 28800 is stale");
+	IS_INT(lirs_merge_check(&r, 1000 + 61, 60), LIRS_MERGE_STALE, "check: --max-age honoured");
+	IS_INT(lirs_merge_check(&r, 1000 + 99999, -1), LIRS_MERGE_USABLE, "check: negative max_age turns staleness off");
 	r.url = (char *)"";
-	IS_INT(lirs_merge_check(&r, 1000, 0), MERGE_UNUSABLE, "check: blank URL unusable");
+	IS_INT(lirs_merge_check(&r, 1000, 0), LIRS_MERGE_UNUSABLE, "check: blank URL unusable");
 }
 
 typedef struct seen { lb_buf out; int n; } seen;
@@ -125,17 +125,17 @@ static void test_future(void)
 	lirs_merge_table *t;
 	seen s = { LB_BUF_INIT, 0 };
 
-	IS_INT(lirs_merge_check(&r, now, 0), MERGE_USABLE, "future: LM now + 3600 is within the default skew");
+	IS_INT(lirs_merge_check(&r, now, 0), LIRS_MERGE_USABLE, "future: LM now + 3600 is within the default skew");
 	r.last_modified = now + 3601;
-	IS_INT(lirs_merge_check(&r, now, 0), MERGE_FUTURE, "future: LM now + 3601 is from the future");
-	IS_INT(lirs_merge_check_at(&r, now, 0, 3601), MERGE_USABLE, "future: max_future overrides the tolerance");
-	IS_INT(lirs_merge_check_at(&r, now, 0, -1), MERGE_USABLE, "future: a negative max_future turns the rule off");
+	IS_INT(lirs_merge_check(&r, now, 0), LIRS_MERGE_FUTURE, "future: LM now + 3601 is from the future");
+	IS_INT(lirs_merge_check_at(&r, now, 0, 3601), LIRS_MERGE_USABLE, "future: max_future overrides the tolerance");
+	IS_INT(lirs_merge_check_at(&r, now, 0, -1), LIRS_MERGE_USABLE, "future: a negative max_future turns the rule off");
 	r.last_modified = now;
 	r.last_detected = now + 86400;
-	IS_INT(lirs_merge_check(&r, now, 0), MERGE_FUTURE, "future: so is a Last-Detected a day ahead");
+	IS_INT(lirs_merge_check(&r, now, 0), LIRS_MERGE_FUTURE, "future: so is a Last-Detected a day ahead");
 	r.last_modified = INT64_MAX;
 	r.last_detected = INT64_MAX;
-	IS_INT(lirs_merge_check_at(&r, INT64_MIN / 2, 0, INT64_MAX / 2), MERGE_FUTURE, "future: no overflow at the extremes");
+	IS_INT(lirs_merge_check_at(&r, INT64_MIN / 2, 0, INT64_MAX / 2), LIRS_MERGE_FUTURE, "future: no overflow at the extremes");
 
 	/* --now 1700000000: a valid older record and the same URL a day ahead */
 	t = lirs_merge_new(&o);

@@ -1,6 +1,6 @@
 /*
  * t_noise_corpus.c: the noise corpus (noise_corpus.h) through the page
- * analysis (page.h) and the noise-proof text rule (detect.h), the way the
+ * analysis (ant_page.h) and the noise-proof text rule (ant_detect.h), the way the
  * update engine uses them: analyse, ask whether to fetch again, decide,
  * make the excerpt from the picked segments.  NOISE_PAGES pages, a
  * baseline check and NOISE_CHECKS more each.

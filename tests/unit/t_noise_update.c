@@ -116,7 +116,7 @@ static void corpus(tally *t, int no_auto_ignore, const char *name, int quiet, in
 
 	memset(t, 0, sizeof *t);
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
-	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
+	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", lb_error_msg(&err));
 		return;
 	}
@@ -220,7 +220,7 @@ static void show_page(const char *name, int k)
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
 	snprintf(url, sizeof url, "http://noise.example/noise/%d.html", k);
 	lirs_merge_url_key(&key, url);
-	if (ant_store_open(&s, path, STORE_OPEN_EXISTING, &err) < 0)
+	if (ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err) < 0)
 		return;
 	if (ant_store_page_get(s, key.data, &p, &err) == 1) {
 		OK(ant_detect_noise_decode(&n, p.noise, p.noise_len) == 0 && n.nvol >= 1,
@@ -262,7 +262,7 @@ static void turn_off(const char *name)
 	int updates = 0;
 
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
-	if (ant_store_open(&s, path, STORE_OPEN_EXISTING, &err) < 0 ||
+	if (ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err) < 0 ||
 	    sqlite3_exec(ant_store_db(s), "UPDATE pages SET no_auto_ignore = 1", NULL, NULL, NULL) != SQLITE_OK) {
 		OK(0, "turned off: the database");
 		return;

@@ -95,10 +95,10 @@ static void test_site(ant_store *s)
 	OK(cur && strstr(cur, "https://antenna.example/"), "current.atom: the configured base");
 	free(cur);
 
-	o.keep_events = EVSTORE_KEEP_ALL;
+	o.keep_events = ATOM_EVSTORE_KEEP_ALL;
 	o.now = NOW + 60;
 	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published again");
-	IS_INT(r.keep_events, EVSTORE_KEEP_ALL, "the retention of the options");
+	IS_INT(r.keep_events, ATOM_EVSTORE_KEEP_ALL, "the retention of the options");
 	IS_INT(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0), NOW + 60, "last_publish moves");
 }
 
@@ -129,11 +129,11 @@ static void test_keep(ant_store *s)
 
 	IS_INT(ant_keep_events(s), ANT_KEEP_EVENTS, "keep_events unset: the default");
 	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "all", &err);
-	IS_INT(ant_keep_events(s), EVSTORE_KEEP_ALL, "keep_events all");
+	IS_INT(ant_keep_events(s), ATOM_EVSTORE_KEEP_ALL, "keep_events all");
 	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "5", &err);
 	IS_INT(ant_keep_events(s), 5, "keep_events 5");
 	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "-3", &err);
-	IS_INT(ant_keep_events(s), EVSTORE_KEEP_ALL, "a negative keep_events keeps all");
+	IS_INT(ant_keep_events(s), ATOM_EVSTORE_KEEP_ALL, "a negative keep_events keeps all");
 }
 
 int main(void)
@@ -146,7 +146,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/antenna.db", dir);
-	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
+	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", err.msg);
 		return 1;
 	}

@@ -111,9 +111,9 @@ static struct seen run(ant_store *s, int order, int fresh_only, int64_t found_af
 
 static void test_relayed(ant_store *s)
 {
-	int64_t r1 = add_source(s, "http://r1.example/lirs.gz", STORE_SOURCE_LIRS, 1);
-	int64_t r2 = add_source(s, "http://r2.example/index.atom", STORE_SOURCE_ATOM, 1);
-	int64_t plain = add_source(s, "http://plain.example/lirs.gz", STORE_SOURCE_LIRS, 0);
+	int64_t r1 = add_source(s, "http://r1.example/lirs.gz", ANT_STORE_SOURCE_LIRS, 1);
+	int64_t r2 = add_source(s, "http://r2.example/index.atom", ANT_STORE_SOURCE_ATOM, 1);
+	int64_t plain = add_source(s, "http://plain.example/lirs.gz", ANT_STORE_SOURCE_LIRS, 0);
 	struct seen v;
 
 	add_page(s, "http://w.example/a", NOW - 500, NOW - 100, "");
@@ -196,7 +196,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/antenna.db", dir);
-	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
+	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", err.msg);
 		return 1;
 	}

@@ -59,7 +59,7 @@ int main(void)
 	/* 23 events: archives 1-4 (events 1-20), 21-23 not archived */
 	st = state(&db, 23, 4);
 	OK(st != NULL, "a state of 23 events in 4 archives");
-	IS_INT(atom_evstore_retention(st), EVSTORE_KEEP_ALL, "a new evstore keeps everything");
+	IS_INT(atom_evstore_retention(st), ATOM_EVSTORE_KEEP_ALL, "a new evstore keeps everything");
 	OK(atom_evstore_begin(st, &err) == 0 && atom_evstore_commit(st, &err) == 0,
 	   "a commit without a retention");
 	IS_INT(rows(db, "ev_events"), 23, "...prunes nothing");
@@ -116,7 +116,7 @@ int main(void)
 	OK(atom_evstore_commit(st, &err) == 0, "commit (%s)", err.msg);
 	IS_INT(rows(db, "ev_events"), 8, "the commit pruned what it made unneeded");
 	atom_evstore_set_retention(st, -5);
-	IS_INT(atom_evstore_retention(st), EVSTORE_KEEP_ALL, "a negative retention keeps all");
+	IS_INT(atom_evstore_retention(st), ATOM_EVSTORE_KEEP_ALL, "a negative retention keeps all");
 	atom_evstore_close(st);
 	sqlite3_close(db);
 	TAP_DONE();

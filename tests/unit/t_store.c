@@ -265,18 +265,18 @@ static void newer_schema(void)
 	lb_error err = LB_ERROR_INIT;
 
 	snprintf(p2, sizeof p2, "%s/newer.db", dir);
-	OK(ant_store_open(&s, p2, STORE_OPEN_CREATE, &err) == 0, "second db created");
+	OK(ant_store_open(&s, p2, ANT_STORE_OPEN_CREATE, &err) == 0, "second db created");
 	ant_store_close(s);
 	sqlite3_open(p2, &db);
 	sqlite3_exec(db, "PRAGMA user_version=99", NULL, NULL, NULL);
 	sqlite3_close(db);
-	IS_INT(ant_store_open(&s, p2, STORE_OPEN_EXISTING, &err), LB_EINVAL, "newer schema refused: LB_EINVAL");
+	IS_INT(ant_store_open(&s, p2, ANT_STORE_OPEN_EXISTING, &err), LB_EINVAL, "newer schema refused: LB_EINVAL");
 	char want[80];
 	snprintf(want, sizeof want, "has schema version 99; this antenna knows up to %d",
-		 STORE_SCHEMA_VERSION);
+		 ANT_STORE_SCHEMA_VERSION);
 	OK(strstr(err.msg, want) != NULL, "newer schema message: %s", err.msg);
 	snprintf(p2, sizeof p2, "%s/missing.db", dir);
-	IS_INT(ant_store_open(&s, p2, STORE_OPEN_EXISTING, &err), LB_ENOTFOUND,
+	IS_INT(ant_store_open(&s, p2, ANT_STORE_OPEN_EXISTING, &err), LB_ENOTFOUND,
 	       "missing database refused: LB_ENOTFOUND");
 	OK(strstr(err.msg, "antenna init") != NULL, "missing database message: %s", err.msg);
 	IS_INT(err.code, LB_ENOTFOUND, "err->code is the code returned");
@@ -292,13 +292,13 @@ static void errors(void)
 	lb_error err = LB_ERROR_INIT;
 
 	snprintf(p2, sizeof p2, "%s/no-such-dir/x.db", dir);
-	IS_INT(ant_store_open(&s, p2, STORE_OPEN_CREATE, &err), LB_EDB,
+	IS_INT(ant_store_open(&s, p2, ANT_STORE_OPEN_CREATE, &err), LB_EDB,
 	       "a store in a missing directory: LB_EDB");
 	OK(strstr(err.msg, p2) != NULL && strncmp(err.msg, "cannot open database '", 22) == 0,
 	   "the message names the path: %s", err.msg);
 	IS_STR(lb_error_msg(&err), err.msg, "lb_error_msg() is the message");
-	IS_INT(ant_store_open(&s, p2, STORE_OPEN_CREATE, NULL), LB_EDB, "NULL err accepted");
-	IS_INT(ant_store_open(&s, p2, STORE_OPEN_EXISTING, NULL), LB_ENOTFOUND,
+	IS_INT(ant_store_open(&s, p2, ANT_STORE_OPEN_CREATE, NULL), LB_EDB, "NULL err accepted");
+	IS_INT(ant_store_open(&s, p2, ANT_STORE_OPEN_EXISTING, NULL), LB_ENOTFOUND,
 	       "NULL err accepted (missing file)");
 	lb_error_clear(&err);
 	IS_STR(lb_error_msg(&err), "success", "a cleared error");
@@ -322,7 +322,7 @@ static void lock(void)
 	pid = fork();
 	if (pid == 0) {
 		ant_store *cs;
-		if (ant_store_open(&cs, path, STORE_OPEN_EXISTING, &err) < 0 ||
+		if (ant_store_open(&cs, path, ANT_STORE_OPEN_EXISTING, &err) < 0 ||
 		    ant_store_lock(cs, 0, &err) < 0)
 			_exit(1);
 		if (write(fds[1], "x", 1) != 1)
@@ -332,7 +332,7 @@ static void lock(void)
 	}
 	close(fds[1]);
 	OK(read(fds[0], &c, 1) == 1, "child holds the lock");
-	ant_store_open(&s, path, STORE_OPEN_EXISTING, &err);
+	ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err);
 	IS_INT(ant_store_lock(s, 1, &err), LB_EBUSY, "a second run cannot take the lock: LB_EBUSY");
 	OK(strstr(err.msg, "another antenna run holds the lock on") != NULL, "lock message: %s", err.msg);
 	kill(pid, SIGKILL);
@@ -436,7 +436,7 @@ static void from_schema4(void)
 	   sqlite3_step(st) == SQLITE_DONE, "a schema-4 file with two pages, one with noise state");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
-	IS_INT(ant_store_open(&s, p4, STORE_OPEN_EXISTING, &err), 0, "the schema-4 file opens (migrated)");
+	IS_INT(ant_store_open(&s, p4, ANT_STORE_OPEN_EXISTING, &err), 0, "the schema-4 file opens (migrated)");
 	if (!s)
 		return;
 	IS_INT(ant_store_page_get(s, "http://example.com/v4", &q, &err), 1, "migrated: found by its key");
@@ -536,8 +536,8 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/a.db", dir);
-	OK(ant_store_open(&s, path, STORE_OPEN_EXISTING, &err) < 0, "no database before init");
-	IS_INT(ant_store_open(&s, path, STORE_OPEN_CREATE, &err), 0, "database created");
+	OK(ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err) < 0, "no database before init");
+	IS_INT(ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err), 0, "database created");
 	IS_INT(one(s, "PRAGMA auto_vacuum"), 2, "a new file gives free pages back (auto_vacuum=INCREMENTAL)");
 	IS_INT(ant_store_config_set(s, "title", "T", &err), 0, "config set");
 	v = ant_store_config_get(s, "title");
@@ -552,7 +552,7 @@ int main(void)
 	sources(s);
 	IS_INT(ant_store_check(s, &err), 0, "integrity check");
 	ant_store_close(s);
-	IS_INT(ant_store_open(&s, path, STORE_OPEN_EXISTING, &err), 0, "reopened");
+	IS_INT(ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err), 0, "reopened");
 	ant_store_close(s);
 	newer_schema();
 	from_schema4();

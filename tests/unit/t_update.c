@@ -146,7 +146,7 @@ static ant_store *store_new(const char *name, char *path, size_t len)
 	lb_error err = LB_ERROR_INIT;
 
 	snprintf(path, len, "%s/%s.db", dir, name);
-	if (ant_store_open(&s, path, STORE_OPEN_CREATE, &err) < 0) {
+	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", lb_error_msg(&err));
 		return NULL;
 	}
@@ -406,7 +406,7 @@ static void decisions(void)
 	IS_INT(events(s, PA), 3, "HTTP 500: no event");
 	ant_store_page_release(&p);
 
-	fake_answer(&f, (struct answer){ .url = PA, .status = 0, .err = FETCH_ERR_TIMEOUT, .error = "timeout after 30 s" });
+	fake_answer(&f, (struct answer){ .url = PA, .status = 0, .err = ANT_FETCH_ERR_TIMEOUT, .error = "timeout after 30 s" });
 	run(s, &f, T0 + 6000, 1, &st, &v);
 	page_get(s, PA, &p);
 	IS_STR(p.last_error, "timeout after 30 s", "transport failure: its message is recorded");
@@ -487,7 +487,7 @@ static void lirs_source(void)
 		 "LIRS,%d,%d,32400,1000,http://unwatched.example/,Other,Peer,0,\n"
 		 "LIRS,notanumber,%d,32400,1000," PA ",Bad,Peer,0,\n",
 		 T0 + 150, T0 + 180, T0 + 150, T0 + 180, T0 + 180);
-	source_add(s, SRC, STORE_SOURCE_LIRS);
+	source_add(s, SRC, ANT_STORE_SOURCE_LIRS);
 	fake_answer(&f, (struct answer){ .url = SRC, .status = 200, .body = body });
 	IS_INT(run(s, &f, T0 + 200, 0, &st, &v), 0, "LIRS source: run succeeds");
 	OK(st.sources == 1 && st.sources_failed == 0 && st.atom_sources == 0, "LIRS source: read");
@@ -531,7 +531,7 @@ static void atom_source(void)
 	page_add(s, PA, NULL);
 	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<p>same</p>" });
 	run(s, &f, T0, 0, &st, &v);
-	source_add(s, ASRC, STORE_SOURCE_ATOM);
+	source_add(s, ASRC, ANT_STORE_SOURCE_ATOM);
 	fake_answer(&f, (struct answer){ .url = ASRC, .status = 200, .body = ATOM_HEAD
 		"<link rel=\"prev-archive\" href=\"archive-1.atom\"/>"
 		"<entry><title>Relayed</title><link href=\"" PA "\"/>"
@@ -574,7 +574,7 @@ static void remember_atom(void)
 	ant_store_page p;
 	int got = 0, marked = 0, credited = 0, summed = 0, evs = 0;
 
-	source_add(s, ASRC, STORE_SOURCE_ATOM);
+	source_add(s, ASRC, ANT_STORE_SOURCE_ATOM);
 	d += sprintf(d, ATOM_HEAD "<link rel=\"prev-archive\" href=\"archive-1.atom\"/>");
 	a += sprintf(a, ATOM_HEAD);
 	for (int i = 0; i < NREM; i++) {
@@ -642,7 +642,7 @@ static void remember_lirs(void)
 	struct seen v;
 	ant_store_page p;
 
-	source_add(s, SRC, STORE_SOURCE_LIRS);
+	source_add(s, SRC, ANT_STORE_SOURCE_LIRS);
 	snprintf(body, sizeof body,
 		 "LIRS,%d,%d,32400,1000," RL ",Later title,Peer,0,\n"
 		 "LIRS,%d,%d,32400,1000," PB ",B title,Peer,0,\n",
@@ -738,7 +738,7 @@ static void relay_source(void)
 	int64_t own = p.st.last_modified;
 	ant_store_page_release(&p);
 
-	relay_source_add(s, RSRC, STORE_SOURCE_LIRS);
+	relay_source_add(s, RSRC, ANT_STORE_SOURCE_LIRS);
 	snprintf(body, sizeof body,
 		 "LIRS,%d,%d,32400,1234," RU1 ",Far one,Writer\\, A,0,\n"
 		 "LIRS,%d,%d,32400,99," RU2 ",Far two,B,0,\n"
@@ -778,7 +778,7 @@ static void relay_source(void)
 	ant_store_page_release(&p);
 
 	/* a second shard naming the same update: still one event */
-	relay_source_add(s, RSRC2, STORE_SOURCE_LIRS);
+	relay_source_add(s, RSRC2, ANT_STORE_SOURCE_LIRS);
 	snprintf(body2, sizeof body2, "LIRS,%d,%d,32400,1,http://far.example/3,T,A,0,\n", T0 + 5, T0 + 6);
 	fake_answer(&f, (struct answer){ .url = RSRC2, .status = 200, .body = body2 });
 	run(s, &f, T0 + 800, 0, &st, &v);
@@ -787,7 +787,7 @@ static void relay_source(void)
 	IS_INT(events(s, RU1), 1, "relay: an update two relay sources name is one event");
 
 	/* an Atom relay source: its entries are relayed pages too */
-	relay_source_add(s, ASRC, STORE_SOURCE_ATOM);
+	relay_source_add(s, ASRC, ANT_STORE_SOURCE_ATOM);
 	fake_answer(&f, (struct answer){ .url = ASRC, .status = 200, .body = ATOM_HEAD
 		"<entry><title>Far four</title><link href=\"http://far.example/4\"/>"
 		"<updated>2023-11-14T22:20:00Z</updated></entry></feed>" });
@@ -960,7 +960,7 @@ static void streamed(void)
 	set_next_check(path, urls[7], T0 + 10);
 	snprintf(body, sizeof body, "LIRS,%d,%d,32400,1000,%s,Relayed,Peer,0,\n", T0 + 150, T0 + 180,
 		 urls[8]);
-	source_add(s, SRC, STORE_SOURCE_LIRS);
+	source_add(s, SRC, ANT_STORE_SOURCE_LIRS);
 	fake_answer(f, (struct answer){ .url = SRC, .status = 200, .body = body });
 	f->probe_db = path;
 	f->probe_at = 5;   /* the source, the first batch's 3, the second's first */
@@ -1027,7 +1027,7 @@ static void lock_held(void)
 		return;
 	if (pid == 0) {   /* the other run: holds the lock until told */
 		ant_store *t;
-		if (ant_store_open(&t, path, STORE_OPEN_EXISTING, NULL) < 0 ||
+		if (ant_store_open(&t, path, ANT_STORE_OPEN_EXISTING, NULL) < 0 ||
 		    ant_store_lock(t, 0, NULL) < 0)
 			_exit(1);
 		if (write(ready[1], "x", 1) != 1 || read(done[0], &c, 1) < 0)

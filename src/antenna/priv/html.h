@@ -13,8 +13,8 @@
  * so the result is safe in element content and in quoted attribute values,
  * and is always valid UTF-8.
  */
-#ifndef LIRS_HTML_H
-#define LIRS_HTML_H
+#ifndef ANT_HTML_H
+#define ANT_HTML_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /*
  * import_int.h: what the importers (import*.c) share; not for commands.
  */
-#ifndef LIRS_IMPORT_INT_H
-#define LIRS_IMPORT_INT_H
+#ifndef ANT_IMPORT_INT_H
+#define ANT_IMPORT_INT_H
 
 #include "lb_buf.h"
 #include "ant_import.h"
@@ -19,7 +19,7 @@ int ant_imp_add_regex(lb_buf *ign, const char *s, size_t n);
 
 /*
  * A Perl (or Ruby) regular expression s[0..n) as a POSIX extended one, for
- * page.h patterns: \d \D \s \S \w \W as bracket classes (in brackets
+ * ant_page.h patterns: \d \D \s \S \w \W as bracket classes (in brackets
  * too), (?:...) and named groups as (...), lazy quantifiers (*? +? ??
  * {n,m}?) greedy, \t \n \r \f \v as [[:space:]] (the text's whitespace
  * is collapsed), an escaped punctuation character as itself, a '{' that

@@ -81,11 +81,11 @@ int lirs_di_block_record(lirs_di_block *b, lirs_record *r, lirs_di_problem *p);
 
 /*
  * One hina.txt line (decoded, not blank, not a comment) into r, its strings
- * kept in store.  fetched: when the file was fetched (0 = unknown), the
+ * kept in text.  fetched: when the file was fetched (0 = unknown), the
  * Last-Detected we assume (lirs(5)).  Returns 0, 1 when the line is not a
  * HINA record (*p set), -1 when out of memory.
  */
-int lirs_hina_line(const char *s, size_t n, lb_buf *ant_store, int64_t fetched, lirs_record *r,
+int lirs_hina_line(const char *s, size_t n, lb_buf *text, int64_t fetched, lirs_record *r,
 	      lirs_di_problem *p);
 
 /* Decoders for the declared charsets: out gets UTF-8, bad bytes become

@@ -2,8 +2,8 @@
  * diag.h: the one way reader.c and validate.c fill a lirs_diag, so that
  * both report a rule with the same severity and fields.
  */
-#ifndef LIRS_PRIV_DIAG_H
-#define LIRS_PRIV_DIAG_H
+#ifndef LIRS_DIAG_H
+#define LIRS_DIAG_H
 
 #include "lirs.h"
 
