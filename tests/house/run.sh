@@ -186,6 +186,81 @@ fi
 # For the record: the longest command files.
 wc -l "$TOP"/cmd/*/*.c | sort -rn | sed -n '2,4p' | sed "s|$TOP/||; s/^ */# longest: /"
 
+# ---- headers name themselves; public constants carry the prefix --------------------
+# Each header's include guard is its file name in capitals (lb_buf.h:
+# LB_BUF_H) and its first comment line names it, so a header moved or
+# renamed cannot keep an old name.  Every macro and enum constant of a
+# public header carries its layer's prefix (LB_, LIRS_, ATOM_, ANT_): the
+# headers are installed side by side in include/lirs-antenna/.
+ng=0 nh=0
+for h in "$TOP"/src/*/*.h "$TOP"/src/*/priv/*.h; do
+	[ -f "$h" ] || continue
+	nh=$((nh + 1))
+	b=${h##*/}
+	want=$(echo "${b%.h}" | tr 'a-z' 'A-Z')_H
+	# a private header (priv/) carries its layer's prefix in its guard
+	case $h in
+	*/priv/*)
+		d=${h%/priv/*}; d=${d##*/}
+		for l in $LAYERS; do
+			[ "${l%%:*}" = "$d" ] || continue
+			lp=$(echo "${l##*:}" | tr 'a-z' 'A-Z')
+			case $want in "$lp"*) ;; *) want=$lp$want ;; esac
+		done ;;
+	esac
+	got=$(sed -n 's/^#ifndef[[:space:]]*\([A-Za-z0-9_]*\).*/\1/p' "$h" | head -n 1)
+	name=$(sed -n '2s/^ \* \([A-Za-z0-9_.]*\.h\):.*/\1/p' "$h")
+	if [ "$got" != "$want" ]; then
+		nok "headers: ${h#"$TOP"/} is guarded by '$got', not '$want'"; ng=$((ng + 1))
+	fi
+	if [ "$name" != "$b" ]; then
+		nok "headers: ${h#"$TOP"/} begins with the name '$name', not '$b'"; ng=$((ng + 1))
+	fi
+done
+[ "$nh" -gt 0 ] && [ "$ng" -eq 0 ] && ok "headers: the $nh headers are each guarded by and begin with their own name"
+nm=0 nb=0
+for l in $LAYERS; do
+	d=${l%%:*}; pre=$(echo "${l##*:}" | tr 'a-z' 'A-Z')
+	for h in "$TOP"/src/"$d"/*.h; do
+		[ -f "$h" ] || continue
+		# #define NAME, and NAME = / NAME, inside enum { ... } (comments removed)
+		sed 's|/\*.*\*/||g' "$h" | awk '
+			/^[[:space:]]*#[[:space:]]*define[[:space:]]/ { print $2; next }
+			/enum[^;]*\{/ { e = 1 }
+			e { s = $0; sub(/.*\{/, "", s); n = split(s, a, ","); for (i = 1; i <= n; i++) { t = a[i]; sub(/=.*/, "", t); gsub(/[[:space:]{}]/, "", t); if (t ~ /^[A-Z][A-Z0-9_]*$/) print t } }
+			e && /\}/ { e = 0 }' | sed 's/(.*//' > "$T/macros"
+		while read -r m; do
+			nm=$((nm + 1))
+			case $m in "$pre"*|"${pre%_}_H") ;;
+			*) nok "constants: ${h#"$TOP"/} defines '$m' without its layer's prefix $pre"; nb=$((nb + 1)) ;;
+			esac
+		done < "$T/macros"
+	done
+done
+[ "$nm" -gt 0 ] && [ "$nb" -eq 0 ] && ok "constants: the $nm macros and enum constants of the public headers carry their layer's prefix"
+# Every header a comment cites ("see ant_store.h") is in the tree or is a
+# system header some file includes: no comment points at a header that
+# was renamed away.
+(cd "$TOP" && git ls-files 2>/dev/null | grep '\.h$' | sed 's|.*/||' | sort -u) > "$T/ourh"
+[ -s "$T/ourh" ] || (cd "$TOP" && find src cmd tests fuzz bench -name '*.h' | sed 's|.*/||' | sort -u) > "$T/ourh"
+(cd "$TOP" && find src cmd tests fuzz bench -type f \( -name '*.[ch]' -o -name '*.sh' \) ! -path 'tests/house/run.sh' -print) | sort > "$T/srcs"
+(cd "$TOP" && xargs grep -hoE '#[[:space:]]*include[[:space:]]*<[^>]+>' < "$T/srcs") | sed 's/.*<//; s/>.*//; s|.*/||' | sort -u > "$T/sysh"
+# (comment lines only: " * ...", "/* ...", "// ...", "# ..." in scripts)
+(cd "$TOP" && xargs grep -HnE '^[[:space:]]*(\*|/\*|//|#[^a-z!])|/\*' < "$T/srcs") | grep -v '#[[:space:]]*include' |
+	awk -F: '{ f = $1; l = $2; s = $0; sub(/^[^:]*:[^:]*:/, "", s)
+		while (match(s, /(^|[^A-Za-z0-9_.\/-])[a-z][a-z0-9_]*\.h([^A-Za-z0-9_]|$)/)) {
+			m = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH - 1)
+			match(m, /[a-z][a-z0-9_]*\.h/); m = substr(m, RSTART, RLENGTH)
+			print f ":" l ":" m } }' > "$T/cited"
+nc=0 nx=0
+while IFS=: read -r f line hname; do
+	nc=$((nc + 1))
+	grep -qxF "$hname" "$T/ourh" && continue
+	grep -qxF "$hname" "$T/sysh" && continue
+	nok "headers: $f:$line cites '$hname', which is no header of the tree"; nx=$((nx + 1))
+done < "$T/cited"
+[ "$nc" -gt 0 ] && [ "$nx" -eq 0 ] && ok "headers: the $nc headers the comments and code cite all exist"
+
 # ---- a self-contained tree ------------------------------------------------------------
 # Comments cite the spec by name and section ("LIRS 2.1 §2", "RFC 5005 §4")
 # or doc/NOTES-lirs-in-the-wild.md, or say the reason: never an issue of a
