@@ -18,17 +18,17 @@ mk "$T/m2" \
 	'LIRS,2000,6000,32400,10,http://example.com:80/b,b newer LD,,0,,'
 
 $L merge --now 6000 --max-age 3000 -f jsonl "$T/m1" "$T/m2" > "$T/out.jsonl" 2> "$T/err"
-check "$?" 0 "merge: exit 0"
+is "merge: exit 0" "$?" 0
 got=$(sed 's/.*"last_modified":\([0-9]*\),"last_detected":\([0-9]*\).*"url":"\([^"]*\)","title":"\([^"]*\)".*/\1 \2 \3 \4/' "$T/out.jsonl" | tr '\n' '|')
-check "$got" "2000 6000 http://example.com:80/b b newer LD|2000 4000 https://example.com:443/b https b|1500 5000 http://example.com/A capital A|1000 5000 http://example.com/a second a|" \
-	"merge: winners (LM, then LD, then later input), keys normalised, path case kept, order LM desc then URL"
+is "merge: winners (LM, then LD, then later input), keys normalised, path case kept, order LM desc then URL" \
+	"$got" "2000 6000 http://example.com:80/b b newer LD|2000 4000 https://example.com:443/b https b|1500 5000 http://example.com/A capital A|1000 5000 http://example.com/a second a|"
 
 $L merge --now 6000 --max-age 3000 -f jsonl "$T/m2" "$T/m1" > "$T/out2.jsonl"
 grep -q '"title":"first a"' "$T/out2.jsonl" && ok "merge: a full tie goes to the later input" || nok "merge: a full tie goes to the later input"
 
 $L merge --now 6000 --max-age 3000 -v -o "$T/m.lirs" "$T/m1" "$T/m2" 2> "$T/err"
-check "$?" 0 "merge -o: exit 0"
-check "$(cat "$T/err")" "lirs merge: read 10 records: kept 4 (one per URL), replaced 2, superseded 1, dropped 2 unusable, 1 stale and 0 from the future" "merge -v: counts on stderr"
+is "merge -o: exit 0" "$?" 0
+is "merge -v: counts on stderr" "$(cat "$T/err")" "lirs merge: read 10 records: kept 4 (one per URL), replaced 2, superseded 1, dropped 2 unusable, 1 stale and 0 from the future"
 gzip -t "$T/m.lirs" 2>/dev/null && ok "merge: default output is gzip" || nok "merge: default output is gzip"
 $L cat "$T/m.lirs" > "$T/back.jsonl" 2>/dev/null
 cmp -s "$T/back.jsonl" "$T/out.jsonl" && ok "merge: LIRS output decodes to the same records" || nok "merge: LIRS output decodes to the same records"
@@ -42,37 +42,37 @@ gzip -dc "$T/ja.lirs" | iconv -f EUC-JP -t UTF-8 2>/dev/null | grep -q '日本�
 # An unreadable input: exit 2, the -o target untouched, no temporary left
 echo old > "$T/target"
 $L merge --now 6000 -o "$T/target" "$T/m1" "$T/missing" 2> "$T/err"
-check "$?" 2 "merge: unreadable input exits 2"
-check "$(cat "$T/target")" old "merge: unreadable input leaves the -o target untouched"
-check "$(ls "$T" | grep -c 'target.tmp')" 0 "merge: no temporary file left"
+is "merge: unreadable input exits 2" "$?" 2
+is "merge: unreadable input leaves the -o target untouched" "$(cat "$T/target")" old
+is "merge: no temporary file left" "$(ls "$T" | grep -c 'target.tmp')" 0
 grep -q "cannot open '$T/missing'" "$T/err" && ok "merge: says which input" || nok "merge: says which input"
 
 # A corrupt gzip input is fatal too, and nothing is written
 printf '\037\213\010\000\000\000\000\000\000\003garbage' > "$T/bad.gz"
 $L merge --now 6000 -o "$T/target" "$T/m1" "$T/bad.gz" 2>/dev/null
-check "$?" 2 "merge: corrupt gzip input exits 2"
-check "$(cat "$T/target")" old "merge: corrupt input leaves the -o target untouched"
+is "merge: corrupt gzip input exits 2" "$?" 2
+is "merge: corrupt input leaves the -o target untouched" "$(cat "$T/target")" old
 
 # Skipped records: diagnostics, exit 1, output still written
 mk "$T/skip" 'LIRS,1000,5000,0,0,http://example.com/ok,ok,,0,,' 'LIRS,abc,5000,0,0,http://example.com/bad,bad,,0,,'
 $L merge --now 6000 -f jsonl -o "$T/skip.out" "$T/skip" 2> "$T/err"
-check "$?" 1 "merge: skipped records exit 1"
-check "$(wc -l < "$T/skip.out" | tr -d ' ')" 1 "merge: output still written with skipped records"
+is "merge: skipped records exit 1" "$?" 1
+is "merge: output still written with skipped records" "$(wc -l < "$T/skip.out" | tr -d ' ')" 1
 grep -q ':2:' "$T/err" && ok "merge: diagnostic names the line" || nok "merge: diagnostic names the line"
 
 # Standard input
 $L merge --now 6000 -f jsonl - < "$T/m1" | grep -q 'capital A' && ok "merge: - reads standard input" || nok "merge: - reads standard input"
 $L merge 2>/dev/null
-check "$?" 2 "merge: no INPUT is a usage error"
+is "merge: no INPUT is a usage error" "$?" 2
 
 # Characters EUC-JP holds only as a look-alike: written so, counted once
 mk "$T/yen" 'LIRS,1000,5000,32400,10,http://example.jp/,価格 ¥ 〜,著者,0,,'
 $L merge --now 6000 -o "$T/yen.lirs" "$T/yen" 2> "$T/err"
-check "$?" 0 "merge: look-alikes are not an error"
-check "$(grep -c 'warning: 2 characters written as their nearest EUC-JP equivalent' "$T/err")" 1 \
-	"merge: look-alikes counted in one warning"
+is "merge: look-alikes are not an error" "$?" 0
+is "merge: look-alikes counted in one warning" \
+	"$(grep -c 'warning: 2 characters written as their nearest EUC-JP equivalent' "$T/err")" 1
 $L cat --format tsv "$T/yen.lirs" 2>/dev/null | cut -f 6-7 > "$T/yen.tsv"
-check "$(cat "$T/yen.tsv")" "$(printf '価格 ￥ ～\t著者')" "merge: '¥' and '〜' written as '￥' and '～', fields in place"
+is "merge: '¥' and '〜' written as '￥' and '～', fields in place" "$(cat "$T/yen.tsv")" "$(printf '価格 ￥ ～\t著者')"
 
 # A full disk: one message naming the reason, exit 2.  Big and random
 # enough that the gzip writer's thread meets the error (errno is per
@@ -83,8 +83,8 @@ if [ -w /dev/full ]; then
 		printf "LIRS,%d,1000000000,32400,0,http://a%d.example/,\xe2\x98\x83 %s,0,0,,\n", 1e9 - i, i, t } }' > "$T/bigm"
 	for f in lirs jsonl; do
 		$L merge --now 1000000000 -f $f "$T/bigm" > /dev/full 2> "$T/err"; rc=$?
-		check "$rc:$(grep -c 'No space left on device' "$T/err"):$(grep -vc 'U+3013' "$T/err")" "2:1:1" \
-			"merge -f $f > /dev/full: one message, exit 2"
+		is "merge -f $f > /dev/full: one message, exit 2" \
+			"$rc:$(grep -c 'No space left on device' "$T/err"):$(grep -vc 'U+3013' "$T/err")" "2:1:1"
 	done
 else
 	for f in lirs jsonl; do ok "merge -f $f > /dev/full: one message, exit 2 # SKIP no /dev/full"; done

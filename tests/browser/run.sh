@@ -31,10 +31,6 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/browser.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir -p "$tmp/site" "$tmp/profile" "$tmp/home"
 
-check() {  # check NAME COMMAND...
-	name=$1; shift
-	if "$@"; then echo "ok - $name"; else echo "not ok - $name"; fi
-}
 
 # A fixed "now" (2024-05-06 12:00 UTC = 05/06 21:00 JST) makes the links predictable.
 NOW=1714996800

@@ -14,10 +14,6 @@ plan 21
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/demo-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
-check() {  # check NAME COMMAND...
-	name=$1; shift
-	if "$@"; then echo "ok - $name"; else echo "not ok - $name"; fi
-}
 
 (cd "$tmp" && BUILD=$B DEMO_DB=$tmp/demo.db DEMO_OUT=$tmp/public \
 	timeout 120 sh "$TOP/data/demo/run.sh") > "$tmp/out" 2>&1

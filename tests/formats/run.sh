@@ -23,8 +23,6 @@ for x in "$LIRS" "$ANTENNA" "$SERVER"; do
 done
 tmpdir formats-test
 
-# check GOT WANT NAME (this script's own, in place of the shared check)
-check() { if [ "$1" = "$2" ]; then ok "$3"; else notok "$3" "got '$1', want '$2'"; fi; }
 expect() {
 	if [ "${UPDATE:-}" = 1 ]; then cp "$1" "$2"; ok "$3 (updated)"; return; fi
 	if cmp -s "$1" "$2"; then ok "$3"; else notok "$3"; diff "$2" "$1" | head -n 10 | cut -c 1-200 | sed 's/^/#   /'; fi
@@ -53,14 +51,14 @@ run_case() {
 		expect "$T/di" "$name.di" "$name: cat --format di"
 	fi
 	[ "${UPDATE:-}" = 1 ] && printf 'cat %s\nvalidate %s\n' $crc $vrc > "$name.rc"
-	check "$crc" "$(want_rc "$name" cat)" "$name: cat exit status"
-	check "$vrc" "$(want_rc "$name" validate)" "$name: validate exit status"
+	is "$name: cat exit status" "$crc" "$(want_rc "$name" cat)"
+	is "$name: validate exit status" "$vrc" "$(want_rc "$name" validate)"
 	# Our DI output reads back as the same records (gzip, UTF-8).
 	$L cat "$name.in" 2> /dev/null | $L pack --format di > "$T/rt.di.gz" 2> "$T/perr"
 	$L cat "$T/rt.di.gz" > "$T/rt.jsonl" 2> "$T/rerr"
 	empty=may-be-empty; [ -s "$name.jsonl" ] && empty=
 	same "$T/out" "$T/rt.jsonl" "$name: cat | pack --format di | cat gives the same records" $empty
-	check "$(cat "$T/rerr")" "" "$name: our DI reads back without an error"
+	is "$name: our DI reads back without an error" "$(cat "$T/rerr")" ""
 	cd "$TOP" || return
 }
 
@@ -127,7 +125,7 @@ for l in sys.stdin:
     print(json.dumps(o, ensure_ascii=False, sort_keys=True))
 ' > "$T/prop.got"
 same "$T/prop.want" "$T/prop.got" "property: 3000 hostile records through the DI writer read back as documented"
-check "$(cat "$T/cerr")" "" "property: the reader finds nothing wrong in our DI"
+is "property: the reader finds nothing wrong in our DI" "$(cat "$T/cerr")" ""
 grep -q "records without a URL or with more than 64 extra fields left out" "$T/perr" && ok "property: records without a URL are counted in a warning" ||
 	notok "property: records without a URL are counted in a warning" "$(cat "$T/perr")"
 $PY - "$T/prop.di" <<'PYEOF' && ok "property: every DI line is CRLF-ended 'Field: value' or blank" || notok "property: every DI line is CRLF-ended 'Field: value' or blank"
@@ -144,15 +142,15 @@ PYEOF
 # The header and the charset options.
 printf '{"url":"http://a.example/","title":"日記","last_modified":999999000}\n' > "$T/one.jsonl"
 $L pack --format di < "$T/one.jsonl" > "$T/one.di.gz"
-check "$(head -c 2 "$T/one.di.gz" | od -An -tx1 | tr -d ' ')" "1f8b" "pack --format di gzips by default"
+is "pack --format di gzips by default" "$(head -c 2 "$T/one.di.gz" | od -An -tx1 | tr -d ' ')" "1f8b"
 gzip -dc "$T/one.di.gz" | head -n 4 > "$T/hdr"
 grep -q '^Date: ..., [0-9][0-9] ... [0-9]* [0-9:]* GMT' "$T/hdr" && ok "pack --format di writes a Date" || notok "pack --format di writes a Date" "$(cat "$T/hdr")"
 grep -q '^Content-Type: text/plain; charset=UTF-8' "$T/hdr" && ok "pack --format di declares UTF-8" || notok "pack --format di declares UTF-8"
 $L pack --format di --euc-jp --no-gzip < "$T/one.jsonl" > "$T/euc.di"
 grep -q 'charset=EUC-JP' "$T/euc.di" && ok "--euc-jp declares EUC-JP" || notok "--euc-jp declares EUC-JP"
-check "$(grep -a Title "$T/euc.di" | iconv -f EUC-JP -t UTF-8 | tr -d '\r')" "Title: 日記" "--euc-jp writes EUC-JP"
-check "$($L cat "$T/euc.di" | grep -c 日記)" 1 "EUC-JP DI reads back"
-$L pack --format xml < "$T/one.jsonl" > /dev/null 2>&1; check $? 2 "pack --format xml: exit 2"
+is "--euc-jp writes EUC-JP" "$(grep -a Title "$T/euc.di" | iconv -f EUC-JP -t UTF-8 | tr -d '\r')" "Title: 日記"
+is "EUC-JP DI reads back" "$($L cat "$T/euc.di" | grep -c 日記)" 1
+$L pack --format xml < "$T/one.jsonl" > /dev/null 2>&1; is "pack --format xml: exit 2" $? 2
 $L cat --format di --gzip "$CASES/tama-sites-di.in" | $L cat > "$T/gz.jsonl" 2> /dev/null
 same "$T/gz.jsonl" "$CASES/tama-sites-di.jsonl" "cat --format di --gzip reads back"
 
@@ -173,7 +171,7 @@ d = rows["http://d.example/"]
 assert d["method"] == "http://amano.example/antenna/", d
 PYEOF
 $L merge --now $NOW --format jsonl tama-sites-di.in tama-hina-txt.in samidare-lirs.in > "$T/m2.jsonl" 2> "$T/m2err"
-check "$?" 0 "merge reads DI, hina.txt and LIRS together"
+is "merge reads DI, hina.txt and LIRS together" "$?" 0
 $PY - "$T/m2.jsonl" <<'PYEOF' && ok "merge of DI + hina.txt + LIRS: one record per URL, NATSU fields kept" || notok "merge of DI + hina.txt + LIRS: one record per URL, NATSU fields kept" "$(cat "$T/m2.jsonl")"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -205,10 +203,10 @@ D=$T/a.db
 $A -d "$D" init --title "Formats" --base http://example.com/ant/ > /dev/null
 $A -d "$D" add "$U/di-page.html" > /dev/null
 $A -d "$D" add "$U/hina-page.html" > /dev/null
-out=$($A -d "$D" add --lirs "$U/sites.di.gz" 2>&1); check "$?" 0 "add --lirs takes a HINA-DI URL"
-$A -d "$D" add --lirs "$U/hina.txt" > /dev/null 2>&1; check "$?" 0 "add --lirs takes a hina.txt URL"
+out=$($A -d "$D" add --lirs "$U/sites.di.gz" 2>&1); is "add --lirs takes a HINA-DI URL" "$?" 0
+$A -d "$D" add --lirs "$U/hina.txt" > /dev/null 2>&1; is "add --lirs takes a hina.txt URL" "$?" 0
 $A -d "$D" update --now "$RNOW" > "$T/up.out" 2> "$T/up.err"
-check "$?" 0 "update with DI and hina.txt sources"
+is "update with DI and hina.txt sources" "$?" 0
 grep -q "read 2 LIRS sources (0 failed): 2 records, 2 merged" "$T/up.out" && ok "both sources read, both records merged" || notok "both sources read, both records merged" "$(cat "$T/up.out")"
 $A -d "$D" list --format jsonl > "$T/list.jsonl"
 $PY - "$T/list.jsonl" "$U" "$LM" <<'PYEOF' && ok "DI and hina.txt sources relay their update times" || notok "DI and hina.txt sources relay their update times" "$(cat "$T/list.jsonl")" "$(cat "$T/up.out" "$T/up.err")"
@@ -223,15 +221,15 @@ assert h["source_url"] == u + "/hina.txt", h
 assert h["detected_by"] == "lirs" and h["last_modified"] == lm - lm % 60, h
 PYEOF
 $A -d "$D" publish --now "$RNOW" "$T/pub" > /dev/null 2>&1
-check "$?" 0 "publish"
+is "publish" "$?" 0
 [ -s "$T/pub/sites.di.gz" ] && ok "publish writes sites.di.gz" || notok "publish writes sites.di.gz"
-check "$(head -c 2 "$T/pub/sites.di.gz" | od -An -tx1 | tr -d ' ')" "1f8b" "sites.di.gz is gzip"
+is "sites.di.gz is gzip" "$(head -c 2 "$T/pub/sites.di.gz" | od -An -tx1 | tr -d ' ')" "1f8b"
 $L cat "$T/pub/lirs.gz" > "$T/pub-lirs.jsonl" 2> /dev/null
 $L cat "$T/pub/sites.di.gz" > "$T/pub-di.jsonl" 2> "$T/pub-di.err"
 same "$T/pub-lirs.jsonl" "$T/pub-di.jsonl" "sites.di.gz reads back as the records of lirs.gz"
-check "$(wc -l < "$T/pub-di.jsonl" | tr -d ' ')" 2 "sites.di.gz has both relayed pages"
-check "$(cat "$T/pub-di.err")" "" "sites.di.gz reads without an error"
+is "sites.di.gz has both relayed pages" "$(wc -l < "$T/pub-di.jsonl" | tr -d ' ')" 2
+is "sites.di.gz reads without an error" "$(cat "$T/pub-di.err")" ""
 ls -a "$T/pub" > "$T/pub.ls"
-check "$(grep -c '^\.*sites\.di\.gz\.' "$T/pub.ls"):$(grep -cx 'sites\.di\.gz' "$T/pub.ls")" "0:1" \
-	"no temporary file left beside sites.di.gz (which is there)"
+is "no temporary file left beside sites.di.gz (which is there)" \
+	"$(grep -c '^\.*sites\.di\.gz\.' "$T/pub.ls"):$(grep -cx 'sites\.di\.gz' "$T/pub.ls")" "0:1"
 done_testing "$MIN_CHECKS"

@@ -25,9 +25,6 @@ trap 'rm -rf "$T"' EXIT
 # The count of checks follows the tree (one "not ok" per offender):
 # done_testing prints the plan at the end (tests/lib/tap.sh).
 . "$TOP/tests/lib/tap.sh"
-ok() { tap_count; echo "ok - $1"; }
-nok() { tap_count; echo "not ok - $1"; }
-check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3"; echo "#   got '$1', want '$2'"; fi; }
 
 # The layers, bottom up: folder, library, prefix of exported names.
 LAYERS="base:liblirs-base.a:lb_ lirs:liblirs.a:lirs_ atom:liblirs-atom.a:atom_ antenna:liblirs-antenna.a:ant_"
@@ -40,11 +37,11 @@ total=0
 for l in $LAYERS; do
 	lib=${l#*:}; pre=${lib#*:}; lib=${lib%%:*}
 	if [ ! -f "$B/$lib" ]; then
-		nok "names: $BUILD/$lib is built"
+		notok "names: $BUILD/$lib is built"
 		continue
 	fi
 	if ! nm -g --defined-only "$B/$lib" > "$T/nm" 2> "$T/err"; then
-		nok "names: nm $lib"
+		notok "names: nm $lib"
 		sed 's/^/#   /' "$T/err"
 		continue
 	fi
@@ -54,17 +51,17 @@ for l in $LAYERS; do
 	awk -v p="$pre" 'index($3, p) != 1' "$T/syms" > "$T/bad"
 	if [ -s "$T/bad" ]; then
 		while read -r obj type name; do
-			nok "names: $lib exports '$name' ($obj, $type) without its layer's prefix $pre"
+			notok "names: $lib exports '$name' ($obj, $type) without its layer's prefix $pre"
 		done < "$T/bad"
 	elif [ "$n" -gt 0 ]; then
 		ok "names: the $n names $lib exports all begin with $pre"
 	else
-		nok "names: $lib exports no name at all"
+		notok "names: $lib exports no name at all"
 	fi
 	total=$((total + n))
 done
 [ "$total" -gt 0 ]
-check "$?" 0 "names: $total exported names checked in the four libraries"
+is "names: $total exported names checked in the four libraries" "$?" 0
 
 # ---- public headers carry their layer's prefix ------------------------------------
 # lirs.h and atom.h are the layers' main headers: the prefix without '_'.
@@ -76,11 +73,11 @@ for l in $LAYERS; do
 		n=$((n + 1))
 		case ${h##*/} in
 		"$pre"*|"${pre%_}.h") ;;
-		*) nok "headers: src/$dir/${h##*/} is public (installed) but not named $pre*" ;;
+		*) notok "headers: src/$dir/${h##*/} is public (installed) but not named $pre*" ;;
 		esac
 	done
 	[ "$n" -gt 0 ]
-	check "$?" 0 "headers: src/$dir/ has public headers ($n), each named ${pre}*.h or ${pre%_}.h"
+	is "headers: src/$dir/ has public headers ($n), each named ${pre}*.h or ${pre%_}.h" "$?" 0
 done
 
 # ---- no layer includes from above -------------------------------------------------
@@ -125,14 +122,14 @@ for l in $LAYERS; do
 			case $name in "$p"*) bad="a header of a package src/$d does not link ($p)" ;; esac
 		done
 		if [ -n "$bad" ]; then
-			nok "includes: $f:$line includes <$name>, $bad"
+			notok "includes: $f:$line includes <$name>, $bad"
 			nb=$((nb + 1))
 		fi
 	done < "$T/inc"
 	if [ "$n" -gt 0 ] && [ "$nb" -eq 0 ]; then
 		ok "includes: the $n #include lines of src/$d/ name nothing from above it"
 	elif [ "$n" -eq 0 ]; then
-		nok "includes: src/$d/ has no #include line at all"
+		notok "includes: src/$d/ has no #include line at all"
 	fi
 done
 
@@ -142,18 +139,18 @@ if [ -x "$B/lirs" ]; then
 	# a failing ldd must not pass as "links nothing": libc is always there
 	if grep -q 'libc\.so' "$T/ldd"; then
 		for lib in libcurl libyaml uchardet; do
-			check "$(grep -c "$lib" "$T/ldd")" 0 "lirs: ldd shows no $lib"
+			is "lirs: ldd shows no $lib" "$(grep -c "$lib" "$T/ldd")" 0
 		done
 	else
-		nok "lirs: ldd $BUILD/lirs lists its libraries"
+		notok "lirs: ldd $BUILD/lirs lists its libraries"
 		sed 's/^/#   /' "$T/ldd"
 	fi
 	nm "$B/lirs" > "$T/nm" 2>&1
 	nl=$(grep -c ' [Tt] lirs_' "$T/nm")
 	na=$(grep -c ' [Tt] ant_' "$T/nm")
-	check "$([ "$nl" -gt 0 ] && echo "$na")" 0 "lirs: holds the codec ($nl lirs_ functions) and no ant_ function"
+	is "lirs: holds the codec ($nl lirs_ functions) and no ant_ function" "$([ "$nl" -gt 0 ] && echo "$na")" 0
 else
-	nok "lirs: $BUILD/lirs is built"
+	notok "lirs: $BUILD/lirs is built"
 fi
 
 # ---- thin commands -----------------------------------------------------------------
@@ -165,13 +162,13 @@ for f in "$TOP"/cmd/*.[ch] "$TOP"/cmd/*/*.[ch]; do
 	nc=$((nc + 1))
 	grep -n 'pthread' "$f" | head -n 3 > "$T/pt"
 	if [ -s "$T/pt" ]; then
-		nok "commands: ${f#"$TOP"/} uses threads (pthread): the library's job"
+		notok "commands: ${f#"$TOP"/} uses threads (pthread): the library's job"
 		sed 's/^/#   /' "$T/pt"
 		np=$((np + 1))
 	fi
 done
 if [ "$nc" -eq 0 ]; then
-	nok "commands: cmd/ has source files"
+	notok "commands: cmd/ has source files"
 elif [ "$np" -eq 0 ]; then
 	ok "commands: none of the $nc files in cmd/ uses pthread"
 fi
@@ -179,9 +176,9 @@ u=$TOP/cmd/antenna/update.c
 if [ -f "$u" ]; then
 	lines=$(wc -l < "$u")
 	[ "$lines" -le 300 ]
-	check "$?" 0 "commands: cmd/antenna/update.c is a thin command ($lines lines, at most 300)"
+	is "commands: cmd/antenna/update.c is a thin command ($lines lines, at most 300)" "$?" 0
 else
-	nok "commands: cmd/antenna/update.c, the update command, exists"
+	notok "commands: cmd/antenna/update.c, the update command, exists"
 fi
 # For the record: the longest command files.
 wc -l "$TOP"/cmd/*/*.c | sort -rn | sed -n '2,4p' | sed "s|$TOP/||; s/^ */# longest: /"
@@ -211,10 +208,10 @@ for h in "$TOP"/src/*/*.h "$TOP"/src/*/priv/*.h; do
 	got=$(sed -n 's/^#ifndef[[:space:]]*\([A-Za-z0-9_]*\).*/\1/p' "$h" | head -n 1)
 	name=$(sed -n '2s/^ \* \([A-Za-z0-9_.]*\.h\):.*/\1/p' "$h")
 	if [ "$got" != "$want" ]; then
-		nok "headers: ${h#"$TOP"/} is guarded by '$got', not '$want'"; ng=$((ng + 1))
+		notok "headers: ${h#"$TOP"/} is guarded by '$got', not '$want'"; ng=$((ng + 1))
 	fi
 	if [ "$name" != "$b" ]; then
-		nok "headers: ${h#"$TOP"/} begins with the name '$name', not '$b'"; ng=$((ng + 1))
+		notok "headers: ${h#"$TOP"/} begins with the name '$name', not '$b'"; ng=$((ng + 1))
 	fi
 done
 [ "$nh" -gt 0 ] && [ "$ng" -eq 0 ] && ok "headers: the $nh headers are each guarded by and begin with their own name"
@@ -232,7 +229,7 @@ for l in $LAYERS; do
 		while read -r m; do
 			nm=$((nm + 1))
 			case $m in "$pre"*|"${pre%_}_H") ;;
-			*) nok "constants: ${h#"$TOP"/} defines '$m' without its layer's prefix $pre"; nb=$((nb + 1)) ;;
+			*) notok "constants: ${h#"$TOP"/} defines '$m' without its layer's prefix $pre"; nb=$((nb + 1)) ;;
 			esac
 		done < "$T/macros"
 	done
@@ -257,7 +254,7 @@ while IFS=: read -r f line hname; do
 	nc=$((nc + 1))
 	grep -qxF "$hname" "$T/ourh" && continue
 	grep -qxF "$hname" "$T/sysh" && continue
-	nok "headers: $f:$line cites '$hname', which is no header of the tree"; nx=$((nx + 1))
+	notok "headers: $f:$line cites '$hname', which is no header of the tree"; nx=$((nx + 1))
 done < "$T/cited"
 [ "$nc" -gt 0 ] && [ "$nx" -eq 0 ] && ok "headers: the $nc headers the comments and code cite all exist"
 
@@ -271,7 +268,7 @@ DIRS="src cmd tests fuzz bench mk man data"
 nf=$(grep -c . "$T/files")
 (cd "$TOP" && tr '\n' '\0' < "$T/files" | xargs -0 grep -HnIE 'issues? [0-9]|Issue [0-9]|shared/(specs|NOTES)|/work/shared|STYLE\.md') > "$T/cite"
 while IFS= read -r hit; do
-	nok "tree: $(echo "$hit" | cut -d: -f1,2) cites what a clone does not have: $(echo "$hit" | cut -d: -f3- | sed 's/^[[:space:]]*//' | cut -c 1-80)"
+	notok "tree: $(echo "$hit" | cut -d: -f1,2) cites what a clone does not have: $(echo "$hit" | cut -d: -f3- | sed 's/^[[:space:]]*//' | cut -c 1-80)"
 done < "$T/cite"
 [ "$nf" -gt 0 ] && [ ! -s "$T/cite" ] && ok "tree: none of the $nf files cites a tracker issue or a file outside the tree"
 # Every doc/ file a comment names is there.
@@ -280,12 +277,12 @@ nd=0 nm=0
 while IFS= read -r d; do
 	nd=$((nd + 1))
 	[ -e "$TOP/$d" ] && continue
-	nok "tree: $d, which a comment cites, is in the tree"
+	notok "tree: $d, which a comment cites, is in the tree"
 	nm=$((nm + 1))
 done < "$T/docs"
 [ "$nd" -gt 0 ] && [ "$nm" -eq 0 ] && ok "tree: the $nd doc/ files the comments cite are in the tree"
 for f in doc/README doc/NOTES-lirs-in-the-wild.md doc/specs/lirs-2.1.txt doc/specs/rfc5005-feed-paging-and-archiving.txt; do
 	[ -s "$TOP/$f" ]
-	check "$?" 0 "tree: $f"
+	is "tree: $f" "$?" 0
 done
 done_testing 25

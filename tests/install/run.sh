@@ -22,13 +22,10 @@ R=$T/root
 # The count of checks follows the tree (one "not ok" per offender):
 # done_testing prints the plan at the end (tests/lib/tap.sh).
 . "$TOP/tests/lib/tap.sh"
-ok() { tap_count; echo "ok - $1"; }
-nok() { tap_count; echo "not ok - $1"; }
-check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3"; echo "#   got '$1', want '$2'"; fi; }
 pc() { PKG_CONFIG_PATH=$R/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$R pkg-config "$@"; }
 
 if ! make -C "$TOP" BUILD="$BUILD" DESTDIR="$R" PREFIX=/usr install > "$T/log" 2>&1; then
-	nok "install: make install DESTDIR=... PREFIX=/usr failed"
+	notok "install: make install DESTDIR=... PREFIX=/usr failed"
 	tail -n 20 "$T/log" | sed 's/^/#   /'
 	done_testing 1
 	exit 1
@@ -39,10 +36,10 @@ ok "install: make install DESTDIR=... PREFIX=/usr"
 for f in bin/lirs bin/antenna share/man/man1/lirs.1 share/man/man1/antenna.1 \
 	share/man/man5/lirs.5 lib/liblirs-base.a lib/liblirs.a lib/liblirs-atom.a \
 	lib/liblirs-antenna.a lib/pkgconfig/lirs-codec.pc lib/pkgconfig/lirs-antenna.pc; do
-	if [ -s "$R/usr/$f" ]; then ok "install: /usr/$f"; else nok "install: /usr/$f"; fi
+	if [ -s "$R/usr/$f" ]; then ok "install: /usr/$f"; else notok "install: /usr/$f"; fi
 done
 [ -x "$R/usr/bin/lirs" ] && [ -x "$R/usr/bin/antenna" ]
-check "$?" 0 "install: the commands are executable"
+is "install: the commands are executable" "$?" 0
 # The public headers are each layer's src/LAYER/*.h, and only those (no priv/).
 want=$(cd "$TOP/src" && ls base/*.h lirs/*.h atom/*.h antenna/*.h | sed 's|.*/||' | sort)
 got=$(cd "$R/usr/include/lirs-antenna" && ls | sort)
@@ -50,22 +47,22 @@ n=$(echo "$want" | grep -c .)
 if [ "$n" -gt 0 ] && [ "$got" = "$want" ]; then
 	ok "install: include/lirs-antenna/ holds the $n public headers, no private one"
 else
-	nok "install: include/lirs-antenna/ holds the public headers, no private one"
+	notok "install: include/lirs-antenna/ holds the public headers, no private one"
 	printf '%s\n' "$want" > "$T/want"; printf '%s\n' "$got" > "$T/got"
 	diff "$T/want" "$T/got" | sed 's/^/#   /'
 fi
 
 # ---- pkg-config -------------------------------------------------------------------
 v=$("$LIRS" --version | sed -n 's/^lirs \([^ ]*\).*/\1/p')
-[ -n "$v" ] || nok "install: 'lirs --version' prints a version"
-check "$(pc --modversion lirs-codec)" "$v" "install: lirs-codec.pc's version is lirs --version's ($v)"
-check "$(pc --modversion lirs-antenna)" "$v" "install: lirs-antenna.pc's version is lirs --version's"
-check "$(pc --libs lirs-codec | tr ' ' '\n' | grep -E '^-l(lirs|z|json-c)' | tr '\n' ' ')" \
-	"-llirs -llirs-base -lz -ljson-c " "install: lirs-codec links liblirs, liblirs-base, zlib and json-c, in that order"
-check "$(pc --libs lirs-codec | grep -cE 'lcurl|lsqlite3|lxml2|luchardet|lyaml|llirs-a')" 0 \
-	"install: lirs-codec needs no curl, SQLite, libxml2, uchardet, libyaml or upper layer"
-check "$(pc --libs lirs-antenna | tr ' ' '\n' | grep -E '^-llirs' | tr '\n' ' ')" \
-	"-llirs-antenna -llirs-atom -llirs -llirs-base " "install: lirs-antenna links the four libraries in link order"
+[ -n "$v" ] || notok "install: 'lirs --version' prints a version"
+is "install: lirs-codec.pc's version is lirs --version's ($v)" "$(pc --modversion lirs-codec)" "$v"
+is "install: lirs-antenna.pc's version is lirs --version's" "$(pc --modversion lirs-antenna)" "$v"
+is "install: lirs-codec links liblirs, liblirs-base, zlib and json-c, in that order" \
+	"$(pc --libs lirs-codec | tr ' ' '\n' | grep -E '^-l(lirs|z|json-c)' | tr '\n' ' ')" "-llirs -llirs-base -lz -ljson-c "
+is "install: lirs-codec needs no curl, SQLite, libxml2, uchardet, libyaml or upper layer" \
+	"$(pc --libs lirs-codec | grep -cE 'lcurl|lsqlite3|lxml2|luchardet|lyaml|llirs-a')" 0
+is "install: lirs-antenna links the four libraries in link order" \
+	"$(pc --libs lirs-antenna | tr ' ' '\n' | grep -E '^-llirs' | tr '\n' ' ')" "-llirs-antenna -llirs-atom -llirs -llirs-base "
 
 # ---- each public header compiles alone (and twice: include guards) ---------------------
 CFLAGS_PC=$(pc --cflags lirs-antenna)
@@ -77,12 +74,12 @@ for h in "$R"/usr/include/lirs-antenna/*.h; do
 	if $CC $CFL -pedantic $CFLAGS_PC -c -o "$T/h.o" "$T/h.c" 2> "$T/err"; then
 		nh=$((nh + 1))
 	else
-		nok "install: <$h> compiles alone with the installed headers"
+		notok "install: <$h> compiles alone with the installed headers"
 		head -n 5 "$T/err" | sed 's/^/#   /'
 	fi
 done
 [ "$nh" -gt 0 ] && [ "$nh" -eq "$n" ]
-check "$?" 0 "install: each of the $nh installed headers compiles alone (-std=c11 -pedantic)"
+is "install: each of the $nh installed headers compiles alone (-std=c11 -pedantic)" "$?" 0
 
 # ---- an outside program on the codec: lirs-codec only ------------------------------------
 # shellcheck disable=SC2046
@@ -93,16 +90,15 @@ if $CC $CFL -o "$T/lirscount" "$TOP/tests/install/lirscount.c" $(pc --cflags --l
 		(cd "$TOP" && "$T/lirscount" --now $NOW "$f") > "$T/out" 2>&1
 		rc=$?
 		want=$(cd "$TOP" && "$LIRS" validate --now $NOW "$f" 2>&1 | tail -n 1)
-		check "$(cat "$T/out")" "$want" "install: lirscount $f prints lirs validate's summary"
+		is "install: lirscount $f prints lirs validate's summary" "$(cat "$T/out")" "$want"
 	done
 	out=$(cd "$TOP" && "$T/lirscount" --now $NOW data/samples/sites.lirs.gz)
-	check "$out:$?" \
-		"data/samples/sites.lirs.gz: 4 records, 0 errors, 0 warnings:0" \
-		"install: lirscount reads the 4 records of the gzip sample, clean, exit 0"
+	is "install: lirscount reads the 4 records of the gzip sample, clean, exit 0" \
+		"$out:$?" "data/samples/sites.lirs.gz: 4 records, 0 errors, 0 warnings:0"
 	(cd "$TOP" && "$T/lirscount" --now $NOW data/samples/messy.lirs) > /dev/null
-	check "$?" 1 "install: lirscount exits 1 on messy.lirs's errors"
+	is "install: lirscount exits 1 on messy.lirs's errors" "$?" 1
 else
-	nok "install: lirscount.c builds with pkg-config lirs-codec"
+	notok "install: lirscount.c builds with pkg-config lirs-codec"
 	head -n 10 "$T/err" | sed 's/^/#   /'
 fi
 
@@ -130,10 +126,10 @@ links() {
 	ns=$(grep -c . "$T/syms")
 	# shellcheck disable=SC2046
 	if $CC -std=c11 ${SANFLAGS:-} -o "$T/refs" "$T/refs.c" "$T/all.c" $(pc --cflags --libs "$pkg") 2> "$T/err"; then
-		check "$("$T/refs")" "$ns" "install: the $ns functions of $* link with pkg-config $pkg alone"
-		[ "$ns" -gt 0 ] || nok "install: $* export functions"
+		is "install: the $ns functions of $* link with pkg-config $pkg alone" "$("$T/refs")" "$ns"
+		[ "$ns" -gt 0 ] || notok "install: $* export functions"
 	else
-		nok "install: the functions of $* link with pkg-config $pkg alone"
+		notok "install: the functions of $* link with pkg-config $pkg alone"
 		grep -m 10 -E 'undefined|error' "$T/err" | sed 's/^/#   /'
 	fi
 }
@@ -142,5 +138,5 @@ links lirs-antenna liblirs-antenna.a liblirs-atom.a liblirs.a liblirs-base.a
 
 # ---- uninstall ------------------------------------------------------------------------
 make -C "$TOP" BUILD="$BUILD" DESTDIR="$R" PREFIX=/usr uninstall > "$T/log" 2>&1
-check "$?:$(find "$R" -type f | wc -l)" "0:0" "install: make uninstall removes every file it installed"
+is "install: make uninstall removes every file it installed" "$?:$(find "$R" -type f | wc -l)" "0:0"
 done_testing 30

@@ -33,12 +33,6 @@ cleanup() {
 }
 
 . "$TOP/tests/lib/tap.sh"
-ok() { tap_count; echo "ok - $1"; }
-notok() { tap_count; echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-# check NAME CMD...: ok when CMD succeeds
-check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
-# is NAME GOT WANT
-is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
 # jget DB URL KEY: one key of one page from list --format jsonl
 jget() {
 	$A -d "$1" list --format jsonl | $PY -c '

@@ -8,9 +8,19 @@
 #                   failure of its own (M is written in the suite).
 # A check that cannot run here is "ok - NAME # SKIP REASON" (skip): tests/run.sh
 # counts it as skipped, never as passed.
+# The one kit of checks every suite uses (no suite defines its own):
+#   ok NAME                 a check that passed;
+#   notok NAME [DETAIL...]  one that failed, each DETAIL on a "#" line;
+#   check NAME CMD...       ok when CMD succeeds (its output discarded);
+#   is NAME GOT WANT        ok when the two strings are equal;
+#   skip NAME REASON        a check that cannot run here.
 TAP_N=0
 plan() { echo "1..$1"; }
 tap_count() { TAP_N=$((TAP_N + 1)); }
+ok() { tap_count; echo "ok - $1"; }
+notok() { tap_count; echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
+is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
 skip() { tap_count; echo "ok - $1 # SKIP $2"; }
 done_testing() {
 	if [ "$TAP_N" -lt "$1" ]; then

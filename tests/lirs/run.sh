@@ -35,14 +35,11 @@ trap 'rm -rf "$T"' EXIT
 # case loop must run at least MIN_CASES.
 . "$TOP/tests/lib/tap.sh"
 MIN_CASES=45 MIN_CHECKS=360
-ok() { tap_count; echo "ok - $1"; }
-nok() { tap_count; echo "not ok - $1"; }
-check() { if [ "$1" = "$2" ]; then ok "$3"; else nok "$3"; echo "#   got '$1', want '$2'"; fi; }
 
 # Compares file $1 with expected $2 (or writes it under UPDATE=1).
 expect() {
 	if [ "${UPDATE:-}" = 1 ]; then cp "$1" "$2"; ok "$3 (updated)"; return; fi
-	if cmp -s "$1" "$2"; then ok "$3"; else nok "$3"; diff "$2" "$1" | head -n 10 | cut -c 1-200 | sed 's/^/#   /'; fi
+	if cmp -s "$1" "$2"; then ok "$3"; else notok "$3"; diff "$2" "$1" | head -n 10 | cut -c 1-200 | sed 's/^/#   /'; fi
 }
 
 want_rc() { sed -n "s/^$2 //p" "$CASES/$1.rc"; }
@@ -69,8 +66,8 @@ run_case() {
 	if [ "${UPDATE:-}" = 1 ]; then
 		printf 'cat %s\nvalidate %s\n' $crc $vrc > "$CASES/$name.rc"
 	fi
-	check "$crc" "$(want_rc "$name" cat)" "$name: cat exit status"
-	check "$vrc" "$(want_rc "$name" validate)" "$name: validate exit status"
+	is "$name: cat exit status" "$crc" "$(want_rc "$name" cat)"
+	is "$name: validate exit status" "$vrc" "$(want_rc "$name" validate)"
 	cd "$TOP" || return
 	# What cat wrote, pack must write back: the same records, through
 	# EUC-JP, or through UTF-8 when EUC-JP cannot hold every character.
@@ -99,8 +96,8 @@ run_case() {
 # expect_same A B NAME [may-be-empty]: the same bytes, and (a floor) not
 # both empty unless the caller says that is what is expected.
 expect_same() {
-	if [ ! -s "$1" ] && [ "${4:-}" != may-be-empty ]; then nok "$3"; echo "#   both empty: '$1'"; return; fi
-	if cmp -s "$1" "$2"; then ok "$3"; else nok "$3"; diff "$1" "$2" | head -n 6 | cut -c 1-200 | sed 's/^/#   /'; fi
+	if [ ! -s "$1" ] && [ "${4:-}" != may-be-empty ]; then notok "$3"; echo "#   both empty: '$1'"; return; fi
+	if cmp -s "$1" "$2"; then ok "$3"; else notok "$3"; diff "$1" "$2" | head -n 6 | cut -c 1-200 | sed 's/^/#   /'; fi
 }
 
 cases() {
@@ -116,75 +113,75 @@ cases() {
 		ncases=$((ncases + 1))
 	done
 	[ "$ncases" -ge "$MIN_CASES" ] && ok "the case loop ran $ncases cases (at least $MIN_CASES)" ||
-		nok "the case loop ran $ncases cases, fewer than $MIN_CASES"
+		notok "the case loop ran $ncases cases, fewer than $MIN_CASES"
 }
 
 # ---- checks that are not per case ---------------------------------------
 
 usage() {
-	$L > /dev/null 2>&1; check $? 2 "no command: exit 2"
-	$L frobnicate > /dev/null 2> "$T/err"; check $? 2 "unknown command: exit 2"
-	grep -q "unknown command 'frobnicate'" "$T/err" && ok "unknown command is named" || nok "unknown command is named"
-	$L --version > "$T/out"; check "$?:$(cat "$T/out")" "0:lirs $(sed -n 's/#define LIRS_VERSION "\(.*\)"/\1/p' "$TOP/src/lirs/lirs.h")" "--version"
-	$L --help > "$T/out"; check $? 0 "--help: exit 0"
+	$L > /dev/null 2>&1; is "no command: exit 2" $? 2
+	$L frobnicate > /dev/null 2> "$T/err"; is "unknown command: exit 2" $? 2
+	grep -q "unknown command 'frobnicate'" "$T/err" && ok "unknown command is named" || notok "unknown command is named"
+	$L --version > "$T/out"; is "--version" "$?:$(cat "$T/out")" "0:lirs $(sed -n 's/#define LIRS_VERSION "\(.*\)"/\1/p' "$TOP/src/lirs/lirs.h")"
+	$L --help > "$T/out"; is "--help: exit 0" $? 0
 	for c in cat validate pack merge atom; do
-		grep -q "^  $c " "$T/out" && ok "--help lists $c" || nok "--help lists $c"
+		grep -q "^  $c " "$T/out" && ok "--help lists $c" || notok "--help lists $c"
 	done
 	for c in cat validate pack; do
-		$L $c --help > "$T/out" 2>&1; check "$?:$(head -n 1 "$T/out" | cut -d ' ' -f 1-3)" "0:usage: lirs $c" "$c --help"
+		$L $c --help > "$T/out" 2>&1; is "$c --help" "$?:$(head -n 1 "$T/out" | cut -d ' ' -f 1-3)" "0:usage: lirs $c"
 		$L help $c > "$T/out2" 2>&1; expect_same "$T/out" "$T/out2" "help $c = $c --help"
-		$L $c --no-such-option x > /dev/null 2> "$T/err"; check $? 2 "$c: unknown option: exit 2"
-		grep -q "unknown option '--no-such-option'" "$T/err" && ok "$c: unknown option named" || nok "$c: unknown option named"
+		$L $c --no-such-option x > /dev/null 2> "$T/err"; is "$c: unknown option: exit 2" $? 2
+		grep -q "unknown option '--no-such-option'" "$T/err" && ok "$c: unknown option named" || notok "$c: unknown option named"
 	done
 	f=$CASES/clean.in
-	$L cat --format xml "$f" > /dev/null 2>&1; check $? 2 "cat --format xml: exit 2"
-	$L cat --max-decoded 12x "$f" > /dev/null 2>&1; check $? 2 "cat --max-decoded 12x: exit 2"
-	$L cat --max-line 0 "$f" > /dev/null 2>&1; check $? 2 "cat --max-line 0: exit 2"
+	$L cat --format xml "$f" > /dev/null 2>&1; is "cat --format xml: exit 2" $? 2
+	$L cat --max-decoded 12x "$f" > /dev/null 2>&1; is "cat --max-decoded 12x: exit 2" $? 2
+	$L cat --max-line 0 "$f" > /dev/null 2>&1; is "cat --max-line 0: exit 2" $? 2
 	# One strict byte count for both commands (cmd/cli.c): no sign, no blanks.
 	for b in +1M " 1M" "1M " 1MB 1K2; do
-		$L cat --max-decoded "$b" "$f" > /dev/null 2> "$T/err"; check $? 2 "cat --max-decoded '$b': exit 2"
-		grep -q "^lirs cat: --max-decoded: '$b' is not a byte count\$" "$T/err" && ok "cat --max-decoded '$b': named" || nok "cat --max-decoded '$b': named"
+		$L cat --max-decoded "$b" "$f" > /dev/null 2> "$T/err"; is "cat --max-decoded '$b': exit 2" $? 2
+		grep -q "^lirs cat: --max-decoded: '$b' is not a byte count\$" "$T/err" && ok "cat --max-decoded '$b': named" || notok "cat --max-decoded '$b': named"
 	done
-	$L cat --max-line 1m --max-decoded 1g "$f" > /dev/null 2>&1; check $? 0 "cat: lowercase k, m, g suffixes"
-	$L cat --max-line 99999999999999999999k "$f" > /dev/null 2> "$T/err"; check $? 2 "cat --max-line overflow: exit 2"
-	grep -q "is out of range \[1, " "$T/err" && ok "byte count overflow: out of range" || nok "byte count overflow: out of range"
-	$L cat --format > /dev/null 2> "$T/err"; check $? 2 "cat --format without value: exit 2"
-	grep -q "needs a value" "$T/err" && ok "missing value is reported" || nok "missing value is reported"
-	$L validate > /dev/null 2>&1; check $? 2 "validate without FILE: exit 2"
-	$L validate --now 1e9 "$f" > /dev/null 2>&1; check $? 2 "validate --now 1e9: exit 2"
-	$L validate --now 99999999999999999999 "$f" > /dev/null 2>&1; check $? 2 "validate --now overflow: exit 2"
-	$L validate --max-age -5 "$f" > /dev/null 2>&1; check $? 2 "validate --max-age -5: exit 2"
-	$L validate --format yaml "$f" > /dev/null 2>&1; check $? 2 "validate --format yaml: exit 2"
-	$L pack a b > /dev/null 2>&1; check $? 2 "pack with two FILEs: exit 2"
-	$L cat "$T/missing.lirs" > /dev/null 2> "$T/err"; check $? 2 "cat of a missing file: exit 2"
+	$L cat --max-line 1m --max-decoded 1g "$f" > /dev/null 2>&1; is "cat: lowercase k, m, g suffixes" $? 0
+	$L cat --max-line 99999999999999999999k "$f" > /dev/null 2> "$T/err"; is "cat --max-line overflow: exit 2" $? 2
+	grep -q "is out of range \[1, " "$T/err" && ok "byte count overflow: out of range" || notok "byte count overflow: out of range"
+	$L cat --format > /dev/null 2> "$T/err"; is "cat --format without value: exit 2" $? 2
+	grep -q "needs a value" "$T/err" && ok "missing value is reported" || notok "missing value is reported"
+	$L validate > /dev/null 2>&1; is "validate without FILE: exit 2" $? 2
+	$L validate --now 1e9 "$f" > /dev/null 2>&1; is "validate --now 1e9: exit 2" $? 2
+	$L validate --now 99999999999999999999 "$f" > /dev/null 2>&1; is "validate --now overflow: exit 2" $? 2
+	$L validate --max-age -5 "$f" > /dev/null 2>&1; is "validate --max-age -5: exit 2" $? 2
+	$L validate --format yaml "$f" > /dev/null 2>&1; is "validate --format yaml: exit 2" $? 2
+	$L pack a b > /dev/null 2>&1; is "pack with two FILEs: exit 2" $? 2
+	$L cat "$T/missing.lirs" > /dev/null 2> "$T/err"; is "cat of a missing file: exit 2" $? 2
 	grep -q "cannot open '$T/missing.lirs': No such file or directory" "$T/err" &&
-		ok "missing file message" || nok "missing file message"
+		ok "missing file message" || notok "missing file message"
 }
 
 stdin_and_files() {
 	cd "$CASES" || return
-	$L cat - < clean.in > "$T/a"; check $? 0 "cat - reads stdin"
+	$L cat - < clean.in > "$T/a"; is "cat - reads stdin" $? 0
 	$L cat < clean.in > "$T/b"; expect_same "$T/a" "$T/b" "cat with no FILE reads stdin"
 	expect_same "$T/a" clean.jsonl "stdin gives the same records"
-	$L validate --now $NOW - < duplicate-url.in > "$T/out"; check $? 1 "validate - : exit 1"
+	$L validate --now $NOW - < duplicate-url.in > "$T/out"; is "validate - : exit 1" $? 1
 	grep -q '^<stdin>:5:37: error: .*already appears on line 1 \[duplicate-url\]' "$T/out" &&
-		ok "stdin is called <stdin>" || nok "stdin is called <stdin>"
-	$L cat clean.in escapes.in > "$T/out"; check $? 0 "cat of two clean files: exit 0"
+		ok "stdin is called <stdin>" || notok "stdin is called <stdin>"
+	$L cat clean.in escapes.in > "$T/out"; is "cat of two clean files: exit 0" $? 0
 	cat clean.jsonl escapes.jsonl > "$T/want"; expect_same "$T/out" "$T/want" "cat of two files concatenates"
-	$L cat clean.in bad-number.in > /dev/null 2>&1; check $? 1 "cat clean + skipped: exit 1"
-	$L cat clean.in gzip-truncated.in bad-number.in > "$T/out" 2>/dev/null; check $? 2 "cat clean + truncated + skipped: exit 2"
+	$L cat clean.in bad-number.in > /dev/null 2>&1; is "cat clean + skipped: exit 1" $? 1
+	$L cat clean.in gzip-truncated.in bad-number.in > "$T/out" 2>/dev/null; is "cat clean + truncated + skipped: exit 2" $? 2
 	# A floor: the records before the damage are there, none after it.
-	check "$(grep -c 'http://a1.example/' "$T/out"):$(grep -c 'http://a399.example/' "$T/out")" "1:0" \
-		"truncated gzip: records up to the damage, none after it"
-	grep -q 'http://b.example/' "$T/out" && ok "files after a fatal one are still read" || nok "files after a fatal one are still read"
-	$L validate --now $NOW clean.in stale.in > "$T/out"; check $? 0 "validate clean + warnings: exit 0"
-	check "$(grep -c ': [0-9]* records, ' "$T/out")" 2 "one summary line per file"
-	$L validate --now $NOW clean.in negative.in "$T/missing" > "$T/out" 2> "$T/err"; check $? 2 "validate with a missing file: exit 2"
-	check "$(grep -c ' records, ' "$T/out")" 2 "the other files are still validated"
+	is "truncated gzip: records up to the damage, none after it" \
+		"$(grep -c 'http://a1.example/' "$T/out"):$(grep -c 'http://a399.example/' "$T/out")" "1:0"
+	grep -q 'http://b.example/' "$T/out" && ok "files after a fatal one are still read" || notok "files after a fatal one are still read"
+	$L validate --now $NOW clean.in stale.in > "$T/out"; is "validate clean + warnings: exit 0" $? 0
+	is "one summary line per file" "$(grep -c ': [0-9]* records, ' "$T/out")" 2
+	$L validate --now $NOW clean.in negative.in "$T/missing" > "$T/out" 2> "$T/err"; is "validate with a missing file: exit 2" $? 2
+	is "the other files are still validated" "$(grep -c ' records, ' "$T/out")" 2
 	$L validate -q --now $NOW stale.in > "$T/out"
-	check "$(cat "$T/out")" "stale.in: 2 records, 0 errors, 2 warnings" "-q hides warnings, still counts them"
+	is "-q hides warnings, still counts them" "$(cat "$T/out")" "stale.in: 2 records, 0 errors, 2 warnings"
 	$L cat --format lirs --utf8 --gzip eucjp-kanji.in > "$T/u.gz"
-	check "$(zcat "$T/u.gz" | tr -d '\n')" "$(iconv -f EUC-JP -t UTF-8 eucjp-kanji.in | tr -d '\n')" "cat --format lirs --utf8 --gzip"
+	is "cat --format lirs --utf8 --gzip" "$(zcat "$T/u.gz" | tr -d '\n')" "$(iconv -f EUC-JP -t UTF-8 eucjp-kanji.in | tr -d '\n')"
 	cd "$TOP" || return
 }
 
@@ -192,54 +189,54 @@ pack_checks() {
 	printf '%s\n' '{"url":"http://a.example/","title":"a"}' 'not json' '' \
 		'{"url":"http://b.example/","tz_offset":"9"}' '[1,2]' \
 		'{"url":"http://c.example/","title":"c","extra":["x"]}' > "$T/in.jsonl"
-	$L pack --no-gzip "$T/in.jsonl" > "$T/out" 2> "$T/err"; check $? 1 "pack: bad lines give exit 1"
-	check "$(grep -c '^LIRS,' "$T/out")" 2 "pack: good lines are still written"
-	grep -q "^$T/in.jsonl:2:[0-9]*: error: invalid JSON" "$T/err" && ok "pack: FILE:LINE:COL for bad JSON" || nok "pack: FILE:LINE:COL for bad JSON"
-	grep -q "^$T/in.jsonl:4: error: 'tz_offset' is not an integer" "$T/err" && ok "pack: wrong type reported" || nok "pack: wrong type reported"
-	grep -q "^$T/in.jsonl:5: error: not a JSON object" "$T/err" && ok "pack: non-object reported" || nok "pack: non-object reported"
-	check "$(grep 'c.example' "$T/out")" "LIRS,0,0,0,0,http://c.example/,c,0,0,,x," "pack: defaults and extras"
+	$L pack --no-gzip "$T/in.jsonl" > "$T/out" 2> "$T/err"; is "pack: bad lines give exit 1" $? 1
+	is "pack: good lines are still written" "$(grep -c '^LIRS,' "$T/out")" 2
+	grep -q "^$T/in.jsonl:2:[0-9]*: error: invalid JSON" "$T/err" && ok "pack: FILE:LINE:COL for bad JSON" || notok "pack: FILE:LINE:COL for bad JSON"
+	grep -q "^$T/in.jsonl:4: error: 'tz_offset' is not an integer" "$T/err" && ok "pack: wrong type reported" || notok "pack: wrong type reported"
+	grep -q "^$T/in.jsonl:5: error: not a JSON object" "$T/err" && ok "pack: non-object reported" || notok "pack: non-object reported"
+	is "pack: defaults and extras" "$(grep 'c.example' "$T/out")" "LIRS,0,0,0,0,http://c.example/,c,0,0,,x,"
 	printf '{"url":"http://a.example/","title":"snow \342\230\203 and \360\237\230\200"}\n' |
-		$L pack > "$T/out" 2> "$T/err"; check $? 0 "pack: replacements are not an error"
+		$L pack > "$T/out" 2> "$T/err"; is "pack: replacements are not an error" $? 0
 	grep -q 'warning: 2 characters EUC-JP cannot hold were replaced by U+3013' "$T/err" &&
-		ok "pack: U+3013 replacements counted" || { nok "pack: U+3013 replacements counted"; sed 's/^/#   /' "$T/err"; }
-	$L cat "$T/out" | grep -q '"snow 〓 and 〓"' && ok "pack: U+3013 written" || nok "pack: U+3013 written"
+		ok "pack: U+3013 replacements counted" || { notok "pack: U+3013 replacements counted"; sed 's/^/#   /' "$T/err"; }
+	$L cat "$T/out" | grep -q '"snow 〓 and 〓"' && ok "pack: U+3013 written" || notok "pack: U+3013 written"
 	# Numbers json-c would clamp are refused, never changed.
 	printf '%s\n' '{"url":"http://a/","last_modified":9223372036854775808}' \
 		'{"url":"http://a/","last_modified":-9223372036854775809}' '{"url":"http://a/","tz_offset":1.5}' |
-		$L pack --no-gzip 2> "$T/err" > /dev/null; check $? 1 "pack: numbers out of range are errors"
-	check "$(grep -c "out of the 64-bit range" "$T/err")" 2 "pack: ...above and below int64, each reported"
-	check "$(grep -c "'tz_offset' is not an integer" "$T/err")" 1 "pack: a fraction is not an integer"
+		$L pack --no-gzip 2> "$T/err" > /dev/null; is "pack: numbers out of range are errors" $? 1
+	is "pack: ...above and below int64, each reported" "$(grep -c "out of the 64-bit range" "$T/err")" 2
+	is "pack: a fraction is not an integer" "$(grep -c "'tz_offset' is not an integer" "$T/err")" 1
 	# A key given twice: the last value wins (as in jq); the record is kept.
 	printf '%s\n' '{"url":"http://a.example/","url":"http://b.example/","title":"t"}' |
-		$L pack --no-gzip > "$T/out" 2> "$T/err"; check $? 0 "pack: a key given twice is not an error"
-	check "$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 5)" "http://b.example/" "pack: a key given twice takes its last value"
+		$L pack --no-gzip > "$T/out" 2> "$T/err"; is "pack: a key given twice is not an error" $? 0
+	is "pack: a key given twice takes its last value" "$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 5)" "http://b.example/"
 	# Order and diagnostics survive the parser threads: 5000 records with a
 	# bad line every 997 lines come out in input order, errors in line order.
 	awk 'BEGIN { for (i = 1; i <= 5000; i++) if (i % 997 == 0) print "{bad"; else printf "{\"last_modified\":%d,\"last_detected\":%d,\"url\":\"http://h/%d\"}\n", i, i, i }' > "$T/many.jsonl"
 	$L pack "$T/many.jsonl" 2> "$T/err" | $L cat --format tsv 2> /dev/null | cut -f 1 > "$T/out"
-	check "$(wc -l < "$T/out" | tr -d ' ')" 4995 "pack: every good line of 5000 packed"
-	check "$(sort -n "$T/out" | cmp - "$T/out" > /dev/null && echo sorted)" sorted "pack: records keep their input order across batches"
-	check "$(cut -d: -f2 "$T/err" | tr '\n' ' ')" "997 1994 2991 3988 4985 " "pack: bad lines reported, in line order"
+	is "pack: every good line of 5000 packed" "$(wc -l < "$T/out" | tr -d ' ')" 4995
+	is "pack: records keep their input order across batches" "$(sort -n "$T/out" | cmp - "$T/out" > /dev/null && echo sorted)" sorted
+	is "pack: bad lines reported, in line order" "$(cut -d: -f2 "$T/err" | tr '\n' ' ')" "997 1994 2991 3988 4985 "
 	# U+00A5 is not the backslash glibc's EUC-JP makes of it: no field shifts.
 	printf '%s\n' '{"url":"http://a.example/","title":"価格 ¥","author":"x","source_url":"http://s/","extension":"e"}' \
 		'{"url":"http://b.example/","title":"〜‖−¢£¬‾"}' > "$T/yen.jsonl"
-	$L pack --no-gzip "$T/yen.jsonl" > "$T/out" 2> "$T/err"; check $? 0 "pack: look-alikes are not an error"
-	check "$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 6-8 | head -n 1)" "$(printf '価格 ￥\tx\thttp://s/')" \
-		"pack: '¥' written as '￥', the fields after it in place"
-	check "$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 6 | tail -n 1)" "～∥－￠￡￢￣" \
-		"pack: many-to-one characters come back as their look-alikes"
-	check "$(grep -c 'warning: 8 characters written as their nearest EUC-JP equivalent' "$T/err")" 1 \
-		"pack: look-alikes counted in one warning"
+	$L pack --no-gzip "$T/yen.jsonl" > "$T/out" 2> "$T/err"; is "pack: look-alikes are not an error" $? 0
+	is "pack: '¥' written as '￥', the fields after it in place" \
+		"$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 6-8 | head -n 1)" "$(printf '価格 ￥\tx\thttp://s/')"
+	is "pack: many-to-one characters come back as their look-alikes" \
+		"$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 6 | tail -n 1)" "～∥－￠￡￢￣"
+	is "pack: look-alikes counted in one warning" \
+		"$(grep -c 'warning: 8 characters written as their nearest EUC-JP equivalent' "$T/err")" 1
 	$L pack --no-gzip --utf8 "$T/yen.jsonl" 2> "$T/err" | $L cat --format tsv 2> /dev/null | cut -f 6 > "$T/out"
-	check "$(cat "$T/out" "$T/err" | tr '\n' '|')" "価格 ¥|〜‖−¢£¬‾|" "pack --utf8: look-alikes kept, no warning"
+	is "pack --utf8: look-alikes kept, no warning" "$(cat "$T/out" "$T/err" | tr '\n' '|')" "価格 ¥|〜‖−¢£¬‾|"
 	$L pack --utf8 "$T/yen.jsonl" | $L cat --format lirs > /dev/null 2> "$T/err"
 	grep -q 'warning: 8 characters written as their nearest EUC-JP' "$T/err" &&
-		ok "cat --format lirs: look-alikes counted" || nok "cat --format lirs: look-alikes counted"
-	$L pack < /dev/null > "$T/out"; check "$?:$(zcat "$T/out" | wc -c)" "0:0" "pack of nothing: an empty gzip file"
+		ok "cat --format lirs: look-alikes counted" || notok "cat --format lirs: look-alikes counted"
+	$L pack < /dev/null > "$T/out"; is "pack of nothing: an empty gzip file" "$?:$(zcat "$T/out" | wc -c)" "0:0"
 	$L pack --no-gzip < "$CASES/clean.jsonl" > "$T/out"
-	check "$(head -c 5 "$T/out")" "LIRS," "pack --no-gzip writes plain text"
+	is "pack --no-gzip writes plain text" "$(head -c 5 "$T/out")" "LIRS,"
 	$L pack < "$CASES/clean.jsonl" | head -c 2 | od -An -tx1 > "$T/out"
-	check "$(tr -d ' \n' < "$T/out")" "1f8b" "pack writes gzip by default"
+	is "pack writes gzip by default" "$(tr -d ' \n' < "$T/out")" "1f8b"
 }
 
 # pack -o: the target is replaced only when the new file is complete.
@@ -250,21 +247,21 @@ pack_atomic() {
 	{ cat "$T/one.jsonl"; sleep 1; cat "$CASES/escapes.jsonl"; } | $L pack -o "$d/new.lirs.gz" 2> "$T/err" &
 	pid=$!
 	sleep 0.4
-	[ ! -e "$d/new.lirs.gz" ] && ok "pack -o: no target while writing" || nok "pack -o: no target while writing"
-	wait $pid; check $? 0 "pack -o: exit 0"
-	$L cat "$d/new.lirs.gz" | wc -l > "$T/n"; check "$(tr -d ' ' < "$T/n")" 6 "pack -o: complete file after"
+	[ ! -e "$d/new.lirs.gz" ] && ok "pack -o: no target while writing" || notok "pack -o: no target while writing"
+	wait $pid; is "pack -o: exit 0" $? 0
+	$L cat "$d/new.lirs.gz" | wc -l > "$T/n"; is "pack -o: complete file after" "$(tr -d ' ' < "$T/n")" 6
 	$L pack -o "$d/new.lirs.gz" < "$CASES/clean.jsonl"
 	cp "$d/new.lirs.gz" "$T/old"
 	{ cat "$CASES/escapes.jsonl"; sleep 1; cat "$CASES/escapes.jsonl"; } | $L pack -o "$d/new.lirs.gz" &
 	pid=$!
 	sleep 0.4
-	cmp -s "$d/new.lirs.gz" "$T/old" && ok "pack -o: old content kept while writing" || nok "pack -o: old content kept while writing"
+	cmp -s "$d/new.lirs.gz" "$T/old" && ok "pack -o: old content kept while writing" || notok "pack -o: old content kept while writing"
 	wait $pid
-	check "$($L cat "$d/new.lirs.gz" | wc -l | tr -d ' ')" 10 "pack -o: replaced when done"
-	$L pack -o "$d/new.lirs.gz" "$T/missing.jsonl" 2> /dev/null; check $? 2 "pack -o of a missing input: exit 2"
-	check "$($L cat "$d/new.lirs.gz" | wc -l | tr -d ' ')" 10 "pack -o: failed run leaves the target"
-	$L pack -o "$T/no/such/dir/x.gz" < "$CASES/clean.jsonl" 2> /dev/null; check $? 2 "pack -o into a missing directory: exit 2"
-	check "$(ls "$d")" "new.lirs.gz" "pack -o leaves no temporary files"
+	is "pack -o: replaced when done" "$($L cat "$d/new.lirs.gz" | wc -l | tr -d ' ')" 10
+	$L pack -o "$d/new.lirs.gz" "$T/missing.jsonl" 2> /dev/null; is "pack -o of a missing input: exit 2" $? 2
+	is "pack -o: failed run leaves the target" "$($L cat "$d/new.lirs.gz" | wc -l | tr -d ' ')" 10
+	$L pack -o "$T/no/such/dir/x.gz" < "$CASES/clean.jsonl" 2> /dev/null; is "pack -o into a missing directory: exit 2" $? 2
+	is "pack -o leaves no temporary files" "$(ls "$d")" "new.lirs.gz"
 }
 
 # A full disk: one message naming the reason, exit 2.  The output is big
@@ -284,8 +281,8 @@ write_errors() {
 			continue
 		fi
 		$L $c > /dev/full 2> "$T/err"; rc=$?
-		check "$rc:$(grep -c 'No space left on device' "$T/err"):$(grep -vc 'U+3013' "$T/err")" "2:1:1" \
-			"$(echo "$c" | sed "s|$T/||; s|$CASES/||") > /dev/full: one message, exit 2"
+		is "$(echo "$c" | sed "s|$T/||; s|$CASES/||") > /dev/full: one message, exit 2" \
+			"$rc:$(grep -c 'No space left on device' "$T/err"):$(grep -vc 'U+3013' "$T/err")" "2:1:1"
 	done
 }
 
@@ -294,16 +291,16 @@ write_errors() {
 validate_summary() {
 	cd "$CASES" || return
 	$L validate --now $NOW samidare-layout.in > "$T/out"
-	check "$(grep -c '\[no-extension\]$' "$T/out")" 4 "samidare: 3 no-extension lines and one note"
+	is "samidare: 3 no-extension lines and one note" "$(grep -c '\[no-extension\]$' "$T/out")" 4
 	grep -q '^samidare-layout.in: note: and 3 more no-extension warnings, the last on line 6; -v lists every line \[no-extension\]$' "$T/out" &&
-		ok "samidare: 'and 3 more'" || nok "samidare: 'and 3 more'"
-	check "$(grep -c '\[layout\]$' "$T/out")" 1 "samidare: the layout named once"
-	check "$(grep -c '\[backslash-shift\]$' "$T/out")" 2 "samidare: both shifted records"
+		ok "samidare: 'and 3 more'" || notok "samidare: 'and 3 more'"
+	is "samidare: the layout named once" "$(grep -c '\[layout\]$' "$T/out")" 1
+	is "samidare: both shifted records" "$(grep -c '\[backslash-shift\]$' "$T/out")" 2
 	$L validate -v --now $NOW samidare-layout.in > "$T/out"
-	check "$(grep -c '\[no-extension\]$' "$T/out")" 6 "samidare -v: every no-extension line"
-	check "$(grep -c 'more .* -v lists' "$T/out")" 0 "samidare -v: no 'and N more'"
+	is "samidare -v: every no-extension line" "$(grep -c '\[no-extension\]$' "$T/out")" 6
+	is "samidare -v: no 'and N more'" "$(grep -c 'more .* -v lists' "$T/out")" 0
 	$L validate -q --now $NOW tama-layout.in > "$T/out"
-	check "$(grep -vc ': error: ' "$T/out")" 1 "tama -q: errors and the summary only"
+	is "tama -q: errors and the summary only" "$(grep -vc ': error: ' "$T/out")" 1
 	for c in tama-layout samidare-layout; do
 		# JSON: every diagnostic, each line parses, the counts agree.
 		$L validate --format json --now $NOW $c.in > "$T/out"
@@ -315,25 +312,25 @@ for line in open(sys.argv[1]):
     if o["type"] == "summary": summ = o
     elif o["severity"] != "note": seen[o["rule"]] += 1
 sys.exit(0 if summ and dict(seen) == summ["rules"] and summ["layout"]["name"] == sys.argv[2] else 1)
-' "$T/out" "${c%-layout}" && ok "$c: JSON lists every diagnostic, counts agree" || nok "$c: JSON lists every diagnostic, counts agree"
+' "$T/out" "${c%-layout}" && ok "$c: JSON lists every diagnostic, counts agree" || notok "$c: JSON lists every diagnostic, counts agree"
 	done
 	# duplicate-url past the table's first growths and the key file's
 	# write buffer: every 10th URL after line 5000 repeats one 4999 back.
 	awk 'BEGIN { for (i = 1; i <= 20000; i++) { u = (i % 10 == 0 && i > 5000) ? i - 4999 : i
 		printf "LIRS,999999900,999999900,32400,0,http://h%d.example/page/%d,t,0,0,,\n", u % 50, u } }' > "$T/many.lirs"
 	$L validate -q --now $NOW "$T/many.lirs" > "$T/out"
-	check "$(grep -c 'duplicate-url' "$T/out"):$(grep -c 'http://h1.example/page/5001. already appears on line 5001 ' "$T/out")" \
-		"1500:1" "duplicate-url: 1500 of 20000, each naming its first line"
+	is "duplicate-url: 1500 of 20000, each naming its first line" \
+		"$(grep -c 'duplicate-url' "$T/out"):$(grep -c 'http://h1.example/page/5001. already appears on line 5001 ' "$T/out")" "1500:1"
 	TMPDIR=$T/none $L validate -q --now $NOW "$T/many.lirs" > "$T/out2" 2> "$T/err"
 	expect_same "$T/out" "$T/out2" "duplicate-url: the same with the keys in memory"
 	grep -q "warning: cannot create a temporary file in '$T/none'" "$T/err" &&
-		ok "duplicate-url: no temporary file is a warning" || nok "duplicate-url: no temporary file is a warning"
+		ok "duplicate-url: no temporary file is a warning" || notok "duplicate-url: no temporary file is a warning"
 	# More diagnostics than validate holds back before the layout is known:
 	# printed as they come, nothing lost.
 	{ awk 'BEGIN { for (i = 0; i < 4200; i++) print "junk" }'; sed -n '1p;6p' tama-layout.in; } > "$T/junk.lirs"
 	$L validate --now $NOW "$T/junk.lirs" > "$T/out"
-	check "$(grep -c 'no-prefix' "$T/out"):$(grep -c '^[^:]*:4202:[0-9]*: error: .*\[backslash-shift\]$' "$T/out")" "4200:1" \
-		"4200 diagnostics before the layout is known: all printed, the shift found"
+	is "4200 diagnostics before the layout is known: all printed, the shift found" \
+		"$(grep -c 'no-prefix' "$T/out"):$(grep -c '^[^:]*:4202:[0-9]*: error: .*\[backslash-shift\]$' "$T/out")" "4200:1"
 	cd "$TOP" || return
 
 }
@@ -354,27 +351,27 @@ vendor() {
 	cut -f 1 "$T/v.tsv" > "$T/v.chars"
 	titles() { cut -d , -f 7 "$1"; }
 	$L pack --no-gzip < "$T/v.jsonl" > "$T/v.euc" 2> "$T/v.err"
-	check $? 0 "vendor: pack writes $n vendor characters"
+	is "vendor: pack writes $n vendor characters" $? 0
 	if iconv -f EUC-JP -t UTF-8 < "$T/v.euc" > "$T/v.strict" 2> /dev/null; then
 		ok "vendor: pack's default output decodes with iconv -f EUC-JP (strict)"
 	else
-		nok "vendor: pack's default output decodes with iconv -f EUC-JP (strict)"
+		notok "vendor: pack's default output decodes with iconv -f EUC-JP (strict)"
 	fi
 	titles "$T/v.strict" > "$T/v.got"
 	expect_same "$T/v.forms" "$T/v.got" "vendor: each written as its readable form (vendor.tsv)"
 	grep -q "warning: $nform vendor characters .*readable forms" "$T/v.err" &&
 		ok "vendor: pack counts the $nform readable forms" ||
-		nok "vendor: pack counts the $nform readable forms ($(cat "$T/v.err"))"
+		notok "vendor: pack counts the $nform readable forms ($(cat "$T/v.err"))"
 	grep -q "warning: $((n - nform)) characters EUC-JP cannot hold" "$T/v.err" &&
 		ok "vendor: and the ones without a form as U+3013" ||
-		nok "vendor: and the ones without a form as U+3013"
+		notok "vendor: and the ones without a form as U+3013"
 	$L cat --format tsv "$T/v.euc" | cut -f 6 > "$T/v.got"
 	expect_same "$T/v.forms" "$T/v.got" "vendor: our reader reads the readable forms back"
 	# the old bytes, on request
 	$L pack --no-gzip --charset euc-jp-ms < "$T/v.jsonl" > "$T/v.ms" 2> "$T/v.err"
 	$L pack --no-gzip --utf8 < "$T/v.jsonl" | iconv -f UTF-8 -t EUC-JP-MS > "$T/v.want"
 	expect_same "$T/v.want" "$T/v.ms" "vendor: pack --charset euc-jp-ms writes EUC-JP-MS's bytes"
-	grep -q 'readable forms\|U+3013' "$T/v.err" && nok "vendor: --charset euc-jp-ms warns of nothing" ||
+	grep -q 'readable forms\|U+3013' "$T/v.err" && notok "vendor: --charset euc-jp-ms warns of nothing" ||
 		ok "vendor: --charset euc-jp-ms warns of nothing"
 	$L cat --format tsv "$T/v.ms" | cut -f 6 > "$T/v.got"
 	expect_same "$T/v.chars" "$T/v.got" "vendor: our reader reads EUC-JP-MS back as the characters"
@@ -388,7 +385,7 @@ vendor() {
 	$L merge --now 1000000000 --charset euc-jp-ms "$T/v.ms" 2> /dev/null | gzip -dc > "$T/v.merge"
 	expect_same "$T/v.ms" "$T/v.merge" "vendor: merge --charset euc-jp-ms keeps the bytes"
 	$L pack --charset latin1 < /dev/null > /dev/null 2> "$T/v.err"
-	check "$?:$(grep -c "unknown charset 'latin1'" "$T/v.err")" 2:1 "vendor: an unknown --charset is a usage error"
+	is "vendor: an unknown --charset is a usage error" "$?:$(grep -c "unknown charset 'latin1'" "$T/v.err")" 2:1
 }
 
 # The documentation must keep up with the code.
@@ -401,7 +398,7 @@ docs() {
 	done
 	# A floor: a scrape that finds nothing documents nothing.
 	[ "$nid" -ge 30 ] || missing="$missing (only $nid rule ids found in rules.c)"
-	check "${missing:-none}" none "every rule id in src/lirs/rules.c is documented in lirs(5)"
+	is "every rule id in src/lirs/rules.c is documented in lirs(5)" "${missing:-none}" none
 	missing=""
 	for c in cat validate pack merge atom; do
 		$L $c --help 2> /dev/null | grep -o -- '--[a-z][a-z0-9-]*' | sort -u > "$T/opts"
@@ -414,7 +411,7 @@ docs() {
 			grep -qF -- "Fl \\-${o#--}" "$T/sect" || missing="$missing $c:$o"
 		done < "$T/opts"
 	done
-	check "${missing:-none}" none "every --help option is documented in lirs(1)"
+	is "every --help option is documented in lirs(1)" "${missing:-none}" none
 }
 
 cases
