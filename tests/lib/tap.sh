@@ -19,7 +19,7 @@ plan() { echo "1..$1"; }
 tap_count() { TAP_N=$((TAP_N + 1)); }
 ok() { tap_count; echo "ok - $1"; }
 notok() { tap_count; echo "not ok - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-check() { name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$name"; else notok "$name" "$*"; fi; }
+check() { tap_name=$1; shift; if "$@" >/dev/null 2>&1; then ok "$tap_name"; else notok "$tap_name" "$*"; fi; }
 is() { if [ "$2" = "$3" ]; then ok "$1"; else notok "$1" "got '$2'" "want '$3'"; fi; }
 skip() { tap_count; echo "ok - $1 # SKIP $2"; }
 done_testing() {
