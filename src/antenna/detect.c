@@ -154,50 +154,26 @@ static void feed_apply(ant_detect_state *st, const ant_detect_input *in, int fir
 	out->unchanged = !out->updated;
 }
 
-void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t now,
-		  ant_detect_outcome *out)
+/* A time from the future that an older version kept (a Last-Modified of
+ * 9999) is forgotten, or it would win for ever. */
+static void forget_future(ant_detect_state *st, int64_t now, int64_t max_future)
 {
-	int trusted, first;
-	const char *rule;
-
-	memset(out, 0, sizeof *out);
-	st->last_check = now;
-	if (in->failed) {
-		st->last_status = in->status;
-		st->error_count++;
-		ant_detect_schedule_error(st, now, in->retry_after);
-		return;
-	}
-	/* a time from the future that an older version kept (a
-	 * Last-Modified of 9999) is forgotten, or it would win for ever */
-	if (lirs_merge_future(st->lm_header_time, now, in->max_future))
+	if (lirs_merge_future(st->lm_header_time, now, max_future))
 		st->lm_header_time = 0;
-	if (lirs_merge_future(st->feed_time, now, in->max_future))
+	if (lirs_merge_future(st->feed_time, now, max_future))
 		st->feed_time = 0;
-	if (lirs_merge_future(st->last_modified, now, in->max_future)) {
+	if (lirs_merge_future(st->last_modified, now, max_future)) {
 		st->last_modified = 0;
 		st->detected_by = NULL;
 	}
-	first = st->last_ok == 0;
-	out->first = first;
-	if (in->feed_usable && in->feed_time > 0) {
-		feed_apply(st, in, first, out);
-		if (in->status != 304)
-			remember(st, in, ant_detect_lm_believable(in->lm_time, in->date_time, now,
-								 in->max_future), now);
-		succeeded(st, in, now);
-		ant_detect_schedule_ok(st, now);
-		return;
-	}
-	if (in->status == 304) {
-		/* Not modified: validators are refreshed by the caller. */
-		out->unchanged = 1;
-		succeeded(st, in, now);
-		ant_detect_schedule_ok(st, now);
-		return;
-	}
-	trusted = ant_detect_lm_believable(in->lm_time, in->date_time, now, in->max_future);
-	rule = changed_rule(st, in, trusted, first);
+}
+
+/* A page without a usable feed: the header, text and size rules decide. */
+static void content_apply(ant_detect_state *st, const ant_detect_input *in, int trusted,
+			  int first, int64_t now, ant_detect_outcome *out)
+{
+	const char *rule = changed_rule(st, in, trusted, first);
+
 	if (rule && strcmp(rule, "header") == 0) {
 		/* An imported page with no known time learns one: no event. */
 		out->updated = !(first && st->quiet_first && st->last_modified == 0);
@@ -221,7 +197,36 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 	}
 	out->rule = out->updated ? st->detected_by : NULL;
 	out->unchanged = !out->updated;
-	remember(st, in, trusted, now);
+}
+
+void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t now,
+		  ant_detect_outcome *out)
+{
+	int trusted, first;
+
+	memset(out, 0, sizeof *out);
+	st->last_check = now;
+	if (in->failed) {
+		st->last_status = in->status;
+		st->error_count++;
+		ant_detect_schedule_error(st, now, in->retry_after);
+		return;
+	}
+	forget_future(st, now, in->max_future);
+	first = st->last_ok == 0;
+	out->first = first;
+	trusted = ant_detect_lm_believable(in->lm_time, in->date_time, now, in->max_future);
+	if (in->feed_usable && in->feed_time > 0) {
+		feed_apply(st, in, first, out);
+		if (in->status != 304)
+			remember(st, in, trusted, now);
+	} else if (in->status == 304) {
+		/* Not modified: validators are refreshed by the caller. */
+		out->unchanged = 1;
+	} else {
+		content_apply(st, in, trusted, first, now, out);
+		remember(st, in, trusted, now);
+	}
 	succeeded(st, in, now);
 	ant_detect_schedule_ok(st, now);
 }
