@@ -312,11 +312,14 @@ static void r_suspects(rbuf *r, ant_detect_noise *n, int version)
 
 int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 {
-	rbuf r = { blob, (const unsigned char *)blob + len, 0 };
+	rbuf r = { blob, blob, 0 };
 	int version;
 
 	ant_detect_noise_init(n);
-	if (!blob || len < 2 || r_byte(&r) != 'N' || ((version = (int)r_byte(&r)) != 1 && version != 2))
+	if (!blob || len < 2)   /* NULL: no state yet (and NULL + len is undefined) */
+		return LB_EPARSE;
+	r.end += len;
+	if (r_byte(&r) != 'N' || ((version = (int)r_byte(&r)) != 1 && version != 2))
 		return LB_EPARSE;
 	r_keys(&r, n, version);
 	r_volatile(&r, n);
