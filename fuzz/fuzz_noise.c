@@ -1,10 +1,10 @@
 /*
  * fuzz_noise: libFuzzer target for the noise state's blob decoder
- * (ant_detect_noise_decode(), src/antenna/detect.c): it reads what the
- * database holds, and a damaged or foreign file must give an error, never
- * a crash.  A blob that decodes must encode again and decode to the same
- * state (the keys sorted, the volatile blocks and suspects kept), and the
- * decided state must stay usable: a check against it runs.
+ * (ant_detect_noise_decode(), src/antenna/detect_noise_blob.c): it reads
+ * what the database holds, and a damaged or foreign file must give an
+ * error, never a crash.  A blob that decodes must encode again and decode
+ * to the same state (the keys sorted, the volatile blocks and suspects
+ * kept), and the decided state must stay usable: a check against it runs.
  */
 #include "ant_detect.h"
 

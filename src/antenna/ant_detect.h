@@ -163,6 +163,9 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  * Never more than ANT_NOISE_VOLATILE_PCT percent of a page's text is
  * learned volatile, so a page that really changes on every check (or its
  * main text) is announced every time.
+ * The rule is detect_noise.c; the comparison it decides from,
+ * detect_noise_cmp.c; the stored state (encode, decode),
+ * detect_noise_blob.c.
  */
 #define ANT_NOISE_MAX_VOLATILE 32     /* learned blocks kept per page */
 #define ANT_NOISE_MAX_SUSPECTS 16     /* small blocks seen changing, kept per page */

@@ -361,95 +361,128 @@ typedef struct token {
 	size_t len;
 } token;
 
+/* Bytes of the UTF-8 character at s (at most 4). */
+static size_t char_len(const unsigned char *s, size_t left)
+{
+	size_t k = 1;
+
+	while (k < left && k < 4 && (s[k] & 0xC0) == 0x80)
+		k++;
+	return k;
+}
+
+/* A Japanese token at s (*s >= 0x80): an ideographic space, a date word,
+ * a weekday in brackets, 午前/午後; len 0 when none. */
+static token jp_token(const unsigned char *s, size_t left)
+{
+	size_t k;
+
+	if ((k = LIT(s, left, "\xe3\x80\x80")))   /* ideographic space */
+		return (token){ T_SEP, k };
+	if ((k = longest(s, left, jp_date)) || (k = bracket_weekday(s, left)))
+		return (token){ T_DATE, k };
+	if ((k = longest(s, left, jp_weak)))
+		return (token){ T_WEAK, k };
+	return (token){ T_OTHER, 0 };
+}
+
+/* An ASCII word at s: a date word (or a relative time) when it starts a
+ * word, else the run of letters as it is. */
+static token word_token(const unsigned char *s, size_t left, int word_start)
+{
+	size_t run = 1, k;
+
+	if (word_start) {
+		int kind;
+
+		if ((k = en_relative(s, left)))
+			return (token){ T_DATE, k };
+		if ((k = en_word(s, left, &kind)))
+			return (token){ kind, k };
+	}
+	while (run < left && is_alpha(s[run]))
+		run++;
+	return (token){ T_OTHER, run };
+}
+
+/* A number at s (a digit there): digits with separators between them,
+ * then a unit or am/pm (a date), an ordinal suffix, or nothing; a clock
+ * or three parts with one separator is a date too. */
+static token number_token(const unsigned char *s, size_t left)
+{
+	size_t k, j = digit_at(s, left), parts = 1;
+	int clock = 0, mixed = 0;
+	char sep = 0;
+
+	for (;;) {
+		while (j < left && (k = digit_at(s + j, left - j)))
+			j += k;
+		char kind;
+		size_t sl = j < left ? numsep_at(s + j, left - j, &kind) : 0;
+
+		if (!sl || j + sl >= left || !digit_at(s + j + sl, left - j - sl))
+			break;
+		if (kind == ':')
+			clock = 1;
+		if (sep && kind != sep)
+			mixed = 1;
+		sep = kind;
+		parts++;
+		j += sl;
+	}
+	if ((k = number_tail(s + j, left - j, 0)))
+		return (token){ T_DATE, j + k };
+	if ((k = longest_word(s + j, left - j, en_ordinal)))
+		return (token){ T_NUM, j + k };
+	if (clock || (parts == 3 && !mixed && sep != ','))
+		return (token){ T_DATE, j };
+	return (token){ T_NUM, j };
+}
+
+/* Kanji numerals at s: a number only right before a counter, a date
+ * before a time unit; len 0 when none. */
+static token kanji_token(const unsigned char *s, size_t left)
+{
+	size_t j = longest(s, left, kanji_digit), k;
+
+	if (!j)
+		return (token){ T_OTHER, 0 };
+	while ((k = longest(s + j, left - j, kanji_digit)))
+		j += k;
+	if (!longest(s + j, left - j, kanji_counter))
+		return (token){ T_OTHER, 0 };
+	if ((k = number_tail(s + j, left - j, 1)))
+		return (token){ T_DATE, j + k };
+	return (token){ T_NUM, j };
+}
+
 /* The token at s[i]; word_start: the byte before is no ASCII letter. */
 static token token_at(const unsigned char *base, size_t i, size_t n)
 {
 	const unsigned char *s = base + i;
 	size_t left = n - i, k;
-	char sep = 0;
-	int word_start = i == 0 || !is_alpha(base[i - 1]);
+	token t;
 
 	if (*s == ' ' || *s == ',' || *s == '\t' || *s == '\n' || *s == '\r')
 		return (token){ T_SEP, 1 };
-	if (*s >= 0x80 && !digit_at(s, left) && !jp_lead(s, left)) {
-		/* most of a Japanese text: no date word, no numeral starts here */
-		k = 1;
-		while (k < left && k < 4 && (s[k] & 0xC0) == 0x80)
-			k++;
-		return (token){ T_OTHER, k };
-	}
+	/* most of a Japanese text: no date word, no numeral starts here */
+	if (*s >= 0x80 && !digit_at(s, left) && !jp_lead(s, left))
+		return (token){ T_OTHER, char_len(s, left) };
 	if (*s >= 0x80) {
-		if ((k = LIT(s, left, "\xe3\x80\x80")))   /* ideographic space */
-			return (token){ T_SEP, k };
-		if ((k = longest(s, left, jp_date)) || (k = bracket_weekday(s, left)))
-			return (token){ T_DATE, k };
-		if ((k = longest(s, left, jp_weak)))
-			return (token){ T_WEAK, k };
+		if ((t = jp_token(s, left)).len)
+			return t;
 	} else if (*s == '(') {
 		if ((k = bracket_weekday(s, left)))
 			return (token){ T_DATE, k };
 	}
-	if (is_alpha(*s)) {
-		size_t run = 1;
-
-		if (word_start) {
-			int kind;
-
-			if ((k = en_relative(s, left)))
-				return (token){ T_DATE, k };
-			if ((k = en_word(s, left, &kind)))
-				return (token){ kind, k };
-		}
-		while (run < left && is_alpha(s[run]))
-			run++;
-		return (token){ T_OTHER, run };
-	}
-	if ((k = digit_at(s, left))) {
-		size_t j = k, parts = 1;
-		int clock = 0, mixed = 0;
-
-		for (;;) {
-			while (j < left && (k = digit_at(s + j, left - j)))
-				j += k;
-			char kind;
-			size_t sl = j < left ? numsep_at(s + j, left - j, &kind) : 0;
-
-			if (!sl || j + sl >= left || !digit_at(s + j + sl, left - j - sl))
-				break;
-			if (kind == ':')
-				clock = 1;
-			if (sep && kind != sep)
-				mixed = 1;
-			sep = kind;
-			parts++;
-			j += sl;
-		}
-		if ((k = number_tail(s + j, left - j, 0)))
-			return (token){ T_DATE, j + k };
-		if ((k = longest_word(s + j, left - j, en_ordinal)))
-			return (token){ T_NUM, j + k };
-		if (clock || (parts == 3 && !mixed && sep != ','))
-			return (token){ T_DATE, j };
-		return (token){ T_NUM, j };
-	}
-	if (*s >= 0x80 && (k = longest(s, left, kanji_digit))) {
-		size_t j = k;
-
-		while ((k = longest(s + j, left - j, kanji_digit)))
-			j += k;
-		if (longest(s + j, left - j, kanji_counter)) {
-			if ((k = number_tail(s + j, left - j, 1)))
-				return (token){ T_DATE, j + k };
-			return (token){ T_NUM, j };
-		}
-	}
+	if (is_alpha(*s))
+		return word_token(s, left, i == 0 || !is_alpha(base[i - 1]));
+	if (digit_at(s, left))
+		return number_token(s, left);
+	if (*s >= 0x80 && (t = kanji_token(s, left)).len)
+		return t;
 	/* anything else: one character */
-	if (*s < 0x80)
-		return (token){ T_OTHER, 1 };
-	k = 1;
-	while (k < left && k < 4 && (s[k] & 0xC0) == 0x80)
-		k++;
-	return (token){ T_OTHER, k };
+	return (token){ T_OTHER, *s < 0x80 ? 1 : char_len(s, left) };
 }
 
 /* Can an English date word or en_relative() start with the word at s?

@@ -105,20 +105,17 @@ static size_t corpus_held;            /* opts.max_held (0: the default) */
 static unsigned corpus_max_refetched;  /* the most re-fetches of one run */
 static int64_t corpus_pause;
 
-static void corpus(tally *t, int no_auto_ignore, const char *name, int quiet, int fail_second)
+/* A new store at dir/name.db holding the corpus's pages; NULL on failure. */
+static ant_store *corpus_store(const char *name, int no_auto_ignore)
 {
 	char path[256];
 	lb_error err = LB_ERROR_INIT;
 	ant_store *s;
-	struct corpus_fetcher f = { .fail_second = fail_second };
-	struct outcome o = { { 0 }, { 0 } };
-	ant_fetcher fetcher = { corpus_run, &f };
 
-	memset(t, 0, sizeof *t);
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", lb_error_msg(&err));
-		return;
+		return NULL;
 	}
 	for (int k = 0; k < NOISE_PAGES; k++) {
 		ant_store_page p;
@@ -140,69 +137,101 @@ static void corpus(tally *t, int no_auto_ignore, const char *name, int quiet, in
 	if (no_auto_ignore && sqlite3_exec(ant_store_db(s), "UPDATE pages SET no_auto_ignore = 1",
 					   NULL, NULL, NULL) != SQLITE_OK)
 		printf("# cannot set no_auto_ignore\n");
-	for (int c = 0; c <= NOISE_CHECKS; c++) {
-		ant_update_opts opts;
-		ant_update_stats st;
-		lb_error e = LB_ERROR_INIT;
-		unsigned rq = f.requests;
+	return s;
+}
 
-		ant_update_opts_init(&opts);
-		opts.now = T0 + 3600 * c;
-		opts.force = 1;
-		opts.fetcher = &fetcher;
-		opts.refetch_pause_ms = corpus_pause;
-		opts.page_batch = corpus_batch;
-		opts.max_held = corpus_held;
-		opts.on_page = on_page;
-		opts.ctx = &o;
-		f.check = c;
-		memset(f.asked, 0, sizeof f.asked);
-		if (ant_update(s, &opts, &st, &e) < 0) {
-			printf("# ant_update: %s\n", lb_error_msg(&e));
+/* Page k's outcome at check c against what the corpus planted. */
+static void tally_page(tally *t, struct outcome *o, int k, int c, int quiet)
+{
+	int real = noise_real(k, c) != NOISE_NONE;
+	char want[64];
+	const char *x = o->excerpt[k];
+	int bad;
+
+	noise_expect(k, c, want, sizeof want);
+	if (real) {
+		t->real++;
+		t->found += o->updated[k];
+		t->missed += !o->updated[k];
+	} else {
+		t->unchanged++;
+		t->false_updates += o->updated[k];
+	}
+	bad = o->updated[k] && (!x || noisy(x) || (real && !strstr(x, want)));
+	t->bad_excerpts += bad;
+	if (!quiet && (o->updated[k] != real || bad))
+		printf("#   page %d check %d: %s%s %s\n", k, c, real ? "real update, " : "",
+		       o->updated[k] ? "updated:" : "no update", x ? x : "");
+	o->updated[k] = 0;
+}
+
+/* Check c: one update run an hour after the last; 0, or -1 when it failed. */
+static int corpus_check(ant_store *s, tally *t, struct corpus_fetcher *f, struct outcome *o, int c,
+			int quiet)
+{
+	ant_fetcher fetcher = { corpus_run, f };
+	ant_update_opts opts;
+	ant_update_stats st;
+	lb_error e = LB_ERROR_INIT;
+	unsigned rq = f->requests;
+
+	ant_update_opts_init(&opts);
+	opts.now = T0 + 3600 * c;
+	opts.force = 1;
+	opts.fetcher = &fetcher;
+	opts.refetch_pause_ms = corpus_pause;
+	opts.page_batch = corpus_batch;
+	opts.max_held = corpus_held;
+	opts.on_page = on_page;
+	opts.ctx = o;
+	f->check = c;
+	memset(f->asked, 0, sizeof f->asked);
+	if (ant_update(s, &opts, &st, &e) < 0) {
+		printf("# ant_update: %s\n", lb_error_msg(&e));
+		return -1;
+	}
+	t->refetched += st.refetched;
+	if (st.refetched > corpus_max_refetched)
+		corpus_max_refetched = st.refetched;
+	t->learned += st.learned;
+	if (c >= 3) {
+		t->steady_requests += f->requests - rq;
+		t->steady_refetched += st.refetched;
+	}
+	for (int k = 0; c > 0 && k < NOISE_PAGES; k++)
+		tally_page(t, o, k, c, quiet);
+	return 0;
+}
+
+/* The events written and the bytes of noise state the store holds. */
+static void corpus_sizes(ant_store *s, tally *t)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(ant_store_db(s), "SELECT (SELECT count(*) FROM ev_events),"
+			       " (SELECT sum(length(noise)) FROM pages)", -1, &st, NULL) != SQLITE_OK)
+		return;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		t->events = sqlite3_column_int(st, 0);
+		t->state_bytes = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+}
+
+static void corpus(tally *t, int no_auto_ignore, const char *name, int quiet, int fail_second)
+{
+	ant_store *s;
+	struct corpus_fetcher f = { .fail_second = fail_second };
+	struct outcome o = { { 0 }, { 0 } };
+
+	memset(t, 0, sizeof *t);
+	if (!(s = corpus_store(name, no_auto_ignore)))
+		return;
+	for (int c = 0; c <= NOISE_CHECKS; c++)
+		if (corpus_check(s, t, &f, &o, c, quiet) < 0)
 			break;
-		}
-		t->refetched += st.refetched;
-		if (st.refetched > corpus_max_refetched)
-			corpus_max_refetched = st.refetched;
-		t->learned += st.learned;
-		if (c >= 3) {
-			t->steady_requests += f.requests - rq;
-			t->steady_refetched += st.refetched;
-		}
-		for (int k = 0; c > 0 && k < NOISE_PAGES; k++) {
-			int real = noise_real(k, c) != NOISE_NONE;
-			char want[64];
-			const char *x = o.excerpt[k];
-
-			noise_expect(k, c, want, sizeof want);
-			if (real) {
-				t->real++;
-				t->found += o.updated[k];
-				t->missed += !o.updated[k];
-			} else {
-				t->unchanged++;
-				t->false_updates += o.updated[k];
-			}
-			if (o.updated[k] && (!x || noisy(x) || (real && !strstr(x, want))))
-				t->bad_excerpts++;
-			if (!quiet && (o.updated[k] != real || (o.updated[k] && (!x || noisy(x) || (real && !strstr(x, want))))))
-				printf("#   page %d check %d: %s%s %s\n", k, c, real ? "real update, " : "",
-				       o.updated[k] ? "updated:" : "no update", x ? x : "");
-			o.updated[k] = 0;
-		}
-	}
 	t->requests = f.requests;
-	{
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(ant_store_db(s), "SELECT (SELECT count(*) FROM ev_events),"
-				       " (SELECT sum(length(noise)) FROM pages)", -1, &st, NULL) == SQLITE_OK) {
-			if (sqlite3_step(st) == SQLITE_ROW) {
-				t->events = sqlite3_column_int(st, 0);
-				t->state_bytes = sqlite3_column_int64(st, 1);
-			}
-			sqlite3_finalize(st);
-		}
-	}
+	corpus_sizes(s, t);
 	for (int k = 0; k < NOISE_PAGES; k++)
 		free(o.excerpt[k]);
 	ant_store_close(s);

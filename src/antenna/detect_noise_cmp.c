@@ -1,0 +1,285 @@
+/*
+ * detect_noise_cmp.c: one comparison of the noise-proof text rule
+ * (ant_detect.h): a check's segments against the last check's multiset of
+ * keys, block by block (what is new, what is gone, how much text each
+ * block holds), and against a second answer to the same request (what
+ * differs between the two).  Pure: detect_noise.c decides from the result
+ * (priv/detect_noise.h).
+ */
+#include "detect_noise.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t key_of(const ant_detect_seg *s)
+{
+	return (uint64_t)s->block << 32 | ant_noise_norm_of(s);
+}
+
+static int key_less(const ant_noise_key *x, const ant_noise_key *y)
+{
+	return x->key < y->key || (x->key == y->key && x->idx < y->idx);
+}
+
+static void insertion_sort(ant_noise_key *a, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		ant_noise_key t = a[i];
+		size_t k = i;
+		while (k && key_less(&t, &a[k - 1])) {
+			a[k] = a[k - 1];
+			k--;
+		}
+		a[k] = t;
+	}
+}
+
+/* Sorts by key, then by index (document order): a quicksort with
+ * insertion sort for short runs, inline comparisons (qsort()'s calls were
+ * most of a check's time), recursing on the smaller side. */
+static void sort_keys(ant_noise_key *a, size_t n)
+{
+	while (n > 16) {
+		size_t i = 0, j = n - 1, m = n / 2;
+		ant_noise_key p, t;
+
+		/* median of three as the pivot */
+		if (key_less(&a[m], &a[0]))
+			t = a[m], a[m] = a[0], a[0] = t;
+		if (key_less(&a[n - 1], &a[0]))
+			t = a[n - 1], a[n - 1] = a[0], a[0] = t;
+		if (key_less(&a[n - 1], &a[m]))
+			t = a[n - 1], a[n - 1] = a[m], a[m] = t;
+		p = a[m];
+		for (;;) {
+			while (key_less(&a[i], &p))
+				i++;
+			while (key_less(&p, &a[j]))
+				j--;
+			if (i >= j)
+				break;
+			t = a[i], a[i] = a[j], a[j] = t;
+			i++, j--;
+		}
+		/* [0, j] and [j + 1, n): the smaller one first */
+		if (j + 1 < n - j - 1) {
+			sort_keys(a, j + 1);
+			a += j + 1;
+			n -= j + 1;
+		} else {
+			sort_keys(a + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	insertion_sort(a, n);
+}
+
+void ant_noise_sort_u64(uint64_t *v, size_t n)
+{
+	ant_noise_key *t;
+	size_t i = 1;
+
+	while (i < n && v[i] >= v[i - 1])
+		i++;
+	if (i >= n || !(t = malloc(n * sizeof *t)))
+		return;
+	for (i = 0; i < n; i++)
+		t[i] = (ant_noise_key){ v[i], 0 };
+	sort_keys(t, n);
+	for (i = 0; i < n; i++)
+		v[i] = t[i].key;
+	free(t);
+}
+
+ant_noise_key *ant_noise_sorted_keys(const ant_detect_noise *n, const ant_detect_seg *segs,
+				     size_t ns, size_t *nk)
+{
+	ant_noise_key *k = malloc((ns ? ns : 1) * sizeof *k);
+	size_t m = 0;
+
+	*nk = 0;
+	if (!k)
+		return NULL;
+	for (size_t i = 0; i < ns; i++)
+		if (!ant_detect_noise_find(n, segs[i].block))
+			k[m++] = (ant_noise_key){ key_of(&segs[i]), (uint32_t)i };
+	sort_keys(k, m);
+	*nk = m;
+	return k;
+}
+
+/* ---- the blocks: a hash table of indexes into c->b ------------------------------- */
+
+static uint32_t block_slot(uint32_t block, size_t mask)
+{
+	return (uint32_t)((block ^ (block >> 15)) * 0x2c1b3c6dU & mask);
+}
+
+ant_noise_block *ant_noise_cmp_block(ant_noise_cmp *c, uint32_t block)
+{
+	for (size_t h = block_slot(block, c->mask); c->slot[h]; h = (h + 1) & c->mask)
+		if (c->b[c->slot[h] - 1].block == block)
+			return &c->b[c->slot[h] - 1];
+	return NULL;
+}
+
+static void block_add(ant_noise_cmp *c, uint32_t block)
+{
+	size_t h = block_slot(block, c->mask);
+
+	for (; c->slot[h]; h = (h + 1) & c->mask)
+		if (c->b[c->slot[h] - 1].block == block)
+			return;
+	c->b[c->nb] = (ant_noise_block){ .block = block };
+	c->slot[h] = (uint32_t)++c->nb;
+}
+
+void ant_noise_cmp_free(ant_noise_cmp *c)
+{
+	free(c->unstable);
+	free(c->ck);
+	free(c->b);
+	free(c->slot);
+	free(c->isnew);
+}
+
+/* ---- the steps of a comparison ----------------------------------------------------- */
+
+/* cur's sorted keys and room for every block of cur and of the last check. */
+static int cmp_alloc(ant_noise_cmp *c, const ant_detect_noise *n, const ant_detect_seg *cur,
+		     size_t ncur)
+{
+	size_t cap = ncur + n->nkeys + 1, slots = 16;
+
+	memset(c, 0, sizeof *c);
+	c->cur = cur;
+	c->ncur = ncur;
+	c->ck = ant_noise_sorted_keys(n, cur, ncur, &c->nck);
+	while (slots < 2 * cap)
+		slots *= 2;
+	c->mask = slots - 1;
+	c->b = malloc(cap * sizeof *c->b);
+	c->slot = calloc(slots, sizeof *c->slot);
+	c->isnew = calloc(ncur ? ncur : 1, 1);
+	return c->ck && c->b && c->slot && c->isnew ? 0 : LB_ENOMEM;
+}
+
+/* The blocks of cur and of the last check, which are volatile, and how
+ * much text each holds now. */
+static void cmp_blocks(ant_noise_cmp *c, const ant_detect_noise *n)
+{
+	const ant_detect_seg *cur = c->cur;
+	size_t i;
+
+	for (i = 0; i < c->ncur; i++)
+		block_add(c, cur[i].block);
+	for (i = 0; i < n->nkeys; i++)
+		if (i == 0 || n->keys[i] >> 32 != n->keys[i - 1] >> 32)
+			block_add(c, (uint32_t)(n->keys[i] >> 32));
+	for (i = 0; i < c->nb; i++)
+		c->b[i].volatile_ = ant_detect_noise_find(n, c->b[i].block) != NULL;
+	for (i = 0; i < c->ncur; i++) {
+		ant_noise_block *b = ant_noise_cmp_block(c, cur[i].block);
+		b->nsegs++;
+		b->len += cur[i].len;
+		c->total += cur[i].len;
+		if (b->volatile_)
+			c->vol_len += cur[i].len;
+	}
+}
+
+/* Key k is cc times in cur (from c->ck[ci]) and pc times in the last check. */
+static void cmp_count(ant_noise_cmp *c, uint64_t k, size_t ci, size_t cc, size_t pc)
+{
+	ant_noise_block *b = ant_noise_cmp_block(c, (uint32_t)(k >> 32));
+
+	if (cc > pc) {
+		if (!b->gained)
+			b->first_new = (uint32_t)k;
+		b->gained += (uint32_t)(cc - pc);
+		for (size_t m = 0; m < cc - pc; m++)
+			c->isnew[c->ck[ci + m].idx] = 1;
+	} else if (pc > cc) {
+		b->lost += (uint32_t)(pc - cc);
+		if (b->nlost_norm < ANT_NOISE_MAX_SEEN)
+			b->lost_norm[b->nlost_norm++] = (uint32_t)k;
+	}
+}
+
+/* Merges the two sorted multisets: an excess in cur is new (its first
+ * occurrences in document order), an excess in the last check is lost. */
+static void cmp_merge_last(ant_noise_cmp *c, const ant_detect_noise *n)
+{
+	size_t i = 0, j = 0;
+
+	while (i < c->nck || j < n->nkeys) {
+		uint64_t k;
+		size_t ci = i, pj = j;
+
+		if (j >= n->nkeys || (i < c->nck && c->ck[i].key <= n->keys[j]))
+			k = c->ck[i].key;
+		else
+			k = n->keys[j];
+		while (i < c->nck && c->ck[i].key == k)
+			i++;
+		while (j < n->nkeys && n->keys[j] == k)
+			j++;
+		if (ant_detect_noise_find(n, (uint32_t)(k >> 32)))
+			continue;   /* learned since the last check kept it */
+		if (i - ci != j - pj)
+			cmp_count(c, k, ci, i - ci, j - pj);
+	}
+}
+
+/* The second answer: keys whose count differs are unstable, and so are
+ * their blocks. */
+static int cmp_merge_second(ant_noise_cmp *c, const ant_detect_noise *n,
+			    const ant_detect_seg *second, size_t nsecond)
+{
+	size_t ns, i = 0, j = 0;
+	ant_noise_key *sk = ant_noise_sorted_keys(n, second, nsecond, &ns);
+
+	if (!sk || !(c->unstable = calloc(c->ncur ? c->ncur : 1, 1))) {
+		free(sk);
+		return LB_ENOMEM;
+	}
+	while (i < c->nck || j < ns) {
+		uint64_t k;
+		size_t ci = i, sj = j;
+		ant_noise_block *b;
+
+		if (j >= ns || (i < c->nck && c->ck[i].key <= sk[j].key))
+			k = c->ck[i].key;
+		else
+			k = sk[j].key;
+		while (i < c->nck && c->ck[i].key == k)
+			i++;
+		while (j < ns && sk[j].key == k)
+			j++;
+		if (i - ci == j - sj)
+			continue;
+		/* a block only the second answer has: nothing to hide */
+		if ((b = ant_noise_cmp_block(c, (uint32_t)(k >> 32))))
+			b->unstable = 1;
+		for (size_t m = ci; m < i; m++)
+			c->unstable[c->ck[m].idx] = 1;
+	}
+	free(sk);
+	return 0;
+}
+
+int ant_noise_cmp_build(ant_noise_cmp *c, const ant_detect_noise *n, const ant_detect_seg *cur,
+			size_t ncur, const ant_detect_seg *second, size_t nsecond)
+{
+	if (cmp_alloc(c, n, cur, ncur) < 0)
+		goto oom;
+	cmp_blocks(c, n);
+	cmp_merge_last(c, n);
+	if (second && cmp_merge_second(c, n, second, nsecond) < 0)
+		goto oom;
+	return 0;
+oom:
+	ant_noise_cmp_free(c);
+	memset(c, 0, sizeof *c);
+	return LB_ENOMEM;
+}

@@ -1,0 +1,81 @@
+/*
+ * detect_noise.h: what the files of the noise-proof text rule share; not
+ * for commands.  detect_noise_cmp.c compares a check's segments with the
+ * last check's multiset (and with a second answer) and fills an
+ * ant_noise_cmp; detect_noise.c decides from it (ant_detect.h, "the
+ * noise-proof text rule"); detect_noise_blob.c stores the state.
+ */
+#ifndef ANT_DETECT_NOISE_H
+#define ANT_DETECT_NOISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ant_detect.h"
+
+/* A block's part in one comparison. */
+typedef struct ant_noise_block {
+	uint32_t block;
+	uint32_t nsegs;          /* segments of the check */
+	uint64_t len;            /* their bytes */
+	uint32_t gained, lost;   /* keys new, keys gone */
+	uint32_t first_new;      /* the first new key's norm */
+	uint32_t lost_norm[ANT_NOISE_MAX_SEEN];
+	int nlost_norm;
+	int unstable;            /* differs between the two answers */
+	int volatile_;
+} ant_noise_block;
+
+/* A key (block << 32 | norm) and the index of its segment. */
+typedef struct ant_noise_key {
+	uint64_t key;
+	uint32_t idx;
+} ant_noise_key;
+
+/* One comparison of a check with the last one. */
+typedef struct ant_noise_cmp {
+	const ant_detect_seg *cur;
+	size_t ncur;
+	ant_noise_key *ck;       /* cur's keys, sorted, volatile blocks left out */
+	size_t nck;
+	ant_noise_block *b;      /* every block of cur, and of the keys lost */
+	size_t nb;
+	uint32_t *slot;          /* hash table: index into b + 1, 0 empty */
+	size_t mask;
+	unsigned char *isnew;    /* per segment of cur */
+	unsigned char *unstable; /* per segment of cur: its key's count differs in
+				    the second answer (NULL without one) */
+	uint64_t total, vol_len; /* bytes of the check's text, of its volatile part */
+} ant_noise_cmp;
+
+/* The text half of a key keeps ANT_NOISE_NORM_BITS of the segment's
+ * hash (ant_detect.h: what the stored state has room for). */
+static inline uint32_t ant_noise_norm_of(const ant_detect_seg *s)
+{
+	return s->norm & ANT_NOISE_NORM_MASK;
+}
+
+/*
+ * Fills *c with the comparison of cur[0..ncur) with n->keys, and with
+ * second[0..nsecond) when second is not NULL (then c->unstable is set).
+ * Returns 0, or LB_ENOMEM (then *c is empty).  Release with
+ * ant_noise_cmp_free().
+ */
+int ant_noise_cmp_build(ant_noise_cmp *c, const ant_detect_noise *n, const ant_detect_seg *cur,
+			size_t ncur, const ant_detect_seg *second, size_t nsecond);
+void ant_noise_cmp_free(ant_noise_cmp *c);
+
+/* The block's entry in c->b, or NULL when neither answer has it. */
+ant_noise_block *ant_noise_cmp_block(ant_noise_cmp *c, uint32_t block);
+
+/* The keys of segs[0..ns) outside n's volatile blocks, sorted (by key,
+ * then document order) in a malloc'd array of *nk; NULL (and *nk 0) when
+ * out of memory. */
+ant_noise_key *ant_noise_sorted_keys(const ant_detect_noise *n, const ant_detect_seg *segs,
+				     size_t ns, size_t *nk);
+
+/* Sorts v[0..n) in place (at once when sorted already); out of memory it
+ * is left as it is: then the comparison is wrong, not unsafe. */
+void ant_noise_sort_u64(uint64_t *v, size_t n);
+
+#endif
