@@ -416,28 +416,28 @@ static void parse_v1(tctx *c, const char *buf, size_t len)
 /* ---- version 0: CSV lines -------------------------------------------------- */
 
 /* tama's csv_split: ',' splits, '\' takes the next character literally. */
-static size_t csv_split(const char *s, size_t n, lb_buf *ant_store, size_t *off, size_t max)
+static size_t csv_split(const char *s, size_t n, lb_buf *fields, size_t *off, size_t max)
 {
 	size_t nf = 0;
 
-	lb_buf_reset(ant_store);
+	lb_buf_reset(fields);
 	off[nf++] = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\\' && i + 1 < n) {
-			lb_buf_addc(ant_store, s[++i]);
+			lb_buf_addc(fields, s[++i]);
 		} else if (s[i] == ',') {
-			lb_buf_addc(ant_store, '\0');
+			lb_buf_addc(fields, '\0');
 			if (nf < max)
-				off[nf++] = ant_store->len;
+				off[nf++] = fields->len;
 		} else {
-			lb_buf_addc(ant_store, s[i]);
+			lb_buf_addc(fields, s[i]);
 		}
 	}
-	lb_buf_addc(ant_store, '\0');
+	lb_buf_addc(fields, '\0');
 	return nf;
 }
 
-static void parse_v0(tctx *c, const char *buf, size_t len, lb_buf *ant_store)
+static void parse_v0(tctx *c, const char *buf, size_t len, lb_buf *fields)
 {
 	static const char *const skeys[] = { "title", "author", "url", "check-url", "option" };
 	static const char *const rkeys[] = { "title", "url", "data-url", "format", "symbol" };
@@ -452,10 +452,10 @@ static void parse_v0(tctx *c, const char *buf, size_t len, lb_buf *ant_store)
 		ln++;
 		if (n == 0 || b[0] == '#')
 			continue;
-		nf = csv_split(b, n, ant_store, off, 6);
+		nf = csv_split(b, n, fields, off, 6);
 		for (size_t i = 0; i < 5; i++) {
 			snprintf(f[i].key, sizeof f[i].key, "%s", c->remote ? rkeys[i] : skeys[i]);
-			f[i].val = i < nf ? ant_store->data + off[i] : "";
+			f[i].val = i < nf ? fields->data + off[i] : "";
 			f[i].len = strlen(f[i].val);
 			f[i].line = ln;
 		}
@@ -502,7 +502,7 @@ int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o)
 {
 	tctx c = { .o = o, .url = LB_BUF_INIT, .check = LB_BUF_INIT, .title = LB_BUF_INIT,
 		   .author = LB_BUF_INIT, .tmp = LB_BUF_INIT, .ign = LB_BUF_INIT, .only = LB_BUF_INIT };
-	lb_buf ant_store = LB_BUF_INIT;
+	lb_buf fields = LB_BUF_INIT;
 	size_t pos = 0, n;
 	const char *b;
 	int v1 = next_line(buf, len, &pos, &b, &n) && n >= 8 && !strncasecmp(b, "Version:", 8);
@@ -511,11 +511,11 @@ int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o)
 	if (v1)
 		parse_v1(&c, buf, len);
 	else
-		parse_v0(&c, buf, len, &ant_store);
+		parse_v0(&c, buf, len, &fields);
 	lb_buf_release(&c.url); lb_buf_release(&c.check); lb_buf_release(&c.title);
 	lb_buf_release(&c.author); lb_buf_release(&c.tmp); lb_buf_release(&c.ign);
 	lb_buf_release(&c.only);
-	lb_buf_release(&ant_store);
+	lb_buf_release(&fields);
 	return c.stop ? -1 : 0;
 }
 
