@@ -52,7 +52,7 @@ static int deliver(tctx *c, const ant_imp_entry *e)
 {
 	if (c->o->on_entry && c->o->on_entry(c->o->ctx, e))
 		c->stop = 1;
-	return c->stop ? -1 : 0;
+	return c->stop ? LB_ESTOP : 0;
 }
 
 static int set(lb_buf *b, const char *s, size_t n)
@@ -79,7 +79,7 @@ static int url_ok(tctx *c, const char *url, unsigned long line)
 static int resolve(tctx *c, lb_buf *out, const char *ref, size_t n, const char *base)
 {
 	if (set(&c->tmp, ref, n) < 0)
-		return -1;
+		return LB_ENOMEM;
 	if (!n)
 		return set(out, base, strlen(base));
 	if (atom_resolve(out, base, c->tmp.data, 0) < 0) {
@@ -176,7 +176,7 @@ static void site_regexp(tctx *c, const char *v, size_t n, unsigned long line)
 			return;
 		}
 	rc = ant_imp_perl_to_ere(v + from, to - from, &c->tmp, why, sizeof why);
-	if (rc == -2)
+	if (rc == LB_ENOMEM)
 		return;
 	if (rc < 0) {
 		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0,
@@ -516,7 +516,7 @@ int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o)
 	lb_buf_release(&c.author); lb_buf_release(&c.tmp); lb_buf_release(&c.ign);
 	lb_buf_release(&c.only);
 	lb_buf_release(&fields);
-	return c.stop ? -1 : 0;
+	return c.stop ? LB_ESTOP : 0;
 }
 
 /* ---- tama.cfg: which files hold the sites ------------------------------------ */
@@ -565,7 +565,7 @@ static int rb_string(rb *r, const char *dir, lb_buf *out, const ant_imp_opts *o)
 	lb_buf_reset(out);
 	rb_skip(r);
 	if (r->p >= r->end || (*r->p != '"' && *r->p != '\''))
-		return -1;
+		return LB_EPARSE;
 	q = *r->p++;
 	while (r->p < r->end && *r->p != q) {
 		if (*r->p == '\\' && r->p + 1 < r->end) {
@@ -577,7 +577,7 @@ static int rb_string(rb *r, const char *dir, lb_buf *out, const ant_imp_opts *o)
 			r->p += sizeof var - 1;
 		} else if (q == '"' && r->end - r->p > 1 && r->p[0] == '#' && r->p[1] == '{') {
 			ant_imp_diagf(o, ANT_IMP_UNMAPPED, r->line, 0, "a Ruby expression in a file name: only #{$tama_cfg_dirname} is understood");
-			return -1;
+			return LB_EPARSE;
 		} else {
 			if (*r->p == '\n')
 				r->line++;
@@ -585,7 +585,7 @@ static int rb_string(rb *r, const char *dir, lb_buf *out, const ant_imp_opts *o)
 		}
 	}
 	if (r->p >= r->end)
-		return -1;
+		return LB_EPARSE;
 	r->p++;
 	return 0;
 }
@@ -623,13 +623,13 @@ int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
 
 	if (!at) {
 		ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "no '$site = { ... }' in this tama.cfg");
-		return -1;
+		return LB_EPARSE;
 	}
 	r = (rb){ at, buf + len, line };
 	rb_skip(&r);
 	if (r.p >= r.end || *r.p != '{') {
 		ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site is not a { \"file\" => \"name\" } hash");
-		return -1;
+		return LB_EPARSE;
 	}
 	r.p++;
 	for (;;) {
@@ -641,7 +641,7 @@ int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
 		if (rb_string(&r, dir, &path, o) < 0 || (rb_skip(&r), r.end - r.p < 2) ||
 		    memcmp(r.p, "=>", 2) || (r.p += 2, rb_string(&r, dir, &name, o) < 0)) {
 			ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site: expected \"file\" => \"name\"");
-			rc = -1;
+			rc = LB_EPARSE;
 			break;
 		}
 		on_file(o->ctx, &(ant_imp_tama_file){ path.data, name.data, 0, l });
