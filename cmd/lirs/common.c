@@ -33,7 +33,7 @@ void lirscmd_print_diag(FILE *fp, const lirs_diag *d)
 	lb_buf_release(&b);
 }
 
-/* Feeds fd to rd until EOF; LIRSCMD_EIO after printing a read error. */
+/* Feeds fd to rd until EOF; LB_EIO after printing a read error. */
 static int feed_fd(lirs_reader *rd, int fd, const char *name)
 {
 	static char buf[CLI_CHUNK];
@@ -46,7 +46,7 @@ static int feed_fd(lirs_reader *rd, int fd, const char *name)
 			continue;
 		if (n < 0) {
 			cli_error("cannot read '%s': %s", name, strerror(errno));
-			return LIRSCMD_EIO;
+			return LB_EIO;
 		}
 		if (n == 0)
 			return 0;
@@ -72,7 +72,7 @@ int lirscmd_read(const char *path, const lirs_reader_opts *opts, lirs_reader_sta
 		o.filename = name;
 	if (strcmp(path, "-") != 0 && (fd = open(path, O_RDONLY)) < 0) {
 		cli_error("cannot open '%s': %s", name, strerror(errno));
-		return LIRSCMD_EIO;
+		return LB_EIO;
 	}
 	if (!(rd = lirs_reader_new(&o))) {
 		cli_error("cannot read '%s': %s", name, lirs_strerror(LIRS_ENOMEM));

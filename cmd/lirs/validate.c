@@ -354,7 +354,7 @@ static int validate_file(vctx *v, const char *path, const lirs_reader_opts *ro,
 	if (co.spill)
 		close(co.spill_fd);
 	/* A file that could not be opened has no summary in text mode: the message said it. */
-	if (rc != LIRSCMD_EIO || v->json) {
+	if (rc != LB_EIO || v->json) {
 		layout_note(v, name, &lay, st.records);
 		more_notes(v, name);
 		summary(v, name, &st, rc == 0, &lay);
