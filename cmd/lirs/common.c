@@ -1,5 +1,6 @@
 /* common.c: see common.h. */
 #include "common.h"
+#include "lirs_vreport.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,26 +9,11 @@
 #include <strings.h>
 #include <unistd.h>
 
-int lirscmd_format_diag(lb_buf *out, const lirs_diag *d)
-{
-	const char *file = d->file ? d->file : "<stdin>";
-
-	if (d->line && d->col)
-		lb_buf_addf(out, "%s:%lu:%lu: ", file, d->line, d->col);
-	else if (d->line)
-		lb_buf_addf(out, "%s:%lu: ", file, d->line);
-	else
-		lb_buf_addf(out, "%s: ", file);
-	return lb_buf_addf(out, "%s: %s [%s]", lirs_severity_name(d->severity),
-			 d->message ? d->message : lirs_rule_summary(d->rule),
-			 lirs_rule_id(d->rule));
-}
-
 void lirscmd_print_diag(FILE *fp, const lirs_diag *d)
 {
 	lb_buf b = LB_BUF_INIT;
 
-	lirscmd_format_diag(&b, d);
+	lirs_diag_format(&b, d);
 	lb_buf_addc(&b, '\n');
 	fwrite(b.data, 1, b.len, fp);
 	lb_buf_release(&b);

@@ -21,12 +21,8 @@
 /* Exit status 1: records skipped, validation errors. */
 enum { LIRSCMD_PROBLEMS = 1 };
 
-/* Formats a diagnostic as one line, without the newline:
- *   FILE:LINE:COL: SEVERITY: MESSAGE [RULE-ID]
- * ":COL" is left out when the column is 0, ":LINE:COL" when the line is 0;
- * FILE is d->file, or "<stdin>" when NULL. */
-int lirscmd_format_diag(lb_buf *out, const lirs_diag *d);
-/* lirscmd_format_diag() + newline to fp. */
+/* A diagnostic as lirs_diag_format() (lirs_vreport.h) writes it, and a
+ * newline, to fp. */
 void lirscmd_print_diag(FILE *fp, const lirs_diag *d);
 
 /*
