@@ -104,7 +104,9 @@ static int validate_file(lirs_vreport *v, int json, const char *path, const lirs
 	return lirs_vreport_errors(v) ? LIRSCMD_PROBLEMS : CLI_OK;
 }
 
-int cmd_validate(int argc, char **argv)
+/* The options into vo, ro and co; 0, -1 after --help, or CLI_FATAL (printed). */
+static int parse_opts(int argc, char **argv, lirs_vreport_opts *vo, lirs_reader_opts *ro,
+		      lirs_check_opts *co)
 {
 	enum { O_NOW = 256, O_MAXAGE, O_MAXDEC, O_MAXLINE };
 	static const struct option lopts[] = {
@@ -118,53 +120,60 @@ int cmd_validate(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int failed = 0;
-	lirs_vreport_opts vo = { .flush = flush_out, .ctx = &failed };
-	lirs_reader_opts ro = { .on_record = lirs_vreport_record, .on_diag = lirs_vreport_diag };
-	lirs_check_opts co = { .now = (int64_t)time(NULL) };
-	lirs_vreport *v;
-	int opt, status = CLI_OK;
+	int opt;
 
 	while ((opt = cli_getopt(argc, argv, "f:qvh", lopts, help)) != -1) {
 		switch (opt) {
 		case O_NOW:
-			if (cli_parse_int64("--now", optarg, 0, INT64_MAX / 2, &co.now) < 0)
+			if (cli_parse_int64("--now", optarg, 0, INT64_MAX / 2, &co->now) < 0)
 				return CLI_FATAL;
 			break;
 		case O_MAXAGE:
-			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &co.max_age) < 0)
+			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &co->max_age) < 0)
 				return CLI_FATAL;
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				return cli_usage_error(help, "unknown format '%s'", optarg);
-			vo.json = !strcmp(optarg, "json");
+			vo->json = !strcmp(optarg, "json");
 			break;
-		case 'q': vo.quiet = 1; break;
-		case 'v': vo.verbose = 1; break;
+		case 'q': vo->quiet = 1; break;
+		case 'v': vo->verbose = 1; break;
 		case O_MAXDEC:
-			if (cli_parse_bytes("--max-decoded", optarg, &ro.max_decoded) < 0)
+			if (cli_parse_bytes("--max-decoded", optarg, &ro->max_decoded) < 0)
 				return CLI_FATAL;
 			break;
 		case O_MAXLINE:
-			if (cli_parse_size("--max-line", optarg, &ro.max_line) < 0)
+			if (cli_parse_size("--max-line", optarg, &ro->max_line) < 0)
 				return CLI_FATAL;
 			break;
-		case 'h': return cli_help(help);
+		case 'h': return cli_help(help), -1;
 		default: return CLI_FATAL;
 		}
 	}
 	if (optind >= argc)
 		return cli_usage_error(help, "no FILE given (use - for standard input)");
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	int failed = 0;
+	lirs_vreport_opts vo = { .flush = flush_out, .ctx = &failed };
+	lirs_reader_opts ro = { .on_record = lirs_vreport_record, .on_diag = lirs_vreport_diag };
+	lirs_check_opts co = { .now = (int64_t)time(NULL) };
+	lirs_vreport *v;
+	int rc, status = CLI_OK;
+
+	if ((rc = parse_opts(argc, argv, &vo, &ro, &co)) != 0)
+		return rc < 0 ? CLI_OK : CLI_FATAL;
 	if (!(v = lirs_vreport_new(&vo)))
 		return cli_error("out of memory"), CLI_FATAL;
 	ro.ctx = v;
-	for (int i = optind; i < argc; i++) {
-		int rc = validate_file(v, vo.json, argv[i], &ro, &co);
+	for (int i = optind; i < argc && !failed; i++) {
+		rc = validate_file(v, vo.json, argv[i], &ro, &co);
 		if (rc > status)
 			status = rc;
-		if (failed)
-			break;
 	}
 	lirs_vreport_free(v);
 	if (cli_close_stdout() != CLI_OK)
