@@ -70,10 +70,6 @@ int antcmd_one_url(int argc, const char *help);
 void antcmd_clip_texts(const char *title, const char *author);
 /* The clock, or --now. */
 int64_t antcmd_now(int64_t now_opt);
-/* The update settings antenna init keeps in the database (max_age,
- * max_future, display_tz, allow_file, keep_events), over u's defaults. */
-struct ant_update_opts;
-void antcmd_update_config(ant_store *s, struct ant_update_opts *u);
 /* A page just added: the update its sources said (ant_update_recall()),
  * at now; prints what was applied.  0, or < 0 with err. */
 int antcmd_recall(ant_store *s, const char *url_key, int64_t now, lb_error *err);

@@ -133,7 +133,7 @@ int antcmd_recall(ant_store *s, const char *url_key, int64_t now, lb_error *err)
 	int rc;
 
 	ant_update_opts_init(&o);
-	antcmd_update_config(s, &o);
+	ant_update_config(s, &o);
 	o.now = now;
 	if ((rc = ant_update_recall(s, url_key, &o, err)) <= 0)
 		return rc;

@@ -63,6 +63,30 @@ static const struct { const char *key, *value; } defaults[] = {
 
 struct setting { const char *key; const char *value; };
 
+/* Each option: the key it sets and how its value is checked. */
+enum check { TEXT, URL, INT, CHARSET, KEEP, LANG, FLAG };
+static const struct rule {
+	int c;
+	const char *name, *key;
+	enum check check;
+	int64_t min, max;        /* INT */
+	const char *value;       /* FLAG: the value it sets */
+} rules[] = {
+	{ 't', "--title", CFG_TITLE, TEXT, 0, 0, NULL },
+	{ 'a', "--author", CFG_AUTHOR, TEXT, 0, 0, NULL },
+	{ 'b', "--base", CFG_BASE, URL, 0, 0, NULL },
+	{ 'z', "--tz-offset", CFG_TZ, INT, -43200, 50400, NULL },
+	{ 'm', "--max-age", CFG_MAX_AGE, INT, 1, INT64_MAX / 2, NULL },
+	{ 'M', "--max-future", CFG_MAX_FUTURE, INT, 1, INT64_MAX / 2, NULL },
+	{ 'p', "--page-size", CFG_PAGE_SIZE, INT, 1, 100000, NULL },
+	{ 'C', "--charset", CFG_LIRS_CHARSET, CHARSET, 0, 0, NULL },
+	{ 'k', "--keep-events", CFG_KEEP_EVENTS, KEEP, 0, 0, NULL },
+	{ 'L', "--lang", CFG_LANG, LANG, 0, 0, NULL },
+	{ 'H', "--html-limit", ANT_CFG_HTML_LIMIT, INT, 1, 1000000, NULL },
+	{ 'F', "--allow-file", CFG_ALLOW_FILE, FLAG, 0, 0, "1" },
+	{ 'V', "--no-visited-query", CFG_VISITED, FLAG, 0, 0, "0" },
+};
+
 static int set_defaults(ant_store *s, lb_error *err)
 {
 	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++) {
@@ -70,12 +94,54 @@ static int set_defaults(ant_store *s, lb_error *err)
 		int rc = v ? 0 : ant_store_config_set(s, defaults[i].key, defaults[i].value, err);
 		free(v);
 		if (rc < 0)
-			return -1;
+			return rc;
 	}
 	return 0;
 }
 
-int cmd_init(int argc, char **argv)
+/* The value of option r checked; 0, or CLI_FATAL (printed). */
+static int check_value(const struct rule *r, const char *v)
+{
+	int64_t n;
+
+	switch (r->check) {
+	case URL:
+		if (!lb_url_is_http(v))
+			return cli_usage_error(help, "--base: '%s' is not an absolute http or https URL", v);
+		return 0;
+	case INT:
+		return cli_parse_int64(r->name, v, r->min, r->max, &n) < 0 ? CLI_FATAL : 0;
+	case CHARSET:
+		if (strcmp(v, "euc-jp") && strcmp(v, "euc-jp-ms"))
+			return cli_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", v);
+		return 0;
+	case KEEP:
+		return antcmd_parse_keep(r->name, v, &n) < 0 ? CLI_FATAL : 0;
+	case LANG:
+		if (!ant_pub_lang_known(v))
+			return cli_usage_error(help, "--lang: '%s' is not ja or en", v);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* key = value at the end of set; an option given again counts where it
+ * was given last, so that set never holds more than one per key. */
+static void add_setting(struct setting *set, size_t *nset, const char *key, const char *value)
+{
+	for (size_t i = 0; i < *nset; i++)
+		if (!strcmp(set[i].key, key)) {
+			memmove(&set[i], &set[i + 1], (*nset - i - 1) * sizeof *set);
+			(*nset)--;
+			break;
+		}
+	set[(*nset)++] = (struct setting){ key, value };
+}
+
+/* The options into set (room for one per rule); 0, -1 after --help, or
+ * CLI_FATAL (printed). */
+static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 {
 	static const struct option opts[] = {
 		{ "title", required_argument, NULL, 't' },
@@ -94,119 +160,84 @@ int cmd_init(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct setting set[sizeof opts / sizeof *opts];
-	const size_t maxset = sizeof set / sizeof *set;
-	char *old[sizeof opts / sizeof *opts] = { NULL };
-	size_t nset = 0;
-	int64_t v;
-	int existed;
-	int c, rc = CLI_OK;
-	ant_store *s;
-	lb_error err = LB_ERROR_INIT;
+	int c;
 
 	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
-		struct setting *x = &set[nset < maxset ? nset : maxset - 1];
-		switch (c) {
-		case 'h': return cli_help(help);
-		case 't': *x = (struct setting){ CFG_TITLE, optarg }; break;
-		case 'a': *x = (struct setting){ CFG_AUTHOR, optarg }; break;
-		case 'b':
-			if (!lb_url_is_http(optarg))
-				return cli_usage_error(help, "--base: '%s' is not an absolute http or https URL", optarg);
-			*x = (struct setting){ CFG_BASE, optarg };
-			break;
-		case 'z':
-			if (cli_parse_int64("--tz-offset", optarg, -43200, 50400, &v) < 0)
-				return CLI_FATAL;
-			*x = (struct setting){ CFG_TZ, optarg };
-			break;
-		case 'm':
-			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &v) < 0)
-				return CLI_FATAL;
-			*x = (struct setting){ CFG_MAX_AGE, optarg };
-			break;
-		case 'M':
-			if (cli_parse_int64("--max-future", optarg, 1, INT64_MAX / 2, &v) < 0)
-				return CLI_FATAL;
-			*x = (struct setting){ CFG_MAX_FUTURE, optarg };
-			break;
-		case 'p':
-			if (cli_parse_int64("--page-size", optarg, 1, 100000, &v) < 0)
-				return CLI_FATAL;
-			*x = (struct setting){ CFG_PAGE_SIZE, optarg };
-			break;
-		case 'C':
-			if (strcmp(optarg, "euc-jp") && strcmp(optarg, "euc-jp-ms"))
-				return cli_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", optarg);
-			*x = (struct setting){ CFG_LIRS_CHARSET, optarg };
-			break;
-		case 'k':
-			if (antcmd_parse_keep("--keep-events", optarg, &v) < 0)
-				return CLI_FATAL;
-			*x = (struct setting){ CFG_KEEP_EVENTS, optarg };
-			break;
-		case 'L':
-			if (!ant_pub_lang_known(optarg))
-				return cli_usage_error(help, "--lang: '%s' is not ja or en", optarg);
-			*x = (struct setting){ CFG_LANG, optarg };
-			break;
-		case 'H':
-			if (cli_parse_int64("--html-limit", optarg, 1, 1000000, &v) < 0)
-				return CLI_FATAL;
-			*x = (struct setting){ ANT_CFG_HTML_LIMIT, optarg };
-			break;
-		case 'F': *x = (struct setting){ CFG_ALLOW_FILE, "1" }; break;
-		case 'V': *x = (struct setting){ CFG_VISITED, "0" }; break;
-		default: return CLI_FATAL;
-		}
-		if (nset < maxset)
-			nset++;
+		const struct rule *r = NULL;
+		if (c == 'h')
+			return cli_help(help), -1;
+		for (size_t i = 0; i < sizeof rules / sizeof *rules && !r; i++)
+			r = rules[i].c == c ? &rules[i] : NULL;
+		if (!r || check_value(r, optarg) != 0)
+			return CLI_FATAL;
+		add_setting(set, nset, r->key, r->check == FLAG ? r->value : optarg);
 	}
 	if (optind < argc)
 		return cli_usage_error(help, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* The defaults, then the options, in one transaction; old[i] gets what
+ * set[i]'s key held before (a setting an older antenna never wrote is its
+ * default, written now).  0, or < 0 with err. */
+static int write_settings(ant_store *s, const struct setting *set, size_t nset, char **old, lb_error *err)
+{
+	int rc;
+
+	if ((rc = ant_store_begin(s, err)) < 0)
+		return rc;
+	for (size_t i = 0; i < nset; i++)
+		old[i] = ant_store_config_get(s, set[i].key);
+	if ((rc = set_defaults(s, err)) < 0)
+		goto fail;
+	for (size_t i = 0; i < nset; i++)
+		if ((rc = ant_store_config_set(s, set[i].key, set[i].value, err)) < 0)
+			goto fail;
+	if ((rc = ant_store_commit(s, err)) == 0)
+		return 0;
+fail:
+	ant_store_rollback(s);
+	return rc;
+}
+
+/* On an existing database: each setting that changed, or "nothing changed". */
+static void report_changes(const struct setting *set, size_t nset, char *const *old)
+{
+	size_t changed = 0;
+
+	for (size_t i = 0; i < nset; i++) {
+		if (old[i] && strcmp(old[i], set[i].value) == 0)
+			continue;
+		printf("%s: %s%s%s -> '%s'\n", set[i].key, old[i] ? "'" : "",
+		       old[i] ? old[i] : "(unset)", old[i] ? "'" : "", set[i].value);
+		changed++;
+	}
+	if (!changed)
+		printf("'%s': nothing changed\n", antcmd_db_path);
+}
+
+int cmd_init(int argc, char **argv)
+{
+	struct setting set[sizeof rules / sizeof *rules];
+	char *old[sizeof set / sizeof *set] = { NULL };
+	size_t nset = 0;
+	int existed, rc;
+	ant_store *s;
+	lb_error err = LB_ERROR_INIT;
+
+	if ((rc = parse_opts(argc, argv, set, &nset)) != 0)
+		return rc < 0 ? CLI_OK : CLI_FATAL;
 	existed = access(antcmd_db_path, F_OK) == 0;
 	if (!(s = antcmd_open(ANT_STORE_OPEN_CREATE)))
 		return CLI_FATAL;
-	if (ant_store_begin(s, &err) < 0)
-		goto fail;
-	/* what was there before, to say what changed (a setting an older
-	 * antenna never wrote is its default, written now) */
-	for (size_t i = 0; i < nset; i++)
-		old[i] = ant_store_config_get(s, set[i].key);
-	if (set_defaults(s, &err) < 0)
-		goto fail;
-	for (size_t i = 0; i < nset; i++)
-		if (ant_store_config_set(s, set[i].key, set[i].value, &err) < 0)
-			goto fail;
-	if (ant_store_commit(s, &err) < 0)
-		goto fail;
-	if (!existed) {
+	if ((rc = write_settings(s, set, nset, old, &err)) < 0)
+		cli_error("%s", lb_error_msg(&err));
+	else if (!existed)
 		printf("initialised '%s'\n", antcmd_db_path);
-	} else {
-		size_t changed = 0;
-
-		for (size_t i = 0; i < nset; i++) {
-			int later = 0;   /* the same key given again: only the last counts */
-			for (size_t k = i + 1; k < nset; k++)
-				later |= strcmp(set[k].key, set[i].key) == 0;
-			if (later || (old[i] && strcmp(old[i], set[i].value) == 0))
-				continue;
-			printf("%s: %s%s%s -> '%s'\n", set[i].key, old[i] ? "'" : "",
-			       old[i] ? old[i] : "(unset)", old[i] ? "'" : "", set[i].value);
-			changed++;
-		}
-		if (!changed)
-			printf("'%s': nothing changed\n", antcmd_db_path);
-	}
+	else
+		report_changes(set, nset, old);
 	for (size_t i = 0; i < nset; i++)
 		free(old[i]);
 	ant_store_close(s);
-	return rc;
-fail:
-	for (size_t i = 0; i < nset; i++)
-		free(old[i]);
-	cli_error("%s", lb_error_msg(&err));
-	ant_store_rollback(s);
-	ant_store_close(s);
-	return CLI_FATAL;
+	return rc < 0 ? CLI_FATAL : CLI_OK;
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "antenna.h"
+#include "ant_export.h"
 #include "lb_buf.h"
 #include "lirs.h"
 #include "lirs_jsonw.h"
@@ -43,38 +44,6 @@ static int jkey_strz_or_null(lb_buf *o, const char *k, const char *v)
 static int jkey_int(lb_buf *o, const char *k, int64_t v)
 {
 	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : lirs_jsonw_int(o, v);
-}
-
-static int jkey_lines(lb_buf *o, const char *k, const char *v)
-{
-	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : lirs_jsonw_lines(o, v);
-}
-
-static int page_json(lb_buf *o, const ant_store_page *p)
-{
-	if (lb_buf_addc(o, '{') < 0 || lirs_jsonw_key(o, "url") < 0 || lirs_jsonw_strz(o, p->url) < 0 ||
-	    jkey_strz_or_null(o, "title", p->title) < 0 ||
-	    jkey_strz_or_null(o, "author", p->author) < 0 ||
-	    jkey_strz_or_null(o, "group", p->group) < 0 ||
-	    jkey_int(o, "last_modified", p->st.last_modified) < 0 ||
-	    jkey_int(o, "last_detected", p->st.last_detected) < 0 ||
-	    jkey_strz_or_null(o, "source_url", p->source_url) < 0 ||
-	    jkey_strz_or_null(o, "detected_by", p->st.detected_by) < 0 ||
-	    jkey_strz_or_null(o, "last_error", p->last_error) < 0 ||
-	    jkey_int(o, "last_check", p->st.last_check) < 0 ||
-	    jkey_int(o, "last_status", p->st.last_status) < 0 ||
-	    jkey_int(o, "error_count", p->st.error_count) < 0 ||
-	    jkey_int(o, "next_check", p->st.next_check) < 0 ||
-	    jkey_strz_or_null(o, "excerpt", p->excerpt) < 0 ||
-	    jkey_strz_or_null(o, "feed_url", p->feed_url) < 0 ||
-	    jkey_strz_or_null(o, "feed_error", p->feed_error) < 0 ||
-	    jkey_strz_or_null(o, "check_url", p->check_url) < 0 ||
-	    jkey_lines(o, "ignore", p->ignore) < 0 ||
-	    jkey_lines(o, "only", p->only) < 0 ||
-	    lb_buf_adds(o, p->no_auto_ignore ? ",\"no_auto_ignore\":true" :
-			",\"no_auto_ignore\":false") < 0)
-		return -1;
-	return lb_buf_adds(o, "}\n");
 }
 
 static int page_text(lb_buf *o, const ant_store_page *p, int64_t tz)
@@ -136,7 +105,7 @@ static int list_page(void *ctx, const ant_store_page *p)
 {
 	struct lister *l = ctx;
 
-	if ((l->json ? page_json(l->o, p) : page_text(l->o, p, l->tz)) < 0)
+	if ((l->json ? ant_export_page_json(l->o, p, ANT_EXPORT_JSON_STATE) : page_text(l->o, p, l->tz)) < 0)
 		return LB_ENOMEM;
 	return chunk_out(l);
 }

@@ -208,19 +208,6 @@ static double mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The settings antenna init keeps in the database (antenna(1)
- * "CONFIGURATION"), the library's defaults when unset; --allow-file adds
- * to the database's allow_file. */
-void antcmd_update_config(ant_store *s, ant_update_opts *u)
-{
-	u->max_age = ant_store_config_int(s, CFG_MAX_AGE, u->max_age);
-	u->max_future = ant_store_config_int(s, CFG_MAX_FUTURE, u->max_future);
-	u->tz = ant_store_config_int(s, CFG_TZ, u->tz);
-	u->keep_records = ant_keep_events(s);
-	if (!u->limits.allow_file)
-		u->limits.allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
-}
-
 int cmd_update(int argc, char **argv)
 {
 	struct upd_opts o;
@@ -235,7 +222,7 @@ int cmd_update(int argc, char **argv)
 	if (!(s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
 		return CLI_FATAL;
 	o.u.now = antcmd_now(o.u.now);
-	antcmd_update_config(s, &o.u);
+	ant_update_config(s, &o.u);
 	if (o.verbose) {
 		o.u.on_source = verbose_source;
 		o.u.on_page = verbose_page;

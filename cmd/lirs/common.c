@@ -1,5 +1,6 @@
 /* common.c: see common.h. */
 #include "common.h"
+#include "lirs_vreport.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,32 +9,17 @@
 #include <strings.h>
 #include <unistd.h>
 
-int lirscmd_format_diag(lb_buf *out, const lirs_diag *d)
-{
-	const char *file = d->file ? d->file : "<stdin>";
-
-	if (d->line && d->col)
-		lb_buf_addf(out, "%s:%lu:%lu: ", file, d->line, d->col);
-	else if (d->line)
-		lb_buf_addf(out, "%s:%lu: ", file, d->line);
-	else
-		lb_buf_addf(out, "%s: ", file);
-	return lb_buf_addf(out, "%s: %s [%s]", lirs_severity_name(d->severity),
-			 d->message ? d->message : lirs_rule_summary(d->rule),
-			 lirs_rule_id(d->rule));
-}
-
 void lirscmd_print_diag(FILE *fp, const lirs_diag *d)
 {
 	lb_buf b = LB_BUF_INIT;
 
-	lirscmd_format_diag(&b, d);
+	lirs_diag_format(&b, d);
 	lb_buf_addc(&b, '\n');
 	fwrite(b.data, 1, b.len, fp);
 	lb_buf_release(&b);
 }
 
-/* Feeds fd to rd until EOF; LIRSCMD_EIO after printing a read error. */
+/* Feeds fd to rd until EOF; LB_EIO after printing a read error. */
 static int feed_fd(lirs_reader *rd, int fd, const char *name)
 {
 	static char buf[CLI_CHUNK];
@@ -46,7 +32,7 @@ static int feed_fd(lirs_reader *rd, int fd, const char *name)
 			continue;
 		if (n < 0) {
 			cli_error("cannot read '%s': %s", name, strerror(errno));
-			return LIRSCMD_EIO;
+			return LB_EIO;
 		}
 		if (n == 0)
 			return 0;
@@ -72,7 +58,7 @@ int lirscmd_read(const char *path, const lirs_reader_opts *opts, lirs_reader_sta
 		o.filename = name;
 	if (strcmp(path, "-") != 0 && (fd = open(path, O_RDONLY)) < 0) {
 		cli_error("cannot open '%s': %s", name, strerror(errno));
-		return LIRSCMD_EIO;
+		return LB_EIO;
 	}
 	if (!(rd = lirs_reader_new(&o))) {
 		cli_error("cannot read '%s': %s", name, lirs_strerror(LIRS_ENOMEM));

@@ -21,15 +21,8 @@
 /* Exit status 1: records skipped, validation errors. */
 enum { LIRSCMD_PROBLEMS = 1 };
 
-/* lirscmd_read()'s own error: the file could not be opened or read (printed). */
-#define LIRSCMD_EIO (-100)
-
-/* Formats a diagnostic as one line, without the newline:
- *   FILE:LINE:COL: SEVERITY: MESSAGE [RULE-ID]
- * ":COL" is left out when the column is 0, ":LINE:COL" when the line is 0;
- * FILE is d->file, or "<stdin>" when NULL. */
-int lirscmd_format_diag(lb_buf *out, const lirs_diag *d);
-/* lirscmd_format_diag() + newline to fp. */
+/* A diagnostic as lirs_diag_format() (lirs_vreport.h) writes it, and a
+ * newline, to fp. */
 void lirscmd_print_diag(FILE *fp, const lirs_diag *d);
 
 /*
@@ -38,8 +31,8 @@ void lirscmd_print_diag(FILE *fp, const lirs_diag *d);
  * display name when NULL.  *stats (may be NULL) receives the reader's
  * final statistics.  Returns 0; a negative LIRS_E* code from the reader
  * (a fatal error, already delivered as a diagnostic; or LIRS_ESTOP when a
- * callback stopped it); or LIRSCMD_EIO when the file cannot be opened or read
- * (the message is printed).  Out-of-memory and iconv failures are printed
+ * callback stopped it); or LB_EIO when the file cannot be opened or read
+ * (the message is printed; the reader never returns LB_EIO itself).  Out-of-memory and iconv failures are printed
  * too.
  */
 int lirscmd_read(const char *path, const lirs_reader_opts *opts, lirs_reader_stats *stats);

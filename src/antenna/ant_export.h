@@ -12,8 +12,8 @@
  *   samidare   samidare's config.yml (libyaml's emitter); what samidare
  *              has no key for in keys of ours; import_samidare.c reads it
  *              back
- *   jsonl      one JSON object per page or source, with the update times;
- *              import_jsonl.c reads it back
+ *   jsonl      one JSON object per page (ant_export_page_json()) or source,
+ *              with the update times; import_jsonl.c reads it back
  *
  * Each reads back with 'antenna import': export, import into a new
  * database, export gives the same bytes (tests/import/run.sh).  One escaping path per language: XML through
@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "ant_store.h"
+#include "lb_buf.h"
 #include "lb_error.h"
 
 typedef enum ant_export_format {
@@ -49,5 +50,22 @@ int ant_export_format_from_name(const char *s);
  * err->sys).  out is not flushed.
  */
 int ant_export(ant_store *s, ant_export_format f, FILE *out, lb_error *err);
+
+/*
+ * A page as one JSON object and a newline, appended to o: the one writer
+ * of a page's JSON (export --format jsonl, list --format jsonl).  Keys in
+ * this order: ("type":"page" in CONFIG,) url, title, (title_set_by_user,)
+ * author, group, last_modified, last_detected, (STATE: source_url,
+ * detected_by, last_error, last_check, last_status, error_count,
+ * next_check, excerpt,) feed_url, (STATE: feed_error,) check_url, ignore,
+ * only (arrays of patterns), (CONFIG: force_charset,) no_auto_ignore.
+ * feed_url is the feed in use in STATE, the feed the user gave in CONFIG
+ * (null when none); import_jsonl.c reads CONFIG back.  0, or LB_ENOMEM.
+ */
+typedef enum ant_export_json {
+	ANT_EXPORT_JSON_CONFIG = 0,   /* the settings, what an import reads back */
+	ANT_EXPORT_JSON_STATE,        /* and what the checks found: 'antenna list' */
+} ant_export_json;
+int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json what);
 
 #endif

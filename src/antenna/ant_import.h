@@ -21,6 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ant_store.h"
+#include "lb_error.h"
+
 /* Largest configuration file antenna import reads (--max-bytes). */
 #define ANT_IMPORT_DEFAULT_MAX_BYTES ((size_t)64 << 20)
 /* Deepest nesting of YAML lists / OPML outlines followed. */
@@ -78,6 +81,7 @@ typedef enum {
 	ANT_IMP_ERROR = 0,           /* bad input: the entry (or the file) is skipped */
 	ANT_IMP_UNMAPPED,            /* a setting the antenna has no equivalent for */
 	ANT_IMP_NOTE,                /* mapped, but not exactly */
+	ANT_IMP_REPORT,              /* ant_import(): what was (or would be) changed */
 } ant_imp_severity;
 
 typedef struct ant_imp_diag {
@@ -96,8 +100,9 @@ typedef struct ant_imp_opts {
 
 /*
  * Each parser returns 0 when the input was read (entries may still have
- * been skipped with error diagnostics), -1 when it could not be read at
- * all (an error diagnostic says why) or on_entry stopped it.
+ * been skipped with error diagnostics); LB_EPARSE when it could not be
+ * read at all (an error diagnostic says why); LB_ESTOP when on_entry
+ * stopped it; LB_ENOMEM (an error diagnostic too).
  */
 int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o);
 int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o);
@@ -110,7 +115,8 @@ int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o);
  * interpolation tama's own file uses, #{$tama_cfg_dirname}, becomes dir.
  * on_file gets each (remote 1 for the remote file); anything else in the
  * file is tama's output settings, not a watch list, and is skipped.
- * Returns 0, or -1 (an error diagnostic says why) when there is no $site.
+ * Returns 0, LB_EPARSE (an error diagnostic says why) when there is no
+ * $site, or LB_ENOMEM.
  */
 typedef struct ant_imp_tama_file {
 	const char *path;
@@ -132,5 +138,56 @@ int ant_imp_is_tama_cfg(const char *buf, size_t len);
  */
 struct lb_buf;
 const char *ant_imp_to_utf8(const char *buf, size_t len, const char *hint, struct lb_buf *out);
+
+/* ---- ant_import(): the entries applied to a database ----------------------------- */
+
+/*
+ * What ant_import() says, in the order it happens.  ANT_IMP_ERROR,
+ * _UNMAPPED and _NOTE are about file (at line and col, 0 unknown) when
+ * file is not NULL; an ANT_IMP_ERROR without file is about a file that
+ * could not be read (the message names it).  ANT_IMP_REPORT is a line of
+ * the report: "add page URL; title '...'", "would update page URL: title",
+ * "FILE (tama.cfg): 2 site files, 1 remote file".  message is borrowed.
+ */
+typedef struct ant_import_note {
+	ant_imp_severity severity;
+	const char *file;
+	unsigned long line, col;
+	const char *message;
+} ant_import_note;
+
+/* What one file (or, from ant_import(), all of them) did. */
+typedef struct ant_import_stats {
+	unsigned added, updated, same;   /* pages */
+	unsigned src_added, src_same;    /* sources */
+	unsigned timed;                  /* pages whose update times were taken */
+	unsigned errors;                 /* entries (or files) skipped */
+	unsigned unmapped;               /* settings with no equivalent here */
+} ant_import_stats;
+
+typedef struct ant_import_opts {
+	const char *const *files;
+	size_t nfiles;
+	ant_imp_format from;     /* ANT_IMP_FMT_UNKNOWN: each file's own, from its content */
+	const char *group;       /* for imported pages without one; NULL none */
+	int64_t now;             /* the time of the import */
+	size_t max_bytes;        /* largest file read; 0 ANT_IMPORT_DEFAULT_MAX_BYTES */
+	int dry_run;             /* do it all, then roll it back */
+	void (*on_note)(void *ctx, const ant_import_note *n);
+	/* after each file read, with its counts */
+	void (*on_file)(void *ctx, const char *file, ant_imp_format f, const ant_import_stats *st);
+	void *ctx;
+} ant_import_opts;
+
+/*
+ * Imports o->files into s (opened by the caller) in one transaction,
+ * holding the run lock (ANT_STORE_LOCK_WAIT: an update running now would
+ * write its older view back), committed unless o->dry_run.  Files are
+ * read as antenna(1) "IMPORT" says; bad entries and unreadable files are
+ * skipped with an ANT_IMP_ERROR note and counted in total->errors.
+ * Returns 0, or a negative LB_E* code (LB_EDB, LB_EBUSY, LB_ENOMEM; err
+ * says why), and then nothing is kept.  total may be NULL.
+ */
+int ant_import(ant_store *s, const ant_import_opts *o, ant_import_stats *total, lb_error *err);
 
 #endif

@@ -125,6 +125,12 @@ typedef struct ant_update_stats {
  * ANT_UPDATE_REFETCH_PAUSE_MS, page_batch ANT_UPDATE_PAGE_BATCH.
  */
 void ant_update_opts_init(ant_update_opts *o);
+/*
+ * The settings antenna init keeps in the database (antenna(1)
+ * "CONFIGURATION": max_age, max_future, display_tz, keep_events,
+ * allow_file) over o's values; allow_file only adds (--allow-file).
+ */
+void ant_update_config(ant_store *s, ant_update_opts *o);
 
 /*
  * One update run over store (opened by the caller, not closed here): takes

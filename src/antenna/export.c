@@ -43,7 +43,7 @@ typedef struct ex {
 } ex;
 
 /* Hands what x->o holds to the stream, when it holds EXPORT_CHUNK bytes
- * (or anything, with force); 0, or -1 when the write failed. */
+ * (or anything, with force); 0, or LB_ESINK when the write failed. */
 static int flush(ex *x, int force)
 {
 	if (x->o.len == 0 || (!force && x->o.len < EXPORT_CHUNK))
@@ -52,28 +52,29 @@ static int flush(ex *x, int force)
 	if (fwrite(x->o.data, 1, x->o.len, x->out) != x->o.len) {
 		x->sink_failed = 1;
 		x->sink_errno = errno ? errno : EIO;
-		return -1;
+		return LB_ESINK;
 	}
 	lb_buf_reset(&x->o);
 	return 0;
 }
 
 /* Calls fn for each page in group order (no group first), then by URL;
- * 0, or -1 when fn failed (1) or the store did (x->walk_rc). */
+ * 0, LB_ESTOP when fn failed (returned 1; failure() tells why), or the
+ * store's code (kept in x->walk_rc). */
 static int each_page(ex *x, ant_store_page_fn fn)
 {
 	int rc = ant_store_pages_each_grouped(x->store, fn, x, x->err);
 
 	if (rc < 0)
 		x->walk_rc = rc;
-	return rc ? -1 : 0;
+	return rc < 0 ? rc : rc ? LB_ESTOP : 0;
 }
 
 /* ---- OPML -------------------------------------------------------------------- */
 
 static int xattr(lb_buf *o, const char *name, const char *v)
 {
-	return lb_buf_addf(o, " %s=\"", name) < 0 || atom_xml_escape(o, v, 1) < 0 || lb_buf_addc(o, '"') < 0 ? -1 : 0;
+	return lb_buf_addf(o, " %s=\"", name) < 0 || atom_xml_escape(o, v, 1) < 0 || lb_buf_addc(o, '"') < 0 ? LB_ENOMEM : 0;
 }
 
 /* A page the user gave a feed: type="rss", htmlUrl the page, xmlUrl its
@@ -95,7 +96,7 @@ static int opml_page(lb_buf *o, const ant_store_page *p, const char *indent)
 	    (*p->only && xattr(o, "antenna:only", p->only) < 0) ||
 	    (p->check_url && xattr(o, "antenna:check-url", p->check_url) < 0) ||
 	    (p->no_auto_ignore && xattr(o, "antenna:no-auto-ignore", "1") < 0))
-		return -1;
+		return LB_ENOMEM;
 	return lb_buf_adds(o, "/>\n");
 }
 
@@ -112,7 +113,7 @@ static int opml_source(lb_buf *o, const ant_store_source *s)
 	    xattr(o, "type", atom ? "rss" : "lirs") < 0 || xattr(o, "xmlUrl", s->url) < 0 ||
 	    xattr(o, "antenna:source", atom ? "atom" : "lirs") < 0 ||
 	    (s->relay && xattr(o, "antenna:relay", "1") < 0))
-		return -1;
+		return LB_ENOMEM;
 	return lb_buf_adds(o, "/>\n");
 }
 
@@ -139,19 +140,20 @@ static int opml_each(void *ctx, const ant_store_page *p)
 static int opml(ex *x)
 {
 	lb_buf *o = &x->o;
+	int rc;
 
 	if (lb_buf_adds(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\"") < 0 ||
 	    xattr(o, "xmlns:antenna", ANT_IMP_OPML_NS) < 0 || lb_buf_adds(o, ">\n  <head>\n    <title>") < 0 ||
 	    atom_xml_escape(o, x->title ? x->title : "antenna", 0) < 0 ||
 	    lb_buf_adds(o, "</title>\n  </head>\n  <body>\n") < 0)
-		return -1;
-	if (each_page(x, opml_each) < 0)
-		return -1;
+		return LB_ENOMEM;
+	if ((rc = each_page(x, opml_each)) < 0)
+		return rc;
 	if (x->in_group && lb_buf_adds(o, "    </outline>\n") < 0)
-		return -1;
+		return LB_ENOMEM;
 	for (size_t i = 0; i < x->ns; i++)
-		if (opml_source(o, &x->s[i]) < 0 || flush(x, 0) < 0)
-			return -1;
+		if ((rc = opml_source(o, &x->s[i])) < 0 || (rc = flush(x, 0)) < 0)
+			return rc;
 	return lb_buf_adds(o, "  </body>\n</opml>\n");
 }
 
@@ -176,11 +178,11 @@ static int utf8_clean(lb_buf *out, const char *s)
 		size_t have = strnlen(s, n ? n : 1);
 		if (n && have == n && lb_utf8_valid(s, n)) {
 			if (lb_buf_add(out, s, n) < 0)
-				return -1;
+				return LB_ENOMEM;
 			s += n;
 		} else {
 			if (lb_buf_adds(out, "\xef\xbf\xbd") < 0)
-				return -1;
+				return LB_ENOMEM;
 			s++;
 		}
 	}
@@ -191,19 +193,19 @@ static int yscalar(yaml_emitter_t *e, const char *s)
 {
 	yaml_event_t ev;
 	lb_buf b = LB_BUF_INIT;
-	int rc = -1;
+	int rc = LB_EINVAL;     /* libyaml refused it (or memory ran out: failure() tells) */
 
 	if (utf8_clean(&b, s) == 0 && b.len < 0x7fffffff &&
 	    yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)b.data, (int)b.len, 1, 1,
 					 YAML_ANY_SCALAR_STYLE))
-		rc = yaml_emitter_emit(e, &ev) ? 0 : -1;
+		rc = yaml_emitter_emit(e, &ev) ? 0 : LB_EINVAL;
 	lb_buf_release(&b);
 	return rc;
 }
 
 static int ykv(yaml_emitter_t *e, const char *k, const char *v)
 {
-	return !*v ? 0 : yscalar(e, k) < 0 || yscalar(e, v) < 0 ? -1 : 0;
+	return !*v ? 0 : yscalar(e, k) < 0 || yscalar(e, v) < 0 ? LB_EINVAL : 0;
 }
 
 static int ymap(yaml_emitter_t *e, int start)
@@ -214,7 +216,7 @@ static int ymap(yaml_emitter_t *e, int start)
 		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE);
 	else
 		yaml_mapping_end_event_initialize(&ev);
-	return yaml_emitter_emit(e, &ev) ? 0 : -1;
+	return yaml_emitter_emit(e, &ev) ? 0 : LB_EINVAL;
 }
 
 /* The page's patterns as samidare's IgnoreID, IgnoreClass and IgnoreText. */
@@ -226,25 +228,25 @@ static int split_ignore(const char *ign, lb_buf *id, lb_buf *cls, lb_buf *text)
 		int name = n > 1 && (ign[0] == '#' || ign[0] == '.') && ant_imp_name_ok(ign + 1, n - 1);
 		lb_buf *b = name && ign[0] == '#' ? id : name ? cls : text;
 		if (b->len && lb_buf_addc(b, ' ') < 0)
-			return -1;
+			return LB_ENOMEM;
 		if (b == text) {
 			/* samidare's /re/: a '/' inside is written \/ */
 			if (lb_buf_addc(b, '/') < 0)
-				return -1;
+				return LB_ENOMEM;
 			for (size_t i = 0; i < n; i++) {
 				if (ign[i] == '\\' && i + 1 < n) {
 					if (lb_buf_add(b, ign + i, 2) < 0)
-						return -1;
+						return LB_ENOMEM;
 					i++;
 				} else if ((ign[i] == '/' && lb_buf_adds(b, "\\/") < 0) ||
 					   (ign[i] != '/' && lb_buf_addc(b, ign[i]) < 0)) {
-					return -1;
+					return LB_ENOMEM;
 				}
 			}
 			if (lb_buf_addc(b, '/') < 0)
-				return -1;
+				return LB_ENOMEM;
 		} else if (lb_buf_add(b, ign + 1, n - 1) < 0) {
-			return -1;
+			return LB_ENOMEM;
 		}
 		ign += n + (ign[n] == '\n');
 	}
@@ -275,7 +277,7 @@ static int yaml_page(yaml_emitter_t *e, const ant_store_page *p)
 		     (p->feed_by_user && p->feed_url && ykv(e, "FeedURI", p->feed_url) < 0) ||
 		     (p->check_url && ykv(e, "CheckURI", p->check_url) < 0) ||
 		     (p->no_auto_ignore && ykv(e, "NoAutoIgnore", "true") < 0) ||
-		     ymap(e, 0) < 0 ? -1 : 0;
+		     ymap(e, 0) < 0 ? LB_EINVAL : 0;
 	lb_buf_release(&id);
 	lb_buf_release(&cls);
 	lb_buf_release(&text);
@@ -304,11 +306,11 @@ static int samidare(ex *x)
 {
 	yaml_emitter_t e;
 	yaml_event_t ev;
-	int rc = -1;
+	int rc = LB_EINVAL;     /* libyaml refused; failure() tells the sink apart */
 
 	if (lb_buf_adds(&x->o, "# samidare config.yml written by 'antenna export --format samidare'\n") < 0 ||
 	    !yaml_emitter_initialize(&e))
-		return -1;
+		return LB_ENOMEM;
 	yaml_emitter_set_output(&e, yw, x);
 	yaml_emitter_set_unicode(&e, 1);
 	yaml_emitter_set_width(&e, -1);
@@ -347,62 +349,87 @@ out:
 
 /* ---- JSON Lines ------------------------------------------------------------------ */
 
+/* ,"k":v pairs; each < 0 when out of memory. */
 static int jkey(lb_buf *o, const char *k)
 {
-	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : 0;
+	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? LB_ENOMEM : 0;
 }
 
-static int json_opt(lb_buf *o, const char *v)
+static int jstr(lb_buf *o, const char *k, const char *v)
 {
-	return v ? lirs_jsonw_strz(o, v) : lb_buf_adds(o, "null");
+	if (jkey(o, k) < 0)
+		return LB_ENOMEM;
+	return (v ? lirs_jsonw_strz(o, v) : lb_buf_adds(o, "null")) < 0 ? LB_ENOMEM : 0;
 }
 
-static int json_page(lb_buf *o, const ant_store_page *p)
+static int jint(lb_buf *o, const char *k, int64_t v)
 {
-	const char *ign = p->ignore;
+	return jkey(o, k) < 0 || lirs_jsonw_int(o, v) < 0 ? LB_ENOMEM : 0;
+}
 
-	if (lb_buf_adds(o, "{\"type\":\"page\"") < 0 || jkey(o, "url") < 0 || lirs_jsonw_strz(o, p->url) < 0 ||
-	    jkey(o, "title") < 0 || lirs_jsonw_strz(o, p->title) < 0 ||
-	    jkey(o, "title_set_by_user") < 0 || lb_buf_adds(o, p->title_set_by_user ? "true" : "false") < 0 ||
-	    jkey(o, "author") < 0 || lirs_jsonw_strz(o, p->author) < 0 ||
-	    jkey(o, "group") < 0 || lirs_jsonw_strz(o, p->group) < 0 ||
-	    jkey(o, "ignore") < 0 || lb_buf_addc(o, '[') < 0)
-		return -1;
-	for (int first = 1; *ign; first = 0) {
-		size_t n = strcspn(ign, "\n");
-		if ((!first && lb_buf_addc(o, ',') < 0) || lirs_jsonw_str(o, ign, n) < 0)
-			return -1;
-		ign += n + (ign[n] == '\n');
-	}
-	if (lb_buf_addc(o, ']') < 0 || jkey(o, "force_charset") < 0 || lirs_jsonw_strz(o, p->force_charset) < 0 ||
-	    jkey(o, "only") < 0 || lirs_jsonw_lines(o, p->only) < 0 ||
-	    jkey(o, "feed") < 0 || json_opt(o, p->feed_by_user ? p->feed_url : NULL) < 0 ||
-	    jkey(o, "check_url") < 0 || json_opt(o, p->check_url) < 0 ||
-	    jkey(o, "no_auto_ignore") < 0 || lb_buf_adds(o, p->no_auto_ignore ? "true" : "false") < 0 ||
-	    jkey(o, "last_modified") < 0 || lirs_jsonw_int(o, p->st.last_modified) < 0 ||
-	    jkey(o, "last_detected") < 0 || lirs_jsonw_int(o, p->st.last_detected) < 0)
-		return -1;
-	return lb_buf_adds(o, "}\n");
+static int jbool(lb_buf *o, const char *k, int v)
+{
+	return jkey(o, k) < 0 || lb_buf_adds(o, v ? "true" : "false") < 0 ? LB_ENOMEM : 0;
+}
+
+static int jlines(lb_buf *o, const char *k, const char *v)
+{
+	return jkey(o, k) < 0 || lirs_jsonw_lines(o, v) < 0 ? LB_ENOMEM : 0;
+}
+
+/* What a check found out: 'antenna list' shows it, an export leaves it out. */
+static int json_state(lb_buf *o, const ant_store_page *p)
+{
+	if (jstr(o, "source_url", p->source_url) < 0 || jstr(o, "detected_by", p->st.detected_by) < 0 ||
+	    jstr(o, "last_error", p->last_error) < 0 || jint(o, "last_check", p->st.last_check) < 0 ||
+	    jint(o, "last_status", p->st.last_status) < 0 || jint(o, "error_count", p->st.error_count) < 0 ||
+	    jint(o, "next_check", p->st.next_check) < 0 || jstr(o, "excerpt", p->excerpt) < 0)
+		return LB_ENOMEM;
+	return 0;
+}
+
+int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json what)
+{
+	int all = what == ANT_EXPORT_JSON_STATE;
+
+	if (lb_buf_adds(o, all ? "{" : "{\"type\":\"page\",") < 0 || lirs_jsonw_key(o, "url") < 0 ||
+	    lirs_jsonw_strz(o, p->url) < 0 || jstr(o, "title", p->title) < 0 ||
+	    (!all && jbool(o, "title_set_by_user", p->title_set_by_user) < 0) ||
+	    jstr(o, "author", p->author) < 0 || jstr(o, "group", p->group) < 0 ||
+	    jint(o, "last_modified", p->st.last_modified) < 0 ||
+	    jint(o, "last_detected", p->st.last_detected) < 0 || (all && json_state(o, p) < 0) ||
+	    /* an export keeps the feed the user gave; a found one is found again */
+	    jstr(o, "feed_url", all || p->feed_by_user ? p->feed_url : NULL) < 0 ||
+	    (all && jstr(o, "feed_error", p->feed_error) < 0) || jstr(o, "check_url", p->check_url) < 0 ||
+	    jlines(o, "ignore", p->ignore) < 0 || jlines(o, "only", p->only) < 0 ||
+	    (!all && jstr(o, "force_charset", p->force_charset) < 0) ||
+	    jbool(o, "no_auto_ignore", p->no_auto_ignore) < 0 || lb_buf_adds(o, "}\n") < 0)
+		return LB_ENOMEM;
+	return 0;
 }
 
 static int json_each(void *ctx, const ant_store_page *p)
 {
 	ex *x = ctx;
 
-	return json_page(&x->o, p) < 0 || flush(x, 0) < 0;
+	return ant_export_page_json(&x->o, p, ANT_EXPORT_JSON_CONFIG) < 0 || flush(x, 0) < 0;
 }
 
 static int jsonl(ex *x)
 {
-	if (each_page(x, json_each) < 0)
-		return -1;
-	for (size_t i = 0; i < x->ns; i++)
+	int rc;
+
+	if ((rc = each_page(x, json_each)) < 0)
+		return rc;
+	for (size_t i = 0; i < x->ns; i++) {
 		if (lb_buf_adds(&x->o, "{\"type\":\"source\"") < 0 || jkey(&x->o, "url") < 0 ||
 		    lirs_jsonw_strz(&x->o, x->s[i].url) < 0 || jkey(&x->o, "kind") < 0 ||
 		    lirs_jsonw_strz(&x->o, source_kind(&x->s[i])) < 0 || jkey(&x->o, "relay") < 0 ||
-		    lb_buf_adds(&x->o, x->s[i].relay ? "true}\n" : "false}\n") < 0 ||
-		    flush(x, 0) < 0)
-			return -1;
+		    lb_buf_adds(&x->o, x->s[i].relay ? "true}\n" : "false}\n") < 0)
+			return LB_ENOMEM;
+		if ((rc = flush(x, 0)) < 0)
+			return rc;
+	}
 	return 0;
 }
 

@@ -120,7 +120,7 @@ ant_imp_format ant_imp_detect(const char *buf, size_t len)
 	return ANT_IMP_FMT_UNKNOWN;
 }
 
-/* Strict conversion of the whole input; 0, or -1 when a byte does not decode. */
+/* Strict conversion of the whole input; 0, LB_EPARSE when a byte does not decode, LB_EICONV, LB_ENOMEM. */
 static int convert_strict(const char *buf, size_t len, const char *from, lb_buf *out)
 {
 	iconv_t cd = iconv_open("UTF-8", from);
@@ -130,19 +130,19 @@ static int convert_strict(const char *buf, size_t len, const char *from, lb_buf 
 
 	lb_buf_reset(out);
 	if (cd == (iconv_t)-1)
-		return -1;
+		return LB_EICONV;
 	while (inleft) {
 		char *o;
 		size_t oleft;
 
 		if (lb_buf_grow(out, inleft * 3 + 16) < 0) {
-			rc = -1;
+			rc = LB_ENOMEM;
 			break;
 		}
 		o = out->data + out->len;
 		oleft = out->cap - out->len - 1;
 		if (iconv(cd, &in, &inleft, &o, &oleft) == (size_t)-1 && errno != E2BIG) {
-			rc = -1;
+			rc = LB_EPARSE;     /* not text in this charset */
 			break;
 		}
 		out->len = (size_t)(o - out->data);
@@ -218,7 +218,7 @@ int ant_imp_add_pattern(lb_buf *ign, const char *prefix, const char *s, size_t n
 {
 	if ((ign->len && lb_buf_addc(ign, '\n') < 0) || lb_buf_adds(ign, prefix) < 0 ||
 	    lb_buf_add(ign, s, n) < 0)
-		return -1;
+		return LB_ENOMEM;
 	return 0;
 }
 
@@ -227,7 +227,7 @@ int ant_imp_add_regex(lb_buf *ign, const char *s, size_t n)
 {
 	if (n > 1 && (s[0] == '#' || s[0] == '.') && ant_imp_name_ok(s + 1, n - 1)) {
 		if (ant_imp_add_pattern(ign, s[0] == '#' ? "[#]" : "[.]", s + 1, n - 1) < 0)
-			return -1;
+			return LB_ENOMEM;
 		return 0;
 	}
 	return ant_imp_add_pattern(ign, "", s, n);
@@ -258,11 +258,11 @@ static size_t interval_len(const char *s, const char *end)
 static int unmappable(char *why, size_t whylen, const char *fmt, const char *s, size_t n)
 {
 	snprintf(why, whylen, fmt, (int)n, s);
-	return -1;
+	return LB_EINVAL;
 }
 
 /* A bracket expression from s (at '['): its POSIX form appended to out;
- * *len gets its length in s.  0, -1 (why), -2 out of memory. */
+ * *len gets its length in s.  0, LB_EINVAL (why), LB_ENOMEM. */
 static int bracket(const char *s, const char *end, lb_buf *out, size_t *len, char *why, size_t whylen)
 {
 	const char *p = s + 1;
@@ -282,14 +282,14 @@ static int bracket(const char *s, const char *end, lb_buf *out, size_t *len, cha
 				rc = unmappable(why, whylen, "an unclosed [%.*s", p, 2);
 				break;
 			}
-			rc = lb_buf_add(&body, p, (size_t)(q + 2 - p)) < 0 ? -2 : 0;
+			rc = lb_buf_add(&body, p, (size_t)(q + 2 - p)) < 0 ? LB_ENOMEM : 0;
 			p = q + 2;
 		} else if (*p == '\\' && p + 1 < end) {
 			char c = p[1];
 			const char *cls = c == 'd' ? "0-9" : c == 's' ? "[:space:]" : c == 'w' ? "[:alnum:]_" :
 					  c == 't' || c == 'n' || c == 'r' || c == 'f' || c == 'v' ? "[:space:]" : NULL;
 			if (cls)
-				rc = lb_buf_adds(&body, cls) < 0 ? -2 : 0;
+				rc = lb_buf_adds(&body, cls) < 0 ? LB_ENOMEM : 0;
 			else if (c == ']')
 				close = 1;
 			else if (c == '-')
@@ -297,14 +297,14 @@ static int bracket(const char *s, const char *end, lb_buf *out, size_t *len, cha
 			else if (c == '^')
 				caret = 1;
 			else if (c == '\\' || (ispunct((unsigned char)c) && c != '['))
-				rc = lb_buf_addc(&body, c) < 0 ? -2 : 0;
+				rc = lb_buf_addc(&body, c) < 0 ? LB_ENOMEM : 0;
 			else
 				rc = unmappable(why, whylen, "%.*s in a bracket expression", p, 2);
 			p += 2;
 		} else if (*p == '[') {
 			rc = unmappable(why, whylen, "a nested bracket %.*s", p, 1);
 		} else {
-			rc = lb_buf_addc(&body, *p++) < 0 ? -2 : 0;
+			rc = lb_buf_addc(&body, *p++) < 0 ? LB_ENOMEM : 0;
 		}
 	}
 	if (rc == 0 && p >= end)
@@ -313,12 +313,12 @@ static int bracket(const char *s, const char *end, lb_buf *out, size_t *len, cha
 		rc = unmappable(why, whylen, "an empty bracket %.*s", s, 2);
 	if (rc == 0 && caret && !neg && !close && !dash && !body.len) {
 		/* "[\^]": '^' first in brackets would negate */
-		rc = lb_buf_adds(out, "\\^") < 0 ? -2 : 0;
+		rc = lb_buf_adds(out, "\\^") < 0 ? LB_ENOMEM : 0;
 	} else if (rc == 0 && (lb_buf_addc(out, '[') < 0 || (neg && lb_buf_addc(out, '^') < 0) ||
 			(close && lb_buf_addc(out, ']') < 0) || lb_buf_add(out, body.data, body.len) < 0 ||
 			(caret && lb_buf_addc(out, '^') < 0) || (dash && lb_buf_addc(out, '-') < 0) ||
 			lb_buf_addc(out, ']') < 0))
-		rc = -2;
+		rc = LB_ENOMEM;
 	lb_buf_release(&body);
 	*len = (size_t)(p + 1 - s);
 	return rc;
@@ -396,7 +396,7 @@ int ant_imp_perl_to_ere(const char *s, size_t n, lb_buf *out, char *why, size_t 
 			if (!len && p + 2 < end && p[1] == ',' && isdigit((unsigned char)p[2]) &&
 			    (len = interval_len(p + 1, end))) {
 				/* Ruby's {,n} is {0,n}: ",n}" read as if the "," were the "{" */
-				rc = lb_buf_adds(out, "{0") < 0 || lb_buf_add(out, p + 1, len) < 0 ? -1 : 0;
+				rc = lb_buf_adds(out, "{0") < 0 || lb_buf_add(out, p + 1, len) < 0 ? LB_ENOMEM : 0;
 				p += 1 + len;
 				quant = 1;
 			} else if (len) {
@@ -415,7 +415,7 @@ int ant_imp_perl_to_ere(const char *s, size_t n, lb_buf *out, char *why, size_t 
 			rc = lb_buf_addc(out, *p++);
 		}
 		if (rc < 0)
-			return -2;
+			return LB_ENOMEM;
 	}
 	return 0;
 }

@@ -4,15 +4,18 @@
  *
  *   {"type":"page", "url", "title", "title_set_by_user", "author",
  *    "group", "ignore": [patterns], "force_charset", "only": [patterns],
- *    "feed" (or null), "check_url" (or null), "no_auto_ignore",
- *    "last_modified", "last_detected"}
+ *    "feed_url" (or null; older exports call it "feed"),
+ *    "check_url" (or null), "no_auto_ignore", "last_modified",
+ *    "last_detected"}
  *   {"type":"source", "url", "kind": "lirs" or "atom" (no kind: lirs),
  *    "relay": true for a relay source (no relay: false)}
  *
  * The times come with the page (ANT_IMP_PAGE entries carry them), so an
  * export read into a new database exports the same bytes.  A line that
- * is not a JSON object, or a key of the wrong type, skips that line with
- * an error; a key we do not know is listed once as unmapped.
+ * is not a JSON object, a key of the wrong type, or a string with an
+ * escaped NUL (\u0000: C strings would end there, so a URL would be cut)
+ * skips that line with an error; a key we do not know is listed once as
+ * unmapped.
  */
 #include "ant_import.h"
 #include "import_int.h"
@@ -44,6 +47,18 @@ static void bad(jctx *c, const char *fmt, const char *key)
 	c->bad = 1;
 }
 
+/* The string v, or NULL (an error) when it holds a NUL. */
+static const char *no_nul(jctx *c, json_object *v, const char *key)
+{
+	const char *s = json_object_get_string(v);
+
+	if (strlen(s) != (size_t)json_object_get_string_len(v)) {
+		bad(c, "\"%s\" contains a NUL character (\\u0000); line skipped", key);
+		return NULL;
+	}
+	return s;
+}
+
 /* The string at key: "" when absent or null; NULL (an error) for another type. */
 static const char *str(jctx *c, json_object *obj, const char *key)
 {
@@ -55,7 +70,7 @@ static const char *str(jctx *c, json_object *obj, const char *key)
 		bad(c, "\"%s\" is not a string; line skipped", key);
 		return NULL;
 	}
-	return json_object_get_string(v);
+	return no_nul(c, v, key);
 }
 
 static int boolean(jctx *c, json_object *obj, const char *key)
@@ -102,7 +117,7 @@ static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 	}
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		json_object *p = json_object_array_get_idx(v, i);
-		const char *s = p && json_object_is_type(p, json_type_string) ? json_object_get_string(p) : NULL;
+		const char *s = p && json_object_is_type(p, json_type_string) ? no_nul(c, p, key) : NULL;
 		if (!s) {
 			bad(c, "\"%s\" is not a list of patterns; line skipped", key);
 			return;
@@ -119,8 +134,8 @@ static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 
 static const char *const known[] = {
 	"type", "url", "title", "title_set_by_user", "author", "group", "ignore", "force_charset",
-	"last_modified", "last_detected", "kind", "only", "feed", "check_url", "no_auto_ignore",
-	"relay",
+	"last_modified", "last_detected", "kind", "only", "feed_url", "feed", "check_url",
+	"no_auto_ignore", "relay",
 };
 
 /* Keys we do not read, listed once each. */
@@ -185,7 +200,7 @@ static int object(jctx *c, json_object *obj)
 		e.ignore = c->ign.data;
 		patterns(c, obj, "only", &c->only, ant_page_only_check);
 		e.only = c->only.data;
-		e.feed = str(c, obj, "feed");
+		e.feed = str(c, obj, json_object_object_get_ex(obj, "feed_url", NULL) ? "feed_url" : "feed");
 		e.check_url = str(c, obj, "check_url");
 		e.no_auto_ignore = boolean(c, obj, "no_auto_ignore");
 		if (c->bad || !e.title || !e.author || !e.group || !cs)
@@ -211,7 +226,7 @@ int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
 	int stop = 0;
 
 	if (!tok)
-		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory"), -1;
+		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory"), LB_ENOMEM;
 	while (p < end && !stop) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *b = p;
 		json_object *obj;
@@ -248,5 +263,5 @@ int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
 	lb_buf_release(&c.only);
 	for (size_t i = 0; i < c.nunknown; i++)
 		free(c.unknown[i]);
-	return stop ? -1 : 0;
+	return stop ? LB_ESTOP : 0;
 }

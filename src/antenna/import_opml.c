@@ -232,11 +232,11 @@ int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o)
 	int rc = 0;
 
 	if (len > 0x7fffffff)
-		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "file too large for the XML parser"), -1;
+		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "file too large for the XML parser"), LB_ETOOBIG;
 	c.r = xmlReaderForMemory(buf, (int)len, NULL, NULL,
 				 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	if (!c.r)
-		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory"), -1;
+		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory"), LB_ENOMEM;
 	xmlTextReaderSetStructuredErrorHandler(c.r, on_error, &c);
 	while (!c.stop && !c.err && (rc = xmlTextReaderRead(c.r)) == 1) {
 		int t = xmlTextReaderNodeType(c.r);
@@ -253,5 +253,5 @@ int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o)
 	lb_buf_release(&c.group);
 	lb_buf_release(&c.ign);
 	lb_buf_release(&c.only);
-	return c.stop || c.err || rc < 0 ? -1 : 0;
+	return c.stop ? LB_ESTOP : c.err || rc < 0 ? LB_EPARSE : 0;
 }

@@ -98,7 +98,8 @@ typedef struct sctx {
 	unsigned char *reported;  /* per node: its key was listed already */
 	size_t nnodes;
 	unsigned long visited;
-	int stop, failed;
+	int stop;
+	int failed;              /* 0, or the LB_E* code that stopped the read */
 	lb_buf ign, only, tmp;
 	pending *pend;
 	size_t npend, cappend;
@@ -148,7 +149,7 @@ static int kvs_set(kvs *s, yaml_node_t *key, yaml_node_t *val)
 		return 0;
 	kv *nv = lb_grow(s->v, &s->cap, s->n + 1, sizeof *s->v, 8);
 	if (!nv)
-		return -1;
+		return LB_ENOMEM;
 	s->v = nv;
 	s->v[s->n++] = (kv){ key, val };
 	return 0;
@@ -161,7 +162,7 @@ static int kvs_copy(kvs *dst, const kvs *src)
 	if (!src->n)
 		return 0;
 	if (!(dst->v = malloc(src->n * sizeof *src->v)))
-		return -1;
+		return LB_ENOMEM;
 	memcpy(dst->v, src->v, src->n * sizeof *src->v);
 	dst->n = dst->cap = src->n;
 	return 0;
@@ -189,7 +190,7 @@ static int merge_mapping(sctx *c, kvs *s, yaml_node_t *m, int *has_uri)
 		if (!strcmp(sval(k), "URI"))
 			*has_uri = 1;
 		if (kvs_set(s, k, v) < 0)
-			return -1;
+			return LB_ENOMEM;
 	}
 	return 0;
 }
@@ -217,9 +218,9 @@ static void words(sctx *c, lb_buf *out, const kv *x, const char *prefix, const c
 			break;
 		if (!ant_imp_name_ok(s, n)) {
 			if ((c->tmp.len && lb_buf_adds(&c->tmp, "', '") < 0) || lb_buf_add(&c->tmp, s, n) < 0)
-				c->failed = 1;
+				c->failed = LB_ENOMEM;
 		} else if (ant_imp_add_pattern(out, prefix, s, n) < 0) {
-			c->failed = 1;
+			c->failed = LB_ENOMEM;
 		}
 		s += n;
 	}
@@ -268,7 +269,7 @@ static void regexes(sctx *c, lb_buf *out, const kv *x)
 			continue;
 		}
 		if (ant_imp_add_regex(out, c->tmp.data, c->tmp.len) < 0)
-			c->failed = 1;
+			c->failed = LB_ENOMEM;
 	}
 }
 
@@ -456,7 +457,7 @@ static void emit(sctx *c, const kvs *s, yaml_node_t *at, const char *bare)
 		if (p->uri && !strcmp(p->uri, uri)) {
 			for (size_t j = 0; j < s->n; j++)
 				if (kvs_set(&p->kv, s->v[j].key, s->v[j].val) < 0)
-					c->stop = c->failed = 1;
+					c->stop = c->failed = LB_ENOMEM;
 			ant_imp_diagf(c->o, ANT_IMP_NOTE, line_of(at), 0,
 				  "'%s' again (first at line %lu): merged, the later settings win, as samidare does",
 				  uri, line_of(p->at));
@@ -467,7 +468,7 @@ static void emit(sctx *c, const kvs *s, yaml_node_t *at, const char *bare)
 	if (!np || kvs_copy(&copy, s) < 0) {
 		if (np)
 			c->pend = np;
-		c->stop = c->failed = 1;
+		c->stop = c->failed = LB_ENOMEM;
 		return;
 	}
 	c->pend = np;
@@ -491,11 +492,11 @@ static void flatten(sctx *c, yaml_node_t *seq, const kvs *defaults, int depth)
 	if (depth > ANT_IMPORT_MAX_DEPTH) {
 		ant_imp_diagf(c->o, ANT_IMP_ERROR, line_of(seq), col_of(seq),
 			  "lists nested deeper than %d (or a list that contains itself)", ANT_IMPORT_MAX_DEPTH);
-		c->stop = c->failed = 1;
+		c->stop = c->failed = LB_ETOOBIG;
 		return;
 	}
 	if (kvs_copy(&def, defaults) < 0) {
-		c->stop = c->failed = 1;
+		c->stop = c->failed = LB_ENOMEM;
 		return;
 	}
 	for (yaml_node_item_t *it = seq->data.sequence.items.start;
@@ -508,7 +509,7 @@ static void flatten(sctx *c, yaml_node_t *seq, const kvs *defaults, int depth)
 		if (++c->visited > ANT_IMPORT_MAX_NODES) {
 			ant_imp_diagf(c->o, ANT_IMP_ERROR, line_of(n), col_of(n),
 				  "more than %d entries after aliases are expanded", ANT_IMPORT_MAX_NODES);
-			c->stop = c->failed = 1;
+			c->stop = c->failed = LB_ETOOBIG;
 			break;
 		}
 		if (n->type == YAML_SEQUENCE_NODE) {
@@ -520,7 +521,7 @@ static void flatten(sctx *c, yaml_node_t *seq, const kvs *defaults, int depth)
 			kvs one;
 			if (kvs_copy(&one, &def) < 0 || merge_mapping(c, &one, n, &has_uri) < 0) {
 				free(one.v);
-				c->stop = c->failed = 1;
+				c->stop = c->failed = LB_ENOMEM;
 				break;
 			}
 			if (has_uri) {
@@ -545,7 +546,7 @@ int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o)
 	int rc = 0;
 
 	if (!yaml_parser_initialize(&p))
-		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory"), -1;
+		return ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory"), LB_ENOMEM;
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
 	if (!yaml_parser_load(&p, &doc)) {
@@ -553,23 +554,23 @@ int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o)
 			  "not YAML: %s%s%s", p.problem ? p.problem : "error",
 			  p.context ? " " : "", p.context ? p.context : "");
 		yaml_parser_delete(&p);
-		return -1;
+		return LB_EPARSE;
 	}
 	root = yaml_document_get_root_node(&doc);
 	if (root && root->type != YAML_SEQUENCE_NODE) {
 		ant_imp_diagf(o, ANT_IMP_ERROR, line_of(root), col_of(root),
 			  "samidare's config is a YAML list (lines starting with '- ')");
-		rc = -1;
+		rc = LB_EPARSE;
 	} else if (root) {
 		c.nnodes = (size_t)(doc.nodes.top - doc.nodes.start);
 		if (!(c.reported = calloc(c.nnodes ? c.nnodes : 1, 1))) {
 			ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "out of memory");
-			rc = -1;
+			rc = LB_ENOMEM;
 		} else {
 			flatten(&c, root, &none, 0);
 			emit_all(&c);
 			if (c.stop || c.failed)
-				rc = -1;
+				rc = c.failed ? c.failed : LB_ESTOP;
 		}
 	}
 	free(c.reported);

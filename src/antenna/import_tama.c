@@ -52,7 +52,7 @@ static int deliver(tctx *c, const ant_imp_entry *e)
 {
 	if (c->o->on_entry && c->o->on_entry(c->o->ctx, e))
 		c->stop = 1;
-	return c->stop ? -1 : 0;
+	return c->stop ? LB_ESTOP : 0;
 }
 
 static int set(lb_buf *b, const char *s, size_t n)
@@ -79,7 +79,7 @@ static int url_ok(tctx *c, const char *url, unsigned long line)
 static int resolve(tctx *c, lb_buf *out, const char *ref, size_t n, const char *base)
 {
 	if (set(&c->tmp, ref, n) < 0)
-		return -1;
+		return LB_ENOMEM;
 	if (!n)
 		return set(out, base, strlen(base));
 	if (atom_resolve(out, base, c->tmp.data, 0) < 0) {
@@ -176,7 +176,7 @@ static void site_regexp(tctx *c, const char *v, size_t n, unsigned long line)
 			return;
 		}
 	rc = ant_imp_perl_to_ere(v + from, to - from, &c->tmp, why, sizeof why);
-	if (rc == -2)
+	if (rc == LB_ENOMEM)
 		return;
 	if (rc < 0) {
 		ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0,
@@ -416,28 +416,28 @@ static void parse_v1(tctx *c, const char *buf, size_t len)
 /* ---- version 0: CSV lines -------------------------------------------------- */
 
 /* tama's csv_split: ',' splits, '\' takes the next character literally. */
-static size_t csv_split(const char *s, size_t n, lb_buf *ant_store, size_t *off, size_t max)
+static size_t csv_split(const char *s, size_t n, lb_buf *fields, size_t *off, size_t max)
 {
 	size_t nf = 0;
 
-	lb_buf_reset(ant_store);
+	lb_buf_reset(fields);
 	off[nf++] = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\\' && i + 1 < n) {
-			lb_buf_addc(ant_store, s[++i]);
+			lb_buf_addc(fields, s[++i]);
 		} else if (s[i] == ',') {
-			lb_buf_addc(ant_store, '\0');
+			lb_buf_addc(fields, '\0');
 			if (nf < max)
-				off[nf++] = ant_store->len;
+				off[nf++] = fields->len;
 		} else {
-			lb_buf_addc(ant_store, s[i]);
+			lb_buf_addc(fields, s[i]);
 		}
 	}
-	lb_buf_addc(ant_store, '\0');
+	lb_buf_addc(fields, '\0');
 	return nf;
 }
 
-static void parse_v0(tctx *c, const char *buf, size_t len, lb_buf *ant_store)
+static void parse_v0(tctx *c, const char *buf, size_t len, lb_buf *fields)
 {
 	static const char *const skeys[] = { "title", "author", "url", "check-url", "option" };
 	static const char *const rkeys[] = { "title", "url", "data-url", "format", "symbol" };
@@ -452,10 +452,10 @@ static void parse_v0(tctx *c, const char *buf, size_t len, lb_buf *ant_store)
 		ln++;
 		if (n == 0 || b[0] == '#')
 			continue;
-		nf = csv_split(b, n, ant_store, off, 6);
+		nf = csv_split(b, n, fields, off, 6);
 		for (size_t i = 0; i < 5; i++) {
 			snprintf(f[i].key, sizeof f[i].key, "%s", c->remote ? rkeys[i] : skeys[i]);
-			f[i].val = i < nf ? ant_store->data + off[i] : "";
+			f[i].val = i < nf ? fields->data + off[i] : "";
 			f[i].len = strlen(f[i].val);
 			f[i].line = ln;
 		}
@@ -502,7 +502,7 @@ int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o)
 {
 	tctx c = { .o = o, .url = LB_BUF_INIT, .check = LB_BUF_INIT, .title = LB_BUF_INIT,
 		   .author = LB_BUF_INIT, .tmp = LB_BUF_INIT, .ign = LB_BUF_INIT, .only = LB_BUF_INIT };
-	lb_buf ant_store = LB_BUF_INIT;
+	lb_buf fields = LB_BUF_INIT;
 	size_t pos = 0, n;
 	const char *b;
 	int v1 = next_line(buf, len, &pos, &b, &n) && n >= 8 && !strncasecmp(b, "Version:", 8);
@@ -511,12 +511,12 @@ int ant_imp_parse_tama(const char *buf, size_t len, const ant_imp_opts *o)
 	if (v1)
 		parse_v1(&c, buf, len);
 	else
-		parse_v0(&c, buf, len, &ant_store);
+		parse_v0(&c, buf, len, &fields);
 	lb_buf_release(&c.url); lb_buf_release(&c.check); lb_buf_release(&c.title);
 	lb_buf_release(&c.author); lb_buf_release(&c.tmp); lb_buf_release(&c.ign);
 	lb_buf_release(&c.only);
-	lb_buf_release(&ant_store);
-	return c.stop ? -1 : 0;
+	lb_buf_release(&fields);
+	return c.stop ? LB_ESTOP : 0;
 }
 
 /* ---- tama.cfg: which files hold the sites ------------------------------------ */
@@ -565,7 +565,7 @@ static int rb_string(rb *r, const char *dir, lb_buf *out, const ant_imp_opts *o)
 	lb_buf_reset(out);
 	rb_skip(r);
 	if (r->p >= r->end || (*r->p != '"' && *r->p != '\''))
-		return -1;
+		return LB_EPARSE;
 	q = *r->p++;
 	while (r->p < r->end && *r->p != q) {
 		if (*r->p == '\\' && r->p + 1 < r->end) {
@@ -577,7 +577,7 @@ static int rb_string(rb *r, const char *dir, lb_buf *out, const ant_imp_opts *o)
 			r->p += sizeof var - 1;
 		} else if (q == '"' && r->end - r->p > 1 && r->p[0] == '#' && r->p[1] == '{') {
 			ant_imp_diagf(o, ANT_IMP_UNMAPPED, r->line, 0, "a Ruby expression in a file name: only #{$tama_cfg_dirname} is understood");
-			return -1;
+			return LB_EPARSE;
 		} else {
 			if (*r->p == '\n')
 				r->line++;
@@ -585,7 +585,7 @@ static int rb_string(rb *r, const char *dir, lb_buf *out, const ant_imp_opts *o)
 		}
 	}
 	if (r->p >= r->end)
-		return -1;
+		return LB_EPARSE;
 	r->p++;
 	return 0;
 }
@@ -623,13 +623,13 @@ int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
 
 	if (!at) {
 		ant_imp_diagf(o, ANT_IMP_ERROR, 0, 0, "no '$site = { ... }' in this tama.cfg");
-		return -1;
+		return LB_EPARSE;
 	}
 	r = (rb){ at, buf + len, line };
 	rb_skip(&r);
 	if (r.p >= r.end || *r.p != '{') {
 		ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site is not a { \"file\" => \"name\" } hash");
-		return -1;
+		return LB_EPARSE;
 	}
 	r.p++;
 	for (;;) {
@@ -641,7 +641,7 @@ int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
 		if (rb_string(&r, dir, &path, o) < 0 || (rb_skip(&r), r.end - r.p < 2) ||
 		    memcmp(r.p, "=>", 2) || (r.p += 2, rb_string(&r, dir, &name, o) < 0)) {
 			ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site: expected \"file\" => \"name\"");
-			rc = -1;
+			rc = LB_EPARSE;
 			break;
 		}
 		on_file(o->ctx, &(ant_imp_tama_file){ path.data, name.data, 0, l });

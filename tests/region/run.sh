@@ -255,6 +255,6 @@ rows = {o["url"]: o for o in map(json.loads, open(sys.argv[1]))}
 u = sys.argv[2]
 e1, e2, e4 = rows[u + "/e1/"], rows[u + "/e2/"], rows[u + "/e4/"]
 assert e1["only"] == ["#main", "Status: [a-z]+"] and e1["no_auto_ignore"] is True
-assert e2["feed"] == u + "/e2/feed.xml" and e2["check_url"] == u + "/e2/check"
-assert e4["only"] == [] and e4["feed"] is None and e4["check_url"] is None and e4["no_auto_ignore"] is False
+assert e2["feed_url"] == u + "/e2/feed.xml" and e2["check_url"] == u + "/e2/check"
+assert e4["only"] == [] and e4["feed_url"] is None and e4["check_url"] is None and e4["no_auto_ignore"] is False
 EOF

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -347,6 +348,76 @@ static void test_big(void)
 	ant_store_close(s);
 }
 
+/* One writer for a page's JSON: export and list name the feed feed_url;
+ * an export leaves out what checks found, list keeps it. */
+static void test_page_json(void)
+{
+	ant_store_page p;
+	lb_buf o = LB_BUF_INIT;
+
+	ant_store_page_init(&p);
+	p.url = "http://f.example/";
+	p.title = p.author = p.group = p.ignore = p.force_charset = p.only = "";
+	p.feed_url = "http://f.example/index.rdf";
+	p.excerpt = "new";
+	p.feed_by_user = 1;
+	IS_INT(ant_export_page_json(&o, &p, ANT_EXPORT_JSON_CONFIG), 0, "page json: config written");
+	OK(strstr(o.data, "\"feed_url\":\"http://f.example/index.rdf\"") && !strstr(o.data, "\"feed\":") &&
+	   !strstr(o.data, "excerpt") && !strncmp(o.data, "{\"type\":\"page\",\"url\":", 21),
+	   "page json: an export names the feed feed_url, leaves the check's findings out");
+	lb_buf_reset(&o);
+	IS_INT(ant_export_page_json(&o, &p, ANT_EXPORT_JSON_STATE), 0, "page json: state written");
+	OK(strstr(o.data, "\"feed_url\":\"http://f.example/index.rdf\"") && strstr(o.data, "\"excerpt\":\"new\"") &&
+	   !strncmp(o.data, "{\"url\":", 7), "page json: list names it feed_url too, with what checks found");
+	/* a feed found on the page is no setting: an export leaves it to be found again */
+	p.feed_by_user = 0;
+	lb_buf_reset(&o);
+	ant_export_page_json(&o, &p, ANT_EXPORT_JSON_CONFIG);
+	OK(strstr(o.data, "\"feed_url\":null") != NULL, "page json: a found feed is not exported");
+	lb_buf_release(&o);
+}
+
+/* import reads feed_url, and "feed" as older exports wrote it. */
+static void test_jsonl_feed_keys(void)
+{
+	static const char in[] =
+		"{\"type\":\"page\",\"url\":\"http://new.example/\",\"feed_url\":\"http://new.example/f.xml\"}\n"
+		"{\"type\":\"page\",\"url\":\"http://old.example/\",\"feed\":\"http://old.example/f.xml\"}\n";
+	lb_buf got = LB_BUF_INIT;
+	ant_imp_opts o = { .on_entry = on_entry, .on_diag = on_diag, .ctx = &got };
+
+	IS_INT(ant_imp_parse_jsonl(in, sizeof in - 1, &o), 0, "jsonl keys: read");
+	OK(got.data && strstr(got.data, "page|http://new.example/||0|||||http://new.example/f.xml\n"),
+	   "jsonl keys: feed_url read");
+	OK(got.data && strstr(got.data, "page|http://old.example/||0|||||http://old.example/f.xml\n"),
+	   "jsonl keys: an older export's feed read");
+	lb_buf_release(&got);
+}
+
+/* An escaped NUL would cut a C string: the line is refused, by its number. */
+static unsigned long nul_lines;   /* bit n: line n refused for a NUL */
+static void on_nul_diag(void *ctx, const ant_imp_diag *d)
+{
+	if (d->severity == ANT_IMP_ERROR && strstr(d->message, "NUL"))
+		nul_lines |= 1ul << d->line;
+}
+
+static void test_jsonl_nul(void)
+{
+	static const char in[] =
+		"{\"type\":\"page\",\"url\":\"http://ok.example/\"}\n"
+		"{\"type\":\"page\",\"url\":\"http://evil.example/\\u0000.attacker.example/\"}\n"
+		"{\"type\":\"page\",\"url\":\"http://t.example/\",\"ignore\":[\"a\\u0000b\"]}\n";
+	lb_buf got = LB_BUF_INIT;
+	ant_imp_opts o = { .on_entry = on_entry, .on_diag = on_nul_diag, .ctx = &got };
+
+	IS_INT(ant_imp_parse_jsonl(in, sizeof in - 1, &o), 0, "jsonl NUL: read");
+	OK(got.data && strstr(got.data, "http://ok.example/") && !strstr(got.data, "evil") &&
+	   !strstr(got.data, "t.example"), "jsonl NUL: the lines with a NUL are skipped, not cut");
+	IS_INT(nul_lines, (1ul << 2) | (1ul << 3), "jsonl NUL: each error names its line (2 and 3)");
+	lb_buf_release(&got);
+}
+
 static void test_errors(ant_store *s)
 {
 	lb_error err = LB_ERROR_INIT;
@@ -366,7 +437,7 @@ static void test_errors(ant_store *s)
 
 int main(void)
 {
-	TAP_PLAN(66);
+	TAP_PLAN(77);
 	ant_store *s;
 	char cmd[64];
 
@@ -379,6 +450,9 @@ int main(void)
 	test_round_trip(s, ANT_EXPORT_JSONL, "jsonl", "#ad\n.clock\nto/day \\d+");
 	test_jsonl(s);
 	test_errors(s);
+	test_page_json();
+	test_jsonl_feed_keys();
+	test_jsonl_nul();
 	ant_store_close(s);
 	test_big();
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

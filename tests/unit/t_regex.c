@@ -32,7 +32,7 @@ static void refused(const char *perl, const char *why_has)
 	lb_buf out = LB_BUF_INIT;
 	char why[160] = "";
 
-	IS_INT(ant_imp_perl_to_ere(perl, strlen(perl), &out, why, sizeof why), -1, "'%s' refused", perl);
+	IS_INT(ant_imp_perl_to_ere(perl, strlen(perl), &out, why, sizeof why), LB_EINVAL, "'%s' refused", perl);
 	OK(strstr(why, why_has) != NULL, "'%s': '%s' says '%s'", perl, why, why_has);
 	lb_buf_release(&out);
 }

@@ -1,0 +1,19 @@
+/*
+ * update_config.c: ant_update_config(), the update settings antenna init
+ * keeps in the database, read over the library's defaults: one place for
+ * every caller of ant_update() and ant_update_recall() (update, add,
+ * import), so that none of them reads a setting the others miss.
+ */
+#include "ant_publish.h"
+#include "ant_store.h"
+#include "ant_update.h"
+
+void ant_update_config(ant_store *s, ant_update_opts *u)
+{
+	u->max_age = ant_store_config_int(s, ANT_CFG_MAX_AGE, u->max_age);
+	u->max_future = ant_store_config_int(s, ANT_CFG_MAX_FUTURE, u->max_future);
+	u->tz = ant_store_config_int(s, ANT_CFG_TZ, u->tz);
+	u->keep_records = ant_keep_events(s);
+	if (!u->limits.allow_file)
+		u->limits.allow_file = ant_store_config_int(s, ANT_CFG_ALLOW_FILE, 0) != 0;
+}
