@@ -3,12 +3,16 @@
  * slow tests/paging suite checked: at most 1,000 entries (ANT_PUB_PAGE_LIMIT)
  * and 1,000,000 bytes (ANT_PUB_PAGE_BYTES) per HTML file, the rest in
  * index-2.html, index-3.html, ... in the listing order, chained by
- * newer/older links, stale numbered files removed.  The figures are
+ * newer/older links, stale numbered files removed; a publish that fails
+ * half way leaves the old listing whole.  The figures are
  * written out here, not taken from the header: a changed cap fails.
  */
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -228,14 +232,108 @@ static void chain(void)
 	free(blk);
 }
 
+/* Temporary files our atomic writer leaves (lb_afile.h: NAME.tmp.XXXXXX). */
+static int tmp_files(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += strstr(e->d_name, ".tmp.") != NULL;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The old listing's three files, to compare after a failed publish. */
+static void keep_old(char *old[3])
+{
+	old[0] = slurp("index.html", NULL);
+	old[1] = slurp("index-2.html", NULL);
+	old[2] = slurp("index-3.html", NULL);
+}
+
+/* 1 when the three files are still those of old, byte for byte. */
+static int same_old(char *old[3])
+{
+	char *now[3];
+	int same = 1;
+
+	keep_old(now);
+	for (int i = 0; i < 3; i++) {
+		same &= old[i] && now[i] && strcmp(old[i], now[i]) == 0;
+		free(now[i]);
+	}
+	return same;
+}
+
+/* A publish that fails half way (a file too big to write, a target that
+ * cannot be replaced) leaves the old listing whole: index.html and every
+ * file it links as they were, never a new index-2.html beside the old
+ * index.html; and no temporary file. */
+static void failed_publish(void)
+{
+	ant_pub_site s = site_of(5, NULL);
+	lb_error err = LB_ERROR_INIT;
+	char *blk, *big, *old[3], path[600];
+	ant_pub_page *v = pages(20, 40, &blk), *w = pages(20, 8000, &big);
+	struct rlimit was, lim;
+	int rc;
+
+	IS_INT(ant_publish_html(dir, &s, v, 12, &err), 0, "old listing: 12 pages in 3 files");
+	keep_old(old);
+
+	/* index-4.html's place taken by a non-empty directory: rename fails
+	 * even as root */
+	snprintf(path, sizeof path, "%s/index-4.html", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/index-4.html/x", dir);
+	fclose(fopen(path, "w"));
+	s.now = T0 + 60;
+	rc = ant_publish_html(dir, &s, v, 20, &err);
+	IS_INT(rc, LB_EIO, "a target that is a directory: LB_EIO");
+	OK(strstr(err.msg, "index-4.html") != NULL, "the message names it: %s", err.msg);
+	OK(same_old(old), "the old index.html, index-2.html, index-3.html are untouched");
+	IS_INT(tmp_files(), 0, "no temporary file left");
+	unlink(path);
+	snprintf(path, sizeof path, "%s/index-4.html", dir);
+	rmdir(path);
+
+	/* a write that fails half way (disk full, here a file size limit):
+	 * the older pages' files are the big ones, index-2.html is written
+	 * before the failing one */
+	for (size_t i = 0; i < 10; i++)
+		w[i] = v[i];
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &was);
+	lim = was;
+	lim.rlim_cur = 64 * 1024;
+	setrlimit(RLIMIT_FSIZE, &lim);
+	rc = ant_publish_html(dir, &s, w, 20, &err);
+	setrlimit(RLIMIT_FSIZE, &was);
+	IS_INT(rc, LB_EIO, "a file too big half way: LB_EIO");
+	OK(strstr(err.msg, "index-3.html") != NULL, "the message names the file: %s", err.msg);
+	OK(same_old(old), "the old listing is whole: no new index-2.html beside the old index.html");
+	IS_INT(tmp_files(), 0, "no temporary file left");
+	OK(!exists("index-4.html"), "no file of the failed publish");
+	for (int i = 0; i < 3; i++)
+		free(old[i]);
+	free(v);
+	free(blk);
+	free(w);
+	free(big);
+}
+
 int main(void)
 {
-	TAP_PLAN(35);
+	TAP_PLAN(45);
 	if (!mkdtemp(dir))
 		return 1;
 	entry_cap();
 	byte_cap();
 	chain();
+	failed_publish();
 	if (fork() == 0)
 		execlp("rm", "rm", "-rf", dir, (char *)NULL);
 	wait(NULL);
