@@ -125,7 +125,7 @@ static void test_no_dir(ant_store *s)
 	OK(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0) != NOW + 3600, "last_publish unchanged");
 }
 
-/* 'publish /typo/deep/dir' (issue 21): only DIR's last level is made;
+/* A mistyped DIR: only its last level is made;
  * a missing parent is an error that names it, and nothing is created. */
 static void test_parent(ant_store *s)
 {
