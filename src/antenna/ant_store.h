@@ -4,7 +4,7 @@
  * attaches to ant_store_db()).
  *
  * - Schema versioned by PRAGMA user_version, brought up to date by the
- *   migrations in store.c; a file from a newer antenna is refused.
+ *   migrations in store_schema.c; a file from a newer antenna is refused.
  * - WAL journal, a busy timeout, and every change of an update run inside
  *   transactions (ant_store_begin/ant_store_commit), so kill -9 at any moment
  *   leaves a consistent file that the next run carries on from.
