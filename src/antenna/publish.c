@@ -3,7 +3,9 @@
  * (doc/NOTES-lirs-in-the-wild.md "What the listing page showed").  Each
  * file is written through one FILE* into a temporary file and renamed
  * over the old one (lb_afile.h), so a web server never serves half a page,
- * and a failed publish leaves the previous one in place.
+ * and a failed publish leaves the previous one in place; the HTML files
+ * are renamed together, when all are written (publish_stage.c), so that
+ * a failed publish never leaves them mixed.
  *
  * The order of index.html:
  *   - pages without a group first (no heading), then one section per group,
@@ -32,12 +34,12 @@
 #include <string.h>
 #include <time.h>
 #include <dirent.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lb_afile.h"
 #include "lb_date.h"
 #include "html.h"
+#include "publish_stage.h"
 #include "lb_url.h"
 #include "lirs.h"
 
@@ -721,89 +723,6 @@ static int close_out(lb_afile *f, int ok, const char *path, lb_error *err)
 
 /* ---- the HTML files, a bounded number of entries each ------------------- */
 
-/*
- * A visitor never sees the files of two publishes mixed (a new
- * index-2.html beside the old index.html, after a disk filled half way):
- * every HTML file is written to its temporary file first, each synced and
- * closed but none renamed (the staged files below); only when all of them
- * are whole are they renamed, the numbered ones, then index.html last.
- * So a write that fails (disk full, a size limit, an I/O error) changes
- * nothing a visitor sees: its temporary files are removed and the old
- * listing stays, whole.  The renames come after a check that each target
- * can be replaced (not a directory), and a rename in one directory needs
- * no new data block, so the step that could fail half way is not reached
- * with a listing half written.
- *
- * The file names stay index.html, index-2.html, ... (not a generation
- * number in each name, the other way to make the switch atomic): links and
- * bookmarks to index-2.html keep working, and a crash between two renames
- * (the one window left) leaves at worst the newer files of one publish
- * beside its older ones, each file whole, until the next publish.
- */
-struct staged {
-	lb_afile *f;     /* closed temporary files, renamed by stage_commit() */
-	size_t n, cap;
-};
-
-/* Closes f's temporary file synced, unrenamed, into st; on an error it
- * is removed.  The message names path. */
-static int stage_close(struct staged *st, lb_afile *f, const char *path, lb_error *err)
-{
-	lb_afile *nf = lb_grow(st->f, &st->cap, st->n + 1, sizeof *nf, 8);
-
-	if (!nf) {
-		lb_afile_abort(f);
-		return lb_err_code(err, LB_ENOMEM);
-	}
-	st->f = nf;
-	errno = 0;
-	if (fflush(f->fp) != 0 || fsync(fileno(f->fp)) != 0 || lb_afile_close_unrenamed(f) < 0) {
-		int rc = lb_err_sys(err, "cannot write '%s'", path);
-
-		lb_afile_abort(f);
-		return rc;
-	}
-	st->f[st->n++] = *f;
-	return 0;
-}
-
-/* Renames the staged files in the order they were written: the numbered
- * files, then index.html (pager_finish() writes it last).  Before the
- * first rename every target is checked: a directory in a target's place
- * fails the publish with nothing renamed. */
-static int stage_commit(struct staged *st, lb_error *err)
-{
-	struct stat sb;
-
-	for (size_t i = 0; i < st->n; i++)
-		if (lstat(st->f[i].path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			errno = EISDIR;
-			return lb_err_sys(err, "cannot write '%s'", st->f[i].path);
-		}
-	for (size_t i = 0; i < st->n; i++) {
-		char *path = strdup(st->f[i].path);
-
-		if (lb_afile_rename(&st->f[i]) < 0) {
-			int rc = path ? lb_err_sys(err, "cannot write '%s'", path)
-				      : lb_err_code(err, LB_EIO);
-
-			free(path);
-			return rc;
-		}
-		free(path);
-	}
-	return 0;
-}
-
-/* Removes what was staged and not renamed. */
-static void stage_release(struct staged *st)
-{
-	for (size_t i = 0; i < st->n; i++)
-		lb_afile_abort(&st->f[i]);
-	free(st->f);
-	memset(st, 0, sizeof *st);
-}
-
 /* What one HTML file lists: its own copies of the pages (each page's
  * strings in one block that starts at its url, freed through it). */
 struct slice {
@@ -825,7 +744,7 @@ struct pager {
 	FILE *meas;      /* put_page() into memory, to measure an entry */
 	char *measbuf;
 	size_t measlen;
-	struct staged staged;   /* the files written, renamed when all are */
+	ant_pub_staged staged;   /* the files written, renamed when all are */
 	lb_error *err;
 };
 
@@ -935,7 +854,7 @@ static int write_file(struct pager *pg, struct slice *s, size_t no, int has_next
 		if (rc < 0 || ferror(f.fp))
 			rc = close_out(&f, 0, path, pg->err);   /* removed, with the reason */
 		else
-			rc = stage_close(&pg->staged, &f, path, pg->err);
+			rc = ant_pub_stage_close(&pg->staged, &f, path, pg->err);
 	}
 	free(path);
 	free(v);
@@ -1031,7 +950,7 @@ static int pager_finish(struct pager *pg)
 			rc = write_file(pg, &pg->front, 1, 1);
 	}
 	if (rc == 0)
-		rc = stage_commit(&pg->staged, pg->err);
+		rc = ant_pub_stage_commit(&pg->staged, pg->err);
 	if (rc == 0)
 		remove_stale(pg->dir, last);
 	return rc;
@@ -1058,7 +977,7 @@ int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pu
 		rc = lb_err_code(err, LB_ENOMEM);
 	if (rc == 0 && site->html_counts)
 		*site->html_counts = (ant_pub_html_counts){ pg.total, pg.done + 1 };
-	stage_release(&pg.staged);   /* a failed publish's temporary files */
+	ant_pub_stage_release(&pg.staged);   /* a failed publish's temporary files */
 	fclose(pg.meas);
 	free(pg.measbuf);
 	slice_clear(&pg.front);
