@@ -141,12 +141,10 @@ static int report(ant_store *s, lb_error *err)
 	       b, z.pages, z.page_size, z.free_pages);
 	printf("%-14s %10s %12s  %s\n", "table", "rows", "bytes", "");
 	for (size_t i = 0; i < z.n; i++) {
-		char bytes[32];
-		if (z.t[i].bytes < 0)
-			snprintf(bytes, sizeof bytes, "-");
-		else
-			snprintf(bytes, sizeof bytes, "%" PRId64, z.t[i].bytes);
-		printf("%-14s %10" PRId64 " %12s  %s%s\n", z.t[i].name, z.t[i].rows, bytes,
+		char rows[32], bytes[32];
+		per(rows, sizeof rows, z.t[i].rows, 1);   /* unknown (< 0): "-" */
+		per(bytes, sizeof bytes, z.t[i].bytes, 1);
+		printf("%-14s %10s %12s  %s%s\n", z.t[i].name, rows, bytes,
 		       what(z.t[i].name), strcmp(z.t[i].name, "sources") ? "" : kinds);
 	}
 	if (!z.exact)

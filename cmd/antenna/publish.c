@@ -10,11 +10,11 @@
 
 static const char help[] =
 	"usage: antenna [-d FILE] publish [--now EPOCH] [--keep-events N|all] [--html-limit N] DIR\n\n"
-	"Write the antenna's site into DIR (created when missing): index.html (the\n"
-	"most recent updates; the rest in index-2.html, index-3.html, ...),\n"
-	"lirs.gz (every page with a fresh update), sites.di.gz (the same as\n"
-	"HINA-DI), index.atom, archive/N.atom and\n"
-	"current.atom.  Each file is replaced atomically.\n\n"
+	"Write the antenna's site into DIR (created when missing; its parent must\n"
+	"exist): index.html (the most recent updates; the rest in index-2.html,\n"
+	"index-3.html, ...), lirs.gz (every page with a fresh update), sites.di.gz\n"
+	"(the same as HINA-DI), index.atom, archive/N.atom and current.atom.  Each\n"
+	"file is replaced atomically; the HTML files only when all are written.\n\n"
 	"  --now EPOCH        the time of this publish (default: the clock)\n"
 	"  --keep-events N    keep at least the N newest update events of archives\n"
 	"                     already written, 'all' to keep every one (default: the\n"

@@ -27,7 +27,7 @@ static int64_t relayed_held(ant_store *s, const char *key)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (x[i].relay && !strcmp(x[i].url_key, key))
-			held = ant_store_srcrec_count(s, x[i].id);
+			held = ant_store_srcrec_count(s, x[i].id, NULL);
 	ant_store_sources_free(x, n);
 	return held;
 }

@@ -148,7 +148,7 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	printf("%s%lld\n", x->relay ? "relayed:        " : "not watched:    ",
 	       (long long)x->records_ignored);
 	if (x->relay)
-		printf("records held:   %lld (%s)\n", (long long)ant_store_srcrec_count(s, x->id),
+		printf("records held:   %lld (%s)\n", (long long)ant_store_srcrec_count(s, x->id, NULL),
 		       x->kind == ANT_STORE_SOURCE_ATOM ? "its newest entries, keep_events of them"
 						    : "dropped 8 hours after they were last detected");
 	printf("skipped:        %lld\n", (long long)x->records_skipped);
@@ -157,7 +157,7 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	if (x->kind == ANT_STORE_SOURCE_ATOM) {
 		printf("newest entry:   %s\n", when(b, sizeof b, x->last_entry, tz));
 		printf("prev-archive:   %s\n", x->archive_head ? x->archive_head : "none");
-		printf("archives read:  %lld\n", (long long)ant_store_archive_count(s, x->id));
+		printf("archives read:  %lld\n", (long long)ant_store_archive_count(s, x->id, NULL));
 	}
 }
 

@@ -4,7 +4,7 @@
  * attaches to ant_store_db()).
  *
  * - Schema versioned by PRAGMA user_version, brought up to date by the
- *   migrations in store.c; a file from a newer antenna is refused.
+ *   migrations in store_schema.c; a file from a newer antenna is refused.
  * - WAL journal, a busy timeout, and every change of an update run inside
  *   transactions (ant_store_begin/ant_store_commit), so kill -9 at any moment
  *   leaves a consistent file that the next run carries on from.
@@ -72,8 +72,9 @@ int ant_store_compact(ant_store *s, lb_error *err);
 /* ---- sizes (antenna check-db) ------------------------------------------ */
 typedef struct ant_store_size {
 	char *name;              /* a table; its indexes are counted with it */
-	int64_t rows;
-	int64_t bytes;           /* pages of the table and its indexes; -1 unknown */
+	int64_t rows;            /* < 0 (LB_EDB) when it could not be counted */
+	int64_t bytes;           /* pages of the table and its indexes; < 0
+				    (LB_ENOTFOUND) unknown: no dbstat table */
 } ant_store_size;
 
 typedef struct ant_store_sizes {
@@ -86,7 +87,9 @@ typedef struct ant_store_sizes {
 /* Rows (count(*), a full read of each table) and bytes per table. */
 int ant_store_sizes_get(ant_store *s, ant_store_sizes *out, lb_error *err);
 void ant_store_sizes_free(ant_store_sizes *z);
-/* The table's row count (or -1) in z, and bytes (or -1). */
+/* The table's row count in z, and bytes: >= 0, or < 0 when unknown
+ * (LB_ENOTFOUND: no such table in z, or no dbstat for the bytes; LB_EDB:
+ * the count failed). */
 int64_t ant_store_sizes_rows(const ant_store_sizes *z, const char *table);
 int64_t ant_store_sizes_bytes(const ant_store_sizes *z, const char *table);
 
@@ -169,7 +172,8 @@ void ant_store_page_release(ant_store_page *p);
 /* Adds p (id ignored).  Returns 0, 1 when the url_key is already there,
  * < 0 (LB_EDB, LB_ENOMEM) on error. */
 int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err);
-/* Removes by url_key: returns 1 removed, 0 none, < 0 error. */
+/* Removes by url_key: returns 1 removed, 0 none, < 0 (LB_EDB, LB_EBUSY,
+ * LB_ENOMEM) on error. */
 int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err);
 /* Looks up by url_key: 1 found (*out filled), 0 none, < 0 error. */
 int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, lb_error *err);
@@ -251,6 +255,7 @@ enum { ANT_STORE_SOURCE_LIRS = 0, ANT_STORE_SOURCE_ATOM = 1 };
 void ant_store_source_init(ant_store_source *p);
 void ant_store_source_release(ant_store_source *p);
 int ant_store_source_add(ant_store *s, const ant_store_source *p, lb_error *err);
+/* Removes by url_key (its records with it): 1 removed, 0 none, < 0 error. */
 int ant_store_source_remove(ant_store *s, const char *url_key, lb_error *err);
 int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, lb_error *err);
 void ant_store_sources_free(ant_store_source *p, size_t n);
@@ -265,7 +270,7 @@ int ant_store_archive_get(ant_store *s, int64_t source_id, const char *url, char
 int ant_store_archive_add(ant_store *s, int64_t source_id, const char *url, const char *prev_url,
 		      int64_t entries, int64_t now, lb_error *err);
 /* Archives read from a source; < 0 (LB_EDB, LB_ENOMEM) on error. */
-int64_t ant_store_archive_count(ant_store *s, int64_t source_id);
+int64_t ant_store_archive_count(ant_store *s, int64_t source_id, lb_error *err);
 
 /* ---- what each source last said of each URL (table source_records) --------
  * One row per (source, URL key): the newest record a LIRS, HINA-DI or Atom
@@ -306,8 +311,8 @@ int64_t ant_store_srcrec_prune(ant_store *s, int64_t source_id, int64_t detected
 typedef int (*ant_store_srcrec_fn)(void *ctx, const ant_store_srcrec *r);
 int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn fn, void *ctx,
 			  lb_error *err);
-/* Rows of a source; -1 on error. */
-int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id);
+/* Rows of a source; < 0 (LB_EDB, LB_ENOMEM) on error. */
+int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id, lb_error *err);
 /* The newest Last-Modified that a relay source ('add --relay') holds for
  * url_key: 0 none, < 0 an LB_E* code.  Whether a relayed record is news
  * (an update event) is decided against it. */

@@ -3,7 +3,9 @@
  * (doc/NOTES-lirs-in-the-wild.md "What the listing page showed").  Each
  * file is written through one FILE* into a temporary file and renamed
  * over the old one (lb_afile.h), so a web server never serves half a page,
- * and a failed publish leaves the previous one in place.
+ * and a failed publish leaves the previous one in place; the HTML files
+ * are renamed together, when all are written (publish_stage.c), so that
+ * a failed publish never leaves them mixed.
  *
  * The order of index.html:
  *   - pages without a group first (no heading), then one section per group,
@@ -37,6 +39,7 @@
 #include "lb_afile.h"
 #include "lb_date.h"
 #include "html.h"
+#include "publish_stage.h"
 #include "lb_url.h"
 #include "lirs.h"
 
@@ -118,14 +121,15 @@ void ant_pub_site_defaults(ant_pub_site *s)
 	s->lang = ANT_PUB_LANG_DEFAULT;
 }
 
-/* t shown in zone tz (seconds east of UTC); -1 when t + tz overflows or
- * the year would not fit a struct tm's int: shown as "--/-- --:--". */
+/* t shown in zone tz (seconds east of UTC); LB_EINVAL when t + tz
+ * overflows or the year would not fit a struct tm's int: shown as
+ * "--/-- --:--". */
 static int to_tm(int64_t t, int64_t tz, lb_tm *tm)
 {
 	if ((tz > 0 && t > INT64_MAX - tz) || (tz < 0 && t < INT64_MIN - tz))
-		return -1;
+		return LB_EINVAL;
 	lb_date_split(t + tz, tm);
-	return tm->year - 1900 > INT_MAX || tm->year - 1900 < INT_MIN ? -1 : 0;
+	return tm->year - 1900 > INT_MAX || tm->year - 1900 < INT_MIN ? LB_EINVAL : 0;
 }
 
 /* Two digits of v (0..99), at p; returns the end.  The listing formats
@@ -220,7 +224,7 @@ int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz)
 	p = put2(p, tm.hour);
 	put2(p, tm.min);
 	if (lb_buf_add(out, url, base) < 0 || lb_buf_add(out, q, sizeof q) < 0)
-		return -1;
+		return LB_ENOMEM;
 	return lb_buf_adds(out, url + base);
 }
 
@@ -322,8 +326,8 @@ static const char css[] =
 /*
  * The writers below do not check every fputs(): a write error sticks to
  * the stream, and close_out() checks ferror() once before the rename, so
- * a failed write never replaces the old file.  -1 from them means out of
- * memory (or an early write error).
+ * a failed write never replaces the old file.  LB_ENOMEM from them
+ * means out of memory, LB_EIO an early write error.
  */
 typedef struct html_ctx {
 	FILE *fp;
@@ -409,7 +413,7 @@ static int detect_index(const char *by)
 	for (i = 0; by && i < NDETECT; i++)
 		if (strcmp(by, detect_tab[i].by) == 0)
 			return (int)i;
-	return -1;
+	return LB_ENOTFOUND;   /* no marker: an unknown or no rule */
 }
 
 /* The title, linked only when the URL is http(s): a "javascript:" URL
@@ -421,20 +425,20 @@ static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
 	if (!lb_url_is_http(url)) {
 		fputs("<span class=\"nolink\">", h->fp);
 		ant_html_fputs(h->fp, shown_title(p));
-		return fputs("</span>", h->fp) < 0 ? -1 : 0;
+		return fputs("</span>", h->fp) < 0 ? LB_EIO : 0;
 	}
 	lb_buf_reset(&h->url);
 	if (dated && h->site->visited_query) {
 		if (ant_pub_visited_url(&h->url, url, p->last_modified,
 				    h->site->display_tz) < 0)
-			return -1;
+			return LB_ENOMEM;
 		url = h->url.data;
 	}
 	fputs("<a href=\"", h->fp);
 	ant_html_fputs(h->fp, url);
 	fputs("\">", h->fp);
 	ant_html_fputs(h->fp, shown_title(p));
-	return fputs("</a>", h->fp) < 0 ? -1 : 0;
+	return fputs("</a>", h->fp) < 0 ? LB_EIO : 0;
 }
 
 /* "new": the update was found since the previous publish, not "happened"
@@ -450,7 +454,7 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 {
 	int tail = in_tail(p);
 	int isnew = is_new(h->site, p);
-	int d = detect_index(p->detected_by);
+	int d = detect_index(p->detected_by), rc;
 	char ago[48];
 
 	fputs("<li", h->fp);
@@ -471,8 +475,8 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		}
 	}
 	fputs("</span> <span class=\"what\">", h->fp);
-	if (put_title(h, p, !tail) < 0)
-		return -1;
+	if ((rc = put_title(h, p, !tail)) < 0)
+		return rc;
 	if (p->author && *p->author) {
 		fputs(" <span class=\"au\">", h->fp);
 		ant_html_fputs(h->fp, p->author);
@@ -502,7 +506,7 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		ant_html_fputs(h->fp, p->last_detected ? h->w->no_update : h->w->not_checked);
 		fputs("</span>", h->fp);
 	}
-	return fputs("</span></li>\n", h->fp) < 0 ? -1 : 0;
+	return fputs("</span></li>\n", h->fp) < 0 ? LB_EIO : 0;
 }
 
 static void put_head(html_ctx *h, size_t n, size_t nnew)
@@ -632,7 +636,7 @@ static void put_pager(html_ctx *h)
 static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total, size_t nnew)
 {
 	size_t i, g = 0;
-	int grouped = n && *str_or(v[n - 1]->group, "");  /* "" sorts first */
+	int grouped = n && *str_or(v[n - 1]->group, ""), rc;  /* "" sorts first */
 
 	put_head(h, total, nnew);
 	if (grouped)
@@ -656,8 +660,8 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total,
 		} else if (first) {
 			fputs("<section>\n<ol>\n", h->fp);
 		}
-		if (put_page(h, v[i]) < 0)
-			return -1;
+		if ((rc = put_page(h, v[i])) < 0)
+			return rc;
 	}
 	if (n)
 		fputs("</ol>\n</section>\n", h->fp);
@@ -669,7 +673,7 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total,
 	fputs("</main>\n", h->fp);
 	put_pager(h);
 	put_foot(h);
-	return fputs("</body>\n</html>\n", h->fp) < 0 ? -1 : 0;
+	return fputs("</body>\n</html>\n", h->fp) < 0 ? LB_EIO : 0;
 }
 
 static char *join(const char *dir, const char *name)
@@ -740,6 +744,7 @@ struct pager {
 	FILE *meas;      /* put_page() into memory, to measure an entry */
 	char *measbuf;
 	size_t measlen;
+	ant_pub_staged staged;   /* the files written, renamed when all are */
 	lb_error *err;
 };
 
@@ -773,7 +778,7 @@ static int page_dup(ant_pub_page *d, const ant_pub_page *p)
 		     slen(p->detected_by) + slen(p->source_url) + slen(p->last_error) +
 		     slen(p->excerpt));
 	if (!(at = blk))
-		return -1;
+		return LB_ENOMEM;
 	*d = *p;
 	d->url = put_str(&at, url);
 	d->title = put_str(&at, p->title);
@@ -818,12 +823,13 @@ static int entry_bytes(struct pager *pg, const ant_pub_page *p, size_t *bytes)
 	}
 	pg->h.fp = keep;
 	if (n < 0)
-		return -1;
+		return LB_ENOMEM;   /* the measure is a memory stream */
 	*bytes = (size_t)n;
 	return 0;
 }
 
-/* Writes DIR/index-N.html (index.html for 1) listing s's pages. */
+/* Writes DIR/index-N.html (index.html for 1) listing s's pages, staged:
+ * renamed by pager_finish() when every file is written. */
 static int write_file(struct pager *pg, struct slice *s, size_t no, int has_next)
 {
 	const ant_pub_page **v = malloc((s->n ? s->n : 1) * sizeof *v);
@@ -844,8 +850,11 @@ static int write_file(struct pager *pg, struct slice *s, size_t no, int has_next
 		errno = 0;
 		rc = put_body(&pg->h, v, s->n, pg->total, pg->nnew);
 		if (rc < 0 && !ferror(f.fp))
-			lb_err_code(pg->err, LB_ENOMEM);
-		rc = close_out(&f, rc == 0, path, pg->err);
+			lb_err_code(pg->err, rc);
+		if (rc < 0 || ferror(f.fp))
+			rc = close_out(&f, 0, path, pg->err);   /* removed, with the reason */
+		else
+			rc = ant_pub_stage_close(&pg->staged, &f, path, pg->err);
 	}
 	free(path);
 	free(v);
@@ -941,6 +950,8 @@ static int pager_finish(struct pager *pg)
 			rc = write_file(pg, &pg->front, 1, 1);
 	}
 	if (rc == 0)
+		rc = ant_pub_stage_commit(&pg->staged, pg->err);
+	if (rc == 0)
 		remove_stale(pg->dir, last);
 	return rc;
 }
@@ -966,6 +977,7 @@ int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pu
 		rc = lb_err_code(err, LB_ENOMEM);
 	if (rc == 0 && site->html_counts)
 		*site->html_counts = (ant_pub_html_counts){ pg.total, pg.done + 1 };
+	ant_pub_stage_release(&pg.staged);   /* a failed publish's temporary files */
 	fclose(pg.meas);
 	free(pg.measbuf);
 	slice_clear(&pg.front);

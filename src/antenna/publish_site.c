@@ -30,12 +30,15 @@
 #include "ant_limits.h"
 #include "ant_publish.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lb_afile.h"
 #include "lb_buf.h"
@@ -299,6 +302,119 @@ static int side_open(struct side *w, ant_store *s, lb_error *err)
 	return rc;
 }
 
+/* ---- DIR: made one level deep, cleared of a killed publish's files ---- */
+
+/* 1 when name[0..n) is a decimal number without a leading zero. */
+static int is_number(const char *name, size_t n)
+{
+	if (!n || name[0] == '0')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)name[i]))
+			return 0;
+	return 1;
+}
+
+/* 1 when name is one of the files a publish writes in DIR (in_archive:
+ * in DIR/archive): index.html, index-N.html, lirs.gz, sites.di.gz,
+ * index.atom, current.atom; archive/N.atom. */
+static int is_ours(const char *name, size_t n, int in_archive)
+{
+	static const char *const fixed[] = {
+		"index.html", "lirs.gz", "sites.di.gz", "index.atom", "current.atom",
+	};
+
+	if (in_archive)
+		return n > 5 && memcmp(name + n - 5, ".atom", 5) == 0 && is_number(name, n - 5);
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		if (strlen(fixed[i]) == n && memcmp(name, fixed[i], n) == 0)
+			return 1;
+	return n > 11 && memcmp(name, "index-", 6) == 0 && memcmp(name + n - 5, ".html", 5) == 0 &&
+	       is_number(name + 6, n - 11) && !(n == 12 && name[6] == '1');
+}
+
+/* 1 when name is the temporary file lb_afile_open() makes for one of our
+ * files: TARGET.tmp.XXXXXX, the X's six of mkstemp(3)'s letters and digits. */
+static int is_our_tmp(const char *name, int in_archive)
+{
+	size_t n = strlen(name);
+
+	if (n < 12 || memcmp(name + n - 11, ".tmp.", 5) != 0)
+		return 0;
+	for (size_t i = n - 6; i < n; i++)
+		if (!isalnum((unsigned char)name[i]))
+			return 0;
+	return is_ours(name, n - 11, in_archive);
+}
+
+/* A killed publish (or a crash) leaves its temporary files; they are ours
+ * by their names alone, removed at the next publish, never a file of any
+ * other name.  A publish running into the same DIR at this moment loses
+ * the temporary files it has written so far: its first rename then fails
+ * and it reports an error, its listing never mixed (publish.c). */
+static void remove_our_tmp(const char *dir, int in_archive)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	lb_buf path = LB_BUF_INIT;
+
+	while (d && (e = readdir(d)) != NULL) {
+		if (!is_our_tmp(e->d_name, in_archive))
+			continue;
+		lb_buf_reset(&path);
+		if (lb_buf_addf(&path, "%s/%s", dir, e->d_name) == 0)
+			unlink(path.data);
+	}
+	if (d)
+		closedir(d);
+	lb_buf_release(&path);
+}
+
+/* DIR, made when missing, but only its last level: a mistyped
+ * '/srv/wwww/antenna' must not create a tree of directories nobody
+ * serves (and spend the "new" marks of a publish on it).  Then what a
+ * killed publish left in DIR and DIR/archive is removed. */
+static int prepare_dir(const char *dir, lb_error *err)
+{
+	struct stat sb;
+	lb_buf sub = LB_BUF_INIT;
+	size_t n = strlen(dir);
+	int rc = 0;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (stat(dir, &sb) != 0) {
+		size_t k = n;
+
+		while (k > 0 && dir[k - 1] != '/')
+			k--;
+		while (k > 1 && dir[k - 1] == '/')
+			k--;
+		if (lb_buf_add(&sub, k ? dir : ".", k ? k : 1) < 0)
+			return lb_err_code(err, LB_ENOMEM);
+		if (stat(sub.data, &sb) != 0)
+			rc = lb_err(err, LB_ENOTFOUND, "cannot create '%s': its parent directory '%s' "
+				    "does not exist (create it first; only the last level is made)",
+				    dir, sub.data);
+		else if (!S_ISDIR(sb.st_mode))
+			errno = ENOTDIR;
+		if (rc == 0 && (!S_ISDIR(sb.st_mode) || (mkdir(dir, 0755) != 0 && errno != EEXIST)))
+			rc = lb_err_sys(err, "cannot create '%s'", dir);
+		lb_buf_release(&sub);
+		if (rc < 0)
+			return rc;
+	} else if (!S_ISDIR(sb.st_mode)) {
+		errno = ENOTDIR;
+		return lb_err_sys(err, "cannot create '%s'", dir);
+	}
+	remove_our_tmp(dir, 0);
+	if (lb_buf_addf(&sub, "%s/archive", dir) < 0)
+		return lb_err_code(err, LB_ENOMEM);
+	remove_our_tmp(sub.data, 1);
+	lb_buf_release(&sub);
+	return 0;
+}
+
 int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		     ant_publish_result *res, lb_error *err)
 {
@@ -316,10 +432,8 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		c.site.page_limit = o->html_limit;
 	res->keep_events = c.keep_events;
 	/* DIR first, so the two writers do not race to create it */
-	if (lb_mkdir_p(dir, 0755) < 0) {
-		rc = lb_err_sys(err, "cannot create '%s'", dir);
+	if ((rc = prepare_dir(dir, err)) < 0)
 		goto out;
-	}
 	if ((rc = read_seqs(s, &c, err)) < 0 || (rc = side_open(&w, s, err)) < 0)
 		goto out;
 	threaded = pthread_create(&th, NULL, write_side, &w) == 0;

@@ -2,7 +2,8 @@
  * t_publish_site.c: ant_publish_site() (ant_publish.h): the whole site
  * from a store (the configuration, the pages, the events), last_publish
  * recorded only on success, the retention taken from the database or the
- * options, and a DIR that cannot be made.
+ * options, a DIR that cannot be made or whose parent is missing, and a
+ * killed publish's temporary files removed.
  */
 #include "tap.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "atom_evstore.h"
 #include "ant_publish.h"
@@ -74,7 +76,7 @@ static void test_site(ant_store *s)
 	lb_error err = LB_ERROR_INIT;
 	char site[300], path[400], *html, *cur;
 
-	snprintf(site, sizeof site, "%s/site/sub", dir);   /* made with its parent */
+	snprintf(site, sizeof site, "%s/site", dir);   /* made: its parent exists */
 	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published");
 	IS_INT(r.pages, 2, "two pages");
 	IS_INT(r.keep_events, ANT_KEEP_EVENTS, "the default retention");
@@ -123,6 +125,74 @@ static void test_no_dir(ant_store *s)
 	OK(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0) != NOW + 3600, "last_publish unchanged");
 }
 
+/* A mistyped DIR: only its last level is made;
+ * a missing parent is an error that names it, and nothing is created. */
+static void test_parent(ant_store *s)
+{
+	ant_publish_opts o = { .now = NOW + 7200, .keep_events = ANT_KEEP_DEFAULT };
+	ant_publish_result r;
+	lb_error err = LB_ERROR_INIT;
+	char site[400], want[512];
+	struct stat sb;
+
+	snprintf(site, sizeof site, "%s/typo/deep/dir", dir);
+	IS_INT(ant_publish_site(s, site, &o, &r, &err), LB_ENOTFOUND, "a missing parent: LB_ENOTFOUND");
+	snprintf(want, sizeof want, "its parent directory '%s/typo/deep' does not exist", dir);
+	OK(strstr(err.msg, want) != NULL, "the message names the parent: %s", err.msg);
+	snprintf(site, sizeof site, "%s/typo", dir);
+	OK(stat(site, &sb) != 0, "nothing created");
+	OK(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0) != NOW + 7200,
+	   "last_publish unchanged: the new marks are not spent");
+	snprintf(site, sizeof site, "%s/new//", dir);
+	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "a DIR whose parent exists is made");
+	OK(exists(site, "index.html"), "and published into");
+}
+
+/* A killed publish's temporary files (lb_afile.h: TARGET.tmp.XXXXXX) are
+ * removed at the next publish; any other file is left alone. */
+static void test_leftovers(ant_store *s)
+{
+	static const char *const ours[] = {
+		"index-33.html.tmp.Ab12Cd", "current.atom.tmp.x1Y2z3", "index.html.tmp.000000",
+		"lirs.gz.tmp.ZZZZZZ", "sites.di.gz.tmp.a1b2c3", "index.atom.tmp.QwErTy",
+		"archive/7.atom.tmp.AAAbbb",
+	};
+	static const char *const not_ours[] = {
+		"notes.txt.tmp.abcdef", "index-33.html.tmp.abcde", "index.html.tmp.abc-de",
+		"mine.tmp.ABCDEF", "index-01.html.tmp.abcdef", "index-1.html.tmp.abcdef",
+		"index.html.tmp.abcdef.keep", "index-x.html.tmp.abcdef", "archive/x.atom.tmp.abcdef",
+		"7.atom.tmp.abcdef", "archive/index.html.tmp.abcdef",
+	};
+	ant_publish_opts o = { .now = NOW + 7260, .keep_events = ANT_KEEP_DEFAULT };
+	ant_publish_result r;
+	lb_error err = LB_ERROR_INIT;
+	char site[300], path[600];
+	size_t gone = 0, kept = 0;
+	FILE *fp;
+
+	snprintf(site, sizeof site, "%s/new", dir);
+	snprintf(path, sizeof path, "%s/archive", site);
+	mkdir(path, 0755);
+	for (size_t i = 0; i < sizeof ours / sizeof *ours + sizeof not_ours / sizeof *not_ours; i++) {
+		const char *n = i < sizeof ours / sizeof *ours ? ours[i] : not_ours[i - sizeof ours / sizeof *ours];
+
+		snprintf(path, sizeof path, "%s/%s", site, n);
+		if ((fp = fopen(path, "w")))
+			fclose(fp);
+	}
+	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published over a killed publish's files");
+	for (size_t i = 0; i < sizeof ours / sizeof *ours; i++) {
+		snprintf(path, sizeof path, "%s/%s", site, ours[i]);
+		gone += access(path, F_OK) != 0;
+	}
+	for (size_t i = 0; i < sizeof not_ours / sizeof *not_ours; i++) {
+		snprintf(path, sizeof path, "%s/%s", site, not_ours[i]);
+		kept += access(path, F_OK) == 0;
+	}
+	IS_INT(gone, sizeof ours / sizeof *ours, "every temporary file of ours removed");
+	IS_INT(kept, sizeof not_ours / sizeof *not_ours, "every other file left");
+}
+
 static void test_keep(ant_store *s)
 {
 	lb_error err = LB_ERROR_INIT;
@@ -138,7 +208,7 @@ static void test_keep(ant_store *s)
 
 int main(void)
 {
-	TAP_PLAN(22);
+	TAP_PLAN(31);
 	ant_store *s;
 	char path[300], cmd[64];
 	lb_error err = LB_ERROR_INIT;
@@ -156,6 +226,8 @@ int main(void)
 	add_page(s, "http://never.example/", "Never updated", 0);
 	test_site(s);
 	test_no_dir(s);
+	test_parent(s);
+	test_leftovers(s);
 	test_keep(s);
 	ant_store_close(s);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -309,6 +309,43 @@ static void errors(void)
 	IS_STR(lirs_strerror(LIRS_ENOMEM), lb_strerror(LB_ENOMEM), "the codec's codes are the same");
 }
 
+/* The row counts say a failure by its code, never by -1 (LB_ENOMEM): a
+ * table gone (a damaged or foreign file) is LB_EDB with a message, a table
+ * not in the sizes is LB_ENOTFOUND. */
+static void count_codes(void)
+{
+	ant_store *s;
+	ant_store_source x;
+	ant_store_sizes z;
+	char p2[300];
+	lb_error err = LB_ERROR_INIT;
+
+	snprintf(p2, sizeof p2, "%s/counts.db", dir);
+	if (ant_store_open(&s, p2, ANT_STORE_OPEN_CREATE, &err) < 0)
+		return;
+	ant_store_source_init(&x);
+	x.url = x.url_key = "http://peer.example/counts.lirs.gz";
+	ant_store_source_add(s, &x, &err);
+	IS_INT(ant_store_srcrec_count(s, 1, &err), 0, "counts: no records held");
+	IS_INT(ant_store_archive_count(s, 1, &err), 0, "counts: no archives read");
+	IS_INT(ant_store_sizes_get(s, &z, &err), 0, "counts: sizes read");
+	IS_INT(ant_store_sizes_rows(&z, "sources"), 1, "counts: one row in sources");
+	IS_INT(ant_store_sizes_rows(&z, "no_such_table"), LB_ENOTFOUND,
+	       "counts: a table not there: LB_ENOTFOUND");
+	IS_INT(ant_store_sizes_bytes(&z, "no_such_table"), LB_ENOTFOUND,
+	       "counts: its bytes: LB_ENOTFOUND");
+	ant_store_sizes_free(&z);
+	sqlite3_exec(ant_store_db(s), "DROP TABLE source_records; DROP TABLE atom_archives;"
+		     " DROP TABLE pages", NULL, NULL, NULL);
+	lb_error_clear(&err);
+	IS_INT(ant_store_srcrec_count(s, 1, &err), LB_EDB, "counts: records of a table gone: LB_EDB");
+	OK(strstr(err.msg, "counts.db") != NULL, "counts: the message names the file: %s", err.msg);
+	IS_INT(ant_store_archive_count(s, 1, &err), LB_EDB, "counts: archives of a table gone: LB_EDB");
+	IS_INT(ant_store_page_remove(s, "http://example.com/", &err), LB_EDB,
+	       "counts: removing from a table gone: LB_EDB, not -1");
+	ant_store_close(s);
+}
+
 static void lock(void)
 {
 	ant_store *s;
@@ -528,7 +565,7 @@ static void from_schema4(void)
 
 int main(void)
 {
-	TAP_PLAN(108);
+	TAP_PLAN(118);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
@@ -557,6 +594,7 @@ int main(void)
 	newer_schema();
 	from_schema4();
 	errors();
+	count_codes();
 	lock();
 	if (fork() == 0)
 		execlp("rm", "rm", "-rf", dir, (char *)NULL);

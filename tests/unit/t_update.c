@@ -275,7 +275,7 @@ static int64_t source_records(ant_store *s, const char *url)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(srcs[i].url, url))
-			c = ant_store_srcrec_count(s, srcs[i].id);
+			c = ant_store_srcrec_count(s, srcs[i].id, &err);
 	ant_store_sources_free(srcs, n);
 	return c;
 }

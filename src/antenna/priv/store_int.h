@@ -1,0 +1,99 @@
+/*
+ * store_int.h: what the store's files (store*.c) share; not for commands.
+ * The store handle itself, SQLite's error in our words, and the few
+ * statement helpers every query is built from.
+ */
+#ifndef ANT_STORE_INT_H
+#define ANT_STORE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "ant_store.h"
+#include "lb_error.h"
+
+struct ant_store {
+	sqlite3 *db;
+	char *path;
+	int lock_fd;
+	sqlite3_stmt *save_page;  /* prepared once: the hot path of update */
+	sqlite3_stmt *put_srcrec; /* prepared once: every record a source reads */
+	sqlite3_stmt *get_page;   /* prepared once: every record looks up its page */
+	sqlite3_stmt *due_pages;  /* prepared once: each batch of update's pages */
+	sqlite3_stmt *relay_newest; /* prepared once: every record a relay source reads */
+	sqlite3_stmt *srcrec_times; /* prepared once: every record a source reads */
+};
+
+/* ---- store.c ------------------------------------------------------------ */
+
+/* SQLite's last error on s as an LB_E* code with our message (what: the
+ * operation); returns the code. */
+int ant_st_dberr(ant_store *s, lb_error *err, const char *what);
+/* Runs sql (no rows, no parameters): 0 or < 0. */
+int ant_st_exec(ant_store *s, const char *sql, lb_error *err);
+/* The first column of sql's first row; LB_EDB when it cannot be read (only
+ * for PRAGMAs and counts, where a negative number is never an answer). */
+int64_t ant_st_pragma_int(ant_store *s, const char *sql);
+/* Prepares sql into *st: 0 or < 0 (LB_EDB, LB_ENOMEM). */
+int ant_st_prep(ant_store *s, sqlite3_stmt **st, const char *sql, lb_error *err);
+/* Binds a string, or NULL as SQL NULL. */
+void ant_st_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* A text column as a malloc'd copy; NULL as NULL when keep_null, else "". */
+char *ant_st_col_dup(sqlite3_stmt *st, int i, int keep_null);
+/* Runs a statement that returns no rows: the rows it changed, LB_EEXIST
+ * (no message) on a unique key, or another < 0 code. */
+int ant_st_step_done(ant_store *s, sqlite3_stmt *st, lb_error *err);
+
+/* Binds a statement's parameters from arg (a caller's struct). */
+typedef void (*ant_st_binder)(sqlite3_stmt *st, const void *arg);
+/* The one round of prepare, bind, step, finalize: sql prepared, bound by
+ * bind(st, arg) (bind may be NULL), run to its end.  Returns the rows
+ * changed, or < 0 as ant_st_step_done(). */
+int ant_st_run(ant_store *s, const char *sql, ant_st_binder bind, const void *arg, lb_error *err);
+/* The integer of sql's one row (count(*) with ?1 = id): 0 with *n, or
+ * < 0 (LB_EDB, LB_ENOMEM). */
+int ant_st_count(ant_store *s, const char *sql, int64_t id, int64_t *n, lb_error *err);
+/* A statement run once per page or record in a batch: prepared on first
+ * use into *slot (closed with the store) and reset for new bindings. */
+int ant_st_cached(ant_store *s, sqlite3_stmt **slot, const char *sql, lb_error *err);
+/* Runs a cached statement to its end and lets go of its bindings (they
+ * may point into the caller's strings): 0 or < 0. */
+int ant_st_run_cached(ant_store *s, sqlite3_stmt *st, lb_error *err);
+
+/* One row reader, one free for a whole array: what ant_st_load_rows
+ * needs to read any table into an array of its structs. */
+struct ant_st_rows {
+	size_t size;	/* one element */
+	size_t first;	/* first allocation, in elements */
+	int (*read)(sqlite3_stmt *st, void *elem);   /* 0, or LB_ENOMEM */
+	void (*free_all)(void *v, size_t n);
+};
+/* Every row of sql into a fresh array of k->size elements.  On an error
+ * nothing is left allocated and *out stays NULL. */
+int ant_st_load_rows(ant_store *s, const char *sql, const struct ant_st_rows *k, void **out,
+		     size_t *n, lb_error *err);
+
+/* ---- store_schema.c ------------------------------------------------------ */
+
+/* The 64-bit hash the pages' key index holds (store_schema.c says why). */
+int64_t ant_st_key_hash(const char *key);
+/* 1 when s has the antenna's tables (or a newer schema), else 0. */
+int ant_st_is_antenna_db(ant_store *s);
+/* Registers the SQL functions the schema and the queries use. */
+int ant_st_functions(ant_store *s, lb_error *err);
+/* Brings the schema up to ANT_STORE_SCHEMA_VERSION: 0 or < 0. */
+int ant_st_migrate(ant_store *s, lb_error *err);
+
+/* ---- store_pages.c -------------------------------------------------------- */
+
+/* detected_by of column i: one of ant_detect.h's static strings, or NULL. */
+const char *ant_st_rule_name(sqlite3_stmt *st, int i);
+
+/* ---- store_sources.c ------------------------------------------------------ */
+
+/* ANT_STORE_SOURCE_* of a sources.kind column. */
+int ant_st_source_kind(const unsigned char *t);
+
+#endif

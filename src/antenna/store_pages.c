@@ -1,0 +1,515 @@
+/*
+ * store_pages.c: the watched pages in the store (ant_store.h's pages):
+ * one page's row read and written, the walks over all of them, the
+ * batches update checks.  A row's columns are packed for a hub's million
+ * pages (schema 5, store_schema.c): the key and source URL left NULL when
+ * they are the URL, the rule by its number, an IMF-fixdate as its time.
+ */
+#include "store_int.h"
+#include "ant_page.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lb_buf.h"
+#include "lb_date.h"
+
+#define PAGE_COLS \
+	"id, url, url_key, title, title_set_by_user, author, grp, ignore, etag," \
+	" last_modified_header, lm_header_time, last_modified, last_detected, last_ok," \
+	" last_check, content_length, text_hash, charset, detected_by, source_url," \
+	" last_error, last_status, next_check, interval, error_count, recheck, created," \
+	" force_charset, imported," \
+	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
+	" noise, only, no_auto_ignore, check_url"
+
+void ant_store_page_init(ant_store_page *p)
+{
+	memset(p, 0, sizeof *p);
+	ant_detect_state_init(&p->st);
+}
+
+void ant_store_page_release(ant_store_page *p)
+{
+	free(p->url); free(p->url_key); free(p->title); free(p->author);
+	free(p->group); free(p->ignore); free(p->etag); free(p->lm_header);
+	free(p->charset); free(p->source_url); free(p->last_error);
+	free(p->force_charset);
+	free(p->feed_url); free(p->feed_etag); free(p->feed_lm_header); free(p->feed_error);
+	free(p->excerpt); free(p->noise);
+	free(p->only); free(p->check_url);
+	ant_store_page_init(p);
+}
+
+/* detected_by: one of ant_detect.h's static strings, stored as its number
+ * here (1-based; schema 5) or, written before, as the word. */
+static const char *const rule_names[] = { "header", "text", "size", "lirs", "feed", "atom" };
+#define NRULES (sizeof rule_names / sizeof rule_names[0])
+
+const char *ant_st_rule_name(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t;
+
+	if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
+		int64_t k = sqlite3_column_int64(st, i);
+		return k >= 1 && k <= (int64_t)NRULES ? rule_names[k - 1] : NULL;
+	}
+	t = sqlite3_column_text(st, i);
+	for (size_t k = 0; t && k < NRULES; k++)
+		if (strcmp((const char *)t, rule_names[k]) == 0)
+			return rule_names[k];
+	return NULL;
+}
+
+static void bind_rule(sqlite3_stmt *st, int i, const char *rule)
+{
+	for (size_t k = 0; rule && k < NRULES; k++)
+		if (strcmp(rule, rule_names[k]) == 0) {
+			sqlite3_bind_int(st, i, (int)k + 1);
+			return;
+		}
+	sqlite3_bind_null(st, i);
+}
+
+/*
+ * A Last-Modified validator is sent back verbatim (If-Modified-Since), so
+ * it must come back byte for byte; but nearly every server sends the
+ * IMF-fixdate, 29 bytes that say a 4-byte time.  Such a header is stored
+ * as that time and formatted again when read; any other spelling stays
+ * text.  The round trip through lb_date_imf() is the test: what is
+ * stored as a number is exactly what formats back.
+ */
+static int lm_pack(const char *h, int64_t *t)
+{
+	char wd[4], mon[4], back[30];
+	int d, y, hh, mm, ss, m, n = 0;
+
+	if (!h || strlen(h) != 29 ||
+	    sscanf(h, "%3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d GMT%n", wd, &d, mon, &y, &hh, &mm,
+		   &ss, &n) != 7 || n != 29 || !(m = lb_date_month(mon)) ||
+	    !lb_date_valid(y, m, d, hh, mm, ss))
+		return 0;
+	*t = lb_days_from_civil(y, m, d) * 86400 + hh * 3600 + mm * 60 + ss;
+	return lb_date_imf(back, *t) == 0 && strcmp(back, h) == 0;
+}
+
+static void bind_lm(sqlite3_stmt *st, int i, const char *h)
+{
+	int64_t t;
+
+	if (lm_pack(h, &t))
+		sqlite3_bind_int64(st, i, t);
+	else
+		ant_st_bind_text(st, i, h);
+}
+
+/* A validator column back as the header's text: NULL stays NULL. */
+static char *lm_dup(sqlite3_stmt *st, int i)
+{
+	char b[30];
+
+	if (sqlite3_column_type(st, i) == SQLITE_INTEGER)
+		return lb_date_imf(b, sqlite3_column_int64(st, i)) == 0 ? strdup(b) : strdup("");
+	return ant_st_col_dup(st, i, 1);
+}
+
+/* url_key and source_url are NULL when they are the url (schema 5). */
+static char *or_url(sqlite3_stmt *st, int i, const char *url)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? (url ? strdup(url) : NULL) : ant_st_col_dup(st, i, 0);
+}
+
+static void bind_unless_url(sqlite3_stmt *st, int i, const char *v, const char *url)
+{
+	ant_st_bind_text(st, i, v && *v && (!url || strcmp(v, url) != 0) ? v : NULL);
+}
+
+/* A BLOB column as a malloc'd copy (NULL when empty); LB_ENOMEM out of memory. */
+static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *n)
+{
+	const void *b = sqlite3_column_blob(st, i);
+	size_t len = (size_t)sqlite3_column_bytes(st, i);
+
+	*out = NULL;
+	*n = 0;
+	if (!b || !len)
+		return 0;
+	if (!(*out = malloc(len)))
+		return LB_ENOMEM;
+	memcpy(*out, b, len);
+	*n = len;
+	return 0;
+}
+
+/* row: an ant_store_page (void: load_rows reads any table with it) */
+static int page_from_row(sqlite3_stmt *st, void *row)
+{
+	ant_store_page *p = row;
+
+	ant_store_page_init(p);
+	p->id = sqlite3_column_int64(st, 0);
+	p->url = ant_st_col_dup(st, 1, 0);
+	p->url_key = or_url(st, 2, p->url);
+	p->title = ant_st_col_dup(st, 3, 0);
+	p->title_set_by_user = sqlite3_column_int(st, 4);
+	p->author = ant_st_col_dup(st, 5, 0);
+	p->group = ant_st_col_dup(st, 6, 0);
+	p->ignore = ant_st_col_dup(st, 7, 0);
+	p->etag = ant_st_col_dup(st, 8, 1);
+	p->lm_header = lm_dup(st, 9);
+	p->st.lm_header_time = sqlite3_column_int64(st, 10);
+	p->st.last_modified = sqlite3_column_int64(st, 11);
+	p->st.last_detected = sqlite3_column_int64(st, 12);
+	p->st.last_ok = sqlite3_column_int64(st, 13);
+	p->st.last_check = sqlite3_column_int64(st, 14);
+	p->st.content_length = sqlite3_column_int64(st, 15);
+	p->st.has_hash = sqlite3_column_type(st, 16) != SQLITE_NULL;
+	p->st.text_hash = (uint64_t)sqlite3_column_int64(st, 16);
+	p->charset = ant_st_col_dup(st, 17, 1);
+	p->st.detected_by = ant_st_rule_name(st, 18);
+	p->source_url = or_url(st, 19, p->url);
+	p->last_error = ant_st_col_dup(st, 20, 1);
+	p->st.last_status = sqlite3_column_int(st, 21);
+	p->st.next_check = sqlite3_column_int64(st, 22);
+	p->st.interval = sqlite3_column_int64(st, 23);
+	p->st.error_count = sqlite3_column_int(st, 24);
+	p->st.recheck = sqlite3_column_int(st, 25);
+	p->created = sqlite3_column_int64(st, 26);
+	p->force_charset = ant_st_col_dup(st, 27, 0);
+	p->imported = sqlite3_column_int64(st, 28);
+	p->st.quiet_first = p->imported != 0;
+	p->feed_url = ant_st_col_dup(st, 29, 1);
+	p->feed_by_user = sqlite3_column_int(st, 30);
+	p->feed_etag = ant_st_col_dup(st, 31, 1);
+	p->feed_lm_header = lm_dup(st, 32);
+	p->st.feed_time = sqlite3_column_int64(st, 33);
+	p->feed_error = ant_st_col_dup(st, 34, 1);
+	p->excerpt = ant_st_col_dup(st, 35, 0);
+	p->only = ant_st_col_dup(st, 37, 0);
+	p->no_auto_ignore = sqlite3_column_int(st, 38);
+	p->check_url = ant_st_col_dup(st, 39, 1);
+	if (blob_dup(st, 36, &p->noise, &p->noise_len) < 0 || !p->url || !p->url_key || !p->title ||
+	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset ||
+	    !p->only) {
+		ant_store_page_release(p);
+		return LB_ENOMEM;
+	}
+	return 0;
+}
+
+/* 1 when a page of url_key is there, 0 not, < 0 error. */
+static int page_exists(ant_store *s, const char *url_key, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = ant_st_prep(s, &st, "SELECT 1 FROM pages WHERE key_hash=?1 AND coalesce(url_key, url)=?2",
+		       err)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, ant_st_key_hash(url_key));
+	ant_st_bind_text(st, 2, url_key);
+	rc = sqlite3_step(st);
+	rc = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void bind_new_page(sqlite3_stmt *st, const void *arg)
+{
+	const ant_store_page *p = arg;
+
+	ant_st_bind_text(st, 14, p->only ? p->only : "");
+	sqlite3_bind_int(st, 15, p->no_auto_ignore);
+	ant_st_bind_text(st, 16, p->check_url && *p->check_url ? p->check_url : NULL);
+	ant_st_bind_text(st, 12, p->force_charset ? p->force_charset : "");
+	sqlite3_bind_int64(st, 13, p->imported);
+	ant_st_bind_text(st, 1, p->url);
+	bind_unless_url(st, 2, p->url_key, p->url);
+	ant_st_bind_text(st, 3, p->title ? p->title : "");
+	sqlite3_bind_int(st, 4, p->title_set_by_user);
+	ant_st_bind_text(st, 5, p->author ? p->author : "");
+	ant_st_bind_text(st, 6, p->group ? p->group : "");
+	ant_st_bind_text(st, 7, p->ignore ? p->ignore : "");
+	bind_unless_url(st, 8, p->source_url, p->url);
+	sqlite3_bind_int64(st, 9, p->created);
+	ant_st_bind_text(st, 10, p->feed_url);
+	sqlite3_bind_int(st, 11, p->feed_by_user);
+	sqlite3_bind_int64(st, 17, ant_st_key_hash(p->url_key));
+}
+
+int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
+{
+	int rc, own = sqlite3_get_autocommit(s->db);
+
+	/* One page per key: the index is on the key's hash, not unique, so
+	 * the check and the insert are one transaction (the caller's, or
+	 * ours) that no other process can slip a page into. */
+	if (own && (rc = ant_st_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	if ((rc = page_exists(s, p->url_key, err)) != 0)
+		goto done;
+	rc = ant_st_run(s, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
+			" grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported,"
+			" only, no_auto_ignore, check_url, key_hash)"
+			" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+			bind_new_page, p, err);
+	rc = rc < 0 ? rc : 0;
+done:
+	if (own) {
+		int c = rc >= 0 ? ant_st_exec(s, "COMMIT", err) : 0;
+
+		if (rc >= 0 && c == 0)
+			return rc;
+		ant_store_rollback(s);
+		rc = rc < 0 ? rc : c;
+	}
+	return rc;
+}
+
+/* ?1 the key, ?2 its hash */
+static void bind_key(sqlite3_stmt *st, const void *arg)
+{
+	ant_st_bind_text(st, 1, arg);
+	sqlite3_bind_int64(st, 2, ant_st_key_hash(arg));
+}
+
+int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err)
+{
+	int rc = ant_st_run(s, "DELETE FROM pages WHERE key_hash=?2 AND coalesce(url_key, url)=?1",
+			    bind_key, url_key, err);
+
+	return rc < 0 ? rc : rc > 0;
+}
+
+int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	/* cached: an update looks up the page of every record its sources
+	 * give (the key_hash index), instead of holding every page */
+	ant_store_page_init(out);
+	if ((rc = ant_st_cached(s, &s->get_page, "SELECT " PAGE_COLS " FROM pages WHERE key_hash=?2 AND"
+			 " coalesce(url_key, url)=?1", err)) < 0)
+		return rc;
+	st = s->get_page;
+	ant_st_bind_text(st, 1, url_key);
+	sqlite3_bind_int64(st, 2, ant_st_key_hash(url_key));
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = page_from_row(st, out) < 0 ? lb_err_code(err, LB_ENOMEM) : 1;
+	else if (rc == SQLITE_DONE)
+		rc = 0;
+	else
+		rc = ant_st_dberr(s, err, "database error");
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+/* Every page of sql (one row of PAGE_COLS at a time) to fn. */
+static int pages_walk(ant_store *s, const char *sql, ant_store_page_fn fn, void *ctx, lb_error *err)
+{
+	sqlite3_stmt *st;
+	ant_store_page p;
+	int rc;
+
+	if ((rc = ant_st_prep(s, &st, sql, err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (page_from_row(st, &p) < 0) {
+			sqlite3_finalize(st);
+			return lb_err_code(err, LB_ENOMEM);
+		}
+		rc = fn(ctx, &p);
+		ant_store_page_release(&p);
+		if (rc != 0) {
+			sqlite3_finalize(st);
+			return rc;
+		}
+	}
+	rc = rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ORDER BY: SQLite's sorter spills to a temporary file past its cache,
+ * so memory stays bounded however many pages there are; BINARY collation
+ * is strcmp(): the byte order of the URLs, as export and list always had. */
+int ant_store_pages_each(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err)
+{
+	return pages_walk(s, "SELECT " PAGE_COLS " FROM pages ORDER BY url", fn, ctx, err);
+}
+
+int ant_store_pages_each_grouped(ant_store *s, ant_store_page_fn fn, void *ctx, lb_error *err)
+{
+	return pages_walk(s, "SELECT " PAGE_COLS " FROM pages ORDER BY grp, url", fn, ctx, err);
+}
+
+int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant_store_page *out,
+			size_t max, size_t *n, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	/* keyset pagination by id (the rowid: a range scan, no sort), so
+	 * that the batches of a run are one pass over the table; the rule
+	 * of ant_detect_due() */
+	*n = 0;
+	if ((rc = ant_st_cached(s, &s->due_pages, "SELECT " PAGE_COLS " FROM pages WHERE id > ?1"
+			 " AND (?2 OR recheck OR next_check <= ?3) ORDER BY id LIMIT ?4", err)) < 0)
+		return rc;
+	st = s->due_pages;
+	sqlite3_bind_int64(st, 1, after);
+	sqlite3_bind_int(st, 2, force != 0);
+	sqlite3_bind_int64(st, 3, now);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)max);
+	while (*n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (page_from_row(st, &out[*n]) < 0) {
+			rc = lb_err_code(err, LB_ENOMEM);
+			break;
+		}
+		(*n)++;
+	}
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc != LB_ENOMEM)
+		rc = ant_st_dberr(s, err, "database error");
+	sqlite3_reset(st);
+	if (rc < 0) {
+		while (*n)
+			ant_store_page_release(&out[--(*n)]);
+	}
+	return rc;
+}
+
+int ant_store_pages_count(ant_store *s, int64_t *n, int64_t *first_due, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = ant_st_prep(s, &st, "SELECT count(*), min(next_check) FROM pages", err)) < 0)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int64(st, 0);
+		*first_due = sqlite3_column_int64(st, 1);   /* NULL (no page): 0 */
+		rc = 0;
+	} else {
+		rc = ant_st_dberr(s, err, "database error");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void ant_store_pages_free(ant_store_page *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ant_store_page_release(&p[i]);
+	free(p);
+}
+
+int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = ant_st_cached(s, &s->save_page, "UPDATE pages SET title=?2, etag=?3, last_modified_header=?4,"
+		       " lm_header_time=?5, last_modified=?6, last_detected=?7, last_ok=?8, last_check=?9,"
+		       " content_length=?10, text_hash=?11, charset=?12, detected_by=?13, source_url=?14,"
+		       " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
+		       " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
+		       " feed_error=?25, excerpt=?26, noise=?27 WHERE id=?1", err)) < 0)
+		return rc;
+	st = s->save_page;
+	sqlite3_bind_int64(st, 1, p->id);
+	ant_st_bind_text(st, 2, p->title ? p->title : "");
+	ant_st_bind_text(st, 3, p->etag);
+	bind_lm(st, 4, p->lm_header);
+	sqlite3_bind_int64(st, 5, p->st.lm_header_time);
+	sqlite3_bind_int64(st, 6, p->st.last_modified);
+	sqlite3_bind_int64(st, 7, p->st.last_detected);
+	sqlite3_bind_int64(st, 8, p->st.last_ok);
+	sqlite3_bind_int64(st, 9, p->st.last_check);
+	sqlite3_bind_int64(st, 10, p->st.content_length);
+	if (p->st.has_hash)
+		sqlite3_bind_int64(st, 11, (int64_t)p->st.text_hash);
+	else
+		sqlite3_bind_null(st, 11);
+	ant_st_bind_text(st, 12, p->charset);
+	bind_rule(st, 13, p->st.detected_by);
+	bind_unless_url(st, 14, p->source_url, p->url);
+	ant_st_bind_text(st, 15, p->last_error);
+	sqlite3_bind_int64(st, 16, p->st.last_status);
+	sqlite3_bind_int64(st, 17, p->st.next_check);
+	sqlite3_bind_int64(st, 18, p->st.interval);
+	sqlite3_bind_int(st, 19, p->st.error_count);
+	sqlite3_bind_int(st, 20, p->st.recheck);
+	ant_st_bind_text(st, 21, p->feed_url);
+	ant_st_bind_text(st, 22, p->feed_etag);
+	bind_lm(st, 23, p->feed_lm_header);
+	sqlite3_bind_int64(st, 24, p->st.feed_time);
+	ant_st_bind_text(st, 25, p->feed_error);
+	ant_st_bind_text(st, 26, p->excerpt ? p->excerpt : "");
+	if (p->noise_len)
+		sqlite3_bind_blob(st, 27, p->noise, (int)p->noise_len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 27);
+	return ant_st_run_cached(s, st, err);
+}
+
+static void bind_config(sqlite3_stmt *st, const void *arg)
+{
+	const ant_store_page *p = arg;
+
+	sqlite3_bind_int64(st, 1, p->id);
+	ant_st_bind_text(st, 2, p->title ? p->title : "");
+	sqlite3_bind_int(st, 3, p->title_set_by_user);
+	ant_st_bind_text(st, 4, p->author ? p->author : "");
+	ant_st_bind_text(st, 5, p->group ? p->group : "");
+	ant_st_bind_text(st, 6, p->ignore ? p->ignore : "");
+	ant_st_bind_text(st, 7, p->force_charset ? p->force_charset : "");
+	ant_st_bind_text(st, 8, p->only ? p->only : "");
+	sqlite3_bind_int(st, 9, p->no_auto_ignore);
+	ant_st_bind_text(st, 10, p->check_url && *p->check_url ? p->check_url : NULL);
+	ant_st_bind_text(st, 11, p->feed_url && *p->feed_url ? p->feed_url : NULL);
+	sqlite3_bind_int(st, 12, p->feed_by_user);
+}
+
+int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *err)
+{
+	int rc = ant_st_run(s, "UPDATE pages SET title=?2, title_set_by_user=?3, author=?4, grp=?5,"
+			    " ignore=?6, force_charset=?7, only=?8, no_auto_ignore=?9, check_url=?10,"
+			    " feed_url=?11, feed_by_user=?12 WHERE id=?1", bind_config, p, err);
+
+	return rc < 0 ? rc : 0;
+}
+
+static void bind_id(sqlite3_stmt *st, const void *arg)
+{
+	sqlite3_bind_int64(st, 1, *(const int64_t *)arg);
+}
+
+int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error *err)
+{
+	int rc = 0;
+
+	/* No fingerprint to compare with: the next check takes one and
+	 * announces nothing (ant_detect.h: no text hash, no size, no noise
+	 * state; what was learned volatile goes with it).  Without
+	 * validators the next answer is a 200, not a 304 that would put
+	 * the new baseline off. */
+	if ((what & ANT_REBASE_TEXT) &&
+	    (rc = ant_st_run(s, "UPDATE pages SET text_hash=NULL, content_length=-1, noise=NULL,"
+			     " etag=NULL, last_modified_header=NULL, next_check=0 WHERE id=?1",
+			     bind_id, &id, err)) < 0)
+		return rc;
+	/* Another feed: what the old one said is not comparable. */
+	if (what & ANT_REBASE_FEED)
+		rc = ant_st_run(s, "UPDATE pages SET feed_etag=NULL, feed_lm_header=NULL, feed_time=0,"
+				" feed_error=NULL, next_check=0 WHERE id=?1", bind_id, &id, err);
+	return rc < 0 ? rc : 0;
+}

@@ -1,0 +1,261 @@
+/*
+ * store_schema.c: the store's schema, as the migrations that build it
+ * version by version, and the SQL function its key index needs.  Every
+ * CREATE and ALTER of the antenna's tables lives here (the update events'
+ * table is atom_evstore.h's).
+ */
+#include "store_int.h"
+#include "ant_page.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * Migrations: entry i takes the schema from version i to i+1.  Never edit
+ * a released entry; append a new one and bump ANT_STORE_SCHEMA_VERSION.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE config(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE pages("
+	" id INTEGER PRIMARY KEY,"
+	" url TEXT NOT NULL,"
+	" url_key TEXT NOT NULL UNIQUE,"
+	" title TEXT NOT NULL DEFAULT '',"
+	" title_set_by_user INTEGER NOT NULL DEFAULT 0,"
+	" author TEXT NOT NULL DEFAULT '',"
+	" grp TEXT NOT NULL DEFAULT '',"
+	" ignore TEXT NOT NULL DEFAULT '',"
+	" etag TEXT,"
+	" last_modified_header TEXT,"
+	" lm_header_time INTEGER NOT NULL DEFAULT 0,"
+	" last_modified INTEGER NOT NULL DEFAULT 0,"
+	" last_detected INTEGER NOT NULL DEFAULT 0,"
+	" last_ok INTEGER NOT NULL DEFAULT 0,"
+	" last_check INTEGER NOT NULL DEFAULT 0,"
+	" content_length INTEGER NOT NULL DEFAULT -1,"
+	" text_hash INTEGER,"
+	" charset TEXT,"
+	" detected_by TEXT,"
+	" source_url TEXT NOT NULL DEFAULT '',"
+	" last_error TEXT,"
+	" last_status INTEGER NOT NULL DEFAULT 0,"
+	" next_check INTEGER NOT NULL DEFAULT 0,"
+	" interval INTEGER NOT NULL DEFAULT 0,"
+	" error_count INTEGER NOT NULL DEFAULT 0,"
+	" recheck INTEGER NOT NULL DEFAULT 0,"
+	" created INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE sources("
+	" id INTEGER PRIMARY KEY,"
+	" url TEXT NOT NULL,"
+	" url_key TEXT NOT NULL UNIQUE,"
+	" etag TEXT,"
+	" last_modified_header TEXT,"
+	" last_error TEXT,"
+	" last_status INTEGER NOT NULL DEFAULT 0,"
+	" last_fetch INTEGER NOT NULL DEFAULT 0,"
+	" last_ok INTEGER NOT NULL DEFAULT 0,"
+	" created INTEGER NOT NULL DEFAULT 0,"
+	" records_read INTEGER NOT NULL DEFAULT 0,"
+	" records_skipped INTEGER NOT NULL DEFAULT 0,"
+	" records_merged INTEGER NOT NULL DEFAULT 0,"
+	" records_ignored INTEGER NOT NULL DEFAULT 0);",
+	/* 1 -> 2: antenna import: a charset the operator forces (samidare's
+	 * ForceCharset), and when a page was imported (its first check is a
+	 * baseline, not an update: ant_detect.h quiet_first). */
+	"ALTER TABLE pages ADD COLUMN force_charset TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN imported INTEGER NOT NULL DEFAULT 0;",
+	/* 2 -> 3: feeds: a page's feed and its validators, the newest
+	 * entry date seen, the change excerpt and the text segment hashes the
+	 * next excerpt is computed against; Atom (RFC 5005) sources and the
+	 * archive documents already read from them (archives never change). */
+	"ALTER TABLE pages ADD COLUMN feed_url TEXT;"
+	"ALTER TABLE pages ADD COLUMN feed_by_user INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN feed_etag TEXT;"
+	"ALTER TABLE pages ADD COLUMN feed_lm_header TEXT;"
+	"ALTER TABLE pages ADD COLUMN feed_time INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN feed_error TEXT;"
+	"ALTER TABLE pages ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN segments BLOB;"
+	"ALTER TABLE sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'lirs';"
+	"ALTER TABLE sources ADD COLUMN last_entry INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE sources ADD COLUMN archive_head TEXT;"
+	"CREATE TABLE atom_archives("
+	" url TEXT PRIMARY KEY,"
+	" source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,"
+	" prev_url TEXT,"
+	" entries INTEGER NOT NULL DEFAULT 0,"
+	" read_at INTEGER NOT NULL DEFAULT 0);",
+	/* 3 -> 4: per-page settings: the region watched (only:
+	 * ant_page.h patterns, one per line, like ignore; "" = the whole page),
+	 * automatic ignoring turned off (no_auto_ignore), and the URL fetched
+	 * to check the page when it is not the page's own (check_url: tama's
+	 * Check-URL, samidare's URI beside a LinkURI; NULL = url).  One
+	 * statement per column: the per-page state of change detection (what
+	 * was learned volatile) is appended here while 0.3 is unreleased;
+	 * and what each source last said of each URL (ant_store_srcrec), so
+	 * that a page added later gets the update its sources relayed. */
+	"ALTER TABLE pages ADD COLUMN only TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN no_auto_ignore INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN check_url TEXT;"
+	"CREATE TABLE source_records("
+	" url_key TEXT NOT NULL,"
+	" source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,"
+	" url TEXT NOT NULL,"
+	" last_modified INTEGER NOT NULL,"
+	" last_detected INTEGER NOT NULL,"
+	" title TEXT NOT NULL DEFAULT '',"
+	" excerpt TEXT NOT NULL DEFAULT '',"
+	" PRIMARY KEY(url_key, source_id)) WITHOUT ROWID;"
+	/* what the noise-proof text rule remembers of a page (ant_detect.h
+	 * ant_detect_noise_encode(): the last check's multiset of segment
+	 * keys, the blocks learned volatile with when and how, the small
+	 * blocks seen changing); the excerpts' segment hashes it replaces are
+	 * dropped (the column stays, empty) */
+	"ALTER TABLE pages ADD COLUMN noise BLOB;"
+	"UPDATE pages SET segments=NULL;",
+	/* 4 -> 5: relay sources ('antenna add --lirs URL --relay'): every
+	 * record such a source gives is published as a relayed page, never
+	 * checked here (ant_store_relay_each()); the records keep what a
+	 * relayed page shows and our LIRS writes again: author and
+	 * Content-Length. */
+	"ALTER TABLE sources ADD COLUMN relay INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE source_records ADD COLUMN author TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE source_records ADD COLUMN content_length INTEGER NOT NULL DEFAULT 0;"
+	/* hub scale (a million pages): the pages table rebuilt smaller, the
+	 * columns in the same order.  url_key and source_url are NULL when
+	 * they are the url (most pages: the URL was stored three times, and
+	 * a fourth in the key's index); the index on the key holds a 64-bit
+	 * hash of it (key_hash, the last column: ant_st_key_hash() below), not the
+	 * URL, and ant_store_page_add() keeps the keys unique; detected_by
+	 * is a rule's number (store_pages.c rule_names), not its word;
+	 * last_modified_header and feed_lm_header have no type, so that a
+	 * Last-Modified that is its own IMF-fixdate is kept as the Unix time
+	 * (4 bytes, not 29: store_pages.c lm_pack()), converted when the page is next
+	 * saved; the dead segments column goes. */
+	"CREATE TABLE pages_v5("
+	" id INTEGER PRIMARY KEY,"
+	" url TEXT NOT NULL,"
+	" url_key TEXT,"
+	" title TEXT NOT NULL DEFAULT '',"
+	" title_set_by_user INTEGER NOT NULL DEFAULT 0,"
+	" author TEXT NOT NULL DEFAULT '',"
+	" grp TEXT NOT NULL DEFAULT '',"
+	" ignore TEXT NOT NULL DEFAULT '',"
+	" etag TEXT,"
+	" last_modified_header,"
+	" lm_header_time INTEGER NOT NULL DEFAULT 0,"
+	" last_modified INTEGER NOT NULL DEFAULT 0,"
+	" last_detected INTEGER NOT NULL DEFAULT 0,"
+	" last_ok INTEGER NOT NULL DEFAULT 0,"
+	" last_check INTEGER NOT NULL DEFAULT 0,"
+	" content_length INTEGER NOT NULL DEFAULT -1,"
+	" text_hash INTEGER,"
+	" charset TEXT,"
+	" detected_by INTEGER,"
+	" source_url TEXT,"
+	" last_error TEXT,"
+	" last_status INTEGER NOT NULL DEFAULT 0,"
+	" next_check INTEGER NOT NULL DEFAULT 0,"
+	" interval INTEGER NOT NULL DEFAULT 0,"
+	" error_count INTEGER NOT NULL DEFAULT 0,"
+	" recheck INTEGER NOT NULL DEFAULT 0,"
+	" created INTEGER NOT NULL DEFAULT 0,"
+	" force_charset TEXT NOT NULL DEFAULT '',"
+	" imported INTEGER NOT NULL DEFAULT 0,"
+	" feed_url TEXT,"
+	" feed_by_user INTEGER NOT NULL DEFAULT 0,"
+	" feed_etag TEXT,"
+	" feed_lm_header,"
+	" feed_time INTEGER NOT NULL DEFAULT 0,"
+	" feed_error TEXT,"
+	" excerpt TEXT NOT NULL DEFAULT '',"
+	" noise BLOB,"
+	" only TEXT NOT NULL DEFAULT '',"
+	" no_auto_ignore INTEGER NOT NULL DEFAULT 0,"
+	" check_url TEXT,"
+	" key_hash INTEGER NOT NULL DEFAULT 0);"
+	"INSERT INTO pages_v5 SELECT id, url, nullif(url_key, url), title, title_set_by_user, author,"
+	" grp, ignore, etag, last_modified_header, lm_header_time, last_modified, last_detected,"
+	" last_ok, last_check, content_length, text_hash, charset,"
+	" CASE detected_by WHEN 'header' THEN 1 WHEN 'text' THEN 2 WHEN 'size' THEN 3"
+	"  WHEN 'lirs' THEN 4 WHEN 'feed' THEN 5 WHEN 'atom' THEN 6"
+	"  ELSE CASE typeof(detected_by) WHEN 'integer' THEN detected_by END END,"
+	" CASE WHEN source_url IN ('', url) THEN NULL ELSE source_url END,"
+	" last_error, last_status, next_check, interval, error_count, recheck, created,"
+	" force_charset, imported, feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time,"
+	" feed_error, excerpt, noise, only, no_auto_ignore, check_url,"
+	" ant_key_hash(coalesce(url_key, url)) FROM pages;"
+	"DROP TABLE pages;"
+	"ALTER TABLE pages_v5 RENAME TO pages;"
+	"CREATE INDEX pages_key ON pages(key_hash);",
+};
+#define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
+
+_Static_assert(NMIGRATIONS == ANT_STORE_SCHEMA_VERSION, "one migration per schema version");
+
+int ant_st_migrate(ant_store *s, lb_error *err)
+{
+	int64_t v = ant_st_pragma_int(s, "PRAGMA user_version");
+	char sql[64];
+	int rc;
+
+	if (v < 0)
+		return ant_st_dberr(s, err, "cannot read schema version");
+	if (v > ANT_STORE_SCHEMA_VERSION)
+		return lb_err(err, LB_EINVAL, "database '%s' has schema version %lld; this antenna knows up to %d",
+			      s->path, (long long)v, ANT_STORE_SCHEMA_VERSION);
+	if (v == ANT_STORE_SCHEMA_VERSION)
+		return 0;
+	if ((rc = ant_st_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	for (; v < ANT_STORE_SCHEMA_VERSION; v++)
+		if ((rc = ant_st_exec(s, migrations[v], err)) < 0)
+			goto fail;
+	snprintf(sql, sizeof sql, "PRAGMA user_version=%d", ANT_STORE_SCHEMA_VERSION);
+	if ((rc = ant_st_exec(s, sql, err)) < 0 || (rc = ant_st_exec(s, "COMMIT", err)) < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/*
+ * The pages' key index holds a 64-bit hash of the key (FNV-1a, ant_page.h's
+ * text hash), not the key: 8 bytes an entry instead of a whole URL.  Two
+ * keys of one hash are told apart by the key itself (the lookups compare
+ * both), so a collision costs a second row read, never a wrong page.
+ */
+int64_t ant_st_key_hash(const char *key)
+{
+	return (int64_t)ant_page_hash64(key, strlen(key));
+}
+
+/* ant_key_hash(TEXT) for the migration that fills key_hash (and the
+ * published listing's join of relayed records to pages). */
+static void sql_key_hash(sqlite3_context *c, int argc, sqlite3_value **v)
+{
+	const unsigned char *t = sqlite3_value_text(v[0]);
+
+	(void)argc;
+	if (t)
+		sqlite3_result_int64(c, ant_st_key_hash((const char *)t));
+	else
+		sqlite3_result_null(c);
+}
+
+int ant_st_functions(ant_store *s, lb_error *err)
+{
+	if (sqlite3_create_function(s->db, "ant_key_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				    sql_key_hash, NULL, NULL) != SQLITE_OK)
+		return ant_st_dberr(s, err, "cannot register a function");
+	return 0;
+}
+
+/* An existing file that has no antenna tables is not ours to write into. */
+int ant_st_is_antenna_db(ant_store *s)
+{
+	return ant_st_pragma_int(s, "SELECT count(*) FROM sqlite_master WHERE name='pages'") > 0 ||
+	       ant_st_pragma_int(s, "PRAGMA user_version") > ANT_STORE_SCHEMA_VERSION;
+}
