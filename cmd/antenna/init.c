@@ -15,7 +15,8 @@
 
 static const char help[] =
 	"usage: antenna [-d FILE] init [--title T] [--base URL] [--author A] [--tz-offset SECONDS]\n"
-	"                         [--allow-file] [--no-visited-query] [--max-age SECONDS]\n"
+	"                         [--allow-file] [--[no-]allow-private] [--no-visited-query]\n"
+	"                         [--max-age SECONDS]\n"
 	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n"
 	"                         [--keep-events N|all] [--lang ja|en] [--html-limit N]\n\n"
 	"Create the antenna's database (or change the options given on an existing one,\n"
@@ -27,6 +28,11 @@ static const char help[] =
 	"  --tz-offset SECONDS  time zone of the listing, seconds east of UTC (default\n"
 	"                       32400, JST)\n"
 	"  --allow-file         allow file:///... pages and sources (demos, tests)\n"
+	"  --allow-private      let redirects, feeds, check URLs and sources' links reach\n"
+	"                       internal addresses (loopback, 10/8, 192.168/16, 169.254/16,\n"
+	"                       fc00::/7, ...); without it only the host and port of a\n"
+	"                       page or source as added may be one (antenna(1) SECURITY);\n"
+	"                       --no-allow-private refuses them again (the default)\n"
 	"  --no-visited-query   do not append ?MMDDHHMM to links in index.html\n"
 	"  --max-age SECONDS    freshness of LIRS records read and written (default 28800)\n"
 	"  --max-future SECONDS clock skew tolerated in LIRS sources' records: a time later\n"
@@ -52,6 +58,7 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_AUTHOR, "" },
 	{ CFG_TZ, "32400" },
 	{ CFG_ALLOW_FILE, "0" },
+	{ ANT_CFG_ALLOW_PRIVATE, "0" },
 	{ CFG_VISITED, "1" },
 	{ CFG_MAX_AGE, "28800" },
 	{ CFG_MAX_FUTURE, "3600" },
@@ -84,6 +91,8 @@ static const struct rule {
 	{ 'L', "--lang", CFG_LANG, LANG, 0, 0, NULL },
 	{ 'H', "--html-limit", ANT_CFG_HTML_LIMIT, INT, 1, 1000000, NULL },
 	{ 'F', "--allow-file", CFG_ALLOW_FILE, FLAG, 0, 0, "1" },
+	{ 'P', "--allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "1" },
+	{ 'Q', "--no-allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "0" },
 	{ 'V', "--no-visited-query", CFG_VISITED, FLAG, 0, 0, "0" },
 };
 
@@ -149,6 +158,8 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		{ "author", required_argument, NULL, 'a' },
 		{ "tz-offset", required_argument, NULL, 'z' },
 		{ "allow-file", no_argument, NULL, 'F' },
+		{ "allow-private", no_argument, NULL, 'P' },
+		{ "no-allow-private", no_argument, NULL, 'Q' },
 		{ "no-visited-query", no_argument, NULL, 'V' },
 		{ "max-age", required_argument, NULL, 'm' },
 		{ "max-future", required_argument, NULL, 'M' },

@@ -1,7 +1,9 @@
 /*
  * ant_fetch.h: concurrent HTTP(S) transfers with libcurl's multi interface.
- * The only file that calls curl.  Policy-free: the caller says what to
- * fetch and with which validators; fetch reports what happened.
+ * The only file that calls curl.  The caller says what to fetch and with
+ * which validators; fetch reports what happened.  One policy is fetch's
+ * own, as only it sees the addresses connected: no connection to an
+ * internal address (ant_addr.h) unless the request allows it.
  */
 #ifndef ANT_FETCH_H
 #define ANT_FETCH_H
@@ -32,6 +34,8 @@ typedef struct ant_fetch_limits {
 	long per_host;
 	long jobs;
 	int allow_file;          /* also allow file:// URLs (the demo) */
+	int allow_private;       /* connect to internal addresses for every request
+				    (init --allow-private) */
 	const char *user_agent;  /* NULL = "lirs-antenna/VERSION (+URL)" */
 } ant_fetch_limits;
 
@@ -47,6 +51,7 @@ typedef enum {
 	ANT_FETCH_ERR_OTHER,
 	ANT_FETCH_ERR_HEADER_TOO_BIG,  /* a response header over max_header, or a header
 				      line over libcurl's CURL_MAX_HTTP_HEADER */
+	ANT_FETCH_ERR_INTERNAL,      /* refused: an internal address not allowed */
 } ant_fetch_errkind;
 
 typedef struct ant_fetch_req {
@@ -54,6 +59,10 @@ typedef struct ant_fetch_req {
 	const char *etag;           /* sent as If-None-Match, unchanged; may be NULL */
 	const char *last_modified;  /* sent as If-Modified-Since, unchanged; may be NULL */
 	void *user;                 /* the caller's */
+	/* A URL whose host and port may be internal: the page or source the
+	 * operator added (its check URL, feed, archives and redirects reach
+	 * other internal hosts only with allow_private).  NULL: none. */
+	const char *allow_host;
 } ant_fetch_req;
 
 typedef struct ant_fetch_result {
@@ -79,8 +88,8 @@ typedef struct ant_fetch_result {
 typedef void (*ant_fetch_done_fn)(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);
 
 /* A short stable name for an error kind ("dns", "connect", "timeout",
- * "tls", "too-big", "redirects", "protocol", "header-too-big", "other"; "ok"), for logs and
- * JSON. */
+ * "tls", "too-big", "redirects", "protocol", "header-too-big", "internal", "other"; "ok"),
+ * for logs and JSON. */
 const char *ant_fetch_errkind_name(ant_fetch_errkind k);
 
 /*
@@ -89,6 +98,17 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k);
  * calling thread.  file:// (allow_file only, never via a redirect) reports
  * status 200 and the file's mtime as Last-Modified.  A redirect's target
  * counts against its original URL's host.
+ *
+ * Internal addresses (ant_addr.h): every connection, each redirect's
+ * included, is checked on the address actually connected (so a name that
+ * resolves, or is re-bound, to one is caught), and every request on a
+ * reused connection too.  An internal address is refused, the request
+ * failing with ANT_FETCH_ERR_INTERNAL, unless limits->allow_private or
+ * the URL being fetched has the host and port of req->allow_host.  A
+ * proxy named in the environment (http_proxy, https_proxy, all_proxy, as
+ * libcurl reads them) is the operator's: its own address is allowed, and
+ * as the proxy resolves the names, a request through it is checked on
+ * the URL's host only when that is an address or "localhost".
  *
  * Runs all n requests, at most limits->jobs at once and limits->per_host
  * per host, and returns when all are done.  Returns 0, or LB_ENET when

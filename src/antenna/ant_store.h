@@ -113,6 +113,7 @@ void ant_store_column_sizes_free(ant_store_colsize *c, size_t n);
 #define ANT_CFG_AUTHOR "author"
 #define ANT_CFG_TZ "display_tz"
 #define ANT_CFG_ALLOW_FILE "allow_file"
+#define ANT_CFG_ALLOW_PRIVATE "allow_private"  /* 1: connect to internal addresses (ant_fetch.h) */
 #define ANT_CFG_VISITED "visited_query"
 #define ANT_CFG_MAX_AGE "max_age"
 #define ANT_CFG_MAX_FUTURE "max_future"

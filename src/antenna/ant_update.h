@@ -128,7 +128,8 @@ void ant_update_opts_init(ant_update_opts *o);
 /*
  * The settings antenna init keeps in the database (antenna(1)
  * "CONFIGURATION": max_age, max_future, display_tz, keep_events,
- * allow_file) over o's values; allow_file only adds (--allow-file).
+ * allow_file, allow_private) over o's values; allow_file only adds
+ * (--allow-file).
  */
 void ant_update_config(ant_store *s, ant_update_opts *o);
 

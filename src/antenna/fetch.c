@@ -21,29 +21,48 @@
  * limit; a Content-Length over the limit is refused before the body);
  * max_redirects; http and https only (file:// when allow_file, and never
  * as a redirect target).
+ *
+ * Internal addresses (ant_addr.h, ant_fetch.h): decided where libcurl
+ * opens a socket (CURLOPT_OPENSOCKETFUNCTION), on the address it is about
+ * to connect, for the first request and for every redirect; and again
+ * before each request is sent (CURLOPT_PREREQFUNCTION, libcurl 7.80),
+ * because the multi handle's connections are shared: a transfer allowed
+ * to reach an internal host leaves a connection another transfer, not
+ * allowed there, could otherwise reuse without a socket being opened.
  */
 #include "ant_fetch.h"
+#include "ant_addr.h"
 #include "lb_buf.h"
 #include "lb_date.h"
 #include "lirs.h"
 
 #include <curl/curl.h>
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #define FETCH_USER_AGENT "lirs-antenna/" LIRS_VERSION " (update antenna; libcurl)"
+
+struct runner;
 
 /* One request on its way. */
 typedef struct xfer {
 	size_t idx;              /* into reqs[] */
 	size_t host;             /* into the host table */
+	const struct runner *run;   /* its proxies */
 	CURL *easy;
+	char *allow_hp;          /* "host:port" of the request's allow_host, or NULL */
+	int allow_private;       /* limits->allow_private */
+	char refused[200];       /* why an internal address was refused, "" none */
 	struct curl_slist *hdrs; /* conditional headers, NULL when none */
 	char errbuf[CURL_ERROR_SIZE];
 	size_t max_body;
@@ -79,6 +98,8 @@ typedef struct runner {
 	CURLM *multi;
 	ant_fetch_done_fn done;
 	void *ctx;
+	struct sockaddr_storage *proxies;  /* the environment's proxies' addresses */
+	size_t nproxies;
 } runner;
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -237,6 +258,211 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+/* ---- internal addresses (ant_addr.h) ------------------------------------- */
+
+/* "host:port" of url, in lower case, the scheme's port when none is
+ * written (so "http://a/" and "http://A:80/" are one host); NULL when
+ * url has none or out of memory. */
+static char *host_port(const char *url)
+{
+	CURLU *u = curl_url();
+	char *h = NULL, *p = NULL, *s = NULL;
+
+	if (u && url && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PORT, &p, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+		size_t n = strlen(h) + strlen(p) + 2;
+
+		if ((s = malloc(n)))
+			snprintf(s, n, "%s:%s", h, p);
+		for (char *c = s; c && *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+	}
+	curl_free(h);
+	curl_free(p);
+	curl_url_cleanup(u);
+	return s;
+}
+
+static void addr_text(const struct sockaddr *sa, char *out, size_t n)
+{
+	const void *a = sa->sa_family == AF_INET6 ?
+		(const void *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr :
+		(const void *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+
+	if (!inet_ntop(sa->sa_family, a, out, (socklen_t)n))
+		snprintf(out, n, "?");
+}
+
+/* Is sa the address and port of a proxy of the environment's? */
+static int is_proxy(const runner *r, const struct sockaddr *sa)
+{
+	for (size_t i = 0; i < r->nproxies; i++) {
+		const struct sockaddr *p = (const struct sockaddr *)&r->proxies[i];
+		const struct sockaddr_in *p4 = (const void *)p, *a4 = (const void *)sa;
+		const struct sockaddr_in6 *p6 = (const void *)p, *a6 = (const void *)sa;
+
+		if (p->sa_family != sa->sa_family)
+			continue;
+		if (sa->sa_family == AF_INET && p4->sin_port == a4->sin_port &&
+		    p4->sin_addr.s_addr == a4->sin_addr.s_addr)
+			return 1;
+		if (sa->sa_family == AF_INET6 && p6->sin6_port == a6->sin6_port &&
+		    memcmp(&p6->sin6_addr, &a6->sin6_addr, sizeof p6->sin6_addr) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* addr, of kind k, is about to be connected (or asked through a proxy)
+ * for x's current URL: refused, and why written in x->refused, unless
+ * public, allowed for all, or the URL's host:port is the one allowed. */
+static int refuse(xfer *x, ant_addr_kind k, const char *addr, const char *via)
+{
+	char *url = NULL, *hp;
+	int allowed;
+
+	if (k == ANT_ADDR_PUBLIC || x->allow_private)
+		return 0;
+	/* the URL of this hop: libcurl moves it on at each redirect */
+	curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &url);
+	hp = host_port(url);
+	allowed = hp && x->allow_hp && strcmp(hp, x->allow_hp) == 0;
+	if (!allowed && !x->refused[0])
+		snprintf(x->refused, sizeof x->refused,
+			 "refused to connect to internal address %s (%s) of %.80s%s: "
+			 "init --allow-private allows it", addr, ant_addr_kind_name(k),
+			 hp ? hp : "?", via);
+	free(hp);
+	return !allowed;
+}
+
+static curl_socket_t on_open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	xfer *x = arg;
+	char text[INET6_ADDRSTRLEN];
+	ant_addr_kind k;
+
+	if (purpose == CURLSOCKTYPE_IPCXN && !is_proxy(x->run, &a->addr) &&
+	    (k = ant_addr_classify(&a->addr)) != ANT_ADDR_PUBLIC) {
+		addr_text(&a->addr, text, sizeof text);
+		if (refuse(x, k, text, ""))
+			return CURL_SOCKET_BAD;   /* libcurl tries the host's next address */
+	}
+	return socket(a->family, a->socktype, a->protocol);
+}
+
+/* Through a proxy the proxy resolves the name: only a host written as an
+ * address, or "localhost" (RFC 6761 §6.3), can be judged here. */
+static int refuse_via_proxy(xfer *x)
+{
+	char *url = NULL, *h = NULL;
+	CURLU *u = curl_url();
+	int k = -1, no = 0;
+	size_t n;
+
+	curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &url);
+	if (u && url && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK) {
+		n = strlen(h);
+		k = ant_addr_classify_text(h);
+		if (k < 0 && (strcasecmp(h, "localhost") == 0 ||
+			      (n > 10 && strcasecmp(h + n - 10, ".localhost") == 0)))
+			k = ANT_ADDR_LOOPBACK;
+		if (k > 0)
+			no = refuse(x, (ant_addr_kind)k, h, " through the proxy");
+	}
+	curl_free(h);
+	curl_url_cleanup(u);
+	return no;
+}
+
+/* Before each request, on a new or a reused connection. */
+static int on_prereq(void *arg, char *ip, char *local_ip, int port, int local_port)
+{
+	xfer *x = arg;
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port) };
+	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	const struct sockaddr *sa;
+	ant_addr_kind k;
+
+	(void)local_ip;
+	(void)local_port;
+	if (ip && inet_pton(AF_INET, ip, &a4.sin_addr) == 1)
+		sa = (const struct sockaddr *)&a4;
+	else if (ip && inet_pton(AF_INET6, ip, &a6.sin6_addr) == 1)
+		sa = (const struct sockaddr *)&a6;
+	else
+		return CURL_PREREQFUNC_OK;   /* no IP connection: file:// */
+	if (is_proxy(x->run, sa))
+		return refuse_via_proxy(x) ? CURL_PREREQFUNC_ABORT : CURL_PREREQFUNC_OK;
+	k = ant_addr_classify(sa);
+	return refuse(x, k, ip, "") ? CURL_PREREQFUNC_ABORT : CURL_PREREQFUNC_OK;
+}
+
+/* A proxy's addresses, resolved once per run (only when one is set).
+ * libcurl's defaults: http:// when no scheme, port 1080 when none (443
+ * for an https:// proxy). */
+static int proxy_add(runner *r, const char *spec)
+{
+	CURLU *u = curl_url();
+	char *h = NULL, *p = NULL, *s = NULL, host[256];
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+	int rc = 0;
+
+	if (!u)
+		return LB_ENOMEM;
+	if (curl_url_set(u, CURLUPART_URL, spec, CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) ==
+	    CURLUE_OK && curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK) {
+		curl_url_get(u, CURLUPART_SCHEME, &s, 0);
+		if (curl_url_get(u, CURLUPART_PORT, &p, 0) != CURLUE_OK)
+			p = NULL;
+		snprintf(host, sizeof host, "%s", h[0] == '[' ? h + 1 : h);
+		if (h[0] == '[' && strchr(host, ']'))
+			*strchr(host, ']') = '\0';
+		if (getaddrinfo(host, p ? p : s && strcasecmp(s, "https") == 0 ? "443" : "1080",
+				&hints, &ai) != 0)
+			ai = NULL;
+	}
+	for (struct addrinfo *a = ai; a && rc == 0; a = a->ai_next) {
+		struct sockaddr_storage *t;
+
+		if (a->ai_addrlen > sizeof *t)
+			continue;
+		if (!(t = realloc(r->proxies, (r->nproxies + 1) * sizeof *t))) {
+			rc = LB_ENOMEM;
+			break;
+		}
+		r->proxies = t;
+		memset(&t[r->nproxies], 0, sizeof *t);
+		memcpy(&t[r->nproxies++], a->ai_addr, a->ai_addrlen);
+	}
+	if (ai)
+		freeaddrinfo(ai);
+	curl_free(h);
+	curl_free(p);
+	curl_free(s);
+	curl_url_cleanup(u);
+	return rc;
+}
+
+/* The variables libcurl reads for its proxy (http_proxy has no upper
+ * case form: a CGI's HTTP_PROXY is a request header). */
+static int proxies_build(runner *r)
+{
+	static const char *const vars[] = {
+		"http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+	};
+
+	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && *v && proxy_add(r, v) < 0)
+			return LB_ENOMEM;
+	}
+	return 0;
+}
+
 /* ---- setting up one transfer --------------------------------------------- */
 
 /* A stored validator is echoed only when it is a single clean line. */
@@ -275,6 +501,7 @@ static void xfer_free(xfer *x)
 	curl_slist_free_all(x->hdrs);
 	xfer_clear_headers(x);
 	lb_buf_release(&x->body);
+	free(x->allow_hp);
 	free(x);
 }
 
@@ -290,12 +517,17 @@ static xfer *xfer_new(runner *r, size_t idx)
 		return NULL;
 	x->idx = idx;
 	x->host = r->host_of[idx];
+	x->run = r;
+	x->allow_private = l && l->allow_private;
+	/* NULL when it has no host (file://) or out of memory: nothing allowed */
+	x->allow_hp = q->allow_host ? host_port(q->allow_host) : NULL;
 	x->max_body = max_body_of(l);
 	x->max_header = max_header_of(l);
 	x->content_length = -1;
 	lb_buf_init(&x->body);
 	x->easy = e = curl_easy_init();
 	if (!e) {
+		free(x->allow_hp);
 		free(x);
 		return NULL;
 	}
@@ -319,6 +551,10 @@ static xfer *xfer_new(runner *r, size_t idx)
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(e, CURLOPT_FILETIME, 1L);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, x);
+	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
+	curl_easy_setopt(e, CURLOPT_PREREQDATA, x);
 	return x;
 }
 
@@ -348,7 +584,7 @@ static int hosts_build(runner *r)
 		size_t j;
 
 		if (!h)
-			return -1;
+			return LB_ENOMEM;
 		for (j = 0; j < r->nhosts; j++)
 			if (strcmp(r->hosts[j].name, h) == 0)
 				break;
@@ -359,7 +595,7 @@ static int hosts_build(runner *r)
 
 			if (!t) {
 				free(h);
-				return -1;
+				return LB_ENOMEM;
 			}
 			r->hosts = t;
 			r->hosts[j].name = h;
@@ -407,6 +643,9 @@ static int64_t retry_after_seconds(const char *v, int64_t date)
 
 static ant_fetch_errkind kind_of(CURLcode rc, const xfer *x)
 {
+	/* our callbacks refused every address (open-socket) or the request (prereq) */
+	if (x->refused[0] && (rc == CURLE_COULDNT_CONNECT || rc == CURLE_ABORTED_BY_CALLBACK))
+		return ANT_FETCH_ERR_INTERNAL;
 	switch (rc) {
 	case CURLE_OK:
 		return ANT_FETCH_OK;
@@ -466,6 +705,7 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k)
 		[ANT_FETCH_ERR_REDIRECTS] = "redirects",
 		[ANT_FETCH_ERR_PROTOCOL] = "protocol",
 		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "header-too-big",
+		[ANT_FETCH_ERR_INTERNAL] = "internal",
 		[ANT_FETCH_ERR_OTHER] = "other",
 	};
 	return (unsigned)k < sizeof name / sizeof *name ? name[k] : "other";
@@ -483,6 +723,7 @@ static const char *kind_text(ant_fetch_errkind k)
 		[ANT_FETCH_ERR_REDIRECTS] = "too many redirects",
 		[ANT_FETCH_ERR_PROTOCOL] = "protocol not allowed",
 		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "response header too large",
+		[ANT_FETCH_ERR_INTERNAL] = "refused to connect to an internal address",
 		[ANT_FETCH_ERR_OTHER] = "transfer failed",
 	};
 	return (unsigned)k < sizeof text / sizeof *text ? text[k] : "transfer failed";
@@ -509,6 +750,9 @@ static void say_what_happened(char *out, size_t n, ant_fetch_errkind k, CURLcode
 		return;
 	case ANT_FETCH_ERR_TOO_BIG:
 		snprintf(out, n, "body too big: over %zu bytes (--max-body)", x->max_body);
+		return;
+	case ANT_FETCH_ERR_INTERNAL:
+		snprintf(out, n, "%s", x->refused);
 		return;
 	case ANT_FETCH_ERR_CONNECT:
 		curl_easy_getinfo(x->easy, CURLINFO_OS_ERRNO, &oserr);
@@ -687,6 +931,7 @@ static int retry_unconditional(runner *r, xfer *x)
 	x->header_too_big = 0;
 	x->header_bytes = 0;
 	x->headers_done = 0;
+	x->refused[0] = '\0';
 	x->retried = 1;
 	return curl_multi_add_handle(r->multi, x->easy) == CURLM_OK ? 0 : -1;
 }
@@ -762,6 +1007,7 @@ static void abort_all(runner *r)
 
 static void runner_release(runner *r)
 {
+	free(r->proxies);
 	for (size_t i = 0; i < r->nhosts; i++)
 		free(r->hosts[i].name);
 	free(r->hosts);
@@ -793,7 +1039,8 @@ int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, siz
 	r.started = calloc(n, 1);
 	r.live = calloc(n, sizeof *r.live);
 	r.multi = curl_multi_init();
-	if (!r.host_of || !r.started || !r.live || !r.multi || hosts_build(&r) < 0) {
+	if (!r.host_of || !r.started || !r.live || !r.multi || hosts_build(&r) < 0 ||
+	    proxies_build(&r) < 0) {
 		runner_release(&r);
 		return LB_ENOMEM;
 	}

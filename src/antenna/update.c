@@ -679,7 +679,7 @@ static void atom_doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 static int atom_read(struct awalk *w, const char *url, int conditional)
 {
 	ant_fetch_req r = { url, conditional ? w->src->etag : NULL,
-			conditional ? w->src->lm_header : NULL, NULL };
+			conditional ? w->src->lm_header : NULL, NULL, w->src->url };
 
 	w->got = w->notmodified = 0;
 	w->entries = 0;
@@ -773,7 +773,8 @@ static int read_sources(struct upd *u, ant_store_source *srcs, size_t n)
 		if (srcs[i].kind != ANT_STORE_SOURCE_LIRS)
 			u->st.atom_sources++;
 		else
-			reqs[k++] = (ant_fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i] };
+			reqs[k++] = (ant_fetch_req){ srcs[i].url, srcs[i].etag, srcs[i].lm_header, &srcs[i],
+							     srcs[i].url };
 	u->st.sources = n;
 	rc = k ? fetch(u, reqs, k, source_done, u) : 0;
 	free(reqs);
@@ -1322,13 +1323,15 @@ static int refetch_pages(struct upd *u, int last)
 	}
 	for (size_t i = 0; i < u->npages; i++)
 		if (go[i] && u->fr[i].refetch)
-			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i] };
+			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i],
+						     u->pages[i].url };
 	rc = fetch(u, reqs, n, refetch_done, u);
 	/* a fetcher that did not answer them all: decide on the first answers */
 	for (size_t i = 0; i < u->npages; i++)
 		if (go[i] && u->fr[i].refetch) {
 			ant_fetch_result none = { .status = 0, .err = ANT_FETCH_ERR_OTHER, .content_length = -1 };
-			refetch_done(u, &(ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i] }, &none);
+			refetch_done(u, &(ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i],
+							  u->pages[i].url }, &none);
 			u->st.refetched--;
 		}
 	free(go);
@@ -1347,7 +1350,8 @@ static int defer_feeds(struct upd *u)
 		return -1;
 	for (size_t i = 0; i < u->npages; i++)
 		if (u->fr[i].deferred)
-			reqs[n++] = (ant_fetch_req){ u->pages[i].feed_url, NULL, NULL, &u->pages[i] };
+			reqs[n++] = (ant_fetch_req){ u->pages[i].feed_url, NULL, NULL, &u->pages[i],
+						     u->pages[i].url };
 	if (n)
 		rc = fetch(u, reqs, n, feed_done, u);
 	for (size_t i = 0; i < n; i++) {
@@ -1391,7 +1395,7 @@ static size_t queue_feed(struct upd *u, size_t i, ant_fetch_req *reqs, struct jo
 		free(j->lm);
 		return n;
 	}
-	reqs[n] = (ant_fetch_req){ j->url, j->etag, j->lm, j };
+	reqs[n] = (ant_fetch_req){ j->url, j->etag, j->lm, j, p->url };
 	u->fr[i].pending = 1;
 	return n + 1;
 }
@@ -1430,8 +1434,9 @@ static int fetch_batch(struct upd *u)
 		if (p->feed_url)
 			n = queue_feed(u, i, reqs, jobs, n);
 		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
-		/* a check URL (tama's Check-URL) is fetched; url is what is shown */
-		reqs[n] = (ant_fetch_req){ check_url(p), p->etag, p->lm_header, &jobs[n] };
+		/* a check URL (tama's Check-URL) is fetched; url is what is shown,
+		 * and the host the operator added (ant_fetch.h: allow_host) */
+		reqs[n] = (ant_fetch_req){ check_url(p), p->etag, p->lm_header, &jobs[n], p->url };
 		n++;
 	}
 	rc = fetch(u, reqs, n, job_done, u);

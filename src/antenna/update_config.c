@@ -16,4 +16,5 @@ void ant_update_config(ant_store *s, ant_update_opts *u)
 	u->keep_records = ant_keep_events(s);
 	if (!u->limits.allow_file)
 		u->limits.allow_file = ant_store_config_int(s, ANT_CFG_ALLOW_FILE, 0) != 0;
+	u->limits.allow_private = ant_store_config_int(s, ANT_CFG_ALLOW_PRIVATE, 0) != 0;
 }

@@ -2,7 +2,9 @@
  * t_fetch: ant_fetch_run() against the project's own loopback server
  * (build/tools/testserver, started here on 127.0.0.1, port 0, with a
  * scratch --root the checks write pages and .hdr directives into).
- * No other address is touched.
+ * No other address is touched: the internal-address checks refuse
+ * 10.0.0.1 and the like before connecting, and the one public address
+ * asked for (192.0.2.1, TEST-NET-1) goes through the server as a proxy.
  */
 #include "ant_fetch.h"
 #include "ant_page.h"
@@ -184,10 +186,13 @@ static ant_fetch_limits limits(void)
 	return l;
 }
 
-static got get(const ant_fetch_limits *l, const char *path, const char *etag, const char *lm)
+/* path (on the server, or a whole URL) fetched with allow as its
+ * allow_host; "" means the URL itself, as for a page the operator added. */
+static got get_as(const ant_fetch_limits *l, const char *path, const char *etag, const char *lm,
+		  const char *allow)
 {
 	char url[512];
-	ant_fetch_req r = { url, etag, lm, NULL };
+	ant_fetch_req r = { url, etag, lm, NULL, NULL };
 	got g;
 
 	memset(&g, 0, sizeof g);
@@ -195,9 +200,15 @@ static got get(const ant_fetch_limits *l, const char *path, const char *etag, co
 		snprintf(url, sizeof url, "%s", path);
 	else
 		snprintf(url, sizeof url, "%s%s", base, path);
+	r.allow_host = allow && !*allow ? url : allow;
 	if (ant_fetch_run(l, &r, 1, on_done, &g) != 0)
 		g.err = -1;
 	return g;
+}
+
+static got get(const ant_fetch_limits *l, const char *path, const char *etag, const char *lm)
+{
+	return get_as(l, path, etag, lm, "");
 }
 
 static void control(const char *path)
@@ -480,6 +491,138 @@ static void t_refused_and_file(void)
 	got_free(&a);
 }
 
+/* ---- internal addresses -------------------------------------------------- */
+
+static int starts(const char *s, const char *prefix)
+{
+	return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The page the operator added may be on loopback; a redirect, or any
+ * request not allowed there, may not reach an internal address. */
+static void t_internal(void)
+{
+	ant_fetch_limits l = limits();
+	char url[256], want[256], allow[128];
+	got a;
+
+	puts_file("p.html", "<html><head><title>P</title></head><body>text</body></html>\n");
+	a = get_as(&l, "/p.html", NULL, NULL, NULL);
+	IS_INT(a.err, ANT_FETCH_ERR_INTERNAL, "loopback, nothing allowed: ANT_FETCH_ERR_INTERNAL");
+	snprintf(want, sizeof want, "refused to connect to internal address 127.0.0.1 (loopback) "
+		 "of 127.0.0.1:%d: init --allow-private allows it", port);
+	IS_STR(a.error, want, "... its error names the address, its kind and the way out");
+	IS_INT(a.len, 0, "... no body");
+	IS_STR(ant_fetch_errkind_name(a.err), "internal", "... kind name 'internal'");
+	got_free(&a);
+	a = get(&l, "/p.html", NULL, NULL);
+	IS_INT(a.status, 200, "the page's own host allowed (allow_host)");
+	got_free(&a);
+	snprintf(allow, sizeof allow, "HTTP://127.0.0.1:%d/elsewhere/index.html", port);
+	a = get_as(&l, "/p.html", NULL, NULL, allow);
+	IS_INT(a.status, 200, "allow_host is a host and port: another path, the scheme in capitals");
+	got_free(&a);
+	a = get_as(&l, "/p.html", NULL, NULL, "http://127.0.0.1:1/");
+	IS_INT(a.err, ANT_FETCH_ERR_INTERNAL, "... another port is another host");
+	got_free(&a);
+
+	/* redirects to another internal host: refused, allowed with allow_private */
+	snprintf(url, sizeof url, "Redirect: http://localhost:%d/p.html\n", port);
+	puts_file("tolocal.html.hdr", url);
+	a = get(&l, "/tolocal.html", NULL, NULL);
+	IS_INT(a.err, ANT_FETCH_ERR_INTERNAL, "redirect to localhost:PORT refused");
+	snprintf(want, sizeof want, "(loopback) of localhost:%d: init --allow-private allows it", port);
+	OK(starts(a.error, "refused to connect to internal address ") && strstr(a.error, want),
+	   "... named: '%s'", a.error);
+	OK(!a.body || !strstr(a.body, "<title>P</title>"), "... the target's body never handed over");
+	got_free(&a);
+	snprintf(url, sizeof url, "Redirect: http://127.0.0.2:%d/p.html\n", port);
+	puts_file("to2.html.hdr", url);
+	a = get(&l, "/to2.html", NULL, NULL);
+	IS_INT(a.err, ANT_FETCH_ERR_INTERNAL, "redirect to 127.0.0.2 refused");
+	OK(starts(a.error, "refused to connect to internal address 127.0.0.2 (loopback)"), "... '%s'", a.error);
+	got_free(&a);
+	l.allow_private = 1;
+	a = get(&l, "/tolocal.html", NULL, NULL);
+	IS_INT(a.status, 200, "allow_private: the redirect to localhost followed");
+	OK(a.body && strstr(a.body, "<title>P</title>"), "... its body read");
+	got_free(&a);
+	a = get_as(&l, "/p.html", NULL, NULL, NULL);
+	IS_INT(a.status, 200, "allow_private: loopback with nothing else allowed");
+	got_free(&a);
+	l.allow_private = 0;
+
+	/* written as addresses: refused before any socket, whatever the network */
+	snprintf(url, sizeof url, "http://[::ffff:127.0.0.1]:%d/p.html", port);
+	a = get_as(&l, url, NULL, NULL, NULL);
+	OK(a.err == ANT_FETCH_ERR_INTERNAL && starts(a.error, "refused to connect to internal address "
+		"::ffff:127.0.0.1 (loopback)"), "IPv4-mapped loopback refused: '%s'", a.error);
+	got_free(&a);
+	static const char *const lit[] = {
+		"http://0.0.0.0:%d/", "http://10.0.0.1:%d/", "http://169.254.169.254:%d/latest/meta-data/",
+		"http://[::]:%d/", "http://[fe80::1]:%d/", "http://[fd00::1]:%d/", "http://100.64.0.1:%d/",
+		"http://0x7f.1:%d/",
+	};
+	for (size_t i = 0; i < sizeof lit / sizeof *lit; i++) {
+		snprintf(url, sizeof url, lit[i], port);
+		a = get_as(&l, url, NULL, NULL, NULL);
+		OK(a.err == ANT_FETCH_ERR_INTERNAL, "%s refused: '%s'", url, a.error);
+		got_free(&a);
+	}
+}
+
+/* One connection, two transfers: the second, not allowed on loopback,
+ * must not ride on the connection the first was allowed to open. */
+static void t_internal_reuse(void)
+{
+	ant_fetch_limits l = limits();
+	char url[128];
+	ant_fetch_req r[2];
+	got g[2];
+
+	snprintf(url, sizeof url, "%s/p.html", base);
+	r[0] = (ant_fetch_req){ url, NULL, NULL, (void *)(intptr_t)1, url };
+	r[1] = (ant_fetch_req){ url, NULL, NULL, (void *)(intptr_t)2, NULL };
+	memset(g, 0, sizeof g);
+	l.jobs = 1;   /* one after the other, on one kept-alive connection */
+	ant_fetch_run(&l, r, 2, on_done, g);
+	IS_INT(g[0].status, 200, "reuse: the allowed transfer read the page");
+	IS_INT(g[1].err, ANT_FETCH_ERR_INTERNAL, "reuse: the other refused on the kept connection");
+	got_free(&g[0]);
+	got_free(&g[1]);
+}
+
+/* Through a proxy (the test server, which answers an absolute-form
+ * request with an HTTP error: it is no proxy, but it answers): the proxy's own loopback address is allowed, and
+ * a URL whose host is an internal address is still refused. */
+static void t_internal_proxy(void)
+{
+	ant_fetch_limits l = limits();
+	got a;
+
+	setenv("http_proxy", base, 1);
+	unsetenv("no_proxy");
+	unsetenv("NO_PROXY");
+	l.connect_timeout = 2;
+	a = get_as(&l, "http://192.0.2.1/x.html", NULL, NULL, NULL);
+	OK(a.err == ANT_FETCH_OK && a.status >= 400, "proxy on loopback: a public URL asked through it "
+	   "(status %ld, '%s')", a.status, a.error);
+	got_free(&a);
+	a = get_as(&l, "http://10.0.0.1/x.html", NULL, NULL, NULL);
+	OK(a.err == ANT_FETCH_ERR_INTERNAL && strstr(a.error, "10.0.0.1 (private, RFC 1918) of 10.0.0.1:80 "
+	   "through the proxy"), "proxy: a URL on 10.0.0.1 refused: '%s'", a.error);
+	got_free(&a);
+	a = get_as(&l, "http://localhost:9/", NULL, NULL, NULL);
+	IS_INT(a.err, ANT_FETCH_ERR_INTERNAL, "proxy: a URL on localhost refused");
+	got_free(&a);
+	l.allow_private = 1;
+	a = get_as(&l, "http://10.0.0.1/x.html", NULL, NULL, NULL);
+	OK(a.err == ANT_FETCH_OK && a.status >= 400, "proxy, allow_private: asked through it (status %ld)",
+	   a.status);
+	got_free(&a);
+	unsetenv("http_proxy");
+}
+
 /* Reads the server's "HOST/DIR/ MAX TOTAL" line for host and /d/. */
 static long stat_max(const char *host)
 {
@@ -504,6 +647,7 @@ static void run_many(const ant_fetch_limits *l, const char *const *hosts, size_t
 	for (size_t i = 0; i < n; i++) {
 		snprintf(urls[i], sizeof urls[i], "http://%s:%d/d/%zu.html", hosts[i % nh], port, i);
 		r[i].url = urls[i];
+		r[i].allow_host = urls[i];
 		r[i].user = (void *)(intptr_t)(i + 1);
 	}
 	ant_fetch_run(l, r, n, on_done, g);
@@ -584,7 +728,7 @@ static void t_with_page(void)
 
 int main(void)
 {
-	TAP_PLAN(75);
+	TAP_PLAN(75 + 24 + 2 + 4);
 	snprintf(dir, sizeof dir, "/tmp/t_fetch.XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
@@ -605,6 +749,9 @@ int main(void)
 	t_redirects();
 	t_too_big();
 	t_refused_and_file();
+	t_internal();
+	t_internal_reuse();
+	t_internal_proxy();
 	t_concurrency();
 	t_with_page();
 	IS_STR(ant_fetch_errkind_name(ANT_FETCH_ERR_TOO_BIG), "too-big", "error kind names");
