@@ -15,7 +15,6 @@
 #include "lb_date.h"
 #include "lb_url.h"
 #include "lb_utf8.h"
-#include "lirs_merge.h"
 
 /* ---- XML escaping (XML 1.0 §2.2 Char, §2.4, §3.3.3) ----------------------- */
 
@@ -582,7 +581,7 @@ static int entry_id(feedctx *f, const atom_ev_event *e, int per_url)
 {
 	lb_buf_reset(&f->key);
 	lb_buf_reset(&f->iri);
-	if (lirs_merge_url_key(&f->key, e->url) || lb_buf_adds(&f->iri, f->tag) ||
+	if (lb_url_key(&f->key, e->url) || lb_buf_adds(&f->iri, f->tag) ||
 	    (per_url ? lb_buf_adds(&f->iri, "url:")
 		     : lb_buf_addf(&f->iri, "event:%lld:", (long long)e->last_modified)) ||
 	    atom_iri(&f->iri, f->key.data, ATOM_IRI_TAG))

@@ -2,7 +2,7 @@
  * validate.c: record-level rules (the reader checks the syntax; this
  * checks what the values mean; URLs by lb_url_is_http(), lb_url.h).
  *
- * duplicate-url needs every URL key of the file (lirs_merge_url_key(), the key
+ * duplicate-url needs every URL key of the file (lb_url_key(), the key
  * merge uses).  Memory per URL is one 16-byte slot of an open-addressing
  * table: the 64-bit hash of the key and where the key lies in a scratch
  * store.  The keys themselves go to that store (a temporary file the
@@ -481,7 +481,7 @@ static int check_url(lirs_checker *c, const lirs_record *r)
 	/* §3.5: a URL MUST NOT be repeated in the same file.  Compared by
 	 * the key merge uses, so that what merge would fold is reported. */
 	lb_buf_reset(&c->key);
-	if (lirs_merge_url_key(&c->key, r->url) < 0 ||
+	if (lb_url_key(&c->key, r->url) < 0 ||
 	    (first = key_seen(c, c->key.data, c->key.len, r->line)) < 0) {
 		/* The check is lost; the command says so. */
 		if (!c->failed)
