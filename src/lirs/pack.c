@@ -284,12 +284,9 @@ int lirs_pack(FILE *in, lirs_writer *w, const lirs_pack_opts *opts, lirs_pack_st
 
 		ring_wait(r, i, 1);
 		for (k = 0; k < b->n && rc == 0; k++)
-			if ((rc = pack_item(w, &b->v[k], opts, &st)) < 0) {
-				int e = errno;   /* the sink's, as lirs_writer_add() set it */
-				lb_err(err, rc, "%s", lirs_strerror(rc));
-				if (err)
-					err->sys = e;
-			}
+			if ((rc = pack_item(w, &b->v[k], opts, &st)) < 0 &&
+			    lirs_writer_error(w, err) == 0)
+				lb_err_code(err, rc);
 		last = b->last;
 		read_errno = b->read_errno;
 		ring_set(r, i, 0, rc != 0);

@@ -60,9 +60,10 @@ static int sink(lirs_writer *w, const void *p, size_t n)
 	return 0;
 }
 
-/* What the public functions return: an error also sets errno in the
- * calling thread, to the sink's errno for LIRS_ESINK (read only after
- * the thread's error was seen under the mutex, or from this thread). */
+/* What the public functions return.  The sink's errno is read only after
+ * the thread's error was seen under the mutex, or from this thread
+ * (lirs_writer_error() hands it over in an lb_error); errno is set too,
+ * for the callers that report with strerror(errno). */
 static int done(lirs_writer *w, int r)
 {
 	if (r == LIRS_ESINK)
@@ -355,6 +356,16 @@ int lirs_writer_finish(lirs_writer *w)
 	r = lirs_gzw_finish(&w->gz, w->batch.data, w->batch.len);
 	lb_buf_reset(&w->batch);
 	return done(w, r < 0 ? (w->err = r) : 0);
+}
+
+int lirs_writer_error(const lirs_writer *w, lb_error *err)
+{
+	if (w->err != LIRS_ESINK)
+		return w->err ? lb_err_code(err, w->err) : 0;
+	lb_err(err, LB_ESINK, "%s: %s", lb_strerror(LB_ESINK), strerror(w->sink_errno));
+	if (err)
+		err->sys = w->sink_errno;
+	return LB_ESINK;
 }
 
 unsigned long lirs_writer_replaced(const lirs_writer *w)
