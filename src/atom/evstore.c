@@ -950,7 +950,7 @@ static int meta_int(atom_evstore *st, const char *key, int64_t *v, lb_error *err
 
 	*v = r == 1 ? strtoll(s, NULL, 10) : 0;
 	free(s);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? r : 0;
 }
 
 static int meta_set_int(atom_evstore *st, const char *key, int64_t v, lb_error *err)

@@ -341,7 +341,8 @@ int lirs_checker_check(lirs_checker *c, const lirs_record *r);
  * before that are kept (a few numbers each) and judged when it is decided:
  * their diagnostics come then.  lirs_checker_finish() decides it for a
  * shorter file; call it once at the end of the input.  Returns the number
- * of errors it emitted, or -1 when out of memory (a duplicate check failed).
+ * of errors it emitted, or LB_ENOMEM when a duplicate check failed (out
+ * of memory, or its scratch file).
  */
 #define LIRS_LAYOUT_RECORDS 16
 int lirs_checker_finish(lirs_checker *c);

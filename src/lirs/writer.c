@@ -156,7 +156,7 @@ static int put_int(lb_buf *b, int64_t v)
 	if (v < 0)
 		*--p = '-';
 	if (lb_buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p)) < 0)
-		return -1;
+		return LB_ENOMEM;
 	return lb_buf_addc(b, ',');
 }
 
@@ -169,7 +169,7 @@ static int put_text(lb_buf *b, const char *s, int zero_if_blank)
 	if (!n)
 		return zero_if_blank ? lb_buf_add(b, "0,", 2) : lb_buf_addc(b, ',');
 	if (lb_buf_grow(b, 2 * n + 1) < 0)
-		return -1;
+		return LB_ENOMEM;
 	o = b->data + b->len;
 	for (i = 0; i < n; i++) {
 		char c = s[i];
@@ -422,7 +422,7 @@ int lirs_sink_stdio(void *ctx, const void *buf, size_t len)
 	if (fwrite(buf, 1, len, (FILE *)ctx) != len) {
 		if (!errno)
 			errno = EIO;
-		return -1;
+		return LIRS_ESINK;
 	}
 	return 0;
 }
