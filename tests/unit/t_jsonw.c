@@ -66,6 +66,27 @@ static void test_strings(void)
 	lb_buf_release(&b);
 }
 
+/* The object members base's writer offers (lb_json.h): the antenna's
+ * list and export are written with them. */
+static void test_members(void)
+{
+	lb_buf b = LB_BUF_INIT;
+
+	OK(lb_buf_addc(&b, '{') == 0 && lb_json_key(&b, "url") == 0 && lb_json_strz(&b, "a\"b") == 0 &&
+	   lb_json_next_strz_or_null(&b, "title", NULL) == 0 &&
+	   lb_json_next_strz_or_null(&b, "author", "\n") == 0 &&
+	   lb_json_next_int(&b, "n", -7) == 0 &&
+	   lb_json_next_lines(&b, "ignore", "x\ny\n") == 0 &&
+	   lb_json_next_lines(&b, "only", "") == 0 &&
+	   lb_json_next_key(&b, "k") == 0 && lb_json_strz_or_null(&b, NULL) == 0 &&
+	   lb_json_next_key(&b, "z") == 0 && lb_json_strz(&b, NULL) == 0 && lb_buf_addc(&b, '}') == 0,
+	   "members: written");
+	IS_STR(b.data, "{\"url\":\"a\\\"b\",\"title\":null,\"author\":\"\\n\",\"n\":-7,"
+		       "\"ignore\":[\"x\",\"y\"],\"only\":[],\"k\":null,\"z\":\"\"}",
+	       "members: ',\"key\":' then the value; NULL is null or \"\" as asked");
+	lb_buf_release(&b);
+}
+
 static void test_record(void)
 {
 	char *extra[] = { "http://x/", "HEAD" };
@@ -182,8 +203,9 @@ static void test_checker(void)
 
 int main(void)
 {
-	TAP_PLAN(48);
+	TAP_PLAN(50);
 	test_strings();
+	test_members();
 	test_record();
 	test_checker();
 	TAP_DONE();
