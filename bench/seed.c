@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 
 		lb_buf_reset(&url); lb_buf_reset(&key); lb_buf_reset(&title); lb_buf_reset(&group);
 		if (lb_buf_addf(&url, "%s%ld.html", argv[2], i) < 0 ||
-		    lirs_merge_url_key(&key, url.data) < 0 ||
+		    lb_url_key(&key, url.data) < 0 ||
 		    lb_buf_addf(&title, "日記ページ %ld <&>", i) < 0 ||
 		    (groups > 0 && lb_buf_addf(&group, "グループ %ld", i % groups) < 0)) {
 			fputs("seed: out of memory\n", stderr);

@@ -104,7 +104,7 @@ static void reference(lb_buf *out, lirs_record *recs, size_t n, const lirs_merge
 		if (lirs_merge_check_at(&recs[i], o->now, o->max_age, o->max_future) != LIRS_MERGE_USABLE)
 			continue;
 		lb_buf_reset(&k);
-		lirs_merge_url_key(&k, recs[i].url);
+		lb_url_key(&k, recs[i].url);
 		for (j = 0; j < nh && strcmp(held[j].key, k.data) != 0; j++)
 			;
 		if (j == nh) {

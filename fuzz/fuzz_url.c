@@ -1,6 +1,6 @@
 /*
  * fuzz_url: libFuzzer target for the URL parsers the merge and the
- * antenna key records by: lirs_merge_url_key() must never crash and must be
+ * antenna key records by: lb_url_key() must never crash and must be
  * idempotent (a key is its own key), and lb_url_is_http() must agree
  * about a URL and its key.
  */
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (memchr(data, '\0', size))
 		return 0;
 	lb_buf_add(&url, data, size);
-	if (lirs_merge_url_key(&k1, url.data) != 0 || lirs_merge_url_key(&k2, k1.data) != 0)
+	if (lb_url_key(&k1, url.data) != 0 || lb_url_key(&k2, k1.data) != 0)
 		abort();
 	if (strcmp(k1.data, k2.data) != 0)
 		abort();

@@ -36,7 +36,7 @@ char *antcmd_url_key(const char *url)
 {
 	lb_buf b = LB_BUF_INIT;
 
-	if (lirs_merge_url_key(&b, url) < 0) {
+	if (lb_url_key(&b, url) < 0) {
 		lb_buf_release(&b);
 		return NULL;
 	}

@@ -34,18 +34,6 @@ static const char help[] =
 	"title, author, last_modified, last_detected, content_length, detected_by,\n"
 	"source_url).\n";
 
-static int jkey_strz_or_null(lb_buf *o, const char *k, const char *v)
-{
-	if (lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0)
-		return -1;
-	return v ? lirs_jsonw_strz(o, v) : lb_buf_adds(o, "null");
-}
-
-static int jkey_int(lb_buf *o, const char *k, int64_t v)
-{
-	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? -1 : lirs_jsonw_int(o, v);
-}
-
 static int page_text(lb_buf *o, const ant_store_page *p, int64_t tz)
 {
 	char t[64];
@@ -67,16 +55,16 @@ static int source_line(lb_buf *o, const ant_store_source *x, int json)
 				 (long long)x->records_ignored, (long long)x->records_skipped,
 				 x->last_error ? "  [" : "", x->last_error ? x->last_error : "",
 				 x->last_error ? "]" : "");
-	if (lb_buf_addc(o, '{') < 0 || lirs_jsonw_key(o, "url") < 0 || lirs_jsonw_strz(o, x->url) < 0 ||
-	    jkey_int(o, "last_fetch", x->last_fetch) < 0 || jkey_int(o, "last_ok", x->last_ok) < 0 ||
-	    jkey_strz_or_null(o, "last_error", x->last_error) < 0 ||
-	    jkey_int(o, "records_read", x->records_read) < 0 ||
-	    jkey_int(o, "records_merged", x->records_merged) < 0 ||
-	    jkey_int(o, "records_ignored", x->records_ignored) < 0 ||
-	    jkey_int(o, "records_skipped", x->records_skipped) < 0 ||
-	    jkey_strz_or_null(o, "kind", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs") < 0 ||
+	if (lb_buf_addc(o, '{') < 0 || lb_json_key(o, "url") < 0 || lb_json_strz(o, x->url) < 0 ||
+	    lb_json_next_int(o, "last_fetch", x->last_fetch) < 0 || lb_json_next_int(o, "last_ok", x->last_ok) < 0 ||
+	    lb_json_next_strz_or_null(o, "last_error", x->last_error) < 0 ||
+	    lb_json_next_int(o, "records_read", x->records_read) < 0 ||
+	    lb_json_next_int(o, "records_merged", x->records_merged) < 0 ||
+	    lb_json_next_int(o, "records_ignored", x->records_ignored) < 0 ||
+	    lb_json_next_int(o, "records_skipped", x->records_skipped) < 0 ||
+	    lb_json_next_strz_or_null(o, "kind", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs") < 0 ||
 	    lb_buf_adds(o, ",\"relay\":") < 0 || lb_buf_adds(o, x->relay ? "true" : "false") < 0 ||
-	    jkey_int(o, "records_relayed", x->relay ? x->records_ignored : 0) < 0)
+	    lb_json_next_int(o, "records_relayed", x->relay ? x->records_ignored : 0) < 0)
 		return -1;
 	return lb_buf_adds(o, "}\n");
 }
@@ -126,14 +114,14 @@ static int relayed_row(void *ctx, const ant_store_pubrow *r)
 				  r->detected_by ? r->detected_by : "-", *r->title ? r->title : "(no title)",
 				  r->url, r->source_url) < 0;
 	} else {
-		bad = lb_buf_addc(l->o, '{') < 0 || lirs_jsonw_key(l->o, "url") < 0 ||
-		      lirs_jsonw_strz(l->o, r->url) < 0 || jkey_strz_or_null(l->o, "title", r->title) < 0 ||
-		      jkey_strz_or_null(l->o, "author", r->author) < 0 ||
-		      jkey_int(l->o, "last_modified", r->last_modified) < 0 ||
-		      jkey_int(l->o, "last_detected", r->last_detected) < 0 ||
-		      jkey_int(l->o, "content_length", r->content_length) < 0 ||
-		      jkey_strz_or_null(l->o, "detected_by", r->detected_by) < 0 ||
-		      jkey_strz_or_null(l->o, "source_url", r->source_url) < 0 ||
+		bad = lb_buf_addc(l->o, '{') < 0 || lb_json_key(l->o, "url") < 0 ||
+		      lb_json_strz(l->o, r->url) < 0 || lb_json_next_strz_or_null(l->o, "title", r->title) < 0 ||
+		      lb_json_next_strz_or_null(l->o, "author", r->author) < 0 ||
+		      lb_json_next_int(l->o, "last_modified", r->last_modified) < 0 ||
+		      lb_json_next_int(l->o, "last_detected", r->last_detected) < 0 ||
+		      lb_json_next_int(l->o, "content_length", r->content_length) < 0 ||
+		      lb_json_next_strz_or_null(l->o, "detected_by", r->detected_by) < 0 ||
+		      lb_json_next_strz_or_null(l->o, "source_url", r->source_url) < 0 ||
 		      lb_buf_adds(l->o, "}\n") < 0;
 	}
 	if (bad)

@@ -349,41 +349,17 @@ out:
 
 /* ---- JSON Lines ------------------------------------------------------------------ */
 
-/* ,"k":v pairs; each < 0 when out of memory. */
-static int jkey(lb_buf *o, const char *k)
-{
-	return lb_buf_addc(o, ',') < 0 || lirs_jsonw_key(o, k) < 0 ? LB_ENOMEM : 0;
-}
-
-static int jstr(lb_buf *o, const char *k, const char *v)
-{
-	if (jkey(o, k) < 0)
-		return LB_ENOMEM;
-	return (v ? lirs_jsonw_strz(o, v) : lb_buf_adds(o, "null")) < 0 ? LB_ENOMEM : 0;
-}
-
-static int jint(lb_buf *o, const char *k, int64_t v)
-{
-	return jkey(o, k) < 0 || lirs_jsonw_int(o, v) < 0 ? LB_ENOMEM : 0;
-}
-
-static int jbool(lb_buf *o, const char *k, int v)
-{
-	return jkey(o, k) < 0 || lb_buf_adds(o, v ? "true" : "false") < 0 ? LB_ENOMEM : 0;
-}
-
-static int jlines(lb_buf *o, const char *k, const char *v)
-{
-	return jkey(o, k) < 0 || lirs_jsonw_lines(o, v) < 0 ? LB_ENOMEM : 0;
-}
-
 /* What a check found out: 'antenna list' shows it, an export leaves it out. */
 static int json_state(lb_buf *o, const ant_store_page *p)
 {
-	if (jstr(o, "source_url", p->source_url) < 0 || jstr(o, "detected_by", p->st.detected_by) < 0 ||
-	    jstr(o, "last_error", p->last_error) < 0 || jint(o, "last_check", p->st.last_check) < 0 ||
-	    jint(o, "last_status", p->st.last_status) < 0 || jint(o, "error_count", p->st.error_count) < 0 ||
-	    jint(o, "next_check", p->st.next_check) < 0 || jstr(o, "excerpt", p->excerpt) < 0)
+	if (lb_json_next_strz_or_null(o, "source_url", p->source_url) < 0 ||
+	    lb_json_next_strz_or_null(o, "detected_by", p->st.detected_by) < 0 ||
+	    lb_json_next_strz_or_null(o, "last_error", p->last_error) < 0 ||
+	    lb_json_next_int(o, "last_check", p->st.last_check) < 0 ||
+	    lb_json_next_int(o, "last_status", p->st.last_status) < 0 ||
+	    lb_json_next_int(o, "error_count", p->st.error_count) < 0 ||
+	    lb_json_next_int(o, "next_check", p->st.next_check) < 0 ||
+	    lb_json_next_strz_or_null(o, "excerpt", p->excerpt) < 0)
 		return LB_ENOMEM;
 	return 0;
 }
@@ -392,18 +368,20 @@ int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json wha
 {
 	int all = what == ANT_EXPORT_JSON_STATE;
 
-	if (lb_buf_adds(o, all ? "{" : "{\"type\":\"page\",") < 0 || lirs_jsonw_key(o, "url") < 0 ||
-	    lirs_jsonw_strz(o, p->url) < 0 || jstr(o, "title", p->title) < 0 ||
-	    (!all && jbool(o, "title_set_by_user", p->title_set_by_user) < 0) ||
-	    jstr(o, "author", p->author) < 0 || jstr(o, "group", p->group) < 0 ||
-	    jint(o, "last_modified", p->st.last_modified) < 0 ||
-	    jint(o, "last_detected", p->st.last_detected) < 0 || (all && json_state(o, p) < 0) ||
+	if (lb_buf_adds(o, all ? "{" : "{\"type\":\"page\",") < 0 || lb_json_key(o, "url") < 0 ||
+	    lb_json_strz(o, p->url) < 0 || lb_json_next_strz_or_null(o, "title", p->title) < 0 ||
+	    (!all && lb_json_next_bool(o, "title_set_by_user", p->title_set_by_user) < 0) ||
+	    lb_json_next_strz_or_null(o, "author", p->author) < 0 ||
+	    lb_json_next_strz_or_null(o, "group", p->group) < 0 ||
+	    lb_json_next_int(o, "last_modified", p->st.last_modified) < 0 ||
+	    lb_json_next_int(o, "last_detected", p->st.last_detected) < 0 || (all && json_state(o, p) < 0) ||
 	    /* an export keeps the feed the user gave; a found one is found again */
-	    jstr(o, "feed_url", all || p->feed_by_user ? p->feed_url : NULL) < 0 ||
-	    (all && jstr(o, "feed_error", p->feed_error) < 0) || jstr(o, "check_url", p->check_url) < 0 ||
-	    jlines(o, "ignore", p->ignore) < 0 || jlines(o, "only", p->only) < 0 ||
-	    (!all && jstr(o, "force_charset", p->force_charset) < 0) ||
-	    jbool(o, "no_auto_ignore", p->no_auto_ignore) < 0 || lb_buf_adds(o, "}\n") < 0)
+	    lb_json_next_strz_or_null(o, "feed_url", all || p->feed_by_user ? p->feed_url : NULL) < 0 ||
+	    (all && lb_json_next_strz_or_null(o, "feed_error", p->feed_error) < 0) ||
+	    lb_json_next_strz_or_null(o, "check_url", p->check_url) < 0 ||
+	    lb_json_next_lines(o, "ignore", p->ignore) < 0 || lb_json_next_lines(o, "only", p->only) < 0 ||
+	    (!all && lb_json_next_strz_or_null(o, "force_charset", p->force_charset) < 0) ||
+	    lb_json_next_bool(o, "no_auto_ignore", p->no_auto_ignore) < 0 || lb_buf_adds(o, "}\n") < 0)
 		return LB_ENOMEM;
 	return 0;
 }
@@ -422,9 +400,9 @@ static int jsonl(ex *x)
 	if ((rc = each_page(x, json_each)) < 0)
 		return rc;
 	for (size_t i = 0; i < x->ns; i++) {
-		if (lb_buf_adds(&x->o, "{\"type\":\"source\"") < 0 || jkey(&x->o, "url") < 0 ||
-		    lirs_jsonw_strz(&x->o, x->s[i].url) < 0 || jkey(&x->o, "kind") < 0 ||
-		    lirs_jsonw_strz(&x->o, source_kind(&x->s[i])) < 0 || jkey(&x->o, "relay") < 0 ||
+		if (lb_buf_adds(&x->o, "{\"type\":\"source\"") < 0 || lb_json_next_key(&x->o, "url") < 0 ||
+		    lb_json_strz(&x->o, x->s[i].url) < 0 || lb_json_next_key(&x->o, "kind") < 0 ||
+		    lb_json_strz(&x->o, source_kind(&x->s[i])) < 0 || lb_json_next_key(&x->o, "relay") < 0 ||
 		    lb_buf_adds(&x->o, x->s[i].relay ? "true}\n" : "false}\n") < 0)
 			return LB_ENOMEM;
 		if ((rc = flush(x, 0)) < 0)

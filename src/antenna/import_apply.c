@@ -95,7 +95,7 @@ char *ant_imp_url_key(const char *url)
 {
 	lb_buf b = LB_BUF_INIT;
 
-	if (lirs_merge_url_key(&b, url) < 0) {
+	if (lb_url_key(&b, url) < 0) {
 		lb_buf_release(&b);
 		return NULL;
 	}

@@ -371,7 +371,7 @@ static int on_record(void *ctx, const lirs_record *r)
 		return 0;
 	}
 	lb_buf_reset(&u->key);
-	if (lirs_merge_url_key(&u->key, r->url) < 0 || (rc = find_page(u, u->key.data, &p)) < 0)
+	if (lb_url_key(&u->key, r->url) < 0 || (rc = find_page(u, u->key.data, &p)) < 0)
 		return 1;
 	if (remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected,
 		     r->title, "", r->author, r->content_length, rc ? NULL : &news) < 0) {
@@ -572,7 +572,7 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 		return 0;
 	}
 	lb_buf_reset(&u->key);
-	if (lirs_merge_url_key(&u->key, url) < 0 ||
+	if (lb_url_key(&u->key, url) < 0 ||
 	    !(summary = ant_page_clip(e->summary ? e->summary : "", u->o->excerpt_max))) {
 		free(url);
 		return 1;

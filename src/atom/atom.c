@@ -15,12 +15,14 @@
 #include "lb_date.h"
 #include "lb_url.h"
 #include "lb_utf8.h"
-#include "lirs_merge.h"
 
 /* ---- XML escaping (XML 1.0 §2.2 Char, §2.4, §3.3.3) ----------------------- */
 
-/* The character at s[0..end): its code point and *n its length, or -1
- * and *n 1 for a byte that does not start one (lb_utf8_len()). */
+/* What utf8_next() says of a byte that starts no character. */
+#define NOT_A_CHAR (-1L)
+
+/* The character at s[0..end): its code point and *n its length, or
+ * NOT_A_CHAR and *n 1 for a byte that does not start one (lb_utf8_len()). */
 static long utf8_next(const unsigned char *s, const unsigned char *end, size_t *n)
 {
 	uint32_t c;
@@ -28,7 +30,7 @@ static long utf8_next(const unsigned char *s, const unsigned char *end, size_t *
 	*n = lb_utf8_decode((const char *)s, (size_t)(end - s), &c);
 	if (!*n) {
 		*n = 1;
-		return -1;
+		return NOT_A_CHAR;
 	}
 	return (long)c;
 }
@@ -235,13 +237,15 @@ int atom_resolve(lb_buf *out, const char *base, const char *ref, unsigned flags)
 	if (is_http(ref))
 		return lb_buf_adds(out, ref);
 	if (!*ref)
-		return -1;
+		return LB_EINVAL;
+	/* NULL for a reference libxml2 cannot parse (or, rarely, out of
+	 * memory: it does not say which) */
 	r = xmlBuildURI((const xmlChar *)ref, (const xmlChar *)base);
 	if (!r)
-		return -1;
+		return LB_EINVAL;
 	rc = is_http((const char *)r) ||
 	     ((flags & ATOM_RESOLVE_FILE) && base && is_file(base) && is_file((const char *)r))
-		? lb_buf_adds(out, (const char *)r) : -1;
+		? lb_buf_adds(out, (const char *)r) : LB_EINVAL;
 	xmlFree(r);
 	return rc;
 }
@@ -582,7 +586,7 @@ static int entry_id(feedctx *f, const atom_ev_event *e, int per_url)
 {
 	lb_buf_reset(&f->key);
 	lb_buf_reset(&f->iri);
-	if (lirs_merge_url_key(&f->key, e->url) || lb_buf_adds(&f->iri, f->tag) ||
+	if (lb_url_key(&f->key, e->url) || lb_buf_adds(&f->iri, f->tag) ||
 	    (per_url ? lb_buf_adds(&f->iri, "url:")
 		     : lb_buf_addf(&f->iri, "event:%lld:", (long long)e->last_modified)) ||
 	    atom_iri(&f->iri, f->key.data, ATOM_IRI_TAG))
@@ -854,15 +858,16 @@ static int stream_head(struct streamed *s, int64_t updated)
 
 	s->head = doc_head(s->f, "current", s->f->title, s->f->author, &self, 1,
 			   "<fh:complete/>", updated) == 0 ? 1 : -1;
-	return s->head > 0 ? 0 : -1;
+	return s->head > 0 ? 0 : failed(s->f);
 }
 
 static int add_streamed_cb(void *ctx, const atom_ev_event *e)
 {
 	struct streamed *s = ctx;
+	int rc;
 
-	if (!s->head && stream_head(s, e->last_modified) < 0)
-		return -1;
+	if (!s->head && (rc = stream_head(s, e->last_modified)) < 0)
+		return rc;
 	return add_entry(s->f, e, 1);
 }
 

@@ -74,8 +74,9 @@ void atom_time(char *buf, size_t len, int64_t t);
  * libxml2's xmlBuildURI().  The result must be http: or https: with a
  * host; with ATOM_RESOLVE_FILE a file: result of a file: base is kept
  * too (the antenna's --allow-file sites, tests and local mirrors).
- * Returns 0, or -1 when there is no such result or memory ran out (out
- * then holds nothing useful).
+ * Returns 0; LB_EINVAL when there is no such result (an empty ref, one
+ * that does not parse, a target that is not http(s)); LB_ENOMEM.  On
+ * failure out holds nothing useful.
  */
 #define ATOM_RESOLVE_FILE 1u
 int atom_resolve(lb_buf *out, const char *base, const char *ref, unsigned flags);

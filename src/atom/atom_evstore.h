@@ -1,7 +1,7 @@
 /*
  * atom_evstore.h: the SQLite state of update events behind the Atom bridge.
  *
- * An update event is a distinct (URL key, Last-Modified) pair (lirs_merge.h for
+ * An update event is a distinct (URL key, Last-Modified) pair (lb_url_key() for
  * the key).  Events get a sequence number in the order they are added and
  * never change afterwards; archives are runs of page_size consecutive
  * events, sealed once and remembered here with what was written to disk.

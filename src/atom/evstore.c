@@ -17,7 +17,7 @@
 #include <sqlite3.h>
 
 #include "lb_buf.h"
-#include "lirs_merge.h"
+#include "lb_url.h"
 
 struct atom_evstore {
 	sqlite3 *db;
@@ -340,7 +340,7 @@ int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, lb_error *err)
 	int rc;
 
 	lb_buf_reset(&st->key);
-	if (lirs_merge_url_key(&st->key, nz(e->url)) != 0)
+	if (lb_url_key(&st->key, nz(e->url)) != 0)
 		return lb_err_code(err, LB_ENOMEM);
 	sqlite3_reset(s);
 	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
@@ -417,7 +417,7 @@ int atom_evstore_add_run(atom_evstore *st, const atom_ev_event *ev, size_t n, si
 		it[i].e = &ev[i];
 		it[i].idx = i;
 		it[i].key = (char *)(uintptr_t)keys.len;
-		if (lirs_merge_url_key(&keys, nz(ev[i].url)) != 0 || lb_buf_addc(&keys, '\0') != 0)
+		if (lb_url_key(&keys, nz(ev[i].url)) != 0 || lb_buf_addc(&keys, '\0') != 0)
 			goto oom;
 	}
 	for (i = 0; i < n; i++)
@@ -750,7 +750,7 @@ int atom_ev_run_add(atom_ev_run *r, const atom_ev_event *e, lb_error *err)
 	int rc;
 
 	lb_buf_reset(&r->key);
-	if (lirs_merge_url_key(&r->key, nz(e->url)) != 0)
+	if (lb_url_key(&r->key, nz(e->url)) != 0)
 		return lb_err_code(err, LB_ENOMEM);
 	/* most URLs are their own key: then only the key is kept (a third
 	 * less to write, sort and read back) */
@@ -950,7 +950,7 @@ static int meta_int(atom_evstore *st, const char *key, int64_t *v, lb_error *err
 
 	*v = r == 1 ? strtoll(s, NULL, 10) : 0;
 	free(s);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? r : 0;
 }
 
 static int meta_set_int(atom_evstore *st, const char *key, int64_t v, lb_error *err)

@@ -1,3 +1,7 @@
+/*
+ * afile.c: atomically replaced files (lb_afile.h): a temporary file
+ * beside the target, fsync, rename.
+ */
 #include "lb_afile.h"
 
 #include <errno.h>

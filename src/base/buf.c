@@ -1,9 +1,14 @@
+/*
+ * buf.c: the growable byte buffer (lb_buf.h).
+ */
 #include "lb_buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "lb_error.h"
 
 const char lb_buf_empty[1];
 
@@ -19,7 +24,7 @@ int lb_buf_grow(lb_buf *b, size_t extra)
 	char *p;
 
 	if (extra > (size_t)-1 / 2 - b->len)
-		return -1;
+		return LB_ENOMEM;
 	need = b->len + extra + 1;
 	if (need <= b->cap)
 		return 0;
@@ -28,7 +33,7 @@ int lb_buf_grow(lb_buf *b, size_t extra)
 		cap *= 2;
 	p = realloc(b->cap ? b->data : NULL, cap);
 	if (!p)
-		return -1;
+		return LB_ENOMEM;
 	if (!b->cap)
 		p[0] = '\0';
 	b->data = p;
@@ -46,7 +51,7 @@ int lb_buf_add(lb_buf *b, const void *p, size_t n)
 		return 0;
 	}
 	if (lb_buf_grow(b, n) < 0)
-		return -1;
+		return LB_ENOMEM;
 	if (n)
 		memcpy(b->data + b->len, p, n);
 	b->len += n;
@@ -115,36 +120,36 @@ static int addf_simple(lb_buf *b, const char *fmt, va_list ap)
 			if (!q)
 				q = p + strlen(p);
 			if (lb_buf_add(b, p, (size_t)(q - p)) < 0)
-				return -1;
+				return LB_ENOMEM;
 			continue;
 		}
 		q = p + 1;
 		switch (*q) {
 		case '%':
 			if (lb_buf_addc(b, '%') < 0)
-				return -1;
+				return LB_ENOMEM;
 			break;
 		case 's': {
 			const char *s = va_arg(ap, const char *);
 			if (lb_buf_adds(b, s ? s : "(null)") < 0)
-				return -1;
+				return LB_ENOMEM;
 			break;
 		}
 		case 'd':
 			v = va_arg(ap, int);
 			if (add_dec(b, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v, v < 0) < 0)
-				return -1;
+				return LB_ENOMEM;
 			break;
 		case 'u':
 			u = va_arg(ap, unsigned);
 			if (add_dec(b, u, 0) < 0)
-				return -1;
+				return LB_ENOMEM;
 			break;
 		case 'z':
 			q++;
 			u = va_arg(ap, size_t);
 			if (add_dec(b, u, 0) < 0)
-				return -1;
+				return LB_ENOMEM;
 			break;
 		default:   /* 'l': %ld, %lu, %lld, %llu */
 			if (q[1] == 'l') {
@@ -163,7 +168,7 @@ static int addf_simple(lb_buf *b, const char *fmt, va_list ap)
 			if (*q == 'd')
 				u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
 			if (add_dec(b, u, *q == 'd' && v < 0) < 0)
-				return -1;
+				return LB_ENOMEM;
 			break;
 		}
 		q++;
@@ -196,13 +201,13 @@ int lb_buf_addf(lb_buf *b, const char *fmt, ...)
 	if (n < 0) {
 		if (room)
 			b->data[b->len] = '\0';
-		return -1;
+		return LB_EINVAL;
 	}
 	if ((size_t)n >= room) {
 		if (lb_buf_grow(b, (size_t)n) < 0) {
 			if (room)
 				b->data[b->len] = '\0';
-			return -1;
+			return LB_ENOMEM;
 		}
 		va_start(ap, fmt);
 		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

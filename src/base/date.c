@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "lb_error.h"
+
 /* x / y rounded down, y > 0 (C division rounds toward zero). */
 static int64_t floor_div(int64_t x, int64_t y)
 {
@@ -96,7 +98,7 @@ int lb_date_iso(char out[20], const lb_tm *tm)
 	char *p = out;
 
 	if (tm->year < 0 || tm->year > 9999)
-		return -1;
+		return LB_EINVAL;
 	p = put2(put2(p, (unsigned)(tm->year / 100)), (unsigned)(tm->year % 100));
 	*p++ = '-';
 	p = put2(p, (unsigned)tm->mon);
@@ -120,7 +122,7 @@ int lb_date_imf(char out[30], int64_t t)
 
 	lb_date_split(t, &tm);
 	if (tm.year < 0 || tm.year > 9999)
-		return -1;
+		return LB_EINVAL;
 	memcpy(p, wd + 3 * tm.wday, 3);
 	p += 3;
 	*p++ = ',';

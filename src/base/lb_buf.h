@@ -18,7 +18,9 @@ typedef struct lb_buf {
 extern const char lb_buf_empty[1];
 
 void lb_buf_init(lb_buf *b);
-/* Make room for extra more bytes (plus the NUL); -1 when out of memory. */
+/* Make room for extra more bytes (plus the NUL).  This and the lb_buf_add*
+ * functions return 0, or LB_ENOMEM (lb_error.h) when out of memory;
+ * lb_buf_addf() LB_EINVAL when vsnprintf() refuses the format. */
 int lb_buf_grow(lb_buf *b, size_t extra);
 int lb_buf_add(lb_buf *b, const void *p, size_t n);
 int lb_buf_addc(lb_buf *b, int c);

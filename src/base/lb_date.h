@@ -39,11 +39,11 @@ int lb_date_valid(int64_t year, int mon, int mday, int hour, int min, int sec);
 int lb_date_month(const char *s);
 
 /* "YYYY-MM-DDTHH:MM:SS" (RFC 3339 §5.6 without the offset) and a NUL
- * into out; -1 (out untouched) when the year is not 0..9999. */
+ * into out; LB_EINVAL (out untouched) when the year is not 0..9999. */
 int lb_date_iso(char out[20], const lb_tm *tm);
 
 /* t as an IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT" (RFC 9110
- * §5.6.7, RFC 5322 §3.3's date-time in GMT), and a NUL into out; -1 (out
+ * §5.6.7, RFC 5322 §3.3's date-time in GMT), and a NUL into out; LB_EINVAL (out
  * untouched) when the year is not 0..9999. */
 int lb_date_imf(char out[30], int64_t t);
 

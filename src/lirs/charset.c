@@ -88,7 +88,7 @@ static int utf8_repair(const char *s, size_t n, lb_buf *out, size_t *bad)
 {
 	lb_buf_reset(out);
 	*bad = (size_t)-1;
-	return lb_utf8_repair(out, s, n, 0, bad) == (size_t)-1 ? -1 : 0;
+	return lb_utf8_repair(out, s, n, 0, bad) == (size_t)-1 ? LB_ENOMEM : 0;
 }
 
 /*
@@ -194,7 +194,7 @@ static long euc_decode(const char *s, size_t n, lb_buf *out, int repair, size_t 
 
 	/* at most 3 bytes out per byte in (U+FFFD for one bad byte) */
 	if (lb_buf_grow(out, 3 * n + 4) < 0)
-		return -1;
+		return LB_ENOMEM;
 	o = out->data + out->len;
 	while (i < n) {
 		if (p[i] < 0x80) {
@@ -231,11 +231,11 @@ int lirs_cs_decode_line(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out, s
 		return LIRS_CS_ASCII;
 	lb_buf_reset(out);
 	if (lb_buf_add(out, s, first) < 0)
-		return -1;
+		return LB_ENOMEM;
 	if (c->seen_utf8 && lb_utf8_valid(s + first, n - first))
 		return LIRS_CS_UTF8;
 	if ((r = euc_decode(s + first, n - first, out, 0, bad)) <= 0)
-		return r < 0 ? -1 : LIRS_CS_EUCJP;
+		return r < 0 ? LB_ENOMEM : LIRS_CS_EUCJP;
 	if (lb_utf8_valid(s + first, n - first)) {
 		c->seen_utf8 = 1;
 		return LIRS_CS_UTF8;
@@ -244,9 +244,9 @@ int lirs_cs_decode_line(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out, s
 	out->len = first;
 	out->data[first] = '\0';
 	if ((r = euc_decode(s + first, n - first, out, 1, bad)) < 0)
-		return -1;
+		return LB_ENOMEM;
 	if ((size_t)r > utf8_bad(p + first, n - first))
-		return utf8_repair(s, n, out, bad) < 0 ? -1 : LIRS_CS_INVALID;
+		return utf8_repair(s, n, out, bad) < 0 ? LB_ENOMEM : LIRS_CS_INVALID;
 	return LIRS_CS_INVALID;
 }
 
@@ -425,14 +425,14 @@ static int put_form(const char *form, lb_buf *out)
 			return lb_buf_add(out, geta, 2);   /* not reached: t_writer checks the table */
 		if (k == 1) {
 			if (lb_buf_addc(out, (char)u) < 0)
-				return -1;
+				return LB_ENOMEM;
 			continue;
 		}
 		b[0] = (char)(v >> 16);
 		b[1] = (char)(v >> 8);
 		b[2] = (char)v;
 		if (lb_buf_add(out, v > 0xffff ? b : b + 1, v > 0xffff ? 3 : 2) < 0)
-			return -1;
+			return LB_ENOMEM;
 	}
 	return 0;
 }
@@ -494,7 +494,7 @@ int lirs_cs_encode_counted(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out
 	tab = c->ms ? rev : rev_s;
 	/* at most 3 bytes out per byte in (SS3); encode_one grows on its own */
 	if (lb_buf_grow(out, 3 * n + 4) < 0)
-		return -1;
+		return LB_ENOMEM;
 	while (i < n) {
 		if (p[i] < 0x80) {
 			out->data[out->len++] = (char)p[i++];
@@ -511,7 +511,7 @@ int lirs_cs_encode_counted(lirs_cs_conv *c, const char *s, size_t n, lb_buf *out
 			out->len = (size_t)(o - out->data);
 		} else if (encode_one(c, u, s + i, k, out, replaced, approx, subst) < 0 ||
 			   lb_buf_grow(out, 3 * (n - i) + 4) < 0) {
-			return -1;
+			return LB_ENOMEM;
 		}
 		i += k ? k : 1;
 	}

@@ -89,7 +89,7 @@ static int zone_offset(const char *z, int64_t dflt, int64_t *off)
 	if ((z[0] == '+' || z[0] == '-') && strspn(z + 1, "0123456789") == 4 && !z[5]) {
 		int v = atoi(z + 1);
 		if (v % 100 >= 60)
-			return -1;
+			return LB_EPARSE;
 		*off = (z[0] == '-' ? -1 : 1) * (int64_t)(v / 100 * 3600 + v % 100 * 60);
 		return 0;
 	}
@@ -98,7 +98,7 @@ static int zone_offset(const char *z, int64_t dflt, int64_t *off)
 			*off = (int64_t)zones[i].h * 3600;
 			return 0;
 		}
-	return -1;
+	return LB_EPARSE;
 }
 
 int lirs_di_parse_date(const char *s, int64_t dflt, int64_t *t)
@@ -129,14 +129,14 @@ int lirs_di_parse_date(const char *s, int64_t dflt, int64_t *t)
 		} else if (sscanf(s, " %*3s %3s %d %d:%d:%d %d", mon, &d, &h, &mi, &sec, &y) == 6) {
 			zone[0] = '\0';   /* asctime: no zone */
 		} else {
-			return -1;
+			return LB_EPARSE;
 		}
 		if (!(mo = lb_date_month(mon)))
-			return -1;
+			return LB_EPARSE;
 	}
 	if (y < 1 || y > 9999 || !lb_date_valid(y, mo, d, h, mi, sec) ||
 	    zone_offset(zone, dflt, &off) < 0)
-		return -1;
+		return LB_EPARSE;
 	*t = lb_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off;
 	return 0;
 }
@@ -144,7 +144,7 @@ int lirs_di_parse_date(const char *s, int64_t dflt, int64_t *t)
 int lirs_di_format_date(int64_t t, char out[40])
 {
 	if (t < 0 || t > INT64_C(253402300799))   /* 1970..9999 */
-		return -1;
+		return LB_EINVAL;
 	return lb_date_imf(out, t);
 }
 
@@ -166,7 +166,7 @@ int lirs_di_decode_utf8(const char *s, size_t n, lb_buf *out, size_t *bad)
 
 	lb_buf_reset(out);
 	r = lb_utf8_repair(out, s, n, 0, bad);
-	return r == (size_t)-1 ? -1 : r > 0;
+	return r == (size_t)-1 ? LB_ENOMEM : r > 0;
 }
 
 int lirs_di_decode_iconv(iconv_t cd, const char *s, size_t n, lb_buf *out, size_t *bad)
@@ -179,7 +179,7 @@ int lirs_di_decode_iconv(iconv_t cd, const char *s, size_t n, lb_buf *out, size_
 	iconv(cd, NULL, NULL, NULL, NULL);
 	while (left) {
 		if (lb_buf_grow(out, left * 3 + 8) < 0)
-			return -1;
+			return LB_ENOMEM;
 		o = out->data + out->len;
 		room = out->cap - out->len - 1;
 		if (iconv(cd, &in, &left, &o, &room) != (size_t)-1) {
@@ -191,7 +191,7 @@ int lirs_di_decode_iconv(iconv_t cd, const char *s, size_t n, lb_buf *out, size_
 			continue;
 		/* EILSEQ or EINVAL: one bad byte becomes U+FFFD */
 		if (add_fffd(out, &replaced, bad) < 0)
-			return -1;
+			return LB_ENOMEM;
 		in++;
 		left--;
 		iconv(cd, NULL, NULL, NULL, NULL);
@@ -269,13 +269,16 @@ void lirs_di_block_release(lirs_di_block *b)
 	lirs_di_block_init(b);
 }
 
+/* What field_of() says of a name that is no field. */
+#define DI_NOT_A_FIELD (-1)
+
 static int field_of(const char *name, size_t n)
 {
 	for (int i = 0; i < DI__NFIELDS; i++)
 		if (strlen(di_names[i]) == n && !strncasecmp(name, di_names[i], n))
 			return i;
 	/* tama reads "Expire" and "Expires"; we keep neither (lirs(5)). */
-	return -1;
+	return DI_NOT_A_FIELD;
 }
 
 int lirs_di_block_line(lirs_di_block *b, const char *s, size_t n, unsigned long line, lirs_di_problem *p)
@@ -307,11 +310,11 @@ int lirs_di_block_line(lirs_di_block *b, const char *s, size_t n, unsigned long 
 			return 0;
 		}
 		b->nextra++;
-		return lb_buf_add(&b->extra, v, vn) < 0 || lb_buf_addc(&b->extra, '\0') < 0 ? -1 : 0;
+		return lb_buf_add(&b->extra, v, vn) < 0 || lb_buf_addc(&b->extra, '\0') < 0 ? LB_ENOMEM : 0;
 	}
 	lb_buf_reset(&b->v[f]);
 	b->at[f] = line;
-	return lb_buf_add(&b->v[f], v, vn) < 0 ? -1 : 0;
+	return lb_buf_add(&b->v[f], v, vn) < 0 ? LB_ENOMEM : 0;
 }
 
 /* A date field into *t (0 when absent); -1 with *p set when it is bad. */
@@ -324,7 +327,7 @@ static int block_date(lirs_di_block *b, int f, const char *fname, int64_t *t, li
 		return 0;
 	problem(p, LIRS_R_DI_BAD_DATE, b->at[f], fname, "%s: not an HTTP date '%.60s'; skipped",
 		di_names[f], b->v[f].data);
-	return -1;
+	return LB_EPARSE;
 }
 
 static int parse_i64(const char *s, int64_t *v)
@@ -335,7 +338,7 @@ static int parse_i64(const char *s, int64_t *v)
 	errno = 0;
 	x = strtoll(s, &end, 10);
 	if (end == s || *end || errno)
-		return -1;
+		return LB_EPARSE;
 	*v = x;
 	return 0;
 }
@@ -350,7 +353,7 @@ static int block_tz(lirs_di_block *b, int64_t *tz, lirs_di_problem *p)
 		problem(p, LIRS_R_BAD_NUMBER, b->at[DI_TIMEDIFF], "tz_offset",
 			"X-LIRS-Time-Difference: not an integer '%.40s'; skipped",
 			b->v[DI_TIMEDIFF].data);
-		return -1;
+		return LB_EPARSE;
 	}
 	if (b->at[DI_TZ] && zone_offset(b->v[DI_TZ].data, 0, tz) < 0)
 		*tz = 0;   /* tama's tz2lag(): an unknown zone is 0 */
@@ -388,7 +391,7 @@ static int block_extras(lirs_di_block *b, lirs_record *r)
 	if (b->nextra) {
 		char **x = lb_grow(b->xp, &b->xcap, b->nextra, sizeof *x, 8);
 		if (!x)
-			return -1;
+			return LB_ENOMEM;
 		b->xp = x;
 		for (i = 0; i < b->nextra; i++) {
 			x[i] = b->extra.data + off;
@@ -411,20 +414,20 @@ int lirs_di_block_record(lirs_di_block *b, lirs_record *r, lirs_di_problem *p)
 	memset(r, 0, sizeof *r);
 	if (b->has_err) {
 		*p = b->err;
-		return -1;
+		return LB_EPARSE;
 	}
 	if (!b->at[DI_URL] || !b->v[DI_URL].len) {
 		problem(p, LIRS_R_DI_NO_URL, b->first, "url", "block has no URL; skipped");
-		return -1;
+		return LB_EPARSE;
 	}
 	if (block_date(b, DI_LM, "last_modified", &r->last_modified, p) < 0 ||
 	    block_date(b, DI_LD, "last_detected", &r->last_detected, p) < 0 ||
 	    block_tz(b, &r->tz_offset, p) < 0)
-		return -1;
+		return LB_EPARSE;
 	if (b->at[DI_CL] && b->v[DI_CL].len && parse_i64(b->v[DI_CL].data, &r->content_length) < 0) {
 		problem(p, LIRS_R_BAD_NUMBER, b->at[DI_CL], "content_length",
 			"Content-Length: not an integer '%.40s'; skipped", b->v[DI_CL].data);
-		return -1;
+		return LB_EPARSE;
 	}
 	r->url = b->v[DI_URL].data;
 	/* tama falls back on WDB's fields (Website#title, #author) */
@@ -475,9 +478,9 @@ static long add_text(lb_buf *text, const char *s, size_t n)
 				}
 			}
 		if (lb_buf_addc(text, c) < 0)
-			return -1;
+			return LB_ENOMEM;
 	}
-	return lb_buf_addc(text, '\0') < 0 ? -1 : (long)at;
+	return lb_buf_addc(text, '\0') < 0 ? LB_ENOMEM : (long)at;
 }
 
 /* The statuses of hina.txt's comment (tama's Website.hina()); only HINA_OK
@@ -564,7 +567,7 @@ int lirs_hina_line(const char *s, size_t n, lb_buf *text, int64_t fetched, lirs_
 		size_t an = (size_t)((br ? br : end) - au);
 		if ((ou = add_text(text, u, un)) < 0 || (ot = add_text(text, t, (size_t)(te - t))) < 0 ||
 		    (oa = add_text(text, au, an)) < 0 || lb_buf_addc(text, '\0') < 0)
-			return -1;
+			return LB_ENOMEM;
 	}
 	r->url = text->data + ou;
 	r->title = text->data + ot;
@@ -587,10 +590,10 @@ static int put_value(lb_buf *b, const char *name, const char *v)
 	size_t n = strlen(v), i, at;
 
 	if (lb_buf_adds(b, name) < 0 || lb_buf_add(b, ": ", 2) < 0)
-		return -1;
+		return LB_ENOMEM;
 	at = b->len;
 	if (lb_buf_add(b, v, n) < 0)
-		return -1;
+		return LB_ENOMEM;
 	for (i = at; i < b->len; i++)
 		if (b->data[i] == '\r' || b->data[i] == '\n')
 			b->data[i] = ' ';
@@ -624,7 +627,7 @@ int lirs_di_write_header(lb_buf *b, int utf8, int64_t date)
 	    put_date(b, "Date", date) < 0 ||
 	    put_value(b, "Content-Type", utf8 ? "text/plain; charset=UTF-8"
 					      : "text/plain; charset=EUC-JP") < 0)
-		return -1;
+		return LB_ENOMEM;
 	return lb_buf_add(b, "\r\n", 2);
 }
 
@@ -723,6 +726,6 @@ int lirs_di_write_record(lb_buf *b, const lirs_record *r)
 			bad |= put_value(b, "X-LIRS-Extra", r->extra[i]);
 	}
 	bad |= lb_buf_add(b, "\r\n", 2);
-	return bad ? -1 : 0;
+	return bad ? LB_ENOMEM : 0;
 }
 

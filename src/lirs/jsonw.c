@@ -1,6 +1,6 @@
 /*
- * jsonw.c: JSON writing (hand-made, on the hot path of `lirs cat`) and
- * the record <-> JSON mapping.  Parsing is json-c's job.
+ * jsonw.c: the LIRS record <-> JSON mapping (lirs_jsonw.h): written with
+ * base's JSON writer (lb_json.h), read with json-c.
  */
 #include "lirs_jsonw.h"
 
@@ -11,131 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lb_utf8.h"
-
-/* Bytes that can be copied into a JSON string unchanged (printable ASCII). */
-static unsigned char plain[256];
-static int plain_ready;
-
-static void plain_init(void)
-{
-	for (int c = 0x20; c < 0x7f; c++)
-		plain[c] = 1;
-	plain['"'] = plain['\\'] = 0;
-	plain_ready = 1;
-}
-
-/* Writes the escape for an ASCII byte that is not plain; returns bytes written. */
-static size_t esc_ascii(char *o, unsigned char c)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	switch (c) {
-	case '"': o[0] = '\\'; o[1] = '"'; return 2;
-	case '\\': o[0] = '\\'; o[1] = '\\'; return 2;
-	case '\n': o[0] = '\\'; o[1] = 'n'; return 2;
-	case '\r': o[0] = '\\'; o[1] = 'r'; return 2;
-	case '\t': o[0] = '\\'; o[1] = 't'; return 2;
-	case '\b': o[0] = '\\'; o[1] = 'b'; return 2;
-	case '\f': o[0] = '\\'; o[1] = 'f'; return 2;
-	default:
-		memcpy(o, "\\u00", 4);
-		o[4] = hex[c >> 4];
-		o[5] = hex[c & 15];
-		return 6;
-	}
-}
-
-int lirs_jsonw_str(lb_buf *out, const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-	char *o;
-
-	if (!plain_ready)
-		plain_init();
-	/* Worst case 6 output bytes per input byte (\u00XX), plus quotes. */
-	if (len > ((size_t)-1 - 2) / 6 || lb_buf_grow(out, len * 6 + 2) < 0)
-		return -1;
-	o = out->data + out->len;
-	*o++ = '"';
-	while (i < len) {
-		size_t run = i, k;
-
-		while (run < len && plain[s[run]])
-			run++;
-		memcpy(o, s + i, run - i);
-		o += run - i;
-		i = run;
-		if (i == len)
-			break;
-		if (s[i] < 0x80) {
-			o += esc_ascii(o, s[i++]);
-		} else if ((k = lb_utf8_len(str + i, len - i)) > 0) {
-			memcpy(o, s + i, k);
-			o += k;
-			i += k;
-		} else {
-			memcpy(o, LB_UTF8_FFFD, 3);
-			o += 3;
-			i++;
-		}
-	}
-	*o++ = '"';
-	out->len = (size_t)(o - out->data);
-	out->data[out->len] = '\0';
-	return 0;
-}
-
-int lirs_jsonw_strz(lb_buf *out, const char *s)
-{
-	return s ? lirs_jsonw_str(out, s, strlen(s)) : lb_buf_add(out, "\"\"", 2);
-}
-
-int lirs_jsonw_int(lb_buf *out, int64_t v)
-{
-	char tmp[24], *p = tmp + sizeof tmp;
-	/* Work in unsigned so INT64_MIN negates without overflow. */
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	return lb_buf_add(out, p, (size_t)(tmp + sizeof tmp - p));
-}
-
-int lirs_jsonw_key(lb_buf *out, const char *key)
-{
-	if (lirs_jsonw_strz(out, key) < 0)
-		return -1;
-	return lb_buf_addc(out, ':');
-}
-
-int lirs_jsonw_lines(lb_buf *out, const char *v)
-{
-	if (lb_buf_addc(out, '[') < 0)
-		return -1;
-	for (int first = 1; v && *v; first = 0) {
-		size_t n = strcspn(v, "\n");
-		if ((!first && lb_buf_addc(out, ',') < 0) || lirs_jsonw_str(out, v, n) < 0)
-			return -1;
-		v += n + (v[n] == '\n');
-	}
-	return lb_buf_addc(out, ']');
-}
+#include "lb_error.h"
 
 /* ,"key":value pairs; the literal keys need no escaping. */
 static int kv_int(lb_buf *out, const char *lit, int64_t v)
 {
-	return lb_buf_adds(out, lit) < 0 ? -1 : lirs_jsonw_int(out, v);
+	return lb_buf_adds(out, lit) < 0 ? LB_ENOMEM : lb_json_int(out, v);
 }
 
 static int kv_str(lb_buf *out, const char *lit, const char *s)
 {
-	return lb_buf_adds(out, lit) < 0 ? -1 : lirs_jsonw_strz(out, s);
+	return lb_buf_adds(out, lit) < 0 ? LB_ENOMEM : lb_json_strz(out, s);
 }
 
 int lirs_record_to_json(lb_buf *out, const lirs_record *r)
@@ -149,21 +35,21 @@ int lirs_record_to_json(lb_buf *out, const lirs_record *r)
 	    kv_str(out, ",\"author\":", r->author) < 0 ||
 	    kv_str(out, ",\"source_url\":", r->source_url) < 0 ||
 	    kv_str(out, ",\"extension\":", r->extension) < 0)
-		return -1;
+		return LB_ENOMEM;
 	if (r->nextra > 0) {
 		if (lb_buf_adds(out, ",\"extra\":[") < 0)
-			return -1;
+			return LB_ENOMEM;
 		for (size_t i = 0; i < r->nextra; i++)
-			if ((i && lb_buf_addc(out, ',') < 0) || lirs_jsonw_strz(out, r->extra[i]) < 0)
-				return -1;
+			if ((i && lb_buf_addc(out, ',') < 0) || lb_json_strz(out, r->extra[i]) < 0)
+				return LB_ENOMEM;
 		if (lb_buf_addc(out, ']') < 0)
-			return -1;
+			return LB_ENOMEM;
 	}
 	/* tama's NATSU fields by name too (lirs(5)); extra[] stays as it was */
 	if (lirs_record_method(r) &&
 	    (kv_str(out, ",\"checked_url\":", lirs_record_checked_url(r)) < 0 ||
 	     kv_str(out, ",\"method\":", lirs_record_method(r)) < 0))
-		return -1;
+		return LB_ENOMEM;
 	return lb_buf_addc(out, '}');
 }
 

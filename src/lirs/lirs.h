@@ -235,9 +235,10 @@ const lirs_reader_stats *lirs_reader_get_stats(const lirs_reader *rd);
 void lirs_reader_free(lirs_reader *rd);
 
 /* ---- writer ---------------------------------------------------------- */
-/* A sink takes bytes; returns 0, or -1 on failure (errno set).  It may be
- * called from the writer's deflate thread; the writer functions that
- * return LIRS_ESINK set the caller's errno to the sink's. */
+/* A sink takes bytes; returns 0, or a negative value on failure (errno
+ * set).  It may be called from the writer's deflate thread.  The writer
+ * functions that return LIRS_ESINK keep the sink's errno for
+ * lirs_writer_error() (and set the caller's errno to it too). */
 typedef int (*lirs_sink_fn)(void *ctx, const void *buf, size_t len);
 
 typedef struct lirs_writer_opts {
@@ -272,6 +273,13 @@ int lirs_writer_comment(lirs_writer *w, const char *text);
 int lirs_writer_add(lirs_writer *w, const lirs_record *r);
 /* Flushes everything, writes the gzip trailer.  Call once. */
 int lirs_writer_finish(lirs_writer *w);
+/*
+ * The writer's failure, which every later call returns again: 0 when
+ * none, else its code, set in err (may be NULL) with a message; for
+ * LIRS_ESINK the sink's errno is in err->sys, so that a caller need not
+ * read errno (which the deflate thread cannot set for it).
+ */
+int lirs_writer_error(const lirs_writer *w, lb_error *err);
 /* Characters replaced by U+3013 so far. */
 unsigned long lirs_writer_replaced(const lirs_writer *w);
 /*
@@ -333,7 +341,8 @@ int lirs_checker_check(lirs_checker *c, const lirs_record *r);
  * before that are kept (a few numbers each) and judged when it is decided:
  * their diagnostics come then.  lirs_checker_finish() decides it for a
  * shorter file; call it once at the end of the input.  Returns the number
- * of errors it emitted, or -1 when out of memory (a duplicate check failed).
+ * of errors it emitted, or LB_ENOMEM when a duplicate check failed (out
+ * of memory, or its scratch file).
  */
 #define LIRS_LAYOUT_RECORDS 16
 int lirs_checker_finish(lirs_checker *c);

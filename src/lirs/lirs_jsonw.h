@@ -1,17 +1,16 @@
 /*
- * lirs_jsonw.h: the project's one JSON writer, and the LIRS record <-> JSON
- * mapping used by `lirs cat --format jsonl`, `lirs pack`, `lirs merge
- * --format jsonl` and anything else that speaks JSON Lines.
- *
- * Writing is hand-made (it is on the hot path of `lirs cat`): everything
- * appends to an lb_buf and returns 0, or -1 when out of memory (the buffer
- * then holds a partial value; reset it).  Reading uses json-c.
+ * lirs_jsonw.h: the LIRS record <-> JSON mapping used by `lirs cat
+ * --format jsonl`, `lirs pack`, `lirs merge --format jsonl` and anything
+ * else that speaks JSON Lines.  Writing goes through base's JSON writer
+ * (lb_json.h, included here), reading through json-c.
  *
  * The record object has exactly these keys, in this order:
  *   last_modified, last_detected, tz_offset, content_length   (integers)
  *   url, title, author, source_url, extension                 (strings)
  *   extra   (array of strings; present only when the record had more
  *            than 9 fields, i.e. nextra > 0)
+ * and, for a record with tama's NATSU fields, checked_url and method
+ * (strings, lirs(5)).
  */
 #ifndef LIRS_JSONW_H
 #define LIRS_JSONW_H
@@ -20,28 +19,11 @@
 #include <stdint.h>
 
 #include "lb_buf.h"
+#include "lb_json.h"
 #include "lirs.h"
 
-/*
- * Appends s[0..len) as a quoted JSON string.  Any bytes are accepted:
- * '"', '\\' and control characters are escaped (\n \r \t \b \f, others
- * as \u00XX), valid UTF-8 is copied as is, and each byte of an invalid
- * UTF-8 sequence (including encoded surrogates and overlongs) becomes
- * U+FFFD, so the output is always valid JSON in valid UTF-8.
- */
-int lirs_jsonw_str(lb_buf *out, const char *s, size_t len);
-/* lirs_jsonw_str() of a NUL-terminated string; NULL writes "". */
-int lirs_jsonw_strz(lb_buf *out, const char *s);
-/* Appends a decimal integer. */
-int lirs_jsonw_int(lb_buf *out, int64_t v);
-/* Appends "key": (the key is written through lirs_jsonw_strz). */
-int lirs_jsonw_key(lb_buf *out, const char *key);
-/* Appends the lines of s (separated by '\n'; "" has none) as a JSON array
- * of strings: how a list kept one item a line (the antenna's patterns)
- * is written. */
-int lirs_jsonw_lines(lb_buf *out, const char *s);
-
-/* Appends r as one JSON object (no newline).  See the key list above. */
+/* Appends r as one JSON object (no newline).  See the key list above.
+ * 0, or LB_ENOMEM (out then holds a partial value). */
 int lirs_record_to_json(lb_buf *out, const lirs_record *r);
 
 /*

@@ -1,7 +1,7 @@
 /*
  * lirs_merge.h: one record per URL out of any number of LIRS inputs.
  *
- * - lirs_merge_url_key(): the comparison key of a URL (RFC 3986 §6.2.2.1 and
+ * - records are matched by lb_url_key() (lb_url.h: RFC 3986 §6.2.2.1 and
  *   §6.2.3: scheme and host lowercased, a default port dropped; the path,
  *   query and userinfo compared as written).
  * - lirs_merge_supersedes(): the winner rule, shared with the antenna.
@@ -19,16 +19,8 @@
 #include <stdint.h>
 
 #include "lb_buf.h"
+#include "lb_url.h"
 #include "lirs.h"
-
-/*
- * Appends the key of url to out (out is not reset first).  Lowercases the
- * scheme and the host (outside percent-escapes, §6.2.2.1), drops ":80" for
- * http and ":443" for https (§6.2.3), and an empty port ("host:").  Strings
- * that do not look like "scheme://authority..." are their own key.
- * Returns 0, or -1 when out of memory.
- */
-int lirs_merge_url_key(lb_buf *out, const char *url);
 
 /*
  * The winner rule: nonzero when a record seen later (lm_new, ld_new)
@@ -94,7 +86,10 @@ typedef struct lirs_merge_table lirs_merge_table;
 lirs_merge_table *lirs_merge_new(const lirs_merge_opts *opts);
 /*
  * Offers one record (borrowed; copied only when it wins).  A record added
- * later wins ties (lirs_merge_supersedes()).  Returns 0, or -1 when out of memory.
+ * later wins ties (lirs_merge_supersedes()).  Returns 0, LB_ENOMEM, or
+ * LB_ETOOBIG when the table outgrows its 32-bit references (over 2^31
+ * URLs or 16 GiB of records).  After a failure every later call fails
+ * with the same code.
  */
 int lirs_merge_add(lirs_merge_table *t, const lirs_record *r);
 /* The counts so far (records staged by lirs_merge_add() are looked up first). */
@@ -103,8 +98,9 @@ const lirs_merge_stats *lirs_merge_get_stats(lirs_merge_table *t);
  * Calls fn for every held record in output order: Last-Modified
  * descending, then URL key ascending (bytewise; keys are distinct).  The record is borrowed,
  * valid during the call; its line field is 0.  Stops and returns fn's value
- * when fn returns nonzero; returns -1 when out of memory, else 0.  Records
- * may be added again afterwards.
+ * when fn returns nonzero; returns the code of an earlier
+ * lirs_merge_add() failure or LB_ENOMEM, else 0.  Records may be added
+ * again afterwards.
  */
 int lirs_merge_each(lirs_merge_table *t, int (*fn)(void *ctx, const lirs_record *r), void *ctx);
 void lirs_merge_free(lirs_merge_table *t);

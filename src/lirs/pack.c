@@ -98,8 +98,8 @@ static void parse_line(lirs_json_parser *jp, item *it, const char *s, size_t n,
 	}
 }
 
-/* Waits until slot i is full (want 1) or empty (want 0); 0, or -1 when
- * told to stop. */
+/* Waits until slot i is full (want 1) or empty (want 0); 0, or LB_ESTOP
+ * when told to stop. */
 static int ring_wait(ring *r, size_t i, int want)
 {
 	int rc = 0;
@@ -108,7 +108,7 @@ static int ring_wait(ring *r, size_t i, int want)
 	while (r->full[i] != want && !r->stop)
 		pthread_cond_wait(&r->cv, &r->mu);
 	if (r->stop)
-		rc = -1;
+		rc = LB_ESTOP;
 	pthread_mutex_unlock(&r->mu);
 	return rc;
 }
@@ -158,7 +158,7 @@ static int read_batch(ring *r, batch *b, unsigned long seq)
 		pthread_cond_wait(&r->cv, &r->mu);
 	if (r->stop) {
 		pthread_mutex_unlock(&r->mu);
-		return -1;
+		return LB_ESTOP;
 	}
 	pthread_mutex_unlock(&r->mu);
 	/* Only the parser whose turn it is touches the input. */
@@ -284,12 +284,9 @@ int lirs_pack(FILE *in, lirs_writer *w, const lirs_pack_opts *opts, lirs_pack_st
 
 		ring_wait(r, i, 1);
 		for (k = 0; k < b->n && rc == 0; k++)
-			if ((rc = pack_item(w, &b->v[k], opts, &st)) < 0) {
-				int e = errno;   /* the sink's, as lirs_writer_add() set it */
-				lb_err(err, rc, "%s", lirs_strerror(rc));
-				if (err)
-					err->sys = e;
-			}
+			if ((rc = pack_item(w, &b->v[k], opts, &st)) < 0 &&
+			    lirs_writer_error(w, err) == 0)
+				lb_err_code(err, rc);
 		last = b->last;
 		read_errno = b->read_errno;
 		ring_set(r, i, 0, rc != 0);

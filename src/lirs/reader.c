@@ -197,12 +197,12 @@ static int parse_int(const char *s, int64_t *v)
 	if (*s == '+' || *s == '-')
 		neg = *s++ == '-';
 	if (!*s)
-		return -1;
+		return LB_EPARSE;
 	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
 	for (; *s; s++) {
 		unsigned d = (unsigned)(unsigned char)*s - '0';
 		if (d > 9 || acc > (lim - d) / 10)
-			return -1;
+			return LB_EPARSE;
 		acc = acc * 10 + d;
 	}
 	*v = neg ? (acc == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)acc) : (int64_t)acc;
@@ -220,7 +220,7 @@ static int grow_fields(lirs_reader *rd, size_t need)
 	while (cap < need)
 		cap *= 2;
 	if (!(f = realloc(rd->f, cap * sizeof(*f))))
-		return -1;
+		return LB_ENOMEM;
 	rd->f = f;
 	rd->fcap = cap;
 	return 0;
@@ -317,12 +317,12 @@ static long split_fields(lirs_reader *rd, const char *s, size_t start, size_t le
 	/* Unescaping never lengthens a field; each field adds one NUL. */
 	lb_buf_reset(&rd->fbuf);
 	if (lb_buf_grow(&rd->fbuf, 2 * (len - start) + 2) < 0)
-		return -1;
+		return LB_ENOMEM;
 	o = rd->fbuf.data;
 	*trailing = 1;
 	while (i < len) {
 		if (grow_fields(rd, nf + 1) < 0)
-			return -1;
+			return LB_ENOMEM;
 		rd->f[nf].off = (size_t)(o - rd->fbuf.data);
 		rd->f[nf].pos = i;
 		rd->f[nf].col = (unsigned long)(i + 1 - cont);
@@ -426,7 +426,7 @@ static int build_record(lirs_reader *rd, size_t nf, lirs_record *r)
 			char **x = realloc(rd->extra, r->nextra * sizeof(*x));
 			if (!x) {
 				rd->nomem = 1;
-				return -1;
+				return LB_ENOMEM;
 			}
 			rd->extra = x;
 			rd->xcap = r->nextra;
@@ -435,7 +435,7 @@ static int build_record(lirs_reader *rd, size_t nf, lirs_record *r)
 			rd->extra[i] = rd->fbuf.data + rd->f[9 + i].off;
 		r->extra = rd->extra;
 	}
-	return bad ? -1 : 0;
+	return bad ? LB_EPARSE : 0;
 }
 
 /* ---- lines ------------------------------------------------------------- */
@@ -463,7 +463,7 @@ static int no_nul(lirs_reader *rd, const char **ps, size_t *pn)
 	lb_buf_reset(&rd->nul);
 	for (i = 0; i < n; i++)
 		if (s[i] ? lb_buf_addc(&rd->nul, s[i]) : lb_buf_add(&rd->nul, LB_UTF8_FFFD, 3))
-			return -1;
+			return LB_ENOMEM;
 	*ps = rd->nul.data;
 	*pn = rd->nul.len;
 	return 0;
@@ -478,7 +478,7 @@ static int decode_declared(lirs_reader *rd, const char **ps, size_t *pn)
 		: lirs_di_decode_utf8(*ps, *pn, &rd->dec, &bad);
 
 	if (r < 0)
-		return -1;
+		return LB_ENOMEM;
 	if (r > 0)
 		queue(rd, col_of(rd->dec.data, bad), LIRS_R_INVALID_ENCODING, NULL,
 		      "line is not %s as the header says; bad bytes replaced by U+FFFD",
@@ -500,7 +500,7 @@ static int decode(lirs_reader *rd, const char **ps, size_t *pn)
 	if (!lirs_cs_is_ascii(s, n))
 		r = lirs_cs_decode_line(&rd->cs, s, n, &rd->dec, &bad);
 	if (r < 0)
-		return -1;
+		return LB_ENOMEM;
 	if (r == LIRS_CS_EUCJP || r == LIRS_CS_INVALID) {
 		s = rd->dec.data;
 		n = rd->dec.len;
@@ -562,7 +562,7 @@ static int di_blank(lirs_reader *rd)
 	if (!rd->blk.first)
 		return 0;
 	r = lirs_di_block_record(&rd->blk, &rec, &p);
-	if (r == -2)
+	if (r == LB_ENOMEM)
 		return rd->err = LIRS_ENOMEM;
 	if (r < 0) {
 		rd->st.skipped++;

@@ -2,7 +2,7 @@
  * validate.c: record-level rules (the reader checks the syntax; this
  * checks what the values mean; URLs by lb_url_is_http(), lb_url.h).
  *
- * duplicate-url needs every URL key of the file (lirs_merge_url_key(), the key
+ * duplicate-url needs every URL key of the file (lb_url_key(), the key
  * merge uses).  Memory per URL is one 16-byte slot of an open-addressing
  * table: the 64-bit hash of the key and where the key lies in a scratch
  * store.  The keys themselves go to that store (a temporary file the
@@ -95,7 +95,7 @@ static int spill_flush(spill *sp)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return -1;
+			return LB_EIO;
 		done += (size_t)w;
 	}
 	if (sp->fd >= 0) {
@@ -197,7 +197,7 @@ static int rebuild(lirs_checker *c, uint64_t end)
 		uint32_t n;
 
 		if (!b)
-			return -1;
+			return LB_EIO;   /* errno says why: the scratch file or memory */
 		while (p + REC_HDR <= got) {
 			memcpy(&n, b + p + 16, 4);
 			if (p + REC_HDR + n > got)
@@ -264,9 +264,9 @@ static int grow(lirs_checker *c)
 	c->slots = NULL;
 	c->cap = 0;
 	if (spill_flush(&c->sp) < 0)
-		return -1;
+		return LB_EIO;
 	if (!(c->slots = table_alloc(cap)))
-		return -1;
+		return LB_ENOMEM;
 	c->cap = cap;
 	return rebuild(c, end);
 }
@@ -280,7 +280,7 @@ static int same_key(lirs_checker *c, uint64_t ref, const char *key, size_t n,
 	uint32_t len;
 
 	if (!b)
-		return -1;
+		return LB_EIO;   /* errno says why: the scratch file or memory */
 	memcpy(&len, b + 16, 4);
 	if (len != n || memcmp(b + REC_HDR, key, n) != 0)
 		return 0;
@@ -291,18 +291,23 @@ static int same_key(lirs_checker *c, uint64_t ref, const char *key, size_t n,
 
 /*
  * Remembers the key first seen on line; returns the line of an earlier
- * occurrence, 0 when new, or -1 on failure (out of memory, scratch I/O).
+ * occurrence, 0 when new, or a negative code on failure (LB_ENOMEM,
+ * LB_EIO for the scratch file or memory: errno says which; LB_ETOOBIG;
+ * LB_ESTOP once the check is lost).
  */
 static long key_seen(lirs_checker *c, const char *key, size_t n, unsigned long line)
 {
 	uint64_t h = hash_key(key, n) & c->hash_mask, off;
 	size_t i;
+	int rc;
 
-	if (c->failed || n > UINT32_MAX)
-		return -1;
+	if (c->failed)
+		return LB_ESTOP;   /* the check was lost already */
+	if (n > UINT32_MAX)
+		return LB_ETOOBIG;   /* a stored key's length is 32-bit */
 	/* Keep the load factor at most 3/4: short probes, 16 bytes a slot. */
-	if ((c->n + 1) * 4 > c->cap * 3 && grow(c) < 0)
-		return -1;
+	if ((c->n + 1) * 4 > c->cap * 3 && (rc = grow(c)) < 0)
+		return rc;
 	for (i = home(c, h); c->slots[i].ref; i = (i + 1) & (c->cap - 1)) {
 		unsigned long first = 0;
 		int same;
@@ -311,12 +316,12 @@ static long key_seen(lirs_checker *c, const char *key, size_t n, unsigned long l
 			continue;
 		/* The full hash matches: only the key itself can say. */
 		if ((same = same_key(c, c->slots[i].ref, key, n, &first)) < 0)
-			return -1;
+			return same;
 		if (same)
 			return (long)(first ? first : 1);
 	}
 	if ((off = spill_add(&c->sp, h, line, key, (uint32_t)n)) == UINT64_MAX)
-		return -1;
+		return LB_EIO;   /* errno says why: the scratch file or memory */
 	c->slots[i].hash = h;
 	c->slots[i].ref = off + 1;
 	c->n++;
@@ -481,7 +486,7 @@ static int check_url(lirs_checker *c, const lirs_record *r)
 	/* §3.5: a URL MUST NOT be repeated in the same file.  Compared by
 	 * the key merge uses, so that what merge would fold is reported. */
 	lb_buf_reset(&c->key);
-	if (lirs_merge_url_key(&c->key, r->url) < 0 ||
+	if (lb_url_key(&c->key, r->url) < 0 ||
 	    (first = key_seen(c, c->key.data, c->key.len, r->line)) < 0) {
 		/* The check is lost; the command says so. */
 		if (!c->failed)
@@ -596,7 +601,7 @@ int lirs_checker_finish(lirs_checker *c)
 {
 	int errs = c->decided ? 0 : settle(c);
 
-	return c->failed ? -1 : errs;
+	return c->failed ? LB_ENOMEM : errs;
 }
 
 void lirs_checker_layout(const lirs_checker *c, lirs_layout *out)

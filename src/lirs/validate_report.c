@@ -61,22 +61,22 @@ typedef struct lirs_vreport vctx;
 static void emit_json(lb_buf *b, const lirs_diag *d)
 {
 	lb_buf_adds(b, "{\"type\":\"diagnostic\",\"file\":");
-	lirs_jsonw_strz(b, d->file);
+	lb_json_strz(b, d->file);
 	lb_buf_adds(b, ",\"line\":");
-	lirs_jsonw_int(b, (int64_t)d->line);
+	lb_json_int(b, (int64_t)d->line);
 	lb_buf_adds(b, ",\"col\":");
-	lirs_jsonw_int(b, (int64_t)d->col);
+	lb_json_int(b, (int64_t)d->col);
 	lb_buf_adds(b, ",\"severity\":");
-	lirs_jsonw_strz(b, lirs_severity_name(d->severity));
+	lb_json_strz(b, lirs_severity_name(d->severity));
 	lb_buf_adds(b, ",\"rule\":");
-	lirs_jsonw_strz(b, lirs_rule_id(d->rule));
+	lb_json_strz(b, lirs_rule_id(d->rule));
 	lb_buf_adds(b, ",\"field\":");
 	if (d->field)
-		lirs_jsonw_strz(b, d->field);
+		lb_json_strz(b, d->field);
 	else
 		lb_buf_adds(b, "null");
 	lb_buf_adds(b, ",\"message\":");
-	lirs_jsonw_strz(b, d->message ? d->message : lirs_rule_summary(d->rule));
+	lb_json_strz(b, d->message ? d->message : lirs_rule_summary(d->rule));
 	lb_buf_addf(b, ",\"skipped\":%s}\n", d->skipped ? "true" : "false");
 }
 
@@ -254,14 +254,14 @@ static void summary(vctx *v, const char *name, const lirs_reader_stats *st, int 
 		return;
 	}
 	lb_buf_adds(&v->out, "{\"type\":\"summary\",\"file\":");
-	lirs_jsonw_strz(&v->out, name);
+	lb_json_strz(&v->out, name);
 	lb_buf_addf(&v->out, ",\"readable\":%s,\"records\":%lu,\"skipped\":%lu,"
 		  "\"errors\":%lu,\"warnings\":%lu,\"layout\":", readable ? "true" : "false",
 		  st->records, st->skipped, v->errors, v->warnings);
 	if (l->records) {
 		lb_buf_adds(&v->out, "{\"name\":");
 		if (l->name)
-			lirs_jsonw_strz(&v->out, l->name);
+			lb_json_strz(&v->out, l->name);
 		else
 			lb_buf_adds(&v->out, "null");
 		lb_buf_addf(&v->out, ",\"fields\":%u,\"trailing_comma\":%s,\"records\":%lu}",
@@ -275,7 +275,7 @@ static void summary(vctx *v, const char *name, const lirs_reader_stats *st, int 
 		if (!v->count[r])
 			continue;
 		lb_buf_adds(&v->out, first ? "" : ",");
-		lirs_jsonw_strz(&v->out, lirs_rule_id((lirs_rule)r));
+		lb_json_strz(&v->out, lirs_rule_id((lirs_rule)r));
 		lb_buf_addf(&v->out, ":%lu", v->count[r]);
 		first = 0;
 	}

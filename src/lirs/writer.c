@@ -60,9 +60,10 @@ static int sink(lirs_writer *w, const void *p, size_t n)
 	return 0;
 }
 
-/* What the public functions return: an error also sets errno in the
- * calling thread, to the sink's errno for LIRS_ESINK (read only after
- * the thread's error was seen under the mutex, or from this thread). */
+/* What the public functions return.  The sink's errno is read only after
+ * the thread's error was seen under the mutex, or from this thread
+ * (lirs_writer_error() hands it over in an lb_error); errno is set too,
+ * for the callers that report with strerror(errno). */
 static int done(lirs_writer *w, int r)
 {
 	if (r == LIRS_ESINK)
@@ -155,7 +156,7 @@ static int put_int(lb_buf *b, int64_t v)
 	if (v < 0)
 		*--p = '-';
 	if (lb_buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p)) < 0)
-		return -1;
+		return LB_ENOMEM;
 	return lb_buf_addc(b, ',');
 }
 
@@ -168,7 +169,7 @@ static int put_text(lb_buf *b, const char *s, int zero_if_blank)
 	if (!n)
 		return zero_if_blank ? lb_buf_add(b, "0,", 2) : lb_buf_addc(b, ',');
 	if (lb_buf_grow(b, 2 * n + 1) < 0)
-		return -1;
+		return LB_ENOMEM;
 	o = b->data + b->len;
 	for (i = 0; i < n; i++) {
 		char c = s[i];
@@ -357,6 +358,16 @@ int lirs_writer_finish(lirs_writer *w)
 	return done(w, r < 0 ? (w->err = r) : 0);
 }
 
+int lirs_writer_error(const lirs_writer *w, lb_error *err)
+{
+	if (w->err != LIRS_ESINK)
+		return w->err ? lb_err_code(err, w->err) : 0;
+	lb_err(err, LB_ESINK, "%s: %s", lb_strerror(LB_ESINK), strerror(w->sink_errno));
+	if (err)
+		err->sys = w->sink_errno;
+	return LB_ESINK;
+}
+
 unsigned long lirs_writer_replaced(const lirs_writer *w)
 {
 	return w->replaced;
@@ -411,7 +422,7 @@ int lirs_sink_stdio(void *ctx, const void *buf, size_t len)
 	if (fwrite(buf, 1, len, (FILE *)ctx) != len) {
 		if (!errno)
 			errno = EIO;
-		return -1;
+		return LIRS_ESINK;
 	}
 	return 0;
 }

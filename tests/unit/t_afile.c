@@ -5,6 +5,11 @@
  * ignored) makes that flush fail for real, as a full disk would, without
  * root.  And the mode afile promises: 0644 less the umask, as open(2)
  * would make a file, never the 0600 mkstemp makes.
+ *
+ * Durability and failure: a replacement fsyncs the file it renames over
+ * the target (counted by this program's own fsync(), below), and a
+ * rename that fails (the target a non-empty directory, which fails even
+ * for root) is LB_EIO with errno set and leaves no temporary file.
  */
 #include "lb_afile.h"
 #include "tap.h"
@@ -15,9 +20,38 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static char dir[256];
+
+/*
+ * The program's own fsync(): liblirs-base.a is a static library, so
+ * afile.o's call to fsync() resolves to this definition (the program's
+ * symbols come before libc's).  Each call is counted with the inode and
+ * kind of what it synced, then made for real.  A check that expects a
+ * call fails if the calls were not counted, so the wrapper cannot pass a
+ * test by being bypassed.
+ */
+static int fsync_calls;
+static struct stat fsync_last;   /* what the last call synced */
+
+int fsync(int fd)
+{
+	fsync_calls++;
+	if (fstat(fd, &fsync_last) != 0)
+		memset(&fsync_last, 0, sizeof fsync_last);
+	return (int)syscall(SYS_fsync, fd);
+}
+
+/* Nonzero when the last fsync() was of path's inode. */
+static int synced(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_ino == fsync_last.st_ino &&
+	       st.st_dev == fsync_last.st_dev;
+}
 
 static char *slurp(const char *path)
 {
@@ -158,11 +192,81 @@ static void test_abort(void)
 	free(now);
 }
 
+/* A replacement is durable before it is visible: the file renamed over
+ * the target was fsynced, once; nosync and close_unrenamed leave it to
+ * the caller; the directory syncs fsync the directory. */
+static void test_fsync(void)
+{
+	char path[300];
+	lb_afile f;
+
+	snprintf(path, sizeof path, "%s/sync.txt", dir);
+	fsync_calls = 0;
+	IS_INT(put(path, "durable\n"), 0, "fsync: a replacement is committed");
+	IS_INT(fsync_calls, 1, "fsync: the commit called fsync() once");
+	OK(synced(path) && S_ISREG(fsync_last.st_mode),
+	   "fsync: of the very file now under the target's name");
+
+	fsync_calls = 0;
+	IS_INT(lb_afile_open(&f, path), 0, "fsync: nosync: opened");
+	f.nosync = 1;
+	fputs("later\n", f.fp);
+	IS_INT(lb_afile_commit(&f), 0, "fsync: nosync: committed");
+	IS_INT(fsync_calls, 0, "fsync: nosync: no fsync (the caller syncs the batch)");
+
+	IS_INT(lb_afile_open(&f, path), 0, "fsync: unrenamed: opened");
+	fputs("batch\n", f.fp);
+	IS_INT(lb_afile_close_unrenamed(&f), 0, "fsync: unrenamed: closed");
+	IS_INT(fsync_calls, 0, "fsync: unrenamed: no fsync before the batch's syncfs");
+	IS_INT(lb_afile_syncdir(dir), 0, "fsync: syncdir");
+	IS_INT(fsync_calls, 1, "fsync: syncdir fsyncs the directory (the renames) after its syncfs");
+	OK(synced(dir) && S_ISDIR(fsync_last.st_mode), "fsync: syncdir: of the directory");
+	IS_INT(lb_afile_rename(&f), 0, "fsync: unrenamed: renamed");
+	fsync_calls = 0;
+	IS_INT(lb_afile_fsyncdir(dir), 0, "fsync: fsyncdir");
+	IS_INT(fsync_calls, 1, "fsync: fsyncdir calls fsync() once");
+	OK(synced(dir) && S_ISDIR(fsync_last.st_mode), "fsync: fsyncdir: of the directory");
+}
+
+/* The target is a non-empty directory: rename(2) fails (EISDIR), even for
+ * root.  The commit must say so and leave no temporary file. */
+static void test_rename_fails(int unrenamed)
+{
+	const char *what = unrenamed ? "rename fails: unrenamed" : "rename fails: commit";
+	char path[300], inner[320], msg[160], *kept;
+	lb_afile f;
+	int rc;
+
+	snprintf(path, sizeof path, "%s/busy%d", dir, unrenamed);
+	snprintf(inner, sizeof inner, "%s/inside.txt", path);
+	if (mkdir(path, 0755) != 0 || put(inner, "inside\n") != 0) {
+		printf("not ok - %s: cannot make the directory '%s'\n", what, path);
+		return;
+	}
+	IS_INT(lb_afile_open(&f, path), 0, "rename fails: opened beside the directory");
+	fputs("new\n", f.fp);
+	errno = 0;
+	if (unrenamed)
+		rc = lb_afile_close_unrenamed(&f) != 0 ? -2 : lb_afile_rename(&f);
+	else
+		rc = lb_afile_commit(&f);
+	snprintf(msg, sizeof msg, "%s: LB_EIO", what);
+	IS_INT(rc, LB_EIO, msg);
+	snprintf(msg, sizeof msg, "%s: errno says why (EISDIR)", what);
+	IS_INT(errno, EISDIR, msg);
+	snprintf(msg, sizeof msg, "%s: no temporary file left behind", what);
+	IS_INT(leftovers(), 0, msg);
+	kept = slurp(inner);
+	snprintf(msg, sizeof msg, "%s: the directory is untouched", what);
+	IS_STR(kept, "inside\n", msg);
+	free(kept);
+}
+
 int main(void)
 {
 	char cmd[300];
 
-	TAP_PLAN(30);
+	TAP_PLAN(30 + 16 + 2 * 5);
 	snprintf(dir, sizeof dir, "%s/t_afile.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir)) {
 		printf("not ok - cannot create a temporary directory: %s\n", strerror(errno));
@@ -172,6 +276,9 @@ int main(void)
 	test_final_flush(1);
 	test_mode();
 	test_abort();
+	test_fsync();
+	test_rename_fails(0);
+	test_rename_fails(1);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", dir);

@@ -85,8 +85,8 @@ static void test_resolve(void)
 	   !strcmp(b.data, "http://f.example/root"), "resolve: absolute path");
 	OK(atom_resolve(&b, "http://f.example/feeds/", "//h.example/p", 0) == 0 &&
 	   !strcmp(b.data, "http://h.example/p"), "resolve: network path");
-	OK(atom_resolve(&b, "http://f.example/", "javascript:alert(1)", 0) != 0, "resolve: non-http refused");
-	OK(atom_resolve(&b, "http://f.example/", "", 0) != 0, "resolve: empty refused");
+	IS_INT(atom_resolve(&b, "http://f.example/", "javascript:alert(1)", 0), LB_EINVAL, "resolve: non-http refused (LB_EINVAL)");
+	IS_INT(atom_resolve(&b, "http://f.example/", "", 0), LB_EINVAL, "resolve: empty refused (LB_EINVAL)");
 	/* the one policy the Atom writer and the feed reader share */
 	OK(atom_resolve(&b, "http://f.example/", "http://\xe6\x97\xa5.example/a b", 0) == 0 &&
 	   !strcmp(b.data, "http://\xe6\x97\xa5.example/a b"),

@@ -165,7 +165,7 @@ static void test_ids(unsigned cases)
 		lb_buf_reset(&key);
 		lb_buf_reset(&old);
 		lb_buf_reset(&now);
-		lirs_merge_url_key(&key, url.data);
+		lb_url_key(&key, url.data);
 		old_tag_part(&old, key.data);
 		lb_buf_adds(&now, "tag:f.example,2024-01-01:event:1:");
 		atom_iri(&now, key.data, ATOM_IRI_TAG);

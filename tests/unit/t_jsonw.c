@@ -13,7 +13,7 @@ static const char *str(const char *s, size_t n)
 	static lb_buf b = LB_BUF_INIT;
 
 	lb_buf_reset(&b);
-	lirs_jsonw_str(&b, s, n);
+	lb_json_str(&b, s, n);
 	return b.data;
 }
 
@@ -26,7 +26,7 @@ static int valid_json_string(const char *bytes, size_t n)
 	struct json_object *j;
 	int ok;
 
-	lirs_jsonw_str(&b, bytes, n);
+	lb_json_str(&b, bytes, n);
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
 	j = json_tokener_parse_ex(tok, b.data, (int)b.len);
 	ok = j && json_object_is_type(j, json_type_string) &&
@@ -58,11 +58,32 @@ static void test_strings(void)
 			all[i] = (unsigned char)i;
 		OK(valid_json_string((const char *)all, 256), "all 256 bytes give valid JSON");
 	}
-	lirs_jsonw_int(&b, 0); lb_buf_addc(&b, ' ');
-	lirs_jsonw_int(&b, -18000); lb_buf_addc(&b, ' ');
-	lirs_jsonw_int(&b, INT64_MAX); lb_buf_addc(&b, ' ');
-	lirs_jsonw_int(&b, INT64_MIN);
+	lb_json_int(&b, 0); lb_buf_addc(&b, ' ');
+	lb_json_int(&b, -18000); lb_buf_addc(&b, ' ');
+	lb_json_int(&b, INT64_MAX); lb_buf_addc(&b, ' ');
+	lb_json_int(&b, INT64_MIN);
 	IS_STR(b.data, "0 -18000 9223372036854775807 -9223372036854775808", "integers");
+	lb_buf_release(&b);
+}
+
+/* The object members base's writer offers (lb_json.h): the antenna's
+ * list and export are written with them. */
+static void test_members(void)
+{
+	lb_buf b = LB_BUF_INIT;
+
+	OK(lb_buf_addc(&b, '{') == 0 && lb_json_key(&b, "url") == 0 && lb_json_strz(&b, "a\"b") == 0 &&
+	   lb_json_next_strz_or_null(&b, "title", NULL) == 0 &&
+	   lb_json_next_strz_or_null(&b, "author", "\n") == 0 &&
+	   lb_json_next_int(&b, "n", -7) == 0 &&
+	   lb_json_next_lines(&b, "ignore", "x\ny\n") == 0 &&
+	   lb_json_next_lines(&b, "only", "") == 0 &&
+	   lb_json_next_key(&b, "k") == 0 && lb_json_strz_or_null(&b, NULL) == 0 &&
+	   lb_json_next_key(&b, "z") == 0 && lb_json_strz(&b, NULL) == 0 && lb_buf_addc(&b, '}') == 0,
+	   "members: written");
+	IS_STR(b.data, "{\"url\":\"a\\\"b\",\"title\":null,\"author\":\"\\n\",\"n\":-7,"
+		       "\"ignore\":[\"x\",\"y\"],\"only\":[],\"k\":null,\"z\":\"\"}",
+	       "members: ',\"key\":' then the value; NULL is null or \"\" as asked");
 	lb_buf_release(&b);
 }
 
@@ -182,8 +203,9 @@ static void test_checker(void)
 
 int main(void)
 {
-	TAP_PLAN(48);
+	TAP_PLAN(50);
 	test_strings();
+	test_members();
 	test_record();
 	test_checker();
 	TAP_DONE();

@@ -9,7 +9,7 @@ static const char *key(const char *url)
 	static lb_buf b = LB_BUF_INIT;
 
 	lb_buf_reset(&b);
-	if (lirs_merge_url_key(&b, url) != 0)
+	if (lb_url_key(&b, url) != 0)
 		return NULL;
 	return b.data;
 }

@@ -123,7 +123,7 @@ static ant_store *corpus_store(const char *name, int no_auto_ignore)
 		lb_buf key = LB_BUF_INIT;
 
 		snprintf(url, sizeof url, "http://noise.example/noise/%d.html", k);
-		lirs_merge_url_key(&key, url);
+		lb_url_key(&key, url);
 		ant_store_page_init(&p);
 		p.url = url;
 		p.url_key = key.data;
@@ -248,7 +248,7 @@ static void show_page(const char *name, int k)
 
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
 	snprintf(url, sizeof url, "http://noise.example/noise/%d.html", k);
-	lirs_merge_url_key(&key, url);
+	lb_url_key(&key, url);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err) < 0)
 		return;
 	if (ant_store_page_get(s, key.data, &p, &err) == 1) {

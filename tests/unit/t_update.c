@@ -157,7 +157,7 @@ static char *key_of(const char *url)
 {
 	lb_buf b = LB_BUF_INIT;
 
-	lirs_merge_url_key(&b, url);
+	lb_url_key(&b, url);
 	return b.data;   /* malloc'd by the buffer */
 }
 

@@ -129,7 +129,7 @@ static void test_duplicates(void)
 		}
 		urls[i] = u;
 		lb_buf_reset(&k);
-		lirs_merge_url_key(&k, u);
+		lb_url_key(&k, u);
 		keys[i] = strdup(k.data);
 	}
 	free(urls[NREC]);

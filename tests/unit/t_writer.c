@@ -73,6 +73,7 @@ static void test_exact(void)
 	r.last_modified = 0;
 	IS_INT(lirs_writer_add(w, &r), 0, "exact: add extras");
 	IS_INT(lirs_writer_finish(w), 0, "exact: finish");
+	IS_INT(lirs_writer_error(w, NULL), 0, "exact: lirs_writer_error() is 0 when all went well");
 	IS_STR(out.data,
 	       "# made by a test\n"
 	       "LIRS,938779260,938781002,32400,49383,http://hiya.ouchi.to/n/,Tadayo Memories,Hiya,http://amano.hauN.org/,blah blah,\n"
@@ -370,6 +371,16 @@ static void test_gzip_and_errors(void)
 	errno = 0;
 	IS_INT(lirs_writer_add(w, &r), LIRS_ESINK, "sink failure: sticky");
 	IS_INT(errno, ENOSPC, "sink failure: errno set again when the error is returned again");
+	{
+		lb_error e = LB_ERROR_INIT;
+
+		errno = EILSEQ;
+		IS_INT(lirs_writer_error(w, &e), LIRS_ESINK, "sink failure: lirs_writer_error() says LIRS_ESINK");
+		IS_INT(e.code, LB_ESINK, "sink failure: err holds the code");
+		IS_INT(e.sys, ENOSPC, "sink failure: err->sys is the sink's errno (from the deflate thread)");
+		OK(strstr(e.msg, strerror(ENOSPC)) != NULL, "sink failure: the message says why");
+		IS_INT(lirs_writer_error(w, NULL), LIRS_ESINK, "sink failure: err may be NULL");
+	}
 	lirs_writer_free(w);
 	o.no_gzip = 1;
 	w = lirs_writer_new(&o);
@@ -377,6 +388,12 @@ static void test_gzip_and_errors(void)
 	errno = EILSEQ;
 	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: plain output too");
 	IS_INT(errno, ENOSPC, "sink failure: plain output: errno is the sink's");
+	{
+		lb_error e = LB_ERROR_INIT;
+
+		IS_INT(lirs_writer_error(w, &e), LIRS_ESINK, "sink failure: plain output: lirs_writer_error()");
+		IS_INT(e.sys, ENOSPC, "sink failure: plain output: err->sys is the sink's errno");
+	}
 	lirs_writer_free(w);
 	lb_buf_release(&out);
 }
@@ -629,7 +646,7 @@ static void test_big(void)
 
 int main(void)
 {
-	TAP_PLAN(83);
+	TAP_PLAN(91);
 	test_exact();
 	test_eucjp();
 	test_vendor_table();

@@ -70,27 +70,27 @@ int lirs_di_header_line(const char *s, size_t n, int *cs, char *unknown, size_t 
 
 /*
  * One non-blank line of a block, decoded to UTF-8.  Returns 0, 1 when the
- * line is not "Field: value" (*p says so; the line is ignored), or -1 when
- * out of memory.
+ * line is not "Field: value" (*p says so; the line is ignored), or
+ * LB_ENOMEM.
  */
 int lirs_di_block_line(lirs_di_block *b, const char *s, size_t n, unsigned long line, lirs_di_problem *p);
 
-/* The record of a complete block (borrowing the block's storage); 0, or -1
- * with *p set when the block must be skipped. */
+/* The record of a complete block (borrowing the block's storage); 0,
+ * LB_EPARSE with *p set when the block must be skipped, or LB_ENOMEM. */
 int lirs_di_block_record(lirs_di_block *b, lirs_record *r, lirs_di_problem *p);
 
 /*
  * One hina.txt line (decoded, not blank, not a comment) into r, its strings
  * kept in text.  fetched: when the file was fetched (0 = unknown), the
  * Last-Detected we assume (lirs(5)).  Returns 0, 1 when the line is not a
- * HINA record (*p set), -1 when out of memory.
+ * HINA record (*p set), LB_ENOMEM when out of memory.
  */
 int lirs_hina_line(const char *s, size_t n, lb_buf *text, int64_t fetched, lirs_record *r,
 	      lirs_di_problem *p);
 
 /* Decoders for the declared charsets: out gets UTF-8, bad bytes become
  * U+FFFD; *bad is the offset in out of the first one.  Return 1 when bytes
- * were replaced, 0 when not, -1 when out of memory. */
+ * were replaced, 0 when not, LB_ENOMEM when out of memory. */
 int lirs_di_decode_utf8(const char *s, size_t n, lb_buf *out, size_t *bad);
 int lirs_di_decode_iconv(iconv_t cd, const char *s, size_t n, lb_buf *out, size_t *bad);
 
@@ -98,15 +98,16 @@ int lirs_di_decode_iconv(iconv_t cd, const char *s, size_t n, lb_buf *out, size_
 /* The header block; date 0 leaves the Date field out. */
 int lirs_di_write_header(lb_buf *b, int utf8, int64_t date);
 /* One block and the blank line after it; 1 when the record has no URL or
- * more than LIRS_DI_MAX_EXTRA extra fields and nothing was written, -1
- * when out of memory. */
+ * more than LIRS_DI_MAX_EXTRA extra fields and nothing was written,
+ * LB_ENOMEM when out of memory. */
 int lirs_di_write_record(lb_buf *b, const lirs_record *r);
 
 /* HTTP dates (RFC 9110 §5.6.7: IMF-fixdate, RFC 850, asctime) and the
  * "YYYY/MM/DD HH:MM" of hina.txt; zone names as tama knew them.  dflt is
- * the offset of a date without a zone.  0, or -1 when it is none. */
+ * the offset of a date without a zone.  0, or LB_EPARSE when it is none. */
 int lirs_di_parse_date(const char *s, int64_t dflt, int64_t *t);
-/* Writes "Sun, 06 Nov 1994 08:49:37 GMT"; -1 when t is outside years 1970-9999. */
+/* Writes "Sun, 06 Nov 1994 08:49:37 GMT"; LB_EINVAL when t is outside
+ * years 1970-9999. */
 int lirs_di_format_date(int64_t t, char out[40]);
 
 #endif
