@@ -110,9 +110,11 @@ static int remember(struct upd *u, const ant_store_source *src, const char *key,
 	if (rc == 1 && (had_lm > lm || (had_lm == lm && had_ld >= ld)))
 		return 0;
 	if (news && !u->src_first_read && (rc == 0 || lm > had_lm)) {
-		if ((rc = relay_news(u, key, lm)) < 0)
-			return rc;
-		*news = rc;
+		int is_news = relay_news(u, key, lm);
+
+		if (is_news < 0)
+			return is_news;
+		*news = is_news;
 	}
 	t = ant_clip(title ? title : "", ANT_MAX_TITLE);
 	a = ant_clip(author ? author : "", ANT_MAX_AUTHOR);
