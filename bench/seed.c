@@ -27,7 +27,7 @@
 #include "lirs_merge.h"
 #include "ant_store.h"
 
-/* What update.c's save_page() and add_event() record for a page whose
+/* What update.c's ant_upd_save_page() and add_event() record for a page whose
  * text changed at lm, checked at now. */
 static int mark_updated(ant_store *s, atom_evstore *ev, ant_store_page *p, int64_t lm, int64_t now,
 			lb_error *err)

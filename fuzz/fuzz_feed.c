@@ -30,8 +30,7 @@ static int parse(const uint8_t *d, size_t n, size_t step, ant_feed_info *fi, siz
 		abort();
 	for (size_t off = 0; off < n && rc == 0; off += step)
 		rc = ant_feed_parse_chunk(p, (const char *)d + off, n - off < step ? n - off : step);
-	if (ant_feed_parse_finish(p, fi) < 0)
-		rc = -1;
+	rc = ant_feed_parse_finish(p, fi);   /* a chunk's failure too */
 	ant_feed_parser_free(p);
 	return rc;
 }

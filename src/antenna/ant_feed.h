@@ -40,7 +40,8 @@ typedef struct ant_feed_entry {
 				    collapsed, at most ANT_FEED_MAX_TEXT bytes; "" */
 } ant_feed_entry;
 
-/* Nonzero stops the parse (ant_feed_parse_chunk then returns -1 with "stopped"). */
+/* Nonzero stops the parse (ant_feed_parse_chunk then returns LB_ESTOP, and
+ * ant_feed_error() says "stopped"). */
 typedef int (*ant_feed_entry_fn)(void *ctx, const ant_feed_entry *e);
 
 typedef struct ant_feed_opts {
@@ -67,18 +68,23 @@ typedef struct ant_feed_info {
 typedef struct ant_feed_parser ant_feed_parser;
 
 ant_feed_parser *ant_feed_parser_new(const ant_feed_opts *o);
-/* Feeds len bytes; 0, or -1 once the document is known bad (see ant_feed_error). */
+/* Feeds len bytes.  0, or once the parse has ended the code it ended with,
+ * the same on every later call (ant_feed_error() says why): LB_EPARSE the
+ * document is known bad (malformed XML, not RSS or Atom), LB_ESTOP
+ * on_entry stopped it, LB_ENOMEM out of memory. */
 int ant_feed_parse_chunk(ant_feed_parser *p, const char *buf, size_t len);
 /* Ends the document and fills *out (owned by the caller: ant_feed_info_release).
- * 0 for a well-formed RSS or Atom feed, else -1 (out still holds what was
- * seen before the problem). */
+ * 0 for a well-formed RSS or Atom feed, else the code as for
+ * ant_feed_parse_chunk (out still holds what was seen before the problem). */
 int ant_feed_parse_finish(ant_feed_parser *p, ant_feed_info *out);
 /* "not an RSS or Atom feed", "malformed XML at line 3: ...", ... */
 const char *ant_feed_error(const ant_feed_parser *p);
 void ant_feed_parser_free(ant_feed_parser *p);
 void ant_feed_info_release(ant_feed_info *fi);
 
-/* One call for a body in memory (fed in chunks of ANT_FEED_CHUNK bytes). */
+/* One call for a body in memory (fed in chunks of ANT_FEED_CHUNK bytes):
+ * 0, or ant_feed_parse_finish()'s code with ant_feed_error()'s message in
+ * err. */
 #define ANT_FEED_CHUNK 16384
 int ant_feed_parse(const char *buf, size_t len, const ant_feed_opts *o, ant_feed_info *out,
 	       lb_error *err);

@@ -8,7 +8,8 @@
  * Atom bridge, atom_evstore.h).  Every record a source gives is kept
  * (ant_store_srcrec); a relay source's ('add --relay') records of pages
  * not watched here are what the store publishes as relayed pages, and
- * the news among them are update events too (update.c, relay_news()).
+ * the news among them are update events too (update_sources.c,
+ * relay_news()).
  *
  * Policy-free: every setting is a field of ant_update_opts (the command
  * fills them from its options and the database's config), the engine

@@ -48,19 +48,22 @@ struct ant_feed_parser {
 	int link_alt;              /* link holds a rel="alternate" href */
 	lb_buf updated, published, pubdate, dcdate;
 	ant_feed_info info;
-	int failed, stopped;
+	int failed;                /* 0, or the code the parse ended with (ant_feed.h) */
 	int ignored_errors;        /* references to declared-but-ignored entities */
 	char err[256];
 };
 
-static void fail(ant_feed_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(ant_feed_parser *p, const char *fmt, ...)
+/* The parse ends with code (LB_EPARSE, LB_ESTOP or LB_ENOMEM) and the
+ * message ant_feed_error() gives; the first failure stands. */
+static void fail(ant_feed_parser *p, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void fail(ant_feed_parser *p, int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (p->failed)
 		return;
-	p->failed = 1;
+	p->failed = code;
 	va_start(ap, fmt);
 	vsnprintf(p->err, sizeof p->err, fmt, ap);
 	va_end(ap);
@@ -89,13 +92,14 @@ static int rss_ns(const xmlChar *uri)
 
 /* ---- dates ----------------------------------------------------------------- */
 
+/* n digits into *out: 0, or LB_EPARSE (not n digits). */
 static int digits(const char **s, int n, int *out)
 {
 	int v = 0;
 
 	for (int i = 0; i < n; i++, (*s)++) {
 		if (!isdigit((unsigned char)**s))
-			return -1;
+			return LB_EPARSE;
 		v = v * 10 + (**s - '0');
 	}
 	*out = v;
@@ -122,15 +126,15 @@ static int zone_numeric(const char **s, int64_t *off)
 		return 0;
 	}
 	if (**s != '+' && **s != '-')
-		return -1;
+		return LB_EPARSE;
 	sign = **s == '-' ? -1 : 1;
 	(*s)++;
 	if (digits(s, 2, &h) < 0)
-		return -1;
+		return LB_EPARSE;
 	if (**s == ':')
 		(*s)++;
 	if (digits(s, 2, &m) < 0 || h > 23 || m > 59)
-		return -1;
+		return LB_EPARSE;
 	*off = sign * (h * 3600 + m * 60);
 	return 0;
 }
@@ -185,7 +189,7 @@ static int zone_named(const char *z, size_t n, int64_t *off)
 		*off = 0;
 		return 0;
 	}
-	return -1;
+	return LB_EPARSE;
 }
 
 static int64_t parse_822(const char *s)
@@ -279,7 +283,7 @@ static void text_add(ant_feed_parser *p, const xmlChar *s, int len)
 	if ((size_t)len > room)
 		len = (int)room;
 	if (lb_buf_add(&p->text, s, (size_t)len) < 0)
-		fail(p, "out of memory");
+		fail(p, LB_ENOMEM, "out of memory");
 }
 
 /* dst = src with whitespace runs collapsed and trimmed, cut at a UTF-8
@@ -294,11 +298,11 @@ static void take_text(ant_feed_parser *p, lb_buf *dst, const lb_buf *src)
 		char c = src->data[i];
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
 			if (!space && lb_buf_addc(dst, ' ') < 0)
-				fail(p, "out of memory");
+				fail(p, LB_ENOMEM, "out of memory");
 			space = 1;
 		} else {
 			if (lb_buf_addc(dst, c) < 0)
-				fail(p, "out of memory");
+				fail(p, LB_ENOMEM, "out of memory");
 			space = 0;
 		}
 	}
@@ -334,7 +338,7 @@ static void take_html(ant_feed_parser *p, lb_buf *dst)
 	sax.characters = html_chars;
 	sax.startElement = html_boundary;
 	if (!(c = htmlCreatePushParserCtxt(&sax, &plain, NULL, 0, NULL, XML_CHAR_ENCODING_UTF8))) {
-		fail(p, "out of memory");
+		fail(p, LB_ENOMEM, "out of memory");
 		return;
 	}
 	htmlCtxtUseOptions(c, HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
@@ -398,7 +402,7 @@ static void entry_begin(ant_feed_parser *p, int nattr, const xmlChar **a)
 		if (is(a[5 * i], "about") && is(a[5 * i + 2], NS_RDF)) {
 			size_t n = (size_t)(a[5 * i + 4] - a[5 * i + 3]);
 			if (lb_buf_add(&p->id, a[5 * i + 3], n > ANT_FEED_MAX_TEXT ? ANT_FEED_MAX_TEXT : n) < 0)
-				fail(p, "out of memory");
+				fail(p, LB_ENOMEM, "out of memory");
 		}
 }
 
@@ -415,7 +419,7 @@ static void atom_link(ant_feed_parser *p, int nattr, const xmlChar **a, int in_e
 		if ((!ra || REL("alternate")) && !p->link_alt) {
 			lb_buf_reset(&p->link);
 			if (lb_buf_adds(&p->link, href) < 0)
-				fail(p, "out of memory");
+				fail(p, LB_ENOMEM, "out of memory");
 			p->link_alt = 1;
 		}
 		free(href);
@@ -473,7 +477,7 @@ static void root_element(ant_feed_parser *p, const xmlChar *name, const xmlChar 
 	else if (is(name, "RDF") && is(uri, NS_RDF))
 		p->info.kind = ANT_FEED_RDF;
 	else
-		fail(p, "not an RSS or Atom feed: the root element is <%s>", (const char *)name);
+		fail(p, LB_EPARSE, "not an RSS or Atom feed: the root element is <%s>", (const char *)name);
 }
 
 static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, const xmlChar *uri,
@@ -580,8 +584,7 @@ static void entry_end(ant_feed_parser *p)
 		}
 	}
 	if (p->o.on_entry && p->o.on_entry(p->o.ctx, &e)) {
-		p->stopped = 1;
-		fail(p, "stopped");
+		fail(p, LB_ESTOP, "stopped");
 	}
 }
 
@@ -645,7 +648,7 @@ static void on_serror(void *ctx, xmlErrorPtr e)
 			return;
 		}
 	}
-	fail(p, "malformed XML at line %d: %.*s", e->line,
+	fail(p, LB_EPARSE, "malformed XML at line %d: %.*s", e->line,
 	     e->message ? (int)strcspn(e->message, "\n") : 0, e->message ? e->message : "");
 }
 
@@ -689,8 +692,8 @@ static int make_ctxt(ant_feed_parser *p)
 	}
 	p->ctxt = xmlCreatePushParserCtxt(&sax, p, p->head, (int)p->nhead, NULL);
 	if (!p->ctxt) {
-		fail(p, "out of memory");
-		return -1;
+		fail(p, LB_ENOMEM, "out of memory");
+		return LB_ENOMEM;
 	}
 	/* No NOENT (no substitution), no DTDLOAD, no HUGE: libxml2's own
 	 * amplification limits stay on too.  RECOVER only so that a reference
@@ -703,21 +706,21 @@ static int make_ctxt(ant_feed_parser *p)
 int ant_feed_parse_chunk(ant_feed_parser *p, const char *buf, size_t len)
 {
 	if (p->failed)
-		return -1;
+		return p->failed;
 	/* libxml2 guesses the encoding from the first four bytes. */
 	while (!p->ctxt && len && p->nhead < sizeof p->head) {
 		p->head[p->nhead++] = *buf++;
 		len--;
 	}
 	if (!p->ctxt && p->nhead == sizeof p->head && make_ctxt(p) < 0)
-		return -1;
+		return p->failed;
 	while (len && !p->failed) {
 		int n = len > (1u << 30) ? 1 << 30 : (int)len;
 		xmlParseChunk(p->ctxt, buf, n, 0);
 		buf += n;
 		len -= (size_t)n;
 	}
-	return p->failed ? -1 : 0;
+	return p->failed;
 }
 
 int ant_feed_parse_finish(ant_feed_parser *p, ant_feed_info *out)
@@ -727,13 +730,13 @@ int ant_feed_parse_finish(ant_feed_parser *p, ant_feed_info *out)
 	if (!p->failed && p->ctxt) {
 		xmlParseChunk(p->ctxt, NULL, 0, 1);
 		if (!p->failed && !p->ctxt->wellFormed && !p->ignored_errors)
-			fail(p, "malformed XML");
+			fail(p, LB_EPARSE, "malformed XML");
 	}
 	if (!p->failed && p->info.kind == ANT_FEED_NONE)
-		fail(p, "not an RSS or Atom feed: empty document");
+		fail(p, LB_EPARSE, "not an RSS or Atom feed: empty document");
 	*out = p->info;
 	memset(&p->info, 0, sizeof p->info);
-	return p->failed ? -1 : 0;
+	return p->failed;
 }
 
 const char *ant_feed_error(const ant_feed_parser *p)
@@ -789,10 +792,9 @@ int ant_feed_parse(const char *buf, size_t len, const ant_feed_opts *o, ant_feed
 		return lb_err_code(err, LB_ENOMEM);
 	for (size_t off = 0; off < len && rc == 0; off += ANT_FEED_CHUNK)
 		rc = ant_feed_parse_chunk(p, buf + off, len - off < ANT_FEED_CHUNK ? len - off : ANT_FEED_CHUNK);
-	if (ant_feed_parse_finish(p, out) < 0)
-		rc = -1;
-	if (rc < 0)
-		rc = lb_err(err, LB_EPARSE, "%s", ant_feed_error(p));
+	/* a chunk's failure is the document's: finish returns it too */
+	if ((rc = ant_feed_parse_finish(p, out)) < 0)
+		rc = lb_err(err, rc, "%s", ant_feed_error(p));
 	ant_feed_parser_free(p);
 	return rc;
 }

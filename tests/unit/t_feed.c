@@ -70,9 +70,8 @@ static int parse_step(const char *doc, size_t len, size_t step, ant_feed_info *f
 	memset(c, 0, sizeof *c);
 	for (size_t off = 0; off < len && rc == 0; off += step)
 		rc = ant_feed_parse_chunk(p, doc + off, len - off < step ? len - off : step);
-	if (ant_feed_parse_finish(p, fi) < 0)
-		rc = -1;
-	lb_err(err, LB_EPARSE, "%s", ant_feed_error(p));
+	rc = ant_feed_parse_finish(p, fi);   /* a chunk's failure too */
+	lb_err(err, rc, "%s", ant_feed_error(p));
 	ant_feed_parser_free(p);
 	return rc;
 }
@@ -260,6 +259,45 @@ static void test_hostile(void)
 	ant_feed_info_release(&fi);
 }
 
+static int stop_at_first(void *ctx, const ant_feed_entry *e)
+{
+	return 1;
+}
+
+/* The codes of a parse that ended: by name, the same on every later call
+ * and from finish, with the message ant_feed_error() gives. */
+static void ended(const char *name, const char *doc, ant_feed_entry_fn fn, int want,
+		  const char *msg)
+{
+	ant_feed_parser *p = ant_feed_parser_new(&(ant_feed_opts){ .now = NOW, .on_entry = fn });
+	ant_feed_info fi;
+	int rc = ant_feed_parse_chunk(p, doc, strlen(doc));
+	int again = ant_feed_parse_chunk(p, "<more/>", 7);
+	int fin = ant_feed_parse_finish(p, &fi);
+
+	OK(rc == want && again == want && fin == want && strstr(ant_feed_error(p), msg),
+	   "%s: chunk %d, next chunk %d, finish %d (want %d), '%s'", name, rc, again, fin, want,
+	   ant_feed_error(p));
+	ant_feed_info_release(&fi);
+	ant_feed_parser_free(p);
+}
+
+static void test_codes(void)
+{
+	ant_feed_info fi;
+	lb_error err = LB_ERROR_INIT;
+
+	ended("malformed XML is LB_EPARSE", "<rss><channel><item><title>a</item>&&</rss><rss>",
+	      NULL, LB_EPARSE, "malformed XML");
+	ended("HTML is LB_EPARSE", "<html><body>no</body></html>", NULL, LB_EPARSE,
+	      "not an RSS or Atom feed");
+	ended("a callback's stop is LB_ESTOP", rss2, stop_at_first, LB_ESTOP, "stopped");
+	IS_INT(ant_feed_parse("<html><body>no</body></html>", 28, &(ant_feed_opts){ .now = NOW }, &fi,
+			      &err), LB_EPARSE, "ant_feed_parse: not a feed is LB_EPARSE");
+	IS_INT(err.code, LB_EPARSE, "ant_feed_parse: ...and so says err");
+	ant_feed_info_release(&fi);
+}
+
 static void test_many(void)
 {
 	size_t cap = 10000 * 160 + 256, len = 0;
@@ -284,7 +322,7 @@ static void test_many(void)
 
 int main(void)
 {
-	TAP_PLAN(61);
+	TAP_PLAN(61 + 5);
 	test_dates();
 	test_rss2();
 	test_rss1();
@@ -293,6 +331,7 @@ int main(void)
 	test_atom_html_summary();
 	test_hostile();
 	test_many();
+	test_codes();
 	same_by_chunks("RSS 2.0", rss2);
 	same_by_chunks("RSS 1.0", rss1);
 	same_by_chunks("Atom", atom);

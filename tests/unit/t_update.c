@@ -2,8 +2,10 @@
  * t_update.c: the update engine (ant_update.h) driven through its fetcher
  * seam, without a network, against a real store file in a temporary
  * directory: the decision cycle, the page/feed rendezvous in either order,
- * a LIRS source relaying a record, an Atom source's archive walk, batched
- * transactions, and the run's own failures (no transfers, the lock held).
+ * a LIRS source relaying a record, an Atom source's archive walk, a
+ * source's newer record replacing its older one in the store, the URL
+ * limit on a relay source's records (ANT_MAX_URL), batched transactions,
+ * and the run's own failures (no transfers, the lock held).
  * Every check reads the store back.
  */
 #include "tap.h"
@@ -691,7 +693,7 @@ static void relay_source_add(ant_store *s, const char *url, int kind)
 }
 
 /* What the store holds of url from the source at src_url. */
-struct held { const char *src; char author[64]; int64_t length, lm; int found; };
+struct held { const char *src; char title[64], author[64]; int64_t length, lm, ld; int found; };
 
 static int held_one(void *ctx, const ant_store_srcrec *r)
 {
@@ -699,9 +701,11 @@ static int held_one(void *ctx, const ant_store_srcrec *r)
 
 	if (strcmp(r->source_url, h->src))
 		return 0;
+	snprintf(h->title, sizeof h->title, "%s", r->title);
 	snprintf(h->author, sizeof h->author, "%s", r->author);
 	h->length = r->content_length;
 	h->lm = r->last_modified;
+	h->ld = r->last_detected;
 	h->found = 1;
 	return 1;
 }
@@ -770,6 +774,10 @@ static void relay_source(void)
 		 T0 + 500, T0 + 510, T0 + 11, T0 + 600, (long long)own + 100, T0 + 600);
 	fake_answer(&f, (struct answer){ .url = RSRC, .status = 200, .body = body });
 	run(s, &f, T0 + 700, 0, &st, &v);
+	h = held_of(s, RSRC, RU1);
+	OK(h.found && h.lm == T0 + 500 && h.ld == T0 + 510 && h.length == 1300,
+	   "relay: the newer record replaced the older one in the store (lm %+lld)",
+	   (long long)(h.lm - T0));
 	IS_INT(events(s, RU1), 1, "relay: a relayed page's news is an update event");
 	IS_INT(events(s, RU2), 0, "relay: ...and a record as before is none");
 	page_get(s, PA, &p);
@@ -814,6 +822,99 @@ static void relay_source(void)
 	}
 	OK(!held_of(s, RSRC, RU1).found && held_of(s, RSRC2, RU1).found,
 	   "relay: ...with its records, not another source's");
+	ant_store_close(s);
+}
+
+/* ---- a source's newer record replaces its older one ----------------------- */
+
+#define NR "http://newer.example/p"
+
+/* The record of NR in a LIRS body (the fake keeps a pointer to b). */
+static void record_of(char *b, size_t n, int64_t lm, int64_t ld, int length, const char *title)
+{
+	snprintf(b, n, "LIRS,%lld,%lld,32400,%d," NR ",%s,%s author,0,\n", (long long)lm,
+		 (long long)ld, length, title, title);
+}
+
+/* What the store holds of a URL no page watches here (kept for a page
+ * added later): each read of the source keeps its newest record. */
+static void newer_record(void)
+{
+	char path[256], body[256];
+	ant_store *s = store_new("newer", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	struct held h;
+
+	source_add(s, SRC, ANT_STORE_SOURCE_LIRS);
+	fake_answer(&f, (struct answer){ .url = SRC, .status = 200, .body = body });
+	record_of(body, sizeof body, T0 - 900, T0 - 800, 100, "Old");
+	run(s, &f, T0, 0, &st, &v);
+	h = held_of(s, SRC, NR);
+	OK(h.found && h.lm == T0 - 900 && !strcmp(h.title, "Old"), "newer record: the first read's is held");
+	record_of(body, sizeof body, T0 - 50, T0 - 40, 200, "New");
+	run(s, &f, T0 + 100, 0, &st, &v);
+	h = held_of(s, SRC, NR);
+	OK(h.found && h.lm == T0 - 50 && h.ld == T0 - 40 && h.length == 200 &&
+	   !strcmp(h.title, "New") && !strcmp(h.author, "New author"),
+	   "newer record: the second read's newer record replaced the older one (lm %+lld, '%s')",
+	   (long long)(h.lm - T0), h.title);
+	record_of(body, sizeof body, T0 - 50, T0 - 10, 300, "Later");
+	run(s, &f, T0 + 200, 0, &st, &v);
+	h = held_of(s, SRC, NR);
+	OK(h.lm == T0 - 50 && h.ld == T0 - 10 && !strcmp(h.title, "Later"),
+	   "newer record: the same update detected later replaces it too");
+	record_of(body, sizeof body, T0 - 700, T0 - 5, 400, "Stale");
+	run(s, &f, T0 + 300, 0, &st, &v);
+	h = held_of(s, SRC, NR);
+	OK(h.lm == T0 - 50 && !strcmp(h.title, "Later") && source_records(s, SRC) == 1,
+	   "newer record: an older record replaces nothing; one record per URL");
+	ant_store_close(s);
+}
+
+/* ---- the URL limit on a relay source's records ----------------------------- */
+
+/* ant_limits.h: ANT_MAX_URL, written out so that a changed limit shows. */
+#define URL_LIMIT 8000
+
+/* A URL of n bytes: prefix, then 'x' up to n. */
+static char *url_of(const char *prefix, size_t n)
+{
+	char *u = malloc(n + 1);
+	size_t k = strlen(prefix);
+
+	memcpy(u, prefix, k);
+	memset(u + k, 'x', n - k);
+	u[n] = '\0';
+	return u;
+}
+
+static void relay_url_limit(void)
+{
+	char path[256];
+	ant_store *s = store_new("url-limit", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	char *at = url_of("http://long.example/at/", URL_LIMIT);
+	char *over = url_of("http://long.example/over/", URL_LIMIT + 1);
+	size_t n = 2 * URL_LIMIT + 256;
+	char *body = malloc(n);
+
+	snprintf(body, n, "LIRS,%d,%d,32400,1,%s,At,A,0,\nLIRS,%d,%d,32400,1,%s,Over,A,0,\n",
+		 T0 - 60, T0 - 50, at, T0 - 60, T0 - 50, over);
+	relay_source_add(s, RSRC, ANT_STORE_SOURCE_LIRS);
+	fake_answer(&f, (struct answer){ .url = RSRC, .status = 200, .body = body });
+	run(s, &f, T0, 0, &st, &v);
+	OK(st.records_read == 2 && st.records_skipped == 1 && st.records_relayed == 1,
+	   "URL limit: of %d and %d bytes, one relayed, one skipped (%lld relayed, %lld skipped)",
+	   URL_LIMIT, URL_LIMIT + 1, (long long)st.records_relayed, (long long)st.records_skipped);
+	OK(held_of(s, RSRC, at).found, "URL limit: a record whose URL is %d bytes is kept", URL_LIMIT);
+	OK(!held_of(s, RSRC, over).found, "URL limit: one of %d bytes is not", URL_LIMIT + 1);
+	free(at);
+	free(over);
+	free(body);
 	ant_store_close(s);
 }
 
@@ -1053,7 +1154,7 @@ static void lock_held(void)
 
 int main(void)
 {
-	TAP_PLAN(122 + 15);
+	TAP_PLAN(122 + 15 + 1 + 4 + 3);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
@@ -1064,6 +1165,8 @@ int main(void)
 	remember_atom();
 	remember_lirs();
 	relay_source();
+	newer_record();
+	relay_url_limit();
 	same_second();
 	batching();
 	streamed();

@@ -1,0 +1,131 @@
+/*
+ * update_int.h: what the update engine's files share (ant_update.h); not
+ * for commands.
+ *
+ *   update.c          the run: the lock, the sources then the due pages in
+ *                     batches, the transactions, the re-fetch schedule
+ *   update_sources.c  reading the sources (LIRS, HINA-DI, Atom with its
+ *                     RFC 5005 archives, relays), and a page added later
+ *   update_check.c    one page's check, step by step
+ */
+#ifndef ANT_UPDATE_INT_H
+#define ANT_UPDATE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lb_buf.h"
+#include "lb_error.h"
+#include "atom_evstore.h"
+#include "ant_detect.h"
+#include "ant_fetch.h"
+#include "ant_store.h"
+#include "ant_update.h"
+
+/* What a page's feed said in this run. */
+struct upd_feed {
+	int usable;              /* a believable newest entry date */
+	int64_t newest;          /* that date */
+	char *title;             /* the newest entry's title, malloc'd, or NULL */
+};
+
+/* What a page's check found so far, handed from step to step
+ * (update_check.c) and parked with the page while a step waits. */
+struct upd_found {
+	ant_detect_input in;     /* the update rules' input so far */
+	char *excerpt;           /* what the page's text added, malloc'd, or NULL */
+	char *had_feed;          /* the page's feed before this check, malloc'd, or NULL */
+	char errtext[300];       /* why the check failed, when in.failed */
+};
+
+/* The answer a parked check waits for (struct upd_check). */
+enum upd_wait {
+	UPD_RUNNING = 0,         /* none: not checked yet, under way, or saved */
+	UPD_WAIT_REFETCH,        /* the second fetch of a page that seemed changed */
+	UPD_WAIT_FEED,           /* its feed's, fetched beside the page */
+	UPD_WAIT_NEW_FEED,       /* the feed it named for the first time (a second round) */
+};
+
+struct upd_noise;            /* a first answer kept for the re-fetch (update_check.c) */
+
+/* A page's check in this batch, by the page's index in the batch. */
+struct upd_check {
+	enum upd_wait wait;
+	struct upd_found found;  /* while parked: the check so far */
+	int feed_pending;        /* its feed's fetch is under way */
+	struct upd_feed feed;
+	int64_t asked;           /* UPD_WAIT_REFETCH: monotonic ms of the first answer */
+	struct upd_noise *nc;    /* UPD_WAIT_REFETCH: that answer */
+};
+
+/* One run (ant_update()). */
+struct upd {
+	ant_store *s;
+	const ant_update_opts *o;
+	atom_evstore *ev;
+	int64_t now;             /* o->now, used everywhere */
+	/* the batch: pages carried for their re-fetch first, then those read */
+	ant_store_page *pages;
+	struct upd_check *chk;   /* one per page of the batch */
+	size_t npages;
+	size_t batch;            /* pages read per batch (o->page_batch) */
+	int64_t after;           /* the last id read: where the next batch starts */
+	size_t held, max_held;   /* first answers kept for a re-fetch, and the bound */
+	lb_buf key;              /* scratch: a record's URL key */
+	/* transaction batching */
+	int in_tx;
+	unsigned pending;
+	int failed_db;
+	lb_error err;            /* the run's failure */
+	/* the source being read */
+	ant_store_source *src;
+	int src_first_read;      /* never read successfully before this run */
+	int64_t src_entry_floor; /* Atom: the newest entry date read before this run */
+	ant_update_stats st;     /* counters for the summary */
+};
+
+/* ---- update.c: the run's means ---- */
+
+/* The one way to the network: the caller's fetcher (tests), else libcurl. */
+int ant_upd_fetch(struct upd *u, const ant_fetch_req *reqs, size_t n, ant_fetch_done_fn done,
+		  void *ctx);
+/* The run's transaction: begun when needed, committed every
+ * ANT_UPDATE_BATCH writes (tick) or at a seam (commit).  A failure sets
+ * u->failed_db and u->err; LB_EDB (or the store's code) is returned. */
+int ant_upd_tx_need(struct upd *u);
+int ant_upd_tx_commit(struct upd *u);
+void ant_upd_tx_tick(struct upd *u);
+/* The page written, with an update event when event is set. */
+int ant_upd_save_page(struct upd *u, ant_store_page *p, int event);
+/* *dst = a copy of v (NULL: none); out of memory, *dst is kept. */
+void ant_upd_set_str(char **dst, const char *v);
+int64_t ant_upd_mono_ms(void);
+/* An answer that is no answer: a transport error, a status below 200 or
+ * from 400. */
+int ant_upd_http_failed(const ant_fetch_result *res);
+/* Why it failed: the fetcher's words, else "HTTP status N" in b[n]. */
+const char *ant_upd_error_text(const ant_fetch_result *res, char *b, size_t n);
+/* Validators: replaced by a 200's (even by none), refreshed by a 304's. */
+void ant_upd_take_validators(char **etag, char **lm, const ant_fetch_result *res);
+
+/* ---- update_sources.c ---- */
+
+/* Every source read, in one fetch run for LIRS and DI, one by one for
+ * Atom; 0, or LB_ENOMEM / the fetcher's code when transfers could not be
+ * set up. */
+int ant_upd_read_sources(struct upd *u, ant_store_source *srcs, size_t n);
+
+/* ---- update_check.c: a page's check, resumed by each answer ---- */
+
+/* The fetch callbacks (ant_fetch.h) of a page (req->user: the page), its
+ * feed, and its second fetch. */
+void ant_upd_page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);
+void ant_upd_feed_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);
+void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);
+/* A check parked for the feed it named for the first time, once that
+ * feed's round is over (read or not): decided and saved. */
+void ant_upd_new_feed_read(struct upd *u, ant_store_page *p);
+/* Frees what the page's check holds, parked or not, and zeroes it. */
+void ant_upd_check_release(struct upd_check *c);
+
+#endif

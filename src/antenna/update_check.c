@@ -1,0 +1,585 @@
+/*
+ * update_check.c: one page's check in an update run (ant_update.h), as a
+ * sequence of named steps:
+ *
+ *   answer   the fetch result as the update rules' input (ant_detect.h),
+ *            a usable answer's validators kept
+ *   analyse  an HTML body's title, charset, feed link, text checksum and
+ *            segments (ant_page.h)
+ *   text     the noise-proof text rule: decided on this answer, or the
+ *            page is fetched again after a pause and decided with both
+ *   feed     the page's feed joined: the one fetched beside the page, or
+ *            one named for the first time, read in a second round first
+ *            (update.c, defer_feeds): one event per update, dated by it
+ *   decide   the update rules (ant_detect_apply), and what the page shows
+ *   save     the page, and its update event, in the run's transaction
+ *
+ * A step that needs another answer parks what the check found so far
+ * (struct upd_found) with the page (struct upd_check, update_int.h), its
+ * wait naming that answer; the answer's callback goes on from there:
+ * ant_upd_refetch_done (text), ant_upd_feed_done and ant_upd_new_feed_read
+ * (feed).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ant_feed.h"
+#include "ant_page.h"
+#include "lirs_merge.h"
+#include "update_int.h"
+
+/* A page's first answer, kept until its second one comes. */
+struct upd_noise {
+	ant_page_info info;      /* the first answer's analysis: the excerpt */
+	ant_detect_seg *segs;
+	ant_detect_noise ns;     /* the page's state, decoded */
+};
+
+static struct upd_check *check_of(struct upd *u, const ant_store_page *p)
+{
+	return &u->chk[p - u->pages];
+}
+
+static void found_release(struct upd_found *f)
+{
+	free(f->excerpt);
+	free(f->had_feed);
+	f->excerpt = f->had_feed = NULL;
+}
+
+/* The check waits for the answer w names, with what it found (moved). */
+static void park(struct upd_check *c, enum upd_wait w, struct upd_found *f)
+{
+	c->wait = w;
+	c->found = *f;
+	memset(f, 0, sizeof *f);
+}
+
+/* The parked check taken back, to go on. */
+static struct upd_found unpark(struct upd_check *c)
+{
+	struct upd_found f = c->found;
+
+	c->wait = UPD_RUNNING;
+	memset(&c->found, 0, sizeof c->found);
+	return f;
+}
+
+/* ---- step answer ---------------------------------------------------- */
+
+/* What the fetch result says, as the update rules' input into *f; a
+ * usable answer's validators are kept (ETag, Last-Modified). */
+static void step_answer(struct upd *u, ant_store_page *p, const ant_fetch_result *res,
+			struct upd_found *f)
+{
+	char b[64];
+
+	memset(f, 0, sizeof *f);
+	f->in = (ant_detect_input){ .content_length = res->content_length,
+				    .body_len = (int64_t)res->len,
+				    .lm_time = res->last_modified_time, .date_time = res->date_time,
+				    .status = res->status, .retry_after = res->retry_after,
+				    .max_future = u->o->max_future };
+	/* before the analysis, which may name another feed */
+	f->had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
+	f->in.failed = ant_upd_http_failed(res);
+	if (f->in.failed)
+		snprintf(f->errtext, sizeof f->errtext, "%s", ant_upd_error_text(res, b, sizeof b));
+	else
+		ant_upd_take_validators(&p->etag, &p->lm_header, res);
+}
+
+/* ---- step analyse ------------------------------------------------------ */
+
+/* Splits the page's ignore patterns (one per line) into an array. */
+static char **split_ignore(const char *s, size_t *n)
+{
+	size_t cnt = 1, i = 0;
+	char **v, *copy, *line;
+
+	*n = 0;
+	if (!*s)
+		return NULL;
+	for (const char *q = s; *q; q++)
+		cnt += *q == '\n';
+	v = malloc(cnt * sizeof *v + strlen(s) + 1);
+	if (!v)
+		return NULL;
+	copy = (char *)(v + cnt);
+	strcpy(copy, s);
+	for (line = strtok(copy, "\n"); line; line = strtok(NULL, "\n"))
+		v[i++] = line;
+	*n = i;
+	return v;
+}
+
+static int is_html(const char *content_type)
+{
+	return !content_type || strcasestr(content_type, "html") != NULL;
+}
+
+
+/* The page's advertised feed, resolved against where the page came from;
+ * a feed given with 'add --feed' is never replaced. */
+static void take_feed_link(ant_store_page *p, const ant_fetch_result *res, const char *href)
+{
+	char *url;
+
+	if (p->feed_by_user)
+		return;
+	url = href ? ant_feed_resolve(res->effective_url ? res->effective_url : p->url, href) : NULL;
+	if ((!url && !p->feed_url) || (url && p->feed_url && strcmp(url, p->feed_url) == 0)) {
+		free(url);
+		return;
+	}
+	/* A new feed (or none): what the old one said is no longer comparable. */
+	free(p->feed_url);
+	p->feed_url = url;
+	ant_upd_set_str(&p->feed_etag, NULL);
+	ant_upd_set_str(&p->feed_lm_header, NULL);
+	ant_upd_set_str(&p->feed_error, NULL);
+	p->st.feed_time = 0;
+}
+
+
+/* The page's analysis options (ant_page.h): its ignore and --only patterns
+ * (one per line) and forced charset.  Free pat[0] and pat[1] after the
+ * analysis. */
+static void page_opts(const ant_store_page *p, ant_page_opts *po, char **pat[2])
+{
+	memset(po, 0, sizeof *po);
+	po->forced_charset = p->force_charset;
+	pat[0] = split_ignore(p->ignore, &po->nignore);
+	pat[1] = split_ignore(p->only, &po->nonly);
+	po->ignore = (const char *const *)pat[0];
+	po->only = (const char *const *)pat[1];
+}
+
+/* The body's title, charset, advertised feed, text checksum and segments
+ * (ant_page.h) into *info (released by the caller).  0 when not HTML or not
+ * analysable: then the size rule decides. */
+static int step_analyse(ant_store_page *p, const ant_fetch_result *res, ant_detect_input *in,
+			ant_page_info *info)
+{
+	ant_page_opts po;
+	char **pat[2];
+	int rc;
+
+	if (!is_html(res->content_type))
+		return 0;
+	page_opts(p, &po, pat);
+	rc = ant_page_analyze2(res->body, res->len, res->content_type, &po, info, NULL);
+	free(pat[0]);
+	free(pat[1]);
+	if (rc < 0)
+		return 0;
+	in->has_hash = 1;
+	in->text_hash = info->text_hash;
+	if (info->title && *info->title && !p->title_set_by_user)
+		ant_upd_set_str(&p->title, info->title);
+	ant_upd_set_str(&p->charset, info->charset);
+	take_feed_link(p, res, info->feed_href);
+	return 1;
+}
+
+/* ---- step text: the noise-proof text rule (ant_detect.h) ---------------------- */
+
+static ant_detect_seg *segs_of(const ant_page_info *info)
+{
+	ant_detect_seg *v = malloc((info->nseg ? info->nseg : 1) * sizeof *v);
+
+	for (size_t i = 0; v && i < info->nseg; i++)
+		v[i] = (ant_detect_seg){ info->seg[i].block, info->seg[i].norm, info->seg[i].len };
+	return v;
+}
+
+/* Does the page learn volatile parts?  Not with '--no-auto-ignore'. */
+static int learns(const ant_store_page *p)
+{
+	return !p->no_auto_ignore;
+}
+
+/* Labels the blocks learned in this check (for 'antenna show'): the path
+ * of the block and the start of its text, from the answer compared. */
+static void label_learned(ant_detect_noise *ns, const ant_detect_verdict *v, const ant_page_info *info,
+			  const ant_detect_seg *segs)
+{
+	unsigned char *pick;
+
+	if (!v->nlearned || !(pick = malloc(info->nseg ? info->nseg : 1)))
+		return;
+	for (size_t k = 0; k < v->nlearned; k++) {
+		size_t first = info->nseg;
+		char *text;
+
+		for (size_t i = 0; i < info->nseg; i++) {
+			pick[i] = segs[i].block == v->learned[k];
+			if (pick[i] && first == info->nseg)
+				first = i;
+		}
+		text = ant_page_excerpt(info, pick, 40);
+		ant_detect_noise_label(ns, v->learned[k], first < info->nseg ? ant_page_seg_path(info, first) : NULL,
+				       text);
+		free(text);
+	}
+	free(pick);
+}
+
+/* Decides the text rule for the answer in info (second: the re-fetched
+ * segments, or NULL), keeps the page's new state and fills in->noise_* and
+ * *excerpt (what the update added, malloc'd; NULL when nothing). */
+static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
+			 const ant_page_info *info, const ant_detect_seg *segs,
+			 const ant_detect_seg *second, size_t nsecond, ant_detect_input *in,
+			 char **excerpt)
+{
+	ant_detect_verdict v;
+	unsigned char *blob;
+	size_t len;
+
+	*excerpt = NULL;
+	if (ant_detect_noise_decide(ns, segs, info->nseg, second, nsecond, learns(p), u->now, &v) < 0)
+		return;   /* out of memory: the text checksum decides */
+	label_learned(ns, &v, info, segs);
+	u->st.learned += (unsigned)v.nlearned;
+	in->noise_decided = !v.baseline;
+	in->noise_updated = v.updated;
+	in->noise_time = v.since;
+	if (v.pick) {
+		ant_detect_pick_first_run(ns, segs, info->nseg, v.pick);
+		*excerpt = ant_page_excerpt(info, v.pick, u->o->excerpt_max);
+	}
+	ant_detect_verdict_release(&v);
+	if (ant_detect_noise_encode(ns, &blob, &len) == 0) {
+		free(p->noise);
+		p->noise = blob;
+		p->noise_len = len;
+	}
+}
+
+
+static void noise_free(struct upd_noise *nc)
+{
+	if (!nc)
+		return;
+	ant_page_info_release(&nc->info);
+	free(nc->segs);
+	ant_detect_noise_release(&nc->ns);
+	free(nc);
+}
+
+/* The check parked for the page's second fetch, its first answer kept
+ * (info, segs and ns moved): 1, or 0 when it is to be decided now
+ * (re-fetching is off, max_held answers are kept already, or no memory). */
+static int park_refetch(struct upd *u, ant_store_page *p, ant_page_info *info, ant_detect_seg *segs,
+			ant_detect_noise *ns, struct upd_found *f)
+{
+	struct upd_check *c = check_of(u, p);
+	struct upd_noise *nc;
+
+	if (u->o->refetch_pause_ms < 0 || u->held >= u->max_held || !(nc = calloc(1, sizeof *nc)))
+		return 0;
+	u->held++;
+	nc->info = *info;
+	memset(info, 0, sizeof *info);
+	nc->segs = segs;
+	nc->ns = *ns;
+	c->nc = nc;
+	c->asked = ant_upd_mono_ms();
+	park(c, UPD_WAIT_REFETCH, f);
+	return 1;
+}
+
+/*
+ * The text rule for a first answer: decided now (f->in.noise_*,
+ * f->excerpt), or (1) the check is parked for the second fetch
+ * (park_refetch; the caller stops there).
+ */
+static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, struct upd_found *f)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg *segs = segs_of(info);
+	int forget = 0;
+
+	if (!segs)
+		return 0;
+	if (ant_detect_noise_decode(&ns, p->noise, p->noise_len) < 0)
+		ant_detect_noise_init(&ns);   /* none yet, or unreadable: a baseline */
+	if (!learns(p) && (ns.nvol || ns.nsus)) {
+		/* Automatic ignoring was turned off: what it learned goes, and
+		 * this check is the new reference, no update of its own. */
+		ant_detect_noise_release(&ns);
+		forget = 1;
+	}
+	ant_detect_noise_scan(&ns, segs, info->nseg, learns(p), u->now, &v);
+	if (v.refetch && park_refetch(u, p, info, segs, &ns, f))
+		return 1;
+	noise_decide(u, p, &ns, info, segs, NULL, 0, &f->in, &f->excerpt);
+	if (forget) {
+		f->in.noise_decided = 1;
+		f->in.noise_updated = 0;
+	}
+	ant_detect_noise_release(&ns);
+	free(segs);
+	return 0;
+}
+
+/* The analysed answer's text judged: the part 'add --only' watches is
+ * not on the page (renamed, moved): a failed check with the reason, so
+ * that the operator sees it in list, show and index.html, instead of a
+ * page compared as empty for ever.  Else the noise-proof rule decides
+ * now, or parks the check for the second fetch (1). */
+static int step_text(struct upd *u, ant_store_page *p, ant_page_info *info, struct upd_found *f)
+{
+	if (!info->only_matched) {
+		f->in.failed = 1;
+		snprintf(f->errtext, sizeof f->errtext, "the --only part is not on the page");
+		return 0;
+	}
+	return noise_first(u, p, info, f);
+}
+
+/* The segments of the page's second answer into *info (released by the
+ * caller), or NULL when it has none usable. */
+static ant_detect_seg *second_answer(ant_store_page *p, const ant_fetch_result *res,
+				     ant_page_info *info)
+{
+	ant_detect_seg *second = NULL;
+	ant_page_opts po;
+	char **pat[2];
+
+	memset(info, 0, sizeof *info);
+	if (ant_upd_http_failed(res) || res->status == 304 || !is_html(res->content_type))
+		return NULL;
+	page_opts(p, &po, pat);
+	if (ant_page_analyze2(res->body, res->len, res->content_type, &po, info, NULL) == 0)
+		second = segs_of(info);
+	free(pat[0]);
+	free(pat[1]);
+	return second;
+}
+
+/* ---- steps decide and save ------------------------------------------------ */
+
+/* The excerpt shown for the last update: at most the excerpt limit of
+ * characters, cut at a character boundary (ant_page.h). */
+static void set_excerpt(ant_store_page *p, const char *text, size_t max)
+{
+	char *x = ant_page_clip(text, max);
+
+	if (x) {
+		free(p->excerpt);
+		p->excerpt = x;
+	}
+}
+
+/* The update rules with all the check found, its feed's answer too
+ * (ant_detect_apply), and what the page shows: its error, or where the
+ * update came from and what changed: the newest entry's title, or the
+ * first new text (also when a newer Last-Modified decided first). */
+static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
+			ant_detect_outcome *out)
+{
+	const struct upd_check *c = check_of(u, p);
+
+	f->in.feed_usable = c->feed.usable;
+	f->in.feed_time = c->feed.newest;
+	ant_detect_apply(&p->st, &f->in, u->now, out);
+	if (f->in.failed) {
+		ant_upd_set_str(&p->last_error, f->errtext);
+		u->st.failed++;
+	} else {
+		ant_upd_set_str(&p->last_error, NULL);
+		if (out->updated) {
+			ant_upd_set_str(&p->source_url, p->url);
+			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 ?
+				    (c->feed.title ? c->feed.title : "") :
+				    f->excerpt ? f->excerpt : "", u->o->excerpt_max);
+		}
+		u->st.updated += out->updated;
+		u->st.unchanged += !out->updated;
+	}
+	u->st.checked++;
+}
+
+/* Told (on_page), then written: the page, and its event when updated. */
+static void step_save(struct upd *u, ant_store_page *p, const ant_detect_outcome *out)
+{
+	if (u->o->on_page)
+		u->o->on_page(u->o->ctx, p, out);
+	ant_upd_save_page(u, p, out->updated);
+}
+
+/* The last two steps of a check that waits for nothing more; f goes. */
+static void decide_and_save(struct upd *u, ant_store_page *p, struct upd_found *f)
+{
+	ant_detect_outcome out;
+
+	step_decide(u, p, f, &out);
+	step_save(u, p, &out);
+	found_release(f);
+}
+
+/* ---- step feed ------------------------------------------------------------ */
+
+/* The page's feed joined before deciding.  Another feed than before (or
+ * none) from now on: what the old one said in this run does not count.
+ * A feed named for the first time parks the check for a second round
+ * (update.c, defer_feeds), a feed under way for its answer
+ * (ant_upd_feed_done); else on to the decision.  f goes. */
+static void step_feed(struct upd *u, ant_store_page *p, struct upd_found *f)
+{
+	struct upd_check *c = check_of(u, p);
+	int other = !f->in.failed && (p->feed_url ? !f->had_feed ||
+				      strcmp(f->had_feed, p->feed_url) != 0 : f->had_feed != NULL);
+
+	free(f->had_feed);
+	f->had_feed = NULL;
+	if (other) {
+		c->feed.usable = 0;
+		c->feed.newest = 0;
+		free(c->feed.title);
+		c->feed.title = NULL;
+		if (p->feed_url) {
+			park(c, UPD_WAIT_NEW_FEED, f);
+			return;
+		}
+	}
+	if (c->feed_pending) {
+		park(c, UPD_WAIT_FEED, f);
+		return;
+	}
+	decide_and_save(u, p, f);
+}
+
+/* The feed's answer into c->feed (and the page's feed_* fields). */
+static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *res)
+{
+	struct upd_check *c = check_of(u, p);
+	ant_feed_info fi;
+	lb_error fe = LB_ERROR_INIT;
+	char b[300];
+
+	u->st.feeds_checked++;
+	if (ant_upd_http_failed(res)) {
+		ant_upd_set_str(&p->feed_error, ant_upd_error_text(res, b, sizeof b));
+		u->st.feeds_failed++;
+		return;
+	}
+	ant_upd_take_validators(&p->feed_etag, &p->feed_lm_header, res);
+	if (res->status == 304) {
+		/* a date kept from before is judged by today's clock */
+		c->feed.usable = p->st.feed_time > 0 &&
+				 !lirs_merge_future(p->st.feed_time, u->now, u->o->max_future);
+		c->feed.newest = p->st.feed_time;
+		return;   /* the error of the last 200, if any, still stands */
+	}
+	if (ant_feed_parse(res->body, res->len, &(ant_feed_opts){ .now = u->now,
+			   .skew = u->o->max_future }, &fi, &fe) < 0) {
+		char msg[340];
+		snprintf(msg, sizeof msg, "bad feed: %.*s", (int)sizeof b - 1, lb_error_msg(&fe));
+		ant_upd_set_str(&p->feed_error, msg);
+		u->st.feeds_failed++;
+		/* the validators must not make the next check skip a fixed feed */
+		ant_upd_set_str(&p->feed_etag, NULL);
+		ant_upd_set_str(&p->feed_lm_header, NULL);
+	} else if (!fi.newest) {
+		/* Dates missing or absurd: the page's own rules decide. */
+		snprintf(b, sizeof b, "feed has no believable entry date (%zu entries, %zu bad dates)",
+			 fi.entries, fi.bad_dates);
+		ant_upd_set_str(&p->feed_error, b);
+	} else {
+		ant_upd_set_str(&p->feed_error, NULL);
+		c->feed.usable = 1;
+		c->feed.newest = fi.newest;
+		free(c->feed.title);
+		c->feed.title = fi.newest_title;
+		fi.newest_title = NULL;
+	}
+	ant_feed_info_release(&fi);
+}
+
+void ant_upd_feed_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
+{
+	struct upd *u = ctx;
+	ant_store_page *p = req->user;
+	struct upd_check *c = check_of(u, p);
+	struct upd_found f;
+
+	c->feed_pending = 0;
+	/* the page may have named another feed meanwhile: this one is stale */
+	if (p->feed_url && strcmp(req->url, p->feed_url) == 0)
+		feed_read(u, p, res);
+	if (c->wait != UPD_WAIT_FEED)
+		return;
+	f = unpark(c);
+	decide_and_save(u, p, &f);
+}
+
+void ant_upd_new_feed_read(struct upd *u, ant_store_page *p)
+{
+	struct upd_check *c = check_of(u, p);
+	struct upd_found f;
+
+	if (c->wait != UPD_WAIT_NEW_FEED)
+		return;
+	f = unpark(c);
+	decide_and_save(u, p, &f);
+}
+
+/* ---- the check's answers --------------------------------------------------- */
+
+/* The page's answer: answer, analyse, text, then feed, decide and save
+ * unless a step parked the check. */
+void ant_upd_page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
+{
+	struct upd *u = ctx;
+	ant_store_page *p = req->user;
+	struct upd_found f;
+	ant_page_info info;
+	int parked = 0;
+
+	step_answer(u, p, res, &f);
+	if (!f.in.failed && res->status != 304 && step_analyse(p, res, &f.in, &info)) {
+		parked = step_text(u, p, &info, &f);
+		ant_page_info_release(&info);
+	}
+	if (!parked)
+		step_feed(u, p, &f);
+}
+
+/* The second answer of a page that seemed changed: the text rule decides
+ * with both (ant_detect.h), or on the first alone when the second is not
+ * usable; then the check goes on as any other. */
+void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
+{
+	struct upd *u = ctx;
+	ant_store_page *p = req->user;
+	struct upd_check *c = check_of(u, p);
+	struct upd_noise *nc = c->nc;
+	struct upd_found f = unpark(c);
+	ant_page_info info;
+	ant_detect_seg *second = second_answer(p, res, &info);
+
+	u->st.refetched++;
+	u->held--;
+	c->nc = NULL;
+	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, second ? info.nseg : 0, &f.in,
+		     &f.excerpt);
+	free(second);
+	ant_page_info_release(&info);
+	step_feed(u, p, &f);
+	noise_free(nc);
+}
+
+void ant_upd_check_release(struct upd_check *c)
+{
+	free(c->feed.title);
+	found_release(&c->found);
+	noise_free(c->nc);
+	memset(c, 0, sizeof *c);
+}
