@@ -48,7 +48,9 @@ static ant_page_info analyze(const char *b, size_t len, const char *ctype,
 	ant_page_info pi;
 	lb_error err = LB_ERROR_INIT;
 
-	if (ant_page_analyze(b, len, ctype, ig, nig, &pi, &err) != 0)
+	ant_page_opts o = { .ignore = ig, .nignore = nig };
+
+	if (ant_page_analyze(b, len, ctype, &o, &pi, &err) != 0)
 		printf("# page_analyze: %s\n", err.msg);
 	return pi;
 }
@@ -222,7 +224,7 @@ static void t_ignore(void)
 	pi = analyze(p1, strlen(p1), NULL, ig, 4);
 	IS_INT(pi.text_len, strlen("t 本文です 最終更新"), "ignored parts removed, whitespace re-collapsed");
 	ant_page_info_release(&pi);
-	OK(ant_page_analyze(p1, strlen(p1), NULL, bad, 1, &pi, &err) == LB_EINVAL, "bad regex: LB_EINVAL");
+	OK(ant_page_analyze(p1, strlen(p1), NULL, &(ant_page_opts){ .ignore = bad, .nignore = 1 }, &pi, &err) == LB_EINVAL, "bad regex: LB_EINVAL");
 	OK(strstr(err.msg, "(unclosed") != NULL && err.code == LB_EINVAL,
 	   "bad regex: message names it (%s)", err.msg);
 	IS_INT(ant_page_pattern_check("#main", &err), 0, "pattern check: #id");
@@ -265,19 +267,19 @@ static void t_hostile(void)
 	ant_page_info_release(&pi);
 	/* Bytes that are not ISO-2022-JP under its header: each becomes U+FFFD,
 	 * the ASCII around them is kept. */
-	IS_INT(ant_page_analyze(junk, sizeof junk - 1, "text/html; charset=iso-2022-jp", NULL, 0,
+	IS_INT(ant_page_analyze(junk, sizeof junk - 1, "text/html; charset=iso-2022-jp", NULL,
 				&pi, &err), 0, "invalid ISO-2022-JP: analysed");
 	OK(pi.title && strstr(pi.title, "\xEF\xBF\xBD t") && strstr(pi.title, "x"),
 	   "invalid ISO-2022-JP: U+FFFD for the bad bytes, the text kept (%s)", pi.title ? pi.title : "-");
 	IS_STR(pi.charset, "ISO-2022-JP", "invalid ISO-2022-JP: decoded as the header says");
 	ant_page_info_release(&pi);
 	/* An escape sequence cut off at the end: no title, no text, no error. */
-	IS_INT(ant_page_analyze("\x1b$B", 3, NULL, NULL, 0, &pi, &err), 0,
+	IS_INT(ant_page_analyze("\x1b$B", 3, NULL, NULL, &pi, &err), 0,
 	       "truncated escape sequence: analysed");
 	OK(pi.title == NULL && pi.text_len == 0, "truncated escape sequence: no title, no text");
 	ant_page_info_release(&pi);
 	/* A meta cut off before its value: the default charset, not garbage. */
-	IS_INT(ant_page_analyze("<meta charset=", 14, NULL, NULL, 0, &pi, &err), 0,
+	IS_INT(ant_page_analyze("<meta charset=", 14, NULL, NULL, &pi, &err), 0,
 	       "truncated meta: analysed");
 	OK(pi.title == NULL && pi.text_len == 0, "truncated meta: no title, no text");
 	IS_STR(pi.charset, "UTF-8", "truncated meta: read as UTF-8");
@@ -294,14 +296,14 @@ static void t_forced(void)
 	ant_page_info p;
 	lb_error err = LB_ERROR_INIT;
 
-	OK(ant_page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "Shift_JIS",
-			       NULL, 0, &p, &err) == 0, "forced: analysed");
+	OK(ant_page_analyze(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP",
+			    &(ant_page_opts){ .forced_charset = "Shift_JIS" }, &p, &err) == 0, "forced: analysed");
 	IS_STR(p.charset, "SHIFT_JIS", "forced: the forced charset is used");
 	IS_STR(p.charset_from, "forced", "forced: charset_from says so");
 	IS_STR(p.title, "\xe6\x97\xa5\xe6\x9c\xac", "forced: title decoded");
 	ant_page_info_release(&p);
-	OK(ant_page_analyze_forced(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP", "",
-			       NULL, 0, &p, &err) == 0, "forced empty: analysed");
+	OK(ant_page_analyze(sjis, sizeof sjis - 1, "text/html; charset=EUC-JP",
+			    &(ant_page_opts){ .forced_charset = "" }, &p, &err) == 0, "forced empty: analysed");
 	IS_STR(p.charset_from, "header", "forced empty: the header decides");
 	ant_page_info_release(&p);
 	OK(ant_page_charset_check("shift_jis", &err) == 0, "charset check: shift_jis");
