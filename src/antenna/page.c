@@ -883,11 +883,11 @@ static int analyze(const char *body, size_t len, const char *content_type, const
 		   const ant_page_patterns *ig, const ant_page_patterns *only, walk *w, segctx *c,
 		   ant_page_info *out, lb_error *err)
 {
-	ant_page_budget budget = { o->regex_seconds > 0 ? o->regex_seconds
-						       : ANT_PAGE_MAX_REGEX_SECONDS, 0 };
+	ant_page_budget budget;
 	ant_page_charset cs;
 	size_t skip;
 	int rc;
+
 
 	w->ig = c->ig = ig;
 	w->only = c->only = only;
@@ -909,6 +909,7 @@ static int analyze(const char *body, size_t len, const char *content_type, const
 		return rc;
 	if (w->key_pending && w->nbd == 1)
 		bind_block(w);  /* an empty page: one bound, no block */
+	ant_page_budget_start(&budget, o->regex_seconds);
 	if ((rc = segments(w, o->prev, c)) < 0 || w->oom)
 		return rc < 0 ? rc : LB_ENOMEM;
 	if ((rc = hash_text(w, c, ig, only, &budget, out, err)) < 0)

@@ -8,22 +8,25 @@
  *     strlen() of the rest of the page per match (that alone made
  *     --ignore '[0-9]+' over 8 MB of numbers take ten minutes);
  *   - it looks first at a window of PAGE_REGEX_WINDOW bytes from where the
- *     search starts, doubled until the match found ends in the window's
- *     first half (or the window holds the rest of the text), so that one
- *     call does not scan the whole page for a match a few bytes ahead;
+ *     search starts, widened 4 times until the match found ends at least
+ *     PAGE_REGEX_MARGIN bytes before the window does (or the window holds
+ *     the rest of the text), so that one call does not scan the whole page
+ *     for a match a few bytes ahead, and the clock can be read between
+ *     calls;
  *   - an --only expression's next match is remembered and looked for
  *     again only when the text before it has been passed, not once per
  *     match of any expression (--only a --only b on 1 MB took minutes);
- *   - the seconds spent in regexec() for one page add up against
- *     ANT_PAGE_MAX_REGEX_SECONDS (ant_page_budget), and a call on a
- *     doubled window is not started when four times the last call (the
- *     cost of a quadratic expression) would go over: the page's check
- *     fails with LB_ETOOBIG instead of holding the store's lock for
- *     minutes.
+ *   - one page's analysis may run its expressions until
+ *     ANT_PAGE_MAX_REGEX_SECONDS after it began (ant_page_budget), and a
+ *     call on a widened window is not started when 16 times the last call
+ *     (the cost of a quadratic expression on a window 4 times as wide)
+ *     would go over: the analysis fails with LB_ETOOBIG instead of holding
+ *     the store's lock for minutes.
  * What is matched is what a search over the whole rest of the text finds,
- * except for a match longer than half a window whose window-sized start
- * would also match (`a(b*c)?` over a run of b's longer than 4 KiB followed
- * by c): then the shorter one is taken.
+ * except where a longer or earlier match would reach more than
+ * PAGE_REGEX_MARGIN bytes past the end of the one found in a window
+ * (`z(y*x)?` over "z", then over 4 KiB of y's, then x, where the window
+ * ends among the y's): then the one found is taken.
  */
 #include "page_int.h"
 
@@ -281,8 +284,12 @@ int ant_page_selector_hit(const ant_page_patterns *ps, const char *id, const cha
 
 /* ---- running the expressions --------------------------------------------------- */
 
-/* Where a search looks first (see the top of the file); doubled from there. */
+/* Where a search looks first (see the top of the file), widened 4 times
+ * until the match found ends PAGE_REGEX_MARGIN before the window does. */
 #define PAGE_REGEX_WINDOW 8192
+#define PAGE_REGEX_MARGIN 4096
+/* Calls on a first window between two readings of the clock. */
+#define PAGE_REGEX_CLOCK 256
 
 static double now(void)
 {
@@ -300,11 +307,33 @@ static int over_budget(const ant_page_patterns *ps, size_t i, const ant_page_bud
 		      ps->what, ps->pat[i], b->limit);
 }
 
+void ant_page_budget_start(ant_page_budget *b, double limit)
+{
+	b->limit = limit > 0 ? limit : ANT_PAGE_MAX_REGEX_SECONDS;
+	b->start = b->clock = now();
+	b->calls = 0;
+}
+
+/* Reads the clock: the time since the last reading into *last; LB_ETOOBIG
+ * when the page's expressions are over their time. */
+static int tick(ant_page_budget *b, double *last)
+{
+	double t = now();
+
+	*last = t - b->clock;
+	b->clock = t;
+	return t - b->start > b->limit ? LB_ETOOBIG : 0;
+}
+
 /*
  * The leftmost-longest match of pattern i in s[0..n), s being where the
  * search starts (as the start of the string: '^' only without notbol).
  * 1 with [*so, *eo) relative to s, 0 when there is none, LB_ETOOBIG (the
- * budget) or LB_ENOMEM (regexec's REG_ESPACE) with err.
+ * budget) or LB_ENOMEM (regexec's REG_ESPACE) with err.  The clock is read
+ * after a call that leads to a wider window, after each call on one, and
+ * every PAGE_REGEX_CLOCK calls (a page of numbers makes millions of calls,
+ * and reading the clock around each cost as much as they did); the time
+ * since the last reading stands for the last call's, an overestimate.
  */
 static int find(const ant_page_patterns *ps, size_t i, const char *s, size_t n, int notbol,
 		ant_page_budget *b, size_t *so, size_t *eo, lb_error *err)
@@ -314,30 +343,30 @@ static int find(const ant_page_patterns *ps, size_t i, const char *s, size_t n, 
 
 	for (;;) {
 		size_t len = w < n ? w : n;
-		int whole = len == n, rc;
+		int whole = len == n, wide = w > PAGE_REGEX_WINDOW, rc, found;
 		regmatch_t m = { 0, (regoff_t)len };
-		double t0 = now();
 
-		/* a '$' matches at the text's end only, not at a window's */
-		if (b->spent + 4 * last > b->limit)
+		/* a quadratic expression takes 16 times as long on a window 4 times as wide */
+		if (wide && b->clock - b->start + 16 * last > b->limit)
 			return over_budget(ps, i, b, err);
+		/* a '$' matches at the text's end only, not at a window's */
 		rc = regexec(&ps->re[i], s, 1, &m,
 			     REG_STARTEND | (notbol ? REG_NOTBOL : 0) | (whole ? 0 : REG_NOTEOL));
-		last = now() - t0;
-		b->spent += last;
-		if (rc == 0 && (whole || (size_t)m.rm_eo <= len / 2)) {
+		if (rc != 0 && rc != REG_NOMATCH)
+			return lb_err(err, LB_ENOMEM, "%s pattern '%.200s': out of memory", ps->what,
+				      ps->pat[i]);
+		found = rc == 0 && (whole || (size_t)m.rm_eo + PAGE_REGEX_MARGIN <= len);
+		if ((wide || (!found && !whole) || ++b->calls % PAGE_REGEX_CLOCK == 0) &&
+		    tick(b, &last) < 0)
+			return over_budget(ps, i, b, err);
+		if (found) {
 			*so = (size_t)m.rm_so;
 			*eo = (size_t)m.rm_eo;
 			return 1;
 		}
-		if (rc != 0 && rc != REG_NOMATCH)
-			return lb_err(err, LB_ENOMEM, "%s pattern '%.200s': out of memory", ps->what,
-				      ps->pat[i]);
 		if (whole)
 			return 0;
-		if (b->spent > b->limit)
-			return over_budget(ps, i, b, err);
-		w *= 2;
+		w *= 4;
 	}
 }
 

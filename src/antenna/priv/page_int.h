@@ -63,14 +63,18 @@ int ant_page_selector_hit(const ant_page_patterns *ps, const char *id, const cha
 
 /*
  * The time one page's regular expressions may take (ANT_PAGE_MAX_REGEX_SECONDS
- * by default): the seconds spent in regexec() add up across the page's
- * ignore and only expressions; going over is LB_ETOOBIG with a message
- * naming the pattern.
+ * by default), from the start of the first; going over is LB_ETOOBIG
+ * with a message naming the pattern that was running.
  */
 typedef struct ant_page_budget {
-	double limit;    /* seconds */
-	double spent;    /* seconds spent in regexec() so far */
+	double limit;      /* seconds */
+	double start;      /* CLOCK_MONOTONIC seconds when the expressions began */
+	double clock;      /* the clock's last reading */
+	unsigned calls;    /* regexec() calls, for reading the clock now and then */
 } ant_page_budget;
+
+/* Starts the clock; limit 0 is ANT_PAGE_MAX_REGEX_SECONDS. */
+void ant_page_budget_start(ant_page_budget *b, double limit);
 
 /* Removes every match of every ignore expression from text, re-collapsed
  * (tmp is scratch).  0, LB_ENOMEM, or LB_ETOOBIG (budget) with err. */
