@@ -323,7 +323,7 @@ static void t_forced(void)
 	   "ordinary repetitions taken");
 }
 
-/* ---- the cost of --ignore and --only expressions (issue 21, point 3) ---- */
+/* ---- the cost of --ignore and --only expressions ---- */
 
 static double cpu_now(void)
 {
