@@ -2,7 +2,7 @@
  * pagebench: the page analysis alone, and a check that a new
  * analysis reads pages as the old one did.
  *
- *   pagebench [-n PAGES] [-r ROUNDS] [-s SEED]    time ant_page_analyze_excerpt()
+ *   pagebench [-n PAGES] [-r ROUNDS] [-s SEED]    time ant_page_analyze()
  *       over a generated corpus (blog and diary pages of 10-50 KB, Japanese
  *       and English, with sidebars, counters, tables, scripts, comments,
  *       entities and some broken markup); prints the median time per page
@@ -13,9 +13,9 @@
  *       tag soup instead of pages.
  *   -b: the test server's 1.5 KB /bench/N.html pages instead (both modes).
  *
- * It uses only the API that 0.2 had, so the same source builds against the
- * old page.c (the tree walk) for the "before" figures.  Not run by `make
- * bench`: `make build/bench/pagebench`.
+ * It uses the one entry point, ant_page_analyze() with ant_page_opts (0.5;
+ * for figures of a release before it, build that release's pagebench).
+ * Not run by `make bench`: `make build/bench/pagebench`.
  */
 #include "ant_page.h"
 #include "lb_buf.h"
@@ -247,11 +247,12 @@ static int cmp_d(const void *a, const void *b)
 static void dump(const char *name, const char *body, size_t len, const char *ctype, ant_page_info *prev)
 {
 	ant_page_prev pv = { prev->segs, prev->nsegs, 0 };
+	ant_page_opts o = { .prev = &pv };
 	ant_page_info pi;
 	lb_error err = LB_ERROR_INIT;
 	uint64_t sh;
 
-	if (ant_page_analyze_excerpt(body, len, ctype, NULL, NULL, 0, &pv, &pi, &err) < 0) {
+	if (ant_page_analyze(body, len, ctype, &o, &pi, &err) < 0) {
 		printf("%s: error %s\n", name, err.msg);
 		return;
 	}
@@ -321,9 +322,9 @@ int main(int argc, char **argv)
 				for (size_t k = 0; k < c.n; k++) {
 					ant_page_info pi;
 					ant_page_prev pv = { NULL, 0, 0 };
+					ant_page_opts o = { .prev = &pv };
 
-					if (ant_page_analyze_excerpt(c.body[k], c.len[k], c.ctype[k], NULL, NULL, 0,
-								     &pv, &pi, NULL) == 0)
+					if (ant_page_analyze(c.body[k], c.len[k], c.ctype[k], &o, &pi, NULL) == 0)
 						ant_page_info_release(&pi);
 				}
 			t[run] = (now() - t0) / (double)(rounds * c.n);

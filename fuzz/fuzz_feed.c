@@ -4,9 +4,10 @@
  * times 61 bytes); the rest is the feed.  Beyond "no crash, no leak", it
  * checks a property: the result (return code, kind, counts, newest date
  * and title, archive links) does not depend on how the body is cut.
- * Also runs ant_feed_parse_date() and ant_page_clip() over the input as text.
+ * Also runs ant_feed_parse_date() and ant_clip() over the input as text.
  */
 #include "ant_feed.h"
+#include "ant_limits.h"
 #include "ant_page.h"
 
 #include <stdint.h>
@@ -65,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(s, data + 1, size - 1);
 		s[size - 1] = '\0';
 		(void)ant_feed_parse_date(s);
-		if ((c = ant_page_clip(s, data[0])) != NULL)
+		if ((c = ant_clip(s, data[0])) != NULL)
 			free(c);
 		free(s);
 	}

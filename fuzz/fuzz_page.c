@@ -1,5 +1,5 @@
 /*
- * fuzz_page: libFuzzer target for ant_page_analyze() and ant_page_analyze2().
+ * fuzz_page: libFuzzer target for ant_page_analyze().
  * The first byte picks the Content-Type charset (none, UTF-8, Shift_JIS,
  * EUC-JP, ISO-2022-JP, UTF-16, an unknown one), whether ignore patterns
  * are used, whether only patterns are (selectors, expressions, both), and
@@ -30,20 +30,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	opt = data[0];
 	if (!(opt & 0x30)) {
-		if (ant_page_analyze((const char *)data + 1, size - 1, ctypes[opt & 7],
-				     (opt & 8) ? ignore : NULL, (opt & 8) ? 4 : 0, &pi, &err) == 0)
+		ant_page_opts o = { .ignore = (opt & 8) ? ignore : NULL, .nignore = (opt & 8) ? 4 : 0 };
+
+		if (ant_page_analyze((const char *)data + 1, size - 1, ctypes[opt & 7], &o, &pi, &err) == 0)
 			ant_page_info_release(&pi);
 		return 0;
 	}
 	{
 		/* 0x10: selectors, 0x20: expressions, both: all four */
 		size_t first = (opt & 0x30) == 0x20 ? 2 : 0, n = (opt & 0x30) == 0x30 ? 4 : 2;
-		ant_page_opts o = { NULL, (opt & 8) ? ignore : NULL, (opt & 8) ? 4 : 0,
-				    only + first, n, NULL };
+		ant_page_opts o = { .ignore = (opt & 8) ? ignore : NULL, .nignore = (opt & 8) ? 4 : 0,
+				    .only = only + first, .nonly = n };
 
 		/* the noise scanner on any bytes, not only a page's UTF-8 text */
 		(void)ant_noise_hash((const char *)data + 1, size - 1);
-		if (ant_page_analyze2((const char *)data + 1, size - 1, ctypes[opt & 7], &o, &pi, &err) < 0)
+		if (ant_page_analyze((const char *)data + 1, size - 1, ctypes[opt & 7], &o, &pi, &err) < 0)
 			return 0;
 		if (opt & 0x40) {
 			unsigned char *pick = malloc(pi.nseg + 1);

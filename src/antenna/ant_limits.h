@@ -26,10 +26,13 @@
 #define ANT_MAX_URL 8000       /* bytes of a URL (RFC 9110 §4.1's "at least 8000") */
 
 /*
- * A malloc'd copy of s whose whitespace runs are collapsed, invalid bytes
- * dropped, and, when longer than max_chars characters, cut to max_chars - 1
- * characters and "…" (ant_page_clip()): at most max_chars characters in
- * all.  NULL when out of memory.
+ * The one clip function, for titles, authors and change excerpts: a
+ * malloc'd copy of s (NULL is "") whose whitespace runs are collapsed to
+ * one space, leading and trailing ones trimmed, invalid bytes dropped,
+ * and, when longer than max_chars characters (at least 2), cut on a
+ * character boundary to max_chars - 1 characters and "…": at most
+ * max_chars characters in all (an excerpt of N characters and its "…" is
+ * ant_clip(s, N + 1)).  NULL when out of memory.
  */
 char *ant_clip(const char *s, size_t max_chars);
 

@@ -45,15 +45,13 @@ typedef struct ant_page_info {
 	size_t text_len;      /* bytes of that text */
 	char *feed_href;      /* the first <link rel="alternate" type="application/
 			         atom+xml|rss+xml" href>, as written; NULL when none */
-	/* Change excerpts, filled by ant_page_analyze_excerpt() and
-	 * ant_page_analyze2() (excerpt: only with a prev in the options): */
+	/* Change excerpts (excerpt: only with a prev in the options): */
 	uint32_t *segs;       /* hashes of the text's segments, in order, at most
 			         ANT_PAGE_MAX_SEGMENTS (seg[].raw); malloc'd */
 	size_t nsegs;
 	char *excerpt;        /* the first segments not in the previous version's
-			         set, at most excerpt_max characters; NULL when none */
-	/* Segments, filled by ant_page_analyze2() and
-	 * ant_page_analyze_excerpt(): */
+			         set: excerpt_max characters, then "…" when cut; NULL when none */
+	/* Segments: */
 	ant_page_seg *seg;    /* at most ANT_PAGE_MAX_SEGMENTS, in document order; malloc'd */
 	size_t nseg;
 	char *text;           /* the bytes seg[].off/len point into (NUL-terminated);
@@ -79,35 +77,22 @@ typedef struct ant_page_prev {
 	size_t excerpt_max;       /* characters; 0 = ANT_PAGE_EXCERPT_MAX */
 } ant_page_prev;
 
-/*
- * Ignore patterns (antenna add --ignore):
- *   "#id"     removes the element with that id and its content
- *   ".class"  removes every element with that class
- *   anything else is a POSIX extended regular expression removed from the
- *   extracted text wherever it matches
- * Returns 0, or LB_EINVAL (a bad pattern) or LB_ENOMEM with a message in err.
- */
-int ant_page_analyze(const char *body, size_t len, const char *content_type,
-		 const char *const *ignore, size_t nignore, ant_page_info *out,
-		 lb_error *err);
 void ant_page_info_release(ant_page_info *p);
 
-/*
- * ant_page_analyze() with a charset the operator chose (samidare's
- * ForceCharset, 'antenna import'): when forced names a charset iconv
- * knows, it beats the BOM, the header, <meta> and detection
- * (charset_from "forced").  NULL or "" is ant_page_analyze().
- */
-int ant_page_analyze_forced(const char *body, size_t len, const char *content_type,
-			const char *forced, const char *const *ignore, size_t nignore,
-			ant_page_info *out, lb_error *err);
-/* 0 when label names a charset ant_page_analyze_forced() can use, else LB_EINVAL and err. */
+/* 0 when label names a charset ant_page_opts.forced_charset can use, else
+ * LB_EINVAL and err. */
 int ant_page_charset_check(const char *label, lb_error *err);
-/* ant_page_analyze_forced() that also fills segs, nsegs and (against prev, may be
- * NULL) excerpt. */
-int ant_page_analyze_excerpt(const char *body, size_t len, const char *content_type,
-			 const char *forced, const char *const *ignore, size_t nignore,
-			 const ant_page_prev *prev, ant_page_info *out, lb_error *err);
+
+/*
+ * How long one page's regular expressions (--ignore, --only) may run, in
+ * seconds from the start of the first.  They run in time linear in the
+ * text (an 8 MiB page of numbers takes about a second), so this stops
+ * only an expression that is slow by nature (nested repetitions,
+ * back-references, `a.*b` over a page of a's): the analysis fails with
+ * LB_ETOOBIG, naming the pattern, rather than hold the store's lock for
+ * minutes.  Overridden by ant_page_opts.regex_seconds.
+ */
+#define ANT_PAGE_MAX_REGEX_SECONDS 30.0
 
 /*
  * The analysis options.  Patterns for ignore and only have the same syntax
@@ -123,26 +108,35 @@ int ant_page_analyze_excerpt(const char *body, size_t len, const char *content_t
  *         selected elements when both are given.
  */
 typedef struct ant_page_opts {
-	const char *forced_charset;   /* NULL or "": pick it (ant_page_analyze_forced) */
+	const char *forced_charset;   /* a charset the operator chose (samidare's
+					 ForceCharset, 'antenna import'): when iconv
+					 knows it, it beats the BOM, the header,
+					 <meta> and detection (charset_from "forced");
+					 NULL or "": pick it */
 	const char *const *ignore;
 	size_t nignore;
 	const char *const *only;
 	size_t nonly;
 	const ant_page_prev *prev;    /* for the old excerpt field; may be NULL */
+	double regex_seconds;         /* 0: ANT_PAGE_MAX_REGEX_SECONDS */
 } ant_page_opts;
 
 /*
  * The one entry point: title, charset, text_hash, feed_href, segments
- * (seg, segs), text and only_matched.  Returns 0, or a negative LB_E* code
- * with err (bad pattern LB_EINVAL, out of memory LB_ENOMEM); err may be NULL.
+ * (seg, segs), text and only_matched into out (released with
+ * ant_page_info_release(), also after a failure); o may be NULL (no
+ * patterns, no forced charset).  Returns 0, or a negative LB_E* code with
+ * err (a bad pattern LB_EINVAL, expressions over regex_seconds
+ * LB_ETOOBIG, out of memory LB_ENOMEM); err may be NULL.
  */
-int ant_page_analyze2(const char *body, size_t len, const char *content_type,
-		      const ant_page_opts *o, ant_page_info *out, lb_error *err);
+int ant_page_analyze(const char *body, size_t len, const char *content_type,
+		     const ant_page_opts *o, ant_page_info *out, lb_error *err);
 
 /*
  * The text of the picked segments (pick[i] != 0 for seg[i]; nseg flags), in
- * order, joined by " ", whitespace collapsed, clipped to max_chars
- * characters (0 = ANT_PAGE_EXCERPT_MAX) on a character boundary with "…".
+ * order, joined by " ", whitespace collapsed; when longer than max_chars
+ * characters (0 = ANT_PAGE_EXCERPT_MAX), its first max_chars and "…"
+ * (ant_clip(s, max_chars + 1)), cut on a character boundary.
  * NULL when nothing is picked (or out of memory).  malloc'd.
  */
 char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars);
@@ -150,10 +144,6 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
 /* The path of seg[i]'s block as text ("body>div#side>ul.quotes>li"; a long
  * one keeps its end after "…"); "" when unknown.  Points into p. */
 const char *ant_page_seg_path(const ant_page_info *p, size_t i);
-
-/* A malloc'd copy of s with whitespace collapsed, cut to at most max
- * characters (UTF-8; "…" ends a cut one); NULL when out of memory. */
-char *ant_page_clip(const char *s, size_t max);
 
 /* The hash behind text_hash: 64-bit FNV-1a (Fowler/Noll/Vo). */
 uint64_t ant_page_hash64(const void *p, size_t n);

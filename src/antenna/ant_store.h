@@ -157,7 +157,7 @@ typedef struct ant_store_page {
 				    text rule remembers; NULL none */
 	size_t noise_len;
 	ant_detect_state st;
-	char *force_charset;     /* ant_page.h ant_page_analyze_forced(); "" = none */
+	char *force_charset;     /* ant_page.h ant_page_opts.forced_charset; "" = none */
 	int64_t imported;        /* when antenna import added it; 0 = not imported */
 	/* per-page settings (schema 4) */
 	char *only;              /* ant_page.h patterns, one per line: only these parts

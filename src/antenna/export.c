@@ -167,35 +167,14 @@ static int yw(void *data, unsigned char *buf, size_t n)
 	return lb_buf_add(&x->o, buf, n) == 0 && flush(x, 0) == 0;
 }
 
-/* s with U+FFFD for each byte that is not UTF-8 (libyaml refuses such text). */
-static int utf8_clean(lb_buf *out, const char *s)
-{
-	lb_buf_reset(out);
-	while (*s) {
-		unsigned char c = (unsigned char)*s;
-		size_t n = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 :
-			   c >= 0xf0 && c < 0xf5 ? 4 : 0;
-		size_t have = strnlen(s, n ? n : 1);
-		if (n && have == n && lb_utf8_valid(s, n)) {
-			if (lb_buf_add(out, s, n) < 0)
-				return LB_ENOMEM;
-			s += n;
-		} else {
-			if (lb_buf_adds(out, "\xef\xbf\xbd") < 0)
-				return LB_ENOMEM;
-			s++;
-		}
-	}
-	return 0;
-}
-
 static int yscalar(yaml_emitter_t *e, const char *s)
 {
 	yaml_event_t ev;
 	lb_buf b = LB_BUF_INIT;
 	int rc = LB_EINVAL;     /* libyaml refused it (or memory ran out: failure() tells) */
 
-	if (utf8_clean(&b, s) == 0 && b.len < 0x7fffffff &&
+	/* U+FFFD for each byte that is not UTF-8: libyaml refuses such text */
+	if (lb_utf8_repair(&b, s, strlen(s), 0, NULL) != (size_t)-1 && b.len < 0x7fffffff &&
 	    yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)b.data, (int)b.len, 1, 1,
 					 YAML_ANY_SCALAR_STYLE))
 		rc = yaml_emitter_emit(e, &ev) ? 0 : LB_EINVAL;

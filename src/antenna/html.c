@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "lb_error.h"
 #include "lb_utf8.h"
 
 size_t ant_html_span(const char *s, size_t len, const char **repl, size_t *skip)
@@ -53,7 +54,7 @@ int ant_html_escape(lb_buf *out, const char *s, size_t len)
 		size_t skip, n = ant_html_span(s, len, &r, &skip);
 
 		if (lb_buf_add(out, s, n) < 0 || (r && lb_buf_adds(out, r) < 0))
-			return -1;
+			return LB_ENOMEM;
 		s += n + skip;
 		len -= n + skip;
 	}
@@ -69,7 +70,7 @@ int ant_html_fputs(FILE *fp, const char *s)
 		size_t skip, n = ant_html_span(s, len, &r, &skip);
 
 		if ((n && fwrite(s, 1, n, fp) != n) || (r && fputs(r, fp) == EOF))
-			return -1;
+			return LB_EIO;
 		s += n + skip;
 		len -= n + skip;
 	}

@@ -27,6 +27,7 @@
 #include <strings.h>
 
 #include "ant_feed.h"
+#include "ant_limits.h"
 #include "ant_page.h"
 #include "lirs_merge.h"
 #include "update_int.h"
@@ -171,7 +172,7 @@ static int step_analyse(ant_store_page *p, const ant_fetch_result *res, ant_dete
 	if (!is_html(res->content_type))
 		return 0;
 	page_opts(p, &po, pat);
-	rc = ant_page_analyze2(res->body, res->len, res->content_type, &po, info, NULL);
+	rc = ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL);
 	free(pat[0]);
 	free(pat[1]);
 	if (rc < 0)
@@ -356,7 +357,7 @@ static ant_detect_seg *second_answer(ant_store_page *p, const ant_fetch_result *
 	if (ant_upd_http_failed(res) || res->status == 304 || !is_html(res->content_type))
 		return NULL;
 	page_opts(p, &po, pat);
-	if (ant_page_analyze2(res->body, res->len, res->content_type, &po, info, NULL) == 0)
+	if (ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL) == 0)
 		second = segs_of(info);
 	free(pat[0]);
 	free(pat[1]);
@@ -369,7 +370,7 @@ static ant_detect_seg *second_answer(ant_store_page *p, const ant_fetch_result *
  * characters, cut at a character boundary (ant_page.h). */
 static void set_excerpt(ant_store_page *p, const char *text, size_t max)
 {
-	char *x = ant_page_clip(text, max);
+	char *x = ant_clip(text, max + 1);   /* max characters, then "…" */
 
 	if (x) {
 		free(p->excerpt);

@@ -375,7 +375,7 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 	}
 	lb_buf_reset(&u->key);
 	if (lb_url_key(&u->key, url) < 0 ||
-	    !(summary = ant_page_clip(e->summary ? e->summary : "", u->o->excerpt_max))) {
+	    !(summary = ant_clip(e->summary ? e->summary : "", u->o->excerpt_max + 1))) {
 		free(url);
 		return 1;
 	}

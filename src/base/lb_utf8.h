@@ -101,4 +101,9 @@ size_t lb_utf8_prefix(const char *s, size_t n, size_t max_chars);
  */
 size_t lb_utf8_repair(lb_buf *out, const char *s, size_t n, unsigned flags, size_t *first_bad);
 
+/* The length of the prefix of s[0..n) that lb_utf8_repair() with these
+ * flags would copy unchanged: n when there is nothing to repair (so the
+ * text can be used where it is). */
+size_t lb_utf8_repair_len(const char *s, size_t n, unsigned flags);
+
 #endif

@@ -106,3 +106,8 @@ size_t lb_utf8_repair(lb_buf *out, const char *s, size_t n, unsigned flags, size
 	}
 	return bad;
 }
+
+size_t lb_utf8_repair_len(const char *s, size_t n, unsigned flags)
+{
+	return valid_run(s, n, 0, flags);
+}

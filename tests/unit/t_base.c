@@ -164,6 +164,21 @@ static void test_utf8_repair(void)
 		   "utf8 repair: case %zu (%zu bad, first at %zu)", i, bad, first);
 		lb_buf_release(&b);
 	}
+	/* what page.c's and export.c's own copies did, now theirs: one U+FFFD a bad byte */
+	{
+		lb_buf b = LB_BUF_INIT;
+
+		IS_INT(lb_utf8_repair(&b, S("\xe0\x80\x80x\xf0\x9f\x98"), 0, NULL), 6,
+		       "utf8 repair: an overlong and a cut 4-byte sequence, one U+FFFD a byte");
+		IS_STR(b.data, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdx\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+		       "utf8 repair: the good byte between kept");
+		lb_buf_release(&b);
+	}
+	IS_INT(lb_utf8_repair_len(S("ok \xe3\x81\x82"), LB_UTF8_NUL), 6, "utf8 repair len: all good");
+	IS_INT(lb_utf8_repair_len(S("ab\xe3\x81"), 0), 2, "utf8 repair len: up to a cut character");
+	IS_INT(lb_utf8_repair_len(S("a\0b"), 0), 3, "utf8 repair len: NUL kept without LB_UTF8_NUL");
+	IS_INT(lb_utf8_repair_len(S("a\0b"), LB_UTF8_NUL), 1, "utf8 repair len: NUL stops with it");
+	IS_INT(lb_utf8_repair_len("", 0, LB_UTF8_NUL), 0, "utf8 repair len: empty");
 }
 
 /* ---- dates ---------------------------------------------------------------- */
@@ -348,7 +363,7 @@ static void test_is_http(void)
 
 int main(void)
 {
-	TAP_PLAN(174);
+	TAP_PLAN(181);
 	test_days();
 	test_split();
 	test_valid();

@@ -1,8 +1,9 @@
 /*
- * t_excerpt: change excerpts (ant_page_analyze_excerpt, ant_page_clip), the feed
+ * t_excerpt: change excerpts (ant_page_analyze with a prev, ant_clip), the feed
  * link a page advertises, and the feed rule of ant_detect_apply.
  */
 #include "ant_detect.h"
+#include "ant_limits.h"
 #include "ant_page.h"
 #include "tap.h"
 
@@ -16,8 +17,9 @@ static ant_page_info an(const char *html, const ant_page_info *prev, size_t max,
 	ant_page_info pi;
 	lb_error err = LB_ERROR_INIT;
 
-	if (ant_page_analyze_excerpt(html, strlen(html), "text/html; charset=utf-8", NULL, ign ? igv : NULL,
-				 ign ? 1 : 0, &pv, &pi, &err) < 0) {
+	ant_page_opts o = { .ignore = ign ? igv : NULL, .nignore = ign ? 1 : 0, .prev = &pv };
+
+	if (ant_page_analyze(html, strlen(html), "text/html; charset=utf-8", &o, &pi, &err) < 0) {
 		printf("# %s\n", err.msg);
 		exit(1);
 	}
@@ -49,8 +51,8 @@ static void test_excerpts(void)
 	e = an("<html><body><p>Visitors: 1234</p><p>Same text.</p></body></html>", NULL, 0, "Visitors: [0-9]+");
 	f = an("<html><body><p>Visitors: 99999</p><p>Same text.</p></body></html>", &e, 0, "Visitors: [0-9]+");
 	OK(f.excerpt == NULL && e.text_hash == f.text_hash, "an ignored part that changes gives no excerpt");
-	IS_INT(ant_page_analyze("<p>x</p>", 8, NULL, NULL, 0, &plain, &err), 0, "page_analyze still works");
-	OK(plain.segs == NULL && plain.excerpt == NULL, "page_analyze keeps no segments");
+	IS_INT(ant_page_analyze("<p>x</p>", 8, NULL, NULL, &plain, &err), 0, "page_analyze without options");
+	OK(plain.nsegs == 1 && plain.excerpt == NULL, "without a prev: the segments, no excerpt");
 	ant_page_info_release(&a); ant_page_info_release(&b); ant_page_info_release(&c);
 	ant_page_info_release(&d); ant_page_info_release(&e); ant_page_info_release(&f); ant_page_info_release(&plain);
 }
@@ -75,17 +77,23 @@ static void test_clip(void)
 {
 	char *s;
 
-	s = ant_page_clip("  a  b\n c  ", 10);
-	IS_STR(s, "a b c", "page_clip collapses whitespace");
+	s = ant_clip("  a  b\n c  ", 10);
+	IS_STR(s, "a b c", "clip collapses whitespace");
 	free(s);
-	s = ant_page_clip("abcdef", 3);
-	IS_STR(s, "abc\xe2\x80\xa6", "page_clip cuts with an ellipsis");
+	s = ant_clip("abcdef", 3);
+	IS_STR(s, "ab\xe2\x80\xa6", "clip cuts with an ellipsis, within the limit");
 	free(s);
-	s = ant_page_clip("ab\xff\xfe" "cd", 10);
-	IS_STR(s, "abcd", "page_clip drops invalid UTF-8");
+	s = ant_clip("ab\xff\xfe" "cd", 10);
+	IS_STR(s, "abcd", "clip drops invalid UTF-8");
 	free(s);
-	s = ant_page_clip("abc", 3);
+	s = ant_clip("abc", 3);
 	IS_STR(s, "abc", "no ellipsis at exactly the limit");
+	free(s);
+	s = ant_clip("abc \n", 3);
+	IS_STR(s, "abc", "a trailing space does not count");
+	free(s);
+	s = ant_clip("ab  \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 5);
+	IS_STR(s, "ab \xe6\x97\xa5\xe2\x80\xa6", "cut on a character boundary, the collapsed space counting as one");
 	free(s);
 }
 
@@ -146,7 +154,7 @@ static void test_atom_relay(void)
 
 int main(void)
 {
-	TAP_PLAN(24);
+	TAP_PLAN(26);
 	test_atom_relay();
 	test_excerpts();
 	test_segment_cap();

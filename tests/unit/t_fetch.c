@@ -719,7 +719,7 @@ static void t_with_page(void)
 	puts_file("sj.html.hdr", "Content-Type: text/html; charset=Shift_JIS\n");
 	a = get(&l, "/sj.html", NULL, NULL);
 	IS_STR(a.content_type, "text/html; charset=Shift_JIS", "Content-Type with charset kept");
-	OK(ant_page_analyze(a.body, a.len, a.content_type, NULL, 0, &pi, NULL) == 0, "page_analyze on a fetched body");
+	OK(ant_page_analyze(a.body, a.len, a.content_type, NULL, &pi, NULL) == 0, "page_analyze on a fetched body");
 	IS_STR(pi.title, "日本語のページ", "Shift_JIS title from the header charset");
 	IS_STR(pi.charset_from, "header", "charset from the header");
 	ant_page_info_release(&pi);

@@ -47,7 +47,7 @@ static int analyse(lb_buf *b, ant_page_info *info, ant_detect_seg **segs)
 {
 	lb_error e = LB_ERROR_INIT;
 
-	if (ant_page_analyze2(b->data, b->len, "text/html; charset=utf-8", NULL, info, &e) < 0)
+	if (ant_page_analyze(b->data, b->len, "text/html; charset=utf-8", NULL, info, &e) < 0)
 		return -1;
 	return segs_of(info, segs);
 }

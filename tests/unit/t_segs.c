@@ -1,5 +1,5 @@
 /*
- * t_segs: the segments of a page: ant_page_analyze2() with its
+ * t_segs: the segments of a page: ant_page_analyze() with its
  * block keys, noise hashes, text and paths; ant_page_excerpt(); --only
  * selectors and expressions; the old entry points reading pages as before.
  */
@@ -13,11 +13,11 @@
 static ant_page_info an2(const char *html, const char *const *ign, size_t nign, const char *const *only,
 			 size_t nonly)
 {
-	ant_page_opts o = { NULL, ign, nign, only, nonly, NULL };
+	ant_page_opts o = { .ignore = ign, .nignore = nign, .only = only, .nonly = nonly };
 	lb_error err = LB_ERROR_INIT;
 	ant_page_info pi;
 
-	if (ant_page_analyze2(html, strlen(html), "text/html; charset=utf-8", &o, &pi, &err) < 0) {
+	if (ant_page_analyze(html, strlen(html), "text/html; charset=utf-8", &o, &pi, &err) < 0) {
 		printf("# %s\n", err.msg);
 		exit(1);
 	}
@@ -167,11 +167,11 @@ static void test_only(void)
 	free(x);
 	{
 		const char *badre[] = { "(" };
-		ant_page_opts o = { NULL, NULL, 0, badre, 1, NULL };
+		ant_page_opts o = { .only = badre, .nonly = 1 };
 		lb_error err = LB_ERROR_INIT;
 		ant_page_info z;
 
-		IS_INT(ant_page_analyze2(page, strlen(page), NULL, &o, &z, &err), LB_EINVAL, "a bad --only expression is refused");
+		IS_INT(ant_page_analyze(page, strlen(page), NULL, &o, &z, &err), LB_EINVAL, "a bad --only expression is refused");
 		OK(strstr(err.msg, "only pattern") != NULL, "... and said so: %s", err.msg);
 		lb_error_clear(&err);
 		IS_INT(ant_page_only_check("(", &err), LB_EINVAL, "ant_page_only_check refuses it too");
@@ -202,8 +202,8 @@ static void test_same_as_before(void)
 		lb_error err = LB_ERROR_INIT;
 		int same;
 
-		ant_page_analyze_excerpt(pages[i], strlen(pages[i]), "text/html; charset=utf-8", NULL, ign, 2, NULL, &o,
-					 &err);
+		ant_page_analyze(pages[i], strlen(pages[i]), "text/html; charset=utf-8",
+				 &(ant_page_opts){ .ignore = ign, .nignore = 2 }, &o, &err);
 		same = n.text_hash == o.text_hash && n.nsegs == o.nsegs &&
 		       (!n.nsegs || memcmp(n.segs, o.segs, n.nsegs * sizeof *n.segs) == 0);
 		for (size_t k = 0; k < n.nseg; k++)

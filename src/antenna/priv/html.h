@@ -21,10 +21,10 @@
 
 #include "lb_buf.h"
 
-/* Appends the escaped s[0..len) to out; 0, or -1 when out of memory. */
+/* Appends the escaped s[0..len) to out; 0, or LB_ENOMEM. */
 int ant_html_escape(lb_buf *out, const char *s, size_t len);
 /* Writes the escaped NUL-terminated s (NULL writes nothing) to fp;
- * 0, or -1 on a write error. */
+ * 0, or LB_EIO on a write error (errno set by stdio). */
 int ant_html_fputs(FILE *fp, const char *s);
 
 /*

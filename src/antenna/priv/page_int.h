@@ -1,0 +1,115 @@
+/*
+ * page_int.h: what the three parts of the page analysis share; not for
+ * commands.  page_charset.c picks the charset and converts the body to
+ * UTF-8; page_pattern.c compiles the operator's --ignore/--only patterns
+ * and runs their regular expressions in time linear in the text, within
+ * a time limit; page.c walks the HTML and cuts the text in segments
+ * (ant_page.h).
+ */
+#ifndef ANT_PAGE_INT_H
+#define ANT_PAGE_INT_H
+
+#include <regex.h>
+#include <stddef.h>
+
+#include "ant_page.h"
+#include "lb_buf.h"
+#include "lb_error.h"
+
+/* ---- page_charset.c ---------------------------------------------------------- */
+
+typedef struct ant_page_charset {
+	char report[32];   /* ant_page_info.charset */
+	char iconv[32];    /* what iconv_open gets */
+} ant_page_charset;
+
+/* Resolves a label ("Shift_JIS", " 'utf-8'") to a charset iconv can open:
+ * 0, or LB_EICONV when it is unknown. */
+int ant_page_charset_resolve(const char *label, size_t n, ant_page_charset *cs);
+
+/* The charset of body (ant_page.h's order: forced, BOM, header, <meta>,
+ * detection, UTF-8) into cs, out->charset and out->charset_from; *skip is
+ * the length of the BOM. */
+void ant_page_pick_charset(const char *body, size_t len, const char *content_type,
+			   const char *forced, ant_page_info *out, size_t *skip,
+			   ant_page_charset *cs);
+
+/* body[0..len) as UTF-8 into out, each undecodable byte and each NUL
+ * (libxml2 would stop there) as U+FFFD.  0, LB_EICONV (iconv cannot open
+ * the charset) or LB_ENOMEM. */
+int ant_page_to_utf8(const char *body, size_t len, const char *iconv_name, lb_buf *out);
+
+/* ---- page_pattern.c ---------------------------------------------------------- */
+
+enum { ANT_PAGE_PAT_ID, ANT_PAGE_PAT_CLASS, ANT_PAGE_PAT_REGEX };
+
+/* A compiled list of patterns (ignore or only). */
+typedef struct ant_page_patterns {
+	const char *const *pat;
+	size_t n;
+	const char *what;     /* "ignore", "only": for messages */
+	regex_t *re;          /* one per pattern; compiled only for ANT_PAGE_PAT_REGEX */
+	unsigned char *kind;  /* ANT_PAGE_PAT_* */
+	unsigned char *ctx;   /* the expression looks at what precedes its match
+				 (\< \> \b \B \` \'): never reuse its last result */
+	size_t nsel, nregex;
+} ant_page_patterns;
+
+int ant_page_patterns_compile(ant_page_patterns *ps, const char *const *pat, size_t n,
+			      const char *what, lb_error *err);
+void ant_page_patterns_release(ant_page_patterns *ps);
+/* Does an element with this id and class attribute match a selector? */
+int ant_page_selector_hit(const ant_page_patterns *ps, const char *id, const char *cls);
+
+/*
+ * The time one page's regular expressions may take (ANT_PAGE_MAX_REGEX_SECONDS
+ * by default), from the start of the first; going over is LB_ETOOBIG
+ * with a message naming the pattern that was running.
+ */
+typedef struct ant_page_budget {
+	double limit;      /* seconds */
+	double start;      /* CLOCK_MONOTONIC seconds when the expressions began */
+	double clock;      /* the clock's last reading */
+	unsigned calls;    /* regexec() calls, for reading the clock now and then */
+} ant_page_budget;
+
+/* Starts the clock; limit 0 is ANT_PAGE_MAX_REGEX_SECONDS. */
+void ant_page_budget_start(ant_page_budget *b, double limit);
+
+/* Removes every match of every ignore expression from text, re-collapsed
+ * (tmp is scratch).  0, LB_ENOMEM, or LB_ETOOBIG (budget) with err. */
+int ant_page_remove_regex(lb_buf *text, const ant_page_patterns *ig, lb_buf *tmp,
+			  ant_page_budget *b, lb_error *err);
+
+/*
+ * The --only expressions' matches in a block s[0..n), left to right: at
+ * each place the leftmost match of any expression (the longest of those
+ * that start there, the first expression on a tie), then again after it.
+ * Each expression's next match is remembered and searched for again only
+ * once the text before it has been passed, so k expressions cost k scans
+ * of the block, not one per match.
+ */
+typedef struct ant_page_only_iter {
+	const ant_page_patterns *only;
+	const char *s;
+	size_t n, pos;
+	int started;
+	struct ant_page_next { size_t so, eo; int state; } *next;  /* one per pattern */
+} ant_page_only_iter;
+
+/* 0, or LB_ENOMEM; the iterator is over s[0..n) (not copied). */
+int ant_page_only_begin(ant_page_only_iter *it, const ant_page_patterns *only,
+			const char *s, size_t n);
+/* 1 with [*so, *eo) the next non-empty match, 0 at the end, or LB_ETOOBIG
+ * (budget) with err. */
+int ant_page_only_next(ant_page_only_iter *it, ant_page_budget *b, size_t *so, size_t *eo,
+		       lb_error *err);
+void ant_page_only_end(ant_page_only_iter *it);
+
+/* ---- page.c -------------------------------------------------------------------- */
+
+/* Appends s[0..n) with runs of whitespace collapsed to one space; *space
+ * says whether out already ends in a space (or is empty).  0 or LB_ENOMEM. */
+int ant_page_add_collapsed(lb_buf *out, const char *s, size_t n, int *space);
+
+#endif
