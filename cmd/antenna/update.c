@@ -17,7 +17,7 @@ static const char help[] =
 	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
 	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
 	"                           [--excerpt-chars N] [--max-archives N] [--max-header BYTES]\n"
-	"                           [--refetch-pause MS]\n\n"
+	"                           [--refetch-pause MS] [--regex-seconds S]\n\n"
 	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
 	"Prints a one-line summary; exit status 0 even when some pages failed (their\n"
 	"errors are recorded: see 'antenna list' and 'antenna show').\n\n"
@@ -39,7 +39,9 @@ static const char help[] =
 	"  --refetch-pause MS   a page whose text seems changed in small parts only is\n"
 	"                       fetched again after MS milliseconds: what differs\n"
 	"                       between the two answers is ignored from then on\n"
-	"                       (default 2000; -1: never fetch again)\n";
+	"                       (default 2000; -1: never fetch again)\n"
+	"  --regex-seconds S    time a page's --ignore/--only patterns may take on it;\n"
+	"                       over it, the check fails naming the pattern (default 30)\n";
 
 /* One table: run reads it too, to know which options take a value. */
 const char cmd_update_shortopts[] = "hvj:";
@@ -58,6 +60,7 @@ const struct option cmd_update_longopts[] = {
 	{ "excerpt-chars", required_argument, NULL, 'X' },
 	{ "max-archives", required_argument, NULL, 'M' },
 	{ "refetch-pause", required_argument, NULL, 'W' },
+	{ "regex-seconds", required_argument, NULL, 'G' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -99,6 +102,11 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 			if (cli_parse_int64("--refetch-pause", optarg, -1, 60000, &v) < 0)
 				return -1;
 			o->u.refetch_pause_ms = v;
+			break;
+		case 'G':
+			if (cli_parse_int64("--regex-seconds", optarg, 1, 3600, &v) < 0)
+				return -1;
+			o->u.regex_seconds = (double)v;
 			break;
 		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P':
 			if (cli_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :

@@ -81,6 +81,8 @@ typedef struct ant_update_opts {
 				      ant_store_srcrec): the history retention,
 				      keep_events; < 0 = all */
 	int lock_wait;             /* seconds to wait for the run lock */
+	double regex_seconds;      /* the operator's --ignore/--only patterns' time on
+				      one page (ant_page.h); 0: ANT_PAGE_MAX_REGEX_SECONDS */
 	const ant_fetcher *fetcher;   /* NULL: ant_fetch_run(), libcurl */
 	/* Automatic ignoring (ant_detect.h): a page whose text seems
 	 * changed in small parts only is fetched again after this pause, and

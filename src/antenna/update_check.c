@@ -149,9 +149,11 @@ static void take_feed_link(ant_store_page *p, const ant_fetch_result *res, const
 /* The page's analysis options (ant_page.h): its ignore and --only patterns
  * (one per line) and forced charset.  Free pat[0] and pat[1] after the
  * analysis. */
-static void page_opts(const ant_store_page *p, ant_page_opts *po, char **pat[2])
+static void page_opts(const struct upd *u, const ant_store_page *p, ant_page_opts *po,
+		      char **pat[2])
 {
 	memset(po, 0, sizeof *po);
+	po->regex_seconds = u->o->regex_seconds;
 	po->forced_charset = p->force_charset;
 	pat[0] = split_ignore(p->ignore, &po->nignore);
 	pat[1] = split_ignore(p->only, &po->nonly);
@@ -161,20 +163,29 @@ static void page_opts(const ant_store_page *p, ant_page_opts *po, char **pat[2])
 
 /* The body's title, charset, advertised feed, text checksum and segments
  * (ant_page.h) into *info (released by the caller).  0 when not HTML or not
- * analysable: then the size rule decides. */
-static int step_analyse(ant_store_page *p, const ant_fetch_result *res, ant_detect_input *in,
-			ant_page_info *info)
+ * analysable: then the size rule decides.  The operator's patterns going
+ * over their time on this page (ANT_PAGE_MAX_REGEX_SECONDS) fail the check
+ * with the pattern named: a rule that cannot be applied must not let the
+ * size rule announce the page in its place. */
+static int step_analyse(const struct upd *u, ant_store_page *p, const ant_fetch_result *res,
+			struct upd_found *f, ant_page_info *info)
 {
+	ant_detect_input *in = &f->in;
+	lb_error err = LB_ERROR_INIT;
 	ant_page_opts po;
 	char **pat[2];
 	int rc;
 
 	if (!is_html(res->content_type))
 		return 0;
-	page_opts(p, &po, pat);
-	rc = ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL);
+	page_opts(u, p, &po, pat);
+	rc = ant_page_analyze(res->body, res->len, res->content_type, &po, info, &err);
 	free(pat[0]);
 	free(pat[1]);
+	if (rc < 0 && (po.nignore || po.nonly) && (rc == LB_ETOOBIG || rc == LB_EINVAL)) {
+		in->failed = 1;
+		snprintf(f->errtext, sizeof f->errtext, "%s", lb_error_msg(&err));
+	}
 	if (rc < 0)
 		return 0;
 	in->has_hash = 1;
@@ -346,8 +357,8 @@ static int step_text(struct upd *u, ant_store_page *p, ant_page_info *info, stru
 
 /* The segments of the page's second answer into *info (released by the
  * caller), or NULL when it has none usable. */
-static ant_detect_seg *second_answer(ant_store_page *p, const ant_fetch_result *res,
-				     ant_page_info *info)
+static ant_detect_seg *second_answer(const struct upd *u, ant_store_page *p,
+				     const ant_fetch_result *res, ant_page_info *info)
 {
 	ant_detect_seg *second = NULL;
 	ant_page_opts po;
@@ -356,7 +367,7 @@ static ant_detect_seg *second_answer(ant_store_page *p, const ant_fetch_result *
 	memset(info, 0, sizeof *info);
 	if (ant_upd_http_failed(res) || res->status == 304 || !is_html(res->content_type))
 		return NULL;
-	page_opts(p, &po, pat);
+	page_opts(u, p, &po, pat);
 	if (ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL) == 0)
 		second = segs_of(info);
 	free(pat[0]);
@@ -545,7 +556,7 @@ void ant_upd_page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resu
 	int parked = 0;
 
 	step_answer(u, p, res, &f);
-	if (!f.in.failed && res->status != 304 && step_analyse(p, res, &f.in, &info)) {
+	if (!f.in.failed && res->status != 304 && step_analyse(u, p, res, &f, &info)) {
 		parked = step_text(u, p, &info, &f);
 		ant_page_info_release(&info);
 	}
@@ -564,7 +575,7 @@ void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 	struct upd_noise *nc = c->nc;
 	struct upd_found f = unpark(c);
 	ant_page_info info;
-	ant_detect_seg *second = second_answer(p, res, &info);
+	ant_detect_seg *second = second_answer(u, p, res, &info);
 
 	u->st.refetched++;
 	u->held--;

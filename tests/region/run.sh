@@ -10,7 +10,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 79
+plan 83
 server_suite region-test
 D=$T/r.db
 $A -d "$D" init >/dev/null
@@ -258,3 +258,25 @@ assert e1["only"] == ["#main", "Status: [a-z]+"] and e1["no_auto_ignore"] is Tru
 assert e2["feed_url"] == u + "/e2/feed.xml" and e2["check_url"] == u + "/e2/check"
 assert e4["only"] == [] and e4["feed_url"] is None and e4["check_url"] is None and e4["no_auto_ignore"] is False
 EOF
+
+# ---- a pattern's cost is bounded: the check fails naming it ---------------------------
+# 'a.*b' over a megabyte of a's is quadratic inside the regex engine: with
+# --regex-seconds 1 the check stops in about that time, fails with the
+# pattern named (list, show), and the size rule does not announce the page
+# in its place.  Without --ignore the same page is checked as usual.
+G=$T/g.db
+$A -d "$G" init >/dev/null
+mkdir -p "$WWW/slow"
+$PY -c 'import sys; sys.stdout.write("<html><head><title>slow</title></head><body><p>" + "a" * 1000000 + "</p></body></html>\n")' > "$WWW/slow/index.html"
+printf 'No-Validators: 1\n' > "$WWW/slow/index.html.hdr"
+$A -d "$G" add --ignore 'a.*b' "$U/slow/" >/dev/null 2>&1
+$A -d "$G" update --force --now 1000 >/dev/null 2>&1
+lm1=$(jget "$G" "$U/slow/" last_modified) ev1=$(events "$G")
+printf '<p>b</p>\n' >> "$WWW/slow/index.html"
+t0=$(date +%s)
+$A -d "$G" update --force --now 2000 --regex-seconds 1 > "$T/slow.out" 2>&1
+t1=$(date +%s)
+check "update --regex-seconds 1: a quadratic --ignore on 1 MB stops within 20 s ($((t1 - t0)) s)" test $((t1 - t0)) -le 20
+check "the check failed, naming the pattern" sh -c "$A -d '$G' show '$U/slow/' | grep -q \"ignore pattern 'a.\\*b' takes over 1 s\""
+is "the size rule did not announce the page in its place" "$(jget "$G" "$U/slow/" last_modified)" "$lm1"
+is "no update event for it" "$(events "$G")" "$ev1"
