@@ -541,6 +541,14 @@ static int decode_declared(lirs_reader *rd, const char **ps, size_t *pn)
 
 	if (r < 0)
 		return LB_ENOMEM;
+	/* Read as asked, but still not what LIRS 2.1 §2 says: once per file. */
+	if (rd->o.charset == LIRS_CHARSET_CP932 && rd->st.format == LIRS_FORMAT_LIRS &&
+	    !rd->sjis_line) {
+		rd->sjis_line = rd->st.lines;
+		queue(rd, 0, LIRS_R_SHIFT_JIS, NULL, "file is Shift_JIS (CP932), read so as asked "
+		      "(--charset cp932); LIRS 2.1 §2 says EUC-JP and other readers lose the text: "
+		      "convert it with iconv -f CP932 -t EUC-JP in > out");
+	}
 	if (r > 0)
 		queue(rd, col_of(rd->dec.data, bad), LIRS_R_INVALID_ENCODING, NULL,
 		      "line is not %s as %s; bad bytes replaced by U+FFFD",
