@@ -41,8 +41,7 @@ static const char help[] =
 	"                         an archive keeps the one it was sealed with)\n"
 	"      --busy-timeout MS  wait this long for another run's lock (default 5000)\n"
 	"      --charset CS       cp932 (or sjis, shift_jis): read the INPUTs as Shift_JIS\n"
-	"  -v, --verbose          print counts (and the stale and unusable records\n"
-	"                         dropped) on standard error\n"
+	"  -v, --verbose          print counts on standard error\n"
 	"  -h, --help             show this help\n"
 	"\n"
 	"Records dropped from the future (a time more than 3600 seconds after --now)\n"
@@ -209,7 +208,7 @@ int cmd_atom(int argc, char **argv)
 	}
 	lirscmd_drops_init(&c.drops, c.now, c.max_age, 0);
 	status = read_inputs(&c, argv + optind, argc - optind, incs);
-	if (status != CLI_FATAL && lirscmd_drops_report(&c.drops, verbose) && status < LIRSCMD_PROBLEMS)
+	if (status != CLI_FATAL && lirscmd_drops_report(&c.drops) && status < LIRSCMD_PROBLEMS)
 		status = LIRSCMD_PROBLEMS;
 	lirscmd_drops_release(&c.drops);
 	if (status != CLI_FATAL && (rc = publish(&c, state, dir, &cfg, (int)busy, verbose)) > status)

@@ -56,7 +56,7 @@ static void say(const lirscmd_drops *d, int why, const char *what)
 		cli_error("warning: %lu record%s %s: %s", n, n == 1 ? "" : "s", what, d->where[why].data);
 }
 
-int lirscmd_drops_report(const lirscmd_drops *d, int verbose)
+int lirscmd_drops_report(const lirscmd_drops *d)
 {
 	char now[LIRS_TIME_STR];
 	lb_buf m = LB_BUF_INIT;
@@ -68,13 +68,6 @@ int lirscmd_drops_report(const lirscmd_drops *d, int verbose)
 	say(d, LIRS_MERGE_FUTURE, m.data);
 	say(d, LIRSCMD_DROP_SHIFTED, "skipped: the fields after the URL are shifted by a ',' "
 	    "not escaped (lirs validate: unescaped-comma)");
-	if (verbose) {
-		lb_buf_reset(&m);
-		lb_buf_addf(&m, "dropped: last detected more than %lld seconds before now, %s",
-			    (long long)(d->max_age ? d->max_age : LIRS_DEFAULT_MAX_AGE), now);
-		say(d, LIRS_MERGE_STALE, m.data);
-		say(d, LIRS_MERGE_UNUSABLE, "dropped: Last-Modified or Last-Detected 0, or no URL");
-	}
 	lb_buf_release(&m);
 	return d->n[LIRS_MERGE_FUTURE] || d->n[LIRSCMD_DROP_SHIFTED];
 }

@@ -1,8 +1,8 @@
 /*
  * drops.h: what lirs merge and lirs atom leave out of their output, said
- * on standard error: how many records and why (from the future, stale,
- * unusable, fields shifted by an unescaped comma), with the FILE:LINE of
- * the first few, so that an empty feed is never a silent one.
+ * on standard error: how many records and why (from the future, fields
+ * shifted by an unescaped comma), with the FILE:LINE of the first few, so
+ * that an empty feed is never a silent one.
  */
 #ifndef LIRSCMD_DROPS_H
 #define LIRSCMD_DROPS_H
@@ -40,11 +40,12 @@ void lirscmd_drops_diag(lirscmd_drops *d, const lirs_diag *dg);
  */
 int lirscmd_drops_check(lirscmd_drops *d, const lirs_record *r);
 /*
- * Prints a warning per reason that dropped something: records from the
- * future and shifted ones always, stale and unusable ones with verbose.
+ * Prints a warning for the records dropped from the future and one for the
+ * shifted ones skipped (stale and unusable records are routine: merge -v
+ * counts them).
  * Returns 1 (LIRSCMD_PROBLEMS) when any was from the future or shifted
  * (lirs(1): the input has a problem its writer should fix), else 0.
  */
-int lirscmd_drops_report(const lirscmd_drops *d, int verbose);
+int lirscmd_drops_report(const lirscmd_drops *d);
 
 #endif

@@ -45,8 +45,7 @@ static const char help[] =
 	"\n"
 	"Records that cannot be read are skipped with a diagnostic on standard error,\n"
 	"and so are records whose fields a ',' not escaped moved (unescaped-comma);\n"
-	"records dropped from the future are counted there with their FILE:LINE\n"
-	"(stale and unusable ones too with -v).\n"
+	"records dropped from the future are counted there with their FILE:LINE.\n"
 	"Exit status: 0 success; 1 some records were skipped, or dropped from the\n"
 	"future (the output is still written); 2 usage error, or an input that cannot\n"
 	"be opened or decoded (nothing is written: with -o the target is left untouched).\n";
@@ -254,7 +253,7 @@ int cmd_merge(int argc, char **argv)
 	status = read_inputs(&m, argv + optind, argc - optind, incs);
 	if (verbose)
 		print_counts(lirs_merge_get_stats(m.t));
-	if (lirscmd_drops_report(&m.drops, verbose) && status < LIRSCMD_PROBLEMS)
+	if (lirscmd_drops_report(&m.drops) && status < LIRSCMD_PROBLEMS)
 		status = LIRSCMD_PROBLEMS;
 	lirscmd_drops_release(&m.drops);
 	if (status != CLI_FATAL && (rc = output(&m, outpath, &cs, (int)level)) > status)
