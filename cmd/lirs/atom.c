@@ -12,6 +12,7 @@
 #include "atom.h"
 #include "cmds.h"
 #include "common.h"
+#include "drops.h"
 #include "atom_evstore.h"
 #include "lirs_merge.h"
 
@@ -39,16 +40,22 @@ static const char help[] =
 	"      --lang en|ja       the language of the entries' summaries (default en;\n"
 	"                         an archive keeps the one it was sealed with)\n"
 	"      --busy-timeout MS  wait this long for another run's lock (default 5000)\n"
+	"      --charset CS       cp932 (or sjis, shift_jis): read the INPUTs as Shift_JIS\n"
 	"  -v, --verbose          print counts on standard error\n"
 	"  -h, --help             show this help\n"
 	"\n"
-	"Exit status: 0 success; 1 some records were skipped (feeds still written);\n"
+	"Records dropped from the future (a time more than 3600 seconds after --now)\n"
+	"and records whose fields a ',' not escaped moved are counted on standard\n"
+	"error with their FILE:LINE.\n"
+	"Exit status: 0 success; 1 some records were skipped or dropped from the\n"
+	"future (feeds still written);\n"
 	"2 usage error, unreadable input (nothing written), or a state that is locked,\n"
 	"from a newer version, or made with another --base or --page-size.\n";
 
 typedef struct actx {
 	int64_t now, max_age;
 	atom_ev_run *run;         /* every usable, fresh record: the events, staged on disk */
+	lirscmd_drops drops;      /* what is left out, said on stderr */
 	lb_error err;
 	int failed;
 } actx;
@@ -60,7 +67,7 @@ static int on_record(void *ctx, const lirs_record *r)
 {
 	actx *c = ctx;
 
-	if (lirs_merge_check(r, c->now, c->max_age) != LIRS_MERGE_USABLE || r->last_modified < 0 ||
+	if (lirscmd_drops_check(&c->drops, r) != 0 || r->last_modified < 0 ||
 	    r->last_modified > MAX_TIME || r->last_detected > MAX_TIME)
 		return 0;
 	atom_ev_event e = {
@@ -79,21 +86,22 @@ static int on_record(void *ctx, const lirs_record *r)
 
 static void on_diag(void *ctx, const lirs_diag *d)
 {
-	(void)ctx;
+	lirscmd_drops_diag(&((actx *)ctx)->drops, d);
 	if (d->severity >= LIRS_SEV_ERROR)
 		lirscmd_print_diag(stderr, d);
 }
 
 /* All inputs are read (into a temporary file: atom_ev_run) before the state
  * is touched. */
-static int read_inputs(actx *c, char **files, int n)
+static int read_inputs(actx *c, char **files, int n, int charset)
 {
-	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = c };
+	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = c,
+				.charset = charset };
 	int status;
 
 	if (cli_check_inputs(files, n) != 0)
 		return CLI_FATAL;
-	status = lirscmd_read_all(files, n, &ro, &c->failed);
+	status = lirscmd_read_all(files, n, &ro, &c->failed, &c->drops.file);
 	if (status == CLI_FATAL)
 		return status;
 	return c->failed ? CLI_FATAL : status;
@@ -126,7 +134,8 @@ static int publish(actx *c, const char *state, const char *dir, const atom_cfg *
 
 int cmd_atom(int argc, char **argv)
 {
-	enum { O_STATE = 256, O_BASE, O_OUT, O_NOW, O_PAGE, O_TITLE, O_AUTHOR, O_MAXAGE, O_BUSY, O_LANG };
+	enum { O_STATE = 256, O_BASE, O_OUT, O_NOW, O_PAGE, O_TITLE, O_AUTHOR, O_MAXAGE, O_BUSY, O_LANG,
+	       O_CHARSET };
 	static const struct option lopts[] = {
 		{ "state", required_argument, NULL, O_STATE },
 		{ "base", required_argument, NULL, O_BASE },
@@ -138,6 +147,7 @@ int cmd_atom(int argc, char **argv)
 		{ "max-age", required_argument, NULL, O_MAXAGE },
 		{ "busy-timeout", required_argument, NULL, O_BUSY },
 		{ "lang", required_argument, NULL, O_LANG },
+		{ "charset", required_argument, NULL, O_CHARSET },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -146,7 +156,7 @@ int cmd_atom(int argc, char **argv)
 	actx c = { .max_age = LIRS_DEFAULT_MAX_AGE };
 	const char *state = NULL, *dir = NULL;
 	int64_t v, busy = ATOM_EVSTORE_DEFAULT_BUSY_MS;
-	int opt, verbose = 0, status, rc;
+	int opt, verbose = 0, status, rc, incs = LIRS_CHARSET_AUTO;
 
 	while ((opt = cli_getopt(argc, argv, "vh", lopts, help)) != -1) {
 		switch (opt) {
@@ -177,6 +187,11 @@ int cmd_atom(int argc, char **argv)
 			if (cli_parse_int64("--busy-timeout", optarg, 1, 3600000, &busy) < 0)
 				return CLI_FATAL;
 			break;
+		case O_CHARSET:
+			if (!lirscmd_input_charset(optarg, &incs))
+				return cli_usage_error(help, "--charset: unknown charset '%s' (cp932, sjis "
+						       "or shift_jis)", optarg);
+			break;
 		case 'v': verbose = 1; break;
 		case 'h': return cli_help(help);
 		default: return CLI_FATAL;
@@ -191,7 +206,11 @@ int cmd_atom(int argc, char **argv)
 		cli_error("%s", lb_error_msg(&c.err));
 		return CLI_FATAL;
 	}
-	status = read_inputs(&c, argv + optind, argc - optind);
+	lirscmd_drops_init(&c.drops, c.now, c.max_age, 0);
+	status = read_inputs(&c, argv + optind, argc - optind, incs);
+	if (status != CLI_FATAL && lirscmd_drops_report(&c.drops) && status < LIRSCMD_PROBLEMS)
+		status = LIRSCMD_PROBLEMS;
+	lirscmd_drops_release(&c.drops);
 	if (status != CLI_FATAL && (rc = publish(&c, state, dir, &cfg, (int)busy, verbose)) > status)
 		status = rc;
 	atom_ev_run_close(c.run);

@@ -20,7 +20,8 @@ static const char help[] =
 	"                         lirs: LIRS text (EUC-JP, not compressed);\n"
 	"                         di: HINA-DI text (UTF-8, not compressed)\n"
 	"      --charset CS       with --format lirs: euc-jp (default, strict; NEC and\n"
-	"                         IBM extensions as readable forms), euc-jp-ms, utf-8\n"
+	"                         IBM extensions as readable forms), euc-jp-ms, utf-8;\n"
+	"                         cp932 (sjis, shift_jis): read the FILEs as Shift_JIS\n"
 	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
 	"      --gzip             with --format lirs or di: gzip the output\n"
 	"      --max-decoded BYTES  stop an input that decodes to more (default 1G;\n"
@@ -196,6 +197,8 @@ int cmd_cat(int argc, char **argv)
 		case O_UTF8: wo.utf8 = 1; charset_given = 1; break;
 		case O_GZIP: wo.no_gzip = 0; break;
 		case O_CHARSET:
+			if (lirscmd_input_charset(optarg, &ro.charset))
+				break;
 			if (lirscmd_parse_charset(help, optarg, &wo) < 0)
 				return CLI_FATAL;
 			charset_given = 1;

@@ -118,7 +118,20 @@ int lirscmd_parse_charset(const char *help, const char *name, lirs_writer_opts *
 	return 0;
 }
 
-int lirscmd_read_all(char **files, int n, const lirs_reader_opts *opts, const int *stop)
+int lirscmd_input_charset(const char *name, int *cs)
+{
+	static const char *const sjis[] = { "cp932", "sjis", "shift_jis", "shift-jis", "windows-31j" };
+
+	for (size_t i = 0; i < sizeof sjis / sizeof *sjis; i++)
+		if (!strcasecmp(name, sjis[i])) {
+			*cs = LIRS_CHARSET_CP932;
+			return 1;
+		}
+	return 0;
+}
+
+int lirscmd_read_all(char **files, int n, const lirs_reader_opts *opts, const int *stop,
+		     const char **current)
 {
 	lirs_reader_opts ro = *opts;
 	int status = CLI_OK;
@@ -126,6 +139,8 @@ int lirscmd_read_all(char **files, int n, const lirs_reader_opts *opts, const in
 	for (int i = 0; i < n && !*stop; i++) {
 		lirs_reader_stats st = { 0 };
 		ro.filename = NULL;
+		if (current)
+			*current = cli_display_name(files[i]);
 		if (lirscmd_read(files[i], &ro, &st) < 0)
 			return CLI_FATAL;
 		if (st.skipped > 0)

@@ -6,7 +6,9 @@
  * cmd/cli.h.
  *
  * Exit statuses (every subcommand): 0 success, 1 the input has problems
- * (records skipped, validation errors), 2 usage error or unreadable input.
+ * (records skipped or dropped), 2 usage error or unreadable input;
+ * validate: 0 conforming, 1 nonconforming (readers cope), 2 data lost,
+ * unreadable or usage (lirs(1), EXIT STATUS).
  */
 #ifndef LIRSCMD_COMMON_H
 #define LIRSCMD_COMMON_H
@@ -39,11 +41,13 @@ int lirscmd_read(const char *path, const lirs_reader_opts *opts, lirs_reader_sta
 
 /*
  * Reads every FILE in turn through the reader with opts, stopping early
- * once *stop (set by a callback) is nonzero.  Returns CLI_OK, LIRSCMD_PROBLEMS
+ * once *stop (set by a callback) is nonzero; *current (may be NULL) is
+ * set to the display name of the FILE being read.  Returns CLI_OK, LIRSCMD_PROBLEMS
  * when some records were skipped, or CLI_FATAL when an input could not be
  * read or *stop was set.
  */
-int lirscmd_read_all(char **files, int n, const lirs_reader_opts *opts, const int *stop);
+int lirscmd_read_all(char **files, int n, const lirs_reader_opts *opts, const int *stop,
+		     const char **current);
 
 /* After a LIRS writer finished: warns about the characters it replaced by
  * U+3013 and those it wrote as a look-alike (lirs(5), "Writing EUC-JP"). */
@@ -57,5 +61,13 @@ void lirscmd_writer_warnings(const lirs_writer *w);
  * euc_jp_ms; 0, or -1 after printing the usage error.
  */
 int lirscmd_parse_charset(const char *help, const char *name, lirs_writer_opts *wo);
+
+/*
+ * The input charsets --charset also names: cp932, sjis, shift_jis,
+ * shift-jis, windows-31j (any case) set *cs to LIRS_CHARSET_CP932 and
+ * return 1 (the files are read as Shift_JIS; what is written stays the
+ * writer's charset); any other name returns 0 and leaves *cs.
+ */
+int lirscmd_input_charset(const char *name, int *cs);
 
 #endif

@@ -10,6 +10,7 @@
 #include "lb_afile.h"
 #include "cmds.h"
 #include "common.h"
+#include "drops.h"
 #include "lirs_jsonw.h"
 #include "lirs_merge.h"
 
@@ -34,17 +35,20 @@ static const char help[] =
 	"                         than --now plus this (default 3600; the antenna's rule)\n"
 	"  -f, --format FMT       lirs (default): gzip, EUC-JP; jsonl: as lirs cat writes\n"
 	"      --charset CS       with --format lirs: euc-jp (default, strict; NEC and\n"
-	"                         IBM extensions as readable forms), euc-jp-ms, utf-8\n"
+	"                         IBM extensions as readable forms), euc-jp-ms, utf-8;\n"
+	"                         cp932 (sjis, shift_jis): read the INPUTs as Shift_JIS\n"
 	"      --utf8             with --format lirs: write UTF-8 instead of EUC-JP\n"
 	"      --gzip-level N     with --format lirs: 1 (default, fastest) to 9 (smallest)\n"
 	"  -o, --output FILE      write FILE atomically instead of standard output\n"
 	"  -v, --verbose          print counts (read, kept, replaced, dropped) on standard error\n"
 	"  -h, --help             show this help\n"
 	"\n"
-	"Records that cannot be read are skipped with a diagnostic on standard error.\n"
-	"Exit status: 0 success; 1 some records were skipped (the output is still\n"
-	"written); 2 usage error, or an input that cannot be opened or decoded\n"
-	"(nothing is written: with -o the target is left untouched).\n";
+	"Records that cannot be read are skipped with a diagnostic on standard error,\n"
+	"and so are records whose fields a ',' not escaped moved (unescaped-comma);\n"
+	"records dropped from the future are counted there with their FILE:LINE.\n"
+	"Exit status: 0 success; 1 some records were skipped, or dropped from the\n"
+	"future (the output is still written); 2 usage error, or an input that cannot\n"
+	"be opened or decoded (nothing is written: with -o the target is left untouched).\n";
 
 /* gzip level of the LIRS output: level 1 deflates about three times faster
  * than 6 for files about 20% larger; merging is on an antenna's hot path. */
@@ -52,6 +56,7 @@ static const char help[] =
 
 typedef struct mctx {
 	lirs_merge_table *t;
+	lirscmd_drops drops;      /* what is left out, said on stderr */
 	int jsonl;
 	int failed;
 	FILE *fp;
@@ -63,6 +68,9 @@ static int on_record(void *ctx, const lirs_record *r)
 {
 	mctx *m = ctx;
 
+	/* the table drops by the same rule; here only what and where is noted */
+	if (lirscmd_drops_check(&m->drops, r) == LIRSCMD_DROP_SHIFTED)
+		return 0;
 	if (lirs_merge_add(m->t, r) != 0) {
 		cli_error("out of memory");
 		m->failed = 1;
@@ -72,7 +80,7 @@ static int on_record(void *ctx, const lirs_record *r)
 
 static void on_diag(void *ctx, const lirs_diag *d)
 {
-	(void)ctx;
+	lirscmd_drops_diag(&((mctx *)ctx)->drops, d);
 	if (d->severity >= LIRS_SEV_ERROR)
 		lirscmd_print_diag(stderr, d);
 }
@@ -128,11 +136,12 @@ static void print_counts(const lirs_merge_stats *s)
 		  (unsigned long long)s->dropped_future);
 }
 
-static int read_inputs(mctx *m, char **files, int n)
+static int read_inputs(mctx *m, char **files, int n, int charset)
 {
-	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = m };
+	lirs_reader_opts ro = { .on_record = on_record, .on_diag = on_diag, .ctx = m,
+				.charset = charset };
 
-	return lirscmd_read_all(files, n, &ro, &m->failed);
+	return lirscmd_read_all(files, n, &ro, &m->failed, &m->drops.file);
 }
 
 static int parse_format(const char *s, int *jsonl)
@@ -195,7 +204,7 @@ int cmd_merge(int argc, char **argv)
 	const char *outpath = NULL;
 	int64_t level = MERGE_GZIP_LEVEL;
 	lirs_writer_opts cs = { 0 };   /* the output charset */
-	int opt, verbose = 0, status, rc;
+	int opt, verbose = 0, status, rc, incs = LIRS_CHARSET_AUTO;
 
 	while ((opt = cli_getopt(argc, argv, "f:o:vh", lopts, help)) != -1) {
 		switch (opt) {
@@ -217,7 +226,8 @@ int cmd_merge(int argc, char **argv)
 			break;
 		case O_UTF8: cs.utf8 = 1; cs.euc_jp_ms = 0; break;
 		case O_CHARSET:
-			if (lirscmd_parse_charset(help, optarg, &cs) < 0)
+			if (!lirscmd_input_charset(optarg, &incs) &&
+			    lirscmd_parse_charset(help, optarg, &cs) < 0)
 				return CLI_FATAL;
 			break;
 		case O_LEVEL:
@@ -239,9 +249,13 @@ int cmd_merge(int argc, char **argv)
 		cli_error("out of memory");
 		return CLI_FATAL;
 	}
-	status = read_inputs(&m, argv + optind, argc - optind);
+	lirscmd_drops_init(&m.drops, mo.now, mo.max_age, mo.max_future);
+	status = read_inputs(&m, argv + optind, argc - optind, incs);
 	if (verbose)
 		print_counts(lirs_merge_get_stats(m.t));
+	if (lirscmd_drops_report(&m.drops) && status < LIRSCMD_PROBLEMS)
+		status = LIRSCMD_PROBLEMS;
+	lirscmd_drops_release(&m.drops);
 	if (status != CLI_FATAL && (rc = output(&m, outpath, &cs, (int)level)) > status)
 		status = rc;
 	lirs_merge_free(m.t);

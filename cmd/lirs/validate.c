@@ -15,31 +15,35 @@
 #include "lirs_vreport.h"
 
 static const char help[] =
-	"usage: lirs validate [--now EPOCH] [--max-age SECONDS] [--format text|json] [-q] [-v] [--max-decoded BYTES] [--max-line BYTES] FILE...\n"
+	"usage: lirs validate [--now EPOCH] [--max-age SECONDS] [--max-future SECONDS] [--format text|jsonl] [--charset CS] [-q] [-v] [--max-decoded BYTES] [--max-line BYTES] FILE...\n"
 	"\n"
 	"Check LIRS files (FILE - is standard input) against LIRS 2.1 and report\n"
 	"each problem as FILE:LINE:COL: error|warning: MESSAGE [RULE], then one\n"
 	"summary line per file: FILE: N records, N errors, N warnings.\n"
 	"A warning that fires on more than 3 lines of a file is listed for its\n"
 	"first 3 lines, then one note says how many more; a file in a known writer's\n"
-	"layout (samidare, tama) is named so in one note.  The rules are listed\n"
-	"in lirs(5).\n"
+	"layout (samidare, tama) is named so in one note, and a file that breaks a\n"
+	"MUST of LIRS 2.1 gets one note with its class: nonconforming (readers cope)\n"
+	"or error (data lost).  The rules and their classes are listed in lirs(5).\n"
 	"\n"
 	"      --now EPOCH        the time for the future/stale rules (default: now)\n"
 	"      --max-age SECONDS  records last detected longer ago are stale\n"
 	"                         (default 28800, LIRS 2.1 section 4)\n"
-	"  -f, --format FMT       text (default) or json: JSON Lines, one object per\n"
-	"                         diagnostic (\"type\":\"diagnostic\") and per file\n"
-	"                         (\"type\":\"summary\"); it lists every diagnostic\n"
-	"  -q, --quiet            do not print warnings (they are still counted)\n"
+	"      --max-future SECONDS  clock skew lirs merge and lirs atom tolerate: a\n"
+	"                         later time is an error, future-dropped (default 3600)\n"
+	"  -f, --format FMT       text (default) or jsonl (json is the same): JSON Lines,\n"
+	"                         one object per diagnostic (\"type\":\"diagnostic\") and\n"
+	"                         per file (\"type\":\"summary\"); it lists every diagnostic\n"
+	"      --charset CS       cp932 (or sjis, shift_jis): read the files as Shift_JIS\n"
+	"  -q, --quiet            do not print warnings and notes (they are still counted)\n"
 	"  -v, --verbose          list every line a rule fires on (no summarising)\n"
 	"      --max-decoded BYTES  stop an input that decodes to more (default 1G)\n"
 	"      --max-line BYTES   longer lines are errors (default 1M)\n"
 	"  -h, --help             show this help\n"
 	"\n"
-	"Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage error or a\n"
-	"file that cannot be read (missing, corrupt or truncated gzip, over the\n"
-	"decompression limit).\n";
+	"Exit status: 0 the files conform (warnings of SHOULD rules allowed);\n"
+	"1 some file breaks a MUST of LIRS 2.1 that readers cope with, nothing lost;\n"
+	"2 data lost (any error), a file that cannot be read, or a usage error.\n";
 
 /*
  * duplicate-url's URL keys go to an unlinked temporary file in $TMPDIR
@@ -101,17 +105,24 @@ static int validate_file(lirs_vreport *v, int json, const char *path, const lirs
 		close(co.spill_fd);
 	if (rc < 0 || lost)
 		return CLI_FATAL;
-	return lirs_vreport_errors(v) ? LIRSCMD_PROBLEMS : CLI_OK;
+	/* lirs(1), EXIT STATUS: the file's class */
+	switch (lirs_vreport_class(v)) {
+	case LIRS_CLASS_LOST: return CLI_FATAL;
+	case LIRS_CLASS_COPED: return LIRSCMD_PROBLEMS;
+	default: return CLI_OK;
+	}
 }
 
 /* The options into vo, ro and co; 0, -1 after --help, or CLI_FATAL (printed). */
 static int parse_opts(int argc, char **argv, lirs_vreport_opts *vo, lirs_reader_opts *ro,
 		      lirs_check_opts *co)
 {
-	enum { O_NOW = 256, O_MAXAGE, O_MAXDEC, O_MAXLINE };
+	enum { O_NOW = 256, O_MAXAGE, O_MAXDEC, O_MAXLINE, O_FUTURE, O_CHARSET };
 	static const struct option lopts[] = {
 		{ "now", required_argument, NULL, O_NOW },
 		{ "max-age", required_argument, NULL, O_MAXAGE },
+		{ "max-future", required_argument, NULL, O_FUTURE },
+		{ "charset", required_argument, NULL, O_CHARSET },
 		{ "format", required_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -132,10 +143,20 @@ static int parse_opts(int argc, char **argv, lirs_vreport_opts *vo, lirs_reader_
 			if (cli_parse_int64("--max-age", optarg, 1, INT64_MAX / 2, &co->max_age) < 0)
 				return CLI_FATAL;
 			break;
+		case O_FUTURE:
+			if (cli_parse_int64("--max-future", optarg, 1, INT64_MAX / 2, &co->max_future) < 0)
+				return CLI_FATAL;
+			break;
+		case O_CHARSET:
+			if (lirscmd_input_charset(optarg, &ro->charset) != 1)
+				return cli_usage_error(help, "--charset: unknown charset '%s' (cp932, sjis "
+						       "or shift_jis)", optarg);
+			break;
 		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+			/* jsonl as cat and merge say; json, its old name, stays */
+			if (strcmp(optarg, "text") && strcmp(optarg, "jsonl") && strcmp(optarg, "json"))
 				return cli_usage_error(help, "unknown format '%s'", optarg);
-			vo->json = !strcmp(optarg, "json");
+			vo->json = strcmp(optarg, "text") != 0;
 			break;
 		case 'q': vo->quiet = 1; break;
 		case 'v': vo->verbose = 1; break;

@@ -67,6 +67,29 @@ int lirs_cs_is_ascii(const char *s, size_t n)
 	return (acc & UINT64_C(0x8080808080808080)) == 0;
 }
 
+int lirs_cs_is_sjis(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	int pairs = 0;
+
+	while (i < n) {
+		unsigned c = p[i];
+		if (c < 0x80 || (c >= 0xa1 && c <= 0xdf)) {
+			i++;
+			continue;
+		}
+		if (!((c >= 0x81 && c <= 0x9f) || (c >= 0xe0 && c <= 0xfc)) || i + 1 >= n)
+			return 0;
+		c = p[i + 1];
+		if (c < 0x40 || c == 0x7f || c > 0xfc)
+			return 0;
+		pairs = 1;
+		i += 2;
+	}
+	return pairs;
+}
+
 /* Bad bytes UTF-8 decoding would replace. */
 static size_t utf8_bad(const unsigned char *p, size_t n)
 {

@@ -165,8 +165,37 @@ typedef enum {
 	LIRS_R_HINA_BAD_LINE,     /* error: a hina.txt line that is not a record; skipped */
 	LIRS_R_BACKSLASH_SHIFT,   /* error: fields shifted by an undoubled backslash */
 	LIRS_R_LAYOUT,            /* note: the file's layout is a known writer's */
+	LIRS_R_UNESCAPED_COMMA,   /* error: source URL not a URL: fields shifted by a ',' */
+	LIRS_R_FUTURE_DROPPED,    /* error: a time past now + max_future: readers drop it */
+	LIRS_R_SHIFT_JIS,         /* error: a line in Shift_JIS (CP932), not EUC-JP */
+	LIRS_R_NOT_LIRS,          /* error: an HTML page, not LIRS (fatal) */
+	LIRS_R_EMPTY_FILE,        /* warning: the file is empty (0 bytes) */
+	LIRS_R_CLASS,             /* note: what the file's problems amount to (validate) */
 	LIRS_R__COUNT
 } lirs_rule;
+
+/*
+ * What a rule's diagnostic means for the file (lirs(1), EXIT STATUS): a
+ * note; advice (a SHOULD of LIRS 2.1 not followed); nonconforming (a MUST
+ * broken that every reader copes with: nothing is lost); data lost (a
+ * record or a field that readers drop or read wrong).  Every error rule
+ * is LIRS_CLASS_LOST and every LIRS_CLASS_LOST rule an error.
+ */
+typedef enum {
+	LIRS_CLASS_NOTE = 0, LIRS_CLASS_ADVICE, LIRS_CLASS_COPED, LIRS_CLASS_LOST
+} lirs_class;
+lirs_class lirs_rule_class(lirs_rule r);
+/* "note", "advice (SHOULD)", "nonconforming (readers cope)", "error (data lost)" */
+const char *lirs_class_name(lirs_class c);
+
+/*
+ * The one form in which a diagnostic quotes a time: the epoch and the UTC
+ * date beside it, "1700000000 (2023-11-14 22:13:20 UTC)" (the epoch alone
+ * when the year is outside 0..9999).  Writes at most n bytes with the NUL;
+ * returns buf.  LIRS_TIME_STR is a size that always suffices.
+ */
+#define LIRS_TIME_STR 64
+char *lirs_time_str(char *buf, size_t n, int64_t t);
 
 /* The likely cause backslash-shift names (reader.c and validate.c). */
 #define LIRS_SHIFT_CAUSE "every later field is shifted; the writer probably did not double " \
@@ -203,7 +232,12 @@ typedef struct lirs_reader_opts {
 	/* hina.txt has no Last-Detected: the reader takes this time (when the
 	 * file was fetched, Unix time), or Last-Modified when it is 0. lirs(5) */
 	int64_t fetched;
+	/* LIRS_CHARSET_AUTO (0): EUC-JP, a line that is not falls back to
+	 * UTF-8 (LIRS 2.1 §7); LIRS_CHARSET_CP932: every line is Shift_JIS
+	 * (Windows' CP932), read because the user asked (--charset cp932). */
+	int charset;
 } lirs_reader_opts;
+enum { LIRS_CHARSET_AUTO = 0, LIRS_CHARSET_CP932 = 1 };
 
 typedef struct lirs_reader_stats {
 	uint64_t bytes_in;       /* raw bytes fed */
@@ -329,6 +363,10 @@ typedef struct lirs_check_opts {
 	/* Tests only: keep this many low bits of the URL-key hash (1..63) to
 	 * force collisions; 0 = all 64. */
 	unsigned test_hash_bits;
+	/* future-dropped: a Last-Modified or Last-Detected more than this many
+	 * seconds after now is dropped by lirs merge, lirs atom and antennas
+	 * (lirs_merge_check_at()); 0 = LIRS_DEFAULT_MAX_FUTURE (lirs_merge.h). */
+	int64_t max_future;
 } lirs_check_opts;
 /* Record-level rules over one file; remembers URLs for duplicate-url. */
 lirs_checker *lirs_checker_new(const lirs_check_opts *opts);

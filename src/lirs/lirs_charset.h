@@ -45,6 +45,14 @@ enum lirs_cs_result {
 int lirs_cs_open(lirs_cs_conv *c, int dir);
 void lirs_cs_close(lirs_cs_conv *c);
 
+/*
+ * 1 when s[0..n) is Shift_JIS (CP932) throughout and holds at least one
+ * two-byte character: ASCII, half-width katakana A1-DF, and pairs of a
+ * lead byte 81-9F or E0-FC and a trail byte 40-7E or 80-FC.  Asked only
+ * of a line that is neither EUC-JP nor UTF-8, to name the mistake.
+ */
+int lirs_cs_is_sjis(const char *s, size_t n);
+
 /* 1 when the n bytes are all below 0x80. */
 int lirs_cs_is_ascii(const char *s, size_t n);
 

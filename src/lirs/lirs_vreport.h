@@ -3,7 +3,8 @@
  * the reader (bytes, syntax) and of the checker (values, lirs.h) for each
  * file, in line order; a warning rule's first LIRS_VREPORT_LISTED lines of
  * a file listed and the rest counted in one note; a note naming the file's
- * layout when it is a known writer's; one summary per file.  As text
+ * layout when it is a known writer's; a note naming its class when it
+ * breaks a MUST of LIRS 2.1 (lirs_vreport_class()); one summary per file.  As text
  * (lirs_diag_format()) or JSON Lines, appended to a buffer the caller
  * empties through its flush callback: nothing is printed here.
  *
@@ -70,5 +71,14 @@ int lirs_vreport_finish(lirs_vreport *v);
 int lirs_vreport_end(lirs_vreport *v, const lirs_reader_stats *st, int readable, int summary);
 /* The file's errors so far (since lirs_vreport_begin()). */
 unsigned long lirs_vreport_errors(const lirs_vreport *v);
+/*
+ * The worst class among the file's diagnostics so far (lirs.h,
+ * lirs_rule_class()): LIRS_CLASS_NOTE or _ADVICE for a conforming file,
+ * _COPED when it breaks a MUST readers cope with, _LOST when data is lost.
+ * The exit status of lirs validate follows it (lirs(1)).
+ */
+lirs_class lirs_vreport_class(const lirs_vreport *v);
+/* The file's diagnostics of class cls so far. */
+unsigned long lirs_vreport_class_count(const lirs_vreport *v, lirs_class cls);
 
 #endif

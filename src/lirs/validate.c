@@ -339,6 +339,8 @@ lirs_checker *lirs_checker_new(const lirs_check_opts *opts)
 	c->o = *opts;
 	if (c->o.max_age <= 0)
 		c->o.max_age = LIRS_DEFAULT_MAX_AGE;
+	if (c->o.max_future <= 0)
+		c->o.max_future = LIRS_DEFAULT_MAX_FUTURE;
 	c->sp.fd = c->o.spill ? c->o.spill_fd : -1;
 	lb_buf_init(&c->sp.buf);
 	lb_buf_init(&c->sp.rd);
@@ -427,6 +429,7 @@ static int diag_at(lirs_checker *c, unsigned long line, unsigned long col, lirs_
 
 static int check_numbers(lirs_checker *c, const lirs_record *r)
 {
+	char t[LIRS_TIME_STR];
 	int errs = 0;
 
 	/* §3.3; 32400 is Japan.  Wider than any real zone means a wrong unit. */
@@ -435,20 +438,34 @@ static int check_numbers(lirs_checker *c, const lirs_record *r)
 			     "tz_offset: time difference %lld outside [-43200, 50400]",
 			     (long long)r->tz_offset);
 	if (r->last_modified < 0)
-		errs += diag(c, r, LIRS_R_NEGATIVE, "last_modified",
-			     "last_modified: negative time %lld", (long long)r->last_modified);
+		errs += diag(c, r, LIRS_R_NEGATIVE, "last_modified", "last_modified: negative time %s",
+			     lirs_time_str(t, sizeof t, r->last_modified));
 	if (r->last_detected < 0)
-		errs += diag(c, r, LIRS_R_NEGATIVE, "last_detected",
-			     "last_detected: negative time %lld", (long long)r->last_detected);
+		errs += diag(c, r, LIRS_R_NEGATIVE, "last_detected", "last_detected: negative time %s",
+			     lirs_time_str(t, sizeof t, r->last_detected));
 	if (r->content_length < 0)
 		errs += diag(c, r, LIRS_R_NEGATIVE, "content_length",
 			     "content_length: negative length %lld", (long long)r->content_length);
 	return errs;
 }
 
+/* A time more than max_future after now: every reader of ours drops the
+ * record (lirs_merge_check_at()), so it is an error, not a mild warning. */
+static int future_dropped(lirs_checker *c, const lirs_record *r, const char *field, int64_t v)
+{
+	char t[LIRS_TIME_STR], n[LIRS_TIME_STR];
+
+	return diag(c, r, LIRS_R_FUTURE_DROPPED, field,
+		    "%s: %s is %lld seconds after now, %s, over the %lld seconds of clock skew "
+		    "tolerated: lirs merge, lirs atom and antennas drop this record",
+		    field, lirs_time_str(t, sizeof t, v), (long long)(v - c->o.now),
+		    lirs_time_str(n, sizeof n, c->o.now), (long long)c->o.max_future);
+}
+
 static int check_times(lirs_checker *c, const lirs_record *r)
 {
 	int64_t lm = r->last_modified, ld = r->last_detected, now = c->o.now;
+	char t[LIRS_TIME_STR], t2[LIRS_TIME_STR];
 	int errs = 0;
 
 	/* §3.1, §3.2: 0 means the provider's detection failed. */
@@ -458,19 +475,23 @@ static int check_times(lirs_checker *c, const lirs_record *r)
 	if (ld == 0)
 		errs += diag(c, r, LIRS_R_ZERO_TIME, "last_detected",
 			     "last_detected: 0; the record is unusable");
-	if (ld > 0 && ld > now)
+	if (lm > 0 && lirs_merge_future(lm, now, c->o.max_future))
+		errs += future_dropped(c, r, "last_modified", lm);
+	if (ld > 0 && lirs_merge_future(ld, now, c->o.max_future))
+		errs += future_dropped(c, r, "last_detected", ld);
+	else if (ld > 0 && ld > now)
 		errs += diag(c, r, LIRS_R_FUTURE, "last_detected",
-			     "last_detected: %lld is %lld seconds in the future",
-			     (long long)ld, (long long)(ld - now));
+			     "last_detected: %s is %lld seconds in the future",
+			     lirs_time_str(t, sizeof t, ld), (long long)(ld - now));
 	/* §4: readers discard records last detected more than max_age ago. */
 	if (ld > 0 && ld <= now && now - ld > c->o.max_age)
 		errs += diag(c, r, LIRS_R_STALE, "last_detected",
-			     "last_detected: %lld is %lld seconds old, over the maximum age of %lld",
-			     (long long)ld, (long long)(now - ld), (long long)c->o.max_age);
+			     "last_detected: %s is %lld seconds old, over the maximum age of %lld",
+			     lirs_time_str(t, sizeof t, ld), (long long)(now - ld), (long long)c->o.max_age);
 	if (lm > 0 && ld > 0 && lm > ld)
 		errs += diag(c, r, LIRS_R_MODIFIED_AFTER_DETECTED, "last_modified",
-			     "last_modified: %lld is after last_detected %lld",
-			     (long long)lm, (long long)ld);
+			     "last_modified: %s is after last_detected %s",
+			     lirs_time_str(t, sizeof t, lm), lirs_time_str(t2, sizeof t2, ld));
 	return errs;
 }
 

@@ -55,6 +55,7 @@ struct lirs_vreport {
 	size_t nheld, heldcap;
 	lb_buf held_text;
 	int failed;               /* writing failed */
+	int format;               /* the file's, LIRS_FORMAT_* (lirs_vreport_end()) */
 };
 typedef struct lirs_vreport vctx;
 
@@ -226,6 +227,60 @@ static void layout_note(vctx *v, const char *name, const lirs_layout *l,
 	lb_buf_release(&m);
 }
 
+/* Whether rule r counts towards the file's class: LIRS 2.1 §2's gzip and
+ * EUC-JP are not HINA-DI's or hina.txt's MUSTs. */
+static int counts(const vctx *v, int r)
+{
+	return v->count[r] && (v->format == LIRS_FORMAT_LIRS ||
+			       (r != LIRS_R_NOT_GZIP && r != LIRS_R_UTF8_FALLBACK));
+}
+
+lirs_class lirs_vreport_class(const lirs_vreport *v)
+{
+	lirs_class worst = LIRS_CLASS_NOTE;
+
+	for (int r = 0; r < LIRS_R__COUNT; r++)
+		if (counts(v, r) && lirs_rule_class((lirs_rule)r) > worst)
+			worst = lirs_rule_class((lirs_rule)r);
+	return worst;
+}
+
+/* The rules of class cls that fired, "a, b", appended to m. */
+static void class_rules(const vctx *v, lirs_class cls, lb_buf *m)
+{
+	int first = 1;
+
+	for (int r = 0; r < LIRS_R__COUNT; r++)
+		if (counts(v, r) && lirs_rule_class((lirs_rule)r) == cls) {
+			lb_buf_addf(m, "%s%s", first ? "" : ", ", lirs_rule_id((lirs_rule)r));
+			first = 0;
+		}
+}
+
+/*
+ * What the file's problems amount to (lirs(1), EXIT STATUS), once per file
+ * that breaks a MUST: "nonconforming (readers cope): RULES; nothing is
+ * lost", or "error (data lost): RULES", then the coped-with ones.
+ */
+static void class_note(vctx *v, const char *name)
+{
+	lirs_class c = lirs_vreport_class(v);
+	lb_buf m = LB_BUF_INIT;
+
+	if (c < LIRS_CLASS_COPED)
+		return;
+	lb_buf_addf(&m, "%s: ", lirs_class_name(c));
+	class_rules(v, c, &m);
+	if (c == LIRS_CLASS_COPED) {
+		lb_buf_adds(&m, "; nothing is lost");
+	} else if (lirs_vreport_class_count(v, LIRS_CLASS_COPED)) {
+		lb_buf_addf(&m, "; also %s: ", lirs_class_name(LIRS_CLASS_COPED));
+		class_rules(v, LIRS_CLASS_COPED, &m);
+	}
+	note(v, name, LIRS_R_CLASS, m.data);
+	lb_buf_release(&m);
+}
+
 /* "and N more": one note per warning rule whose lines were not all listed. */
 static void more_notes(vctx *v, const char *name)
 {
@@ -243,6 +298,17 @@ static void more_notes(vctx *v, const char *name)
 	}
 }
 
+/* The class as the JSON summary names it. */
+static const char *class_key(lirs_class c)
+{
+	switch (c) {
+	case LIRS_CLASS_ADVICE: return "advice";
+	case LIRS_CLASS_COPED: return "nonconforming";
+	case LIRS_CLASS_LOST: return "data-lost";
+	default: return "conforming";
+	}
+}
+
 static void summary(vctx *v, const char *name, const lirs_reader_stats *st, int readable,
 		    const lirs_layout *l)
 {
@@ -256,8 +322,9 @@ static void summary(vctx *v, const char *name, const lirs_reader_stats *st, int 
 	lb_buf_adds(&v->out, "{\"type\":\"summary\",\"file\":");
 	lb_json_strz(&v->out, name);
 	lb_buf_addf(&v->out, ",\"readable\":%s,\"records\":%lu,\"skipped\":%lu,"
-		  "\"errors\":%lu,\"warnings\":%lu,\"layout\":", readable ? "true" : "false",
-		  st->records, st->skipped, v->errors, v->warnings);
+		  "\"errors\":%lu,\"warnings\":%lu,\"class\":\"%s\",\"layout\":",
+		  readable ? "true" : "false", st->records, st->skipped, v->errors, v->warnings,
+		  class_key(lirs_vreport_class(v)));
 	if (l->records) {
 		lb_buf_adds(&v->out, "{\"name\":");
 		if (l->name)
@@ -320,6 +387,7 @@ int lirs_vreport_begin(lirs_vreport *v, const lirs_check_opts *co_in)
 	if (!(v->chk = lirs_checker_new(&co)))
 		return LB_ENOMEM;
 	v->name = co.filename;
+	v->format = LIRS_FORMAT_LIRS;
 	v->errors = v->warnings = 0;
 	memset(v->count, 0, sizeof v->count);
 	memset(v->last, 0, sizeof v->last);
@@ -341,12 +409,14 @@ int lirs_vreport_end(lirs_vreport *v, const lirs_reader_stats *st, int readable,
 {
 	lirs_layout lay;
 
+	v->format = st->format;
 	lirs_checker_layout(v->chk, &lay);
 	lirs_checker_free(v->chk);
 	v->chk = NULL;
 	if (with_summary) {
 		layout_note(v, v->name, &lay, st->records);
 		more_notes(v, v->name);
+		class_note(v, v->name);
 		summary(v, v->name, st, readable, &lay);
 	}
 	if ((v->flush && v->flush(v->ctx, &v->out, 1) < 0) || v->failed) {
@@ -354,6 +424,16 @@ int lirs_vreport_end(lirs_vreport *v, const lirs_reader_stats *st, int readable,
 		return LB_ESINK;
 	}
 	return 0;
+}
+
+unsigned long lirs_vreport_class_count(const lirs_vreport *v, lirs_class cls)
+{
+	unsigned long n = 0;
+
+	for (int r = 0; r < LIRS_R__COUNT; r++)
+		if (counts(v, r) && lirs_rule_class((lirs_rule)r) == cls)
+			n += v->count[r];
+	return n;
 }
 
 unsigned long lirs_vreport_errors(const lirs_vreport *v)

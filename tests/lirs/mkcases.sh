@@ -150,3 +150,22 @@ tama_rec() { sep=; for f; do printf '%s%s' "$sep" "$(printf '%s' "$f" | sed 's/,
 	tama_rec LIRS $T $T 32400 0 http://u7.example.jp/ 'price \' 作者7 0 ''
 	tama_rec LIRS $T $T 32400 0 http://u8.example.jp/ 'a\,b' 作者8 0 ''
 } | euc | gz > unescaped-backslash.in
+
+# Mistakes people make by hand, as the validator must name them.
+# A title typed with bare commas (旅,写真,料理): the source URL field holds
+# 料理 (unescaped-comma), and in an 8-field file 写真; a clean record after.
+{
+	printf 'LIRS,%s,%s,32400,1234,http://a.example/,旅,写真,料理,Author,0,,\n' $T $T
+	printf 'LIRS,%s,%s,32400,1234,http://b.example/,旅行記,Author,0,,\n' $T $T
+	printf 'LIRS,%s,%s,32400,1234,http://c.example/,旅,写真,作者,0,\n' $T $T
+} | euc | gz > unescaped-comma.in
+# Times past --now plus the 3600 s of skew merge and atom tolerate: a
+# Last-Modified two hours ahead, a Last-Detected a day ahead.
+printf 'LIRS,1000007200,%s,32400,0,http://a.example/,a,0,0,,\nLIRS,%s,1000086400,32400,0,http://b.example/,b,0,0,,\n' $T $T | gz > future-dropped.in
+# A 404 page saved as lirs.gz, plain and gzip (after a BOM and blanks).
+printf '\357\273\277 <!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n<body>LIRS,1,2,3</body></html>\n' > html-404.in
+printf '\n<HTML>\n<body>Not Found</body>\n</HTML>\n' | gz > html-404-gz.in
+# tDiary's makelirs plugin (plugin/makelirs.rb): one record, UTF-8, not
+# gzipped, empty source URL and no extension field:
+# "LIRS,#{lm},#{now},#{utc_offset},#{body.size},#{url},#{title},#{author},,\n"
+printf 'LIRS,999999000,%s,32400,5678,http://diary.example.jp/,日記のタイトル,日記の作者,,\n' $T > tdiary-makelirs.in

@@ -8,7 +8,7 @@
 #   NAME.tsv    stdout of `lirs cat --format tsv NAME.in`        (optional)
 #   NAME.lirs   stdout of `lirs cat --format lirs NAME.in`       (optional)
 #   NAME.diag   stdout of `lirs validate --now 1000000000 NAME.in`
-#   NAME.json   the same with --format json                      (optional)
+#   NAME.json   the same with --format jsonl                     (optional)
 #   NAME.rc     "cat N" and "validate N": the expected exit statuses
 # Every case is also round-tripped: cat | pack --utf8 | cat, and through
 # EUC-JP when pack reports no U+3013 replacement and no look-alike
@@ -60,8 +60,8 @@ run_case() {
 	$L validate --now $NOW $args "$f" > "$T/diag" 2> "$T/verr"; vrc=$?
 	expect "$T/diag" "$CASES/$name.diag" "$name: validate diagnostics"
 	if [ -f "$CASES/$name.json" ]; then
-		$L validate --now $NOW --format json $args "$f" > "$T/out" 2> /dev/null
-		expect "$T/out" "$CASES/$name.json" "$name: validate --format json"
+		$L validate --now $NOW --format jsonl $args "$f" > "$T/out" 2> /dev/null
+		expect "$T/out" "$CASES/$name.json" "$name: validate --format jsonl"
 	fi
 	if [ "${UPDATE:-}" = 1 ]; then
 		printf 'cat %s\nvalidate %s\n' $crc $vrc > "$CASES/$name.rc"
@@ -163,7 +163,7 @@ stdin_and_files() {
 	$L cat - < clean.in > "$T/a"; is "cat - reads stdin" $? 0
 	$L cat < clean.in > "$T/b"; expect_same "$T/a" "$T/b" "cat with no FILE reads stdin"
 	expect_same "$T/a" clean.jsonl "stdin gives the same records"
-	$L validate --now $NOW - < duplicate-url.in > "$T/out"; is "validate - : exit 1" $? 1
+	$L validate --now $NOW - < duplicate-url.in > "$T/out"; is "validate - : exit 2 (data lost)" $? 2
 	grep -q '^<stdin>:5:37: error: .*already appears on line 1 \[duplicate-url\]' "$T/out" &&
 		ok "stdin is called <stdin>" || notok "stdin is called <stdin>"
 	$L cat clean.in escapes.in > "$T/out"; is "cat of two clean files: exit 0" $? 0
@@ -174,7 +174,8 @@ stdin_and_files() {
 	is "truncated gzip: records up to the damage, none after it" \
 		"$(grep -c 'http://a1.example/' "$T/out"):$(grep -c 'http://a399.example/' "$T/out")" "1:0"
 	grep -q 'http://b.example/' "$T/out" && ok "files after a fatal one are still read" || notok "files after a fatal one are still read"
-	$L validate --now $NOW clean.in stale.in > "$T/out"; is "validate clean + warnings: exit 0" $? 0
+	$L validate --max-age 99999999 --now $NOW clean.in > "$T/out"; is "validate clean: exit 0" $? 0
+	$L validate --now $NOW clean.in stale.in > "$T/out"; is "validate clean + nonconforming: exit 1" $? 1
 	is "one summary line per file" "$(grep -c ': [0-9]* records, ' "$T/out")" 2
 	$L validate --now $NOW clean.in negative.in "$T/missing" > "$T/out" 2> "$T/err"; is "validate with a missing file: exit 2" $? 2
 	is "the other files are still validated" "$(grep -c ' records, ' "$T/out")" 2
@@ -330,7 +331,7 @@ sys.exit(0 if summ and dict(seen) == summ["rules"] and summ["layout"]["name"] ==
 	{ awk 'BEGIN { for (i = 0; i < 4200; i++) print "junk" }'; sed -n '1p;6p' tama-layout.in; } > "$T/junk.lirs"
 	$L validate --now $NOW "$T/junk.lirs" > "$T/out"
 	is "4200 diagnostics before the layout is known: all printed, the shift found" \
-		"$(grep -c 'no-prefix' "$T/out"):$(grep -c '^[^:]*:4202:[0-9]*: error: .*\[backslash-shift\]$' "$T/out")" "4200:1"
+		"$(grep -c '\[no-prefix\]$' "$T/out"):$(grep -c '^[^:]*:4202:[0-9]*: error: .*\[backslash-shift\]$' "$T/out")" "4200:1"
 	cd "$TOP" || return
 
 }
@@ -412,10 +413,84 @@ docs() {
 		done < "$T/opts"
 	done
 	is "every --help option is documented in lirs(1)" "${missing:-none}" none
+	# lirs(1)'s EXIT STATUS table names the class of every rule but the notes.
+	awk '/^\.Sh EXIT STATUS/{ on = 1; next } /^\.Sh /{ on = 0 } on' "$man1" > "$T/exit"
+	missing="" nid=0
+	for id in $(sed -n 's/^.*= { "\([a-z0-9-]*\)", LIRS_SEV_[A-Z]*, LIRS_CLASS_[ACL].*/\1/p' "$TOP/src/lirs/rules.c"); do
+		grep -qw -- "$id" "$T/exit" || missing="$missing $id"
+		nid=$((nid + 1))
+	done
+	[ "$nid" -ge 30 ] || missing="$missing (only $nid classed rules found in rules.c)"
+	is "every rule's class is in lirs(1) EXIT STATUS" "${missing:-none}" none
+}
+
+# The mistakes people make by hand, as merge, atom
+# and cat meet them (the cases hold what validate says of each).
+by_hand() {
+	cd "$CASES" || return
+	# 12: a bare ',' in a title.  cat shows the record as read and says
+	# where; merge and atom leave it out and say so; exit 1.
+	$L cat unescaped-comma.in > "$T/out" 2> "$T/err"; rc=$?
+	is "unescaped-comma: cat names FILE:LINE on stderr" \
+		"$rc:$(grep -c '^unescaped-comma.in:1:60: error: .*\[unescaped-comma\]$' "$T/err")" 0:1
+	$L merge --now $NOW --format jsonl unescaped-comma.in > "$T/out" 2> "$T/err"
+	is "unescaped-comma: merge skips the shifted records, exit 1" \
+		"$?:$(grep -c '"http://b.example/"' "$T/out"):$(grep -c 'a.example\|c.example' "$T/out")" 1:1:0
+	grep -q "warning: 2 records skipped: .*unescaped-comma): unescaped-comma.in:1, unescaped-comma.in:3\$" "$T/err" &&
+		ok "unescaped-comma: merge counts them with FILE:LINE" || notok "unescaped-comma: merge counts them with FILE:LINE"
+	rm -rf "$T/feed" "$T/st.db"
+	$L atom --state "$T/st.db" --base http://x.example/ --out "$T/feed" --now $NOW unescaped-comma.in 2> "$T/err"
+	is "unescaped-comma: atom skips them, exit 1, and says where" \
+		"$?:$(grep -c 'skipped: .*unescaped-comma.in:1, unescaped-comma.in:3$' "$T/err"):$(grep -c '写真' "$T/feed/current.atom")" 1:1:0
+	# 13: times past the tolerated skew.  Dropped, and said, exit 1.
+	$L merge --now $NOW --format jsonl future-dropped.in > "$T/out" 2> "$T/err"
+	is "future-dropped: merge drops both, exit 1" "$?:$(wc -c < "$T/out" | tr -d ' ')" 1:0
+	grep -q "warning: 2 records dropped: Last-Modified or Last-Detected more than 3600 seconds after now, 1000000000 (2001-09-09 01:46:40 UTC) (lirs validate: future-dropped): future-dropped.in:1, future-dropped.in:2\$" "$T/err" &&
+		ok "future-dropped: merge says what, why and where" || { notok "future-dropped: merge says what, why and where"; sed 's/^/#   /' "$T/err"; }
+	rm -rf "$T/feed" "$T/st.db"
+	$L atom --state "$T/st.db" --base http://x.example/ --out "$T/feed" --now $NOW future-dropped.in 2> "$T/err"
+	is "future-dropped: atom says it too, exit 1" "$?:$(grep -c 'future-dropped.in:1, future-dropped.in:2$' "$T/err")" 1:1
+	$L merge --now $NOW --max-future 100000 --format jsonl future-dropped.in > "$T/out" 2> "$T/err"
+	is "future-dropped: merge --max-future 100000 keeps them, exit 0" "$?:$(wc -l < "$T/out" | tr -d ' ')" 0:2
+	$L validate --now $NOW --max-future 100000 future-dropped.in > "$T/out"
+	is "future-dropped: validate --max-future 100000: no future-dropped" "$(grep -c 'future-dropped\]' "$T/out")" 0
+	# 14: Shift_JIS, made here by iconv.
+	printf 'LIRS,999999900,999999900,32400,0,http://a.example/,日本語の表題,作者,0,,\nLIRS,999999900,999999900,32400,0,http://b.example/,ソフト表,作者,0,,\n' |
+		iconv -f UTF-8 -t CP932 > "$T/sjis.lirs"
+	$L validate --now $NOW "$T/sjis.lirs" > "$T/out"; rc=$?
+	is "shift-jis: named on each line, the iconv command once, exit 2" \
+		"$rc:$(grep -c '\[shift-jis\]$' "$T/out"):$(grep -c 'iconv -f CP932 -t EUC-JP in > out' "$T/out")" 2:2:1
+	for cs in cp932 sjis shift_jis SHIFT_JIS; do
+		$L cat --charset $cs --format tsv "$T/sjis.lirs" > "$T/out" 2> "$T/err"
+		is "shift-jis: cat --charset $cs reads the titles" "$?:$(cut -f 6 "$T/out" | tr '\n' '|')" "0:日本語の表題|ソフト表|"
+	done
+	$L validate --now $NOW --charset cp932 "$T/sjis.lirs" > "$T/out"
+	is "shift-jis: validate --charset cp932 reads it, and still says once that it is not EUC-JP" \
+		"$?:$(grep -c 'invalid-encoding' "$T/out"):$(grep -c 'read so as asked.*iconv -f CP932 -t EUC-JP in > out \[shift-jis\]$' "$T/out")" 2:0:1
+	$L merge --now $NOW --charset sjis --format jsonl "$T/sjis.lirs" > "$T/out" 2> /dev/null
+	is "shift-jis: merge --charset sjis" "$?:$(grep -c 'ソフト表' "$T/out")" 0:1
+	$L merge --now $NOW --charset sjis "$T/sjis.lirs" 2> /dev/null | gzip -dc | iconv -f EUC-JP -t UTF-8 > "$T/out"
+	is "shift-jis: merge --charset sjis writes EUC-JP" "$(grep -c '日本語の表題' "$T/out")" 1
+	rm -rf "$T/feed" "$T/st.db"
+	$L atom --state "$T/st.db" --base http://x.example/ --out "$T/feed" --now $NOW --charset shift_jis "$T/sjis.lirs"
+	is "shift-jis: atom --charset shift_jis" "$?:$(grep -c 'ソフト表' "$T/feed/current.atom")" 0:1
+	$L validate --charset latin1 clean.in > /dev/null 2> "$T/err"
+	is "validate --charset latin1: usage error" "$?:$(grep -c "unknown charset 'latin1'" "$T/err")" 2:1
+	# 15: an empty standard input is named too.
+	$L validate --now $NOW - < /dev/null > "$T/out"
+	is "empty stdin: named, exit 1" "$?:$(grep -c '^<stdin>: warning: the file is empty' "$T/out")" 1:1
+	# 16: jsonl, and json its alias.
+	$L validate --now $NOW --format jsonl duplicate-url.in > "$T/a"
+	$L validate --now $NOW --format json duplicate-url.in > "$T/b"
+	expect_same "$T/a" "$T/b" "validate --format json is --format jsonl"
+	$L validate --help | grep -q 'text (default) or jsonl' && ok "validate --help says jsonl" || notok "validate --help says jsonl"
+	is "jsonl summary names the class" "$(grep -c '"class":"data-lost"' "$T/a")" 1
+	cd "$TOP" || return
 }
 
 cases
 usage
+by_hand
 stdin_and_files
 pack_checks
 pack_atomic

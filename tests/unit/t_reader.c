@@ -9,6 +9,7 @@
 
 #include "tap.h"
 #include "lirs_test.h"
+#include "lirs_charset.h"
 
 #define S(lit) lit, sizeof(lit) - 1
 
@@ -412,17 +413,104 @@ static void test_empty(void)
 	tr_read(&t, "", 0, 0);
 	IS_INT(t.rc, 0, "empty: reads");
 	IS_INT(t.nrecs, 0, "empty: no records");
-	IS_INT(t.st.errors + t.st.warnings, 0, "empty: no diagnostics");
+	IS_INT(t.st.errors + t.st.warnings, 1, "empty: one diagnostic");
+	IS_INT(t.ndiag[LIRS_R_EMPTY_FILE], 1, "empty: named as such (empty-file)");
 	tr_free(&t);
 	gzip_add(&lirs_gz, "", 0, 6);
 	tr_read(&t, lirs_gz.data, lirs_gz.len, 1);
 	IS_INT(t.rc, 0, "empty gzip: reads");
 	IS_INT(t.nrecs, 0, "empty gzip: no records");
+	IS_INT(t.ndiag[LIRS_R_EMPTY_FILE], 0, "empty gzip: not an empty file");
 	tr_free(&t);
 	tr_read(&t, "L", 1, 0);
 	IS_INT(t.ndiag[LIRS_R_NO_PREFIX], 1, "one byte: read as plain text");
 	tr_free(&t);
 	lb_buf_release(&lirs_gz);
+}
+
+/* A bare ',' in the title: the record as read, one error naming the fix
+ * and the title as it probably was; none for a source URL, 0 or blank,
+ * nor where a "\\," (backslash-shift) may explain it. */
+static void test_unescaped_comma(void)
+{
+	struct tr t = { 0 };
+
+	read_both(&t, "unescaped-comma", S("LIRS,1,2,3,4,http://a/,a,b,c,Auth,0,,\n"
+		"LIRS,1,2,3,4,http://b/,t,Auth,http://s/,,\nLIRS,1,2,3,4,http://c/,t,Auth,0,,\n"
+		"LIRS,1,2,3,4,http://d/,t,Auth,,,\nLIRS,1,2,3,4,http://e/,t\\\\,x,Auth,0,\n"
+		"LIRS,1,2,3,4,http://f/,t,Auth,junk,\n"));
+	IS_INT(t.nrecs, 6, "unescaped-comma: every record delivered as read");
+	IS_STR(t.nrecs ? t.recs[0].source_url : "", "c", "unescaped-comma: the source URL field as read");
+	IS_INT(t.ndiag[LIRS_R_UNESCAPED_COMMA], 2, "unescaped-comma: lines 1 and 6 only");
+	OK(strstr(t.text.data, "diag 1:28: unescaped-comma kept source_url: source_url: 'c' is not a URL: "
+		  "a ',' not escaped as '\\,' in the title? fields 6 to 8 read as one title give 'a,b,c' "
+		  "and the author 'Auth'") != NULL, "unescaped-comma: the fix and the title named");
+	OK(strstr(t.text.data, "diag 6:") && strstr(t.text.data, "'junk' is not a URL: a ',' not escaped "
+		  "as '\\,' in the title or the author moved") != NULL,
+	   "unescaped-comma: without a later source URL, the cause asked");
+	tr_free(&t);
+}
+
+/* A 404 page, plain, after a BOM, and in gzip: one fatal error. */
+static void test_html(void)
+{
+	static const char page[] = "\n\xef\xbb\xbf  <!DOCTYPE HTML>\n<html>\n<body>LIRS,1</body>\n";
+	struct tr t = { 0 };
+	lb_buf gz = LB_BUF_INIT;
+
+	read_both(&t, "html", page, sizeof page - 1);
+	IS_INT(t.rc, LB_EPARSE, "html: reading stops (LB_EPARSE)");
+	IS_INT(t.ndiag[LIRS_R_NOT_LIRS], 1, "html: one not-lirs");
+	IS_INT(t.ndiag[LIRS_R_NO_PREFIX], 0, "html: no cascade of no-prefix");
+	OK(strstr(t.text.data, "diag 2:0: not-lirs skipped: this is an HTML page, not LIRS: a 404 page saved as "
+		  "lirs.gz?") != NULL, "html: named, on its line");
+	tr_free(&t);
+	gzip_add(&gz, S("<html lang=ja><body>404</body></html>\n"), 6);
+	tr_read(&t, gz.data, gz.len, 7);
+	OK(t.rc == LB_EPARSE && strstr(t.text.data, "a gzip file holding an HTML page") != NULL,
+	   "html: inside gzip too");
+	tr_free(&t);
+	tr_read(&t, S("<htmlish>\n"), 0);
+	IS_INT(t.ndiag[LIRS_R_NOT_LIRS] * 10 + t.ndiag[LIRS_R_NO_PREFIX], 1, "html: '<htmlish' is not a page");
+	tr_free(&t);
+	lb_buf_release(&gz);
+}
+
+/* Reads s with --charset cp932. */
+static void read_cp932(struct tr *t, const char *s, size_t n)
+{
+	lirs_reader_opts o = { .filename = "t.lirs", .on_record = tr_rec, .on_diag = tr_diag, .ctx = t,
+			       .charset = LIRS_CHARSET_CP932 };
+	lirs_reader *rd = lirs_reader_new(&o);
+
+	t->rc = lirs_reader_feed(rd, s, n);
+	if (t->rc == 0)
+		t->rc = lirs_reader_finish(rd);
+	lirs_reader_free(rd);
+}
+
+/* 日本語 and ソ (whose second byte is '\') in Shift_JIS. */
+#define SJIS_TITLE "\x93\xfa\x96\x7b\x8c\xea\x83\x5c"
+
+static void test_shift_jis(void)
+{
+	static const char line[] = "LIRS,1,2,3,4,http://a/," SJIS_TITLE ",0,0,,\n"
+		"LIRS,1,2,3,4,http://b/," SJIS_TITLE ",0,0,,\n";
+	struct tr t = { 0 };
+
+	OK(lirs_cs_is_sjis(S(SJIS_TITLE)) && !lirs_cs_is_sjis(S("ascii")) &&
+	   !lirs_cs_is_sjis(S("\x93")) && !lirs_cs_is_sjis(S("\xff\xfe")),
+	   "shift-jis: lirs_cs_is_sjis() on pairs, ASCII, a cut pair, FF");
+	tr_read(&t, S(line), 0);
+	IS_INT(t.ndiag[LIRS_R_SHIFT_JIS], 2, "shift-jis: named on each line");
+	IS_INT(t.ndiag[LIRS_R_INVALID_ENCODING], 0, "shift-jis: not invalid-encoding");
+	OK(strstr(t.text.data, "convert the file with iconv -f CP932 -t EUC-JP in > out") &&
+	   strstr(t.text.data, "not EUC-JP, as line 1"), "shift-jis: the iconv command, then a pointer back");
+	tr_free(&t);
+	read_cp932(&t, S(line));
+	IS_STR(t.nrecs == 2 ? t.recs[1].title : "", "日本語ソ", "shift-jis: --charset cp932 reads it, '\\' trail bytes too");
+	IS_INT(t.ndiag[LIRS_R_SHIFT_JIS], 1, "shift-jis: --charset cp932 still says it once");
+	tr_free(&t);
 }
 
 /* Feeds a 10 MB line in 64 KiB pieces, never holding it whole. */
@@ -652,7 +740,7 @@ static void test_chunking(void)
 
 int main(void)
 {
-	TAP_PLAN(175);
+	TAP_PLAN(196);
 	test_spec_example();
 	test_escapes();
 	test_line_ends();
@@ -663,6 +751,9 @@ int main(void)
 	test_gzip();
 	test_bomb();
 	test_empty();
+	test_unescaped_comma();
+	test_html();
+	test_shift_jis();
 	test_long_line();
 	test_long_line_ends();
 	test_columns();

@@ -1,7 +1,8 @@
 /*
  * t_validate.c: the checker's duplicate-url table (exact under forced hash
  * collisions, with the keys in memory and in a scratch file) and the
- * backslash-shift rule and layout through the real reader.
+ * backslash-shift rule and layout through the real reader; every rule's
+ * class, the dates diagnostics quote, and future against future-dropped.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,10 +297,93 @@ static void test_shift(void)
 	lb_buf_release(&b);
 }
 
+/* ---- classes, dates, future-dropped ---------------------------------------- */
+
+/* Every error is data lost and only errors are; notes are notes. */
+static void test_classes(void)
+{
+	int bad = 0;
+
+	for (int r = 0; r < LIRS_R__COUNT; r++) {
+		lirs_severity sev = lirs_rule_severity((lirs_rule)r);
+		lirs_class cls = lirs_rule_class((lirs_rule)r);
+		if ((sev == LIRS_SEV_ERROR) != (cls == LIRS_CLASS_LOST) ||
+		    (sev == LIRS_SEV_NOTE) != (cls == LIRS_CLASS_NOTE)) {
+			printf("#   rule %s: severity %s, class %s\n", lirs_rule_id((lirs_rule)r),
+			     lirs_severity_name(sev), lirs_class_name(cls));
+			bad++;
+		}
+	}
+	IS_INT(bad, 0, "classes: error <=> data lost, note <=> note, for all %d rules", LIRS_R__COUNT);
+	IS_INT(lirs_rule_class(LIRS_R_NOT_GZIP), LIRS_CLASS_COPED, "classes: not-gzip is coped with");
+	IS_INT(lirs_rule_class(LIRS_R_STALE), LIRS_CLASS_ADVICE, "classes: stale is advice");
+	IS_STR(lirs_class_name(LIRS_CLASS_COPED), "nonconforming (readers cope)", "classes: the name");
+}
+
+static void test_time_str(void)
+{
+	char b[LIRS_TIME_STR];
+
+	IS_STR(lirs_time_str(b, sizeof b, 1700000000), "1700000000 (2023-11-14 22:13:20 UTC)", "time: an epoch");
+	IS_STR(lirs_time_str(b, sizeof b, 0), "0 (1970-01-01 00:00:00 UTC)", "time: 0");
+	IS_STR(lirs_time_str(b, sizeof b, -5), "-5 (1969-12-31 23:59:55 UTC)", "time: before 1970");
+	IS_STR(lirs_time_str(b, sizeof b, 951782400), "951782400 (2000-02-29 00:00:00 UTC)", "time: a leap day");
+	IS_STR(lirs_time_str(b, sizeof b, 253402300799LL), "253402300799 (9999-12-31 23:59:59 UTC)", "time: the last");
+	IS_STR(lirs_time_str(b, sizeof b, 253402300800LL), "253402300800", "time: past year 9999, the epoch alone");
+	IS_STR(lirs_time_str(b, sizeof b, INT64_MIN), "-9223372036854775808", "time: INT64_MIN");
+}
+
+typedef struct fctx {
+	unsigned long n[LIRS_R__COUNT];
+	char msg[512];
+} fctx;
+
+static void fut_diag(void *ctx, const lirs_diag *d)
+{
+	fctx *x = ctx;
+
+	x->n[d->rule]++;
+	if (d->rule == LIRS_R_FUTURE_DROPPED)
+		snprintf(x->msg, sizeof x->msg, "%s", d->message);
+}
+
+/* The line between future (advice) and future-dropped (error) is the one
+ * merge drops by: more than max_future after now. */
+static void test_future(void)
+{
+	static fctx x;
+	lirs_check_opts o = { .now = 1000000000, .on_diag = fut_diag, .ctx = &x };
+	lirs_record r = { .last_modified = 999999000, .url = "http://a/", .title = "", .author = "",
+			  .source_url = "", .extension = "", .line = 1 };
+	lirs_checker *c = lirs_checker_new(&o);
+
+	r.last_detected = 1000003600;
+	lirs_checker_check(c, &r);
+	IS_INT(x.n[LIRS_R_FUTURE] * 10 + x.n[LIRS_R_FUTURE_DROPPED], 10, "future: 3600 s ahead is advice");
+	IS_INT(lirs_merge_check(&r, 1000000000, 0), LIRS_MERGE_USABLE, "future: ...and merge keeps it");
+	r.last_detected = 1000003601;
+	r.url = "http://b/";
+	lirs_checker_check(c, &r);
+	IS_INT(x.n[LIRS_R_FUTURE] * 10 + x.n[LIRS_R_FUTURE_DROPPED], 11, "future: 3601 s ahead is future-dropped");
+	IS_INT(lirs_merge_check(&r, 1000000000, 0), LIRS_MERGE_FUTURE, "future: ...and merge drops it");
+	IS_STR(x.msg, "last_detected: 1000003601 (2001-09-09 02:46:41 UTC) is 3601 seconds after now, "
+	       "1000000000 (2001-09-09 01:46:40 UTC), over the 3600 seconds of clock skew tolerated: "
+	       "lirs merge, lirs atom and antennas drop this record", "future: the message says who drops it");
+	r.last_detected = 999999900;
+	r.last_modified = 1000086400;
+	r.url = "http://c/";
+	lirs_checker_check(c, &r);
+	IS_INT(x.n[LIRS_R_FUTURE_DROPPED], 2, "future: a Last-Modified a day ahead too");
+	lirs_checker_free(c);
+}
+
 int main(void)
 {
-	TAP_PLAN(64);
+	TAP_PLAN(81);
 	test_duplicates();
 	test_shift();
+	test_classes();
+	test_time_str();
+	test_future();
 	TAP_DONE();
 }
