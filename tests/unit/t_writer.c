@@ -348,7 +348,7 @@ static void test_gzip_and_errors(void)
 	lb_buf out = LB_BUF_INIT;
 	lirs_writer *w = wnew(&out, 0, 0);
 	lirs_writer_opts o;
-	lirs_record r = rec("http://a/", "t", "a", "s", "");
+	lirs_record r = rec("http://a/", "t", "a", "http://s/", "");
 	struct tr t = { 0 };
 
 	lirs_writer_add(w, &r);
