@@ -50,12 +50,14 @@ SRC_antenna := $(sort $(wildcard src/antenna/*.c))
 CLI_SRC   := $(sort $(wildcard cmd/*.c))
 LIRS_SRC  := $(sort $(wildcard cmd/lirs/*.c))
 ANT_SRC   := $(sort $(wildcard cmd/antenna/*.c))
-UNIT_SRC  := $(sort $(wildcard tests/unit/t_*.c))
+# The unit tests mirror the layers: tests/unit/LAYER/t_*.c links only that
+# layer's libraries (and those below), tests/unit/cmd/ the commands' kit.
+UNIT_SRC  := $(sort $(wildcard $(foreach l,$(LAYERS) cmd,tests/unit/$(l)/t_*.c)))
 TOOL_SRC  := $(sort $(wildcard tests/tools/*.c))
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIRS_OBJ  := $(LIRS_SRC:%.c=$(BUILD)/%.o)
 ANT_OBJ   := $(ANT_SRC:%.c=$(BUILD)/%.o)
-UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_BIN  := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(UNIT_SRC))))
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 HDRS      := $(wildcard src/*/*.h src/*/priv/*.h cmd/*.h cmd/lirs/*.h cmd/antenna/*.h tests/unit/*.h)
 # Tests and tools may look inside every layer, private headers included.
@@ -107,14 +109,19 @@ $(BUILD)/antenna: $(ANT_OBJ) $(CLI_OBJ) $(A_antenna)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(ANT_OBJ) $(CLI_OBJ) $(A_antenna) $(LIBS_antenna)
 
 TEST_CFLAGS = $(ALL_CFLAGS) $(INC_all) $(call pkgcflags,$(PKGS))
-$(BUILD)/tests/%: tests/unit/%.c $(HDRS) $(A_antenna)
-	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< $(A_antenna) $(LIBS_antenna)
+# A layer's unit test sees that layer's headers, its priv/ and the layers
+# below (as the layer's own code does), and links only those libraries.
+define unit_layer
+$$(patsubst tests/unit/$(1)/%.c,$$(BUILD)/tests/%,$$(wildcard tests/unit/$(1)/t_*.c)): $$(BUILD)/tests/%: tests/unit/$(1)/%.c $$(HDRS) $$(A_$(1))
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) $$(INC_$(1)) -Isrc/$(1)/priv $$(call pkgcflags,$$(PKGS_$(1))) $$(PKG_BELOW_$(1)) $$(ALL_LDFLAGS) -Itests/unit -o $$@ $$< $$(A_$(1)) $$(LIBS_$(1))
+endef
+$(foreach l,$(LAYERS),$(eval $(call unit_layer,$(l))))
 
 # t_cli tests the commands' kit (cmd/cli.c), so it links it too.
-$(BUILD)/tests/t_cli: tests/unit/t_cli.c $(HDRS) $(CLI_OBJ) $(A_antenna)
+$(BUILD)/tests/t_cli: tests/unit/cmd/t_cli.c $(HDRS) $(CLI_OBJ) $(A_atom)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $< $(CLI_OBJ) $(A_antenna) $(LIBS_antenna)
+	$(CC) $(ALL_CFLAGS) $(INC_atom) -Icmd $(call pkgcflags,$(PKGS_lirs) $(PKGS_atom)) $(ALL_LDFLAGS) -Itests/unit -o $@ $< $(CLI_OBJ) $(A_atom) $(LIBS_atom)
 
 $(BUILD)/tools/%: tests/tools/%.c $(HDRS) $(A_antenna)
 	@mkdir -p $(@D)

@@ -1,7 +1,7 @@
 /*
  * ant_detect.h: the antenna's update decision and check scheduling.  Pure
  * logic over numbers: no I/O, no clock (the caller passes "now"), so every
- * rule is unit-tested (tests/unit/t_detect.c).
+ * rule is unit-tested (tests/unit/antenna/t_detect.c).
  *
  * The rules, in the order the classic antennas tried them
  * (doc/NOTES-lirs-in-the-wild.md, "How antennas detect an update"):

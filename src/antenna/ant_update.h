@@ -15,7 +15,7 @@
  * fills them from its options and the database's config), the engine
  * prints nothing (progress goes to the optional callbacks), and fetching
  * goes through an ant_fetcher, so that tests drive the engine without a
- * network (tests/unit/t_update.c).
+ * network (tests/unit/antenna/t_update.c).
  */
 #ifndef ANT_UPDATE_H
 #define ANT_UPDATE_H

@@ -21,7 +21,7 @@
  *    become U+3013 GETA MARK and are counted as replaced.
  * Every form is JIS X 0201/0208 only, holds no ',' or '\' (the line is
  * already escaped when it is encoded) and decodes back unchanged with
- * glibc "EUC-JP": tests/unit/t_writer.c checks each entry.
+ * glibc "EUC-JP": tests/unit/lirs/t_writer.c checks each entry.
  */
 #include "lirs_charset.h"
 

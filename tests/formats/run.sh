@@ -154,7 +154,7 @@ $L pack --format xml < "$T/one.jsonl" > /dev/null 2>&1; is "pack --format xml: e
 $L cat --format di --gzip "$CASES/tama-sites-di.in" | $L cat > "$T/gz.jsonl" 2> /dev/null
 same "$T/gz.jsonl" "$CASES/tama-sites-di.jsonl" "cat --format di --gzip reads back"
 
-# Chunked reads are in tests/unit/t_di.c; here the same file through a pipe.
+# Chunked reads are in tests/unit/lirs/t_di.c; here the same file through a pipe.
 $L cat < "$CASES/tama-sites-di-gz.in" > "$T/stdin.jsonl" 2> /dev/null
 same "$T/stdin.jsonl" "$CASES/tama-sites-di.jsonl" "gzip DI on standard input"
 

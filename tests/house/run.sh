@@ -257,6 +257,22 @@ while IFS=: read -r f line hname; do
 done < "$T/cited"
 [ "$nc" -gt 0 ] && [ "$nx" -eq 0 ] && ok "headers: the $nc headers the comments and code cite all exist"
 
+# ---- the unit tests mirror the layers --------------------------------------------
+# tests/unit/LAYER/t_*.c is built against that layer's headers and linked
+# with its libraries only (the Makefile), so a unit test placed elsewhere
+# would escape the walls: every t_*.c sits in a layer's folder or cmd/.
+nu=0 nx=0
+for f in "$TOP"/tests/unit/t_*.c "$TOP"/tests/unit/*/t_*.c; do
+	[ -f "$f" ] || continue
+	nu=$((nu + 1))
+	d=${f%/*}; d=${d##*/}
+	case " base lirs atom antenna cmd " in
+	*" $d "*) ;;
+	*) notok "tests: ${f#"$TOP"/} is not in a layer's folder (tests/unit/base, lirs, atom, antenna or cmd)"; nx=$((nx + 1)) ;;
+	esac
+done
+[ "$nu" -gt 0 ] && [ "$nx" -eq 0 ] && ok "tests: the $nu unit tests sit in their layer's folder (tests/unit/LAYER/)"
+
 # ---- a self-contained tree ------------------------------------------------------------
 # Comments cite the spec by name and section ("LIRS 2.1 §2", "RFC 5005 §4")
 # or doc/NOTES-lirs-in-the-wild.md, or say the reason: never an issue of a

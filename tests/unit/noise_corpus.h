@@ -4,8 +4,8 @@
  * every request or on every check, and real updates of several shapes on
  * some of them.  Header-only, deterministic: page k at check c answering
  * its r-th request (r counts every request of that page, re-fetches too).
- * Used by tests/unit/t_noise_corpus.c (the page analysis and the rule),
- * tests/unit/t_noise_update.c (ant_update() through its fetcher seam) and
+ * Used by tests/unit/antenna/t_noise_corpus.c (the page analysis and the rule),
+ * tests/unit/antenna/t_noise_update.c (ant_update() through its fetcher seam) and
  * the test server's /noise/ route (tests/noise/run.sh, make bench).
  *
  * Widgets (NOISE_KINDS; R = per request, C = per check):
