@@ -6,6 +6,7 @@
  * where a TCP connection to them fails anyway.
  */
 #include "ant_addr.h"
+#include "lb_error.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -63,13 +64,13 @@ int ant_addr_classify_text(const char *text)
 	size_t n;
 
 	if (!text)
-		return -1;
+		return LB_EINVAL;
 	n = strlen(text);
 	/* "[::1]" as a URL writes it; a zone ("fe80::1%eth0") is not the address */
 	if (n >= 2 && text[0] == '[' && text[n - 1] == ']')
 		text++, n -= 2;
 	if (n >= sizeof buf)
-		return -1;
+		return LB_EINVAL;
 	memcpy(buf, text, n);
 	buf[n] = '\0';
 	if (strchr(buf, '%'))
@@ -78,7 +79,7 @@ int ant_addr_classify_text(const char *text)
 		return (int)classify4(a);
 	if (inet_pton(AF_INET6, buf, a) == 1)
 		return (int)classify6(a);
-	return -1;
+	return LB_EINVAL;
 }
 
 const char *ant_addr_kind_name(ant_addr_kind k)

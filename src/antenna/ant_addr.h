@@ -38,7 +38,7 @@ typedef enum {
 ant_addr_kind ant_addr_classify(const struct sockaddr *sa);
 
 /* The kind of an address written as text ("10.0.0.1", "::ffff:127.0.0.1",
- * "[fe80::1]" with or without brackets); -1 when text is no IP address
+ * "[fe80::1]" with or without brackets); LB_EINVAL when text is no IP address
  * (a host name). */
 int ant_addr_classify_text(const char *text);
 

@@ -182,6 +182,33 @@ fi
 # For the record: the longest command files.
 wc -l "$TOP"/cmd/*/*.c | sort -rn | sed -n '2,4p' | sed "s|$TOP/||; s/^ */# longest: /"
 
+# ---- rooms of a readable size; errors by name -------------------------------------
+# A library file over 1,200 lines holds more than one job: split it along
+# its own sections.  A failure is returned as a code by name (lb_error.h):
+# a bare "return -1;" reads as LB_ENOMEM only by accident, so there is none.
+ns=0 nbig=0 nm1=0
+for f in "$TOP"/src/*/*.c; do
+	[ -f "$f" ] || continue
+	ns=$((ns + 1))
+	lines=$(wc -l < "$f")
+	if [ "$lines" -gt 1200 ]; then
+		notok "library: ${f#"$TOP"/} has $lines lines, over 1,200: split it along its sections"
+		nbig=$((nbig + 1))
+	fi
+	grep -n 'return[[:space:]]*-1[[:space:]]*;' "$f" > "$T/m1"
+	while IFS=: read -r line rest; do
+		notok "library: ${f#"$TOP"/}:$line returns a bare -1: name the code (LB_ENOMEM, LB_EINVAL, ...)"
+		nm1=$((nm1 + 1))
+	done < "$T/m1"
+done
+if [ "$ns" -eq 0 ]; then
+	notok "library: src/ has source files"
+else
+	[ "$nbig" -eq 0 ] && ok "library: every one of the $ns .c files in src/ is at most 1,200 lines"
+	[ "$nm1" -eq 0 ] && ok "library: no file in src/ returns a bare -1"
+fi
+wc -l "$TOP"/src/*/*.c | sort -rn | sed -n '2,4p' | sed "s|$TOP/||; s/^ */# longest: /"
+
 # ---- headers name themselves; public constants carry the prefix --------------------
 # Each header's include guard is its file name in capitals (lb_buf.h:
 # LB_BUF_H) and its first comment line names it, so a header moved or

@@ -4,6 +4,7 @@
  * and the sockaddr entry point fetch.c uses.
  */
 #include "ant_addr.h"
+#include "lb_error.h"
 #include "tap.h"
 
 #include <arpa/inet.h>
@@ -64,8 +65,9 @@ static const struct {
 	{ "::ffff:169.254.169.254", ANT_ADDR_METADATA }, { "::ffff:169.254.1.1", ANT_ADDR_LINK_LOCAL },
 	{ "::ffff:8.8.8.8", ANT_ADDR_PUBLIC },
 	/* not addresses: host names are for the resolver, then the sockaddr */
-	{ "localhost", -1 }, { "example.com", -1 }, { "", -1 }, { "127.1", -1 },
-	{ "[]", -1 },
+	{ "localhost", LB_EINVAL }, { "example.com", LB_EINVAL }, 
+	{ "", LB_EINVAL }, { "127.1", LB_EINVAL },
+	{ "[]", LB_EINVAL },
 };
 
 static void t_sockaddr(void)
