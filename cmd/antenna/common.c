@@ -142,7 +142,7 @@ int antcmd_recall(ant_store *s, const char *url_key, int64_t now, lb_error *err)
 		time_t t = (time_t)p.st.last_modified;
 		struct tm tm;
 		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-		printf("  updated %s, as source '%s' said\n", when, p.source_url);
+		printf("  updated %s, as source '%s' said\n", when, cli_t(p.source_url));
 		ant_store_page_release(&p);
 	}
 	return 0;
