@@ -236,7 +236,8 @@ static void report_changes(const struct setting *set, size_t nset, char *const *
 		printf("'%s': nothing changed\n", antcmd_db_path);
 }
 
-/* The feeds' links are absolute: while the base is the default, say so. */
+/* The feeds' links are absolute: a new antenna without --base is told
+ * where they point. */
 static void base_note(ant_store *s)
 {
 	char *base = ant_store_config_get(s, CFG_BASE);
@@ -267,7 +268,7 @@ int cmd_init(int argc, char **argv)
 		printf("initialised '%s'\n", antcmd_db_path);
 	else
 		report_changes(set, nset, old);
-	if (rc == 0)
+	if (rc == 0 && !existed)
 		base_note(s);
 	for (size_t i = 0; i < nset; i++)
 		free(old[i]);
