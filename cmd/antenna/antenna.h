@@ -97,7 +97,7 @@ int cmd_show(int argc, char **argv);
 int cmd_update(int argc, char **argv);
 /* How far the last cmd_update() got, for run's exit status: its options
  * refused (or --help), the update not run (database, lock), or run, with
- * the pages, feeds and sources that failed. */
+ * the pages and sources that failed (a page's feed is not counted). */
 enum { ANTCMD_UPD_USAGE, ANTCMD_UPD_NOT_RUN, ANTCMD_UPD_RAN };
 struct antcmd_update_outcome {
 	int stage;

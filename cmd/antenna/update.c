@@ -266,7 +266,7 @@ int cmd_update(int argc, char **argv)
 		cli_error("%s", lb_error_msg(&err));
 	} else {
 		antcmd_update_outcome.stage = ANTCMD_UPD_RAN;
-		antcmd_update_outcome.failed = st.failed + st.feeds_failed + st.sources_failed;
+		antcmd_update_outcome.failed = st.failed + st.sources_failed;   /* named on stderr */
 		if (!o.quiet)
 			summary(&st, mono() - t0);
 	}
