@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 44
+plan 48
 tmpdir operator-test
 start_server 300
 NOW=$(date +%s)

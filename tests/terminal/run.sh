@@ -10,7 +10,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 15
+plan 14
 tmpdir terminal-test
 start_server 120
 NOW=$(date +%s)
