@@ -7,44 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *cli_prog = "";
-
-static void vmsg(const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: ", cli_prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(fmt, ap);
-	va_end(ap);
-}
-
-/* The usage line is the help text's first line. */
-static void usage_hint(const char *help)
-{
-	const char *nl = strchr(help, '\n');
-	int n = nl ? (int)(nl - help) : (int)strlen(help);
-
-	fprintf(stderr, "%.*s\nTry '%s --help' for more information.\n", n, help, cli_prog);
-}
-
-int cli_usage_error(const char *help, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(fmt, ap);
-	va_end(ap);
-	usage_hint(help);
-	return CLI_FATAL;
-}
-
 int cli_help(const char *help)
 {
 	fputs(help, stdout);

@@ -33,12 +33,21 @@ enum { CLI_OK = 0, CLI_FATAL = 2 };
 /* "lirs cat" etc.: the prefix of every message; cli_dispatch() sets it. */
 extern const char *cli_prog;
 
-/* "PROG: " + printf-style message + newline, on stderr. */
+/* "PROG: " + printf-style message + newline, on stderr; the message made
+ * safe for a terminal (lb_term.h): what it quotes came from outside. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "PROG: message", the usage line (help's first line) and
  * "Try 'PROG --help' for more information." on stderr; returns CLI_FATAL. */
 int cli_usage_error(const char *help, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Text from outside (a title, a URL from a source, a server's error, an
+ * importer's note) made safe for a terminal (lb_term.h), for printf's
+ * "%s": one of 8 buffers used in turn, valid until 8 more calls; NULL
+ * stays NULL.  For human output only: machine formats (JSON Lines, OPML,
+ * LIRS) have their own escapers.
+ */
+const char *cli_t(const char *s);
 /* Prints help to stdout; returns CLI_OK. */
 int cli_help(const char *help);
 

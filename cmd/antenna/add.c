@@ -78,9 +78,10 @@ static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o
 	if (rc < 0)
 		cli_error("%s", lb_error_msg(&err));
 	else if (rc > 0)
-		cli_error("'%s' is already watched", url);
+		cli_error("'%s' is already watched: 'antenna set URL OPTION...' changes its settings",
+			  url);
 	else
-		printf("watching '%s'\n", url);
+		printf("watching '%s'\n", cli_t(url));
 	/* what the sources said of it when they were read: as if it had been
 	 * watched then */
 	if (rc == 0 && (rc = antcmd_recall(s, key, time(NULL), &err)) < 0)
@@ -106,7 +107,7 @@ static int add_source(ant_store *s, const char *url, char *key, int atom, int re
 	else if (rc > 0)
 		cli_error("'%s' is already a source", url);
 	else
-		printf("reading %s source '%s'%s\n", atom ? "Atom" : "LIRS", url,
+		printf("reading %s source '%s'%s\n", atom ? "Atom" : "LIRS", cli_t(url),
 		       relay ? ", relaying every page it lists" : "");
 	return rc == 0 ? CLI_OK : CLI_FATAL;
 }

@@ -6,7 +6,7 @@
  *
  * Exit statuses: 0 success (update: even when some pages failed), 1 the
  * thing asked for is not there (show/remove of an unknown URL), 2 usage
- * or database errors.
+ * or database errors.  run has its own, for cron (run.c, antenna(1)).
  */
 #ifndef ANTCMD_H
 #define ANTCMD_H
@@ -63,6 +63,11 @@ int antcmd_add_pattern(lb_buf *list, const char *opt, const char *pat);
 	{ "author", required_argument, NULL, 'a' }, \
 	{ "group", required_argument, NULL, 'g' }, \
 	{ "ignore", required_argument, NULL, 'i' }
+/* init --base: url (absolute http(s)) as the URL of a directory: refused
+ * (printed, NULL) when its path names a file ("index.html") or it has a
+ * query or fragment; a '/' appended (said on stderr) when its path does
+ * not end in one.  url itself, or a malloc'd copy (kept to the end). */
+const char *antcmd_base_dir(const char *url);
 /* Exactly one URL after the options (optind).  0, or -1 (usage printed). */
 int antcmd_one_url(int argc, const char *help);
 /* The operator's title and author (argv, writable) clipped as any text
@@ -90,6 +95,15 @@ int cmd_run(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_update(int argc, char **argv);
+/* How far the last cmd_update() got, for run's exit status: its options
+ * refused (or --help), the update not run (database, lock), or run, with
+ * the pages and sources that failed (a page's feed is not counted). */
+enum { ANTCMD_UPD_USAGE, ANTCMD_UPD_NOT_RUN, ANTCMD_UPD_RAN };
+struct antcmd_update_outcome {
+	int stage;
+	unsigned failed;
+};
+extern struct antcmd_update_outcome antcmd_update_outcome;
 /* update's options (update.c), which run passes on to it. */
 extern const char cmd_update_shortopts[];
 extern const struct option cmd_update_longopts[];

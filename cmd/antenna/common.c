@@ -142,7 +142,7 @@ int antcmd_recall(ant_store *s, const char *url_key, int64_t now, lb_error *err)
 		time_t t = (time_t)p.st.last_modified;
 		struct tm tm;
 		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
-		printf("  updated %s, as source '%s' said\n", when, p.source_url);
+		printf("  updated %s, as source '%s' said\n", when, cli_t(p.source_url));
 		ant_store_page_release(&p);
 	}
 	return 0;
@@ -168,4 +168,36 @@ void antcmd_time(char *b, size_t n, int64_t t, int64_t tz)
 	}
 	strftime(d, sizeof d, "%Y-%m-%d %H:%M", &tm);
 	snprintf(b, n, "%s %s", d, zone);
+}
+
+const char *antcmd_base_dir(const char *url)
+{
+	const char *path = url + lb_url_http_prefix(url), *last, *dot;
+	size_t n;
+	char *d;
+
+	path += strcspn(path, "/?#");
+	if (strpbrk(path, "?#")) {
+		cli_error("--base: '%s' has a query or fragment: give the URL of the published "
+			  "directory", url);
+		return NULL;
+	}
+	last = strrchr(path, '/');
+	last = last ? last + 1 : path;
+	dot = strrchr(last, '.');
+	if (dot && dot > last && dot[1]) {   /* "index.html", "feed.cgi": a file */
+		cli_error("--base: '%s' names a file ('%s'): give the URL of its directory, "
+			  "'%.*s'", url, last, (int)(last - url), url);
+		return NULL;
+	}
+	if (*path && !*last)
+		return url;
+	n = strlen(url);
+	if (!(d = malloc(n + 2)))
+		return cli_error("out of memory"), NULL;
+	memcpy(d, url, n);
+	memcpy(d + n, "/", 2);
+	if (*path)   /* "http://host" alone needs no word: its path is "/" */
+		cli_error("note: --base: '%s' taken as the directory '%s'", url, d);
+	return d;
 }

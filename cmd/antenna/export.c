@@ -12,10 +12,12 @@
 static const char help[] =
 	"usage: antenna [-d FILE] export [--format opml|samidare|jsonl]\n\n"
 	"Write the watch list on standard output: every page with its group, ignore\n"
-	"patterns, author, forced charset and the title the user set, and the LIRS\n"
-	"sources.  opml (the default) and samidare (a config.yml) read back with\n"
-	"'antenna import'; jsonl is one JSON object per page or source, with the\n"
-	"update times.\n\n"
+	"and --only patterns, author, forced charset, the title and feed the user set,\n"
+	"its check URL and --no-auto-ignore, then the sources, LIRS and Atom, with\n"
+	"whether each is a relay source.  opml (the default) and samidare (a\n"
+	"config.yml) read back with 'antenna import'; jsonl is one JSON object per\n"
+	"page or source, with the update times.  Not written: the database's\n"
+	"settings (antenna init) and the update history.\n\n"
 	"  --format F   opml, samidare or jsonl\n";
 
 int cmd_export(int argc, char **argv)

@@ -18,7 +18,8 @@ static const char help[] =
 	"                           [--max-bytes N] FILE...\n\n"
 	"Add the pages and sources of another antenna's configuration to this one, and\n"
 	"carry over the update times of its LIRS file.  FORMAT is found from the\n"
-	"content, or given: samidare (config.yml), tama (sites.cfg or remote.cfg),\n"
+	"content, or given: samidare (config.yml), tama (tama.cfg, which names its\n"
+	"site files, or one sites.cfg or remote.cfg),\n"
 	"opml, lirs (the old antenna's sites.lirs.gz), jsonl ('antenna export --format\n"
 	"jsonl', with its update times).  Import the configuration first, then the\n"
 	"LIRS file.  Importing twice adds nothing.  Settings with no\n"
@@ -43,19 +44,19 @@ static void on_note(void *ctx, const ant_import_note *n)
 
 	(void)ctx;
 	if (n->severity == ANT_IMP_REPORT) {
-		printf("%s\n", n->message);
+		printf("%s\n", cli_t(n->message));
 		return;
 	}
 	if (!n->file) {
 		cli_error("%s", n->message);
 		return;
 	}
-	fprintf(fp, "%s", n->file);
+	fprintf(fp, "%s", cli_t(n->file));
 	if (n->line)
 		fprintf(fp, ":%lu", n->line);
 	if (n->line && n->col)
 		fprintf(fp, ":%lu", n->col);
-	fprintf(fp, ": %s: %s\n", sev, n->message);
+	fprintf(fp, ": %s: %s\n", sev, cli_t(n->message));
 }
 
 static void on_file(void *ctx, const char *file, ant_imp_format f, const ant_import_stats *st)
@@ -63,7 +64,7 @@ static void on_file(void *ctx, const char *file, ant_imp_format f, const ant_imp
 	const struct printer *p = ctx;
 
 	printf("%s (%s): %s%u page%s added, %u updated, %u unchanged; %u source%s added, %u already there",
-	       file, ant_imp_format_name(f), p->dry ? "dry run: " : "", st->added,
+	       cli_t(file), ant_imp_format_name(f), p->dry ? "dry run: " : "", st->added,
 	       st->added == 1 ? "" : "s", st->updated, st->same, st->src_added,
 	       st->src_added == 1 ? "" : "s", st->src_same);
 	if (f == ANT_IMP_FMT_LIRS || f == ANT_IMP_FMT_JSONL)

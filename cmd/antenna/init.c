@@ -18,12 +18,13 @@ static const char help[] =
 	"                         [--allow-file] [--[no-]allow-private] [--no-visited-query]\n"
 	"                         [--max-age SECONDS]\n"
 	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n"
-	"                         [--keep-events N|all] [--lang ja|en] [--html-limit N]\n\n"
+	"                         [--keep-events N|all] [--lang ja|en] [--html-limit N]\n"
+	"                         [--new-hours N]\n\n"
 	"Create the antenna's database (or change the options given on an existing one,\n"
 	"and say what changed).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
-	"  --base URL           where the published directory is served (default\n"
-	"                       http://localhost/); feeds need absolute links\n"
+	"  --base URL           the URL of the published directory, not of a file in it\n"
+	"                       (default http://localhost/); feeds need absolute links\n"
 	"  --author A           the antenna's author, also the feeds' author\n"
 	"  --tz-offset SECONDS  time zone of the listing, seconds east of UTC (default\n"
 	"                       32400, JST)\n"
@@ -49,7 +50,10 @@ static const char help[] =
 	"                       sealed keep theirs\n"
 	"  --html-limit N       updates listed in index.html (default 1000); the rest\n"
 	"                       follow in index-2.html, index-3.html, ... (each file\n"
-	"                       also stops before 1 MB)\n";
+	"                       also stops before 1 MB)\n"
+	"  --new-hours N        index.html marks \"new\" the updates of the last N hours\n"
+	"                       and those found since the previous publish (default 3;\n"
+	"                       0: only those found since the previous publish)\n";
 
 /* The defaults written on creation, so that 'show'/'list' can read them back. */
 static const struct { const char *key, *value; } defaults[] = {
@@ -66,6 +70,7 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_LIRS_CHARSET, "euc-jp" },
 	{ CFG_KEEP_EVENTS, "10000" },   /* ANT_KEEP_EVENTS */
 	{ CFG_LANG, ANT_PUB_LANG_DEFAULT },
+	{ ANT_CFG_NEW_HOURS, "3" },   /* ANT_PUB_NEW_HOURS */
 };
 
 struct setting { const char *key; const char *value; };
@@ -90,6 +95,7 @@ static const struct rule {
 	{ 'k', "--keep-events", CFG_KEEP_EVENTS, KEEP, 0, 0, NULL },
 	{ 'L', "--lang", CFG_LANG, LANG, 0, 0, NULL },
 	{ 'H', "--html-limit", ANT_CFG_HTML_LIMIT, INT, 1, 1000000, NULL },
+	{ 'N', "--new-hours", ANT_CFG_NEW_HOURS, INT, 0, 8760, NULL },
 	{ 'F', "--allow-file", CFG_ALLOW_FILE, FLAG, 0, 0, "1" },
 	{ 'P', "--allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "1" },
 	{ 'Q', "--no-allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "0" },
@@ -108,27 +114,28 @@ static int set_defaults(ant_store *s, lb_error *err)
 	return 0;
 }
 
-/* The value of option r checked; 0, or CLI_FATAL (printed). */
-static int check_value(const struct rule *r, const char *v)
+/* The value of option r checked (*v: --base as a directory URL, see
+ * antcmd_base_dir()); 0, or CLI_FATAL (printed). */
+static int check_value(const struct rule *r, const char **v)
 {
 	int64_t n;
 
 	switch (r->check) {
 	case URL:
-		if (!lb_url_is_http(v))
-			return cli_usage_error(help, "--base: '%s' is not an absolute http or https URL", v);
-		return 0;
+		if (!lb_url_is_http(*v))
+			return cli_usage_error(help, "--base: '%s' is not an absolute http or https URL", *v);
+		return (*v = antcmd_base_dir(*v)) ? 0 : CLI_FATAL;
 	case INT:
-		return cli_parse_int64(r->name, v, r->min, r->max, &n) < 0 ? CLI_FATAL : 0;
+		return cli_parse_int64(r->name, *v, r->min, r->max, &n) < 0 ? CLI_FATAL : 0;
 	case CHARSET:
-		if (strcmp(v, "euc-jp") && strcmp(v, "euc-jp-ms"))
-			return cli_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", v);
+		if (strcmp(*v, "euc-jp") && strcmp(*v, "euc-jp-ms"))
+			return cli_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", *v);
 		return 0;
 	case KEEP:
-		return antcmd_parse_keep(r->name, v, &n) < 0 ? CLI_FATAL : 0;
+		return antcmd_parse_keep(r->name, *v, &n) < 0 ? CLI_FATAL : 0;
 	case LANG:
-		if (!ant_pub_lang_known(v))
-			return cli_usage_error(help, "--lang: '%s' is not ja or en", v);
+		if (!ant_pub_lang_known(*v))
+			return cli_usage_error(help, "--lang: '%s' is not ja or en", *v);
 		return 0;
 	default:
 		return 0;
@@ -168,6 +175,7 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		{ "keep-events", required_argument, NULL, 'k' },
 		{ "lang", required_argument, NULL, 'L' },
 		{ "html-limit", required_argument, NULL, 'H' },
+		{ "new-hours", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,13 +183,14 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 
 	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
 		const struct rule *r = NULL;
+		const char *v = optarg;
 		if (c == 'h')
 			return cli_help(help), -1;
 		for (size_t i = 0; i < sizeof rules / sizeof *rules && !r; i++)
 			r = rules[i].c == c ? &rules[i] : NULL;
-		if (!r || check_value(r, optarg) != 0)
+		if (!r || check_value(r, &v) != 0)
 			return CLI_FATAL;
-		add_setting(set, nset, r->key, r->check == FLAG ? r->value : optarg);
+		add_setting(set, nset, r->key, r->check == FLAG ? r->value : v);
 	}
 	if (optind < argc)
 		return cli_usage_error(help, "unexpected argument '%s'", argv[optind]);
@@ -227,6 +236,18 @@ static void report_changes(const struct setting *set, size_t nset, char *const *
 		printf("'%s': nothing changed\n", antcmd_db_path);
 }
 
+/* The feeds' links are absolute: a new antenna without --base is told
+ * where they point. */
+static void base_note(ant_store *s)
+{
+	char *base = ant_store_config_get(s, CFG_BASE);
+
+	if (base && !strcmp(base, "http://localhost/"))
+		cli_error("note: the feeds link http://localhost/ until 'antenna init --base URL' "
+			  "names where the published directory is served");
+	free(base);
+}
+
 int cmd_init(int argc, char **argv)
 {
 	struct setting set[sizeof rules / sizeof *rules];
@@ -247,6 +268,8 @@ int cmd_init(int argc, char **argv)
 		printf("initialised '%s'\n", antcmd_db_path);
 	else
 		report_changes(set, nset, old);
+	if (rc == 0 && !existed)
+		base_note(s);
 	for (size_t i = 0; i < nset; i++)
 		free(old[i]);
 	ant_store_close(s);

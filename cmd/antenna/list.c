@@ -10,6 +10,7 @@
 #include "antenna.h"
 #include "ant_export.h"
 #include "lb_buf.h"
+#include "lb_term.h"
 #include "lirs.h"
 #include "lirs_jsonw.h"
 
@@ -34,27 +35,53 @@ static const char help[] =
 	"title, author, last_modified, last_detected, content_length, detected_by,\n"
 	"source_url).\n";
 
+/* Text from outside, made safe for a terminal (lb_term.h). */
+static int tadd(lb_buf *o, const char *s)
+{
+	return lb_term_add(o, s, strlen(s));
+}
+
+/* " [ERROR]" after a line's URL, when there is one. */
+static int error_tail(lb_buf *o, const char *e)
+{
+	if (!e)
+		return 0;
+	return lb_buf_adds(o, "  [") < 0 || tadd(o, e) < 0 ? -1 : lb_buf_addc(o, ']');
+}
+
 static int page_text(lb_buf *o, const ant_store_page *p, int64_t tz)
 {
 	char t[64];
 
 	antcmd_time(t, sizeof t, p->st.last_modified, tz);
-	return lb_buf_addf(o, "%s  %-6s  %s  <%s>%s%s%s\n", t,
-			 p->st.detected_by ? p->st.detected_by : "-",
-			 *p->title ? p->title : "(no title)", p->url,
-			 p->last_error ? "  [" : "", p->last_error ? p->last_error : "",
-			 p->last_error ? "]" : "");
+	if (lb_buf_addf(o, "%s  %-6s  ", t, p->st.detected_by ? p->st.detected_by : "-") < 0 ||
+	    tadd(o, *p->title ? p->title : "(no title)") < 0 || lb_buf_adds(o, "  <") < 0 ||
+	    tadd(o, p->url) < 0 || lb_buf_addc(o, '>') < 0 || error_tail(o, p->last_error) < 0)
+		return -1;
+	return lb_buf_addc(o, '\n');
+}
+
+/* The text format's first line: what each column is ("-" padded as
+ * antcmd_time() pads an unknown time, so the columns line up). */
+static int header(lb_buf *o, int64_t tz, const char *rest)
+{
+	char t[64];
+	size_t w;
+
+	antcmd_time(t, sizeof t, 0, tz);
+	w = strlen(t);
+	return lb_buf_addf(o, "%-*s  %-6s  %s\n", (int)w, "last update", "by", rest);
 }
 
 static int source_line(lb_buf *o, const ant_store_source *x, int json)
 {
 	if (!json)
-		return lb_buf_addf(o, "%s%s  read %lld, merged %lld, %s %lld, skipped %lld%s%s%s\n",
-				 x->url, x->relay ? "  (relay)" : "", (long long)x->records_read,
-				 (long long)x->records_merged, x->relay ? "relayed" : "not watched",
-				 (long long)x->records_ignored, (long long)x->records_skipped,
-				 x->last_error ? "  [" : "", x->last_error ? x->last_error : "",
-				 x->last_error ? "]" : "");
+		return tadd(o, x->url) < 0 ||
+		       lb_buf_addf(o, "%s  read %lld, merged %lld, %s %lld, skipped %lld",
+				   x->relay ? "  (relay)" : "", (long long)x->records_read,
+				   (long long)x->records_merged, x->relay ? "relayed" : "not watched",
+				   (long long)x->records_ignored, (long long)x->records_skipped) < 0 ||
+		       error_tail(o, x->last_error) < 0 ? -1 : lb_buf_addc(o, '\n');
 	if (lb_buf_addc(o, '{') < 0 || lb_json_key(o, "url") < 0 || lb_json_strz(o, x->url) < 0 ||
 	    lb_json_next_int(o, "last_fetch", x->last_fetch) < 0 || lb_json_next_int(o, "last_ok", x->last_ok) < 0 ||
 	    lb_json_next_strz_or_null(o, "last_error", x->last_error) < 0 ||
@@ -75,6 +102,7 @@ struct lister {
 	lb_buf *o;
 	int json;
 	int64_t tz;
+	size_t n;            /* lines written */
 };
 
 /* What o holds, handed to stdout once it reaches LIST_CHUNK bytes. */
@@ -93,6 +121,8 @@ static int list_page(void *ctx, const ant_store_page *p)
 {
 	struct lister *l = ctx;
 
+	if (!l->json && !l->n++ && header(l->o, l->tz, "title  <url>  [last error]") < 0)
+		return LB_ENOMEM;
 	if ((l->json ? ant_export_page_json(l->o, p, ANT_EXPORT_JSON_STATE) : page_text(l->o, p, l->tz)) < 0)
 		return LB_ENOMEM;
 	return chunk_out(l);
@@ -110,9 +140,11 @@ static int relayed_row(void *ctx, const ant_store_pubrow *r)
 		return 0;
 	if (!l->json) {
 		antcmd_time(t, sizeof t, r->last_modified, l->tz);
-		bad = lb_buf_addf(l->o, "%s  %-6s  %s  <%s>  via %s\n", t,
-				  r->detected_by ? r->detected_by : "-", *r->title ? r->title : "(no title)",
-				  r->url, r->source_url) < 0;
+		bad = (!l->n++ && header(l->o, l->tz, "title  <url>  via source") < 0) ||
+		      lb_buf_addf(l->o, "%s  %-6s  ", t, r->detected_by ? r->detected_by : "-") < 0 ||
+		      tadd(l->o, *r->title ? r->title : "(no title)") < 0 || lb_buf_adds(l->o, "  <") < 0 ||
+		      tadd(l->o, r->url) < 0 || lb_buf_adds(l->o, ">  via ") < 0 ||
+		      tadd(l->o, r->source_url) < 0 || lb_buf_addc(l->o, '\n') < 0;
 	} else {
 		bad = lb_buf_addc(l->o, '{') < 0 || lb_json_key(l->o, "url") < 0 ||
 		      lb_json_strz(l->o, r->url) < 0 || lb_json_next_strz_or_null(l->o, "title", r->title) < 0 ||
@@ -131,7 +163,7 @@ static int relayed_row(void *ctx, const ant_store_pubrow *r)
 
 static int list_relayed(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
-	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400) };
+	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400), 0 };
 	ant_store_pubq q = { .order = ANT_PUBQ_RECENT, .fresh_only = 1, .found_after = -1,
 			     .fresh_since = antcmd_now(0) -
 					    ant_store_config_int(s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE) };
@@ -142,15 +174,36 @@ static int list_relayed(ant_store *s, int json, lb_buf *o, lb_error *err)
 	return rc < 0 ? -1 : 0;
 }
 
+/* No page is watched: said on stderr (stdout stays empty for scripts),
+ * with where a hub's pages are. */
+static void none_watched(ant_store *s)
+{
+	ant_store_source *x;
+	size_t n = 0;
+	lb_error err = LB_ERROR_INIT;
+
+	if (ant_store_sources_load(s, &x, &n, &err) < 0)
+		return;
+	ant_store_sources_free(x, n);
+	if (n)
+		cli_error("no page is watched here; the %zu source%s this antenna reads: 'antenna list "
+			  "--sources'; the pages its relay sources give: 'antenna list --relayed'",
+			  n, n == 1 ? "" : "s");
+	else
+		cli_error("no page is watched: 'antenna add URL' adds one");
+}
+
 /* One page in memory at a time (ant_store_pages_each), the lines written
  * as they come: a million pages list in bounded memory. */
 static int list_pages(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
-	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400) };
+	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400), 0 };
 	int rc = ant_store_pages_each(s, list_page, &l, err);
 
 	if (rc == LB_ENOMEM || rc == LB_ESINK)
 		lb_err(err, rc, "%s", rc == LB_ENOMEM ? lb_strerror(rc) : "cannot write to standard output");
+	if (rc >= 0 && !json && !l.n)
+		none_watched(s);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -161,6 +214,8 @@ static int list_sources(ant_store *s, int json, lb_buf *o, lb_error *err)
 
 	if (ant_store_sources_load(s, &x, &n, err) < 0)
 		return -1;
+	if (!json && n && lb_buf_addf(o, "%s\n", "source  records  [last error]") < 0)
+		return lb_err_code(err, LB_ENOMEM);
 	for (size_t i = 0; i < n; i++)
 		if (source_line(o, &x[i], json) < 0) {
 			ant_store_sources_free(x, n);

@@ -9,12 +9,15 @@
 #include "ant_publish.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] publish [--now EPOCH] [--keep-events N|all] [--html-limit N] DIR\n\n"
+	"usage: antenna [-d FILE] publish [-q] [--now EPOCH] [--keep-events N|all] [--html-limit N]\n"
+	"                                DIR\n\n"
 	"Write the antenna's site into DIR (created when missing; its parent must\n"
 	"exist): index.html (the most recent updates; the rest in index-2.html,\n"
 	"index-3.html, ...), lirs.gz (every page with a fresh update), sites.di.gz\n"
 	"(the same as HINA-DI), index.atom, archive/N.atom and current.atom.  Each\n"
 	"file is replaced atomically; the HTML files only when all are written.\n\n"
+	"  -q, --quiet        nothing on standard output, no warnings about lirs.gz's\n"
+	"                     characters (errors are still said)\n"
 	"  --now EPOCH        the time of this publish (default: the clock)\n"
 	"  --keep-events N    keep at least the N newest update events of archives\n"
 	"                     already written, 'all' to keep every one (default: the\n"
@@ -62,6 +65,7 @@ int cmd_publish(int argc, char **argv)
 		{ "now", required_argument, NULL, 'n' },
 		{ "keep-events", required_argument, NULL, 'k' },
 		{ "html-limit", required_argument, NULL, 'H' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -70,11 +74,15 @@ int cmd_publish(int argc, char **argv)
 	lb_error err = LB_ERROR_INIT;
 	const char *dir;
 	ant_store *s;
-	int c, rc;
+	int c, rc, quiet = 0;
 
-	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "hq", opts, help)) != -1) {
 		if (c == 'h')
 			return cli_help(help);
+		if (c == 'q') {
+			quiet = 1;
+			continue;
+		}
 		if (c == 'k') {
 			if (antcmd_parse_keep("--keep-events", optarg, &po.keep_events) < 0)
 				return CLI_FATAL;
@@ -99,12 +107,14 @@ int cmd_publish(int argc, char **argv)
 		lost_warning(dir, &res);
 	if (rc < 0) {
 		cli_error("%s", lb_error_msg(&err));
-	} else {
+	} else if (!quiet) {
 		lirs_warnings(&res.counts);
 		printf("published %zu page%s: %s/index.html", res.pages, res.pages == 1 ? "" : "s", dir);
 		if (res.html_files > 1)
 			printf(" (and index-2.html to index-%zu.html)", res.html_files);
 		putchar('\n');
+	}
+	if (rc >= 0) {
 		/* Publishing pruned the history: its pages go back to the file
 		 * system.  A failure (another process reading) loses nothing,
 		 * the pages stay free for the next update. */

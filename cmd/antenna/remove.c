@@ -63,10 +63,10 @@ int cmd_remove(int argc, char **argv)
 	else if (rc == 0)
 		cli_error("'%s' is not watched", argv[optind]);
 	else if (held >= 0)
-		printf("removed '%s' and the %lld page%s it relayed\n", argv[optind], (long long)held,
+		printf("removed '%s' and the %lld page%s it relayed\n", cli_t(argv[optind]), (long long)held,
 		       held == 1 ? "" : "s");
 	else
-		printf("removed '%s'\n", argv[optind]);
+		printf("removed '%s'\n", cli_t(argv[optind]));
 	free(key);
 	ant_store_close(s);
 	return rc < 0 ? CLI_FATAL : rc == 0 ? ANTCMD_NOTFOUND : CLI_OK;

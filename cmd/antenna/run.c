@@ -1,7 +1,8 @@
 /*
  * run.c: antenna run DIR [UPDATE OPTIONS]: update, then publish into DIR.
- * For cron: one line of summary from each step.  Publishes even when the
- * update failed for some pages (they are shown with their errors); not
+ * For cron: one line of summary from each step, none with -q; failures on
+ * standard error; an exit status per outcome (RUN_*).  Publishes even when
+ * the update failed for some pages (they are shown with their errors); not
  * when the update itself could not run (database or lock).
  */
 #include <stdio.h>
@@ -11,9 +12,18 @@
 #include "antenna.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] run [UPDATE-OPTION...] DIR\n\n"
+	"usage: antenna [-d FILE] run [-q] [UPDATE-OPTION...] DIR\n\n"
 	"Run 'antenna update' with the options given, then 'antenna publish DIR'\n"
-	"(with the same --now, if given).  See 'antenna update --help'.\n";
+	"(with the same --now and -q, if given).  See 'antenna update --help'.\n\n"
+	"  -q, --quiet   nothing on standard output; what failed is still said on\n"
+	"                standard error (for cron, which mails what is printed)\n\n"
+	"Exit status: 0 all went well; 1 published, but some pages or sources failed\n"
+	"(or archives were lost: see standard error); 2 usage error; 3 the update could\n"
+	"not run (the database cannot be opened, or another run holds its lock); 4 the\n"
+	"publish failed.\n";
+
+/* The exit statuses (antenna(1) EXIT STATUS). */
+enum { RUN_OK = 0, RUN_FAILURES = 1, RUN_USAGE = 2, RUN_NOT_RUN = 3, RUN_PUBLISH_FAILED = 4 };
 
 /* One of update's options that takes its value as the next argument
  * ("--jobs 4", "-j 4"), by update's own table, so that no option is
@@ -34,7 +44,7 @@ static int takes_value(const char *a)
 
 int cmd_run(int argc, char **argv)
 {
-	char *uargv[64], *pargv[5], *dir = NULL;
+	char *uargv[64], *pargv[6], *dir = NULL;
 	int un = 0, pn = 0, rc;
 
 	if (argc > 60)
@@ -51,6 +61,8 @@ int cmd_run(int argc, char **argv)
 			continue;
 		}
 		uargv[un++] = argv[i];
+		if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
+			pargv[pn++] = "-q";
 		if (!strncmp(argv[i], "--now=", 6))
 			pargv[pn++] = argv[i];
 		if (takes_value(argv[i]) && i + 1 < argc) {
@@ -67,7 +79,16 @@ int cmd_run(int argc, char **argv)
 	pargv[pn++] = dir;
 	pargv[pn] = NULL;
 	rc = cmd_update(un, uargv);
-	if (rc != CLI_OK)
-		return rc;
-	return cmd_publish(pn, pargv);
+	if (antcmd_update_outcome.stage == ANTCMD_UPD_USAGE)
+		return rc == CLI_OK ? CLI_OK : RUN_USAGE;   /* --help, or a bad option */
+	if (antcmd_update_outcome.stage != ANTCMD_UPD_RAN)
+		return RUN_NOT_RUN;
+	rc = cmd_publish(pn, pargv);
+	if (rc != CLI_OK && rc != ANTCMD_NOTFOUND)
+		return RUN_PUBLISH_FAILED;
+	if (antcmd_update_outcome.failed)
+		cli_error("%u page%s or source%s failed: see above, and 'antenna list'",
+			  antcmd_update_outcome.failed, antcmd_update_outcome.failed == 1 ? "" : "s",
+			  antcmd_update_outcome.failed == 1 ? "" : "s");
+	return rc == ANTCMD_NOTFOUND || antcmd_update_outcome.failed ? RUN_FAILURES : RUN_OK;
 }

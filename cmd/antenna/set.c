@@ -279,9 +279,9 @@ int cmd_set(int argc, char **argv)
 		goto out;
 	}
 	if (!ch.len)
-		printf("'%s' unchanged\n", p.url);
+		printf("'%s' unchanged\n", cli_t(p.url));
 	else
-		printf("set '%s':%s%s\n", p.url, ch.data,
+		printf("set '%s':%s%s\n", cli_t(p.url), cli_t(ch.data),
 		       rebase & ANT_REBASE_TEXT ? " (the next check is a new baseline)" : "");
 	rc = CLI_OK;
 out:

@@ -70,9 +70,9 @@ static void show_noise(const ant_store_page *p, int64_t tz)
 		printf("auto-ignored:   %zu part%s of the page:\n", n.nvol, n.nvol == 1 ? "" : "s");
 	for (size_t i = 0; i < n.nvol; i++) {
 		const ant_detect_vblock *v = &n.vol[i];
-		printf("  ignored:      %s\n", *v->path ? v->path : "(a part of the page)");
+		printf("  ignored:      %s\n", *v->path ? cli_t(v->path) : "(a part of the page)");
 		if (*v->sample)
-			printf("                \"%s\"\n", v->sample);
+			printf("                \"%s\"\n", cli_t(v->sample));
 		printf("                since %s: %s\n", when(b, sizeof b, v->since, tz),
 		       v->how == ANT_NOISE_REFETCH ? "differed between two fetches a moment apart"
 						   : "changed check after check while the rest did not");
@@ -89,10 +89,10 @@ static void show_page(const ant_store_page *p, int64_t tz)
 {
 	char b[128];
 
-	printf("url:            %s\n", p->url);
-	printf("title:          %s%s\n", p->title, p->title_set_by_user ? " (set by user)" : "");
-	printf("author:         %s\n", p->author);
-	printf("group:          %s\n", p->group);
+	printf("url:            %s\n", cli_t(p->url));
+	printf("title:          %s%s\n", cli_t(p->title), p->title_set_by_user ? " (set by user)" : "");
+	printf("author:         %s\n", cli_t(p->author));
+	printf("group:          %s\n", cli_t(p->group));
 	if (*p->ignore)
 		printf("ignore:         %s\n", p->ignore);  /* one per line */
 	if (*p->only)
@@ -100,31 +100,31 @@ static void show_page(const ant_store_page *p, int64_t tz)
 	if (*p->force_charset)
 		printf("force charset:  %s\n", p->force_charset);
 	if (p->check_url)
-		printf("check url:      %s\n", p->check_url);
+		printf("check url:      %s\n", cli_t(p->check_url));
 	if (p->no_auto_ignore)
 		printf("auto ignore:    off (--no-auto-ignore)\n");
 	if (p->imported)
 		printf("imported:       %s\n", when(b, sizeof b, p->imported, tz));
 	printf("last modified:  %s\n", when(b, sizeof b, p->st.last_modified, tz));
 	printf("detected by:    %s\n", how(p));
-	printf("source url:     %s\n", p->source_url);
+	printf("source url:     %s\n", cli_t(p->source_url));
 	if (*p->excerpt)
-		printf("excerpt:        %s\n", p->excerpt);
+		printf("excerpt:        %s\n", cli_t(p->excerpt));
 	show_noise(p, tz);
 	if (p->feed_url) {
-		printf("feed:           %s%s\n", p->feed_url, p->feed_by_user ? " (set by user)" : "");
+		printf("feed:           %s%s\n", cli_t(p->feed_url), p->feed_by_user ? " (set by user)" : "");
 		printf("feed newest:    %s\n", when(b, sizeof b, p->st.feed_time, tz));
-		printf("feed error:     %s\n", p->feed_error ? p->feed_error : "none");
+		printf("feed error:     %s\n", p->feed_error ? cli_t(p->feed_error) : "none");
 	}
 	printf("last detected:  %s\n", when(b, sizeof b, p->st.last_detected, tz));
 	printf("last check:     %s\n", when(b, sizeof b, p->st.last_check, tz));
 	printf("last success:   %s\n", when(b, sizeof b, p->st.last_ok, tz));
 	printf("last status:    %ld\n", p->st.last_status);
-	printf("last error:     %s\n", p->last_error ? p->last_error : "none");
+	printf("last error:     %s\n", p->last_error ? cli_t(p->last_error) : "none");
 	printf("errors in row:  %d\n", p->st.error_count);
-	printf("etag:           %s\n", p->etag ? p->etag : "none");
-	printf("last-modified:  %s\n", p->lm_header ? p->lm_header : "none");
-	printf("charset:        %s\n", p->charset ? p->charset : "unknown");
+	printf("etag:           %s\n", p->etag ? cli_t(p->etag) : "none");
+	printf("last-modified:  %s\n", p->lm_header ? cli_t(p->lm_header) : "none");
+	printf("charset:        %s\n", p->charset ? cli_t(p->charset) : "unknown");
 	if (p->st.content_length >= 0)
 		printf("length:         %lld\n", (long long)p->st.content_length);
 	printf("interval:       %lld s\n", (long long)p->st.interval);
@@ -136,13 +136,13 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 {
 	char b[128];
 
-	printf("%s source:    %s\n", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs", x->url);
+	printf("%s source:    %s\n", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs", cli_t(x->url));
 	printf("relay:          %s\n", x->relay ? "yes: every page it lists is published, credited to it"
 					     : "no: only the pages watched here are updated");
 	printf("last fetch:     %s\n", when(b, sizeof b, x->last_fetch, tz));
 	printf("last success:   %s\n", when(b, sizeof b, x->last_ok, tz));
 	printf("last status:    %ld\n", x->last_status);
-	printf("last error:     %s\n", x->last_error ? x->last_error : "none");
+	printf("last error:     %s\n", x->last_error ? cli_t(x->last_error) : "none");
 	printf("records read:   %lld\n", (long long)x->records_read);
 	printf("merged:         %lld\n", (long long)x->records_merged);
 	printf("%s%lld\n", x->relay ? "relayed:        " : "not watched:    ",
@@ -152,11 +152,11 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 		       x->kind == ANT_STORE_SOURCE_ATOM ? "its newest entries, keep_events of them"
 						    : "dropped 8 hours after they were last detected");
 	printf("skipped:        %lld\n", (long long)x->records_skipped);
-	printf("etag:           %s\n", x->etag ? x->etag : "none");
-	printf("last-modified:  %s\n", x->lm_header ? x->lm_header : "none");
+	printf("etag:           %s\n", x->etag ? cli_t(x->etag) : "none");
+	printf("last-modified:  %s\n", x->lm_header ? cli_t(x->lm_header) : "none");
 	if (x->kind == ANT_STORE_SOURCE_ATOM) {
 		printf("newest entry:   %s\n", when(b, sizeof b, x->last_entry, tz));
-		printf("prev-archive:   %s\n", x->archive_head ? x->archive_head : "none");
+		printf("prev-archive:   %s\n", x->archive_head ? cli_t(x->archive_head) : "none");
 		printf("archives read:  %lld\n", (long long)ant_store_archive_count(s, x->id, NULL));
 	}
 }
@@ -173,11 +173,11 @@ static int show_relayed_one(void *ctx, const ant_store_srcrec *r)
 	if (!r->source_relay)
 		return 0;
 	if (!c->n++) {
-		printf("url:            %s (not watched here: relayed)\n", r->url);
-		printf("title:          %s\n", r->title);
-		printf("author:         %s\n", r->author);
+		printf("url:            %s (not watched here: relayed)\n", cli_t(r->url));
+		printf("title:          %s\n", cli_t(r->title));
+		printf("author:         %s\n", cli_t(r->author));
 	}
-	printf("relayed by:     %s\n", r->source_url);
+	printf("relayed by:     %s\n", cli_t(r->source_url));
 	printf("  last modified: %s\n", when(b, sizeof b, r->last_modified, c->tz));
 	printf("  last detected: %s%s\n", when(b, sizeof b, r->last_detected, c->tz),
 	       r->source_kind == ANT_STORE_SOURCE_ATOM ? " (when read)" : "");

@@ -11,20 +11,23 @@
 
 #include "antenna.h"
 #include "ant_update.h"
+#include "lb_term.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] update [--jobs N] [--now EPOCH] [--force] [-v]\n"
+	"usage: antenna [-d FILE] update [--jobs N] [--now EPOCH] [--force] [-v | -q]\n"
 	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
 	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
 	"                           [--excerpt-chars N] [--max-archives N] [--max-header BYTES]\n"
 	"                           [--refetch-pause MS] [--regex-seconds S]\n\n"
 	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
-	"Prints a one-line summary; exit status 0 even when some pages failed (their\n"
-	"errors are recorded: see 'antenna list' and 'antenna show').\n\n"
+	"Prints a one-line summary, and each page or source that failed on standard\n"
+	"error; exit status 0 even when some pages failed (their errors are recorded:\n"
+	"see 'antenna list' and 'antenna show').\n\n"
 	"  --jobs N             transfers at once (default 16)\n"
 	"  --now EPOCH          the time of this run (default: the clock)\n"
 	"  --force              check every page, due or not\n"
 	"  -v, --verbose        one line per check on standard error\n"
+	"  -q, --quiet          no summary: nothing on standard output\n"
 	"  --timeout S          whole-transfer timeout in seconds (default 30)\n"
 	"  --connect-timeout S  connect timeout in seconds (default 10)\n"
 	"  --max-body BYTES     largest decoded body, K/M/G suffixes (default 8M)\n"
@@ -44,12 +47,13 @@ static const char help[] =
 	"                       over it, the check fails naming the pattern (default 30)\n";
 
 /* One table: run reads it too, to know which options take a value. */
-const char cmd_update_shortopts[] = "hvj:";
+const char cmd_update_shortopts[] = "hvqj:";
 const struct option cmd_update_longopts[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "now", required_argument, NULL, 'n' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "connect-timeout", required_argument, NULL, 'C' },
 	{ "max-body", required_argument, NULL, 'B' },
@@ -67,21 +71,24 @@ const struct option cmd_update_longopts[] = {
 
 struct upd_opts {
 	ant_update_opts u;
-	int verbose;
+	int verbose, quiet;
 };
+
+struct antcmd_update_outcome antcmd_update_outcome;
 
 static int parse_opts(int argc, char **argv, struct upd_opts *o)
 {
 	int64_t v;
 	int c;
 
-	o->verbose = 0;
+	o->verbose = o->quiet = 0;
 	ant_update_opts_init(&o->u);
 	while ((c = cli_getopt(argc, argv, cmd_update_shortopts, cmd_update_longopts, help)) != -1) {
 		switch (c) {
 		case 'h': cli_help(help); return 1;
 		case 'f': o->u.force = 1; break;
 		case 'v': o->verbose = 1; break;
+		case 'q': o->quiet = 1; break;
 		case 'F': o->u.limits.allow_file = 1; break;
 		case 'B':
 			if (cli_parse_size("--max-body", optarg, &o->u.limits.max_body) < 0)
@@ -128,19 +135,37 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 	return 0;
 }
 
-/* -v: one line per source read and per page checked, on standard error. */
+/* -v: one line per source read and per page checked, on standard error;
+ * without it, the failures only (for cron: a run that went well says
+ * nothing there).  URLs and errors come from outside: made safe (lb_term.h). */
 static void verbose_source(void *ctx, const ant_store_source *src, int notmodified)
 {
-	fprintf(stderr, "%s: %s\n", src->url, src->last_error ? src->last_error :
-		notmodified ? "not modified" : "read");
+	const struct upd_opts *o = ctx;
+	lb_buf a = LB_BUF_INIT, b = LB_BUF_INIT;
+
+	if (o->verbose)
+		fprintf(stderr, "%s: %s\n", lb_term(&a, src->url), src->last_error ?
+			lb_term(&b, src->last_error) : notmodified ? "not modified" : "read");
+	else if (src->last_error)
+		cli_error("failed: %s: %s", lb_term(&a, src->url), lb_term(&b, src->last_error));
+	lb_buf_release(&a);
+	lb_buf_release(&b);
 }
 
 static void verbose_page(void *ctx, const ant_store_page *p, const ant_detect_outcome *out)
 {
-	fprintf(stderr, "%s: %s%s%s\n", p->url,
-		p->last_error ? p->last_error : out->updated ? "updated" : "unchanged",
-		out->updated ? " by " : "",
-		out->updated ? (out->rule ? out->rule : "first check") : "");
+	const struct upd_opts *o = ctx;
+	lb_buf a = LB_BUF_INIT, b = LB_BUF_INIT;
+
+	if (o->verbose)
+		fprintf(stderr, "%s: %s%s%s\n", lb_term(&a, p->url),
+			p->last_error ? lb_term(&b, p->last_error) : out->updated ? "updated" : "unchanged",
+			out->updated ? " by " : "",
+			out->updated ? (out->rule ? out->rule : "first check") : "");
+	else if (p->last_error)
+		cli_error("failed: %s: %s", lb_term(&a, p->url), lb_term(&b, p->last_error));
+	lb_buf_release(&a);
+	lb_buf_release(&b);
 }
 
 static void summary(const ant_update_stats *u, double secs)
@@ -225,22 +250,27 @@ int cmd_update(int argc, char **argv)
 	double t0 = mono();
 	int rc;
 
+	antcmd_update_outcome = (struct antcmd_update_outcome){ ANTCMD_UPD_USAGE, 0 };
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
 		return rc > 0 ? CLI_OK : CLI_FATAL;
+	antcmd_update_outcome.stage = ANTCMD_UPD_NOT_RUN;
 	if (!(s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
 		return CLI_FATAL;
 	o.u.now = antcmd_now(o.u.now);
 	ant_update_config(s, &o.u);
-	if (o.verbose) {
-		o.u.on_source = verbose_source;
-		o.u.on_page = verbose_page;
-	}
+	o.u.on_source = verbose_source;
+	o.u.on_page = verbose_page;
+	o.u.ctx = &o;
 	rc = ant_update(s, &o.u, &st, &err);
-	if (rc < 0)
+	if (rc < 0) {
 		cli_error("%s", lb_error_msg(&err));
-	else
-		summary(&st, mono() - t0);
-	if (rc >= 0 && !st.checked && !o.u.force)
+	} else {
+		antcmd_update_outcome.stage = ANTCMD_UPD_RAN;
+		antcmd_update_outcome.failed = st.failed + st.sources_failed;   /* named on stderr */
+		if (!o.quiet)
+			summary(&st, mono() - t0);
+	}
+	if (rc >= 0 && !st.checked && !o.u.force && !o.quiet)
 		none_due(&st, o.u.now, o.u.tz);
 	ant_store_close(s);
 	return rc < 0 ? CLI_FATAL : CLI_OK;

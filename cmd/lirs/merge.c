@@ -48,7 +48,9 @@ static const char help[] =
 	"records dropped from the future are counted there with their FILE:LINE.\n"
 	"Exit status: 0 success; 1 some records were skipped, or dropped from the\n"
 	"future (the output is still written); 2 usage error, or an input that cannot\n"
-	"be opened or decoded (nothing is written: with -o the target is left untouched).\n";
+	"be opened or decoded (nothing is written: with -o the target is left untouched).\n"
+	"The gzip output is not written to a terminal: use -o FILE, a pipe, or\n"
+	"--format jsonl.\n";
 
 /* gzip level of the LIRS output: level 1 deflates about three times faster
  * than 6 for files about 20% larger; merging is on an antenna's hot path. */
@@ -242,6 +244,10 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error(help, "no INPUT given");
+	/* gzip bytes on a terminal garble it, as gzip itself refuses to */
+	if (!m.jsonl && !outpath && isatty(STDOUT_FILENO))
+		return cli_usage_error(help, "compressed data not written to a terminal; "
+				       "use -o FILE or --format jsonl");
 	/* every input must open before any is read: nothing is written on failure */
 	if (cli_check_inputs(argv + optind, argc - optind) != 0)
 		return CLI_FATAL;

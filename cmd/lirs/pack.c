@@ -54,9 +54,9 @@ static void bad_line(void *ctx, unsigned long line, unsigned long col, const cha
 	const pack *p = ctx;
 
 	if (col)
-		fprintf(stderr, "%s:%lu:%lu: error: %s\n", p->name, line, col, msg);
+		fprintf(stderr, "%s:%lu:%lu: error: %s\n", cli_t(p->name), line, col, cli_t(msg));
 	else
-		fprintf(stderr, "%s:%lu: error: %s\n", p->name, line, msg);
+		fprintf(stderr, "%s:%lu: error: %s\n", cli_t(p->name), line, cli_t(msg));
 }
 
 /* Packs every line of in into w; CLI_OK, LIRSCMD_PROBLEMS (lines skipped), or

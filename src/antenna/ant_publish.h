@@ -50,7 +50,12 @@ typedef struct ant_pub_site {
 				     0 = ANT_PUB_PAGE_LIMIT */
 	size_t page_bytes;        /* bytes of each HTML file at most; 0 = ANT_PUB_PAGE_BYTES */
 	struct ant_pub_html_counts *html_counts;  /* when set, receives what the HTML holds */
+	int64_t new_window;       /* seconds: an update this recent is "new"; 0 =
+				     only those found since the previous publish */
 } ant_pub_site;
+
+/* The "new" window's default, in hours (antenna init --new-hours). */
+#define ANT_PUB_NEW_HOURS 3
 
 /*
  * index.html stays small at any size: it lists the page_limit most recent
@@ -118,9 +123,10 @@ typedef struct ant_pub_lirs_counts {
  *     marker H (header), T (text), S (size), L (LIRS), F (feed), A (Atom
  *     source) with a legend, the title (the URL when empty) linked only
  *     for http(s) URLs, the author, the excerpt of what changed;
- *   "new": found since the previous publish (ant_pub_page.found; when it is
- *     unknown, last_modified after prev_publish); nothing when prev_publish
- *     is 0;
+ *   "new": last_modified within new_window of now, or found since the
+ *     previous publish (ant_pub_page.found; when it is unknown,
+ *     last_modified after prev_publish; nothing when prev_publish is 0);
+ *     the count in the head of every file is the marks of the whole site;
  *   links carry ?MMDDHHMM of the update when visited_query is set;
  *   more than site->page_limit pages (or page_bytes of HTML): the most
  *   recent in index.html, the rest in DIR/index-N.html (see

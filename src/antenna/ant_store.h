@@ -124,6 +124,7 @@ void ant_store_column_sizes_free(ant_store_colsize *c, size_t n);
 #define ANT_CFG_KEEP_EVENTS "keep_events"
 #define ANT_CFG_HTML_LIMIT "html_limit"       /* entries per HTML file (ant_publish.h) */
 #define ANT_CFG_LANG "lang"                   /* ja (default) or en: index.html, Atom summaries */
+#define ANT_CFG_NEW_HOURS "new_hours"         /* index.html's "new" window (ant_publish.h) */
 int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err);
 /* A malloc'd copy of the value, or NULL when unset. */
 char *ant_store_config_get(ant_store *s, const char *key);

@@ -628,7 +628,8 @@ int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
 	r = (rb){ at, buf + len, line };
 	rb_skip(&r);
 	if (r.p >= r.end || *r.p != '{') {
-		ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site is not a { \"file\" => \"name\" } hash");
+		ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site is not a { \"SITES-FILE\" => \"NAME\" } hash: "
+			      "each key is a site list file (sites.cfg), each value its output's name");
 		return LB_EPARSE;
 	}
 	r.p++;
@@ -640,7 +641,9 @@ int ant_imp_parse_tama_cfg(const char *buf, size_t len, const char *dir,
 		l = r.line;
 		if (rb_string(&r, dir, &path, o) < 0 || (rb_skip(&r), r.end - r.p < 2) ||
 		    memcmp(r.p, "=>", 2) || (r.p += 2, rb_string(&r, dir, &name, o) < 0)) {
-			ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site: expected \"file\" => \"name\"");
+			ant_imp_diagf(o, ANT_IMP_ERROR, r.line, 0, "$site: expected \"SITES-FILE\" => \"NAME\": "
+				      "each key is a site list file, e.g. "
+				      "\"#{$tama_cfg_dirname}/sites.cfg\" => \"sites\"");
 			rc = LB_EPARSE;
 			break;
 		}

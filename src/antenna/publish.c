@@ -39,6 +39,7 @@
 #include "lb_afile.h"
 #include "lb_date.h"
 #include "html.h"
+#include "publish_error.h"
 #include "publish_stage.h"
 #include "lb_url.h"
 #include "lirs.h"
@@ -441,11 +442,17 @@ static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
 	return fputs("</a>", h->fp) < 0 ? LB_EIO : 0;
 }
 
-/* "new": the update was found since the previous publish, not "happened"
- * after it: from cron, a check on a later run finds an update too late. */
+/* "new": the update happened within the window (site->new_window: what a
+ * visitor reads as new, whatever the runs in between found), or it was
+ * found since the previous publish, not "happened" after it: from cron, a
+ * check on a later run finds an update too late. */
 static int is_new(const ant_pub_site *s, const ant_pub_page *p)
 {
-	if (in_tail(p) || !s->prev_publish)
+	if (in_tail(p))
+		return 0;
+	if (s->new_window > 0 && p->last_modified > s->now - s->new_window)
+		return 1;
+	if (!s->prev_publish)
 		return 0;
 	return p->found ? p->found > 0 : p->last_modified > s->prev_publish;
 }
@@ -493,7 +500,9 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		fputs("</span>", h->fp);
 	}
 	if (p->last_error) {
-		const char *e = str_or(p->last_error, "error");
+		char phrase[128];
+		const char *e = ant_pub_error_phrase(phrase, sizeof phrase, str_or(p->last_error, "error"),
+						     h->w->lang);
 		int bracketed = e[0] == '[';
 
 		fputs(" <span class=\"error\">", h->fp);
@@ -533,13 +542,11 @@ static void put_head(html_ctx *h, size_t n, size_t nnew)
 	fputs("</h1>\n<p class=\"meta\">", h->fp);
 	ant_html_fputs(h->fp, h->w->updated);
 	fprintf(h->fp, " %s %s · ", shown, tz_name(s->display_tz, tzb));
-	if (h->page_no > 1) {   /* the totals are known only when index.html is written */
+	if (h->page_no > 1)   /* the total is known only when index.html is written */
 		put_count(h->fp, &h->url, h->w->page_no, h->page_no);
-		fputs("</p>\n</header>\n", h->fp);
-		return;
-	}
-	put_count(h->fp, &h->url, n == 1 ? h->w->page_one : h->w->pages, n);
-	if (s->prev_publish) {
+	else
+		put_count(h->fp, &h->url, n == 1 ? h->w->page_one : h->w->pages, n);
+	if (s->prev_publish || s->new_window > 0) {   /* the same on every file */
 		fputs(" · ", h->fp);
 		put_count(h->fp, &h->url, h->w->nnew, nnew);
 	}
@@ -907,6 +914,16 @@ static int pager_add(void *ctx, const ant_pub_page *p)
 	c->n++;
 	c->bytes += bytes;
 	pg->total++;
+	return 0;
+}
+
+/* ant_pub_fn: the first pass, counting the "new" marks, so that every HTML
+ * file, written as the second pass goes, heads the same count as the
+ * marks of the whole site. */
+static int count_new(void *ctx, const ant_pub_page *p)
+{
+	struct pager *pg = ctx;
+
 	pg->nnew += is_new(pg->h.site, p);
 	return 0;
 }
@@ -970,7 +987,9 @@ int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pu
 	pg.budget = bytes > 2 * PAGE_FIXED_BYTES ? bytes - PAGE_FIXED_BYTES : bytes / 2;
 	if (!(pg.meas = open_memstream(&pg.measbuf, &pg.measlen)))
 		return lb_err_code(err, LB_ENOMEM);
-	rc = src->each(src->ctx, ANT_PUB_LISTING, pager_add, &pg, err);
+	rc = src->each(src->ctx, ANT_PUB_LISTING, count_new, &pg, err);
+	if (rc == 0)
+		rc = src->each(src->ctx, ANT_PUB_LISTING, pager_add, &pg, err);
 	if (rc == 0)
 		rc = pager_finish(&pg);
 	else if (rc > 0)

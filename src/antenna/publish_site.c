@@ -97,6 +97,7 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->site.author = c->author ? c->author : "";
 	c->site.now = now;
 	c->site.prev_publish = ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0);
+	c->site.new_window = 3600 * ant_store_config_int(s, ANT_CFG_NEW_HOURS, ANT_PUB_NEW_HOURS);
 	c->site.display_tz = ant_store_config_int(s, ANT_CFG_TZ, ANT_PUB_JST);
 	c->site.visited_query = ant_store_config_int(s, ANT_CFG_VISITED, 1) != 0;
 	c->site.max_age = ant_store_config_int(s, ANT_CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);

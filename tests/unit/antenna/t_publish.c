@@ -22,6 +22,7 @@
 #include "html.h"
 #include "lirs.h"
 #include "ant_publish.h"
+#include "publish_error.h"
 #include "tap.h"
 
 #define T0 1700000000   /* 2023-11-14 22:13:20 UTC = 11/15 07:13 JST */
@@ -215,7 +216,8 @@ static void test_html(void)
 	OK(pos(h, "<script>alert(1)</script>") < 0, "a script title is not markup");
 	OK(pos(h, "<span class=\"au\">&quot;&amp;&#39;</span>") > 0, "author escaped");
 	OK(pos(h, "[404 Not Found]") > pos(h, ">Gone page<"), "error shown as [404 Not Found]");
-	OK(pos(h, "[connection refused]") > 0, "error in a group shown");
+	OK(pos(h, "[cannot connect]") > 0 && pos(h, "connection refused") < 0,
+	   "error in a group shown, in the page's words");
 	OK(pos(h, "[not checked yet]") > 0, "never checked page says so");
 	OK(count(h, "--/-- --:--") == 3, "error/unknown lines show --/-- --:-- (%d)", count(h, "--/-- --:--"));
 
@@ -655,9 +657,32 @@ static void test_speed(void)
 	free(v);
 }
 
+/* The public page's phrase for each kind of failure; the details stay in
+ * 'antenna show'. */
+static void test_error_phrases(void)
+{
+	static const struct { const char *error, *ja, *en; } t[] = {
+		{ "cannot resolve host: Could not resolve host: nx.example", "サーバが見つかりません",
+		  "server not found" },
+		{ "connection refused: Failed to connect to 127.0.0.1 port 9", "接続できません",
+		  "cannot connect" },
+		{ "timed out: Operation timed out after 30001 milliseconds", "時間切れ", "timed out" },
+		{ "TLS handshake failed: OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number",
+		  "TLS エラー", "TLS error" },
+		{ "body too big: over 8388608 bytes (--max-body)", "8 MiB を超えました", "over 8 MiB" },
+		{ "404 Not Found", "404 Not Found", "404 Not Found" },
+	};
+	char b[128];
+
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		IS_STR(ant_pub_error_phrase(b, sizeof b, t[i].error, "ja"), t[i].ja, "ja: %s", t[i].ja);
+		IS_STR(ant_pub_error_phrase(b, sizeof b, t[i].error, "en"), t[i].en, "en: %s", t[i].en);
+	}
+}
+
 int main(void)
 {
-	TAP_PLAN(105);
+	TAP_PLAN(117);
 	snprintf(tmpdir, sizeof tmpdir, "%s/t_publish.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmpdir)) {
@@ -668,6 +693,7 @@ int main(void)
 	test_escape();
 	test_html();
 	test_html_ja();
+	test_error_phrases();
 	test_lirs();
 	test_atomic();
 	test_speed();
