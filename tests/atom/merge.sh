@@ -1,5 +1,5 @@
 # tests/atom/merge.sh: `lirs merge`, sourced by tests/atom/run.sh
-# (uses its $L, $T, ok, nok, check).
+# (uses its $L, $T, ok, notok, check).
 
 # mk FILE LINE...: a plain-text LIRS file (the reader takes it with a warning)
 mk() { f=$1; shift; printf '%s\n' "$@" > "$f"; }
@@ -24,20 +24,20 @@ is "merge: winners (LM, then LD, then later input), keys normalised, path case k
 	"$got" "2000 6000 http://example.com:80/b b newer LD|2000 4000 https://example.com:443/b https b|1500 5000 http://example.com/A capital A|1000 5000 http://example.com/a second a|"
 
 $L merge --now 6000 --max-age 3000 -f jsonl "$T/m2" "$T/m1" > "$T/out2.jsonl"
-grep -q '"title":"first a"' "$T/out2.jsonl" && ok "merge: a full tie goes to the later input" || nok "merge: a full tie goes to the later input"
+grep -q '"title":"first a"' "$T/out2.jsonl" && ok "merge: a full tie goes to the later input" || notok "merge: a full tie goes to the later input"
 
 $L merge --now 6000 --max-age 3000 -v -o "$T/m.lirs" "$T/m1" "$T/m2" 2> "$T/err"
 is "merge -o: exit 0" "$?" 0
 is "merge -v: counts on stderr" "$(cat "$T/err")" "lirs merge: read 10 records: kept 4 (one per URL), replaced 2, superseded 1, dropped 2 unusable, 1 stale and 0 from the future"
-gzip -t "$T/m.lirs" 2>/dev/null && ok "merge: default output is gzip" || nok "merge: default output is gzip"
+gzip -t "$T/m.lirs" 2>/dev/null && ok "merge: default output is gzip" || notok "merge: default output is gzip"
 $L cat "$T/m.lirs" > "$T/back.jsonl" 2>/dev/null
-cmp -s "$T/back.jsonl" "$T/out.jsonl" && ok "merge: LIRS output decodes to the same records" || nok "merge: LIRS output decodes to the same records"
+cmp -s "$T/back.jsonl" "$T/out.jsonl" && ok "merge: LIRS output decodes to the same records" || notok "merge: LIRS output decodes to the same records"
 
 # Japanese text survives the EUC-JP output
 mk "$T/ja" 'LIRS,1000,5000,32400,10,http://example.jp/,日本語のタイトル,著者,0,,'
 $L merge --now 6000 -o "$T/ja.lirs" "$T/ja" 2>/dev/null
 gzip -dc "$T/ja.lirs" | iconv -f EUC-JP -t UTF-8 2>/dev/null | grep -q '日本語のタイトル' \
-	&& ok "merge: output is EUC-JP" || nok "merge: output is EUC-JP"
+	&& ok "merge: output is EUC-JP" || notok "merge: output is EUC-JP"
 
 # An unreadable input: exit 2, the -o target untouched, no temporary left
 echo old > "$T/target"
@@ -45,7 +45,7 @@ $L merge --now 6000 -o "$T/target" "$T/m1" "$T/missing" 2> "$T/err"
 is "merge: unreadable input exits 2" "$?" 2
 is "merge: unreadable input leaves the -o target untouched" "$(cat "$T/target")" old
 is "merge: no temporary file left" "$(ls "$T" | grep -c 'target.tmp')" 0
-grep -q "cannot open '$T/missing'" "$T/err" && ok "merge: says which input" || nok "merge: says which input"
+grep -q "cannot open '$T/missing'" "$T/err" && ok "merge: says which input" || notok "merge: says which input"
 
 # A corrupt gzip input is fatal too, and nothing is written
 printf '\037\213\010\000\000\000\000\000\000\003garbage' > "$T/bad.gz"
@@ -58,10 +58,10 @@ mk "$T/skip" 'LIRS,1000,5000,0,0,http://example.com/ok,ok,,0,,' 'LIRS,abc,5000,0
 $L merge --now 6000 -f jsonl -o "$T/skip.out" "$T/skip" 2> "$T/err"
 is "merge: skipped records exit 1" "$?" 1
 is "merge: output still written with skipped records" "$(wc -l < "$T/skip.out" | tr -d ' ')" 1
-grep -q ':2:' "$T/err" && ok "merge: diagnostic names the line" || nok "merge: diagnostic names the line"
+grep -q ':2:' "$T/err" && ok "merge: diagnostic names the line" || notok "merge: diagnostic names the line"
 
 # Standard input
-$L merge --now 6000 -f jsonl - < "$T/m1" | grep -q 'capital A' && ok "merge: - reads standard input" || nok "merge: - reads standard input"
+$L merge --now 6000 -f jsonl - < "$T/m1" | grep -q 'capital A' && ok "merge: - reads standard input" || notok "merge: - reads standard input"
 $L merge 2>/dev/null
 is "merge: no INPUT is a usage error" "$?" 2
 
@@ -101,8 +101,8 @@ for c in "$MC"/*/; do
 	if [ "${UPDATE:-}" = 1 ]; then
 		cp "$T/mc.out" "$c/out.jsonl"; cp "$T/mc.err" "$c/err"
 	fi
-	cmp -s "$T/mc.out" "$c/out.jsonl" && ok "merge case $n: output" || { nok "merge case $n: output"; diff "$c/out.jsonl" "$T/mc.out" | head -n 6 | sed 's/^/#   /'; }
-	cmp -s "$T/mc.err" "$c/err" && ok "merge case $n: counts" || { nok "merge case $n: counts"; diff "$c/err" "$T/mc.err" | head -n 4 | sed 's/^/#   /'; }
+	cmp -s "$T/mc.out" "$c/out.jsonl" && ok "merge case $n: output" || { notok "merge case $n: output"; diff "$c/out.jsonl" "$T/mc.out" | head -n 6 | sed 's/^/#   /'; }
+	cmp -s "$T/mc.err" "$c/err" && ok "merge case $n: counts" || { notok "merge case $n: counts"; diff "$c/err" "$T/mc.err" | head -n 4 | sed 's/^/#   /'; }
 	nmc=$((nmc + 1))
 done
-[ "$nmc" -ge 3 ] && ok "merge cases: $nmc run" || nok "merge cases: only $nmc found in '$MC'"
+[ "$nmc" -ge 3 ] && ok "merge cases: $nmc run" || notok "merge cases: only $nmc found in '$MC'"
