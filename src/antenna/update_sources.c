@@ -280,6 +280,12 @@ static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_re
 	lirs_reader_free(rd);
 	if (rc < 0 && rc != LIRS_ESTOP) {
 		char msg[128];
+		/* the reader stops at once on markup (lirs validate: not-lirs):
+		 * say what it is rather than "malformed input" */
+		if (not_lirs(src, res)) {
+			u->st.sources_failed++;
+			return;
+		}
 		snprintf(msg, sizeof msg, "bad LIRS file: %s", lirs_strerror(rc));
 		ant_upd_set_str(&src->last_error, msg);
 	} else if (src->records_read && src->records_read == src->records_skipped) {
