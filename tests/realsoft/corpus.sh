@@ -41,11 +41,13 @@ fi
 
 # The servers' clock: real time plus $T/clock's offset (libfaketime reads
 # the file at every call), so the software sees days pass as the antenna's
-# --now does.
+# --now does.  Files keep their real times (NO_FAKE_STAT): a cache file
+# written an hour of the clock ago is an hour old, as DokuWiki's feed
+# cache (rss_update, 300 s) expects.
 OFF=0
 echo "+0" > "$T/clock"
 faked() {
-	env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 \
+	env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 NO_FAKE_STAT=1 \
 		FAKETIME_DONT_FAKE_MONOTONIC=1 "$@"
 }
 clock() { OFF=$1; echo "+$OFF" > "$T/clock"; }
