@@ -67,7 +67,10 @@ typedef struct ant_tokens_verdict {
 	size_t held;             /* changes held now */
 	size_t learned;          /* counters learned now */
 	size_t forgotten;        /* counters forgotten now */
-	unsigned char *pick;     /* per segment: 1 = the edit, for the excerpt; malloc'd, NULL when none */
+	int picked;              /* pick has a segment */
+	unsigned char *pick;     /* per segment: 1 = the edit (or, with other news, a
+				    sentence changed only in its numbers), for the
+				    excerpt; malloc'd, NULL when none */
 } ant_tokens_verdict;
 
 void ant_tokens_verdict_release(ant_tokens_verdict *v);
@@ -82,6 +85,15 @@ void ant_tokens_verdict_release(ant_tokens_verdict *v);
  */
 int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const unsigned char *skip,
 		      int other_news, int64_t now, ant_tokens_verdict *v);
+
+/*
+ * The noise rule picks what an update added by its keys; when the page
+ * shows a key more than once ("本日のツッコミ(全#件)" under every day) and
+ * one more of it now, the instance picked may be an old one.  This moves
+ * a picked segment that stands alone to an instance of the same key that
+ * stands next to other picked news (the new comment's caption).
+ */
+void ant_tokens_place_pick(const ant_page_seg *seg, size_t n, unsigned char *pick);
 
 /* The state as a compact blob and back (ant_detect_noise_encode()'s
  * conventions): encode 0 and a malloc'd *blob, or LB_ENOMEM; decode 0, or

@@ -73,25 +73,36 @@ static size_t path_has(const char *path, const char *const *sel)
 	return 0;
 }
 
-#define GEN_SELS 5
-/* The well-known generators: a mark only its markup has, and the
- * containers of a page's own content. */
+#define GEN_SELS 6
+/* The well-known generators: a mark only its markup has, the containers
+ * of a page's own content, and its furniture's own containers (for a
+ * path whose start was clipped, ant_page.h: the content container may be
+ * in the part cut off). */
 static const struct generator {
 	const char *name;
 	const char *mark[GEN_SELS];
 	const char *content[GEN_SELS];
+	const char *furniture[GEN_SELS];
 	const char *what;
 } generators[] = {
-	{ "tDiary", { "div.whole-content", NULL }, { ".day", NULL }, "its days (div.day)" },
-	{ "Hatena Diary", { "div.hatena-body", NULL }, { "div.day", NULL }, "its days (div.day)" },
+	{ "tDiary", { "div.whole-content", NULL }, { ".day", NULL },
+	  { ".sidebar", ".adminmenu", ".footer", NULL }, "its days (div.day)" },
+	{ "Hatena Diary", { "div.hatena-body", NULL }, { "div.day", NULL },
+	  { ".sidebar", ".hatena-module", NULL }, "its days (div.day)" },
 	{ "Hatena Blog", { "#box2", "#blog-title-inner", NULL },
-	  { ".entry-title", ".entry-content", ".comment-box", NULL }, "its entries (.entry-content)" },
+	  { ".entry-title", ".entry-content", ".comment-box", NULL },
+	  { "#box2", ".hatena-module", "#footer", NULL }, "its entries (.entry-content)" },
 	{ "WordPress", { ".wp-site-blocks", ".widget-area", "#colophon", NULL },
 	  { ".entry-title", ".entry-content", ".wp-block-post-title", ".wp-block-post-content",
-	    ".comment-list" }, "its posts (.entry-content)" },
-	{ "DokuWiki", { "#dokuwiki__site", NULL }, { "div.page", NULL }, "the wiki page (div.page)" },
+	    ".comment-list", NULL },
+	  { ".widget-area", ".widget", "#secondary", "#colophon", NULL }, "its posts (.entry-content)" },
+	{ "DokuWiki", { "#dokuwiki__site", NULL }, { "div.page", NULL },
+	  { "#dokuwiki__aside", "#dokuwiki__header", "#dokuwiki__footer", "#dokuwiki__pagetools",
+	    ".docInfo", NULL }, "the wiki page (div.page)" },
 	{ "MediaWiki", { "#mw-navigation", "#mw-panel", "#mw-head", NULL },
-	  { "#firstHeading", "#mw-content-text", NULL }, "the article (#mw-content-text)" },
+	  { "#firstHeading", "#mw-content-text", NULL },
+	  { "#mw-navigation", "#mw-panel", "#mw-head", "#footer", "#catlinks", NULL },
+	  "the article (#mw-content-text)" },
 };
 
 static const char *const landmarks[] = { "aside", "nav", "footer", "header", NULL };
@@ -112,8 +123,8 @@ static const struct generator *recognise(const ant_page_info *p)
 	return NULL;
 }
 
-/* A landmark's step index plus one when path stands in one: <header>
- * counts only outside an <article> or a <main>. */
+/* The landmark path stands in, or NULL: <header> counts only outside an
+ * <article> or a <main>. */
 static const char *landmark_of(const char *path)
 {
 	for (size_t i = 0; landmarks[i]; i++) {
@@ -137,8 +148,12 @@ static size_t mark_generator(const ant_page_info *p, const struct generator *g, 
 	for (size_t i = 0; i < p->nseg; i++) {
 		const char *path = ant_page_seg_path(p, i);
 
-		/* a clipped path ("…" and its end) may have lost its container */
-		mark[i] = !in_head(path) && !path_has(path, g->content) && strncmp(path, "\xe2\x80\xa6", 3) != 0;
+		if (in_head(path) || path_has(path, g->content))
+			mark[i] = 0;
+		else if (strncmp(path, "\xe2\x80\xa6", 3) == 0)   /* clipped: its container may be cut off */
+			mark[i] = path_has(path, g->furniture) || landmark_of(path);
+		else
+			mark[i] = 1;
 		n += mark[i];
 	}
 	return n;

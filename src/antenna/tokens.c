@@ -142,6 +142,7 @@ static void judge(ant_tokens *t, const cur_seg *c, uint16_t was, int other_news,
 			v->updated = 1;
 			if (v->pick)
 				v->pick[c->idx] = 1;
+			v->picked = 1;
 			drop_held(t, h);
 		}
 		return;
@@ -152,7 +153,11 @@ static void judge(ant_tokens *t, const cur_seg *c, uint16_t was, int other_news,
 		drop_held(t, h);
 		learn(t, c->key, now);
 		v->learned++;
-	} else if (!other_news && t->nheld < ANT_TOKENS_MAX_HELD) {
+	} else if (other_news) {   /* part of the update: its excerpt */
+		if (v->pick)
+			v->pick[c->idx] = 1;
+		v->picked = 1;
+	} else if (t->nheld < ANT_TOKENS_MAX_HELD) {
 		t->held[t->nheld++] = (ant_tokens_held){ c->key, c->raw, now };
 		v->held++;
 	}
@@ -213,7 +218,7 @@ int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const
 	t->nkeys = n;
 	t->has_keys = 1;
 	free(c);
-	if (!v->updated) {
+	if (!v->picked) {
 		free(v->pick);
 		v->pick = NULL;
 	}
@@ -358,4 +363,25 @@ int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len)
 		return LB_EPARSE;
 	}
 	return 0;
+}
+
+/* Is segment i next to a picked segment? */
+static int beside_pick(const unsigned char *pick, size_t n, size_t i)
+{
+	return (i > 0 && pick[i - 1]) || (i + 1 < n && pick[i + 1]);
+}
+
+void ant_tokens_place_pick(const ant_page_seg *seg, size_t n, unsigned char *pick)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!pick[i] || beside_pick(pick, n, i))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (j != i && !pick[j] && seg[j].block == seg[i].block && seg[j].norm == seg[i].norm &&
+			    beside_pick(pick, n, j)) {
+				pick[i] = 0;
+				pick[j] = 1;
+				break;
+			}
+	}
 }

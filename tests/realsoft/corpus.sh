@@ -250,7 +250,7 @@ act() {
 	esac
 }
 # Furniture an excerpt must never be made of: the sidebars' and footers' text.
-FURNITURE='最近の日記|最近のツッコミ|今日 |昨日 |合計|はなこ \(|じろう \(|メニュー|今週の当番|最終更新|トレース'
+FURNITURE='最近の日記|最近のツッコミ|今日 |昨日 |合計|\([0-9]{2}-[0-9]{2}\)|メニュー|今週の当番|最終更新|トレース'
 
 # ---- the checks ------------------------------------------------------------
 DB=$T/antenna.db
@@ -310,6 +310,7 @@ for m in $(echo "$STEP_MIN" | cut -d' ' -f2-); do
 			UNCHANGED=$((UNCHANGED + 1)) su=$((su + 1))
 			if has "$ANN" "$k"; then
 				FALSE=$((FALSE + 1)) sf=$((sf + 1)) fl="$fl $k"
+				echo "#   step $s $k: false update ($(sed -n "s|^$(url "$k"): updated *||p" "$T/log" | head -n 1)): '$(excerpt "$k")'"
 			fi
 		fi
 	done

@@ -70,6 +70,18 @@ static const char dokuwiki[] =
 	"<nav id=\"dokuwiki__pagetools\"><ul><li>文書の編集</li></ul></nav></div>"
 	"<footer id=\"dokuwiki__footer\"><div class=\"license\">CC BY-SA</div></footer></div></div></body></html>";
 
+/* a sidebar deep enough that its path is clipped (ant_page.h keeps its
+ * last 200 bytes): the container marks on the rest still tell */
+#define DEEP "<div class=\"wrapper-with-a-long-class-name group\">"
+static const char dokuwiki_deep[] =
+	"<html><head><title>club:meeting [wiki]</title></head>"
+	"<body><div id=\"dokuwiki__site\"><div id=\"dokuwiki__top\" class=\"site dokuwiki hasSidebar showSidebar\">"
+	DEEP DEEP DEEP "<nav id=\"dokuwiki__aside\"><div class=\"pad aside include group\"><div class=\"content\">"
+	"<div class=\"group\"><div class=\"level1\"><ul><li class=\"level1\"><div class=\"li\">今週の当番: 山田</div>"
+	"</li></ul></div></div></div></div></nav></div></div></div>"
+	"<main id=\"dokuwiki__content\"><div class=\"page group\"><p>次回の例会は12月3日です。</p></div></main>"
+	"</div></div></body></html>";
+
 static const char wordpress[] =
 	"<html><head><title>Post</title></head><body class=\"single\"><div id=\"page\">"
 	"<main><article class=\"post hentry\"><h1 class=\"entry-title\">Hello</h1>"
@@ -105,7 +117,7 @@ int main(void)
 	ant_furniture f;
 	size_t before;
 
-	TAP_PLAN(19);
+	TAP_PLAN(20);
 
 	analyse(&m, tdiary);
 	IS_STR(m.f.why, "tDiary: outside its days (div.day)", "tDiary: recognised by its markup");
@@ -124,6 +136,10 @@ int main(void)
 	       "DokuWiki: the page's text is its own");
 	OK(strstr(texts(&m.p, m.mark, 1), "今週の当番") && strstr(texts(&m.p, m.mark, 1), "最終更新"),
 	   "DokuWiki: the sidebar, trace, docInfo, tools and footer are furniture: %s", texts(&m.p, m.mark, 1));
+	ant_page_info_release(&m.p);
+
+	analyse(&m, dokuwiki_deep);
+	IS_STR(texts(&m.p, m.mark, 1), "今週の当番: 山田", "DokuWiki: a sidebar whose path is clipped is furniture still");
 	ant_page_info_release(&m.p);
 
 	analyse(&m, wordpress);

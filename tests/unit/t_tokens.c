@@ -56,7 +56,7 @@ int main(void)
 	unsigned char *blob;
 	size_t len;
 
-	TAP_PLAN(20);
+	TAP_PLAN(22);
 
 	ant_tokens_init(&t);
 	c = run(&t, MEETING("3"), 0, T0);
@@ -90,7 +90,8 @@ int main(void)
 	ant_tokens_init(&t);
 	run(&t, MEETING("3"), 0, T0);
 	c = run(&t, MEETING("10"), 1, T0 + HOUR);
-	OK(!c.v.held, "a token change with other news of the page is part of that update, not held");
+	OK(!c.v.held && !c.v.updated, "a token change with other news of the page is part of that update, not held");
+	IS_STR(c.excerpt, "次回の例会は12月10日です。", "... and its excerpt");
 	c = run(&t, MEETING("10"), 0, T0 + 2 * HOUR);
 	OK(!c.v.updated, "... and not announced again");
 	c = run(&t, MEETING("17"), 0, T0 + 3 * HOUR);
@@ -103,6 +104,25 @@ int main(void)
 	c = run(&t, "<p>コメント(1)</p><p>コメント(3)</p>", 0, T0 + HOUR);
 	OK(!c.v.held, "a sentence the page shows twice is ambiguous: left out");
 	ant_tokens_release(&t);
+
+	{
+		/* days newest first, each with its comment caption: the older
+		 * day got its first comment; the first caption is picked by key */
+		static const char day[] =
+			"<html><body><div class=\"day\"><p class=\"cap\">本日のツッコミ(全2件)</p><p>古いコメント</p></div>"
+			"<div class=\"day\"><p class=\"cap\">本日のツッコミ(全1件)</p><p>新しいコメント</p></div></body></html>";
+		ant_page_opts o = { 0 };
+		ant_page_info p = { 0 };
+		unsigned char pick[4] = { 1, 0, 0, 1 };
+		char *x;
+
+		ant_page_analyze2(day, strlen(day), "text/html", &o, &p, NULL);
+		ant_tokens_place_pick(p.seg, p.nseg, pick);
+		x = ant_page_excerpt(&p, pick, 0);
+		IS_STR(x, "本日のツッコミ(全1件) 新しいコメント", "place_pick: the caption next to the new comment is the new one");
+		free(x);
+		ant_page_info_release(&p);
+	}
 
 	ant_tokens_init(&t);
 	run(&t, COUNTER("100"), 0, T0);
