@@ -273,7 +273,7 @@ $A -d "$DB" list --format jsonl | grep -v '"last_error":null' > "$T/errs"
 is "baseline: the $(echo $PAGES | wc -w) pages fetched without error" "$(grep -c . "$T/errs")" 0
 sed 's/^/#   /' "$T/errs"
 
-UNCHANGED=0 FALSE=0 REAL=0 ONTIME=0 LATE=0 MISSED=0 BAD=0
+UNCHANGED=0 FALSE=0 REAL=0 ONTIME=0 LATE=0 MISSED=0 BAD=0 CONSUMED=0
 PENDING= PWANT=
 s=1
 for m in $(echo "$STEP_MIN" | cut -d' ' -f2-); do
@@ -284,6 +284,7 @@ for m in $(echo "$STEP_MIN" | cut -d' ' -f2-); do
 	su=0 sf=0 sr=0 sl=0 sm=0 fl= nl=
 	# last step's edits not yet announced: now or never
 	for k in $PENDING; do
+		CONSUMED=$((CONSUMED + 1))
 		if has "$ANN" "$k"; then
 			LATE=$((LATE + 1)) sl=$((sl + 1)) nl="$nl $k"
 		else
@@ -321,11 +322,21 @@ done
 for k in $PENDING; do MISSED=$((MISSED + 1)); done
 echo "# total: $UNCHANGED checks of unchanged content, $FALSE false updates, $REAL real edits, $ONTIME on time, $LATE late, $MISSED missed, $BAD bad excerpts"
 
-is "the corpus: $STEPS steps of $(echo $PAGES | wc -w) pages, unchanged and real" "$UNCHANGED $REAL" "131 12"
+# every check counted once: unchanged, a real edit, or the next check of one not yet announced
+is "the corpus: $STEPS steps of $(echo $PAGES | wc -w) pages, 12 real edits, each check counted once" \
+	"$REAL $((UNCHANGED + REAL + CONSUMED))" "12 $((STEPS * $(echo $PAGES | wc -w)))"
 check "false updates $FALSE of $UNCHANGED checks of unchanged content (<= 1%)" [ $((FALSE * 100)) -le $UNCHANGED ]
 is "every real edit announced in its own check or the next ($ONTIME on time, $LATE late, $MISSED missed)" "$MISSED" 0
 is "no excerpt made of furniture, each shows its edit" "$BAD" 0
+S=$($A -d "$DB" show "$(url td-20261120)")
+printf '%s\n' "$S" | grep -q '^furniture: .* left out: tDiary: outside its days (div.day)$' &&
+	ok "show: a diary day's sidebar and footer treated as furniture, and why" ||
+	notok "show: a diary day's sidebar and footer treated as furniture, and why" "$S"
+S=$($A -d "$DB" show "$(url dw-club:rules)")
+printf '%s\n' "$S" | grep -q '^furniture: .* left out: DokuWiki: outside the wiki page (div.page)$' &&
+	ok "show: a wiki page's sidebar, tools and footer treated as furniture, and why" ||
+	notok "show: a wiki page's sidebar, tools and footer treated as furniture, and why" "$S"
 if [ -n "${REALSOFT_SUMMARY:-}" ]; then
 	echo "$UNCHANGED $FALSE $REAL $ONTIME $LATE $MISSED $BAD" > "$REALSOFT_SUMMARY"
 fi
-done_testing 7
+done_testing 9
