@@ -75,6 +75,11 @@ typedef struct ant_tokens_verdict {
 
 void ant_tokens_verdict_release(ant_tokens_verdict *v);
 
+/* Does the text hold a digit (ASCII or full-width)?  Only such segments
+ * can change in their numbers alone: the others need not be remembered
+ * (the caller skips them, and the state stays small). */
+int ant_tokens_has_number(const char *s, size_t n);
+
 /*
  * Decides one check of the page whose segments are seg (skip: per segment,
  * 1 = leave it out, e.g. a block the noise rule learned volatile; may be

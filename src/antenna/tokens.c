@@ -26,6 +26,20 @@ void ant_tokens_release(ant_tokens *t)
 	ant_tokens_init(t);
 }
 
+int ant_tokens_has_number(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			return 1;
+		/* ０-９: EF BC 90 - EF BC 99 */
+		if (p[i] == 0xEF && i + 2 < n && p[i + 1] == 0xBC && p[i + 2] >= 0x90 && p[i + 2] <= 0x99)
+			return 1;
+	}
+	return 0;
+}
+
 void ant_tokens_verdict_release(ant_tokens_verdict *v)
 {
 	free(v->pick);

@@ -38,7 +38,7 @@ static void analyse(struct marked *m, const char *html)
 	ant_page_opts o = { 0 };
 
 	memset(m, 0, sizeof *m);
-	if (ant_page_analyze2(html, strlen(html), "text/html", &o, &m->p, NULL) != 0 || m->p.nseg > 256) {
+	if (ant_page_analyze(html, strlen(html), "text/html", &o, &m->p, NULL) != 0 || m->p.nseg > 256) {
 		printf("# cannot analyse the page\n");
 		exit(1);
 	}

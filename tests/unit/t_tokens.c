@@ -32,7 +32,7 @@ static struct check run(ant_tokens *t, const char *body, int other_news, int64_t
 
 	memset(&c, 0, sizeof c);
 	snprintf(html, sizeof html, "<html><head><title>例会</title></head><body>%s</body></html>", body);
-	if (ant_page_analyze2(html, strlen(html), "text/html", &o, &p, NULL) != 0) {
+	if (ant_page_analyze(html, strlen(html), "text/html", &o, &p, NULL) != 0) {
 		printf("# cannot analyse\n");
 		exit(1);
 	}
@@ -116,7 +116,7 @@ int main(void)
 		unsigned char pick[4] = { 1, 0, 0, 1 };
 		char *x;
 
-		ant_page_analyze2(day, strlen(day), "text/html", &o, &p, NULL);
+		ant_page_analyze(day, strlen(day), "text/html", &o, &p, NULL);
 		ant_tokens_place_pick(p.seg, p.nseg, pick);
 		x = ant_page_excerpt(&p, pick, 0);
 		IS_STR(x, "本日のツッコミ(全1件) 新しいコメント", "place_pick: the caption next to the new comment is the new one");
