@@ -54,11 +54,26 @@ static int step_matches(const char *s, size_t n, const char *sel)
 	return 0;
 }
 
+/* Can path match selector sel at all?  Its name (id, class or tag) must
+ * be in it: one strstr() spares most paths the step by step walk. */
+static int may_have(const char *path, const char *sel)
+{
+	const char *name = sel + strcspn(sel, "#.");
+
+	return strstr(path, *name ? name + 1 : sel) != NULL;
+}
+
 /* Does a step of path match one of the NULL-ended selectors?  Returns
  * the index of the first step that does plus one, or 0. */
 static size_t path_has(const char *path, const char *const *sel)
 {
 	size_t k = 0;
+	int any = 0;
+
+	for (size_t i = 0; sel[i] && !any; i++)
+		any = may_have(path, sel[i]);
+	if (!any)
+		return 0;
 
 	for (const char *s = path; *s; k++) {
 		size_t n = strcspn(s, ">");
@@ -118,7 +133,8 @@ static const struct generator *recognise(const ant_page_info *p)
 {
 	for (size_t g = 0; g < sizeof generators / sizeof *generators; g++)
 		for (size_t i = 0; i < p->nseg; i++)
-			if (path_has(ant_page_seg_path(p, i), generators[g].mark))
+			if ((i == 0 || p->seg[i].path != p->seg[i - 1].path) &&
+			    path_has(ant_page_seg_path(p, i), generators[g].mark))
 				return &generators[g];
 	return NULL;
 }
@@ -148,7 +164,9 @@ static size_t mark_generator(const ant_page_info *p, const struct generator *g, 
 	for (size_t i = 0; i < p->nseg; i++) {
 		const char *path = ant_page_seg_path(p, i);
 
-		if (in_head(path) || path_has(path, g->content))
+		if (i > 0 && p->seg[i].path == p->seg[i - 1].path)   /* the same block */
+			mark[i] = mark[i - 1];
+		else if (in_head(path) || path_has(path, g->content))
 			mark[i] = 0;
 		else if (strncmp(path, "\xe2\x80\xa6", 3) == 0)   /* clipped: its container may be cut off */
 			mark[i] = path_has(path, g->furniture) || landmark_of(path);
@@ -165,7 +183,14 @@ static size_t mark_landmarks(const ant_page_info *p, unsigned char *mark, char *
 	size_t n = 0, w;
 
 	for (size_t i = 0; i < p->nseg; i++) {
-		const char *path = ant_page_seg_path(p, i), *l = in_head(path) ? NULL : landmark_of(path);
+		const char *path = ant_page_seg_path(p, i), *l;
+
+		if (i > 0 && p->seg[i].path == p->seg[i - 1].path) {   /* the same block */
+			mark[i] = mark[i - 1];
+			n += mark[i];
+			continue;
+		}
+		l = in_head(path) ? NULL : landmark_of(path);
 
 		mark[i] = l != NULL;
 		n += mark[i];
