@@ -64,13 +64,13 @@ static size_t get_var(const unsigned char **p, const unsigned char *end)
 	return (size_t)-1;
 }
 
-/* One section: its bytes at *part, or -1 when it runs past end. */
+/* One section: its bytes at *part, or LB_EPARSE when it runs past end. */
 static int get_part(const unsigned char **p, const unsigned char *end, const unsigned char **part,
 		    size_t *n)
 {
 	*n = get_var(p, end);
 	if (*n == (size_t)-1 || *n > (size_t)(end - *p))
-		return -1;
+		return LB_EPARSE;
 	*part = *n ? *p : NULL;
 	*p += *n;
 	return 0;
