@@ -46,8 +46,10 @@ fi
 # cache (rss_update, 300 s) expects.
 OFF=0
 echo "+0" > "$T/clock"
+# faked CMD...: CMD under that clock, in this process (exec): run it as
+# (faked CMD) & and $! is CMD's own pid, the one the EXIT trap kills
 faked() {
-	env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 NO_FAKE_STAT=1 \
+	exec env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 NO_FAKE_STAT=1 \
 		FAKETIME_DONT_FAKE_MONOTONIC=1 "$@"
 }
 clock() { OFF=$1; echo "+$OFF" > "$T/clock"; }
@@ -138,8 +140,8 @@ cat > "$DW/conf/local.php" <<EOF
 EOF
 echo "<?php define('DOKU_CONF', '$DW/conf/');" > "$DW/prepend.php"
 DWPORT=$(freeport)
-faked php -d auto_prepend_file="$DW/prepend.php" -S "127.0.0.1:$DWPORT" -t /usr/share/dokuwiki \
-	>"$T/dokuwiki.log" 2>&1 &
+(faked php -d auto_prepend_file="$DW/prepend.php" -S "127.0.0.1:$DWPORT" -t /usr/share/dokuwiki \
+	>"$T/dokuwiki.log" 2>&1) &
 PIDS="$PIDS $!"
 DWB=http://127.0.0.1:$DWPORT/
 
