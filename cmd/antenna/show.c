@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "antenna.h"
+#include "ant_pagestate.h"
+#include "ant_tokens.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] show URL\n\n"
@@ -51,16 +53,50 @@ static const char *how(const ant_store_page *p)
 	return "lirs (relayed by a LIRS source)";
 }
 
+/* What the last check left out as the site's furniture (ant_furniture.h). */
+static void show_furniture(const ant_pagestate *ps)
+{
+	if (*ps->furniture.why)
+		printf("furniture:      %zu text segment%s left out: %s\n", ps->furniture.nseg,
+		       ps->furniture.nseg == 1 ? "" : "s", ps->furniture.why);
+	else if (ps->noise)
+		printf("furniture:      none found (the whole page is its own content)\n");
+}
+
+/* The token rule (ant_tokens.h): numbers and dates learned as counters,
+ * a change of numbers held. */
+static void show_tokens(const ant_pagestate *ps, int64_t tz)
+{
+	ant_tokens t;
+	char b[128];
+
+	if (ant_tokens_decode(&t, ps->tokens, ps->tokens_len) < 0)
+		return;
+	for (size_t i = 0; i < t.nctr; i++)
+		printf("  counter:      numbers of a sentence that changed at two checks in a row, since %s:\n"
+		       "                ignored until they stay unchanged %d days\n",
+		       when(b, sizeof b, t.ctr[i].since, tz), ANT_TOKENS_STABLE / 86400);
+	for (size_t i = 0; i < t.nheld; i++)
+		printf("  held:         numbers or dates changed, first seen %s: announced at the\n"
+		       "                next check if they stay, a counter if they change again\n",
+		       when(b, sizeof b, t.held[i].since, tz));
+	ant_tokens_release(&t);
+}
+
 /* What the noise-proof text rule learned (ant_detect.h): the parts of the page
  * ignored automatically, since when and why; a small change held back. */
 static void show_noise(const ant_store_page *p, int64_t tz)
 {
 	ant_detect_noise n;
+	ant_pagestate ps;
 	char b[128];
 
 	if (p->no_auto_ignore)
 		return;   /* "auto ignore: off" above */
-	if (ant_detect_noise_decode(&n, p->noise, p->noise_len) < 0) {
+	if (ant_pagestate_split(p->noise, p->noise_len, &ps) < 0)
+		memset(&ps, 0, sizeof ps);
+	show_furniture(&ps);
+	if (ant_detect_noise_decode(&n, ps.noise, ps.noise_len) < 0) {
 		printf("auto-ignored:   nothing yet (no check compared)\n");
 		return;
 	}
@@ -76,13 +112,22 @@ static void show_noise(const ant_store_page *p, int64_t tz)
 		printf("                since %s: %s\n", when(b, sizeof b, v->since, tz),
 		       v->how == ANT_NOISE_REFETCH ? "differed between two fetches a moment apart"
 						   : "changed check after check while the rest did not");
+		if (v->changed)
+			printf("                last changed %s: taken in again if unchanged %d days\n",
+			       when(b, sizeof b, v->changed, tz), ANT_NOISE_UNLEARN / 86400);
 	}
 	for (size_t i = 0; i < n.nsus; i++)
 		if (n.sus[i].pending)
 			printf("  held:         a small change first seen %s: announced at the next\n"
 			       "                check if it stays, ignored from then on if it changes again\n",
 			       when(b, sizeof b, n.sus[i].pending, tz));
+	for (size_t i = 0; i < n.nsus; i++)
+		if (n.sus[i].raced)
+			printf("  held:         a part that differed between two fetches %s: announced if\n"
+			       "                it stays as the second showed it, ignored if it differs again\n",
+			       when(b, sizeof b, n.sus[i].raced, tz));
 	ant_detect_noise_release(&n);
+	show_tokens(&ps, tz);
 }
 
 static void show_page(const ant_store_page *p, int64_t tz)

@@ -145,11 +145,16 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  * decision or the excerpt:
  *   re-fetch  when a check brings news in small blocks only, the caller
  *             fetches the page again after a short pause
- *             (ant_detect_verdict.refetch); blocks whose keys differ between
- *             the two answers are per-request widgets (counter, clock,
- *             rotating ad, random token).  A block too big to be volatile
- *             loses only the keys that differ (a post that arrived between
- *             the two answers), its other news stands.
+ *             (ant_detect_verdict.refetch); a block whose keys differ between
+ *             the two answers is held back for the check (the author may
+ *             have saved in between); when it differs again between the
+ *             two answers of a later check (within ANT_NOISE_WINDOW) it is a
+ *             per-request widget (counter, clock, rotating ad, random
+ *             token) and is learned; when the next check finds it changed
+ *             and steady, its change was real and is announced then.  A
+ *             block too big to be volatile loses only the keys that differ
+ *             (a post that arrived between the two answers), its other
+ *             news stands.
  *   checks    a small block (at most ANT_NOISE_LONE_SEGS segments) whose
  *             content is replaced 1:1 while nothing else on the page is new
  *             is held back, not announced; when it is replaced again at a
@@ -160,6 +165,9 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  *             when it was first seen.  Beside other news, a small swap is
  *             part of the update when it is next to that news in the
  *             document (a new entry's heading), else it is only watched.
+ * A learned block whose text then stays the same for ANT_NOISE_UNLEARN
+ * is unlearned: it takes part again (a widget removed, a part that has
+ * become text).
  * Never more than ANT_NOISE_VOLATILE_PCT percent of a page's text is
  * learned volatile, so a page that really changes on every check (or its
  * main text) is announced every time.
@@ -175,7 +183,8 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
 #define ANT_NOISE_VOLATILE_PCT 40     /* of the page's text, at most */
 #define ANT_NOISE_LONE_SEGS 3         /* segments of a "small" swapped block */
 #define ANT_NOISE_SMALL_PCT 20        /* of the page's text, a small block's at most */
-#define ANT_NOISE_WINDOW (7 * 86400)  /* a second swap within this: volatile */
+#define ANT_NOISE_WINDOW (7 * 86400)  /* a second swap (or race) within this: volatile */
+#define ANT_NOISE_UNLEARN (14 * 86400) /* a learned block unchanged this long is unlearned */
 #define ANT_NOISE_MAX_KEYS 512        /* = ANT_PAGE_MAX_SEGMENTS */
 /* Bits of a segment's text hash the rule keeps (and stores: 3 bytes a
  * key, not 4).  A change is missed only when every new text of a block
@@ -202,6 +211,8 @@ typedef struct ant_detect_vblock {
 	char path[ANT_NOISE_PATH];    /* its place, "body>div#side>p" (ant_page.h), its
 					 end kept when long; "" unknown */
 	char sample[ANT_NOISE_SAMPLE];/* its text when learned, clipped; "" none */
+	int64_t changed;         /* its text last seen changing; 0 = not known yet */
+	uint32_t sig;            /* its text then (an order-blind sum of its norms) */
 } ant_detect_vblock;
 
 /* A small block seen swapping its content, not (yet) volatile. */
@@ -213,6 +224,10 @@ typedef struct ant_detect_suspect {
 	uint32_t pending_norm;   /* its new text */
 	uint32_t seen[ANT_NOISE_MAX_SEEN];  /* texts it showed, newest first */
 	int nseen;
+	int64_t raced;           /* it differed between two answers of one check,
+				    then; held back, not learned; 0 = never */
+	uint32_t raced_sig;      /* its text in the second answer (a sum of norms):
+				    found so at the next check, the change was real */
 } ant_detect_suspect;
 
 /* What is remembered of a page's text between checks. */
@@ -250,6 +265,8 @@ typedef struct ant_detect_verdict {
 				    for the excerpt; malloc'd, NULL when nothing */
 	uint32_t learned[ANT_NOISE_MAX_VOLATILE];  /* (decide) blocks learned now */
 	size_t nlearned;
+	size_t nunlearned;       /* (decide) learned blocks unlearned now, steady for
+				    ANT_NOISE_UNLEARN */
 } ant_detect_verdict;
 
 void ant_detect_verdict_release(ant_detect_verdict *v);

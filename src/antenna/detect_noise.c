@@ -238,10 +238,13 @@ static int keep_keys(ant_detect_noise *n, const ant_noise_key *ck, size_t nck)
  * ant_detect_noise_decide() runs these in order over one struct decision:
  *   1. drop_unstable     what differs between the two answers is no news
  *   2. confirm_held      changes held at the last check, unchanged since
+ *      judge_races       blocks held back by a race: real, or a widget
  *   3. find_strong       news that is an update now
  *      settle_swaps      small swaps: learned, announced, or held
+ *      settle_races      blocks held back by a race: settled
  *   4. watch_swaps       with strong news: a small swap beside it joins it
  *   5. forget_quiet      suspects that stopped swapping
+ *      unlearn_steady    learned blocks steady for ANT_NOISE_UNLEARN
  *   6. give_verdict      updated, since, and the excerpt's pick
  */
 typedef struct decision {
@@ -256,36 +259,88 @@ typedef struct decision {
 	int strong;              /* news that is an update now */
 	int confirmed;           /* a held change was confirmed */
 	int64_t since;           /* the earliest confirmed change's first sighting */
+	const ant_detect_seg *second;  /* the re-fetched answer, or NULL */
+	size_t nsecond;
 } decision;
 
-/* 1. What differs between the two answers is no news; its block is
- *    volatile when it may be (a widget), else only those keys are left
- *    out (a busy page: a post arrived between the two answers, the posts
- *    before it are news all the same). */
-static void drop_unstable(decision *d)
+/* A block's text in segs, blind to order: a sum over its norms. */
+static uint32_t block_sig(uint32_t block, const ant_detect_seg *segs, size_t n)
+{
+	uint32_t sig = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (segs[i].block == block)
+			sig += ant_noise_norm_of(&segs[i]) * 2654435761u + 1;
+	return sig;
+}
+
+/* Did block b differ between the two answers of a recent check? */
+static ant_detect_suspect *raced(const decision *d, const ant_noise_block *b)
+{
+	ant_detect_suspect *s = suspect_find(d->n, b->block);
+
+	return s && s->raced && d->now - s->raced <= ANT_NOISE_WINDOW ? s : NULL;
+}
+
+/* A block that differs between the two answers for the first time: held
+ * back for this check, not learned (the author may have saved between
+ * the two requests).  0 when it raced before: a widget, to be learned. */
+static int hold_race(decision *d, ant_noise_block *b)
+{
+	ant_detect_suspect *s;
+
+	if (raced(d, b) || !(s = suspect_find(d->n, b->block) ? suspect_find(d->n, b->block)
+							      : suspect_add(d->n, b->block)))
+		return 0;
+	s->raced = d->now;
+	s->raced_sig = block_sig(b->block, d->second, d->nsecond);
+	s->last = d->now;
+	unmark_block(&d->c, b->block);
+	b->gained = 0;
+	d->v->held = 1;
+	return 1;
+}
+
+/* 1. What differs between the two answers is no news; its block is held
+ *    back the first time, volatile the second when it may be (a widget),
+ *    else only those keys are left out (a busy page: a post arrived
+ *    between the two answers, the posts before it are news all the same). */
+static void drop_unstable_one(decision *d, ant_noise_block *b)
 {
 	ant_noise_cmp *c = &d->c;
+	ant_detect_suspect *s = raced(d, b);
+	uint32_t left = 0;
 
-	for (size_t i = 0; i < c->nb; i++) {
-		ant_noise_block *b = &c->b[i];
-		uint32_t left = 0;
-
-		if (!b->unstable)
-			continue;
-		if (d->learn && learn_block(d->n, c, b, ANT_NOISE_REFETCH, d->now, d->v)) {
-			unmark_block(c, b->block);
-			b->gained = 0;
-			continue;
-		}
-		for (size_t k = 0; k < c->ncur; k++)
-			if (c->cur[k].block == b->block && c->isnew[k]) {
-				if (c->unstable[k])
-					c->isnew[k] = 0;
-				else
-					left++;
-			}
-		b->gained = left;
+	if (d->learn && learnable(c, b) && hold_race(d, b))
+		return;
+	if (d->learn && learn_block(d->n, c, b, ANT_NOISE_REFETCH, d->now, d->v)) {
+		if (s)
+			suspect_drop(d->n, s);
+		unmark_block(c, b->block);
+		b->gained = 0;
+		return;
 	}
+	for (size_t k = 0; k < c->ncur; k++)
+		if (c->cur[k].block == b->block && c->isnew[k]) {
+			if (c->unstable[k])
+				c->isnew[k] = 0;
+			else
+				left++;
+		}
+	b->gained = left;
+}
+
+/* The blocks that raced before go first: new races take suspects' places
+ * and must not push them out before they are learned. */
+static void drop_unstable(decision *d)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < d->c.nb; i++) {
+			ant_noise_block *b = &d->c.b[i];
+
+			if (b->unstable && (raced(d, b) != NULL) == (pass == 0))
+				drop_unstable_one(d, b);
+		}
 }
 
 /* 2. Changes held at the last check: unchanged since, they were real. */
@@ -316,18 +371,52 @@ static void confirm_held(decision *d)
 }
 
 /* 3. The news, block by block: strong news is an update now; a small swap
- *    alone is held (or learned, when it swapped before). */
+ *    alone is held (or learned, when it swapped before); a block held
+ *    back by a race and changed, steady, now is news: its change was
+ *    real (announced a check late). */
 static int find_strong(const decision *d)
 {
 	const ant_noise_cmp *c = &d->c;
 
 	for (size_t i = 0; i < c->nb; i++) {
 		const ant_noise_block *b = &c->b[i];
-		if (b->gained && (!d->learn || !swapped(c, b) ||
+		if (b->gained && (!d->learn || !swapped(c, b) || raced(d, b) ||
 				  (rotating(suspect_find(d->n, b->block), b, d->now) && !learnable(c, b))))
 			return 1;
 	}
 	return 0;
+}
+
+/* 2b. Blocks held back by a race at an earlier check, steady now: changed
+ *     to what the second answer showed then, the change was real (news,
+ *     find_strong()); changed to something else again, a widget (learned). */
+static void judge_races(decision *d)
+{
+	for (size_t i = 0; d->learn && i < d->c.nb; i++) {
+		ant_noise_block *b = &d->c.b[i];
+		ant_detect_suspect *s = raced(d, b);
+
+		if (!s || b->unstable || s->raced >= d->now || !b->gained ||
+		    block_sig(b->block, d->c.cur, d->c.ncur) == s->raced_sig)
+			continue;
+		if (learn_block(d->n, &d->c, b, ANT_NOISE_CHECKS, d->now, d->v)) {
+			suspect_drop(d->n, s);
+			unmark_block(&d->c, b->block);
+			b->gained = 0;
+		}
+	}
+}
+
+/* A race settled at this check, one way or the other. */
+static void settle_races(decision *d)
+{
+	for (size_t i = 0; i < d->c.nb; i++) {
+		ant_noise_block *b = &d->c.b[i];
+		ant_detect_suspect *s = raced(d, b);
+
+		if (s && !b->unstable && s->raced < d->now)
+			s->raced = 0;
+	}
 }
 
 /* A small swap (with learn): learned when it swapped before, news when
@@ -367,7 +456,7 @@ static void settle_swaps(decision *d)
 	for (size_t i = 0; d->learn && i < d->c.nb; i++) {
 		ant_noise_block *b = &d->c.b[i];
 
-		if (b->gained && swapped(&d->c, b))
+		if (b->gained && swapped(&d->c, b) && !raced(d, b))
 			settle_swap(d, b);
 	}
 }
@@ -396,7 +485,9 @@ static void watch_swaps(decision *d)
 	}
 }
 
-/* 5. Small blocks that stopped swapping are forgotten. */
+/* 5. Small blocks that stopped swapping are forgotten; learned blocks
+ *    steady for ANT_NOISE_UNLEARN are unlearned (their keys join the
+ *    reference kept next). */
 static void forget_quiet(ant_detect_noise *n, int64_t now)
 {
 	for (size_t k = 0; k < n->nsus;)
@@ -404,6 +495,30 @@ static void forget_quiet(ant_detect_noise *n, int64_t now)
 			suspect_drop(n, &n->sus[k]);
 		else
 			k++;
+}
+
+static void unlearn_steady(decision *d)
+{
+	ant_detect_noise *n = d->n;
+
+	for (size_t k = 0; k < n->nvol;) {
+		ant_detect_vblock *vb = &n->vol[k];
+		uint32_t sig = 0;
+
+		for (size_t i = 0; i < d->c.ncur; i++)
+			if (d->c.cur[i].block == vb->block)
+				sig += ant_noise_norm_of(&d->c.cur[i]) * 2654435761u + 1;
+		if (!vb->changed || sig != vb->sig) {
+			vb->sig = sig;
+			vb->changed = d->now;
+		} else if (d->now - vb->changed >= ANT_NOISE_UNLEARN) {
+			memmove(vb, vb + 1, (n->nvol - k - 1) * sizeof *vb);
+			n->nvol--;
+			d->v->nunlearned++;
+			continue;
+		}
+		k++;
+	}
 }
 
 /* 6. The verdict: news, updated, since, and what the update added (the
@@ -475,7 +590,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,
 			    ant_detect_verdict *v)
 {
-	decision d = { .n = n, .learn = learn, .now = now, .v = v };
+	decision d = { .n = n, .learn = learn, .now = now, .v = v, .second = second, .nsecond = nsecond };
 	ant_detect_noise saved;
 
 	memset(v, 0, sizeof *v);
@@ -490,12 +605,16 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 	saved = *n;   /* the tables, to undo on OOM (keys are replaced last) */
 	drop_unstable(&d);
 	confirm_held(&d);
+	judge_races(&d);
 	d.strong = find_strong(&d);
 	settle_swaps(&d);
+	settle_races(&d);
 	if (d.strong && learn)
 		watch_swaps(&d);
 	forget_quiet(n, now);
 	give_verdict(&d);
+	if (learn)
+		unlearn_steady(&d);
 	free(d.confirm);
 	if (keep_keys(n, d.c.ck, d.c.nck) < 0) {
 		ant_noise_cmp_free(&d.c);

@@ -11,7 +11,7 @@
 
 /* ---- the format -----------------------------------------------------------------
  *
- *   "N" 2                    magic and version
+ *   "N" 3                    magic and version
  *   varint G                 groups of the multiset, by block, plus one (0: none yet)
  *     u32 block, varint d << 1 | r, d * (u24 norm [, varint repeats if r])
  *                            d distinct keys; with r, each is followed by
@@ -21,15 +21,16 @@
  *                            take 4 bytes, not 60)
  *   u8 V                     volatile blocks
  *     u32 block, varint since, u8 how, u8 P, P bytes of path, u8 L, L bytes
- *     of sample text
+ *     of sample text, varint changed, u32 sig
  *   u8 S                     suspects
  *     u32 block, varint last, u8 changes, varint pending, u24 pending_norm,
- *     u8 k, k * u24 seen
+ *     u8 k, k * u24 seen, varint raced, u32 raced_sig
  * Integers little-endian; times as unsigned varints (LEB128).  Version 1
  * (0.3.0) has "varint m, m * u32 norm" in a group, repeated keys written
  * out, and u32 norms elsewhere; it is read, its norms cut to 24
  * bits (the keys it held then match the next check's), and written again
- * as version 2.  The norms are 3 of the ~5 bytes a key costs: at a
+ * as version 3.  Version 2 has no changed and sig in a volatile block nor
+ * raced in a suspect (read as 0: not known).  The norms are 3 of the ~5 bytes a key costs: at a
  * million pages of ~50 segments, 4-byte norms were 50 MB more.
  */
 typedef struct wbuf {
@@ -131,6 +132,8 @@ static void w_volatile(wbuf *w, const ant_detect_noise *n)
 		w_byte(w, (unsigned)vb->how);
 		w_str(w, vb->path);
 		w_str(w, vb->sample);
+		w_var(w, vb->changed > 0 ? (uint64_t)vb->changed : 0);
+		w_u32(w, vb->sig);
 	}
 }
 
@@ -147,6 +150,8 @@ static void w_suspects(wbuf *w, const ant_detect_noise *n)
 		w_byte(w, (unsigned)s->nseen);
 		for (int k = 0; k < s->nseen; k++)
 			w_u24(w, s->seen[k]);
+		w_var(w, s->raced > 0 ? (uint64_t)s->raced : 0);
+		w_u32(w, s->raced_sig);
 	}
 }
 
@@ -157,7 +162,7 @@ int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, siz
 	*blob = NULL;
 	*len = 0;
 	w_byte(&w, 'N');
-	w_byte(&w, 2);
+	w_byte(&w, 3);
 	w_keys(&w, n);
 	w_volatile(&w, n);
 	w_suspects(&w, n);
@@ -273,7 +278,7 @@ static void r_keys(rbuf *r, ant_detect_noise *n, int version)
 		r_group(r, n, version);
 }
 
-static void r_volatile(rbuf *r, ant_detect_noise *n)
+static void r_volatile(rbuf *r, ant_detect_noise *n, int version)
 {
 	n->nvol = r->bad ? 0 : r_byte(r);
 	if (n->nvol > ANT_NOISE_MAX_VOLATILE)
@@ -285,6 +290,10 @@ static void r_volatile(rbuf *r, ant_detect_noise *n)
 		vb->how = (int)r_byte(r);
 		r_str(r, vb->path, sizeof vb->path);
 		r_str(r, vb->sample, sizeof vb->sample);
+		if (version >= 3) {
+			vb->changed = (int64_t)r_var(r);
+			vb->sig = r_u32(r);
+		}
 	}
 }
 
@@ -307,6 +316,10 @@ static void r_suspects(rbuf *r, ant_detect_noise *n, int version)
 		}
 		for (int k = 0; k < s->nseen; k++)
 			s->seen[k] = r_norm(r, version);
+		if (version >= 3) {
+			s->raced = (int64_t)r_var(r);
+			s->raced_sig = r_u32(r);
+		}
 	}
 }
 
@@ -319,10 +332,10 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 	if (!blob || len < 2)   /* NULL: no state yet (and NULL + len is undefined) */
 		return LB_EPARSE;
 	r.end += len;
-	if (r_byte(&r) != 'N' || ((version = (int)r_byte(&r)) != 1 && version != 2))
+	if (r_byte(&r) != 'N' || ((version = (int)r_byte(&r)) < 1 || version > 3))
 		return LB_EPARSE;
 	r_keys(&r, n, version);
-	r_volatile(&r, n);
+	r_volatile(&r, n, version);
 	r_suspects(&r, n, version);
 	if (r.bad || r.p != r.end) {
 		ant_detect_noise_release(n);

@@ -29,6 +29,7 @@
 #include "ant_feed.h"
 #include "ant_limits.h"
 #include "ant_page.h"
+#include "ant_tokens.h"
 #include "lirs_merge.h"
 #include "update_int.h"
 
@@ -188,6 +189,7 @@ static int step_analyse(const struct upd *u, ant_store_page *p, const ant_fetch_
 	}
 	if (rc < 0)
 		return 0;
+	ant_upd_furniture(p, info, &u->chk[p - u->pages].furn);
 	in->has_hash = 1;
 	in->text_hash = info->text_hash;
 	if (info->title && *info->title && !p->title_set_by_user)
@@ -261,14 +263,15 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 	in->noise_updated = v.updated;
 	in->noise_time = v.since;
 	if (v.pick) {
+		ant_tokens_place_pick(info->seg, info->nseg, v.pick);
 		ant_detect_pick_first_run(ns, segs, info->nseg, v.pick);
 		*excerpt = ant_page_excerpt(info, v.pick, u->o->excerpt_max);
 	}
+	ant_upd_tokens(u, p, ns, info, &v, in, excerpt);
 	ant_detect_verdict_release(&v);
 	if (ant_detect_noise_encode(ns, &blob, &len) == 0) {
-		free(p->noise);
-		p->noise = blob;
-		p->noise_len = len;
+		ant_upd_keep_text(u, p, blob, len);
+		free(blob);
 	}
 }
 
@@ -319,8 +322,7 @@ static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, st
 
 	if (!segs)
 		return 0;
-	if (ant_detect_noise_decode(&ns, p->noise, p->noise_len) < 0)
-		ant_detect_noise_init(&ns);   /* none yet, or unreadable: a baseline */
+	ant_upd_noise_of(p, &ns);   /* none yet, or unreadable: a baseline */
 	if (!learns(p) && (ns.nvol || ns.nsus)) {
 		/* Automatic ignoring was turned off: what it learned goes, and
 		 * this check is the new reference, no update of its own. */
@@ -361,6 +363,7 @@ static ant_detect_seg *second_answer(const struct upd *u, ant_store_page *p,
 				     const ant_fetch_result *res, ant_page_info *info)
 {
 	ant_detect_seg *second = NULL;
+	ant_furniture f;
 	ant_page_opts po;
 	char **pat[2];
 
@@ -368,7 +371,8 @@ static ant_detect_seg *second_answer(const struct upd *u, ant_store_page *p,
 	if (ant_upd_http_failed(res) || res->status == 304 || !is_html(res->content_type))
 		return NULL;
 	page_opts(u, p, &po, pat);
-	if (ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL) == 0)
+	if (ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL) == 0 &&
+	    ant_upd_furniture(p, info, &f) == 0)
 		second = segs_of(info);
 	free(pat[0]);
 	free(pat[1]);
@@ -591,6 +595,7 @@ void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 void ant_upd_check_release(struct upd_check *c)
 {
 	free(c->feed.title);
+	free(c->tokens);
 	found_release(&c->found);
 	noise_free(c->nc);
 	memset(c, 0, sizeof *c);

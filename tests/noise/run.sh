@@ -90,9 +90,9 @@ is "re-fetches: $REFETCHED of $REQUESTS requests, $SREF of $SREQ once learned (<
 	"$([ "$LEARNED" -gt 0 ] && [ $((SREF * 10)) -le "$SREQ" ] && echo yes)" yes
 S=$($A -d "$D" show "$U/noise/1.html")
 printf '%s\n' "$S" | grep -q '^  ignored: *body>div.sidebar>div.ad>p$' &&
-	printf '%s\n' "$S" | grep -q 'since 2023-11-15 08:13:20 +0900 (1700003600): differed between two fetches' &&
-	ok "show: an ad learned by the re-fetch, its place and since when" ||
-	notok "show: an ad learned by the re-fetch, its place and since when" "$S"
+	printf '%s\n' "$S" | grep -q 'since 2023-11-15 09:13:20 +0900 (1700007200): differed between two fetches' &&
+	ok "show: an ad learned by the second re-fetch that saw it differ, its place and since when" ||
+	notok "show: an ad learned by the second re-fetch that saw it differ, its place and since when" "$S"
 printf '%s\n' "$S" | grep -q '"今日の天気: ' && printf '%s\n' "$S" | grep -q 'changed check after check' &&
 	ok "show: the weather learned across checks, its text" || notok "show: the weather learned across checks, its text" "$S"
 OFF=$T/off.db

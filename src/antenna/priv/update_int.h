@@ -7,6 +7,8 @@
  *   update_sources.c  reading the sources (LIRS, HINA-DI, Atom with its
  *                     RFC 5005 archives, relays), and a page added later
  *   update_check.c    one page's check, step by step
+ *   update_text.c     what the check adds to the text rule: the site's
+ *                     furniture, the token rule, the page's text state
  */
 #ifndef ANT_UPDATE_INT_H
 #define ANT_UPDATE_INT_H
@@ -19,6 +21,7 @@
 #include "atom_evstore.h"
 #include "ant_detect.h"
 #include "ant_fetch.h"
+#include "ant_furniture.h"
 #include "ant_store.h"
 #include "ant_update.h"
 
@@ -56,6 +59,9 @@ struct upd_check {
 	struct upd_feed feed;
 	int64_t asked;           /* UPD_WAIT_REFETCH: monotonic ms of the first answer */
 	struct upd_noise *nc;    /* UPD_WAIT_REFETCH: that answer */
+	ant_furniture furn;      /* what its answer's analysis left out as furniture */
+	unsigned char *tokens;   /* the token rule's state after this check, malloc'd */
+	size_t tokens_len;
 };
 
 /* One run (ant_update()). */
@@ -127,5 +133,17 @@ void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 void ant_upd_new_feed_read(struct upd *u, ant_store_page *p);
 /* Frees what the page's check holds, parked or not, and zeroes it. */
 void ant_upd_check_release(struct upd_check *c);
+
+/* update_text.c.  The site's furniture out of info's segments (not with
+ * --only or --no-auto-ignore); 0 or LB_ENOMEM. */
+int ant_upd_furniture(const ant_store_page *p, ant_page_info *info, ant_furniture *f);
+/* The noise rule's state from the page's column (empty and LB_EPARSE when none). */
+int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns);
+/* The token rule after the noise rule's verdict v: in->noise_* and
+ * *excerpt completed; its state kept for ant_upd_keep_text(). */
+void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns, const ant_page_info *info,
+		    const ant_detect_verdict *v, ant_detect_input *in, char **excerpt);
+/* The page's column: the noise rule's blob, the token state, the furniture. */
+void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *noise, size_t noise_len);
 
 #endif

@@ -318,6 +318,16 @@ static size_t npicked(const ant_detect_verdict *v, size_t n)
 	return k;
 }
 
+/* Two answers that differ in a block, at two checks half an hour apart:
+ * the first race holds it back, the second learns it (ant_detect.h). */
+static void decide_raced(ant_detect_noise *ns, const ant_detect_seg *a, size_t na, const ant_detect_seg *b,
+			 size_t nb, int64_t now, ant_detect_verdict *v)
+{
+	ant_detect_noise_decide(ns, a, na, b, nb, 1, now - 1800, v);
+	ant_detect_verdict_release(v);
+	ant_detect_noise_decide(ns, a, na, b, nb, 1, now, v);
+}
+
 /* One answer taken in, nothing asked of the verdict: the state a test
  * then goes on from. */
 static void take_first(ant_detect_noise *ns, const ant_detect_seg *a, size_t n, int64_t now)
@@ -390,8 +400,13 @@ static void noise_refetch(void)
 	ant_detect_noise_scan(&ns, a, na, 0, T0, &v);
 	OK(!v.refetch, "re-fetch: never with --no-auto-ignore");
 	nb = page(b, 1, 3, 0);
+	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 1800, &v);
+	OK(!v.updated && v.nlearned == 0 && v.held, "re-fetch: a block that differs once is held back, not learned");
+	ant_detect_verdict_release(&v);
+	na = page(a, 1, 2, 0);
+	nb = page(b, 1, 4, 0);
 	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 3600, &v);
-	OK(!v.updated && v.nlearned == 1 && v.learned[0] == AD, "re-fetch: the block that differs is learned, no update");
+	OK(!v.updated && v.nlearned == 1 && v.learned[0] == AD, "re-fetch: differing again, it is learned, no update");
 	ant_detect_verdict_release(&v);
 	OK(ant_detect_noise_find(&ns, AD) && ant_detect_noise_find(&ns, AD)->how == ANT_NOISE_REFETCH &&
 	   ant_detect_noise_find(&ns, AD)->since == T0 + 3600, "re-fetch: how and since are kept");
@@ -424,6 +439,66 @@ static void noise_refetch(void)
 	na = page(a, 9, 5, 777);
 	ant_detect_noise_decide(&ns, a, na, NULL, 0, 0, T0 + 10800, &v);
 	OK(v.updated && picked(&v, a, na, 9), "no-auto-ignore: a small change is an update at once");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_release(&ns);
+}
+
+/* A race: the author saved between the two answers of a check.  Held back
+ * for the check, announced at the next when it shows what the second
+ * answer showed; a widget that changes again is learned instead; a
+ * learned block steady for ANT_NOISE_UNLEARN is unlearned. */
+static void noise_race(void)
+{
+	ant_detect_noise ns, back;
+	ant_detect_verdict v;
+	ant_detect_seg a[32], b[32];
+	size_t na, nb;
+	unsigned char *blob;
+	size_t len;
+
+	ant_detect_noise_init(&ns);
+	na = page(a, 1, 1, 0);
+	take_first(&ns, a, na, T0);
+	na = page(a, 1, 1, 0);
+	nb = page(b, 5, 1, 0);   /* the quote edited between the two requests */
+	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 3600, &v);
+	OK(!v.updated && !v.nlearned && v.held, "race: held back for the check, not learned");
+	ant_detect_verdict_release(&v);
+	OK(ant_detect_noise_encode(&ns, &blob, &len) == 0 && ant_detect_noise_decode(&back, blob, len) == 0 &&
+	   back.nsus == ns.nsus && back.nsus && back.sus[0].raced == T0 + 3600 &&
+	   back.sus[0].raced_sig == ns.sus[0].raced_sig, "race: kept in the blob");
+	free(blob);
+	ant_detect_noise_release(&back);
+	na = page(a, 5, 1, 0);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 7200, &v);
+	OK(v.updated && picked(&v, a, na, 5) && !ant_detect_noise_find(&ns, SIDE),
+	   "race: the next check shows what the second answer did: an update, not learned");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 10800, &v);
+	OK(!v.updated, "race: announced once");
+	ant_detect_verdict_release(&v);
+	/* a widget: differs between the answers, then shows a third text */
+	na = page(a, 5, 2, 0);
+	nb = page(b, 5, 3, 0);
+	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 14400, &v);
+	ant_detect_verdict_release(&v);
+	na = page(a, 5, 4, 0);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 18000, &v);
+	OK(!v.updated && ant_detect_noise_find(&ns, AD), "race: a widget that changed again is learned, no update");
+	ant_detect_verdict_release(&v);
+	/* steady from then on: unlearned after ANT_NOISE_UNLEARN */
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 21600, &v);
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 18000 + ANT_NOISE_UNLEARN - 1, &v);
+	OK(ant_detect_noise_find(&ns, AD) && !v.nunlearned, "unlearn: not before ANT_NOISE_UNLEARN");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 18000 + ANT_NOISE_UNLEARN, &v);
+	OK(!ant_detect_noise_find(&ns, AD) && v.nunlearned == 1 && !v.updated,
+	   "unlearn: a learned block steady for ANT_NOISE_UNLEARN is unlearned, no update");
+	ant_detect_verdict_release(&v);
+	na = page(a, 5, 9, 0);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 25200 + ANT_NOISE_UNLEARN, &v);
+	OK(v.news || v.held || v.updated, "unlearn: its change counts again");
 	ant_detect_verdict_release(&v);
 	ant_detect_noise_release(&ns);
 }
@@ -558,7 +633,7 @@ static void cap_one(uint32_t pct, int learned)
 	ant_detect_noise_scan(&ns, a, na, 1, T0 + 3600, &v);
 	OK(v.news && v.refetch == learned, "cap: a %u%% widget that changed: %s", pct,
 	   learned ? "may be noise, fetch again" : "too big to be noise, no re-fetch");
-	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 3600, &v);
+	decide_raced(&ns, a, na, b, nb, T0 + 3600, &v);
 	OK(!v.updated && (ant_detect_noise_find(&ns, W1) != NULL) == learned &&
 	   v.nlearned == (size_t)learned,
 	   "cap: a %u%% widget that differs between two answers: %s", pct,
@@ -589,7 +664,7 @@ static void cap_blocks(void)
 	take_first(&ns, a, na, T0);
 	na = cap_page(a, 250, blk, len, u, 3);
 	nb = cap_page(b, 250, blk, len, w, 3);
-	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 3600, &v);
+	decide_raced(&ns, a, na, b, nb, T0 + 3600, &v);
 	OK(!v.updated && v.nlearned == 1 && ns.nvol == 1 && ant_detect_noise_find(&ns, W1) &&
 	   !ant_detect_noise_find(&ns, W2) && !ant_detect_noise_find(&ns, W3),
 	   "cap: three 25%% widgets in one check: the first is learned, 50%% would pass the cap");
@@ -603,7 +678,7 @@ static void cap_blocks(void)
 	t[0] = 2;
 	na = cap_page(a, 250, blk, len, t, 3);
 	nb = cap_page(b, 250, blk, len, (uint32_t[]){ 3, 1, 1 }, 3);
-	ant_detect_noise_decide(&ns, a, na, b, nb, 1, T0 + 3600, &v);
+	decide_raced(&ns, a, na, b, nb, T0 + 3600, &v);
 	OK(!v.updated && v.nlearned == 1 && ant_detect_noise_find(&ns, W1),
 	   "cap: a 25%% widget alone: learned");
 	ant_detect_verdict_release(&v);
@@ -734,7 +809,7 @@ static void noise_blob(void)
 	ant_detect_noise_release(&back);
 	take_first(&ns, a, na, T0);
 	na = page(a, 2, 2, 0);
-	ant_detect_noise_decide(&ns, a, na, page(a + 16, 2, 3, 0) ? a + 16 : NULL, 16, 1, T0 + 3600, &v);
+	decide_raced(&ns, a, na, page(a + 16, 2, 3, 0) ? a + 16 : NULL, 16, T0 + 3600, &v);
 	ant_detect_verdict_release(&v);
 	ant_detect_noise_label(&ns, AD, "body>div.ad>p", "PR");
 	OK(ant_detect_noise_encode(&ns, &blob, &len) == 0, "blob: encoded");
@@ -755,7 +830,7 @@ static void noise_blob(void)
 			cut += ant_detect_noise_decode(&back, blob, l) < 0 && !back.has_keys && !back.keys;
 		IS_INT(cut, len, "blob: every one of its %zu shorter prefixes is refused", len);
 	}
-	IS_INT(blob[1], 2, "blob: version 2 (24-bit text hashes)");
+	IS_INT(blob[1], 3, "blob: version 3 (24-bit text hashes, races, steadiness)");
 	blob[0] = 'X';
 	OK(ant_detect_noise_decode(&back, blob, len) < 0, "blob: a foreign one is refused");
 	OK(ant_detect_noise_decode(&back, NULL, 0) < 0, "blob: none is refused");
@@ -840,7 +915,12 @@ static void noise_bounds(void)
 		b[40 + i].norm = 3;
 	}
 	memcpy(b, a, 40 * sizeof *a);
-	ant_detect_noise_decide(&ns, a, n, b, n, 1, T0 + 3600, &v);
+	/* the suspects' table holds 16 races at a time: learned over checks */
+	for (int k = 1; k <= 6; k++) {
+		ant_detect_noise_decide(&ns, a, n, b, n, 1, T0 + 1800 * k, &v);
+		if (k < 6)
+			ant_detect_verdict_release(&v);
+	}
 	OK(!v.updated && ns.nvol == ANT_NOISE_MAX_VOLATILE,
 	   "bounds: at most %d blocks learned per page (%zu)", ANT_NOISE_MAX_VOLATILE, ns.nvol);
 	ant_detect_verdict_release(&v);
@@ -923,7 +1003,7 @@ static void noise_apply(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8);
 	future_headers();
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");
@@ -937,6 +1017,7 @@ int main(void)
 	imported();
 	noise_order_and_removal();
 	noise_refetch();
+	noise_race();
 	noise_across_checks();
 	noise_cap();
 	noise_cap_sizes();

@@ -1,0 +1,109 @@
+/*
+ * ant_tokens.h: volatility per token.  The noise-proof text rule
+ * (ant_detect.h) compares segments with their numbers, dates and times
+ * normalised away (ant_noise.h), so that a counter or a clock is no
+ * update; but then "次回の例会は12月3日" -> "12月10日", a price or a
+ * score edited on an otherwise stable page is no update either.  This
+ * rule watches the segments whose normalised text stayed while their text
+ * as written changed:
+ *   - a segment changed only in its tokens is held, not announced;
+ *   - when the next check finds it as it was held, the change stayed: an
+ *     edit, announced then, dated when it was first seen;
+ *   - when it changed again, it is a counter: learned, and its changes are
+ *     no update from then on; a counter found unchanged for
+ *     ANT_TOKENS_STABLE is forgotten (it may have become text);
+ *   - a change that comes with other news of the page is part of that
+ *     update, not held.
+ * Pure logic over segment hashes and "now"; no I/O.
+ */
+#ifndef ANT_TOKENS_H
+#define ANT_TOKENS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ant_page.h"
+
+#define ANT_TOKENS_MAX_KEYS 512        /* segments remembered (= ANT_PAGE_MAX_SEGMENTS) */
+#define ANT_TOKENS_MAX_HELD 16         /* held changes kept per page */
+#define ANT_TOKENS_MAX_COUNTERS 32     /* learned counters kept per page */
+#define ANT_TOKENS_STABLE (7 * 86400)  /* a counter unchanged this long is forgotten */
+
+/* A segment as this rule remembers it: its block and normalised text
+ * folded to 32 bits, and 16 bits of its text as written. */
+typedef struct ant_tokens_key {
+	uint32_t key;
+	uint16_t raw;
+} ant_tokens_key;
+
+typedef struct ant_tokens_held {
+	uint32_t key;
+	uint16_t raw;            /* the text it changed to */
+	int64_t since;           /* when the change was first seen */
+} ant_tokens_held;
+
+typedef struct ant_tokens_counter {
+	uint32_t key;
+	int64_t since;           /* learned */
+	int64_t last;            /* its last change seen */
+} ant_tokens_counter;
+
+typedef struct ant_tokens {
+	ant_tokens_key *keys;    /* last check's, sorted by key, each key once; malloc'd */
+	size_t nkeys;
+	int has_keys;            /* a check was seen */
+	ant_tokens_held held[ANT_TOKENS_MAX_HELD];
+	size_t nheld;
+	ant_tokens_counter ctr[ANT_TOKENS_MAX_COUNTERS];
+	size_t nctr;
+} ant_tokens;
+
+void ant_tokens_init(ant_tokens *t);
+void ant_tokens_release(ant_tokens *t);
+
+typedef struct ant_tokens_verdict {
+	int updated;             /* a held token change stayed: an edit */
+	int64_t since;           /* when it was first seen */
+	size_t held;             /* changes held now */
+	size_t learned;          /* counters learned now */
+	size_t forgotten;        /* counters forgotten now */
+	int picked;              /* pick has a segment */
+	unsigned char *pick;     /* per segment: 1 = the edit (or, with other news, a
+				    sentence changed only in its numbers), for the
+				    excerpt; malloc'd, NULL when none */
+} ant_tokens_verdict;
+
+void ant_tokens_verdict_release(ant_tokens_verdict *v);
+
+/* Does the text hold a digit (ASCII or full-width)?  Only such segments
+ * can change in their numbers alone: the others need not be remembered
+ * (the caller skips them, and the state stays small). */
+int ant_tokens_has_number(const char *s, size_t n);
+
+/*
+ * Decides one check of the page whose segments are seg (skip: per segment,
+ * 1 = leave it out, e.g. a block the noise rule learned volatile; may be
+ * NULL).  other_news: the page is announced for other news in this check
+ * (its token changes are part of that update).  Keeps the check as the
+ * next one's reference.  Returns 0, or LB_ENOMEM (then *t is unchanged
+ * and v says nothing).
+ */
+int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const unsigned char *skip,
+		      int other_news, int64_t now, ant_tokens_verdict *v);
+
+/*
+ * The noise rule picks what an update added by its keys; when the page
+ * shows a key more than once ("本日のツッコミ(全#件)" under every day) and
+ * one more of it now, the instance picked may be an old one.  This moves
+ * a picked segment that stands alone to an instance of the same key that
+ * stands next to other picked news (the new comment's caption).
+ */
+void ant_tokens_place_pick(const ant_page_seg *seg, size_t n, unsigned char *pick);
+
+/* The state as a compact blob and back (ant_detect_noise_encode()'s
+ * conventions): encode 0 and a malloc'd *blob, or LB_ENOMEM; decode 0, or
+ * LB_EPARSE (then *t is empty: the next check is a baseline). */
+int ant_tokens_encode(const ant_tokens *t, unsigned char **blob, size_t *len);
+int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len);
+
+#endif

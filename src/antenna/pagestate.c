@@ -1,0 +1,105 @@
+/*
+ * pagestate.c: the text rules' state of a page in one column
+ * (ant_pagestate.h).  'S', version 1, then three sections, each a varint
+ * length and its bytes: the noise rule's blob, the token rule's blob, and
+ * the furniture (a varint count of segments, then the reason's text).
+ */
+#include "ant_pagestate.h"
+
+#include <string.h>
+
+#include "lb_buf.h"
+#include "lb_error.h"
+
+static void put_var(lb_buf *b, size_t v, int *oom)
+{
+	do {
+		unsigned char c = (unsigned char)(v & 0x7f);
+
+		v >>= 7;
+		*oom |= lb_buf_addc(b, (char)(c | (v ? 0x80 : 0))) < 0;
+	} while (v);
+}
+
+static void put_part(lb_buf *b, const void *p, size_t n, int *oom)
+{
+	put_var(b, n, oom);
+	if (n)
+		*oom |= lb_buf_add(b, p, n) < 0;
+}
+
+int ant_pagestate_join(const ant_pagestate *s, unsigned char **blob, size_t *len)
+{
+	lb_buf b = LB_BUF_INIT;
+	int oom = lb_buf_adds(&b, "S\001") < 0;
+	size_t why = strnlen(s->furniture.why, sizeof s->furniture.why - 1);
+
+	*blob = NULL;
+	*len = 0;
+	put_part(&b, s->noise, s->noise ? s->noise_len : 0, &oom);
+	put_part(&b, s->tokens, s->tokens ? s->tokens_len : 0, &oom);
+	put_var(&b, s->furniture.nseg, &oom);
+	put_part(&b, s->furniture.why, why, &oom);
+	if (oom) {
+		lb_buf_release(&b);
+		return LB_ENOMEM;
+	}
+	*len = b.len;
+	*blob = (unsigned char *)lb_buf_detach(&b, NULL);
+	return *blob ? 0 : LB_ENOMEM;
+}
+
+/* A varint at *p (before end), or (size_t)-1 when cut or too long. */
+static size_t get_var(const unsigned char **p, const unsigned char *end)
+{
+	size_t v = 0;
+
+	for (int s = 0; s < 63 && *p < end; s += 7) {
+		unsigned char c = *(*p)++;
+
+		v |= (size_t)(c & 0x7f) << s;
+		if (!(c & 0x80))
+			return v;
+	}
+	return (size_t)-1;
+}
+
+/* One section: its bytes at *part, or LB_EPARSE when it runs past end. */
+static int get_part(const unsigned char **p, const unsigned char *end, const unsigned char **part,
+		    size_t *n)
+{
+	*n = get_var(p, end);
+	if (*n == (size_t)-1 || *n > (size_t)(end - *p))
+		return LB_EPARSE;
+	*part = *n ? *p : NULL;
+	*p += *n;
+	return 0;
+}
+
+int ant_pagestate_split(const void *blob, size_t len, ant_pagestate *s)
+{
+	const unsigned char *p = blob, *end = p + len, *why;
+	size_t whylen;
+
+	memset(s, 0, sizeof *s);
+	if (!blob || !len)
+		return 0;
+	if (p[0] == 'N') {   /* the noise rule's blob alone */
+		s->noise = p;
+		s->noise_len = len;
+		return 0;
+	}
+	if (len < 2 || p[0] != 'S' || p[1] != 1)
+		return LB_EPARSE;
+	p += 2;
+	if (get_part(&p, end, &s->noise, &s->noise_len) < 0 ||
+	    get_part(&p, end, &s->tokens, &s->tokens_len) < 0 ||
+	    (s->furniture.nseg = get_var(&p, end)) == (size_t)-1 ||
+	    get_part(&p, end, &why, &whylen) < 0 || p != end || whylen >= sizeof s->furniture.why) {
+		memset(s, 0, sizeof *s);
+		return LB_EPARSE;
+	}
+	if (whylen)
+		memcpy(s->furniture.why, why, whylen);
+	return 0;
+}

@@ -1,0 +1,401 @@
+/*
+ * tokens.c: volatility per token (ant_tokens.h): a segment changed only in
+ * its numbers, dates or times is held for a check; it is an edit when it
+ * stays, a counter when it changes again.
+ *
+ * A segment is known by its block and normalised text folded to 32 bits;
+ * a key the page shows more than once (the same "コメント(#)" under every
+ * entry) is ambiguous and left out, so a change is always one segment's.
+ */
+#include "ant_tokens.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lb_buf.h"
+#include "lb_error.h"
+
+void ant_tokens_init(ant_tokens *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+void ant_tokens_release(ant_tokens *t)
+{
+	free(t->keys);
+	ant_tokens_init(t);
+}
+
+int ant_tokens_has_number(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			return 1;
+		/* ０-９: EF BC 90 - EF BC 99 */
+		if (p[i] == 0xEF && i + 2 < n && p[i + 1] == 0xBC && p[i + 2] >= 0x90 && p[i + 2] <= 0x99)
+			return 1;
+	}
+	return 0;
+}
+
+void ant_tokens_verdict_release(ant_tokens_verdict *v)
+{
+	free(v->pick);
+	memset(v, 0, sizeof *v);
+}
+
+/* One segment of this check: its key, its text's 16 bits, its index. */
+typedef struct cur_seg {
+	uint32_t key;
+	uint16_t raw;
+	uint32_t idx;
+} cur_seg;
+
+static int cmp_cur(const void *a, const void *b)
+{
+	const cur_seg *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* This check's segments, sorted by key, the keys shown more than once out. */
+static cur_seg *cur_of(const ant_page_seg *seg, size_t nseg, const unsigned char *skip, size_t *n)
+{
+	cur_seg *c = malloc((nseg ? nseg : 1) * sizeof *c);
+	size_t m = 0, k = 0;
+
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < nseg && i < ANT_TOKENS_MAX_KEYS; i++)
+		if (!skip || !skip[i])
+			c[m++] = (cur_seg){ seg[i].block * 0x9e3779b1u ^ seg[i].norm,
+					    (uint16_t)(seg[i].raw ^ seg[i].raw >> 16), (uint32_t)i };
+	qsort(c, m, sizeof *c, cmp_cur);
+	for (size_t i = 0; i < m;) {
+		size_t j = i + 1;
+
+		while (j < m && c[j].key == c[i].key)
+			j++;
+		if (j == i + 1)
+			c[k++] = c[i];
+		i = j;
+	}
+	*n = k;
+	return c;
+}
+
+static const ant_tokens_key *find_key(const ant_tokens *t, uint32_t key)
+{
+	size_t lo = 0, hi = t->nkeys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->keys[mid].key == key)
+			return &t->keys[mid];
+		if (t->keys[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static ant_tokens_held *find_held(ant_tokens *t, uint32_t key)
+{
+	for (size_t i = 0; i < t->nheld; i++)
+		if (t->held[i].key == key)
+			return &t->held[i];
+	return NULL;
+}
+
+static ant_tokens_counter *find_ctr(ant_tokens *t, uint32_t key)
+{
+	for (size_t i = 0; i < t->nctr; i++)
+		if (t->ctr[i].key == key)
+			return &t->ctr[i];
+	return NULL;
+}
+
+static void drop_held(ant_tokens *t, ant_tokens_held *h)
+{
+	*h = t->held[--t->nheld];
+}
+
+/* A counter learned now; when the table is full the one quiet longest goes. */
+static void learn(ant_tokens *t, uint32_t key, int64_t now)
+{
+	size_t at = t->nctr;
+
+	if (at == ANT_TOKENS_MAX_COUNTERS) {
+		at = 0;
+		for (size_t i = 1; i < t->nctr; i++)
+			if (t->ctr[i].last < t->ctr[at].last)
+				at = i;
+	} else {
+		t->nctr++;
+	}
+	t->ctr[at] = (ant_tokens_counter){ key, now, now };
+}
+
+/* One segment whose key the last check had: held, confirmed, or a counter. */
+static void judge(ant_tokens *t, const cur_seg *c, uint16_t was, int other_news, int64_t now,
+		  ant_tokens_verdict *v)
+{
+	ant_tokens_counter *k = find_ctr(t, c->key);
+	ant_tokens_held *h = find_held(t, c->key);
+
+	if (c->raw == was) {
+		if (h) {   /* the held change stayed: an edit */
+			if (!v->updated || h->since < v->since)
+				v->since = h->since;
+			v->updated = 1;
+			if (v->pick)
+				v->pick[c->idx] = 1;
+			v->picked = 1;
+			drop_held(t, h);
+		}
+		return;
+	}
+	if (k) {
+		k->last = now;
+	} else if (h) {   /* changed again: a counter */
+		drop_held(t, h);
+		learn(t, c->key, now);
+		v->learned++;
+	} else if (other_news) {   /* part of the update: its excerpt */
+		if (v->pick)
+			v->pick[c->idx] = 1;
+		v->picked = 1;
+	} else if (t->nheld < ANT_TOKENS_MAX_HELD) {
+		t->held[t->nheld++] = (ant_tokens_held){ c->key, c->raw, now };
+		v->held++;
+	}
+}
+
+/* Held changes whose segment is gone, and counters quiet for long, go. */
+static void tidy(ant_tokens *t, const cur_seg *c, size_t n, int64_t now, ant_tokens_verdict *v)
+{
+	for (size_t i = 0; i < t->nheld;) {
+		int found = 0;
+
+		for (size_t j = 0; j < n && !found; j++)
+			found = c[j].key == t->held[i].key;
+		if (found)
+			i++;
+		else
+			drop_held(t, &t->held[i]);
+	}
+	for (size_t i = 0; i < t->nctr;) {
+		if (now - t->ctr[i].last >= ANT_TOKENS_STABLE) {
+			t->ctr[i] = t->ctr[--t->nctr];
+			v->forgotten++;
+		} else {
+			i++;
+		}
+	}
+}
+
+int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const unsigned char *skip,
+		      int other_news, int64_t now, ant_tokens_verdict *v)
+{
+	size_t n;
+	cur_seg *c;
+	ant_tokens_key *keys;
+
+	memset(v, 0, sizeof *v);
+	if (!(c = cur_of(seg, nseg, skip, &n)))
+		return LB_ENOMEM;
+	keys = malloc((n ? n : 1) * sizeof *keys);
+	v->pick = t->has_keys ? calloc(nseg ? nseg : 1, 1) : NULL;
+	if (!keys || (t->has_keys && !v->pick)) {
+		free(c);
+		free(keys);
+		ant_tokens_verdict_release(v);
+		return LB_ENOMEM;
+	}
+	for (size_t i = 0; t->has_keys && i < n; i++) {
+		const ant_tokens_key *was = find_key(t, c[i].key);
+
+		if (was)
+			judge(t, &c[i], was->raw, other_news, now, v);
+	}
+	tidy(t, c, n, now, v);
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (ant_tokens_key){ c[i].key, c[i].raw };
+	free(t->keys);
+	t->keys = keys;
+	t->nkeys = n;
+	t->has_keys = 1;
+	free(c);
+	if (!v->picked) {
+		free(v->pick);
+		v->pick = NULL;
+	}
+	return 0;
+}
+
+/* ---- the blob: 'T', version 1, then varints and fixed little-endian fields */
+
+static void put_var(lb_buf *b, uint64_t v, int *oom)
+{
+	unsigned char x[10];
+	size_t n = 0;
+
+	do {
+		x[n] = (unsigned char)(v & 0x7f);
+		v >>= 7;
+		x[n] |= v ? 0x80 : 0;
+		n++;
+	} while (v);
+	*oom |= lb_buf_add(b, (const char *)x, n) < 0;
+}
+
+static void put_le(lb_buf *b, uint32_t v, size_t bytes, int *oom)
+{
+	unsigned char x[4];
+
+	for (size_t i = 0; i < bytes; i++)
+		x[i] = (unsigned char)(v >> (8 * i));
+	*oom |= lb_buf_add(b, (const char *)x, bytes) < 0;
+}
+
+int ant_tokens_encode(const ant_tokens *t, unsigned char **blob, size_t *len)
+{
+	lb_buf b = LB_BUF_INIT;
+	int oom = 0;
+
+	*blob = NULL;
+	*len = 0;
+	oom |= lb_buf_adds(&b, "T\001") < 0;
+	put_var(&b, t->has_keys ? t->nkeys + 1 : 0, &oom);
+	for (size_t i = 0; i < t->nkeys; i++) {
+		put_le(&b, t->keys[i].key, 4, &oom);
+		put_le(&b, t->keys[i].raw, 2, &oom);
+	}
+	put_var(&b, t->nheld, &oom);
+	for (size_t i = 0; i < t->nheld; i++) {
+		put_le(&b, t->held[i].key, 4, &oom);
+		put_le(&b, t->held[i].raw, 2, &oom);
+		put_var(&b, t->held[i].since > 0 ? (uint64_t)t->held[i].since : 0, &oom);
+	}
+	put_var(&b, t->nctr, &oom);
+	for (size_t i = 0; i < t->nctr; i++) {
+		put_le(&b, t->ctr[i].key, 4, &oom);
+		put_var(&b, t->ctr[i].since > 0 ? (uint64_t)t->ctr[i].since : 0, &oom);
+		put_var(&b, t->ctr[i].last > 0 ? (uint64_t)t->ctr[i].last : 0, &oom);
+	}
+	if (oom) {
+		lb_buf_release(&b);
+		return LB_ENOMEM;
+	}
+	*len = b.len;
+	*blob = (unsigned char *)lb_buf_detach(&b, NULL);
+	return *blob ? 0 : LB_ENOMEM;
+}
+
+typedef struct rd {
+	const unsigned char *p, *end;
+	int bad;
+} rd;
+
+static uint64_t get_var(rd *r)
+{
+	uint64_t v = 0;
+
+	for (int s = 0; s < 64; s += 7) {
+		if (r->p >= r->end) {
+			r->bad = 1;
+			return 0;
+		}
+		v |= (uint64_t)(*r->p & 0x7f) << s;
+		if (!(*r->p++ & 0x80))
+			return v;
+	}
+	r->bad = 1;
+	return 0;
+}
+
+static uint32_t get_le(rd *r, size_t bytes)
+{
+	uint32_t v = 0;
+
+	if ((size_t)(r->end - r->p) < bytes) {
+		r->bad = 1;
+		return 0;
+	}
+	for (size_t i = 0; i < bytes; i++)
+		v |= (uint32_t)r->p[i] << (8 * i);
+	r->p += bytes;
+	return v;
+}
+
+int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len)
+{
+	rd r = { blob, (const unsigned char *)blob + len, 0 };
+	uint64_t n;
+
+	ant_tokens_init(t);
+	if (!blob || len < 2 || r.p[0] != 'T' || r.p[1] != 1)
+		return LB_EPARSE;
+	r.p += 2;
+	n = get_var(&r);
+	t->has_keys = n > 0;
+	n -= n > 0;
+	if (n > ANT_TOKENS_MAX_KEYS || (size_t)(r.end - r.p) < 6 * n ||
+	    !(t->keys = malloc((n ? n : 1) * sizeof *t->keys)))
+		r.bad = 1;
+	for (uint64_t i = 0; i < n && !r.bad; i++) {
+		t->keys[i].key = get_le(&r, 4);
+		t->keys[i].raw = (uint16_t)get_le(&r, 2);
+		/* sorted, each key once: find_key() needs it */
+		r.bad |= i > 0 && t->keys[i].key <= t->keys[i - 1].key;
+		t->nkeys++;
+	}
+	n = r.bad ? 0 : get_var(&r);
+	r.bad |= n > ANT_TOKENS_MAX_HELD;
+	for (uint64_t i = 0; i < n && !r.bad; i++) {
+		t->held[i].key = get_le(&r, 4);
+		t->held[i].raw = (uint16_t)get_le(&r, 2);
+		t->held[i].since = (int64_t)get_var(&r);
+		t->nheld++;
+	}
+	n = r.bad ? 0 : get_var(&r);
+	r.bad |= n > ANT_TOKENS_MAX_COUNTERS;
+	for (uint64_t i = 0; i < n && !r.bad; i++) {
+		t->ctr[i].key = get_le(&r, 4);
+		t->ctr[i].since = (int64_t)get_var(&r);
+		t->ctr[i].last = (int64_t)get_var(&r);
+		t->nctr++;
+	}
+	if (r.bad || r.p != r.end) {
+		ant_tokens_release(t);
+		return LB_EPARSE;
+	}
+	return 0;
+}
+
+/* Is segment i next to a picked segment? */
+static int beside_pick(const unsigned char *pick, size_t n, size_t i)
+{
+	return (i > 0 && pick[i - 1]) || (i + 1 < n && pick[i + 1]);
+}
+
+void ant_tokens_place_pick(const ant_page_seg *seg, size_t n, unsigned char *pick)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!pick[i] || beside_pick(pick, n, i))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (j != i && !pick[j] && seg[j].block == seg[i].block && seg[j].norm == seg[i].norm &&
+			    beside_pick(pick, n, j)) {
+				pick[i] = 0;
+				pick[j] = 1;
+				break;
+			}
+	}
+}
