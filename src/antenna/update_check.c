@@ -411,6 +411,10 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 ?
 				    (c->feed.title ? c->feed.title : "") :
 				    f->excerpt ? f->excerpt : "", u->o->excerpt_max);
+		} else if (out->first && out->rule && strcmp(out->rule, "feed") == 0) {
+			/* a quiet first check dated by the feed's entry about
+			 * the page: its title says what that date was */
+			set_excerpt(p, c->feed.title ? c->feed.title : "", u->o->excerpt_max);
 		}
 		u->st.updated += out->updated;
 		u->st.unchanged += !out->updated;
