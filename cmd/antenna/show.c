@@ -35,7 +35,8 @@ static const char *when(char *b, size_t n, int64_t t, int64_t tz)
 static const char *feed_use(const ant_store_page *p)
 {
 	if (p->st.feed_time > 0)
-		return "dates the page (an entry whose link is the page, or the page is its home)";
+		return p->feed_by_user ? "dates the page (the page's own feed: set by user)" :
+		       "dates the page (an entry whose link is the page, or the page is its home)";
 	if (p->feed_error || !p->st.last_ok)
 		return "none yet: the page's own rules decide";
 	return "hint only (site-wide: no entry is about this page); the page's own text decides";

@@ -484,10 +484,17 @@ static void feed_hint_only(ant_store_page *p, struct upd_check *c)
 }
 
 /* A parsed feed's word on the page into c->feed: its date when it speaks
- * of the page (ant_feed_about_page), else a hint only. */
+ * of the page (ant_feed_about_page), else a hint only.  A feed the
+ * operator named the page's ('add --feed', samidare's LinkURI) is the
+ * page's own: every entry is its news, as for the feed's home. */
 static void feed_take(ant_store_page *p, struct upd_check *c, ant_feed_about *fa)
 {
 	char b[300];
+
+	if (p->feed_by_user && fa->info.newest) {
+		fa->newest = fa->info.newest;
+		fa->title = fa->info.newest_title;
+	}
 
 	if (!fa->info.newest) {
 		/* Dates missing or absurd: the page's own rules decide. */
