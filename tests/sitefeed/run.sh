@@ -10,7 +10,7 @@
 # entry, not counted as updated; its next real change is news.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 30
+plan 29
 
 tmpdir sitefeed-test
 start_server 300
