@@ -32,6 +32,18 @@ static const char *when(char *b, size_t n, int64_t t, int64_t tz)
 	return b;
 }
 
+/* Whether the feed dated the page or only hinted (update_check.c keeps
+ * feed_time only from a feed that speaks of the page). */
+static const char *feed_use(const ant_store_page *p)
+{
+	if (p->st.feed_time > 0)
+		return p->feed_by_user ? "dates the page (the page's own feed: set by user)" :
+		       "dates the page (an entry whose link is the page, or the page is its home)";
+	if (p->feed_error || !p->st.last_ok)
+		return "none yet: the page's own rules decide";
+	return "hint only (site-wide: no entry is about this page); the page's own text decides";
+}
+
 static const char *how(const ant_store_page *p)
 {
 	const char *r = p->st.detected_by;
@@ -160,6 +172,7 @@ static void show_page(const ant_store_page *p, int64_t tz)
 		printf("feed:           %s%s\n", cli_t(p->feed_url), p->feed_by_user ? " (set by user)" : "");
 		printf("feed newest:    %s\n", when(b, sizeof b, p->st.feed_time, tz));
 		printf("feed error:     %s\n", p->feed_error ? cli_t(p->feed_error) : "none");
+		printf("feed use:       %s\n", feed_use(p));
 	}
 	printf("last detected:  %s\n", when(b, sizeof b, p->st.last_detected, tz));
 	printf("last check:     %s\n", when(b, sizeof b, p->st.last_check, tz));

@@ -17,13 +17,18 @@
  *   size    only when the page has no text checksum (not HTML, or it could
  *           not be analysed): Content-Length, else the body length, changed.
  *   feed    when the page has a feed (advertised by a <link
- *           rel="alternate"> or given with 'add --feed') whose newest
- *           entry has a believable date, that date decides alone: a newer
- *           one is an update at that time (mark F); the rules above are
- *           not used (a sidebar or a counter is no update).  A feed that
- *           failed or has no believable date falls back to them.
+ *           rel="alternate"> or given with 'add --feed') that speaks of
+ *           the page -- an entry whose link is the page, or the page being
+ *           the feed's home (ant_feed_match()) -- with a believable date,
+ *           the newest such date decides: a newer one is an update at that
+ *           time (mark F).  A site-wide feed's other entries never date the
+ *           page (the caller passes no feed_usable then: the rules above
+ *           decide), and no feed overrules a text change the noise-proof
+ *           rule confirmed: that is an update, dated when first seen.
  * When the rule is not the header or the feed, the update time is the
- * detection time.
+ * detection time.  A page's first check is a quiet baseline (added or
+ * imported alike): it takes a trusted Last-Modified or the feed's date
+ * about the page, else the time stays unknown, and it is never an update.
  */
 #ifndef ANT_DETECT_H
 #define ANT_DETECT_H
@@ -55,8 +60,8 @@ typedef struct ant_detect_state {
 	int64_t interval;        /* seconds between checks */
 	int error_count;         /* consecutive failed checks */
 	int recheck;             /* a LIRS source reported a newer update */
-	int quiet_first;         /* imported (antenna import): the first check is a
-				    baseline that announces no update of its own */
+	int quiet_first;         /* imported (antenna import); every page's first
+				    check is now a quiet baseline (ant_detect_apply) */
 	int64_t feed_time;       /* the page's feed's newest entry date seen; 0 = none */
 } ant_detect_state;
 

@@ -61,6 +61,8 @@ typedef struct ant_feed_info {
 	char *newest_link;       /* that entry's link, malloc'd; NULL when none */
 	/* RFC 5005 (Atom feed-level links), raw hrefs, malloc'd or NULL */
 	char *prev_archive, *next_archive, *current, *self;
+	char *home;              /* the feed's own page: Atom feed-level rel="alternate"
+				    link, RSS channel <link>; raw href, malloc'd or NULL */
 	int archive;             /* <fh:archive/>: an archive document (§4) */
 	int entity_decls;        /* entity declarations seen (and ignored) */
 } ant_feed_info;
@@ -100,6 +102,33 @@ int ant_feed_date_ok(int64_t t, int64_t now, int64_t skew);
  * file: kept when base is file:), at most ANT_FEED_MAX_TEXT bytes: a malloc'd
  * string, or NULL when there is none. */
 char *ant_feed_resolve(const char *base, const char *href);
+
+/*
+ * What a feed says about one page (feed_match.c).  A site's feed is
+ * advertised on every page of the site; it speaks of a page only by an
+ * entry whose link (or http(s) id) is the page, or by the page being the
+ * feed's home (info.home), compared by lb_url_key() with the fragment
+ * dropped, entry links resolved against feed_url.
+ */
+typedef struct ant_feed_about {
+	ant_feed_info info;      /* the whole feed's parse */
+	int home;                /* the feed's home is the page: all its entries are its news */
+	size_t entries;          /* entries whose link is the page */
+	int64_t newest_entry;    /* the newest date of those; 0 = none */
+	char *entry_title;       /* that entry's title, malloc'd, or NULL */
+	int64_t newest;          /* the date that dates the page: home: info.newest, else
+				    newest_entry; 0 = the feed says nothing of the page
+				    (a site-wide feed: at most a hint) */
+	const char *title;       /* that date's entry title (points into info or
+				    entry_title), or NULL */
+} ant_feed_about;
+
+/* ant_feed_parse() of a feed read for the page page_url (o->on_entry is
+ * not used): 0, or its code (and LB_EINVAL when page_url is no URL).
+ * *out is filled in either case: release it with ant_feed_about_release. */
+int ant_feed_about_page(const char *body, size_t len, const char *feed_url, const char *page_url,
+			const ant_feed_opts *o, ant_feed_about *out, lb_error *err);
+void ant_feed_about_release(ant_feed_about *a);
 
 /* Is this Content-Type, or else this body start, a feed's? */
 int ant_feed_looks_like(const char *content_type, const char *body, size_t len);

@@ -53,6 +53,11 @@ void ant_detect_schedule_ok(ant_detect_state *st, int64_t now)
 
 	if (st->last_modified > 0 && st->last_modified <= now)
 		since = now - st->last_modified;
+	else if (st->last_modified == 0 && !st->quiet_first)
+		/* A page added with no known time (its first check is a quiet
+		 * baseline): as if it changed when we first saw it, the
+		 * interval doubling from 5 minutes. */
+		since = st->interval * 2;
 	st->interval = clamp64(since, ANT_DETECT_MIN_INTERVAL, ANT_DETECT_MAX_INTERVAL);
 	st->next_check = now + st->interval;
 }
@@ -134,24 +139,47 @@ static void succeeded(ant_detect_state *st, const ant_detect_input *in, int64_t 
 }
 
 /*
- * The feed decides: its newest entry date, when newer than what
- * the feed said before and than the update we know (a LIRS relay of the
- * same update may have come first), is the update time.
+ * The feed decides when it speaks of the page (update_check.c: an entry
+ * whose link is the page, or the page being the feed's home): its newest
+ * such entry date, when newer than what the feed said before and than the
+ * update we know (a LIRS relay of the same update may have come first), is
+ * the update time.  A new page's first check takes that date quietly (a
+ * baseline, like an import): a page new to us has no news yet.
  */
 static void feed_apply(ant_detect_state *st, const ant_detect_input *in, int first,
 		       ant_detect_outcome *out)
 {
 	int64_t t = in->feed_time;
 
-	if ((first && st->last_modified == 0) ||
-	    (t > st->feed_time && t > st->last_modified)) {
+	if (t > st->feed_time && t > st->last_modified) {
+		out->updated = !(first && st->last_modified == 0);
 		st->last_modified = t;
 		st->detected_by = "feed";
-		out->updated = 1;
 		out->rule = "feed";
 	}
 	st->feed_time = t;
 	out->unchanged = !out->updated;
+}
+
+/*
+ * A feed never overrules a text change confirmed on the page (the
+ * noise-proof rule's verdict): a cached feed that does not have the edit
+ * yet, or one that never lists this page's edits, must not hide it.  The
+ * change is announced, dated when it was first seen.
+ */
+static void confirmed_text(ant_detect_state *st, const ant_detect_input *in, int first,
+			   int64_t now, ant_detect_outcome *out)
+{
+	if (out->updated || first || !in->noise_decided || !in->noise_updated || already_relayed(st))
+		return;
+	if (in->noise_time > st->last_modified && in->noise_time < now)
+		st->last_modified = in->noise_time;
+	else
+		st->last_modified = now;
+	st->detected_by = "text";
+	out->updated = 1;
+	out->rule = "text";
+	out->unchanged = 0;
 }
 
 /* A time from the future that an older version kept (a Last-Modified of
@@ -175,17 +203,15 @@ static void content_apply(ant_detect_state *st, const ant_detect_input *in, int 
 	const char *rule = changed_rule(st, in, trusted, first);
 
 	if (rule && strcmp(rule, "header") == 0) {
-		/* An imported page with no known time learns one: no event. */
-		out->updated = !(first && st->quiet_first && st->last_modified == 0);
+		/* A new page's first check learns its time: a baseline, no
+		 * event; a time known before (imported, relayed) is beaten. */
+		out->updated = !(first && st->last_modified == 0);
 		st->last_modified = in->lm_time;
 		st->detected_by = "header";
-	} else if (first && st->last_modified == 0 && st->quiet_first) {
-		/* Imported: "now" would be a made-up update time; stay unknown. */
-	} else if (first && st->last_modified == 0) {
-		/* The first check is the page's first known update time. */
-		st->last_modified = now;
-		st->detected_by = NULL;
-		out->updated = 1;
+	} else if (first) {
+		/* A page new to us (added or imported): its first check is a
+		 * quiet baseline.  "Now" would be a made-up update time; the
+		 * time stays what it was (unknown, or a relayed one). */
 	} else if (rule && !already_relayed(st)) {
 		/* a held change confirmed: dated when it was first seen */
 		if (in->noise_decided && in->noise_time > st->last_modified && in->noise_time < now)
@@ -218,6 +244,7 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 	trusted = ant_detect_lm_believable(in->lm_time, in->date_time, now, in->max_future);
 	if (in->feed_usable && in->feed_time > 0) {
 		feed_apply(st, in, first, out);
+		confirmed_text(st, in, first, now, out);
 		if (in->status != 304)
 			remember(st, in, trusted, now);
 	} else if (in->status == 304) {

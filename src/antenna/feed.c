@@ -30,7 +30,8 @@
 #define NS_FH "http://purl.org/syndication/history/1.0"
 
 /* The entry field being collected. */
-enum field { F_NONE, F_TITLE, F_LINK, F_ID, F_UPDATED, F_PUBLISHED, F_PUBDATE, F_DCDATE, F_SUMMARY };
+enum field { F_NONE, F_TITLE, F_LINK, F_ID, F_UPDATED, F_PUBLISHED, F_PUBDATE, F_DCDATE, F_SUMMARY,
+	     F_HOME };
 
 struct ant_feed_parser {
 	ant_feed_opts o;
@@ -45,6 +46,7 @@ struct ant_feed_parser {
 	lb_buf text;                 /* the field's text, capped */
 	lb_buf title, link, id;      /* the entry's */
 	lb_buf summary;              /* the entry's Atom <summary> */
+	lb_buf home;                 /* RSS: the channel's <link> */
 	int link_alt;              /* link holds a rel="alternate" href */
 	lb_buf updated, published, pubdate, dcdate;
 	ant_feed_info info;
@@ -433,6 +435,8 @@ static void atom_link(ant_feed_parser *p, int nattr, const xmlChar **a, int in_e
 		slot = &p->info.current;
 	else if (REL("self"))
 		slot = &p->info.self;
+	else if ((!ra || REL("alternate")) && !p->info.home)
+		slot = &p->info.home;   /* the feed's home: the first alternate */
 	/* "prev-archive" wins over the older "previous" (RFC 5005 §4). */
 	if (slot && (!*slot || REL("prev-archive"))) {
 		free(*slot);
@@ -503,6 +507,13 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar *prefix, cons
 			atom_link(p, nattr, a, 0);
 		else if (is(name, "archive") && is(uri, NS_FH))
 			p->info.archive = 1;
+		else if (!atom && p->depth == 3 && is(name, "link") && rss_ns(uri) && !p->info.home) {
+			/* channel/link: the feed's home (RSS 2.0, RSS 1.0) */
+			p->field = F_HOME;
+			p->field_depth = p->depth;
+			p->field_html = 0;
+			lb_buf_reset(&p->text);
+		}
 		return;
 	}
 	if (p->depth != p->entry_depth + 1)
@@ -532,6 +543,7 @@ static lb_buf *field_buf(ant_feed_parser *p)
 	case F_PUBDATE: return &p->pubdate;
 	case F_DCDATE: return &p->dcdate;
 	case F_SUMMARY: return &p->summary;
+	case F_HOME: return &p->home;
 	default: return NULL;
 	}
 }
@@ -600,6 +612,9 @@ static void on_end(void *ctx, const xmlChar *name, const xmlChar *prefix, const 
 			take_html(p, dst);
 		else if (dst)
 			take_text(p, dst, &p->text);
+		if (p->field == F_HOME && !p->info.home && !(p->info.home = dup_or_null(&p->home)) &&
+		    p->home.len)
+			fail(p, LB_ENOMEM, "out of memory");
 		p->field_depth = 0;
 		p->field = F_NONE;
 	} else if (p->entry_depth == p->depth) {
@@ -667,6 +682,7 @@ ant_feed_parser *ant_feed_parser_new(const ant_feed_opts *o)
 	lb_buf_init(&p->link);
 	lb_buf_init(&p->id);
 	lb_buf_init(&p->summary);
+	lb_buf_init(&p->home);
 	lb_buf_init(&p->updated);
 	lb_buf_init(&p->published);
 	lb_buf_init(&p->pubdate);
@@ -760,6 +776,7 @@ void ant_feed_parser_free(ant_feed_parser *p)
 	lb_buf_release(&p->link);
 	lb_buf_release(&p->id);
 	lb_buf_release(&p->summary);
+	lb_buf_release(&p->home);
 	lb_buf_release(&p->updated);
 	lb_buf_release(&p->published);
 	lb_buf_release(&p->pubdate);
@@ -778,6 +795,7 @@ void ant_feed_info_release(ant_feed_info *fi)
 	free(fi->next_archive);
 	free(fi->current);
 	free(fi->self);
+	free(fi->home);
 	memset(fi, 0, sizeof *fi);
 }
 

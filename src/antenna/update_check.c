@@ -415,6 +415,10 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 ?
 				    (c->feed.title ? c->feed.title : "") :
 				    f->excerpt ? f->excerpt : "", u->o->excerpt_max);
+		} else if (out->first && out->rule && strcmp(out->rule, "feed") == 0) {
+			/* a quiet first check dated by the feed's entry about
+			 * the page: its title says what that date was */
+			set_excerpt(p, c->feed.title ? c->feed.title : "", u->o->excerpt_max);
 		}
 		u->st.updated += out->updated;
 		u->st.unchanged += !out->updated;
@@ -472,11 +476,52 @@ static void step_feed(struct upd *u, ant_store_page *p, struct upd_found *f)
 	decide_and_save(u, p, f);
 }
 
+/* A feed read that says nothing of the page (a site-wide feed whose
+ * entries are all about other pages): not its date.  The page was checked
+ * in this run beside it, so the hint to check it now is taken already: its
+ * own text decides.  feed_time 0 tells 'show' the feed only hinted. */
+static void feed_hint_only(ant_store_page *p, struct upd_check *c)
+{
+	c->feed.usable = 0;
+	c->feed.newest = 0;
+	p->st.feed_time = 0;
+}
+
+/* A parsed feed's word on the page into c->feed: its date when it speaks
+ * of the page (ant_feed_about_page), else a hint only.  A feed the
+ * operator named the page's ('add --feed', samidare's LinkURI) is the
+ * page's own: every entry is its news, as for the feed's home. */
+static void feed_take(ant_store_page *p, struct upd_check *c, ant_feed_about *fa)
+{
+	char b[300];
+
+	if (p->feed_by_user && fa->info.newest) {
+		fa->newest = fa->info.newest;
+		fa->title = fa->info.newest_title;
+	}
+
+	if (!fa->info.newest) {
+		/* Dates missing or absurd: the page's own rules decide. */
+		snprintf(b, sizeof b, "feed has no believable entry date (%zu entries, %zu bad dates)",
+			 fa->info.entries, fa->info.bad_dates);
+		ant_upd_set_str(&p->feed_error, b);
+		return;
+	}
+	ant_upd_set_str(&p->feed_error, NULL);
+	if (!fa->newest) {
+		feed_hint_only(p, c);
+		return;
+	}
+	c->feed.usable = 1;
+	c->feed.newest = fa->newest;
+	ant_upd_set_str(&c->feed.title, fa->title);
+}
+
 /* The feed's answer into c->feed (and the page's feed_* fields). */
 static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *res)
 {
 	struct upd_check *c = check_of(u, p);
-	ant_feed_info fi;
+	ant_feed_about fa;
 	lb_error fe = LB_ERROR_INIT;
 	char b[300];
 
@@ -488,14 +533,15 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 	}
 	ant_upd_take_validators(&p->feed_etag, &p->feed_lm_header, res);
 	if (res->status == 304) {
-		/* a date kept from before is judged by today's clock */
+		/* a date kept from before is judged by today's clock; a feed
+		 * that only hinted before kept no date (feed_hint_only) */
 		c->feed.usable = p->st.feed_time > 0 &&
 				 !lirs_merge_future(p->st.feed_time, u->now, u->o->max_future);
 		c->feed.newest = p->st.feed_time;
 		return;   /* the error of the last 200, if any, still stands */
 	}
-	if (ant_feed_parse(res->body, res->len, &(ant_feed_opts){ .now = u->now,
-			   .skew = u->o->max_future }, &fi, &fe) < 0) {
+	if (ant_feed_about_page(res->body, res->len, p->feed_url, p->url,
+				&(ant_feed_opts){ .now = u->now, .skew = u->o->max_future }, &fa, &fe) < 0) {
 		char msg[340];
 		snprintf(msg, sizeof msg, "bad feed: %.*s", (int)sizeof b - 1, lb_error_msg(&fe));
 		ant_upd_set_str(&p->feed_error, msg);
@@ -503,20 +549,10 @@ static void feed_read(struct upd *u, ant_store_page *p, const ant_fetch_result *
 		/* the validators must not make the next check skip a fixed feed */
 		ant_upd_set_str(&p->feed_etag, NULL);
 		ant_upd_set_str(&p->feed_lm_header, NULL);
-	} else if (!fi.newest) {
-		/* Dates missing or absurd: the page's own rules decide. */
-		snprintf(b, sizeof b, "feed has no believable entry date (%zu entries, %zu bad dates)",
-			 fi.entries, fi.bad_dates);
-		ant_upd_set_str(&p->feed_error, b);
 	} else {
-		ant_upd_set_str(&p->feed_error, NULL);
-		c->feed.usable = 1;
-		c->feed.newest = fi.newest;
-		free(c->feed.title);
-		c->feed.title = fi.newest_title;
-		fi.newest_title = NULL;
+		feed_take(p, c, &fa);
 	}
-	ant_feed_info_release(&fi);
+	ant_feed_about_release(&fa);
 }
 
 void ant_upd_feed_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)

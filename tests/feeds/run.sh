@@ -20,11 +20,11 @@ rfc3339() { $PY -c 'import sys,time; print(time.strftime("%Y-%m-%dT%H:%M:%SZ", t
 start_server 600 --verbose
 NOW=$(( $(date +%s) / 60 * 60 ))
 
-rss2() {  # rss2 FILE TITLE EPOCH [TITLE EPOCH]...
+rss2() {  # rss2 FILE TITLE EPOCH [TITLE EPOCH]...: the feed of $U/NAME.html (its home)
 	f=$1; shift
 	{
 		echo '<?xml version="1.0" encoding="utf-8"?>'
-		echo '<rss version="2.0"><channel><title>c</title><link>http://example.com/</link>'
+		echo "<rss version=\"2.0\"><channel><title>c</title><link>$U/$(basename "$f" .rss).html</link>"
 		while [ $# -ge 2 ]; do
 			echo "<item><title>$1</title><link>http://example.com/$2</link><pubDate>$(rfc822 "$2")</pubDate></item>"
 			shift 2
@@ -83,9 +83,10 @@ is "a newer feed entry is an update at its date" "$(jget "$D" "$U/f1.html" last_
 is "... with the new title as excerpt" "$(showkey "$D" "$U/f1.html" excerpt)" "Entry two"
 page_with_feed "$WWW/f1.html" "f1.rss" application/rss+xml "<p>Hello, and a changing counter 42</p>"
 $A -d "$D" update --force --now $((NOW + 120)) >/dev/null 2>&1
-is "with a usable feed, a text change alone is no update" "$(jget "$D" "$U/f1.html" last_modified)" "$T2"
+is "a feed never overrules a text change confirmed on the page (the feed has nothing new)" \
+	"$(jget "$D" "$U/f1.html" last_modified) $(jget "$D" "$U/f1.html" detected_by)" "$((NOW + 120)) text"
 $A -d "$D" update --force --now $((NOW + 180)) >/dev/null 2>&1
-is "a feed answering 304 keeps the page unchanged" "$(jget "$D" "$U/f1.html" last_modified)" "$T2"
+is "a feed answering 304 and the same text keep the page unchanged" "$(jget "$D" "$U/f1.html" last_modified)" "$((NOW + 120))"
 
 # A page that stops advertising its feed is back to its own rules.
 # (No-Validators: no Last-Modified, so the header rule cannot race the text rule.)
@@ -132,12 +133,12 @@ is "lirs.gz does not carry the excerpt (but reads, with records)" \
 		prev=lol$k
 	done
 	echo ']>'
-	echo "<rss version=\"2.0\"><channel><item><title>bomb&lol9;</title><pubDate>$(rfc822 $((NOW - 4000)))</pubDate></item></channel></rss>"
+	echo "<rss version=\"2.0\"><channel><link>$U/bomb.html</link><item><title>bomb&lol9;</title><pubDate>$(rfc822 $((NOW - 4000)))</pubDate></item></channel></rss>"
 } > "$WWW/bomb.rss"
 page_with_feed "$WWW/bomb.html" bomb.rss application/rss+xml "<p>bomb</p>"
 # an external entity: never read
-printf '<?xml version="1.0"?>\n<!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<rss version="2.0"><channel><item><title>x&xxe;y</title><pubDate>%s</pubDate></item></channel></rss>\n' \
-	"$(rfc822 $((NOW - 5000)))" > "$WWW/xxe.rss"
+printf '<?xml version="1.0"?>\n<!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<rss version="2.0"><channel><link>%s</link><item><title>x&xxe;y</title><pubDate>%s</pubDate></item></channel></rss>\n' \
+	"$U/xxe.html" "$(rfc822 $((NOW - 5000)))" > "$WWW/xxe.rss"
 page_with_feed "$WWW/xxe.html" xxe.rss application/rss+xml "<p>xxe</p>"
 # only absurd or malformed dates: the page's own rules decide
 cat > "$WWW/absurd.atom" <<'ATOM'
@@ -154,11 +155,11 @@ page_with_feed "$WWW/absurd.html" absurd.atom application/atom+xml "<p>absurd</p
 printf 'this is <not xml' > "$WWW/broken.rss"
 page_with_feed "$WWW/broken.html" broken.rss application/rss+xml "<p>broken</p>"
 # 10,000 entries
-$PY - "$WWW/many.rss" "$NOW" <<'PYEOF'
+$PY - "$WWW/many.rss" "$NOW" "$U/many.html" <<'PYEOF'
 import sys, email.utils
 now = int(sys.argv[2])
 with open(sys.argv[1], "w") as f:
-    f.write('<?xml version="1.0"?>\n<rss version="2.0"><channel><title>many</title>\n')
+    f.write('<?xml version="1.0"?>\n<rss version="2.0"><channel><title>many</title><link>%s</link>\n' % sys.argv[3])
     for i in range(10000):
         t = now - 86400 - i * 60 if i != 7777 else now - 1234
         f.write("<item><title>item %d</title><link>http://example.com/%d</link><pubDate>%s</pubDate></item>\n"

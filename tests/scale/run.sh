@@ -39,6 +39,10 @@ done
 
 NOW=1700000000
 c=1 bad=0 grew=0
+# the first checks: quiet baselines, no event; each cycle then is a change
+for db in "$P" "$K"; do
+	$A -d "$db" update --force --jobs 1 --now $NOW > /dev/null 2>&1 || bad=$((bad + 1))
+done
 while [ $c -le $CYCLES ]; do
 	i=0
 	while [ $i -lt $NPAGES ]; do

@@ -28,7 +28,7 @@ static void first_check(void)
 
 	ant_detect_state_init(&st);
 	ant_detect_apply(&st, &in, T0, &out);
-	OK(out.first && out.updated, "first check is the first known update");
+	OK(out.first && !out.updated, "a new page's first check is a quiet baseline, no update");
 	IS_INT(st.last_modified, T0 - 5000, "first check takes a trusted Last-Modified");
 	IS_STR(st.detected_by, "header", "first check with a trusted header: header");
 	IS_INT(st.last_detected, T0, "last detected is the check time");
@@ -36,14 +36,21 @@ static void first_check(void)
 	ant_detect_state_init(&st);
 	in = ok200(1, T0, T0);
 	ant_detect_apply(&st, &in, T0, &out);
-	IS_INT(st.last_modified, T0, "first check: Last-Modified == Date is not trusted, check time used");
+	OK(!out.updated, "first check with an untrusted header: no update");
+	IS_INT(st.last_modified, 0, "first check: Last-Modified == Date is not trusted, the time stays unknown");
 	OK(st.detected_by == NULL, "first check without a trusted header has no rule");
 	IS_INT(st.lm_header_time, 0, "an untrusted header is not remembered");
 
 	ant_detect_state_init(&st);
 	in = ok200(1, 0, 0);
 	ant_detect_apply(&st, &in, T0, &out);
-	IS_INT(st.last_modified, T0, "first check without Last-Modified: check time");
+	IS_INT(st.last_modified, 0, "first check without Last-Modified: unknown, never 'now'");
+	IS_INT(st.interval, ANT_DETECT_MIN_INTERVAL, "  checked again in 5 minutes");
+	ant_detect_apply(&st, &in, T0 + 300, &out);
+	IS_INT(st.interval, 2 * ANT_DETECT_MIN_INTERVAL, "  unchanged with an unknown time: the interval doubles");
+	in = ok200(2, 0, 0);
+	ant_detect_apply(&st, &in, T0 + 900, &out);
+	OK(out.updated && st.last_modified == T0 + 900, "  the next real change is an update at its check");
 }
 
 static void rules(void)
@@ -141,6 +148,8 @@ static void schedule(void)
 
 	ant_detect_state_init(&st);
 	OK(ant_detect_due(&st, T0, 0), "a new page is due");
+	ant_detect_apply(&st, &in, T0 - 600, &out);   /* the baseline */
+	in = ok200(2, 0, 0);
 	ant_detect_apply(&st, &in, T0, &out);
 	IS_INT(st.interval, ANT_DETECT_MIN_INTERVAL, "just changed: 5 min interval");
 	OK(!ant_detect_due(&st, T0 + 60, 0), "not due before its interval");
@@ -159,6 +168,8 @@ static void relay(void)
 	ant_detect_input in = ok200(1, 0, 0);
 
 	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &in, T0 - 600, &out);   /* the baseline */
+	in = ok200(4, 0, 0);
 	ant_detect_apply(&st, &in, T0, &out);
 	OK(!ant_detect_relay(&st, T0 - 10, T0, T0 + 100), "an older relayed update loses");
 	OK(ant_detect_relay(&st, T0 + 50, T0 + 60, T0 + 100), "a newer relayed update wins");
@@ -244,7 +255,7 @@ static void future_headers(void)
 	ant_detect_state_init(&st);
 	in = ok200(1, Y2100, Y2101);
 	ant_detect_apply(&st, &in, T0, &out);
-	OK(out.updated && st.last_modified == T0, "Date 2101 / Last-Modified 2100: first check at our clock");
+	OK(!out.updated && st.last_modified == 0, "Date 2101 / Last-Modified 2100: first check, time unknown");
 	OK(st.detected_by == NULL && st.lm_header_time == 0, "... not \"by header\", not remembered");
 	in = ok200(2, Y2100 + 10, Y2101 + 10);
 	ant_detect_apply(&st, &in, T0 + 600, &out);
@@ -255,7 +266,7 @@ static void future_headers(void)
 	in = ok200(1, Y9999, 0);
 	in.date_time = 0;
 	ant_detect_apply(&st, &in, T0, &out);
-	OK(st.last_modified == T0 && st.detected_by == NULL, "Last-Modified 9999 without Date: our clock");
+	OK(st.last_modified == 0 && st.detected_by == NULL, "Last-Modified 9999 without Date: not taken");
 
 	/* a state an older version left: last_modified and header in 9999 */
 	ant_detect_state_init(&st);
@@ -1001,15 +1012,52 @@ static void noise_apply(void)
 	   "apply: a held change confirmed is dated when first seen");
 }
 
+/* A feed about the page dates it; it never overrules a confirmed text
+ * change (a cached feed that has not the edit yet). */
+static void feed_and_text(void)
+{
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in = ok200(1, 0, 0);
+
+	ant_detect_state_init(&st);
+	in.feed_usable = 1;
+	in.feed_time = T0 - 3600;
+	ant_detect_apply(&st, &in, T0, &out);
+	OK(!out.updated && st.last_modified == T0 - 3600 && !strcmp(st.detected_by, "feed"),
+	   "feed: a new page's first check takes the feed's date quietly");
+	in = ok200(2, 0, 0);
+	in.feed_usable = 1;
+	in.feed_time = T0 - 3600;
+	in.noise_decided = 1;
+	in.noise_updated = 1;
+	in.noise_time = T0 + 300;
+	ant_detect_apply(&st, &in, T0 + 600, &out);
+	OK(out.updated && !strcmp(out.rule, "text") && st.last_modified == T0 + 300,
+	   "feed unchanged, text change confirmed: announced, dated when first seen");
+	in.text_hash = 3;
+	in.noise_updated = 0;
+	in.noise_time = 0;
+	in.feed_time = T0 + 900;
+	ant_detect_apply(&st, &in, T0 + 1200, &out);
+	OK(out.updated && !strcmp(out.rule, "feed") && st.last_modified == T0 + 900,
+	   "a newer entry about the page: an update at its date");
+	in.noise_decided = 0;
+	in.text_hash = 4;
+	ant_detect_apply(&st, &in, T0 + 1800, &out);
+	OK(!out.updated, "feed unchanged, text checksum changed unconfirmed: the feed decides");
+}
+
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4);
 	future_headers();
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");
 	OK(ant_detect_lm_trusted(T0 - 5, T0, T0), "Last-Modified before Date trusted");
 	OK(!ant_detect_lm_trusted(0, T0, T0), "no Last-Modified");
 	first_check();
+	feed_and_text();
 	rules();
 	not_modified_and_errors();
 	schedule();
