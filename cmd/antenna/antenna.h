@@ -78,6 +78,13 @@ int64_t antcmd_now(int64_t now_opt);
 /* A page just added: the update its sources said (ant_update_recall()),
  * at now; prints what was applied.  0, or < 0 with err. */
 int antcmd_recall(ant_store *s, const char *url_key, int64_t now, lb_error *err);
+
+/* show's time: "2024-05-06 21:00:00 +0900 (1714996800)" in b, or "never"
+ * for t <= 0 (show_learned.c). */
+const char *antcmd_when(char *b, size_t n, int64_t t, int64_t tz);
+/* show's lines on a page's learned state: volatile blocks, furniture,
+ * numbers held or learned as counters (show_learned.c). */
+void antcmd_show_learned(const ant_store_page *p, int64_t tz);
 /* t as "YYYY-MM-DD HH:MM ZONE" in the antenna's time zone tz (seconds east
  * of UTC), the zone named as index.html names it: "JST" for +09:00, else
  * "UTC+05:30", "UTC"; "-" padded to that width when t is 0. */

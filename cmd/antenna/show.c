@@ -7,8 +7,6 @@
 #include <time.h>
 
 #include "antenna.h"
-#include "ant_pagestate.h"
-#include "ant_tokens.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] show URL\n\n"
@@ -19,18 +17,6 @@ static const char help[] =
 	"a relay source ('add --relay') gives: what each relay source said of it.\n"
 	"Exit status 1 when URL is none of these.\n";
 
-static const char *when(char *b, size_t n, int64_t t, int64_t tz)
-{
-	time_t x = (time_t)(t + tz);
-	struct tm tm;
-
-	if (t <= 0 || !gmtime_r(&x, &tm))
-		return "never";
-	snprintf(b, n, "%04d-%02d-%02d %02d:%02d:%02d %+03lld%02lld (%lld)", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 (long long)(tz / 3600), (long long)(llabs(tz) % 3600 / 60), (long long)t);
-	return b;
-}
 
 /* Whether the feed dated the page or only hinted (update_check.c keeps
  * feed_time only from a feed that speaks of the page). */
@@ -65,82 +51,6 @@ static const char *how(const ant_store_page *p)
 	return "lirs (relayed by a LIRS source)";
 }
 
-/* What the last check left out as the site's furniture (ant_furniture.h). */
-static void show_furniture(const ant_pagestate *ps)
-{
-	if (*ps->furniture.why)
-		printf("furniture:      %zu text segment%s left out: %s\n", ps->furniture.nseg,
-		       ps->furniture.nseg == 1 ? "" : "s", ps->furniture.why);
-	else if (ps->noise)
-		printf("furniture:      none found (the whole page is its own content)\n");
-}
-
-/* The token rule (ant_tokens.h): numbers and dates learned as counters,
- * a change of numbers held. */
-static void show_tokens(const ant_pagestate *ps, int64_t tz)
-{
-	ant_tokens t;
-	char b[128];
-
-	if (ant_tokens_decode(&t, ps->tokens, ps->tokens_len) < 0)
-		return;
-	for (size_t i = 0; i < t.nctr; i++)
-		printf("  counter:      numbers of a sentence that changed at two checks in a row, since %s:\n"
-		       "                ignored until they stay unchanged %d days\n",
-		       when(b, sizeof b, t.ctr[i].since, tz), ANT_TOKENS_STABLE / 86400);
-	for (size_t i = 0; i < t.nheld; i++)
-		printf("  held:         numbers or dates changed, first seen %s: announced at the\n"
-		       "                next check if they stay, a counter if they change again\n",
-		       when(b, sizeof b, t.held[i].since, tz));
-	ant_tokens_release(&t);
-}
-
-/* What the noise-proof text rule learned (ant_detect.h): the parts of the page
- * ignored automatically, since when and why; a small change held back. */
-static void show_noise(const ant_store_page *p, int64_t tz)
-{
-	ant_detect_noise n;
-	ant_pagestate ps;
-	char b[128];
-
-	if (p->no_auto_ignore)
-		return;   /* "auto ignore: off" above */
-	if (ant_pagestate_split(p->noise, p->noise_len, &ps) < 0)
-		memset(&ps, 0, sizeof ps);
-	show_furniture(&ps);
-	if (ant_detect_noise_decode(&n, ps.noise, ps.noise_len) < 0) {
-		printf("auto-ignored:   nothing yet (no check compared)\n");
-		return;
-	}
-	if (!n.nvol)
-		printf("auto-ignored:   nothing (%zu text segments remembered)\n", n.nkeys);
-	else
-		printf("auto-ignored:   %zu part%s of the page:\n", n.nvol, n.nvol == 1 ? "" : "s");
-	for (size_t i = 0; i < n.nvol; i++) {
-		const ant_detect_vblock *v = &n.vol[i];
-		printf("  ignored:      %s\n", *v->path ? cli_t(v->path) : "(a part of the page)");
-		if (*v->sample)
-			printf("                \"%s\"\n", cli_t(v->sample));
-		printf("                since %s: %s\n", when(b, sizeof b, v->since, tz),
-		       v->how == ANT_NOISE_REFETCH ? "differed between two fetches a moment apart"
-						   : "changed check after check while the rest did not");
-		if (v->changed)
-			printf("                last changed %s: taken in again if unchanged %d days\n",
-			       when(b, sizeof b, v->changed, tz), ANT_NOISE_UNLEARN / 86400);
-	}
-	for (size_t i = 0; i < n.nsus; i++)
-		if (n.sus[i].pending)
-			printf("  held:         a small change first seen %s: announced at the next\n"
-			       "                check if it stays, ignored from then on if it changes again\n",
-			       when(b, sizeof b, n.sus[i].pending, tz));
-	for (size_t i = 0; i < n.nsus; i++)
-		if (n.sus[i].raced)
-			printf("  held:         a part that differed between two fetches %s: announced if\n"
-			       "                it stays as the second showed it, ignored if it differs again\n",
-			       when(b, sizeof b, n.sus[i].raced, tz));
-	ant_detect_noise_release(&n);
-	show_tokens(&ps, tz);
-}
 
 static void show_page(const ant_store_page *p, int64_t tz)
 {
@@ -161,22 +71,22 @@ static void show_page(const ant_store_page *p, int64_t tz)
 	if (p->no_auto_ignore)
 		printf("auto ignore:    off (--no-auto-ignore)\n");
 	if (p->imported)
-		printf("imported:       %s\n", when(b, sizeof b, p->imported, tz));
-	printf("last modified:  %s\n", when(b, sizeof b, p->st.last_modified, tz));
+		printf("imported:       %s\n", antcmd_when(b, sizeof b, p->imported, tz));
+	printf("last modified:  %s\n", antcmd_when(b, sizeof b, p->st.last_modified, tz));
 	printf("detected by:    %s\n", how(p));
 	printf("source url:     %s\n", cli_t(p->source_url));
 	if (*p->excerpt)
 		printf("excerpt:        %s\n", cli_t(p->excerpt));
-	show_noise(p, tz);
+	antcmd_show_learned(p, tz);
 	if (p->feed_url) {
 		printf("feed:           %s%s\n", cli_t(p->feed_url), p->feed_by_user ? " (set by user)" : "");
-		printf("feed newest:    %s\n", when(b, sizeof b, p->st.feed_time, tz));
+		printf("feed newest:    %s\n", antcmd_when(b, sizeof b, p->st.feed_time, tz));
 		printf("feed error:     %s\n", p->feed_error ? cli_t(p->feed_error) : "none");
 		printf("feed use:       %s\n", feed_use(p));
 	}
-	printf("last detected:  %s\n", when(b, sizeof b, p->st.last_detected, tz));
-	printf("last check:     %s\n", when(b, sizeof b, p->st.last_check, tz));
-	printf("last success:   %s\n", when(b, sizeof b, p->st.last_ok, tz));
+	printf("last detected:  %s\n", antcmd_when(b, sizeof b, p->st.last_detected, tz));
+	printf("last check:     %s\n", antcmd_when(b, sizeof b, p->st.last_check, tz));
+	printf("last success:   %s\n", antcmd_when(b, sizeof b, p->st.last_ok, tz));
 	printf("last status:    %ld\n", p->st.last_status);
 	printf("last error:     %s\n", p->last_error ? cli_t(p->last_error) : "none");
 	printf("errors in row:  %d\n", p->st.error_count);
@@ -186,7 +96,7 @@ static void show_page(const ant_store_page *p, int64_t tz)
 	if (p->st.content_length >= 0)
 		printf("length:         %lld\n", (long long)p->st.content_length);
 	printf("interval:       %lld s\n", (long long)p->st.interval);
-	printf("next check:     %s%s\n", p->st.next_check ? when(b, sizeof b, p->st.next_check, tz) : "now",
+	printf("next check:     %s%s\n", p->st.next_check ? antcmd_when(b, sizeof b, p->st.next_check, tz) : "now",
 	       p->st.recheck ? " (re-check asked by a LIRS source)" : "");
 }
 
@@ -197,8 +107,8 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	printf("%s source:    %s\n", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs", cli_t(x->url));
 	printf("relay:          %s\n", x->relay ? "yes: every page it lists is published, credited to it"
 					     : "no: only the pages watched here are updated");
-	printf("last fetch:     %s\n", when(b, sizeof b, x->last_fetch, tz));
-	printf("last success:   %s\n", when(b, sizeof b, x->last_ok, tz));
+	printf("last fetch:     %s\n", antcmd_when(b, sizeof b, x->last_fetch, tz));
+	printf("last success:   %s\n", antcmd_when(b, sizeof b, x->last_ok, tz));
 	printf("last status:    %ld\n", x->last_status);
 	printf("last error:     %s\n", x->last_error ? cli_t(x->last_error) : "none");
 	printf("records read:   %lld\n", (long long)x->records_read);
@@ -213,7 +123,7 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	printf("etag:           %s\n", x->etag ? cli_t(x->etag) : "none");
 	printf("last-modified:  %s\n", x->lm_header ? cli_t(x->lm_header) : "none");
 	if (x->kind == ANT_STORE_SOURCE_ATOM) {
-		printf("newest entry:   %s\n", when(b, sizeof b, x->last_entry, tz));
+		printf("newest entry:   %s\n", antcmd_when(b, sizeof b, x->last_entry, tz));
 		printf("prev-archive:   %s\n", x->archive_head ? cli_t(x->archive_head) : "none");
 		printf("archives read:  %lld\n", (long long)ant_store_archive_count(s, x->id, NULL));
 	}
@@ -236,8 +146,8 @@ static int show_relayed_one(void *ctx, const ant_store_srcrec *r)
 		printf("author:         %s\n", cli_t(r->author));
 	}
 	printf("relayed by:     %s\n", cli_t(r->source_url));
-	printf("  last modified: %s\n", when(b, sizeof b, r->last_modified, c->tz));
-	printf("  last detected: %s%s\n", when(b, sizeof b, r->last_detected, c->tz),
+	printf("  last modified: %s\n", antcmd_when(b, sizeof b, r->last_modified, c->tz));
+	printf("  last detected: %s%s\n", antcmd_when(b, sizeof b, r->last_detected, c->tz),
 	       r->source_kind == ANT_STORE_SOURCE_ATOM ? " (when read)" : "");
 	if (r->content_length > 0)
 		printf("  length:        %lld\n", (long long)r->content_length);
