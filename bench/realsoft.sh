@@ -9,7 +9,6 @@
 # of furniture.
 if want realsoft; then
 	RS_SCRIPT=$TOP/tests/realsoft/run.sh
-	[ -f "$RS_SCRIPT" ] || RS_SCRIPT=$TOP/tests/realsoft/corpus.sh
 	if [ ! -x "$ANTENNA" ]; then
 		skip realsoft "antenna not built"
 	else
