@@ -66,7 +66,7 @@ int antcmd_add_pattern(lb_buf *list, const char *opt, const char *pat);
 /* init --base: url (absolute http(s)) as the URL of a directory: refused
  * (printed, NULL) when its path names a file ("index.html") or it has a
  * query or fragment; a '/' appended (said on stderr) when its path does
- * not end in one.  url itself, or a malloc'd copy (kept to the end). */
+ * not end in one.  url itself, or a copy held until the next call. */
 const char *antcmd_base_dir(const char *url);
 /* Exactly one URL after the options (optind).  0, or -1 (usage printed). */
 int antcmd_one_url(int argc, const char *help);

@@ -172,9 +172,11 @@ void antcmd_time(char *b, size_t n, int64_t t, int64_t tz)
 
 const char *antcmd_base_dir(const char *url)
 {
+	/* the copy lives to the end of the command, held here (the
+	 * previous one freed) so that it is never lost */
+	static char *d;
 	const char *path = url + lb_url_http_prefix(url), *last, *dot;
 	size_t n;
-	char *d;
 
 	path += strcspn(path, "/?#");
 	if (strpbrk(path, "?#")) {
@@ -193,6 +195,7 @@ const char *antcmd_base_dir(const char *url)
 	if (*path && !*last)
 		return url;
 	n = strlen(url);
+	free(d);
 	if (!(d = malloc(n + 2)))
 		return cli_error("out of memory"), NULL;
 	memcpy(d, url, n);

@@ -170,11 +170,7 @@ int main(void)
 
 	/* strip: the own content stays in order, segs follows seg */
 	analyse(&m, tdiary);
-	before = m.p.nseg;
-	m.p.segs = malloc(before * sizeof *m.p.segs);
-	for (size_t i = 0; m.p.segs && i < before; i++)
-		m.p.segs[i] = m.p.seg[i].raw;
-	m.p.nsegs = before;
+	before = m.p.nseg;   /* ant_page_analyze fills segs beside seg */
 	OK(ant_furniture_strip(&m.p, &f) == 0 && m.p.nseg == before - m.n && f.nseg == m.n,
 	   "strip: %zu of %zu segments left", m.p.nseg, before);
 	{

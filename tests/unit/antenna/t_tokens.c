@@ -42,6 +42,8 @@ static struct check run(ant_tokens *t, const char *body, int other_news, int64_t
 		snprintf(c.excerpt, sizeof c.excerpt, "%s", x ? x : "");
 		free(x);
 	}
+	free(c.v.pick);   /* the verdict's counts stay for the caller */
+	c.v.pick = NULL;
 	ant_page_info_release(&p);
 	return c;
 }
@@ -138,6 +140,7 @@ int main(void)
 	c = run(&u, MEETING("10"), 0, T0 + 5 * HOUR);
 	OK(c.v.updated && c.v.since == T0 + 4 * HOUR, "... and decides on from there");
 	blob[len - 1] ^= 0x80;
+	ant_tokens_release(&u);   /* decode starts from an empty state */
 	OK(ant_tokens_decode(&u, blob, len - 1) == LB_EPARSE && ant_tokens_decode(&u, "N\002", 2) == LB_EPARSE,
 	   "a cut or foreign blob is refused");
 	free(blob);
