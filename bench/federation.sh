@@ -1,4 +1,4 @@
-# bench/federation.sh: a hub relaying four shards (README "Scaling out");
+# bench/federation.sh: a hub relaying four shards (doc/PERFORMANCE.md "Scaling out");
 # sourced by bench/run.sh.
 #
 # N_FED pages (100,000; quick 10,000) of the loopback test server's
