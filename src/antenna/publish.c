@@ -41,6 +41,7 @@
 #include "html.h"
 #include "publish_error.h"
 #include "publish_stage.h"
+#include "publish_int.h"
 #include "lb_url.h"
 #include "lirs.h"
 
@@ -231,14 +232,14 @@ int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz)
 
 /* ---- ordering --------------------------------------------------------- */
 
-static const char *str_or(const char *s, const char *dflt)
+const char *ant_pub_str_or(const char *s, const char *dflt)
 {
 	return s && *s ? s : dflt;
 }
 
 static const char *shown_title(const ant_pub_page *p)
 {
-	return str_or(p->title, str_or(p->url, ""));
+	return ant_pub_str_or(p->title, ant_pub_str_or(p->url, ""));
 }
 
 /* At the end of its group: no known update, or the last check failed. */
@@ -251,11 +252,11 @@ static int cmp_title_url(const ant_pub_page *a, const ant_pub_page *b)
 {
 	int c = strcmp(shown_title(a), shown_title(b));
 
-	return c ? c : strcmp(str_or(a->url, ""), str_or(b->url, ""));
+	return c ? c : strcmp(ant_pub_str_or(a->url, ""), ant_pub_str_or(b->url, ""));
 }
 
 /* ANT_PUB_LISTING: the order of all the HTML files together */
-static int cmp_listing(const void *pa, const void *pb)
+int ant_pub_cmp_listing(const void *pa, const void *pb)
 {
 	const ant_pub_page *a = *(const ant_pub_page *const *)pa;
 	const ant_pub_page *b = *(const ant_pub_page *const *)pb;
@@ -272,19 +273,9 @@ static int cmp_html(const void *pa, const void *pb)
 {
 	const ant_pub_page *a = *(const ant_pub_page *const *)pa;
 	const ant_pub_page *b = *(const ant_pub_page *const *)pb;
-	int c = strcmp(str_or(a->group, ""), str_or(b->group, ""));
+	int c = strcmp(ant_pub_str_or(a->group, ""), ant_pub_str_or(b->group, ""));
 
-	return c ? c : cmp_listing(pa, pb);
-}
-
-static int cmp_lirs(const void *pa, const void *pb)
-{
-	const ant_pub_page *a = *(const ant_pub_page *const *)pa;
-	const ant_pub_page *b = *(const ant_pub_page *const *)pb;
-
-	if (a->last_modified != b->last_modified)
-		return a->last_modified > b->last_modified ? -1 : 1;
-	return strcmp(str_or(a->url, ""), str_or(b->url, ""));
+	return c ? c : ant_pub_cmp_listing(pa, pb);
 }
 
 /* ---- index.html --------------------------------------------------------- */
@@ -326,7 +317,7 @@ static const char css[] =
 
 /*
  * The writers below do not check every fputs(): a write error sticks to
- * the stream, and close_out() checks ferror() once before the rename, so
+ * the stream, and ant_pub_close_out() checks ferror() once before the rename, so
  * a failed write never replaces the old file.  LB_ENOMEM from them
  * means out of memory, LB_EIO an early write error.
  */
@@ -421,7 +412,7 @@ static int detect_index(const char *by)
  * from a hostile LIRS source must stay text. */
 static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
 {
-	const char *url = str_or(p->url, "");
+	const char *url = ant_pub_str_or(p->url, "");
 
 	if (!lb_url_is_http(url)) {
 		fputs("<span class=\"nolink\">", h->fp);
@@ -501,7 +492,7 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 	}
 	if (p->last_error) {
 		char phrase[128];
-		const char *e = ant_pub_error_phrase(phrase, sizeof phrase, str_or(p->last_error, "error"),
+		const char *e = ant_pub_error_phrase(phrase, sizeof phrase, ant_pub_str_or(p->last_error, "error"),
 						     h->w->lang);
 		int bracketed = e[0] == '[';
 
@@ -521,7 +512,7 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 static void put_head(html_ctx *h, size_t n, size_t nnew)
 {
 	const ant_pub_site *s = h->site;
-	const char *title = str_or(s->title, "Antenna");
+	const char *title = ant_pub_str_or(s->title, "Antenna");
 	char tzb[12], shown[16];
 
 	fputs("<!DOCTYPE html>\n<html lang=\"", h->fp);
@@ -563,9 +554,9 @@ static void put_nav(html_ctx *h, const ant_pub_page **v, size_t n)
 	ant_html_fputs(h->fp, h->w->contents);
 	fputs("\"><ul>\n", h->fp);
 	for (i = 0; i < n; i++) {
-		const char *grp = str_or(v[i]->group, "");
+		const char *grp = ant_pub_str_or(v[i]->group, "");
 
-		if (i && strcmp(grp, str_or(v[i - 1]->group, "")) == 0)
+		if (i && strcmp(grp, ant_pub_str_or(v[i - 1]->group, "")) == 0)
 			continue;
 		if (!*grp) {
 			fputs("<li><a href=\"#g0\">", h->fp);
@@ -643,7 +634,7 @@ static void put_pager(html_ctx *h)
 static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total, size_t nnew)
 {
 	size_t i, g = 0;
-	int grouped = n && *str_or(v[n - 1]->group, ""), rc;  /* "" sorts first */
+	int grouped = n && *ant_pub_str_or(v[n - 1]->group, ""), rc;  /* "" sorts first */
 
 	put_head(h, total, nnew);
 	if (grouped)
@@ -651,8 +642,8 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total,
 	put_pager(h);
 	fputs("<main>\n", h->fp);
 	for (i = 0; i < n; i++) {
-		const char *grp = str_or(v[i]->group, "");
-		int first = !i || strcmp(grp, str_or(v[i - 1]->group, "")) != 0;
+		const char *grp = ant_pub_str_or(v[i]->group, "");
+		int first = !i || strcmp(grp, ant_pub_str_or(v[i - 1]->group, "")) != 0;
 
 		if (first && i)
 			fputs("</ol>\n</section>\n", h->fp);
@@ -694,7 +685,7 @@ static char *join(const char *dir, const char *name)
 }
 
 /* Opens DIR/name for atomic replacement, creating DIR if need be. */
-static int open_out(lb_afile *f, const char *dir, const char *name, char **path,
+int ant_pub_open_out(lb_afile *f, const char *dir, const char *name, char **path,
 		    lb_error *err)
 {
 	*path = join(dir, name);
@@ -711,7 +702,7 @@ static int open_out(lb_afile *f, const char *dir, const char *name, char **path,
 
 /* Commits f when ok, else drops it; the message names path and keeps
  * the reason (and code) already in err, if any. */
-static int close_out(lb_afile *f, int ok, const char *path, lb_error *err)
+int ant_pub_close_out(lb_afile *f, int ok, const char *path, lb_error *err)
 {
 	char why[256];
 	int code;
@@ -778,7 +769,7 @@ static char *put_str(char **at, const char *p)
 /* A copy of p whose strings are in one malloc'd block at ->url. */
 static int page_dup(ant_pub_page *d, const ant_pub_page *p)
 {
-	const char *url = str_or(p->url, "");
+	const char *url = ant_pub_str_or(p->url, "");
 	char *blk, *at;
 
 	blk = malloc(slen(url) + slen(p->title) + slen(p->author) + slen(p->group) +
@@ -812,7 +803,7 @@ static void slice_clear(struct slice *s)
 static int entry_bytes(struct pager *pg, const ant_pub_page *p, size_t *bytes)
 {
 	FILE *keep = pg->h.fp;
-	const char *grp = str_or(p->group, "");
+	const char *grp = ant_pub_str_or(p->group, "");
 	long n;
 
 	rewind(pg->meas);
@@ -851,7 +842,7 @@ static int write_file(struct pager *pg, struct slice *s, size_t no, int has_next
 	qsort(v, s->n, sizeof *v, cmp_html);
 	pg->h.page_no = no;
 	pg->h.has_next = has_next;
-	rc = open_out(&f, pg->dir, page_name(name, sizeof name, no), &path, pg->err);
+	rc = ant_pub_open_out(&f, pg->dir, page_name(name, sizeof name, no), &path, pg->err);
 	if (rc == 0) {
 		pg->h.fp = f.fp;
 		errno = 0;
@@ -859,7 +850,7 @@ static int write_file(struct pager *pg, struct slice *s, size_t no, int has_next
 		if (rc < 0 && !ferror(f.fp))
 			lb_err_code(pg->err, rc);
 		if (rc < 0 || ferror(f.fp))
-			rc = close_out(&f, 0, path, pg->err);   /* removed, with the reason */
+			rc = ant_pub_close_out(&f, 0, path, pg->err);   /* removed, with the reason */
 		else
 			rc = ant_pub_stage_close(&pg->staged, &f, path, pg->err);
 	}
@@ -910,7 +901,7 @@ static int pager_add(void *ctx, const ant_pub_page *p)
 	c->v = nv;
 	if (page_dup(&c->v[c->n], p) < 0)
 		return lb_err_code(pg->err, LB_ENOMEM);
-	c->last_group = str_or(c->v[c->n].group, "");
+	c->last_group = ant_pub_str_or(c->v[c->n].group, "");
 	c->n++;
 	c->bytes += bytes;
 	pg->total++;
@@ -1004,193 +995,4 @@ int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pu
 	slice_clear(&pg.cur);
 	lb_buf_release(&pg.h.url);
 	return rc;
-}
-
-/* ---- pages from an array (ant_publish_html() and the others) ------------ */
-
-struct array_src {
-	const ant_pub_page *pages;
-	size_t n;
-	int64_t now, max_age;
-};
-
-static int is_fresh(const ant_pub_page *p, int64_t now, int64_t max_age);
-
-static int array_each(void *sctx, int order, ant_pub_fn fn, void *ctx, lb_error *err)
-{
-	const struct array_src *a = sctx;
-	const ant_pub_page **v = malloc((a->n ? a->n : 1) * sizeof *v);
-	size_t i, m = 0;
-	int rc = 0;
-
-	if (!v)
-		return lb_err_code(err, LB_ENOMEM);
-	for (i = 0; i < a->n; i++)
-		if (order != ANT_PUB_FRESH || is_fresh(&a->pages[i], a->now, a->max_age))
-			v[m++] = &a->pages[i];
-	qsort(v, m, sizeof *v, order == ANT_PUB_FRESH ? cmp_lirs : cmp_listing);
-	for (i = 0; i < m && rc == 0; i++)
-		rc = fn(ctx, v[i]);
-	free(v);
-	return rc;
-}
-
-static struct array_src array_of(const ant_pub_site *site, const ant_pub_page *pages, size_t n)
-{
-	return (struct array_src){ pages, n, site->now ? site->now : (int64_t)time(NULL),
-				   site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE };
-}
-
-int ant_publish_html(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-		 size_t n, lb_error *err)
-{
-	struct array_src a = array_of(site, pages, n);
-	ant_pub_src src = { array_each, &a };
-
-	return ant_publish_html_src(dir, site, &src, err);
-}
-
-/* ---- lirs.gz ------------------------------------------------------------ */
-
-/* LIRS 2.1 §4: only records detected within max_age are worth relaying;
- * §3.1: a record without a Last-Modified is unusable. */
-static int is_fresh(const ant_pub_page *p, int64_t now, int64_t max_age)
-{
-	return p->last_modified != 0 && p->last_detected != 0 &&
-	       now - p->last_detected <= max_age && lb_url_is_http(str_or(p->url, ""));
-}
-
-/* One file of records: lirs.gz or sites.di.gz (format LIRS_FORMAT_DI). */
-struct rec_out {
-	const char *name;
-	int format;
-	lb_afile f;
-	char *path;
-	lirs_writer *w;
-};
-
-struct rec_ctx {
-	struct rec_out *o;
-	size_t n;
-	int64_t now, max_age;
-};
-
-/* ant_pub_fn: one fresh page into each LIRS writer */
-static int write_record(void *ctx, const ant_pub_page *p)
-{
-	struct rec_ctx *c = ctx;
-	lirs_record r;
-	int rc = 0;
-
-	if (!is_fresh(p, c->now, c->max_age))
-		return 0;
-	memset(&r, 0, sizeof r);
-	r.last_modified = p->last_modified;
-	r.last_detected = p->last_detected;
-	r.tz_offset = p->tz_offset;
-	r.content_length = p->content_length < 0 ? 0 : p->content_length;
-	r.url = (char *)p->url;
-	r.title = (char *)(p->title ? p->title : "");
-	r.author = (char *)(p->author ? p->author : "");
-	r.source_url = (char *)str_or(p->source_url, p->url);
-	r.extension = (char *)"";
-	for (size_t i = 0; i < c->n && rc == 0; i++)
-		rc = lirs_writer_add(c->o[i].w, &r);
-	return rc;
-}
-
-static int open_rec(struct rec_out *o, const char *dir, const ant_pub_site *site, int64_t now,
-		    lb_error *err)
-{
-	lirs_writer_opts wo;
-	int rc;
-
-	if ((rc = open_out(&o->f, dir, o->name, &o->path, err)) < 0)
-		return rc;
-	memset(&wo, 0, sizeof wo);
-	wo.format = o->format;   /* sites.di.gz: UTF-8 and a Date, as tama's */
-	wo.utf8 = o->format == LIRS_FORMAT_DI;
-	wo.date = o->format == LIRS_FORMAT_DI ? now : 0;
-	wo.sink = lirs_sink_stdio;
-	wo.ctx = o->f.fp;
-	wo.euc_jp_ms = site->lirs_euc_jp_ms;
-	if (!(o->w = lirs_writer_new(&wo))) {
-		lb_afile_abort(&o->f);
-		return lb_err_code(err, LB_ENOMEM);
-	}
-	return 0;
-}
-
-/* Finishes o's file and replaces the old one when ok (wrc: 0 or the
- * stream's failure). */
-static int close_rec(struct rec_out *o, int wrc, const ant_pub_site *site, lb_error *err)
-{
-	int ok;
-
-	errno = 0;
-	if (wrc == 0)
-		wrc = lirs_writer_finish(o->w);
-	ok = wrc == 0;
-	if (ok && site->lirs_counts && o->format == LIRS_FORMAT_LIRS)   /* lirs.gz's, not sites.di.gz's (UTF-8) */
-		*site->lirs_counts = (ant_pub_lirs_counts){ lirs_writer_replaced(o->w),
-			lirs_writer_approximated(o->w), lirs_writer_substituted(o->w),
-			lirs_writer_too_long(o->w) };
-	if (!ok && !errno && !(err && err->code < 0))
-		lb_err(err, wrc, "the LIRS writer failed");
-	return close_out(&o->f, ok, o->path, err);
-}
-
-/* The files of o[0..n), the same records, written in one pass over src. */
-static int publish_records(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
-			   struct rec_out *o, size_t n, lb_error *err)
-{
-	int64_t now = site->now ? site->now : (int64_t)time(NULL);
-	struct rec_ctx c = { o, 0, now, site->max_age ? site->max_age : LIRS_DEFAULT_MAX_AGE };
-	int rc = 0, wrc;
-
-	lb_error_clear(err);
-	while (c.n < n && (rc = open_rec(&o[c.n], dir, site, now, err)) == 0)
-		c.n++;
-	errno = 0;
-	wrc = rc < 0 ? rc : src->each(src->ctx, ANT_PUB_FRESH, write_record, &c, err);
-	for (size_t i = 0; i < c.n; i++) {
-		int r = close_rec(&o[i], wrc, site, err);
-
-		if (rc == 0)
-			rc = r;
-		lirs_writer_free(o[i].w);
-		free(o[i].path);
-	}
-	if (rc < 0 && c.n < n)
-		free(o[c.n].path);
-	return rc;
-}
-
-int ant_publish_records_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
-			    lb_error *err)
-{
-	struct rec_out o[2] = { { .name = "lirs.gz", .format = LIRS_FORMAT_LIRS },
-				{ .name = "sites.di.gz", .format = LIRS_FORMAT_DI } };
-
-	return publish_records(dir, site, src, o, 2, err);
-}
-
-int ant_publish_lirs(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-		 size_t n, lb_error *err)
-{
-	struct array_src a = array_of(site, pages, n);
-	ant_pub_src src = { array_each, &a };
-	struct rec_out o = { .name = "lirs.gz", .format = LIRS_FORMAT_LIRS };
-
-	return publish_records(dir, site, &src, &o, 1, err);
-}
-
-int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page *pages,
-	       size_t n, lb_error *err)
-{
-	struct array_src a = array_of(site, pages, n);
-	ant_pub_src src = { array_each, &a };
-	struct rec_out o = { .name = "sites.di.gz", .format = LIRS_FORMAT_DI };
-
-	return publish_records(dir, site, &src, &o, 1, err);
 }
