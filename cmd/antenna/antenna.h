@@ -38,6 +38,8 @@ enum { ANTCMD_NOTFOUND = 1 };
 /* "all" -> ATOM_EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out);
 
+/* --help of init and set (help.c) */
+extern const char antcmd_init_help[], antcmd_set_help[];
 extern const char *antcmd_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
 
 /* Opens the database (messages printed); NULL on failure. */

@@ -13,47 +13,6 @@
 #include "lb_url.h"
 #include "lirs.h"
 
-static const char help[] =
-	"usage: antenna [-d FILE] init [--title T] [--base URL] [--author A] [--tz-offset SECONDS]\n"
-	"                         [--allow-file] [--[no-]allow-private] [--no-visited-query]\n"
-	"                         [--max-age SECONDS]\n"
-	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n"
-	"                         [--keep-events N|all] [--lang ja|en] [--html-limit N]\n"
-	"                         [--new-hours N]\n\n"
-	"Create the antenna's database (or change the options given on an existing one,\n"
-	"and say what changed).\n\n"
-	"  --title T            the antenna's name (default \"antenna\")\n"
-	"  --base URL           the URL of the published directory, not of a file in it\n"
-	"                       (default http://localhost/); feeds need absolute links\n"
-	"  --author A           the antenna's author, also the feeds' author\n"
-	"  --tz-offset SECONDS  time zone of the listing, seconds east of UTC (default\n"
-	"                       32400, JST)\n"
-	"  --allow-file         allow file:///... pages and sources (demos, tests)\n"
-	"  --allow-private      let redirects, feeds, check URLs and sources' links reach\n"
-	"                       internal addresses (loopback, 10/8, 192.168/16, 169.254/16,\n"
-	"                       fc00::/7, ...); without it only the host and port of a\n"
-	"                       page or source as added may be one (antenna(1) SECURITY);\n"
-	"                       --no-allow-private refuses them again (the default)\n"
-	"  --no-visited-query   do not append ?MMDDHHMM to links in index.html\n"
-	"  --max-age SECONDS    freshness of LIRS records read and written (default 28800)\n"
-	"  --max-future SECONDS clock skew tolerated in LIRS sources' records: a time later\n"
-	"                       than now plus this drops the record (default 3600)\n"
-	"  --page-size N        Atom entries per archive document (default 50)\n"
-	"  --charset CS         lirs.gz's encoding: euc-jp (default; strict JIS X\n"
-	"                       0208/0212, NEC and IBM extensions as readable forms,\n"
-	"                       ① as (1), 髙 as 高) or euc-jp-ms (keep their codes)\n"
-	"  --keep-events N      history kept: at least the N newest update events of\n"
-	"                       Atom archives already written (default 10000); older\n"
-	"                       ones are pruned at publish; 'all' keeps every one\n"
-	"  --lang ja|en         the language of index.html's words and of the Atom\n"
-	"                       summaries (default ja, Japanese); archives already\n"
-	"                       sealed keep theirs\n"
-	"  --html-limit N       updates listed in index.html (default 1000); the rest\n"
-	"                       follow in index-2.html, index-3.html, ... (each file\n"
-	"                       also stops before 1 MB)\n"
-	"  --new-hours N        index.html marks \"new\" the updates of the last N hours\n"
-	"                       and those found since the previous publish (default 3;\n"
-	"                       0: only those found since the previous publish)\n";
 
 /* The defaults written on creation, so that 'show'/'list' can read them back. */
 static const struct { const char *key, *value; } defaults[] = {
@@ -123,19 +82,19 @@ static int check_value(const struct rule *r, const char **v)
 	switch (r->check) {
 	case URL:
 		if (!lb_url_is_http(*v))
-			return cli_usage_error(help, "--base: '%s' is not an absolute http or https URL", *v);
+			return cli_usage_error(antcmd_init_help, "--base: '%s' is not an absolute http or https URL", *v);
 		return (*v = antcmd_base_dir(*v)) ? 0 : CLI_FATAL;
 	case INT:
 		return cli_parse_int64(r->name, *v, r->min, r->max, &n) < 0 ? CLI_FATAL : 0;
 	case CHARSET:
 		if (strcmp(*v, "euc-jp") && strcmp(*v, "euc-jp-ms"))
-			return cli_usage_error(help, "--charset: '%s' is not euc-jp or euc-jp-ms", *v);
+			return cli_usage_error(antcmd_init_help, "--charset: '%s' is not euc-jp or euc-jp-ms", *v);
 		return 0;
 	case KEEP:
 		return antcmd_parse_keep(r->name, *v, &n) < 0 ? CLI_FATAL : 0;
 	case LANG:
 		if (!ant_pub_lang_known(*v))
-			return cli_usage_error(help, "--lang: '%s' is not ja or en", *v);
+			return cli_usage_error(antcmd_init_help, "--lang: '%s' is not ja or en", *v);
 		return 0;
 	default:
 		return 0;
@@ -181,11 +140,11 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 	};
 	int c;
 
-	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", opts, antcmd_init_help)) != -1) {
 		const struct rule *r = NULL;
 		const char *v = optarg;
 		if (c == 'h')
-			return cli_help(help), -1;
+			return cli_help(antcmd_init_help), -1;
 		for (size_t i = 0; i < sizeof rules / sizeof *rules && !r; i++)
 			r = rules[i].c == c ? &rules[i] : NULL;
 		if (!r || check_value(r, &v) != 0)
@@ -193,7 +152,7 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		add_setting(set, nset, r->key, r->check == FLAG ? r->value : v);
 	}
 	if (optind < argc)
-		return cli_usage_error(help, "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error(antcmd_init_help, "unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 

@@ -22,31 +22,6 @@
 #include "lb_buf.h"
 #include "ant_limits.h"
 
-static const char help[] =
-	"usage: antenna [-d FILE] set URL [--title T] [--author A] [--group G]\n"
-	"                         [--ignore PATTERN... | --no-ignore]\n"
-	"                         [--only PATTERN... | --no-only]\n"
-	"                         [--feed FEED] [--check-url CURL]\n"
-	"                         [--no-auto-ignore | --auto-ignore]\n\n"
-	"Change the settings of the watched page at URL; its update times, events and\n"
-	"schedule are kept.  Settings not given are kept.\n\n"
-	"  --title T         the page's title; '' takes the page's <title> again\n"
-	"  --author A        the page's author ('' none)\n"
-	"  --group G         the page's group ('' none)\n"
-	"  --ignore PATTERN  the patterns given replace the page's ignore list\n"
-	"                    (repeatable; '#id', '.class' or a POSIX extended regular\n"
-	"                    expression over the text, as for 'add')\n"
-	"  --no-ignore       empty the ignore list (also: --ignore '')\n"
-	"  --only PATTERN    the patterns given replace the page's --only list: only\n"
-	"                    those parts decide (repeatable)\n"
-	"  --no-only         watch the whole page again (also: --only '')\n"
-	"  --feed FEED       the page's feed; '' takes the one its HTML advertises\n"
-	"  --check-url CURL  fetch CURL to check the page; '' fetches URL itself\n"
-	"  --no-auto-ignore  learn no volatile parts of this page\n"
-	"  --auto-ignore     learn them again (the default)\n\n"
-	"When the ignore or only list, the check URL or automatic ignoring changes,\n"
-	"the page's next check takes a new baseline and announces nothing: the text\n"
-	"compared changed, not the page.  Exit status 1 when URL is not watched.\n";
 
 /* One repeatable list option: what was given. */
 struct list_opt {
@@ -206,9 +181,9 @@ int cmd_set(int argc, char **argv)
 	int c, rc = CLI_FATAL, found = 0, allow_file;
 
 	ant_store_page_init(&p);
-	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", opts, antcmd_set_help)) != -1) {
 		switch (c) {
-		case 'h': rc = cli_help(help); goto out;
+		case 'h': rc = cli_help(antcmd_set_help); goto out;
 		case 't': o.title = optarg; break;
 		case 'a': o.author = optarg; break;
 		case 'g': o.group = optarg; break;
@@ -221,7 +196,7 @@ int cmd_set(int argc, char **argv)
 		case 'N':
 		case 'U':
 			if (o.auto_ignore >= 0 && o.auto_ignore != (c == 'U')) {
-				cli_usage_error(help, "--no-auto-ignore and --auto-ignore exclude each other");
+				cli_usage_error(antcmd_set_help, "--no-auto-ignore and --auto-ignore exclude each other");
 				goto out;
 			}
 			o.auto_ignore = c == 'U';
@@ -229,18 +204,18 @@ int cmd_set(int argc, char **argv)
 		default: goto out;
 		}
 	}
-	if (antcmd_one_url(argc, help) < 0)
+	if (antcmd_one_url(argc, antcmd_set_help) < 0)
 		goto out;
 	if (check_list(&o.ignore, "--no-ignore") < 0 || check_list(&o.only, "--no-only") < 0)
 		goto out;
 	if (!o.title && !o.author && !o.group && !list_value(&o.ignore) && !list_value(&o.only) &&
 	    !o.feed && !o.check_url && o.auto_ignore < 0) {
-		cli_usage_error(help, "nothing to set");
+		cli_usage_error(antcmd_set_help, "nothing to set");
 		goto out;
 	}
 	if ((o.title && strchr(o.title, '\n')) || (o.author && strchr(o.author, '\n')) ||
 	    (o.group && strchr(o.group, '\n'))) {
-		cli_usage_error(help, "a title, author or group cannot contain a newline");
+		cli_usage_error(antcmd_set_help, "a title, author or group cannot contain a newline");
 		goto out;
 	}
 	antcmd_clip_texts(o.title, o.author);
