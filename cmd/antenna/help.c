@@ -10,7 +10,7 @@ const char antcmd_init_help[] =
 	"                         [--max-age SECONDS]\n"
 	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n"
 	"                         [--keep-events N|all] [--lang ja|en] [--html-limit N]\n"
-	"                         [--new-hours N]\n\n"
+	"                         [--new-hours N] [--hub URL | --no-hub]\n\n"
 	"Create the antenna's database (or change the options given on an existing one,\n"
 	"and say what changed).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
@@ -44,7 +44,10 @@ const char antcmd_init_help[] =
 	"                       also stops before 1 MB)\n"
 	"  --new-hours N        index.html marks \"new\" the updates of the last N hours\n"
 	"                       and those found since the previous publish (default 3;\n"
-	"                       0: only those found since the previous publish)\n";
+	"                       0: only those found since the previous publish)\n"
+	"  --hub URL            a WebSub hub: named in index.atom, current.atom and\n"
+	"                       feed.json, and told of the changed feeds after each\n"
+	"                       publish with news; --no-hub stops that\n";
 
 const char antcmd_set_help[] =
 	"usage: antenna [-d FILE] set URL [--title T] [--author A] [--group G]\n"

@@ -10,6 +10,7 @@
 
 #include "antenna.h"
 #include "ant_publish.h"
+#include "ant_websub.h"
 #include "lb_url.h"
 #include "lirs.h"
 
@@ -35,7 +36,7 @@ static const struct { const char *key, *value; } defaults[] = {
 struct setting { const char *key; const char *value; };
 
 /* Each option: the key it sets and how its value is checked. */
-enum check { TEXT, URL, INT, CHARSET, KEEP, LANG, FLAG };
+enum check { TEXT, URL, INT, CHARSET, KEEP, LANG, FLAG, HUB };
 static const struct rule {
 	int c;
 	const char *name, *key;
@@ -59,6 +60,8 @@ static const struct rule {
 	{ 'P', "--allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "1" },
 	{ 'Q', "--no-allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "0" },
 	{ 'V', "--no-visited-query", CFG_VISITED, FLAG, 0, 0, "0" },
+	{ 'W', "--hub", ANT_CFG_HUBS, HUB, 0, 0, NULL },
+	{ 'w', "--no-hub", ANT_CFG_HUBS, FLAG, 0, 0, "" },
 };
 
 static int set_defaults(ant_store *s, lb_error *err)
@@ -92,6 +95,10 @@ static int check_value(const struct rule *r, const char **v)
 		return 0;
 	case KEEP:
 		return antcmd_parse_keep(r->name, *v, &n) < 0 ? CLI_FATAL : 0;
+	case HUB:
+		if (!lb_url_is_http(*v) || strpbrk(*v, "\n\r\t "))
+			return cli_usage_error(antcmd_init_help, "--hub: '%s' is not an absolute http or https URL", *v);
+		return 0;
 	case LANG:
 		if (!ant_pub_lang_known(*v))
 			return cli_usage_error(antcmd_init_help, "--lang: '%s' is not ja or en", *v);
@@ -135,6 +142,8 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		{ "lang", required_argument, NULL, 'L' },
 		{ "html-limit", required_argument, NULL, 'H' },
 		{ "new-hours", required_argument, NULL, 'N' },
+		{ "hub", required_argument, NULL, 'W' },
+		{ "no-hub", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

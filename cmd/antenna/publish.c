@@ -4,9 +4,11 @@
  * current.atom), written by ant_publish_site() (ant_publish.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "antenna.h"
 #include "ant_publish.h"
+#include "ant_websub.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] publish [-q] [--now EPOCH] [--keep-events N|all] [--html-limit N]\n"
@@ -57,6 +59,31 @@ static void lost_warning(const char *dir, const ant_publish_result *r)
 		  "copy them from the old directory or a backup (archives never change)",
 		  (long long)r->lost, r->lost == 1 ? "" : "s", dir, (long long)r->lost_first,
 		  (long long)r->lost_last, keep);
+}
+
+/* After a publish with news: each WebSub hub hears which feeds changed.
+ * Never fatal: a hub that is down is said, and pinged again at the next
+ * publish with news. */
+static void websub_after(ant_store *s, int quiet)
+{
+	ant_websub_hubs h;
+	ant_websub_report r;
+	char *base = ant_store_config_get(s, CFG_BASE);
+	lb_buf dir = LB_BUF_INIT;
+
+	ant_websub_hubs_load(s, &h);
+	if (h.n && base && *base && lb_buf_adds(&dir, base) == 0 &&
+	    (dir.data[dir.len - 1] == '/' || lb_buf_adds(&dir, "/") == 0)) {
+		ant_websub_ping(&h, dir.data, &r);
+		if (r.failed)
+			cli_error("warning: WebSub: %zu of %zu pings failed: %s", r.failed,
+				  r.failed + r.sent, lb_error_msg(&r.first));
+		if (r.sent && !quiet)
+			printf("told %zu WebSub hub%s of the changed feeds\n", h.n, h.n == 1 ? "" : "s");
+	}
+	free(base);
+	lb_buf_release(&dir);
+	ant_websub_hubs_free(&h);
 }
 
 int cmd_publish(int argc, char **argv)
@@ -114,6 +141,8 @@ int cmd_publish(int argc, char **argv)
 			printf(" (and index-2.html to index-%zu.html)", res.html_files);
 		putchar('\n');
 	}
+	if (rc >= 0 && res.news)
+		websub_after(s, quiet);
 	if (rc >= 0) {
 		/* Publishing pruned the history: its pages go back to the file
 		 * system.  A failure (another process reading) loses nothing,

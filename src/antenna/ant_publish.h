@@ -195,6 +195,8 @@ typedef struct ant_publish_result {
 	/* Archives of a pruned history that DIR lacks (a new DIR): they
 	 * cannot be written again (RFC 5005 §4: archives never change). */
 	int64_t lost, lost_first, lost_last;
+	int news;                 /* update events were found since the previous
+				     publish: the feeds changed (ant_websub.h) */
 } ant_publish_result;
 
 /*

@@ -383,14 +383,14 @@ static void put_time(html_ctx *h, int64_t t)
 	}
 	shown_tm(shown, &tm);
 	if (lb_date_iso(dt, &tm) < 0) {   /* not a 4-digit year */
-		fprintf(h->fp, "<time datetime=\"%04lld-%02d-%02dT%02d:%02d:%02d%s\">%s</time>",
+		fprintf(h->fp, "<time class=\"dt-updated\" datetime=\"%04lld-%02d-%02dT%02d:%02d:%02d%s\">%s</time>",
 			(long long)tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec,
 			tz_offset(tz, off), shown);
 		return;
 	}
 	if (!h->off[0])   /* perf: one snprintf() per listing, not per page */
 		tz_offset(tz, h->off);
-	fputs("<time datetime=\"", h->fp);
+	fputs("<time class=\"dt-updated\" datetime=\"", h->fp);
 	fputs(dt, h->fp);
 	fputs(h->off, h->fp);
 	fputs("\">", h->fp);
@@ -415,7 +415,7 @@ static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
 	const char *url = ant_pub_str_or(p->url, "");
 
 	if (!lb_url_is_http(url)) {
-		fputs("<span class=\"nolink\">", h->fp);
+		fputs("<span class=\"nolink p-name\">", h->fp);
 		ant_html_fputs(h->fp, shown_title(p));
 		return fputs("</span>", h->fp) < 0 ? LB_EIO : 0;
 	}
@@ -426,7 +426,7 @@ static int put_title(html_ctx *h, const ant_pub_page *p, int dated)
 			return LB_ENOMEM;
 		url = h->url.data;
 	}
-	fputs("<a href=\"", h->fp);
+	fputs("<a class=\"p-name u-url\" href=\"", h->fp);
 	ant_html_fputs(h->fp, url);
 	fputs("\">", h->fp);
 	ant_html_fputs(h->fp, shown_title(p));
@@ -455,8 +455,9 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 	int d = detect_index(p->detected_by), rc;
 	char ago[48];
 
-	fputs("<li", h->fp);
-	fputs(tail ? " class=\"err\"" : isnew ? " class=\"new\"" : "", h->fp);
+	/* microformats2: each row an h-entry of the page's h-feed */
+	fputs(tail ? "<li class=\"h-entry err\"" : isnew ? "<li class=\"h-entry new\"" :
+	      "<li class=\"h-entry\"", h->fp);
 	fputs("><span class=\"when\">", h->fp);
 	put_time(h, tail ? 0 : p->last_modified);
 	if (!tail) {
@@ -476,7 +477,7 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 	if ((rc = put_title(h, p, !tail)) < 0)
 		return rc;
 	if (p->author && *p->author) {
-		fputs(" <span class=\"au\">", h->fp);
+		fputs(" <span class=\"au p-author\">", h->fp);
 		ant_html_fputs(h->fp, p->author);
 		fputs("</span>", h->fp);
 	}
@@ -486,7 +487,7 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		fputs("</span>", h->fp);
 	}
 	if (!tail && p->excerpt && *p->excerpt) {   /* what the update added */
-		fputs(" <span class=\"ex\">", h->fp);
+		fputs(" <span class=\"ex p-summary\">", h->fp);
 		ant_html_fputs(h->fp, p->excerpt);
 		fputs("</span>", h->fp);
 	}
@@ -524,10 +525,11 @@ static void put_head(html_ctx *h, size_t n, size_t nnew)
 	ant_html_fputs(h->fp, title);
 	fputs("</title>\n"
 	      "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"index.atom\" title=\"Atom\">\n"
+	      "<link rel=\"alternate\" type=\"application/feed+json\" href=\"feed.json\" title=\"JSON Feed\">\n"
 	      "<link rel=\"alternate\" type=\"application/x-lirs\" href=\"lirs.gz\" title=\"LIRS\">\n"
 	      "<style>\n", h->fp);
 	fputs(css, h->fp);
-	fputs("</style>\n</head>\n<body>\n<header>\n<h1>", h->fp);
+	fputs("</style>\n</head>\n<body class=\"h-feed\">\n<header>\n<h1 class=\"p-name\">", h->fp);
 	ant_html_fputs(h->fp, title);
 	ant_pub_format_time(shown, sizeof shown, h->now, s->display_tz);
 	fputs("</h1>\n<p class=\"meta\">", h->fp);

@@ -6,6 +6,8 @@
  *   DIR/index.atom, archive/N.atom,
  *   DIR/current.atom                      atom.h over the update events
  *                                         that 'update' recorded (evstore)
+ *   DIR/feed.json                         current.atom's entries as JSON
+ *                                         Feed (publish_jsonfeed.c)
  * The time of each publish is kept (config "last_publish"), and the seq
  * of the newest update event then ("last_publish_seq"), so index.html
  * marks new the updates *found* since the previous publish: the events
@@ -29,6 +31,7 @@
  */
 #include "ant_limits.h"
 #include "ant_publish.h"
+#include "ant_websub.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -45,6 +48,7 @@
 #include "atom.h"
 #include "atom_evstore.h"
 #include "lirs.h"
+#include "publish_jsonfeed.h"
 
 struct site_cfg {
 	char *title, *base, *author, *lang;
@@ -56,6 +60,7 @@ struct site_cfg {
 	int64_t prev_seq;        /* and at the previous publish, -1 unknown */
 	ant_store *store;        /* the Atom writer's connection */
 	ant_pub_html_counts html;
+	ant_websub_hubs hubs;    /* named in the live feeds (ant_websub.h) */
 };
 
 int64_t ant_keep_events(ant_store *s)
@@ -112,6 +117,7 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->page_size = ant_store_config_int(s, ANT_CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
 	c->keep_events = ant_keep_events(s);
 	c->seq_now = 0;
+	ant_websub_hubs_load(s, &c->hubs);
 }
 
 static void cfg_free(struct site_cfg *c)
@@ -120,6 +126,7 @@ static void cfg_free(struct site_cfg *c)
 	free(c->base);
 	free(c->author);
 	free(c->lang);
+	ant_websub_hubs_free(&c->hubs);
 }
 
 /* The seq of the newest update event now (kept for the next publish's
@@ -268,13 +275,17 @@ static void *write_side(void *arg)
 	return NULL;
 }
 
+/* The Atom files, and feed.json beside current.atom, entry for entry. */
 static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 		      ant_publish_result *res, lb_error *err)
 {
 	atom_evstore *ev = NULL;
+	ant_jsonfeed *jf = NULL;
+	lb_buf base = LB_BUF_INIT;
 	atom_cfg ac = { .base = c->site.base, .title = c->site.title,
 			.author = *c->site.author ? c->site.author : NULL,
-			.page_size = c->page_size, .now = c->site.now, .lang = c->site.lang };
+			.page_size = c->page_size, .now = c->site.now, .lang = c->site.lang,
+			.hubs = c->hubs.v, .nhubs = c->hubs.n, .on_current = ant_jsonfeed_item };
 	atom_stats stats;
 	char path[4096];
 	struct stat sb;
@@ -282,13 +293,26 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 
 	snprintf(path, sizeof path, "%s/index.atom", dir);
 	fresh = stat(path, &sb) != 0;    /* atom_publish() then writes every archive */
-	if ((rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0) {
+	if (lb_buf_adds(&base, c->site.base) < 0 ||
+	    (base.len && base.data[base.len - 1] != '/' && lb_buf_adds(&base, "/") < 0))
+		return lb_err_code(err, LB_ENOMEM);
+	rc = ant_jsonfeed_open(&jf, dir, &(ant_jsonfeed_head){ .title = c->site.title,
+				.base = base.data, .author = c->site.author, .lang = c->site.lang,
+				.hubs = c->hubs.v, .nhubs = c->hubs.n }, err);
+	ac.on_current_ctx = jf;
+	if (rc == 0 && (rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0) {
 		atom_evstore_set_retention(ev, c->keep_events);
 		rc = atom_publish_later(ev, dir, &ac, NULL, 0, fresh_each, (void *)c, &stats, err);
 		if (rc == 0 && fresh)
 			find_lost(ev, dir, res);
 	}
 	atom_evstore_close(ev);
+	if (jf) {
+		int jrc = ant_jsonfeed_close(jf, rc == 0, rc == 0 ? err : NULL);
+
+		rc = rc ? rc : jrc;
+	}
+	lb_buf_release(&base);
 	return rc;
 }
 
@@ -318,11 +342,11 @@ static int is_number(const char *name, size_t n)
 
 /* 1 when name is one of the files a publish writes in DIR (in_archive:
  * in DIR/archive): index.html, index-N.html, lirs.gz, sites.di.gz,
- * index.atom, current.atom; archive/N.atom. */
+ * index.atom, current.atom, feed.json; archive/N.atom. */
 static int is_ours(const char *name, size_t n, int in_archive)
 {
 	static const char *const fixed[] = {
-		"index.html", "lirs.gz", "sites.di.gz", "index.atom", "current.atom",
+		"index.html", "lirs.gz", "sites.di.gz", "index.atom", "current.atom", "feed.json",
 	};
 
 	if (in_archive)
@@ -444,6 +468,7 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 	if (threaded)
 		pthread_join(th, NULL);
 	res->pages = c.html.pages;
+	res->news = c.seq_now > (c.prev_seq > 0 ? c.prev_seq : 0);
 	res->html_files = c.html.files;
 	res->counts = c.counts;
 	if (w.rc < 0)

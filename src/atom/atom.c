@@ -369,6 +369,7 @@ typedef struct feedctx {
 	xw w;              /* the document being written */
 	lb_buf tmp, iri, key;
 	size_t entries;    /* written into the current document */
+	int live;          /* the document is index.atom or current.atom */
 	int batch_sync;    /* archives closed unrenamed, one syncfs, then renamed */
 	lb_afile *pend;       /* closed temporary files of archives, not yet renamed */
 	size_t npend, cappend;
@@ -409,6 +410,7 @@ static int doc_begin(feedctx *f, const char *rel)
 
 	f->w.failed = f->w.oom = f->w.errnum = 0;
 	f->entries = 0;
+	f->live = strcmp(rel, "index.atom") == 0 || strcmp(rel, "current.atom") == 0;
 	lb_buf_reset(&f->w.out);
 	if (lb_buf_addf(&path, "%s/%s", f->dir, rel) != 0)
 		return oom(f);
@@ -504,6 +506,12 @@ static int doc_head(feedctx *f, const char *id, const char *title, const char *a
 		if (base_iri(f, path) != 0)
 			return failed(f);
 		xw_link(w, "  ", links[i].rel, f->iri.data);
+	}
+	for (i = 0; f->live && i < f->cfg->nhubs; i++) {
+		lb_buf_reset(&f->iri);
+		if (atom_iri(&f->iri, f->cfg->hubs[i], ATOM_IRI_REF))
+			return oom(f);
+		xw_link(w, "  ", "hub", f->iri.data);
 	}
 	if (marker) {
 		xw_markup(w, "  ");
@@ -602,6 +610,12 @@ static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
 
 	if (entry_id(f, e, per_url) != 0)
 		return failed(f);
+	if (per_url && f->cfg->on_current) {
+		int rc = f->cfg->on_current(f->cfg->on_current_ctx, e, f->iri.data);
+
+		if (rc != 0)
+			return lb_err(f->err, rc < 0 ? rc : LB_ESTOP, "the entry's other writer failed");
+	}
 	xw_markup(w, "  <entry>\n");
 	/* ATOM_XML_MIN: an id's bytes stay what they always were (' unescaped) */
 	xw_text_elem(w, "    ", "id", f->iri.data, ATOM_XML_MIN);

@@ -91,6 +91,15 @@ typedef struct atom_cfg {
 	                          (`lirs atom`), "ja" Japanese (the antenna's
 	                          default); sealed with each archive, whose file
 	                          keeps it when written again (atom_evstore.h) */
+	/* WebSub (W3C): the hubs named in the live documents (index.atom,
+	 * current.atom) as <link rel="hub">, never in a sealed archive. */
+	const char *const *hubs;
+	size_t nhubs;
+	/* When set, called with each entry of current.atom and the id it was
+	 * given, in the document's order (the antenna's JSON Feed mirrors
+	 * current.atom entry for entry); its nonzero return stops the write. */
+	int (*on_current)(void *ctx, const atom_ev_event *e, const char *id);
+	void *on_current_ctx;
 } atom_cfg;
 
 typedef struct atom_stats {

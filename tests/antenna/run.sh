@@ -304,7 +304,7 @@ sleep 1
 $A -d "$D" run --force "$T/pub4" > "$T/out" 2>&1
 check "the late-found update is counted as updated" grep -q "1 updated" "$T/out"
 is "an update found after the previous publish is marked new (row and badge)" \
-	"$(grep -c '<li class="new">' "$T/pub4/index.html"):$(grep -c 'class="badge"' "$T/pub4/index.html")" "1:1"
+	"$(grep -c '<li class="h-entry new">' "$T/pub4/index.html"):$(grep -c 'class="badge"' "$T/pub4/index.html")" "1:1"
 $A -d "$D" publish "$T/pub4" > /dev/null 2>&1
 is "... and not on the publish after that" "$(grep -c 'class="badge"' "$T/pub4/index.html")" 0
 

@@ -56,7 +56,7 @@ dom=$tmp/dom.html
 has() { grep -qF -- "$1" "$dom"; }
 hasnt() { ! grep -qiF -- "$1" "$dom"; }
 
-check "the page renders its heading" has "<h1>Fixture アンテナ</h1>"
+check "the page renders its heading" has "<h1 class=\"p-name\">Fixture アンテナ</h1>"
 check "document.title is the antenna's, not 'pwned'" has "<title>Fixture アンテナ</title>"
 check "no script ran: 'pwned' is only ever text" \
 	sh -c "! grep -o '<title>[^<]*' '$dom' | grep -q pwned"
@@ -67,11 +67,11 @@ check "an <img onerror> in an author stays text" hasnt "<img"
 check "Japanese titles render" has ">はてなの日記</a>"
 check "English title with & and ' renders" has ">Example News: what's new &amp; noteworthy</a>"
 check "link keeps its query and gets &MMDDHHMM" \
-	has "<a href=\"https://diary.example.jp/?date=20240506&amp;05062057\">"
+	has "<a class=\"p-name u-url\" href=\"https://diary.example.jp/?date=20240506&amp;05062057\">"
 check "link gets ?MMDDHHMM before its fragment" \
-	has "<a href=\"http://news.example.com/feed?05061600#latest\">"
+	has "<a class=\"p-name u-url\" href=\"http://news.example.com/feed?05061600#latest\">"
 check "a javascript: URL is not a link" hasnt "href=\"javascript"
-check "it is shown as text" has "<span class=\"nolink\">Not a link</span>"
+check "it is shown as text" has "<span class=\"nolink p-name\">Not a link</span>"
 check "the error line shows the error" has "[404 Not Found]"
 check "the group heading renders" has "<h2>Friends</h2>"
 check "updates since the previous publish are marked new (新着, Japanese by default)" has "<span class=\"badge\">新着</span>"

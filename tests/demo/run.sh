@@ -31,13 +31,13 @@ check "UTF-8 page without a declared charset: title decoded" sh -c "grep -F 'yam
 check "Shift_JIS page without a declared charset: title decoded" sh -c "grep -F 'suzuki/index.html' '$html' | grep -qF '>鈴木の雑記帳</a>'"
 check "EUC-JP page without a declared charset: title decoded" sh -c "grep -F 'sato/index.html' '$html' | grep -qF '>佐藤のホームページ</a>'"
 check "a newer Last-Modified is an update, marked H and new" \
-	sh -c "grep -F 'yamada/diary.html' '$html' | grep -F '<li class=\"new\">' | grep -qF '>H</abbr>'"
+	sh -c "grep -F 'yamada/diary.html' '$html' | grep -F '<li class=\"h-entry new\">' | grep -qF '>H</abbr>'"
 check "a text change without validators is an update, marked T and new" \
-	sh -c "grep -F 'suzuki/index.html' '$html' | grep -F '<li class=\"new\">' | grep -qF '>T</abbr>'"
+	sh -c "grep -F 'suzuki/index.html' '$html' | grep -F '<li class=\"h-entry new\">' | grep -qF '>T</abbr>'"
 # (its first check was a quiet baseline without a trusted date: its time
 # stays unknown, not new)
 check "a change in the ignored #clock only is not an update" \
-	sh -c "grep -F 'news/index.html' '$html' | grep -F -- '--/-- --:--' | grep -vqF 'class=\"new\"'"
+	sh -c "grep -F 'news/index.html' '$html' | grep -F -- '--/-- --:--' | grep -vqF 'h-entry new'"
 check "an update relayed by the peer LIRS file is marked L" \
 	sh -c "grep -F 'tanaka/blog.html' '$html' | grep -qF '>L</abbr>'"
 check "the 404 page is listed with its error" \

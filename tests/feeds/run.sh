@@ -102,8 +102,8 @@ $A -d "$D" update --force --now $((NOW + 240)) >/dev/null 2>&1
 $A -d "$D" publish --now $((NOW + 300)) "$T/site" >/dev/null
 grep -q '<abbr class="by" title="[^"]*">F</abbr>' "$T/site/index.html" && ok "index.html marks the page F" || notok "index.html marks the page F"
 grep -q '<dt><abbr class="by">F</abbr></dt>' "$T/site/index.html" && ok "index.html legend has F" || notok "index.html legend has F"
-grep -q '<span class="ex">&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</span>' "$T/site/index.html" &&
-	ok "index.html shows the excerpt, escaped" || notok "index.html shows the excerpt, escaped" "$(grep -o '<span class="ex">[^/]*' "$T/site/index.html")"
+grep -q '<span class="ex p-summary">&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</span>' "$T/site/index.html" &&
+	ok "index.html shows the excerpt, escaped" || notok "index.html shows the excerpt, escaped" "$(grep -o '<span class="ex p-summary">[^/]*' "$T/site/index.html")"
 xmllint --noout "$T/site/current.atom" 2>/dev/null && ok "current.atom is well-formed" || notok "current.atom is well-formed"
 $PY - "$T/site/current.atom" "$U/f1.html" <<'PYEOF' && ok "the Atom entry's summary is the excerpt" || notok "the Atom entry's summary is the excerpt"
 import sys, xml.etree.ElementTree as ET

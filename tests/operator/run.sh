@@ -78,11 +78,11 @@ printf '%s\n' "$HDR_OLD" > "$WWW/old.html.hdr"
 $A -d "$D" add "$U/old.html" > /dev/null
 $A -d "$D" run "$T/new" > /dev/null 2>&1
 $A -d "$D" run "$T/new" > /dev/null 2>&1   # finds nothing: the marks stay
-marks() { grep -o '<li class="new">' "$1" | wc -l | tr -d ' '; }
+marks() { grep -o '<li class="h-entry new">' "$1" | wc -l | tr -d ' '; }
 badge() { grep -o '新着 [0-9]*' "$1" | head -n 1; }
 is "a run that finds nothing keeps the last 3 hours' updates new (rows marked)" "$(marks "$T/new/index.html")" 3
 is "... and the badge counts them" "$(badge "$T/new/index.html")" "新着 3"
-check "... the old update is not new" sh -c "grep 'old.html' '$T/new/index.html' | grep -vq 'class=\"new\"'"
+check "... the old update is not new" sh -c "grep 'old.html' '$T/new/index.html' | grep -vq 'h-entry new'"
 $A -d "$D" init --html-limit 2 > /dev/null 2>&1
 $A -d "$D" publish "$T/new" > /dev/null 2>&1
 is "numbered pages: the marks of index.html and index-2.html together" \

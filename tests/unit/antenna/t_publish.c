@@ -214,7 +214,7 @@ static void test_html(void)
 	   pos(h, ">Gone page<") < pos(h, ">http://e.example/<"),
 	   "error and unknown lines come after the dated ones, by title");
 	OK(pos(h, "<script>alert(1)</script>") < 0, "a script title is not markup");
-	OK(pos(h, "<span class=\"au\">&quot;&amp;&#39;</span>") > 0, "author escaped");
+	OK(pos(h, "<span class=\"au p-author\">&quot;&amp;&#39;</span>") > 0, "author escaped");
 	OK(pos(h, "[404 Not Found]") > pos(h, ">Gone page<"), "error shown as [404 Not Found]");
 	OK(pos(h, "[cannot connect]") > 0 && pos(h, "connection refused") < 0,
 	   "error in a group shown, in the page's words");
@@ -245,16 +245,16 @@ static void test_html(void)
 	OK(pos(h, "Updated 11/15 07:13 JST") > 0, "publish time in JST");
 
 	/* Links. */
-	OK(pos(h, "<a href=\"http://b.example/new?x=1&amp;11150711#frag\">Newest page</a>") > 0,
+	OK(pos(h, "<a class=\"p-name u-url\" href=\"http://b.example/new?x=1&amp;11150711#frag\">Newest page</a>") > 0,
 	   "link with ?MMDDHHMM after an existing query, before the fragment, escaped");
-	OK(pos(h, "<a href=\"http://a.example/old?11120713\">Old page</a>") > 0, "link with ?MMDDHHMM");
-	OK(pos(h, "href=\"javascript") < 0 && pos(h, "<span class=\"nolink\">Sneaky</span>") > 0,
+	OK(pos(h, "<a class=\"p-name u-url\" href=\"http://a.example/old?11120713\">Old page</a>") > 0, "link with ?MMDDHHMM");
+	OK(pos(h, "href=\"javascript") < 0 && pos(h, "<span class=\"nolink p-name\">Sneaky</span>") > 0,
 	   "a non-http URL is shown as text, not linked");
-	OK(pos(h, "<a href=\"http://d.example/gone\">Gone page</a>") > 0, "error line links without a visited query");
+	OK(pos(h, "<a class=\"p-name u-url\" href=\"http://d.example/gone\">Gone page</a>") > 0, "error line links without a visited query");
 
 	/* New since the previous publish (T0 - 1800): Newest, Sneaky, Tie A,
 	 * Tie B, Zeta; not the error line. */
-	IS_INT(count(h, "<li class=\"new\">"), 5, "updates since the previous publish are marked new");
+	IS_INT(count(h, "<li class=\"h-entry new\">"), 5, "updates since the previous publish are marked new");
 	IS_INT(count(h, "<span class=\"badge\">new</span>"), 5, "with a badge");
 	OK(pos(h, " · 5 new</p>") > 0, "the header counts them");
 	free(h);
@@ -264,8 +264,8 @@ static void test_html(void)
 	site.prev_publish = 0;
 	IS_INT(ant_publish_html(tmpdir, &site, fixture, NFIX, &err), 0, "publish again");
 	h = slurp(tmpdir, "index.html", NULL);
-	OK(pos(h, "<a href=\"http://a.example/old\">Old page</a>") > 0, "no visited query when off");
-	IS_INT(count(h, "class=\"new\""), 0, "nothing is new without a previous publish");
+	OK(pos(h, "<a class=\"p-name u-url\" href=\"http://a.example/old\">Old page</a>") > 0, "no visited query when off");
+	IS_INT(count(h, "h-entry new"), 0, "nothing is new without a previous publish");
 	free(h);
 
 	/* No pages at all, no groups. */
@@ -328,7 +328,7 @@ static void test_html_ja(void)
 	IS_INT(ant_publish_html(tmpdir, &site, found, NFIX, &err), 0, "found: publish");
 	h = slurp(tmpdir, "index.html", NULL);
 	IS_INT(count(h, "<span class=\"badge\">new</span>"), 1, "found: only the update found since is new");
-	OK(pos(h, " · 1 new</p>") > 0 && pos(h, "<li class=\"new\">") < pos(h, ">Old page<"),
+	OK(pos(h, " · 1 new</p>") > 0 && pos(h, "<li class=\"h-entry new\">") < pos(h, ">Old page<"),
 	   "found: counted, and it is the old page");
 	free(h);
 }
