@@ -38,8 +38,8 @@ enum { ANTCMD_NOTFOUND = 1 };
 /* "all" -> ATOM_EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out);
 
-/* --help of init and set (help.c) */
-extern const char antcmd_init_help[], antcmd_set_help[];
+/* --help of init, set and list (help.c) */
+extern const char antcmd_init_help[], antcmd_set_help[], antcmd_list_help[];
 extern const char *antcmd_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
 
 /* Opens the database (messages printed); NULL on failure. */
@@ -87,6 +87,8 @@ const char *antcmd_when(char *b, size_t n, int64_t t, int64_t tz);
 /* show's lines on a page's learned state: volatile blocks, furniture,
  * numbers held or learned as counters (show_learned.c). */
 void antcmd_show_learned(const ant_store_page *p, int64_t tz);
+/* show's lines on where the page is: moved, gone (show_where.c) */
+void antcmd_show_whereabouts(const ant_store_page *p, int64_t tz);
 /* t as "YYYY-MM-DD HH:MM ZONE" in the antenna's time zone tz (seconds east
  * of UTC), the zone named as index.html names it: "JST" for +09:00, else
  * "UTC+05:30", "UTC"; "-" padded to that width when t is 0. */

@@ -1,6 +1,6 @@
 /*
- * help.c: the --help texts of the commands with many options (init, set),
- * kept apart so that each command's file holds its logic.
+ * help.c: the --help texts of the commands with many options (init, set,
+ * list), kept apart so that each command's file holds its logic.
  */
 #include "antenna.h"
 
@@ -10,7 +10,8 @@ const char antcmd_init_help[] =
 	"                         [--max-age SECONDS]\n"
 	"                         [--max-future SECONDS] [--page-size N] [--charset euc-jp|euc-jp-ms]\n"
 	"                         [--keep-events N|all] [--lang ja|en] [--html-limit N]\n"
-	"                         [--new-hours N] [--hub URL | --no-hub]\n\n"
+	"                         [--new-hours N] [--hub URL | --no-hub]\n"
+	"                         [--move-after N] [--gone-days N]\n\n"
 	"Create the antenna's database (or change the options given on an existing one,\n"
 	"and say what changed).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
@@ -47,7 +48,13 @@ const char antcmd_init_help[] =
 	"                       0: only those found since the previous publish)\n"
 	"  --hub URL            a WebSub hub: named in index.atom, current.atom and\n"
 	"                       feed.json, and told of the changed feeds after each\n"
-	"                       publish with news; --no-hub stops that\n";
+	"                       publish with news; --no-hub stops that\n"
+	"  --move-after N       a page answering through permanent redirects (301, 308)\n"
+	"                       to one URL on N checks in a row moves there, keeping its\n"
+	"                       history and settings (default 3)\n"
+	"  --gone-days N        a page answering 404 or 410, or whose host does not\n"
+	"                       resolve, for N days is gone: checked once a day, shown\n"
+	"                       apart, back at its first success (default 7)\n";
 
 const char antcmd_set_help[] =
 	"usage: antenna [-d FILE] set URL [--title T] [--author A] [--group G]\n"
@@ -74,3 +81,27 @@ const char antcmd_set_help[] =
 	"When the ignore or only list, the check URL or automatic ignoring changes,\n"
 	"the page's next check takes a new baseline and announces nothing: the text\n"
 	"compared changed, not the page.  Exit status 1 when URL is not watched.\n";
+
+const char antcmd_list_help[] =
+	"usage: antenna [-d FILE] list [--format text|jsonl] [--sources | --relayed]\n\n"
+	"List the watched pages, by URL, with the time of their last update in the\n"
+	"antenna's time zone (init --tz-offset), named on each line (JST, UTC+05:30).\n"
+	"--format jsonl writes one JSON object per\n"
+	"page with the keys url, title, author, group, last_modified, last_detected\n"
+	"(Unix times, 0 when unknown), source_url, detected_by (\"header\", \"text\",\n"
+	"\"size\", \"lirs\", \"feed\", \"atom\" or null), last_error (null when the last\n"
+	"check succeeded), then last_check, last_status, error_count, next_check,\n"
+	"excerpt (what the last update added, \"\" when unknown), feed_url (null\n"
+	"when the page has no feed), feed_error, check_url (null: the url is\n"
+	"fetched), ignore and only (arrays of patterns), no_auto_ignore, state (ok,\n"
+	"failing, moved, gone, robots-excluded), redirect_to, redirect_count,\n"
+	"failing_since, gone_at, and moved_from and moved_at for a page that moved.\n"
+	"The text lists gone pages apart, after the others.\n"
+	"--sources lists the LIRS and Atom sources instead (JSON: with \"kind\",\n"
+	"\"relay\" (true for 'add --relay') and \"records_relayed\"; a relay source's\n"
+	"records_ignored are the ones it relays).\n"
+	"--relayed lists the pages the relay sources ('add --relay') give that are\n"
+	"not watched here, as publish lists them now (fresh by the 8-hour rule, the\n"
+	"newest of several relays), newest first, each with its source (JSON: url,\n"
+	"title, author, last_modified, last_detected, content_length, detected_by,\n"
+	"source_url).\n";

@@ -11,6 +11,7 @@
 #include "antenna.h"
 #include "ant_publish.h"
 #include "ant_websub.h"
+#include "ant_pagemove.h"
 #include "lb_url.h"
 #include "lirs.h"
 
@@ -61,6 +62,8 @@ static const struct rule {
 	{ 'Q', "--no-allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "0" },
 	{ 'V', "--no-visited-query", CFG_VISITED, FLAG, 0, 0, "0" },
 	{ 'W', "--hub", ANT_CFG_HUBS, HUB, 0, 0, NULL },
+	{ 'R', "--move-after", ANT_CFG_MOVE_AFTER, INT, 1, 1000, NULL },
+	{ 'G', "--gone-days", ANT_CFG_GONE_DAYS, INT, 1, 3650, NULL },
 	{ 'w', "--no-hub", ANT_CFG_HUBS, FLAG, 0, 0, "" },
 };
 
@@ -143,6 +146,8 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		{ "html-limit", required_argument, NULL, 'H' },
 		{ "new-hours", required_argument, NULL, 'N' },
 		{ "hub", required_argument, NULL, 'W' },
+		{ "move-after", required_argument, NULL, 'R' },
+		{ "gone-days", required_argument, NULL, 'G' },
 		{ "no-hub", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

@@ -9,31 +9,12 @@
 
 #include "antenna.h"
 #include "ant_export.h"
+#include "ant_pagemove.h"
 #include "lb_buf.h"
 #include "lb_term.h"
 #include "lirs.h"
 #include "lirs_jsonw.h"
 
-static const char help[] =
-	"usage: antenna [-d FILE] list [--format text|jsonl] [--sources | --relayed]\n\n"
-	"List the watched pages, by URL, with the time of their last update in the\n"
-	"antenna's time zone (init --tz-offset), named on each line (JST, UTC+05:30).\n"
-	"--format jsonl writes one JSON object per\n"
-	"page with the keys url, title, author, group, last_modified, last_detected\n"
-	"(Unix times, 0 when unknown), source_url, detected_by (\"header\", \"text\",\n"
-	"\"size\", \"lirs\", \"feed\", \"atom\" or null), last_error (null when the last\n"
-	"check succeeded), then last_check, last_status, error_count, next_check,\n"
-	"excerpt (what the last update added, \"\" when unknown), feed_url (null\n"
-	"when the page has no feed), feed_error, check_url (null: the url is\n"
-	"fetched), ignore and only (arrays of patterns) and no_auto_ignore.\n"
-	"--sources lists the LIRS and Atom sources instead (JSON: with \"kind\",\n"
-	"\"relay\" (true for 'add --relay') and \"records_relayed\"; a relay source's\n"
-	"records_ignored are the ones it relays).\n"
-	"--relayed lists the pages the relay sources ('add --relay') give that are\n"
-	"not watched here, as publish lists them now (fresh by the 8-hour rule, the\n"
-	"newest of several relays), newest first, each with its source (JSON: url,\n"
-	"title, author, last_modified, last_detected, content_length, detected_by,\n"
-	"source_url).\n";
 
 /* Text from outside, made safe for a terminal (lb_term.h). */
 static int tadd(lb_buf *o, const char *s)
@@ -103,6 +84,8 @@ struct lister {
 	int json;
 	int64_t tz;
 	size_t n;            /* lines written */
+	int gone;            /* text: 0 the pages not gone (counting them in ngone), 1 those */
+	size_t ngone;
 };
 
 /* What o holds, handed to stdout once it reaches LIST_CHUNK bytes. */
@@ -120,7 +103,12 @@ static int chunk_out(struct lister *l)
 static int list_page(void *ctx, const ant_store_page *p)
 {
 	struct lister *l = ctx;
+	int gone = ant_page_state_of(p) == ANT_PAGE_STATE_GONE;
 
+	if (!l->json && gone != l->gone) {   /* gone pages are listed apart, after */
+		l->ngone += gone;
+		return 0;
+	}
 	if (!l->json && !l->n++ && header(l->o, l->tz, "title  <url>  [last error]") < 0)
 		return LB_ENOMEM;
 	if ((l->json ? ant_export_page_json(l->o, p, ANT_EXPORT_JSON_STATE) : page_text(l->o, p, l->tz)) < 0)
@@ -163,7 +151,7 @@ static int relayed_row(void *ctx, const ant_store_pubrow *r)
 
 static int list_relayed(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
-	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400), 0 };
+	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400), 0, 0, 0 };
 	ant_store_pubq q = { .order = ANT_PUBQ_RECENT, .fresh_only = 1, .found_after = -1,
 			     .fresh_since = antcmd_now(0) -
 					    ant_store_config_int(s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE) };
@@ -197,8 +185,13 @@ static void none_watched(ant_store *s)
  * as they come: a million pages list in bounded memory. */
 static int list_pages(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
-	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400), 0 };
+	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400), 0, 0, 0 };
 	int rc = ant_store_pages_each(s, list_page, &l, err);
+
+	if (rc >= 0 && l.ngone && lb_buf_addf(o, "\ngone (no answer for days; checked once a day):\n") == 0) {
+		l.gone = 1;
+		rc = ant_store_pages_each(s, list_page, &l, err);
+	}
 
 	if (rc == LB_ENOMEM || rc == LB_ESINK)
 		lb_err(err, rc, "%s", rc == LB_ENOMEM ? lb_strerror(rc) : "cannot write to standard output");
@@ -239,9 +232,9 @@ int cmd_list(int argc, char **argv)
 	lb_buf o = LB_BUF_INIT;
 	lb_error err = LB_ERROR_INIT;
 
-	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, "h", opts, antcmd_list_help)) != -1) {
 		switch (c) {
-		case 'h': return cli_help(help);
+		case 'h': return cli_help(antcmd_list_help);
 		case 's': sources = 1; break;
 		case 'r': relayed = 1; break;
 		case 'f':
@@ -250,14 +243,14 @@ int cmd_list(int argc, char **argv)
 			else if (!strcmp(optarg, "text"))
 				json = 0;
 			else
-				return cli_usage_error(help, "--format: '%s' is not text or jsonl", optarg);
+				return cli_usage_error(antcmd_list_help, "--format: '%s' is not text or jsonl", optarg);
 			break;
 		default: return CLI_FATAL;
 		}
 	}
 	if (sources && relayed)
-		return cli_usage_error(help, "--sources and --relayed exclude each other");
-	if (!(s = antcmd_open_no_operand(argc, argv, help)))
+		return cli_usage_error(antcmd_list_help, "--sources and --relayed exclude each other");
+	if (!(s = antcmd_open_no_operand(argc, argv, antcmd_list_help)))
 		return CLI_FATAL;
 	rc = sources ? list_sources(s, json, &o, &err)
 	     : relayed ? list_relayed(s, json, &o, &err)

@@ -57,6 +57,7 @@ static void show_page(const ant_store_page *p, int64_t tz)
 	char b[128];
 
 	printf("url:            %s\n", cli_t(p->url));
+	antcmd_show_whereabouts(p, tz);
 	printf("title:          %s%s\n", cli_t(p->title), p->title_set_by_user ? " (set by user)" : "");
 	printf("author:         %s\n", cli_t(p->author));
 	printf("group:          %s\n", cli_t(p->group));

@@ -168,6 +168,19 @@ static void verbose_page(void *ctx, const ant_store_page *p, const ant_detect_ou
 	lb_buf_release(&b);
 }
 
+/* A page moved (ant_pagemove.h): said on standard output, unless -q. */
+static void said_move(void *ctx, const char *from, const char *to, int merged)
+{
+	const struct upd_opts *o = ctx;
+	lb_buf a = LB_BUF_INIT, b = LB_BUF_INIT;
+
+	if (!o->quiet)
+		printf("moved: %s -> %s%s\n", lb_term(&a, from), lb_term(&b, to),
+		       merged ? " (already watched: merged into it)" : "");
+	lb_buf_release(&a);
+	lb_buf_release(&b);
+}
+
 static void summary(const ant_update_stats *u, double secs)
 {
 	printf("checked %u page%s: %u updated, %u unchanged, %u failed",
@@ -186,6 +199,8 @@ static void summary(const ant_update_stats *u, double secs)
 	}
 	if (u->archives_read)
 		printf("; %u Atom archive%s read", u->archives_read, u->archives_read == 1 ? "" : "s");
+	if (u->moved || u->gone)
+		printf("; %u moved, %u found gone", u->moved, u->gone);
 	if (u->refetched || u->learned)
 		printf("; %u page%s fetched again, %u noisy part%s learned", u->refetched,
 		       u->refetched == 1 ? "" : "s", u->learned, u->learned == 1 ? "" : "s");
@@ -260,6 +275,7 @@ int cmd_update(int argc, char **argv)
 	ant_update_config(s, &o.u);
 	o.u.on_source = verbose_source;
 	o.u.on_page = verbose_page;
+	o.u.on_move = said_move;
 	o.u.ctx = &o;
 	rc = ant_update(s, &o.u, &st, &err);
 	if (rc < 0) {

@@ -79,9 +79,18 @@ typedef struct ant_fetch_result {
 	int64_t content_length;  /* header value, -1 when none */
 	int64_t retry_after;     /* seconds, from 429/503 Retry-After; 0 when none */
 	char *effective_url;     /* after redirects */
+	int redirect;            /* ANT_FETCH_REDIRECT_*: how the request reached it */
 	int conditional_retried; /* a 412 to a conditional request was retried unconditionally */
 	double seconds;          /* total transfer time */
 } ant_fetch_result;
+
+/* How the redirects followed reached effective_url: none; only permanent
+ * ones (301, 308: the page moved); at least one temporary (302, 303, 307). */
+enum {
+	ANT_FETCH_REDIRECT_NONE = 0,
+	ANT_FETCH_REDIRECT_PERMANENT = 1,
+	ANT_FETCH_REDIRECT_TEMPORARY = 2,
+};
 
 /* Called once per request, from ant_fetch_run()'s thread, as each finishes.
  * res is borrowed: it is freed after the callback returns. */

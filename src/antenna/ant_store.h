@@ -28,7 +28,7 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 
-#define ANT_STORE_SCHEMA_VERSION 5
+#define ANT_STORE_SCHEMA_VERSION 6
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -166,6 +166,15 @@ typedef struct ant_store_page {
 	int no_auto_ignore;      /* 'add --no-auto-ignore': learn no volatile parts */
 	char *check_url;         /* the URL fetched to check the page (tama's
 				    Check-URL), or NULL: url itself */
+	/* moved and gone (schema 6; ant_pagemove.h) */
+	int64_t redirect_count;  /* checks in a row answered through permanent
+				    redirects to redirect_to */
+	char *redirect_to;       /* or NULL */
+	char *moved_from;        /* the URL it was watched at before its last move, or NULL */
+	int64_t moved_at;        /* when it moved; 0 never */
+	int64_t failing_since;   /* the first check of its current run of 404, 410
+				    or no such host; 0 none */
+	int64_t gone_at;         /* when that run was found long enough: gone; 0 not */
 } ant_store_page;
 
 void ant_store_page_init(ant_store_page *p);
@@ -202,6 +211,19 @@ int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant
 int ant_store_pages_count(ant_store *s, int64_t *n, int64_t *first_due, lb_error *err);
 /* Writes back everything a check or a relay changes (by id). */
 int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err);
+/*
+ * The page of id moves to url (its key url_key), keeping its row: history,
+ * title, settings; moved_from is set to its old URL, moved_at to now, the
+ * redirect count cleared.  When url_key is already watched, the two merge
+ * into the page already there (its settings and history are kept; it
+ * records moved_from) and the page of id is removed.  Returns 0 moved,
+ * 1 merged, < 0 (LB_EDB, LB_ENOMEM).
+ */
+int ant_store_page_move(ant_store *s, int64_t id, const char *url, const char *url_key,
+			int64_t now, lb_error *err);
+/* Sets where the page of url_key moved from and when (antenna import). */
+int ant_store_page_set_moved(ant_store *s, const char *url_key, const char *from, int64_t at,
+			     lb_error *err);
 
 /* Writes back what the operator sets (antenna import, antenna set): title
  * and whether the user set it, author, group, ignore, force_charset, only,

@@ -101,7 +101,12 @@ typedef struct ant_update_opts {
 	 * page is borrowed, and already holds its new state (last_error). */
 	void (*on_source)(void *ctx, const ant_store_source *src, int notmodified);
 	void (*on_page)(void *ctx, const ant_store_page *p, const ant_detect_outcome *out);
+	/* A page moved (ant_pagemove.h): from its old URL to its new one;
+	 * merged: into a page already watched there.  May be NULL. */
+	void (*on_move)(void *ctx, const char *from, const char *to, int merged);
 	void *ctx;
+	/* Moved and gone pages (ant_pagemove.h): 0 = ANT_MOVE_AFTER, ANT_GONE_DAYS. */
+	int64_t move_after, gone_days;
 } ant_update_opts;
 
 /* The run's counts, for the command's summary line. */
@@ -112,6 +117,7 @@ typedef struct ant_update_stats {
 	unsigned archives_read;
 	unsigned refetched;      /* second fetches of pages that seemed changed */
 	unsigned learned;        /* parts of pages learned volatile in this run */
+	unsigned moved, gone;    /* pages moved in this run; found gone in it */
 	int64_t records_read, records_merged, records_ignored, records_skipped;
 	int64_t records_relayed; /* of relay sources, for pages not watched here
 				    (their records_ignored): published as relayed */

@@ -8,6 +8,7 @@
  * stays flat however many pages there are.
  */
 #include "ant_export.h"
+#include "ant_pagemove.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -338,9 +339,24 @@ static int json_state(lb_buf *o, const ant_store_page *p)
 	    lb_json_next_int(o, "last_status", p->st.last_status) < 0 ||
 	    lb_json_next_int(o, "error_count", p->st.error_count) < 0 ||
 	    lb_json_next_int(o, "next_check", p->st.next_check) < 0 ||
-	    lb_json_next_strz_or_null(o, "excerpt", p->excerpt) < 0)
+	    lb_json_next_strz_or_null(o, "excerpt", p->excerpt) < 0 ||
+	    lb_json_next_strz_or_null(o, "state", ant_page_state_name(ant_page_state_of(p))) < 0 ||
+	    lb_json_next_strz_or_null(o, "redirect_to", p->redirect_to) < 0 ||
+	    lb_json_next_int(o, "redirect_count", p->redirect_count) < 0 ||
+	    lb_json_next_int(o, "failing_since", p->failing_since) < 0 ||
+	    lb_json_next_int(o, "gone_at", p->gone_at) < 0)
 		return LB_ENOMEM;
 	return 0;
+}
+
+/* Where the page moved from, both in an export (import carries it) and
+ * in 'list'. */
+static int json_moved(lb_buf *o, const ant_store_page *p)
+{
+	if (!p->moved_from)
+		return 0;
+	return lb_json_next_strz_or_null(o, "moved_from", p->moved_from) < 0 ||
+	       lb_json_next_int(o, "moved_at", p->moved_at) < 0 ? LB_ENOMEM : 0;
 }
 
 int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json what)
@@ -354,6 +370,7 @@ int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json wha
 	    lb_json_next_strz_or_null(o, "group", p->group) < 0 ||
 	    lb_json_next_int(o, "last_modified", p->st.last_modified) < 0 ||
 	    lb_json_next_int(o, "last_detected", p->st.last_detected) < 0 || (all && json_state(o, p) < 0) ||
+	    json_moved(o, p) < 0 ||
 	    /* an export keeps the feed the user gave; a found one is found again */
 	    lb_json_next_strz_or_null(o, "feed_url", all || p->feed_by_user ? p->feed_url : NULL) < 0 ||
 	    (all && lb_json_next_strz_or_null(o, "feed_error", p->feed_error) < 0) ||

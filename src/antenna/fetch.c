@@ -77,6 +77,7 @@ typedef struct xfer {
 	char *etag, *last_modified, *date, *content_type, *retry_after;
 	char reason[64];
 	int64_t content_length;
+	int redirects_permanent, redirects_temporary;   /* 3xx answers followed */
 } xfer;
 
 typedef struct host_slot {
@@ -174,6 +175,14 @@ static void take_status_line(xfer *x, const char *line, size_t n)
 	if (!p)
 		return;
 	p++;
+	if (end - p >= 3 && p[0] == '3' && isdigit((unsigned char)p[1]) && isdigit((unsigned char)p[2])) {
+		int code = (p[1] - '0') * 10 + (p[2] - '0');   /* 3xx: a redirect, or 304 */
+
+		if (code == 1 || code == 8)
+			x->redirects_permanent++;
+		else if (code == 2 || code == 3 || code == 7)
+			x->redirects_temporary++;
+	}
 	while (p < end && isdigit((unsigned char)*p))
 		p++;
 	s = value_dup(p, (size_t)(end - p));
@@ -833,6 +842,9 @@ static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
 	curl_easy_getinfo(x->easy, CURLINFO_SCHEME, &scheme);
 	res->seconds = secs;
 	res->effective_url = url ? strdup(url) : NULL;
+	/* the last answer is not followed: a redirect only when it led on */
+	res->redirect = x->redirects_temporary ? ANT_FETCH_REDIRECT_TEMPORARY :
+			x->redirects_permanent ? ANT_FETCH_REDIRECT_PERMANENT : ANT_FETCH_REDIRECT_NONE;
 	if (res->err != ANT_FETCH_OK) {
 		res->status = status;
 		say_what_happened(res->error, sizeof res->error, res->err, rc, x);

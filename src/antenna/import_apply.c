@@ -360,6 +360,10 @@ static int add_page(ant_imp_run *m, const ant_imp_entry *e, const char *key, con
 	p.no_auto_ignore = e->no_auto_ignore;
 	if ((rc = ant_store_page_add(m->s, &p, m->err)) != 0)
 		return rc;
+	/* where it moved from: an export of a moved page keeps it */
+	if (e->moved_from && lb_url_is_http(e->moved_from) &&
+	    (rc = ant_store_page_set_moved(m->s, key, e->moved_from, e->moved_at, m->err)) < 0)
+		return rc;
 	m->f.added++;
 	report_added(m, e, &p);
 	return recall(m, key);

@@ -135,7 +135,7 @@ static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 static const char *const known[] = {
 	"type", "url", "title", "title_set_by_user", "author", "group", "ignore", "force_charset",
 	"last_modified", "last_detected", "kind", "only", "feed_url", "feed", "check_url",
-	"no_auto_ignore", "relay",
+	"no_auto_ignore", "relay", "moved_from", "moved_at",
 };
 
 /* Keys we do not read, listed once each. */
@@ -203,7 +203,9 @@ static int object(jctx *c, json_object *obj)
 		e.feed = str(c, obj, json_object_object_get_ex(obj, "feed_url", NULL) ? "feed_url" : "feed");
 		e.check_url = str(c, obj, "check_url");
 		e.no_auto_ignore = boolean(c, obj, "no_auto_ignore");
-		if (c->bad || !e.title || !e.author || !e.group || !cs)
+		e.moved_from = str(c, obj, "moved_from");
+		e.moved_at = integer(c, obj, "moved_at");
+		if (c->bad || !e.moved_from || !e.title || !e.author || !e.group || !cs)
 			return 0;
 		if (*cs && ant_page_charset_check(cs, &err) < 0)
 			ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, c->line, 0, "force_charset: %.127s", lb_error_msg(&err));

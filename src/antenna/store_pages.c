@@ -22,7 +22,8 @@
 	" last_error, last_status, next_check, interval, error_count, recheck, created," \
 	" force_charset, imported," \
 	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
-	" noise, only, no_auto_ignore, check_url"
+	" noise, only, no_auto_ignore, check_url," \
+	" redirect_count, redirect_to, moved_from, moved_at, failing_since, gone_at"
 
 void ant_store_page_init(ant_store_page *p)
 {
@@ -39,6 +40,7 @@ void ant_store_page_release(ant_store_page *p)
 	free(p->feed_url); free(p->feed_etag); free(p->feed_lm_header); free(p->feed_error);
 	free(p->excerpt); free(p->noise);
 	free(p->only); free(p->check_url);
+	free(p->redirect_to); free(p->moved_from);
 	ant_store_page_init(p);
 }
 
@@ -189,6 +191,12 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	p->only = ant_st_col_dup(st, 37, 0);
 	p->no_auto_ignore = sqlite3_column_int(st, 38);
 	p->check_url = ant_st_col_dup(st, 39, 1);
+	p->redirect_count = sqlite3_column_int64(st, 40);
+	p->redirect_to = ant_st_col_dup(st, 41, 1);
+	p->moved_from = ant_st_col_dup(st, 42, 1);
+	p->moved_at = sqlite3_column_int64(st, 43);
+	p->failing_since = sqlite3_column_int64(st, 44);
+	p->gone_at = sqlite3_column_int64(st, 45);
 	if (blob_dup(st, 36, &p->noise, &p->noise_len) < 0 || !p->url || !p->url_key || !p->title ||
 	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset ||
 	    !p->only) {
@@ -422,7 +430,8 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 		       " content_length=?10, text_hash=?11, charset=?12, detected_by=?13, source_url=?14,"
 		       " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
 		       " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
-		       " feed_error=?25, excerpt=?26, noise=?27 WHERE id=?1", err)) < 0)
+		       " feed_error=?25, excerpt=?26, noise=?27, redirect_count=?28, redirect_to=?29,"
+		       " failing_since=?30, gone_at=?31 WHERE id=?1", err)) < 0)
 		return rc;
 	st = s->save_page;
 	sqlite3_bind_int64(st, 1, p->id);
@@ -458,7 +467,77 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 		sqlite3_bind_blob(st, 27, p->noise, (int)p->noise_len, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 27);
+	sqlite3_bind_int64(st, 28, p->redirect_count);
+	ant_st_bind_text(st, 29, p->redirect_to);
+	/* not moved_from, moved_at: only a move writes them (ant_store_page_move()) */
+	sqlite3_bind_int64(st, 30, p->failing_since);
+	sqlite3_bind_int64(st, 31, p->gone_at);
 	return ant_st_run_cached(s, st, err);
+}
+
+struct move_args {
+	int64_t id, now;
+	const char *url, *key;
+	char *from;
+};
+
+static void bind_move(sqlite3_stmt *st, const void *arg)
+{
+	const struct move_args *m = arg;
+
+	sqlite3_bind_int64(st, 1, m->id);
+	ant_st_bind_text(st, 2, m->url);
+	bind_unless_url(st, 3, m->key, m->url);
+	sqlite3_bind_int64(st, 4, ant_st_key_hash(m->key));
+	ant_st_bind_text(st, 5, m->from);
+	sqlite3_bind_int64(st, 6, m->now);
+	ant_st_bind_text(st, 7, m->key);   /* ?3 is NULL when the key is the URL */
+}
+
+/* The old URL of the page of id, malloc'd; NULL when none or out of memory. */
+static char *url_of(ant_store *s, int64_t id)
+{
+	sqlite3_stmt *st;
+	char *u = NULL;
+
+	if (ant_st_prep(s, &st, "SELECT url FROM pages WHERE id=?1", NULL) < 0)
+		return NULL;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		u = ant_st_col_dup(st, 0, 0);
+	sqlite3_finalize(st);
+	return u;
+}
+
+int ant_store_page_move(ant_store *s, int64_t id, const char *url, const char *url_key,
+			int64_t now, lb_error *err)
+{
+	struct move_args m = { id, now, url, url_key, url_of(s, id) };
+	int rc, merged;
+
+	if (!m.from)
+		return lb_err(err, LB_ENOMEM, "the moved page's URL could not be read");
+	if ((merged = page_exists(s, url_key, err)) < 0)
+		rc = merged;
+	else if (!merged)
+		rc = ant_st_run(s, "UPDATE pages SET url=?2, url_key=?3, key_hash=?4, moved_from=?5,"
+				" moved_at=?6, redirect_count=0, redirect_to=NULL, source_url=NULL"
+				" WHERE id=?1", bind_move, &m, err);
+	else if ((rc = ant_st_run(s, "UPDATE pages SET moved_from=?5, moved_at=?6"
+				  " WHERE key_hash=?4 AND coalesce(url_key, url)=?7", bind_move, &m, err)) >= 0)
+		rc = ant_st_run(s, "DELETE FROM pages WHERE id=?1", bind_move, &m, err);
+	free(m.from);
+	return rc < 0 ? rc : merged;
+}
+
+int ant_store_page_set_moved(ant_store *s, const char *url_key, const char *from, int64_t at,
+			     lb_error *err)
+{
+	struct move_args m = { 0, at, url_key, url_key, (char *)from };
+	int rc = ant_st_run(s, "UPDATE pages SET moved_from=?5, moved_at=?6"
+			    " WHERE key_hash=?4 AND coalesce(url_key, url)=?7", bind_move, &m, err);
+
+	return rc < 0 ? rc : 0;
 }
 
 static void bind_config(sqlite3_stmt *st, const void *arg)

@@ -189,6 +189,16 @@ static const char *const migrations[] = {
 	"DROP TABLE pages;"
 	"ALTER TABLE pages_v5 RENAME TO pages;"
 	"CREATE INDEX pages_key ON pages(key_hash);",
+	/* 5 -> 6: moved and gone pages (pagemove.c): the permanent redirects
+	 * seen in a row and where to, the URL a page moved from and when,
+	 * since when it has answered 404/410 or had no such host, and when
+ * it was found gone. */
+	"ALTER TABLE pages ADD COLUMN redirect_count INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN redirect_to TEXT;"
+	"ALTER TABLE pages ADD COLUMN moved_from TEXT;"
+	"ALTER TABLE pages ADD COLUMN moved_at INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN failing_since INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN gone_at INTEGER NOT NULL DEFAULT 0;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

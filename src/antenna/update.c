@@ -162,6 +162,30 @@ int ant_upd_save_page(struct upd *u, ant_store_page *p, int event)
 	return 0;
 }
 
+/* The page moves to its redirect_to (ant_pagemove.h), in the run's
+ * transaction, after its check was saved: the row keeps its history. */
+int ant_upd_move_page(struct upd *u, ant_store_page *p)
+{
+	lb_buf key = LB_BUF_INIT;
+	int rc;
+
+	if ((rc = ant_upd_tx_need(u)) < 0)
+		return rc;
+	if (lb_url_key(&key, p->redirect_to) < 0)
+		return lb_err_code(&u->err, LB_ENOMEM);
+	rc = ant_store_page_move(u->s, p->id, p->redirect_to, key.data, u->now, &u->err);
+	lb_buf_release(&key);
+	if (rc < 0) {
+		u->failed_db = 1;
+		return rc;
+	}
+	u->st.moved++;
+	if (u->o->on_move)
+		u->o->on_move(u->o->ctx, p->url, p->redirect_to, rc == 1);
+	ant_upd_tx_tick(u);
+	return 0;
+}
+
 int ant_upd_http_failed(const ant_fetch_result *res)
 {
 	return res->err != ANT_FETCH_OK || res->status >= 400 || res->status < 200;

@@ -29,6 +29,7 @@
 #include "ant_feed.h"
 #include "ant_limits.h"
 #include "ant_page.h"
+#include "ant_pagemove.h"
 #include "ant_tokens.h"
 #include "lirs_merge.h"
 #include "update_int.h"
@@ -88,10 +89,14 @@ static void step_answer(struct upd *u, ant_store_page *p, const ant_fetch_result
 	/* before the analysis, which may name another feed */
 	f->had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
 	f->in.failed = ant_upd_http_failed(res);
-	if (f->in.failed)
+	f->move = ant_pagemove_observe(p, res, u->now, u->o->move_after, u->o->gone_days);
+	if (f->in.failed && p->gone_at) {   /* the visitor's word for it (publish_error.c) */
+		ant_pagemove_gone_text(f->errtext, sizeof f->errtext, p, ant_upd_error_text(res, b, sizeof b));
+	} else if (f->in.failed) {
 		snprintf(f->errtext, sizeof f->errtext, "%s", ant_upd_error_text(res, b, sizeof b));
-	else
+	} else {
 		ant_upd_take_validators(&p->etag, &p->lm_header, res);
+	}
 }
 
 /* ---- step analyse ------------------------------------------------------ */
@@ -423,6 +428,10 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		u->st.updated += out->updated;
 		u->st.unchanged += !out->updated;
 	}
+	if (p->gone_at) {   /* once a day, until its first success */
+		p->st.next_check = u->now + ANT_GONE_INTERVAL;
+		u->st.gone += p->gone_at == u->now;
+	}
 	u->st.checked++;
 }
 
@@ -441,6 +450,8 @@ static void decide_and_save(struct upd *u, ant_store_page *p, struct upd_found *
 
 	step_decide(u, p, f, &out);
 	step_save(u, p, &out);
+	if (f->move)
+		ant_upd_move_page(u, p);
 	found_release(f);
 }
 

@@ -4,6 +4,7 @@
  * every caller of ant_update() and ant_update_recall() (update, add,
  * import), so that none of them reads a setting the others miss.
  */
+#include "ant_pagemove.h"
 #include "ant_publish.h"
 #include "ant_store.h"
 #include "ant_update.h"
@@ -17,4 +18,6 @@ void ant_update_config(ant_store *s, ant_update_opts *u)
 	if (!u->limits.allow_file)
 		u->limits.allow_file = ant_store_config_int(s, ANT_CFG_ALLOW_FILE, 0) != 0;
 	u->limits.allow_private = ant_store_config_int(s, ANT_CFG_ALLOW_PRIVATE, 0) != 0;
+	u->move_after = ant_store_config_int(s, ANT_CFG_MOVE_AFTER, ANT_MOVE_AFTER);
+	u->gone_days = ant_store_config_int(s, ANT_CFG_GONE_DAYS, ANT_GONE_DAYS);
 }

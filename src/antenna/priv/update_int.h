@@ -39,6 +39,7 @@ struct upd_found {
 	char *excerpt;           /* what the page's text added, malloc'd, or NULL */
 	char *had_feed;          /* the page's feed before this check, malloc'd, or NULL */
 	char errtext[300];       /* why the check failed, when in.failed */
+	int move;                /* the page moves to its redirect_to when saved */
 };
 
 /* The answer a parked check waits for (struct upd_check). */
@@ -102,6 +103,8 @@ int ant_upd_tx_need(struct upd *u);
 int ant_upd_tx_commit(struct upd *u);
 void ant_upd_tx_tick(struct upd *u);
 /* The page written, with an update event when event is set. */
+/* Moves p to p->redirect_to (ant_store_page_move()); 0 or < 0. */
+int ant_upd_move_page(struct upd *u, ant_store_page *p);
 int ant_upd_save_page(struct upd *u, ant_store_page *p, int event);
 /* *dst = a copy of v (NULL: none); out of memory, *dst is kept. */
 void ant_upd_set_str(char **dst, const char *v);
