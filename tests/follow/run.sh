@@ -24,6 +24,7 @@ lm 3600 > "$WWW/yamada.html.hdr"
 printf '<title>Say "hi" \\ & </script> \342\200\256</title><p>x</p>\n' > "$WWW/odd.html"
 lm 1800 > "$WWW/odd.html.hdr"
 printf '<title>Never dated</title><p>x</p>\n' > "$WWW/plain.html"
+printf 'No-Validators: 1\n' > "$WWW/plain.html.hdr"
 $A -d "$D" add --author 'やまだ' "$U/yamada.html" > /dev/null
 $A -d "$D" add "$U/odd.html" > /dev/null
 $A -d "$D" add "$U/plain.html" > /dev/null
