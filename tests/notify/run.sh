@@ -8,7 +8,7 @@
 # nor the publish, the news stay pending and the next run delivers them;
 # a server that never answers is given up after --notify-timeout; the
 # group filter, the size cap and removal.
-# test-needs: python3:python3 import:aiosmtpd:python3-aiosmtpd
+# test-needs: python3:python3 import:aiosmtpd:python3-aiosmtpd timeout:coreutils
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 D=$TOP/tests/notify
@@ -139,7 +139,7 @@ wait_file "$T/bh.port"
 $A -d "$DB" init --smtp "smtp://127.0.0.1:$(cat "$T/bh.port")" >/dev/null
 page carol 'Carol' 'quiet day.</p><p>A long walk by the river.'
 t0=$(date +%s)
-$A -d "$DB" update --force --now $((NOW + 10800)) >/dev/null 2>"$T/err"
+timeout 30 $A -d "$DB" update --force --now $((NOW + 10800)) >/dev/null 2>"$T/err"
 rc=$?; t1=$(date +%s)
 is "a silent SMTP server does not fail the update" "$rc" 0
 check "... given up within the 3 s timeout (took $((t1 - t0)) s)" test $((t1 - t0)) -le 8
@@ -147,7 +147,9 @@ check "... and said" grep -q 'notify: failed: cannot mail.*timed out after' "$T/
 $A -d "$DB" init --smtp "smtp://127.0.0.1:$SP" >/dev/null
 
 # --- a group's target, the size cap, English ---
-$A -d "$DB" init --notify mailto:friends@example.org --notify-group friends --notify-max 1 --lang en >/dev/null
+LONG='友だちの日記をまとめて読むための、とても長い名前のアンテナ (friends)'
+$A -d "$DB" init --notify mailto:friends@example.org --notify-group friends --notify-max 1 --lang en \
+	--title "$LONG" >/dev/null
 page alice 'アリスの日記' '今日は晴れ。</p><p>猫が来た。名前はミケ。</p><p>ミケは三毛猫。'
 page bob 'ボブの日記' '散歩した。</p><p>駅前に新しいパン屋ができた。</p><p>クロワッサンを買った。'
 $A -d "$DB" update --force --now $((NOW + 14400)) > "$T/out" 2>"$T/err"
@@ -158,8 +160,9 @@ for f in 002 003; do
 	*) AL=$f ;;
 	esac
 done
-checkmail "$AL" friend@example.org 'テスト・アンテナ: 3 updates' 'and 2 more.'
-checkmail "$FR" friends@example.org 'テスト・アンテナ: 2 updates' 'and 1 more.' '!Carol' '!river'
+export FROM_NAME="$LONG"   # folded over several encoded words
+checkmail "$AL" friend@example.org "$LONG: 3 updates" 'and 2 more.'
+checkmail "$FR" friends@example.org "$LONG: 2 updates" 'and 1 more.' '!Carol' '!river'
 
 # --- removal ---
 $A -d "$DB" init --no-notify mailto:friend@example.org > "$T/out"
