@@ -27,11 +27,11 @@ ok(m.get_all("Bcc") is None and m.get_all("Cc") is None, "no Bcc/Cc header (no i
 # not text): email.header's decoder, as mail readers do; policy=default's
 # address parser keeps that space (Python reads its own long names so too).
 frm = m["From"].addresses[0]
-name = os.environ.get("FROM_NAME", "テスト・アンテナ")
+want = os.environ.get("FROM_NAME", "テスト・アンテナ")
 raw_from = email.message_from_bytes(raw)["From"]
 decoded = str(email.header.make_header(email.header.decode_header(raw_from)))
-ok(frm.addr_spec == "antenna@example.org" and decoded == name + " <antenna@example.org>"
-   and frm.display_name.replace(" ", "") == name.replace(" ", ""),
+ok(frm.addr_spec == "antenna@example.org" and decoded == want + " <antenna@example.org>"
+   and frm.display_name.replace(" ", "") == want.replace(" ", ""),
    "From: display name and address", repr(decoded) + " " + repr(m["From"]))
 ok(email.utils.parsedate_to_datetime(str(m["Date"])) is not None, "Date parses")
 mid = str(m["Message-ID"])

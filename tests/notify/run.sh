@@ -152,8 +152,9 @@ $A -d "$DB" init --notify mailto:friends@example.org --notify-group friends --no
 	--title "$LONG" >/dev/null
 page alice 'アリスの日記' '今日は晴れ。</p><p>猫が来た。名前はミケ。</p><p>ミケは三毛猫。'
 page bob 'ボブの日記' '散歩した。</p><p>駅前に新しいパン屋ができた。</p><p>クロワッサンを買った。'
+page carol 'Carol' 'quiet day.</p><p>A long walk by the river.</p><p>Rain at night.'
 $A -d "$DB" update --force --now $((NOW + 14400)) > "$T/out" 2>"$T/err"
-is "two mails: friend (pending carol + news), friends" "$(mails)" 4
+is "two mails: friend (the news and carol's pending), friends (its group's)" "$(mails)" 4
 for f in 002 003; do
 	case $(head -1 "$MAIL/$f.env") in
 	friends@*) FR=$f ;;
@@ -161,17 +162,33 @@ for f in 002 003; do
 	esac
 done
 export FROM_NAME="$LONG"   # folded over several encoded words
-checkmail "$AL" friend@example.org "$LONG: 3 updates" 'and 2 more.'
+checkmail "$AL" friend@example.org "$LONG: 4 updates" 'and 3 more.'
 checkmail "$FR" friends@example.org "$LONG: 2 updates" 'and 1 more.' '!Carol' '!river'
+
+# --- a server that wants a login: the user in the URL, the password in a file ---
+mkdir -p "$T/mail2"
+SMTP_AUTH='ant:s3cret pass' $PY "$D/smtpd.py" "$T/auth.port" "$T/mail2" 2>"$T/auth.log" &
+BPID="$BPID $!"
+wait_file "$T/auth.port"
+printf 'wrong\n' > "$T/pw"
+$A -d "$DB" init --smtp "smtp://ant@127.0.0.1:$(cat "$T/auth.port")" --smtp-password-file "$T/pw" >/dev/null
+page bob 'ボブの日記' '散歩した。</p><p>駅前に新しいパン屋ができた。</p><p>クロワッサンを買った。</p><p>雨。'
+$A -d "$DB" update --force --now $((NOW + 15000)) >/dev/null 2>"$T/err"
+check "a wrong SMTP password: the mail fails, said" grep -q 'notify: failed: cannot mail.*friend@example.org' "$T/err"
+printf 's3cret pass\n' > "$T/pw"
+$A -d "$DB" update --now $((NOW + 15100)) >/dev/null 2>"$T/err"
+is "the password from --smtp-password-file: delivered at the next run" "$(ls "$T/mail2" | grep -c '\.eml$')" 2
+check "... nothing said on stderr" test ! -s "$T/err"
+$A -d "$DB" init --smtp "smtp://127.0.0.1:$SP" >/dev/null
 
 # --- removal ---
 $A -d "$DB" init --no-notify mailto:friend@example.org > "$T/out"
 check "--no-notify removes one" grep -q 'notify: removed 1 target' "$T/out"
 $A -d "$DB" show > "$T/show.out"
 check "show no longer lists it" test "$(grep -c '^notify: *mailto:friend@' "$T/show.out")" -eq 0
-page carol 'Carol' 'quiet day.</p><p>A long walk by the river.</p><p>Ducks.'
+page carol 'Carol' 'quiet day.</p><p>A long walk by the river.</p><p>Rain at night.</p><p>Ducks.'
 $A -d "$DB" update --force --now $((NOW + 18000)) >/dev/null 2>&1
-is "a removed target gets nothing (the others do)" "$(grep -lx friend@example.org "$MAIL"/*.env | wc -l) $(hooks)" "3 5"
+is "a removed target gets nothing (the others do)" "$(grep -lx friend@example.org "$MAIL"/*.env | wc -l) $(hooks)" "3 6"
 $A -d "$DB" init --no-notify all > "$T/out"
 check "--no-notify all removes the rest" grep -q 'notify: removed 2 targets' "$T/out"
 check "show lists no target" test "$($A -d "$DB" show | grep -c '^notify:')" -eq 0

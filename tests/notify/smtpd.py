@@ -1,7 +1,8 @@
 # tests/notify/smtpd.py PORTFILE MAILDIR [PORT]: a real SMTP server on
 # 127.0.0.1 (aiosmtpd), each message saved as MAILDIR/NNN.eml with its
 # envelope in NNN.env (recipients, then the sender); the port it listens
-# on written to PORTFILE.  "blackhole" as MAILDIR: a server that accepts
+# on written to PORTFILE.  With $SMTP_AUTH=USER:PASSWORD it asks for a
+# login (AUTH PLAIN or LOGIN; without TLS, on loopback) and refuses others.  "blackhole" as MAILDIR: a server that accepts
 # connections and never answers (for the timeout).
 import os, socket, sys, time
 
@@ -35,7 +36,15 @@ if port == 0:
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
     probe.close()
-c = Controller(Saver(), hostname="127.0.0.1", port=port)
+kw = {}
+if os.environ.get("SMTP_AUTH"):
+    from aiosmtpd.smtp import AuthResult
+    user, pw = os.environ["SMTP_AUTH"].split(":", 1)
+    def check(server, session, envelope, mechanism, auth_data):
+        good = auth_data.login == user.encode() and auth_data.password == pw.encode()
+        return AuthResult(success=good)
+    kw = dict(authenticator=check, auth_required=True, auth_require_tls=False)
+c = Controller(Saver(), hostname="127.0.0.1", port=port, **kw)
 c.start()
 open(portfile + ".tmp", "w").write(str(port))
 os.rename(portfile + ".tmp", portfile)
