@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "antenna.h"
 #include "ant_notify.h"
@@ -24,6 +25,24 @@ static const struct { const char *key, *unset; } keys[] = {
 	{ ANT_CFG_NOTIFY_MAX_AGE, "604800" }, /* ANT_NOTIFY_MAX_AGE */
 };
 
+/* v as shown: an SMTP URL's password (smtp://USER:PASSWORD@HOST) as ***;
+ * made safe for the terminal (lb_term.h) into a. */
+static const char *shown(lb_buf *a, const char *key, const char *v)
+{
+	const char *auth = strstr(v, "://"), *at, *colon;
+	lb_buf m = LB_BUF_INIT;
+
+	if (strcmp(key, ANT_CFG_SMTP) || !auth || !(at = strchr(auth + 3, '@')) ||
+	    !(colon = memchr(auth + 3, ':', (size_t)(at - auth - 3))))
+		return lb_term(a, v);
+	if (lb_buf_add(&m, v, (size_t)(colon + 1 - v)) < 0 || lb_buf_adds(&m, "***") < 0 ||
+	    lb_buf_adds(&m, at) < 0)
+		lb_buf_reset(&m);
+	v = lb_term(a, m.len ? m.data : "(out of memory)");
+	lb_buf_release(&m);
+	return v;
+}
+
 int antcmd_show_settings(void)
 {
 	lb_error err = LB_ERROR_INIT;
@@ -35,7 +54,7 @@ int antcmd_show_settings(void)
 		return CLI_FATAL;
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
 		char *v = ant_store_config_get(s, keys[i].key);
-		printf("%-19s %s\n", keys[i].key, lb_term(&a, v ? v : keys[i].unset));
+		printf("%-19s %s\n", keys[i].key, shown(&a, keys[i].key, v ? v : keys[i].unset));
 		lb_buf_reset(&a);
 		free(v);
 	}
