@@ -1,10 +1,12 @@
 /*
  * notify_send.c: delivering a notification (ant_notify.h) with libcurl:
  * a mail through the antenna's SMTP server (smtp:// with STARTTLS when the
- * server offers it, or smtps://), a JSON document POSTed to a webhook.
- * Each transfer is bounded in time and follows no redirect.
+ * server offers it, or smtps://); a JSON document POSTed to a webhook with
+ * ant_post() (post.c).  Each transfer is bounded in time and follows no
+ * redirect.
  */
 #include "ant_notify.h"
+#include "ant_post.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -29,14 +31,6 @@ static size_t read_cb(char *buf, size_t size, size_t nitems, void *ctx)
 	memcpy(buf, u->b->data + u->off, n);
 	u->off += n;
 	return n;
-}
-
-/* The answer's body is not read: a 2xx is all a webhook must say. */
-static size_t discard_cb(char *p, size_t size, size_t nmemb, void *ctx)
-{
-	(void)p;
-	(void)ctx;
-	return size * nmemb;
 }
 
 /* The first line of the password file into pw.  0, or < 0 with err. */
@@ -119,34 +113,12 @@ int ant_notify_send_mail(const ant_notify_opts *o, const char *rcpt, const lb_bu
 	return rc;
 }
 
+/* The one bounded POST (ant_post.h, shared with WebSub's pings). */
 int ant_notify_send_webhook(const ant_notify_opts *o, const char *url, const lb_buf *json,
 			    lb_error *err)
 {
-	char errbuf[CURL_ERROR_SIZE] = "";
-	struct curl_slist *h = NULL;
-	long status = 0;
-	CURL *c;
-	CURLcode cr;
-	int rc = 0;
+	ant_post_req r = { .url = url, .content_type = "application/json", .body = json->data,
+			   .len = json->len, .timeout = o->timeout };
 
-	if (!(c = curl_easy_init()) ||
-	    !(h = curl_slist_append(NULL, "Content-Type: application/json")) ||
-	    !(h = curl_slist_append(h, "Expect:"))) {
-		curl_slist_free_all(h);
-		curl_easy_cleanup(c);
-		return lb_err(err, LB_ENOMEM, "out of memory");
-	}
-	common(c, o, errbuf, "http,https");
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, json->data);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)json->len);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, discard_cb);
-	if ((cr = curl_easy_perform(c)) != CURLE_OK)
-		rc = failed(err, cr, errbuf, "cannot notify", url);
-	else if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status), status < 200 || status > 299)
-		rc = lb_err(err, LB_ENET, "cannot notify '%s': HTTP status %ld", url, status);
-	curl_slist_free_all(h);
-	curl_easy_cleanup(c);
-	return rc;
+	return ant_post(&r, NULL, err);
 }
