@@ -70,7 +70,7 @@ const char antcmd_init_help[] =
 	"  --smtp-password-file FILE  the SMTP password: FILE's first line\n"
 	"  --notify-timeout S   time one delivery may take (default 20)\n"
 	"  --notify-max N       updates listed in one digest, the rest counted\n"
-	"                       (default 50)\n"
+	"                       (default 50, at most 1000)\n"
 	"  --notify-max-age S   pending news older than S seconds are dropped\n"
 	"                       (default 604800, a week)\n";
 

@@ -52,7 +52,7 @@ int antcmd_notify_opt(int c, const char *arg)
 	case ANTCMD_OPT_NOTIFY_TIMEOUT: case ANTCMD_OPT_NOTIFY_MAX: case ANTCMD_OPT_NOTIFY_MAX_AGE:
 		if (cli_parse_int64(c == ANTCMD_OPT_NOTIFY_TIMEOUT ? "--notify-timeout" :
 				    c == ANTCMD_OPT_NOTIFY_MAX ? "--notify-max" : "--notify-max-age", arg, 1,
-				    c == ANTCMD_OPT_NOTIFY_TIMEOUT ? 600 : c == ANTCMD_OPT_NOTIFY_MAX ? 10000 :
+				    c == ANTCMD_OPT_NOTIFY_TIMEOUT ? 600 : c == ANTCMD_OPT_NOTIFY_MAX ? 1000 :
 				    366 * 86400, &v) < 0)
 			return -1;
 		break;
