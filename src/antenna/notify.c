@@ -204,6 +204,8 @@ static int encoded_words(lb_buf *out, const char *s)
 {
 	size_t n = strlen(s), i = 0;
 
+	if (!n)
+		return 0;
 	do {
 		size_t k = n - i > 39 ? lb_utf8_clip(s + i, 39) : n - i;
 
@@ -288,8 +290,9 @@ int ant_notify_mail(lb_buf *out, const ant_notify_opts *o, const ant_notify_dige
 	int rc = one_line(&b, o->title, 100);
 
 	rc = rc < 0 ? rc : lb_buf_adds(out, "From: ");
-	rc = rc < 0 ? rc : encoded_words(out, b.data);
-	rc = rc < 0 ? rc : lb_buf_addf(out, "\r\n <%s>\r\nTo: <%s>\r\nSubject: ", o->from, rcpt);
+	if (rc >= 0 && b.len)   /* the antenna's title as the name, if it has one */
+		rc = encoded_words(out, b.data) < 0 || lb_buf_adds(out, "\r\n ") < 0 ? LB_ENOMEM : 0;
+	rc = rc < 0 ? rc : lb_buf_addf(out, "<%s>\r\nTo: <%s>\r\nSubject: ", o->from, rcpt);
 	lb_buf_reset(&b);
 	rc = rc < 0 ? rc : subject(&b, o, (int64_t)d->n + d->more);
 	rc = rc < 0 ? rc : encoded_words(out, b.data);

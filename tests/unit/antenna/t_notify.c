@@ -142,7 +142,7 @@ int main(void)
 	lb_buf j = LB_BUF_INIT;
 	int raw = 0;
 
-	TAP_PLAN(sizeof targets / sizeof *targets + 13);
+	TAP_PLAN(sizeof targets / sizeof *targets + 15);
 	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
 		int k = ant_notify_target_kind(targets[i].t, NULL);
 		IS_INT(k < 0 ? LB_EINVAL : k, targets[i].kind, "target %zu taken as it should", i);
@@ -160,6 +160,16 @@ int main(void)
 					      .method = "text", .last_modified = 1795000000 - i,
 					      .last_detected = 1795000000 };
 	check_mail(&o, &d);
+	/* an antenna without a title: From is the address alone */
+	o.title = "";
+	IS_INT(ant_notify_mail(&j, &o, &d, "me@example.org"), 0, "a mail from an antenna with no title");
+	{
+		static const char want[] = "From: <antenna@example.jp>\r\nTo: <me@example.org>\r\n"
+					   "Subject: =?UTF-8?B?";
+		OK(!strncmp(j.data, want, sizeof want - 1), "... From: is the address alone, the subject encoded");
+	}
+	lb_buf_reset(&j);
+	o.title = "日記アンテナ";
 	IS_INT(ant_notify_json(&j, &o, &d), 0, "the webhook's JSON is built");
 	for (size_t i = 0; i < j.len - 1; i++)
 		raw |= (unsigned char)j.data[i] < ' ';
