@@ -125,7 +125,7 @@ extern const struct option cmd_update_longopts[];
  * by antcmd_notify_apply() (the changes, said; or < 0 with err). */
 enum { ANTCMD_OPT_NOTIFY = 0x400, ANTCMD_OPT_NO_NOTIFY, ANTCMD_OPT_NOTIFY_GROUP, ANTCMD_OPT_SMTP,
        ANTCMD_OPT_SMTP_FROM, ANTCMD_OPT_SMTP_PASSWORD_FILE, ANTCMD_OPT_NOTIFY_TIMEOUT,
-       ANTCMD_OPT_NOTIFY_MAX, ANTCMD_OPT_NOTIFY_MAX_AGE };
+       ANTCMD_OPT_NOTIFY_MAX, ANTCMD_OPT_NOTIFY_MAX_AGE, ANTCMD_OPT_SMTP_TLS };
 #define ANTCMD_NOTIFY_OPTIONS \
 	{ "notify", required_argument, NULL, ANTCMD_OPT_NOTIFY }, \
 	{ "no-notify", required_argument, NULL, ANTCMD_OPT_NO_NOTIFY }, \
@@ -133,6 +133,7 @@ enum { ANTCMD_OPT_NOTIFY = 0x400, ANTCMD_OPT_NO_NOTIFY, ANTCMD_OPT_NOTIFY_GROUP,
 	{ "smtp", required_argument, NULL, ANTCMD_OPT_SMTP }, \
 	{ "smtp-from", required_argument, NULL, ANTCMD_OPT_SMTP_FROM }, \
 	{ "smtp-password-file", required_argument, NULL, ANTCMD_OPT_SMTP_PASSWORD_FILE }, \
+	{ "smtp-tls", required_argument, NULL, ANTCMD_OPT_SMTP_TLS }, \
 	{ "notify-timeout", required_argument, NULL, ANTCMD_OPT_NOTIFY_TIMEOUT }, \
 	{ "notify-max", required_argument, NULL, ANTCMD_OPT_NOTIFY_MAX }, \
 	{ "notify-max-age", required_argument, NULL, ANTCMD_OPT_NOTIFY_MAX_AGE }

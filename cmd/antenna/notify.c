@@ -49,6 +49,10 @@ int antcmd_notify_opt(int c, const char *arg)
 	}
 	case ANTCMD_OPT_SMTP_PASSWORD_FILE:
 		break;
+	case ANTCMD_OPT_SMTP_TLS:
+		if (strcmp(arg, "try") && strcmp(arg, "require"))
+			return cli_usage_error(antcmd_init_help, "--smtp-tls: '%s' is not try or require", arg), -1;
+		break;
 	case ANTCMD_OPT_NOTIFY_TIMEOUT: case ANTCMD_OPT_NOTIFY_MAX: case ANTCMD_OPT_NOTIFY_MAX_AGE:
 		if (cli_parse_int64(c == ANTCMD_OPT_NOTIFY_TIMEOUT ? "--notify-timeout" :
 				    c == ANTCMD_OPT_NOTIFY_MAX ? "--notify-max" : "--notify-max-age", arg, 1,
@@ -72,6 +76,7 @@ static const char *key_of(int c)
 	case ANTCMD_OPT_SMTP: return ANT_CFG_SMTP;
 	case ANTCMD_OPT_SMTP_FROM: return ANT_CFG_SMTP_FROM;
 	case ANTCMD_OPT_SMTP_PASSWORD_FILE: return ANT_CFG_SMTP_PASSWORD_FILE;
+	case ANTCMD_OPT_SMTP_TLS: return ANT_CFG_SMTP_TLS;
 	case ANTCMD_OPT_NOTIFY_TIMEOUT: return ANT_CFG_NOTIFY_TIMEOUT;
 	case ANTCMD_OPT_NOTIFY_MAX: return ANT_CFG_NOTIFY_MAX;
 	case ANTCMD_OPT_NOTIFY_MAX_AGE: return ANT_CFG_NOTIFY_MAX_AGE;

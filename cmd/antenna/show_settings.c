@@ -21,7 +21,7 @@ static const struct { const char *key, *unset; } keys[] = {
 	{ CFG_ALLOW_FILE, "0" }, { ANT_CFG_ALLOW_PRIVATE, "0" }, { CFG_VISITED, "1" },
 	{ ANT_CFG_HUBS, "(none)" },
 	{ ANT_CFG_SMTP, ANT_NOTIFY_SMTP_DEFAULT }, { ANT_CFG_SMTP_FROM, ANT_NOTIFY_FROM_DEFAULT },
-	{ ANT_CFG_SMTP_PASSWORD_FILE, "(none)" },
+	{ ANT_CFG_SMTP_PASSWORD_FILE, "(none)" }, { ANT_CFG_SMTP_TLS, "try" },
 	{ ANT_CFG_NOTIFY_TIMEOUT, "20" },     /* ANT_NOTIFY_TIMEOUT */
 	{ ANT_CFG_NOTIFY_MAX, "50" },         /* ANT_NOTIFY_MAX_LISTED */
 	{ ANT_CFG_NOTIFY_MAX_AGE, "604800" }, /* ANT_NOTIFY_MAX_AGE */

@@ -43,6 +43,7 @@
 #define ANT_CFG_SMTP "smtp_url"
 #define ANT_CFG_SMTP_PASSWORD_FILE "smtp_password_file"
 #define ANT_CFG_SMTP_FROM "smtp_from"
+#define ANT_CFG_SMTP_TLS "smtp_tls"   /* "try" (default): STARTTLS when offered; "require" */
 #define ANT_CFG_NOTIFY_TIMEOUT "notify_timeout"
 #define ANT_CFG_NOTIFY_MAX "notify_max"
 #define ANT_CFG_NOTIFY_MAX_AGE "notify_max_age"
@@ -118,6 +119,7 @@ typedef struct ant_notify_opts {
 	const char *lang;         /* "ja" or "en" */
 	const char *title, *base; /* the antenna's */
 	const char *smtp_url, *smtp_password_file, *from;
+	int smtp_tls_required;    /* smtp://: no mail unless STARTTLS succeeds */
 	long timeout, connect_timeout;
 	size_t max_listed;
 	int64_t max_age;

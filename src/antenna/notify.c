@@ -93,6 +93,10 @@ int ant_notify_opts_load(ant_store *s, ant_notify_opts *o, int64_t now)
 		.max_listed = (size_t)ant_store_config_int(s, ANT_CFG_NOTIFY_MAX, ANT_NOTIFY_MAX_LISTED),
 		.max_age = ant_store_config_int(s, ANT_CFG_NOTIFY_MAX_AGE, ANT_NOTIFY_MAX_AGE),
 	};
+	char *tls = ant_store_config_get(s, ANT_CFG_SMTP_TLS);
+
+	o->smtp_tls_required = tls && !strcmp(tls, "require");
+	free(tls);
 	if (o->connect_timeout > o->timeout)
 		o->connect_timeout = o->timeout;
 	if (!o->lang || !o->title || !o->base || !o->smtp_url || !o->from) {

@@ -94,8 +94,9 @@ int ant_notify_send_mail(const ant_notify_opts *o, const char *rcpt, const lb_bu
 	}
 	common(c, o, errbuf, "smtp,smtps");
 	curl_easy_setopt(c, CURLOPT_URL, o->smtp_url);
-	/* STARTTLS when the server offers it (RFC 3207); smtps:// is TLS from the start */
-	curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
+	/* STARTTLS when the server offers it (RFC 3207), or required (init
+	 * --smtp-tls require); smtps:// is TLS from the start */
+	curl_easy_setopt(c, CURLOPT_USE_SSL, (long)(o->smtp_tls_required ? CURLUSESSL_ALL : CURLUSESSL_TRY));
 	if (o->smtp_password_file && *o->smtp_password_file)
 		curl_easy_setopt(c, CURLOPT_PASSWORD, pw);
 	snprintf(addr, sizeof addr, "<%s>", o->from);

@@ -179,7 +179,13 @@ printf 's3cret pass\n' > "$T/pw"
 $A -d "$DB" update --now $((NOW + 15100)) >/dev/null 2>"$T/err"
 is "the password from --smtp-password-file: delivered at the next run" "$(ls "$T/mail2" | grep -c '\.eml$')" 2
 check "... nothing said on stderr" test ! -s "$T/err"
-$A -d "$DB" init --smtp "smtp://127.0.0.1:$SP" >/dev/null
+# --smtp-tls require: this server offers no STARTTLS, so no mail
+$A -d "$DB" init --smtp-tls require >/dev/null
+page bob 'ボブの日記' '散歩した。</p><p>駅前に新しいパン屋ができた。</p><p>クロワッサンを買った。</p><p>雨。</p><p>晴れ。'
+$A -d "$DB" update --force --now $((NOW + 15200)) >/dev/null 2>"$T/err"
+check "--smtp-tls require: no mail without STARTTLS, said" grep -q 'notify: failed: cannot mail.*STARTTLS' "$T/err"
+is "... none sent" "$(ls "$T/mail2" | grep -c '\.eml$')" 2
+$A -d "$DB" init --smtp-tls try --smtp "smtp://127.0.0.1:$SP" >/dev/null
 
 # --- removal ---
 $A -d "$DB" init --no-notify mailto:friend@example.org > "$T/out"
@@ -188,7 +194,7 @@ $A -d "$DB" show > "$T/show.out"
 check "show no longer lists it" test "$(grep -c '^notify: *mailto:friend@' "$T/show.out")" -eq 0
 page carol 'Carol' 'quiet day.</p><p>A long walk by the river.</p><p>Rain at night.</p><p>Ducks.'
 $A -d "$DB" update --force --now $((NOW + 18000)) >/dev/null 2>&1
-is "a removed target gets nothing (the others do)" "$(grep -lx friend@example.org "$MAIL"/*.env | wc -l) $(hooks)" "3 6"
+is "a removed target gets nothing (the others do)" "$(grep -lx friend@example.org "$MAIL"/*.env | wc -l) $(hooks)" "3 7"
 $A -d "$DB" init --no-notify all > "$T/out"
 check "--no-notify all removes the rest" grep -q 'notify: removed 2 targets' "$T/out"
 check "show lists no target" test "$($A -d "$DB" show | grep -c '^notify:')" -eq 0
