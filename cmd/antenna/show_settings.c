@@ -9,6 +9,7 @@
 
 #include "antenna.h"
 #include "ant_notify.h"
+#include "ant_pagemove.h"
 #include "ant_websub.h"
 #include "lb_term.h"
 
@@ -19,7 +20,7 @@ static const struct { const char *key, *unset; } keys[] = {
 	{ CFG_MAX_FUTURE, "3600" }, { CFG_PAGE_SIZE, "50" }, { CFG_LIRS_CHARSET, "euc-jp" },
 	{ CFG_KEEP_EVENTS, "10000" }, { ANT_CFG_HTML_LIMIT, "1000" }, { ANT_CFG_NEW_HOURS, "3" },
 	{ CFG_ALLOW_FILE, "0" }, { ANT_CFG_ALLOW_PRIVATE, "0" }, { CFG_VISITED, "1" },
-	{ ANT_CFG_HUBS, "(none)" },
+	{ ANT_CFG_HUBS, "(none)" }, { ANT_CFG_MOVE_AFTER, "3" }, { ANT_CFG_GONE_DAYS, "7" },
 	{ ANT_CFG_SMTP, ANT_NOTIFY_SMTP_DEFAULT }, { ANT_CFG_SMTP_FROM, ANT_NOTIFY_FROM_DEFAULT },
 	{ ANT_CFG_SMTP_PASSWORD_FILE, "(none)" }, { ANT_CFG_SMTP_TLS, "try" },
 	{ ANT_CFG_NOTIFY_TIMEOUT, "20" },     /* ANT_NOTIFY_TIMEOUT */
