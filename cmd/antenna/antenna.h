@@ -119,4 +119,39 @@ extern struct antcmd_update_outcome antcmd_update_outcome;
 extern const char cmd_update_shortopts[];
 extern const struct option cmd_update_longopts[];
 
+/* Notifications (notify.c, ant_notify.h): init's options, for its
+ * getopt_long table; each taken by antcmd_notify_opt() (1 taken, 0 not
+ * one of them, -1 refused and printed) and applied after init's settings
+ * by antcmd_notify_apply() (the changes, said; or < 0 with err). */
+enum { ANTCMD_OPT_NOTIFY = 0x400, ANTCMD_OPT_NO_NOTIFY, ANTCMD_OPT_NOTIFY_GROUP, ANTCMD_OPT_SMTP,
+       ANTCMD_OPT_SMTP_FROM, ANTCMD_OPT_SMTP_PASSWORD_FILE, ANTCMD_OPT_NOTIFY_TIMEOUT,
+       ANTCMD_OPT_NOTIFY_MAX, ANTCMD_OPT_NOTIFY_MAX_AGE, ANTCMD_OPT_SMTP_TLS };
+#define ANTCMD_NOTIFY_OPTIONS \
+	{ "notify", required_argument, NULL, ANTCMD_OPT_NOTIFY }, \
+	{ "no-notify", required_argument, NULL, ANTCMD_OPT_NO_NOTIFY }, \
+	{ "notify-group", required_argument, NULL, ANTCMD_OPT_NOTIFY_GROUP }, \
+	{ "smtp", required_argument, NULL, ANTCMD_OPT_SMTP }, \
+	{ "smtp-from", required_argument, NULL, ANTCMD_OPT_SMTP_FROM }, \
+	{ "smtp-password-file", required_argument, NULL, ANTCMD_OPT_SMTP_PASSWORD_FILE }, \
+	{ "smtp-tls", required_argument, NULL, ANTCMD_OPT_SMTP_TLS }, \
+	{ "notify-timeout", required_argument, NULL, ANTCMD_OPT_NOTIFY_TIMEOUT }, \
+	{ "notify-max", required_argument, NULL, ANTCMD_OPT_NOTIFY_MAX }, \
+	{ "notify-max-age", required_argument, NULL, ANTCMD_OPT_NOTIFY_MAX_AGE }
+int antcmd_notify_opt(int c, const char *arg);
+int antcmd_notify_apply(ant_store *s, int64_t now, lb_error *err);
+/* After update's run (with the run lock held): the pending news sent to
+ * each target, a line for each (failures on standard error; never an
+ * exit status).  run sets antcmd_notify_later so that update leaves it
+ * to antcmd_notify_after_run(), after the publish (at update's --now,
+ * antcmd_notify_now). */
+void antcmd_notify_send(ant_store *s, int64_t now, int quiet);
+extern int antcmd_notify_later;
+extern int64_t antcmd_notify_now;
+void antcmd_notify_after_run(int quiet);
+/* antenna show without a URL: the settings, then the targets
+ * (show_settings.c); CLI_OK or CLI_FATAL (printed). */
+int antcmd_show_settings(void);
+/* show's settings view: the targets with their state.  0 or < 0 with err. */
+int antcmd_show_notify(ant_store *s, int64_t tz, int64_t now, lb_error *err);
+
 #endif

@@ -42,6 +42,7 @@ static const char *what(const char *table)
 		{ "pages", "watched pages" }, { "sources", "sources" },
 		{ "config", "settings" }, { "ev_events", "update events (history)" },
 		{ "ev_archives", "Atom archives kept" }, { "ev_meta", "event state" },
+		{ "notify_targets", "notification targets" },
 	};
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
 		if (strcmp(tab[i].t, table) == 0)

@@ -149,6 +149,7 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		{ "move-after", required_argument, NULL, 'R' },
 		{ "gone-days", required_argument, NULL, 'G' },
 		{ "no-hub", no_argument, NULL, 'w' },
+		ANTCMD_NOTIFY_OPTIONS,   /* notify.c */
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -159,6 +160,11 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		const char *v = optarg;
 		if (c == 'h')
 			return cli_help(antcmd_init_help), -1;
+		int taken = antcmd_notify_opt(c, optarg);   /* notify.c's options */
+		if (taken < 0)
+			return CLI_FATAL;
+		if (taken)
+			continue;
 		for (size_t i = 0; i < sizeof rules / sizeof *rules && !r; i++)
 			r = rules[i].c == c ? &rules[i] : NULL;
 		if (!r || check_value(r, &v) != 0)
@@ -194,9 +200,8 @@ fail:
 }
 
 /* On an existing database: each setting that changed, or "nothing changed". */
-static void report_changes(const struct setting *set, size_t nset, char *const *old)
+static void report_changes(const struct setting *set, size_t nset, char *const *old, size_t changed)
 {
-	size_t changed = 0;
 
 	for (size_t i = 0; i < nset; i++) {
 		if (old[i] && strcmp(old[i], set[i].value) == 0)
@@ -235,13 +240,14 @@ int cmd_init(int argc, char **argv)
 	existed = access(antcmd_db_path, F_OK) == 0;
 	if (!(s = antcmd_open(ANT_STORE_OPEN_CREATE)))
 		return CLI_FATAL;
-	if ((rc = write_settings(s, set, nset, old, &err)) < 0)
+	if ((rc = write_settings(s, set, nset, old, &err)) < 0 ||
+	    (rc = antcmd_notify_apply(s, antcmd_now(0), &err)) < 0)   /* notify.c */
 		cli_error("%s", lb_error_msg(&err));
 	else if (!existed)
 		printf("initialised '%s'\n", antcmd_db_path);
 	else
-		report_changes(set, nset, old);
-	if (rc == 0 && !existed)
+		report_changes(set, nset, old, (size_t)rc);
+	if (rc >= 0 && !existed)
 		base_note(s);
 	for (size_t i = 0; i < nset; i++)
 		free(old[i]);

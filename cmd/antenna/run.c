@@ -45,7 +45,7 @@ static int takes_value(const char *a)
 int cmd_run(int argc, char **argv)
 {
 	char *uargv[64], *pargv[6], *dir = NULL;
-	int un = 0, pn = 0, rc;
+	int un = 0, pn = 0, rc, quiet = 0;
 
 	if (argc > 60)
 		return cli_usage_error(help, "too many options");
@@ -62,7 +62,7 @@ int cmd_run(int argc, char **argv)
 		}
 		uargv[un++] = argv[i];
 		if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet"))
-			pargv[pn++] = "-q";
+			pargv[pn++] = "-q", quiet = 1;
 		if (!strncmp(argv[i], "--now=", 6))
 			pargv[pn++] = argv[i];
 		if (takes_value(argv[i]) && i + 1 < argc) {
@@ -78,12 +78,14 @@ int cmd_run(int argc, char **argv)
 	uargv[un] = NULL;
 	pargv[pn++] = dir;
 	pargv[pn] = NULL;
+	antcmd_notify_later = 1;   /* notify.c: after the publish, never before it */
 	rc = cmd_update(un, uargv);
 	if (antcmd_update_outcome.stage == ANTCMD_UPD_USAGE)
 		return rc == CLI_OK ? CLI_OK : RUN_USAGE;   /* --help, or a bad option */
 	if (antcmd_update_outcome.stage != ANTCMD_UPD_RAN)
 		return RUN_NOT_RUN;
 	rc = cmd_publish(pn, pargv);
+	antcmd_notify_after_run(quiet);
 	if (rc != CLI_OK && rc != ANTCMD_NOTFOUND)
 		return RUN_PUBLISH_FAILED;
 	if (antcmd_update_outcome.failed)

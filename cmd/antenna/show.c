@@ -9,7 +9,9 @@
 #include "antenna.h"
 
 static const char help[] =
-	"usage: antenna [-d FILE] show URL\n\n"
+	"usage: antenna [-d FILE] show [URL]\n\n"
+	"Without URL: the antenna's settings (as init set them) and its notification\n"
+	"targets, each with its news pending, deliveries and last error.\n\n"
 	"Show what the antenna knows of the page (or LIRS source) at URL: its update\n"
 	"time and how that update was detected, the last check and its result, the\n"
 	"validators, the schedule, and the parts of the page ignored automatically\n"
@@ -193,6 +195,8 @@ int cmd_show(int argc, char **argv)
 
 	while ((c = cli_getopt(argc, argv, "h", opts, help)) != -1)
 		return c == 'h' ? cli_help(help) : CLI_FATAL;
+	if (optind == argc)
+		return antcmd_show_settings();   /* show_settings.c */
 	if (optind + 1 != argc)
 		return cli_usage_error(help, "one URL is needed");
 	if (!(s = antcmd_open_url(argv[optind], &key)))

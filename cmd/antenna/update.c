@@ -285,6 +285,9 @@ int cmd_update(int argc, char **argv)
 		antcmd_update_outcome.failed = st.failed + st.sources_failed;   /* named on stderr */
 		if (!o.quiet)
 			summary(&st, mono() - t0);
+		antcmd_notify_now = o.u.now;   /* notify.c: now, or after run's publish */
+		if (!antcmd_notify_later)
+			antcmd_notify_send(s, o.u.now, o.quiet);
 	}
 	if (rc >= 0 && !st.checked && !o.u.force && !o.quiet)
 		none_due(&st, o.u.now, o.u.tz);

@@ -199,6 +199,19 @@ static const char *const migrations[] = {
 	"ALTER TABLE pages ADD COLUMN moved_at INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE pages ADD COLUMN failing_since INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE pages ADD COLUMN gone_at INTEGER NOT NULL DEFAULT 0;",
+	/* 6 -> 7: notification targets (ant_notify.h): each with the last
+	 * update event (ev_events.seq) it was told of; what is after it is
+	 * pending, sent at the next run. */
+	"CREATE TABLE notify_targets("
+	" id INTEGER PRIMARY KEY,"
+	" target TEXT NOT NULL UNIQUE,"
+	" grp TEXT,"
+	" after_seq INTEGER NOT NULL DEFAULT 0,"
+	" created INTEGER NOT NULL DEFAULT 0,"
+	" last_try INTEGER NOT NULL DEFAULT 0,"
+	" last_ok INTEGER NOT NULL DEFAULT 0,"
+	" last_error TEXT,"
+	" sent INTEGER NOT NULL DEFAULT 0);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
