@@ -69,7 +69,7 @@ static int relay_news(struct upd *u, const char *key, int64_t lm)
 {
 	int64_t newest;
 
-	if (!u->src->relay || u->src_first_read ||
+	if (!u->src->relay || u->src_first_read || u->src_held ||
 	    (u->src->kind == ANT_STORE_SOURCE_ATOM && lm <= u->src_entry_floor))
 		return 0;
 	if ((newest = ant_store_srcrec_relay_newest(u->s, key, &u->err)) < 0) {
@@ -196,14 +196,16 @@ static int on_record(void *ctx, const lirs_record *r)
 		return news && relay_event(u, r->url, r->last_modified, r->last_detected, r->title,
 					   r->author, r->content_length, "") < 0;
 	}
-	rc = 0;
-	if (ant_detect_relay(&p.st, r->last_modified, r->last_detected, u->now)) {
-		relayed(&p, u->src->url, r->title, "");
-		u->src->records_merged++;
-		rc = ant_upd_save_page(u, &p, 1) < 0;
+	/* a hint, not the page's date (trust.c) */
+	if ((rc = ant_upd_trust_hint(u, &p, r->last_modified, r->last_detected, &news)) > 0) {
+		if (news) {
+			relayed(&p, u->src->url, r->title, "");
+			u->src->records_merged++;
+		}
+		rc = ant_upd_save_page(u, &p, news);
 	}
 	ant_store_page_release(&p);
-	return rc;
+	return rc < 0;
 }
 
 /* The bounds of what a source is remembered to have said (ant_store.h): the
@@ -229,6 +231,7 @@ static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
 	else
 		u->st.records_ignored += src->records_ignored;
 	u->st.records_skipped += src->records_skipped;
+	ant_upd_trust_finish(u, src);   /* trust.c: its standing kept */
 	if (u->o->on_source)
 		u->o->on_source(u->o->ctx, src, notmodified);
 	if (ant_upd_tx_need(u) == 0 && (ant_store_source_save(u->s, src, &u->err) < 0 ||
@@ -303,6 +306,7 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 	src->last_status = res->status;
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
+	ant_upd_trust_source(u, src);   /* trust.c: believed, held back? */
 	if (ant_upd_http_failed(res)) {
 		ant_upd_set_str(&src->last_error, ant_upd_error_text(res, b, sizeof b));
 		u->st.sources_failed++;
@@ -418,27 +422,20 @@ static int atom_entry_page(struct awalk *w, const ant_feed_entry *e, ant_store_p
 			   const char *summary)
 {
 	struct upd *u = w->u;
-	atom_ev_event ev;
+	int dated, rc;
 
 	if (e->date > w->src->last_entry)
 		w->src->last_entry = e->date;
-	/* Every entry is an update event (the archives are history); the
-	 * event store keeps one per (page, time), so nothing doubles. */
-	ev = (atom_ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
-			 .tz_offset = u->o->tz, .title = *p->title ? p->title : e->title,
-			 .author = p->author, .source_url = w->src->url, .excerpt = summary };
-	if (ant_upd_tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, &u->err) < 0) {
-		u->failed_db = 1;
-		return 1;
-	}
-	if (ant_detect_relay(&p->st, e->date, u->now, u->now)) {
+	/* a hint, not the page's date (trust.c): our own checks make the
+	 * events of a page we check, the source's only of one we cannot */
+	if ((rc = ant_upd_trust_hint(u, p, e->date, u->now, &dated)) <= 0)
+		return rc < 0;
+	if (dated) {
 		p->st.detected_by = "atom";
 		relayed(p, w->src->url, e->title, summary);
 		w->src->records_merged++;
-		return ant_upd_save_page(u, p, 0) < 0;
 	}
-	ant_upd_tx_tick(u);
-	return 0;
+	return ant_upd_save_page(u, p, dated) < 0;
 }
 
 static void atom_doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
@@ -548,6 +545,7 @@ static void read_atom_source(struct upd *u, ant_store_source *src)
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
 	u->src_entry_floor = src->last_entry;
+	ant_upd_trust_source(u, src);   /* trust.c: believed, held back? */
 	src->last_fetch = u->now;
 	ant_upd_set_str(&src->last_error, NULL);
 	if (atom_read(&w, src->url, 1) < 0) {
