@@ -422,12 +422,26 @@ static int atom_entry_page(struct awalk *w, const ant_feed_entry *e, ant_store_p
 			   const char *summary)
 {
 	struct upd *u = w->u;
+	atom_ev_event ev;
 	int dated, rc;
 
 	if (e->date > w->src->last_entry)
 		w->src->last_entry = e->date;
-	/* a hint, not the page's date (trust.c): our own checks make the
-	 * events of a page we check, the source's only of one we cannot */
+	/* Every entry of a believed source (trust.c) is an update event, when
+	 * not after our clock: the archives are history, and an antenna that
+	 * was offline catches up with them; the event store keeps one per
+	 * (page, time), so nothing doubles. */
+	if (u->src_hints && e->date <= u->now) {
+		ev = (atom_ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
+				      .tz_offset = u->o->tz, .title = *p->title ? p->title : e->title,
+				      .author = p->author, .source_url = w->src->url, .excerpt = summary };
+		if (ant_upd_tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, &u->err) < 0) {
+			u->failed_db = 1;
+			return 1;
+		}
+		ant_upd_tx_tick(u);
+	}
+	/* the entry's date is a hint, not the page's (trust.c) */
 	if ((rc = ant_upd_trust_hint(u, p, e->date, u->now, &dated)) <= 0)
 		return rc < 0;
 	if (dated) {
@@ -435,7 +449,8 @@ static int atom_entry_page(struct awalk *w, const ant_feed_entry *e, ant_store_p
 		relayed(p, w->src->url, e->title, summary);
 		w->src->records_merged++;
 	}
-	return ant_upd_save_page(u, p, dated) < 0;
+	/* its event is the entry's, above */
+	return ant_upd_save_page(u, p, 0) < 0;
 }
 
 static void atom_doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Sources you can trust (issue 22; antenna(1), TRUST): a lying relay
+# Sources you can trust (antenna(1), TRUST): a lying relay
 # source that claims, at every read, updates of a watched page our checks
 # find unchanged (dated ahead of our clock, within --max-future), and an
 # honest one whose claims our checks confirm.  Against the loopback test
