@@ -612,17 +612,24 @@ int ant_upd_read_sources(struct upd *u, ant_store_source *srcs, size_t n)
 /* ---- a page added later: what its sources said ------------------------- */
 
 struct recall {
+	ant_store *s;
 	const ant_update_opts *o;
 	ant_store_page *p;
 	int applied;
+	ant_trust_limits trust;
 };
 
 static int recall_one(void *ctx, const ant_store_srcrec *r)
 {
 	struct recall *c = ctx;
 	int atom = r->source_kind == ANT_STORE_SOURCE_ATOM;
+	ant_trust_score sc;
 	lirs_record rec;
 
+	/* a source whose hints are ignored dates no page (trust.c) */
+	if (ant_trust_score_get(c->s, r->source_id, r->source_relay, &c->trust, &sc, NULL) < 0 ||
+	    !sc.hints)
+		return 0;
 	memset(&rec, 0, sizeof rec);
 	rec.url = (char *)r->url;
 	rec.last_modified = r->last_modified;
@@ -644,13 +651,14 @@ int ant_update_recall(ant_store *s, const char *url_key, const ant_update_opts *
 		      lb_error *err)
 {
 	ant_store_page p;
-	struct recall c = { .o = opts, .p = &p };
+	struct recall c = { .s = s, .o = opts, .p = &p };
 	atom_evstore *ev = NULL;
 	atom_ev_event e;
 	int rc;
 
 	if ((rc = ant_store_page_get(s, url_key, &p, err)) <= 0)
 		return rc;
+	ant_trust_limits_load(s, &c.trust);
 	rc = ant_store_srcrec_each(s, url_key, recall_one, &c, err);
 	if (rc < 0 || !c.applied) {
 		ant_store_page_release(&p);

@@ -14,7 +14,7 @@
 # test-needs: python3:python3 gzip:gzip touch:coreutils
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 30
+plan 31
 
 command -v gzip > /dev/null || { notok "gzip is installed (mk/deps.sh)"; exit 1; }
 server_suite antenna-trust
@@ -138,6 +138,10 @@ $A -d "$DB" publish --now "$t" "$T/site6" > /dev/null 2>&1
 check "held back: its relayed page is no longer published" \
 	sh -c "! gzip -dc '$T/site6/lirs.gz' | grep -q unwatched.example"
 check "the pages we check are still published" sh -c "gzip -dc '$T/site6/lirs.gz' | grep -q '$U/h6.html'"
+
+$A -d "$DB" add http://unwatched.example/r.html > /dev/null
+is "a page added later takes no date from a source whose hints are ignored" \
+	"$(jget "$DB" http://unwatched.example/r.html last_modified)" 0
 
 # the thresholds are the operator's: --trust-hint 0 believes every source again
 $A -d "$DB" init --trust-hint 0 --trust-relay 0 > /dev/null
