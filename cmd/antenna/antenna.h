@@ -35,6 +35,15 @@ enum { ANTCMD_NOTFOUND = 1 };
 #define CFG_KEEP_EVENTS ANT_CFG_KEEP_EVENTS
 #define CFG_LANG ANT_CFG_LANG
 
+/* trust.c: a source's trust score (ant_trust.h) as list --sources' text
+ * fields, its JSON fields (",\"trust\":..."), show's lines; and, after an
+ * update, each relay source held back told on standard error.  The
+ * appenders return 0 or -1 (out of memory). */
+int antcmd_trust_text(lb_buf *o, ant_store *s, const ant_store_source *x);
+int antcmd_trust_json(lb_buf *o, ant_store *s, const ant_store_source *x);
+void antcmd_trust_show(ant_store *s, const ant_store_source *x, int64_t tz);
+void antcmd_trust_report(ant_store *s);
+
 /* "all" -> ATOM_EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out);
 

@@ -16,7 +16,8 @@ const char antcmd_init_help[] =
 	"                         [--no-notify TARGET|all]... [--smtp URL] [--smtp-from ADDR]\n"
 	"                         [--smtp-password-file FILE] [--smtp-tls try|require]\n"
 	"                         [--notify-timeout S]\n"
-	"                         [--notify-max N] [--notify-max-age S]\n\n"
+	"                         [--notify-max N] [--notify-max-age S] [--trust-hint PCT]\n"
+	"                         [--trust-relay PCT] [--trust-claims N]\n\n"
 	"Create the antenna's database (or change the options given on an existing one,\n"
 	"and say what changed).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
@@ -75,7 +76,14 @@ const char antcmd_init_help[] =
 	"  --notify-max N       updates listed in one digest, the rest counted\n"
 	"                       (default 50, at most 1000)\n"
 	"  --notify-max-age S   pending news older than S seconds are dropped\n"
-	"                       (default 604800, a week)\n";
+	"                       (default 604800, a week)\n"
+	"  --trust-hint PCT     a source whose claims of updates our checks confirm\n"
+	"                       less often than PCT per cent triggers no early check\n"
+	"                       of a watched page (default 50; 101: never)\n"
+	"  --trust-relay PCT    a relay source scored below PCT per cent is held back:\n"
+	"                       its records are not published (default 50; 0: never)\n"
+	"  --trust-claims N     claims our checks judged before a score counts\n"
+	"                       (default 5; at most 100, the claims kept per source)\n";
 
 const char antcmd_set_help[] =
 	"usage: antenna [-d FILE] set URL [--title T] [--author A] [--group G]\n"

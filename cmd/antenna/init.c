@@ -12,6 +12,7 @@
 #include "ant_publish.h"
 #include "ant_websub.h"
 #include "ant_pagemove.h"
+#include "ant_trust.h"
 #include "lb_url.h"
 #include "lirs.h"
 
@@ -57,6 +58,9 @@ static const struct rule {
 	{ 'L', "--lang", CFG_LANG, LANG, 0, 0, NULL },
 	{ 'H', "--html-limit", ANT_CFG_HTML_LIMIT, INT, 1, 1000000, NULL },
 	{ 'N', "--new-hours", ANT_CFG_NEW_HOURS, INT, 0, 8760, NULL },
+	{ 'T', "--trust-hint", ANT_CFG_TRUST_HINT, INT, 0, 101, NULL },
+	{ 'Y', "--trust-relay", ANT_CFG_TRUST_RELAY, INT, 0, 101, NULL },
+	{ 'J', "--trust-claims", ANT_CFG_TRUST_CLAIMS, INT, 1, 100, NULL },
 	{ 'F', "--allow-file", CFG_ALLOW_FILE, FLAG, 0, 0, "1" },
 	{ 'P', "--allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "1" },
 	{ 'Q', "--no-allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "0" },
@@ -150,6 +154,9 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		{ "gone-days", required_argument, NULL, 'G' },
 		{ "no-hub", no_argument, NULL, 'w' },
 		ANTCMD_NOTIFY_OPTIONS,   /* notify.c */
+		{ "trust-hint", required_argument, NULL, 'T' },
+		{ "trust-relay", required_argument, NULL, 'Y' },
+		{ "trust-claims", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -54,7 +54,7 @@ static int header(lb_buf *o, int64_t tz, const char *rest)
 	return lb_buf_addf(o, "%-*s  %-6s  %s\n", (int)w, "last update", "by", rest);
 }
 
-static int source_line(lb_buf *o, const ant_store_source *x, int json)
+static int source_line(lb_buf *o, ant_store *s, const ant_store_source *x, int json)
 {
 	if (!json)
 		return tadd(o, x->url) < 0 ||
@@ -62,7 +62,7 @@ static int source_line(lb_buf *o, const ant_store_source *x, int json)
 				   x->relay ? "  (relay)" : "", (long long)x->records_read,
 				   (long long)x->records_merged, x->relay ? "relayed" : "not watched",
 				   (long long)x->records_ignored, (long long)x->records_skipped) < 0 ||
-		       error_tail(o, x->last_error) < 0 ? -1 : lb_buf_addc(o, '\n');
+		       antcmd_trust_text(o, s, x) < 0 || error_tail(o, x->last_error) < 0 ? -1 : lb_buf_addc(o, '\n');
 	if (lb_buf_addc(o, '{') < 0 || lb_json_key(o, "url") < 0 || lb_json_strz(o, x->url) < 0 ||
 	    lb_json_next_int(o, "last_fetch", x->last_fetch) < 0 || lb_json_next_int(o, "last_ok", x->last_ok) < 0 ||
 	    lb_json_next_strz_or_null(o, "last_error", x->last_error) < 0 ||
@@ -72,7 +72,8 @@ static int source_line(lb_buf *o, const ant_store_source *x, int json)
 	    lb_json_next_int(o, "records_skipped", x->records_skipped) < 0 ||
 	    lb_json_next_strz_or_null(o, "kind", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs") < 0 ||
 	    lb_buf_adds(o, ",\"relay\":") < 0 || lb_buf_adds(o, x->relay ? "true" : "false") < 0 ||
-	    lb_json_next_int(o, "records_relayed", x->relay ? x->records_ignored : 0) < 0)
+	    lb_json_next_int(o, "records_relayed", x->relay ? x->records_ignored : 0) < 0 ||
+	    antcmd_trust_json(o, s, x) < 0)
 		return -1;
 	return lb_buf_adds(o, "}\n");
 }
@@ -210,7 +211,7 @@ static int list_sources(ant_store *s, int json, lb_buf *o, lb_error *err)
 	if (!json && n && lb_buf_addf(o, "%s\n", "source  records  [last error]") < 0)
 		return lb_err_code(err, LB_ENOMEM);
 	for (size_t i = 0; i < n; i++)
-		if (source_line(o, &x[i], json) < 0) {
+		if (source_line(o, s, &x[i], json) < 0) {
 			ant_store_sources_free(x, n);
 			return lb_err_code(err, LB_ENOMEM);
 		}

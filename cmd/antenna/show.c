@@ -48,9 +48,10 @@ static const char *how(const ant_store_page *p)
 		return "size (the page's length changed)";
 	if (!strcmp(r, "feed"))
 		return "feed (the page's feed has a newer entry)";
+	/* a source dates a watched page only when we cannot check it (ant_trust.h) */
 	if (!strcmp(r, "atom"))
-		return "atom (relayed by an Atom source's archives)";
-	return "lirs (relayed by a LIRS source)";
+		return "atom (the date is an Atom source's, not ours: our checks of the page fail)";
+	return "lirs (the date is a LIRS source's, not ours: our checks of the page fail)";
 }
 
 
@@ -100,7 +101,7 @@ static void show_page(const ant_store_page *p, int64_t tz)
 		printf("length:         %lld\n", (long long)p->st.content_length);
 	printf("interval:       %lld s\n", (long long)p->st.interval);
 	printf("next check:     %s%s\n", p->st.next_check ? antcmd_when(b, sizeof b, p->st.next_check, tz) : "now",
-	       p->st.recheck ? " (re-check asked by a LIRS source)" : "");
+	       p->st.recheck ? " (re-check asked by a source's hint)" : "");
 }
 
 static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
@@ -130,6 +131,7 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 		printf("prev-archive:   %s\n", x->archive_head ? cli_t(x->archive_head) : "none");
 		printf("archives read:  %lld\n", (long long)ant_store_archive_count(s, x->id, NULL));
 	}
+	antcmd_trust_show(s, x, tz);
 }
 
 /* A page this antenna does not watch but publishes from its relay sources

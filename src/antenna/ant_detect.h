@@ -123,8 +123,10 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
  * Last-Modified), the page takes it as a "lirs" update and is flagged for
  * re-checking by the antenna itself.  The caller first drops records the
  * merge rule refuses (lirs_merge_check_at(): unusable, from the future, stale),
- * so that lirs merge and the antenna treat a record alike.  Returns 1 when
- * the record won.
+ * so that lirs merge and the antenna treat a record alike; a time within
+ * --max-future but after now is clamped to now (no page is dated after our
+ * clock).  The update engine calls it only for a page it cannot check
+ * (trust.c).  Returns 1 when the record won.
  */
 int ant_detect_relay(ant_detect_state *st, int64_t lm, int64_t ld, int64_t now);
 

@@ -260,7 +260,12 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 
 int ant_detect_relay(ant_detect_state *st, int64_t lm, int64_t ld, int64_t now)
 {
-	(void)now;   /* times from the future were dropped by lirs_merge_check_at() */
+	/* times far in the future were dropped by lirs_merge_check_at();
+	 * those within --max-future never date a page after our clock */
+	if (lm > now)
+		lm = now;
+	if (ld > now)
+		ld = now;
 	if (lm <= 0 || lm <= st->last_modified)
 		return 0;
 	st->last_modified = lm;

@@ -17,16 +17,19 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 /* A relay's row: fresh, of a URL key no watched page has, and newest of
  * the relay sources' fresh rows of that key (Last-Modified, then
  * Last-Detected, then the older source). */
+/* A relay source not held back for its trust score (ant_trust.h). */
+#define NOT_HELD(s) \
+	" AND NOT EXISTS (SELECT 1 FROM source_trust t WHERE t.source_id = " s ".id AND t.held)"
 #define RELAYED_ROWS \
 	" SELECT r.url, r.url_key, r.title, r.author, '' AS grp, r.last_modified," \
 	" r.last_detected, r.content_length, CASE s.kind WHEN 'atom' THEN 'atom' ELSE 'lirs' END," \
 	" s.url, NULL, r.excerpt, 1 AS relayed" \
-	" FROM source_records r JOIN sources s ON s.id = r.source_id AND s.relay = 1" \
+	" FROM source_records r JOIN sources s ON s.id = r.source_id AND s.relay = 1" NOT_HELD("s") \
 	" WHERE r.last_modified != 0 AND r.last_detected >= ?1" \
 	" AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.key_hash = ant_key_hash(r.url_key)" \
 	"  AND coalesce(p.url_key, p.url) = r.url_key)" \
 	" AND NOT EXISTS (SELECT 1 FROM source_records r2 JOIN sources s2" \
-	"  ON s2.id = r2.source_id AND s2.relay = 1 WHERE r2.url_key = r.url_key" \
+	"  ON s2.id = r2.source_id AND s2.relay = 1" NOT_HELD("s2") " WHERE r2.url_key = r.url_key" \
 	"  AND r2.last_modified != 0 AND r2.last_detected >= ?1 AND r2.source_id != r.source_id" \
 	"  AND (r2.last_modified > r.last_modified OR (r2.last_modified = r.last_modified AND" \
 	"   (r2.last_detected > r.last_detected OR (r2.last_detected = r.last_detected AND" \

@@ -212,6 +212,27 @@ static const char *const migrations[] = {
 	" last_ok INTEGER NOT NULL DEFAULT 0,"
 	" last_error TEXT,"
 	" sent INTEGER NOT NULL DEFAULT 0);",
+	/* 7 -> 8: trust (ant_trust.h): each source's claims of a newer update
+	 * of a watched page, pending until our own next check judges them
+	 * (a window of the newest judged kept per source), and the relay
+	 * sources held back for a low score.  page_id has no foreign key, so
+	 * that a later rebuild of pages needs no care here: a removed page's
+	 * pending claims are dropped when its source is read. */
+	"CREATE TABLE trust_claims("
+	" id INTEGER PRIMARY KEY,"
+	" source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,"
+	" page_id INTEGER NOT NULL,"
+	" claimed INTEGER NOT NULL,"
+	" said_at INTEGER NOT NULL,"
+	" verdict INTEGER NOT NULL DEFAULT 0,"
+	" found INTEGER NOT NULL DEFAULT 0,"
+	" judged_at INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX trust_claims_page ON trust_claims(page_id, verdict);"
+	"CREATE INDEX trust_claims_source ON trust_claims(source_id, page_id);"
+	"CREATE TABLE source_trust("
+	" source_id INTEGER PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,"
+	" held INTEGER NOT NULL DEFAULT 0,"
+	" held_since INTEGER NOT NULL DEFAULT 0);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

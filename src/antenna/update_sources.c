@@ -69,7 +69,7 @@ static int relay_news(struct upd *u, const char *key, int64_t lm)
 {
 	int64_t newest;
 
-	if (!u->src->relay || u->src_first_read ||
+	if (!u->src->relay || u->src_first_read || u->src_held ||
 	    (u->src->kind == ANT_STORE_SOURCE_ATOM && lm <= u->src_entry_floor))
 		return 0;
 	if ((newest = ant_store_srcrec_relay_newest(u->s, key, &u->err)) < 0) {
@@ -196,14 +196,16 @@ static int on_record(void *ctx, const lirs_record *r)
 		return news && relay_event(u, r->url, r->last_modified, r->last_detected, r->title,
 					   r->author, r->content_length, "") < 0;
 	}
-	rc = 0;
-	if (ant_detect_relay(&p.st, r->last_modified, r->last_detected, u->now)) {
-		relayed(&p, u->src->url, r->title, "");
-		u->src->records_merged++;
-		rc = ant_upd_save_page(u, &p, 1) < 0;
+	/* a hint, not the page's date (trust.c) */
+	if ((rc = ant_upd_trust_hint(u, &p, r->last_modified, r->last_detected, &news)) > 0) {
+		if (news) {
+			relayed(&p, u->src->url, r->title, "");
+			u->src->records_merged++;
+		}
+		rc = ant_upd_save_page(u, &p, news);
 	}
 	ant_store_page_release(&p);
-	return rc;
+	return rc < 0;
 }
 
 /* The bounds of what a source is remembered to have said (ant_store.h): the
@@ -229,6 +231,7 @@ static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
 	else
 		u->st.records_ignored += src->records_ignored;
 	u->st.records_skipped += src->records_skipped;
+	ant_upd_trust_finish(u, src);   /* trust.c: its standing kept */
 	if (u->o->on_source)
 		u->o->on_source(u->o->ctx, src, notmodified);
 	if (ant_upd_tx_need(u) == 0 && (ant_store_source_save(u->s, src, &u->err) < 0 ||
@@ -303,6 +306,7 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 	src->last_status = res->status;
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
+	ant_upd_trust_source(u, src);   /* trust.c: believed, held back? */
 	if (ant_upd_http_failed(res)) {
 		ant_upd_set_str(&src->last_error, ant_upd_error_text(res, b, sizeof b));
 		u->st.sources_failed++;
@@ -419,26 +423,34 @@ static int atom_entry_page(struct awalk *w, const ant_feed_entry *e, ant_store_p
 {
 	struct upd *u = w->u;
 	atom_ev_event ev;
+	int dated, rc;
 
 	if (e->date > w->src->last_entry)
 		w->src->last_entry = e->date;
-	/* Every entry is an update event (the archives are history); the
-	 * event store keeps one per (page, time), so nothing doubles. */
-	ev = (atom_ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
-			 .tz_offset = u->o->tz, .title = *p->title ? p->title : e->title,
-			 .author = p->author, .source_url = w->src->url, .excerpt = summary };
-	if (ant_upd_tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, &u->err) < 0) {
-		u->failed_db = 1;
-		return 1;
+	/* Every entry of a believed source (trust.c) is an update event, when
+	 * not after our clock: the archives are history, and an antenna that
+	 * was offline catches up with them; the event store keeps one per
+	 * (page, time), so nothing doubles. */
+	if (u->src_hints && e->date <= u->now) {
+		ev = (atom_ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
+				      .tz_offset = u->o->tz, .title = *p->title ? p->title : e->title,
+				      .author = p->author, .source_url = w->src->url, .excerpt = summary };
+		if (ant_upd_tx_need(u) < 0 || atom_evstore_add(u->ev, &ev, &u->err) < 0) {
+			u->failed_db = 1;
+			return 1;
+		}
+		ant_upd_tx_tick(u);
 	}
-	if (ant_detect_relay(&p->st, e->date, u->now, u->now)) {
+	/* the entry's date is a hint, not the page's (trust.c) */
+	if ((rc = ant_upd_trust_hint(u, p, e->date, u->now, &dated)) <= 0)
+		return rc < 0;
+	if (dated) {
 		p->st.detected_by = "atom";
 		relayed(p, w->src->url, e->title, summary);
 		w->src->records_merged++;
-		return ant_upd_save_page(u, p, 0) < 0;
 	}
-	ant_upd_tx_tick(u);
-	return 0;
+	/* its event is the entry's, above */
+	return ant_upd_save_page(u, p, 0) < 0;
 }
 
 static void atom_doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
@@ -548,6 +560,7 @@ static void read_atom_source(struct upd *u, ant_store_source *src)
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
 	u->src_entry_floor = src->last_entry;
+	ant_upd_trust_source(u, src);   /* trust.c: believed, held back? */
 	src->last_fetch = u->now;
 	ant_upd_set_str(&src->last_error, NULL);
 	if (atom_read(&w, src->url, 1) < 0) {
@@ -599,17 +612,24 @@ int ant_upd_read_sources(struct upd *u, ant_store_source *srcs, size_t n)
 /* ---- a page added later: what its sources said ------------------------- */
 
 struct recall {
+	ant_store *s;
 	const ant_update_opts *o;
 	ant_store_page *p;
 	int applied;
+	ant_trust_limits trust;
 };
 
 static int recall_one(void *ctx, const ant_store_srcrec *r)
 {
 	struct recall *c = ctx;
 	int atom = r->source_kind == ANT_STORE_SOURCE_ATOM;
+	ant_trust_score sc;
 	lirs_record rec;
 
+	/* a source whose hints are ignored dates no page (trust.c) */
+	if (ant_trust_score_get(c->s, r->source_id, r->source_relay, &c->trust, &sc, NULL) < 0 ||
+	    !sc.hints)
+		return 0;
 	memset(&rec, 0, sizeof rec);
 	rec.url = (char *)r->url;
 	rec.last_modified = r->last_modified;
@@ -631,13 +651,14 @@ int ant_update_recall(ant_store *s, const char *url_key, const ant_update_opts *
 		      lb_error *err)
 {
 	ant_store_page p;
-	struct recall c = { .o = opts, .p = &p };
+	struct recall c = { .s = s, .o = opts, .p = &p };
 	atom_evstore *ev = NULL;
 	atom_ev_event e;
 	int rc;
 
 	if ((rc = ant_store_page_get(s, url_key, &p, err)) <= 0)
 		return rc;
+	ant_trust_limits_load(s, &c.trust);
 	rc = ant_store_srcrec_each(s, url_key, recall_one, &c, err);
 	if (rc < 0 || !c.applied) {
 		ant_store_page_release(&p);

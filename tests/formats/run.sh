@@ -203,6 +203,11 @@ D=$T/a.db
 $A -d "$D" init --title "Formats" --base http://example.com/ant/ > /dev/null
 $A -d "$D" add "$U/di-page.html" > /dev/null
 $A -d "$D" add "$U/hina-page.html" > /dev/null
+# A source dates only a page we cannot check (antenna(1), TRUST): these
+# pages' checks fail, so the sources' times are theirs.
+printf 'Status: 503 Service Unavailable\n' >> "$WWW/di-page.html.hdr"
+printf 'Status: 503 Service Unavailable\n' >> "$WWW/hina-page.html.hdr"
+$A -d "$D" update --now $((RNOW - 3600)) > /dev/null 2>&1
 out=$($A -d "$D" add --lirs "$U/sites.di.gz" 2>&1); is "add --lirs takes a HINA-DI URL" "$?" 0
 $A -d "$D" add --lirs "$U/hina.txt" > /dev/null 2>&1; is "add --lirs takes a hina.txt URL" "$?" 0
 $A -d "$D" update --now "$RNOW" > "$T/up.out" 2> "$T/up.err"

@@ -24,6 +24,7 @@ struct ant_store {
 	sqlite3_stmt *due_pages;  /* prepared once: each batch of update's pages */
 	sqlite3_stmt *relay_newest; /* prepared once: every record a relay source reads */
 	sqlite3_stmt *srcrec_times; /* prepared once: every record a source reads */
+	sqlite3_stmt *trust_judge;  /* prepared once: every page checked (store_trust.c) */
 };
 
 /* ---- store.c ------------------------------------------------------------ */

@@ -23,6 +23,7 @@
 #include "ant_fetch.h"
 #include "ant_furniture.h"
 #include "ant_store.h"
+#include "ant_trust.h"
 #include "ant_update.h"
 
 /* What a page's feed said in this run. */
@@ -88,6 +89,11 @@ struct upd {
 	ant_store_source *src;
 	int src_first_read;      /* never read successfully before this run */
 	int64_t src_entry_floor; /* Atom: the newest entry date read before this run */
+	/* trust (trust.c): the thresholds, and the source being read's standing */
+	ant_trust_limits trust;
+	int trust_loaded;
+	int src_hints;           /* its claims trigger early checks */
+	int src_held;            /* a relay source held back: no events, not published */
 	ant_update_stats st;     /* counters for the summary */
 };
 
@@ -123,6 +129,21 @@ void ant_upd_take_validators(char **etag, char **lm, const ant_fetch_result *res
  * Atom; 0, or LB_ENOMEM / the fetcher's code when transfers could not be
  * set up. */
 int ant_upd_read_sources(struct upd *u, ant_store_source *srcs, size_t n);
+
+/* ---- trust.c: sources' claims are hints, judged by our checks ---- */
+
+/* Before a source's records: its standing (u->src_hints, u->src_held). */
+void ant_upd_trust_source(struct upd *u, const ant_store_source *src);
+/* After them, in the source's transaction: its standing kept. */
+void ant_upd_trust_finish(struct upd *u, const ant_store_source *src);
+/* The source being read says watched page p was updated at lm (detected
+ * at ld).  A hint: a claim for our checks to judge, and the page due now
+ * when the source is believed; dated by it only when the page cannot be
+ * checked (then *dated, and an event is the caller's).  1 when p changed
+ * (to be saved), 0 not, < 0 the database's failure. */
+int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld, int *dated);
+/* Our check of p (out) judges the sources' claims pending for it. */
+void ant_upd_trust_checked(struct upd *u, const ant_store_page *p, const ant_detect_outcome *out);
 
 /* ---- update_check.c: a page's check, resumed by each answer ---- */
 

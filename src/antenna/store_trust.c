@@ -1,0 +1,150 @@
+/*
+ * store_trust.c: the sources' claims and the relay sources held back, in
+ * the store (ant_trust.h; tables trust_claims and source_trust).
+ */
+#include "store_int.h"
+
+#include "ant_trust.h"
+
+/* verdict column: 0 pending, 1 confirmed, 2 refuted */
+enum { PENDING = 0, CONFIRMED = 1, REFUTED = 2 };
+
+/* The first row's integers of sql, its ?1.. bound to args[nargs], into
+ * v[n]: 1 a row, 0 none, < 0. */
+static int row_ints(ant_store *s, const char *sql, const int64_t *args, int nargs, int64_t *v,
+		    int n, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = ant_st_prep(s, &st, sql, err)) < 0)
+		return rc;
+	for (int i = 0; i < nargs; i++)
+		sqlite3_bind_int64(st, i + 1, args[i]);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		for (int i = 0; i < n; i++)
+			v[i] = sqlite3_column_int64(st, i);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ant_st_dberr(s, err, "database error");
+	return rc == SQLITE_ROW;
+}
+
+struct claim_row {
+	int64_t source_id, page_id, claimed, now;
+};
+
+static void bind_claim(sqlite3_stmt *st, const void *arg)
+{
+	const struct claim_row *c = arg;
+
+	sqlite3_bind_int64(st, 1, c->source_id);
+	sqlite3_bind_int64(st, 2, c->page_id);
+	sqlite3_bind_int64(st, 3, c->claimed);
+	sqlite3_bind_int64(st, 4, c->now);
+}
+
+int ant_store_trust_claim(ant_store *s, int64_t source_id, int64_t page_id, int64_t claimed,
+			  int64_t now, lb_error *err)
+{
+	struct claim_row c = { source_id, page_id, claimed, now };
+	int64_t args[3] = { source_id, page_id, claimed }, told = 0;
+	int rc;
+
+	/* told before: a claim of this page as new or newer, judged or not */
+	if ((rc = row_ints(s, "SELECT EXISTS (SELECT 1 FROM trust_claims WHERE source_id=?1 AND"
+			   " page_id=?2 AND claimed >= ?3)", args, 3, &told, 1, err)) < 0)
+		return rc;
+	if (told)
+		return 0;
+	/* a newer claim replaces the pending one: one per source and page */
+	if ((rc = ant_st_run(s, "DELETE FROM trust_claims WHERE source_id=?1 AND page_id=?2 AND"
+			     " verdict=0", bind_claim, &c, err)) < 0 ||
+	    (rc = ant_st_run(s, "INSERT INTO trust_claims(source_id, page_id, claimed, said_at)"
+			     " VALUES(?1,?2,?3,?4)", bind_claim, &c, err)) < 0)
+		return rc;
+	return 1;
+}
+
+int ant_store_trust_judge(ant_store *s, int64_t page_id, int updated, int drop, int64_t found,
+			  int64_t now, lb_error *err)
+{
+	struct claim_row c = { 0, page_id, 0, 0 };
+	sqlite3_stmt *st;
+	int rc;
+
+	if (drop) {
+		rc = ant_st_run(s, "DELETE FROM trust_claims WHERE page_id=?2 AND verdict=0",
+				bind_claim, &c, err);
+		return rc < 0 ? rc : 0;
+	}
+	/* every page checked asks: prepared once, by the (page_id, verdict) index */
+	if ((rc = ant_st_cached(s, &s->trust_judge, "UPDATE trust_claims SET verdict=?2, found=?3,"
+				" judged_at=?4 WHERE page_id=?1 AND verdict=0", err)) < 0)
+		return rc;
+	st = s->trust_judge;
+	sqlite3_bind_int64(st, 1, page_id);
+	sqlite3_bind_int(st, 2, updated ? CONFIRMED : REFUTED);
+	sqlite3_bind_int64(st, 3, updated ? found : 0);
+	sqlite3_bind_int64(st, 4, now);
+	return ant_st_run_cached(s, st, err);
+}
+
+int ant_store_trust_counts(ant_store *s, int64_t source_id, ant_trust_score *sc, lb_error *err)
+{
+	int64_t v[4] = { 0 }, h[2] = { 0 }, args[2] = { source_id, 0 };
+	int rc;
+
+	if ((rc = row_ints(s, "SELECT coalesce(sum(verdict=1),0), coalesce(sum(verdict=2),0),"
+			   " coalesce(sum(verdict=0),0), coalesce(sum(claimed > said_at),0)"
+			   " FROM trust_claims WHERE source_id=?1", args, 1, v, 4, err)) < 0)
+		return rc;
+	sc->confirmed = v[0];
+	sc->refuted = v[1];
+	sc->pending = v[2];
+	sc->ahead = v[3];
+	sc->has_skew = 0;
+	/* the median: the middle one (the lower of two) in order */
+	args[1] = (sc->confirmed - 1) / 2;
+	if (sc->confirmed > 0 &&
+	    (rc = row_ints(s, "SELECT claimed - found FROM trust_claims WHERE source_id=?1 AND"
+			   " verdict=1 ORDER BY 1 LIMIT 1 OFFSET ?2", args, 2, &sc->skew, 1, err)) < 0)
+		return rc;
+	sc->has_skew = sc->confirmed > 0;
+	if ((rc = row_ints(s, "SELECT held, held_since FROM source_trust WHERE source_id=?1",
+			   args, 1, h, 2, err)) < 0)
+		return rc;
+	sc->held = h[0] != 0;
+	sc->held_since = h[1];
+	return 0;
+}
+
+static void bind_keep(sqlite3_stmt *st, const void *arg)
+{
+	const int64_t *v = arg;
+
+	sqlite3_bind_int64(st, 1, v[0]);
+	sqlite3_bind_int64(st, 2, v[1]);
+	sqlite3_bind_int64(st, 3, v[2]);
+}
+
+int ant_store_trust_keep(ant_store *s, int64_t source_id, int held, int64_t now, lb_error *err)
+{
+	int64_t v[3] = { source_id, held != 0, now }, w[3] = { source_id, ANT_TRUST_WINDOW, 0 };
+	int rc;
+
+	/* held_since: when it was first held, kept while it stays so */
+	if ((rc = ant_st_run(s, "INSERT INTO source_trust(source_id, held, held_since)"
+			     " VALUES(?1, ?2, CASE WHEN ?2 THEN ?3 ELSE 0 END)"
+			     " ON CONFLICT(source_id) DO UPDATE SET held=excluded.held,"
+			     " held_since=CASE WHEN NOT excluded.held THEN 0 WHEN held THEN held_since"
+			     " ELSE excluded.held_since END", bind_keep, v, err)) < 0 ||
+	    (rc = ant_st_run(s, "DELETE FROM trust_claims WHERE source_id=?1 AND verdict!=0 AND id NOT IN"
+			     " (SELECT id FROM trust_claims WHERE source_id=?1 AND verdict!=0"
+			     "  ORDER BY judged_at DESC, id DESC LIMIT ?2)", bind_keep, w, err)) < 0 ||
+	    (rc = ant_st_run(s, "DELETE FROM trust_claims WHERE source_id=?1 AND verdict=0 AND"
+			     " page_id NOT IN (SELECT id FROM pages)", bind_keep, w, err)) < 0)
+		return rc;
+	return 0;
+}

@@ -1,0 +1,123 @@
+/*
+ * trust.c: how far each source is believed (ant_trust.h): its score from
+ * the claims our own checks judged, and the update engine's side of it --
+ * a source's newer time for a watched page is a hint to check it early,
+ * never its date, unless the page cannot be checked (update_int.h,
+ * ant_upd_trust_*).
+ */
+#include <string.h>
+
+#include "ant_trust.h"
+#include "update_int.h"
+
+void ant_trust_limits_load(ant_store *s, ant_trust_limits *l)
+{
+	l->hint_min = ant_store_config_int(s, ANT_CFG_TRUST_HINT, ANT_TRUST_HINT_MIN);
+	l->relay_min = ant_store_config_int(s, ANT_CFG_TRUST_RELAY, ANT_TRUST_RELAY_MIN);
+	l->min_claims = ant_store_config_int(s, ANT_CFG_TRUST_CLAIMS, ANT_TRUST_MIN_CLAIMS);
+}
+
+int ant_trust_score_get(ant_store *s, int64_t source_id, int relay, const ant_trust_limits *l,
+			ant_trust_score *sc, lb_error *err)
+{
+	int64_t judged;
+	int rc;
+
+	memset(sc, 0, sizeof *sc);
+	/* TRUST-HOOK(churn): the relay work's churn of the source goes here
+	 * when it exists; until then unknown */
+	sc->churn = -1;
+	if ((rc = ant_store_trust_counts(s, source_id, sc, err)) < 0)
+		return rc;
+	judged = sc->confirmed + sc->refuted;
+	sc->precision = judged ? (int)(sc->confirmed * 100 / judged) : 100;
+	sc->scored = judged > 0 && judged >= l->min_claims;
+	sc->hints = !sc->scored || sc->precision >= l->hint_min;
+	/* a source that is not a relay has nothing to hold back */
+	if (!relay)
+		sc->held = 0;
+	return 0;
+}
+
+/* ---- the update engine's side ---------------------------------------------- */
+
+/* Whether a relay source's score holds it back now (sc from its counts). */
+static int holds(const ant_trust_limits *l, int relay, const ant_trust_score *sc)
+{
+	return relay && sc->scored && sc->precision < l->relay_min;
+}
+
+void ant_upd_trust_source(struct upd *u, const ant_store_source *src)
+{
+	ant_trust_score sc;
+
+	if (!u->trust_loaded) {
+		ant_trust_limits_load(u->s, &u->trust);
+		u->trust_loaded = 1;
+	}
+	/* a database that cannot say believes the source, as before scores */
+	u->src_hints = 1;
+	u->src_held = 0;
+	if (ant_trust_score_get(u->s, src->id, src->relay, &u->trust, &sc, &u->err) < 0) {
+		u->failed_db = 1;
+		return;
+	}
+	u->src_hints = sc.hints;
+	u->src_held = holds(&u->trust, src->relay, &sc);
+}
+
+void ant_upd_trust_finish(struct upd *u, const ant_store_source *src)
+{
+	if (u->failed_db || ant_upd_tx_need(u) < 0)
+		return;
+	if (ant_store_trust_keep(u->s, src->id, u->src_held, u->now, &u->err) < 0)
+		u->failed_db = 1;
+}
+
+/* A page we cannot check: its last check failed (its checks fail; the
+ * backoff spaces them).  TRUST-HOOK(robots): a page robots.txt keeps us
+ * from is one too, when the robots work lands. */
+static int cannot_check(const ant_store_page *p)
+{
+	return p->st.error_count > 0;
+}
+
+int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld, int *dated)
+{
+	int rc;
+
+	*dated = 0;
+	if (lm <= 0 || lm <= p->st.last_modified)
+		return 0;
+	if (cannot_check(p)) {
+		/* the source's date, from a believed source only, never after
+		 * our clock (ant_detect_relay() clamps) */
+		if (!u->src_hints || !ant_detect_relay(&p->st, lm, ld, u->now))
+			return 0;
+		*dated = 1;
+		return 1;
+	}
+	/* a check of ours after that time saw the page as it was then */
+	if (lm <= p->st.last_ok)
+		return 0;
+	if ((rc = ant_upd_tx_need(u)) < 0 ||
+	    (rc = ant_store_trust_claim(u->s, u->src->id, p->id, lm, u->now, &u->err)) < 0) {
+		u->failed_db = 1;
+		return rc;
+	}
+	/* told before, not believed, or already due: the page waits */
+	if (rc == 0 || !u->src_hints || p->st.recheck)
+		return 0;
+	p->st.recheck = 1;
+	return 1;
+}
+
+void ant_upd_trust_checked(struct upd *u, const ant_store_page *p, const ant_detect_outcome *out)
+{
+	/* a failed check judges nothing: the claims wait for a real one */
+	if (p->last_error || u->failed_db || ant_upd_tx_need(u) < 0)
+		return;
+	if (ant_store_trust_judge(u->s, p->id, out->updated, out->first, p->st.last_modified, u->now,
+				  &u->err) < 0)
+		u->failed_db = 1;
+}
