@@ -350,9 +350,10 @@ int64_t ant_store_srcrec_relay_newest(ant_store *s, const char *url_key, lb_erro
  * temporary files), so publishing a million pages holds one row at a time. */
 enum {
 	ANT_PUBQ_RECENT = 0,     /* last_modified newest first, then url (lirs.gz, Atom) */
-	ANT_PUBQ_LISTING = 1     /* index.html's: dated pages without an error first,
+	ANT_PUBQ_LISTING = 1,    /* index.html's: dated pages without an error first,
 				    newest first, ties by shown title then url; then
 				    the rest by shown title then url */
+	ANT_PUBQ_ANY = 2         /* no order (counting: no sort at all) */
 };
 
 typedef struct ant_store_pubq {
@@ -364,6 +365,9 @@ typedef struct ant_store_pubq {
 				    publish: found = 1 when an event of the row's
 				    (URL key, Last-Modified) came after it, else -1;
 				    < 0: unknown, found = 0 */
+	int64_t limit;           /* at most this many rows (the first in the
+				    order: SQLite keeps only them while sorting);
+				    0: all */
 } ant_store_pubq;
 
 typedef struct ant_store_pubrow {

@@ -51,13 +51,15 @@ static int pub_sql(lb_buf *b, const ant_store_pubq *q)
 		" FROM (" WATCHED_ROWS,
 		q->fresh_only ? " WHERE last_modified != 0 AND last_detected != 0"
 				" AND last_detected >= ?1" : "",
-		" UNION ALL" RELAYED_ROWS ") u ORDER BY ",
-		q->order == ANT_PUBQ_LISTING ?
+		" UNION ALL" RELAYED_ROWS ") u",
+		q->order == ANT_PUBQ_ANY ? "" : " ORDER BY ",
+		q->order == ANT_PUBQ_ANY ? "" : q->order == ANT_PUBQ_LISTING ?
 		"(last_modified = 0 OR last_error IS NOT NULL),"
 		" CASE WHEN last_modified = 0 OR last_error IS NOT NULL THEN 0"
 		" ELSE last_modified END DESC,"
 		" CASE title WHEN '' THEN url ELSE title END, url" :
 		"last_modified DESC, url",
+		q->limit > 0 ? " LIMIT ?3" : "",
 	};
 
 	for (size_t i = 0; i < sizeof part / sizeof *part; i++)
@@ -111,6 +113,8 @@ int ant_store_published_each(ant_store *s, const ant_store_pubq *q, ant_store_pu
 	sqlite3_bind_int64(st, 1, q->fresh_since);
 	if (q->found_after >= 0)
 		sqlite3_bind_int64(st, 2, q->found_after);
+	if (q->limit > 0)
+		sqlite3_bind_int64(st, 3, q->limit);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pubrow_of(st, &r);
 		if ((rc = fn(ctx, &r)) != 0) {
