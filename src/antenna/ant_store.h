@@ -123,6 +123,9 @@ void ant_store_column_sizes_free(ant_store_colsize *c, size_t n);
 #define ANT_CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
 #define ANT_CFG_KEEP_EVENTS "keep_events"
 #define ANT_CFG_HTML_LIMIT "html_limit"       /* entries per HTML file (ant_publish.h) */
+#define ANT_CFG_HTML_PAGES "html_pages"       /* HTML files at most (ant_publish.h) */
+#define ANT_CFG_CURRENT_ENTRIES "current_entries"   /* current.atom's caps (atom.h) */
+#define ANT_CFG_CURRENT_BYTES "current_bytes"
 #define ANT_CFG_LANG "lang"                   /* ja (default) or en: index.html, Atom summaries */
 #define ANT_CFG_NEW_HOURS "new_hours"         /* index.html's "new" window (ant_publish.h) */
 int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err);

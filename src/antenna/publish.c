@@ -75,6 +75,10 @@ struct pub_words {
 	const char *no_update, *not_checked, *no_pages;
 	const char *page_no;           /* "page N" of index-N.html: likewise */
 	const char *newer, *older, *pager;   /* the links between the pages, their nav's label */
+	const char *more[4];           /* the last file of a capped site: "N" (a
+					  count like pages), then the words before
+					  the link to lirs.gz, before index.atom's
+					  and after it */
 };
 
 static const struct pub_words words_tab[] = {
@@ -86,7 +90,9 @@ static const struct pub_words words_tab[] = {
 	  "時刻は更新の時刻か、それに気づいた時刻です。",
 	  "[更新時刻不明]", "[未確認]",
 	  "まだページを登録していません:",
-	  "% ページ目", "← 新しい更新", "古い更新 →", "ページ" },
+	  "% ページ目", "← 新しい更新", "古い更新 →", "ページ",
+	  { "これより古い % ページはここに載せていません。", "新しい更新はすべて",
+	    "に、更新の記録は", "から辿れる Atom のアーカイブにあります。" } },
 	{ "en", "Updated", "1 page", "% pages", "% new",
 	  "just now", " min ago", " h ago", " d ago", "new", "Ungrouped", "Contents",
 	  { "HTTP Last-Modified header", "the page's text changed", "the page's size changed",
@@ -96,7 +102,9 @@ static const struct pub_words words_tab[] = {
 	  "Times are when the update happened or was noticed.",
 	  "[no update known]", "[not checked yet]",
 	  "No pages are watched yet:",
-	  "page %", "← newer", "older →", "Pages" },
+	  "page %", "← newer", "older →", "Pages",
+	  { "% older pages are not listed here.", "Every fresh update is in",
+	    "and the record of updates in the Atom archives linked from", "." } },
 };
 
 static const struct pub_words *words_of(const char *lang)
@@ -331,6 +339,7 @@ typedef struct html_ctx {
 	size_t page_no;  /* 1: index.html, N: index-N.html */
 	int paged;       /* the site has more than one HTML file */
 	int has_next;    /* index-(page_no + 1).html follows */
+	size_t more;     /* the last file of a capped site: the pages not listed */
 } html_ctx;
 
 /* A count into a word with a "%" (words_tab's pages, nnew): the text before
@@ -631,6 +640,25 @@ static void put_pager(html_ctx *h)
 	fputs("</ul></nav>\n", h->fp);
 }
 
+/* The last file of a site past its cap (ANT_PUB_HTML_PAGES) says where
+ * the pages it does not list are: lirs.gz has every fresh update, the
+ * Atom archives (reached from index.atom) the record of updates. */
+static void put_more(html_ctx *h)
+{
+	if (!h->more)
+		return;
+	fputs("<p class=\"more\">", h->fp);
+	put_count(h->fp, &h->url, h->w->more[0], h->more);
+	fputs(" ", h->fp);
+	ant_html_fputs(h->fp, h->w->more[1]);
+	fputs(" <a href=\"lirs.gz\">lirs.gz</a> (LIRS; <a href=\"sites.di.gz\">sites.di.gz</a>,"
+	      " HINA-DI) ", h->fp);
+	ant_html_fputs(h->fp, h->w->more[2]);
+	fputs(" <a href=\"index.atom\">index.atom</a>", h->fp);
+	ant_html_fputs(h->fp, h->w->more[3]);
+	fputs("</p>\n", h->fp);
+}
+
 /* One HTML file: v[0..n) sorted by cmp_html; total and nnew of the
  * whole site, for index.html's header. */
 static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total, size_t nnew)
@@ -671,6 +699,7 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total,
 		fputs(" <code>antenna add URL</code></p>\n", h->fp);
 	}
 	fputs("</main>\n", h->fp);
+	put_more(h);
 	put_pager(h);
 	put_foot(h);
 	return fputs("</body>\n</html>\n", h->fp) < 0 ? LB_EIO : 0;
@@ -740,7 +769,9 @@ struct pager {
 					    waiting to know if one follows, the
 					    one being filled */
 	size_t done;     /* slices completed */
-	size_t total, nnew;
+	size_t total, nnew;   /* of the whole site (count_new()) */
+	size_t listed;   /* pages in the files */
+	size_t max_files;   /* ANT_PUB_HTML_PAGES */
 	FILE *meas;      /* put_page() into memory, to measure an entry */
 	char *measbuf;
 	size_t measlen;
@@ -844,6 +875,7 @@ static int write_file(struct pager *pg, struct slice *s, size_t no, int has_next
 	qsort(v, s->n, sizeof *v, cmp_html);
 	pg->h.page_no = no;
 	pg->h.has_next = has_next;
+	pg->h.more = !has_next ? pg->total - pg->listed : 0;
 	rc = ant_pub_open_out(&f, pg->dir, page_name(name, sizeof name, no), &path, pg->err);
 	if (rc == 0) {
 		pg->h.fp = f.fp;
@@ -881,6 +913,9 @@ static int next_slice(struct pager *pg)
 	return rc;
 }
 
+/* pager_add()'s "the last file is full": a positive return stops the pages. */
+#define PAGER_FULL 1
+
 /* ant_pub_fn: one page into the file being filled */
 static int pager_add(void *ctx, const ant_pub_page *p)
 {
@@ -893,6 +928,8 @@ static int pager_add(void *ctx, const ant_pub_page *p)
 	if (entry_bytes(pg, p, &bytes) < 0)
 		return lb_err_code(pg->err, LB_ENOMEM);
 	if (c->n && (c->n >= pg->limit || c->bytes + bytes > pg->budget)) {
+		if (pg->done + 1 >= pg->max_files)
+			return PAGER_FULL;   /* nobody reads index-1000.html */
 		if ((rc = next_slice(pg)) < 0)
 			return rc;
 		if (entry_bytes(pg, p, &bytes) < 0)   /* a new file: its first group heading */
@@ -906,7 +943,7 @@ static int pager_add(void *ctx, const ant_pub_page *p)
 	c->last_group = ant_pub_str_or(c->v[c->n].group, "");
 	c->n++;
 	c->bytes += bytes;
-	pg->total++;
+	pg->listed++;
 	return 0;
 }
 
@@ -917,6 +954,7 @@ static int count_new(void *ctx, const ant_pub_page *p)
 {
 	struct pager *pg = ctx;
 
+	pg->total++;
 	pg->nnew += is_new(pg->h.site, p);
 	return 0;
 }
@@ -977,18 +1015,19 @@ int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pu
 
 	lb_error_clear(err);
 	pg.limit = site->page_limit ? site->page_limit : ANT_PUB_PAGE_LIMIT;
+	pg.max_files = site->html_pages ? site->html_pages : ANT_PUB_HTML_PAGES;
 	pg.budget = bytes > 2 * PAGE_FIXED_BYTES ? bytes - PAGE_FIXED_BYTES : bytes / 2;
 	if (!(pg.meas = open_memstream(&pg.measbuf, &pg.measlen)))
 		return lb_err_code(err, LB_ENOMEM);
-	rc = src->each(src->ctx, ANT_PUB_LISTING, count_new, &pg, err);
-	if (rc == 0)
-		rc = src->each(src->ctx, ANT_PUB_LISTING, pager_add, &pg, err);
+	rc = src->each(src->ctx, ANT_PUB_ANY, count_new, &pg, err);
+	if (rc == 0 && (rc = src->each(src->ctx, ANT_PUB_LISTING, pager_add, &pg, err)) == PAGER_FULL)
+		rc = 0;
 	if (rc == 0)
 		rc = pager_finish(&pg);
 	else if (rc > 0)
 		rc = lb_err_code(err, LB_ENOMEM);
 	if (rc == 0 && site->html_counts)
-		*site->html_counts = (ant_pub_html_counts){ pg.total, pg.done + 1 };
+		*site->html_counts = (ant_pub_html_counts){ pg.total, pg.done + 1, pg.listed };
 	ant_pub_stage_release(&pg.staged);   /* a failed publish's temporary files */
 	fclose(pg.meas);
 	free(pg.measbuf);

@@ -367,20 +367,28 @@ static int entry_id(feedctx *f, const atom_ev_event *e, int per_url)
 	return 0;
 }
 
-/* One atom:entry for e.  per_url: the id names the URL, not the event. */
-static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
+/* cfg's on_current told of current.atom's entry e, whose id is in f->iri. */
+static int tell_current(feedctx *f, const atom_ev_event *e)
+{
+	int rc = f->cfg->on_current(f->cfg->on_current_ctx, e, f->iri.data);
+
+	if (rc != 0)
+		return lb_err(f->err, rc < 0 ? rc : LB_ESTOP, "the entry's other writer failed");
+	return 0;
+}
+
+/* One atom:entry for e.  per_url: the id names the URL, not the event;
+ * tell: on_current hears of it (else the caller tells it). */
+static int add_entry_as(feedctx *f, const atom_ev_event *e, int per_url, int tell)
 {
 	xw *w = &f->w;
 	const char *title = *e->title ? e->title : e->url;
+	int rc;
 
 	if (entry_id(f, e, per_url) != 0)
 		return failed(f);
-	if (per_url && f->cfg->on_current) {
-		int rc = f->cfg->on_current(f->cfg->on_current_ctx, e, f->iri.data);
-
-		if (rc != 0)
-			return lb_err(f->err, rc < 0 ? rc : LB_ESTOP, "the entry's other writer failed");
-	}
+	if (tell && per_url && f->cfg->on_current && (rc = tell_current(f, e)) != 0)
+		return rc;
 	xw_markup(w, "  <entry>\n");
 	/* ATOM_XML_MIN: an id's bytes stay what they always were (' unescaped) */
 	xw_text_elem(w, "    ", "id", f->iri.data, ATOM_XML_MIN);
@@ -402,6 +410,11 @@ static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
 	xw_markup(w, "  </entry>\n");
 	f->entries++;
 	return xw_status(f);
+}
+
+static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
+{
+	return add_entry_as(f, e, per_url, 1);
 }
 
 static int add_event_cb(void *ctx, const atom_ev_event *e)
@@ -624,47 +637,145 @@ typedef struct cursrc {
 	void *ctx;
 } cursrc;
 
-/* A streamed current.atom: its head waits for the first (newest) record,
- * whose Last-Modified is the feed's date. */
+/*
+ * A streamed current.atom.  It is a complete feed (RFC 5005 §2,
+ * fh:complete) while its records fit cfg's caps (entries and bytes);
+ * past them it holds only the newest records and is no longer complete:
+ * no fh:complete, so no reader drops what it does not list, and a
+ * prev-archive link to the newest archive, as index.atom has (RFC 5005
+ * §4: the archived feed's history).  The head says which, and its date is
+ * the newest record's: both known only at the end, so the entries are
+ * spooled to a temporary file first and copied after the head.
+ */
 struct streamed {
 	feedctx *f;
-	int head;       /* 1: written, -1: failed */
+	FILE *spool;
+	long end;          /* bytes of whole entries in the spool */
+	size_t room;       /* the byte cap less the head's and the end's bound */
+	int64_t updated;   /* the first (newest) record's Last-Modified */
+	int capped;        /* a record was left out */
 };
 
-static int stream_head(struct streamed *s, int64_t updated)
-{
-	doclink self = { "self", "current.atom", 0 };
-
-	s->head = doc_head(s->f, "current", s->f->title, s->f->author, &self, 1,
-			   "<fh:complete/>", updated) == 0 ? 1 : -1;
-	return s->head > 0 ? 0 : failed(s->f);
-}
+/* add_streamed_cb()'s "enough": a positive return stops the records. */
+#define STREAM_CAPPED 1
 
 static int add_streamed_cb(void *ctx, const atom_ev_event *e)
 {
 	struct streamed *s = ctx;
+	feedctx *f = s->f;
+	long pos;
 	int rc;
 
-	if (!s->head && (rc = stream_head(s, e->last_modified)) < 0)
+	if (f->cfg->current_max_entries > 0 && f->entries >= (size_t)f->cfg->current_max_entries) {
+		s->capped = 1;
+		return STREAM_CAPPED;
+	}
+	if (!f->entries)
+		s->updated = e->last_modified;
+	if ((rc = add_entry_as(f, e, 1, 0)) != 0)   /* told once it is kept */
 		return rc;
-	return add_entry(s->f, e, 1);
+	xw_flush(&f->w);
+	if ((rc = xw_status(f)) != 0)
+		return rc;
+	if ((pos = ftell(s->spool)) < 0)
+		return lb_err_sys(f->err, "cannot write current.atom's spool");
+	if (f->cfg->current_max_bytes > 0 && (size_t)pos > s->room) {
+		f->entries--;   /* not copied: the spool ends for us at s->end */
+		s->capped = 1;
+		return STREAM_CAPPED;
+	}
+	s->end = pos;
+	if (f->cfg->on_current && (entry_id(f, e, 1) != 0 || (rc = tell_current(f, e)) != 0))
+		return rc ? rc : failed(f);
+	return 0;
 }
 
-static int write_streamed(feedctx *f, const cursrc *src, atom_stats *stats)
+/* The head: complete, or the newest records with the archives' link. */
+static int streamed_head(feedctx *f, atom_evstore *st, const struct streamed *s)
 {
-	struct streamed s = { f, 0 };
-	int rc, ok;
+	doclink links[2] = { { "self", "current.atom", 0 } };
+	int64_t last, count = 0;
+	int rc;
+
+	if (s->capped && (rc = atom_evstore_archived(st, &last, &count, f->err)) != 0)
+		return rc;
+	if (count > 0)
+		links[1] = (doclink){ "prev-archive", "archive/%lld.atom", count };
+	return doc_head(f, "current", f->title, f->author, links, count > 0 ? 2 : 1,
+			s->capped ? NULL : "<fh:complete/>", f->entries ? s->updated : f->cfg->now);
+}
+
+/* Appends the spool's first n bytes to the document. */
+static int copy_spool(feedctx *f, FILE *spool, long n)
+{
+	char buf[65536];
+	size_t k;
+
+	if (fflush(spool) != 0 || fseek(spool, 0, SEEK_SET) != 0)
+		return lb_err_sys(f->err, "cannot read current.atom's spool");
+	for (; n > 0; n -= (long)k) {
+		k = fread(buf, 1, (size_t)n < sizeof buf ? (size_t)n : sizeof buf, spool);
+		if (k == 0)
+			return lb_err_sys(f->err, "cannot read current.atom's spool");
+		if (fwrite(buf, 1, k, f->w.a.fp) != k)
+			return lb_err_sys(f->err, "cannot write '%s'", f->w.a.path);
+	}
+	return 0;
+}
+
+/* The bytes of the head and the end, at most: the head measured as a
+ * complete feed's, plus room for the prev-archive link instead. */
+static size_t head_bound(feedctx *f)
+{
+	size_t n;
+
+	lb_buf_reset(&f->w.out);
+	if (doc_head(f, "current", f->title, f->author, NULL, 0, "<fh:complete/>", 0) != 0)
+		return SIZE_MAX;
+	n = f->w.out.len + 2 * strlen(f->base) + 256;
+	lb_buf_reset(&f->w.out);
+	return n;
+}
+
+static int write_streamed(feedctx *f, atom_evstore *st, const cursrc *src, atom_stats *stats)
+{
+	struct streamed s = { .f = f };
+	FILE *out;
+	size_t bound;
+	int rc;
 
 	if (doc_begin(f, "current.atom") != 0)
 		return failed(f);
+	if ((bound = head_bound(f)) == SIZE_MAX || !(s.spool = tmpfile())) {
+		rc = bound == SIZE_MAX ? failed(f) : lb_err_sys(f->err, "cannot spool current.atom");
+		doc_end(f, 0, 0);
+		return rc;
+	}
+	s.room = (size_t)f->cfg->current_max_bytes > bound ? (size_t)f->cfg->current_max_bytes - bound : 0;
+	out = f->w.a.fp;
+	f->w.a.fp = s.spool;   /* the entries first, into the spool */
 	rc = src->each(src->ctx, add_streamed_cb, &s, f->err);
-	ok = rc == 0 && (s.head || stream_head(&s, f->cfg->now) == 0);
+	lb_buf_reset(&f->w.out);   /* a refused entry's last bytes */
+	f->w.a.fp = out;
+	if (rc == STREAM_CAPPED || rc == 0)
+		rc = streamed_head(f, st, &s);
+	if (rc == 0) {
+		xw_flush(&f->w);
+		if ((rc = xw_status(f)) == 0)
+			rc = copy_spool(f, s.spool, s.end);
+	}
+	fclose(s.spool);
 	stats->current_entries = f->entries;
-	return doc_end(f, ok, 0);
+	stats->current_capped = s.capped;
+	if (rc != 0) {
+		doc_end(f, 0, 0);   /* the temporary file removed */
+		return rc;
+	}
+	return doc_end(f, 1, 0);
 }
 
 /* current.atom: a complete feed (RFC 5005 §2) of the records given. */
-static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
+static int write_current(feedctx *f, atom_evstore *st, const cursrc *src, atom_stats *stats)
 {
 	doclink self = { "self", "current.atom", 0 };
 	int64_t max = 0;
@@ -673,7 +784,7 @@ static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
 	int rc;
 
 	if (src->each)
-		return write_streamed(f, src, stats);
+		return write_streamed(f, st, src, stats);
 	if (src->run) {
 		if ((rc = atom_ev_run_max_lm(src->run, &max, &any, f->err)) != 0)
 			return rc;
@@ -818,7 +929,7 @@ static int write_all(feedctx *f, atom_evstore *st, const cursrc *cur, atom_stats
 	if ((rc = atom_evstore_begin(st, f->err)) != 0)
 		return rc;
 	if ((rc = write_archives(f, st, stats)) != 0 || (rc = write_index(f, st)) != 0 ||
-	    (rc = write_current(f, cur, stats)) != 0 ||
+	    (rc = write_current(f, st, cur, stats)) != 0 ||
 	    (rc = atom_evstore_archived(st, &last, &stats->archives_total, f->err)) != 0 ||
 	    (rc = atom_evstore_commit(st, f->err)) != 0) {
 		atom_evstore_rollback(st);
