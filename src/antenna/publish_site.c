@@ -17,8 +17,9 @@
  * Nothing here holds all the pages: index.html (and its index-N.html),
  * lirs.gz and sites.di.gz read the published rows one at a time from
  * one SQL query each (ant_store_published_each(): the watched pages and
- * the relayed records), on a second connection in a second thread while
- * this one writes the Atom files from the events; current.atom streams
+ * the relayed records), index.html on a second connection in a second
+ * thread, the record files on a third in a third, while this one writes
+ * the Atom files from the events; current.atom streams
  * the same rows, newest first, when its turn comes.  The "new" marks are
  * an EXISTS against the events, read in a snapshot taken before the
  * Atom writer's retention may prune them.  Each file is replaced
