@@ -772,6 +772,9 @@ struct pager {
 	size_t total, nnew;   /* of the whole site (count_new()) */
 	size_t listed;   /* pages in the files */
 	size_t max_files;   /* ANT_PUB_HTML_PAGES */
+	ant_pub_page **top;   /* the first pages of the listing, kept by the
+				 counting pass (a heap, the last at [0]) */
+	size_t ntop, maxtop;
 	FILE *meas;      /* put_page() into memory, to measure an entry */
 	char *measbuf;
 	size_t measlen;
@@ -959,6 +962,98 @@ static int count_new(void *ctx, const ant_pub_page *p)
 	return 0;
 }
 
+/* The heap of pg->top (ant_pub_cmp_listing: the one listed last at [0]):
+ * top[i] moved down to its place. */
+static void top_down(struct pager *pg, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		ant_pub_page *x;
+
+		if (l < pg->ntop && ant_pub_cmp_listing(&pg->top[l], &pg->top[m]) > 0)
+			m = l;
+		if (r < pg->ntop && ant_pub_cmp_listing(&pg->top[r], &pg->top[m]) > 0)
+			m = r;
+		if (m == i)
+			return;
+		x = pg->top[i], pg->top[i] = pg->top[m], pg->top[m] = x;
+		i = m;
+	}
+}
+
+static void top_up(struct pager *pg, size_t i)
+{
+	while (i && ant_pub_cmp_listing(&pg->top[i], &pg->top[(i - 1) / 2]) > 0) {
+		ant_pub_page *x = pg->top[i];
+
+		pg->top[i] = pg->top[(i - 1) / 2], pg->top[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+/* ant_pub_fn: counting, in any order, and keeping the maxtop pages listed
+ * first: one pass over the pages, not a count and a sorted listing. */
+static int count_keep(void *ctx, const ant_pub_page *p)
+{
+	struct pager *pg = ctx;
+	ant_pub_page *c, *q = (ant_pub_page *)p;
+
+	count_new(ctx, p);
+	if (pg->ntop == pg->maxtop && ant_pub_cmp_listing(&q, &pg->top[0]) >= 0)
+		return 0;   /* listed after all of them */
+	if (!(c = malloc(sizeof *c)) || page_dup(c, p) < 0) {
+		free(c);
+		return lb_err_code(pg->err, LB_ENOMEM);
+	}
+	if (pg->ntop == pg->maxtop) {
+		free((char *)pg->top[0]->url);
+		free(pg->top[0]);
+		pg->top[0] = c;
+		top_down(pg, 0);
+	} else {
+		pg->top[pg->ntop++] = c;
+		top_up(pg, pg->ntop - 1);
+	}
+	return 0;
+}
+
+static void top_free(struct pager *pg)
+{
+	while (pg->ntop) {
+		ant_pub_page *c = pg->top[--pg->ntop];
+
+		free((char *)c->url);
+		free(c);
+	}
+	free(pg->top);
+}
+
+/* The pages, counted and listed: with the files' cap at most ANT_PUB_TOP_MAX
+ * pages, in one pass (the first kept in memory); above, in two, the
+ * second sorted by SQLite. */
+#define ANT_PUB_TOP_MAX 100000
+static int list_pages(struct pager *pg, const ant_pub_src *src, lb_error *err)
+{
+	size_t i;
+	int rc;
+
+	pg->maxtop = pg->max_files * pg->limit;
+	if (pg->maxtop / pg->limit != pg->max_files || pg->maxtop > ANT_PUB_TOP_MAX) {
+		rc = src->each(src->ctx, ANT_PUB_ANY, count_new, pg, err);
+		if (rc == 0)
+			rc = src->each(src->ctx, ANT_PUB_LISTING, pager_add, pg, err);
+		return rc == PAGER_FULL ? 0 : rc;
+	}
+	if (!(pg->top = malloc((pg->maxtop ? pg->maxtop : 1) * sizeof *pg->top)))
+		return lb_err_code(err, LB_ENOMEM);
+	if ((rc = src->each(src->ctx, ANT_PUB_ANY, count_keep, pg, err)) != 0)
+		return rc;
+	qsort(pg->top, pg->ntop, sizeof *pg->top, ant_pub_cmp_listing);
+	for (i = 0, rc = 0; i < pg->ntop && rc == 0; i++)
+		rc = pager_add(pg, pg->top[i]);
+	return rc == PAGER_FULL ? 0 : rc;
+}
+
 /* index-N.html beyond the last one written (a bigger site's, before):
  * removed, so no link or bookmark finds pages that are not the site's. */
 static void remove_stale(const char *dir, size_t last)
@@ -1019,9 +1114,7 @@ int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pu
 	pg.budget = bytes > 2 * PAGE_FIXED_BYTES ? bytes - PAGE_FIXED_BYTES : bytes / 2;
 	if (!(pg.meas = open_memstream(&pg.measbuf, &pg.measlen)))
 		return lb_err_code(err, LB_ENOMEM);
-	rc = src->each(src->ctx, ANT_PUB_ANY, count_new, &pg, err);
-	if (rc == 0 && (rc = src->each(src->ctx, ANT_PUB_LISTING, pager_add, &pg, err)) == PAGER_FULL)
-		rc = 0;
+	rc = list_pages(&pg, src, err);
 	if (rc == 0)
 		rc = pager_finish(&pg);
 	else if (rc > 0)
@@ -1031,6 +1124,7 @@ int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pu
 	ant_pub_stage_release(&pg.staged);   /* a failed publish's temporary files */
 	fclose(pg.meas);
 	free(pg.measbuf);
+	top_free(&pg);
 	slice_clear(&pg.front);
 	slice_clear(&pg.prev);
 	slice_clear(&pg.cur);
