@@ -88,7 +88,8 @@ fi
 # baseline, in the same run: the same publish with the caps lifted
 # (--html-pages 1000000 --current-entries 100000000), the complete site
 # every publish wrote before the caps.  Target: <= 10 s, a site <= 100 MB,
-# current.atom <= 10 MB (issue 22).  The notes give the sizes of both.
+# current.atom <= 10 MB (the hub test of a 1M-record relay source).  The
+# notes give the sizes of both.
 if want publish-relay; then
 	PR=$OUT/publish-relay
 	mkdir -p "$PR"
