@@ -10,14 +10,15 @@
 #   - current.atom is complete (RFC 5005 §2, fh:complete) while it fits
 #     its caps (init/publish --current-entries, --current-bytes); past
 #     them it holds the newest records, no fh:complete, and links the
-#     newest archive (prev-archive, RFC 5005 §4); always well-formed.
+#     newest archive (prev-archive, RFC 5005 §4); always well-formed;
+#     feed.json lists the same entries.
 # test-needs: python3:python3 xmllint:libxml2-utils gzip:gzip
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 for cmd in xmllint gzip; do
 	command -v $cmd > /dev/null || { echo "Bail out! $cmd is needed (mk/deps.sh)"; exit 1; }
 done
-plan 22
+plan 23
 
 server_suite antenna-site
 D=$T/hub.db
@@ -97,3 +98,6 @@ sz=$(wc -c < "$T/s/current.atom")
 check "init --current-bytes 8192: current.atom of $sz bytes, at most 8192, well-formed" sh -c \
 	"test $sz -le 8192 && test $sz -gt 4096 && xmllint --noout '$T/s/current.atom'"
 check "...and not complete" sh -c "! grep -q 'fh:complete' '$T/s/current.atom'"
+is "feed.json lists the same entries as the capped current.atom" \
+	"$($PY -c 'import json, sys; print(" ".join(i["id"] for i in json.load(open(sys.argv[1]))["items"]))' "$T/s/feed.json")" \
+	"$(sed -n 's|^    <id>\(.*\)</id>$|\1|p' "$T/s/current.atom" | tr '\n' ' ' | sed 's/ $//')"
