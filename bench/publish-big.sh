@@ -86,7 +86,8 @@ fi
 # DIR, from a fresh copy of the database each run.  Ours: the default
 # caps (10 HTML files, current.atom <= 10,000 entries and 10 MB).  The
 # baseline, in the same run: the same publish with the caps lifted
-# (--html-pages 1000000 --current-entries 100000000), the complete site
+# (--html-pages 1000000 --current-entries 100000000 --current-bytes
+# 100000000000), the complete site
 # every publish wrote before the caps.  Target: <= 10 s, a site <= 100 MB,
 # current.atom <= 10 MB (the hub test of a 1M-record relay source).  The
 # notes give the sizes of both.
@@ -135,7 +136,7 @@ EOF2
 				cp "$db" "$PR/work/p.db"
 				sync
 				caps=
-				[ $who = base ] && caps="--html-pages 1000000 --current-entries 100000000"
+				[ $who = base ] && caps="--html-pages 1000000 --current-entries 100000000 --current-bytes 100000000000"
 				"$TM" "$R/pr$n.$who" "$ANTENNA" -d "$PR/work/p.db" publish --now $((NOW + 60)) \
 					$caps "$PR/site-$who" > /dev/null || say "publish-relay: $who publish of $n exited $?"
 				eval "site_$who=\$(du -sk \"\$PR/site-$who\" | awk '{ printf \"%.1f\", \$1 / 1024 }')"
