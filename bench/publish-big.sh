@@ -79,3 +79,82 @@ EOF
 		rm -rf "$PB/work" "$PB/site"
 	done
 fi
+
+# publish-relay-100k, and with BENCH_BIG=1 publish-relay-1m: a hub's
+# `antenna publish DIR` of 100,000 (1,000,000) relayed pages (one relay
+# source's fresh records, 10,000 of them update events), into an empty
+# DIR, from a fresh copy of the database each run.  Ours: the default
+# caps (10 HTML files, current.atom <= 10,000 entries and 10 MB).  The
+# baseline, in the same run: the same publish with the caps lifted
+# (--html-pages 1000000 --current-entries 100000000 --current-bytes
+# 100000000000), the complete site
+# every publish wrote before the caps.  Target: <= 10 s, a site <= 100 MB,
+# current.atom <= 10 MB (the hub test of a 1M-record relay source).  The
+# notes give the sizes of both.
+if want publish-relay; then
+	PR=$OUT/publish-relay
+	mkdir -p "$PR"
+	PR_SIZES=100000
+	[ "$QUICK" = 1 ] && PR_SIZES=20000
+	[ "${BENCH_BIG:-0}" = 1 ] && PR_SIZES="$PR_SIZES 1000000"
+	for n in $PR_SIZES; do
+		db=$PR/r$n.db
+		if [ ! -s "$db" ]; then
+			rm -f "$db" "$db-wal" "$db-shm"
+			"$ANTENNA" -d "$db" init --title bench --base http://antenna.example.jp/ > /dev/null &&
+				"$ANTENNA" -d "$db" add --lirs http://shard.example.jp/lirs.gz --relay > /dev/null &&
+				"$ANTENNA" -d "$db" publish --now $((NOW - 7200)) "$PR/empty" > /dev/null &&
+				python3 - "$db" "$n" "$NOW" <<'EOF2' || say "publish-relay: cannot make $db"
+import sqlite3, sys
+db, n, now = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+c = sqlite3.connect(db)
+# as update_sources.c keeps a relay source's records: one per URL key
+c.execute("""WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
+  INSERT INTO source_records(url_key, source_id, url, last_modified, last_detected, title,
+    excerpt, author, content_length)
+  SELECT u, 1, u, ? - i, ? - (i % 3600), '日記ページ ' || i || ' <&>',
+    CASE WHEN i % 2 THEN '今日は晴れ。散歩に出かけた ' || i ELSE '' END,
+    CASE WHEN i % 3 THEN '山田太郎' ELSE '' END, 1500
+  FROM (SELECT i, 'http://pages.example.jp/diary/' || i || '.html' AS u FROM k)""",
+    (n - 1, now, now))
+c.execute("""INSERT INTO ev_events(url, url_key, last_modified, last_detected, tz_offset,
+    content_length, title, author, source_url)
+  SELECT url, url_key, last_modified, last_detected, 32400, 1500, title, author,
+    'http://shard.example.jp/lirs.gz'
+  FROM (SELECT * FROM source_records ORDER BY last_modified DESC LIMIT 10000)
+  ORDER BY last_modified""")
+c.commit()
+EOF2
+		fi
+		reps=$REPS
+		[ "$n" -ge 1000000 ] && reps=${BENCH_RELAY_REPS:-3}
+		i=0
+		rm -f "$R/pr$n.ours" "$R/pr$n.base"
+		while [ $i -lt "$reps" ]; do
+			for who in base ours; do
+				rm -rf "$PR/work" "$PR/site-$who"; mkdir -p "$PR/work"
+				cp "$db" "$PR/work/p.db"
+				sync
+				caps=
+				[ $who = base ] && caps="--html-pages 1000000 --current-entries 100000000 --current-bytes 100000000000"
+				"$TM" "$R/pr$n.$who" "$ANTENNA" -d "$PR/work/p.db" publish --now $((NOW + 60)) \
+					$caps "$PR/site-$who" > /dev/null || say "publish-relay: $who publish of $n exited $?"
+				eval "site_$who=\$(du -sk \"\$PR/site-$who\" | awk '{ printf \"%.1f\", \$1 / 1024 }')"
+				eval "cur_$who=\$(wc -c < \"\$PR/site-$who/current.atom\" | awk '{ printf \"%.1f\", \$1 / 1048576 }')"
+				nhtml=$(ls "$PR/site-$who"/index*.html | wc -l)
+				eval "html_$who=$nhtml"
+				rm -rf "$PR/site-$who"
+			done
+			i=$((i + 1))
+		done
+		o=$(median "$R/pr$n.ours" 1) b=$(median "$R/pr$n.base" 1)
+		v=PASS
+		le "$o" 10 && le "$site_ours" 100 && le "$cur_ours" 10 || v=FAIL
+		[ "$(rcs "$R/pr$n.ours")" = 0 ] || v=FAIL
+		name=publish-relay-$((n / 1000))k
+		[ "$n" -ge 1000000 ] && name=publish-relay-$((n / 1000000))m
+		row "$name" "$o" "$b" "$(ratio "$o" "$b")" "<= 10 s" "$v" "$(mib "$R/pr$n.ours")" \
+			"$n relayed pages: site $site_ours MB (uncapped $site_base MB), current.atom $cur_ours MB ($cur_base MB), $html_ours HTML files ($html_base); cpu $(median "$R/pr$n.ours" 4)/$(median "$R/pr$n.base" 4) s; wall ours $(spread "$R/pr$n.ours"), base $(spread "$R/pr$n.base"); $reps runs; site <= 100 MB, current.atom <= 10 MB"
+		rm -rf "$PR/work"
+	done
+fi

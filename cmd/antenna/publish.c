@@ -12,7 +12,8 @@
 
 static const char help[] =
 	"usage: antenna [-d FILE] publish [-q] [--now EPOCH] [--keep-events N|all] [--html-limit N]\n"
-	"                                DIR\n\n"
+	"                                [--html-pages N] [--current-entries N]\n"
+	"                                [--current-bytes N] DIR\n\n"
 	"Write the antenna's site into DIR (created when missing; its parent must\n"
 	"exist): index.html (the most recent updates; the rest in index-2.html,\n"
 	"index-3.html, ...), lirs.gz (every page with a fresh update), sites.di.gz\n"
@@ -25,7 +26,10 @@ static const char help[] =
 	"                     already written, 'all' to keep every one (default: the\n"
 	"                     database's, see 'antenna init --keep-events')\n"
 	"  --html-limit N     updates listed per HTML file (default: the database's,\n"
-	"                     see 'antenna init --html-limit'; else 1000)\n";
+	"                     see 'antenna init --html-limit'; else 1000)\n"
+	"  --html-pages N, --current-entries N, --current-bytes N\n"
+	"                     the caps of the HTML files and of current.atom, this\n"
+	"                     once (default: the database's, see 'antenna init')\n";
 
 /* What lirs.gz holds that is not exactly the pages' text (lirs(5)). */
 static void lirs_warnings(const ant_pub_lirs_counts *n)
@@ -86,12 +90,27 @@ static void websub_after(ant_store *s, int quiet)
 	ant_websub_hubs_free(&h);
 }
 
+/* --html-limit, --html-pages, --current-entries, --current-bytes */
+static int parse_cap(int c, const char *v, ant_publish_opts *po)
+{
+	if (c == 'H')
+		return cli_parse_int64("--html-limit", v, 1, 1000000, &po->html_limit);
+	if (c == 'G')
+		return cli_parse_int64("--html-pages", v, 1, 1000000, &po->html_pages);
+	if (c == 'E')
+		return cli_parse_int64("--current-entries", v, 1, INT64_MAX / 2, &po->current_entries);
+	return cli_parse_int64("--current-bytes", v, 4096, INT64_MAX / 2, &po->current_bytes);
+}
+
 int cmd_publish(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "now", required_argument, NULL, 'n' },
 		{ "keep-events", required_argument, NULL, 'k' },
 		{ "html-limit", required_argument, NULL, 'H' },
+		{ "html-pages", required_argument, NULL, 'G' },
+		{ "current-entries", required_argument, NULL, 'E' },
+		{ "current-bytes", required_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -115,8 +134,8 @@ int cmd_publish(int argc, char **argv)
 				return CLI_FATAL;
 			continue;
 		}
-		if (c == 'H') {
-			if (cli_parse_int64("--html-limit", optarg, 1, 1000000, &po.html_limit) < 0)
+		if (c == 'H' || c == 'G' || c == 'E' || c == 'B') {
+			if (parse_cap(c, optarg, &po) < 0)
 				return CLI_FATAL;
 			continue;
 		}
@@ -139,7 +158,12 @@ int cmd_publish(int argc, char **argv)
 		printf("published %zu page%s: %s/index.html", res.pages, res.pages == 1 ? "" : "s", dir);
 		if (res.html_files > 1)
 			printf(" (and index-2.html to index-%zu.html)", res.html_files);
+		if (res.html_listed < res.pages)
+			printf(", the newest %zu listed (--html-pages)", res.html_listed);
 		putchar('\n');
+		if (res.current_capped)
+			printf("current.atom: the newest %zu, not complete (--current-entries, "
+			       "--current-bytes)\n", res.current_entries);
 	}
 	if (rc >= 0 && res.news)
 		websub_after(s, quiet);

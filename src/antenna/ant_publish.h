@@ -49,6 +49,7 @@ typedef struct ant_pub_site {
 	size_t page_limit;        /* entries in index.html and each index-N.html;
 				     0 = ANT_PUB_PAGE_LIMIT */
 	size_t page_bytes;        /* bytes of each HTML file at most; 0 = ANT_PUB_PAGE_BYTES */
+	size_t html_pages;        /* HTML files at most; 0 = ANT_PUB_HTML_PAGES */
 	struct ant_pub_html_counts *html_counts;  /* when set, receives what the HTML holds */
 	int64_t new_window;       /* seconds: an update this recent is "new"; 0 =
 				     only those found since the previous publish */
@@ -68,9 +69,18 @@ typedef struct ant_pub_site {
  */
 #define ANT_PUB_PAGE_LIMIT 1000
 #define ANT_PUB_PAGE_BYTES 1000000
+/*
+ * And the files are capped: index.html and index-2.html to
+ * index-(html_pages).html, the 10,000 most recent updates by default
+ * (nobody reads index-1000.html); the last file says how many pages it
+ * does not list and links lirs.gz (every fresh update) and index.atom
+ * (the archives).  index-N.html beyond the cap are removed.
+ */
+#define ANT_PUB_HTML_PAGES 10
 typedef struct ant_pub_html_counts {
-	size_t pages;             /* entries in all the HTML files */
+	size_t pages;             /* the site's pages (listed or not) */
 	size_t files;             /* index.html and the index-N.html */
+	size_t listed;            /* the pages the files list */
 } ant_pub_html_counts;
 
 /* ---- a stream of pages (the writers read the database a row at a time) ---- */
@@ -78,8 +88,9 @@ enum {
 	ANT_PUB_LISTING = 0,      /* every page: dated ones without an error newest
 				     first (ties by shown title, then URL), then
 				     the rest by shown title, then URL */
-	ANT_PUB_FRESH = 1         /* the fresh ones only (lirs.gz's rule), newest
+	ANT_PUB_FRESH = 1,        /* the fresh ones only (lirs.gz's rule), newest
 				     first, ties by URL */
+	ANT_PUB_ANY = 2           /* every page, in any order (counting) */
 };
 typedef int (*ant_pub_fn)(void *ctx, const ant_pub_page *p);
 typedef struct ant_pub_src {
@@ -185,11 +196,18 @@ typedef struct ant_publish_opts {
 	int64_t keep_events;      /* ATOM_EVSTORE_KEEP_ALL, >= 0, or ANT_KEEP_DEFAULT */
 	int64_t html_limit;       /* entries per HTML file; 0: the database's
 				     (ANT_CFG_HTML_LIMIT), else ANT_PUB_PAGE_LIMIT */
+	int64_t html_pages;       /* HTML files at most; 0: the database's
+				     (ANT_CFG_HTML_PAGES), else ANT_PUB_HTML_PAGES */
+	int64_t current_entries;  /* current.atom's caps; 0: the database's */
+	int64_t current_bytes;    /* (ANT_CFG_CURRENT_*), else atom.h's */
 } ant_publish_opts;
 
 typedef struct ant_publish_result {
 	size_t pages;             /* in index.html and the index-N.html */
 	size_t html_files;        /* index.html and the index-N.html */
+	size_t html_listed;       /* the pages they list (html_pages' cap) */
+	size_t current_entries;   /* in current.atom */
+	int current_capped;       /* current.atom is not complete (its caps) */
 	ant_pub_lirs_counts counts;   /* what lirs.gz holds not exactly */
 	int64_t keep_events;      /* the retention applied */
 	/* Archives of a pruned history that DIR lacks (a new DIR): they

@@ -123,6 +123,9 @@ void ant_store_column_sizes_free(ant_store_colsize *c, size_t n);
 #define ANT_CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
 #define ANT_CFG_KEEP_EVENTS "keep_events"
 #define ANT_CFG_HTML_LIMIT "html_limit"       /* entries per HTML file (ant_publish.h) */
+#define ANT_CFG_HTML_PAGES "html_pages"       /* HTML files at most (ant_publish.h) */
+#define ANT_CFG_CURRENT_ENTRIES "current_entries"   /* current.atom's caps (atom.h) */
+#define ANT_CFG_CURRENT_BYTES "current_bytes"
 #define ANT_CFG_LANG "lang"                   /* ja (default) or en: index.html, Atom summaries */
 #define ANT_CFG_NEW_HOURS "new_hours"         /* index.html's "new" window (ant_publish.h) */
 int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err);
@@ -350,9 +353,10 @@ int64_t ant_store_srcrec_relay_newest(ant_store *s, const char *url_key, lb_erro
  * temporary files), so publishing a million pages holds one row at a time. */
 enum {
 	ANT_PUBQ_RECENT = 0,     /* last_modified newest first, then url (lirs.gz, Atom) */
-	ANT_PUBQ_LISTING = 1     /* index.html's: dated pages without an error first,
+	ANT_PUBQ_LISTING = 1,    /* index.html's: dated pages without an error first,
 				    newest first, ties by shown title then url; then
 				    the rest by shown title then url */
+	ANT_PUBQ_ANY = 2         /* no order (counting: no sort at all) */
 };
 
 typedef struct ant_store_pubq {
@@ -364,6 +368,9 @@ typedef struct ant_store_pubq {
 				    publish: found = 1 when an event of the row's
 				    (URL key, Last-Modified) came after it, else -1;
 				    < 0: unknown, found = 0 */
+	int64_t limit;           /* at most this many rows (the first in the
+				    order: SQLite keeps only them while sorting);
+				    0: all */
 } ant_store_pubq;
 
 typedef struct ant_store_pubrow {

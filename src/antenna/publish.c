@@ -75,6 +75,10 @@ struct pub_words {
 	const char *no_update, *not_checked, *no_pages;
 	const char *page_no;           /* "page N" of index-N.html: likewise */
 	const char *newer, *older, *pager;   /* the links between the pages, their nav's label */
+	const char *more[4];           /* the last file of a capped site: "N" (a
+					  count like pages), then the words before
+					  the link to lirs.gz, before index.atom's
+					  and after it */
 };
 
 static const struct pub_words words_tab[] = {
@@ -86,7 +90,9 @@ static const struct pub_words words_tab[] = {
 	  "時刻は更新の時刻か、それに気づいた時刻です。",
 	  "[更新時刻不明]", "[未確認]",
 	  "まだページを登録していません:",
-	  "% ページ目", "← 新しい更新", "古い更新 →", "ページ" },
+	  "% ページ目", "← 新しい更新", "古い更新 →", "ページ",
+	  { "これより古い % ページはここに載せていません。", "新しい更新はすべて",
+	    "に、更新の記録は", "から辿れる Atom のアーカイブにあります。" } },
 	{ "en", "Updated", "1 page", "% pages", "% new",
 	  "just now", " min ago", " h ago", " d ago", "new", "Ungrouped", "Contents",
 	  { "HTTP Last-Modified header", "the page's text changed", "the page's size changed",
@@ -96,7 +102,9 @@ static const struct pub_words words_tab[] = {
 	  "Times are when the update happened or was noticed.",
 	  "[no update known]", "[not checked yet]",
 	  "No pages are watched yet:",
-	  "page %", "← newer", "older →", "Pages" },
+	  "page %", "← newer", "older →", "Pages",
+	  { "% older pages are not listed here.", "Every fresh update is in",
+	    "and the record of updates in the Atom archives linked from", "." } },
 };
 
 static const struct pub_words *words_of(const char *lang)
@@ -331,6 +339,7 @@ typedef struct html_ctx {
 	size_t page_no;  /* 1: index.html, N: index-N.html */
 	int paged;       /* the site has more than one HTML file */
 	int has_next;    /* index-(page_no + 1).html follows */
+	size_t more;     /* the last file of a capped site: the pages not listed */
 } html_ctx;
 
 /* A count into a word with a "%" (words_tab's pages, nnew): the text before
@@ -631,6 +640,25 @@ static void put_pager(html_ctx *h)
 	fputs("</ul></nav>\n", h->fp);
 }
 
+/* The last file of a site past its cap (ANT_PUB_HTML_PAGES) says where
+ * the pages it does not list are: lirs.gz has every fresh update, the
+ * Atom archives (reached from index.atom) the record of updates. */
+static void put_more(html_ctx *h)
+{
+	if (!h->more)
+		return;
+	fputs("<p class=\"more\">", h->fp);
+	put_count(h->fp, &h->url, h->w->more[0], h->more);
+	fputs(" ", h->fp);
+	ant_html_fputs(h->fp, h->w->more[1]);
+	fputs(" <a href=\"lirs.gz\">lirs.gz</a> (LIRS; <a href=\"sites.di.gz\">sites.di.gz</a>,"
+	      " HINA-DI) ", h->fp);
+	ant_html_fputs(h->fp, h->w->more[2]);
+	fputs(" <a href=\"index.atom\">index.atom</a>", h->fp);
+	ant_html_fputs(h->fp, h->w->more[3]);
+	fputs("</p>\n", h->fp);
+}
+
 /* One HTML file: v[0..n) sorted by cmp_html; total and nnew of the
  * whole site, for index.html's header. */
 static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total, size_t nnew)
@@ -671,6 +699,7 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total,
 		fputs(" <code>antenna add URL</code></p>\n", h->fp);
 	}
 	fputs("</main>\n", h->fp);
+	put_more(h);
 	put_pager(h);
 	put_foot(h);
 	return fputs("</body>\n</html>\n", h->fp) < 0 ? LB_EIO : 0;
@@ -740,7 +769,12 @@ struct pager {
 					    waiting to know if one follows, the
 					    one being filled */
 	size_t done;     /* slices completed */
-	size_t total, nnew;
+	size_t total, nnew;   /* of the whole site (count_new()) */
+	size_t listed;   /* pages in the files */
+	size_t max_files;   /* ANT_PUB_HTML_PAGES */
+	ant_pub_page **top;   /* the first pages of the listing, kept by the
+				 counting pass (a heap, the last at [0]) */
+	size_t ntop, maxtop;
 	FILE *meas;      /* put_page() into memory, to measure an entry */
 	char *measbuf;
 	size_t measlen;
@@ -844,6 +878,7 @@ static int write_file(struct pager *pg, struct slice *s, size_t no, int has_next
 	qsort(v, s->n, sizeof *v, cmp_html);
 	pg->h.page_no = no;
 	pg->h.has_next = has_next;
+	pg->h.more = !has_next ? pg->total - pg->listed : 0;
 	rc = ant_pub_open_out(&f, pg->dir, page_name(name, sizeof name, no), &path, pg->err);
 	if (rc == 0) {
 		pg->h.fp = f.fp;
@@ -881,6 +916,9 @@ static int next_slice(struct pager *pg)
 	return rc;
 }
 
+/* pager_add()'s "the last file is full": a positive return stops the pages. */
+#define PAGER_FULL 1
+
 /* ant_pub_fn: one page into the file being filled */
 static int pager_add(void *ctx, const ant_pub_page *p)
 {
@@ -893,6 +931,8 @@ static int pager_add(void *ctx, const ant_pub_page *p)
 	if (entry_bytes(pg, p, &bytes) < 0)
 		return lb_err_code(pg->err, LB_ENOMEM);
 	if (c->n && (c->n >= pg->limit || c->bytes + bytes > pg->budget)) {
+		if (pg->done + 1 >= pg->max_files)
+			return PAGER_FULL;   /* nobody reads index-1000.html */
 		if ((rc = next_slice(pg)) < 0)
 			return rc;
 		if (entry_bytes(pg, p, &bytes) < 0)   /* a new file: its first group heading */
@@ -906,7 +946,7 @@ static int pager_add(void *ctx, const ant_pub_page *p)
 	c->last_group = ant_pub_str_or(c->v[c->n].group, "");
 	c->n++;
 	c->bytes += bytes;
-	pg->total++;
+	pg->listed++;
 	return 0;
 }
 
@@ -917,8 +957,101 @@ static int count_new(void *ctx, const ant_pub_page *p)
 {
 	struct pager *pg = ctx;
 
+	pg->total++;
 	pg->nnew += is_new(pg->h.site, p);
 	return 0;
+}
+
+/* The heap of pg->top (ant_pub_cmp_listing: the one listed last at [0]):
+ * top[i] moved down to its place. */
+static void top_down(struct pager *pg, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		ant_pub_page *x;
+
+		if (l < pg->ntop && ant_pub_cmp_listing(&pg->top[l], &pg->top[m]) > 0)
+			m = l;
+		if (r < pg->ntop && ant_pub_cmp_listing(&pg->top[r], &pg->top[m]) > 0)
+			m = r;
+		if (m == i)
+			return;
+		x = pg->top[i], pg->top[i] = pg->top[m], pg->top[m] = x;
+		i = m;
+	}
+}
+
+static void top_up(struct pager *pg, size_t i)
+{
+	while (i && ant_pub_cmp_listing(&pg->top[i], &pg->top[(i - 1) / 2]) > 0) {
+		ant_pub_page *x = pg->top[i];
+
+		pg->top[i] = pg->top[(i - 1) / 2], pg->top[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+/* ant_pub_fn: counting, in any order, and keeping the maxtop pages listed
+ * first: one pass over the pages, not a count and a sorted listing. */
+static int count_keep(void *ctx, const ant_pub_page *p)
+{
+	struct pager *pg = ctx;
+	ant_pub_page *c, *q = (ant_pub_page *)p;
+
+	count_new(ctx, p);
+	if (pg->ntop == pg->maxtop && ant_pub_cmp_listing(&q, &pg->top[0]) >= 0)
+		return 0;   /* listed after all of them */
+	if (!(c = malloc(sizeof *c)) || page_dup(c, p) < 0) {
+		free(c);
+		return lb_err_code(pg->err, LB_ENOMEM);
+	}
+	if (pg->ntop == pg->maxtop) {
+		free((char *)pg->top[0]->url);
+		free(pg->top[0]);
+		pg->top[0] = c;
+		top_down(pg, 0);
+	} else {
+		pg->top[pg->ntop++] = c;
+		top_up(pg, pg->ntop - 1);
+	}
+	return 0;
+}
+
+static void top_free(struct pager *pg)
+{
+	while (pg->ntop) {
+		ant_pub_page *c = pg->top[--pg->ntop];
+
+		free((char *)c->url);
+		free(c);
+	}
+	free(pg->top);
+}
+
+/* The pages, counted and listed: with the files' cap at most ANT_PUB_TOP_MAX
+ * pages, in one pass (the first kept in memory); above, in two, the
+ * second sorted by SQLite. */
+#define ANT_PUB_TOP_MAX 100000
+static int list_pages(struct pager *pg, const ant_pub_src *src, lb_error *err)
+{
+	size_t i;
+	int rc;
+
+	pg->maxtop = pg->max_files * pg->limit;
+	if (pg->maxtop / pg->limit != pg->max_files || pg->maxtop > ANT_PUB_TOP_MAX) {
+		rc = src->each(src->ctx, ANT_PUB_ANY, count_new, pg, err);
+		if (rc == 0)
+			rc = src->each(src->ctx, ANT_PUB_LISTING, pager_add, pg, err);
+		return rc == PAGER_FULL ? 0 : rc;
+	}
+	if (!(pg->top = malloc((pg->maxtop ? pg->maxtop : 1) * sizeof *pg->top)))
+		return lb_err_code(err, LB_ENOMEM);
+	if ((rc = src->each(src->ctx, ANT_PUB_ANY, count_keep, pg, err)) != 0)
+		return rc;
+	qsort(pg->top, pg->ntop, sizeof *pg->top, ant_pub_cmp_listing);
+	for (i = 0, rc = 0; i < pg->ntop && rc == 0; i++)
+		rc = pager_add(pg, pg->top[i]);
+	return rc == PAGER_FULL ? 0 : rc;
 }
 
 /* index-N.html beyond the last one written (a bigger site's, before):
@@ -977,21 +1110,21 @@ int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pu
 
 	lb_error_clear(err);
 	pg.limit = site->page_limit ? site->page_limit : ANT_PUB_PAGE_LIMIT;
+	pg.max_files = site->html_pages ? site->html_pages : ANT_PUB_HTML_PAGES;
 	pg.budget = bytes > 2 * PAGE_FIXED_BYTES ? bytes - PAGE_FIXED_BYTES : bytes / 2;
 	if (!(pg.meas = open_memstream(&pg.measbuf, &pg.measlen)))
 		return lb_err_code(err, LB_ENOMEM);
-	rc = src->each(src->ctx, ANT_PUB_LISTING, count_new, &pg, err);
-	if (rc == 0)
-		rc = src->each(src->ctx, ANT_PUB_LISTING, pager_add, &pg, err);
+	rc = list_pages(&pg, src, err);
 	if (rc == 0)
 		rc = pager_finish(&pg);
 	else if (rc > 0)
 		rc = lb_err_code(err, LB_ENOMEM);
 	if (rc == 0 && site->html_counts)
-		*site->html_counts = (ant_pub_html_counts){ pg.total, pg.done + 1 };
+		*site->html_counts = (ant_pub_html_counts){ pg.total, pg.done + 1, pg.listed };
 	ant_pub_stage_release(&pg.staged);   /* a failed publish's temporary files */
 	fclose(pg.meas);
 	free(pg.measbuf);
+	top_free(&pg);
 	slice_clear(&pg.front);
 	slice_clear(&pg.prev);
 	slice_clear(&pg.cur);

@@ -17,8 +17,9 @@
  * Nothing here holds all the pages: index.html (and its index-N.html),
  * lirs.gz and sites.di.gz read the published rows one at a time from
  * one SQL query each (ant_store_published_each(): the watched pages and
- * the relayed records), on a second connection in a second thread while
- * this one writes the Atom files from the events; current.atom streams
+ * the relayed records), index.html on a second connection in a second
+ * thread, the record files on a third in a third, while this one writes
+ * the Atom files from the events; current.atom streams
  * the same rows, newest first, when its turn comes.  The "new" marks are
  * an EXISTS against the events, read in a snapshot taken before the
  * Atom writer's retention may prune them.  Each file is replaced
@@ -55,6 +56,7 @@ struct site_cfg {
 	ant_pub_site site;
 	ant_pub_lirs_counts counts;
 	int64_t page_size;
+	int64_t current_entries, current_bytes;   /* current.atom's caps */
 	int64_t keep_events;     /* ATOM_EVSTORE_KEEP_ALL or >= 0 */
 	int64_t seq_now;         /* the newest event's seq before this publish */
 	int64_t prev_seq;        /* and at the previous publish, -1 unknown */
@@ -111,6 +113,10 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->site.lirs_counts = &c->counts;
 	limit = ant_store_config_int(s, ANT_CFG_HTML_LIMIT, 0);
 	c->site.page_limit = limit > 0 ? (size_t)limit : 0;   /* 0: the default */
+	limit = ant_store_config_int(s, ANT_CFG_HTML_PAGES, 0);
+	c->site.html_pages = limit > 0 ? (size_t)limit : 0;
+	c->current_entries = ant_store_config_int(s, ANT_CFG_CURRENT_ENTRIES, ATOM_CURRENT_MAX_ENTRIES);
+	c->current_bytes = ant_store_config_int(s, ANT_CFG_CURRENT_BYTES, ATOM_CURRENT_MAX_BYTES);
 	memset(&c->html, 0, sizeof c->html);
 	c->site.html_counts = &c->html;
 	c->store = s;
@@ -206,13 +212,16 @@ static int row_to_pub(void *ctx, const ant_store_pubrow *r)
 		.author = v.author, .source_url = v.source_url, .excerpt = v.excerpt });
 }
 
-static int stream_rows(struct pub_stream *ps, int order, lb_error *err)
+static int stream_rows(struct pub_stream *ps, int order, int64_t limit, lb_error *err)
 {
 	ant_store_pubq q = {
-		.order = order == ANT_PUB_FRESH ? ANT_PUBQ_RECENT : ANT_PUBQ_LISTING,
+		.order = order == ANT_PUB_FRESH ? ANT_PUBQ_RECENT :
+			 order == ANT_PUB_ANY ? ANT_PUBQ_ANY : ANT_PUBQ_LISTING,
+		.limit = limit,
 		.fresh_only = order == ANT_PUB_FRESH,
 		.fresh_since = ps->c->site.now - ps->c->site.max_age,
-		.found_after = ps->c->prev_seq,
+		/* only index.html marks what is new */
+		.found_after = order == ANT_PUB_FRESH ? -1 : ps->c->prev_seq,
 	};
 	int rc;
 
@@ -231,8 +240,12 @@ static int pages_each(void *sctx, int order, ant_pub_fn fn, void *ctx, lb_error 
 {
 	const struct side *w = sctx;
 	struct pub_stream ps = { .s = w->s2, .c = w->c, .fn = fn, .ctx = ctx };
+	const ant_pub_site *site = &w->c->site;
+	/* index.html's files hold at most this many: SQLite sorts only them */
+	int64_t listed = (int64_t)(site->html_pages ? site->html_pages : ANT_PUB_HTML_PAGES) *
+			 (int64_t)(site->page_limit ? site->page_limit : ANT_PUB_PAGE_LIMIT);
 
-	return stream_rows(&ps, order, err);
+	return stream_rows(&ps, order, order == ANT_PUB_LISTING ? listed + 1 : 0, err);
 }
 
 /* atom_cur_each_fn: current.atom, one entry per page with a fresh update,
@@ -242,7 +255,9 @@ static int fresh_each(void *sctx, atom_ev_event_fn fn, void *ctx, lb_error *err)
 	const struct site_cfg *c = sctx;
 	struct pub_stream ps = { .s = c->store, .c = c, .evfn = fn, .ctx = ctx };
 
-	return stream_rows(&ps, ANT_PUB_FRESH, err);
+	/* one more than the cap: the writer learns that it is not complete */
+	return stream_rows(&ps, ANT_PUB_FRESH, c->current_entries > 0 ? c->current_entries + 1 : 0,
+			   err);
 }
 
 /* Archives of a pruned history whose file DIR lacks: they cannot be
@@ -265,13 +280,23 @@ static void find_lost(atom_evstore *ev, const char *dir, ant_publish_result *res
 	}
 }
 
-static void *write_side(void *arg)
+/* index.html and its files on one side thread, lirs.gz and sites.di.gz
+ * (a million records: gzip's seconds) on another. */
+static void *write_html(void *arg)
 {
 	struct side *w = arg;
 	ant_pub_src src = { pages_each, w };
 
-	if ((w->rc = ant_publish_html_src(w->dir, &w->c->site, &src, &w->err)) == 0)
-		w->rc = ant_publish_records_src(w->dir, &w->c->site, &src, &w->err);
+	w->rc = ant_publish_html_src(w->dir, &w->c->site, &src, &w->err);
+	return NULL;
+}
+
+static void *write_records(void *arg)
+{
+	struct side *w = arg;
+	ant_pub_src src = { pages_each, w };
+
+	w->rc = ant_publish_records_src(w->dir, &w->c->site, &src, &w->err);
 	return NULL;
 }
 
@@ -285,7 +310,9 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 	atom_cfg ac = { .base = c->site.base, .title = c->site.title,
 			.author = *c->site.author ? c->site.author : NULL,
 			.page_size = c->page_size, .now = c->site.now, .lang = c->site.lang,
-			.hubs = c->hubs.v, .nhubs = c->hubs.n, .on_current = ant_jsonfeed_item };
+			.hubs = c->hubs.v, .nhubs = c->hubs.n, .on_current = ant_jsonfeed_item,
+			.current_max_entries = c->current_entries,
+			.current_max_bytes = c->current_bytes };
 	atom_stats stats;
 	char path[4096];
 	struct stat sb;
@@ -305,6 +332,8 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 		rc = atom_publish_later(ev, dir, &ac, NULL, 0, fresh_each, (void *)c, &stats, err);
 		if (rc == 0 && fresh)
 			find_lost(ev, dir, res);
+		res->current_entries = stats.current_entries;
+		res->current_capped = stats.current_capped;
 	}
 	atom_evstore_close(ev);
 	if (jf) {
@@ -444,10 +473,10 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		     ant_publish_result *res, lb_error *err)
 {
 	struct site_cfg c;
-	struct side w = { .dir = dir, .c = &c };
+	struct side w = { .dir = dir, .c = &c }, w2 = { .dir = dir, .c = &c };
 	lb_error aerr = LB_ERROR_INIT;
-	pthread_t th;
-	int threaded, arc, rc = 0;
+	pthread_t th, th2;
+	int threaded, threaded2, arc, rc = 0;
 
 	memset(res, 0, sizeof *res);
 	cfg_load(s, &c, o->now);
@@ -455,24 +484,39 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		c.keep_events = o->keep_events;
 	if (o->html_limit > 0)
 		c.site.page_limit = o->html_limit;
+	if (o->html_pages > 0)
+		c.site.html_pages = (size_t)o->html_pages;
+	if (o->current_entries > 0)
+		c.current_entries = o->current_entries;
+	if (o->current_bytes > 0)
+		c.current_bytes = o->current_bytes;
 	res->keep_events = c.keep_events;
 	/* DIR first, so the two writers do not race to create it */
 	if ((rc = prepare_dir(dir, err)) < 0)
 		goto out;
-	if ((rc = read_seqs(s, &c, err)) < 0 || (rc = side_open(&w, s, err)) < 0)
+	if ((rc = read_seqs(s, &c, err)) < 0 || (rc = side_open(&w, s, err)) < 0 ||
+	    (rc = side_open(&w2, s, err)) < 0)
 		goto out;
-	threaded = pthread_create(&th, NULL, write_side, &w) == 0;
+	threaded = pthread_create(&th, NULL, write_html, &w) == 0;
 	if (!threaded)
-		write_side(&w);
+		write_html(&w);
+	threaded2 = pthread_create(&th2, NULL, write_records, &w2) == 0;
+	if (!threaded2)
+		write_records(&w2);
 	arc = write_atom(s, dir, &c, res, &aerr);
 	if (threaded)
 		pthread_join(th, NULL);
+	if (threaded2)
+		pthread_join(th2, NULL);
 	res->pages = c.html.pages;
 	res->news = c.seq_now > (c.prev_seq > 0 ? c.prev_seq : 0);
 	res->html_files = c.html.files;
+	res->html_listed = c.html.listed;
 	res->counts = c.counts;
 	if (w.rc < 0)
 		rc = lb_err(err, w.rc, "%s", w.err.msg);
+	else if (w2.rc < 0)
+		rc = lb_err(err, w2.rc, "%s", w2.err.msg);
 	else if (arc < 0)
 		rc = lb_err(err, arc, "%s", aerr.msg);
 	else if ((rc = ant_store_begin(s, err)) == 0) {
@@ -484,6 +528,7 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 	}
 out:
 	ant_store_close(w.s2);
+	ant_store_close(w2.s2);
 	cfg_free(&c);
 	return rc;
 }

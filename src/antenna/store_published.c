@@ -27,7 +27,10 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 	" FROM source_records r JOIN sources s ON s.id = r.source_id AND s.relay = 1" NOT_HELD("s") \
 	" WHERE r.last_modified != 0 AND r.last_detected >= ?1" \
 	" AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.key_hash = ant_key_hash(r.url_key)" \
-	"  AND coalesce(p.url_key, p.url) = r.url_key)" \
+	"  AND coalesce(p.url_key, p.url) = r.url_key)"
+/* ...and the newest of the relays' rows of that key: only asked when
+ * there are several relay sources (the probe is most of a row's cost) */
+#define RELAYED_NEWEST \
 	" AND NOT EXISTS (SELECT 1 FROM source_records r2 JOIN sources s2" \
 	"  ON s2.id = r2.source_id AND s2.relay = 1" NOT_HELD("s2") " WHERE r2.url_key = r.url_key" \
 	"  AND r2.last_modified != 0 AND r2.last_detected >= ?1 AND r2.source_id != r.source_id" \
@@ -42,8 +45,9 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 	" last_error, excerpt, 0 AS relayed FROM pages"
 
 /* The statement for q: the update events table (atom_evstore.h) is read only
- * for the "new" marks, by its (url_key, last_modified) index. */
-static int pub_sql(lb_buf *b, const ant_store_pubq *q)
+ * for the "new" marks, by its (url_key, last_modified) index.  relays: the
+ * number of relay sources. */
+static int pub_sql(lb_buf *b, const ant_store_pubq *q, int64_t relays)
 {
 	const char *part[] = {
 		"SELECT url, url_key, title, author, grp, last_modified, last_detected,"
@@ -54,13 +58,17 @@ static int pub_sql(lb_buf *b, const ant_store_pubq *q)
 		" FROM (" WATCHED_ROWS,
 		q->fresh_only ? " WHERE last_modified != 0 AND last_detected != 0"
 				" AND last_detected >= ?1" : "",
-		" UNION ALL" RELAYED_ROWS ") u ORDER BY ",
-		q->order == ANT_PUBQ_LISTING ?
+		" UNION ALL" RELAYED_ROWS,
+		relays > 1 ? RELAYED_NEWEST : "",
+		") u",
+		q->order == ANT_PUBQ_ANY ? "" : " ORDER BY ",
+		q->order == ANT_PUBQ_ANY ? "" : q->order == ANT_PUBQ_LISTING ?
 		"(last_modified = 0 OR last_error IS NOT NULL),"
 		" CASE WHEN last_modified = 0 OR last_error IS NOT NULL THEN 0"
 		" ELSE last_modified END DESC,"
 		" CASE title WHEN '' THEN url ELSE title END, url" :
 		"last_modified DESC, url",
+		q->limit > 0 ? " LIMIT ?3" : "",
 	};
 
 	for (size_t i = 0; i < sizeof part / sizeof *part; i++)
@@ -103,7 +111,11 @@ int ant_store_published_each(ant_store *s, const ant_store_pubq *q, ant_store_pu
 	ant_store_pubrow r;
 	int rc;
 
-	if (pub_sql(&sql, q) < 0) {
+	int64_t relays = ant_st_pragma_int(s, "SELECT count(*) FROM sources WHERE relay = 1");
+
+	if (relays < 0)
+		return ant_st_dberr(s, err, "cannot count the relay sources");
+	if (pub_sql(&sql, q, relays) < 0) {
 		lb_buf_release(&sql);
 		return lb_err_code(err, LB_ENOMEM);
 	}
@@ -114,6 +126,8 @@ int ant_store_published_each(ant_store *s, const ant_store_pubq *q, ant_store_pu
 	sqlite3_bind_int64(st, 1, q->fresh_since);
 	if (q->found_after >= 0)
 		sqlite3_bind_int64(st, 2, q->found_after);
+	if (q->limit > 0)
+		sqlite3_bind_int64(st, 3, q->limit);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		pubrow_of(st, &r);
 		if ((rc = fn(ctx, &r)) != 0) {

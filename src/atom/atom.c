@@ -1,5 +1,6 @@
 /*
- * atom.c: XML escaping, Atom documents and RFC 5005 archiving (atom.h).
+ * atom.c: Atom documents and RFC 5005 archiving (atom.h), written through
+ * atom_text.c's escaper.
  */
 #include "atom.h"
 
@@ -12,243 +13,7 @@
 #include <libxml/uri.h>
 
 #include "lb_afile.h"
-#include "lb_date.h"
 #include "lb_url.h"
-#include "lb_utf8.h"
-
-/* ---- XML escaping (XML 1.0 §2.2 Char, §2.4, §3.3.3) ----------------------- */
-
-/* What utf8_next() says of a byte that starts no character. */
-#define NOT_A_CHAR (-1L)
-
-/* The character at s[0..end): its code point and *n its length, or
- * NOT_A_CHAR and *n 1 for a byte that does not start one (lb_utf8_len()). */
-static long utf8_next(const unsigned char *s, const unsigned char *end, size_t *n)
-{
-	uint32_t c;
-
-	*n = lb_utf8_decode((const char *)s, (size_t)(end - s), &c);
-	if (!*n) {
-		*n = 1;
-		return NOT_A_CHAR;
-	}
-	return (long)c;
-}
-
-int atom_xml_escape(lb_buf *out, const char *str, int mode)
-{
-	const unsigned char *s = (const unsigned char *)(str ? str : ""), *end = s + strlen((const char *)s);
-	int rc = 0;
-
-	while (*s && rc == 0) {
-		size_t n;
-		long c;
-		const unsigned char *run = s;
-
-		/* scale: characters kept as they are, copied a run at a
-		 * time, not one lb_buf_add() each; the same bytes as the switch. */
-		while (*run) {
-			if (*run < 0x80) {
-				if (*run < 0x20 || *run == '&' || *run == '<' || *run == '>' ||
-				    *run == '"' || *run == '\'')
-					break;
-				run++;
-				continue;
-			}
-			c = utf8_next(run, end, &n);
-			if (c < 0 || c == 0xFFFE || c == 0xFFFF)
-				break;
-			run += n;
-		}
-		if (run > s) {
-			rc = lb_buf_add(out, s, (size_t)(run - s));
-			s = run;
-			continue;
-		}
-		c = utf8_next(s, end, &n);
-
-		switch (c) {
-		case '&': rc = lb_buf_adds(out, "&amp;"); break;
-		case '<': rc = lb_buf_adds(out, "&lt;"); break;
-		case '>': rc = lb_buf_adds(out, "&gt;"); break;
-		case '"': rc = mode == ATOM_XML_MIN ? lb_buf_addc(out, '"') : lb_buf_adds(out, "&quot;"); break;
-		case '\'': rc = mode == ATOM_XML_MIN ? lb_buf_addc(out, '\'') : lb_buf_adds(out, "&apos;"); break;
-		case '\t': case '\n': case '\r':
-			rc = mode == ATOM_XML_ATTR ? lb_buf_addf(out, "&#%ld;", c) : lb_buf_addc(out, (int)c);
-			break;
-		case -1:
-			rc = lb_buf_adds(out, LB_UTF8_FFFD);
-			break;
-		case 0xFFFE: case 0xFFFF:
-			break;                                  /* not XML Chars: removed */
-		default:
-			if (c >= 0x20)
-				rc = lb_buf_add(out, s, n);
-			break;                                  /* other C0: removed */
-		}
-		s += n;
-	}
-	return rc;
-}
-
-/* ---- IRIs (RFC 3987 §2.2) ------------------------------------------------ */
-
-/* ucschar, and iprivate (allowed only in the query) */
-static int is_ucschar(long c)
-{
-	if ((c >= 0xA0 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFDCF) || (c >= 0xFDF0 && c <= 0xFFEF))
-		return 1;
-	/* planes 1-14: all but the last two code points, plane 14 from E1000 */
-	return c >= 0x10000 && c < 0xF0000 && (c & 0xFFFF) <= 0xFFFD && !(c >= 0xE0000 && c < 0xE1000);
-}
-
-static int is_iprivate(long c)
-{
-	return (c >= 0xE000 && c <= 0xF8FF) || (c >= 0xF0000 && c <= 0x10FFFD && (c & 0xFFFF) <= 0xFFFD);
-}
-
-static int is_hex(int c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-/* ASCII letters, digits and "-._~!$&'()*+,;=:@/": kept in both modes of
- * atom_iri() wherever they are ('%', '?', '#', '[' and ']' are not here:
- * they depend on what follows or came before). */
-static const unsigned char iri_plain[256] = {
-	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,
-	['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
-	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
-	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
-	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1,
-	['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
-	['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1,
-	['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1,
-	['7'] = 1, ['8'] = 1, ['9'] = 1,
-	['-'] = 1, ['.'] = 1, ['_'] = 1, ['~'] = 1, ['!'] = 1, ['$'] = 1, ['&'] = 1,
-	['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1, [';'] = 1,
-	['='] = 1, [':'] = 1, ['@'] = 1, ['/'] = 1,
-};
-
-int atom_iri(lb_buf *out, const char *str, int mode)
-{
-	/* RFC 4151's specific part: pchar / "/" / "?"; an IRI reference may
-	 * also hold "#" (once) and "[" "]" (the authority's IP literal) */
-	static const char tag_ok[] = "-._~!$&'()*+,;=:@/?";
-	static const char ref_ok[] = "-._~!$&'()*+,;=:@/?#[]";
-	const unsigned char *s = (const unsigned char *)(str ? str : ""), *auth = NULL, *auth_end = NULL;
-	const unsigned char *end = s + strlen((const char *)s);
-	int rc = 0, query = 0, frag = 0;
-
-	if (mode == ATOM_IRI_REF && (auth = (const unsigned char *)strstr((const char *)s, "://"))) {
-		auth += 3;
-		auth_end = auth + strcspn((const char *)auth, "/?#");
-	}
-
-	while (*s && rc == 0) {
-		size_t n = 1, i;
-		long c = *s;
-		int keep;
-
-		if (iri_plain[*s]) {
-			/* perf: a run of characters every mode keeps and
-			 * no state depends on, copied at once; the same bytes as the
-			 * loop below one at a time */
-			const unsigned char *run = s + 1;
-
-			while (iri_plain[*run])
-				run++;
-			rc = lb_buf_add(out, s, (size_t)(run - s));
-			s = run;
-			continue;
-		}
-		if (c < 0x80) {
-			keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			       (c && strchr(mode == ATOM_IRI_REF ? ref_ok : tag_ok, (int)c));
-			/* a "%" that starts an escape stays in a reference, is data in a tag */
-			if (c == '%' && mode == ATOM_IRI_REF && is_hex(s[1]) && is_hex(s[2]))
-				keep = 1;
-			if (c == '#' && frag)
-				keep = 0;
-			if (c == '[' || c == ']')   /* only in an IP literal */
-				keep = keep && auth && s >= auth && s < auth_end;
-		} else {
-			c = utf8_next(s, end, &n);
-			keep = c >= 0 && (is_ucschar(c) || (query && !frag && is_iprivate(c)));
-		}
-		if (keep)
-			rc = lb_buf_add(out, s, n);
-		for (i = 0; !keep && i < n && rc == 0; i++) {   /* the UTF-8 bytes (RFC 3987 §3.1) */
-			char pct[3] = { '%', "0123456789ABCDEF"[s[i] >> 4], "0123456789ABCDEF"[s[i] & 15] };
-			rc = lb_buf_add(out, pct, 3);
-		}
-		query |= c == '?';
-		frag |= c == '#' && keep;
-		s += n;
-	}
-	return rc;
-}
-
-void atom_time(char *buf, size_t len, int64_t t)
-{
-	char b[21];
-	lb_tm tm;
-	size_t k = 20;
-
-	if (t < -62167219200LL)
-		t = -62167219200LL;   /* 0000-01-01T00:00:00Z */
-	if (t > 253402300799LL)
-		t = 253402300799LL;   /* 9999-12-31T23:59:59Z */
-	lb_date_split(t, &tm);
-	lb_date_iso(b, &tm);
-	memcpy(b + 19, "Z", 2);   /* RFC 3339 §5.6: UTC */
-	if (len) {
-		k = k < len - 1 ? k : len - 1;
-		memcpy(buf, b, k);
-		buf[k] = '\0';
-	}
-}
-
-/* "http://host..." or "https://host...", scheme in any case, host
- * nonempty: a target worth keeping.  Looser than lb_url_is_http() on
- * purpose: an IRI's raw UTF-8 or a space is percent-encoded on output
- * (atom_iri()), not a reason to drop the link. */
-static int is_http(const char *u)
-{
-	size_t n = lb_url_http_prefix(u);
-
-	return n && u[n] && !strchr("/?#", u[n]);
-}
-
-static int is_file(const char *u)
-{
-	return lb_url_scheme_len(u) == 4 && strncasecmp(u, "file", 4) == 0;
-}
-
-int atom_resolve(lb_buf *out, const char *base, const char *ref, unsigned flags)
-{
-	xmlChar *r;
-	int rc;
-
-	lb_buf_reset(out);
-	/* RFC 3986 §5.2.2: a reference with a scheme is its own target; taken
-	 * as written, even where libxml2's stricter parser would refuse it */
-	if (is_http(ref))
-		return lb_buf_adds(out, ref);
-	if (!*ref)
-		return LB_EINVAL;
-	/* NULL for a reference libxml2 cannot parse (or, rarely, out of
-	 * memory: it does not say which) */
-	r = xmlBuildURI((const xmlChar *)ref, (const xmlChar *)base);
-	if (!r)
-		return LB_EINVAL;
-	rc = is_http((const char *)r) ||
-	     ((flags & ATOM_RESOLVE_FILE) && base && is_file(base) && is_file((const char *)r))
-		? lb_buf_adds(out, (const char *)r) : LB_EINVAL;
-	xmlFree(r);
-	return rc;
-}
 
 /* ---- the writer: the one path from data to XML --------------------------- */
 
@@ -602,20 +367,28 @@ static int entry_id(feedctx *f, const atom_ev_event *e, int per_url)
 	return 0;
 }
 
-/* One atom:entry for e.  per_url: the id names the URL, not the event. */
-static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
+/* cfg's on_current told of current.atom's entry e, whose id is in f->iri. */
+static int tell_current(feedctx *f, const atom_ev_event *e)
+{
+	int rc = f->cfg->on_current(f->cfg->on_current_ctx, e, f->iri.data);
+
+	if (rc != 0)
+		return lb_err(f->err, rc < 0 ? rc : LB_ESTOP, "the entry's other writer failed");
+	return 0;
+}
+
+/* One atom:entry for e.  per_url: the id names the URL, not the event;
+ * tell: on_current hears of it (else the caller tells it). */
+static int add_entry_as(feedctx *f, const atom_ev_event *e, int per_url, int tell)
 {
 	xw *w = &f->w;
 	const char *title = *e->title ? e->title : e->url;
+	int rc;
 
 	if (entry_id(f, e, per_url) != 0)
 		return failed(f);
-	if (per_url && f->cfg->on_current) {
-		int rc = f->cfg->on_current(f->cfg->on_current_ctx, e, f->iri.data);
-
-		if (rc != 0)
-			return lb_err(f->err, rc < 0 ? rc : LB_ESTOP, "the entry's other writer failed");
-	}
+	if (tell && per_url && f->cfg->on_current && (rc = tell_current(f, e)) != 0)
+		return rc;
 	xw_markup(w, "  <entry>\n");
 	/* ATOM_XML_MIN: an id's bytes stay what they always were (' unescaped) */
 	xw_text_elem(w, "    ", "id", f->iri.data, ATOM_XML_MIN);
@@ -637,6 +410,11 @@ static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
 	xw_markup(w, "  </entry>\n");
 	f->entries++;
 	return xw_status(f);
+}
+
+static int add_entry(feedctx *f, const atom_ev_event *e, int per_url)
+{
+	return add_entry_as(f, e, per_url, 1);
 }
 
 static int add_event_cb(void *ctx, const atom_ev_event *e)
@@ -859,47 +637,145 @@ typedef struct cursrc {
 	void *ctx;
 } cursrc;
 
-/* A streamed current.atom: its head waits for the first (newest) record,
- * whose Last-Modified is the feed's date. */
+/*
+ * A streamed current.atom.  It is a complete feed (RFC 5005 §2,
+ * fh:complete) while its records fit cfg's caps (entries and bytes);
+ * past them it holds only the newest records and is no longer complete:
+ * no fh:complete, so no reader drops what it does not list, and a
+ * prev-archive link to the newest archive, as index.atom has (RFC 5005
+ * §4: the archived feed's history).  The head says which, and its date is
+ * the newest record's: both known only at the end, so the entries are
+ * spooled to a temporary file first and copied after the head.
+ */
 struct streamed {
 	feedctx *f;
-	int head;       /* 1: written, -1: failed */
+	FILE *spool;
+	long end;          /* bytes of whole entries in the spool */
+	size_t room;       /* the byte cap less the head's and the end's bound */
+	int64_t updated;   /* the first (newest) record's Last-Modified */
+	int capped;        /* a record was left out */
 };
 
-static int stream_head(struct streamed *s, int64_t updated)
-{
-	doclink self = { "self", "current.atom", 0 };
-
-	s->head = doc_head(s->f, "current", s->f->title, s->f->author, &self, 1,
-			   "<fh:complete/>", updated) == 0 ? 1 : -1;
-	return s->head > 0 ? 0 : failed(s->f);
-}
+/* add_streamed_cb()'s "enough": a positive return stops the records. */
+#define STREAM_CAPPED 1
 
 static int add_streamed_cb(void *ctx, const atom_ev_event *e)
 {
 	struct streamed *s = ctx;
+	feedctx *f = s->f;
+	long pos;
 	int rc;
 
-	if (!s->head && (rc = stream_head(s, e->last_modified)) < 0)
+	if (f->cfg->current_max_entries > 0 && f->entries >= (size_t)f->cfg->current_max_entries) {
+		s->capped = 1;
+		return STREAM_CAPPED;
+	}
+	if (!f->entries)
+		s->updated = e->last_modified;
+	if ((rc = add_entry_as(f, e, 1, 0)) != 0)   /* told once it is kept */
 		return rc;
-	return add_entry(s->f, e, 1);
+	xw_flush(&f->w);
+	if ((rc = xw_status(f)) != 0)
+		return rc;
+	if ((pos = ftell(s->spool)) < 0)
+		return lb_err_sys(f->err, "cannot write current.atom's spool");
+	if (f->cfg->current_max_bytes > 0 && (size_t)pos > s->room) {
+		f->entries--;   /* not copied: the spool ends for us at s->end */
+		s->capped = 1;
+		return STREAM_CAPPED;
+	}
+	s->end = pos;
+	if (f->cfg->on_current && (entry_id(f, e, 1) != 0 || (rc = tell_current(f, e)) != 0))
+		return rc ? rc : failed(f);
+	return 0;
 }
 
-static int write_streamed(feedctx *f, const cursrc *src, atom_stats *stats)
+/* The head: complete, or the newest records with the archives' link. */
+static int streamed_head(feedctx *f, atom_evstore *st, const struct streamed *s)
 {
-	struct streamed s = { f, 0 };
-	int rc, ok;
+	doclink links[2] = { { "self", "current.atom", 0 } };
+	int64_t last, count = 0;
+	int rc;
+
+	if (s->capped && (rc = atom_evstore_archived(st, &last, &count, f->err)) != 0)
+		return rc;
+	if (count > 0)
+		links[1] = (doclink){ "prev-archive", "archive/%lld.atom", count };
+	return doc_head(f, "current", f->title, f->author, links, count > 0 ? 2 : 1,
+			s->capped ? NULL : "<fh:complete/>", f->entries ? s->updated : f->cfg->now);
+}
+
+/* Appends the spool's first n bytes to the document. */
+static int copy_spool(feedctx *f, FILE *spool, long n)
+{
+	char buf[65536];
+	size_t k;
+
+	if (fflush(spool) != 0 || fseek(spool, 0, SEEK_SET) != 0)
+		return lb_err_sys(f->err, "cannot read current.atom's spool");
+	for (; n > 0; n -= (long)k) {
+		k = fread(buf, 1, (size_t)n < sizeof buf ? (size_t)n : sizeof buf, spool);
+		if (k == 0)
+			return lb_err_sys(f->err, "cannot read current.atom's spool");
+		if (fwrite(buf, 1, k, f->w.a.fp) != k)
+			return lb_err_sys(f->err, "cannot write '%s'", f->w.a.path);
+	}
+	return 0;
+}
+
+/* The bytes of the head and the end, at most: the head measured as a
+ * complete feed's, plus room for the prev-archive link instead. */
+static size_t head_bound(feedctx *f)
+{
+	size_t n;
+
+	lb_buf_reset(&f->w.out);
+	if (doc_head(f, "current", f->title, f->author, NULL, 0, "<fh:complete/>", 0) != 0)
+		return SIZE_MAX;
+	n = f->w.out.len + 2 * strlen(f->base) + 256;
+	lb_buf_reset(&f->w.out);
+	return n;
+}
+
+static int write_streamed(feedctx *f, atom_evstore *st, const cursrc *src, atom_stats *stats)
+{
+	struct streamed s = { .f = f };
+	FILE *out;
+	size_t bound;
+	int rc;
 
 	if (doc_begin(f, "current.atom") != 0)
 		return failed(f);
+	if ((bound = head_bound(f)) == SIZE_MAX || !(s.spool = tmpfile())) {
+		rc = bound == SIZE_MAX ? failed(f) : lb_err_sys(f->err, "cannot spool current.atom");
+		doc_end(f, 0, 0);
+		return rc;
+	}
+	s.room = (size_t)f->cfg->current_max_bytes > bound ? (size_t)f->cfg->current_max_bytes - bound : 0;
+	out = f->w.a.fp;
+	f->w.a.fp = s.spool;   /* the entries first, into the spool */
 	rc = src->each(src->ctx, add_streamed_cb, &s, f->err);
-	ok = rc == 0 && (s.head || stream_head(&s, f->cfg->now) == 0);
+	lb_buf_reset(&f->w.out);   /* a refused entry's last bytes */
+	f->w.a.fp = out;
+	if (rc == STREAM_CAPPED || rc == 0)
+		rc = streamed_head(f, st, &s);
+	if (rc == 0) {
+		xw_flush(&f->w);
+		if ((rc = xw_status(f)) == 0)
+			rc = copy_spool(f, s.spool, s.end);
+	}
+	fclose(s.spool);
 	stats->current_entries = f->entries;
-	return doc_end(f, ok, 0);
+	stats->current_capped = s.capped;
+	if (rc != 0) {
+		doc_end(f, 0, 0);   /* the temporary file removed */
+		return rc;
+	}
+	return doc_end(f, 1, 0);
 }
 
 /* current.atom: a complete feed (RFC 5005 §2) of the records given. */
-static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
+static int write_current(feedctx *f, atom_evstore *st, const cursrc *src, atom_stats *stats)
 {
 	doclink self = { "self", "current.atom", 0 };
 	int64_t max = 0;
@@ -908,7 +784,7 @@ static int write_current(feedctx *f, const cursrc *src, atom_stats *stats)
 	int rc;
 
 	if (src->each)
-		return write_streamed(f, src, stats);
+		return write_streamed(f, st, src, stats);
 	if (src->run) {
 		if ((rc = atom_ev_run_max_lm(src->run, &max, &any, f->err)) != 0)
 			return rc;
@@ -1053,7 +929,7 @@ static int write_all(feedctx *f, atom_evstore *st, const cursrc *cur, atom_stats
 	if ((rc = atom_evstore_begin(st, f->err)) != 0)
 		return rc;
 	if ((rc = write_archives(f, st, stats)) != 0 || (rc = write_index(f, st)) != 0 ||
-	    (rc = write_current(f, cur, stats)) != 0 ||
+	    (rc = write_current(f, st, cur, stats)) != 0 ||
 	    (rc = atom_evstore_archived(st, &last, &stats->archives_total, f->err)) != 0 ||
 	    (rc = atom_evstore_commit(st, f->err)) != 0) {
 		atom_evstore_rollback(st);

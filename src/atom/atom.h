@@ -7,7 +7,10 @@
  *                       events each, fh:archive; written once when full,
  *                       later only the next-archive link is added, once
  *   DIR/current.atom    complete feed (RFC 5005 §2, fh:complete): one entry
- *                       per URL, the records fresh now
+ *                       per URL, the records fresh now; streamed
+ *                       (atom_publish_later()) and past its caps, the
+ *                       newest records only, not complete, with the
+ *                       archives' prev-archive link (RFC 5005 §4)
  *
  * An archive's bytes are a pure function of its events, the title and
  * author it was sealed with, the base URL and whether archive N+1 exists:
@@ -25,6 +28,16 @@
 #include "atom_evstore.h"
 
 #define ATOM_DEFAULT_PAGE_SIZE 50
+
+/*
+ * current.atom's caps (atom_cfg), for a feed readers can fetch: 10,000
+ * entries are about 4.5 MB; the bytes bound titles and summaries of any
+ * length.  Past either, current.atom lists the newest records that fit
+ * and says it is not complete (no fh:complete; a prev-archive link to the
+ * newest archive, so the RFC 5005 §4 history is found from it).
+ */
+#define ATOM_CURRENT_MAX_ENTRIES 10000
+#define ATOM_CURRENT_MAX_BYTES 10000000
 
 /* atom_xml_escape() modes */
 enum {
@@ -100,6 +113,8 @@ typedef struct atom_cfg {
 	 * current.atom entry for entry); its nonzero return stops the write. */
 	int (*on_current)(void *ctx, const atom_ev_event *e, const char *id);
 	void *on_current_ctx;
+	int64_t current_max_entries;  /* a streamed current.atom's caps (above): */
+	int64_t current_max_bytes;    /* 0 = none; arrays and runs are never capped */
 } atom_cfg;
 
 typedef struct atom_stats {
@@ -108,6 +123,7 @@ typedef struct atom_stats {
 	int64_t archives_written;  /* archive files written (new, rewritten) */
 	int64_t archives_total;
 	size_t current_entries;
+	int current_capped;        /* current.atom left records out: not complete */
 } atom_stats;
 
 /*

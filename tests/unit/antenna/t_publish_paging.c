@@ -120,7 +120,7 @@ static ant_pub_site site_of(size_t limit, ant_pub_html_counts *c)
 /* The entry cap: 1,000 per file by default, index.html the newest. */
 static void entry_cap(void)
 {
-	ant_pub_html_counts c = { 0, 0 };
+	ant_pub_html_counts c = { 0, 0, 0 };
 	ant_pub_site s = site_of(0, &c);
 	lb_error err = LB_ERROR_INIT;
 	char *blk, *h;
@@ -160,7 +160,7 @@ static void entry_cap(void)
  * (8,000 bytes of '&', five times that escaped), and is filled close to it. */
 static void byte_cap(void)
 {
-	ant_pub_html_counts c = { 0, 0 };
+	ant_pub_html_counts c = { 0, 0, 0 };
 	ant_pub_site s = site_of(0, &c);
 	lb_error err = LB_ERROR_INIT;
 	char *blk, name[32];
@@ -198,7 +198,7 @@ static void byte_cap(void)
  * stale ones removed when the site shrinks. */
 static void chain(void)
 {
-	ant_pub_html_counts c = { 0, 0 };
+	ant_pub_html_counts c = { 0, 0, 0 };
 	ant_pub_site s = site_of(5, &c);
 	lb_error err = LB_ERROR_INIT;
 	char *blk, *h;
