@@ -39,6 +39,7 @@
 #include "ant_fetch.h"
 #include "ant_addr.h"
 #include "ant_polite.h"
+#include "fetch_int.h"
 #include "lb_buf.h"
 #include "lb_date.h"
 #include "lirs.h"
@@ -713,44 +714,6 @@ static ant_fetch_errkind kind_of(CURLcode rc, const xfer *x)
 	}
 }
 
-const char *ant_fetch_errkind_name(ant_fetch_errkind k)
-{
-	static const char *const name[] = {
-		[ANT_FETCH_OK] = "ok",
-		[ANT_FETCH_ERR_DNS] = "dns",
-		[ANT_FETCH_ERR_CONNECT] = "connect",
-		[ANT_FETCH_ERR_TIMEOUT] = "timeout",
-		[ANT_FETCH_ERR_TLS] = "tls",
-		[ANT_FETCH_ERR_TOO_BIG] = "too-big",
-		[ANT_FETCH_ERR_REDIRECTS] = "redirects",
-		[ANT_FETCH_ERR_PROTOCOL] = "protocol",
-		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "header-too-big",
-		[ANT_FETCH_ERR_INTERNAL] = "internal",
-		[ANT_FETCH_ERR_DEFERRED] = "deferred",
-		[ANT_FETCH_ERR_OTHER] = "other",
-	};
-	return (unsigned)k < sizeof name / sizeof *name ? name[k] : "other";
-}
-
-static const char *kind_text(ant_fetch_errkind k)
-{
-	static const char *const text[] = {
-		[ANT_FETCH_OK] = "ok",
-		[ANT_FETCH_ERR_DNS] = "cannot resolve host",
-		[ANT_FETCH_ERR_CONNECT] = "cannot connect",
-		[ANT_FETCH_ERR_TIMEOUT] = "timed out",
-		[ANT_FETCH_ERR_TLS] = "tls error",
-		[ANT_FETCH_ERR_TOO_BIG] = "body too big",
-		[ANT_FETCH_ERR_REDIRECTS] = "too many redirects",
-		[ANT_FETCH_ERR_PROTOCOL] = "protocol not allowed",
-		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "response header too large",
-		[ANT_FETCH_ERR_INTERNAL] = "refused to connect to an internal address",
-		[ANT_FETCH_ERR_DEFERRED] = "deferred: the server asked us to wait",
-		[ANT_FETCH_ERR_OTHER] = "transfer failed",
-	};
-	return (unsigned)k < sizeof text / sizeof *text ? text[k] : "transfer failed";
-}
-
 /*
  * What happened, in our words: libcurl's own text (kept after
  * it as detail) says "Out of memory" for a header over its limit and
@@ -758,7 +721,7 @@ static const char *kind_text(ant_fetch_errkind k)
  */
 static void say_what_happened(char *out, size_t n, ant_fetch_errkind k, CURLcode rc, const xfer *x)
 {
-	const char *what = kind_text(k), *lib = x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc);
+	const char *what = ant_fetch_kind_text(k), *lib = x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc);
 	long oserr = 0;
 
 	switch (k) {
@@ -824,21 +787,6 @@ static void file_result(ant_fetch_result *res, CURL *e)
 	res->last_modified_time = (int64_t)ft;
 }
 
-/* HTTP/2 status lines carry no reason phrase. */
-static const char *reason_of(long status)
-{
-	static const struct { long code; const char *text; } t[] = {
-		{ 400, "Bad Request" }, { 401, "Unauthorized" }, { 403, "Forbidden" },
-		{ 404, "Not Found" }, { 410, "Gone" }, { 429, "Too Many Requests" },
-		{ 500, "Internal Server Error" }, { 502, "Bad Gateway" },
-		{ 503, "Service Unavailable" }, { 504, "Gateway Timeout" },
-	};
-	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		if (t[i].code == status)
-			return t[i].text;
-	return "HTTP error";
-}
-
 static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
 {
 	char *url = NULL, *scheme = NULL;
@@ -881,7 +829,7 @@ static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
 		res->retry_after = retry_after_seconds(x->retry_after, res->date_time);
 	if (status >= 400)
 		snprintf(res->error, sizeof res->error, "%ld %s", status,
-			 x->reason[0] ? x->reason : reason_of(status));
+			 x->reason[0] ? x->reason : ant_fetch_reason_of(status));
 }
 
 static void result_release(ant_fetch_result *res)
