@@ -234,7 +234,7 @@ static const char *const migrations[] = {
 	" held INTEGER NOT NULL DEFAULT 0,"
 	" held_since INTEGER NOT NULL DEFAULT 0);",
 	/* 8 -> 9: a server's Retry-After, kept across runs (store_polite.c) */
-	"CREATE TABLE server_wait(server TEXT PRIMARY KEY, until INTEGER NOT NULL) WITHOUT ROWID;",
+	"CREATE TABLE IF NOT EXISTS server_wait(server TEXT PRIMARY KEY, until INTEGER NOT NULL) WITHOUT ROWID;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
