@@ -45,8 +45,7 @@ static const char help[] =
 	"                       (default 2000; -1: never fetch again)\n"
 	"  --regex-seconds S    time a page's --ignore/--only patterns may take on it;\n"
 	"                       over it, the check fails naming the pattern (default 30)\n"
-	"  --page-batch N       due pages read, checked and committed at a time (default\n"
-	"                       5000); one connection pool serves the whole run\n";
+	"  --page-batch N       due pages checked and committed at a time (default 5000)\n";
 
 /* One table: run reads it too, to know which options take a value. */
 const char cmd_update_shortopts[] = "hvqj:";
@@ -120,8 +119,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 			break;
 		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P': case 'b':
 			if (cli_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
-					    c == 'C' ? "--connect-timeout" : c == 'R' ? "--max-redirects" :
-					    c == 'b' ? "--page-batch" : "--per-host",
+					    c == 'C' ? "--connect-timeout" : c == 'R' ? "--max-redirects" : c == 'b' ? "--page-batch" : "--per-host",
 					    optarg, c == 'R' ? 0 : 1, c == 'n' ? INT64_MAX / 2 : 100000, &v) < 0)
 				return -1;
 			if (c == 'j') o->u.limits.jobs = v;
