@@ -19,7 +19,7 @@
 #   real `antenna update` checked (so every page has an update and an Atom
 #   event): the first publish into an empty DIR (all archives written),
 #   from a fresh copy of the database each time; then a second publish.
-if want update || want update-floor || want publish || want update-feeds || want update-100k ||
+if want update || want update-floor || want update-h2 || want publish || want update-feeds || want update-100k ||
 	{ [ "${BENCH_BIG:-0}" = 1 ] && want update-1m; }; then
 	if [ ! -x "$ANTENNA" ] || [ ! -x "$SERVER" ]; then
 		skip update "antenna or tests/tools/testserver not built"
@@ -103,6 +103,23 @@ floor_pages() { # floor_pages DIR N VERSION EVERY: write the pages N % EVERY == 
 			close(f)
 		} }'
 }
+# h2_ca DIR: the bench's own CA and a certificate for 127.0.0.1 signed by it
+h2_ca() {
+	mkdir -p "$1"
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=bench-ca \
+		-keyout "$1/ca.key" -out "$1/ca.pem" > "$1/log" 2>&1 &&
+	openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout "$1/srv.key" \
+		-out "$1/srv.csr" >> "$1/log" 2>&1 &&
+	printf 'subjectAltName=IP:127.0.0.1\n' > "$1/ext" &&
+	openssl x509 -req -in "$1/srv.csr" -CA "$1/ca.pem" -CAkey "$1/ca.key" -CAcreateserial \
+		-days 2 -extfile "$1/ext" -out "$1/srv.pem" >> "$1/log" 2>&1
+}
+# h2_server PORT: nginx's HTTP/2 over TLS server block, when h2_ca made one
+h2_server() {
+	[ -f "$W/tls/srv.pem" ] || return 0
+	printf 'server { listen 127.0.0.1:%s ssl http2; ssl_certificate %s; ssl_certificate_key %s; root %s; keepalive_requests 100000; http2_max_requests 100000; }' \
+		"$1" "$W/tls/srv.pem" "$W/tls/srv.key" "$W/floor"
+}
 floor_nginx() { # starts nginx on a free loopback port; sets NGX_PID, FLOOR_URL
 	mkdir -p "$W/ngx/logs" "$W/ngx/tmp"
 	tries=0
@@ -120,6 +137,7 @@ http {
 	fastcgi_temp_path $W/ngx/tmp/fcgi; uwsgi_temp_path $W/ngx/tmp/uwsgi; scgi_temp_path $W/ngx/tmp/scgi;
 	types { text/html html; }
 	server { listen 127.0.0.1:$p; root $W/floor; keepalive_requests 100000; }
+	$(h2_server $((p + 1)))
 }
 NGX
 		nginx -p "$W/ngx" -c "$W/ngx/nginx.conf" 2> "$W/ngx/start.err" &
@@ -127,7 +145,7 @@ NGX
 		n=0
 		while [ $n -lt 40 ]; do
 			if "$TOP/$BUILD/tools/httpget" -o /dev/null "http://127.0.0.1:$p/0.html" 2> /dev/null; then
-				FLOOR_URL=http://127.0.0.1:$p
+				FLOOR_URL=http://127.0.0.1:$p FLOOR_H2_URL=https://127.0.0.1:$((p + 1))
 				return 0
 			fi
 			kill -0 $NGX_PID 2> /dev/null || break
@@ -170,6 +188,58 @@ if want update-floor && [ -n "${SPID:-}" ]; then
 		kill $NGX_PID 2> /dev/null; wait $NGX_PID 2> /dev/null
 		report update-floor 1.5 64
 		sed -i '$ s/$/; '"$N_FLOOR"' pages on nginx, ours: '"$(tail -n 1 "$W/floor.out" | tr '/;' '  ')"'/' "$TABLE"
+	fi
+fi
+
+# update-h2: `antenna update --force --jobs 64 --per-host 64` of N_FLOOR
+#   pages (10,000; quick 2,000) over HTTP/2 and TLS (nginx, a certificate of
+#   the bench's own CA made with openssl, trusted through CURL_CA_BUNDLE)
+#   against the floor measured in the same run: curl --http2 --parallel
+#   --parallel-max 64 getting the same URLs to /dev/null (multiplexed too).
+#   Half the pages changed before each run, runs interleaved, as
+#   update-floor.  The antenna's one connection pool serves every batch.
+#   Targets: cpu <= 1.1x the floor's, wall <= 1.2x.
+if want update-h2 && [ -n "${SPID:-}" ]; then
+	rm -rf "$W/floor" "$W/tls"; mkdir -p "$W/floor"
+	floor_pages "$W/floor" "$N_FLOOR" 0 1
+	if ! command -v nginx > /dev/null 2>&1 || ! command -v openssl > /dev/null 2>&1; then
+		skip update-h2 "nginx or openssl not installed"
+	elif ! h2_ca "$W/tls"; then
+		skip update-h2 "openssl could not make the CA: $(tail -n 1 "$W/tls/log")"
+	elif ! floor_nginx; then
+		skip update-h2 "nginx did not start: $(tail -n 1 "$W/ngx/start.err")"
+	else
+		DBH=$W/h2.db
+		rm -f "$DBH"*
+		"$ANTENNA" -d "$DBH" init --title bench --base http://antenna.example.jp/ > /dev/null &&
+			"$TOP/$BUILD/bench/seed" "$DBH" "$FLOOR_H2_URL/" "$N_FLOOR" || say "update-h2: cannot create the database"
+		i=0
+		while [ $i -lt "$N_FLOOR" ]; do
+			printf 'url = "%s/%d.html"\noutput = "/dev/null"\n' "$FLOOR_H2_URL" $i
+			i=$((i + 1))
+		done > "$W/curlh2.cfg"
+		export CURL_CA_BUNDLE="$W/tls/ca.pem"
+		CURLH="curl -s --no-progress-meter --http2 --parallel --parallel-max 64 -K '$W/curlh2.cfg' > /dev/null 2>&1"
+		"$ANTENNA" -d "$DBH" update $UPD > "$W/h2.prime" 2>&1 || say "update-h2: priming run failed"
+		sh -c "$CURLH" || say "update-h2: curl priming run failed"
+		i=0 v=1
+		while [ $i -lt "$REPS" ]; do
+			floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
+			"$TM" "$R/update-h2.base" sh -c "$CURLH" || say "update-h2: curl exited $?"
+			floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
+			"$TM" "$R/update-h2.ours" "$ANTENNA" -d "$DBH" update $UPD > "$W/h2.out" 2>&1 ||
+				say "update-h2: exited $?"
+			i=$((i + 1))
+		done
+		unset CURL_CA_BUNDLE
+		kill $NGX_PID 2> /dev/null; wait $NGX_PID 2> /dev/null
+		o=$(median "$R/update-h2.ours" 1) b=$(median "$R/update-h2.base" 1)
+		co=$(median "$R/update-h2.ours" 4) cb=$(median "$R/update-h2.base" 4)
+		v=$(verdict "$(ratio3 "$co" "$cb")" 1.1)
+		le "$(ratio3 "$o" "$b")" 1.2 || v=FAIL
+		[ "$(rcs "$R/update-h2.ours")" = 0 ] || v=FAIL
+		row update-h2 "$o" "$b" "$(ratio "$o" "$b")" "<=1.2,1.1" "$v" "$(mib "$R/update-h2.ours")" \
+			"wall ratio (cpu <= 1.1x: $co/$cb s = $(ratio "$co" "$cb")); $N_FLOOR pages, HTTP/2 over TLS on nginx; wall ours $(spread "$R/update-h2.ours"), curl $(spread "$R/update-h2.base"); ours: $(tail -n 1 "$W/h2.out")"
 	fi
 fi
 

@@ -10,6 +10,7 @@ pkg_of() {
 	zlib) echo zlib1g-dev ;;
 	sqlite3) echo libsqlite3-dev ;;
 	libcurl) echo libcurl4-openssl-dev ;;
+	libpsl) echo libpsl-dev ;;
 	json-c) echo libjson-c-dev ;;
 	libxml-2.0) echo libxml2-dev ;;
 	uchardet) echo libuchardet-dev ;;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "antenna.h"
+#include "ant_polite.h"
 #include "ant_publish.h"
 #include "ant_websub.h"
 #include "ant_pagemove.h"
@@ -33,12 +34,15 @@ static const struct { const char *key, *value; } defaults[] = {
 	{ CFG_KEEP_EVENTS, "10000" },   /* ANT_KEEP_EVENTS */
 	{ CFG_LANG, ANT_PUB_LANG_DEFAULT },
 	{ ANT_CFG_NEW_HOURS, "3" },   /* ANT_PUB_NEW_HOURS */
+	{ ANT_CFG_CONTACT, "" },
+	{ ANT_CFG_MIN_DELAY, "0" },         /* ANT_FETCH_DEFAULT_MIN_DELAY_MS */
+	{ ANT_CFG_MAX_RETRY_AFTER, "86400" },   /* ANT_FETCH_DEFAULT_MAX_RETRY_AFTER */
 };
 
 struct setting { const char *key; const char *value; };
 
 /* Each option: the key it sets and how its value is checked. */
-enum check { TEXT, URL, INT, CHARSET, KEEP, LANG, FLAG, HUB };
+enum check { TEXT, URL, INT, CHARSET, KEEP, LANG, FLAG, HUB, CONTACT };
 static const struct rule {
 	int c;
 	const char *name, *key;
@@ -72,6 +76,9 @@ static const struct rule {
 	{ 'R', "--move-after", ANT_CFG_MOVE_AFTER, INT, 1, 1000, NULL },
 	{ 'G', "--gone-days", ANT_CFG_GONE_DAYS, INT, 1, 3650, NULL },
 	{ 'w', "--no-hub", ANT_CFG_HUBS, FLAG, 0, 0, "" },
+	{ 'c', "--contact", ANT_CFG_CONTACT, CONTACT, 0, 0, NULL },
+	{ 'D', "--min-delay", ANT_CFG_MIN_DELAY, INT, 0, 3600000, NULL },
+	{ 'y', "--max-retry-after", ANT_CFG_MAX_RETRY_AFTER, INT, 1, 30 * 86400, NULL },
 };
 
 static int set_defaults(ant_store *s, lb_error *err)
@@ -109,6 +116,13 @@ static int check_value(const struct rule *r, const char **v)
 		if (!lb_url_is_http(*v) || strpbrk(*v, "\n\r\t "))
 			return cli_usage_error(antcmd_init_help, "--hub: '%s' is not an absolute http or https URL", *v);
 		return 0;
+	case CONTACT: {
+		lb_error err = LB_ERROR_INIT;
+
+		if (ant_polite_contact_check(*v, &err) < 0)
+			return cli_usage_error(antcmd_init_help, "%s", lb_error_msg(&err));
+		return 0;
+	}
 	case LANG:
 		if (!ant_pub_lang_known(*v))
 			return cli_usage_error(antcmd_init_help, "--lang: '%s' is not ja or en", *v);
@@ -163,6 +177,9 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		{ "trust-hint", required_argument, NULL, 'T' },
 		{ "trust-relay", required_argument, NULL, 'Y' },
 		{ "trust-claims", required_argument, NULL, 'J' },
+		{ "contact", required_argument, NULL, 'c' },
+		{ "min-delay", required_argument, NULL, 'D' },
+		{ "max-retry-after", required_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

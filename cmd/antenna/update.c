@@ -18,7 +18,7 @@ static const char help[] =
 	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
 	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
 	"                           [--excerpt-chars N] [--max-archives N] [--max-header BYTES]\n"
-	"                           [--refetch-pause MS] [--regex-seconds S]\n\n"
+	"                           [--refetch-pause MS] [--regex-seconds S] [--page-batch N]\n\n"
 	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
 	"Prints a one-line summary, and each page or source that failed on standard\n"
 	"error; exit status 0 even when some pages failed (their errors are recorded:\n"
@@ -44,7 +44,8 @@ static const char help[] =
 	"                       between the two answers is ignored from then on\n"
 	"                       (default 2000; -1: never fetch again)\n"
 	"  --regex-seconds S    time a page's --ignore/--only patterns may take on it;\n"
-	"                       over it, the check fails naming the pattern (default 30)\n";
+	"                       over it, the check fails naming the pattern (default 30)\n"
+	"  --page-batch N       due pages checked and committed at a time (default 5000)\n";
 
 /* One table: run reads it too, to know which options take a value. */
 const char cmd_update_shortopts[] = "hvqj:";
@@ -65,6 +66,7 @@ const struct option cmd_update_longopts[] = {
 	{ "max-archives", required_argument, NULL, 'M' },
 	{ "refetch-pause", required_argument, NULL, 'W' },
 	{ "regex-seconds", required_argument, NULL, 'G' },
+	{ "page-batch", required_argument, NULL, 'b' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -115,9 +117,9 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 				return -1;
 			o->u.regex_seconds = (double)v;
 			break;
-		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P':
+		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P': case 'b':
 			if (cli_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
-					    c == 'C' ? "--connect-timeout" : c == 'R' ? "--max-redirects" : "--per-host",
+					    c == 'C' ? "--connect-timeout" : c == 'R' ? "--max-redirects" : c == 'b' ? "--page-batch" : "--per-host",
 					    optarg, c == 'R' ? 0 : 1, c == 'n' ? INT64_MAX / 2 : 100000, &v) < 0)
 				return -1;
 			if (c == 'j') o->u.limits.jobs = v;
@@ -125,6 +127,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 			else if (c == 'T') o->u.limits.timeout = v;
 			else if (c == 'C') o->u.limits.connect_timeout = v;
 			else if (c == 'R') o->u.limits.max_redirects = v;
+			else if (c == 'b') o->u.page_batch = (size_t)v;
 			else o->u.limits.per_host = v;
 			break;
 		default: return -1;

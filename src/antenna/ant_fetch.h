@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lb_error.h"
+#include "ant_polite.h"
 
 /* Limits: named, documented in antenna(1) and the README, overridable. */
 #define ANT_FETCH_DEFAULT_CONNECT_TIMEOUT 10      /* seconds */
@@ -24,6 +25,18 @@
  * has its own limit, CURL_MAX_HTTP_HEADER (100 KiB) per header line, which
  * it reports as "Out of memory"; both are reported as ANT_FETCH_ERR_HEADER_TOO_BIG. */
 #define ANT_FETCH_DEFAULT_MAX_HEADER (64u << 10)
+/* Milliseconds between the starts of two requests to one server
+ * (init --min-delay); 0: none, only per_host bounds a server's share. */
+#define ANT_FETCH_DEFAULT_MIN_DELAY_MS 0
+/* The longest a 429 or 503 Retry-After keeps us from a server, in
+ * seconds (init --max-retry-after): a server cannot ask for more. */
+#define ANT_FETCH_DEFAULT_MAX_RETRY_AFTER 86400
+
+/* Connections, the DNS cache and the politeness state (ant_polite.h)
+ * kept from one ant_fetch_run() to the next: a run in batches opens no
+ * new connections at a batch seam, and a server's delay and Retry-After
+ * hold across batches.  Used by one thread at a time. */
+typedef struct ant_fetch_pool ant_fetch_pool;
 
 typedef struct ant_fetch_limits {
 	long connect_timeout;    /* 0 = default */
@@ -36,7 +49,13 @@ typedef struct ant_fetch_limits {
 	int allow_file;          /* also allow file:// URLs (the demo) */
 	int allow_private;       /* connect to internal addresses for every request
 				    (init --allow-private) */
-	const char *user_agent;  /* NULL = "lirs-antenna/VERSION (+URL)" */
+	const char *user_agent;  /* NULL = "lirs-antenna/VERSION (+CONTACT)" when contact
+				    is set, else "lirs-antenna/VERSION (update antenna; libcurl)" */
+	char contact[ANT_POLITE_MAX_CONTACT + 1];  /* init --contact, "" none; checked
+				    with ant_polite_contact_check() */
+	long min_delay_ms;       /* between starts to one server; 0 = none */
+	long max_retry_after;    /* seconds; 0 = ANT_FETCH_DEFAULT_MAX_RETRY_AFTER */
+	ant_fetch_pool *pool;    /* NULL: connections last one ant_fetch_run() */
 } ant_fetch_limits;
 
 typedef enum {
@@ -52,6 +71,8 @@ typedef enum {
 	ANT_FETCH_ERR_HEADER_TOO_BIG,  /* a response header over max_header, or a header
 				      line over libcurl's CURL_MAX_HTTP_HEADER */
 	ANT_FETCH_ERR_INTERNAL,      /* refused: an internal address not allowed */
+	ANT_FETCH_ERR_DEFERRED,      /* not sent: its server asked us to wait (Retry-After;
+					retry_after says how long still) */
 } ant_fetch_errkind;
 
 typedef struct ant_fetch_req {
@@ -92,12 +113,21 @@ enum {
 	ANT_FETCH_REDIRECT_TEMPORARY = 2,
 };
 
+/* A new pool (connections are opened as needed); NULL when out of memory
+ * or curl cannot be set up.  ant_fetch_pool_free(NULL) does nothing. */
+ant_fetch_pool *ant_fetch_pool_new(void);
+void ant_fetch_pool_free(ant_fetch_pool *pool);
+/* The pool's politeness state, to load and save the servers' Retry-After. */
+ant_polite *ant_fetch_pool_polite(ant_fetch_pool *pool);
+/* Connections opened so far through the pool (CURLINFO_NUM_CONNECTS). */
+long ant_fetch_pool_connects(const ant_fetch_pool *pool);
+
 /* Called once per request, from ant_fetch_run()'s thread, as each finishes.
  * res is borrowed: it is freed after the callback returns. */
 typedef void (*ant_fetch_done_fn)(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);
 
 /* A short stable name for an error kind ("dns", "connect", "timeout",
- * "tls", "too-big", "redirects", "protocol", "header-too-big", "internal", "other"; "ok"),
+ * "tls", "too-big", "redirects", "protocol", "header-too-big", "internal", "deferred", "other"; "ok"),
  * for logs and JSON. */
 const char *ant_fetch_errkind_name(ant_fetch_errkind k);
 
@@ -119,8 +149,20 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k);
  * as the proxy resolves the names, a request through it is checked on
  * the URL's host only when that is an address or "localhost".
  *
- * Runs all n requests, at most limits->jobs at once and limits->per_host
- * per host, and returns when all are done.  Returns 0, or LB_ENET when
+ * Politeness per server (ant_polite.h): at most limits->per_host
+ * requests at once per server (the names of one registrable domain, and
+ * names seen at one address), their starts limits->min_delay_ms apart.
+ * A 429 or 503 with Retry-After (seconds or an HTTP-date, at most
+ * max_retry_after) keeps every request to that server from being sent
+ * until then: each is reported at once as ANT_FETCH_ERR_DEFERRED.  HTTP/2
+ * is used where a server offers it over TLS, the server's requests
+ * multiplexed on one connection.  Environment: CURL_CA_BUNDLE names the
+ * CA certificates to trust instead of the system's; ANTENNA_RESOLVE,
+ * blank-separated HOST:PORT:ADDRESS entries, resolves those names so
+ * (curl's --resolve), for tests and for a server not yet in the DNS.
+ *
+ * Runs all n requests, at most limits->jobs at once, and returns when all
+ * are done.  Returns 0, or LB_ENET when
  * curl could not be set up or its multi handle failed (LB_ENOMEM when out
  * of memory); every request's own failure is reported per request.
  */

@@ -28,7 +28,7 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 
-#define ANT_STORE_SCHEMA_VERSION 8
+#define ANT_STORE_SCHEMA_VERSION 9
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -126,6 +126,10 @@ void ant_store_column_sizes_free(ant_store_colsize *c, size_t n);
 #define ANT_CFG_HTML_PAGES "html_pages"       /* HTML files at most (ant_publish.h) */
 #define ANT_CFG_CURRENT_ENTRIES "current_entries"   /* current.atom's caps (atom.h) */
 #define ANT_CFG_CURRENT_BYTES "current_bytes"
+/* politeness (ant_fetch.h, ant_polite.h) */
+#define ANT_CFG_CONTACT "contact"             /* in the User-Agent; "" none */
+#define ANT_CFG_MIN_DELAY "min_delay_ms"      /* between requests to one server */
+#define ANT_CFG_MAX_RETRY_AFTER "max_retry_after"   /* seconds */
 #define ANT_CFG_LANG "lang"                   /* ja (default) or en: index.html, Atom summaries */
 #define ANT_CFG_NEW_HOURS "new_hours"         /* index.html's "new" window (ant_publish.h) */
 int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err);
@@ -393,5 +397,15 @@ int ant_store_published_each(ant_store *s, const ant_store_pubq *q, ant_store_pu
  * or close: a second connection sees the events as they were before a
  * writer on the first prunes them. */
 int ant_store_read_begin(ant_store *s, lb_error *err);
+
+/* ---- server_wait: Retry-After across runs (store_polite.c) ---------------- */
+/* fn for each server asked to wait until later than now; 0 or LB_EDB. */
+int ant_store_server_waits(ant_store *s, int64_t now,
+			   void (*fn)(void *ctx, const char *server, int64_t until), void *ctx,
+			   lb_error *err);
+/* server waits until then (a later time already kept wins); 0 or LB_EDB. */
+int ant_store_server_wait_set(ant_store *s, const char *server, int64_t until, lb_error *err);
+/* Forgets the waits over by now; 0 or LB_EDB. */
+int ant_store_server_waits_expire(ant_store *s, int64_t now, lb_error *err);
 
 #endif

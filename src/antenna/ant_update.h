@@ -121,6 +121,7 @@ typedef struct ant_update_stats {
 	int64_t records_read, records_merged, records_ignored, records_skipped;
 	int64_t records_relayed; /* of relay sources, for pages not watched here
 				    (their records_ignored): published as relayed */
+	long connections;        /* opened by the run's transfers (ant_fetch.h pool) */
 	unsigned pages;          /* watched */
 	int64_t next_due;        /* after the run, when the next page is due (now when
 				    one still is); 0 when no page is watched */

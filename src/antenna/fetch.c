@@ -4,10 +4,16 @@
  * The only file in the project that includes curl.h.  One ant_fetch_run()
  * call owns one multi handle and drives every request to an end on the
  * calling thread.  Scheduling is ours, not curl's: a request starts only
- * when fewer than limits->jobs transfers run in all and fewer than
- * limits->per_host run for its host (host as written in the URL, so
- * "localhost" and "127.0.0.1" are two hosts).  CURLMOPT_MAX_HOST_CONNECTIONS
- * is set as well, as a second fence.
+ * when fewer than limits->jobs transfers run in all, fewer than
+ * limits->per_host run for its server (ant_polite.h: a registrable domain,
+ * joined by the names seen at one address), the server's minimum delay
+ * has passed and no Retry-After of its holds.  CURLMOPT_MAX_HOST_CONNECTIONS
+ * is set as well, as a second fence.  HTTP/2 multiplexes a server's
+ * requests on one connection (CURLPIPE_MULTIPLEX, CURLOPT_PIPEWAIT: a
+ * second request waits for the first connection's ALPN rather than open
+ * another).  The multi handle, so its connection cache and DNS cache,
+ * lives in an ant_fetch_pool, which a caller running in batches keeps for
+ * the whole run (limits->pool).
  *
  * Thread rules: curl_global_init() runs once per process, guarded by
  * pthread_once, the first time ant_fetch_run() is called; after that several
@@ -32,6 +38,8 @@
  */
 #include "ant_fetch.h"
 #include "ant_addr.h"
+#include "ant_polite.h"
+#include "fetch_int.h"
 #include "lb_buf.h"
 #include "lb_date.h"
 #include "lirs.h"
@@ -57,7 +65,7 @@ struct runner;
 /* One request on its way. */
 typedef struct xfer {
 	size_t idx;              /* into reqs[] */
-	size_t host;             /* into the host table */
+	long host;               /* ant_polite's host id */
 	const struct runner *run;   /* its proxies */
 	CURL *easy;
 	char *allow_hp;          /* "host:port" of the request's allow_host, or NULL */
@@ -80,18 +88,24 @@ typedef struct xfer {
 	int redirects_permanent, redirects_temporary;   /* 3xx answers followed */
 } xfer;
 
-typedef struct host_slot {
-	char *name;
-	long active;
-} host_slot;
+struct ant_fetch_pool {
+	CURLM *multi;
+	ant_polite *pol;
+	struct curl_slist *resolve;   /* ANTENNA_RESOLVE */
+	long connects;
+};
 
 typedef struct runner {
 	const ant_fetch_limits *lim;
 	const ant_fetch_req *reqs;
 	size_t n;
-	size_t *host_of;         /* per request: index into hosts[] */
-	host_slot *hosts;
-	size_t nhosts;
+	long *host_of;           /* per request: ant_polite's host id */
+	ant_fetch_pool *pool;
+	ant_fetch_pool *own;     /* pool made for this call, when limits has none */
+	ant_polite *pol;
+	size_t reported;         /* requests whose callback ran */
+	int64_t wake_ms;         /* when a server's minimum delay ends, 0 none */
+	char ua[ANT_POLITE_MAX_CONTACT + 64];
 	unsigned char *started;  /* per request */
 	struct xfer **live;      /* per request: its transfer while it runs */
 	size_t next;             /* lowest request index that may still be unstarted */
@@ -116,6 +130,14 @@ static void global_init(void)
 static long lim_or(long v, long def)
 {
 	return v > 0 ? v : def;
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static size_t max_body_of(const ant_fetch_limits *l)
@@ -553,7 +575,13 @@ static xfer *xfer_new(runner *r, size_t idx)
 	curl_easy_setopt(e, CURLOPT_TIMEOUT, lim_or(l ? l->timeout : 0, ANT_FETCH_DEFAULT_TIMEOUT));
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max_body);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, l && l->user_agent ? l->user_agent : FETCH_USER_AGENT);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, r->ua);
+	curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
+	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+	if (r->pool->resolve)
+		curl_easy_setopt(e, CURLOPT_RESOLVE, r->pool->resolve);
+	if (getenv("CURL_CA_BUNDLE") && *getenv("CURL_CA_BUNDLE"))
+		curl_easy_setopt(e, CURLOPT_CAINFO, getenv("CURL_CA_BUNDLE"));
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->hdrs);
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
@@ -584,34 +612,18 @@ static char *host_name(const char *url)
 	return s;
 }
 
-/* Interns every request's host.  Linear search: host counts are small
- * next to the request counts an antenna run has. */
+/* Interns every request's host in the politeness state. */
 static int hosts_build(runner *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		char *h = host_name(r->reqs[i].url);
-		size_t j;
 
 		if (!h)
 			return LB_ENOMEM;
-		for (j = 0; j < r->nhosts; j++)
-			if (strcmp(r->hosts[j].name, h) == 0)
-				break;
-		if (j < r->nhosts) {
-			free(h);
-		} else {
-			host_slot *t = realloc(r->hosts, (r->nhosts + 1) * sizeof *t);
-
-			if (!t) {
-				free(h);
-				return LB_ENOMEM;
-			}
-			r->hosts = t;
-			r->hosts[j].name = h;
-			r->hosts[j].active = 0;
-			r->nhosts++;
-		}
-		r->host_of[i] = j;
+		r->host_of[i] = ant_polite_host(r->pol, h);
+		free(h);
+		if (r->host_of[i] < 0)
+			return LB_ENOMEM;
 	}
 	return 0;
 }
@@ -702,42 +714,6 @@ static ant_fetch_errkind kind_of(CURLcode rc, const xfer *x)
 	}
 }
 
-const char *ant_fetch_errkind_name(ant_fetch_errkind k)
-{
-	static const char *const name[] = {
-		[ANT_FETCH_OK] = "ok",
-		[ANT_FETCH_ERR_DNS] = "dns",
-		[ANT_FETCH_ERR_CONNECT] = "connect",
-		[ANT_FETCH_ERR_TIMEOUT] = "timeout",
-		[ANT_FETCH_ERR_TLS] = "tls",
-		[ANT_FETCH_ERR_TOO_BIG] = "too-big",
-		[ANT_FETCH_ERR_REDIRECTS] = "redirects",
-		[ANT_FETCH_ERR_PROTOCOL] = "protocol",
-		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "header-too-big",
-		[ANT_FETCH_ERR_INTERNAL] = "internal",
-		[ANT_FETCH_ERR_OTHER] = "other",
-	};
-	return (unsigned)k < sizeof name / sizeof *name ? name[k] : "other";
-}
-
-static const char *kind_text(ant_fetch_errkind k)
-{
-	static const char *const text[] = {
-		[ANT_FETCH_OK] = "ok",
-		[ANT_FETCH_ERR_DNS] = "cannot resolve host",
-		[ANT_FETCH_ERR_CONNECT] = "cannot connect",
-		[ANT_FETCH_ERR_TIMEOUT] = "timed out",
-		[ANT_FETCH_ERR_TLS] = "tls error",
-		[ANT_FETCH_ERR_TOO_BIG] = "body too big",
-		[ANT_FETCH_ERR_REDIRECTS] = "too many redirects",
-		[ANT_FETCH_ERR_PROTOCOL] = "protocol not allowed",
-		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "response header too large",
-		[ANT_FETCH_ERR_INTERNAL] = "refused to connect to an internal address",
-		[ANT_FETCH_ERR_OTHER] = "transfer failed",
-	};
-	return (unsigned)k < sizeof text / sizeof *text ? text[k] : "transfer failed";
-}
-
 /*
  * What happened, in our words: libcurl's own text (kept after
  * it as detail) says "Out of memory" for a header over its limit and
@@ -745,7 +721,7 @@ static const char *kind_text(ant_fetch_errkind k)
  */
 static void say_what_happened(char *out, size_t n, ant_fetch_errkind k, CURLcode rc, const xfer *x)
 {
-	const char *what = kind_text(k), *lib = x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc);
+	const char *what = ant_fetch_kind_text(k), *lib = x->errbuf[0] ? x->errbuf : curl_easy_strerror(rc);
 	long oserr = 0;
 
 	switch (k) {
@@ -811,21 +787,6 @@ static void file_result(ant_fetch_result *res, CURL *e)
 	res->last_modified_time = (int64_t)ft;
 }
 
-/* HTTP/2 status lines carry no reason phrase. */
-static const char *reason_of(long status)
-{
-	static const struct { long code; const char *text; } t[] = {
-		{ 400, "Bad Request" }, { 401, "Unauthorized" }, { 403, "Forbidden" },
-		{ 404, "Not Found" }, { 410, "Gone" }, { 429, "Too Many Requests" },
-		{ 500, "Internal Server Error" }, { 502, "Bad Gateway" },
-		{ 503, "Service Unavailable" }, { 504, "Gateway Timeout" },
-	};
-	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		if (t[i].code == status)
-			return t[i].text;
-	return "HTTP error";
-}
-
 static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
 {
 	char *url = NULL, *scheme = NULL;
@@ -868,7 +829,7 @@ static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
 		res->retry_after = retry_after_seconds(x->retry_after, res->date_time);
 	if (status >= 400)
 		snprintf(res->error, sizeof res->error, "%ld %s", status,
-			 x->reason[0] ? x->reason : reason_of(status));
+			 x->reason[0] ? x->reason : ant_fetch_reason_of(status));
 }
 
 static void result_release(ant_fetch_result *res)
@@ -890,6 +851,26 @@ static void report_failure(runner *r, size_t idx, const char *why)
 	res.content_length = -1;
 	res.body = (char *)lb_buf_empty;
 	snprintf(res.error, sizeof res.error, "%s", why);
+	r->reported++;
+	r->done(r->ctx, &r->reqs[idx], &res);
+}
+
+/* A request to a server that asked us to wait until then: not sent. */
+static void report_deferred(runner *r, size_t idx, int64_t until, int64_t now)
+{
+	ant_fetch_result res;
+	char when[32];
+
+	memset(&res, 0, sizeof res);
+	res.err = ANT_FETCH_ERR_DEFERRED;
+	res.content_length = -1;
+	res.body = (char *)lb_buf_empty;
+	res.retry_after = until - now;
+	if (lb_date_imf(when, until) < 0)
+		snprintf(when, sizeof when, "%lld", (long long)until);
+	snprintf(res.error, sizeof res.error, "deferred: %.100s asked us to wait until %s "
+		 "(Retry-After)", ant_polite_key(r->pol, r->host_of[idx]), when);
+	r->reported++;
 	r->done(r->ctx, &r->reqs[idx], &res);
 }
 
@@ -899,17 +880,24 @@ static void start_more(runner *r)
 {
 	long jobs = lim_or(r->lim ? r->lim->jobs : 0, ANT_FETCH_DEFAULT_JOBS);
 	long per_host = lim_or(r->lim ? r->lim->per_host : 0, ANT_FETCH_DEFAULT_PER_HOST);
+	long delay = r->lim && r->lim->min_delay_ms > 0 ? r->lim->min_delay_ms : 0;
+	int64_t now_ms = mono_ms(), now = (int64_t)time(NULL);
 
+	r->wake_ms = 0;
 	while (r->next < r->n && r->started[r->next])
 		r->next++;
 	for (size_t i = r->next; i < r->n && r->active < jobs; i++) {
-		host_slot *h;
+		int64_t until;
 		xfer *x;
 
 		if (r->started[i])
 			continue;
-		h = &r->hosts[r->host_of[i]];
-		if (h->active >= per_host)
+		if ((until = ant_polite_blocked(r->pol, r->host_of[i], now))) {
+			r->started[i] = 1;
+			report_deferred(r, i, until, now);
+			continue;
+		}
+		if (!ant_polite_may_start(r->pol, r->host_of[i], per_host, now_ms, &r->wake_ms))
 			continue;
 		r->started[i] = 1;
 		x = xfer_new(r, i);
@@ -922,7 +910,7 @@ static void start_more(runner *r)
 			report_failure(r, i, "cannot start transfer: curl multi refused it");
 			continue;
 		}
-		h->active++;
+		ant_polite_started(r->pol, x->host, now_ms, delay);
 		r->active++;
 		r->live[i] = x;
 	}
@@ -948,6 +936,28 @@ static int retry_unconditional(runner *r, xfer *x)
 	return curl_multi_add_handle(r->multi, x->easy) == CURLM_OK ? 0 : -1;
 }
 
+/* What the politeness state learns from a finished transfer: the address
+ * its host was connected at (not through a proxy, whose address says
+ * nothing of the server, nor after a redirect, which may have led to
+ * another server), and a Retry-After. */
+static void learn(runner *r, xfer *x, const ant_fetch_result *res)
+{
+	long max = r->lim && r->lim->max_retry_after > 0 ? r->lim->max_retry_after :
+		   ANT_FETCH_DEFAULT_MAX_RETRY_AFTER;
+	long conns = 0, redirs = 0;
+	char *ip = NULL;
+
+	curl_easy_getinfo(x->easy, CURLINFO_NUM_CONNECTS, &conns);
+	curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_COUNT, &redirs);
+	curl_easy_getinfo(x->easy, CURLINFO_PRIMARY_IP, &ip);
+	r->pool->connects += conns;
+	if (!r->nproxies && !redirs && ip && *ip)
+		ant_polite_addr(r->pol, x->host, ip);   /* out of memory: not learned */
+	if (res->retry_after > 0)
+		ant_polite_block(r->pol, x->host, (int64_t)time(NULL) +
+				 (res->retry_after < max ? res->retry_after : max));
+}
+
 static void finish(runner *r, CURL *e, CURLcode rc)
 {
 	xfer *x = NULL;
@@ -960,10 +970,12 @@ static void finish(runner *r, CURL *e, CURLcode rc)
 	    retry_unconditional(r, x) == 0)
 		return;
 	curl_multi_remove_handle(r->multi, e);
-	r->hosts[x->host].active--;
+	ant_polite_ended(r->pol, x->host);
 	r->active--;
 	r->live[x->idx] = NULL;
 	fill_result(&res, x, rc);
+	learn(r, x, &res);
+	r->reported++;
 	r->done(r->ctx, &r->reqs[x->idx], &res);
 	result_release(&res);
 	xfer_free(x);
@@ -982,19 +994,29 @@ static int drain(runner *r)
 	return done;
 }
 
+/* Until every request is reported: slots free up when transfers end, and
+ * a server's minimum delay ends at r->wake_ms (the poll sleeps until
+ * then when nothing runs). */
 static int run_loop(runner *r)
 {
 	int running = 0;
 
 	start_more(r);
-	while (r->active > 0) {
-		if (curl_multi_perform(r->multi, &running) != CURLM_OK)
+	while (r->reported < r->n) {
+		int64_t wait = 1000;
+
+		if (r->active > 0 && curl_multi_perform(r->multi, &running) != CURLM_OK)
 			return LB_ENET;
-		/* Slots free up only when transfers end. */
-		if (drain(r))
+		if (drain(r) || (r->wake_ms && mono_ms() >= r->wake_ms))
 			start_more(r);
-		if (r->active > 0 && running > 0 &&
-		    curl_multi_poll(r->multi, NULL, 0, 1000, NULL) != CURLM_OK)
+		if (r->reported >= r->n)
+			break;
+		if (r->wake_ms) {
+			wait = r->wake_ms - mono_ms();
+			wait = wait < 0 ? 0 : wait > 1000 ? 1000 : wait;
+		}
+		if ((r->active == 0 || running > 0) &&
+		    curl_multi_poll(r->multi, NULL, 0, (int)wait, NULL) != CURLM_OK)
 			return LB_ENET;
 	}
 	return 0;
@@ -1007,6 +1029,7 @@ static void abort_all(runner *r)
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->live[i]) {
 			curl_multi_remove_handle(r->multi, r->live[i]->easy);
+			ant_polite_ended(r->pol, r->live[i]->host);
 			xfer_free(r->live[i]);
 			r->live[i] = NULL;
 			report_failure(r, i, "transfer aborted: curl multi failed");
@@ -1020,14 +1043,73 @@ static void abort_all(runner *r)
 static void runner_release(runner *r)
 {
 	free(r->proxies);
-	for (size_t i = 0; i < r->nhosts; i++)
-		free(r->hosts[i].name);
-	free(r->hosts);
 	free(r->host_of);
 	free(r->started);
 	free(r->live);
-	if (r->multi)
-		curl_multi_cleanup(r->multi);
+	ant_fetch_pool_free(r->own);
+}
+
+/* ---- the pool -------------------------------------------------------------- */
+
+/* ANTENNA_RESOLVE: "HOST:PORT:ADDRESS ..." as CURLOPT_RESOLVE entries. */
+static int resolve_build(ant_fetch_pool *p)
+{
+	const char *v = getenv("ANTENNA_RESOLVE");
+	char *copy, *tok, *save = NULL;
+
+	if (!v || !*v)
+		return 0;
+	if (!(copy = strdup(v)))
+		return LB_ENOMEM;
+	for (tok = strtok_r(copy, " \t\n,", &save); tok; tok = strtok_r(NULL, " \t\n,", &save)) {
+		struct curl_slist *t = curl_slist_append(p->resolve, tok);
+
+		if (!t) {
+			free(copy);
+			return LB_ENOMEM;
+		}
+		p->resolve = t;
+	}
+	free(copy);
+	return 0;
+}
+
+ant_fetch_pool *ant_fetch_pool_new(void)
+{
+	ant_fetch_pool *p;
+
+	pthread_once(&global_once, global_init);
+	if (global_rc != CURLE_OK || !(p = calloc(1, sizeof *p)))
+		return NULL;
+	p->multi = curl_multi_init();
+	p->pol = ant_polite_new();
+	if (!p->multi || !p->pol || resolve_build(p) < 0) {
+		ant_fetch_pool_free(p);
+		return NULL;
+	}
+	curl_multi_setopt(p->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
+	return p;
+}
+
+void ant_fetch_pool_free(ant_fetch_pool *p)
+{
+	if (!p)
+		return;
+	if (p->multi)
+		curl_multi_cleanup(p->multi);
+	ant_polite_free(p->pol);
+	curl_slist_free_all(p->resolve);
+	free(p);
+}
+
+ant_polite *ant_fetch_pool_polite(ant_fetch_pool *p)
+{
+	return p->pol;
+}
+
+long ant_fetch_pool_connects(const ant_fetch_pool *p)
+{
+	return p->connects;
 }
 
 int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, size_t n,
@@ -1047,12 +1129,22 @@ int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, siz
 	r.ctx = ctx;
 	if (n == 0)
 		return 0;
+	if (limits && limits->pool)
+		r.pool = limits->pool;
+	else if (!(r.pool = r.own = ant_fetch_pool_new()))
+		return LB_ENOMEM;
+	r.multi = r.pool->multi;
+	r.pol = r.pool->pol;
+	if (limits && limits->user_agent)
+		snprintf(r.ua, sizeof r.ua, "%s", limits->user_agent);
+	else if (limits && limits->contact[0])
+		snprintf(r.ua, sizeof r.ua, "lirs-antenna/%s (+%s)", LIRS_VERSION, limits->contact);
+	else
+		snprintf(r.ua, sizeof r.ua, "%s", FETCH_USER_AGENT);
 	r.host_of = calloc(n, sizeof *r.host_of);
 	r.started = calloc(n, 1);
 	r.live = calloc(n, sizeof *r.live);
-	r.multi = curl_multi_init();
-	if (!r.host_of || !r.started || !r.live || !r.multi || hosts_build(&r) < 0 ||
-	    proxies_build(&r) < 0) {
+	if (!r.host_of || !r.started || !r.live || hosts_build(&r) < 0 || proxies_build(&r) < 0) {
 		runner_release(&r);
 		return LB_ENOMEM;
 	}

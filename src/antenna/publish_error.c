@@ -37,6 +37,7 @@ static const struct {
 	    "cannot decode the Content-Encoding", "HTTP/2 protocol error" },
 	  "読み込みに失敗しました", "transfer failed" },
 	{ { "transfer failed", "malformed URL" }, "読み込みに失敗しました", "transfer failed" },
+	{ { "deferred" }, "サーバの求めにより待機中です", "waiting, as the server asked" },
 };
 
 /* "over 8388608 bytes" in the text: the limit as "8 MiB" (KiB below a

@@ -233,6 +233,8 @@ static const char *const migrations[] = {
 	" source_id INTEGER PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,"
 	" held INTEGER NOT NULL DEFAULT 0,"
 	" held_since INTEGER NOT NULL DEFAULT 0);",
+	/* 8 -> 9: a server's Retry-After, kept across runs (store_polite.c) */
+	"CREATE TABLE IF NOT EXISTS server_wait(server TEXT PRIMARY KEY, until INTEGER NOT NULL) WITHOUT ROWID;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

@@ -62,8 +62,8 @@ int ant_upd_fetch(struct upd *u, const ant_fetch_req *reqs, size_t n, ant_fetch_
 	const ant_fetcher *f = u->o->fetcher;
 
 	if (f)
-		return f->run(f->self, &u->o->limits, reqs, n, done, ctx);
-	return ant_fetch_run(&u->o->limits, reqs, n, done, ctx);
+		return f->run(f->self, &u->lim, reqs, n, done, ctx);
+	return ant_fetch_run(&u->lim, reqs, n, done, ctx);
 }
 
 /* ---- transactions ------------------------------------------------------ */
@@ -559,6 +559,49 @@ static void summary(struct upd *u)
 	u->st.next_due = !n ? 0 : first > u->now ? first : u->now;
 }
 
+/* ---- politeness across batches and runs (ant_fetch.h's pool) ------------ */
+
+static void wait_load(void *ctx, const char *server, int64_t until)
+{
+	ant_polite_block_key(ctx, server, until);   /* out of memory: forgotten */
+}
+
+/* One pool for the whole run, so that a batch seam opens no new
+ * connections; the servers' Retry-After read from the store into it. */
+static void pool_open(struct upd *u)
+{
+	u->lim = u->o->limits;
+	if (u->lim.pool || !(u->pool = ant_fetch_pool_new()))
+		return;   /* the caller's pool, or none: one per fetch run */
+	u->lim.pool = u->pool;
+	ant_store_server_waits(u->s, (int64_t)time(NULL), wait_load,
+			       ant_fetch_pool_polite(u->pool), NULL);
+}
+
+static void wait_save(void *ctx, const char *server, int64_t until)
+{
+	struct upd *u = ctx;
+
+	if (ant_store_server_wait_set(u->s, server, until, &u->err) < 0)
+		u->failed_db = 1;
+}
+
+/* The Retry-After still to come kept for the next run; the pool closed. */
+static void pool_close(struct upd *u)
+{
+	ant_polite *pol = u->pool ? ant_fetch_pool_polite(u->pool) : NULL;
+	int64_t now = (int64_t)time(NULL);
+
+	u->st.connections = u->pool ? ant_fetch_pool_connects(u->pool) : 0;
+	if (pol && !u->failed_db && ant_upd_tx_need(u) == 0) {
+		ant_store_server_waits_expire(u->s, now, NULL);
+		ant_polite_each_block(pol, now, wait_save, u);
+		ant_upd_tx_commit(u);
+	}
+	ant_fetch_pool_free(u->pool);
+	u->pool = NULL;
+}
+
 int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *stats,
 	       lb_error *err)
 {
@@ -568,7 +611,11 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 
 	u.batch = opts->page_batch ? opts->page_batch : ANT_UPDATE_PAGE_BATCH;
 	u.max_held = opts->max_held ? opts->max_held : ANT_UPDATE_MAX_HELD;
+	pool_open(&u);
 	rc = run(&u);
+	if (rc == 0)
+		pool_close(&u);
+	ant_fetch_pool_free(u.pool);
 	if (rc < 0 && u.in_tx)
 		ant_store_rollback(u.s);
 	summary(&u);

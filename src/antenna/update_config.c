@@ -5,6 +5,10 @@
  * import), so that none of them reads a setting the others miss.
  */
 #include "ant_pagemove.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ant_polite.h"
 #include "ant_publish.h"
 #include "ant_store.h"
 #include "ant_update.h"
@@ -20,4 +24,12 @@ void ant_update_config(ant_store *s, ant_update_opts *u)
 	u->limits.allow_private = ant_store_config_int(s, ANT_CFG_ALLOW_PRIVATE, 0) != 0;
 	u->move_after = ant_store_config_int(s, ANT_CFG_MOVE_AFTER, ANT_MOVE_AFTER);
 	u->gone_days = ant_store_config_int(s, ANT_CFG_GONE_DAYS, ANT_GONE_DAYS);
+	/* politeness: init --contact, --min-delay, --max-retry-after */
+	char *c = ant_store_config_get(s, ANT_CFG_CONTACT);
+	if (c && ant_polite_contact_check(c, NULL) == 0)
+		snprintf(u->limits.contact, sizeof u->limits.contact, "%s", c);
+	free(c);
+	u->limits.min_delay_ms = (long)ant_store_config_int(s, ANT_CFG_MIN_DELAY, u->limits.min_delay_ms);
+	u->limits.max_retry_after = (long)ant_store_config_int(s, ANT_CFG_MAX_RETRY_AFTER,
+							       u->limits.max_retry_after);
 }

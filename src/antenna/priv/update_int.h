@@ -95,6 +95,8 @@ struct upd {
 	int src_hints;           /* its claims trigger early checks */
 	int src_held;            /* a relay source held back: no events, not published */
 	ant_update_stats st;     /* counters for the summary */
+	ant_fetch_limits lim;    /* o->limits with the run's pool */
+	ant_fetch_pool *pool;    /* connections and politeness for the whole run */
 };
 
 /* ---- update.c: the run's means ---- */

@@ -1,0 +1,60 @@
+/*
+ * fetch_text.c: the words of fetch.c's answers: each error kind's stable
+ * name and its text, and the reason phrase an HTTP/2 status line lacks.
+ * Kept apart from fetch.c, which holds the curl calls.
+ */
+#include "ant_fetch.h"
+#include "fetch_int.h"
+
+const char *ant_fetch_errkind_name(ant_fetch_errkind k)
+{
+	static const char *const name[] = {
+		[ANT_FETCH_OK] = "ok",
+		[ANT_FETCH_ERR_DNS] = "dns",
+		[ANT_FETCH_ERR_CONNECT] = "connect",
+		[ANT_FETCH_ERR_TIMEOUT] = "timeout",
+		[ANT_FETCH_ERR_TLS] = "tls",
+		[ANT_FETCH_ERR_TOO_BIG] = "too-big",
+		[ANT_FETCH_ERR_REDIRECTS] = "redirects",
+		[ANT_FETCH_ERR_PROTOCOL] = "protocol",
+		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "header-too-big",
+		[ANT_FETCH_ERR_INTERNAL] = "internal",
+		[ANT_FETCH_ERR_DEFERRED] = "deferred",
+		[ANT_FETCH_ERR_OTHER] = "other",
+	};
+	return (unsigned)k < sizeof name / sizeof *name ? name[k] : "other";
+}
+
+const char *ant_fetch_kind_text(ant_fetch_errkind k)
+{
+	static const char *const text[] = {
+		[ANT_FETCH_OK] = "ok",
+		[ANT_FETCH_ERR_DNS] = "cannot resolve host",
+		[ANT_FETCH_ERR_CONNECT] = "cannot connect",
+		[ANT_FETCH_ERR_TIMEOUT] = "timed out",
+		[ANT_FETCH_ERR_TLS] = "tls error",
+		[ANT_FETCH_ERR_TOO_BIG] = "body too big",
+		[ANT_FETCH_ERR_REDIRECTS] = "too many redirects",
+		[ANT_FETCH_ERR_PROTOCOL] = "protocol not allowed",
+		[ANT_FETCH_ERR_HEADER_TOO_BIG] = "response header too large",
+		[ANT_FETCH_ERR_INTERNAL] = "refused to connect to an internal address",
+		[ANT_FETCH_ERR_DEFERRED] = "deferred: the server asked us to wait",
+		[ANT_FETCH_ERR_OTHER] = "transfer failed",
+	};
+	return (unsigned)k < sizeof text / sizeof *text ? text[k] : "transfer failed";
+}
+
+/* HTTP/2 status lines carry no reason phrase. */
+const char *ant_fetch_reason_of(long status)
+{
+	static const struct { long code; const char *text; } t[] = {
+		{ 400, "Bad Request" }, { 401, "Unauthorized" }, { 403, "Forbidden" },
+		{ 404, "Not Found" }, { 410, "Gone" }, { 429, "Too Many Requests" },
+		{ 500, "Internal Server Error" }, { 502, "Bad Gateway" },
+		{ 503, "Service Unavailable" }, { 504, "Gateway Timeout" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (t[i].code == status)
+			return t[i].text;
+	return "HTTP error";
+}

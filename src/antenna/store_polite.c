@@ -1,0 +1,54 @@
+/*
+ * store_polite.c: the servers' Retry-After kept across runs (table
+ * server_wait, one row per server key, ant_polite.h): a server that
+ * answered 429 or 503 "come back in an hour" is not asked again by the
+ * next run ten minutes later.
+ */
+#include "ant_store.h"
+#include "store_int.h"
+
+#include <sqlite3.h>
+
+int ant_store_server_waits(ant_store *s, int64_t now,
+			   void (*fn)(void *ctx, const char *server, int64_t until), void *ctx,
+			   lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = ant_st_prep(s, &st, "SELECT server, until FROM server_wait WHERE until > ?1", err)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, now);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(ctx, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "reading server_wait");
+}
+
+struct wait { const char *server; int64_t until; };
+
+static void bind_wait(sqlite3_stmt *st, const void *arg)
+{
+	const struct wait *w = arg;
+
+	ant_st_bind_text(st, 1, w->server);
+	sqlite3_bind_int64(st, 2, w->until);
+}
+
+int ant_store_server_wait_set(ant_store *s, const char *server, int64_t until, lb_error *err)
+{
+	struct wait w = { server, until };
+	int rc = ant_st_run(s, "INSERT INTO server_wait(server, until) VALUES(?1, ?2) "
+			    "ON CONFLICT(server) DO UPDATE SET until=max(until, excluded.until)",
+			    bind_wait, &w, err);
+
+	return rc < 0 ? rc : 0;
+}
+
+int ant_store_server_waits_expire(ant_store *s, int64_t now, lb_error *err)
+{
+	struct wait w = { "", now };
+	int rc = ant_st_run(s, "DELETE FROM server_wait WHERE until <= ?2", bind_wait, &w, err);
+
+	return rc < 0 ? rc : 0;
+}
