@@ -74,7 +74,7 @@ static const struct rule {
 	{ 'V', "--no-visited-query", CFG_VISITED, FLAG, 0, 0, "0" },
 	{ 'W', "--hub", ANT_CFG_HUBS, HUB, 0, 0, NULL },
 	{ 'R', "--move-after", ANT_CFG_MOVE_AFTER, INT, 1, 1000, NULL },
-	{ 'G', "--gone-days", ANT_CFG_GONE_DAYS, INT, 1, 3650, NULL },
+	{ 0x100, "--gone-days", ANT_CFG_GONE_DAYS, INT, 1, 3650, NULL },
 	{ 'w', "--no-hub", ANT_CFG_HUBS, FLAG, 0, 0, "" },
 	{ 'c', "--contact", ANT_CFG_CONTACT, CONTACT, 0, 0, NULL },
 	{ 'D', "--min-delay", ANT_CFG_MIN_DELAY, INT, 0, 3600000, NULL },
@@ -171,7 +171,7 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		{ "new-hours", required_argument, NULL, 'N' },
 		{ "hub", required_argument, NULL, 'W' },
 		{ "move-after", required_argument, NULL, 'R' },
-		{ "gone-days", required_argument, NULL, 'G' },
+		{ "gone-days", required_argument, NULL, 0x100 },
 		{ "no-hub", no_argument, NULL, 'w' },
 		ANTCMD_NOTIFY_OPTIONS,   /* notify.c */
 		{ "trust-hint", required_argument, NULL, 'T' },

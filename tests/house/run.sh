@@ -327,4 +327,15 @@ for f in doc/README doc/NOTES-lirs-in-the-wild.md doc/specs/lirs-2.1.txt doc/spe
 	[ -s "$TOP/$f" ]
 	is "tree: $f" "$?" 0
 done
-done_testing 25
+# ---- option codes: each getopt_long table gives every option its own code -----
+# (two options sharing a code silently set each other's key: init's
+# --gone-days once set --html-pages)
+nbad=0
+for f in "$TOP"/cmd/antenna/*.c "$TOP"/cmd/lirs/*.c; do
+	dup=$(grep -oE 'required_argument, NULL, [^ ]+ \}|no_argument, NULL, [^ ]+ \}' "$f" | awk '{ print $3 }' | sort | uniq -d)
+	[ -z "$dup" ] && continue
+	notok "options: $(basename "$f") gives two options the code $(echo $dup)"
+	nbad=$((nbad + 1))
+done
+[ "$nbad" -eq 0 ] && ok "options: no command gives two options one code"
+done_testing 26
