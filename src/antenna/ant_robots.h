@@ -1,0 +1,96 @@
+/*
+ * ant_robots.h: robots.txt (RFC 9309, the Robots Exclusion Protocol).
+ *
+ * The parser (robots.c) has no I/O: bytes in, the rules of the group that
+ * applies to our product token out, and a verdict per URL path.  The
+ * fetching and caching per origin (robots_fetch.c) fetch robots.txt once
+ * per origin and run, keep it in the database for at most
+ * ANT_ROBOTS_MAX_AGE, and decide for the update engine whether a page may
+ * be fetched.
+ */
+#ifndef ANT_ROBOTS_H
+#define ANT_ROBOTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lb_error.h"
+
+/* Our product token (RFC 9309 §2.2.1), matched case-insensitively. */
+#define ANT_ROBOTS_PRODUCT "lirs-antenna"
+/* Bytes of a robots.txt parsed (RFC 9309 §2.5: at least 500 KiB); the
+ * rest is ignored, and a line cut by the limit too. */
+#define ANT_ROBOTS_MAX_BYTES (500u << 10)
+/* Seconds a fetched robots.txt is used (RFC 9309 §2.4: at most 24 hours). */
+#define ANT_ROBOTS_MAX_AGE 86400
+/* Redirects followed to reach robots.txt (RFC 9309 §2.3.1.2: at least 5). */
+#define ANT_ROBOTS_MAX_REDIRECTS 5
+/* Seconds before a page disallowed by robots.txt is considered again. */
+#define ANT_ROBOTS_RECHECK 3600
+
+/* A page's last_error when robots.txt kept it from being fetched starts
+ * with this; ant_robots_excluded() tells it apart from a failure. */
+#define ANT_ROBOTS_ERROR_PREFIX "robots.txt: "
+
+typedef struct ant_robots ant_robots;
+
+/* What a parse saw (for `antenna show` and the tests). */
+typedef struct ant_robots_info {
+	size_t lines;            /* lines read */
+	size_t groups;           /* groups seen (all agents) */
+	size_t rules;            /* rules kept: those of the group that applies */
+	int matched;             /* 1: a group names our token, 0: the '*' group
+				    applies, -1: none (everything allowed) */
+	int truncated;           /* the file was longer than max_bytes */
+} ant_robots_info;
+
+/* What decided a verdict: the rule, 0-length pattern when none matched. */
+typedef struct ant_robots_rule {
+	int allow;               /* 1 Allow, 0 Disallow */
+	size_t line;             /* 1-based line of the rule in the file; 0 none */
+	const char *pattern;     /* normalised (§2.2.2), borrowed from the rules */
+} ant_robots_rule;
+
+/*
+ * Parses body[0..len) for the product token agent (NULL: ANT_ROBOTS_PRODUCT)
+ * reading at most max_bytes (0: ANT_ROBOTS_MAX_BYTES).  Any bytes parse:
+ * a UTF-8 BOM is skipped, lines end at LF, CR or CRLF, '#' starts a
+ * comment, unknown lines and rules outside a group are ignored (§2.2).
+ * Returns 0 and *out (ant_robots_free()), or LB_ENOMEM.
+ */
+int ant_robots_parse(const char *body, size_t len, const char *agent, size_t max_bytes,
+		     ant_robots **out, ant_robots_info *info);
+
+/* A set of rules that allows everything (4xx, §2.3.1.3) or nothing
+ * (5xx or unreachable, §2.3.1.4).  NULL out of memory. */
+ant_robots *ant_robots_all(int allow);
+
+void ant_robots_free(ant_robots *r);
+
+/*
+ * Whether path (a URL's path and query, "/a/b?c"; "" counts as "/") may
+ * be fetched: the longest matching rule decides, Allow on a tie
+ * (§2.2.2); no match allows; "/robots.txt" is always allowed (§2.2.2).
+ * Returns 1 allowed, 0 disallowed; *why (may be NULL) says which rule.
+ */
+int ant_robots_allowed(const ant_robots *r, const char *path, ant_robots_rule *why);
+
+/*
+ * The origin of an http(s) URL, "scheme://host:port" in lower case with
+ * the port always written, into out (size n), and where its path starts
+ * in url (*path; "" when the URL has none).  Returns 0, or LB_EINVAL when
+ * url is not an http(s) URL with a host, LB_ETOOBIG when out is too small.
+ */
+int ant_robots_origin(const char *url, char *out, size_t n, const char **path);
+
+/* Normalises a path or pattern for comparison (§2.2.2), appending to a
+ * malloc'd string: %XX of an unreserved character is decoded, other %xx
+ * get upper-case hex digits, bytes outside printable ASCII are encoded.
+ * NULL out of memory. */
+char *ant_robots_normalise(const char *s, size_t n);
+
+/* Whether a page's last_error says robots.txt kept it from being fetched
+ * (state robots-excluded rather than failing). */
+int ant_robots_excluded(const char *last_error);
+
+#endif
