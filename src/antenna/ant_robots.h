@@ -93,4 +93,38 @@ char *ant_robots_normalise(const char *s, size_t n);
  * (state robots-excluded rather than failing). */
 int ant_robots_excluded(const char *last_error);
 
+/* ---- the cache per origin and the per-page override (store_robots.c) ---- */
+
+typedef struct ant_store ant_store;
+
+/* What an origin's robots.txt fetch decided (table robots). */
+enum {
+	ANT_ROBOTS_RULES = 0,    /* 2xx: the body's rules */
+	ANT_ROBOTS_ALLOW_ALL = 1,    /* 4xx or too many redirects (§2.3.1.2/3) */
+	ANT_ROBOTS_DISALLOW_ALL = 2  /* 5xx, or an answer not usable (§2.3.1.4) */
+};
+
+typedef struct ant_robots_cached {
+	int64_t fetched;         /* when; 0: never */
+	long status;             /* HTTP status; 0 none */
+	int verdict;             /* ANT_ROBOTS_* */
+	char *error;             /* why not usable, or NULL */
+	char *body;              /* the first max_bytes + 1 bytes of a 2xx's body, or NULL */
+	size_t len;
+} ant_robots_cached;
+
+void ant_robots_cached_release(ant_robots_cached *c);
+/* The row of origin: 1 found (*out filled), 0 none, < 0 (LB_EDB, LB_ENOMEM). */
+int ant_store_robots_get(ant_store *s, const char *origin, ant_robots_cached *out, lb_error *err);
+/* Keeps c as origin's row, replacing the last (in the caller's transaction). */
+int ant_store_robots_put(ant_store *s, const char *origin, const ant_robots_cached *c, lb_error *err);
+/* Whether the operator set 'antenna set URL --ignore-robots' on page id:
+ * 1 or 0, < 0 on error. */
+int ant_store_robots_ignore_get(ant_store *s, int64_t page_id, lb_error *err);
+/* Sets or clears it; a change makes the page due now. */
+int ant_store_robots_ignore_set(ant_store *s, int64_t page_id, int ignore, lb_error *err);
+/* The ids of the pages that ignore robots.txt, ascending, malloc'd
+ * (*ids NULL when none): the update reads them once. */
+int ant_store_robots_ignored(ant_store *s, int64_t **ids, size_t *n, lb_error *err);
+
 #endif

@@ -233,6 +233,21 @@ static const char *const migrations[] = {
 	" source_id INTEGER PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,"
 	" held INTEGER NOT NULL DEFAULT 0,"
 	" held_since INTEGER NOT NULL DEFAULT 0);",
+	/* 8 -> 9: robots.txt (ant_robots.h, store_robots.c): the last answer
+	 * per origin, and the pages whose operator ignores it (a trigger
+	 * forgets a removed page's row, as its id may be given again) */
+	"CREATE TABLE robots("
+	" origin TEXT PRIMARY KEY,"
+	" fetched INTEGER NOT NULL,"
+	" status INTEGER NOT NULL,"
+	" verdict INTEGER NOT NULL,"
+	" error TEXT,"
+	" body BLOB);"
+	"CREATE TABLE robots_pages("
+	" page_id INTEGER PRIMARY KEY,"
+	" ignore INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TRIGGER robots_pages_gone AFTER DELETE ON pages BEGIN"
+	" DELETE FROM robots_pages WHERE page_id=old.id; END;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
