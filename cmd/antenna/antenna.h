@@ -98,6 +98,10 @@ const char *antcmd_when(char *b, size_t n, int64_t t, int64_t tz);
 void antcmd_show_learned(const ant_store_page *p, int64_t tz);
 /* show's lines on where the page is: moved, gone (show_where.c) */
 void antcmd_show_whereabouts(const ant_store_page *p, int64_t tz);
+/* robots.txt (robots.c): set's --ignore-robots (1) or --no-ignore-robots
+ * (0) on page p, with its warning, the change named in ch; show's line. */
+int antcmd_robots_set(ant_store *s, const ant_store_page *p, int ignore, lb_buf *ch, lb_error *err);
+void antcmd_show_robots(ant_store *s, const ant_store_page *p);
 /* t as "YYYY-MM-DD HH:MM ZONE" in the antenna's time zone tz (seconds east
  * of UTC), the zone named as index.html names it: "JST" for +09:00, else
  * "UTC+05:30", "UTC"; "-" padded to that width when t is 0. */
