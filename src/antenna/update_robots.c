@@ -56,11 +56,22 @@ static int cmp_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static struct origin *find(struct upd_robots *r, const char *name)
+/* The origin name among the first n (sorted), or NULL. */
+static struct origin *find(struct upd_robots *r, size_t n, const char *name)
 {
 	struct origin key = { .name = (char *)name };
 
-	return r->n ? bsearch(&key, r->v, r->n, sizeof *r->v, cmp_origin) : NULL;
+	return n ? bsearch(&key, r->v, n, sizeof *r->v, cmp_origin) : NULL;
+}
+
+/* Among the origins added since first (not sorted yet): at most a batch's
+ * new origins, each compared once per page of the batch that is new too. */
+static int find_new(const struct upd_robots *r, size_t first, const char *name)
+{
+	for (size_t k = first; k < r->n; k++)
+		if (!strcmp(r->v[k].name, name))
+			return 1;
+	return 0;
 }
 
 static const char *url_of(const ant_store_page *p)
@@ -119,8 +130,7 @@ static void robots_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 	/* committed with the batch's first pages: not counted as a check's write */
 	if (ant_upd_tx_need(u) == 0 && ant_store_robots_put(u->s, o->name, &c, &u->err) < 0)
 		u->failed_db = 1;
-	c.body = NULL;
-	take(u, o, &c);
+	take(u, o, &c);   /* c.body is the fetch's, borrowed */
 }
 
 /* The origins of the batch's due pages not known yet in this run, added
@@ -134,13 +144,7 @@ static int add_new(struct upd *u, struct upd_robots *r, const unsigned char *due
 		ant_store_page *p = &u->pages[i];
 		if (!due[i] || ignored(r, p->id) || ant_robots_origin(url_of(p), name, sizeof name, NULL) < 0)
 			continue;
-		if (find(r, name))
-			continue;
-		/* new ones are unsorted until the end: look among them too */
-		int dup = 0;
-		for (size_t k = *first; k < r->n && !dup; k++)
-			dup = !strcmp(r->v[k].name, name);
-		if (dup)
+		if (find(r, *first, name) || find_new(r, *first, name))
 			continue;
 		if (r->n == r->cap) {
 			size_t cap = r->cap ? 2 * r->cap : 64;
@@ -261,7 +265,7 @@ int ant_upd_robots_gate(struct upd *u, ant_store_page *p)
 	ant_robots_rule why;
 
 	if (!r || ignored(r, p->id) || ant_robots_origin(url_of(p), name, sizeof name, &path) < 0 ||
-	    !(o = find(r, name)))
+	    !(o = find(r, r->n, name)))
 		return 1;
 	if (!o->rules) {
 		if (o->err == ANT_FETCH_OK)
