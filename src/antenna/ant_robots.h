@@ -123,6 +123,8 @@ int ant_store_robots_put(ant_store *s, const char *origin, const ant_robots_cach
 int ant_store_robots_ignore_get(ant_store *s, int64_t page_id, lb_error *err);
 /* Sets or clears it; a change makes the page due now. */
 int ant_store_robots_ignore_set(ant_store *s, int64_t page_id, int ignore, lb_error *err);
+/* ant_store_robots_ignore_set(.., 1, ..) on the page of url_key (import). */
+int ant_store_robots_ignore_key(ant_store *s, const char *url_key, lb_error *err);
 /* The ids of the pages that ignore robots.txt, ascending, malloc'd
  * (*ids NULL when none): the update reads them once. */
 int ant_store_robots_ignored(ant_store *s, int64_t **ids, size_t *n, lb_error *err);

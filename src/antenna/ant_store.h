@@ -178,6 +178,8 @@ typedef struct ant_store_page {
 	int64_t failing_since;   /* the first check of its current run of 404, 410
 				    or no such host; 0 none */
 	int64_t gone_at;         /* when that run was found long enough: gone; 0 not */
+	int ignore_robots;       /* 'set --ignore-robots' (read only: table
+				    robots_pages, ant_robots.h, schema 7) */
 } ant_store_page;
 
 void ant_store_page_init(ant_store_page *p);

@@ -140,3 +140,24 @@ int ant_store_robots_ignored(ant_store *s, int64_t **ids, size_t *n, lb_error *e
 	*ids = v;
 	return 0;
 }
+
+int ant_store_robots_ignore_key(ant_store *s, const char *url_key, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+	int rc;
+
+	if ((rc = ant_st_prep(s, &st, "SELECT id FROM pages WHERE key_hash=?2 AND coalesce(url_key, url)=?1",
+			      err)) < 0)
+		return rc;
+	ant_st_bind_text(st, 1, url_key);
+	sqlite3_bind_int64(st, 2, ant_st_key_hash(url_key));
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot read pages");
+	sqlite3_finalize(st);
+	if (rc < 0 || !id)
+		return rc;   /* none: a dry run added nothing */
+	return ant_store_robots_ignore_set(s, id, 1, err);
+}

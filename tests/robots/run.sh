@@ -11,7 +11,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 37
+plan 39
 tmpdir robots-test
 start_server 120 --verbose
 LOG=$T/server.log
@@ -82,6 +82,11 @@ check "override: set --ignore-robots warns" grep -q "warning: .*robots.txt" "$T/
 upd
 is "override: the page is fetched, due at once" "$(asked /o/a.html)" 1
 check "override: show says so" sh -c "$A -d '$D' show '$U/o/a.html' | grep -q '^robots.txt: *ignored'"
+$A -d "$D" export --format jsonl > "$T/exp.jsonl"
+check "override: export carries it" grep -q '"ignore_robots":true' "$T/exp.jsonl"
+$A -d "$T/imp.db" init > /dev/null 2>&1
+$A -d "$T/imp.db" import "$T/exp.jsonl" > /dev/null 2>&1
+is "override: import takes it back" "$(jget "$T/imp.db" "$U/o/a.html" ignore_robots)" True
 $A -d "$D" set "$U/o/a.html" --no-ignore-robots > /dev/null 2>&1
 upd
 is "override: --no-ignore-robots: kept out again" "$(asked /o/a.html):$(state o/a.html | cut -c1-11)" "1:robots.txt:"
