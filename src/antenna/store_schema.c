@@ -235,7 +235,8 @@ static const char *const migrations[] = {
 	" held_since INTEGER NOT NULL DEFAULT 0);",
 	/* 8 -> 9: robots.txt (ant_robots.h, store_robots.c): the last answer
 	 * per origin, and the pages whose operator ignores it (a trigger
-	 * forgets a removed page's row, as its id may be given again) */
+	 * forgets a removed page's row, as its id may be given again; a later
+	 * migration that rebuilds pages must create it again) */
 	"CREATE TABLE robots("
 	" origin TEXT PRIMARY KEY,"
 	" fetched INTEGER NOT NULL,"
