@@ -11,7 +11,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 39
+plan 40
 tmpdir robots-test
 start_server 120 --verbose
 LOG=$T/server.log
@@ -90,6 +90,10 @@ is "override: import takes it back" "$(jget "$T/imp.db" "$U/o/a.html" ignore_rob
 $A -d "$D" set "$U/o/a.html" --no-ignore-robots > /dev/null 2>&1
 upd
 is "override: --no-ignore-robots: kept out again" "$(asked /o/a.html):$(state o/a.html | cut -c1-11)" "1:robots.txt:"
+$A -d "$D" set "$U/o/a.html" --ignore-robots > /dev/null 2>&1
+$A -d "$D" remove "$U/o/a.html" > /dev/null
+$A -d "$D" add "$U/o/a.html" > /dev/null
+is "override: a page removed and added again has none" "$(jget "$D" "$U/o/a.html" ignore_robots 2>/dev/null || echo absent)" absent
 
 # ---- BOM and CRLF ------------------------------------------------------------------
 printf '\357\273\277User-agent: lirs-antenna\r\nDisallow: /b/no\r\n\r\nUser-agent: *\r\nDisallow: /\r\n' > "$WWW/robots.txt"
