@@ -11,7 +11,9 @@
  *            (§2.3.1.2);
  *   5xx      nothing allowed until an answer (§2.3.1.4): the page is kept
  *            out and robots.txt asked again at the next run;
- *   no answer (DNS, connection, timeout, TLS): the server is unreachable,
+ *   other    (too big, a broken answer): as 5xx;
+ *   no answer (DNS, connection, timeout, TLS; or an internal address not
+ *            allowed, ant_fetch.h): the server is unreachable,
  *            so the page is not asked either; it fails with that error,
  *            as its own fetch would have (its error count, its back-off).
  * A page kept out is not fetched: its last_error says why
@@ -29,6 +31,9 @@
 
 struct origin {
 	char *name;              /* "scheme://host:port" */
+	char *allow;             /* a page's URL on this origin as the operator
+				    added it, or NULL (ant_fetch_req.allow_host:
+				    only then may it be an internal address) */
 	ant_robots *rules;       /* NULL: unreachable (err, errtext) */
 	int verdict;             /* ANT_ROBOTS_* */
 	long status;
@@ -66,17 +71,27 @@ static struct origin *find(struct upd_robots *r, size_t n, const char *name)
 
 /* Among the origins added since first (not sorted yet): at most a batch's
  * new origins, each compared once per page of the batch that is new too. */
-static int find_new(const struct upd_robots *r, size_t first, const char *name)
+static struct origin *find_new(struct upd_robots *r, size_t first, const char *name)
 {
 	for (size_t k = first; k < r->n; k++)
 		if (!strcmp(r->v[k].name, name))
-			return 1;
-	return 0;
+			return &r->v[k];
+	return NULL;
 }
 
 static const char *url_of(const ant_store_page *p)
 {
 	return p->check_url ? p->check_url : p->url;
+}
+
+/* Is the page's own URL (as added) on origin name?  A check URL elsewhere
+ * is not: its robots.txt is asked under the same rule as the check URL
+ * itself (ant_fetch.h, internal addresses). */
+static int own_origin(const ant_store_page *p, const char *name)
+{
+	char mine[512];
+
+	return ant_robots_origin(p->url, mine, sizeof mine, NULL) == 0 && !strcmp(mine, name);
 }
 
 static int ignored(const struct upd_robots *r, int64_t id)
@@ -138,14 +153,18 @@ static void robots_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 static int add_new(struct upd *u, struct upd_robots *r, const unsigned char *due, size_t *first)
 {
 	char name[512];
+	struct origin *o;
 
 	*first = r->n;
 	for (size_t i = 0; i < u->npages; i++) {
 		ant_store_page *p = &u->pages[i];
 		if (!due[i] || ignored(r, p->id) || ant_robots_origin(url_of(p), name, sizeof name, NULL) < 0)
 			continue;
-		if (find(r, *first, name) || find_new(r, *first, name))
+		if ((o = find(r, *first, name)) || (o = find_new(r, *first, name))) {
+			if (!o->allow && own_origin(p, name) && !(o->allow = strdup(p->url)))
+				return LB_ENOMEM;
 			continue;
+		}
 		if (r->n == r->cap) {
 			size_t cap = r->cap ? 2 * r->cap : 64;
 			struct origin *nv = realloc(r->v, cap * sizeof *nv);
@@ -154,8 +173,9 @@ static int add_new(struct upd *u, struct upd_robots *r, const unsigned char *due
 			r->v = nv;
 			r->cap = cap;
 		}
-		r->v[r->n] = (struct origin){ .name = strdup(name), .verdict = ANT_ROBOTS_ALLOW_ALL };
-		if (!r->v[r->n].name)
+		r->v[r->n] = (struct origin){ .name = strdup(name), .verdict = ANT_ROBOTS_ALLOW_ALL,
+					      .allow = own_origin(p, name) ? strdup(p->url) : NULL };
+		if (!r->v[r->n].name || (own_origin(p, name) && !r->v[r->n].allow))
 			return LB_ENOMEM;
 		r->n++;
 	}
@@ -197,7 +217,7 @@ static int resolve(struct upd *u, struct upd_robots *r, size_t first)
 			sprintf(urls[n], "%s/robots.txt", o->name);
 			/* the operator added a page on this origin: its robots.txt
 			 * may be on an internal address as the page is */
-			reqs[n] = (ant_fetch_req){ urls[n], NULL, NULL, o, urls[n] };
+			reqs[n] = (ant_fetch_req){ urls[n], NULL, NULL, o, o->allow };
 			n++;
 		}
 	}
@@ -290,6 +310,7 @@ void ant_upd_robots_free(struct upd *u)
 		return;
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->v[i].name);
+		free(r->v[i].allow);
 		ant_robots_free(r->v[i].rules);
 	}
 	free(r->v);
