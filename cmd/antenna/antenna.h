@@ -102,6 +102,14 @@ void antcmd_show_whereabouts(const ant_store_page *p, int64_t tz);
  * (0) on page p, with its warning, the change named in ch; show's line. */
 int antcmd_robots_set(ant_store *s, const ant_store_page *p, int ignore, lb_buf *ch, lb_error *err);
 void antcmd_show_robots(ant_store *s, const ant_store_page *p);
+/* update's side: --robots-max-age ('a') and --robots-max-bytes ('b') into
+ * u (0, or -1 said); whether p was kept out (not a failure); the summary's
+ * words for the pages kept out. */
+struct ant_update_opts;
+struct ant_update_stats;
+int antcmd_robots_opt(int c, const char *arg, struct ant_update_opts *u);
+int antcmd_robots_kept_out(const ant_store_page *p);
+void antcmd_robots_summary(const struct ant_update_stats *st);
 /* t as "YYYY-MM-DD HH:MM ZONE" in the antenna's time zone tz (seconds east
  * of UTC), the zone named as index.html names it: "JST" for +09:00, else
  * "UTC+05:30", "UTC"; "-" padded to that width when t is 0. */

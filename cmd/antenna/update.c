@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "antenna.h"
-#include "ant_robots.h"
 #include "ant_update.h"
 #include "lb_term.h"
 
@@ -47,8 +46,8 @@ static const char help[] =
 	"                       (default 2000; -1: never fetch again)\n"
 	"  --regex-seconds S    time a page's --ignore/--only patterns may take on it;\n"
 	"                       over it, the check fails naming the pattern (default 30)\n"
-	"  --robots-max-age S   a site's robots.txt is used S seconds (default 86400)\n"
-	"  --robots-max-bytes BYTES  bytes of a robots.txt read (default 500K)\n";
+	"  --robots-max-age S, --robots-max-bytes BYTES  robots.txt (antenna(1) ROBOTS.TXT)\n"
+	"                       is used S seconds (86400), BYTES of it read (500K)\n";
 
 /* One table: run reads it too, to know which options take a value. */
 const char cmd_update_shortopts[] = "hvqj:";
@@ -69,8 +68,7 @@ const struct option cmd_update_longopts[] = {
 	{ "max-archives", required_argument, NULL, 'M' },
 	{ "refetch-pause", required_argument, NULL, 'W' },
 	{ "regex-seconds", required_argument, NULL, 'G' },
-	{ "robots-max-age", required_argument, NULL, 'a' },
-	{ "robots-max-bytes", required_argument, NULL, 'b' },
+	{ "robots-max-age", required_argument, NULL, 'a' }, { "robots-max-bytes", required_argument, NULL, 'b' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -116,14 +114,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 				return -1;
 			o->u.refetch_pause_ms = v;
 			break;
-		case 'a':
-			if (cli_parse_int64("--robots-max-age", optarg, 1, 30 * 86400, &o->u.robots_max_age) < 0)
-				return -1;
-			break;
-		case 'b':
-			if (cli_parse_size("--robots-max-bytes", optarg, &o->u.robots_max_bytes) < 0)
-				return -1;
-			break;
+		case 'a': case 'b': if (antcmd_robots_opt(c, optarg, &o->u) < 0) return -1; break;
 		case 'G':
 			if (cli_parse_int64("--regex-seconds", optarg, 1, 3600, &v) < 0)
 				return -1;
@@ -176,7 +167,7 @@ static void verbose_page(void *ctx, const ant_store_page *p, const ant_detect_ou
 			p->last_error ? lb_term(&b, p->last_error) : out->updated ? "updated" : "unchanged",
 			out->updated ? " by " : "",
 			out->updated ? (out->rule ? out->rule : "first check") : "");
-	else if (p->last_error && !ant_robots_excluded(p->last_error))   /* counted apart */
+	else if (p->last_error && !antcmd_robots_kept_out(p))   /* counted apart */
 		cli_error("failed: %s: %s", lb_term(&a, p->url), lb_term(&b, p->last_error));
 	lb_buf_release(&a);
 	lb_buf_release(&b);
@@ -218,8 +209,7 @@ static void summary(const ant_update_stats *u, double secs)
 	if (u->refetched || u->learned)
 		printf("; %u page%s fetched again, %u noisy part%s learned", u->refetched,
 		       u->refetched == 1 ? "" : "s", u->learned, u->learned == 1 ? "" : "s");
-	if (u->robots_excluded)
-		printf("; %u kept out by robots.txt", u->robots_excluded);
+	antcmd_robots_summary(u);
 	printf("; %.2f s\n", secs);
 }
 
