@@ -45,9 +45,7 @@ static const char help[] =
 	"                       between the two answers is ignored from then on\n"
 	"                       (default 2000; -1: never fetch again)\n"
 	"  --regex-seconds S    time a page's --ignore/--only patterns may take on it;\n"
-	"                       over it, the check fails naming the pattern (default 30)\n"
-	"  --robots-max-age S, --robots-max-bytes BYTES  robots.txt (antenna(1) ROBOTS.TXT)\n"
-	"                       is used S seconds (86400), BYTES of it read (500K)\n";
+	"                       over it, the check fails naming the pattern (default 30)\n" ANTCMD_ROBOTS_HELP;
 
 /* One table: run reads it too, to know which options take a value. */
 const char cmd_update_shortopts[] = "hvqj:";
