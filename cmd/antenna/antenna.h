@@ -107,6 +107,9 @@ void antcmd_show_robots(ant_store *s, const ant_store_page *p);
  * words for the pages kept out. */
 struct ant_update_opts;
 struct ant_update_stats;
+#define ANTCMD_ROBOTS_LONGOPTS \
+	{ "robots-max-age", required_argument, NULL, 'a' }, \
+	{ "robots-max-bytes", required_argument, NULL, 'b' }
 #define ANTCMD_ROBOTS_HELP \
 	"  --robots-max-age S, --robots-max-bytes BYTES  robots.txt (antenna(1) ROBOTS.TXT)\n" \
 	"                       is used S seconds (86400), BYTES of it read (500K)\n"

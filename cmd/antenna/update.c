@@ -65,8 +65,7 @@ const struct option cmd_update_longopts[] = {
 	{ "excerpt-chars", required_argument, NULL, 'X' },
 	{ "max-archives", required_argument, NULL, 'M' },
 	{ "refetch-pause", required_argument, NULL, 'W' },
-	{ "regex-seconds", required_argument, NULL, 'G' },
-	{ "robots-max-age", required_argument, NULL, 'a' }, { "robots-max-bytes", required_argument, NULL, 'b' },
+	{ "regex-seconds", required_argument, NULL, 'G' }, ANTCMD_ROBOTS_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };

@@ -11,7 +11,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 41
+plan 40
 tmpdir robots-test
 start_server 120 --verbose
 LOG=$T/server.log
