@@ -47,8 +47,9 @@ void antcmd_trust_report(ant_store *s);
 /* "all" -> ATOM_EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out);
 
-/* --help of init, set and list (help.c) */
-extern const char antcmd_init_help[], antcmd_set_help[], antcmd_list_help[];
+/* --help of init, set, list and update (help.c) */
+extern const char antcmd_init_help[], antcmd_set_help[], antcmd_list_help[],
+	antcmd_update_help[];
 extern const char *antcmd_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
 
 /* Opens the database (messages printed); NULL on failure. */
@@ -98,6 +99,27 @@ const char *antcmd_when(char *b, size_t n, int64_t t, int64_t tz);
 void antcmd_show_learned(const ant_store_page *p, int64_t tz);
 /* show's lines on where the page is: moved, gone (show_where.c) */
 void antcmd_show_whereabouts(const ant_store_page *p, int64_t tz);
+/* robots.txt (robots.c): set's --ignore-robots (1) or --no-ignore-robots
+ * (0) on page p, with its warning, the change named in ch; show's line. */
+int antcmd_robots_set(ant_store *s, const ant_store_page *p, int ignore, lb_buf *ch, lb_error *err);
+void antcmd_show_robots(ant_store *s, const ant_store_page *p);
+/* update's side: --robots-max-age (ANTCMD_OPT_ROBOTS_AGE) and
+ * --robots-max-bytes (ANTCMD_OPT_ROBOTS_BYTES), codes no letter takes, into
+ * u (0, or -1 said); whether p was kept out (not a failure); the summary's
+ * words for the pages kept out. */
+struct ant_update_opts;
+struct ant_update_stats;
+#define ANTCMD_OPT_ROBOTS_AGE 0x200
+#define ANTCMD_OPT_ROBOTS_BYTES 0x201
+#define ANTCMD_ROBOTS_LONGOPTS \
+	{ "robots-max-age", required_argument, NULL, ANTCMD_OPT_ROBOTS_AGE }, \
+	{ "robots-max-bytes", required_argument, NULL, ANTCMD_OPT_ROBOTS_BYTES }
+#define ANTCMD_ROBOTS_HELP \
+	"  --robots-max-age S, --robots-max-bytes BYTES  robots.txt (antenna(1) ROBOTS.TXT)\n" \
+	"                       is used S seconds (86400), BYTES of it read (500K)\n"
+int antcmd_robots_opt(int c, const char *arg, struct ant_update_opts *u);
+int antcmd_robots_kept_out(const ant_store_page *p);
+void antcmd_robots_summary(const struct ant_update_stats *st);
 /* t as "YYYY-MM-DD HH:MM ZONE" in the antenna's time zone tz (seconds east
  * of UTC), the zone named as index.html names it: "JST" for +09:00, else
  * "UTC+05:30", "UTC"; "-" padded to that width when t is 0. */

@@ -1,6 +1,6 @@
 /*
  * help.c: the --help texts of the commands with many options (init, set,
- * list), kept apart so that each command's file holds its logic.
+ * list, update), kept apart so that each command's file holds its logic.
  */
 #include "antenna.h"
 
@@ -105,7 +105,8 @@ const char antcmd_set_help[] =
 	"                         [--ignore PATTERN... | --no-ignore]\n"
 	"                         [--only PATTERN... | --no-only]\n"
 	"                         [--feed FEED] [--check-url CURL]\n"
-	"                         [--no-auto-ignore | --auto-ignore]\n\n"
+	"                         [--no-auto-ignore | --auto-ignore]\n"
+	"                         [--ignore-robots | --no-ignore-robots]\n\n"
 	"Change the settings of the watched page at URL; its update times, events and\n"
 	"schedule are kept.  Settings not given are kept.\n\n"
 	"  --title T         the page's title; '' takes the page's <title> again\n"
@@ -121,7 +122,9 @@ const char antcmd_set_help[] =
 	"  --feed FEED       the page's feed; '' takes the one its HTML advertises\n"
 	"  --check-url CURL  fetch CURL to check the page; '' fetches URL itself\n"
 	"  --no-auto-ignore  learn no volatile parts of this page\n"
-	"  --auto-ignore     learn them again (the default)\n\n"
+	"  --auto-ignore     learn them again (the default)\n"
+	"  --ignore-robots   fetch the page whatever its site's robots.txt says (warns)\n"
+	"  --no-ignore-robots  honour robots.txt again (the default)\n\n"
 	"When the ignore or only list, the check URL or automatic ignoring changes,\n"
 	"the page's next check takes a new baseline and announces nothing: the text\n"
 	"compared changed, not the page.  Exit status 1 when URL is not watched.\n";
@@ -149,3 +152,39 @@ const char antcmd_list_help[] =
 	"newest of several relays), newest first, each with its source (JSON: url,\n"
 	"title, author, last_modified, last_detected, content_length, detected_by,\n"
 	"source_url).\n";
+
+const char antcmd_update_help[] =
+	"usage: antenna [-d FILE] update [--jobs N] [--now EPOCH] [--force] [-v | -q]\n"
+	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
+	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
+	"                           [--excerpt-chars N] [--max-archives N] [--max-header BYTES]\n"
+	"                           [--refetch-pause MS] [--regex-seconds S] [--page-batch N]\n"
+	"                           [--robots-max-age S] [--robots-max-bytes BYTES]\n\n"
+	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
+	"Prints a one-line summary, and each page or source that failed on standard\n"
+	"error; exit status 0 even when some pages failed (their errors are recorded:\n"
+	"see 'antenna list' and 'antenna show').\n\n"
+	"  --jobs N             transfers at once (default 16)\n"
+	"  --now EPOCH          the time of this run (default: the clock)\n"
+	"  --force              check every page, due or not\n"
+	"  -v, --verbose        one line per check on standard error\n"
+	"  -q, --quiet          no summary: nothing on standard output\n"
+	"  --timeout S          whole-transfer timeout in seconds (default 30)\n"
+	"  --connect-timeout S  connect timeout in seconds (default 10)\n"
+	"  --max-body BYTES     largest decoded body, K/M/G suffixes (default 8M)\n"
+	"  --max-header BYTES   largest response header block (default 64K; libcurl\n"
+	"                       refuses a single header line over 100K itself)\n"
+	"  --max-redirects N    redirects followed (default 5)\n"
+	"  --per-host N         transfers at once per host (default 2)\n"
+	"  --allow-file         allow file:///... URLs (also 'init --allow-file')\n"
+	"  --excerpt-chars N    characters kept of what an update added (default 140)\n"
+	"  --max-archives N     RFC 5005 archives read back per Atom source and run\n"
+	"                       (default 50)\n"
+	"  --refetch-pause MS   a page whose text seems changed in small parts only is\n"
+	"                       fetched again after MS milliseconds: what differs\n"
+	"                       between the two answers is ignored from then on\n"
+	"                       (default 2000; -1: never fetch again)\n"
+	"  --regex-seconds S    time a page's --ignore/--only patterns may take on it;\n"
+	"                       over it, the check fails naming the pattern (default 30)\n"
+	"  --page-batch N       due pages checked and committed at a time (default 5000)\n"
+	ANTCMD_ROBOTS_HELP;

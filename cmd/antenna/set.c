@@ -35,6 +35,7 @@ struct set_opts {
 	const char *title, *author, *group, *feed, *check_url;
 	struct list_opt ignore, only;
 	int auto_ignore;        /* -1 not given, 0 --no-auto-ignore, 1 --auto-ignore */
+	int robots;             /* -1 not given, 1 --ignore-robots, 0 --no-ignore-robots */
 };
 
 static int list_add(struct list_opt *l, const char *pat)
@@ -167,11 +168,13 @@ int cmd_set(int argc, char **argv)
 		{ "check-url", required_argument, NULL, 'c' },
 		{ "no-auto-ignore", no_argument, NULL, 'N' },
 		{ "auto-ignore", no_argument, NULL, 'U' },
+		{ "ignore-robots", no_argument, NULL, 'R' },
+		{ "no-ignore-robots", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct set_opts o = { .ignore = { "--ignore", LB_BUF_INIT, 0, 0 },
-			      .only = { "--only", LB_BUF_INIT, 0, 0 }, .auto_ignore = -1 };
+			      .only = { "--only", LB_BUF_INIT, 0, 0 }, .auto_ignore = -1, .robots = -1 };
 	ant_store *s = NULL;
 	ant_store_page p;
 	lb_buf ch = LB_BUF_INIT;
@@ -193,6 +196,7 @@ int cmd_set(int argc, char **argv)
 		case 'O': o.only.cleared = 1; break;
 		case 'f': o.feed = optarg; break;
 		case 'c': o.check_url = optarg; break;
+		case 'R': case 'r': o.robots = c == 'R'; break;
 		case 'N':
 		case 'U':
 			if (o.auto_ignore >= 0 && o.auto_ignore != (c == 'U')) {
@@ -209,7 +213,7 @@ int cmd_set(int argc, char **argv)
 	if (check_list(&o.ignore, "--no-ignore") < 0 || check_list(&o.only, "--no-only") < 0)
 		goto out;
 	if (!o.title && !o.author && !o.group && !list_value(&o.ignore) && !list_value(&o.only) &&
-	    !o.feed && !o.check_url && o.auto_ignore < 0) {
+	    !o.feed && !o.check_url && o.auto_ignore < 0 && o.robots < 0) {
 		cli_usage_error(antcmd_set_help, "nothing to set");
 		goto out;
 	}
@@ -246,7 +250,8 @@ int cmd_set(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	if ((ch.len && ant_store_page_set_config(s, &p, &err) < 0) ||
+	if ((o.robots >= 0 && antcmd_robots_set(s, &p, o.robots, &ch, &err) < 0) ||
+	    (ch.len && ant_store_page_set_config(s, &p, &err) < 0) ||
 	    (rebase && ant_store_page_rebaseline(s, p.id, rebase, &err) < 0) ||
 	    ant_store_commit(s, &err) < 0) {
 		ant_store_rollback(s);

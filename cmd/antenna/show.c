@@ -55,7 +55,7 @@ static const char *how(const ant_store_page *p)
 }
 
 
-static void show_page(const ant_store_page *p, int64_t tz)
+static void show_page(ant_store *s, const ant_store_page *p, int64_t tz)
 {
 	char b[128];
 
@@ -93,6 +93,7 @@ static void show_page(const ant_store_page *p, int64_t tz)
 	printf("last success:   %s\n", antcmd_when(b, sizeof b, p->st.last_ok, tz));
 	printf("last status:    %ld\n", p->st.last_status);
 	printf("last error:     %s\n", p->last_error ? cli_t(p->last_error) : "none");
+	antcmd_show_robots(s, p);
 	printf("errors in row:  %d\n", p->st.error_count);
 	printf("etag:           %s\n", p->etag ? cli_t(p->etag) : "none");
 	printf("last-modified:  %s\n", p->lm_header ? cli_t(p->lm_header) : "none");
@@ -206,7 +207,7 @@ int cmd_show(int argc, char **argv)
 	tz = ant_store_config_int(s, CFG_TZ, 32400);
 	rc = ant_store_page_get(s, key, &p, &err);
 	if (rc > 0) {
-		show_page(&p, tz);
+		show_page(s, &p, tz);
 		ant_store_page_release(&p);
 	} else if (rc == 0 && (rc = find_source(s, key, tz, &err)) == 0) {
 		rc = find_relayed(s, key, tz, &err);

@@ -77,6 +77,7 @@ typedef struct ant_imp_entry {
 	int no_auto_ignore;      /* 'add --no-auto-ignore' */
 	const char *moved_from;  /* jsonl: the URL it moved from (ant_pagemove.h), "" none */
 	int64_t moved_at;
+	int ignore_robots;       /* 'set --ignore-robots' (JSON Lines) */
 } ant_imp_entry;
 
 typedef enum {

@@ -28,7 +28,7 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 
-#define ANT_STORE_SCHEMA_VERSION 9
+#define ANT_STORE_SCHEMA_VERSION 10
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -182,6 +182,8 @@ typedef struct ant_store_page {
 	int64_t failing_since;   /* the first check of its current run of 404, 410
 				    or no such host; 0 none */
 	int64_t gone_at;         /* when that run was found long enough: gone; 0 not */
+	int ignore_robots;       /* 'set --ignore-robots' (read only: table
+				    robots_pages, ant_robots.h, schema 7) */
 } ant_store_page;
 
 void ant_store_page_init(ant_store_page *p);

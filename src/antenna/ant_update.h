@@ -97,6 +97,10 @@ typedef struct ant_update_opts {
 	/* First answers held for a re-fetch at once (ANT_UPDATE_MAX_HELD;
 	 * 0: that). */
 	size_t max_held;
+	/* robots.txt (ant_robots.h): how long an origin's answer is used
+	 * (0: ANT_ROBOTS_MAX_AGE) and bytes of it parsed (0: ANT_ROBOTS_MAX_BYTES) */
+	int64_t robots_max_age;
+	size_t robots_max_bytes;
 	/* Progress, for a verbose command; either may be NULL.  The source or
 	 * page is borrowed, and already holds its new state (last_error). */
 	void (*on_source)(void *ctx, const ant_store_source *src, int notmodified);
@@ -118,6 +122,8 @@ typedef struct ant_update_stats {
 	unsigned refetched;      /* second fetches of pages that seemed changed */
 	unsigned learned;        /* parts of pages learned volatile in this run */
 	unsigned moved, gone;    /* pages moved in this run; found gone in it */
+	unsigned robots_fetched;   /* robots.txt files asked for (update_robots.c) */
+	unsigned robots_excluded;  /* due pages robots.txt kept from being fetched */
 	int64_t records_read, records_merged, records_ignored, records_skipped;
 	int64_t records_relayed; /* of relay sources, for pages not watched here
 				    (their records_ignored): published as relayed */

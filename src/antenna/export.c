@@ -377,7 +377,9 @@ int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json wha
 	    lb_json_next_strz_or_null(o, "check_url", p->check_url) < 0 ||
 	    lb_json_next_lines(o, "ignore", p->ignore) < 0 || lb_json_next_lines(o, "only", p->only) < 0 ||
 	    (!all && lb_json_next_strz_or_null(o, "force_charset", p->force_charset) < 0) ||
-	    lb_json_next_bool(o, "no_auto_ignore", p->no_auto_ignore) < 0 || lb_buf_adds(o, "}\n") < 0)
+	    lb_json_next_bool(o, "no_auto_ignore", p->no_auto_ignore) < 0 ||
+	    (p->ignore_robots && lb_json_next_bool(o, "ignore_robots", 1) < 0) ||   /* only when set */
+	    lb_buf_adds(o, "}\n") < 0)
 		return LB_ENOMEM;
 	return 0;
 }

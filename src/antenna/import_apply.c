@@ -22,6 +22,7 @@
 
 #include "ant_import.h"
 #include "ant_limits.h"
+#include "ant_robots.h"
 #include "ant_update.h"
 #include "import_run.h"
 #include "lb_url.h"
@@ -432,6 +433,8 @@ static int apply(ant_imp_run *m, const ant_imp_entry *in)
 		rc = add_page(m, e, key, group);
 	else if (rc > 0)
 		rc = update_page(m, &p, e, group);
+	if (rc >= 0 && e->ignore_robots)   /* the operator's override carried (ant_robots.h) */
+		rc = ant_store_robots_ignore_key(m->s, key, m->err);
 	ant_store_page_release(&p);
 	free(key);
 	return rc < 0 ? rc : 0;

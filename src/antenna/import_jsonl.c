@@ -135,7 +135,7 @@ static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 static const char *const known[] = {
 	"type", "url", "title", "title_set_by_user", "author", "group", "ignore", "force_charset",
 	"last_modified", "last_detected", "kind", "only", "feed_url", "feed", "check_url",
-	"no_auto_ignore", "relay", "moved_from", "moved_at",
+	"no_auto_ignore", "relay", "moved_from", "moved_at", "ignore_robots",
 };
 
 /* Keys we do not read, listed once each. */
@@ -205,6 +205,7 @@ static int object(jctx *c, json_object *obj)
 		e.no_auto_ignore = boolean(c, obj, "no_auto_ignore");
 		e.moved_from = str(c, obj, "moved_from");
 		e.moved_at = integer(c, obj, "moved_at");
+		e.ignore_robots = boolean(c, obj, "ignore_robots");
 		if (c->bad || !e.moved_from || !e.title || !e.author || !e.group || !cs)
 			return 0;
 		if (*cs && ant_page_charset_check(cs, &err) < 0)

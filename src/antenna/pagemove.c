@@ -17,6 +17,7 @@
 #include "lb_buf.h"
 #include "lb_date.h"
 #include "lb_url.h"
+#include "ant_robots.h"
 
 const char *ant_page_state_name(ant_page_state s)
 {
@@ -27,6 +28,8 @@ const char *ant_page_state_name(ant_page_state s)
 
 ant_page_state ant_page_state_of(const ant_store_page *p)
 {
+	if (ant_robots_excluded(p->last_error))   /* not fetched: not failing */
+		return ANT_PAGE_STATE_ROBOTS;
 	if (p->gone_at && p->last_error)
 		return ANT_PAGE_STATE_GONE;
 	if (p->last_error)

@@ -39,6 +39,7 @@
 #include "lb_afile.h"
 #include "lb_date.h"
 #include "html.h"
+#include "ant_robots.h"
 #include "publish_error.h"
 #include "publish_stage.h"
 #include "publish_int.h"
@@ -79,6 +80,7 @@ struct pub_words {
 					  count like pages), then the words before
 					  the link to lirs.gz, before index.atom's
 					  and after it */
+	const char *robots;            /* a page robots.txt keeps out (ant_robots.h) */
 };
 
 static const struct pub_words words_tab[] = {
@@ -92,7 +94,8 @@ static const struct pub_words words_tab[] = {
 	  "まだページを登録していません:",
 	  "% ページ目", "← 新しい更新", "古い更新 →", "ページ",
 	  { "これより古い % ページはここに載せていません。", "新しい更新はすべて",
-	    "に、更新の記録は", "から辿れる Atom のアーカイブにあります。" } },
+	    "に、更新の記録は", "から辿れる Atom のアーカイブにあります。" },
+	  "[robots.txt により巡回対象外]" },
 	{ "en", "Updated", "1 page", "% pages", "% new",
 	  "just now", " min ago", " h ago", " d ago", "new", "Ungrouped", "Contents",
 	  { "HTTP Last-Modified header", "the page's text changed", "the page's size changed",
@@ -104,7 +107,8 @@ static const struct pub_words words_tab[] = {
 	  "No pages are watched yet:",
 	  "page %", "← newer", "older →", "Pages",
 	  { "% older pages are not listed here.", "Every fresh update is in",
-	    "and the record of updates in the Atom archives linked from", "." } },
+	    "and the record of updates in the Atom archives linked from", "." },
+	  "[excluded by robots.txt]" },
 };
 
 static const struct pub_words *words_of(const char *lang)
@@ -500,7 +504,11 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		ant_html_fputs(h->fp, p->excerpt);
 		fputs("</span>", h->fp);
 	}
-	if (p->last_error) {
+	if (ant_robots_excluded(p->last_error)) {   /* not fetched: the site's wish */
+		fputs(" <span class=\"error\">", h->fp);
+		ant_html_fputs(h->fp, h->w->robots);
+		fputs("</span>", h->fp);
+	} else if (p->last_error) {
 		char phrase[128];
 		const char *e = ant_pub_error_phrase(phrase, sizeof phrase, ant_pub_str_or(p->last_error, "error"),
 						     h->w->lang);

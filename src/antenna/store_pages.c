@@ -23,7 +23,8 @@
 	" force_charset, imported," \
 	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
 	" noise, only, no_auto_ignore, check_url," \
-	" redirect_count, redirect_to, moved_from, moved_at, failing_since, gone_at"
+	" redirect_count, redirect_to, moved_from, moved_at, failing_since, gone_at," \
+	" (SELECT ignore FROM robots_pages WHERE page_id=pages.id)"
 
 void ant_store_page_init(ant_store_page *p)
 {
@@ -197,6 +198,7 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	p->moved_at = sqlite3_column_int64(st, 43);
 	p->failing_since = sqlite3_column_int64(st, 44);
 	p->gone_at = sqlite3_column_int64(st, 45);
+	p->ignore_robots = sqlite3_column_int(st, 46);
 	if (blob_dup(st, 36, &p->noise, &p->noise_len) < 0 || !p->url || !p->url_key || !p->title ||
 	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset ||
 	    !p->only) {

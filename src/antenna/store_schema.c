@@ -235,6 +235,22 @@ static const char *const migrations[] = {
 	" held_since INTEGER NOT NULL DEFAULT 0);",
 	/* 8 -> 9: a server's Retry-After, kept across runs (store_polite.c) */
 	"CREATE TABLE IF NOT EXISTS server_wait(server TEXT PRIMARY KEY, until INTEGER NOT NULL) WITHOUT ROWID;",
+	/* 9 -> 10: robots.txt (ant_robots.h, store_robots.c): the last answer
+	 * per origin, and the pages whose operator ignores it (a trigger
+	 * forgets a removed page's row, as its id may be given again; a later
+	 * migration that rebuilds pages must create it again) */
+	"CREATE TABLE robots("
+	" origin TEXT PRIMARY KEY,"
+	" fetched INTEGER NOT NULL,"
+	" status INTEGER NOT NULL,"
+	" verdict INTEGER NOT NULL,"
+	" error TEXT,"
+	" body BLOB);"
+	"CREATE TABLE robots_pages("
+	" page_id INTEGER PRIMARY KEY,"
+	" ignore INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TRIGGER robots_pages_gone AFTER DELETE ON pages BEGIN"
+	" DELETE FROM robots_pages WHERE page_id=old.id; END;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

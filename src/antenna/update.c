@@ -384,16 +384,27 @@ static int fetch_batch(struct upd *u)
 	size_t cap = 2 * (u->npages ? u->npages : 1), n = 0;
 	ant_fetch_req *reqs = calloc(cap, sizeof *reqs);
 	struct job *jobs = calloc(cap, sizeof *jobs);
+	unsigned char *due = calloc(cap, 1);
 	int rc;
 
-	if (!reqs || !jobs) {
+	if (!reqs || !jobs || !due) {
 		free(reqs);
 		free(jobs);
+		free(due);
 		return LB_ENOMEM;
+	}
+	for (size_t i = 0; i < u->npages; i++)
+		due[i] = !awaits_refetch(u, i) && ant_detect_due(&u->pages[i].st, u->now, u->o->force);
+	/* robots.txt first, once per origin (update_robots.c) */
+	if ((rc = ant_upd_robots_prepare(u, due)) < 0) {
+		free(reqs);
+		free(jobs);
+		free(due);
+		return rc;
 	}
 	for (size_t i = 0; i < u->npages; i++) {
 		ant_store_page *p = &u->pages[i];
-		if (awaits_refetch(u, i) || !ant_detect_due(&p->st, u->now, u->o->force))
+		if (!due[i] || !ant_upd_robots_gate(u, p))
 			continue;
 		if (p->feed_url)
 			n = queue_feed(u, i, reqs, jobs, n);
@@ -411,6 +422,7 @@ static int fetch_batch(struct upd *u)
 	}
 	free(jobs);
 	free(reqs);
+	free(due);
 	return rc;
 }
 
@@ -622,6 +634,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 	if (stats)
 		*stats = u.st;
 	batch_free(&u);
+	ant_upd_robots_free(&u);
 	lb_buf_release(&u.key);
 	atom_evstore_close(u.ev);
 	if (rc < 0 && err) {

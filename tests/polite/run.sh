@@ -61,16 +61,18 @@ http {
 	fastcgi_temp_path $T/ngx/tmp/fcgi; uwsgi_temp_path $T/ngx/tmp/uwsgi; scgi_temp_path $T/ngx/tmp/scgi;
 	types { text/html html; }
 	server {
-		listen 127.0.0.1:$P; listen 127.0.0.2:$P;
+		listen 127.0.0.1:$P; listen 127.0.0.2:$P; listen 127.0.0.3:$P;
 		root $WWW;
 		location /slow/ { limit_rate 24k; sendfile off; }
 		location /busy/ { add_header Retry-After 120 always; return 429; }
+		location = /robots.txt { access_log off; return 404; }   # counted apart (tests/robots)
 	}
 	server {
 		listen 127.0.0.1:$PS ssl http2;
 		ssl_certificate $T/srv.pem; ssl_certificate_key $T/srv.key;
 		keepalive_timeout 60s;
 		root $WWW;
+		location = /robots.txt { access_log off; return 404; }
 	}
 }
 NGX
@@ -98,9 +100,10 @@ resolve() {
 	echo "$r"
 }
 export CURL_CA_BUNDLE="$T/ca.pem"
+# (g.example.jp has an address of its own: names at one address are one server)
 export ANTENNA_RESOLVE="$(resolve a.example.com=127.0.0.1 b.example.com=127.0.0.2 \
 	c.example.net=127.0.0.1 d.example.org=127.0.0.2 alice.github.io=127.0.0.1 bob.github.io=127.0.0.2 \
-	e.example.net=127.0.0.1 f.example.org=127.0.0.1 g.example.jp=127.0.0.1 \
+	e.example.net=127.0.0.1 f.example.org=127.0.0.1 g.example.jp=127.0.0.3 \
 	x.busy.example=127.0.0.1 y.busy.example=127.0.0.2 h2.example.com=127.0.0.1)"
 
 newdb() { # newdb NAME [INIT OPTION...]: $T/NAME.db

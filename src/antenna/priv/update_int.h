@@ -97,6 +97,7 @@ struct upd {
 	ant_update_stats st;     /* counters for the summary */
 	ant_fetch_limits lim;    /* o->limits with the run's pool */
 	ant_fetch_pool *pool;    /* connections and politeness for the whole run */
+	struct upd_robots *robots;   /* update_robots.c: each origin's robots.txt */
 };
 
 /* ---- update.c: the run's means ---- */
@@ -124,6 +125,16 @@ int ant_upd_http_failed(const ant_fetch_result *res);
 const char *ant_upd_error_text(const ant_fetch_result *res, char *b, size_t n);
 /* Validators: replaced by a 200's (even by none), refreshed by a 304's. */
 void ant_upd_take_validators(char **etag, char **lm, const ant_fetch_result *res);
+
+/* ---- update_robots.c ---- */
+
+/* Before a batch is fetched: the robots.txt of the origin of every page
+ * i with due[i] is known (database or fetched).  0 or < 0. */
+int ant_upd_robots_prepare(struct upd *u, const unsigned char *due);
+/* 1: fetch p; 0: robots.txt keeps it out (or its server is unreachable),
+ * which is recorded as p's check. */
+int ant_upd_robots_gate(struct upd *u, ant_store_page *p);
+void ant_upd_robots_free(struct upd *u);
 
 /* ---- update_sources.c ---- */
 
