@@ -235,6 +235,18 @@ static const char *const migrations[] = {
 	" held_since INTEGER NOT NULL DEFAULT 0);",
 	/* 8 -> 9: a server's Retry-After, kept across runs (store_polite.c) */
 	"CREATE TABLE IF NOT EXISTS server_wait(server TEXT PRIMARY KEY, until INTEGER NOT NULL) WITHOUT ROWID;",
+	/* 9 -> 10: what each source remembers of its last read
+	 * (ant_source_budget.h): the body's digest (an unchanged body is not
+	 * parsed again), its news budget, churn, the pages it relays */
+	"CREATE TABLE source_reads("
+	" source_id INTEGER PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,"
+	" digest INTEGER NOT NULL DEFAULT 0, body_len INTEGER NOT NULL DEFAULT 0,"
+	" by_fetch INTEGER NOT NULL DEFAULT 0, unchanged INTEGER NOT NULL DEFAULT 0,"
+	" day INTEGER NOT NULL DEFAULT 0, news_day INTEGER NOT NULL DEFAULT 0,"
+	" news INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0,"
+	" known INTEGER NOT NULL DEFAULT 0, changed INTEGER NOT NULL DEFAULT 0,"
+	" churn_reads INTEGER NOT NULL DEFAULT 0, cut INTEGER NOT NULL DEFAULT 0,"
+	" pages_relayed INTEGER NOT NULL DEFAULT 0, records INTEGER NOT NULL DEFAULT 0);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
