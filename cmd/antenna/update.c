@@ -18,7 +18,9 @@ static const char help[] =
 	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
 	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
 	"                           [--excerpt-chars N] [--max-archives N] [--max-header BYTES]\n"
-	"                           [--refetch-pause MS] [--regex-seconds S] [--page-batch N]\n\n"
+	"                           [--refetch-pause MS] [--regex-seconds S] [--page-batch N]\n"
+	"                           [--max-source-news N] [--max-source-news-day N]\n"
+	"                           [--max-source-records N]\n\n"
 	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
 	"Prints a one-line summary, and each page or source that failed on standard\n"
 	"error; exit status 0 even when some pages failed (their errors are recorded:\n"
@@ -45,7 +47,13 @@ static const char help[] =
 	"                       (default 2000; -1: never fetch again)\n"
 	"  --regex-seconds S    time a page's --ignore/--only patterns may take on it;\n"
 	"                       over it, the check fails naming the pattern (default 30)\n"
-	"  --page-batch N       due pages checked and committed at a time (default 5000)\n";
+	"  --page-batch N       due pages checked and committed at a time (default 5000)\n"
+	"  --max-source-news N  relayed news made update events per source and run;\n"
+	"                       the rest is published, not in the Atom files (default\n"
+	"                       250; a churning source a tenth; -1: no bound)\n"
+	"  --max-source-news-day N  the same per source and UTC day (default 5000)\n"
+	"  --max-source-records N  records read from one LIRS or HINA-DI source per\n"
+	"                       run (default 1000000; -1: no bound)\n";
 
 /* One table: run reads it too, to know which options take a value. */
 const char cmd_update_shortopts[] = "hvqj:";
@@ -67,6 +75,9 @@ const struct option cmd_update_longopts[] = {
 	{ "refetch-pause", required_argument, NULL, 'W' },
 	{ "regex-seconds", required_argument, NULL, 'G' },
 	{ "page-batch", required_argument, NULL, 'b' },
+	{ "max-source-news", required_argument, NULL, 'N' },
+	{ "max-source-news-day", required_argument, NULL, 'D' },
+	{ "max-source-records", required_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -116,6 +127,13 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 			if (cli_parse_int64("--regex-seconds", optarg, 1, 3600, &v) < 0)
 				return -1;
 			o->u.regex_seconds = (double)v;
+			break;
+		case 'N': case 'D': case 'S':
+			if (cli_parse_int64(c == 'N' ? "--max-source-news" : c == 'D' ? "--max-source-news-day"
+					    : "--max-source-records", optarg, -1, INT64_MAX / 2, &v) < 0)
+				return -1;
+			*(c == 'N' ? &o->u.budget.max_news : c == 'D' ? &o->u.budget.max_news_day
+			  : &o->u.budget.max_records) = v;
 			break;
 		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P': case 'b':
 			if (cli_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
@@ -199,6 +217,10 @@ static void summary(const ant_update_stats *u, double secs)
 			printf("%lld relayed, ", (long long)u->records_relayed);
 		printf("%lld not watched, %lld skipped", (long long)u->records_ignored,
 		       (long long)u->records_skipped);
+		if (u->sources_same || u->news_held || u->sources_churning || u->sources_cut)
+			printf(" (%u unchanged, %lld news over budget, %u churning, %u cut)",
+			       u->sources_same, (long long)u->news_held, u->sources_churning,
+			       u->sources_cut);
 	}
 	if (u->archives_read)
 		printf("; %u Atom archive%s read", u->archives_read, u->archives_read == 1 ? "" : "s");
