@@ -1,6 +1,6 @@
 /*
  * ant_source_budget.h: how much one source may cost a run, and what it
- * remembers of its last read to tell (issue 22, "bounded by design"):
+ * remembers of its last read to tell:
  *
  * - the news it turns into update events (a relay source's records of
  *   pages not watched here that are newer than what any relay source
