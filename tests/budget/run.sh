@@ -12,7 +12,7 @@
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 16
+plan 15
 
 CHURN=20000
 server_suite antenna-budget
