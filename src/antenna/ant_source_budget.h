@@ -91,6 +91,8 @@ typedef struct ant_source_budget {
 	int64_t pages_relayed;    /* a relay source: pages (URLs) it relays */
 	/* the run (not stored) */
 	int parsed;               /* a body was read in this run */
+	int stored;               /* the row was in the store */
+	int64_t added, dropped;   /* rows the read added, the pruning dropped */
 } ant_source_budget;
 
 /* 64-bit digest of a body (FNV-1a): equal bodies, equal digests; 0 is

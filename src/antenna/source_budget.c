@@ -47,6 +47,7 @@ void ant_source_budget_read(ant_source_budget *b)
 	b->records = 0;
 	b->cut = 0;
 	b->parsed = 1;
+	b->added = b->dropped = 0;
 }
 
 int ant_source_budget_same(const ant_source_budget *b, const ant_source_limits *l, uint64_t digest,
@@ -95,6 +96,7 @@ int ant_source_budget_record(ant_source_budget *b, const ant_source_limits *l)
 void ant_source_budget_seen(ant_source_budget *b, int had, int newer)
 {
 	b->known += had != 0;
+	b->added += !had;
 	b->changed += had && newer;
 }
 

@@ -37,6 +37,7 @@ int ant_store_budget_get(ant_store *s, int64_t source_id, ant_source_budget *b, 
 		b->cut = sqlite3_column_int(st, 11);
 		b->pages_relayed = sqlite3_column_int64(st, 12);
 		b->records = sqlite3_column_int64(st, 13);
+		b->stored = 1;
 		rc = 0;
 	} else {
 		rc = rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot read a source's last read");

@@ -66,8 +66,10 @@ void ant_upd_budget_finish(struct upd *u, ant_store_source *src)
 
 	if (b->parsed) {
 		ant_source_budget_end(b);
-		/* what the body (and the pruning after it) left it relaying */
-		if (src->relay) {
+		/* what the body (and the pruning after it) left it relaying:
+		 * counted again only when it may have changed (a scan of the
+		 * records; a shard's cycle adds no URL and drops none) */
+		if (src->relay && (b->added || b->dropped || !b->stored)) {
 			int64_t n = ant_store_budget_relayed(u->s, src->id, &u->err);
 
 			if (n < 0)

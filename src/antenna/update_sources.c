@@ -243,7 +243,7 @@ static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
 	if (u->o->on_source)
 		u->o->on_source(u->o->ctx, src, notmodified);
 	if (ant_upd_tx_need(u) == 0 && (ant_store_source_save(u->s, src, &u->err) < 0 ||
-					prune_records(u, src) < 0))
+					(u->bud.dropped = prune_records(u, src)) < 0))
 		u->failed_db = 1;
 	ant_upd_budget_finish(u, src);   /* after the pruning: what it relays */
 	ant_upd_tx_commit(u);
