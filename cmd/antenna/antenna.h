@@ -47,8 +47,8 @@ void antcmd_trust_report(ant_store *s);
 /* "all" -> ATOM_EVSTORE_KEEP_ALL, else an integer >= 0.  0, or -1 (printed). */
 int antcmd_parse_keep(const char *opt, const char *s, int64_t *out);
 
-/* --help of init, set and list (help.c) */
-extern const char antcmd_init_help[], antcmd_set_help[], antcmd_list_help[];
+/* --help of init, set, list and update (help.c) */
+extern const char antcmd_init_help[], antcmd_set_help[], antcmd_list_help[], antcmd_update_help[];
 extern const char *antcmd_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
 
 /* Opens the database (messages printed); NULL on failure. */

@@ -13,47 +13,6 @@
 #include "ant_update.h"
 #include "lb_term.h"
 
-static const char help[] =
-	"usage: antenna [-d FILE] update [--jobs N] [--now EPOCH] [--force] [-v | -q]\n"
-	"                           [--timeout S] [--connect-timeout S] [--max-body BYTES]\n"
-	"                           [--max-redirects N] [--per-host N] [--allow-file]\n"
-	"                           [--excerpt-chars N] [--max-archives N] [--max-header BYTES]\n"
-	"                           [--refetch-pause MS] [--regex-seconds S] [--page-batch N]\n"
-	"                           [--max-source-news N] [--max-source-news-day N]\n"
-	"                           [--max-source-records N]\n\n"
-	"Read every LIRS source, then check the pages that are due, at most N at once.\n"
-	"Prints a one-line summary, and each page or source that failed on standard\n"
-	"error; exit status 0 even when some pages failed (their errors are recorded:\n"
-	"see 'antenna list' and 'antenna show').\n\n"
-	"  --jobs N             transfers at once (default 16)\n"
-	"  --now EPOCH          the time of this run (default: the clock)\n"
-	"  --force              check every page, due or not\n"
-	"  -v, --verbose        one line per check on standard error\n"
-	"  -q, --quiet          no summary: nothing on standard output\n"
-	"  --timeout S          whole-transfer timeout in seconds (default 30)\n"
-	"  --connect-timeout S  connect timeout in seconds (default 10)\n"
-	"  --max-body BYTES     largest decoded body, K/M/G suffixes (default 8M)\n"
-	"  --max-header BYTES   largest response header block (default 64K; libcurl\n"
-	"                       refuses a single header line over 100K itself)\n"
-	"  --max-redirects N    redirects followed (default 5)\n"
-	"  --per-host N         transfers at once per host (default 2)\n"
-	"  --allow-file         allow file:///... URLs (also 'init --allow-file')\n"
-	"  --excerpt-chars N    characters kept of what an update added (default 140)\n"
-	"  --max-archives N     RFC 5005 archives read back per Atom source and run\n"
-	"                       (default 50)\n"
-	"  --refetch-pause MS   a page whose text seems changed in small parts only is\n"
-	"                       fetched again after MS milliseconds: what differs\n"
-	"                       between the two answers is ignored from then on\n"
-	"                       (default 2000; -1: never fetch again)\n"
-	"  --regex-seconds S    time a page's --ignore/--only patterns may take on it;\n"
-	"                       over it, the check fails naming the pattern (default 30)\n"
-	"  --page-batch N       due pages checked and committed at a time (default 5000)\n"
-	"  --max-source-news N  relayed news made update events per source and run;\n"
-	"                       the rest is published, not in the Atom files (default\n"
-	"                       250; a churning source a tenth; -1: no bound)\n"
-	"  --max-source-news-day N  the same per source and UTC day (default 5000)\n"
-	"  --max-source-records N  records read from one LIRS or HINA-DI source per\n"
-	"                       run (default 1000000; -1: no bound)\n";
 
 /* One table: run reads it too, to know which options take a value. */
 const char cmd_update_shortopts[] = "hvqj:";
@@ -96,9 +55,9 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 
 	o->verbose = o->quiet = 0;
 	ant_update_opts_init(&o->u);
-	while ((c = cli_getopt(argc, argv, cmd_update_shortopts, cmd_update_longopts, help)) != -1) {
+	while ((c = cli_getopt(argc, argv, cmd_update_shortopts, cmd_update_longopts, antcmd_update_help)) != -1) {
 		switch (c) {
-		case 'h': cli_help(help); return 1;
+		case 'h': cli_help(antcmd_update_help); return 1;
 		case 'f': o->u.force = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 'q': o->quiet = 1; break;
@@ -152,7 +111,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		}
 	}
 	if (optind != argc)
-		return cli_usage_error(help, "unexpected argument '%s'", argv[optind]), -1;
+		return cli_usage_error(antcmd_update_help, "unexpected argument '%s'", argv[optind]), -1;
 	return 0;
 }
 
