@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "antenna.h"
+#include "ant_source_budget.h"
 #include "ant_export.h"
 #include "ant_pagemove.h"
 #include "lb_buf.h"
@@ -54,14 +55,21 @@ static int header(lb_buf *o, int64_t tz, const char *rest)
 	return lb_buf_addf(o, "%-*s  %-6s  %s\n", (int)w, "last update", "by", rest);
 }
 
-static int source_line(lb_buf *o, ant_store *s, const ant_store_source *x, int json)
+/* A relay source's count is of pages (URLs it relays), the others' of
+ * records; churn and a cut body said (ant_source_budget.h). */
+static int source_line(lb_buf *o, ant_store *s, const ant_store_source *x, const ant_source_budget *b,
+		       int json)
 {
+	int churn = ant_source_budget_churning(b);
+
 	if (!json)
 		return tadd(o, x->url) < 0 ||
-		       lb_buf_addf(o, "%s  read %lld, merged %lld, %s %lld, skipped %lld",
+		       lb_buf_addf(o, "%s  read %lld, merged %lld, %s %lld, skipped %lld%s%s",
 				   x->relay ? "  (relay)" : "", (long long)x->records_read,
 				   (long long)x->records_merged, x->relay ? "relayed" : "not watched",
-				   (long long)x->records_ignored, (long long)x->records_skipped) < 0 ||
+				   (long long)(x->relay ? b->pages_relayed : x->records_ignored),
+				   (long long)x->records_skipped, churn ? ", churning" : "",
+				   b->cut ? ", cut" : "") < 0 ||
 		       antcmd_trust_text(o, s, x) < 0 || error_tail(o, x->last_error) < 0 ? -1 : lb_buf_addc(o, '\n');
 	if (lb_buf_addc(o, '{') < 0 || lb_json_key(o, "url") < 0 || lb_json_strz(o, x->url) < 0 ||
 	    lb_json_next_int(o, "last_fetch", x->last_fetch) < 0 || lb_json_next_int(o, "last_ok", x->last_ok) < 0 ||
@@ -71,6 +79,9 @@ static int source_line(lb_buf *o, ant_store *s, const ant_store_source *x, int j
 	    lb_json_next_int(o, "records_ignored", x->records_ignored) < 0 ||
 	    lb_json_next_int(o, "records_skipped", x->records_skipped) < 0 ||
 	    lb_json_next_strz_or_null(o, "kind", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs") < 0 ||
+	    lb_json_next_int(o, "pages_relayed", x->relay ? b->pages_relayed : 0) < 0 ||
+	    lb_buf_adds(o, ",\"churning\":") < 0 || lb_buf_adds(o, churn ? "true" : "false") < 0 ||
+	    lb_json_next_int(o, "news_held", b->held) < 0 || lb_json_next_int(o, "cut", b->cut) < 0 ||
 	    lb_buf_adds(o, ",\"relay\":") < 0 || lb_buf_adds(o, x->relay ? "true" : "false") < 0 ||
 	    lb_json_next_int(o, "records_relayed", x->relay ? x->records_ignored : 0) < 0 ||
 	    antcmd_trust_json(o, s, x) < 0)
@@ -210,11 +221,15 @@ static int list_sources(ant_store *s, int json, lb_buf *o, lb_error *err)
 		return -1;
 	if (!json && n && lb_buf_addf(o, "%s\n", "source  records  [last error]") < 0)
 		return lb_err_code(err, LB_ENOMEM);
-	for (size_t i = 0; i < n; i++)
-		if (source_line(o, s, &x[i], json) < 0) {
+	for (size_t i = 0; i < n; i++) {
+		ant_source_budget b;
+		int rc = ant_store_budget_get(s, x[i].id, &b, err);
+
+		if (rc < 0 || source_line(o, s, &x[i], &b, json) < 0) {
 			ant_store_sources_free(x, n);
-			return lb_err_code(err, LB_ENOMEM);
+			return rc < 0 ? rc : lb_err_code(err, LB_ENOMEM);
 		}
+	}
 	ant_store_sources_free(x, n);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "antenna.h"
+#include "ant_source_budget.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] show [URL]\n\n"
@@ -105,6 +106,25 @@ static void show_page(ant_store *s, const ant_store_page *p, int64_t tz)
 	       p->st.recheck ? " (re-check asked by a source's hint)" : "");
 }
 
+/* The source's budgets and last read (ant_source_budget.h). */
+static void show_budget(ant_store *s, const ant_store_source *x)
+{
+	ant_source_budget b;
+
+	if (ant_store_budget_get(s, x->id, &b, NULL) < 0)
+		return;
+	if (x->relay)
+		printf("pages relayed:  %lld\n", (long long)b.pages_relayed);
+	printf("churn:          %s (%lld of %lld known records changed at the last read, "
+	       "%lld such reads in a row)\n", ant_source_budget_churning(&b) ? "yes: churning" : "no",
+	       (long long)b.changed, (long long)b.known, (long long)b.churn_reads);
+	printf("news:           %lld made events, %lld over budget (today %lld)\n",
+	       (long long)b.news, (long long)b.held, (long long)b.news_day);
+	printf("body:           %lld bytes, %lld records%s; read again unchanged %lld time%s\n",
+	       (long long)b.body_len, (long long)b.records, b.cut ? " (cut at --max-source-records)" : "",
+	       (long long)b.unchanged, b.unchanged == 1 ? "" : "s");
+}
+
 static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 {
 	char b[128];
@@ -120,6 +140,7 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	printf("merged:         %lld\n", (long long)x->records_merged);
 	printf("%s%lld\n", x->relay ? "relayed:        " : "not watched:    ",
 	       (long long)x->records_ignored);
+	show_budget(s, x);
 	if (x->relay)
 		printf("records held:   %lld (%s)\n", (long long)ant_store_srcrec_count(s, x->id, NULL),
 		       x->kind == ANT_STORE_SOURCE_ATOM ? "its newest entries, keep_events of them"

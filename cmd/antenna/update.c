@@ -33,7 +33,10 @@ const struct option cmd_update_longopts[] = {
 	{ "max-archives", required_argument, NULL, 'M' },
 	{ "refetch-pause", required_argument, NULL, 'W' },
 	{ "regex-seconds", required_argument, NULL, 'G' },
-	{ "page-batch", required_argument, NULL, 'b' }, ANTCMD_ROBOTS_LONGOPTS,
+	{ "page-batch", required_argument, NULL, 'b' },
+	{ "max-source-news", required_argument, NULL, 'N' },
+	{ "max-source-news-day", required_argument, NULL, 'D' },
+	{ "max-source-records", required_argument, NULL, 'S' }, ANTCMD_ROBOTS_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -86,6 +89,13 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 			if (cli_parse_int64("--regex-seconds", optarg, 1, 3600, &v) < 0)
 				return -1;
 			o->u.regex_seconds = (double)v;
+			break;
+		case 'N': case 'D': case 'S':
+			if (cli_parse_int64(c == 'N' ? "--max-source-news" : c == 'D' ? "--max-source-news-day"
+					    : "--max-source-records", optarg, -1, INT64_MAX / 2, &v) < 0)
+				return -1;
+			*(c == 'N' ? &o->u.budget.max_news : c == 'D' ? &o->u.budget.max_news_day
+			  : &o->u.budget.max_records) = v;
 			break;
 		case 'j': case 'n': case 'T': case 'C': case 'R': case 'P': case 'b':
 			if (cli_parse_int64(c == 'j' ? "--jobs" : c == 'n' ? "--now" : c == 'T' ? "--timeout" :
@@ -169,6 +179,10 @@ static void summary(const ant_update_stats *u, double secs)
 			printf("%lld relayed, ", (long long)u->records_relayed);
 		printf("%lld not watched, %lld skipped", (long long)u->records_ignored,
 		       (long long)u->records_skipped);
+		if (u->sources_same || u->news_held || u->sources_churning || u->sources_cut)
+			printf(" (%u unchanged, %lld news over budget, %u churning, %u cut)",
+			       u->sources_same, (long long)u->news_held, u->sources_churning,
+			       u->sources_cut);
 	}
 	if (u->archives_read)
 		printf("; %u Atom archive%s read", u->archives_read, u->archives_read == 1 ? "" : "s");

@@ -26,6 +26,7 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 #include "ant_fetch.h"
+#include "ant_source_budget.h"
 #include "ant_store.h"
 
 /* Checks (page saves and relays) per transaction: kill -9 loses at most
@@ -77,6 +78,8 @@ typedef struct ant_update_opts {
 	int64_t max_future;        /* records and entries dated later are refused,
 				      a page's Last-Modified or Date not believed */
 	int64_t tz;                /* seconds east of UTC given to update events */
+	ant_source_limits budget;  /* per source and run: news made events, records
+				      read (ant_source_budget.h); -1: no bound */
 	int64_t keep_records;      /* an Atom source's records remembered (ant_store.h,
 				      ant_store_srcrec): the history retention,
 				      keep_events; < 0 = all */
@@ -125,8 +128,11 @@ typedef struct ant_update_stats {
 	unsigned robots_fetched;   /* robots.txt files asked for (update_robots.c) */
 	unsigned robots_excluded;  /* due pages robots.txt kept from being fetched */
 	int64_t records_read, records_merged, records_ignored, records_skipped;
-	int64_t records_relayed; /* of relay sources, for pages not watched here
-				    (their records_ignored): published as relayed */
+	int64_t records_relayed; /* pages the relay sources relay (not watched
+				    here; published as relayed), each source's */
+	int64_t news_held;       /* relayed news over a source's budget: no event */
+	unsigned sources_same;   /* bodies not read again: the same as last read */
+	unsigned sources_churning, sources_cut;   /* flagged; stopped at max_records */
 	long connections;        /* opened by the run's transfers (ant_fetch.h pool) */
 	unsigned pages;          /* watched */
 	int64_t next_due;        /* after the run, when the next page is due (now when

@@ -251,6 +251,18 @@ static const char *const migrations[] = {
 	" ignore INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TRIGGER robots_pages_gone AFTER DELETE ON pages BEGIN"
 	" DELETE FROM robots_pages WHERE page_id=old.id; END;",
+	/* 10 -> 11: what each source remembers of its last read
+	 * (ant_source_budget.h): the body's digest (an unchanged body is not
+	 * parsed again), its news budget, churn, the pages it relays */
+	"CREATE TABLE source_reads("
+	" source_id INTEGER PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,"
+	" digest INTEGER NOT NULL DEFAULT 0, body_len INTEGER NOT NULL DEFAULT 0,"
+	" by_fetch INTEGER NOT NULL DEFAULT 0, unchanged INTEGER NOT NULL DEFAULT 0,"
+	" day INTEGER NOT NULL DEFAULT 0, news_day INTEGER NOT NULL DEFAULT 0,"
+	" news INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0,"
+	" known INTEGER NOT NULL DEFAULT 0, changed INTEGER NOT NULL DEFAULT 0,"
+	" churn_reads INTEGER NOT NULL DEFAULT 0, cut INTEGER NOT NULL DEFAULT 0,"
+	" pages_relayed INTEGER NOT NULL DEFAULT 0, records INTEGER NOT NULL DEFAULT 0);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

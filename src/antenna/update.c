@@ -520,6 +520,7 @@ void ant_update_opts_init(ant_update_opts *o)
 	o->max_future = LIRS_DEFAULT_MAX_FUTURE;
 	o->tz = 32400;                  /* JST, the classic antennas' zone */
 	o->keep_records = ANT_KEEP_EVENTS;
+	ant_source_limits_init(&o->budget);
 	o->lock_wait = ANT_STORE_LOCK_WAIT;
 	o->refetch_pause_ms = ANT_UPDATE_REFETCH_PAUSE_MS;
 	o->page_batch = ANT_UPDATE_PAGE_BATCH;

@@ -106,6 +106,7 @@ static int remember(struct upd *u, const ant_store_source *src, const char *key,
 		u->failed_db = 1;
 		return rc;
 	}
+	ant_upd_budget_seen(u, rc == 1, rc == 1 && lm > had_lm);   /* churn */
 	/* what ant_store_srcrec_put() would keep anyway: nothing to write */
 	if (rc == 1 && (had_lm > lm || (had_lm == lm && had_ld >= ld)))
 		return 0;
@@ -138,9 +139,15 @@ static int relay_event(struct upd *u, const char *url, int64_t lm, int64_t ld, c
 			    .tz_offset = u->o->tz, .content_length = length > 0 ? length : 0,
 			    .title = title ? title : "", .author = author ? author : "",
 			    .source_url = u->src->url, .excerpt = excerpt };
-	char *t = ant_clip(e.title, ANT_MAX_TITLE), *a = ant_clip(e.author, ANT_MAX_AUTHOR);
-	int rc = t && a ? ant_upd_tx_need(u) : LB_ENOMEM;
+	char *t, *a;
+	int rc;
 
+	/* news over the source's budget is published, but makes no event */
+	if (!ant_upd_budget_news(u))
+		return 0;
+	t = ant_clip(e.title, ANT_MAX_TITLE);
+	a = ant_clip(e.author, ANT_MAX_AUTHOR);
+	rc = t && a ? ant_upd_tx_need(u) : LB_ENOMEM;
 	if (rc == 0) {
 		e.title = t;
 		e.author = a;
@@ -174,6 +181,9 @@ static int on_record(void *ctx, const lirs_record *r)
 	ant_store_page p;
 	int rc, news;
 
+	/* the body's budget of records (ant_source_budget.h): stop there */
+	if (!ant_upd_budget_record(u))
+		return 1;
 	u->src->records_read++;
 	/* the rule lirs merge applies (lirs_merge.h): unusable, future, stale */
 	if (lirs_merge_check_at(r, u->now, u->o->max_age, u->o->max_future) != LIRS_MERGE_USABLE ||
@@ -226,17 +236,16 @@ static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
 {
 	u->st.records_read += src->records_read;
 	u->st.records_merged += src->records_merged;
-	if (src->relay)
-		u->st.records_relayed += src->records_ignored;
-	else
+	if (!src->relay)
 		u->st.records_ignored += src->records_ignored;
 	u->st.records_skipped += src->records_skipped;
 	ant_upd_trust_finish(u, src);   /* trust.c: its standing kept */
 	if (u->o->on_source)
 		u->o->on_source(u->o->ctx, src, notmodified);
 	if (ant_upd_tx_need(u) == 0 && (ant_store_source_save(u->s, src, &u->err) < 0 ||
-					prune_records(u, src) < 0))
+					(u->bud.dropped = prune_records(u, src)) < 0))
 		u->failed_db = 1;
+	ant_upd_budget_finish(u, src);   /* after the pruning: what it relays */
 	ant_upd_tx_commit(u);
 }
 
@@ -270,6 +279,7 @@ static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_re
 
 	src->records_read = src->records_skipped = 0;
 	src->records_merged = src->records_ignored = 0;
+	ant_upd_budget_read(u);
 	if (!(rd = lirs_reader_new(&o))) {
 		ant_upd_set_str(&src->last_error, "out of memory");
 		return;
@@ -280,6 +290,7 @@ static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_re
 	/* Records the reader could not read count as skipped. */
 	src->records_read += lirs_reader_get_stats(rd)->skipped;
 	src->records_skipped += lirs_reader_get_stats(rd)->skipped;
+	ant_upd_budget_body(u, res, lirs_reader_get_stats(rd)->format == LIRS_FORMAT_HINA);
 	lirs_reader_free(rd);
 	if (rc < 0 && rc != LIRS_ESTOP) {
 		char msg[128];
@@ -301,15 +312,23 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 	struct upd *u = ctx;
 	ant_store_source *src = req->user;
 	char b[64];
+	int same = 0;
 
 	src->last_fetch = u->now;
 	src->last_status = res->status;
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
 	ant_upd_trust_source(u, src);   /* trust.c: believed, held back? */
+	if (ant_upd_budget_begin(u, src) < 0)
+		return;
 	if (ant_upd_http_failed(res)) {
 		ant_upd_set_str(&src->last_error, ant_upd_error_text(res, b, sizeof b));
 		u->st.sources_failed++;
+	} else if (res->status != 304 && (same = ant_upd_budget_same(u, res))) {
+		/* the body read last time: as good as a 304, its error kept */
+		src->last_ok = u->now;
+		ant_upd_take_validators(&src->etag, &src->lm_header, res);
+		u->st.sources_failed += src->last_error != NULL;
 	} else {
 		ant_upd_set_str(&src->last_error, NULL);
 		src->last_ok = u->now;
@@ -317,7 +336,7 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 		if (res->status != 304)
 			read_source(u, src, res);
 	}
-	source_finish(u, src, res->status == 304);
+	source_finish(u, src, res->status == 304 || same);
 }
 
 /* ---- Atom sources: RFC 5005 §4 archived feeds ------------------------------ */
@@ -345,6 +364,7 @@ struct awalk {
 	const char *doc_url;     /* resolves the hrefs of the document being read */
 	int got;                 /* the document was read completely */
 	int notmodified;
+	int head;                /* the document is the subscription document */
 	char *prev;              /* its prev-archive, resolved */
 	int64_t entries;
 	lb_buf url;
@@ -469,7 +489,8 @@ static void atom_doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 	}
 	if (req->etag || req->last_modified)
 		ant_upd_take_validators(&w->src->etag, &w->src->lm_header, res);
-	if (res->status == 304) {
+	/* an unchanged subscription document (its digest) is as good as a 304 */
+	if (res->status == 304 || (w->head && ant_upd_budget_same(w->u, res))) {
 		w->notmodified = 1;
 		return;
 	}
@@ -489,6 +510,8 @@ static void atom_doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 		walk_fail(w, LB_EPARSE, "'%s': not an Atom feed", req->url);
 	} else {
 		w->got = 1;
+		if (w->head)
+			ant_upd_budget_body(w->u, res, 0);
 		w->prev = fi.prev_archive ? ant_feed_resolve(w->doc_url, fi.prev_archive) : NULL;
 	}
 	ant_feed_info_release(&fi);
@@ -503,6 +526,7 @@ static int atom_read(struct awalk *w, const char *url, int conditional)
 			conditional ? w->src->lm_header : NULL, NULL, w->src->url };
 
 	w->got = w->notmodified = 0;
+	w->head = conditional;
 	w->entries = 0;
 	free(w->prev);
 	w->prev = NULL;
@@ -562,6 +586,9 @@ static void read_atom_source(struct upd *u, ant_store_source *src)
 	u->src_entry_floor = src->last_entry;
 	ant_upd_trust_source(u, src);   /* trust.c: believed, held back? */
 	src->last_fetch = u->now;
+	if (ant_upd_budget_begin(u, src) < 0)
+		return;
+	ant_upd_budget_read(u);   /* an Atom source's counts are its run's */
 	ant_upd_set_str(&src->last_error, NULL);
 	if (atom_read(&w, src->url, 1) < 0) {
 		ant_upd_set_str(&src->last_error, w.err);

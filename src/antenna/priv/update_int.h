@@ -22,6 +22,7 @@
 #include "ant_detect.h"
 #include "ant_fetch.h"
 #include "ant_furniture.h"
+#include "ant_source_budget.h"
 #include "ant_store.h"
 #include "ant_trust.h"
 #include "ant_update.h"
@@ -94,6 +95,7 @@ struct upd {
 	int trust_loaded;
 	int src_hints;           /* its claims trigger early checks */
 	int src_held;            /* a relay source held back: no events, not published */
+	ant_source_budget bud;   /* its budgets and last read (update_budget.c) */
 	ant_update_stats st;     /* counters for the summary */
 	ant_fetch_limits lim;    /* o->limits with the run's pool */
 	ant_fetch_pool *pool;    /* connections and politeness for the whole run */
@@ -157,6 +159,26 @@ void ant_upd_trust_finish(struct upd *u, const ant_store_source *src);
 int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld, int *dated);
 /* Our check of p (out) judges the sources' claims pending for it. */
 void ant_upd_trust_checked(struct upd *u, const ant_store_page *p, const ant_detect_outcome *out);
+/* ---- update_budget.c: a source's budgets (ant_source_budget.h) ---- */
+
+/* The source's turn begins: its row loaded into u->bud (0 or < 0). */
+int ant_upd_budget_begin(struct upd *u, ant_store_source *src);
+/* 1: the body is the one read last (not read again; a hina.txt's records
+ * detected again), 0: read it. */
+int ant_upd_budget_same(struct upd *u, const ant_fetch_result *res);
+/* A body is about to be read (a LIRS body, an Atom source's run). */
+void ant_upd_budget_read(struct upd *u);
+/* The body just read, remembered by its digest (by_fetch: hina.txt). */
+void ant_upd_budget_body(struct upd *u, const ant_fetch_result *res, int by_fetch);
+/* 1: read one more record, 0: the body's budget is spent (stop). */
+int ant_upd_budget_record(struct upd *u);
+/* 1: this news may be an update event, 0: over the budget (held). */
+int ant_upd_budget_news(struct upd *u);
+/* A record the source had before (had), with a newer Last-Modified. */
+void ant_upd_budget_seen(struct upd *u, int had, int newer);
+/* The source's turn is over, in the run's transaction: churn, the pages
+ * it relays, the row written, the run's counts. */
+void ant_upd_budget_finish(struct upd *u, ant_store_source *src);
 
 /* ---- update_check.c: a page's check, resumed by each answer ---- */
 
