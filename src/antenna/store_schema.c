@@ -233,6 +233,14 @@ static const char *const migrations[] = {
 	" source_id INTEGER PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,"
 	" held INTEGER NOT NULL DEFAULT 0,"
 	" held_since INTEGER NOT NULL DEFAULT 0);",
+	/* 8 -> 9: the texts behind the diff pages (ant_difftext.h): a
+	 * page's compared text at its last announced update and the diff of
+	 * its last update found in the text, zlib-compressed, bounded each */
+	"CREATE TABLE page_texts("
+	" page_id INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE,"
+	" text BLOB,"
+	" diff BLOB,"
+	" diff_time INTEGER NOT NULL DEFAULT 0);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 
