@@ -76,4 +76,16 @@ typedef struct ant_diff_word {
 int ant_diff_words(const char *a, size_t alen, const char *b, size_t blen, size_t max_cells,
 		   ant_diff_word **out, size_t *n);
 
+/*
+ * d as it is shown, line by line: fn(ctx, op, pieces, n) for each line
+ * in order (GAP: n = 0).  A run of removed lines followed by added ones
+ * is taken line for line as replaced: each such pair is shown as the
+ * removed line with its removed words marked (DEL pieces) and the added
+ * line with its added words marked (ADD pieces); other lines are one
+ * SAME piece (nothing marked within).  A nonzero return of fn stops and
+ * is returned; LB_ENOMEM.
+ */
+typedef int (*ant_diff_show_fn)(void *ctx, int op, const ant_diff_word *pieces, size_t n);
+int ant_diff_show(const ant_diff *d, size_t max_cells, ant_diff_show_fn fn, void *ctx);
+
 #endif

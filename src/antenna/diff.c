@@ -343,3 +343,73 @@ int ant_diff_words(const char *a, size_t alen, const char *b, size_t blen, size_
 	free(wb.v);
 	return rc;
 }
+
+/* ---- a diff as it is shown ------------------------------------------------ */
+
+/* Line line of d shown whole: one unmarked piece. */
+static int show_whole(const ant_diff_line *l, ant_diff_show_fn fn, void *ctx)
+{
+	ant_diff_word w = { ANT_DIFF_SAME, l->s, l->len };
+
+	return fn(ctx, l->op, &w, l->op == ANT_DIFF_GAP ? 0 : 1);
+}
+
+/* The removed line a and the added line b that replaced it, each with the
+ * words that changed marked (DEL pieces on a's, ADD pieces on b's). */
+static int show_pair(const ant_diff_line *a, const ant_diff_line *b, size_t max_cells,
+		     ant_diff_show_fn fn, void *ctx)
+{
+	ant_diff_word *w, *side;
+	size_t n, k;
+	int rc;
+
+	if ((rc = ant_diff_words(a->s, a->len, b->s, b->len, max_cells, &w, &n)) == LB_ETOOBIG)
+		return (rc = show_whole(a, fn, ctx)) != 0 ? rc : show_whole(b, fn, ctx);
+	if (rc < 0)
+		return rc;
+	if (!(side = malloc((n ? n : 1) * sizeof *side))) {
+		free(w);
+		return LB_ENOMEM;
+	}
+	for (int pass = 0; pass < 2 && rc == 0; pass++) {
+		int drop = pass ? ANT_DIFF_DEL : ANT_DIFF_ADD;
+
+		k = 0;
+		for (size_t i = 0; i < n; i++)
+			if (w[i].op != drop)
+				side[k++] = w[i];
+		rc = fn(ctx, pass ? ANT_DIFF_ADD : ANT_DIFF_DEL, side, k);
+	}
+	free(side);
+	free(w);
+	return rc;
+}
+
+int ant_diff_show(const ant_diff *d, size_t max_cells, ant_diff_show_fn fn, void *ctx)
+{
+	size_t i = 0;
+	int rc = 0;
+
+	while (rc == 0 && i < d->n) {
+		size_t dels = 0, adds = 0, pairs;
+
+		if (d->v[i].op != ANT_DIFF_DEL) {
+			rc = show_whole(&d->v[i++], fn, ctx);
+			continue;
+		}
+		while (i + dels < d->n && d->v[i + dels].op == ANT_DIFF_DEL)
+			dels++;
+		while (i + dels + adds < d->n && d->v[i + dels + adds].op == ANT_DIFF_ADD)
+			adds++;
+		/* the k-th line removed is taken as replaced by the k-th added */
+		pairs = dels < adds ? dels : adds;
+		for (size_t k = 0; rc == 0 && k < pairs; k++)
+			rc = show_pair(&d->v[i + k], &d->v[i + dels + k], max_cells, fn, ctx);
+		for (size_t k = pairs; rc == 0 && k < dels; k++)
+			rc = show_whole(&d->v[i + k], fn, ctx);
+		for (size_t k = pairs; rc == 0 && k < adds; k++)
+			rc = show_whole(&d->v[i + dels + k], fn, ctx);
+		i += dels + adds;
+	}
+	return rc;
+}

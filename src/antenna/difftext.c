@@ -128,3 +128,11 @@ int ant_difftext_parse(const char *s, size_t n, ant_diff *d)
 	}
 	return 0;
 }
+
+int ant_difftext_read(const void *blob, size_t len, lb_buf *raw, ant_diff *d)
+{
+	int rc = ant_difftext_unpack(blob, len, raw);
+
+	memset(d, 0, sizeof *d);
+	return rc < 0 ? rc : ant_difftext_parse(raw->data, raw->len, d);
+}

@@ -77,6 +77,7 @@ int ant_store_text_of_key(ant_store *s, const char *url_key, ant_store_text *t, 
 	int64_t id = 0;
 	int rc;
 
+	memset(t, 0, sizeof *t);
 	if ((rc = ant_st_prep(s, &st, "SELECT id FROM pages WHERE key_hash=?1 AND coalesce(url_key, url)=?2",
 			      err)) < 0)
 		return rc;
