@@ -34,6 +34,11 @@ int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, ant_p
 const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key, int64_t last_modified,
 			      const char *detected_by);
 
+/* atom_cfg.related (ctx: DIR): an Atom entry's diff page, when its
+ * update has one in DIR/diff. */
+struct atom_ev_event;
+int ant_pub_diff_related(void *dir, const struct atom_ev_event *e, lb_buf *out);
+
 /* The link's word in the site's language ("差分", "diff"). */
 const char *ant_pub_diff_word(const char *lang);
 

@@ -17,6 +17,7 @@
 
 #include "lb_afile.h"
 #include "lb_url.h"
+#include "atom_evstore.h"
 #include "ant_diff.h"
 #include "ant_difftext.h"
 #include "html.h"
@@ -291,4 +292,15 @@ const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key,
 		return NULL;
 	lb_buf_reset(out);
 	return lb_buf_addf(out, "%s/%s", ANT_PUB_DIFF_DIR, name) < 0 ? NULL : out->data;
+}
+
+int ant_pub_diff_related(void *dir, const struct atom_ev_event *e, lb_buf *out)
+{
+	lb_buf key = LB_BUF_INIT;
+	const char *href = NULL;
+
+	if (lb_url_key(&key, e->url) == 0)
+		href = ant_pub_diff_href(out, dir, key.data, e->last_modified, "text");
+	lb_buf_release(&key);
+	return href != NULL;
 }
