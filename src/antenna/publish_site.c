@@ -320,7 +320,6 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 			.hubs = c->hubs.v, .nhubs = c->hubs.n, .on_current = ant_jsonfeed_item,
 			.current_max_entries = c->current_entries,
 			.current_max_bytes = c->current_bytes,
-
 			.related = ant_pub_diff_related, .related_ctx = (void *)dir };
 	atom_stats stats;
 	char path[4096];
