@@ -5,6 +5,7 @@
 
 #include "../tap.h"
 #include "ant_diff.h"
+#include "ant_difftext.h"
 #include "ant_noise.h"
 #include "lb_buf.h"
 #include "lb_error.h"
@@ -85,7 +86,7 @@ int main(void)
 {
 	size_t nl = sizeof lcases / sizeof *lcases, nw = sizeof wcases / sizeof *wcases;
 
-	TAP_PLAN((int)(nl + nw + 5));
+	TAP_PLAN((int)(nl + nw + 11));
 	for (size_t i = 0; i < nl; i++) {
 		const struct lcase *c = &lcases[i];
 		ant_diff d;
@@ -151,6 +152,47 @@ int main(void)
 		OK(ant_diff_words(big, sizeof big, big + 1, sizeof big - 1, ANT_DIFF_MAX_CELLS, &w, &n) == LB_ETOOBIG,
 		   "words over the bound: LB_ETOOBIG (the lines shown whole)");
 		OK(ant_diff_words("a b", 3, "a c", 3, 4, &w, &n) == LB_ETOOBIG, "a tiny bound refuses");
+	}
+	{
+		/* the stored form: serialised, packed, read back the same */
+		const char *a = "a\nb\nc\n", *b = "a\nB\nc\nd\n";
+		ant_diff d, back;
+		lb_buf ser = LB_BUF_INIT, raw = LB_BUF_INIT, again = LB_BUF_INIT;
+		unsigned char *blob;
+		size_t blen;
+
+		ant_diff_lines(a, strlen(a), b, strlen(b), 3, ANT_DIFF_MAX_CELLS, ant_difftext_key, &d);
+		ant_difftext_serialise(&d, &ser);
+		OK(ant_difftext_pack(ser.data, ser.len, ANT_DIFF_TEXT_MAX, &blob, &blen) == 0 && blen > 0,
+		   "a diff packs (%zu bytes)", blen);
+		OK(ant_difftext_read(blob, blen, &raw, &back) == 0 && back.n == d.n && back.removed == 1 &&
+		   back.added == 2 && ant_difftext_serialise(&back, &again) == 0 && again.len == ser.len &&
+		   memcmp(again.data, ser.data, ser.len) == 0, "read back: the same lines, ops and counts");
+		free(blob);
+		OK(ant_difftext_pack(ser.data, ser.len, 4, &blob, &blen) == LB_ETOOBIG && !blob,
+		   "over the per-page bound: LB_ETOOBIG (not kept)");
+		OK(ant_difftext_unpack("\x78\x9c\x01\x02garbage", 12, &raw) == LB_EGZIP, "a corrupt blob: LB_EGZIP");
+		OK(ant_difftext_parse("x line\n", 7, &back) == LB_EPARSE, "an unknown op: LB_EPARSE");
+		ant_diff_release(&back);
+		ant_diff_release(&d);
+		lb_buf_release(&ser);
+		lb_buf_release(&raw);
+		lb_buf_release(&again);
+	}
+	{
+		/* a zlib bomb stops at ANT_DIFF_INFLATE_MAX */
+		size_t n = ANT_DIFF_INFLATE_MAX + 1;
+		char *z = calloc(1, n);
+		unsigned char *blob;
+		size_t blen;
+		lb_buf raw = LB_BUF_INIT;
+
+		memset(z, 'a', n);
+		OK(z && ant_difftext_pack(z, n, n, &blob, &blen) == 0 && ant_difftext_unpack(blob, blen, &raw) == LB_ETOOBIG,
+		   "a blob inflating past %zu bytes: LB_ETOOBIG", (size_t)ANT_DIFF_INFLATE_MAX);
+		free(blob);
+		free(z);
+		lb_buf_release(&raw);
 	}
 	TAP_DONE();
 }
