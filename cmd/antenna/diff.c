@@ -1,5 +1,5 @@
 /*
- * diff.c: antenna diff: the last change found in a watched page's text,
+ * diff.c: antenna diff: the last update of a watched page, in its text,
  * in the terminal, as the diff page shows it (ant_difftext.h): lines
  * removed ("-") and added ("+") with a few lines of context, "@@" where
  * unchanged lines are left out.  On a terminal, removed lines are red and

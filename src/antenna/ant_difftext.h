@@ -6,7 +6,7 @@
  *              first check): the text segments the text rule compares, one
  *              line each, the site's furniture and the parts learned
  *              volatile left out (ant_difftext_build()), zlib-compressed;
- *   diff       the last update found in the text (detected_by "text"):
+ *   diff       the last update, when its text changed (whichever rule found it):
  *              the lines removed and added with ANT_DIFF_CONTEXT lines
  *              around them (ant_diff.h), serialised ("OP TEXT" lines) and
  *              zlib-compressed, and that update's time (diff_time).
@@ -84,8 +84,8 @@ int ant_store_text_get(ant_store *s, int64_t page_id, ant_store_text *t, lb_erro
 int ant_store_text_put(ant_store *s, const ant_store_text *t, lb_error *err);
 void ant_store_text_release(ant_store_text *t);
 
-/* One diff still listed: the page's last update was found in the text at
- * diff_time (pages.last_modified), so index.html shows it. */
+/* One diff still listed: the page's last update is the one at diff_time
+ * (pages.last_modified), so index.html shows it. */
 typedef struct ant_store_diffrow {
 	int64_t page_id, key_hash;
 	const char *url, *title;

@@ -1,6 +1,7 @@
 /*
  * ant_pubdiff.h: the diff pages of a published site (publish_diff.c):
- * DIR/diff/NAME.html for each update found in a page's text that the site
+ * DIR/diff/NAME.html for each update whose text changed (found in the
+ * text, or first by a newer Last-Modified or the feed) that the site
  * still lists (ant_store_diffs_each()), showing what was removed and
  * added (<del>/<ins>) with a few lines of context, in the site's language,
  * readable at 360 px.  NAME is the page's key hash (16 hex digits) and the
@@ -29,8 +30,8 @@ int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, ant_p
 		  lb_error *err);
 
 /* The diff page's link from DIR/index.html for a listed row, "diff/NAME.html"
- * in out, when its update was found in the text (detected_by "text") and
- * its page exists; else NULL. */
+ * in out, when its page exists (never for a relayed update, detected_by
+ * "lirs" or "atom"); else NULL. */
 const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key, int64_t last_modified,
 			      const char *detected_by);
 

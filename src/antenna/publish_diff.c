@@ -284,7 +284,9 @@ const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key,
 	char name[64];
 	struct stat sb;
 
-	if (!detected_by || strcmp(detected_by, "text") != 0 || !url_key || last_modified <= 0)
+	/* a relayed update is another antenna's: never diffed here */
+	if (!detected_by || !strcmp(detected_by, "lirs") || !strcmp(detected_by, "atom") || !url_key ||
+	    last_modified <= 0)
 		return NULL;
 	page_name(name, sizeof name, (int64_t)ant_page_hash64(url_key, strlen(url_key)), last_modified);
 	lb_buf_reset(out);
@@ -300,7 +302,7 @@ int ant_pub_diff_related(void *dir, const struct atom_ev_event *e, lb_buf *out)
 	const char *href = NULL;
 
 	if (lb_url_key(&key, e->url) == 0)
-		href = ant_pub_diff_href(out, dir, key.data, e->last_modified, "text");
+		href = ant_pub_diff_href(out, dir, key.data, e->last_modified, "");
 	lb_buf_release(&key);
 	return href != NULL;
 }

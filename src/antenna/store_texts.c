@@ -128,7 +128,7 @@ void ant_store_text_release(ant_store_text *t)
 #define LISTED_DIFFS \
 	"SELECT p.id, p.key_hash, p.url, p.title, t.diff, t.diff_time FROM page_texts t" \
 	" JOIN pages p ON p.id = t.page_id" \
-	" WHERE t.diff IS NOT NULL AND t.diff_time = p.last_modified AND p.detected_by = 2"
+	" WHERE t.diff IS NOT NULL AND t.diff_time = p.last_modified"
 
 int ant_store_diffs_each(ant_store *s, ant_store_diff_fn fn, void *ctx, lb_error *err)
 {

@@ -2,8 +2,8 @@
  * update_diff.c: what a page's check keeps for its diff page
  * (ant_difftext.h): the compared text of the answer, taken when the text
  * rule decides (update_check.c), and at the save step the page's kept
- * text and, for an update found in the text, the diff against the text
- * of the previous announced update.
+ * text and, for an update whose text changed (whichever rule found it),
+ * the diff against the text of the previous announced update.
  */
 #include "update_int.h"
 
@@ -74,17 +74,21 @@ void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found 
 		       const ant_detect_outcome *out)
 {
 	ant_store_text t;
-	int rc, text_update = out->updated && out->rule && strcmp(out->rule, "text") == 0;
+	int rc;
 
 	if (!f->text || f->in.failed || !diff_max(u) || p->id <= 0 || ant_upd_tx_need(u) < 0)
 		return;
-	/* an unchanged check writes nothing; the first one keeps its text */
-	if (!out->updated && ant_store_text_has(u->s, p->id, NULL) != 0)
+	/* An unchanged check writes nothing; the first one keeps its text,
+	 * and so does a quiet baseline (the text rule's reference reset by
+	 * 'antenna set'): the next diff is against what is compared now. */
+	if (!out->updated && f->in.noise_decided && ant_store_text_has(u->s, p->id, NULL) != 0)
 		return;
 	if ((rc = ant_store_text_get(u->s, p->id, &t, NULL)) < 0)
 		return;
 	t.page_id = p->id;
-	if (text_update && make_diff(u, f, &t, p->st.last_modified) < 0)
+	/* every update whose text changed: found in the text (T), or first by
+	 * a newer Last-Modified (H) or the feed (F) */
+	if (out->updated && make_diff(u, f, &t, p->st.last_modified) < 0)
 		goto out;
 	free(t.text);
 	t.text = NULL;
