@@ -16,7 +16,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
-plan 27
+plan 29
 tmpdir diff-test
 start_server 120
 NOW=1700000000
@@ -136,6 +136,16 @@ is "after a second change DIR/diff holds one page" "$(ls "$SITE/diff" | grep -c 
 check "... the new one, the stale one removed" test "$D2" != "$D" -a ! -e "$SITE/diff/$D"
 check "the second diff shows the second change" grep -q "<p class=\"add\"><ins>二度目の変更</ins>。</p>" "$SITE/diff/$D2"
 check "... against the text of the first: its paragraph removed" grep -q "<p class=\"del\"><del>新しい段落を追加</del>。</p>" "$SITE/diff/$D2"
+
+# 'antenna set' changes what is compared: the quiet baseline takes the new
+# text, so the next diff does not show the ignored line as removed.
+$A -d "$DB" set "$U/d.html" --ignore '夕方には晴れた。' >/dev/null
+$A -d "$DB" update --force --now $((NOW + 10800)) --refetch-pause -1 >/dev/null
+page "友達と話した" "<p>二度目の変更。</p><p>散歩に出かけた。</p>" 1301 "ブログ"
+$A -d "$DB" update --force --now $((NOW + 14400)) --refetch-pause -1 >/dev/null
+$A -d "$DB" diff "$U/d.html" >"$T/set.out" 2>&1
+check "after set --ignore: the change shows" grep -q '^+散歩に出かけた。' "$T/set.out"
+check "... and the line now ignored is not shown removed" sh -c "! grep -q '夕方' '$T/set.out'"
 
 # The bound: --diff-text-max 0 keeps no text, makes no diff page.
 $A -d "$T/db0" init --title zero --base http://example.com/z/ --diff-text-max 0 >/dev/null
