@@ -92,7 +92,6 @@ const char antcmd_init_help[] =
 	"                       its records are not published (default 50; 0: never)\n"
 	"  --trust-claims N     claims our checks judged before a score counts\n"
 	"                       (default 5; at most 100, the claims kept per source)\n"
-
 	"  --diff-text-max BYTES  the diff pages' texts kept per page: each of the page's\n"
 	"                       text and its last change, compressed, at most BYTES\n"
 	"                       (default 32768); 0 keeps none and makes no diff pages\n";
