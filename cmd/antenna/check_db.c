@@ -43,6 +43,7 @@ static const char *what(const char *table)
 		{ "config", "settings" }, { "ev_events", "update events (history)" },
 		{ "ev_archives", "Atom archives kept" }, { "ev_meta", "event state" },
 		{ "notify_targets", "notification targets" },
+		{ "page_texts", "the diff pages' texts (init --diff-text-max)" },
 	};
 	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
 		if (strcmp(tab[i].t, table) == 0)
@@ -104,6 +105,13 @@ static int per_page(ant_store *s, const ant_store_sizes *z, lb_error *err)
 	per(a, sizeof a, file, np);
 	per(b, sizeof b, ant_store_sizes_bytes(z, "pages"), np);
 	printf("per watched page: %s bytes of file, %s in table pages with its index\n", a, b);
+	if (z->exact) {   /* the diff pages' texts have a budget of their own (ant_difftext.h) */
+		int64_t texts = ant_store_sizes_bytes(z, "page_texts");
+
+		per(a, sizeof a, file - texts, np);
+		per(b, sizeof b, texts, np);
+		printf("without the diff texts: %s bytes of file per watched page; the diff texts %s\n", a, b);
+	}
 	per(a, sizeof a, ant_store_sizes_bytes(z, "ev_events"), ne);
 	printf("per update event: %s bytes in table ev_events with its index\n", a);
 	if (z->exact && file > 0 && (t = malloc((z->n + 1) * sizeof *t))) {

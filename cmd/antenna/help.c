@@ -19,7 +19,8 @@ const char antcmd_init_help[] =
 	"                         [--notify-timeout S]\n"
 	"                         [--notify-max N] [--notify-max-age S] [--trust-hint PCT]\n"
 	"                         [--trust-relay PCT] [--trust-claims N] [--contact URL]\n"
-	"                         [--min-delay MS] [--max-retry-after SECONDS]\n\n"
+	"                         [--min-delay MS] [--max-retry-after SECONDS]\n"
+	"                         [--diff-text-max BYTES]\n\n"
 	"Create the antenna's database (or change the options given on an existing one,\n"
 	"and say what changed).\n\n"
 	"  --title T            the antenna's name (default \"antenna\")\n"
@@ -98,7 +99,10 @@ const char antcmd_init_help[] =
 	"  --trust-relay PCT    a relay source scored below PCT per cent is held back:\n"
 	"                       its records are not published (default 50; 0: never)\n"
 	"  --trust-claims N     claims our checks judged before a score counts\n"
-	"                       (default 5; at most 100, the claims kept per source)\n";
+	"                       (default 5; at most 100, the claims kept per source)\n"
+	"  --diff-text-max BYTES  the diff pages' texts kept per page: each of the page's\n"
+	"                       text and its last change, compressed, at most BYTES\n"
+	"                       (default 32768); 0 keeps none and makes no diff pages\n";
 
 const char antcmd_set_help[] =
 	"usage: antenna [-d FILE] set URL [--title T] [--author A] [--group G]\n"

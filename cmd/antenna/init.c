@@ -10,6 +10,7 @@
 
 #include "antenna.h"
 #include "ant_polite.h"
+#include "ant_difftext.h"
 #include "ant_publish.h"
 #include "ant_websub.h"
 #include "ant_pagemove.h"
@@ -68,6 +69,7 @@ static const struct rule {
 	{ 'T', "--trust-hint", ANT_CFG_TRUST_HINT, INT, 0, 101, NULL },
 	{ 'Y', "--trust-relay", ANT_CFG_TRUST_RELAY, INT, 0, 101, NULL },
 	{ 'J', "--trust-claims", ANT_CFG_TRUST_CLAIMS, INT, 1, 100, NULL },
+	{ 0x101, "--diff-text-max", ANT_CFG_DIFF_TEXT_MAX, INT, 0, 16 << 20, NULL },   /* ant_difftext.h */
 	{ 'F', "--allow-file", CFG_ALLOW_FILE, FLAG, 0, 0, "1" },
 	{ 'P', "--allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "1" },
 	{ 'Q', "--no-allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "0" },
@@ -180,6 +182,7 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 		{ "contact", required_argument, NULL, 'c' },
 		{ "min-delay", required_argument, NULL, 'D' },
 		{ "max-retry-after", required_argument, NULL, 'y' },
+		{ "diff-text-max", required_argument, NULL, 0x101 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -13,6 +13,7 @@ static const struct cli_cmd cmds[] = {
 	/* Keep sorted: --help lists them in this order. */
 	{ "add", cmd_add, "watch a page, or relay a LIRS file (--lirs) or an Atom feed (--atom)" },
 	{ "check-db", cmd_check_db, "run SQLite's integrity check on the database" },
+	{ "diff", cmd_diff, "show the last change found in a watched page's text" },
 	{ "export", cmd_export, "write the watch list as OPML, samidare's config.yml or JSON Lines" },
 	{ "import", cmd_import, "add the pages of a samidare, tama, OPML or LIRS file (-n: dry run)" },
 	{ "init", cmd_init, "create the database and set the antenna's name and options" },

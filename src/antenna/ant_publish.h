@@ -31,6 +31,7 @@ typedef struct ant_pub_page {
 	int found;                /* when the update was found: 1 since the
 				     previous publish, -1 before it, 0 unknown (then
 				     last_modified after prev_publish says "new") */
+	const char *diff;         /* its diff page, "diff/NAME.html" (ant_pubdiff.h), or NULL */
 } ant_pub_page;
 
 typedef struct ant_pub_site {
@@ -202,6 +203,13 @@ typedef struct ant_publish_opts {
 	int64_t current_bytes;    /* (ANT_CFG_CURRENT_*), else atom.h's */
 } ant_publish_opts;
 
+/* The diff pages of a publish (ant_pubdiff.h). */
+typedef struct ant_pub_diff_counts {
+	size_t listed;    /* diff pages the site has after the publish */
+	size_t written;   /* of them, written by this one */
+	size_t removed;   /* stale pages removed */
+} ant_pub_diff_counts;
+
 typedef struct ant_publish_result {
 	size_t pages;             /* in index.html and the index-N.html */
 	size_t html_files;        /* index.html and the index-N.html */
@@ -215,6 +223,7 @@ typedef struct ant_publish_result {
 	int64_t lost, lost_first, lost_last;
 	int news;                 /* update events were found since the previous
 				     publish: the feeds changed (ant_websub.h) */
+	ant_pub_diff_counts diffs;   /* DIR/diff/ (ant_pubdiff.h) */
 } ant_publish_result;
 
 /*

@@ -28,7 +28,7 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 
-#define ANT_STORE_SCHEMA_VERSION 11
+#define ANT_STORE_SCHEMA_VERSION 12
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 

@@ -43,6 +43,7 @@
 #include "publish_error.h"
 #include "publish_stage.h"
 #include "publish_int.h"
+#include "ant_pubdiff.h"
 #include "lb_url.h"
 #include "lirs.h"
 
@@ -504,6 +505,13 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		ant_html_fputs(h->fp, p->excerpt);
 		fputs("</span>", h->fp);
 	}
+	if (!tail && p->diff) {   /* its diff page (publish_diff.c) */
+		fputs(" <a class=\"diff\" href=\"", h->fp);
+		ant_html_fputs(h->fp, p->diff);
+		fputs("\">", h->fp);
+		ant_html_fputs(h->fp, ant_pub_diff_word(h->w->lang));
+		fputs("</a>", h->fp);
+	}
 	if (ant_robots_excluded(p->last_error)) {   /* not fetched: the site's wish */
 		fputs(" <span class=\"error\">", h->fp);
 		ant_html_fputs(h->fp, h->w->robots);
@@ -818,7 +826,7 @@ static int page_dup(ant_pub_page *d, const ant_pub_page *p)
 
 	blk = malloc(slen(url) + slen(p->title) + slen(p->author) + slen(p->group) +
 		     slen(p->detected_by) + slen(p->source_url) + slen(p->last_error) +
-		     slen(p->excerpt));
+		     slen(p->excerpt) + slen(p->diff));
 	if (!(at = blk))
 		return LB_ENOMEM;
 	*d = *p;
@@ -830,6 +838,7 @@ static int page_dup(ant_pub_page *d, const ant_pub_page *p)
 	d->source_url = put_str(&at, p->source_url);
 	d->last_error = put_str(&at, p->last_error);
 	d->excerpt = put_str(&at, p->excerpt);
+	d->diff = put_str(&at, p->diff);
 	return 0;
 }
 

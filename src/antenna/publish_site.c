@@ -33,6 +33,7 @@
 #include "ant_limits.h"
 #include "ant_publish.h"
 #include "ant_websub.h"
+#include "ant_pubdiff.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -63,6 +64,7 @@ struct site_cfg {
 	ant_store *store;        /* the Atom writer's connection */
 	ant_pub_html_counts html;
 	ant_websub_hubs hubs;    /* named in the live feeds (ant_websub.h) */
+	const char *dir;         /* DIR: the diff pages' links (ant_pubdiff.h) */
 };
 
 int64_t ant_keep_events(ant_store *s)
@@ -175,6 +177,7 @@ struct pub_stream {
 	atom_ev_event_fn evfn;   /* or the Atom writer's */
 	void *ctx;
 	lb_buf title, author;    /* the clipped copies */
+	lb_buf diff;             /* the row's diff page link */
 };
 
 /* A title or author an older version kept whole is cut here too
@@ -199,6 +202,8 @@ static int row_to_pub(void *ctx, const ant_store_pubrow *r)
 		.detected_by = r->detected_by ? r->detected_by : "",
 		.source_url = r->source_url, .last_error = r->last_error,
 		.excerpt = r->excerpt, .found = r->found,
+		.diff = r->relayed ? NULL : ant_pub_diff_href(&ps->diff, ps->c->dir, r->url_key,
+							      r->last_modified, r->detected_by),
 	};
 
 	if (!v.title || !v.author)
@@ -227,7 +232,9 @@ static int stream_rows(struct pub_stream *ps, int order, int64_t limit, lb_error
 
 	lb_buf_init(&ps->title);
 	lb_buf_init(&ps->author);
+	lb_buf_init(&ps->diff);
 	rc = ant_store_published_each(ps->s, &q, row_to_pub, ps, err);
+	lb_buf_release(&ps->diff);
 	lb_buf_release(&ps->title);
 	lb_buf_release(&ps->author);
 	if (rc == LB_ENOMEM)
@@ -312,7 +319,8 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 			.page_size = c->page_size, .now = c->site.now, .lang = c->site.lang,
 			.hubs = c->hubs.v, .nhubs = c->hubs.n, .on_current = ant_jsonfeed_item,
 			.current_max_entries = c->current_entries,
-			.current_max_bytes = c->current_bytes };
+			.current_max_bytes = c->current_bytes,
+			.related = ant_pub_diff_related, .related_ctx = (void *)dir };
 	atom_stats stats;
 	char path[4096];
 	struct stat sb;
@@ -494,8 +502,10 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 	/* DIR first, so the two writers do not race to create it */
 	if ((rc = prepare_dir(dir, err)) < 0)
 		goto out;
-	if ((rc = read_seqs(s, &c, err)) < 0 || (rc = side_open(&w, s, err)) < 0 ||
-	    (rc = side_open(&w2, s, err)) < 0)
+	c.dir = dir;
+	/* the diff pages before the listing that links them (publish_diff.c) */
+	if ((rc = read_seqs(s, &c, err)) < 0 || (rc = ant_pub_diffs(s, dir, &c.site, &res->diffs, err)) < 0 ||
+	    (rc = side_open(&w, s, err)) < 0 || (rc = side_open(&w2, s, err)) < 0)
 		goto out;
 	threaded = pthread_create(&th, NULL, write_html, &w) == 0;
 	if (!threaded)

@@ -263,6 +263,14 @@ static const char *const migrations[] = {
 	" known INTEGER NOT NULL DEFAULT 0, changed INTEGER NOT NULL DEFAULT 0,"
 	" churn_reads INTEGER NOT NULL DEFAULT 0, cut INTEGER NOT NULL DEFAULT 0,"
 	" pages_relayed INTEGER NOT NULL DEFAULT 0, records INTEGER NOT NULL DEFAULT 0);",
+	/* 11 -> 12: the texts behind the diff pages (ant_difftext.h): a
+	 * page's compared text at its last announced update and the diff of
+	 * its last update found in the text, zlib-compressed, bounded each */
+	"CREATE TABLE page_texts("
+	" page_id INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE,"
+	" text BLOB,"
+	" diff BLOB,"
+	" diff_time INTEGER NOT NULL DEFAULT 0);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

@@ -50,7 +50,8 @@ static void found_release(struct upd_found *f)
 {
 	free(f->excerpt);
 	free(f->had_feed);
-	f->excerpt = f->had_feed = NULL;
+	free(f->text);
+	f->excerpt = f->had_feed = f->text = NULL;
 }
 
 /* The check waits for the answer w names, with what it found (moved). */
@@ -338,6 +339,7 @@ static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, st
 	if (v.refetch && park_refetch(u, p, info, segs, &ns, f))
 		return 1;
 	noise_decide(u, p, &ns, info, segs, NULL, 0, &f->in, &f->excerpt);
+	ant_upd_diff_text(u, info, &ns, f);   /* diff page hook (update_diff.c) */
 	if (forget) {
 		f->in.noise_decided = 1;
 		f->in.noise_updated = 0;
@@ -450,6 +452,7 @@ static void decide_and_save(struct upd *u, ant_store_page *p, struct upd_found *
 	ant_detect_outcome out;
 
 	step_decide(u, p, f, &out);
+	ant_upd_diff_save(u, p, f, &out);   /* diff page hook (update_diff.c) */
 	step_save(u, p, &out);
 	if (f->move)
 		ant_upd_move_page(u, p);
@@ -634,6 +637,7 @@ void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 	c->nc = NULL;
 	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, second ? info.nseg : 0, &f.in,
 		     &f.excerpt);
+	ant_upd_diff_text(u, &nc->info, &nc->ns, &f);   /* diff page hook (update_diff.c) */
 	free(second);
 	ant_page_info_release(&info);
 	step_feed(u, p, &f);

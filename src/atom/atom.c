@@ -138,6 +138,7 @@ typedef struct feedctx {
 	int batch_sync;    /* archives closed unrenamed, one syncfs, then renamed */
 	lb_afile *pend;       /* closed temporary files of archives, not yet renamed */
 	size_t npend, cappend;
+	int related;       /* this document links cfg->related's pages (not an archive) */
 	int tz_set;        /* tz holds tz_text() of tz_off (the same for most events) */
 	int64_t tz_off;
 	char tz[32];
@@ -402,6 +403,15 @@ static int add_entry_as(feedctx *f, const atom_ev_event *e, int per_url, int tel
 		/* RFC 4287 §4.1.2: no alternate link, so some content */
 		xw_elem(w, "    ", "content", e->url);
 	}
+	if (f->related && f->cfg->related) {   /* the diff page (atom_cfg.related) */
+		lb_buf_reset(&f->tmp);
+		if (f->cfg->related(f->cfg->related_ctx, e, &f->tmp) == 1) {
+			lb_buf_reset(&f->iri);
+			if (lb_buf_adds(&f->iri, f->base) < 0 || atom_iri(&f->iri, f->tmp.data, ATOM_IRI_REF) != 0)
+				return oom(f);
+			xw_link(w, "    ", "related", f->iri.data);
+		}
+	}
 	xw_date(w, "    ", "updated", e->last_modified);
 	if (*e->author)
 		xw_person(w, "    ", "      ", e->author);
@@ -622,8 +632,10 @@ static int write_index(feedctx *f, atom_evstore *st)
 		links[k++] = (doclink){ "prev-archive", "archive/%lld.atom", count };
 	if (doc_begin(f, "index.atom") != 0)
 		return failed(f);
+	f->related = 1;
 	ok = doc_head(f, "events", f->title, f->author, links, k, NULL, any ? max : f->cfg->now) == 0 &&
 	     atom_evstore_each_event(st, last + 1, -1, add_event_cb, f, f->err) == 0;
+	f->related = 0;
 	return doc_end(f, ok, 0);
 }
 
@@ -754,7 +766,9 @@ static int write_streamed(feedctx *f, atom_evstore *st, const cursrc *src, atom_
 	s.room = (size_t)f->cfg->current_max_bytes > bound ? (size_t)f->cfg->current_max_bytes - bound : 0;
 	out = f->w.a.fp;
 	f->w.a.fp = s.spool;   /* the entries first, into the spool */
+	f->related = 1;   /* the diff pages (atom_cfg.related) */
 	rc = src->each(src->ctx, add_streamed_cb, &s, f->err);
+	f->related = 0;
 	lb_buf_reset(&f->w.out);   /* a refused entry's last bytes */
 	f->w.a.fp = out;
 	if (rc == STREAM_CAPPED || rc == 0)

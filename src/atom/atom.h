@@ -115,6 +115,12 @@ typedef struct atom_cfg {
 	void *on_current_ctx;
 	int64_t current_max_entries;  /* a streamed current.atom's caps (above): */
 	int64_t current_max_bytes;    /* 0 = none; arrays and runs are never capped */
+	/* When set: a page showing what an entry's update changed (the
+	 * antenna's diff page), as a path under base into out: 1, or 0 for
+	 * none.  Written as <link rel="related"> in index.atom and
+	 * current.atom only: an archive's bytes never change. */
+	int (*related)(void *ctx, const atom_ev_event *e, lb_buf *out);
+	void *related_ctx;
 } atom_cfg;
 
 typedef struct atom_stats {

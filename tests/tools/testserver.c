@@ -629,7 +629,9 @@ static void bench_rss(lb_buf *body, unsigned long n, long version, time_t change
 static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 {
 	int feed = strncmp(url, "/benchf/", 8) == 0;
-	unsigned long n = strtoul(url + strlen(feed ? "/benchf/" : "/bench/"), NULL, 10);
+	int words = strncmp(url, "/benchd/", 8) == 0;   /* its text changes in words too */
+	static const char *const word[] = { "alpha", "bravo", "charlie", "delta", "echo", "foxtrot" };
+	unsigned long n = strtoul(url + strlen(feed || words ? "/benchf/" : "/bench/"), NULL, 10);
 	const char *dot = strrchr(url, '.');
 	long version = 0;
 	time_t changed = started, now = time(NULL);
@@ -657,6 +659,8 @@ static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 	if (feed)
 		lb_buf_addf(&body, "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"%lu.rss\">", n);
 	lb_buf_addf(&body, "</head>\n<body><h1>Bench page %lu</h1>\n<p>version %ld</p>\n", n, version);
+	if (words)   /* the diff pages' bench (bench/db-size.sh): a new sentence each version */
+		lb_buf_addf(&body, "<p>This version is called %s.</p>\n", word[version % 6]);
 	for (int i = 0; i < 20; i++)
 		lb_buf_addf(&body, "<p>Paragraph %d of page %lu: the quick brown fox jumps.</p>\n", i, n);
 	lb_buf_adds(&body, "</body></html>\n");
@@ -770,7 +774,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return send_text(c, 400, "text/plain", "bad path\n", 9);
 	if (strncmp(url, "/_control/", 10) == 0)
 		return serve_control(c, url);
-	if (strncmp(url, "/bench/", 7) == 0 || strncmp(url, "/benchf/", 8) == 0)
+	if (strncmp(url, "/bench/", 7) == 0 || strncmp(url, "/benchf/", 8) == 0 ||
+	    strncmp(url, "/benchd/", 8) == 0)
 		return serve_bench(c, url);
 	if (strncmp(url, "/noise/", 7) == 0)
 		return serve_noise(c, url);

@@ -42,6 +42,8 @@ struct upd_found {
 	char *had_feed;          /* the page's feed before this check, malloc'd, or NULL */
 	char errtext[300];       /* why the check failed, when in.failed */
 	int move;                /* the page moves to its redirect_to when saved */
+	char *text;              /* the compared text, for the diff page (update_diff.c), malloc'd, or NULL */
+	size_t text_len;
 };
 
 /* The answer a parked check waits for (struct upd_check). */
@@ -100,6 +102,8 @@ struct upd {
 	ant_fetch_limits lim;    /* o->limits with the run's pool */
 	ant_fetch_pool *pool;    /* connections and politeness for the whole run */
 	struct upd_robots *robots;   /* update_robots.c: each origin's robots.txt */
+	int diff_max_read;       /* update_diff.c: the bound on kept texts, read */
+	size_t diff_max;
 };
 
 /* ---- update.c: the run's means ---- */
@@ -204,5 +208,14 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 		    const ant_detect_verdict *v, ant_detect_input *in, char **excerpt);
 /* The page's column: the noise rule's blob, the token state, the furniture. */
 void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *noise, size_t noise_len);
+
+/* update_diff.c.  The compared text of an analysed answer into f->text
+ * (ns: the parts learned volatile, left out). */
+void ant_upd_diff_text(struct upd *u, const ant_page_info *info, const ant_detect_noise *ns,
+		       struct upd_found *f);
+/* The page's kept text and diff after the decision (ant_difftext.h);
+ * a failure costs the diff page only. */
+void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found *f,
+		       const ant_detect_outcome *out);
 
 #endif

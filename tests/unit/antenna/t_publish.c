@@ -149,26 +149,26 @@ static void test_escape(void)
 /* The fixture: enough variety for every rule of the listing. */
 static ant_pub_page fixture[] = {
 	{ "http://a.example/old", "Old page", "Ann", "", T0 - 3 * 86400, T0 - 60, 32400, 100,
-	  "size", "http://a.example/old", NULL, NULL, 0 },
+	  "size", "http://a.example/old", NULL, NULL, 0, NULL },
 	{ "http://b.example/new?x=1#frag", "Newest page", "Bob", "", T0 - 120, T0 - 60, 32400, 100,
-	  "text", "http://b.example/new?x=1#frag", NULL, NULL, 0 },
+	  "text", "http://b.example/new?x=1#frag", NULL, NULL, 0, NULL },
 	{ "http://c.example/", "<script>alert(1)</script>", "\"&'", "", T0 - 3600, T0 - 60, 32400, 100,
-	  "header", "http://c.example/", NULL, NULL, 0 },
+	  "header", "http://c.example/", NULL, NULL, 0, NULL },
 	{ "http://d.example/gone", "Gone page", "", "", T0 - 7200, T0 - 60, 32400, 0,
-	  "header", "http://d.example/gone", "404 Not Found", NULL, 0 },
+	  "header", "http://d.example/gone", "404 Not Found", NULL, 0, NULL },
 	{ "javascript:alert(2)", "Sneaky", "", "", T0 - 600, T0 - 60, 32400, 0,
-	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0 },
-	{ "http://e.example/", "", "", "", 0, 0, 32400, 0, "", "", NULL, NULL, 0 },
+	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0, NULL },
+	{ "http://e.example/", "", "", "", 0, 0, 32400, 0, "", "", NULL, NULL, 0, NULL },
 	{ "http://g.example/1", "Zeta in group", "", "日記", T0 - 100, T0 - 60, 32400, 0,
-	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0 },
+	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0, NULL },
 	{ "http://g.example/2", "Alpha in group", "", "日記", T0 - 5000, T0 - 60, 32400, 0,
-	  "header", "http://g.example/2", NULL, NULL, 0 },
+	  "header", "http://g.example/2", NULL, NULL, 0, NULL },
 	{ "http://g.example/3", "Tie B", "", "Blogs", T0 - 50, T0 - 60, 32400, 0,
-	  "text", "http://g.example/3", NULL, NULL, 0 },
+	  "text", "http://g.example/3", NULL, NULL, 0, NULL },
 	{ "http://g.example/4", "Tie A", "", "Blogs", T0 - 50, T0 - 60, 32400, 0,
-	  "text", "http://g.example/4", NULL, NULL, 0 },
+	  "text", "http://g.example/4", NULL, NULL, 0, NULL },
 	{ "http://g.example/5", "Broken in group", "", "Blogs", 0, 0, 32400, 0,
-	  "", "", "connection refused", NULL, 0 },
+	  "", "", "connection refused", NULL, 0, NULL },
 };
 #define NFIX (sizeof fixture / sizeof fixture[0])
 
@@ -390,14 +390,14 @@ static void test_lirs(void)
 	ant_pub_site site = fixture_site();
 	ant_pub_page p[] = {
 		{ "http://x.example/1", "日本語のタイトル, with comma \\ and backslash", "作者", "",
-		  T0 - 100, T0 - 60, 32400, 1234, "text", "", NULL, NULL, 0 },
+		  T0 - 100, T0 - 60, 32400, 1234, "text", "", NULL, NULL, 0, NULL },
 		{ "http://x.example/2", "Relayed", "", "", T0 - 50, T0 - 28800, 0, 0, "lirs",
-		  "http://relay.example/lirs.gz", NULL, NULL, 0 },
+		  "http://relay.example/lirs.gz", NULL, NULL, 0, NULL },
 		{ "http://x.example/stale", "Stale", "", "", T0 - 90000, T0 - 28801, 32400, 0,
-		  "header", "", NULL, NULL, 0 },
-		{ "http://x.example/unknown", "Unknown", "", "", 0, T0 - 10, 32400, 0, "", "", NULL, NULL, 0 },
-		{ "http://x.example/never", "Never", "", "", T0 - 10, 0, 32400, 0, "", "", NULL, NULL, 0 },
-		{ "file:///etc/passwd", "Local", "", "", T0 - 10, T0 - 10, 32400, 0, "", "", NULL, NULL, 0 },
+		  "header", "", NULL, NULL, 0, NULL },
+		{ "http://x.example/unknown", "Unknown", "", "", 0, T0 - 10, 32400, 0, "", "", NULL, NULL, 0, NULL },
+		{ "http://x.example/never", "Never", "", "", T0 - 10, 0, 32400, 0, "", "", NULL, NULL, 0, NULL },
+		{ "file:///etc/passwd", "Local", "", "", T0 - 10, T0 - 10, 32400, 0, "", "", NULL, NULL, 0, NULL },
 	};
 	lb_error err = LB_ERROR_INIT;
 	got g;

@@ -1,0 +1,46 @@
+/*
+ * ant_pubdiff.h: the diff pages of a published site (publish_diff.c):
+ * DIR/diff/NAME.html for each update whose text changed (found in the
+ * text, or first by a newer Last-Modified or the feed) that the site
+ * still lists (ant_store_diffs_each()), showing what was removed and
+ * added (<del>/<ins>) with a few lines of context, in the site's language,
+ * readable at 360 px.  NAME is the page's key hash (16 hex digits) and the
+ * update's time, so a new update gets a new page and an old one's name
+ * never changes.  A page is written when it is missing; the pages of
+ * updates no longer listed are removed at each publish, so DIR/diff/
+ * holds at most one page per watched page.
+ */
+#ifndef ANT_PUBDIFF_H
+#define ANT_PUBDIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lb_buf.h"
+#include "lb_error.h"
+#include "ant_publish.h"
+#include "ant_store.h"
+
+/* The folder of the diff pages in DIR. */
+#define ANT_PUB_DIFF_DIR "diff"
+
+/* Writes the missing diff pages into DIR/diff and removes the stale ones:
+ * 0, or < 0 with err. */
+int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, ant_pub_diff_counts *counts,
+		  lb_error *err);
+
+/* The diff page's link from DIR/index.html for a listed row, "diff/NAME.html"
+ * in out, when its page exists (never for a relayed update, detected_by
+ * "lirs" or "atom"); else NULL. */
+const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key, int64_t last_modified,
+			      const char *detected_by);
+
+/* atom_cfg.related (ctx: DIR): an Atom entry's diff page, when its
+ * update has one in DIR/diff. */
+struct atom_ev_event;
+int ant_pub_diff_related(void *dir, const struct atom_ev_event *e, lb_buf *out);
+
+/* The link's word in the site's language ("差分", "diff"). */
+const char *ant_pub_diff_word(const char *lang);
+
+#endif

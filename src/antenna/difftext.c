@@ -1,0 +1,138 @@
+/*
+ * difftext.c: the texts behind the diff pages (ant_difftext.h): a page's
+ * compared text built from its analysed answer, packed with zlib, and the
+ * diff serialised and read back.
+ */
+#include "ant_difftext.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "ant_noise.h"
+
+uint32_t ant_difftext_key(const char *s, size_t n)
+{
+	return ant_noise_hash(s, n);
+}
+
+int ant_difftext_build(const ant_page_info *info, const ant_detect_noise *ns, lb_buf *out)
+{
+	lb_buf_reset(out);
+	for (size_t i = 0; i < info->nseg; i++) {
+		const ant_page_seg *g = &info->seg[i];
+		size_t at = out->len;
+
+		/* a part learned volatile is noise: it never shows as a change */
+		if (ns && ant_detect_noise_find(ns, g->block))
+			continue;
+		if (lb_buf_add(out, info->text + g->off, g->len) < 0 || lb_buf_addc(out, '\n') < 0)
+			return LB_ENOMEM;
+		for (size_t k = at; k + 1 < out->len; k++)
+			if (out->data[k] == '\n' || out->data[k] == '\r')
+				out->data[k] = ' ';
+	}
+	return 0;
+}
+
+int ant_difftext_pack(const char *s, size_t n, size_t max, unsigned char **out, size_t *outlen)
+{
+	uLongf len = compressBound((uLong)n);
+	unsigned char *b;
+
+	*out = NULL;
+	*outlen = 0;
+	if (!(b = malloc(len ? len : 1)))
+		return LB_ENOMEM;
+	if (compress2(b, &len, (const Bytef *)s, (uLong)n, 6) != Z_OK) {
+		free(b);
+		return LB_ENOMEM;   /* zlib fails only for want of memory here */
+	}
+	if (len > max) {
+		free(b);
+		return LB_ETOOBIG;
+	}
+	*out = b;
+	*outlen = len;
+	return 0;
+}
+
+int ant_difftext_unpack(const void *blob, size_t len, lb_buf *out)
+{
+	z_stream z;
+	unsigned char chunk[16384];
+	int zr = Z_OK, rc = 0;
+
+	lb_buf_reset(out);
+	memset(&z, 0, sizeof z);
+	if (inflateInit(&z) != Z_OK)
+		return LB_ENOMEM;
+	z.next_in = (Bytef *)blob;
+	z.avail_in = (uInt)len;
+	while (rc == 0 && zr != Z_STREAM_END) {
+		z.next_out = chunk;
+		z.avail_out = sizeof chunk;
+		zr = inflate(&z, Z_NO_FLUSH);
+		if (zr != Z_OK && zr != Z_STREAM_END)
+			rc = zr == Z_MEM_ERROR ? LB_ENOMEM : LB_EGZIP;
+		else if (out->len + (sizeof chunk - z.avail_out) > ANT_DIFF_INFLATE_MAX)
+			rc = LB_ETOOBIG;
+		else if (lb_buf_add(out, chunk, sizeof chunk - z.avail_out) < 0)
+			rc = LB_ENOMEM;
+		else if (zr == Z_OK && z.avail_in == 0 && z.avail_out == sizeof chunk)
+			rc = LB_EGZIP;   /* the blob ends early */
+	}
+	inflateEnd(&z);
+	return rc;
+}
+
+int ant_difftext_serialise(const ant_diff *d, lb_buf *out)
+{
+	lb_buf_reset(out);
+	if (d->too_many)
+		return lb_buf_adds(out, "!\n") < 0 ? LB_ENOMEM : 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (lb_buf_addc(out, (char)d->v[i].op) < 0 || lb_buf_addc(out, ' ') < 0 ||
+		    lb_buf_add(out, d->v[i].s, d->v[i].len) < 0 || lb_buf_addc(out, '\n') < 0)
+			return LB_ENOMEM;
+	return 0;
+}
+
+int ant_difftext_parse(const char *s, size_t n, ant_diff *d)
+{
+	size_t cnt = 0, i = 0;
+
+	memset(d, 0, sizeof *d);
+	if (n == 2 && memcmp(s, "!\n", 2) == 0) {
+		d->too_many = 1;
+		return 0;
+	}
+	for (size_t k = 0; k < n; k++)
+		cnt += s[k] == '\n';
+	if (!(d->v = malloc((cnt ? cnt : 1) * sizeof *d->v)))
+		return LB_ENOMEM;
+	while (i < n) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		size_t e = nl ? (size_t)(nl - s) : n;
+		int op = (unsigned char)s[i];
+
+		if (e - i < 2 || s[i + 1] != ' ' ||
+		    (op != ANT_DIFF_SAME && op != ANT_DIFF_DEL && op != ANT_DIFF_ADD && op != ANT_DIFF_GAP)) {
+			ant_diff_release(d);
+			return LB_EPARSE;
+		}
+		d->v[d->n++] = (ant_diff_line){ op, s + i + 2, e - i - 2 };
+		d->removed += op == ANT_DIFF_DEL;
+		d->added += op == ANT_DIFF_ADD;
+		i = e + 1;
+	}
+	return 0;
+}
+
+int ant_difftext_read(const void *blob, size_t len, lb_buf *raw, ant_diff *d)
+{
+	int rc = ant_difftext_unpack(blob, len, raw);
+
+	memset(d, 0, sizeof *d);
+	return rc < 0 ? rc : ant_difftext_parse(raw->data, raw->len, d);
+}

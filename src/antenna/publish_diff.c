@@ -1,0 +1,352 @@
+/*
+ * publish_diff.c: the diff pages of a published site (ant_pubdiff.h):
+ * each listed update found in a page's text as DIR/diff/NAME.html, the
+ * stale ones removed.  Every text from outside (titles, URLs, the page's
+ * lines) goes through the one HTML escaper (html.h).
+ */
+#include "ant_pubdiff.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lb_afile.h"
+#include "lb_url.h"
+#include "atom_evstore.h"
+#include "ant_diff.h"
+#include "ant_difftext.h"
+#include "html.h"
+#include "publish_int.h"
+
+/* The words of a diff page, one table per language (publish.c's languages). */
+static const struct diff_words {
+	const char *lang, *link, *heading, *summary, *too_many, *gap, *back, *updated;
+} diff_words_tab[] = {
+	{ "ja", "差分", "差分", "%zu 行削除、%zu 行追加", "変更が多すぎて表示できません。",
+	  "(変わらない行を省略)", "アンテナに戻る", "更新時刻" },
+	{ "en", "diff", "What changed", "%zu lines removed, %zu added", "Too many changes to show.",
+	  "(unchanged lines left out)", "Back to the antenna", "Updated" },
+};
+
+static const struct diff_words *words_of(const char *lang)
+{
+	for (size_t i = 0; lang && i < sizeof diff_words_tab / sizeof *diff_words_tab; i++)
+		if (strcmp(lang, diff_words_tab[i].lang) == 0)
+			return &diff_words_tab[i];
+	return &diff_words_tab[0];
+}
+
+const char *ant_pub_diff_word(const char *lang)
+{
+	return words_of(lang)->link;
+}
+
+/* Wide lines wrap anywhere (a 360 px phone never scrolls sideways);
+ * removed and added lines are marked by colour and by "-"/"+". */
+static const char style[] =
+	"body{font-family:sans-serif;line-height:1.5;margin:0 auto;max-width:50em;padding:0 .6em}\n"
+	"h1{font-size:1.2em;overflow-wrap:anywhere}\n"
+	"p{overflow-wrap:anywhere}\n"
+	".diff{margin:1em 0;border:1px solid #ccc}\n"
+	".diff p{margin:0;padding:.1em .4em .1em 1.4em;text-indent:-1em;white-space:pre-wrap;"
+	"overflow-wrap:anywhere;word-break:break-word}\n"
+	".diff p::before{display:inline-block;width:1em;text-indent:0}\n"
+	".diff .del{background:#fee}.diff .del::before{content:\"-\"}\n"
+	".diff .add{background:#efe}.diff .add::before{content:\"+\"}\n"
+	".diff .ctx::before{content:\" \"}\n"
+	".diff .gap{color:#777;background:#f4f4f4}\n"
+	"del{background:#fbb}ins{background:#bfb;text-decoration:none}\n";
+
+struct diff_page {
+	FILE *fp;
+	const struct diff_words *w;
+};
+
+static void put_esc(FILE *fp, const char *s, size_t n)
+{
+	lb_buf b = LB_BUF_INIT;
+
+	if (ant_html_escape(&b, s, n) == 0)
+		fwrite(b.data, 1, b.len, fp);
+	else
+		fputs("\xef\xbf\xbd", fp);   /* out of memory: a replacement mark, never raw */
+	lb_buf_release(&b);
+}
+
+/* One shown line (ant_diff_show_fn) as a paragraph. */
+static int put_line(void *ctx, int op, const ant_diff_word *w, size_t n)
+{
+	struct diff_page *d = ctx;
+	const char *cls = op == ANT_DIFF_DEL ? "del" : op == ANT_DIFF_ADD ? "add" : op == ANT_DIFF_GAP ? "gap" : "ctx";
+	int whole = n == 1 && w[0].op == ANT_DIFF_SAME && op != ANT_DIFF_SAME;
+
+	fprintf(d->fp, "<p class=\"%s\">", cls);
+	if (op == ANT_DIFF_GAP)
+		fputs(d->w->gap, d->fp);
+	if (whole)   /* a line removed or added whole */
+		fputs(op == ANT_DIFF_DEL ? "<del>" : "<ins>", d->fp);
+	for (size_t i = 0; i < n; i++) {
+		const char *tag = w[i].op == ANT_DIFF_DEL ? "del" : w[i].op == ANT_DIFF_ADD ? "ins" : NULL;
+
+		if (tag)
+			fprintf(d->fp, "<%s>", tag);
+		put_esc(d->fp, w[i].s, w[i].len);
+		if (tag)
+			fprintf(d->fp, "</%s>", tag);
+	}
+	if (whole)
+		fputs(op == ANT_DIFF_DEL ? "</del>" : "</ins>", d->fp);
+	return fputs("</p>\n", d->fp) < 0 ? LB_EIO : 0;
+}
+
+static void put_head(FILE *fp, const ant_pub_site *site, const struct diff_words *w, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"", fp);
+	ant_html_fputs(fp, w->lang);
+	fputs("\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta name=\"robots\" content=\"noindex\">\n<title>", fp);
+	ant_html_fputs(fp, w->heading);
+	fputs(": ", fp);
+	ant_html_fputs(fp, title);
+	fputs(" - ", fp);
+	ant_html_fputs(fp, ant_pub_str_or(site->title, ""));
+	fprintf(fp, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
+}
+
+/* The page for row r, its diff d, into fp. */
+static int write_page(FILE *fp, const ant_pub_site *site, const ant_store_diffrow *r, const ant_diff *d)
+{
+	struct diff_page dp = { fp, words_of(site->lang) };
+	const char *title = *r->title ? r->title : r->url;
+	char when[32];
+	int rc;
+
+	put_head(fp, site, dp.w, title);
+	fputs("<p><a href=\"../index.html\">", fp);
+	ant_html_fputs(fp, dp.w->back);
+	fputs("</a></p>\n<h1>", fp);
+	ant_html_fputs(fp, dp.w->heading);
+	fputs(": ", fp);
+	if (lb_url_is_http(r->url)) {
+		fputs("<a href=\"", fp);
+		ant_html_fputs(fp, r->url);
+		fputs("\">", fp);
+		ant_html_fputs(fp, title);
+		fputs("</a>", fp);
+	} else {
+		ant_html_fputs(fp, title);
+	}
+	ant_pub_format_time(when, sizeof when, r->diff_time, site->display_tz);
+	fputs("</h1>\n<p>", fp);
+	ant_html_fputs(fp, dp.w->updated);
+	fputs(" ", fp);
+	ant_html_fputs(fp, when);
+	fputs(" · ", fp);
+	if (d->too_many)
+		ant_html_fputs(fp, dp.w->too_many);
+	else
+		fprintf(fp, dp.w->summary, d->removed, d->added);
+	fputs("</p>\n<div class=\"diff\">\n", fp);
+	rc = ant_diff_show(d, ANT_DIFF_MAX_CELLS, put_line, &dp);
+	fputs("</div>\n</body>\n</html>\n", fp);
+	return rc;
+}
+
+/* "HHHHHHHHHHHHHHHH-T.html": the name of a diff page. */
+static void page_name(char *b, size_t n, int64_t key_hash, int64_t t)
+{
+	snprintf(b, n, "%016" PRIx64 "-%" PRId64 ".html", (uint64_t)key_hash, t);
+}
+
+/* Diff pages closed unrenamed, then made durable by one syncfs() and
+ * renamed together: one fsync per page made a first publish of 50,000
+ * of them take minutes. */
+#define DIFF_SYNC_BATCH 512
+
+struct pass {
+	const char *dir;          /* DIR/diff */
+	lb_afile pend[DIFF_SYNC_BATCH];
+	size_t npend;
+	const ant_pub_site *site;
+	ant_pub_diff_counts *counts;
+	lb_buf raw, path;
+	lb_error *err;
+};
+
+/* The pages waiting: one syncfs(), their renames, the directory's fsync.
+ * A crash before leaves only temporary files (removed at the next publish). */
+static int flush_pending(struct pass *p)
+{
+	int rc = 0;
+
+	if (!p->npend)
+		return 0;
+	if (lb_afile_syncdir(p->dir) != 0)
+		rc = lb_err_sys(p->err, "cannot sync '%s'", p->dir);
+	for (size_t i = 0; i < p->npend; i++) {
+		if (rc < 0)
+			lb_afile_abort(&p->pend[i]);
+		else if (lb_afile_rename(&p->pend[i]) != 0)
+			rc = lb_err_sys(p->err, "cannot write '%s'", p->pend[i].path);
+		else
+			p->counts->written++;
+	}
+	p->npend = 0;
+	if (rc == 0 && lb_afile_fsyncdir(p->dir) != 0)
+		rc = lb_err_sys(p->err, "cannot sync '%s'", p->dir);
+	return rc;
+}
+
+/* ant_store_diff_fn: the row's page written when missing. */
+static int each_diff(void *ctx, const ant_store_diffrow *r)
+{
+	struct pass *p = ctx;
+	char name[64], *path = NULL;
+	struct stat sb;
+	ant_diff d;
+	lb_afile f;
+	int rc;
+
+	page_name(name, sizeof name, r->key_hash, r->diff_time);
+	lb_buf_reset(&p->path);
+	if (lb_buf_addf(&p->path, "%s/%s", p->dir, name) < 0)
+		return lb_err_code(p->err, LB_ENOMEM);
+	p->counts->listed++;
+	if (stat(p->path.data, &sb) == 0)
+		return 0;   /* written by an earlier publish: its name says which update */
+	if (ant_difftext_read(r->diff, r->diff_len, &p->raw, &d) < 0) {
+		p->counts->listed--;   /* an unreadable row costs its page, not the publish */
+		return 0;
+	}
+	if ((rc = ant_pub_open_out(&f, p->dir, name, &path, p->err)) == 0) {
+		rc = write_page(f.fp, p->site, r, &d);
+		if (rc == LB_ENOMEM) {
+			lb_afile_abort(&f);
+			rc = lb_err_code(p->err, rc);
+		} else if (rc < 0 || lb_afile_close_unrenamed(&f) != 0) {
+			lb_afile_abort(&f);   /* a failed close has released f already */
+			rc = lb_err_sys(p->err, "cannot write '%s'", path);
+		} else {
+			p->pend[p->npend++] = f;
+		}
+	}
+	free(path);
+	ant_diff_release(&d);
+	if (rc == 0 && p->npend == DIFF_SYNC_BATCH)
+		rc = flush_pending(p);
+	return rc;
+}
+
+/* 1 when name is a diff page's (or its temporary file's) name; its key
+ * hash and time then in *h and *t (a temporary file: *t = -1). */
+static int parse_name(const char *name, int64_t *h, int64_t *t)
+{
+	uint64_t x = 0;
+	int64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < 16; i++) {
+		char c = name[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (d < 0)
+			return 0;
+		x = x << 4 | (uint64_t)d;
+	}
+	if (name[i++] != '-' || name[i] < '0' || name[i] > '9')
+		return 0;
+	for (; name[i] >= '0' && name[i] <= '9'; i++)
+		v = v * 10 + (name[i] - '0');
+	if (strncmp(name + i, ".html", 5) != 0)
+		return 0;
+	*h = (int64_t)x;
+	*t = name[i + 5] == '\0' ? v : strncmp(name + i + 5, ".tmp.", 5) == 0 ? -1 : -2;
+	return *t != -2;
+}
+
+/* The pages of updates no longer listed (and a killed publish's
+ * temporary files) go; files of other names are left alone. */
+static int remove_stale(ant_store *s, struct pass *p)
+{
+	DIR *dd = opendir(p->dir);
+	struct dirent *e;
+	int64_t h, t;
+	int rc = 0, listed;
+
+	while (dd && rc == 0 && (e = readdir(dd)) != NULL) {
+		if (!parse_name(e->d_name, &h, &t))
+			continue;
+		listed = t < 0 ? 0 : ant_store_diff_listed(s, h, t, p->err);
+		if (listed < 0) {
+			rc = listed;
+			break;
+		}
+		lb_buf_reset(&p->path);
+		if (!listed && lb_buf_addf(&p->path, "%s/%s", p->dir, e->d_name) == 0 &&
+		    unlink(p->path.data) == 0)
+			p->counts->removed += t >= 0;
+	}
+	if (dd)
+		closedir(dd);
+	return rc;
+}
+
+int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, ant_pub_diff_counts *counts,
+		  lb_error *err)
+{
+	struct pass p = { .site = site, .counts = counts, .err = err };
+	lb_buf sub = LB_BUF_INIT;
+	int rc;
+
+	memset(counts, 0, sizeof *counts);
+	if (lb_buf_addf(&sub, "%s/%s", dir, ANT_PUB_DIFF_DIR) < 0)
+		return lb_err_code(err, LB_ENOMEM);
+	p.dir = sub.data;
+	lb_buf_init(&p.raw);
+	lb_buf_init(&p.path);
+	if ((rc = remove_stale(s, &p)) == 0)
+		rc = ant_store_diffs_each(s, each_diff, &p, err);
+	if (rc == 0)
+		rc = flush_pending(&p);
+	for (size_t i = 0; i < p.npend; i++)   /* after a failure: only temporary files */
+		lb_afile_abort(&p.pend[i]);
+	lb_buf_release(&p.raw);
+	lb_buf_release(&p.path);
+	lb_buf_release(&sub);
+	return rc;
+}
+
+const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key, int64_t last_modified,
+			      const char *detected_by)
+{
+	char name[64];
+	struct stat sb;
+
+	/* a relayed update is another antenna's: never diffed here */
+	if (!detected_by || !strcmp(detected_by, "lirs") || !strcmp(detected_by, "atom") || !url_key ||
+	    last_modified <= 0)
+		return NULL;
+	page_name(name, sizeof name, (int64_t)ant_page_hash64(url_key, strlen(url_key)), last_modified);
+	lb_buf_reset(out);
+	if (lb_buf_addf(out, "%s/%s/%s", dir, ANT_PUB_DIFF_DIR, name) < 0 || stat(out->data, &sb) != 0)
+		return NULL;
+	lb_buf_reset(out);
+	return lb_buf_addf(out, "%s/%s", ANT_PUB_DIFF_DIR, name) < 0 ? NULL : out->data;
+}
+
+int ant_pub_diff_related(void *dir, const struct atom_ev_event *e, lb_buf *out)
+{
+	lb_buf key = LB_BUF_INIT;
+	const char *href = NULL;
+
+	if (lb_url_key(&key, e->url) == 0)
+		href = ant_pub_diff_href(out, dir, key.data, e->last_modified, "");
+	lb_buf_release(&key);
+	return href != NULL;
+}

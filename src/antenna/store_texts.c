@@ -1,0 +1,199 @@
+/*
+ * store_texts.c: the SQL of the texts behind the diff pages
+ * (ant_difftext.h): table page_texts, one row per watched page, gone with
+ * the page (ON DELETE CASCADE).
+ */
+#include "store_int.h"
+#include "ant_difftext.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ant_store_text_has(ant_store *s, int64_t page_id, lb_error *err)
+{
+	int64_t n;
+	int rc = ant_st_count(s, "SELECT count(*) FROM page_texts WHERE page_id=?1", page_id, &n, err);
+
+	return rc < 0 ? rc : n > 0;
+}
+
+static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *len)
+{
+	const void *b = sqlite3_column_blob(st, i);
+	size_t n = (size_t)sqlite3_column_bytes(st, i);
+
+	*out = NULL;
+	*len = 0;
+	if (!b || sqlite3_column_type(st, i) == SQLITE_NULL)
+		return 0;
+	if (!(*out = malloc(n ? n : 1)))
+		return LB_ENOMEM;
+	memcpy(*out, b, n);
+	*len = n;
+	return 0;
+}
+
+/* The one row sql gives (?1 bound by bind_int or bind_text) into *t. */
+static int get_row(ant_store *s, const char *sql, int64_t id, const char *key, ant_store_text *t,
+		   lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	if ((rc = ant_st_prep(s, &st, sql, err)) < 0)
+		return rc;
+	if (key)
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		t->page_id = sqlite3_column_int64(st, 0);
+		t->diff_time = sqlite3_column_int64(st, 3);
+		rc = blob_dup(st, 1, &t->text, &t->text_len) < 0 || blob_dup(st, 2, &t->diff, &t->diff_len) < 0
+			     ? LB_ENOMEM : 1;
+		if (rc < 0)
+			ant_store_text_release(t);
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = ant_st_dberr(s, err, "cannot read a page's text");
+	}
+	sqlite3_finalize(st);
+	return rc == LB_ENOMEM ? lb_err_code(err, LB_ENOMEM) : rc;
+}
+
+int ant_store_text_get(ant_store *s, int64_t page_id, ant_store_text *t, lb_error *err)
+{
+	return get_row(s, "SELECT page_id, text, diff, diff_time FROM page_texts WHERE page_id=?1",
+		       page_id, NULL, t, err);
+}
+
+int ant_store_text_of_key(ant_store *s, const char *url_key, ant_store_text *t, lb_error *err)
+{
+	/* the key's hash finds the page (store_schema.c), the key confirms it */
+	sqlite3_stmt *st;
+	int64_t id = 0;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	if ((rc = ant_st_prep(s, &st, "SELECT id FROM pages WHERE key_hash=?1 AND coalesce(url_key, url)=?2",
+			      err)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, ant_st_key_hash(url_key));
+	sqlite3_bind_text(st, 2, url_key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		rc = ant_st_dberr(s, err, "cannot find the page");
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return rc;
+	memset(t, 0, sizeof *t);
+	if (!id)
+		return lb_err(err, LB_ENOTFOUND, "no watched page '%s'", url_key);
+	return ant_store_text_get(s, id, t, err);
+}
+
+static void bind_text_row(sqlite3_stmt *st, const void *arg)
+{
+	const ant_store_text *t = arg;
+
+	sqlite3_bind_int64(st, 1, t->page_id);
+	if (t->text)
+		sqlite3_bind_blob(st, 2, t->text, (int)t->text_len, SQLITE_STATIC);
+	if (t->diff)
+		sqlite3_bind_blob(st, 3, t->diff, (int)t->diff_len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, t->diff_time);
+}
+
+int ant_store_text_put(ant_store *s, const ant_store_text *t, lb_error *err)
+{
+	int rc = ant_st_run(s, "INSERT OR REPLACE INTO page_texts(page_id, text, diff, diff_time)"
+			    " VALUES(?1, ?2, ?3, ?4)", bind_text_row, t, err);
+
+	return rc < 0 ? rc : 0;
+}
+
+void ant_store_text_release(ant_store_text *t)
+{
+	free(t->text);
+	free(t->diff);
+	memset(t, 0, sizeof *t);
+}
+
+/* The diffs still listed: the page's last update is the one diffed. */
+#define LISTED_DIFFS \
+	"SELECT p.id, p.key_hash, p.url, p.title, t.diff, t.diff_time FROM page_texts t" \
+	" JOIN pages p ON p.id = t.page_id" \
+	" WHERE t.diff IS NOT NULL AND t.diff_time = p.last_modified"
+
+int ant_store_diffs_each(ant_store *s, ant_store_diff_fn fn, void *ctx, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = ant_st_prep(s, &st, LISTED_DIFFS " ORDER BY p.id", err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ant_store_diffrow r = {
+			.page_id = sqlite3_column_int64(st, 0),
+			.key_hash = sqlite3_column_int64(st, 1),
+			.url = (const char *)sqlite3_column_text(st, 2),
+			.title = (const char *)sqlite3_column_text(st, 3),
+			.diff = sqlite3_column_blob(st, 4),
+			.diff_len = (size_t)sqlite3_column_bytes(st, 4),
+			.diff_time = sqlite3_column_int64(st, 5),
+		};
+
+		if (!r.url || !r.title) {
+			rc = lb_err_code(err, LB_ENOMEM);
+			break;
+		}
+		if ((rc = fn(ctx, &r)) != 0)
+			break;
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = ant_st_dberr(s, err, "cannot read the diffs");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ant_store_diff_listed(ant_store *s, int64_t key_hash, int64_t time, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = ant_st_prep(s, &st, LISTED_DIFFS " AND p.key_hash=?1 AND t.diff_time=?2 LIMIT 1", err)) < 0)
+		return rc;
+	sqlite3_bind_int64(st, 1, key_hash);
+	sqlite3_bind_int64(st, 2, time);
+	rc = sqlite3_step(st);
+	rc = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot read the diffs");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int ant_store_texts_size(ant_store *s, int64_t *bytes, int64_t *rows, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*bytes = *rows = 0;
+	if ((rc = ant_st_prep(s, &st, "SELECT coalesce(sum(coalesce(length(text), 0) + coalesce(length(diff), 0)), 0),"
+			      " count(*) FROM page_texts", err)) < 0)
+		return rc;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*bytes = sqlite3_column_int64(st, 0);
+		*rows = sqlite3_column_int64(st, 1);
+		rc = 0;
+	} else {
+		rc = ant_st_dberr(s, err, "cannot measure the texts");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
