@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ant_pubdiff.h"
 #include "atom.h"
+#include "html.h"
 #include "lb_afile.h"
 #include "lb_buf.h"
 #include "lb_json.h"
@@ -26,6 +28,8 @@
 struct ant_jsonfeed {
 	lb_afile f;
 	char *path;
+	char *base, *dir, *lang;   /* for the diff pages' links */
+	lb_buf rel, html;
 	lb_buf out;
 	size_t items;
 	int failed;    /* LB_ENOMEM or LB_EIO once a write failed */
@@ -86,16 +90,19 @@ int ant_jsonfeed_open(ant_jsonfeed **jfp, const char *dir, const ant_jsonfeed_he
 	}
 	jf->path = lb_buf_detach(&path, NULL);
 	lb_buf_init(&jf->out);
-	if (!jf->path || put_head(&jf->out, h) < 0) {
+	lb_buf_init(&jf->rel);
+	lb_buf_init(&jf->html);
+	jf->base = strdup(h->base);
+	jf->dir = h->dir ? strdup(h->dir) : NULL;
+	jf->lang = strdup(h->lang ? h->lang : "");
+	if (!jf->path || !jf->base || !jf->lang || (h->dir && !jf->dir) || put_head(&jf->out, h) < 0) {
 		ant_jsonfeed_close(jf, 0, NULL);
 		return lb_err_code(err, LB_ENOMEM);
 	}
 	if (lb_afile_open(&jf->f, jf->path) < 0) {
 		int rc = lb_err_sys(err, "cannot write '%s'", jf->path);
 
-		lb_buf_release(&jf->out);
-		free(jf->path);
-		free(jf);
+		ant_jsonfeed_close(jf, 0, NULL);
 		return rc;
 	}
 	*jfp = jf;
@@ -109,6 +116,24 @@ static const char *item_text(const atom_ev_event *e)
 	if (e->excerpt && *e->excerpt)
 		return e->excerpt;
 	return *e->title ? e->title : e->url;
+}
+
+/* content_html when the update has a diff page: the item's text and the
+ * page's link, through the one HTML escaper; 0 none, 1 made, LB_ENOMEM. */
+static int diff_html(ant_jsonfeed *jf, const atom_ev_event *e, const char *text)
+{
+	lb_buf *h = &jf->html;
+
+	lb_buf_reset(&jf->rel);
+	lb_buf_reset(h);
+	if (!jf->dir || ant_pub_diff_related(jf->dir, e, &jf->rel) <= 0 || !jf->rel.len)
+		return 0;
+	if (lb_buf_adds(h, "<p>") || ant_html_escape(h, text, strlen(text)) ||
+	    lb_buf_adds(h, "</p><p><a href=\"") || ant_html_escape(h, jf->base, strlen(jf->base)) ||
+	    ant_html_escape(h, jf->rel.data, jf->rel.len) || lb_buf_adds(h, "\">") ||
+	    lb_buf_adds(h, ant_pub_diff_word(jf->lang)) || lb_buf_adds(h, "</a></p>"))
+		return LB_ENOMEM;
+	return 1;
 }
 
 int ant_jsonfeed_item(void *ctx, const atom_ev_event *e, const char *id)
@@ -129,6 +154,8 @@ int ant_jsonfeed_item(void *ctx, const atom_ev_event *e, const char *id)
 	     lb_json_next_key(o, "date_modified") || lb_json_strz(o, when);
 	if (rc == 0 && e->author && *e->author)
 		rc = put_authors(o, e->author);
+	if (rc == 0 && (rc = diff_html(jf, e, item_text(e))) == 1)
+		rc = lb_json_next_key(o, "content_html") || lb_json_str(o, jf->html.data, jf->html.len);
 	if (rc || lb_buf_adds(o, "}"))
 		return jf->failed = LB_ENOMEM;
 	jf->items++;
@@ -156,7 +183,12 @@ int ant_jsonfeed_close(ant_jsonfeed *jf, int ok, lb_error *err)
 		}
 	}
 	lb_buf_release(&jf->out);
+	lb_buf_release(&jf->rel);
+	lb_buf_release(&jf->html);
 	free(jf->path);
+	free(jf->base);
+	free(jf->dir);
+	free(jf->lang);
 	free(jf);
 	return rc;
 }

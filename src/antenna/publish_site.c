@@ -333,7 +333,7 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 		return lb_err_code(err, LB_ENOMEM);
 	rc = ant_jsonfeed_open(&jf, dir, &(ant_jsonfeed_head){ .title = c->site.title,
 				.base = base.data, .author = c->site.author, .lang = c->site.lang,
-				.hubs = c->hubs.v, .nhubs = c->hubs.n }, err);
+				.hubs = c->hubs.v, .nhubs = c->hubs.n, .dir = dir }, err);
 	ac.on_current_ctx = jf;
 	if (rc == 0 && (rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0) {
 		atom_evstore_set_retention(ev, c->keep_events);

@@ -16,7 +16,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
-plan 29
+plan 30
 tmpdir diff-test
 start_server 120
 NOW=1700000000
@@ -55,6 +55,11 @@ D=$(ls "$SITE/diff" | grep '\.html$' | head -n 1)
 check "index.html links it from the page's row" grep -qF "<a class=\"diff\" href=\"diff/$D\">差分</a>" "$SITE/index.html"
 check "index.atom links it from the entry (rel=related, absolute)" \
 	grep -qF "<link rel=\"related\" href=\"http://example.com/ant/diff/$D\"/>" "$SITE/index.atom"
+is "feed.json links it from the item (content_html, absolute)" "$($PY -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+print(sum(1 for i in d["items"] if "href=\"http://example.com/ant/diff/" + sys.argv[2] + "\"" in i.get("content_html", "")))
+' "$SITE/feed.json" "$D")" 1
 
 # The page parsed: what stands in <del>, <ins>, and the lines' classes.
 $PY - "$SITE/diff/$D" >"$T/parsed" 2>&1 <<'EOF'

@@ -16,6 +16,8 @@ typedef struct ant_jsonfeed_head {
 	const char *title, *base, *author, *lang;   /* the site's (base ends in '/') */
 	const char *const *hubs;                     /* WebSub hubs, as in the Atom feeds */
 	size_t nhubs;
+	const char *dir;         /* the site's directory: an item links its diff
+				    page when DIR/diff has one (ant_pubdiff.h); NULL none */
 } ant_jsonfeed_head;
 
 /* Opens DIR/feed.json's temporary file and writes the feed's members up to
