@@ -39,7 +39,7 @@ int antcmd_trust_text(lb_buf *o, ant_store *s, const ant_store_source *x)
 		return lb_buf_adds(o, ", trust unknown (database error)");
 	if (lb_buf_adds(o, ", trust ") < 0 || precision_text(o, &l, &sc) < 0 ||
 	    (sc.has_skew && lb_buf_addf(o, ", skew %+lld s", (long long)sc.skew) < 0) ||
-	    (sc.churn >= 0 && lb_buf_addf(o, ", churn %lld", (long long)sc.churn) < 0))
+	    (sc.churn >= 0 && lb_buf_addf(o, ", churn %lld%%", (long long)sc.churn) < 0))
 		return -1;
 	if (sc.held)
 		return lb_buf_adds(o, ", HELD BACK");

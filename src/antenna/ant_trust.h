@@ -63,7 +63,8 @@ typedef struct ant_trust_score {
 	int hints;                   /* its claims trigger early checks */
 	int held;                    /* a relay source held back (as of its last read) */
 	int64_t held_since;
-	int64_t churn;               /* the relay work's churn, -1 while it has none */
+	int64_t churn;               /* % of its known records changed at its last read
+					(ant_source_budget.h); -1 none known yet */
 } ant_trust_score;
 
 /* The score of source (relay: a relay source) under l: 0 or < 0. */

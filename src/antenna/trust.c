@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "ant_trust.h"
+#include "ant_robots.h"
+#include "ant_source_budget.h"
 #include "update_int.h"
 
 void ant_trust_limits_load(ant_store *s, ant_trust_limits *l)
@@ -24,9 +26,14 @@ int ant_trust_score_get(ant_store *s, int64_t source_id, int relay, const ant_tr
 	int rc;
 
 	memset(sc, 0, sizeof *sc);
-	/* TRUST-HOOK(churn): the relay work's churn of the source goes here
-	 * when it exists; until then unknown */
-	sc->churn = -1;
+	ant_source_budget b;
+
+	/* churn: the share of the records it gave before that came with a
+	 * new Last-Modified at its last read (ant_source_budget.h); -1
+	 * before a read gave any it knew */
+	if ((rc = ant_store_budget_get(s, source_id, &b, err)) < 0)
+		return rc;
+	sc->churn = b.known > 0 ? b.changed * 100 / b.known : -1;
 	if ((rc = ant_store_trust_counts(s, source_id, sc, err)) < 0)
 		return rc;
 	judged = sc->confirmed + sc->refuted;
@@ -75,11 +82,10 @@ void ant_upd_trust_finish(struct upd *u, const ant_store_source *src)
 }
 
 /* A page we cannot check: its last check failed (its checks fail; the
- * backoff spaces them).  TRUST-HOOK(robots): a page robots.txt keeps us
- * from is one too, when the robots work lands. */
+ * backoff spaces them), or its site's robots.txt keeps us out. */
 static int cannot_check(const ant_store_page *p)
 {
-	return p->st.error_count > 0;
+	return p->st.error_count > 0 || ant_robots_excluded(p->last_error);
 }
 
 int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld, int *dated)
