@@ -16,7 +16,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
-plan 30
+plan 31
 tmpdir diff-test
 start_server 120
 NOW=1700000000

@@ -119,4 +119,3 @@ $A -d "$D" init --no-hub > /dev/null 2>&1
 $A -d "$D" publish "$T/s1" > /dev/null 2>&1
 is "init --no-hub: no hub named any more" "$($C hubs "$T/s1" current.atom)" "self=${BASE}current.atom"
 check "... nor in feed.json" sh -c "! grep -q '\"hubs\"' '$T/s1/feed.json'"
-done_testing 29

@@ -118,10 +118,15 @@ C=$T/c.db
 $A -d "$C" init > /dev/null
 for i in 1 2 3 4 5 6 7 8; do $A -d "$C" add "http://example.com/$i.html" --title "$(printf '%0500d' 0)" > /dev/null; done
 $PY - "$C" <<'EOF'
-import os, sys
+import os, sqlite3, sys
+# the pages table's own pages, not the schema's (which would make the file
+# "not an antenna database", another message)
+db = sqlite3.connect(sys.argv[1])
+root = db.execute("SELECT rootpage FROM sqlite_master WHERE name='pages'").fetchone()[0]
+size = db.execute("PRAGMA page_size").fetchone()[0]
+db.close()
 f = open(sys.argv[1], "r+b")
-for off in range(3 * 4096, os.path.getsize(sys.argv[1]), 4096):
-    f.seek(off); f.write(b"\x0d\x00\x01\xff\xff" + b"\xee" * 4091)
+f.seek((root - 1) * size); f.write(b"\x0d\x00\x01\xff\xff" + b"\xee" * (size - 5))
 EOF
 $A -d "$C" list > /dev/null 2> "$T/err"
 is "a damaged database: exit 2" $? 2

@@ -114,4 +114,3 @@ is "every state is one of the five words" \
 	"$($A -d "$D" list --format jsonl | $PY -c '
 import json, sys
 print(sorted({json.loads(l)["state"] for l in sys.stdin} - {"ok", "failing", "moved", "gone", "robots-excluded"}))')" "[]"
-done_testing 31
