@@ -180,12 +180,13 @@ static int object(jctx *c, json_object *obj)
 		const char *kind = str(c, obj, "kind");
 		if (!kind)
 			return 0;
-		if (*kind && strcmp(kind, "lirs") && strcmp(kind, "atom")) {
-			bad(c, "\"kind\" is '%s', not lirs or atom; line skipped", kind);
+		if (*kind && ant_store_source_kind_of(kind) < 0) {
+			bad(c, "\"kind\" is '%s', not lirs, atom or sitemap; line skipped", kind);
 			return 0;
 		}
 		e.kind = ANT_IMP_SOURCE;
 		e.atom = !strcmp(kind, "atom");
+		e.sitemap = !strcmp(kind, "sitemap");
 		e.relay = boolean(c, obj, "relay");
 	} else if (!strcmp(type, "page")) {
 		const char *cs;

@@ -70,7 +70,8 @@ static void on_diag(void *ctx, unsigned long line, const char *msg)
 int ant_upd_source_hint(struct upd *u, const ant_store_source *src, ant_store_page *p, int64_t when)
 {
 	(void)src;   /* HOOK(trust): the source's score decides here */
-	if (when <= p->st.last_modified || when <= p->st.last_ok || p->st.recheck)
+	/* never checked: due anyway, and its first check is a quiet baseline */
+	if (!p->st.last_ok || when <= p->st.last_modified || when <= p->st.last_ok || p->st.recheck)
 		return 0;
 	p->st.recheck = 1;
 	return ant_upd_save_page(u, p, 0) < 0 ? LB_EDB : 1;
@@ -117,6 +118,10 @@ static int on_entry(void *ctx, const ant_sitemap_entry *e)
 
 	if (e->kind == ANT_SITEMAP_URLSET)
 		w->src->records_read++;
+	if (e->kind == ANT_SITEMAP_URLSET && *e->lastmod_text && !e->lastmod) {
+		w->src->records_skipped++;   /* told by the parser (on_diag) */
+		return 0;
+	}
 	if (atom_resolve(&b, w->doc_url, e->loc, w->u->o->limits.allow_file ? ATOM_RESOLVE_FILE : 0) < 0 ||
 	    b.len > ANT_MAX_URL) {
 		char msg[200];
@@ -166,8 +171,12 @@ static void doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result
 		ant_upd_take_validators(&w->src->etag, &w->src->lm_header, res);
 	}
 	if (res->status == 304) {
-		w->notmodified = 1;
+		w->notmodified = 1;   /* the counts stay those of the last read */
 		return;
+	}
+	if (w->depth == 0) {
+		w->src->records_read = w->src->records_skipped = 0;
+		w->src->records_merged = w->src->records_ignored = 0;
 	}
 	w->doc_url = res->effective_url ? res->effective_url : req->url;
 	rc = ant_sitemap_parse(res->body, res->len, &o, &info, &err);
@@ -250,8 +259,6 @@ void ant_upd_read_sitemap(struct upd *u, ant_store_source *src)
 {
 	struct swalk w = { .u = u, .src = src, .lim = &u->o->sitemap };
 
-	src->records_read = src->records_skipped = 0;
-	src->records_merged = src->records_ignored = 0;
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
 	src->last_fetch = u->now;
