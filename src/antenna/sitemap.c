@@ -224,6 +224,8 @@ static void trim(lb_buf *b)
 {
 	size_t i = 0, n = b->len;
 
+	if (!n)
+		return;   /* maybe lb_buf's static "": never written */
 	while (n && isspace((unsigned char)b->data[n - 1]))
 		n--;
 	while (i < n && isspace((unsigned char)b->data[i]))
@@ -252,7 +254,9 @@ static int start_element(struct smctx *c)
 {
 	const char *name = (const char *)xmlTextReaderConstLocalName(c->r);
 	int depth = xmlTextReaderDepth(c->r);
-	unsigned long line = (unsigned long)xmlTextReaderGetParserLineNumber(c->r);
+	xmlNodePtr nd = xmlTextReaderCurrentNode(c->r);
+	/* the node's own line: the parser's is where it has read ahead to */
+	unsigned long line = nd ? (unsigned long)xmlGetLineNo(nd) : 0;
 	const char *entry = c->info->kind == ANT_SITEMAP_INDEX ? "sitemap" : "url";
 
 	if (!name)
@@ -366,7 +370,8 @@ int ant_sitemap_parse(const char *body, size_t len, const ant_sitemap_opts *o,
 		return lb_err(err, LB_ENOMEM, "out of memory");
 	/* NONET, no NOENT (no substitution), no DTDLOAD, no DTDATTR */
 	c.r = xmlReaderForIO(io_read, io_close, &c, NULL, NULL,
-			     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+			     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+			     XML_PARSE_BIG_LINES);
 	if (!c.r) {
 		lirs_gunzip_free(c.gz);
 		return c.code ? c.code : lb_err(err, LB_ENOMEM, "out of memory");

@@ -2,7 +2,9 @@
  * update_sitemap.c: the update engine reads a sitemap source ('antenna
  * add --sitemap'): the sitemap at the source's URL (conditional GET), and
  * when it is an index, the sitemaps it lists, index levels followed down
- * to the depth bound.  Each <url> whose <loc> is a watched page and whose
+ * to the depth bound.  Only a <urlset> at the source's URL is asked for
+ * with its validators: an index is fetched whole at every read, as the
+ * sitemaps it lists change while it stays the same, and they are.  Each <url> whose <loc> is a watched page and whose
  * <lastmod> is newer than what we know of it is a hint: the page is
  * re-checked in this run and its own check decides (ant_upd_source_hint());
  * the record is kept like any source's (source_records), so it is scored
@@ -191,6 +193,11 @@ static void doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result
 		walk_fail(w, "'%s': %s", req->url, lb_error_msg(&err));
 	if (info.kind != ANT_SITEMAP_INDEX)
 		w->nkids = 0;
+	else if (w->depth == 0) {
+		/* its sitemaps change while it stays the same: no 304 next time */
+		ant_upd_set_str(&w->src->etag, NULL);
+		ant_upd_set_str(&w->src->lm_header, NULL);
+	}
 }
 
 /* One fetch, with room for a sitemap's bytes whatever --max-body says. */

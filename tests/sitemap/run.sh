@@ -86,3 +86,126 @@ check "show: the kind" grep -q "^sitemap source: $U/blog/sitemap.xml" "$T/show"
 check "show: hinted" grep -q '^hinted: *2$' "$T/show"
 $A -d "$D" list --sources --format jsonl > "$T/j"
 check "list --sources --format jsonl: kind sitemap" grep -q '"kind":"sitemap"' "$T/j"
+
+# ---- Hugo, a multilingual site: a sitemap index of one sitemap per language ----
+M=$T/multi
+mkdir -p "$M/content/posts" "$M/layouts/_default"
+cp "$H/layouts/_default/"*.html "$M/layouts/_default/"
+printf 'title = "M"\ndisableKinds = ["taxonomy", "term"]\ndefaultContentLanguage = "en"\ndefaultContentLanguageInSubdir = true\n[languages.en]\nweight = 1\n[languages.ja]\nweight = 2\n' \
+	> "$M/hugo.toml"
+printf -- '---\ntitle: "X"\nlastmod: %s\n---\nx\n' "$(iso $((NOW - 3600)))" > "$M/content/posts/x.md"
+printf -- '---\ntitle: "X ja"\nlastmod: %s\n---\nx\n' "$(iso $((NOW - 3600)))" > "$M/content/posts/x.ja.md"
+hugo --quiet -s "$M" -d "$WWW/multi" --baseURL "$U/multi/" >"$T/hugo.log" 2>&1
+check "hugo writes a sitemap index for two languages" grep -q '<sitemapindex' "$WWW/multi/sitemap.xml"
+D2=$T/m.db
+$A -d "$D2" init --title M --base http://example.com/m/ >/dev/null
+$A -d "$D2" add "$U/multi/ja/posts/x/" >/dev/null
+$A -d "$D2" add --sitemap "$U/multi/sitemap.xml" >/dev/null
+$A -d "$D2" update --now "$NOW" > "$T/out" 2>"$T/err"
+# en: home, posts, x; ja: the same three; the xhtml:link alternates are no entries
+check "the index's two sitemaps read: 6 URLs, 1 watched" grep -q 'read 6, hinted 0, not watched 5, skipped 0' \
+	"$(srcline "$D2" sitemap.xml > "$T/l"; echo "$T/l")"
+is "... no warning, no error" "$(cat "$T/err")" ""
+
+# ---- MkDocs: sitemap.xml.gz, every lastmod the build's date ----
+K=$T/mkdocs
+mkdir -p "$K/docs"
+printf 'site_name: Docs\nsite_url: %s/docs/\n' "$U" > "$K/mkdocs.yml"
+printf '# Home\n\nThe manual.\n' > "$K/docs/index.md"
+printf '# Install\n\nHow to install it.\n' > "$K/docs/install.md"
+(cd "$K" && mkdocs build -q -d "$WWW/docs") >"$T/mkdocs.log" 2>&1
+check "mkdocs writes sitemap.xml.gz offline" test -s "$WWW/docs/sitemap.xml.gz"
+$A -d "$D2" add "$U/docs/install/" >/dev/null
+$A -d "$D2" add --sitemap "$U/docs/sitemap.xml.gz" >/dev/null
+$A -d "$D2" update --now $((NOW + 60)) > "$T/out" 2>"$T/err"
+check "the gzip sitemap read: 2 URLs, 1 watched" grep -q 'read 2, hinted 0, not watched 1, skipped 0' \
+	"$(srcline "$D2" sitemap.xml.gz > "$T/l"; echo "$T/l")"
+# the build's date (00:00 UTC today) is older than our check of today: no hint
+$A -d "$D2" update --now $((NOW + 120)) --force > /dev/null 2>&1
+rm -f "$WWW/docs/sitemap.xml.gz.hdr"; touch "$WWW/docs/sitemap.xml.gz"
+$A -d "$D2" update --now $((NOW + 180)) > "$T/out" 2>"$T/err"
+is "a date-only lastmod before our last check is no hint" "$(summ "$T/out")" "checked 0 pages: 0 updated, 0 unchanged"
+
+# ---- hand-written edge cases ----
+E=$WWW/e
+mkdir -p "$E"
+urlset() {   # urlset FILE LOC:LASTMOD...
+	f=$1; shift
+	{ echo '<?xml version="1.0" encoding="UTF-8"?>'
+	  echo '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">'
+	  for x in "$@"; do
+		echo "<url><loc>$U/e/${x%%@*}</loc><lastmod>${x#*@}</lastmod><image:image><image:loc>$U/e/img.png</image:loc></image:image></url>"
+	  done
+	  echo '</urlset>'; } > "$E/$f"
+}
+index() {   # index FILE CHILD...
+	f=$1; shift
+	{ echo '<?xml version="1.0" encoding="UTF-8"?>'
+	  echo '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+	  for x in "$@"; do echo "<sitemap><loc>$U/e/$x</loc></sitemap>"; done
+	  echo '</sitemapindex>'; } > "$E/$f"
+}
+for p in a b c; do printf '<html><head><title>%s</title></head><body><p>Page %s.</p></body></html>\n' $p $p > "$E/$p.html"; done
+D3=$T/e.db
+$A -d "$D3" init --title E --base http://example.com/e/ >/dev/null
+for p in a b c; do $A -d "$D3" add "$U/e/$p.html" >/dev/null; done
+$A -d "$D3" update --now "$NOW" >/dev/null 2>&1
+LM=$(iso $((NOW + 30)))
+# an index of indexes: top -> mid -> leaf1, leaf2 (gzip)
+urlset leaf1.xml "a.html@$LM" "x.html@$LM"
+urlset leaf2.xml "b.html@$LM"
+gzip -c "$E/leaf2.xml" > "$E/leaf2.xml.gz"
+index mid.xml leaf1.xml leaf2.xml.gz
+index top.xml mid.xml
+$A -d "$D3" add --sitemap "$U/e/top.xml" >/dev/null
+$A -d "$D3" update --now $((NOW + 60)) > "$T/out" 2>"$T/err"
+is "index of indexes: both watched pages hinted and checked" "$(summ "$T/out")" "checked 2 pages: 0 updated, 2 unchanged"
+check "... 3 URLs read through 2 levels, gzip among them" grep -q 'read 3, hinted 2, not watched 1, skipped 0' \
+	"$(srcline "$D3" top.xml > "$T/l"; echo "$T/l")"
+# one level more: refused at the default depth (2), read with depth=3
+index top2.xml top.xml
+$A -d "$D3" add --sitemap "$U/e/top2.xml" >/dev/null
+$A -d "$D3" update --now $((NOW + 120)) > "$T/out" 2>"$T/err"
+check "an index 3 levels deep is refused, naming the limit" grep -qF "['$U/e/mid.xml': a sitemap index 2 levels below the source: its 2 sitemaps are not read (limit depth=2)]" \
+	"$(srcline "$D3" top2.xml > "$T/l"; echo "$T/l")"
+check "... and told on standard error" grep -qF "antenna update: failed: $U/e/top2.xml: '$U/e/mid.xml': a sitemap index 2 levels below" "$T/err"
+$A -d "$D3" update --now $((NOW + 180)) --sitemap-limit depth=3 > "$T/out" 2>"$T/err"
+check "... read with --sitemap-limit depth=3" grep -q 'top2.xml  (sitemap)  read 3, hinted 0, not watched 1, skipped 0$' \
+	"$(srcline "$D3" top2.xml > "$T/l"; echo "$T/l")"
+$A -d "$D3" update --sitemap-limit depth=x > "$T/out" 2>&1
+check "a bad --sitemap-limit is refused" grep -q "sitemap limit 'depth=x': depth is a number from 0 to 16" "$T/out"
+$A -d "$D3" remove "$U/e/top2.xml" > /dev/null 2>&1
+check "a sitemap source is removed like any source" sh -c "! $A -d '$D3' list --sources | grep -q top2.xml"
+
+# Content-Encoding: gzip (the server compresses the plain file)
+urlset ce.xml "c.html@$(iso $((NOW + 200)))"
+printf 'Gzip: 1\n' > "$E/ce.xml.hdr"
+$A -d "$D3" add --sitemap "$U/e/ce.xml" >/dev/null
+$A -d "$D3" update --now $((NOW + 240)) > "$T/out" 2>"$T/err"
+check "Content-Encoding gzip: read and hinted" grep -q 'ce.xml  (sitemap)  read 1, hinted 1, not watched 0, skipped 0$' \
+	"$(srcline "$D3" ce.xml > "$T/l"; echo "$T/l")"
+$A -d "$D3" remove "$U/e/ce.xml" > /dev/null 2>&1
+
+# bad dates: told with the file and line, skipped; the rest still read
+{ echo '<?xml version="1.0" encoding="UTF-8"?>'
+  echo '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+  echo "<url><loc>$U/e/a.html</loc><lastmod>2026-13-01</lastmod></url>"
+  echo "<url><loc>$U/e/b.html</loc><lastmod>yesterday</lastmod></url>"
+  echo "<url><loc>$U/e/c.html</loc><lastmod>2026-11-20T10:00:00</lastmod></url>"
+  echo "<url><loc>$U/e/x.html</loc><lastmod>2026-11-20T10:00+09:00</lastmod></url>"
+  echo "<url><loc>$U/e/a.html</loc><lastmod>2099-01-01</lastmod></url>"
+  echo "<url><loc>javascript:alert(1)</loc></url>"
+  echo "<url><lastmod>2026-11-20</lastmod></url>"
+  echo '</urlset>'; } > "$E/bad.xml"
+$A -d "$D3" add --sitemap "$U/e/bad.xml" >/dev/null
+$A -d "$D3" update --now $((NOW + 300)) > "$T/out" 2>"$T/err"
+check "a bad month: file:line" grep -qF "warning: $U/e/bad.xml:3: <lastmod> '2026-13-01' is not a W3C datetime: date left out" "$T/err"
+check "a word: file:line" grep -qF "bad.xml:4: <lastmod> 'yesterday' is not a W3C datetime" "$T/err"
+check "a time without a zone: file:line" grep -qF "bad.xml:5: <lastmod> '2026-11-20T10:00:00' is not a W3C datetime" "$T/err"
+check "a date in the future: file:line" grep -qF "bad.xml:7: <lastmod> '2099-01-01' is in the future: date left out" "$T/err"
+check "a loc that is no http URL: file:line" grep -qF "bad.xml:8: <loc> 'javascript:alert(1)' is no http(s) URL: entry skipped" "$T/err"
+check "no loc: file:line" grep -qF "bad.xml:9: no <loc>: entry skipped" "$T/err"
+check "counted: 6 read (one without a loc is no URL), 5 skipped, minutes without seconds are fine" \
+	grep -q 'bad.xml  (sitemap)  read 6, hinted 0, not watched 1, skipped 5$' \
+	"$(srcline "$D3" bad.xml > "$T/l"; echo "$T/l")"
+$A -d "$D3" remove "$U/e/bad.xml" > /dev/null 2>&1
