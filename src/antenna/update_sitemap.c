@@ -193,8 +193,9 @@ static void doc_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result
 		walk_fail(w, "'%s': %s", req->url, lb_error_msg(&err));
 	if (info.kind != ANT_SITEMAP_INDEX)
 		w->nkids = 0;
-	else if (w->depth == 0) {
-		/* its sitemaps change while it stays the same: no 304 next time */
+	/* an index's sitemaps change while it stays the same, and a file not
+	 * read whole (a limit) is read again whole: no 304 next time */
+	if (w->depth == 0 && (info.kind == ANT_SITEMAP_INDEX || rc < 0)) {
 		ant_upd_set_str(&w->src->etag, NULL);
 		ant_upd_set_str(&w->src->lm_header, NULL);
 	}

@@ -24,7 +24,7 @@ if [ -n "$missing" ]; then
 	echo "not ok - the sitemap generators are installed (missing:$missing; make tests installs them)"
 	exit 1
 fi
-plan 47
+plan 49
 
 server_suite sitemap-test
 iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
@@ -209,3 +209,80 @@ check "counted: 6 read (one without a loc is no URL), 5 skipped, minutes without
 	grep -q 'bad.xml  (sitemap)  read 6, hinted 0, not watched 1, skipped 5$' \
 	"$(srcline "$D3" bad.xml > "$T/l"; echo "$T/l")"
 $A -d "$D3" remove "$U/e/bad.xml" > /dev/null 2>&1
+
+# 50,000 URLs (the protocol's limit) are read; one more is refused, named
+$PY - "$U" "$E" "$(iso $((NOW + 330)))" <<'PYEOF'
+import sys
+u, d, lm = sys.argv[1:4]
+for name, n in (("big.xml", 50000), ("over.xml", 50001)):
+    with open(d + "/" + name, "w") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n')
+        for i in range(n - 1):
+            f.write("<url><loc>%s/e/n%d.html</loc><lastmod>2026-11-01</lastmod></url>\n" % (u, i))
+        f.write("<url><loc>%s/e/a.html</loc><lastmod>%s</lastmod></url>\n</urlset>\n" % (u, lm))
+PYEOF
+$A -d "$D3" add --sitemap "$U/e/big.xml" >/dev/null
+t0=$(date +%s)
+$A -d "$D3" update --now $((NOW + 360)) > "$T/out" 2>"$T/err"
+t1=$(date +%s)
+check "50,000 URLs read, the last one hinted" grep -q 'big.xml  (sitemap)  read 50000, hinted 1, not watched 49999, skipped 0$' \
+	"$(srcline "$D3" big.xml > "$T/l"; echo "$T/l")"
+check "... in under 10 s (took $((t1 - t0)) s)" test $((t1 - t0)) -lt 10
+$A -d "$D3" remove "$U/e/big.xml" > /dev/null 2>&1
+$A -d "$D3" add --sitemap "$U/e/over.xml" >/dev/null
+$A -d "$D3" update --now $((NOW + 420)) > "$T/out" 2>"$T/err"
+check "50,001 URLs: the first 50,000 read, the rest refused with the line and the limit" \
+	grep -qF "read 50000, hinted 0, not watched 50000, skipped 0  ['$U/e/over.xml': line 50003: more than 50000 entries (a sitemap's limit): the rest is not read]" \
+	"$(srcline "$D3" over.xml > "$T/l"; echo "$T/l")"
+$A -d "$D3" update --now $((NOW + 480)) --sitemap-limit urls=60000 > "$T/out" 2>"$T/err"
+# (no hint: a.html was checked after that lastmod, on big.xml's hint)
+check "... read whole with --sitemap-limit urls=60000" grep -q 'over.xml  (sitemap)  read 50001, hinted 0, not watched 50000, skipped 0$' \
+	"$(srcline "$D3" over.xml > "$T/l"; echo "$T/l")"
+$A -d "$D3" remove "$U/e/over.xml" > /dev/null 2>&1
+
+# bombs: gzip as a file (60 MB of comments in 60 KB), gzip as Content-Encoding
+# (1 GiB of zeros), entities (a billion laughs); each refused, said why
+$PY - "$E" <<'PYEOF'
+import gzip, sys
+d = sys.argv[1]
+with open(d + "/bomb.xml.gz", "wb") as f:
+    f.write(gzip.compress(b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                          + (b"<!--" + b" " * 1000 + b"-->") * 60000 + b"</urlset>", 9))
+lol = ['<!ENTITY lol "lol">'] + ['<!ENTITY lol%d "%s">' % (i, ("&lol%s;" % ("" if i == 1 else i - 1)) * 10) for i in range(1, 10)]
+with open(d + "/laughs.xml", "w") as f:
+    f.write('<?xml version="1.0"?>\n<!DOCTYPE urlset [\n' + "\n".join(lol) + ']>\n'
+            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://x/&lol9;</loc></url></urlset>\n')
+PYEOF
+printf 'Gzip-Bomb: 1\n' > "$E/cebomb.xml.hdr"
+for f in bomb.xml.gz cebomb.xml laughs.xml; do $A -d "$D3" add --sitemap "$U/e/$f" >/dev/null; done
+t0=$(date +%s)
+$A -d "$D3" update --now $((NOW + 540)) > "$T/out" 2>"$T/err"
+t1=$(date +%s)
+check "a gzip bomb file: refused at 50 MB decompressed" grep -qF "['$U/e/bomb.xml.gz': over 52428800 bytes decompressed (a sitemap's limit: a bomb?)]" \
+	"$(srcline "$D3" bomb.xml.gz > "$T/l"; echo "$T/l")"
+check "a gzip bomb as Content-Encoding: refused by the fetcher" grep -qF "cebomb.xml  (sitemap)  read 0, hinted 0, not watched 0, skipped 0  ['$U/e/cebomb.xml': body too big: over 52428800 bytes" \
+	"$(srcline "$D3" cebomb.xml > "$T/l"; echo "$T/l")"
+check "an entity bomb: refused unread" grep -qF "['$U/e/laughs.xml': a <!DOCTYPE> in a sitemap: refused (entities are not expanded; an entity bomb?)]" \
+	"$(srcline "$D3" laughs.xml > "$T/l"; echo "$T/l")"
+check "the three bombs cost under 10 s (took $((t1 - t0)) s)" test $((t1 - t0)) -lt 10
+for f in bomb.xml.gz cebomb.xml laughs.xml; do $A -d "$D3" remove "$U/e/$f" >/dev/null 2>&1; done
+
+# a page that is no sitemap
+printf '<html><head><title>x</title></head><body><p>x</p></body></html>\n' > "$E/page.html"
+$A -d "$D3" add --sitemap "$U/e/page.html" >/dev/null
+$A -d "$D3" update --now $((NOW + 600)) > "$T/out" 2>"$T/err"
+check "an HTML page is no sitemap, said so with its line" grep -qF "['$U/e/page.html': line 1: the root element is <html>, not <urlset> or <sitemapindex>: not a sitemap]" \
+	"$(srcline "$D3" page.html > "$T/l"; echo "$T/l")"
+$A -d "$D3" add --sitemap --relay "$U/e/x.xml" > "$T/out" 2>&1
+check "add --sitemap --relay is refused" grep -q "relay does not go with --sitemap" "$T/out"
+
+# ---- the kind carried by export and import ----
+for fmt in jsonl opml samidare; do
+	$A -d "$D3" export --format $fmt > "$T/export.$fmt"
+	rm -f "$T/i.db"
+	$A -d "$T/i.db" init --title I --base http://example.com/i/ >/dev/null
+	$A -d "$T/i.db" import --from $fmt "$T/export.$fmt" > "$T/out" 2>&1
+	check "export and import ($fmt): the sitemap source stays a sitemap source" grep -q "top.xml  (sitemap)" \
+		"$(srcline "$T/i.db" top.xml > "$T/l"; echo "$T/l")"
+done
+check "the OPML outline: a link with antenna:source=\"sitemap\"" grep -q "type=\"link\" url=\"$U/e/top.xml\" antenna:source=\"sitemap\"" "$T/export.opml"
