@@ -71,6 +71,9 @@ typedef struct ant_sitemap_entry {
 typedef struct ant_sitemap_opts {
 	uint64_t max_bytes;      /* 0: ANT_SITEMAP_MAX_BYTES */
 	int64_t max_urls;        /* 0: ANT_SITEMAP_MAX_URLS */
+	size_t step;             /* decoded bytes handed to libxml2 at a time (the
+				    tests' and fuzzer's chunk boundaries); 0: as
+				    it asks */
 	int64_t deadline_ms;     /* monotonic milliseconds (CLOCK_MONOTONIC) when
 				    reading stops with LB_ETOOBIG; 0: none */
 	/* Each entry with a <loc>; nonzero stops the parse (LB_ESTOP). */

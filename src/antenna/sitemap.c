@@ -177,6 +177,8 @@ static int io_read(void *ctx, char *buf, int len)
 
 	if (c->code)
 		return -1;
+	if (c->o->step && (size_t)len > c->o->step)
+		len = (int)c->o->step;
 	n = lirs_gunzip_read(c->gz, &c->in, &c->inlen, buf, (size_t)len);
 	c->info->bytes = lirs_gunzip_total(c->gz);
 	if (n == LB_ETOOBIG)
@@ -366,6 +368,8 @@ int ant_sitemap_parse(const char *body, size_t len, const ant_sitemap_opts *o,
 	int rc = 1;
 
 	memset(info, 0, sizeof *info);
+	if (len == 0)
+		return lb_err(err, LB_EPARSE, "an empty body: not a sitemap");
 	if (!(c.gz = lirs_gunzip_new(o->max_bytes ? o->max_bytes : ANT_SITEMAP_MAX_BYTES)))
 		return lb_err(err, LB_ENOMEM, "out of memory");
 	/* NONET, no NOENT (no substitution), no DTDLOAD, no DTDATTR */
