@@ -168,15 +168,17 @@ static int has_doctype(struct smctx *c, const char *buf, size_t n)
 	return 0;
 }
 
-/* libxml2's read callback: the next decoded bytes, 0 at the end, -1 on a
- * failure (told in c->err). */
+/* libxml2's read callback (xmlInputReadCallback): the next decoded bytes,
+ * 0 at the end, IO_FAILED on a failure (told in c->err). */
+#define IO_FAILED (-1)
+
 static int io_read(void *ctx, char *buf, int len)
 {
 	struct smctx *c = ctx;
 	int64_t n;
 
 	if (c->code)
-		return -1;
+		return IO_FAILED;
 	if (c->o->step && (size_t)len > c->o->step)
 		len = (int)c->o->step;
 	n = lirs_gunzip_read(c->gz, &c->in, &c->inlen, buf, (size_t)len);
@@ -184,12 +186,12 @@ static int io_read(void *ctx, char *buf, int len)
 	if (n == LB_ETOOBIG)
 		return fail(c, LB_ETOOBIG, 0, "over %" PRIu64 " bytes %s (a sitemap's limit: "
 			    "a bomb?)", c->o->max_bytes ? c->o->max_bytes : ANT_SITEMAP_MAX_BYTES,
-			    lirs_gunzip_was_gzip(c->gz) ? "decompressed" : "long"), -1;
+			    lirs_gunzip_was_gzip(c->gz) ? "decompressed" : "long"), IO_FAILED;
 	if (n < 0)
-		return fail(c, (int)n, 0, "bad gzip data: %s", lirs_strerror((int)n)), -1;
+		return fail(c, (int)n, 0, "bad gzip data: %s", lirs_strerror((int)n)), IO_FAILED;
 	if (n > 0 && has_doctype(c, buf, (size_t)n))
 		return fail(c, LB_EPARSE, 0, "a <!DOCTYPE> in a sitemap: refused (entities are "
-			    "not expanded; an entity bomb?)"), -1;
+			    "not expanded; an entity bomb?)"), IO_FAILED;
 	return (int)n;
 }
 
