@@ -281,7 +281,10 @@ static int add_source(ant_imp_run *m, const ant_imp_entry *e, const char *key)
 	src.url_key = (char *)key;
 	src.created = m->o->now;
 	src.kind = entry_kind(e);
-	src.relay = e->relay;
+	src.relay = e->relay && !e->sitemap;   /* a sitemap gives hints, never pages */
+	if (e->relay && e->sitemap)
+		ant_imp_note(m, ANT_IMP_NOTE, e->line, "'%s' is a sitemap: never a relay source (its dates "
+			     "are hints for the pages watched here)", e->url);
 	if ((rc = ant_store_source_add(m->s, &src, m->err)) < 0)
 		return rc;
 	if (rc > 0) {

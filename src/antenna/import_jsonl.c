@@ -7,7 +7,7 @@
  *    "feed_url" (or null; older exports call it "feed"),
  *    "check_url" (or null), "no_auto_ignore", "last_modified",
  *    "last_detected"}
- *   {"type":"source", "url", "kind": "lirs" or "atom" (no kind: lirs),
+ *   {"type":"source", "url", "kind": "lirs", "atom" or "sitemap" (no kind: lirs),
  *    "relay": true for a relay source (no relay: false)}
  *
  * The times come with the page (ANT_IMP_PAGE entries carry them), so an
