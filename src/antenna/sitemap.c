@@ -213,8 +213,10 @@ static void on_error(void *arg, xmlErrorPtr e)
 	n = strlen(msg);
 	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 		msg[--n] = '\0';
-	fail(c, LB_EPARSE, e->line > 0 ? (unsigned long)e->line : 0, "line %d: not well-formed XML: %s",
-	     e->line, msg);
+	if (e->line > 0)
+		fail(c, LB_EPARSE, (unsigned long)e->line, "line %d: not well-formed XML: %s", e->line, msg);
+	else
+		fail(c, LB_EPARSE, 0, "not well-formed XML: %s", msg);
 }
 
 static int in_ns(struct smctx *c)
@@ -367,6 +369,10 @@ int ant_sitemap_parse(const char *body, size_t len, const ant_sitemap_opts *o,
 {
 	struct smctx c = { .o = o, .info = info, .err = err, .in = body, .inlen = len,
 			   .loc = LB_BUF_INIT, .lastmod = LB_BUF_INIT };
+	/* errors raised outside the parser (the input's encoding conversion)
+	 * go to the thread's handler, stderr by default: ours while reading */
+	xmlStructuredErrorFunc old = xmlStructuredError;
+	void *oldctx = xmlStructuredErrorContext;
 	int rc = 1;
 
 	memset(info, 0, sizeof *info);
@@ -383,6 +389,7 @@ int ant_sitemap_parse(const char *body, size_t len, const ant_sitemap_opts *o,
 		return c.code ? c.code : lb_err(err, LB_ENOMEM, "out of memory");
 	}
 	xmlTextReaderSetStructuredErrorHandler(c.r, on_error, &c);
+	xmlSetStructuredErrorFunc(&c, on_error);
 	while (!c.code && (rc = xmlTextReaderRead(c.r)) == 1)
 		node(&c);
 	if (!c.code && rc < 0)
@@ -392,6 +399,7 @@ int ant_sitemap_parse(const char *body, size_t len, const ant_sitemap_opts *o,
 	info->gzip = lirs_gunzip_was_gzip(c.gz);
 	info->bytes = lirs_gunzip_total(c.gz);
 	xmlFreeTextReader(c.r);
+	xmlSetStructuredErrorFunc(oldctx, old);
 	lirs_gunzip_free(c.gz);
 	lb_buf_release(&c.loc);
 	lb_buf_release(&c.lastmod);

@@ -12,7 +12,9 @@
 #include "lb_buf.h"
 #include "tap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <zlib.h>
 
 struct got {
@@ -275,6 +277,30 @@ static void test_not_sitemaps(struct got *g)
 	}
 }
 
+/* A body whose bytes libxml2's encoding conversion refuses (UCS-4 by its
+ * first bytes, then garbage): an error value, and nothing on stderr. */
+static void test_quiet(struct got *g)
+{
+	static const char ucs4[] = "\0\0\0<\0\0\0?\0\0\0x\0\0\0\xc0\0\0\0\"\xfe\xff\0\0\0\0";
+	char path[] = "/tmp/t_sitemap.XXXXXX";
+	int fd = mkstemp(path), saved = dup(2), rc;
+	ant_sitemap_info info;
+	lb_error err = LB_ERROR_INIT;
+	off_t size;
+
+	fflush(stderr);
+	dup2(fd, 2);
+	rc = parse(ucs4, sizeof ucs4 - 1, 0, 0, 0, g, &info, &err);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	size = lseek(fd, 0, SEEK_END);
+	close(fd);
+	unlink(path);
+	OK(rc < 0, "a body libxml2 cannot convert: refused (%s)", lb_error_msg(&err));
+	IS_INT(size, 0, "... and nothing written on stderr");
+}
+
 static void test_limits(void)
 {
 	ant_sitemap_limits l;
@@ -299,13 +325,14 @@ int main(void)
 {
 	struct got g = { LB_BUF_INIT, LB_BUF_INIT, 0, 0 };
 
-	TAP_PLAN(71);
+	TAP_PLAN(73);
 	test_urlset(&g);
 	test_index(&g);
 	test_dates();
 	test_gzip(&g);
 	test_hostile(&g);
 	test_not_sitemaps(&g);
+	test_quiet(&g);
 	test_limits();
 	lb_buf_release(&g.out);
 	lb_buf_release(&g.diags);
