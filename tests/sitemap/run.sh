@@ -24,7 +24,7 @@ if [ -n "$missing" ]; then
 	echo "not ok - the sitemap generators are installed (missing:$missing; make tests installs them)"
 	exit 1
 fi
-plan 49
+plan 51
 
 server_suite sitemap-test
 iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
@@ -172,6 +172,16 @@ check "... and told on standard error" grep -qF "antenna update: failed: $U/e/to
 $A -d "$D3" update --now $((NOW + 180)) --sitemap-limit depth=3 > "$T/out" 2>"$T/err"
 check "... read with --sitemap-limit depth=3" grep -q 'top2.xml  (sitemap)  read 3, hinted 0, not watched 1, skipped 0$' \
 	"$(srcline "$D3" top2.xml > "$T/l"; echo "$T/l")"
+# children: top -> mid -> leaf1, leaf2 is 3 child sitemaps; 2 are read
+$A -d "$D3" update --now $((NOW + 190)) --sitemap-limit children=2 > "$T/out" 2>"$T/err"
+check "--sitemap-limit children=2: the third child refused, named" grep -qF "read 2, hinted 0, not watched 1, skipped 0  ['$U/e/top.xml': more than 2 child sitemaps: the rest is not read (limit children=2)]" \
+	"$(srcline "$D3" /top.xml > "$T/l"; echo "$T/l")"
+# seconds: a child that answers after 1.5 s uses up a 1 s budget
+printf 'Delay-Ms: 1500\n' > "$E/leaf1.xml.hdr"
+$A -d "$D3" update --now $((NOW + 195)) --sitemap-limit seconds=1 > "$T/out" 2>"$T/err"
+check "--sitemap-limit seconds=1: out of time after a slow sitemap, named" grep -qF "['$U/e/top.xml': out of time after 1 s: the rest is not read (limit seconds=1)]" \
+	"$(srcline "$D3" /top.xml > "$T/l"; echo "$T/l")"
+rm -f "$E/leaf1.xml.hdr"
 $A -d "$D3" update --sitemap-limit depth=x > "$T/out" 2>&1
 check "a bad --sitemap-limit is refused" grep -q "sitemap limit 'depth=x': depth is a number from 0 to 16" "$T/out"
 $A -d "$D3" remove "$U/e/top2.xml" > /dev/null 2>&1
