@@ -24,7 +24,7 @@ if [ -n "$missing" ]; then
 	echo "not ok - the sitemap generators are installed (missing:$missing; make tests installs them)"
 	exit 1
 fi
-plan 51
+plan 52
 
 server_suite sitemap-test
 iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
@@ -219,6 +219,15 @@ check "counted: 6 read (one without a loc is no URL), 5 skipped, minutes without
 	grep -q 'bad.xml  (sitemap)  read 6, hinted 0, not watched 1, skipped 5$' \
 	"$(srcline "$D3" bad.xml > "$T/l"; echo "$T/l")"
 $A -d "$D3" remove "$U/e/bad.xml" > /dev/null 2>&1
+# at most 10 told per file (ANT_SITEMAP_MAX_DIAGS), then how many more
+{ echo '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo "<url><loc>$U/e/n$i.html</loc><lastmod>bad$i</lastmod></url>"; done
+  echo '</urlset>'; } > "$E/bad12.xml"
+$A -d "$D3" add --sitemap "$U/e/bad12.xml" >/dev/null
+$A -d "$D3" update --now $((NOW + 310)) > "$T/out" 2>"$T/err"
+is "12 bad dates: 10 told, then the count of the rest" \
+	"$(grep -c "bad12.xml:[0-9]*: <lastmod> 'bad[0-9]*' is not a W3C datetime" "$T/err") $(grep -c "warning: $U/e/bad12.xml: 2 more bad entries (not told)" "$T/err")" "10 1"
+$A -d "$D3" remove "$U/e/bad12.xml" > /dev/null 2>&1
 
 # 50,000 URLs (the protocol's limit) are read; one more is refused, named
 $PY - "$U" "$E" "$(iso $((NOW + 330)))" <<'PYEOF'
