@@ -380,16 +380,17 @@ int ant_sitemap_parse(const char *body, size_t len, const ant_sitemap_opts *o,
 		return lb_err(err, LB_EPARSE, "an empty body: not a sitemap");
 	if (!(c.gz = lirs_gunzip_new(o->max_bytes ? o->max_bytes : ANT_SITEMAP_MAX_BYTES)))
 		return lb_err(err, LB_ENOMEM, "out of memory");
+	xmlSetStructuredErrorFunc(&c, on_error);   /* the reader reads as it is made */
 	/* NONET, no NOENT (no substitution), no DTDLOAD, no DTDATTR */
 	c.r = xmlReaderForIO(io_read, io_close, &c, NULL, NULL,
 			     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
 			     XML_PARSE_BIG_LINES);
 	if (!c.r) {
+		xmlSetStructuredErrorFunc(oldctx, old);
 		lirs_gunzip_free(c.gz);
 		return c.code ? c.code : lb_err(err, LB_ENOMEM, "out of memory");
 	}
 	xmlTextReaderSetStructuredErrorHandler(c.r, on_error, &c);
-	xmlSetStructuredErrorFunc(&c, on_error);
 	while (!c.code && (rc = xmlTextReaderRead(c.r)) == 1)
 		node(&c);
 	if (!c.code && rc < 0)
