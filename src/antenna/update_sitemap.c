@@ -71,12 +71,17 @@ static void on_diag(void *ctx, unsigned long line, const char *msg)
 
 int ant_upd_source_hint(struct upd *u, const ant_store_source *src, ant_store_page *p, int64_t when)
 {
-	(void)src;   /* HOOK(trust): the source's score decides here */
+	int dated = 0, rc;
+
+	(void)src;   /* the source being read: u->src, its standing u->src_hints */
 	/* never checked: due anyway, and its first check is a quiet baseline */
-	if (!p->st.last_ok || when <= p->st.last_modified || when <= p->st.last_ok || p->st.recheck)
+	if (!p->st.last_ok)
 		return 0;
-	p->st.recheck = 1;
-	return ant_upd_save_page(u, p, 0) < 0 ? LB_EDB : 1;
+	/* trust.c: a claim judged by our next check, the page due now when
+	 * the source is believed; dated by it only when we cannot check it */
+	if ((rc = ant_upd_trust_hint(u, p, when, u->now, &dated)) <= 0)
+		return rc;
+	return ant_upd_save_page(u, p, dated) < 0 ? LB_EDB : 1;
 }
 
 /* A <url> of a <urlset>: a watched page's hint, or counted. */
@@ -269,7 +274,10 @@ void ant_upd_read_sitemap(struct upd *u, ant_store_source *src)
 
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
+	ant_upd_trust_source(u, src);   /* trust.c: believed? */
 	src->last_fetch = u->now;
+	if (ant_upd_budget_begin(u, src) < 0)
+		return;
 	ant_upd_set_str(&src->last_error, NULL);
 	w.deadline_ms = ant_upd_mono_ms() + w.lim->max_seconds * 1000;
 	read_doc(&w, src->url, 0, 1);

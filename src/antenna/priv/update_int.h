@@ -163,12 +163,11 @@ void ant_upd_source_finish(struct upd *u, ant_store_source *src, int notmodified
  * u->o->sitemap), its state saved. */
 void ant_upd_read_sitemap(struct upd *u, ant_store_source *src);
 /*
- * HOOK(trust): a source says the watched page p changed at `when`.  A hint,
- * never the page's date: when newer than what we know of the page (its
- * update time and our last successful check), the page is re-checked now
- * (st.recheck; sources are read before the pages, so in this run) and
- * our own check decides.  The one place a source's claim about a watched
- * page arrives: trust scores weigh it here.  1 hinted, 0 not, < 0 error.
+ * A sitemap says the watched page p changed at `when`: trust.c's hint
+ * (ant_upd_trust_hint(): a claim our next check judges, the page checked
+ * in this run when the source is believed; dated by it only when the page
+ * cannot be checked), the page saved.  A page never checked is due anyway
+ * (no claim).  1 hinted, 0 not, < 0 error.
  */
 int ant_upd_source_hint(struct upd *u, const ant_store_source *src, ant_store_page *p, int64_t when);
 
