@@ -16,7 +16,8 @@ static const char help[] =
 	"                             [--only PATTERN]... [--feed FEED] [--check-url CURL]\n"
 	"                             [--no-auto-ignore] URL\n"
 	"       antenna [-d FILE] add --lirs URL [--relay]\n"
-	"       antenna [-d FILE] add --atom URL [--relay]\n\n"
+	"       antenna [-d FILE] add --atom URL [--relay]\n"
+	"       antenna [-d FILE] add --sitemap URL\n\n"
 	"Watch the page at URL, or (--lirs) read another antenna's LIRS file at URL,\n"
 	"or (--atom) its archived Atom feed, and relay its updates of the pages this\n"
 	"antenna watches (with --relay: of every page it lists).\n\n"
@@ -38,6 +39,9 @@ static const char help[] =
 	"  --atom            URL is an archived Atom feed's subscription document\n"
 	"                    (RFC 5005; another antenna's index.atom): relay its\n"
 	"                    entries' updates, reading its archives once\n"
+	"  --sitemap         URL is a sitemap (sitemap.xml, a sitemap index, gzip too):\n"
+	"                    a <lastmod> newer than what we know of a watched page it\n"
+	"                    lists makes us check that page now (a hint, never its date)\n"
 	"  --relay           with --lirs or --atom: publish every record of the\n"
 	"                    source as a relayed page, credited to it and never\n"
 	"                    checked here (a hub: the antenna of antennas)\n"
@@ -48,7 +52,7 @@ struct add_opts {
 	const char *title, *author, *group;
 	lb_buf ignore;     /* patterns, one per line */
 	lb_buf only;
-	int lirs, atom, relay, allow_file, no_auto_ignore;
+	int lirs, atom, sitemap, relay, allow_file, no_auto_ignore;
 	const char *feed, *check_url;
 };
 
@@ -89,7 +93,7 @@ static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o
 	return rc == 0 ? CLI_OK : CLI_FATAL;
 }
 
-static int add_source(ant_store *s, const char *url, char *key, int atom, int relay)
+static int add_source(ant_store *s, const char *url, char *key, int kind, int relay)
 {
 	ant_store_source src;
 	lb_error err = LB_ERROR_INIT;
@@ -99,7 +103,7 @@ static int add_source(ant_store *s, const char *url, char *key, int atom, int re
 	src.url = (char *)url;
 	src.url_key = key;
 	src.created = time(NULL);
-	src.kind = atom ? ANT_STORE_SOURCE_ATOM : ANT_STORE_SOURCE_LIRS;
+	src.kind = kind;
 	src.relay = relay;
 	rc = ant_store_source_add(s, &src, &err);
 	if (rc < 0)
@@ -107,7 +111,8 @@ static int add_source(ant_store *s, const char *url, char *key, int atom, int re
 	else if (rc > 0)
 		cli_error("'%s' is already a source", url);
 	else
-		printf("reading %s source '%s'%s\n", atom ? "Atom" : "LIRS", cli_t(url),
+		printf("reading %s source '%s'%s\n", kind == ANT_STORE_SOURCE_ATOM ? "Atom" :
+		       kind == ANT_STORE_SOURCE_SITEMAP ? "sitemap" : "LIRS", cli_t(url),
 		       relay ? ", relaying every page it lists" : "");
 	return rc == 0 ? CLI_OK : CLI_FATAL;
 }
@@ -121,6 +126,7 @@ int cmd_add(int argc, char **argv)
 		{ "check-url", required_argument, NULL, 'c' },
 		{ "lirs", no_argument, NULL, 'l' },
 		{ "atom", no_argument, NULL, 'A' },
+		{ "sitemap", no_argument, NULL, 'S' },
 		{ "relay", no_argument, NULL, 'r' },
 		{ "feed", required_argument, NULL, 'f' },
 		{ "allow-file", no_argument, NULL, 'F' },
@@ -144,6 +150,7 @@ int cmd_add(int argc, char **argv)
 		case 'c': o.check_url = optarg; break;
 		case 'l': o.lirs = 1; break;
 		case 'A': o.atom = 1; break;
+		case 'S': o.sitemap = 1; break;
 		case 'r': o.relay = 1; break;
 		case 'f': o.feed = optarg; break;
 		case 'F': o.allow_file = 1; break;
@@ -152,17 +159,23 @@ int cmd_add(int argc, char **argv)
 	}
 	if (antcmd_one_url(argc, help) < 0)
 		goto out;
-	if ((o.lirs || o.atom) && (o.title || o.author || o.group || o.ignore.len || o.feed ||
+	if ((o.lirs || o.atom || o.sitemap) && (o.title || o.author || o.group || o.ignore.len || o.feed ||
 				   o.only.len || o.no_auto_ignore || o.check_url)) {
-		cli_usage_error(help, o.lirs ? "--lirs takes no page options" : "--atom takes no page options");
+		cli_usage_error(help, o.lirs ? "--lirs takes no page options" : o.atom ?
+				"--atom takes no page options" : "--sitemap takes no page options");
+		goto out;
+	}
+	if (o.relay && o.sitemap) {
+		cli_usage_error(help, "--relay does not go with --sitemap: its dates are hints for the "
+				"pages watched here");
 		goto out;
 	}
 	if (o.relay && !o.lirs && !o.atom) {
 		cli_usage_error(help, "--relay goes with --lirs or --atom (a source)");
 		goto out;
 	}
-	if (o.lirs && o.atom) {
-		cli_usage_error(help, "--lirs and --atom exclude each other");
+	if (o.lirs + o.atom + o.sitemap > 1) {
+		cli_usage_error(help, "--lirs, --atom and --sitemap exclude each other");
 		goto out;
 	}
 	if (!(s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
@@ -178,7 +191,9 @@ int cmd_add(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	rc = o.lirs || o.atom ? add_source(s, argv[optind], key, o.atom, o.relay)
+	rc = o.lirs || o.atom || o.sitemap
+		? add_source(s, argv[optind], key, o.atom ? ANT_STORE_SOURCE_ATOM : o.sitemap ?
+			     ANT_STORE_SOURCE_SITEMAP : ANT_STORE_SOURCE_LIRS, o.relay)
 			      : add_page(s, argv[optind], key, &o);
 out:
 	free(key);

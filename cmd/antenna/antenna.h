@@ -147,6 +147,12 @@ struct antcmd_update_outcome {
 	unsigned failed;
 };
 extern struct antcmd_update_outcome antcmd_update_outcome;
+
+/* sitemap.c: 'update --sitemap-limit NAME=N' into *l (0, or -1 told),
+ * and the ant_update_opts.on_warning that tells a sitemap's bad entries. */
+struct ant_sitemap_limits;
+int antcmd_sitemap_limit(struct ant_sitemap_limits *l, const char *spec);
+void antcmd_sitemap_warning(void *ctx, const char *where, unsigned long line, const char *msg);
 /* update's options (update.c), which run passes on to it. */
 extern const char cmd_update_shortopts[];
 extern const struct option cmd_update_longopts[];

@@ -13,7 +13,7 @@ static const char help[] =
 	"usage: antenna [-d FILE] export [--format opml|samidare|jsonl]\n\n"
 	"Write the watch list on standard output: every page with its group, ignore\n"
 	"and --only patterns, author, forced charset, the title and feed the user set,\n"
-	"its check URL and --no-auto-ignore, then the sources, LIRS and Atom, with\n"
+	"its check URL and --no-auto-ignore, then the sources, LIRS, Atom and sitemap, with\n"
 	"whether each is a relay source.  opml (the default) and samidare (a\n"
 	"config.yml) read back with 'antenna import'; jsonl is one JSON object per\n"
 	"page or source, with the update times.  Not written: the database's\n"

@@ -64,8 +64,10 @@ static int source_line(lb_buf *o, ant_store *s, const ant_store_source *x, const
 
 	if (!json)
 		return tadd(o, x->url) < 0 ||
-		       lb_buf_addf(o, "%s  read %lld, merged %lld, %s %lld, skipped %lld%s%s",
-				   x->relay ? "  (relay)" : "", (long long)x->records_read,
+		       lb_buf_addf(o, "%s  read %lld, %s %lld, %s %lld, skipped %lld%s%s",
+				   x->relay ? "  (relay)" : x->kind == ANT_STORE_SOURCE_SITEMAP ? "  (sitemap)" : "",
+				   (long long)x->records_read,
+				   x->kind == ANT_STORE_SOURCE_SITEMAP ? "hinted" : "merged",
 				   (long long)x->records_merged, x->relay ? "relayed" : "not watched",
 				   (long long)(x->relay ? b->pages_relayed : x->records_ignored),
 				   (long long)x->records_skipped, churn ? ", churning" : "",
@@ -78,7 +80,7 @@ static int source_line(lb_buf *o, ant_store *s, const ant_store_source *x, const
 	    lb_json_next_int(o, "records_merged", x->records_merged) < 0 ||
 	    lb_json_next_int(o, "records_ignored", x->records_ignored) < 0 ||
 	    lb_json_next_int(o, "records_skipped", x->records_skipped) < 0 ||
-	    lb_json_next_strz_or_null(o, "kind", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs") < 0 ||
+	    lb_json_next_strz_or_null(o, "kind", ant_store_source_kind_name(x->kind)) < 0 ||
 	    lb_json_next_int(o, "pages_relayed", x->relay ? b->pages_relayed : 0) < 0 ||
 	    lb_buf_adds(o, ",\"churning\":") < 0 || lb_buf_adds(o, churn ? "true" : "false") < 0 ||
 	    lb_json_next_int(o, "news_held", b->held) < 0 || lb_json_next_int(o, "cut", b->cut) < 0 ||

@@ -129,7 +129,8 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 {
 	char b[128];
 
-	printf("%s source:    %s\n", x->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs", cli_t(x->url));
+	printf("%-16s%s\n", x->kind == ANT_STORE_SOURCE_ATOM ? "atom source:" : x->kind ==
+	       ANT_STORE_SOURCE_SITEMAP ? "sitemap source:" : "lirs source:", cli_t(x->url));
 	printf("relay:          %s\n", x->relay ? "yes: every page it lists is published, credited to it"
 					     : "no: only the pages watched here are updated");
 	printf("last fetch:     %s\n", antcmd_when(b, sizeof b, x->last_fetch, tz));
@@ -137,7 +138,8 @@ static void show_source(ant_store *s, const ant_store_source *x, int64_t tz)
 	printf("last status:    %ld\n", x->last_status);
 	printf("last error:     %s\n", x->last_error ? cli_t(x->last_error) : "none");
 	printf("records read:   %lld\n", (long long)x->records_read);
-	printf("merged:         %lld\n", (long long)x->records_merged);
+	printf("%-16s%lld\n", x->kind == ANT_STORE_SOURCE_SITEMAP ? "hinted:" : "merged:",
+	       (long long)x->records_merged);   /* a sitemap's: pages it made us check */
 	printf("%s%lld\n", x->relay ? "relayed:        " : "not watched:    ",
 	       (long long)x->records_ignored);
 	show_budget(s, x);

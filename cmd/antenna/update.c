@@ -37,6 +37,7 @@ const struct option cmd_update_longopts[] = {
 	{ "max-source-news", required_argument, NULL, 'N' },
 	{ "max-source-news-day", required_argument, NULL, 'D' },
 	{ "max-source-records", required_argument, NULL, 'S' }, ANTCMD_ROBOTS_LONGOPTS,
+	{ "sitemap-limit", required_argument, NULL, 'L' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -62,6 +63,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		case 'v': o->verbose = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'F': o->u.limits.allow_file = 1; break;
+		case 'L': if (antcmd_sitemap_limit(&o->u.sitemap, optarg) < 0) return -1; break;
 		case 'B':
 			if (cli_parse_size("--max-body", optarg, &o->u.limits.max_body) < 0)
 				return -1;
@@ -264,6 +266,7 @@ int cmd_update(int argc, char **argv)
 	o.u.on_source = verbose_source;
 	o.u.on_page = verbose_page;
 	o.u.on_move = said_move;
+	o.u.on_warning = antcmd_sitemap_warning;
 	o.u.ctx = &o;
 	rc = ant_update(s, &o.u, &st, &err);
 	if (rc < 0) {

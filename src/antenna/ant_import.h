@@ -56,6 +56,7 @@ typedef enum { ANT_IMP_PAGE = 0, ANT_IMP_SOURCE } ant_imp_kind;
 typedef struct ant_imp_entry {
 	ant_imp_kind kind;
 	int atom;                /* ANT_IMP_SOURCE: an Atom source ('add --atom'), else LIRS */
+	int sitemap;             /* ANT_IMP_SOURCE: a sitemap ('add --sitemap'; atom 0) */
 	int relay;               /* ANT_IMP_SOURCE: a relay source ('add --relay') */
 	int64_t last_modified;   /* ANT_IMP_PAGE from jsonl: the page's times, 0 none */
 	int64_t last_detected;

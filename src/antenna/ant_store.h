@@ -276,14 +276,19 @@ typedef struct ant_store_source {
 	int64_t records_merged;  /* records that updated a watched page */
 	int64_t records_ignored; /* records for pages this antenna does not watch:
 				    for a relay source, the records it relays */
-	int kind;                /* ANT_STORE_SOURCE_LIRS or ANT_STORE_SOURCE_ATOM */
+	int kind;                /* ANT_STORE_SOURCE_LIRS, _ATOM or _SITEMAP */
 	int64_t last_entry;      /* Atom: newest entry updated time read so far */
 	char *archive_head;      /* Atom: the subscription document's prev-archive */
 	int relay;               /* 'add --relay': every record it gives is
 				    published as a relayed page (schema 5) */
 } ant_store_source;
 
-enum { ANT_STORE_SOURCE_LIRS = 0, ANT_STORE_SOURCE_ATOM = 1 };
+enum { ANT_STORE_SOURCE_LIRS = 0, ANT_STORE_SOURCE_ATOM = 1,
+       ANT_STORE_SOURCE_SITEMAP = 2 };   /* 'add --sitemap': lastmods are hints */
+/* A kind's name as sources.kind, list, show, export and import write it
+ * ("lirs", "atom", "sitemap"), and back (-1: none of them). */
+const char *ant_store_source_kind_name(int kind);
+int ant_store_source_kind_of(const char *name);
 
 void ant_store_source_init(ant_store_source *p);
 void ant_store_source_release(ant_store_source *p);

@@ -26,6 +26,7 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 #include "ant_fetch.h"
+#include "ant_sitemap.h"
 #include "ant_source_budget.h"
 #include "ant_store.h"
 
@@ -87,6 +88,12 @@ typedef struct ant_update_opts {
 	double regex_seconds;      /* the operator's --ignore/--only patterns' time on
 				      one page (ant_page.h); 0: ANT_PAGE_MAX_REGEX_SECONDS */
 	const ant_fetcher *fetcher;   /* NULL: ant_fetch_run(), libcurl */
+	/* Sitemap sources ('add --sitemap'): their bounds (ant_sitemap.h; set
+	 * by ant_update_opts_init()), and where a sitemap's bad entries are
+	 * told ("WHERE:LINE: MSG", at most ANT_SITEMAP_MAX_DIAGS per file; msg
+	 * quotes outside text: lb_term() it); NULL: not told, only counted. */
+	ant_sitemap_limits sitemap;
+	void (*on_warning)(void *ctx, const char *where, unsigned long line, const char *msg);
 	/* Automatic ignoring (ant_detect.h): a page whose text seems
 	 * changed in small parts only is fetched again after this pause, and
 	 * what differs between the answers is learned volatile.  -1: never

@@ -104,15 +104,18 @@ static int opml_page(lb_buf *o, const ant_store_page *p, const char *indent)
 /*
  * A source: a LIRS one as type="lirs" (as before), an Atom one as the feed
  * it is (type="rss", which feed readers subscribe to) with
- * antenna:source="atom", which tells import_opml.c it is a source.
+ * antenna:source="atom", which tells import_opml.c it is a source; a
+ * sitemap as a link (type="link", url: it is no feed) with
+ * antenna:source="sitemap".
  */
 static int opml_source(lb_buf *o, const ant_store_source *s)
 {
-	int atom = s->kind == ANT_STORE_SOURCE_ATOM;
+	int atom = s->kind == ANT_STORE_SOURCE_ATOM, sm = s->kind == ANT_STORE_SOURCE_SITEMAP;
 
 	if (lb_buf_adds(o, "    <outline") < 0 || xattr(o, "text", s->url) < 0 ||
-	    xattr(o, "type", atom ? "rss" : "lirs") < 0 || xattr(o, "xmlUrl", s->url) < 0 ||
-	    xattr(o, "antenna:source", atom ? "atom" : "lirs") < 0 ||
+	    xattr(o, "type", atom ? "rss" : sm ? "link" : "lirs") < 0 ||
+	    xattr(o, sm ? "url" : "xmlUrl", s->url) < 0 ||
+	    xattr(o, "antenna:source", ant_store_source_kind_name(s->kind)) < 0 ||
 	    (s->relay && xattr(o, "antenna:relay", "1") < 0))
 		return LB_ENOMEM;
 	return lb_buf_adds(o, "/>\n");
@@ -272,7 +275,7 @@ static int yaml_page(yaml_emitter_t *e, const ant_store_page *p)
  * it), jsonl's "kind". */
 static const char *source_kind(const ant_store_source *s)
 {
-	return s->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs";
+	return ant_store_source_kind_name(s->kind);   /* "sitemap" is ours too */
 }
 
 static int yaml_each(void *ctx, const ant_store_page *p)

@@ -234,8 +234,21 @@ int ant_imp_url_usable(ant_imp_run *m, const ant_imp_entry *e)
  * decides how its body is read and relay what is published, so changing
  * either is the user's call.
  */
+static int entry_kind(const ant_imp_entry *e)
+{
+	return e->atom ? ANT_STORE_SOURCE_ATOM : e->sitemap ? ANT_STORE_SOURCE_SITEMAP : ANT_STORE_SOURCE_LIRS;
+}
+
+static const char *kind_words(int kind)
+{
+	return kind == ANT_STORE_SOURCE_ATOM ? "an Atom" : kind == ANT_STORE_SOURCE_SITEMAP ? "a sitemap"
+											: "a LIRS";
+}
+
 static int kind_differs(ant_imp_run *m, const ant_imp_entry *e, const char *key)
 {
+	const char *k = ant_store_source_kind_name(entry_kind(e));
+
 	ant_store_source *v = NULL;
 	size_t n = 0;
 	int rc = ant_store_sources_load(m->s, &v, &n, m->err);
@@ -248,12 +261,11 @@ static int kind_differs(ant_imp_run *m, const ant_imp_entry *e, const char *key)
 				     "('antenna remove' it and 'add%s' it to change)", v[i].url,
 				     v[i].relay ? "" : "not ", v[i].relay ? "not " : "",
 				     e->relay ? (e->atom ? " --atom --relay" : " --lirs --relay")
-					      : (e->atom ? " --atom" : " --lirs"));
-		if ((v[i].kind == ANT_STORE_SOURCE_ATOM) != (e->atom != 0))
+					      : (e->atom ? " --atom" : e->sitemap ? " --sitemap" : " --lirs"));
+		if (v[i].kind != entry_kind(e))
 			ant_imp_note(m, ANT_IMP_NOTE, e->line, "'%s' is %s source here, %s source in the file: kept "
-				     "('antenna remove' it and 'add %s' it to change)", v[i].url,
-				     v[i].kind == ANT_STORE_SOURCE_ATOM ? "an Atom" : "a LIRS",
-				     e->atom ? "an Atom" : "a LIRS", e->atom ? "--atom" : "--lirs");
+				     "('antenna remove' it and 'add --%s' it to change)", v[i].url,
+				     kind_words(v[i].kind), kind_words(entry_kind(e)), k);
 	}
 	ant_store_sources_free(v, n);
 	return rc;
@@ -268,8 +280,11 @@ static int add_source(ant_imp_run *m, const ant_imp_entry *e, const char *key)
 	src.url = (char *)e->url;
 	src.url_key = (char *)key;
 	src.created = m->o->now;
-	src.kind = e->atom ? ANT_STORE_SOURCE_ATOM : ANT_STORE_SOURCE_LIRS;
-	src.relay = e->relay;
+	src.kind = entry_kind(e);
+	src.relay = e->relay && !e->sitemap;   /* a sitemap gives hints, never pages */
+	if (e->relay && e->sitemap)
+		ant_imp_note(m, ANT_IMP_NOTE, e->line, "'%s' is a sitemap: never a relay source (its dates "
+			     "are hints for the pages watched here)", e->url);
 	if ((rc = ant_store_source_add(m->s, &src, m->err)) < 0)
 		return rc;
 	if (rc > 0) {
@@ -277,7 +292,8 @@ static int add_source(ant_imp_run *m, const ant_imp_entry *e, const char *key)
 		return kind_differs(m, e, key);
 	}
 	m->f.src_added++;
-	ant_imp_report(m, "%sadd source %s%s%s", ant_imp_would(m), e->url, e->atom ? " (Atom)" : "",
+	ant_imp_report(m, "%sadd source %s%s%s", ant_imp_would(m), e->url,
+		       e->atom ? " (Atom)" : e->sitemap ? " (sitemap)" : "",
 		       e->relay ? " (relay)" : "");
 	return 0;
 }

@@ -7,7 +7,7 @@
  *    "feed_url" (or null; older exports call it "feed"),
  *    "check_url" (or null), "no_auto_ignore", "last_modified",
  *    "last_detected"}
- *   {"type":"source", "url", "kind": "lirs" or "atom" (no kind: lirs),
+ *   {"type":"source", "url", "kind": "lirs", "atom" or "sitemap" (no kind: lirs),
  *    "relay": true for a relay source (no relay: false)}
  *
  * The times come with the page (ANT_IMP_PAGE entries carry them), so an
@@ -180,12 +180,13 @@ static int object(jctx *c, json_object *obj)
 		const char *kind = str(c, obj, "kind");
 		if (!kind)
 			return 0;
-		if (*kind && strcmp(kind, "lirs") && strcmp(kind, "atom")) {
-			bad(c, "\"kind\" is '%s', not lirs or atom; line skipped", kind);
+		if (*kind && ant_store_source_kind_of(kind) < 0) {
+			bad(c, "\"kind\" is '%s', not lirs, atom or sitemap; line skipped", kind);
 			return 0;
 		}
 		e.kind = ANT_IMP_SOURCE;
 		e.atom = !strcmp(kind, "atom");
+		e.sitemap = !strcmp(kind, "sitemap");
 		e.relay = boolean(c, obj, "relay");
 	} else if (!strcmp(type, "page")) {
 		const char *cs;

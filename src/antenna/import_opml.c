@@ -7,7 +7,8 @@
  *   page at htmlUrl, else url, else xmlUrl; type="lirs" (what 'antenna
  *   export' writes for LIRS sources) is a LIRS source at xmlUrl (or url);
  *   antenna:source="atom" (an Atom source, written as a type="rss"
- *   outline for feed readers) or "lirs" is a source of that kind;
+ *   outline for feed readers), "sitemap" (a type="link" outline) or
+ *   "lirs" is a source of that kind;
  *   antenna:relay="1" makes it a relay source ('add --relay').
  *   title, else text (unless it is the URL), is the title; a title
  *   attribute is the operator's title.
@@ -119,8 +120,8 @@ static void outline(octx *c, int depth)
 	char *only = attr_ns(c, "only"), *check = attr_ns(c, "check-url"), *noauto = attr_ns(c, "no-auto-ignore");
 	unsigned long line = (unsigned long)xmlTextReaderGetParserLineNumber(c->r);
 	char *skind = attr_ns(c, "source"), *relay = attr_ns(c, "relay");
-	int atom = skind && !strcmp(skind, "atom");
-	int source = atom || (skind && !strcmp(skind, "lirs")) || (type && !strcasecmp(type, "lirs"));
+	int atom = skind && !strcmp(skind, "atom"), sitemap = skind && !strcmp(skind, "sitemap");
+	int source = atom || sitemap || (skind && !strcmp(skind, "lirs")) || (type && !strcasecmp(type, "lirs"));
 	const char *u = source ? (nonempty(xml) ? xml : url)
 			       : nonempty(html) ? html : nonempty(url) ? url : xml;
 	const char *name = nonempty(title) ? title : text;
@@ -147,6 +148,7 @@ static void outline(octx *c, int depth)
 	}
 	ant_imp_entry e = { .kind = source ? ANT_IMP_SOURCE : ANT_IMP_PAGE, .atom = atom, .url = u, .title = "", .author = "",
 			.group = c->group.data, .ignore = "", .charset = "", .line = line };
+	e.sitemap = sitemap;
 	e.relay = source && nonempty(relay) && strcmp(relay, "0") && strcmp(relay, "false");
 	if (!source) {
 		if (nonempty(name) && strcmp(name, u)) {

@@ -397,11 +397,12 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 		case A_UPDATEINFO:
 			/* "atom" is ours (antenna export): samidare fetches such
 			 * an entry and reads nothing from it */
-			if (!strcmp(v, "lirs") || !strcmp(v, "atom")) {
+			if (!strcmp(v, "lirs") || !strcmp(v, "atom") || !strcmp(v, "sitemap")) {
 				e.kind = ANT_IMP_SOURCE;
 				e.atom = v[0] == 'a';
+				e.sitemap = v[0] == 's';
 			} else {
-				unmapped(c, x, "only 'lirs' (another antenna's LIRS file) and 'atom' (its Atom feed) are read; the URI is watched as a page");
+				unmapped(c, x, "only 'lirs' (another antenna's LIRS file), 'atom' (its Atom feed) and 'sitemap' are read; the URI is watched as a page");
 			}
 			break;
 		default: break;

@@ -37,7 +37,21 @@ void ant_store_sources_free(ant_store_source *p, size_t n)
 
 int ant_st_source_kind(const unsigned char *t)
 {
-	return t && strcmp((const char *)t, "atom") == 0 ? ANT_STORE_SOURCE_ATOM : ANT_STORE_SOURCE_LIRS;
+	int k = t ? ant_store_source_kind_of((const char *)t) : -1;
+
+	return k < 0 ? ANT_STORE_SOURCE_LIRS : k;
+}
+
+const char *ant_store_source_kind_name(int kind)
+{
+	return kind == ANT_STORE_SOURCE_ATOM ? "atom" : kind == ANT_STORE_SOURCE_SITEMAP ? "sitemap"
+									 : "lirs";
+}
+
+int ant_store_source_kind_of(const char *name)
+{
+	return !strcmp(name, "lirs") ? ANT_STORE_SOURCE_LIRS : !strcmp(name, "atom") ? ANT_STORE_SOURCE_ATOM
+	       : !strcmp(name, "sitemap") ? ANT_STORE_SOURCE_SITEMAP : -1;
 }
 
 /* row: an ant_store_source (void: load_rows reads any table with it) */
@@ -78,7 +92,7 @@ static void bind_new_source(sqlite3_stmt *st, const void *arg)
 	ant_st_bind_text(st, 1, p->url);
 	ant_st_bind_text(st, 2, p->url_key);
 	sqlite3_bind_int64(st, 3, p->created);
-	ant_st_bind_text(st, 4, p->kind == ANT_STORE_SOURCE_ATOM ? "atom" : "lirs");
+	ant_st_bind_text(st, 4, ant_store_source_kind_name(p->kind));
 	sqlite3_bind_int(st, 5, p->relay != 0);
 }
 

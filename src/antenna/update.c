@@ -524,6 +524,7 @@ void ant_update_opts_init(ant_update_opts *o)
 	o->lock_wait = ANT_STORE_LOCK_WAIT;
 	o->refetch_pause_ms = ANT_UPDATE_REFETCH_PAUSE_MS;
 	o->page_batch = ANT_UPDATE_PAGE_BATCH;
+	ant_sitemap_limits_init(&o->sitemap);
 }
 
 /* Everything the run reads before fetching (the pages come in batches,

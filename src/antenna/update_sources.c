@@ -130,6 +130,12 @@ static int remember(struct upd *u, const ant_store_source *src, const char *key,
 	return rc;
 }
 
+int ant_upd_remember(struct upd *u, const ant_store_source *src, const char *key, const char *url,
+		     int64_t lm, int64_t ld)
+{
+	return remember(u, src, key, url, lm, ld, "", "", "", 0, NULL);
+}
+
 /* The update event of a relayed page (relay_news()), in the current
  * transaction: dated and described by the record, credited to the source. */
 static int relay_event(struct upd *u, const char *url, int64_t lm, int64_t ld, const char *title,
@@ -232,7 +238,7 @@ static int64_t prune_records(struct upd *u, ant_store_source *src)
 
 /* A source (LIRS, DI or Atom) is read: its counts go into the run's, its
  * state is saved, in one transaction per source. */
-static void source_finish(struct upd *u, ant_store_source *src, int notmodified)
+void ant_upd_source_finish(struct upd *u, ant_store_source *src, int notmodified)
 {
 	u->st.records_read += src->records_read;
 	u->st.records_merged += src->records_merged;
@@ -336,7 +342,7 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 		if (res->status != 304)
 			read_source(u, src, res);
 	}
-	source_finish(u, src, res->status == 304 || same);
+	ant_upd_source_finish(u, src, res->status == 304 || same);
 }
 
 /* ---- Atom sources: RFC 5005 §4 archived feeds ------------------------------ */
@@ -609,7 +615,7 @@ static void read_atom_source(struct upd *u, ant_store_source *src)
 			u->st.sources_failed++;
 	}
 	free(w.prev);
-	source_finish(u, src, w.notmodified);
+	ant_upd_source_finish(u, src, w.notmodified);
 }
 
 int ant_upd_read_sources(struct upd *u, ant_store_source *srcs, size_t n)
@@ -633,6 +639,8 @@ int ant_upd_read_sources(struct upd *u, ant_store_source *srcs, size_t n)
 	for (size_t i = 0; rc == 0 && i < n && !u->failed_db; i++)
 		if (srcs[i].kind == ANT_STORE_SOURCE_ATOM)
 			read_atom_source(u, &srcs[i]);
+		else if (srcs[i].kind == ANT_STORE_SOURCE_SITEMAP)
+			ant_upd_read_sitemap(u, &srcs[i]);   /* update_sitemap.c */
 	return rc;
 }
 
@@ -653,6 +661,8 @@ static int recall_one(void *ctx, const ant_store_srcrec *r)
 	ant_trust_score sc;
 	lirs_record rec;
 
+	if (r->source_kind == ANT_STORE_SOURCE_SITEMAP)
+		return 0;   /* a hint, never a date: the page's first check decides */
 	/* a source whose hints are ignored dates no page (trust.c) */
 	if (ant_trust_score_get(c->s, r->source_id, r->source_relay, &c->trust, &sc, NULL) < 0 ||
 	    !sc.hints)

@@ -6,6 +6,8 @@
  *                     batches, the transactions, the re-fetch schedule
  *   update_sources.c  reading the sources (LIRS, HINA-DI, Atom with its
  *                     RFC 5005 archives, relays), and a page added later
+ *   update_sitemap.c  reading a sitemap source (its indexes too): each
+ *                     <lastmod> of a watched page is a hint
  *   update_check.c    one page's check, step by step
  *   update_text.c     what the check adds to the text rule: the site's
  *                     furniture, the token rule, the page's text state
@@ -148,6 +150,26 @@ void ant_upd_robots_free(struct upd *u);
  * Atom; 0, or LB_ENOMEM / the fetcher's code when transfers could not be
  * set up. */
 int ant_upd_read_sources(struct upd *u, ant_store_source *srcs, size_t n);
+/* What SRC says of the URL with key KEY, kept in source_records (the
+ * path every source's records take; ant_store_srcrec): 0 or < 0. */
+int ant_upd_remember(struct upd *u, const ant_store_source *src, const char *key, const char *url,
+		     int64_t lm, int64_t ld);
+/* Counts and state of a source read, saved in one transaction. */
+void ant_upd_source_finish(struct upd *u, ant_store_source *src, int notmodified);
+
+/* ---- update_sitemap.c ---- */
+
+/* A sitemap source read (its index's children too, within
+ * u->o->sitemap), its state saved. */
+void ant_upd_read_sitemap(struct upd *u, ant_store_source *src);
+/*
+ * A sitemap says the watched page p changed at `when`: trust.c's hint
+ * (ant_upd_trust_hint(): a claim our next check judges, the page checked
+ * in this run when the source is believed; dated by it only when the page
+ * cannot be checked), the page saved.  A page never checked is due anyway
+ * (no claim).  1 hinted, 0 not, < 0 error.
+ */
+int ant_upd_source_hint(struct upd *u, const ant_store_source *src, ant_store_page *p, int64_t when);
 
 /* ---- trust.c: sources' claims are hints, judged by our checks ---- */
 
