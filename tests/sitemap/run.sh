@@ -30,7 +30,8 @@ server_suite sitemap-test
 iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
 # summary OUT: "checked N pages: N updated, N unchanged"
 summ() { sed -n 's/^\(checked [0-9]* pages*: [0-9]* updated, [0-9]* unchanged\).*/\1/p' "$1"; }
-srcline() { $A -d "$1" list --sources | grep -F "$2"; }
+# (its trust score, which tests/trust checks, taken off the line)
+srcline() { $A -d "$1" list --sources | grep -F "$2" | sed -E 's/, trust [^[]*$//; s/, trust .*  \[/  [/'; }
 showkey() { $A -d "$1" show "$2" | sed -n "s/^$3: *//p"; }
 
 # ---- Hugo: a blog's sitemap.xml; the lastmod of a watched page is a hint ----
