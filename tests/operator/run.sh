@@ -133,7 +133,7 @@ check "en: cannot connect, over 2 KiB" sh -c "grep -q '\[cannot connect\]' '$T/e
 
 # ---- 11. help and hints ----------------------------------------------------------
 check "import --help names tama.cfg" sh -c "$A import --help | grep -q tama.cfg"
-check "export --help says the Atom sources are written too" sh -c "$A export --help | grep -q 'LIRS and Atom'"
+check "export --help says the Atom and sitemap sources are written too" sh -c "$A export --help | grep -q 'LIRS, Atom and sitemap'"
 $A -d "$D" add "$U/big.html" > /dev/null 2> "$T/err"
 check "add of a watched URL points to 'antenna set'" grep -q "antenna set" "$T/err"
 $A -d "$D" list > "$T/out" 2>&1
