@@ -263,6 +263,9 @@ void ant_store_close(ant_store *s)
 	sqlite3_finalize(s->relay_newest);
 	sqlite3_finalize(s->srcrec_times);
 	sqlite3_finalize(s->trust_judge);
+	sqlite3_finalize(s->text_has);
+	sqlite3_finalize(s->text_get);
+	sqlite3_finalize(s->text_put);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);

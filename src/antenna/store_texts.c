@@ -9,12 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* (every page checked asks: the statements are prepared once a store) */
 int ant_store_text_has(ant_store *s, int64_t page_id, lb_error *err)
 {
-	int64_t n;
-	int rc = ant_st_count(s, "SELECT count(*) FROM page_texts WHERE page_id=?1", page_id, &n, err);
+	int rc;
 
-	return rc < 0 ? rc : n > 0;
+	if ((rc = ant_st_cached(s, &s->text_has, "SELECT 1 FROM page_texts WHERE page_id=?1", err)) < 0)
+		return rc;
+	sqlite3_bind_int64(s->text_has, 1, page_id);
+	rc = sqlite3_step(s->text_has);
+	rc = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot read a page's text");
+	sqlite3_reset(s->text_has);
+	return rc;
 }
 
 static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *len)
@@ -33,20 +39,18 @@ static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *len)
 	return 0;
 }
 
-/* The one row sql gives (?1 bound by bind_int or bind_text) into *t. */
-static int get_row(ant_store *s, const char *sql, int64_t id, const char *key, ant_store_text *t,
-		   lb_error *err)
+/* The one row of page id into *t: 1, 0 none, < 0. */
+static int get_row(ant_store *s, int64_t id, ant_store_text *t, lb_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	memset(t, 0, sizeof *t);
-	if ((rc = ant_st_prep(s, &st, sql, err)) < 0)
+	if ((rc = ant_st_cached(s, &s->text_get, "SELECT page_id, text, diff, diff_time FROM page_texts"
+				" WHERE page_id=?1", err)) < 0)
 		return rc;
-	if (key)
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_int64(st, 1, id);
+	st = s->text_get;
+	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		t->page_id = sqlite3_column_int64(st, 0);
@@ -60,14 +64,13 @@ static int get_row(ant_store *s, const char *sql, int64_t id, const char *key, a
 	} else {
 		rc = ant_st_dberr(s, err, "cannot read a page's text");
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return rc == LB_ENOMEM ? lb_err_code(err, LB_ENOMEM) : rc;
 }
 
 int ant_store_text_get(ant_store *s, int64_t page_id, ant_store_text *t, lb_error *err)
 {
-	return get_row(s, "SELECT page_id, text, diff, diff_time FROM page_texts WHERE page_id=?1",
-		       page_id, NULL, t, err);
+	return get_row(s, page_id, t, err);
 }
 
 int ant_store_text_of_key(ant_store *s, const char *url_key, ant_store_text *t, lb_error *err)
@@ -111,10 +114,13 @@ static void bind_text_row(sqlite3_stmt *st, const void *arg)
 
 int ant_store_text_put(ant_store *s, const ant_store_text *t, lb_error *err)
 {
-	int rc = ant_st_run(s, "INSERT OR REPLACE INTO page_texts(page_id, text, diff, diff_time)"
-			    " VALUES(?1, ?2, ?3, ?4)", bind_text_row, t, err);
+	int rc;
 
-	return rc < 0 ? rc : 0;
+	if ((rc = ant_st_cached(s, &s->text_put, "INSERT OR REPLACE INTO page_texts(page_id, text, diff,"
+				" diff_time) VALUES(?1, ?2, ?3, ?4)", err)) < 0)
+		return rc;
+	bind_text_row(s->text_put, t);
+	return ant_st_run_cached(s, s->text_put, err);
 }
 
 void ant_store_text_release(ant_store_text *t)

@@ -25,6 +25,8 @@ struct ant_store {
 	sqlite3_stmt *relay_newest; /* prepared once: every record a relay source reads */
 	sqlite3_stmt *srcrec_times; /* prepared once: every record a source reads */
 	sqlite3_stmt *trust_judge;  /* prepared once: every page checked (store_trust.c) */
+	sqlite3_stmt *text_has, *text_get, *text_put;  /* prepared once: every page
+						       checked (store_texts.c) */
 };
 
 /* ---- store.c ------------------------------------------------------------ */
