@@ -339,7 +339,7 @@ static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, st
 	if (v.refetch && park_refetch(u, p, info, segs, &ns, f))
 		return 1;
 	noise_decide(u, p, &ns, info, segs, NULL, 0, &f->in, &f->excerpt);
-	ant_upd_diff_text(u, info, &ns, f);   /* diff page hook (update_diff.c) */
+	ant_upd_diff_text(u, p, info, &ns, f);   /* diff page hook (update_diff.c) */
 	if (forget) {
 		f->in.noise_decided = 1;
 		f->in.noise_updated = 0;
@@ -637,7 +637,7 @@ void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 	c->nc = NULL;
 	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, second ? info.nseg : 0, &f.in,
 		     &f.excerpt);
-	ant_upd_diff_text(u, &nc->info, &nc->ns, &f);   /* diff page hook (update_diff.c) */
+	ant_upd_diff_text(u, p, &nc->info, &nc->ns, &f);   /* diff page hook (update_diff.c) */
 	free(second);
 	ant_page_info_release(&info);
 	step_feed(u, p, &f);

@@ -24,8 +24,8 @@ static size_t diff_max(struct upd *u)
 	return u->diff_max;
 }
 
-void ant_upd_diff_text(struct upd *u, const ant_page_info *info, const ant_detect_noise *ns,
-		       struct upd_found *f)
+void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_info *info,
+		       const ant_detect_noise *ns, struct upd_found *f)
 {
 	lb_buf b = LB_BUF_INIT;
 
@@ -33,6 +33,11 @@ void ant_upd_diff_text(struct upd *u, const ant_page_info *info, const ant_detec
 	f->text = NULL;
 	f->text_len = 0;
 	if (!diff_max(u))
+		return;
+	/* most checks: unchanged, its text kept (ant_upd_diff_save would
+	 * write nothing): not built, the cost of a check stays the floor's */
+	if (f->in.noise_decided && !f->in.noise_updated && p->id > 0 &&
+	    ant_store_text_has(u->s, p->id, NULL) > 0)
 		return;
 	if (ant_difftext_build(info, ns, &b) == 0)
 		f->text = lb_buf_detach(&b, &f->text_len);

@@ -231,9 +231,12 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 /* The page's column: the noise rule's blob, the token state, the furniture. */
 void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *noise, size_t noise_len);
 
-/* update_diff.c.  The compared text of an analysed answer into f->text
- * (ns: the parts learned volatile, left out). */
-void ant_upd_diff_text(struct upd *u, const ant_page_info *info, const ant_detect_noise *ns,
+/* update_diff.c.  The compared text of an analysed answer of p into
+ * f->text (ns: the parts learned volatile, left out); not built when the
+ * text rule found no change and p's text is kept already (nothing to
+ * write). */
+void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_info *info,
+		       const ant_detect_noise *ns,
 		       struct upd_found *f);
 /* The page's kept text and diff after the decision (ant_difftext.h);
  * a failure costs the diff page only. */
