@@ -250,7 +250,8 @@ int ant_upd_robots_prepare(struct upd *u, const unsigned char *due)
 	}
 	if ((rc = add_new(u, r, due, &first)) < 0 || (rc = resolve(u, r, first)) < 0)
 		return rc;
-	qsort(r->v, r->n, sizeof *r->v, cmp_origin);
+	if (r->n > 1)   /* (qsort of no array is undefined) */
+		qsort(r->v, r->n, sizeof *r->v, cmp_origin);
 	return 0;
 }
 

@@ -168,6 +168,7 @@ int main(void)
 		OK(ant_difftext_read(blob, blen, &raw, &back) == 0 && back.n == d.n && back.removed == 1 &&
 		   back.added == 2 && ant_difftext_serialise(&back, &again) == 0 && again.len == ser.len &&
 		   memcmp(again.data, ser.data, ser.len) == 0, "read back: the same lines, ops and counts");
+		ant_diff_release(&back);
 		free(blob);
 		OK(ant_difftext_pack(ser.data, ser.len, 4, &blob, &blen) == LB_ETOOBIG && !blob,
 		   "over the per-page bound: LB_ETOOBIG (not kept)");
