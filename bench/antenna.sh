@@ -120,6 +120,35 @@ h2_server() {
 	printf 'server { listen 127.0.0.1:%s ssl http2; ssl_certificate %s; ssl_certificate_key %s; root %s; keepalive_requests 100000; http2_max_requests 100000; }' \
 		"$1" "$W/tls/srv.pem" "$W/tls/srv.key" "$W/floor"
 }
+# floor_setup NAME DB URL CFG: DB seeded with the N_FLOOR pages under URL,
+# and CFG, curl's config getting the same URLs to /dev/null (update-floor,
+# update-h2)
+floor_setup() {
+	rm -f "$2"*
+	"$ANTENNA" -d "$2" init --title bench --base http://antenna.example.jp/ > /dev/null &&
+		"$TOP/$BUILD/bench/seed" "$2" "$3/" "$N_FLOOR" || say "$1: cannot create the database"
+	i=0
+	while [ $i -lt "$N_FLOOR" ]; do
+		printf 'url = "%s/%d.html"\noutput = "/dev/null"\n' "$3" $i
+		i=$((i + 1))
+	done > "$4"
+}
+# floor_rounds NAME DB CURLCMD OUT: REPS rounds, curl then ours, half the
+# pages changed before each run (times in $R/NAME.base, $R/NAME.ours; our
+# last output in OUT), after one priming run of each
+floor_rounds() {
+	"$ANTENNA" -d "$2" update $UPD > "$4" 2>&1 || say "$1: priming run failed"
+	sh -c "$3" || say "$1: curl priming run failed"
+	i=0 v=1
+	while [ $i -lt "$REPS" ]; do
+		floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
+		"$TM" "$R/$1.base" sh -c "$3" || say "$1: curl exited $?"
+		floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
+		"$TM" "$R/$1.ours" "$ANTENNA" -d "$2" update $UPD > "$4" 2>&1 || say "$1: exited $?"
+		i=$((i + 1))
+	done
+}
+
 floor_nginx() { # starts nginx on a free loopback port; sets NGX_PID, FLOOR_URL
 	mkdir -p "$W/ngx/logs" "$W/ngx/tmp"
 	tries=0
@@ -165,26 +194,9 @@ if want update-floor && [ -n "${SPID:-}" ]; then
 		skip update-floor "nginx did not start: $(tail -n 1 "$W/ngx/start.err")"
 	else
 		DBFL=$W/floor.db
-		rm -f "$DBFL"*
-		"$ANTENNA" -d "$DBFL" init --title bench --base http://antenna.example.jp/ > /dev/null &&
-			"$TOP/$BUILD/bench/seed" "$DBFL" "$FLOOR_URL/" "$N_FLOOR" || say "update-floor: cannot create the database"
-		i=0
-		while [ $i -lt "$N_FLOOR" ]; do
-			printf 'url = "%s/%d.html"\noutput = "/dev/null"\n' "$FLOOR_URL" $i
-			i=$((i + 1))
-		done > "$W/curl.cfg"
+		floor_setup update-floor "$DBFL" "$FLOOR_URL" "$W/curl.cfg"
 		CURLF="curl -s --no-progress-meter --parallel --parallel-max 64 -K '$W/curl.cfg' > /dev/null 2>&1"
-		"$ANTENNA" -d "$DBFL" update $UPD > /dev/null 2>&1 || say "update-floor: priming run failed"
-		sh -c "$CURLF" || say "update-floor: curl priming run failed"
-		i=0 v=1
-		while [ $i -lt "$REPS" ]; do
-			floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
-			"$TM" "$R/update-floor.base" sh -c "$CURLF" || say "update-floor: curl exited $?"
-			floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
-			"$TM" "$R/update-floor.ours" "$ANTENNA" -d "$DBFL" update $UPD > "$W/floor.out" 2>&1 ||
-				say "update-floor: exited $?"
-			i=$((i + 1))
-		done
+		floor_rounds update-floor "$DBFL" "$CURLF" "$W/floor.out"
 		kill $NGX_PID 2> /dev/null; wait $NGX_PID 2> /dev/null
 		report update-floor 1.5 64
 		sed -i '$ s/$/; '"$N_FLOOR"' pages on nginx, ours: '"$(tail -n 1 "$W/floor.out" | tr '/;' '  ')"'/' "$TABLE"
@@ -210,27 +222,10 @@ if want update-h2 && [ -n "${SPID:-}" ]; then
 		skip update-h2 "nginx did not start: $(tail -n 1 "$W/ngx/start.err")"
 	else
 		DBH=$W/h2.db
-		rm -f "$DBH"*
-		"$ANTENNA" -d "$DBH" init --title bench --base http://antenna.example.jp/ > /dev/null &&
-			"$TOP/$BUILD/bench/seed" "$DBH" "$FLOOR_H2_URL/" "$N_FLOOR" || say "update-h2: cannot create the database"
-		i=0
-		while [ $i -lt "$N_FLOOR" ]; do
-			printf 'url = "%s/%d.html"\noutput = "/dev/null"\n' "$FLOOR_H2_URL" $i
-			i=$((i + 1))
-		done > "$W/curlh2.cfg"
+		floor_setup update-h2 "$DBH" "$FLOOR_H2_URL" "$W/curlh2.cfg"
 		export CURL_CA_BUNDLE="$W/tls/ca.pem"
 		CURLH="curl -s --no-progress-meter --http2 --parallel --parallel-max 64 -K '$W/curlh2.cfg' > /dev/null 2>&1"
-		"$ANTENNA" -d "$DBH" update $UPD > "$W/h2.prime" 2>&1 || say "update-h2: priming run failed"
-		sh -c "$CURLH" || say "update-h2: curl priming run failed"
-		i=0 v=1
-		while [ $i -lt "$REPS" ]; do
-			floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
-			"$TM" "$R/update-h2.base" sh -c "$CURLH" || say "update-h2: curl exited $?"
-			floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
-			"$TM" "$R/update-h2.ours" "$ANTENNA" -d "$DBH" update $UPD > "$W/h2.out" 2>&1 ||
-				say "update-h2: exited $?"
-			i=$((i + 1))
-		done
+		floor_rounds update-h2 "$DBH" "$CURLH" "$W/h2.out"
 		unset CURL_CA_BUNDLE
 		kill $NGX_PID 2> /dev/null; wait $NGX_PID 2> /dev/null
 		o=$(median "$R/update-h2.ours" 1) b=$(median "$R/update-h2.base" 1)
