@@ -153,7 +153,7 @@ floor_nginx() { # starts nginx on a free loopback port; sets NGX_PID, FLOOR_URL
 	mkdir -p "$W/ngx/logs" "$W/ngx/tmp"
 	tries=0
 	while [ $tries -lt 10 ]; do
-		p=$(awk 'BEGIN { srand(); print 20000 + int(rand() * 30000) }')
+		p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 30000))
 		cat > "$W/ngx/nginx.conf" <<NGX
 worker_processes 1;
 daemon off;

@@ -18,7 +18,8 @@ if [ "${VALGRIND:-}" = 1 ]; then
 	export LIRS_WRAP="$WRAP"
 fi
 log=$(mktemp)
-trap 'rm -f "$log" "$log.one"' EXIT
+trap 'rm -f "$log" "$log.one" "$log.fail"' EXIT
+: > "$log.fail"
 TAP_RE='^(not )?ok( |$)'
 run() {
 	name=$1; shift
@@ -26,6 +27,7 @@ run() {
 	rc=$?
 	cat "$log.one" >> "$log"
 	grep -E "$TAP_RE" "$log.one" | sed "s|^|[$name] |"
+	grep -E '^not ok( |$)' "$log.one" | sed "s|^|[$name] |" >> "$log.fail"
 	grep -E '^#' "$log.one" | head -n 40
 	ran=$(grep -cE "$TAP_RE" "$log.one")
 	plans=$(grep -cE '^1\.\.[0-9]+$' "$log.one")
@@ -34,15 +36,15 @@ run() {
 	first=$(grep -nE "$TAP_RE|^1\\.\\.[0-9]+\$" "$log.one" | head -n 1 | cut -d : -f 2-)
 	last=$(grep -nE "$TAP_RE|^1\\.\\.[0-9]+\$" "$log.one" | tail -n 1 | cut -d : -f 2-)
 	if [ "$plans" -ne 1 ]; then
-		echo "not ok - $name printed $plans plans (1..N), not one" | tee -a "$log"
+		echo "not ok - $name printed $plans plans (1..N), not one" | tee -a "$log" "$log.fail"
 	elif [ "$first" != "1..$planned" ] && [ "$last" != "1..$planned" ]; then
-		echo "not ok - $name: its plan 1..$planned is neither first nor last" | tee -a "$log"
+		echo "not ok - $name: its plan 1..$planned is neither first nor last" | tee -a "$log" "$log.fail"
 	elif [ "$ran" -ne "$planned" ]; then
-		echo "not ok - $name planned $planned, ran $ran" | tee -a "$log"
+		echo "not ok - $name planned $planned, ran $ran" | tee -a "$log" "$log.fail"
 	fi
 	# A test program that crashed, or printed no result, is a failure of its own.
 	if [ "$ran" -eq 0 ] || { [ $rc -ne 0 ] && ! grep -q '^not ok' "$log.one"; }; then
-		echo "not ok - $name exited $rc" | tee -a "$log"
+		echo "not ok - $name exited $rc" | tee -a "$log" "$log.fail"
 		tail -n 20 "$log.one" | sed 's/^/#   /'
 	fi
 	rm -f "$log.one"
@@ -58,5 +60,11 @@ done
 skip=$(grep -E '^ok( |$)' "$log" | grep -ciE '# skip( |$)')
 pass=$(( $(grep -cE '^ok( |$)' "$log") - skip ))
 fail=$(grep -cE '^not ok( |$)' "$log")
+# The failures again, just above the summary, so a log read from its tail
+# (a CI page) names them.
+if [ "$fail" -gt 0 ]; then
+	echo "# the $fail failure(s):"
+	head -n 50 "$log.fail" | sed 's/^/#   /'
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

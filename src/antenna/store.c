@@ -263,6 +263,7 @@ void ant_store_close(ant_store *s)
 	sqlite3_finalize(s->relay_newest);
 	sqlite3_finalize(s->srcrec_times);
 	sqlite3_finalize(s->trust_judge);
+	free(s->pending.id);
 	sqlite3_finalize(s->text_has);
 	sqlite3_finalize(s->text_get);
 	sqlite3_finalize(s->text_put);

@@ -85,16 +85,10 @@ static void bind_rule(sqlite3_stmt *st, int i, const char *rule)
  */
 static int lm_pack(const char *h, int64_t *t)
 {
-	char wd[4], mon[4], back[30];
-	int d, y, hh, mm, ss, m, n = 0;
+	char back[30];
 
-	if (!h || strlen(h) != 29 ||
-	    sscanf(h, "%3[A-Za-z], %2d %3[A-Za-z] %4d %2d:%2d:%2d GMT%n", wd, &d, mon, &y, &hh, &mm,
-		   &ss, &n) != 7 || n != 29 || !(m = lb_date_month(mon)) ||
-	    !lb_date_valid(y, m, d, hh, mm, ss))
-		return 0;
-	*t = lb_days_from_civil(y, m, d) * 86400 + hh * 3600 + mm * 60 + ss;
-	return lb_date_imf(back, *t) == 0 && strcmp(back, h) == 0;
+	return h && lb_date_parse_imf(h, strlen(h), t) && lb_date_imf(back, *t) == 0 &&
+	       strcmp(back, h) == 0;
 }
 
 static void bind_lm(sqlite3_stmt *st, int i, const char *h)

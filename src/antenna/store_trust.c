@@ -2,6 +2,9 @@
  * store_trust.c: the sources' claims and the relay sources held back, in
  * the store (ant_trust.h; tables trust_claims and source_trust).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "store_int.h"
 
 #include "ant_trust.h"
@@ -29,6 +32,87 @@ static int row_ints(ant_store *s, const char *sql, const int64_t *args, int narg
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return ant_st_dberr(s, err, "database error");
 	return rc == SQLITE_ROW;
+}
+
+/* ---- the pages with a pending claim (struct ant_store's pending) ------ */
+
+/* Where id is, or would go, in the sorted set. */
+static size_t pending_at(const ant_store *s, int64_t id)
+{
+	size_t lo = 0, hi = s->pending.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->pending.id[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int pending_has(const ant_store *s, int64_t id)
+{
+	size_t i = pending_at(s, id);
+
+	return i < s->pending.n && s->pending.id[i] == id;
+}
+
+static int pending_add(ant_store *s, int64_t id)
+{
+	size_t i = pending_at(s, id);
+
+	if (i < s->pending.n && s->pending.id[i] == id)
+		return 0;
+	if (s->pending.n == s->pending.cap) {
+		size_t cap = s->pending.cap ? 2 * s->pending.cap : 64;
+		int64_t *v = realloc(s->pending.id, cap * sizeof *v);
+
+		if (!v)
+			return LB_ENOMEM;
+		s->pending.id = v;
+		s->pending.cap = cap;
+	}
+	memmove(s->pending.id + i + 1, s->pending.id + i, (s->pending.n - i) * sizeof *s->pending.id);
+	s->pending.id[i] = id;
+	s->pending.n++;
+	return 0;
+}
+
+static void pending_drop(ant_store *s, int64_t id)
+{
+	size_t i = pending_at(s, id);
+
+	if (i < s->pending.n && s->pending.id[i] == id) {
+		memmove(s->pending.id + i, s->pending.id + i + 1,
+			(s->pending.n - i - 1) * sizeof *s->pending.id);
+		s->pending.n--;
+	}
+}
+
+/* The set read from the table, once a store (ids come in order). */
+static int pending_load(ant_store *s, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (s->pending.loaded)
+		return 0;
+	if ((rc = ant_st_prep(s, &st, "SELECT DISTINCT page_id FROM trust_claims WHERE verdict=0"
+			      " ORDER BY page_id", err)) < 0)
+		return rc;
+	s->pending.n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (pending_add(s, sqlite3_column_int64(st, 0)) < 0) {
+			sqlite3_finalize(st);
+			return lb_err_code(err, LB_ENOMEM);
+		}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return ant_st_dberr(s, err, "database error");
+	s->pending.loaded = 1;
+	return 0;
 }
 
 struct claim_row {
@@ -64,6 +148,8 @@ int ant_store_trust_claim(ant_store *s, int64_t source_id, int64_t page_id, int6
 	    (rc = ant_st_run(s, "INSERT INTO trust_claims(source_id, page_id, claimed, said_at)"
 			     " VALUES(?1,?2,?3,?4)", bind_claim, &c, err)) < 0)
 		return rc;
+	if (s->pending.loaded && pending_add(s, page_id) < 0)
+		s->pending.loaded = 0;   /* read again at the next judgement */
 	return 1;
 }
 
@@ -74,9 +160,15 @@ int ant_store_trust_judge(ant_store *s, int64_t page_id, int updated, int drop, 
 	sqlite3_stmt *st;
 	int rc;
 
+	if ((rc = pending_load(s, err)) < 0)
+		return rc;
+	if (!pending_has(s, page_id))
+		return 0;   /* no source spoke of it: nothing to judge */
 	if (drop) {
 		rc = ant_st_run(s, "DELETE FROM trust_claims WHERE page_id=?2 AND verdict=0",
 				bind_claim, &c, err);
+		if (rc >= 0)
+			pending_drop(s, page_id);
 		return rc < 0 ? rc : 0;
 	}
 	/* every page checked asks: prepared once, by the (page_id, verdict) index */
@@ -88,7 +180,10 @@ int ant_store_trust_judge(ant_store *s, int64_t page_id, int updated, int drop, 
 	sqlite3_bind_int(st, 2, updated ? CONFIRMED : REFUTED);
 	sqlite3_bind_int64(st, 3, updated ? found : 0);
 	sqlite3_bind_int64(st, 4, now);
-	return ant_st_run_cached(s, st, err);
+	if ((rc = ant_st_run_cached(s, st, err)) < 0)
+		return rc;
+	pending_drop(s, page_id);
+	return 0;
 }
 
 int ant_store_trust_counts(ant_store *s, int64_t source_id, ant_trust_score *sc, lb_error *err)

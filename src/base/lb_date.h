@@ -8,6 +8,7 @@
 #ifndef LB_DATE_H
 #define LB_DATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A broken-down UTC time, as lb_date_split() gives it. */
@@ -46,5 +47,13 @@ int lb_date_iso(char out[20], const lb_tm *tm);
  * §5.6.7, RFC 5322 §3.3's date-time in GMT), and a NUL into out; LB_EINVAL (out
  * untouched) when the year is not 0..9999. */
 int lb_date_imf(char out[30], int64_t t);
+
+/* An IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT" exactly (29 bytes at
+ * s, then the end or a NUL is not required: n is its length), as a time
+ * into *t: 1, or 0 when s is not one (another spelling, a day or time
+ * that does not exist).  The weekday's letters are not judged: a parser
+ * of HTTP dates takes the date (RFC 9110 §5.6.7); a round trip through
+ * lb_date_imf() tells whether it was right. */
+int lb_date_parse_imf(const char *s, size_t n, int64_t *t);
 
 #endif

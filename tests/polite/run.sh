@@ -44,10 +44,13 @@ while [ $i -lt 12 ]; do
 	i=$((i + 1))
 done
 
+od -An -N16 -tx1 /dev/urandom | tr -d ' \n' > "$WWW/marker.txt"
 start_nginx() {
 	tries=0
 	while [ $tries -lt 10 ]; do
-		P=$(awk 'BEGIN { srand(); print 20000 + int(rand() * 20000) }'); PS=$((P + 1))
+		# a port from the kernel's randomness: srand() is the second, the
+		# same for two suites started together
+		P=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 20000)); PS=$((P + 1))
 		cat > "$T/ngx/nginx.conf" <<NGX
 worker_processes 1;
 daemon off;
@@ -80,8 +83,10 @@ NGX
 		NPID=$!
 		n=0
 		while [ $n -lt 40 ]; do
-			"$HTTPGET" -o /dev/null "http://127.0.0.1:$P/fast/1.html" 2> /dev/null && return 0
+			# our nginx, not another's on that port: it serves our marker
 			kill -0 $NPID 2> /dev/null || break
+			"$HTTPGET" -o "$T/marker.got" "http://127.0.0.1:$P/marker.txt" 2> /dev/null &&
+				cmp -s "$T/marker.got" "$WWW/marker.txt" && return 0
 			sleep 0.1; n=$((n + 1))
 		done
 		kill $NPID 2> /dev/null; wait $NPID 2> /dev/null; NPID=

@@ -256,6 +256,43 @@ static void test_valid(void)
 		   t[i].h, t[i].mi, t[i].s, t[i].want ? "a time" : "none");
 }
 
+/* lb_date_parse_imf: what lb_date_imf writes comes back, every other
+ * spelling is refused (the caller's general parser takes those). */
+static void test_parse_imf(void)
+{
+	static const struct { const char *s; int want; int64_t t; } t[] = {
+		{ "Sun, 06 Nov 1994 08:49:37 GMT", 1, 784111777 },
+		{ "sun, 06 nov 1994 08:49:37 GMT", 1, 784111777 },
+		{ "Mon, 06 Nov 1994 08:49:37 GMT", 1, 784111777 },   /* weekday not judged */
+		{ "Thu, 01 Jan 1970 00:00:00 GMT", 1, 0 },
+		{ "Tue, 19 Jan 2038 03:14:08 GMT", 1, INT64_C(2147483648) },
+		{ "Sun, 6 Nov 1994 08:49:37 GMT", 0, 0 },            /* 28 bytes */
+		{ "Sunday, 06-Nov-94 08:49:37 GMT", 0, 0 },          /* RFC 850 */
+		{ "Sun Nov  6 08:49:37 1994", 0, 0 },                /* asctime */
+		{ "Sun, 06 Nov 1994 08:49:37 UTC", 0, 0 },
+		{ "Sun, 31 Feb 1994 08:49:37 GMT", 0, 0 },
+		{ "Sun, 06 Xyz 1994 08:49:37 GMT", 0, 0 },
+		{ "Sun, 06 Nov 1994 24:49:37 GMT", 0, 0 },
+		{ "Sun, 0x Nov 1994 08:49:37 GMT", 0, 0 },
+		{ "Sun, 06 Nov 1994 08:49:3 GMTx", 0, 0 },
+		{ "1,2 06 Nov 1994 08:49:37 GMT", 0, 0 },
+	};
+	char b[30];
+	int64_t v;
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		v = -1;
+		OK(lb_date_parse_imf(t[i].s, strlen(t[i].s), &v) == t[i].want && (!t[i].want || v == t[i].t),
+		   "parse_imf: \"%s\" is %s", t[i].s, t[i].want ? "that time" : "refused");
+	}
+	OK(!lb_date_parse_imf(NULL, 29, &v), "parse_imf: NULL refused");
+	/* every hour of 1900-2100 through the writer and back */
+	for (int64_t s = -2208988800; s < INT64_C(4102444800) && ok; s += 3599)
+		ok = lb_date_imf(b, s) == 0 && lb_date_parse_imf(b, 29, &v) == 1 && v == s;
+	OK(ok, "parse_imf: lb_date_imf's every hour of 1900-2100 comes back");
+}
+
 static void test_month(void)
 {
 	static const struct { const char *s; int want; } t[] = {
@@ -363,11 +400,12 @@ static void test_is_http(void)
 
 int main(void)
 {
-	TAP_PLAN(181);
+	TAP_PLAN(198);
 	test_days();
 	test_split();
 	test_valid();
 	test_month();
+	test_parse_imf();
 	test_format();
 	test_scheme();
 	test_is_http();
