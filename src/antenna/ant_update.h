@@ -32,7 +32,7 @@
 
 /* Checks (page saves and relays) per transaction: kill -9 loses at most
  * one batch, never consistency. */
-#define ANT_UPDATE_BATCH 64
+#define ANT_UPDATE_BATCH 256
 /* Due pages read, fetched, decided and committed at a time (opts
  * page_batch): the run's memory is that of a batch (about 1 KiB a page,
  * plus the first answers of the pages awaiting a re-fetch, at most two

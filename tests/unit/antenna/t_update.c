@@ -41,7 +41,7 @@ struct answer {
 	unsigned hits;             /* requests answered */
 };
 
-#define NMANY 150          /* pages of the batching test */
+#define NMANY 300          /* pages of the batching test */
 
 struct fake {
 	struct answer a[NMANY];
@@ -1026,11 +1026,11 @@ static void batching(void)
 		fake_answer(f, (struct answer){ .url = urls[i], .status = 200, .body = bodies[i] });
 	}
 	f->probe_db = path;
-	f->probe_at = 100;
+	f->probe_at = ANT_UPDATE_BATCH + 36;
 	f->probe_now = T0;
 	IS_INT(run(s, f, T0, 0, &st, &v), 0, "many pages: run succeeds");
 	IS_INT(st.checked, NMANY, "many pages: all checked");
-	IS_INT(f->probe_seen, ANT_UPDATE_BATCH, "many pages: after 100 checks, one batch of 64 is committed");
+	IS_INT(f->probe_seen, ANT_UPDATE_BATCH, "many pages: after a batch and 36 checks, the batch is committed");
 	ant_store_pages_each(s, count_fresh, &fresh, &err);
 	IS_INT(fresh, NMANY, "many pages: every one saved");
 	IS_INT(committed(path, T0), NMANY, "many pages: all committed when the run returns");
