@@ -1,9 +1,11 @@
 /*
  * fetch.c: concurrent HTTP(S) transfers with libcurl's multi interface.
  *
- * The only file in the project that includes curl.h.  One ant_fetch_run()
- * call owns one multi handle and drives every request to an end on the
- * calling thread.  Scheduling is ours, not curl's: a request starts only
+ * With fetch_addr.c (the internal-address guard) the transfers' side of
+ * libcurl.  One ant_fetch_run() call drives every request to an end on
+ * the calling thread; a caller's limits->prepare (the parse of a page)
+ * runs on one helper thread meanwhile (ant_stage.h), at most
+ * ANT_FETCH_PREPARE_MAX answers waiting for it.  Scheduling is ours, not curl's: a request starts only
  * when fewer than limits->jobs transfers run in all, fewer than
  * limits->per_host run for its server (ant_polite.h: a registrable domain,
  * joined by the names seen at one address), the server's minimum delay
@@ -19,7 +21,8 @@
  * pthread_once, the first time ant_fetch_run() is called; after that several
  * threads may call ant_fetch_run() at once (each has its own handles).  Nothing
  * calls curl_global_cleanup(): the process exit releases it.  The done
- * callback runs on the thread that called ant_fetch_run().
+ * callback runs on the thread that called ant_fetch_run(), prepare on the
+ * run's helper thread.
  *
  * Limits (ant_fetch.h): connect and total timeouts; max_body decoded bytes
  * (Content-Encoding is decoded by curl, CURLOPT_ACCEPT_ENCODING "", so a
@@ -57,70 +60,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
-
-#define FETCH_USER_AGENT "lirs-antenna/" LIRS_VERSION " (update antenna; libcurl)"
-
-struct runner;
-
-/* One request on its way. */
-typedef struct xfer {
-	size_t idx;              /* into reqs[] */
-	long host;               /* ant_polite's host id */
-	const struct runner *run;   /* its proxies */
-	CURL *easy;
-	char *allow_hp;          /* "host:port" of the request's allow_host, or NULL */
-	char *hop_url, *hop_hp;  /* the last hop's URL and its "host:port" (hop_host_port) */
-	int allow_private;       /* limits->allow_private */
-	char refused[200];       /* why an internal address was refused, "" none */
-	struct curl_slist *hdrs; /* conditional headers, NULL when none */
-	char errbuf[CURL_ERROR_SIZE];
-	size_t max_body;
-	int too_big;
-	size_t max_header;       /* bytes of one response's header block */
-	size_t header_bytes;     /* of the current response so far */
-	int header_too_big;      /* on_header() stopped the transfer */
-	int headers_done;        /* the last response's header block ended */
-	int retried;
-	lb_buf body;
-	/* captured from the last response's header block */
-	char *etag, *last_modified, *date, *content_type, *retry_after;
-	char reason[64];
-	int64_t content_length;
-	int redirects_permanent, redirects_temporary;   /* 3xx answers followed */
-} xfer;
-
-struct ant_fetch_pool {
-	CURLM *multi;
-	ant_polite *pol;
-	struct curl_slist *resolve;   /* ANTENNA_RESOLVE */
-	long connects;
-	/* easy handles of finished transfers, reset for the next: making and
-	 * freeing one a transfer cost 5% of update's CPU */
-	CURL *idle[128];
-	size_t nidle;
-};
-
-typedef struct runner {
-	const ant_fetch_limits *lim;
-	const ant_fetch_req *reqs;
-	size_t n;
-	long *host_of;           /* per request: ant_polite's host id */
-	ant_fetch_pool *pool;
-	ant_fetch_pool *own;     /* pool made for this call, when limits has none */
-	ant_polite *pol;
-	size_t reported;         /* requests whose callback ran */
-	int64_t wake_ms;         /* when a server's minimum delay ends, 0 none */
-	char ua[ANT_POLITE_MAX_CONTACT + 64];
-	unsigned char *started;  /* per request */
-	struct xfer **live;      /* per request: its transfer while it runs */
-	size_t next;             /* lowest request index that may still be unstarted */
-	long active;
-	CURLM *multi;
-	ant_fetch_done_fn done;
-	void *ctx;
-	struct sockaddr_storage *proxies;  /* the environment's proxies' addresses */
-	size_t nproxies;
-} runner;
+#include <unistd.h>
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static CURLcode global_rc = CURLE_FAILED_INIT;
@@ -294,231 +234,6 @@ static size_t on_body(char *data, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-/* ---- internal addresses (ant_addr.h) ------------------------------------- */
-
-/* "host:port" of url, in lower case, the scheme's port when none is
- * written (so "http://a/" and "http://A:80/" are one host); NULL when
- * url has none or out of memory. */
-static char *host_port(const char *url)
-{
-	CURLU *u = curl_url();
-	char *h = NULL, *p = NULL, *s = NULL;
-
-	if (u && url && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_PORT, &p, CURLU_DEFAULT_PORT) == CURLUE_OK) {
-		size_t n = strlen(h) + strlen(p) + 2;
-
-		if ((s = malloc(n)))
-			snprintf(s, n, "%s:%s", h, p);
-		for (char *c = s; c && *c; c++)
-			*c = (char)tolower((unsigned char)*c);
-	}
-	curl_free(h);
-	curl_free(p);
-	curl_url_cleanup(u);
-	return s;
-}
-
-static void addr_text(const struct sockaddr *sa, char *out, size_t n)
-{
-	const void *a = sa->sa_family == AF_INET6 ?
-		(const void *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr :
-		(const void *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr;
-
-	if (!inet_ntop(sa->sa_family, a, out, (socklen_t)n))
-		snprintf(out, n, "?");
-}
-
-/* Is sa the address and port of a proxy of the environment's? */
-static int is_proxy(const runner *r, const struct sockaddr *sa)
-{
-	for (size_t i = 0; i < r->nproxies; i++) {
-		const struct sockaddr *p = (const struct sockaddr *)&r->proxies[i];
-		const struct sockaddr_in *p4 = (const void *)p, *a4 = (const void *)sa;
-		const struct sockaddr_in6 *p6 = (const void *)p, *a6 = (const void *)sa;
-
-		if (p->sa_family != sa->sa_family)
-			continue;
-		if (sa->sa_family == AF_INET && p4->sin_port == a4->sin_port &&
-		    p4->sin_addr.s_addr == a4->sin_addr.s_addr)
-			return 1;
-		if (sa->sa_family == AF_INET6 && p6->sin6_port == a6->sin6_port &&
-		    memcmp(&p6->sin6_addr, &a6->sin6_addr, sizeof p6->sin6_addr) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* "host:port" of url, the hop being made (kept in x): each hop asks at
- * its connect and again before its request, and the first hop's URL is
- * mostly the allowed one's. */
-static const char *hop_host_port(xfer *x, const char *url)
-{
-	const char *allow = x->run->reqs[x->idx].allow_host;
-
-	if (!url)
-		return NULL;
-	if (allow && strcmp(url, allow) == 0)
-		return x->allow_hp;
-	if (x->hop_url && strcmp(url, x->hop_url) == 0)
-		return x->hop_hp;
-	free(x->hop_url);
-	free(x->hop_hp);
-	x->hop_hp = host_port(url);
-	x->hop_url = x->hop_hp ? strdup(url) : NULL;
-	return x->hop_hp;
-}
-
-/* addr, of kind k, is about to be connected (or asked through a proxy)
- * for x's current URL: refused, and why written in x->refused, unless
- * public, allowed for all, or the URL's host:port is the one allowed. */
-static int refuse(xfer *x, ant_addr_kind k, const char *addr, const char *via)
-{
-	char *url = NULL;
-	const char *hp;
-	int allowed;
-
-	if (k == ANT_ADDR_PUBLIC || x->allow_private)
-		return 0;
-	/* the URL of this hop: libcurl moves it on at each redirect */
-	curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &url);
-	hp = hop_host_port(x, url);
-	allowed = hp && x->allow_hp && strcmp(hp, x->allow_hp) == 0;
-	if (!allowed && !x->refused[0])
-		snprintf(x->refused, sizeof x->refused,
-			 "refused to connect to internal address %s (%s) of %.80s%s: "
-			 "init --allow-private allows it", addr, ant_addr_kind_name(k),
-			 hp ? hp : "?", via);
-	return !allowed;
-}
-
-static curl_socket_t on_open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
-{
-	xfer *x = arg;
-	char text[INET6_ADDRSTRLEN];
-	ant_addr_kind k;
-
-	if (purpose == CURLSOCKTYPE_IPCXN && !is_proxy(x->run, &a->addr) &&
-	    (k = ant_addr_classify(&a->addr)) != ANT_ADDR_PUBLIC) {
-		addr_text(&a->addr, text, sizeof text);
-		if (refuse(x, k, text, ""))
-			return CURL_SOCKET_BAD;   /* libcurl tries the host's next address */
-	}
-	return socket(a->family, a->socktype, a->protocol);
-}
-
-/* Through a proxy the proxy resolves the name: only a host written as an
- * address, or "localhost" (RFC 6761 §6.3), can be judged here. */
-static int refuse_via_proxy(xfer *x)
-{
-	char *url = NULL, *h = NULL;
-	CURLU *u = curl_url();
-	int k = -1, no = 0;
-	size_t n;
-
-	curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &url);
-	if (u && url && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK) {
-		n = strlen(h);
-		k = ant_addr_classify_text(h);
-		if (k < 0 && (strcasecmp(h, "localhost") == 0 ||
-			      (n > 10 && strcasecmp(h + n - 10, ".localhost") == 0)))
-			k = ANT_ADDR_LOOPBACK;
-		if (k > 0)
-			no = refuse(x, (ant_addr_kind)k, h, " through the proxy");
-	}
-	curl_free(h);
-	curl_url_cleanup(u);
-	return no;
-}
-
-/* Before each request, on a new or a reused connection. */
-static int on_prereq(void *arg, char *ip, char *local_ip, int port, int local_port)
-{
-	xfer *x = arg;
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port) };
-	struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	const struct sockaddr *sa;
-	ant_addr_kind k;
-
-	(void)local_ip;
-	(void)local_port;
-	if (ip && inet_pton(AF_INET, ip, &a4.sin_addr) == 1)
-		sa = (const struct sockaddr *)&a4;
-	else if (ip && inet_pton(AF_INET6, ip, &a6.sin6_addr) == 1)
-		sa = (const struct sockaddr *)&a6;
-	else
-		return CURL_PREREQFUNC_OK;   /* no IP connection: file:// */
-	if (is_proxy(x->run, sa))
-		return refuse_via_proxy(x) ? CURL_PREREQFUNC_ABORT : CURL_PREREQFUNC_OK;
-	k = ant_addr_classify(sa);
-	return refuse(x, k, ip, "") ? CURL_PREREQFUNC_ABORT : CURL_PREREQFUNC_OK;
-}
-
-/* A proxy's addresses, resolved once per run (only when one is set).
- * libcurl's defaults: http:// when no scheme, port 1080 when none (443
- * for an https:// proxy). */
-static int proxy_add(runner *r, const char *spec)
-{
-	CURLU *u = curl_url();
-	char *h = NULL, *p = NULL, *s = NULL, host[256];
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
-	int rc = 0;
-
-	if (!u)
-		return LB_ENOMEM;
-	if (curl_url_set(u, CURLUPART_URL, spec, CURLU_GUESS_SCHEME | CURLU_NON_SUPPORT_SCHEME) ==
-	    CURLUE_OK && curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK) {
-		curl_url_get(u, CURLUPART_SCHEME, &s, 0);
-		if (curl_url_get(u, CURLUPART_PORT, &p, 0) != CURLUE_OK)
-			p = NULL;
-		snprintf(host, sizeof host, "%s", h[0] == '[' ? h + 1 : h);
-		if (h[0] == '[' && strchr(host, ']'))
-			*strchr(host, ']') = '\0';
-		if (getaddrinfo(host, p ? p : s && strcasecmp(s, "https") == 0 ? "443" : "1080",
-				&hints, &ai) != 0)
-			ai = NULL;
-	}
-	for (struct addrinfo *a = ai; a && rc == 0; a = a->ai_next) {
-		struct sockaddr_storage *t;
-
-		if (a->ai_addrlen > sizeof *t)
-			continue;
-		if (!(t = realloc(r->proxies, (r->nproxies + 1) * sizeof *t))) {
-			rc = LB_ENOMEM;
-			break;
-		}
-		r->proxies = t;
-		memset(&t[r->nproxies], 0, sizeof *t);
-		memcpy(&t[r->nproxies++], a->ai_addr, a->ai_addrlen);
-	}
-	if (ai)
-		freeaddrinfo(ai);
-	curl_free(h);
-	curl_free(p);
-	curl_free(s);
-	curl_url_cleanup(u);
-	return rc;
-}
-
-/* The variables libcurl reads for its proxy (http_proxy has no upper
- * case form: a CGI's HTTP_PROXY is a request header). */
-static int proxies_build(runner *r)
-{
-	static const char *const vars[] = {
-		"http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
-	};
-
-	for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-		const char *v = getenv(vars[i]);
-
-		if (v && *v && proxy_add(r, v) < 0)
-			return LB_ENOMEM;
-	}
-	return 0;
-}
-
 /* ---- setting up one transfer --------------------------------------------- */
 
 /* A stored validator is echoed only when it is a single clean line. */
@@ -581,8 +296,6 @@ static xfer *xfer_new(runner *r, size_t idx)
 	x->host = r->host_of[idx];
 	x->run = r;
 	x->allow_private = l && l->allow_private;
-	/* NULL when it has no host (file://) or out of memory: nothing allowed */
-	x->allow_hp = q->allow_host ? host_port(q->allow_host) : NULL;
 	x->max_body = max_body_of(l);
 	x->max_header = max_header_of(l);
 	x->content_length = -1;
@@ -622,9 +335,9 @@ static xfer *xfer_new(runner *r, size_t idx)
 	 * is parsed once, by us (libcurl's parse of it: sscanf, 0.5% of CPU) */
 	if (l && l->allow_file)
 		curl_easy_setopt(e, CURLOPT_FILETIME, 1L);
-	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, ant_fetch_open_socket);
 	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, x);
-	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
+	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, ant_fetch_prereq);
 	curl_easy_setopt(e, CURLOPT_PREREQDATA, x);
 	return x;
 }
@@ -997,6 +710,77 @@ static void learn(runner *r, xfer *x, const ant_fetch_result *res)
 				 (res->retry_after < max ? res->retry_after : max));
 }
 
+/* ---- answers prepared on a helper thread (limits->prepare) --------------- */
+
+/* An answer on its way through the stage: its transfer and result. */
+struct ready {
+	xfer *x;
+	ant_fetch_result res;
+};
+
+/* On the stage's thread: reads only the request and its own answer. */
+static void prepare_one(void *ctx, void *item)
+{
+	const runner *r = ctx;
+	struct ready *d = item;
+
+	d->res.prepared = r->lim->prepare(r->ctx, &r->reqs[d->x->idx], &d->res);
+}
+
+/* On the stage's thread, an answer prepared: the loop's poll wakes. */
+static void wake_loop(void *wctx)
+{
+	curl_multi_wakeup(((runner *)wctx)->multi);
+}
+
+/* The answer told (done()), then its transfer goes. */
+static void report(runner *r, xfer *x, ant_fetch_result *res)
+{
+	r->reported++;
+	r->done(r->ctx, &r->reqs[x->idx], res);
+	result_release(res);
+	xfer_free(x);
+}
+
+/* The answers prepared so far told; wait: every one inside, waiting for
+ * them.  Returns how many. */
+static int report_ready(runner *r, int wait)
+{
+	struct ready *d;
+	int k = 0;
+
+	while (r->stage && (d = wait ? ant_stage_wait(r->stage) : ant_stage_take(r->stage))) {
+		report(r, d->x, &d->res);
+		free(d);
+		k++;
+	}
+	return k;
+}
+
+/* The answer to the stage: 1, or 0 when it is prepared here (one core,
+ * the stage full, out of memory). */
+static int hand_over(runner *r, xfer *x, ant_fetch_result *res)
+{
+	struct ready *d;
+
+	if (!r->stage || !(d = malloc(sizeof *d)))
+		return 0;
+	d->x = x;
+	d->res = *res;
+	if (ant_stage_put(r->stage, d) != 0) {
+		free(d);
+		return 0;
+	}
+	return 1;
+}
+
+/* The stage, when the caller prepares answers and another core can. */
+static void stage_start(runner *r)
+{
+	if (r->lim && r->lim->prepare && r->n > 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		r->stage = ant_stage_new(ANT_FETCH_PREPARE_MAX, prepare_one, r, wake_loop, r);
+}
+
 static void finish(runner *r, CURL *e, CURLcode rc)
 {
 	xfer *x = NULL;
@@ -1014,10 +798,12 @@ static void finish(runner *r, CURL *e, CURLcode rc)
 	r->live[x->idx] = NULL;
 	fill_result(&res, x, rc);
 	learn(r, x, &res);
-	r->reported++;
-	r->done(r->ctx, &r->reqs[x->idx], &res);
-	result_release(&res);
-	xfer_free(x);
+	if (r->lim && r->lim->prepare) {
+		if (hand_over(r, x, &res))
+			return;   /* told once prepared (report_ready) */
+		res.prepared = r->lim->prepare(r->ctx, &r->reqs[x->idx], &res);
+	}
+	report(r, x, &res);
 }
 
 static int drain(runner *r)
@@ -1048,6 +834,7 @@ static int run_loop(runner *r)
 			return LB_ENET;
 		if (drain(r) || (r->wake_ms && mono_ms() >= r->wake_ms))
 			start_more(r);
+		report_ready(r, 0);
 		if (r->reported >= r->n)
 			break;
 		if (r->wake_ms) {
@@ -1065,6 +852,7 @@ static int run_loop(runner *r)
  * reported still gets its callback. */
 static void abort_all(runner *r)
 {
+	report_ready(r, 1);
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->live[i]) {
 			curl_multi_remove_handle(r->multi, r->live[i]->easy);
@@ -1081,6 +869,7 @@ static void abort_all(runner *r)
 
 static void runner_release(runner *r)
 {
+	ant_stage_free(r->stage);   /* empty: every answer was told */
 	free(r->proxies);
 	free(r->host_of);
 	free(r->started);
@@ -1185,7 +974,7 @@ int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, siz
 	r.host_of = calloc(n, sizeof *r.host_of);
 	r.started = calloc(n, 1);
 	r.live = calloc(n, sizeof *r.live);
-	if (!r.host_of || !r.started || !r.live || hosts_build(&r) < 0 || proxies_build(&r) < 0) {
+	if (!r.host_of || !r.started || !r.live || hosts_build(&r) < 0 || ant_fetch_proxies_build(&r) < 0) {
 		runner_release(&r);
 		return LB_ENOMEM;
 	}
@@ -1193,6 +982,7 @@ int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, siz
 			  lim_or(limits ? limits->jobs : 0, ANT_FETCH_DEFAULT_JOBS));
 	curl_multi_setopt(r.multi, CURLMOPT_MAX_HOST_CONNECTIONS,
 			  lim_or(limits ? limits->per_host : 0, ANT_FETCH_DEFAULT_PER_HOST));
+	stage_start(&r);
 	rc = run_loop(&r);
 	if (rc < 0)
 		abort_all(&r);

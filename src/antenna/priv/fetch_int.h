@@ -1,10 +1,101 @@
 /*
- * fetch_int.h: what fetch.c takes from fetch_text.c.
+ * fetch_int.h: what fetch.c shares with fetch_text.c (the words) and
+ * fetch_addr.c (the internal-address guard): a transfer (xfer) and a
+ * run (runner).
  */
 #ifndef ANT_FETCH_INT_H
 #define ANT_FETCH_INT_H
 
+#include <curl/curl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
 #include "ant_fetch.h"
+#include "ant_polite.h"
+#include "ant_stage.h"
+#include "lb_buf.h"
+#include "lirs.h"
+
+#define FETCH_USER_AGENT "lirs-antenna/" LIRS_VERSION " (update antenna; libcurl)"
+
+struct runner;
+
+/* One request on its way. */
+typedef struct xfer {
+	size_t idx;              /* into reqs[] */
+	long host;               /* ant_polite's host id */
+	const struct runner *run;   /* its proxies */
+	CURL *easy;
+	char *allow_hp;          /* "host:port" of the request's allow_host, or NULL */
+	int allow_hp_known;      /* allow_hp parsed (fetch_addr.c, allowed_hp) */
+	char *hop_url, *hop_hp;  /* the last hop's URL and its "host:port" (hop_host_port) */
+	int allow_private;       /* limits->allow_private */
+	char refused[200];       /* why an internal address was refused, "" none */
+	struct curl_slist *hdrs; /* conditional headers, NULL when none */
+	char errbuf[CURL_ERROR_SIZE];
+	size_t max_body;
+	int too_big;
+	size_t max_header;       /* bytes of one response's header block */
+	size_t header_bytes;     /* of the current response so far */
+	int header_too_big;      /* on_header() stopped the transfer */
+	int headers_done;        /* the last response's header block ended */
+	int retried;
+	lb_buf body;
+	/* captured from the last response's header block */
+	char *etag, *last_modified, *date, *content_type, *retry_after;
+	char reason[64];
+	int64_t content_length;
+	int redirects_permanent, redirects_temporary;   /* 3xx answers followed */
+} xfer;
+
+struct ant_fetch_pool {
+	CURLM *multi;
+	ant_polite *pol;
+	struct curl_slist *resolve;   /* ANTENNA_RESOLVE */
+	long connects;
+	/* easy handles of finished transfers, reset for the next: making and
+	 * freeing one a transfer cost 5% of update's CPU */
+	CURL *idle[128];
+	size_t nidle;
+};
+
+typedef struct runner {
+	const ant_fetch_limits *lim;
+	const ant_fetch_req *reqs;
+	size_t n;
+	long *host_of;           /* per request: ant_polite's host id */
+	ant_fetch_pool *pool;
+	ant_fetch_pool *own;     /* pool made for this call, when limits has none */
+	ant_polite *pol;
+	size_t reported;         /* requests whose callback ran */
+	int64_t wake_ms;         /* when a server's minimum delay ends, 0 none */
+	char ua[ANT_POLITE_MAX_CONTACT + 64];
+	unsigned char *started;  /* per request */
+	struct xfer **live;      /* per request: its transfer while it runs */
+	size_t next;             /* lowest request index that may still be unstarted */
+	long active;
+	CURLM *multi;
+	ant_fetch_done_fn done;
+	void *ctx;
+	struct sockaddr_storage *proxies;  /* the environment's proxies' addresses */
+	size_t nproxies;
+	ant_stage *stage;        /* limits->prepare's helper thread, or NULL: inline */
+} runner;
+
+/* ---- fetch_addr.c ---------------------------------------------------- */
+
+/* "host:port" of url, in lower case, the scheme's port when none is
+ * written; NULL when url has none or out of memory (malloc'd). */
+char *ant_fetch_host_port(const char *url);
+/* CURLOPT_OPENSOCKETFUNCTION: an internal address refused (arg: xfer). */
+curl_socket_t ant_fetch_open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a);
+/* CURLOPT_PREREQFUNCTION: each request judged again (arg: xfer). */
+int ant_fetch_prereq(void *arg, char *ip, char *local_ip, int port, int local_port);
+/* The environment's proxies' addresses into r: 0, or LB_ENOMEM. */
+int ant_fetch_proxies_build(runner *r);
+
+/* ---- fetch_text.c ---------------------------------------------------- */
 
 /* An error kind in words ("cannot resolve host"). */
 const char *ant_fetch_kind_text(ant_fetch_errkind k);
