@@ -182,6 +182,8 @@ struct upd_analysis *ant_upd_analyse(const struct upd *u, const ant_store_page *
 	page_opts(u, p, &po, pat);
 	a->patterns = po.nignore || po.nonly;
 	a->rc = ant_page_analyze(res->body, res->len, res->content_type, &po, &a->info, &a->err);
+	if (a->rc >= 0)
+		ant_upd_furniture(p, &a->info, &a->furn);
 	free(pat[0]);
 	free(pat[1]);
 	return a;
@@ -221,9 +223,9 @@ static int step_analyse(const struct upd *u, ant_store_page *p, const ant_fetch_
 	}
 	*info = a->info;   /* taken: the caller releases it */
 	memset(&a->info, 0, sizeof a->info);
+	u->chk[p - u->pages].furn = a->furn;
 	if (a != res->prepared)
 		ant_upd_analysis_free(a);
-	ant_upd_furniture(p, info, &u->chk[p - u->pages].furn);
 	in->has_hash = 1;
 	in->text_hash = info->text_hash;
 	if (info->title && *info->title && !p->title_set_by_user)

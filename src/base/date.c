@@ -114,17 +114,17 @@ int lb_date_iso(char out[20], const lb_tm *tm)
 	return 0;
 }
 
-/* The number of the n digits at p, or -1 when one is not a digit. */
-static int digits(const char *p, int n)
+/* The number of the n digits at p into *v: 1, or 0 when one is not a
+ * digit. */
+static int digits(const char *p, int n, int *v)
 {
-	int v = 0;
-
+	*v = 0;
 	for (int i = 0; i < n; i++) {
 		if (p[i] < '0' || p[i] > '9')
-			return -1;
-		v = v * 10 + (p[i] - '0');
+			return 0;
+		*v = *v * 10 + (p[i] - '0');
 	}
-	return v;
+	return 1;
 }
 
 static int is_alpha3(const char *p)
@@ -144,13 +144,9 @@ int lb_date_parse_imf(const char *s, size_t n, int64_t *t)
 	    s[11] != ' ' || s[16] != ' ' || s[19] != ':' || s[22] != ':' ||
 	    memcmp(s + 25, " GMT", 4) != 0)
 		return 0;
-	d = digits(s + 5, 2);
 	m = lb_date_month(s + 8);
-	y = digits(s + 12, 4);
-	hh = digits(s + 17, 2);
-	mm = digits(s + 20, 2);
-	ss = digits(s + 23, 2);
-	if (d < 0 || !m || y < 0 || hh < 0 || mm < 0 || ss < 0 || !lb_date_valid(y, m, d, hh, mm, ss))
+	if (!m || !digits(s + 5, 2, &d) || !digits(s + 12, 4, &y) || !digits(s + 17, 2, &hh) ||
+	    !digits(s + 20, 2, &mm) || !digits(s + 23, 2, &ss) || !lb_date_valid(y, m, d, hh, mm, ss))
 		return 0;
 	*t = lb_days_from_civil(y, m, d) * 86400 + hh * 3600 + mm * 60 + ss;
 	return 1;

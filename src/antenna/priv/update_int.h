@@ -216,9 +216,10 @@ struct upd_analysis {
 	int patterns;     /* the page has --ignore or --only patterns */
 	lb_error err;
 	ant_page_info info;
+	ant_furniture furn;   /* what of info was furniture (ant_upd_furniture) */
 };
-/* The analysis of a page's answer, or NULL when there is none to make
- * (failed, 304, not HTML) or no memory.  Reads u's options and p's
+/* The analysis of a page's answer, its furniture marked, or NULL when
+ * there is none to make (failed, 304, not HTML) or no memory.  Reads u's options and p's
  * settings only: safe on another thread than the check's. */
 struct upd_analysis *ant_upd_analyse(const struct upd *u, const ant_store_page *p,
 				     const ant_fetch_result *res);

@@ -57,6 +57,7 @@ struct fake {
 	const char *probe_db;
 	int64_t probe_now;
 	long probe_seen;
+	size_t prepared;         /* answers analysed by lim->prepare */
 };
 
 static void fake_answer(struct fake *f, struct answer a)
@@ -95,7 +96,8 @@ static long committed(const char *db, int64_t now)
 	return n;
 }
 
-static void answer_one(struct fake *f, const ant_fetch_req *req, ant_fetch_done_fn done, void *ctx)
+static void answer_one(struct fake *f, const ant_fetch_limits *lim, const ant_fetch_req *req,
+		       ant_fetch_done_fn done, void *ctx)
 {
 	struct answer *a = fake_find(f, req->url);
 	ant_fetch_result r = { .status = 404, .content_length = -1 };
@@ -129,6 +131,12 @@ static void answer_one(struct fake *f, const ant_fetch_req *req, ant_fetch_done_
 		snprintf(f->order[f->nanswered], sizeof f->order[0], "%s", req->url);
 	f->nanswered++;
 	f->requests++;
+	/* fetch's prepare, as on its helper thread, for every other answer:
+	 * the check's own analysis takes the rest (both ways tested) */
+	if (lim && lim->prepare && f->nanswered % 2 == 0) {
+		r.prepared = lim->prepare(ctx, req, &r);
+		f->prepared += r.prepared != NULL;
+	}
 	done(ctx, req, &r);
 	if (f->probe_db && f->nanswered == f->probe_at)
 		f->probe_seen = committed(f->probe_db, f->probe_now);
@@ -142,7 +150,7 @@ static int fake_run(void *self, const ant_fetch_limits *lim, const ant_fetch_req
 	if (f->fail_setup)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		answer_one(f, &reqs[f->reverse ? n - 1 - i : i], done, ctx);
+		answer_one(f, lim, &reqs[f->reverse ? n - 1 - i : i], done, ctx);
 	return 0;
 }
 
@@ -1030,6 +1038,7 @@ static void batching(void)
 	f->probe_now = T0;
 	IS_INT(run(s, f, T0, 0, &st, &v), 0, "many pages: run succeeds");
 	IS_INT(st.checked, NMANY, "many pages: all checked");
+	IS_INT(f->prepared, NMANY / 2, "many pages: every other answer analysed by fetch's prepare");
 	IS_INT(f->probe_seen, ANT_UPDATE_BATCH, "many pages: after a batch and 36 checks, the batch is committed");
 	ant_store_pages_each(s, count_fresh, &fresh, &err);
 	IS_INT(fresh, NMANY, "many pages: every one saved");
@@ -1194,7 +1203,7 @@ static void lock_held(void)
 
 int main(void)
 {
-	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6);
+	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
