@@ -38,9 +38,6 @@
  * hold across batches.  Used by one thread at a time. */
 typedef struct ant_fetch_pool ant_fetch_pool;
 
-struct ant_fetch_req;
-struct ant_fetch_result;
-
 typedef struct ant_fetch_limits {
 	long connect_timeout;    /* 0 = default */
 	long timeout;
@@ -59,19 +56,19 @@ typedef struct ant_fetch_limits {
 	long min_delay_ms;       /* between starts to one server; 0 = none */
 	long max_retry_after;    /* seconds; 0 = ANT_FETCH_DEFAULT_MAX_RETRY_AFTER */
 	ant_fetch_pool *pool;    /* NULL: connections last one ant_fetch_run() */
-	/* Work on a finished answer that needs nothing but the request and the
-	 * answer (the parse of a page's body), done on a helper thread while
-	 * the other transfers go on (ant_stage.h; inline on one core, or when
-	 * ANT_FETCH_PREPARE_MAX answers wait already).  What it returns
-	 * reaches done() as res->prepared, done() owning it.  It runs on
-	 * another thread than done(): it may read nothing done() writes. */
-	void *(*prepare)(void *ctx, const struct ant_fetch_req *req,
-			 const struct ant_fetch_result *res);
+	/* done() runs on one helper thread of the run's, in the order the
+	 * answers come, while the other transfers go on (ant_stage.h): on two
+	 * cores the check of a page no longer holds up the network loop.
+	 * Never on two threads at once; on one core, on the caller's.  The
+	 * caller's thread must leave alone what done() uses until
+	 * ant_fetch_run() returns. */
+	int done_aside;
 } ant_fetch_limits;
 
-/* Answers at most waiting for, or in, prepare(): their bodies are the
- * memory a run holds beyond its transfers'. */
-#define ANT_FETCH_PREPARE_MAX 64
+/* Answers at most waiting for, or in, done() on the helper thread
+ * (done_aside): their bodies are the memory a run holds beyond its
+ * transfers'; the loop waits for a slot beyond. */
+#define ANT_FETCH_ASIDE_MAX 64
 
 typedef enum {
 	ANT_FETCH_OK = 0,            /* an HTTP answer came (see status) */
@@ -118,7 +115,6 @@ typedef struct ant_fetch_result {
 	int redirect;            /* ANT_FETCH_REDIRECT_*: how the request reached it */
 	int conditional_retried; /* a 412 to a conditional request was retried unconditionally */
 	double seconds;          /* total transfer time */
-	void *prepared;          /* limits->prepare's answer (done() frees it), or NULL */
 } ant_fetch_result;
 
 /* How the redirects followed reached effective_url: none; only permanent
@@ -150,7 +146,8 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k);
 /*
  * Threads: curl_global_init() runs once, on the first ant_fetch_run(); then
  * ant_fetch_run() may run on several threads at once; done() runs on the
- * calling thread, limits->prepare on a helper thread of the run's.  file:// (allow_file only, never via a redirect) reports
+ * calling thread (with limits->done_aside, on a helper thread of the
+ * run's).  file:// (allow_file only, never via a redirect) reports
  * status 200 and the file's mtime as Last-Modified.  A redirect's target
  * counts against its original URL's host.
  *

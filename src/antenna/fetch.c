@@ -3,9 +3,9 @@
  *
  * With fetch_addr.c (the internal-address guard) the transfers' side of
  * libcurl.  One ant_fetch_run() call drives every request to an end on
- * the calling thread; a caller's limits->prepare (the parse of a page)
- * runs on one helper thread meanwhile (ant_stage.h), at most
- * ANT_FETCH_PREPARE_MAX answers waiting for it.  Scheduling is ours, not curl's: a request starts only
+ * the calling thread; with limits->done_aside the answers are told on one
+ * helper thread meanwhile (ant_stage.h), at most ANT_FETCH_ASIDE_MAX of
+ * them waiting.  Scheduling is ours, not curl's: a request starts only
  * when fewer than limits->jobs transfers run in all, fewer than
  * limits->per_host run for its server (ant_polite.h: a registrable domain,
  * joined by the names seen at one address), the server's minimum delay
@@ -21,8 +21,8 @@
  * pthread_once, the first time ant_fetch_run() is called; after that several
  * threads may call ant_fetch_run() at once (each has its own handles).  Nothing
  * calls curl_global_cleanup(): the process exit releases it.  The done
- * callback runs on the thread that called ant_fetch_run(), prepare on the
- * run's helper thread.
+ * callback runs on the thread that called ant_fetch_run(), or with
+ * limits->done_aside on the run's one helper thread.
  *
  * Limits (ant_fetch.h): connect and total timeouts; max_body decoded bytes
  * (Content-Encoding is decoded by curl, CURLOPT_ACCEPT_ENCODING "", so a
@@ -593,6 +593,8 @@ static void result_release(ant_fetch_result *res)
 	free(res->effective_url);
 }
 
+static void tell(runner *r, size_t idx, xfer *x, const ant_fetch_result *res);
+
 /* A request that could not even be set up is still reported. */
 static void report_failure(runner *r, size_t idx, const char *why)
 {
@@ -603,8 +605,7 @@ static void report_failure(runner *r, size_t idx, const char *why)
 	res.content_length = -1;
 	res.body = (char *)lb_buf_empty;
 	snprintf(res.error, sizeof res.error, "%s", why);
-	r->reported++;
-	r->done(r->ctx, &r->reqs[idx], &res);
+	tell(r, idx, NULL, &res);
 }
 
 /* A request to a server that asked us to wait until then: not sent. */
@@ -622,8 +623,7 @@ static void report_deferred(runner *r, size_t idx, int64_t until, int64_t now)
 		snprintf(when, sizeof when, "%lld", (long long)until);
 	snprintf(res.error, sizeof res.error, "deferred: %.100s asked us to wait until %s "
 		 "(Retry-After)", ant_polite_key(r->pol, r->host_of[idx]), when);
-	r->reported++;
-	r->done(r->ctx, &r->reqs[idx], &res);
+	tell(r, idx, NULL, &res);
 }
 
 /* ---- the loop ------------------------------------------------------------ */
@@ -710,75 +710,90 @@ static void learn(runner *r, xfer *x, const ant_fetch_result *res)
 				 (res->retry_after < max ? res->retry_after : max));
 }
 
-/* ---- answers prepared on a helper thread (limits->prepare) --------------- */
+/* ---- answers told on a helper thread (limits->done_aside) ---------------- */
 
-/* An answer on its way through the stage: its transfer and result. */
+/* An answer on its way through the stage: its request, transfer (NULL for
+ * one never sent) and result. */
 struct ready {
+	size_t idx;
 	xfer *x;
 	ant_fetch_result res;
 };
 
-/* On the stage's thread: reads only the request and its own answer. */
-static void prepare_one(void *ctx, void *item)
+/* On the stage's thread, one answer at a time, in order: done(). */
+static void done_one(void *ctx, void *item)
 {
 	const runner *r = ctx;
 	struct ready *d = item;
 
-	d->res.prepared = r->lim->prepare(r->ctx, &r->reqs[d->x->idx], &d->res);
+	r->done(r->ctx, &r->reqs[d->idx], &d->res);
 }
 
-/* On the stage's thread, an answer prepared: the loop's poll wakes. */
+/* On the stage's thread, an answer told: the loop's poll wakes. */
 static void wake_loop(void *wctx)
 {
 	curl_multi_wakeup(((runner *)wctx)->multi);
 }
 
-/* The answer told (done()), then its transfer goes. */
-static void report(runner *r, xfer *x, ant_fetch_result *res)
+/* An answer told, back on the loop's thread: its transfer goes (the
+ * idle handles are the loop's). */
+static void told(runner *r, struct ready *d)
 {
 	r->reported++;
-	r->done(r->ctx, &r->reqs[x->idx], res);
-	result_release(res);
-	xfer_free(x);
+	if (d->x)
+		result_release(&d->res);
+	xfer_free(d->x);
+	free(d);
 }
 
-/* The answers prepared so far told; wait: every one inside, waiting for
- * them.  Returns how many. */
-static int report_ready(runner *r, int wait)
+/* The answers told so far taken back; wait: every one inside, waiting
+ * for them.  Returns how many. */
+static int take_told(runner *r, int wait)
 {
 	struct ready *d;
 	int k = 0;
 
 	while (r->stage && (d = wait ? ant_stage_wait(r->stage) : ant_stage_take(r->stage))) {
-		report(r, d->x, &d->res);
-		free(d);
+		told(r, d);
 		k++;
 	}
 	return k;
 }
 
-/* The answer to the stage: 1, or 0 when it is prepared here (one core,
- * the stage full, out of memory). */
-static int hand_over(runner *r, xfer *x, ant_fetch_result *res)
+/* Request idx's answer to done(): on the stage's thread when there is
+ * one (a full stage is waited for: done() never runs on two threads),
+ * else here.  x (NULL: never sent) and res go.  A result of a request
+ * never sent owns nothing (its body is lb_buf_empty). */
+static void tell(runner *r, size_t idx, xfer *x, const ant_fetch_result *res)
 {
-	struct ready *d;
+	struct ready *d = r->stage ? malloc(sizeof *d) : NULL;
 
-	if (!r->stage || !(d = malloc(sizeof *d)))
-		return 0;
-	d->x = x;
-	d->res = *res;
-	if (ant_stage_put(r->stage, d) != 0) {
-		free(d);
-		return 0;
+	if (d) {
+		*d = (struct ready){ idx, x, *res };
+		while (ant_stage_put(r->stage, d) != 0) {
+			struct ready *back = ant_stage_wait(r->stage);
+
+			if (back)
+				told(r, back);
+		}
+		return;
 	}
-	return 1;
+	take_told(r, 1);   /* out of memory: the stage's answers first */
+	r->reported++;
+	r->done(r->ctx, &r->reqs[idx], res);
+	if (x) {
+		ant_fetch_result own = *res;
+
+		result_release(&own);
+	}
+	xfer_free(x);
 }
 
-/* The stage, when the caller prepares answers and another core can. */
+/* The stage, when the caller asks for it and another core can work. */
 static void stage_start(runner *r)
 {
-	if (r->lim && r->lim->prepare && r->n > 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1)
-		r->stage = ant_stage_new(ANT_FETCH_PREPARE_MAX, prepare_one, r, wake_loop, r);
+	if (r->lim && r->lim->done_aside && r->n > 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		r->stage = ant_stage_new(ANT_FETCH_ASIDE_MAX, done_one, r, wake_loop, r);
 }
 
 static void finish(runner *r, CURL *e, CURLcode rc)
@@ -798,12 +813,7 @@ static void finish(runner *r, CURL *e, CURLcode rc)
 	r->live[x->idx] = NULL;
 	fill_result(&res, x, rc);
 	learn(r, x, &res);
-	if (r->lim && r->lim->prepare) {
-		if (hand_over(r, x, &res))
-			return;   /* told once prepared (report_ready) */
-		res.prepared = r->lim->prepare(r->ctx, &r->reqs[x->idx], &res);
-	}
-	report(r, x, &res);
+	tell(r, x->idx, x, &res);
 }
 
 static int drain(runner *r)
@@ -834,7 +844,7 @@ static int run_loop(runner *r)
 			return LB_ENET;
 		if (drain(r) || (r->wake_ms && mono_ms() >= r->wake_ms))
 			start_more(r);
-		report_ready(r, 0);
+		take_told(r, 0);
 		if (r->reported >= r->n)
 			break;
 		if (r->wake_ms) {
@@ -852,7 +862,7 @@ static int run_loop(runner *r)
  * reported still gets its callback. */
 static void abort_all(runner *r)
 {
-	report_ready(r, 1);
+	take_told(r, 1);
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->live[i]) {
 			curl_multi_remove_handle(r->multi, r->live[i]->easy);
@@ -865,6 +875,7 @@ static void abort_all(runner *r)
 			report_failure(r, i, "transfer aborted: curl multi failed");
 		}
 	}
+	take_told(r, 1);
 }
 
 static void runner_release(runner *r)

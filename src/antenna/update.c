@@ -350,17 +350,6 @@ static void job_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result
 		ant_upd_feed_done(ctx, &r, res);
 	else
 		ant_upd_page_done(ctx, &r, res);
-	ant_upd_analysis_free(res->prepared);
-}
-
-/* fetch's limits->prepare, on its helper thread: a page's answer
- * analysed while the other transfers go on (the parse was a quarter of
- * update's CPU, in the network loop's way).  A feed's: nothing. */
-static void *job_prepare(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
-{
-	const struct job *j = req->user;
-
-	return j->feed ? NULL : ant_upd_analyse(ctx, j->p, res);
 }
 
 /* The page's feed as a job of its own, with copies (struct job); out of
@@ -425,9 +414,11 @@ static int fetch_batch(struct upd *u)
 		reqs[n] = (ant_fetch_req){ check_url(p), p->etag, p->lm_header, &jobs[n], p->url };
 		n++;
 	}
-	u->lim.prepare = job_prepare;
+	/* the batch's checks on fetch's helper thread, while the transfers
+	 * go on: this thread touches u again only once the fetch returns */
+	u->lim.done_aside = 1;
 	rc = ant_upd_fetch(u, reqs, n, job_done, u);
-	u->lim.prepare = NULL;
+	u->lim.done_aside = 0;
 	for (size_t i = 0; i < n; i++) {
 		free(jobs[i].url);
 		free(jobs[i].etag);

@@ -118,7 +118,7 @@ static char **split_ignore(const char *s, size_t *n)
 		return NULL;
 	copy = (char *)(v + cnt);
 	strcpy(copy, s);
-	/* strtok_r: this runs on fetch's helper thread too (ant_upd_analyse) */
+	/* strtok_r: a check may run on fetch's helper thread (done_aside) */
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		v[i++] = line;
 	*n = i;
@@ -169,63 +169,35 @@ static void page_opts(const struct upd *u, const ant_store_page *p, ant_page_opt
 	po->only = (const char *const *)pat[1];
 }
 
-struct upd_analysis *ant_upd_analyse(const struct upd *u, const ant_store_page *p,
-				     const ant_fetch_result *res)
-{
-	struct upd_analysis *a;
-	ant_page_opts po;
-	char **pat[2];
-
-	if (ant_upd_http_failed(res) || res->status == 304 || !is_html(res->content_type) ||
-	    !(a = calloc(1, sizeof *a)))
-		return NULL;
-	page_opts(u, p, &po, pat);
-	a->patterns = po.nignore || po.nonly;
-	a->rc = ant_page_analyze(res->body, res->len, res->content_type, &po, &a->info, &a->err);
-	if (a->rc >= 0)
-		ant_upd_furniture(p, &a->info, &a->furn);
-	free(pat[0]);
-	free(pat[1]);
-	return a;
-}
-
-void ant_upd_analysis_free(struct upd_analysis *a)
-{
-	if (!a)
-		return;
-	ant_page_info_release(&a->info);
-	free(a);
-}
-
 /* The body's title, charset, advertised feed, text checksum and segments
- * (ant_page.h) into *info (released by the caller): the answer's prepared
- * analysis, taken, or one made now.  0 when not HTML or not analysable:
- * then the size rule decides.  The operator's patterns going over their
- * time on this page (ANT_PAGE_MAX_REGEX_SECONDS) fail the check with the
- * pattern named: a rule that cannot be applied must not let the size rule
- * announce the page in its place. */
+ * (ant_page.h) into *info (released by the caller), its furniture marked.
+ * 0 when not HTML or not analysable: then the size rule decides.  The
+ * operator's patterns going over their time on this page
+ * (ANT_PAGE_MAX_REGEX_SECONDS) fail the check with the pattern named: a
+ * rule that cannot be applied must not let the size rule announce the
+ * page in its place. */
 static int step_analyse(const struct upd *u, ant_store_page *p, const ant_fetch_result *res,
 			struct upd_found *f, ant_page_info *info)
 {
 	ant_detect_input *in = &f->in;
-	struct upd_analysis *a = res->prepared ? res->prepared : ant_upd_analyse(u, p, res);
+	lb_error err = LB_ERROR_INIT;
+	ant_page_opts po;
+	char **pat[2];
+	int rc;
 
-	if (!a)
+	if (!is_html(res->content_type))
 		return 0;
-	if (a->rc < 0 && a->patterns && (a->rc == LB_ETOOBIG || a->rc == LB_EINVAL)) {
+	page_opts(u, p, &po, pat);
+	rc = ant_page_analyze(res->body, res->len, res->content_type, &po, info, &err);
+	free(pat[0]);
+	free(pat[1]);
+	if (rc < 0 && (po.nignore || po.nonly) && (rc == LB_ETOOBIG || rc == LB_EINVAL)) {
 		in->failed = 1;
-		snprintf(f->errtext, sizeof f->errtext, "%s", lb_error_msg(&a->err));
+		snprintf(f->errtext, sizeof f->errtext, "%s", lb_error_msg(&err));
 	}
-	if (a->rc < 0) {
-		if (a != res->prepared)
-			ant_upd_analysis_free(a);
+	if (rc < 0)
 		return 0;
-	}
-	*info = a->info;   /* taken: the caller releases it */
-	memset(&a->info, 0, sizeof a->info);
-	u->chk[p - u->pages].furn = a->furn;
-	if (a != res->prepared)
-		ant_upd_analysis_free(a);
+	ant_upd_furniture(p, info, &u->chk[p - u->pages].furn);
 	in->has_hash = 1;
 	in->text_hash = info->text_hash;
 	if (info->title && *info->title && !p->title_set_by_user)

@@ -24,7 +24,6 @@
 #include "ant_detect.h"
 #include "ant_fetch.h"
 #include "ant_furniture.h"
-#include "ant_page.h"
 #include "ant_source_budget.h"
 #include "ant_store.h"
 #include "ant_trust.h"
@@ -209,24 +208,9 @@ void ant_upd_budget_finish(struct upd *u, ant_store_source *src);
 
 /* ---- update_check.c: a page's check, resumed by each answer ---- */
 
-/* A page answer's analysis (ant_page.h), made where the answer arrives:
- * on fetch's helper thread (limits->prepare, update.c) or in the check. */
-struct upd_analysis {
-	int rc;           /* ant_page_analyze()'s */
-	int patterns;     /* the page has --ignore or --only patterns */
-	lb_error err;
-	ant_page_info info;
-	ant_furniture furn;   /* what of info was furniture (ant_upd_furniture) */
-};
-/* The analysis of a page's answer, its furniture marked, or NULL when
- * there is none to make (failed, 304, not HTML) or no memory.  Reads u's options and p's
- * settings only: safe on another thread than the check's. */
-struct upd_analysis *ant_upd_analyse(const struct upd *u, const ant_store_page *p,
-				     const ant_fetch_result *res);
-void ant_upd_analysis_free(struct upd_analysis *a);
 /* The fetch callbacks (ant_fetch.h) of a page (req->user: the page), its
- * feed, and its second fetch.  A page's res->prepared, when not NULL, is
- * its analysis (its info taken; the caller frees it). */
+ * feed, and its second fetch.  A batch's run on fetch's helper thread
+ * (limits->done_aside), one at a time. */
 void ant_upd_page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);
 void ant_upd_feed_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);
 void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res);

@@ -17,7 +17,9 @@
 #include <libgen.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -702,6 +704,79 @@ static void t_concurrency(void)
 		got_free(&g[i]);
 }
 
+/* limits->done_aside: done() on one thread that is not the caller's,
+ * never two at once, every answer whole; 200 answers through a stage of
+ * ANT_FETCH_ASIDE_MAX (the loop waits for room), a slow done() too. */
+struct aside {
+	pthread_t caller, seen;
+	atomic_int inside, overlap, calls, threads, bad;
+	int slow;
+};
+
+static void on_aside(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
+{
+	struct aside *a = ctx;
+	char want[64];
+
+	if (atomic_fetch_add(&a->inside, 1) != 0)
+		atomic_fetch_add(&a->overlap, 1);
+	if (atomic_fetch_add(&a->calls, 1) == 0)
+		a->seen = pthread_self();
+	else if (!pthread_equal(a->seen, pthread_self()))
+		atomic_fetch_add(&a->threads, 1);
+	if (pthread_equal(a->caller, pthread_self()))
+		atomic_fetch_add(&a->threads, 1);
+	snprintf(want, sizeof want, "<p>aside %d</p>\n", (int)(intptr_t)req->user);
+	if (res->status != 200 || strcmp(res->body, want) != 0)
+		atomic_fetch_add(&a->bad, 1);
+	if (a->slow) {
+		struct timespec ts = { 0, 2 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	atomic_fetch_sub(&a->inside, 1);
+}
+
+static void t_done_aside(void)
+{
+	enum { N = 200 };
+	ant_fetch_limits l = limits();
+	static ant_fetch_req r[N];
+	static char urls[N][96];
+	char name[64], body[64];
+
+	mkdir(strcat(strcpy(name, dir), "/as"), 0755);
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "as/%d.html", i);
+		snprintf(body, sizeof body, "<p>aside %d</p>\n", i);
+		puts_file(name, body);
+		snprintf(urls[i], sizeof urls[i], "%s/as/%d.html", base, i);
+		r[i] = (ant_fetch_req){ urls[i], NULL, NULL, (void *)(intptr_t)i, urls[i] };
+	}
+	l.jobs = 32;
+	l.per_host = 32;
+	l.done_aside = 1;
+	for (int slow = 0; slow < 2; slow++) {
+		struct aside a;
+
+		memset(&a, 0, sizeof a);
+		a.caller = pthread_self();
+		a.slow = slow;
+		IS_INT(ant_fetch_run(&l, r, N, on_aside, &a), 0, "done_aside%s: the run succeeds",
+		       slow ? " (a slow done)" : "");
+		IS_INT(atomic_load(&a.calls), N, "done_aside%s: every answer told once, before the run returns",
+		       slow ? " (a slow done)" : "");
+		IS_INT(atomic_load(&a.bad), 0, "done_aside%s: every answer whole", slow ? " (a slow done)" : "");
+		IS_INT(atomic_load(&a.overlap), 0, "done_aside%s: never two done() at once",
+		       slow ? " (a slow done)" : "");
+		if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
+			IS_INT(atomic_load(&a.threads), 0, "done_aside%s: one thread, not the caller's",
+			       slow ? " (a slow done)" : "");
+		else
+			OK(1, "done_aside: one core, told on the caller's thread # SKIP one core");
+	}
+}
+
 /* Real Japanese text in Shift_JIS, charset only in the HTTP header. */
 static void t_with_page(void)
 {
@@ -728,7 +803,7 @@ static void t_with_page(void)
 
 int main(void)
 {
-	TAP_PLAN(75 + 24 + 2 + 4);
+	TAP_PLAN(75 + 24 + 2 + 4 + 10);
 	snprintf(dir, sizeof dir, "/tmp/t_fetch.XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
@@ -753,6 +828,7 @@ int main(void)
 	t_internal_reuse();
 	t_internal_proxy();
 	t_concurrency();
+	t_done_aside();
 	t_with_page();
 	IS_STR(ant_fetch_errkind_name(ANT_FETCH_ERR_TOO_BIG), "too-big", "error kind names");
 	IS_INT(ant_fetch_run(NULL, NULL, 0, on_done, NULL), 0, "no requests: nothing to do");
