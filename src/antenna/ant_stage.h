@@ -19,8 +19,8 @@ typedef struct ant_stage ant_stage;
 
 /* What the helper thread does with an item (on that thread). */
 typedef void (*ant_stage_fn)(void *ctx, void *item);
-/* Called on the helper thread after each item is done, e.g. to wake the
- * caller's poll (curl_multi_wakeup); may be NULL. */
+/* Called on the helper thread when an item is done and no other waits,
+ * e.g. to wake the caller's poll (curl_multi_wakeup); may be NULL. */
 typedef void (*ant_stage_wake_fn)(void *wctx);
 
 /* A stage of at most cap items with its thread started; NULL when out

@@ -58,7 +58,10 @@ static void *helper(void *arg)
 		pthread_mutex_lock(&s->mu);
 		ring_push(&s->done, s->cap, item);
 		pthread_cond_signal(&s->back);
-		if (s->wake) {
+		/* woken when the thread runs dry, not at each item: the caller
+		 * takes back what is done whenever it comes by, and a wake is a
+		 * system call and a turn of its loop */
+		if (s->wake && !s->todo.n) {
 			pthread_mutex_unlock(&s->mu);
 			s->wake(s->wctx);
 			pthread_mutex_lock(&s->mu);

@@ -70,7 +70,9 @@ int main(void)
 	IS_INT(ant_stage_inside(s), 0, "nothing inside once all are taken");
 	OK(ant_stage_wait(s) == NULL, "wait with nothing inside returns at once");
 	ant_stage_free(s);   /* joined: its last wake is made */
-	IS_INT(atomic_load(&wakes), back, "the wake is called once an item");
+	OK(atomic_load(&wakes) >= 1 && (size_t)atomic_load(&wakes) <= back,
+	   "the wake is called when the thread runs dry, at most once an item (%d for %zu)",
+	   atomic_load(&wakes), back);
 
 	/* a slow helper: the stage fills, and refuses */
 	s = ant_stage_new(2, slow, NULL, NULL, NULL);
