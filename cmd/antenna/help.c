@@ -127,7 +127,7 @@ const char antcmd_set_help[] =
 	"  --check-url CURL  fetch CURL to check the page; '' fetches URL itself\n"
 	"  --no-auto-ignore  learn no volatile parts of this page\n"
 	"  --auto-ignore     learn them again (the default)\n"
-	"  --ignore-robots   fetch the page whatever its site's robots.txt says (warns)\n"
+	"  --ignore-robots   fetch the page and its feed whatever robots.txt says (warns)\n"
 	"  --no-ignore-robots  honour robots.txt again (the default)\n\n"
 	"When the ignore or only list, the check URL or automatic ignoring changes,\n"
 	"the page's next check takes a new baseline and announces nothing: the text\n"

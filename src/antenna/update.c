@@ -329,9 +329,11 @@ static int defer_feeds(struct upd *u)
 	if (!reqs)
 		return LB_ENOMEM;
 	for (size_t i = 0; i < u->npages; i++)
-		if (u->chk[i].wait == UPD_WAIT_NEW_FEED)
+		if (u->chk[i].wait == UPD_WAIT_NEW_FEED && ant_upd_robots_feed(u, &u->pages[i]))
 			reqs[n++] = (ant_fetch_req){ u->pages[i].feed_url, NULL, NULL, &u->pages[i],
 						     u->pages[i].url };
+		else if (u->chk[i].wait == UPD_WAIT_NEW_FEED)
+			ant_upd_new_feed_read(u, &u->pages[i]);   /* decided without it */
 	if (n)
 		rc = ant_upd_fetch(u, reqs, n, ant_upd_feed_done, u);
 	for (size_t i = 0; i < n; i++)
@@ -406,7 +408,7 @@ static int fetch_batch(struct upd *u)
 		ant_store_page *p = &u->pages[i];
 		if (!due[i] || !ant_upd_robots_gate(u, p))
 			continue;
-		if (p->feed_url)
+		if (p->feed_url && ant_upd_robots_feed(u, p))
 			n = queue_feed(u, i, reqs, jobs, n);
 		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
 		/* a check URL (tama's Check-URL) is fetched; url is what is shown,

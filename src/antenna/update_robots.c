@@ -19,7 +19,9 @@
  * A page kept out is not fetched: its last_error says why
  * (ANT_ROBOTS_ERROR_PREFIX) and it is considered again after
  * ANT_ROBOTS_RECHECK.  Pages the operator set --ignore-robots on, and
- * URLs that are not http(s), pass.
+ * URLs that are not http(s), pass.  A page's feed on an origin whose
+ * robots.txt the run knows (the page's own, mostly) is fetched only when
+ * it allows the feed's path (ant_upd_robots_feed).
  */
 #include "ant_robots.h"
 
@@ -300,6 +302,24 @@ int ant_upd_robots_gate(struct upd *u, ant_store_page *p)
 	if (ant_robots_allowed(o->rules, path, &why))
 		return 1;
 	keep_out(u, p, o, &why);
+	return 0;
+}
+
+int ant_upd_robots_feed(struct upd *u, ant_store_page *p)
+{
+	struct upd_robots *r = u->robots;
+	const char *path;
+	char name[512], msg[600];
+	struct origin *o;
+	ant_robots_rule why;
+
+	if (!r || !p->feed_url || ignored(r, p->id) ||
+	    ant_robots_origin(p->feed_url, name, sizeof name, &path) < 0 ||
+	    !(o = find(r, r->n, name)) || !o->rules || ant_robots_allowed(o->rules, path, &why))
+		return 1;
+	snprintf(msg, sizeof msg, ANT_ROBOTS_ERROR_PREFIX "the feed is disallowed by %s/robots.txt"
+		 " line %zu (Disallow: %s)", o->name, why.line, why.pattern);
+	ant_upd_set_str(&p->feed_error, msg);
 	return 0;
 }
 

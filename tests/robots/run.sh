@@ -11,7 +11,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 40
+plan 47
 tmpdir robots-test
 start_server 120 --verbose
 LOG=$T/server.log
@@ -180,3 +180,27 @@ fresh many m/1.html m/2.html m/3.html m/odd1.html m/odd2.html
 upd
 is "5 pages, one origin: robots.txt asked once" "$(asked /robots.txt)" $((n + 1))
 is "... two kept out" "$(asked /m/odd1.html):$(asked /m/odd2.html)" "0:0"
+
+# ---- a page's feed: its path judged by the robots.txt of its origin ---------------------------
+printf 'User-agent: *\nDisallow: /fd/private/\n' > "$WWW/robots.txt"
+mkdir -p "$WWW/fd/private" "$WWW/fd/open"
+for d in private open; do
+	printf '<html><head><title>fd %s</title><link rel="alternate" type="application/rss+xml" href="/fd/%s/feed.xml"></head><body><p>%s</p></body></html>\n' $d $d $d > "$WWW/fd/$d.html"
+	printf '<?xml version="1.0"?><rss version="2.0"><channel><title>f</title><link>%s/fd/%s.html</link><item><title>t</title><link>%s/fd/%s.html</link><pubDate>Mon, 01 Jan 2024 00:00:00 GMT</pubDate></item></channel></rss>\n' "$U" $d "$U" $d > "$WWW/fd/$d/feed.xml"
+done
+D=$T/feeds.db
+$A -d "$D" init --lang en > /dev/null 2>&1
+$A -d "$D" add "$U/fd/private.html" > /dev/null && $A -d "$D" add "$U/fd/open.html" > /dev/null
+upd
+is "feed: a page whose feed robots.txt disallows is fetched" "$(asked /fd/private.html)" 1
+is "feed: ... its feed, named for the first time, gets no request" "$(asked /fd/private/feed.xml)" 0
+is "feed: an allowed feed is read" "$(asked /fd/open/feed.xml)" 1
+e=$(jget "$D" "$U/fd/private.html" feed_error)
+case $e in *"disallowed by"*"robots.txt"*) ok "feed: feed_error says robots.txt disallows it" ;;
+*) notok "feed: feed_error says robots.txt disallows it" "$e" ;; esac
+is "feed: the page itself is not kept out" "$(state fd/private.html)" null
+NOW_RUN=$((NOW + 10)) upd --force
+is "feed: a known feed is not asked either at the next check" "$(asked /fd/private/feed.xml):$(asked /fd/private.html)" "0:2"
+$A -d "$D" set "$U/fd/private.html" --ignore-robots > /dev/null 2>&1
+NOW_RUN=$((NOW + 20)) upd --force
+is "feed: set --ignore-robots lets its feed be read too" "$(asked /fd/private/feed.xml)" 1

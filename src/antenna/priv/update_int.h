@@ -142,6 +142,11 @@ int ant_upd_robots_prepare(struct upd *u, const unsigned char *due);
 /* 1: fetch p; 0: robots.txt keeps it out (or its server is unreachable),
  * which is recorded as p's check. */
 int ant_upd_robots_gate(struct upd *u, ant_store_page *p);
+/* 1: fetch p's feed; 0: the robots.txt of its origin, known in this run
+ * (the page's own, mostly), disallows it: p's feed_error says so and the
+ * page's own text decides its check.  A feed on an origin not asked in
+ * this run is fetched (its robots.txt is not asked for a feed). */
+int ant_upd_robots_feed(struct upd *u, ant_store_page *p);
 void ant_upd_robots_free(struct upd *u);
 
 /* ---- update_sources.c ---- */
