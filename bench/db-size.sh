@@ -22,8 +22,7 @@ if want db-size; then
 		start_server "$DZ" 7200
 		DZPID=$SRV_PID DZURL=$SRV_URL
 		DB_CYCLES=3 UPD_DZ="--force --jobs 64 --per-host 64"
-		if [ "$QUICK" = 1 ]; then DZ_SIZES=10000; else DZ_SIZES=100000; fi
-		[ "${BENCH_BIG:-0}" = 1 ] && DZ_SIZES="$DZ_SIZES 1000000"
+		DZ_SIZES=$(sizes 100000 10000)
 		for n in $DZ_SIZES; do
 			db=$DZ/p$n.db
 			"$ANTENNA" -d "$db" init --title bench --base http://antenna.example.jp/ \

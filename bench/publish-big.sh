@@ -15,13 +15,10 @@
 if want publish-big; then
 	PB=$OUT/publish-big
 	mkdir -p "$PB"
-	PB_SIZES=100000
-	[ "$QUICK" = 1 ] && PB_SIZES=20000
-	[ "${BENCH_BIG:-0}" = 1 ] && PB_SIZES="$PB_SIZES 1000000"
+	PB_SIZES=$(sizes 100000 20000)
 	for n in $PB_SIZES; do
 		db=$PB/p$n.db
-		if [ ! -s "$db" ]; then
-			rm -f "$db" "$db-wal" "$db-shm"
+		if stale_db "$db"; then
 			# the empty publish creates the event tables and the Atom state
 			"$ANTENNA" -d "$db" init --title bench --base http://antenna.example.jp/ > /dev/null &&
 				"$ANTENNA" -d "$db" publish --now $((NOW - 7200)) "$PB/empty" > /dev/null &&
@@ -94,13 +91,10 @@ fi
 if want publish-relay; then
 	PR=$OUT/publish-relay
 	mkdir -p "$PR"
-	PR_SIZES=100000
-	[ "$QUICK" = 1 ] && PR_SIZES=20000
-	[ "${BENCH_BIG:-0}" = 1 ] && PR_SIZES="$PR_SIZES 1000000"
+	PR_SIZES=$(sizes 100000 20000)
 	for n in $PR_SIZES; do
 		db=$PR/r$n.db
-		if [ ! -s "$db" ]; then
-			rm -f "$db" "$db-wal" "$db-shm"
+		if stale_db "$db"; then
 			"$ANTENNA" -d "$db" init --title bench --base http://antenna.example.jp/ > /dev/null &&
 				"$ANTENNA" -d "$db" add --lirs http://shard.example.jp/lirs.gz --relay > /dev/null &&
 				"$ANTENNA" -d "$db" publish --now $((NOW - 7200)) "$PR/empty" > /dev/null &&

@@ -102,6 +102,19 @@ report() {
 	row "$1" "$o" "$b" "$r" "<= $2" "$v" "$m" "$note"
 }
 skip() { row "$1" - - - - SKIP - "$2"; say "$1: skipped: $2"; }
+# sizes FULL QUICK: the page counts a hub-scale row runs: FULL, or QUICK
+# with BENCH_QUICK, and 1,000,000 besides with BENCH_BIG=1
+sizes() {
+	if [ "$QUICK" = 1 ]; then set -- "$2"; else set -- "$1"; fi
+	[ "${BENCH_BIG:-0}" = 1 ] && set -- "$1" 1000000
+	echo "$@"
+}
+# stale_db DB: 0 (and DB's files gone) when DB is to be made afresh, 1
+# when a previous run's is there to reuse
+stale_db() {
+	[ -s "$1" ] && return 1
+	rm -f "$1" "$1-wal" "$1-shm"
+}
 # start_server DIR SECONDS: the loopback test server on DIR/www (created),
 # its log in DIR/server.log; sets SRV_PID and SRV_URL, and the EXIT trap
 # kills every server started so far (a later script's trap must not
