@@ -16,7 +16,7 @@ mkdir -p "$BUILD/obj" "$BUILD/seeds" || exit 2
 objs=""
 # Every layer's private headers too: the targets reach into the parsers.
 INC="-Isrc/base -Isrc/lirs -Isrc/atom -Isrc/antenna -Isrc/lirs/priv -Isrc/antenna/priv"
-for src in src/*/*.c; do
+for src in src/*/*.c src/*/*/*.c; do
 	obj="$BUILD/obj/$(echo "${src#src/}" | tr / _ | sed 's/\.c$//').o"
 	if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find src -name '*.h' -newer "$obj")" ]; then
 		# Another engineer's file in progress must not stop the codec's fuzzing.

@@ -13,7 +13,7 @@
 #include "ant_difftext.h"
 #include "ant_publish.h"
 #include "ant_websub.h"
-#include "ant_pagemove.h"
+#include "ant_pagestate.h"
 #include "ant_trust.h"
 #include "lb_url.h"
 #include "lirs.h"

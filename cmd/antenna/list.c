@@ -10,7 +10,7 @@
 #include "antenna.h"
 #include "ant_source_budget.h"
 #include "ant_export.h"
-#include "ant_pagemove.h"
+#include "ant_pagestate.h"
 #include "lb_buf.h"
 #include "lb_term.h"
 #include "lirs.h"

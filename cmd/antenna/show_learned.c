@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "antenna.h"
-#include "ant_pagestate.h"
+#include "ant_textstate.h"
 #include "ant_tokens.h"
 
 const char *antcmd_when(char *b, size_t n, int64_t t, int64_t tz)
@@ -27,7 +27,7 @@ const char *antcmd_when(char *b, size_t n, int64_t t, int64_t tz)
 }
 
 /* What the last check left out as the site's furniture (ant_furniture.h). */
-static void show_furniture(const ant_pagestate *ps)
+static void show_furniture(const ant_textstate *ps)
 {
 	if (*ps->furniture.why)
 		printf("furniture:      %zu text segment%s left out: %s\n", ps->furniture.nseg,
@@ -38,7 +38,7 @@ static void show_furniture(const ant_pagestate *ps)
 
 /* The token rule (ant_tokens.h): numbers and dates learned as counters,
  * a change of numbers held. */
-static void show_tokens(const ant_pagestate *ps, int64_t tz)
+static void show_tokens(const ant_textstate *ps, int64_t tz)
 {
 	ant_tokens t;
 	char b[128];
@@ -61,12 +61,12 @@ static void show_tokens(const ant_pagestate *ps, int64_t tz)
 void antcmd_show_learned(const ant_store_page *p, int64_t tz)
 {
 	ant_detect_noise n;
-	ant_pagestate ps;
+	ant_textstate ps;
 	char b[128];
 
 	if (p->no_auto_ignore)
 		return;   /* "auto ignore: off" above */
-	if (ant_pagestate_split(p->noise, p->noise_len, &ps) < 0)
+	if (ant_textstate_split(p->noise, p->noise_len, &ps) < 0)
 		memset(&ps, 0, sizeof ps);
 	show_furniture(&ps);
 	if (ant_detect_noise_decode(&n, ps.noise, ps.noise_len) < 0) {

@@ -9,7 +9,7 @@
 
 #include "antenna.h"
 #include "ant_notify.h"
-#include "ant_pagemove.h"
+#include "ant_pagestate.h"
 #include "ant_websub.h"
 #include "lb_term.h"
 

@@ -1,13 +1,13 @@
 /*
  * show_where.c: what `antenna show` says of where a page is
- * (ant_pagemove.h): its state, where it moved from and when, a permanent
+ * (ant_pagestate.h): its state, where it moved from and when, a permanent
  * redirect counted towards a move, the run of failures that makes it gone.
  * Apart from show.c so that each stays a short file.
  */
 #include <stdio.h>
 
 #include "antenna.h"
-#include "ant_pagemove.h"
+#include "ant_pagestate.h"
 
 void antcmd_show_whereabouts(const ant_store_page *p, int64_t tz)
 {

@@ -153,7 +153,7 @@ static void verbose_page(void *ctx, const ant_store_page *p, const ant_detect_ou
 	lb_buf_release(&b);
 }
 
-/* A page moved (ant_pagemove.h): said on standard output, unless -q. */
+/* A page moved (ant_pagestate.h): said on standard output, unless -q. */
 static void said_move(void *ctx, const char *from, const char *to, int merged)
 {
 	const struct upd_opts *o = ctx;

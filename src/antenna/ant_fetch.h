@@ -57,7 +57,7 @@ typedef struct ant_fetch_limits {
 	long max_retry_after;    /* seconds; 0 = ANT_FETCH_DEFAULT_MAX_RETRY_AFTER */
 	ant_fetch_pool *pool;    /* NULL: connections last one ant_fetch_run() */
 	/* done() runs on one helper thread of the run's, in the order the
-	 * answers come, while the other transfers go on (ant_stage.h): on two
+	 * answers come, while the other transfers go on (ant_worker.h): on two
 	 * cores the check of a page no longer holds up the network loop.
 	 * Never on two threads at once; on one core, on the caller's.  The
 	 * caller's thread must leave alone what done() uses until

@@ -76,7 +76,7 @@ typedef struct ant_imp_entry {
 	const char *check_url;   /* fetched to check the page, url is shown
 				    (tama's Check-URL) */
 	int no_auto_ignore;      /* 'add --no-auto-ignore' */
-	const char *moved_from;  /* jsonl: the URL it moved from (ant_pagemove.h), "" none */
+	const char *moved_from;  /* jsonl: the URL it moved from (ant_pagestate.h), "" none */
 	int64_t moved_at;
 	int ignore_robots;       /* 'set --ignore-robots' (JSON Lines) */
 } ant_imp_entry;

@@ -1,33 +1,62 @@
 /*
- * ant_pagestate.h: what the text rules keep of a page between checks, in
- * the store's one noise column (ant_store_page.noise): the noise rule's
- * state (ant_detect_noise_encode()), the token rule's (ant_tokens_encode())
- * and what the last check treated as the site's furniture
- * (ant_furniture.h), for 'antenna show'.  A column written before the
- * token rule holds the noise rule's blob alone ('N'...): it reads as that,
- * with no token state and no furniture.
+ * ant_pagestate.h: where a watched page is (update/pagestate.c): moved, when its
+ * URL answers through permanent redirects (301, 308) check after check;
+ * gone, when it has answered 404 or 410, or its host has not resolved,
+ * for a long time; and the one word for a page's state that list, show
+ * and export use.  Decisions only: update_check.c feeds it answers and
+ * the store moves the row (ant_store_page_move()).
  */
 #ifndef ANT_PAGESTATE_H
 #define ANT_PAGESTATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#include "ant_furniture.h"
+#include "ant_fetch.h"
+#include "ant_store.h"
 
-typedef struct ant_pagestate {
-	const unsigned char *noise;   /* the noise rule's blob; NULL when none */
-	size_t noise_len;
-	const unsigned char *tokens;  /* the token rule's blob; NULL when none */
-	size_t tokens_len;
-	ant_furniture furniture;      /* what the last check left out; why "" = nothing */
-} ant_pagestate;
+/* Checks in a row answered through permanent redirects to one URL before
+ * the page moves there (init --move-after, config move_after). */
+#define ANT_MOVE_AFTER 3
+#define ANT_CFG_MOVE_AFTER "move_after"
+/* Days of 404, 410 or no such host in a row before a page is gone
+ * (init --gone-days, config gone_days); a gone page is checked once in
+ * ANT_GONE_INTERVAL seconds. */
+#define ANT_GONE_DAYS 7
+#define ANT_CFG_GONE_DAYS "gone_days"
+#define ANT_GONE_INTERVAL 86400
 
-/* Reads blob (len bytes; NULL or empty: nothing kept yet) into *s, whose
- * pointers point into blob.  Returns 0, or LB_EPARSE when the blob is
- * none of ours (then *s is empty: the next check is a baseline). */
-int ant_pagestate_split(const void *blob, size_t len, ant_pagestate *s);
+typedef enum {
+	ANT_PAGE_STATE_OK = 0,
+	ANT_PAGE_STATE_FAILING,      /* its last check failed */
+	ANT_PAGE_STATE_MOVED,        /* answered through a permanent redirect to
+					another URL: it moves there after
+					move_after checks in a row */
+	ANT_PAGE_STATE_GONE,         /* failing_since long enough: checked daily */
+	ANT_PAGE_STATE_ROBOTS,       /* its site's robots.txt disallows it */
+} ant_page_state;
 
-/* The column's bytes for *s: 0 and a malloc'd *blob, or LB_ENOMEM. */
-int ant_pagestate_join(const ant_pagestate *s, unsigned char **blob, size_t *len);
+/* "ok", "failing", "moved", "gone", "robots-excluded" */
+const char *ant_page_state_name(ant_page_state s);
+/* The state of p as its last check left it. */
+ant_page_state ant_page_state_of(const ant_store_page *p);
+
+/*
+ * What a check's answer says of where p is, into p (its redirect count
+ * and target, failing_since, gone_at), the page fetched at its own URL
+ * (not a check URL): an answer reached only through permanent redirects
+ * to another URL counts one more in a row (another target starts again
+ * at 1); any other answer, a failure included, clears the count.  A 404,
+ * 410 or unresolved host starts (or continues) the failing run, which
+ * makes p gone after gone_days; a successful answer ends it.  Returns 1
+ * when p should move now to p->redirect_to (the count reached
+ * move_after), else 0.
+ */
+int ant_pagestate_observe(ant_store_page *p, const ant_fetch_result *res, int64_t now,
+			 int64_t move_after, int64_t gone_days);
+/* A gone page's error: "gone (failing since YYYY-MM-DD): WHY", into b
+ * (ANT_PAGE_GONE_PREFIX begins it: publish_error.c's visitor's words). */
+#define ANT_PAGE_GONE_PREFIX "gone "
+void ant_pagestate_gone_text(char *b, size_t n, const ant_store_page *p, const char *why);
 
 #endif

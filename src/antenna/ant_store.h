@@ -173,7 +173,7 @@ typedef struct ant_store_page {
 	int no_auto_ignore;      /* 'add --no-auto-ignore': learn no volatile parts */
 	char *check_url;         /* the URL fetched to check the page (tama's
 				    Check-URL), or NULL: url itself */
-	/* moved and gone (schema 6; ant_pagemove.h) */
+	/* moved and gone (schema 6; ant_pagestate.h) */
 	int64_t redirect_count;  /* checks in a row answered through permanent
 				    redirects to redirect_to */
 	char *redirect_to;       /* or NULL */

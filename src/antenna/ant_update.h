@@ -115,11 +115,11 @@ typedef struct ant_update_opts {
 	 * page is borrowed, and already holds its new state (last_error). */
 	void (*on_source)(void *ctx, const ant_store_source *src, int notmodified);
 	void (*on_page)(void *ctx, const ant_store_page *p, const ant_detect_outcome *out);
-	/* A page moved (ant_pagemove.h): from its old URL to its new one;
+	/* A page moved (ant_pagestate.h): from its old URL to its new one;
 	 * merged: into a page already watched there.  May be NULL. */
 	void (*on_move)(void *ctx, const char *from, const char *to, int merged);
 	void *ctx;
-	/* Moved and gone pages (ant_pagemove.h): 0 = ANT_MOVE_AFTER, ANT_GONE_DAYS. */
+	/* Moved and gone pages (ant_pagestate.h): 0 = ANT_MOVE_AFTER, ANT_GONE_DAYS. */
 	int64_t move_after, gone_days;
 } ant_update_opts;
 

@@ -108,7 +108,7 @@ for l in $LAYERS; do
 	sed 's|.*/||' "$T/own" | grep -vxF -f - "$T/above.all" > "$T/above"
 	eval "pk=\$PKG_HDRS_$d"
 	# every #include line of the layer's sources and headers: FILE:LINE:NAME
-	for f in "$TOP"/src/"$d"/*.[ch] "$TOP"/src/"$d"/priv/*.h; do
+	for f in "$TOP"/src/"$d"/*.[ch] "$TOP"/src/"$d"/*/*.c "$TOP"/src/"$d"/priv/*.h; do
 		[ -f "$f" ] || continue
 		sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]\([^>"]*\)[>"].*/\1/p; =' "$f" |
 			awk -v f="${f#"$TOP"/}" '/^[0-9]+$/ { line = $0; next } { print f ":" line ":" $0 }'
@@ -187,7 +187,7 @@ wc -l "$TOP"/cmd/*/*.c | sort -rn | sed -n '2,4p' | sed "s|$TOP/||; s/^ */# long
 # its own sections.  A failure is returned as a code by name (lb_error.h):
 # a bare "return -1;" reads as LB_ENOMEM only by accident, so there is none.
 ns=0 nbig=0 nm1=0
-for f in "$TOP"/src/*/*.c; do
+for f in "$TOP"/src/*/*.c "$TOP"/src/*/*/*.c; do
 	[ -f "$f" ] || continue
 	ns=$((ns + 1))
 	lines=$(wc -l < "$f")
@@ -207,7 +207,7 @@ else
 	[ "$nbig" -eq 0 ] && ok "library: every one of the $ns .c files in src/ is at most 1,200 lines"
 	[ "$nm1" -eq 0 ] && ok "library: no file in src/ returns a bare -1"
 fi
-wc -l "$TOP"/src/*/*.c | sort -rn | sed -n '2,4p' | sed "s|$TOP/||; s/^ */# longest: /"
+wc -l "$TOP"/src/*/*.c "$TOP"/src/*/*/*.c | sort -rn | sed -n '2,4p' | sed "s|$TOP/||; s/^ */# longest: /"
 
 # ---- headers name themselves; public constants carry the prefix --------------------
 # Each header's include guard is its file name in capitals (lb_buf.h:

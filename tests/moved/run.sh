@@ -1,5 +1,5 @@
 #!/bin/sh
-# Moved and gone pages (ant_pagemove.h): a page answering through
+# Moved and gone pages (ant_pagestate.h): a page answering through
 # permanent redirects (301, 308) on --move-after checks in a row moves to
 # its new URL with its history and settings; a temporary redirect never
 # moves it; a move onto a watched page merges them; a page answering 404

@@ -13,7 +13,7 @@
 
 #include "ant_fetch.h"
 #include "ant_polite.h"
-#include "ant_stage.h"
+#include "ant_worker.h"
 #include "lb_buf.h"
 #include "lirs.h"
 
@@ -80,7 +80,7 @@ typedef struct runner {
 	void *ctx;
 	struct sockaddr_storage *proxies;  /* the environment's proxies' addresses */
 	size_t nproxies;
-	ant_stage *stage;        /* limits->prepare's helper thread, or NULL: inline */
+	ant_worker *stage;        /* limits->prepare's helper thread, or NULL: inline */
 } runner;
 
 /* ---- fetch_addr.c ---------------------------------------------------- */

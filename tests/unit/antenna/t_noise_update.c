@@ -16,7 +16,7 @@
 #include <sqlite3.h>
 
 #include "noise_corpus.h"
-#include "ant_pagestate.h"
+#include "ant_textstate.h"
 #include "ant_update.h"
 #include "lirs_merge.h"
 
@@ -246,7 +246,7 @@ static void show_page(const char *name, int k)
 	ant_store_page p;
 	lb_buf key = LB_BUF_INIT;
 	ant_detect_noise n;
-	ant_pagestate ps;
+	ant_textstate ps;
 
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
 	snprintf(url, sizeof url, "http://noise.example/noise/%d.html", k);
@@ -254,7 +254,7 @@ static void show_page(const char *name, int k)
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err) < 0)
 		return;
 	if (ant_store_page_get(s, key.data, &p, &err) == 1) {
-		OK(ant_pagestate_split(p.noise, p.noise_len, &ps) == 0 &&
+		OK(ant_textstate_split(p.noise, p.noise_len, &ps) == 0 &&
 		   ant_detect_noise_decode(&n, ps.noise, ps.noise_len) == 0 && n.nvol >= 1,
 		   "page %d: its learned parts are stored (%zu, %zu bytes)", k, n.nvol, p.noise_len);
 		for (size_t i = 0; i < n.nvol; i++)

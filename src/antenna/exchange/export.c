@@ -8,7 +8,7 @@
  * stays flat however many pages there are.
  */
 #include "ant_export.h"
-#include "ant_pagemove.h"
+#include "ant_pagestate.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -162,7 +162,7 @@ int ant_upd_save_page(struct upd *u, ant_store_page *p, int event)
 	return 0;
 }
 
-/* The page moves to its redirect_to (ant_pagemove.h), in the run's
+/* The page moves to its redirect_to (ant_pagestate.h), in the run's
  * transaction, after its check was saved: the row keeps its history. */
 int ant_upd_move_page(struct upd *u, ant_store_page *p)
 {

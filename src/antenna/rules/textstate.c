@@ -1,10 +1,10 @@
 /*
- * pagestate.c: the text rules' state of a page in one column
- * (ant_pagestate.h).  'S', version 1, then three sections, each a varint
+ * textstate.c: the text rules' state of a page in one column
+ * (ant_textstate.h).  'S', version 1, then three sections, each a varint
  * length and its bytes: the noise rule's blob, the token rule's blob, and
  * the furniture (a varint count of segments, then the reason's text).
  */
-#include "ant_pagestate.h"
+#include "ant_textstate.h"
 
 #include <string.h>
 
@@ -28,7 +28,7 @@ static void put_part(lb_buf *b, const void *p, size_t n, int *oom)
 		*oom |= lb_buf_add(b, p, n) < 0;
 }
 
-int ant_pagestate_join(const ant_pagestate *s, unsigned char **blob, size_t *len)
+int ant_textstate_join(const ant_textstate *s, unsigned char **blob, size_t *len)
 {
 	lb_buf b = LB_BUF_INIT;
 	int oom = lb_buf_adds(&b, "S\001") < 0;
@@ -76,7 +76,7 @@ static int get_part(const unsigned char **p, const unsigned char *end, const uns
 	return 0;
 }
 
-int ant_pagestate_split(const void *blob, size_t len, ant_pagestate *s)
+int ant_textstate_split(const void *blob, size_t len, ant_textstate *s)
 {
 	const unsigned char *p = blob, *end = p + len, *why;
 	size_t whylen;

@@ -189,7 +189,7 @@ static const char *const migrations[] = {
 	"DROP TABLE pages;"
 	"ALTER TABLE pages_v5 RENAME TO pages;"
 	"CREATE INDEX pages_key ON pages(key_hash);",
-	/* 5 -> 6: moved and gone pages (pagemove.c): the permanent redirects
+	/* 5 -> 6: moved and gone pages (update/pagestate.c): the permanent redirects
 	 * seen in a row and where to, the URL a page moved from and when,
 	 * since when it has answered 404/410 or had no such host, and when
  * it was found gone. */

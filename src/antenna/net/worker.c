@@ -1,9 +1,9 @@
 /*
- * stage.c: one helper thread over a bounded queue (ant_stage.h).  Two
+ * worker.c: one helper thread over a bounded queue (ant_worker.h).  Two
  * rings of cap slots: todo (the caller puts, the thread takes) and done
  * (the thread puts, the caller takes); one mutex, two conditions.
  */
-#include "ant_stage.h"
+#include "ant_worker.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@ struct ring {
 	size_t head, n;
 };
 
-struct ant_stage {
+struct ant_worker {
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t work;      /* todo got an item, or stop */
@@ -21,9 +21,9 @@ struct ant_stage {
 	struct ring todo, done;
 	size_t cap, inside;       /* inside: put and not yet taken back */
 	int stop;
-	ant_stage_fn fn;
+	ant_worker_fn fn;
 	void *ctx;
-	ant_stage_wake_fn wake;
+	ant_worker_wake_fn wake;
 	void *wctx;
 };
 
@@ -43,7 +43,7 @@ static void *ring_pop(struct ring *r, size_t cap)
 
 static void *helper(void *arg)
 {
-	ant_stage *s = arg;
+	ant_worker *s = arg;
 	void *item;
 
 	pthread_mutex_lock(&s->mu);
@@ -71,10 +71,10 @@ static void *helper(void *arg)
 	return NULL;
 }
 
-ant_stage *ant_stage_new(size_t cap, ant_stage_fn fn, void *ctx, ant_stage_wake_fn wake,
+ant_worker *ant_worker_new(size_t cap, ant_worker_fn fn, void *ctx, ant_worker_wake_fn wake,
 			 void *wctx)
 {
-	ant_stage *s;
+	ant_worker *s;
 
 	if (!cap || !fn || !(s = calloc(1, sizeof *s)))
 		return NULL;
@@ -109,7 +109,7 @@ fail:
 	return NULL;
 }
 
-int ant_stage_put(ant_stage *s, void *item)
+int ant_worker_put(ant_worker *s, void *item)
 {
 	int full;
 
@@ -125,7 +125,7 @@ int ant_stage_put(ant_stage *s, void *item)
 	return full;
 }
 
-static void *take(ant_stage *s, int wait)
+static void *take(ant_worker *s, int wait)
 {
 	void *item = NULL;
 
@@ -140,17 +140,17 @@ static void *take(ant_stage *s, int wait)
 	return item;
 }
 
-void *ant_stage_take(ant_stage *s)
+void *ant_worker_take(ant_worker *s)
 {
 	return take(s, 0);
 }
 
-void *ant_stage_wait(ant_stage *s)
+void *ant_worker_wait(ant_worker *s)
 {
 	return take(s, 1);
 }
 
-size_t ant_stage_inside(ant_stage *s)
+size_t ant_worker_inside(ant_worker *s)
 {
 	size_t n;
 
@@ -160,7 +160,7 @@ size_t ant_stage_inside(ant_stage *s)
 	return n;
 }
 
-void ant_stage_free(ant_stage *s)
+void ant_worker_free(ant_worker *s)
 {
 	if (!s)
 		return;

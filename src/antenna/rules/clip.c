@@ -1,5 +1,5 @@
 /*
- * limits.c: clipping the texts the antenna takes in (ant_limits.h): the
+ * clip.c: clipping the texts the antenna takes in (ant_limits.h): the
  * one clip function, for titles, authors and change excerpts alike.
  */
 #include "ant_limits.h"

@@ -23,7 +23,7 @@ static const struct {
 	const char *prefix[6];
 	const char *ja, *en;
 } phrase_tab[] = {
-	{ { "gone " }, "ページがなくなりました", "the page is gone" },   /* ant_pagemove.h */
+	{ { "gone " }, "ページがなくなりました", "the page is gone" },   /* ant_pagestate.h */
 	{ { "cannot resolve host" }, "サーバが見つかりません", "server not found" },
 	{ { "connection refused", "host unreachable", "cannot connect" },
 	  "接続できません", "cannot connect" },

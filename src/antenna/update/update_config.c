@@ -4,7 +4,7 @@
  * every caller of ant_update() and ant_update_recall() (update, add,
  * import), so that none of them reads a setting the others miss.
  */
-#include "ant_pagemove.h"
+#include "ant_pagestate.h"
 #include <stdio.h>
 #include <stdlib.h>
 

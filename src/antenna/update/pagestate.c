@@ -1,5 +1,5 @@
 /*
- * pagemove.c: moved and gone pages (ant_pagemove.h).  A permanent
+ * pagestate.c: moved and gone pages (ant_pagestate.h).  A permanent
  * redirect is the server's word that the page lives elsewhere now, but
  * one answer can be a misconfiguration of an afternoon: the page moves
  * only after several checks in a row say the same, and never for a
@@ -8,7 +8,7 @@
  * host that no longer resolves, say the page is gone: it is then checked
  * once a day, not at its old pace, until its first success.
  */
-#include "ant_pagemove.h"
+#include "ant_pagestate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +77,7 @@ static void observe_redirect(ant_store_page *p, const ant_fetch_result *res, int
 	p->redirect_count = p->redirect_to ? 1 : 0;
 }
 
-int ant_pagemove_observe(ant_store_page *p, const ant_fetch_result *res, int64_t now,
+int ant_pagestate_observe(ant_store_page *p, const ant_fetch_result *res, int64_t now,
 			 int64_t move_after, int64_t gone_days)
 {
 	int ok = res->err == ANT_FETCH_OK && res->status >= 200 && res->status < 400;
@@ -100,7 +100,7 @@ int ant_pagemove_observe(ant_store_page *p, const ant_fetch_result *res, int64_t
 	return p->redirect_count >= move_after && p->redirect_to != NULL;
 }
 
-void ant_pagemove_gone_text(char *b, size_t n, const ant_store_page *p, const char *why)
+void ant_pagestate_gone_text(char *b, size_t n, const ant_store_page *p, const char *why)
 {
 	lb_tm tm;
 

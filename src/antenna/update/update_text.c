@@ -3,7 +3,7 @@
  * (update_check.c): the site's furniture left out of the answer
  * (ant_furniture.h), the token rule after the noise rule's verdict
  * (ant_tokens.h), and the page's text state kept in its one noise column
- * (ant_pagestate.h).
+ * (ant_textstate.h).
  */
 #include "update_int.h"
 
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ant_furniture.h"
-#include "ant_pagestate.h"
+#include "ant_textstate.h"
 #include "ant_tokens.h"
 
 /* The site's furniture leaves the answer's segments: only the page's own
@@ -28,9 +28,9 @@ int ant_upd_furniture(const ant_store_page *p, ant_page_info *info, ant_furnitur
 
 int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns)
 {
-	ant_pagestate ps;
+	ant_textstate ps;
 
-	if (ant_pagestate_split(p->noise, p->noise_len, &ps) < 0 ||
+	if (ant_textstate_split(p->noise, p->noise_len, &ps) < 0 ||
 	    ant_detect_noise_decode(ns, ps.noise, ps.noise_len) < 0) {
 		ant_detect_noise_init(ns);
 		return LB_EPARSE;
@@ -50,9 +50,9 @@ static int other_rule_news(const ant_store_page *p, const ant_detect_input *in, 
 
 static void tokens_of(const ant_store_page *p, ant_tokens *tk)
 {
-	ant_pagestate ps;
+	ant_textstate ps;
 
-	if (ant_pagestate_split(p->noise, p->noise_len, &ps) < 0 ||
+	if (ant_textstate_split(p->noise, p->noise_len, &ps) < 0 ||
 	    ant_tokens_decode(tk, ps.tokens, ps.tokens_len) < 0)
 		ant_tokens_init(tk);
 }
@@ -95,11 +95,11 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *noise, size_t noise_len)
 {
 	struct upd_check *c = &u->chk[p - u->pages];
-	ant_pagestate ps;
+	ant_textstate ps;
 	unsigned char *blob;
 	size_t len;
 
-	if (ant_pagestate_split(p->noise, p->noise_len, &ps) < 0)
+	if (ant_textstate_split(p->noise, p->noise_len, &ps) < 0)
 		memset(&ps, 0, sizeof ps);
 	ps.noise = noise;
 	ps.noise_len = noise_len;
@@ -108,7 +108,7 @@ void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *no
 		ps.tokens_len = c->tokens_len;
 	}
 	ps.furniture = c->furn;
-	if (ant_pagestate_join(&ps, &blob, &len) == 0) {
+	if (ant_textstate_join(&ps, &blob, &len) == 0) {
 		free(p->noise);
 		p->noise = blob;
 		p->noise_len = len;

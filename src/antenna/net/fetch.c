@@ -4,7 +4,7 @@
  * With fetch_addr.c (the internal-address guard) the transfers' side of
  * libcurl.  One ant_fetch_run() call drives every request to an end on
  * the calling thread; with limits->done_aside the answers are told on one
- * helper thread meanwhile (ant_stage.h), at most ANT_FETCH_ASIDE_MAX of
+ * helper thread meanwhile (ant_worker.h), at most ANT_FETCH_ASIDE_MAX of
  * them waiting.  Scheduling is ours, not curl's: a request starts only
  * when fewer than limits->jobs transfers run in all, fewer than
  * limits->per_host run for its server (ant_polite.h: a registrable domain,
@@ -753,7 +753,7 @@ static int take_told(runner *r, int wait)
 	struct ready *d;
 	int k = 0;
 
-	while (r->stage && (d = wait ? ant_stage_wait(r->stage) : ant_stage_take(r->stage))) {
+	while (r->stage && (d = wait ? ant_worker_wait(r->stage) : ant_worker_take(r->stage))) {
 		told(r, d);
 		k++;
 	}
@@ -770,8 +770,8 @@ static void tell(runner *r, size_t idx, xfer *x, const ant_fetch_result *res)
 
 	if (d) {
 		*d = (struct ready){ idx, x, *res };
-		while (ant_stage_put(r->stage, d) != 0) {
-			struct ready *back = ant_stage_wait(r->stage);
+		while (ant_worker_put(r->stage, d) != 0) {
+			struct ready *back = ant_worker_wait(r->stage);
 
 			if (back)
 				told(r, back);
@@ -793,7 +793,7 @@ static void tell(runner *r, size_t idx, xfer *x, const ant_fetch_result *res)
 static void stage_start(runner *r)
 {
 	if (r->lim && r->lim->done_aside && r->n > 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1)
-		r->stage = ant_stage_new(ANT_FETCH_ASIDE_MAX, done_one, r, wake_loop, r);
+		r->stage = ant_worker_new(ANT_FETCH_ASIDE_MAX, done_one, r, wake_loop, r);
 }
 
 static void finish(runner *r, CURL *e, CURLcode rc)
@@ -880,7 +880,7 @@ static void abort_all(runner *r)
 
 static void runner_release(runner *r)
 {
-	ant_stage_free(r->stage);   /* empty: every answer was told */
+	ant_worker_free(r->stage);   /* empty: every answer was told */
 	free(r->proxies);
 	free(r->host_of);
 	free(r->started);

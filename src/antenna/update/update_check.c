@@ -29,7 +29,7 @@
 #include "ant_feed.h"
 #include "ant_limits.h"
 #include "ant_page.h"
-#include "ant_pagemove.h"
+#include "ant_pagestate.h"
 #include "ant_tokens.h"
 #include "lirs_merge.h"
 #include "update_int.h"
@@ -90,9 +90,9 @@ static void step_answer(struct upd *u, ant_store_page *p, const ant_fetch_result
 	/* before the analysis, which may name another feed */
 	f->had_feed = p->feed_url ? strdup(p->feed_url) : NULL;
 	f->in.failed = ant_upd_http_failed(res);
-	f->move = ant_pagemove_observe(p, res, u->now, u->o->move_after, u->o->gone_days);
+	f->move = ant_pagestate_observe(p, res, u->now, u->o->move_after, u->o->gone_days);
 	if (f->in.failed && p->gone_at) {   /* the visitor's word for it (publish_error.c) */
-		ant_pagemove_gone_text(f->errtext, sizeof f->errtext, p, ant_upd_error_text(res, b, sizeof b));
+		ant_pagestate_gone_text(f->errtext, sizeof f->errtext, p, ant_upd_error_text(res, b, sizeof b));
 	} else if (f->in.failed) {
 		snprintf(f->errtext, sizeof f->errtext, "%s", ant_upd_error_text(res, b, sizeof b));
 	} else {
