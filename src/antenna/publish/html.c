@@ -1,3 +1,7 @@
+/*
+ * html.c: the one HTML escaper (priv/html.h): each byte of untrusted text
+ * mapped once, so that nothing reaches a page raw or escaped twice.
+ */
 #include "html.h"
 
 #include <string.h>
