@@ -199,7 +199,7 @@ typedef struct ant_publish_opts {
 	int64_t html_pages;       /* HTML files at most; 0: the database's
 				     (ANT_SET_HTML_PAGES), else ANT_PUB_HTML_PAGES */
 	int64_t current_entries;  /* current.atom's caps; 0: the database's */
-	int64_t current_bytes;    /* (ANT_SET_CURRENT_*), else atom.h's */
+	int64_t current_bytes;    /* (ANT_SET_CURRENT_ENTRIES, ANT_SET_CURRENT_BYTES), else atom.h's */
 } ant_publish_opts;
 
 /* The diff pages of a publish (ant_pubdiff.h). */
