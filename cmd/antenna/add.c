@@ -181,7 +181,7 @@ int cmd_add(int argc, char **argv)
 	if (!(s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
 		goto out;
 	if (!o.allow_file)
-		o.allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
+		o.allow_file = ant_setting_int(s, ANT_SET_ALLOW_FILE) != 0;
 	antcmd_clip_texts(o.title, o.author);
 	if (antcmd_check_url(argv[optind], o.allow_file) < 0 ||
 	    (o.feed && antcmd_check_url(o.feed, o.allow_file) < 0) ||

@@ -15,25 +15,11 @@
 
 #include "ant_store.h"
 #include "ant_publish.h"   /* ANT_KEEP_*, ant_keep_events() */
+#include "ant_settings.h"  /* ANT_SET_*, ant_setting_int(), ant_setting_text() */
 #include "cli.h"
 
 /* Exit status 1: show/remove of a URL that is not watched. */
 enum { ANTCMD_NOTFOUND = 1 };
-
-/* Config keys: the library's (ant_store.h), by their short names here. */
-#define CFG_TITLE ANT_CFG_TITLE
-#define CFG_BASE ANT_CFG_BASE
-#define CFG_AUTHOR ANT_CFG_AUTHOR
-#define CFG_TZ ANT_CFG_TZ
-#define CFG_ALLOW_FILE ANT_CFG_ALLOW_FILE
-#define CFG_VISITED ANT_CFG_VISITED
-#define CFG_MAX_AGE ANT_CFG_MAX_AGE
-#define CFG_MAX_FUTURE ANT_CFG_MAX_FUTURE
-#define CFG_LAST_PUBLISH ANT_CFG_LAST_PUBLISH
-#define CFG_PAGE_SIZE ANT_CFG_PAGE_SIZE
-#define CFG_LIRS_CHARSET ANT_CFG_LIRS_CHARSET
-#define CFG_KEEP_EVENTS ANT_CFG_KEEP_EVENTS
-#define CFG_LANG ANT_CFG_LANG
 
 /* trust.c: a source's trust score (ant_trust.h) as list --sources' text
  * fields, its JSON fields (",\"trust\":..."), show's lines; and, after an
@@ -157,25 +143,19 @@ void antcmd_sitemap_warning(void *ctx, const char *where, unsigned long line, co
 extern const char cmd_update_shortopts[];
 extern const struct option cmd_update_longopts[];
 
-/* Notifications (notify.c, ant_notify.h): init's options, for its
+/* Notifications (notify.c, ant_notify.h): init's target options, for its
  * getopt_long table; each taken by antcmd_notify_opt() (1 taken, 0 not
- * one of them, -1 refused and printed) and applied after init's settings
- * by antcmd_notify_apply() (the changes, said; or < 0 with err). */
-enum { ANTCMD_OPT_NOTIFY = 0x400, ANTCMD_OPT_NO_NOTIFY, ANTCMD_OPT_NOTIFY_GROUP, ANTCMD_OPT_SMTP,
-       ANTCMD_OPT_SMTP_FROM, ANTCMD_OPT_SMTP_PASSWORD_FILE, ANTCMD_OPT_NOTIFY_TIMEOUT,
-       ANTCMD_OPT_NOTIFY_MAX, ANTCMD_OPT_NOTIFY_MAX_AGE, ANTCMD_OPT_SMTP_TLS };
+ * one of them, -1 refused and printed), and the settings the table marks
+ * ANT_SETF_NOTIFY kept by antcmd_notify_setting() (checked by init);
+ * both applied, in the order given, after init's other settings by
+ * antcmd_notify_apply() (the changes, said; or < 0 with err). */
+enum { ANTCMD_OPT_NOTIFY = 0x400, ANTCMD_OPT_NO_NOTIFY, ANTCMD_OPT_NOTIFY_GROUP };
 #define ANTCMD_NOTIFY_OPTIONS \
 	{ "notify", required_argument, NULL, ANTCMD_OPT_NOTIFY }, \
 	{ "no-notify", required_argument, NULL, ANTCMD_OPT_NO_NOTIFY }, \
-	{ "notify-group", required_argument, NULL, ANTCMD_OPT_NOTIFY_GROUP }, \
-	{ "smtp", required_argument, NULL, ANTCMD_OPT_SMTP }, \
-	{ "smtp-from", required_argument, NULL, ANTCMD_OPT_SMTP_FROM }, \
-	{ "smtp-password-file", required_argument, NULL, ANTCMD_OPT_SMTP_PASSWORD_FILE }, \
-	{ "smtp-tls", required_argument, NULL, ANTCMD_OPT_SMTP_TLS }, \
-	{ "notify-timeout", required_argument, NULL, ANTCMD_OPT_NOTIFY_TIMEOUT }, \
-	{ "notify-max", required_argument, NULL, ANTCMD_OPT_NOTIFY_MAX }, \
-	{ "notify-max-age", required_argument, NULL, ANTCMD_OPT_NOTIFY_MAX_AGE }
+	{ "notify-group", required_argument, NULL, ANTCMD_OPT_NOTIFY_GROUP }
 int antcmd_notify_opt(int c, const char *arg);
+int antcmd_notify_setting(const ant_setting *d, const char *v);
 int antcmd_notify_apply(ant_store *s, int64_t now, lb_error *err);
 /* After update's run (with the run lock held): the pending news sent to
  * each target, a line for each (failures on standard error; never an

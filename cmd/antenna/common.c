@@ -155,7 +155,7 @@ void antcmd_time(char *b, size_t n, int64_t t, int64_t tz)
 	char zone[16], d[32];
 	struct tm tm;
 
-	if (tz == 32400)
+	if (tz == ANT_TZ_JST)
 		snprintf(zone, sizeof zone, "JST");
 	else if (tz == 0)
 		snprintf(zone, sizeof zone, "UTC");

@@ -138,7 +138,7 @@ int cmd_diff(int argc, char **argv)
 		cli_error("no change found in the text of '%s' yet", cli_t(argv[optind]));
 		status = ANTCMD_NOTFOUND;
 	} else {
-		status = show_diff(argv[optind], &t, ant_store_config_int(s, CFG_TZ, 32400), color);
+		status = show_diff(argv[optind], &t, ant_setting_int(s, ANT_SET_TZ), color);
 	}
 	ant_store_text_release(&t);
 	free(key);

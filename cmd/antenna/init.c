@@ -9,129 +9,30 @@
 #include <unistd.h>
 
 #include "antenna.h"
-#include "ant_polite.h"
-#include "ant_difftext.h"
-#include "ant_publish.h"
-#include "ant_websub.h"
-#include "ant_pagestate.h"
-#include "ant_trust.h"
-#include "lb_url.h"
-#include "lirs.h"
 
-
-/* The defaults written on creation, so that 'show'/'list' can read them back. */
-static const struct { const char *key, *value; } defaults[] = {
-	{ CFG_TITLE, "antenna" },
-	{ CFG_BASE, "http://localhost/" },
-	{ CFG_AUTHOR, "" },
-	{ CFG_TZ, "32400" },
-	{ CFG_ALLOW_FILE, "0" },
-	{ ANT_CFG_ALLOW_PRIVATE, "0" },
-	{ CFG_VISITED, "1" },
-	{ CFG_MAX_AGE, "28800" },
-	{ CFG_MAX_FUTURE, "3600" },
-	{ CFG_PAGE_SIZE, "50" },
-	{ CFG_LIRS_CHARSET, "euc-jp" },
-	{ CFG_KEEP_EVENTS, "10000" },   /* ANT_KEEP_EVENTS */
-	{ CFG_LANG, ANT_PUB_LANG_DEFAULT },
-	{ ANT_CFG_NEW_HOURS, "3" },   /* ANT_PUB_NEW_HOURS */
-	{ ANT_CFG_CONTACT, "" },
-	{ ANT_CFG_MIN_DELAY, "0" },         /* ANT_FETCH_DEFAULT_MIN_DELAY_MS */
-	{ ANT_CFG_MAX_RETRY_AFTER, "86400" },   /* ANT_FETCH_DEFAULT_MAX_RETRY_AFTER */
-};
 
 struct setting { const char *key; const char *value; };
 
-/* Each option: the key it sets and how its value is checked. */
-enum check { TEXT, URL, INT, CHARSET, KEEP, LANG, FLAG, HUB, CONTACT };
-static const struct rule {
-	int c;
-	const char *name, *key;
-	enum check check;
-	int64_t min, max;        /* INT */
-	const char *value;       /* FLAG: the value it sets */
-} rules[] = {
-	{ 't', "--title", CFG_TITLE, TEXT, 0, 0, NULL },
-	{ 'a', "--author", CFG_AUTHOR, TEXT, 0, 0, NULL },
-	{ 'b', "--base", CFG_BASE, URL, 0, 0, NULL },
-	{ 'z', "--tz-offset", CFG_TZ, INT, -43200, 50400, NULL },
-	{ 'm', "--max-age", CFG_MAX_AGE, INT, 1, INT64_MAX / 2, NULL },
-	{ 'M', "--max-future", CFG_MAX_FUTURE, INT, 1, INT64_MAX / 2, NULL },
-	{ 'p', "--page-size", CFG_PAGE_SIZE, INT, 1, 100000, NULL },
-	{ 'C', "--charset", CFG_LIRS_CHARSET, CHARSET, 0, 0, NULL },
-	{ 'k', "--keep-events", CFG_KEEP_EVENTS, KEEP, 0, 0, NULL },
-	{ 'L', "--lang", CFG_LANG, LANG, 0, 0, NULL },
-	{ 'H', "--html-limit", ANT_CFG_HTML_LIMIT, INT, 1, 1000000, NULL },
-	{ 'G', "--html-pages", ANT_CFG_HTML_PAGES, INT, 1, 1000000, NULL },
-	{ 'E', "--current-entries", ANT_CFG_CURRENT_ENTRIES, INT, 1, INT64_MAX / 2, NULL },
-	{ 'B', "--current-bytes", ANT_CFG_CURRENT_BYTES, INT, 4096, INT64_MAX / 2, NULL },
-	{ 'N', "--new-hours", ANT_CFG_NEW_HOURS, INT, 0, 8760, NULL },
-	{ 'T', "--trust-hint", ANT_CFG_TRUST_HINT, INT, 0, 101, NULL },
-	{ 'Y', "--trust-relay", ANT_CFG_TRUST_RELAY, INT, 0, 101, NULL },
-	{ 'J', "--trust-claims", ANT_CFG_TRUST_CLAIMS, INT, 1, 100, NULL },
-	{ 0x101, "--diff-text-max", ANT_CFG_DIFF_TEXT_MAX, INT, 0, 16 << 20, NULL },   /* ant_difftext.h */
-	{ 'F', "--allow-file", CFG_ALLOW_FILE, FLAG, 0, 0, "1" },
-	{ 'P', "--allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "1" },
-	{ 'Q', "--no-allow-private", ANT_CFG_ALLOW_PRIVATE, FLAG, 0, 0, "0" },
-	{ 'V', "--no-visited-query", CFG_VISITED, FLAG, 0, 0, "0" },
-	{ 'W', "--hub", ANT_CFG_HUBS, HUB, 0, 0, NULL },
-	{ 'R', "--move-after", ANT_CFG_MOVE_AFTER, INT, 1, 1000, NULL },
-	{ 0x100, "--gone-days", ANT_CFG_GONE_DAYS, INT, 1, 3650, NULL },
-	{ 'w', "--no-hub", ANT_CFG_HUBS, FLAG, 0, 0, "" },
-	{ 'c', "--contact", ANT_CFG_CONTACT, CONTACT, 0, 0, NULL },
-	{ 'D', "--min-delay", ANT_CFG_MIN_DELAY, INT, 0, 3600000, NULL },
-	{ 'y', "--max-retry-after", ANT_CFG_MAX_RETRY_AFTER, INT, 1, 30 * 86400, NULL },
-};
+/* The settings' options (ant_settings.h): setting i's option has the
+ * code OPT_SETTING + 2i, its no_option OPT_SETTING + 2i + 1. */
+#define OPT_SETTING 0x800
 
-static int set_defaults(ant_store *s, lb_error *err)
-{
-	for (size_t i = 0; i < sizeof defaults / sizeof *defaults; i++) {
-		char *v = ant_store_config_get(s, defaults[i].key);
-		int rc = v ? 0 : ant_store_config_set(s, defaults[i].key, defaults[i].value, err);
-		free(v);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* The value of option r checked (*v: --base as a directory URL, see
+/* v for setting d checked (--base made a directory URL, see
  * antcmd_base_dir()); 0, or CLI_FATAL (printed). */
-static int check_value(const struct rule *r, const char **v)
+static int check_value(const ant_setting *d, const char **v)
 {
-	int64_t n;
+	lb_error err = LB_ERROR_INIT;
 
-	switch (r->check) {
-	case URL:
-		if (!lb_url_is_http(*v))
-			return cli_usage_error(antcmd_init_help, "--base: '%s' is not an absolute http or https URL", *v);
-		return (*v = antcmd_base_dir(*v)) ? 0 : CLI_FATAL;
-	case INT:
-		return cli_parse_int64(r->name, *v, r->min, r->max, &n) < 0 ? CLI_FATAL : 0;
-	case CHARSET:
-		if (strcmp(*v, "euc-jp") && strcmp(*v, "euc-jp-ms"))
-			return cli_usage_error(antcmd_init_help, "--charset: '%s' is not euc-jp or euc-jp-ms", *v);
-		return 0;
-	case KEEP:
-		return antcmd_parse_keep(r->name, *v, &n) < 0 ? CLI_FATAL : 0;
-	case HUB:
-		if (!lb_url_is_http(*v) || strpbrk(*v, "\n\r\t "))
-			return cli_usage_error(antcmd_init_help, "--hub: '%s' is not an absolute http or https URL", *v);
-		return 0;
-	case CONTACT: {
-		lb_error err = LB_ERROR_INIT;
-
-		if (ant_polite_contact_check(*v, &err) < 0)
-			return cli_usage_error(antcmd_init_help, "%s", lb_error_msg(&err));
-		return 0;
+	if (ant_setting_check(d, *v, &err) < 0) {
+		if (d->type == ANT_SETT_INT || d->type == ANT_SETT_SECONDS || d->type == ANT_SETT_KEEP)
+			cli_error("%s", lb_error_msg(&err));
+		else
+			cli_usage_error(antcmd_init_help, "%s", lb_error_msg(&err));
+		return CLI_FATAL;
 	}
-	case LANG:
-		if (!ant_pub_lang_known(*v))
-			return cli_usage_error(antcmd_init_help, "--lang: '%s' is not ja or en", *v);
-		return 0;
-	default:
-		return 0;
-	}
+	if (d->id == ANT_SET_BASE && !(*v = antcmd_base_dir(*v)))
+		return CLI_FATAL;
+	return 0;
 }
 
 /* key = value at the end of set; an option given again counts where it
@@ -147,62 +48,55 @@ static void add_setting(struct setting *set, size_t *nset, const char *key, cons
 	set[(*nset)++] = (struct setting){ key, value };
 }
 
-/* The options into set (room for one per rule); 0, -1 after --help, or
- * CLI_FATAL (printed). */
-static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
+/* getopt_long's table: each setting's options (codes OPT_SETTING + ...),
+ * the notification targets', --help. */
+static void options(struct option *o)
 {
-	static const struct option opts[] = {
-		{ "title", required_argument, NULL, 't' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "author", required_argument, NULL, 'a' },
-		{ "tz-offset", required_argument, NULL, 'z' },
-		{ "allow-file", no_argument, NULL, 'F' },
-		{ "allow-private", no_argument, NULL, 'P' },
-		{ "no-allow-private", no_argument, NULL, 'Q' },
-		{ "no-visited-query", no_argument, NULL, 'V' },
-		{ "max-age", required_argument, NULL, 'm' },
-		{ "max-future", required_argument, NULL, 'M' },
-		{ "page-size", required_argument, NULL, 'p' },
-		{ "charset", required_argument, NULL, 'C' },
-		{ "keep-events", required_argument, NULL, 'k' },
-		{ "lang", required_argument, NULL, 'L' },
-		{ "html-limit", required_argument, NULL, 'H' },
-		{ "html-pages", required_argument, NULL, 'G' },
-		{ "current-entries", required_argument, NULL, 'E' },
-		{ "current-bytes", required_argument, NULL, 'B' },
-		{ "new-hours", required_argument, NULL, 'N' },
-		{ "hub", required_argument, NULL, 'W' },
-		{ "move-after", required_argument, NULL, 'R' },
-		{ "gone-days", required_argument, NULL, 0x100 },
-		{ "no-hub", no_argument, NULL, 'w' },
+	static const struct option rest[] = {
 		ANTCMD_NOTIFY_OPTIONS,   /* notify.c */
-		{ "trust-hint", required_argument, NULL, 'T' },
-		{ "trust-relay", required_argument, NULL, 'Y' },
-		{ "trust-claims", required_argument, NULL, 'J' },
-		{ "contact", required_argument, NULL, 'c' },
-		{ "min-delay", required_argument, NULL, 'D' },
-		{ "max-retry-after", required_argument, NULL, 'y' },
-		{ "diff-text-max", required_argument, NULL, 0x101 },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < ANT_SET_COUNT; i++) {
+		const ant_setting *d = &ant_settings[i];
+		if (d->option)
+			o[n++] = (struct option){ d->option, d->sets ? no_argument : required_argument, NULL,
+						  OPT_SETTING + 2 * (int)i };
+		if (d->no_option)
+			o[n++] = (struct option){ d->no_option, no_argument, NULL, OPT_SETTING + 2 * (int)i + 1 };
+	}
+	memcpy(o + n, rest, sizeof rest);
+}
+
+/* The options into set (room for one per setting); 0, -1 after --help, or
+ * CLI_FATAL (printed). */
+static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
+{
+	struct option opts[2 * ANT_SET_COUNT + 8];
 	int c;
 
+	options(opts);
 	while ((c = cli_getopt(argc, argv, "h", opts, antcmd_init_help)) != -1) {
-		const struct rule *r = NULL;
-		const char *v = optarg;
 		if (c == 'h')
 			return cli_help(antcmd_init_help), -1;
-		int taken = antcmd_notify_opt(c, optarg);   /* notify.c's options */
-		if (taken < 0)
-			return CLI_FATAL;
-		if (taken)
+		if (c < OPT_SETTING || c >= OPT_SETTING + 2 * ANT_SET_COUNT) {
+			int taken = antcmd_notify_opt(c, optarg);   /* notify.c's options */
+			if (taken <= 0)
+				return CLI_FATAL;
 			continue;
-		for (size_t i = 0; i < sizeof rules / sizeof *rules && !r; i++)
-			r = rules[i].c == c ? &rules[i] : NULL;
-		if (!r || check_value(r, &v) != 0)
+		}
+		const ant_setting *d = &ant_settings[(c - OPT_SETTING) / 2];
+		const char *v = (c - OPT_SETTING) % 2 ? d->no_sets : d->sets ? d->sets : optarg;
+		if (v == optarg && check_value(d, &v) != 0)
 			return CLI_FATAL;
-		add_setting(set, nset, r->key, r->check == FLAG ? r->value : v);
+		if (d->flags & ANT_SETF_NOTIFY) {
+			if (antcmd_notify_setting(d, v) < 0)
+				return CLI_FATAL;
+		} else {
+			add_setting(set, nset, d->key, v);
+		}
 	}
 	if (optind < argc)
 		return cli_usage_error(antcmd_init_help, "unexpected argument '%s'", argv[optind]);
@@ -220,7 +114,7 @@ static int write_settings(ant_store *s, const struct setting *set, size_t nset, 
 		return rc;
 	for (size_t i = 0; i < nset; i++)
 		old[i] = ant_store_config_get(s, set[i].key);
-	if ((rc = set_defaults(s, err)) < 0)
+	if ((rc = ant_settings_write_defaults(s, err)) < 0)
 		goto fail;
 	for (size_t i = 0; i < nset; i++)
 		if ((rc = ant_store_config_set(s, set[i].key, set[i].value, err)) < 0)
@@ -251,9 +145,9 @@ static void report_changes(const struct setting *set, size_t nset, char *const *
  * where they point. */
 static void base_note(ant_store *s)
 {
-	char *base = ant_store_config_get(s, CFG_BASE);
+	char *base = ant_setting_text(s, ANT_SET_BASE);
 
-	if (base && !strcmp(base, "http://localhost/"))
+	if (base && !strcmp(base, ant_settings[ANT_SET_BASE].text))
 		cli_error("note: the feeds link http://localhost/ until 'antenna init --base URL' "
 			  "names where the published directory is served");
 	free(base);
@@ -261,7 +155,7 @@ static void base_note(ant_store *s)
 
 int cmd_init(int argc, char **argv)
 {
-	struct setting set[sizeof rules / sizeof *rules];
+	struct setting set[ANT_SET_COUNT];
 	char *old[sizeof set / sizeof *set] = { NULL };
 	size_t nset = 0;
 	int existed, rc;

@@ -165,10 +165,10 @@ static int relayed_row(void *ctx, const ant_store_pubrow *r)
 
 static int list_relayed(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
-	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400), 0, 0, 0 };
+	struct lister l = { o, json, ant_setting_int(s, ANT_SET_TZ), 0, 0, 0 };
 	ant_store_pubq q = { .order = ANT_PUBQ_RECENT, .fresh_only = 1, .found_after = -1,
 			     .fresh_since = antcmd_now(0) -
-					    ant_store_config_int(s, CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE) };
+					    ant_setting_int(s, ANT_SET_MAX_AGE) };
 	int rc = ant_store_published_each(s, &q, relayed_row, &l, err);
 
 	if (rc == LB_ENOMEM || rc == LB_ESINK)
@@ -199,7 +199,7 @@ static void none_watched(ant_store *s)
  * as they come: a million pages list in bounded memory. */
 static int list_pages(ant_store *s, int json, lb_buf *o, lb_error *err)
 {
-	struct lister l = { o, json, ant_store_config_int(s, CFG_TZ, 32400), 0, 0, 0 };
+	struct lister l = { o, json, ant_setting_int(s, ANT_SET_TZ), 0, 0, 0 };
 	int rc = ant_store_pages_each(s, list_page, &l, err);
 
 	if (rc >= 0 && l.ngone && lb_buf_addf(o, "\ngone (no answer for days; checked once a day):\n") == 0) {

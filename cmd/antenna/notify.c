@@ -13,7 +13,7 @@
 
 /* init's options, gathered by antcmd_notify_opt() and applied together. */
 #define MAX_OPTS 64
-static struct { int c; const char *arg; } given[MAX_OPTS];
+static struct { int c; const char *arg; const ant_setting *d; } given[MAX_OPTS];
 static size_t ngiven;
 static const char *group;   /* --notify-group: the --notify targets' */
 
@@ -22,7 +22,6 @@ static const char *group;   /* --notify-group: the --notify targets' */
 int antcmd_notify_opt(int c, const char *arg)
 {
 	lb_error err = LB_ERROR_INIT;
-	int64_t v;
 
 	switch (c) {
 	case ANTCMD_OPT_NOTIFY:
@@ -36,52 +35,27 @@ int antcmd_notify_opt(int c, const char *arg)
 	case ANTCMD_OPT_NOTIFY_GROUP:
 		group = arg;
 		return 1;
-	case ANTCMD_OPT_SMTP:
-		if (!ant_notify_smtp_url_ok(arg))
-			return cli_usage_error(antcmd_init_help, "--smtp: '%s' is not an smtp:// or smtps:// URL", arg), -1;
-		break;
-	case ANTCMD_OPT_SMTP_FROM: {
-		char m[ANT_NOTIFY_MAX_TARGET + 8];
-		snprintf(m, sizeof m, "mailto:%s", arg);
-		if (strlen(arg) > 254 || ant_notify_target_kind(m, NULL) != ANT_NOTIFY_MAIL)
-			return cli_usage_error(antcmd_init_help, "--smtp-from: '%s' is not one plain address", arg), -1;
-		break;
-	}
-	case ANTCMD_OPT_SMTP_PASSWORD_FILE:
-		break;
-	case ANTCMD_OPT_SMTP_TLS:
-		if (strcmp(arg, "try") && strcmp(arg, "require"))
-			return cli_usage_error(antcmd_init_help, "--smtp-tls: '%s' is not try or require", arg), -1;
-		break;
-	case ANTCMD_OPT_NOTIFY_TIMEOUT: case ANTCMD_OPT_NOTIFY_MAX: case ANTCMD_OPT_NOTIFY_MAX_AGE:
-		if (cli_parse_int64(c == ANTCMD_OPT_NOTIFY_TIMEOUT ? "--notify-timeout" :
-				    c == ANTCMD_OPT_NOTIFY_MAX ? "--notify-max" : "--notify-max-age", arg, 1,
-				    c == ANTCMD_OPT_NOTIFY_TIMEOUT ? 600 : c == ANTCMD_OPT_NOTIFY_MAX ? 1000 :
-				    366 * 86400, &v) < 0)
-			return -1;
-		break;
 	default:
 		return 0;
 	}
 	if (ngiven == MAX_OPTS)
 		return cli_usage_error(antcmd_init_help, "more than %d notification options", MAX_OPTS), -1;
 	given[ngiven].c = c;
+	given[ngiven].d = NULL;
 	given[ngiven++].arg = arg;
 	return 1;
 }
 
-static const char *key_of(int c)
+/* A setting of the table's ANT_SETF_NOTIFY rows, checked: kept with the
+ * targets.  0, or -1 refused (printed). */
+int antcmd_notify_setting(const ant_setting *d, const char *v)
 {
-	switch (c) {
-	case ANTCMD_OPT_SMTP: return ANT_CFG_SMTP;
-	case ANTCMD_OPT_SMTP_FROM: return ANT_CFG_SMTP_FROM;
-	case ANTCMD_OPT_SMTP_PASSWORD_FILE: return ANT_CFG_SMTP_PASSWORD_FILE;
-	case ANTCMD_OPT_SMTP_TLS: return ANT_CFG_SMTP_TLS;
-	case ANTCMD_OPT_NOTIFY_TIMEOUT: return ANT_CFG_NOTIFY_TIMEOUT;
-	case ANTCMD_OPT_NOTIFY_MAX: return ANT_CFG_NOTIFY_MAX;
-	case ANTCMD_OPT_NOTIFY_MAX_AGE: return ANT_CFG_NOTIFY_MAX_AGE;
-	default: return NULL;
-	}
+	if (ngiven == MAX_OPTS)
+		return cli_usage_error(antcmd_init_help, "more than %d notification options", MAX_OPTS), -1;
+	given[ngiven].c = 0;
+	given[ngiven].d = d;
+	given[ngiven++].arg = v;
+	return 0;
 }
 
 /* One setting written, said when it changed: 1 changed, 0 not, < 0. */
@@ -108,7 +82,7 @@ int antcmd_notify_apply(ant_store *s, int64_t now, lb_error *err)
 	if (!ngiven || (rc = ant_store_begin(s, err)) < 0)
 		return rc;
 	for (size_t i = 0; rc >= 0 && i < ngiven; i++) {
-		const char *t = given[i].arg, *k = key_of(given[i].c);
+		const char *t = given[i].arg, *k = given[i].d ? given[i].d->key : NULL;
 		if (k)
 			rc = apply_setting(s, k, t, err);
 		else if (given[i].c == ANTCMD_OPT_NOTIFY && (rc = ant_store_notify_add(s, t, group, now, err)) >= 0)
@@ -200,7 +174,7 @@ static int show_target(void *ctx, const ant_notify_target *t)
 
 int antcmd_show_notify(ant_store *s, int64_t tz, int64_t now, lb_error *err)
 {
-	int64_t max_age = ant_store_config_int(s, ANT_CFG_NOTIFY_MAX_AGE, ANT_NOTIFY_MAX_AGE);
+	int64_t max_age = ant_setting_int(s, ANT_SET_NOTIFY_MAX_AGE);
 
 	return ant_store_notify_each(s, now - max_age, show_target, &tz, err);
 }

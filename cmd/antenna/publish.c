@@ -72,7 +72,7 @@ static void websub_after(ant_store *s, int quiet)
 {
 	ant_websub_hubs h;
 	ant_websub_report r;
-	char *base = ant_store_config_get(s, CFG_BASE);
+	char *base = ant_setting_text(s, ANT_SET_BASE);
 	lb_buf dir = LB_BUF_INIT;
 
 	ant_websub_hubs_load(s, &h);

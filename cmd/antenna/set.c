@@ -225,7 +225,7 @@ int cmd_set(int argc, char **argv)
 	antcmd_clip_texts(o.title, o.author);
 	if (!(s = antcmd_open_url(argv[optind], &key)))
 		goto out;
-	allow_file = ant_store_config_int(s, CFG_ALLOW_FILE, 0) != 0;
+	allow_file = ant_setting_int(s, ANT_SET_ALLOW_FILE) != 0;
 	if ((o.feed && *o.feed && antcmd_check_url(o.feed, allow_file) < 0) ||
 	    (o.check_url && *o.check_url && antcmd_check_url(o.check_url, allow_file) < 0))
 		goto out;

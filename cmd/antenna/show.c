@@ -227,7 +227,7 @@ int cmd_show(int argc, char **argv)
 		return cli_usage_error(help, "one URL is needed");
 	if (!(s = antcmd_open_url(argv[optind], &key)))
 		return CLI_FATAL;
-	tz = ant_store_config_int(s, CFG_TZ, 32400);
+	tz = ant_setting_int(s, ANT_SET_TZ);
 	rc = ant_store_page_get(s, key, &p, &err);
 	if (rc > 0) {
 		show_page(s, &p, tz);

@@ -34,8 +34,8 @@
 
 /* Compressed bytes of each kept text and diff, by default. */
 #define ANT_DIFF_TEXT_MAX 32768
-/* Config key overriding it (bytes; 0: no texts kept, no diff pages). */
-#define ANT_CFG_DIFF_TEXT_MAX "diff_text_max"
+/* Setting ANT_SET_DIFF_TEXT_MAX overrides it (bytes; 0: no texts kept,
+ * no diff pages; ant_settings.h). */
 /* Bytes one blob may inflate to: a corrupt row cannot exhaust memory. */
 #define ANT_DIFF_INFLATE_MAX ((size_t)4 << 20)
 

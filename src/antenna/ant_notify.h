@@ -39,14 +39,7 @@
 #define ANT_NOTIFY_SMTP_DEFAULT "smtp://localhost"
 #define ANT_NOTIFY_FROM_DEFAULT "antenna@localhost"
 
-/* Config keys (ant_store_config_get()). */
-#define ANT_CFG_SMTP "smtp_url"
-#define ANT_CFG_SMTP_PASSWORD_FILE "smtp_password_file"
-#define ANT_CFG_SMTP_FROM "smtp_from"
-#define ANT_CFG_SMTP_TLS "smtp_tls"   /* "try" (default): STARTTLS when offered; "require" */
-#define ANT_CFG_NOTIFY_TIMEOUT "notify_timeout"
-#define ANT_CFG_NOTIFY_MAX "notify_max"
-#define ANT_CFG_NOTIFY_MAX_AGE "notify_max_age"
+/* Their settings: ANT_SET_SMTP ... ANT_SET_NOTIFY_MAX_AGE (ant_settings.h). */
 
 enum { ANT_NOTIFY_MAIL = 1, ANT_NOTIFY_WEBHOOK = 2 };
 

@@ -18,12 +18,10 @@
 /* Checks in a row answered through permanent redirects to one URL before
  * the page moves there (init --move-after, config move_after). */
 #define ANT_MOVE_AFTER 3
-#define ANT_CFG_MOVE_AFTER "move_after"
 /* Days of 404, 410 or no such host in a row before a page is gone
  * (init --gone-days, config gone_days); a gone page is checked once in
  * ANT_GONE_INTERVAL seconds. */
 #define ANT_GONE_DAYS 7
-#define ANT_CFG_GONE_DAYS "gone_days"
 #define ANT_GONE_INTERVAL 86400
 
 typedef enum {

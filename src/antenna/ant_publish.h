@@ -40,7 +40,7 @@ typedef struct ant_pub_site {
 	const char *author;
 	int64_t now;              /* publish time */
 	int64_t prev_publish;     /* 0: the first publish, nothing is marked new */
-	int64_t display_tz;       /* seconds east of UTC for MM/DD HH:MM (JST = 32400) */
+	int64_t display_tz;       /* seconds east of UTC for MM/DD HH:MM (JST = ANT_TZ_JST, ant_settings.h) */
 	int visited_query;        /* append ?MMDDHHMM to links (default on) */
 	int64_t max_age;          /* freshness for lirs.gz, 0 = LIRS_DEFAULT_MAX_AGE */
 	int lirs_euc_jp_ms;       /* lirs.gz in EUC-JP-MS (vendor codes), not strict EUC-JP */
@@ -165,7 +165,6 @@ int ant_publish_di(const char *dir, const ant_pub_site *site, const ant_pub_page
 	       size_t n, lb_error *err);
 
 /* ---- additions (publish.c) ------------------------------------------ */
-#define ANT_PUB_JST 32400            /* the default display_tz */
 
 /* Zeroes *s and sets the defaults: display_tz JST, visited_query on, lang "ja". */
 void ant_pub_site_defaults(ant_pub_site *s);
@@ -196,11 +195,11 @@ typedef struct ant_publish_opts {
 	int64_t now;              /* the time of this publish (Unix time) */
 	int64_t keep_events;      /* ATOM_EVSTORE_KEEP_ALL, >= 0, or ANT_KEEP_DEFAULT */
 	int64_t html_limit;       /* entries per HTML file; 0: the database's
-				     (ANT_CFG_HTML_LIMIT), else ANT_PUB_PAGE_LIMIT */
+				     (ANT_SET_HTML_LIMIT), else ANT_PUB_PAGE_LIMIT */
 	int64_t html_pages;       /* HTML files at most; 0: the database's
-				     (ANT_CFG_HTML_PAGES), else ANT_PUB_HTML_PAGES */
+				     (ANT_SET_HTML_PAGES), else ANT_PUB_HTML_PAGES */
 	int64_t current_entries;  /* current.atom's caps; 0: the database's */
-	int64_t current_bytes;    /* (ANT_CFG_CURRENT_*), else atom.h's */
+	int64_t current_bytes;    /* (ANT_SET_CURRENT_ENTRIES, ANT_SET_CURRENT_BYTES), else atom.h's */
 } ant_publish_opts;
 
 /* The diff pages of a publish (ant_pubdiff.h). */
@@ -229,8 +228,8 @@ typedef struct ant_publish_result {
 /*
  * Writes the site into DIR (created when missing) from the store: the
  * configuration (title, base, author, display_tz, visited_query,
- * max_age, lirs_charset, atom_page_size, keep_events, ant_store.h's
- * ANT_CFG_*), the pages and the update events; then records opts->now
+ * max_age, lirs_charset, atom_page_size, keep_events, ... read through
+ * ant_settings.h), the pages and the update events; then records opts->now
  * as last_publish.  index.html, lirs.gz and sites.di.gz are written by a
  * second thread on a connection of its own while this one writes the
  * Atom files; each file is replaced atomically on its own, and a failure

@@ -107,31 +107,8 @@ int ant_store_column_sizes(ant_store *s, const char *table, ant_store_colsize **
 void ant_store_column_sizes_free(ant_store_colsize *c, size_t n);
 
 /* ---- config: key/value ------------------------------------------------- */
-/* The keys (antenna init; antenna(1) "CONFIGURATION"). */
-#define ANT_CFG_TITLE "title"
-#define ANT_CFG_BASE "base"
-#define ANT_CFG_AUTHOR "author"
-#define ANT_CFG_TZ "display_tz"
-#define ANT_CFG_ALLOW_FILE "allow_file"
-#define ANT_CFG_ALLOW_PRIVATE "allow_private"  /* 1: connect to internal addresses (ant_fetch.h) */
-#define ANT_CFG_VISITED "visited_query"
-#define ANT_CFG_MAX_AGE "max_age"
-#define ANT_CFG_MAX_FUTURE "max_future"
-#define ANT_CFG_LAST_PUBLISH "last_publish"
-#define ANT_CFG_LAST_PUBLISH_SEQ "last_publish_seq"  /* the newest event's seq then */
-#define ANT_CFG_PAGE_SIZE "atom_page_size"
-#define ANT_CFG_LIRS_CHARSET "lirs_charset"   /* euc-jp (strict) or euc-jp-ms */
-#define ANT_CFG_KEEP_EVENTS "keep_events"
-#define ANT_CFG_HTML_LIMIT "html_limit"       /* entries per HTML file (ant_publish.h) */
-#define ANT_CFG_HTML_PAGES "html_pages"       /* HTML files at most (ant_publish.h) */
-#define ANT_CFG_CURRENT_ENTRIES "current_entries"   /* current.atom's caps (atom.h) */
-#define ANT_CFG_CURRENT_BYTES "current_bytes"
-/* politeness (ant_fetch.h, ant_polite.h) */
-#define ANT_CFG_CONTACT "contact"             /* in the User-Agent; "" none */
-#define ANT_CFG_MIN_DELAY "min_delay_ms"      /* between requests to one server */
-#define ANT_CFG_MAX_RETRY_AFTER "max_retry_after"   /* seconds */
-#define ANT_CFG_LANG "lang"                   /* ja (default) or en: index.html, Atom summaries */
-#define ANT_CFG_NEW_HOURS "new_hours"         /* index.html's "new" window (ant_publish.h) */
+/* The raw rows; a setting is read and written through ant_settings.h,
+ * whose table holds the keys, their defaults and their bounds. */
 int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_error *err);
 /* A malloc'd copy of the value, or NULL when unset. */
 char *ant_store_config_get(ant_store *s, const char *key);

@@ -40,9 +40,6 @@
 #define ANT_TRUST_MIN_CLAIMS 5     /* judged claims before a score counts */
 #define ANT_TRUST_WINDOW 100       /* judged claims kept per source: the score's window */
 
-#define ANT_CFG_TRUST_HINT "trust_hint_min"
-#define ANT_CFG_TRUST_RELAY "trust_relay_min"
-#define ANT_CFG_TRUST_CLAIMS "trust_min_claims"
 
 /* The thresholds in force (the database's config over the defaults). */
 typedef struct ant_trust_limits {

@@ -13,8 +13,7 @@
 #include "ant_store.h"
 #include "lb_error.h"
 
-/* The config key of the hubs (antenna init --hub), one URL a line. */
-#define ANT_CFG_HUBS "websub_hubs"
+/* The hubs: setting ANT_SET_HUBS (antenna init --hub), one URL a line. */
 /* At most this many hubs: each costs up to 3 POSTs of ANT_POST_TIMEOUT
  * seconds after a publish with news. */
 #define ANT_WEBSUB_MAX_HUBS 4

@@ -513,7 +513,7 @@ static int hina_comment(const char *c, size_t cn, lirs_record *r, unsigned long 
 			dn = sizeof date - 1;
 		memcpy(date, c + sn, dn);
 		date[dn] = '\0';
-		if (lirs_di_parse_date(date, 32400, &r->last_modified) < 0 || r->last_modified <= 0) {
+		if (lirs_di_parse_date(date, LIRS_TZ_JST, &r->last_modified) < 0 || r->last_modified <= 0) {
 			problem(p, LIRS_R_HINA_BAD_LINE, line, "last_modified",
 				"HINA_OK without a time \"YYYY/MM/DD HH:MM\"; skipped");
 			return 1;
@@ -573,7 +573,7 @@ int lirs_hina_line(const char *s, size_t n, lb_buf *text, int64_t fetched, lirs_
 	r->title = text->data + ot;
 	r->author = text->data + oa;
 	r->source_url = r->extension = text->data + text->len - 1;
-	r->tz_offset = 32400;   /* hina.txt times are JST */
+	r->tz_offset = LIRS_TZ_JST;   /* hina.txt times are JST */
 	/* lirs(5): no Last-Detected in hina.txt: the fetch time when known,
 	 * else Last-Modified; a page without a time gets none. */
 	if (r->last_modified)

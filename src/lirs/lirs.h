@@ -44,6 +44,9 @@ const char *lirs_strerror(int err);
 #define LIRS_DEFAULT_MAX_LINE ((size_t)1 << 20)        /* 1 MiB */
 /* LIRS 2.1 §4: records last detected longer ago than this are discarded. */
 #define LIRS_DEFAULT_MAX_AGE 28800
+/* Japan's time zone (JST), seconds east of UTC: the classic antennas' and
+ * HINA-DI's zone. */
+#define LIRS_TZ_JST 32400
 /* HINA-DI: X-LIRS-Extra values one block may carry (more: block skipped). */
 #define LIRS_DI_MAX_EXTRA 64
 

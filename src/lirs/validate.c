@@ -432,7 +432,7 @@ static int check_numbers(lirs_checker *c, const lirs_record *r)
 	char t[LIRS_TIME_STR];
 	int errs = 0;
 
-	/* §3.3; 32400 is Japan.  Wider than any real zone means a wrong unit. */
+	/* §3.3; LIRS_TZ_JST is Japan.  Wider than any real zone means a wrong unit. */
 	if (r->tz_offset < TZ_MIN || r->tz_offset > TZ_MAX)
 		errs += diag(c, r, LIRS_R_TZ_RANGE, "tz_offset",
 			     "tz_offset: time difference %lld outside [-43200, 50400]",

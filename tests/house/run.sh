@@ -327,6 +327,44 @@ for f in doc/README doc/NOTES-lirs-in-the-wild.md doc/specs/lirs-2.1.txt doc/spe
 	[ -s "$TOP/$f" ]
 	is "tree: $f" "$?" 0
 done
+# ---- settings table complete ------------------------------------------------------
+# The settings are one table (ant_settings.h, src/antenna/store/settings.c):
+# every ANT_SET_ name the code reads is a row of it, no code outside the
+# store reads or writes a config key by its string, and every row is
+# documented in antenna(1) (its key) and accepted by antenna init (its
+# options, named in init --help and antenna(1)).
+ST=$TOP/src/antenna/store/settings.c
+nbad=0
+(cd "$TOP" && grep -rhoE 'ANT_SET_[A-Z0-9_]+' src cmd --include='*.[ch]') | sort -u | grep -vx 'ANT_SET_COUNT' > "$T/setnames"
+while read -r n; do
+	grep -qE "\\[$n\\] = |ROW_[TN]\\($n," "$ST" && continue
+	notok "settings: $n is read but is no row of the table ($ST)"; nbad=$((nbad + 1))
+done < "$T/setnames"
+(cd "$TOP" && grep -rnE 'ant_store_config_(get|int|set|set_int)\([^,]+, *"' src cmd --include='*.c') > "$T/rawkeys"
+while IFS= read -r hit; do
+	notok "settings: $(echo "$hit" | cut -d: -f1,2) reads a config key by its string, not through the table"; nbad=$((nbad + 1))
+done < "$T/rawkeys"
+if [ -x "$B/tools/settings_table" ] && [ -x "$B/antenna" ]; then
+	"$B/antenna" init --help > "$T/inithelp" 2>&1
+	"$B/tools/settings_table" > "$T/settings"
+	nrow=0
+	while read -r key opt no; do
+		nrow=$((nrow + 1))
+		[ "$opt" = - ] && continue
+		grep -qE "^\\.(It )?Va $key( |\$)" "$TOP/man/antenna.1" ||
+			{ notok "settings: $key is not in man/antenna.1 (.Va $key)"; nbad=$((nbad + 1)); }
+		for o in $opt $no; do
+			[ "$o" = - ] && continue
+			grep -qF -- "--$o" "$T/inithelp" ||
+				{ notok "settings: --$o ($key) is not in antenna init --help"; nbad=$((nbad + 1)); }
+			grep -qF -- "\\-$o" "$TOP/man/antenna.1" ||
+				{ notok "settings: --$o ($key) is not in man/antenna.1"; nbad=$((nbad + 1)); }
+		done
+	done < "$T/settings"
+	[ "$nbad" -eq 0 ] && ok "settings: table complete: the $nrow rows documented and taken by init, $(grep -c . "$T/setnames") names read all rows"
+else
+	notok "settings: $BUILD/tools/settings_table and $BUILD/antenna are built"
+fi
 # ---- option codes: each getopt_long table gives every option its own code -----
 # (two options sharing a code silently set each other's key: init's
 # --gone-days once set --html-pages)
@@ -338,4 +376,4 @@ for f in "$TOP"/cmd/antenna/*.c "$TOP"/cmd/lirs/*.c; do
 	nbad=$((nbad + 1))
 done
 [ "$nbad" -eq 0 ] && ok "options: no command gives two options one code"
-done_testing 26
+done_testing 27

@@ -22,6 +22,7 @@
 #include "lirs_jsonw.h"
 #include "ant_import.h"
 #include "import_int.h"
+#include "ant_settings.h"
 
 #define EXPORT_CHUNK 65536
 
@@ -446,7 +447,7 @@ int ant_export(ant_store *s, ant_export_format f, FILE *out, lb_error *err)
 
 	if ((rc = ant_store_sources_load(s, &x.s, &x.ns, err)) < 0)
 		return rc;
-	x.title = ant_store_config_get(s, ANT_CFG_TITLE);
+	x.title = ant_setting_text(s, ANT_SET_TITLE);
 	rc = f == ANT_EXPORT_OPML ? opml(&x) : f == ANT_EXPORT_SAMIDARE ? samidare(&x) : jsonl(&x);
 	if (rc == 0)
 		rc = flush(&x, 1);

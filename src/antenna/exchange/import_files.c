@@ -17,6 +17,7 @@
 #include "import_run.h"
 #include "lirs.h"
 #include "lirs_merge.h"
+#include "ant_settings.h"
 
 static void on_diag(void *ctx, const ant_imp_diag *d)
 {
@@ -350,8 +351,8 @@ int ant_import(ant_store *s, const ant_import_opts *o, ant_import_stats *total, 
 			  .msg = LB_BUF_INIT };
 	int rc;
 
-	m.allow_file = ant_store_config_int(s, ANT_CFG_ALLOW_FILE, 0) != 0;
-	m.skew = ant_store_config_int(s, ANT_CFG_MAX_FUTURE, LIRS_DEFAULT_MAX_FUTURE);
+	m.allow_file = ant_setting_int(s, ANT_SET_ALLOW_FILE) != 0;
+	m.skew = ant_setting_int(s, ANT_SET_MAX_FUTURE);
 	/* An update running now would write its older view of the pages back. */
 	if ((rc = ant_store_lock(s, ANT_STORE_LOCK_WAIT, err)) < 0 || (rc = ant_store_begin(s, err)) < 0)
 		return rc;

@@ -15,6 +15,7 @@
 #include "lb_json.h"
 #include "lb_utf8.h"
 #include "ant_publish.h"
+#include "ant_settings.h"
 
 /* ---- targets ------------------------------------------------------------ */
 
@@ -68,32 +69,25 @@ int ant_notify_smtp_url_ok(const char *u)
 
 /* ---- the options -------------------------------------------------------- */
 
-static char *cfg(ant_store *s, const char *key, const char *dflt)
-{
-	char *v = ant_store_config_get(s, key);
-
-	return v ? v : strdup(dflt);
-}
-
 int ant_notify_opts_load(ant_store *s, ant_notify_opts *o, int64_t now)
 {
-	char *lang = cfg(s, ANT_CFG_LANG, ANT_PUB_LANG_DEFAULT);
+	char *lang = ant_setting_text(s, ANT_SET_LANG);
 
 	*o = (ant_notify_opts){
 		.now = now,
-		.tz = ant_store_config_int(s, ANT_CFG_TZ, 32400),
+		.tz = ant_setting_int(s, ANT_SET_TZ),
 		.lang = lang,
-		.title = cfg(s, ANT_CFG_TITLE, "antenna"),
-		.base = cfg(s, ANT_CFG_BASE, "http://localhost/"),
-		.smtp_url = cfg(s, ANT_CFG_SMTP, ANT_NOTIFY_SMTP_DEFAULT),
-		.smtp_password_file = ant_store_config_get(s, ANT_CFG_SMTP_PASSWORD_FILE),
-		.from = cfg(s, ANT_CFG_SMTP_FROM, ANT_NOTIFY_FROM_DEFAULT),
-		.timeout = (long)ant_store_config_int(s, ANT_CFG_NOTIFY_TIMEOUT, ANT_NOTIFY_TIMEOUT),
+		.title = ant_setting_text(s, ANT_SET_TITLE),
+		.base = ant_setting_text(s, ANT_SET_BASE),
+		.smtp_url = ant_setting_text(s, ANT_SET_SMTP),
+		.smtp_password_file = ant_setting_text(s, ANT_SET_SMTP_PASSWORD_FILE),
+		.from = ant_setting_text(s, ANT_SET_SMTP_FROM),
+		.timeout = (long)ant_setting_int(s, ANT_SET_NOTIFY_TIMEOUT),
 		.connect_timeout = ANT_NOTIFY_CONNECT_TIMEOUT,
-		.max_listed = (size_t)ant_store_config_int(s, ANT_CFG_NOTIFY_MAX, ANT_NOTIFY_MAX_LISTED),
-		.max_age = ant_store_config_int(s, ANT_CFG_NOTIFY_MAX_AGE, ANT_NOTIFY_MAX_AGE),
+		.max_listed = (size_t)ant_setting_int(s, ANT_SET_NOTIFY_MAX),
+		.max_age = ant_setting_int(s, ANT_SET_NOTIFY_MAX_AGE),
 	};
-	char *tls = ant_store_config_get(s, ANT_CFG_SMTP_TLS);
+	char *tls = ant_setting_text(s, ANT_SET_SMTP_TLS);
 
 	o->smtp_tls_required = tls && !strcmp(tls, "require");
 	free(tls);

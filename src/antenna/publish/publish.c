@@ -46,6 +46,7 @@
 #include "ant_pubdiff.h"
 #include "lb_url.h"
 #include "lirs.h"
+#include "ant_settings.h"
 
 /* How an update was detected: the marker letters of classic antennas
  * (w3m-antenna and Tamatebako wrote T for time, S for size). */
@@ -131,7 +132,7 @@ int ant_pub_lang_known(const char *lang)
 void ant_pub_site_defaults(ant_pub_site *s)
 {
 	memset(s, 0, sizeof *s);
-	s->display_tz = ANT_PUB_JST;
+	s->display_tz = ANT_TZ_JST;
 	s->visited_query = 1;
 	s->lang = ANT_PUB_LANG_DEFAULT;
 }
@@ -378,7 +379,7 @@ static const char *tz_name(int64_t tz, char buf[12])
 {
 	char off[8];
 
-	if (tz == ANT_PUB_JST)
+	if (tz == ANT_TZ_JST)
 		return "JST";
 	snprintf(buf, 12, "UTC%s", tz_offset(tz, off));
 	return buf;

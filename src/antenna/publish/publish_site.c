@@ -51,6 +51,7 @@
 #include "atom_evstore.h"
 #include "lirs.h"
 #include "publish_jsonfeed.h"
+#include "ant_settings.h"
 
 struct site_cfg {
 	char *title, *base, *author, *lang;
@@ -69,21 +70,13 @@ struct site_cfg {
 
 int64_t ant_keep_events(ant_store *s)
 {
-	char *v = ant_store_config_get(s, ANT_CFG_KEEP_EVENTS);
-	int64_t k = ANT_KEEP_EVENTS;
-
-	if (v && strcmp(v, "all") == 0)
-		k = ATOM_EVSTORE_KEEP_ALL;
-	else if (v)
-		k = ant_store_config_int(s, ANT_CFG_KEEP_EVENTS, ANT_KEEP_EVENTS);
-	free(v);
-	return k < 0 ? ATOM_EVSTORE_KEEP_ALL : k;
+	return ant_setting_int(s, ANT_SET_KEEP_EVENTS);   /* "all", or < 0: every one */
 }
 
 /* The lirs_charset setting (antenna init --charset): 1 for euc-jp-ms. */
 static int lirs_charset_ms(ant_store *s)
 {
-	char *v = ant_store_config_get(s, ANT_CFG_LIRS_CHARSET);
+	char *v = ant_setting_text(s, ANT_SET_LIRS_CHARSET);
 	int ms = v && !strcmp(v, "euc-jp-ms");
 
 	free(v);
@@ -94,10 +87,10 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 {
 	int64_t limit;
 
-	c->title = ant_store_config_get(s, ANT_CFG_TITLE);
-	c->base = ant_store_config_get(s, ANT_CFG_BASE);
-	c->author = ant_store_config_get(s, ANT_CFG_AUTHOR);
-	c->lang = ant_store_config_get(s, ANT_CFG_LANG);
+	c->title = ant_setting_text(s, ANT_SET_TITLE);
+	c->base = ant_setting_text(s, ANT_SET_BASE);
+	c->author = ant_setting_text(s, ANT_SET_AUTHOR);
+	c->lang = ant_setting_text(s, ANT_SET_LANG);
 	ant_pub_site_defaults(&c->site);
 	if (c->lang && ant_pub_lang_known(c->lang))
 		c->site.lang = c->lang;
@@ -105,24 +98,24 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->site.base = c->base ? c->base : "http://localhost/";
 	c->site.author = c->author ? c->author : "";
 	c->site.now = now;
-	c->site.prev_publish = ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0);
-	c->site.new_window = 3600 * ant_store_config_int(s, ANT_CFG_NEW_HOURS, ANT_PUB_NEW_HOURS);
-	c->site.display_tz = ant_store_config_int(s, ANT_CFG_TZ, ANT_PUB_JST);
-	c->site.visited_query = ant_store_config_int(s, ANT_CFG_VISITED, 1) != 0;
-	c->site.max_age = ant_store_config_int(s, ANT_CFG_MAX_AGE, LIRS_DEFAULT_MAX_AGE);
+	c->site.prev_publish = ant_setting_int(s, ANT_SET_LAST_PUBLISH);
+	c->site.new_window = 3600 * ant_setting_int(s, ANT_SET_NEW_HOURS);
+	c->site.display_tz = ant_setting_int(s, ANT_SET_TZ);
+	c->site.visited_query = ant_setting_int(s, ANT_SET_VISITED) != 0;
+	c->site.max_age = ant_setting_int(s, ANT_SET_MAX_AGE);
 	c->site.lirs_euc_jp_ms = lirs_charset_ms(s);
 	memset(&c->counts, 0, sizeof c->counts);
 	c->site.lirs_counts = &c->counts;
-	limit = ant_store_config_int(s, ANT_CFG_HTML_LIMIT, 0);
+	limit = ant_setting_int(s, ANT_SET_HTML_LIMIT);
 	c->site.page_limit = limit > 0 ? (size_t)limit : 0;   /* 0: the default */
-	limit = ant_store_config_int(s, ANT_CFG_HTML_PAGES, 0);
+	limit = ant_setting_int(s, ANT_SET_HTML_PAGES);
 	c->site.html_pages = limit > 0 ? (size_t)limit : 0;
-	c->current_entries = ant_store_config_int(s, ANT_CFG_CURRENT_ENTRIES, ATOM_CURRENT_MAX_ENTRIES);
-	c->current_bytes = ant_store_config_int(s, ANT_CFG_CURRENT_BYTES, ATOM_CURRENT_MAX_BYTES);
+	c->current_entries = ant_setting_int(s, ANT_SET_CURRENT_ENTRIES);
+	c->current_bytes = ant_setting_int(s, ANT_SET_CURRENT_BYTES);
 	memset(&c->html, 0, sizeof c->html);
 	c->site.html_counts = &c->html;
 	c->store = s;
-	c->page_size = ant_store_config_int(s, ANT_CFG_PAGE_SIZE, ATOM_DEFAULT_PAGE_SIZE);
+	c->page_size = ant_setting_int(s, ANT_SET_PAGE_SIZE);
 	c->keep_events = ant_keep_events(s);
 	c->seq_now = 0;
 	ant_websub_hubs_load(s, &c->hubs);
@@ -145,7 +138,7 @@ static int read_seqs(ant_store *s, struct site_cfg *c, lb_error *err)
 	atom_evstore *ev = NULL;
 	int rc;
 
-	c->prev_seq = ant_store_config_int(s, ANT_CFG_LAST_PUBLISH_SEQ, -1);
+	c->prev_seq = ant_setting_int(s, ANT_SET_LAST_PUBLISH_SEQ);
 	/* attach creates the ev_* tables the "new" marks are read from */
 	if ((rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0)
 		rc = atom_evstore_max_seq(ev, &c->seq_now, err);
@@ -530,8 +523,8 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 	else if (arc < 0)
 		rc = lb_err(err, arc, "%s", aerr.msg);
 	else if ((rc = ant_store_begin(s, err)) == 0) {
-		if ((rc = ant_store_config_set_int(s, ANT_CFG_LAST_PUBLISH, o->now, err)) == 0 &&
-		    (rc = ant_store_config_set_int(s, ANT_CFG_LAST_PUBLISH_SEQ, c.seq_now, err)) == 0)
+		if ((rc = ant_setting_set_int(s, ANT_SET_LAST_PUBLISH, o->now, err)) == 0 &&
+		    (rc = ant_setting_set_int(s, ANT_SET_LAST_PUBLISH_SEQ, c.seq_now, err)) == 0)
 			rc = ant_store_commit(s, err);
 		if (rc < 0)
 			ant_store_rollback(s);

@@ -11,13 +11,14 @@
 
 #include "ant_post.h"
 #include "lb_buf.h"
+#include "ant_settings.h"
 
 int ant_websub_hubs_load(ant_store *s, ant_websub_hubs *h)
 {
 	char *p, *line;
 
 	memset(h, 0, sizeof *h);
-	h->text = ant_store_config_get(s, ANT_CFG_HUBS);
+	h->text = ant_setting_text(s, ANT_SET_HUBS);
 	for (p = h->text; p && *p && h->n < ANT_WEBSUB_MAX_HUBS; ) {
 		line = p;
 		p += strcspn(p, "\n");

@@ -11,12 +11,13 @@
 #include "ant_robots.h"
 #include "ant_source_budget.h"
 #include "update_int.h"
+#include "ant_settings.h"
 
 void ant_trust_limits_load(ant_store *s, ant_trust_limits *l)
 {
-	l->hint_min = ant_store_config_int(s, ANT_CFG_TRUST_HINT, ANT_TRUST_HINT_MIN);
-	l->relay_min = ant_store_config_int(s, ANT_CFG_TRUST_RELAY, ANT_TRUST_RELAY_MIN);
-	l->min_claims = ant_store_config_int(s, ANT_CFG_TRUST_CLAIMS, ANT_TRUST_MIN_CLAIMS);
+	l->hint_min = ant_setting_int(s, ANT_SET_TRUST_HINT);
+	l->relay_min = ant_setting_int(s, ANT_SET_TRUST_RELAY);
+	l->min_claims = ant_setting_int(s, ANT_SET_TRUST_CLAIMS);
 }
 
 int ant_trust_score_get(ant_store *s, int64_t source_id, int relay, const ant_trust_limits *l,

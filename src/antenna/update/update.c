@@ -39,6 +39,7 @@
 #include "lirs.h"
 #include "lirs_merge.h"   /* LIRS_DEFAULT_MAX_FUTURE */
 #include "update_int.h"
+#include "ant_settings.h"
 
 /* One transfer of the pages' run: a page or its feed. */
 struct job {
@@ -524,7 +525,7 @@ void ant_update_opts_init(ant_update_opts *o)
 	o->max_archives = ANT_UPDATE_MAX_ARCHIVES;
 	o->max_age = LIRS_DEFAULT_MAX_AGE;
 	o->max_future = LIRS_DEFAULT_MAX_FUTURE;
-	o->tz = 32400;                  /* JST, the classic antennas' zone */
+	o->tz = ANT_TZ_JST;             /* the classic antennas' zone */
 	o->keep_records = ANT_KEEP_EVENTS;
 	ant_source_limits_init(&o->budget);
 	o->lock_wait = ANT_STORE_LOCK_WAIT;

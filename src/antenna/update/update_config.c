@@ -12,24 +12,24 @@
 #include "ant_publish.h"
 #include "ant_store.h"
 #include "ant_update.h"
+#include "ant_settings.h"
 
 void ant_update_config(ant_store *s, ant_update_opts *u)
 {
-	u->max_age = ant_store_config_int(s, ANT_CFG_MAX_AGE, u->max_age);
-	u->max_future = ant_store_config_int(s, ANT_CFG_MAX_FUTURE, u->max_future);
-	u->tz = ant_store_config_int(s, ANT_CFG_TZ, u->tz);
+	u->max_age = ant_setting_int(s, ANT_SET_MAX_AGE);
+	u->max_future = ant_setting_int(s, ANT_SET_MAX_FUTURE);
+	u->tz = ant_setting_int(s, ANT_SET_TZ);
 	u->keep_records = ant_keep_events(s);
 	if (!u->limits.allow_file)
-		u->limits.allow_file = ant_store_config_int(s, ANT_CFG_ALLOW_FILE, 0) != 0;
-	u->limits.allow_private = ant_store_config_int(s, ANT_CFG_ALLOW_PRIVATE, 0) != 0;
-	u->move_after = ant_store_config_int(s, ANT_CFG_MOVE_AFTER, ANT_MOVE_AFTER);
-	u->gone_days = ant_store_config_int(s, ANT_CFG_GONE_DAYS, ANT_GONE_DAYS);
+		u->limits.allow_file = ant_setting_int(s, ANT_SET_ALLOW_FILE) != 0;
+	u->limits.allow_private = ant_setting_int(s, ANT_SET_ALLOW_PRIVATE) != 0;
+	u->move_after = ant_setting_int(s, ANT_SET_MOVE_AFTER);
+	u->gone_days = ant_setting_int(s, ANT_SET_GONE_DAYS);
 	/* politeness: init --contact, --min-delay, --max-retry-after */
-	char *c = ant_store_config_get(s, ANT_CFG_CONTACT);
+	char *c = ant_setting_text(s, ANT_SET_CONTACT);
 	if (c && ant_polite_contact_check(c, NULL) == 0)
 		snprintf(u->limits.contact, sizeof u->limits.contact, "%s", c);
 	free(c);
-	u->limits.min_delay_ms = (long)ant_store_config_int(s, ANT_CFG_MIN_DELAY, u->limits.min_delay_ms);
-	u->limits.max_retry_after = (long)ant_store_config_int(s, ANT_CFG_MAX_RETRY_AFTER,
-							       u->limits.max_retry_after);
+	u->limits.min_delay_ms = (long)ant_setting_int(s, ANT_SET_MIN_DELAY);
+	u->limits.max_retry_after = (long)ant_setting_int(s, ANT_SET_MAX_RETRY_AFTER);
 }

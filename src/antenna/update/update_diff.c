@@ -11,12 +11,13 @@
 #include <string.h>
 
 #include "ant_difftext.h"
+#include "ant_settings.h"
 
 /* The bound on each kept blob: init --diff-text-max, read once a run. */
 static size_t diff_max(struct upd *u)
 {
 	if (!u->diff_max_read) {
-		int64_t v = ant_store_config_int(u->s, ANT_CFG_DIFF_TEXT_MAX, ANT_DIFF_TEXT_MAX);
+		int64_t v = ant_setting_int(u->s, ANT_SET_DIFF_TEXT_MAX);
 
 		u->diff_max = v > 0 ? (size_t)v : 0;
 		u->diff_max_read = 1;

@@ -20,6 +20,7 @@
 #include "ant_export.h"
 #include "ant_import.h"
 #include "ant_store.h"
+#include "ant_settings.h"
 
 static char dir[] = "/tmp/t_export.XXXXXX";
 
@@ -71,7 +72,7 @@ static ant_store *make_store(const char *name)
 		printf("# %s\n", err.msg);
 		exit(1);
 	}
-	ant_store_config_set(s, ANT_CFG_TITLE, "Mine & <yours>", &err);
+	ant_store_config_set(s, ant_settings[ANT_SET_TITLE].key, "Mine & <yours>", &err);
 	/* Added out of order: the export sorts by group, then URL. */
 	add_page(s, "http://z.example/", "Zed", 1, "zed", "Tech", "#ad\n.clock\nto/day \\d+", "euc-jp");
 	add_page(s, "http://b.example/?a=1&b=2", "Fetched \"B\"", 0, "", "", "", "");

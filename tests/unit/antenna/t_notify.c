@@ -9,6 +9,7 @@
 #include "ant_notify.h"
 #include "lb_utf8.h"
 #include "tap.h"
+#include "ant_settings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,7 @@ int main(void)
 	ant_notify_item items[N];
 	char title[600], *excerpt = malloc(30001);
 	ant_notify_digest d = { items, N, 90, 100 };
-	ant_notify_opts o = { .now = 1795000000, .tz = 32400, .lang = "ja",
+	ant_notify_opts o = { .now = 1795000000, .tz = ANT_TZ_JST, .lang = "ja",
 			      .title = "日記\r\nBcc: evil@example.org アンテナ\x01\x7f\xff",
 			      .base = "https://example.jp/a/", .from = "antenna@example.jp",
 			      .max_listed = N };

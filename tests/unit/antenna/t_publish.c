@@ -24,6 +24,7 @@
 #include "ant_publish.h"
 #include "publish_error.h"
 #include "tap.h"
+#include "ant_settings.h"
 
 #define T0 1700000000   /* 2023-11-14 22:13:20 UTC = 11/15 07:13 JST */
 
@@ -81,11 +82,11 @@ static void test_format(void)
 	char b[64];
 	lb_buf u = LB_BUF_INIT;
 
-	ant_pub_format_time(b, sizeof b, T0, ANT_PUB_JST);
+	ant_pub_format_time(b, sizeof b, T0, ANT_TZ_JST);
 	IS_STR(b, "11/15 07:13", "time is MM/DD HH:MM in JST");
 	ant_pub_format_time(b, sizeof b, T0, 0);
 	IS_STR(b, "11/14 22:13", "time in UTC when display_tz is 0");
-	ant_pub_format_time(b, sizeof b, 0, ANT_PUB_JST);
+	ant_pub_format_time(b, sizeof b, 0, ANT_TZ_JST);
 	IS_STR(b, "--/-- --:--", "unknown time is --/-- --:--");
 
 	ant_pub_format_ago(b, sizeof b, T0, T0 - 30, "en");
@@ -110,16 +111,16 @@ static void test_format(void)
 	ant_pub_format_ago(b, sizeof b, T0, T0 - 2 * 86400 - 7, "ja");
 	IS_STR(b, "2日前", "ago in Japanese: days");
 
-	ant_pub_visited_url(&u, "http://a.example/x", T0, ANT_PUB_JST);
+	ant_pub_visited_url(&u, "http://a.example/x", T0, ANT_TZ_JST);
 	IS_STR(u.data, "http://a.example/x?11150713", "visited query appended with ?");
 	lb_buf_reset(&u);
-	ant_pub_visited_url(&u, "http://a.example/x?q=1", T0, ANT_PUB_JST);
+	ant_pub_visited_url(&u, "http://a.example/x?q=1", T0, ANT_TZ_JST);
 	IS_STR(u.data, "http://a.example/x?q=1&11150713", "visited query appended with & to a query");
 	lb_buf_reset(&u);
-	ant_pub_visited_url(&u, "http://a.example/x#top", T0, ANT_PUB_JST);
+	ant_pub_visited_url(&u, "http://a.example/x#top", T0, ANT_TZ_JST);
 	IS_STR(u.data, "http://a.example/x?11150713#top", "visited query goes before the fragment");
 	lb_buf_reset(&u);
-	ant_pub_visited_url(&u, "http://a.example/?a=b#f?g", T0, ANT_PUB_JST);
+	ant_pub_visited_url(&u, "http://a.example/?a=b#f?g", T0, ANT_TZ_JST);
 	IS_STR(u.data, "http://a.example/?a=b&11150713#f?g", "a ? in the fragment does not count");
 	lb_buf_release(&u);
 }

@@ -16,6 +16,7 @@
 #include "atom_evstore.h"
 #include "ant_publish.h"
 #include "ant_store.h"
+#include "ant_settings.h"
 
 #define NOW 1700000000
 
@@ -84,7 +85,7 @@ static void test_site(ant_store *s)
 	OK(r.counts.replaced == 0 && r.counts.approximated == 0, "lirs.gz holds the text exactly");
 	OK(exists(site, "index.html") && exists(site, "lirs.gz") && exists(site, "sites.di.gz") &&
 	   exists(site, "index.atom") && exists(site, "current.atom"), "every file written");
-	IS_INT(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0), NOW, "last_publish recorded");
+	IS_INT(ant_setting_int(s, ANT_SET_LAST_PUBLISH), NOW, "last_publish recorded");
 	snprintf(path, sizeof path, "%s/index.html", site);
 	html = slurp(path);
 	OK(html && strstr(html, "My &lt;site&gt;") && strstr(html, "Fresh page") &&
@@ -101,7 +102,7 @@ static void test_site(ant_store *s)
 	o.now = NOW + 60;
 	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published again");
 	IS_INT(r.keep_events, ATOM_EVSTORE_KEEP_ALL, "the retention of the options");
-	IS_INT(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0), NOW + 60, "last_publish moves");
+	IS_INT(ant_setting_int(s, ANT_SET_LAST_PUBLISH), NOW + 60, "last_publish moves");
 }
 
 static void test_no_dir(ant_store *s)
@@ -122,7 +123,7 @@ static void test_no_dir(ant_store *s)
 	snprintf(want, sizeof want, "cannot create '%s': %s", site, strerror(ENOTDIR));
 	IS_STR(err.msg, want, "the message names DIR");
 	IS_INT(r.pages, 0, "nothing published");
-	OK(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0) != NOW + 3600, "last_publish unchanged");
+	OK(ant_setting_int(s, ANT_SET_LAST_PUBLISH) != NOW + 3600, "last_publish unchanged");
 }
 
 /* A mistyped DIR: only its last level is made;
@@ -141,7 +142,7 @@ static void test_parent(ant_store *s)
 	OK(strstr(err.msg, want) != NULL, "the message names the parent: %s", err.msg);
 	snprintf(site, sizeof site, "%s/typo", dir);
 	OK(stat(site, &sb) != 0, "nothing created");
-	OK(ant_store_config_int(s, ANT_CFG_LAST_PUBLISH, 0) != NOW + 7200,
+	OK(ant_setting_int(s, ANT_SET_LAST_PUBLISH) != NOW + 7200,
 	   "last_publish unchanged: the new marks are not spent");
 	snprintf(site, sizeof site, "%s/new//", dir);
 	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "a DIR whose parent exists is made");
@@ -198,11 +199,11 @@ static void test_keep(ant_store *s)
 	lb_error err = LB_ERROR_INIT;
 
 	IS_INT(ant_keep_events(s), ANT_KEEP_EVENTS, "keep_events unset: the default");
-	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "all", &err);
+	ant_store_config_set(s, ant_settings[ANT_SET_KEEP_EVENTS].key, "all", &err);
 	IS_INT(ant_keep_events(s), ATOM_EVSTORE_KEEP_ALL, "keep_events all");
-	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "5", &err);
+	ant_store_config_set(s, ant_settings[ANT_SET_KEEP_EVENTS].key, "5", &err);
 	IS_INT(ant_keep_events(s), 5, "keep_events 5");
-	ant_store_config_set(s, ANT_CFG_KEEP_EVENTS, "-3", &err);
+	ant_store_config_set(s, ant_settings[ANT_SET_KEEP_EVENTS].key, "-3", &err);
 	IS_INT(ant_keep_events(s), ATOM_EVSTORE_KEEP_ALL, "a negative keep_events keeps all");
 }
 
@@ -220,8 +221,8 @@ int main(void)
 		printf("# %s\n", err.msg);
 		return 1;
 	}
-	ant_store_config_set(s, ANT_CFG_TITLE, "My <site>", &err);
-	ant_store_config_set(s, ANT_CFG_BASE, "https://antenna.example/", &err);
+	ant_store_config_set(s, ant_settings[ANT_SET_TITLE].key, "My <site>", &err);
+	ant_store_config_set(s, ant_settings[ANT_SET_BASE].key, "https://antenna.example/", &err);
 	add_page(s, "http://fresh.example/", "Fresh page", NOW - 600);
 	add_page(s, "http://never.example/", "Never updated", 0);
 	test_site(s);

@@ -11,6 +11,7 @@
 
 #include "ant_store.h"
 #include "ant_trust.h"
+#include "ant_settings.h"
 
 static char dir[] = "/tmp/t_trust.XXXXXX";
 
@@ -139,8 +140,8 @@ static void limits(ant_store *s, int64_t src)
 	ant_trust_limits_load(s, &l);
 	OK(l.hint_min == ANT_TRUST_HINT_MIN && l.relay_min == ANT_TRUST_RELAY_MIN &&
 	   l.min_claims == ANT_TRUST_MIN_CLAIMS, "limits: the defaults");
-	ant_store_config_set_int(s, ANT_CFG_TRUST_HINT, 0, NULL);
-	ant_store_config_set_int(s, ANT_CFG_TRUST_CLAIMS, 50, NULL);
+	ant_setting_set_int(s, ANT_SET_TRUST_HINT, 0, NULL);
+	ant_setting_set_int(s, ANT_SET_TRUST_CLAIMS, 50, NULL);
 	ant_trust_limits_load(s, &l);
 	OK(l.hint_min == 0 && l.min_claims == 50, "limits: init's settings");
 	OK(score(s, src, 1).hints && !score(s, src, 1).scored,
