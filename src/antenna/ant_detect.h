@@ -126,7 +126,7 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
  * so that lirs merge and the antenna treat a record alike; a time within
  * --max-future but after now is clamped to now (no page is dated after our
  * clock).  The update engine calls it only for a page it cannot check
- * (trust.c).  Returns 1 when the record won.
+ * (update_trust.c).  Returns 1 when the record won.
  */
 int ant_detect_relay(ant_detect_state *st, int64_t lm, int64_t ld, int64_t now);
 

@@ -8,6 +8,8 @@
 #    side by side in include/lirs-antenna/);
 #  - no layer includes a header of a layer above it, nor a package it
 #    does not link (the codec: no curl, SQLite, libxml2; base: no package);
+#  - no loop of calls between the files of a layer (nm, tsort): each
+#    file calls only files below it; one "not ok" per loop, naming them;
 #  - the lirs command links no libcurl, libyaml or uchardet (ldd) and holds
 #    no antenna-layer code;
 #  - commands are thin: no threads in cmd/ (the library owns them), and
@@ -15,7 +17,7 @@
 #    most 300 lines (one "not ok" per longer file);
 #  - the tree is self-contained: no comment cites a tracker's issue or a
 #    file outside it, and the doc/ files comments cite are there.
-# test-needs: nm:binutils ldd:libc-bin
+# test-needs: nm:binutils ldd:libc-bin tsort:coreutils
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
@@ -130,6 +132,48 @@ for l in $LAYERS; do
 		ok "includes: the $n #include lines of src/$d/ name nothing from above it"
 	elif [ "$n" -eq 0 ]; then
 		notok "includes: src/$d/ has no #include line at all"
+	fi
+done
+
+# ---- no loop of calls between files of a layer -------------------------------------
+# Within a layer the files call one another downward only: when a.c calls
+# b.c, b.c does not call back into a.c, directly or round a longer circle
+# (a split file whose shared helpers stayed in one half is the usual
+# cause; they belong in a file below both halves).  The graph comes from
+# the objects: "caller.o callee.o" for each name an object uses (nm: U)
+# that another object of the archive defines; tsort names each loop.
+for l in $LAYERS; do
+	d=${l%%:*}; lib=${l#*:}; lib=${lib%%:*}
+	[ -f "$B/$lib" ] || continue
+	if ! nm "$B/$lib" > "$T/nm" 2> "$T/err"; then
+		notok "calls: nm $lib"
+		sed 's/^/#   /' "$T/err"
+		continue
+	fi
+	# defined globals (T D B R, and the weak/common V W C) and undefined ones
+	awk '/:$/ { obj = substr($0, 1, length($0) - 1); next }
+	     NF == 3 && $2 ~ /^[TDBRVWC]$/ { print "D", obj, $3 }
+	     NF == 2 && $1 == "U" { print "U", obj, $2 }' "$T/nm" > "$T/syms"
+	awk '$1 == "D" { def[$3] = $2; next }
+	     { use[NR] = $2 " " $3 }
+	     END { for (i in use) { split(use[i], a, " ")
+		   if ((a[2] in def) && def[a[2]] != a[1]) print a[1], def[a[2]] } }' "$T/syms" |
+		sort -u > "$T/pairs"
+	np=$(grep -c . "$T/pairs")
+	# GNU tsort: "tsort: -: input contains a loop:" then one member a line,
+	# "tsort: NAME"; it breaks the loop and looks on, so each loop is named.
+	tsort "$T/pairs" > /dev/null 2> "$T/loops"
+	awk '/input contains a loop/ { if (m != "") print m; m = ""; next }
+	     { sub(/^tsort: /, ""); m = (m == "" ? $0 : m " " $0) }
+	     END { if (m != "") print m }' "$T/loops" > "$T/circles"
+	if [ -s "$T/circles" ]; then
+		while IFS= read -r m; do
+			notok "calls: src/$d/ files call round in a loop: $m"
+		done < "$T/circles"
+	elif [ "$np" -gt 0 ]; then
+		ok "calls: the $np links (one file calling another) in src/$d/ all run one way, no loop"
+	else
+		notok "calls: src/$d/ shows no call between its files ($lib)"
 	fi
 done
 
@@ -376,4 +420,4 @@ for f in "$TOP"/cmd/antenna/*.c "$TOP"/cmd/lirs/*.c; do
 	nbad=$((nbad + 1))
 done
 [ "$nbad" -eq 0 ] && ok "options: no command gives two options one code"
-done_testing 27
+done_testing 31

@@ -3,7 +3,8 @@
  * for commands.  detect_noise_cmp.c compares a check's segments with the
  * last check's multiset (and with a second answer) and fills an
  * ant_noise_cmp; detect_noise.c decides from it (ant_detect.h, "the
- * noise-proof text rule"); detect_noise_blob.c stores the state.
+ * noise-proof text rule"); detect_noise_blob.c stores the state and
+ * detect_noise_state.c, below the three, makes, frees and searches it.
  */
 #ifndef ANT_DETECT_NOISE_H
 #define ANT_DETECT_NOISE_H

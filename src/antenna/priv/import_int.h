@@ -1,5 +1,6 @@
 /*
- * import_int.h: what the importers (import*.c) share; not for commands.
+ * import_int.h: what the importers (import*.c) share, from import_common.c;
+ * not for commands.
  */
 #ifndef ANT_IMPORT_INT_H
 #define ANT_IMPORT_INT_H

@@ -1,10 +1,11 @@
 /*
- * page_int.h: what the three parts of the page analysis share; not for
+ * page_int.h: what the parts of the page analysis share; not for
  * commands.  page_charset.c picks the charset and converts the body to
  * UTF-8; page_pattern.c compiles the operator's --ignore/--only patterns
  * and runs their regular expressions in time linear in the text, within
  * a time limit; page.c walks the HTML and cuts the text in segments
- * (ant_page.h).
+ * (ant_page.h); page_text.c, below the walk and the patterns, collapses
+ * whitespace for both.
  */
 #ifndef ANT_PAGE_INT_H
 #define ANT_PAGE_INT_H
@@ -106,7 +107,7 @@ int ant_page_only_next(ant_page_only_iter *it, ant_page_budget *b, size_t *so, s
 		       lb_error *err);
 void ant_page_only_end(ant_page_only_iter *it);
 
-/* ---- page.c -------------------------------------------------------------------- */
+/* ---- page_text.c --------------------------------------------------------------- */
 
 /* Appends s[0..n) with runs of whitespace collapsed to one space; *space
  * says whether out already ends in a space (or is empty).  0 or LB_ENOMEM. */

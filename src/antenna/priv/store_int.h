@@ -33,7 +33,7 @@ struct ant_store {
 	struct { int64_t *id; size_t n, cap; int loaded; } pending;
 };
 
-/* ---- store.c ------------------------------------------------------------ */
+/* ---- store_db.c --------------------------------------------------------- */
 
 /* SQLite's last error on s as an LB_E* code with our message (what: the
  * operation); returns the code. */

@@ -3,14 +3,21 @@
  * for commands.
  *
  *   update.c          the run: the lock, the sources then the due pages in
- *                     batches, the transactions, the re-fetch schedule
+ *                     batches, the re-fetch schedule
  *   update_sources.c  reading the sources (LIRS, HINA-DI, Atom with its
  *                     RFC 5005 archives, relays), and a page added later
  *   update_sitemap.c  reading a sitemap source (its indexes too): each
  *                     <lastmod> of a watched page is a hint
+ *   update_srcrec.c   what a source said, remembered; a source's read
+ *                     finished (below update_sources.c and update_sitemap.c)
  *   update_check.c    one page's check, step by step
  *   update_text.c     what the check adds to the text rule: the site's
  *                     furniture, the token rule, the page's text state
+ *   update_trust.c    a source's claims as hints, judged by our checks
+ *                     (the score itself is rules/trust.c's)
+ *   update_run.c      the run's tools every file above uses: the fetch,
+ *                     the transaction, a page saved with its event
+ * Each file calls only the ones below it (tests/house/run.sh: no loop).
  */
 #ifndef ANT_UPDATE_INT_H
 #define ANT_UPDATE_INT_H
@@ -94,7 +101,7 @@ struct upd {
 	ant_store_source *src;
 	int src_first_read;      /* never read successfully before this run */
 	int64_t src_entry_floor; /* Atom: the newest entry date read before this run */
-	/* trust (trust.c): the thresholds, and the source being read's standing */
+	/* trust (update_trust.c): the thresholds, and the source being read's standing */
 	ant_trust_limits trust;
 	int trust_loaded;
 	int src_hints;           /* its claims trigger early checks */
@@ -108,7 +115,7 @@ struct upd {
 	size_t diff_max;
 };
 
-/* ---- update.c: the run's means ---- */
+/* ---- update_run.c: the run's means ---- */
 
 /* The one way to the network: the caller's fetcher (tests), else libcurl. */
 int ant_upd_fetch(struct upd *u, const ant_fetch_req *reqs, size_t n, ant_fetch_done_fn done,
@@ -155,10 +162,19 @@ void ant_upd_robots_free(struct upd *u);
  * Atom; 0, or LB_ENOMEM / the fetcher's code when transfers could not be
  * set up. */
 int ant_upd_read_sources(struct upd *u, ant_store_source *srcs, size_t n);
+
+/* ---- update_srcrec.c ---- */
+
 /* What SRC says of the URL with key KEY, kept in source_records (the
  * path every source's records take; ant_store_srcrec): 0 or < 0. */
 int ant_upd_remember(struct upd *u, const ant_store_source *src, const char *key, const char *url,
 		     int64_t lm, int64_t ld);
+/* The same with the record's title, excerpt, author and length; with
+ * news (a page not watched here), *news says whether a relay source's
+ * record is news to relay (an update event).  0 or < 0. */
+int ant_upd_remember_record(struct upd *u, const ant_store_source *src, const char *key,
+			    const char *url, int64_t lm, int64_t ld, const char *title,
+			    const char *excerpt, const char *author, int64_t length, int *news);
 /* Counts and state of a source read, saved in one transaction. */
 void ant_upd_source_finish(struct upd *u, ant_store_source *src, int notmodified);
 
@@ -168,7 +184,7 @@ void ant_upd_source_finish(struct upd *u, ant_store_source *src, int notmodified
  * u->o->sitemap), its state saved. */
 void ant_upd_read_sitemap(struct upd *u, ant_store_source *src);
 /*
- * A sitemap says the watched page p changed at `when`: trust.c's hint
+ * A sitemap says the watched page p changed at `when`: update_trust.c's hint
  * (ant_upd_trust_hint(): a claim our next check judges, the page checked
  * in this run when the source is believed; dated by it only when the page
  * cannot be checked), the page saved.  A page never checked is due anyway
@@ -176,7 +192,7 @@ void ant_upd_read_sitemap(struct upd *u, ant_store_source *src);
  */
 int ant_upd_source_hint(struct upd *u, const ant_store_source *src, ant_store_page *p, int64_t when);
 
-/* ---- trust.c: sources' claims are hints, judged by our checks ---- */
+/* ---- update_trust.c: sources' claims are hints, judged by our checks ---- */
 
 /* Before a source's records: its standing (u->src_hints, u->src_held). */
 void ant_upd_trust_source(struct upd *u, const ant_store_source *src);

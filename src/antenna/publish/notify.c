@@ -55,18 +55,6 @@ int ant_notify_target_kind(const char *t, lb_error *err)
 	return ANT_NOTIFY_WEBHOOK;
 }
 
-int ant_notify_smtp_url_ok(const char *u)
-{
-	size_t k = !strncmp(u, "smtp://", 7) ? 7 : !strncmp(u, "smtps://", 8) ? 8 : 0;
-
-	if (!k || !u[k] || u[k] == '/')
-		return 0;
-	for (const unsigned char *p = (const unsigned char *)u; *p; p++)
-		if (*p <= ' ' || *p == 0x7f)
-			return 0;
-	return 1;
-}
-
 /* ---- the options -------------------------------------------------------- */
 
 int ant_notify_opts_load(ant_store *s, ant_notify_opts *o, int64_t now)

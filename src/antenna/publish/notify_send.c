@@ -67,6 +67,21 @@ static void common(CURL *c, const ant_notify_opts *o, char *errbuf, const char *
 	curl_easy_setopt(c, CURLOPT_USERAGENT, NOTIFY_USER_AGENT);
 }
 
+/* Here, with the sending, and not in notify.c: notify.c calls the
+ * sending, which must not call back up (the commands check the option
+ * with it too). */
+int ant_notify_smtp_url_ok(const char *u)
+{
+	size_t k = !strncmp(u, "smtp://", 7) ? 7 : !strncmp(u, "smtps://", 8) ? 8 : 0;
+
+	if (!k || !u[k] || u[k] == '/')
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)u; *p; p++)
+		if (*p <= ' ' || *p == 0x7f)
+			return 0;
+	return 1;
+}
+
 static int failed(lb_error *err, CURLcode rc, const char *errbuf, const char *what, const char *to)
 {
 	return lb_err(err, LB_ENET, "%s '%s': %s", what, to, *errbuf ? errbuf : curl_easy_strerror(rc));

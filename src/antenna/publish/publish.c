@@ -24,6 +24,9 @@
  * once: index.html's (written last, when the totals are known), the
  * previous one (written when it is known whether another follows) and
  * the one being filled.
+ *
+ * The times as shown and the opening and closing of the output files are
+ * publish_common.c's, shared with the diff pages (publish_diff.c).
  */
 #include "ant_publish.h"
 
@@ -137,63 +140,6 @@ void ant_pub_site_defaults(ant_pub_site *s)
 	s->lang = ANT_PUB_LANG_DEFAULT;
 }
 
-/* t shown in zone tz (seconds east of UTC); LB_EINVAL when t + tz
- * overflows or the year would not fit a struct tm's int: shown as
- * "--/-- --:--". */
-static int to_tm(int64_t t, int64_t tz, lb_tm *tm)
-{
-	if ((tz > 0 && t > INT64_MAX - tz) || (tz < 0 && t < INT64_MIN - tz))
-		return LB_EINVAL;
-	lb_date_split(t + tz, tm);
-	return tm->year - 1900 > INT_MAX || tm->year - 1900 < INT_MIN ? LB_EINVAL : 0;
-}
-
-/* Two digits of v (0..99), at p; returns the end.  The listing formats
- * 50,000 dates: by hand, snprintf() was a third of writing index.html. */
-static char *put2(char *p, int v)
-{
-	*p++ = (char)('0' + v / 10 % 10);
-	*p++ = (char)('0' + v % 10);
-	return p;
-}
-
-/* Copies s[0..n) into buf as snprintf(buf, len, "%s", s) would. */
-static void copy_out(char *buf, size_t len, const char *s, size_t n)
-{
-	if (!len)
-		return;
-	if (n > len - 1)
-		n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-}
-
-/* "MM/DD HH:MM" of tm into b (12 bytes); returns the length, 11. */
-static size_t shown_tm(char *b, const lb_tm *tm)
-{
-	char *p = put2(b, tm->mon);
-
-	*p++ = '/';
-	p = put2(p, tm->mday);
-	*p++ = ' ';
-	p = put2(p, tm->hour);
-	*p++ = ':';
-	p = put2(p, tm->min);
-	*p = '\0';
-	return (size_t)(p - b);
-}
-
-void ant_pub_format_time(char *buf, size_t len, int64_t t, int64_t tz)
-{
-	lb_tm tm;
-	char b[12];
-
-	if (t == 0 || to_tm(t, tz, &tm) < 0)
-		copy_out(buf, len, "--/-- --:--", 11);
-	else
-		copy_out(buf, len, b, shown_tm(b, &tm));
-}
-
 /* "N unit" for N > 0, as "%lld unit" */
 static void count_of(char *buf, size_t len, long long n, const char *unit)
 {
@@ -206,7 +152,7 @@ static void count_of(char *buf, size_t len, long long n, const char *unit)
 	if (u > 23)
 		u = 23;
 	memcpy(b + 24, unit, u);
-	copy_out(buf, len, p, (size_t)(b + 24 + u - p));
+	ant_pub_copy_out(buf, len, p, (size_t)(b + 24 + u - p));
 }
 
 void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t, const char *lang)
@@ -215,9 +161,9 @@ void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t, const cha
 	int64_t d = now - t;
 
 	if (t == 0)
-		copy_out(buf, len, "", 0);
+		ant_pub_copy_out(buf, len, "", 0);
 	else if (d < 60)   /* also a time in the future: clocks differ */
-		copy_out(buf, len, w->just_now, strlen(w->just_now));
+		ant_pub_copy_out(buf, len, w->just_now, strlen(w->just_now));
 	else if (d < 3600)
 		count_of(buf, len, (long long)(d / 60), w->min_ago);
 	else if (d < 86400)
@@ -226,30 +172,7 @@ void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t, const cha
 		count_of(buf, len, (long long)(d / 86400), w->d_ago);
 }
 
-int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz)
-{
-	size_t base = strcspn(url, "#");
-	lb_tm tm;
-	char q[9], *p;
-
-	if (to_tm(t, tz, &tm) < 0)
-		return lb_buf_adds(out, url);
-	q[0] = memchr(url, '?', base) ? '&' : '?';
-	p = put2(q + 1, tm.mon);
-	p = put2(p, tm.mday);
-	p = put2(p, tm.hour);
-	put2(p, tm.min);
-	if (lb_buf_add(out, url, base) < 0 || lb_buf_add(out, q, sizeof q) < 0)
-		return LB_ENOMEM;
-	return lb_buf_adds(out, url + base);
-}
-
 /* ---- ordering --------------------------------------------------------- */
-
-const char *ant_pub_str_or(const char *s, const char *dflt)
-{
-	return s && *s ? s : dflt;
-}
 
 static const char *shown_title(const ant_pub_page *p)
 {
@@ -392,11 +315,11 @@ static void put_time(html_ctx *h, int64_t t)
 	char shown[16], off[8], dt[20];
 	lb_tm tm;
 
-	if (t == 0 || to_tm(t, tz, &tm) < 0) {
+	if (t == 0 || ant_pub_to_tm(t, tz, &tm) < 0) {
 		fputs("<span class=\"t\">--/-- --:--</span>", h->fp);
 		return;
 	}
-	shown_tm(shown, &tm);
+	ant_pub_shown_tm(shown, &tm);
 	if (lb_date_iso(dt, &tm) < 0) {   /* not a 4-digit year */
 		fprintf(h->fp, "<time class=\"dt-updated\" datetime=\"%04lld-%02d-%02dT%02d:%02d:%02d%s\">%s</time>",
 			(long long)tm.year, tm.mon, tm.mday, tm.hour, tm.min, tm.sec,
@@ -720,51 +643,6 @@ static int put_body(html_ctx *h, const ant_pub_page **v, size_t n, size_t total,
 	put_pager(h);
 	put_foot(h);
 	return fputs("</body>\n</html>\n", h->fp) < 0 ? LB_EIO : 0;
-}
-
-static char *join(const char *dir, const char *name)
-{
-	size_t a = strlen(dir), b = strlen(name);
-	char *p = malloc(a + b + 2);
-
-	if (p)
-		snprintf(p, a + b + 2, "%s/%s", dir, name);
-	return p;
-}
-
-/* Opens DIR/name for atomic replacement, creating DIR if need be. */
-int ant_pub_open_out(lb_afile *f, const char *dir, const char *name, char **path,
-		    lb_error *err)
-{
-	*path = join(dir, name);
-	if (!*path)
-		return lb_err_code(err, LB_ENOMEM);
-	if (lb_mkdir_p(dir, 0755) < 0)
-		return lb_err_sys(err, "cannot create '%s'", dir);
-	if (lb_afile_open(f, *path) < 0)
-		return lb_err_sys(err, "cannot write '%s'", *path);
-	/* Fewer, larger writes: 10,000 pages are about 3 MB. */
-	setvbuf(f->fp, NULL, _IOFBF, 1 << 16);
-	return 0;
-}
-
-/* Commits f when ok, else drops it; the message names path and keeps
- * the reason (and code) already in err, if any. */
-int ant_pub_close_out(lb_afile *f, int ok, const char *path, lb_error *err)
-{
-	char why[256];
-	int code;
-
-	if (!ok || ferror(f->fp)) {
-		code = err && err->code < 0 ? err->code : LB_EIO;
-		snprintf(why, sizeof why, "%s",
-			 err && err->code < 0 ? lb_error_msg(err) : strerror(errno ? errno : EIO));
-		lb_afile_abort(f);
-		return lb_err(err, code, "cannot write '%s': %s", path, why);
-	}
-	if (lb_afile_commit(f) < 0)
-		return lb_err_sys(err, "cannot write '%s'", path);
-	return 0;
 }
 
 /* ---- the HTML files, a bounded number of entries each ------------------- */

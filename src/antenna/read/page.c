@@ -2,7 +2,8 @@
  * page.c: the HTML walk and the segments: a page's UTF-8 text, title,
  * advertised feed and text checksum, and its text cut in segments
  * (ant_page.h).  The charset is page_charset.c's, the --ignore/--only
- * patterns page_pattern.c's (priv/page_int.h).
+ * patterns page_pattern.c's, the collapsing of whitespace page_text.c's
+ * (priv/page_int.h).
  *
  * Steps: pick the charset, convert the bytes to UTF-8 ourselves (invalid
  * bytes become U+FFFD), stream it through libxml2's HTML parser (told the
@@ -31,35 +32,6 @@
 
 #include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
-
-/* ---- text ---------------------------------------------------------------- */
-
-/* Room is made once per call: this runs over every byte of every page. */
-int ant_page_add_collapsed(lb_buf *out, const char *s, size_t n, int *space)
-{
-	char *o;
-	int sp = *space;
-
-	if (lb_buf_grow(out, n) < 0)
-		return LB_ENOMEM;
-	o = out->data + out->len;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-			if (!sp)
-				*o++ = ' ';
-			sp = 1;
-		} else {
-			*o++ = (char)c;
-			sp = 0;
-		}
-	}
-	*o = '\0';
-	out->len = (size_t)(o - out->data);
-	*space = sp;
-	return 0;
-}
 
 /* ---- the SAX walk ---------------------------------------------------------- */
 

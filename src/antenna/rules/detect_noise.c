@@ -4,36 +4,18 @@
  * (detect_noise_cmp.c), is the page updated, which of its blocks are
  * volatile (learned from a second answer or across checks), which small
  * swaps are held until the next check, and what the excerpt shows.  Pure:
- * no I/O, no clock; the state is stored by detect_noise_blob.c.
+ * no I/O, no clock; the state is stored by detect_noise_blob.c and
+ * looked up by detect_noise_state.c.
  */
 #include "detect_noise.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void ant_detect_noise_init(ant_detect_noise *n)
-{
-	memset(n, 0, sizeof *n);
-}
-
-void ant_detect_noise_release(ant_detect_noise *n)
-{
-	free(n->keys);
-	ant_detect_noise_init(n);
-}
-
 void ant_detect_verdict_release(ant_detect_verdict *v)
 {
 	free(v->pick);
 	memset(v, 0, sizeof *v);
-}
-
-const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block)
-{
-	for (size_t i = 0; i < n->nvol; i++)
-		if (n->vol[i].block == block)
-			return &n->vol[i];
-	return NULL;
 }
 
 /* ---- suspects: small blocks seen swapping ------------------------------------------ */

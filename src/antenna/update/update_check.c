@@ -444,7 +444,7 @@ static void step_save(struct upd *u, ant_store_page *p, const ant_detect_outcome
 {
 	if (u->o->on_page)
 		u->o->on_page(u->o->ctx, p, out);
-	ant_upd_trust_checked(u, p, out);   /* trust.c: the sources' claims judged */
+	ant_upd_trust_checked(u, p, out);   /* update_trust.c: the sources' claims judged */
 	ant_upd_save_page(u, p, out->updated);
 }
 

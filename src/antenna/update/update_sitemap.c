@@ -77,8 +77,9 @@ int ant_upd_source_hint(struct upd *u, const ant_store_source *src, ant_store_pa
 	/* never checked: due anyway, and its first check is a quiet baseline */
 	if (!p->st.last_ok)
 		return 0;
-	/* trust.c: a claim judged by our next check, the page due now when
-	 * the source is believed; dated by it only when we cannot check it */
+	/* update_trust.c: a claim judged by our next check, the page due now
+	 * when the source is believed; dated by it only when we cannot check
+	 * it */
 	if ((rc = ant_upd_trust_hint(u, p, when, u->now, &dated)) <= 0)
 		return rc;
 	return ant_upd_save_page(u, p, dated) < 0 ? LB_EDB : 1;
@@ -274,7 +275,7 @@ void ant_upd_read_sitemap(struct upd *u, ant_store_source *src)
 
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
-	ant_upd_trust_source(u, src);   /* trust.c: believed? */
+	ant_upd_trust_source(u, src);   /* update_trust.c: believed? */
 	src->last_fetch = u->now;
 	if (ant_upd_budget_begin(u, src) < 0)
 		return;

@@ -51,91 +51,6 @@ static int find_page(struct upd *u, const char *key, ant_store_page *p)
 	return rc;
 }
 
-/*
- * A relay source's record of a page not watched here: is it news, to be
- * an update event (so that the hub's Atom files carry what it relays, and
- * a hub of hubs works over Atom too)?  Only when newer than what every
- * relay source held for the URL (four shards naming one update make one
- * event), and never on a source's first read: that is a baseline, like
- * an import; the updates in it were announced by the source itself, and
- * 100,000 of them at once would be 2,000 archives of old news.  Nor is
- * an Atom entry older than the newest one read before this run: the
- * archives a walk reaches only in a later run (ANT_UPDATE_MAX_ARCHIVES)
- * are the source's history, not news.  Asked (by remember()) before the
- * record is kept, when it is newer than the source's own.  1 news, 0 not,
- * < 0 error.
- */
-static int relay_news(struct upd *u, const char *key, int64_t lm)
-{
-	int64_t newest;
-
-	if (!u->src->relay || u->src_first_read || u->src_held ||
-	    (u->src->kind == ANT_STORE_SOURCE_ATOM && lm <= u->src_entry_floor))
-		return 0;
-	if ((newest = ant_store_srcrec_relay_newest(u->s, key, &u->err)) < 0) {
-		u->failed_db = 1;
-		return (int)newest;
-	}
-	return lm > newest;
-}
-
-/* What SRC says of the URL with key KEY, kept for a page added later
- * (ant_store.h, ant_store_srcrec), and for a relay source the page it relays:
- * texts clipped as any text taken in.  A record the source gave before
- * (a shard's lirs.gz read again holds mostly those) is not written again.
- * With news (a page not watched here), *news says whether it is news
- * (relay_news()). */
-static int remember(struct upd *u, const ant_store_source *src, const char *key,
-		    const char *url, int64_t lm, int64_t ld, const char *title,
-		    const char *excerpt, const char *author, int64_t length, int *news)
-{
-	ant_store_srcrec r = { .url_key = key, .source_id = src->id, .url = url,
-			       .last_modified = lm, .last_detected = ld, .excerpt = excerpt,
-			       .content_length = length };
-	int64_t had_lm, had_ld;
-	char *t, *a;
-	int rc;
-
-	if (news)
-		*news = 0;
-	/* a source read for the first time has no rows to compare with (nor
-	 * news: relay_news()); the put keeps the newer record either way */
-	if (u->src_first_read)
-		rc = 0;
-	else if ((rc = ant_store_srcrec_times(u->s, key, src->id, &had_lm, &had_ld, &u->err)) < 0) {
-		u->failed_db = 1;
-		return rc;
-	}
-	ant_upd_budget_seen(u, rc == 1, rc == 1 && lm > had_lm);   /* churn */
-	/* what ant_store_srcrec_put() would keep anyway: nothing to write */
-	if (rc == 1 && (had_lm > lm || (had_lm == lm && had_ld >= ld)))
-		return 0;
-	if (news && !u->src_first_read && (rc == 0 || lm > had_lm)) {
-		int is_news = relay_news(u, key, lm);
-
-		if (is_news < 0)
-			return is_news;
-		*news = is_news;
-	}
-	t = ant_clip(title ? title : "", ANT_MAX_TITLE);
-	a = ant_clip(author ? author : "", ANT_MAX_AUTHOR);
-	r.title = t;
-	r.author = a;
-	if (!t || !a)
-		rc = lb_err_code(&u->err, LB_ENOMEM);
-	else if ((rc = ant_upd_tx_need(u)) == 0 && (rc = ant_store_srcrec_put(u->s, &r, &u->err)) < 0)
-		u->failed_db = 1;
-	free(t);
-	free(a);
-	return rc;
-}
-
-int ant_upd_remember(struct upd *u, const ant_store_source *src, const char *key, const char *url,
-		     int64_t lm, int64_t ld)
-{
-	return remember(u, src, key, url, lm, ld, "", "", "", 0, NULL);
-}
-
 /* The update event of a relayed page (relay_news()), in the current
  * transaction: dated and described by the record, credited to the source. */
 static int relay_event(struct upd *u, const char *url, int64_t lm, int64_t ld, const char *title,
@@ -200,8 +115,9 @@ static int on_record(void *ctx, const lirs_record *r)
 	lb_buf_reset(&u->key);
 	if (lb_url_key(&u->key, r->url) < 0 || (rc = find_page(u, u->key.data, &p)) < 0)
 		return 1;
-	if (remember(u, u->src, u->key.data, r->url, r->last_modified, r->last_detected,
-		     r->title, "", r->author, r->content_length, rc ? NULL : &news) < 0) {
+	if (ant_upd_remember_record(u, u->src, u->key.data, r->url, r->last_modified,
+				    r->last_detected, r->title, "", r->author, r->content_length,
+				    rc ? NULL : &news) < 0) {
 		if (rc)
 			ant_store_page_release(&p);
 		return 1;
@@ -212,7 +128,7 @@ static int on_record(void *ctx, const lirs_record *r)
 		return news && relay_event(u, r->url, r->last_modified, r->last_detected, r->title,
 					   r->author, r->content_length, "") < 0;
 	}
-	/* a hint, not the page's date (trust.c) */
+	/* a hint, not the page's date (update_trust.c) */
 	if ((rc = ant_upd_trust_hint(u, &p, r->last_modified, r->last_detected, &news)) > 0) {
 		if (news) {
 			relayed(&p, u->src->url, r->title, "");
@@ -222,37 +138,6 @@ static int on_record(void *ctx, const lirs_record *r)
 	}
 	ant_store_page_release(&p);
 	return rc < 0;
-}
-
-/* The bounds of what a source is remembered to have said (ant_store.h): the
- * 8-hour rule for LIRS and HINA-DI records, the history retention for an
- * Atom source's entries. */
-static int64_t prune_records(struct upd *u, ant_store_source *src)
-{
-	int64_t age = u->o->max_age ? u->o->max_age : LIRS_DEFAULT_MAX_AGE;
-
-	if (src->kind == ANT_STORE_SOURCE_ATOM)
-		return ant_store_srcrec_prune(u->s, src->id, 0, u->o->keep_records, &u->err);
-	return ant_store_srcrec_prune(u->s, src->id, age < 0 ? 0 : u->now - age, -1, &u->err);
-}
-
-/* A source (LIRS, DI or Atom) is read: its counts go into the run's, its
- * state is saved, in one transaction per source. */
-void ant_upd_source_finish(struct upd *u, ant_store_source *src, int notmodified)
-{
-	u->st.records_read += src->records_read;
-	u->st.records_merged += src->records_merged;
-	if (!src->relay)
-		u->st.records_ignored += src->records_ignored;
-	u->st.records_skipped += src->records_skipped;
-	ant_upd_trust_finish(u, src);   /* trust.c: its standing kept */
-	if (u->o->on_source)
-		u->o->on_source(u->o->ctx, src, notmodified);
-	if (ant_upd_tx_need(u) == 0 && (ant_store_source_save(u->s, src, &u->err) < 0 ||
-					(u->bud.dropped = prune_records(u, src)) < 0))
-		u->failed_db = 1;
-	ant_upd_budget_finish(u, src);   /* after the pruning: what it relays */
-	ant_upd_tx_commit(u);
 }
 
 /* Nothing usable in a body of markup: the operator most likely added a
@@ -324,7 +209,7 @@ static void source_done(void *ctx, const ant_fetch_req *req, const ant_fetch_res
 	src->last_status = res->status;
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
-	ant_upd_trust_source(u, src);   /* trust.c: believed, held back? */
+	ant_upd_trust_source(u, src);   /* update_trust.c: believed, held back? */
 	if (ant_upd_budget_begin(u, src) < 0)
 		return;
 	if (ant_upd_http_failed(res)) {
@@ -421,8 +306,8 @@ static int atom_entry(void *ctx, const ant_feed_entry *e)
 		return 1;
 	}
 	/* the entry's summary is the source's excerpt: carried */
-	rc = remember(u, w->src, u->key.data, url, e->date, u->now, e->title, summary, "", 0,
-		      watched ? NULL : &news);
+	rc = ant_upd_remember_record(u, w->src, u->key.data, url, e->date, u->now, e->title,
+				     summary, "", 0, watched ? NULL : &news);
 	if (rc == 0 && news)
 		rc = relay_event(u, url, e->date, u->now, e->title, "", 0, summary);
 	free(url);
@@ -453,10 +338,10 @@ static int atom_entry_page(struct awalk *w, const ant_feed_entry *e, ant_store_p
 
 	if (e->date > w->src->last_entry)
 		w->src->last_entry = e->date;
-	/* Every entry of a believed source (trust.c) is an update event, when
-	 * not after our clock: the archives are history, and an antenna that
-	 * was offline catches up with them; the event store keeps one per
-	 * (page, time), so nothing doubles. */
+	/* Every entry of a believed source (update_trust.c) is an update
+	 * event, when not after our clock: the archives are history, and an
+	 * antenna that was offline catches up with them; the event store
+	 * keeps one per (page, time), so nothing doubles. */
 	if (u->src_hints && e->date <= u->now) {
 		ev = (atom_ev_event){ .url = p->url, .last_modified = e->date, .last_detected = u->now,
 				      .tz_offset = u->o->tz, .title = *p->title ? p->title : e->title,
@@ -467,7 +352,7 @@ static int atom_entry_page(struct awalk *w, const ant_feed_entry *e, ant_store_p
 		}
 		ant_upd_tx_tick(u);
 	}
-	/* the entry's date is a hint, not the page's (trust.c) */
+	/* the entry's date is a hint, not the page's (update_trust.c) */
 	if ((rc = ant_upd_trust_hint(u, p, e->date, u->now, &dated)) <= 0)
 		return rc < 0;
 	if (dated) {
@@ -590,7 +475,7 @@ static void read_atom_source(struct upd *u, ant_store_source *src)
 	u->src = src;
 	u->src_first_read = src->last_ok == 0;
 	u->src_entry_floor = src->last_entry;
-	ant_upd_trust_source(u, src);   /* trust.c: believed, held back? */
+	ant_upd_trust_source(u, src);   /* update_trust.c: believed, held back? */
 	src->last_fetch = u->now;
 	if (ant_upd_budget_begin(u, src) < 0)
 		return;
@@ -663,7 +548,7 @@ static int recall_one(void *ctx, const ant_store_srcrec *r)
 
 	if (r->source_kind == ANT_STORE_SOURCE_SITEMAP)
 		return 0;   /* a hint, never a date: the page's first check decides */
-	/* a source whose hints are ignored dates no page (trust.c) */
+	/* a source whose hints are ignored dates no page (update_trust.c) */
 	if (ant_trust_score_get(c->s, r->source_id, r->source_relay, &c->trust, &sc, NULL) < 0 ||
 	    !sc.hints)
 		return 0;

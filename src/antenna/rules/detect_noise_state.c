@@ -1,0 +1,30 @@
+/*
+ * detect_noise_state.c: the life of the noise-proof text rule's state of a
+ * page (ant_detect_noise, ant_detect.h): made empty, released, and asked
+ * whether a block is volatile.  Below the rule's three files: the
+ * comparison (detect_noise_cmp.c), the decision (detect_noise.c) and the
+ * blob (detect_noise_blob.c) each ask it, and it asks none of them.
+ */
+#include "detect_noise.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ant_detect_noise_init(ant_detect_noise *n)
+{
+	memset(n, 0, sizeof *n);
+}
+
+void ant_detect_noise_release(ant_detect_noise *n)
+{
+	free(n->keys);
+	ant_detect_noise_init(n);
+}
+
+const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block)
+{
+	for (size_t i = 0; i < n->nvol; i++)
+		if (n->vol[i].block == block)
+			return &n->vol[i];
+	return NULL;
+}
