@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 #include "ant_store.h"
-#include "ant_publish.h"   /* ANT_KEEP_*, ant_keep_events() */
-#include "ant_settings.h"  /* ANT_SET_*, ant_setting_int(), ant_setting_text() */
+#include "ant_publish.h"   /* ANT_KEEP_DEFAULT */
+#include "ant_settings.h"  /* ANT_SET_*; ant_setting_int(), ant_setting_text(): ant_store.h */
 #include "cli.h"
 
 /* Exit status 1: show/remove of a URL that is not watched. */

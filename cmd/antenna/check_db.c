@@ -140,7 +140,7 @@ static int report(ant_store *s, lb_error *err)
 {
 	ant_store_sizes z;
 	atom_evstore *ev = NULL;
-	int64_t keep = ant_keep_events(s), parch = 0, pev = 0;
+	int64_t keep = ant_setting_int(s, ANT_SET_KEEP_EVENTS), parch = 0, pev = 0;
 	char b[32], kinds[64];
 
 	if (source_kinds(s, kinds, sizeof kinds, err) < 0 || ant_store_sizes_get(s, &z, err) < 0)

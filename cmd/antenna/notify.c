@@ -25,11 +25,11 @@ int antcmd_notify_opt(int c, const char *arg)
 
 	switch (c) {
 	case ANTCMD_OPT_NOTIFY:
-		if (ant_notify_target_kind(arg, &err) < 0)
+		if (ant_target_kind(arg, &err) < 0)
 			return cli_usage_error(antcmd_init_help, "--notify: %s", lb_error_msg(&err)), -1;
 		break;
 	case ANTCMD_OPT_NO_NOTIFY:
-		if (strcmp(arg, "all") && ant_notify_target_kind(arg, &err) < 0)
+		if (strcmp(arg, "all") && ant_target_kind(arg, &err) < 0)
 			return cli_usage_error(antcmd_init_help, "--no-notify: %s", lb_error_msg(&err)), -1;
 		break;
 	case ANTCMD_OPT_NOTIFY_GROUP:

@@ -22,6 +22,7 @@
 #ifndef ANT_DIFFTEXT_H
 #define ANT_DIFFTEXT_H
 
+#include "ant_settings.h"   /* the defaults */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,8 +33,6 @@
 #include "ant_page.h"
 #include "ant_store.h"
 
-/* Compressed bytes of each kept text and diff, by default. */
-#define ANT_DIFF_TEXT_MAX 32768
 /* Setting ANT_SET_DIFF_TEXT_MAX overrides it (bytes; 0: no texts kept,
  * no diff pages; ant_settings.h). */
 /* Bytes one blob may inflate to: a corrupt row cannot exhaust memory. */

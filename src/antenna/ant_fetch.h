@@ -8,6 +8,8 @@
 #ifndef ANT_FETCH_H
 #define ANT_FETCH_H
 
+#include "ant_settings.h"   /* the defaults */
+#include "ant_target.h"    /* the contact's size */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,12 +27,6 @@
  * has its own limit, CURL_MAX_HTTP_HEADER (100 KiB) per header line, which
  * it reports as "Out of memory"; both are reported as ANT_FETCH_ERR_HEADER_TOO_BIG. */
 #define ANT_FETCH_DEFAULT_MAX_HEADER (64u << 10)
-/* Milliseconds between the starts of two requests to one server
- * (init --min-delay); 0: none, only per_host bounds a server's share. */
-#define ANT_FETCH_DEFAULT_MIN_DELAY_MS 0
-/* The longest a 429 or 503 Retry-After keeps us from a server, in
- * seconds (init --max-retry-after): a server cannot ask for more. */
-#define ANT_FETCH_DEFAULT_MAX_RETRY_AFTER 86400
 
 /* Connections, the DNS cache and the politeness state (ant_polite.h)
  * kept from one ant_fetch_run() to the next: a run in batches opens no
@@ -51,8 +47,8 @@ typedef struct ant_fetch_limits {
 				    (init --allow-private) */
 	const char *user_agent;  /* NULL = "lirs-antenna/VERSION (+CONTACT)" when contact
 				    is set, else "lirs-antenna/VERSION (update antenna; libcurl)" */
-	char contact[ANT_POLITE_MAX_CONTACT + 1];  /* init --contact, "" none; checked
-				    with ant_polite_contact_check() */
+	char contact[ANT_TARGET_MAX_CONTACT + 1];  /* init --contact, "" none; checked
+				    with ant_target_contact_check() */
 	long min_delay_ms;       /* between starts to one server; 0 = none */
 	long max_retry_after;    /* seconds; 0 = ANT_FETCH_DEFAULT_MAX_RETRY_AFTER */
 	ant_fetch_pool *pool;    /* NULL: connections last one ant_fetch_run() */

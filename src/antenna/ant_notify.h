@@ -21,6 +21,8 @@
 #ifndef ANT_NOTIFY_H
 #define ANT_NOTIFY_H
 
+#include "ant_settings.h"   /* the defaults */
+#include "ant_target.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,19 +31,13 @@
 #include "ant_store.h"
 
 /* The limits (antenna(1) NOTIFICATIONS), each overridable by init. */
-#define ANT_NOTIFY_TIMEOUT 20            /* s per delivery: --notify-timeout */
 #define ANT_NOTIFY_CONNECT_TIMEOUT 10    /* s to connect, within the above */
-#define ANT_NOTIFY_MAX_LISTED 50         /* updates in one digest: --notify-max */
-#define ANT_NOTIFY_MAX_AGE (7 * 86400)   /* s pending news are kept: --notify-max-age */
 #define ANT_NOTIFY_MAX_TARGETS 32        /* targets per antenna */
-#define ANT_NOTIFY_MAX_TARGET 2048       /* bytes of one target */
 #define ANT_NOTIFY_EXCERPT_CHARS 280     /* characters of an excerpt in a digest */
-#define ANT_NOTIFY_SMTP_DEFAULT "smtp://localhost"
-#define ANT_NOTIFY_FROM_DEFAULT "antenna@localhost"
 
 /* Their settings: ANT_SET_SMTP ... ANT_SET_NOTIFY_MAX_AGE (ant_settings.h). */
 
-enum { ANT_NOTIFY_MAIL = 1, ANT_NOTIFY_WEBHOOK = 2 };
+/* A target's kind: ant_target_kind() (ant_target.h). */
 
 /* One target as stored; strings owned (ant_notify_target_release()). */
 typedef struct ant_notify_target {
@@ -56,13 +52,6 @@ typedef struct ant_notify_target {
 
 void ant_notify_target_release(ant_notify_target *t);
 
-/* ANT_NOTIFY_MAIL or ANT_NOTIFY_WEBHOOK for a well-formed target, else
- * LB_EINVAL with the reason in err: a mailto: with one plain address
- * (no display name, no second address, no header fields, no CR/LF or
- * space), or an absolute http(s) URL without spaces or controls. */
-int ant_notify_target_kind(const char *target, lb_error *err);
-/* Nonzero when url is an smtp:// or smtps:// URL with a host. */
-int ant_notify_smtp_url_ok(const char *url);
 
 /* ---- store_notify.c ----------------------------------------------------- */
 

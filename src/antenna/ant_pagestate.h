@@ -9,19 +9,15 @@
 #ifndef ANT_PAGESTATE_H
 #define ANT_PAGESTATE_H
 
+#include "ant_settings.h"   /* the defaults */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ant_fetch.h"
 #include "ant_store.h"
 
-/* Checks in a row answered through permanent redirects to one URL before
- * the page moves there (init --move-after, config move_after). */
-#define ANT_MOVE_AFTER 3
-/* Days of 404, 410 or no such host in a row before a page is gone
- * (init --gone-days, config gone_days); a gone page is checked once in
- * ANT_GONE_INTERVAL seconds. */
-#define ANT_GONE_DAYS 7
+/* A gone page is checked once in ANT_GONE_INTERVAL seconds (its days:
+ * ANT_GONE_DAYS, ant_settings.h). */
 #define ANT_GONE_INTERVAL 86400
 
 typedef enum {

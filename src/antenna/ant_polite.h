@@ -23,8 +23,6 @@
 
 #include "lb_error.h"
 
-/* Bytes of the contact (init --contact) put into the User-Agent. */
-#define ANT_POLITE_MAX_CONTACT 200
 
 typedef struct ant_polite ant_polite;
 
@@ -65,12 +63,5 @@ int ant_polite_block_key(ant_polite *p, const char *key, int64_t until);
 void ant_polite_each_block(ant_polite *p, int64_t now,
 			   void (*fn)(void *ctx, const char *key, int64_t until), void *ctx);
 
-/*
- * The operator's contact (init --contact): an http or https URL or a
- * mailto: address, printable ASCII without blanks (it goes into a
- * header as written: no CR, LF or other control character), at most
- * ANT_POLITE_MAX_CONTACT bytes.  0, or LB_EINVAL with err saying why.
- */
-int ant_polite_contact_check(const char *contact, lb_error *err);
 
 #endif

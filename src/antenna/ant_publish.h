@@ -8,6 +8,7 @@
 #ifndef ANT_PUBLISH_H
 #define ANT_PUBLISH_H
 
+#include "ant_settings.h"   /* the defaults */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,8 +57,6 @@ typedef struct ant_pub_site {
 				     only those found since the previous publish */
 } ant_pub_site;
 
-/* The "new" window's default, in hours (antenna init --new-hours). */
-#define ANT_PUB_NEW_HOURS 3
 
 /*
  * index.html stays small at any size: it lists the page_limit most recent
@@ -68,7 +67,6 @@ typedef struct ant_pub_site {
  * page_bytes, whatever its titles and URLs (up to ANT_MAX_URL bytes each).
  * A site of at most page_limit pages gets one index.html, without links.
  */
-#define ANT_PUB_PAGE_LIMIT 1000
 #define ANT_PUB_PAGE_BYTES 1000000
 /*
  * And the files are capped: index.html and index-2.html to
@@ -77,7 +75,6 @@ typedef struct ant_pub_site {
  * does not list and links lirs.gz (every fresh update) and index.atom
  * (the archives).  index-N.html beyond the cap are removed.
  */
-#define ANT_PUB_HTML_PAGES 10
 typedef struct ant_pub_html_counts {
 	size_t pages;             /* the site's pages (listed or not) */
 	size_t files;             /* index.html and the index-N.html */
@@ -107,8 +104,8 @@ int ant_publish_html_src(const char *dir, const ant_pub_site *site, const ant_pu
 int ant_publish_records_src(const char *dir, const ant_pub_site *site, const ant_pub_src *src,
 			    lb_error *err);
 
-/* index.html's languages: one table of words each. */
-#define ANT_PUB_LANG_DEFAULT "ja"
+/* index.html's languages: one table of words each (the default:
+ * ANT_PUB_LANG_DEFAULT, ant_settings.h). */
 /* 1 when lang is one of them ("ja", "en"). */
 int ant_pub_lang_known(const char *lang);
 
@@ -182,14 +179,7 @@ void ant_pub_format_ago(char *buf, size_t len, int64_t now, int64_t t, const cha
 int ant_pub_visited_url(lb_buf *out, const char *url, int64_t t, int64_t tz);
 
 /* ---- the whole site from the database (publish_site.c) --------------- */
-/* History retention: update events of archives already written that are
- * kept (atom_evstore.h), about 220 bytes each; "all" in the config keeps
- * every one.  10,000 events are 200 archives of 50, about 2.2 MB. */
-#define ANT_KEEP_EVENTS 10000
 #define ANT_KEEP_DEFAULT INT64_MIN    /* ant_publish_opts: the database's */
-/* The database's keep_events: ATOM_EVSTORE_KEEP_ALL or >= 0 (ANT_KEEP_EVENTS
- * when unset). */
-int64_t ant_keep_events(ant_store *s);
 
 typedef struct ant_publish_opts {
 	int64_t now;              /* the time of this publish (Unix time) */

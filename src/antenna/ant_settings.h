@@ -1,5 +1,5 @@
 /*
- * ant_settings.h: the antenna's settings, one table (store/settings.c):
+ * ant_settings.h: the antenna's settings, one table (rules/settings.c):
  * a row per setting with the key it is stored under (the config table,
  * ant_store.h), its default, its type and bounds, the `antenna init`
  * option that sets it and a line of help.  Everything reads it: init
@@ -14,13 +14,61 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ant_store.h"
 #include "lb_error.h"
 #include "lirs.h"
 
 /* Japan's time zone, seconds east of UTC: the classic antennas' zone and
  * the default display_tz. */
 #define ANT_TZ_JST LIRS_TZ_JST
+
+/* ---- the defaults: each one here, once, for the table's rows and the
+ * groups whose behaviour they set (a header of any group includes this
+ * one; this one includes none of theirs) ---- */
+
+/* Compressed bytes of each kept text and diff, by default. */
+#define ANT_DIFF_TEXT_MAX 32768
+
+/* Milliseconds between the starts of two requests to one server
+ * (init --min-delay); 0: none, only per_host bounds a server's share. */
+#define ANT_FETCH_DEFAULT_MIN_DELAY_MS 0
+
+/* The longest a 429 or 503 Retry-After keeps us from a server, in
+ * seconds (init --max-retry-after): a server cannot ask for more. */
+#define ANT_FETCH_DEFAULT_MAX_RETRY_AFTER 86400
+
+/* Checks in a row answered through permanent redirects to one URL before
+ * the page moves there (init --move-after, config move_after). */
+#define ANT_MOVE_AFTER 3
+
+/* Days of 404, 410 or no such host in a row before a page is gone
+ * (init --gone-days, config gone_days); a gone page is checked once in
+ * ANT_GONE_INTERVAL seconds (ant_pagestate.h). */
+#define ANT_GONE_DAYS 7
+
+/* History retention: update events of archives already written that are
+ * kept (atom_evstore.h), about 220 bytes each; "all" in the config keeps
+ * every one.  10,000 events are 200 archives of 50, about 2.2 MB. */
+#define ANT_KEEP_EVENTS 10000
+
+/* The "new" window's default, in hours (antenna init --new-hours). */
+#define ANT_PUB_NEW_HOURS 3
+
+/* Pages an index file lists at most (init --html-limit; ant_publish.h
+ * says how the files are cut). */
+#define ANT_PUB_PAGE_LIMIT 1000
+
+/* Index files at most (init --html-pages; ant_publish.h). */
+#define ANT_PUB_HTML_PAGES 10
+
+/* index.html's language by default (init --lang). */
+#define ANT_PUB_LANG_DEFAULT "ja"
+
+/* Notifications (antenna(1) NOTIFICATIONS). */
+#define ANT_NOTIFY_TIMEOUT 20            /* s per delivery: --notify-timeout */
+#define ANT_NOTIFY_MAX_LISTED 50         /* updates in one digest: --notify-max */
+#define ANT_NOTIFY_MAX_AGE (7 * 86400)   /* s pending news are kept: --notify-max-age */
+#define ANT_NOTIFY_SMTP_DEFAULT "smtp://localhost"
+#define ANT_NOTIFY_FROM_DEFAULT "antenna@localhost"
 
 /* The settings, in the table's order (the order `antenna show` lists). */
 typedef enum ant_setting_id {
@@ -47,8 +95,8 @@ typedef enum ant_setting_type {
 	ANT_SETT_BOOL,      /* 0 or 1 */
 	ANT_SETT_CHOICE,    /* one of the words of choices ("a|b") */
 	ANT_SETT_KEEP,      /* "all" or an integer >= 0 */
-	ANT_SETT_CONTACT,   /* ant_polite_contact_check() */
-	ANT_SETT_SMTP_URL,  /* smtp:// or smtps:// (ant_notify_smtp_url_ok()) */
+	ANT_SETT_CONTACT,   /* ant_target_contact_check() */
+	ANT_SETT_SMTP_URL,  /* smtp:// or smtps:// (ant_target_smtp_url_ok()) */
 	ANT_SETT_MAIL       /* one plain mail address */
 } ant_setting_type;
 
@@ -83,17 +131,7 @@ const char *ant_setting_default(const ant_setting *d, char *b, size_t n);
  * init's option ("--page-size: '0' is out of range [1, 100000]"). */
 int ant_setting_check(const ant_setting *d, const char *v, lb_error *err);
 
-/* The setting as stored, else its default: a number (a value that is not
- * one reads as the default; KEEP's "all" reads as -1), or a malloc'd text
- * (NULL: a text setting without a default left unset, or out of memory). */
-int64_t ant_setting_int(ant_store *s, ant_setting_id id);
-char *ant_setting_text(ant_store *s, ant_setting_id id);
-/* 1 when the setting holds a value of its own (even one equal to its default). */
-int ant_setting_is_set(ant_store *s, ant_setting_id id);
-/* Stored after ant_setting_check(): 0, or < 0 with err. */
-int ant_setting_set(ant_store *s, ant_setting_id id, const char *v, lb_error *err);
-int ant_setting_set_int(ant_store *s, ant_setting_id id, int64_t v, lb_error *err);
-/* Each ANT_SETF_CREATE setting not yet stored written as its default. */
-int ant_settings_write_defaults(ant_store *s, lb_error *err);
+/* Reading and writing a setting take the store: ant_store.h
+ * (ant_setting_int(), ant_setting_text(), ...). */
 
 #endif

@@ -27,6 +27,7 @@
 
 #include "lb_error.h"
 #include "ant_detect.h"
+#include "ant_settings.h"
 
 #define ANT_STORE_SCHEMA_VERSION 12
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
@@ -114,6 +115,21 @@ int ant_store_config_set(ant_store *s, const char *key, const char *value, lb_er
 char *ant_store_config_get(ant_store *s, const char *key);
 int64_t ant_store_config_int(ant_store *s, const char *key, int64_t dflt);
 int ant_store_config_set_int(ant_store *s, const char *key, int64_t v, lb_error *err);
+
+/* The settings of the table (ant_settings.h), through the config rows
+ * (store/store_settings.c). */
+/* The setting as stored, else its default: a number (a value that is not
+ * one reads as the default; KEEP's "all" reads as -1), or a malloc'd text
+ * (NULL: a text setting without a default left unset, or out of memory). */
+int64_t ant_setting_int(ant_store *s, ant_setting_id id);
+char *ant_setting_text(ant_store *s, ant_setting_id id);
+/* 1 when the setting holds a value of its own (even one equal to its default). */
+int ant_setting_is_set(ant_store *s, ant_setting_id id);
+/* Stored after ant_setting_check(): 0, or < 0 with err. */
+int ant_setting_set(ant_store *s, ant_setting_id id, const char *v, lb_error *err);
+int ant_setting_set_int(ant_store *s, ant_setting_id id, int64_t v, lb_error *err);
+/* Each ANT_SETF_CREATE setting not yet stored written as its default. */
+int ant_settings_write_defaults(ant_store *s, lb_error *err);
 
 /* ---- watched pages ------------------------------------------------------ */
 typedef struct ant_store_page {

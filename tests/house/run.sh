@@ -372,12 +372,12 @@ for f in doc/README doc/NOTES-lirs-in-the-wild.md doc/specs/lirs-2.1.txt doc/spe
 	is "tree: $f" "$?" 0
 done
 # ---- settings table complete ------------------------------------------------------
-# The settings are one table (ant_settings.h, src/antenna/store/settings.c):
+# The settings are one table (ant_settings.h, src/antenna/rules/settings.c):
 # every ANT_SET_ name the code reads is a row of it, no code outside the
 # store reads or writes a config key by its string, and every row is
 # documented in antenna(1) (its key) and accepted by antenna init (its
 # options, named in init --help and antenna(1)).
-ST=$TOP/src/antenna/store/settings.c
+ST=$TOP/src/antenna/rules/settings.c
 nbad=0
 (cd "$TOP" && grep -rhoE 'ANT_SET_[A-Z0-9_]+' src cmd --include='*.[ch]') | sort -u | grep -vx 'ANT_SET_COUNT' > "$T/setnames"
 while read -r n; do

@@ -359,32 +359,3 @@ void ant_polite_each_block(ant_polite *p, int64_t now,
 			fn(ctx, p->srv[i].key, p->srv[i].until);
 }
 
-/* ---- the contact ---------------------------------------------------------------- */
-
-int ant_polite_contact_check(const char *c, lb_error *err)
-{
-	size_t n = c ? strlen(c) : 0;
-
-	if (!n)
-		return lb_err(err, LB_EINVAL, "--contact: empty");
-	if (n > ANT_POLITE_MAX_CONTACT)
-		return lb_err(err, LB_EINVAL, "--contact: %zu bytes, over %d", n, ANT_POLITE_MAX_CONTACT);
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)c[i] <= 0x20 || (unsigned char)c[i] >= 0x7f)
-			return lb_err_at(err, LB_EINVAL, 1, i + 1,
-					 "--contact: byte %zu is a %s: only printable ASCII goes into "
-					 "the User-Agent (percent-encode the rest)", i + 1,
-					 (unsigned char)c[i] >= 0x7f ? "non-ASCII byte" :
-					 c[i] == ' ' ? "space" : "control character");
-	if (strncasecmp(c, "mailto:", 7) == 0) {
-		const char *at = strchr(c + 7, '@');
-
-		if (!at || at == c + 7 || !at[1])
-			return lb_err(err, LB_EINVAL, "--contact: '%s' is not a mailto:USER@HOST address", c);
-		return 0;
-	}
-	if (!lb_url_is_http(c))
-		return lb_err(err, LB_EINVAL, "--contact: '%s' is not an http or https URL "
-			      "nor a mailto: address", c);
-	return 0;
-}

@@ -70,7 +70,7 @@ typedef struct runner {
 	ant_polite *pol;
 	size_t reported;         /* requests whose callback ran */
 	int64_t wake_ms;         /* when a server's minimum delay ends, 0 none */
-	char ua[ANT_POLITE_MAX_CONTACT + 64];
+	char ua[ANT_TARGET_MAX_CONTACT + 64];
 	unsigned char *started;  /* per request */
 	struct xfer **live;      /* per request: its transfer while it runs */
 	size_t next;             /* lowest request index that may still be unstarted */

@@ -19,41 +19,6 @@
 
 /* ---- targets ------------------------------------------------------------ */
 
-/* An address as SMTP takes it (RFC 5321 §4.1.2, the plain forms): one
- * '@' with text either side, no space, control, quote, angle bracket,
- * comma, semicolon or backslash, so that it can stand in a header and in
- * "RCPT TO:<...>" as it is. */
-static int plain_address(const char *a)
-{
-	const char *at = strchr(a, '@');
-
-	if (!at || at == a || !at[1] || strchr(at + 1, '@') || strlen(a) > 254)
-		return 0;
-	for (const unsigned char *p = (const unsigned char *)a; *p; p++)
-		if (*p <= ' ' || *p == 0x7f || strchr("<>()[]\\,;:\"?&=%", *p))
-			return 0;
-	return 1;
-}
-
-int ant_notify_target_kind(const char *t, lb_error *err)
-{
-	if (strlen(t) > ANT_NOTIFY_MAX_TARGET)
-		return lb_err(err, LB_EINVAL, "notification target longer than %d bytes",
-			      ANT_NOTIFY_MAX_TARGET);
-	if (!strncmp(t, "mailto:", 7)) {
-		if (!plain_address(t + 7))
-			return lb_err(err, LB_EINVAL, "'%s': not one plain address (mailto:NAME@HOST)", t);
-		return ANT_NOTIFY_MAIL;
-	}
-	if (strncmp(t, "http://", 7) && strncmp(t, "https://", 8))
-		return lb_err(err, LB_EINVAL, "'%s': not mailto:ADDRESS or an http(s):// URL", t);
-	for (const unsigned char *p = (const unsigned char *)t; *p; p++)
-		if (*p <= ' ' || *p == 0x7f)
-			return lb_err(err, LB_EINVAL, "'%s': a space or control character in the URL", t);
-	if (!t[strncmp(t, "https", 5) ? 7 : 8] || t[strncmp(t, "https", 5) ? 7 : 8] == '/')
-		return lb_err(err, LB_EINVAL, "'%s': no host in the URL", t);
-	return ANT_NOTIFY_WEBHOOK;
-}
 
 /* ---- the options -------------------------------------------------------- */
 
@@ -375,11 +340,11 @@ static int deliver(const ant_notify_opts *o, const ant_notify_target *t,
 		   const ant_notify_digest *d, lb_error *err)
 {
 	lb_buf msg = LB_BUF_INIT;
-	int kind = ant_notify_target_kind(t->target, err), rc = kind;
+	int kind = ant_target_kind(t->target, err), rc = kind;
 
-	if (kind == ANT_NOTIFY_MAIL && (rc = ant_notify_mail(&msg, o, d, t->target + 7)) == 0)
+	if (kind == ANT_TARGET_MAIL && (rc = ant_notify_mail(&msg, o, d, t->target + 7)) == 0)
 		rc = ant_notify_send_mail(o, t->target + 7, &msg, err);
-	else if (kind == ANT_NOTIFY_WEBHOOK && (rc = ant_notify_json(&msg, o, d)) == 0)
+	else if (kind == ANT_TARGET_WEBHOOK && (rc = ant_notify_json(&msg, o, d)) == 0)
 		rc = ant_notify_send_webhook(o, t->target, &msg, err);
 	if (rc == LB_ENOMEM)
 		lb_err(err, rc, "out of memory");

@@ -67,20 +67,6 @@ static void common(CURL *c, const ant_notify_opts *o, char *errbuf, const char *
 	curl_easy_setopt(c, CURLOPT_USERAGENT, NOTIFY_USER_AGENT);
 }
 
-/* Here, with the sending, and not in notify.c: notify.c calls the
- * sending, which must not call back up (the commands check the option
- * with it too). */
-int ant_notify_smtp_url_ok(const char *u)
-{
-	size_t k = !strncmp(u, "smtp://", 7) ? 7 : !strncmp(u, "smtps://", 8) ? 8 : 0;
-
-	if (!k || !u[k] || u[k] == '/')
-		return 0;
-	for (const unsigned char *p = (const unsigned char *)u; *p; p++)
-		if (*p <= ' ' || *p == 0x7f)
-			return 0;
-	return 1;
-}
 
 static int failed(lb_error *err, CURLcode rc, const char *errbuf, const char *what, const char *to)
 {
@@ -97,7 +83,7 @@ int ant_notify_send_mail(const ant_notify_opts *o, const char *rcpt, const lb_bu
 	CURLcode cr;
 	int rc = 0;
 
-	if (!ant_notify_smtp_url_ok(o->smtp_url))
+	if (!ant_target_smtp_url_ok(o->smtp_url))
 		return lb_err(err, LB_EINVAL, "'%s' is not an smtp:// or smtps:// URL", o->smtp_url);
 	if (o->smtp_password_file && *o->smtp_password_file &&
 	    (rc = read_password(o->smtp_password_file, pw, err)) < 0)

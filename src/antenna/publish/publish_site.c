@@ -68,11 +68,6 @@ struct site_cfg {
 	const char *dir;         /* DIR: the diff pages' links (ant_pubdiff.h) */
 };
 
-int64_t ant_keep_events(ant_store *s)
-{
-	return ant_setting_int(s, ANT_SET_KEEP_EVENTS);   /* "all", or < 0: every one */
-}
-
 /* The lirs_charset setting (antenna init --charset): 1 for euc-jp-ms. */
 static int lirs_charset_ms(ant_store *s)
 {
@@ -116,7 +111,7 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->site.html_counts = &c->html;
 	c->store = s;
 	c->page_size = ant_setting_int(s, ANT_SET_PAGE_SIZE);
-	c->keep_events = ant_keep_events(s);
+	c->keep_events = ant_setting_int(s, ANT_SET_KEEP_EVENTS);
 	c->seq_now = 0;
 	ant_websub_hubs_load(s, &c->hubs);
 }

@@ -36,7 +36,6 @@
 #include "atom_evstore.h"
 #include "ant_limits.h"
 #include "ant_page.h"
-#include "ant_publish.h"   /* ANT_KEEP_EVENTS */
 #include "lirs.h"
 #include "lirs_merge.h"   /* LIRS_DEFAULT_MAX_FUTURE */
 #include "update_int.h"

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 
 #include "ant_polite.h"
-#include "ant_publish.h"
 #include "ant_store.h"
 #include "ant_update.h"
 #include "ant_settings.h"
@@ -19,7 +18,7 @@ void ant_update_config(ant_store *s, ant_update_opts *u)
 	u->max_age = ant_setting_int(s, ANT_SET_MAX_AGE);
 	u->max_future = ant_setting_int(s, ANT_SET_MAX_FUTURE);
 	u->tz = ant_setting_int(s, ANT_SET_TZ);
-	u->keep_records = ant_keep_events(s);
+	u->keep_records = ant_setting_int(s, ANT_SET_KEEP_EVENTS);
 	if (!u->limits.allow_file)
 		u->limits.allow_file = ant_setting_int(s, ANT_SET_ALLOW_FILE) != 0;
 	u->limits.allow_private = ant_setting_int(s, ANT_SET_ALLOW_PRIVATE) != 0;
@@ -27,7 +26,7 @@ void ant_update_config(ant_store *s, ant_update_opts *u)
 	u->gone_days = ant_setting_int(s, ANT_SET_GONE_DAYS);
 	/* politeness: init --contact, --min-delay, --max-retry-after */
 	char *c = ant_setting_text(s, ANT_SET_CONTACT);
-	if (c && ant_polite_contact_check(c, NULL) == 0)
+	if (c && ant_target_contact_check(c, NULL) == 0)
 		snprintf(u->limits.contact, sizeof u->limits.contact, "%s", c);
 	free(c);
 	u->limits.min_delay_ms = (long)ant_setting_int(s, ANT_SET_MIN_DELAY);

@@ -15,8 +15,8 @@
 #include <string.h>
 
 static const struct { const char *t; int kind; } targets[] = {
-	{ "mailto:me@example.org", ANT_NOTIFY_MAIL },
-	{ "mailto:a.b+tag@mail.example.jp", ANT_NOTIFY_MAIL },
+	{ "mailto:me@example.org", ANT_TARGET_MAIL },
+	{ "mailto:a.b+tag@mail.example.jp", ANT_TARGET_MAIL },
 	{ "mailto:", LB_EINVAL },
 	{ "mailto:me", LB_EINVAL },
 	{ "mailto:@example.org", LB_EINVAL },
@@ -27,8 +27,8 @@ static const struct { const char *t; int kind; } targets[] = {
 	{ "mailto:a@example.org?bcc=b@example.org", LB_EINVAL },
 	{ "mailto:a@example.org\r\nBcc:b@example.org", LB_EINVAL },
 	{ "mailto:a@example.org\n", LB_EINVAL },
-	{ "http://127.0.0.1:8080/hook", ANT_NOTIFY_WEBHOOK },
-	{ "https://chat.example/hooks/x?token=1", ANT_NOTIFY_WEBHOOK },
+	{ "http://127.0.0.1:8080/hook", ANT_TARGET_WEBHOOK },
+	{ "https://chat.example/hooks/x?token=1", ANT_TARGET_WEBHOOK },
 	{ "http://", LB_EINVAL },
 	{ "http:///path", LB_EINVAL },
 	{ "https://ex ample/", LB_EINVAL },
@@ -145,7 +145,7 @@ int main(void)
 
 	TAP_PLAN(sizeof targets / sizeof *targets + 15);
 	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
-		int k = ant_notify_target_kind(targets[i].t, NULL);
+		int k = ant_target_kind(targets[i].t, NULL);
 		IS_INT(k < 0 ? LB_EINVAL : k, targets[i].kind, "target %zu taken as it should", i);
 	}
 	/* titles 512 bytes with CR/LF and malformed bytes, excerpts of 10000 characters */

@@ -3,6 +3,7 @@
  * kept by server key, and the contact's checks. */
 #include "tap.h"
 #include "ant_polite.h"
+#include "ant_target.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,16 +80,16 @@ int main(void)
 	IS_INT(nblocks, 1, "one block still to come");
 	ant_polite_free(p);
 
-	OK(ant_polite_contact_check("https://example.org/about", NULL) == 0 &&
-	   ant_polite_contact_check("mailto:me@example.org", NULL) == 0, "URL and mailto: contacts");
+	OK(ant_target_contact_check("https://example.org/about", NULL) == 0 &&
+	   ant_target_contact_check("mailto:me@example.org", NULL) == 0, "URL and mailto: contacts");
 	{
 		lb_error err = LB_ERROR_INIT;
 
-		OK(ant_polite_contact_check("http://x.example/\r\nX-Evil: 1", &err) == LB_EINVAL &&
+		OK(ant_target_contact_check("http://x.example/\r\nX-Evil: 1", &err) == LB_EINVAL &&
 		   err.col == 18, "CR refused, its place named: %s", err.msg);
 	}
-	OK(ant_polite_contact_check("ftp://x/", NULL) == LB_EINVAL &&
-	   ant_polite_contact_check("mailto:nobody", NULL) == LB_EINVAL &&
-	   ant_polite_contact_check("http://例え.jp/", NULL) == LB_EINVAL, "other schemes, no address, non-ASCII refused");
+	OK(ant_target_contact_check("ftp://x/", NULL) == LB_EINVAL &&
+	   ant_target_contact_check("mailto:nobody", NULL) == LB_EINVAL &&
+	   ant_target_contact_check("http://例え.jp/", NULL) == LB_EINVAL, "other schemes, no address, non-ASCII refused");
 	TAP_DONE();
 }

@@ -198,13 +198,13 @@ static void test_keep(ant_store *s)
 {
 	lb_error err = LB_ERROR_INIT;
 
-	IS_INT(ant_keep_events(s), ANT_KEEP_EVENTS, "keep_events unset: the default");
+	IS_INT(ant_setting_int(s, ANT_SET_KEEP_EVENTS), ANT_KEEP_EVENTS, "keep_events unset: the default");
 	ant_store_config_set(s, ant_settings[ANT_SET_KEEP_EVENTS].key, "all", &err);
-	IS_INT(ant_keep_events(s), ATOM_EVSTORE_KEEP_ALL, "keep_events all");
+	IS_INT(ant_setting_int(s, ANT_SET_KEEP_EVENTS), ATOM_EVSTORE_KEEP_ALL, "keep_events all");
 	ant_store_config_set(s, ant_settings[ANT_SET_KEEP_EVENTS].key, "5", &err);
-	IS_INT(ant_keep_events(s), 5, "keep_events 5");
+	IS_INT(ant_setting_int(s, ANT_SET_KEEP_EVENTS), 5, "keep_events 5");
 	ant_store_config_set(s, ant_settings[ANT_SET_KEEP_EVENTS].key, "-3", &err);
-	IS_INT(ant_keep_events(s), ATOM_EVSTORE_KEEP_ALL, "a negative keep_events keeps all");
+	IS_INT(ant_setting_int(s, ANT_SET_KEEP_EVENTS), ATOM_EVSTORE_KEEP_ALL, "a negative keep_events keeps all");
 }
 
 int main(void)

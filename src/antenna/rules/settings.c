@@ -1,19 +1,14 @@
 /*
  * settings.c: the settings table (ant_settings.h): one row per setting,
- * the typed getters over the config table (store.c) and the check of a
- * value against its row's type and bounds.
+ * and the check of a value against its row's type and bounds.  No I/O:
+ * the store reads and writes them (store/store_settings.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ant_settings.h"
-#include "ant_difftext.h"
-#include "ant_fetch.h"
-#include "ant_notify.h"
-#include "ant_pagestate.h"
-#include "ant_polite.h"
-#include "ant_publish.h"
+#include "ant_target.h"
 #include "ant_trust.h"
 #include "atom.h"
 #include "atom_evstore.h"
@@ -187,7 +182,7 @@ static int choice(const char *choices, const char *v, char *words, size_t n)
 
 int ant_setting_check(const ant_setting *d, const char *v, lb_error *err)
 {
-	char opt[64], words[128], m[ANT_NOTIFY_MAX_TARGET + 8];
+	char opt[64], words[128], m[ANT_TARGET_MAX + 8];
 
 	snprintf(opt, sizeof opt, d->option ? "--%s" : "%s", d->option ? d->option : d->key);
 	if (!v)
@@ -216,82 +211,17 @@ int ant_setting_check(const ant_setting *d, const char *v, lb_error *err)
 			return lb_err(err, LB_EINVAL, "%s: '%s' is neither 'all' nor an integer >= 0", opt, v);
 		return check_int(opt, v, d->min, d->max, err);
 	case ANT_SETT_CONTACT:
-		return ant_polite_contact_check(v, err) < 0 ? LB_EINVAL : 0;
+		return ant_target_contact_check(v, err) < 0 ? LB_EINVAL : 0;
 	case ANT_SETT_SMTP_URL:
-		if (!ant_notify_smtp_url_ok(v))
+		if (!ant_target_smtp_url_ok(v))
 			return lb_err(err, LB_EINVAL, "%s: '%s' is not an smtp:// or smtps:// URL", opt, v);
 		return 0;
 	case ANT_SETT_MAIL:
 		snprintf(m, sizeof m, "mailto:%s", v);
-		if (strlen(v) > 254 || ant_notify_target_kind(m, NULL) != ANT_NOTIFY_MAIL)
+		if (strlen(v) > 254 || ant_target_kind(m, NULL) != ANT_TARGET_MAIL)
 			return lb_err(err, LB_EINVAL, "%s: '%s' is not one plain address", opt, v);
 		return 0;
 	}
 	return lb_err(err, LB_EINVAL, "%s: unknown type", opt);
 }
 
-int64_t ant_setting_int(ant_store *s, ant_setting_id id)
-{
-	const ant_setting *d = &ant_settings[id];
-	char *v;
-	int64_t n;
-
-	if (d->type != ANT_SETT_KEEP)
-		return ant_store_config_int(s, d->key, d->num);
-	v = ant_store_config_get(s, d->key);
-	n = v && !strcmp(v, "all") ? ATOM_EVSTORE_KEEP_ALL : ant_store_config_int(s, d->key, d->num);
-	free(v);
-	return n < 0 ? ATOM_EVSTORE_KEEP_ALL : n;
-}
-
-char *ant_setting_text(ant_store *s, ant_setting_id id)
-{
-	const ant_setting *d = &ant_settings[id];
-	char b[32], *v = ant_store_config_get(s, d->key);
-	const char *dflt;
-
-	if (v || !(dflt = ant_setting_default(d, b, sizeof b)))
-		return v;
-	return strdup(dflt);
-}
-
-int ant_setting_is_set(ant_store *s, ant_setting_id id)
-{
-	char *v = ant_store_config_get(s, ant_settings[id].key);
-	int set = v != NULL;
-
-	free(v);
-	return set;
-}
-
-int ant_setting_set(ant_store *s, ant_setting_id id, const char *v, lb_error *err)
-{
-	int rc = ant_setting_check(&ant_settings[id], v, err);
-
-	return rc < 0 ? rc : ant_store_config_set(s, ant_settings[id].key, v, err);
-}
-
-int ant_setting_set_int(ant_store *s, ant_setting_id id, int64_t v, lb_error *err)
-{
-	char b[32];
-
-	snprintf(b, sizeof b, "%lld", (long long)v);
-	return ant_setting_set(s, id, b, err);
-}
-
-int ant_settings_write_defaults(ant_store *s, lb_error *err)
-{
-	char b[32];
-
-	for (size_t i = 0; i < ANT_SET_COUNT; i++) {
-		const ant_setting *d = &ant_settings[i];
-		const char *dflt = ant_setting_default(d, b, sizeof b);
-		int rc;
-
-		if (!(d->flags & ANT_SETF_CREATE) || !dflt || ant_setting_is_set(s, d->id))
-			continue;
-		if ((rc = ant_store_config_set(s, d->key, dflt, err)) < 0)
-			return rc;
-	}
-	return 0;
-}

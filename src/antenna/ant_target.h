@@ -1,0 +1,33 @@
+/*
+ * ant_target.h: the addresses an operator gives the antenna, checked
+ * from their bytes alone (rules/target.c): the contact (init --contact),
+ * a notification target (antenna notify --add), the SMTP server's URL
+ * (init --smtp).  The settings table and the notifications both check
+ * with these, so an address one accepts the other takes.
+ */
+#ifndef ANT_TARGET_H
+#define ANT_TARGET_H
+
+#include "lb_error.h"
+
+#define ANT_TARGET_MAX 2048          /* bytes of one notification target */
+#define ANT_TARGET_MAX_CONTACT 200   /* bytes of the contact (it goes into every request) */
+
+enum { ANT_TARGET_MAIL = 1, ANT_TARGET_WEBHOOK = 2 };
+
+/* ANT_TARGET_MAIL or ANT_TARGET_WEBHOOK for a well-formed notification
+ * target, else LB_EINVAL with the reason in err: a mailto: with one plain
+ * address (no display name, no second address, no header fields, no
+ * CR/LF or space), or an absolute http(s) URL without spaces or controls. */
+int ant_target_kind(const char *target, lb_error *err);
+/* Nonzero when url is an smtp:// or smtps:// URL with a host. */
+int ant_target_smtp_url_ok(const char *url);
+/*
+ * The operator's contact: an http or https URL or a mailto: address,
+ * printable ASCII without blanks (it goes into a header as written: no
+ * CR, LF or other control character), at most ANT_TARGET_MAX_CONTACT
+ * bytes.  0, or LB_EINVAL with err saying why.
+ */
+int ant_target_contact_check(const char *contact, lb_error *err);
+
+#endif
