@@ -106,7 +106,7 @@ static int import_lirs(ant_imp_run *m, const lb_buf *data)
 	if (m->rc)
 		return m->rc;
 	if (rc < 0)
-		ant_imp_note(m, ANT_IMP_ERROR, 0, "cannot read the LIRS file: %s", lirs_strerror(rc));
+		ant_imp_note(m, ANT_IMP_ERROR, 0, "cannot read the LIRS file: %s", lb_strerror(rc));
 	return 0;
 }
 

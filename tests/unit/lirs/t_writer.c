@@ -80,7 +80,7 @@ static void test_exact(void)
 	       "LIRS,938779260,938781002,-18000,49383,http://a/,a\\\\,b\\,c,0,,\n"
 	       "LIRS,0,938781002,32400,49383,http://b/,line  break,\\\\\\,,0,e\\\\,x\\,1,,0,\n",
 	       "exact: escapes, CR/LF to space, 0 for blanks, extension blank, extras after it");
-	IS_INT(lirs_writer_finish(w), LIRS_EINVAL, "exact: finish twice is LIRS_EINVAL");
+	IS_INT(lirs_writer_finish(w), LB_EINVAL, "exact: finish twice is LB_EINVAL");
 	lirs_writer_free(w);
 	lb_buf_release(&out);
 }
@@ -366,32 +366,32 @@ static void test_gzip_and_errors(void)
 	w = lirs_writer_new(&o);
 	lirs_writer_add(w, &r);
 	errno = EILSEQ;   /* what iconv leaves behind in this thread */
-	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: LIRS_ESINK");
+	IS_INT(lirs_writer_finish(w), LB_ESINK, "sink failure: LB_ESINK");
 	IS_INT(errno, ENOSPC, "sink failure: errno is the sink's, not a stale one");
 	errno = 0;
-	IS_INT(lirs_writer_add(w, &r), LIRS_ESINK, "sink failure: sticky");
+	IS_INT(lirs_writer_add(w, &r), LB_ESINK, "sink failure: sticky");
 	IS_INT(errno, ENOSPC, "sink failure: errno set again when the error is returned again");
 	{
 		lb_error e = LB_ERROR_INIT;
 
 		errno = EILSEQ;
-		IS_INT(lirs_writer_error(w, &e), LIRS_ESINK, "sink failure: lirs_writer_error() says LIRS_ESINK");
+		IS_INT(lirs_writer_error(w, &e), LB_ESINK, "sink failure: lirs_writer_error() says LB_ESINK");
 		IS_INT(e.code, LB_ESINK, "sink failure: err holds the code");
 		IS_INT(e.sys, ENOSPC, "sink failure: err->sys is the sink's errno (from the deflate thread)");
 		OK(strstr(e.msg, strerror(ENOSPC)) != NULL, "sink failure: the message says why");
-		IS_INT(lirs_writer_error(w, NULL), LIRS_ESINK, "sink failure: err may be NULL");
+		IS_INT(lirs_writer_error(w, NULL), LB_ESINK, "sink failure: err may be NULL");
 	}
 	lirs_writer_free(w);
 	o.no_gzip = 1;
 	w = lirs_writer_new(&o);
 	lirs_writer_add(w, &r);
 	errno = EILSEQ;
-	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: plain output too");
+	IS_INT(lirs_writer_finish(w), LB_ESINK, "sink failure: plain output too");
 	IS_INT(errno, ENOSPC, "sink failure: plain output: errno is the sink's");
 	{
 		lb_error e = LB_ERROR_INIT;
 
-		IS_INT(lirs_writer_error(w, &e), LIRS_ESINK, "sink failure: plain output: lirs_writer_error()");
+		IS_INT(lirs_writer_error(w, &e), LB_ESINK, "sink failure: plain output: lirs_writer_error()");
 		IS_INT(e.sys, ENOSPC, "sink failure: plain output: err->sys is the sink's errno");
 	}
 	lirs_writer_free(w);
