@@ -14,8 +14,10 @@
 #    every cmd/ .c file parses options, calls the library and prints in at
 #    most 300 lines (one "not ok" per longer file);
 #  - the tree is self-contained: no comment cites a tracker's issue or a
-#    file outside it, and the doc/ files comments cite are there.
-# test-needs: nm:binutils ldd:libc-bin
+#    file outside it, and the doc/ files comments cite are there;
+#  - doc/schema.sql is the schema of a fresh `antenna init` (sqlite3's
+#    .schema, mk/schema.sh).
+# test-needs: nm:binutils ldd:libc-bin sqlite3:sqlite3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
@@ -338,4 +340,18 @@ for f in "$TOP"/cmd/antenna/*.c "$TOP"/cmd/lirs/*.c; do
 	nbad=$((nbad + 1))
 done
 [ "$nbad" -eq 0 ] && ok "options: no command gives two options one code"
-done_testing 26
+
+# ---- the schema documented: doc/schema.sql is what a fresh init makes ------------
+# mk/schema.sh writes sqlite3's .schema of a fresh `antenna init` (after
+# every migration); a migration added without it leaves doc/schema.sql stale.
+if ! command -v sqlite3 >/dev/null 2>&1; then
+	skip "schema: doc/schema.sql is a fresh database's .schema" "no sqlite3 command"
+elif ! BUILD=$B sh "$TOP/mk/schema.sh" "$T/schema.sql" 2>"$T/schema.err"; then
+	notok "schema: a fresh database's .schema can be made (mk/schema.sh)" "$(cat "$T/schema.err")"
+elif cmp -s "$T/schema.sql" "$TOP/doc/schema.sql"; then
+	ok "schema: doc/schema.sql is a fresh database's .schema"
+else
+	notok "schema: doc/schema.sql is a fresh database's .schema: run make schema" \
+	    "$(diff "$TOP/doc/schema.sql" "$T/schema.sql" | head -5)"
+fi
+done_testing 27
