@@ -9,6 +9,7 @@
 #include <stdarg.h>
 
 #include "ant_import.h"
+#include "import_int.h"
 #include "ant_store.h"
 #include "lb_buf.h"
 #include "lb_error.h"

@@ -19,6 +19,7 @@
 #include "lb_buf.h"
 #include "ant_export.h"
 #include "ant_import.h"
+#include "import_int.h"
 #include "ant_store.h"
 
 static char dir[] = "/tmp/t_export.XXXXXX";
