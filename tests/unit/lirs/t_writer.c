@@ -1,6 +1,7 @@
 /*
  * t_writer.c: the LIRS writer: exact bytes for known records, escaping,
- * EUC-JP with U+3013 replacement, gzip, sink errors, and the round trip
+ * EUC-JP with U+3013 replacement, gzip, sink errors (a fake sink and
+ * /dev/full), and the round trip
  * read(write(r)) == r over a generated corpus, EUC-JP+gzip and UTF-8+plain.
  */
 #include <errno.h>
@@ -644,15 +645,59 @@ static void test_big(void)
 	lb_buf_release(&title);
 }
 
+/* A real full device through lirs_sink_stdio (unbuffered, so that the
+ * writer's own write fails, not the caller's fclose): the failure keeps
+ * the device's errno in err->sys and says it, gzip or plain. */
+static void test_dev_full(void)
+{
+	lirs_record r;
+
+	memset(&r, 0, sizeof r);
+	r.last_modified = 1000000000;
+	r.last_detected = 1000000001;
+	r.url = (char *)"http://example.jp/";
+	r.title = (char *)"full";
+	for (int plain = 0; plain <= 1; plain++) {
+		const char *what = plain ? "/dev/full, plain" : "/dev/full, gzip";
+		FILE *fp = fopen("/dev/full", "w");
+		lirs_writer_opts o;
+		lirs_writer *w;
+		lb_error e = LB_ERROR_INIT;
+
+		if (!fp) {
+			SKIP("no /dev/full", "%s: finish says LB_ESINK", what);
+			SKIP("no /dev/full", "%s: err->sys is ENOSPC", what);
+			SKIP("no /dev/full", "%s: the message says why", what);
+			continue;
+		}
+		setvbuf(fp, NULL, _IONBF, 0);
+		memset(&o, 0, sizeof o);
+		o.sink = lirs_sink_stdio;
+		o.ctx = fp;
+		o.no_gzip = plain;
+		w = lirs_writer_new(&o);
+		lirs_writer_add(w, &r);
+		errno = 0;
+		IS_INT(lirs_writer_finish(w), LB_ESINK, "%s: finish says LB_ESINK", what);
+		lirs_writer_error(w, &e);
+		IS_INT(e.sys, ENOSPC, "%s: err->sys is ENOSPC", what);
+		OK(strstr(lb_error_msg(&e), strerror(ENOSPC)) != NULL, "%s: the message says why (%s)", what,
+		   lb_error_msg(&e));
+		lirs_writer_free(w);
+		fclose(fp);
+	}
+}
+
 int main(void)
 {
-	TAP_PLAN(91);
+	TAP_PLAN(97);
 	test_exact();
 	test_eucjp();
 	test_vendor_table();
 	test_vendor_all();
 	test_lookalikes();
 	test_gzip_and_errors();
+	test_dev_full();
 	test_record_copy();
 	build_pool();
 	OK(npool > 500, "pool: %zu round-trip characters", npool);
