@@ -221,7 +221,13 @@ uninstall:
 version:
 	@echo $(VERSION)
 
+# doc/schema.sql: the store's schema as sqlite3's .schema prints it for a
+# fresh `antenna init` (mk/schema.sh); tests/house says when it is stale.
+schema: all
+	@sh mk/deps.sh --tools sqlite3:sqlite3
+	@BUILD=$(BUILD) sh mk/schema.sh
+
 clean:
 	rm -rf build build-asan build-fuzz build-* public
 
-.PHONY: all tests check check-asan check-valgrind check-fresh demo bench fuzz install uninstall version clean
+.PHONY: all tests check check-asan check-valgrind check-fresh demo bench fuzz install uninstall version schema clean

@@ -9,6 +9,7 @@
  */
 #include "lb_buf.h"
 #include "ant_import.h"
+#include "import_int.h"
 #include "ant_page.h"
 
 #include <stdint.h>

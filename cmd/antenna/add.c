@@ -8,6 +8,7 @@
 
 #include "antenna.h"
 #include "lb_buf.h"
+#include "lb_url.h"
 #include "ant_limits.h"
 #include "ant_page.h"
 
@@ -187,7 +188,7 @@ int cmd_add(int argc, char **argv)
 	    (o.feed && antcmd_check_url(o.feed, o.allow_file) < 0) ||
 	    (o.check_url && antcmd_check_url(o.check_url, o.allow_file) < 0))
 		goto out;
-	if (!(key = antcmd_url_key(argv[optind]))) {
+	if (!(key = lb_url_key_dup(argv[optind]))) {
 		cli_error("out of memory");
 		goto out;
 	}

@@ -40,8 +40,6 @@ extern const char *antcmd_db_path;  /* -d FILE, $ANTENNA_DB, ./antenna.db */
 
 /* Opens the database (messages printed); NULL on failure. */
 ant_store *antcmd_open(int mode);
-/* malloc'd lb_url_key() of url; NULL when out of memory. */
-char *antcmd_url_key(const char *url);
 /* The database and url's key, for a command on one watched URL; NULL after
  * printing why.  The caller frees *key and ant_store_close()s the store. */
 ant_store *antcmd_open_url(const char *url, char **key);

@@ -32,17 +32,6 @@ ant_store *antcmd_open(int mode)
 	return s;
 }
 
-char *antcmd_url_key(const char *url)
-{
-	lb_buf b = LB_BUF_INIT;
-
-	if (lb_url_key(&b, url) < 0) {
-		lb_buf_release(&b);
-		return NULL;
-	}
-	return lb_buf_detach(&b, NULL);
-}
-
 ant_store *antcmd_open_no_operand(int argc, char **argv, const char *help)
 {
 	if (optind != argc) {
@@ -56,7 +45,7 @@ ant_store *antcmd_open_url(const char *url, char **key)
 {
 	ant_store *s = antcmd_open(ANT_STORE_OPEN_EXISTING);
 
-	if (s && !(*key = antcmd_url_key(url))) {
+	if (s && !(*key = lb_url_key_dup(url))) {
 		ant_store_close(s);
 		cli_error("out of memory");
 		return NULL;

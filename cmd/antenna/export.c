@@ -4,6 +4,7 @@
  * in.  opml and samidare output read back with 'antenna import' to the
  * same watch list (tests/import/run.sh checks it).
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "antenna.h"
@@ -45,11 +46,9 @@ int cmd_export(int argc, char **argv)
 		return CLI_FATAL;
 	rc = ant_export(s, fmt, stdout, &err);
 	ant_store_close(s);
-	if (rc == LB_ESINK)
-		return cli_error("cannot write to standard output"), CLI_FATAL;
+	if (rc == LB_ESINK)   /* err->sys says why */
+		return errno = err.sys, cli_write_error(NULL), CLI_FATAL;
 	if (rc < 0)
 		return cli_error("%s", lb_error_msg(&err)), CLI_FATAL;
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return cli_error("cannot write to standard output"), CLI_FATAL;
-	return CLI_OK;
+	return cli_close_stdout();
 }

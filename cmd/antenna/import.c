@@ -64,7 +64,7 @@ static void on_file(void *ctx, const char *file, ant_imp_format f, const ant_imp
 	const struct printer *p = ctx;
 
 	printf("%s (%s): %s%u page%s added, %u updated, %u unchanged; %u source%s added, %u already there",
-	       cli_t(file), ant_imp_format_name(f), p->dry ? "dry run: " : "", st->added,
+	       cli_t(file), ant_import_format_name(f), p->dry ? "dry run: " : "", st->added,
 	       st->added == 1 ? "" : "s", st->updated, st->same, st->src_added,
 	       st->src_added == 1 ? "" : "s", st->src_same);
 	if (f == ANT_IMP_FMT_LIRS || f == ANT_IMP_FMT_JSONL)
@@ -93,7 +93,7 @@ static int parse_opts(int argc, char **argv, ant_import_opts *o, struct printer 
 		case 'n': o->dry_run = p->dry = 1; break;
 		case 'g': o->group = optarg; break;
 		case 'f':
-			if (!(o->from = ant_imp_format_from_name(optarg)))
+			if (!(o->from = ant_import_format_from_name(optarg)))
 				return cli_usage_error(help, "--from: '%s' is not samidare, tama, opml, lirs or jsonl", optarg);
 			break;
 		case 'N':

@@ -222,7 +222,7 @@ int cmd_cat(int argc, char **argv)
 	}
 	wo.max_line = ro.max_line;   /* what it reads whole, it writes whole */
 	if ((c.fmt == FMT_LIRS || c.fmt == FMT_DI) && !(c.w = lirs_writer_new(&wo))) {
-		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));
+		cli_error("cannot start the LIRS writer: %s", lb_strerror(LB_ENOMEM));
 		return CLI_FATAL;
 	}
 	status = cat_files(&c, &ro, argv + optind, argc - optind);

@@ -43,8 +43,8 @@ static int feed_fd(lirs_reader *rd, int fd, const char *name)
 
 static void print_lib_error(int rc, const char *name)
 {
-	if (rc == LIRS_ENOMEM || rc == LIRS_EICONV || rc == LIRS_EINVAL)
-		cli_error("cannot read '%s': %s", name, lirs_strerror(rc));
+	if (rc == LB_ENOMEM || rc == LB_EICONV || rc == LB_EINVAL)
+		cli_error("cannot read '%s': %s", name, lb_strerror(rc));
 }
 
 int lirscmd_read(const char *path, const lirs_reader_opts *opts, lirs_reader_stats *stats)
@@ -61,8 +61,8 @@ int lirscmd_read(const char *path, const lirs_reader_opts *opts, lirs_reader_sta
 		return LB_EIO;
 	}
 	if (!(rd = lirs_reader_new(&o))) {
-		cli_error("cannot read '%s': %s", name, lirs_strerror(LIRS_ENOMEM));
-		rc = LIRS_ENOMEM;
+		cli_error("cannot read '%s': %s", name, lb_strerror(LB_ENOMEM));
+		rc = LB_ENOMEM;
 		goto out;
 	}
 	rc = feed_fd(rd, fd, name);

@@ -32,7 +32,7 @@ void lirscmd_print_diag(FILE *fp, const lirs_diag *d);
  * in CLI_CHUNK chunks, then finishes it.  opts->filename is set to the
  * display name when NULL.  *stats (may be NULL) receives the reader's
  * final statistics.  Returns 0; a negative LIRS_E* code from the reader
- * (a fatal error, already delivered as a diagnostic; or LIRS_ESTOP when a
+ * (a fatal error, already delivered as a diagnostic; or LB_ESTOP when a
  * callback stopped it); or LB_EIO when the file cannot be opened or read
  * (the message is printed; the reader never returns LB_EIO itself).  Out-of-memory and iconv failures are printed
  * too.

@@ -107,7 +107,7 @@ static int write_out(mctx *m, const lirs_writer_opts *cs, int level, const char 
 	int rc;
 
 	if (!m->jsonl && !(m->w = lirs_writer_new(&wo))) {
-		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));
+		cli_error("cannot start the LIRS writer: %s", lb_strerror(LB_ENOMEM));
 		return -1;
 	}
 	/* errno from here on is the output's: reading left iconv's behind */

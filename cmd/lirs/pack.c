@@ -101,7 +101,7 @@ static int run(pack *p, lirs_writer_opts *wo, FILE *in, FILE *fp)
 	wo->sink = lirs_sink_stdio;
 	wo->ctx = fp;
 	if (!(w = lirs_writer_new(wo))) {
-		cli_error("cannot start the LIRS writer: %s", lirs_strerror(LIRS_ENOMEM));
+		cli_error("cannot start the LIRS writer: %s", lb_strerror(LB_ENOMEM));
 		return CLI_FATAL;
 	}
 	status = pack_stream(p, w, in);

@@ -10,9 +10,12 @@
  * some input, that place.  Messages follow one style: lowercase, problem
  * first, subject quoted, no full stop ("cannot open 'x.db': no such file").
  *
- * The codec's public names (LIRS_E*, lirs_strerror in lirs.h) are these
- * same codes.  Never errno as a return value: a failed system call is
- * LB_EIO with errno kept in err->sys.
+ * These are the only spelling: the codec (lirs.h) returns the same LB_E*
+ * codes and lb_strerror() says them.  Never errno as a return value: a
+ * failed system call is LB_EIO with errno kept in err->sys.
+ *
+ * The codes start at -2, never -1: a stray -1 from a forgotten path must
+ * not read as out of memory (lb_strerror(-1) is "unknown error").
  */
 #ifndef LB_ERROR_H
 #define LB_ERROR_H
@@ -21,21 +24,21 @@
 
 enum {
 	LB_OK = 0,
-	LB_ENOMEM = -1,     /* out of memory */
-	LB_EGZIP = -2,      /* corrupt gzip data */
-	LB_ETRUNC = -3,     /* input ends early */
-	LB_ETOOBIG = -4,    /* a named size limit was reached */
-	LB_ESTOP = -5,      /* a callback asked to stop */
-	LB_EICONV = -6,     /* a character set converter could not be opened */
-	LB_ESINK = -7,      /* an output sink failed */
-	LB_EINVAL = -8,     /* bad argument or bad input value */
-	LB_EIO = -9,        /* a system call failed (errno in err->sys) */
-	LB_EDB = -10,       /* the database failed */
-	LB_EPARSE = -11,    /* input is not in the format it should be */
-	LB_ENOTFOUND = -12, /* no such thing (page, source, file) */
-	LB_EEXIST = -13,    /* it exists already */
-	LB_EBUSY = -14,     /* locked by another process */
-	LB_ENET = -15,      /* a transfer failed */
+	LB_ENOMEM = -2,     /* out of memory */
+	LB_EGZIP = -3,      /* corrupt gzip data */
+	LB_ETRUNC = -4,     /* input ends early */
+	LB_ETOOBIG = -5,    /* a named size limit was reached */
+	LB_ESTOP = -6,      /* a callback asked to stop */
+	LB_EICONV = -7,     /* a character set converter could not be opened */
+	LB_ESINK = -8,      /* an output sink failed */
+	LB_EINVAL = -9,     /* bad argument or bad input value */
+	LB_EIO = -10,       /* a system call failed (errno in err->sys) */
+	LB_EDB = -11,       /* the database failed */
+	LB_EPARSE = -12,    /* input is not in the format it should be */
+	LB_ENOTFOUND = -13, /* no such thing (page, source, file) */
+	LB_EEXIST = -14,    /* it exists already */
+	LB_EBUSY = -15,     /* locked by another process */
+	LB_ENET = -16,      /* a transfer failed */
 };
 
 #define LB_ERROR_MSG 512

@@ -43,5 +43,7 @@ int lb_url_is_http(const char *u);
  * LB_ENOMEM.
  */
 int lb_url_key(lb_buf *out, const char *url);
+/* lb_url_key() of url as a malloc'd string; NULL when out of memory. */
+char *lb_url_key_dup(const char *url);
 
 #endif

@@ -162,3 +162,14 @@ int lb_url_key(lb_buf *out, const char *url)
 		return LB_ENOMEM;
 	return lb_buf_adds(out, end);
 }
+
+char *lb_url_key_dup(const char *url)
+{
+	lb_buf b = LB_BUF_INIT;
+
+	if (lb_url_key(&b, url) < 0) {
+		lb_buf_release(&b);
+		return NULL;
+	}
+	return lb_buf_detach(&b, NULL);
+}

@@ -24,7 +24,7 @@ static int take(void *ctx, const char *buf, size_t len)
 {
 	lirs_gunzip *g = ctx;
 
-	return lb_buf_add(&g->pending, buf, len) < 0 ? LIRS_ENOMEM : 0;
+	return lb_buf_add(&g->pending, buf, len) < 0 ? LB_ENOMEM : 0;
 }
 
 lirs_gunzip *lirs_gunzip_new(uint64_t max_decoded)

@@ -23,7 +23,7 @@ int lirs_gz_init(lirs_gz *g, uint64_t max, lirs_gz_out_fn out, lirs_gz_event_fn 
 	g->ctx = ctx;
 	g->state = ST_START;
 	g->out = malloc(GZ_OUT_SIZE);
-	return g->out ? 0 : LIRS_ENOMEM;
+	return g->out ? 0 : LB_ENOMEM;
 }
 
 void lirs_gz_release(lirs_gz *g)
@@ -54,7 +54,7 @@ static int emit(lirs_gz *g, const unsigned char *p, size_t n)
 	if (!n)
 		return 0;
 	if (n > g->max - g->total)
-		return fail(g, LIRS_ETOOBIG);
+		return fail(g, LB_ETOOBIG);
 	g->total += n;
 	r = g->on_out(g->ctx, (const char *)p, n);
 	return r < 0 ? fail(g, r) : 0;
@@ -95,9 +95,9 @@ static int inflate_some(lirs_gz *g, const unsigned char *p, size_t n, size_t *us
 			break;
 		}
 		if (zr == Z_MEM_ERROR)
-			return fail(g, LIRS_ENOMEM);
+			return fail(g, LB_ENOMEM);
 		if (zr != Z_OK && zr != Z_BUF_ERROR)
-			return fail(g, LIRS_EGZIP);
+			return fail(g, LB_EGZIP);
 		if (zr == Z_BUF_ERROR && got == 0)
 			break;
 	} while (g->zs.avail_in > 0 || g->zs.avail_out == 0);
@@ -110,7 +110,7 @@ static int start_member(lirs_gz *g)
 	if (!g->zinit) {
 		/* 16 + MAX_WBITS: gzip wrapper only, so zlib checks CRC and size. */
 		if (inflateInit2(&g->zs, 16 + MAX_WBITS) != Z_OK)
-			return fail(g, LIRS_ENOMEM);
+			return fail(g, LB_ENOMEM);
 		g->zinit = 1;
 	}
 	g->state = ST_MEMBER;
@@ -198,7 +198,7 @@ int lirs_gz_finish(lirs_gz *g)
 			return (int)k;
 	}
 	if (g->state == ST_MEMBER)
-		return fail(g, LIRS_ETRUNC);
+		return fail(g, LB_ETRUNC);
 	return 0;
 }
 
@@ -212,11 +212,11 @@ int lirs_gzw_init(lirs_gzw *g, int level, lirs_gz_out_fn out, void *ctx)
 	if (level < 1 || level > 9)
 		level = 6;
 	if (!(g->out = malloc(GZ_OUT_SIZE)))
-		return LIRS_ENOMEM;
+		return LB_ENOMEM;
 	/* 16 + MAX_WBITS: zlib writes the gzip wrapper, no name and MTIME 0 */
 	if (deflateInit2(&g->zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		lirs_gzw_release(g);
-		return LIRS_ENOMEM;
+		return LB_ENOMEM;
 	}
 	g->zinit = 1;
 	return 0;
@@ -246,7 +246,7 @@ static int deflate_some(lirs_gzw *g, const unsigned char *p, size_t n, int flush
 			zs_out(&g->zs, g->out);
 			zr = deflate(&g->zs, f);
 			if (zr == Z_STREAM_ERROR)
-				return LIRS_ENOMEM;
+				return LB_ENOMEM;
 			if (GZ_OUT_SIZE > g->zs.avail_out &&
 			    (r = g->on_out(g->ctx, (const char *)g->out, GZ_OUT_SIZE - g->zs.avail_out)) < 0)
 				return r;

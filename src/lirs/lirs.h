@@ -22,20 +22,7 @@
  * them and the ChangeLog's head entry agree. */
 #define LIRS_VERSION "0.6.0"
 
-/* ---- errors: negative codes, 0 is success ---------------------------- */
-enum {
-	LIRS_OK = LB_OK,
-	LIRS_ENOMEM = LB_ENOMEM,   /* out of memory */
-	LIRS_EGZIP = LB_EGZIP,     /* corrupt gzip data */
-	LIRS_ETRUNC = LB_ETRUNC,   /* gzip data ends early */
-	LIRS_ETOOBIG = LB_ETOOBIG, /* decoded size over max_decoded */
-	LIRS_ESTOP = LB_ESTOP,     /* a callback asked to stop */
-	LIRS_EICONV = LB_EICONV,   /* iconv could not be opened */
-	LIRS_ESINK = LB_ESINK,     /* the writer's sink failed */
-	LIRS_EINVAL = LB_EINVAL,   /* bad argument (e.g. feed after finish) */
-};
-/* The codes are the library's one set (lb_error.h); so is the text. */
-const char *lirs_strerror(int err);
+/* ---- errors: the library's one set, LB_E* and lb_strerror() (lb_error.h) */
 
 /* ---- limits: named, documented (lirs(5), README), overridable -------- */
 /* Decoded (inflated) bytes one input may produce: a gzip bomb stops here. */
@@ -221,7 +208,7 @@ typedef struct lirs_diag {
 } lirs_diag;
 
 /* ---- reader: a push parser ------------------------------------------- */
-/* Return nonzero from on_record to stop reading (feed returns LIRS_ESTOP). */
+/* Return nonzero from on_record to stop reading (feed returns LB_ESTOP). */
 typedef int (*lirs_record_fn)(void *ctx, const lirs_record *r);
 typedef void (*lirs_diag_fn)(void *ctx, const lirs_diag *d);
 
@@ -274,7 +261,7 @@ void lirs_reader_free(lirs_reader *rd);
 /* ---- writer ---------------------------------------------------------- */
 /* A sink takes bytes; returns 0, or a negative value on failure (errno
  * set).  It may be called from the writer's deflate thread.  The writer
- * functions that return LIRS_ESINK keep the sink's errno for
+ * functions that return LB_ESINK keep the sink's errno for
  * lirs_writer_error() (and set the caller's errno to it too). */
 typedef int (*lirs_sink_fn)(void *ctx, const void *buf, size_t len);
 
@@ -313,7 +300,7 @@ int lirs_writer_finish(lirs_writer *w);
 /*
  * The writer's failure, which every later call returns again: 0 when
  * none, else its code, set in err (may be NULL) with a message; for
- * LIRS_ESINK the sink's errno is in err->sys, so that a caller need not
+ * LB_ESINK the sink's errno is in err->sys, so that a caller need not
  * read errno (which the deflate thread cannot set for it).
  */
 int lirs_writer_error(const lirs_writer *w, lb_error *err);

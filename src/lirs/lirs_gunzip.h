@@ -27,9 +27,9 @@ lirs_gunzip *lirs_gunzip_new(uint64_t max_decoded);
  * Decoded bytes into out[0..cap), taking input from *in (*len bytes; both
  * advanced as the input is consumed; the caller keeps the input alive).
  * Returns the bytes written (> 0), 0 at the end (the input consumed and
- * the stream complete), or LIRS_ETOOBIG (over max_decoded: a bomb),
- * LIRS_EGZIP (corrupt), LIRS_ETRUNC (the last member ends early),
- * LIRS_ENOMEM.  Errors are sticky.
+ * the stream complete), or LB_ETOOBIG (over max_decoded: a bomb),
+ * LB_EGZIP (corrupt), LB_ETRUNC (the last member ends early),
+ * LB_ENOMEM.  Errors are sticky.
  */
 int64_t lirs_gunzip_read(lirs_gunzip *g, const char **in, size_t *len, char *out, size_t cap);
 

@@ -615,7 +615,7 @@ static int deliver(lirs_reader *rd, lirs_record *r, unsigned long ln)
 	rd->st.records++;
 	r->line = ln;
 	if (rd->o.on_record && rd->o.on_record(rd->o.ctx, r))
-		return rd->err = LIRS_ESTOP;
+		return rd->err = LB_ESTOP;
 	return 0;
 }
 
@@ -686,7 +686,7 @@ static int di_blank(lirs_reader *rd)
 		return 0;
 	r = lirs_di_block_record(&rd->blk, &rec, &p);
 	if (r == LB_ENOMEM)
-		return rd->err = LIRS_ENOMEM;
+		return rd->err = LB_ENOMEM;
 	if (r < 0) {
 		rd->st.skipped++;
 		report(rd, &p, rd->blk.first, 1);
@@ -708,7 +708,7 @@ static int di_header(lirs_reader *rd, const char *s, size_t n, unsigned long ln)
 		      unknown);
 	if (rd->di_cs == DI_CS_SJIS && rd->sjis == (iconv_t)-1 &&
 	    (rd->sjis = iconv_open("UTF-8", "CP932")) == (iconv_t)-1)
-		return rd->err = LIRS_EICONV;
+		return rd->err = LB_EICONV;
 	return 0;
 }
 
@@ -721,10 +721,10 @@ static int di_line(lirs_reader *rd, const char *s, size_t n, unsigned long ln)
 	if (!rd->di_body)
 		return ln == 1 ? 0 : di_header(rd, s, n, ln);
 	if (decode(rd, &s, &n) < 0)
-		return rd->err = LIRS_ENOMEM;
+		return rd->err = LB_ENOMEM;
 	flush_queue(rd, ln, 0);
 	if ((r = lirs_di_block_line(&rd->blk, s, n, ln, &p)) < 0)
-		return rd->err = LIRS_ENOMEM;
+		return rd->err = LB_ENOMEM;
 	if (r > 0)
 		report(rd, &p, ln, 0);
 	return 0;
@@ -738,9 +738,9 @@ static int hina_do_line(lirs_reader *rd, const char *s, size_t n, unsigned long 
 	int r;
 
 	if (decode(rd, &s, &n) < 0)
-		return rd->err = LIRS_ENOMEM;
+		return rd->err = LB_ENOMEM;
 	if ((r = lirs_hina_line(s, n, &rd->fbuf, rd->o.fetched, &rec, &p)) < 0)
-		return rd->err = LIRS_ENOMEM;
+		return rd->err = LB_ENOMEM;
 	if (r > 0) {
 		rd->st.skipped++;
 		flush_queue(rd, ln, 1);
@@ -782,14 +782,14 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 		return 0;
 	}
 	if (decode(rd, &s, &n) < 0)
-		return rd->err = LIRS_ENOMEM;
+		return rd->err = LB_ENOMEM;
 	if (n < 5 || memcmp(s, "LIRS,", 5) != 0) {
 		queue(rd, 1, LIRS_R_NO_PREFIX, NULL, "line does not start with \"LIRS,\"; skipped");
 		skip = 1;
 		goto out;
 	}
 	if ((k = split_fields(rd, s, 5, n, &trailing)) < 0)
-		return rd->err = LIRS_ENOMEM;
+		return rd->err = LB_ENOMEM;
 	nf = (size_t)k;
 	if (nf < 8) {
 		queue(rd, col_of(s, n), LIRS_R_TOO_FEW_FIELDS, NULL,
@@ -827,7 +827,7 @@ out:
 	if (lone_cr)
 		queue(rd, col_of(s, n), LIRS_R_LONE_CR, NULL, "CR not followed by LF; taken as a line end");
 	if (rd->nomem)
-		return rd->err = LIRS_ENOMEM;
+		return rd->err = LB_ENOMEM;
 	if (skip) {
 		rd->st.skipped++;
 		flush_queue(rd, ln, 1);
@@ -867,7 +867,7 @@ static int end_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 			return 0;
 		}
 		if (lb_buf_add(&rd->part, s, n) < 0)
-			return rd->err = LIRS_ENOMEM;
+			return rd->err = LB_ENOMEM;
 		r = do_line(rd, rd->part.data, rd->part.len, lone_cr);
 		lb_buf_reset(&rd->part);
 		return r;
@@ -889,7 +889,7 @@ static int keep(lirs_reader *rd, const char *s, size_t n)
 		rd->skipping = SKIP_LINE;
 		return 0;
 	}
-	return lb_buf_add(&rd->part, s, n) < 0 ? (rd->err = LIRS_ENOMEM) : 0;
+	return lb_buf_add(&rd->part, s, n) < 0 ? (rd->err = LB_ENOMEM) : 0;
 }
 
 /*
@@ -1039,14 +1039,14 @@ static int fatal(lirs_reader *rd, int r)
 	if (rd->err)
 		return rd->err;
 	rd->err = r;
-	if (r == LIRS_EGZIP)
+	if (r == LB_EGZIP)
 		emitf(rd, ln, LIRS_R_GZIP_CORRUPT, "corrupt gzip data after %llu decoded bytes: %s",
 		      (unsigned long long)rd->st.bytes_decoded,
 		      rd->z.zs.msg ? rd->z.zs.msg : "bad data");
-	else if (r == LIRS_ETRUNC)
+	else if (r == LB_ETRUNC)
 		emitf(rd, ln, LIRS_R_GZIP_TRUNCATED, "gzip data ends early after %llu decoded bytes",
 		      (unsigned long long)rd->st.bytes_decoded);
-	else if (r == LIRS_ETOOBIG)
+	else if (r == LB_ETOOBIG)
 		emitf(rd, ln, LIRS_R_TOO_BIG, "decoded data exceeds the limit of %llu bytes; stopped",
 		      (unsigned long long)rd->o.max_decoded);
 	return r;
@@ -1059,7 +1059,7 @@ int lirs_reader_feed(lirs_reader *rd, const void *buf, size_t len)
 	if (rd->err)
 		return rd->err;
 	if (rd->finished)
-		return LIRS_EINVAL;
+		return LB_EINVAL;
 	rd->st.bytes_in += len;
 	if ((r = lirs_gz_feed(&rd->z, buf, len)) < 0)
 		return fatal(rd, r);
@@ -1074,7 +1074,7 @@ int lirs_reader_finish(lirs_reader *rd)
 	if (rd->err)
 		return rd->err;
 	if (rd->finished)
-		return LIRS_EINVAL;
+		return LB_EINVAL;
 	rd->finished = 1;
 	r = lirs_gz_finish(&rd->z);
 	rd->st.gzip = lirs_gz_is_gzip(&rd->z);

@@ -43,7 +43,7 @@ int lirs_record_copy(lirs_record *dst, const lirs_record *src)
 	return 0;
 fail:
 	lirs_record_release(dst);
-	return LIRS_ENOMEM;
+	return LB_ENOMEM;
 }
 
 void lirs_record_release(lirs_record *r)

@@ -221,11 +221,6 @@ const char *lirs_severity_name(lirs_severity s)
 	}
 }
 
-const char *lirs_strerror(int err)
-{
-	return lb_strerror(err);
-}
-
 void lirs_diag_fill(lirs_diag *d, const char *file, unsigned long line, unsigned long col,
 		    lirs_rule rule, const char *field, const char *msg)
 {

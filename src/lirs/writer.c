@@ -55,7 +55,7 @@ static int sink(lirs_writer *w, const void *p, size_t n)
 {
 	if (n && w->o.sink(w->o.ctx, p, n) < 0) {
 		w->sink_errno = errno ? errno : EIO;
-		return LIRS_ESINK;
+		return LB_ESINK;
 	}
 	return 0;
 }
@@ -66,9 +66,9 @@ static int sink(lirs_writer *w, const void *p, size_t n)
  * for the callers that report with strerror(errno). */
 static int done(lirs_writer *w, int r)
 {
-	if (r == LIRS_ESINK)
+	if (r == LB_ESINK)
 		errno = w->sink_errno;
-	else if (r == LIRS_ENOMEM)
+	else if (r == LB_ENOMEM)
 		errno = ENOMEM;
 	return r;
 }
@@ -185,7 +185,7 @@ static int put_text(lb_buf *b, const char *s, int zero_if_blank)
 	return 0;
 }
 
-/* Appends w->line, in the output charset, to the batch.  0, or LIRS_ENOMEM. */
+/* Appends w->line, in the output charset, to the batch.  0, or LB_ENOMEM. */
 static int encode_line(lirs_writer *w)
 {
 	int r;
@@ -195,7 +195,7 @@ static int encode_line(lirs_writer *w)
 	else
 		r = lirs_cs_encode_counted(&w->cs, w->line.data, w->line.len, &w->batch,
 				      &w->replaced, &w->approx, &w->subst);
-	return r < 0 ? (w->err = LIRS_ENOMEM) : 0;
+	return r < 0 ? (w->err = LB_ENOMEM) : 0;
 }
 
 /* Encodes w->line into the batch; pushes the batch when it is full. */
@@ -293,15 +293,15 @@ int lirs_writer_comment(lirs_writer *w, const char *text)
 	if (w->err)
 		return done(w, w->err);
 	if (w->finished)
-		return LIRS_EINVAL;
+		return LB_EINVAL;
 	if (w->o.format == LIRS_FORMAT_DI)
 		return 0;   /* HINA-DI has no comments (lirs(5)) */
 	lb_buf_reset(&w->line);
 	if (lb_buf_adds(&w->line, *text ? "# " : "#") < 0)
-		return done(w, w->err = LIRS_ENOMEM);
+		return done(w, w->err = LB_ENOMEM);
 	start = w->line.len;
 	if (lb_buf_adds(&w->line, text) < 0 || lb_buf_addc(&w->line, '\n') < 0)
-		return done(w, w->err = LIRS_ENOMEM);
+		return done(w, w->err = LB_ENOMEM);
 	for (i = start; i + 1 < w->line.len; i++)
 		if (w->line.data[i] == '\r' || w->line.data[i] == '\n')
 			w->line.data[i] = ' ';
@@ -317,11 +317,11 @@ int lirs_writer_add(lirs_writer *w, const lirs_record *r)
 	if (w->err)
 		return done(w, w->err);
 	if (w->finished)
-		return LIRS_EINVAL;
+		return LB_EINVAL;
 	lb_buf_reset(b);
 	if (w->o.format == LIRS_FORMAT_DI) {
 		if ((bad = lirs_di_write_record(b, r)) < 0)
-			return done(w, w->err = LIRS_ENOMEM);
+			return done(w, w->err = LB_ENOMEM);
 		w->skipped += bad;
 		return bad ? 0 : done(w, emit_record(w));
 	}
@@ -335,7 +335,7 @@ int lirs_writer_add(lirs_writer *w, const lirs_record *r)
 		bad |= put_text(b, r->extra[i], 0);
 	bad |= lb_buf_addc(b, '\n');
 	if (bad)
-		return done(w, w->err = LIRS_ENOMEM);
+		return done(w, w->err = LB_ENOMEM);
 	return done(w, emit_record(w));
 }
 
@@ -346,7 +346,7 @@ int lirs_writer_finish(lirs_writer *w)
 	if (w->err)
 		return done(w, w->err);
 	if (w->finished)
-		return LIRS_EINVAL;
+		return LB_EINVAL;
 	w->finished = 1;
 	if (w->o.no_gzip)
 		return done(w, push(w));
@@ -360,7 +360,7 @@ int lirs_writer_finish(lirs_writer *w)
 
 int lirs_writer_error(const lirs_writer *w, lb_error *err)
 {
-	if (w->err != LIRS_ESINK)
+	if (w->err != LB_ESINK)
 		return w->err ? lb_err_code(err, w->err) : 0;
 	lb_err(err, LB_ESINK, "%s: %s", lb_strerror(LB_ESINK), strerror(w->sink_errno));
 	if (err)
@@ -422,7 +422,7 @@ int lirs_sink_stdio(void *ctx, const void *buf, size_t len)
 	if (fwrite(buf, 1, len, (FILE *)ctx) != len) {
 		if (!errno)
 			errno = EIO;
-		return LIRS_ESINK;
+		return LB_ESINK;
 	}
 	return 0;
 }

@@ -16,8 +16,13 @@
 #    every cmd/ .c file parses options, calls the library and prints in at
 #    most 300 lines (one "not ok" per longer file);
 #  - the tree is self-contained: no comment cites a tracker's issue or a
-#    file outside it, and the doc/ files comments cite are there.
-# test-needs: nm:binutils ldd:libc-bin tsort:coreutils
+#    file outside it, and the doc/ files comments cite are there;
+#  - the antenna's face is small: every public header of src/antenna is
+#    included by cmd/ or by another public header (else it is priv/), and
+#    no public header declares the engine's own ant_upd_, ant_st_, ant_imp_;
+#  - doc/schema.sql is the schema of a fresh `antenna init` (sqlite3's
+#    .schema, mk/schema.sh).
+# test-needs: nm:binutils ldd:libc-bin tsort:coreutils sqlite3:sqlite3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
@@ -420,4 +425,50 @@ for f in "$TOP"/cmd/antenna/*.c "$TOP"/cmd/lirs/*.c; do
 	nbad=$((nbad + 1))
 done
 [ "$nbad" -eq 0 ] && ok "options: no command gives two options one code"
-done_testing 31
+
+# ---- the antenna's face: its public headers are what the commands use -----------
+# A public header (src/antenna/*.h, installed by make install) that no
+# command and no other public header includes is the engine's own: it
+# belongs in priv/.  The engine's internal prefixes (ant_upd_ update,
+# ant_st_ store, ant_imp_ import) are declared in priv/ headers only.
+nh=0 nx=0
+for h in "$TOP"/src/antenna/*.h; do
+	[ -f "$h" ] || continue
+	nh=$((nh + 1))
+	b=${h##*/}
+	for f in "$TOP"/cmd/*.[ch] "$TOP"/cmd/*/*.[ch] "$TOP"/src/*/*.h; do
+		[ -f "$f" ] && [ "$f" != "$h" ] || continue
+		grep -q "^#[[:space:]]*include[[:space:]]*\"$b\"" "$f" && continue 2
+	done
+	notok "face: src/antenna/$b is included by no command and no other public header: move it to src/antenna/priv/"
+	nx=$((nx + 1))
+done
+[ "$nh" -gt 0 ] && [ "$nx" -eq 0 ] && ok "face: each of the $nh public headers of src/antenna is included by cmd/ or by another public header"
+np=0 nx=0
+for h in "$TOP"/src/*/*.h; do
+	[ -f "$h" ] || continue
+	np=$((np + 1))
+	# prototypes: NAME( outside comment lines
+	grep -nE '\bant_(upd|st|imp)_[A-Za-z0-9_]*[[:space:]]*\(' "$h" | grep -vE '^[0-9]+:[[:space:]]*(\*|/\*|//)' > "$T/engine"
+	while IFS=: read -r line rest; do
+		notok "face: ${h#"$TOP"/}:$line declares the engine's own $(echo "$rest" | grep -oE 'ant_(upd|st|imp)_[A-Za-z0-9_]*' | head -n 1): declare it in a priv/ header"
+		nx=$((nx + 1))
+	done < "$T/engine"
+done
+[ "$np" -gt 0 ] && [ "$nx" -eq 0 ] && ok "face: none of the $np public headers declares ant_upd_, ant_st_ or ant_imp_"
+
+# ---- the schema documented: doc/schema.sql is what a fresh init makes ------------
+# mk/schema.sh writes sqlite3's .schema of a fresh `antenna init` (after
+# every migration); a migration added without it leaves doc/schema.sql stale.
+if ! command -v sqlite3 >/dev/null 2>&1; then
+	notok "schema: the sqlite3 command is installed (the build's test-needs installs it)"
+elif ! BUILD=$B sh "$TOP/mk/schema.sh" "$T/schema.sql" 2>"$T/schema.err"; then
+	notok "schema: a fresh database's .schema can be made (mk/schema.sh)" "$(cat "$T/schema.err")"
+elif cmp -s "$T/schema.sql" "$TOP/doc/schema.sql"; then
+	ok "schema: doc/schema.sql is a fresh database's .schema"
+else
+	notok "schema: doc/schema.sql is a fresh database's .schema: run make schema" \
+	    "$(diff "$TOP/doc/schema.sql" "$T/schema.sql" | head -5)"
+fi
+
+done_testing 34

@@ -430,7 +430,7 @@ static int failure(ex *x, lb_error *err)
 	if (x->walk_rc < 0)
 		return x->walk_rc;   /* err says why */
 	if (x->sink_failed) {
-		lb_err(err, LB_ESINK, "%s", lb_strerror(LB_ESINK));
+		lb_err(err, LB_ESINK, "%s: %s", lb_strerror(LB_ESINK), strerror(x->sink_errno));
 		if (err)
 			err->sys = x->sink_errno;
 		return LB_ESINK;

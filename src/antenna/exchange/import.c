@@ -27,12 +27,12 @@ static const char *const names[] = {
 	[ANT_IMP_FMT_JSONL] = "jsonl",
 };
 
-const char *ant_imp_format_name(ant_imp_format f)
+const char *ant_import_format_name(ant_imp_format f)
 {
 	return f > ANT_IMP_FMT_UNKNOWN && f <= ANT_IMP_FMT_JSONL ? names[f] : NULL;
 }
 
-ant_imp_format ant_imp_format_from_name(const char *s)
+ant_imp_format ant_import_format_from_name(const char *s)
 {
 	for (int f = ANT_IMP_FMT_SAMIDARE; f <= ANT_IMP_FMT_JSONL; f++)
 		if (strcmp(s, names[f]) == 0)

@@ -92,17 +92,6 @@ int ant_imp_fail(ant_imp_run *m, int rc)
 	return m->rc;
 }
 
-char *ant_imp_url_key(const char *url)
-{
-	lb_buf b = LB_BUF_INIT;
-
-	if (lb_url_key(&b, url) < 0) {
-		lb_buf_release(&b);
-		return NULL;
-	}
-	return lb_buf_detach(&b, NULL);
-}
-
 static int set_str(char **dst, const char *v)
 {
 	char *n = strdup(v);
@@ -437,7 +426,7 @@ static int apply(ant_imp_run *m, const ant_imp_entry *in)
 		e->feed = extra_url(m, e, "feed", e->feed);
 		e->check_url = extra_url(m, e, "check URL", e->check_url);
 	}
-	if (!(key = ant_imp_url_key(e->url)))
+	if (!(key = lb_url_key_dup(e->url)))
 		return lb_err_code(m->err, LB_ENOMEM);
 	if (e->kind == ANT_IMP_SOURCE) {
 		rc = add_source(m, e, key);

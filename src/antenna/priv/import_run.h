@@ -9,6 +9,7 @@
 #include <stdarg.h>
 
 #include "ant_import.h"
+#include "import_int.h"
 #include "ant_store.h"
 #include "lb_buf.h"
 #include "lb_error.h"
@@ -55,8 +56,6 @@ void ant_imp_note_at(ant_imp_run *m, ant_imp_severity sev, unsigned long line, u
 void ant_imp_report(ant_imp_run *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Keeps the first failure (rc < 0) in m->rc; returns m->rc. */
 int ant_imp_fail(ant_imp_run *m, int rc);
-/* malloc'd lb_url_key() of url; NULL when out of memory. */
-char *ant_imp_url_key(const char *url);
 /* 1 when e->url can be watched (else an error said why). */
 int ant_imp_url_usable(ant_imp_run *m, const ant_imp_entry *e);
 /* One entry into the database; 0, or < 0 (LB_EDB, LB_ENOMEM). */

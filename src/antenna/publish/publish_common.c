@@ -135,11 +135,17 @@ int ant_pub_close_out(lb_afile *f, int ok, const char *path, lb_error *err)
 	int code;
 
 	if (!ok || ferror(f->fp)) {
+		/* the reason's errno (the LIRS writer's sink's, say) stays in err->sys */
+		int sys = err && err->code < 0 ? err->sys : errno ? errno : EIO;
+
 		code = err && err->code < 0 ? err->code : LB_EIO;
 		snprintf(why, sizeof why, "%s",
-			 err && err->code < 0 ? lb_error_msg(err) : strerror(errno ? errno : EIO));
+			 err && err->code < 0 ? lb_error_msg(err) : strerror(sys));
 		lb_afile_abort(f);
-		return lb_err(err, code, "cannot write '%s': %s", path, why);
+		lb_err(err, code, "cannot write '%s': %s", path, why);
+		if (err)
+			err->sys = sys;
+		return code;
 	}
 	if (lb_afile_commit(f) < 0)
 		return lb_err_sys(err, "cannot write '%s'", path);

@@ -188,7 +188,7 @@ static int io_read(void *ctx, char *buf, int len)
 			    "a bomb?)", c->o->max_bytes ? c->o->max_bytes : ANT_SITEMAP_MAX_BYTES,
 			    lirs_gunzip_was_gzip(c->gz) ? "decompressed" : "long"), IO_FAILED;
 	if (n < 0)
-		return fail(c, (int)n, 0, "bad gzip data: %s", lirs_strerror((int)n)), IO_FAILED;
+		return fail(c, (int)n, 0, "bad gzip data: %s", lb_strerror((int)n)), IO_FAILED;
 	if (n > 0 && has_doctype(c, buf, (size_t)n))
 		return fail(c, LB_EPARSE, 0, "a <!DOCTYPE> in a sitemap: refused (entities are "
 			    "not expanded; an entity bomb?)"), IO_FAILED;

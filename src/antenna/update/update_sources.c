@@ -183,7 +183,7 @@ static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_re
 	src->records_skipped += lirs_reader_get_stats(rd)->skipped;
 	ant_upd_budget_body(u, res, lirs_reader_get_stats(rd)->format == LIRS_FORMAT_HINA);
 	lirs_reader_free(rd);
-	if (rc < 0 && rc != LIRS_ESTOP) {
+	if (rc < 0 && rc != LB_ESTOP) {
 		char msg[128];
 		/* the reader stops at once on markup (lirs validate: not-lirs):
 		 * say what it is rather than "malformed input" */
@@ -191,7 +191,7 @@ static void read_source(struct upd *u, ant_store_source *src, const ant_fetch_re
 			u->st.sources_failed++;
 			return;
 		}
-		snprintf(msg, sizeof msg, "bad LIRS file: %s", lirs_strerror(rc));
+		snprintf(msg, sizeof msg, "bad LIRS file: %s", lb_strerror(rc));
 		ant_upd_set_str(&src->last_error, msg);
 	} else if (src->records_read && src->records_read == src->records_skipped) {
 		u->st.sources_failed += not_lirs(src, res);   /* counted as failed */

@@ -47,11 +47,11 @@ typedef struct lirs_gz {
 	void *ctx;
 } lirs_gz;
 
-/* max = 0 means no cap.  Returns 0, or LIRS_ENOMEM. */
+/* max = 0 means no cap.  Returns 0, or LB_ENOMEM. */
 int lirs_gz_init(lirs_gz *g, uint64_t max, lirs_gz_out_fn out, lirs_gz_event_fn ev, void *ctx);
 /* Returns 0 or a negative LIRS_E* code (sticky). */
 int lirs_gz_feed(lirs_gz *g, const void *buf, size_t len);
-/* End of input: LIRS_ETRUNC when a member is incomplete. */
+/* End of input: LB_ETRUNC when a member is incomplete. */
 int lirs_gz_finish(lirs_gz *g);
 /* 1 when the input was recognised as gzip. */
 int lirs_gz_is_gzip(const lirs_gz *g);
@@ -65,9 +65,9 @@ typedef struct lirs_gzw {
 	void *ctx;
 } lirs_gzw;
 
-/* level 1..9 (anything else: 6).  Returns 0, or LIRS_ENOMEM. */
+/* level 1..9 (anything else: 6).  Returns 0, or LB_ENOMEM. */
 int lirs_gzw_init(lirs_gzw *g, int level, lirs_gz_out_fn out, void *ctx);
-/* Compresses n bytes; returns 0, LIRS_ENOMEM, or the out callback's code. */
+/* Compresses n bytes; returns 0, LB_ENOMEM, or the out callback's code. */
 int lirs_gzw_write(lirs_gzw *g, const void *buf, size_t n);
 /* The last n bytes (maybe none) and the gzip trailer; as lirs_gzw_write(). */
 int lirs_gzw_finish(lirs_gzw *g, const void *buf, size_t n);

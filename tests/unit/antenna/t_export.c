@@ -19,6 +19,7 @@
 #include "lb_buf.h"
 #include "ant_export.h"
 #include "ant_import.h"
+#include "import_int.h"
 #include "ant_store.h"
 #include "ant_settings.h"
 
@@ -434,11 +435,27 @@ static void test_errors(ant_store *s)
 		OK(err.code == LB_ESINK && err.sys != 0, "format %d: err holds the code and errno", f);
 	}
 	fclose(ro);
+	/* a full disk: the message says so (unbuffered: the export's own write fails) */
+	FILE *full = fopen("/dev/full", "w");
+
+	if (!full) {
+		SKIP("no /dev/full", "/dev/full: LB_ESINK");
+		SKIP("no /dev/full", "/dev/full: err->sys is ENOSPC");
+		SKIP("no /dev/full", "/dev/full: the message says why");
+		return;
+	}
+	setvbuf(full, NULL, _IONBF, 0);
+	lb_error_clear(&err);
+	IS_INT(ant_export(s, ANT_EXPORT_JSONL, full, &err), LB_ESINK, "/dev/full: LB_ESINK");
+	IS_INT(err.sys, ENOSPC, "/dev/full: err->sys is ENOSPC");
+	OK(strstr(lb_error_msg(&err), strerror(ENOSPC)) != NULL, "/dev/full: the message says why (%s)",
+	   lb_error_msg(&err));
+	fclose(full);
 }
 
 int main(void)
 {
-	TAP_PLAN(77);
+	TAP_PLAN(80);
 	ant_store *s;
 	char cmd[64];
 

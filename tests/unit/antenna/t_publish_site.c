@@ -3,7 +3,8 @@
  * from a store (the configuration, the pages, the events), last_publish
  * recorded only on success, the retention taken from the database or the
  * options, a DIR that cannot be made or whose parent is missing, and a
- * killed publish's temporary files removed.
+ * killed publish's temporary files removed; a file that cannot be
+ * written keeps the reason's errno in err->sys (ant_pub_close_out()).
  */
 #include "tap.h"
 
@@ -17,6 +18,7 @@
 #include "ant_publish.h"
 #include "ant_store.h"
 #include "ant_settings.h"
+#include "publish_int.h"
 
 #define NOW 1700000000
 
@@ -207,9 +209,35 @@ static void test_keep(ant_store *s)
 	IS_INT(ant_setting_int(s, ANT_SET_KEEP_EVENTS), ATOM_EVSTORE_KEEP_ALL, "a negative keep_events keeps all");
 }
 
+/* A failed output file (the LIRS writer's sink ran out of space, or a
+ * write with errno): the code, the file, the reason and its errno kept. */
+static void test_close_out(void)
+{
+	lb_afile f;
+	char *path = NULL;
+	lb_error err = LB_ERROR_INIT;
+
+	IS_INT(ant_pub_open_out(&f, dir, "closed.txt", &path, &err), 0, "close_out: opened");
+	lb_err(&err, LB_ESINK, "write failed: %s", strerror(ENOSPC));
+	err.sys = ENOSPC;
+	IS_INT(ant_pub_close_out(&f, 0, path, &err), LB_ESINK, "close_out: the writer's failure is the code");
+	IS_INT(err.sys, ENOSPC, "close_out: its errno stays in err->sys");
+	OK(strstr(err.msg, path) && strstr(err.msg, strerror(ENOSPC)),
+	   "close_out: the message names the file and says why (%s)", err.msg);
+	OK(access(path, F_OK) != 0, "close_out: nothing written");
+	free(path);
+	path = NULL;
+	lb_error_clear(&err);
+	IS_INT(ant_pub_open_out(&f, dir, "closed.txt", &path, &err), 0, "close_out: opened again");
+	errno = ENOSPC;
+	IS_INT(ant_pub_close_out(&f, 0, path, &err), LB_EIO, "close_out: a failure with errno is LB_EIO");
+	IS_INT(err.sys, ENOSPC, "close_out: errno in err->sys");
+	free(path);
+}
+
 int main(void)
 {
-	TAP_PLAN(31);
+	TAP_PLAN(39);
 	ant_store *s;
 	char path[300], cmd[64];
 	lb_error err = LB_ERROR_INIT;
@@ -230,6 +258,7 @@ int main(void)
 	test_parent(s);
 	test_leftovers(s);
 	test_keep(s);
+	test_close_out();
 	ant_store_close(s);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)

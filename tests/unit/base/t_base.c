@@ -5,6 +5,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lb_buf.h"
@@ -398,9 +399,24 @@ static void test_is_http(void)
 		IS_INT(lb_url_is_http(t[i].u), t[i].want, "is_http: '%s'", t[i].u);
 }
 
+/* lb_url_key_dup(): the one malloc'd key (the commands' and the import's) */
+static void test_key_dup(void)
+{
+	char *k = lb_url_key_dup("HTTP://Example.JP:80");
+	lb_buf b = LB_BUF_INIT;
+
+	IS_STR(k, "http://example.jp/", "key_dup: the key of a URL");
+	free(k);
+	k = lb_url_key_dup("https://A.example:443/x?Q");
+	lb_url_key(&b, "https://A.example:443/x?Q");
+	IS_STR(k, b.data, "key_dup: the same as lb_url_key()");
+	free(k);
+	lb_buf_release(&b);
+}
+
 int main(void)
 {
-	TAP_PLAN(198);
+	TAP_PLAN(200);
 	test_days();
 	test_split();
 	test_valid();
@@ -409,6 +425,7 @@ int main(void)
 	test_format();
 	test_scheme();
 	test_is_http();
+	test_key_dup();
 	test_utf8_len();
 	test_utf8_oracle();
 	test_utf8_valid();

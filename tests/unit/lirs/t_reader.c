@@ -292,15 +292,15 @@ static void test_gzip(void)
 	lb_buf_reset(&lirs_gz);
 	gzip_add(&lirs_gz, corpus, sizeof(corpus) - 1, 0);   /* stored: bytes map 1:1 */
 	read_both(&t, "truncated", lirs_gz.data, lirs_gz.len - 40);
-	IS_INT(t.rc, LIRS_ETRUNC, "truncated: LIRS_ETRUNC");
+	IS_INT(t.rc, LB_ETRUNC, "truncated: LB_ETRUNC");
 	IS_INT(t.nrecs, 3, "truncated: the records before the damage are delivered");
 	IS_INT(t.ndiag[LIRS_R_GZIP_TRUNCATED], 1, "truncated: gzip-truncated reported");
 	tr_free(&t);
 	read_both(&t, "truncated header", lirs_gz.data, 5);
-	IS_INT(t.rc, LIRS_ETRUNC, "truncated header: LIRS_ETRUNC");
+	IS_INT(t.rc, LB_ETRUNC, "truncated header: LB_ETRUNC");
 	tr_free(&t);
 	read_both(&t, "magic only", lirs_gz.data, 2);
-	IS_INT(t.rc, LIRS_ETRUNC, "magic only: LIRS_ETRUNC");
+	IS_INT(t.rc, LB_ETRUNC, "magic only: LB_ETRUNC");
 	tr_free(&t);
 
 	/* corrupt: flip bytes in the middle of the deflate data */
@@ -309,7 +309,7 @@ static void test_gzip(void)
 	for (i = lirs_gz.len / 2; i < lirs_gz.len / 2 + 8; i++)
 		lirs_gz.data[i] ^= 0x55;
 	read_both(&t, "corrupt", lirs_gz.data, lirs_gz.len);
-	OK(t.rc == LIRS_EGZIP || t.rc == LIRS_ETRUNC, "corrupt: a gzip error (rc %d)", t.rc);
+	OK(t.rc == LB_EGZIP || t.rc == LB_ETRUNC, "corrupt: a gzip error (rc %d)", t.rc);
 	IS_INT(t.ndiag[LIRS_R_GZIP_CORRUPT] + t.ndiag[LIRS_R_GZIP_TRUNCATED], 1, "corrupt: reported once");
 	tr_free(&t);
 	/* a bad CRC is corruption too */
@@ -317,7 +317,7 @@ static void test_gzip(void)
 	gzip_add(&lirs_gz, corpus, sizeof(corpus) - 1, 6);
 	lirs_gz.data[lirs_gz.len - 6] ^= 1;
 	tr_read(&t, lirs_gz.data, lirs_gz.len, 0);
-	IS_INT(t.rc, LIRS_EGZIP, "bad crc: LIRS_EGZIP");
+	IS_INT(t.rc, LB_EGZIP, "bad crc: LB_EGZIP");
 	IS_INT(t.nrecs, 4, "bad crc: records delivered before the check");
 	tr_free(&t);
 
@@ -378,7 +378,7 @@ static void test_bomb(void)
 	OK(lirs_gz.len < 4 << 20, "bomb: 2 GiB of zeros in %zu bytes", lirs_gz.len);
 	t0 = now();
 	tr_read_opts(&t, lirs_gz.data, lirs_gz.len, 65536, 1 << 20, 0);
-	IS_INT(t.rc, LIRS_ETOOBIG, "bomb: small max_decoded stops with LIRS_ETOOBIG");
+	IS_INT(t.rc, LB_ETOOBIG, "bomb: small max_decoded stops with LB_ETOOBIG");
 	OK(t.st.bytes_decoded <= 1 << 20, "bomb: no more than the cap decoded");
 	IS_INT(t.ndiag[LIRS_R_TOO_BIG], 1, "bomb: too-big reported");
 	OK(now() - t0 < 1.0, "bomb: small cap stops at once (%.3f s)", now() - t0);
@@ -388,7 +388,7 @@ static void test_bomb(void)
 		long rss0 = maxrss_kb();
 		t0 = now();
 		tr_read(&t, lirs_gz.data, lirs_gz.len, 1 << 20);
-		IS_INT(t.rc, LIRS_ETOOBIG, "bomb: default cap stops with LIRS_ETOOBIG");
+		IS_INT(t.rc, LB_ETOOBIG, "bomb: default cap stops with LB_ETOOBIG");
 		OK(t.st.bytes_decoded <= LIRS_DEFAULT_MAX_DECODED &&
 		   t.st.bytes_decoded > LIRS_DEFAULT_MAX_DECODED - (1 << 20), "bomb: stops at the default cap");
 		OK(now() - t0 < 20.0, "bomb: bounded time (%.2f s)", now() - t0);
@@ -396,7 +396,7 @@ static void test_bomb(void)
 		IS_INT(t.ndiag[LIRS_R_LINE_TOO_LONG], 1, "bomb: the zeros are one over-long line");
 		tr_free(&t);
 	} else {
-		SKIP("under valgrind", "bomb: default cap stops with LIRS_ETOOBIG");
+		SKIP("under valgrind", "bomb: default cap stops with LB_ETOOBIG");
 		SKIP("under valgrind", "bomb: stops at the default cap");
 		SKIP("under valgrind", "bomb: bounded time");
 		SKIP("under valgrind", "bomb: bounded memory");
@@ -702,16 +702,16 @@ static void test_duplicates_and_stop(void)
 	o.on_record = tr_rec;
 	o.ctx = &t;
 	rd = lirs_reader_new(&o);
-	IS_INT(lirs_reader_feed(rd, S(in)), LIRS_ESTOP, "stop: on_record nonzero gives LIRS_ESTOP");
+	IS_INT(lirs_reader_feed(rd, S(in)), LB_ESTOP, "stop: on_record nonzero gives LB_ESTOP");
 	IS_INT(t.nrecs, 1, "stop: no record after the stop");
-	IS_INT(lirs_reader_feed(rd, S(in)), LIRS_ESTOP, "stop: sticky on feed");
-	IS_INT(lirs_reader_finish(rd), LIRS_ESTOP, "stop: sticky on finish");
+	IS_INT(lirs_reader_feed(rd, S(in)), LB_ESTOP, "stop: sticky on feed");
+	IS_INT(lirs_reader_finish(rd), LB_ESTOP, "stop: sticky on finish");
 	lirs_reader_free(rd);
 	tr_free(&t);
 
 	rd = lirs_reader_new(&o);
 	IS_INT(lirs_reader_finish(rd), 0, "finish: empty input");
-	IS_INT(lirs_reader_feed(rd, "x", 1), LIRS_EINVAL, "feed after finish: LIRS_EINVAL");
+	IS_INT(lirs_reader_feed(rd, "x", 1), LB_EINVAL, "feed after finish: LB_EINVAL");
 	lirs_reader_free(rd);
 }
 

@@ -1,6 +1,7 @@
 /*
  * t_writer.c: the LIRS writer: exact bytes for known records, escaping,
- * EUC-JP with U+3013 replacement, gzip, sink errors, and the round trip
+ * EUC-JP with U+3013 replacement, gzip, sink errors (a fake sink and
+ * /dev/full), and the round trip
  * read(write(r)) == r over a generated corpus, EUC-JP+gzip and UTF-8+plain.
  */
 #include <errno.h>
@@ -80,7 +81,7 @@ static void test_exact(void)
 	       "LIRS,938779260,938781002,-18000,49383,http://a/,a\\\\,b\\,c,0,,\n"
 	       "LIRS,0,938781002,32400,49383,http://b/,line  break,\\\\\\,,0,e\\\\,x\\,1,,0,\n",
 	       "exact: escapes, CR/LF to space, 0 for blanks, extension blank, extras after it");
-	IS_INT(lirs_writer_finish(w), LIRS_EINVAL, "exact: finish twice is LIRS_EINVAL");
+	IS_INT(lirs_writer_finish(w), LB_EINVAL, "exact: finish twice is LB_EINVAL");
 	lirs_writer_free(w);
 	lb_buf_release(&out);
 }
@@ -366,32 +367,32 @@ static void test_gzip_and_errors(void)
 	w = lirs_writer_new(&o);
 	lirs_writer_add(w, &r);
 	errno = EILSEQ;   /* what iconv leaves behind in this thread */
-	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: LIRS_ESINK");
+	IS_INT(lirs_writer_finish(w), LB_ESINK, "sink failure: LB_ESINK");
 	IS_INT(errno, ENOSPC, "sink failure: errno is the sink's, not a stale one");
 	errno = 0;
-	IS_INT(lirs_writer_add(w, &r), LIRS_ESINK, "sink failure: sticky");
+	IS_INT(lirs_writer_add(w, &r), LB_ESINK, "sink failure: sticky");
 	IS_INT(errno, ENOSPC, "sink failure: errno set again when the error is returned again");
 	{
 		lb_error e = LB_ERROR_INIT;
 
 		errno = EILSEQ;
-		IS_INT(lirs_writer_error(w, &e), LIRS_ESINK, "sink failure: lirs_writer_error() says LIRS_ESINK");
+		IS_INT(lirs_writer_error(w, &e), LB_ESINK, "sink failure: lirs_writer_error() says LB_ESINK");
 		IS_INT(e.code, LB_ESINK, "sink failure: err holds the code");
 		IS_INT(e.sys, ENOSPC, "sink failure: err->sys is the sink's errno (from the deflate thread)");
 		OK(strstr(e.msg, strerror(ENOSPC)) != NULL, "sink failure: the message says why");
-		IS_INT(lirs_writer_error(w, NULL), LIRS_ESINK, "sink failure: err may be NULL");
+		IS_INT(lirs_writer_error(w, NULL), LB_ESINK, "sink failure: err may be NULL");
 	}
 	lirs_writer_free(w);
 	o.no_gzip = 1;
 	w = lirs_writer_new(&o);
 	lirs_writer_add(w, &r);
 	errno = EILSEQ;
-	IS_INT(lirs_writer_finish(w), LIRS_ESINK, "sink failure: plain output too");
+	IS_INT(lirs_writer_finish(w), LB_ESINK, "sink failure: plain output too");
 	IS_INT(errno, ENOSPC, "sink failure: plain output: errno is the sink's");
 	{
 		lb_error e = LB_ERROR_INIT;
 
-		IS_INT(lirs_writer_error(w, &e), LIRS_ESINK, "sink failure: plain output: lirs_writer_error()");
+		IS_INT(lirs_writer_error(w, &e), LB_ESINK, "sink failure: plain output: lirs_writer_error()");
 		IS_INT(e.sys, ENOSPC, "sink failure: plain output: err->sys is the sink's errno");
 	}
 	lirs_writer_free(w);
@@ -644,15 +645,59 @@ static void test_big(void)
 	lb_buf_release(&title);
 }
 
+/* A real full device through lirs_sink_stdio (unbuffered, so that the
+ * writer's own write fails, not the caller's fclose): the failure keeps
+ * the device's errno in err->sys and says it, gzip or plain. */
+static void test_dev_full(void)
+{
+	lirs_record r;
+
+	memset(&r, 0, sizeof r);
+	r.last_modified = 1000000000;
+	r.last_detected = 1000000001;
+	r.url = (char *)"http://example.jp/";
+	r.title = (char *)"full";
+	for (int plain = 0; plain <= 1; plain++) {
+		const char *what = plain ? "/dev/full, plain" : "/dev/full, gzip";
+		FILE *fp = fopen("/dev/full", "w");
+		lirs_writer_opts o;
+		lirs_writer *w;
+		lb_error e = LB_ERROR_INIT;
+
+		if (!fp) {
+			SKIP("no /dev/full", "%s: finish says LB_ESINK", what);
+			SKIP("no /dev/full", "%s: err->sys is ENOSPC", what);
+			SKIP("no /dev/full", "%s: the message says why", what);
+			continue;
+		}
+		setvbuf(fp, NULL, _IONBF, 0);
+		memset(&o, 0, sizeof o);
+		o.sink = lirs_sink_stdio;
+		o.ctx = fp;
+		o.no_gzip = plain;
+		w = lirs_writer_new(&o);
+		lirs_writer_add(w, &r);
+		errno = 0;
+		IS_INT(lirs_writer_finish(w), LB_ESINK, "%s: finish says LB_ESINK", what);
+		lirs_writer_error(w, &e);
+		IS_INT(e.sys, ENOSPC, "%s: err->sys is ENOSPC", what);
+		OK(strstr(lb_error_msg(&e), strerror(ENOSPC)) != NULL, "%s: the message says why (%s)", what,
+		   lb_error_msg(&e));
+		lirs_writer_free(w);
+		fclose(fp);
+	}
+}
+
 int main(void)
 {
-	TAP_PLAN(91);
+	TAP_PLAN(97);
 	test_exact();
 	test_eucjp();
 	test_vendor_table();
 	test_vendor_all();
 	test_lookalikes();
 	test_gzip_and_errors();
+	test_dev_full();
 	test_record_copy();
 	build_pool();
 	OK(npool > 500, "pool: %zu round-trip characters", npool);
