@@ -31,7 +31,6 @@
 #include "ant_detect.h"
 #include "ant_diff.h"
 #include "ant_page.h"
-#include "ant_store.h"
 
 /* Setting ANT_SET_DIFF_TEXT_MAX overrides it (bytes; 0: no texts kept,
  * no diff pages; ant_settings.h). */
@@ -63,44 +62,5 @@ int ant_difftext_read(const void *blob, size_t len, lb_buf *raw, ant_diff *d);
 
 /* The line key of the compared texts: ant_noise_hash() (a moved counter is no change). */
 uint32_t ant_difftext_key(const char *s, size_t n);
-
-/* ---- the store (store_texts.c) -------------------------------------------- */
-
-typedef struct ant_store_text {
-	int64_t page_id;
-	unsigned char *text;     /* packed; NULL: none (or over the limit) */
-	size_t text_len;
-	unsigned char *diff;     /* packed; NULL: none */
-	size_t diff_len;
-	int64_t diff_time;       /* the update's last_modified; 0 none */
-} ant_store_text;
-
-/* Is there a row for the page?  1, 0, or < 0. */
-int ant_store_text_has(ant_store *s, int64_t page_id, lb_error *err);
-/* The page's row into *t (free with ant_store_text_release()): 1, 0 none, < 0. */
-int ant_store_text_get(ant_store *s, int64_t page_id, ant_store_text *t, lb_error *err);
-/* Writes t's row whole (a NULL blob is NULL): 0 or < 0. */
-int ant_store_text_put(ant_store *s, const ant_store_text *t, lb_error *err);
-void ant_store_text_release(ant_store_text *t);
-
-/* One diff still listed: the page's last update is the one at diff_time
- * (pages.last_modified), so index.html shows it. */
-typedef struct ant_store_diffrow {
-	int64_t page_id, key_hash;
-	const char *url, *title;
-	const unsigned char *diff;
-	size_t diff_len;
-	int64_t diff_time;
-} ant_store_diffrow;
-typedef int (*ant_store_diff_fn)(void *ctx, const ant_store_diffrow *r);
-/* fn for each listed diff (borrowed during the call), by page id; a
- * nonzero return stops and is returned. */
-int ant_store_diffs_each(ant_store *s, ant_store_diff_fn fn, void *ctx, lb_error *err);
-/* Is the diff of (key_hash, time) still listed?  1, 0, or < 0. */
-int ant_store_diff_listed(ant_store *s, int64_t key_hash, int64_t time, lb_error *err);
-/* The diff of the page with this URL key: its row into *t (1), 0 none, < 0. */
-int ant_store_text_of_key(ant_store *s, const char *url_key, ant_store_text *t, lb_error *err);
-/* Bytes the texts and diffs take in all (for 'antenna check-db' and the bench). */
-int ant_store_texts_size(ant_store *s, int64_t *bytes, int64_t *rows, lb_error *err);
 
 #endif

@@ -32,66 +32,14 @@
 
 /* The limits (antenna(1) NOTIFICATIONS), each overridable by init. */
 #define ANT_NOTIFY_CONNECT_TIMEOUT 10    /* s to connect, within the above */
-#define ANT_NOTIFY_MAX_TARGETS 32        /* targets per antenna */
 #define ANT_NOTIFY_EXCERPT_CHARS 280     /* characters of an excerpt in a digest */
 
 /* Their settings: ANT_SET_SMTP ... ANT_SET_NOTIFY_MAX_AGE (ant_settings.h). */
 
 /* A target's kind: ant_target_kind() (ant_target.h). */
 
-/* One target as stored; strings owned (ant_notify_target_release()). */
-typedef struct ant_notify_target {
-	int64_t id;
-	char *target;          /* "mailto:a@example.org" or an http(s) URL */
-	char *group;           /* only pages of this group; NULL: every update */
-	int64_t after_seq;     /* the last event told of */
-	int64_t created, last_try, last_ok, sent;   /* sent: digests delivered */
-	char *last_error;      /* of the last try; NULL after a success */
-	int64_t pending;       /* events waiting (ant_store_notify_each()) */
-} ant_notify_target;
-
-void ant_notify_target_release(ant_notify_target *t);
-
-
-/* ---- store_notify.c ----------------------------------------------------- */
-
-/* Adds target (group: NULL for all); told only of events after now's
- * newest.  1 added, 0 already there (its group set), LB_ERANGE over
- * ANT_NOTIFY_MAX_TARGETS (LB_ETOOBIG), or < 0. */
-int ant_store_notify_add(ant_store *s, const char *target, const char *group, int64_t now,
-			 lb_error *err);
-/* Removes target, or every target when all: the number removed, or < 0. */
-int ant_store_notify_remove(ant_store *s, const char *target, int all, lb_error *err);
-/* Each target, oldest first, with its pending count (events after its
- * after_seq, newer than since, of its group); fn's nonzero return stops. */
-typedef int (*ant_notify_target_fn)(void *ctx, const ant_notify_target *t);
-int ant_store_notify_each(ant_store *s, int64_t since, ant_notify_target_fn fn, void *ctx,
-			  lb_error *err);
-
-/* One update as a digest lists it; strings owned by the digest. */
-typedef struct ant_notify_item {
-	char *url, *title, *excerpt, *source, *method;
-	int64_t last_modified, last_detected;
-} ant_notify_item;
-
-typedef struct ant_notify_digest {
-	ant_notify_item *items;   /* newest first */
-	size_t n;
-	int64_t more;             /* pending beyond the n listed */
-	int64_t upto;             /* the newest event seen: after_seq on delivery */
-} ant_notify_digest;
-
-void ant_notify_digest_release(ant_notify_digest *d);
-/* t's pending events newer than since into d (at most max listed).  0 or < 0. */
-int ant_store_notify_digest(ant_store *s, const ant_notify_target *t, int64_t since, size_t max,
-			    ant_notify_digest *d, lb_error *err);
-/* Records a try of target id at now: delivered (after_seq = upto) or the
- * error (after_seq kept); error ANT_NOTIFY_NOTHING: nothing was pending
- * for it up to upto (no try).  0 or < 0. */
-extern const char ant_notify_nothing[];
-#define ANT_NOTIFY_NOTHING ant_notify_nothing
-int ant_store_notify_tried(ant_store *s, int64_t id, int64_t now, int64_t upto, const char *error,
-			   lb_error *err);
+/* The targets, their digests and the SQL of them: ant_store.h
+ * (store_notify.c). */
 
 /* ---- notify.c: the messages --------------------------------------------- */
 

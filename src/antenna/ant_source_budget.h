@@ -32,7 +32,6 @@
 #include <stdint.h>
 
 #include "lb_error.h"
-#include "ant_store.h"
 
 /* Relayed news made update events per source and run (update
  * --max-source-news): 250 is five Atom archives of 50 entries (some
@@ -118,18 +117,5 @@ int ant_source_budget_record(ant_source_budget *b, const ant_source_limits *l);
 void ant_source_budget_seen(ant_source_budget *b, int had, int newer);
 /* The read is over: churn told from its counts. */
 void ant_source_budget_end(ant_source_budget *b);
-
-/* ---- store_budget.c: the rows ------------------------------------------- */
-
-/* The row of source_id into *b (a fresh one, zero, when none): 0 or < 0. */
-int ant_store_budget_get(ant_store *s, int64_t source_id, ant_source_budget *b, lb_error *err);
-/* Writes b's row, in the caller's transaction: 0 or < 0. */
-int ant_store_budget_put(ant_store *s, const ant_source_budget *b, lb_error *err);
-/* The pages a relay source relays: its records of URLs no page watched
- * here has.  >= 0, or < 0 (LB_EDB, LB_ENOMEM). */
-int64_t ant_store_budget_relayed(ant_store *s, int64_t source_id, lb_error *err);
-/* A hina.txt body read again unchanged: its records are detected now
- * again (the fetch dates them, lirs(5)), as a parse would have said. */
-int ant_store_budget_redetect(ant_store *s, int64_t source_id, int64_t now, lb_error *err);
 
 #endif

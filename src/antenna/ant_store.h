@@ -28,6 +28,8 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 #include "ant_settings.h"
+#include "ant_source_budget.h"
+#include "ant_trust.h"
 
 #define ANT_STORE_SCHEMA_VERSION 12
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
@@ -407,5 +409,140 @@ int ant_store_server_waits(ant_store *s, int64_t now,
 int ant_store_server_wait_set(ant_store *s, const char *server, int64_t until, lb_error *err);
 /* Forgets the waits over by now; 0 or LB_EDB. */
 int ant_store_server_waits_expire(ant_store *s, int64_t now, lb_error *err);
+
+/* ---- the texts behind the diff pages (store_texts.c; ant_difftext.h) ---- */
+
+typedef struct ant_store_text {
+	int64_t page_id;
+	unsigned char *text;     /* packed; NULL: none (or over the limit) */
+	size_t text_len;
+	unsigned char *diff;     /* packed; NULL: none */
+	size_t diff_len;
+	int64_t diff_time;       /* the update's last_modified; 0 none */
+} ant_store_text;
+
+/* Is there a row for the page?  1, 0, or < 0. */
+int ant_store_text_has(ant_store *s, int64_t page_id, lb_error *err);
+/* The page's row into *t (free with ant_store_text_release()): 1, 0 none, < 0. */
+int ant_store_text_get(ant_store *s, int64_t page_id, ant_store_text *t, lb_error *err);
+/* Writes t's row whole (a NULL blob is NULL): 0 or < 0. */
+int ant_store_text_put(ant_store *s, const ant_store_text *t, lb_error *err);
+void ant_store_text_release(ant_store_text *t);
+
+/* One diff still listed: the page's last update is the one at diff_time
+ * (pages.last_modified), so index.html shows it. */
+typedef struct ant_store_diffrow {
+	int64_t page_id, key_hash;
+	const char *url, *title;
+	const unsigned char *diff;
+	size_t diff_len;
+	int64_t diff_time;
+} ant_store_diffrow;
+typedef int (*ant_store_diff_fn)(void *ctx, const ant_store_diffrow *r);
+/* fn for each listed diff (borrowed during the call), by page id; a
+ * nonzero return stops and is returned. */
+int ant_store_diffs_each(ant_store *s, ant_store_diff_fn fn, void *ctx, lb_error *err);
+/* Is the diff of (key_hash, time) still listed?  1, 0, or < 0. */
+int ant_store_diff_listed(ant_store *s, int64_t key_hash, int64_t time, lb_error *err);
+/* The diff of the page with this URL key: its row into *t (1), 0 none, < 0. */
+int ant_store_text_of_key(ant_store *s, const char *url_key, ant_store_text *t, lb_error *err);
+/* Bytes the texts and diffs take in all (for 'antenna check-db' and the bench). */
+int ant_store_texts_size(ant_store *s, int64_t *bytes, int64_t *rows, lb_error *err);
+
+/* ---- a source's budgets' rows (store_budget.c; ant_source_budget.h) ---- */
+
+/* The row of source_id into *b (a fresh one, zero, when none): 0 or < 0. */
+int ant_store_budget_get(ant_store *s, int64_t source_id, ant_source_budget *b, lb_error *err);
+/* Writes b's row, in the caller's transaction: 0 or < 0. */
+int ant_store_budget_put(ant_store *s, const ant_source_budget *b, lb_error *err);
+/* The pages a relay source relays: its records of URLs no page watched
+ * here has.  >= 0, or < 0 (LB_EDB, LB_ENOMEM). */
+int64_t ant_store_budget_relayed(ant_store *s, int64_t source_id, lb_error *err);
+/* A hina.txt body read again unchanged: its records are detected now
+ * again (the fetch dates them, lirs(5)), as a parse would have said. */
+int ant_store_budget_redetect(ant_store *s, int64_t source_id, int64_t now, lb_error *err);
+
+/* ---- the sources' trust (store_trust.c, the only SQL of it; ant_trust.h) ---- */
+
+/* The thresholds in force (the settings of --trust-hint, --trust-relay,
+ * --trust-claims). */
+void ant_trust_limits_load(ant_store *s, ant_trust_limits *l);
+/* The score of source (relay: a relay source) under l, from its counts
+ * and its last read (ant_trust_score_judge()): 0 or < 0. */
+int ant_trust_score_get(ant_store *s, int64_t source_id, int relay, const ant_trust_limits *l,
+			ant_trust_score *sc, lb_error *err);
+
+
+/* Source's claim that page was updated at claimed, read at now: 1 a new
+ * claim (pending), 0 told before (a claim as new or newer is kept), < 0. */
+int ant_store_trust_claim(ant_store *s, int64_t source_id, int64_t page_id, int64_t claimed,
+			  int64_t now, lb_error *err);
+/* Our check of page at now judges its pending claims: updated (found: the
+ * update's time) or not; drop: a baseline that can judge nothing drops
+ * them.  0 or < 0. */
+int ant_store_trust_judge(ant_store *s, int64_t page_id, int updated, int drop, int64_t found,
+			  int64_t now, lb_error *err);
+/* Counts (confirmed, refuted, pending, ahead) of source, the median skew
+ * of its confirmed claims (*has_skew 0 when none), and whether it is held
+ * (*held, *since).  0 or < 0. */
+int ant_store_trust_counts(ant_store *s, int64_t source_id, ant_trust_score *sc, lb_error *err);
+/* Source held back or not from now; also keeps its window (ANT_TRUST_WINDOW
+ * judged claims) and drops pending claims of pages no longer watched. */
+int ant_store_trust_keep(ant_store *s, int64_t source_id, int held, int64_t now, lb_error *err);
+
+/* ---- notification targets and their digests (store_notify.c; ant_notify.h) ---- */
+
+/* One target as stored; strings owned (ant_notify_target_release()). */
+typedef struct ant_notify_target {
+	int64_t id;
+	char *target;          /* "mailto:a@example.org" or an http(s) URL */
+	char *group;           /* only pages of this group; NULL: every update */
+	int64_t after_seq;     /* the last event told of */
+	int64_t created, last_try, last_ok, sent;   /* sent: digests delivered */
+	char *last_error;      /* of the last try; NULL after a success */
+	int64_t pending;       /* events waiting (ant_store_notify_each()) */
+} ant_notify_target;
+
+void ant_notify_target_release(ant_notify_target *t);
+
+
+
+/* Adds target (group: NULL for all); told only of events after now's
+ * newest.  1 added, 0 already there (its group set), LB_ERANGE over
+ * ANT_TARGET_MAX_COUNT (LB_ETOOBIG), or < 0. */
+int ant_store_notify_add(ant_store *s, const char *target, const char *group, int64_t now,
+			 lb_error *err);
+/* Removes target, or every target when all: the number removed, or < 0. */
+int ant_store_notify_remove(ant_store *s, const char *target, int all, lb_error *err);
+/* Each target, oldest first, with its pending count (events after its
+ * after_seq, newer than since, of its group); fn's nonzero return stops. */
+typedef int (*ant_notify_target_fn)(void *ctx, const ant_notify_target *t);
+int ant_store_notify_each(ant_store *s, int64_t since, ant_notify_target_fn fn, void *ctx,
+			  lb_error *err);
+
+/* One update as a digest lists it; strings owned by the digest. */
+typedef struct ant_notify_item {
+	char *url, *title, *excerpt, *source, *method;
+	int64_t last_modified, last_detected;
+} ant_notify_item;
+
+typedef struct ant_notify_digest {
+	ant_notify_item *items;   /* newest first */
+	size_t n;
+	int64_t more;             /* pending beyond the n listed */
+	int64_t upto;             /* the newest event seen: after_seq on delivery */
+} ant_notify_digest;
+
+void ant_notify_digest_release(ant_notify_digest *d);
+/* t's pending events newer than since into d (at most max listed).  0 or < 0. */
+int ant_store_notify_digest(ant_store *s, const ant_notify_target *t, int64_t since, size_t max,
+			    ant_notify_digest *d, lb_error *err);
+/* Records a try of target id at now: delivered (after_seq = upto) or the
+ * error (after_seq kept); error ANT_NOTIFY_NOTHING: nothing was pending
+ * for it up to upto (no try).  0 or < 0. */
+extern const char ant_notify_nothing[];
+#define ANT_NOTIFY_NOTHING ant_notify_nothing
+int ant_store_notify_tried(ant_store *s, int64_t id, int64_t now, int64_t upto, const char *error,
+			   lb_error *err);
 
 #endif

@@ -11,6 +11,7 @@
 #include "lb_error.h"
 
 #define ANT_TARGET_MAX 2048          /* bytes of one notification target */
+#define ANT_TARGET_MAX_COUNT 32      /* notification targets per antenna */
 #define ANT_TARGET_MAX_CONTACT 200   /* bytes of the contact (it goes into every request) */
 
 enum { ANT_TARGET_MAIL = 1, ANT_TARGET_WEBHOOK = 2 };

@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "lb_error.h"
-#include "ant_store.h"
+#include "ant_source_budget.h"
 
 #define ANT_TRUST_HINT_MIN 50      /* per cent: below it, claims trigger no early check */
 #define ANT_TRUST_RELAY_MIN 50     /* per cent: below it, a relay source is held back */
@@ -46,7 +46,6 @@ typedef struct ant_trust_limits {
 	int64_t hint_min, relay_min, min_claims;
 } ant_trust_limits;
 
-void ant_trust_limits_load(ant_store *s, ant_trust_limits *l);
 
 /* One source's record. */
 typedef struct ant_trust_score {
@@ -64,27 +63,11 @@ typedef struct ant_trust_score {
 					(ant_source_budget.h); -1 none known yet */
 } ant_trust_score;
 
-/* The score of source (relay: a relay source) under l: 0 or < 0. */
-int ant_trust_score_get(ant_store *s, int64_t source_id, int relay, const ant_trust_limits *l,
-			ant_trust_score *sc, lb_error *err);
-
-/* ---- the store's side (store_trust.c, the only SQL of it) ---- */
-
-/* Source's claim that page was updated at claimed, read at now: 1 a new
- * claim (pending), 0 told before (a claim as new or newer is kept), < 0. */
-int ant_store_trust_claim(ant_store *s, int64_t source_id, int64_t page_id, int64_t claimed,
-			  int64_t now, lb_error *err);
-/* Our check of page at now judges its pending claims: updated (found: the
- * update's time) or not; drop: a baseline that can judge nothing drops
- * them.  0 or < 0. */
-int ant_store_trust_judge(ant_store *s, int64_t page_id, int updated, int drop, int64_t found,
-			  int64_t now, lb_error *err);
-/* Counts (confirmed, refuted, pending, ahead) of source, the median skew
- * of its confirmed claims (*has_skew 0 when none), and whether it is held
- * (*held, *since).  0 or < 0. */
-int ant_store_trust_counts(ant_store *s, int64_t source_id, ant_trust_score *sc, lb_error *err);
-/* Source held back or not from now; also keeps its window (ANT_TRUST_WINDOW
- * judged claims) and drops pending claims of pages no longer watched. */
-int ant_store_trust_keep(ant_store *s, int64_t source_id, int held, int64_t now, lb_error *err);
+/* The score from sc's counts (confirmed, refuted, held: as the store
+ * keeps them) and the source's last read b, for a source (relay: a relay
+ * source) under l: sets churn, precision, scored, hints, and held back
+ * to 0 for a source that is not a relay. */
+void ant_trust_score_judge(ant_trust_score *sc, const ant_source_budget *b, int relay,
+			   const ant_trust_limits *l);
 
 #endif

@@ -21,7 +21,10 @@
 #    included by cmd/ or by another public header (else it is priv/), and
 #    no public header declares the engine's own ant_upd_, ant_st_, ant_imp_;
 #  - doc/schema.sql is the schema of a fresh `antenna init` (sqlite3's
-#    .schema, mk/schema.sh).
+#    .schema, mk/schema.sh);
+#  - the antenna's groups go one way: rules/ and read/ include nothing of
+#    net/, store/, update/; net/ and store/ nothing of update/ or publish/
+#    (nor of each other); every header of src/antenna belongs to a group.
 # test-needs: nm:binutils ldd:libc-bin tsort:coreutils sqlite3:sqlite3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
@@ -471,4 +474,71 @@ else
 	    "$(diff "$TOP/doc/schema.sql" "$T/schema.sql" | head -5)"
 fi
 
-done_testing 34
+# ---- the antenna's groups, in order ------------------------------------------------
+# src/antenna keeps its sources in seven group folders (README "Layout"),
+# bottom up: rules/ and read/ (pure rules and parsers: no SQL, no network,
+# no engine), net/ and store/ (the transfers; the SQL), update/ and
+# publish/ (the check engine; the site), exchange/ (import, export).  A
+# file may include the headers of its own group and of the groups its
+# line below allows; the public headers (src/antenna/*.h) and priv/ belong
+# to a group by the map that follows, and every header is in it.
+GROUP_HEADERS='
+rules: ant_settings.h ant_target.h ant_detect.h ant_noise.h ant_tokens.h ant_furniture.h ant_robots.h ant_diff.h ant_difftext.h ant_trust.h ant_source_budget.h ant_textstate.h ant_limits.h detect_noise.h
+read: ant_page.h ant_feed.h ant_sitemap.h page_int.h
+net: ant_fetch.h ant_addr.h ant_polite.h ant_worker.h ant_post.h fetch_int.h
+store: ant_store.h store_int.h
+update: ant_update.h ant_pagestate.h update_int.h
+publish: ant_publish.h ant_pubdiff.h ant_websub.h ant_notify.h html.h publish_error.h publish_int.h publish_jsonfeed.h publish_stage.h
+exchange: ant_import.h ant_export.h import_int.h import_run.h
+'
+GROUP_MAY='
+rules: rules read
+read: rules read
+net: rules read net
+store: rules read store
+update: rules read net store update
+publish: rules read net store publish
+exchange: rules read net store update publish exchange
+'
+group_of_header() {
+	echo "$GROUP_HEADERS" | awk -v h="$1" '{ for (i = 2; i <= NF; i++) if ($i == h) { sub(/:$/, "", $1); print $1; exit } }'
+}
+ngo=0 nbo=0 nun=0
+for h in "$TOP"/src/antenna/*.h "$TOP"/src/antenna/priv/*.h; do
+	[ -f "$h" ] || continue
+	if [ -z "$(group_of_header "${h##*/}")" ]; then
+		notok "groups: ${h#"$TOP"/} belongs to no group (tests/house/run.sh GROUP_HEADERS)"
+		nun=$((nun + 1))
+	fi
+done
+[ "$nun" -eq 0 ] && ok "groups: every header of src/antenna belongs to one group"
+# FILE GROUP for the group folders' sources and the headers
+{
+	for f in "$TOP"/src/antenna/*/*.c; do
+		[ -f "$f" ] || continue
+		g=${f%/*}; echo "$f ${g##*/}"
+	done
+	for h in "$TOP"/src/antenna/*.h "$TOP"/src/antenna/priv/*.h; do
+		[ -f "$h" ] || continue
+		g=$(group_of_header "${h##*/}")
+		[ -n "$g" ] && echo "$h $g"
+	done
+} > "$T/grouped"
+while read -r f g; do
+	may=$(echo "$GROUP_MAY" | awk -v g="$g:" '$1 == g { $1 = ""; print }')
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p; =' "$f" |
+		awk '/^[0-9]+$/ { line = $0; next } { print line, $0 }' > "$T/ginc"
+	while read -r line name; do
+		hg=$(group_of_header "${name##*/}")
+		[ -n "$hg" ] || continue
+		ngo=$((ngo + 1))
+		case " $may " in
+		*" $hg "*) ;;
+		*) notok "groups: ${f#"$TOP"/}:$line ($g) includes $name ($hg): $g/ may include only $may"
+		   nbo=$((nbo + 1)) ;;
+		esac
+	done < "$T/ginc"
+done < "$T/grouped"
+[ "$ngo" -gt 0 ] && [ "$nbo" -eq 0 ] && ok "groups: the $ngo includes between the antenna's groups all go down (rules, read < net, store < update, publish < exchange)"
+
+done_testing 36

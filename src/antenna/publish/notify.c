@@ -314,14 +314,14 @@ int ant_notify_json(lb_buf *out, const ant_notify_opts *o, const ant_notify_dige
 
 /* ---- the run ------------------------------------------------------------- */
 
-struct targets { ant_notify_target t[ANT_NOTIFY_MAX_TARGETS]; size_t n; };
+struct targets { ant_notify_target t[ANT_TARGET_MAX_COUNT]; size_t n; };
 
 static int collect(void *ctx, const ant_notify_target *t)
 {
 	struct targets *ts = ctx;
 	ant_notify_target *c = &ts->t[ts->n];
 
-	if (ts->n == ANT_NOTIFY_MAX_TARGETS)
+	if (ts->n == ANT_TARGET_MAX_COUNT)
 		return 1;
 	*c = *t;
 	c->target = strdup(t->target);

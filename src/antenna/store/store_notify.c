@@ -4,7 +4,7 @@
  * only) it has not been told of.
  */
 #include "store_int.h"
-#include "ant_notify.h"
+#include "ant_target.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,9 +70,9 @@ int ant_store_notify_add(ant_store *s, const char *target, const char *group, in
 		return rc < 0 ? rc : 0;
 	if ((rc = ant_st_count(s, "SELECT count(*) FROM notify_targets WHERE ?1 = ?1", 0, &n, err)) < 0)
 		return rc;
-	if (n >= ANT_NOTIFY_MAX_TARGETS)
+	if (n >= ANT_TARGET_MAX_COUNT)
 		return lb_err(err, LB_ETOOBIG, "'%s': already %d notification targets (the most)",
-			      target, ANT_NOTIFY_MAX_TARGETS);
+			      target, ANT_TARGET_MAX_COUNT);
 	rc = ant_st_run(s, "INSERT INTO notify_targets(target, grp, after_seq, created)"
 			   " VALUES(?1, ?2, ?3, ?4)", bind_add, &a, err);
 	return rc < 0 ? rc : 1;

@@ -243,3 +243,27 @@ int ant_store_trust_keep(ant_store *s, int64_t source_id, int held, int64_t now,
 		return rc;
 	return 0;
 }
+
+/* ---- a source's score: its counts here, judged by the rule (rules/trust.c) ---- */
+
+void ant_trust_limits_load(ant_store *s, ant_trust_limits *l)
+{
+	l->hint_min = ant_setting_int(s, ANT_SET_TRUST_HINT);
+	l->relay_min = ant_setting_int(s, ANT_SET_TRUST_RELAY);
+	l->min_claims = ant_setting_int(s, ANT_SET_TRUST_CLAIMS);
+}
+
+int ant_trust_score_get(ant_store *s, int64_t source_id, int relay, const ant_trust_limits *l,
+			ant_trust_score *sc, lb_error *err)
+{
+	ant_source_budget b;
+	int rc;
+
+	memset(sc, 0, sizeof *sc);
+	if ((rc = ant_store_budget_get(s, source_id, &b, err)) < 0)
+		return rc;
+	if ((rc = ant_store_trust_counts(s, source_id, sc, err)) < 0)
+		return rc;
+	ant_trust_score_judge(sc, &b, relay, l);
+	return 0;
+}

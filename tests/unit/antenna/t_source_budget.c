@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "ant_source_budget.h"
+#include "ant_store.h"
 
 /* One read at now: `known` records the source had, `changed` of them newer. */
 static void a_read(ant_source_budget *b, int64_t now, int known, int changed)
