@@ -115,6 +115,8 @@ typedef struct ant_fetch_result {
 	int redirect;            /* ANT_FETCH_REDIRECT_*: how the request reached it */
 	int conditional_retried; /* a 412 to a conditional request was retried unconditionally */
 	double seconds;          /* total transfer time */
+	int local;               /* err is ANT_FETCH_ERR_OTHER for a request not made
+				    or cut here: out of memory, curl refused it */
 } ant_fetch_result;
 
 /* How the redirects followed reached effective_url: none; only permanent

@@ -85,7 +85,7 @@ void ant_upd_trust_finish(struct upd *u, const ant_store_source *src)
  * backoff spaces them), or its site's robots.txt keeps us out. */
 static int cannot_check(const ant_store_page *p)
 {
-	return p->st.error_count > 0 || ant_robots_excluded(p->last_error);
+	return p->st.error_count > 0 || ant_robots_excluded(p->fail_kind);
 }
 
 int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld, int *dated)

@@ -269,6 +269,7 @@ static void keep_out(struct upd *u, ant_store_page *p, const struct origin *o, c
 		snprintf(msg, sizeof msg, ANT_ROBOTS_ERROR_PREFIX "disallowed by %s/robots.txt line %zu"
 			 " (Disallow: %s)", o->name, why->line, why->pattern);
 	ant_upd_set_str(&p->last_error, msg);
+	p->fail_kind = ANT_FAIL_ROBOTS;
 	p->st.last_check = u->now;
 	p->st.last_status = 0;
 	p->st.next_check = u->now + ANT_ROBOTS_RECHECK;
