@@ -112,10 +112,9 @@ int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld,
 		return rc;
 	}
 	/* told before, not believed, or already due: the page waits */
-	if (rc == 0 || !u->src_hints || p->st.recheck)
+	if (rc == 0 || !u->src_hints)
 		return 0;
-	p->st.recheck = 1;
-	return 1;
+	return ant_detect_claim(&p->st);
 }
 
 void ant_upd_trust_checked(struct upd *u, const ant_store_page *p, const ant_detect_outcome *out)

@@ -417,6 +417,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 
 	f->in.feed_usable = c->feed.usable;
 	f->in.feed_time = c->feed.newest;
+	f->in.gone_interval = p->gone_at ? ANT_GONE_INTERVAL : 0;   /* daily, until its first success */
 	ant_detect_apply(&p->st, &f->in, u->now, out);
 	if (f->in.failed) {
 		ant_upd_set_str(&p->last_error, f->errtext);
@@ -438,10 +439,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		u->st.updated += out->updated;
 		u->st.unchanged += !out->updated;
 	}
-	if (p->gone_at) {   /* once a day, until its first success */
-		p->st.next_check = u->now + ANT_GONE_INTERVAL;
-		u->st.gone += p->gone_at == u->now;
-	}
+	u->st.gone += p->gone_at && p->gone_at == u->now;
 	u->st.checked++;
 }
 

@@ -270,10 +270,7 @@ static void keep_out(struct upd *u, ant_store_page *p, const struct origin *o, c
 			 " (Disallow: %s)", o->name, why->line, why->pattern);
 	ant_upd_set_str(&p->last_error, msg);
 	p->fail_kind = ANT_FAIL_ROBOTS;
-	p->st.last_check = u->now;
-	p->st.last_status = 0;
-	p->st.next_check = u->now + ANT_ROBOTS_RECHECK;
-	p->st.recheck = 0;
+	ant_detect_keep_out(&p->st, u->now, ANT_ROBOTS_RECHECK);
 	u->st.robots_excluded++;
 	ant_upd_save_page(u, p, 0);
 	if (u->o->on_page)
