@@ -17,8 +17,8 @@
  *            so the page is not asked either; it fails with that error,
  *            as its own fetch would have (its error count, its back-off).
  * A page kept out is not fetched: its last_error says why
- * (ANT_ROBOTS_ERROR_PREFIX) and it is considered again after
- * ANT_ROBOTS_RECHECK.  Pages the operator set --ignore-robots on, and
+ * (ANT_ROBOTS_ERROR_PREFIX), its kind is ANT_FAIL_ROBOTS, and detect.c
+ * (ant_detect_keep_out) has it considered again after ANT_ROBOTS_RECHECK.  Pages the operator set --ignore-robots on, and
  * URLs that are not http(s), pass.  A page's feed on an origin whose
  * robots.txt the run knows (the page's own, mostly) is fetched only when
  * it allows the feed's path (ant_upd_robots_feed).
