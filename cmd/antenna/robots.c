@@ -4,6 +4,7 @@
  * warning, the lines 'antenna show' gives, and update's options and words.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "antenna.h"
 #include "ant_robots.h"
@@ -31,9 +32,11 @@ void antcmd_show_robots(ant_store *s, const ant_store_page *p)
 
 	if (ign > 0)
 		printf("robots.txt:     ignored for this page (set --ignore-robots)\n");
-	else if (ant_robots_excluded(p->last_error))
+	else if (p->last_error && ant_robots_excluded(p->fail_kind))
 		printf("robots.txt:     excluded: not fetched (%s)\n",
-		       cli_t(p->last_error + sizeof ANT_ROBOTS_ERROR_PREFIX - 1));
+		       cli_t(p->last_error + (strncmp(p->last_error, ANT_ROBOTS_ERROR_PREFIX,
+						       sizeof ANT_ROBOTS_ERROR_PREFIX - 1) ? 0 :
+					      sizeof ANT_ROBOTS_ERROR_PREFIX - 1)));
 }
 
 int antcmd_robots_opt(int c, const char *arg, ant_update_opts *u)
@@ -45,7 +48,7 @@ int antcmd_robots_opt(int c, const char *arg, ant_update_opts *u)
 
 int antcmd_robots_kept_out(const ant_store_page *p)
 {
-	return ant_robots_excluded(p->last_error);
+	return p->last_error && ant_robots_excluded(p->fail_kind);
 }
 
 void antcmd_robots_summary(const ant_update_stats *st)

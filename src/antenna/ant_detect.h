@@ -89,6 +89,9 @@ typedef struct ant_detect_input {
 	int noise_updated;       /* its verdict */
 	int64_t noise_time;      /* the update time when earlier than now (a held
 				    change confirmed); 0 = now */
+	/* The page is gone (ant_pagestate.h): its next check this many
+	 * seconds after now, whatever the rules would schedule; 0 = not gone. */
+	int64_t gone_interval;
 } ant_detect_input;
 
 typedef struct ant_detect_outcome {
@@ -129,6 +132,27 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
  * (update_trust.c).  Returns 1 when the record won.
  */
 int ant_detect_relay(ant_detect_state *st, int64_t lm, int64_t ld, int64_t now);
+
+/*
+ * The other doors to a page's schedule, decided here too:
+ *
+ * ant_detect_keep_out: a page not fetched at now because its site asks
+ * so (robots.txt): checked without a status, its re-check flag cleared,
+ * considered again after `again` seconds; its update state and error
+ * count are kept.
+ *
+ * ant_detect_claim: a believed source claims an update newer than our
+ * last check (trust.c): the page is re-checked at the next run.  Returns
+ * 1 when that is new, 0 when it was already flagged.
+ *
+ * ant_detect_imported: an import says the page was updated at lm (seen
+ * at ld, by rule `by`, borrowed: a static name): taken when newer than
+ * the page's update time (the merge rule), ld only when later than ours.
+ * Returns 1 when taken.
+ */
+void ant_detect_keep_out(ant_detect_state *st, int64_t now, int64_t again);
+int ant_detect_claim(ant_detect_state *st);
+int ant_detect_imported(ant_detect_state *st, int64_t lm, int64_t ld, const char *by);
 
 /* The page is due at now (or force). */
 int ant_detect_due(const ant_detect_state *st, int64_t now, int force);

@@ -56,7 +56,8 @@ int ant_export(ant_store *s, ant_export_format f, FILE *out, lb_error *err);
  * of a page's JSON (export --format jsonl, list --format jsonl).  Keys in
  * this order: ("type":"page" in CONFIG,) url, title, (title_set_by_user,)
  * author, group, last_modified, last_detected, (STATE: source_url,
- * detected_by, last_error, last_check, last_status, error_count,
+ * detected_by, last_error, fail_kind (ant_outcome.h's name, or null),
+ * last_check, last_status, error_count,
  * next_check, excerpt,) feed_url, (STATE: feed_error,) check_url, ignore,
  * only (arrays of patterns), (CONFIG: force_charset,) no_auto_ignore.
  * feed_url is the feed in use in STATE, the feed the user gave in CONFIG

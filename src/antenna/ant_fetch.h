@@ -10,6 +10,7 @@
 
 #include "ant_settings.h"   /* the defaults */
 #include "ant_target.h"    /* the contact's size */
+#include "ant_outcome.h"   /* ant_fail_kind */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -111,6 +112,8 @@ typedef struct ant_fetch_result {
 	int redirect;            /* ANT_FETCH_REDIRECT_*: how the request reached it */
 	int conditional_retried; /* a 412 to a conditional request was retried unconditionally */
 	double seconds;          /* total transfer time */
+	int local;               /* err is ANT_FETCH_ERR_OTHER for a request not made
+				    or cut here: out of memory, curl refused it */
 } ant_fetch_result;
 
 /* How the redirects followed reached effective_url: none; only permanent
@@ -177,5 +180,11 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k);
  */
 int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, size_t n,
 	      ant_fetch_done_fn done, void *ctx);
+
+/* The kind of a failed answer, as a page's failure is stored
+ * (ant_outcome.h): its error kind, or ANT_FAIL_HTTP for an HTTP answer of
+ * an error status, ANT_FAIL_LOCAL for a request not made (res->local);
+ * ANT_FAIL_NONE for a usable answer. */
+ant_fail_kind ant_fetch_fail_kind(const ant_fetch_result *res);
 
 #endif

@@ -49,7 +49,8 @@ ant_page_state ant_page_state_of(const ant_store_page *p);
 int ant_pagestate_observe(ant_store_page *p, const ant_fetch_result *res, int64_t now,
 			 int64_t move_after, int64_t gone_days);
 /* A gone page's error: "gone (failing since YYYY-MM-DD): WHY", into b
- * (ANT_PAGE_GONE_PREFIX begins it: publish_error.c's visitor's words). */
+ * (ANT_PAGE_GONE_PREFIX begins it), the operator's words; its kind,
+ * ANT_FAIL_GONE (ant_outcome.h), is what publish_error.c reads. */
 #define ANT_PAGE_GONE_PREFIX "gone "
 void ant_pagestate_gone_text(char *b, size_t n, const ant_store_page *p, const char *why);
 

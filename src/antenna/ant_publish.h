@@ -33,6 +33,8 @@ typedef struct ant_pub_page {
 				     previous publish, -1 before it, 0 unknown (then
 				     last_modified after prev_publish says "new") */
 	const char *diff;         /* its diff page, "diff/NAME.html" (ant_pubdiff.h), or NULL */
+	ant_fail_kind fail_kind;  /* last_error's kind (ant_outcome.h): what decides
+				     the phrase shown; ANT_FAIL_NONE: last_error as it is */
 } ant_pub_page;
 
 typedef struct ant_pub_site {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "lb_error.h"
+#include "ant_outcome.h"
 
 /* Our product token (RFC 9309 §2.2.1), matched case-insensitively. */
 #define ANT_ROBOTS_PRODUCT "lirs-antenna"
@@ -29,7 +30,8 @@
 #define ANT_ROBOTS_RECHECK 3600
 
 /* A page's last_error when robots.txt kept it from being fetched starts
- * with this; ant_robots_excluded() tells it apart from a failure. */
+ * with this (the operator's words); its kind is ANT_FAIL_ROBOTS, which
+ * ant_robots_excluded() tells apart from a failure. */
 #define ANT_ROBOTS_ERROR_PREFIX "robots.txt: "
 
 typedef struct ant_robots ant_robots;
@@ -89,9 +91,9 @@ int ant_robots_origin(const char *url, char *out, size_t n, const char **path);
  * NULL out of memory. */
 char *ant_robots_normalise(const char *s, size_t n);
 
-/* Whether a page's last_error says robots.txt kept it from being fetched
- * (state robots-excluded rather than failing). */
-int ant_robots_excluded(const char *last_error);
+/* Whether a page's failure kind (ant_outcome.h) says robots.txt kept it
+ * from being fetched (state robots-excluded rather than failing). */
+int ant_robots_excluded(ant_fail_kind kind);
 
 /* ---- the cache per origin and the per-page override (store_robots.c) ---- */
 

@@ -30,8 +30,9 @@
 #include "ant_settings.h"
 #include "ant_source_budget.h"
 #include "ant_trust.h"
+#include "ant_outcome.h"
 
-#define ANT_STORE_SCHEMA_VERSION 12
+#define ANT_STORE_SCHEMA_VERSION 13
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -147,7 +148,10 @@ typedef struct ant_store_page {
 	char *lm_header;
 	char *charset;           /* what the page was last decoded from, or NULL */
 	char *source_url;        /* the page itself, or the relaying LIRS source */
-	char *last_error;        /* NULL when the last check succeeded */
+	char *last_error;        /* NULL when the last check succeeded: the
+				    operator's words (show, list) */
+	ant_fail_kind fail_kind; /* what went wrong, as data (ant_outcome.h; schema
+				    13): what decides; ANT_FAIL_NONE with no error */
 	int64_t created;
 	/* feeds */
 	char *feed_url;          /* the page's feed, or NULL (st.feed_time: its newest date) */
@@ -385,6 +389,7 @@ typedef struct ant_store_pubrow {
 	const char *detected_by;  /* ant_detect.h's names, "lirs"/"atom" relayed; NULL unknown */
 	const char *source_url;   /* the page itself, or the (relaying) source */
 	const char *last_error;   /* NULL when the last check succeeded */
+	ant_fail_kind fail_kind;  /* its kind (ant_outcome.h); ANT_FAIL_NONE none */
 	const char *excerpt;      /* "" none */
 	int found;                /* see found_after */
 	int relayed;              /* 1: a relay source's record, not a watched page */

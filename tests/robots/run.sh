@@ -11,7 +11,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 47
+plan 48
 tmpdir robots-test
 start_server 120 --verbose
 LOG=$T/server.log
@@ -65,6 +65,7 @@ check "groups: list says why, with the rule's line" \
 	grep -q "robots.txt: disallowed by .*/robots.txt line 9 (Disallow: /g/private)" "$T/list"
 check "groups: the summary counts it" grep -q "1 kept out by robots.txt" "$T/out"
 is "groups: list --format jsonl's state" "$(jget "$D" "$U/g/private.html" state):$(jget "$D" "$U/g/public.html" state)" "robots-excluded:ok"
+is "groups: list --format jsonl's fail_kind" "$(jget "$D" "$U/g/private.html" fail_kind):$(jget "$D" "$U/g/public.html" fail_kind)" "robots-excluded:null"
 check "groups: not named as a failure on stderr" sh -c "! grep -q private '$T/err'"
 check "groups: show says excluded" sh -c "$A -d '$D' show '$U/g/private.html' | grep -q '^robots.txt: *excluded'"
 $A -d "$D" publish "$T/site" > /dev/null 2>&1

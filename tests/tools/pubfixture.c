@@ -16,23 +16,23 @@ int main(int argc, char **argv)
 	int64_t now = argc > 2 ? strtoll(argv[2], NULL, 10) : (int64_t)time(NULL);
 	ant_pub_page p[] = {
 		{ "https://diary.example.jp/?date=20240506", "はてなの日記", "山田太郎", "",
-		  now - 180, now - 60, 32400, 4210, "text", "", NULL, NULL, 0, NULL },
+		  now - 180, now - 60, 32400, 4210, "text", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 		{ "http://news.example.com/feed#latest", "Example News: what's new & noteworthy",
-		  "Example Corp.", "", now - 5 * 3600, now - 60, 0, 88000, "header", "", NULL, NULL, 0, NULL },
+		  "Example Corp.", "", now - 5 * 3600, now - 60, 0, 88000, "header", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 		{ "http://evil.example/", "<script>document.title='pwned'</script>Evil page",
 		  "<img src=x onerror=\"document.title='pwned2'\">", "", now - 1200, now - 60,
-		  32400, 10, "size", "", NULL, NULL, 0, NULL },
+		  32400, 10, "size", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 		{ "javascript:document.title='pwned3'", "Not a link", "", "", now - 2400, now - 60,
-		  32400, 10, "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0, NULL },
+		  32400, 10, "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 		{ "http://gone.example/old.html", "消えたページ", "", "", 0, 0, 32400, 0, "", "",
-		  "404 Not Found", NULL, 0, NULL },
+		  "404 Not Found", NULL, 0, NULL, ANT_FAIL_HTTP },
 		{ "https://blog.example.org/", "A very long English blog title that has to wrap "
 		  "nicely on a narrow phone screen without overflowing", "Jane Doe", "Friends",
-		  now - 2 * 86400, now - 60, -18000, 500, "lirs", "http://peer.example/lirs.gz", NULL, NULL, 0, NULL },
+		  now - 2 * 86400, now - 60, -18000, 500, "lirs", "http://peer.example/lirs.gz", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 		{ "https://tanaka.example.jp/diary/", "田中の雑記帳", "田中", "Friends",
-		  now - 40 * 60, now - 60, 32400, 1200, "text", "", NULL, NULL, 0, NULL },
+		  now - 40 * 60, now - 60, 32400, 1200, "text", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 		{ "https://slow.example.net/", "Slow server", "", "Friends", 0, 0, 32400, 0, "", "",
-		  "timeout after 30 s", NULL, 0, NULL },
+		  "timeout after 30 s", NULL, 0, NULL, ANT_FAIL_NONE },
 	};
 	ant_pub_site s;
 	lb_error err = LB_ERROR_INIT;

@@ -339,6 +339,7 @@ static int json_state(lb_buf *o, const ant_store_page *p)
 	if (lb_json_next_strz_or_null(o, "source_url", p->source_url) < 0 ||
 	    lb_json_next_strz_or_null(o, "detected_by", p->st.detected_by) < 0 ||
 	    lb_json_next_strz_or_null(o, "last_error", p->last_error) < 0 ||
+	    lb_json_next_strz_or_null(o, "fail_kind", p->last_error ? ant_fail_kind_name(p->fail_kind) : NULL) < 0 ||
 	    lb_json_next_int(o, "last_check", p->st.last_check) < 0 ||
 	    lb_json_next_int(o, "last_status", p->st.last_status) < 0 ||
 	    lb_json_next_int(o, "error_count", p->st.error_count) < 0 ||

@@ -535,11 +535,7 @@ int ant_imp_take_times(ant_imp_run *m, const ant_imp_times *r, const char *key)
 		return 0;
 	if ((rc = ant_store_page_get(m->s, key, &p, m->err)) <= 0)
 		return rc;
-	if (r->last_modified > p.st.last_modified) {
-		p.st.last_modified = r->last_modified;
-		if (r->last_detected > p.st.last_detected)
-			p.st.last_detected = r->last_detected;
-		p.st.detected_by = r->by;
+	if (ant_detect_imported(&p.st, r->last_modified, r->last_detected, r->by)) {
 		if (r->source_url && lb_url_is_http(r->source_url) && strlen(r->source_url) <= ANT_MAX_URL)
 			rc = set_str(&p.source_url, r->source_url);
 		if (rc >= 0)

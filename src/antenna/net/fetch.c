@@ -561,6 +561,7 @@ static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
 	if (res->err != ANT_FETCH_OK) {
 		res->status = status;
 		say_what_happened(res->error, sizeof res->error, res->err, rc, x);
+		res->local = res->err == ANT_FETCH_ERR_OTHER && rc == CURLE_OUT_OF_MEMORY;
 		res->body = strdup("");
 		return;
 	}
@@ -602,6 +603,7 @@ static void report_failure(runner *r, size_t idx, const char *why)
 
 	memset(&res, 0, sizeof res);
 	res.err = ANT_FETCH_ERR_OTHER;
+	res.local = 1;
 	res.content_length = -1;
 	res.body = (char *)lb_buf_empty;
 	snprintf(res.error, sizeof res.error, "%s", why);

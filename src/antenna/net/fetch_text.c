@@ -58,3 +58,21 @@ const char *ant_fetch_reason_of(long status)
 			return t[i].text;
 	return "HTTP error";
 }
+
+/* ---- the kind a page's failure is stored as (ant_outcome.h) ---- */
+
+_Static_assert((int)ANT_FAIL_DNS == (int)ANT_FETCH_ERR_DNS &&
+	       (int)ANT_FAIL_OTHER == (int)ANT_FETCH_ERR_OTHER &&
+	       (int)ANT_FAIL_DEFERRED == (int)ANT_FETCH_ERR_DEFERRED,
+	       "the fetch kinds keep fetch.c's numbers");
+
+ant_fail_kind ant_fetch_fail_kind(const ant_fetch_result *res)
+{
+	if (res->local)
+		return ANT_FAIL_LOCAL;
+	if (res->err != ANT_FETCH_OK)
+		return (ant_fail_kind)res->err;
+	if (res->status >= 400 || res->status < 200)
+		return ANT_FAIL_HTTP;
+	return ANT_FAIL_NONE;
+}

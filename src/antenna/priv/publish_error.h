@@ -5,14 +5,20 @@
 #ifndef ANT_PUBLISH_ERROR_H
 #define ANT_PUBLISH_ERROR_H
 
+#include <stddef.h>
+
+#include "ant_outcome.h"
+
 /*
- * The short phrase for error (a page's last_error, as update stored it) in
- * lang ("ja", else English), written to b (n bytes): a fetch failure by
- * its kind ("サーバが見つかりません", "8 MiB を超えました"), an HTTP status
- * as it is ("404 Not Found").  Returns b, or error itself when it is of no
- * kind known here (our own words already).  The details stay in 'antenna
+ * The short phrase for a page's failure of kind (ant_outcome.h) in lang
+ * ("ja", else English), written to b (n bytes): a fetch failure by its
+ * kind ("サーバが見つかりません", "8 MiB を超えました": only the limit is
+ * read from error, the page's last_error), an HTTP status as it is
+ * ("404 Not Found").  Returns b, or error itself for a kind of no phrase
+ * (an HTTP status, our own words already).  The details stay in 'antenna
  * show'.
  */
-const char *ant_pub_error_phrase(char *b, size_t n, const char *error, const char *lang);
+const char *ant_pub_error_phrase(char *b, size_t n, ant_fail_kind kind, const char *error,
+				 const char *lang);
 
 #endif

@@ -50,6 +50,7 @@ struct upd_found {
 	char *excerpt;           /* what the page's text added, malloc'd, or NULL */
 	char *had_feed;          /* the page's feed before this check, malloc'd, or NULL */
 	char errtext[300];       /* why the check failed, when in.failed */
+	ant_fail_kind kind;      /* and its kind (ant_outcome.h) */
 	int move;                /* the page moves to its redirect_to when saved */
 	char *text;              /* the compared text, for the diff page (update_diff.c), malloc'd, or NULL */
 	size_t text_len;

@@ -436,13 +436,14 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		ant_html_fputs(h->fp, ant_pub_diff_word(h->w->lang));
 		fputs("</a>", h->fp);
 	}
-	if (ant_robots_excluded(p->last_error)) {   /* not fetched: the site's wish */
+	if (p->last_error && ant_robots_excluded(p->fail_kind)) {   /* not fetched: the site's wish */
 		fputs(" <span class=\"error\">", h->fp);
 		ant_html_fputs(h->fp, h->w->robots);
 		fputs("</span>", h->fp);
 	} else if (p->last_error) {
 		char phrase[128];
-		const char *e = ant_pub_error_phrase(phrase, sizeof phrase, ant_pub_str_or(p->last_error, "error"),
+		const char *e = ant_pub_error_phrase(phrase, sizeof phrase, p->fail_kind,
+						     ant_pub_str_or(p->last_error, "error"),
 						     h->w->lang);
 		int bracketed = e[0] == '[';
 

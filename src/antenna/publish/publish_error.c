@@ -6,9 +6,8 @@
  * resolve host: example.jp", "TLS handshake failed: OpenSSL/3.0.19:
  * error:0A00010B..."): the operator needs it, in 'antenna show'.  A visitor
  * needs to know only that the page could not be read, and roughly why, in
- * the page's language.  The stored text begins with the words fetch.c
- * gives each kind of failure (ANT_FETCH_ERR_*, its kind_text() and
- * say_what_happened()), so the kind is read back from that beginning.
+ * the page's language: the page's failure kind (ant_outcome.h) decides,
+ * never the words, so that rewording a message changes no index.html.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -17,27 +16,24 @@
 
 #include "publish_error.h"
 
-/* One row per kind: the beginnings of the texts fetch.c writes for it,
- * then the phrase in each language ("%s" in TOO_BIG's: the limit, "8 MiB"). */
+/* One row per kind that has a phrase, in each language ("%s" in
+ * TOO_BIG's: the limit, "8 MiB").  A kind of no row (an HTTP status, an
+ * internal address refused, our own words) shows last_error as it is. */
 static const struct {
-	const char *prefix[6];
+	ant_fail_kind kind;
 	const char *ja, *en;
 } phrase_tab[] = {
-	{ { "gone " }, "ページがなくなりました", "the page is gone" },   /* ant_pagestate.h */
-	{ { "cannot resolve host" }, "サーバが見つかりません", "server not found" },
-	{ { "connection refused", "host unreachable", "cannot connect" },
-	  "接続できません", "cannot connect" },
-	{ { "timed out" }, "時間切れ", "timed out" },
-	{ { "TLS ", "tls error" }, "TLS エラー", "TLS error" },
-	{ { "body too big" }, "%s を超えました", "over %s" },
-	{ { "response header too large" }, "ヘッダが大きすぎます", "header too large" },
-	{ { "too many redirects" }, "転送が多すぎます", "too many redirects" },
-	{ { "protocol not allowed" }, "扱えない URL です", "URL scheme not allowed" },
-	{ { "empty reply", "connection broken", "answer cut short", "not an HTTP answer",
-	    "cannot decode the Content-Encoding", "HTTP/2 protocol error" },
-	  "読み込みに失敗しました", "transfer failed" },
-	{ { "transfer failed", "malformed URL" }, "読み込みに失敗しました", "transfer failed" },
-	{ { "deferred" }, "サーバの求めにより待機中です", "waiting, as the server asked" },
+	{ ANT_FAIL_GONE, "ページがなくなりました", "the page is gone" },   /* ant_pagestate.h */
+	{ ANT_FAIL_DNS, "サーバが見つかりません", "server not found" },
+	{ ANT_FAIL_CONNECT, "接続できません", "cannot connect" },
+	{ ANT_FAIL_TIMEOUT, "時間切れ", "timed out" },
+	{ ANT_FAIL_TLS, "TLS エラー", "TLS error" },
+	{ ANT_FAIL_TOO_BIG, "%s を超えました", "over %s" },
+	{ ANT_FAIL_HEADER_TOO_BIG, "ヘッダが大きすぎます", "header too large" },
+	{ ANT_FAIL_REDIRECTS, "転送が多すぎます", "too many redirects" },
+	{ ANT_FAIL_PROTOCOL, "扱えない URL です", "URL scheme not allowed" },
+	{ ANT_FAIL_OTHER, "読み込みに失敗しました", "transfer failed" },
+	{ ANT_FAIL_DEFERRED, "サーバの求めにより待機中です", "waiting, as the server asked" },
 };
 
 /* "over 8388608 bytes" in the text: the limit as "8 MiB" (KiB below a
@@ -55,20 +51,19 @@ static void limit_size(char *m, size_t n, const char *error)
 		snprintf(m, n, "%.1f %s", (double)v / (double)u, unit);
 }
 
-const char *ant_pub_error_phrase(char *b, size_t n, const char *error, const char *lang)
+const char *ant_pub_error_phrase(char *b, size_t n, ant_fail_kind kind, const char *error,
+				 const char *lang)
 {
 	int ja = !lang || strcmp(lang, "en") != 0;
 	char size[48];
 
-	for (size_t i = 0; i < sizeof phrase_tab / sizeof *phrase_tab; i++)
-		for (size_t j = 0; j < 6 && phrase_tab[i].prefix[j]; j++) {
-			const char *p = phrase_tab[i].prefix[j];
-			if (strncmp(error, p, strlen(p)) != 0)
-				continue;
-			limit_size(size, sizeof size, error);
-			/* the format is the table's own, one "%s" at most */
-			snprintf(b, n, ja ? phrase_tab[i].ja : phrase_tab[i].en, size);
-			return b;
-		}
+	for (size_t i = 0; i < sizeof phrase_tab / sizeof *phrase_tab; i++) {
+		if (phrase_tab[i].kind != kind)
+			continue;
+		limit_size(size, sizeof size, error);
+		/* the format is the table's own, one "%s" at most */
+		snprintf(b, n, ja ? phrase_tab[i].ja : phrase_tab[i].en, size);
+		return b;
+	}
 	return error;   /* "404 Not Found", "HTTP status 599", or our own words */
 }

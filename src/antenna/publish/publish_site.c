@@ -188,7 +188,7 @@ static int row_to_pub(void *ctx, const ant_store_pubrow *r)
 		.last_modified = r->last_modified, .last_detected = r->last_detected,
 		.tz_offset = ps->c->site.display_tz, .content_length = r->content_length,
 		.detected_by = r->detected_by ? r->detected_by : "",
-		.source_url = r->source_url, .last_error = r->last_error,
+		.source_url = r->source_url, .last_error = r->last_error, .fail_kind = r->fail_kind,
 		.excerpt = r->excerpt, .found = r->found,
 		.diff = r->relayed ? NULL : ant_pub_diff_href(&ps->diff, ps->c->dir, r->url_key,
 							      r->last_modified, r->detected_by),

@@ -236,6 +236,8 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 		st->last_status = in->status;
 		st->error_count++;
 		ant_detect_schedule_error(st, now, in->retry_after);
+		if (in->gone_interval > 0)   /* once in it, until its first success */
+			st->next_check = now + in->gone_interval;
 		return;
 	}
 	forget_future(st, now, in->max_future);
@@ -256,6 +258,35 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 	}
 	succeeded(st, in, now);
 	ant_detect_schedule_ok(st, now);
+	if (in->gone_interval > 0)
+		st->next_check = now + in->gone_interval;
+}
+
+void ant_detect_keep_out(ant_detect_state *st, int64_t now, int64_t again)
+{
+	st->last_check = now;
+	st->last_status = 0;
+	st->next_check = now + again;
+	st->recheck = 0;
+}
+
+int ant_detect_claim(ant_detect_state *st)
+{
+	if (st->recheck)
+		return 0;
+	st->recheck = 1;
+	return 1;
+}
+
+int ant_detect_imported(ant_detect_state *st, int64_t lm, int64_t ld, const char *by)
+{
+	if (lm <= st->last_modified)
+		return 0;
+	st->last_modified = lm;
+	if (ld > st->last_detected)
+		st->last_detected = ld;
+	st->detected_by = by;
+	return 1;
 }
 
 int ant_detect_relay(ant_detect_state *st, int64_t lm, int64_t ld, int64_t now)

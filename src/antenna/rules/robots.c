@@ -397,8 +397,7 @@ int ant_robots_origin(const char *url, char *out, size_t n, const char **path)
 	return 0;
 }
 
-int ant_robots_excluded(const char *last_error)
+int ant_robots_excluded(ant_fail_kind kind)
 {
-	return last_error &&
-	       strncmp(last_error, ANT_ROBOTS_ERROR_PREFIX, sizeof ANT_ROBOTS_ERROR_PREFIX - 1) == 0;
+	return kind == ANT_FAIL_ROBOTS;
 }

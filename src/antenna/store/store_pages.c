@@ -24,7 +24,7 @@
 	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
 	" noise, only, no_auto_ignore, check_url," \
 	" redirect_count, redirect_to, moved_from, moved_at, failing_since, gone_at," \
-	" (SELECT ignore FROM robots_pages WHERE page_id=pages.id)"
+	" (SELECT ignore FROM robots_pages WHERE page_id=pages.id), fail_kind"
 
 void ant_store_page_init(ant_store_page *p)
 {
@@ -193,6 +193,7 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	p->failing_since = sqlite3_column_int64(st, 44);
 	p->gone_at = sqlite3_column_int64(st, 45);
 	p->ignore_robots = sqlite3_column_int(st, 46);
+	p->fail_kind = ant_fail_kind_parse((const char *)sqlite3_column_text(st, 47));
 	if (blob_dup(st, 36, &p->noise, &p->noise_len) < 0 || !p->url || !p->url_key || !p->title ||
 	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset ||
 	    !p->only) {
@@ -427,7 +428,7 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 		       " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
 		       " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
 		       " feed_error=?25, excerpt=?26, noise=?27, redirect_count=?28, redirect_to=?29,"
-		       " failing_since=?30, gone_at=?31 WHERE id=?1", err)) < 0)
+		       " failing_since=?30, gone_at=?31, fail_kind=?32 WHERE id=?1", err)) < 0)
 		return rc;
 	st = s->save_page;
 	sqlite3_bind_int64(st, 1, p->id);
@@ -468,6 +469,7 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 	/* not moved_from, moved_at: only a move writes them (ant_store_page_move()) */
 	sqlite3_bind_int64(st, 30, p->failing_since);
 	sqlite3_bind_int64(st, 31, p->gone_at);
+	ant_st_bind_text(st, 32, p->last_error ? ant_fail_kind_name(p->fail_kind) : NULL);
 	return ant_st_run_cached(s, st, err);
 }
 

@@ -23,7 +23,7 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 #define RELAYED_ROWS \
 	" SELECT r.url, r.url_key, r.title, r.author, '' AS grp, r.last_modified," \
 	" r.last_detected, r.content_length, CASE s.kind WHEN 'atom' THEN 'atom' ELSE 'lirs' END," \
-	" s.url, NULL, r.excerpt, 1 AS relayed" \
+	" s.url, NULL, r.excerpt, 1 AS relayed, NULL AS fail_kind" \
 	" FROM source_records r JOIN sources s ON s.id = r.source_id AND s.relay = 1" NOT_HELD("s") \
 	" WHERE r.last_modified != 0 AND r.last_detected >= ?1" \
 	" AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.key_hash = ant_key_hash(r.url_key)" \
@@ -42,7 +42,7 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 	" SELECT url, coalesce(url_key, url) AS url_key, title, author, grp, last_modified," \
 	" last_detected, max(content_length, 0) AS content_length, detected_by," \
 	" CASE WHEN coalesce(source_url, '') = '' THEN url ELSE source_url END AS source_url," \
-	" last_error, excerpt, 0 AS relayed FROM pages"
+	" last_error, excerpt, 0 AS relayed, fail_kind FROM pages"
 
 /* The statement for q: the update events table (atom_evstore.h) is read only
  * for the "new" marks, by its (url_key, last_modified) index.  relays: the
@@ -51,7 +51,7 @@ static int pub_sql(lb_buf *b, const ant_store_pubq *q, int64_t relays)
 {
 	const char *part[] = {
 		"SELECT url, url_key, title, author, grp, last_modified, last_detected,"
-		" content_length, detected_by, source_url, last_error, excerpt, relayed, ",
+		" content_length, detected_by, source_url, last_error, excerpt, relayed, fail_kind, ",
 		q->found_after < 0 ? "0" :
 		"CASE WHEN EXISTS (SELECT 1 FROM ev_events e WHERE e.url_key = u.url_key"
 		" AND e.last_modified = u.last_modified AND e.seq > ?2) THEN 1 ELSE -1 END",
@@ -97,7 +97,8 @@ static void pubrow_of(sqlite3_stmt *st, ant_store_pubrow *r)
 		.last_error = (const char *)sqlite3_column_text(st, 10),
 		.excerpt = col_str(st, 11),
 		.relayed = sqlite3_column_int(st, 12),
-		.found = sqlite3_column_int(st, 13),
+		.fail_kind = ant_fail_kind_parse((const char *)sqlite3_column_text(st, 13)),
+		.found = sqlite3_column_int(st, 14),
 	};
 	if (r->content_length < 0)
 		r->content_length = 0;

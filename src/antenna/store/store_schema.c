@@ -271,6 +271,37 @@ static const char *const migrations[] = {
 	" text BLOB,"
 	" diff BLOB,"
 	" diff_time INTEGER NOT NULL DEFAULT 0);",
+	/* 12 -> 13: the kind of a page's failure as data (ant_outcome.h):
+	 * what index.html's phrase, the robots-excluded and gone states
+	 * read, last_error kept as the operator's words.  Filled once from
+	 * the words the kinds were told by until now: the only place they
+	 * are still read (robots.txt's first, then publish_error.c's table
+	 * in its order; a status line is "http"; what remains is our own). */
+	"ALTER TABLE pages ADD COLUMN fail_kind TEXT;"
+	"UPDATE pages SET fail_kind = CASE"
+	" WHEN last_error GLOB 'robots.txt: *' THEN 'robots-excluded'"
+	" WHEN last_error GLOB 'gone *' THEN 'gone'"
+	" WHEN last_error GLOB 'cannot resolve host*' THEN 'dns'"
+	" WHEN last_error GLOB 'connection refused*' OR last_error GLOB 'host unreachable*'"
+	"  OR last_error GLOB 'cannot connect*' THEN 'connect'"
+	" WHEN last_error GLOB 'timed out*' THEN 'timeout'"
+	" WHEN last_error GLOB 'TLS *' OR last_error GLOB 'tls error*' THEN 'tls'"
+	" WHEN last_error GLOB 'body too big*' THEN 'too-big'"
+	" WHEN last_error GLOB 'response header too large*' THEN 'header-too-big'"
+	" WHEN last_error GLOB 'too many redirects*' THEN 'redirects'"
+	" WHEN last_error GLOB 'protocol not allowed*' THEN 'protocol'"
+	" WHEN last_error GLOB 'empty reply*' OR last_error GLOB 'connection broken*'"
+	"  OR last_error GLOB 'answer cut short*' OR last_error GLOB 'not an HTTP answer*'"
+	"  OR last_error GLOB 'cannot decode the Content-Encoding*'"
+	"  OR last_error GLOB 'HTTP/2 protocol error*' OR last_error GLOB 'transfer failed*'"
+	"  OR last_error GLOB 'malformed URL*' THEN 'other'"
+	" WHEN last_error GLOB 'deferred*' THEN 'deferred'"
+	" WHEN last_error GLOB 'refused to connect to*' THEN 'internal'"
+	" WHEN last_error GLOB 'HTTP status *' OR last_error GLOB '[0-9][0-9][0-9] *'"
+	"  OR last_error GLOB '[0-9][0-9][0-9]' THEN 'http'"
+	" WHEN last_error GLOB 'cannot start transfer*' OR last_error GLOB 'transfer aborted*'"
+	"  OR last_error GLOB 'out of memory*' THEN 'local'"
+	" WHEN last_error IS NOT NULL THEN 'check' END;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

@@ -28,7 +28,7 @@ const char *ant_page_state_name(ant_page_state s)
 
 ant_page_state ant_page_state_of(const ant_store_page *p)
 {
-	if (ant_robots_excluded(p->last_error))   /* not fetched: not failing */
+	if (p->last_error && ant_robots_excluded(p->fail_kind))   /* not fetched: not failing */
 		return ANT_PAGE_STATE_ROBOTS;
 	if (p->gone_at && p->last_error)
 		return ANT_PAGE_STATE_GONE;

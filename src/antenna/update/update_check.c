@@ -93,8 +93,10 @@ static void step_answer(struct upd *u, ant_store_page *p, const ant_fetch_result
 	f->move = ant_pagestate_observe(p, res, u->now, u->o->move_after, u->o->gone_days);
 	if (f->in.failed && p->gone_at) {   /* the visitor's word for it (publish_error.c) */
 		ant_pagestate_gone_text(f->errtext, sizeof f->errtext, p, ant_upd_error_text(res, b, sizeof b));
+		f->kind = ANT_FAIL_GONE;
 	} else if (f->in.failed) {
 		snprintf(f->errtext, sizeof f->errtext, "%s", ant_upd_error_text(res, b, sizeof b));
+		f->kind = ant_fetch_fail_kind(res);
 	} else {
 		ant_upd_take_validators(&p->etag, &p->lm_header, res);
 	}
@@ -194,6 +196,7 @@ static int step_analyse(const struct upd *u, ant_store_page *p, const ant_fetch_
 	if (rc < 0 && (po.nignore || po.nonly) && (rc == LB_ETOOBIG || rc == LB_EINVAL)) {
 		in->failed = 1;
 		snprintf(f->errtext, sizeof f->errtext, "%s", lb_error_msg(&err));
+		f->kind = ANT_FAIL_CHECK;
 	}
 	if (rc < 0)
 		return 0;
@@ -361,6 +364,7 @@ static int step_text(struct upd *u, ant_store_page *p, ant_page_info *info, stru
 	if (!info->only_matched) {
 		f->in.failed = 1;
 		snprintf(f->errtext, sizeof f->errtext, "the --only part is not on the page");
+		f->kind = ANT_FAIL_CHECK;
 		return 0;
 	}
 	return noise_first(u, p, info, f);
@@ -413,12 +417,15 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 
 	f->in.feed_usable = c->feed.usable;
 	f->in.feed_time = c->feed.newest;
+	f->in.gone_interval = p->gone_at ? ANT_GONE_INTERVAL : 0;   /* daily, until its first success */
 	ant_detect_apply(&p->st, &f->in, u->now, out);
 	if (f->in.failed) {
 		ant_upd_set_str(&p->last_error, f->errtext);
+		p->fail_kind = f->kind;
 		u->st.failed++;
 	} else {
 		ant_upd_set_str(&p->last_error, NULL);
+		p->fail_kind = ANT_FAIL_NONE;
 		if (out->updated) {
 			ant_upd_set_str(&p->source_url, p->url);
 			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 ?
@@ -432,10 +439,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		u->st.updated += out->updated;
 		u->st.unchanged += !out->updated;
 	}
-	if (p->gone_at) {   /* once a day, until its first success */
-		p->st.next_check = u->now + ANT_GONE_INTERVAL;
-		u->st.gone += p->gone_at == u->now;
-	}
+	u->st.gone += p->gone_at && p->gone_at == u->now;
 	u->st.checked++;
 }
 

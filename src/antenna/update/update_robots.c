@@ -17,8 +17,8 @@
  *            so the page is not asked either; it fails with that error,
  *            as its own fetch would have (its error count, its back-off).
  * A page kept out is not fetched: its last_error says why
- * (ANT_ROBOTS_ERROR_PREFIX) and it is considered again after
- * ANT_ROBOTS_RECHECK.  Pages the operator set --ignore-robots on, and
+ * (ANT_ROBOTS_ERROR_PREFIX), its kind is ANT_FAIL_ROBOTS, and detect.c
+ * (ant_detect_keep_out) has it considered again after ANT_ROBOTS_RECHECK.  Pages the operator set --ignore-robots on, and
  * URLs that are not http(s), pass.  A page's feed on an origin whose
  * robots.txt the run knows (the page's own, mostly) is fetched only when
  * it allows the feed's path (ant_upd_robots_feed).
@@ -269,10 +269,8 @@ static void keep_out(struct upd *u, ant_store_page *p, const struct origin *o, c
 		snprintf(msg, sizeof msg, ANT_ROBOTS_ERROR_PREFIX "disallowed by %s/robots.txt line %zu"
 			 " (Disallow: %s)", o->name, why->line, why->pattern);
 	ant_upd_set_str(&p->last_error, msg);
-	p->st.last_check = u->now;
-	p->st.last_status = 0;
-	p->st.next_check = u->now + ANT_ROBOTS_RECHECK;
-	p->st.recheck = 0;
+	p->fail_kind = ANT_FAIL_ROBOTS;
+	ant_detect_keep_out(&p->st, u->now, ANT_ROBOTS_RECHECK);
 	u->st.robots_excluded++;
 	ant_upd_save_page(u, p, 0);
 	if (u->o->on_page)

@@ -46,7 +46,7 @@ void ant_upd_trust_finish(struct upd *u, const ant_store_source *src)
  * backoff spaces them), or its site's robots.txt keeps us out. */
 static int cannot_check(const ant_store_page *p)
 {
-	return p->st.error_count > 0 || ant_robots_excluded(p->last_error);
+	return p->st.error_count > 0 || ant_robots_excluded(p->fail_kind);
 }
 
 int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld, int *dated)
@@ -73,10 +73,9 @@ int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld,
 		return rc;
 	}
 	/* told before, not believed, or already due: the page waits */
-	if (rc == 0 || !u->src_hints || p->st.recheck)
+	if (rc == 0 || !u->src_hints)
 		return 0;
-	p->st.recheck = 1;
-	return 1;
+	return ant_detect_claim(&p->st);
 }
 
 void ant_upd_trust_checked(struct upd *u, const ant_store_page *p, const ant_detect_outcome *out)

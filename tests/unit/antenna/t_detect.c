@@ -1048,9 +1048,41 @@ static void feed_and_text(void)
 	OK(!out.updated, "feed unchanged, text checksum changed unconfirmed: the feed decides");
 }
 
+/* The side doors to a page's schedule, decided in detect.c too: robots.txt
+ * keeping a page out, a gone page's daily check, a source's claim, an
+ * import's date. */
+static void side_doors(void)
+{
+	ant_detect_state st;
+	ant_detect_outcome out;
+	ant_detect_input in = ok200(1, 0, 0);
+
+	ant_detect_state_init(&st);
+	ant_detect_apply(&st, &in, T0 - 600, &out);
+	st.recheck = 1;
+	st.error_count = 2;
+	ant_detect_keep_out(&st, T0, 3600);
+	OK(st.last_check == T0 && st.last_status == 0 && st.next_check == T0 + 3600 && !st.recheck &&
+	   st.error_count == 2, "kept out: checked without a status, again in an hour, errors kept");
+	in = (ant_detect_input){ .failed = 1, .status = 404, .gone_interval = 86400 };
+	ant_detect_apply(&st, &in, T0 + 10, &out);
+	IS_INT(st.next_check, T0 + 10 + 86400, "gone and failing: checked once a day");
+	in = ok200(2, 0, 0);
+	in.gone_interval = 86400;
+	ant_detect_apply(&st, &in, T0 + 20, &out);
+	IS_INT(st.next_check, T0 + 20 + 86400, "gone (still, at this check): its daily check");
+	st.recheck = 0;
+	OK(ant_detect_claim(&st) && st.recheck && !ant_detect_claim(&st),
+	   "a claim asks for a re-check once");
+	OK(!ant_detect_imported(&st, st.last_modified, T0, "lirs") &&
+	   ant_detect_imported(&st, T0 + 30, T0 - 5, "lirs") && st.last_modified == T0 + 30 &&
+	   st.last_detected != T0 - 5 && !strcmp(st.detected_by, "lirs"),
+	   "an import's date taken when newer, its detection time only when later");
+}
+
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5);
 	future_headers();
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");
@@ -1063,6 +1095,7 @@ int main(void)
 	schedule();
 	relay();
 	imported();
+	side_doors();
 	noise_order_and_removal();
 	noise_refetch();
 	noise_race();

@@ -150,26 +150,26 @@ static void test_escape(void)
 /* The fixture: enough variety for every rule of the listing. */
 static ant_pub_page fixture[] = {
 	{ "http://a.example/old", "Old page", "Ann", "", T0 - 3 * 86400, T0 - 60, 32400, 100,
-	  "size", "http://a.example/old", NULL, NULL, 0, NULL },
+	  "size", "http://a.example/old", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 	{ "http://b.example/new?x=1#frag", "Newest page", "Bob", "", T0 - 120, T0 - 60, 32400, 100,
-	  "text", "http://b.example/new?x=1#frag", NULL, NULL, 0, NULL },
+	  "text", "http://b.example/new?x=1#frag", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 	{ "http://c.example/", "<script>alert(1)</script>", "\"&'", "", T0 - 3600, T0 - 60, 32400, 100,
-	  "header", "http://c.example/", NULL, NULL, 0, NULL },
+	  "header", "http://c.example/", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 	{ "http://d.example/gone", "Gone page", "", "", T0 - 7200, T0 - 60, 32400, 0,
-	  "header", "http://d.example/gone", "404 Not Found", NULL, 0, NULL },
+	  "header", "http://d.example/gone", "404 Not Found", NULL, 0, NULL, ANT_FAIL_HTTP },
 	{ "javascript:alert(2)", "Sneaky", "", "", T0 - 600, T0 - 60, 32400, 0,
-	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0, NULL },
-	{ "http://e.example/", "", "", "", 0, 0, 32400, 0, "", "", NULL, NULL, 0, NULL },
+	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
+	{ "http://e.example/", "", "", "", 0, 0, 32400, 0, "", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 	{ "http://g.example/1", "Zeta in group", "", "日記", T0 - 100, T0 - 60, 32400, 0,
-	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0, NULL },
+	  "lirs", "http://relay.example/lirs.gz", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 	{ "http://g.example/2", "Alpha in group", "", "日記", T0 - 5000, T0 - 60, 32400, 0,
-	  "header", "http://g.example/2", NULL, NULL, 0, NULL },
+	  "header", "http://g.example/2", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 	{ "http://g.example/3", "Tie B", "", "Blogs", T0 - 50, T0 - 60, 32400, 0,
-	  "text", "http://g.example/3", NULL, NULL, 0, NULL },
+	  "text", "http://g.example/3", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 	{ "http://g.example/4", "Tie A", "", "Blogs", T0 - 50, T0 - 60, 32400, 0,
-	  "text", "http://g.example/4", NULL, NULL, 0, NULL },
+	  "text", "http://g.example/4", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 	{ "http://g.example/5", "Broken in group", "", "Blogs", 0, 0, 32400, 0,
-	  "", "", "connection refused", NULL, 0, NULL },
+	  "", "", "connection refused", NULL, 0, NULL, ANT_FAIL_CONNECT },
 };
 #define NFIX (sizeof fixture / sizeof fixture[0])
 
@@ -391,14 +391,14 @@ static void test_lirs(void)
 	ant_pub_site site = fixture_site();
 	ant_pub_page p[] = {
 		{ "http://x.example/1", "日本語のタイトル, with comma \\ and backslash", "作者", "",
-		  T0 - 100, T0 - 60, 32400, 1234, "text", "", NULL, NULL, 0, NULL },
+		  T0 - 100, T0 - 60, 32400, 1234, "text", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 		{ "http://x.example/2", "Relayed", "", "", T0 - 50, T0 - 28800, 0, 0, "lirs",
-		  "http://relay.example/lirs.gz", NULL, NULL, 0, NULL },
+		  "http://relay.example/lirs.gz", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 		{ "http://x.example/stale", "Stale", "", "", T0 - 90000, T0 - 28801, 32400, 0,
-		  "header", "", NULL, NULL, 0, NULL },
-		{ "http://x.example/unknown", "Unknown", "", "", 0, T0 - 10, 32400, 0, "", "", NULL, NULL, 0, NULL },
-		{ "http://x.example/never", "Never", "", "", T0 - 10, 0, 32400, 0, "", "", NULL, NULL, 0, NULL },
-		{ "file:///etc/passwd", "Local", "", "", T0 - 10, T0 - 10, 32400, 0, "", "", NULL, NULL, 0, NULL },
+		  "header", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
+		{ "http://x.example/unknown", "Unknown", "", "", 0, T0 - 10, 32400, 0, "", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
+		{ "http://x.example/never", "Never", "", "", T0 - 10, 0, 32400, 0, "", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
+		{ "file:///etc/passwd", "Local", "", "", T0 - 10, T0 - 10, 32400, 0, "", "", NULL, NULL, 0, NULL, ANT_FAIL_NONE },
 	};
 	lb_error err = LB_ERROR_INIT;
 	got g;
@@ -662,28 +662,65 @@ static void test_speed(void)
  * 'antenna show'. */
 static void test_error_phrases(void)
 {
-	static const struct { const char *error, *ja, *en; } t[] = {
-		{ "cannot resolve host: Could not resolve host: nx.example", "サーバが見つかりません",
-		  "server not found" },
-		{ "connection refused: Failed to connect to 127.0.0.1 port 9", "接続できません",
-		  "cannot connect" },
-		{ "timed out: Operation timed out after 30001 milliseconds", "時間切れ", "timed out" },
-		{ "TLS handshake failed: OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number",
-		  "TLS エラー", "TLS error" },
-		{ "body too big: over 8388608 bytes (--max-body)", "8 MiB を超えました", "over 8 MiB" },
-		{ "404 Not Found", "404 Not Found", "404 Not Found" },
+	static const struct { ant_fail_kind kind; const char *error, *ja, *en; } t[] = {
+		{ ANT_FAIL_DNS, "cannot resolve host: Could not resolve host: nx.example",
+		  "サーバが見つかりません", "server not found" },
+		{ ANT_FAIL_CONNECT, "connection refused: Failed to connect to 127.0.0.1 port 9",
+		  "接続できません", "cannot connect" },
+		{ ANT_FAIL_TIMEOUT, "timed out: Operation timed out after 30001 milliseconds", "時間切れ",
+		  "timed out" },
+		{ ANT_FAIL_TLS, "TLS handshake failed: OpenSSL/3.0.19: error:0A00010B:SSL routines::"
+		  "wrong version number", "TLS エラー", "TLS error" },
+		{ ANT_FAIL_TOO_BIG, "body too big: over 8388608 bytes (--max-body)", "8 MiB を超えました",
+		  "over 8 MiB" },
+		{ ANT_FAIL_HTTP, "404 Not Found", "404 Not Found", "404 Not Found" },
+		{ ANT_FAIL_GONE, "gone (failing since 2024-05-06): 404 Not Found", "ページがなくなりました",
+		  "the page is gone" },
+		{ ANT_FAIL_DEFERRED, "deferred: a.example asked us to wait until Mon, 06 May 2024 "
+		  "00:00:00 GMT (Retry-After)", "サーバの求めにより待機中です",
+		  "waiting, as the server asked" },
+		{ ANT_FAIL_LOCAL, "cannot start transfer: out of memory",
+		  "cannot start transfer: out of memory", "cannot start transfer: out of memory" },
 	};
 	char b[128];
 
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
-		IS_STR(ant_pub_error_phrase(b, sizeof b, t[i].error, "ja"), t[i].ja, "ja: %s", t[i].ja);
-		IS_STR(ant_pub_error_phrase(b, sizeof b, t[i].error, "en"), t[i].en, "en: %s", t[i].en);
+		IS_STR(ant_pub_error_phrase(b, sizeof b, t[i].kind, t[i].error, "ja"), t[i].ja, "ja: %s", t[i].ja);
+		IS_STR(ant_pub_error_phrase(b, sizeof b, t[i].kind, t[i].error, "en"), t[i].en, "en: %s", t[i].en);
 	}
+}
+
+/* The kind decides the phrase, never the words: last_error reworded (or
+ * in words that once told another kind) shows the same phrase. */
+static void test_error_reworded(void)
+{
+	static const struct { ant_fail_kind kind; const char *was, *now; } t[] = {
+		{ ANT_FAIL_DNS, "cannot resolve host: nx.example", "no such host: nx.example" },
+		{ ANT_FAIL_TIMEOUT, "timed out: after 30 s", "the server took longer than 30 s" },
+		{ ANT_FAIL_OTHER, "transfer failed: oops", "connection reset by peer" },
+		{ ANT_FAIL_GONE, "gone (failing since 2024-05-06): 404 Not Found",
+		  "cannot resolve host: since 2024-05-06" },
+		{ ANT_FAIL_TOO_BIG, "body too big: over 8388608 bytes", "the body went over 8388608 bytes" },
+		{ ANT_FAIL_DEFERRED, "deferred: asked to wait", "timed out: Retry-After" },
+	};
+	char a[128], c[128];
+
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		for (int en = 0; en < 2; en++)
+			IS_STR(ant_pub_error_phrase(c, sizeof c, t[i].kind, t[i].now, en ? "en" : "ja"),
+			       ant_pub_error_phrase(a, sizeof a, t[i].kind, t[i].was, en ? "en" : "ja"),
+			       "reworded, kind %s (%s): the same phrase",
+			       ant_fail_kind_name(t[i].kind), en ? "en" : "ja");
+	/* and words of one kind under another kind: the kind's phrase */
+	IS_STR(ant_pub_error_phrase(a, sizeof a, ANT_FAIL_HTTP, "timed out: 503", "en"),
+	       "timed out: 503", "an HTTP failure whose words begin like a timeout: as it is");
+	IS_STR(ant_pub_error_phrase(a, sizeof a, ANT_FAIL_CHECK, "cannot resolve host", "en"),
+	       "cannot resolve host", "our own words that begin like a DNS failure: as they are");
 }
 
 int main(void)
 {
-	TAP_PLAN(117);
+	TAP_PLAN(137);
 	snprintf(tmpdir, sizeof tmpdir, "%s/t_publish.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmpdir)) {
@@ -695,6 +732,7 @@ int main(void)
 	test_html();
 	test_html_ja();
 	test_error_phrases();
+	test_error_reworded();
 	test_lirs();
 	test_atomic();
 	test_speed();

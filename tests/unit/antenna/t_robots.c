@@ -197,8 +197,8 @@ static void test_origin(void)
 	   strcmp(o, "http://[::1]:81") == 0, "an IPv6 literal");
 	IS_INT(ant_robots_origin("file:///etc/x", o, sizeof o, NULL), LB_EINVAL, "file: has none");
 	IS_INT(ant_robots_origin("http://a-long-host-name.example/", o, 16, NULL), LB_ETOOBIG, "too small");
-	OK(ant_robots_excluded(ANT_ROBOTS_ERROR_PREFIX "disallowed") && !ant_robots_excluded("HTTP status 500") &&
-	   !ant_robots_excluded(NULL), "a robots exclusion told from a failure");
+	OK(ant_robots_excluded(ANT_FAIL_ROBOTS) && !ant_robots_excluded(ANT_FAIL_HTTP) &&
+	   !ant_robots_excluded(ANT_FAIL_NONE), "a robots exclusion told from a failure, by its kind");
 }
 
 static void test_all(void)

@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "ant_robots.h"
 #include "ant_store.h"
 #include "lirs.h"
 #define LIRS_STR_(x) #x
@@ -564,9 +565,103 @@ static void from_schema4(void)
 	ant_store_close(s);
 }
 
+/* A schema-12 file: the pages' failure kinds filled from their last_error
+ * words, once, by the migration (ant_outcome.h); then the words no longer
+ * count, the kind does. */
+static void from_schema12(void)
+{
+	static const struct { const char *error, *kind; } t[] = {
+		{ NULL, NULL },
+		{ "robots.txt: disallowed by http://a.example/robots.txt line 2 (Disallow: /)",
+		  "robots-excluded" },
+		{ "gone (failing since 2024-05-06): 404 Not Found", "gone" },
+		{ "cannot resolve host: Could not resolve host: nx.example", "dns" },
+		{ "connection refused: Failed to connect", "connect" },
+		{ "host unreachable: No route", "connect" },
+		{ "cannot connect: timed out", "connect" },
+		{ "timed out: Operation timed out after 30001 milliseconds", "timeout" },
+		{ "TLS handshake failed: OpenSSL", "tls" },
+		{ "tls error: x", "tls" },
+		{ "body too big: over 8388608 bytes (--max-body)", "too-big" },
+		{ "response header too large: over 102400 bytes (--max-header)", "header-too-big" },
+		{ "too many redirects: Maximum (5) redirects followed", "redirects" },
+		{ "protocol not allowed: gopher", "protocol" },
+		{ "empty reply: the server closed the connection", "other" },
+		{ "answer cut short: x", "other" },
+		{ "transfer failed: x", "other" },
+		{ "malformed URL: x", "other" },
+		{ "deferred: a.example asked us to wait until Mon, 06 May 2024 00:00:00 GMT (Retry-After)",
+		  "deferred" },
+		{ "refused to connect to internal address 10.0.0.1 (private) of a.example", "internal" },
+		{ "404 Not Found", "http" },
+		{ "HTTP status 599", "http" },
+		{ "cannot start transfer: out of memory", "local" },
+		{ "the --only part is not on the page", "check" },
+	};
+	char p12[300], url[64], sql[160];
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	ant_store *s;
+	ant_store_page p, q;
+	lb_error err = LB_ERROR_INIT;
+	int ok = 1;
+
+	snprintf(p12, sizeof p12, "%s/v12.db", dir);
+	if (ant_store_open(&s, p12, ANT_STORE_OPEN_CREATE, &err) < 0)
+		return;
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		ant_store_page_init(&p);
+		snprintf(url, sizeof url, "http://example.com/%zu", i);
+		p.url = p.url_key = url;
+		ok &= ant_store_page_add(s, &p, &err) == 0;
+	}
+	ant_store_close(s);
+	OK(ok && sqlite3_open(p12, &db) == SQLITE_OK, "a file of %zu pages", sizeof t / sizeof *t);
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		if (sqlite3_prepare_v2(db, "UPDATE pages SET last_error=?1 WHERE url=?2", -1, &st, NULL) != SQLITE_OK)
+			break;
+		snprintf(url, sizeof url, "http://example.com/%zu", i);
+		sqlite3_bind_text(st, 1, t[i].error, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, url, -1, SQLITE_STATIC);
+		ok &= sqlite3_step(st) == SQLITE_DONE;
+		sqlite3_finalize(st);
+	}
+	snprintf(sql, sizeof sql, "ALTER TABLE pages DROP COLUMN fail_kind; PRAGMA user_version=%d",
+		 ANT_STORE_SCHEMA_VERSION - 1);
+	OK(ok && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK,
+	   "as schema 12 wrote it: last_error words, no kind");
+	sqlite3_close(db);
+	IS_INT(ant_store_open(&s, p12, ANT_STORE_OPEN_EXISTING, &err), 0, "the schema-12 file opens (migrated)");
+	if (!s)
+		return;
+	IS_INT(one(s, "PRAGMA user_version"), ANT_STORE_SCHEMA_VERSION, "at the schema version now");
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		snprintf(url, sizeof url, "http://example.com/%zu", i);
+		if (ant_store_page_get(s, url, &q, &err) != 1) {
+			OK(0, "page %zu found", i);
+			continue;
+		}
+		IS_STR(q.fail_kind ? ant_fail_kind_name(q.fail_kind) : "(none)", t[i].kind ? t[i].kind : "(none)",
+		       "'%s': kind %s", t[i].error ? t[i].error : "(none)",
+		       t[i].kind ? t[i].kind : "(none)");
+		ant_store_page_release(&q);
+	}
+	/* the kind decides from now on: a reworded robots.txt error is still one */
+	ant_store_page_get(s, "http://example.com/1", &q, &err);
+	free(q.last_error);
+	q.last_error = strdup("kept out by robots.txt");
+	IS_INT(ant_store_page_save(s, &q, &err), 0, "saved with other words");
+	ant_store_page_release(&q);
+	ant_store_page_get(s, "http://example.com/1", &q, &err);
+	OK(q.fail_kind == ANT_FAIL_ROBOTS && ant_robots_excluded(q.fail_kind),
+	   "reworded: still robots-excluded, by its kind");
+	ant_store_page_release(&q);
+	ant_store_close(s);
+}
+
 int main(void)
 {
-	TAP_PLAN(119);
+	TAP_PLAN(149);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
@@ -594,6 +689,7 @@ int main(void)
 	ant_store_close(s);
 	newer_schema();
 	from_schema4();
+	from_schema12();
 	errors();
 	count_codes();
 	lock();
