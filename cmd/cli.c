@@ -1,5 +1,7 @@
 /* cli.c: see cli.h. */
 #include "cli.h"
+#include "lb_error.h"
+#include "lb_num.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -51,39 +53,14 @@ int cli_getopt(int argc, char **argv, const char *shortopts,
 int cli_parse_int64(const char *opt, const char *s, int64_t min, int64_t max,
 		    int64_t *out)
 {
-	const char *p = s;
-	int neg = 0;
-	uint64_t v = 0, lim;
+	int rc = lb_num_int64(s, min, max, out);
 
-	if (*p == '+' || *p == '-')
-		neg = *p++ == '-';
-	if (!*p)
-		goto bad;
-	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9')
-			goto bad;
-		if (v > (lim - (uint64_t)(*p - '0')) / 10)
-			goto range;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	/* Negate in unsigned arithmetic so INT64_MIN does not overflow. */
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	if (*out < min || *out > max)
-		goto range;
-	return 0;
-bad:
-	cli_error("%s: '%s' is not an integer", opt, s);
-	return -1;
-range:
-	/* Digits that overflow are still checked for garbage after them. */
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (*p)
-		goto bad;
-	cli_error("%s: '%s' is out of range [%lld, %lld]", opt, s,
-		  (long long)min, (long long)max);
-	return -1;
+	if (rc == LB_EINVAL)
+		cli_error("%s: '%s' is not an integer", opt, s);
+	else if (rc < 0)
+		cli_error("%s: '%s' is out of range [%lld, %lld]", opt, s,
+			  (long long)min, (long long)max);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Digits, then at most one of K, M, G (either case), then nothing. */

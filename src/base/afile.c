@@ -1,6 +1,6 @@
 /*
  * afile.c: atomically replaced files (lb_afile.h): a temporary file
- * beside the target, fsync, rename.
+ * beside the target, fsync, rename; a device or a pipe written in place.
  */
 #include "lb_afile.h"
 
@@ -11,13 +11,37 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A target that is a device, a pipe or a socket: opened as it is. */
+static int open_direct(lb_afile *f, const char *path)
+{
+	f->direct = 1;
+	f->path = strdup(path);
+	if (!f->path) {
+		errno = ENOMEM;
+		return LB_EIO;
+	}
+	f->fp = fopen(path, "wb");
+	if (!f->fp) {
+		int e = errno;
+
+		free(f->path);
+		memset(f, 0, sizeof *f);
+		errno = e;
+		return LB_EIO;
+	}
+	return 0;
+}
+
 int lb_afile_open(lb_afile *f, const char *path)
 {
 	size_t n = strlen(path);
+	struct stat st;
 	int fd;
 	mode_t um;
 
 	memset(f, 0, sizeof *f);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return open_direct(f, path);
 	f->path = strdup(path);
 	f->tmp = malloc(n + sizeof ".tmp.XXXXXX");
 	if (!f->path || !f->tmp)
@@ -57,7 +81,9 @@ static int close_tmp(lb_afile *f, int sync)
 {
 	int e = 0;
 
-	if (fflush(f->fp) != 0 || ferror(f->fp) || (sync && fsync(fileno(f->fp)) != 0))
+	/* a device or a pipe has nothing to fsync (EINVAL) */
+	if (fflush(f->fp) != 0 || ferror(f->fp) ||
+	    (sync && !f->direct && fsync(fileno(f->fp)) != 0))
 		e = errno ? errno : EIO;
 	if (fclose(f->fp) != 0 && !e)
 		e = errno;
@@ -84,7 +110,7 @@ int lb_afile_close_unrenamed(lb_afile *f)
 
 int lb_afile_rename(lb_afile *f)
 {
-	int e = rename(f->tmp, f->path) != 0 ? errno : 0;
+	int e = f->direct ? 0 : rename(f->tmp, f->path) != 0 ? errno : 0;
 
 	if (e)
 		unlink(f->tmp);

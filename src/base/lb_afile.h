@@ -16,12 +16,16 @@ typedef struct lb_afile {
 	char *tmp;      /* the temporary file beside it */
 	int nosync;     /* skip the fsync: the caller syncs many files at once
 	                   (lb_afile_syncdir) before relying on them */
+	int direct;     /* the target is no regular file (a device, a pipe):
+	                   written in place, never renamed over */
 } lb_afile;
 
 /* Opens a temporary file beside path.  Its mode, and so the target's, is
  * 0644 less the umask (0644 under umask 022, 0600 under 077), as open(2)
- * with O_CREAT would make it, never mkstemp's 0600.  Returns 0,
- * or LB_EIO with errno set. */
+ * with O_CREAT would make it, never mkstemp's 0600.  A target that exists
+ * and is no regular file (-o /dev/stdout, a FIFO, /dev/full) is written
+ * in place (f->direct): renaming over it would replace the device with a
+ * file.  Returns 0, or LB_EIO with errno set. */
 int lb_afile_open(lb_afile *f, const char *path);
 /* Flush, fsync, close and rename over the target.  Returns 0, or LB_EIO with
  * errno set (the temporary file is removed and the target untouched). */

@@ -127,10 +127,13 @@ int ant_upd_fetch(struct upd *u, const ant_fetch_req *reqs, size_t n, ant_fetch_
 int ant_upd_tx_need(struct upd *u);
 int ant_upd_tx_commit(struct upd *u);
 void ant_upd_tx_tick(struct upd *u);
-/* The page written, with an update event when event is set. */
 /* Moves p to p->redirect_to (ant_store_page_move()); 0 or < 0. */
 int ant_upd_move_page(struct upd *u, ant_store_page *p);
+/* The page written, with an update event when event is set. */
 int ant_upd_save_page(struct upd *u, ant_store_page *p, int event);
+/* The update event of a saved page, as it stands (the one builder of a
+ * page's event: a check's and a recall's; borrowed strings). */
+atom_ev_event ant_upd_event_of_page(const ant_store_page *p, int64_t tz);
 /* *dst = a copy of v (NULL: none); out of memory, *dst is kept. */
 void ant_upd_set_str(char **dst, const char *v);
 int64_t ant_upd_mono_ms(void);

@@ -12,6 +12,7 @@
 #include "ant_trust.h"
 #include "atom.h"
 #include "atom_evstore.h"
+#include "lb_num.h"
 #include "lb_url.h"
 #include "lirs_merge.h"
 
@@ -128,38 +129,18 @@ const char *ant_setting_default(const ant_setting *d, char *b, size_t n)
 	return b;
 }
 
-/* cli_parse_int64()'s reading and words (cmd/cli.c), for the same messages. */
+/* The words of cli_parse_int64() (cmd/cli.c), for the same messages. */
 static int check_int(const char *opt, const char *s, int64_t min, int64_t max, lb_error *err)
 {
-	const char *p = s;
-	int neg = 0;
-	uint64_t v = 0, lim;
 	int64_t n;
+	int rc = lb_num_int64(s, min, max, &n);
 
-	if (*p == '+' || *p == '-')
-		neg = *p++ == '-';
-	if (!*p)
-		goto bad;
-	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9')
-			goto bad;
-		if (v > (lim - (uint64_t)(*p - '0')) / 10)
-			goto range;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	n = neg ? (int64_t)(0 - v) : (int64_t)v;
-	if (n >= min && n <= max)
-		return 0;
-range:
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (*p)
-		goto bad;
-	return lb_err(err, LB_EINVAL, "%s: '%s' is out of range [%lld, %lld]", opt, s,
-		      (long long)min, (long long)max);
-bad:
-	return lb_err(err, LB_EINVAL, "%s: '%s' is not an integer", opt, s);
+	if (rc == LB_EINVAL)
+		return lb_err(err, LB_EINVAL, "%s: '%s' is not an integer", opt, s);
+	if (rc < 0)
+		return lb_err(err, LB_EINVAL, "%s: '%s' is out of range [%lld, %lld]", opt, s,
+			      (long long)min, (long long)max);
+	return 0;
 }
 
 /* "a|b|c" as "a, b or c"; 1 when v is one of them. */

@@ -93,19 +93,24 @@ void ant_upd_set_str(char **dst, const char *v)
 }
 
 /* One update event for the Atom bridge, in the current transaction. */
-static int add_event(struct upd *u, const ant_store_page *p)
+atom_ev_event ant_upd_event_of_page(const ant_store_page *p, int64_t tz)
 {
-	atom_ev_event e = {
+	return (atom_ev_event){
 		.url = p->url,
 		.last_modified = p->st.last_modified,
 		.last_detected = p->st.last_detected,
-		.tz_offset = u->o->tz,
+		.tz_offset = tz,
 		.content_length = p->st.content_length > 0 ? p->st.content_length : 0,
 		.title = p->title ? p->title : "",
 		.author = p->author ? p->author : "",
 		.source_url = p->source_url ? p->source_url : p->url,
 		.excerpt = p->excerpt,
 	};
+}
+
+static int add_event(struct upd *u, const ant_store_page *p)
+{
+	atom_ev_event e = ant_upd_event_of_page(p, u->o->tz);
 
 	/* A second update of the page in the same second: the event of that
 	 * second takes the latest excerpt and title, unless it is sealed. */

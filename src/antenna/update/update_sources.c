@@ -586,11 +586,7 @@ int ant_update_recall(ant_store *s, const char *url_key, const ant_update_opts *
 		ant_store_page_release(&p);
 		return rc < 0 ? rc : 0;
 	}
-	e = (atom_ev_event){ .url = p.url, .last_modified = p.st.last_modified,
-			     .last_detected = p.st.last_detected, .tz_offset = opts->tz,
-			     .content_length = p.st.content_length > 0 ? p.st.content_length : 0,
-			     .title = p.title ? p.title : "", .author = p.author ? p.author : "",
-			     .source_url = p.source_url ? p.source_url : p.url, .excerpt = p.excerpt };
+	e = ant_upd_event_of_page(&p, opts->tz);
 	ant_clip_inplace(p.title, ANT_MAX_TITLE);
 	if ((rc = ant_store_page_save(s, &p, err)) == 0 &&
 	    (rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0)

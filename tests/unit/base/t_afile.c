@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char dir[256];
@@ -262,11 +263,47 @@ static void test_rename_fails(int unrenamed)
 	free(kept);
 }
 
+/* A target that is no regular file (a FIFO here; /dev/stdout or
+ * /dev/full for a user) is written in place: renaming a temporary file
+ * over it would replace the device with a file (as root, /dev/full). */
+static void test_direct(void)
+{
+	char path[300];
+	lb_afile f;
+	struct stat st;
+	pid_t pid;
+	int status = -1;
+
+	snprintf(path, sizeof path, "%s/fifo", dir);
+	if (mkfifo(path, 0600) != 0) {
+		printf("not ok - mkfifo: %s\n", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {   /* the reader: exits with the count of bytes it read */
+		FILE *r = fopen(path, "rb");
+		int n = 0;
+
+		while (r && fgetc(r) != EOF)
+			n++;
+		_exit(r ? n : 99);
+	}
+	IS_INT(lb_afile_open(&f, path), 0, "direct: a FIFO target opens");
+	IS_INT(f.direct, 1, "direct: ... to be written in place");
+	fputs("hello", f.fp);
+	IS_INT(lb_afile_commit(&f), 0, "direct: commit succeeds");
+	waitpid(pid, &status, 0);
+	IS_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 5, "direct: the reader got the 5 bytes");
+	IS_INT(stat(path, &st) == 0 && S_ISFIFO(st.st_mode), 1, "direct: the FIFO is still a FIFO");
+	IS_INT(leftovers(), 0, "direct: no temporary file");
+	unlink(path);
+}
+
 int main(void)
 {
 	char cmd[300];
 
-	TAP_PLAN(30 + 16 + 2 * 5);
+	TAP_PLAN(30 + 16 + 2 * 5 + 6);
 	snprintf(dir, sizeof dir, "%s/t_afile.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir)) {
 		printf("not ok - cannot create a temporary directory: %s\n", strerror(errno));
@@ -279,6 +316,7 @@ int main(void)
 	test_fsync();
 	test_rename_fails(0);
 	test_rename_fails(1);
+	test_direct();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		printf("# could not remove %s\n", dir);

@@ -10,6 +10,8 @@
 
 #include "lb_buf.h"
 #include "lb_date.h"
+#include "lb_error.h"
+#include "lb_num.h"
 #include "lb_url.h"
 #include "lb_utf8.h"
 #include "tap.h"
@@ -414,9 +416,31 @@ static void test_key_dup(void)
 	lb_buf_release(&b);
 }
 
+/* lb_num_int64(): the one reading of an integer (options, settings) */
+static void test_num(void)
+{
+	static const struct { const char *s; int64_t min, max; int rc; int64_t v; } t[] = {
+		{ "42", 0, 100, 0, 42 }, { "+7", 0, 100, 0, 7 }, { "-3", -5, 5, 0, -3 },
+		{ "-9223372036854775808", INT64_MIN, INT64_MAX, 0, INT64_MIN },
+		{ "101", 0, 100, LB_ETOOBIG, 0 }, { "99999999999999999999", 0, 100, LB_ETOOBIG, 0 },
+		{ "99999999999999999999x", 0, 100, LB_EINVAL, 0 }, { "", 0, 100, LB_EINVAL, 0 },
+		{ "-", 0, 100, LB_EINVAL, 0 }, { "1 ", 0, 100, LB_EINVAL, 0 }, { "0x10", 0, 100, LB_EINVAL, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		int64_t v = 0;
+		int rc = lb_num_int64(t[i].s, t[i].min, t[i].max, &v);
+
+		IS_INT(rc, t[i].rc, "num: '%s' in [%lld, %lld]", t[i].s, (long long)t[i].min,
+		       (long long)t[i].max);
+		if (t[i].rc == 0)
+			IS_INT(v == t[i].v, 1, "num: ... reads %lld", (long long)t[i].v);
+	}
+}
+
 int main(void)
 {
-	TAP_PLAN(200);
+	TAP_PLAN(200 + 11 + 4);
 	test_days();
 	test_split();
 	test_valid();
@@ -426,6 +450,7 @@ int main(void)
 	test_scheme();
 	test_is_http();
 	test_key_dup();
+	test_num();
 	test_utf8_len();
 	test_utf8_oracle();
 	test_utf8_valid();
