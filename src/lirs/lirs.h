@@ -20,7 +20,7 @@
  * User-Agent, the HINA-DI header and index.html's generator say it; the
  * Makefile reads VERSION from this line; tests/version checks that all of
  * them and the ChangeLog's head entry agree. */
-#define LIRS_VERSION "0.6.0"
+#define LIRS_VERSION "0.7.0-dev"
 
 /* ---- errors: the library's one set, LB_E* and lb_strerror() (lb_error.h) */
 
