@@ -91,8 +91,13 @@ static int64_t size_of(const ant_detect_input *in)
 static const char *changed_rule(const ant_detect_state *st, const ant_detect_input *in,
 				int trusted, int first)
 {
+	/* A header dates a change the body shows, and makes none: a new
+	 * Last-Modified on the same text (a rebuilt static site, a purged
+	 * cache) is no update. */
+	int same_text = !first && in->has_hash && st->has_hash && in->text_hash == st->text_hash;
+
 	if (trusted && in->lm_time > st->lm_header_time &&
-	    in->lm_time > st->last_modified)
+	    in->lm_time > st->last_modified && !same_text)
 		return "header";
 	if (first)
 		return NULL;

@@ -73,6 +73,13 @@ static void rules(void)
 	IS_STR(out.rule, "header", "rule: header");
 	IS_INT(st.last_modified, T0 + 1000, "header rule takes the header's time");
 
+	/* a rebuilt static site: a new Last-Modified on the same text */
+	in = ok200(2, T0 + 1500, T0 + 1600);
+	ant_detect_apply(&st, &in, T0 + 1600, &out);
+	OK(!out.updated && out.unchanged, "newer Last-Modified, same text: no update");
+	IS_INT(st.last_modified, T0 + 1000, "... the update time kept");
+	IS_INT(st.lm_header_time, T0 + 1500, "... the header remembered");
+
 	in = ok200(3, T0 + 1800, T0 + 1800);
 	ant_detect_apply(&st, &in, T0 + 1800, &out);
 	IS_STR(out.rule, "text", "Last-Modified == Date (dynamic) falls through to the text rule");
@@ -1082,7 +1089,7 @@ static void side_doors(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3);
 	future_headers();
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");
