@@ -398,10 +398,17 @@ static void decisions(void)
 	IS_STR(p.etag, "\"e1\"", "304: without a new ETag the old one stays");
 	ant_store_page_release(&p);
 
+	/* a rebuilt static site: a new Last-Modified, the same text */
 	fake_answer(&f, (struct answer){ .url = PA, .status = 200, .body = "<title>Pa</title><p>one</p><p>two new words</p>",
+					 .lm_time = T0 + 3200, .date_time = T0 + 3300 });
+	run(s, &f, T0 + 3300, 1, &st, &v);
+	OK(st.updated == 0 && st.unchanged == 1, "newer Last-Modified on the same text: no update");
+
+	fake_answer(&f, (struct answer){ .url = PA, .status = 200,
+					 .body = "<title>Pa</title><p>one</p><p>two new words</p><p>three</p>",
 					 .lm_time = T0 + 3500, .date_time = T0 + 4000 });
 	run(s, &f, T0 + 4000, 1, &st, &v);
-	IS_STR(v.rule, "header", "newer Last-Modified: an update by the header");
+	IS_STR(v.rule, "header", "newer Last-Modified on a new text: an update by the header");
 	page_get(s, PA, &p);
 	IS_INT(p.st.last_modified, T0 + 3500, "newer Last-Modified: dated by the header");
 	OK(p.etag == NULL, "a 200 without an ETag forgets the old one");
@@ -1198,7 +1205,7 @@ static void lock_held(void)
 
 int main(void)
 {
-	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1);
+	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1 + 1);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
