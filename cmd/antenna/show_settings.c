@@ -40,12 +40,15 @@ int antcmd_show_settings(void)
 		return CLI_FATAL;
 	for (size_t i = 0; i < ANT_SET_COUNT; i++) {
 		const ant_setting *d = &ant_settings[i];
-		char b[32], *v = ant_store_config_get(s, d->key);
-		const char *dflt = ant_setting_default(d, b, sizeof b);
-		int is_dflt = !v || (dflt && !strcmp(v, dflt));
+		char b[32], *v;
+		const char *dflt;
+		int is_dflt;
 
-		if (d->flags & ANT_SETF_STATE)
+		if (d->flags & ANT_SETF_STATE)   /* the library's own record */
 			continue;
+		v = ant_store_config_get(s, d->key);
+		dflt = ant_setting_default(d, b, sizeof b);
+		is_dflt = !v || (dflt && !strcmp(v, dflt));
 		printf("%-19s %s%s\n", d->key, shown(&a, d->id, v ? v : dflt ? dflt : "(none)"),
 		       is_dflt ? " (default)" : "");
 		lb_buf_reset(&a);
