@@ -198,4 +198,25 @@ is "a removed target gets nothing (the others do)" "$(grep -lx friend@example.or
 $A -d "$DB" init --no-notify all > "$T/out"
 check "--no-notify all removes the rest" grep -q 'notify: removed 2 targets' "$T/out"
 check "show lists no target" test "$($A -d "$DB" show | grep -c '^notify:')" -eq 0
-done_testing 60
+
+# --- --notify-max-age: news kept pending longer than it are dropped, never mailed ---
+AGE=$T/age.db
+page dave 'Dave' 'day one.'
+page erin 'Erin' 'day one.'
+$A -d "$AGE" init --title 'テスト・アンテナ' --lang en --notify mailto:age@example.org \
+	--smtp smtp://127.0.0.1:9 --smtp-from antenna@example.org --notify-timeout 3 \
+	--notify-max-age 86400 >/dev/null 2>&1
+$A -d "$AGE" add "$U/dave.html" >/dev/null
+$A -d "$AGE" add "$U/erin.html" >/dev/null
+$A -d "$AGE" update --now $NOW >/dev/null 2>&1
+page dave 'Dave' 'day one.</p><p>An old piece of news, never delivered.'
+$A -d "$AGE" update --force --now $((NOW + 3600)) >/dev/null 2>"$T/err"
+check "max-age: a dead SMTP server keeps dave's news pending" grep -q 'notify: failed: cannot mail' "$T/err"
+$A -d "$AGE" init --smtp "smtp://127.0.0.1:$SP" >/dev/null
+page erin 'Erin' 'day one.</p><p>A fresh piece of news.'
+M=$(mails); N=$(printf %03d "$M")
+unset FROM_NAME
+$A -d "$AGE" update --force --now $((NOW + 3600 + 2 * 86400)) >/dev/null 2>"$T/err"
+is "max-age: two days later one mail" "$(mails)" $((M + 1))
+checkmail "$N" age@example.org 'テスト・アンテナ: 1 update' 'Erin' 'A fresh piece of news.' '!Dave' '!An old piece' '!more'
+done_testing 120
