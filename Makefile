@@ -12,6 +12,7 @@ MANDIR  ?= $(PREFIX)/share/man
 LIBDIR  ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 BUILD   ?= build
 # The release, read from its one source (src/lirs/lirs.h, LIRS_VERSION);
 # `make version` prints it.
@@ -191,6 +192,8 @@ fuzz:
 # files made from mk/*.pc.in at install time, for this PREFIX:
 # lirs-codec (liblirs and liblirs-base; zlib, json-c) and lirs-antenna
 # (all four).  Their version is VERSION, the one --version prints.
+# And data/systemd/'s antenna.service and antenna.timer (the crontab
+# line's equivalent) in SYSTEMDUNITDIR, ExecStart naming PREFIX/bin.
 PUB_HDRS := $(sort $(wildcard $(foreach l,$(LAYERS),src/$(l)/*.h)))
 LIBS_A    = $(A_antenna)
 PC        = lirs-codec lirs-antenna
@@ -198,7 +201,8 @@ PC        = lirs-codec lirs-antenna
 install: all
 	test -n "$(VERSION)"
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-	  $(DESTDIR)$(INCLUDEDIR)/lirs-antenna $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	  $(DESTDIR)$(INCLUDEDIR)/lirs-antenna $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	  $(DESTDIR)$(SYSTEMDUNITDIR)
 	cp $(BUILD)/lirs $(BUILD)/antenna $(DESTDIR)$(PREFIX)/bin/
 	cp man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	cp man/*.5 $(DESTDIR)$(MANDIR)/man5/
@@ -209,6 +213,8 @@ install: all
 	      -e 's|@VERSION@|$(VERSION)|; s|@PKGS_CODEC@|$(PKGS_lirs)|; s|@PKGS_ALL@|$(strip $(PKGS))|' \
 	      mk/$$p.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/$$p.pc || exit 1; \
 	done
+	sed 's|@BINDIR@|$(PREFIX)/bin|' data/systemd/antenna.service > $(DESTDIR)$(SYSTEMDUNITDIR)/antenna.service
+	cp data/systemd/antenna.timer $(DESTDIR)$(SYSTEMDUNITDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/lirs $(DESTDIR)$(PREFIX)/bin/antenna
@@ -217,6 +223,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/lirs-antenna
 	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(LIBS_A)))
 	rm -f $(foreach p,$(PC),$(DESTDIR)$(PKGCONFIGDIR)/$(p).pc)
+	rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/antenna.service $(DESTDIR)$(SYSTEMDUNITDIR)/antenna.timer
 
 version:
 	@echo $(VERSION)

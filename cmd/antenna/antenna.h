@@ -160,10 +160,10 @@ int antcmd_notify_apply(ant_store *s, int64_t now, lb_error *err);
  * exit status).  run sets antcmd_notify_later so that update leaves it
  * to antcmd_notify_after_run(), after the publish (at update's --now,
  * antcmd_notify_now). */
-void antcmd_notify_send(ant_store *s, int64_t now, int quiet);
+void antcmd_notify_send(ant_store *s, int64_t now, int quiet, const char *dir);
 extern int antcmd_notify_later;
 extern int64_t antcmd_notify_now;
-void antcmd_notify_after_run(int quiet);
+void antcmd_notify_after_run(int quiet, const char *dir);
 /* antenna show without a URL: the settings, then the targets
  * (show_settings.c); CLI_OK or CLI_FATAL (printed). */
 int antcmd_show_settings(void);

@@ -119,7 +119,7 @@ static void told(void *ctx, const ant_notify_target *t, const ant_notify_digest 
 	lb_buf_release(&b);
 }
 
-void antcmd_notify_send(ant_store *s, int64_t now, int quiet)
+void antcmd_notify_send(ant_store *s, int64_t now, int quiet, const char *dir)
 {
 	ant_notify_opts o;
 	lb_error err = LB_ERROR_INIT;
@@ -129,6 +129,7 @@ void antcmd_notify_send(ant_store *s, int64_t now, int quiet)
 		return;
 	}
 	o.on_target = told;
+	o.dir = dir;   /* run's DIR: the digests link its diff pages */
 	o.ctx = &quiet;
 	if (ant_notify_run(s, &o, &err) < 0)
 		cli_error("notify: %s", lb_error_msg(&err));
@@ -138,7 +139,7 @@ void antcmd_notify_send(ant_store *s, int64_t now, int quiet)
 int antcmd_notify_later;
 int64_t antcmd_notify_now;
 
-void antcmd_notify_after_run(int quiet)
+void antcmd_notify_after_run(int quiet, const char *dir)
 {
 	lb_error err = LB_ERROR_INIT;
 	ant_store *s = antcmd_open(ANT_STORE_OPEN_EXISTING);
@@ -148,7 +149,7 @@ void antcmd_notify_after_run(int quiet)
 	if (ant_store_lock(s, ANT_STORE_LOCK_WAIT, &err) < 0)
 		cli_error("notify: %s; the news stay pending", lb_error_msg(&err));
 	else
-		antcmd_notify_send(s, antcmd_notify_now, quiet);
+		antcmd_notify_send(s, antcmd_notify_now, quiet, dir);
 	ant_store_close(s);
 }
 

@@ -85,7 +85,7 @@ int cmd_run(int argc, char **argv)
 	if (antcmd_update_outcome.stage != ANTCMD_UPD_RAN)
 		return RUN_NOT_RUN;
 	rc = cmd_publish(pn, pargv);
-	antcmd_notify_after_run(quiet);
+	antcmd_notify_after_run(quiet, dir);
 	if (rc != CLI_OK && rc != ANTCMD_NOTFOUND)
 		return RUN_PUBLISH_FAILED;
 	if (antcmd_update_outcome.failed)

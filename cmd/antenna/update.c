@@ -278,7 +278,7 @@ int cmd_update(int argc, char **argv)
 			summary(&st, mono() - t0);
 		antcmd_notify_now = o.u.now;   /* notify.c: now, or after run's publish */
 		if (!antcmd_notify_later)
-			antcmd_notify_send(s, o.u.now, o.quiet);
+			antcmd_notify_send(s, o.u.now, o.quiet, NULL);
 		antcmd_trust_report(s);   /* relay sources held back, on stderr */
 	}
 	if (rc >= 0 && !st.checked && !o.u.force && !o.quiet)

@@ -53,6 +53,9 @@ typedef struct ant_notify_opts {
 	long timeout, connect_timeout;
 	size_t max_listed;
 	int64_t max_age;
+	const char *dir;          /* the published directory (antenna run's DIR):
+				     an update's diff page there is linked
+				     under base; NULL: none (not owned) */
 	/* Told of each target tried: rc 0 delivered (n updates), < 0 failed
 	 * (err's message); targets with nothing pending are not tried. */
 	void (*on_target)(void *ctx, const ant_notify_target *t, const ant_notify_digest *d, int rc,

@@ -110,6 +110,10 @@ int ant_publish_records_src(const char *dir, const ant_pub_site *site, const ant
  * ANT_PUB_LANG_DEFAULT, ant_settings.h). */
 /* 1 when lang is one of them ("ja", "en"). */
 int ant_pub_lang_known(const char *lang);
+/* How an update was detected (by: "header", "text", "size", "lirs",
+ * "feed", "atom") in index.html's words for lang, its legend's; NULL for
+ * another by. */
+const char *ant_pub_detect_words(const char *lang, const char *by);
 
 /* What ant_publish_lirs() wrote that is not exactly the page's text (lirs(5),
  * "Writing EUC-JP"): the writer's counts. */

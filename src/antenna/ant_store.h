@@ -528,6 +528,7 @@ int ant_store_notify_each(ant_store *s, int64_t since, ant_notify_target_fn fn, 
 /* One update as a digest lists it; strings owned by the digest. */
 typedef struct ant_notify_item {
 	char *url, *title, *excerpt, *source, *method;
+	char *url_key;            /* the page's URL key: its diff page's name */
 	int64_t last_modified, last_detected;
 } ant_notify_item;
 

@@ -70,4 +70,9 @@ typedef struct ant_trust_score {
 void ant_trust_score_judge(ant_trust_score *sc, const ant_source_budget *b, int relay,
 			   const ant_trust_limits *l);
 
+/* Whether a relay source (relay) with the judged score sc is held back
+ * under l now: scored and strictly below relay_min.  A score exactly at
+ * relay_min (50% by default) is not held. */
+int ant_trust_holds(const ant_trust_limits *l, int relay, const ant_trust_score *sc);
+
 #endif

@@ -16,7 +16,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
-plan 31
+plan 33
 tmpdir diff-test
 start_server 120
 NOW=1700000000
@@ -97,6 +97,11 @@ check "an added paragraph is in <ins> whole" grep -q "^INS:.*新しい段落を�
 check "context: an unchanged line around the change" grep -q "^TEXT:.*夕方には晴れた。" "$T/parsed"
 check "the menu (furniture) is left out" sh -c "! grep -q '^TEXT:.*ブログ' '$T/parsed'"
 check "the counter (noise) is left out" sh -c "! grep -q '^TEXT:.*訪問者' '$T/parsed'"
+check "the diff page follows dark mode (prefers-color-scheme, as index.html)" \
+	grep -q 'prefers-color-scheme:dark' "$SITE/diff/$D"
+W=$(grep -o '更新時刻 [0-9][0-9]/[0-9][0-9] [0-9][0-9]:[0-9][0-9]' "$SITE/diff/$D" | cut -d' ' -f2-)
+check "its time is MM/DD HH:MM in the display zone, as index.html shows it ($W)" \
+	sh -c "[ -n '$W' ] && grep -qF '$W' '$SITE/index.html'"
 check "markup in the page's text stays text (no script element)" \
 	sh -c "grep -q '^INS:.*<script>alert(1)</script>' '$T/parsed' && ! grep -q '^TAGS:.*script' '$T/parsed'"
 check "the page is in the site's language (lang=ja)" grep -q '<html lang="ja">' "$SITE/diff/$D"

@@ -6,8 +6,11 @@
 # small validator on the codec API, builds with `pkg-config lirs-codec`
 # and prints what `lirs validate` prints; every function the four
 # libraries export links with `pkg-config lirs-antenna` (and those of the
-# codec's two with lirs-codec alone).  Then `make uninstall` leaves no file.
-# test-needs: pkg-config:pkg-config cc:gcc nm:binutils
+# codec's two with lirs-codec alone).  antenna.service and antenna.timer
+# under lib/systemd/system, installed again with PREFIX=DIR (no DESTDIR: the
+# ExecStart path then exists) pass `systemd-analyze verify` without a word.  Then `make
+# uninstall` leaves no file.
+# test-needs: pkg-config:pkg-config cc:gcc nm:binutils systemd-analyze:systemd
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
@@ -35,7 +38,8 @@ ok "install: make install DESTDIR=... PREFIX=/usr"
 # ---- the layout -----------------------------------------------------------------
 for f in bin/lirs bin/antenna share/man/man1/lirs.1 share/man/man1/antenna.1 \
 	share/man/man5/lirs.5 lib/liblirs-base.a lib/liblirs.a lib/liblirs-atom.a \
-	lib/liblirs-antenna.a lib/pkgconfig/lirs-codec.pc lib/pkgconfig/lirs-antenna.pc; do
+	lib/liblirs-antenna.a lib/pkgconfig/lirs-codec.pc lib/pkgconfig/lirs-antenna.pc \
+	lib/systemd/system/antenna.service lib/systemd/system/antenna.timer; do
 	if [ -s "$R/usr/$f" ]; then ok "install: /usr/$f"; else notok "install: /usr/$f"; fi
 done
 [ -x "$R/usr/bin/lirs" ] && [ -x "$R/usr/bin/antenna" ]
@@ -136,7 +140,26 @@ links() {
 links lirs-codec liblirs.a liblirs-base.a
 links lirs-antenna liblirs-antenna.a liblirs-atom.a liblirs.a liblirs-base.a
 
+# ---- the systemd units: the timer beside cron ---------------------------------------------
+check "install: antenna.service runs PREFIX's antenna run -q" \
+	grep -qx 'ExecStart=/usr/bin/antenna -d ${ANTENNA_DB} run -q ${ANTENNA_WWW}' "$R/usr/lib/systemd/system/antenna.service"
+P=$T/prefix
+if ! command -v systemd-analyze > /dev/null; then
+	notok "install: systemd-analyze is installed (Debian systemd: the build installs it)"
+elif ! make -C "$TOP" BUILD="$BUILD" PREFIX="$P" install > "$T/log" 2>&1; then
+	notok "install: make install PREFIX=DIR"
+	tail -n 20 "$T/log" | sed 's/^/#   /'
+elif systemd-analyze verify --man=no "$P/lib/systemd/system/antenna.service" \
+	"$P/lib/systemd/system/antenna.timer" > "$T/verify" 2>&1 && [ ! -s "$T/verify" ]; then
+	ok "install: systemd-analyze verify passes antenna.service and antenna.timer, not a warning"
+else
+	notok "install: systemd-analyze verify passes antenna.service and antenna.timer"
+	sed 's/^/#   /' "$T/verify"
+fi
+make -C "$TOP" BUILD="$BUILD" PREFIX="$P" uninstall > "$T/log" 2>&1
+is "install: make uninstall PREFIX=DIR removes every file" "$?:$(find "$P" -type f 2>/dev/null | wc -l)" "0:0"
+
 # ---- uninstall ------------------------------------------------------------------------
 make -C "$TOP" BUILD="$BUILD" DESTDIR="$R" PREFIX=/usr uninstall > "$T/log" 2>&1
 is "install: make uninstall removes every file it installed" "$?:$(find "$R" -type f | wc -l)" "0:0"
-done_testing 30
+done_testing 35

@@ -127,8 +127,18 @@ start_smtp $SP
 rm -f "$HOOK/fail"
 $A -d "$DB" run --now $((NOW + 7300)) "$T/site" > "$T/out" 2>"$T/err"
 is "the next run delivers the pending mail" "$(mails)" 2
-checkmail 001 friend@example.org 'テスト・アンテナ: 更新 1 件' 'ボブの日記' '駅前に新しいパン屋ができた。' '!猫が来た'
+checkmail 001 friend@example.org 'テスト・アンテナ: 更新 1 件' 'ボブの日記' '駅前に新しいパン屋ができた。' '!猫が来た' \
+	'(ページの本文が変わった)' '差分: http://antenna.example/diff/'
 is "... and the pending webhook" "$(hooks)" 2
+# run's digests link the diff page publish wrote (DIR/diff/NAME.html under --base)
+$PY - "$HOOK/001.json" "$T/site" > "$T/json.tap" 2>&1 <<'PYEOF'
+import json, os, sys
+u = json.loads(open(sys.argv[1], encoding="utf-8").read())["updates"][0]
+d = u.get("diff") or ""
+ok = d.startswith("http://antenna.example/diff/") and os.path.isfile(os.path.join(sys.argv[2], d[len("http://antenna.example/"):]))
+print(("ok - " if ok else "not ok - ") + "webhook JSON: diff links the diff page publish wrote" + ("" if ok else "\n#   " + json.dumps(u, ensure_ascii=False)))
+PYEOF
+tap_from "$T/json.tap" 1
 $A -d "$DB" show > "$T/show.out"
 check "show: nothing pending now, no error" test "$(grep -c 'pending: *0; delivered 2' "$T/show.out")" -eq 2 -a "$(grep -c 'last error' "$T/show.out")" -eq 0
 
@@ -198,4 +208,25 @@ is "a removed target gets nothing (the others do)" "$(grep -lx friend@example.or
 $A -d "$DB" init --no-notify all > "$T/out"
 check "--no-notify all removes the rest" grep -q 'notify: removed 2 targets' "$T/out"
 check "show lists no target" test "$($A -d "$DB" show | grep -c '^notify:')" -eq 0
-done_testing 60
+
+# --- --notify-max-age: news kept pending longer than it are dropped, never mailed ---
+AGE=$T/age.db
+page dave 'Dave' 'day one.'
+page erin 'Erin' 'day one.'
+$A -d "$AGE" init --title 'テスト・アンテナ' --lang en --notify mailto:age@example.org \
+	--smtp smtp://127.0.0.1:9 --smtp-from antenna@example.org --notify-timeout 3 \
+	--notify-max-age 86400 >/dev/null 2>&1
+$A -d "$AGE" add "$U/dave.html" >/dev/null
+$A -d "$AGE" add "$U/erin.html" >/dev/null
+$A -d "$AGE" update --now $NOW >/dev/null 2>&1
+page dave 'Dave' 'day one.</p><p>An old piece of news, never delivered.'
+$A -d "$AGE" update --force --now $((NOW + 3600)) >/dev/null 2>"$T/err"
+check "max-age: a dead SMTP server keeps dave's news pending" grep -q 'notify: failed: cannot mail' "$T/err"
+$A -d "$AGE" init --smtp "smtp://127.0.0.1:$SP" >/dev/null
+page erin 'Erin' 'day one.</p><p>A fresh piece of news.'
+M=$(mails); N=$(printf %03d "$M")
+unset FROM_NAME
+$A -d "$AGE" update --force --now $((NOW + 3600 + 2 * 86400)) >/dev/null 2>"$T/err"
+is "max-age: two days later one mail" "$(mails)" $((M + 1))
+checkmail "$N" age@example.org 'テスト・アンテナ: 1 update' 'Erin' 'A fresh piece of news.' '!Dave' '!An old piece' '!more'
+done_testing 123

@@ -1,6 +1,7 @@
 #!/bin/sh
 # robots.txt (RFC 9309) end to end, against build/tools/testserver on
-# 127.0.0.1: the RFC's example groups, a BOM and CRLF, a file past the
+# 127.0.0.1: the RFC's example groups, the longest match (allow wins a
+# tie) and the '$' end anchor, a BOM and CRLF, a file past the
 # 500 KiB limit, redirect chains (5 followed, 6 too many), 404 (all
 # allowed), 500 (nothing fetched until it answers), an unreachable server;
 # a disallowed page gets no request (the server's log says so), robots.txt
@@ -11,7 +12,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 48
+plan 52
 tmpdir robots-test
 start_server 120 --verbose
 LOG=$T/server.log
@@ -112,6 +113,23 @@ printf '\357\273\277User-agent: lirs-antenna\r\nDisallow: /b/no\r\n\r\nUser-agen
 fresh bom b/no.html b/yes.html
 upd
 is "BOM, CRLF: the rule read" "$(asked /b/no.html):$(asked /b/yes.html)" "0:1"
+
+# ---- the longest match wins, allow wins a tie (RFC 9309 §2.2.2), '$' ends a pattern ----
+cat > "$WWW/robots.txt" <<'R'
+User-agent: *
+Disallow: /t/page
+Allow: /t/page
+Disallow: /t/deep/
+Allow: /t/de
+Disallow: /t/end.html$
+Disallow: /t/*.php$
+R
+fresh tie t/page.html t/deep/x.html t/end.html t/end.htmlx t/x.php t/x.php5
+upd
+is "tie: allow and disallow of the same length: allowed" "$(asked /t/page.html)" 1
+is "tie: the longer disallow beats a shorter allow" "$(asked /t/deep/x.html)" 0
+is "\$: /t/end.html\$ keeps /t/end.html out, not /t/end.htmlx" "$(asked /t/end.html):$(asked /t/end.htmlx)" "0:1"
+is "\$: /t/*.php\$ keeps out x.php, not x.php5" "$(asked /t/x.php):$(asked /t/x.php5)" "0:1"
 
 # ---- past 500 KiB: the rest is not read -----------------------------------------------
 $PY - "$WWW/robots.txt" <<'PY'

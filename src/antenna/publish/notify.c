@@ -15,6 +15,7 @@
 #include "lb_json.h"
 #include "lb_utf8.h"
 #include "ant_publish.h"
+#include "ant_pubdiff.h"
 #include "ant_settings.h"
 
 /* ---- targets ------------------------------------------------------------ */
@@ -93,6 +94,35 @@ static void short_time(char b[16], int64_t t, int64_t tz)
 
 	lb_date_split(t + tz, &tm);
 	snprintf(b, 16, "%02d/%02d %02d:%02d", tm.mon, tm.mday, tm.hour, tm.min);
+}
+
+/* The address of it's diff page (publish's name for it: ant_pub_diff_href)
+ * under the antenna's base into out, when o names the published
+ * directory and the page is there; else NULL. */
+static const char *diff_url(lb_buf *out, const ant_notify_opts *o, const ant_notify_item *it)
+{
+	lb_buf href = LB_BUF_INIT;
+	const char *h = o->dir && o->base && *o->base ?
+			ant_pub_diff_href(&href, o->dir, it->url_key, it->last_modified, it->method) : NULL;
+	size_t n = o->base ? strlen(o->base) : 0;
+
+	lb_buf_reset(out);
+	if (h && lb_buf_addf(out, "%s%s%s", o->base, n && o->base[n - 1] == '/' ? "" : "/", h) < 0)
+		h = NULL;
+	lb_buf_release(&href);
+	return h ? out->data : NULL;
+}
+
+/* How it was found, in the antenna's language (index.html's legend). */
+static const char *method_words(const ant_notify_opts *o, const char *method)
+{
+	const char *w = ant_pub_detect_words(o->lang, method);
+
+	if (w)
+		return w;
+	if (!strcmp(method, "relay"))
+		return is_ja(o) ? "他のアンテナから中継" : "relayed from another antenna";
+	return *method ? method : "-";
 }
 
 /* RFC 3339 in UTC: "2026-11-26T19:20:01Z". */
@@ -185,6 +215,7 @@ static int subject(lb_buf *b, const ant_notify_opts *o, int64_t total)
 static int mail_text(lb_buf *b, const ant_notify_opts *o, const ant_notify_digest *d)
 {
 	char when[16];
+	lb_buf diff = LB_BUF_INIT;
 	int rc = subject(b, o, (int64_t)d->n + d->more);
 
 	rc = rc < 0 ? rc : lb_buf_adds(b, "\n\n");
@@ -195,7 +226,12 @@ static int mail_text(lb_buf *b, const ant_notify_opts *o, const ant_notify_diges
 		rc = rc < 0 ? rc : one_line(b, *it->title ? it->title : it->url, 0);
 		rc = rc < 0 ? rc : lb_buf_adds(b, "\n  ");
 		rc = rc < 0 ? rc : one_line(b, it->url, 0);
-		rc = rc < 0 ? rc : lb_buf_addf(b, "\n  %s (%s)\n", when, *it->method ? it->method : "-");
+		rc = rc < 0 ? rc : lb_buf_addf(b, "\n  %s (%s)\n", when, method_words(o, it->method));
+		if (rc >= 0 && diff_url(&diff, o, it)) {
+			rc = lb_buf_adds(b, is_ja(o) ? "  差分: " : "  Diff: ");
+			rc = rc < 0 ? rc : one_line(b, diff.data, 0);
+			rc = rc < 0 ? rc : lb_buf_adds(b, "\n");
+		}
 		if (rc >= 0 && *it->excerpt) {
 			rc = lb_buf_adds(b, "  ");
 			rc = rc < 0 ? rc : one_line(b, it->excerpt, ANT_NOTIFY_EXCERPT_CHARS);
@@ -209,6 +245,7 @@ static int mail_text(lb_buf *b, const ant_notify_opts *o, const ant_notify_diges
 	rc = rc < 0 ? rc : one_line(b, o->title, 0);
 	rc = rc < 0 ? rc : lb_buf_adds(b, "\n");
 	rc = rc < 0 ? rc : one_line(b, o->base, 0);
+	lb_buf_release(&diff);
 	return rc < 0 ? rc : lb_buf_adds(b, "\n");
 }
 
@@ -273,8 +310,9 @@ static int json_time(lb_buf *out, const char *key, int64_t t)
 	return lb_json_next_strz_or_null(out, key, b);
 }
 
-static int json_item(lb_buf *out, const ant_notify_item *it)
+static int json_item(lb_buf *out, const ant_notify_opts *o, const ant_notify_item *it)
 {
+	lb_buf diff = LB_BUF_INIT;
 	int rc = lb_buf_adds(out, "{");
 
 	rc = rc < 0 ? rc : lb_json_key(out, "url");
@@ -285,6 +323,8 @@ static int json_item(lb_buf *out, const ant_notify_item *it)
 	rc = rc < 0 ? rc : lb_json_next_strz_or_null(out, "method", *it->method ? it->method : NULL);
 	rc = rc < 0 ? rc : lb_json_next_strz_or_null(out, "excerpt", it->excerpt);
 	rc = rc < 0 ? rc : lb_json_next_strz_or_null(out, "source", it->source);
+	rc = rc < 0 ? rc : lb_json_next_strz_or_null(out, "diff", diff_url(&diff, o, it));
+	lb_buf_release(&diff);
 	return rc < 0 ? rc : lb_buf_adds(out, "}");
 }
 
@@ -306,7 +346,7 @@ int ant_notify_json(lb_buf *out, const ant_notify_opts *o, const ant_notify_dige
 	rc = rc < 0 ? rc : lb_buf_adds(out, "[");
 	for (size_t i = 0; rc >= 0 && i < d->n; i++) {
 		rc = i ? lb_buf_adds(out, ",") : 0;
-		rc = rc < 0 ? rc : json_item(out, &d->items[i]);
+		rc = rc < 0 ? rc : json_item(out, o, &d->items[i]);
 	}
 	rc = rc < 0 ? rc : lb_buf_adds(out, "]}\n");
 	return rc < 0 ? LB_ENOMEM : 0;

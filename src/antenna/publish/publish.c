@@ -124,6 +124,14 @@ static const struct pub_words *words_of(const char *lang)
 	return &words_tab[0];
 }
 
+const char *ant_pub_detect_words(const char *lang, const char *by)
+{
+	for (size_t i = 0; by && i < NDETECT; i++)
+		if (strcmp(by, detect_tab[i].by) == 0)
+			return words_of(lang)->legend[i];
+	return NULL;
+}
+
 int ant_pub_lang_known(const char *lang)
 {
 	for (size_t i = 0; lang && i < sizeof words_tab / sizeof words_tab[0]; i++)

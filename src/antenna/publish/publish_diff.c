@@ -47,7 +47,8 @@ const char *ant_pub_diff_word(const char *lang)
 }
 
 /* Wide lines wrap anywhere (a 360 px phone never scrolls sideways);
- * removed and added lines are marked by colour and by "-"/"+". */
+ * removed and added lines are marked by colour and by "-"/"+"; dark
+ * when the reader's system is (prefers-color-scheme, as index.html). */
 static const char style[] =
 	"body{font-family:sans-serif;line-height:1.5;margin:0 auto;max-width:50em;padding:0 .6em}\n"
 	"h1{font-size:1.2em;overflow-wrap:anywhere}\n"
@@ -60,7 +61,13 @@ static const char style[] =
 	".diff .add{background:#efe}.diff .add::before{content:\"+\"}\n"
 	".diff .ctx::before{content:\" \"}\n"
 	".diff .gap{color:#777;background:#f4f4f4}\n"
-	"del{background:#fbb}ins{background:#bfb;text-decoration:none}\n";
+	"del{background:#fbb}ins{background:#bfb;text-decoration:none}\n"
+	/* dark mode as index.html's: the browser's dark colours, darker marks */
+	":root{color-scheme:light dark}\n"
+	"@media (prefers-color-scheme:dark){body{color:#ddd;background:#181818}a{color:#8ab4f8}"
+	".diff{border-color:#333}.diff .del{background:#3a1d1d}.diff .add{background:#1d3a1d}"
+	".diff .gap{color:#999;background:#222}del{background:#6b2a2a;color:inherit}"
+	"ins{background:#2a5a2a;color:inherit}}\n";
 
 struct diff_page {
 	FILE *fp;

@@ -24,3 +24,8 @@ void ant_trust_score_judge(ant_trust_score *sc, const ant_source_budget *b, int 
 	if (!relay)
 		sc->held = 0;
 }
+
+int ant_trust_holds(const ant_trust_limits *l, int relay, const ant_trust_score *sc)
+{
+	return relay && sc->scored && sc->precision < l->relay_min;
+}

@@ -26,6 +26,7 @@ void ant_notify_digest_release(ant_notify_digest *d)
 		free(it->excerpt);
 		free(it->source);
 		free(it->method);
+		free(it->url_key);
 	}
 	free(d->items);
 	memset(d, 0, sizeof *d);
@@ -157,8 +158,10 @@ static int take_item(sqlite3_stmt *st, ant_notify_item *it)
 		.excerpt = ant_st_col_dup(st, 2, 0), .source = ant_st_col_dup(st, 3, 0),
 		.method = ant_st_col_dup(st, 4, 0),
 		.last_modified = sqlite3_column_int64(st, 5), .last_detected = sqlite3_column_int64(st, 6),
+		.url_key = ant_st_col_dup(st, 7, 0),
 	};
-	return it->url && it->title && it->excerpt && it->source && it->method ? 0 : LB_ENOMEM;
+	return it->url && it->title && it->excerpt && it->source && it->method && it->url_key ?
+	       0 : LB_ENOMEM;
 }
 
 int ant_store_notify_digest(ant_store *s, const ant_notify_target *t, int64_t since, size_t max,
@@ -181,7 +184,7 @@ int ant_store_notify_digest(ant_store *s, const ant_notify_target *t, int64_t si
 				      " CASE p.detected_by WHEN 1 THEN 'header' WHEN 2 THEN 'text'"
 				      " WHEN 3 THEN 'size' WHEN 4 THEN 'lirs' WHEN 5 THEN 'feed'"
 				      " WHEN 6 THEN 'atom' ELSE CASE WHEN p.id IS NULL THEN 'relay'"
-				      " ELSE '' END END, e.last_modified, e.last_detected" PENDING
+				      " ELSE '' END END, e.last_modified, e.last_detected, e.url_key" PENDING
 				      " ORDER BY e.last_modified DESC, e.seq DESC LIMIT ?4", err)) < 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, t->after_seq);

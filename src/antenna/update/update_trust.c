@@ -9,12 +9,6 @@
 #include "ant_robots.h"
 #include "update_int.h"
 
-/* Whether a relay source's score holds it back now (sc from its counts). */
-static int holds(const ant_trust_limits *l, int relay, const ant_trust_score *sc)
-{
-	return relay && sc->scored && sc->precision < l->relay_min;
-}
-
 void ant_upd_trust_source(struct upd *u, const ant_store_source *src)
 {
 	ant_trust_score sc;
@@ -31,7 +25,7 @@ void ant_upd_trust_source(struct upd *u, const ant_store_source *src)
 		return;
 	}
 	u->src_hints = sc.hints;
-	u->src_held = holds(&u->trust, src->relay, &sc);
+	u->src_held = ant_trust_holds(&u->trust, src->relay, &sc);
 }
 
 void ant_upd_trust_finish(struct upd *u, const ant_store_source *src)

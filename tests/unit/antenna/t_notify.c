@@ -4,13 +4,18 @@
  * CR, LF, other controls and malformed UTF-8 keeps its header block
  * exactly (no line a title could add), every line within RFC 5322's 78,
  * each encoded word within RFC 2047's 75, a body that decodes to valid
- * UTF-8 with the excerpt clipped; the webhook's JSON holds no raw control.
+ * UTF-8 with the excerpt clipped; decoded, the Subject (RFC 2047) and the
+ * body hold no control byte and no line a title began (CR/LF in a title
+ * kept would not show in the encoded header block); the webhook's JSON
+ * holds no raw control, and read back with json-c gives an excerpt with
+ * '"', '\\' and controls exactly.
  */
 #include "ant_notify.h"
 #include "lb_utf8.h"
 #include "tap.h"
 #include "ant_settings.h"
 
+#include <json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +97,57 @@ static void check_headers(const char *m, size_t hdr_len)
 	OK(longest_ew > 0 && longest_ew <= 75, "encoded words within 75 (longest %zu)", longest_ew);
 }
 
+/* The header field name's value decoded: its encoded words "=?UTF-8?B?...?="
+ * over its continuation lines, joined, into out (NUL-terminated); the
+ * length, -1 if none. */
+static int64_t decode_field(const char *m, size_t hdr_len, const char *name, unsigned char *out)
+{
+	size_t nl = strlen(name);
+	int64_t k = -1;
+
+	for (const char *l = m; l < m + hdr_len;) {
+		const char *e = strstr(l, "\r\n");
+		if (!strncmp(l, name, nl) && l[nl] == ':') {
+			k = 0;
+			do {
+				for (const char *w = l; (w = strstr(w, "=?UTF-8?B?")) && w < e;) {
+					const char *end = strstr(w + 10, "?=");
+					int64_t n = end ? decode64(w + 10, (size_t)(end - w - 10), out + k) : -1;
+					if (n < 0)
+						return -1;
+					k += n;
+					w = end + 2;
+				}
+				l = e + 2;
+				e = strstr(l, "\r\n");
+			} while (*l == ' ');
+			out[k] = '\0';
+			return k;
+		}
+		l = e + 2;
+	}
+	return k;
+}
+
+/* No control byte in s but CRLF pairs (crlf) or none at all; no line of
+ * it that begins with a header a title tried to add. */
+static int clean_text(const char *s, int crlf)
+{
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (crlf && c == '\r' && p[1] == '\n') {
+			p++;
+			if (!strncmp(p + 1, "Subject:", 8) || !strncmp(p + 1, "Bcc:", 4) ||
+			    !strncmp(p + 1, "X-Evil:", 7))
+				return 0;
+			continue;
+		}
+		if (c < ' ' || c == 0x7f)
+			return 0;
+	}
+	return 1;
+}
+
 static void check_mail(const ant_notify_opts *o, const ant_notify_digest *d)
 {
 	lb_buf m = LB_BUF_INIT;
@@ -106,6 +162,19 @@ static void check_mail(const ant_notify_opts *o, const ant_notify_digest *d)
 	if (!sep)
 		return;
 	check_headers(m.data, (size_t)(sep - m.data) + 2);
+	{
+		unsigned char *subj = malloc(m.len);
+		int64_t k = decode_field(m.data, (size_t)(sep - m.data) + 2, "Subject", subj);
+
+		OK(k > 0 && lb_utf8_valid((const char *)subj, (size_t)k) &&
+		   strstr((char *)subj, "Bcc: evil@example.org") && strstr((char *)subj, "更新 100 件"),
+		   "the Subject decodes (RFC 2047) to the title and the count");
+		OK(k > 0 && clean_text((char *)subj, 0) && !memchr(subj, '\0', (size_t)k),
+		   "... with no CR, LF or other control byte from the title");
+		k = decode_field(m.data, (size_t)(sep - m.data) + 2, "From", subj);
+		OK(k > 0 && clean_text((char *)subj, 0), "the From name decodes with no control byte");
+		free(subj);
+	}
 	for (const char *l = sep + 4; *l;) {
 		const char *e = strstr(l, "\r\n");
 		if (!e)
@@ -120,6 +189,9 @@ static void check_mail(const ant_notify_opts *o, const ant_notify_digest *d)
 	n = decode64(sep + 4, strlen(sep + 4), body);
 	OK(n > 0 && lb_utf8_valid((const char *)body, (size_t)n), "the body decodes to valid UTF-8");
 	if (n > 0) {
+		body[n] = '\0';   /* n < m.len: base64 decodes shorter */
+		OK(clean_text((char *)body, 1) && strstr((char *)body, "Subject: injected"),
+		   "the body: a title's CR/LF as spaces, no control byte, no line it began");
 		body[n - 1] = '\0';
 		OK(strstr((char *)body, "ほか 90 件") != NULL, "ja: the rest counted (ほか 90 件)");
 		OK(strstr((char *)body, "…") != NULL, "a long excerpt clipped, the cut marked");
@@ -143,7 +215,7 @@ int main(void)
 	lb_buf j = LB_BUF_INIT;
 	int raw = 0;
 
-	TAP_PLAN(sizeof targets / sizeof *targets + 15);
+	TAP_PLAN(sizeof targets / sizeof *targets + 21);
 	for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
 		int k = ant_target_kind(targets[i].t, NULL);
 		IS_INT(k < 0 ? LB_EINVAL : k, targets[i].kind, "target %zu taken as it should", i);
@@ -175,6 +247,22 @@ int main(void)
 	for (size_t i = 0; i < j.len - 1; i++)
 		raw |= (unsigned char)j.data[i] < ' ';
 	OK(!raw && lb_utf8_valid(j.data, j.len), "the JSON holds no raw control byte and is valid UTF-8");
+	/* an excerpt with '"', '\\' and controls, read back by json-c */
+	{
+		static char hostile[] = "say \"hi\" \\ back\\\"\r\nX: 1\t\x01\x1f\x7f end";
+		json_object *doc, *u, *it, *ex;
+
+		items[0].excerpt = hostile;
+		d.n = 1;
+		lb_buf_reset(&j);
+		IS_INT(ant_notify_json(&j, &o, &d), 0, "a JSON with a hostile excerpt is built");
+		doc = json_tokener_parse(j.data);
+		OK(doc && json_object_object_get_ex(doc, "updates", &u) &&
+		   (it = json_object_array_get_idx(u, 0)) && json_object_object_get_ex(it, "excerpt", &ex) &&
+		   !strcmp(json_object_get_string(ex), hostile),
+		   "... json-c parses it and gives the excerpt back exactly");
+		json_object_put(doc);
+	}
 	lb_buf_release(&j);
 	free(excerpt);
 	TAP_DONE();

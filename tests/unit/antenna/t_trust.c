@@ -132,6 +132,33 @@ static void window(ant_store *s, int64_t src, int64_t page)
 	OK(!sc.held, "window: no longer held");
 }
 
+/* The threshold: a relay exactly at --trust-relay (50%) is not held back,
+ * one below it is (README: "below --trust-relay is held back"). */
+static void threshold(ant_store *s, int64_t src, int64_t page)
+{
+	ant_trust_limits l;
+	ant_trust_score sc;
+	int64_t t = 1700300000;
+
+	ant_trust_limits_load(s, &l);
+	for (int i = 0; i < 10; i++) {
+		ant_store_trust_claim(s, src, page, t + 100 * i + 1, t + 100 * i, NULL);
+		ant_store_trust_judge(s, page, i % 2, 0, t + 100 * i + 1, t + 100 * i + 50, NULL);
+	}
+	sc = score(s, src, 1);
+	OK(sc.scored && sc.confirmed == 5 && sc.refuted == 5 && sc.precision == 50,
+	   "threshold: 5 of 10 confirmed score 50%% (got %d)", sc.precision);
+	IS_INT(ant_trust_holds(&l, 1, &sc), 0, "threshold: a relay at exactly --trust-relay 50 is not held");
+	ant_store_trust_claim(s, src, page, t + 2001, t + 2000, NULL);
+	ant_store_trust_judge(s, page, 0, 0, t + 2001, t + 2050, NULL);
+	sc = score(s, src, 1);
+	OK(sc.precision == 45, "threshold: one more refuted: 5 of 11, 45%% (got %d)", sc.precision);
+	IS_INT(ant_trust_holds(&l, 1, &sc), 1, "threshold: below it, held back");
+	IS_INT(ant_trust_holds(&l, 0, &sc), 0, "threshold: a source that is not a relay never");
+	l.relay_min = 45;
+	IS_INT(ant_trust_holds(&l, 1, &sc), 0, "threshold: --trust-relay 45: 45%% is not held");
+}
+
 /* The limits come from the config, over the defaults. */
 static void limits(ant_store *s, int64_t src)
 {
@@ -152,9 +179,9 @@ int main(void)
 {
 	char path[256];
 	ant_store *s;
-	int64_t liar_id, honest_id, pa, pb;
+	int64_t liar_id, honest_id, edge_id, pa, pb, pc;
 
-	TAP_PLAN(22);
+	TAP_PLAN(28);
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/a.db", dir);
@@ -164,9 +191,12 @@ int main(void)
 	honest_id = source_new(s, "http://honest.example/lirs.gz", 1);
 	pa = page_new(s, "http://a.example/");
 	pb = page_new(s, "http://b.example/");
+	edge_id = source_new(s, "http://edge.example/lirs.gz", 1);
+	pc = page_new(s, "http://c.example/");
 	liar(s, liar_id, pa);
 	honest(s, honest_id, pb);
 	window(s, liar_id, pa);
+	threshold(s, edge_id, pc);
 	limits(s, honest_id);
 	ant_store_close(s);
 	unlink(path);
