@@ -412,8 +412,13 @@ int ant_store_server_waits(ant_store *s, int64_t now,
 			   lb_error *err);
 /* server waits until then (a later time already kept wins); 0 or LB_EDB. */
 int ant_store_server_wait_set(ant_store *s, const char *server, int64_t until, lb_error *err);
-/* Forgets the waits over by now; 0 or LB_EDB. */
-int ant_store_server_waits_expire(ant_store *s, int64_t now, lb_error *err);
+/* *until: server's wait kept (0: none, or one over if not yet forgotten);
+ * 0 or LB_EDB. */
+int ant_store_server_wait_get(ant_store *s, const char *server, int64_t *until, lb_error *err);
+/* Forgets server's wait (NULL: every server's): the operator lifts it, or
+ * the run writes its own view back (ant_update()).  The number of waits
+ * forgotten, or LB_EDB. */
+int ant_store_server_wait_clear(ant_store *s, const char *server, lb_error *err);
 
 /* ---- the texts behind the diff pages (store_texts.c; ant_difftext.h) ---- */
 

@@ -423,21 +423,30 @@ static void summary(struct upd *u)
 
 /* ---- politeness across batches and runs (ant_fetch.h's pool) ------------ */
 
+struct wait_load { ant_polite *pol; int64_t latest; };
+
+/* A wait kept, no longer than --max-retry-after from now: a maximum
+ * lowered since it was asked applies to it. */
 static void wait_load(void *ctx, const char *server, int64_t until)
 {
-	ant_polite_block_key(ctx, server, until);   /* out of memory: forgotten */
+	struct wait_load *w = ctx;
+
+	ant_polite_block_key(w->pol, server, until < w->latest ? until : w->latest);   /* out of memory: forgotten */
 }
 
 /* One pool for the whole run, so that a batch seam opens no new
  * connections; the servers' Retry-After read from the store into it. */
 static void pool_open(struct upd *u)
 {
+	int64_t now = (int64_t)time(NULL);
+
 	u->lim = u->o->limits;
 	if (u->lim.pool || !(u->pool = ant_fetch_pool_new()))
 		return;   /* the caller's pool, or none: one per fetch run */
 	u->lim.pool = u->pool;
-	ant_store_server_waits(u->s, (int64_t)time(NULL), wait_load,
-			       ant_fetch_pool_polite(u->pool), NULL);
+	ant_store_server_waits(u->s, now, wait_load, &(struct wait_load){
+			       ant_fetch_pool_polite(u->pool), now + (u->lim.max_retry_after > 0 ?
+			       u->lim.max_retry_after : ANT_FETCH_DEFAULT_MAX_RETRY_AFTER) }, NULL);
 }
 
 static void wait_save(void *ctx, const char *server, int64_t until)
@@ -448,7 +457,9 @@ static void wait_save(void *ctx, const char *server, int64_t until)
 		u->failed_db = 1;
 }
 
-/* The Retry-After still to come kept for the next run; the pool closed. */
+/* The Retry-After still to come kept for the next run (the run's view,
+ * which holds every wait it loaded, cut to --max-retry-after, and those
+ * asked since, replaces the table's); the pool closed. */
 static void pool_close(struct upd *u)
 {
 	ant_polite *pol = u->pool ? ant_fetch_pool_polite(u->pool) : NULL;
@@ -456,7 +467,7 @@ static void pool_close(struct upd *u)
 
 	u->st.connections = u->pool ? ant_fetch_pool_connects(u->pool) : 0;
 	if (pol && !u->failed_db && ant_upd_tx_need(u) == 0) {
-		ant_store_server_waits_expire(u->s, now, NULL);
+		ant_store_server_wait_clear(u->s, NULL, NULL);
 		ant_polite_each_block(pol, now, wait_save, u);
 		ant_upd_tx_commit(u);
 	}
