@@ -32,7 +32,7 @@
 #include "ant_trust.h"
 #include "ant_outcome.h"
 
-#define ANT_STORE_SCHEMA_VERSION 13
+#define ANT_STORE_SCHEMA_VERSION 14
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -177,6 +177,8 @@ typedef struct ant_store_page {
 				    redirects to redirect_to */
 	char *redirect_to;       /* or NULL */
 	char *moved_from;        /* the URL it was watched at before its last move, or NULL */
+	char *added_url;         /* the URL the operator added, when the page has moved
+				    since; NULL: url (ant_pagestate_allow_url()) */
 	int64_t moved_at;        /* when it moved; 0 never */
 	int64_t failing_since;   /* the first check of its current run of 404, 410
 				    or no such host; 0 none */
