@@ -87,6 +87,10 @@ void antcmd_show_whereabouts(const ant_store_page *p, int64_t tz);
  * (0) on page p, with its warning, the change named in ch; show's line. */
 int antcmd_robots_set(ant_store *s, const ant_store_page *p, int ignore, lb_buf *ch, lb_error *err);
 void antcmd_show_robots(ant_store *s, const ant_store_page *p);
+/* wait.c: show's line of the page's server wait (Retry-After) and how to
+ * lift it; set --server HOST --clear-wait (argc, argv: no operand left). */
+void antcmd_show_wait(ant_store *s, const ant_store_page *p, int64_t tz);
+int antcmd_clear_wait(int argc, char **argv, const char *server, int clear);
 /* update's side: --robots-max-age (ANTCMD_OPT_ROBOTS_AGE) and
  * --robots-max-bytes (ANTCMD_OPT_ROBOTS_BYTES), codes no letter takes, into
  * u (0, or -1 said); whether p was kept out (not a failure); the summary's

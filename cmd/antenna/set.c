@@ -170,6 +170,8 @@ int cmd_set(int argc, char **argv)
 		{ "auto-ignore", no_argument, NULL, 'U' },
 		{ "ignore-robots", no_argument, NULL, 'R' },
 		{ "no-ignore-robots", no_argument, NULL, 'r' },
+		{ "server", required_argument, NULL, 'S' },
+		{ "clear-wait", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -179,9 +181,10 @@ int cmd_set(int argc, char **argv)
 	ant_store_page p;
 	lb_buf ch = LB_BUF_INIT;
 	char *key = NULL;
+	const char *server = NULL;
 	lb_error err = LB_ERROR_INIT;
 	unsigned rebase = 0;
-	int c, rc = CLI_FATAL, found = 0, allow_file;
+	int c, rc = CLI_FATAL, found = 0, allow_file, clear_wait = 0;
 
 	ant_store_page_init(&p);
 	while ((c = cli_getopt(argc, argv, "h", opts, antcmd_set_help)) != -1) {
@@ -197,6 +200,8 @@ int cmd_set(int argc, char **argv)
 		case 'f': o.feed = optarg; break;
 		case 'c': o.check_url = optarg; break;
 		case 'R': case 'r': o.robots = c == 'R'; break;
+		case 'S': server = optarg; break;
+		case 'W': clear_wait = 1; break;
 		case 'N':
 		case 'U':
 			if (o.auto_ignore >= 0 && o.auto_ignore != (c == 'U')) {
@@ -207,6 +212,10 @@ int cmd_set(int argc, char **argv)
 			break;
 		default: goto out;
 		}
+	}
+	if (server || clear_wait) {   /* a server's wait, no page (wait.c) */
+		rc = antcmd_clear_wait(argc, argv, server, clear_wait);
+		goto out;
 	}
 	if (antcmd_one_url(argc, antcmd_set_help) < 0)
 		goto out;

@@ -95,6 +95,7 @@ static void show_page(ant_store *s, const ant_store_page *p, int64_t tz)
 	printf("last status:    %ld\n", p->st.last_status);
 	printf("last error:     %s\n", p->last_error ? cli_t(p->last_error) : "none");
 	antcmd_show_robots(s, p);
+	antcmd_show_wait(s, p, tz);
 	printf("errors in row:  %d\n", p->st.error_count);
 	printf("etag:           %s\n", p->etag ? cli_t(p->etag) : "none");
 	printf("last-modified:  %s\n", p->lm_header ? cli_t(p->lm_header) : "none");

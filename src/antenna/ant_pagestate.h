@@ -46,6 +46,15 @@ ant_page_state ant_page_state_of(const ant_store_page *p);
  * when p should move now to p->redirect_to (the count reached
  * move_after), else 0.
  */
+/*
+ * The URL whose host and port may be internal for p's requests
+ * (ant_fetch_req.allow_host): the one the operator added.  A move keeps
+ * that permission only while the new URL's host and port are the added
+ * one's: a page moved elsewhere is guarded like any other (a target name
+ * resolving to 127.0.0.1 later is refused, never fetched and published).
+ */
+const char *ant_pagestate_allow_url(const ant_store_page *p);
+
 int ant_pagestate_observe(ant_store_page *p, const ant_fetch_result *res, int64_t now,
 			 int64_t move_after, int64_t gone_days);
 /* A gone page's error: "gone (failing since YYYY-MM-DD): WHY", into b

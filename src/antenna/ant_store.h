@@ -32,7 +32,7 @@
 #include "ant_trust.h"
 #include "ant_outcome.h"
 
-#define ANT_STORE_SCHEMA_VERSION 13
+#define ANT_STORE_SCHEMA_VERSION 14
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -177,6 +177,8 @@ typedef struct ant_store_page {
 				    redirects to redirect_to */
 	char *redirect_to;       /* or NULL */
 	char *moved_from;        /* the URL it was watched at before its last move, or NULL */
+	char *added_url;         /* the URL the operator added, when the page has moved
+				    since; NULL: url (ant_pagestate_allow_url()) */
 	int64_t moved_at;        /* when it moved; 0 never */
 	int64_t failing_since;   /* the first check of its current run of 404, 410
 				    or no such host; 0 none */
@@ -412,8 +414,13 @@ int ant_store_server_waits(ant_store *s, int64_t now,
 			   lb_error *err);
 /* server waits until then (a later time already kept wins); 0 or LB_EDB. */
 int ant_store_server_wait_set(ant_store *s, const char *server, int64_t until, lb_error *err);
-/* Forgets the waits over by now; 0 or LB_EDB. */
-int ant_store_server_waits_expire(ant_store *s, int64_t now, lb_error *err);
+/* *until: server's wait kept (0: none, or one over if not yet forgotten);
+ * 0 or LB_EDB. */
+int ant_store_server_wait_get(ant_store *s, const char *server, int64_t *until, lb_error *err);
+/* Forgets server's wait (NULL: every server's): the operator lifts it, or
+ * the run writes its own view back (ant_update()).  The number of waits
+ * forgotten, or LB_EDB. */
+int ant_store_server_wait_clear(ant_store *s, const char *server, lb_error *err);
 
 /* ---- the texts behind the diff pages (store_texts.c; ant_difftext.h) ---- */
 

@@ -4,7 +4,10 @@
 # leads to on another internal host -- a redirect to localhost:PORT2 or
 # 127.0.0.2, an imported check URL, a feed link, an Atom source's archive
 # link -- is refused and named, its title never published, until
-# 'init --allow-private'; 'init --no-allow-private' refuses again.
+# 'init --allow-private'; 'init --no-allow-private' refuses again.  A page
+# that moves (three 301s) keeps the permission only on the host:port the
+# operator added: moved to moved.example:PORT (a name of 127.0.0.1 by
+# ANTENNA_RESOLVE), it is refused like any other.
 # Two test servers: U (127.0.0.1:PORT, the pages the operator added) and
 # U2 (127.0.0.1:PORT2 as "localhost:PORT2", the internal one, logging
 # every request it gets).
@@ -12,7 +15,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 34
+plan 37
 server_suite antenna-internal
 SPID2=
 trap '[ -n "$SPID2" ] && kill "$SPID2" 2>/dev/null; cleanup' EXIT INT TERM
@@ -131,3 +134,27 @@ case $e in "refused to connect to internal address "*) ok "... refused again" ;;
 	*) notok "... refused again" "$e" ;; esac
 is "init --help tells --allow-private and --no-allow-private" \
 	"$($A init --help | grep -c -e '--allow-private  ' -e '--no-allow-private refuses')" 2
+
+# ---- a move carries no permission to another host:port ----------------------
+cat > "$WWW/mv-new.html" <<'EOF'
+<html><head><title>MOVED-INTERNAL-TITLE</title></head><body><p>moved</p></body></html>
+EOF
+echo '<html><head><title>STAY-TITLE</title></head><body><p>stay</p></body></html>' > "$WWW/stay-new.html"
+printf 'Status: 301 Moved Permanently\nRedirect: http://moved.example:%s/mv-new.html\n' "$P" > "$WWW/mv-old.html.hdr"
+printf 'Status: 301 Moved Permanently\nRedirect: %s/stay-new.html\n' "$U" > "$WWW/stay.html.hdr"
+M=$T/m.db
+export ANTENNA_RESOLVE="moved.example:$P:127.0.0.1"
+$A -d "$M" init --allow-private --move-after 3 > /dev/null 2>&1
+$A -d "$M" add "$U/mv-old.html" > /dev/null
+$A -d "$M" add "$U/stay.html" > /dev/null
+for i in 1 2 3; do $A -d "$M" update --force > /dev/null 2>&1; done
+is "three 301s (allowed then): both pages moved" \
+	"$(jget "$M" "http://moved.example:$P/mv-new.html" moved_from) $(jget "$M" "$U/stay-new.html" moved_from)" \
+	"$U/mv-old.html $U/stay.html"
+$A -d "$M" init --no-allow-private > /dev/null
+$A -d "$M" update --force > /dev/null 2>&1
+e=$(jget "$M" "http://moved.example:$P/mv-new.html" last_error)
+case $e in "refused to connect to internal address 127.0.0.1 (loopback) of moved.example:$P: "*)
+	ok "moved to another host:port, a name of 127.0.0.1: refused like any other" ;;
+	*) notok "moved to another host:port, a name of 127.0.0.1: refused like any other" "$e" ;; esac
+is "moved on the host:port the operator added: still read" "$(jget "$M" "$U/stay-new.html" last_error)" null

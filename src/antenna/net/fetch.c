@@ -624,7 +624,7 @@ static void report_deferred(runner *r, size_t idx, int64_t until, int64_t now)
 	if (lb_date_imf(when, until) < 0)
 		snprintf(when, sizeof when, "%lld", (long long)until);
 	snprintf(res.error, sizeof res.error, "deferred: %.100s asked us to wait until %s "
-		 "(Retry-After)", ant_polite_key(r->pol, r->host_of[idx]), when);
+		 "(Retry-After)", ant_polite_wait_key(r->pol, r->host_of[idx]), when);
 	tell(r, idx, NULL, &res);
 }
 

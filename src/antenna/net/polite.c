@@ -26,7 +26,8 @@ typedef struct server {
 	char *key;
 	long active;        /* requests running (roots only) */
 	int64_t next_ms;    /* no start before (roots only) */
-	int64_t until;      /* Retry-After, seconds since the epoch (roots only) */
+	int64_t until;      /* Retry-After, seconds since the epoch: of this key's own
+			       names (any node; a merge never moves it) */
 } server;
 
 /* One table maps three kinds of name to a server: 'h' host, 'k' key, 'a' address. */
@@ -219,9 +220,7 @@ static void merge(ant_polite *p, long a, long b)
 	p->srv[a].active += p->srv[b].active;
 	if (p->srv[b].next_ms > p->srv[a].next_ms)
 		p->srv[a].next_ms = p->srv[b].next_ms;
-	if (p->srv[b].until > p->srv[a].until)
-		p->srv[a].until = p->srv[b].until;
-	p->srv[b].parent = a;
+	p->srv[b].parent = a;   /* each key keeps its own Retry-After */
 }
 
 /* The server of key ('k' entry), created when new. */
@@ -275,6 +274,11 @@ const char *ant_polite_key(ant_polite *p, long host)
 	return p->srv[root(p, p->host_srv[host])].key;
 }
 
+const char *ant_polite_wait_key(ant_polite *p, long host)
+{
+	return p->srv[p->host_srv[host]].key;
+}
+
 int ant_polite_addr(ant_polite *p, long host, const char *addr)
 {
 	entry *e;
@@ -324,16 +328,19 @@ void ant_polite_ended(ant_polite *p, long host)
 		s->active--;
 }
 
+/* A wait is the asking key's own (host_srv[] is the node of the host's
+ * registrable domain, never moved by a merge): a tenant's 503 on shared
+ * hosting keeps its neighbours at that address neither waiting nor named. */
 int64_t ant_polite_blocked(ant_polite *p, long host, int64_t now)
 {
-	int64_t u = p->srv[root(p, p->host_srv[host])].until;
+	int64_t u = p->srv[p->host_srv[host]].until;
 
 	return u > now ? u : 0;
 }
 
 void ant_polite_block(ant_polite *p, long host, int64_t until)
 {
-	server *s = &p->srv[root(p, p->host_srv[host])];
+	server *s = &p->srv[p->host_srv[host]];
 
 	if (until > s->until)
 		s->until = until;
@@ -345,7 +352,6 @@ int ant_polite_block_key(ant_polite *p, const char *key, int64_t until)
 
 	if (s < 0)
 		return (int)s;
-	s = root(p, s);
 	if (until > p->srv[s].until)
 		p->srv[s].until = until;
 	return 0;
@@ -355,7 +361,7 @@ void ant_polite_each_block(ant_polite *p, int64_t now,
 			   void (*fn)(void *ctx, const char *key, int64_t until), void *ctx)
 {
 	for (size_t i = 0; i < p->nsrv; i++)
-		if (p->srv[i].parent == (long)i && p->srv[i].until > now)
+		if (p->srv[i].until > now)
 			fn(ctx, p->srv[i].key, p->srv[i].until);
 }
 

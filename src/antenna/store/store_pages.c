@@ -24,7 +24,7 @@
 	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
 	" noise, only, no_auto_ignore, check_url," \
 	" redirect_count, redirect_to, moved_from, moved_at, failing_since, gone_at," \
-	" (SELECT ignore FROM robots_pages WHERE page_id=pages.id), fail_kind"
+	" (SELECT ignore FROM robots_pages WHERE page_id=pages.id), fail_kind, added_url"
 
 void ant_store_page_init(ant_store_page *p)
 {
@@ -41,7 +41,7 @@ void ant_store_page_release(ant_store_page *p)
 	free(p->feed_url); free(p->feed_etag); free(p->feed_lm_header); free(p->feed_error);
 	free(p->excerpt); free(p->noise);
 	free(p->only); free(p->check_url);
-	free(p->redirect_to); free(p->moved_from);
+	free(p->redirect_to); free(p->moved_from); free(p->added_url);
 	ant_store_page_init(p);
 }
 
@@ -194,6 +194,7 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	p->gone_at = sqlite3_column_int64(st, 45);
 	p->ignore_robots = sqlite3_column_int(st, 46);
 	p->fail_kind = ant_fail_kind_parse((const char *)sqlite3_column_text(st, 47));
+	p->added_url = ant_st_col_dup(st, 48, 1);
 	if (blob_dup(st, 36, &p->noise, &p->noise_len) < 0 || !p->url || !p->url_key || !p->title ||
 	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset ||
 	    !p->only) {
@@ -519,7 +520,7 @@ int ant_store_page_move(ant_store *s, int64_t id, const char *url, const char *u
 		rc = merged;
 	else if (!merged)
 		rc = ant_st_run(s, "UPDATE pages SET url=?2, url_key=?3, key_hash=?4, moved_from=?5,"
-				" moved_at=?6, redirect_count=0, redirect_to=NULL, source_url=NULL"
+				" added_url=coalesce(added_url, ?5), moved_at=?6, redirect_count=0, redirect_to=NULL, source_url=NULL"
 				" WHERE id=?1", bind_move, &m, err);
 	else if ((rc = ant_st_run(s, "UPDATE pages SET moved_from=?5, moved_at=?6"
 				  " WHERE key_hash=?4 AND coalesce(url_key, url)=?7", bind_move, &m, err)) >= 0)

@@ -45,10 +45,26 @@ int ant_store_server_wait_set(ant_store *s, const char *server, int64_t until, l
 	return rc < 0 ? rc : 0;
 }
 
-int ant_store_server_waits_expire(ant_store *s, int64_t now, lb_error *err)
+int ant_store_server_wait_get(ant_store *s, const char *server, int64_t *until, lb_error *err)
 {
-	struct wait w = { "", now };
-	int rc = ant_st_run(s, "DELETE FROM server_wait WHERE until <= ?2", bind_wait, &w, err);
+	sqlite3_stmt *st;
+	int rc;
 
-	return rc < 0 ? rc : 0;
+	*until = 0;
+	if ((rc = ant_st_prep(s, &st, "SELECT until FROM server_wait WHERE server = ?1", err)) < 0)
+		return rc;
+	ant_st_bind_text(st, 1, server);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*until = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "reading server_wait");
+}
+
+int ant_store_server_wait_clear(ant_store *s, const char *server, lb_error *err)
+{
+	struct wait w = { server, 0 };
+	int rc = server ? ant_st_run(s, "DELETE FROM server_wait WHERE server = ?1", bind_wait, &w, err) :
+			  ant_st_run(s, "DELETE FROM server_wait WHERE ?2 = 0", bind_wait, &w, err);
+
+	return rc;
 }

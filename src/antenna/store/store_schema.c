@@ -302,6 +302,9 @@ static const char *const migrations[] = {
 	" WHEN last_error GLOB 'cannot start transfer*' OR last_error GLOB 'transfer aborted*'"
 	"  OR last_error GLOB 'out of memory*' THEN 'local'"
 	" WHEN last_error IS NOT NULL THEN 'check' END;",
+	/* 13 -> 14: the URL the operator added, kept by a page's first move (ant_store.h:
+	 * added_url): only its host:port may be internal (update/pagestate.c) */
+	"ALTER TABLE pages ADD COLUMN added_url TEXT;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

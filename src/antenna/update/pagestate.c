@@ -100,6 +100,11 @@ int ant_pagestate_observe(ant_store_page *p, const ant_fetch_result *res, int64_
 	return p->redirect_count >= move_after && p->redirect_to != NULL;
 }
 
+const char *ant_pagestate_allow_url(const ant_store_page *p)
+{
+	return p->added_url ? p->added_url : p->url;
+}
+
 void ant_pagestate_gone_text(char *b, size_t n, const ant_store_page *p, const char *why)
 {
 	lb_tm tm;

@@ -36,6 +36,7 @@
 #include "atom_evstore.h"
 #include "ant_limits.h"
 #include "ant_page.h"
+#include "ant_pagestate.h"
 #include "lirs.h"
 #include "lirs_merge.h"   /* LIRS_DEFAULT_MAX_FUTURE */
 #include "update_int.h"
@@ -145,14 +146,14 @@ static int refetch_pages(struct upd *u, int last)
 	for (size_t i = 0; i < u->npages; i++)
 		if (go[i] && awaits_refetch(u, i))
 			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i],
-						     u->pages[i].url };
+						     ant_pagestate_allow_url(&u->pages[i]) };
 	rc = ant_upd_fetch(u, reqs, n, ant_upd_refetch_done, u);
 	/* a fetcher that did not answer them all: decide on the first answers */
 	for (size_t i = 0; i < u->npages; i++)
 		if (go[i] && awaits_refetch(u, i)) {
 			ant_fetch_result none = { .status = 0, .err = ANT_FETCH_ERR_OTHER, .content_length = -1 };
 			ant_upd_refetch_done(u, &(ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL,
-								 &u->pages[i], u->pages[i].url }, &none);
+								 &u->pages[i], ant_pagestate_allow_url(&u->pages[i]) }, &none);
 			u->st.refetched--;
 		}
 	free(go);
@@ -173,7 +174,7 @@ static int defer_feeds(struct upd *u)
 	for (size_t i = 0; i < u->npages; i++)
 		if (u->chk[i].wait == UPD_WAIT_NEW_FEED && ant_upd_robots_feed(u, &u->pages[i]))
 			reqs[n++] = (ant_fetch_req){ u->pages[i].feed_url, NULL, NULL, &u->pages[i],
-						     u->pages[i].url };
+						     ant_pagestate_allow_url(&u->pages[i]) };
 		else if (u->chk[i].wait == UPD_WAIT_NEW_FEED)
 			ant_upd_new_feed_read(u, &u->pages[i]);   /* decided without it */
 	if (n)
@@ -211,7 +212,7 @@ static size_t queue_feed(struct upd *u, size_t i, ant_fetch_req *reqs, struct jo
 		free(j->lm);
 		return n;
 	}
-	reqs[n] = (ant_fetch_req){ j->url, j->etag, j->lm, j, p->url };
+	reqs[n] = (ant_fetch_req){ j->url, j->etag, j->lm, j, ant_pagestate_allow_url(p) };
 	u->chk[i].feed_pending = 1;
 	return n + 1;
 }
@@ -255,7 +256,8 @@ static int fetch_batch(struct upd *u)
 		jobs[n] = (struct job){ p, 0, NULL, NULL, NULL };
 		/* a check URL (tama's Check-URL) is fetched; url is what is shown,
 		 * and the host the operator added (ant_fetch.h: allow_host) */
-		reqs[n] = (ant_fetch_req){ check_url(p), p->etag, p->lm_header, &jobs[n], p->url };
+		reqs[n] = (ant_fetch_req){ check_url(p), p->etag, p->lm_header, &jobs[n],
+					   ant_pagestate_allow_url(p) };
 		n++;
 	}
 	/* the batch's checks on fetch's helper thread, while the transfers
@@ -423,21 +425,30 @@ static void summary(struct upd *u)
 
 /* ---- politeness across batches and runs (ant_fetch.h's pool) ------------ */
 
+struct wait_load { ant_polite *pol; int64_t latest; };
+
+/* A wait kept, no longer than --max-retry-after from now: a maximum
+ * lowered since it was asked applies to it. */
 static void wait_load(void *ctx, const char *server, int64_t until)
 {
-	ant_polite_block_key(ctx, server, until);   /* out of memory: forgotten */
+	struct wait_load *w = ctx;
+
+	ant_polite_block_key(w->pol, server, until < w->latest ? until : w->latest);   /* out of memory: forgotten */
 }
 
 /* One pool for the whole run, so that a batch seam opens no new
  * connections; the servers' Retry-After read from the store into it. */
 static void pool_open(struct upd *u)
 {
+	int64_t now = (int64_t)time(NULL);
+
 	u->lim = u->o->limits;
 	if (u->lim.pool || !(u->pool = ant_fetch_pool_new()))
 		return;   /* the caller's pool, or none: one per fetch run */
 	u->lim.pool = u->pool;
-	ant_store_server_waits(u->s, (int64_t)time(NULL), wait_load,
-			       ant_fetch_pool_polite(u->pool), NULL);
+	ant_store_server_waits(u->s, now, wait_load, &(struct wait_load){
+			       ant_fetch_pool_polite(u->pool), now + (u->lim.max_retry_after > 0 ?
+			       u->lim.max_retry_after : ANT_FETCH_DEFAULT_MAX_RETRY_AFTER) }, NULL);
 }
 
 static void wait_save(void *ctx, const char *server, int64_t until)
@@ -448,7 +459,9 @@ static void wait_save(void *ctx, const char *server, int64_t until)
 		u->failed_db = 1;
 }
 
-/* The Retry-After still to come kept for the next run; the pool closed. */
+/* The Retry-After still to come kept for the next run (the run's view,
+ * which holds every wait it loaded, cut to --max-retry-after, and those
+ * asked since, replaces the table's); the pool closed. */
 static void pool_close(struct upd *u)
 {
 	ant_polite *pol = u->pool ? ant_fetch_pool_polite(u->pool) : NULL;
@@ -456,7 +469,7 @@ static void pool_close(struct upd *u)
 
 	u->st.connections = u->pool ? ant_fetch_pool_connects(u->pool) : 0;
 	if (pol && !u->failed_db && ant_upd_tx_need(u) == 0) {
-		ant_store_server_waits_expire(u->s, now, NULL);
+		ant_store_server_wait_clear(u->s, NULL, NULL);
 		ant_polite_each_block(pol, now, wait_save, u);
 		ant_upd_tx_commit(u);
 	}

@@ -24,6 +24,7 @@
  * it allows the feed's path (ant_upd_robots_feed).
  */
 #include "ant_robots.h"
+#include "ant_pagestate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,7 +164,7 @@ static int add_new(struct upd *u, struct upd_robots *r, const unsigned char *due
 		if (!due[i] || ignored(r, p->id) || ant_robots_origin(url_of(p), name, sizeof name, NULL) < 0)
 			continue;
 		if ((o = find(r, *first, name)) || (o = find_new(r, *first, name))) {
-			if (!o->allow && own_origin(p, name) && !(o->allow = strdup(p->url)))
+			if (!o->allow && own_origin(p, name) && !(o->allow = strdup(ant_pagestate_allow_url(p))))
 				return LB_ENOMEM;
 			continue;
 		}
@@ -176,7 +177,7 @@ static int add_new(struct upd *u, struct upd_robots *r, const unsigned char *due
 			r->cap = cap;
 		}
 		r->v[r->n] = (struct origin){ .name = strdup(name), .verdict = ANT_ROBOTS_ALLOW_ALL,
-					      .allow = own_origin(p, name) ? strdup(p->url) : NULL };
+					      .allow = own_origin(p, name) ? strdup(ant_pagestate_allow_url(p)) : NULL };
 		if (!r->v[r->n].name || (own_origin(p, name) && !r->v[r->n].allow))
 			return LB_ENOMEM;
 		r->n++;
@@ -294,7 +295,7 @@ int ant_upd_robots_gate(struct upd *u, ant_store_page *p)
 		/* unreachable: the page fails as its own fetch would have */
 		ant_fetch_result res = { .err = o->err, .body = (char *)"", .content_length = -1 };
 		snprintf(res.error, sizeof res.error, "%s", o->errtext);
-		ant_upd_page_done(u, &(ant_fetch_req){ url_of(p), NULL, NULL, p, p->url }, &res);
+		ant_upd_page_done(u, &(ant_fetch_req){ url_of(p), NULL, NULL, p, ant_pagestate_allow_url(p) }, &res);
 		return 0;
 	}
 	if (ant_robots_allowed(o->rules, path, &why))

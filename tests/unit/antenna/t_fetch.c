@@ -349,8 +349,25 @@ static void t_errors(void)
 	puts_file("down.html.hdr", date);
 	a = get(&l, "/down.html", NULL, NULL);
 	IS_INT(a.status, 503, "503: status");
-	OK(a.retry_after > 3590 && a.retry_after <= 3600, "503: Retry-After HTTP-date relative to Date (%lld)",
+	OK(a.retry_after > 3590 && a.retry_after <= 3600, "503: Retry-After HTTP-date an hour on (%lld)",
 	   (long long)a.retry_after);
+	got_free(&a);
+	/* the server's clock two hours behind ours: its Date and a Retry-After
+	 * an hour after it, which is an hour ago by our clock: the wait it
+	 * implies is the hour, not none (RFC 9110 §10.2.3) */
+	{
+		char d1[40], d2[40], hdr[160];
+		time_t sd = time(NULL) - 7200, sr = sd + 3600;
+
+		gmtime_r(&sd, &tm);
+		strftime(d1, sizeof d1, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+		gmtime_r(&sr, &tm);
+		strftime(d2, sizeof d2, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+		snprintf(hdr, sizeof hdr, "Status: 503 Service Unavailable\nDate: %s\nRetry-After: %s\n", d1, d2);
+		puts_file("skew.html.hdr", hdr);
+	}
+	a = get(&l, "/skew.html", NULL, NULL);
+	IS_INT(a.retry_after, 3600, "503: Retry-After HTTP-date relative to the answer's Date, not our clock");
 	got_free(&a);
 }
 
@@ -803,7 +820,7 @@ static void t_with_page(void)
 
 int main(void)
 {
-	TAP_PLAN(75 + 24 + 2 + 4 + 10);
+	TAP_PLAN(75 + 24 + 2 + 4 + 10 + 1);
 	snprintf(dir, sizeof dir, "/tmp/t_fetch.XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");

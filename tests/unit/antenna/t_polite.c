@@ -29,7 +29,7 @@ int main(void)
 	long a, b, c, g1, g2;
 	int64_t wake = 0;
 
-	TAP_PLAN(32);
+	TAP_PLAN(38);
 	dom("www.Example.CO.uk", "example.co.uk");
 	dom("a.b.example.com.", "example.com");
 	dom("alice.github.io", "alice.github.io");     /* private section */
@@ -78,6 +78,16 @@ int main(void)
 	IS_INT(ant_polite_blocked(p, g2, 100), 900, "... holds for bob.github.io");
 	ant_polite_each_block(p, 300, count, "bob.github.io");
 	IS_INT(nblocks, 1, "one block still to come");
+	/* c.example.net shares a's address (one server) but asks for itself:
+	 * its wait is example.net's, a and b (example.com) are not held */
+	ant_polite_block(p, c, 5000);
+	IS_INT(ant_polite_blocked(p, c, 400), 5000, "a block on c holds for c");
+	IS_INT(ant_polite_blocked(p, a, 400), 0, "... not for a, its neighbour at one address");
+	IS_STR(ant_polite_wait_key(p, c), "example.net", "... kept and named as c's own domain");
+	IS_STR(ant_polite_wait_key(p, a), "example.com", "a's wait key is its own domain");
+	nblocks = 0;
+	ant_polite_each_block(p, 1000, count, "example.net");
+	IS_INT(nblocks, 1, "... the one block kept, under example.net");
 	ant_polite_free(p);
 
 	OK(ant_target_contact_check("https://example.org/about", NULL) == 0 &&

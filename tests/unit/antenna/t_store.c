@@ -598,7 +598,7 @@ static void from_schema12(void)
 		{ "cannot start transfer: out of memory", "local" },
 		{ "the --only part is not on the page", "check" },
 	};
-	char p12[300], url[64], sql[160];
+	char p12[300], url[64], sql[200];
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	ant_store *s;
@@ -626,8 +626,9 @@ static void from_schema12(void)
 		ok &= sqlite3_step(st) == SQLITE_DONE;
 		sqlite3_finalize(st);
 	}
-	snprintf(sql, sizeof sql, "ALTER TABLE pages DROP COLUMN fail_kind; PRAGMA user_version=%d",
-		 ANT_STORE_SCHEMA_VERSION - 1);
+	/* schema 13's added_url (a page's first move) dropped too */
+	snprintf(sql, sizeof sql, "ALTER TABLE pages DROP COLUMN fail_kind; "
+		 "ALTER TABLE pages DROP COLUMN added_url; PRAGMA user_version=%d", 12);
 	OK(ok && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK,
 	   "as schema 12 wrote it: last_error words, no kind");
 	sqlite3_close(db);
