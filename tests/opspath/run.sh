@@ -1,0 +1,57 @@
+#!/bin/sh
+# The operator's path after the first days: a --base or --page-size
+# changed after the feeds were published (refused with the way out;
+# --new-feeds writes them anew, the same ids), ...
+# Against build/tools/testserver on 127.0.0.1, with real SQLite files.
+# test-needs: python3:python3
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$TOP/tests/lib/antenna.sh"
+
+plan 10
+server_suite opspath-test
+
+# sql DB STATEMENT...: runs the statements on DB
+sql() { db=$1; shift; $PY - "$db" "$@" <<'EOF'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for s in sys.argv[2:]:
+    c.execute(s)
+c.commit()
+EOF
+}
+# ids FILE: the entries' ids of an Atom document, one a line
+ids() { grep -o '<id>[^<]*</id>' "$1" | sed 1d; }
+
+# ---- 5. --base changed after the first publish ------------------------------
+D=$T/base.db
+$A -d "$D" init --base http://wrong.example/ant/ --page-size 2 > /dev/null 2>&1
+$A -d "$D" publish "$T/s5" > /dev/null 2>&1
+for i in 1 2 3 4 5; do
+	sql "$D" "INSERT INTO ev_events(url, url_key, last_modified, last_detected, title)
+		VALUES('http://a.example/$i', 'http://a.example/$i', $((1700000000 + i)), $((1700000000 + i)), 'p$i')"
+done
+$A -d "$D" publish "$T/s5" > /dev/null 2>&1
+ids "$T/s5/archive/1.atom" > "$T/ids.before"
+$A -d "$D" init --base http://right.example/ > "$T/out" 2> "$T/err"
+is "init --base NEW after the feeds were published: refused (exit 2), nothing on stdout" \
+	"$?:$(wc -c < "$T/out")" "2:0"
+check "... the old base and the way out said" \
+	grep -q "published under --base 'http://wrong.example/ant/'.*'antenna init --base http://right.example/ --new-feeds'" "$T/err"
+is "... and the base is unchanged" "$($A -d "$D" show 2>/dev/null | grep -c 'wrong.example')" 1
+$A -d "$D" init --page-size 3 > /dev/null 2> "$T/err"
+check "init --page-size N after the feeds were published: refused, the way out said" \
+	grep -q "published with --page-size 2.*'antenna init --page-size 3 --new-feeds'" "$T/err"
+$A -d "$D" init --base http://right.example/ --new-feeds > "$T/out" 2> "$T/err"
+is "init --base NEW --new-feeds: exit 0, the change and the feeds anew said" \
+	"$?:$(grep -c "right.example\|written anew" "$T/out")" "0:2"
+$A -d "$D" publish "$T/s5" > "$T/out" 2> "$T/err"
+is "... the next publish writes the feeds (exit 0)" $? 0
+check "... the archive under the new base" grep -q 'href="http://right.example/archive/1.atom"' "$T/s5/archive/1.atom"
+ids "$T/s5/archive/1.atom" > "$T/ids.after"
+check "... its entries keep their ids (tag of the first host)" cmp -s "$T/ids.before" "$T/ids.after"
+check "... index.atom links the new base" grep -q 'href="http://right.example/archive/2.atom"' "$T/s5/index.atom"
+# a database changed before the refusal existed: the run says the way out
+sql "$D" "UPDATE config SET value = 'http://third.example/' WHERE key = 'base'"
+$A -d "$D" publish "$T/s5" > /dev/null 2> "$T/err"
+check "a publish under a base the feeds were not made with names the way out" \
+	grep -q "'antenna init --base http://right.example/' keeps them" "$T/err"
