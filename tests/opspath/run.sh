@@ -1,13 +1,14 @@
 #!/bin/sh
 # The operator's path after the first days: a --base or --page-size
 # changed after the feeds were published (refused with the way out;
-# --new-feeds writes them anew, the same ids), ...
+# --new-feeds writes them anew, the same ids); the public page's short
+# reasons, the details kept for list and show; ...
 # Against build/tools/testserver on 127.0.0.1, with real SQLite files.
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 10
+plan 14
 server_suite opspath-test
 
 # sql DB STATEMENT...: runs the statements on DB
@@ -55,3 +56,19 @@ sql "$D" "UPDATE config SET value = 'http://third.example/' WHERE key = 'base'"
 $A -d "$D" publish "$T/s5" > /dev/null 2> "$T/err"
 check "a publish under a base the feeds were not made with names the way out" \
 	grep -q "'antenna init --base http://right.example/' keeps them" "$T/err"
+
+# ---- 6. the public page: a short reason, the details in list and show ------
+D=$T/err.db
+$A -d "$D" init --base http://antenna.example/ > /dev/null 2>&1
+printf 'Redirect: http://127.0.0.2:%s/x.html\n' "${U##*:}" > "$WWW/intra.html.hdr"
+printf '<title>Only</title><p>text</p>\n' > "$WWW/only.html"
+$A -d "$D" add "$U/intra.html" > /dev/null
+$A -d "$D" add --only '#nosuch' "$U/only.html" > /dev/null
+$A -d "$D" run -q "$T/s6" > /dev/null 2>&1
+check "an internal address refused: 接続できません on the page" \
+	grep -q '\[接続できません\]' "$T/s6/index.html"
+is "... neither the address nor the operator's option there" \
+	"$(grep -c '127\.0\.0\.2\|allow-private\|--only\|not on the page' "$T/s6/index.html")" 0
+check "a page that could not be checked: its phrase on the page" \
+	grep -q '\[ページを確かめられませんでした\]' "$T/s6/index.html"
+check "... the details stay in show" sh -c "$A -d '$D' show '$U/intra.html' | grep -q 'allow-private'"
