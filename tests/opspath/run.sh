@@ -8,7 +8,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 14
+plan 19
 server_suite opspath-test
 
 # sql DB STATEMENT...: runs the statements on DB
@@ -72,3 +72,27 @@ is "... neither the address nor the operator's option there" \
 check "a page that could not be checked: its phrase on the page" \
 	grep -q '\[ページを確かめられませんでした\]' "$T/s6/index.html"
 check "... the details stay in show" sh -c "$A -d '$D' show '$U/intra.html' | grep -q 'allow-private'"
+
+# ---- 7. cron: a page gone is said once; deferred is not failed --------------
+D=$T/cron.db
+$A -d "$D" init --base http://antenna.example/ --gone-days 1 > /dev/null 2>&1
+printf 'Status: 404 Not Found\n' > "$WWW/gone.html.hdr"
+$A -d "$D" add "$U/gone.html" > /dev/null
+$A -d "$D" run -q --now "$NOW" "$T/s7" > /dev/null 2>&1
+$A -d "$D" run -q --now $((NOW + 86400 + 60)) "$T/s7" > /dev/null 2> "$T/err"
+is "run -q, the day a page is found gone: exit 1, said" "$?:$(grep -c "failed: $U/gone.html: gone" "$T/err")" "1:1"
+$A -d "$D" run -q --now $((NOW + 2 * 86400 + 120)) "$T/s7" > "$T/out" 2> "$T/err"
+is "run -q, the next day, still gone: exit 0, silent" "$?:$(wc -c < "$T/out"):$(wc -c < "$T/err")" "0:0:0"
+$A -d "$D" update --now $((NOW + 3 * 86400 + 180)) > "$T/out" 2> /dev/null
+check "... update's summary counts it apart" grep -q "0 failed.*0 deferred (Retry-After), 1 still gone" "$T/out"
+D=$T/wait.db
+$A -d "$D" init --base http://antenna.example/ > /dev/null 2>&1
+printf 'Status: 429 Too Many Requests\nRetry-After: 7200\n' > "$WWW/busy.html.hdr"
+printf '<title>Sib</title><p>sibling</p>\n' > "$WWW/sib.html"
+$A -d "$D" add "$U/busy.html" > /dev/null
+$A -d "$D" run -q "$T/s7b" > /dev/null 2>&1
+$A -d "$D" add "$U/sib.html" > /dev/null
+$A -d "$D" run -q "$T/s7b" > "$T/out" 2> "$T/err"
+is "run -q, a page deferred by its server's Retry-After: exit 0, silent" \
+	"$?:$(wc -c < "$T/out"):$(wc -c < "$T/err")" "0:0:0"
+is "... it is waiting (deferred), not failed" "$(jget "$D" "$U/sib.html" fail_kind)" deferred
