@@ -16,6 +16,9 @@ struct setting { const char *key; const char *value; };
 /* The settings' options (ant_settings.h): setting i's option has the
  * code OPT_SETTING + 2i, its no_option OPT_SETTING + 2i + 1. */
 #define OPT_SETTING 0x800
+#define OPT_NEW_FEEDS 0x7ff
+
+static int new_feeds;   /* --new-feeds: the feeds anew after a --base or --page-size change */
 
 /* v for setting d checked (--base made a directory URL, see
  * antcmd_base_dir()); 0, or CLI_FATAL (printed). */
@@ -54,6 +57,7 @@ static void options(struct option *o)
 {
 	static const struct option rest[] = {
 		ANTCMD_NOTIFY_OPTIONS,   /* notify.c */
+		{ "new-feeds", no_argument, NULL, OPT_NEW_FEEDS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -81,6 +85,10 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 	while ((c = cli_getopt(argc, argv, "h", opts, antcmd_init_help)) != -1) {
 		if (c == 'h')
 			return cli_help(antcmd_init_help), -1;
+		if (c == OPT_NEW_FEEDS) {
+			new_feeds = 1;
+			continue;
+		}
 		if (c < OPT_SETTING || c >= OPT_SETTING + 2 * ANT_SET_COUNT) {
 			int taken = antcmd_notify_opt(c, optarg);   /* notify.c's options */
 			if (taken <= 0)
@@ -103,12 +111,25 @@ static int parse_opts(int argc, char **argv, struct setting *set, size_t *nset)
 	return 0;
 }
 
+/* --base, --page-size or --new-feeds given: the feeds are checked. */
+static int feeds_touched(const struct setting *set, size_t nset)
+{
+	for (size_t i = 0; i < nset; i++)
+		if (!strcmp(set[i].key, ant_settings[ANT_SET_BASE].key) ||
+		    !strcmp(set[i].key, ant_settings[ANT_SET_PAGE_SIZE].key))
+			return 1;
+	return new_feeds;
+}
+
 /* The defaults, then the options, in one transaction; old[i] gets what
  * set[i]'s key held before (a setting an older antenna never wrote is its
- * default, written now).  0, or < 0 with err. */
+ * default, written now).  A --base or --page-size the published feeds were
+ * not made with is refused with the way out, or with --new-feeds makes
+ * them anew (ant_publish.h).  0, 1 when the feeds are made anew, or < 0
+ * with err. */
 static int write_settings(ant_store *s, const struct setting *set, size_t nset, char **old, lb_error *err)
 {
-	int rc;
+	int rc, moved = 0;
 
 	if ((rc = ant_store_begin(s, err)) < 0)
 		return rc;
@@ -119,8 +140,12 @@ static int write_settings(ant_store *s, const struct setting *set, size_t nset, 
 	for (size_t i = 0; i < nset; i++)
 		if ((rc = ant_store_config_set(s, set[i].key, set[i].value, err)) < 0)
 			goto fail;
+	if (feeds_touched(set, nset) && (moved = ant_publish_feeds_moved(s, new_feeds, err)) < 0) {
+		rc = moved;
+		goto fail;
+	}
 	if ((rc = ant_store_commit(s, err)) == 0)
-		return 0;
+		return moved;
 fail:
 	ant_store_rollback(s);
 	return rc;
@@ -158,7 +183,7 @@ int cmd_init(int argc, char **argv)
 	struct setting set[ANT_SET_COUNT];
 	char *old[sizeof set / sizeof *set] = { NULL };
 	size_t nset = 0;
-	int existed, rc;
+	int existed, rc, anew;
 	ant_store *s;
 	lb_error err = LB_ERROR_INIT;
 
@@ -167,7 +192,7 @@ int cmd_init(int argc, char **argv)
 	existed = access(antcmd_db_path, F_OK) == 0;
 	if (!(s = antcmd_open(ANT_STORE_OPEN_CREATE)))
 		return CLI_FATAL;
-	if ((rc = write_settings(s, set, nset, old, &err)) < 0 ||
+	if ((rc = anew = write_settings(s, set, nset, old, &err)) < 0 ||
 	    (rc = antcmd_notify_apply(s, antcmd_now(0), &err)) < 0)   /* notify.c */
 		cli_error("%s", lb_error_msg(&err));
 	else if (!existed)
@@ -176,6 +201,9 @@ int cmd_init(int argc, char **argv)
 		report_changes(set, nset, old, (size_t)rc);
 	if (rc >= 0 && !existed)
 		base_note(s);
+	if (rc >= 0 && anew == 1)
+		printf("the feeds: written anew at the next publish, the same entries under the new "
+		       "links; keep the old URL redirecting to the new one for their readers\n");
 	for (size_t i = 0; i < nset; i++)
 		free(old[i]);
 	ant_store_close(s);

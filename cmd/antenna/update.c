@@ -147,7 +147,9 @@ static void verbose_page(void *ctx, const ant_store_page *p, const ant_detect_ou
 			p->last_error ? lb_term(&b, p->last_error) : out->updated ? "updated" : "unchanged",
 			out->updated ? " by " : "",
 			out->updated ? (out->rule ? out->rule : "first check") : "");
-	else if (p->last_error && !antcmd_robots_kept_out(p))   /* counted apart */
+	else if (p->last_error && !antcmd_robots_kept_out(p) &&   /* counted apart */
+		 p->fail_kind != ANT_FAIL_DEFERRED &&             /* waiting, not failed */
+		 (p->fail_kind != ANT_FAIL_GONE || p->gone_at == o->u.now))   /* said once */
 		cli_error("failed: %s: %s", lb_term(&a, p->url), lb_term(&b, p->last_error));
 	lb_buf_release(&a);
 	lb_buf_release(&b);
@@ -190,6 +192,8 @@ static void summary(const ant_update_stats *u, double secs)
 		printf("; %u Atom archive%s read", u->archives_read, u->archives_read == 1 ? "" : "s");
 	if (u->moved || u->gone)
 		printf("; %u moved, %u found gone", u->moved, u->gone);
+	if (u->deferred || u->still_gone)
+		printf("; %u deferred (Retry-After), %u still gone", u->deferred, u->still_gone);
 	if (u->refetched || u->learned)
 		printf("; %u page%s fetched again, %u noisy part%s learned", u->refetched,
 		       u->refetched == 1 ? "" : "s", u->learned, u->learned == 1 ? "" : "s");

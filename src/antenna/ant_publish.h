@@ -238,4 +238,18 @@ typedef struct ant_publish_result {
 int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *opts,
 		     ant_publish_result *res, lb_error *err);
 
+/*
+ * The feeds against the settings: their base URL and page size are fixed
+ * at their first publish (RFC 5005 archives never change, and their links
+ * are built from the base), so a publish after 'init --base' or
+ * '--page-size' changed either is refused.  Returns 0 when they agree (or
+ * nothing is published yet); LB_EINVAL when they differ, err naming both
+ * values and the way out; with anew, instead, 1: the archives are
+ * forgotten in the caller's transaction (atom_evstore_reseal()), and the
+ * next publish writes them again under the settings: the same entries,
+ * ids and archive numbers (while no event was pruned), new links.  LB_EDB,
+ * LB_ENOMEM.
+ */
+int ant_publish_feeds_moved(ant_store *s, int anew, lb_error *err);
+
 #endif

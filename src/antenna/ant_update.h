@@ -125,7 +125,10 @@ typedef struct ant_update_opts {
 
 /* The run's counts, for the command's summary line. */
 typedef struct ant_update_stats {
-	unsigned checked, updated, unchanged, failed;   /* pages */
+	/* pages; failed: not the deferred ones (a server's Retry-After: not
+	 * asked, waiting) nor those still gone (ant_pagestate.h: a page gone
+	 * fails once, in the run that finds it gone, then is checked daily) */
+	unsigned checked, updated, unchanged, failed, deferred, still_gone;
 	unsigned feeds_checked, feeds_failed;
 	unsigned sources, sources_failed, atom_sources;  /* atom_sources: of sources */
 	unsigned archives_read;

@@ -873,12 +873,14 @@ static int fixed_meta(feedctx *f, atom_evstore *st, const char *key, const char 
 	return 0;
 }
 
-/* f->tag = "tag:host,date:" (RFC 4151 §2.1); the host as an IRI. */
-static int make_tag(feedctx *f, const char *date)
+/* f->tag = "tag:host,date:" (RFC 4151 §2.1); the host as an IRI: the
+ * host of the state's first run, kept when the base moves
+ * (atom_evstore_reseal()), so that the ids do not change. */
+static int make_tag(feedctx *f, const char *host, const char *date)
 {
 	lb_buf t = LB_BUF_INIT;
 
-	if (lb_buf_adds(&t, "tag:") || atom_iri(&t, f->host, ATOM_IRI_REF) || lb_buf_addf(&t, ",%s:", date)) {
+	if (lb_buf_adds(&t, "tag:") || atom_iri(&t, host, ATOM_IRI_REF) || lb_buf_addf(&t, ",%s:", date)) {
 		lb_buf_release(&t);
 		return oom(f);
 	}
@@ -896,7 +898,7 @@ typedef struct newsrc {
 /* Transaction 1: events in, settings checked, full archives sealed. */
 static int record(feedctx *f, atom_evstore *st, const newsrc *ev, atom_stats *stats)
 {
-	char ps[32], today[32], *base = NULL, *size = NULL, *date = NULL;
+	char ps[32], today[32], *base = NULL, *size = NULL, *date = NULL, *host = NULL;
 	int rc;
 
 	snprintf(ps, sizeof ps, "%lld", (long long)f->cfg->page_size);
@@ -908,7 +910,8 @@ static int record(feedctx *f, atom_evstore *st, const newsrc *ev, atom_stats *st
 	if ((rc = fixed_meta(f, st, "atom_base", f->base, "base", &base)) != 0 ||
 	    (rc = fixed_meta(f, st, "atom_page_size", ps, "page size", &size)) != 0 ||
 	    (rc = fixed_meta(f, st, "atom_tag_date", today, NULL, &date)) != 0 ||
-	    (rc = make_tag(f, date)) != 0)
+	    (rc = fixed_meta(f, st, "atom_tag_host", f->host, NULL, &host)) != 0 ||
+	    (rc = make_tag(f, host, date)) != 0)
 		goto out;
 	if ((rc = ev->run ? atom_evstore_add_staged(st, ev->run, &stats->events_added, f->err)
 			  : atom_evstore_add_run(st, ev->v, ev->n, &stats->events_added, f->err)) != 0 ||
@@ -922,6 +925,7 @@ out:
 	free(base);
 	free(size);
 	free(date);
+	free(host);
 	return rc;
 }
 

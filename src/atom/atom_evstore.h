@@ -187,6 +187,15 @@ int atom_ev_run_max_lm(atom_ev_run *r, int64_t *max, int *any, lb_error *err);
  * only moves forward), a LIRS file read twice with `lirs atom` would, so
  * that keeps everything.
  */
+/*
+ * Forgets the archives and the base URL and page size the state was made
+ * with, in the caller's transaction; the events and the tag of the ids
+ * (atom_publish()) stay.  The next atom_publish() seals the events kept
+ * into archives 1.. again under its base and page size and writes them:
+ * the same entries with the same ids, in new documents (the antenna's
+ * 'init --new-feeds' after a change of --base or --page-size).
+ */
+int atom_evstore_reseal(atom_evstore *st, lb_error *err);
 /* keep_events >= 0, or ATOM_EVSTORE_KEEP_ALL (the default of a new evstore). */
 void atom_evstore_set_retention(atom_evstore *st, int64_t keep_events);
 int64_t atom_evstore_retention(const atom_evstore *st);

@@ -961,6 +961,16 @@ static int meta_set_int(atom_evstore *st, const char *key, int64_t v, lb_error *
 	return atom_evstore_meta_set(st, key, b, err);
 }
 
+int atom_evstore_reseal(atom_evstore *st, lb_error *err)
+{
+	int rc;
+
+	if ((rc = exec(st, "DELETE FROM ev_archives;"
+		       " DELETE FROM ev_meta WHERE key IN ('atom_base', 'atom_page_size')", err)) != 0)
+		return rc;
+	return meta_set_int(st, "pruned_archives", 0, err);
+}
+
 int atom_evstore_pruned(atom_evstore *st, int64_t *archives, int64_t *events, lb_error *err)
 {
 	int64_t a, e;

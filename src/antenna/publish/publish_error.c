@@ -17,8 +17,12 @@
 #include "publish_error.h"
 
 /* One row per kind that has a phrase, in each language ("%s" in
- * TOO_BIG's: the limit, "8 MiB").  A kind of no row (an HTTP status, an
- * internal address refused, our own words) shows last_error as it is. */
+ * TOO_BIG's: the limit, "8 MiB").  Every failure of a fetch or a check
+ * has one: the operator's words (an internal address, libcurl's English,
+ * "init --allow-private allows it", a pattern's limits) never reach the
+ * page.  Only an HTTP status shows last_error as it is, the status line
+ * ("404 Not Found"), and a page of no kind (a database older than the
+ * kinds). */
 static const struct {
 	ant_fail_kind kind;
 	const char *ja, *en;
@@ -33,6 +37,9 @@ static const struct {
 	{ ANT_FAIL_REDIRECTS, "転送が多すぎます", "too many redirects" },
 	{ ANT_FAIL_PROTOCOL, "扱えない URL です", "URL scheme not allowed" },
 	{ ANT_FAIL_OTHER, "読み込みに失敗しました", "transfer failed" },
+	{ ANT_FAIL_LOCAL, "読み込みに失敗しました", "transfer failed" },
+	{ ANT_FAIL_INTERNAL, "接続できません", "cannot connect" },   /* an internal address */
+	{ ANT_FAIL_CHECK, "ページを確かめられませんでした", "the page could not be checked" },
 	{ ANT_FAIL_DEFERRED, "サーバの求めにより待機中です", "waiting, as the server asked" },
 };
 
@@ -60,10 +67,14 @@ const char *ant_pub_error_phrase(char *b, size_t n, ant_fail_kind kind, const ch
 	for (size_t i = 0; i < sizeof phrase_tab / sizeof *phrase_tab; i++) {
 		if (phrase_tab[i].kind != kind)
 			continue;
-		limit_size(size, sizeof size, error);
-		/* the format is the table's own, one "%s" at most */
-		snprintf(b, n, ja ? phrase_tab[i].ja : phrase_tab[i].en, size);
+		if (kind == ANT_FAIL_TOO_BIG && !strstr(error, "over "))   /* no limit in the words */
+			snprintf(b, n, "%s", ja ? "大きすぎます" : "too large");
+		else {
+			limit_size(size, sizeof size, error);
+			/* the format is the table's own, one "%s" at most */
+			snprintf(b, n, ja ? phrase_tab[i].ja : phrase_tab[i].en, size);
+		}
 		return b;
 	}
-	return error;   /* "404 Not Found", "HTTP status 599", or our own words */
+	return error;   /* "404 Not Found", "HTTP status 599" */
 }

@@ -295,6 +295,52 @@ static void *write_records(void *arg)
 	return NULL;
 }
 
+/* The feeds' base and page size (ev_meta, fixed at their first publish)
+ * against the settings now: 0, or LB_EINVAL with the way out in err. */
+static int feeds_moved(atom_evstore *ev, const char *base, int64_t page_size, lb_error *err)
+{
+	char *was_base = NULL, *was_size = NULL, size[32];
+	size_t n = strlen(base);
+	int rc;
+
+	snprintf(size, sizeof size, "%lld", (long long)page_size);
+	if ((rc = atom_evstore_meta_get(ev, "atom_base", &was_base, err)) >= 0 &&
+	    (rc = atom_evstore_meta_get(ev, "atom_page_size", &was_size, err)) >= 0)
+		rc = 0;
+	if (rc == 0 && was_base && (strncmp(was_base, base, n) != 0 ||
+				    strcmp(was_base + n, n && base[n - 1] == '/' ? "" : "/") != 0))
+		rc = lb_err(err, LB_EINVAL, "the feeds were published under --base '%s', the setting is "
+			    "now '%s', and their archives never change: 'antenna init --base %s' keeps "
+			    "them; 'antenna init --base %s --new-feeds' writes them anew under it",
+			    was_base, base, was_base, base);
+	else if (rc == 0 && was_size && strcmp(was_size, size) != 0)
+		rc = lb_err(err, LB_EINVAL, "the feeds were published with --page-size %s, the setting "
+			    "is now %s, and their archives never change: 'antenna init --page-size %s' "
+			    "keeps them; 'antenna init --page-size %s --new-feeds' writes them anew",
+			    was_size, size, was_size, size);
+	free(was_base);
+	free(was_size);
+	return rc;
+}
+
+int ant_publish_feeds_moved(ant_store *s, int anew, lb_error *err)
+{
+	char *base = ant_setting_text(s, ANT_SET_BASE);
+	atom_evstore *ev = NULL;
+	int rc;
+
+	if (!base)
+		return lb_err_code(err, LB_ENOMEM);
+	if ((rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0) {
+		rc = feeds_moved(ev, base, ant_setting_int(s, ANT_SET_PAGE_SIZE), err);
+		if (rc == LB_EINVAL && anew)
+			rc = atom_evstore_reseal(ev, err) < 0 ? LB_EDB : 1;
+	}
+	atom_evstore_close(ev);
+	free(base);
+	return rc;
+}
+
 /* The Atom files, and feed.json beside current.atom, entry for entry. */
 static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 		      ant_publish_result *res, lb_error *err)
@@ -323,7 +369,8 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 				.base = base.data, .author = c->site.author, .lang = c->site.lang,
 				.hubs = c->hubs.v, .nhubs = c->hubs.n, .dir = dir }, err);
 	ac.on_current_ctx = jf;
-	if (rc == 0 && (rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0) {
+	if (rc == 0 && (rc = atom_evstore_attach(&ev, ant_store_db(s), err)) == 0 &&
+	    (rc = feeds_moved(ev, base.data, c->page_size, err)) == 0) {
 		atom_evstore_set_retention(ev, c->keep_events);
 		rc = atom_publish_later(ev, dir, &ac, NULL, 0, fresh_each, (void *)c, &stats, err);
 		if (rc == 0 && fresh)

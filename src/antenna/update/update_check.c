@@ -422,7 +422,12 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 	if (f->in.failed) {
 		ant_upd_set_str(&p->last_error, f->errtext);
 		p->fail_kind = f->kind;
-		u->st.failed++;
+		if (f->kind == ANT_FAIL_DEFERRED)
+			u->st.deferred++;
+		else if (f->kind == ANT_FAIL_GONE && p->gone_at != u->now)
+			u->st.still_gone++;
+		else
+			u->st.failed++;
 	} else {
 		ant_upd_set_str(&p->last_error, NULL);
 		p->fail_kind = ANT_FAIL_NONE;

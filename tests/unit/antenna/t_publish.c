@@ -680,7 +680,12 @@ static void test_error_phrases(void)
 		  "00:00:00 GMT (Retry-After)", "サーバの求めにより待機中です",
 		  "waiting, as the server asked" },
 		{ ANT_FAIL_LOCAL, "cannot start transfer: out of memory",
-		  "cannot start transfer: out of memory", "cannot start transfer: out of memory" },
+		  "読み込みに失敗しました", "transfer failed" },
+		{ ANT_FAIL_INTERNAL, "refused to connect to internal address 10.0.0.1 (private) of "
+		  "intra.example:80: init --allow-private allows it", "接続できません", "cannot connect" },
+		{ ANT_FAIL_CHECK, "the --only part is not on the page", "ページを確かめられませんでした",
+		  "the page could not be checked" },
+		{ ANT_FAIL_TOO_BIG, "the answer was too big", "大きすぎます", "too large" },
 	};
 	char b[128];
 
@@ -715,12 +720,12 @@ static void test_error_reworded(void)
 	IS_STR(ant_pub_error_phrase(a, sizeof a, ANT_FAIL_HTTP, "timed out: 503", "en"),
 	       "timed out: 503", "an HTTP failure whose words begin like a timeout: as it is");
 	IS_STR(ant_pub_error_phrase(a, sizeof a, ANT_FAIL_CHECK, "cannot resolve host", "en"),
-	       "cannot resolve host", "our own words that begin like a DNS failure: as they are");
+	       "the page could not be checked", "our own words that begin like a DNS failure: the check's phrase");
 }
 
 int main(void)
 {
-	TAP_PLAN(137);
+	TAP_PLAN(143);
 	snprintf(tmpdir, sizeof tmpdir, "%s/t_publish.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmpdir)) {
