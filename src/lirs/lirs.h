@@ -307,6 +307,12 @@ int lirs_writer_error(const lirs_writer *w, lb_error *err);
 /* Characters replaced by U+3013 so far. */
 unsigned long lirs_writer_replaced(const lirs_writer *w);
 /*
+ * Of those, the U+FFFD: bytes the reader could not decode (invalid-encoding,
+ * nul-byte), whose characters are lost already; UTF-8 output would keep
+ * only the U+FFFD.  Always 0 with utf8.
+ */
+unsigned long lirs_writer_undecoded(const lirs_writer *w);
+/*
  * Characters written so far as bytes that read back as another, look-alike
  * character: EUC-JP has one code for several Unicode characters (U+301C
  * WAVE DASH and U+FF5E FULLWIDTH TILDE are both A1 C1; U+00A5 YEN SIGN is

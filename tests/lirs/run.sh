@@ -7,6 +7,7 @@
 #   NAME.jsonl  stdout of `lirs cat --format jsonl NAME.in`
 #   NAME.tsv    stdout of `lirs cat --format tsv NAME.in`        (optional)
 #   NAME.lirs   stdout of `lirs cat --format lirs NAME.in`       (optional)
+#   NAME.stderr stderr of `lirs cat --format jsonl NAME.in`      (optional)
 #   NAME.diag   stdout of `lirs validate --now 1000000000 NAME.in`
 #   NAME.json   the same with --format jsonl                     (optional)
 #   NAME.rc     "cat N" and "validate N": the expected exit statuses
@@ -52,6 +53,7 @@ run_case() {
 	f=$(basename "$in")
 	$L cat --format jsonl $args "$f" > "$T/out" 2> "$T/err"; crc=$?
 	expect "$T/out" "$CASES/$name.jsonl" "$name: cat --format jsonl"
+	[ -f "$CASES/$name.stderr" ] && expect "$T/err" "$CASES/$name.stderr" "$name: what cat says on stderr"
 	for fmt in tsv lirs; do
 		[ -f "$CASES/$name.$fmt" ] || continue
 		$L cat --format $fmt $args "$f" > "$T/out" 2> /dev/null
@@ -428,11 +430,8 @@ docs() {
 # and cat meet them (the cases hold what validate says of each).
 by_hand() {
 	cd "$CASES" || return
-	# 12: a bare ',' in a title.  cat shows the record as read and says
-	# where; merge and atom leave it out and say so; exit 1.
-	$L cat unescaped-comma.in > "$T/out" 2> "$T/err"; rc=$?
-	is "unescaped-comma: cat names FILE:LINE on stderr" \
-		"$rc:$(grep -c '^unescaped-comma.in:1:60: error: .*\[unescaped-comma\]$' "$T/err")" 0:1
+	# 12: a bare ',' in a title.  cat, merge and atom leave the shifted
+	# records out and say where; exit 1 (cat: cases/unescaped-comma.*).
 	$L merge --now $NOW --format jsonl unescaped-comma.in > "$T/out" 2> "$T/err"
 	is "unescaped-comma: merge skips the shifted records, exit 1" \
 		"$?:$(grep -c '"http://b.example/"' "$T/out"):$(grep -c 'a.example\|c.example' "$T/out")" 1:1:0
@@ -467,6 +466,15 @@ by_hand() {
 	$L validate --now $NOW --charset cp932 "$T/sjis.lirs" > "$T/out"
 	is "shift-jis: validate --charset cp932 reads it, and still says once that it is not EUC-JP" \
 		"$?:$(grep -c 'invalid-encoding' "$T/out"):$(grep -c 'read so as asked.*iconv -f CP932 -t EUC-JP in > out \[shift-jis\]$' "$T/out")" 2:0:1
+	# read as EUC-JP, the garbled lines are left out, as cat leaves them
+	# (cases/shift-jis.*)
+	$L merge --now $NOW --format jsonl "$T/sjis.lirs" > "$T/out" 2> "$T/err"
+	is "shift-jis: merge skips the lines, exit 1, and says where" \
+		"$?:$(wc -c < "$T/out" | tr -d ' '):$(grep -c 'warning: 2 records skipped: Shift_JIS .*--charset cp932): .*sjis.lirs:1, .*sjis.lirs:2$' "$T/err")" 1:0:1
+	# bytes never decoded: no hint that --utf8 would have kept them
+	$L merge --now $NOW invalid-bytes.in 2> "$T/err" > /dev/null
+	is "merge: U+FFFD written as U+3013 is said, --utf8 not offered" \
+		"$(grep -c 'warning: 2 U+FFFD .*written as U+3013; .*lost on reading, no --utf8 keeps it' "$T/err"):$(grep -c 'use --utf8' "$T/err")" 1:0
 	$L merge --now $NOW --charset sjis --format jsonl "$T/sjis.lirs" > "$T/out" 2> /dev/null
 	is "shift-jis: merge --charset sjis" "$?:$(grep -c 'ソフト表' "$T/out")" 0:1
 	$L merge --now $NOW --charset sjis "$T/sjis.lirs" 2> /dev/null | gzip -dc | iconv -f EUC-JP -t UTF-8 > "$T/out"
