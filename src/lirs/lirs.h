@@ -160,6 +160,7 @@ typedef enum {
 	LIRS_R_SHIFT_JIS,         /* error: a line in Shift_JIS (CP932), not EUC-JP */
 	LIRS_R_NOT_LIRS,          /* error: an HTML page, not LIRS (fatal) */
 	LIRS_R_EMPTY_FILE,        /* warning: the file is empty (0 bytes) */
+	LIRS_R_BOM,               /* error: a UTF-8 byte order mark starts the file */
 	LIRS_R_CLASS,             /* note: what the file's problems amount to (validate) */
 	LIRS_R__COUNT
 } lirs_rule;

@@ -105,6 +105,9 @@ static const struct {
 		"the input is an HTML page, not LIRS (a 404 page saved as lirs.gz?); reading stops" },
 	[LIRS_R_EMPTY_FILE] = { "empty-file", LIRS_SEV_WARNING, LIRS_CLASS_COPED,
 		"the input is empty (0 bytes): no records, and not gzip (§2)" },
+	[LIRS_R_BOM] = { "bom", LIRS_SEV_ERROR, LIRS_CLASS_LOST,
+		"a UTF-8 byte order mark (EF BB BF) before the first line's \"LIRS,\": other "
+		"readers skip that line; read as if it were not there" },
 	[LIRS_R_CLASS] = { "class", LIRS_SEV_NOTE, LIRS_CLASS_NOTE,
 		"what the file's problems amount to: nonconforming (readers cope) or error (data lost)" },
 };

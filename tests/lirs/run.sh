@@ -484,6 +484,11 @@ by_hand() {
 	is "shift-jis: atom --charset shift_jis" "$?:$(grep -c 'ソフト表' "$T/feed/current.atom")" 0:1
 	$L validate --charset latin1 clean.in > /dev/null 2> "$T/err"
 	is "validate --charset latin1: usage error" "$?:$(grep -c "unknown charset 'latin1'" "$T/err")" 2:1
+	# a byte order mark before LIRS, is named, not taken for a line without
+	# it (validate and cat: cases/bom.*); merge names it too, reads both
+	$L merge --now $NOW --format jsonl bom.in > "$T/out" 2> "$T/err"
+	is "bom: merge names it and reads both records" \
+		"$(grep -c '^bom.in:1:1: error: a byte order mark before LIRS,: save without BOM.*\[bom\]$' "$T/err"):$(grep -c 'no-prefix' "$T/err"):$(wc -l < "$T/out" | tr -d ' ')" 1:0:2
 	# 15: an empty standard input is named too.
 	$L validate --now $NOW - < /dev/null > "$T/out"
 	is "empty stdin: named, exit 1" "$?:$(grep -c '^<stdin>: warning: the file is empty' "$T/out")" 1:1
