@@ -194,7 +194,9 @@ pack_checks() {
 		'{"url":"http://c.example/","title":"c","extra":["x"]}' > "$T/in.jsonl"
 	$L pack --no-gzip "$T/in.jsonl" > "$T/out" 2> "$T/err"; is "pack: bad lines give exit 1" $? 1
 	is "pack: good lines are still written" "$(grep -c '^LIRS,' "$T/out")" 2
-	grep -q "^$T/in.jsonl:2:[0-9]*: error: invalid JSON" "$T/err" && ok "pack: FILE:LINE:COL for bad JSON" || notok "pack: FILE:LINE:COL for bad JSON"
+	grep -q "^$T/in.jsonl:2:[0-9]*: error: line is not JSON\$" "$T/err" && ok "pack: FILE:LINE:COL: line is not JSON" || notok "pack: FILE:LINE:COL: line is not JSON"
+	grep -q "^lirs pack: warning: 2 records without a time (last_modified or last_detected 0 or missing): readers drop them (lirs validate: zero-time): $T/in.jsonl:1, $T/in.jsonl:6\$" "$T/err" &&
+		ok "pack: records without a time counted, with their lines" || notok "pack: records without a time counted, with their lines"
 	grep -q "^$T/in.jsonl:4: error: 'tz_offset' is not an integer" "$T/err" && ok "pack: wrong type reported" || notok "pack: wrong type reported"
 	grep -q "^$T/in.jsonl:5: error: not a JSON object" "$T/err" && ok "pack: non-object reported" || notok "pack: non-object reported"
 	is "pack: defaults and extras" "$(grep 'c.example' "$T/out")" "LIRS,0,0,0,0,http://c.example/,c,0,0,,x,"
@@ -221,8 +223,8 @@ pack_checks() {
 	is "pack: records keep their input order across batches" "$(sort -n "$T/out" | cmp - "$T/out" > /dev/null && echo sorted)" sorted
 	is "pack: bad lines reported, in line order" "$(cut -d: -f2 "$T/err" | tr '\n' ' ')" "997 1994 2991 3988 4985 "
 	# U+00A5 is not the backslash glibc's EUC-JP makes of it: no field shifts.
-	printf '%s\n' '{"url":"http://a.example/","title":"価格 ¥","author":"x","source_url":"http://s/","extension":"e"}' \
-		'{"url":"http://b.example/","title":"〜‖−¢£¬‾"}' > "$T/yen.jsonl"
+	printf '%s\n' '{"last_modified":1,"last_detected":1,"url":"http://a.example/","title":"価格 ¥","author":"x","source_url":"http://s/","extension":"e"}' \
+		'{"last_modified":1,"last_detected":1,"url":"http://b.example/","title":"〜‖−¢£¬‾"}' > "$T/yen.jsonl"
 	$L pack --no-gzip "$T/yen.jsonl" > "$T/out" 2> "$T/err"; is "pack: look-alikes are not an error" $? 0
 	is "pack: '¥' written as '￥', the fields after it in place" \
 		"$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 6-8 | head -n 1)" "$(printf '価格 ￥\tx\thttp://s/')"
