@@ -6,6 +6,7 @@
 
 #include "cmds.h"
 #include "common.h"
+#include "drops.h"
 #include "lirs_jsonw.h"
 
 static const char help[] =
@@ -31,8 +32,11 @@ static const char help[] =
 	"  -h, --help             show this help\n"
 	"\n"
 	"Records that cannot be read are skipped with a diagnostic on standard error\n"
-	"(FILE:LINE:COL: error: MESSAGE [RULE]).  Exit status: 0 every record was read,\n"
-	"1 some records were skipped, 2 usage error or unreadable input.\n";
+	"(FILE:LINE:COL: error: MESSAGE [RULE]), and so are records whose fields a ','\n"
+	"not escaped moved (unescaped-comma) and Shift_JIS lines (shift-jis; read them\n"
+	"with --charset cp932), counted with their FILE:LINE.  Exit status: 0 every\n"
+	"record was read as written; 1 some records were skipped, or damaged (bytes\n"
+	"replaced by U+FFFD); 2 usage error or unreadable input.\n";
 
 enum fmt { FMT_JSONL, FMT_TSV, FMT_LIRS, FMT_DI };
 
@@ -40,6 +44,8 @@ typedef struct cat {
 	enum fmt fmt;
 	lb_buf out;
 	lirs_writer *w;
+	lirscmd_drops drops;      /* the shifted and Shift_JIS records skipped */
+	unsigned long damaged;    /* records given with bytes replaced by U+FFFD */
 	int failed;               /* writing failed: stop everything */
 } cat;
 
@@ -84,6 +90,8 @@ static int on_record(void *ctx, const lirs_record *r)
 	cat *c = ctx;
 	int rc;
 
+	if (lirscmd_drops_skip(&c->drops, r))
+		return 0;
 	switch (c->fmt) {
 	case FMT_LIRS:
 	case FMT_DI:
@@ -115,8 +123,12 @@ static void on_diag(void *ctx, const lirs_diag *d)
 {
 	cat *c = ctx;
 
+	lirscmd_drops_diag(&c->drops, d);
 	if (d->severity < LIRS_SEV_ERROR)
 		return;
+	/* the reader's replacements: the record is given, not as written */
+	if (d->rule == LIRS_R_INVALID_ENCODING || d->rule == LIRS_R_NUL_BYTE)
+		c->damaged++;
 	/* Keep stdout and stderr in order when both go to one terminal. */
 	cli_out_flush(&c->out, stdout, 1);
 	fflush(stdout);
@@ -150,13 +162,16 @@ static int cat_files(cat *c, lirs_reader_opts *ro, char **files, int n)
 	}
 	for (int i = 0; i < n && !c->failed; i++) {
 		lirs_reader_stats st = { 0 };
-		int rc = lirscmd_read(files[i], ro, &st);
+		int rc;
 
-		if (rc < 0)
+		c->drops.file = cli_display_name(files[i]);
+		if ((rc = lirscmd_read(files[i], ro, &st)) < 0)
 			status = CLI_FATAL;
-		else if (st.skipped > 0 && status < LIRSCMD_PROBLEMS)
+		else if ((st.skipped > 0) && status < LIRSCMD_PROBLEMS)
 			status = LIRSCMD_PROBLEMS;
 	}
+	if ((lirscmd_drops_report(&c->drops) || c->damaged) && status < LIRSCMD_PROBLEMS)
+		status = LIRSCMD_PROBLEMS;
 	return c->failed ? CLI_FATAL : status;
 }
 
@@ -225,7 +240,9 @@ int cmd_cat(int argc, char **argv)
 		cli_error("cannot start the LIRS writer: %s", lb_strerror(LB_ENOMEM));
 		return CLI_FATAL;
 	}
+	lirscmd_drops_init(&c.drops, 0, 0, 0);
 	status = cat_files(&c, &ro, argv + optind, argc - optind);
+	lirscmd_drops_release(&c.drops);
 	if (c.w) {
 		if ((rc = finish_lirs(&c)) > status)
 			status = rc;

@@ -80,11 +80,16 @@ out:
 
 void lirscmd_writer_warnings(const lirs_writer *w)
 {
-	unsigned long n;
+	unsigned long n, lost = lirs_writer_undecoded(w);
 
-	if ((n = lirs_writer_replaced(w)) > 0)
+	/* --utf8 keeps what was read; what was never decoded it cannot bring back */
+	if ((n = lirs_writer_replaced(w) - lost) > 0)
 		cli_error("warning: %lu characters EUC-JP cannot hold were replaced by U+3013 "
 			  "(use --utf8 to keep them)", n);
+	if (lost > 0)
+		cli_error("warning: %lu U+FFFD (bytes the reader could not decode: "
+			  "invalid-encoding, nul-byte) written as U+3013; what they held was "
+			  "lost on reading, no --utf8 keeps it: fix the input", lost);
 	if ((n = lirs_writer_approximated(w)) > 0)
 		cli_error("warning: %lu characters written as their nearest EUC-JP equivalent "
 			  "(e.g. ¥ as ￥; use --utf8 to keep them)", n);

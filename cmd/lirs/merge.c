@@ -44,7 +44,8 @@ static const char help[] =
 	"  -h, --help             show this help\n"
 	"\n"
 	"Records that cannot be read are skipped with a diagnostic on standard error,\n"
-	"and so are records whose fields a ',' not escaped moved (unescaped-comma);\n"
+	"and so are records whose fields a ',' not escaped moved (unescaped-comma)\n"
+	"and Shift_JIS lines read as EUC-JP (shift-jis; read them with --charset cp932);\n"
 	"records dropped from the future are counted there with their FILE:LINE.\n"
 	"Exit status: 0 success; 1 some records were skipped, or dropped from the\n"
 	"future (the output is still written); 2 usage error, or an input that cannot\n"
@@ -69,9 +70,10 @@ typedef struct mctx {
 static int on_record(void *ctx, const lirs_record *r)
 {
 	mctx *m = ctx;
-
 	/* the table drops by the same rule; here only what and where is noted */
-	if (lirscmd_drops_check(&m->drops, r) == LIRSCMD_DROP_SHIFTED)
+	int why = lirscmd_drops_check(&m->drops, r);
+
+	if (why == LIRSCMD_DROP_SHIFTED || why == LIRSCMD_DROP_SJIS)
 		return 0;
 	if (lirs_merge_add(m->t, r) != 0) {
 		cli_error("out of memory");

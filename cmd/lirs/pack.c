@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lb_afile.h"
 #include "cmds.h"
@@ -21,7 +22,9 @@ static const char help[] =
 	"standard input) and write them as a LIRS 2.1 file: EUC-JP, gzip.\n"
 	"Missing keys read as 0 or \"\"; unknown keys are ignored; a key given twice\n"
 	"takes its last value; blank lines are skipped.  A line that is not a record object is reported as FILE:LINE:COL\n"
-	"and skipped.\n"
+	"and skipped.  Records written without a time (last_modified or last_detected\n"
+	"0 or missing) are counted in a warning: readers drop them.  The gzip output is\n"
+	"not written to a terminal: use -o FILE, a pipe, or --no-gzip.\n"
 	"\n"
 	"  -o, --output FILE      write FILE atomically (temporary file + rename)\n"
 	"                         instead of standard output\n"
@@ -59,6 +62,24 @@ static void bad_line(void *ctx, unsigned long line, unsigned long col, const cha
 		fprintf(stderr, "%s:%lu: error: %s\n", cli_t(p->name), line, cli_t(msg));
 }
 
+/* Records without a time: one warning, with the first lines. */
+static void untimed(const pack *p, const lirs_pack_stats *st)
+{
+	lb_buf b = LB_BUF_INIT;
+	unsigned long n = st->untimed;
+
+	if (!n)
+		return;
+	for (unsigned long i = 0; i < n && i < LIRS_PACK_UNTIMED_SHOWN; i++)
+		lb_buf_addf(&b, "%s%s:%lu", i ? ", " : "", p->name, st->untimed_line[i]);
+	if (n > LIRS_PACK_UNTIMED_SHOWN)
+		lb_buf_addf(&b, " and %lu more", n - LIRS_PACK_UNTIMED_SHOWN);
+	cli_error("warning: %lu record%s without a time (last_modified or last_detected 0 or "
+		  "missing): readers drop %s (lirs validate: zero-time): %s", n, n == 1 ? "" : "s",
+		  n == 1 ? "it" : "them", b.data ? cli_t(b.data) : "");
+	lb_buf_release(&b);
+}
+
 /* Packs every line of in into w; CLI_OK, LIRSCMD_PROBLEMS (lines skipped), or
  * CLI_FATAL after printing why. */
 static int pack_stream(pack *p, lirs_writer *w, FILE *in)
@@ -76,6 +97,7 @@ static int pack_stream(pack *p, lirs_writer *w, FILE *in)
 		cli_error("%s", lb_error_msg(&err));
 	if (rc < 0)
 		return CLI_FATAL;
+	untimed(p, &st);
 	return st.bad ? LIRSCMD_PROBLEMS : CLI_OK;
 }
 
@@ -187,6 +209,10 @@ int cmd_pack(int argc, char **argv)
 		wo.date = (int64_t)time(NULL);
 	if (optind < argc)
 		path = argv[optind];
+	/* gzip bytes on a terminal garble it, as gzip itself refuses to */
+	if (!out && !wo.no_gzip && isatty(STDOUT_FILENO))
+		return cli_usage_error(help, "compressed data not written to a terminal; "
+				       "use -o FILE, a pipe, or --no-gzip");
 	p.name = cli_display_name(path);
 	if (open_input(path, &in) < 0)
 		return CLI_FATAL;

@@ -184,16 +184,15 @@ static struct json_object *parse(struct json_tokener *tok, const char *text, siz
 	end = json_tokener_get_parse_end(tok);
 	if (!root && je == json_tokener_continue)
 		lb_err_at(err, LB_EPARSE, 0, (unsigned long)end + 1,
-			  "invalid JSON: unexpected end of line");
+			  "line is not JSON: it ends inside a value");
 	else if (!root)
-		lb_err_at(err, LB_EPARSE, 0, (unsigned long)end + 1, "invalid JSON: %s",
-			  json_tokener_error_desc(je));
+		lb_err_at(err, LB_EPARSE, 0, (unsigned long)end + 1, "line is not JSON");
 	else {
 		while (end < len && strchr(" \t\r\n", text[end]))
 			end++;
 		if (end < len) {
 			lb_err_at(err, LB_EPARSE, 0, (unsigned long)end + 1,
-				  "invalid JSON: text after the value");
+				  "line is not JSON: text after the value");
 			json_object_put(root);
 			root = NULL;
 		}

@@ -160,6 +160,7 @@ typedef enum {
 	LIRS_R_SHIFT_JIS,         /* error: a line in Shift_JIS (CP932), not EUC-JP */
 	LIRS_R_NOT_LIRS,          /* error: an HTML page, not LIRS (fatal) */
 	LIRS_R_EMPTY_FILE,        /* warning: the file is empty (0 bytes) */
+	LIRS_R_BOM,               /* error: a UTF-8 byte order mark starts the file */
 	LIRS_R_CLASS,             /* note: what the file's problems amount to (validate) */
 	LIRS_R__COUNT
 } lirs_rule;
@@ -306,6 +307,12 @@ int lirs_writer_finish(lirs_writer *w);
 int lirs_writer_error(const lirs_writer *w, lb_error *err);
 /* Characters replaced by U+3013 so far. */
 unsigned long lirs_writer_replaced(const lirs_writer *w);
+/*
+ * Of those, the U+FFFD: bytes the reader could not decode (invalid-encoding,
+ * nul-byte), whose characters are lost already; UTF-8 output would keep
+ * only the U+FFFD.  Always 0 with utf8.
+ */
+unsigned long lirs_writer_undecoded(const lirs_writer *w);
 /*
  * Characters written so far as bytes that read back as another, look-alike
  * character: EUC-JP has one code for several Unicode characters (U+301C

@@ -29,9 +29,16 @@ typedef struct lirs_pack_opts {
 	void *ctx;
 } lirs_pack_opts;
 
+/* Lines of untimed records kept in lirs_pack_stats. */
+#define LIRS_PACK_UNTIMED_SHOWN 3
+
 typedef struct lirs_pack_stats {
 	unsigned long records;     /* written to the writer */
 	unsigned long bad;         /* skipped (on_bad was called) */
+	/* written without a time: Last-Modified or Last-Detected 0 or missing
+	 * (lirs validate: zero-time; readers drop such a record) */
+	unsigned long untimed;
+	unsigned long untimed_line[LIRS_PACK_UNTIMED_SHOWN];   /* the first ones' lines */
 } lirs_pack_stats;
 
 /*

@@ -237,6 +237,11 @@ static int pack_item(lirs_writer *w, item *it, const lirs_pack_opts *o, lirs_pac
 	if ((rc = lirs_writer_add(w, &it->jr.rec)) < 0)
 		return rc;
 	st->records++;
+	if (it->jr.rec.last_modified == 0 || it->jr.rec.last_detected == 0) {
+		if (st->untimed < LIRS_PACK_UNTIMED_SHOWN)
+			st->untimed_line[st->untimed] = it->line;
+		st->untimed++;
+	}
 	return 0;
 }
 
@@ -268,7 +273,7 @@ int lirs_pack(FILE *in, lirs_writer *w, const lirs_pack_opts *opts, lirs_pack_st
 {
 	ring *r = calloc(1, sizeof *r);
 	parser ps[PACK_PARSERS];
-	lirs_pack_stats st = { 0, 0 };
+	lirs_pack_stats st = { 0 };
 	size_t i = 0, k, started;
 	int rc = 0, last = 0, read_errno = 0;
 

@@ -761,6 +761,17 @@ static int do_line(lirs_reader *rd, const char *s, size_t n, int lone_cr)
 
 	rd->npd = 0;
 	lb_buf_reset(&rd->msgs);
+	/* A UTF-8 byte order mark some editors put first: read past, and
+	 * named before a record (other readers see a line that does not
+	 * start with "LIRS,"); before an HTML page it is no news */
+	if (ln == 1 && n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+		if (n >= 8 && memcmp(s + 3, "LIRS,", 5) == 0)
+			emit(rd, ln, 1, LIRS_R_BOM, NULL, "a byte order mark before LIRS,: save "
+			     "without BOM (other readers skip this line); read as if it were "
+			     "not there", 0);
+		s += 3;
+		n -= 3;
+	}
 	if (!rd->sniffed && n && !is_blank(s, n) && s[0] != '#') {
 		sniff(rd, s, n, ln);
 		if (rd->err)

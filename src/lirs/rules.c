@@ -93,17 +93,21 @@ static const struct {
 		"layout gives on every line are summarised" },
 	[LIRS_R_UNESCAPED_COMMA] = { "unescaped-comma", LIRS_SEV_ERROR, LIRS_CLASS_LOST,
 		"the source URL field holds text that is not a URL: a ',' not escaped as '\\,' "
-		"in the title or author moved every later field (§2); lirs merge and lirs atom skip the record" },
+		"in the title or author moved every later field (§2); lirs cat, merge and atom skip the record" },
 	[LIRS_R_FUTURE_DROPPED] = { "future-dropped", LIRS_SEV_ERROR, LIRS_CLASS_LOST,
 		"Last-Modified or Last-Detected more than the tolerated clock skew (default 3600 s) "
 		"after now: lirs merge, lirs atom and antennas drop the record" },
 	[LIRS_R_SHIFT_JIS] = { "shift-jis", LIRS_SEV_ERROR, LIRS_CLASS_LOST,
 		"a line in Shift_JIS (CP932), not EUC-JP (§2); bad bytes replaced by U+FFFD: "
-		"convert with iconv -f CP932 -t EUC-JP, or read with --charset cp932" },
+		"convert with iconv -f CP932 -t EUC-JP, or read with --charset cp932; lirs cat, merge and "
+		"atom skip the record" },
 	[LIRS_R_NOT_LIRS] = { "not-lirs", LIRS_SEV_ERROR, LIRS_CLASS_LOST,
 		"the input is an HTML page, not LIRS (a 404 page saved as lirs.gz?); reading stops" },
 	[LIRS_R_EMPTY_FILE] = { "empty-file", LIRS_SEV_WARNING, LIRS_CLASS_COPED,
 		"the input is empty (0 bytes): no records, and not gzip (§2)" },
+	[LIRS_R_BOM] = { "bom", LIRS_SEV_ERROR, LIRS_CLASS_LOST,
+		"a UTF-8 byte order mark (EF BB BF) before the first line's \"LIRS,\": other "
+		"readers skip that line; read as if it were not there" },
 	[LIRS_R_CLASS] = { "class", LIRS_SEV_NOTE, LIRS_CLASS_NOTE,
 		"what the file's problems amount to: nonconforming (readers cope) or error (data lost)" },
 };

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "lb_buf.h"
+#include "lb_utf8.h"
 #include "lirs_charset.h"
 #include "di.h"
 #include "gz.h"
@@ -29,6 +30,7 @@ struct lirs_writer {
 	lb_buf line;               /* the record being serialised, UTF-8 */
 	lb_buf batch;              /* encoded lines waiting for compression */
 	unsigned long replaced;
+	unsigned long undecoded; /* of them, U+FFFD (lirs_writer_undecoded) */
 	unsigned long approx;    /* written as a look-alike (lirs_writer_approximated) */
 	unsigned long skipped;   /* DI: records without a URL, left out */
 	unsigned long too_long;  /* records with a line over LIRS_DEFAULT_MAX_LINE, left out */
@@ -185,16 +187,34 @@ static int put_text(lb_buf *b, const char *s, int zero_if_blank)
 	return 0;
 }
 
+/* The U+FFFD in s[0..n): bytes a reader could not decode. */
+static unsigned long count_fffd(const char *s, size_t n)
+{
+	unsigned long k = 0;
+	const char *p;
+
+	while (n >= 3 && (p = memmem(s, n, LB_UTF8_FFFD, 3))) {
+		k++;
+		n -= (size_t)(p + 3 - s);
+		s = p + 3;
+	}
+	return k;
+}
+
 /* Appends w->line, in the output charset, to the batch.  0, or LB_ENOMEM. */
 static int encode_line(lirs_writer *w)
 {
 	int r;
 
-	if (w->o.utf8)
+	if (w->o.utf8) {
 		r = lb_buf_add(&w->batch, w->line.data, w->line.len);
-	else
+	} else {
+		unsigned long before = w->replaced;
 		r = lirs_cs_encode_counted(&w->cs, w->line.data, w->line.len, &w->batch,
 				      &w->replaced, &w->approx, &w->subst);
+		if (w->replaced != before)
+			w->undecoded += count_fffd(w->line.data, w->line.len);
+	}
 	return r < 0 ? (w->err = LB_ENOMEM) : 0;
 }
 
@@ -371,6 +391,11 @@ int lirs_writer_error(const lirs_writer *w, lb_error *err)
 unsigned long lirs_writer_replaced(const lirs_writer *w)
 {
 	return w->replaced;
+}
+
+unsigned long lirs_writer_undecoded(const lirs_writer *w)
+{
+	return w->undecoded;
 }
 
 unsigned long lirs_writer_approximated(const lirs_writer *w)

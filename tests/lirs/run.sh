@@ -7,6 +7,7 @@
 #   NAME.jsonl  stdout of `lirs cat --format jsonl NAME.in`
 #   NAME.tsv    stdout of `lirs cat --format tsv NAME.in`        (optional)
 #   NAME.lirs   stdout of `lirs cat --format lirs NAME.in`       (optional)
+#   NAME.stderr stderr of `lirs cat --format jsonl NAME.in`      (optional)
 #   NAME.diag   stdout of `lirs validate --now 1000000000 NAME.in`
 #   NAME.json   the same with --format jsonl                     (optional)
 #   NAME.rc     "cat N" and "validate N": the expected exit statuses
@@ -52,6 +53,7 @@ run_case() {
 	f=$(basename "$in")
 	$L cat --format jsonl $args "$f" > "$T/out" 2> "$T/err"; crc=$?
 	expect "$T/out" "$CASES/$name.jsonl" "$name: cat --format jsonl"
+	[ -f "$CASES/$name.stderr" ] && expect "$T/err" "$CASES/$name.stderr" "$name: what cat says on stderr"
 	for fmt in tsv lirs; do
 		[ -f "$CASES/$name.$fmt" ] || continue
 		$L cat --format $fmt $args "$f" > "$T/out" 2> /dev/null
@@ -192,7 +194,9 @@ pack_checks() {
 		'{"url":"http://c.example/","title":"c","extra":["x"]}' > "$T/in.jsonl"
 	$L pack --no-gzip "$T/in.jsonl" > "$T/out" 2> "$T/err"; is "pack: bad lines give exit 1" $? 1
 	is "pack: good lines are still written" "$(grep -c '^LIRS,' "$T/out")" 2
-	grep -q "^$T/in.jsonl:2:[0-9]*: error: invalid JSON" "$T/err" && ok "pack: FILE:LINE:COL for bad JSON" || notok "pack: FILE:LINE:COL for bad JSON"
+	grep -q "^$T/in.jsonl:2:[0-9]*: error: line is not JSON\$" "$T/err" && ok "pack: FILE:LINE:COL: line is not JSON" || notok "pack: FILE:LINE:COL: line is not JSON"
+	grep -q "^lirs pack: warning: 2 records without a time (last_modified or last_detected 0 or missing): readers drop them (lirs validate: zero-time): $T/in.jsonl:1, $T/in.jsonl:6\$" "$T/err" &&
+		ok "pack: records without a time counted, with their lines" || notok "pack: records without a time counted, with their lines"
 	grep -q "^$T/in.jsonl:4: error: 'tz_offset' is not an integer" "$T/err" && ok "pack: wrong type reported" || notok "pack: wrong type reported"
 	grep -q "^$T/in.jsonl:5: error: not a JSON object" "$T/err" && ok "pack: non-object reported" || notok "pack: non-object reported"
 	is "pack: defaults and extras" "$(grep 'c.example' "$T/out")" "LIRS,0,0,0,0,http://c.example/,c,0,0,,x,"
@@ -219,8 +223,8 @@ pack_checks() {
 	is "pack: records keep their input order across batches" "$(sort -n "$T/out" | cmp - "$T/out" > /dev/null && echo sorted)" sorted
 	is "pack: bad lines reported, in line order" "$(cut -d: -f2 "$T/err" | tr '\n' ' ')" "997 1994 2991 3988 4985 "
 	# U+00A5 is not the backslash glibc's EUC-JP makes of it: no field shifts.
-	printf '%s\n' '{"url":"http://a.example/","title":"価格 ¥","author":"x","source_url":"http://s/","extension":"e"}' \
-		'{"url":"http://b.example/","title":"〜‖−¢£¬‾"}' > "$T/yen.jsonl"
+	printf '%s\n' '{"last_modified":1,"last_detected":1,"url":"http://a.example/","title":"価格 ¥","author":"x","source_url":"http://s/","extension":"e"}' \
+		'{"last_modified":1,"last_detected":1,"url":"http://b.example/","title":"〜‖−¢£¬‾"}' > "$T/yen.jsonl"
 	$L pack --no-gzip "$T/yen.jsonl" > "$T/out" 2> "$T/err"; is "pack: look-alikes are not an error" $? 0
 	is "pack: '¥' written as '￥', the fields after it in place" \
 		"$($L cat --format tsv "$T/out" 2> /dev/null | cut -f 6-8 | head -n 1)" "$(printf '価格 ￥\tx\thttp://s/')"
@@ -428,11 +432,8 @@ docs() {
 # and cat meet them (the cases hold what validate says of each).
 by_hand() {
 	cd "$CASES" || return
-	# 12: a bare ',' in a title.  cat shows the record as read and says
-	# where; merge and atom leave it out and say so; exit 1.
-	$L cat unescaped-comma.in > "$T/out" 2> "$T/err"; rc=$?
-	is "unescaped-comma: cat names FILE:LINE on stderr" \
-		"$rc:$(grep -c '^unescaped-comma.in:1:60: error: .*\[unescaped-comma\]$' "$T/err")" 0:1
+	# 12: a bare ',' in a title.  cat, merge and atom leave the shifted
+	# records out and say where; exit 1 (cat: cases/unescaped-comma.*).
 	$L merge --now $NOW --format jsonl unescaped-comma.in > "$T/out" 2> "$T/err"
 	is "unescaped-comma: merge skips the shifted records, exit 1" \
 		"$?:$(grep -c '"http://b.example/"' "$T/out"):$(grep -c 'a.example\|c.example' "$T/out")" 1:1:0
@@ -467,6 +468,15 @@ by_hand() {
 	$L validate --now $NOW --charset cp932 "$T/sjis.lirs" > "$T/out"
 	is "shift-jis: validate --charset cp932 reads it, and still says once that it is not EUC-JP" \
 		"$?:$(grep -c 'invalid-encoding' "$T/out"):$(grep -c 'read so as asked.*iconv -f CP932 -t EUC-JP in > out \[shift-jis\]$' "$T/out")" 2:0:1
+	# read as EUC-JP, the garbled lines are left out, as cat leaves them
+	# (cases/shift-jis.*)
+	$L merge --now $NOW --format jsonl "$T/sjis.lirs" > "$T/out" 2> "$T/err"
+	is "shift-jis: merge skips the lines, exit 1, and says where" \
+		"$?:$(wc -c < "$T/out" | tr -d ' '):$(grep -c 'warning: 2 records skipped: Shift_JIS .*--charset cp932): .*sjis.lirs:1, .*sjis.lirs:2$' "$T/err")" 1:0:1
+	# bytes never decoded: no hint that --utf8 would have kept them
+	$L merge --now $NOW invalid-bytes.in 2> "$T/err" > /dev/null
+	is "merge: U+FFFD written as U+3013 is said, --utf8 not offered" \
+		"$(grep -c 'warning: 2 U+FFFD .*written as U+3013; .*lost on reading, no --utf8 keeps it' "$T/err"):$(grep -c 'use --utf8' "$T/err")" 1:0
 	$L merge --now $NOW --charset sjis --format jsonl "$T/sjis.lirs" > "$T/out" 2> /dev/null
 	is "shift-jis: merge --charset sjis" "$?:$(grep -c 'ソフト表' "$T/out")" 0:1
 	$L merge --now $NOW --charset sjis "$T/sjis.lirs" 2> /dev/null | gzip -dc | iconv -f EUC-JP -t UTF-8 > "$T/out"
@@ -476,6 +486,11 @@ by_hand() {
 	is "shift-jis: atom --charset shift_jis" "$?:$(grep -c 'ソフト表' "$T/feed/current.atom")" 0:1
 	$L validate --charset latin1 clean.in > /dev/null 2> "$T/err"
 	is "validate --charset latin1: usage error" "$?:$(grep -c "unknown charset 'latin1'" "$T/err")" 2:1
+	# a byte order mark before LIRS, is named, not taken for a line without
+	# it (validate and cat: cases/bom.*); merge names it too, reads both
+	$L merge --now $NOW --format jsonl bom.in > "$T/out" 2> "$T/err"
+	is "bom: merge names it and reads both records" \
+		"$(grep -c '^bom.in:1:1: error: a byte order mark before LIRS,: save without BOM.*\[bom\]$' "$T/err"):$(grep -c 'no-prefix' "$T/err"):$(wc -l < "$T/out" | tr -d ' ')" 1:0:2
 	# 15: an empty standard input is named too.
 	$L validate --now $NOW - < /dev/null > "$T/out"
 	is "empty stdin: named, exit 1" "$?:$(grep -c '^<stdin>: warning: the file is empty' "$T/out")" 1:1

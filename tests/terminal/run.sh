@@ -10,7 +10,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 14
+plan 16
 tmpdir terminal-test
 start_server 120
 NOW=$(date +%s)
@@ -88,3 +88,11 @@ terminal "show of an imported page: no escape reaches the terminal" "$T/showi"
 # an error message quoting outside text (a URL operand) is made safe too
 $A -d "$D" show "http://x.example/${ESC}]0;owned${BEL}" > "$T/err" 2>&1
 terminal "an error quoting the operand: no escape reaches the terminal" "$T/err"
+# lirs pack, as merge: no gzip bytes on a terminal (script(1) gives one)
+printf '{"last_modified":1000,"last_detected":1000,"url":"http://a.example/"}\n' > "$T/p.jsonl"
+script -qec "$L pack '$T/p.jsonl'; echo rc=\$?" /dev/null > "$T/tty" 2>&1
+check "lirs pack to a terminal: refused, exit 2, the ways out named" \
+	sh -c "grep -q 'compressed data not written to a terminal; use -o FILE, a pipe, or --no-gzip' '$T/tty' && grep -q 'rc=2' '$T/tty' && ! grep -q \"\$(printf '\\037\\213')\" '$T/tty'"
+script -qec "$L pack --no-gzip '$T/p.jsonl'; echo rc=\$?" /dev/null > "$T/tty" 2>&1
+check "lirs pack --no-gzip to a terminal: the text, exit 0" \
+	sh -c "grep -q '^LIRS,1000,1000,' '$T/tty' && grep -q 'rc=0' '$T/tty'"

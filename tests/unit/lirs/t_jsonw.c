@@ -131,7 +131,7 @@ static void test_record(void)
 	   "a real is not an integer");
 	OK(lirs_record_from_json(&jr, "[1]", 3, &err) < 0, "array refused");
 	OK(lirs_record_from_json(&jr, "{\"url\":", 7, &err) < 0 &&
-	   strncmp(err.msg, "invalid JSON", 12) == 0, "syntax error reported");
+	   strncmp(err.msg, "line is not JSON", 16) == 0, "syntax error reported");
 	IS_INT(err.col, 8, "its column");
 	OK(lirs_record_from_json(&jr, "{\"title\":\"a\\u0000b\"}", 20, &err) < 0,
 	   "NUL inside a string refused");

@@ -58,7 +58,7 @@ static void test_lines(void)
 		"not json\n"
 		"{\"url\":\"http://b/\",\"author\":\"\xe3\x81\x82\"}";   /* no final LF */
 	lb_buf out = LB_BUF_INIT, bad = LB_BUF_INIT;
-	lirs_pack_stats st = { 99, 99 };
+	lirs_pack_stats st = { .records = 99, .bad = 99, .untimed = 99 };
 	lb_error err = LB_ERROR_INIT;
 
 	IS_INT(pack_text(in, &out, &bad, &st, &err), 0, "skipped lines are no failure");
@@ -69,6 +69,9 @@ static void test_lines(void)
 	IS_INT(st.bad, 2, "two lines skipped");
 	OK(strncmp(bad.data, "4:", 2) == 0 && strstr(bad.data, "'url' is not a string") &&
 	   strstr(bad.data, "\n5:"), "skipped lines reported in order with their numbers");
+	OK(strstr(bad.data, "\n5:") && strstr(bad.data, ":line is not JSON\n"), "not JSON: said so, with its line");
+	IS_INT(st.untimed, 2, "both records lack a time (last_detected 0, both 0)");
+	IS_INT(st.untimed_line[0] * 10 + st.untimed_line[1], 16, "... on lines 1 and 6");
 	lb_buf_release(&out);
 	lb_buf_release(&bad);
 }
@@ -147,7 +150,7 @@ static void test_read_fails(void)
 
 int main(void)
 {
-	TAP_PLAN(17);
+	TAP_PLAN(20);
 	test_lines();
 	test_many();
 	test_sink_fails();
