@@ -11,7 +11,7 @@
 
 static const struct cli_cmd cmds[] = {
 	/* Keep sorted: --help lists them in this order. */
-	{ "add", cmd_add, "watch a page, or relay a LIRS file (--lirs) or an Atom feed (--atom)" },
+	{ "add", cmd_add, "watch a page, or read a source: --lirs, --atom or --sitemap" },
 	{ "check-db", cmd_check_db, "run SQLite's integrity check on the database" },
 	{ "diff", cmd_diff, "show the last change found in a watched page's text" },
 	{ "export", cmd_export, "write the watch list as OPML, samidare's config.yml or JSON Lines" },

@@ -20,7 +20,7 @@ static const struct cli_program lirs = {
 	.version = "lirs " LIRS_VERSION,
 	.usage = "usage: lirs COMMAND [OPTION...] [FILE...]\n"
 		 "       lirs help COMMAND | --help | --version\n\n"
-		 "Read, check and write LIRS 2.1 update-time files.\n\n",
+		 "Read, check and write LIRS 2.1 update-time files (and HINA-DI, tama's format).\n\n",
 	.footer = "\nRun 'lirs COMMAND --help' for a command's options; "
 		  "see lirs(1) and lirs(5).\n",
 	.cmds = cmds,

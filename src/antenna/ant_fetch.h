@@ -147,8 +147,10 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k);
  * ant_fetch_run() may run on several threads at once; done() runs on the
  * calling thread (with limits->done_aside, on a helper thread of the
  * run's).  file:// (allow_file only, never via a redirect) reports
- * status 200 and the file's mtime as Last-Modified.  A redirect's target
- * counts against its original URL's host.
+ * status 200 and the file's mtime as Last-Modified.  Redirects are
+ * followed by fetch, not libcurl: each hop is a request to its own
+ * server, waiting for that server's slot, delay and Retry-After like a
+ * first request; the whole chain keeps to one timeout.
  *
  * Internal addresses (ant_addr.h): every connection, each redirect's
  * included, is checked on the address actually connected (so a name that

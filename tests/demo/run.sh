@@ -10,7 +10,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
 . "$TOP/tests/lib/tap.sh"
-plan 21
+plan 22
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/demo-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -67,3 +67,8 @@ else
 	check "the demo's server is stopped (no port to try)" false
 fi
 exit 0
+# README ("The two commands") lists every file the demo writes
+wrote=$(cd "$tmp/public" && find . -type f | sed 's|^\./||; s|^diff/.*|diff/*.html|' | sort -u | tr '\n' ' ')
+listed=$(sed -n '/it writes \.\/demo\.db/,/diff\/\*\.html/p' "$TOP/README" | tr -s ' ,' '\n\n' |
+	grep -E '\.(html|gz|atom|json)$' | sort -u | tr '\n' ' ')
+is "README lists the files the demo wrote" "$listed" "$wrote"

@@ -22,4 +22,7 @@ for m in "$TOP"/man/*.[15]; do
 done
 [ "$n" -ge 3 ]
 is "the three man pages (antenna.1, lirs.1, lirs.5) are there" "$?" 0
-done_testing 10
+A=${ANTENNA:-$TOP/build/antenna}; L=${LIRS:-$TOP/build/lirs}
+check "antenna --help: add names --sitemap, not relay" sh -c "'$A' --help | grep '^  add ' | grep -- --sitemap | grep -vq relay"
+check "lirs --help names HINA-DI" sh -c "'$L' --help | grep -q HINA-DI"
+done_testing 12

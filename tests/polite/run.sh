@@ -6,13 +6,16 @@
 # nginx logs each request's end ($msec) and duration ($request_time), so
 # the script sees which requests overlapped and when each started; /slow/
 # pages (38 KB) take about 0.6 s (limit_rate 24k: its first second's worth at once), /busy/ answers 429 Retry-After 120.
+# A third port ($PR, its own log one.log) counts every request to one
+# server: a slow robots.txt, redirects (/go/N to p.example.com/slow/N)
+# and a page of its own noise (/noisy/, SSI: a new request id in each answer).
 # test-needs: nginx:nginx
 # test-needs: openssl:openssl
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 18
+plan 23
 tmpdir antenna-polite
 chmod 755 "$T"   # nginx's worker (www-data) reads the pages
 NPID=
@@ -32,7 +35,7 @@ openssl x509 -req -in "$T/srv.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" -CAcreates
 	-days 2 -extfile "$T/ext" -out "$T/srv.pem" >> "$T/openssl.log" 2>&1 ||
 	{ notok "test CA made" "$(cat "$T/openssl.log")"; exit 1; }
 
-mkdir -p "$WWW/slow" "$WWW/fast" "$WWW/busy" "$WWW/h2" "$T/ngx/tmp"
+mkdir -p "$WWW/slow" "$WWW/fast" "$WWW/busy" "$WWW/h2" "$WWW/noisy" "$T/ngx/tmp"
 big=$(awk 'BEGIN { for (i = 0; i < 760; i++) printf "<p>slow text line %d of the page, long enough</p>\n", i }')
 for i in 1 2 3 4 5 6; do
 	printf '<html><head><title>slow %d</title></head><body>%s</body></html>\n' $i "$big" > "$WWW/slow/$i.html"
@@ -44,13 +47,17 @@ while [ $i -lt 12 ]; do
 	i=$((i + 1))
 done
 
+{ printf 'User-agent: *\nAllow: /\n'; printf '# %s\n' $big; } > "$WWW/robots.txt"
+{ printf '<html><head><title>noisy</title></head><body>\n'
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do printf '<p>diary of day %d: long walks by the river, tea, and books</p>\n' $i; done
+  printf '<div class="counter">visitor <!--# echo var="request_id" --></div></body></html>\n'; } > "$WWW/noisy/1.html"
 od -An -N16 -tx1 /dev/urandom | tr -d ' \n' > "$WWW/marker.txt"
 start_nginx() {
 	tries=0
 	while [ $tries -lt 10 ]; do
 		# a port from the kernel's randomness: srand() is the second, the
 		# same for two suites started together
-		P=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 20000)); PS=$((P + 1))
+		P=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 20000)); PS=$((P + 1)) PR=$((P + 2))
 		cat > "$T/ngx/nginx.conf" <<NGX
 worker_processes 1;
 daemon off;
@@ -77,6 +84,16 @@ http {
 		root $WWW;
 		location = /robots.txt { access_log off; return 404; }
 	}
+	server {
+		listen 127.0.0.1:$PR; listen 127.0.0.2:$PR;
+		access_log $T/ngx/one.log t;
+		root $WWW;
+		location /slow/ { limit_rate 24k; sendfile off; }
+		location = /robots.txt { limit_rate 24k; sendfile off; }
+		location ~ ^/go/(.*)\$ { return 302 http://p.example.com:$PR/slow/\$1; }
+		location /noisy/ { ssi on; }
+		etag off; if_modified_since off;   # every answer whole: overlap seen in each run
+	}
 }
 NGX
 		"$NGINX" -p "$T/ngx" -c "$T/ngx/nginx.conf" 2> "$T/ngx/start.err" &
@@ -101,7 +118,7 @@ LOG=$T/ngx/access.log
 # host names: NAME=ADDRESS pairs for both ports
 resolve() {
 	r=
-	for h in "$@"; do r="$r ${h%=*}:$P:${h#*=} ${h%=*}:$PS:${h#*=}"; done
+	for h in "$@"; do r="$r ${h%=*}:$P:${h#*=} ${h%=*}:$PS:${h#*=} ${h%=*}:$PR:${h#*=}"; done
 	echo "$r"
 }
 export CURL_CA_BUNDLE="$T/ca.pem"
@@ -109,7 +126,8 @@ export CURL_CA_BUNDLE="$T/ca.pem"
 export ANTENNA_RESOLVE="$(resolve a.example.com=127.0.0.1 b.example.com=127.0.0.2 \
 	c.example.net=127.0.0.1 d.example.org=127.0.0.2 alice.github.io=127.0.0.1 bob.github.io=127.0.0.2 \
 	e.example.net=127.0.0.1 f.example.org=127.0.0.1 g.example.jp=127.0.0.3 \
-	x.busy.example=127.0.0.1 y.busy.example=127.0.0.2 h2.example.com=127.0.0.1)"
+	x.busy.example=127.0.0.1 y.busy.example=127.0.0.2 h2.example.com=127.0.0.1 \
+	p.example.com=127.0.0.1 q.example.com=127.0.0.1 r.example.org=127.0.0.2)"
 
 newdb() { # newdb NAME [INIT OPTION...]: $T/NAME.db
 	db=$T/$1.db; shift
@@ -203,3 +221,21 @@ i=0; while [ $i -lt 12 ]; do addpages "$T/h2.db" "https://h2.example.com:$PS/h2/
 : > "$LOG"; upd "$T/h2.db" 4 "--page-batch 4"
 is "HTTP/2 over TLS (the test CA): every request" "$(awk '$6 == "HTTP/2.0"' "$LOG" | wc -l | tr -d ' ')" 12
 is "... one connection across three batches" "$(awk '{ print $5 }' "$LOG" | sort -u | wc -l | tr -d ' ')" 1
+
+# 7. every request to a server counts against its limit, from the run's
+# first: robots.txt (slow here), a redirect from another server's name
+# (r.example.org) and from the server's own (q.example.com), and the
+# noise re-fetch; two names at one address, --per-host 2, three runs
+newdb one
+addpages "$T/one.db" "http://p.example.com:$PR/slow/1.html" "http://q.example.com:$PR/slow/2.html" \
+	"http://p.example.com:$PR/slow/3.html" "http://r.example.org:$PR/go/4.html" \
+	"http://q.example.com:$PR/go/5.html" "http://p.example.com:$PR/noisy/1.html"
+LOG1=$LOG; LOG=$T/ngx/one.log
+for run in 1 2 3; do
+	: > "$LOG"; upd "$T/one.db" 2 "--refetch-pause 100"
+	[ $run = 1 ] && is "... the redirects followed (run 1)" "$(grep -c ' /slow/[45]\.html' "$LOG")" 2
+	[ $run = 2 ] && check "... the noisy page fetched again (run 2): $(sed -n 's/.*; \([0-9]* pages\{0,1\} fetched again\).*/\1/p' "$T/upd.out")" \
+		grep -q 'fetched again' "$T/upd.out"
+	is "one server, --per-host 2: at most 2 requests at once, and 2 (run $run)" "$(overlap 'example\.com' .)" 2
+done
+LOG=$LOG1

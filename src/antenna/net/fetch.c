@@ -9,7 +9,10 @@
  * when fewer than limits->jobs transfers run in all, fewer than
  * limits->per_host run for its server (ant_polite.h: a registrable domain,
  * joined by the names seen at one address), the server's minimum delay
- * has passed and no Retry-After of its holds.  CURLMOPT_MAX_HOST_CONNECTIONS
+ * has passed and no Retry-After of its holds; a redirect's next hop is
+ * such a request too (redirect_next, start_hops), libcurl following none,
+ * so every request of a run counts against its server from the first.
+ * CURLMOPT_MAX_HOST_CONNECTIONS
  * is set as well, as a second fence.  HTTP/2 multiplexes a server's
  * requests on one connection (CURLPIPE_MULTIPLEX, CURLOPT_PIPEWAIT: a
  * second request waits for the first connection's ALPN rather than open
@@ -279,6 +282,7 @@ static void xfer_free(xfer *x)
 	free(x->allow_hp);
 	free(x->hop_url);
 	free(x->hop_hp);
+	free(x->next_url);
 	free(x);
 }
 
@@ -286,7 +290,6 @@ static xfer *xfer_new(runner *r, size_t idx)
 {
 	const ant_fetch_limits *l = r->lim;
 	const ant_fetch_req *q = &r->reqs[idx];
-	long redirs = l && l->max_redirects >= 0 ? l->max_redirects : ANT_FETCH_DEFAULT_MAX_REDIRECTS;
 	xfer *x = calloc(1, sizeof *x);
 	CURL *e;
 
@@ -312,9 +315,8 @@ static xfer *xfer_new(runner *r, size_t idx)
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, l && l->allow_file ? "http,https,file" : "http,https");
-	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(e, CURLOPT_MAXREDIRS, redirs);
+	/* redirects are ours (redirect_next): a hop waits for its server */
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, lim_or(l ? l->connect_timeout : 0, ANT_FETCH_DEFAULT_CONNECT_TIMEOUT));
 	curl_easy_setopt(e, CURLOPT_TIMEOUT, lim_or(l ? l->timeout : 0, ANT_FETCH_DEFAULT_TIMEOUT));
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
@@ -551,6 +553,7 @@ static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc)
 	res->err = kind_of(rc, x);
 	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
 	curl_easy_getinfo(x->easy, CURLINFO_TOTAL_TIME, &secs);
+	secs += x->spent;   /* the hops before (redirect_next) */
 	curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &url);
 	curl_easy_getinfo(x->easy, CURLINFO_SCHEME, &scheme);
 	res->seconds = secs;
@@ -630,6 +633,72 @@ static void report_deferred(runner *r, size_t idx, int64_t until, int64_t now)
 
 /* ---- the loop ------------------------------------------------------------ */
 
+static void fill_result(ant_fetch_result *res, xfer *x, CURLcode rc);
+
+/* The redirect hops waiting in r->hopq that their servers take now, in
+ * the order they came: each counts against its own server's limit and
+ * delay, as a first request does; one to a server that asked us to wait
+ * is not sent (ANT_FETCH_ERR_DEFERRED). */
+static void start_hops(runner *r, long jobs, long per_host, int64_t delay, int64_t now_ms,
+		       int64_t now)
+{
+	xfer **pp = &r->hopq, *x;
+
+	while ((x = *pp) && r->active < jobs) {
+		int64_t until;
+		long left;
+
+		if ((until = ant_polite_blocked(r->pol, x->host, now))) {
+			ant_fetch_result res;
+			char when[32];
+
+			*pp = x->next_wait;
+			r->live[x->idx] = NULL;
+			fill_result(&res, x, CURLE_OK);
+			free(res.body);
+			res.body = strdup("");
+			res.len = 0;
+			res.err = ANT_FETCH_ERR_DEFERRED;
+			res.status = 0;
+			res.retry_after = until - now;
+			free(res.effective_url);
+			res.effective_url = x->next_url;
+			x->next_url = NULL;
+			if (lb_date_imf(when, until) < 0)
+				snprintf(when, sizeof when, "%lld", (long long)until);
+			snprintf(res.error, sizeof res.error, "deferred: %.100s asked us to wait until %s "
+				 "(Retry-After)", ant_polite_wait_key(r->pol, x->host), when);
+			tell(r, x->idx, x, &res);
+			continue;
+		}
+		if (!ant_polite_may_start(r->pol, x->host, per_host, now_ms, &r->wake_ms)) {
+			pp = &x->next_wait;
+			continue;
+		}
+		*pp = x->next_wait;
+		x->next_wait = NULL;
+		/* the whole chain keeps to the one timeout */
+		left = lim_or(r->lim ? r->lim->timeout : 0, ANT_FETCH_DEFAULT_TIMEOUT) * 1000 -
+		       (long)(x->spent * 1000);
+		curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, left > 1000 ? left : 1000L);
+		curl_easy_setopt(x->easy, CURLOPT_URL, x->next_url);
+		free(x->next_url);
+		x->next_url = NULL;
+		if (curl_multi_add_handle(r->multi, x->easy) != CURLM_OK) {
+			ant_fetch_result res;
+
+			r->live[x->idx] = NULL;
+			fill_result(&res, x, CURLE_OUT_OF_MEMORY);
+			res.local = 1;
+			snprintf(res.error, sizeof res.error, "cannot follow the redirect: curl multi refused it");
+			tell(r, x->idx, x, &res);
+			continue;
+		}
+		ant_polite_started(r->pol, x->host, now_ms, delay);
+		r->active++;
+	}
+}
+
 static void start_more(runner *r)
 {
 	long jobs = lim_or(r->lim ? r->lim->jobs : 0, ANT_FETCH_DEFAULT_JOBS);
@@ -638,6 +707,7 @@ static void start_more(runner *r)
 	int64_t now_ms = mono_ms(), now = (int64_t)time(NULL);
 
 	r->wake_ms = 0;
+	start_hops(r, jobs, per_host, delay, now_ms, now);
 	while (r->next < r->n && r->started[r->next])
 		r->next++;
 	for (size_t i = r->next; i < r->n && r->active < jobs; i++) {
@@ -690,24 +760,93 @@ static int retry_unconditional(runner *r, xfer *x)
 	return curl_multi_add_handle(r->multi, x->easy) == CURLM_OK ? 0 : -1;
 }
 
-/* What the politeness state learns from a finished transfer: the address
+/* What the politeness state learns from a hop that ended: the address
  * its host was connected at (not through a proxy, whose address says
- * nothing of the server, nor after a redirect, which may have led to
- * another server), and a Retry-After. */
+ * nothing of the server).  x->host is the hop's own host: redirects are
+ * followed here, one hop a transfer of curl's. */
+static void learn_addr(runner *r, xfer *x)
+{
+	long conns = 0;
+	char *ip = NULL;
+
+	curl_easy_getinfo(x->easy, CURLINFO_NUM_CONNECTS, &conns);
+	curl_easy_getinfo(x->easy, CURLINFO_PRIMARY_IP, &ip);
+	r->pool->connects += conns;
+	if (!r->nproxies && ip && *ip)
+		ant_polite_addr(r->pol, x->host, ip);   /* out of memory: not learned */
+}
+
+/* A redirect answer x got (rc CURLE_OK): the next hop queued in r->hopq
+ * under its own server, to start when that server has a slot (start_hops),
+ * x's slot freed; 1.  0: not a redirect to follow, the answer is x's
+ * result; *why set to the error when it may not be followed (more than
+ * max_redirects, a scheme other than http and https). */
+static int redirect_next(runner *r, xfer *x, CURLcode *why)
+{
+	long status = 0, max = r->lim && r->lim->max_redirects >= 0 ? r->lim->max_redirects :
+			       ANT_FETCH_DEFAULT_MAX_REDIRECTS;
+	char *loc = NULL, *next, *h;
+	double secs = 0;
+	long host;
+
+	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+	if (status != 301 && status != 302 && status != 303 && status != 307 && status != 308)
+		return 0;
+	if (curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &loc) != CURLE_OK || !loc || !*loc)
+		return 0;
+	if (x->hops >= max) {
+		snprintf(x->errbuf, sizeof x->errbuf, "Maximum (%ld) redirects followed", max);
+		*why = CURLE_TOO_MANY_REDIRECTS;
+		return 0;
+	}
+	if (strncasecmp(loc, "http://", 7) != 0 && strncasecmp(loc, "https://", 8) != 0) {
+		snprintf(x->errbuf, sizeof x->errbuf, "Protocol of the redirect not allowed: %.100s",
+			 loc);
+		*why = CURLE_UNSUPPORTED_PROTOCOL;
+		return 0;
+	}
+	if (!(next = strdup(loc)) || !(h = host_name(next))) {
+		free(next);
+		return 0;   /* out of memory: the redirect is the answer */
+	}
+	host = ant_polite_host(r->pol, h);
+	free(h);
+	if (host < 0) {
+		free(next);
+		return 0;
+	}
+	curl_multi_remove_handle(r->multi, x->easy);
+	ant_polite_ended(r->pol, x->host);
+	r->active--;
+	learn_addr(r, x);
+	curl_easy_getinfo(x->easy, CURLINFO_TOTAL_TIME, &secs);
+	x->spent += secs;
+	x->hops++;
+	x->host = host;
+	free(x->next_url);
+	x->next_url = next;
+	lb_buf_reset(&x->body);
+	x->errbuf[0] = '\0';
+	x->header_bytes = 0;
+	x->headers_done = 0;
+	/* last in the queue: the hops start in the order they came */
+	x->next_wait = NULL;
+	{
+		xfer **pp = &r->hopq;
+
+		while (*pp)
+			pp = &(*pp)->next_wait;
+		*pp = x;
+	}
+	return 1;
+}
+
 static void learn(runner *r, xfer *x, const ant_fetch_result *res)
 {
 	long max = r->lim && r->lim->max_retry_after > 0 ? r->lim->max_retry_after :
 		   ANT_FETCH_DEFAULT_MAX_RETRY_AFTER;
-	long conns = 0, redirs = 0;
-	char *ip = NULL;
-
-	curl_easy_getinfo(x->easy, CURLINFO_NUM_CONNECTS, &conns);
-	curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_COUNT, &redirs);
-	curl_easy_getinfo(x->easy, CURLINFO_PRIMARY_IP, &ip);
-	r->pool->connects += conns;
-	if (!r->nproxies && !redirs && ip && *ip)
-		ant_polite_addr(r->pol, x->host, ip);   /* out of memory: not learned */
-	if (res->retry_after > 0)
+	learn_addr(r, x);
+	if (res && res->retry_after > 0)
 		ant_polite_block(r->pol, x->host, (int64_t)time(NULL) +
 				 (res->retry_after < max ? res->retry_after : max));
 }
@@ -809,6 +948,8 @@ static void finish(runner *r, CURL *e, CURLcode rc)
 	if (rc == CURLE_OK && status == 412 && x->hdrs && !x->retried &&
 	    retry_unconditional(r, x) == 0)
 		return;
+	if (rc == CURLE_OK && redirect_next(r, x, &rc))
+		return;
 	curl_multi_remove_handle(r->multi, e);
 	ant_polite_ended(r->pol, x->host);
 	r->active--;
@@ -865,10 +1006,14 @@ static int run_loop(runner *r)
 static void abort_all(runner *r)
 {
 	take_told(r, 1);
+	for (xfer *x = r->hopq; x; x = x->next_wait)
+		x->host = -1;   /* waiting: not counted */
+	r->hopq = NULL;
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->live[i]) {
 			curl_multi_remove_handle(r->multi, r->live[i]->easy);
-			ant_polite_ended(r->pol, r->live[i]->host);
+			if (r->live[i]->host >= 0)
+				ant_polite_ended(r->pol, r->live[i]->host);
 			xfer_free(r->live[i]);
 			r->live[i] = NULL;
 			report_failure(r, i, "transfer aborted: curl multi failed");

@@ -47,6 +47,13 @@ typedef struct xfer {
 	char reason[64];
 	int64_t content_length;
 	int redirects_permanent, redirects_temporary;   /* 3xx answers followed */
+	/* Redirects are followed here, not by libcurl: each hop is a request
+	 * to its own server, so it waits for a slot of that server's like
+	 * any other (fetch.c, redirect_next). */
+	int hops;                /* redirects followed */
+	char *next_url;          /* the hop waiting to start (in runner's hopq), or NULL */
+	struct xfer *next_wait;  /* the next in runner's hopq */
+	double spent;            /* seconds of the hops before this one */
 } xfer;
 
 struct ant_fetch_pool {
@@ -74,6 +81,7 @@ typedef struct runner {
 	unsigned char *started;  /* per request */
 	struct xfer **live;      /* per request: its transfer while it runs */
 	size_t next;             /* lowest request index that may still be unstarted */
+	struct xfer *hopq;       /* redirect hops waiting for their server, oldest first */
 	long active;
 	CURLM *multi;
 	ant_fetch_done_fn done;

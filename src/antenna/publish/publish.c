@@ -257,6 +257,8 @@ static const char css[] =
 	"font-weight:bold;padding:0 .35em;margin-left:.4em;vertical-align:.15em}\n"
 	".err .when{opacity:.7}.error{color:var(--err);margin-left:.4em}\n"
 	"dl{display:grid;grid-template-columns:auto 1fr;gap:.1em .6em}dd{margin:0}\n"
+	".what .p-name{display:-webkit-box;-webkit-line-clamp:3;line-clamp:3;"
+	"-webkit-box-orient:vertical;overflow:hidden}\n"
 	".ex{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;"
 	"overflow:hidden;color:var(--dim);font-size:.875em;overflow-wrap:anywhere}\n";
 

@@ -212,7 +212,7 @@ static void fetch_doc(struct swalk *w, const char *url, int conditional)
 {
 	ant_fetch_req r = { url, conditional ? w->src->etag : NULL,
 			    conditional ? w->src->lm_header : NULL, NULL, w->src->url };
-	ant_fetch_limits l = w->u->o->limits;
+	ant_fetch_limits l = w->u->lim;   /* the run's pool: its politeness, one count */
 	const ant_fetcher *f = w->u->o->fetcher;
 	int rc;
 
