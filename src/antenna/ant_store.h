@@ -59,8 +59,11 @@ int ant_store_begin(ant_store *s, lb_error *err);
 int ant_store_commit(ant_store *s, lb_error *err);
 void ant_store_rollback(ant_store *s);
 
-/* PRAGMA integrity_check: 0 when "ok", else LB_EDB with the first problem. */
-int ant_store_check(ant_store *s, lb_error *err);
+/* PRAGMA integrity_check: 0 when "ok", else LB_EDB with the count of
+ * problems, each given to finding (when not NULL) first: one line, every
+ * row of the check's answer split at its newlines. */
+int ant_store_check(ant_store *s, void (*finding)(void *ctx, const char *line), void *ctx,
+		    lb_error *err);
 
 /*
  * Gives the file's free pages back to the file system (after publish

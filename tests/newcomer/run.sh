@@ -9,7 +9,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 11
+plan 19
 server_suite newcomer-test
 D=$T/a.db
 $A -d "$D" init --base http://antenna.example/ > /dev/null 2>&1
@@ -52,3 +52,57 @@ $A -d "$D" updat > /dev/null 2> "$T/err"
 is "a mistyped command: did you mean" "$?:$(cat "$T/err")" "2:antenna: unknown command 'updat': did you mean 'update'?"
 $A -d "$D" frobnicate > /dev/null 2> "$T/err"
 is "... nothing near: the command list" "$(grep -c 'did you mean' "$T/err"):$(grep -c 'Commands:' "$T/err")" "0:1"
+
+# ---- 10. messages that point to the right thing ------------------------------------
+# (a) a database in a read-only directory: the directory is named
+RO=$T/ro
+mkdir "$RO"
+$A -d "$RO/a.db" init > /dev/null 2>&1
+$A -d "$RO/a.db" add "$U/diary.html" > /dev/null
+chmod 555 "$RO"
+if [ "$(id -u)" -ne 0 ]; then
+	$ANTENNA -d "$RO/a.db" list > /dev/null 2> "$T/err"
+	rc=$?
+elif command -v setpriv > /dev/null 2>&1; then
+	chmod 755 "$T"
+	chown -R 65534 "$RO"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$ANTENNA" -d "$RO/a.db" list > /dev/null 2> "$T/err"
+	rc=$?
+else
+	rc=none
+fi
+if [ "$rc" = none ]; then
+	skip "a database in a read-only directory: the directory named" "root, and no setpriv"
+else
+	is "a database in a read-only directory: the directory named, and why" \
+		"$rc:$(grep -c "its directory '$RO' is not writable.*SQLite creates its journal" "$T/err")" "2:1"
+fi
+chmod 755 "$RO"
+# (b) check-db: every problem of a damaged database, one a line
+B=$T/b.db
+$A -d "$B" init > /dev/null 2>&1
+for i in 1 2 3 4 5 6; do $A -d "$B" add "http://example.com/p$i" > /dev/null; done
+sqlite3 "$B" 'PRAGMA wal_checkpoint(TRUNCATE)' > /dev/null
+ps=$(sqlite3 "$B" 'PRAGMA page_size')
+root=$(sqlite3 "$B" "SELECT rootpage FROM sqlite_master WHERE name = 'pages_key'")
+printf 'garbage garbage garbage garbage' | dd of="$B" bs=1 seek=$(( (root - 1) * ps + 8 )) conv=notrunc 2> /dev/null
+$A -d "$B" check-db > /dev/null 2> "$T/err"
+is "check-db of a damaged database: exit 2, no literal backslash-n" "$?:$(grep -c '\\n' "$T/err")" "2:0"
+is "... one problem a line, then their count" \
+	"$(grep -c "^antenna check-db: row [0-9]* missing from index pages_key$" "$T/err"):$(tail -n 1 "$T/err")" \
+	"6:antenna check-db: database '$B' is damaged: $(($(wc -l < "$T/err") - 1)) problems: restore a backup"
+# (c) a file that is no antenna database: what it is, and what to do
+printf 'hello\n' > "$T/notes.txt"
+$A -d "$T/notes.txt" list > /dev/null 2> "$T/err"
+$A -d "$T/notes.txt" init > /dev/null 2>> "$T/err"
+is "list and init of a file that is not SQLite: say so, send nowhere" \
+	"$(grep -c "'$T/notes.txt' is not an antenna database (it is not SQLite)" "$T/err"):$(grep -c 'damaged\|run .antenna init. first' "$T/err")" "2:0"
+check "... init leaves it as it was" grep -qx hello "$T/notes.txt"
+sqlite3 "$T/other.db" 'CREATE TABLE mine(x)'
+$A -d "$T/other.db" list > /dev/null 2> "$T/err"
+$A -d "$T/other.db" init > /dev/null 2>> "$T/err"
+is "list and init of another program's SQLite file: no antenna tables; init leaves it" \
+	"$(grep -c "'$T/other.db' is not an antenna database (it .*no antenna tables" "$T/err"):$(sqlite3 "$T/other.db" 'SELECT count(*) FROM sqlite_master')" "2:1"
+# (d) the backup of a live database
+check "README: the backup recipe of a live database" grep -q 'sqlite3 antenna.db ".backup antenna-backup.db"' "$TOP/README"
+check "antenna(1): the backup recipe" grep -q 'backup antenna-backup.db' "$TOP/man/antenna.1"
