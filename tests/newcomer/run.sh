@@ -9,7 +9,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 19
+plan 21
 server_suite newcomer-test
 D=$T/a.db
 $A -d "$D" init --base http://antenna.example/ > /dev/null 2>&1
@@ -106,3 +106,14 @@ is "list and init of another program's SQLite file: no antenna tables; init leav
 # (d) the backup of a live database
 check "README: the backup recipe of a live database" grep -q 'sqlite3 antenna.db ".backup antenna-backup.db"' "$TOP/README"
 check "antenna(1): the backup recipe" grep -q 'backup antenna-backup.db' "$TOP/man/antenna.1"
+
+# ---- 8. init --notify-group with a group no page is in ------------------------------
+G=$T/g.db
+$A -d "$G" init > /dev/null 2>&1
+$A -d "$G" add --group b "http://example.com/1" > /dev/null
+$A -d "$G" add --group a "http://example.com/2" > /dev/null
+$A -d "$G" init --notify mailto:op@example.com --notify-group G > /dev/null 2> "$T/err"
+is "init --notify-group of no page's group: accepted, warned with the groups there are" \
+	"$?:$(cat "$T/err")" "0:antenna init: warning: no page is in group 'G' (groups: a, b)"
+$A -d "$G" init --notify mailto:op2@example.com --notify-group a > /dev/null 2> "$T/err"
+is "... a group pages are in: no warning" "$?:$(wc -c < "$T/err")" "0:0"
