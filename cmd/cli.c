@@ -197,8 +197,58 @@ static int run(const struct cli_program *p, const struct cli_cmd *c, int argc, c
 }
 
 /* An unknown subcommand: the message, and the usage when asked to run it. */
+/* The edit distance (Levenshtein) of a and b, counted up to 8. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[33];
+
+	if (la > 32 || lb > 32)
+		return 8;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb] < 8 ? row[lb] : 8;
+}
+
+/* The command nearest to name when it is near enough (a typo), or NULL. */
+static const char *nearest(const struct cli_program *p, const char *name)
+{
+	const char *best = NULL;
+	size_t bd = 3;   /* at most 2 edits, and fewer than half the name */
+
+	for (size_t i = 0; i < p->ncmds; i++) {
+		size_t d = distance(name, p->cmds[i].name);
+
+		if (d < bd && 2 * d < strlen(p->cmds[i].name)) {
+			bd = d;
+			best = p->cmds[i].name;
+		}
+	}
+	return best;
+}
+
 static int unknown(const struct cli_program *p, const char *name, int show_usage)
 {
+	const char *near = name ? nearest(p, name) : NULL;
+
+	if (near) {
+		cli_error("unknown command '%s': did you mean '%s'?", name, near);
+		return CLI_FATAL;
+	}
 	cli_error("unknown command '%s'", name);
 	if (show_usage)
 		usage(p, stderr);

@@ -11,6 +11,7 @@
 #include "lb_url.h"
 #include "ant_limits.h"
 #include "ant_page.h"
+#include "ant_target.h"
 
 static const char help[] =
 	"usage: antenna [-d FILE] add [--title T] [--author A] [--group G] [--ignore PATTERN]...\n"
@@ -118,6 +119,22 @@ static int add_source(ant_store *s, const char *url, char *key, int kind, int re
 	return rc == 0 ? CLI_OK : CLI_FATAL;
 }
 
+/* A URL whose name says it is a LIRS file, an Atom feed or a sitemap is
+ * refused as a page (it would never make sense as one): the message gives
+ * the command that reads it as what it is.  With --feed it is a page
+ * watched through a feed: the operator said what it is. */
+static int page_is_source(const char *url)
+{
+	int f = ant_target_url_format(url);
+	char cmd[ANT_MAX_URL + 64];
+
+	if (!f)
+		return 0;
+	ant_target_format_add(f, url, cmd, sizeof cmd);
+	cli_error("'%s' is %s by its name, not a page: %s", url, ant_target_format_name(f), cmd);
+	return 1;
+}
+
 int cmd_add(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -188,7 +205,9 @@ int cmd_add(int argc, char **argv)
 	    (o.feed && antcmd_check_url(o.feed, o.allow_file) < 0) ||
 	    (o.check_url && antcmd_check_url(o.check_url, o.allow_file) < 0))
 		goto out;
-	if (!(key = lb_url_key_dup(argv[optind]))) {
+	if (!o.lirs && !o.atom && !o.sitemap && !o.feed && page_is_source(argv[optind]))
+		goto out;
+	if (!(key = lb_url_page_key_dup(argv[optind]))) {
 		cli_error("out of memory");
 		goto out;
 	}

@@ -16,8 +16,8 @@
 static const char help[] =
 	"usage: antenna [-d FILE] check-db [--quiet]\n\n"
 	"Run SQLite's integrity check on the database; print 'ok' and exit 0 when it\n"
-	"passes, else print the first problem and exit 2.  Then print the file's\n"
-	"size, rows and bytes per table (indexes counted with their table), the\n"
+	"passes, else print every problem, one a line, and exit 2.  Then print the\n"
+	"file's size, rows and bytes per table (indexes counted with their table), the\n"
 	"bytes per watched page and per update event, what takes the most room\n"
 	"(tables, and the pages table's columns), and the history retention in\n"
 	"force with what it pruned so far.\n\n"
@@ -181,6 +181,12 @@ static int report(ant_store *s, lb_error *err)
 	return 0;
 }
 
+/* One problem of the integrity check, escaped for the terminal on its own. */
+static void print_finding(void *ctx, const char *line)
+{
+	cli_error("%s", line);
+}
+
 int cmd_check_db(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -201,7 +207,7 @@ int cmd_check_db(int argc, char **argv)
 	}
 	if (!(s = antcmd_open_no_operand(argc, argv, help)))
 		return CLI_FATAL;
-	rc = ant_store_check(s, &err);
+	rc = ant_store_check(s, print_finding, NULL, &err);
 	if (rc == 0) {
 		printf("ok\n");
 		if (!quiet)

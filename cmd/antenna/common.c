@@ -45,7 +45,7 @@ ant_store *antcmd_open_url(const char *url, char **key)
 {
 	ant_store *s = antcmd_open(ANT_STORE_OPEN_EXISTING);
 
-	if (s && !(*key = lb_url_key_dup(url))) {
+	if (s && !(*key = lb_url_page_key_dup(url))) {
 		ant_store_close(s);
 		cli_error("out of memory");
 		return NULL;
@@ -59,10 +59,24 @@ int antcmd_check_url(const char *url, int allow_file)
 		cli_error("URL longer than %d bytes (%zu): not added", ANT_MAX_URL, strlen(url));
 		return -1;
 	}
+	if (strchr(url, ' ')) {
+		cli_error("'%s' has a space: write %%20 for a space", url);
+		return -1;
+	}
 	if (lb_url_is_http(url))
 		return 0;
 	if (allow_file && strncmp(url, "file:///", 8) == 0)
 		return 0;
+	if (!strstr(url, "://") && *url != '/' && strlen(url) < ANT_MAX_URL - 8) {
+		char with[ANT_MAX_URL + 9];
+
+		snprintf(with, sizeof with, "http://%s", url);
+		if (lb_url_is_http(with)) {
+			cli_error("'%s' is not an absolute http or https URL: did you mean 'http://%s' or 'https://%s'?",
+				  url, url, url);
+			return -1;
+		}
+	}
 	cli_error("'%s' is not an absolute http or https URL%s", url,
 		  allow_file ? " (or file:///...)" : "");
 	return -1;

@@ -72,6 +72,20 @@ static int apply_setting(ant_store *s, const char *key, const char *v, lb_error 
 
 /* The options gathered, in the order given, in one transaction: the
  * number of changes (each said on standard output), or < 0 with err. */
+/* A --notify-group no page is in yet: accepted (the group can come
+ * later), with the groups there are. */
+static int warn_group(ant_store *s, lb_error *err)
+{
+	lb_buf groups = LB_BUF_INIT;
+	int has, rc = ant_store_page_groups(s, group, &has, &groups, err);
+
+	if (rc == 0 && !has)
+		cli_error("warning: no page is in group '%s' (groups: %s)", group,
+			  groups.len ? groups.data : "none yet");
+	lb_buf_release(&groups);
+	return rc;
+}
+
 int antcmd_notify_apply(ant_store *s, int64_t now, lb_error *err)
 {
 	int rc = 0, changes = 0;
@@ -81,6 +95,10 @@ int antcmd_notify_apply(ant_store *s, int64_t now, lb_error *err)
 		return lb_err(err, LB_EINVAL, "--notify-group needs --notify TARGET");
 	if (!ngiven || (rc = ant_store_begin(s, err)) < 0)
 		return rc;
+	if (group && (rc = warn_group(s, err)) < 0) {
+		ant_store_rollback(s);
+		return rc;
+	}
 	for (size_t i = 0; rc >= 0 && i < ngiven; i++) {
 		const char *t = given[i].arg, *k = given[i].d ? given[i].d->key : NULL;
 		if (k)

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lb_buf.h"
 #include "lb_error.h"
 #include "ant_detect.h"
 #include "ant_settings.h"
@@ -59,8 +60,11 @@ int ant_store_begin(ant_store *s, lb_error *err);
 int ant_store_commit(ant_store *s, lb_error *err);
 void ant_store_rollback(ant_store *s);
 
-/* PRAGMA integrity_check: 0 when "ok", else LB_EDB with the first problem. */
-int ant_store_check(ant_store *s, lb_error *err);
+/* PRAGMA integrity_check: 0 when "ok", else LB_EDB with the count of
+ * problems, each given to finding (when not NULL) first: one line, every
+ * row of the check's answer split at its newlines. */
+int ant_store_check(ant_store *s, void (*finding)(void *ctx, const char *line), void *ctx,
+		    lb_error *err);
 
 /*
  * Gives the file's free pages back to the file system (after publish
@@ -219,6 +223,10 @@ int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant
 /* Pages watched (*n) and the earliest next_check among them (*first_due,
  * 0 when none), from SQL: 0 or < 0. */
 int ant_store_pages_count(ant_store *s, int64_t *n, int64_t *first_due, lb_error *err);
+/* The groups pages are in, sorted, ", " between them, appended to out
+ * (init --notify-group warns of a group no page is in); *has is set when
+ * group is one of them.  0 or < 0. */
+int ant_store_page_groups(ant_store *s, const char *group, int *has, lb_buf *out, lb_error *err);
 /* Writes back everything a check or a relay changes (by id). */
 int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err);
 /*

@@ -45,5 +45,10 @@ int lb_url_is_http(const char *u);
 int lb_url_key(lb_buf *out, const char *url);
 /* lb_url_key() of url as a malloc'd string; NULL when out of memory. */
 char *lb_url_key_dup(const char *url);
+/* The key of a watched page or a source (antenna add, import):
+ * lb_url_key_dup() of url without its fragment ("#..."), which is never
+ * sent to the server: "http://h/p#a" and "http://h/p" are one page.
+ * NULL when out of memory. */
+char *lb_url_page_key_dup(const char *url);
 
 #endif

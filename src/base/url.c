@@ -4,6 +4,7 @@
  */
 #include "lb_url.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -172,4 +173,15 @@ char *lb_url_key_dup(const char *url)
 		return NULL;
 	}
 	return lb_buf_detach(&b, NULL);
+}
+
+char *lb_url_page_key_dup(const char *url)
+{
+	char *bare = strndup(url, strcspn(url, "#")), *key;
+
+	if (!bare)
+		return NULL;
+	key = lb_url_key_dup(bare);
+	free(bare);
+	return key;
 }

@@ -426,7 +426,7 @@ static int apply(ant_imp_run *m, const ant_imp_entry *in)
 		e->feed = extra_url(m, e, "feed", e->feed);
 		e->check_url = extra_url(m, e, "check URL", e->check_url);
 	}
-	if (!(key = lb_url_key_dup(e->url)))
+	if (!(key = lb_url_page_key_dup(e->url)))
 		return lb_err_code(m->err, LB_ENOMEM);
 	if (e->kind == ANT_IMP_SOURCE) {
 		rc = add_source(m, e, key);

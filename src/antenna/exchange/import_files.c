@@ -45,7 +45,7 @@ static int on_entry(void *ctx, const ant_imp_entry *e)
 		return ant_imp_fail(m, rc), 1;
 	/* jsonl: the page's update times, as a LIRS file's */
 	if (e->kind == ANT_IMP_PAGE && (e->last_modified > 0 || e->last_detected > 0)) {
-		if (!(key = lb_url_key_dup(e->url)))
+		if (!(key = lb_url_page_key_dup(e->url)))
 			return ant_imp_fail(m, LB_ENOMEM), 1;
 		rc = ant_imp_take_times(m, &(ant_imp_times){ e->url, e->line, e->last_modified,
 							     e->last_detected, NULL, NULL }, key);
@@ -70,7 +70,7 @@ static int on_record(void *ctx, const lirs_record *r)
 		return 0;
 	if ((rc = ant_imp_apply(m, &e)) < 0)
 		return ant_imp_fail(m, rc), 1;
-	if (!(key = lb_url_key_dup(r->url)))
+	if (!(key = lb_url_page_key_dup(r->url)))
 		return ant_imp_fail(m, LB_ENOMEM), 1;
 	rc = ant_imp_take_times(m, &(ant_imp_times){ r->url, r->line, r->last_modified, r->last_detected,
 						     r->source_url, "lirs" }, key);

@@ -7,6 +7,7 @@
  */
 #include "ant_target.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -86,4 +87,115 @@ int ant_target_contact_check(const char *c, lb_error *err)
 		return lb_err(err, LB_EINVAL, "--contact: '%s' is not an http or https URL "
 			      "nor a mailto: address", c);
 	return 0;
+}
+
+/* ---- what a page URL really is ------------------------------------------------- */
+
+static int ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && strncasecmp(s + n - k, suffix, k) == 0;
+}
+
+int ant_target_url_format(const char *url)
+{
+	const char *end = url + strcspn(url, "?#"), *name = end;
+	size_t n;
+
+	while (name > url && name[-1] != '/')
+		name--;
+	n = (size_t)(end - name);
+	if ((n == 7 && strncasecmp(name, "lirs.gz", 7) == 0) || ends_with(name, n, ".lirs") ||
+	    ends_with(name, n, ".lirs.gz"))
+		return ANT_TARGET_LIRS;
+	if (n >= 11 && strncasecmp(name, "sitemap", 7) == 0 &&
+	    (ends_with(name, n, ".xml") || ends_with(name, n, ".xml.gz")))
+		return ANT_TARGET_SITEMAP;
+	if (ends_with(name, n, ".atom"))
+		return ANT_TARGET_ATOM;
+	return 0;
+}
+
+/* Skips s past what precedes the first element: blanks, "<?...?>",
+ * "<!--...-->" and "<!...>"; NULL when the body ends first. */
+static const char *first_element(const char *s, const char *end)
+{
+	while (s < end) {
+		const char *close;
+
+		if (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') {
+			s++;
+			continue;
+		}
+		if (*s != '<' || end - s < 2)
+			return NULL;
+		if (s[1] == '?')
+			close = memmem(s, (size_t)(end - s), "?>", 2);
+		else if (end - s >= 4 && memcmp(s, "<!--", 4) == 0)
+			close = memmem(s, (size_t)(end - s), "-->", 3);
+		else if (s[1] == '!')
+			close = memchr(s, '>', (size_t)(end - s));
+		else
+			return s + 1;
+		if (!close)
+			return NULL;
+		s = close + (s[1] == '!' && s[2] == '-' ? 3 : s[1] == '?' ? 2 : 1);
+	}
+	return NULL;
+}
+
+static int is_name(const char *s, const char *end, const char *name)
+{
+	size_t n = strlen(name);
+
+	return (size_t)(end - s) > n && strncmp(s, name, n) == 0 &&
+	       strchr(" \t\r\n>/", s[n]) != NULL;
+}
+
+int ant_target_body_format(const char *body, size_t len, const char *url)
+{
+	const char *s = body, *end;
+
+	if (!body)
+		return 0;
+	if (len > 4096)
+		len = 4096;
+	end = body + len;
+	if (len >= 2 && (unsigned char)s[0] == 0x1f && (unsigned char)s[1] == 0x8b)
+		return url ? ant_target_url_format(url) : 0;
+	if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		s += 3;
+	if ((size_t)(end - s) >= 5 && memcmp(s, "LIRS,", 5) == 0)
+		return ANT_TARGET_LIRS;
+	if (!(s = first_element(s, end)))
+		return 0;
+	if (is_name(s, end, "feed"))
+		return ANT_TARGET_ATOM;
+	if (is_name(s, end, "rss") || is_name(s, end, "rdf:RDF"))
+		return ANT_TARGET_RSS;
+	if (is_name(s, end, "urlset") || is_name(s, end, "sitemapindex"))
+		return ANT_TARGET_SITEMAP;
+	return 0;
+}
+
+const char *ant_target_format_name(int format)
+{
+	switch (format) {
+	case ANT_TARGET_LIRS: return "a LIRS file";
+	case ANT_TARGET_ATOM: return "an Atom feed";
+	case ANT_TARGET_RSS: return "an RSS feed";
+	case ANT_TARGET_SITEMAP: return "a sitemap";
+	default: return "a page";
+	}
+}
+
+const char *ant_target_format_add(int format, const char *url, char *buf, size_t size)
+{
+	if (format == ANT_TARGET_RSS)
+		snprintf(buf, size, "antenna add --feed %s PAGE (the page it is about)", url);
+	else
+		snprintf(buf, size, "antenna add %s %s", format == ANT_TARGET_LIRS ? "--lirs" :
+			 format == ANT_TARGET_ATOM ? "--atom" : "--sitemap", url);
+	return buf;
 }

@@ -22,6 +22,58 @@
 
 /* ---- opening, locking, transactions -------------------------------------- */
 
+/* What a file that is no antenna database is, said before SQLite blames
+ * something else: a directory the journal cannot be created in (SQLite
+ * needs path-wal and path-shm beside the file, even to read a WAL
+ * database), a file that is not SQLite.  0 when neither. */
+static int check_file(const char *path, int mode, lb_error *err)
+{
+	char head[16], *dir, *slash;
+	int fd, rc = 0;
+	ssize_t n;
+
+	if (access(path, F_OK) != 0)
+		return 0;
+	if (!(dir = strdup(path)))
+		return lb_err_code(err, LB_ENOMEM);
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	if (access(slash ? dir : ".", W_OK | X_OK) != 0)
+		rc = lb_err(err, LB_EDB, "cannot use database '%s': its directory '%s' is not writable "
+			    "(%s), and SQLite creates its journal ('%s-wal') beside the file: make the "
+			    "directory writable, or move the database to one that is", path,
+			    slash ? dir : ".", strerror(errno), path);
+	free(dir);
+	if (rc < 0 || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return rc;
+	n = read(fd, head, sizeof head);
+	close(fd);
+	if (n > 0 && (n < 16 || memcmp(head, "SQLite format 3", 16) != 0))
+		rc = lb_err(err, LB_EINVAL, "'%s' is not an antenna database (it is not SQLite): %s", path,
+			    mode == ANT_STORE_OPEN_CREATE ? "init leaves it as it is; name a new file: "
+			    "'antenna -d FILE init'" : "name the antenna's database with 'antenna -d FILE', "
+			    "or create one with 'antenna -d FILE init'");
+	return rc;
+}
+
+/* A SQLite database without the antenna's tables: init adds them to an
+ * empty one only, never to another program's. */
+static int check_tables(ant_store *s, const char *path, int mode, lb_error *err)
+{
+	if (ant_st_is_antenna_db(s))
+		return 0;
+	if (mode != ANT_STORE_OPEN_CREATE)
+		return lb_err(err, LB_EINVAL, "'%s' is not an antenna database (it has no antenna tables): "
+			      "create them with 'antenna -d %s init', or name the antenna's database "
+			      "with 'antenna -d FILE'", path, path);
+	if (ant_st_pragma_int(s, "SELECT count(*) FROM sqlite_master") > 0)
+		return lb_err(err, LB_EINVAL, "'%s' is not an antenna database (it is SQLite with no "
+			      "antenna tables, but tables of its own): init leaves it as it is; name a new "
+			      "file: 'antenna -d FILE init'", path);
+	return 0;
+}
+
 int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 {
 	ant_store *s = calloc(1, sizeof *s);
@@ -34,6 +86,10 @@ int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 		return lb_err_code(err, LB_ENOMEM);
 	}
 	s->lock_fd = -1;
+	if ((rc = check_file(path, mode, err)) < 0) {
+		ant_store_close(s);
+		return rc;
+	}
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		if (mode != ANT_STORE_OPEN_CREATE && access(path, F_OK) != 0)
 			rc = lb_err(err, LB_ENOTFOUND, "cannot open database '%s': %s (run 'antenna init' first)",
@@ -46,8 +102,7 @@ int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 	}
 	sqlite3_busy_timeout(s->db, ANT_STORE_BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(s->db, 1);
-	if (mode != ANT_STORE_OPEN_CREATE && !ant_st_is_antenna_db(s)) {
-		rc = lb_err(err, LB_EINVAL, "'%s' is not an antenna database (run 'antenna init' first)", path);
+	if ((rc = check_tables(s, path, mode, err)) < 0) {
 		ant_store_close(s);
 		return rc;
 	}
@@ -145,22 +200,42 @@ void ant_store_rollback(ant_store *s)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int ant_store_check(ant_store *s, lb_error *err)
+int ant_store_check(ant_store *s, void (*finding)(void *ctx, const char *line), void *ctx,
+		    lb_error *err)
 {
 	sqlite3_stmt *st;
+	size_t n = 0;
 	int rc;
 
 	if (sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
 		return ant_st_dberr(s, err, "cannot check");
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	/* every row; one row may hold several lines (one per finding) */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *r = (const char *)sqlite3_column_text(st, 0);
+		char *copy, *line, *save = NULL;
+
 		if (r && strcmp(r, "ok") == 0)
-			rc = 0;
-		else
-			rc = lb_err(err, LB_EDB, "database '%s' is damaged: %s", s->path, r ? r : "?");
-	} else {
-		rc = ant_st_dberr(s, err, "cannot check");
+			continue;
+		if (!(copy = strdup(r ? r : "?"))) {
+			sqlite3_finalize(st);
+			return lb_err_code(err, LB_ENOMEM);
+		}
+		for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (strncmp(line, "*** in database ", 16) == 0)
+				continue;   /* a heading, no problem */
+			n++;
+			if (finding)
+				finding(ctx, line);
+		}
+		free(copy);
 	}
+	if (rc != SQLITE_DONE)
+		rc = ant_st_dberr(s, err, "cannot check");
+	else if (n)
+		rc = lb_err(err, LB_EDB, "database '%s' is damaged: %zu problem%s: restore a backup",
+			    s->path, n, n == 1 ? "" : "s");
+	else
+		rc = 0;
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -409,6 +409,31 @@ int ant_store_pages_count(ant_store *s, int64_t *n, int64_t *first_due, lb_error
 	return rc;
 }
 
+int ant_store_page_groups(ant_store *s, const char *group, int *has, lb_buf *out, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*has = 0;
+	if ((rc = ant_st_prep(s, &st, "SELECT DISTINCT grp FROM pages WHERE grp != '' ORDER BY grp",
+			      err)) < 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *g = (const char *)sqlite3_column_text(st, 0);
+
+		if (!g)
+			continue;
+		*has |= strcmp(g, group) == 0;
+		if ((out->len && lb_buf_adds(out, ", ") < 0) || lb_buf_adds(out, g) < 0) {
+			sqlite3_finalize(st);
+			return lb_err_code(err, LB_ENOMEM);
+		}
+	}
+	rc = rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 void ant_store_pages_free(ant_store_page *p, size_t n)
 {
 	size_t i;

@@ -30,6 +30,7 @@
 #include "ant_limits.h"
 #include "ant_page.h"
 #include "ant_pagestate.h"
+#include "ant_target.h"
 #include "ant_tokens.h"
 #include "lirs_merge.h"
 #include "update_int.h"
@@ -185,8 +186,19 @@ static int step_analyse(const struct upd *u, ant_store_page *p, const ant_fetch_
 	lb_error err = LB_ERROR_INIT;
 	ant_page_opts po;
 	char **pat[2];
-	int rc;
+	int rc, fmt;
 
+	if (!p->st.last_ok && !p->feed_by_user && (fmt = ant_target_body_format(res->body, res->len, p->url))) {
+		char cmd[sizeof f->errtext];
+
+		/* never a success: a source watched as a page, said with its
+		 * command (a page watched through its feed alone has --feed) */
+		in->failed = 1;
+		snprintf(f->errtext, sizeof f->errtext, "this is %s: %s", ant_target_format_name(fmt),
+			 ant_target_format_add(fmt, p->url, cmd, sizeof cmd));
+		f->kind = ANT_FAIL_CHECK;
+		return 0;
+	}
 	if (!is_html(res->content_type))
 		return 0;
 	page_opts(u, p, &po, pat);

@@ -531,7 +531,7 @@ static void from_schema4(void)
 		d.url_key = "http://example.com/v4";
 		IS_INT(ant_store_page_add(s, &d, &err), 1, "migrated: ... also when the key is the url");
 	}
-	IS_INT(ant_store_check(s, &err), 0, "migrated: integrity check");
+	IS_INT(ant_store_check(s, NULL, NULL, &err), 0, "migrated: integrity check");
 	/* a 0.3.0 file has auto_vacuum off: once a quarter of it is free,
 	 * compacting rewrites it once, and it is incremental from then on */
 	{
@@ -684,7 +684,7 @@ int main(void)
 	streams(s);
 	settings(s);
 	sources(s);
-	IS_INT(ant_store_check(s, &err), 0, "integrity check");
+	IS_INT(ant_store_check(s, NULL, NULL, &err), 0, "integrity check");
 	ant_store_close(s);
 	IS_INT(ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err), 0, "reopened");
 	ant_store_close(s);
