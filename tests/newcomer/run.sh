@@ -5,7 +5,7 @@
 # command, a database the file or its directory cannot be, check-db's
 # findings one a line, a notify group no page is in.
 # Against build/tools/testserver on 127.0.0.1, with real SQLite files.
-# test-needs: python3:python3 sqlite3:sqlite3
+# test-needs: python3:python3 sqlite3:sqlite3 setpriv:util-linux
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
@@ -72,7 +72,7 @@ else
 	rc=none
 fi
 if [ "$rc" = none ]; then
-	skip "a database in a read-only directory: the directory named" "root, and no setpriv"
+	notok "a database in a read-only directory: setpriv runs it as nobody (root ignores permissions; the build installs util-linux)"
 else
 	is "a database in a read-only directory: the directory named, and why" \
 		"$rc:$(grep -c "its directory '$RO' is not writable.*SQLite creates its journal" "$T/err")" "2:1"
