@@ -57,6 +57,11 @@ check "a relayed page keeps the LIRS source as its Source URL" \
 check "pages the antenna does not watch are not relayed" sh -c "! grep -qF 'not-watched' '$tmp/lirs.jsonl'"
 check "the bad record of the peer file is not relayed" sh -c "! grep -qF 'bad.html' '$tmp/lirs.jsonl'"
 
+# README ("The two commands") lists every file the demo writes
+wrote=$(cd "$tmp/public" && find . -type f | sed 's|^\./||; s|^diff/.*|diff/*.html|' | sort -u | tr '\n' ' ')
+listed=$(sed -n '/it writes \.\/demo\.db/,/diff\/\*\.html/p' "$TOP/README" | tr -s ' ,' '\n\n' |
+	grep -E '\.(html|gz|atom|json)$' | sort -u | tr '\n' ' ')
+is "README lists the files the demo wrote" "$listed" "$wrote"
 port=$(sed -n 's|^pages at http://127.0.0.1:\([0-9]*\)/$|\1|p' "$tmp/out")
 check "the demo named its server's port" test -n "$port"
 # build/tools/httpget is ours (no curl in a fresh Debian); exit 7: nobody listens.
@@ -67,8 +72,3 @@ else
 	check "the demo's server is stopped (no port to try)" false
 fi
 exit 0
-# README ("The two commands") lists every file the demo writes
-wrote=$(cd "$tmp/public" && find . -type f | sed 's|^\./||; s|^diff/.*|diff/*.html|' | sort -u | tr '\n' ' ')
-listed=$(sed -n '/it writes \.\/demo\.db/,/diff\/\*\.html/p' "$TOP/README" | tr -s ' ,' '\n\n' |
-	grep -E '\.(html|gz|atom|json)$' | sort -u | tr '\n' ' ')
-is "README lists the files the demo wrote" "$listed" "$wrote"
