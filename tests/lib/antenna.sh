@@ -46,6 +46,19 @@ for line in sys.stdin:
 ' "$2" "$3"
 }
 
+# sql DB STATEMENT...: runs the statements on DB, in one transaction
+# (python3's sqlite3: a suite's fixture writes rows the commands cannot)
+sql() {
+	db=$1; shift
+	$PY -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for s in sys.argv[2:]:
+    c.execute(s)
+c.commit()
+' "$db" "$@"
+}
+
 # start_server MAX_SECONDS [OPTION...]: the test server on 127.0.0.1
 # serving $WWW, for at most MAX_SECONDS; sets SPID and U (its base URL).
 # A server that does not start within 5 s is a failure: the script ends.

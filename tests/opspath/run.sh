@@ -11,15 +11,6 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 plan 19
 server_suite opspath-test
 
-# sql DB STATEMENT...: runs the statements on DB
-sql() { db=$1; shift; $PY - "$db" "$@" <<'EOF'
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-for s in sys.argv[2:]:
-    c.execute(s)
-c.commit()
-EOF
-}
 # ids FILE: the entries' ids of an Atom document, one a line
 ids() { grep -o '<id>[^<]*</id>' "$1" | sed 1d; }
 

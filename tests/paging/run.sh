@@ -18,15 +18,6 @@ tmpdir antenna-paging
 NOW=1700000000
 D=$T/a.db
 
-# sql DB STATEMENT...: runs the statements on DB
-sql() { db=$1; shift; $PY - "$db" "$@" <<'EOF'
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-for s in sys.argv[2:]:
-    c.execute(s)
-c.commit()
-EOF
-}
 
 # html_ok FILE: libxml2's HTML parser reads it without an error (it knows
 # HTML 4 only: the HTML5 elements' "Tag X invalid" are not errors here)

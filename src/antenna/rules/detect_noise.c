@@ -7,7 +7,7 @@
  * no I/O, no clock; the state is stored by detect_noise_blob.c and
  * looked up by detect_noise_state.c.
  */
-#include "detect_noise.h"
+#include "detect_noise_cmp.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * and back.  Decoding reads what the database holds: a damaged or foreign
  * blob is an error, never a crash (fuzz/fuzz_noise.c).
  */
-#include "detect_noise.h"
+#include "detect_noise_cmp.h"
 
 #include <stdlib.h>
 #include <string.h>

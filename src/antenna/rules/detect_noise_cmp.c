@@ -4,9 +4,9 @@
  * keys, block by block (what is new, what is gone, how much text each
  * block holds), and against a second answer to the same request (what
  * differs between the two).  Pure: detect_noise.c decides from the result
- * (priv/detect_noise.h).
+ * (priv/detect_noise_cmp.h).
  */
-#include "detect_noise.h"
+#include "detect_noise_cmp.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * comparison (detect_noise_cmp.c), the decision (detect_noise.c) and the
  * blob (detect_noise_blob.c) each ask it, and it asks none of them.
  */
-#include "detect_noise.h"
+#include "ant_detect.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,15 @@
 /*
- * detect_noise.h: what the files of the noise-proof text rule share; not
- * for commands.  detect_noise_cmp.c compares a check's segments with the
- * last check's multiset (and with a second answer) and fills an
- * ant_noise_cmp; detect_noise.c decides from it (ant_detect.h, "the
- * noise-proof text rule"); detect_noise_blob.c stores the state and
- * detect_noise_state.c, below the three, makes, frees and searches it.
+ * detect_noise_cmp.h: one comparison of the noise-proof text rule
+ * (detect_noise_cmp.c), for the files above it; not for commands.
+ * detect_noise_cmp.c compares a check's segments with the last check's
+ * multiset (and with a second answer) and fills an ant_noise_cmp;
+ * detect_noise.c decides from it (ant_detect.h, "the noise-proof text
+ * rule"); detect_noise_blob.c, which stores the state, sorts with it;
+ * detect_noise_state.c, below them all, makes, frees and searches the
+ * state (ant_detect.h).
  */
-#ifndef ANT_DETECT_NOISE_H
-#define ANT_DETECT_NOISE_H
+#ifndef ANT_DETECT_NOISE_CMP_H
+#define ANT_DETECT_NOISE_CMP_H
 
 #include <stddef.h>
 #include <stdint.h>
