@@ -10,9 +10,11 @@
 # announced in that check or the next (otherwise it is missed); any other
 # announcement is a false update; an announced edit's excerpt shows the
 # edit, not furniture (sidebars, counters, calendars).
-# Prints per-step and total counts.  REALSOFT_SUMMARY=FILE: also writes
-# one line of figures there (bench/realsoft.sh):
-#   UNCHANGED FALSE REAL ONTIME LATE MISSED BADEXCERPT
+# Prints per-step and total counts.  REALSOFT_SUMMARY=FILE: also appends
+# one line of figures per kind of software there (bench/realsoft.sh; the
+# format every real-software suite shares):
+#   KIND UNCHANGED FALSE REAL ONTIME LATE MISSED BADEXCERPT
+# with KIND tdiary or dokuwiki.
 # A missing program is a failure, never a skip.
 # test-needs: ruby:ruby rackup:ruby-rack php:php-cli faketime:faketime file:/usr/share/tdiary/index.rb:tdiary file:/usr/share/dokuwiki/doku.php:dokuwiki
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -276,6 +278,17 @@ is "baseline: the $(echo $PAGES | wc -w) pages fetched without error" "$(grep -c
 sed 's/^/#   /' "$T/errs"
 
 UNCHANGED=0 FALSE=0 REAL=0 ONTIME=0 LATE=0 MISSED=0 BAD=0 CONSUMED=0
+# the same figures per kind of software: UNCHANGED_tdiary, ..., BAD_dokuwiki
+KINDS="tdiary dokuwiki"
+for kk in $KINDS; do
+	for v in UNCHANGED FALSE REAL ONTIME LATE MISSED BAD; do eval "${v}_$kk=0"; done
+done
+kind_of() { case $1 in td-*) echo tdiary ;; *) echo dokuwiki ;; esac; }
+# bump KEY VAR...: one more of each VAR for KEY's kind of software
+bump() {
+	bk=$(kind_of "$1"); shift
+	for v in "$@"; do eval "${v}_$bk=\$((${v}_$bk + 1))"; done
+}
 PENDING= PWANT=
 s=1
 for m in $(echo "$STEP_MIN" | cut -d' ' -f2-); do
@@ -289,19 +302,24 @@ for m in $(echo "$STEP_MIN" | cut -d' ' -f2-); do
 		CONSUMED=$((CONSUMED + 1))
 		if has "$ANN" "$k"; then
 			LATE=$((LATE + 1)) sl=$((sl + 1)) nl="$nl $k"
+			bump "$k" LATE
 		else
 			MISSED=$((MISSED + 1)) sm=$((sm + 1)) nl="$nl $k(missed)"
+			bump "$k" MISSED
 		fi
 	done
 	LASTPEND=$PENDING PENDING=
 	for k in $PAGES; do
 		if has "$REAL_S" "$k"; then
 			REAL=$((REAL + 1)) sr=$((sr + 1))
+			bump "$k" REAL
 			if has "$ANN" "$k"; then
 				ONTIME=$((ONTIME + 1))
+				bump "$k" ONTIME
 				x=$(excerpt "$k")
 				if ! printf '%s' "$x" | grep -qF "$WANT" || printf '%s' "$x" | grep -Eq "$FURNITURE"; then
 					BAD=$((BAD + 1))
+					bump "$k" BAD
 					echo "#   step $s $k: excerpt '$x' (want '$WANT', no furniture)"
 				fi
 			else
@@ -311,8 +329,10 @@ for m in $(echo "$STEP_MIN" | cut -d' ' -f2-); do
 			:	# counted above: late or missed
 		else
 			UNCHANGED=$((UNCHANGED + 1)) su=$((su + 1))
+			bump "$k" UNCHANGED
 			if has "$ANN" "$k"; then
 				FALSE=$((FALSE + 1)) sf=$((sf + 1)) fl="$fl $k"
+				bump "$k" FALSE
 				echo "#   step $s $k: false update ($(sed -n "s|^$(url "$k"): updated *||p" "$T/log" | head -n 1)): '$(excerpt "$k")'"
 			fi
 		fi
@@ -321,7 +341,7 @@ for m in $(echo "$STEP_MIN" | cut -d' ' -f2-); do
 	s=$((s + 1))
 done
 # edits of the last step not announced in it are missed (no next check)
-for k in $PENDING; do MISSED=$((MISSED + 1)); done
+for k in $PENDING; do MISSED=$((MISSED + 1)); bump "$k" MISSED; done
 echo "# total: $UNCHANGED checks of unchanged content, $FALSE false updates, $REAL real edits, $ONTIME on time, $LATE late, $MISSED missed, $BAD bad excerpts"
 
 # every check counted once: unchanged, a real edit, or the next check of one not yet announced
@@ -338,7 +358,9 @@ S=$($A -d "$DB" show "$(url dw-club:rules)")
 printf '%s\n' "$S" | grep -q '^furniture: .* left out: DokuWiki: outside the wiki page (div.page)$' &&
 	ok "show: a wiki page's sidebar, tools and footer treated as furniture, and why" ||
 	notok "show: a wiki page's sidebar, tools and footer treated as furniture, and why" "$S"
-if [ -n "${REALSOFT_SUMMARY:-}" ]; then
-	echo "$UNCHANGED $FALSE $REAL $ONTIME $LATE $MISSED $BAD" > "$REALSOFT_SUMMARY"
-fi
+for kk in $KINDS; do
+	eval "set -- \$UNCHANGED_$kk \$FALSE_$kk \$REAL_$kk \$ONTIME_$kk \$LATE_$kk \$MISSED_$kk \$BAD_$kk"
+	echo "# $kk: $1 checks of unchanged content, $2 false updates, $3 real edits, $4 on time, $5 late, $6 missed, $7 bad excerpts"
+	[ -n "${REALSOFT_SUMMARY:-}" ] && echo "$kk $*" >> "$REALSOFT_SUMMARY"
+done
 done_testing 9

@@ -387,6 +387,9 @@ class Run:
         """One antenna update at the faked now: the pages announced, and
         each one's `show` (its excerpt and why) just after."""
         r = self.ant("update", "--force", "--now", str(self.now()), "-v")
+        self.nchecks = getattr(self, "nchecks", -1) + 1
+        write(os.path.join(self.work, "check-%d.log" % self.nchecks), r.stderr)
+        self.log = r.stderr
         ann, show = set(), {}
         for k in self.kinds:
             for key, path, _ in k.pages:
@@ -517,6 +520,10 @@ class Run:
         kind = [k for k in self.kinds if k.name == p[0]][0]
         s = self.showpage(kind, p[1])
         self.details.append("#   %s/%s: %s" % (p[0], p[1], what))
+        u = self.url(kind, dict((k, q) for k, q, _ in kind.pages)[p[1]])
+        for l in self.log.splitlines():
+            if l.startswith(u + ":") or l.startswith(u + " "):
+                self.details.append("#     log: " + l[len(u):][:300])
         for l in s.splitlines():
             if re.match(r"(excerpt|furniture|noise|held|volatile|ignored|why|last change|changed)", l, re.I):
                 self.details.append("#     " + l[:300])

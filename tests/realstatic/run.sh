@@ -21,7 +21,7 @@
 # REALSOFT_SUMMARY=FILE: appends one line per kind there (bench/realsoft.sh):
 #   KIND UNCHANGED FALSE REAL ONTIME LATE MISSED BADEXCERPT
 # A missing program is a failure, never a skip.
-# test-needs: jekyll:jekyll file:/usr/share/rubygems-integration/all/specifications/minima-2.5.1.gemspec:jekyll-theme-minima pelican:pelican sphinx-build:python3-sphinx mkdocs:mkdocs nginx:nginx-light faketime:faketime
+# test-needs: jekyll:jekyll file:/usr/share/rubygems-integration/all/specifications/minima-2.5.1.gemspec:jekyll-theme-minima pelican:pelican sphinx-build:python3-sphinx mkdocs:mkdocs nginx:nginx faketime:faketime
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 DRIVE="$PY $TOP/tests/realstatic/drive.py"
@@ -127,6 +127,17 @@ printf '%s\n' "$H" | grep -Eqi '^(Last-Modified|ETag):' || [ "$(printf '%s\n' "$
 	notok "the dynamic server sends no validators and never 304" "$H" ||
 	ok "the dynamic server sends no validators and never 304"
 
+# the servers' Date is the faked clock's (the day drive.py left it at)
+OFF=$(tr -d '+\n' < "$T/clock")
+DAY=$(LC_ALL=C date -u -d "@$(($(date +%s) + OFF))" '+%d %b %Y')
+for s in "nginx:$U" "the dynamic server:http://127.0.0.1:$PORT_dyn/"; do
+	D=$($DRIVE probe "${s#*:}" | sed -n 's/^Date: //p')
+	case $D in
+	*"$DAY"*) ok "${s%%:*} runs on the faked clock (Date: $D)" ;;
+	*) notok "${s%%:*} runs on the faked clock" "Date: $D, want the day $DAY" ;;
+	esac
+done
+
 # ---- the figures, kind by kind -------------------------------------------------
 # Each kind's real edits: the new post on its listing pages (jekyll's
 # home; pelican's index, archives and category; sphinx's and mkdocs's
@@ -149,4 +160,4 @@ while read -r kind un fa re ot la mi bad; do
 	fi
 done < "$T/results"
 is "five kinds scored" "$(grep -c . "$T/results")" 5
-done_testing 28
+done_testing 30
