@@ -11,7 +11,8 @@
 # rebuilds with no change, a new post, small edits of one page each (a
 # price, a date, a version, a typo fixed, one word, a row of a list, the
 # price again), a nightly rebuild whose only difference is a build stamp,
-# and checks the 26 watched pages with the real antenna after every step.
+# and checks the 26 watched pages with the real antenna a minute (of the
+# faked clock) after every step's rebuild.
 # A page whose own content (the theme's main block) changed must be
 # announced in that check, or the next (late), else it is missed; any
 # other announcement is a false update; an announced edit's excerpt must
