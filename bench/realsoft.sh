@@ -9,8 +9,8 @@
 # ours: false updates in % of the checks of unchanged content; base: the
 # missed updates in % of the real edits (announced neither in their own
 # check nor the next).  Target: false <= 1% and nothing missed.  The note
-# gives the counts, the edits announced a check late and the excerpts made
-# of furniture.  A suite that gives no figures is a FAIL row of its own.
+# gives the counts, the edits announced a check late and the bad excerpts
+# (made of furniture, or not showing the edit).  A suite that gives no figures is a FAIL row of its own.
 if want realsoft; then
 	if [ ! -x "$ANTENNA" ]; then
 		skip realsoft "antenna not built"
@@ -33,7 +33,7 @@ if want realsoft; then
 				v=PASS
 				le "$pf" 1 && [ "$mi" = 0 ] || v=FAIL
 				row "realsoft-$kind" "$pf%" "$pm%" - "<= 1%, 0" "$v" - \
-					"tests/$RS_SUITE: false updates $fa of $un unchanged checks; missed $mi of $re real edits ($ot on time, $la a check late); excerpts of furniture $bad"
+					"tests/$RS_SUITE: false updates $fa of $un unchanged checks; missed $mi of $re real edits ($ot on time, $la a check late); bad excerpts $bad"
 			done < "$RSS"
 		done
 	fi
