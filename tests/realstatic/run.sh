@@ -16,7 +16,7 @@
 # A page whose own content (the theme's main block) changed must be
 # announced in that check, or the next (late), else it is missed; any
 # other announcement is a false update; an announced edit's excerpt must
-# show the edit, not furniture.  Asserts per kind the targets of issue 30:
+# show the edit, not furniture.  Asserts per kind the corpus's targets:
 # false updates <= 1% of the checks of unchanged content, no real edit
 # missed, no excerpt of furniture (late ones are printed).
 # REALSOFT_SUMMARY=FILE: appends one line per kind there (bench/realsoft.sh):
