@@ -570,8 +570,8 @@ class NoValidatorHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
-    def log_message(self, *a):
-        pass
+    def log_message(self, fmt, *a):   # like nginx's access log (REALSTATIC_KEEP)
+        sys.stderr.write("%s %s\n" % (time.strftime("%H:%M:%S"), fmt % a))
 
 
 def serve(root, portfile):
