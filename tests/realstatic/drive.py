@@ -1,6 +1,7 @@
 """tests/realstatic/drive.py: the static sites of tests/realstatic, built by
 Debian's generators (jekyll with minima, pelican with its simple theme,
-sphinx with its classic theme, mkdocs with its own theme), edited and
+sphinx with its classic theme, mkdocs with its own theme, hugo with
+layouts of the usual kind: it ships none), edited and
 rebuilt the way people do, checked by the real antenna at each step and
 scored page by page.  Run by tests/realstatic/run.sh:
 
@@ -13,7 +14,8 @@ scored page by page.  Run by tests/realstatic/run.sh:
 
 What counts as a page's own content is the generator's main block (the
 theme's <main>, role="main", section#content: the scorer's knowledge of
-these themes, never the antenna's): a page whose main text changed in a
+these themes, never the antenna's; hugo's: the <article> of a post, the
+list of a list page): a page whose main text changed in a
 step is a real edit, any other announcement of it is a false update.
 The scorer's results: one line per kind in $RS_RESULTS,
   KIND UNCHANGED FALSE REAL ONTIME LATE MISSED BADEXCERPT
@@ -260,6 +262,80 @@ class Mkdocs(Kind):
         return attrs.get("role") == "main"
 
 
+# Hugo ships no theme (`hugo new theme` writes empty layouts): every hugo
+# site has layouts of its own or of a theme it fetched.  These are what
+# such themes have: a menu, a sidebar with the recent posts and the tags
+# with their counts, previous/next links under a post, a footer.
+HUGO_BASE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Title }} | {{ .Site.Title }}</title>
+{{ with .OutputFormats.Get "rss" }}<link rel="alternate" type="application/rss+xml" href="{{ .RelPermalink }}">{{ end }}
+</head><body>
+<header class="site-header"><a href="/">{{ .Site.Title }}</a>
+<nav class="menu"><a href="/">Home</a> <a href="/tags/">Tags</a></nav></header>
+<div class="container">
+<main id="content">{{ block "main" . }}{{ end }}</main>
+<aside class="sidebar">
+<h3>Recent posts</h3><ul>{{ range first 5 (where .Site.RegularPages "Section" "posts") }}
+<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> ({{ .Date.Format "Jan 2" }})</li>{{ end }}</ul>
+<h3>Tags</h3><ul>{{ range $name, $pages := .Site.Taxonomies.tags }}
+<li><a href="/tags/{{ $name | urlize }}/">{{ $name }}</a> ({{ len $pages }})</li>{{ end }}</ul>
+</aside></div>
+<footer class="site-footer">&copy; 2026 {{ .Site.Title }} &middot; built with Hugo</footer>
+</body></html>
+"""
+HUGO_SINGLE = """{{ define "main" }}<article class="post"><h1>{{ .Title }}</h1>
+<time>{{ .Date.Format "2006-01-02" }}</time>
+{{ .Content }}
+<p class="tags">{{ range .Params.tags }}<a href="/tags/{{ . | urlize }}/">{{ . }}</a> {{ end }}</p>
+</article>
+<nav class="pager">{{ with .NextInSection }}<a href="{{ .RelPermalink }}">&larr; {{ .Title }}</a>{{ end }}
+{{ with .PrevInSection }}<a href="{{ .RelPermalink }}">{{ .Title }} &rarr;</a>{{ end }}</nav>{{ end }}
+"""
+HUGO_LIST = """{{ define "main" }}<section class="list"><h1>{{ .Title }}</h1><ul>{{ range PAGES }}
+<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> <time>{{ .Date.Format "2006-01-02" }}</time>
+<div class="summary">{{ .Summary }}</div></li>{{ end }}</ul></section>{{ end }}
+"""
+
+
+class Hugo(Kind):
+    name = "hugo"
+    pages = [("home", "/", "index.html"), ("market", "/posts/market/", "posts/market/index.html"),
+             ("meeting", "/posts/meeting/", "posts/meeting/index.html"),
+             ("release", "/posts/release/", "posts/release/index.html"),
+             ("tag", "/tags/garden/", "tags/garden/index.html")]
+    furniture = r"Recent posts|Tags|built with Hugo|←|→"
+
+    def init(self, now):
+        # hugo is a Go program: libfaketime does not reach its clock, so
+        # posts dated by the faked clock are "future" to it
+        write(self.src + "/hugo.toml", 'baseURL = "/"\ntitle = "Plum Log"\nbuildFuture = true\n'
+              'summaryLength = 12\n')
+        write(self.src + "/layouts/_default/baseof.html", HUGO_BASE)
+        write(self.src + "/layouts/_default/single.html", HUGO_SINGLE)
+        write(self.src + "/layouts/_default/list.html", HUGO_LIST.replace("PAGES", ".Pages"))
+        write(self.src + "/layouts/index.html", HUGO_LIST.replace(
+            "PAGES", '(where .Site.RegularPages "Section" "posts")'))
+        for k in ("market", "meeting", "release"):
+            self.post(DAYS[k] + "T10:00:00Z", k, TITLES[k], globals()[k.upper()])
+
+    def post(self, date, slug, title, body):
+        # the summary an index shows: the author's, above <!--more-->
+        write(self.file_of(slug), '---\ntitle: "%s"\ndate: %s\ntags: ["garden"]\n---\n'
+              "%s, from the club.\n\n<!--more-->\n\n%s" % (title, date, title, body))
+
+    def new_post(self, now):
+        self.post(now.strftime("%Y-%m-%dT%H:%M:%SZ"), "harvest", "Harvest festival", HARVEST)
+
+    def file_of(self, text):
+        return "%s/content/posts/%s.md" % (self.src, text)
+
+    def build(self):
+        return ["hugo", "--quiet", "-s", self.src, "-d", self.out]
+
+    def main_of(self, tag, attrs):
+        return tag == "article" or (tag == "section" and attrs.get("class") == "list")
+
+
 class NoValidators(Jekyll):
     """jekyll's built site again, served with no validators (drive.py serve)."""
     name = "jekyll-dyn"
@@ -330,7 +406,8 @@ class Run:
         self.env = dict(os.environ, TZ="UTC", LD_PRELOAD=os.environ["RS_FTLIB"],
                         FAKETIME_TIMESTAMP_FILE=self.clockfile, FAKETIME_NO_CACHE="1",
                         NO_FAKE_STAT="1", FAKETIME_DONT_FAKE_MONOTONIC="1")
-        self.kinds = [Jekyll(work), Pelican(work), Sphinx(work), Mkdocs(work), NoValidators(work)]
+        self.kinds = [Jekyll(work), Pelican(work), Sphinx(work), Mkdocs(work), Hugo(work),
+                      NoValidators(work)]
         self.base = {k.name: os.environ["RS_BASE_" + k.name.replace("-", "_").upper()]
                      for k in self.kinds}
         self.off = 0

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The real-software corpus, static sites: Debian 12's jekyll (minima),
-# pelican (its simple theme), sphinx (its classic theme) and mkdocs (its
-# own theme) build a small site each (a home page, three posts or doc
-# pages, an archive and a category page where the generator has them, the
-# theme's navigation, sidebars and footers) under a faked clock; nginx on
+# pelican (its simple theme), sphinx (its classic theme), mkdocs (its own
+# theme) and hugo (layouts of the usual kind, as it ships none) build a
+# small site each (a home page, three posts or doc pages, an archive, a
+# category or a tag page where the generator has them, the theme's
+# navigation, sidebars, recent posts and footers) under a faked clock; nginx on
 # 127.0.0.1 serves them with Last-Modified, ETag and 304s, and the jekyll
 # site once more through a server with no validators (tests/realstatic/
 # drive.py serve: "dynamic pages").  drive.py rebuilds and edits them as
@@ -11,7 +12,7 @@
 # rebuilds with no change, a new post, small edits of one page each (a
 # price, a date, a version, a typo fixed, one word, a row of a list, the
 # price again), a nightly rebuild whose only difference is a build stamp,
-# and checks the 26 watched pages with the real antenna a minute (of the
+# and checks the 31 watched pages with the real antenna a minute (of the
 # faked clock) after every step's rebuild.
 # A page whose own content (the theme's main block) changed must be
 # announced in that check, or the next (late), else it is missed; any
@@ -22,7 +23,7 @@
 # REALSOFT_SUMMARY=FILE: appends one line per kind there (bench/realsoft.sh):
 #   KIND UNCHANGED FALSE REAL ONTIME LATE MISSED BADEXCERPT
 # A missing program is a failure, never a skip.
-# test-needs: jekyll:jekyll file:/usr/share/rubygems-integration/all/specifications/minima-2.5.1.gemspec:jekyll-theme-minima pelican:pelican sphinx-build:python3-sphinx mkdocs:mkdocs nginx:nginx faketime:faketime
+# test-needs: jekyll:jekyll file:/usr/share/rubygems-integration/all/specifications/minima-2.5.1.gemspec:jekyll-theme-minima pelican:pelican sphinx-build:python3-sphinx mkdocs:mkdocs hugo:hugo nginx:nginx faketime:faketime
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 DRIVE="$PY $TOP/tests/realstatic/drive.py"
@@ -37,7 +38,7 @@ trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; [ -n "${REALSTATIC_KEEP:-}
 missing=
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 [ -x "$NGINX" ] || missing="$missing nginx"
-for c in jekyll pelican sphinx-build mkdocs faketime; do
+for c in jekyll pelican sphinx-build mkdocs hugo faketime; do
 	command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 done
 ls /usr/share/rubygems-integration/all/gems/minima-*/_includes/footer.html >/dev/null 2>&1 ||
@@ -83,7 +84,7 @@ mkdir -p "$T/nginx"
 	echo "  access_log $T/nginx/access.log; client_body_temp_path $T/nginx/body;"
 	echo "  proxy_temp_path $T/nginx/proxy; fastcgi_temp_path $T/nginx/fastcgi;"
 	echo "  uwsgi_temp_path $T/nginx/uwsgi; scgi_temp_path $T/nginx/scgi;"
-	for k in jekyll pelican sphinx mkdocs; do
+	for k in jekyll pelican sphinx mkdocs hugo; do
 		p=$(freeport)
 		eval "PORT_$k=$p"
 		mkdir -p "$T/$k/out"
@@ -109,7 +110,7 @@ rm -f "$T/jekyll/out/up.txt"
 RS_ANTENNA="$A" RS_CLOCK="$T/clock" RS_FTLIB="$FTLIB" RS_RESULTS="$T/results" RS_TAP="$T/tap" \
 	RS_BASE_JEKYLL="http://127.0.0.1:$PORT_jekyll" RS_BASE_PELICAN="http://127.0.0.1:$PORT_pelican" \
 	RS_BASE_SPHINX="http://127.0.0.1:$PORT_sphinx" RS_BASE_MKDOCS="http://127.0.0.1:$PORT_mkdocs" \
-	RS_BASE_JEKYLL_DYN="http://127.0.0.1:$PORT_dyn" \
+	RS_BASE_HUGO="http://127.0.0.1:$PORT_hugo" RS_BASE_JEKYLL_DYN="http://127.0.0.1:$PORT_dyn" \
 	$DRIVE run "$T" 2>"$T/drive.err"
 rc=$?
 is "the sites built, edited and checked at every step (drive.py's exit)" "$rc" 0
@@ -142,9 +143,9 @@ done
 # ---- the figures, kind by kind -------------------------------------------------
 # Each kind's real edits: the new post on its listing pages (jekyll's
 # home; pelican's index, archives and category; sphinx's and mkdocs's
-# index) and seven edits of one page each.
+# index; hugo's home and tag page) and seven edits of one page each.
 real_of() {
-	case $1 in pelican) echo 10 ;; *) echo 8 ;; esac
+	case $1 in pelican) echo 10 ;; hugo) echo 9 ;; *) echo 8 ;; esac
 }
 set -- $(grep '^STEPS ' "$T/tap")
 [ $# = 6 ] && is "each check counted once ($2 steps of $4 pages): unchanged, a real edit or the next check of one" \
@@ -160,5 +161,5 @@ while read -r kind un fa re ot la mi bad; do
 		echo "$kind $un $fa $re $ot $la $mi $bad" >> "$REALSOFT_SUMMARY"
 	fi
 done < "$T/results"
-is "five kinds scored" "$(grep -c . "$T/results")" 5
-done_testing 30
+is "six kinds scored" "$(grep -c . "$T/results")" 6
+done_testing 34
