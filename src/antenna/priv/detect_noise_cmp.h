@@ -27,6 +27,8 @@ typedef struct ant_noise_block {
 	int nlost_norm;
 	int unstable;            /* differs between the two answers */
 	int volatile_;
+	uint32_t moved;          /* keys that are only its words moved from or to
+				    another block (cancelled: neither new nor lost) */
 } ant_noise_block;
 
 /* A key (block << 32 | norm) and the index of its segment. */

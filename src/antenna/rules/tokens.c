@@ -3,9 +3,12 @@
  * its numbers, dates or times is held for a check; it is an edit when it
  * stays, a counter when it changes again.
  *
- * A segment is known by its block and normalised text folded to 32 bits;
- * a key the page shows more than once (the same "コメント(#)" under every
- * entry) is ambiguous and left out, so a change is always one segment's.
+ * A segment is known by its words: its normalised text, not its place,
+ * so that a class moving between segments (a calendar's "today" cell:
+ * "28" then "29" under td.today, the same numbers on the page) is not a
+ * change of numbers; a key the page shows more than once (the same
+ * "コメント(#)" under every entry, a calendar's "#" cells) is ambiguous
+ * and left out, so a change is always one segment's.
  */
 #include "ant_tokens.h"
 
@@ -72,7 +75,7 @@ static cur_seg *cur_of(const ant_page_seg *seg, size_t nseg, const unsigned char
 		return NULL;
 	for (size_t i = 0; i < nseg && i < ANT_TOKENS_MAX_KEYS; i++)
 		if (!skip || !skip[i])
-			c[m++] = (cur_seg){ seg[i].block * 0x9e3779b1u ^ seg[i].norm,
+			c[m++] = (cur_seg){ seg[i].norm,
 					    (uint16_t)(seg[i].raw ^ seg[i].raw >> 16), (uint32_t)i };
 	qsort(c, m, sizeof *c, cmp_cur);
 	for (size_t i = 0; i < m;) {
