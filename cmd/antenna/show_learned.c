@@ -56,6 +56,23 @@ static void show_tokens(const ant_textstate *ps, int64_t tz)
 	ant_tokens_release(&t);
 }
 
+/* Blocks with volatile words (ant_detect.h): which words, shown as "…" in
+ * the block's text; the rest of the block still counts. */
+static void show_words(const ant_detect_noise *n, int64_t tz)
+{
+	char b[128];
+
+	for (size_t i = 0; i < n->nwords; i++) {
+		const ant_detect_wblock *w = &n->words[i];
+		printf("  ignored words: %d in %s\n", w->nctx, *w->path ? cli_t(w->path) : "(a part of the page)");
+		if (*w->sample)
+			printf("                \"%s\"\n", cli_t(w->sample));
+		printf("                since %s: these words (\"…\") differed between two fetches a\n"
+		       "                moment apart; the block's other words are compared as before\n",
+		       antcmd_when(b, sizeof b, w->since, tz));
+	}
+}
+
 /* What the noise-proof text rule learned (ant_detect.h): the parts of the page
  * ignored automatically, since when and why; a small change held back. */
 void antcmd_show_learned(const ant_store_page *p, int64_t tz)
@@ -73,8 +90,10 @@ void antcmd_show_learned(const ant_store_page *p, int64_t tz)
 		printf("auto-ignored:   nothing yet (no check compared)\n");
 		return;
 	}
-	if (!n.nvol)
+	if (!n.nvol && !n.nwords)
 		printf("auto-ignored:   nothing (%zu text segments remembered)\n", n.nkeys);
+	else if (!n.nvol)
+		printf("auto-ignored:   words in %zu part%s of the page:\n", n.nwords, n.nwords == 1 ? "" : "s");
 	else
 		printf("auto-ignored:   %zu part%s of the page:\n", n.nvol, n.nvol == 1 ? "" : "s");
 	for (size_t i = 0; i < n.nvol; i++) {
@@ -89,6 +108,7 @@ void antcmd_show_learned(const ant_store_page *p, int64_t tz)
 			printf("                last changed %s: taken in again if unchanged %d days\n",
 			       antcmd_when(b, sizeof b, v->changed, tz), ANT_NOISE_UNLEARN / 86400);
 	}
+	show_words(&n, tz);
 	for (size_t i = 0; i < n.nsus; i++)
 		if (n.sus[i].pending)
 			printf("  held:         a small change first seen %s: announced at the next\n"
