@@ -64,12 +64,12 @@ static void show_words(const ant_detect_noise *n, int64_t tz)
 
 	for (size_t i = 0; i < n->nwords; i++) {
 		const ant_detect_wblock *w = &n->words[i];
-		printf("  ignored words: %d in %s\n", w->nctx, *w->path ? cli_t(w->path) : "(a part of the page)");
+		printf("  ignored words: %s\n", *w->path ? cli_t(w->path) : "(a part of the page)");
 		if (*w->sample)
 			printf("                \"%s\"\n", cli_t(w->sample));
-		printf("                since %s: these words (\"…\") differed between two fetches a\n"
-		       "                moment apart; the block's other words are compared as before\n",
-		       antcmd_when(b, sizeof b, w->since, tz));
+		printf("                since %s: the words shown as \"…\" (%d place%s) differed\n"
+		       "                between two fetches a moment apart; its other words still count\n",
+		       antcmd_when(b, sizeof b, w->since, tz), w->nctx, w->nctx == 1 ? "" : "s");
 	}
 }
 
