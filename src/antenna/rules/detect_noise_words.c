@@ -144,7 +144,7 @@ static size_t run_at(const ant_detect_wblock *wb, const wlist *w, size_t i)
 
 /* The hash of s's normalised text with the runs of wb masked (each as one
  * U+2026), into *norm; the masked text into out when not NULL.  Returns
- * how many runs were masked (0: *norm untouched), or -1 out of memory. */
+ * how many runs were masked (0: *norm untouched), or LB_ENOMEM. */
 static int mask_text(const ant_detect_wblock *wb, const char *s, size_t n, uint32_t *norm, lb_buf *out)
 {
 	wlist w = { 0 };
@@ -170,7 +170,7 @@ static int mask_text(const ant_detect_wblock *wb, const char *s, size_t n, uint3
 	if (w.oom) {
 		wl_free(&w);
 		lb_buf_release(&b);
-		return -1;
+		return LB_ENOMEM;
 	}
 	if (runs) {
 		*norm = ant_noise_hash(b.data, b.len);
@@ -255,7 +255,7 @@ static int diff_words(const wlist *a, const wlist *b, unsigned char *only_a, uns
 }
 
 /* Adds the run of w's words [s, e) to the contexts in x[0..*nx) (at most
- * ANT_NOISE_MAX_WCTX); 0, or -1 when there is no room. */
+ * ANT_NOISE_MAX_WCTX); 0, or LB_ETOOBIG when there is no room. */
 static int add_run(const wlist *w, size_t s, size_t e, ant_detect_wctx *x, int *nx)
 {
 	ant_detect_wctx c = { s ? w->h[s - 1] : ANT_NOISE_EDGE, e < w->n ? w->h[e] : ANT_NOISE_EDGE,
@@ -265,13 +265,14 @@ static int add_run(const wlist *w, size_t s, size_t e, ant_detect_wctx *x, int *
 		if (x[k].left == c.left && x[k].right == c.right && x[k].words == c.words)
 			return 0;
 	if (*nx == ANT_NOISE_MAX_WCTX)
-		return -1;
+		return LB_ETOOBIG;
 	x[(*nx)++] = c;
 	return 0;
 }
 
 /* The runs of w's words marked in only[], as contexts; their bytes into
- * *bytes.  0, or -1 when they are too many to keep. */
+ * *bytes.  0, or LB_ETOOBIG when they are too many to keep or one is a
+ * whole segment. */
 static int runs_of(const wlist *w, const unsigned char *only, ant_detect_wctx *x, int *nx,
 		   uint64_t *bytes)
 {
@@ -287,9 +288,9 @@ static int runs_of(const wlist *w, const unsigned char *only, ant_detect_wctx *x
 		/* a whole segment replaced (an item of a rotating list) has no
 		 * words around it to know it by: the block rule's */
 		if ((i == 0 || w->h[i - 1] == ANT_NOISE_EDGE) && (e == w->n || w->h[e] == ANT_NOISE_EDGE))
-			return -1;
+			return LB_ETOOBIG;
 		if (add_run(w, i, e, x, nx) < 0)
-			return -1;
+			return LB_ETOOBIG;
 		i = e;
 	}
 	return 0;
