@@ -172,6 +172,24 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  * volatile tokens, are no update.  A key the last check did not have (or
  * had fewer of) is news; keys that disappeared alone are no update (an
  * entry deleted, an item scrolled off: the page has nothing new to read).
+ * The words decide, the place is the tie-breaker: a text new in one block
+ * that left another block in the same check only had its markup changed
+ * (a calendar's "today" class moving, an item losing its "new" class, an
+ * id renumbered) and is neither new nor lost (detect_noise_cmp.c).  The
+ * place stays in the key because the rest of the rule names blocks.
+ *
+ * Volatile words: when only some words of a block differ between an
+ * answer and its re-fetch (a per-request token, a random id, a nonce
+ * beside the author's words), those runs of words are learned, known by
+ * the words around them (ant_detect_wblock), and masked out of the
+ * block's norms from then on (detect_noise_words.c): the block is not
+ * learned whole and its other words' edits are news.  A block whose news
+ * is a few segments replaced one for one is re-fetched whatever its size,
+ * for this.  A block learning its first volatile words cannot compare the
+ * segments holding them with the last check's (their hashes hold the old
+ * token) and leaves those out of that check's news only.  A block most of
+ * whose text differs, or whose differing words are whole segments, is a
+ * widget for the block rules below.
  *
  * Volatile blocks are learned per page and then take no part in the
  * decision or the excerpt:
@@ -204,8 +222,8 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  * learned volatile, so a page that really changes on every check (or its
  * main text) is announced every time.
  * The rule is detect_noise.c; the comparison it decides from,
- * detect_noise_cmp.c; the stored state (encode, decode),
- * detect_noise_blob.c.
+ * detect_noise_cmp.c; the volatile words, detect_noise_words.c; the
+ * stored state (encode, decode), detect_noise_blob.c.
  */
 #define ANT_NOISE_MAX_VOLATILE 32     /* learned blocks kept per page */
 #define ANT_NOISE_MAX_SUSPECTS 16     /* small blocks seen changing, kept per page */
