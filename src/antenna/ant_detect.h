@@ -294,6 +294,9 @@ typedef struct ant_detect_suspect {
 typedef struct ant_detect_wctx {
 	uint32_t left, right;    /* hashes of the neighbouring words */
 	unsigned char words;     /* words in the run */
+	uint32_t last;           /* what it masked at the last check (a sum of the
+				    runs' hashes; 0 = not yet): the same again, the
+				    words are the author's and the context goes */
 } ant_detect_wctx;
 
 /* A block with volatile words: its other words still count. */

@@ -95,6 +95,13 @@ int ant_noise_words_mask(ant_detect_noise *n, ant_detect_seg *segs, size_t ns, i
 int ant_noise_words_learn(ant_detect_noise *n, uint32_t block, const ant_detect_seg *a, size_t na,
 			  const ant_detect_seg *b, size_t nb, int64_t now);
 
+/* Drops the learned contexts that mask the same words as at the last
+ * check (an author's words learned from answers the author saved between;
+ * a token never repeats), remembering what the others mask now; a block
+ * left with none is forgotten.  Returns 1 when one was dropped, 0 when
+ * none, LB_ENOMEM. */
+int ant_noise_words_verify(ant_detect_noise *n, const ant_detect_seg *segs, size_t ns);
+
 /* The block's sample for 'antenna show': its first segment with volatile
  * words, those as "…". */
 void ant_noise_words_sample(ant_detect_noise *n, uint32_t block, const ant_detect_seg *segs, size_t ns);

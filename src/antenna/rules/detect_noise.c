@@ -654,23 +654,70 @@ static int learn_words(decision *d, const ant_detect_seg *cur, size_t ncur, cons
 	return 0;
 }
 
+/* The learned words that stayed put since the last check are the
+ * author's: their contexts go (ant_noise_words_verify()), and the
+ * segments whose hash that changes are marked in *moved (malloc'd, ncur
+ * bytes; NULL when none): their keys cannot be compared with the last
+ * check's this once.  0 or LB_ENOMEM. */
+static int verify_words(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur, unsigned char **moved)
+{
+	ant_detect_seg *before = masked_copy(n, cur, ncur, 0), *after = NULL;
+	int r;
+
+	*moved = NULL;
+	if (!before)
+		return LB_ENOMEM;
+	if ((r = ant_noise_words_verify(n, cur, ncur)) <= 0) {
+		free(before);
+		return r;
+	}
+	if (!(after = masked_copy(n, cur, ncur, 0)) || !(*moved = calloc(ncur ? ncur : 1, 1))) {
+		free(before);
+		free(after);
+		return LB_ENOMEM;
+	}
+	for (size_t i = 0; i < ncur; i++)
+		(*moved)[i] = before[i].norm != after[i].norm;
+	free(before);
+	free(after);
+	return 0;
+}
+
+/* Segments marked in moved (may be NULL) are no news in this check. */
+static void unnews(decision *d, const unsigned char *moved)
+{
+	for (size_t i = 0; moved && i < d->c.ncur; i++)
+		if (moved[i] && d->c.isnew[i]) {
+			ant_noise_block *b = ant_noise_cmp_block(&d->c, d->c.cur[i].block);
+
+			d->c.isnew[i] = 0;
+			if (b && b->gained)
+				b->gained--;
+			d->v->held = 1;
+		}
+}
+
 int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
 			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,
 			    ant_detect_verdict *v)
 {
 	decision d = { .n = n, .learn = learn, .now = now, .v = v, .nsecond = nsecond };
 	ant_detect_noise saved;
-	ant_detect_seg *mcur, *msec = NULL;
+	ant_detect_seg *mcur = NULL, *msec = NULL;
+	unsigned char *unmasked = NULL;
 	int rc = 0;
 
 	memset(v, 0, sizeof *v);
 	if (ncur > ANT_NOISE_MAX_KEYS)
 		ncur = ANT_NOISE_MAX_KEYS;
 	saved = *n;   /* the tables, to undo on OOM (keys are replaced last) */
-	/* the volatile words learned before are masked from the start */
-	if (!(mcur = masked_copy(n, cur, ncur, learn ? now : 0)) ||
+	/* the volatile words learned before are masked from the start, but
+	 * for those that stayed put since the last check (the author's) */
+	if ((learn && n->has_keys && n->nwords && verify_words(n, cur, ncur, &unmasked) < 0) ||
+	    !(mcur = masked_copy(n, cur, ncur, learn ? now : 0)) ||
 	    (second && !(msec = masked_copy(n, second, nsecond, 0)))) {
 		free(mcur);
+		free(unmasked);
 		*n = saved;
 		v->baseline = 1;
 		return LB_ENOMEM;
@@ -685,6 +732,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 	if (decision_start(&d, mcur, ncur, msec, nsecond) < 0) {
 		free(mcur);
 		free(msec);
+		free(unmasked);
 		*n = saved;
 		v->baseline = 1;
 		return LB_ENOMEM;
@@ -694,11 +742,14 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 		ant_noise_cmp_free(&d.c);
 		free(mcur);
 		free(msec);
+		free(unmasked);
 		*n = saved;
 		ant_detect_verdict_release(v);
 		v->baseline = 1;
 		return LB_ENOMEM;
 	}
+	unnews(&d, unmasked);
+	free(unmasked);
 	drop_unstable(&d);
 	confirm_held(&d);
 	judge_races(&d);

@@ -27,7 +27,7 @@
  *     u8 k, k * u24 seen, varint raced, u32 raced_sig
  *   u8 W                     blocks with volatile words (version 4)
  *     u32 block, varint since, varint seen, u8 P, P bytes of path, u8 L,
- *     L bytes of sample, u8 c, c * (u32 left, u32 right, u8 words)
+ *     L bytes of sample, u8 c, c * (u32 left, u32 right, u8 words, u32 last)
  * Integers little-endian; times as unsigned varints (LEB128).  Version 1
  * (0.3.0) has "varint m, m * u32 norm" in a group, repeated keys written
  * out, and u32 norms elsewhere; it is read, its norms cut to 24
@@ -175,6 +175,7 @@ static void w_words(wbuf *w, const ant_detect_noise *n)
 			w_u32(w, wb->ctx[k].left);
 			w_u32(w, wb->ctx[k].right);
 			w_byte(w, wb->ctx[k].words);
+			w_u32(w, wb->ctx[k].last);
 		}
 	}
 }
@@ -369,6 +370,7 @@ static void r_words(rbuf *r, ant_detect_noise *n, int version)
 			wb->ctx[k].left = r_u32(r);
 			wb->ctx[k].right = r_u32(r);
 			wb->ctx[k].words = (unsigned char)r_byte(r);
+			wb->ctx[k].last = r_u32(r);
 		}
 	}
 }

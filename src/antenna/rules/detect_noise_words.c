@@ -126,8 +126,9 @@ static void wl_free(wlist *w)
 
 /* ---- masking: a block's learned volatile words out of its segments' hashes ---- */
 
-/* Does a learned run start at word i of w (one segment's words)?  Its length, or 0. */
-static size_t run_at(const ant_detect_wblock *wb, const wlist *w, size_t i)
+/* Does a learned run start at word i of w (one segment's words)?  Its length,
+ * or 0; the context's index into *which when not NULL. */
+static size_t run_at(const ant_detect_wblock *wb, const wlist *w, size_t i, int *which)
 {
 	for (int k = 0; k < wb->nctx; k++) {
 		const ant_detect_wctx *x = &wb->ctx[k];
@@ -136,8 +137,11 @@ static size_t run_at(const ant_detect_wblock *wb, const wlist *w, size_t i)
 		if (!x->words || e > w->n)
 			continue;
 		if ((i ? w->h[i - 1] : ANT_NOISE_EDGE) == x->left &&
-		    (e < w->n ? w->h[e] : ANT_NOISE_EDGE) == x->right)
+		    (e < w->n ? w->h[e] : ANT_NOISE_EDGE) == x->right) {
+			if (which)
+				*which = k;
 			return x->words;
+		}
 	}
 	return 0;
 }
@@ -154,7 +158,7 @@ static int mask_text(const ant_detect_wblock *wb, const char *s, size_t n, uint3
 
 	split_words(&w, s, n, 0);
 	for (size_t i = 0; i < w.n && !w.oom;) {
-		size_t r = run_at(wb, &w, i);
+		size_t r = run_at(wb, &w, i, NULL);
 
 		if (!r) {
 			i++;
@@ -199,6 +203,82 @@ int ant_noise_words_mask(ant_detect_noise *n, ant_detect_seg *segs, size_t ns, i
 		any |= r > 0;
 	}
 	return any;
+}
+
+/* ---- checking: a learned word that stayed put is the author's -------------------
+ *
+ * A run learned from two answers that differed because the author saved
+ * between them holds the author's words, not a token: at the next checks
+ * it shows the same words.  A token made per request never does.  So each
+ * context remembers what it masked at the last check (an order-blind sum
+ * of the runs' hashes) and is dropped when it masks the same again. */
+
+/* Adds to sum[k] the hashes of the runs of wb's context k in s[0..n);
+ * 0 or LB_ENOMEM. */
+static int run_sums(const ant_detect_wblock *wb, const char *s, size_t n, uint32_t *sum, int *hit)
+{
+	wlist w = { 0 };
+
+	split_words(&w, s, n, 0);
+	for (size_t i = 0; i < w.n && !w.oom;) {
+		int k = 0;
+		size_t r = run_at(wb, &w, i, &k);
+		uint32_t h = 2166136261u;
+
+		if (!r) {
+			i++;
+			continue;
+		}
+		for (size_t j = i; j < i + r; j++)
+			h = (h ^ w.h[j]) * 16777619u;
+		sum[k] += h * 2654435761u + 1;
+		hit[k] = 1;
+		i += r;
+	}
+	if (w.oom) {
+		wl_free(&w);
+		return LB_ENOMEM;
+	}
+	wl_free(&w);
+	return 0;
+}
+
+/* Drops context k of wb. */
+static void ctx_drop(ant_detect_wblock *wb, int k)
+{
+	memmove(&wb->ctx[k], &wb->ctx[k + 1], (size_t)(wb->nctx - k - 1) * sizeof wb->ctx[0]);
+	wb->nctx--;
+}
+
+int ant_noise_words_verify(ant_detect_noise *n, const ant_detect_seg *segs, size_t ns)
+{
+	int dropped = 0;
+
+	for (size_t b = 0; b < n->nwords;) {
+		ant_detect_wblock *wb = &n->words[b];
+		uint32_t sum[ANT_NOISE_MAX_WCTX] = { 0 };
+		int hit[ANT_NOISE_MAX_WCTX] = { 0 };
+
+		for (size_t i = 0; i < ns; i++)
+			if (segs[i].block == wb->block && segs[i].text &&
+			    run_sums(wb, segs[i].text, segs[i].len, sum, hit) < 0)
+				return LB_ENOMEM;
+		for (int k = wb->nctx; k-- > 0;) {
+			if (!hit[k])
+				continue;
+			if (wb->ctx[k].last && wb->ctx[k].last == sum[k]) {
+				ctx_drop(wb, k);   /* the same words again: the author's */
+				dropped = 1;
+			} else {
+				wb->ctx[k].last = sum[k] ? sum[k] : 1;
+			}
+		}
+		if (!wb->nctx)
+			n->words[b] = n->words[--n->nwords];
+		else
+			b++;
+	}
+	return dropped;
 }
 
 /* ---- learning: which words of a block differ between two answers ------------ */
@@ -259,7 +339,7 @@ static int diff_words(const wlist *a, const wlist *b, unsigned char *only_a, uns
 static int add_run(const wlist *w, size_t s, size_t e, ant_detect_wctx *x, int *nx)
 {
 	ant_detect_wctx c = { s ? w->h[s - 1] : ANT_NOISE_EDGE, e < w->n ? w->h[e] : ANT_NOISE_EDGE,
-			      (unsigned char)(e - s > 255 ? 255 : e - s) };
+			      (unsigned char)(e - s > 255 ? 255 : e - s), 0 };
 
 	for (int k = 0; k < *nx; k++)
 		if (x[k].left == c.left && x[k].right == c.right && x[k].words == c.words)

@@ -19,6 +19,7 @@
 #include "ant_textstate.h"
 #include "ant_update.h"
 #include "lb_url.h"
+#include "ant_noise.h"
 
 #define T0 1700000000
 
@@ -124,6 +125,63 @@ static int state_of(ant_store *s, int k, ant_detect_noise *n)
 	return rc;
 }
 
+/* ---- the rule alone: words learned from a race with the author ---------- */
+
+#define BLK 0x1111u
+#define OTHER 0x2222u
+
+/* One answer: a notice block of four sentences (the second given) and
+ * another block; segs point into texts. */
+static size_t notice(ant_detect_seg *segs, const char *topic)
+{
+	static const char *const rest[] = { "The next meeting is on the first Monday.", "Bring a friend.",
+					    "Tea is served after the meeting." };
+	const char *t[4] = { rest[0], topic, rest[1], rest[2] };
+
+	for (int i = 0; i < 4; i++)
+		segs[i] = (ant_detect_seg){ BLK, ant_noise_hash(t[i], strlen(t[i])), (uint32_t)strlen(t[i]), t[i] };
+	segs[4] = (ant_detect_seg){ OTHER, ant_noise_hash("About us.", 9), 9, "About us." };
+	return 5;
+}
+
+/* The author saved between the two answers of a check: the word that
+ * changed is learned as volatile; at the next checks it stays put, so it
+ * is the author's and its context goes, and its next edit is news. */
+static void race_with_author(void)
+{
+	ant_detect_noise n;
+	ant_detect_verdict v;
+	ant_detect_seg a[5], b[5];
+	size_t na, nb;
+	int64_t t = T0;
+	char seq[8] = "";
+
+	ant_detect_noise_init(&n);
+	na = notice(a, "The topic is plums.");
+	ant_detect_noise_decide(&n, a, na, NULL, 0, 1, t, &v);
+	ant_detect_verdict_release(&v);
+	na = notice(a, "The topic is plums.");
+	nb = notice(b, "The topic is peaches.");   /* saved between the two requests */
+	ant_detect_noise_decide(&n, a, na, b, nb, 1, t += 3600, &v);
+	strcat(seq, v.updated ? "U" : ".");
+	ant_detect_verdict_release(&v);
+	OK(n.nwords == 1, "race with the author: the word that differed is learned first (%zu)", n.nwords);
+	for (int c = 0; c < 2; c++) {   /* it stays put, check after check */
+		na = notice(a, "The topic is peaches.");
+		ant_detect_noise_decide(&n, a, na, NULL, 0, 1, t += 3600, &v);
+		strcat(seq, v.updated ? "U" : ".");
+		ant_detect_verdict_release(&v);
+	}
+	OK(n.nwords == 0, "race with the author: a learned word that stayed put is the author's, forgotten (%zu)",
+	   n.nwords);
+	na = notice(a, "The topic is pears and quinces.");
+	ant_detect_noise_decide(&n, a, na, NULL, 0, 1, t += 3600, &v);
+	strcat(seq, v.updated ? "U" : ".");
+	ant_detect_verdict_release(&v);
+	IS_STR(seq, "...U", "race with the author: its next edit of that word is an update");
+	ant_detect_noise_release(&n);
+}
+
 int main(void)
 {
 	struct fetcher f = { 0 };
@@ -131,7 +189,7 @@ int main(void)
 	ant_store *s;
 	ant_detect_noise n;
 
-	TAP_PLAN(WORDS_PAGES + 7);
+	TAP_PLAN(WORDS_PAGES + 10);
 	if (!mkdtemp(dir) || !(s = open_store())) {
 		printf("not ok - a store\n");
 		return 1;
@@ -197,6 +255,7 @@ int main(void)
 		ant_detect_noise_release(&n);
 	}
 	ant_store_close(s);
+	race_with_author();
 	{
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
