@@ -67,8 +67,9 @@ static void show_words(const ant_detect_noise *n, int64_t tz)
 		printf("  ignored words: %s\n", *w->path ? cli_t(w->path) : "(a part of the page)");
 		if (*w->sample)
 			printf("                \"%s\"\n", cli_t(w->sample));
-		printf("                since %s: the words shown as \"…\" (%d place%s) differed\n"
-		       "                between two fetches a moment apart; its other words still count\n",
+		printf("                since %s: the words shown as \"…\"\n"
+		       "                (%d place%s) differed between two fetches a moment apart;\n"
+		       "                the part's other words still count\n",
 		       antcmd_when(b, sizeof b, w->since, tz), w->nctx, w->nctx == 1 ? "" : "s");
 	}
 }

@@ -300,7 +300,7 @@ static void future_headers(void)
 
 static ant_detect_seg S(uint32_t block, uint32_t norm, uint32_t len)
 {
-	return (ant_detect_seg){ block, norm, len };
+	return (ant_detect_seg){ block, norm, len, NULL };
 }
 
 /* A page: 10 paragraphs of the main text, a menu of 4, a quote and an ad. */
