@@ -29,9 +29,11 @@
 #define ANT_TOKENS_MAX_COUNTERS 32     /* learned counters kept per page */
 #define ANT_TOKENS_STABLE (7 * 86400)  /* a counter unchanged this long is forgotten */
 
-/* A segment as this rule remembers it: its normalised text (its words,
- * not its place: a class or path that changes is no change), and 16 bits
- * of its text as written. */
+/* A segment as this rule remembers it: its block and normalised text
+ * folded to 32 bits, and 16 bits of its text as written.  A segment whose
+ * normalised text stands elsewhere on the page with other numbers (a
+ * calendar's cells) is left out: its numbers can change place by markup
+ * alone. */
 typedef struct ant_tokens_key {
 	uint32_t key;
 	uint16_t raw;
