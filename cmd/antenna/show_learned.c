@@ -95,8 +95,11 @@ void antcmd_show_learned(const ant_store_page *p, int64_t tz)
 		printf("auto-ignored:   nothing (%zu text segments remembered)\n", n.nkeys);
 	else if (!n.nvol)
 		printf("auto-ignored:   words in %zu part%s of the page:\n", n.nwords, n.nwords == 1 ? "" : "s");
-	else
+	else if (!n.nwords)
 		printf("auto-ignored:   %zu part%s of the page:\n", n.nvol, n.nvol == 1 ? "" : "s");
+	else
+		printf("auto-ignored:   %zu part%s of the page, and words in %zu more:\n", n.nvol,
+		       n.nvol == 1 ? "" : "s", n.nwords);
 	for (size_t i = 0; i < n.nvol; i++) {
 		const ant_detect_vblock *v = &n.vol[i];
 		printf("  ignored:      %s\n", *v->path ? cli_t(v->path) : "(a part of the page)");

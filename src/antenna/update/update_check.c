@@ -354,7 +354,7 @@ static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, st
 	if (!segs)
 		return 0;
 	ant_upd_noise_of(p, &ns);   /* none yet, or unreadable: a baseline */
-	if (!learns(p) && (ns.nvol || ns.nsus)) {
+	if (!learns(p) && (ns.nvol || ns.nsus || ns.nwords)) {
 		/* Automatic ignoring was turned off: what it learned goes, and
 		 * this check is the new reference, no update of its own. */
 		ant_detect_noise_release(&ns);
