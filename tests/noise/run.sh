@@ -114,10 +114,19 @@ SEQ= c=0
 while [ $c -le 6 ]; do
 	"$HTTPGET" "$U/_control/noise?check=$c" >/dev/null 2>&1 || notok "control check $c"
 	$A -d "$W" update --force --now $((NOW + 3600 * c)) --refetch-pause 50 -v >"$T/out" 2>"$T/log"
-	if [ $c = 0 ]; then SEQ=-; elif grep -q ": updated" "$T/log"; then SEQ=${SEQ}U; else SEQ=${SEQ}.; fi
+	if [ $c = 0 ]; then
+		SEQ=-
+	elif grep -q ": updated" "$T/log"; then
+		# U: an update whose excerpt is the edit, X: one made of the token
+		x=$(showkey "$W" "$U/words/2.html" excerpt)
+		case $x in *"The topic is"*) case $x in *"form key"*) SEQ=${SEQ}X ;; *) SEQ=${SEQ}U ;; esac ;;
+		*) SEQ=${SEQ}X ;; esac
+	else
+		SEQ=${SEQ}.
+	fi
 	c=$((c + 1))
 done
-is "a block with a per-request token, its author's words edited at 3 checks: 3 updates, each at once" \
+is "a block with a per-request token, its author's words edited at 3 checks: 3 updates, each at once, each excerpt the edit" \
 	"$SEQ" "-UUU..."
 S=$($A -d "$W" show "$U/words/2.html")
 printf '%s\n' "$S" | grep -q '^  ignored words: .*form\.notice' && printf '%s\n' "$S" | grep -qF '"form key: …' &&
