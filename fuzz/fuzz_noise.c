@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ant_detect_verdict v;
 	unsigned char *blob;
 	size_t len;
-	ant_detect_seg segs[3] = { { 7, 1, 10 }, { 7, 2, 10 }, { 9, 5, 100 } };
+	ant_detect_seg segs[3] = { { 7, 1, 10, NULL }, { 7, 2, 10, NULL }, { 9, 5, 100, NULL } };
 
 	if (ant_detect_noise_decode(&n, data, size) < 0)
 		return 0;

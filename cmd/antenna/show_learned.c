@@ -56,6 +56,24 @@ static void show_tokens(const ant_textstate *ps, int64_t tz)
 	ant_tokens_release(&t);
 }
 
+/* Blocks with volatile words (ant_detect.h): which words, shown as "…" in
+ * the block's text; the rest of the block still counts. */
+static void show_words(const ant_detect_noise *n, int64_t tz)
+{
+	char b[128];
+
+	for (size_t i = 0; i < n->nwords; i++) {
+		const ant_detect_wblock *w = &n->words[i];
+		printf("  ignored words: %s\n", *w->path ? cli_t(w->path) : "(a part of the page)");
+		if (*w->sample)
+			printf("                \"%s\"\n", cli_t(w->sample));
+		printf("                since %s: the words shown as \"…\"\n"
+		       "                (%d place%s) differed between two fetches a moment apart;\n"
+		       "                the part's other words still count\n",
+		       antcmd_when(b, sizeof b, w->since, tz), w->nctx, w->nctx == 1 ? "" : "s");
+	}
+}
+
 /* What the noise-proof text rule learned (ant_detect.h): the parts of the page
  * ignored automatically, since when and why; a small change held back. */
 void antcmd_show_learned(const ant_store_page *p, int64_t tz)
@@ -73,10 +91,15 @@ void antcmd_show_learned(const ant_store_page *p, int64_t tz)
 		printf("auto-ignored:   nothing yet (no check compared)\n");
 		return;
 	}
-	if (!n.nvol)
+	if (!n.nvol && !n.nwords)
 		printf("auto-ignored:   nothing (%zu text segments remembered)\n", n.nkeys);
-	else
+	else if (!n.nvol)
+		printf("auto-ignored:   words in %zu part%s of the page:\n", n.nwords, n.nwords == 1 ? "" : "s");
+	else if (!n.nwords)
 		printf("auto-ignored:   %zu part%s of the page:\n", n.nvol, n.nvol == 1 ? "" : "s");
+	else
+		printf("auto-ignored:   %zu part%s of the page, and words in %zu more:\n", n.nvol,
+		       n.nvol == 1 ? "" : "s", n.nwords);
 	for (size_t i = 0; i < n.nvol; i++) {
 		const ant_detect_vblock *v = &n.vol[i];
 		printf("  ignored:      %s\n", *v->path ? cli_t(v->path) : "(a part of the page)");
@@ -89,6 +112,7 @@ void antcmd_show_learned(const ant_store_page *p, int64_t tz)
 			printf("                last changed %s: taken in again if unchanged %d days\n",
 			       antcmd_when(b, sizeof b, v->changed, tz), ANT_NOISE_UNLEARN / 86400);
 	}
+	show_words(&n, tz);
 	for (size_t i = 0; i < n.nsus; i++)
 		if (n.sus[i].pending)
 			printf("  held:         a small change first seen %s: announced at the next\n"

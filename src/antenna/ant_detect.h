@@ -172,6 +172,24 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  * volatile tokens, are no update.  A key the last check did not have (or
  * had fewer of) is news; keys that disappeared alone are no update (an
  * entry deleted, an item scrolled off: the page has nothing new to read).
+ * The words decide, the place is the tie-breaker: a text new in one block
+ * that left another block in the same check only had its markup changed
+ * (a calendar's "today" class moving, an item losing its "new" class, an
+ * id renumbered) and is neither new nor lost (detect_noise_cmp.c).  The
+ * place stays in the key because the rest of the rule names blocks.
+ *
+ * Volatile words: when only some words of a block differ between an
+ * answer and its re-fetch (a per-request token, a random id, a nonce
+ * beside the author's words), those runs of words are learned, known by
+ * the words around them (ant_detect_wblock), and masked out of the
+ * block's norms from then on (detect_noise_words.c): the block is not
+ * learned whole and its other words' edits are news.  A block whose news
+ * is a few segments replaced one for one is re-fetched whatever its size,
+ * for this.  A block learning its first volatile words cannot compare the
+ * segments holding them with the last check's (their hashes hold the old
+ * token) and leaves those out of that check's news only.  A block most of
+ * whose text differs, or whose differing words are whole segments, is a
+ * widget for the block rules below.
  *
  * Volatile blocks are learned per page and then take no part in the
  * decision or the excerpt:
@@ -204,8 +222,8 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
  * learned volatile, so a page that really changes on every check (or its
  * main text) is announced every time.
  * The rule is detect_noise.c; the comparison it decides from,
- * detect_noise_cmp.c; the stored state (encode, decode),
- * detect_noise_blob.c.
+ * detect_noise_cmp.c; the volatile words, detect_noise_words.c; the
+ * stored state (encode, decode), detect_noise_blob.c.
  */
 #define ANT_NOISE_MAX_VOLATILE 32     /* learned blocks kept per page */
 #define ANT_NOISE_MAX_SUSPECTS 16     /* small blocks seen changing, kept per page */
@@ -218,6 +236,11 @@ void ant_detect_schedule_error(ant_detect_state *st, int64_t now, int64_t retry_
 #define ANT_NOISE_WINDOW (7 * 86400)  /* a second swap (or race) within this: volatile */
 #define ANT_NOISE_UNLEARN (14 * 86400) /* a learned block unchanged this long is unlearned */
 #define ANT_NOISE_MAX_KEYS 512        /* = ANT_PAGE_MAX_SEGMENTS */
+#define ANT_NOISE_MAX_WBLOCKS 16      /* blocks with volatile words kept per page */
+#define ANT_NOISE_MAX_WCTX 4          /* runs of volatile words kept per block */
+#define ANT_NOISE_WORD_PCT 50         /* of a block's text differing, at most, for
+					 its words to be volatile (more: the block) */
+#define ANT_NOISE_EDGE 0x45444745u    /* a segment's edge, as a neighbouring word */
 /* Bits of a segment's text hash the rule keeps (and stores: 3 bytes a
  * key, not 4).  A change is missed only when every new text of a block
  * hashes like one that left it: about 1 in 16 million per replaced
@@ -231,6 +254,9 @@ typedef struct ant_detect_seg {
 	uint32_t block;          /* hash of its place */
 	uint32_t norm;           /* hash of its normalised text */
 	uint32_t len;            /* bytes of its text */
+	const char *text;        /* its text (len bytes, borrowed), for the volatile
+				    words; NULL: not known (none are masked, none
+				    learned) */
 } ant_detect_seg;
 
 enum { ANT_NOISE_REFETCH = 1, ANT_NOISE_CHECKS = 2 };
@@ -262,6 +288,28 @@ typedef struct ant_detect_suspect {
 				    found so at the next check, the change was real */
 } ant_detect_suspect;
 
+/* Volatile words: a run of words that differed between an answer and its
+ * re-fetch, known by its neighbours (the words just before and after it,
+ * ANT_NOISE_EDGE at a segment's edge, digits folded) and its length. */
+typedef struct ant_detect_wctx {
+	uint32_t left, right;    /* hashes of the neighbouring words */
+	unsigned char words;     /* words in the run */
+	uint32_t last;           /* what it masked at the last check (a sum of the
+				    runs' hashes; 0 = not yet): the same again, the
+				    words are the author's and the context goes */
+} ant_detect_wctx;
+
+/* A block with volatile words: its other words still count. */
+typedef struct ant_detect_wblock {
+	uint32_t block;
+	int64_t since;           /* when its words were first learned */
+	int64_t seen;            /* a volatile word last found (and masked) */
+	ant_detect_wctx ctx[ANT_NOISE_MAX_WCTX];   /* newest first */
+	int nctx;
+	char path[ANT_NOISE_PATH];    /* as ant_detect_vblock's */
+	char sample[ANT_NOISE_SAMPLE];/* its text, the volatile words as "…" */
+} ant_detect_wblock;
+
 /* What is remembered of a page's text between checks. */
 typedef struct ant_detect_noise {
 	uint64_t *keys;          /* last check's multiset: block << 32 | norm (its
@@ -273,6 +321,8 @@ typedef struct ant_detect_noise {
 	size_t nvol;
 	ant_detect_suspect sus[ANT_NOISE_MAX_SUSPECTS];
 	size_t nsus;
+	ant_detect_wblock words[ANT_NOISE_MAX_WBLOCKS];  /* blocks with volatile words */
+	size_t nwords;
 } ant_detect_noise;
 
 void ant_detect_noise_init(ant_detect_noise *n);
@@ -297,6 +347,9 @@ typedef struct ant_detect_verdict {
 				    for the excerpt; malloc'd, NULL when nothing */
 	uint32_t learned[ANT_NOISE_MAX_VOLATILE];  /* (decide) blocks learned now */
 	size_t nlearned;
+	uint32_t wlearned[ANT_NOISE_MAX_WBLOCKS];  /* (decide) blocks whose volatile
+						      words were learned now */
+	size_t nwlearned;
 	size_t nunlearned;       /* (decide) learned blocks unlearned now, steady for
 				    ANT_NOISE_UNLEARN */
 } ant_detect_verdict;
@@ -329,10 +382,14 @@ void ant_detect_pick_first_run(const ant_detect_noise *n, const ant_detect_seg *
 
 /* Describes a learned block for 'antenna show': its path (the end is kept
  * when too long) and its text (the start is kept), on character boundaries;
- * either may be NULL. */
+ * either may be NULL.  A block with volatile words takes its path (its
+ * sample, its text with those words masked, the rule writes). */
 void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *path, const char *text);
 
 /* The learned block, or NULL. */
 const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block);
+
+/* The block with learned volatile words, or NULL (its words take part). */
+const ant_detect_wblock *ant_detect_noise_words(const ant_detect_noise *n, uint32_t block);
 
 #endif

@@ -30,7 +30,10 @@
 #define ANT_TOKENS_STABLE (7 * 86400)  /* a counter unchanged this long is forgotten */
 
 /* A segment as this rule remembers it: its block and normalised text
- * folded to 32 bits, and 16 bits of its text as written. */
+ * folded to 32 bits, and 16 bits of its text as written.  A segment whose
+ * normalised text stands elsewhere on the page with other numbers (a
+ * calendar's cells) is left out: its numbers can change place by markup
+ * alone. */
 typedef struct ant_tokens_key {
 	uint32_t key;
 	uint16_t raw;

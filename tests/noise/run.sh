@@ -13,7 +13,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 10
+plan 12
 tmpdir noise-test
 start_server 600
 NOW=1700000000
@@ -103,6 +103,35 @@ is "--no-auto-ignore: nothing learned, no re-fetch, the noise announced" \
 	"$LEARNED $REFETCHED $([ "$FALSE" -gt 20 ] && echo many || echo "only $FALSE") false updates" "0 0 many false updates"
 $A -d "$OFF" show "$U/noise/1.html" | grep -q '^auto ignore: *off' &&
 	ok "show: auto-ignore off" || notok "show: auto-ignore off" "$($A -d "$OFF" show "$U/noise/1.html")"
+# Volatility per word: a notice block holding a form token made per
+# request (tests/unit/words_corpus.h, page 2), its author's sentence edited
+# at checks 1, 2 and 3: the token's words are learned, not the block, and
+# each edit is an update in its own check.
+W=$T/words.db
+$A -d "$W" init --title words --base http://example.com/ant/ >/dev/null
+$A -d "$W" add "$U/words/2.html" >/dev/null || notok "add words/2"
+SEQ= c=0
+while [ $c -le 6 ]; do
+	"$HTTPGET" "$U/_control/noise?check=$c" >/dev/null 2>&1 || notok "control check $c"
+	$A -d "$W" update --force --now $((NOW + 3600 * c)) --refetch-pause 50 -v >"$T/out" 2>"$T/log"
+	if [ $c = 0 ]; then
+		SEQ=-
+	elif grep -q ": updated" "$T/log"; then
+		# U: an update whose excerpt is the edit, X: one made of the token
+		x=$(showkey "$W" "$U/words/2.html" excerpt)
+		case $x in *"The topic is"*) case $x in *"form key"*) SEQ=${SEQ}X ;; *) SEQ=${SEQ}U ;; esac ;;
+		*) SEQ=${SEQ}X ;; esac
+	else
+		SEQ=${SEQ}.
+	fi
+	c=$((c + 1))
+done
+is "a block with a per-request token, its author's words edited at 3 checks: 3 updates, each at once, each excerpt the edit" \
+	"$SEQ" "-UUU..."
+S=$($A -d "$W" show "$U/words/2.html")
+printf '%s\n' "$S" | grep -q '^  ignored words: .*form\.notice' && printf '%s\n' "$S" | grep -qF '"form key: …' &&
+	ok "show: the token's words learned (shown as …), not its block" ||
+	notok "show: the token's words learned (shown as …), not its block" "$S"
 if [ -n "${NOISE_SUMMARY:-}" ]; then
 	echo "$ON_FALSE $UNCHANGED $ON_FOUND $REAL $ON_BAD $ON_REF $ON_REQ $ON_LEARNED $FALSE $ON_SREF $ON_SREQ" > "$NOISE_SUMMARY"
 fi

@@ -49,6 +49,8 @@
  *   /noise/K.html              page K of the noise corpus (tests/unit/
  *                              noise_corpus.h) at the current check, its
  *                              widgets moved on by each request; no validators
+ *   /words/K.html              page K of tests/unit/words_corpus.h (markup
+ *                              and per-request words) at the noise check
  *   /_control/noise?check=N    the noise corpus's check (default 0)
  *   /_control/bump?every=K     pages with N % K == 0 change (K default 2)
  *   /_control/stats            one line per Host header and directory seen
@@ -66,6 +68,7 @@
 
 #include "ant_page.h"
 #include "../unit/noise_corpus.h"
+#include "../unit/words_corpus.h"
 #include <microhttpd.h>
 #include <zlib.h>
 
@@ -696,6 +699,28 @@ static enum MHD_Result serve_noise(struct MHD_Connection *c, const char *url)
 	return rc;
 }
 
+/* /words/K.html: words_corpus.h's page K at the noise corpus's check. */
+static enum MHD_Result serve_words(struct MHD_Connection *c, const char *url)
+{
+	static unsigned requests[WORDS_PAGES];
+	long k = strtol(url + strlen("/words/"), NULL, 10);
+	lb_buf body = LB_BUF_INIT;
+	enum MHD_Result rc;
+	unsigned r;
+	int check;
+
+	if (k < 0 || k >= WORDS_PAGES)
+		return send_text(c, 404, "text/plain", "no such page\n", 13);
+	pthread_mutex_lock(&lock);
+	r = requests[k]++;
+	check = noise_check;
+	pthread_mutex_unlock(&lock);
+	words_page(&body, (int)k, check, r);
+	rc = send_page(c, 200, &body, "text/html; charset=utf-8", NULL, NULL, time(NULL), NULL);
+	lb_buf_release(&body);
+	return rc;
+}
+
 /* ---- control routes ------------------------------------------------------ */
 
 static enum MHD_Result add_header_line(void *cls, enum MHD_ValueKind kind, const char *k, const char *v)
@@ -779,6 +804,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return serve_bench(c, url);
 	if (strncmp(url, "/noise/", 7) == 0)
 		return serve_noise(c, url);
+	if (strncmp(url, "/words/", 7) == 0)
+		return serve_words(c, url);
 	return serve_file(c, url);
 }
 

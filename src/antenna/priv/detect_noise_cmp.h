@@ -27,6 +27,8 @@ typedef struct ant_noise_block {
 	int nlost_norm;
 	int unstable;            /* differs between the two answers */
 	int volatile_;
+	uint32_t moved;          /* keys that are only its words moved from or to
+				    another block (cancelled: neither new nor lost) */
 } ant_noise_block;
 
 /* A key (block << 32 | norm) and the index of its segment. */
@@ -76,6 +78,37 @@ ant_noise_block *ant_noise_cmp_block(ant_noise_cmp *c, uint32_t block);
  * out of memory. */
 ant_noise_key *ant_noise_sorted_keys(const ant_detect_noise *n, const ant_detect_seg *segs,
 				     size_t ns, size_t *nk);
+
+/* ---- volatile words (detect_noise_words.c) ---- */
+
+/* Masks the learned volatile words of n's blocks out of segs' norms (in
+ * place; segments without text are left as they are); a block whose
+ * words were found takes now as its last sighting (now 0: none).
+ * Returns 1 when a word was masked, 0 when none, LB_ENOMEM. */
+int ant_noise_words_mask(ant_detect_noise *n, ant_detect_seg *segs, size_t ns, int64_t now);
+
+/* Learns which words of block differ between answers a and b (segments
+ * with text): 1 when they are the block's first volatile words, 2 when
+ * they joined those it had, 0 when nothing was learned (no text, too
+ * many words, or too much of the block differs: a widget for the block
+ * rule; or out of memory). */
+int ant_noise_words_learn(ant_detect_noise *n, uint32_t block, const ant_detect_seg *a, size_t na,
+			  const ant_detect_seg *b, size_t nb, int64_t now);
+
+/* Drops the learned contexts that mask the same words as at the last
+ * check (an author's words learned from answers the author saved between;
+ * a token never repeats), remembering what the others mask now; a block
+ * left with none is forgotten.  Returns 1 when one was dropped, 0 when
+ * none, LB_ENOMEM. */
+int ant_noise_words_verify(ant_detect_noise *n, const ant_detect_seg *segs, size_t ns);
+
+/* The block's sample for 'antenna show': its first segment with volatile
+ * words, those as "…". */
+void ant_noise_words_sample(ant_detect_noise *n, uint32_t block, const ant_detect_seg *segs, size_t ns);
+
+/* Blocks whose volatile words were not seen for ANT_NOISE_UNLEARN are
+ * forgotten (the token is gone); each adds one to *forgotten. */
+void ant_noise_words_forget(ant_detect_noise *n, int64_t now, size_t *forgotten);
 
 /* Sorts v[0..n) in place (at once when sorted already); out of memory it
  * is left as it is: then the comparison is wrong, not unsafe. */

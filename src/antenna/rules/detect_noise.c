@@ -103,18 +103,46 @@ static int rotating(const ant_detect_suspect *s, const ant_noise_block *b, int64
 	return 0;
 }
 
+/* A few segments of a block replaced one for one: a second answer can
+ * tell the words made per request (a token) from the author's, whatever
+ * the block's size (detect_noise_words.c). */
+static int narrow(const ant_noise_block *b)
+{
+	return b->gained && b->gained == b->lost && b->gained <= ANT_NOISE_LONE_SEGS;
+}
+
+/* A copy of segs[0..ns) with n's volatile words masked out of the norms
+ * (now: their last sighting, 0 none); NULL when out of memory. */
+static ant_detect_seg *masked_copy(const ant_detect_noise *n, const ant_detect_seg *segs, size_t ns,
+				   int64_t now)
+{
+	ant_detect_seg *m = malloc((ns ? ns : 1) * sizeof *m);
+
+	if (!m)
+		return NULL;
+	if (ns)
+		memcpy(m, segs, ns * sizeof *m);
+	if (ant_noise_words_mask((ant_detect_noise *)n, m, ns, now) < 0) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
 void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
 			   int learn, int64_t now, ant_detect_verdict *v)
 {
 	ant_noise_cmp c;
-	int all_learnable = 1, all_known = 1;
+	int all_learnable = 1, all_known = 1, words = ncur && cur[0].text;
+	ant_detect_seg *m;
 
 	memset(v, 0, sizeof *v);
 	if (!n->has_keys) {
 		v->baseline = 1;
 		return;
 	}
-	if (ant_noise_cmp_build(&c, n, cur, ncur, NULL, 0) < 0) {
+	if (!(m = masked_copy(n, cur, ncur, 0)) || ant_noise_cmp_build(&c, n, m, ncur, NULL, 0) < 0) {
+		free(m);
 		v->news = 1;   /* out of memory: decide() will say */
 		return;
 	}
@@ -123,7 +151,7 @@ void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur,
 		if (!b->gained)
 			continue;
 		v->news = 1;
-		if (!learnable(&c, b))
+		if (!learnable(&c, b) && !(words && narrow(b)))
 			all_learnable = 0;
 		/* a small block that swapped before will be learned from the
 		 * checks: a second answer adds nothing */
@@ -131,9 +159,11 @@ void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur,
 			all_known = 0;
 	}
 	/* News in a block too big to be learned is an update whatever a second
-	 * answer says: no re-fetch for it. */
+	 * answer says (no re-fetch for it), unless it is narrow: then the
+	 * second answer may show a word made per request. */
 	v->refetch = learn && v->news && all_learnable && !all_known;
 	ant_noise_cmp_free(&c);
+	free(m);
 }
 
 /* ---- learning and the excerpt's marks ------------------------------------------------ */
@@ -568,23 +598,158 @@ static int decision_start(decision *d, const ant_detect_seg *cur, size_t ncur,
 	return 0;
 }
 
+/* 0. Blocks whose text differs between the two answers in a few words
+ *    only: those words are learned volatile (detect_noise_words.c) and
+ *    masked, and the comparison is made again.  A block learning its
+ *    first volatile words cannot be compared this time in the segments
+ *    that hold them (the last check's hashes have the old token in them):
+ *    those are no news now; its other segments are, and from the next
+ *    check on all of it is.  A block that had volatile words and learns
+ *    more is compared as it is: its token moved because the words beside
+ *    it changed, and that is the author's edit.  Returns 0 or LB_ENOMEM. */
+static int learn_words(decision *d, const ant_detect_seg *cur, size_t ncur, const ant_detect_seg *second)
+{
+	uint32_t first[ANT_NOISE_MAX_WBLOCKS];
+	size_t nfirst = 0, nl = 0;
+	ant_detect_verdict *v = d->v;
+	ant_detect_seg *m = (ant_detect_seg *)d->c.cur, *ms = (ant_detect_seg *)d->second;
+
+	for (size_t i = 0; i < d->c.nb; i++) {
+		ant_noise_block *b = &d->c.b[i];
+		int r;
+
+		if (!b->unstable || b->volatile_ || nl == ANT_NOISE_MAX_WBLOCKS ||
+		    !(r = ant_noise_words_learn(d->n, b->block, d->c.cur, d->c.ncur, d->second, d->nsecond,
+						d->now)))
+			continue;
+		v->wlearned[nl++] = b->block;
+		if (r == 1)
+			first[nfirst++] = b->block;
+	}
+	if (!nl)
+		return 0;
+	v->nwlearned = nl;
+	/* again, with the words learned now masked */
+	free(d->confirm);
+	d->confirm = NULL;
+	ant_noise_cmp_free(&d->c);
+	memset(&d->c, 0, sizeof d->c);
+	memcpy(m, cur, ncur * sizeof *cur);
+	memcpy(ms, second, d->nsecond * sizeof *second);
+	if (ant_noise_words_mask(d->n, m, ncur, d->now) < 0 || ant_noise_words_mask(d->n, ms, d->nsecond, 0) < 0 ||
+	    decision_start(d, m, ncur, ms, d->nsecond) < 0)
+		return LB_ENOMEM;
+	for (size_t k = 0; k < nl; k++)
+		ant_noise_words_sample(d->n, v->wlearned[k], d->c.cur, d->c.ncur);
+	for (size_t k = 0; k < nfirst; k++) {
+		ant_noise_block *b = ant_noise_cmp_block(&d->c, first[k]);
+
+		for (size_t i = 0; b && i < d->c.ncur; i++)
+			if (d->c.cur[i].block == first[k] && d->c.isnew[i] && d->c.cur[i].norm != cur[i].norm) {
+				d->c.isnew[i] = 0;
+				b->gained -= b->gained > 0;
+				v->held = 1;
+			}
+	}
+	return 0;
+}
+
+/* The learned words that stayed put since the last check are the
+ * author's: their contexts go (ant_noise_words_verify()), and the
+ * segments whose hash that changes are marked in *moved (malloc'd, ncur
+ * bytes; NULL when none): their keys cannot be compared with the last
+ * check's this once.  0 or LB_ENOMEM. */
+static int verify_words(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur, unsigned char **moved)
+{
+	ant_detect_seg *before = masked_copy(n, cur, ncur, 0), *after = NULL;
+	int r;
+
+	*moved = NULL;
+	if (!before)
+		return LB_ENOMEM;
+	if ((r = ant_noise_words_verify(n, cur, ncur)) <= 0) {
+		free(before);
+		return r;
+	}
+	if (!(after = masked_copy(n, cur, ncur, 0)) || !(*moved = calloc(ncur ? ncur : 1, 1))) {
+		free(before);
+		free(after);
+		return LB_ENOMEM;
+	}
+	for (size_t i = 0; i < ncur; i++)
+		(*moved)[i] = before[i].norm != after[i].norm;
+	free(before);
+	free(after);
+	return 0;
+}
+
+/* Segments marked in moved (may be NULL) are no news in this check. */
+static void unnews(decision *d, const unsigned char *moved)
+{
+	for (size_t i = 0; moved && i < d->c.ncur; i++)
+		if (moved[i] && d->c.isnew[i]) {
+			ant_noise_block *b = ant_noise_cmp_block(&d->c, d->c.cur[i].block);
+
+			d->c.isnew[i] = 0;
+			if (b && b->gained)
+				b->gained--;
+			d->v->held = 1;
+		}
+}
+
 int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
 			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,
 			    ant_detect_verdict *v)
 {
-	decision d = { .n = n, .learn = learn, .now = now, .v = v, .second = second, .nsecond = nsecond };
+	decision d = { .n = n, .learn = learn, .now = now, .v = v, .nsecond = nsecond };
 	ant_detect_noise saved;
+	ant_detect_seg *mcur = NULL, *msec = NULL;
+	unsigned char *unmasked = NULL;
+	int rc = 0;
 
 	memset(v, 0, sizeof *v);
 	if (ncur > ANT_NOISE_MAX_KEYS)
 		ncur = ANT_NOISE_MAX_KEYS;
-	if (!n->has_keys)
-		return take_baseline(n, cur, ncur, v);
-	if (decision_start(&d, cur, ncur, second, nsecond) < 0) {
+	saved = *n;   /* the tables, to undo on OOM (keys are replaced last) */
+	/* the volatile words learned before are masked from the start, but
+	 * for those that stayed put since the last check (the author's) */
+	if ((learn && n->has_keys && n->nwords && verify_words(n, cur, ncur, &unmasked) < 0) ||
+	    !(mcur = masked_copy(n, cur, ncur, learn ? now : 0)) ||
+	    (second && !(msec = masked_copy(n, second, nsecond, 0)))) {
+		free(mcur);
+		free(unmasked);
+		*n = saved;
 		v->baseline = 1;
 		return LB_ENOMEM;
 	}
-	saved = *n;   /* the tables, to undo on OOM (keys are replaced last) */
+	d.second = msec;
+	if (!n->has_keys) {
+		rc = take_baseline(n, mcur, ncur, v);
+		free(mcur);
+		free(msec);
+		return rc;
+	}
+	if (decision_start(&d, mcur, ncur, msec, nsecond) < 0) {
+		free(mcur);
+		free(msec);
+		free(unmasked);
+		*n = saved;
+		v->baseline = 1;
+		return LB_ENOMEM;
+	}
+	if (learn && msec && learn_words(&d, cur, ncur, second) < 0) {
+		free(d.confirm);
+		ant_noise_cmp_free(&d.c);
+		free(mcur);
+		free(msec);
+		free(unmasked);
+		*n = saved;
+		ant_detect_verdict_release(v);
+		v->baseline = 1;
+		return LB_ENOMEM;
+	}
+	unnews(&d, unmasked);
+	free(unmasked);
 	drop_unstable(&d);
 	confirm_held(&d);
 	judge_races(&d);
@@ -595,18 +760,22 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 		watch_swaps(&d);
 	forget_quiet(n, now);
 	give_verdict(&d);
-	if (learn)
+	if (learn) {
 		unlearn_steady(&d);
+		ant_noise_words_forget(n, now, &v->nunlearned);
+	}
 	free(d.confirm);
-	if (keep_keys(n, d.c.ck, d.c.nck) < 0) {
-		ant_noise_cmp_free(&d.c);
+	if (keep_keys(n, d.c.ck, d.c.nck) < 0)
+		rc = LB_ENOMEM;
+	ant_noise_cmp_free(&d.c);
+	free(mcur);
+	free(msec);
+	if (rc < 0) {
 		*n = saved;
 		ant_detect_verdict_release(v);
 		v->baseline = 1;
-		return LB_ENOMEM;
 	}
-	ant_noise_cmp_free(&d.c);
-	return 0;
+	return rc;
 }
 
 /* ---- the excerpt and the labels --------------------------------------------------------- */
@@ -655,7 +824,10 @@ static void clip_into(char *dst, size_t size, const char *s, int keep_end)
 void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *path, const char *text)
 {
 	ant_detect_vblock *vb = (ant_detect_vblock *)ant_detect_noise_find(n, block);
+	ant_detect_wblock *wb = (ant_detect_wblock *)ant_detect_noise_words(n, block);
 
+	if (!vb && wb && path)
+		clip_into(wb->path, sizeof wb->path, path, 1);
 	if (!vb)
 		return;
 	if (path)

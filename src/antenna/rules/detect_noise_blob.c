@@ -11,7 +11,7 @@
 
 /* ---- the format -----------------------------------------------------------------
  *
- *   "N" 3                    magic and version
+ *   "N" 4                    magic and version
  *   varint G                 groups of the multiset, by block, plus one (0: none yet)
  *     u32 block, varint d << 1 | r, d * (u24 norm [, varint repeats if r])
  *                            d distinct keys; with r, each is followed by
@@ -25,12 +25,17 @@
  *   u8 S                     suspects
  *     u32 block, varint last, u8 changes, varint pending, u24 pending_norm,
  *     u8 k, k * u24 seen, varint raced, u32 raced_sig
+ *   u8 W                     blocks with volatile words (version 4)
+ *     u32 block, varint since, varint seen, u8 P, P bytes of path, u8 L,
+ *     L bytes of sample, u8 c, c * (u32 left, u32 right, u8 words, u32 last)
  * Integers little-endian; times as unsigned varints (LEB128).  Version 1
  * (0.3.0) has "varint m, m * u32 norm" in a group, repeated keys written
  * out, and u32 norms elsewhere; it is read, its norms cut to 24
  * bits (the keys it held then match the next check's), and written again
  * as version 3.  Version 2 has no changed and sig in a volatile block nor
- * raced in a suspect (read as 0: not known).  The norms are 3 of the ~5 bytes a key costs: at a
+ * raced in a suspect (read as 0: not known); versions 1-3 have no
+ * blocks with volatile words (read as none: a block that has them learns
+ * them again at its next re-fetch).  The norms are 3 of the ~5 bytes a key costs: at a
  * million pages of ~50 segments, 4-byte norms were 50 MB more.
  */
 typedef struct wbuf {
@@ -155,6 +160,26 @@ static void w_suspects(wbuf *w, const ant_detect_noise *n)
 	}
 }
 
+static void w_words(wbuf *w, const ant_detect_noise *n)
+{
+	w_byte(w, (unsigned)n->nwords);
+	for (size_t i = 0; i < n->nwords; i++) {
+		const ant_detect_wblock *wb = &n->words[i];
+		w_u32(w, wb->block);
+		w_var(w, wb->since > 0 ? (uint64_t)wb->since : 0);
+		w_var(w, wb->seen > 0 ? (uint64_t)wb->seen : 0);
+		w_str(w, wb->path);
+		w_str(w, wb->sample);
+		w_byte(w, (unsigned)wb->nctx);
+		for (int k = 0; k < wb->nctx; k++) {
+			w_u32(w, wb->ctx[k].left);
+			w_u32(w, wb->ctx[k].right);
+			w_byte(w, wb->ctx[k].words);
+			w_u32(w, wb->ctx[k].last);
+		}
+	}
+}
+
 int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, size_t *len)
 {
 	wbuf w = { 0 };
@@ -162,10 +187,11 @@ int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, siz
 	*blob = NULL;
 	*len = 0;
 	w_byte(&w, 'N');
-	w_byte(&w, 3);
+	w_byte(&w, 4);
 	w_keys(&w, n);
 	w_volatile(&w, n);
 	w_suspects(&w, n);
+	w_words(&w, n);
 	if (w.oom) {
 		free(w.p);
 		return LB_ENOMEM;
@@ -323,6 +349,32 @@ static void r_suspects(rbuf *r, ant_detect_noise *n, int version)
 	}
 }
 
+static void r_words(rbuf *r, ant_detect_noise *n, int version)
+{
+	n->nwords = r->bad || version < 4 ? 0 : r_byte(r);
+	if (n->nwords > ANT_NOISE_MAX_WBLOCKS)
+		r->bad = 1;
+	for (size_t i = 0; i < n->nwords && !r->bad; i++) {
+		ant_detect_wblock *wb = &n->words[i];
+		wb->block = r_u32(r);
+		wb->since = (int64_t)r_var(r);
+		wb->seen = (int64_t)r_var(r);
+		r_str(r, wb->path, sizeof wb->path);
+		r_str(r, wb->sample, sizeof wb->sample);
+		wb->nctx = (int)r_byte(r);
+		if (wb->nctx > ANT_NOISE_MAX_WCTX) {
+			r->bad = 1;
+			return;
+		}
+		for (int k = 0; k < wb->nctx; k++) {
+			wb->ctx[k].left = r_u32(r);
+			wb->ctx[k].right = r_u32(r);
+			wb->ctx[k].words = (unsigned char)r_byte(r);
+			wb->ctx[k].last = r_u32(r);
+		}
+	}
+}
+
 int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 {
 	rbuf r = { blob, blob, 0 };
@@ -332,11 +384,12 @@ int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
 	if (!blob || len < 2)   /* NULL: no state yet (and NULL + len is undefined) */
 		return LB_EPARSE;
 	r.end += len;
-	if (r_byte(&r) != 'N' || ((version = (int)r_byte(&r)) < 1 || version > 3))
+	if (r_byte(&r) != 'N' || ((version = (int)r_byte(&r)) < 1 || version > 4))
 		return LB_EPARSE;
 	r_keys(&r, n, version);
 	r_volatile(&r, n, version);
 	r_suspects(&r, n, version);
+	r_words(&r, n, version);
 	if (r.bad || r.p != r.end) {
 		ant_detect_noise_release(n);
 		return LB_EPARSE;

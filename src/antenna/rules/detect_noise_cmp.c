@@ -206,12 +206,91 @@ static void cmp_count(ant_noise_cmp *c, uint64_t k, size_t ci, size_t cc, size_t
 	}
 }
 
-/* Merges the two sorted multisets: an excess in cur is new (its first
- * occurrences in document order), an excess in the last check is lost. */
-static void cmp_merge_last(ant_noise_cmp *c, const ant_detect_noise *n)
-{
-	size_t i = 0, j = 0;
+/* ---- words that only moved: a change of markup is no change ----------------------
+ *
+ * A key is (block, norm): the same words under another class, id or path
+ * make another key.  A calendar that moves its "today" class from 28 to
+ * 29, a list whose newest item loses its "new" class, a row whose
+ * "odd"/"even" flips when one is inserted above: the page shows the same
+ * words, only their markup changed, and that is no change.  So after a
+ * merge by key, an excess of a norm in one block is matched with a
+ * shortage of the same norm in another block (the words moved) and the
+ * pair cancels out.  The words decide; the place is only the
+ * tie-breaker, kept in the key because the rest of the rule names blocks
+ * (learned volatile blocks, suspects, furniture) and because words that
+ * did not move still compare block by block. */
+typedef struct kdiff {
+	uint32_t norm, block;
+	int32_t delta;           /* cur's count minus the other's; moves cancelled */
+	int32_t orig;            /* the same before the cancelling */
+	uint32_t ci;             /* cur's first key of it in c->ck */
+	uint32_t cc;             /* cur's count */
+} kdiff;
 
+static int kdiff_cmp(const void *a, const void *b)
+{
+	const kdiff *x = a, *y = b;
+
+	if (x->norm != y->norm)
+		return x->norm < y->norm ? -1 : 1;
+	return (x->ci > y->ci) - (x->ci < y->ci);
+}
+
+/* Cancels, norm by norm, excesses against shortages in other blocks;
+ * d[] is sorted by norm (then by place in cur) after. */
+static void cancel_moves(kdiff *d, size_t nd)
+{
+	if (nd > 1)
+		qsort(d, nd, sizeof *d, kdiff_cmp);
+	for (size_t a = 0; a < nd;) {
+		size_t e = a;
+
+		while (e < nd && d[e].norm == d[a].norm)
+			e++;
+		for (size_t i = a; i < e; i++)
+			for (size_t j = a; j < e && d[i].delta > 0; j++) {
+				int32_t m;
+
+				if (d[j].delta >= 0 || d[j].block == d[i].block)
+					continue;
+				m = d[i].delta < -d[j].delta ? d[i].delta : -d[j].delta;
+				d[i].delta -= m;
+				d[j].delta += m;
+			}
+		a = e;
+	}
+}
+
+/* The merge with the last check, its moves cancelled: the differences
+ * d[0..nd) (as cmp_merge_last() found them) become gained and lost. */
+static void apply_last(ant_noise_cmp *c, kdiff *d, size_t nd)
+{
+	cancel_moves(d, nd);
+	/* sorted by norm within a block, as the merge by key was: the first
+	 * new key cmp_count() takes is the one it took */
+	for (size_t i = 0; i < nd; i++) {
+		ant_noise_block *b = ant_noise_cmp_block(c, d[i].block);
+		int32_t was = d[i].orig;
+
+		if (d[i].delta != was)
+			b->moved += (uint32_t)(was > d[i].delta ? was - d[i].delta : d[i].delta - was);
+		if (d[i].delta > 0)
+			cmp_count(c, (uint64_t)d[i].block << 32 | d[i].norm, d[i].ci, (size_t)d[i].delta, 0);
+		else if (d[i].delta < 0)
+			cmp_count(c, (uint64_t)d[i].block << 32 | d[i].norm, 0, 0, (size_t)-d[i].delta);
+	}
+}
+
+/* Merges the two sorted multisets: an excess in cur is new (its first
+ * occurrences in document order), an excess in the last check is lost;
+ * words that only moved between blocks are neither (apply_last()). */
+static int cmp_merge_last(ant_noise_cmp *c, const ant_detect_noise *n)
+{
+	size_t i = 0, j = 0, nd = 0;
+	kdiff *d = malloc((c->nck + n->nkeys + 1) * sizeof *d);
+
+	if (!d)
+		return LB_ENOMEM;
 	while (i < c->nck || j < n->nkeys) {
 		uint64_t k;
 		size_t ci = i, pj = j;
@@ -227,26 +306,33 @@ static void cmp_merge_last(ant_noise_cmp *c, const ant_detect_noise *n)
 		if (ant_detect_noise_find(n, (uint32_t)(k >> 32)))
 			continue;   /* learned since the last check kept it */
 		if (i - ci != j - pj)
-			cmp_count(c, k, ci, i - ci, j - pj);
+			d[nd++] = (kdiff){ (uint32_t)k, (uint32_t)(k >> 32),
+					   (int32_t)(i - ci) - (int32_t)(j - pj),
+					   (int32_t)(i - ci) - (int32_t)(j - pj), (uint32_t)ci, 0 };
 	}
+	apply_last(c, d, nd);
+	free(d);
+	return 0;
 }
 
 /* The second answer: keys whose count differs are unstable, and so are
- * their blocks. */
+ * their blocks; words that only moved to another block between the two
+ * answers (a class that changes per request) are not. */
 static int cmp_merge_second(ant_noise_cmp *c, const ant_detect_noise *n,
 			    const ant_detect_seg *second, size_t nsecond)
 {
-	size_t ns, i = 0, j = 0;
+	size_t ns, i = 0, j = 0, nd = 0;
 	ant_noise_key *sk = ant_noise_sorted_keys(n, second, nsecond, &ns);
+	kdiff *d = malloc((c->nck + ns + 1) * sizeof *d);
 
-	if (!sk || !(c->unstable = calloc(c->ncur ? c->ncur : 1, 1))) {
+	if (!sk || !d || !(c->unstable = calloc(c->ncur ? c->ncur : 1, 1))) {
 		free(sk);
+		free(d);
 		return LB_ENOMEM;
 	}
 	while (i < c->nck || j < ns) {
 		uint64_t k;
 		size_t ci = i, sj = j;
-		ant_noise_block *b;
 
 		if (j >= ns || (i < c->nck && c->ck[i].key <= sk[j].key))
 			k = c->ck[i].key;
@@ -256,15 +342,26 @@ static int cmp_merge_second(ant_noise_cmp *c, const ant_detect_noise *n,
 			i++;
 		while (j < ns && sk[j].key == k)
 			j++;
-		if (i - ci == j - sj)
-			continue;
-		/* a block only the second answer has: nothing to hide */
-		if ((b = ant_noise_cmp_block(c, (uint32_t)(k >> 32))))
-			b->unstable = 1;
-		for (size_t m = ci; m < i; m++)
-			c->unstable[c->ck[m].idx] = 1;
+		if (i - ci != j - sj)
+			d[nd++] = (kdiff){ (uint32_t)k, (uint32_t)(k >> 32),
+					   (int32_t)(i - ci) - (int32_t)(j - sj),
+					   (int32_t)(i - ci) - (int32_t)(j - sj), (uint32_t)ci,
+					   (uint32_t)(i - ci) };
 	}
 	free(sk);
+	cancel_moves(d, nd);
+	for (size_t x = 0; x < nd; x++) {
+		ant_noise_block *b;
+
+		if (!d[x].delta)
+			continue;
+		/* a block only the second answer has: nothing to hide */
+		if ((b = ant_noise_cmp_block(c, d[x].block)))
+			b->unstable = 1;
+		for (size_t m = d[x].ci; m < d[x].ci + d[x].cc; m++)
+			c->unstable[c->ck[m].idx] = 1;
+	}
+	free(d);
 	return 0;
 }
 
@@ -274,7 +371,8 @@ int ant_noise_cmp_build(ant_noise_cmp *c, const ant_detect_noise *n, const ant_d
 	if (cmp_alloc(c, n, cur, ncur) < 0)
 		goto oom;
 	cmp_blocks(c, n);
-	cmp_merge_last(c, n);
+	if (cmp_merge_last(c, n) < 0)
+		goto oom;
 	if (second && cmp_merge_second(c, n, second, nsecond) < 0)
 		goto oom;
 	return 0;

@@ -28,3 +28,11 @@ const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32
 			return &n->vol[i];
 	return NULL;
 }
+
+const ant_detect_wblock *ant_detect_noise_words(const ant_detect_noise *n, uint32_t block)
+{
+	for (size_t i = 0; i < n->nwords; i++)
+		if (n->words[i].block == block)
+			return &n->words[i];
+	return NULL;
+}

@@ -6,6 +6,11 @@
  * A segment is known by its block and normalised text folded to 32 bits;
  * a key the page shows more than once (the same "コメント(#)" under every
  * entry) is ambiguous and left out, so a change is always one segment's.
+ * So is a segment whose normalised text the page shows elsewhere with
+ * other numbers (a calendar's cells, "28", "29"...): its numbers can move
+ * to another place by markup alone -- the "today" class moving from 28 to
+ * 29 makes td.today's number change with no word of the page changed --
+ * and a change of markup is no change.
  */
 #include "ant_tokens.h"
 
@@ -62,6 +67,45 @@ static int cmp_cur(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Leaves out of c[0..m) the segments whose normalised text the page shows
+ * with another text as written too; returns how many stay (out of
+ * memory: all, as before this rule). */
+static size_t drop_mixed(const ant_page_seg *seg, cur_seg *c, size_t m)
+{
+	uint64_t *t = malloc((m ? m : 1) * sizeof *t);
+	size_t nmixed = 0, kept = 0;
+
+	if (!t)
+		return m;
+	for (size_t i = 0; i < m; i++)
+		t[i] = (uint64_t)seg[c[i].idx].norm << 32 | seg[c[i].idx].raw;
+	qsort(t, m, sizeof *t, cmp_u64);
+	/* t[0..nmixed): the norms shown with two texts or more, sorted */
+	for (size_t i = 0, j; i < m; i = j) {
+		int mixed = 0;
+
+		for (j = i + 1; j < m && t[j] >> 32 == t[i] >> 32; j++)
+			mixed |= t[j] != t[i];
+		if (mixed)
+			t[nmixed++] = t[i] >> 32;
+	}
+	for (size_t i = 0; i < m; i++) {
+		uint64_t norm = seg[c[i].idx].norm;
+
+		if (!bsearch(&norm, t, nmixed, sizeof *t, cmp_u64))
+			c[kept++] = c[i];
+	}
+	free(t);
+	return kept;
+}
+
 /* This check's segments, sorted by key, the keys shown more than once out. */
 static cur_seg *cur_of(const ant_page_seg *seg, size_t nseg, const unsigned char *skip, size_t *n)
 {
@@ -74,6 +118,7 @@ static cur_seg *cur_of(const ant_page_seg *seg, size_t nseg, const unsigned char
 		if (!skip || !skip[i])
 			c[m++] = (cur_seg){ seg[i].block * 0x9e3779b1u ^ seg[i].norm,
 					    (uint16_t)(seg[i].raw ^ seg[i].raw >> 16), (uint32_t)i };
+	m = drop_mixed(seg, c, m);
 	qsort(c, m, sizeof *c, cmp_cur);
 	for (size_t i = 0; i < m;) {
 		size_t j = i + 1;

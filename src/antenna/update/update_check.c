@@ -229,7 +229,8 @@ static ant_detect_seg *segs_of(const ant_page_info *info)
 	ant_detect_seg *v = malloc((info->nseg ? info->nseg : 1) * sizeof *v);
 
 	for (size_t i = 0; v && i < info->nseg; i++)
-		v[i] = (ant_detect_seg){ info->seg[i].block, info->seg[i].norm, info->seg[i].len };
+		v[i] = (ant_detect_seg){ info->seg[i].block, info->seg[i].norm, info->seg[i].len,
+					 info->text ? info->text + info->seg[i].off : NULL };
 	return v;
 }
 
@@ -246,6 +247,13 @@ static void label_learned(ant_detect_noise *ns, const ant_detect_verdict *v, con
 {
 	unsigned char *pick;
 
+	/* blocks with volatile words: their path (the rule wrote the sample) */
+	for (size_t k = 0; k < v->nwlearned; k++)
+		for (size_t i = 0; i < info->nseg; i++)
+			if (segs[i].block == v->wlearned[k]) {
+				ant_detect_noise_label(ns, v->wlearned[k], ant_page_seg_path(info, i), NULL);
+				break;
+			}
 	if (!v->nlearned || !(pick = malloc(info->nseg ? info->nseg : 1)))
 		return;
 	for (size_t k = 0; k < v->nlearned; k++) {
@@ -281,7 +289,7 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 	if (ant_detect_noise_decide(ns, segs, info->nseg, second, nsecond, learns(p), u->now, &v) < 0)
 		return;   /* out of memory: the text checksum decides */
 	label_learned(ns, &v, info, segs);
-	u->st.learned += (unsigned)v.nlearned;
+	u->st.learned += (unsigned)(v.nlearned + v.nwlearned);
 	in->noise_decided = !v.baseline;
 	in->noise_updated = v.updated;
 	in->noise_time = v.since;
@@ -346,7 +354,7 @@ static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, st
 	if (!segs)
 		return 0;
 	ant_upd_noise_of(p, &ns);   /* none yet, or unreadable: a baseline */
-	if (!learns(p) && (ns.nvol || ns.nsus)) {
+	if (!learns(p) && (ns.nvol || ns.nsus || ns.nwords)) {
 		/* Automatic ignoring was turned off: what it learned goes, and
 		 * this check is the new reference, no update of its own. */
 		ant_detect_noise_release(&ns);

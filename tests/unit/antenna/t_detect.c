@@ -300,7 +300,7 @@ static void future_headers(void)
 
 static ant_detect_seg S(uint32_t block, uint32_t norm, uint32_t len)
 {
-	return (ant_detect_seg){ block, norm, len };
+	return (ant_detect_seg){ block, norm, len, NULL };
 }
 
 /* A page: 10 paragraphs of the main text, a menu of 4, a quote and an ad. */
@@ -848,7 +848,7 @@ static void noise_blob(void)
 			cut += ant_detect_noise_decode(&back, blob, l) < 0 && !back.has_keys && !back.keys;
 		IS_INT(cut, len, "blob: every one of its %zu shorter prefixes is refused", len);
 	}
-	IS_INT(blob[1], 3, "blob: version 3 (24-bit text hashes, races, steadiness)");
+	IS_INT(blob[1], 4, "blob: version 4 (24-bit text hashes, races, steadiness, volatile words)");
 	blob[0] = 'X';
 	OK(ant_detect_noise_decode(&back, blob, len) < 0, "blob: a foreign one is refused");
 	OK(ant_detect_noise_decode(&back, NULL, 0) < 0, "blob: none is refused");

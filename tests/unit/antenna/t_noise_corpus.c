@@ -38,7 +38,8 @@ static int segs_of(const ant_page_info *info, ant_detect_seg **out)
 	if (!v)
 		return -1;
 	for (size_t i = 0; i < info->nseg; i++)
-		v[i] = (ant_detect_seg){ info->seg[i].block, info->seg[i].norm, info->seg[i].len };
+		v[i] = (ant_detect_seg){ info->seg[i].block, info->seg[i].norm, info->seg[i].len,
+					 info->text ? info->text + info->seg[i].off : NULL };
 	*out = v;
 	return 0;
 }
