@@ -6,7 +6,8 @@
 #   hgweb    mercurial's `hg serve` (gitweb style): commits over days, one
 #            commit message amended (a typo fixed); the summary, shortlog,
 #            graph (server-side "3 hours ago"), a file view at tip, that
-#            file's log, the tip changeset page.  A new commit is news on
+#            file's log, the tip changeset page; a CSP nonce in every
+#            answer (and so no ETag, no 304).  A new commit is news on
 #            every page that shows it (the summary's "latest commit" cell
 #            included); ages moving with the clock are not.
 #   mhonarc  a mail archive rebuilt as mail arrives (mhonarc -add, and a
@@ -100,6 +101,9 @@ up() {
 }
 
 # ---- hgweb: a repository with a history, hg serve on 127.0.0.1 -------------
+# Served with a Content-Security-Policy nonce, as a careful host does: a
+# fresh token in every answer's script tags, and (hgweb's rule) no ETag,
+# so every check reads the page and its relative ages ("3 hours ago").
 HG=$T/widget
 export HGPLAIN=1 HGRCPATH="$T/hgrc"
 printf '[ui]\nusername = Taro Yamada <taro@example.org>\n' > "$T/hgrc"
@@ -110,6 +114,7 @@ name = widget
 description = Widget, a small command-line tool
 contact = Taro Yamada
 style = gitweb
+csp = script-src 'self' 'nonce-%nonce%'
 EOF
 # commit AGE_S USER MESSAGE: a commit dated AGE_S seconds before the clock
 commit() {
@@ -382,6 +387,16 @@ echo "# $STEPS steps checked in $(($(date +%s) - START)) s"
 $DYN score "$R" "$STEPS" ${REALSOFT_SUMMARY:+"$REALSOFT_SUMMARY"} > "$T/score"
 tap_from "$T/score" 16
 
+# the corpus does what it says: every zim export rewrote every page (new
+# ETag, same text), mhonarc's rebuild rewrote its old messages, hgweb sent
+# no ETag (its CSP nonce)
+et() { sed -n 's/^etag: *//p' "$R/show.$1/$2"; }
+[ "$(et 1 zim-Home)" != "$(et 2 zim-Home)" ] && [ "$(et 5 mhonarc-msg0)" != "$(et 6 mhonarc-msg0)" ] &&
+	[ "$(et 3 hgweb-graph)" = none ] &&
+	ok "the software rewrote unchanged pages (zim, mhonarc) and hgweb sent no ETag" ||
+	notok "the software rewrote unchanged pages (zim, mhonarc) and hgweb sent no ETag" \
+		"zim Home: $(et 1 zim-Home) $(et 2 zim-Home); msg0: $(et 5 mhonarc-msg0) $(et 6 mhonarc-msg0); graph: $(et 3 hgweb-graph)"
+
 # show says what it left out of a wiki page exported by zim, and of an
 # archived message (no product named: whatever the antenna learned)
 for k in zim-Garden mhonarc-msg2; do
@@ -390,4 +405,4 @@ for k in zim-Garden mhonarc-msg2; do
 	[ -n "$f" ] && ok "show: $k has furniture left out ($f)" ||
 		notok "show: $k has furniture left out" "$(head -n 20 "$R/show.$STEPS/$k")"
 done
-done_testing 23
+done_testing 24
