@@ -11,6 +11,16 @@ action a run:
   dyn.py changed BEFORE AFTER
         the paths whose mtime changed or that are new (find -printf
         '%p %T@' listings), one a line
+  dyn.py api BASE METHOD PATH JSON
+        one call of a web application's REST API as its admin
+        (tests/realredmine: user admin, password in REDMINE_PASSWORD)
+  dyn.py redmine-admin DB PASSWORD
+        the package's fresh database made usable by a test: the admin's
+        password set (Redmine's salted SHA-1), no forced change, the REST
+        API on, English
+  dyn.py snap FILE URL
+        the page's visible text, a line a block, into FILE (to audit what
+        a step changed: REALDYN_SNAP=1)
   dyn.py score DIR STEPS
         scores the checks kept in DIR (pages, real.S, ann.S, show.S/),
         prints TAP and the figures per kind of software; with a summary
@@ -26,6 +36,7 @@ FURNITURE = {
     "mhonarc": r"Date Prev|Date Next|Thread Prev|Thread Next|Follow-Ups|Next by|Prev by|Index\(es\)|MHonArc",
     "zim": r"\[ *Prev *\]|\[ *Next *\]|\bBacklinks\b",
     "awstats": None,
+    "redmine": r"Powered by|Sign in|Register|Issues assigned to me|Also available in|View all news|Index by title",
 }
 
 
@@ -210,6 +221,39 @@ def bad_excerpt(d, s, key, want, excerpt, kind, t):
         print("#   step %d %s: excerpt '%s' (want '%s', no furniture)" % (s, key, excerpt, want))
 
 
+def api(base, method, path, body):
+    import base64, json, urllib.request
+    auth = "Basic " + base64.b64encode(("admin:" + os.environ["REDMINE_PASSWORD"]).encode()).decode()
+    r = urllib.request.Request(base + path, data=body.encode(), method=method,
+                               headers={"Authorization": auth, "Content-Type": "application/json"})
+    with urllib.request.urlopen(r, timeout=60) as f:
+        if f.status not in (200, 201, 204):
+            sys.exit("api: %s %s: HTTP %d" % (method, path, f.status))
+
+
+def redmine_admin(db, password):
+    import hashlib, sqlite3
+    sha1 = lambda t: hashlib.sha1(t.encode()).hexdigest()
+    salt = "0123456789abcdef0123456789abcdef"
+    c = sqlite3.connect(db)
+    c.execute("UPDATE users SET hashed_password = ?, salt = ?, must_change_passwd = 0 WHERE login = 'admin'",
+              (sha1(salt + sha1(password)), salt))
+    for name, value in (("rest_api_enabled", "1"), ("default_language", "en"), ("app_title", "Club tracker")):
+        c.execute("DELETE FROM settings WHERE name = ?", (name,))
+        c.execute("INSERT INTO settings (name, value, updated_on) VALUES (?, ?, datetime('now'))", (name, value))
+    c.commit()
+
+
+def snap(path, url):
+    import html, urllib.request
+    with urllib.request.urlopen(url, timeout=60) as f:
+        t = f.read().decode("utf-8", "replace")
+    t = re.sub(r"(?is)<(script|style|head)\b.*?</\1>", "", t)
+    t = html.unescape(re.sub(r"<[^>]+>", " ", t))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(" ".join(l.split()) for l in t.split("\n") if l.strip()) + "\n")
+
+
 def main(a):
     if a[0] == "mail":
         mail(a[1], a[2], int(a[3]), a[4], a[5], a[6] if len(a) > 6 else None)
@@ -217,6 +261,12 @@ def main(a):
         visits(a[1], int(a[2]), int(a[3]), int(a[4]))
     elif a[0] == "changed":
         changed(a[1], a[2])
+    elif a[0] == "api":
+        api(a[1], a[2], a[3], a[4])
+    elif a[0] == "redmine-admin":
+        redmine_admin(a[1], a[2])
+    elif a[0] == "snap":
+        snap(a[1], a[2])
     elif a[0] == "score":
         score(a[1], int(a[2]), a[3] if len(a) > 3 else None)
     else:
