@@ -31,7 +31,8 @@
 # unchanged content, no edit missed, no excerpt of furniture.
 # REALSOFT_SUMMARY=FILE: appends one line per kind there:
 #   KIND UNCHANGED FALSE REAL ONTIME LATE MISSED BADEXCERPT
-# REALDYN_KEEP=DIR: keeps the checks' records (ann.S, real.S, show.S/).
+# REALDYN_KEEP=DIR: keeps the checks' records (ann.S, real.S, show.S/);
+# REALDYN_SNAP=1 also each page's text after each check (text.S/).
 # A missing program is a failure, never a skip.
 # test-needs: hg:mercurial mhonarc:mhonarc zim:zim nginx:nginx-light faketime:faketime file:/usr/lib/cgi-bin/awstats.pl:awstats
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -353,9 +354,11 @@ check_step() {
 	cp "$T/log" "$R/log.$1"
 	: > "$R/ann.$1"
 	mkdir -p "$R/show.$1"
+	[ -n "${REALDYN_SNAP:-}" ] && mkdir -p "$R/text.$1"
 	for k in $PAGES; do
 		u=$(url "$k")
 		$A -d "$DB" show "$u" > "$R/show.$1/$k" 2>&1
+		[ -n "${REALDYN_SNAP:-}" ] && $DYN snap "$R/text.$1/$k" "$u"
 		if grep -qF "$u: updated" "$T/log"; then
 			printf '%s\t%s\t%s\n' "$k" "$(sed -n 's/^excerpt: *//p' "$R/show.$1/$k" | head -n 1)" \
 				"$(grep -F "$u: updated" "$T/log" | head -n 1 | sed "s|^$u: ||")" >> "$R/ann.$1"
