@@ -18,7 +18,7 @@
 # MISSED BADEXCERPT" there.  REALDYN_KEEP=DIR keeps the checks' records,
 # REALDYN_SNAP=1 the pages' text at each step too.
 # A missing program is a failure, never a skip.
-# test-needs: rackup:ruby-rack file:/usr/share/redmine/config.ru:redmine file:/usr/share/doc/redmine-sqlite:redmine-sqlite file:/usr/share/doc/ruby-webrick:ruby-webrick
+# test-needs: rackup:ruby-rack file:/usr/share/redmine/config.ru:redmine file:/var/lib/dbconfig-common/sqlite3/redmine/instances/default/redmine_default:redmine-sqlite file:/usr/share/rubygems-integration/all/gems/webrick-1.8.1/lib/webrick.rb:ruby-webrick
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 DYN="$PY $TOP/tests/realdyn/dyn.py"
