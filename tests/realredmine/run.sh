@@ -25,7 +25,18 @@ DYN="$PY $TOP/tests/realdyn/dyn.py"
 
 tmpdir realredmine
 PIDS=
-trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT INT TERM
+# Rails shuts down in its own time: wait for it (5 s at most) so that no
+# server outlives the suite
+stop() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	for p in $PIDS; do
+		i=0
+		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+		kill -9 "$p" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap stop EXIT INT TERM
 
 RM=/usr/share/redmine
 # the package's database, migrated and seeded by its postinst (dbconfig-common)
