@@ -52,4 +52,17 @@ size_t ant_noise_normalize(const char *s, size_t n, lb_buf *out);
  * ant_page_seg.raw uses for the text as it is. */
 uint32_t ant_noise_hash(const char *s, size_t n);
 
+/* Where the placeholders of the normalised form came from: kind '#' or
+ * '@', and the bytes of s they stand for. */
+typedef struct ant_noise_group {
+	char kind;
+	uint32_t off, len;
+} ant_noise_group;
+
+/* The placeholders of s[0..n)'s normalised form, in order: the first max
+ * into g (may be NULL with max 0); returns how many there are (more than
+ * max when g was too small).  For the token rule (ant_tokens.h), which
+ * reads them as clocks (ant_clock.h). */
+size_t ant_noise_groups(const char *s, size_t n, ant_noise_group *g, size_t max);
+
 #endif

@@ -22,7 +22,17 @@ typedef struct sink {
 	uint64_t h;
 	size_t n;
 	int oom;
+	ant_noise_group *g; /* ant_noise_groups(): where each placeholder came from */
+	size_t ng, gmax;
 } sink;
+
+/* A placeholder written for s[off..off+len): noted for ant_noise_groups(). */
+static void note(sink *k, char kind, size_t off, size_t len)
+{
+	if (k->g && k->ng < k->gmax)
+		k->g[k->ng] = (ant_noise_group){ kind, (uint32_t)off, (uint32_t)len };
+	k->ng++;
+}
 
 static void emit(sink *k, const char *p, size_t n)
 {
@@ -580,14 +590,17 @@ static void normalize(const unsigned char *s, size_t n, sink *k)
 		}
 		if (date || (num && weak)) {
 			emit(k, "@", 1);
+			note(k, '@', i, end - i);
 		} else {
 			/* numbers alone, or date words alone ("May I"): as they are, numbers "#" */
 			for (j = i; j < end; j += t.len) {
 				t = token_at(s, j, n);
-				if (t.kind == T_NUM)
+				if (t.kind == T_NUM) {
 					emit(k, "#", 1);
-				else
+					note(k, '#', j, t.len);
+				} else {
 					emit(k, (const char *)s + j, t.len);
+				}
 			}
 		}
 		i = end;
@@ -596,15 +609,23 @@ static void normalize(const unsigned char *s, size_t n, sink *k)
 
 size_t ant_noise_normalize(const char *s, size_t n, lb_buf *out)
 {
-	sink k = { out, 0, 0, 0 };
+	sink k = { out, 0, 0, 0, NULL, 0, 0 };
 
 	normalize((const unsigned char *)s, n, &k);
 	return k.oom ? (size_t)-1 : k.n;
 }
 
+size_t ant_noise_groups(const char *s, size_t n, ant_noise_group *g, size_t max)
+{
+	sink k = { NULL, 14695981039346656037ull, 0, 0, g, 0, max };
+
+	normalize((const unsigned char *)s, n, &k);
+	return k.ng;
+}
+
 uint32_t ant_noise_hash(const char *s, size_t n)
 {
-	sink k = { NULL, 14695981039346656037ull, 0, 0 };
+	sink k = { NULL, 14695981039346656037ull, 0, 0, NULL, 0, 0 };
 
 	normalize((const unsigned char *)s, n, &k);
 	return (uint32_t)(k.h ^ (k.h >> 32));
