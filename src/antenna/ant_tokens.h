@@ -29,11 +29,17 @@
 #define ANT_TOKENS_MAX_COUNTERS 32     /* learned counters kept per page */
 #define ANT_TOKENS_STABLE (7 * 86400)  /* a counter unchanged this long is forgotten */
 
+#define ANT_TOKENS_MAX_MARKS 6         /* tokens of a segment read as clocks (ant_clock.h);
+					  a segment with more is judged as before */
+
 /* A segment as this rule remembers it: its block and normalised text
- * folded to 32 bits, and 16 bits of its text as written. */
+ * folded to 32 bits, 16 bits of its text as written, and a mark of each
+ * of its numbers, dates and times (ant_clock_mark(); nmarks 0: none kept). */
 typedef struct ant_tokens_key {
 	uint32_t key;
 	uint16_t raw;
+	uint8_t nmarks;
+	uint32_t mark[ANT_TOKENS_MAX_MARKS];
 } ant_tokens_key;
 
 typedef struct ant_tokens_held {
@@ -56,6 +62,7 @@ typedef struct ant_tokens {
 	size_t nheld;
 	ant_tokens_counter ctr[ANT_TOKENS_MAX_COUNTERS];
 	size_t nctr;
+	int64_t last;            /* the last check's time (0: unknown) */
 } ant_tokens;
 
 void ant_tokens_init(ant_tokens *t);
@@ -67,6 +74,9 @@ typedef struct ant_tokens_verdict {
 	size_t held;             /* changes held now */
 	size_t learned;          /* counters learned now */
 	size_t forgotten;        /* counters forgotten now */
+	size_t clocks;           /* segments whose change was only clocks: stamps
+				    moved to a moment since the last check, ages,
+				    timings (ant_clock.h); no news, never held */
 	int picked;              /* pick has a segment */
 	unsigned char *pick;     /* per segment: 1 = the edit (or, with other news, a
 				    sentence changed only in its numbers), for the
@@ -90,6 +100,19 @@ int ant_tokens_has_number(const char *s, size_t n);
  */
 int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const unsigned char *skip,
 		      int other_news, int64_t now, ant_tokens_verdict *v);
+
+/*
+ * The same, time-aware: text is the page's text seg[].off/len point into
+ * (ant_page_info.text).  A segment whose tokens changed only as clocks
+ * (ant_clock_moved(): a date or a time moved forward to a moment since
+ * the last check, an age, a timing, a seconds counter) is unchanged: a
+ * stamp is not announced, not held, not confirmed later, and a change
+ * held beside it is confirmed as if it had not moved.  A date edited to
+ * anything else is held and announced as above.  text NULL: as
+ * ant_tokens_decide().
+ */
+int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const char *text,
+			   const unsigned char *skip, int other_news, int64_t now, ant_tokens_verdict *v);
 
 /*
  * The noise rule picks what an update added by its keys; when the page
