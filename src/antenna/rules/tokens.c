@@ -435,7 +435,7 @@ int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len)
 	t->has_keys = n > 0;
 	n -= n > 0;
 	if (n > ANT_TOKENS_MAX_KEYS || (size_t)(r.end - r.p) < 6 * n ||
-	    !(t->keys = malloc((n ? n : 1) * sizeof *t->keys)))
+	    !(t->keys = calloc(n ? n : 1, sizeof *t->keys)))
 		r.bad = 1;
 	for (uint64_t i = 0; i < n && !r.bad; i++) {
 		t->keys[i].key = get_le(&r, 4);
