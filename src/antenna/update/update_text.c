@@ -65,7 +65,9 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 	ant_tokens_verdict tv;
 	unsigned char *skip;
 
-	if (p->no_auto_ignore || v->baseline || !(skip = calloc(info->nseg ? info->nseg : 1, 1)))
+	/* the baseline's segments are kept too: the first change after a
+	 * page's first check is judged (a stamp that moved is a clock) */
+	if (p->no_auto_ignore || !(skip = calloc(info->nseg ? info->nseg : 1, 1)))
 		return;
 	/* learned blocks are the noise rule's; a sentence without a digit
 	 * cannot change in its numbers alone */
@@ -80,9 +82,10 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 				in->noise_time = tv.since;
 			in->noise_updated = 1;
 		}
-		/* the text's only change was clocks: a stamp, an age (ant_clock.h) */
-		in->clocks_only = tv.clocks && !tv.held && !tv.updated && !tv.picked && !v->updated && !v->held &&
-				  !v->nlearned;
+		/* the page's own text changed in nothing but clocks (a stamp, an
+		 * age: ant_clock.h): a rebuild, no news whatever its Last-Modified */
+		in->no_news = !v->baseline && !tv.held && !tv.updated && !tv.picked && !v->updated && !v->held &&
+			      !v->nlearned;
 		if (!*excerpt && tv.pick)
 			*excerpt = ant_page_excerpt(info, tv.pick, u->o->excerpt_max);
 		free(c->tokens);
