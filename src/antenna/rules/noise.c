@@ -138,8 +138,11 @@ static size_t word(const unsigned char *s, size_t n, const char *w, size_t k)
 static size_t longest_word(const unsigned char *s, size_t n, const str *tab)
 {
 	size_t best = 0;
-	unsigned char c = s[0] | 0x20;
+	unsigned char c;
 
+	if (!n)   /* at the end of the text */
+		return 0;
+	c = s[0] | 0x20;
 	for (; tab->s; tab++)
 		if ((unsigned char)tab->s[0] == c && tab->n > best && word(s, n, tab->s, tab->n))
 			best = tab->n;
@@ -149,6 +152,8 @@ static size_t longest_word(const unsigned char *s, size_t n, const str *tab)
 /* One space (ASCII or the ideographic U+3000) at s: its bytes or 0. */
 static size_t space_at(const unsigned char *s, size_t n)
 {
+	if (!n)   /* a number that ends the text */
+		return 0;
 	if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
 		return 1;
 	return LIT(s, n, "\xe3\x80\x80");
