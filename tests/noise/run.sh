@@ -104,7 +104,7 @@ is "--no-auto-ignore: nothing learned, no re-fetch, the noise announced" \
 $A -d "$OFF" show "$U/noise/1.html" | grep -q '^auto ignore: *off' &&
 	ok "show: auto-ignore off" || notok "show: auto-ignore off" "$($A -d "$OFF" show "$U/noise/1.html")"
 
-# ---- clocks (issue 30, cause 4): stamps on pages rebuilt between checks,
+# ---- clocks (ant_clock.h): stamps on pages rebuilt between checks,
 # served as a static server does (Last-Modified = the rebuild), checked at
 # uneven times: a "Generated on" footer in the page's local time (UTC+9,
 # not said), a cron page's "last updated at HH:MM" (every 5 minutes), and a

@@ -17,6 +17,7 @@
 #define MAX_ITEMS 24
 #define MARK_BITS 30
 #define MARK_MASK ((UINT32_C(1) << MARK_BITS) - 1)
+#define NOT_HERE (-1)   /* a reader's index: no match at i */
 
 enum { I_NUM, I_SEP, I_WORD, I_JP };
 
@@ -313,7 +314,7 @@ static int number(const lexed *x, int i, int *frac)
 {
 	*frac = 0;
 	if (!is_num(x, i, 1, 19))
-		return -1;
+		return NOT_HERE;
 	i++;
 	if ((is_sep(x, i, '.') || is_sep(x, i, ',')) && is_num(x, i + 1, 1, 19) && !is_sep(x, i + 2, '.')) {
 		*frac = 1;
@@ -442,7 +443,7 @@ static int time_of_day(const lexed *x, int i, when *w)
 		i = skip_sp(x, i + 1);
 	}
 	if (!is_num(x, i, 1, 2) || at(x, i)->v > 24)
-		return -1;
+		return NOT_HERE;
 	w->h = (int)at(x, i)->v;
 	w->mi = w->s = 0;
 	w->prec = 3600;
@@ -472,7 +473,7 @@ static int time_of_day(const lexed *x, int i, when *w)
 	} else if (pm < 0 && (is_word(x, skip_sp(x, i + 1), "am") || is_word(x, skip_sp(x, i + 1), "pm"))) {
 		j = i + 1;
 	} else {
-		return -1;
+		return NOT_HERE;
 	}
 	if (pm < 0) {
 		int k = skip_sp(x, j);
@@ -484,11 +485,11 @@ static int time_of_day(const lexed *x, int i, when *w)
 	}
 	if (pm >= 0) {
 		if (w->h > 12)
-			return -1;
+			return NOT_HERE;
 		w->h = w->h % 12 + (pm ? 12 : 0);
 	}
 	if (w->mi > 59 || w->s > 60 || (w->h == 24 && (w->mi || w->s)))
-		return -1;
+		return NOT_HERE;
 	return zone(x, j, w);
 }
 

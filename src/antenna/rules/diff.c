@@ -130,7 +130,7 @@ static int line_eq(const void *ctx, size_t i, size_t j)
 		return 0;
 	/* the key only narrows the search: lines are equal when their words
 	 * are, numbers included, or a diary's new dated heading would pair
-	 * with yesterday's and show as context (issue 30, cause 6) */
+	 * with yesterday's and show as context */
 	return x->len == y->len && memcmp(x->s, y->s, x->len) == 0;
 }
 
