@@ -28,7 +28,9 @@
  *        are dates only next to a number or another date part: "Nov 25,
  *        2026", "25 November", "午後 3時5分" are each one "@", "May I" stays.
  *        Date parts next to each other, or apart by spaces and commas only,
- *        are one "@": "2026年11月25日(水) 12:34" is "@".
+ *        are one "@": "2026年11月25日(水) 12:34" is "@".  A text that is
+ *        only "now", "current" or "right now" (in brackets or not) is
+ *        "@": a word standing where an age stands.
  *   Numbers next to each other without a date part stay apart: "1, 2" is
  *   "#, #".  So "あなたは 123567 人目の訪問者です。" and "... 123568 ..." are
  *   one text, and "体重 61.5kg、歩数 12034 歩。" is "体重 #kg、歩数 # 歩。":

@@ -556,9 +556,32 @@ static size_t plain_len(const unsigned char *base, size_t i, size_t n)
 	return k;
 }
 
+/* A word that stands where an age stands: alone in its segment (a table
+ * cell of a code browser's "age" column), "now", "current", "(current)",
+ * "right now", which the next answer may show as "3 seconds ago". */
+static int lone_age(const unsigned char *s, size_t n)
+{
+	static const char *const words[] = { "now", "current", "right now", NULL };
+
+	while (n && (*s == ' ' || *s == '('))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == ')'))
+		n--;
+	for (const char *const *w = words; *w; w++)
+		if (strlen(*w) == n && word(s, n, *w, n))
+			return 1;
+	return 0;
+}
+
 static void normalize(const unsigned char *s, size_t n, sink *k)
 {
 	size_t i = 0;
+
+	if (n <= 16 && lone_age(s, n)) {
+		emit(k, "@", 1);
+		note(k, '@', 0, n);
+		return;
+	}
 
 	while (i < n && !k->oom) {
 		token t;
