@@ -117,7 +117,7 @@ static size_t lex_one(const unsigned char *s, size_t n, item *it)
 	if ((k = digit_at(s, n, &d))) {
 		it->type = I_NUM;
 		for (i = 0; i < n && (k = digit_at(s + i, n - i, &d)); i += k) {
-			if (it->v < INT64_C(1000000000000000000))
+			if (it->v < INT64_C(100000000000000000))   /* capped, never overflows */
 				it->v = it->v * 10 + d;
 			it->digits++;
 		}
