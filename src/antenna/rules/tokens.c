@@ -89,8 +89,7 @@ static int cmp_cur(const void *a, const void *b)
 }
 
 /* This check's segments, sorted by key, the keys shown more than once out. */
-static cur_seg *cur_of(const ant_page_seg *seg, size_t nseg, const char *text, const unsigned char *skip,
-		       int64_t now, size_t *n)
+static cur_seg *cur_of(const ant_page_seg *seg, size_t nseg, const unsigned char *skip, size_t *n)
 {
 	cur_seg *c = malloc((nseg ? nseg : 1) * sizeof *c);
 	size_t m = 0, k = 0;
@@ -103,8 +102,6 @@ static cur_seg *cur_of(const ant_page_seg *seg, size_t nseg, const char *text, c
 			c[m].key = seg[i].block * 0x9e3779b1u ^ seg[i].norm;
 			c[m].raw = (uint16_t)(seg[i].raw ^ seg[i].raw >> 16);
 			c[m].idx = (uint32_t)i;
-			if (text)
-				mark_seg(&c[m], text + seg[i].off, seg[i].len, now);
 			m++;
 		}
 	qsort(c, m, sizeof *c, cmp_cur);
@@ -275,7 +272,7 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
 	ant_tokens_key *keys;
 
 	memset(v, 0, sizeof *v);
-	if (!(c = cur_of(seg, nseg, text, skip, now, &n)))
+	if (!(c = cur_of(seg, nseg, skip, &n)))
 		return LB_ENOMEM;
 	keys = malloc((n ? n : 1) * sizeof *keys);
 	v->pick = t->has_keys ? calloc(nseg ? nseg : 1, 1) : NULL;
@@ -284,6 +281,18 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
 		free(keys);
 		ant_tokens_verdict_release(v);
 		return LB_ENOMEM;
+	}
+	for (size_t i = 0; text && i < n; i++) {
+		const ant_tokens_key *was = t->has_keys ? find_key(t, c[i].key) : NULL;
+
+		/* a sentence as it was has the marks it had: read once, not at
+		 * every check */
+		if (was && was->raw == c[i].raw && was->nmarks) {
+			c[i].nmarks = was->nmarks;
+			memcpy(c[i].mark, was->mark, sizeof c[i].mark);
+		} else {
+			mark_seg(&c[i], text + seg[c[i].idx].off, seg[c[i].idx].len, now);
+		}
 	}
 	for (size_t i = 0; t->has_keys && i < n; i++) {
 		const ant_tokens_key *was = find_key(t, c[i].key);
