@@ -63,6 +63,9 @@ typedef struct ant_tokens {
 	ant_tokens_counter ctr[ANT_TOKENS_MAX_COUNTERS];
 	size_t nctr;
 	int64_t last;            /* the last check's time (0: unknown) */
+	uint32_t shape;          /* the last check's segments, places and normalised
+				    texts in order, hashed (with has_shape) */
+	int has_shape;
 } ant_tokens;
 
 void ant_tokens_init(ant_tokens *t);
@@ -74,6 +77,9 @@ typedef struct ant_tokens_verdict {
 	size_t held;             /* changes held now */
 	size_t learned;          /* counters learned now */
 	size_t forgotten;        /* counters forgotten now */
+	int same_shape;          /* (time-aware) the page's segments are the last
+				    check's, in order, but for their numbers, dates
+				    and times: nothing added, removed or reworded */
 	size_t clocks;           /* segments whose change was only clocks: stamps
 				    moved to a moment since the last check, ages,
 				    timings (ant_clock.h); no news, never held */
@@ -108,8 +114,9 @@ int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const
  * the last check, an age, a timing, a seconds counter) is unchanged: a
  * stamp is not announced, not held, not confirmed later, and a change
  * held beside it is confirmed as if it had not moved.  A date edited to
- * anything else is held and announced as above.  text NULL: as
- * ant_tokens_decide().
+ * anything else is held and announced as above.  v->same_shape says
+ * whether the page's segments are the last check's but for their tokens.
+ * text NULL: as ant_tokens_decide().
  */
 int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const char *text,
 			   const unsigned char *skip, int other_news, int64_t now, ant_tokens_verdict *v);

@@ -264,9 +264,22 @@ int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const
 	return ant_tokens_decide_text(t, seg, nseg, NULL, skip, other_news, now, v);
 }
 
+/* The page's segments, places and normalised texts in order, hashed: equal
+ * when nothing but numbers, dates and times changed. */
+static uint32_t shape_of(const ant_page_seg *seg, size_t nseg)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < nseg; i++)
+		h = ((h ^ seg[i].block) * 16777619u ^ seg[i].norm) * 16777619u;
+	return h ^ (uint32_t)nseg;
+}
+
 int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const char *text,
 			   const unsigned char *skip, int other_news, int64_t now, ant_tokens_verdict *v)
 {
+	uint32_t shape = shape_of(seg, nseg);
+
 	size_t n;
 	cur_seg *c;
 	ant_tokens_key *keys;
@@ -314,6 +327,11 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
 		memcpy(keys[i].mark, c[i].mark, sizeof keys[i].mark);
 	}
 	t->last = now;
+	if (text) {
+		v->same_shape = t->has_shape && t->shape == shape;
+		t->shape = shape;
+		t->has_shape = 1;
+	}
 	free(t->keys);
 	t->keys = keys;
 	t->nkeys = n;
@@ -361,6 +379,8 @@ int ant_tokens_encode(const ant_tokens *t, unsigned char **blob, size_t *len)
 	*len = 0;
 	oom |= lb_buf_adds(&b, "T\002") < 0;
 	put_var(&b, t->last > 0 ? (uint64_t)t->last : 0, &oom);
+	put_var(&b, (uint64_t)(t->has_shape != 0), &oom);
+	put_le(&b, t->shape, 4, &oom);
 	put_var(&b, t->has_keys ? t->nkeys + 1 : 0, &oom);
 	for (size_t i = 0; i < t->nkeys; i++) {
 		put_le(&b, t->keys[i].key, 4, &oom);
@@ -438,8 +458,11 @@ int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len)
 		return LB_EPARSE;
 	version = r.p[1];
 	r.p += 2;
-	if (version >= 2)
+	if (version >= 2) {
 		t->last = (int64_t)get_var(&r);
+		t->has_shape = get_var(&r) != 0;
+		t->shape = get_le(&r, 4);
+	}
 	n = get_var(&r);
 	t->has_keys = n > 0;
 	n -= n > 0;

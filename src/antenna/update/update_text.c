@@ -84,8 +84,8 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 		}
 		/* the page's own text changed in nothing but clocks (a stamp, an
 		 * age: ant_clock.h): a rebuild, no news whatever its Last-Modified */
-		in->no_news = !v->baseline && !tv.held && !tv.updated && !tv.picked && !v->updated && !v->held &&
-			      !v->nlearned;
+		in->no_news = !v->baseline && tv.same_shape && !tv.held && !tv.updated && !tv.picked &&
+			      !v->updated && !v->held && !v->nlearned;
 		if (!*excerpt && tv.pick)
 			*excerpt = ant_page_excerpt(info, tv.pick, u->o->excerpt_max);
 		free(c->tokens);

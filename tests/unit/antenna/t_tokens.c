@@ -97,7 +97,7 @@ int main(void)
 	unsigned char *blob;
 	size_t len;
 
-	TAP_PLAN(34);
+	TAP_PLAN(35);
 
 	ant_tokens_init(&t);
 	c = run(&t, MEETING("3"), 0, T0);
@@ -192,7 +192,10 @@ int main(void)
 	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + HOUR - 600, 0)), "120円"), 0, T0 + HOUR);
 	OK(!c.v.updated && !c.v.held && c.v.clocks == 1, "a rebuilt page's \"Generated on\" moved to a moment since the last check: a stamp, not held");
 	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + HOUR - 600, 0)), "120円"), 0, T0 + 2 * HOUR);
-	OK(!c.v.updated && !c.v.held, "... the check after: nothing confirmed");
+	OK(!c.v.updated && !c.v.held && c.v.same_shape, "... the check after: nothing confirmed, the same sentences");
+	c = run(&t, "<p>会場は公民館です。</p><p>本日の価格は 120円 です。</p>", 0, T0 + 2 * HOUR + 60);
+	OK(!c.v.same_shape, "a sentence removed: not the same sentences (a Last-Modified may date it)");
+	run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + HOUR - 600, 0)), "120円"), 0, T0 + 2 * HOUR + 120);
 	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + 3 * HOUR - 60, 0)), "150円"), 0, T0 + 3 * HOUR);
 	OK(!c.v.updated && c.v.held == 1 && c.v.clocks == 1, "a price edited beside the stamp: held");
 	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + 4 * HOUR - 60, 0)), "150円"), 0, T0 + 4 * HOUR);
