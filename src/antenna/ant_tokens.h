@@ -13,7 +13,12 @@
  *     no update from then on; a counter found unchanged for
  *     ANT_TOKENS_STABLE is forgotten (it may have become text);
  *   - a change that comes with other news of the page is part of that
- *     update, not held.
+ *     update, not held;
+ *   - (ant_tokens_decide_text()) a change made only of clocks is no
+ *     change at all: an age, a timing, a date or time moved forward to a
+ *     moment since the last check (a "generated on" stamp), a seconds
+ *     counter (ant_clock.h); each sentence's numbers, dates and times are
+ *     kept as marks for that.
  * Pure logic over segment hashes and "now"; no I/O.
  */
 #ifndef ANT_TOKENS_H
