@@ -106,8 +106,8 @@ $A -d "$OFF" show "$U/noise/1.html" | grep -q '^auto ignore: *off' &&
 
 # ---- clocks (ant_clock.h): stamps on pages rebuilt between checks,
 # served as a static server does (Last-Modified = the rebuild), checked at
-# uneven times: a "Generated on" footer in the page's local time (UTC+9,
-# not said), a cron page's "last updated at HH:MM" (every 5 minutes), and a
+# uneven times: a "generated on" line (and its timing) and footer in the
+# page's local time (UTC+9, not said), a cron page's "last updated at HH:MM" (every 5 minutes), and a
 # price edited beside a stamp.
 jst() { date -u -d "@$(($1 + 32400))" "+$2"; }
 imf() { date -u -d "@$1" '+%a, %d %b %Y %H:%M:%S GMT'; }
@@ -115,8 +115,8 @@ clock_pages() {   # NOW CHECK
 	n=$1 b=$(($1 - 600)) cr=$(($1 - $1 % 300)) price=120
 	[ "$2" -ge 3 ] && price=150
 	mkdir -p "$WWW/clock"
-	printf '<html><head><title>gen</title></head><body><h1>例会のお知らせ</h1><p>次回の例会は公民館で開きます。</p><p>持ち物は筆記用具です。</p><footer><p>Generated on %s by sitebuilder 1.2</p></footer></body></html>\n' \
-		"$(jst $b '%Y-%m-%d %H:%M')" > "$WWW/clock/gen.html"
+	printf '<html><head><title>gen</title></head><body><h1>例会のお知らせ</h1><p>次回の例会は公民館で開きます。</p><p>持ち物は筆記用具です。</p><p>This page was generated on %s in 0.0%d s.</p><footer><p>Generated on %s by sitebuilder 1.2</p></footer></body></html>\n' \
+		"$(jst $b '%b %d, %Y %H:%M')" $((($2 * 7) % 10 + 1)) "$(jst $b '%Y-%m-%d %H:%M')" > "$WWW/clock/gen.html"
 	printf 'Last-Modified: %s\n' "$(imf $b)" > "$WWW/clock/gen.html.hdr"
 	printf '<html><head><title>cron</title></head><body><h1>サーバーの状態</h1><p>すべて正常です。</p><p>last updated at %s</p></body></html>\n' \
 		"$(jst $cr '%H:%M')" > "$WWW/clock/cron.html"
