@@ -90,6 +90,11 @@ typedef struct ant_detect_input {
 	int noise_updated;       /* its verdict */
 	int64_t noise_time;      /* the update time when earlier than now (a held
 				    change confirmed); 0 = now */
+	int no_news;             /* the text rules found no news in the page's own
+				    text: nothing changed in it but clocks (a stamp
+				    moved to a moment since the last check, an
+				    age: ant_tokens.h), maybe the site's furniture
+				    around it; a new Last-Modified dates no change */
 	/* The page is gone (ant_pagestate.h): its next check this many
 	 * seconds after now, whatever the rules would schedule; 0 = not gone. */
 	int64_t gone_interval;

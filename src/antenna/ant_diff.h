@@ -6,9 +6,10 @@
  *
  * The texts are the pages' compared texts (ant_difftext.h): one line per
  * text segment, furniture and learned noise left out.  Lines are equal
- * when their keys are (a key function such as ant_noise_hash(), so that
- * a line whose counter or clock moved is no change); words are compared
- * as bytes.  Both levels are a longest common subsequence over a table
+ * when their words are, numbers included (a key function, such as
+ * ant_noise_hash(), only narrows the search: a diary's new dated heading
+ * is added, never paired with yesterday's; only the detection of noise
+ * ignores numbers); words are compared as bytes.  Both levels are a longest common subsequence over a table
  * of at most max_cells cells (ANT_DIFF_MAX_CELLS, 2 bytes each) once
  * the common head and tail are taken off: beyond that the line diff
  * says "too many changes to show" (too_many) and the word diff shows

@@ -60,7 +60,8 @@ int ant_difftext_parse(const char *s, size_t n, ant_diff *d);
 /* A stored diff blob unpacked into raw and parsed into d (its lines in raw). */
 int ant_difftext_read(const void *blob, size_t len, lb_buf *raw, ant_diff *d);
 
-/* The line key of the compared texts: ant_noise_hash() (a moved counter is no change). */
+/* The line key of the compared texts: ant_noise_hash(), a filter (ant_diff.h: lines
+ * are equal when their words are, numbers included). */
 uint32_t ant_difftext_key(const char *s, size_t n);
 
 #endif

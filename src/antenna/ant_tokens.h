@@ -13,7 +13,12 @@
  *     no update from then on; a counter found unchanged for
  *     ANT_TOKENS_STABLE is forgotten (it may have become text);
  *   - a change that comes with other news of the page is part of that
- *     update, not held.
+ *     update, not held;
+ *   - (ant_tokens_decide_text()) a change made only of clocks is no
+ *     change at all: an age, a timing, a date or time moved forward to a
+ *     moment since the last check (a "generated on" stamp), a seconds
+ *     counter (ant_clock.h); each sentence's numbers, dates and times are
+ *     kept as marks for that.
  * Pure logic over segment hashes and "now"; no I/O.
  */
 #ifndef ANT_TOKENS_H
@@ -29,14 +34,20 @@
 #define ANT_TOKENS_MAX_COUNTERS 32     /* learned counters kept per page */
 #define ANT_TOKENS_STABLE (7 * 86400)  /* a counter unchanged this long is forgotten */
 
+#define ANT_TOKENS_MAX_MARKS 6         /* tokens of a segment read as clocks (ant_clock.h);
+					  a segment with more is judged as before */
+
 /* A segment as this rule remembers it: its block and normalised text
- * folded to 32 bits, and 16 bits of its text as written.  A segment whose
- * normalised text stands elsewhere on the page with other numbers (a
- * calendar's cells) is left out: its numbers can change place by markup
- * alone. */
+ * folded to 32 bits, 16 bits of its text as written, and a mark of each
+ * of its numbers, dates and times (ant_clock_mark(); nmarks 0: none
+ * kept).  A segment whose normalised text stands elsewhere on the page
+ * with other numbers (a calendar's cells) is left out: its numbers can
+ * change place by markup alone. */
 typedef struct ant_tokens_key {
 	uint32_t key;
 	uint16_t raw;
+	uint8_t nmarks;
+	uint32_t mark[ANT_TOKENS_MAX_MARKS];
 } ant_tokens_key;
 
 typedef struct ant_tokens_held {
@@ -59,6 +70,10 @@ typedef struct ant_tokens {
 	size_t nheld;
 	ant_tokens_counter ctr[ANT_TOKENS_MAX_COUNTERS];
 	size_t nctr;
+	int64_t last;            /* the last check's time (0: unknown) */
+	uint32_t shape;          /* the last check's segments, places and normalised
+				    texts in order, hashed (with has_shape) */
+	int has_shape;
 } ant_tokens;
 
 void ant_tokens_init(ant_tokens *t);
@@ -70,6 +85,12 @@ typedef struct ant_tokens_verdict {
 	size_t held;             /* changes held now */
 	size_t learned;          /* counters learned now */
 	size_t forgotten;        /* counters forgotten now */
+	int same_shape;          /* (time-aware) the page's segments are the last
+				    check's, in order, but for their numbers, dates
+				    and times: nothing added, removed or reworded */
+	size_t clocks;           /* segments whose change was only clocks: stamps
+				    moved to a moment since the last check, ages,
+				    timings (ant_clock.h); no news, never held */
 	int picked;              /* pick has a segment */
 	unsigned char *pick;     /* per segment: 1 = the edit (or, with other news, a
 				    sentence changed only in its numbers), for the
@@ -93,6 +114,20 @@ int ant_tokens_has_number(const char *s, size_t n);
  */
 int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const unsigned char *skip,
 		      int other_news, int64_t now, ant_tokens_verdict *v);
+
+/*
+ * The same, time-aware: text is the page's text seg[].off/len point into
+ * (ant_page_info.text).  A segment whose tokens changed only as clocks
+ * (ant_clock_moved(): a date or a time moved forward to a moment since
+ * the last check, an age, a timing, a seconds counter) is unchanged: a
+ * stamp is not announced, not held, not confirmed later, and a change
+ * held beside it is confirmed as if it had not moved.  A date edited to
+ * anything else is held and announced as above.  v->same_shape says
+ * whether the page's segments are the last check's but for their tokens.
+ * text NULL: as ant_tokens_decide().
+ */
+int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const char *text,
+			   const unsigned char *skip, int other_news, int64_t now, ant_tokens_verdict *v);
 
 /*
  * The noise rule picks what an update added by its keys; when the page

@@ -10,13 +10,15 @@
 # chromium it does not scroll sideways; 'antenna diff URL' prints the same
 # change (-/+ lines, colour only when asked or on a terminal, no ESC from
 # the page); a later change replaces the page and the stale one goes;
-# init --diff-text-max 0 keeps no texts and makes no diff pages.
+# init --diff-text-max 0 keeps no texts and makes no diff pages.  Lines
+# are compared with their numbers: a diary's new dated heading is added
+# (yesterday's stays context), and an update of a number has its diff.
 # test-needs: python3:python3 chromium:chromium
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
-plan 33
+plan 36
 tmpdir diff-test
 start_server 120
 NOW=1700000000
@@ -156,6 +158,31 @@ $A -d "$DB" update --force --now $((NOW + 14400)) --refetch-pause -1 >/dev/null
 $A -d "$DB" diff "$U/d.html" >"$T/set.out" 2>&1
 check "after set --ignore: the change shows" grep -q '^+散歩に出かけた。' "$T/set.out"
 check "... and the line now ignored is not shown removed" sh -c "! grep -q '夕方' '$T/set.out'"
+
+# Lines are compared by their words, numbers included.
+diary() {  # diary DAYS PRICE: days (newest first) as "DATE|TEXT ...", a price
+	{
+		printf '<!DOCTYPE html><html><head><meta charset="utf-8"><title>日記</title></head><body><main>\n'
+		for d in $1; do printf '<h2>%s の日記</h2><p>%s</p>\n' "${d%%|*}" "${d#*|}"; done
+		printf '<p>会費は %s円 です。</p></main></body></html>\n' "$2"
+	} > "$WWW/days.html"
+}
+diary "2026-11-27|昨日は晴れ。" 120
+printf 'No-Validators: 1\n' > "$WWW/days.html.hdr"   # a dynamic page: no 304, a held change confirmed by the next answer
+$A -d "$DB" add "$U/days.html" >/dev/null
+$A -d "$DB" update --now $((NOW + 20000)) --refetch-pause -1 >/dev/null
+diary "2026-11-28|今日は雨。 2026-11-27|昨日は晴れ。" 120
+$A -d "$DB" update --force --now $((NOW + 23600)) --refetch-pause -1 >/dev/null
+$A -d "$DB" diff "$U/days.html" >"$T/days.out" 2>&1
+check "a diary's new dated heading is added, yesterday's is context" \
+	sh -c "grep -qx -- '+2026-11-28 の日記' '$T/days.out' && grep -qx -- ' 2026-11-27 の日記' '$T/days.out' && ! grep -q -- '^[-+]2026-11-27' '$T/days.out'"
+diary "2026-11-28|今日は雨。 2026-11-27|昨日は晴れ。" 150
+$A -d "$DB" update --force --now $((NOW + 27200)) --refetch-pause -1 >/dev/null
+$A -d "$DB" update --force --now $((NOW + 30800)) --refetch-pause -1 >/dev/null
+$A -d "$DB" diff "$U/days.html" >"$T/price.out" 2>&1
+is "an update of a number alone (120円 -> 150円) has its diff" \
+	"$(grep -c -x -e '-会費は 120円 です。' -e '+会費は 150円 です。' "$T/price.out")" 2
+check "... and nothing else changed in it" sh -c "! grep -q -- '^[-+].*の日記' '$T/price.out'"
 
 # The bound: --diff-text-max 0 keeps no text, makes no diff page.
 $A -d "$T/db0" init --title zero --base http://example.com/z/ --diff-text-max 0 >/dev/null

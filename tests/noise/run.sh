@@ -13,7 +13,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 12
+plan 16
 tmpdir noise-test
 start_server 600
 NOW=1700000000
@@ -132,6 +132,51 @@ S=$($A -d "$W" show "$U/words/2.html")
 printf '%s\n' "$S" | grep -q '^  ignored words: .*form\.notice' && printf '%s\n' "$S" | grep -qF '"form key: …' &&
 	ok "show: the token's words learned (shown as …), not its block" ||
 	notok "show: the token's words learned (shown as …), not its block" "$S"
+
+# ---- clocks (ant_clock.h): stamps on pages rebuilt between checks,
+# served as a static server does (Last-Modified = the rebuild), checked at
+# uneven times: a "generated on" line (and its timing) and footer in the
+# page's local time (UTC+9, not said), a cron page's "last updated at HH:MM" (every 5 minutes), and a
+# price edited beside a stamp.
+jst() { date -u -d "@$(($1 + 32400))" "+$2"; }
+imf() { date -u -d "@$1" '+%a, %d %b %Y %H:%M:%S GMT'; }
+clock_pages() {   # NOW CHECK
+	n=$1 b=$(($1 - 600)) cr=$(($1 - $1 % 300)) price=120
+	[ "$2" -ge 3 ] && price=150
+	mkdir -p "$WWW/clock"
+	printf '<html><head><title>gen</title></head><body><h1>例会のお知らせ</h1><p>次回の例会は公民館で開きます。</p><p>持ち物は筆記用具です。</p><p>This page was generated on %s in 0.0%d s.</p><footer><p>Generated on %s by sitebuilder 1.2</p></footer></body></html>\n' \
+		"$(jst $b '%b %d, %Y %H:%M')" $((($2 * 7) % 10 + 1)) "$(jst $b '%Y-%m-%d %H:%M')" > "$WWW/clock/gen.html"
+	printf 'Last-Modified: %s\n' "$(imf $b)" > "$WWW/clock/gen.html.hdr"
+	printf '<html><head><title>cron</title></head><body><h1>サーバーの状態</h1><p>すべて正常です。</p><p>last updated at %s</p></body></html>\n' \
+		"$(jst $cr '%H:%M')" > "$WWW/clock/cron.html"
+	printf 'Last-Modified: %s\n' "$(imf $cr)" > "$WWW/clock/cron.html.hdr"
+	printf '<html><head><title>price</title></head><body><h1>お店</h1><p>毎日営業しています。</p><p>本日の価格は %s円 です。</p><p>最終更新: %s</p></body></html>\n' \
+		"$price" "$(jst $b '%Y年%m月%d日 %H時%M分')" > "$WWW/clock/price.html"
+	printf 'Last-Modified: %s\n' "$(imf $b)" > "$WWW/clock/price.html.hdr"
+}
+CD=$T/clock.db CFALSE=0 CSEEN=
+$A -d "$CD" init --title clocks --base http://example.com/ant/ >/dev/null
+c=0
+for off in 0 420 3900 7500 94000 94420; do
+	clock_pages $((NOW + off)) $c
+	[ $c -eq 0 ] && for p in gen cron price; do $A -d "$CD" add "$U/clock/$p.html" >/dev/null || notok "add $p"; done
+	$A -d "$CD" update --force --now $((NOW + off)) --refetch-pause 50 -v >"$T/out" 2>"$T/log"
+	for p in gen cron; do
+		grep -q "^$U/clock/$p.html: updated" "$T/log" && CFALSE=$((CFALSE + 1)) &&
+			echo "# clock: $p check $c: false update: $(showkey "$CD" "$U/clock/$p.html" excerpt)"
+	done
+	grep -q "^$U/clock/price.html: updated" "$T/log" && CSEEN="$CSEEN $c" &&
+		echo "# clock: price check $c: $(showkey "$CD" "$U/clock/price.html" excerpt)"
+	c=$((c + 1))
+done
+is "a rebuilt page's \"Generated on\" and a cron page's \"last updated at\": no update in 5 checks each" "$CFALSE" 0
+check "a price edited beside the stamp at check 3: announced once, at most a check late (checks:$CSEEN)" \
+	[ "$CSEEN" = " 3" ] || [ "$CSEEN" = " 4" ]
+showkey "$CD" "$U/clock/price.html" excerpt | grep -q '150円' &&
+	ok "... its excerpt shows the new price" || notok "... its excerpt shows the new price" "$(showkey "$CD" "$U/clock/price.html" excerpt)"
+$A -d "$CD" diff "$U/clock/price.html" 2>&1 | grep -q '150円' &&
+	ok "... its diff shows the price changed" || notok "... its diff shows the price changed" "$($A -d "$CD" diff "$U/clock/price.html" 2>&1)"
+
 if [ -n "${NOISE_SUMMARY:-}" ]; then
 	echo "$ON_FALSE $UNCHANGED $ON_FOUND $REAL $ON_BAD $ON_REF $ON_REQ $ON_LEARNED $FALSE $ON_SREF $ON_SREQ" > "$NOISE_SUMMARY"
 fi

@@ -12,8 +12,8 @@
  *        counter (年月日時分秒週 人件回個歳円度番位本枚台名).
  *   "@"  a date, a time or a relative time, with the spaces and commas
  *        inside it: a number followed by a time unit (年 月 日 時 分 秒 週
- *        時間 週間 日間 年間 分間 秒間 ヶ月/か月/カ月/ヵ月/ケ月/箇月, and then
- *        前 後 ぶり 頃; second(s) sec(s) minute(s) min(s) hour(s) hr(s)
+ *        時間 週間 日間 年間 分間 秒間 ヶ月/か月/カ月/ヵ月/ケ月/箇月, maybe
+ *        以内 未満 以上 弱 強 近く, and then 前 後 ぶり 頃, "約" before it; second(s) sec(s) minute(s) min(s) hour(s) hr(s)
  *        day(s) week(s) month(s) year(s) yr(s), and then "ago", or h m d s
  *        w y right after the digits); a number followed by am/pm/a.m./p.m.;
  *        a clock (a number with ':' in it: 12:34, 12:34:56); a number of
@@ -23,12 +23,15 @@
  *        先ほど, 先程, 今日, 本日, 昨日, 一昨日, 明日, 今朝, 昨夜, 今週,
  *        先週, 来週, 今月, 先月, 来月, 今年, 昨年, 去年, 来年, just now,
  *        today, yesterday, tomorrow, moments ago, last night/week/month/
- *        year, and a/an/one/a few/few/several + unit + ago).  English month names and abbreviations (January, Nov,
+ *        year, and a/an/one/a few/few/several + unit + ago, each maybe
+ *        after about/over/almost/nearly/less than/around/under).  English month names and abbreviations (January, Nov,
  *        Sept.), weekday abbreviations (Mon, Tue., ...), 午前/午後 and am/pm
  *        are dates only next to a number or another date part: "Nov 25,
  *        2026", "25 November", "午後 3時5分" are each one "@", "May I" stays.
  *        Date parts next to each other, or apart by spaces and commas only,
- *        are one "@": "2026年11月25日(水) 12:34" is "@".
+ *        are one "@": "2026年11月25日(水) 12:34" is "@".  A text that is
+ *        only "now", "current" or "right now" (in brackets or not) is
+ *        "@": a word standing where an age stands.
  *   Numbers next to each other without a date part stay apart: "1, 2" is
  *   "#, #".  So "あなたは 123567 人目の訪問者です。" and "... 123568 ..." are
  *   one text, and "体重 61.5kg、歩数 12034 歩。" is "体重 #kg、歩数 # 歩。":
@@ -51,5 +54,18 @@ size_t ant_noise_normalize(const char *s, size_t n, lb_buf *out);
  * of ant_noise_normalize()'s bytes folded to 32 bits (high ^ low), the fold
  * ant_page_seg.raw uses for the text as it is. */
 uint32_t ant_noise_hash(const char *s, size_t n);
+
+/* Where the placeholders of the normalised form came from: kind '#' or
+ * '@', and the bytes of s they stand for. */
+typedef struct ant_noise_group {
+	char kind;
+	uint32_t off, len;
+} ant_noise_group;
+
+/* The placeholders of s[0..n)'s normalised form, in order: the first max
+ * into g (may be NULL with max 0); returns how many there are (more than
+ * max when g was too small).  For the token rule (ant_tokens.h), which
+ * reads them as clocks (ant_clock.h). */
+size_t ant_noise_groups(const char *s, size_t n, ant_noise_group *g, size_t max);
 
 #endif

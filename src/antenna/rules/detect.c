@@ -96,6 +96,9 @@ static const char *changed_rule(const ant_detect_state *st, const ant_detect_inp
 	 * cache) is no update. */
 	int same_text = !first && in->has_hash && st->has_hash && in->text_hash == st->text_hash;
 
+	/* nor is a rebuild whose only change is its "generated on" stamp */
+	same_text |= !first && in->no_news;
+
 	if (trusted && in->lm_time > st->lm_header_time &&
 	    in->lm_time > st->last_modified && !same_text)
 		return "header";

@@ -128,8 +128,10 @@ static int line_eq(const void *ctx, size_t i, size_t j)
 
 	if (p->a->key[p->off + i] != p->b->key[p->off + j])
 		return 0;
-	/* a key function says what is equal; the fallback hash is checked */
-	return p->key || (x->len == y->len && memcmp(x->s, y->s, x->len) == 0);
+	/* the key only narrows the search: lines are equal when their words
+	 * are, numbers included, or a diary's new dated heading would pair
+	 * with yesterday's and show as context */
+	return x->len == y->len && memcmp(x->s, y->s, x->len) == 0;
 }
 
 /* The full script (every line, ops over all of a and b) into *all. */

@@ -22,7 +22,17 @@ typedef struct sink {
 	uint64_t h;
 	size_t n;
 	int oom;
+	ant_noise_group *g; /* ant_noise_groups(): where each placeholder came from */
+	size_t ng, gmax;
 } sink;
+
+/* A placeholder written for s[off..off+len): noted for ant_noise_groups(). */
+static void note(sink *k, char kind, size_t off, size_t len)
+{
+	if (k->g && k->ng < k->gmax)
+		k->g[k->ng] = (ant_noise_group){ kind, (uint32_t)off, (uint32_t)len };
+	k->ng++;
+}
 
 static void emit(sink *k, const char *p, size_t n)
 {
@@ -40,6 +50,11 @@ static void emit(sink *k, const char *p, size_t n)
 }
 
 enum { T_OTHER, T_SEP, T_NUM, T_DATE, T_WEAK };
+
+typedef struct token {
+	int kind;
+	size_t len;
+} token;
 
 /* ---- characters ------------------------------------------------------------ */
 
@@ -128,8 +143,11 @@ static size_t word(const unsigned char *s, size_t n, const char *w, size_t k)
 static size_t longest_word(const unsigned char *s, size_t n, const str *tab)
 {
 	size_t best = 0;
-	unsigned char c = s[0] | 0x20;
+	unsigned char c;
 
+	if (!n)   /* at the end of the text */
+		return 0;
+	c = s[0] | 0x20;
 	for (; tab->s; tab++)
 		if ((unsigned char)tab->s[0] == c && tab->n > best && word(s, n, tab->s, tab->n))
 			best = tab->n;
@@ -139,6 +157,8 @@ static size_t longest_word(const unsigned char *s, size_t n, const str *tab)
 /* One space (ASCII or the ideographic U+3000) at s: its bytes or 0. */
 static size_t space_at(const unsigned char *s, size_t n)
 {
+	if (!n)   /* a number that ends the text */
+		return 0;
 	if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
 		return 1;
 	return LIT(s, n, "\xe3\x80\x80");
@@ -163,6 +183,8 @@ static const str jp_unit[] = {
 	S("箇月"), S("年"), S("月"), S("日"), S("時"), S("分"), S("秒"), S("週"), END
 };
 static const str jp_after[] = { S("前"), S("後"), S("ぶり"), S("頃"), END };
+/* What may stand between a unit and 前: "1分以内前" (a Japanese age). */
+static const str jp_mod[] = { S("以内"), S("未満"), S("以上"), S("弱"), S("強"), S("近く"), END };
 /* Counters that make a kanji numeral a number (the time units too). */
 static const str kanji_counter[] = {
 	S("年"), S("月"), S("日"), S("時"), S("分"), S("秒"), S("週"), S("人"), S("件"), S("回"), S("個"), S("歳"), S("円"), S("度"), S("番"),
@@ -233,7 +255,7 @@ static int jp_lead(const unsigned char *s, size_t n)
 	case 0x6728: case 0x91D1: case 0x571F: case 0x65E5: case 0x5348: case 0x3007: /* 木金土日午〇 */
 	case 0x4E8C: case 0x4E09: case 0x56DB: case 0x4E94: case 0x516D: case 0x4E03: /* 二三四五六七 */
 	case 0x516B: case 0x4E5D: case 0x5341: case 0x767E: case 0x5343: case 0x4E07: /* 八九十百千万 */
-	case 0x6570: case 0xFF08: case 0x3000: case 0x6765: case 0x53BB:                 /* 数（　来去 */
+	case 0x6570: case 0xFF08: case 0x3000: case 0x6765: case 0x53BB: case 0x7D04:   /* 数（　来去約 */
 		return 1;
 	}
 	return 0;
@@ -305,6 +327,25 @@ static size_t en_relative(const unsigned char *s, size_t n)
 	return i + 1 + k;
 }
 
+static token number_token(const unsigned char *s, size_t left);
+
+/* "about", "over", "less than"... right before a relative time ("about 2
+ * hours ago", "less than a minute ago", Redmine's and Rails' ages): its
+ * length with the space after it, or 0. */
+static size_t en_age_lead(const unsigned char *s, size_t n)
+{
+	static const str lead[] = { S("about"), S("over"), S("almost"), S("nearly"), S("less than"), S("around"),
+				    S("under"), END };
+	size_t i = longest_word(s, n, lead);
+
+	if (!i || i + 1 >= n || s[i] != ' ')
+		return 0;
+	i++;
+	if (digit_at(s + i, n - i))
+		return number_token(s + i, n - i).kind == T_DATE ? i : 0;
+	return en_relative(s + i, n - i) ? i : 0;
+}
+
 /* What follows a number that makes it a date or time: a unit (then 前,
  * "ago"...), am/pm.  Returns the bytes taken, 0 for none. */
 static size_t number_tail(const unsigned char *s, size_t n, int kanji)
@@ -322,6 +363,7 @@ static size_t number_tail(const unsigned char *s, size_t n, int kanji)
 			continue;
 		if ((k = longest(s + at, n - at, jp_unit))) {
 			i = at + k;
+			i += longest(s + i, n - i, jp_mod);
 			sp = i < n ? space_at(s + i, n - i) : 0;
 			if ((k = longest(s + i, n - i, jp_after)))
 				i += k;
@@ -356,11 +398,6 @@ static size_t number_tail(const unsigned char *s, size_t n, int kanji)
 	return 0;
 }
 
-typedef struct token {
-	int kind;
-	size_t len;
-} token;
-
 /* Bytes of the UTF-8 character at s (at most 4). */
 static size_t char_len(const unsigned char *s, size_t left)
 {
@@ -383,6 +420,10 @@ static token jp_token(const unsigned char *s, size_t left)
 		return (token){ T_DATE, k };
 	if ((k = longest(s, left, jp_weak)))
 		return (token){ T_WEAK, k };
+	/* "約" before an age: "約2時間前" is one, as "3分前" */
+	if ((k = LIT(s, left, "約")) && k < left && digit_at(s + k, left - k) &&
+	    number_token(s + k, left - k).kind == T_DATE)
+		return (token){ T_DATE, k };
 	return (token){ T_OTHER, 0 };
 }
 
@@ -395,7 +436,7 @@ static token word_token(const unsigned char *s, size_t left, int word_start)
 	if (word_start) {
 		int kind;
 
-		if ((k = en_relative(s, left)))
+		if ((k = en_relative(s, left)) || (k = en_age_lead(s, left)))
 			return (token){ T_DATE, k };
 		if ((k = en_word(s, left, &kind)))
 			return (token){ kind, k };
@@ -506,6 +547,8 @@ static int en_maybe(const unsigned char *s, size_t n)
 	case K3('s', 'e', 'p'): case K3('s', 'u', 'n'): case K3('t', 'h', 'u'): case K3('t', 'o', 'd'):
 	case K3('t', 'o', 'm'): case K3('t', 'u', 'e'): case K3('w', 'e', 'd'): case K3('y', 'e', 's'):
 	case K3('o', 'n', 'e'): case K3('f', 'e', 'w'): case K3('s', 'e', 'v'):
+	case K3('a', 'b', 'o'): case K3('o', 'v', 'e'): case K3('a', 'l', 'm'): case K3('n', 'e', 'a'):
+	case K3('l', 'e', 's'): case K3('a', 'r', 'o'): case K3('u', 'n', 'd'):
 		return 1;
 	}
 	return 0;
@@ -541,9 +584,32 @@ static size_t plain_len(const unsigned char *base, size_t i, size_t n)
 	return k;
 }
 
+/* A word that stands where an age stands: alone in its segment (a table
+ * cell of a code browser's "age" column), "now", "current", "(current)",
+ * "right now", which the next answer may show as "3 seconds ago". */
+static int lone_age(const unsigned char *s, size_t n)
+{
+	static const char *const words[] = { "now", "current", "right now", NULL };
+
+	while (n && (*s == ' ' || *s == '('))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == ')'))
+		n--;
+	for (const char *const *w = words; *w; w++)
+		if (strlen(*w) == n && word(s, n, *w, n))
+			return 1;
+	return 0;
+}
+
 static void normalize(const unsigned char *s, size_t n, sink *k)
 {
 	size_t i = 0;
+
+	if (n <= 16 && lone_age(s, n)) {
+		emit(k, "@", 1);
+		note(k, '@', 0, n);
+		return;
+	}
 
 	while (i < n && !k->oom) {
 		token t;
@@ -580,14 +646,17 @@ static void normalize(const unsigned char *s, size_t n, sink *k)
 		}
 		if (date || (num && weak)) {
 			emit(k, "@", 1);
+			note(k, '@', i, end - i);
 		} else {
 			/* numbers alone, or date words alone ("May I"): as they are, numbers "#" */
 			for (j = i; j < end; j += t.len) {
 				t = token_at(s, j, n);
-				if (t.kind == T_NUM)
+				if (t.kind == T_NUM) {
 					emit(k, "#", 1);
-				else
+					note(k, '#', j, t.len);
+				} else {
 					emit(k, (const char *)s + j, t.len);
+				}
 			}
 		}
 		i = end;
@@ -596,15 +665,23 @@ static void normalize(const unsigned char *s, size_t n, sink *k)
 
 size_t ant_noise_normalize(const char *s, size_t n, lb_buf *out)
 {
-	sink k = { out, 0, 0, 0 };
+	sink k = { out, 0, 0, 0, NULL, 0, 0 };
 
 	normalize((const unsigned char *)s, n, &k);
 	return k.oom ? (size_t)-1 : k.n;
 }
 
+size_t ant_noise_groups(const char *s, size_t n, ant_noise_group *g, size_t max)
+{
+	sink k = { NULL, 14695981039346656037ull, 0, 0, g, 0, max };
+
+	normalize((const unsigned char *)s, n, &k);
+	return k.ng;
+}
+
 uint32_t ant_noise_hash(const char *s, size_t n)
 {
-	sink k = { NULL, 14695981039346656037ull, 0, 0 };
+	sink k = { NULL, 14695981039346656037ull, 0, 0, NULL, 0, 0 };
 
 	normalize((const unsigned char *)s, n, &k);
 	return (uint32_t)(k.h ^ (k.h >> 32));

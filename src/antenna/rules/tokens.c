@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ant_clock.h"
+#include "ant_noise.h"
 #include "lb_buf.h"
 #include "lb_error.h"
 
@@ -51,12 +53,36 @@ void ant_tokens_verdict_release(ant_tokens_verdict *v)
 	memset(v, 0, sizeof *v);
 }
 
-/* One segment of this check: its key, its text's 16 bits, its index. */
+/* One segment of this check: its key, its text's 16 bits, its index, and
+ * its tokens' marks and places (off: from the segment's start). */
 typedef struct cur_seg {
 	uint32_t key;
 	uint16_t raw;
 	uint32_t idx;
+	uint8_t nmarks;
+	uint32_t mark[ANT_TOKENS_MAX_MARKS];
+	uint32_t off[ANT_TOKENS_MAX_MARKS];
 } cur_seg;
+
+/* The marks of a segment's numbers, dates and times (ant_clock.h); none
+ * when it has more than ANT_TOKENS_MAX_MARKS. */
+static void mark_seg(cur_seg *c, const char *s, size_t n, int64_t now)
+{
+	ant_noise_group g[ANT_TOKENS_MAX_MARKS];
+	size_t ng = ant_noise_groups(s, n, g, ANT_TOKENS_MAX_MARKS);
+
+	c->nmarks = 0;
+	if (ng > ANT_TOKENS_MAX_MARKS)
+		return;
+	for (size_t i = 0; i < ng; i++) {
+		ant_clock k;
+
+		ant_clock_read(s + g[i].off, n - g[i].off, s, g[i].off, now, &k);
+		c->mark[i] = ant_clock_mark(&k, s + g[i].off, g[i].len);
+		c->off[i] = g[i].off;
+	}
+	c->nmarks = (uint8_t)ng;
+}
 
 static int cmp_cur(const void *a, const void *b)
 {
@@ -115,9 +141,13 @@ static cur_seg *cur_of(const ant_page_seg *seg, size_t nseg, const unsigned char
 	if (!c)
 		return NULL;
 	for (size_t i = 0; i < nseg && i < ANT_TOKENS_MAX_KEYS; i++)
-		if (!skip || !skip[i])
-			c[m++] = (cur_seg){ seg[i].block * 0x9e3779b1u ^ seg[i].norm,
-					    (uint16_t)(seg[i].raw ^ seg[i].raw >> 16), (uint32_t)i };
+		if (!skip || !skip[i]) {
+			memset(&c[m], 0, sizeof c[m]);
+			c[m].key = seg[i].block * 0x9e3779b1u ^ seg[i].norm;
+			c[m].raw = (uint16_t)(seg[i].raw ^ seg[i].raw >> 16);
+			c[m].idx = (uint32_t)i;
+			m++;
+		}
 	m = drop_mixed(seg, c, m);
 	qsort(c, m, sizeof *c, cmp_cur);
 	for (size_t i = 0; i < m;) {
@@ -187,14 +217,42 @@ static void learn(ant_tokens *t, uint32_t key, int64_t now)
 	t->ctr[at] = (ant_tokens_counter){ key, now, now };
 }
 
-/* One segment whose key the last check had: held, confirmed, or a counter. */
-static void judge(ant_tokens *t, const cur_seg *c, uint16_t was, int other_news, int64_t now,
+/* Did the segment change only as clocks since the last check: every token
+ * whose mark differs moved as one (ant_clock_moved())?  Only with both
+ * checks' marks, the same number of them. */
+static int clocks_only(const ant_tokens *t, const cur_seg *c, const ant_tokens_key *was, const ant_page_seg *seg,
+		       const char *text, int64_t now)
+{
+	const char *s;
+	size_t n;
+	int moved = 0;
+
+	if (!text || !was->nmarks || was->nmarks != c->nmarks || t->last <= 0)
+		return 0;
+	s = text + seg[c->idx].off;
+	n = seg[c->idx].len;
+	for (size_t i = 0; i < c->nmarks; i++) {
+		ant_clock k;
+
+		if (c->mark[i] == was->mark[i])
+			continue;
+		ant_clock_read(s + c->off[i], n - c->off[i], s, c->off[i], now, &k);
+		if (!ant_clock_moved(was->mark[i], &k, t->last, now))
+			return 0;
+		moved = 1;
+	}
+	return moved;
+}
+
+/* One segment whose key the last check had: held, confirmed, or a counter.
+ * same: its text is the last check's, or moved only as clocks. */
+static void judge(ant_tokens *t, const cur_seg *c, int same, int other_news, int64_t now,
 		  ant_tokens_verdict *v)
 {
 	ant_tokens_counter *k = find_ctr(t, c->key);
 	ant_tokens_held *h = find_held(t, c->key);
 
-	if (c->raw == was) {
+	if (same) {
 		if (h) {   /* the held change stayed: an edit */
 			if (!v->updated || h->since < v->since)
 				v->since = h->since;
@@ -248,6 +306,25 @@ static void tidy(ant_tokens *t, const cur_seg *c, size_t n, int64_t now, ant_tok
 int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const unsigned char *skip,
 		      int other_news, int64_t now, ant_tokens_verdict *v)
 {
+	return ant_tokens_decide_text(t, seg, nseg, NULL, skip, other_news, now, v);
+}
+
+/* The page's segments, places and normalised texts in order, hashed: equal
+ * when nothing but numbers, dates and times changed. */
+static uint32_t shape_of(const ant_page_seg *seg, size_t nseg)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < nseg; i++)
+		h = ((h ^ seg[i].block) * 16777619u ^ seg[i].norm) * 16777619u;
+	return h ^ (uint32_t)nseg;
+}
+
+int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const char *text,
+			   const unsigned char *skip, int other_news, int64_t now, ant_tokens_verdict *v)
+{
+	uint32_t shape = shape_of(seg, nseg);
+
 	size_t n;
 	cur_seg *c;
 	ant_tokens_key *keys;
@@ -263,15 +340,43 @@ int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const
 		ant_tokens_verdict_release(v);
 		return LB_ENOMEM;
 	}
+	for (size_t i = 0; text && i < n; i++) {
+		const ant_tokens_key *was = t->has_keys ? find_key(t, c[i].key) : NULL;
+
+		/* a sentence as it was has the marks it had: read once, not at
+		 * every check */
+		if (was && was->raw == c[i].raw && was->nmarks) {
+			c[i].nmarks = was->nmarks;
+			memcpy(c[i].mark, was->mark, sizeof c[i].mark);
+		} else {
+			mark_seg(&c[i], text + seg[c[i].idx].off, seg[c[i].idx].len, now);
+		}
+	}
 	for (size_t i = 0; t->has_keys && i < n; i++) {
 		const ant_tokens_key *was = find_key(t, c[i].key);
+		int same, clocks;
 
-		if (was)
-			judge(t, &c[i], was->raw, other_news, now, v);
+		if (!was)
+			continue;
+		same = c[i].raw == was->raw;
+		clocks = !same && clocks_only(t, &c[i], was, seg, text, now);
+		v->clocks += (size_t)clocks;
+		judge(t, &c[i], same || clocks, other_news, now, v);
 	}
 	tidy(t, c, n, now, v);
-	for (size_t i = 0; i < n; i++)
-		keys[i] = (ant_tokens_key){ c[i].key, c[i].raw };
+	for (size_t i = 0; i < n; i++) {
+		memset(&keys[i], 0, sizeof keys[i]);
+		keys[i].key = c[i].key;
+		keys[i].raw = c[i].raw;
+		keys[i].nmarks = c[i].nmarks;
+		memcpy(keys[i].mark, c[i].mark, sizeof keys[i].mark);
+	}
+	t->last = now;
+	if (text) {
+		v->same_shape = t->has_shape && t->shape == shape;
+		t->shape = shape;
+		t->has_shape = 1;
+	}
 	free(t->keys);
 	t->keys = keys;
 	t->nkeys = n;
@@ -284,7 +389,8 @@ int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const
 	return 0;
 }
 
-/* ---- the blob: 'T', version 1, then varints and fixed little-endian fields */
+/* ---- the blob: 'T', version 2 (1: without the marks and the last check's
+ * time, still read), then varints and fixed little-endian fields */
 
 static void put_var(lb_buf *b, uint64_t v, int *oom)
 {
@@ -316,11 +422,17 @@ int ant_tokens_encode(const ant_tokens *t, unsigned char **blob, size_t *len)
 
 	*blob = NULL;
 	*len = 0;
-	oom |= lb_buf_adds(&b, "T\001") < 0;
+	oom |= lb_buf_adds(&b, "T\002") < 0;
+	put_var(&b, t->last > 0 ? (uint64_t)t->last : 0, &oom);
+	put_var(&b, (uint64_t)(t->has_shape != 0), &oom);
+	put_le(&b, t->shape, 4, &oom);
 	put_var(&b, t->has_keys ? t->nkeys + 1 : 0, &oom);
 	for (size_t i = 0; i < t->nkeys; i++) {
 		put_le(&b, t->keys[i].key, 4, &oom);
 		put_le(&b, t->keys[i].raw, 2, &oom);
+		put_var(&b, t->keys[i].nmarks, &oom);
+		for (size_t k = 0; k < t->keys[i].nmarks; k++)
+			put_le(&b, t->keys[i].mark[k], 4, &oom);
 	}
 	put_var(&b, t->nheld, &oom);
 	for (size_t i = 0; i < t->nheld; i++) {
@@ -384,19 +496,36 @@ int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len)
 	rd r = { blob, (const unsigned char *)blob + len, 0 };
 	uint64_t n;
 
+	int version;
+
 	ant_tokens_init(t);
-	if (!blob || len < 2 || r.p[0] != 'T' || r.p[1] != 1)
+	if (!blob || len < 2 || r.p[0] != 'T' || (r.p[1] != 1 && r.p[1] != 2))
 		return LB_EPARSE;
+	version = r.p[1];
 	r.p += 2;
+	if (version >= 2) {
+		t->last = (int64_t)get_var(&r);
+		t->has_shape = get_var(&r) != 0;
+		t->shape = get_le(&r, 4);
+	}
 	n = get_var(&r);
 	t->has_keys = n > 0;
 	n -= n > 0;
 	if (n > ANT_TOKENS_MAX_KEYS || (size_t)(r.end - r.p) < 6 * n ||
-	    !(t->keys = malloc((n ? n : 1) * sizeof *t->keys)))
+	    !(t->keys = calloc(n ? n : 1, sizeof *t->keys)))
 		r.bad = 1;
 	for (uint64_t i = 0; i < n && !r.bad; i++) {
 		t->keys[i].key = get_le(&r, 4);
 		t->keys[i].raw = (uint16_t)get_le(&r, 2);
+		t->keys[i].nmarks = 0;
+		if (version >= 2) {
+			uint64_t m = get_var(&r);
+
+			r.bad |= m > ANT_TOKENS_MAX_MARKS;
+			for (uint64_t k = 0; k < m && !r.bad; k++)
+				t->keys[i].mark[k] = get_le(&r, 4);
+			t->keys[i].nmarks = r.bad ? 0 : (uint8_t)m;
+		}
 		/* sorted, each key once: find_key() needs it */
 		r.bad |= i > 0 && t->keys[i].key <= t->keys[i - 1].key;
 		t->nkeys++;

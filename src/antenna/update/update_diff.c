@@ -36,8 +36,10 @@ void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_in
 	if (!diff_max(u))
 		return;
 	/* most checks: unchanged, its text kept (ant_upd_diff_save would
-	 * write nothing): not built, the cost of a check stays the floor's */
-	if (f->in.noise_decided && !f->in.noise_updated && p->id > 0 &&
+	 * write nothing): not built, the cost of a check stays the floor's.
+	 * Built when a change is held: a Last-Modified may announce it now,
+	 * and a number-only update has its diff too */
+	if (f->in.noise_decided && !f->in.noise_updated && f->in.no_news && p->id > 0 &&
 	    ant_store_text_has(u->s, p->id, NULL) > 0)
 		return;
 	if (ant_difftext_build(info, ns, &b) == 0)

@@ -65,7 +65,9 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 	ant_tokens_verdict tv;
 	unsigned char *skip;
 
-	if (p->no_auto_ignore || v->baseline || !(skip = calloc(info->nseg ? info->nseg : 1, 1)))
+	/* the baseline's segments are kept too: the first change after a
+	 * page's first check is judged (a stamp that moved is a clock) */
+	if (p->no_auto_ignore || !(skip = calloc(info->nseg ? info->nseg : 1, 1)))
 		return;
 	/* learned blocks are the noise rule's; a sentence without a digit
 	 * cannot change in its numbers alone */
@@ -73,13 +75,17 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 		skip[i] = ant_detect_noise_find(ns, info->seg[i].block) != NULL ||
 			  !ant_tokens_has_number(info->text + info->seg[i].off, info->seg[i].len);
 	tokens_of(p, &tk);
-	if (ant_tokens_decide(&tk, info->seg, info->nseg, skip, v->updated || other_rule_news(p, in, u->now),
+	if (ant_tokens_decide_text(&tk, info->seg, info->nseg, info->text, skip, v->updated || other_rule_news(p, in, u->now),
 			      u->now, &tv) == 0) {
 		if (tv.updated) {
 			if (!in->noise_updated || !in->noise_time || tv.since < in->noise_time)
 				in->noise_time = tv.since;
 			in->noise_updated = 1;
 		}
+		/* the page's own text changed in nothing but clocks (a stamp, an
+		 * age: ant_clock.h): a rebuild, no news whatever its Last-Modified */
+		in->no_news = !v->baseline && tv.same_shape && !tv.held && !tv.updated && !tv.picked &&
+			      !v->updated && !v->held && !v->nlearned;
 		if (!*excerpt && tv.pick)
 			*excerpt = ant_page_excerpt(info, tv.pick, u->o->excerpt_max);
 		free(c->tokens);

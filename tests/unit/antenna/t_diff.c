@@ -31,7 +31,13 @@ static const struct lcase {
 	{ "moved line: out and in", "a\nb\nc\n", "b\nc\na\n", 0, "- a\n@ \n+ a\n" },
 	{ "Japanese lines", "今日は晴れ。\n明日は雨。\n", "今日は晴れ。\n明日は雪。\n", 3,
 	  "  今日は晴れ。\n- 明日は雨。\n+ 明日は雪。\n" },
-	{ "a counter moving is no change (noise key)", "訪問者 1234 人\n本文\n", "訪問者 1299 人\n本文\n", 3, "" },
+	{ "a number-only update has a diff (the key only narrows)", "訪問者 1234 人\n本文\n",
+	  "訪問者 1299 人\n本文\n", 3, "- 訪問者 1234 人\n+ 訪問者 1299 人\n  本文\n" },
+	{ "a diary's new dated heading is added, yesterday's is context",
+	  "2026-11-27 晴れ\n昨日の話。\n", "2026-11-28 雨\n今日の話。\n2026-11-27 晴れ\n昨日の話。\n", 3,
+	  "+ 2026-11-28 雨\n+ 今日の話。\n  2026-11-27 晴れ\n  昨日の話。\n" },
+	{ "a new dated heading with the same words", "2026-11-27 日記\nA\n", "2026-11-28 日記\nB\n2026-11-27 日記\nA\n", 3,
+	  "+ 2026-11-28 日記\n+ B\n  2026-11-27 日記\n  A\n" },
 };
 
 static const struct wcase {

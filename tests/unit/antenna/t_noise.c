@@ -55,6 +55,14 @@ static const struct { const char *in, *out; } forms[] = {
 	{ "no numbers here.", "no numbers here." },
 	{ "updated 2 min ago", "updated @" },
 	{ "(月・祝)", "@" },
+	{ "about 3 people", "about # people" },
+	{ "over 100 users", "over # users" },
+	{ "約100人", "約#人" },
+	{ "10年以上前から", "@から" },
+	{ "current", "@" },
+	{ "(current)", "@" },
+	{ "the current version", "the current version" },
+	{ "Buy now", "Buy now" },
 };
 
 /* Pairs that must normalise alike: a change only in volatile tokens. */
@@ -108,6 +116,13 @@ static const struct { const char *a, *b; } same[] = {
 	{ "5 hours ago", "just now" },
 	{ "yesterday", "5 hours ago" },
 	{ "a minute ago", "2 minutes ago" },
+	/* ages as Rails and Redmine write them, and words where an age stands */
+	{ "Updated less than a minute ago", "Updated 1 minute ago" },
+	{ "Added by admin about 2 hours ago", "Added by admin 3 hours ago" },
+	{ "約2時間前に更新", "3分前に更新" },
+	{ "1分以内前に更新", "約2時間前に更新" },
+	{ "now", "3 seconds ago" },
+	{ "current", "2 hours ago" },
 	{ "an hour ago", "a few seconds ago" },
 	{ "in 3 days", "in 5 hours" },
 	{ "updated 2 min ago", "updated 5h" },

@@ -7,6 +7,7 @@
  */
 #include "ant_tokens.h"
 #include "ant_page.h"
+#include "lb_date.h"
 #include "tap.h"
 
 #include <stdio.h>
@@ -23,6 +24,8 @@ struct check {
 };
 
 /* One check of a page whose body is the given paragraphs. */
+static int with_text;   /* ant_tokens_decide_text(): time-aware */
+
 static struct check run(ant_tokens *t, const char *body, int other_news, int64_t now)
 {
 	struct check c;
@@ -36,7 +39,8 @@ static struct check run(ant_tokens *t, const char *body, int other_news, int64_t
 		printf("# cannot analyse\n");
 		exit(1);
 	}
-	c.rc = ant_tokens_decide(t, p.seg, p.nseg, NULL, other_news, now, &c.v);
+	c.rc = with_text ? ant_tokens_decide_text(t, p.seg, p.nseg, p.text, NULL, other_news, now, &c.v)
+			 : ant_tokens_decide(t, p.seg, p.nseg, NULL, other_news, now, &c.v);
 	if (c.v.pick) {
 		char *x = ant_page_excerpt(&p, c.v.pick, 0);
 		snprintf(c.excerpt, sizeof c.excerpt, "%s", x ? x : "");
@@ -46,6 +50,41 @@ static struct check run(ant_tokens *t, const char *body, int other_news, int64_t
 	c.v.pick = NULL;
 	ant_page_info_release(&p);
 	return c;
+}
+
+/* t as the page's local time (UTC+9, not said): "2027-01-15 17:00" or "17:00". */
+static const char *stamp(int64_t t, int bare)
+{
+	static char b[4][32];
+	static int k;
+	lb_tm tm;
+
+	lb_date_split(t + 9 * HOUR, &tm);
+	k = (k + 1) % 4;
+	if (bare)
+		snprintf(b[k], sizeof b[k], "%02d:%02d", tm.hour, tm.min);
+	else
+		snprintf(b[k], sizeof b[k], "%04d-%02d-%02d %02d:%02d", (int)tm.year, tm.mon, tm.mday, tm.hour, tm.min);
+	return b[k];
+}
+
+/* The page with a footer of the given text, and a price. */
+static const char *page(const char *footer, const char *price)
+{
+	static char b[512];
+
+	snprintf(b, sizeof b, "<p>会場は公民館です。</p><p>本日の価格は %s です。</p><p>%s</p>", price, footer);
+	return b;
+}
+
+static const char *footer(const char *fmt, const char *x)
+{
+	static char b[4][128];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(b[k], sizeof b[k], fmt, x);
+	return b[k];
 }
 
 #define MEETING(d) "<p>会場は公民館です。</p><p>次回の例会は12月" d "日です。</p>"
@@ -67,7 +106,7 @@ int main(void)
 	unsigned char *blob;
 	size_t len;
 
-	TAP_PLAN(23);
+	TAP_PLAN(36);
 
 	ant_tokens_init(&t);
 	c = run(&t, MEETING("3"), 0, T0);
@@ -164,6 +203,56 @@ int main(void)
 	   "a cut or foreign blob is refused");
 	free(blob);
 	ant_tokens_release(&u);
+	ant_tokens_release(&t);
+	/* time-aware (ant_clock.h): clocks are no change */
+	with_text = 1;
+	ant_tokens_init(&t);
+	run(&t, page(footer("Generated on %s by the site builder", stamp(T0 - 72 * HOUR, 0)), "120円"), 0, T0);
+	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + HOUR - 600, 0)), "120円"), 0, T0 + HOUR);
+	OK(!c.v.updated && !c.v.held && c.v.clocks == 1, "a rebuilt page's \"Generated on\" moved to a moment since the last check: a stamp, not held");
+	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + HOUR - 600, 0)), "120円"), 0, T0 + 2 * HOUR);
+	OK(!c.v.updated && !c.v.held && c.v.same_shape, "... the check after: nothing confirmed, the same sentences");
+	c = run(&t, "<p>会場は公民館です。</p><p>本日の価格は 120円 です。</p>", 0, T0 + 2 * HOUR + 60);
+	OK(!c.v.same_shape, "a sentence removed: not the same sentences (a Last-Modified may date it)");
+	run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + HOUR - 600, 0)), "120円"), 0, T0 + 2 * HOUR + 120);
+	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + 3 * HOUR - 60, 0)), "150円"), 0, T0 + 3 * HOUR);
+	OK(!c.v.updated && c.v.held == 1 && c.v.clocks == 1, "a price edited beside the stamp: held");
+	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + 4 * HOUR - 60, 0)), "150円"), 0, T0 + 4 * HOUR);
+	OK(c.v.updated && c.v.since == T0 + 3 * HOUR, "... it stayed while the stamp moved on: announced a check late, dated when first seen");
+	IS_STR(c.excerpt, "本日の価格は 150円 です。", "... its excerpt is the price, not the stamp");
+	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 - 1000 * HOUR, 0)), "150円"), 0, T0 + 5 * HOUR);
+	OK(c.v.held == 1 && !c.v.clocks, "a stamp moved back, far from the window: news, held");
+	ant_tokens_release(&t);
+
+	ant_tokens_init(&t);
+	run(&t, page(footer("last updated at %s", stamp(T0 - 180, 1)), "120円"), 0, T0);
+	for (int k = 1; k <= 4; k++) {
+		int64_t now = T0 + k * 7 * 60;
+
+		c = run(&t, page(footer("last updated at %s", stamp(now - now % 300, 1)), "120円"), 0, now);
+		if (c.v.updated || c.v.held || !c.v.clocks)
+			break;
+	}
+	OK(!c.v.updated && !c.v.held && c.v.clocks, "a cron page's \"last updated at HH:MM\", checked every 7 minutes: never held");
+	ant_tokens_release(&t);
+
+	ant_tokens_init(&t);
+	run(&t, page("generated in 0.003 s", "120円"), 0, T0);
+	c = run(&t, page("generated in 0.005 s", "120円"), 0, T0 + HOUR);
+	OK(!c.v.held && c.v.clocks == 1, "a timing that moved: a clock, not held");
+	c = run(&t, page("generated in 0.005 s", "120円"), 0, T0 + 2 * HOUR);
+	OK(!c.v.updated, "... repeating at the next check, no update");
+	c = run(&t, page("posted 2 hours ago", "120円"), 0, T0 + 3 * HOUR);
+	c = run(&t, page("posted 3 hours ago", "120円"), 0, T0 + 4 * HOUR);
+	OK(!c.v.held && c.v.clocks == 1, "an age: \"2 hours ago\" -> \"3 hours ago\" is a clock");
+	ant_tokens_release(&t);
+
+	ant_tokens_init(&t);
+	run(&t, MEETING("3"), 0, T0);
+	c = run(&t, MEETING("10"), 0, T0 + HOUR);
+	OK(c.v.held == 1 && !c.v.clocks, "an event's date edited (12月3日 -> 12月10日), time-aware: news, held");
+	c = run(&t, MEETING("10"), 0, T0 + 2 * HOUR);
+	OK(c.v.updated, "... and announced when it stays");
 	ant_tokens_release(&t);
 	TAP_DONE();
 }
