@@ -15,7 +15,7 @@ if want realsoft; then
 	if [ ! -x "$ANTENNA" ]; then
 		skip realsoft "antenna not built"
 	else
-		for RS_SUITE in realsoft realstatic realdyn; do
+		for RS_SUITE in realsoft realstatic realdyn realredmine; do
 			RS_SCRIPT=$TOP/tests/$RS_SUITE/run.sh
 			[ -f "$RS_SCRIPT" ] || continue
 			RSS=$OUT/$RS_SUITE.summary
