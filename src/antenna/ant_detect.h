@@ -332,6 +332,18 @@ void ant_detect_pick_first_run(const ant_detect_noise *n, const ant_detect_seg *
  * either may be NULL. */
 void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *path, const char *text);
 
+/*
+ * Small swaps held at a check (ant_detect_suspect.pending) confirmed by
+ * something other than the next answer's text (held.c): a 304 to our
+ * conditional request (from 0: every held change; cur NULL), or a source
+ * dating a change of the page within the check that held them (from =
+ * that check's now: those held then).  They are no longer held; pick (may
+ * be NULL) marks the segments of cur that show them, for the excerpt.
+ * Returns the earliest first sighting of those confirmed, 0 when none.
+ */
+int64_t ant_detect_noise_confirm(ant_detect_noise *n, int64_t from, const ant_detect_seg *cur,
+				 size_t ncur, unsigned char *pick);
+
 /* The learned block, or NULL. */
 const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block);
 

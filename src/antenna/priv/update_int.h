@@ -210,6 +210,19 @@ void ant_upd_trust_finish(struct upd *u, const ant_store_source *src);
 int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld, int *dated);
 /* Our check of p (out) judges the sources' claims pending for it. */
 void ant_upd_trust_checked(struct upd *u, const ant_store_page *p, const ant_detect_outcome *out);
+/* The newest time a believed source (LIRS, HINA-DI, Atom, sitemap; its
+ * trust not below --trust-hint, or not scored yet) gives page p after
+ * `after`, never after our clock: it dates a change our check holds
+ * (update_text.c).  0 when none. */
+int64_t ant_upd_trust_corroborates(struct upd *u, const ant_store_page *p, int64_t after);
+/* A page we cannot check (its check failed, robots.txt), or a quiet first
+ * check with no time: dated by the newest record of a believed source
+ * (LIRS, HINA-DI, Atom; never a sitemap) newer than its update time and
+ * than `after` (our last successful check: it saw the page after an
+ * older claim; 0 for a first check), clamped to our clock, its source
+ * URL the source's (ant_detect_relay()'s mark; its schedule kept).  1
+ * when dated, 0 not. */
+int ant_upd_trust_date(struct upd *u, ant_store_page *p, int64_t after);
 /* ---- update_budget.c: a source's budgets (ant_source_budget.h) ---- */
 
 /* The source's turn begins: its row loaded into u->bud (0 or < 0). */
@@ -252,8 +265,13 @@ int ant_upd_furniture(const ant_store_page *p, ant_page_info *info, ant_furnitur
 int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns);
 /* The token rule after the noise rule's verdict v: in->noise_* and
  * *excerpt completed; its state kept for ant_upd_keep_text(). */
-void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns, const ant_page_info *info,
+void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, const ant_page_info *info,
 		    const ant_detect_verdict *v, ant_detect_input *in, char **excerpt);
+/* Changes held at an earlier check confirmed by a 304 (from 0), or those
+ * held at this check released when another rule announced it (from =
+ * now); the page's column rewritten.  The earliest first sighting of
+ * those confirmed, 0 none. */
+int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from);
 /* The page's column: the noise rule's blob, the token state, the furniture. */
 void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *noise, size_t noise_len);
 

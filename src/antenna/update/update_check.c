@@ -440,6 +440,11 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 			u->st.still_gone++;
 		else
 			u->st.failed++;
+		/* a page we cannot check: a believed source's date (update_trust.c) */
+		if (f->kind != ANT_FAIL_DEFERRED && ant_upd_trust_date(u, p, p->st.last_ok)) {
+			out->updated = 1;
+			out->rule = p->st.detected_by;
+		}
 	} else {
 		ant_upd_set_str(&p->last_error, NULL);
 		p->fail_kind = ANT_FAIL_NONE;
@@ -452,7 +457,15 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 			/* a quiet first check dated by the feed's entry about
 			 * the page: its title says what that date was */
 			set_excerpt(p, c->feed.title ? c->feed.title : "", u->o->excerpt_max);
+		} else if (out->first && !p->st.last_modified) {
+			/* a quiet first check with no time of its own takes a
+			 * believed source's earlier claim: it cannot refute it */
+			ant_upd_trust_date(u, p, 0);
 		}
+		/* another rule announced the check that held a change: no
+		 * longer held (or the next check would announce it again) */
+		if (out->updated && !f->in.noise_updated)
+			ant_upd_held_confirm(u, p, u->now);
 		u->st.updated += out->updated;
 		u->st.unchanged += !out->updated;
 	}
@@ -634,6 +647,11 @@ void ant_upd_page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resu
 	int parked = 0;
 
 	step_answer(u, p, res, &f);
+	if (!f.in.failed && res->status == 304 && (f.in.noise_time = ant_upd_held_confirm(u, p, 0)) > 0) {
+		/* the answer that showed the held changes, still: they stayed */
+		f.in.noise_decided = 1;
+		f.in.noise_updated = 1;
+	}
 	if (!f.in.failed && res->status != 304 && step_analyse(u, p, res, &f, &info)) {
 		parked = step_text(u, p, &info, &f);
 		ant_page_info_release(&info);
