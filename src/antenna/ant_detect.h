@@ -6,9 +6,13 @@
  * The rules, in the order the classic antennas tried them
  * (doc/NOTES-lirs-in-the-wild.md, "How antennas detect an update"):
  *   header  a trusted Last-Modified newer than the one seen before, on a
- *           text that is not the last check's (a new Last-Modified on the
- *           same text is no update); a Last-Modified at or after the
- *           response's Date is "now" from a dynamic page and is not trusted;
+ *           body that shows a change: the noise-proof rule's verdict when
+ *           it decided, else the text checksum (a new Last-Modified on the
+ *           same text, or on one with only noise moved, is no update: a
+ *           header dates a change and makes none); a Last-Modified at or
+ *           after the response's Date is "now" from a dynamic page and is
+ *           not trusted.  A 304 says the page is the last answer: a change
+ *           held then (noise_updated, by the caller) is confirmed;
  *   text    the checksum of the page's text changed (ant_page.h removes tags,
  *           scripts, comments and the ignored parts, and is charset-blind,
  *           so a charset flip or an ignored-part change is no update);

@@ -215,14 +215,15 @@ void ant_upd_trust_checked(struct upd *u, const ant_store_page *p, const ant_det
  * `after`, never after our clock: it dates a change our check holds
  * (update_text.c).  0 when none. */
 int64_t ant_upd_trust_corroborates(struct upd *u, const ant_store_page *p, int64_t after);
-/* A page we cannot check (its check failed, robots.txt), or a quiet first
- * check with no time: dated by the newest record of a believed source
- * (LIRS, HINA-DI, Atom; never a sitemap) newer than its update time and
- * than `after` (our last successful check: it saw the page after an
- * older claim; 0 for a first check), clamped to our clock, its source
- * URL the source's (ant_detect_relay()'s mark; its schedule kept).  1
- * when dated, 0 not. */
-int ant_upd_trust_date(struct upd *u, ant_store_page *p, int64_t after);
+/* A page we cannot check (its check failed, robots.txt keeps us out):
+ * dated by the newest record of a believed source (LIRS, HINA-DI, Atom,
+ * sitemap) newer than its update time and than our last successful check
+ * (it saw the page after an older claim).  A quiet first check with no
+ * time of its own (first): the newest such record up to now, a sitemap's
+ * excepted (it cannot refute them).  Never after our clock; its source URL
+ * the source's, ant_detect_relay()'s mark, its schedule kept.  1 when
+ * dated, 0 not. */
+int ant_upd_trust_date(struct upd *u, ant_store_page *p, int first);
 /* ---- update_budget.c: a source's budgets (ant_source_budget.h) ---- */
 
 /* The source's turn begins: its row loaded into u->bud (0 or < 0). */

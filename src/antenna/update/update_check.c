@@ -441,7 +441,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		else
 			u->st.failed++;
 		/* a page we cannot check: a believed source's date (update_trust.c) */
-		if (f->kind != ANT_FAIL_DEFERRED && ant_upd_trust_date(u, p, p->st.last_ok)) {
+		if (f->kind != ANT_FAIL_DEFERRED && ant_upd_trust_date(u, p, 0)) {
 			out->updated = 1;
 			out->rule = p->st.detected_by;
 		}
@@ -460,7 +460,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		} else if (out->first && !p->st.last_modified) {
 			/* a quiet first check with no time of its own takes a
 			 * believed source's earlier claim: it cannot refute it */
-			ant_upd_trust_date(u, p, 0);
+			ant_upd_trust_date(u, p, 1);
 		}
 		/* another rule announced the check that held a change: no
 		 * longer held (or the next check would announce it again) */

@@ -275,7 +275,7 @@ static void keep_out(struct upd *u, ant_store_page *p, const struct origin *o, c
 	ant_detect_keep_out(&p->st, u->now, ANT_ROBOTS_RECHECK);
 	u->st.robots_excluded++;
 	/* a page we may not check: a believed source's date (update_trust.c) */
-	dated = ant_upd_trust_date(u, p, p->st.last_ok);
+	dated = ant_upd_trust_date(u, p, 0);
 	ant_upd_save_page(u, p, dated);
 	if (u->o->on_page)
 		u->o->on_page(u->o->ctx, p, &(ant_detect_outcome){ .updated = dated,

@@ -60,12 +60,12 @@ static void tokens_of(const ant_store_page *p, int baseline, ant_tokens *tk)
 }
 
 /* The page's own trusted Last-Modified dates a change since our last
- * check (and is new): its time, else 0. */
+ * check: newer than the one it sent then (by the server's own clock, which
+ * may not be ours) and than its update time: its time, else 0. */
 static int64_t header_dates(const ant_store_page *p, const ant_detect_input *in, int64_t now)
 {
 	if (!ant_detect_lm_believable(in->lm_time, in->date_time, now, in->max_future) ||
-	    in->lm_time <= p->st.lm_header_time || in->lm_time <= p->st.last_ok ||
-	    in->lm_time <= p->st.last_modified)
+	    in->lm_time <= p->st.lm_header_time || in->lm_time <= p->st.last_modified)
 		return 0;
 	return in->lm_time;
 }

@@ -149,18 +149,20 @@ struct srcdate {
 	struct upd *u;
 	ant_store_page *p;
 	int64_t after;
+	int first;
 	int dated;
 };
 
 /* The newest believed record that dates the page; a sitemap's lastmod
- * never does (generators stamp every entry with the build time). */
+ * never dates a first check (generators stamp every entry with the build
+ * time: ant_update_recall() takes none either). */
 static int srcdate_one(void *ctx, const ant_store_srcrec *r)
 {
 	struct srcdate *c = ctx;
 	ant_store_page *p = c->p;
 	int64_t t = claim_time(c->u, r), recheck = p->st.recheck;
 
-	if (r->source_kind == ANT_STORE_SOURCE_SITEMAP || !t)
+	if ((c->first && r->source_kind == ANT_STORE_SOURCE_SITEMAP) || !t)
 		return 0;
 	/* newest first: none of the rest is newer; a time our own check
 	 * saw after was refuted by it */
@@ -179,9 +181,9 @@ static int srcdate_one(void *ctx, const ant_store_srcrec *r)
 	return 1;
 }
 
-int ant_upd_trust_date(struct upd *u, ant_store_page *p, int64_t after)
+int ant_upd_trust_date(struct upd *u, ant_store_page *p, int first)
 {
-	struct srcdate c = { u, p, after, 0 };
+	struct srcdate c = { u, p, first ? 0 : p->st.last_ok, first, 0 };
 
 	if (u->failed_db || ant_store_srcrec_each(u->s, p->url_key, srcdate_one, &c, NULL) < 0)
 		return 0;
