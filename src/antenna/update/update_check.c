@@ -430,6 +430,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 	f->in.feed_usable = c->feed.usable;
 	f->in.feed_time = c->feed.newest;
 	f->in.gone_interval = p->gone_at ? ANT_GONE_INTERVAL : 0;   /* daily, until its first success */
+	ant_upd_feed_confirms(u, p, &f->in, c->feed.view);   /* update_text.c: a held change dated */
 	ant_detect_apply(&p->st, &f->in, u->now, out);
 	if (f->in.failed) {
 		ant_upd_set_str(&p->last_error, f->errtext);
@@ -559,6 +560,7 @@ static void feed_take(ant_store_page *p, struct upd_check *c, ant_feed_about *fa
 		return;
 	}
 	ant_upd_set_str(&p->feed_error, NULL);
+	c->feed.view = fa->view_entry;
 	if (!fa->newest) {
 		feed_hint_only(p, c);
 		return;

@@ -13,6 +13,7 @@
 #include "ant_furniture.h"
 #include "ant_textstate.h"
 #include "ant_tokens.h"
+#include "lirs_merge.h"
 
 /* The site's furniture leaves the answer's segments: only the page's own
  * content decides an update and makes the excerpt.  Not when the
@@ -86,24 +87,28 @@ static void corroborate(struct upd *u, ant_store_page *p, ant_detect_noise *ns, 
 	ant_detect_seg *segs = NULL;
 	unsigned char *pick;
 	int64_t t = header_dates(p, in, u->now), swaps, numbers;
+	ant_detect_noise nc = *ns;   /* copies: their tables only are changed */
+	ant_tokens tc = *tk;
 
 	if (!t)
 		t = ant_upd_trust_corroborates(u, p, p->st.last_ok);
-	if (!t || !(pick = calloc(info->nseg ? info->nseg : 1, 1)))
+	if (!(pick = calloc(info->nseg ? info->nseg : 1, 1)))
 		return;
 	if ((segs = malloc((info->nseg ? info->nseg : 1) * sizeof *segs)) != NULL) {
 		for (size_t i = 0; i < info->nseg; i++)
 			segs[i] = (ant_detect_seg){ info->seg[i].block, info->seg[i].norm, info->seg[i].len };
 		cur = segs;
 	}
-	swaps = ant_detect_noise_confirm(ns, u->now, cur, cur ? info->nseg : 0, pick);
-	numbers = ant_tokens_confirm(tk, u->now, info->seg, info->nseg, pick);
-	if (swaps || numbers) {
+	/* what is held is the excerpt should this check announce it: now, or
+	 * when the page's feed dates it (ant_upd_feed_confirms()) */
+	swaps = ant_detect_noise_confirm(t ? ns : &nc, u->now, cur, cur ? info->nseg : 0, pick);
+	numbers = ant_tokens_confirm(t ? tk : &tc, u->now, info->seg, info->nseg, pick);
+	if (!*excerpt && memchr(pick, 1, info->nseg))
+		*excerpt = ant_page_excerpt(info, pick, u->o->excerpt_max);
+	if (t && (swaps || numbers)) {
 		if (!in->noise_updated || !in->noise_time || t < in->noise_time)
 			in->noise_time = t;
 		in->noise_updated = 1;
-		if (!*excerpt && memchr(pick, 1, info->nseg))
-			*excerpt = ant_page_excerpt(info, pick, u->o->excerpt_max);
 	}
 	free(segs);
 	free(pick);
@@ -145,6 +150,16 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, cons
 	}
 	ant_tokens_release(&tk);
 	free(skip);
+}
+
+void ant_upd_feed_confirms(struct upd *u, ant_store_page *p, ant_detect_input *in, int64_t t)
+{
+	if (!t || in->failed || in->noise_updated || t <= p->st.last_ok ||
+	    lirs_merge_future(t, u->now, u->o->max_future) || !ant_upd_held_confirm(u, p, u->now))
+		return;
+	in->noise_decided = 1;
+	in->noise_updated = 1;
+	in->noise_time = t > u->now ? u->now : t;
 }
 
 /*

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -1304,15 +1305,56 @@ static void hold_case_run(const struct hold_case *c, int k)
 	ant_store_close(s);
 }
 
+/* A wiki's site-wide feed links each page's diff ("?id=P&rev=..&do=diff"):
+ * not the page, so it never dates it; but an entry on a view of the page
+ * dated after our last check confirms the change the check holds. */
+#define PW "http://w.example/doku.php?id=club:meeting"
+#define FW "http://w.example/feed.php"
+#define WIKI(d) "<html><head><title>w</title><link rel=\"alternate\" type=\"application/rss+xml\" href=\"/feed.php\"></head>" \
+	"<body><p>次回の例会は12月" d "日です。</p><p>ほかの話題がいくつか並んでいる長い段落です。</p></body></html>"
+static void feed_view(void)
+{
+	char path[256], feed[1024], date[64];
+	ant_store *s = store_new("feedview", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+	time_t t = T0 + 3000;
+	struct tm tm;
+
+	page_add(s, PW, NULL);
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	snprintf(feed, sizeof feed, "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>w</title>"
+		 "<link>http://w.example/doku.php</link><item><title>club:meeting</title>"
+		 "<link>http://w.example/doku.php?id=club:meeting&amp;rev=%lld&amp;do=diff</link>"
+		 "<pubDate>%s</pubDate></item></channel></rss>", (long long)t, date);
+	fake_answer(&f, (struct answer){ .url = FW, .status = 200, .body = "<rss version=\"2.0\"><channel><title>w</title></channel></rss>" });
+	fake_answer(&f, (struct answer){ .url = PW, .status = 200, .body = WIKI("3") });
+	run(s, &f, T0, 1, &st, &v);
+	fake_answer(&f, (struct answer){ .url = FW, .status = 200, .body = feed });
+	fake_answer(&f, (struct answer){ .url = PW, .status = 200, .body = WIKI("10") });
+	run(s, &f, T0 + 3600, 1, &st, &v);
+	page_get(s, PW, &p);
+	OK(events(s, PW) == 1 && p.st.last_modified == T0 + 3000 && p.st.feed_time == 0,
+	   "feed view: an entry on the page's diff confirms the held date change, dated by it, "
+	   "the feed not the page's");
+	IS_STR(event_excerpt(s, PW, T0 + 3000), "次回の例会は12月10日です。", "feed view: the edit is the excerpt");
+	ant_store_page_release(&p);
+	ant_store_close(s);
+}
+
 static void holds(void)
 {
 	for (size_t k = 0; k < sizeof hold_cases / sizeof hold_cases[0]; k++)
 		hold_case_run(&hold_cases[k], (int)k);
+	feed_view();
 }
 
 int main(void)
 {
-	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1 + 1 + 21);
+	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1 + 1 + 21 + 2);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
