@@ -60,25 +60,14 @@ static void tokens_of(const ant_store_page *p, int baseline, ant_tokens *tk)
 		ant_tokens_init(tk);
 }
 
-/* The page's own trusted Last-Modified dates a change since our last
- * check: newer than the one it sent then (by the server's own clock, which
- * may not be ours) and than its update time: its time, else 0. */
-static int64_t header_dates(const ant_store_page *p, const ant_detect_input *in, int64_t now)
-{
-	if (!ant_detect_lm_believable(in->lm_time, in->date_time, now, in->max_future) ||
-	    in->lm_time <= p->st.lm_header_time || in->lm_time <= p->st.last_modified)
-		return 0;
-	return in->lm_time;
-}
-
 /*
- * Changes held in this check (a small swap, numbers changed) that
- * something dates within it -- after our last check, up to now: the
- * page's own new Last-Modified, else a believed source (a LIRS or Atom
- * record of the page, a sitemap's lastmod) -- are confirmed now: in->noise_*
- * say an update at that time, and what they changed is the excerpt when
- * there is none.  A header alone, on a text with nothing held or new, still
- * makes no update (ant_detect.h).
+ * Changes held in this check (a small swap, numbers changed) that a
+ * believed source dates within it -- after our last check, up to now: a
+ * LIRS or Atom record of the page, a sitemap's lastmod -- are confirmed
+ * now: in->noise_* say an update at that time.  The page's own new
+ * Last-Modified does not: a counter or a referer list moves with it (a
+ * header dates a change the body shows, and a held change is not shown
+ * yet).  What is held is the excerpt should this check announce it.
  */
 static void corroborate(struct upd *u, ant_store_page *p, ant_detect_noise *ns, ant_tokens *tk,
 			const ant_page_info *info, ant_detect_input *in, char **excerpt)
@@ -86,12 +75,10 @@ static void corroborate(struct upd *u, ant_store_page *p, ant_detect_noise *ns, 
 	const ant_detect_seg *cur = NULL;
 	ant_detect_seg *segs = NULL;
 	unsigned char *pick;
-	int64_t t = header_dates(p, in, u->now), swaps, numbers;
+	int64_t t = ant_upd_trust_corroborates(u, p, p->st.last_ok), swaps, numbers;
 	ant_detect_noise nc = *ns;   /* copies: their tables only are changed */
 	ant_tokens tc = *tk;
 
-	if (!t)
-		t = ant_upd_trust_corroborates(u, p, p->st.last_ok);
 	if (!(pick = calloc(info->nseg ? info->nseg : 1, 1)))
 		return;
 	if ((segs = malloc((info->nseg ? info->nseg : 1) * sizeof *segs)) != NULL) {

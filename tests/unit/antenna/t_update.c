@@ -1238,8 +1238,8 @@ static const struct hold_case hold_cases[] = {
 	{ "a new Last-Modified on the same text", {
 		{ 0, 200, P120, -500, 0, 0, -500, "header", "baseline dated by its header", NULL },
 		{ 3600, 200, P120, 3500, 0, 0, -500, "header", "a rebuild: no update", NULL },
-		{ 7200, 200, P150, 7100, 0, 1, 7100, "header", "a number changed with a new header: the header dates it, announced now", NULL },
-		{ 10800, 304, NULL, 0, 0, 1, 7100, "header", "a 304 then: not announced again", NULL } } },
+		{ 7200, 200, P150, 7100, 0, 0, -500, "header", "a number changed with a new header: held, not announced (a counter moves with it too)", NULL },
+		{ 10800, 304, NULL, 0, 0, 1, 7200, "text", "a 304: announced, dated when first seen", NULL } } },
 	{ "a number changed, the header not new", {
 		{ 0, 200, P120, -500, 0, 0, -500, "header", "baseline dated by its header", NULL },
 		{ 3600, 200, P150, -500, 0, 0, -500, "header", "the same header: held", NULL },
