@@ -97,6 +97,10 @@ enum body { BODY_SAME, BODY_CHANGED, BODY_UNKNOWN };
  */
 static enum body body_changed(const ant_detect_state *st, const ant_detect_input *in)
 {
+	/* the text rule's reference was reset ('antenna set': a quiet
+	 * baseline): this text is the new reference, nothing to compare */
+	if (in->has_hash && !st->has_hash && !in->noise_decided)
+		return BODY_SAME;
 	if (in->noise_decided)
 		return in->noise_updated ? BODY_CHANGED : BODY_SAME;
 	if (in->has_hash && st->has_hash)

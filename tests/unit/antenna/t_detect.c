@@ -1130,6 +1130,21 @@ static void header_and_304(void)
 		OK(out.updated == r->updated && st.last_modified == T0 + r->want_lm &&
 		   (r->rule ? out.rule && strcmp(out.rule, r->rule) == 0 : out.rule == NULL), "%s", r->why);
 	}
+	{   /* 'antenna set' reset the text rule's reference: a quiet baseline */
+		ant_detect_state st;
+		ant_detect_outcome out;
+		ant_detect_input in = ok200(1, T0 - 5000, T0);
+
+		ant_detect_state_init(&st);
+		ant_detect_apply(&st, &in, T0, &out);
+		st.has_hash = 0;
+		st.text_hash = 0;
+		st.content_length = -1;
+		in = ok200(2, T0 + 500, T0 + 600);
+		ant_detect_apply(&st, &in, T0 + 600, &out);
+		OK(!out.updated && st.last_modified == T0 - 5000 && st.has_hash,
+		   "a reset reference, a new Last-Modified: a quiet baseline, no update, the time kept");
+	}
 }
 
 /* ant_detect_noise_confirm(): a small swap held is confirmed by a 304 or a
@@ -1156,7 +1171,7 @@ static void noise_confirm(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1);
 	header_and_304();
 	noise_confirm();
 	future_headers();
