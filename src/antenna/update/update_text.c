@@ -2,8 +2,9 @@
  * update_text.c: what a page's check adds to the noise-proof text rule
  * (update_check.c): the site's furniture left out of the answer
  * (ant_furniture.h), the token rule after the noise rule's verdict
- * (ant_tokens.h), and the page's text state kept in its one noise column
- * (ant_textstate.h).
+ * (ant_tokens.h), the changes the two rules hold confirmed otherwise than
+ * by the next answer's text (a 304, a source, the page's feed: held.c),
+ * and the page's text state kept in its one noise column (ant_textstate.h).
  */
 #include "update_int.h"
 

@@ -2,8 +2,9 @@
  * update_trust.c: the update engine's side of the sources' trust
  * (ant_trust.h, scored by rules/trust.c): a source's newer time for a
  * watched page is a hint to check it early, never its date, unless the
- * page cannot be checked; our check of the page judges the claim
- * (update_int.h, ant_upd_trust_*).
+ * page cannot be checked (or its quiet first check has no time of its
+ * own), save to confirm a change our check holds; our check of the page
+ * judges the claim (update_int.h, ant_upd_trust_*).
  */
 #include "ant_trust.h"
 #include "ant_robots.h"
