@@ -13,7 +13,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 16
+plan 17
 tmpdir noise-test
 start_server 600
 NOW=1700000000
@@ -135,6 +135,9 @@ is "the next check's 304 confirms both: announced" \
 	"$(grep -c ': updated' "$T/s304.log") $($A -d "$S304" show "$U/word.html" | sed -n 's/^last status: *//p')" "2 304"
 is "... dated when first seen" "$(jget "$S304" "$U/price.html" last_modified) $(jget "$S304" "$U/word.html" last_modified)" \
 	"$((NOW + 3700)) $((NOW + 3700))"
+is "... each with the held change as its excerpt" \
+	"$(showkey "$S304" "$U/price.html" excerpt) / $(showkey "$S304" "$U/word.html" excerpt)" \
+	"今日の価格は150円です。 / 庭の木はpeachです。"
 $A -d "$S304" show "$U/price.html" > "$T/price.show"
 check "show: nothing held any more" sh -c "! grep -q '^  held:' '$T/price.show'"
 sup $((NOW + 10900))

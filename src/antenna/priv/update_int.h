@@ -79,6 +79,7 @@ struct upd_check {
 	ant_furniture furn;      /* what its answer's analysis left out as furniture */
 	unsigned char *tokens;   /* the token rule's state after this check, malloc'd */
 	size_t tokens_len;
+	char *held;              /* the text of what this check holds, malloc'd, or NULL */
 };
 
 /* One run (ant_update()). */
@@ -270,11 +271,12 @@ int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns);
  * *excerpt completed; its state kept for ant_upd_keep_text(). */
 void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, const ant_page_info *info,
 		    const ant_detect_verdict *v, ant_detect_input *in, char **excerpt);
-/* Changes held at an earlier check confirmed by a 304 (from 0), or those
- * held at this check released when another rule announced it (from =
- * now); the page's column rewritten.  The earliest first sighting of
- * those confirmed, 0 none. */
-int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from);
+/* Changes held at an earlier check confirmed by a 304 (from 0: *excerpt,
+ * when NULL, gets the held text kept then), or those held at this check
+ * released when another rule announced it (from = now; excerpt NULL); the
+ * page's column rewritten.  The earliest first sighting of those
+ * confirmed, 0 none. */
+int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from, char **excerpt);
 /* The page's feed has an entry on a view of the page (its diff, a
  * revision) dated t: a change held in this check, when t is after our last
  * check, is confirmed (in->noise_*, dated t, never after our clock). */

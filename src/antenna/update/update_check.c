@@ -466,7 +466,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		/* another rule announced the check that held a change: no
 		 * longer held (or the next check would announce it again) */
 		if (out->updated && !f->in.noise_updated)
-			ant_upd_held_confirm(u, p, u->now);
+			ant_upd_held_confirm(u, p, u->now, NULL);
 		u->st.updated += out->updated;
 		u->st.unchanged += !out->updated;
 	}
@@ -649,7 +649,7 @@ void ant_upd_page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resu
 	int parked = 0;
 
 	step_answer(u, p, res, &f);
-	if (!f.in.failed && res->status == 304 && (f.in.noise_time = ant_upd_held_confirm(u, p, 0)) > 0) {
+	if (!f.in.failed && res->status == 304 && (f.in.noise_time = ant_upd_held_confirm(u, p, 0, &f.excerpt)) > 0) {
 		/* the answer that showed the held changes, still: they stayed */
 		f.in.noise_decided = 1;
 		f.in.noise_updated = 1;
@@ -691,6 +691,7 @@ void ant_upd_check_release(struct upd_check *c)
 {
 	free(c->feed.title);
 	free(c->tokens);
+	free(c->held);
 	found_release(&c->found);
 	noise_free(c->nc);
 	memset(c, 0, sizeof *c);

@@ -88,9 +88,16 @@ static void corroborate(struct upd *u, ant_store_page *p, ant_detect_noise *ns, 
 		cur = segs;
 	}
 	/* what is held is the excerpt should this check announce it: now, or
-	 * when the page's feed dates it (ant_upd_feed_confirms()) */
+	 * when the page's feed dates it (ant_upd_feed_confirms()); kept for
+	 * the check a 304 confirms it at (ant_upd_held_confirm()) */
 	swaps = ant_detect_noise_confirm(t ? ns : &nc, u->now, cur, cur ? info->nseg : 0, pick);
 	numbers = ant_tokens_confirm(t ? tk : &tc, u->now, info->seg, info->nseg, pick);
+	if (!t && memchr(pick, 1, info->nseg)) {
+		struct upd_check *c = &u->chk[p - u->pages];
+
+		free(c->held);
+		c->held = ant_page_excerpt(info, pick, u->o->excerpt_max);
+	}
 	if (!*excerpt && memchr(pick, 1, info->nseg))
 		*excerpt = ant_page_excerpt(info, pick, u->o->excerpt_max);
 	if (t && (swaps || numbers)) {
@@ -143,7 +150,7 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, cons
 void ant_upd_feed_confirms(struct upd *u, ant_store_page *p, ant_detect_input *in, int64_t t)
 {
 	if (!t || in->failed || in->noise_updated || t <= p->st.last_ok ||
-	    lirs_merge_future(t, u->now, u->o->max_future) || !ant_upd_held_confirm(u, p, u->now))
+	    lirs_merge_future(t, u->now, u->o->max_future) || !ant_upd_held_confirm(u, p, u->now, NULL))
 		return;
 	in->noise_decided = 1;
 	in->noise_updated = 1;
@@ -157,7 +164,7 @@ void ant_upd_feed_confirms(struct upd *u, ant_store_page *p, ant_detect_input *i
  * = now: the feed dated it).  The page's column keeps the rest.  Returns
  * the earliest first sighting of those confirmed, 0 when none.
  */
-int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from)
+int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from, char **excerpt)
 {
 	ant_textstate ps;
 	ant_detect_noise ns;
@@ -186,6 +193,12 @@ int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from)
 		ant_tokens_release(&tk);
 	}
 	since = !a || (b && b < a) ? b : a;
+	if (since && excerpt && ps.held_len && !*excerpt && (*excerpt = malloc(ps.held_len + 1))) {
+		memcpy(*excerpt, ps.held, ps.held_len);
+		(*excerpt)[ps.held_len] = '\0';
+	}
+	ps.held = NULL;   /* confirmed, or released: held no more */
+	ps.held_len = 0;
 	if (since && ant_textstate_join(&ps, &blob, &len) == 0) {
 		free(p->noise);   /* ps pointed into it: joined first */
 		p->noise = blob;
@@ -212,6 +225,8 @@ void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *no
 		ps.tokens_len = c->tokens_len;
 	}
 	ps.furniture = c->furn;
+	ps.held = c->held;   /* this check's holds, or none */
+	ps.held_len = c->held ? strlen(c->held) : 0;
 	if (ant_textstate_join(&ps, &blob, &len) == 0) {
 		free(p->noise);
 		p->noise = blob;
@@ -220,4 +235,6 @@ void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *no
 	free(c->tokens);
 	c->tokens = NULL;
 	c->tokens_len = 0;
+	free(c->held);
+	c->held = NULL;
 }

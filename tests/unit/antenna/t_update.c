@@ -1233,7 +1233,8 @@ static const struct hold_case hold_cases[] = {
 	{ "a price edited, then 304s", {
 		{ 0, 200, P120, 0, 0, 0, -1, NULL, "baseline: quiet", NULL },
 		{ 3600, 200, P150, 0, 0, 0, -1, NULL, "the first number change after the first check is held", NULL },
-		{ 7200, 304, NULL, 0, 0, 1, 3600, "text", "a 304 still shows it: announced, dated when first seen", NULL },
+		{ 7200, 304, NULL, 0, 0, 1, 3600, "text", "a 304 still shows it: announced, dated when first seen, the held text its excerpt",
+		  "150円" },
 		{ 10800, 304, NULL, 0, 0, 1, 3600, "text", "another 304: nothing more", NULL } } },
 	{ "a new Last-Modified on the same text", {
 		{ 0, 200, P120, -500, 0, 0, -500, "header", "baseline dated by its header", NULL },
