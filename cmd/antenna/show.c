@@ -49,10 +49,13 @@ static const char *how(const ant_store_page *p)
 		return "size (the page's length changed)";
 	if (!strcmp(r, "feed"))
 		return "feed (the page's feed has a newer entry)";
-	/* a source dates a watched page only when we cannot check it (ant_trust.h) */
+	/* a source dates a watched page only when we cannot check it, or its
+	 * first check had no time of its own (ant_trust.h) */
 	if (!strcmp(r, "atom"))
-		return "atom (the date is an Atom source's, not ours: our checks of the page fail)";
-	return "lirs (the date is a LIRS source's, not ours: our checks of the page fail)";
+		return p->last_error ? "atom (the date is an Atom source's, not ours: our checks of the page fail)"
+				     : "atom (the date is an Atom source's, not ours: our check could not refute it)";
+	return p->last_error ? "lirs (the date is a LIRS source's, not ours: our checks of the page fail)"
+			     : "lirs (the date is a LIRS source's, not ours: our check could not refute it)";
 }
 
 

@@ -50,8 +50,10 @@ static void show_tokens(const ant_textstate *ps, int64_t tz)
 		       "                ignored until they stay unchanged %d days\n",
 		       antcmd_when(b, sizeof b, t.ctr[i].since, tz), ANT_TOKENS_STABLE / 86400);
 	for (size_t i = 0; i < t.nheld; i++)
-		printf("  held:         numbers or dates changed, first seen %s: announced at the\n"
-		       "                next check if they stay, a counter if they change again\n",
+		printf("  held:         numbers or dates of a sentence changed, first seen %s\n"
+		       "                (the numbers rule): announced, dated then, when the next answer\n"
+		       "                still shows them (a 304 included) or a believed source dates a\n"
+		       "                change of the page then; a counter if they change again\n",
 		       antcmd_when(b, sizeof b, t.held[i].since, tz));
 	ant_tokens_release(&t);
 }
@@ -115,8 +117,10 @@ void antcmd_show_learned(const ant_store_page *p, int64_t tz)
 	show_words(&n, tz);
 	for (size_t i = 0; i < n.nsus; i++)
 		if (n.sus[i].pending)
-			printf("  held:         a small change first seen %s: announced at the next\n"
-			       "                check if it stays, ignored from then on if it changes again\n",
+			printf("  held:         a small part replaced, first seen %s (the swap rule):\n"
+			       "                announced, dated then, when the next answer still shows it (a\n"
+			       "                304 included) or a believed source dates a change of the page\n"
+			       "                then; ignored from then on if it changes again\n",
 			       antcmd_when(b, sizeof b, n.sus[i].pending, tz));
 	for (size_t i = 0; i < n.nsus; i++)
 		if (n.sus[i].raced)

@@ -6,9 +6,13 @@
  * The rules, in the order the classic antennas tried them
  * (doc/NOTES-lirs-in-the-wild.md, "How antennas detect an update"):
  *   header  a trusted Last-Modified newer than the one seen before, on a
- *           text that is not the last check's (a new Last-Modified on the
- *           same text is no update); a Last-Modified at or after the
- *           response's Date is "now" from a dynamic page and is not trusted;
+ *           body that shows a change: the noise-proof rule's verdict when
+ *           it decided, else the text checksum (a new Last-Modified on the
+ *           same text, or on one with only noise moved, is no update: a
+ *           header dates a change and makes none); a Last-Modified at or
+ *           after the response's Date is "now" from a dynamic page and is
+ *           not trusted.  A 304 says the page is the last answer: a change
+ *           held then (noise_updated, by the caller) is confirmed;
  *   text    the checksum of the page's text changed (ant_page.h removes tags,
  *           scripts, comments and the ignored parts, and is charset-blind,
  *           so a charset flip or an ignored-part change is no update);
@@ -390,6 +394,18 @@ void ant_detect_pick_first_run(const ant_detect_noise *n, const ant_detect_seg *
  * either may be NULL.  A block with volatile words takes its path (its
  * sample, its text with those words masked, the rule writes). */
 void ant_detect_noise_label(ant_detect_noise *n, uint32_t block, const char *path, const char *text);
+
+/*
+ * Small swaps held at a check (ant_detect_suspect.pending) confirmed by
+ * something other than the next answer's text (held.c): a 304 to our
+ * conditional request (from 0: every held change; cur NULL), or a source
+ * dating a change of the page within the check that held them (from =
+ * that check's now: those held then).  They are no longer held; pick (may
+ * be NULL) marks the segments of cur that show them, for the excerpt.
+ * Returns the earliest first sighting of those confirmed, 0 when none.
+ */
+int64_t ant_detect_noise_confirm(ant_detect_noise *n, int64_t from, const ant_detect_seg *cur,
+				 size_t ncur, unsigned char *pick);
 
 /* The learned block, or NULL. */
 const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block);

@@ -20,6 +20,10 @@ typedef struct ant_textstate {
 	const unsigned char *tokens;  /* the token rule's blob; NULL when none */
 	size_t tokens_len;
 	ant_furniture furniture;      /* what the last check left out; why "" = nothing */
+	const char *held;             /* the text of the changes the last check held, the
+					 excerpt of the check that confirms them by a 304
+					 (not NUL-terminated); NULL when none */
+	size_t held_len;
 } ant_textstate;
 
 /* Reads blob (len bytes; NULL or empty: nothing kept yet) into *s, whose

@@ -138,6 +138,17 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
  */
 void ant_tokens_place_pick(const ant_page_seg *seg, size_t n, unsigned char *pick);
 
+/*
+ * Held changes first seen at or after from confirmed by something other
+ * than the next answer's text (held.c, as ant_detect_noise_confirm()): a
+ * 304 (from 0), or a source dating a change of the page in the check
+ * that held them.  They are no longer held; pick (may be NULL) marks the
+ * segments of seg that show them.  Returns the earliest first sighting of
+ * those confirmed, 0 when none.
+ */
+int64_t ant_tokens_confirm(ant_tokens *t, int64_t from, const ant_page_seg *seg, size_t nseg,
+			   unsigned char *pick);
+
 /* The state as a compact blob and back (ant_detect_noise_encode()'s
  * conventions): encode 0 and a malloc'd *blob, or LB_ENOMEM; decode 0, or
  * LB_EPARSE (then *t is empty: the next check is a baseline). */

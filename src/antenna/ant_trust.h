@@ -22,10 +22,14 @@
  * error, `list --sources` and `show` show it.  The limits are kept in the
  * database (antenna init --trust-hint, --trust-relay, --trust-claims).
  *
- * A source never dates a page we check ourselves: its claim is a hint.
- * Only a page we cannot check (its last check failed) takes a believed
- * source's date, clamped to our clock, and `show` says the date is the
- * source's.
+ * A source never dates a page we check ourselves: its claim is a hint,
+ * save that a believed source's record dated after our last check
+ * confirms a change the check holds (update_text.c).  Only a page we
+ * cannot check (its check failed, robots.txt) takes a believed source's
+ * date -- at the failing check, from what the source said since our last
+ * successful one -- and a quiet first check with no time of its own the
+ * newest such record; clamped to our clock and the source's Last-Detected,
+ * and `show` says the date is the source's.
  */
 #ifndef ANT_TRUST_H
 #define ANT_TRUST_H

@@ -326,14 +326,17 @@ $A -d "$D" init > "$T/out" 2>&1
 is "init again with nothing new says nothing changed" "$(cat "$T/out")" "'$D': nothing changed"
 $A -d "$D" init --title "Lang" --tz-offset 32400 > "$T/out" 2>&1
 is "init says what changed, only that" "$(cat "$T/out")" "title: 'antenna' -> 'Lang'"
-$A -d "$D" add "$U/late.html" > /dev/null
+printf 'one\n' > "$WWW/late.txt"
+$A -d "$D" add "$U/late.txt" > /dev/null
 $A -d "$D" add --lirs "$U/peer.lirs" > /dev/null
 $A -d "$D" add --atom "$U/feed.atom" > /dev/null
-# the first check is a quiet baseline; a newer Last-Modified with text
-# only removed (no excerpt) makes the event whose summary index.atom words
+# the first check is a quiet baseline; a newer Last-Modified on a page that
+# is not HTML (no text to compare, so no excerpt) makes the event whose
+# summary index.atom words.  (On an HTML page whose text was only cut, a
+# newer Last-Modified is no update: it dates a change the body shows.)
 $A -d "$D" update --timeout 2 > /dev/null 2>&1
-printf '<title>Late</title>\n' > "$WWW/late.html"
-touch -d @$(( $(date +%s) - 60 )) "$WWW/late.html"
+printf 'one, two\n' > "$WWW/late.txt"
+touch -d @$(( $(date +%s) - 60 )) "$WWW/late.txt"
 $A -d "$D" run --force --timeout 2 "$T/publ" > /dev/null 2>&1
 check "index.html is Japanese by default" grep -q '<html lang="ja">' "$T/publ/index.html"
 check "... its header too" grep -q '<p class="meta">更新時刻 .* JST · 1 ページ · 新着 [0-9]*</p>' "$T/publ/index.html"

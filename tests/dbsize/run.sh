@@ -23,8 +23,9 @@ check "$N pages imported" $A -d "$D" import --from jsonl "$T/pages.jsonl"
 bad=0 c=0
 while [ $c -lt 4 ]; do
 	# a second later: a Last-Modified of the second the page is fetched
-	# in is "now" from a dynamic page, not trusted (and "version N" is
-	# a number, no change to the text rule)
+	# in is "now" from a dynamic page, not trusted (the version line's
+	# word changes too: a number alone is held a check, and changed at
+	# every run it is a counter)
 	[ $c -gt 0 ] && { "$HTTPGET" -o /dev/null "$U/_control/bump?every=2" || bad=$((bad + 1)); sleep 1; }
 	$A -d "$D" update --force --jobs 32 --per-host 32 > "$T/update.out" 2>&1 || bad=$((bad + 1))
 	$A -d "$D" publish "$T/site" > /dev/null 2>&1 || bad=$((bad + 1))

@@ -10,7 +10,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 case $BUILD in /*) B=$BUILD ;; *) B=$TOP/$BUILD ;; esac
 . "$TOP/tests/lib/tap.sh"
-plan 22
+plan 24
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/demo-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -40,6 +40,10 @@ check "a change in the ignored #clock only is not an update" \
 	sh -c "grep -F 'news/index.html' '$html' | grep -F -- '--/-- --:--' | grep -vqF 'h-entry new'"
 check "a page we cannot check (503) is dated by the peer LIRS file (lirs)" \
 	sh -c "grep -E '^[0-9-]+ [0-9:]+ JST  lirs .*tanaka/blog.html>  \[503 Service Unavailable\]' '$tmp/out'"
+check "index.html: the page we cannot check shows the source's time, mark L and its error" \
+	sh -c "grep -F 'tanaka/blog.html' '$html' | grep -F '<time class=\"dt-updated\"' | grep -F '>L</abbr>' | grep -qF '<span class=\"error\">[503 Service Unavailable]</span>'"
+check "index.html: no known update is grey 更新時刻不明, not an error" \
+	sh -c "grep -F 'news/index.html' '$html' | grep -F '<li class=\"h-entry undated\">' | grep -F '<span class=\"unknown\">更新時刻不明</span>' | grep -vqF 'class=\"error\"'"
 check "the 404 page is listed with its error" \
 	sh -c "grep -F 'gone.html' '$html' | grep -qF '[404 Not Found]'"
 check "the demo fills an Atom archive: archive/1.atom of 3 entries" \

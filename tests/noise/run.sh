@@ -13,7 +13,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 16
+plan 23
 tmpdir noise-test
 start_server 600
 NOW=1700000000
@@ -176,6 +176,45 @@ showkey "$CD" "$U/clock/price.html" excerpt | grep -q '150円' &&
 	ok "... its excerpt shows the new price" || notok "... its excerpt shows the new price" "$(showkey "$CD" "$U/clock/price.html" excerpt)"
 $A -d "$CD" diff "$U/clock/price.html" 2>&1 | grep -q '150円' &&
 	ok "... its diff shows the price changed" || notok "... its diff shows the price changed" "$($A -d "$CD" diff "$U/clock/price.html" 2>&1)"
+# ---- held changes on static pages that answer 304 (the test server: ETag
+# of the content, Last-Modified of the file, 304 to If-None-Match) -------
+# A price and a one-word edit (a small part of the page) on pages whose
+# Last-Modified does not move
+# (an editor that keeps the file's time, a copy with its time kept): held
+# at the check that sees them, then a 304 -- the answer that showed them,
+# still -- confirms them: announced then, dated when first seen.
+S304=$T/s304.db
+long="ほかの話題がいくつか並んでいる長い段落です。今日も静かな一日でした。"
+sp() { printf '<html><head><title>%s</title></head><body><h1>%s</h1><div class="note"><p>%s</p></div><p>%s</p><p>%s</p><p>%s</p><p>%s</p></body></html>\n' \
+	"$1" "$1" "$2" "$long 一" "$long 二" "$long 三" "$long 四" > "$WWW/$1.html"
+	touch -d "@$((NOW - 86400))" "$WWW/$1.html"; }
+sup() { $A -d "$S304" update --force --now "$1" -v > "$T/s304.out" 2> "$T/s304.log"; }
+sp price "今日の価格は120円です。"
+sp word "庭の木はplumです。"
+$A -d "$S304" init --title s304 > /dev/null 2>&1
+for n in price word; do $A -d "$S304" add "$U/$n.html" > /dev/null; done
+sup $((NOW + 100))
+sp price "今日の価格は150円です。"
+sp word "庭の木はpeachです。"
+sup $((NOW + 3700))
+is "a price and a one-word edit with the same Last-Modified: held, not announced" \
+	"$(grep -c ': updated' "$T/s304.log")" 0
+$A -d "$S304" show "$U/price.html" > "$T/price.show"
+check "show: the price change is held, by the numbers rule, and what confirms it" \
+	sh -c "grep -q '^  held: *numbers or dates of a sentence changed, first seen .*($((NOW + 3700)))' '$T/price.show' &&
+	       grep -q '(the numbers rule)' '$T/price.show' && grep -q 'still shows them (a 304 included)' '$T/price.show'"
+sup $((NOW + 7300))
+is "the next check's 304 confirms both: announced" \
+	"$(grep -c ': updated' "$T/s304.log") $($A -d "$S304" show "$U/word.html" | sed -n 's/^last status: *//p')" "2 304"
+is "... dated when first seen" "$(jget "$S304" "$U/price.html" last_modified) $(jget "$S304" "$U/word.html" last_modified)" \
+	"$((NOW + 3700)) $((NOW + 3700))"
+is "... each with the held change as its excerpt" \
+	"$(showkey "$S304" "$U/price.html" excerpt) / $(showkey "$S304" "$U/word.html" excerpt)" \
+	"今日の価格は150円です。 / 庭の木はpeachです。"
+$A -d "$S304" show "$U/price.html" > "$T/price.show"
+check "show: nothing held any more" sh -c "! grep -q '^  held:' '$T/price.show'"
+sup $((NOW + 10900))
+is "another 304: nothing announced again" "$(grep -c ': updated' "$T/s304.log")" 0
 
 if [ -n "${NOISE_SUMMARY:-}" ]; then
 	echo "$ON_FALSE $UNCHANGED $ON_FOUND $REAL $ON_BAD $ON_REF $ON_REQ $ON_LEARNED $FALSE $ON_SREF $ON_SREQ" > "$NOISE_SUMMARY"

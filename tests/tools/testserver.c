@@ -41,9 +41,11 @@
  *   Any-Other-Name: value       sent as a response header as written
  *
  * Built-in routes:
- *   /bench/N.html              a generated ~1.5 KB page for N; its content,
- *                              ETag and Last-Modified change with each bump
- *                              that covers N
+ *   /bench/N.html              a generated ~1.5 KB page for N; its content
+ *                              (its version line's number and word: a real
+ *                              edit, not a number alone, which the antenna
+ *                              holds a check), ETag and Last-Modified change
+ *                              with each bump that covers N
  *   /benchf/N.html, N.rss      the same page advertising its RSS 2.0 feed,
  *                              whose newest item is dated by the last bump
  *   /noise/K.html              page K of the noise corpus (tests/unit/
@@ -661,7 +663,8 @@ static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 		  "<title>Bench page %lu</title>", n);
 	if (feed)
 		lb_buf_addf(&body, "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"%lu.rss\">", n);
-	lb_buf_addf(&body, "</head>\n<body><h1>Bench page %lu</h1>\n<p>version %ld</p>\n", n, version);
+	lb_buf_addf(&body, "</head>\n<body><h1>Bench page %lu</h1>\n<p>version %ld: %s</p>\n", n, version,
+		    word[version % 6]);
 	if (words)   /* the diff pages' bench (bench/db-size.sh): a new sentence each version */
 		lb_buf_addf(&body, "<p>This version is called %s.</p>\n", word[version % 6]);
 	for (int i = 0; i < 20; i++)

@@ -14,7 +14,7 @@
 # test-needs: python3:python3 gzip:gzip touch:coreutils
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 31
+plan 32
 
 command -v gzip > /dev/null || { notok "gzip is installed (mk/deps.sh)"; exit 1; }
 server_suite antenna-trust
@@ -67,7 +67,8 @@ page w "the liar says this page changes at every read"
 page f "a page whose checks fail"
 printf 'Status: 500 Internal Server Error\n' > "$WWW/f.html.hdr"
 for k in 1 2 3 4 5 6; do page h$k "honest page $k words of old"; done
-for p in w f h1 h2 h3 h4 h5 h6; do $A -d "$DB" add "$U/$p.html" > /dev/null; done
+page g "a page whose checks start failing at run 6"
+for p in w f g h1 h2 h3 h4 h5 h6; do $A -d "$DB" add "$U/$p.html" > /dev/null; done
 check "first checks: the baseline" up "$T0"
 is "the liar's page is dated by its own Last-Modified" "$(field w last_modified)" "$OLD"
 $A -d "$DB" add --lirs "$U/liar.lirs.gz" --relay > /dev/null
@@ -114,8 +115,11 @@ is "the liar's claims ahead of our clock are counted" "$(src_field liar.lirs.gz 
 t=$(at 6)
 lirs liar "$((t + 1800)) $t $U/w.html" "$((t - 60)) $t http://unwatched.example/r.html" "$((t + 1800)) $t $U/f.html"
 change h6 6 "news $(echo $words | cut -d' ' -f6)"
-lirs honest "$((t - 120)) $((t - 100)) $U/h6.html"
+lirs honest "$((t - 120)) $((t - 100)) $U/h6.html" "$((t - 90)) $((t - 80)) $U/g.html"
+printf 'Status: 503 Service Unavailable\n' > "$WWW/g.html.hdr"
 up "$t"
+is "run 6: a page whose check fails in the run that read the source's record takes its date at once" \
+	"$(field g detected_by) $(field g source_url) $(field g last_modified)" "lirs $U/honest.lirs.gz $((t - 90))"
 is "run 6: the liar's hint causes no early check (its page waits for its schedule)" \
 	"$(field w last_check)" "$(at 5)"
 is "run 6: the honest hint still causes an early check that finds the change" \

@@ -121,6 +121,11 @@ typedef struct ant_feed_about {
 				    (a site-wide feed: at most a hint) */
 	const char *title;       /* that date's entry title (points into info or
 				    entry_title), or NULL */
+	int64_t view_entry;      /* the newest date of an entry linked to a view of
+				    the page: its URL with more query parameters (a
+				    wiki page's revision or diff, "?id=P&rev=..&do=diff");
+				    it dates a change the page's own check holds, never
+				    the page; 0 = none */
 } ant_feed_about;
 
 /* ant_feed_parse() of a feed read for the page page_url (o->on_entry is

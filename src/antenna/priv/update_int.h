@@ -41,6 +41,8 @@ struct upd_feed {
 	int usable;              /* a believable newest entry date */
 	int64_t newest;          /* that date */
 	char *title;             /* the newest entry's title, malloc'd, or NULL */
+	int64_t view;            /* an entry on a view of the page (ant_feed_about's
+				    view_entry): dates a change the check holds */
 };
 
 /* What a page's check found so far, handed from step to step
@@ -77,6 +79,7 @@ struct upd_check {
 	ant_furniture furn;      /* what its answer's analysis left out as furniture */
 	unsigned char *tokens;   /* the token rule's state after this check, malloc'd */
 	size_t tokens_len;
+	char *held;              /* the text of what this check holds, malloc'd, or NULL */
 };
 
 /* One run (ant_update()). */
@@ -210,6 +213,20 @@ void ant_upd_trust_finish(struct upd *u, const ant_store_source *src);
 int ant_upd_trust_hint(struct upd *u, ant_store_page *p, int64_t lm, int64_t ld, int *dated);
 /* Our check of p (out) judges the sources' claims pending for it. */
 void ant_upd_trust_checked(struct upd *u, const ant_store_page *p, const ant_detect_outcome *out);
+/* The newest time a believed source (LIRS, HINA-DI, Atom, sitemap; its
+ * trust not below --trust-hint, or not scored yet) gives page p after
+ * `after`, never after our clock: it dates a change our check holds
+ * (update_text.c).  0 when none. */
+int64_t ant_upd_trust_corroborates(struct upd *u, const ant_store_page *p, int64_t after);
+/* A page we cannot check (its check failed, robots.txt keeps us out):
+ * dated by the newest record of a believed source (LIRS, HINA-DI, Atom,
+ * sitemap) newer than its update time and than our last successful check
+ * (it saw the page after an older claim).  A quiet first check with no
+ * time of its own (first): the newest such record up to now, a sitemap's
+ * excepted (it cannot refute them).  Never after our clock; its source URL
+ * the source's, ant_detect_relay()'s mark, its schedule kept.  1 when
+ * dated, 0 not. */
+int ant_upd_trust_date(struct upd *u, ant_store_page *p, int first);
 /* ---- update_budget.c: a source's budgets (ant_source_budget.h) ---- */
 
 /* The source's turn begins: its row loaded into u->bud (0 or < 0). */
@@ -252,8 +269,18 @@ int ant_upd_furniture(const ant_store_page *p, ant_page_info *info, ant_furnitur
 int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns);
 /* The token rule after the noise rule's verdict v: in->noise_* and
  * *excerpt completed; its state kept for ant_upd_keep_text(). */
-void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns, const ant_page_info *info,
+void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, const ant_page_info *info,
 		    const ant_detect_verdict *v, ant_detect_input *in, char **excerpt);
+/* Changes held at an earlier check confirmed by a 304 (from 0: *excerpt,
+ * when NULL, gets the held text kept then), or those held at this check
+ * released when another rule announced it (from = now; excerpt NULL); the
+ * page's column rewritten.  The earliest first sighting of those
+ * confirmed, 0 none. */
+int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from, char **excerpt);
+/* The page's feed has an entry on a view of the page (its diff, a
+ * revision) dated t: a change held in this check, when t is after our last
+ * check, is confirmed (in->noise_*, dated t, never after our clock). */
+void ant_upd_feed_confirms(struct upd *u, ant_store_page *p, ant_detect_input *in, int64_t t);
 /* The page's column: the noise rule's blob, the token state, the furniture. */
 void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *noise, size_t noise_len);
 

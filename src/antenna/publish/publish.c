@@ -95,7 +95,7 @@ static const struct pub_words words_tab[] = {
 	    "他のアンテナの LIRS ファイルから中継", "ページの RSS/Atom フィードに新しい項目",
 	    "Atom フィードのアーカイブ (RFC 5005) から中継" },
 	  "時刻は更新の時刻か、それに気づいた時刻です。",
-	  "[更新時刻不明]", "[未確認]",
+	  "更新時刻不明", "未確認",
 	  "まだページを登録していません:",
 	  "% ページ目", "← 新しい更新", "古い更新 →", "ページ",
 	  { "これより古い % ページはここに載せていません。", "新しい更新はすべて",
@@ -108,7 +108,7 @@ static const struct pub_words words_tab[] = {
 	    "the page's RSS or Atom feed has a newer entry",
 	    "relayed from an Atom feed's archives (RFC 5005)" },
 	  "Times are when the update happened or was noticed.",
-	  "[no update known]", "[not checked yet]",
+	  "no update known yet", "not checked yet",
 	  "No pages are watched yet:",
 	  "page %", "← newer", "older →", "Pages",
 	  { "% older pages are not listed here.", "Every fresh update is in",
@@ -188,9 +188,17 @@ static const char *shown_title(const ant_pub_page *p)
 }
 
 /* At the end of its group: no known update, or the last check failed. */
+/* A page whose checks fail, dated by a source (LIRS or Atom: antenna(1),
+ * TRUST): listed with that time, its error beside it. */
+static int source_dated(const ant_pub_page *p)
+{
+	return p->last_modified != 0 && p->detected_by &&
+	       (strcmp(p->detected_by, "lirs") == 0 || strcmp(p->detected_by, "atom") == 0);
+}
+
 static int in_tail(const ant_pub_page *p)
 {
-	return p->last_modified == 0 || p->last_error != NULL;
+	return p->last_modified == 0 || (p->last_error != NULL && !source_dated(p));
 }
 
 static int cmp_title_url(const ant_pub_page *a, const ant_pub_page *b)
@@ -255,7 +263,8 @@ static const char css[] =
 	".new time{color:var(--new);font-weight:600}\n"
 	".badge{color:#fff;background:var(--new);border-radius:3px;font-size:.7em;"
 	"font-weight:bold;padding:0 .35em;margin-left:.4em;vertical-align:.15em}\n"
-	".err .when{opacity:.7}.error{color:var(--err);margin-left:.4em}\n"
+	".err .when,.undated .when{opacity:.7}.error{color:var(--err);margin-left:.4em}\n"
+	".unknown{color:var(--dim);margin-left:.4em}\n"
 	"dl{display:grid;grid-template-columns:auto 1fr;gap:.1em .6em}dd{margin:0}\n"
 	".what .p-name{display:-webkit-box;-webkit-line-clamp:3;line-clamp:3;"
 	"-webkit-box-orient:vertical;overflow:hidden}\n"
@@ -404,8 +413,9 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 	char ago[48];
 
 	/* microformats2: each row an h-entry of the page's h-feed */
-	fputs(tail ? "<li class=\"h-entry err\"" : isnew ? "<li class=\"h-entry new\"" :
-	      "<li class=\"h-entry\"", h->fp);
+	/* red for a failure; no known update time is no failure: grey */
+	fputs(tail && p->last_error ? "<li class=\"h-entry err\"" : tail ? "<li class=\"h-entry undated\"" :
+	      isnew ? "<li class=\"h-entry new\"" : "<li class=\"h-entry\"", h->fp);
 	fputs("><span class=\"when\">", h->fp);
 	put_time(h, tail ? 0 : p->last_modified);
 	if (!tail) {
@@ -463,7 +473,7 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		fputs(bracketed ? "" : "]", h->fp);
 		fputs("</span>", h->fp);
 	} else if (p->last_modified == 0) {
-		fputs(" <span class=\"error\">", h->fp);
+		fputs(" <span class=\"unknown\">", h->fp);
 		ant_html_fputs(h->fp, p->last_detected ? h->w->no_update : h->w->not_checked);
 		fputs("</span>", h->fp);
 	}

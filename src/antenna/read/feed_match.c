@@ -51,15 +51,28 @@ static int same_page(struct about_ctx *c, const char *href)
 	return key_of(c->feed_url, href, &c->key, &c->oom) && strcmp(c->key.data, c->page_key) == 0;
 }
 
+/* Is href a view of the page: the page's URL (with a query) and more
+ * parameters after it?  A wiki's feed links a page's diff or revision so
+ * ("doku.php?id=P&rev=1&do=diff", "index.php?title=P&diff=2&oldid=1"). */
+static int view_of_page(struct about_ctx *c, const char *href)
+{
+	size_t n = strlen(c->page_key);
+
+	return strchr(c->page_key, '?') && key_of(c->feed_url, href, &c->key, &c->oom) &&
+	       c->key.len > n && strncmp(c->key.data, c->page_key, n) == 0 && c->key.data[n] == '&';
+}
+
 /* One entry: about the page when its link, or its id when that is an
  * http(s) URL (an RSS guid permalink, an Atom id that is the URL), is the
- * page. */
+ * page; a link to a view of the page is noted apart (view_entry). */
 static int on_entry(void *ctx, const ant_feed_entry *e)
 {
 	struct about_ctx *c = ctx;
 	ant_feed_about *a = c->out;
 	int about = same_page(c, e->link) || (lb_url_is_http(e->id) && same_page(c, e->id));
 
+	if (!about && view_of_page(c, e->link) && e->date > a->view_entry)
+		a->view_entry = e->date;
 	if (!about)
 		return 0;
 	a->entries++;

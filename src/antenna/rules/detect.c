@@ -87,27 +87,49 @@ static int64_t size_of(const ant_detect_input *in)
 	return in->content_length >= 0 ? in->content_length : in->body_len;
 }
 
+/* Does the body show a change since the last check? */
+enum body { BODY_SAME, BODY_CHANGED, BODY_UNKNOWN };
+
+/*
+ * The noise-proof rule's verdict when it decided (a stamp or a counter
+ * that moved is no change), else the text checksum; unknown with no text
+ * on one side (the size rule's case).
+ */
+static enum body body_changed(const ant_detect_state *st, const ant_detect_input *in)
+{
+	/* the text rule's reference was reset ('antenna set': a quiet
+	 * baseline): this text is the new reference, nothing to compare */
+	if (in->has_hash && !st->has_hash && !in->noise_decided)
+		return BODY_SAME;
+	if (in->noise_decided)
+		return in->noise_updated ? BODY_CHANGED : BODY_SAME;
+	if (in->has_hash && st->has_hash)
+		return in->text_hash != st->text_hash ? BODY_CHANGED : BODY_SAME;
+	return BODY_UNKNOWN;
+}
+
 /* Which rule (if any) says the content changed since the last check. */
 static const char *changed_rule(const ant_detect_state *st, const ant_detect_input *in,
 				int trusted, int first)
 {
 	/* A header dates a change the body shows, and makes none: a new
-	 * Last-Modified on the same text (a rebuilt static site, a purged
-	 * cache) is no update. */
-	int same_text = !first && in->has_hash && st->has_hash && in->text_hash == st->text_hash;
+	 * Last-Modified on the same text, or on a text the noise-proof rule
+	 * finds unchanged (a rebuilt static site whose stamp moved, a purged
+	 * cache), is no update.  A first check has no body to compare: the
+	 * header dates it (quietly, content_apply()). */
+	enum body changed = first ? BODY_UNKNOWN : body_changed(st, in);
 
 	/* nor is a rebuild whose only change is its "generated on" stamp */
-	same_text |= !first && in->no_news;
+	if (!first && in->no_news)
+		changed = BODY_SAME;
 
 	if (trusted && in->lm_time > st->lm_header_time &&
-	    in->lm_time > st->last_modified && !same_text)
+	    in->lm_time > st->last_modified && changed != BODY_SAME)
 		return "header";
 	if (first)
 		return NULL;
-	if (in->noise_decided)
-		return in->noise_updated ? "text" : NULL;
-	if (in->has_hash && st->has_hash)
-		return in->text_hash != st->text_hash ? "text" : NULL;
+	if (changed != BODY_UNKNOWN)
+		return changed == BODY_CHANGED ? "text" : NULL;
 	/* No text checksum on one side: fall back to the size (w3m-antenna's "S"). */
 	if (st->content_length >= 0 && size_of(in) != st->content_length)
 		return "size";
@@ -258,8 +280,11 @@ void ant_detect_apply(ant_detect_state *st, const ant_detect_input *in, int64_t 
 		if (in->status != 304)
 			remember(st, in, trusted, now);
 	} else if (in->status == 304) {
-		/* Not modified: validators are refreshed by the caller. */
+		/* Not modified: validators are refreshed by the caller.  The
+		 * answer still shows what the last one showed: a change held
+		 * then is confirmed (the caller says so in noise_*). */
 		out->unchanged = 1;
+		confirmed_text(st, in, first, now, out);
 	} else {
 		content_apply(st, in, trusted, first, now, out);
 		remember(st, in, trusted, now);

@@ -2,7 +2,9 @@
  * textstate.c: the text rules' state of a page in one column
  * (ant_textstate.h).  'S', version 1, then three sections, each a varint
  * length and its bytes: the noise rule's blob, the token rule's blob, and
- * the furniture (a varint count of segments, then the reason's text).
+ * the furniture (a varint count of segments, then the reason's text); then,
+ * only when a change is held, a fourth: its text (so a column without one
+ * reads as before, by older versions too).
  */
 #include "ant_textstate.h"
 
@@ -40,6 +42,8 @@ int ant_textstate_join(const ant_textstate *s, unsigned char **blob, size_t *len
 	put_part(&b, s->tokens, s->tokens ? s->tokens_len : 0, &oom);
 	put_var(&b, s->furniture.nseg, &oom);
 	put_part(&b, s->furniture.why, why, &oom);
+	if (s->held && s->held_len)
+		put_part(&b, s->held, s->held_len, &oom);
 	if (oom) {
 		lb_buf_release(&b);
 		return LB_ENOMEM;
@@ -78,8 +82,8 @@ static int get_part(const unsigned char **p, const unsigned char *end, const uns
 
 int ant_textstate_split(const void *blob, size_t len, ant_textstate *s)
 {
-	const unsigned char *p = blob, *end = p + len, *why;
-	size_t whylen;
+	const unsigned char *p = blob, *end = p + len, *why, *held = NULL;
+	size_t whylen, heldlen = 0;
 
 	memset(s, 0, sizeof *s);
 	if (!blob || !len)
@@ -95,11 +99,14 @@ int ant_textstate_split(const void *blob, size_t len, ant_textstate *s)
 	if (get_part(&p, end, &s->noise, &s->noise_len) < 0 ||
 	    get_part(&p, end, &s->tokens, &s->tokens_len) < 0 ||
 	    (s->furniture.nseg = get_var(&p, end)) == (size_t)-1 ||
-	    get_part(&p, end, &why, &whylen) < 0 || p != end || whylen >= sizeof s->furniture.why) {
+	    get_part(&p, end, &why, &whylen) < 0 || (p < end && get_part(&p, end, &held, &heldlen) < 0) ||
+	    p != end || whylen >= sizeof s->furniture.why) {
 		memset(s, 0, sizeof *s);
 		return LB_EPARSE;
 	}
 	if (whylen)
 		memcpy(s->furniture.why, why, whylen);
+	s->held = (const char *)held;
+	s->held_len = heldlen;
 	return 0;
 }

@@ -438,6 +438,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 	f->in.feed_usable = c->feed.usable;
 	f->in.feed_time = c->feed.newest;
 	f->in.gone_interval = p->gone_at ? ANT_GONE_INTERVAL : 0;   /* daily, until its first success */
+	ant_upd_feed_confirms(u, p, &f->in, c->feed.view);   /* update_text.c: a held change dated */
 	ant_detect_apply(&p->st, &f->in, u->now, out);
 	if (f->in.failed) {
 		ant_upd_set_str(&p->last_error, f->errtext);
@@ -448,6 +449,11 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 			u->st.still_gone++;
 		else
 			u->st.failed++;
+		/* a page we cannot check: a believed source's date (update_trust.c) */
+		if (f->kind != ANT_FAIL_DEFERRED && ant_upd_trust_date(u, p, 0)) {
+			out->updated = 1;
+			out->rule = p->st.detected_by;
+		}
 	} else {
 		ant_upd_set_str(&p->last_error, NULL);
 		p->fail_kind = ANT_FAIL_NONE;
@@ -460,7 +466,15 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 			/* a quiet first check dated by the feed's entry about
 			 * the page: its title says what that date was */
 			set_excerpt(p, c->feed.title ? c->feed.title : "", u->o->excerpt_max);
+		} else if (out->first && !p->st.last_modified) {
+			/* a quiet first check with no time of its own takes a
+			 * believed source's earlier claim: it cannot refute it */
+			ant_upd_trust_date(u, p, 1);
 		}
+		/* another rule announced the check that held a change: no
+		 * longer held (or the next check would announce it again) */
+		if (out->updated && !f->in.noise_updated)
+			ant_upd_held_confirm(u, p, u->now, NULL);
 		u->st.updated += out->updated;
 		u->st.unchanged += !out->updated;
 	}
@@ -554,6 +568,7 @@ static void feed_take(ant_store_page *p, struct upd_check *c, ant_feed_about *fa
 		return;
 	}
 	ant_upd_set_str(&p->feed_error, NULL);
+	c->feed.view = fa->view_entry;
 	if (!fa->newest) {
 		feed_hint_only(p, c);
 		return;
@@ -642,6 +657,11 @@ void ant_upd_page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resu
 	int parked = 0;
 
 	step_answer(u, p, res, &f);
+	if (!f.in.failed && res->status == 304 && (f.in.noise_time = ant_upd_held_confirm(u, p, 0, &f.excerpt)) > 0) {
+		/* the answer that showed the held changes, still: they stayed */
+		f.in.noise_decided = 1;
+		f.in.noise_updated = 1;
+	}
 	if (!f.in.failed && res->status != 304 && step_analyse(u, p, res, &f, &info)) {
 		parked = step_text(u, p, &info, &f);
 		ant_page_info_release(&info);
@@ -679,6 +699,7 @@ void ant_upd_check_release(struct upd_check *c)
 {
 	free(c->feed.title);
 	free(c->tokens);
+	free(c->held);
 	found_release(&c->found);
 	noise_free(c->nc);
 	memset(c, 0, sizeof *c);

@@ -262,6 +262,7 @@ int ant_upd_robots_prepare(struct upd *u, const unsigned char *due)
 static void keep_out(struct upd *u, ant_store_page *p, const struct origin *o, const ant_robots_rule *why)
 {
 	char msg[512];
+	int dated;
 
 	if (o->verdict == ANT_ROBOTS_DISALLOW_ALL)
 		snprintf(msg, sizeof msg, ANT_ROBOTS_ERROR_PREFIX "%s/robots.txt did not answer (%s): "
@@ -273,9 +274,12 @@ static void keep_out(struct upd *u, ant_store_page *p, const struct origin *o, c
 	p->fail_kind = ANT_FAIL_ROBOTS;
 	ant_detect_keep_out(&p->st, u->now, ANT_ROBOTS_RECHECK);
 	u->st.robots_excluded++;
-	ant_upd_save_page(u, p, 0);
+	/* a page we may not check: a believed source's date (update_trust.c) */
+	dated = ant_upd_trust_date(u, p, 0);
+	ant_upd_save_page(u, p, dated);
 	if (u->o->on_page)
-		u->o->on_page(u->o->ctx, p, &(ant_detect_outcome){ 0 });
+		u->o->on_page(u->o->ctx, p, &(ant_detect_outcome){ .updated = dated,
+				.rule = dated ? p->st.detected_by : NULL });
 }
 
 int ant_upd_robots_gate(struct upd *u, ant_store_page *p)

@@ -2,8 +2,9 @@
  * update_text.c: what a page's check adds to the noise-proof text rule
  * (update_check.c): the site's furniture left out of the answer
  * (ant_furniture.h), the token rule after the noise rule's verdict
- * (ant_tokens.h), and the page's text state kept in its one noise column
- * (ant_textstate.h).
+ * (ant_tokens.h), the changes the two rules hold confirmed otherwise than
+ * by the next answer's text (a 304, a source, the page's feed: held.c),
+ * and the page's text state kept in its one noise column (ant_textstate.h).
  */
 #include "update_int.h"
 
@@ -13,6 +14,7 @@
 #include "ant_furniture.h"
 #include "ant_textstate.h"
 #include "ant_tokens.h"
+#include "lirs_merge.h"
 
 /* The site's furniture leaves the answer's segments: only the page's own
  * content decides an update and makes the excerpt.  Not when the
@@ -38,26 +40,77 @@ int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns)
 	return 0;
 }
 
-/* Will the header or the feed rule announce this check (ant_detect_apply())?
- * Then a sentence changed only in its numbers is part of that update. */
+/* Will the feed rule announce this check (ant_detect_apply())?  Then a
+ * sentence changed only in its numbers is part of that update.  A newer
+ * Last-Modified is not: it dates a change the body shows and makes none
+ * (ant_detect.h), so such a change is held like any other. */
 static int other_rule_news(const ant_store_page *p, const ant_detect_input *in, int64_t now)
 {
-	if (in->feed_usable && in->feed_time > 0)
-		return in->feed_time > p->st.feed_time;
-	return ant_detect_lm_believable(in->lm_time, in->date_time, now, in->max_future) &&
-	       in->lm_time > p->st.lm_header_time && in->lm_time > p->st.last_modified;
+	(void)now;
+	return in->feed_usable && in->feed_time > 0 && in->feed_time > p->st.feed_time;
 }
 
-static void tokens_of(const ant_store_page *p, ant_tokens *tk)
+/* The token state kept; on a baseline none: what was kept before belongs
+ * to another reading of the page (its patterns changed). */
+static void tokens_of(const ant_store_page *p, int baseline, ant_tokens *tk)
 {
 	ant_textstate ps;
 
-	if (ant_textstate_split(p->noise, p->noise_len, &ps) < 0 ||
+	if (baseline || ant_textstate_split(p->noise, p->noise_len, &ps) < 0 ||
 	    ant_tokens_decode(tk, ps.tokens, ps.tokens_len) < 0)
 		ant_tokens_init(tk);
 }
 
-void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns, const ant_page_info *info,
+/*
+ * Changes held in this check (a small swap, numbers changed) that a
+ * believed source dates within it -- after our last check, up to now: a
+ * LIRS or Atom record of the page, a sitemap's lastmod -- are confirmed
+ * now: in->noise_* say an update at that time.  The page's own new
+ * Last-Modified does not: a counter or a referer list moves with it (a
+ * header dates a change the body shows, and a held change is not shown
+ * yet).  What is held is the excerpt should this check announce it.
+ */
+static void corroborate(struct upd *u, ant_store_page *p, ant_detect_noise *ns, ant_tokens *tk,
+			const ant_page_info *info, ant_detect_input *in, char **excerpt)
+{
+	const ant_detect_seg *cur = NULL;
+	ant_detect_seg *segs = NULL;
+	unsigned char *pick;
+	int64_t t = ant_upd_trust_corroborates(u, p, p->st.last_ok), swaps, numbers;
+	ant_detect_noise nc = *ns;   /* copies: their tables only are changed */
+	ant_tokens tc = *tk;
+
+	if (!(pick = calloc(info->nseg ? info->nseg : 1, 1)))
+		return;
+	if ((segs = malloc((info->nseg ? info->nseg : 1) * sizeof *segs)) != NULL) {
+		for (size_t i = 0; i < info->nseg; i++)
+			segs[i] = (ant_detect_seg){ info->seg[i].block, info->seg[i].norm, info->seg[i].len,
+						    info->text ? info->text + info->seg[i].off : NULL };
+		cur = segs;
+	}
+	/* what is held is the excerpt should this check announce it: now, or
+	 * when the page's feed dates it (ant_upd_feed_confirms()); kept for
+	 * the check a 304 confirms it at (ant_upd_held_confirm()) */
+	swaps = ant_detect_noise_confirm(t ? ns : &nc, u->now, cur, cur ? info->nseg : 0, pick);
+	numbers = ant_tokens_confirm(t ? tk : &tc, u->now, info->seg, info->nseg, pick);
+	if (!t && memchr(pick, 1, info->nseg)) {
+		struct upd_check *c = &u->chk[p - u->pages];
+
+		free(c->held);
+		c->held = ant_page_excerpt(info, pick, u->o->excerpt_max);
+	}
+	if (!*excerpt && memchr(pick, 1, info->nseg))
+		*excerpt = ant_page_excerpt(info, pick, u->o->excerpt_max);
+	if (t && (swaps || numbers)) {
+		if (!in->noise_updated || !in->noise_time || t < in->noise_time)
+			in->noise_time = t;
+		in->noise_updated = 1;
+	}
+	free(segs);
+	free(pick);
+}
+
+void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, const ant_page_info *info,
 		    const ant_detect_verdict *v, ant_detect_input *in, char **excerpt)
 {
 	struct upd_check *c = &u->chk[p - u->pages];
@@ -65,8 +118,8 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 	ant_tokens_verdict tv;
 	unsigned char *skip;
 
-	/* the baseline's segments are kept too: the first change after a
-	 * page's first check is judged (a stamp that moved is a clock) */
+	/* a baseline too: the first number change after it is held like any
+	 * (a stamp that moved is a clock) */
 	if (p->no_auto_ignore || !(skip = calloc(info->nseg ? info->nseg : 1, 1)))
 		return;
 	/* learned blocks are the noise rule's; a sentence without a digit
@@ -74,7 +127,7 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 	for (size_t i = 0; i < info->nseg; i++)
 		skip[i] = ant_detect_noise_find(ns, info->seg[i].block) != NULL ||
 			  !ant_tokens_has_number(info->text + info->seg[i].off, info->seg[i].len);
-	tokens_of(p, &tk);
+	tokens_of(p, v->baseline, &tk);
 	if (ant_tokens_decide_text(&tk, info->seg, info->nseg, info->text, skip, v->updated || other_rule_news(p, in, u->now),
 			      u->now, &tv) == 0) {
 		if (tv.updated) {
@@ -88,6 +141,8 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 			      !v->updated && !v->held && !v->nlearned;
 		if (!*excerpt && tv.pick)
 			*excerpt = ant_page_excerpt(info, tv.pick, u->o->excerpt_max);
+		if (v->held || tv.held)
+			corroborate(u, p, ns, &tk, info, in, excerpt);
 		free(c->tokens);
 		c->tokens = NULL;
 		c->tokens_len = 0;
@@ -96,6 +151,68 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, const ant_detect_noise *ns
 	}
 	ant_tokens_release(&tk);
 	free(skip);
+}
+
+void ant_upd_feed_confirms(struct upd *u, ant_store_page *p, ant_detect_input *in, int64_t t)
+{
+	if (!t || in->failed || in->noise_updated || t <= p->st.last_ok ||
+	    lirs_merge_future(t, u->now, u->o->max_future) || !ant_upd_held_confirm(u, p, u->now, NULL))
+		return;
+	in->noise_decided = 1;
+	in->noise_updated = 1;
+	in->noise_time = t > u->now ? u->now : t;
+}
+
+/*
+ * Changes held at an earlier check confirmed by a 304 to our conditional
+ * request (from 0: the answer is the one that showed them, they stayed),
+ * or released when another rule announced the check that held them (from
+ * = now: the feed dated it).  The page's column keeps the rest.  Returns
+ * the earliest first sighting of those confirmed, 0 when none.
+ */
+int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from, char **excerpt)
+{
+	ant_textstate ps;
+	ant_detect_noise ns;
+	ant_tokens tk;
+	unsigned char *nb = NULL, *tb = NULL, *blob;
+	size_t nl = 0, tl = 0, len;
+	int64_t a = 0, b = 0, since;
+
+	(void)u;
+	if (p->no_auto_ignore || !p->noise_len || ant_textstate_split(p->noise, p->noise_len, &ps) < 0)
+		return 0;
+	if (ant_detect_noise_decode(&ns, ps.noise, ps.noise_len) == 0) {
+		a = ant_detect_noise_confirm(&ns, from, NULL, 0, NULL);
+		if (a && ant_detect_noise_encode(&ns, &nb, &nl) == 0) {
+			ps.noise = nb;
+			ps.noise_len = nl;
+		}
+		ant_detect_noise_release(&ns);
+	}
+	if (ant_tokens_decode(&tk, ps.tokens, ps.tokens_len) == 0) {
+		b = ant_tokens_confirm(&tk, from, NULL, 0, NULL);
+		if (b && ant_tokens_encode(&tk, &tb, &tl) == 0) {
+			ps.tokens = tb;
+			ps.tokens_len = tl;
+		}
+		ant_tokens_release(&tk);
+	}
+	since = !a || (b && b < a) ? b : a;
+	if (since && excerpt && ps.held_len && !*excerpt && (*excerpt = malloc(ps.held_len + 1))) {
+		memcpy(*excerpt, ps.held, ps.held_len);
+		(*excerpt)[ps.held_len] = '\0';
+	}
+	ps.held = NULL;   /* confirmed, or released: held no more */
+	ps.held_len = 0;
+	if (since && ant_textstate_join(&ps, &blob, &len) == 0) {
+		free(p->noise);   /* ps pointed into it: joined first */
+		p->noise = blob;
+		p->noise_len = len;
+	}
+	free(nb);
+	free(tb);
+	return since;
 }
 
 void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *noise, size_t noise_len)
@@ -114,6 +231,8 @@ void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *no
 		ps.tokens_len = c->tokens_len;
 	}
 	ps.furniture = c->furn;
+	ps.held = c->held;   /* this check's holds, or none */
+	ps.held_len = c->held ? strlen(c->held) : 0;
 	if (ant_textstate_join(&ps, &blob, &len) == 0) {
 		free(p->noise);
 		p->noise = blob;
@@ -122,4 +241,6 @@ void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *no
 	free(c->tokens);
 	c->tokens = NULL;
 	c->tokens_len = 0;
+	free(c->held);
+	c->held = NULL;
 }

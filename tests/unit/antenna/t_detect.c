@@ -6,6 +6,7 @@
 #include "ant_detect.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static size_t diag_len;
 
@@ -1087,9 +1088,92 @@ static void side_doors(void)
 	   "an import's date taken when newer, its detection time only when later");
 }
 
+/* The header rule on what the body shows, and a 304 that confirms a held
+ * change: one row a second check (the first: text 1, Last-Modified T0-5000,
+ * at T0). */
+static const struct header_row {
+	long status;
+	uint64_t hash;           /* the text checksum */
+	int noise;               /* 0 no verdict, 1 unchanged, 2 updated */
+	int64_t noise_time;      /* a held change's first sighting; 0 now */
+	int64_t lm;              /* Last-Modified, after T0; 0 none */
+	int updated;
+	const char *rule;
+	int64_t want_lm;         /* after T0 */
+	const char *why;
+} header_rows[] = {
+	{ 200, 1, 0, 0, 500, 0, NULL, -5000, "a new Last-Modified on the same text: no update" },
+	{ 200, 2, 1, 0, 500, 0, NULL, -5000, "a new Last-Modified, the text rule found only noise moved: no update" },
+	{ 200, 2, 2, 0, 500, 1, "header", 500, "a new Last-Modified on a changed text: the header dates it" },
+	{ 200, 2, 0, 0, 500, 1, "header", 500, "no noise verdict, another checksum: the header dates it" },
+	{ 200, 2, 2, 0, 0, 1, "text", 600, "a changed text without a header: now" },
+	{ 304, 1, 0, 0, 0, 0, NULL, -5000, "a 304, nothing held: unchanged" },
+	{ 304, 1, 2, 300, 0, 1, "text", 300, "a 304 with a change held: confirmed, dated when first seen" },
+};
+
+static void header_and_304(void)
+{
+	for (size_t i = 0; i < sizeof header_rows / sizeof header_rows[0]; i++) {
+		const struct header_row *r = &header_rows[i];
+		ant_detect_state st;
+		ant_detect_outcome out;
+		ant_detect_input in = ok200(1, T0 - 5000, T0);
+
+		ant_detect_state_init(&st);
+		ant_detect_apply(&st, &in, T0, &out);
+		in = ok200(r->hash, r->lm ? T0 + r->lm : 0, T0 + 600);
+		in.status = r->status;
+		in.noise_decided = r->noise != 0;
+		in.noise_updated = r->noise == 2;
+		in.noise_time = r->noise_time ? T0 + r->noise_time : 0;
+		ant_detect_apply(&st, &in, T0 + 600, &out);
+		OK(out.updated == r->updated && st.last_modified == T0 + r->want_lm &&
+		   (r->rule ? out.rule && strcmp(out.rule, r->rule) == 0 : out.rule == NULL), "%s", r->why);
+	}
+	{   /* 'antenna set' reset the text rule's reference: a quiet baseline */
+		ant_detect_state st;
+		ant_detect_outcome out;
+		ant_detect_input in = ok200(1, T0 - 5000, T0);
+
+		ant_detect_state_init(&st);
+		ant_detect_apply(&st, &in, T0, &out);
+		st.has_hash = 0;
+		st.text_hash = 0;
+		st.content_length = -1;
+		in = ok200(2, T0 + 500, T0 + 600);
+		ant_detect_apply(&st, &in, T0 + 600, &out);
+		OK(!out.updated && st.last_modified == T0 - 5000 && st.has_hash,
+		   "a reset reference, a new Last-Modified: a quiet baseline, no update, the time kept");
+	}
+}
+
+/* ant_detect_noise_confirm(): a small swap held is confirmed by a 304 or a
+ * source, its segment marked; one held at another check is left. */
+static void noise_confirm(void)
+{
+	ant_detect_noise ns;
+	ant_detect_seg cur[2] = { { 7, 42, 10, NULL }, { 8, 5, 10, NULL } };
+	unsigned char pick[2] = { 0, 0 };
+
+	ant_detect_noise_init(&ns);
+	ns.nsus = 1;
+	ns.sus[0].block = 7;
+	ns.sus[0].pending = T0 + 100;
+	ns.sus[0].pending_norm = 42;
+	IS_INT(ant_detect_noise_confirm(&ns, T0 + 200, cur, 2, pick), 0,
+	       "noise confirm: a swap held at an earlier check is not this check's");
+	IS_INT(ant_detect_noise_confirm(&ns, 0, cur, 2, pick), T0 + 100,
+	       "noise confirm: from 0 (a 304): confirmed, dated when first seen");
+	OK(pick[0] == 1 && pick[1] == 0 && ns.sus[0].pending == 0 && ns.nsus == 1,
+	   "noise confirm: its segment marked, no longer held, still watched");
+	ant_detect_noise_release(&ns);
+}
+
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1);
+	header_and_304();
+	noise_confirm();
 	future_headers();
 	OK(!ant_detect_lm_trusted(T0, T0, T0), "Last-Modified == Date not trusted");
 	OK(!ant_detect_lm_trusted(T0 + 5, T0, T0), "Last-Modified after Date not trusted");

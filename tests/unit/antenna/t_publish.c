@@ -219,7 +219,9 @@ static void test_html(void)
 	OK(pos(h, "[404 Not Found]") > pos(h, ">Gone page<"), "error shown as [404 Not Found]");
 	OK(pos(h, "[cannot connect]") > 0 && pos(h, "connection refused") < 0,
 	   "error in a group shown, in the page's words");
-	OK(pos(h, "[not checked yet]") > 0, "never checked page says so");
+	/* no known time is no failure: grey words, not the red error span */
+	OK(pos(h, "<li class=\"h-entry undated\">") > 0 &&
+	   pos(h, "<span class=\"unknown\">not checked yet</span>") > 0, "never checked page says so, in grey");
 	OK(count(h, "--/-- --:--") == 3, "error/unknown lines show --/-- --:-- (%d)", count(h, "--/-- --:--"));
 
 	/* Groups: by name (byte order: "Blogs" < "日記"), after the ungrouped. */
@@ -298,7 +300,7 @@ static void test_html_ja(void)
 	IS_INT(count(h, "<span class=\"badge\">新着</span>"), 5, "ja: the badge");
 	OK(pos(h, "<dt><abbr class=\"by\">H</abbr></dt><dd>HTTP の Last-Modified ヘッダ</dd>") > 0 &&
 	   pos(h, "title=\"ページの本文が変わった\">T</abbr>") > 0, "ja: the legend and the markers' titles");
-	OK(pos(h, "[未確認]") > 0 && pos(h, "[not checked yet]") < 0, "ja: a page never checked");
+	OK(pos(h, "<span class=\"unknown\">未確認</span>") > 0 && pos(h, "not checked yet") < 0, "ja: a page never checked");
 	OK(pos(h, "<section id=\"g0\">\n<h2>グループなし</h2>") > 0 &&
 	   pos(h, "<a href=\"#g0\">グループなし</a>") > 0 &&
 	   pos(h, "<h2>グループなし</h2>") < pos(h, "<h2>Blogs</h2>"),

@@ -16,7 +16,7 @@ int main(void)
 	size_t len;
 	static const unsigned char noise[] = "N\002\000\000\000", tokens[] = "T\001\000\000\000";
 
-	TAP_PLAN(7);
+	TAP_PLAN(9);
 	memset(&s, 0, sizeof s);
 	s.noise = noise;
 	s.noise_len = sizeof noise - 1;
@@ -35,6 +35,13 @@ int main(void)
 	OK(ant_textstate_split(noise, sizeof noise - 1, &r) == 0 && r.noise == noise && !r.tokens &&
 	   !*r.furniture.why, "a column of the noise rule alone reads as that");
 	OK(ant_textstate_split(NULL, 0, &r) == 0 && !r.noise && !r.tokens, "no column: nothing kept yet");
+	s.held = "次回の例会は12月10日です。";
+	s.held_len = strlen(s.held);
+	OK(ant_textstate_join(&s, &blob, &len) == 0 && ant_textstate_split(blob, len, &r) == 0 &&
+	   r.held_len == s.held_len && memcmp(r.held, s.held, r.held_len) == 0 && r.furniture.nseg == 42,
+	   "a held change's text comes back after the rest");
+	OK(ant_textstate_split(blob, len - 1, &r) == LB_EPARSE, "... cut, the column is refused");
+	free(blob);
 	memset(&s, 0, sizeof s);
 	OK(ant_textstate_join(&s, &blob, &len) == 0 && ant_textstate_split(blob, len, &r) == 0 && !r.noise &&
 	   !r.tokens && !r.furniture.nseg, "an empty state (%zu bytes)", len);

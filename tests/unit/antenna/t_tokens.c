@@ -99,6 +99,39 @@ static int same_keys(const ant_tokens *a, const ant_tokens *b)
 	return 1;
 }
 
+/* ant_tokens_confirm(): held changes confirmed without the next answer's
+ * text (a 304: from 0; a source in the holding check: from = that check),
+ * the edited sentence marked for the excerpt. */
+static void confirm(void)
+{
+	ant_tokens t;
+	struct check c;
+	char html[2048];
+	ant_page_opts o = { 0 };
+	ant_page_info p = { 0 };
+	unsigned char pick[64] = { 0 };
+	char *x;
+
+	ant_tokens_init(&t);
+	run(&t, MEETING("3"), 0, T0);
+	c = run(&t, MEETING("10"), 0, T0 + HOUR);
+	OK(c.v.held == 1 && t.nheld == 1, "confirm: a change held");
+	IS_INT(ant_tokens_confirm(&t, T0 + 2 * HOUR, NULL, 0, NULL), 0,
+	       "confirm: none held from a later check: nothing confirmed");
+	snprintf(html, sizeof html, "<html><head><title>例会</title></head><body>%s</body></html>", MEETING("10"));
+	if (ant_page_analyze(html, strlen(html), "text/html", &o, &p, NULL) != 0 || p.nseg > sizeof pick)
+		exit(1);
+	IS_INT(ant_tokens_confirm(&t, T0 + HOUR, p.seg, p.nseg, pick), T0 + HOUR,
+	       "confirm: held in that check: confirmed, dated when first seen");
+	x = ant_page_excerpt(&p, pick, 0);
+	IS_STR(x ? x : "", "次回の例会は12月10日です。", "confirm: the edited sentence is marked");
+	free(x);
+	c = run(&t, MEETING("10"), 0, T0 + 2 * HOUR);
+	OK(t.nheld == 0 && !c.v.updated && !c.v.held, "confirm: no longer held: the next check announces nothing");
+	ant_page_info_release(&p);
+	ant_tokens_release(&t);
+}
+
 int main(void)
 {
 	ant_tokens t, u;
@@ -106,7 +139,8 @@ int main(void)
 	unsigned char *blob;
 	size_t len;
 
-	TAP_PLAN(36);
+	TAP_PLAN(41);
+	confirm();
 
 	ant_tokens_init(&t);
 	c = run(&t, MEETING("3"), 0, T0);

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -1203,9 +1204,158 @@ static void lock_held(void)
 	ant_store_close(s);
 }
 
+/* ---- holds that resolve, sources that date (data: one row a run) ----------
+ * A page's answer at each run (status 304 is an answer to our conditional
+ * request: the page as it was), what a LIRS source says of it then (NULL:
+ * no source yet, "" the same file again), and what must follow: the
+ * page's update events so far, its update time (0 unknown) and rule. */
+#define PH "http://h.example/p"
+#define SRCH "http://peer.example/h.lirs"
+#define P120 "<p>今日の価格は120円です。</p><p>ほかの話題がいくつか並んでいる長い段落です。</p>"
+#define P150 "<p>今日の価格は150円です。</p><p>ほかの話題がいくつか並んでいる長い段落です。</p>"
+struct hold_step {
+	int64_t at;                /* seconds after T0 */
+	long status;
+	const char *body;
+	int64_t lm;                /* the page's Last-Modified, after T0; 0 none */
+	int64_t src_lm;            /* the source's record of the page, after T0; 0 none */
+	long events;
+	int64_t want_lm;           /* after T0; -1: 0 (unknown) */
+	const char *want_by;
+	const char *why;
+	const char *excerpt;       /* the event's excerpt at want_lm holds it; NULL: not asked */
+};
+struct hold_case {
+	const char *name;
+	struct hold_step step[5];
+};
+static const struct hold_case hold_cases[] = {
+	{ "a price edited, then 304s", {
+		{ 0, 200, P120, 0, 0, 0, -1, NULL, "baseline: quiet", NULL },
+		{ 3600, 200, P150, 0, 0, 0, -1, NULL, "the first number change after the first check is held", NULL },
+		{ 7200, 304, NULL, 0, 0, 1, 3600, "text", "a 304 still shows it: announced, dated when first seen, the held text its excerpt",
+		  "150円" },
+		{ 10800, 304, NULL, 0, 0, 1, 3600, "text", "another 304: nothing more", NULL } } },
+	{ "a new Last-Modified on the same text", {
+		{ 0, 200, P120, -500, 0, 0, -500, "header", "baseline dated by its header", NULL },
+		{ 3600, 200, P120, 3500, 0, 0, -500, "header", "a rebuild: no update", NULL },
+		{ 7200, 200, P150, 7100, 0, 0, -500, "header", "a number changed with a new header: held, not announced (a counter moves with it too)", NULL },
+		{ 10800, 304, NULL, 0, 0, 1, 7200, "text", "a 304: announced, dated when first seen", NULL } } },
+	{ "a number changed, the header not new", {
+		{ 0, 200, P120, -500, 0, 0, -500, "header", "baseline dated by its header", NULL },
+		{ 3600, 200, P150, -500, 0, 0, -500, "header", "the same header: held", NULL },
+		{ 7200, 200, P150, -500, 0, 1, 3600, "text", "the next answer still shows it: announced, dated when first seen", NULL } } },
+	{ "a held change a source dates", {
+		{ 0, 200, P120, 0, 0, 0, -1, NULL, "baseline", NULL },
+		{ 3600, 200, P150, 0, 3000, 1, 3000, "text", "held, but the source dates a change since our check: announced now, at its time",
+		  "150円" },
+		{ 7200, 304, NULL, 0, 0, 1, 3000, "text", "a 304 then: not announced again", NULL } } },
+	{ "a source's claim before our last check", {
+		{ 0, 200, P120, 0, 0, 0, -1, NULL, "baseline", NULL },
+		{ 3600, 200, P150, 0, -100, 0, -1, NULL, "a time our check saw after: it confirms nothing", NULL } } },
+	{ "a quiet first check takes a source's earlier claim", {
+		{ 0, 200, P120, 0, -900, 0, -900, "lirs", "no time of its own: the source's, no event", NULL },
+		{ 3600, 200, P120, 0, 0, 0, -900, "lirs", "unchanged: kept", NULL } } },
+	{ "a page we cannot check", {
+		{ 0, 200, P120, 0, 0, 0, -1, NULL, "baseline", NULL },
+		{ 3600, 503, "", 0, 3000, 1, 3000, "lirs", "its check fails: the source's date", NULL },
+		{ 7200, 503, "", 0, 0, 1, 3000, "lirs", "fails again, the same record: no new event", NULL } } },
+};
+
+static void hold_case_run(const struct hold_case *c, int k)
+{
+	char path[256], name[32], body[512];
+	ant_store *s;
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+	int src = 0;
+
+	snprintf(name, sizeof name, "holds%d", k);
+	s = store_new(name, path, sizeof path);
+	page_add(s, PH, NULL);
+	for (size_t i = 0; i < sizeof c->step / sizeof c->step[0] && c->step[i].why; i++) {
+		const struct hold_step *h = &c->step[i];
+		int64_t now = T0 + h->at;
+
+		fake_answer(&f, (struct answer){ .url = PH, .status = h->status, .body = h->body,
+						 .etag = "\"e\"", .lm_time = h->lm ? T0 + h->lm : 0,
+						 .date_time = now });
+		if (h->src_lm) {
+			if (!src++)
+				source_add(s, SRCH, ANT_STORE_SOURCE_LIRS);
+			snprintf(body, sizeof body, "LIRS,%lld,%lld,32400,1000," PH ",Relayed,Peer,0,\n",
+				 (long long)(T0 + h->src_lm), (long long)now);
+			fake_answer(&f, (struct answer){ .url = SRCH, .status = 200, .body = body });
+		}
+		run(s, &f, now, 1, &st, &v);
+		page_get(s, PH, &p);
+		if ((h->excerpt && !strstr(event_excerpt(s, PH, T0 + h->want_lm), h->excerpt)) ||
+		    events(s, PH) != h->events || p.st.last_modified != (h->want_lm == -1 ? 0 : T0 + h->want_lm) ||
+		    (h->want_by ? !p.st.detected_by || strcmp(p.st.detected_by, h->want_by) : p.st.detected_by != NULL)) {
+			printf("# %s, run %zu: events %ld, last_modified %+lld, by %s\n", c->name, i,
+			       events(s, PH), (long long)(p.st.last_modified ? p.st.last_modified - T0 : -1),
+			       p.st.detected_by ? p.st.detected_by : "(none)");
+			OK(0, "%s: %s", c->name, h->why);
+		} else {
+			OK(1, "%s: %s", c->name, h->why);
+		}
+		ant_store_page_release(&p);
+	}
+	ant_store_close(s);
+}
+
+/* A wiki's site-wide feed links each page's diff ("?id=P&rev=..&do=diff"):
+ * not the page, so it never dates it; but an entry on a view of the page
+ * dated after our last check confirms the change the check holds. */
+#define PW "http://w.example/doku.php?id=club:meeting"
+#define FW "http://w.example/feed.php"
+#define WIKI(d) "<html><head><title>w</title><link rel=\"alternate\" type=\"application/rss+xml\" href=\"/feed.php\"></head>" \
+	"<body><p>次回の例会は12月" d "日です。</p><p>ほかの話題がいくつか並んでいる長い段落です。</p></body></html>"
+static void feed_view(void)
+{
+	char path[256], feed[1024], date[64];
+	ant_store *s = store_new("feedview", path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	ant_store_page p;
+	time_t t = T0 + 3000;
+	struct tm tm;
+
+	page_add(s, PW, NULL);
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	snprintf(feed, sizeof feed, "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>w</title>"
+		 "<link>http://w.example/doku.php</link><item><title>club:meeting</title>"
+		 "<link>http://w.example/doku.php?id=club:meeting&amp;rev=%lld&amp;do=diff</link>"
+		 "<pubDate>%s</pubDate></item></channel></rss>", (long long)t, date);
+	fake_answer(&f, (struct answer){ .url = FW, .status = 200, .body = "<rss version=\"2.0\"><channel><title>w</title></channel></rss>" });
+	fake_answer(&f, (struct answer){ .url = PW, .status = 200, .body = WIKI("3") });
+	run(s, &f, T0, 1, &st, &v);
+	fake_answer(&f, (struct answer){ .url = FW, .status = 200, .body = feed });
+	fake_answer(&f, (struct answer){ .url = PW, .status = 200, .body = WIKI("10") });
+	run(s, &f, T0 + 3600, 1, &st, &v);
+	page_get(s, PW, &p);
+	OK(events(s, PW) == 1 && p.st.last_modified == T0 + 3000 && p.st.feed_time == 0,
+	   "feed view: an entry on the page's diff confirms the held date change, dated by it, "
+	   "the feed not the page's");
+	IS_STR(event_excerpt(s, PW, T0 + 3000), "次回の例会は12月10日です。", "feed view: the edit is the excerpt");
+	ant_store_page_release(&p);
+	ant_store_close(s);
+}
+
+static void holds(void)
+{
+	for (size_t k = 0; k < sizeof hold_cases / sizeof hold_cases[0]; k++)
+		hold_case_run(&hold_cases[k], (int)k);
+	feed_view();
+}
+
 int main(void)
 {
-	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1 + 1);
+	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1 + 1 + 21 + 2);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
@@ -1223,6 +1373,7 @@ int main(void)
 	streamed();
 	setup_failure();
 	lock_held();
+	holds();
 	if (!tap_failed) {
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
