@@ -19,6 +19,7 @@
 #   real `antenna update` checked (so every page has an update and an Atom
 #   event): the first publish into an empty DIR (all archives written),
 #   from a fresh copy of the database each time; then a second publish.
+. "$TOP/bench/floor.sh"
 if want update || want update-floor || want update-h2 || want publish || want update-feeds || want update-100k ||
 	{ [ "${BENCH_BIG:-0}" = 1 ] && want update-1m; }; then
 	if [ ! -x "$ANTENNA" ] || [ ! -x "$SERVER" ]; then
@@ -91,18 +92,6 @@ fi
 #   a new paragraph (a real text change, new mtime and ETag).  Runs
 #   interleaved.  The ratio is what the antenna adds to fetching: page
 #   analysis, the decision, SQLite.  Target: <= 1.5x.
-floor_pages() { # floor_pages DIR N VERSION EVERY: write the pages N % EVERY == 0
-	awk -v d="$1" -v n="$2" -v v="$3" -v k="$4" 'BEGIN {
-		for (i = 0; i < n; i++) {
-			if (i % k) continue
-			f = d "/" i ".html"
-			printf "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Bench page %d</title></head>\n<body><h1>Bench page %d</h1>\n<p>version %d: entry number %d is new today.</p>\n", i, i, v, v > f
-			for (j = 0; j < 20; j++)
-				printf "<p>Paragraph %d of page %d: the quick brown fox jumps.</p>\n", j, i > f
-			print "</body></html>" > f
-			close(f)
-		} }'
-}
 # h2_ca DIR: the bench's own CA and a certificate for 127.0.0.1 signed by it
 h2_ca() {
 	mkdir -p "$1"
@@ -113,25 +102,6 @@ h2_ca() {
 	printf 'subjectAltName=IP:127.0.0.1\n' > "$1/ext" &&
 	openssl x509 -req -in "$1/srv.csr" -CA "$1/ca.pem" -CAkey "$1/ca.key" -CAcreateserial \
 		-days 2 -extfile "$1/ext" -out "$1/srv.pem" >> "$1/log" 2>&1
-}
-# h2_server PORT: nginx's HTTP/2 over TLS server block, when h2_ca made one
-h2_server() {
-	[ -f "$W/tls/srv.pem" ] || return 0
-	printf 'server { listen 127.0.0.1:%s ssl http2; ssl_certificate %s; ssl_certificate_key %s; root %s; keepalive_requests 100000; http2_max_requests 100000; }' \
-		"$1" "$W/tls/srv.pem" "$W/tls/srv.key" "$W/floor"
-}
-# floor_setup NAME DB URL CFG: DB seeded with the N_FLOOR pages under URL,
-# and CFG, curl's config getting the same URLs to /dev/null (update-floor,
-# update-h2)
-floor_setup() {
-	rm -f "$2"*
-	"$ANTENNA" -d "$2" init --title bench --base http://antenna.example.jp/ > /dev/null &&
-		"$TOP/$BUILD/bench/seed" "$2" "$3/" "$N_FLOOR" || say "$1: cannot create the database"
-	i=0
-	while [ $i -lt "$N_FLOOR" ]; do
-		printf 'url = "%s/%d.html"\noutput = "/dev/null"\n' "$3" $i
-		i=$((i + 1))
-	done > "$4"
 }
 # floor_rounds NAME DB CURLCMD OUT: REPS rounds, curl then ours, half the
 # pages changed before each run (times in $R/NAME.base, $R/NAME.ours; our
@@ -149,42 +119,6 @@ floor_rounds() {
 	done
 }
 
-floor_nginx() { # starts nginx on a free loopback port; sets NGX_PID, FLOOR_URL
-	mkdir -p "$W/ngx/logs" "$W/ngx/tmp"
-	tries=0
-	while [ $tries -lt 10 ]; do
-		p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 30000))
-		cat > "$W/ngx/nginx.conf" <<NGX
-worker_processes 1;
-daemon off;
-pid $W/ngx/nginx.pid;
-error_log $W/ngx/logs/error.log;
-events { worker_connections 1024; }
-http {
-	access_log off;
-	client_body_temp_path $W/ngx/tmp/body; proxy_temp_path $W/ngx/tmp/proxy;
-	fastcgi_temp_path $W/ngx/tmp/fcgi; uwsgi_temp_path $W/ngx/tmp/uwsgi; scgi_temp_path $W/ngx/tmp/scgi;
-	types { text/html html; }
-	server { listen 127.0.0.1:$p; root $W/floor; keepalive_requests 100000; }
-	$(h2_server $((p + 1)))
-}
-NGX
-		nginx -p "$W/ngx" -c "$W/ngx/nginx.conf" 2> "$W/ngx/start.err" &
-		NGX_PID=$!
-		n=0
-		while [ $n -lt 40 ]; do
-			if "$TOP/$BUILD/tools/httpget" -o /dev/null "http://127.0.0.1:$p/0.html" 2> /dev/null; then
-				FLOOR_URL=http://127.0.0.1:$p FLOOR_H2_URL=https://127.0.0.1:$((p + 1))
-				return 0
-			fi
-			kill -0 $NGX_PID 2> /dev/null || break
-			sleep 0.05; n=$((n + 1))
-		done
-		kill $NGX_PID 2> /dev/null; wait $NGX_PID 2> /dev/null
-		tries=$((tries + 1))
-	done
-	return 1
-}
 if want update-floor && [ -n "${SPID:-}" ]; then
 	rm -rf "$W/floor"; mkdir -p "$W/floor"
 	floor_pages "$W/floor" "$N_FLOOR" 0 1
