@@ -52,6 +52,22 @@ int ant_difftext_pack(const char *s, size_t n, size_t max, unsigned char **out, 
 /* A packed blob inflated into out (reset first): 0, LB_EGZIP, LB_ETOOBIG, LB_ENOMEM. */
 int ant_difftext_unpack(const void *blob, size_t len, lb_buf *out);
 
+/*
+ * The same two with zlib's streams kept: a codec made once (its deflate
+ * state is about 270 KiB, the inflate one 40 KiB, allocated at the first
+ * use) and reset for each blob, so that a run packing thousands of texts
+ * allocates (and page-faults in) zlib's state once, not twice a page.
+ * The blobs are byte for byte those of ant_difftext_pack().  One codec
+ * per thread: it is not shared.
+ */
+typedef struct ant_difftext_codec ant_difftext_codec;
+ant_difftext_codec *ant_difftext_codec_new(void);   /* NULL: out of memory */
+void ant_difftext_codec_free(ant_difftext_codec *c);
+/* s[0..n) deflated into out (reset first): 0, LB_ETOOBIG over max bytes, LB_ENOMEM. */
+int ant_difftext_codec_pack(ant_difftext_codec *c, const char *s, size_t n, size_t max, lb_buf *out);
+/* As ant_difftext_unpack(). */
+int ant_difftext_codec_unpack(ant_difftext_codec *c, const void *blob, size_t len, lb_buf *out);
+
 /* The diff as stored: "OP TEXT\n" per line, "!\n" alone when too many. */
 int ant_difftext_serialise(const ant_diff *d, lb_buf *out);
 /* Back into d (its lines borrowed from s): 0, LB_EPARSE, LB_ENOMEM. */
