@@ -2,13 +2,14 @@
  * ant_pubdiff.h: the diff pages of a published site (publish_diff.c):
  * DIR/diff/NAME.html for each update whose text changed (found in the
  * text, or first by a newer Last-Modified or the feed) that the site
- * still lists (ant_store_diffs_each()), showing what was removed and
+ * still lists (index.html's files, current.atom), showing what was removed and
  * added (<del>/<ins>) with a few lines of context, in the site's language,
  * readable at 360 px.  NAME is the page's key hash (16 hex digits) and the
  * update's time, so a new update gets a new page and an old one's name
  * never changes.  A page is written when it is missing; the pages of
  * updates no longer listed are removed at each publish, so DIR/diff/
- * holds at most one page per watched page.
+ * holds at most one page per update listed (about 10,000 by default,
+ * at any number of watched pages).
  */
 #ifndef ANT_PUBDIFF_H
 #define ANT_PUBDIFF_H
@@ -25,9 +26,12 @@
 #define ANT_PUB_DIFF_DIR "diff"
 
 /* Writes the missing diff pages into DIR/diff and removes the stale ones:
+ * the pages of the updates the site lists, in index.html's files (their
+ * caps, site's) and in current.atom (at most current_entries of them;
+ * 0: every fresh one), so as many as it lists, whatever its size.
  * 0, or < 0 with err. */
-int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, ant_pub_diff_counts *counts,
-		  lb_error *err);
+int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64_t current_entries,
+		  ant_pub_diff_counts *counts, lb_error *err);
 
 /* The diff page's link from DIR/index.html for a listed row, "diff/NAME.html"
  * in out, when its page exists (never for a relayed update, detected_by

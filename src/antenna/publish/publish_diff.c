@@ -176,12 +176,70 @@ static void page_name(char *b, size_t n, int64_t key_hash, int64_t t)
  * of them take minutes. */
 #define DIFF_SYNC_BATCH 512
 
+/* The updates listed (their pages' key hashes and times): a set open
+ * addressed, as big as the listing, never as the site. */
+struct listed {
+	int64_t *h, *t;           /* t == 0: a free slot (an update's time is > 0) */
+	size_t cap, n;
+};
+
+static size_t slot_of(const struct listed *l, int64_t h, int64_t t)
+{
+	uint64_t x = (uint64_t)h ^ ((uint64_t)t * 0x9e3779b97f4a7c15u);
+
+	x ^= x >> 31;
+	return (size_t)(x * 0xbf58476d1ce4e5b9u >> 17) & (l->cap - 1);
+}
+
+static int listed_has(const struct listed *l, int64_t h, int64_t t)
+{
+	for (size_t i = l->cap ? slot_of(l, h, t) : 0; l->cap && l->t[i]; i = (i + 1) & (l->cap - 1))
+		if (l->h[i] == h && l->t[i] == t)
+			return 1;
+	return 0;
+}
+
+/* 1 added, 0 there already, LB_ENOMEM. */
+static int listed_add(struct listed *l, int64_t h, int64_t t)
+{
+	size_t i;
+
+	if (listed_has(l, h, t))
+		return 0;
+	if ((l->n + 1) * 2 > l->cap) {   /* at most half full: doubled, entries moved */
+		struct listed g = { 0 };
+
+		g.cap = l->cap ? l->cap * 2 : 1024;
+		g.h = malloc(g.cap * sizeof *g.h);
+		g.t = calloc(g.cap, sizeof *g.t);
+		if (!g.h || !g.t) {
+			free(g.h);
+			free(g.t);
+			return LB_ENOMEM;
+		}
+		for (size_t k = 0; k < l->cap; k++)
+			if (l->t[k])
+				listed_add(&g, l->h[k], l->t[k]);
+		free(l->h);
+		free(l->t);
+		*l = g;
+	}
+	for (i = slot_of(l, h, t); l->t[i]; i = (i + 1) & (l->cap - 1))
+		;
+	l->h[i] = h;
+	l->t[i] = t;
+	l->n++;
+	return 1;
+}
+
 struct pass {
+	ant_store *s;
 	const char *dir;          /* DIR/diff */
 	lb_afile pend[DIFF_SYNC_BATCH];
 	size_t npend;
 	const ant_pub_site *site;
 	ant_pub_diff_counts *counts;
+	struct listed listed;
 	lb_buf raw, path;
 	lb_error *err;
 };
@@ -210,27 +268,18 @@ static int flush_pending(struct pass *p)
 	return rc;
 }
 
-/* ant_store_diff_fn: the row's page written when missing. */
-static int each_diff(void *ctx, const ant_store_diffrow *r)
+/* ant_store_diff_fn: the row's page written (it is missing). */
+static int write_diff(void *ctx, const ant_store_diffrow *r)
 {
 	struct pass *p = ctx;
 	char name[64], *path = NULL;
-	struct stat sb;
 	ant_diff d;
 	lb_afile f;
 	int rc;
 
 	page_name(name, sizeof name, r->key_hash, r->diff_time);
-	lb_buf_reset(&p->path);
-	if (lb_buf_addf(&p->path, "%s/%s", p->dir, name) < 0)
-		return lb_err_code(p->err, LB_ENOMEM);
-	p->counts->listed++;
-	if (stat(p->path.data, &sb) == 0)
-		return 0;   /* written by an earlier publish: its name says which update */
-	if (ant_difftext_read(r->diff, r->diff_len, &p->raw, &d) < 0) {
-		p->counts->listed--;   /* an unreadable row costs its page, not the publish */
-		return 0;
-	}
+	if (ant_difftext_read(r->diff, r->diff_len, &p->raw, &d) < 0)
+		return 0;   /* an unreadable row costs its page, not the publish */
 	if ((rc = ant_pub_open_out(&f, p->dir, name, &path, p->err)) == 0) {
 		rc = write_page(f.fp, p->site, r, &d);
 		if (rc == LB_ENOMEM) {
@@ -241,6 +290,7 @@ static int each_diff(void *ctx, const ant_store_diffrow *r)
 			rc = lb_err_sys(p->err, "cannot write '%s'", path);
 		} else {
 			p->pend[p->npend++] = f;
+			p->counts->listed++;
 		}
 	}
 	free(path);
@@ -248,6 +298,35 @@ static int each_diff(void *ctx, const ant_store_diffrow *r)
 	if (rc == 0 && p->npend == DIFF_SYNC_BATCH)
 		rc = flush_pending(p);
 	return rc;
+}
+
+/* ant_store_pub_fn: a listed row (index.html's files or current.atom):
+ * its update's diff page kept, written when missing and its diff is kept.
+ * Only a watched page's own update has one (ant_pub_diff_href()). */
+static int each_listed(void *ctx, const ant_store_pubrow *r)
+{
+	struct pass *p = ctx;
+	char name[64];
+	struct stat sb;
+	int64_t h;
+	int rc;
+
+	if (r->relayed || !r->detected_by || !strcmp(r->detected_by, "lirs") ||
+	    !strcmp(r->detected_by, "atom") || r->last_modified <= 0)
+		return 0;
+	h = (int64_t)ant_page_hash64(r->url_key, strlen(r->url_key));
+	if ((rc = listed_add(&p->listed, h, r->last_modified)) <= 0)
+		return rc < 0 ? lb_err_code(p->err, rc) : 0;   /* in both lists: seen */
+	page_name(name, sizeof name, h, r->last_modified);
+	lb_buf_reset(&p->path);
+	if (lb_buf_addf(&p->path, "%s/%s", p->dir, name) < 0)
+		return lb_err_code(p->err, LB_ENOMEM);
+	if (stat(p->path.data, &sb) == 0) {
+		p->counts->listed++;
+		return 0;   /* written by an earlier publish: its name says which update */
+	}
+	rc = ant_store_diff_of(p->s, r->url_key, r->last_modified, write_diff, p, p->err);
+	return rc < 0 ? rc : 0;
 }
 
 /* 1 when name is a diff page's (or its temporary file's) name; its key
@@ -278,36 +357,50 @@ static int parse_name(const char *name, int64_t *h, int64_t *t)
 }
 
 /* The pages of updates no longer listed (and a killed publish's
- * temporary files) go; files of other names are left alone. */
-static int remove_stale(ant_store *s, struct pass *p)
+ * temporary files) go; files of other names are left alone.  The set
+ * decides: no query per file. */
+static void remove_stale(struct pass *p)
 {
 	DIR *dd = opendir(p->dir);
 	struct dirent *e;
 	int64_t h, t;
-	int rc = 0, listed;
 
-	while (dd && rc == 0 && (e = readdir(dd)) != NULL) {
-		if (!parse_name(e->d_name, &h, &t))
+	while (dd && (e = readdir(dd)) != NULL) {
+		if (!parse_name(e->d_name, &h, &t) || (t > 0 && listed_has(&p->listed, h, t)))
 			continue;
-		listed = t < 0 ? 0 : ant_store_diff_listed(s, h, t, p->err);
-		if (listed < 0) {
-			rc = listed;
-			break;
-		}
 		lb_buf_reset(&p->path);
-		if (!listed && lb_buf_addf(&p->path, "%s/%s", p->dir, e->d_name) == 0 &&
-		    unlink(p->path.data) == 0)
+		if (lb_buf_addf(&p->path, "%s/%s", p->dir, e->d_name) == 0 && unlink(p->path.data) == 0)
 			p->counts->removed += t >= 0;
 	}
 	if (dd)
 		closedir(dd);
-	return rc;
 }
 
-int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, ant_pub_diff_counts *counts,
-		  lb_error *err)
+/* The rows the site lists, in the writers' orders and caps (publish_site.c):
+ * index.html's files (html_pages files of page_limit entries) and
+ * current.atom (current_entries; 0: every fresh one). */
+static int walk_listed(struct pass *p, int64_t current_entries)
 {
-	struct pass p = { .site = site, .counts = counts, .err = err };
+	const ant_pub_site *site = p->site;
+	ant_store_pubq q = {
+		.order = ANT_PUBQ_LISTING, .found_after = -1,
+		.limit = (int64_t)(site->html_pages ? site->html_pages : ANT_PUB_HTML_PAGES) *
+			 (int64_t)(site->page_limit ? site->page_limit : ANT_PUB_PAGE_LIMIT),
+	};
+	int rc;
+
+	if ((rc = ant_store_published_each(p->s, &q, each_listed, p, p->err)) != 0)
+		return rc;
+	q = (ant_store_pubq){ .order = ANT_PUBQ_RECENT, .fresh_only = 1, .found_after = -1,
+			      .fresh_since = site->now - site->max_age,
+			      .limit = current_entries > 0 ? current_entries : 0 };
+	return ant_store_published_each(p->s, &q, each_listed, p, p->err);
+}
+
+int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64_t current_entries,
+		  ant_pub_diff_counts *counts, lb_error *err)
+{
+	struct pass p = { .s = s, .site = site, .counts = counts, .err = err };
 	lb_buf sub = LB_BUF_INIT;
 	int rc;
 
@@ -317,12 +410,17 @@ int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, ant_p
 	p.dir = sub.data;
 	lb_buf_init(&p.raw);
 	lb_buf_init(&p.path);
-	if ((rc = remove_stale(s, &p)) == 0)
-		rc = ant_store_diffs_each(s, each_diff, &p, err);
+	rc = walk_listed(&p, current_entries);
+	if (rc == LB_ENOMEM)
+		rc = lb_err_code(err, rc);
 	if (rc == 0)
 		rc = flush_pending(&p);
 	for (size_t i = 0; i < p.npend; i++)   /* after a failure: only temporary files */
 		lb_afile_abort(&p.pend[i]);
+	if (rc == 0)   /* after the renames: a page waiting is a temporary file */
+		remove_stale(&p);
+	free(p.listed.h);
+	free(p.listed.t);
 	lb_buf_release(&p.raw);
 	lb_buf_release(&p.path);
 	lb_buf_release(&sub);

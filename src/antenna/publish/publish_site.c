@@ -539,7 +539,7 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		goto out;
 	c.dir = dir;
 	/* the diff pages before the listing that links them (publish_diff.c) */
-	if ((rc = read_seqs(s, &c, err)) < 0 || (rc = ant_pub_diffs(s, dir, &c.site, &res->diffs, err)) < 0 ||
+	if ((rc = read_seqs(s, &c, err)) < 0 || (rc = ant_pub_diffs(s, dir, &c.site, c.current_entries, &res->diffs, err)) < 0 ||
 	    (rc = side_open(&w, s, err)) < 0 || (rc = side_open(&w2, s, err)) < 0)
 		goto out;
 	threaded = pthread_create(&th, NULL, write_html, &w) == 0;
