@@ -73,7 +73,7 @@ EOF
 		[ "$n" -ge 1000000 ] && name=publish-$((n / 1000000))m
 		row "$name" "$o" - - "RSS <= 64 MiB, HTML <= 1 MB" "$v" "$rss" \
 			"$n pages (all fresh, 20 groups, 10,000 events): index.html $idx bytes, biggest HTML $(basename "$big") $bigb bytes, $nhtml HTML files, lirs.gz $(wc -c < "$PB/site/lirs.gz") bytes; wall $(spread "$R/pb$n"); cpu $(median "$R/pb$n" 4) s"
-		rm -rf "$PB/work" "$PB/site"
+		rm -rf "$PB/work"; [ -n "${BENCH_KEEP_SITE:-}" ] || rm -rf "$PB/site"
 	done
 fi
 
