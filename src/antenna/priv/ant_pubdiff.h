@@ -25,13 +25,19 @@
 /* The folder of the diff pages in DIR. */
 #define ANT_PUB_DIFF_DIR "diff"
 
+/* The diff pages a publish keeps (ant_pub_diffs()): the links are told
+ * from it, no file asked for each row. */
+typedef struct ant_pub_diffset ant_pub_diffset;
+void ant_pub_diffset_free(ant_pub_diffset *set);
+
 /* Writes the missing diff pages into DIR/diff and removes the stale ones:
  * the pages of the updates the site lists, in index.html's files (their
  * caps, site's) and in current.atom (at most current_entries of them;
  * 0: every fresh one), so as many as it lists, whatever its size.
- * 0, or < 0 with err. */
+ * 0 and *set (what DIR/diff holds now, ant_pub_diffset_free()), or < 0
+ * with err. */
 int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64_t current_entries,
-		  ant_pub_diff_counts *counts, lb_error *err);
+		  ant_pub_diff_counts *counts, ant_pub_diffset **set, lb_error *err);
 
 /* The diff page's link from DIR/index.html for a listed row, "diff/NAME.html"
  * in out, when its page exists (never for a relayed update, detected_by
@@ -43,6 +49,12 @@ const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key,
  * update has one in DIR/diff. */
 struct atom_ev_event;
 int ant_pub_diff_related(void *dir, const struct atom_ev_event *e, lb_buf *out);
+
+/* The same two told from the set of the publish that wrote the pages
+ * (a publish links thousands of rows and events: no stat(2) each). */
+const char *ant_pub_diff_href_in(lb_buf *out, const ant_pub_diffset *set, const char *url_key,
+				 int64_t last_modified, const char *detected_by);
+int ant_pub_diff_related_in(void *set, const struct atom_ev_event *e, lb_buf *out);
 
 /* The link's word in the site's language ("差分", "diff"). */
 const char *ant_pub_diff_word(const char *lang);

@@ -176,8 +176,8 @@ static void page_name(char *b, size_t n, int64_t key_hash, int64_t t)
  * of them take minutes. */
 #define DIFF_SYNC_BATCH 512
 
-/* The updates listed (their pages' key hashes and times): a set open
- * addressed, as big as the listing, never as the site. */
+/* Updates (their pages' key hashes and times): a set open addressed, as
+ * big as the listing, never as the site. */
 struct listed {
 	int64_t *h, *t;           /* t == 0: a free slot (an update's time is > 0) */
 	size_t cap, n;
@@ -232,6 +232,23 @@ static int listed_add(struct listed *l, int64_t h, int64_t t)
 	return 1;
 }
 
+/* The updates the site lists (seen: looked up once, in both lists) and
+ * those of them with a page in DIR/diff (pages: the links). */
+struct ant_pub_diffset {
+	struct listed seen, pages;
+};
+
+void ant_pub_diffset_free(ant_pub_diffset *set)
+{
+	if (!set)
+		return;
+	free(set->seen.h);
+	free(set->seen.t);
+	free(set->pages.h);
+	free(set->pages.t);
+	free(set);
+}
+
 struct pass {
 	ant_store *s;
 	const char *dir;          /* DIR/diff */
@@ -239,7 +256,7 @@ struct pass {
 	size_t npend;
 	const ant_pub_site *site;
 	ant_pub_diff_counts *counts;
-	struct listed listed;
+	ant_pub_diffset *set;
 	lb_buf raw, path;
 	lb_error *err;
 };
@@ -288,6 +305,9 @@ static int write_diff(void *ctx, const ant_store_diffrow *r)
 		} else if (rc < 0 || lb_afile_close_unrenamed(&f) != 0) {
 			lb_afile_abort(&f);   /* a failed close has released f already */
 			rc = lb_err_sys(p->err, "cannot write '%s'", path);
+		} else if ((rc = listed_add(&p->set->pages, r->key_hash, r->diff_time)) < 0) {
+			lb_afile_abort(&f);
+			rc = lb_err_code(p->err, rc);
 		} else {
 			p->pend[p->npend++] = f;
 			p->counts->listed++;
@@ -315,15 +335,15 @@ static int each_listed(void *ctx, const ant_store_pubrow *r)
 	    !strcmp(r->detected_by, "atom") || r->last_modified <= 0)
 		return 0;
 	h = (int64_t)ant_page_hash64(r->url_key, strlen(r->url_key));
-	if ((rc = listed_add(&p->listed, h, r->last_modified)) <= 0)
+	if ((rc = listed_add(&p->set->seen, h, r->last_modified)) <= 0)
 		return rc < 0 ? lb_err_code(p->err, rc) : 0;   /* in both lists: seen */
 	page_name(name, sizeof name, h, r->last_modified);
 	lb_buf_reset(&p->path);
 	if (lb_buf_addf(&p->path, "%s/%s", p->dir, name) < 0)
 		return lb_err_code(p->err, LB_ENOMEM);
-	if (stat(p->path.data, &sb) == 0) {
+	if (stat(p->path.data, &sb) == 0) {   /* written by an earlier publish: its name says which update */
 		p->counts->listed++;
-		return 0;   /* written by an earlier publish: its name says which update */
+		return listed_add(&p->set->pages, h, r->last_modified) < 0 ? lb_err_code(p->err, LB_ENOMEM) : 0;
 	}
 	rc = ant_store_diff_of(p->s, r->url_key, r->last_modified, write_diff, p, p->err);
 	return rc < 0 ? rc : 0;
@@ -366,7 +386,7 @@ static void remove_stale(struct pass *p)
 	int64_t h, t;
 
 	while (dd && (e = readdir(dd)) != NULL) {
-		if (!parse_name(e->d_name, &h, &t) || (t > 0 && listed_has(&p->listed, h, t)))
+		if (!parse_name(e->d_name, &h, &t) || (t > 0 && listed_has(&p->set->pages, h, t)))
 			continue;
 		lb_buf_reset(&p->path);
 		if (lb_buf_addf(&p->path, "%s/%s", p->dir, e->d_name) == 0 && unlink(p->path.data) == 0)
@@ -398,14 +418,15 @@ static int walk_listed(struct pass *p, int64_t current_entries)
 }
 
 int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64_t current_entries,
-		  ant_pub_diff_counts *counts, lb_error *err)
+		  ant_pub_diff_counts *counts, ant_pub_diffset **set, lb_error *err)
 {
 	struct pass p = { .s = s, .site = site, .counts = counts, .err = err };
 	lb_buf sub = LB_BUF_INIT;
 	int rc;
 
 	memset(counts, 0, sizeof *counts);
-	if (lb_buf_addf(&sub, "%s/%s", dir, ANT_PUB_DIFF_DIR) < 0)
+	*set = NULL;
+	if (lb_buf_addf(&sub, "%s/%s", dir, ANT_PUB_DIFF_DIR) < 0 || !(p.set = calloc(1, sizeof *p.set)))
 		return lb_err_code(err, LB_ENOMEM);
 	p.dir = sub.data;
 	lb_buf_init(&p.raw);
@@ -419,12 +440,48 @@ int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64
 		lb_afile_abort(&p.pend[i]);
 	if (rc == 0)   /* after the renames: a page waiting is a temporary file */
 		remove_stale(&p);
-	free(p.listed.h);
-	free(p.listed.t);
+	if (rc == 0)
+		*set = p.set;
+	else
+		ant_pub_diffset_free(p.set);
 	lb_buf_release(&p.raw);
 	lb_buf_release(&p.path);
 	lb_buf_release(&sub);
 	return rc;
+}
+
+/* Relayed updates are other antennas': never diffed here. */
+static int may_have_diff(const char *url_key, int64_t last_modified, const char *detected_by)
+{
+	return detected_by && strcmp(detected_by, "lirs") && strcmp(detected_by, "atom") && url_key &&
+	       last_modified > 0;
+}
+
+const char *ant_pub_diff_href_in(lb_buf *out, const ant_pub_diffset *set, const char *url_key,
+				 int64_t last_modified, const char *detected_by)
+{
+	char name[64];
+	int64_t h;
+
+	if (!set || !may_have_diff(url_key, last_modified, detected_by))
+		return NULL;
+	h = (int64_t)ant_page_hash64(url_key, strlen(url_key));
+	if (!listed_has(&set->pages, h, last_modified))
+		return NULL;
+	page_name(name, sizeof name, h, last_modified);
+	lb_buf_reset(out);
+	return lb_buf_addf(out, "%s/%s", ANT_PUB_DIFF_DIR, name) < 0 ? NULL : out->data;
+}
+
+int ant_pub_diff_related_in(void *set, const struct atom_ev_event *e, lb_buf *out)
+{
+	lb_buf key = LB_BUF_INIT;
+	const char *href = NULL;
+
+	if (lb_url_key(&key, e->url) == 0)
+		href = ant_pub_diff_href_in(out, set, key.data, e->last_modified, "");
+	lb_buf_release(&key);
+	return href != NULL;
 }
 
 const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key, int64_t last_modified,
@@ -433,9 +490,7 @@ const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key,
 	char name[64];
 	struct stat sb;
 
-	/* a relayed update is another antenna's: never diffed here */
-	if (!detected_by || !strcmp(detected_by, "lirs") || !strcmp(detected_by, "atom") || !url_key ||
-	    last_modified <= 0)
+	if (!may_have_diff(url_key, last_modified, detected_by))
 		return NULL;
 	page_name(name, sizeof name, (int64_t)ant_page_hash64(url_key, strlen(url_key)), last_modified);
 	lb_buf_reset(out);
