@@ -311,6 +311,7 @@ static int write_diff(void *ctx, const ant_store_diffrow *r)
 		} else {
 			p->pend[p->npend++] = f;
 			p->counts->listed++;
+			rc = 0;
 		}
 	}
 	free(path);
