@@ -81,44 +81,60 @@ if want update && [ -n "${SPID:-}" ]; then
 	fi
 fi
 
-# update-floor: `antenna update --force --jobs 64 --per-host 64` of
-#   N_FLOOR pages (10,000; quick 2,000), half changed before each run,
+# update-floor, update-floor-off, update-first: `antenna update --force
+#   --jobs 64 --per-host 64` of N_FLOOR pages (10,000; quick 2,000)
 #   against the fetch floor: curl --parallel --parallel-max 64 getting the
 #   same pages to /dev/null (libcurl's multi interface, no analysis, no
-#   database).  The pages are static files (the shape of the test server's
-#   /bench/N.html) served by nginx on loopback, one worker: our test
-#   server tops out at about 5,000 requests/s and would be the floor
-#   itself.  Before each run, every other page gets a new version line and
-#   a new paragraph (a real text change, new mtime and ETag).  Runs
-#   interleaved.  The ratio is what the antenna adds to fetching: page
-#   analysis, the decision, SQLite.  Target: <= 1.5x.
-# h2_ca DIR: the bench's own CA and a certificate for 127.0.0.1 signed by it
-h2_ca() {
-	mkdir -p "$1"
-	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=bench-ca \
-		-keyout "$1/ca.key" -out "$1/ca.pem" > "$1/log" 2>&1 &&
-	openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout "$1/srv.key" \
-		-out "$1/srv.csr" >> "$1/log" 2>&1 &&
-	printf 'subjectAltName=IP:127.0.0.1\n' > "$1/ext" &&
-	openssl x509 -req -in "$1/srv.csr" -CA "$1/ca.pem" -CAkey "$1/ca.key" -CAcreateserial \
-		-days 2 -extfile "$1/ext" -out "$1/srv.pem" >> "$1/log" 2>&1
-}
-# floor_rounds NAME DB CURLCMD OUT: REPS rounds, curl then ours, half the
-# pages changed before each run (times in $R/NAME.base, $R/NAME.ours; our
-# last output in OUT), after one priming run of each
+#   database), on nginx (bench/floor.sh).  update-floor: every feature on
+#   (the diff texts, robots.txt, trust), half the pages changed in a word
+#   before each run; update-floor-off: the same with the diff texts and
+#   robots.txt off (floor_off), its own database; the three commands run
+#   in turn each round (curl, on, off), each after its own change of half
+#   the pages.  Targets: cpu <= 1.1x the floor's, wall <= 1.2x.  The notes
+#   add the database's growth per change found (bytes of file over the
+#   rounds / updates found).  update-first: the first run of N_FLOOR new
+#   pages (a fresh copy of the seeded database each time) against curl
+#   over the same pages, interleaved; target <= 1.3x (wall and cpu).
+# floor_rounds NAME DB CURLCMD OUT [NAME2 DB2 OUT2]: REPS rounds, curl
+# then ours (then the second database's), half the pages changed before
+# each run (times in $R/NAME.base, $R/NAME.ours, $R/NAME2.ours; the last
+# outputs in OUT, OUT2; the updates found in $R/NAME.found), after one
+# priming run of each
 floor_rounds() {
 	"$ANTENNA" -d "$2" update $UPD > "$4" 2>&1 || say "$1: priming run failed"
+	[ -n "${5:-}" ] && { "$ANTENNA" -d "$6" update $UPD > "$7" 2>&1 || say "$5: priming run failed"; }
 	sh -c "$3" || say "$1: curl priming run failed"
 	i=0 v=1
+	: > "$R/$1.found"
 	while [ $i -lt "$REPS" ]; do
 		floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
 		"$TM" "$R/$1.base" sh -c "$3" || say "$1: curl exited $?"
 		floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
 		"$TM" "$R/$1.ours" "$ANTENNA" -d "$2" update $UPD > "$4" 2>&1 || say "$1: exited $?"
+		sed -n 's/.* \([0-9]*\) updated.*/\1/p' "$4" | tail -n 1 >> "$R/$1.found"
+		if [ -n "${5:-}" ]; then
+			floor_pages "$W/floor" "$N_FLOOR" $v 2; v=$((v + 1))
+			"$TM" "$R/$5.ours" "$ANTENNA" -d "$6" update $UPD > "$7" 2>&1 || say "$5: exited $?"
+		fi
 		i=$((i + 1))
 	done
 }
-
+# db_used DB: the bytes of DB's pages in use (its WAL checkpointed first)
+db_used() {
+	sqlite3 "$1" "PRAGMA wal_checkpoint(TRUNCATE);" > /dev/null 2>&1
+	sqlite3 "$1" "SELECT (p.page_count - f.freelist_count) * s.page_size FROM pragma_page_count p, pragma_freelist_count f, pragma_page_size s"
+}
+# floor_row NAME OURS_FILE BASE_FILE NOTE: the row of a floor comparison,
+# cpu <= 1.1x and wall <= 1.2x (the verdict on both)
+floor_row() {
+	o=$(median "$2" 1) b=$(median "$3" 1) co=$(median "$2" 4) cb=$(median "$3" 4)
+	v=$(verdict "$(ratio3 "$co" "$cb")" 1.1)
+	le "$(ratio3 "$o" "$b")" 1.2 || v=FAIL
+	le "$(mib "$2")" 64 || v=FAIL
+	[ "$(rcs "$2")" = 0 ] || v=FAIL
+	row "$1" "$o" "$b" "$(ratio "$o" "$b")" "<=1.2,1.1" "$v" "$(mib "$2")" \
+		"wall ratio; cpu $co/$cb s = $(ratio "$co" "$cb") (<= 1.1); wall ours $(spread "$2"), curl $(spread "$3"); $4"
+}
 if want update-floor && [ -n "${SPID:-}" ]; then
 	rm -rf "$W/floor"; mkdir -p "$W/floor"
 	floor_pages "$W/floor" "$N_FLOOR" 0 1
@@ -127,13 +143,44 @@ if want update-floor && [ -n "${SPID:-}" ]; then
 	elif ! floor_nginx; then
 		skip update-floor "nginx did not start: $(tail -n 1 "$W/ngx/start.err")"
 	else
-		DBFL=$W/floor.db
+		DBFL=$W/floor.db DBOFF=$W/flooroff.db
 		floor_setup update-floor "$DBFL" "$FLOOR_URL" "$W/curl.cfg"
+		floor_setup update-floor-off "$DBOFF" "$FLOOR_URL" "$W/curl.cfg"
+		floor_off "$DBOFF"
+		# update-first's database: seeded, never checked
+		cp "$DBFL" "$W/first.db"
 		CURLF="curl -s --no-progress-meter --parallel --parallel-max 64 -K '$W/curl.cfg' > /dev/null 2>&1"
-		floor_rounds update-floor "$DBFL" "$CURLF" "$W/floor.out"
+		floor_rounds update-floor "$DBFL" "$CURLF" "$W/floor.out" update-floor-off "$DBOFF" "$W/flooroff.out"
+		# the growth: one more run, the database's pages in use before and after
+		b0=$(db_used "$DBFL")
+		floor_pages "$W/floor" "$N_FLOOR" $v 2
+		"$ANTENNA" -d "$DBFL" update $UPD > "$W/grow.out" 2>&1 || say "update-floor: growth run exited $?"
+		grow=$(awk -v a="$b0" -v b="$(db_used "$DBFL")" -v n="$(sed -n 's/.* \([0-9]*\) updated.*/\1/p' "$W/grow.out")" \
+			'BEGIN { if (n > 0) printf "%d", (b - a) / n; else print "-" }')
+		floor_row update-floor "$R/update-floor.ours" "$R/update-floor.base" \
+			"diff texts, robots.txt, trust on; $N_FLOOR pages on nginx, half changed; db growth $grow B per change found; ours: $(tail -n 1 "$W/floor.out" | tr '/;' '  ')"
+		floor_row update-floor-off "$R/update-floor-off.ours" "$R/update-floor.base" \
+			"diff texts and robots.txt off, the same rounds; ours: $(tail -n 1 "$W/flooroff.out" | tr '/;' '  ')"
+		# the first run: a fresh copy of the seeded database each time
+		floor_pages "$W/floor" "$N_FLOOR" 0 1
+		i=0
+		while [ $i -lt "$REPS" ]; do
+			rm -f "$W/firstrun.db"*
+			cp "$W/first.db" "$W/firstrun.db"
+			"$TM" "$R/update-first.base" sh -c "$CURLF" || say "update-first: curl exited $?"
+			"$TM" "$R/update-first.ours" "$ANTENNA" -d "$W/firstrun.db" update $UPD > "$W/first.out" 2>&1 ||
+				say "update-first: exited $?"
+			i=$((i + 1))
+		done
+		rm -f "$W/firstrun.db"*
 		kill $NGX_PID 2> /dev/null; wait $NGX_PID 2> /dev/null
-		report update-floor 1.5 64
-		sed -i '$ s/$/; '"$N_FLOOR"' pages on nginx, ours: '"$(tail -n 1 "$W/floor.out" | tr '/;' '  ')"'/' "$TABLE"
+		o=$(median "$R/update-first.ours" 1) b=$(median "$R/update-first.base" 1)
+		co=$(median "$R/update-first.ours" 4) cb=$(median "$R/update-first.base" 4)
+		v=$(verdict "$(ratio3 "$o" "$b")" 1.3)
+		le "$(ratio3 "$co" "$cb")" 1.3 || v=FAIL
+		[ "$(rcs "$R/update-first.ours")" = 0 ] || v=FAIL
+		row update-first "$o" "$b" "$(ratio "$o" "$b")" "<= 1.3" "$v" "$(mib "$R/update-first.ours")" \
+			"wall ratio; cpu $co/$cb s = $(ratio "$co" "$cb") (<= 1.3); the first run of $N_FLOOR new pages; wall ours $(spread "$R/update-first.ours"), curl $(spread "$R/update-first.base"); ours: $(tail -n 1 "$W/first.out")"
 	fi
 fi
 
@@ -261,10 +308,10 @@ hub_row() { # hub_row NAME N TAG: the row of TAG against hub10k
 	us10=$(awk -v c="$c10" 'BEGIN { printf "%.1f", c * 1e6 / 10000 }')
 	r=$(ratio3 "$us" "$us10")
 	v=$(verdict "$r" 1.10)
-	le "$m" 64 || v=FAIL
+	le "$m" 32 || v=FAIL
 	[ "$(rcs "$R/$3")" = 0 ] || v=FAIL
 	row "$1" "$(median "$R/$3" 1)" "$(median "$R/hub10k" 1)" "$(ratio "$us" "$us10")" "<= 1.10" "$v" "$m" \
-		"$2 pages: cpu $us us/page (10,000: $us10 us/page), rss < 64 MiB (10,000: $(mib "$R/hub10k") MiB); db $(awk -v b="$(cat "$W/$3.bytes")" -v n="$2" 'BEGIN { printf "%d", b / n }') bytes/page; $(tail -n 1 "$W/$3.out")"
+		"$2 pages: cpu $us us/page (10,000: $us10 us/page), rss <= 32 MiB (10,000: $(mib "$R/hub10k") MiB); db $(awk -v b="$(cat "$W/$3.bytes")" -v n="$2" 'BEGIN { printf "%d", b / n }') bytes/page; $(tail -n 1 "$W/$3.out")"
 }
 if { want update-100k || { [ "${BENCH_BIG:-0}" = 1 ] && want update-1m; }; } && [ -n "${SPID:-}" ]; then
 	N_HUB=100000; [ "$QUICK" = 1 ] && N_HUB=20000
