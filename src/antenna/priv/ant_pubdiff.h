@@ -30,7 +30,8 @@
 typedef struct ant_pub_diffset ant_pub_diffset;
 void ant_pub_diffset_free(ant_pub_diffset *set);
 
-/* Writes the missing diff pages into DIR/diff and removes the stale ones:
+/* Writes the missing diff pages into DIR/diff (ant_pub_diffs_prune()
+ * then removes the stale ones):
  * the pages of the updates the site lists, in index.html's files (their
  * caps, site's) and in current.atom (at most current_entries of them;
  * 0: every fresh one), so as many as it lists, whatever its size.
@@ -38,6 +39,11 @@ void ant_pub_diffset_free(ant_pub_diffset *set);
  * with err. */
 int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64_t current_entries,
 		  ant_pub_diff_counts *counts, ant_pub_diffset **set, lb_error *err);
+/* The pages in DIR/diff not in set (updates no longer listed, a killed
+ * publish's temporary files) removed, counted in counts->removed; files
+ * of other names are left alone.  No store: it may run on its own thread
+ * while the listing is written (thousands of unlink(2) on a busy disk). */
+void ant_pub_diffs_prune(const char *dir, const ant_pub_diffset *set, ant_pub_diff_counts *counts);
 
 /* The diff page's link from DIR/index.html for a listed row, "diff/NAME.html"
  * in out, when its page exists (never for a relayed update, detected_by

@@ -380,21 +380,26 @@ static int parse_name(const char *name, int64_t *h, int64_t *t)
 /* The pages of updates no longer listed (and a killed publish's
  * temporary files) go; files of other names are left alone.  The set
  * decides: no query per file. */
-static void remove_stale(struct pass *p)
+void ant_pub_diffs_prune(const char *dir, const ant_pub_diffset *set, ant_pub_diff_counts *counts)
 {
-	DIR *dd = opendir(p->dir);
+	lb_buf sub = LB_BUF_INIT, path = LB_BUF_INIT;
 	struct dirent *e;
+	DIR *dd = NULL;
 	int64_t h, t;
 
+	if (set && lb_buf_addf(&sub, "%s/%s", dir, ANT_PUB_DIFF_DIR) == 0)
+		dd = opendir(sub.data);
 	while (dd && (e = readdir(dd)) != NULL) {
-		if (!parse_name(e->d_name, &h, &t) || (t > 0 && listed_has(&p->set->pages, h, t)))
+		if (!parse_name(e->d_name, &h, &t) || (t > 0 && listed_has(&set->pages, h, t)))
 			continue;
-		lb_buf_reset(&p->path);
-		if (lb_buf_addf(&p->path, "%s/%s", p->dir, e->d_name) == 0 && unlink(p->path.data) == 0)
-			p->counts->removed += t >= 0;
+		lb_buf_reset(&path);
+		if (lb_buf_addf(&path, "%s/%s", sub.data, e->d_name) == 0 && unlink(path.data) == 0)
+			counts->removed += t >= 0;
 	}
 	if (dd)
 		closedir(dd);
+	lb_buf_release(&path);
+	lb_buf_release(&sub);
 }
 
 /* The rows the site lists, in the writers' orders and caps (publish_site.c):
@@ -439,8 +444,6 @@ int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64
 		rc = flush_pending(&p);
 	for (size_t i = 0; i < p.npend; i++)   /* after a failure: only temporary files */
 		lb_afile_abort(&p.pend[i]);
-	if (rc == 0)   /* after the renames: a page waiting is a temporary file */
-		remove_stale(&p);
 	if (rc == 0)
 		*set = p.set;
 	else

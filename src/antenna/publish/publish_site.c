@@ -300,6 +300,22 @@ static void *write_records(void *arg)
 	return NULL;
 }
 
+/* The diff pages no longer listed removed, on a third thread: no store,
+ * only DIR/diff, which the other writers never touch. */
+struct prune {
+	const char *dir;
+	struct site_cfg *c;
+	ant_pub_diff_counts *counts;
+};
+
+static void *prune_diffs(void *arg)
+{
+	struct prune *p = arg;
+
+	ant_pub_diffs_prune(p->dir, p->c->diffs, p->counts);
+	return NULL;
+}
+
 /* The feeds' base and page size (ev_meta, fixed at their first publish)
  * against the settings now: 0, or LB_EINVAL with the way out in err. */
 static int feeds_moved(atom_evstore *ev, const char *base, int64_t page_size, lb_error *err)
@@ -522,9 +538,10 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 {
 	struct site_cfg c;
 	struct side w = { .dir = dir, .c = &c }, w2 = { .dir = dir, .c = &c };
+	struct prune pr = { .dir = dir, .c = &c, .counts = &res->diffs };
 	lb_error aerr = LB_ERROR_INIT;
-	pthread_t th, th2;
-	int threaded, threaded2, arc, rc = 0;
+	pthread_t th, th2, th3;
+	int threaded, threaded2, pruned, arc, rc = 0;
 
 	memset(res, 0, sizeof *res);
 	cfg_load(s, &c, o->now);
@@ -548,6 +565,7 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 	    (rc = ant_pub_diffs(s, dir, &c.site, c.current_entries, &res->diffs, &c.diffs, err)) < 0 ||
 	    (rc = side_open(&w, s, err)) < 0 || (rc = side_open(&w2, s, err)) < 0)
 		goto out;
+	pruned = pthread_create(&th3, NULL, prune_diffs, &pr) == 0;
 	threaded = pthread_create(&th, NULL, write_html, &w) == 0;
 	if (!threaded)
 		write_html(&w);
@@ -559,6 +577,10 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		pthread_join(th, NULL);
 	if (threaded2)
 		pthread_join(th2, NULL);
+	if (pruned)
+		pthread_join(th3, NULL);
+	else
+		prune_diffs(&pr);
 	res->pages = c.html.pages;
 	res->news = c.seq_now > (c.prev_seq > 0 ? c.prev_seq : 0);
 	res->html_files = c.html.files;
