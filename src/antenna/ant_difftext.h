@@ -76,6 +76,39 @@ int ant_difftext_parse(const char *s, size_t n, ant_diff *d);
 /* A stored diff blob unpacked into raw and parsed into d (its lines in raw). */
 int ant_difftext_read(const void *blob, size_t len, lb_buf *raw, ant_diff *d);
 
+/* ---- the diff made when it is shown ------------------------------------------ */
+
+/*
+ * An update's diff is kept pending: its blob is this byte and then the
+ * earlier text as packed (a zlib stream never starts with it: its first
+ * byte's low four bits are 8), and the diff is made from it and the
+ * page's kept text (the update's) only when a diff page or 'antenna diff'
+ * shows it: an update costs no inflate, no diff and no second deflate,
+ * and only the updates the site lists are diffed.
+ */
+#define ANT_DIFFTEXT_PENDING 'P'
+
+/* 1 when a kept diff blob is pending. */
+int ant_difftext_pending(const void *blob, size_t len);
+
+/*
+ * The diff of a against b as kept (ant_diff_lines() with the stored
+ * form's bounds): ser gets its serialised lines, or "!\n" when too many
+ * to show or when they pack to more than max bytes.  1 a diff; 0 none
+ * (nothing shown changed, or max cannot hold even "!\n"); LB_ENOMEM.
+ * packed (when not NULL) gets ser packed, by c (NULL: a codec of its own).
+ */
+int ant_difftext_make(ant_difftext_codec *c, const char *a, size_t alen, const char *b, size_t blen,
+		      size_t max, lb_buf *ser, lb_buf *packed);
+
+/*
+ * A kept diff read as ant_difftext_read() reads a made one; a pending one
+ * is made here against text (the page's kept text, packed) within max.
+ * d->n == 0 and !d->too_many: nothing to show.  0, or < 0 (LB_EGZIP ...).
+ */
+int ant_difftext_read_kept(const void *diff, size_t dlen, const void *text, size_t tlen, size_t max,
+			   lb_buf *raw, ant_diff *d);
+
 /* The line key of the compared texts: ant_noise_hash() (a moved counter is no change). */
 uint32_t ant_difftext_key(const char *s, size_t n);
 

@@ -457,6 +457,8 @@ typedef struct ant_store_diffrow {
 	const unsigned char *diff;
 	size_t diff_len;
 	int64_t diff_time;
+	const unsigned char *text;   /* the page's kept text: a pending diff is made against it */
+	size_t text_len;
 } ant_store_diffrow;
 typedef int (*ant_store_diff_fn)(void *ctx, const ant_store_diffrow *r);
 /* fn for the diff of the page with this URL key when its last update is

@@ -257,6 +257,7 @@ struct pass {
 	const ant_pub_site *site;
 	ant_pub_diff_counts *counts;
 	ant_pub_diffset *set;
+	size_t max;               /* --diff-text-max: a pending diff is made within it */
 	lb_buf raw, path;
 	lb_error *err;
 };
@@ -295,8 +296,12 @@ static int write_diff(void *ctx, const ant_store_diffrow *r)
 	int rc;
 
 	page_name(name, sizeof name, r->key_hash, r->diff_time);
-	if (ant_difftext_read(r->diff, r->diff_len, &p->raw, &d) < 0)
+	if (ant_difftext_read_kept(r->diff, r->diff_len, r->text, r->text_len, p->max, &p->raw, &d) < 0)
 		return 0;   /* an unreadable row costs its page, not the publish */
+	if (!d.n && !d.too_many) {   /* a pending diff: nothing shown changed */
+		ant_diff_release(&d);
+		return 0;
+	}
 	if ((rc = ant_pub_open_out(&f, p->dir, name, &path, p->err)) == 0) {
 		rc = write_page(f.fp, p->site, r, &d);
 		if (rc == LB_ENOMEM) {
@@ -423,6 +428,15 @@ static int walk_listed(struct pass *p, int64_t current_entries)
 	return ant_store_published_each(p->s, &q, each_listed, p, p->err);
 }
 
+/* The bound a pending diff is made within: the update's, --diff-text-max
+ * (its default when the texts are off now: the rows were kept before). */
+static size_t diff_max(ant_store *s)
+{
+	int64_t v = ant_setting_int(s, ANT_SET_DIFF_TEXT_MAX);
+
+	return v > 0 ? (size_t)v : ANT_DIFF_TEXT_MAX;
+}
+
 int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64_t current_entries,
 		  ant_pub_diff_counts *counts, ant_pub_diffset **set, lb_error *err)
 {
@@ -435,6 +449,7 @@ int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64
 	if (lb_buf_addf(&sub, "%s/%s", dir, ANT_PUB_DIFF_DIR) < 0 || !(p.set = calloc(1, sizeof *p.set)))
 		return lb_err_code(err, LB_ENOMEM);
 	p.dir = sub.data;
+	p.max = diff_max(s);
 	lb_buf_init(&p.raw);
 	lb_buf_init(&p.path);
 	rc = walk_listed(&p, current_entries);

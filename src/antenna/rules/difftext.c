@@ -213,3 +213,59 @@ int ant_difftext_read(const void *blob, size_t len, lb_buf *raw, ant_diff *d)
 	memset(d, 0, sizeof *d);
 	return rc < 0 ? rc : ant_difftext_parse(raw->data, raw->len, d);
 }
+
+/* ---- the diff made when it is shown ------------------------------------------ */
+
+int ant_difftext_pending(const void *blob, size_t len)
+{
+	return blob && len > 0 && *(const unsigned char *)blob == ANT_DIFFTEXT_PENDING;
+}
+
+int ant_difftext_make(ant_difftext_codec *c, const char *a, size_t alen, const char *b, size_t blen,
+		      size_t max, lb_buf *ser, lb_buf *packed)
+{
+	ant_difftext_codec *own = NULL;
+	lb_buf tmp = LB_BUF_INIT;
+	ant_diff d;
+	int rc, have = 0;
+
+	if (!packed)
+		packed = &tmp;
+	if (!c && !(c = own = ant_difftext_codec_new()))
+		return LB_ENOMEM;
+	rc = ant_diff_lines(a, alen, b, blen, ANT_DIFF_CONTEXT, ANT_DIFF_MAX_CELLS, ant_difftext_key, &d);
+	if (rc == 0 && (d.too_many || d.n) && (rc = ant_difftext_serialise(&d, ser)) == 0) {
+		rc = ant_difftext_codec_pack(c, ser->data, ser->len, max, packed);
+		if (rc == LB_ETOOBIG) {   /* kept, but as "too many changes to show" */
+			lb_buf_reset(ser);
+			rc = lb_buf_adds(ser, "!\n") < 0 ? LB_ENOMEM :
+			     ant_difftext_codec_pack(c, ser->data, ser->len, max, packed);
+		}
+		have = rc == 0;
+	}
+	if (rc == 0 && !have)
+		lb_buf_reset(ser);
+	ant_diff_release(&d);
+	ant_difftext_codec_free(own);
+	lb_buf_release(&tmp);
+	return rc == LB_ETOOBIG ? 0 : rc < 0 ? rc : have;
+}
+
+int ant_difftext_read_kept(const void *diff, size_t dlen, const void *text, size_t tlen, size_t max,
+			   lb_buf *raw, ant_diff *d)
+{
+	lb_buf a = LB_BUF_INIT, b = LB_BUF_INIT;
+	int rc;
+
+	if (!ant_difftext_pending(diff, dlen))
+		return ant_difftext_read(diff, dlen, raw, d);
+	memset(d, 0, sizeof *d);
+	lb_buf_reset(raw);
+	if ((rc = ant_difftext_unpack((const unsigned char *)diff + 1, dlen - 1, &a)) == 0 &&
+	    (rc = text ? ant_difftext_unpack(text, tlen, &b) : LB_EGZIP) == 0 &&
+	    (rc = ant_difftext_make(NULL, a.data, a.len, b.data, b.len, max, raw, NULL)) > 0)
+		rc = ant_difftext_parse(raw->data, raw->len, d);
+	lb_buf_release(&a);
+	lb_buf_release(&b);
+	return rc < 0 ? rc : 0;
+}

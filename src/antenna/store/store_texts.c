@@ -132,7 +132,7 @@ void ant_store_text_release(ant_store_text *t)
 
 /* The diffs still listed: the page's last update is the one diffed. */
 #define LISTED_DIFFS \
-	"SELECT p.id, p.key_hash, p.url, p.title, t.diff, t.diff_time FROM page_texts t" \
+	"SELECT p.id, p.key_hash, p.url, p.title, t.diff, t.diff_time, t.text FROM page_texts t" \
 	" JOIN pages p ON p.id = t.page_id" \
 	" WHERE t.diff IS NOT NULL AND t.diff_time = p.last_modified"
 
@@ -159,6 +159,8 @@ int ant_store_diff_of(ant_store *s, const char *url_key, int64_t time, ant_store
 			.diff = sqlite3_column_blob(st, 4),
 			.diff_len = (size_t)sqlite3_column_bytes(st, 4),
 			.diff_time = sqlite3_column_int64(st, 5),
+			.text = sqlite3_column_blob(st, 6),
+			.text_len = (size_t)sqlite3_column_bytes(st, 6),
 		};
 
 		rc = !r.url || !r.title ? lb_err_code(err, LB_ENOMEM) : fn(ctx, &r);

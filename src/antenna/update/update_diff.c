@@ -94,27 +94,45 @@ void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_in
 	f->text_len = x->text.len;
 }
 
-/* The diff of the kept text t->text against the new one, packed into
- * x->pdiff: 1; 0 when the old text is not kept or nothing shown changed;
- * < 0 out of memory. */
+/* The diff of the kept text t->text against the new one, made now and
+ * packed into x->pdiff: 1; 0 when the old text is not kept or nothing
+ * shown changed; < 0 out of memory. */
 static int make_diff(struct upd *u, struct upd_diffs *x, const struct upd_found *f,
 		     const ant_store_text *t)
 {
-	ant_diff d;
-	int rc, have = 0;
-
 	if (!t->text || ant_difftext_codec_unpack(x->codec, t->text, t->text_len, &x->old) < 0)
 		return 0;   /* no earlier text (over the limit, or unreadable): no diff */
-	rc = ant_diff_lines(x->old.data, x->old.len, f->text, f->text_len, ANT_DIFF_CONTEXT,
-			    ANT_DIFF_MAX_CELLS, ant_difftext_key, &d);
-	if (rc == 0 && (d.too_many || d.n) && (rc = ant_difftext_serialise(&d, &x->ser)) == 0) {
-		rc = ant_difftext_codec_pack(x->codec, x->ser.data, x->ser.len, diff_max(u), &x->pdiff);
-		if (rc == LB_ETOOBIG)   /* kept, but as "too many changes to show" */
-			rc = ant_difftext_codec_pack(x->codec, "!\n", 2, diff_max(u), &x->pdiff);
-		have = rc == 0;
-	}
-	ant_diff_release(&d);
-	return rc == LB_ETOOBIG ? 0 : rc < 0 ? rc : have;
+	return ant_difftext_make(x->codec, x->old.data, x->old.len, f->text, f->text_len, diff_max(u),
+				 &x->ser, &x->pdiff);
+}
+
+/* A pending diff (ant_difftext.h) made now, against the text it was
+ * pending on, before that text is replaced without an update (a quiet
+ * baseline): 1 made into x->pdiff, 0 none, < 0. */
+static int settle_pending(struct upd *u, struct upd_diffs *x, const ant_store_text *t)
+{
+	if (!t->text || ant_difftext_codec_unpack(x->codec, t->diff + 1, t->diff_len - 1, &x->old) < 0 ||
+	    ant_difftext_codec_unpack(x->codec, t->text, t->text_len, &x->ser) < 0)
+		return 0;
+	/* ser holds the later text: copied out, ser is the diff's */
+	lb_buf_reset(&x->text);
+	if (lb_buf_add(&x->text, x->ser.data, x->ser.len) < 0)
+		return LB_ENOMEM;
+	return ant_difftext_make(x->codec, x->old.data, x->old.len, x->text.data, x->text.len, diff_max(u),
+				 &x->ser, &x->pdiff);
+}
+
+/* The update's diff kept pending on the earlier text as packed (no
+ * inflate, no diff, no deflate: made when shown), into x->pdiff: 1; 0
+ * when the text did not change at all (the same bytes packed). */
+static int pend_diff(struct upd_diffs *x, const ant_store_text *t)
+{
+	if (t->text_len == x->ptext.len && memcmp(t->text, x->ptext.data, t->text_len) == 0)
+		return 0;
+	lb_buf_reset(&x->pdiff);
+	if (lb_buf_addc(&x->pdiff, ANT_DIFFTEXT_PENDING) < 0 || lb_buf_add(&x->pdiff, t->text, t->text_len) < 0)
+		return LB_ENOMEM;
+	return 1;
 }
 
 void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found *f,
@@ -122,7 +140,7 @@ void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found 
 {
 	struct upd_diffs *x;
 	ant_store_text t;
-	int rc;
+	int rc, trc;
 
 	if (!f->text || f->in.failed || !diff_max(u) || p->id <= 0 || ant_upd_tx_need(u) < 0)
 		return;
@@ -134,28 +152,34 @@ void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found 
 	if (!(x = scratch(u)) || ant_store_text_get(u->s, p->id, &t, NULL) < 0)
 		return;
 	t.page_id = p->id;
+	/* over the limit the new text is not kept: the next change has no diff */
+	if ((trc = ant_difftext_codec_pack(x->codec, f->text, f->text_len, diff_max(u), &x->ptext)) < 0 &&
+	    trc != LB_ETOOBIG)
+		goto out;
 	/* every update whose text changed: found in the text (T), or first by
-	 * a newer Last-Modified (H) or the feed (F); the blobs written are
-	 * the run's buffers (borrowed: taken back before the release) */
+	 * a newer Last-Modified (H) or the feed (F).  Its diff is pending on
+	 * the earlier text, made when shown; made now only when the new text
+	 * is not kept (nothing to make it against later).  The blobs written
+	 * are the run's buffers (borrowed: taken back before the release). */
 	if (out->updated) {
-		if ((rc = make_diff(u, x, f, &t)) < 0)
+		rc = !t.text ? 0 : trc == 0 ? pend_diff(x, &t) : make_diff(u, x, f, &t);
+		if (rc < 0)
 			goto out;
 		free(t.diff);
 		t.diff = rc ? (unsigned char *)x->pdiff.data : NULL;
 		t.diff_len = rc ? x->pdiff.len : 0;
 		t.diff_time = rc ? p->st.last_modified : 0;
+	} else if (ant_difftext_pending(t.diff, t.diff_len)) {
+		if ((rc = settle_pending(u, x, &t)) < 0)
+			goto out;
+		free(t.diff);
+		t.diff = rc ? (unsigned char *)x->pdiff.data : NULL;
+		t.diff_len = rc ? x->pdiff.len : 0;
+		t.diff_time = rc ? t.diff_time : 0;
 	}
 	free(t.text);
-	t.text = NULL;
-	t.text_len = 0;
-	/* over the limit the text is not kept: the next change has no diff */
-	if ((rc = ant_difftext_codec_pack(x->codec, f->text, f->text_len, diff_max(u), &x->ptext)) < 0 &&
-	    rc != LB_ETOOBIG)
-		goto out;
-	if (rc == 0) {
-		t.text = (unsigned char *)x->ptext.data;
-		t.text_len = x->ptext.len;
-	}
+	t.text = trc == 0 ? (unsigned char *)x->ptext.data : NULL;
+	t.text_len = trc == 0 ? x->ptext.len : 0;
 	ant_store_text_put(u->s, &t, NULL);   /* a failure costs a diff page, never the check */
 out:
 	if (t.diff == (unsigned char *)x->pdiff.data)
