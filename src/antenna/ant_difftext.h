@@ -9,7 +9,10 @@
  *   diff       the last update, when its text changed (whichever rule found it):
  *              the lines removed and added with ANT_DIFF_CONTEXT lines
  *              around them (ant_diff.h), serialised ("OP TEXT" lines) and
- *              zlib-compressed, and that update's time (diff_time).
+ *              zlib-compressed, and that update's time (diff_time); or,
+ *              until it is shown, pending: the earlier text as it was
+ *              kept, the diff made from it and text when a diff page or
+ *              'antenna diff' shows it (ANT_DIFFTEXT_PENDING, below).
  *
  * Both are written only when the page is announced (and once at its
  * first check), never on an unchanged check.  Bounded per page: each
