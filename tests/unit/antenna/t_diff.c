@@ -86,7 +86,7 @@ int main(void)
 {
 	size_t nl = sizeof lcases / sizeof *lcases, nw = sizeof wcases / sizeof *wcases;
 
-	TAP_PLAN((int)(nl + nw + 16));
+	TAP_PLAN((int)(nl + nw + 21));
 	for (size_t i = 0; i < nl; i++) {
 		const struct lcase *c = &lcases[i];
 		ant_diff d;
@@ -232,6 +232,43 @@ int main(void)
 		lb_buf_release(&out);
 		lb_buf_release(&raw);
 		lb_buf_release(&text);
+	}
+	{
+		/* a pending diff (the earlier text kept, made when shown) reads
+		 * as the diff made at once: the same lines, ops and counts */
+		const char *a = "one\ntwo\nthree\nfour 12\n", *b = "one\nTWO\nthree\nfour 13\nfive\n";
+		unsigned char *pa, *pb;
+		size_t la, lb_;
+		lb_buf ser = LB_BUF_INIT, raw = LB_BUF_INIT, pend = LB_BUF_INIT, again = LB_BUF_INIT;
+		ant_diff d;
+
+		ant_difftext_pack(a, strlen(a), ANT_DIFF_TEXT_MAX, &pa, &la);
+		ant_difftext_pack(b, strlen(b), ANT_DIFF_TEXT_MAX, &pb, &lb_);
+		lb_buf_addc(&pend, ANT_DIFFTEXT_PENDING);
+		lb_buf_add(&pend, pa, la);
+		OK(ant_difftext_pending(pend.data, pend.len) && !ant_difftext_pending(pa, la),
+		   "a pending blob is told from a packed one by its first byte");
+		OK(ant_difftext_make(NULL, a, strlen(a), b, strlen(b), ANT_DIFF_TEXT_MAX, &ser, NULL) == 1 &&
+		   ant_difftext_read_kept(pend.data, pend.len, pb, lb_, ANT_DIFF_TEXT_MAX, &raw, &d) == 0 &&
+		   ant_difftext_serialise(&d, &again) == 0 && again.len == ser.len &&
+		   memcmp(again.data, ser.data, ser.len) == 0 && d.removed == 1 && d.added == 2,
+		   "pending: made when read, the lines of the diff made at once (- 1, + 2)");
+		ant_diff_release(&d);
+		OK(ant_difftext_read_kept(pend.data, pend.len, pa, la, ANT_DIFF_TEXT_MAX, &raw, &d) == 0 &&
+		   d.n == 0 && !d.too_many, "pending on the same text: nothing to show");
+		ant_diff_release(&d);
+		OK(ant_difftext_read_kept(pend.data, pend.len, pb, lb_, 12, &raw, &d) == 0 && d.too_many,
+		   "pending over the bound: too many changes to show, as when made at once");
+		ant_diff_release(&d);
+		OK(ant_difftext_read_kept(pend.data, pend.len, NULL, 0, ANT_DIFF_TEXT_MAX, &raw, &d) < 0,
+		   "pending without the page's text: an error, not a page");
+		ant_diff_release(&d);
+		free(pa);
+		free(pb);
+		lb_buf_release(&ser);
+		lb_buf_release(&raw);
+		lb_buf_release(&pend);
+		lb_buf_release(&again);
 	}
 	TAP_DONE();
 }
