@@ -8,7 +8,8 @@
 # static pages on nginx, loopback), seeded and primed by one untimed
 # update; half of them changed, then `antenna update --force --jobs 64
 # --per-host 64` runs under `perf record --call-graph dwarf`.  Written to
-# bench/out/BUILD/profile/ (PROFILE_OUT=DIR elsewhere):
+# bench/out/BUILD/profile/ (PROFILE_OUT=DIR elsewhere; to compare two
+# builds under the same load, run it for one then the other):
 #   profile.txt    the breakdown: the update's CPU against curl's
 #                  (--parallel --parallel-max 64, the same URLs, half
 #                  changed before each run, interleaved, PROFILE_ROUNDS
