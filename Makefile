@@ -182,7 +182,7 @@ bench: all $(TOOL_BIN) $(BUILD)/bench/seed
 
 # Where `antenna update` spends its CPU against curl's, by function
 # (perf record --call-graph dwarf): bench/out/BUILD/profile/profile.txt.
-profile: all $(BUILD)/bench/seed
+profile: all $(TOOL_BIN) $(BUILD)/bench/seed
 	@sh mk/deps.sh --tools curl:curl nginx:nginx-light sqlite3:sqlite3 perf:linux-perf
 	@BUILD=$(BUILD) sh bench/profile.sh
 
