@@ -95,6 +95,17 @@ fi
 #   rounds / updates found).  update-first: the first run of N_FLOOR new
 #   pages (a fresh copy of the seeded database each time) against curl
 #   over the same pages, interleaved; target <= 1.3x (wall and cpu).
+# h2_ca DIR: the bench's own CA and a certificate for 127.0.0.1 signed by it
+h2_ca() {
+	mkdir -p "$1"
+	openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=bench-ca \
+		-keyout "$1/ca.key" -out "$1/ca.pem" > "$1/log" 2>&1 &&
+	openssl req -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 -keyout "$1/srv.key" \
+		-out "$1/srv.csr" >> "$1/log" 2>&1 &&
+	printf 'subjectAltName=IP:127.0.0.1\n' > "$1/ext" &&
+	openssl x509 -req -in "$1/srv.csr" -CA "$1/ca.pem" -CAkey "$1/ca.key" -CAcreateserial \
+		-days 2 -extfile "$1/ext" -out "$1/srv.pem" >> "$1/log" 2>&1
+}
 # floor_rounds NAME DB CURLCMD OUT [NAME2 DB2 OUT2]: REPS rounds, curl
 # then ours (then the second database's), half the pages changed before
 # each run (times in $R/NAME.base, $R/NAME.ours, $R/NAME2.ours; the last
