@@ -177,8 +177,14 @@ demo: all $(TOOL_BIN)
 	@BUILD=$(BUILD) sh data/demo/run.sh
 
 bench: all $(TOOL_BIN) $(BUILD)/bench/seed
-	@sh mk/deps.sh --tools curl:curl nginx:nginx-light
+	@sh mk/deps.sh --tools curl:curl nginx:nginx-light sqlite3:sqlite3
 	@BUILD=$(BUILD) sh bench/run.sh
+
+# Where `antenna update` spends its CPU against curl's, by function
+# (perf record --call-graph dwarf): bench/out/BUILD/profile/profile.txt.
+profile: all $(TOOL_BIN) $(BUILD)/bench/seed
+	@sh mk/deps.sh --tools curl:curl nginx:nginx-light sqlite3:sqlite3 perf:linux-perf
+	@BUILD=$(BUILD) sh bench/profile.sh
 
 # libFuzzer targets, one per parser; FUZZ_SECONDS each, seeded from tests/.
 FUZZ_SECONDS ?= 60
@@ -237,4 +243,4 @@ schema: all
 clean:
 	rm -rf build build-asan build-fuzz build-* public
 
-.PHONY: all tests check check-asan check-valgrind check-fresh demo bench fuzz install uninstall version schema clean
+.PHONY: all tests check check-asan check-valgrind check-fresh demo bench profile fuzz install uninstall version schema clean

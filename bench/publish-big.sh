@@ -73,7 +73,7 @@ EOF
 		[ "$n" -ge 1000000 ] && name=publish-$((n / 1000000))m
 		row "$name" "$o" - - "RSS <= 64 MiB, HTML <= 1 MB" "$v" "$rss" \
 			"$n pages (all fresh, 20 groups, 10,000 events): index.html $idx bytes, biggest HTML $(basename "$big") $bigb bytes, $nhtml HTML files, lirs.gz $(wc -c < "$PB/site/lirs.gz") bytes; wall $(spread "$R/pb$n"); cpu $(median "$R/pb$n" 4) s"
-		rm -rf "$PB/work" "$PB/site"
+		rm -rf "$PB/work"; [ -n "${BENCH_KEEP_SITE:-}" ] || rm -rf "$PB/site"
 	done
 fi
 
@@ -150,5 +150,99 @@ EOF2
 		row "$name" "$o" "$b" "$(ratio "$o" "$b")" "<= 10 s" "$v" "$(mib "$R/pr$n.ours")" \
 			"$n relayed pages: site $site_ours MB (uncapped $site_base MB), current.atom $cur_ours MB ($cur_base MB), $html_ours HTML files ($html_base); cpu $(median "$R/pr$n.ours" 4)/$(median "$R/pr$n.base" 4) s; wall ours $(spread "$R/pr$n.ours"), base $(spread "$R/pr$n.base"); $reps runs; site <= 100 MB, current.atom <= 10 MB"
 		rm -rf "$PR/work"
+	done
+fi
+
+# publish-diffs (and with BENCH_BIG=1 publish-diffs-1m): `antenna publish
+# DIR` right after an update that found 50,000 pages changed (quick:
+# 10,000) among 100,000 (1,000,000), every change with its diff kept
+# (page_texts), into the DIR the publish before wrote (its diff pages
+# there): the diff pages of the updates now listed are written, the
+# others removed.  The databases are made with SQL as publish-big's, the
+# update as SQL too: the pages' new time, their diffs and the update
+# events of the changes.  Target: <= 10 s.  The notes give the diff pages
+# written and removed, and index.html's size (<= 500 KB).
+if want publish-diffs; then
+	PD=$OUT/publish-diffs
+	mkdir -p "$PD"
+	PD_SIZES=$(sizes 100000 20000)
+	for n in $PD_SIZES; do
+		changed=$((n / 2))
+		[ "$QUICK" = 1 ] && changed=10000
+		db=$PD/d$n.db
+		if stale_db "$db"; then
+			"$ANTENNA" -d "$db" init --title bench --base http://antenna.example.jp/ > /dev/null &&
+				"$ANTENNA" -d "$db" publish --now $((NOW - 7200)) "$PD/empty" > /dev/null &&
+				python3 - "$db" "$n" "$NOW" "$changed" <<'EOF3' || say "publish-diffs: cannot make $db"
+import sqlite3, sys, zlib
+db, n, now, changed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+c = sqlite3.connect(db)
+def key_hash(s):
+    h = 14695981039346656037
+    for b in s.encode():
+        h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h - (1 << 64) if h >= 1 << 63 else h
+c.create_function("key_hash", 1, key_hash, deterministic=True)
+# the pages as publish-big's, each with one earlier update and its diff
+c.execute("""WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
+  INSERT INTO pages(url, url_key, title, title_set_by_user, author, grp, source_url, created,
+    last_modified, last_detected, last_ok, last_check, content_length, detected_by, text_hash,
+    key_hash)
+  SELECT u, NULL, '日記ページ ' || i || ' <&>', 1, CASE WHEN i % 3 THEN '山田太郎' ELSE '' END,
+    'グループ ' || (i % 20), NULL, ?, ? - 86400 - i, ? - 86400, ?, ?, 1500, 2, i, key_hash(u)
+  FROM (SELECT i, 'http://pages.example.jp/diary/' || i || '.html' AS u FROM k)""",
+    (n - 1, now, now, now, now, now))
+def blob(i, w):
+    return zlib.compress(("  今日は朝から雨が降っていた。\n- 午後は図書館で本を読んだ %d。\n+ 午後は図書館で%sと話した %d。\n  夕方には晴れた。\n" % (i, w, i)).encode(), 6)
+c.create_function("blob", 2, blob, deterministic=True)
+c.execute("INSERT INTO page_texts(page_id, text, diff, diff_time) SELECT id, x'00', blob(id, '友達'), last_modified FROM pages")
+c.execute("""INSERT INTO ev_events(url, url_key, last_modified, last_detected, tz_offset,
+    content_length, title, author, source_url)
+  SELECT url, url, last_modified, last_detected, 32400, 1500, title, author, url
+  FROM (SELECT * FROM pages ORDER BY last_modified DESC LIMIT 10000) ORDER BY last_modified""")
+c.commit()
+EOF3
+			# the publish before the update: its diff pages in the site
+			"$ANTENNA" -d "$db" publish --now $((NOW - 3600)) "$PD/site0" > /dev/null ||
+				say "publish-diffs: the first publish failed"
+			python3 - "$db" "$NOW" "$changed" <<'EOF4' || say "publish-diffs: cannot update $db"
+import sqlite3, sys, zlib
+db, now, changed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+c = sqlite3.connect(db)
+def blob(i):
+    return zlib.compress(("  夕方には晴れた。\n- 午後は図書館で友達と話した %d。\n+ 午後は公園を散歩した %d。\n" % (i, i)).encode(), 6)
+c.create_function("blob", 1, blob, deterministic=True)
+# the update: every other page changed, newest first by id
+c.execute("UPDATE pages SET last_modified = ? - id, last_detected = ? WHERE id % 2 = 0 AND id <= ?", (now, now, changed * 2))
+c.execute("UPDATE page_texts SET diff = blob(page_id), diff_time = (SELECT last_modified FROM pages WHERE id = page_id) WHERE page_id % 2 = 0 AND page_id <= ?", (changed * 2,))
+c.execute("""INSERT INTO ev_events(url, url_key, last_modified, last_detected, tz_offset,
+    content_length, title, author, source_url)
+  SELECT url, url, last_modified, last_detected, 32400, 1500, title, author, url
+  FROM pages WHERE id % 2 = 0 AND id <= ? ORDER BY last_modified""", (changed * 2,))
+c.commit()
+EOF4
+		fi
+		reps=$REPS
+		[ "$n" -ge 1000000 ] && reps=1
+		i=0
+		while [ $i -lt "$reps" ]; do
+			rm -rf "$PD/work" "$PD/site"; mkdir -p "$PD/work"
+			cp "$db" "$PD/work/p.db"
+			cp -a "$PD/site0" "$PD/site"
+			sync
+			"$TM" "$R/pd$n" "$ANTENNA" -d "$PD/work/p.db" publish --now $((NOW + 60)) "$PD/site" \
+				> "$PD/out" 2>&1 || say "publish-diffs: publish of $n pages exited $?"
+			i=$((i + 1))
+		done
+		o=$(median "$R/pd$n" 1)
+		idx=$(wc -c < "$PD/site/index.html" 2>/dev/null)
+		v=$(verdict "$o" 10)
+		le "${idx:-9999999}" 500000 || v=FAIL
+		[ "$(rcs "$R/pd$n")" = 0 ] || v=FAIL
+		name=publish-diffs-$((n / 1000))k
+		[ "$n" -ge 1000000 ] && name=publish-diffs-$((n / 1000000))m
+		row "$name" "$o" - - "<= 10 s" "$v" "$(mib "$R/pd$n")" \
+			"$n pages, $changed new updates with diffs, into the site the publish before wrote ($(ls "$PD/site0/diff" | wc -l) diff pages): $(ls "$PD/site/diff" | wc -l) diff pages after; $(tail -n 1 "$PD/out"); index.html $idx bytes (<= 500 KB); wall $(spread "$R/pd$n"); cpu $(median "$R/pd$n" 4) s"
+		rm -rf "$PD/work" "$PD/site"
 	done
 fi

@@ -13,7 +13,7 @@
 #   BUILD=build sh bench/run.sh          (make bench does this)
 #   BENCH_QUICK=1   smaller data, 3 repetitions: a fast smoke run
 #   BENCH_REPS=N    repetitions per measurement (default 5, quick 3)
-#   BENCH_ONLY="cat merge"  run only these (cat validate pack merge atom update update-floor update-h2 update-feeds update-100k validate-growth validate-rss publish growth merge-mem growth-pages publish-big publish-relay noise realsoft db-size federation; BENCH_BIG=1 adds publish-1m, publish-relay-1m, db-size-1m and update-1m)
+#   BENCH_ONLY="cat merge"  run only these (cat validate pack merge atom update update-floor (with update-floor-off, update-first) update-h2 update-feeds update-100k validate-growth validate-rss publish growth merge-mem growth-pages publish-big publish-diffs publish-relay noise realsoft db-size federation; BENCH_BIG=1 adds publish-1m, publish-relay-1m, db-size-1m and update-1m)
 #   BENCH_OUT=DIR   where data and results go (default bench/out/$(basename $BUILD))
 set -u
 BUILD=${BUILD:-build}

@@ -59,7 +59,7 @@ static int put_line(void *ctx, int op, const ant_diff_word *w, size_t n)
 }
 
 /* The page's stored diff shown: CLI_OK, ANTCMD_NOTFOUND or CLI_FATAL. */
-static int show_diff(const char *url, const ant_store_text *t, int64_t tz, int color)
+static int show_diff(const char *url, const ant_store_text *t, int64_t tz, size_t max, int color)
 {
 	struct out o = { LB_BUF_INIT, LB_BUF_INIT, color };
 	lb_buf raw = LB_BUF_INIT;
@@ -67,10 +67,16 @@ static int show_diff(const char *url, const ant_store_text *t, int64_t tz, int c
 	char when[64];
 	int rc;
 
-	if ((rc = ant_difftext_read(t->diff, t->diff_len, &raw, &d)) < 0) {
+	/* a pending diff (ant_difftext.h) is made now */
+	if ((rc = ant_difftext_read_kept(t->diff, t->diff_len, t->text, t->text_len, max, &raw, &d)) < 0) {
 		cli_error("cannot read the diff of '%s': %s", cli_t(url), lb_strerror(rc));
 		lb_buf_release(&raw);
 		return CLI_FATAL;
+	}
+	if (!d.n && !d.too_many) {
+		cli_error("no change found in the text of '%s' yet", cli_t(url));
+		lb_buf_release(&raw);
+		return ANTCMD_NOTFOUND;
 	}
 	antcmd_time(when, sizeof when, t->diff_time, tz);
 	lb_buf_addf(&o.b, "%s%s %s%s\n", color ? CYAN : "", lb_term(&o.tmp, url), when, color ? RESET : "");
@@ -138,7 +144,10 @@ int cmd_diff(int argc, char **argv)
 		cli_error("no change found in the text of '%s' yet", cli_t(argv[optind]));
 		status = ANTCMD_NOTFOUND;
 	} else {
-		status = show_diff(argv[optind], &t, ant_setting_int(s, ANT_SET_TZ), color);
+		int64_t max = ant_setting_int(s, ANT_SET_DIFF_TEXT_MAX);
+
+		status = show_diff(argv[optind], &t, ant_setting_int(s, ANT_SET_TZ),
+				   max > 0 ? (size_t)max : ANT_DIFF_TEXT_MAX, color);
 	}
 	ant_store_text_release(&t);
 	free(key);

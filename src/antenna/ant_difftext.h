@@ -9,7 +9,10 @@
  *   diff       the last update, when its text changed (whichever rule found it):
  *              the lines removed and added with ANT_DIFF_CONTEXT lines
  *              around them (ant_diff.h), serialised ("OP TEXT" lines) and
- *              zlib-compressed, and that update's time (diff_time).
+ *              zlib-compressed, and that update's time (diff_time); or,
+ *              until it is shown, pending: the earlier text as it was
+ *              kept, the diff made from it and text when a diff page or
+ *              'antenna diff' shows it (ANT_DIFFTEXT_PENDING, below).
  *
  * Both are written only when the page is announced (and once at its
  * first check), never on an unchanged check.  Bounded per page: each
@@ -52,6 +55,22 @@ int ant_difftext_pack(const char *s, size_t n, size_t max, unsigned char **out, 
 /* A packed blob inflated into out (reset first): 0, LB_EGZIP, LB_ETOOBIG, LB_ENOMEM. */
 int ant_difftext_unpack(const void *blob, size_t len, lb_buf *out);
 
+/*
+ * The same two with zlib's streams kept: a codec made once (its deflate
+ * state is about 270 KiB, the inflate one 40 KiB, allocated at the first
+ * use) and reset for each blob, so that a run packing thousands of texts
+ * allocates (and page-faults in) zlib's state once, not twice a page.
+ * The blobs are byte for byte those of ant_difftext_pack().  One codec
+ * per thread: it is not shared.
+ */
+typedef struct ant_difftext_codec ant_difftext_codec;
+ant_difftext_codec *ant_difftext_codec_new(void);   /* NULL: out of memory */
+void ant_difftext_codec_free(ant_difftext_codec *c);
+/* s[0..n) deflated into out (reset first): 0, LB_ETOOBIG over max bytes, LB_ENOMEM. */
+int ant_difftext_codec_pack(ant_difftext_codec *c, const char *s, size_t n, size_t max, lb_buf *out);
+/* As ant_difftext_unpack(). */
+int ant_difftext_codec_unpack(ant_difftext_codec *c, const void *blob, size_t len, lb_buf *out);
+
 /* The diff as stored: "OP TEXT\n" per line, "!\n" alone when too many. */
 int ant_difftext_serialise(const ant_diff *d, lb_buf *out);
 /* Back into d (its lines borrowed from s): 0, LB_EPARSE, LB_ENOMEM. */
@@ -59,6 +78,39 @@ int ant_difftext_parse(const char *s, size_t n, ant_diff *d);
 
 /* A stored diff blob unpacked into raw and parsed into d (its lines in raw). */
 int ant_difftext_read(const void *blob, size_t len, lb_buf *raw, ant_diff *d);
+
+/* ---- the diff made when it is shown ------------------------------------------ */
+
+/*
+ * An update's diff is kept pending: its blob is this byte and then the
+ * earlier text as packed (a zlib stream never starts with it: its first
+ * byte's low four bits are 8), and the diff is made from it and the
+ * page's kept text (the update's) only when a diff page or 'antenna diff'
+ * shows it: an update costs no inflate, no diff and no second deflate,
+ * and only the updates the site lists are diffed.
+ */
+#define ANT_DIFFTEXT_PENDING 'P'
+
+/* 1 when a kept diff blob is pending. */
+int ant_difftext_pending(const void *blob, size_t len);
+
+/*
+ * The diff of a against b as kept (ant_diff_lines() with the stored
+ * form's bounds): ser gets its serialised lines, or "!\n" when too many
+ * to show or when they pack to more than max bytes.  1 a diff; 0 none
+ * (nothing shown changed, or max cannot hold even "!\n"); LB_ENOMEM.
+ * packed (when not NULL) gets ser packed, by c (NULL: a codec of its own).
+ */
+int ant_difftext_make(ant_difftext_codec *c, const char *a, size_t alen, const char *b, size_t blen,
+		      size_t max, lb_buf *ser, lb_buf *packed);
+
+/*
+ * A kept diff read as ant_difftext_read() reads a made one; a pending one
+ * is made here against text (the page's kept text, packed) within max.
+ * d->n == 0 and !d->too_many: nothing to show.  0, or < 0 (LB_EGZIP ...).
+ */
+int ant_difftext_read_kept(const void *diff, size_t dlen, const void *text, size_t tlen, size_t max,
+			   lb_buf *raw, ant_diff *d);
 
 /* The line key of the compared texts: ant_noise_hash(), a filter (ant_diff.h: lines
  * are equal when their words are, numbers included). */

@@ -457,13 +457,15 @@ typedef struct ant_store_diffrow {
 	const unsigned char *diff;
 	size_t diff_len;
 	int64_t diff_time;
+	const unsigned char *text;   /* the page's kept text: a pending diff is made against it */
+	size_t text_len;
 } ant_store_diffrow;
 typedef int (*ant_store_diff_fn)(void *ctx, const ant_store_diffrow *r);
-/* fn for each listed diff (borrowed during the call), by page id; a
- * nonzero return stops and is returned. */
-int ant_store_diffs_each(ant_store *s, ant_store_diff_fn fn, void *ctx, lb_error *err);
-/* Is the diff of (key_hash, time) still listed?  1, 0, or < 0. */
-int ant_store_diff_listed(ant_store *s, int64_t key_hash, int64_t time, lb_error *err);
+/* fn for the diff of the page with this URL key when its last update is
+ * the one at time and its diff is kept (borrowed during the call): 1
+ * (fn returned 0), 0 none, fn's nonzero return, or < 0. */
+int ant_store_diff_of(ant_store *s, const char *url_key, int64_t time, ant_store_diff_fn fn, void *ctx,
+		      lb_error *err);
 /* The diff of the page with this URL key: its row into *t (1), 0 none, < 0. */
 int ant_store_text_of_key(ant_store *s, const char *url_key, ant_store_text *t, lb_error *err);
 /* Bytes the texts and diffs take in all (for 'antenna check-db' and the bench). */

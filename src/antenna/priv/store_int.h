@@ -25,7 +25,7 @@ struct ant_store {
 	sqlite3_stmt *relay_newest; /* prepared once: every record a relay source reads */
 	sqlite3_stmt *srcrec_times; /* prepared once: every record a source reads */
 	sqlite3_stmt *trust_judge;  /* prepared once: every page checked (store_trust.c) */
-	sqlite3_stmt *text_has, *text_get, *text_put;  /* prepared once: every page
+	sqlite3_stmt *text_has, *text_get, *text_put, *diff_of;  /* prepared once: every page
 						       checked (store_texts.c) */
 	/* The pages with a pending claim (store_trust.c), read at the first
 	 * judgement and kept up with each claim: a page no source spoke of

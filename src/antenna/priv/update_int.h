@@ -117,6 +117,7 @@ struct upd {
 	struct upd_robots *robots;   /* update_robots.c: each origin's robots.txt */
 	int diff_max_read;       /* update_diff.c: the bound on kept texts, read */
 	size_t diff_max;
+	struct upd_diffs *diffs; /* update_diff.c: its streams and buffers, kept for the run */
 };
 
 /* ---- update_run.c: the run's means ---- */
@@ -295,5 +296,7 @@ void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_in
  * a failure costs the diff page only. */
 void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found *f,
 		       const ant_detect_outcome *out);
+/* What the two above kept for the run (zlib's streams, buffers), freed. */
+void ant_upd_diff_free(struct upd *u);
 
 #endif

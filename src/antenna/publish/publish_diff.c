@@ -176,12 +176,88 @@ static void page_name(char *b, size_t n, int64_t key_hash, int64_t t)
  * of them take minutes. */
 #define DIFF_SYNC_BATCH 512
 
+/* Updates (their pages' key hashes and times): a set open addressed, as
+ * big as the listing, never as the site. */
+struct listed {
+	int64_t *h, *t;           /* t == 0: a free slot (an update's time is > 0) */
+	size_t cap, n;
+};
+
+static size_t slot_of(const struct listed *l, int64_t h, int64_t t)
+{
+	uint64_t x = (uint64_t)h ^ ((uint64_t)t * 0x9e3779b97f4a7c15u);
+
+	x ^= x >> 31;
+	return (size_t)(x * 0xbf58476d1ce4e5b9u >> 17) & (l->cap - 1);
+}
+
+static int listed_has(const struct listed *l, int64_t h, int64_t t)
+{
+	for (size_t i = l->cap ? slot_of(l, h, t) : 0; l->cap && l->t[i]; i = (i + 1) & (l->cap - 1))
+		if (l->h[i] == h && l->t[i] == t)
+			return 1;
+	return 0;
+}
+
+/* 1 added, 0 there already, LB_ENOMEM. */
+static int listed_add(struct listed *l, int64_t h, int64_t t)
+{
+	size_t i;
+
+	if (listed_has(l, h, t))
+		return 0;
+	if ((l->n + 1) * 2 > l->cap) {   /* at most half full: doubled, entries moved */
+		struct listed g = { 0 };
+
+		g.cap = l->cap ? l->cap * 2 : 1024;
+		g.h = malloc(g.cap * sizeof *g.h);
+		g.t = calloc(g.cap, sizeof *g.t);
+		if (!g.h || !g.t) {
+			free(g.h);
+			free(g.t);
+			return LB_ENOMEM;
+		}
+		for (size_t k = 0; k < l->cap; k++)
+			if (l->t[k])
+				listed_add(&g, l->h[k], l->t[k]);
+		free(l->h);
+		free(l->t);
+		*l = g;
+	}
+	for (i = slot_of(l, h, t); l->t[i]; i = (i + 1) & (l->cap - 1))
+		;
+	l->h[i] = h;
+	l->t[i] = t;
+	l->n++;
+	return 1;
+}
+
+/* The updates the site lists (seen: looked up once, in both lists) and
+ * those of them with a page in DIR/diff (pages: the links). */
+struct ant_pub_diffset {
+	struct listed seen, pages;
+};
+
+void ant_pub_diffset_free(ant_pub_diffset *set)
+{
+	if (!set)
+		return;
+	free(set->seen.h);
+	free(set->seen.t);
+	free(set->pages.h);
+	free(set->pages.t);
+	free(set);
+}
+
 struct pass {
+	ant_store *s;
 	const char *dir;          /* DIR/diff */
 	lb_afile pend[DIFF_SYNC_BATCH];
 	size_t npend;
 	const ant_pub_site *site;
 	ant_pub_diff_counts *counts;
+	ant_pub_diffset *set;
+	size_t max;               /* --diff-text-max: a pending diff is made within it */
 	lb_buf raw, path;
 	lb_error *err;
 };
@@ -210,25 +286,20 @@ static int flush_pending(struct pass *p)
 	return rc;
 }
 
-/* ant_store_diff_fn: the row's page written when missing. */
-static int each_diff(void *ctx, const ant_store_diffrow *r)
+/* ant_store_diff_fn: the row's page written (it is missing). */
+static int write_diff(void *ctx, const ant_store_diffrow *r)
 {
 	struct pass *p = ctx;
 	char name[64], *path = NULL;
-	struct stat sb;
 	ant_diff d;
 	lb_afile f;
 	int rc;
 
 	page_name(name, sizeof name, r->key_hash, r->diff_time);
-	lb_buf_reset(&p->path);
-	if (lb_buf_addf(&p->path, "%s/%s", p->dir, name) < 0)
-		return lb_err_code(p->err, LB_ENOMEM);
-	p->counts->listed++;
-	if (stat(p->path.data, &sb) == 0)
-		return 0;   /* written by an earlier publish: its name says which update */
-	if (ant_difftext_read(r->diff, r->diff_len, &p->raw, &d) < 0) {
-		p->counts->listed--;   /* an unreadable row costs its page, not the publish */
+	if (ant_difftext_read_kept(r->diff, r->diff_len, r->text, r->text_len, p->max, &p->raw, &d) < 0)
+		return 0;   /* an unreadable row costs its page, not the publish */
+	if (!d.n && !d.too_many) {   /* a pending diff: nothing shown changed */
+		ant_diff_release(&d);
 		return 0;
 	}
 	if ((rc = ant_pub_open_out(&f, p->dir, name, &path, p->err)) == 0) {
@@ -239,8 +310,13 @@ static int each_diff(void *ctx, const ant_store_diffrow *r)
 		} else if (rc < 0 || lb_afile_close_unrenamed(&f) != 0) {
 			lb_afile_abort(&f);   /* a failed close has released f already */
 			rc = lb_err_sys(p->err, "cannot write '%s'", path);
+		} else if ((rc = listed_add(&p->set->pages, r->key_hash, r->diff_time)) < 0) {
+			lb_afile_abort(&f);
+			rc = lb_err_code(p->err, rc);
 		} else {
 			p->pend[p->npend++] = f;
+			p->counts->listed++;
+			rc = 0;
 		}
 	}
 	free(path);
@@ -248,6 +324,35 @@ static int each_diff(void *ctx, const ant_store_diffrow *r)
 	if (rc == 0 && p->npend == DIFF_SYNC_BATCH)
 		rc = flush_pending(p);
 	return rc;
+}
+
+/* ant_store_pub_fn: a listed row (index.html's files or current.atom):
+ * its update's diff page kept, written when missing and its diff is kept.
+ * Only a watched page's own update has one (ant_pub_diff_href()). */
+static int each_listed(void *ctx, const ant_store_pubrow *r)
+{
+	struct pass *p = ctx;
+	char name[64];
+	struct stat sb;
+	int64_t h;
+	int rc;
+
+	if (r->relayed || !r->detected_by || !strcmp(r->detected_by, "lirs") ||
+	    !strcmp(r->detected_by, "atom") || r->last_modified <= 0)
+		return 0;
+	h = (int64_t)ant_page_hash64(r->url_key, strlen(r->url_key));
+	if ((rc = listed_add(&p->set->seen, h, r->last_modified)) <= 0)
+		return rc < 0 ? lb_err_code(p->err, rc) : 0;   /* in both lists: seen */
+	page_name(name, sizeof name, h, r->last_modified);
+	lb_buf_reset(&p->path);
+	if (lb_buf_addf(&p->path, "%s/%s", p->dir, name) < 0)
+		return lb_err_code(p->err, LB_ENOMEM);
+	if (stat(p->path.data, &sb) == 0) {   /* written by an earlier publish: its name says which update */
+		p->counts->listed++;
+		return listed_add(&p->set->pages, h, r->last_modified) < 0 ? lb_err_code(p->err, LB_ENOMEM) : 0;
+	}
+	rc = ant_store_diff_of(p->s, r->url_key, r->last_modified, write_diff, p, p->err);
+	return rc < 0 ? rc : 0;
 }
 
 /* 1 when name is a diff page's (or its temporary file's) name; its key
@@ -278,55 +383,124 @@ static int parse_name(const char *name, int64_t *h, int64_t *t)
 }
 
 /* The pages of updates no longer listed (and a killed publish's
- * temporary files) go; files of other names are left alone. */
-static int remove_stale(ant_store *s, struct pass *p)
+ * temporary files) go; files of other names are left alone.  The set
+ * decides: no query per file. */
+void ant_pub_diffs_prune(const char *dir, const ant_pub_diffset *set, ant_pub_diff_counts *counts)
 {
-	DIR *dd = opendir(p->dir);
+	lb_buf sub = LB_BUF_INIT, path = LB_BUF_INIT;
 	struct dirent *e;
+	DIR *dd = NULL;
 	int64_t h, t;
-	int rc = 0, listed;
 
-	while (dd && rc == 0 && (e = readdir(dd)) != NULL) {
-		if (!parse_name(e->d_name, &h, &t))
+	if (set && lb_buf_addf(&sub, "%s/%s", dir, ANT_PUB_DIFF_DIR) == 0)
+		dd = opendir(sub.data);
+	while (dd && (e = readdir(dd)) != NULL) {
+		if (!parse_name(e->d_name, &h, &t) || (t > 0 && listed_has(&set->pages, h, t)))
 			continue;
-		listed = t < 0 ? 0 : ant_store_diff_listed(s, h, t, p->err);
-		if (listed < 0) {
-			rc = listed;
-			break;
-		}
-		lb_buf_reset(&p->path);
-		if (!listed && lb_buf_addf(&p->path, "%s/%s", p->dir, e->d_name) == 0 &&
-		    unlink(p->path.data) == 0)
-			p->counts->removed += t >= 0;
+		lb_buf_reset(&path);
+		if (lb_buf_addf(&path, "%s/%s", sub.data, e->d_name) == 0 && unlink(path.data) == 0)
+			counts->removed += t >= 0;
 	}
 	if (dd)
 		closedir(dd);
-	return rc;
+	lb_buf_release(&path);
+	lb_buf_release(&sub);
 }
 
-int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, ant_pub_diff_counts *counts,
-		  lb_error *err)
+/* The rows the site lists, in the writers' orders and caps (publish_site.c):
+ * index.html's files (html_pages files of page_limit entries) and
+ * current.atom (current_entries; 0: every fresh one). */
+static int walk_listed(struct pass *p, int64_t current_entries)
 {
-	struct pass p = { .site = site, .counts = counts, .err = err };
+	const ant_pub_site *site = p->site;
+	ant_store_pubq q = {
+		.order = ANT_PUBQ_LISTING, .found_after = -1,
+		.limit = (int64_t)(site->html_pages ? site->html_pages : ANT_PUB_HTML_PAGES) *
+			 (int64_t)(site->page_limit ? site->page_limit : ANT_PUB_PAGE_LIMIT),
+	};
+	int rc;
+
+	if ((rc = ant_store_published_each(p->s, &q, each_listed, p, p->err)) != 0)
+		return rc;
+	q = (ant_store_pubq){ .order = ANT_PUBQ_RECENT, .fresh_only = 1, .found_after = -1,
+			      .fresh_since = site->now - site->max_age,
+			      .limit = current_entries > 0 ? current_entries : 0 };
+	return ant_store_published_each(p->s, &q, each_listed, p, p->err);
+}
+
+/* The bound a pending diff is made within: the update's, --diff-text-max
+ * (its default when the texts are off now: the rows were kept before). */
+static size_t diff_max(ant_store *s)
+{
+	int64_t v = ant_setting_int(s, ANT_SET_DIFF_TEXT_MAX);
+
+	return v > 0 ? (size_t)v : ANT_DIFF_TEXT_MAX;
+}
+
+int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64_t current_entries,
+		  ant_pub_diff_counts *counts, ant_pub_diffset **set, lb_error *err)
+{
+	struct pass p = { .s = s, .site = site, .counts = counts, .err = err };
 	lb_buf sub = LB_BUF_INIT;
 	int rc;
 
 	memset(counts, 0, sizeof *counts);
-	if (lb_buf_addf(&sub, "%s/%s", dir, ANT_PUB_DIFF_DIR) < 0)
+	*set = NULL;
+	if (lb_buf_addf(&sub, "%s/%s", dir, ANT_PUB_DIFF_DIR) < 0 || !(p.set = calloc(1, sizeof *p.set)))
 		return lb_err_code(err, LB_ENOMEM);
 	p.dir = sub.data;
+	p.max = diff_max(s);
 	lb_buf_init(&p.raw);
 	lb_buf_init(&p.path);
-	if ((rc = remove_stale(s, &p)) == 0)
-		rc = ant_store_diffs_each(s, each_diff, &p, err);
+	rc = walk_listed(&p, current_entries);
+	if (rc == LB_ENOMEM)
+		rc = lb_err_code(err, rc);
 	if (rc == 0)
 		rc = flush_pending(&p);
 	for (size_t i = 0; i < p.npend; i++)   /* after a failure: only temporary files */
 		lb_afile_abort(&p.pend[i]);
+	if (rc == 0)
+		*set = p.set;
+	else
+		ant_pub_diffset_free(p.set);
 	lb_buf_release(&p.raw);
 	lb_buf_release(&p.path);
 	lb_buf_release(&sub);
 	return rc;
+}
+
+/* Relayed updates are other antennas': never diffed here. */
+static int may_have_diff(const char *url_key, int64_t last_modified, const char *detected_by)
+{
+	return detected_by && strcmp(detected_by, "lirs") && strcmp(detected_by, "atom") && url_key &&
+	       last_modified > 0;
+}
+
+const char *ant_pub_diff_href_in(lb_buf *out, const ant_pub_diffset *set, const char *url_key,
+				 int64_t last_modified, const char *detected_by)
+{
+	char name[64];
+	int64_t h;
+
+	if (!set || !may_have_diff(url_key, last_modified, detected_by))
+		return NULL;
+	h = (int64_t)ant_page_hash64(url_key, strlen(url_key));
+	if (!listed_has(&set->pages, h, last_modified))
+		return NULL;
+	page_name(name, sizeof name, h, last_modified);
+	lb_buf_reset(out);
+	return lb_buf_addf(out, "%s/%s", ANT_PUB_DIFF_DIR, name) < 0 ? NULL : out->data;
+}
+
+int ant_pub_diff_related_in(void *set, const struct atom_ev_event *e, lb_buf *out)
+{
+	lb_buf key = LB_BUF_INIT;
+	const char *href = NULL;
+
+	if (lb_url_key(&key, e->url) == 0)
+		href = ant_pub_diff_href_in(out, set, key.data, e->last_modified, "");
+	lb_buf_release(&key);
+	return href != NULL;
 }
 
 const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key, int64_t last_modified,
@@ -335,9 +509,7 @@ const char *ant_pub_diff_href(lb_buf *out, const char *dir, const char *url_key,
 	char name[64];
 	struct stat sb;
 
-	/* a relayed update is another antenna's: never diffed here */
-	if (!detected_by || !strcmp(detected_by, "lirs") || !strcmp(detected_by, "atom") || !url_key ||
-	    last_modified <= 0)
+	if (!may_have_diff(url_key, last_modified, detected_by))
 		return NULL;
 	page_name(name, sizeof name, (int64_t)ant_page_hash64(url_key, strlen(url_key)), last_modified);
 	lb_buf_reset(out);

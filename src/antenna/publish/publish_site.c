@@ -65,7 +65,8 @@ struct site_cfg {
 	ant_store *store;        /* the Atom writer's connection */
 	ant_pub_html_counts html;
 	ant_websub_hubs hubs;    /* named in the live feeds (ant_websub.h) */
-	const char *dir;         /* DIR: the diff pages' links (ant_pubdiff.h) */
+	const char *dir;         /* DIR */
+	ant_pub_diffset *diffs;  /* the diff pages' links (ant_pubdiff.h) */
 };
 
 /* The lirs_charset setting (antenna init --charset): 1 for euc-jp-ms. */
@@ -113,6 +114,7 @@ static void cfg_load(ant_store *s, struct site_cfg *c, int64_t now)
 	c->page_size = ant_setting_int(s, ANT_SET_PAGE_SIZE);
 	c->keep_events = ant_setting_int(s, ANT_SET_KEEP_EVENTS);
 	c->seq_now = 0;
+	c->diffs = NULL;
 	ant_websub_hubs_load(s, &c->hubs);
 }
 
@@ -166,6 +168,7 @@ struct pub_stream {
 	void *ctx;
 	lb_buf title, author;    /* the clipped copies */
 	lb_buf diff;             /* the row's diff page link */
+	int want_diff;           /* index.html's rows link them */
 };
 
 /* A title or author an older version kept whole is cut here too
@@ -190,8 +193,9 @@ static int row_to_pub(void *ctx, const ant_store_pubrow *r)
 		.detected_by = r->detected_by ? r->detected_by : "",
 		.source_url = r->source_url, .last_error = r->last_error, .fail_kind = r->fail_kind,
 		.excerpt = r->excerpt, .found = r->found,
-		.diff = r->relayed ? NULL : ant_pub_diff_href(&ps->diff, ps->c->dir, r->url_key,
-							      r->last_modified, r->detected_by),
+		.diff = r->relayed || !ps->want_diff ? NULL :
+			ant_pub_diff_href_in(&ps->diff, ps->c->diffs, r->url_key, r->last_modified,
+					     r->detected_by),
 	};
 
 	if (!v.title || !v.author)
@@ -221,6 +225,7 @@ static int stream_rows(struct pub_stream *ps, int order, int64_t limit, lb_error
 	lb_buf_init(&ps->title);
 	lb_buf_init(&ps->author);
 	lb_buf_init(&ps->diff);
+	ps->want_diff = order != ANT_PUB_FRESH;   /* index.html's passes, not the record files' */
 	rc = ant_store_published_each(ps->s, &q, row_to_pub, ps, err);
 	lb_buf_release(&ps->diff);
 	lb_buf_release(&ps->title);
@@ -295,6 +300,22 @@ static void *write_records(void *arg)
 	return NULL;
 }
 
+/* The diff pages no longer listed removed, on a third thread: no store,
+ * only DIR/diff, which the other writers never touch. */
+struct prune {
+	const char *dir;
+	struct site_cfg *c;
+	ant_pub_diff_counts *counts;
+};
+
+static void *prune_diffs(void *arg)
+{
+	struct prune *p = arg;
+
+	ant_pub_diffs_prune(p->dir, p->c->diffs, p->counts);
+	return NULL;
+}
+
 /* The feeds' base and page size (ev_meta, fixed at their first publish)
  * against the settings now: 0, or LB_EINVAL with the way out in err. */
 static int feeds_moved(atom_evstore *ev, const char *base, int64_t page_size, lb_error *err)
@@ -354,7 +375,7 @@ static int write_atom(ant_store *s, const char *dir, const struct site_cfg *c,
 			.hubs = c->hubs.v, .nhubs = c->hubs.n, .on_current = ant_jsonfeed_item,
 			.current_max_entries = c->current_entries,
 			.current_max_bytes = c->current_bytes,
-			.related = ant_pub_diff_related, .related_ctx = (void *)dir };
+			.related = ant_pub_diff_related_in, .related_ctx = c->diffs };
 	atom_stats stats;
 	char path[4096];
 	struct stat sb;
@@ -517,9 +538,10 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 {
 	struct site_cfg c;
 	struct side w = { .dir = dir, .c = &c }, w2 = { .dir = dir, .c = &c };
+	struct prune pr = { .dir = dir, .c = &c, .counts = &res->diffs };
 	lb_error aerr = LB_ERROR_INIT;
-	pthread_t th, th2;
-	int threaded, threaded2, arc, rc = 0;
+	pthread_t th, th2, th3;
+	int threaded, threaded2, pruned, arc, rc = 0;
 
 	memset(res, 0, sizeof *res);
 	cfg_load(s, &c, o->now);
@@ -539,9 +561,11 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		goto out;
 	c.dir = dir;
 	/* the diff pages before the listing that links them (publish_diff.c) */
-	if ((rc = read_seqs(s, &c, err)) < 0 || (rc = ant_pub_diffs(s, dir, &c.site, &res->diffs, err)) < 0 ||
+	if ((rc = read_seqs(s, &c, err)) < 0 ||
+	    (rc = ant_pub_diffs(s, dir, &c.site, c.current_entries, &res->diffs, &c.diffs, err)) < 0 ||
 	    (rc = side_open(&w, s, err)) < 0 || (rc = side_open(&w2, s, err)) < 0)
 		goto out;
+	pruned = pthread_create(&th3, NULL, prune_diffs, &pr) == 0;
 	threaded = pthread_create(&th, NULL, write_html, &w) == 0;
 	if (!threaded)
 		write_html(&w);
@@ -553,6 +577,10 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 		pthread_join(th, NULL);
 	if (threaded2)
 		pthread_join(th2, NULL);
+	if (pruned)
+		pthread_join(th3, NULL);
+	else
+		prune_diffs(&pr);
 	res->pages = c.html.pages;
 	res->news = c.seq_now > (c.prev_seq > 0 ? c.prev_seq : 0);
 	res->html_files = c.html.files;
@@ -574,6 +602,7 @@ int ant_publish_site(ant_store *s, const char *dir, const ant_publish_opts *o,
 out:
 	ant_store_close(w.s2);
 	ant_store_close(w2.s2);
+	ant_pub_diffset_free(c.diffs);
 	cfg_free(&c);
 	return rc;
 }

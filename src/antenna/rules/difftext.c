@@ -57,33 +57,110 @@ int ant_difftext_pack(const char *s, size_t n, size_t max, unsigned char **out, 
 	return 0;
 }
 
+/* The blob in z (initialised or reset) inflated into out (reset first). */
+static int inflate_into(z_stream *z, const void *blob, size_t len, lb_buf *out)
+{
+	unsigned char chunk[16384];
+	int zr = Z_OK, rc = 0;
+
+	lb_buf_reset(out);
+	z->next_in = (Bytef *)blob;
+	z->avail_in = (uInt)len;
+	while (rc == 0 && zr != Z_STREAM_END) {
+		z->next_out = chunk;
+		z->avail_out = sizeof chunk;
+		zr = inflate(z, Z_NO_FLUSH);
+		if (zr != Z_OK && zr != Z_STREAM_END)
+			rc = zr == Z_MEM_ERROR ? LB_ENOMEM : LB_EGZIP;
+		else if (out->len + (sizeof chunk - z->avail_out) > ANT_DIFF_INFLATE_MAX)
+			rc = LB_ETOOBIG;
+		else if (lb_buf_add(out, chunk, sizeof chunk - z->avail_out) < 0)
+			rc = LB_ENOMEM;
+		else if (zr == Z_OK && z->avail_in == 0 && z->avail_out == sizeof chunk)
+			rc = LB_EGZIP;   /* the blob ends early */
+	}
+	return rc;
+}
+
 int ant_difftext_unpack(const void *blob, size_t len, lb_buf *out)
 {
 	z_stream z;
-	unsigned char chunk[16384];
-	int zr = Z_OK, rc = 0;
+	int rc;
 
 	lb_buf_reset(out);
 	memset(&z, 0, sizeof z);
 	if (inflateInit(&z) != Z_OK)
 		return LB_ENOMEM;
-	z.next_in = (Bytef *)blob;
-	z.avail_in = (uInt)len;
-	while (rc == 0 && zr != Z_STREAM_END) {
-		z.next_out = chunk;
-		z.avail_out = sizeof chunk;
-		zr = inflate(&z, Z_NO_FLUSH);
-		if (zr != Z_OK && zr != Z_STREAM_END)
-			rc = zr == Z_MEM_ERROR ? LB_ENOMEM : LB_EGZIP;
-		else if (out->len + (sizeof chunk - z.avail_out) > ANT_DIFF_INFLATE_MAX)
-			rc = LB_ETOOBIG;
-		else if (lb_buf_add(out, chunk, sizeof chunk - z.avail_out) < 0)
-			rc = LB_ENOMEM;
-		else if (zr == Z_OK && z.avail_in == 0 && z.avail_out == sizeof chunk)
-			rc = LB_EGZIP;   /* the blob ends early */
-	}
+	rc = inflate_into(&z, blob, len, out);
 	inflateEnd(&z);
 	return rc;
+}
+
+/* ---- the codec: zlib's streams kept across blobs ---------------------------- */
+
+/* compress2()'s parameters at level 6: the blobs stay what they were. */
+#define PACK_LEVEL 6
+
+struct ant_difftext_codec {
+	z_stream def, inf;
+	int def_ready, inf_ready;
+};
+
+ant_difftext_codec *ant_difftext_codec_new(void)
+{
+	return calloc(1, sizeof(ant_difftext_codec));
+}
+
+void ant_difftext_codec_free(ant_difftext_codec *c)
+{
+	if (!c)
+		return;
+	if (c->def_ready)
+		deflateEnd(&c->def);
+	if (c->inf_ready)
+		inflateEnd(&c->inf);
+	free(c);
+}
+
+int ant_difftext_codec_pack(ant_difftext_codec *c, const char *s, size_t n, size_t max, lb_buf *out)
+{
+	uLong bound;
+	int zr;
+
+	lb_buf_reset(out);
+	if (!c->def_ready) {
+		if (deflateInit(&c->def, PACK_LEVEL) != Z_OK)
+			return LB_ENOMEM;
+		c->def_ready = 1;
+	} else if (deflateReset(&c->def) != Z_OK) {
+		return LB_ENOMEM;
+	}
+	bound = deflateBound(&c->def, (uLong)n);
+	if (lb_buf_grow(out, bound) < 0)
+		return LB_ENOMEM;
+	c->def.next_in = (Bytef *)s;
+	c->def.avail_in = (uInt)n;
+	c->def.next_out = (Bytef *)out->data;
+	c->def.avail_out = (uInt)bound;
+	/* the bound holds it all: one call ends the stream */
+	if ((zr = deflate(&c->def, Z_FINISH)) != Z_STREAM_END)
+		return zr == Z_MEM_ERROR ? LB_ENOMEM : LB_EGZIP;
+	out->len = (size_t)(bound - c->def.avail_out);
+	out->data[out->len] = '\0';
+	return out->len > max ? LB_ETOOBIG : 0;
+}
+
+int ant_difftext_codec_unpack(ant_difftext_codec *c, const void *blob, size_t len, lb_buf *out)
+{
+	lb_buf_reset(out);
+	if (!c->inf_ready) {
+		if (inflateInit(&c->inf) != Z_OK)
+			return LB_ENOMEM;
+		c->inf_ready = 1;
+	} else if (inflateReset(&c->inf) != Z_OK) {
+		return LB_ENOMEM;
+	}
+	return inflate_into(&c->inf, blob, len, out);
 }
 
 int ant_difftext_serialise(const ant_diff *d, lb_buf *out)
@@ -135,4 +212,60 @@ int ant_difftext_read(const void *blob, size_t len, lb_buf *raw, ant_diff *d)
 
 	memset(d, 0, sizeof *d);
 	return rc < 0 ? rc : ant_difftext_parse(raw->data, raw->len, d);
+}
+
+/* ---- the diff made when it is shown ------------------------------------------ */
+
+int ant_difftext_pending(const void *blob, size_t len)
+{
+	return blob && len > 0 && *(const unsigned char *)blob == ANT_DIFFTEXT_PENDING;
+}
+
+int ant_difftext_make(ant_difftext_codec *c, const char *a, size_t alen, const char *b, size_t blen,
+		      size_t max, lb_buf *ser, lb_buf *packed)
+{
+	ant_difftext_codec *own = NULL;
+	lb_buf tmp = LB_BUF_INIT;
+	ant_diff d;
+	int rc, have = 0;
+
+	if (!packed)
+		packed = &tmp;
+	if (!c && !(c = own = ant_difftext_codec_new()))
+		return LB_ENOMEM;
+	rc = ant_diff_lines(a, alen, b, blen, ANT_DIFF_CONTEXT, ANT_DIFF_MAX_CELLS, ant_difftext_key, &d);
+	if (rc == 0 && (d.too_many || d.n) && (rc = ant_difftext_serialise(&d, ser)) == 0) {
+		rc = ant_difftext_codec_pack(c, ser->data, ser->len, max, packed);
+		if (rc == LB_ETOOBIG) {   /* kept, but as "too many changes to show" */
+			lb_buf_reset(ser);
+			rc = lb_buf_adds(ser, "!\n") < 0 ? LB_ENOMEM :
+			     ant_difftext_codec_pack(c, ser->data, ser->len, max, packed);
+		}
+		have = rc == 0;
+	}
+	if (rc == 0 && !have)
+		lb_buf_reset(ser);
+	ant_diff_release(&d);
+	ant_difftext_codec_free(own);
+	lb_buf_release(&tmp);
+	return rc == LB_ETOOBIG ? 0 : rc < 0 ? rc : have;
+}
+
+int ant_difftext_read_kept(const void *diff, size_t dlen, const void *text, size_t tlen, size_t max,
+			   lb_buf *raw, ant_diff *d)
+{
+	lb_buf a = LB_BUF_INIT, b = LB_BUF_INIT;
+	int rc;
+
+	if (!ant_difftext_pending(diff, dlen))
+		return ant_difftext_read(diff, dlen, raw, d);
+	memset(d, 0, sizeof *d);
+	lb_buf_reset(raw);
+	if ((rc = ant_difftext_unpack((const unsigned char *)diff + 1, dlen - 1, &a)) == 0 &&
+	    (rc = text ? ant_difftext_unpack(text, tlen, &b) : LB_EGZIP) == 0 &&
+	    (rc = ant_difftext_make(NULL, a.data, a.len, b.data, b.len, max, raw, NULL)) > 0)
+		rc = ant_difftext_parse(raw->data, raw->len, d);
+	lb_buf_release(&a);
+	lb_buf_release(&b);
+	return rc < 0 ? rc : 0;
 }

@@ -144,6 +144,7 @@ void ant_store_close(ant_store *s)
 	sqlite3_finalize(s->text_has);
 	sqlite3_finalize(s->text_get);
 	sqlite3_finalize(s->text_put);
+	sqlite3_finalize(s->diff_of);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);

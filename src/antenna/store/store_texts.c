@@ -132,18 +132,25 @@ void ant_store_text_release(ant_store_text *t)
 
 /* The diffs still listed: the page's last update is the one diffed. */
 #define LISTED_DIFFS \
-	"SELECT p.id, p.key_hash, p.url, p.title, t.diff, t.diff_time FROM page_texts t" \
+	"SELECT p.id, p.key_hash, p.url, p.title, t.diff, t.diff_time, t.text FROM page_texts t" \
 	" JOIN pages p ON p.id = t.page_id" \
 	" WHERE t.diff IS NOT NULL AND t.diff_time = p.last_modified"
 
-int ant_store_diffs_each(ant_store *s, ant_store_diff_fn fn, void *ctx, lb_error *err)
+int ant_store_diff_of(ant_store *s, const char *url_key, int64_t time, ant_store_diff_fn fn, void *ctx,
+		      lb_error *err)
 {
+	/* the key's hash finds the page (store_schema.c), the key confirms it */
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = ant_st_prep(s, &st, LISTED_DIFFS " ORDER BY p.id", err)) < 0)
+	if ((rc = ant_st_cached(s, &s->diff_of, LISTED_DIFFS " AND p.key_hash=?1"
+				" AND coalesce(p.url_key, p.url)=?2 AND t.diff_time=?3", err)) < 0)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	st = s->diff_of;
+	sqlite3_bind_int64(st, 1, ant_st_key_hash(url_key));
+	sqlite3_bind_text(st, 2, url_key, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, time);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ant_store_diffrow r = {
 			.page_id = sqlite3_column_int64(st, 0),
 			.key_hash = sqlite3_column_int64(st, 1),
@@ -152,35 +159,17 @@ int ant_store_diffs_each(ant_store *s, ant_store_diff_fn fn, void *ctx, lb_error
 			.diff = sqlite3_column_blob(st, 4),
 			.diff_len = (size_t)sqlite3_column_bytes(st, 4),
 			.diff_time = sqlite3_column_int64(st, 5),
+			.text = sqlite3_column_blob(st, 6),
+			.text_len = (size_t)sqlite3_column_bytes(st, 6),
 		};
 
-		if (!r.url || !r.title) {
-			rc = lb_err_code(err, LB_ENOMEM);
-			break;
-		}
-		if ((rc = fn(ctx, &r)) != 0)
-			break;
+		rc = !r.url || !r.title ? lb_err_code(err, LB_ENOMEM) : fn(ctx, &r);
+		rc = rc ? rc : 1;
+	} else {
+		rc = rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot read the diffs");
 	}
-	if (rc == SQLITE_DONE)
-		rc = 0;
-	else if (rc > 0)
-		rc = ant_st_dberr(s, err, "cannot read the diffs");
-	sqlite3_finalize(st);
-	return rc;
-}
-
-int ant_store_diff_listed(ant_store *s, int64_t key_hash, int64_t time, lb_error *err)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if ((rc = ant_st_prep(s, &st, LISTED_DIFFS " AND p.key_hash=?1 AND t.diff_time=?2 LIMIT 1", err)) < 0)
-		return rc;
-	sqlite3_bind_int64(st, 1, key_hash);
-	sqlite3_bind_int64(st, 2, time);
-	rc = sqlite3_step(st);
-	rc = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot read the diffs");
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	return rc;
 }
 

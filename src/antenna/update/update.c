@@ -498,6 +498,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 		*stats = u.st;
 	batch_free(&u);
 	ant_upd_robots_free(&u);
+	ant_upd_diff_free(&u);
 	lb_buf_release(&u.key);
 	atom_evstore_close(u.ev);
 	if (rc < 0 && err) {

@@ -25,10 +25,55 @@ static size_t diff_max(struct upd *u)
 	return u->diff_max;
 }
 
+/* What the run's diff work reuses from page to page: zlib's streams and
+ * the buffers, so that a changed page costs its bytes, not allocations
+ * (made at the first page that needs them, freed with the run). */
+struct upd_diffs {
+	ant_difftext_codec *codec;
+	lb_buf text;             /* the compared text being built */
+	lb_buf old;              /* the kept text, unpacked */
+	lb_buf ser;              /* the diff, serialised */
+	lb_buf ptext, pdiff;     /* the new text and the diff, packed */
+};
+
+static struct upd_diffs *scratch(struct upd *u)
+{
+	struct upd_diffs *x = u->diffs;
+
+	if (x || !(x = calloc(1, sizeof *x)))
+		return x;
+	if (!(x->codec = ant_difftext_codec_new())) {
+		free(x);
+		return NULL;
+	}
+	lb_buf_init(&x->text);
+	lb_buf_init(&x->old);
+	lb_buf_init(&x->ser);
+	lb_buf_init(&x->ptext);
+	lb_buf_init(&x->pdiff);
+	return u->diffs = x;
+}
+
+void ant_upd_diff_free(struct upd *u)
+{
+	struct upd_diffs *x = u->diffs;
+
+	if (!x)
+		return;
+	ant_difftext_codec_free(x->codec);
+	lb_buf_release(&x->text);
+	lb_buf_release(&x->old);
+	lb_buf_release(&x->ser);
+	lb_buf_release(&x->ptext);
+	lb_buf_release(&x->pdiff);
+	free(x);
+	u->diffs = NULL;
+}
+
 void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_info *info,
 		       const ant_detect_noise *ns, struct upd_found *f)
 {
-	lb_buf b = LB_BUF_INIT;
+	struct upd_diffs *x;
 
 	free(f->text);
 	f->text = NULL;
@@ -42,47 +87,62 @@ void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_in
 	if (f->in.noise_decided && !f->in.noise_updated && f->in.no_news && p->id > 0 &&
 	    ant_store_text_has(u->s, p->id, NULL) > 0)
 		return;
-	if (ant_difftext_build(info, ns, &b) == 0)
-		f->text = lb_buf_detach(&b, &f->text_len);
-	lb_buf_release(&b);
+	/* built in the run's buffer, then one exact copy (the check may be
+	 * parked with it until its re-fetch) */
+	if (!(x = scratch(u)) || ant_difftext_build(info, ns, &x->text) != 0 ||
+	    !(f->text = malloc(x->text.len + 1)))
+		return;
+	memcpy(f->text, x->text.data, x->text.len + 1);
+	f->text_len = x->text.len;
 }
 
-/* The diff of the kept text against the new one, packed into t->diff;
- * nothing when the old text is not kept or nothing shown changed. */
-static int make_diff(struct upd *u, const struct upd_found *f, ant_store_text *t, int64_t when)
+/* The diff of the kept text t->text against the new one, made now and
+ * packed into x->pdiff: 1; 0 when the old text is not kept or nothing
+ * shown changed; < 0 out of memory. */
+static int make_diff(struct upd *u, struct upd_diffs *x, const struct upd_found *f,
+		     const ant_store_text *t)
 {
-	lb_buf old = LB_BUF_INIT, ser = LB_BUF_INIT;
-	ant_diff d;
-	int rc;
-
-	free(t->diff);
-	t->diff = NULL;
-	t->diff_len = 0;
-	t->diff_time = 0;
-	if (!t->text || (rc = ant_difftext_unpack(t->text, t->text_len, &old)) < 0) {
-		lb_buf_release(&old);
+	if (!t->text || ant_difftext_codec_unpack(x->codec, t->text, t->text_len, &x->old) < 0)
 		return 0;   /* no earlier text (over the limit, or unreadable): no diff */
-	}
-	rc = ant_diff_lines(old.data, old.len, f->text, f->text_len, ANT_DIFF_CONTEXT, ANT_DIFF_MAX_CELLS,
-			    ant_difftext_key, &d);
-	if (rc == 0 && (d.too_many || d.n) && (rc = ant_difftext_serialise(&d, &ser)) == 0) {
-		rc = ant_difftext_pack(ser.data, ser.len, diff_max(u), &t->diff, &t->diff_len);
-		if (rc == LB_ETOOBIG)   /* kept, but as "too many changes to show" */
-			rc = ant_difftext_pack("!\n", 2, diff_max(u), &t->diff, &t->diff_len);
-		if (rc == 0)
-			t->diff_time = when;
-	}
-	ant_diff_release(&d);
-	lb_buf_release(&ser);
-	lb_buf_release(&old);
-	return rc == LB_ETOOBIG ? 0 : rc;
+	return ant_difftext_make(x->codec, x->old.data, x->old.len, f->text, f->text_len, diff_max(u),
+				 &x->ser, &x->pdiff);
+}
+
+/* A pending diff (ant_difftext.h) made now, against the text it was
+ * pending on, before that text is replaced without an update (a quiet
+ * baseline): 1 made into x->pdiff, 0 none, < 0. */
+static int settle_pending(struct upd *u, struct upd_diffs *x, const ant_store_text *t)
+{
+	if (!t->text || ant_difftext_codec_unpack(x->codec, t->diff + 1, t->diff_len - 1, &x->old) < 0 ||
+	    ant_difftext_codec_unpack(x->codec, t->text, t->text_len, &x->ser) < 0)
+		return 0;
+	/* ser holds the later text: copied out, ser is the diff's */
+	lb_buf_reset(&x->text);
+	if (lb_buf_add(&x->text, x->ser.data, x->ser.len) < 0)
+		return LB_ENOMEM;
+	return ant_difftext_make(x->codec, x->old.data, x->old.len, x->text.data, x->text.len, diff_max(u),
+				 &x->ser, &x->pdiff);
+}
+
+/* The update's diff kept pending on the earlier text as packed (no
+ * inflate, no diff, no deflate: made when shown), into x->pdiff: 1; 0
+ * when the text did not change at all (the same bytes packed). */
+static int pend_diff(struct upd_diffs *x, const ant_store_text *t)
+{
+	if (t->text_len == x->ptext.len && memcmp(t->text, x->ptext.data, t->text_len) == 0)
+		return 0;
+	lb_buf_reset(&x->pdiff);
+	if (lb_buf_addc(&x->pdiff, ANT_DIFFTEXT_PENDING) < 0 || lb_buf_add(&x->pdiff, t->text, t->text_len) < 0)
+		return LB_ENOMEM;
+	return 1;
 }
 
 void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found *f,
 		       const ant_detect_outcome *out)
 {
+	struct upd_diffs *x;
 	ant_store_text t;
-	int rc;
+	int rc, trc;
 
 	if (!f->text || f->in.failed || !diff_max(u) || p->id <= 0 || ant_upd_tx_need(u) < 0)
 		return;
@@ -91,21 +151,42 @@ void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found 
 	 * 'antenna set'): the next diff is against what is compared now. */
 	if (!out->updated && f->in.noise_decided && ant_store_text_has(u->s, p->id, NULL) != 0)
 		return;
-	if ((rc = ant_store_text_get(u->s, p->id, &t, NULL)) < 0)
+	if (!(x = scratch(u)) || ant_store_text_get(u->s, p->id, &t, NULL) < 0)
 		return;
 	t.page_id = p->id;
+	/* over the limit the new text is not kept: the next change has no diff */
+	if ((trc = ant_difftext_codec_pack(x->codec, f->text, f->text_len, diff_max(u), &x->ptext)) < 0 &&
+	    trc != LB_ETOOBIG)
+		goto out;
 	/* every update whose text changed: found in the text (T), or first by
-	 * a newer Last-Modified (H) or the feed (F) */
-	if (out->updated && make_diff(u, f, &t, p->st.last_modified) < 0)
-		goto out;
+	 * a newer Last-Modified (H) or the feed (F).  Its diff is pending on
+	 * the earlier text, made when shown; made now only when the new text
+	 * is not kept (nothing to make it against later).  The blobs written
+	 * are the run's buffers (borrowed: taken back before the release). */
+	if (out->updated) {
+		rc = !t.text ? 0 : trc == 0 ? pend_diff(x, &t) : make_diff(u, x, f, &t);
+		if (rc < 0)
+			goto out;
+		free(t.diff);
+		t.diff = rc ? (unsigned char *)x->pdiff.data : NULL;
+		t.diff_len = rc ? x->pdiff.len : 0;
+		t.diff_time = rc ? p->st.last_modified : 0;
+	} else if (ant_difftext_pending(t.diff, t.diff_len)) {
+		if ((rc = settle_pending(u, x, &t)) < 0)
+			goto out;
+		free(t.diff);
+		t.diff = rc ? (unsigned char *)x->pdiff.data : NULL;
+		t.diff_len = rc ? x->pdiff.len : 0;
+		t.diff_time = rc ? t.diff_time : 0;
+	}
 	free(t.text);
-	t.text = NULL;
-	t.text_len = 0;
-	/* over the limit the text is not kept: the next change has no diff */
-	if ((rc = ant_difftext_pack(f->text, f->text_len, diff_max(u), &t.text, &t.text_len)) < 0 &&
-	    rc != LB_ETOOBIG)
-		goto out;
+	t.text = trc == 0 ? (unsigned char *)x->ptext.data : NULL;
+	t.text_len = trc == 0 ? x->ptext.len : 0;
 	ant_store_text_put(u->s, &t, NULL);   /* a failure costs a diff page, never the check */
 out:
+	if (t.diff == (unsigned char *)x->pdiff.data)
+		t.diff = NULL;
+	if (t.text == (unsigned char *)x->ptext.data)
+		t.text = NULL;
 	ant_store_text_release(&t);
 }

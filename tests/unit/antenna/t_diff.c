@@ -92,7 +92,7 @@ int main(void)
 {
 	size_t nl = sizeof lcases / sizeof *lcases, nw = sizeof wcases / sizeof *wcases;
 
-	TAP_PLAN((int)(nl + nw + 11));
+	TAP_PLAN((int)(nl + nw + 21));
 	for (size_t i = 0; i < nl; i++) {
 		const struct lcase *c = &lcases[i];
 		ant_diff d;
@@ -200,6 +200,81 @@ int main(void)
 		free(blob);
 		free(z);
 		lb_buf_release(&raw);
+	}
+	{
+		/* the codec (zlib's streams kept across blobs, update_diff.c):
+		 * the blobs byte for byte ant_difftext_pack()'s, blob after blob */
+		ant_difftext_codec *c = ant_difftext_codec_new();
+		lb_buf out = LB_BUF_INIT, raw = LB_BUF_INIT, text = LB_BUF_INIT;
+		int same = 1, back = 1;
+
+		for (int k = 0; k < 40; k++) {
+			unsigned char *blob = NULL;
+			size_t blen = 0;
+
+			lb_buf_reset(&text);
+			for (int i = 0; i < k * 7; i++)
+				lb_buf_addf(&text, "line %d of text %d: the quick brown fox %s\n", i, k,
+					    i % 3 ? "jumps" : "sleeps");
+			if (ant_difftext_pack(text.data, text.len, ANT_DIFF_TEXT_MAX, &blob, &blen) != 0 ||
+			    ant_difftext_codec_pack(c, text.data, text.len, ANT_DIFF_TEXT_MAX, &out) != 0 ||
+			    out.len != blen || memcmp(out.data, blob, blen) != 0)
+				same = 0;
+			if (ant_difftext_codec_unpack(c, out.data, out.len, &raw) != 0 || raw.len != text.len ||
+			    memcmp(raw.data, text.data, text.len) != 0)
+				back = 0;
+			free(blob);
+		}
+		OK(c && same, "the codec's blobs are ant_difftext_pack()'s, byte for byte, 40 in a row");
+		OK(back, "and unpack to the texts");
+		OK(ant_difftext_codec_pack(c, text.data, text.len, 4, &out) == LB_ETOOBIG,
+		   "the codec over the bound: LB_ETOOBIG");
+		OK(ant_difftext_codec_unpack(c, "\x78\x9c\x01\x02garbage", 12, &raw) == LB_EGZIP,
+		   "the codec on a corrupt blob: LB_EGZIP");
+		OK(ant_difftext_codec_pack(c, "!\n", 2, 64, &out) == 0 &&
+		   ant_difftext_codec_unpack(c, out.data, out.len, &raw) == 0 && raw.len == 2 &&
+		   memcmp(raw.data, "!\n", 2) == 0, "and works again after an error");
+		ant_difftext_codec_free(c);
+		lb_buf_release(&out);
+		lb_buf_release(&raw);
+		lb_buf_release(&text);
+	}
+	{
+		/* a pending diff (the earlier text kept, made when shown) reads
+		 * as the diff made at once: the same lines, ops and counts */
+		const char *a = "one\ntwo\nthree\nfour 12\n", *b = "one\nTWO\nthree\nfour 13\nfive\n";
+		unsigned char *pa, *pb;
+		size_t la, lb_;
+		lb_buf ser = LB_BUF_INIT, raw = LB_BUF_INIT, pend = LB_BUF_INIT, again = LB_BUF_INIT;
+		ant_diff d;
+
+		ant_difftext_pack(a, strlen(a), ANT_DIFF_TEXT_MAX, &pa, &la);
+		ant_difftext_pack(b, strlen(b), ANT_DIFF_TEXT_MAX, &pb, &lb_);
+		lb_buf_addc(&pend, ANT_DIFFTEXT_PENDING);
+		lb_buf_add(&pend, pa, la);
+		OK(ant_difftext_pending(pend.data, pend.len) && !ant_difftext_pending(pa, la),
+		   "a pending blob is told from a packed one by its first byte");
+		OK(ant_difftext_make(NULL, a, strlen(a), b, strlen(b), ANT_DIFF_TEXT_MAX, &ser, NULL) == 1 &&
+		   ant_difftext_read_kept(pend.data, pend.len, pb, lb_, ANT_DIFF_TEXT_MAX, &raw, &d) == 0 &&
+		   ant_difftext_serialise(&d, &again) == 0 && again.len == ser.len &&
+		   memcmp(again.data, ser.data, ser.len) == 0 && d.removed == 1 && d.added == 2,
+		   "pending: made when read, the lines of the diff made at once (- 1, + 2)");
+		ant_diff_release(&d);
+		OK(ant_difftext_read_kept(pend.data, pend.len, pa, la, ANT_DIFF_TEXT_MAX, &raw, &d) == 0 &&
+		   d.n == 0 && !d.too_many, "pending on the same text: nothing to show");
+		ant_diff_release(&d);
+		OK(ant_difftext_read_kept(pend.data, pend.len, pb, lb_, 12, &raw, &d) == 0 && d.too_many,
+		   "pending over the bound: too many changes to show, as when made at once");
+		ant_diff_release(&d);
+		OK(ant_difftext_read_kept(pend.data, pend.len, NULL, 0, ANT_DIFF_TEXT_MAX, &raw, &d) < 0,
+		   "pending without the page's text: an error, not a page");
+		ant_diff_release(&d);
+		free(pa);
+		free(pb);
+		lb_buf_release(&ser);
+		lb_buf_release(&raw);
+		lb_buf_release(&pend);
+		lb_buf_release(&again);
 	}
 	TAP_DONE();
 }

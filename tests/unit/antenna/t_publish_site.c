@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "atom_evstore.h"
+#include "ant_difftext.h"
 #include "ant_publish.h"
 #include "ant_store.h"
 #include "ant_settings.h"
@@ -211,6 +212,96 @@ static void test_keep(ant_store *s)
 
 /* A failed output file (the LIRS writer's sink ran out of space, or a
  * write with errno): the code, the file, the reason and its errno kept. */
+/* ls DIR | grep -c .html */
+static size_t count_html(const char *d)
+{
+	char cmd[512];
+	FILE *fp;
+	size_t n = 0;
+
+	snprintf(cmd, sizeof cmd, "ls '%s' 2>/dev/null | grep -c '\\.html$'", d);
+	if ((fp = popen(cmd, "r"))) {
+		if (fscanf(fp, "%zu", &n) != 1)
+			n = 0;
+		pclose(fp);
+	}
+	return n;
+}
+
+/* The diff pages of 1,100 listed updates, their diffs pending: more than
+ * one batch of 512 synced and renamed; then the listing capped to 100:
+ * the 1,000 no longer listed removed (publish_diff.c). */
+static void test_diff_pages(void)
+{
+	ant_publish_opts o = { .now = NOW, .keep_events = ANT_KEEP_DEFAULT };
+	ant_publish_result r;
+	lb_error err = LB_ERROR_INIT;
+	char path[400], site[300], url[64];
+	ant_store *s;
+	int ok = 1;
+
+	snprintf(path, sizeof path, "%s/diffs.db", dir);
+	snprintf(site, sizeof site, "%s/dsite", dir);
+	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
+		printf("# %s\n", err.msg);
+		return;
+	}
+	ant_store_begin(s, &err);
+	for (int i = 0; i < 1100 && ok; i++) {
+		char was[64], now[64];
+		unsigned char *a, *b;
+		size_t la, lb_;
+		ant_store_page p;
+		ant_store_text t = { 0 };
+		lb_buf pend = LB_BUF_INIT;
+
+		snprintf(url, sizeof url, "http://d%d.example/", i);
+		add_page(s, url, "Diary", NOW - 600 - i);
+		ant_store_page_init(&p);
+		snprintf(was, sizeof was, "Hello\nDay %d: rain\n", i);
+		snprintf(now, sizeof now, "Hello\nDay %d: sun\n", i);
+		ok = ant_store_page_get(s, url, &p, &err) == 1 &&
+		     ant_difftext_pack(was, strlen(was), ANT_DIFF_TEXT_MAX, &a, &la) == 0 &&
+		     ant_difftext_pack(now, strlen(now), ANT_DIFF_TEXT_MAX, &b, &lb_) == 0;
+		lb_buf_addc(&pend, ANT_DIFFTEXT_PENDING);
+		lb_buf_add(&pend, a, la);
+		t = (ant_store_text){ .page_id = p.id, .text = b, .text_len = lb_, .diff = (unsigned char *)pend.data,
+				      .diff_len = pend.len, .diff_time = NOW - 600 - i };
+		ok = ok && ant_store_text_put(s, &t, &err) == 0;
+		free(a);
+		free(b);
+		lb_buf_release(&pend);
+		ant_store_page_release(&p);
+	}
+	ant_store_commit(s, &err);
+	OK(ok, "1,100 pages with a pending diff each");
+	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published");
+	snprintf(path, sizeof path, "%s/diff", site);
+	OK(r.diffs.written == 1100 && count_html(path) == 1100,
+	   "every listed update's diff page written, past a batch of 512 (%zu written)", r.diffs.written);
+	{
+		char *html;
+		char f[400];
+
+		snprintf(f, sizeof f, "%s/index.html", site);
+		html = slurp(f);
+		OK(html && strstr(html, "<a class=\"diff\" href=\"diff/"), "index.html links them");
+		free(html);
+	}
+	o.now = NOW + 60;
+	o.html_limit = 100;
+	o.html_pages = 1;
+	o.current_entries = 50;
+	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published with the listing capped to 100");
+	OK(r.diffs.removed == 1000 && r.diffs.written == 0 && r.diffs.listed == 100 && count_html(path) == 100,
+	   "the 1,000 no longer listed removed, none written again (%zu removed, %zu listed)",
+	   r.diffs.removed, r.diffs.listed);
+	o.html_limit = 0;
+	o.html_pages = 0;
+	o.current_entries = 0;
+	ant_store_close(s);
+}
+
 static void test_close_out(void)
 {
 	lb_afile f;
@@ -237,7 +328,7 @@ static void test_close_out(void)
 
 int main(void)
 {
-	TAP_PLAN(39);
+	TAP_PLAN(45);
 	ant_store *s;
 	char path[300], cmd[64];
 	lb_error err = LB_ERROR_INIT;
@@ -259,6 +350,7 @@ int main(void)
 	test_leftovers(s);
 	test_keep(s);
 	test_close_out();
+	test_diff_pages();
 	ant_store_close(s);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
