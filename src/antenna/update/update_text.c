@@ -1,7 +1,7 @@
 /*
  * update_text.c: what a page's check adds to the noise-proof text rule
  * (update_check.c): the site's furniture left out of the answer
- * (ant_furniture.h), the token rule after the noise rule's verdict
+ * (ant_furniture.h, with the site's template of update_site.c), the token rule after the noise rule's verdict
  * (ant_tokens.h), and the page's text state kept in its one noise column
  * (ant_textstate.h).
  */
@@ -18,12 +18,23 @@
  * content decides an update and makes the excerpt.  Not when the
  * operator chose the part to watch (--only) or asked that every change
  * count (--no-auto-ignore). */
-int ant_upd_furniture(const ant_store_page *p, ant_page_info *info, ant_furniture *f)
+int ant_upd_furniture(struct upd *u, const ant_store_page *p, const ant_fetch_result *res,
+		      ant_page_info *info, ant_furniture *f, int keep)
 {
+	struct upd_site t;
+	int rc;
+
 	memset(f, 0, sizeof *f);
 	if (p->no_auto_ignore || (p->only && *p->only))
 		return 0;
-	return ant_furniture_strip(info, f);
+	/* the site's template (update_site.c): its other pages' keys, and
+	 * this page's kept for them, its furniture included */
+	ant_upd_site_load(u, p, keep ? res : NULL, &t);
+	if (keep)
+		ant_upd_site_keep(u, p->url, 0, info);
+	rc = ant_furniture_strip_site(info, &t.site, f);
+	ant_upd_site_release(&t);
+	return rc;
 }
 
 int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns)

@@ -628,7 +628,7 @@ static void from_schema12(void)
 	}
 	/* schema 13's added_url (a page's first move) dropped too */
 	snprintf(sql, sizeof sql, "ALTER TABLE pages DROP COLUMN fail_kind; "
-		 "ALTER TABLE pages DROP COLUMN added_url; PRAGMA user_version=%d", 12);
+		 "ALTER TABLE pages DROP COLUMN added_url; DROP TABLE site_pages; PRAGMA user_version=%d", 12);
 	OK(ok && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK,
 	   "as schema 12 wrote it: last_error words, no kind");
 	sqlite3_close(db);
