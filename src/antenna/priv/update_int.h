@@ -284,6 +284,9 @@ void ant_upd_check_release(struct upd_check *c);
 int ant_upd_furniture(struct upd *u, const ant_store_page *p, const ant_fetch_result *res,
 		      ant_page_info *info, ant_furniture *f, int keep);
 
+/* Did the page's last check leave furniture out (its text state says so)? */
+int ant_upd_had_furniture(const ant_store_page *p);
+
 /* ---- update_site.c ---- */
 
 /* The template of p's site (its other pages' keys, fresh) into *t

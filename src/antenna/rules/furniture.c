@@ -287,6 +287,7 @@ struct part {
 	uint32_t depth;    /* its steps - 1 */
 	size_t w[2];       /* weights summed (WEIGHT_*) */
 	size_t bytes, link, shared;
+	size_t own;        /* bytes neither shared nor named furniture */
 };
 
 enum { WEIGHT_GEN, WEIGHT_OWN };
@@ -355,7 +356,7 @@ static size_t weight(const ant_page_seg *s)
 
 /* Adds segment i's text to each part it stands in. */
 static void parts_add(struct parts *t, const ant_page_info *p, size_t i, int kind, size_t w,
-		      int shared)
+		      int shared, int own)
 {
 	const char *path = ant_page_seg_path(p, i);
 	const ant_page_seg *s = &p->seg[i];
@@ -370,6 +371,7 @@ static void parts_add(struct parts *t, const ant_page_info *p, size_t i, int kin
 		x->bytes += s->len;
 		x->link += (size_t)s->len * s->link / 100;
 		x->shared += shared ? s->len : 0;
+		x->own += own ? s->len : 0;
 	}
 }
 
@@ -425,6 +427,7 @@ static const struct part *side_part(struct parts *t, const char *path, const str
 #define LINK_DENSE 70     /* per cent of a block's text in links: a link list */
 #define SIDE_LINKS 50     /* ... and of the part beside the main content */
 #define SIDE_SHARED 60    /* per cent of a part's text shared with the site */
+#define NEW_LINK 50       /* per cent of links in a new item of a shared list */
 #define NAMES_SHOWN 4
 
 struct marking {
@@ -481,6 +484,31 @@ static void name_seen(struct marking *k, const char *s, size_t n)
 		strcpy(k->names[k->nnames++], b);
 }
 
+/* The main content found is the densest part of the page's own words
+ * (an entry's paragraphs); what stands beside them in an element that
+ * is still mostly the page's own (the entry's heading, its comments
+ * list) is the page's own too: the main part grows up to the last
+ * element whose text is at least OWN_PARENT per cent its own. */
+#define OWN_PARENT 60
+static void widen_main(struct marking *k)
+{
+	while (k->own.path) {
+		const char *gt = NULL;
+		const struct part *up;
+
+		for (size_t i = 0; i < k->own.len; i++)
+			if (k->own.path[i] == '>')
+				gt = k->own.path + i;
+		if (!gt)
+			return;
+		up = part_get(&k->t, k->own.path, (size_t)(gt - k->own.path), 0, 0);
+
+		if (!up->bytes || up->own * 100 < OWN_PARENT * up->bytes)
+			return;
+		k->own.len = (size_t)(gt - k->own.path);
+	}
+}
+
 /* Landmarks, names and link lists: the signals of a single page. */
 static void mark_signals(struct marking *k)
 {
@@ -495,7 +523,7 @@ static void mark_signals(struct marking *k)
 
 			if (in_head(path) || clipped(path) || (!pass && named_step(path, &none, &at, &len)))
 				continue;
-			parts_add(&k->t, p, i, WEIGHT_GEN, weight(&p->seg[i]), 0);
+			parts_add(&k->t, p, i, WEIGHT_GEN, weight(&p->seg[i]), 0, 0);
 			total += weight(&p->seg[i]);
 		}
 	find_main(&k->t, p, WEIGHT_GEN, total, &k->gen);
@@ -568,8 +596,12 @@ int ant_furniture_keys(const ant_page_info *p, uint32_t **keys, size_t *n)
 /*
  * The site's template: outside the main content of what the page does
  * not share (its own words), a segment another page of the site has is
- * furniture, and so is a new one in a part mostly made of shared text
- * (the new entry of a "recent posts" list).  Inside it, shared or not,
+ * furniture, and so is a new link (an item mostly link text) in a part
+ * mostly made of shared text
+ * (the new entry of a "recent posts" list).  Shared is on at least half
+ * the site's other pages known: a template is on every page, while two
+ * pages' own words meet on few (a stock phrase, a quoted title).  Inside
+ * it, shared or not,
  * everything is the page's own: an index showing a post in full shares
  * it with the post's page, and an edit of it is news on both.
  */
@@ -577,10 +609,12 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 {
 	const ant_page_info *p = k->p;
 	unsigned char *shared = calloc(p->nseg ? p->nseg : 1, 1);
-	size_t total = 0;
+	size_t total = 0, pages = 0;
 
 	if (!shared)
 		return;
+	for (size_t j = 0; j < site->npages; j++)
+		pages += site->page[j].nkeys > 0;
 	for (size_t i = 0; i < p->nseg; i++) {
 		const char *path = ant_page_seg_path(p, i);
 		size_t on;
@@ -588,15 +622,18 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 		if (in_head(path) || clipped(path))
 			continue;
 		on = pages_with(site, ant_furniture_key(&p->seg[i]));
-		shared[i] = on > 0;
-		parts_add(&k->t, p, i, -1, 0, shared[i]);
+		shared[i] = on > 0 && 2 * on >= pages;
+		parts_add(&k->t, p, i, -1, 0, shared[i], !shared[i] && !k->mark[i]);
 		if (!shared[i] && !k->mark[i]) {
-			parts_add(&k->t, p, i, WEIGHT_OWN, weight(&p->seg[i]), 0);
+			parts_add(&k->t, p, i, WEIGHT_OWN, weight(&p->seg[i]), 0, 0);
 			total += weight(&p->seg[i]);
 		}
 	}
 	if (!total || !find_main(&k->t, p, WEIGHT_OWN, total, &k->own))
 		k->own = k->gen;
+	else
+		widen_main(k);
+
 	for (size_t i = 0; i < p->nseg; i++) {
 		const char *path = ant_page_seg_path(p, i);
 		const struct part *side;
@@ -609,7 +646,8 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 			on = pages_with(site, ant_furniture_key(&p->seg[i]));
 			if (on > k->shared_pages)
 				k->shared_pages = on;
-		} else if ((side = side_part(&k->t, path, &k->own, i)) && side->shared &&
+		} else if (p->seg[i].link >= NEW_LINK && (side = side_part(&k->t, path, &k->own, i)) &&
+			   side->shared &&
 			   side->shared * 100 >= SIDE_SHARED * side->bytes) {
 			k->mark[i] |= M_SHARED;
 		}

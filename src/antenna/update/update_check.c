@@ -346,9 +346,10 @@ static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, st
 	if (!segs)
 		return 0;
 	ant_upd_noise_of(p, &ns);   /* none yet, or unreadable: a baseline */
-	if (!learns(p) && (ns.nvol || ns.nsus)) {
-		/* Automatic ignoring was turned off: what it learned goes, and
-		 * this check is the new reference, no update of its own. */
+	if (!learns(p) && (ns.nvol || ns.nsus || ant_upd_had_furniture(p))) {
+		/* Automatic ignoring was turned off: what it learned goes (the
+		 * furniture it left out comes back), and this check is the new
+		 * reference, no update of its own. */
 		ant_detect_noise_release(&ns);
 		forget = 1;
 	}

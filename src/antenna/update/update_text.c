@@ -37,6 +37,13 @@ int ant_upd_furniture(struct upd *u, const ant_store_page *p, const ant_fetch_re
 	return rc;
 }
 
+int ant_upd_had_furniture(const ant_store_page *p)
+{
+	ant_textstate ps;
+
+	return ant_textstate_split(p->noise, p->noise_len, &ps) == 0 && ps.furniture.nseg > 0;
+}
+
 int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns)
 {
 	ant_textstate ps;
