@@ -46,6 +46,7 @@
 #include "ant_page.h"
 
 #define ANT_FURNITURE_WHY 320   /* bytes of ant_furniture.why */
+#define ANT_FURNITURE_KEYS 128  /* keys kept of what the template left out */
 
 /* What was treated as furniture, for 'antenna show'. */
 typedef struct ant_furniture {
@@ -54,6 +55,13 @@ typedef struct ant_furniture {
 	char why[ANT_FURNITURE_WHY];  /* "landmarks: div.sidebar, footer; link lists;
 					 shared with 3 pages of the site";
 					 "" when none */
+	/* The keys (ant_furniture_key(), sorted, at most ANT_FURNITURE_KEYS)
+	 * of the segments the site's template or a link list left out: they
+	 * stay out at the next check while they are on the page, so that a
+	 * template that moves (another page of the site changed, a sibling
+	 * fetched again) never brings them back as news. */
+	uint32_t keys[ANT_FURNITURE_KEYS];
+	size_t nkeys;
 } ant_furniture;
 
 /* The site's template as known: other pages' keys (ant_furniture_keys()). */
@@ -68,6 +76,8 @@ typedef struct ant_furniture_page {
 typedef struct ant_furniture_site {
 	const ant_furniture_page *page;
 	size_t npages;
+	const uint32_t *sticky;       /* the last check's ant_furniture.keys */
+	size_t nsticky;
 } ant_furniture_site;
 
 /* The key of a segment as the template keeps it: its block and its

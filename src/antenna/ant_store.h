@@ -590,9 +590,12 @@ int ant_store_site_get(ant_store *s, const char *site, const char *except_url, i
 		       ant_store_sitepage **out, size_t *n, lb_error *err);
 void ant_store_sitepages_free(ant_store_sitepage *v, size_t n);
 /* Keeps a page's keys (nkeys of them, sorted; at most ANT_STORE_SITE_KEYS
- * are kept) for site, the oldest pages of the site beyond
- * ANT_STORE_SITE_PAGES dropped.  0 or < 0 with err. */
+ * are kept) for site.  The site's pages stay the same ones while they
+ * are seen, so that its template does not move from check to check:
+ * a page not among them is kept only when there is room, or in place of
+ * the one seen longest ago when that is before stale (then 0 all the
+ * same).  0 or < 0 with err. */
 int ant_store_site_put(ant_store *s, const char *site, const char *url, int sibling, int64_t seen,
-		       const uint32_t *keys, size_t nkeys, lb_error *err);
+		       int64_t stale, const uint32_t *keys, size_t nkeys, lb_error *err);
 
 #endif

@@ -440,7 +440,7 @@ struct marking {
 	size_t shared_pages;   /* the most other pages one furniture segment was on */
 };
 
-enum { M_NAME = 1, M_LINKS = 2, M_SHARED = 4 };
+enum { M_NAME = 1, M_LINKS = 2, M_SHARED = 4, M_STICKY = 8 };
 
 /* The step of path naming a part of the template that makes it
  * furniture: not one holding the main content, nor a header in an
@@ -655,6 +655,38 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 	free(shared);
 }
 
+/* What the last check left out by the template or as a link list stays
+ * out while it is on the page, unchanged (its key is its words). */
+static void mark_sticky(struct marking *k, const ant_furniture_site *site)
+{
+	const ant_page_info *p = k->p;
+
+	for (size_t i = 0; i < p->nseg; i++) {
+		uint32_t key = ant_furniture_key(&p->seg[i]);
+
+		if (!k->mark[i] && !in_head(ant_page_seg_path(p, i)) &&
+		    bsearch(&key, site->sticky, site->nsticky, sizeof key, cmp_u32))
+			k->mark[i] = M_STICKY;
+	}
+}
+
+/* f->keys: the keys of the segments left out by the template, as a link
+ * list or as before (mark[] holds the M_* reasons still). */
+static void keep_keys(const ant_page_info *p, const unsigned char *why, ant_furniture *f)
+{
+	uint32_t v[ANT_PAGE_MAX_SEGMENTS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nseg && n < ANT_PAGE_MAX_SEGMENTS; i++)
+		if (why[i] & (M_SHARED | M_LINKS | M_STICKY))
+			v[n++] = ant_furniture_key(&p->seg[i]);
+	qsort(v, n, sizeof *v, cmp_u32);
+	f->nkeys = 0;
+	for (size_t i = 0; i < n && f->nkeys < ANT_FURNITURE_KEYS; i++)
+		if (!f->nkeys || f->keys[f->nkeys - 1] != v[i])
+			f->keys[f->nkeys++] = v[i];
+}
+
 /* "; " between the reasons. */
 static size_t why_add(char *why, size_t w, size_t room, const char *fmt, const char *a)
 {
@@ -693,6 +725,8 @@ static void say_why(const struct marking *k, const ant_furniture_site *site, uns
 	}
 	if (seen & M_LINKS)
 		w = why_add(why, w, room, "%s", "link lists beside the main content");
+	if ((seen & M_STICKY) && !(seen & M_SHARED))
+		w = why_add(why, w, room, "%s", "left out at the last check and unchanged");
 	if (seen & M_SHARED) {
 		size_t pages = k->shared_pages ? k->shared_pages : 1;
 
@@ -718,6 +752,7 @@ size_t ant_furniture_mark_site(const ant_page_info *p, const ant_furniture_site 
 	struct marking k = { .p = p, .mark = mark };
 	size_t n = 0, own = 0;
 	unsigned seen = 0;
+	int generic = 0;
 
 	memset(f, 0, sizeof *f);
 	if (!p->nseg)
@@ -726,18 +761,20 @@ size_t ant_furniture_mark_site(const ant_page_info *p, const ant_furniture_site 
 	if (g && mark_generator(p, g, mark) > 0) {
 		snprintf(f->why, sizeof f->why, "%s: outside %s", g->name, g->what);
 	} else if (parts_init(&k.t, p) == 0) {
+		generic = 1;
 		memset(mark, 0, p->nseg);
 		mark_signals(&k);
 		if (site && site->npages)
 			mark_template(&k, site);
+		if (site && site->nsticky)
+			mark_sticky(&k, site);
 		for (size_t i = 0; i < p->nseg; i++)
 			seen |= mark[i];
 		say_why(&k, site, seen, f->why, sizeof f->why);
 		free(k.t.v);
 	}
 	for (size_t i = 0; i < p->nseg; i++) {
-		mark[i] = mark[i] != 0;
-		n += mark[i];
+		n += mark[i] != 0;
 		own += !mark[i] && !in_head(ant_page_seg_path(p, i));
 	}
 	if (!n || !own) {   /* nothing, or nothing left: the page is read whole */
@@ -748,6 +785,10 @@ size_t ant_furniture_mark_site(const ant_page_info *p, const ant_furniture_site 
 	f->nseg = n;
 	for (size_t i = 0; i < p->nseg; i++)
 		f->bytes += mark[i] ? p->seg[i].len : 0;
+	if (generic)
+		keep_keys(p, mark, f);
+	for (size_t i = 0; i < p->nseg; i++)
+		mark[i] = mark[i] != 0;
 	return n;
 }
 

@@ -77,13 +77,60 @@ int ant_store_site_get(ant_store *s, const char *site, const char *except_url, i
 	return 0;
 }
 
+/* Is url one of site's pages, or is there room (a free row, or one
+ * not seen since stale, which goes)?  1 yes, 0 no, < 0. */
+static int site_room(ant_store *s, const char *site, const char *url, int64_t stale, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc, n = 0, known = 0;
+	char *oldest = NULL;
+	int64_t oldest_seen = 0;
+
+	if ((rc = ant_st_prep(s, &st, "SELECT url, seen FROM site_pages WHERE site=?1 ORDER BY seen, url", err)) < 0)
+		return rc;
+	ant_st_bind_text(st, 1, site);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *u = (const char *)sqlite3_column_text(st, 0);
+
+		known |= u && strcmp(u, url) == 0;
+		if (!n++ && u) {
+			oldest = strdup(u);
+			oldest_seen = sqlite3_column_int64(st, 1);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(oldest);
+		return ant_st_dberr(s, err, "cannot read a site's template");
+	}
+	if (known || n < ANT_STORE_SITE_PAGES) {
+		free(oldest);
+		return 1;
+	}
+	if (!oldest || oldest_seen >= stale) {
+		free(oldest);
+		return 0;
+	}
+	rc = ant_st_prep(s, &st, "DELETE FROM site_pages WHERE site=?1 AND url=?2", err);
+	if (rc == 0) {
+		ant_st_bind_text(st, 1, site);
+		ant_st_bind_text(st, 2, oldest);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 1 : ant_st_dberr(s, err, "cannot keep a site's template");
+		sqlite3_finalize(st);
+	}
+	free(oldest);
+	return rc;
+}
+
 int ant_store_site_put(ant_store *s, const char *site, const char *url, int sibling, int64_t seen,
-		       const uint32_t *keys, size_t nkeys, lb_error *err)
+		       int64_t stale, const uint32_t *keys, size_t nkeys, lb_error *err)
 {
 	sqlite3_stmt *st;
 	unsigned char *b;
 	int rc;
 
+	if ((rc = site_room(s, site, url, stale, err)) <= 0)
+		return rc;
 	if (nkeys > ANT_STORE_SITE_KEYS)
 		nkeys = ANT_STORE_SITE_KEYS;
 	if (!(b = malloc(4 * nkeys + 1)))
@@ -108,15 +155,5 @@ int ant_store_site_put(ant_store *s, const char *site, const char *url, int sibl
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	free(b);
-	if (rc != SQLITE_DONE)
-		return ant_st_dberr(s, err, "cannot keep a site's template");
-	/* the newest pages of the site only */
-	if ((rc = ant_st_prep(s, &st, "DELETE FROM site_pages WHERE site=?1 AND url NOT IN"
-			      " (SELECT url FROM site_pages WHERE site=?1 ORDER BY seen DESC LIMIT ?2)", err)) < 0)
-		return rc;
-	ant_st_bind_text(st, 1, site);
-	sqlite3_bind_int(st, 2, ANT_STORE_SITE_PAGES);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot keep a site's template");
 }

@@ -195,7 +195,8 @@ int ant_upd_site_keep(struct upd *u, const char *url, int sibling, const ant_pag
 		free(keys);
 		return rc;
 	}
-	rc = ant_store_site_put(u->s, site, url, sibling, u->now, keys, n, NULL);
+	rc = ant_store_site_put(u->s, site, url, sibling, u->now, u->now - ANT_TEMPLATE_SIBLING_MAX_AGE, keys, n,
+				NULL);
 	free(keys);
 	if (rc == 0)
 		ant_upd_tx_tick(u);

@@ -22,14 +22,20 @@ int ant_upd_furniture(struct upd *u, const ant_store_page *p, const ant_fetch_re
 		      ant_page_info *info, ant_furniture *f, int keep)
 {
 	struct upd_site t;
+	ant_textstate ps;
 	int rc;
 
 	memset(f, 0, sizeof *f);
 	if (p->no_auto_ignore || (p->only && *p->only))
 		return 0;
 	/* the site's template (update_site.c): its other pages' keys, and
-	 * this page's kept for them, its furniture included */
+	 * this page's kept for them, its furniture included; what the last
+	 * check left out by it stays out (ant_furniture.h) */
 	ant_upd_site_load(u, p, keep ? res : NULL, &t);
+	if (ant_textstate_split(p->noise, p->noise_len, &ps) == 0) {
+		t.site.sticky = ps.furniture.keys;
+		t.site.nsticky = ps.furniture.nkeys;
+	}
 	if (keep)
 		ant_upd_site_keep(u, p->url, 0, info);
 	rc = ant_furniture_strip_site(info, &t.site, f);
