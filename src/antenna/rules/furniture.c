@@ -594,16 +594,16 @@ int ant_furniture_keys(const ant_page_info *p, uint32_t **keys, size_t *n)
 }
 
 /*
- * The site's template: outside the main content of what the page does
- * not share (its own words), a segment another page of the site has is
- * furniture, and so is a new link (an item mostly link text) in a part
- * mostly made of shared text
- * (the new entry of a "recent posts" list).  Shared is on at least half
- * the site's other pages known: a template is on every page, while two
- * pages' own words meet on few (a stock phrase, a quoted title).  Inside
- * it, shared or not,
- * everything is the page's own: an index showing a post in full shares
- * it with the post's page, and an edit of it is news on both.
+ * The site's template: a segment (its block and words) on at least half
+ * the site's other pages known is furniture wherever it stands: a
+ * template is on every page, while two pages' own words meet on few (a
+ * stock phrase, a quoted title), and what is shared is, by its key, the
+ * same words as elsewhere: it hides nothing new (an edit of it is a new
+ * key, judged afresh).  A new link (an item mostly link text) in a part
+ * mostly made of shared text, beside the main content of the page's own
+ * words, is furniture too: the new entry of a "recent posts" list.  In
+ * the main content a new link is the page's own: an index page's new
+ * entry, even when another page lists the older ones alike.
  */
 static void mark_template(struct marking *k, const ant_furniture_site *site)
 {
@@ -639,14 +639,15 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 		const struct part *side;
 		size_t on;
 
-		if (in_head(path) || clipped(path) || in_main(path, &k->own))
+		if (in_head(path) || clipped(path))
 			continue;
 		if (shared[i]) {
 			k->mark[i] |= M_SHARED;
 			on = pages_with(site, ant_furniture_key(&p->seg[i]));
 			if (on > k->shared_pages)
 				k->shared_pages = on;
-		} else if (p->seg[i].link >= NEW_LINK && (side = side_part(&k->t, path, &k->own, i)) &&
+		} else if (p->seg[i].link >= NEW_LINK && !in_main(path, &k->own) &&
+			   (side = side_part(&k->t, path, &k->own, i)) &&
 			   side->shared &&
 			   side->shared * 100 >= SIDE_SHARED * side->bytes) {
 			k->mark[i] |= M_SHARED;
@@ -735,7 +736,7 @@ static void say_why(const struct marking *k, const ant_furniture_site *site, uns
 		if (sib) {
 			time_t t = (time_t)sib->seen;
 			struct tm tm;
-			char when[32] = "";
+			char when[48] = "";
 
 			if (gmtime_r(&t, &tm))
 				strftime(when, sizeof when, " checked at %Y-%m-%d %H:%M UTC", &tm);
