@@ -17,7 +17,6 @@
 # Prints "ok - ..." / "not ok - ...".
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-KEEP_SHOW=${KEEP_SHOW:-}
 . "$TOP/tests/lib/antenna.sh"
 
 plan 18
@@ -158,4 +157,3 @@ is "no other page updated" "$(grep -c ': updated' "$T/log")" 2
 upd 26
 is "a day later, nothing changed: no update" "$(grep -c ': updated' "$T/log")" 0
 is "... and the sibling, read a day ago and kept a week, not asked again" "$(asked /other/about.html)" 1
-[ -n "$KEEP_SHOW" ] && { $A -d "$D" show "$B/blog/p1.html"; $A -d "$D" show "$S/solo/index.html"; } | grep furniture

@@ -94,6 +94,7 @@ struct upd_sibling {
 	char *site;              /* the origin */
 	char *url;               /* NULL: none found (the attempt is kept) */
 	char *allow;             /* the page's allow_url (ant_fetch_req.allow_host) */
+	char *page;              /* the page that asked for it */
 };
 
 struct upd_siblings {
@@ -295,6 +296,10 @@ int ant_upd_had_furniture(const ant_store_page *p);
 void ant_upd_site_load(const struct upd *u, const ant_store_page *p, const ant_fetch_result *res,
 		       struct upd_site *t);
 void ant_upd_site_release(struct upd_site *t);
+/* Is url still the only page of site kept (no other watched page's keys,
+ * fresh)?  A batch's other pages of the site may have come since it
+ * noted a sibling. */
+int ant_upd_site_alone(struct upd *u, const char *site, const char *url);
 /* url's keys (info's; NULL: none, a failed sibling's attempt) kept for its
  * site.  0 or < 0. */
 int ant_upd_site_keep(struct upd *u, const char *url, int sibling, const ant_page_info *info);

@@ -1,7 +1,8 @@
 /*
  * update_sibling.c: the sibling pages noted by update_site.c (a page the
  * only one known of its site), fetched after the batch's checks: one a
- * site, at most one a site in ANT_TEMPLATE_SIBLING_EVERY, on the run's
+ * site, at most one a site in ANT_TEMPLATE_SIBLING_EVERY, none when
+ * another page of the site was checked in the same batch, on the run's
  * fetch path -- its politeness (one server, its waits), its limits
  * (--max-body, timeouts) and its address rules (an internal address
  * only for the host the operator added) -- and only where the site's
@@ -50,7 +51,7 @@ int ant_upd_siblings(struct upd *u)
 	for (size_t i = 0; i < t->n; i++) {
 		struct upd_sibling *sb = &t->v[i];
 
-		if (sb->url && ant_upd_robots_url(u, sb->url))
+		if (sb->url && ant_upd_site_alone(u, sb->site, sb->page) && ant_upd_robots_url(u, sb->url))
 			reqs[n++] = (ant_fetch_req){ sb->url, NULL, NULL, sb, sb->allow };
 	}
 	if (n)
@@ -68,6 +69,7 @@ void ant_upd_siblings_free(struct upd *u)
 		free(t->v[i].site);
 		free(t->v[i].url);
 		free(t->v[i].allow);
+		free(t->v[i].page);
 	}
 	if (t) {
 		free(t->v);

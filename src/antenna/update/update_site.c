@@ -134,10 +134,13 @@ static void want_sibling(const struct upd *u, const ant_store_page *p, const cha
 	}
 	u->tmpl->v = v;
 	v[u->tmpl->n] = (struct upd_sibling){ strdup(site), url,
-					      ant_pagestate_allow_url(p) ? strdup(ant_pagestate_allow_url(p)) : NULL };
-	if (!v[u->tmpl->n].site) {
+					      ant_pagestate_allow_url(p) ? strdup(ant_pagestate_allow_url(p)) : NULL,
+					      strdup(p->url) };
+	if (!v[u->tmpl->n].site || !v[u->tmpl->n].page) {
 		free(url);
+		free(v[u->tmpl->n].site);
 		free(v[u->tmpl->n].allow);
+		free(v[u->tmpl->n].page);
 		return;
 	}
 	u->tmpl->n++;
@@ -171,6 +174,19 @@ void ant_upd_site_load(const struct upd *u, const ant_store_page *p, const ant_f
 	 * one asked a site in ANT_TEMPLATE_SIBLING_EVERY */
 	if (res && u->tmpl && !fresh && tried <= u->now - ANT_TEMPLATE_SIBLING_EVERY && res->body)
 		want_sibling(u, p, site, sibling_url(p, res, site));
+}
+
+int ant_upd_site_alone(struct upd *u, const char *site, const char *url)
+{
+	ant_store_sitepage *rows;
+	size_t n, others = 0;
+
+	if (ant_store_site_get(u->s, site, url, u->now - ANT_TEMPLATE_MAX_AGE, &rows, &n, NULL) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		others += rows[i].nkeys && !rows[i].sibling;
+	ant_store_sitepages_free(rows, n);
+	return others == 0;
 }
 
 void ant_upd_site_release(struct upd_site *t)
