@@ -285,12 +285,12 @@ struct part {
 	uint32_t seg;      /* a segment whose path has the prefix */
 	uint32_t len;      /* the prefix's bytes */
 	uint32_t depth;    /* its steps - 1 */
-	size_t w[2];       /* weights summed (WEIGHT_*) */
+	size_t w[3];       /* weights summed (WEIGHT_*) */
 	size_t bytes, link, shared;
 	size_t own;        /* bytes neither shared nor named furniture */
 };
 
-enum { WEIGHT_GEN, WEIGHT_OWN };
+enum { WEIGHT_GEN, WEIGHT_OWN, WEIGHT_ALL };
 
 struct parts {
 	struct part *v;
@@ -354,7 +354,10 @@ static size_t weight(const ant_page_seg *s)
 	return s->len - (size_t)s->len * s->link / 200;
 }
 
-/* Adds segment i's text to each part it stands in. */
+/* Adds segment i's text to each part it stands in: its weight of a kind
+ * (WEIGHT_*), or its bytes and link bytes (PARTS_TEXT), or its shared and
+ * own bytes (PARTS_SHARE). */
+enum { PARTS_TEXT = -1, PARTS_SHARE = -2 };
 static void parts_add(struct parts *t, const ant_page_info *p, size_t i, int kind, size_t w,
 		      int shared, int own)
 {
@@ -366,12 +369,13 @@ static void parts_add(struct parts *t, const ant_page_info *p, size_t i, int kin
 
 		if (kind >= 0) {
 			x->w[kind] += w;
-			continue;
+		} else if (kind == PARTS_TEXT) {
+			x->bytes += s->len;
+			x->link += (size_t)s->len * s->link / 100;
+		} else {
+			x->shared += shared ? s->len : 0;
+			x->own += own ? s->len : 0;
 		}
-		x->bytes += s->len;
-		x->link += (size_t)s->len * s->link / 100;
-		x->shared += shared ? s->len : 0;
-		x->own += own ? s->len : 0;
 	}
 }
 
@@ -438,15 +442,24 @@ struct marking {
 	char names[NAMES_SHOWN][40];
 	size_t nnames;
 	size_t shared_pages;   /* the most other pages one furniture segment was on */
+	size_t total;          /* the page's weight (WEIGHT_ALL) */
 };
 
 enum { M_NAME = 1, M_LINKS = 2, M_SHARED = 4, M_STICKY = 8 };
+
+/* Does the part path[0, len) hold more than half of the page's words?
+ * Then it is the page's content, whatever its name (an index page's
+ * ul.recent-posts, a page laid out in one div.widget). */
+static int most_of_page(struct marking *k, const char *path, size_t len)
+{
+	return k && k->total && 2 * part_get(&k->t, path, len, 0, 0)->w[WEIGHT_ALL] > k->total;
+}
 
 /* The step of path naming a part of the template that makes it
  * furniture: not one holding the main content, nor a header in an
  * article, a main or the main content.  Its length (through the step)
  * into *len and its start into *at; 0 when none. */
-static int named_step(const char *path, const struct main_part *m, size_t *at, size_t *len)
+static int named_step(struct marking *k, const char *path, const struct main_part *m, size_t *at, size_t *len)
 {
 	size_t start = 0;
 	int in_section = 0;
@@ -461,7 +474,7 @@ static int named_step(const char *path, const struct main_part *m, size_t *at, s
 		if ((n >= 7 && memcmp(s, "article", 7) == 0 && (n == 7 || strchr("#.", s[7]))) ||
 		    (n >= 4 && memcmp(s, "main", 4) == 0 && (n == 4 || strchr("#.", s[4]))))
 			in_section = 1;
-		if (how && !holds_main(path, end, m) &&
+		if (how && !holds_main(path, end, m) && !most_of_page(k, path, end) &&
 		    !((how & W_HEADER) && (in_section || (m->len && end > m->len && in_main(path, m))))) {
 			*at = start;
 			*len = n;
@@ -515,13 +528,22 @@ static void mark_signals(struct marking *k)
 	const ant_page_info *p = k->p;
 	size_t total = 0, at, len;
 
+	for (size_t i = 0; i < p->nseg; i++) {
+		const char *path = ant_page_seg_path(p, i);
+
+		if (in_head(path) || clipped(path))
+			continue;
+		parts_add(&k->t, p, i, PARTS_TEXT, 0, 0, 0);
+		parts_add(&k->t, p, i, WEIGHT_ALL, weight(&p->seg[i]), 0, 0);
+		k->total += weight(&p->seg[i]);
+	}
 	/* the main content among what no name calls furniture, else among all */
 	for (int pass = 0; pass < 2 && !total; pass++)
 		for (size_t i = 0; i < p->nseg; i++) {
 			const char *path = ant_page_seg_path(p, i);
 			struct main_part none = { 0 };
 
-			if (in_head(path) || clipped(path) || (!pass && named_step(path, &none, &at, &len)))
+			if (in_head(path) || clipped(path) || (!pass && named_step(k, path, &none, &at, &len)))
 				continue;
 			parts_add(&k->t, p, i, WEIGHT_GEN, weight(&p->seg[i]), 0, 0);
 			total += weight(&p->seg[i]);
@@ -533,7 +555,7 @@ static void mark_signals(struct marking *k)
 
 		if (in_head(path))
 			continue;
-		if (named_step(path, &k->gen, &at, &len)) {
+		if (named_step(k, path, &k->gen, &at, &len)) {
 			k->mark[i] |= M_NAME;
 			name_seen(k, path + at, len);
 		} else if (p->seg[i].link >= LINK_DENSE && (side = side_part(&k->t, path, &k->gen, i)) &&
@@ -623,7 +645,7 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 			continue;
 		on = pages_with(site, ant_furniture_key(&p->seg[i]));
 		shared[i] = on > 0 && 2 * on >= pages;
-		parts_add(&k->t, p, i, -1, 0, shared[i], !shared[i] && !k->mark[i]);
+		parts_add(&k->t, p, i, PARTS_SHARE, 0, shared[i], !shared[i] && !k->mark[i]);
 		if (!shared[i] && !k->mark[i]) {
 			parts_add(&k->t, p, i, WEIGHT_OWN, weight(&p->seg[i]), 0, 0);
 			total += weight(&p->seg[i]);

@@ -239,7 +239,21 @@ static const char cols_b[] =
 	"<li><a href=\"/p/shed\">A new shed roof</a></li><li><a href=\"/p/gate\">The gate sticks</a></li></ul>"
 	"<h4>Kept since</h4><p>2019</p></div></div></div></body></html>";
 
+/* An index whose list of entries has a name the rules know: it is most
+ * of the page, so it is the page's content whatever its name. */
+static const char recent_index[] =
+	"<html><head><title>Club news</title></head><body><div id=\"head\"><h1>Club news</h1></div>"
+	"<ul class=\"recent-posts\">"
+	"<li><a href=\"/n/12\">The autumn match moved to Sunday</a> <span>Nov 27</span></li>"
+	"<li><a href=\"/n/11\">New nets for the practice ground</a> <span>Nov 20</span></li>"
+	"<li><a href=\"/n/10\">Membership fees for next year</a> <span>Nov 12</span></li>"
+	"<li><a href=\"/n/9\">Thanks to our volunteers</a> <span>Nov 3</span></li></ul>"
+	"<div class=\"footer\"><p>Club house, 3 Station Road.</p></div></body></html>";
+
 static const struct soft softs[] = {
+	{ "an index whose entry list is named recent-posts", recent_index, NULL,
+	  "Club news|The autumn match moved to Sunday Nov 27|New nets for the practice ground Nov 20",
+	  "Club house, 3 Station Road." },
 	{ "jekyll minima post", minima_post, NULL,
 	  "Sourdough again|Nov 27, 2026|The starter woke up after three days in the fridge.|"
 	  "This time the crumb was open and the crust dark.",
@@ -398,7 +412,7 @@ int main(void)
 	ant_furniture f;
 	size_t before;
 
-	TAP_PLAN(20 + 18 + 6 + 2);
+	TAP_PLAN(20 + 20 + 6 + 2);
 
 	analyse(&m, tdiary);
 	IS_STR(m.f.why, "tDiary: outside its days (div.day)", "tDiary: recognised by its markup");
