@@ -439,8 +439,8 @@ struct marking {
 	unsigned char *mark;   /* 0 own; M_* why furniture */
 	struct parts t;
 	struct main_part gen, own;
-	char names[NAMES_SHOWN][40];
-	size_t nnames;
+	char names[3][NAMES_SHOWN][48];   /* by reason: names, link lists, shared */
+	size_t nnames[3];
 	size_t shared_pages;   /* the most other pages one furniture segment was on */
 	size_t total;          /* the page's weight (WEIGHT_ALL) */
 };
@@ -485,16 +485,32 @@ static int named_step(struct marking *k, const char *path, const struct main_par
 	return 0;
 }
 
-static void name_seen(struct marking *k, const char *s, size_t n)
+/* The part named s (n bytes, a step of a path) was left out for reason r
+ * (0 its name, 1 a link list, 2 shared): show names a few. */
+static void name_seen(struct marking *k, int r, const char *s, size_t n)
 {
-	char b[40];
+	char b[48];
 
 	snprintf(b, sizeof b, "%.*s", (int)(n < sizeof b - 1 ? n : sizeof b - 1), s);
-	for (size_t i = 0; i < k->nnames; i++)
-		if (strcmp(k->names[i], b) == 0)
+	for (size_t i = 0; i < k->nnames[r]; i++)
+		if (strcmp(k->names[r][i], b) == 0)
 			return;
-	if (k->nnames < NAMES_SHOWN)
-		strcpy(k->names[k->nnames++], b);
+	if (k->nnames[r] < NAMES_SHOWN)
+		strcpy(k->names[r][k->nnames[r]++], b);
+}
+
+/* The part a segment left out stands in, for show: the last two steps
+ * of the part beside the main content (side, when known), else of its
+ * block. */
+static void part_seen(struct marking *k, int r, const char *path, const struct part *side)
+{
+	size_t end = side ? side->len : strlen(path), start = end;
+	int steps = 0;
+
+	/* its last two steps: "div.col-b>ul" tells more than "ul" */
+	while (start && (path[start - 1] != '>' || ++steps < 2))
+		start--;
+	name_seen(k, r, path + start, end - start);
 }
 
 /* The main content found is the densest part of the page's own words
@@ -557,10 +573,11 @@ static void mark_signals(struct marking *k)
 			continue;
 		if (named_step(k, path, &k->gen, &at, &len)) {
 			k->mark[i] |= M_NAME;
-			name_seen(k, path + at, len);
+			name_seen(k, 0, path + at, len);
 		} else if (p->seg[i].link >= LINK_DENSE && (side = side_part(&k->t, path, &k->gen, i)) &&
 			   side->link * 100 >= SIDE_LINKS * side->bytes) {
 			k->mark[i] |= M_LINKS;
+			part_seen(k, 1, path, side);
 		}
 	}
 }
@@ -664,6 +681,8 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 		if (in_head(path) || clipped(path))
 			continue;
 		if (shared[i]) {
+			if (!k->mark[i])
+				part_seen(k, 2, path, side_part(&k->t, path, &k->own, i));
 			k->mark[i] |= M_SHARED;
 			on = pages_with(site, ant_furniture_key(&p->seg[i]));
 			if (on > k->shared_pages)
@@ -672,6 +691,8 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 			   (side = side_part(&k->t, path, &k->own, i)) &&
 			   side->shared &&
 			   side->shared * 100 >= SIDE_SHARED * side->bytes) {
+			if (!k->mark[i])
+				part_seen(k, 2, path, side);
 			k->mark[i] |= M_SHARED;
 		}
 	}
@@ -731,29 +752,38 @@ static const ant_furniture_page *sibling_of(const ant_furniture_site *site)
 	return s;
 }
 
+/* "WHAT: a, b" of the parts named for reason r into b (n bytes). */
+static void with_names(const struct marking *k, int r, const char *what, char *b, size_t n)
+{
+	size_t w = (size_t)snprintf(b, n, "%s", what);
+
+	for (size_t i = 0; i < k->nnames[r] && w < n; i++)
+		w += (size_t)snprintf(b + w, n - w, "%s%s", i ? ", " : ": ", k->names[r][i]);
+}
+
 static void say_why(const struct marking *k, const ant_furniture_site *site, unsigned seen, char *why,
 		    size_t room)
 {
 	const ant_furniture_page *sib = sibling_of(site);
 	size_t w = 0;
-	char b[512];
+	char b[512], what[64];
 
 	why[0] = '\0';
 	if (seen & M_NAME) {
-		size_t n = (size_t)snprintf(b, sizeof b, "landmark%s:", k->nnames > 1 ? "s" : "");
-
-		for (size_t i = 0; i < k->nnames && n < sizeof b; i++)
-			n += (size_t)snprintf(b + n, sizeof b - n, "%s %s", i ? "," : "", k->names[i]);
+		with_names(k, 0, k->nnames[0] > 1 ? "landmarks" : "landmark", b, sizeof b);
 		w = why_add(why, w, room, "%s", b);
 	}
-	if (seen & M_LINKS)
-		w = why_add(why, w, room, "%s", "link lists beside the main content");
+	if (seen & M_LINKS) {
+		with_names(k, 1, "link lists beside the main content", b, sizeof b);
+		w = why_add(why, w, room, "%s", b);
+	}
 	if ((seen & M_STICKY) && !(seen & M_SHARED))
 		w = why_add(why, w, room, "%s", "left out at the last check and unchanged");
 	if (seen & M_SHARED) {
 		size_t pages = k->shared_pages ? k->shared_pages : 1;
 
-		snprintf(b, sizeof b, "shared with %zu page%s of the site", pages, pages == 1 ? "" : "s");
+		snprintf(what, sizeof what, "shared with %zu page%s of the site", pages, pages == 1 ? "" : "s");
+		with_names(k, 2, what, b, sizeof b);
 		w = why_add(why, w, room, "%s", b);
 		if (sib) {
 			time_t t = (time_t)sib->seen;

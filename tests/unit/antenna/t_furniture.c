@@ -364,9 +364,10 @@ static void why_cases(void)
 	pg.seen = 1795000000;   /* 2026-11-18 11:06:40 UTC */
 	analyse(&m, cols_a);
 	ant_furniture_mark_site(&m.p, &site, m.mark, &m.f);
-	IS_STR(m.f.why, "link lists beside the main content; shared with 1 page of the site; "
+	IS_STR(m.f.why, "link lists beside the main content: div.col-md-#>ul; "
+	       "shared with 1 page of the site: div.col-md-#>h4, div.col-md-#>p; "
 	       "sibling page http://site.example/p/shed checked at 2026-11-18 11:06 UTC",
-	       "why: the template and its sibling");
+	       "why: the parts, the template and its sibling");
 	/* the next check: the sibling forgotten, what it left out stays out while unchanged */
 	{
 		ant_furniture last = m.f;
@@ -378,7 +379,8 @@ static void why_cases(void)
 		ant_furniture_mark_site(&m.p, &none, m.mark, &m.f);
 		IS_STR(texts(&m.p, m.mark, 1), "Elsewhere|Cutting the hedge|A new shed roof|The gate sticks|Kept since|2019",
 		       "sticky: without the template, what it left out stays out");
-		IS_STR(m.f.why, "link lists beside the main content; left out at the last check and unchanged",
+		IS_STR(m.f.why, "link lists beside the main content: div.col-md-#>ul; "
+		       "left out at the last check and unchanged",
 		       "sticky: and show says so");
 	}
 	ant_page_info_release(&m.p);
