@@ -295,6 +295,9 @@ enum { WEIGHT_GEN, WEIGHT_OWN, WEIGHT_ALL };
 struct parts {
 	struct part *v;
 	size_t cap;        /* a power of two */
+	uint32_t *idx;     /* each segment's parts, shallowest first: */
+	uint32_t *first;   /* idx[first[i]], ... */
+	uint16_t *n;       /* n[i] of them */
 };
 
 static uint32_t hash32(const char *s, size_t n)
@@ -309,6 +312,18 @@ static uint32_t hash32(const char *s, size_t n)
 static int clipped(const char *path)
 {
 	return strncmp(path, "\xe2\x80\xa6", 3) == 0;
+}
+
+static size_t part_slot(struct parts *t, uint32_t h, size_t len, size_t depth, size_t seg)
+{
+	size_t i = h & (t->cap - 1);
+
+	while (t->v[i].h && (t->v[i].h != h || t->v[i].len != len))
+		i = (i + 1) & (t->cap - 1);
+	if (!t->v[i].h)
+		t->v[i] = (struct part){ .h = h, .seg = (uint32_t)seg, .len = (uint32_t)len,
+					 .depth = (uint32_t)depth };
+	return i;
 }
 
 static struct part *part_get(struct parts *t, const char *path, size_t len, size_t depth, size_t seg)
@@ -329,6 +344,49 @@ static struct part *part_get(struct parts *t, const char *path, size_t len, size
 	for (size_t len = strcspn(path, ">"), depth = 0, _more = 1; _more;                     \
 	     _more = path[len] != '\0', len += _more ? 1 + strcspn(path + len + 1, ">") : 0, depth++)
 
+static void parts_release(struct parts *t)
+{
+	free(t->v);
+	free(t->idx);
+	free(t->first);
+	free(t->n);
+	memset(t, 0, sizeof *t);
+}
+
+/* Each segment's parts found once (a segment whose path is the last
+ * one's shares its list): the prefixes' hashes taken as the path is read. */
+static void parts_index(struct parts *t, const ant_page_info *p)
+{
+	size_t k = 0;
+	const char *last = NULL;
+
+	for (size_t i = 0; i < p->nseg; i++) {
+		const char *path = ant_page_seg_path(p, i);
+		uint32_t h = 2166136261u;
+		size_t depth = 0, j = 0;
+
+		if (last && strcmp(path, last) == 0) {
+			t->first[i] = t->first[i - 1];
+			t->n[i] = t->n[i - 1];
+			continue;
+		}
+		last = path;
+		t->first[i] = (uint32_t)k;
+		t->n[i] = 0;
+		if (in_head(path) || clipped(path))
+			continue;
+		for (;; j++) {
+			if (path[j] == '>' || path[j] == '\0') {
+				t->idx[k++] = (uint32_t)part_slot(t, h ? h : 1, j, depth++, i);
+				t->n[i]++;
+				if (!path[j])
+					break;
+			}
+			h = (h ^ (unsigned char)path[j]) * 16777619u;
+		}
+	}
+}
+
 static int parts_init(struct parts *t, const ant_page_info *p)
 {
 	size_t steps = 0;
@@ -336,8 +394,6 @@ static int parts_init(struct parts *t, const ant_page_info *p)
 	for (size_t i = 0; i < p->nseg; i++) {
 		const char *path = ant_page_seg_path(p, i);
 
-		if (i > 0 && p->seg[i].path == p->seg[i - 1].path)
-			continue;
 		for (const char *s = path; *s; s++)
 			steps += *s == '>';
 		steps++;
@@ -345,7 +401,15 @@ static int parts_init(struct parts *t, const ant_page_info *p)
 	for (t->cap = 64; t->cap < 2 * steps; t->cap *= 2)
 		;
 	t->v = calloc(t->cap, sizeof *t->v);
-	return t->v ? 0 : LB_ENOMEM;
+	t->idx = malloc(steps * sizeof *t->idx);
+	t->first = malloc((p->nseg ? p->nseg : 1) * sizeof *t->first);
+	t->n = malloc((p->nseg ? p->nseg : 1) * sizeof *t->n);
+	if (!t->v || !t->idx || !t->first || !t->n) {
+		parts_release(t);
+		return LB_ENOMEM;
+	}
+	parts_index(t, p);
+	return 0;
 }
 
 /* A segment's part in the page's words: link text counts half. */
@@ -361,11 +425,10 @@ enum { PARTS_TEXT = -1, PARTS_SHARE = -2 };
 static void parts_add(struct parts *t, const ant_page_info *p, size_t i, int kind, size_t w,
 		      int shared, int own)
 {
-	const char *path = ant_page_seg_path(p, i);
 	const ant_page_seg *s = &p->seg[i];
 
-	FOR_PREFIX(path, len, depth) {
-		struct part *x = part_get(t, path, len, depth, i);
+	for (size_t j = 0; j < t->n[i]; j++) {
+		struct part *x = &t->v[t->idx[t->first[i] + j]];
 
 		if (kind >= 0) {
 			x->w[kind] += w;
@@ -420,9 +483,12 @@ static const struct part *side_part(struct parts *t, const char *path, const str
 {
 	if (!m->path || in_main(path, m) || clipped(path))
 		return NULL;
-	FOR_PREFIX(path, len, depth)
-		if (!holds_main(path, len, m))
-			return part_get(t, path, len, depth, i);
+	for (size_t j = 0; j < t->n[i]; j++) {
+		struct part *x = &t->v[t->idx[t->first[i] + j]];
+
+		if (!holds_main(path, x->len, m))
+			return x;
+	}
 	return NULL;
 }
 
@@ -443,6 +509,7 @@ struct marking {
 	size_t nnames[3];
 	size_t shared_pages;   /* the most other pages one furniture segment was on */
 	size_t total;          /* the page's weight (WEIGHT_ALL) */
+	struct { const char *path; const struct main_part *m; int ret; size_t at, len; } nc;  /* named_step's last */
 };
 
 enum { M_NAME = 1, M_LINKS = 2, M_SHARED = 4, M_STICKY = 8 };
@@ -459,11 +526,29 @@ static int most_of_page(struct marking *k, const char *path, size_t len)
  * furniture: not one holding the main content, nor a header in an
  * article, a main or the main content.  Its length (through the step)
  * into *len and its start into *at; 0 when none. */
+static int named_step_of(struct marking *k, const char *path, const struct main_part *m, size_t *at,
+			 size_t *len);
+
+/* named_step_of(), once for a run of segments of one block path. */
 static int named_step(struct marking *k, const char *path, const struct main_part *m, size_t *at, size_t *len)
+{
+	if (!k->nc.path || k->nc.m != m || strcmp(k->nc.path, path) != 0) {
+		k->nc.path = path;
+		k->nc.m = m;
+		k->nc.ret = named_step_of(k, path, m, &k->nc.at, &k->nc.len);
+	}
+	*at = k->nc.at;
+	*len = k->nc.len;
+	return k->nc.ret;
+}
+
+static int named_step_of(struct marking *k, const char *path, const struct main_part *m, size_t *at,
+			 size_t *len)
 {
 	size_t start = 0;
 	int in_section = 0;
 
+	*at = *len = 0;
 	if (in_head(path))
 		return 0;
 	FOR_PREFIX(path, end, depth) {
@@ -541,6 +626,7 @@ static void widen_main(struct marking *k)
 /* Landmarks, names and link lists: the signals of a single page. */
 static void mark_signals(struct marking *k)
 {
+	static const struct main_part none;
 	const ant_page_info *p = k->p;
 	size_t total = 0, at, len;
 
@@ -557,7 +643,6 @@ static void mark_signals(struct marking *k)
 	for (int pass = 0; pass < 2 && !total; pass++)
 		for (size_t i = 0; i < p->nseg; i++) {
 			const char *path = ant_page_seg_path(p, i);
-			struct main_part none = { 0 };
 
 			if (in_head(path) || clipped(path) || (!pass && named_step(k, path, &none, &at, &len)))
 				continue;
@@ -824,7 +909,7 @@ size_t ant_furniture_mark_site(const ant_page_info *p, const ant_furniture_site 
 		for (size_t i = 0; i < p->nseg; i++)
 			seen |= mark[i];
 		say_why(&k, site, seen, f->why, sizeof f->why);
-		free(k.t.v);
+		parts_release(&k.t);
 	}
 	for (size_t i = 0; i < p->nseg; i++) {
 		n += mark[i] != 0;
