@@ -81,7 +81,9 @@ typedef struct ant_furniture_site {
 } ant_furniture_site;
 
 /* The key of a segment as the template keeps it: its block and its
- * words (numbers as ant_noise_hash() reads them), mixed. */
+ * words as written (seg->raw: numbers included, so that a price two
+ * product pages share is the page's own again once it is edited),
+ * mixed. */
 uint32_t ant_furniture_key(const ant_page_seg *s);
 
 /* The sorted unique keys of p's segments outside <head> into *keys

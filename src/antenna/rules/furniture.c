@@ -287,7 +287,6 @@ struct part {
 	uint32_t depth;    /* its steps - 1 */
 	size_t w[3];       /* weights summed (WEIGHT_*) */
 	size_t bytes, link, shared;
-	size_t own;        /* bytes neither shared nor named furniture */
 };
 
 enum { WEIGHT_GEN, WEIGHT_OWN, WEIGHT_ALL };
@@ -419,11 +418,11 @@ static size_t weight(const ant_page_seg *s)
 }
 
 /* Adds segment i's text to each part it stands in: its weight of a kind
- * (WEIGHT_*), or its bytes and link bytes (PARTS_TEXT), or its shared and
- * own bytes (PARTS_SHARE). */
+ * (WEIGHT_*), or its bytes and link bytes (PARTS_TEXT), or its shared
+ * bytes (PARTS_SHARE). */
 enum { PARTS_TEXT = -1, PARTS_SHARE = -2 };
 static void parts_add(struct parts *t, const ant_page_info *p, size_t i, int kind, size_t w,
-		      int shared, int own)
+		      int shared)
 {
 	const ant_page_seg *s = &p->seg[i];
 
@@ -437,7 +436,6 @@ static void parts_add(struct parts *t, const ant_page_info *p, size_t i, int kin
 			x->link += (size_t)s->len * s->link / 100;
 		} else {
 			x->shared += shared ? s->len : 0;
-			x->own += own ? s->len : 0;
 		}
 	}
 }
@@ -598,31 +596,6 @@ static void part_seen(struct marking *k, int r, const char *path, const struct p
 	name_seen(k, r, path + start, end - start);
 }
 
-/* The main content found is the densest part of the page's own words
- * (an entry's paragraphs); what stands beside them in an element that
- * is still mostly the page's own (the entry's heading, its comments
- * list) is the page's own too: the main part grows up to the last
- * element whose text is at least OWN_PARENT per cent its own. */
-#define OWN_PARENT 60
-static void widen_main(struct marking *k)
-{
-	while (k->own.path) {
-		const char *gt = NULL;
-		const struct part *up;
-
-		for (size_t i = 0; i < k->own.len; i++)
-			if (k->own.path[i] == '>')
-				gt = k->own.path + i;
-		if (!gt)
-			return;
-		up = part_get(&k->t, k->own.path, (size_t)(gt - k->own.path), 0, 0);
-
-		if (!up->bytes || up->own * 100 < OWN_PARENT * up->bytes)
-			return;
-		k->own.len = (size_t)(gt - k->own.path);
-	}
-}
-
 /* Landmarks, names and link lists: the signals of a single page. */
 static void mark_signals(struct marking *k)
 {
@@ -635,8 +608,8 @@ static void mark_signals(struct marking *k)
 
 		if (in_head(path) || clipped(path))
 			continue;
-		parts_add(&k->t, p, i, PARTS_TEXT, 0, 0, 0);
-		parts_add(&k->t, p, i, WEIGHT_ALL, weight(&p->seg[i]), 0, 0);
+		parts_add(&k->t, p, i, PARTS_TEXT, 0, 0);
+		parts_add(&k->t, p, i, WEIGHT_ALL, weight(&p->seg[i]), 0);
 		k->total += weight(&p->seg[i]);
 	}
 	/* the main content among what no name calls furniture, else among all */
@@ -646,7 +619,7 @@ static void mark_signals(struct marking *k)
 
 			if (in_head(path) || clipped(path) || (!pass && named_step(k, path, &none, &at, &len)))
 				continue;
-			parts_add(&k->t, p, i, WEIGHT_GEN, weight(&p->seg[i]), 0, 0);
+			parts_add(&k->t, p, i, WEIGHT_GEN, weight(&p->seg[i]), 0);
 			total += weight(&p->seg[i]);
 		}
 	find_main(&k->t, p, WEIGHT_GEN, total, &k->gen);
@@ -687,7 +660,7 @@ static size_t pages_with(const ant_furniture_site *site, uint32_t key)
 
 uint32_t ant_furniture_key(const ant_page_seg *s)
 {
-	uint32_t h = s->block * 2654435761u ^ s->norm;
+	uint32_t h = s->block * 2654435761u ^ s->raw;
 
 	return h ^ (h >> 15);
 }
@@ -747,16 +720,15 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 			continue;
 		on = pages_with(site, ant_furniture_key(&p->seg[i]));
 		shared[i] = on > 0 && 2 * on >= pages;
-		parts_add(&k->t, p, i, PARTS_SHARE, 0, shared[i], !shared[i] && !k->mark[i]);
+		parts_add(&k->t, p, i, PARTS_SHARE, 0, shared[i]);
 		if (!shared[i] && !k->mark[i]) {
-			parts_add(&k->t, p, i, WEIGHT_OWN, weight(&p->seg[i]), 0, 0);
+			parts_add(&k->t, p, i, WEIGHT_OWN, weight(&p->seg[i]), 0);
 			total += weight(&p->seg[i]);
 		}
 	}
 	if (!total || !find_main(&k->t, p, WEIGHT_OWN, total, &k->own))
 		k->own = k->gen;
-	else
-		widen_main(k);
+
 
 	for (size_t i = 0; i < p->nseg; i++) {
 		const char *path = ant_page_seg_path(p, i);

@@ -250,7 +250,20 @@ static const char recent_index[] =
 	"<li><a href=\"/n/9\">Thanks to our volunteers</a> <span>Nov 3</span></li></ul>"
 	"<div class=\"footer\"><p>Club house, 3 Station Road.</p></div></body></html>";
 
+/* Two product pages of a shop: the price line is alike on both until
+ * one is edited; then it is that page's own again (keys keep numbers). */
+static const char shop_a[] =
+	"<html><head><title>Plum jam</title></head><body><div class=\"top\"><a href=\"/\">Farm shop</a></div>"
+	"<div class=\"item\"><h1>Plum jam</h1><p>Made with plums from the upper field.</p>"
+	"<p class=\"price\">Price: 1500 yen</p></div><div class=\"end\"><p>Open Saturdays.</p></div></body></html>";
+static const char shop_b[] =
+	"<html><head><title>Pear jam</title></head><body><div class=\"top\"><a href=\"/\">Farm shop</a></div>"
+	"<div class=\"item\"><h1>Pear jam</h1><p>Pears picked in October.</p>"
+	"<p class=\"price\">Price: 1200 yen</p></div><div class=\"end\"><p>Open Saturdays.</p></div></body></html>";
+
 static const struct soft softs[] = {
+	{ "a shop's product page: its edited price is its own, the shop's lines are shared", shop_a, shop_b,
+	  "Plum jam|Made with plums from the upper field.|Price: 1500 yen", "Farm shop|Open Saturdays." },
 	{ "an index whose entry list is named recent-posts", recent_index, NULL,
 	  "Club news|The autumn match moved to Sunday Nov 27|New nets for the practice ground Nov 20",
 	  "Club house, 3 Station Road." },
@@ -414,7 +427,7 @@ int main(void)
 	ant_furniture f;
 	size_t before;
 
-	TAP_PLAN(20 + 20 + 6 + 2);
+	TAP_PLAN(20 + 22 + 6 + 2);
 
 	analyse(&m, tdiary);
 	IS_STR(m.f.why, "tDiary: outside its days (div.day)", "tDiary: recognised by its markup");
