@@ -30,8 +30,10 @@
  * comments -- is the page's own, whatever its names; an element named
  * like furniture that holds the main content is not furniture.
  * A well-known generator's markup (a table: tDiary, Hatena, WordPress,
- * DokuWiki, MediaWiki) is a hint on top: its content containers are
- * its own content and the rest is furniture.
+ * DokuWiki, MediaWiki) is a hint on top of these rules, never the rule:
+ * what stands in its content containers is content, what stands in its
+ * furniture's own containers is furniture, the rest is as the rules
+ * above said.
  * The <head> (the title) is never furniture.  When the rules would leave
  * no own content, nothing is furniture (the page is read whole).
  *

@@ -510,7 +510,7 @@ struct marking {
 	struct { const char *path; const struct main_part *m; int ret; size_t at, len; } nc;  /* named_step's last */
 };
 
-enum { M_NAME = 1, M_LINKS = 2, M_SHARED = 4, M_STICKY = 8 };
+enum { M_NAME = 1, M_LINKS = 2, M_SHARED = 4, M_STICKY = 8, M_GEN = 16 };
 
 /* Does the part path[0, len) hold more than half of the page's words?
  * Then it is the page's content, whatever its name (an index page's
@@ -855,6 +855,27 @@ static void say_why(const struct marking *k, const ant_furniture_site *site, uns
 	}
 }
 
+/* A known generator's hint over the general rules' marks: what stands in
+ * its content containers is content, what stands in its furniture's own
+ * containers is furniture; the rest is as the general rules said. */
+static size_t hint_generator(const ant_page_info *p, const struct generator *g, unsigned char *mark)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nseg; i++) {
+		const char *path = ant_page_seg_path(p, i);
+
+		if (in_head(path))
+			continue;
+		if (path_has(path, g->content))
+			mark[i] = 0;
+		else if (path_has(path, g->furniture))
+			mark[i] |= M_GEN;
+		n += (mark[i] & M_GEN) != 0;
+	}
+	return n;
+}
+
 size_t ant_furniture_mark_site(const ant_page_info *p, const ant_furniture_site *site,
 			       unsigned char *mark, ant_furniture *f)
 {
@@ -868,20 +889,32 @@ size_t ant_furniture_mark_site(const ant_page_info *p, const ant_furniture_site 
 	if (!p->nseg)
 		return 0;
 	memset(mark, 0, p->nseg);
-	if (g && mark_generator(p, g, mark) > 0) {
-		snprintf(f->why, sizeof f->why, "%s: outside %s", g->name, g->what);
-	} else if (parts_init(&k.t, p) == 0) {
+	if (parts_init(&k.t, p) == 0) {
 		generic = 1;
-		memset(mark, 0, p->nseg);
 		mark_signals(&k);
 		if (site && site->npages)
 			mark_template(&k, site);
 		if (site && site->nsticky)
 			mark_sticky(&k, site);
+		if (g)
+			hint_generator(p, g, mark);
 		for (size_t i = 0; i < p->nseg; i++)
 			seen |= mark[i];
-		say_why(&k, site, seen, f->why, sizeof f->why);
+		say_why(&k, site, seen & ~M_GEN, f->why, sizeof f->why);
+		if (seen & M_GEN) {   /* the generator named first */
+			char rest[ANT_FURNITURE_WHY];
+			int w;
+
+			memcpy(rest, f->why, sizeof rest);
+			w = snprintf(f->why, sizeof f->why, "%s: outside %s", g->name, g->what);
+			if (*rest && w > 0 && (size_t)w + 2 < sizeof f->why)
+				snprintf(f->why + w, sizeof f->why - (size_t)w, "; %.*s", (int)(sizeof f->why - (size_t)w - 3),
+					 rest);
+		}
 		parts_release(&k.t);
+	} else if (g) {
+		mark_generator(p, g, mark);   /* out of memory for the general rules */
+		snprintf(f->why, sizeof f->why, "%s: outside %s", g->name, g->what);
 	}
 	for (size_t i = 0; i < p->nseg; i++) {
 		n += mark[i] != 0;
