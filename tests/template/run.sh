@@ -14,18 +14,21 @@
 #              the sibling.
 #   robo.test  one watched page whose sibling robots.txt disallows: never
 #              asked.
+#   self.test  one watched page whose first link is itself under another
+#              URL (/self/ for /self/index.html): asked, but not kept as
+#              its template (the page is not "shared" with itself).
 # Prints "ok - ..." / "not ok - ...".
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 18
+plan 20
 tmpdir template-test
 start_server 170 --verbose
 LOG=$T/server.log
 NOW=$(date +%s)
 P=$(cat "$T/port")
-export ANTENNA_RESOLVE="blog.test:$P:127.0.0.1 solo.test:$P:127.0.0.1 robo.test:$P:127.0.0.1"
+export ANTENNA_RESOLVE="blog.test:$P:127.0.0.1 solo.test:$P:127.0.0.1 robo.test:$P:127.0.0.1 self.test:$P:127.0.0.1"
 B=http://blog.test:$P S=http://solo.test:$P R=http://robo.test:$P
 
 # asked PATH: how many times the server was asked for PATH (its log line
@@ -82,13 +85,16 @@ blog0() {
 	TOPLINK=/nosib/about.html
 	page robo/index.html 'About this garden' "$SOLO" "$RECENT0"
 	page nosib/about.html 'Who we are' "$ABOUT" "$RECENT0"
+	TOPLINK=/self/
+	page self/index.html 'About this garden' "$SOLO" "$RECENT0"
 }
 printf 'User-agent: *\nDisallow: /nosib/\n' > "$WWW/robots.txt"
 blog0
 
 D=$T/t.db
 $A -d "$D" init --title template --base http://example.com/ant/ > /dev/null
-for u in "$B/blog/" "$B/blog/p1.html" "$B/blog/p2.html" "$S/solo/index.html" "$R/robo/index.html"; do
+for u in "$B/blog/" "$B/blog/p1.html" "$B/blog/p2.html" "$S/solo/index.html" "$R/robo/index.html" \
+	"http://self.test:$P/self/index.html"; do
 	$A -d "$D" add "$u" > /dev/null || notok "add $u"
 done
 # upd HOURS: a check of every page that many hours after the start
@@ -110,6 +116,16 @@ print(" ".join("%s/%d/%s" % (r[0].split("/")[-1], r[1], "keys" if r[2] and r[2] 
 ' "$D" > "$T/rows"
 is "the solo site's template: the page's keys and its sibling's, hashes only" "$(cat "$T/rows")" \
 	"index.html/0/keys about.html/1/keys"
+
+is "self.test: the page under another URL asked as its sibling" "$(asked /self/)" 1
+$PY -c '
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(" ".join("%s/%d/%s" % (r[0].split("/", 3)[-1], r[1], "keys" if r[2] else "none") for r in
+      c.execute("SELECT url, sibling, length(keys) FROM site_pages WHERE site LIKE ? ORDER BY url DESC",
+                ("http://self.test:%",))))
+' "$D" > "$T/rows"
+is "... but not kept as its template: itself is no sibling" "$(cat "$T/rows")" "self/index.html/0/keys self//1/none"
 
 # ---- a new post: only the sidebars of the other posts change ------------------
 RECENT0=$RECENT1

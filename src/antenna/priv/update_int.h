@@ -303,6 +303,9 @@ int ant_upd_site_alone(struct upd *u, const char *site, const char *url);
 /* url's keys (info's; NULL: none, a failed sibling's attempt) kept for its
  * site.  0 or < 0. */
 int ant_upd_site_keep(struct upd *u, const char *url, int sibling, const ant_page_info *info);
+/* Is info (a sibling's answer) the page url itself under another URL
+ * ("/" and "/index.html"): 9 of 10 keys the same as url's kept ones? */
+int ant_upd_site_same_page(struct upd *u, const char *site, const char *url, const ant_page_info *info);
 /* The first link of body (len bytes, at base) to another page of site,
  * malloc'd, or NULL. */
 char *ant_upd_site_sibling(const char *base, const char *site, const char *body, size_t len);

@@ -21,19 +21,34 @@ static int is_html(const char *ct)
 	return !ct || !*ct || strncmp(ct, "text/html", 9) == 0 || strncmp(ct, "application/xhtml", 17) == 0;
 }
 
+/* The same page, its fragment aside? */
+static int same_url(const char *a, const char *b)
+{
+	size_t na, nb;
+
+	if (!a || !b)
+		return 0;
+	na = strcspn(a, "#");
+	nb = strcspn(b, "#");
+	return na == nb && strncmp(a, b, na) == 0;
+}
+
 static void sibling_done(void *ctx, const ant_fetch_req *req, const ant_fetch_result *res)
 {
 	struct upd *u = ctx;
 	const struct upd_sibling *sb = req->user;
 	ant_page_info info;
 
+	/* a sibling that redirected to the page itself ("/" to "/index.html")
+	 * is no other page: its keys would make the whole page "shared" */
 	if (ant_upd_http_failed(res) || res->status != 200 || !is_html(res->content_type) ||
-	    res->len > ANT_TEMPLATE_SIBLING_BYTES ||
+	    res->len > ANT_TEMPLATE_SIBLING_BYTES || same_url(res->effective_url, sb->page) ||
 	    ant_page_analyze(res->body, res->len, res->content_type, NULL, &info, NULL) < 0) {
 		ant_upd_site_keep(u, sb->url, 1, NULL);   /* the attempt */
 		return;
 	}
-	ant_upd_site_keep(u, sb->url, 1, &info);
+	/* the page itself under another URL is no sibling: the attempt only */
+	ant_upd_site_keep(u, sb->url, 1, ant_upd_site_same_page(u, sb->site, sb->page, &info) ? NULL : &info);
 	ant_page_info_release(&info);
 }
 

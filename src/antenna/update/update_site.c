@@ -189,6 +189,44 @@ int ant_upd_site_alone(struct upd *u, const char *site, const char *url)
 	return others == 0;
 }
 
+/* How many of a's keys are in b (both sorted)? */
+static size_t common(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	while (i < na && j < nb) {
+		if (a[i] == b[j])
+			n++, i++, j++;
+		else if (a[i] < b[j])
+			i++;
+		else
+			j++;
+	}
+	return n;
+}
+
+int ant_upd_site_same_page(struct upd *u, const char *site, const char *url, const ant_page_info *info)
+{
+	ant_store_sitepage *rows;
+	uint32_t *keys;
+	size_t n, nk, both = 0, mine = 0;
+
+	if (ant_furniture_keys(info, &keys, &nk) < 0)
+		return 0;
+	if (ant_store_site_get(u->s, site, NULL, 0, &rows, &n, NULL) < 0) {
+		free(keys);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(rows[i].url, url) == 0) {
+			both = common(keys, nk, rows[i].keys, rows[i].nkeys);
+			mine = rows[i].nkeys > nk ? rows[i].nkeys : nk;
+		}
+	ant_store_sitepages_free(rows, n);
+	free(keys);
+	return mine && both * 10 >= mine * 9;
+}
+
 void ant_upd_site_release(struct upd_site *t)
 {
 	ant_store_sitepages_free(t->rows, t->nrows);
