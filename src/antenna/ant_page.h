@@ -35,6 +35,9 @@ typedef struct ant_page_seg {
 	uint32_t off, len; /* the segment's bytes in ant_page_info.text */
 	uint32_t path;   /* offset of the block's path, as text, in
 			    ant_page_info.paths (ant_page_seg_path()) */
+	unsigned char link; /* per cent of the block's text that is the text
+			    of links (<a href>): a menu, a list of other
+			    pages' titles is nearly all links (ant_furniture.h) */
 } ant_page_seg;
 
 typedef struct ant_page_info {

@@ -33,7 +33,7 @@
 #include "ant_trust.h"
 #include "ant_outcome.h"
 
-#define ANT_STORE_SCHEMA_VERSION 14
+#define ANT_STORE_SCHEMA_VERSION 15
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -567,5 +567,37 @@ extern const char ant_notify_nothing[];
 #define ANT_NOTIFY_NOTHING ant_notify_nothing
 int ant_store_notify_tried(ant_store *s, int64_t id, int64_t now, int64_t upto, const char *error,
 			   lb_error *err);
+
+/*
+ * The sites' templates (ant_furniture.h), table site_pages: for each site
+ * (an origin, "https://host:443"), the sorted segment keys of at most
+ * ANT_STORE_SITE_PAGES pages (the newest kept), each at most
+ * ANT_STORE_SITE_KEYS keys: hashes only, 2 KiB a page.
+ */
+#define ANT_STORE_SITE_PAGES 6
+#define ANT_STORE_SITE_KEYS 512
+
+typedef struct ant_store_sitepage {
+	char *url;
+	int sibling;           /* fetched for reference, not a watched page */
+	int64_t seen;          /* when taken (a sibling: when last asked) */
+	uint32_t *keys;        /* sorted; NULL when none (a failed sibling) */
+	size_t nkeys;
+} ant_store_sitepage;
+
+/* The pages of site other than except_url (may be NULL) seen since
+ * (seconds), newest first, into *out (malloc'd, *n of them; freed by
+ * ant_store_sitepages_free()).  0 or < 0 with err. */
+int ant_store_site_get(ant_store *s, const char *site, const char *except_url, int64_t since,
+		       ant_store_sitepage **out, size_t *n, lb_error *err);
+void ant_store_sitepages_free(ant_store_sitepage *v, size_t n);
+/* Keeps a page's keys (nkeys of them, sorted; at most ANT_STORE_SITE_KEYS
+ * are kept) for site.  The site's pages stay the same ones while they
+ * are seen, so that its template does not move from check to check:
+ * a page not among them is kept only when there is room, or in place of
+ * the one seen longest ago when that is before stale (then 0 all the
+ * same).  0 or < 0 with err. */
+int ant_store_site_put(ant_store *s, const char *site, const char *url, int sibling, int64_t seen,
+		       int64_t stale, const uint32_t *keys, size_t nkeys, lb_error *err);
 
 #endif

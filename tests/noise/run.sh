@@ -89,7 +89,7 @@ is "no excerpt made of noise, each shows its update" "$BAD" 0
 is "re-fetches: $REFETCHED of $REQUESTS requests, $SREF of $SREQ once learned (<= 10%), $LEARNED noisy parts learned" \
 	"$([ "$LEARNED" -gt 0 ] && [ $((SREF * 10)) -le "$SREQ" ] && echo yes)" yes
 S=$($A -d "$D" show "$U/noise/1.html")
-printf '%s\n' "$S" | grep -q '^  ignored: *body>div.sidebar>div.ad>p$' &&
+printf '%s\n' "$S" | grep -q '^  ignored: *body>div.column>div.pr>p$' &&
 	printf '%s\n' "$S" | grep -q 'since 2023-11-15 09:13:20 +0900 (1700007200): differed between two fetches' &&
 	ok "show: an ad learned by the second re-fetch that saw it differ, its place and since when" ||
 	notok "show: an ad learned by the second re-fetch that saw it differ, its place and since when" "$S"

@@ -199,7 +199,9 @@ addpages "$T/busy.db" "http://x.busy.example:$P/busy/1.html" "http://x.busy.exam
 	"http://y.busy.example:$P/fast/2.html" "http://g.example.jp:$P/fast/3.html"
 : > "$LOG"; upd "$T/busy.db"
 is "429 Retry-After: one request to busy.example, none after it" "$(grep -c 'busy\.example' "$LOG")" 1
-is "... another server still checked" "$(grep -c 'g\.example\.jp' "$LOG")" 1
+# (its page: the one page of its site, it may also have had its sibling
+# page fetched for the site's template, ant_furniture.h)
+is "... another server still checked" "$(grep -c 'g\.example\.jp .* /fast/3\.html' "$LOG")" 1
 jget "$T/busy.db" "http://y.busy.example:$P/fast/2.html" last_error > "$T/err"
 check "... the page not asked says deferred and until when: $(cat "$T/err")" grep -q 'deferred: busy.example asked us to wait until .*(Retry-After)' "$T/err"
 : > "$LOG"; upd "$T/busy.db"

@@ -351,11 +351,11 @@ check "false updates $FALSE of $UNCHANGED checks of unchanged content (<= 1%)" [
 is "every real edit announced in its own check or the next ($ONTIME on time, $LATE late, $MISSED missed)" "$MISSED" 0
 is "no excerpt made of furniture, each shows its edit" "$BAD" 0
 S=$($A -d "$DB" show "$(url td-20261120)")
-printf '%s\n' "$S" | grep -q '^furniture: .* left out: tDiary: outside its days (div.day)$' &&
+printf '%s\n' "$S" | grep -q '^furniture: .* left out: tDiary: outside its days (div.day)' &&
 	ok "show: a diary day's sidebar and footer treated as furniture, and why" ||
 	notok "show: a diary day's sidebar and footer treated as furniture, and why" "$S"
 S=$($A -d "$DB" show "$(url dw-club:rules)")
-printf '%s\n' "$S" | grep -q '^furniture: .* left out: DokuWiki: outside the wiki page (div.page)$' &&
+printf '%s\n' "$S" | grep -q '^furniture: .* left out: DokuWiki: outside the wiki page (div.page)' &&
 	ok "show: a wiki page's sidebar, tools and footer treated as furniture, and why" ||
 	notok "show: a wiki page's sidebar, tools and footer treated as furniture, and why" "$S"
 for kk in $KINDS; do

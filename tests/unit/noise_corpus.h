@@ -27,7 +27,11 @@
  *  15 rate ticker      R  "1ドル = 151.23 円"
  *  16 ranking          C  the same titles in another order on each check
  *  17 stars            R  "★×12" under each entry
- * Layouts: tDiary-like, Hatena-Diary-like, a plain blog.
+ * Layouts: tDiary-like, Hatena-Diary-like, a plain blog.  The widgets
+ * stand in elements with neutral names (div.column, div.pr, not
+ * div.sidebar, div.ad): the corpus tests the noise rule, which a name
+ * the furniture rule knows would take out of its way (ant_furniture.h;
+ * t_furniture and tests/template test that rule).
  *
  * Real updates (noise_real()): a new diary entry at the top (the oldest
  * day scrolls off), a new comment, an edited paragraph, an entry made of
@@ -154,14 +158,14 @@ static inline void noise_widget(lb_buf *b, int kind, int k, int c, unsigned r)
 			lb_buf_addf(b, "<p class=\"generated\">このページは %02u:%02u:%02u に生成されました。</p>\n",
 				    (10 + c) % 24, r % 60, x % 60);
 		else
-			lb_buf_addf(b, "<div id=\"footer\"><p>Page generated at 2026-11-%02d %02u:%02u:%02u in 0.%04u seconds.</p></div>\n",
+			lb_buf_addf(b, "<div id=\"gen\"><p>Page generated at 2026-11-%02d %02u:%02u:%02u in 0.%04u seconds.</p></div>\n",
 				    day, (10 + c) % 24, r % 60, x % 60, x % 10000);
 		break;
 	case 2:
 		lb_buf_addf(b, "<div id=\"quote\"><p>今日の名言: %s</p></div>\n", noise_quotes[(c + k) % 7]);
 		break;
 	case 3:
-		lb_buf_addf(b, "<div class=\"ad\"><p>PR: %s</p></div>\n", noise_ads[(r + (unsigned)k) % 5]);
+		lb_buf_addf(b, "<div class=\"pr\"><p>PR: %s</p></div>\n", noise_ads[(r + (unsigned)k) % 5]);
 		break;
 	case 4:
 		lb_buf_addf(b, "<div id=\"weather\"><p>今日の天気: %s %u℃</p></div>\n",
@@ -197,7 +201,7 @@ static inline void noise_widget(lb_buf *b, int kind, int k, int c, unsigned r)
 		lb_buf_addf(b, "<p class=\"today\">今日は 2026年11月%d日(%s) です。</p>\n", day, noise_wd[(day + 6) % 7]);
 		break;
 	case 9:
-		lb_buf_adds(b, "<table class=\"calendar\"><caption>2026年11月</caption><tr>");
+		lb_buf_adds(b, "<table class=\"month\"><caption>2026年11月</caption><tr>");
 		for (int d = 1; d <= 30; d++) {
 			if (d == day)
 				lb_buf_addf(b, "<td class=\"today\"><a href=\"/d%d\">%d</a></td>", d, d);
@@ -209,7 +213,7 @@ static inline void noise_widget(lb_buf *b, int kind, int k, int c, unsigned r)
 		lb_buf_adds(b, "</tr></table>\n");
 		break;
 	case 10:
-		lb_buf_adds(b, "<div id=\"recent-comments\"><h3>最近のコメント</h3><ul>");
+		lb_buf_adds(b, "<div id=\"talk\"><h3>最近のコメント</h3><ul>");
 		for (int i = 0; i < 3; i++)
 			lb_buf_addf(b, "<li>%s: 読みました (%u 分前)</li>", noise_names[i], 2 + (r * 5 + (unsigned)(c + i * 11)) % 58);
 		lb_buf_adds(b, "</ul></div>\n");
@@ -353,7 +357,7 @@ static inline void noise_page(lb_buf *b, int k, int c, unsigned r)
 	for (int e = 0; shown < 3; e++, shown++)
 		noise_entry(b, layout, k, e, 19 - e, c, r, stars, e == 0 ? last_edit : 0,
 			    e == 0 ? 2 + ncomment : 0, 0);
-	lb_buf_adds(b, "</div>\n<div class=\"sidebar\">\n");
+	lb_buf_adds(b, "</div>\n<div class=\"column\">\n");
 	for (int i = layout == 2 ? 1 : 0; i < 3; i++)
 		noise_widget(b, kinds[i], k, c, r);
 	lb_buf_adds(b, "</div>\n</body></html>\n");

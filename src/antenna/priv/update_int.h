@@ -13,6 +13,9 @@
  *   update_check.c    one page's check, step by step
  *   update_text.c     what the check adds to the text rule: the site's
  *                     furniture, the token rule, the page's text state
+ *   update_site.c     each site's template for the furniture rule: its
+ *                     pages' keys read and kept, a sibling page noted
+ *   update_sibling.c  the sibling pages noted, fetched after a batch
  *   update_trust.c    a source's claims as hints, judged by our checks
  *                     (the score itself is rules/trust.c's)
  *   update_run.c      the run's tools every file above uses: the fetch,
@@ -82,6 +85,34 @@ struct upd_check {
 	char *held;              /* the text of what this check holds, malloc'd, or NULL */
 };
 
+/* The sites' templates (update_site.c, ant_furniture.h). */
+#define ANT_TEMPLATE_MAX_AGE (30 * 86400)         /* a page's keys count this long */
+#define ANT_TEMPLATE_SIBLING_MAX_AGE (7 * 86400)  /* a sibling's, this long */
+#define ANT_TEMPLATE_SIBLING_EVERY (24 * 3600)    /* one sibling asked a site in this */
+#define ANT_TEMPLATE_LINK_SCAN (256 * 1024)       /* bytes of a page looked at for its links */
+#define ANT_TEMPLATE_SIBLING_BYTES (1024 * 1024)  /* a bigger sibling is not read */
+
+/* A sibling page to fetch for its site's template. */
+struct upd_sibling {
+	char *site;              /* the origin */
+	char *url;               /* NULL: none found (the attempt is kept) */
+	char *allow;             /* the page's allow_url (ant_fetch_req.allow_host) */
+	char *page;              /* the page that asked for it */
+};
+
+struct upd_siblings {
+	struct upd_sibling *v;
+	size_t n;
+};
+
+/* A site's template as a page's check reads it. */
+struct upd_site {
+	ant_store_sitepage *rows;
+	size_t nrows;
+	ant_furniture_page *page;
+	ant_furniture_site site;
+};
+
 /* One run (ant_update()). */
 struct upd {
 	ant_store *s;
@@ -115,6 +146,7 @@ struct upd {
 	ant_fetch_limits lim;    /* o->limits with the run's pool */
 	ant_fetch_pool *pool;    /* connections and politeness for the whole run */
 	struct upd_robots *robots;   /* update_robots.c: each origin's robots.txt */
+	struct upd_siblings *tmpl;   /* update_site.c: siblings to fetch after the batch */
 	int diff_max_read;       /* update_diff.c: the bound on kept texts, read */
 	size_t diff_max;
 	struct upd_diffs *diffs; /* update_diff.c: its streams and buffers, kept for the run */
@@ -162,6 +194,9 @@ int ant_upd_robots_gate(struct upd *u, ant_store_page *p);
  * page's own text decides its check.  A feed on an origin not asked in
  * this run is fetched (its robots.txt is not asked for a feed). */
 int ant_upd_robots_feed(struct upd *u, ant_store_page *p);
+/* 1: url (a sibling page, update_sibling.c) may be fetched: its origin's
+ * robots.txt, known in this run, allows it; 0: not, or not known. */
+int ant_upd_robots_url(struct upd *u, const char *url);
 void ant_upd_robots_free(struct upd *u);
 
 /* ---- update_sources.c ---- */
@@ -265,7 +300,40 @@ void ant_upd_check_release(struct upd_check *c);
 
 /* update_text.c.  The site's furniture out of info's segments (not with
  * --only or --no-auto-ignore); 0 or LB_ENOMEM. */
-int ant_upd_furniture(const ant_store_page *p, ant_page_info *info, ant_furniture *f);
+int ant_upd_furniture(struct upd *u, const ant_store_page *p, const ant_fetch_result *res,
+		      ant_page_info *info, ant_furniture *f, int keep);
+
+/* Did the page's last check leave furniture out (its text state says so)? */
+int ant_upd_had_furniture(const ant_store_page *p);
+
+/* ---- update_site.c ---- */
+
+/* The template of p's site (its other pages' keys, fresh) into *t
+ * (released by ant_upd_site_release()); with res, the page the only
+ * one known of its site, a sibling is noted in u->tmpl. */
+void ant_upd_site_load(const struct upd *u, const ant_store_page *p, const ant_fetch_result *res,
+		       struct upd_site *t);
+void ant_upd_site_release(struct upd_site *t);
+/* Is url still the only page of site kept (no other watched page's keys,
+ * fresh)?  A batch's other pages of the site may have come since it
+ * noted a sibling. */
+int ant_upd_site_alone(struct upd *u, const char *site, const char *url);
+/* url's keys (info's; NULL: none, a failed sibling's attempt) kept for its
+ * site.  0 or < 0. */
+int ant_upd_site_keep(struct upd *u, const char *url, int sibling, const ant_page_info *info);
+/* Is info (a sibling's answer) the page url itself under another URL
+ * ("/" and "/index.html"): 9 of 10 keys the same as url's kept ones? */
+int ant_upd_site_same_page(struct upd *u, const char *site, const char *url, const ant_page_info *info);
+/* The first link of body (len bytes, at base) to another page of site,
+ * malloc'd, or NULL. */
+char *ant_upd_site_sibling(const char *base, const char *site, const char *body, size_t len);
+
+/* ---- update_sibling.c ---- */
+
+/* The siblings noted in this batch fetched (robots.txt and the run's
+ * politeness as any check) and their keys kept.  0 or < 0. */
+int ant_upd_siblings(struct upd *u);
+void ant_upd_siblings_free(struct upd *u);
 /* The noise rule's state from the page's column (empty and LB_EPARSE when none). */
 int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns);
 /* The token rule after the noise rule's verdict v: in->noise_* and

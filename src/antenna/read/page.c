@@ -41,13 +41,14 @@ enum {
 	EL_TITLE = 4,
 	EL_LINK = 8,
 	EL_ROOTISH = 16, /* html: not part of a block path */
-	EL_KEY = 32      /* body, head: a block for the keys, not for the text */
+	EL_KEY = 32,     /* body, head: a block for the keys, not for the text */
+	EL_A = 64        /* a: its text is link text (ant_page_seg.link) */
 };
 
 /* Element names the walk cares about, sorted for bsearch.  The HTML
  * parser lowercases names, so strcmp is enough. */
 static const struct el_name { const char *name; unsigned char flags; } elements[] = {
-	{ "address", EL_BLOCK }, { "article", EL_BLOCK }, { "aside", EL_BLOCK },
+	{ "a", EL_A }, { "address", EL_BLOCK }, { "article", EL_BLOCK }, { "aside", EL_BLOCK },
 	{ "blockquote", EL_BLOCK }, { "body", EL_KEY }, { "br", EL_BLOCK }, { "dd", EL_BLOCK },
 	{ "div", EL_BLOCK }, { "dl", EL_BLOCK }, { "dt", EL_BLOCK }, { "fieldset", EL_BLOCK },
 	{ "figcaption", EL_BLOCK }, { "figure", EL_BLOCK }, { "footer", EL_BLOCK }, { "form", EL_BLOCK },
@@ -87,6 +88,7 @@ typedef struct frame {
 	unsigned char in;    /* its text is read (inside an --only element, or no selectors) */
 	unsigned char title; /* the first <title>: its text children are the title */
 	unsigned char virt;  /* the root again, for elements after it closed */
+	unsigned char link;  /* inside an <a href> */
 } frame;
 
 /* A place where a segment starts: its byte offset and its block. */
@@ -94,6 +96,7 @@ typedef struct bound {
 	size_t off;
 	uint32_t key;
 	uint32_t path;       /* offset in walk.paths */
+	uint32_t link;       /* bytes of link text from off to the next bound */
 } bound;
 
 typedef struct walk {
@@ -188,6 +191,8 @@ static void add_text(walk *w, const char *s, size_t n)
 	w->oom |= ant_page_add_collapsed(&w->text, s, n, &w->space) < 0;
 	if (w->key_pending && w->text.len > before && w->want_cuts)
 		bind_block(w);
+	if (w->nfr && w->fr[w->nfr - 1].link && w->nbd)
+		w->bd[w->nbd - 1].link += (uint32_t)(w->text.len - before);
 }
 
 /* A block edge ends a segment (for excerpts); at most ANT_PAGE_MAX_SEGMENTS
@@ -207,7 +212,7 @@ static void cut(walk *w)
 		return;
 	}
 	w->bd = nv;
-	w->bd[w->nbd++] = (bound){ w->text.len, 0, 0 };
+	w->bd[w->nbd++] = (bound){ w->text.len, 0, 0, 0 };
 	w->key_pending = 1;
 }
 
@@ -319,6 +324,15 @@ static void path_push(walk *w, const char *name, const char *id, const char *cls
 	}
 }
 
+/* An <a> with an href is a link (an <a name> is an anchor). */
+static int has_href(const xmlChar **atts)
+{
+	for (const xmlChar **a = atts; a && a[0]; a += 2)
+		if (strcmp((const char *)a[0], "href") == 0 && a[1] && a[1][0])
+			return 1;
+	return 0;
+}
+
 static void sax_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 {
 	walk *w = ctx;
@@ -376,6 +390,7 @@ static void sax_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 	f->in = (unsigned char)(!w->only->nsel || only || (up && up->in));
 	f->title = 0;
 	f->virt = 0;
+	f->link = (unsigned char)(((fl & EL_A) && has_href(atts)) || (up && up->link));
 	/* The path starts below <html>: head>title, body>div#x. */
 	if (fl & EL_ROOTISH) {
 		f->h = fnv_basis;
@@ -599,6 +614,7 @@ typedef struct segctx {
 	lb_error *err;
 	int rc;                   /* a pattern's failure (LB_ETOOBIG), with err */
 	int oom;
+	unsigned char link;       /* the block being cut: per cent of link text */
 } segctx;
 
 /* One segment: s is in base (the page's text or c->own) at s - base. */
@@ -621,7 +637,7 @@ static void take_sentence(segctx *c, const char *base, const char *s, size_t n, 
 	}
 	c->seg = nv;
 	c->seg[c->n++] = (ant_page_seg){ b->key, ant_noise_hash(s, n), h, (uint32_t)(s - base),
-					 (uint32_t)n, b->path };
+					 (uint32_t)n, b->path, c->link };
 	if (!c->nprev || c->state == 2)
 		return;
 	known = bsearch(&h, c->prev, c->nprev, sizeof h, cmp_u32) != NULL;
@@ -730,8 +746,10 @@ static int segments(walk *w, const ant_page_prev *prev, segctx *c)
 	for (size_t i = 0; i < w->nbd && !c->oom && !c->rc; i++) {
 		size_t a = w->bd[i].off, e = i + 1 < w->nbd ? w->bd[i + 1].off : w->text.len;
 
-		if (e > a)
-			take_block(c, w->text.data, a, e, &w->bd[i]);
+		if (e <= a)
+			continue;
+		c->link = (unsigned char)((uint64_t)(w->bd[i].link < e - a ? w->bd[i].link : e - a) * 100 / (e - a));
+		take_block(c, w->text.data, a, e, &w->bd[i]);
 	}
 	return c->rc ? c->rc : c->oom ? LB_ENOMEM : 0;
 }
@@ -869,7 +887,7 @@ static int analyze(const char *body, size_t len, const char *content_type, const
 	if (!(w->bd = malloc(64 * sizeof *w->bd)))
 		return LB_ENOMEM;
 	w->capbd = 64;
-	w->bd[0] = (bound){ 0, 0, 0 };
+	w->bd[0] = (bound){ 0, 0, 0, 0 };
 	w->nbd = 1;
 	w->key_pending = 1;
 	ant_page_pick_charset(body, len, content_type, o->forced_charset, out, &skip, &cs);

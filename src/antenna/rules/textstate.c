@@ -3,8 +3,11 @@
  * (ant_textstate.h).  'S', version 1, then three sections, each a varint
  * length and its bytes: the noise rule's blob, the token rule's blob, and
  * the furniture (a varint count of segments, then the reason's text); then,
- * only when a change is held, a fourth: its text (so a column without one
- * reads as before, by older versions too).
+ * only when a change is held or the template left keys out, a fourth: the
+ * held change's text (empty when none), and, when any, a fifth: the keys
+ * of what the template left out (a varint length, then 4 bytes each,
+ * little-endian).  A column without them reads as before, by older
+ * versions too.
  */
 #include "ant_textstate.h"
 
@@ -42,8 +45,17 @@ int ant_textstate_join(const ant_textstate *s, unsigned char **blob, size_t *len
 	put_part(&b, s->tokens, s->tokens ? s->tokens_len : 0, &oom);
 	put_var(&b, s->furniture.nseg, &oom);
 	put_part(&b, s->furniture.why, why, &oom);
-	if (s->held && s->held_len)
-		put_part(&b, s->held, s->held_len, &oom);
+	if ((s->held && s->held_len) || s->furniture.nkeys)
+		put_part(&b, s->held, s->held ? s->held_len : 0, &oom);
+	if (s->furniture.nkeys) {
+		put_var(&b, 4 * s->furniture.nkeys, &oom);
+		for (size_t i = 0; i < s->furniture.nkeys; i++) {
+			uint32_t k = s->furniture.keys[i];
+			char le[4] = { (char)(k & 0xff), (char)(k >> 8 & 0xff), (char)(k >> 16 & 0xff), (char)(k >> 24) };
+
+			oom |= lb_buf_add(&b, le, 4) < 0;
+		}
+	}
 	if (oom) {
 		lb_buf_release(&b);
 		return LB_ENOMEM;
@@ -80,6 +92,21 @@ static int get_part(const unsigned char **p, const unsigned char *end, const uns
 	return 0;
 }
 
+/* The template's keys: a section of 4 bytes each. */
+static int get_keys(const unsigned char **p, const unsigned char *end, ant_furniture *f)
+{
+	const unsigned char *k;
+	size_t n;
+
+	if (get_part(p, end, &k, &n) < 0 || n % 4 || n / 4 > ANT_FURNITURE_KEYS)
+		return LB_EPARSE;
+	f->nkeys = n / 4;
+	for (size_t i = 0; i < f->nkeys; i++)
+		f->keys[i] = (uint32_t)k[4 * i] | (uint32_t)k[4 * i + 1] << 8 | (uint32_t)k[4 * i + 2] << 16 |
+			     (uint32_t)k[4 * i + 3] << 24;
+	return 0;
+}
+
 int ant_textstate_split(const void *blob, size_t len, ant_textstate *s)
 {
 	const unsigned char *p = blob, *end = p + len, *why, *held = NULL;
@@ -99,14 +126,15 @@ int ant_textstate_split(const void *blob, size_t len, ant_textstate *s)
 	if (get_part(&p, end, &s->noise, &s->noise_len) < 0 ||
 	    get_part(&p, end, &s->tokens, &s->tokens_len) < 0 ||
 	    (s->furniture.nseg = get_var(&p, end)) == (size_t)-1 ||
-	    get_part(&p, end, &why, &whylen) < 0 || (p < end && get_part(&p, end, &held, &heldlen) < 0) ||
-	    p != end || whylen >= sizeof s->furniture.why) {
+	    get_part(&p, end, &why, &whylen) < 0 || whylen >= sizeof s->furniture.why ||
+	    (p < end && get_part(&p, end, &held, &heldlen) < 0) ||
+	    (p < end && get_keys(&p, end, &s->furniture) < 0) || p != end) {
 		memset(s, 0, sizeof *s);
 		return LB_EPARSE;
 	}
 	if (whylen)
 		memcpy(s->furniture.why, why, whylen);
-	s->held = (const char *)held;
+	s->held = heldlen ? (const char *)held : NULL;
 	s->held_len = heldlen;
 	return 0;
 }

@@ -305,6 +305,17 @@ static const char *const migrations[] = {
 	/* 13 -> 14: the URL the operator added, kept by a page's first move (ant_store.h:
 	 * added_url): only its host:port may be internal (update/pagestate.c) */
 	"ALTER TABLE pages ADD COLUMN added_url TEXT;",
+	/* 14 -> 15: each site's template (ant_furniture.h): the segment keys
+	 * (hashes only) of a few pages of one site (an origin), watched or
+	 * fetched once for reference (sibling = 1); a sibling's row is also
+	 * the date of its last attempt, kept when it failed (no keys). */
+	"CREATE TABLE site_pages("
+	" site TEXT NOT NULL,"
+	" url TEXT NOT NULL,"
+	" sibling INTEGER NOT NULL DEFAULT 0,"
+	" seen INTEGER NOT NULL DEFAULT 0,"
+	" keys BLOB,"
+	" PRIMARY KEY(site, url));",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

@@ -288,6 +288,8 @@ static int check_batch(struct upd *u, int last)
 		rc = refetch_pages(u, last);
 	if (rc == 0)
 		rc = defer_feeds(u);
+	if (rc == 0)
+		rc = ant_upd_siblings(u);   /* the sites' templates (update_sibling.c) */
 	if (ant_upd_tx_commit(u) < 0)
 		rc = 0;   /* the database's failure, told by run() */
 	return rc;
@@ -480,8 +482,9 @@ static void pool_close(struct upd *u)
 int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *stats,
 	       lb_error *err)
 {
+	struct upd_siblings tmpl = { 0 };
 	struct upd u = { .s = store, .o = opts, .now = opts->now, .key = LB_BUF_INIT,
-			 .err = LB_ERROR_INIT };
+			 .err = LB_ERROR_INIT, .tmpl = &tmpl };
 	int rc;
 
 	u.batch = opts->page_batch ? opts->page_batch : ANT_UPDATE_PAGE_BATCH;
@@ -499,6 +502,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 	batch_free(&u);
 	ant_upd_robots_free(&u);
 	ant_upd_diff_free(&u);
+	ant_upd_siblings_free(&u);
 	lb_buf_release(&u.key);
 	atom_evstore_close(u.ev);
 	if (rc < 0 && err) {

@@ -179,7 +179,7 @@ static void page_opts(const struct upd *u, const ant_store_page *p, ant_page_opt
  * (ANT_PAGE_MAX_REGEX_SECONDS) fail the check with the pattern named: a
  * rule that cannot be applied must not let the size rule announce the
  * page in its place. */
-static int step_analyse(const struct upd *u, ant_store_page *p, const ant_fetch_result *res,
+static int step_analyse(struct upd *u, ant_store_page *p, const ant_fetch_result *res,
 			struct upd_found *f, ant_page_info *info)
 {
 	ant_detect_input *in = &f->in;
@@ -212,7 +212,7 @@ static int step_analyse(const struct upd *u, ant_store_page *p, const ant_fetch_
 	}
 	if (rc < 0)
 		return 0;
-	ant_upd_furniture(p, info, &u->chk[p - u->pages].furn);
+	ant_upd_furniture(u, p, res, info, &u->chk[p - u->pages].furn, 1);
 	in->has_hash = 1;
 	in->text_hash = info->text_hash;
 	if (info->title && *info->title && !p->title_set_by_user)
@@ -354,9 +354,10 @@ static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, st
 	if (!segs)
 		return 0;
 	ant_upd_noise_of(p, &ns);   /* none yet, or unreadable: a baseline */
-	if (!learns(p) && (ns.nvol || ns.nsus || ns.nwords)) {
-		/* Automatic ignoring was turned off: what it learned goes, and
-		 * this check is the new reference, no update of its own. */
+	if (!learns(p) && (ns.nvol || ns.nsus || ns.nwords || ant_upd_had_furniture(p))) {
+		/* Automatic ignoring was turned off: what it learned goes (the
+		 * furniture it left out comes back), and this check is the new
+		 * reference, no update of its own. */
 		ant_detect_noise_release(&ns);
 		forget = 1;
 	}
@@ -392,7 +393,7 @@ static int step_text(struct upd *u, ant_store_page *p, ant_page_info *info, stru
 
 /* The segments of the page's second answer into *info (released by the
  * caller), or NULL when it has none usable. */
-static ant_detect_seg *second_answer(const struct upd *u, ant_store_page *p,
+static ant_detect_seg *second_answer(struct upd *u, ant_store_page *p,
 				     const ant_fetch_result *res, ant_page_info *info)
 {
 	ant_detect_seg *second = NULL;
@@ -405,7 +406,7 @@ static ant_detect_seg *second_answer(const struct upd *u, ant_store_page *p,
 		return NULL;
 	page_opts(u, p, &po, pat);
 	if (ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL) == 0 &&
-	    ant_upd_furniture(p, info, &f) == 0)
+	    ant_upd_furniture(u, p, res, info, &f, 0) == 0)
 		second = segs_of(info);
 	free(pat[0]);
 	free(pat[1]);

@@ -326,6 +326,17 @@ int ant_upd_robots_feed(struct upd *u, ant_store_page *p)
 	return 0;
 }
 
+int ant_upd_robots_url(struct upd *u, const char *url)
+{
+	struct upd_robots *r = u->robots;
+	const char *path;
+	char name[512];
+	struct origin *o;
+
+	return r && ant_robots_origin(url, name, sizeof name, &path) == 0 && (o = find(r, r->n, name)) &&
+	       o->rules && ant_robots_allowed(o->rules, path, NULL);
+}
+
 void ant_upd_robots_free(struct upd *u)
 {
 	struct upd_robots *r = u->robots;

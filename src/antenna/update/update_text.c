@@ -1,10 +1,11 @@
 /*
  * update_text.c: what a page's check adds to the noise-proof text rule
  * (update_check.c): the site's furniture left out of the answer
- * (ant_furniture.h), the token rule after the noise rule's verdict
- * (ant_tokens.h), the changes the two rules hold confirmed otherwise than
- * by the next answer's text (a 304, a source, the page's feed: held.c),
- * and the page's text state kept in its one noise column (ant_textstate.h).
+ * (ant_furniture.h, with the site's template of update_site.c), the token
+ * rule after the noise rule's verdict (ant_tokens.h), the changes the two
+ * rules hold confirmed otherwise than by the next answer's text (a 304, a
+ * source, the page's feed: held.c), and the page's text state kept in its
+ * one noise column (ant_textstate.h).
  */
 #include "update_int.h"
 
@@ -20,12 +21,36 @@
  * content decides an update and makes the excerpt.  Not when the
  * operator chose the part to watch (--only) or asked that every change
  * count (--no-auto-ignore). */
-int ant_upd_furniture(const ant_store_page *p, ant_page_info *info, ant_furniture *f)
+int ant_upd_furniture(struct upd *u, const ant_store_page *p, const ant_fetch_result *res,
+		      ant_page_info *info, ant_furniture *f, int keep)
 {
+	struct upd_site t;
+	ant_textstate ps;
+	int rc;
+
 	memset(f, 0, sizeof *f);
 	if (p->no_auto_ignore || (p->only && *p->only))
 		return 0;
-	return ant_furniture_strip(info, f);
+	/* the site's template (update_site.c): its other pages' keys, and
+	 * this page's kept for them, its furniture included; what the last
+	 * check left out by it stays out (ant_furniture.h) */
+	ant_upd_site_load(u, p, keep ? res : NULL, &t);
+	if (ant_textstate_split(p->noise, p->noise_len, &ps) == 0) {
+		t.site.sticky = ps.furniture.keys;
+		t.site.nsticky = ps.furniture.nkeys;
+	}
+	if (keep)
+		ant_upd_site_keep(u, p->url, 0, info);
+	rc = ant_furniture_strip_site(info, &t.site, f);
+	ant_upd_site_release(&t);
+	return rc;
+}
+
+int ant_upd_had_furniture(const ant_store_page *p)
+{
+	ant_textstate ps;
+
+	return ant_textstate_split(p->noise, p->noise_len, &ps) == 0 && ps.furniture.nseg > 0;
 }
 
 int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns)

@@ -628,7 +628,7 @@ static void from_schema12(void)
 	}
 	/* schema 13's added_url (a page's first move) dropped too */
 	snprintf(sql, sizeof sql, "ALTER TABLE pages DROP COLUMN fail_kind; "
-		 "ALTER TABLE pages DROP COLUMN added_url; PRAGMA user_version=%d", 12);
+		 "ALTER TABLE pages DROP COLUMN added_url; DROP TABLE site_pages; PRAGMA user_version=%d", 12);
 	OK(ok && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK,
 	   "as schema 12 wrote it: last_error words, no kind");
 	sqlite3_close(db);
@@ -660,9 +660,46 @@ static void from_schema12(void)
 	ant_store_close(s);
 }
 
+/* The sites' templates: keys back as kept, the page itself left out,
+ * at most ANT_STORE_SITE_PAGES a site, the same pages kept while seen. */
+static void sites(ant_store *s)
+{
+	static const uint32_t k1[] = { 1, 7, 0xfffffffeu }, k2[] = { 3 };
+	lb_error err = LB_ERROR_INIT;
+	ant_store_sitepage *v;
+	size_t n;
+	char url[64];
+	int ok = 1;
+
+	IS_INT(ant_store_site_put(s, "http://a.example:80", "http://a.example/1", 0, 100, 0, k1, 3, &err), 0,
+	       "site: a page's keys kept");
+	IS_INT(ant_store_site_put(s, "http://a.example:80", "http://a.example/s", 1, 100, 0, NULL, 0, &err), 0,
+	       "site: a failed sibling's attempt kept");
+	OK(ant_store_site_get(s, "http://a.example:80", "http://a.example/s", 0, &v, &n, &err) == 0 && n == 1 &&
+	   v[0].nkeys == 3 && v[0].keys[2] == 0xfffffffeu && v[0].keys[0] == 1 && !v[0].sibling && v[0].seen == 100,
+	   "site: the other page's keys come back, the asking page left out");
+	ant_store_sitepages_free(v, n);
+	OK(ant_store_site_get(s, "http://a.example:80", NULL, 101, &v, &n, &err) == 0 && n == 0,
+	   "site: pages not seen since are not read");
+	ant_store_sitepages_free(v, n);
+	for (int i = 2; i < 10; i++) {
+		snprintf(url, sizeof url, "http://a.example/%d", i);
+		ok &= ant_store_site_put(s, "http://a.example:80", url, 0, 100 + i, 50, k2, 1, &err) == 0;
+	}
+	OK(ok && one(s, "SELECT count(*) FROM site_pages WHERE site='http://a.example:80'") == ANT_STORE_SITE_PAGES,
+	   "site: at most %d pages a site", ANT_STORE_SITE_PAGES);
+	OK(one(s, "SELECT count(*) FROM site_pages WHERE url='http://a.example/1'") == 1,
+	   "site: the pages kept stay while seen (no churn)");
+	IS_INT(ant_store_site_put(s, "http://a.example:80", "http://a.example/new", 0, 300, 150, k2, 1, &err), 0,
+	       "site: a new page when one was not seen since the stale time...");
+	OK(one(s, "SELECT count(*) FROM site_pages WHERE url='http://a.example/1'") == 0 &&
+	   one(s, "SELECT count(*) FROM site_pages WHERE url='http://a.example/new'") == 1,
+	   "... takes the place of the one seen longest ago");
+}
+
 int main(void)
 {
-	TAP_PLAN(149);
+	TAP_PLAN(157);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
@@ -684,6 +721,7 @@ int main(void)
 	streams(s);
 	settings(s);
 	sources(s);
+	sites(s);
 	IS_INT(ant_store_check(s, NULL, NULL, &err), 0, "integrity check");
 	ant_store_close(s);
 	IS_INT(ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err), 0, "reopened");

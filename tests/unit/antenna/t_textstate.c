@@ -16,7 +16,7 @@ int main(void)
 	size_t len;
 	static const unsigned char noise[] = "N\002\000\000\000", tokens[] = "T\001\000\000\000";
 
-	TAP_PLAN(9);
+	TAP_PLAN(10);
 	memset(&s, 0, sizeof s);
 	s.noise = noise;
 	s.noise_len = sizeof noise - 1;
@@ -30,6 +30,15 @@ int main(void)
 	   r.tokens_len == s.tokens_len && memcmp(r.tokens, tokens, r.tokens_len) == 0,
 	   "the two rules' blobs come back");
 	OK(r.furniture.nseg == 42 && strcmp(r.furniture.why, s.furniture.why) == 0, "the furniture comes back");
+	free(blob);
+	s.furniture.nkeys = 3;
+	s.furniture.keys[0] = 1;
+	s.furniture.keys[1] = 0x80000000u;
+	s.furniture.keys[2] = 0xffffffffu;
+	OK(ant_textstate_join(&s, &blob, &len) == 0 && ant_textstate_split(blob, len, &r) == 0 &&
+	   r.furniture.nkeys == 3 && r.furniture.keys[1] == 0x80000000u && r.furniture.keys[2] == 0xffffffffu &&
+	   r.furniture.nseg == 42, "the keys the template left out come back");
+	s.furniture.nkeys = 0;
 	OK(ant_textstate_split(blob, len - 1, &r) == LB_EPARSE && !r.noise, "a cut column is refused");
 	free(blob);
 	OK(ant_textstate_split(noise, sizeof noise - 1, &r) == 0 && r.noise == noise && !r.tokens &&

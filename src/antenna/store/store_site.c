@@ -1,0 +1,159 @@
+/*
+ * store_site.c: the sites' templates in the store (ant_store.h,
+ * ant_furniture.h): each site's few pages' segment keys, table
+ * site_pages.  Keys are 32-bit, stored little-endian in one blob a page.
+ */
+#include "store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ant_store_sitepages_free(ant_store_sitepage *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].url);
+		free(v[i].keys);
+	}
+	free(v);
+}
+
+/* The keys of a blob of n bytes (a multiple of 4; a short tail dropped). */
+static int take_keys(ant_store_sitepage *pg, const unsigned char *b, size_t n)
+{
+	size_t k = n / 4;
+
+	if (k > ANT_STORE_SITE_KEYS)
+		k = ANT_STORE_SITE_KEYS;
+	if (!k)
+		return 0;
+	if (!(pg->keys = malloc(k * sizeof *pg->keys)))
+		return LB_ENOMEM;
+	for (size_t i = 0; i < k; i++)
+		pg->keys[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+			      (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+	pg->nkeys = k;
+	return 0;
+}
+
+int ant_store_site_get(ant_store *s, const char *site, const char *except_url, int64_t since,
+		       ant_store_sitepage **out, size_t *n, lb_error *err)
+{
+	sqlite3_stmt *st;
+	ant_store_sitepage *v = calloc(ANT_STORE_SITE_PAGES + 1, sizeof *v);
+	size_t k = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!v)
+		return lb_err_code(err, LB_ENOMEM);
+	if ((rc = ant_st_prep(s, &st, "SELECT url, sibling, seen, keys FROM site_pages WHERE site=?1"
+			      " AND url IS NOT ?2 AND seen >= ?3 ORDER BY seen DESC LIMIT ?4", err)) < 0) {
+		free(v);
+		return rc;
+	}
+	ant_st_bind_text(st, 1, site);
+	ant_st_bind_text(st, 2, except_url);
+	sqlite3_bind_int64(st, 3, since);
+	sqlite3_bind_int(st, 4, ANT_STORE_SITE_PAGES);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && k <= ANT_STORE_SITE_PAGES) {
+		ant_store_sitepage *pg = &v[k++];
+
+		pg->url = ant_st_col_dup(st, 0, 0);
+		pg->sibling = sqlite3_column_int(st, 1);
+		pg->seen = sqlite3_column_int64(st, 2);
+		if (!pg->url || take_keys(pg, sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3)) < 0) {
+			rc = LB_ENOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		ant_store_sitepages_free(v, k);
+		return rc == LB_ENOMEM ? lb_err_code(err, LB_ENOMEM) : ant_st_dberr(s, err, "cannot read a site's template");
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* Is url one of site's pages, or is there room (a free row, or one
+ * not seen since stale, which goes)?  1 yes, 0 no, < 0. */
+static int site_room(ant_store *s, const char *site, const char *url, int64_t stale, lb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc, n = 0, known = 0;
+	char *oldest = NULL;
+	int64_t oldest_seen = 0;
+
+	if ((rc = ant_st_prep(s, &st, "SELECT url, seen FROM site_pages WHERE site=?1 ORDER BY seen, url", err)) < 0)
+		return rc;
+	ant_st_bind_text(st, 1, site);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *u = (const char *)sqlite3_column_text(st, 0);
+
+		known |= u && strcmp(u, url) == 0;
+		if (!n++ && u) {
+			oldest = strdup(u);
+			oldest_seen = sqlite3_column_int64(st, 1);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(oldest);
+		return ant_st_dberr(s, err, "cannot read a site's template");
+	}
+	if (known || n < ANT_STORE_SITE_PAGES) {
+		free(oldest);
+		return 1;
+	}
+	if (!oldest || oldest_seen >= stale) {
+		free(oldest);
+		return 0;
+	}
+	rc = ant_st_prep(s, &st, "DELETE FROM site_pages WHERE site=?1 AND url=?2", err);
+	if (rc == 0) {
+		ant_st_bind_text(st, 1, site);
+		ant_st_bind_text(st, 2, oldest);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 1 : ant_st_dberr(s, err, "cannot keep a site's template");
+		sqlite3_finalize(st);
+	}
+	free(oldest);
+	return rc;
+}
+
+int ant_store_site_put(ant_store *s, const char *site, const char *url, int sibling, int64_t seen,
+		       int64_t stale, const uint32_t *keys, size_t nkeys, lb_error *err)
+{
+	sqlite3_stmt *st;
+	unsigned char *b;
+	int rc;
+
+	if ((rc = site_room(s, site, url, stale, err)) <= 0)
+		return rc;
+	if (nkeys > ANT_STORE_SITE_KEYS)
+		nkeys = ANT_STORE_SITE_KEYS;
+	if (!(b = malloc(4 * nkeys + 1)))
+		return lb_err_code(err, LB_ENOMEM);
+	for (size_t i = 0; i < nkeys; i++) {
+		b[4 * i] = (unsigned char)keys[i];
+		b[4 * i + 1] = (unsigned char)(keys[i] >> 8);
+		b[4 * i + 2] = (unsigned char)(keys[i] >> 16);
+		b[4 * i + 3] = (unsigned char)(keys[i] >> 24);
+	}
+	if ((rc = ant_st_prep(s, &st, "INSERT OR REPLACE INTO site_pages(site, url, sibling, seen, keys)"
+			      " VALUES (?1, ?2, ?3, ?4, ?5)", err)) < 0) {
+		free(b);
+		return rc;
+	}
+	ant_st_bind_text(st, 1, site);
+	ant_st_bind_text(st, 2, url);
+	sqlite3_bind_int(st, 3, sibling);
+	sqlite3_bind_int64(st, 4, seen);
+	if (nkeys)
+		sqlite3_bind_blob(st, 5, b, (int)(4 * nkeys), SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	free(b);
+	return rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot keep a site's template");
+}
