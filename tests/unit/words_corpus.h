@@ -101,8 +101,10 @@ static inline void words_browser(lb_buf *b, int c, unsigned r)
 		    "</tr><tr><td>src</td><td>dir</td></tr><tr><td>tests</td><td>dir</td></tr></table>\n");
 	/* the latest commit's message, and a token the server makes per
 	 * request, in the one block */
-	lb_buf_addf(b, "<div class=\"latest-commit\"><a href=\"/commit/%x\">%s</a> <span class=\"req\">request "
-		    "%08x</span></div>\n", 0xc0ffee + n, msg[n], words_rand(r * 2654435761u + 17));
+	/* the commit's id a link, its message text (a cell that is all one
+	 * link beside the main content reads as a link list: furniture) */
+	lb_buf_addf(b, "<div class=\"latest-commit\"><a href=\"/commit/%x\">%x</a> %s <span class=\"req\">request "
+		    "%08x</span></div>\n", 0xc0ffee + n, 0xc0ffee + n, msg[n], words_rand(r * 2654435761u + 17));
 	lb_buf_adds(b, "</body></html>\n");
 }
 
