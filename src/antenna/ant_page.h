@@ -137,7 +137,9 @@ int ant_page_analyze(const char *body, size_t len, const char *content_type,
 
 /*
  * The text of the picked segments (pick[i] != 0 for seg[i]; nseg flags), in
- * order, joined by " ", whitespace collapsed; when longer than max_chars
+ * order, joined by " ", whitespace collapsed; segments that say only who or
+ * when (only dates, times and numbers, one id with a digit, a byline with
+ * an e-mail address) are left out when another picked segment has words; when longer than max_chars
  * characters (0 = ANT_PAGE_EXCERPT_MAX), its first max_chars and "…"
  * (ant_clip(s, max_chars + 1)), cut on a character boundary.
  * NULL when nothing is picked (or out of memory).  malloc'd.

@@ -605,6 +605,7 @@ typedef struct segctx {
 	size_t nprev;
 	lb_buf excerpt;
 	size_t max;
+	size_t xfirst, xn;        /* the excerpt's segments: seg[xfirst], xn of them */
 	int state;                /* 0 looking, 1 in the first new run, 2 done */
 	lb_buf own;               /* the segments' text when it is not the page's text */
 	lb_buf blk, tmp;          /* scratch for one block */
@@ -651,6 +652,8 @@ static void take_sentence(segctx *c, const char *base, const char *s, size_t n, 
 		return;
 	}
 	c->state = 1;
+	if (!c->xn++)
+		c->xfirst = c->n - 1;
 	c->oom |= (c->excerpt.len && lb_buf_addc(&c->excerpt, ' ') < 0) ||
 		  lb_buf_add(&c->excerpt, s, n) < 0;
 }
@@ -764,16 +767,98 @@ static void segctx_release(segctx *c)
 	lb_buf_release(&c->tmp);
 }
 
+/* Is s[0..n) one word of letters and digits with a digit in it (an id, a
+ * hash)?  Spaces around it do not count. */
+static int one_token(const char *s, size_t n)
+{
+	size_t i = 0, j;
+	int digit = 0;
+
+	while (i < n && isspace((unsigned char)s[i]))
+		i++;
+	for (j = i; j < n && isalnum((unsigned char)s[j]); j++)
+		digit |= isdigit((unsigned char)s[j]) != 0;
+	while (j < n && isspace((unsigned char)s[j]))
+		j++;
+	return j == n && i < n && digit;
+}
+
+/* Words of s[0..n) (runs between spaces) and whether one is an e-mail
+ * address (a '@' with a '.' after it inside the run). */
+static size_t words_of(const char *s, size_t n, int *email)
+{
+	size_t w = 0;
+
+	*email = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i, at = 0, dot = 0;
+
+		while (i < n && isspace((unsigned char)s[i]))
+			i++;
+		for (j = i; j < n && !isspace((unsigned char)s[j]); j++) {
+			if (s[j] == '@')
+				at = j + 1;
+			else if (s[j] == '.' && at)
+				dot = 1;
+		}
+		if (j > i) {
+			w++;
+			*email |= at > i + 1 && dot;
+		}
+		i = j;
+	}
+	return w;
+}
+
+/*
+ * A segment that says who or when, not what: only dates, times and
+ * numbers (a dated heading, "Sun 29 November 2026"), one id alone (a
+ * commit's hash), or a byline (an e-mail address and a name).  A change's
+ * excerpt is its words; such segments stand in it only when the change
+ * has nothing else.
+ */
+static int meta_segment(const char *s, size_t n)
+{
+	lb_buf norm = LB_BUF_INIT;
+	int email, meta = 1;
+
+	if (one_token(s, n) || (words_of(s, n, &email) <= 5 && email))
+		return 1;
+	if (ant_noise_normalize(s, n, &norm) == (size_t)-1) {
+		lb_buf_release(&norm);
+		return 0;
+	}
+	for (size_t i = 0; i < norm.len && meta; i++) {
+		unsigned char c = (unsigned char)norm.data[i];
+
+		/* letters (ASCII, or any multibyte character) left: words */
+		meta = !(isalpha(c) || c >= 0x80);
+	}
+	lb_buf_release(&norm);
+	return meta;
+}
+
+/* Is some picked segment more than who or when? */
+static int picks_words(const ant_page_info *p, const unsigned char *pick)
+{
+	for (size_t i = 0; i < p->nseg; i++)
+		if (pick[i] && !meta_segment(p->text + p->seg[i].off, p->seg[i].len))
+			return 1;
+	return 0;
+}
+
 char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars)
 {
 	lb_buf b = LB_BUF_INIT;
 	char *x = NULL;
 	size_t max = max_chars ? max_chars : ANT_PAGE_EXCERPT_MAX;
+	int words;
 
 	if (!p || !pick || !p->text)
 		return NULL;
+	words = picks_words(p, pick);
 	for (size_t i = 0; i < p->nseg; i++) {
-		if (!pick[i])
+		if (!pick[i] || (words && meta_segment(p->text + p->seg[i].off, p->seg[i].len)))
 			continue;
 		/* a little past max is enough: ant_clip() cuts it */
 		if (b.len > 4 * max + 8)
@@ -845,12 +930,25 @@ static int take_segments(walk *w, segctx *c, int own_text, ant_page_info *out)
 		out->segs[i] = c->seg[i].raw;
 	out->seg = c->seg;
 	c->seg = NULL;
-	if (c->excerpt.len && !(out->excerpt = ant_clip(c->excerpt.data, c->max + 1)))
-		return LB_ENOMEM;
 	/* The segments point into the page's text unless patterns made their own. */
 	out->text = own_text ? lb_buf_detach(&c->own, NULL) : lb_buf_detach(&w->text, NULL);
 	out->paths = lb_buf_detach(&w->paths, NULL);
-	return out->text && out->paths ? 0 : LB_ENOMEM;
+	if (!out->text || !out->paths)
+		return LB_ENOMEM;
+	/* the first run of new sentences, who and when left out as
+	 * ant_page_excerpt() does */
+	if (c->xn) {
+		unsigned char *pick = calloc(c->n, 1);
+
+		if (!pick)
+			return LB_ENOMEM;
+		memset(pick + c->xfirst, 1, c->xn);
+		out->excerpt = ant_page_excerpt(out, pick, c->max);
+		free(pick);
+		if (!out->excerpt)
+			return LB_ENOMEM;
+	}
+	return 0;
 }
 
 /* The title, clipped to ANT_MAX_TITLE; NULL when empty. */

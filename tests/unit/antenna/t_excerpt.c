@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static ant_page_info an(const char *html, const ant_page_info *prev, size_t max, const char *ign)
 {
@@ -55,6 +56,44 @@ static void test_excerpts(void)
 	OK(plain.nsegs == 1 && plain.excerpt == NULL, "without a prev: the segments, no excerpt");
 	ant_page_info_release(&a); ant_page_info_release(&b); ant_page_info_release(&c);
 	ant_page_info_release(&d); ant_page_info_release(&e); ant_page_info_release(&f); ant_page_info_release(&plain);
+}
+
+/* Who and when are left out of an excerpt that has words: a dated
+ * heading, a commit's hash, a byline; kept when they are all it has. */
+static void test_excerpt_words(void)
+{
+	static const struct { const char *seg; int meta; } t[] = {
+		{ "Sun 29 November 2026", 1 },
+		{ "2026\xe5\xb9\xb4""11\xe6\x9c\x88""29\xe6\x97\xa5", 1 },
+		{ "4b2361603d6e", 1 },
+		{ "Hanako Sato <hanako@example.org>", 1 },
+		{ "Add a quiet option", 0 },
+		{ "Release 1.4.3", 0 },
+		{ "Harvest", 0 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char h[512];
+		ant_page_info a, b;
+
+		snprintf(h, sizeof h, "<html><body><p>Old entry.</p></body></html>");
+		a = an(h, NULL, 0, NULL);
+		snprintf(h, sizeof h, "<html><body><p>%s</p><p>The new entry is here.</p><p>Old entry.</p></body></html>",
+			 t[i].seg);
+		b = an(h, &a, 0, NULL);
+		OK(b.excerpt && (strstr(b.excerpt, t[i].seg) != NULL) == !t[i].meta,
+		   "\"%s\" %s the excerpt beside words (%s)", t[i].seg, t[i].meta ? "left out of" : "kept in",
+		   b.excerpt ? b.excerpt : "none");
+		ant_page_info_release(&a);
+		ant_page_info_release(&b);
+	}
+	{
+		ant_page_info a = an("<html><body><p>Old entry.</p></body></html>", NULL, 0, NULL);
+		ant_page_info b = an("<html><body><p>Sun 29 November 2026</p><p>Old entry.</p></body></html>", &a, 0, NULL);
+
+		IS_STR(b.excerpt, "Sun 29 November 2026", "a change made only of a date: the date is its excerpt");
+		ant_page_info_release(&a);
+		ant_page_info_release(&b);
+	}
 }
 
 static void test_segment_cap(void)
@@ -154,9 +193,10 @@ static void test_atom_relay(void)
 
 int main(void)
 {
-	TAP_PLAN(26);
+	TAP_PLAN(34);
 	test_atom_relay();
 	test_excerpts();
+	test_excerpt_words();
 	test_segment_cap();
 	test_clip();
 	test_detect_feed();
