@@ -271,8 +271,14 @@ static void xfer_free(xfer *x)
 	if (!x)
 		return;
 	if (x->easy && x->run->pool->nidle < sizeof x->run->pool->idle / sizeof *x->run->pool->idle) {
-		curl_easy_reset(x->easy);
-		x->run->pool->idle[x->run->pool->nidle++] = x->easy;
+		ant_fetch_pool *p = x->run->pool;
+
+		/* its run's options stay; nothing of this transfer's that goes now */
+		curl_easy_setopt(x->easy, CURLOPT_PRIVATE, NULL);
+		curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, NULL);
+		curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, NULL);
+		p->idle_run[p->nidle] = x->run->run_no;
+		p->idle[p->nidle++] = x->easy;
 	} else if (x->easy) {
 		curl_easy_cleanup(x->easy);
 	}
@@ -286,11 +292,32 @@ static void xfer_free(xfer *x)
 	free(x);
 }
 
+static void run_options(runner *r, const xfer *x, CURL *e);
+
+/* An idle handle, or a new one; *same: it has this run's options already
+ * (another run's are reset: its limits may differ). */
+static CURL *take_handle(runner *r, int *same)
+{
+	ant_fetch_pool *p = r->pool;
+	CURL *e;
+
+	*same = 0;
+	if (!p->nidle)
+		return curl_easy_init();
+	e = p->idle[--p->nidle];
+	if (p->idle_run[p->nidle] == r->run_no)
+		*same = 1;
+	else
+		curl_easy_reset(e);
+	return e;
+}
+
 static xfer *xfer_new(runner *r, size_t idx)
 {
 	const ant_fetch_limits *l = r->lim;
 	const ant_fetch_req *q = &r->reqs[idx];
 	xfer *x = calloc(1, sizeof *x);
+	int same;
 	CURL *e;
 
 	if (!x)
@@ -303,45 +330,58 @@ static xfer *xfer_new(runner *r, size_t idx)
 	x->max_header = max_header_of(l);
 	x->content_length = -1;
 	lb_buf_init(&x->body);
-	x->easy = e = r->pool->nidle ? r->pool->idle[--r->pool->nidle] : curl_easy_init();
+	x->easy = e = take_handle(r, &same);
 	if (!e) {
 		free(x->allow_hp);
 		free(x);
 		return NULL;
 	}
 	x->hdrs = conditional_headers(q);
+	/* this transfer's own options */
 	curl_easy_setopt(e, CURLOPT_URL, q->url ? q->url : "");
 	curl_easy_setopt(e, CURLOPT_PRIVATE, x);
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+	/* the hops of a redirect set the rest of the chain's (start_hops) */
+	curl_easy_setopt(e, CURLOPT_TIMEOUT, lim_or(l ? l->timeout : 0, ANT_FETCH_DEFAULT_TIMEOUT));
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->hdrs);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, x);
+	curl_easy_setopt(e, CURLOPT_PREREQDATA, x);
+	/* libcurl takes the list into its DNS cache at each start, then forgets it */
+	if (r->pool->resolve)
+		curl_easy_setopt(e, CURLOPT_RESOLVE, r->pool->resolve);
+	if (!same)
+		run_options(r, x, e);
+	return x;
+}
+
+/* The options every transfer of the run shares, set once on a handle
+ * (take_handle): kept while the handle goes from transfer to transfer. */
+static void run_options(runner *r, const xfer *x, CURL *e)
+{
+	const ant_fetch_limits *l = r->lim;
+
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, l && l->allow_file ? "http,https,file" : "http,https");
 	/* redirects are ours (redirect_next): a hop waits for its server */
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT, lim_or(l ? l->connect_timeout : 0, ANT_FETCH_DEFAULT_CONNECT_TIMEOUT));
-	curl_easy_setopt(e, CURLOPT_TIMEOUT, lim_or(l ? l->timeout : 0, ANT_FETCH_DEFAULT_TIMEOUT));
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max_body);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, r->ua);
 	curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
 	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-	if (r->pool->resolve)
-		curl_easy_setopt(e, CURLOPT_RESOLVE, r->pool->resolve);
 	if (getenv("CURL_CA_BUNDLE") && *getenv("CURL_CA_BUNDLE"))
 		curl_easy_setopt(e, CURLOPT_CAINFO, getenv("CURL_CA_BUNDLE"));
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->hdrs);
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
 	/* a file:// page's time (file_result); an HTTP answer's Last-Modified
 	 * is parsed once, by us (libcurl's parse of it: sscanf, 0.5% of CPU) */
 	if (l && l->allow_file)
 		curl_easy_setopt(e, CURLOPT_FILETIME, 1L);
 	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, ant_fetch_open_socket);
-	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, x);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, ant_fetch_prereq);
-	curl_easy_setopt(e, CURLOPT_PREREQDATA, x);
-	return x;
 }
 
 /* ---- host table and queue ------------------------------------------------ */
@@ -1123,6 +1163,7 @@ int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, siz
 		return LB_ENOMEM;
 	r.multi = r.pool->multi;
 	r.pol = r.pool->pol;
+	r.run_no = ++r.pool->runs;   /* never 0: a handle of no run yet has 0 */
 	if (limits && limits->user_agent)
 		snprintf(r.ua, sizeof r.ua, "%s", limits->user_agent);
 	else if (limits && limits->contact[0])

@@ -61,10 +61,16 @@ struct ant_fetch_pool {
 	ant_polite *pol;
 	struct curl_slist *resolve;   /* ANTENNA_RESOLVE */
 	long connects;
-	/* easy handles of finished transfers, reset for the next: making and
-	 * freeing one a transfer cost 5% of update's CPU */
+	/* easy handles of finished transfers, kept for the next: making and
+	 * freeing one a transfer cost 5% of update's CPU.  A handle keeps the
+	 * options of the run that set them (idle_run: that run's number,
+	 * runs counting them): the next transfer of the same run sets only
+	 * its own (fetch.c, xfer_options); another run resets it first
+	 * (curl_easy_reset and setting the 25 options again: 3% of CPU) */
 	CURL *idle[128];
+	unsigned idle_run[128];
 	size_t nidle;
+	unsigned runs;
 };
 
 typedef struct runner {
@@ -78,6 +84,7 @@ typedef struct runner {
 	size_t reported;         /* requests whose callback ran */
 	int64_t wake_ms;         /* when a server's minimum delay ends, 0 none */
 	char ua[ANT_TARGET_MAX_CONTACT + 64];
+	unsigned run_no;         /* this run's number in its pool (idle_run) */
 	unsigned char *started;  /* per request */
 	struct xfer **live;      /* per request: its transfer while it runs */
 	size_t next;             /* lowest request index that may still be unstarted */

@@ -423,10 +423,8 @@ static int put_page(html_ctx *h, const ant_pub_page *p)
 		fputs(" <span class=\"ago\">", h->fp);
 		ant_html_fputs(h->fp, ago);
 		fputs("</span>", h->fp);
-		if (d >= 0) {
-			fputs(" <abbr class=\"by\" title=\"", h->fp);
-			ant_html_fputs(h->fp, h->w->legend[d]);
-			fputs("\">", h->fp);
+		if (d >= 0) {   /* the legend below says what the marker means */
+			fputs(" <abbr class=\"by\">", h->fp);
 			fputs(detect_tab[d].mark, h->fp);
 			fputs("</abbr>", h->fp);
 		}

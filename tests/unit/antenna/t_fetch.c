@@ -611,6 +611,37 @@ static void t_internal_reuse(void)
 	got_free(&g[1]);
 }
 
+/* One run's transfers one after the other on the handle the first left
+ * (fetch.c keeps a run's options on it): each sends its own validators
+ * and none of the one before, and the run's user agent every time. */
+static void t_handle_reuse(void)
+{
+	ant_fetch_limits l = limits();
+	char url[128];
+	ant_fetch_req r[3];
+	got g[3];
+
+	snprintf(url, sizeof url, "%s/_control/echo", base);
+	r[0] = (ant_fetch_req){ url, "\"first\"", "Tue, 14 Nov 2023 22:13:20 GMT", (void *)(intptr_t)1, url };
+	r[1] = (ant_fetch_req){ url, NULL, NULL, (void *)(intptr_t)2, url };
+	r[2] = (ant_fetch_req){ url, "\"third\"", NULL, (void *)(intptr_t)3, url };
+	memset(g, 0, sizeof g);
+	l.jobs = 1;
+	l.user_agent = "handle-reuse-test/1";
+	ant_fetch_run(&l, r, 3, on_done, g);
+	OK(g[0].body && strstr(g[0].body, "If-None-Match: \"first\"\n") &&
+	   strstr(g[0].body, "If-Modified-Since: "), "reused handle: the first sends its validators");
+	OK(g[1].body && g[1].status == 200 && !strstr(g[1].body, "If-None-Match") &&
+	   !strstr(g[1].body, "If-Modified-Since"), "reused handle: the second sends none of the first's");
+	OK(g[2].body && strstr(g[2].body, "If-None-Match: \"third\"\n") && !strstr(g[2].body, "first") &&
+	   !strstr(g[2].body, "If-Modified-Since"), "reused handle: the third its own only");
+	OK(g[0].body && g[1].body && g[2].body && strstr(g[0].body, "User-Agent: handle-reuse-test/1\n") &&
+	   strstr(g[1].body, "User-Agent: handle-reuse-test/1\n") &&
+	   strstr(g[2].body, "User-Agent: handle-reuse-test/1\n"), "reused handle: the run's options kept");
+	for (int i = 0; i < 3; i++)
+		got_free(&g[i]);
+}
+
 /* Through a proxy (the test server, which answers an absolute-form
  * request with an HTTP error: it is no proxy, but it answers): the proxy's own loopback address is allowed, and
  * a URL whose host is an internal address is still refused. */
@@ -820,7 +851,7 @@ static void t_with_page(void)
 
 int main(void)
 {
-	TAP_PLAN(75 + 24 + 2 + 4 + 10 + 1);
+	TAP_PLAN(75 + 24 + 2 + 4 + 10 + 1 + 4);
 	snprintf(dir, sizeof dir, "/tmp/t_fetch.XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
@@ -843,6 +874,7 @@ int main(void)
 	t_refused_and_file();
 	t_internal();
 	t_internal_reuse();
+	t_handle_reuse();
 	t_internal_proxy();
 	t_concurrency();
 	t_done_aside();
