@@ -18,8 +18,8 @@ floor_pages() { # floor_pages DIR N VERSION EVERY: write the pages N % EVERY == 
 		for (i = 0; i < n; i++) {
 			if (i % k) continue
 			f = d "/" i ".html"
-			printf "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Bench page %d</title></head>\n<body><h1>Bench page %d</h1>\n<p>version %d: entry number %d is new today.</p>\n", i, i, v, v > f
-			printf "<p>This version is called %s.</p>\n", w[v % 6] > f
+			printf "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Bench page %d</title></head>\n<body><h1>Bench page %d</h1>\n<p>version %d: entry number %d of page %d is new today.</p>\n", i, i, v, v, i > f
+			printf "<p>This version of page %d is called %s.</p>\n", i, w[v % 6] > f
 			for (j = 0; j < 20; j++)
 				printf "<p>Paragraph %d of page %d: the quick brown fox jumps.</p>\n", j, i > f
 			print "</body></html>" > f

@@ -185,8 +185,10 @@ $A -d "$CD" diff "$U/clock/price.html" 2>&1 | grep -q '150円' &&
 # still -- confirms them: announced then, dated when first seen.
 S304=$T/s304.db
 long="ほかの話題がいくつか並んでいる長い段落です。今日も静かな一日でした。"
+# (each page's long paragraphs its own: text the two pages shared would be
+# their site's template, and the note the page's only own words)
 sp() { printf '<html><head><title>%s</title></head><body><h1>%s</h1><div class="note"><p>%s</p></div><p>%s</p><p>%s</p><p>%s</p><p>%s</p></body></html>\n' \
-	"$1" "$1" "$2" "$long 一" "$long 二" "$long 三" "$long 四" > "$WWW/$1.html"
+	"$1" "$1" "$2" "$1: $long 一" "$1: $long 二" "$1: $long 三" "$1: $long 四" > "$WWW/$1.html"
 	touch -d "@$((NOW - 86400))" "$WWW/$1.html"; }
 sup() { $A -d "$S304" update --force --now "$1" -v > "$T/s304.out" 2> "$T/s304.log"; }
 sp price "今日の価格は120円です。"

@@ -158,7 +158,7 @@ while read -r kind un fa re ot la mi bad; do
 	is "$kind: every real edit announced in its own check or the next ($ot on time, $la late, $mi missed)" "$mi" 0
 	# pelican's archive page: its new entry's dated heading and title
 	# come in one run with the title a link the template shares: an open
-	# gap of issue 30 (make bench prints the target); held at 1 here
+	# gap (make bench prints the target); held at 1 here
 	gap=0
 	[ "$kind" = pelican ] && gap=1
 	check "$kind: no excerpt made of furniture, each shows its edit ($bad bad; open gap: at most $gap until fixed)" [ "$bad" -le "$gap" ]

@@ -663,10 +663,12 @@ static enum MHD_Result serve_bench(struct MHD_Connection *c, const char *url)
 		  "<title>Bench page %lu</title>", n);
 	if (feed)
 		lb_buf_addf(&body, "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"%lu.rss\">", n);
-	lb_buf_addf(&body, "</head>\n<body><h1>Bench page %lu</h1>\n<p>version %ld: %s</p>\n", n, version,
-		    word[version % 6]);
+	/* the changed line is the page's own words (its number in it): a line
+	 * every page shows alike would be their site's template */
+	lb_buf_addf(&body, "</head>\n<body><h1>Bench page %lu</h1>\n<p>version %ld of page %lu: %s</p>\n", n, version,
+		    n, word[version % 6]);
 	if (words)   /* the diff pages' bench (bench/db-size.sh): a new sentence each version */
-		lb_buf_addf(&body, "<p>This version is called %s.</p>\n", word[version % 6]);
+		lb_buf_addf(&body, "<p>This version of page %lu is called %s.</p>\n", n, word[version % 6]);
 	for (int i = 0; i < 20; i++)
 		lb_buf_addf(&body, "<p>Paragraph %d of page %lu: the quick brown fox jumps.</p>\n", i, n);
 	lb_buf_adds(&body, "</body></html>\n");
