@@ -145,6 +145,10 @@ void ant_store_close(ant_store *s)
 	sqlite3_finalize(s->text_get);
 	sqlite3_finalize(s->text_put);
 	sqlite3_finalize(s->diff_of);
+	sqlite3_finalize(s->site_get);
+	sqlite3_finalize(s->site_list);
+	sqlite3_finalize(s->site_del);
+	sqlite3_finalize(s->site_put);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);

@@ -47,11 +47,12 @@ int ant_store_site_get(ant_store *s, const char *site, const char *except_url, i
 	*n = 0;
 	if (!v)
 		return lb_err_code(err, LB_ENOMEM);
-	if ((rc = ant_st_prep(s, &st, "SELECT url, sibling, seen, keys FROM site_pages WHERE site=?1"
+	if ((rc = ant_st_cached(s, &s->site_get, "SELECT url, sibling, seen, keys FROM site_pages WHERE site=?1"
 			      " AND url IS NOT ?2 AND seen >= ?3 ORDER BY seen DESC LIMIT ?4", err)) < 0) {
 		free(v);
 		return rc;
 	}
+	st = s->site_get;
 	ant_st_bind_text(st, 1, site);
 	ant_st_bind_text(st, 2, except_url);
 	sqlite3_bind_int64(st, 3, since);
@@ -67,7 +68,8 @@ int ant_store_site_get(ant_store *s, const char *site, const char *except_url, i
 			break;
 		}
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
 		ant_store_sitepages_free(v, k);
 		return rc == LB_ENOMEM ? lb_err_code(err, LB_ENOMEM) : ant_st_dberr(s, err, "cannot read a site's template");
@@ -86,8 +88,9 @@ static int site_room(ant_store *s, const char *site, const char *url, int64_t st
 	char *oldest = NULL;
 	int64_t oldest_seen = 0;
 
-	if ((rc = ant_st_prep(s, &st, "SELECT url, seen FROM site_pages WHERE site=?1 ORDER BY seen, url", err)) < 0)
+	if ((rc = ant_st_cached(s, &s->site_list, "SELECT url, seen FROM site_pages WHERE site=?1 ORDER BY seen, url", err)) < 0)
 		return rc;
+	st = s->site_list;
 	ant_st_bind_text(st, 1, site);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *u = (const char *)sqlite3_column_text(st, 0);
@@ -98,7 +101,8 @@ static int site_room(ant_store *s, const char *site, const char *url, int64_t st
 			oldest_seen = sqlite3_column_int64(st, 1);
 		}
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE) {
 		free(oldest);
 		return ant_st_dberr(s, err, "cannot read a site's template");
@@ -111,12 +115,14 @@ static int site_room(ant_store *s, const char *site, const char *url, int64_t st
 		free(oldest);
 		return 0;
 	}
-	rc = ant_st_prep(s, &st, "DELETE FROM site_pages WHERE site=?1 AND url=?2", err);
+	rc = ant_st_cached(s, &s->site_del, "DELETE FROM site_pages WHERE site=?1 AND url=?2", err);
 	if (rc == 0) {
+		st = s->site_del;
 		ant_st_bind_text(st, 1, site);
 		ant_st_bind_text(st, 2, oldest);
 		rc = sqlite3_step(st) == SQLITE_DONE ? 1 : ant_st_dberr(s, err, "cannot keep a site's template");
-		sqlite3_finalize(st);
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
 	}
 	free(oldest);
 	return rc;
@@ -141,11 +147,12 @@ int ant_store_site_put(ant_store *s, const char *site, const char *url, int sibl
 		b[4 * i + 2] = (unsigned char)(keys[i] >> 16);
 		b[4 * i + 3] = (unsigned char)(keys[i] >> 24);
 	}
-	if ((rc = ant_st_prep(s, &st, "INSERT OR REPLACE INTO site_pages(site, url, sibling, seen, keys)"
+	if ((rc = ant_st_cached(s, &s->site_put, "INSERT OR REPLACE INTO site_pages(site, url, sibling, seen, keys)"
 			      " VALUES (?1, ?2, ?3, ?4, ?5)", err)) < 0) {
 		free(b);
 		return rc;
 	}
+	st = s->site_put;
 	ant_st_bind_text(st, 1, site);
 	ant_st_bind_text(st, 2, url);
 	sqlite3_bind_int(st, 3, sibling);
@@ -153,7 +160,8 @@ int ant_store_site_put(ant_store *s, const char *site, const char *url, int sibl
 	if (nkeys)
 		sqlite3_bind_blob(st, 5, b, (int)(4 * nkeys), SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	free(b);
 	return rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot keep a site's template");
 }
