@@ -37,6 +37,7 @@
 # test-needs: hg:mercurial mhonarc:mhonarc zim:zim nginx:nginx-light faketime:faketime file:/usr/lib/cgi-bin/awstats.pl:awstats
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
+. "$TOP/tests/lib/realsoft.sh"
 DYN="$PY $TOP/tests/realdyn/dyn.py"
 
 tmpdir realdyn
@@ -50,7 +51,6 @@ for c in hg mhonarc zim nginx faketime; do
 done
 AWSTATS=/usr/lib/cgi-bin/awstats.pl
 [ -f "$AWSTATS" ] || missing="$missing $AWSTATS"
-FTLIB=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1)
 [ -n "$FTLIB" ] || missing="$missing libfaketime.so.1"
 if [ -n "$missing" ]; then
 	echo "1..1"
@@ -66,10 +66,6 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 # nginx's Last-Modified and ETag are then those of the faked clock.
 OFF=0
 echo "+0" > "$T/clock"
-faked() {
-	exec env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 \
-		FAKETIME_DONT_FAKE_MONOTONIC=1 "$@"
-}
 fakedrun() {
 	env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 \
 		FAKETIME_DONT_FAKE_MONOTONIC=1 "$@"
@@ -86,19 +82,6 @@ build() {
 	$DYN changed "$T/before" "$T/after" | while IFS= read -r f; do
 		touch -d "@$(now)" "$f"
 	done
-}
-freeport() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-up() {
-	i=0
-	while [ $i -lt 200 ]; do
-		"$HTTPGET" "$1" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	notok "server at $1 started" "$(tail -n 5 "$2")"
-	exit 1
 }
 
 # ---- hgweb: a repository with a history, hg serve on 127.0.0.1 -------------
@@ -348,41 +331,8 @@ Watering: Tuesdays and Fridays.'
 DB=$T/antenna.db
 $A -d "$DB" init --title realdyn --base http://example.com/ant/ >/dev/null
 for k in $PAGES; do $A -d "$DB" add "$(url "$k")" >/dev/null || notok "add $k"; done
-# check S: one antenna update at the step's time; records what it announced
-check_step() {
-	$A -d "$DB" update --force --now "$(now)" -v >"$T/out" 2>"$T/log"
-	cp "$T/log" "$R/log.$1"
-	: > "$R/ann.$1"
-	mkdir -p "$R/show.$1"
-	[ -n "${REALDYN_SNAP:-}" ] && mkdir -p "$R/text.$1"
-	for k in $PAGES; do
-		u=$(url "$k")
-		$A -d "$DB" show "$u" > "$R/show.$1/$k" 2>&1
-		[ -n "${REALDYN_SNAP:-}" ] && $DYN snap "$R/text.$1/$k" "$u"
-		if grep -qF "$u: updated" "$T/log"; then
-			printf '%s\t%s\t%s\n' "$k" "$(sed -n 's/^excerpt: *//p' "$R/show.$1/$k" | head -n 1)" \
-				"$(grep -F "$u: updated" "$T/log" | head -n 1 | sed "s|^$u: ||")" >> "$R/ann.$1"
-		fi
-	done
-}
 
-START=$(date +%s)
-check_step 0
-$A -d "$DB" list --format jsonl | grep -v '"last_error":null' > "$T/errs"
-is "baseline: the $(echo $PAGES | wc -w) pages fetched without error" "$(grep -c . "$T/errs")" 0
-sed 's/^/#   /' "$T/errs"
-
-S=1
-for m in $STEP_MIN; do
-	clock $((m * 60))
-	: > "$R/real.$S"
-	act $S
-	# HTTP dates are whole seconds: the check a little over a second after
-	# the builds, so a rebuilt file never answers 304 by chance
-	sleep 1.1
-	check_step $S
-	S=$((S + 1))
-done
+rs_steps "$DB"
 [ ! -s "$T/build.errors" ] && ok "every build and commit of the run succeeded" ||
 	notok "every build and commit of the run succeeded" "$(cat "$T/build.errors")" "$(tail -n 5 "$T/build.log")"
 echo "# $STEPS steps checked in $(($(date +%s) - START)) s"

@@ -21,6 +21,7 @@
 # test-needs: rackup:ruby-rack file:/usr/share/redmine/config.ru:redmine file:/var/lib/dbconfig-common/sqlite3/redmine/instances/default/redmine_default:redmine-sqlite file:/usr/share/rubygems-integration/all/gems/webrick-1.8.1/lib/webrick.rb:ruby-webrick
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
+. "$TOP/tests/lib/realsoft.sh"
 DYN="$PY $TOP/tests/realdyn/dyn.py"
 
 tmpdir realredmine
@@ -170,37 +171,8 @@ act() {
 DB=$T/antenna.db
 $A -d "$DB" init --title realredmine --base http://example.com/ant/ >/dev/null
 for k in $PAGES; do $A -d "$DB" add "$(url "$k")" >/dev/null || notok "add $k"; done
-check_step() {
-	$A -d "$DB" update --force --now "$(now)" -v >"$T/out" 2>"$T/log"
-	cp "$T/log" "$R/log.$1"
-	: > "$R/ann.$1"
-	mkdir -p "$R/show.$1"
-	[ -n "${REALDYN_SNAP:-}" ] && mkdir -p "$R/text.$1"
-	for k in $PAGES; do
-		u=$(url "$k")
-		$A -d "$DB" show "$u" > "$R/show.$1/$k" 2>&1
-		[ -n "${REALDYN_SNAP:-}" ] && $DYN snap "$R/text.$1/$k" "$u"
-		if grep -qF "$u: updated" "$T/log"; then
-			printf '%s\t%s\t%s\n' "$k" "$(sed -n 's/^excerpt: *//p' "$R/show.$1/$k" | head -n 1)" \
-				"$(grep -F "$u: updated" "$T/log" | head -n 1 | sed "s|^$u: ||")" >> "$R/ann.$1"
-		fi
-	done
-}
 
-START=$(date +%s)
-check_step 0
-$A -d "$DB" list --format jsonl | grep -v '"last_error":null' > "$T/errs"
-is "baseline: the $(echo $PAGES | wc -w) pages fetched without error" "$(grep -c . "$T/errs")" 0
-sed 's/^/#   /' "$T/errs"
-S=1
-for m in $STEP_MIN; do
-	clock $((m * 60))
-	: > "$R/real.$S"
-	act $S
-	sleep 1.1
-	check_step $S
-	S=$((S + 1))
-done
+rs_steps "$DB"
 [ ! -s "$T/api.errors" ] && ok "every API call of the run succeeded" ||
 	notok "every API call of the run succeeded" "$(cat "$T/api.errors")"
 echo "# $STEPS steps checked in $(($(date +%s) - START)) s"

@@ -19,6 +19,7 @@
 # test-needs: ruby:ruby rackup:ruby-rack php:php-cli faketime:faketime file:/usr/share/tdiary/index.rb:tdiary file:/usr/share/dokuwiki/doku.php:dokuwiki
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
+. "$TOP/tests/lib/realsoft.sh"
 DRIVE="$PY $TOP/tests/realsoft/drive.py"
 
 tmpdir realsoft
@@ -33,7 +34,6 @@ done
 for f in /usr/share/tdiary/index.rb /usr/share/dokuwiki/doku.php; do
 	[ -f "$f" ] || missing="$missing $f"
 done
-FTLIB=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1)
 [ -n "$FTLIB" ] || missing="$missing libfaketime.so.1"
 if [ -n "$missing" ]; then
 	echo "1..1"
@@ -48,27 +48,10 @@ fi
 # cache (rss_update, 300 s) expects.
 OFF=0
 echo "+0" > "$T/clock"
-# faked CMD...: CMD under that clock, in this process (exec): run it as
-# (faked CMD) & and $! is CMD's own pid, the one the EXIT trap kills
-faked() {
-	exec env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 NO_FAKE_STAT=1 \
-		FAKETIME_DONT_FAKE_MONOTONIC=1 "$@"
-}
+# (faked CMD) & runs CMD under that clock (tests/lib/realsoft.sh), $! its own
+# pid, the one the EXIT trap kills; with these variables:
+FAKED_ENV="NO_FAKE_STAT=1"
 clock() { OFF=$1; echo "+$OFF" > "$T/clock"; }
-freeport() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# up URL LOG: wait (at most 20 s) until the server answers URL
-up() {
-	i=0
-	while [ $i -lt 200 ]; do
-		"$HTTPGET" "$1" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	notok "server at $1 started" "$(tail -n 5 "$2")"
-	exit 1
-}
 
 # ---- tDiary: a private app directory, rackup on 127.0.0.1 -----------------
 TD=$T/tdiary

@@ -26,6 +26,7 @@
 # test-needs: jekyll:jekyll file:/usr/share/rubygems-integration/all/specifications/minima-2.5.1.gemspec:jekyll-theme-minima pelican:pelican sphinx-build:python3-sphinx mkdocs:mkdocs hugo:hugo nginx:nginx faketime:faketime
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
+. "$TOP/tests/lib/realsoft.sh"
 DRIVE="$PY $TOP/tests/realstatic/drive.py"
 
 tmpdir realstatic
@@ -43,7 +44,6 @@ for c in jekyll pelican sphinx-build mkdocs hugo faketime; do
 done
 ls /usr/share/rubygems-integration/all/gems/minima-*/_includes/footer.html >/dev/null 2>&1 ||
 	missing="$missing minima"
-FTLIB=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1)
 [ -n "$FTLIB" ] || missing="$missing libfaketime.so.1"
 if [ -n "$missing" ]; then
 	echo "1..1"
@@ -55,24 +55,7 @@ fi
 # it), read by libfaketime at every call: nginx's Date, the python
 # server's, and the generators' "generated on" and post dates.
 echo "+0" > "$T/clock"
-faked() {
-	exec env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 NO_FAKE_STAT=1 \
-		FAKETIME_DONT_FAKE_MONOTONIC=1 TZ=UTC "$@"
-}
-freeport() {
-	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# up URL LOG: wait (at most 20 s) until the server answers URL
-up() {
-	i=0
-	while [ $i -lt 200 ]; do
-		"$HTTPGET" "$1" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	notok "server at $1 started" "$(tail -n 5 "$2" 2>/dev/null)"
-	exit 1
-}
+FAKED_ENV="NO_FAKE_STAT=1 TZ=UTC"
 
 # ---- nginx: one server a kind, on 127.0.0.1, its files the built sites ----
 mkdir -p "$T/nginx"

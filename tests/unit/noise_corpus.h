@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "corpus_rand.h"
 #include "lb_buf.h"
 
 #define NOISE_PAGES 24
@@ -133,19 +134,10 @@ static inline void noise_expect(int k, int check, char *out, size_t n)
 	}
 }
 
-static inline unsigned noise_rand(unsigned x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
 
 static inline void noise_widget(lb_buf *b, int kind, int k, int c, unsigned r)
 {
-	unsigned x = noise_rand((unsigned)(k * 1000003 + c * 7919) + r * 2654435761u);
+	unsigned x = corpus_rand((unsigned)(k * 1000003 + c * 7919) + r * 2654435761u);
 	int day = 20 + c;   /* one day per check */
 
 	switch (kind) {
@@ -187,7 +179,7 @@ static inline void noise_widget(lb_buf *b, int kind, int k, int c, unsigned r)
 		for (int i = 0; i < 8; i++)
 			ord[i] = i;
 		for (int i = 7; i > 0; i--) {
-			int j = (int)(noise_rand(x + (unsigned)i) % (unsigned)(i + 1)), t = ord[i];
+			int j = (int)(corpus_rand(x + (unsigned)i) % (unsigned)(i + 1)), t = ord[i];
 			ord[i] = ord[j];
 			ord[j] = t;
 		}
@@ -267,7 +259,7 @@ static inline int noise_real(int k, int check);
 static inline void noise_entry(lb_buf *b, int layout, int k, int e, int day, int c, unsigned r,
 			int stars, int edited, int comments, int numbers)
 {
-	unsigned x = noise_rand((unsigned)(k * 31 + e) + r * 977);
+	unsigned x = corpus_rand((unsigned)(k * 31 + e) + r * 977);
 
 	if (layout == 0)
 		lb_buf_addf(b, "<div class=\"day\"><h2><span class=\"date\">2026年11月%d日(%s)</span> "

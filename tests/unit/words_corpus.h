@@ -28,6 +28,7 @@
 
 #include <stdio.h>
 
+#include "corpus_rand.h"
 #include "lb_buf.h"
 
 #define WORDS_PAGES 4
@@ -36,15 +37,6 @@
 static const char *const words_name[WORDS_PAGES] = { "calendar", "browser", "csrf", "quote" };
 static const char *const words_want[WORDS_PAGES] = { "-.....U", "-.U.UU.", "-UUU...", "-......" };
 
-static inline unsigned words_rand(unsigned x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
 
 /* Stable prose: a site's own text, so the parts under test are a small
  * share of the page, as on real pages. */
@@ -104,7 +96,7 @@ static inline void words_browser(lb_buf *b, int c, unsigned r)
 	/* the commit's id a link, its message text (a cell that is all one
 	 * link beside the main content reads as a link list: furniture) */
 	lb_buf_addf(b, "<div class=\"latest-commit\"><a href=\"/commit/%x\">%x</a> %s <span class=\"req\">request "
-		    "%08x</span></div>\n", 0xc0ffee + n, 0xc0ffee + n, msg[n], words_rand(r * 2654435761u + 17));
+		    "%08x</span></div>\n", 0xc0ffee + n, 0xc0ffee + n, msg[n], corpus_rand(r * 2654435761u + 17));
 	lb_buf_adds(b, "</body></html>\n");
 }
 
@@ -119,7 +111,7 @@ static inline void words_csrf(lb_buf *b, int c, unsigned r)
 	words_prose(b, "fruit growing");
 	lb_buf_addf(b, "<form class=\"notice\" method=\"post\" action=\"/join\">The next meeting is on the first "
 		    "Monday. %s Bring a friend. <span class=\"token\">form key: %08x%04x</span> "
-		    "<button>Join</button></form>\n", topic[e], words_rand(r + 99), words_rand(r * 7 + 3) & 0xffff);
+		    "<button>Join</button></form>\n", topic[e], corpus_rand(r + 99), corpus_rand(r * 7 + 3) & 0xffff);
 	lb_buf_adds(b, "</body></html>\n");
 }
 
@@ -133,7 +125,7 @@ static inline void words_quote(lb_buf *b, int c, unsigned r)
 	lb_buf_adds(b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Proverbs</title></head>"
 		    "<body><h1>Proverbs</h1>\n");
 	words_prose(b, "proverbs");
-	lb_buf_addf(b, "<div class=\"quote\"><p>%s</p></div>\n</body></html>\n", q[words_rand(r + 5) % 5]);
+	lb_buf_addf(b, "<div class=\"quote\"><p>%s</p></div>\n</body></html>\n", q[corpus_rand(r + 5) % 5]);
 }
 
 /* Page k at check c, its r-th request: the HTML (appended to b). */

@@ -206,13 +206,13 @@ static void property(void)
 				order[i] = i;
 			for (int i = 7; i > 0; i--) {
 				int j, t;
-				seed = noise_rand(seed + 1);
+				seed = corpus_rand(seed + 1);
 				j = (int)(seed % (unsigned)(i + 1));
 				t = order[i], order[i] = order[j], order[j] = t;
 			}
 			lb_buf_addf(&b, "<html><body><h1>ページ %d</h1><ul class=\"items\">", page);
 			for (int i = 0; i < 8; i++) {
-				unsigned r = noise_rand(seed + (unsigned)i * 77 + (unsigned)c);
+				unsigned r = corpus_rand(seed + (unsigned)i * 77 + (unsigned)c);
 				switch ((order[i] + page) % 6) {
 				case 0: lb_buf_addf(&b, "<li>項目%d: %u 件</li>", order[i], r % 100000); break;
 				case 1: lb_buf_addf(&b, "<li>項目%d: %u年%u月%u日(%s)</li>", order[i], 2000 + r % 30,

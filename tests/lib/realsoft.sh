@@ -1,0 +1,72 @@
+# tests/lib/realsoft.sh: what the real-software suites share (tests/realsoft,
+# realstatic, realdyn, realredmine), sourced after tests/lib/antenna.sh.
+#
+# FTLIB          libfaketime's library, or "" (the suite names it missing)
+# faked CMD...   CMD under the suite's clock, in this process (exec): run it
+#                as (faked CMD) & and $! is CMD's own pid.  The clock is
+#                real time plus $T/clock's offset, read at every call;
+#                FAKED_ENV adds the suite's own variables (NO_FAKE_STAT=1,
+#                TZ=UTC)
+# freeport       a free TCP port on 127.0.0.1
+# up URL LOG     waits (at most 20 s) until a server answers URL, else a
+#                failure with LOG's tail, and the suite ends
+FTLIB=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1)
+FAKED_ENV=${FAKED_ENV:-}
+faked() {
+	# shellcheck disable=SC2086 # FAKED_ENV: VAR=VALUE words
+	exec env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 \
+		FAKETIME_DONT_FAKE_MONOTONIC=1 $FAKED_ENV "$@"
+}
+freeport() {
+	$PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+up() {
+	i=0
+	while [ $i -lt 200 ]; do
+		"$HTTPGET" "$1" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	notok "server at $1 started" "$(tail -n 5 "$2" 2>/dev/null)"
+	exit 1
+}
+
+# The scored run of tests/realdyn and tests/realredmine (dyn.py score):
+# rs_steps DB: a baseline check, then for each minute of $STEP_MIN the
+# clock moved there, `act S` (the suite's), and one check a little over a
+# second later (HTTP dates are whole seconds: a rebuilt file never
+# answers 304 by chance).  Each check writes into $R: log.S, show.S/KEY,
+# ann.S (KEY, excerpt, how, for each page announced) and, with
+# REALDYN_SNAP=1, text.S/KEY.  Needs url KEY, $PAGES, $DYN, clock, now.
+rs_check() {
+	$A -d "$1" update --force --now "$(now)" -v >"$T/out" 2>"$T/log"
+	cp "$T/log" "$R/log.$2"
+	: > "$R/ann.$2"
+	mkdir -p "$R/show.$2"
+	[ -n "${REALDYN_SNAP:-}" ] && mkdir -p "$R/text.$2"
+	for k in $PAGES; do
+		u=$(url "$k")
+		$A -d "$1" show "$u" > "$R/show.$2/$k" 2>&1
+		[ -n "${REALDYN_SNAP:-}" ] && $DYN snap "$R/text.$2/$k" "$u"
+		if grep -qF "$u: updated" "$T/log"; then
+			printf '%s\t%s\t%s\n' "$k" "$(sed -n 's/^excerpt: *//p' "$R/show.$2/$k" | head -n 1)" \
+				"$(grep -F "$u: updated" "$T/log" | head -n 1 | sed "s|^$u: ||")" >> "$R/ann.$2"
+		fi
+	done
+}
+rs_steps() {
+	START=$(date +%s)
+	rs_check "$1" 0
+	$A -d "$1" list --format jsonl | grep -v '"last_error":null' > "$T/errs"
+	is "baseline: the $(echo $PAGES | wc -w) pages fetched without error" "$(grep -c . "$T/errs")" 0
+	sed 's/^/#   /' "$T/errs"
+	S=1
+	for m in $STEP_MIN; do
+		clock $((m * 60))
+		: > "$R/real.$S"
+		act $S
+		sleep 1.1
+		rs_check "$1" $S
+		S=$((S + 1))
+	done
+}
