@@ -22,30 +22,14 @@ if want publish-big; then
 			# the empty publish creates the event tables and the Atom state
 			"$ANTENNA" -d "$db" init --title bench --base http://antenna.example.jp/ > /dev/null &&
 				"$ANTENNA" -d "$db" publish --now $((NOW - 7200)) "$PB/empty" > /dev/null &&
-				python3 - "$db" "$n" "$NOW" <<'EOF' || say "publish-big: cannot make $db"
+				python3 - "$db" "$n" "$NOW" "$TOP/bench" <<'EOF' || say "publish-big: cannot make $db"
 import sqlite3, sys
+sys.path.insert(0, sys.argv[4])
+from seed_pages import seed, events
 db, n, now = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 c = sqlite3.connect(db)
-# as store.c writes a page whose key and source are its url: both NULL,
-# the rule "text" as its number (2), key_hash the FNV-1a 64 of the key
-def key_hash(s):
-    h = 14695981039346656037
-    for b in s.encode():
-        h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
-    return h - (1 << 64) if h >= 1 << 63 else h
-c.create_function("key_hash", 1, key_hash, deterministic=True)
-c.execute("""WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
-  INSERT INTO pages(url, url_key, title, title_set_by_user, author, grp, source_url, created,
-    last_modified, last_detected, last_ok, last_check, content_length, detected_by, text_hash,
-    key_hash)
-  SELECT u, NULL, '日記ページ ' || i || ' <&>', 1, CASE WHEN i % 3 THEN '山田太郎' ELSE '' END,
-    'グループ ' || (i % 20), NULL, ?, ? - i, ?, ?, ?, 1500, 2, i, key_hash(u)
-  FROM (SELECT i, 'http://pages.example.jp/diary/' || i || '.html' AS u FROM k)""",
-    (n - 1, now, now, now, now, now))
-c.execute("""INSERT INTO ev_events(url, url_key, last_modified, last_detected, tz_offset,
-    content_length, title, author, source_url)
-  SELECT url, url, last_modified, last_detected, 32400, 1500, title, author, url
-  FROM (SELECT * FROM pages ORDER BY last_modified DESC LIMIT 10000) ORDER BY last_modified""")
+seed(c, n, now)
+events(c)
 c.commit()
 EOF
 		fi
@@ -173,33 +157,19 @@ if want publish-diffs; then
 		if stale_db "$db"; then
 			"$ANTENNA" -d "$db" init --title bench --base http://antenna.example.jp/ > /dev/null &&
 				"$ANTENNA" -d "$db" publish --now $((NOW - 7200)) "$PD/empty" > /dev/null &&
-				python3 - "$db" "$n" "$NOW" "$changed" <<'EOF3' || say "publish-diffs: cannot make $db"
+				python3 - "$db" "$n" "$NOW" "$changed" "$TOP/bench" <<'EOF3' || say "publish-diffs: cannot make $db"
 import sqlite3, sys, zlib
+sys.path.insert(0, sys.argv[5])
+from seed_pages import seed, events
 db, n, now, changed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 c = sqlite3.connect(db)
-def key_hash(s):
-    h = 14695981039346656037
-    for b in s.encode():
-        h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
-    return h - (1 << 64) if h >= 1 << 63 else h
-c.create_function("key_hash", 1, key_hash, deterministic=True)
 # the pages as publish-big's, each with one earlier update and its diff
-c.execute("""WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
-  INSERT INTO pages(url, url_key, title, title_set_by_user, author, grp, source_url, created,
-    last_modified, last_detected, last_ok, last_check, content_length, detected_by, text_hash,
-    key_hash)
-  SELECT u, NULL, '日記ページ ' || i || ' <&>', 1, CASE WHEN i % 3 THEN '山田太郎' ELSE '' END,
-    'グループ ' || (i % 20), NULL, ?, ? - 86400 - i, ? - 86400, ?, ?, 1500, 2, i, key_hash(u)
-  FROM (SELECT i, 'http://pages.example.jp/diary/' || i || '.html' AS u FROM k)""",
-    (n - 1, now, now, now, now, now))
+seed(c, n, now, 86400)
 def blob(i, w):
     return zlib.compress(("  今日は朝から雨が降っていた。\n- 午後は図書館で本を読んだ %d。\n+ 午後は図書館で%sと話した %d。\n  夕方には晴れた。\n" % (i, w, i)).encode(), 6)
 c.create_function("blob", 2, blob, deterministic=True)
 c.execute("INSERT INTO page_texts(page_id, text, diff, diff_time) SELECT id, x'00', blob(id, '友達'), last_modified FROM pages")
-c.execute("""INSERT INTO ev_events(url, url_key, last_modified, last_detected, tz_offset,
-    content_length, title, author, source_url)
-  SELECT url, url, last_modified, last_detected, 32400, 1500, title, author, url
-  FROM (SELECT * FROM pages ORDER BY last_modified DESC LIMIT 10000) ORDER BY last_modified""")
+events(c)
 c.commit()
 EOF3
 			# the publish before the update: its diff pages in the site

@@ -75,6 +75,19 @@ start_server() {
 	U="http://127.0.0.1:$(cat "$T/port")"
 }
 
+# asked PATH: how many times the server (started --verbose) was asked for
+# PATH in $T/server.log.  Its log line comes after the answer: wait until
+# the log stops growing, at most 3 s, so a slow build does not count early.
+asked() {
+	w=0 was=-1
+	while [ $w -lt 30 ]; do
+		sz=$(wc -c < "$T/server.log")
+		[ "$sz" = "$was" ] && break
+		was=$sz; sleep 0.1; w=$((w + 1))
+	done
+	grep -c "GET $1 " "$T/server.log"
+}
+
 # server_suite NAME: how a suite against the test server starts: tmpdir
 # NAME, the server (up to 300 s) and NOW, the clock when it started.
 server_suite() {

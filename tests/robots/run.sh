@@ -15,21 +15,8 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 plan 52
 tmpdir robots-test
 start_server 120 --verbose
-LOG=$T/server.log
 NOW=$(date +%s)
 
-# asked PATH: how many times the server was asked for PATH
-# (the server writes its log line after the answer: wait until the log
-# stops growing, at most 3 s, so a slow build does not count too early)
-asked() {
-	w=0 was=-1
-	while [ $w -lt 30 ]; do
-		now=$(wc -c < "$LOG")
-		[ "$now" = "$was" ] && break
-		was=$now; sleep 0.1; w=$((w + 1))
-	done
-	grep -c "GET $1 " "$LOG"
-}
 # page PATH: a small page at PATH
 page() { mkdir -p "$WWW/$(dirname "$1")"; printf '<title>%s</title><p>%s</p>\n' "$1" "$1" > "$WWW/$1"; }
 # fresh NAME PATH...: database NAME, with the pages at those paths added

@@ -25,23 +25,10 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 plan 20
 tmpdir template-test
 start_server 170 --verbose
-LOG=$T/server.log
 NOW=$(date +%s)
 P=$(cat "$T/port")
 export ANTENNA_RESOLVE="blog.test:$P:127.0.0.1 solo.test:$P:127.0.0.1 robo.test:$P:127.0.0.1 self.test:$P:127.0.0.1"
 B=http://blog.test:$P S=http://solo.test:$P R=http://robo.test:$P
-
-# asked PATH: how many times the server was asked for PATH (its log line
-# comes after the answer: wait until the log stops growing, at most 3 s)
-asked() {
-	w=0 was=-1
-	while [ $w -lt 30 ]; do
-		now=$(wc -c < "$LOG")
-		[ "$now" = "$was" ] && break
-		was=$now; sleep 0.1; w=$((w + 1))
-	done
-	grep -c "GET $1 " "$LOG"
-}
 
 # page FILE TITLE MAIN SIDE: a page of the blog's template: a top bar,
 # the main column, the sidebar column (no name a rule knows), a bottom

@@ -15,6 +15,7 @@
 
 #include <sqlite3.h>
 
+#include "corpus_fetch.h"
 #include "noise_corpus.h"
 #include "ant_textstate.h"
 #include "ant_update.h"
@@ -34,9 +35,7 @@ struct corpus_fetcher {
 
 static int page_of(const char *url)
 {
-	const char *p = strstr(url, "/noise/");
-
-	return p ? atoi(p + 7) : -1;
+	return corpus_page_of(url, "/noise/");
 }
 
 static int corpus_run(void *self, const ant_fetch_limits *lim, const ant_fetch_req *reqs, size_t n,
@@ -47,22 +46,16 @@ static int corpus_run(void *self, const ant_fetch_limits *lim, const ant_fetch_r
 	for (size_t i = 0; i < n; i++) {
 		int k = page_of(reqs[i].url);
 		lb_buf b = LB_BUF_INIT;
-		ant_fetch_result r = { .status = 200, .content_length = -1,
-				       .content_type = (char *)"text/html; charset=utf-8" };
 
+		f->requests++;
 		if (k < 0 || k >= NOISE_PAGES) {
-			r.status = 404;
-			r.body = (char *)"";
+			corpus_answer(done, ctx, &reqs[i], 404, NULL);
 		} else if (f->fail_second && f->asked[k]++) {
-			r.status = 503;
-			r.body = (char *)"";
+			corpus_answer(done, ctx, &reqs[i], 503, NULL);
 		} else {
 			noise_page(&b, k, f->check, f->req[k]++);
-			r.body = b.data;
-			r.len = b.len;
+			corpus_answer(done, ctx, &reqs[i], 200, &b);
 		}
-		f->requests++;
-		done(ctx, &reqs[i], &r);
 		lb_buf_release(&b);
 	}
 	return 0;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "corpus_fetch.h"
 #include "words_corpus.h"
 #include "ant_textstate.h"
 #include "ant_update.h"
@@ -32,9 +33,7 @@ struct fetcher {
 
 static int page_of(const char *url)
 {
-	const char *p = strstr(url, "/words/");
-
-	return p ? atoi(p + 7) : -1;
+	return corpus_page_of(url, "/words/");
 }
 
 static int serve(void *self, const ant_fetch_limits *lim, const ant_fetch_req *reqs, size_t n,
@@ -45,18 +44,13 @@ static int serve(void *self, const ant_fetch_limits *lim, const ant_fetch_req *r
 	for (size_t i = 0; i < n; i++) {
 		int k = page_of(reqs[i].url);
 		lb_buf b = LB_BUF_INIT;
-		ant_fetch_result r = { .status = 200, .content_length = -1,
-				       .content_type = (char *)"text/html; charset=utf-8" };
 
 		if (k < 0 || k >= WORDS_PAGES) {
-			r.status = 404;
-			r.body = (char *)"";
-		} else {
-			words_page(&b, k, f->check, f->req[k]++);
-			r.body = b.data;
-			r.len = b.len;
+			corpus_answer(done, ctx, &reqs[i], 404, NULL);
+			continue;
 		}
-		done(ctx, &reqs[i], &r);
+		words_page(&b, k, f->check, f->req[k]++);
+		corpus_answer(done, ctx, &reqs[i], 200, &b);
 		lb_buf_release(&b);
 	}
 	return 0;
