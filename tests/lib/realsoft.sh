@@ -31,6 +31,22 @@ up() {
 	exit 1
 }
 
+# rs_record: where the scored run keeps its record, $R (REALDYN_KEEP, or
+# $T/rec) with the pages watched ($PAGES, url KEY), and the steps' times:
+# STEP_MIN, each step's minutes after the baseline (15 minutes, an hour,
+# 2 minutes apart, across the date turn: UTC at +600, JST at +1440).
+# real KEY WANT...: KEY's own content changed in this step ($S); its
+# excerpt must show WANT.
+rs_record() {
+	R=${REALDYN_KEEP:-$T/rec}
+	mkdir -p "$R"
+	: > "$R/pages"
+	for k in $PAGES; do printf '%s\t%s\n' "$k" "$(url "$k")" >> "$R/pages"; done
+	STEP_MIN="15 30 90 150 152 210 600 1440 1455 1515 1517 1575 1635"
+	STEPS=13
+}
+real() { w=$1; shift; for k in "$@"; do printf '%s\t%s\n' "$k" "$w" >> "$R/real.$S"; done; }
+
 # The scored run of tests/realdyn and tests/realredmine (dyn.py score):
 # rs_steps DB: a baseline check, then for each minute of $STEP_MIN the
 # clock moved there, `act S` (the suite's), and one check a little over a

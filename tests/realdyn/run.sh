@@ -251,19 +251,9 @@ url() {
 	awstats-*) echo "${NGB}stats/awstats.club.${1#awstats-}.html" ;;
 	esac
 }
-R=${REALDYN_KEEP:-$T/rec}
-mkdir -p "$R"
-: > "$R/pages"
-for k in $PAGES; do printf '%s\t%s\n' "$k" "$(url "$k")" >> "$R/pages"; done
+rs_record
 
 # ---- what people do ------------------------------------------------------------
-# STEP_MIN: each step's time in minutes after the baseline: 15 minutes, an
-# hour, 2 minutes apart, across the date turn (UTC at +600, JST at +1440).
-STEP_MIN="15 30 90 150 152 210 600 1440 1455 1515 1517 1575 1635"
-STEPS=13
-# real KEY WANT...: KEY's own content changed in this step; its excerpt
-# must show WANT
-real() { w=$1; shift; for k in "$@"; do printf '%s\t%s\n' "$k" "$w" >> "$R/real.$S"; done; }
 # a commit is news on every page showing the tip (the file view's is its
 # "latest commit" cell: a commit of README shows there as README's new text)
 HGALL="hgweb-summary hgweb-shortlog hgweb-graph hgweb-file hgweb-tip"

@@ -143,14 +143,7 @@ url() {
 	redmine-issue1) echo "$B/issues/1" ;;
 	esac
 }
-R=${REALDYN_KEEP:-$T/rec}
-mkdir -p "$R"
-: > "$R/pages"
-for k in $PAGES; do printf '%s\t%s\n' "$k" "$(url "$k")" >> "$R/pages"; done
-
-STEP_MIN="15 30 90 150 152 210 600 1440 1455 1515 1517 1575 1635"
-STEPS=13
-real() { w=$1; shift; for k in "$@"; do printf '%s\t%s\n' "$k" "$w" >> "$R/real.$S"; done; }
+rs_record
 act() {
 	case $1 in
 	2)	api PUT /issues/1.json '{"issue": {"notes": "Fixed in the next release, please test."}}' &&
