@@ -81,6 +81,15 @@ const char *antcmd_when(char *b, size_t n, int64_t t, int64_t tz);
 /* show's lines on a page's learned state: volatile blocks, furniture,
  * numbers held or learned as counters (show_learned.c). */
 void antcmd_show_learned(const ant_store_page *p, int64_t tz);
+/* not_news.c: a --when pattern checked and added to list (one a line): 0,
+ * or -1 said.  'set --not-news' on p (read in the caller's transaction):
+ * its last announced update taken back, its event withdrawn, what it
+ * added learned as taught noise; what was done said in said.  0 or < 0
+ * with err (LB_ENOTFOUND: no update to take back). */
+int antcmd_add_when(lb_buf *list, const char *pat);
+int antcmd_not_news(ant_store *s, ant_store_page *p, lb_buf *said, lb_error *err);
+/* The noise the operator taught ('set --not-news'), apart from what was learned. */
+void antcmd_show_taught(const ant_store_page *p);
 /* show's lines on where the page is: moved, gone (show_where.c) */
 void antcmd_show_whereabouts(const ant_store_page *p, int64_t tz);
 /* robots.txt (robots.c): set's --ignore-robots (1) or --no-ignore-robots

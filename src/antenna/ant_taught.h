@@ -6,14 +6,15 @@
  * consecutive segments (ant_page.h) the noise-proof rule picked as new,
  * known by the block of its first segment and by its anchor, the
  * normalised text (ant_page_seg.norm: numbers and dates do not change it)
- * of the segment just before it, 0 at the start of the page.  'set
- * --not-news' makes those runs the page's taught noise: from then on, at
- * every check, a segment of that block that follows a segment with that
- * text, and the run's other segments after it, are left out of the
- * comparison before the text rule sees them, as furniture is.  A real
- * edit elsewhere on the page (another place, or the same block after
- * other text) is still news.  The place and the text before it are what
- * a person points at when they say "that line changes every day".
+ * of the nearest segment before it in the same block, 0 when it is the
+ * block's first.  'set --not-news' makes those runs the page's taught
+ * noise: from then on, at every check, a segment of that block after a
+ * segment of the block with that text (or first in the block), and the
+ * run's other segments after it, are left out of the comparison before
+ * the text rule sees them, as furniture is.  A real edit elsewhere on the
+ * page (another place, or the same block after other text) is still news.
+ * The place and the text before it are what a person points at when they
+ * say "that line changes every day".
  *
  * Stored as text, one run a line: "BLOCK ANCHOR N\tPATH\tSAMPLE" (block
  * and anchor 8 hex digits, N segments; the path and the start of the

@@ -364,6 +364,17 @@ static int json_moved(lb_buf *o, const ant_store_page *p)
 	       lb_json_next_int(o, "moved_at", p->moved_at) < 0 ? LB_ENOMEM : 0;
 }
 
+/* What the operator means (schema 16), each only when set: the --when
+ * patterns, the noise taught by 'set --not-news' (its runs as stored,
+ * ant_taught.h), the render flag; in 'list', the --when that matched. */
+static int json_meaning(lb_buf *o, const ant_store_page *p, int all)
+{
+	return (*p->when && lb_json_next_lines(o, "when", p->when) < 0) ||
+	       (*p->taught && lb_json_next_lines(o, "taught", p->taught) < 0) ||
+	       (p->render && lb_json_next_bool(o, "render", 1) < 0) ||
+	       (all && p->when_hit && lb_json_next_strz_or_null(o, "when_hit", p->when_hit) < 0) ? LB_ENOMEM : 0;
+}
+
 int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json what)
 {
 	int all = what == ANT_EXPORT_JSON_STATE;
@@ -384,6 +395,7 @@ int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json wha
 	    (!all && lb_json_next_strz_or_null(o, "force_charset", p->force_charset) < 0) ||
 	    lb_json_next_bool(o, "no_auto_ignore", p->no_auto_ignore) < 0 ||
 	    (p->ignore_robots && lb_json_next_bool(o, "ignore_robots", 1) < 0) ||   /* only when set */
+	    json_meaning(o, p, all) < 0 ||
 	    lb_buf_adds(o, "}\n") < 0)
 		return LB_ENOMEM;
 	return 0;

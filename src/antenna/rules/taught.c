@@ -77,6 +77,17 @@ size_t ant_taught_parse(const char *text, ant_taught_run *out, size_t max)
 	return n;
 }
 
+/* The anchor of seg[i]: the norm of the nearest segment before it in
+ * the same block (the block's text before the run: unchanged by edits in
+ * other parts of the page), 0 when it is the block's first. */
+static uint32_t anchor_of(const ant_page_info *info, size_t i)
+{
+	for (size_t k = i; k-- > 0;)
+		if (info->seg[k].block == info->seg[i].block)
+			return info->seg[k].norm;
+	return 0;
+}
+
 static int format(lb_buf *out, const ant_taught_run *r)
 {
 	char head[40];
@@ -108,7 +119,7 @@ int ant_taught_news(const ant_page_info *info, const unsigned char *pick, lb_buf
 		while (k < info->nseg && pick[k] && k - i < ANT_TAUGHT_RUN_SEGS)
 			one[k++] = 1;
 		r.block = info->seg[i].block;
-		r.anchor = i ? info->seg[i - 1].norm : 0;
+		r.anchor = anchor_of(info, i);
 		r.nseg = (unsigned)(k - i);
 		field(r.path, sizeof r.path, path, strlen(path), 1);
 		text = ant_page_excerpt(info, one, 40);
@@ -132,10 +143,15 @@ size_t ant_taught_mark(const ant_page_info *info, const char *taught, unsigned c
 
 	memset(mark, 0, info->nseg);
 	for (size_t i = 0; n && i < info->nseg; i++) {
-		uint32_t before = i ? info->seg[i - 1].norm : 0;
+		uint32_t before = 0;
+		int known = 0;
 
 		for (size_t j = 0; j < n; j++) {
-			if (r[j].block != info->seg[i].block || r[j].anchor != before)
+			if (r[j].block != info->seg[i].block)
+				continue;
+			if (!known)
+				before = anchor_of(info, i), known = 1;
+			if (r[j].anchor != before)
 				continue;
 			for (size_t k = i; k < info->nseg && k < i + r[j].nseg; k++)
 				mark[k] = 1;
