@@ -65,8 +65,6 @@ struct add_opts {
 	const char *feed, *check_url;
 };
 
-enum { OPT_WHEN = 1000, OPT_RENDER };
-
 static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o)
 {
 	ant_store_page p;
@@ -159,8 +157,8 @@ int cmd_add(int argc, char **argv)
 		{ "relay", no_argument, NULL, 'r' },
 		{ "feed", required_argument, NULL, 'f' },
 		{ "allow-file", no_argument, NULL, 'F' },
-		{ "when", required_argument, NULL, OPT_WHEN },
-		{ "render", no_argument, NULL, OPT_RENDER },
+		{ "when", required_argument, NULL, ANTCMD_OPT_WHEN },
+		{ "render", no_argument, NULL, ANTCMD_OPT_RENDER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -185,8 +183,8 @@ int cmd_add(int argc, char **argv)
 		case 'r': o.relay = 1; break;
 		case 'f': o.feed = optarg; break;
 		case 'F': o.allow_file = 1; break;
-		case OPT_WHEN: if (antcmd_add_when(&o.when, optarg) < 0) goto out; break;
-		case OPT_RENDER: o.render = 1; break;
+		case ANTCMD_OPT_WHEN: if (antcmd_add_when(&o.when, optarg) < 0) goto out; break;
+		case ANTCMD_OPT_RENDER: o.render = 1; break;
 		default: goto out;
 		}
 	}

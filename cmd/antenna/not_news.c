@@ -1,9 +1,12 @@
 /*
- * not_news.c: what 'antenna add' and 'antenna set' do with the operator's
- * meaning of a page (issue 33): the --when words (ant_when.h), 'set
- * --not-news' (the last announced change taken back and learned as the
- * page's taught noise, ant_taught.h) and 'set --forget-noise'.  Apart from
- * set.c so that each stays a short file.
+ * not_news.c: what 'antenna add' and 'antenna set' do with what the
+ * operator means by a page: the --when words (ant_when.h: replaced by the
+ * ones given, --no-when clears them; no rebaseline, the comparison is the
+ * same), the render flag, 'set --not-news' (the last announced update
+ * taken back and what it added taught as the page's noise, ant_taught.h)
+ * and 'set --forget-noise' (the noise taught and learned forgotten: a text
+ * rebaseline, as the reference was made without the taught parts).  Apart
+ * from set.c so that each stays a short file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,70 @@ int antcmd_add_when(lb_buf *list, const char *pat)
 		return cli_error("--when: %s", lb_error_msg(&err)), -1;
 	if ((list->len && lb_buf_addc(list, '\n') < 0) || lb_buf_adds(list, pat) < 0)
 		return cli_error("out of memory"), -1;
+	return 0;
+}
+
+int antcmd_meaning_opt(struct antcmd_meaning *m, int c, const char *arg)
+{
+	switch (c) {
+	case ANTCMD_OPT_WHEN:
+		m->when_given = 1;
+		return !*arg || antcmd_add_when(&m->when, arg) == 0 ? 1 : -1;
+	case ANTCMD_OPT_NO_WHEN: m->when_given = m->when_cleared = 1; return 1;
+	case ANTCMD_OPT_RENDER: case ANTCMD_OPT_NO_RENDER: m->render = c == ANTCMD_OPT_RENDER; return 1;
+	case ANTCMD_OPT_NOT_NEWS: m->not_news = 1; return 1;
+	case ANTCMD_OPT_FORGET_NOISE: m->forget = 1; return 1;
+	default: return 0;
+	}
+}
+
+int antcmd_meaning_check(const struct antcmd_meaning *m)
+{
+	if (m->when_cleared && m->when.len)
+		return cli_usage_error(antcmd_set_help, "--no-when and --when TEXT exclude each other"), -1;
+	if (m->not_news && m->forget)
+		return cli_usage_error(antcmd_set_help, "--not-news and --forget-noise exclude each other"), -1;
+	return 0;
+}
+
+int antcmd_meaning_given(const struct antcmd_meaning *m)
+{
+	return m->when_given || m->render >= 0 || m->not_news || m->forget;
+}
+
+void antcmd_meaning_release(struct antcmd_meaning *m)
+{
+	lb_buf_release(&m->when);
+	lb_buf_release(&m->said);
+}
+
+static int set_text(char **dst, const char *v)
+{
+	char *n = strdup(v);
+
+	if (!n)
+		return -1;
+	free(*dst);
+	*dst = n;
+	return 0;
+}
+
+int antcmd_set_meaning(ant_store_page *p, const struct antcmd_meaning *m, lb_buf *ch, unsigned *rebase)
+{
+	if (m->when_given && strcmp(p->when, m->when.data) != 0) {
+		if (set_text(&p->when, m->when.data) < 0)
+			return -1;
+		lb_buf_adds(ch, " when");
+	}
+	if (m->render >= 0 && p->render != m->render) {
+		p->render = m->render;
+		lb_buf_adds(ch, p->render ? " render" : " no-render");
+	}
+	if (m->forget && (*p->taught || p->noise_len)) {
+		p->taught[0] = '\0';
+		lb_buf_adds(ch, " forget-noise");
+		*rebase |= ANT_REBASE_TEXT;
+	}
 	return 0;
 }
 

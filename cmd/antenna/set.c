@@ -13,13 +13,7 @@
  * region changed, so the text changes, and that is no update of the page.
  * Another feed forgets what the old one said (ANT_REBASE_FEED).  Either
  * makes the page due at the next 'antenna update'.
- *
- * The operator's meaning (not_news.c): --when replaces the page's words
- * that must appear (--no-when clears them: no rebaseline, the comparison
- * is the same); --render/--no-render; --not-news takes the last announced
- * update back and teaches what it added as the page's noise;
- * --forget-noise forgets the noise taught and learned (a text rebaseline:
- * the reference was made without the taught parts).
+ * --when, --render, --not-news, --forget-noise: not_news.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,20 +37,14 @@ struct set_opts {
 	struct list_opt ignore, only;
 	int auto_ignore;        /* -1 not given, 0 --no-auto-ignore, 1 --auto-ignore */
 	int robots;             /* -1 not given, 1 --ignore-robots, 0 --no-ignore-robots */
-	struct list_opt when;   /* --when, --no-when */
-	int render;             /* -1 not given, 1 --render, 0 --no-render */
-	int not_news, forget_noise;
+	struct antcmd_meaning m;
 };
-
-enum { OPT_WHEN = 1000, OPT_NO_WHEN, OPT_RENDER, OPT_NO_RENDER, OPT_NOT_NEWS, OPT_FORGET_NOISE };
 
 static int list_add(struct list_opt *l, const char *pat)
 {
 	l->given = 1;
 	if (!*pat)
 		return 0;
-	if (strcmp(l->name, "--when") == 0)
-		return antcmd_add_when(&l->pats, pat);
 	return antcmd_add_pattern(&l->pats, l->name, pat);
 }
 
@@ -154,20 +142,8 @@ static int apply(ant_store_page *p, const struct set_opts *o, lb_buf *ch, unsign
 			*rebase |= ANT_REBASE_FEED;
 		}
 	}
-	if (list_value(&o->when) && !same(p->when, list_value(&o->when))) {
-		if (replace(&p->when, list_value(&o->when)) < 0)
-			return -1;
-		lb_buf_adds(ch, " when");
-	}
-	if (o->render >= 0 && p->render != o->render) {
-		p->render = o->render;
-		lb_buf_adds(ch, p->render ? " render" : " no-render");
-	}
-	if (o->forget_noise && (*p->taught || p->noise_len)) {
-		p->taught[0] = '\0';
-		lb_buf_adds(ch, " forget-noise");
-		*rebase |= ANT_REBASE_TEXT;
-	}
+	if (antcmd_set_meaning(p, &o->m, ch, rebase) < 0)
+		return -1;
 	if (o->auto_ignore >= 0 && p->no_auto_ignore != !o->auto_ignore) {
 		p->no_auto_ignore = !o->auto_ignore;
 		lb_buf_adds(ch, p->no_auto_ignore ? " no-auto-ignore" : " auto-ignore");
@@ -200,19 +176,13 @@ int cmd_set(int argc, char **argv)
 		{ "no-ignore-robots", no_argument, NULL, 'r' },
 		{ "server", required_argument, NULL, 'S' },
 		{ "clear-wait", no_argument, NULL, 'W' },
-		{ "when", required_argument, NULL, OPT_WHEN },
-		{ "no-when", no_argument, NULL, OPT_NO_WHEN },
-		{ "render", no_argument, NULL, OPT_RENDER },
-		{ "no-render", no_argument, NULL, OPT_NO_RENDER },
-		{ "not-news", no_argument, NULL, OPT_NOT_NEWS },
-		{ "forget-noise", no_argument, NULL, OPT_FORGET_NOISE },
+		ANTCMD_MEANING_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct set_opts o = { .ignore = { "--ignore", LB_BUF_INIT, 0, 0 },
 			      .only = { "--only", LB_BUF_INIT, 0, 0 }, .auto_ignore = -1, .robots = -1,
-			      .when = { "--when", LB_BUF_INIT, 0, 0 }, .render = -1 };
-	lb_buf said = LB_BUF_INIT;
+			      .m = ANTCMD_MEANING_INIT };
 	ant_store *s = NULL;
 	ant_store_page p;
 	lb_buf ch = LB_BUF_INIT;
@@ -238,11 +208,6 @@ int cmd_set(int argc, char **argv)
 		case 'R': case 'r': o.robots = c == 'R'; break;
 		case 'S': server = optarg; break;
 		case 'W': clear_wait = 1; break;
-		case OPT_WHEN: if (list_add(&o.when, optarg) < 0) goto out; break;
-		case OPT_NO_WHEN: o.when.cleared = 1; break;
-		case OPT_RENDER: case OPT_NO_RENDER: o.render = c == OPT_RENDER; break;
-		case OPT_NOT_NEWS: o.not_news = 1; break;
-		case OPT_FORGET_NOISE: o.forget_noise = 1; break;
 		case 'N':
 		case 'U':
 			if (o.auto_ignore >= 0 && o.auto_ignore != (c == 'U')) {
@@ -251,7 +216,7 @@ int cmd_set(int argc, char **argv)
 			}
 			o.auto_ignore = c == 'U';
 			break;
-		default: goto out;
+		default: if (antcmd_meaning_opt(&o.m, c, optarg) <= 0) goto out; break;
 		}
 	}
 	if (server || clear_wait) {   /* a server's wait, no page (wait.c) */
@@ -261,15 +226,10 @@ int cmd_set(int argc, char **argv)
 	if (antcmd_one_url(argc, antcmd_set_help) < 0)
 		goto out;
 	if (check_list(&o.ignore, "--no-ignore") < 0 || check_list(&o.only, "--no-only") < 0 ||
-	    check_list(&o.when, "--no-when") < 0)
+	    antcmd_meaning_check(&o.m) < 0)
 		goto out;
-	if (o.not_news && o.forget_noise) {
-		cli_usage_error(antcmd_set_help, "--not-news and --forget-noise exclude each other");
-		goto out;
-	}
 	if (!o.title && !o.author && !o.group && !list_value(&o.ignore) && !list_value(&o.only) &&
-	    !o.feed && !o.check_url && o.auto_ignore < 0 && o.robots < 0 && !list_value(&o.when) &&
-	    o.render < 0 && !o.not_news && !o.forget_noise) {
+	    !o.feed && !o.check_url && o.auto_ignore < 0 && o.robots < 0 && !antcmd_meaning_given(&o.m)) {
 		cli_usage_error(antcmd_set_help, "nothing to set");
 		goto out;
 	}
@@ -306,23 +266,19 @@ int cmd_set(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	if (o.not_news && antcmd_not_news(s, &p, &said, &err) < 0) {
-		ant_store_rollback(s);
-		cli_error("%s", lb_error_msg(&err));
-		rc = err.code == LB_ENOTFOUND ? ANTCMD_NOTFOUND : CLI_FATAL;
-		goto out;
-	}
-	if ((o.robots >= 0 && antcmd_robots_set(s, &p, o.robots, &ch, &err) < 0) ||
+	if ((o.m.not_news && antcmd_not_news(s, &p, &o.m.said, &err) < 0) ||
+	    (o.robots >= 0 && antcmd_robots_set(s, &p, o.robots, &ch, &err) < 0) ||
 	    (ch.len && ant_store_page_set_config(s, &p, &err) < 0) ||
 	    (rebase && ant_store_page_rebaseline(s, p.id, rebase, &err) < 0) ||
 	    ant_store_commit(s, &err) < 0) {
 		ant_store_rollback(s);
 		cli_error("%s", lb_error_msg(&err));
+		rc = err.code == LB_ENOTFOUND ? ANTCMD_NOTFOUND : CLI_FATAL;
 		goto out;
 	}
-	if (said.len)
-		printf("'%s': %s\n", cli_t(p.url), cli_t(said.data));
-	if (!ch.len && !said.len)
+	if (o.m.said.len)
+		printf("'%s': %s\n", cli_t(p.url), cli_t(o.m.said.data));
+	if (!ch.len && !o.m.said.len)
 		printf("'%s' unchanged\n", cli_t(p.url));
 	else if (ch.len)
 		printf("set '%s':%s%s\n", cli_t(p.url), cli_t(ch.data),
@@ -335,7 +291,6 @@ out:
 	lb_buf_release(&ch);
 	lb_buf_release(&o.ignore.pats);
 	lb_buf_release(&o.only.pats);
-	lb_buf_release(&o.when.pats);
-	lb_buf_release(&said);
+	antcmd_meaning_release(&o.m);
 	return rc;
 }

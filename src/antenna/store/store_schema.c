@@ -316,7 +316,7 @@ static const char *const migrations[] = {
 	" seen INTEGER NOT NULL DEFAULT 0,"
 	" keys BLOB,"
 	" PRIMARY KEY(site, url));",
-	/* 15 -> 16: what the operator means (issue 33): the page fetched by
+	/* 15 -> 16: what the operator means by a page: the page fetched by
 	 * headless chromium (render); the words that must appear in what an
 	 * update added (when_pats, one pattern a line) and the one that
 	 * matched at the last announced update (when_hit); the noise taught
