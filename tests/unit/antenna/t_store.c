@@ -598,7 +598,7 @@ static void from_schema12(void)
 		{ "cannot start transfer: out of memory", "local" },
 		{ "the --only part is not on the page", "check" },
 	};
-	char p12[300], url[64], sql[200];
+	char p12[300], url[64], sql[700];
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	ant_store *s;
@@ -626,9 +626,14 @@ static void from_schema12(void)
 		ok &= sqlite3_step(st) == SQLITE_DONE;
 		sqlite3_finalize(st);
 	}
-	/* schema 13's added_url (a page's first move) dropped too */
+	/* schema 13's added_url (a page's first move) dropped too, and schema 15's columns */
 	snprintf(sql, sizeof sql, "ALTER TABLE pages DROP COLUMN fail_kind; "
-		 "ALTER TABLE pages DROP COLUMN added_url; DROP TABLE site_pages; PRAGMA user_version=%d", 12);
+		 "ALTER TABLE pages DROP COLUMN added_url; DROP TABLE site_pages; "
+		 "ALTER TABLE pages DROP COLUMN render; ALTER TABLE pages DROP COLUMN when_pats; "
+		 "ALTER TABLE pages DROP COLUMN when_hit; ALTER TABLE pages DROP COLUMN taught; "
+		 "ALTER TABLE pages DROP COLUMN news; ALTER TABLE pages DROP COLUMN news_at; "
+		 "ALTER TABLE pages DROP COLUMN prev_modified; ALTER TABLE pages DROP COLUMN prev_by; "
+		 "PRAGMA user_version=%d", 12);
 	OK(ok && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK,
 	   "as schema 12 wrote it: last_error words, no kind");
 	sqlite3_close(db);
