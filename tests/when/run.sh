@@ -13,7 +13,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 56
+plan 60
 server_suite when-test
 D=$T/w.db
 $A -d "$D" init >/dev/null 2>&1
@@ -166,6 +166,14 @@ $A -d "$T/i.db" export --format jsonl > "$T/e2.jsonl"
 notimes() { sed 's/"last_modified":[0-9]*,"last_detected":[0-9]*,//' "$1"; }
 is "export -> import -> export loses nothing (times aside)" "$(notimes "$T/e2.jsonl")" "$(notimes "$T/e1.jsonl")"
 check "the imported taught noise is shown" sh -c "$A -d '$T/i.db' show '$U/diary/' | grep -q '^taught noise: *1 part'"
+
+for f in opml samidare; do
+	$A -d "$D" export --format $f > "$T/e.$f"
+	rm -f "$T/f.db"; $A -d "$T/f.db" init >/dev/null 2>&1
+	$A -d "$T/f.db" import --from $f "$T/e.$f" >/dev/null 2>&1
+	check "$f export -> import carries --when" sh -c "$A -d '$T/f.db' show '$U/shop/' | grep -A1 '^when: *in stock' | grep -q '^受付開始'"
+	check "$f export -> import carries render" sh -c "$A -d '$T/f.db' show '$U/app/' | grep -q '^render:'"
+done
 
 # ---- the schema 15 -> 16 migration -------------------------------------------------------------
 M=$T/m.db
