@@ -281,13 +281,14 @@ static void label_learned(ant_detect_noise *ns, const ant_detect_verdict *v, con
 /* What the update added, every run of it, before the excerpt keeps its
  * first: the text the --when patterns read and the runs 'set --not-news'
  * would teach (f->added, f->news). */
-static void keep_added(const ant_page_info *info, const unsigned char *pick, struct upd_found *f)
+static void keep_added(const ant_store_page *p, const ant_page_info *info, const unsigned char *pick,
+		       struct upd_found *f)
 {
 	lb_buf b = LB_BUF_INIT;
 
 	free(f->added);
 	free(f->news);
-	f->added = ant_page_excerpt(info, pick, ANT_WHEN_TEXT_MAX);
+	f->added = *p->when ? ant_page_excerpt(info, pick, ANT_WHEN_TEXT_MAX) : NULL;
 	f->news = ant_taught_news(info, pick, &b) == 0 ? lb_buf_detach(&b, NULL) : NULL;
 	lb_buf_release(&b);
 }
@@ -316,7 +317,7 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 	in->noise_time = v.since;
 	if (v.pick) {
 		ant_tokens_place_pick(info->seg, info->nseg, v.pick);
-		keep_added(info, v.pick, f);
+		keep_added(p, info, v.pick, f);
 		ant_detect_pick_first_run(ns, segs, info->nseg, v.pick);
 		*excerpt = ant_page_excerpt(info, v.pick, u->o->excerpt_max);
 	}
