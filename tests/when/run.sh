@@ -13,7 +13,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 60
+plan 62
 server_suite when-test
 D=$T/w.db
 $A -d "$D" init >/dev/null 2>&1
@@ -56,7 +56,11 @@ $A -d "$D" show "$U/shop/" > "$T/show"
 check "show names the --when that matched" grep -q '^when matched: *在庫あり (at the last update)' "$T/show"
 is "... list --format jsonl too" "$(jget "$D" "$U/shop/" when_hit)" "在庫あり"
 check "the excerpt is what the update added, not the change seen before" sh -c "grep '^excerpt:' '$T/show' | grep -q '在庫あり' && ! grep '^excerpt:' '$T/show' | grep -q spring"
-shop "in stock again" "Our spring sale starts next week."
+shop "在庫あり (3 left)" "Our spring sale ends on Sunday."
+upd $((NOW + 2100))
+is "--when: the next change without the words is quiet" "$(lm shop)" $((NOW + 1800))
+is "... show still names the match of the last update" "$(jget "$D" "$U/shop/" when_hit)" "在庫あり"
+shop "in stock again" "Our spring sale ends on Sunday."
 upd $((NOW + 2400))
 is "--when: any of the patterns" "$(lm shop)" $((NOW + 2400))
 is "... show names that one" "$(jget "$D" "$U/shop/" when_hit)" "in stock"

@@ -470,9 +470,10 @@ static int when_announces(struct upd *u, ant_store_page *p, const struct upd_fou
 	size_t k;
 	int rc;
 
-	ant_upd_set_str(&p->when_hit, NULL);
-	if (!p->when || !*p->when)
+	if (!p->when || !*p->when) {
+		ant_upd_set_str(&p->when_hit, NULL);
 		return 1;
+	}
 	if (f->added)
 		lb_buf_adds(&t, f->added);
 	else if (f->excerpt)
@@ -481,10 +482,12 @@ static int when_announces(struct upd *u, ant_store_page *p, const struct upd_fou
 		lb_buf_adds(&t, "\n"), lb_buf_adds(&t, c->feed.title);
 	rc = ant_when_match(p->when, t.data, t.len, u->o->regex_seconds, &k, &err);
 	lb_buf_release(&t);
-	if (rc < 0)
-		return 1;
 	if (rc == 0)
-		return 0;
+		return 0;   /* the last announced update's match stays */
+	if (rc < 0) {
+		ant_upd_set_str(&p->when_hit, NULL);
+		return 1;
+	}
 	ant_when_nth(p->when, k, hit, sizeof hit);
 	ant_upd_set_str(&p->when_hit, hit);
 	return 1;
