@@ -6,26 +6,69 @@
 #include "ant_page.h"
 #include "page_int.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One pattern compiled as an expression whatever it looks like: a
- * "#word" or ".word" is a selector for --ignore, text here (it has no
- * repetition: nothing to size-check). */
+/* Is p "#name" or ".name", which --ignore reads as a selector?  Such a
+ * pattern has no repetition: nothing to size-check. */
+static int selector_like(const char *p)
+{
+	if ((p[0] != '#' && p[0] != '.') || !p[1])
+		return 0;
+	for (const unsigned char *q = (const unsigned char *)p + 1; *q; q++)
+		if (!(isalnum(*q) || *q == '-' || *q == '_' || *q >= 0x80))
+			return 0;
+	return 1;
+}
+
+/*
+ * One pattern compiled as an expression whatever it looks like: "#word"
+ * is text here.  Another kind the --ignore patterns may know (a prefix
+ * such as "css:") is compiled as the group "(pattern)", which matches
+ * the same text and is size-checked as any expression.
+ */
 static int compile_one(ant_page_patterns *ps, const char *const *pat, lb_error *err)
 {
-	int rc = ant_page_patterns_compile(ps, pat, 1, "when", err);
+	const char *grouped[1];
+	char *g;
+	int rc;
 
-	if (rc < 0 || ps->kind[0] == ANT_PAGE_PAT_REGEX)
-		return rc;
-	if (regcomp(&ps->re[0], pat[0], REG_EXTENDED) != 0) {
-		ant_page_patterns_release(ps);
-		return lb_err(err, LB_EINVAL, "bad when pattern '%.200s'", pat[0]);
+	if (selector_like(pat[0])) {
+		memset(ps, 0, sizeof *ps);
+		ps->re = calloc(1, sizeof *ps->re);
+		ps->kind = calloc(1, 1);
+		ps->ctx = calloc(1, 1);
+		if (!ps->re || !ps->kind || !ps->ctx || regcomp(&ps->re[0], pat[0], REG_EXTENDED) != 0) {
+			free(ps->re);
+			free(ps->kind);
+			free(ps->ctx);
+			memset(ps, 0, sizeof *ps);
+			return lb_err(err, LB_ENOMEM, "when pattern '%.200s': out of memory", pat[0]);
+		}
+		ps->pat = pat;
+		ps->n = 1;
+		ps->what = "when";
+		ps->kind[0] = ANT_PAGE_PAT_REGEX;
+		ps->nregex = 1;
+		return 0;
 	}
-	ps->kind[0] = ANT_PAGE_PAT_REGEX;
-	ps->nsel = 0;
-	ps->nregex = 1;
-	return 0;
+	if ((rc = ant_page_patterns_compile(ps, pat, 1, "when", err)) < 0 || ps->kind[0] == ANT_PAGE_PAT_REGEX)
+		return rc;
+	ant_page_patterns_release(ps);
+	if (!(g = malloc(strlen(pat[0]) + 3)))
+		return lb_err_code(err, LB_ENOMEM);
+	sprintf(g, "(%s)", pat[0]);
+	grouped[0] = g;
+	rc = ant_page_patterns_compile(ps, grouped, 1, "when", err);
+	ps->pat = pat;   /* messages name the pattern as given */
+	free(g);
+	if (rc == 0 && ps->kind[0] != ANT_PAGE_PAT_REGEX) {
+		ant_page_patterns_release(ps);
+		rc = lb_err(err, LB_EINVAL, "bad when pattern '%.200s'", pat[0]);
+	}
+	return rc;
 }
 
 int ant_when_check(const char *pattern, lb_error *err)
