@@ -16,7 +16,7 @@
 static const char help[] =
 	"usage: antenna [-d FILE] add [--title T] [--author A] [--group G] [--ignore PATTERN]...\n"
 	"                             [--only PATTERN]... [--feed FEED] [--check-url CURL]\n"
-	"                             [--no-auto-ignore] URL\n"
+	"                             [--no-auto-ignore] [--when TEXT]... [--render] URL\n"
 	"       antenna [-d FILE] add --lirs URL [--relay]\n"
 	"       antenna [-d FILE] add --atom URL [--relay]\n"
 	"       antenna [-d FILE] add --sitemap URL\n\n"
@@ -32,6 +32,11 @@ static const char help[] =
 	"  --only PATTERN    watch only that part of the page (repeatable; the same\n"
 	"                    patterns): a change elsewhere is no update\n"
 	"  --no-auto-ignore  learn no volatile parts of this page: every change counts\n"
+	"  --when TEXT       announce an update only when what it added matches TEXT\n"
+	"                    (repeatable, any of them; a POSIX extended regular\n"
+	"                    expression); a change without it is seen, not news\n"
+	"  --render          fetch the page with headless chromium (a page its scripts\n"
+	"                    build)\n"
 	"  --check-url CURL  fetch CURL to check the page (tama's Check-URL); URL is\n"
 	"                    what the antenna shows and links\n"
 	"  --feed FEED       the page's RSS or Atom feed (otherwise the one its HTML\n"
@@ -54,6 +59,8 @@ struct add_opts {
 	const char *title, *author, *group;
 	lb_buf ignore;     /* patterns, one per line */
 	lb_buf only;
+	lb_buf when;       /* --when patterns, one per line */
+	int render;
 	int lirs, atom, sitemap, relay, allow_file, no_auto_ignore;
 	const char *feed, *check_url;
 };
@@ -78,6 +85,8 @@ static int add_page(ant_store *s, const char *url, char *key, struct add_opts *o
 	p.feed_by_user = o->feed != NULL;
 	p.only = o->only.data;
 	p.no_auto_ignore = o->no_auto_ignore;
+	p.when = o->when.data;
+	p.render = o->render;
 	/* the page's own URL is no separate check URL */
 	p.check_url = (char *)(o->check_url && strcmp(o->check_url, url) ? o->check_url : NULL);
 	rc = ant_store_page_add(s, &p, &err);
@@ -148,10 +157,12 @@ int cmd_add(int argc, char **argv)
 		{ "relay", no_argument, NULL, 'r' },
 		{ "feed", required_argument, NULL, 'f' },
 		{ "allow-file", no_argument, NULL, 'F' },
+		{ "when", required_argument, NULL, ANTCMD_OPT_WHEN },
+		{ "render", no_argument, NULL, ANTCMD_OPT_RENDER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct add_opts o = { .ignore = LB_BUF_INIT, .only = LB_BUF_INIT };
+	struct add_opts o = { .ignore = LB_BUF_INIT, .only = LB_BUF_INIT, .when = LB_BUF_INIT };
 	ant_store *s = NULL;
 	char *key = NULL;
 	int c, rc = CLI_FATAL;
@@ -172,13 +183,15 @@ int cmd_add(int argc, char **argv)
 		case 'r': o.relay = 1; break;
 		case 'f': o.feed = optarg; break;
 		case 'F': o.allow_file = 1; break;
+		case ANTCMD_OPT_WHEN: if (antcmd_add_when(&o.when, optarg) < 0) goto out; break;
+		case ANTCMD_OPT_RENDER: o.render = 1; break;
 		default: goto out;
 		}
 	}
 	if (antcmd_one_url(argc, help) < 0)
 		goto out;
 	if ((o.lirs || o.atom || o.sitemap) && (o.title || o.author || o.group || o.ignore.len || o.feed ||
-				   o.only.len || o.no_auto_ignore || o.check_url)) {
+				   o.only.len || o.no_auto_ignore || o.check_url || o.when.len || o.render)) {
 		cli_usage_error(help, o.lirs ? "--lirs takes no page options" : o.atom ?
 				"--atom takes no page options" : "--sitemap takes no page options");
 		goto out;
@@ -220,5 +233,6 @@ out:
 	ant_store_close(s);
 	lb_buf_release(&o.ignore);
 	lb_buf_release(&o.only);
+	lb_buf_release(&o.when);
 	return rc;
 }

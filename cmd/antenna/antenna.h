@@ -81,6 +81,45 @@ const char *antcmd_when(char *b, size_t n, int64_t t, int64_t tz);
 /* show's lines on a page's learned state: volatile blocks, furniture,
  * numbers held or learned as counters (show_learned.c). */
 void antcmd_show_learned(const ant_store_page *p, int64_t tz);
+/* not_news.c: a --when pattern checked and added to list (one a line): 0,
+ * or -1 said. */
+int antcmd_add_when(lb_buf *list, const char *pat);
+/* set's options of what the operator means: --when (replaces the list;
+ * --no-when clears it), --render/--no-render, --not-news, --forget-noise. */
+struct antcmd_meaning {
+	lb_buf when;             /* the patterns given, one per line */
+	int when_given;          /* --when seen (even ''), or --no-when */
+	int when_cleared;        /* --no-when */
+	int render;              /* -1 not given, 1 --render, 0 --no-render */
+	int not_news, forget;
+	lb_buf said;             /* what --not-news did, for the operator */
+};
+enum { ANTCMD_OPT_WHEN = 1000, ANTCMD_OPT_NO_WHEN, ANTCMD_OPT_RENDER, ANTCMD_OPT_NO_RENDER,
+       ANTCMD_OPT_NOT_NEWS, ANTCMD_OPT_FORGET_NOISE };
+#define ANTCMD_MEANING_OPTIONS \
+	{ "when", required_argument, NULL, ANTCMD_OPT_WHEN }, \
+	{ "no-when", no_argument, NULL, ANTCMD_OPT_NO_WHEN }, \
+	{ "render", no_argument, NULL, ANTCMD_OPT_RENDER }, \
+	{ "no-render", no_argument, NULL, ANTCMD_OPT_NO_RENDER }, \
+	{ "not-news", no_argument, NULL, ANTCMD_OPT_NOT_NEWS }, \
+	{ "forget-noise", no_argument, NULL, ANTCMD_OPT_FORGET_NOISE }
+#define ANTCMD_MEANING_INIT { LB_BUF_INIT, 0, 0, -1, 0, 0, LB_BUF_INIT }
+/* Option c (getopt's) with arg: 1 taken, 0 not one of these, -1 refused (said). */
+int antcmd_meaning_opt(struct antcmd_meaning *m, int c, const char *arg);
+/* Options that exclude each other: 0, or -1 said (a usage error). */
+int antcmd_meaning_check(const struct antcmd_meaning *m);
+int antcmd_meaning_given(const struct antcmd_meaning *m);
+void antcmd_meaning_release(struct antcmd_meaning *m);
+/* m's settings on p: the names of what changed to ch, the ANT_REBASE_*
+ * needed to *rebase.  -1 out of memory. */
+int antcmd_set_meaning(ant_store_page *p, const struct antcmd_meaning *m, lb_buf *ch, unsigned *rebase);
+/* 'set --not-news' on p (read in the caller's transaction): its last
+ * announced update taken back, its event withdrawn, what it added learned
+ * as taught noise; what was done said in said.  0 or < 0 with err
+ * (LB_ENOTFOUND: no update to take back). */
+int antcmd_not_news(ant_store *s, ant_store_page *p, lb_buf *said, lb_error *err);
+/* The noise the operator taught ('set --not-news'), apart from what was learned. */
+void antcmd_show_taught(const ant_store_page *p);
 /* show's lines on where the page is: moved, gone (show_where.c) */
 void antcmd_show_whereabouts(const ant_store_page *p, int64_t tz);
 /* robots.txt (robots.c): set's --ignore-robots (1) or --no-ignore-robots

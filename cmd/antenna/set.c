@@ -13,6 +13,7 @@
  * region changed, so the text changes, and that is no update of the page.
  * Another feed forgets what the old one said (ANT_REBASE_FEED).  Either
  * makes the page due at the next 'antenna update'.
+ * --when, --render, --not-news, --forget-noise: not_news.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ struct set_opts {
 	struct list_opt ignore, only;
 	int auto_ignore;        /* -1 not given, 0 --no-auto-ignore, 1 --auto-ignore */
 	int robots;             /* -1 not given, 1 --ignore-robots, 0 --no-ignore-robots */
+	struct antcmd_meaning m;
 };
 
 static int list_add(struct list_opt *l, const char *pat)
@@ -140,6 +142,8 @@ static int apply(ant_store_page *p, const struct set_opts *o, lb_buf *ch, unsign
 			*rebase |= ANT_REBASE_FEED;
 		}
 	}
+	if (antcmd_set_meaning(p, &o->m, ch, rebase) < 0)
+		return -1;
 	if (o->auto_ignore >= 0 && p->no_auto_ignore != !o->auto_ignore) {
 		p->no_auto_ignore = !o->auto_ignore;
 		lb_buf_adds(ch, p->no_auto_ignore ? " no-auto-ignore" : " auto-ignore");
@@ -172,11 +176,13 @@ int cmd_set(int argc, char **argv)
 		{ "no-ignore-robots", no_argument, NULL, 'r' },
 		{ "server", required_argument, NULL, 'S' },
 		{ "clear-wait", no_argument, NULL, 'W' },
+		ANTCMD_MEANING_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct set_opts o = { .ignore = { "--ignore", LB_BUF_INIT, 0, 0 },
-			      .only = { "--only", LB_BUF_INIT, 0, 0 }, .auto_ignore = -1, .robots = -1 };
+			      .only = { "--only", LB_BUF_INIT, 0, 0 }, .auto_ignore = -1, .robots = -1,
+			      .m = ANTCMD_MEANING_INIT };
 	ant_store *s = NULL;
 	ant_store_page p;
 	lb_buf ch = LB_BUF_INIT;
@@ -210,7 +216,7 @@ int cmd_set(int argc, char **argv)
 			}
 			o.auto_ignore = c == 'U';
 			break;
-		default: goto out;
+		default: if (antcmd_meaning_opt(&o.m, c, optarg) <= 0) goto out; break;
 		}
 	}
 	if (server || clear_wait) {   /* a server's wait, no page (wait.c) */
@@ -219,10 +225,11 @@ int cmd_set(int argc, char **argv)
 	}
 	if (antcmd_one_url(argc, antcmd_set_help) < 0)
 		goto out;
-	if (check_list(&o.ignore, "--no-ignore") < 0 || check_list(&o.only, "--no-only") < 0)
+	if (check_list(&o.ignore, "--no-ignore") < 0 || check_list(&o.only, "--no-only") < 0 ||
+	    antcmd_meaning_check(&o.m) < 0)
 		goto out;
 	if (!o.title && !o.author && !o.group && !list_value(&o.ignore) && !list_value(&o.only) &&
-	    !o.feed && !o.check_url && o.auto_ignore < 0 && o.robots < 0) {
+	    !o.feed && !o.check_url && o.auto_ignore < 0 && o.robots < 0 && !antcmd_meaning_given(&o.m)) {
 		cli_usage_error(antcmd_set_help, "nothing to set");
 		goto out;
 	}
@@ -259,17 +266,21 @@ int cmd_set(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	if ((o.robots >= 0 && antcmd_robots_set(s, &p, o.robots, &ch, &err) < 0) ||
+	if ((o.m.not_news && antcmd_not_news(s, &p, &o.m.said, &err) < 0) ||
+	    (o.robots >= 0 && antcmd_robots_set(s, &p, o.robots, &ch, &err) < 0) ||
 	    (ch.len && ant_store_page_set_config(s, &p, &err) < 0) ||
 	    (rebase && ant_store_page_rebaseline(s, p.id, rebase, &err) < 0) ||
 	    ant_store_commit(s, &err) < 0) {
 		ant_store_rollback(s);
 		cli_error("%s", lb_error_msg(&err));
+		rc = err.code == LB_ENOTFOUND ? ANTCMD_NOTFOUND : CLI_FATAL;
 		goto out;
 	}
-	if (!ch.len)
+	if (o.m.said.len)
+		printf("'%s': %s\n", cli_t(p.url), cli_t(o.m.said.data));
+	if (!ch.len && !o.m.said.len)
 		printf("'%s' unchanged\n", cli_t(p.url));
-	else
+	else if (ch.len)
 		printf("set '%s':%s%s\n", cli_t(p.url), cli_t(ch.data),
 		       rebase & ANT_REBASE_TEXT ? " (the next check is a new baseline)" : "");
 	rc = CLI_OK;
@@ -280,5 +291,6 @@ out:
 	lb_buf_release(&ch);
 	lb_buf_release(&o.ignore.pats);
 	lb_buf_release(&o.only.pats);
+	antcmd_meaning_release(&o.m);
 	return rc;
 }

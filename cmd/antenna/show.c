@@ -78,6 +78,10 @@ static void show_page(ant_store *s, const ant_store_page *p, int64_t tz)
 		printf("check url:      %s\n", cli_t(p->check_url));
 	if (p->no_auto_ignore)
 		printf("auto ignore:    off (--no-auto-ignore)\n");
+	if (p->render)
+		printf("render:         headless chromium (--render)\n");
+	if (*p->when)
+		printf("when:           %s\n", p->when);   /* one per line */
 	if (p->imported)
 		printf("imported:       %s\n", antcmd_when(b, sizeof b, p->imported, tz));
 	printf("last modified:  %s\n", antcmd_when(b, sizeof b, p->st.last_modified, tz));
@@ -85,6 +89,9 @@ static void show_page(ant_store *s, const ant_store_page *p, int64_t tz)
 	printf("source url:     %s\n", cli_t(p->source_url));
 	if (*p->excerpt)
 		printf("excerpt:        %s\n", cli_t(p->excerpt));
+	if (p->when_hit)
+		printf("when matched:   %s (at the last update)\n", cli_t(p->when_hit));
+	antcmd_show_taught(p);
 	antcmd_show_learned(p, tz);
 	if (p->feed_url) {
 		printf("feed:           %s%s\n", cli_t(p->feed_url), p->feed_by_user ? " (set by user)" : "");

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "antenna.h"
+#include "ant_taught.h"
 #include "ant_textstate.h"
 #include "ant_tokens.h"
 
@@ -129,4 +130,20 @@ void antcmd_show_learned(const ant_store_page *p, int64_t tz)
 			       antcmd_when(b, sizeof b, n.sus[i].raced, tz));
 	ant_detect_noise_release(&n);
 	show_tokens(&ps, tz);
+}
+
+void antcmd_show_taught(const ant_store_page *p)
+{
+	ant_taught_run r[ANT_TAUGHT_MAX];
+	size_t n = ant_taught_parse(p->taught, r, ANT_TAUGHT_MAX);
+
+	if (!n)
+		return;
+	printf("taught noise:   %zu part%s of the page ('set --not-news'; 'set --forget-noise' undoes):\n",
+	       n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		printf("  not news:     %s\n", *r[i].path ? cli_t(r[i].path) : "(a part of the page)");
+		if (*r[i].sample)
+			printf("                \"%s\"\n", cli_t(r[i].sample));
+	}
 }

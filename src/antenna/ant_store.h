@@ -33,7 +33,7 @@
 #include "ant_trust.h"
 #include "ant_outcome.h"
 
-#define ANT_STORE_SCHEMA_VERSION 15
+#define ANT_STORE_SCHEMA_VERSION 16
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -189,6 +189,22 @@ typedef struct ant_store_page {
 	int64_t gone_at;         /* when that run was found long enough: gone; 0 not */
 	int ignore_robots;       /* 'set --ignore-robots' (read only: table
 				    robots_pages, ant_robots.h, schema 7) */
+	int render;                  /* 'add --render': fetched by headless chromium (net/render.c) */
+	/* what the operator means (schema 16; ant_when.h, ant_taught.h) */
+	char *when;              /* 'add --when' patterns, one per line: the page is
+				    announced only when what an update added matches
+				    one; "" = every update */
+	char *when_hit;          /* the --when pattern that matched at the last
+				    announced update, or NULL */
+	char *taught;            /* noise taught by 'set --not-news' (ant_taught.h
+				    lines); "" none.  Operator's settings: kept by a
+				    rebaseline, gone with 'set --forget-noise' */
+	char *news;              /* what the last announced update added, as
+				    ant_taught.h lines ("" none found), or NULL:
+				    no update to take back */
+	int64_t news_at;         /* that update's time (st.last_modified then); 0 none */
+	int64_t prev_modified;   /* the update time before it ('set --not-news' restores) */
+	const char *prev_by;     /* and its rule (a static name, ant_detect.h), or NULL */
 } ant_store_page;
 
 void ant_store_page_init(ant_store_page *p);
@@ -245,7 +261,8 @@ int ant_store_page_set_moved(ant_store *s, const char *url_key, const char *from
 
 /* Writes back what the operator sets (antenna import, antenna set): title
  * and whether the user set it, author, group, ignore, force_charset, only,
- * no_auto_ignore, check_url, feed_url and feed_by_user (by id).  The
+ * no_auto_ignore, check_url, feed_url and feed_by_user, render, when and
+ * taught (by id).  The
  * page's history (update times, events, excerpt) is not touched. */
 int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *err);
 
@@ -263,7 +280,9 @@ int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *e
  * Either makes the page due now.  ANT_REBASE_TEXT also forgets what the
  * text rule learned (noise: the parts ignored automatically); columns
  * added later that hold what was learned from the page's text must be
- * reset here too.
+ * reset here too.  What the operator taught ('set --not-news': taught)
+ * is a setting like --ignore and stays, and so does what the last
+ * update added (a --not-news after a settings change still takes it back).
  */
 enum { ANT_REBASE_TEXT = 1, ANT_REBASE_FEED = 2 };
 int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error *err);

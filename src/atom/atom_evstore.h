@@ -101,6 +101,14 @@ int atom_evstore_put(atom_evstore *st, const atom_ev_event *e, lb_error *err);
 int atom_evstore_add_run(atom_evstore *st, const atom_ev_event *ev, size_t n, size_t *added,
 		    lb_error *err);
 
+/* Takes back the event of (url's URL key, last_modified) (the antenna's
+ * 'set --not-news'): removed when no archive has sealed it, so the
+ * current document and the "new" marks no longer have it; an archived
+ * event stays, as the archive's entries never change.  1 removed, 2 in an
+ * archive (kept), 0 no such event, < 0 error.  In the caller's
+ * transaction, if any. */
+int atom_evstore_withdraw(atom_evstore *st, const char *url, int64_t last_modified, lb_error *err);
+
 /* The language sealed with the archives sealed from now on ("en", NULL or
  * "" English, stored as ""; "ja"): an archive's summaries stay in the
  * language it was sealed with when its file is written again. */

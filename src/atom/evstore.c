@@ -380,6 +380,43 @@ int atom_evstore_put(atom_evstore *st, const atom_ev_event *e, lb_error *err)
 	return sqlite3_changes(st->db) > 0 ? 2 : 0;
 }
 
+int atom_evstore_withdraw(atom_evstore *st, const char *url, int64_t last_modified, lb_error *err)
+{
+	sqlite3_stmt *s;
+	int64_t sealed;
+	int rc;
+
+	lb_buf_reset(&st->key);
+	if (lb_url_key(&st->key, nz(url)) != 0)
+		return lb_err_code(err, LB_ENOMEM);
+	rc = sqlite3_prepare_v2(st->db, "SELECT seq <= (SELECT coalesce(max(last_seq), 0) FROM ev_archives)"
+				" FROM ev_events WHERE url_key=?1 AND last_modified=?2", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, rc, "cannot withdraw event");
+	sqlite3_bind_text(s, 1, st->key.data, (int)st->key.len, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, last_modified);
+	rc = sqlite3_step(s);
+	sealed = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return fail(st, err, rc, "cannot withdraw event");
+	if (sealed)
+		return 2;
+	rc = sqlite3_prepare_v2(st->db, "DELETE FROM ev_events WHERE url_key=?1 AND last_modified=?2",
+				-1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return fail(st, err, rc, "cannot withdraw event");
+	sqlite3_bind_text(s, 1, st->key.data, (int)st->key.len, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, last_modified);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return fail(st, err, rc, "cannot withdraw event");
+	return 1;
+}
+
 /* Sorting a run: keys computed once. */
 typedef struct run_item {
 	const atom_ev_event *e;

@@ -97,7 +97,9 @@ static int opml_page(lb_buf *o, const ant_store_page *p, const char *indent)
 	    (*p->force_charset && xattr(o, "antenna:charset", p->force_charset) < 0) ||
 	    (*p->only && xattr(o, "antenna:only", p->only) < 0) ||
 	    (p->check_url && xattr(o, "antenna:check-url", p->check_url) < 0) ||
-	    (p->no_auto_ignore && xattr(o, "antenna:no-auto-ignore", "1") < 0))
+	    (p->no_auto_ignore && xattr(o, "antenna:no-auto-ignore", "1") < 0) ||
+	    (*p->when && xattr(o, "antenna:when", p->when) < 0) ||
+	    (p->render && xattr(o, "antenna:render", "1") < 0))
 		return LB_ENOMEM;
 	return lb_buf_adds(o, "/>\n");
 }
@@ -240,7 +242,9 @@ static int split_ignore(const char *ign, lb_buf *id, lb_buf *cls, lb_buf *text)
 /*
  * A page; what samidare has no key for in keys of ours, which samidare
  * keeps for its templates and import_samidare.c reads: OnlyID, OnlyClass,
- * OnlyText (as the Ignore* keys), FeedURI, CheckURI, NoAutoIgnore.
+ * OnlyText (as the Ignore* keys), FeedURI, CheckURI, NoAutoIgnore, When
+ * (the --when patterns, one a line), Render.  The taught noise only JSON
+ * Lines carries.
  */
 static int yaml_page(yaml_emitter_t *e, const ant_store_page *p)
 {
@@ -261,6 +265,8 @@ static int yaml_page(yaml_emitter_t *e, const ant_store_page *p)
 		     (p->feed_by_user && p->feed_url && ykv(e, "FeedURI", p->feed_url) < 0) ||
 		     (p->check_url && ykv(e, "CheckURI", p->check_url) < 0) ||
 		     (p->no_auto_ignore && ykv(e, "NoAutoIgnore", "true") < 0) ||
+		     ykv(e, "When", p->when) < 0 ||
+		     (p->render && ykv(e, "Render", "true") < 0) ||
 		     ymap(e, 0) < 0 ? LB_EINVAL : 0;
 	lb_buf_release(&id);
 	lb_buf_release(&cls);
@@ -364,6 +370,17 @@ static int json_moved(lb_buf *o, const ant_store_page *p)
 	       lb_json_next_int(o, "moved_at", p->moved_at) < 0 ? LB_ENOMEM : 0;
 }
 
+/* What the operator means (schema 16), each only when set: the --when
+ * patterns, the noise taught by 'set --not-news' (its runs as stored,
+ * ant_taught.h), the render flag; in 'list', the --when that matched. */
+static int json_meaning(lb_buf *o, const ant_store_page *p, int all)
+{
+	return (*p->when && lb_json_next_lines(o, "when", p->when) < 0) ||
+	       (*p->taught && lb_json_next_lines(o, "taught", p->taught) < 0) ||
+	       (p->render && lb_json_next_bool(o, "render", 1) < 0) ||
+	       (all && p->when_hit && lb_json_next_strz_or_null(o, "when_hit", p->when_hit) < 0) ? LB_ENOMEM : 0;
+}
+
 int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json what)
 {
 	int all = what == ANT_EXPORT_JSON_STATE;
@@ -384,6 +401,7 @@ int ant_export_page_json(lb_buf *o, const ant_store_page *p, ant_export_json wha
 	    (!all && lb_json_next_strz_or_null(o, "force_charset", p->force_charset) < 0) ||
 	    lb_json_next_bool(o, "no_auto_ignore", p->no_auto_ignore) < 0 ||
 	    (p->ignore_robots && lb_json_next_bool(o, "ignore_robots", 1) < 0) ||   /* only when set */
+	    json_meaning(o, p, all) < 0 ||
 	    lb_buf_adds(o, "}\n") < 0)
 		return LB_ENOMEM;
 	return 0;

@@ -201,6 +201,21 @@ static int merge_into(ant_imp_run *m, ant_store_page *p, const ant_imp_entry *e,
 		lb_buf_adds(ch, " no-auto-ignore");
 		*rebase |= ANT_REBASE_TEXT;
 	}
+	/* the words that must appear and the taught noise: when the page has
+	 * none (the taught runs are hashes of the page's own text; they
+	 * change no comparison already made: no rebaseline) */
+	if (e->when && *e->when && !*p->when) {
+		if (set_str(&p->when, e->when) < 0) return LB_ENOMEM;
+		lb_buf_adds(ch, " when");
+	}
+	if (e->taught && *e->taught && !*p->taught) {
+		if (set_str(&p->taught, e->taught) < 0) return LB_ENOMEM;
+		lb_buf_adds(ch, " taught-noise");
+	}
+	if (e->render && !p->render) {
+		p->render = 1;
+		lb_buf_adds(ch, " render");
+	}
 	return ch->len > 0;
 }
 
@@ -314,6 +329,11 @@ static void report_added(ant_imp_run *m, const ant_imp_entry *e, const ant_store
 	detail(&b, "check-url", p->check_url ? p->check_url : "", "");
 	if (p->no_auto_ignore)
 		lb_buf_adds(&b, "; no-auto-ignore");
+	detail(&b, "when", p->when, "");
+	if (*p->taught)
+		lb_buf_adds(&b, "; taught noise");
+	if (p->render)
+		lb_buf_adds(&b, "; render");
 	ant_imp_report(m, "%s", b.data);
 	lb_buf_release(&b);
 }
@@ -364,6 +384,9 @@ static int add_page(ant_imp_run *m, const ant_imp_entry *e, const char *key, con
 	p.feed_by_user = p.feed_url != NULL;
 	p.check_url = (char *)(e->check_url && *e->check_url ? e->check_url : NULL);
 	p.no_auto_ignore = e->no_auto_ignore;
+	p.when = (char *)(e->when ? e->when : "");
+	p.taught = (char *)(e->taught ? e->taught : "");
+	p.render = e->render;
 	if ((rc = ant_store_page_add(m->s, &p, m->err)) != 0)
 		return rc;
 	/* where it moved from: an export of a moved page keeps it */

@@ -6,7 +6,8 @@
  *    "group", "ignore": [patterns], "force_charset", "only": [patterns],
  *    "feed_url" (or null; older exports call it "feed"),
  *    "check_url" (or null), "no_auto_ignore", "last_modified",
- *    "last_detected"}
+ *    "last_detected", "when": [patterns], "taught": [runs] (ant_taught.h
+ *    lines), "render" (the last three only when set)}
  *   {"type":"source", "url", "kind": "lirs", "atom" or "sitemap" (no kind: lirs),
  *    "relay": true for a relay source (no relay: false)}
  *
@@ -28,6 +29,8 @@
 
 #include "lb_buf.h"
 #include "ant_page.h"
+#include "ant_taught.h"
+#include "ant_when.h"
 
 #define JSONL_MAX_UNKNOWN 32
 
@@ -35,7 +38,7 @@ typedef struct jctx {
 	const ant_imp_opts *o;
 	unsigned long line;
 	int bad;                 /* this line is skipped: an error was given */
-	lb_buf ign, only;
+	lb_buf ign, only, when, taught;
 	char *unknown[JSONL_MAX_UNKNOWN];   /* keys listed as unmapped already */
 	size_t nunknown;
 } jctx;
@@ -135,8 +138,17 @@ static void patterns(jctx *c, json_object *obj, const char *key, lb_buf *out,
 static const char *const known[] = {
 	"type", "url", "title", "title_set_by_user", "author", "group", "ignore", "force_charset",
 	"last_modified", "last_detected", "kind", "only", "feed_url", "feed", "check_url",
-	"no_auto_ignore", "relay", "moved_from", "moved_at", "ignore_robots",
+	"no_auto_ignore", "relay", "moved_from", "moved_at", "ignore_robots", "when", "taught",
+	"render",
 };
+
+/* A taught run (ant_taught.h) as export wrote it: one line that parses. */
+static int taught_check(const char *line, lb_error *err)
+{
+	ant_taught_run r;
+
+	return ant_taught_parse(line, &r, 1) == 1 ? 0 : lb_err(err, LB_EINVAL, "not a taught run");
+}
 
 /* Keys we do not read, listed once each. */
 static void unknown_keys(jctx *c, json_object *obj)
@@ -207,6 +219,11 @@ static int object(jctx *c, json_object *obj)
 		e.moved_from = str(c, obj, "moved_from");
 		e.moved_at = integer(c, obj, "moved_at");
 		e.ignore_robots = boolean(c, obj, "ignore_robots");
+		patterns(c, obj, "when", &c->when, ant_when_check);
+		e.when = c->when.data;
+		patterns(c, obj, "taught", &c->taught, taught_check);
+		e.taught = c->taught.data;
+		e.render = boolean(c, obj, "render");
 		if (c->bad || !e.moved_from || !e.title || !e.author || !e.group || !cs)
 			return 0;
 		if (*cs && ant_page_charset_check(cs, &err) < 0)
@@ -224,7 +241,8 @@ static int object(jctx *c, json_object *obj)
 
 int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
 {
-	jctx c = { .o = o, .ign = LB_BUF_INIT, .only = LB_BUF_INIT };
+	jctx c = { .o = o, .ign = LB_BUF_INIT, .only = LB_BUF_INIT, .when = LB_BUF_INIT,
+		   .taught = LB_BUF_INIT };
 	json_tokener *tok = json_tokener_new();
 	const char *p = buf, *end = buf + len;
 	int stop = 0;
@@ -265,6 +283,8 @@ int ant_imp_parse_jsonl(const char *buf, size_t len, const ant_imp_opts *o)
 	json_tokener_free(tok);
 	lb_buf_release(&c.ign);
 	lb_buf_release(&c.only);
+	lb_buf_release(&c.when);
+	lb_buf_release(&c.taught);
 	for (size_t i = 0; i < c.nunknown; i++)
 		free(c.unknown[i]);
 	return stop ? LB_ESTOP : 0;

@@ -20,9 +20,10 @@
  *   its feed, and a note: the site's URL is not known without fetching
  *   the feed.  antenna export writes such a page back the same way.
  *   antenna:author, antenna:ignore and antenna:only (patterns, one per
- *   line), antenna:charset, antenna:check-url and antenna:no-auto-ignore
- *   ("1"), in the namespace ANT_IMP_OPML_NS, carry what OPML has no attribute
- *   for.
+ *   line), antenna:charset, antenna:check-url, antenna:no-auto-ignore
+ *   ("1"), antenna:when (patterns, one per line) and antenna:render ("1"),
+ *   in the namespace ANT_IMP_OPML_NS, carry what OPML has no attribute for
+ *   (the taught noise only JSON Lines carries).
  */
 #include "ant_import.h"
 #include "import_int.h"
@@ -37,6 +38,7 @@
 #include "lb_url.h"
 #include "lirs.h"
 #include "ant_page.h"
+#include "ant_when.h"
 
 typedef struct octx {
 	const ant_imp_opts *o;
@@ -45,7 +47,7 @@ typedef struct octx {
 	size_t glen[ANT_IMPORT_MAX_DEPTH + 1];   /* group length before each folder */
 	int folder[ANT_IMPORT_MAX_DEPTH + 1];    /* depth d is a folder outline */
 	int stop, err, seen_root;
-	lb_buf ign, only;
+	lb_buf ign, only, when;
 } octx;
 
 static void on_error(void *arg, xmlErrorPtr e)
@@ -90,6 +92,7 @@ static void patterns_attr(octx *c, lb_buf *out, const char *what, const char *v,
 		lb_buf tmp = LB_BUF_INIT;
 		if (n && lb_buf_add(&tmp, v, n) == 0) {
 			if ((out == &c->only ? ant_page_only_check(tmp.data, &err)
+					     : out == &c->when ? ant_when_check(tmp.data, &err)
 					     : ant_page_pattern_check(tmp.data, &err)) < 0)
 				ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "%s pattern '%s': %.255s", what, tmp.data,
 					      lb_error_msg(&err));
@@ -120,6 +123,7 @@ static void outline(octx *c, int depth)
 	char *only = attr_ns(c, "only"), *check = attr_ns(c, "check-url"), *noauto = attr_ns(c, "no-auto-ignore");
 	unsigned long line = (unsigned long)xmlTextReaderGetParserLineNumber(c->r);
 	char *skind = attr_ns(c, "source"), *relay = attr_ns(c, "relay");
+	char *when = attr_ns(c, "when"), *render = attr_ns(c, "render");
 	int atom = skind && !strcmp(skind, "atom"), sitemap = skind && !strcmp(skind, "sitemap");
 	int source = atom || sitemap || (skind && !strcmp(skind, "lirs")) || (type && !strcasecmp(type, "lirs"));
 	const char *u = source ? (nonempty(xml) ? xml : url)
@@ -172,6 +176,9 @@ static void outline(octx *c, int depth)
 				      xml);
 		e.check_url = url_attr(c, "antenna:check-url", check, line);
 		e.no_auto_ignore = nonempty(noauto) && strcmp(noauto, "0") && strcmp(noauto, "false");
+		patterns_attr(c, &c->when, "when", when, line);
+		e.when = c->when.data;
+		e.render = nonempty(render) && strcmp(render, "0") && strcmp(render, "false");
 		if (nonempty(cs)) {
 			if (ant_page_charset_check(cs, &err) < 0)
 				ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line, 0, "antenna:charset: %.127s",
@@ -188,6 +195,8 @@ out:
 	xmlFree(only); xmlFree(check); xmlFree(noauto);
 	xmlFree(skind);
 	xmlFree(relay);
+	xmlFree(when);
+	xmlFree(render);
 }
 
 static void element(octx *c)
@@ -230,7 +239,7 @@ static void end_element(octx *c)
 
 int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o)
 {
-	octx c = { .o = o, .group = LB_BUF_INIT, .ign = LB_BUF_INIT, .only = LB_BUF_INIT };
+	octx c = { .o = o, .group = LB_BUF_INIT, .ign = LB_BUF_INIT, .only = LB_BUF_INIT, .when = LB_BUF_INIT };
 	int rc = 0;
 
 	if (len > 0x7fffffff)
@@ -255,5 +264,6 @@ int ant_imp_parse_opml(const char *buf, size_t len, const ant_imp_opts *o)
 	lb_buf_release(&c.group);
 	lb_buf_release(&c.ign);
 	lb_buf_release(&c.only);
+	lb_buf_release(&c.when);
 	return c.stop ? LB_ESTOP : c.err || rc < 0 ? LB_EPARSE : 0;
 }

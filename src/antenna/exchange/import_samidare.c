@@ -26,12 +26,13 @@
 #include <yaml.h>
 
 #include "ant_page.h"
+#include "ant_when.h"
 
 enum act {
 	A_URI, A_TITLE, A_AUTHOR, A_GROUP, A_LINK, A_CLASS, A_ID, A_TEXT, A_FORCE,
 	A_UPDATEINFO, A_UNMAPPED,
 	/* keys of ours (antenna export), which samidare keeps for templates */
-	A_OCLASS, A_OID, A_OTEXT, A_FEED, A_CHECK, A_NOAUTO, A_RELAY,
+	A_OCLASS, A_OID, A_OTEXT, A_FEED, A_CHECK, A_NOAUTO, A_RELAY, A_WHEN, A_RENDER,
 };
 
 static const struct skey {
@@ -56,6 +57,8 @@ static const struct skey {
 	{ "CheckURI", A_CHECK, NULL },
 	{ "NoAutoIgnore", A_NOAUTO, NULL },
 	{ "Relay", A_RELAY, NULL },
+	{ "When", A_WHEN, NULL },
+	{ "Render", A_RENDER, NULL },
 	{ "IgnorePath", A_UNMAPPED, "the antenna leaves out parts by #id, .class or a text pattern, not by element path" },
 	{ "IgnoreElement", A_UNMAPPED, "the antenna leaves out parts by #id, .class or a text pattern, not by element name" },
 	{ "DefaultCharset", A_UNMAPPED, "the antenna takes the charset from the header, a BOM, <meta> or detection" },
@@ -100,7 +103,7 @@ typedef struct sctx {
 	unsigned long visited;
 	int stop;
 	int failed;              /* 0, or the LB_E* code that stopped the read */
-	lb_buf ign, only, tmp;
+	lb_buf ign, only, when, tmp;
 	pending *pend;
 	size_t npend, cappend;
 } sctx;
@@ -340,6 +343,29 @@ static int looks_like_feed(const char *u)
 	return 0;
 }
 
+/* When (ours, antenna export): the --when patterns, one a line, each
+ * checked (ant_when.h); a bad one is listed and left out. */
+static void when_lines(sctx *c, const kv *x, const char *v)
+{
+	lb_error err = LB_ERROR_INIT;
+
+	while (*v) {
+		size_t n = strcspn(v, "\n");
+
+		lb_buf_reset(&c->tmp);
+		if (n && lb_buf_add(&c->tmp, v, n) == 0) {
+			if (ant_when_check(c->tmp.data, &err) < 0) {
+				if (first_report(c, x->val))
+					ant_imp_diagf(c->o, ANT_IMP_UNMAPPED, line_of(x->val), col_of(x->val),
+						      "When: %.255s", lb_error_msg(&err));
+			} else {
+				ant_imp_add_pattern(&c->when, "", c->tmp.data, c->tmp.len);
+			}
+		}
+		v += n + (v[n] == '\n');
+	}
+}
+
 /* One flattened entry: its keys decide what it becomes. */
 static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_uri)
 {
@@ -350,6 +376,7 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 
 	lb_buf_reset(&c->ign);
 	lb_buf_reset(&c->only);
+	lb_buf_reset(&c->when);
 	for (size_t i = 0; i < s->n; i++) {
 		const kv *x = &s->v[i];
 		const char *k = sval(x->key), *v;
@@ -385,6 +412,8 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 		case A_CHECK: check = v; break;
 		case A_NOAUTO: e.no_auto_ignore = strcmp(v, "false") && strcmp(v, "no") && strcmp(v, "0"); break;
 		case A_RELAY: e.relay = strcmp(v, "false") && strcmp(v, "no") && strcmp(v, "0"); break;
+		case A_WHEN: when_lines(c, x, v); break;
+		case A_RENDER: e.render = strcmp(v, "false") && strcmp(v, "no") && strcmp(v, "0"); break;
 		case A_FORCE:
 			if (ant_page_charset_check(v, &err) < 0) {
 				if (first_report(c, x->val))
@@ -431,6 +460,7 @@ static void emit_now(sctx *c, const kvs *s, yaml_node_t *at, const char *bare_ur
 	}
 	e.ignore = c->ign.data;
 	e.only = c->only.data;
+	e.when = c->when.data;
 	if (feed)
 		e.feed = feed;
 	if (check)
@@ -542,7 +572,8 @@ int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o)
 	yaml_parser_t p;
 	yaml_document_t doc;
 	yaml_node_t *root;
-	sctx c = { .o = o, .doc = &doc, .ign = LB_BUF_INIT, .only = LB_BUF_INIT, .tmp = LB_BUF_INIT };
+	sctx c = { .o = o, .doc = &doc, .ign = LB_BUF_INIT, .only = LB_BUF_INIT, .when = LB_BUF_INIT,
+		    .tmp = LB_BUF_INIT };
 	kvs none = { 0 };
 	int rc = 0;
 
@@ -577,6 +608,7 @@ int ant_imp_parse_samidare(const char *buf, size_t len, const ant_imp_opts *o)
 	free(c.reported);
 	lb_buf_release(&c.ign);
 	lb_buf_release(&c.only);
+	lb_buf_release(&c.when);
 	lb_buf_release(&c.tmp);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&p);

@@ -45,6 +45,10 @@ typedef struct ant_imp_entry {
 	const char *moved_from;  /* jsonl: the URL it moved from (ant_pagestate.h), "" none */
 	int64_t moved_at;
 	int ignore_robots;       /* 'set --ignore-robots' (JSON Lines) */
+	/* what the operator means (schema 16); NULL or "" none: */
+	const char *when;        /* 'add --when' patterns, one per line (ant_when.h) */
+	const char *taught;      /* 'set --not-news' noise (ant_taught.h lines, JSON Lines) */
+	int render;              /* 'add --render' */
 } ant_imp_entry;
 
 typedef struct ant_imp_diag {

@@ -59,6 +59,9 @@ struct upd_found {
 	int move;                /* the page moves to its redirect_to when saved */
 	char *text;              /* the compared text, for the diff page (update_diff.c), malloc'd, or NULL */
 	size_t text_len;
+	char *added;             /* what the text rule found added, every run of it
+				    (the --when patterns read it, ant_when.h), malloc'd, or NULL */
+	char *news;              /* the same as ant_taught.h runs ('set --not-news'), malloc'd, or NULL */
 };
 
 /* The answer a parked check waits for (struct upd_check). */

@@ -24,7 +24,8 @@
 	" feed_url, feed_by_user, feed_etag, feed_lm_header, feed_time, feed_error, excerpt," \
 	" noise, only, no_auto_ignore, check_url," \
 	" redirect_count, redirect_to, moved_from, moved_at, failing_since, gone_at," \
-	" (SELECT ignore FROM robots_pages WHERE page_id=pages.id), fail_kind, added_url"
+	" (SELECT ignore FROM robots_pages WHERE page_id=pages.id), fail_kind, added_url," \
+	" render, when_pats, when_hit, taught, news, news_at, prev_modified, prev_by"
 
 void ant_store_page_init(ant_store_page *p)
 {
@@ -42,6 +43,7 @@ void ant_store_page_release(ant_store_page *p)
 	free(p->excerpt); free(p->noise);
 	free(p->only); free(p->check_url);
 	free(p->redirect_to); free(p->moved_from); free(p->added_url);
+	free(p->when); free(p->when_hit); free(p->taught); free(p->news);
 	ant_store_page_init(p);
 }
 
@@ -195,9 +197,17 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 	p->ignore_robots = sqlite3_column_int(st, 46);
 	p->fail_kind = ant_fail_kind_parse((const char *)sqlite3_column_text(st, 47));
 	p->added_url = ant_st_col_dup(st, 48, 1);
+	p->render = sqlite3_column_int(st, 49);
+	p->when = ant_st_col_dup(st, 50, 0);
+	p->when_hit = ant_st_col_dup(st, 51, 1);
+	p->taught = ant_st_col_dup(st, 52, 0);
+	p->news = ant_st_col_dup(st, 53, 1);
+	p->news_at = sqlite3_column_int64(st, 54);
+	p->prev_modified = sqlite3_column_int64(st, 55);
+	p->prev_by = ant_st_rule_name(st, 56);
 	if (blob_dup(st, 36, &p->noise, &p->noise_len) < 0 || !p->url || !p->url_key || !p->title ||
 	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset ||
-	    !p->only) {
+	    !p->only || !p->when || !p->taught) {
 		ant_store_page_release(p);
 		return LB_ENOMEM;
 	}
@@ -242,6 +252,9 @@ static void bind_new_page(sqlite3_stmt *st, const void *arg)
 	ant_st_bind_text(st, 10, p->feed_url);
 	sqlite3_bind_int(st, 11, p->feed_by_user);
 	sqlite3_bind_int64(st, 17, ant_st_key_hash(p->url_key));
+	sqlite3_bind_int(st, 18, p->render);
+	ant_st_bind_text(st, 19, p->when ? p->when : "");
+	ant_st_bind_text(st, 20, p->taught ? p->taught : "");
 }
 
 int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
@@ -257,8 +270,8 @@ int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
 		goto done;
 	rc = ant_st_run(s, "INSERT INTO pages(url, url_key, title, title_set_by_user, author,"
 			" grp, ignore, source_url, created, feed_url, feed_by_user, force_charset, imported,"
-			" only, no_auto_ignore, check_url, key_hash)"
-			" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+			" only, no_auto_ignore, check_url, key_hash, render, when_pats, taught)"
+			" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20)",
 			bind_new_page, p, err);
 	rc = rc < 0 ? rc : 0;
 done:
@@ -454,7 +467,8 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 		       " last_error=?15, last_status=?16, next_check=?17, interval=?18, error_count=?19,"
 		       " recheck=?20, feed_url=?21, feed_etag=?22, feed_lm_header=?23, feed_time=?24,"
 		       " feed_error=?25, excerpt=?26, noise=?27, redirect_count=?28, redirect_to=?29,"
-		       " failing_since=?30, gone_at=?31, fail_kind=?32 WHERE id=?1", err)) < 0)
+		       " failing_since=?30, gone_at=?31, fail_kind=?32, when_hit=?33, news=?34, news_at=?35,"
+		       " prev_modified=?36, prev_by=?37 WHERE id=?1", err)) < 0)
 		return rc;
 	st = s->save_page;
 	sqlite3_bind_int64(st, 1, p->id);
@@ -496,6 +510,11 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 	sqlite3_bind_int64(st, 30, p->failing_since);
 	sqlite3_bind_int64(st, 31, p->gone_at);
 	ant_st_bind_text(st, 32, p->last_error ? ant_fail_kind_name(p->fail_kind) : NULL);
+	ant_st_bind_text(st, 33, p->when_hit);
+	ant_st_bind_text(st, 34, p->news);
+	sqlite3_bind_int64(st, 35, p->news_at);
+	sqlite3_bind_int64(st, 36, p->prev_modified);
+	bind_rule(st, 37, p->prev_by);
 	return ant_st_run_cached(s, st, err);
 }
 
@@ -580,13 +599,17 @@ static void bind_config(sqlite3_stmt *st, const void *arg)
 	ant_st_bind_text(st, 10, p->check_url && *p->check_url ? p->check_url : NULL);
 	ant_st_bind_text(st, 11, p->feed_url && *p->feed_url ? p->feed_url : NULL);
 	sqlite3_bind_int(st, 12, p->feed_by_user);
+	sqlite3_bind_int(st, 13, p->render);
+	ant_st_bind_text(st, 14, p->when ? p->when : "");
+	ant_st_bind_text(st, 15, p->taught ? p->taught : "");
 }
 
 int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *err)
 {
 	int rc = ant_st_run(s, "UPDATE pages SET title=?2, title_set_by_user=?3, author=?4, grp=?5,"
 			    " ignore=?6, force_charset=?7, only=?8, no_auto_ignore=?9, check_url=?10,"
-			    " feed_url=?11, feed_by_user=?12 WHERE id=?1", bind_config, p, err);
+			    " feed_url=?11, feed_by_user=?12, render=?13, when_pats=?14, taught=?15"
+			    " WHERE id=?1", bind_config, p, err);
 
 	return rc < 0 ? rc : 0;
 }

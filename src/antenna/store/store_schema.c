@@ -316,6 +316,23 @@ static const char *const migrations[] = {
 	" seen INTEGER NOT NULL DEFAULT 0,"
 	" keys BLOB,"
 	" PRIMARY KEY(site, url));",
+	/* 15 -> 16: what the operator means by a page: the page fetched by
+	 * headless chromium (render); the words that must appear in what an
+	 * update added (when_pats, one pattern a line) and the one that
+	 * matched at the last announced update (when_hit); the noise taught
+	 * by 'set --not-news' (taught, ant_taught.h lines); and what
+	 * --not-news takes back: what the last announced update added
+	 * (news, ant_taught.h lines; NULL none), its time (news_at) and the
+	 * update time and rule before it (prev_modified, prev_by: a rule's
+	 * number, store_pages.c). */
+	"ALTER TABLE pages ADD COLUMN render INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN when_pats TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN when_hit TEXT;"
+	"ALTER TABLE pages ADD COLUMN taught TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE pages ADD COLUMN news TEXT;"
+	"ALTER TABLE pages ADD COLUMN news_at INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN prev_modified INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE pages ADD COLUMN prev_by INTEGER;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

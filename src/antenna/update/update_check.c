@@ -31,7 +31,9 @@
 #include "ant_page.h"
 #include "ant_pagestate.h"
 #include "ant_target.h"
+#include "ant_taught.h"
 #include "ant_tokens.h"
+#include "ant_when.h"
 #include "lirs_merge.h"
 #include "update_int.h"
 
@@ -52,7 +54,9 @@ static void found_release(struct upd_found *f)
 	free(f->excerpt);
 	free(f->had_feed);
 	free(f->text);
-	f->excerpt = f->had_feed = f->text = NULL;
+	free(f->added);
+	free(f->news);
+	f->excerpt = f->had_feed = f->text = f->added = f->news = NULL;
 }
 
 /* The check waits for the answer w names, with what it found (moved). */
@@ -213,6 +217,7 @@ static int step_analyse(struct upd *u, ant_store_page *p, const ant_fetch_result
 	if (rc < 0)
 		return 0;
 	ant_upd_furniture(u, p, res, info, &u->chk[p - u->pages].furn, 1);
+	ant_taught_strip(info, p->taught);   /* 'set --not-news': out of the comparison */
 	in->has_hash = 1;
 	in->text_hash = info->text_hash;
 	if (info->title && *info->title && !p->title_set_by_user)
@@ -273,14 +278,31 @@ static void label_learned(ant_detect_noise *ns, const ant_detect_verdict *v, con
 	free(pick);
 }
 
+/* What the update added, every run of it, before the excerpt keeps its
+ * first: the text the --when patterns read and the runs 'set --not-news'
+ * would teach (f->added, f->news). */
+static void keep_added(const ant_store_page *p, const ant_page_info *info, const unsigned char *pick,
+		       struct upd_found *f)
+{
+	lb_buf b = LB_BUF_INIT;
+
+	free(f->added);
+	free(f->news);
+	f->added = *p->when ? ant_page_excerpt(info, pick, ANT_WHEN_TEXT_MAX) : NULL;
+	f->news = ant_taught_news(info, pick, &b) == 0 ? lb_buf_detach(&b, NULL) : NULL;
+	lb_buf_release(&b);
+}
+
 /* Decides the text rule for the answer in info (second: the re-fetched
- * segments, or NULL), keeps the page's new state and fills in->noise_* and
- * *excerpt (what the update added, malloc'd; NULL when nothing). */
+ * segments, or NULL), keeps the page's new state and fills f->in.noise_*,
+ * f->excerpt (what the update added, malloc'd; NULL when nothing) and
+ * f->added, f->news. */
 static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 			 const ant_page_info *info, const ant_detect_seg *segs,
-			 const ant_detect_seg *second, size_t nsecond, ant_detect_input *in,
-			 char **excerpt)
+			 const ant_detect_seg *second, size_t nsecond, struct upd_found *f)
 {
+	ant_detect_input *in = &f->in;
+	char **excerpt = &f->excerpt;
 	ant_detect_verdict v;
 	unsigned char *blob;
 	size_t len;
@@ -295,6 +317,7 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 	in->noise_time = v.since;
 	if (v.pick) {
 		ant_tokens_place_pick(info->seg, info->nseg, v.pick);
+		keep_added(p, info, v.pick, f);
 		ant_detect_pick_first_run(ns, segs, info->nseg, v.pick);
 		*excerpt = ant_page_excerpt(info, v.pick, u->o->excerpt_max);
 	}
@@ -364,7 +387,7 @@ static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, st
 	ant_detect_noise_scan(&ns, segs, info->nseg, learns(p), u->now, &v);
 	if (v.refetch && park_refetch(u, p, info, segs, &ns, f))
 		return 1;
-	noise_decide(u, p, &ns, info, segs, NULL, 0, &f->in, &f->excerpt);
+	noise_decide(u, p, &ns, info, segs, NULL, 0, f);
 	ant_upd_diff_text(u, p, info, &ns, f);   /* diff page hook (update_diff.c) */
 	if (forget) {
 		f->in.noise_decided = 1;
@@ -406,7 +429,7 @@ static ant_detect_seg *second_answer(struct upd *u, ant_store_page *p,
 		return NULL;
 	page_opts(u, p, &po, pat);
 	if (ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL) == 0 &&
-	    ant_upd_furniture(u, p, res, info, &f, 0) == 0)
+	    ant_upd_furniture(u, p, res, info, &f, 0) == 0 && ant_taught_strip(info, p->taught) >= 0)
 		second = segs_of(info);
 	free(pat[0]);
 	free(pat[1]);
@@ -427,6 +450,60 @@ static void set_excerpt(ant_store_page *p, const char *text, size_t max)
 	}
 }
 
+/*
+ * 'add --when' (ant_when.h): is the update the rules found news to the
+ * operator?  The text read is what the text rule found added (every run),
+ * and the feed entry's title when the feed dated it.  1: announced, the
+ * pattern that matched kept for 'show'; 0: taken as seen (the caller
+ * keeps the page's update time; the text rule's reference has moved on,
+ * so the same change is not announced later either).  A pattern that
+ * cannot be applied (over its time) lets the update through: a rule the
+ * antenna cannot apply must not hide news.
+ */
+static int when_announces(struct upd *u, ant_store_page *p, const struct upd_found *f,
+			  const ant_detect_outcome *out)
+{
+	const struct upd_check *c = check_of(u, p);
+	lb_buf t = LB_BUF_INIT;
+	lb_error err = LB_ERROR_INIT;
+	char hit[512];
+	size_t k;
+	int rc;
+
+	if (!p->when || !*p->when) {
+		ant_upd_set_str(&p->when_hit, NULL);
+		return 1;
+	}
+	if (f->added)
+		lb_buf_adds(&t, f->added);
+	else if (f->excerpt)
+		lb_buf_adds(&t, f->excerpt);
+	if (out->rule && strcmp(out->rule, "feed") == 0 && c->feed.title)
+		lb_buf_adds(&t, "\n"), lb_buf_adds(&t, c->feed.title);
+	rc = ant_when_match(p->when, t.data, t.len, u->o->regex_seconds, &k, &err);
+	lb_buf_release(&t);
+	if (rc == 0)
+		return 0;   /* the last announced update's match stays */
+	if (rc < 0) {
+		ant_upd_set_str(&p->when_hit, NULL);
+		return 1;
+	}
+	ant_when_nth(p->when, k, hit, sizeof hit);
+	ant_upd_set_str(&p->when_hit, hit);
+	return 1;
+}
+
+/* An announced update remembered for 'set --not-news' (ant_store.h):
+ * what it added, its time, and the update time and rule before it. */
+static void keep_news(ant_store_page *p, const struct upd_found *f, int64_t before,
+		      const char *before_by)
+{
+	p->news_at = p->st.last_modified;
+	p->prev_modified = before;
+	p->prev_by = before_by;
+	ant_upd_set_str(&p->news, f->news ? f->news : "");
+}
+
 /* The update rules with all the check found, its feed's answer too
  * (ant_detect_apply), and what the page shows: its error, or where the
  * update came from and what changed: the newest entry's title, or the
@@ -435,6 +512,8 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 			ant_detect_outcome *out)
 {
 	const struct upd_check *c = check_of(u, p);
+	int64_t before = p->st.last_modified;
+	const char *before_by = p->st.detected_by;
 
 	f->in.feed_usable = c->feed.usable;
 	f->in.feed_time = c->feed.newest;
@@ -458,6 +537,14 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 	} else {
 		ant_upd_set_str(&p->last_error, NULL);
 		p->fail_kind = ANT_FAIL_NONE;
+		if (out->updated && !when_announces(u, p, f, out)) {
+			/* not the words the operator waits for: seen, not news */
+			p->st.last_modified = before;
+			p->st.detected_by = before_by;
+			out->updated = 0;
+			out->unchanged = 1;
+			u->st.when_quiet++;
+		}
 		if (out->updated) {
 			ant_upd_set_str(&p->source_url, p->url);
 			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 ?
@@ -479,6 +566,8 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		u->st.updated += out->updated;
 		u->st.unchanged += !out->updated;
 	}
+	if (out->updated)
+		keep_news(p, f, before, before_by);
 	u->st.gone += p->gone_at && p->gone_at == u->now;
 	u->st.checked++;
 }
@@ -687,8 +776,7 @@ void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 	u->st.refetched++;
 	u->held--;
 	c->nc = NULL;
-	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, second ? info.nseg : 0, &f.in,
-		     &f.excerpt);
+	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, second ? info.nseg : 0, &f);
 	ant_upd_diff_text(u, p, &nc->info, &nc->ns, &f);   /* diff page hook (update_diff.c) */
 	free(second);
 	ant_page_info_release(&info);

@@ -598,7 +598,7 @@ static void from_schema12(void)
 		{ "cannot start transfer: out of memory", "local" },
 		{ "the --only part is not on the page", "check" },
 	};
-	char p12[300], url[64], sql[200];
+	char p12[300], url[64], sql[700];
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	ant_store *s;
@@ -626,9 +626,14 @@ static void from_schema12(void)
 		ok &= sqlite3_step(st) == SQLITE_DONE;
 		sqlite3_finalize(st);
 	}
-	/* schema 13's added_url (a page's first move) dropped too */
+	/* schema 13's added_url (a page's first move) dropped too, and schema 15's columns */
 	snprintf(sql, sizeof sql, "ALTER TABLE pages DROP COLUMN fail_kind; "
-		 "ALTER TABLE pages DROP COLUMN added_url; DROP TABLE site_pages; PRAGMA user_version=%d", 12);
+		 "ALTER TABLE pages DROP COLUMN added_url; DROP TABLE site_pages; "
+		 "ALTER TABLE pages DROP COLUMN render; ALTER TABLE pages DROP COLUMN when_pats; "
+		 "ALTER TABLE pages DROP COLUMN when_hit; ALTER TABLE pages DROP COLUMN taught; "
+		 "ALTER TABLE pages DROP COLUMN news; ALTER TABLE pages DROP COLUMN news_at; "
+		 "ALTER TABLE pages DROP COLUMN prev_modified; ALTER TABLE pages DROP COLUMN prev_by; "
+		 "PRAGMA user_version=%d", 12);
 	OK(ok && sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK,
 	   "as schema 12 wrote it: last_error words, no kind");
 	sqlite3_close(db);
@@ -662,6 +667,51 @@ static void from_schema12(void)
 
 /* The sites' templates: keys back as kept, the page itself left out,
  * at most ANT_STORE_SITE_PAGES a site, the same pages kept while seen. */
+/* What the operator means (schema 16): --when, render and the taught
+ * noise written by add and set_config, the last update's news by save;
+ * a rebaseline keeps the taught noise. */
+static void meaning(ant_store *s)
+{
+	ant_store_page p, q;
+	lb_error err = LB_ERROR_INIT;
+	char url[] = "http://example.com/meaning";
+
+	ant_store_page_init(&p);
+	p.url = p.url_key = url;
+	p.when = "在庫あり\nin stock";
+	p.render = 1;
+	p.taught = "00000001 00000000 1\tbody>p\tx\n";
+	IS_INT(ant_store_page_add(s, &p, &err), 0, "a page added with --when, --render, taught noise");
+	IS_INT(ant_store_page_get(s, url, &q, &err), 1, "... read back");
+	IS_STR(q.when, "在庫あり\nin stock", "... its --when patterns");
+	IS_INT(q.render, 1, "... render");
+	IS_STR(q.taught, p.taught, "... its taught noise");
+	OK(!q.news && !q.when_hit && !q.news_at && !q.prev_by, "... no update to take back yet");
+	q.st.last_modified = 2000;
+	q.news_at = 2000;
+	q.prev_modified = 1000;
+	q.prev_by = "text";
+	q.news = strdup("00000002 00000000 2\tbody>ul>li\ty\n");
+	q.when_hit = strdup("in stock");
+	IS_INT(ant_store_page_save(s, &q, &err), 0, "an announced update saved");
+	ant_store_page_release(&q);
+	ant_store_page_get(s, url, &q, &err);
+	OK(q.news && !strcmp(q.news, "00000002 00000000 2\tbody>ul>li\ty\n") && q.news_at == 2000 &&
+	   q.prev_modified == 1000 && q.prev_by && !strcmp(q.prev_by, "text") && q.when_hit &&
+	   !strcmp(q.when_hit, "in stock"), "... what --not-news takes back, kept");
+	free(q.when);
+	q.when = strdup("");
+	q.render = 0;
+	IS_INT(ant_store_page_set_config(s, &q, &err), 0, "set_config clears --when and render");
+	IS_INT(ant_store_page_rebaseline(s, q.id, ANT_REBASE_TEXT, &err), 0, "a text rebaseline");
+	ant_store_page_release(&q);
+	ant_store_page_get(s, url, &q, &err);
+	OK(!*q.when && !q.render, "... cleared");
+	IS_STR(q.taught, p.taught, "a rebaseline keeps the taught noise");
+	OK(q.news != NULL, "... and what the last update added");
+	ant_store_page_release(&q);
+}
+
 static void sites(ant_store *s)
 {
 	static const uint32_t k1[] = { 1, 7, 0xfffffffeu }, k2[] = { 3 };
@@ -699,7 +749,7 @@ static void sites(ant_store *s)
 
 int main(void)
 {
-	TAP_PLAN(157);
+	TAP_PLAN(170);
 	ant_store *s;
 	char *v;
 	lb_error err = LB_ERROR_INIT;
@@ -722,6 +772,7 @@ int main(void)
 	settings(s);
 	sources(s);
 	sites(s);
+	meaning(s);
 	IS_INT(ant_store_check(s, NULL, NULL, &err), 0, "integrity check");
 	ant_store_close(s);
 	IS_INT(ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err), 0, "reopened");

@@ -49,7 +49,7 @@ static int count_archive(void *ctx, const atom_ev_archive *a)
 
 int main(void)
 {
-	TAP_PLAN(23);
+	TAP_PLAN(30);
 	sqlite3 *db;
 	atom_evstore *st;
 	lb_error err = LB_ERROR_INIT;
@@ -117,6 +117,19 @@ int main(void)
 	IS_INT(rows(db, "ev_events"), 8, "the commit pruned what it made unneeded");
 	atom_evstore_set_retention(st, -5);
 	IS_INT(atom_evstore_retention(st), ATOM_EVSTORE_KEEP_ALL, "a negative retention keeps all");
+	atom_evstore_close(st);
+	sqlite3_close(db);
+
+	/* withdrawn ('antenna set --not-news'): gone unless an archive sealed it */
+	st = state(&db, 23, 4);
+	IS_INT(atom_evstore_withdraw(st, "http://e22.example/", 1022, &err), 1, "an event not archived is withdrawn");
+	IS_INT(rows(db, "ev_events"), 22, "... its row gone");
+	IS_INT(atom_evstore_withdraw(st, "http://e22.example/", 1022, &err), 0, "... once");
+	IS_INT(atom_evstore_withdraw(st, "http://e3.example/", 1003, &err), 2, "an archived event is not");
+	IS_INT(rows(db, "ev_events"), 22, "... it stays");
+	IS_INT(atom_evstore_withdraw(st, "http://e23.example/", 999, &err), 0, "another time is no event");
+	OK(atom_evstore_seal(st, 5, "T", "A", &sealed, &err) == 0 && sealed == 0,
+	   "the current events after a withdrawal: 2, no archive sealed");
 	atom_evstore_close(st);
 	sqlite3_close(db);
 	TAP_DONE();
