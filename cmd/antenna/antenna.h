@@ -99,6 +99,11 @@ struct ant_update_opts;
 struct ant_update_stats;
 #define ANTCMD_OPT_ROBOTS_AGE 0x200
 #define ANTCMD_OPT_ROBOTS_BYTES 0x201
+/* update's --render-* options (ant_render.h), codes no letter takes */
+#define ANTCMD_OPT_RENDER_TIMEOUT 0x210
+#define ANTCMD_OPT_RENDER_MEMORY 0x211
+#define ANTCMD_OPT_RENDER_SETTLE 0x212
+#define ANTCMD_OPT_RENDER_JOBS 0x213
 #define ANTCMD_ROBOTS_LONGOPTS \
 	{ "robots-max-age", required_argument, NULL, ANTCMD_OPT_ROBOTS_AGE }, \
 	{ "robots-max-bytes", required_argument, NULL, ANTCMD_OPT_ROBOTS_BYTES }

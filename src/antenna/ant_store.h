@@ -189,6 +189,7 @@ typedef struct ant_store_page {
 	int64_t gone_at;         /* when that run was found long enough: gone; 0 not */
 	int ignore_robots;       /* 'set --ignore-robots' (read only: table
 				    robots_pages, ant_robots.h, schema 7) */
+	int render;                  /* 'add --render': fetched by headless chromium (net/render.c) */
 } ant_store_page;
 
 void ant_store_page_init(ant_store_page *p);

@@ -462,9 +462,9 @@ static void result(struct render *r, const char *errpath, const char *url, ant_f
 
 	pthread_mutex_lock(&r->px.mu);
 	if (r->px.refusal[0])
-		fail(r, ANT_FETCH_ERR_INTERNAL, "%s", r->px.refusal, 0);
+		fail(r, ANT_FETCH_ERR_INTERNAL, "%.250s", r->px.refusal, 0);
 	if (r->px.nav_err != ANT_FETCH_OK)
-		fail(r, r->px.nav_err, "%s", r->px.nav_error, 0);
+		fail(r, r->px.nav_err, "%.250s", r->px.nav_error, 0);
 	res->status = r->px.nav_status >= 400 ? r->px.nav_status : 200;
 	r->st.requests = r->px.requests;
 	r->st.refused = r->px.refused;
