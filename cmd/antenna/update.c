@@ -38,10 +38,7 @@ const struct option cmd_update_longopts[] = {
 	{ "max-source-news-day", required_argument, NULL, 'D' },
 	{ "max-source-records", required_argument, NULL, 'S' }, ANTCMD_ROBOTS_LONGOPTS,
 	{ "sitemap-limit", required_argument, NULL, 'L' },
-	{ "render-timeout", required_argument, NULL, ANTCMD_OPT_RENDER_TIMEOUT },
-	{ "render-memory", required_argument, NULL, ANTCMD_OPT_RENDER_MEMORY },
-	{ "render-settle", required_argument, NULL, ANTCMD_OPT_RENDER_SETTLE },
-	{ "render-jobs", required_argument, NULL, ANTCMD_OPT_RENDER_JOBS },
+	ANTCMD_RENDER_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -52,36 +49,6 @@ struct upd_opts {
 };
 
 struct antcmd_update_outcome antcmd_update_outcome;
-
-/* --render-timeout S, --render-memory MB, --render-settle MS, --render-jobs N
- * (ant_render.h). */
-static int render_opt(int c, const char *arg, ant_render_limits *r)
-{
-	int64_t v;
-
-	switch (c) {
-	case ANTCMD_OPT_RENDER_TIMEOUT:
-		if (cli_parse_int64("--render-timeout", arg, 1, 3600, &v) < 0)
-			return -1;
-		r->timeout = (long)v;
-		break;
-	case ANTCMD_OPT_RENDER_MEMORY:
-		if (cli_parse_int64("--render-memory", arg, 16, 1 << 20, &v) < 0)
-			return -1;
-		r->max_mb = (long)v;
-		break;
-	case ANTCMD_OPT_RENDER_SETTLE:
-		if (cli_parse_int64("--render-settle", arg, -1, 600000, &v) < 0)
-			return -1;
-		r->settle_ms = (long)v;
-		break;
-	default:
-		if (cli_parse_int64("--render-jobs", arg, 1, 64, &v) < 0)
-			return -1;
-		r->jobs = (long)v;
-	}
-	return 0;
-}
 
 static int parse_opts(int argc, char **argv, struct upd_opts *o)
 {
@@ -123,8 +90,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 			break;
 		case ANTCMD_OPT_RENDER_TIMEOUT: case ANTCMD_OPT_RENDER_MEMORY:
 		case ANTCMD_OPT_RENDER_SETTLE: case ANTCMD_OPT_RENDER_JOBS:
-			if (render_opt(c, optarg, &o->u.render) < 0)
-				return -1;
+			if (antcmd_render_opt(c, optarg, &o->u) < 0) return -1;
 			break;
 		case 'G':
 			if (cli_parse_int64("--regex-seconds", optarg, 1, 3600, &v) < 0)

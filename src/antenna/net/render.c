@@ -208,7 +208,7 @@ static void child(char **argv, char **envp, int out, const char *errpath)
 
 /* The processes under this one (the browser, its helpers, and what they
  * left: this process is their subreaper), into *list (malloc'd): how many,
- * or -1 when /proc cannot be read. */
+ * or LB_EIO when /proc cannot be read. */
 static long tree_list(pid_t **list)
 {
 	DIR *d = opendir("/proc");
@@ -219,7 +219,7 @@ static long tree_list(pid_t **list)
 
 	*list = NULL;
 	if (!d)
-		return -1;
+		return LB_EIO;
 	while ((e = readdir(d))) {
 		char path[300], buf[512], *rp;
 		int fd, pp;
@@ -429,7 +429,7 @@ static void watch(struct render *r, int64_t start)
 			     NULL, r->timeout_ms / 1000);
 			return;
 		}
-		if (rproxy_refused(&r->px))
+		if (ant_render_proxy_refused(&r->px))
 			return;   /* failed anyway: no need to wait for the rest */
 	}
 }
@@ -441,7 +441,7 @@ static void reap(struct render *r)
 	int64_t end = mono_ms() + 2000;
 	int ws;
 
-	while (r->err == ANT_FETCH_OK && !rproxy_refused(&r->px) && mono_ms() < end) {
+	while (r->err == ANT_FETCH_OK && !ant_render_proxy_refused(&r->px) && mono_ms() < end) {
 		pid_t w = waitpid(r->pid, &ws, WNOHANG);
 
 		if (w == r->pid) {
@@ -501,7 +501,7 @@ static int start(struct render *r, const ant_fetch_req *req, const char *browser
 	r->px.allow_hp = req->allow_host ? ant_fetch_host_port(req->allow_host) : NULL;
 	r->px.page_key = lb_url_page_key_dup(req->url);
 	r->px.page_hp = ant_fetch_host_port(req->url);
-	if (rproxy_start(&r->px) < 0) {
+	if (ant_render_proxy_start(&r->px) < 0) {
 		fail(r, ANT_FETCH_ERR_OTHER, "cannot start the render's proxy%s", NULL, 0);
 		return LB_EIO;
 	}
@@ -588,7 +588,7 @@ int ant_render(const ant_fetch_limits *fl, const ant_render_limits *rl, const an
 	}
 	if (r.out >= 0)
 		close(r.out);
-	rproxy_stop(&r.px);
+	ant_render_proxy_stop(&r.px);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	result(&r, errpath, req->url, res);
 	rm_tree(dir);

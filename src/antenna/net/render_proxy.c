@@ -66,7 +66,7 @@ static int write_all(int fd, const char *b, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return -1;
+			return LB_EIO;
 		b += w;
 		n -= (size_t)w;
 	}
@@ -138,7 +138,7 @@ static int nav_take(rproxy *p, const char *target, int connect)
 	if (!p->page_seen && !page) {
 		p->early++;
 		pthread_mutex_unlock(&p->mu);
-		return -1;
+		return LB_EIO;
 	}
 	nav = !p->page_seen || p->nav_open;
 	p->page_seen = 1;
@@ -176,7 +176,7 @@ static void note_refusal(rproxy *p, const char *why)
 	pthread_mutex_unlock(&p->mu);
 }
 
-int rproxy_refused(rproxy *p)
+int ant_render_proxy_refused(rproxy *p)
 {
 	int r;
 
@@ -216,12 +216,12 @@ static int connect_to(rproxy *p, const struct addrinfo *a)
 	long secs = p->connect_timeout > 0 ? p->connect_timeout : ANT_FETCH_DEFAULT_CONNECT_TIMEOUT;
 
 	if (fd < 0)
-		return -1;
+		return LB_EIO;
 	if (connect(fd, a->ai_addr, a->ai_addrlen) < 0 &&
 	    (errno != EINPROGRESS || !wait_fd(p, fd, POLLOUT, (int)(secs * 1000)) ||
 	     getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0 || err)) {
 		close(fd);
-		return -1;
+		return LB_EIO;
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
@@ -254,7 +254,7 @@ static int allowed(const struct conn *c, const struct sockaddr *sa, char *why, s
 }
 
 /* Connects c->sfd to an allowed address of c's host; on failure answers
- * the browser (403 refused, 502 otherwise) and returns -1. */
+ * the browser (403 refused, 502 otherwise) and returns LB_EIO. */
 static int open_server(struct conn *c)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *ai = NULL;
@@ -270,7 +270,7 @@ static int open_server(struct conn *c)
 		snprintf(why, sizeof why, "cannot resolve host %.200s", c->host);
 		nav_failed(c, ANT_FETCH_ERR_DNS, why);
 		answer(c->cfd, 502, "Bad Gateway", why);
-		return -1;
+		return LB_EIO;
 	}
 	for (struct addrinfo *a = ai; a && fd < 0; a = a->ai_next) {
 		char w[300];
@@ -294,28 +294,28 @@ static int open_server(struct conn *c)
 		nav_failed(c, ANT_FETCH_ERR_CONNECT, why);
 		answer(c->cfd, 502, "Bad Gateway", why);
 	}
-	return -1;
+	return LB_EIO;
 }
 
 /* ---- parsing ------------------------------------------------------------ */
 
 /* "host:port" or "[v6]:port" (an authority without userinfo) into c,
- * with dport when none is written.  0, or -1 when it is not one. */
+ * with dport when none is written.  0, or LB_EINVAL when it is not one. */
 static int take_authority(struct conn *c, const char *s, size_t n, const char *dport)
 {
 	const char *colon;
 	size_t hl;
 
 	if (n == 0 || memchr(s, '@', n))
-		return -1;
+		return LB_EINVAL;
 	if (s[0] == '[') {
 		const char *close = memchr(s, ']', n);
 
 		if (!close)
-			return -1;
+			return LB_EINVAL;
 		hl = (size_t)(close - s) - 1;
 		if (hl >= sizeof c->host)
-			return -1;
+			return LB_EINVAL;
 		memcpy(c->host, s + 1, hl);
 		c->host[hl] = '\0';
 		colon = close + 1 < s + n && close[1] == ':' ? close + 1 : NULL;
@@ -323,7 +323,7 @@ static int take_authority(struct conn *c, const char *s, size_t n, const char *d
 		colon = memchr(s, ':', n);
 		hl = colon ? (size_t)(colon - s) : n;
 		if (hl == 0 || hl >= sizeof c->host)
-			return -1;
+			return LB_EINVAL;
 		memcpy(c->host, s, hl);
 		c->host[hl] = '\0';
 	}
@@ -331,13 +331,13 @@ static int take_authority(struct conn *c, const char *s, size_t n, const char *d
 		size_t pl = (size_t)(s + n - colon - 1);
 
 		if (pl == 0 || pl >= sizeof c->port || strspn(colon + 1, "0123456789") < pl)
-			return -1;
+			return LB_EINVAL;
 		memcpy(c->port, colon + 1, pl);
 		c->port[pl] = '\0';
 	} else if (dport) {
 		snprintf(c->port, sizeof c->port, "%s", dport);
 	} else {
-		return -1;
+		return LB_EINVAL;
 	}
 	for (char *q = c->host; *q; q++)
 		*q = (char)tolower((unsigned char)*q);
@@ -569,7 +569,7 @@ static void *accept_main(void *arg)
 	return NULL;
 }
 
-int rproxy_start(rproxy *p)
+int ant_render_proxy_start(rproxy *p)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t al = sizeof a;
@@ -591,7 +591,7 @@ int rproxy_start(rproxy *p)
 	return 0;
 }
 
-void rproxy_stop(rproxy *p)
+void ant_render_proxy_stop(rproxy *p)
 {
 	if (p->stop[1] >= 0)
 		(void)!write(p->stop[1], "x", 1);

@@ -11,7 +11,7 @@
 #include "ant_fetch.h"
 
 /* The forward proxy of one render: an accepting thread on 127.0.0.1 and a
- * thread per connection, all joined by rproxy_stop(). */
+ * thread per connection, all joined by ant_render_proxy_stop(). */
 typedef struct rproxy {
 	int lfd;                 /* the listening socket */
 	int stop[2];             /* written once: every thread returns */
@@ -40,12 +40,12 @@ typedef struct rproxy {
 
 /* Starts p listening on 127.0.0.1 (p->port); the fields allow_private,
  * allow_hp, page_key, page_hp and connect_timeout set by the caller
- * before (the strings malloc'd, freed by rproxy_stop()).  0, or LB_EIO,
+ * before (the strings malloc'd, freed by ant_render_proxy_stop()).  0, or LB_EIO,
  * LB_ENOMEM. */
-int rproxy_start(rproxy *p);
+int ant_render_proxy_start(rproxy *p);
 /* Stops and joins every thread, closes the sockets; frees allow_hp. */
-void rproxy_stop(rproxy *p);
+void ant_render_proxy_stop(rproxy *p);
 /* Has the guard refused anything yet? (the caller may stop early) */
-int rproxy_refused(rproxy *p);
+int ant_render_proxy_refused(rproxy *p);
 
 #endif
