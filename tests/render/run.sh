@@ -53,7 +53,7 @@ render() {
 stat_of() { sed -n "s/^render: .*$2=\([^ ]*\).*/\1/p" "$T/$1.err" | tail -1; }
 leftover() { ps -eo args | grep -F "$T/tmp/antenna-render" | grep -v grep; }
 
-plan 48
+plan 49
 
 # ---- a page built by its script ------------------------------------------
 cat > "$WWW/items.json" <<'EOF'
@@ -77,6 +77,8 @@ is "rendered: render-get succeeds" "$?" 0
 check "rendered: the list its script fetched is there" grep -q '<li>item-one</li><li>item-two</li><li>item-three</li>' "$T/app.html"
 check "rendered: what a 1.5 s timer wrote is there (virtual time)" grep -q 'after-a-timer' "$T/app.html"
 is "rendered: status 200, no error" "$(stat_of app status) $(stat_of app err)" "200 ok"
+render missing "$U/no-such-page.html"
+is "a page that is not there: its own status (404), as a fetch's" "$(stat_of missing status) $(stat_of missing err)" "404 ok"
 ua=$(grep "GET /app.html " "$T/server.log" | tail -1)
 case $ua in *"user-agent 'lirs-antenna/"*) ok "the browser sends our User-Agent" ;;
 	*) notok "the browser sends our User-Agent" "$ua" ;; esac

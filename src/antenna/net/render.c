@@ -465,6 +465,8 @@ static void result(struct render *r, const char *errpath, const char *url, ant_f
 		fail(r, ANT_FETCH_ERR_INTERNAL, "%.250s", r->px.refusal, 0);
 	if (r->px.nav_err != ANT_FETCH_OK)
 		fail(r, r->px.nav_err, "%.250s", r->px.nav_error, 0);
+	if (!r->px.page_seen)   /* what it printed is its own error page */
+		fail(r, ANT_FETCH_ERR_OTHER, "the browser never asked for the page%s", NULL, 0);
 	res->status = r->px.nav_status >= 400 ? r->px.nav_status : 200;
 	r->st.requests = r->px.requests;
 	r->st.refused = r->px.refused;

@@ -15,7 +15,6 @@
  */
 #include "ant_addr.h"
 #include "ant_render.h"
-#include "lb_url.h"
 #include "fetch_int.h"
 #include "render_int.h"
 
@@ -109,24 +108,28 @@ static void answer(int fd, int status, const char *reason, const char *why)
 
 /* ---- the navigation: which requests are the page's own ---------------- */
 
-/* Is the request (an absolute http URL, or CONNECT's "host:port") the
- * page's own? */
+/* Is the request (an absolute http URL, or CONNECT's "host:port") to the
+ * page's server?  The server, not the URL: chromium writes the page's
+ * URL its own way (a non-ASCII path percent-encoded, say). */
 static int is_page(const rproxy *p, const char *target, int connect)
 {
-	char *key;
+	char *hp;
 	int same;
 
+	if (!p->page_hp || !p->page_key)
+		return 0;
 	if (connect)
-		return p->page_hp && p->page_key && strncmp(p->page_key, "https:", 6) == 0 &&
-		       strcasecmp(target, p->page_hp) == 0;
-	key = lb_url_page_key_dup(target);
-	same = key && p->page_key && strcmp(key, p->page_key) == 0;
-	free(key);
+		return strncmp(p->page_key, "https:", 6) == 0 && strcasecmp(target, p->page_hp) == 0;
+	if (strncmp(p->page_key, "http:", 5) != 0)
+		return 0;
+	hp = ant_fetch_host_port(target);
+	same = hp && strcmp(hp, p->page_hp) == 0;
+	free(hp);
 	return same;
 }
 
-/* Which requests are the page's own: the first asking the page's URL, and
- * the one after each redirect of it.  Before it, chromium's own requests
+/* Which requests are the page's own: the first asking the page's server,
+ * and the one after each redirect of it.  Before it, chromium's own requests
  * (its component updater and sign-in service ask before any page,
  * whatever the switches) are refused: -1.  1 the navigation's, 0 another. */
 static int nav_take(rproxy *p, const char *target, int connect)
