@@ -109,7 +109,11 @@ static char **browser_argv(const char *browser, const char *profile, int port, c
 		"InterestFeedContentSuggestions,PrivacySandboxSettings4,LensOverlay,"
 		"SafeBrowsing,HttpsUpgrades,AccountConsistency",
 		"--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-		"--proxy-bypass-list=<-loopback>", "--dump-dom",
+		"--proxy-bypass-list=<-loopback>", "--dns-prefetch-disable",
+		/* a second wall: chromium resolves no name itself (only the
+		 * proxy's address, written as one, is reached directly) */
+		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+		"--dump-dom",
 	};
 	size_t nf = sizeof fixed / sizeof *fixed, k = 0;
 	char **v = calloc(nf + 10, sizeof *v);
