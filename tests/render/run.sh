@@ -7,7 +7,8 @@
 #  - the internal-address guard holds for everything the browser asks: a
 #    script's fetch(), a redirect of the page, an image, an iframe, a
 #    WebSocket to another internal host (localhost:PORT2, 127.0.0.2, as
-#    tests/internal names them) fail the render, naming what was refused,
+#    tests/internal names them; an https fetch; a name that resolves to
+#    loopback) fail the render, naming what was refused,
 #    and the internal server is never asked; --allow-private lets them;
 #  - bounds: a render over its time limit is killed with every process of
 #    it; one over its memory or DOM size limit fails; no process, zombie or
@@ -53,7 +54,7 @@ render() {
 stat_of() { sed -n "s/^render: .*$2=\([^ ]*\).*/\1/p" "$T/$1.err" | tail -1; }
 leftover() { ps -eo args | grep -F "$T/tmp/antenna-render" | grep -v grep; }
 
-plan 49
+plan 52
 
 # ---- a page built by its script ------------------------------------------
 cat > "$WWW/items.json" <<'EOF'
@@ -105,7 +106,16 @@ EOF
 cat > "$WWW/leak-ws.html" <<EOF
 <html><body><p>a socket</p><script>try { new WebSocket('ws://localhost:$P2/ws'); } catch (e) {}</script></body></html>
 EOF
-for k in fetch redir img frame ws; do
+cat > "$WWW/leak-tls.html" <<EOF
+<html><body><p>https</p><script>fetch('https://localhost:$P2/secret.json').catch(function () {});</script></body></html>
+EOF
+# a public-looking name the proxy resolves to loopback (ANTENNA_RESOLVE,
+# as a name re-bound to an internal address would)
+cat > "$WWW/leak-name.html" <<EOF
+<html><body><p>a name</p><script>fetch('http://intranet.example:$P2/secret.json').catch(function () {});</script></body></html>
+EOF
+export ANTENNA_RESOLVE="intranet.example:$P2:127.0.0.1"
+for k in fetch redir img frame ws tls name; do
 	render "leak-$k" "$U/leak-$k.html"
 	rc=$?
 	e=$(grep '^error: ' "$T/leak-$k.err")
@@ -117,6 +127,9 @@ for k in fetch redir img frame ws; do
 done
 check "... the fetch() names localhost:PORT2" grep -q "of localhost:$P2," "$T/leak-fetch.err"
 check "... the image names 127.0.0.2:PORT" grep -q "internal address 127.0.0.2 (loopback) of 127.0.0.2:$P," "$T/leak-img.err"
+check "... the name is judged on the address the proxy resolved it to" \
+	grep -q "internal address 127.0.0.1 (loopback) of intranet.example:$P2," "$T/leak-name.err"
+unset ANTENNA_RESOLVE
 is "the internal server was never asked" "$(asked2)" 0
 check "a refused render's DOM is not handed back" test ! -s "$T/leak-fetch.html"
 "$RG" "$U/app.html" > /dev/null 2> "$T/notallowed.err"
