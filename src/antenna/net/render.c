@@ -417,7 +417,9 @@ static void watch(struct render *r, int64_t start)
 		ssize_t n;
 
 		if (poll(&f, 1, TICK_MS) > 0) {
-			if ((n = read(r->out, buf, sizeof buf)) <= 0)
+			if ((n = read(r->out, buf, sizeof buf)) < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
 				return;   /* printed all: the browser is done */
 			if (r->dom.len + (size_t)n > r->max_body) {
 				fail(r, ANT_FETCH_ERR_TOO_BIG, "the rendered page is over %s%ld bytes", NULL,
@@ -465,8 +467,10 @@ static void result(struct render *r, const char *errpath, const char *url, ant_f
 	char tail[200];
 
 	pthread_mutex_lock(&r->px.mu);
-	if (r->px.refusal[0])
+	if (r->px.refusal[0]) {   /* the guard's word first, whatever else went wrong */
+		r->err = ANT_FETCH_OK;
 		fail(r, ANT_FETCH_ERR_INTERNAL, "%.250s", r->px.refusal, 0);
+	}
 	if (r->px.nav_err != ANT_FETCH_OK)
 		fail(r, r->px.nav_err, "%.250s", r->px.nav_error, 0);
 	if (!r->px.page_seen)   /* what it printed is its own error page */

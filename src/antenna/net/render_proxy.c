@@ -451,11 +451,40 @@ static void tunnel(struct conn *c)
 	relay(c);
 }
 
+/* The value of the request's field name (with its colon), or NULL. */
+static const char *field(const char *head, size_t hlen, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = strstr(head, "\r\n"); l && l + 2 < head + hlen; l = strstr(l + 2, "\r\n"))
+		if (strncasecmp(l + 2, name, n) == 0)
+			return l + 2 + n + strspn(l + 2 + n, " \t");
+	return NULL;
+}
+
+/* The rest of the request's body (Content-Length) to the server, before
+ * its answer is read: 0, or LB_EIO. */
+static int send_body(struct conn *c, long long rest)
+{
+	char b[RELAY_BUF];
+
+	while (rest > 0) {
+		ssize_t r;
+
+		if (!wait_fd(c->p, c->cfd, POLLIN, 30000) ||
+		    (r = recv(c->cfd, b, rest < (long long)sizeof b ? (size_t)rest : sizeof b, 0)) <= 0 ||
+		    write_all(c->sfd, b, (size_t)r) < 0)
+			return LB_EIO;
+		rest -= r;
+	}
+	return 0;
+}
+
 /* An absolute http:// request: sent on in origin form. */
 static void forward(struct conn *c, const char *b, size_t hlen, size_t got, const char *method,
 		    const char *target)
 {
-	const char *auth = target + 7, *path;
+	const char *auth = target + 7, *path, *cl;
 	size_t alen = strcspn(auth, "/?# ");
 	lb_buf out = LB_BUF_INIT;
 
@@ -464,13 +493,19 @@ static void forward(struct conn *c, const char *b, size_t hlen, size_t got, cons
 		return;
 	}
 	path = auth + alen;
+	if (field(b, hlen, "transfer-encoding:")) {   /* a streamed upload: not carried */
+		answer(c->cfd, 411, "Length Required", "a request body needs a Content-Length");
+		return;
+	}
 	if (open_server(c) < 0)
 		return;
 	lb_buf_addf(&out, "%s %s%.*s HTTP/1.1\r\n", method, *path == '/' ? "" : "/",
 		    (int)strcspn(path, " "), path);
 	copy_fields(&out, b, hlen);
 	lb_buf_add(&out, b + hlen, got - hlen);   /* the body's start */
-	if (write_all(c->sfd, out.data, out.len) == 0)
+	cl = field(b, hlen, "content-length:");
+	if (write_all(c->sfd, out.data, out.len) == 0 &&
+	    send_body(c, (cl ? atoll(cl) : 0) - (long long)(got - hlen)) == 0)
 		relay_response(c);
 	lb_buf_release(&out);
 }
