@@ -145,6 +145,19 @@ struct ant_update_stats;
 	"  --robots-max-age S, --robots-max-bytes BYTES  robots.txt (antenna(1) ROBOTS.TXT)\n" \
 	"                       is used S seconds (86400), BYTES of it read (500K)\n"
 int antcmd_robots_opt(int c, const char *arg, struct ant_update_opts *u);
+/* render.c: update's --render-timeout, --render-memory, --render-settle,
+ * --render-jobs (ant_render.h), codes no letter takes, into u's render
+ * limits (0, or -1 said). */
+#define ANTCMD_OPT_RENDER_TIMEOUT 0x210
+#define ANTCMD_OPT_RENDER_MEMORY 0x211
+#define ANTCMD_OPT_RENDER_SETTLE 0x212
+#define ANTCMD_OPT_RENDER_JOBS 0x213
+#define ANTCMD_RENDER_LONGOPTS \
+	{ "render-timeout", required_argument, NULL, ANTCMD_OPT_RENDER_TIMEOUT }, \
+	{ "render-memory", required_argument, NULL, ANTCMD_OPT_RENDER_MEMORY }, \
+	{ "render-settle", required_argument, NULL, ANTCMD_OPT_RENDER_SETTLE }, \
+	{ "render-jobs", required_argument, NULL, ANTCMD_OPT_RENDER_JOBS }
+int antcmd_render_opt(int c, const char *arg, struct ant_update_opts *u);
 int antcmd_robots_kept_out(const ant_store_page *p);
 void antcmd_robots_summary(const struct ant_update_stats *st);
 /* t as "YYYY-MM-DD HH:MM ZONE" in the antenna's time zone tz (seconds east

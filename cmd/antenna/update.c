@@ -38,6 +38,7 @@ const struct option cmd_update_longopts[] = {
 	{ "max-source-news-day", required_argument, NULL, 'D' },
 	{ "max-source-records", required_argument, NULL, 'S' }, ANTCMD_ROBOTS_LONGOPTS,
 	{ "sitemap-limit", required_argument, NULL, 'L' },
+	ANTCMD_RENDER_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -86,6 +87,10 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 			break;
 		case ANTCMD_OPT_ROBOTS_AGE: case ANTCMD_OPT_ROBOTS_BYTES:
 			if (antcmd_robots_opt(c, optarg, &o->u) < 0) return -1;
+			break;
+		case ANTCMD_OPT_RENDER_TIMEOUT: case ANTCMD_OPT_RENDER_MEMORY:
+		case ANTCMD_OPT_RENDER_SETTLE: case ANTCMD_OPT_RENDER_JOBS:
+			if (antcmd_render_opt(c, optarg, &o->u) < 0) return -1;
 			break;
 		case 'G':
 			if (cli_parse_int64("--regex-seconds", optarg, 1, 3600, &v) < 0)

@@ -183,6 +183,11 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k);
 int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, size_t n,
 	      ant_fetch_done_fn done, void *ctx);
 
+/* The User-Agent limits send (its user_agent, else one naming its
+ * contact, else the default), into out[n]: the one our fetches and the
+ * rendering browser (ant_render.h) both send. */
+void ant_fetch_user_agent(const ant_fetch_limits *limits, char *out, size_t n);
+
 /* The kind of a failed answer, as a page's failure is stored
  * (ant_outcome.h): its error kind, or ANT_FAIL_HTTP for an HTTP answer of
  * an error status, ANT_FAIL_LOCAL for a request not made (res->local);

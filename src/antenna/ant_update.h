@@ -26,6 +26,7 @@
 #include "lb_error.h"
 #include "ant_detect.h"
 #include "ant_fetch.h"
+#include "ant_render.h"
 #include "ant_sitemap.h"
 #include "ant_source_budget.h"
 #include "ant_store.h"
@@ -119,6 +120,9 @@ typedef struct ant_update_opts {
 	 * merged: into a page already watched there.  May be NULL. */
 	void (*on_move)(void *ctx, const char *from, const char *to, int merged);
 	void *ctx;
+	/* Pages added with --render (ant_render.h): their bounds; zero: the
+	 * defaults.  Rendered one at a time after the batch's transfers. */
+	ant_render_limits render;
 	/* Moved and gone pages (ant_pagestate.h): 0 = ANT_MOVE_AFTER, ANT_GONE_DAYS. */
 	int64_t move_after, gone_days;
 } ant_update_opts;

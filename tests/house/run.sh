@@ -485,7 +485,7 @@ fi
 GROUP_HEADERS='
 rules: ant_settings.h ant_taught.h ant_target.h ant_outcome.h ant_detect.h ant_noise.h ant_clock.h ant_tokens.h ant_furniture.h ant_robots.h ant_diff.h ant_difftext.h ant_trust.h ant_source_budget.h ant_textstate.h ant_limits.h detect_noise_cmp.h
 read: ant_page.h ant_when.h ant_feed.h ant_sitemap.h page_int.h
-net: ant_fetch.h ant_addr.h ant_polite.h ant_worker.h ant_post.h fetch_int.h
+net: ant_fetch.h ant_addr.h ant_polite.h ant_worker.h ant_post.h fetch_int.h ant_render.h render_int.h
 store: ant_store.h store_int.h
 update: ant_update.h ant_pagestate.h update_int.h
 publish: ant_publish.h ant_pubdiff.h ant_websub.h ant_notify.h html.h publish_error.h publish_int.h publish_jsonfeed.h publish_stage.h

@@ -1140,6 +1140,16 @@ long ant_fetch_pool_connects(const ant_fetch_pool *p)
 	return p->connects;
 }
 
+void ant_fetch_user_agent(const ant_fetch_limits *limits, char *out, size_t n)
+{
+	if (limits && limits->user_agent)
+		snprintf(out, n, "%s", limits->user_agent);
+	else if (limits && limits->contact[0])
+		snprintf(out, n, "lirs-antenna/%s (+%s)", LIRS_VERSION, limits->contact);
+	else
+		snprintf(out, n, "%s", FETCH_USER_AGENT);
+}
+
 int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, size_t n,
 	      ant_fetch_done_fn done, void *ctx)
 {
@@ -1164,12 +1174,7 @@ int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, siz
 	r.multi = r.pool->multi;
 	r.pol = r.pool->pol;
 	r.run_no = ++r.pool->runs;   /* never 0: a handle of no run yet has 0 */
-	if (limits && limits->user_agent)
-		snprintf(r.ua, sizeof r.ua, "%s", limits->user_agent);
-	else if (limits && limits->contact[0])
-		snprintf(r.ua, sizeof r.ua, "lirs-antenna/%s (+%s)", LIRS_VERSION, limits->contact);
-	else
-		snprintf(r.ua, sizeof r.ua, "%s", FETCH_USER_AGENT);
+	ant_fetch_user_agent(limits, r.ua, sizeof r.ua);
 	r.host_of = calloc(n, sizeof *r.host_of);
 	r.started = calloc(n, 1);
 	r.live = calloc(n, sizeof *r.live);

@@ -160,6 +160,13 @@ struct upd {
 /* The one way to the network: the caller's fetcher (tests), else libcurl. */
 int ant_upd_fetch(struct upd *u, const ant_fetch_req *reqs, size_t n, ant_fetch_done_fn done,
 		  void *ctx);
+/* The pages' way: reqs[i] whose render[i] is set (a page added with
+ * --render) are rendered by headless chromium (ant_render.h), one at a
+ * time under the machine's render lock, after the others are fetched and
+ * outside their transfers; the others go to ant_upd_fetch().  done() is
+ * called for every request either way. */
+int ant_upd_fetch_pages(struct upd *u, const ant_fetch_req *reqs, const unsigned char *render,
+			size_t n, ant_fetch_done_fn done, void *ctx);
 /* The run's transaction: begun when needed, committed every
  * ANT_UPDATE_BATCH writes (tick) or at a seam (commit).  A failure sets
  * u->failed_db and u->err; LB_EDB (or the store's code) is returned. */

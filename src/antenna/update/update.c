@@ -133,21 +133,26 @@ static long refetch_pick(struct upd *u, int last, unsigned char *go)
 static int refetch_pages(struct upd *u, int last)
 {
 	unsigned char *go = calloc(u->npages ? u->npages : 1, 1);
+	unsigned char *render = calloc(u->npages ? u->npages : 1, 1);
 	ant_fetch_req *reqs = calloc(u->npages ? u->npages : 1, sizeof *reqs);
-	long pick = go && reqs ? refetch_pick(u, last, go) : LB_ENOMEM;
+	long pick = go && reqs && render ? refetch_pick(u, last, go) : LB_ENOMEM;
 	size_t n = 0;
 	int rc;
 
 	if (pick <= 0) {
 		free(go);
+		free(render);
 		free(reqs);
 		return pick < 0 ? (int)pick : 0;
 	}
 	for (size_t i = 0; i < u->npages; i++)
-		if (go[i] && awaits_refetch(u, i))
+		if (go[i] && awaits_refetch(u, i)) {
+			render[n] = u->pages[i].render != 0;   /* rendered again: its second answer */
 			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i],
 						     ant_pagestate_allow_url(&u->pages[i]) };
-	rc = ant_upd_fetch(u, reqs, n, ant_upd_refetch_done, u);
+		}
+	rc = ant_upd_fetch_pages(u, reqs, render, n, ant_upd_refetch_done, u);
+	free(render);
 	/* a fetcher that did not answer them all: decide on the first answers */
 	for (size_t i = 0; i < u->npages; i++)
 		if (go[i] && awaits_refetch(u, i)) {
@@ -229,13 +234,14 @@ static int fetch_batch(struct upd *u)
 	size_t cap = 2 * (u->npages ? u->npages : 1), n = 0;
 	ant_fetch_req *reqs = calloc(cap, sizeof *reqs);
 	struct job *jobs = calloc(cap, sizeof *jobs);
-	unsigned char *due = calloc(cap, 1);
+	unsigned char *due = calloc(cap, 1), *render = calloc(cap, 1);
 	int rc;
 
-	if (!reqs || !jobs || !due) {
+	if (!reqs || !jobs || !due || !render) {
 		free(reqs);
 		free(jobs);
 		free(due);
+		free(render);
 		return LB_ENOMEM;
 	}
 	for (size_t i = 0; i < u->npages; i++)
@@ -245,6 +251,7 @@ static int fetch_batch(struct upd *u)
 		free(reqs);
 		free(jobs);
 		free(due);
+		free(render);
 		return rc;
 	}
 	for (size_t i = 0; i < u->npages; i++) {
@@ -258,12 +265,15 @@ static int fetch_batch(struct upd *u)
 		 * and the host the operator added (ant_fetch.h: allow_host) */
 		reqs[n] = (ant_fetch_req){ check_url(p), p->etag, p->lm_header, &jobs[n],
 					   ant_pagestate_allow_url(p) };
+		if ((render[n] = p->render != 0))   /* always a full render: no validators */
+			reqs[n].etag = reqs[n].last_modified = NULL;
 		n++;
 	}
 	/* the batch's checks on fetch's helper thread, while the transfers
-	 * go on: this thread touches u again only once the fetch returns */
+	 * go on: this thread touches u again only once the fetch returns;
+	 * the rendered pages after, one at a time, on this thread */
 	u->lim.done_aside = 1;
-	rc = ant_upd_fetch(u, reqs, n, job_done, u);
+	rc = ant_upd_fetch_pages(u, reqs, render, n, job_done, u);
 	u->lim.done_aside = 0;
 	for (size_t i = 0; i < n; i++) {
 		free(jobs[i].url);
@@ -273,6 +283,7 @@ static int fetch_batch(struct upd *u)
 	free(jobs);
 	free(reqs);
 	free(due);
+	free(render);
 	return rc;
 }
 

@@ -19,6 +19,7 @@
 #include "lb_url.h"
 #include "atom_evstore.h"
 #include "ant_limits.h"
+#include "ant_render.h"
 #include "update_int.h"
 
 int64_t ant_upd_mono_ms(void)
@@ -37,6 +38,48 @@ int ant_upd_fetch(struct upd *u, const ant_fetch_req *reqs, size_t n, ant_fetch_
 	if (f)
 		return f->run(f->self, &u->lim, reqs, n, done, ctx);
 	return ant_fetch_run(&u->lim, reqs, n, done, ctx);
+}
+
+/* One page rendered (ant_render.h), its answer to done() as a fetch's:
+ * the lock taken for this render only, so that other runs take turns. */
+static void render_one(struct upd *u, const ant_fetch_req *req, ant_fetch_done_fn done, void *ctx)
+{
+	ant_fetch_result res;
+	int lock = ant_render_lock(&u->o->render, 0);
+
+	if (lock < 0) {
+		memset(&res, 0, sizeof res);
+		res.err = ANT_FETCH_ERR_OTHER;
+		res.local = 1;
+		res.content_length = -1;
+		res.body = strdup("");
+		snprintf(res.error, sizeof res.error, "no render slot: another render held it too long");
+	} else {
+		ant_render(&u->lim, &u->o->render, req, &res, NULL);
+		ant_render_unlock(lock);
+	}
+	done(ctx, req, &res);
+	ant_render_result_release(&res);
+}
+
+int ant_upd_fetch_pages(struct upd *u, const ant_fetch_req *reqs, const unsigned char *render,
+			size_t n, ant_fetch_done_fn done, void *ctx)
+{
+	ant_fetch_req *plain = calloc(n ? n : 1, sizeof *plain);
+	size_t k = 0;
+	int rc;
+
+	if (!plain)
+		return LB_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!render || !render[i])
+			plain[k++] = reqs[i];
+	rc = k ? ant_upd_fetch(u, plain, k, done, ctx) : 0;
+	free(plain);
+	for (size_t i = 0; rc == 0 && render && i < n; i++)
+		if (render[i])
+			render_one(u, &reqs[i], done, ctx);
+	return rc;
 }
 
 /* ---- transactions ------------------------------------------------------ */
