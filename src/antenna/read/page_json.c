@@ -351,6 +351,7 @@ typedef struct jwalk {
 	lb_buf text, paths;    /* what ant_page_info gets */
 	ant_page_seg *seg;
 	size_t nseg, capseg;
+	int arrays;            /* arrays above the node */
 	size_t tail;           /* leaves past the segments, folded into one */
 	uint32_t tail_raw, tail_norm;
 	uint64_t hash;         /* text_hash */
@@ -403,7 +404,13 @@ static void emit(jwalk *w, const char *s, size_t n)
 	w->hash = fnv_add(fnv_add(w->hash, s, n), "\n", 1);
 	w->text_len += n + 1;
 	raw = hash32(s, n);
-	norm = ant_noise_hash(s, n);
+	/* a value with no array above it has a path of its own: compared as
+	 * text is (its numbers, dates and times normalised: a change only in
+	 * them is held a check, a stamp moved forward is no change); in an
+	 * array its siblings share its path and normalised text, and the
+	 * rules would take its numbers for a calendar's cells (ant_tokens.h):
+	 * it is compared exactly, a new value is new */
+	norm = w->arrays ? raw : ant_noise_hash(s, n);
 	if (w->nseg + 1 >= ANT_PAGE_MAX_SEGMENTS) {   /* the last one is the rest's */
 		w->tail++;
 		w->tail_raw += raw;
@@ -597,10 +604,12 @@ static void walk(jwalk *w, json_object *o, size_t depth, int in)
 
 		if (lb_buf_adds(&w->path, "[*]") < 0)
 			return nomem(w);
+		w->arrays++;
 		for (size_t i = 0; i < n && !w->rc; i++) {
 			w->path.len = keep + 3;
 			child(w, json_object_array_get_idx(o, i), depth, in, NULL, 0, i, n);
 		}
+		w->arrays--;
 		w->path.len = keep;
 		w->path.data[keep] = '\0';
 	} else if (in) {

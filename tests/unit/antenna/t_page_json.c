@@ -74,8 +74,10 @@ static void test_data_not_bytes(void)
 	OK(find(&a, "$.items[*].name: Gadget") < find(&a, "$.total: 2"), "keys sorted: items before total");
 	OK(a.text_hash != c.text_hash && find(&c, "$.items[*].price: 150") >= 0, "a value changed: another text");
 	OK(a.seg[find(&a, "$.items[*].price: 120")].block == c.seg[find(&c, "$.items[*].price: 150")].block &&
-	   a.seg[find(&a, "$.items[*].price: 120")].norm == c.seg[find(&c, "$.items[*].price: 150")].norm,
-	   "... in the same place, the same normalised text (the token rule's case)");
+	   a.seg[find(&a, "$.items[*].price: 120")].norm != c.seg[find(&c, "$.items[*].price: 150")].norm,
+	   "... in the same place; in an array, compared exactly (another norm)");
+	OK(a.seg[find(&a, "$.total: 2")].norm != a.seg[find(&a, "$.total: 2")].raw,
+	   "a value at a path of its own: its numbers normalised, as text's");
 	IS_STR(ant_page_seg_path(&a, (size_t)find(&a, "$.total: 2")), "$.total", "the segment's path");
 	OK(a.title == NULL && a.feed_href == NULL && strcmp(a.charset, "UTF-8") == 0, "no title, no feed, UTF-8");
 	ant_page_info_release(&a);
@@ -314,7 +316,7 @@ static void test_excerpt(void)
 
 int main(void)
 {
-	TAP_PLAN(84);
+	TAP_PLAN(85);
 	test_data_not_bytes();
 	test_reorder();
 	test_values();
