@@ -838,11 +838,23 @@ static int meta_segment(const char *s, size_t n)
 	return meta;
 }
 
+/* Segment i as meta_segment() judges it: a JSON value's "PATH: " is
+ * left out (the path's words would make every date and id a sentence). */
+static int seg_is_meta(const ant_page_info *p, size_t i)
+{
+	const char *s = p->text + p->seg[i].off, *path = ant_page_seg_path(p, i);
+	size_t n = p->seg[i].len, k = strlen(path);
+
+	if (p->json && k + 2 <= n && memcmp(s, path, k) == 0 && memcmp(s + k, ": ", 2) == 0)
+		s += k + 2, n -= k + 2;
+	return meta_segment(s, n);
+}
+
 /* Is some picked segment more than who or when? */
 static int picks_words(const ant_page_info *p, const unsigned char *pick)
 {
 	for (size_t i = 0; i < p->nseg; i++)
-		if (pick[i] && !meta_segment(p->text + p->seg[i].off, p->seg[i].len))
+		if (pick[i] && !seg_is_meta(p, i))
 			return 1;
 	return 0;
 }
@@ -858,7 +870,7 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
 		return NULL;
 	words = picks_words(p, pick);
 	for (size_t i = 0; i < p->nseg; i++) {
-		if (!pick[i] || (words && meta_segment(p->text + p->seg[i].off, p->seg[i].len)))
+		if (!pick[i] || (words && seg_is_meta(p, i)))
 			continue;
 		/* a little past max is enough: ant_clip() cuts it */
 		if (b.len > 4 * max + 8)

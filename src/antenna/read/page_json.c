@@ -432,8 +432,10 @@ static void emit(jwalk *w, const char *s, size_t n)
 		if (lb_buf_adds(&w->paths, "\xe2\x80\xa6") < 0)
 			nomem(w);
 	}
+	/* a key's bytes as UTF-8 ('antenna show' prints the path) */
 	if (lb_buf_add(&w->text, s, n) < 0 || lb_buf_addc(&w->text, '\n') < 0 ||
-	    lb_buf_add(&w->paths, p, pn) < 0 || lb_buf_addc(&w->paths, '\0') < 0)
+	    lb_utf8_repair(&w->paths, p, pn, LB_UTF8_NUL, NULL) == (size_t)-1 ||
+	    lb_buf_addc(&w->paths, '\0') < 0)
 		nomem(w);
 }
 

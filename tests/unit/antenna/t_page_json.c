@@ -312,11 +312,21 @@ static void test_excerpt(void)
 	IS_STR(b.excerpt ? b.excerpt : "(none)", "$.items[*].price: 150", "the excerpt is the changed value");
 	ant_page_info_release(&a);
 	ant_page_info_release(&b);
+	{
+		ant_page_info c = read1("{\"date\":\"2026-11-29 07:30\",\"desc\":\"the meeting moved\",\"node\":\"3694b22c6e\"}", JSON);
+		unsigned char pick[3] = { 1, 1, 1 };
+		char *x = c.nseg == 3 ? ant_page_excerpt(&c, pick, 0) : NULL;
+
+		IS_STR(x ? x : "(none)", "$.desc: the meeting moved",
+		       "an excerpt of values: a date and an id alone left out beside words, as in HTML");
+		free(x);
+		ant_page_info_release(&c);
+	}
 }
 
 int main(void)
 {
-	TAP_PLAN(85);
+	TAP_PLAN(86);
 	test_data_not_bytes();
 	test_reorder();
 	test_values();
