@@ -21,6 +21,7 @@
 #include "page_int.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -256,13 +257,12 @@ int ant_page_is_json(const char *body, size_t len, const char *content_type)
  * else d.ddde±N.  Text that is not a JSON number (NaN, Infinity, which
  * json-c takes) and exponents of more than 9 digits are kept as written.
  */
-static int number_text(lb_buf *out, const char *t)
+static int number_text(lb_buf *out, const char *t, lb_buf *d)
 {
 	const char *p = t, *ip, *fp = "", *e;
 	size_t ni, nf = 0, k;
 	long long ex = 0;
 	int neg = 0, rc = 0;
-	lb_buf d = LB_BUF_INIT;
 
 	if (*p == '-')
 		neg = 1, p++;
@@ -291,15 +291,14 @@ static int number_text(lb_buf *out, const char *t)
 		ex = strtoll(p, NULL, 10) * (eneg ? -1 : 1);
 		(void)e;
 	}
-	/* the digits as one integer A, the value A * 10^ex */
-	if (lb_buf_add(&d, ip, ni) < 0 || lb_buf_add(&d, fp, nf) < 0) {
-		lb_buf_release(&d);
+	/* the digits as one integer A, the value A * 10^ex (d is scratch) */
+	lb_buf_reset(d);
+	if (lb_buf_add(d, ip, ni) < 0 || lb_buf_add(d, fp, nf) < 0)
 		return LB_ENOMEM;
-	}
 	ex -= (long long)nf;
 	{
-		const char *a = d.data;
-		size_t n = d.len;
+		const char *a = d->data;
+		size_t n = d->len;
 
 		while (n && *a == '0')
 			a++, n--;
@@ -331,7 +330,6 @@ static int number_text(lb_buf *out, const char *t)
 			}
 		}
 	}
-	lb_buf_release(&d);
 	return rc ? LB_ENOMEM : 0;
 }
 
@@ -348,6 +346,7 @@ typedef struct jwalk {
 	size_t rx_hits;        /* --only expressions' matches */
 	lb_buf path;           /* the node's path as shown, "$.items[*].price" */
 	lb_buf line, tmp, val; /* scratch for one leaf */
+	lb_buf num;            /* scratch for a number's digits */
 	lb_buf text, paths;    /* what ant_page_info gets */
 	ant_page_seg *seg;
 	size_t nseg, capseg;
@@ -447,9 +446,14 @@ static int value_text(jwalk *w, json_object *o)
 		return lb_buf_adds(&w->val, "null");
 	case json_type_boolean:
 		return lb_buf_adds(&w->val, json_object_get_boolean(o) ? "true" : "false");
-	case json_type_int:
-	case json_type_double:
-		return number_text(&w->val, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	case json_type_int: {   /* json-c's own are written canonically */
+		int64_t v = json_object_get_int64(o);
+
+		return v == INT64_MAX ? lb_buf_addf(&w->val, "%" PRIu64, json_object_get_uint64(o))
+				      : lb_buf_addf(&w->val, "%" PRId64, v);
+	}
+	case json_type_double:   /* its text as written (json-c keeps it) */
+		return number_text(&w->val, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), &w->num);
 	case json_type_string:
 		if (!json_object_get_string_len(o))
 			return lb_buf_adds(&w->val, "\"\"");
@@ -659,6 +663,7 @@ static void jwalk_release(jwalk *w)
 	lb_buf_release(&w->line);
 	lb_buf_release(&w->tmp);
 	lb_buf_release(&w->val);
+	lb_buf_release(&w->num);
 	lb_buf_release(&w->text);
 	lb_buf_release(&w->paths);
 }
@@ -689,7 +694,7 @@ int ant_page_json_read(const char *body, size_t len, const char *content_type,
 		       ant_page_budget *budget, ant_page_info *out, lb_error *err)
 {
 	jwalk w = { .ig = ig, .only = only, .path = LB_BUF_INIT, .line = LB_BUF_INIT,
-		    .tmp = LB_BUF_INIT, .val = LB_BUF_INIT, .text = LB_BUF_INIT,
+		    .tmp = LB_BUF_INIT, .val = LB_BUF_INIT, .num = LB_BUF_INIT, .text = LB_BUF_INIT,
 		    .paths = LB_BUF_INIT, .hash = fnv_basis, .budget = budget, .err = err };
 	json_object *doc;
 	int t = type_of(content_type), sniff = t == TYPE_MAYBE, rc;
