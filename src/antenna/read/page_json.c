@@ -259,7 +259,7 @@ int ant_page_is_json(const char *body, size_t len, const char *content_type)
  */
 static int number_text(lb_buf *out, const char *t, lb_buf *d)
 {
-	const char *p = t, *ip, *fp = "", *e;
+	const char *p = t, *ip, *fp = "";
 	size_t ni, nf = 0, k;
 	long long ex = 0;
 	int neg = 0, rc = 0;
@@ -281,7 +281,7 @@ static int number_text(lb_buf *out, const char *t, lb_buf *d)
 	if (*p) {
 		int eneg = 0;
 
-		e = ++p;
+		p++;
 		if (*p == '+' || *p == '-')
 			eneg = *p++ == '-';
 		while (*p == '0' && isdigit((unsigned char)p[1]))
@@ -289,7 +289,6 @@ static int number_text(lb_buf *out, const char *t, lb_buf *d)
 		if (!isdigit((unsigned char)*p) || strspn(p, "0123456789") != strlen(p) || strlen(p) > 9)
 			return lb_buf_adds(out, t);
 		ex = strtoll(p, NULL, 10) * (eneg ? -1 : 1);
-		(void)e;
 	}
 	/* the digits as one integer A, the value A * 10^ex (d is scratch) */
 	lb_buf_reset(d);
