@@ -12,14 +12,14 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 37
+plan 41
 server_suite json-test
 D=$T/j.db
 $A -d "$D" init --base http://antenna.example/ > /dev/null 2>&1
 
 # upd DB: one forced check of every page; prints "UPDATED FAILED"
 upd() {
-	$A -d "$1" update --force --refetch-pause 100 2> "$T/upd.err" |
+	$A -d "$1" update --force --refetch-pause 100 2> "$T/upd.err" | tee "$T/upd.out" |
 		sed -n 's/^checked [0-9]* pages\{0,1\}: \([0-9]*\) updated, [0-9]* unchanged, \([0-9]*\) failed.*/\1 \2/p'
 }
 # upd2 DB: two forced checks: "UPDATED FAILED" summed.  A small part
@@ -98,6 +98,24 @@ is "... the error names the path" "$(jget "$D" "$U/only.json" last_error)" "only
 is "... the page is failing, not compared as empty" "$(jget "$D" "$U/only.json" state)" "failing"
 api "$WWW/only.json" 0 sorted 99 9
 is "... back: the check succeeds, no update (nothing changed in the prices)" "$(upd "$D")" "0 0"
+
+# ---- --ignore json:PATH; the patterns carried by export and import --------------------
+printf '{"meta": {"request_id": "r1"}, "news": "first"}' > "$WWW/ign.json"
+printf 'No-Validators: 1\n' > "$WWW/ign.json.hdr"
+$A -d "$D" add "$U/ign.json" --ignore 'json:$..request_id' > /dev/null
+upd "$D" > /dev/null
+printf '{"meta": {"request_id": "r2"}, "news": "first"}' > "$WWW/ign.json"
+is "--ignore 'json:\$..request_id': the id changed, quiet (no re-fetch needed)" "$(upd "$D")" "0 0"
+check "... nothing fetched again" sh -c "! grep -q 'fetched again' '$T/upd.out'"
+for fmt in opml jsonl; do
+	$A -d "$D" export --format $fmt > "$T/export.$fmt"
+	rm -f "$T/imp.db"
+	$A -d "$T/imp.db" init --base http://antenna.example/ > /dev/null 2>&1
+	$A -d "$T/imp.db" import "$T/export.$fmt" > /dev/null 2>&1
+	is "export --format $fmt, import: the json: patterns carried" \
+		"$(jget "$T/imp.db" "$U/only.json" only)|$(jget "$T/imp.db" "$U/ign.json" ignore)" \
+		"['json:\$.items[*].price']|['json:\$..request_id']"
+done
 
 # ---- patterns checked when given ------------------------------------------------------
 $A -d "$D" add "$U/x.json" --only 'json:$.items[?(@.price>1)]' > /dev/null 2> "$T/err"
