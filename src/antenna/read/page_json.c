@@ -257,12 +257,56 @@ int ant_page_is_json(const char *body, size_t len, const char *content_type)
  * else d.ddde±N.  Text that is not a JSON number (NaN, Infinity, which
  * json-c takes) and exponents of more than 9 digits are kept as written.
  */
+/* The value sign * a[0..n) * 10^ex (a without leading or trailing zeros,
+ * n > 0) written as number_text() says. */
+static int write_decimal(lb_buf *out, int neg, const char *a, size_t n, long long ex)
+{
+	long long point = (long long)n + ex;   /* digits before the decimal point */
+	int rc = neg ? lb_buf_addc(out, '-') : 0;
+
+	if (ex >= 0 && ex <= PLAIN_ZEROS) {             /* 150, 12345678901234567890123 */
+		rc |= lb_buf_add(out, a, n);
+		for (long long z = 0; z < ex; z++)
+			rc |= lb_buf_addc(out, '0');
+	} else if (ex < 0 && point > 0) {               /* 19.99 */
+		rc |= lb_buf_add(out, a, (size_t)point) | lb_buf_addc(out, '.') |
+		      lb_buf_add(out, a + point, n - (size_t)point);
+	} else if (ex < 0 && point > -6) {              /* 0.00015 */
+		rc |= lb_buf_adds(out, "0.");
+		for (long long z = point; z < 0; z++)
+			rc |= lb_buf_addc(out, '0');
+		rc |= lb_buf_add(out, a, n);
+	} else {                                        /* 1.5e-10, 1e999 */
+		rc |= lb_buf_add(out, a, 1);
+		if (n > 1)
+			rc |= lb_buf_addc(out, '.') | lb_buf_add(out, a + 1, n - 1);
+		rc |= lb_buf_addf(out, "e%lld", point - 1);
+	}
+	return rc ? LB_ENOMEM : 0;
+}
+
+/* The exponent after 'e' at p into *ex: 0, or -1 when it is not one we
+ * read (more than 9 digits: the number is kept as written). */
+static int exponent(const char *p, long long *ex)
+{
+	int neg = 0;
+
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	while (*p == '0' && isdigit((unsigned char)p[1]))
+		p++;
+	if (!isdigit((unsigned char)*p) || strspn(p, "0123456789") != strlen(p) || strlen(p) > 9)
+		return -1;
+	*ex = strtoll(p, NULL, 10) * (neg ? -1 : 1);
+	return 0;
+}
+
 static int number_text(lb_buf *out, const char *t, lb_buf *d)
 {
-	const char *p = t, *ip, *fp = "";
-	size_t ni, nf = 0, k;
+	const char *p = t, *ip, *fp = "", *a;
+	size_t ni, nf = 0, n;
 	long long ex = 0;
-	int neg = 0, rc = 0;
+	int neg = 0;
 
 	if (*p == '-')
 		neg = 1, p++;
@@ -276,60 +320,18 @@ static int number_text(lb_buf *out, const char *t, lb_buf *d)
 			p++;
 		nf = (size_t)(p - fp);
 	}
-	if (!ni || (*p && *p != 'e' && *p != 'E'))
+	if (!ni || (*p && *p != 'e' && *p != 'E') || (*p && exponent(p + 1, &ex) < 0))
 		return lb_buf_adds(out, t);
-	if (*p) {
-		int eneg = 0;
-
-		p++;
-		if (*p == '+' || *p == '-')
-			eneg = *p++ == '-';
-		while (*p == '0' && isdigit((unsigned char)p[1]))
-			p++;
-		if (!isdigit((unsigned char)*p) || strspn(p, "0123456789") != strlen(p) || strlen(p) > 9)
-			return lb_buf_adds(out, t);
-		ex = strtoll(p, NULL, 10) * (eneg ? -1 : 1);
-	}
 	/* the digits as one integer A, the value A * 10^ex (d is scratch) */
 	lb_buf_reset(d);
 	if (lb_buf_add(d, ip, ni) < 0 || lb_buf_add(d, fp, nf) < 0)
 		return LB_ENOMEM;
 	ex -= (long long)nf;
-	{
-		const char *a = d->data;
-		size_t n = d->len;
-
-		while (n && *a == '0')
-			a++, n--;
-		while (n && a[n - 1] == '0')
-			n--, ex++;
-		if (!n) {
-			rc = lb_buf_addc(out, '0');
-		} else {
-			long long point = (long long)n + ex;   /* digits before the decimal point */
-
-			rc |= neg ? lb_buf_addc(out, '-') : 0;
-			if (ex >= 0 && ex <= PLAIN_ZEROS) {
-				rc |= lb_buf_add(out, a, n);
-				for (k = 0; k < (size_t)ex; k++)
-					rc |= lb_buf_addc(out, '0');
-			} else if (ex < 0 && point > 0) {
-				rc |= lb_buf_add(out, a, (size_t)point) | lb_buf_addc(out, '.') |
-				      lb_buf_add(out, a + point, n - (size_t)point);
-			} else if (ex < 0 && point > -6) {
-				rc |= lb_buf_adds(out, "0.");
-				for (long long z = point; z < 0; z++)
-					rc |= lb_buf_addc(out, '0');
-				rc |= lb_buf_add(out, a, n);
-			} else {
-				rc |= lb_buf_add(out, a, 1);
-				if (n > 1)
-					rc |= lb_buf_addc(out, '.') | lb_buf_add(out, a + 1, n - 1);
-				rc |= lb_buf_addf(out, "e%lld", point - 1);
-			}
-		}
-	}
-	return rc ? LB_ENOMEM : 0;
+	for (a = d->data, n = d->len; n && *a == '0'; a++, n--)
+		;
+	while (n && a[n - 1] == '0')
+		n--, ex++;
+	return n ? write_decimal(out, neg, a, n, ex) : lb_buf_addc(out, '0');
 }
 
 /* ---- the walk ------------------------------------------------------------------- */

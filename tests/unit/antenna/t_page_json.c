@@ -124,6 +124,12 @@ static void test_values(void)
 	OK(find(&a, "$['we ird.key']: 1") >= 0 && find(&a, "$['it\\'s']: 2") >= 0 && find(&a, "$['*']: 3") >= 0,
 	   "keys that are not names are written ['...'], as a path reads them back");
 	ant_page_info_release(&a);
+	a = read1("{\"a\":1e21,\"b\":1e22,\"c\":19.990,\"d\":-1.50E+3,\"e\":0.000001,\"f\":1e0000000001,"
+		  "\"g\":1e12345678901}", JSON);
+	OK(find(&a, "$.a: 1000000000000000000000") >= 0 && find(&a, "$.b: 1e22") >= 0 && find(&a, "$.c: 19.99") >= 0 &&
+	   find(&a, "$.d: -1500") >= 0 && find(&a, "$.e: 0.000001") >= 0 && find(&a, "$.f: 10") >= 0 &&
+	   find(&a, "$.g: 1e12345678901") >= 0, "numbers: 21 zeros plain, more as 1e22; an exponent past 9 digits kept as written (%s)", all(&a));
+	ant_page_info_release(&a);
 	a = read1("{\"a\":1,\"a\":2}", JSON);
 	OK(a.nseg == 1 && find(&a, "$.a: 2") >= 0, "a duplicate key: its last value");
 	ant_page_info_release(&a);
@@ -326,7 +332,7 @@ static void test_excerpt(void)
 
 int main(void)
 {
-	TAP_PLAN(86);
+	TAP_PLAN(87);
 	test_data_not_bytes();
 	test_reorder();
 	test_values();
