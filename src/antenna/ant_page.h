@@ -125,7 +125,9 @@ int ant_page_charset_check(const char *label, lb_error *err);
  * refused (LB_EPARSE, "cannot read JSON: ..."), as is one answered as
  * JSON that does not parse: a broken answer is a failed check, never a
  * text compared in place of the data.  JSON is read as UTF-8 (RFC 8259
- * §8.1), a BOM skipped.
+ * §8.1), a BOM skipped, unless the forced charset, a UTF-16 BOM or the
+ * type's charset parameter (a legacy API's Shift_JIS) names another;
+ * never guessed.
  */
 #define ANT_PAGE_JSON_MAX_DEPTH 64
 #define ANT_PAGE_JSON_MAX_VALUES 200000

@@ -143,14 +143,16 @@ void ant_page_only_end(ant_page_only_iter *it);
 /*
  * A JSON body's segments, text, paths, text_hash and only_matched into out
  * (ant_page.h, "JSON pages"; the excerpt is the caller's), with the
- * patterns' json: paths and expressions applied.  0; 1 when the body is
+ * patterns' json: paths and expressions applied; read as UTF-8 unless
+ * forced (the operator's charset), a UTF-16 BOM or the type's charset
+ * parameter says another.  0; 1 when the body is
  * not to be read as JSON (its type says another, or, with no type or
  * text/plain, it is not a JSON object or array): read it as HTML; else
  * LB_EPARSE (answered as JSON but not JSON, or over a limit), LB_ENOTFOUND
  * (an --only path matched nothing), LB_ETOOBIG (the budget), LB_ENOMEM,
  * with err.
  */
-int ant_page_json_read(const char *body, size_t len, const char *content_type,
+int ant_page_json_read(const char *body, size_t len, const char *content_type, const char *forced,
 		       const ant_page_patterns *ig, const ant_page_patterns *only,
 		       ant_page_budget *budget, ant_page_info *out, lb_error *err);
 

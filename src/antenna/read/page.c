@@ -1044,7 +1044,7 @@ static int read_json(const char *body, size_t len, const char *content_type, con
 	int rc;
 
 	ant_page_budget_start(&budget, o->regex_seconds);
-	rc = ant_page_json_read(body, len, content_type, ig, only, &budget, out, err);
+	rc = ant_page_json_read(body, len, content_type, o->forced_charset, ig, only, &budget, out, err);
 	if (rc == 0)
 		return json_finish(o->prev, out);
 	if (rc == 1 && (jp = json_patterns(ig, only, &at)))

@@ -79,6 +79,44 @@ static int looks_like_container(const char *s, size_t n)
 	return i < n && (s[i] == '{' || s[i] == '[');
 }
 
+/* ---- the charset ------------------------------------------------------------- */
+
+/*
+ * JSON is UTF-8 (RFC 8259 §8.1), but a legacy API may say otherwise: the
+ * operator's forced charset, a UTF-16 BOM (RFC 7159 allowed it) or the
+ * type's charset parameter ("application/json; charset=Shift_JIS") is
+ * honoured, else UTF-8.  Never guessed: a guess would read UTF-8 as
+ * something else.  *cs is what was picked, *from the word for it.
+ */
+static void json_charset(const char *body, size_t len, const char *ct, const char *forced,
+			 ant_page_charset *cs, const char **from, size_t *bom)
+{
+	const char *v = ct ? strcasestr(ct, "charset=") : NULL;
+
+	*bom = 0;
+	if (forced && *forced && ant_page_charset_resolve(forced, strlen(forced), cs) == 0) {
+		*from = "forced";
+		return;
+	}
+	if (len >= 2 && (memcmp(body, "\xFF\xFE", 2) == 0 || memcmp(body, "\xFE\xFF", 2) == 0)) {
+		*bom = 2;
+		*from = "bom";
+		snprintf(cs->report, sizeof cs->report, "%s", body[0] == '\xFF' ? "UTF-16LE" : "UTF-16BE");
+		snprintf(cs->iconv, sizeof cs->iconv, "%s", cs->report);   /* the BOM skipped: no "UTF-16" */
+		return;
+	}
+	if (v) {
+		v += 8;
+		v += strspn(v, "\"' ");
+		if (ant_page_charset_resolve(v, strcspn(v, "\"' ;"), cs) == 0) {
+			*from = "header";
+			return;
+		}
+	}
+	ant_page_charset_resolve("utf-8", 5, cs);
+	*from = "default";
+}
+
 /* ---- the first pass: sizes and long integers --------------------------------- */
 
 #define BIG_DIGITS 19   /* an integer this long may not fit in 64 bits */
@@ -231,22 +269,6 @@ static int parse(const char *s, size_t n, json_object **doc, lb_error *err)
 	return rc;
 }
 
-int ant_page_is_json(const char *body, size_t len, const char *content_type)
-{
-	json_object *doc;
-	int t = type_of(content_type);
-
-	if (t != TYPE_MAYBE)
-		return t == TYPE_JSON;
-	if (!body)
-		return 0;
-	skip_bom(&body, &len);
-	if (!looks_like_container(body, len) || parse(body, len, &doc, NULL) < 0)
-		return 0;
-	json_object_put(doc);
-	return 1;
-}
-
 /* ---- numbers ------------------------------------------------------------------- */
 
 #define PLAIN_ZEROS 21   /* an integer with more zeros than this is written 1e22 */
@@ -285,8 +307,8 @@ static int write_decimal(lb_buf *out, int neg, const char *a, size_t n, long lon
 	return rc ? LB_ENOMEM : 0;
 }
 
-/* The exponent after 'e' at p into *ex: 0, or -1 when it is not one we
- * read (more than 9 digits: the number is kept as written). */
+/* The exponent after 'e' at p into *ex: 0, or LB_ETOOBIG when it is not
+ * one we read (more than 9 digits: the number is kept as written). */
 static int exponent(const char *p, long long *ex)
 {
 	int neg = 0;
@@ -296,7 +318,7 @@ static int exponent(const char *p, long long *ex)
 	while (*p == '0' && isdigit((unsigned char)p[1]))
 		p++;
 	if (!isdigit((unsigned char)*p) || strspn(p, "0123456789") != strlen(p) || strlen(p) > 9)
-		return -1;
+		return LB_ETOOBIG;
 	*ex = strtoll(p, NULL, 10) * (neg ? -1 : 1);
 	return 0;
 }
@@ -684,24 +706,22 @@ static int take(jwalk *w, ant_page_info *out)
 	w->seg = NULL;
 	if (!(out->text = lb_buf_detach(&w->text, NULL)) || !(out->paths = lb_buf_detach(&w->paths, NULL)))
 		return LB_ENOMEM;
-	snprintf(out->charset, sizeof out->charset, "UTF-8");
-	out->charset_from = "default";
 	out->json = 1;
 	return 0;
 }
 
-int ant_page_json_read(const char *body, size_t len, const char *content_type,
-		       const ant_page_patterns *ig, const ant_page_patterns *only,
-		       ant_page_budget *budget, ant_page_info *out, lb_error *err)
+/* The document parsed and walked into out (ant_page_json_read(), the
+ * body UTF-8 by now). */
+static int read_doc(const char *body, size_t len, int sniff, const ant_page_patterns *ig,
+		    const ant_page_patterns *only, ant_page_budget *budget, ant_page_info *out,
+		    lb_error *err)
 {
 	jwalk w = { .ig = ig, .only = only, .path = LB_BUF_INIT, .line = LB_BUF_INIT,
 		    .tmp = LB_BUF_INIT, .val = LB_BUF_INIT, .num = LB_BUF_INIT, .text = LB_BUF_INIT,
 		    .paths = LB_BUF_INIT, .hash = fnv_basis, .budget = budget, .err = err };
 	json_object *doc;
-	int t = type_of(content_type), sniff = t == TYPE_MAYBE, rc;
+	int rc;
 
-	if (t == TYPE_OTHER)
-		return 1;
 	skip_bom(&body, &len);
 	if (sniff && !looks_like_container(body, len))
 		return 1;
@@ -726,4 +746,56 @@ int ant_page_json_read(const char *body, size_t len, const char *content_type,
 	json_object_put(doc);
 	jwalk_release(&w);
 	return rc;
+}
+
+int ant_page_json_read(const char *body, size_t len, const char *content_type, const char *forced,
+		       const ant_page_patterns *ig, const ant_page_patterns *only,
+		       ant_page_budget *budget, ant_page_info *out, lb_error *err)
+{
+	ant_page_charset cs;
+	lb_buf conv = LB_BUF_INIT;
+	const char *from;
+	size_t bom;
+	int t = type_of(content_type), rc;
+
+	if (t == TYPE_OTHER)
+		return 1;
+	json_charset(body, len, content_type, forced, &cs, &from, &bom);
+	if (strcmp(cs.iconv, "UTF-8") != 0) {
+		if ((rc = ant_page_to_utf8(body + bom, len - bom, cs.iconv, &conv)) < 0) {
+			lb_buf_release(&conv);
+			return rc == LB_ENOMEM ? lb_err(err, rc, "cannot analyze page: out of memory")
+					       : lb_err(err, LB_EPARSE, "cannot read JSON: cannot convert from '%s'",
+							cs.iconv);
+		}
+		body = conv.data;
+		len = conv.len;
+	}
+	rc = read_doc(body, len, t == TYPE_MAYBE, ig, only, budget, out, err);
+	lb_buf_release(&conv);
+	if (rc == 0) {
+		snprintf(out->charset, sizeof out->charset, "%s", cs.report);
+		out->charset_from = from;
+	}
+	return rc;
+}
+
+int ant_page_is_json(const char *body, size_t len, const char *content_type)
+{
+	static const ant_page_patterns none;
+	ant_page_budget b = { 0 };
+	ant_page_info pi;
+	int t = type_of(content_type), rc;
+
+	if (t != TYPE_MAYBE)
+		return t == TYPE_JSON;
+	if (!body)
+		return 0;
+	/* read as the analysis would: its charset, its sniffing */
+	memset(&pi, 0, sizeof pi);
+	rc = ant_page_json_read(body, len, content_type, NULL, &none, &none, &b, &pi, NULL);
+	free(pi.seg);   /* what take() fills; page.c's release would call back up */
+	free(pi.text);
+	free(pi.paths);
+	return rc == 0;
 }

@@ -153,6 +153,28 @@ static void test_sniff(void)
 	ant_page_info_release(&b);
 	ant_page_info_release(&c);
 	ant_page_info_release(&d);
+	/* charsets: a legacy API's Shift_JIS said in the type, UTF-16 with a BOM, forced */
+	{
+		static const char sjis[] = "{\"name\":\"\x95\x5c\x8e\xa6\"}";   /* 表示: 0x5C, a backslash in ASCII */
+		static const char u16[] = "\xff\xfe{\0\"\0a\0\"\0:\0\"\0x\0\"\0}\0";
+		lb_error err = LB_ERROR_INIT;
+		ant_page_opts o = { .forced_charset = "Shift_JIS" };
+
+		a = read1(sjis, "application/json; charset=Shift_JIS");
+		OK(find(&a, "$.name: \xe8\xa1\xa8\xe7\xa4\xba") >= 0 && strcmp(a.charset, "SHIFT_JIS") == 0 &&
+		   strcmp(a.charset_from, "header") == 0, "charset=Shift_JIS in the type: decoded (%s, %s)", all(&a), a.charset);
+		ant_page_info_release(&a);
+		OK(ant_page_is_json(sjis, sizeof sjis - 1, "text/plain; charset=Shift_JIS"), "... sniffed as JSON in that charset too");
+		IS_INT(ant_page_analyze(u16, sizeof u16 - 1, JSON, NULL, &a, &err), 0, "UTF-16LE with a BOM");
+		OK(find(&a, "$.a: x") >= 0, "... decoded (%s)", all(&a));
+		ant_page_info_release(&a);
+		IS_INT(ant_page_analyze(sjis, sizeof sjis - 1, JSON, &o, &a, &err), 0, "a forced charset");
+		OK(find(&a, "$.name: \xe8\xa1\xa8\xe7\xa4\xba") >= 0 && strcmp(a.charset_from, "forced") == 0, "... beats UTF-8");
+		ant_page_info_release(&a);
+		a = read1("{\"a\":\"\xe8\xa1\xa8\"}", JSON);
+		OK(strcmp(a.charset, "UTF-8") == 0 && strcmp(a.charset_from, "default") == 0, "no charset said: UTF-8, never guessed");
+		ant_page_info_release(&a);
+	}
 }
 
 static void test_paths(void)
@@ -332,7 +354,7 @@ static void test_excerpt(void)
 
 int main(void)
 {
-	TAP_PLAN(87);
+	TAP_PLAN(94);
 	test_data_not_bytes();
 	test_reorder();
 	test_values();
