@@ -1,7 +1,7 @@
 /*
  * fuzz_page_json: libFuzzer target for the JSON reader (page_json.c,
  * page_jsonpath.c) through ant_page_analyze().  The first byte picks the
- * Content-Type (application/json, a +json type, none and text/plain: the
+ * Content-Type (application/json, a +json type in Shift_JIS, none and text/plain: the
  * body sniffed), the json: paths and expressions given to --only and
  * --ignore, and whether a previous version makes an excerpt; the second
  * byte, when 0x80 is set in the first, splits the rest: a JSON path of
@@ -16,7 +16,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const ctypes[] = { "application/json", "application/ld+json", NULL,
+	static const char *const ctypes[] = { "application/json", "application/ld+json; charset=Shift_JIS", NULL,
 					      "text/plain; charset=utf-8" };
 	static const char *const ignore[] = { "json:$..id", "json:$.meta", "[0-9]{4}-[0-9]{2}" };
 	static const char *const only[] = { "json:$.items[*].price", "json:$[*]", "json:$..*", "price: [0-9]+" };
