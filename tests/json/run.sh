@@ -12,7 +12,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 41
+plan 42
 server_suite json-test
 D=$T/j.db
 $A -d "$D" init --base http://antenna.example/ > /dev/null 2>&1
