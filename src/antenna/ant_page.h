@@ -7,7 +7,8 @@
  * a hash that volatile tokens do not move (ant_noise.h), so that a change
  * that is only noise can be told from a real one.
  * Pure functions over bytes: no I/O.  HTML is streamed through libxml2's
- * SAX parser; no tree is built.
+ * SAX parser; no tree is built.  A JSON answer is read by its data with
+ * json-c (below, "JSON pages").
  */
 #ifndef ANT_PAGE_H
 #define ANT_PAGE_H
@@ -63,6 +64,8 @@ typedef struct ant_page_info {
 	size_t only_matched;  /* with --only patterns: elements and regex
 			         matches found (0: the watched part is missing);
 			         1 without them */
+	int json;             /* read as JSON (ant_page_is_json()): no title,
+			         no feed, no furniture; paths are JSON paths */
 } ant_page_info;
 
 /*
@@ -98,11 +101,56 @@ int ant_page_charset_check(const char *label, lb_error *err);
 #define ANT_PAGE_MAX_REGEX_SECONDS 30.0
 
 /*
+ * JSON pages (page_json.c).  A body answered as JSON (application/json or
+ * any type ending in +json), or one with no type or text/plain that parses
+ * as a JSON object or array, is read by its data, not its bytes: every
+ * leaf value (string, number, true, false, null) is one segment, in the
+ * order of the document with each object's keys sorted (bytewise), its
+ * text "PATH: VALUE" -- "$.items[*].price: 150" -- and its place the path.
+ * Array positions are written [*] in both: an element's place is not its
+ * identity (an item added at the top would make every later one new; the
+ * same rule as HTML's keys, which have no positions), so items reordered,
+ * or only removed, are no update, and the diff page's context lines show
+ * the item's other values.  Keys re-ordered and whitespace re-indented
+ * change nothing; strings have their whitespace collapsed as HTML text
+ * has; numbers are compared by their decimal value (150, 150.0 and 1.5e2
+ * are one; integers of any length are kept exactly, 1e999 stays 1e999);
+ * a duplicate key's last value counts; invalid UTF-8 and NULs are U+FFFD;
+ * empty objects and arrays are nothing.  The first ANT_PAGE_MAX_SEGMENTS
+ * - 1 leaves are segments; the rest are compared together as one last
+ * segment ("… and N more values", order-blind): a change there is found,
+ * but its excerpt cannot name the value.  Bounded: a body over INT_MAX
+ * bytes, nested deeper than ANT_PAGE_JSON_MAX_DEPTH, or with more than
+ * ANT_PAGE_JSON_MAX_VALUES values (ANT_PAGE_JSON_MAX_OBJECTS objects) is
+ * refused (LB_EPARSE, "cannot read JSON: ..."), as is one answered as
+ * JSON that does not parse: a broken answer is a failed check, never a
+ * text compared in place of the data.  JSON is read as UTF-8 (RFC 8259
+ * §8.1), a BOM skipped, unless the forced charset, a UTF-16 BOM or the
+ * type's charset parameter (a legacy API's Shift_JIS) names another;
+ * never guessed.
+ */
+#define ANT_PAGE_JSON_MAX_DEPTH 64
+#define ANT_PAGE_JSON_MAX_VALUES 200000
+#define ANT_PAGE_JSON_MAX_OBJECTS 50000    /* json-c spends ~700 bytes on each */
+
+/* 1 when the answer is to be read as JSON (its type, or the body sniffed
+ * as above), else 0. */
+int ant_page_is_json(const char *body, size_t len, const char *content_type);
+
+/*
  * The analysis options.  Patterns for ignore and only have the same syntax
  * (ant_page_pattern_check()):
  *   "#id"     the element with that id and its content
  *   ".class"  every element with that class and its content
+ *   "json:$.items[*].price"  on a JSON page, the values at that JSON path
+ *             (a subset of JSONPath: $ .key ['key'] [n] [-1] [*] .* and
+ *             ..key for any depth; page_jsonpath.c), with all below them;
+ *             on a page that is not JSON the analysis fails (LB_EINVAL,
+ *             naming the pattern), and an --only path that matches nothing
+ *             fails it too (LB_ENOTFOUND, naming it: the data changed
+ *             shape), never an empty page compared
  *   anything else is a POSIX extended regular expression over the text
+ *             (on a JSON page, over each value's "PATH: VALUE" line)
  * ignore: those elements, and the text the expressions match, are removed.
  * only:   only the text inside the matching elements is read (the title
  *         still comes from <title>); with expressions, only the text they
@@ -129,8 +177,10 @@ typedef struct ant_page_opts {
  * (seg, segs), text and only_matched into out (released with
  * ant_page_info_release(), also after a failure); o may be NULL (no
  * patterns, no forced charset).  Returns 0, or a negative LB_E* code with
- * err (a bad pattern LB_EINVAL, expressions over regex_seconds
- * LB_ETOOBIG, out of memory LB_ENOMEM); err may be NULL.
+ * err (a bad pattern, or a json: one on a page that is not JSON,
+ * LB_EINVAL; expressions over regex_seconds LB_ETOOBIG; a JSON answer
+ * that cannot be read LB_EPARSE; a json: --only path matching nothing
+ * LB_ENOTFOUND; out of memory LB_ENOMEM); err may be NULL.
  */
 int ant_page_analyze(const char *body, size_t len, const char *content_type,
 		     const ant_page_opts *o, ant_page_info *out, lb_error *err);

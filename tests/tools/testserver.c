@@ -535,6 +535,8 @@ static const char *type_of(const char *path)
 		return "application/gzip";
 	if (dot && strcmp(dot, ".txt") == 0)
 		return "text/plain";
+	if (dot && strcmp(dot, ".json") == 0)
+		return "application/json";
 	return "application/octet-stream";
 }
 

@@ -42,7 +42,37 @@ int ant_page_to_utf8(const char *body, size_t len, const char *iconv_name, lb_bu
 
 /* ---- page_pattern.c ---------------------------------------------------------- */
 
-enum { ANT_PAGE_PAT_ID, ANT_PAGE_PAT_CLASS, ANT_PAGE_PAT_REGEX };
+enum { ANT_PAGE_PAT_ID, ANT_PAGE_PAT_CLASS, ANT_PAGE_PAT_REGEX, ANT_PAGE_PAT_JSON };
+
+/* ---- page_jsonpath.c: `json:` patterns (ant_page.h) ---------------------------- */
+
+#define ANT_PAGE_JSON_MAX_STEPS 32   /* steps of one JSON path (the states fit 64 bits) */
+
+typedef struct ant_page_jstep {
+	unsigned char kind;   /* key, index, any (page_jsonpath.c) */
+	unsigned char desc;   /* '..': at any depth below */
+	long long index;      /* [n]; negative counts from the end */
+	const char *name;     /* a key: len bytes (NUL-terminated) */
+	size_t len;
+} ant_page_jstep;
+
+typedef struct ant_page_jpath {
+	ant_page_jstep *step;
+	size_t n;
+	char *names;          /* the keys' bytes */
+} ant_page_jpath;
+
+/* Compiles "json:$..." (the prefix included); 0, or LB_EINVAL with a
+ * message naming the pattern and what it is for ("only", "ignore"). */
+int ant_page_jpath_compile(ant_page_jpath *jp, const char *pattern, const char *what, lb_error *err);
+void ant_page_jpath_release(ant_page_jpath *jp);
+/* The states of a child from its parent's (the root's are 1): key[0..klen)
+ * is its name in an object, or key NULL and index its place in an array
+ * of alen elements. */
+uint64_t ant_page_jpath_step(const ant_page_jpath *jp, uint64_t states, const char *key, size_t klen,
+			     size_t index, size_t alen);
+/* Does the path end at a node with these states? */
+int ant_page_jpath_matches(const ant_page_jpath *jp, uint64_t states);
 
 /* A compiled list of patterns (ignore or only). */
 typedef struct ant_page_patterns {
@@ -50,10 +80,11 @@ typedef struct ant_page_patterns {
 	size_t n;
 	const char *what;     /* "ignore", "only": for messages */
 	regex_t *re;          /* one per pattern; compiled only for ANT_PAGE_PAT_REGEX */
+	ant_page_jpath *jp;   /* one per pattern; compiled only for ANT_PAGE_PAT_JSON */
 	unsigned char *kind;  /* ANT_PAGE_PAT_* */
 	unsigned char *ctx;   /* the expression looks at what precedes its match
 				 (\< \> \b \B \` \'): never reuse its last result */
-	size_t nsel, nregex;
+	size_t nsel, nregex, njson;
 } ant_page_patterns;
 
 int ant_page_patterns_compile(ant_page_patterns *ps, const char *const *pat, size_t n,
@@ -106,6 +137,24 @@ int ant_page_only_begin(ant_page_only_iter *it, const ant_page_patterns *only,
 int ant_page_only_next(ant_page_only_iter *it, ant_page_budget *b, size_t *so, size_t *eo,
 		       lb_error *err);
 void ant_page_only_end(ant_page_only_iter *it);
+
+/* ---- page_json.c --------------------------------------------------------------- */
+
+/*
+ * A JSON body's segments, text, paths, text_hash and only_matched into out
+ * (ant_page.h, "JSON pages"; the excerpt is the caller's), with the
+ * patterns' json: paths and expressions applied; read as UTF-8 unless
+ * forced (the operator's charset), a UTF-16 BOM or the type's charset
+ * parameter says another.  0; 1 when the body is
+ * not to be read as JSON (its type says another, or, with no type or
+ * text/plain, it is not a JSON object or array): read it as HTML; else
+ * LB_EPARSE (answered as JSON but not JSON, or over a limit), LB_ENOTFOUND
+ * (an --only path matched nothing), LB_ETOOBIG (the budget), LB_ENOMEM,
+ * with err.
+ */
+int ant_page_json_read(const char *body, size_t len, const char *content_type, const char *forced,
+		       const ant_page_patterns *ig, const ant_page_patterns *only,
+		       ant_page_budget *budget, ant_page_info *out, lb_error *err);
 
 /* ---- page_text.c --------------------------------------------------------------- */
 

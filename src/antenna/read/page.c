@@ -838,11 +838,23 @@ static int meta_segment(const char *s, size_t n)
 	return meta;
 }
 
+/* Segment i as meta_segment() judges it: a JSON value's "PATH: " is
+ * left out (the path's words would make every date and id a sentence). */
+static int seg_is_meta(const ant_page_info *p, size_t i)
+{
+	const char *s = p->text + p->seg[i].off, *path = ant_page_seg_path(p, i);
+	size_t n = p->seg[i].len, k = strlen(path);
+
+	if (p->json && k + 2 <= n && memcmp(s, path, k) == 0 && memcmp(s + k, ": ", 2) == 0)
+		s += k + 2, n -= k + 2;
+	return meta_segment(s, n);
+}
+
 /* Is some picked segment more than who or when? */
 static int picks_words(const ant_page_info *p, const unsigned char *pick)
 {
 	for (size_t i = 0; i < p->nseg; i++)
-		if (pick[i] && !meta_segment(p->text + p->seg[i].off, p->seg[i].len))
+		if (pick[i] && !seg_is_meta(p, i))
 			return 1;
 	return 0;
 }
@@ -858,7 +870,7 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
 		return NULL;
 	words = picks_words(p, pick);
 	for (size_t i = 0; i < p->nseg; i++) {
-		if (!pick[i] || (words && meta_segment(p->text + p->seg[i].off, p->seg[i].len)))
+		if (!pick[i] || (words && seg_is_meta(p, i)))
 			continue;
 		/* a little past max is enough: ant_clip() cuts it */
 		if (b.len > 4 * max + 8)
@@ -966,6 +978,81 @@ static int take_title(walk *w, ant_page_info *out)
 	return 0;
 }
 
+/* A JSON page's segs[] and, with a prev, its excerpt: the first run of
+ * segments the previous version did not have (as segments() makes it). */
+static int json_finish(const ant_page_prev *prev, ant_page_info *out)
+{
+	uint32_t *old = NULL;
+	unsigned char *pick;
+	size_t first = out->nseg, n = 0;
+
+	out->nsegs = out->nseg;
+	if (out->nseg && !(out->segs = malloc(out->nseg * sizeof *out->segs)))
+		return LB_ENOMEM;
+	for (size_t i = 0; i < out->nseg; i++)
+		out->segs[i] = out->seg[i].raw;
+	if (!prev || !prev->nsegs || !out->nseg)
+		return 0;
+	if (!(old = malloc(prev->nsegs * sizeof *old)) || !(pick = calloc(out->nseg, 1))) {
+		free(old);
+		return LB_ENOMEM;
+	}
+	memcpy(old, prev->segs, prev->nsegs * sizeof *old);
+	qsort(old, prev->nsegs, sizeof *old, cmp_u32);
+	for (size_t i = 0; i < out->nseg; i++) {
+		int known = bsearch(&out->segs[i], old, prev->nsegs, sizeof *old, cmp_u32) != NULL;
+
+		if (!known && first == out->nseg)
+			first = i;
+		if (known && first < out->nseg)
+			break;
+		n += !known;
+	}
+	if (n)
+		memset(pick + first, 1, n);
+	out->excerpt = n ? ant_page_excerpt(out, pick, prev->excerpt_max) : NULL;
+	free(pick);
+	free(old);
+	return n && !out->excerpt ? LB_ENOMEM : 0;
+}
+
+/* The first json: pattern of ig or only, or NULL. */
+static const ant_page_patterns *json_patterns(const ant_page_patterns *ig, const ant_page_patterns *only,
+					      size_t *at)
+{
+	const ant_page_patterns *ps[2] = { only, ig };
+
+	for (int k = 0; k < 2; k++)
+		for (*at = 0; *at < ps[k]->n; (*at)++)
+			if (ps[k]->kind[*at] == ANT_PAGE_PAT_JSON)
+				return ps[k];
+	return NULL;
+}
+
+/*
+ * A JSON page (page_json.c): 0 when read, 1 when the page is not JSON
+ * (then a json: pattern is a mistake: LB_EINVAL naming it), or the
+ * reader's failure.
+ */
+static int read_json(const char *body, size_t len, const char *content_type, const ant_page_opts *o,
+		     const ant_page_patterns *ig, const ant_page_patterns *only, ant_page_info *out,
+		     lb_error *err)
+{
+	const ant_page_patterns *jp;
+	ant_page_budget budget;
+	size_t at;
+	int rc;
+
+	ant_page_budget_start(&budget, o->regex_seconds);
+	rc = ant_page_json_read(body, len, content_type, o->forced_charset, ig, only, &budget, out, err);
+	if (rc == 0)
+		return json_finish(o->prev, out);
+	if (rc == 1 && (jp = json_patterns(ig, only, &at)))
+		return lb_err(err, LB_EINVAL, "%s pattern '%.200s' needs a JSON page; this answer is %.60s",
+			      jp->what, jp->pat[at], content_type ? content_type : "not JSON");
+	return rc;
+}
+
 /* The walk and the segments, once the patterns are compiled. */
 static int analyze(const char *body, size_t len, const char *content_type, const ant_page_opts *o,
 		   const ant_page_patterns *ig, const ant_page_patterns *only, walk *w, segctx *c,
@@ -1030,7 +1117,9 @@ int ant_page_analyze(const char *body, size_t len, const char *content_type,
 		ant_page_patterns_release(&ig);
 		return rc;
 	}
-	rc = analyze(body, len, content_type, o, &ig, &only, &w, &c, out, err);
+	rc = read_json(body, len, content_type, o, &ig, &only, out, err);
+	if (rc == 1)
+		rc = analyze(body, len, content_type, o, &ig, &only, &w, &c, out, err);
 	if (rc < 0) {
 		ant_page_info_release(out);
 		if (rc == LB_ENOMEM)

@@ -36,9 +36,12 @@
 #include <time.h>
 
 /* "#name" and ".name" are selectors only when name is all name
- * characters; ".*foo" and "#[0-9]+" stay regular expressions. */
+ * characters; ".*foo" and "#[0-9]+" stay regular expressions; "json:"
+ * starts a JSON path (page_jsonpath.c). */
 static int pattern_kind(const char *p)
 {
+	if (strncmp(p, "json:", 5) == 0)
+		return ANT_PAGE_PAT_JSON;
 	if ((p[0] == '#' || p[0] == '.') && p[1]) {
 		for (const unsigned char *s = (const unsigned char *)p + 1; *s; s++)
 			if (!(isalnum(*s) || *s == '-' || *s == '_' || *s >= 0x80))
@@ -171,6 +174,14 @@ static int pattern_check(const char *pattern, const char *what, lb_error *err)
 
 	if (!pattern || !*pattern)
 		return lb_err(err, LB_EINVAL, "empty %s pattern", what);
+	if (pattern_kind(pattern) == ANT_PAGE_PAT_JSON) {
+		ant_page_jpath jp;
+
+		if ((rc = ant_page_jpath_compile(&jp, pattern, what, err)) < 0)
+			return rc;
+		ant_page_jpath_release(&jp);
+		return 0;
+	}
 	if (pattern_kind(pattern) != ANT_PAGE_PAT_REGEX)
 		return 0;
 	if ((rc = regex_compile(&re, pattern, what, err)) < 0)
@@ -203,10 +214,14 @@ static int looks_back(const char *p)
 
 void ant_page_patterns_release(ant_page_patterns *ps)
 {
-	for (size_t i = 0; i < ps->n; i++)
+	for (size_t i = 0; i < ps->n; i++) {
 		if (ps->kind && ps->kind[i] == ANT_PAGE_PAT_REGEX)
 			regfree(&ps->re[i]);
+		else if (ps->kind && ps->kind[i] == ANT_PAGE_PAT_JSON)
+			ant_page_jpath_release(&ps->jp[i]);
+	}
 	free(ps->re);
+	free(ps->jp);
 	free(ps->kind);
 	free(ps->ctx);
 	memset(ps, 0, sizeof *ps);
@@ -225,7 +240,8 @@ int ant_page_patterns_compile(ant_page_patterns *ps, const char *const *pat, siz
 	ps->re = calloc(n, sizeof *ps->re);
 	ps->kind = calloc(n, 1);
 	ps->ctx = calloc(n, 1);
-	if (!ps->re || !ps->kind || !ps->ctx) {
+	ps->jp = calloc(n, sizeof *ps->jp);
+	if (!ps->re || !ps->kind || !ps->ctx || !ps->jp) {
 		ant_page_patterns_release(ps);
 		return lb_err_code(err, LB_ENOMEM);
 	}
@@ -237,12 +253,17 @@ int ant_page_patterns_compile(ant_page_patterns *ps, const char *const *pat, siz
 		ps->kind[i] = (unsigned char)pattern_kind(pat[i]);
 		if (ps->kind[i] == ANT_PAGE_PAT_REGEX && (rc = regex_compile(&ps->re[i], pat[i], what, err)) < 0)
 			goto fail;
+		if (ps->kind[i] == ANT_PAGE_PAT_JSON && (rc = ant_page_jpath_compile(&ps->jp[i], pat[i], what, err)) < 0)
+			goto fail;
 		ps->n = i + 1;
-		ps->ctx[i] = (unsigned char)looks_back(pat[i]);
-		if (ps->kind[i] == ANT_PAGE_PAT_REGEX)
+		if (ps->kind[i] == ANT_PAGE_PAT_REGEX) {
+			ps->ctx[i] = (unsigned char)looks_back(pat[i]);
 			ps->nregex++;
-		else
+		} else if (ps->kind[i] == ANT_PAGE_PAT_JSON) {
+			ps->njson++;
+		} else {
 			ps->nsel++;
+		}
 	}
 	return 0;
 fail:

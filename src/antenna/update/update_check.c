@@ -137,6 +137,13 @@ static int is_html(const char *content_type)
 	return !content_type || strcasestr(content_type, "html") != NULL;
 }
 
+/* Is the answer's text analysed?  HTML, and JSON (by its type, or a
+ * text/plain body that is a JSON object or array: ant_page.h). */
+static int analysable(const ant_fetch_result *res)
+{
+	return is_html(res->content_type) || ant_page_is_json(res->body, res->len, res->content_type);
+}
+
 
 /* The page's advertised feed, resolved against where the page came from;
  * a feed given with 'add --feed' is never replaced. */
@@ -203,20 +210,25 @@ static int step_analyse(struct upd *u, ant_store_page *p, const ant_fetch_result
 		f->kind = ANT_FAIL_CHECK;
 		return 0;
 	}
-	if (!is_html(res->content_type))
+	if (!analysable(res))
 		return 0;
 	page_opts(u, p, &po, pat);
 	rc = ant_page_analyze(res->body, res->len, res->content_type, &po, info, &err);
 	free(pat[0]);
 	free(pat[1]);
-	if (rc < 0 && (po.nignore || po.nonly) && (rc == LB_ETOOBIG || rc == LB_EINVAL)) {
+	/* a JSON answer that is not JSON, or whose --only path is gone, is
+	 * a failed check too: its data cannot be compared */
+	if (rc < 0 && (((po.nignore || po.nonly) && (rc == LB_ETOOBIG || rc == LB_EINVAL)) ||
+		       rc == LB_EPARSE || rc == LB_ENOTFOUND)) {
 		in->failed = 1;
 		snprintf(f->errtext, sizeof f->errtext, "%s", lb_error_msg(&err));
 		f->kind = ANT_FAIL_CHECK;
 	}
 	if (rc < 0)
 		return 0;
-	ant_upd_furniture(u, p, res, info, &u->chk[p - u->pages].furn, 1);
+	/* a JSON answer's data has no template around it */
+	if (!info->json)
+		ant_upd_furniture(u, p, res, info, &u->chk[p - u->pages].furn, 1);
 	ant_taught_strip(info, p->taught);   /* 'set --not-news': out of the comparison */
 	in->has_hash = 1;
 	in->text_hash = info->text_hash;
@@ -425,11 +437,12 @@ static ant_detect_seg *second_answer(struct upd *u, ant_store_page *p,
 	char **pat[2];
 
 	memset(info, 0, sizeof *info);
-	if (ant_upd_http_failed(res) || res->status == 304 || !is_html(res->content_type))
+	if (ant_upd_http_failed(res) || res->status == 304 || !analysable(res))
 		return NULL;
 	page_opts(u, p, &po, pat);
 	if (ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL) == 0 &&
-	    ant_upd_furniture(u, p, res, info, &f, 0) == 0 && ant_taught_strip(info, p->taught) >= 0)
+	    (info->json || ant_upd_furniture(u, p, res, info, &f, 0) == 0) &&
+	    ant_taught_strip(info, p->taught) >= 0)
 		second = segs_of(info);
 	free(pat[0]);
 	free(pat[1]);

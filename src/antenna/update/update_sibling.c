@@ -37,13 +37,16 @@ static void sibling_done(void *ctx, const ant_fetch_req *req, const ant_fetch_re
 {
 	struct upd *u = ctx;
 	const struct upd_sibling *sb = req->user;
-	ant_page_info info;
+	ant_page_info info = { 0 };
 
 	/* a sibling that redirected to the page itself ("/" to "/index.html")
 	 * is no other page: its keys would make the whole page "shared" */
 	if (ant_upd_http_failed(res) || res->status != 200 || !is_html(res->content_type) ||
 	    res->len > ANT_TEMPLATE_SIBLING_BYTES || same_url(res->effective_url, sb->page) ||
-	    ant_page_analyze(res->body, res->len, res->content_type, NULL, &info, NULL) < 0) {
+	    ant_page_analyze(res->body, res->len, res->content_type, NULL, &info, NULL) < 0 ||
+	    info.json) {   /* JSON data is no template */
+		if (info.json)
+			ant_page_info_release(&info);
 		ant_upd_site_keep(u, sb->url, 1, NULL);   /* the attempt */
 		return;
 	}
