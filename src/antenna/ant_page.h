@@ -7,7 +7,9 @@
  * a hash that volatile tokens do not move (ant_noise.h), so that a change
  * that is only noise can be told from a real one.
  * Pure functions over bytes: no I/O.  HTML is streamed through libxml2's
- * SAX parser; no tree is built.
+ * SAX parser; no tree is built, but for a page with css: or xpath:
+ * patterns (the same parse builds the tree, the patterns mark the
+ * elements they select, and the same walk reads it).
  */
 #ifndef ANT_PAGE_H
 #define ANT_PAGE_H
@@ -98,11 +100,35 @@ int ant_page_charset_check(const char *label, lb_error *err);
 #define ANT_PAGE_MAX_REGEX_SECONDS 30.0
 
 /*
+ * css:, xpath: and range: patterns: at most ANT_PAGE_MAX_SELECTOR bytes;
+ * an XPath expression (a css: selector's translation too) may take
+ * ANT_PAGE_XPATH_OPS of libxml2's steps on a page, else the analysis
+ * fails with LB_ETOOBIG naming it.
+ */
+#define ANT_PAGE_MAX_SELECTOR 1024
+#define ANT_PAGE_XPATH_OPS 20000000UL
+
+/*
  * The analysis options.  Patterns for ignore and only have the same syntax
  * (ant_page_pattern_check()):
  *   "#id"     the element with that id and its content
  *   ".class"  every element with that class and its content
+ *   "css:S"   the elements CSS selector S selects (type, #id, .class,
+ *             [a] [a=v] [a~=v] [a|=v] [a^=v] [a$=v] [a*=v], descendant,
+ *             child, + and ~ combinators, :first-child, :last-child,
+ *             :only-child, :nth-child(an+b|odd|even), :not(compound),
+ *             lists with ','), and their content
+ *   "xpath:E" the elements XPath 1.0 expression E selects (it must give a
+ *             node-set; its text nodes stand for their elements)
+ *   "range:START...END"  the text between the first START and the first
+ *             END after it, both excluded (the first "..." splits; an
+ *             empty START is the text's start, an empty END its end);
+ *             inside the elements the selectors picked, if any
  *   anything else is a POSIX extended regular expression over the text
+ * An --only css:, xpath: or range: pattern that finds nothing on the page
+ * fails the analysis with LB_ENOTFOUND naming it (the page's layout
+ * changed: a silent empty page would hide it); an --ignore one that finds
+ * nothing is fine.
  * ignore: those elements, and the text the expressions match, are removed.
  * only:   only the text inside the matching elements is read (the title
  *         still comes from <title>); with expressions, only the text they
@@ -129,8 +155,10 @@ typedef struct ant_page_opts {
  * (seg, segs), text and only_matched into out (released with
  * ant_page_info_release(), also after a failure); o may be NULL (no
  * patterns, no forced charset).  Returns 0, or a negative LB_E* code with
- * err (a bad pattern LB_EINVAL, expressions over regex_seconds
- * LB_ETOOBIG, out of memory LB_ENOMEM); err may be NULL.
+ * err (a bad pattern LB_EINVAL, expressions over regex_seconds or an
+ * XPath over ANT_PAGE_XPATH_OPS LB_ETOOBIG, an --only css:, xpath: or
+ * range: pattern that finds nothing LB_ENOTFOUND, out of memory
+ * LB_ENOMEM); err may be NULL.
  */
 int ant_page_analyze(const char *body, size_t len, const char *content_type,
 		     const ant_page_opts *o, ant_page_info *out, lb_error *err);

@@ -42,7 +42,16 @@ int ant_page_to_utf8(const char *body, size_t len, const char *iconv_name, lb_bu
 
 /* ---- page_pattern.c ---------------------------------------------------------- */
 
-enum { ANT_PAGE_PAT_ID, ANT_PAGE_PAT_CLASS, ANT_PAGE_PAT_REGEX };
+enum { ANT_PAGE_PAT_ID, ANT_PAGE_PAT_CLASS, ANT_PAGE_PAT_REGEX,
+       ANT_PAGE_PAT_CSS, ANT_PAGE_PAT_XPATH, ANT_PAGE_PAT_RANGE };
+
+/* A css:, xpath: or range: pattern made ready: the XPath expression the
+ * tree is searched with (css: translated), or the range's two markers,
+ * whitespace collapsed ("" for the page's start or end). */
+typedef struct ant_page_sel {
+	char *xpath;
+	char *start, *end;
+} ant_page_sel;
 
 /* A compiled list of patterns (ignore or only). */
 typedef struct ant_page_patterns {
@@ -53,12 +62,20 @@ typedef struct ant_page_patterns {
 	unsigned char *kind;  /* ANT_PAGE_PAT_* */
 	unsigned char *ctx;   /* the expression looks at what precedes its match
 				 (\< \> \b \B \` \'): never reuse its last result */
-	size_t nsel, nregex;
+	ant_page_sel *sel;    /* one per pattern; set for css:, xpath:, range: */
+	size_t nalloc;        /* patterns allocated for */
+	size_t nsel, nregex;  /* element selectors (#id .class css: xpath:), expressions */
+	size_t ntree, nrange; /* css: and xpath: patterns (the tree is built), range: */
 } ant_page_patterns;
 
 int ant_page_patterns_compile(ant_page_patterns *ps, const char *const *pat, size_t n,
 			      const char *what, lb_error *err);
 void ant_page_patterns_release(ant_page_patterns *ps);
+/* The XPath expression for a CSS selector (without "css:"), into out;
+ * 0, or LB_EINVAL with a message naming the bad part (what: "only",
+ * "ignore"), or LB_ENOMEM (page_css.c). */
+int ant_page_css_xpath(const char *sel, const char *what, lb_buf *out, lb_error *err);
+
 /* Does an element with this id and class attribute match a selector? */
 int ant_page_selector_hit(const ant_page_patterns *ps, const char *id, const char *cls);
 
