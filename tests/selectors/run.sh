@@ -135,21 +135,21 @@ $A -d "$D" set "$U/club/" --only "xpath:$($PY -c 'print("(" * 400)')" 2>"$T/err"
 is "set: a deeply nested xpath refused, no crash" "$?" 2
 
 # ---- a page Debian's sphinx builds: --only '.body' and 'css:.body' alike -------
-mkdir -p "$T/doc" "$WWW/doc"
+mkdir -p "$T/hb" "$WWW/hb"
 rst() {
 	printf 'Plum Handbook\n=============\n\nThe garden club'"'"'s handbook.\n\nMarket\n------\n\nThe spring market opens at 9:00 on %s.\nPlum jam costs %s yen a jar.\n\nNews\n----\n\n%s\n' \
-		"$1" "$2" "$3" > "$T/doc/index.rst"
-	printf "project = 'Plum Handbook'\ncopyright = '2026, Hanako'\nhtml_theme = 'classic'\n" > "$T/doc/conf.py"
-	sphinx-build -q -E -b html "$T/doc" "$WWW/doc" >"$T/sphinx.log" 2>&1 || notok "sphinx-build" "$(cat "$T/sphinx.log")"
-	printf 'No-Validators: 1\n' > "$WWW/doc/index.html.hdr"
+		"$1" "$2" "$3" > "$T/hb/index.rst"
+	printf "project = 'Plum Handbook'\ncopyright = '2026, Hanako'\nhtml_theme = 'classic'\n" > "$T/hb/conf.py"
+	sphinx-build -q -E -b html "$T/hb" "$WWW/hb" >"$T/sphinx.log" 2>&1 || notok "sphinx-build" "$(cat "$T/sphinx.log")"
+	printf 'No-Validators: 1\n' > "$WWW/hb/index.html.hdr"
 }
 rst "12 April" 400 "Nothing new."
 D1=$T/sax.db
 D2=$T/tree.db
 $A -d "$D1" init >/dev/null 2>&1
 $A -d "$D2" init >/dev/null 2>&1
-$A -d "$D1" add "$U/doc/" --only '.body' >/dev/null
-$A -d "$D2" add "$U/doc/" --only 'css:.body' >/dev/null
+$A -d "$D1" add "$U/hb/" --only '.body' >/dev/null
+$A -d "$D2" add "$U/hb/" --only 'css:.body' >/dev/null
 same=0
 step=0
 for edit in "12 April|400|Nothing new." "12 April|450|Nothing new." "12 April|450|Nothing new." \
@@ -158,11 +158,11 @@ for edit in "12 April|400|Nothing new." "12 April|450|Nothing new." "12 April|45
 	rst "${edit%%|*}" "$(echo "$edit" | cut -d'|' -f2)" "${edit##*|}"
 	upd "$D1" $((NOW + step * 900))
 	upd "$D2" $((NOW + step * 900))
-	a="$(lm doc "$D1")|$(excerpt doc "$D1")|$(err doc "$D1")"
-	b="$(lm doc "$D2")|$(excerpt doc "$D2")|$(err doc "$D2")"
+	a="$(lm hb "$D1")|$(excerpt hb "$D1")|$(err hb "$D1")"
+	b="$(lm hb "$D2")|$(excerpt hb "$D2")|$(err hb "$D2")"
 	[ "$a" = "$b" ] && same=$((same + 1)) || echo "# step $step: '$a' vs '$b'"
-	[ $step = 2 ] && price_lm=$(lm doc "$D2")
+	[ $step = 2 ] && price_lm=$(lm hb "$D2")
 done
 is "sphinx's page: --only '.body' and 'css:.body' decide its 6 checks alike" "$same" 6
 is "... and the jam's price 400 -> 450 was announced in its check" "$price_lm" $((NOW + 2 * 900))
-has "... the greenhouse too (the last announcement's excerpt)" "$(excerpt doc "$D2")" greenhouse
+has "... the greenhouse too (the last announcement's excerpt)" "$(excerpt hb "$D2")" greenhouse

@@ -3,8 +3,9 @@
  * commands.  page_charset.c picks the charset and converts the body to
  * UTF-8; page_pattern.c compiles the operator's --ignore/--only patterns
  * and runs their regular expressions in time linear in the text, within
- * a time limit; page.c walks the HTML and cuts the text in segments
- * (ant_page.h); page_text.c, below the walk and the patterns, collapses
+ * a time limit (page_css.c translates css: ones to XPath); page.c walks
+ * the HTML and cuts the text in segments (ant_page.h), page_tree.c
+ * replays a tree into that walk for css: and xpath: ones; page_text.c, below the walk and the patterns, collapses
  * whitespace for both.
  */
 #ifndef ANT_PAGE_INT_H
@@ -12,6 +13,8 @@
 
 #include <regex.h>
 #include <stddef.h>
+
+#include <libxml/parser.h>
 
 #include "ant_page.h"
 #include "lb_buf.h"
@@ -123,6 +126,26 @@ int ant_page_only_begin(ant_page_only_iter *it, const ant_page_patterns *only,
 int ant_page_only_next(ant_page_only_iter *it, ant_page_budget *b, size_t *so, size_t *eo,
 		       lb_error *err);
 void ant_page_only_end(ant_page_only_iter *it);
+
+/* ---- page_tree.c ---------------------------------------------------------------- */
+
+/* What css: and xpath: patterns selected: the mark the tree walk sets
+ * for the element it starts (ant_page_tree_walk()). */
+enum { ANT_PAGE_MARK_ONLY = 1, ANT_PAGE_MARK_IGNORE = 2 };
+
+/*
+ * The page utf8[0..len) (at most 2 GiB) parsed into a tree as the SAX
+ * walk parses it, the css: and xpath: patterns of ig and only evaluated
+ * on it, and the tree replayed into h's handlers (start and end of
+ * elements, characters, comments, PIs, the doctype) with ctx, in
+ * document order: before each element's start, *mark holds its
+ * ANT_PAGE_MARK_* (0 after).  0, LB_ENOMEM, or a pattern's failure with
+ * err: LB_ETOOBIG (over ANT_PAGE_XPATH_OPS), LB_EINVAL (no node-set),
+ * LB_ENOTFOUND (an --only one selects nothing).
+ */
+int ant_page_tree_walk(const char *utf8, size_t len, const ant_page_patterns *ig,
+		       const ant_page_patterns *only, const xmlSAXHandler *h, void *ctx,
+		       unsigned char *mark, lb_error *err);
 
 /* ---- page_text.c --------------------------------------------------------------- */
 

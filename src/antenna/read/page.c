@@ -31,9 +31,7 @@
 #include <strings.h>
 
 #include <libxml/HTMLparser.h>
-#include <libxml/HTMLtree.h>
 #include <libxml/parserInternals.h>
-#include <libxml/xpath.h>
 
 /* ---- the SAX walk ---------------------------------------------------------- */
 
@@ -131,8 +129,7 @@ typedef struct walk {
 	struct { const void *name; unsigned flags; } cache[EL_CACHE];
 } walk;
 
-/* What css: and xpath: patterns selected, on a tree node (_private). */
-enum { MARK_ONLY = 1, MARK_IGNORE = 2 };
+
 
 static unsigned el_flags(walk *w, const xmlChar *name)
 {
@@ -379,13 +376,13 @@ static void sax_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 		else if (!cls && strcmp((const char *)a[0], "class") == 0)
 			cls = a[1] ? (const char *)a[1] : "";
 	}
-	if ((fl & EL_SKIP) || (w->mark & MARK_IGNORE) ||
+	if ((fl & EL_SKIP) || (w->mark & ANT_PAGE_MARK_IGNORE) ||
 	    (w->ig->nsel && ant_page_selector_hit(w->ig, id, cls))) {
 		w->skip = 1;
 		w->skip_flags = fl;
 		return;
 	}
-	only = (w->mark & MARK_ONLY) || (w->only->nsel && ant_page_selector_hit(w->only, id, cls));
+	only = (w->mark & ANT_PAGE_MARK_ONLY) || (w->only->nsel && ant_page_selector_hit(w->only, id, cls));
 	w->only_matched += only;
 	if (!(nv = lb_grow(w->fr, &w->capfr, w->nfr + 1, sizeof *nv, 32))) {
 		w->oom = 1;
@@ -500,6 +497,21 @@ static void sax_pi(void *ctx, const xmlChar *target, const xmlChar *data)
  * options, then UTF-8 forced) with our handler in place of the tree
  * builder, so the events are the ones that built that tree.
  */
+/* The walk's handlers, for the parser (or for the tree walk to replay). */
+static void handlers(xmlSAXHandler *h)
+{
+	memset(h, 0, sizeof *h);
+	h->startElement = sax_start;
+	h->endElement = sax_end;
+	h->characters = sax_text;
+	/* what the tree builder makes a CDATA node, the walk read as text */
+	h->cdataBlock = sax_text;
+	h->internalSubset = sax_doctype;
+	h->comment = sax_comment;
+	h->processingInstruction = sax_pi;
+	h->initialized = 1;
+}
+
 static int sax_parse_and_walk(const char *utf8, size_t len, walk *w)
 {
 	htmlParserCtxtPtr ctxt;
@@ -512,18 +524,8 @@ static int sax_parse_and_walk(const char *utf8, size_t len, walk *w)
 	xmlInitParser();   /* as htmlReadMemory() did: once, then a check of a flag */
 	if (!(ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len)))
 		return LB_ENOMEM;
-	if (ctxt->sax) {
-		memset(ctxt->sax, 0, sizeof *ctxt->sax);
-		ctxt->sax->startElement = sax_start;
-		ctxt->sax->endElement = sax_end;
-		ctxt->sax->characters = sax_text;
-		/* what the tree builder makes a CDATA node, the walk read as text */
-		ctxt->sax->cdataBlock = sax_text;
-		ctxt->sax->internalSubset = sax_doctype;
-		ctxt->sax->comment = sax_comment;
-		ctxt->sax->processingInstruction = sax_pi;
-		ctxt->sax->initialized = 1;
-	}
+	if (ctxt->sax)
+		handlers(ctxt->sax);
 	ctxt->userData = w;
 	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
 			   HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
@@ -541,239 +543,27 @@ static int sax_parse_and_walk(const char *utf8, size_t len, walk *w)
 	return 0;
 }
 
-/* ---- the tree walk, for css: and xpath: patterns --------------------------- */
-
-/*
- * The same parse as sax_parse_and_walk() with libxml2's own tree builder
- * in place of our handler: the tree is made of the events the SAX walk
- * reads, so walking it and handing each node to the same handlers gives
- * the same text, segments and paths (tests/unit t_page_tree).  NULL when
- * out of memory (or an empty body: no tree).
- */
-static htmlDocPtr tree_parse(const char *utf8, size_t len, int *halted)
+/* The SAX walk, or the tree walk when css: or xpath: patterns need the tree. */
+static int parse_and_walk(const char *utf8, size_t len, walk *w)
 {
-	htmlParserCtxtPtr ctxt;
-	xmlCharEncodingHandlerPtr hdlr;
-	htmlDocPtr doc;
-
-	xmlInitParser();
-	if (!(ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len)))
-		return NULL;
-	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-			   HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
-	/* The tree builder stops a document nested deeper than 256 elements
-	 * (2048 with XML_PARSE_HUGE), the SAX walk does not: old pages of
-	 * unclosed <font> go deep.  HUGE also lifts the 10 MB text and 50000
-	 * byte name limits, far past our bodies. */
-	ctxt->options |= XML_PARSE_HUGE;
-	if ((hdlr = xmlFindCharEncodingHandler("UTF-8")))
-		xmlSwitchToEncoding(ctxt, hdlr);
-	htmlParseDocument(ctxt);
-	doc = ctxt->myDoc;
-	*halted = ctxt->disableSAX != 0;
-	ctxt->myDoc = NULL;
-	xmlFreeParserCtxt(ctxt);
-	return doc;
-}
-
-/* XPath errors: the code kept for the message, nothing printed. */
-static void xpath_error(void *data, xmlErrorPtr e)
-{
-	*(int *)data = e ? e->code : -1;
-}
-
-/* The element a node stands for: itself, or a text node's parent. */
-static xmlNodePtr element_of(xmlNodePtr n)
-{
-	if (n && (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE))
-		n = n->parent;
-	return n && n->type == XML_ELEMENT_NODE ? n : NULL;
-}
-
-/* Pattern i of ps evaluated on doc, the elements it selects marked with
- * bit.  0, or an error naming the pattern: LB_ETOOBIG past
- * ANT_PAGE_XPATH_OPS, LB_EINVAL when it gives no node-set, LB_ENOTFOUND
- * when an --only one selects nothing. */
-static int mark_one(htmlDocPtr doc, const ant_page_patterns *ps, size_t i, unsigned bit, walk *w)
-{
-	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
-	xmlXPathObjectPtr r;
-	size_t found = 0;
-	int code = 0, rc = 0;
-
-	if (!ctx)
-		return LB_ENOMEM;
-	ctx->error = xpath_error;
-	ctx->userData = &code;
-	ctx->opLimit = ANT_PAGE_XPATH_OPS;
-	r = xmlXPathEval((const xmlChar *)ps->sel[i].xpath, ctx);
-	if (!r && code - XML_XPATH_EXPRESSION_OK == XPATH_OP_LIMIT_EXCEEDED - XPATH_EXPRESSION_OK)
-		rc = lb_err(w->err, LB_ETOOBIG, "%s pattern '%.200s' takes over %lu XPath steps on this page",
-			    ps->what, ps->pat[i], ANT_PAGE_XPATH_OPS);
-	else if (!r)
-		rc = lb_err(w->err, LB_EINVAL, "%s pattern '%.200s' cannot be evaluated on this page (%.80s)",
-			    ps->what, ps->pat[i],
-			    ctx->lastError.message ? ctx->lastError.message : "XPath error");
-	else if (r->type != XPATH_NODESET)
-		rc = lb_err(w->err, LB_EINVAL, "%s pattern '%.200s' gives a %s, not elements", ps->what,
-			    ps->pat[i], r->type == XPATH_NUMBER ? "number" : r->type == XPATH_BOOLEAN ? "boolean"
-					: "string");
-	for (int k = 0; !rc && r->nodesetval && k < r->nodesetval->nodeNr; k++) {
-		xmlNodePtr e = element_of(r->nodesetval->nodeTab[k]);
-
-		if (e) {
-			e->_private = (void *)((uintptr_t)e->_private | bit);
-			found++;
-		}
-	}
-	if (!rc && !found && bit == MARK_ONLY)
-		rc = lb_err(w->err, LB_ENOTFOUND,
-			    "--only '%.200s' matched nothing on the page: has its layout changed?", ps->pat[i]);
-	xmlXPathFreeObject(r);
-	xmlResetError(&ctx->lastError);
-	xmlXPathFreeContext(ctx);
-	return rc;
-}
-
-static int mark_tree(htmlDocPtr doc, walk *w)
-{
+	xmlSAXHandler h;
 	int rc;
 
-	for (size_t i = 0; i < w->ig->n; i++)
-		if (w->ig->sel[i].xpath && (rc = mark_one(doc, w->ig, i, MARK_IGNORE, w)) < 0)
-			return rc;
-	for (size_t i = 0; i < w->only->n; i++)
-		if (w->only->sel[i].xpath && (rc = mark_one(doc, w->only, i, MARK_ONLY, w)) < 0)
-			return rc;
-	return 0;
-}
-
-/* An element's attributes as the SAX handler gets them (name, value
- * pairs, NULL-terminated; a value NULL when it has none); *owned counts
- * the values made for this call, freed by end_atts(). */
-#define TREE_ATTS 32
-static void node_start(walk *w, xmlNodePtr n)
-{
-	const xmlChar *room[2 * TREE_ATTS + 1], **atts = room;
-	xmlChar *made_room[TREE_ATTS], **made = made_room;
-	size_t na = 0, nm = 0, count = 0;
-
-	for (xmlAttrPtr a = n->properties; a; a = a->next)
-		count++;
-	if (count > TREE_ATTS) {   /* rare: as many as the element has */
-		atts = malloc((2 * count + 1) * sizeof *atts);
-		made = malloc(count * sizeof *made);
-		if (!atts || !made) {
-			free(atts == room ? NULL : atts);
-			free(made == made_room ? NULL : made);
-			w->oom = 1;
-			return;
-		}
-	}
-	for (xmlAttrPtr a = n->properties; a; a = a->next) {
-		const xmlChar *v = NULL;
-
-		if (a->children && a->children->type == XML_TEXT_NODE && !a->children->next)
-			v = a->children->content;
-		else if (a->children && (made[nm] = xmlNodeListGetString(n->doc, a->children, 1)))
-			v = made[nm++];
-		atts[na++] = a->name;
-		atts[na++] = v;
-	}
-	atts[na] = NULL;
-	w->mark = (unsigned char)(uintptr_t)n->_private;
-	sax_start(w, n->name, na ? atts : NULL);
-	w->mark = 0;
-	while (nm)
-		xmlFree(made[--nm]);
-	if (atts != room) {
-		free(atts);
-		free(made);
-	}
-}
-
-/* Every node in document order, as the SAX events that built it;
- * iterative, by the nodes' links: no stack however deep the page. */
-static void tree_walk(walk *w, htmlDocPtr doc)
-{
-	xmlNodePtr n = doc->children;
-
-	while (n) {
-		switch (n->type) {
-		case XML_ELEMENT_NODE:
-			node_start(w, n);
-			if (n->children) {
-				n = n->children;
-				continue;
-			}
-			sax_end(w, n->name);
-			break;
-		case XML_TEXT_NODE:
-		case XML_CDATA_SECTION_NODE:
-			if (n->content)
-				sax_text(w, n->content, xmlStrlen(n->content));
-			break;
-		case XML_COMMENT_NODE:
-			sax_comment(w, n->content);
-			break;
-		case XML_PI_NODE:
-			sax_pi(w, n->name, n->content);
-			break;
-		case XML_DTD_NODE:
-			sax_doctype(w, n->name, NULL, NULL);
-			break;
-		default:
-			break;
-		}
-		for (;;) {
-			if (n->next) {
-				n = n->next;
-				break;
-			}
-			n = n->parent;
-			if (!n || n->type != XML_ELEMENT_NODE) {
-				n = NULL;
-				break;
-			}
-			sax_end(w, n->name);
-		}
-	}
-}
-
-#define TREE_MAX_DEPTH 2048   /* libxml2's nodePush() with XML_PARSE_HUGE */
-static int tree_parse_and_walk(const char *utf8, size_t len, walk *w)
-{
-	htmlDocPtr doc;
-	int rc, halted = 0;
-
+	if (!w->ig->ntree && !w->only->ntree)
+		return sax_parse_and_walk(utf8, len, w);
 	if (len > (size_t)0x7fffffff)
-		return LB_ETOOBIG;
-	/* a body of nothing (or of what makes no tree) is an empty tree */
-	if (!(doc = len ? tree_parse(utf8, len, &halted) : NULL) && !(doc = htmlNewDocNoDtD(NULL, NULL)))
-		return LB_ENOMEM;
-	if (halted)
-		rc = lb_err(w->err, LB_ETOOBIG,
-			    "page nests elements over %d deep: its css: and xpath: patterns cannot be read",
-			    TREE_MAX_DEPTH);
-	else
-		rc = mark_tree(doc, w);
-	if (rc == 0)
-		tree_walk(w, doc);
-	xmlFreeDoc(doc);
+		return LB_ETOOBIG;   /* as sax_parse_and_walk() */
+	handlers(&h);
+	rc = ant_page_tree_walk(utf8, len, w->ig, w->only, &h, w, &w->mark, w->err);
+	/* Elements a broken page leaves open close at its end. */
 	while (w->skip)
 		sax_end(w, NULL);
 	while (w->nfr)
 		sax_end(w, NULL);
-	w->pat_rc = rc;   /* with w->err: not a parse failure */
-	return rc == LB_ENOMEM ? rc : 0;
-}
-
-/* The SAX walk, or the tree walk when css: or xpath: patterns need the tree. */
-static int parse_and_walk(const char *utf8, size_t len, walk *w)
-{
-	if (w->ig->ntree || w->only->ntree)
-		return tree_parse_and_walk(utf8, len, w);
-	return sax_parse_and_walk(utf8, len, w);
+	if (rc == LB_ENOMEM)
+		return rc;
+	w->pat_rc = rc;   /* a pattern's failure, with w->err: not the parse's */
+	return 0;
 }
 
 /* The text without its leading and trailing spaces, as a view. */

@@ -53,7 +53,7 @@ static int bad(css *c, const char *why)
 		c->fail = why;
 		c->at = c->p;
 	}
-	return -1;
+	return LB_EINVAL;
 }
 
 static void skip_ws(css *c)
@@ -151,7 +151,7 @@ static int attribute(css *c, lb_buf *val)
 	c->p++;   /* '[' */
 	skip_ws(c);
 	if (xml_name(c, name, sizeof name) < 0)
-		return -1;
+		return LB_EINVAL;
 	skip_ws(c);
 	if (*c->p == ']') {
 		c->p++;
@@ -173,7 +173,7 @@ static int attribute(css *c, lb_buf *val)
 		c->oom |= lb_buf_add(val, c->p + 1, (size_t)(e - c->p - 1)) < 0;
 		c->p = e + 1;
 	} else if (ident(c, val) < 0) {
-		return -1;
+		return LB_EINVAL;
 	}
 	skip_ws(c);
 	if (*c->p != ']')
@@ -251,7 +251,7 @@ static int nth_child(css *c)
 		long v = nth_int(c, &ok);
 
 		if (v < 0)
-			return -1;
+			return LB_EINVAL;
 		if (*c->p == 'n' || *c->p == 'N') {
 			c->p++;
 			a = sign * (ok ? v : 1);
@@ -261,7 +261,7 @@ static int nth_child(css *c)
 
 				skip_ws(c);
 				if ((b = nth_int(c, &ok)) < 0)
-					return -1;
+					return LB_EINVAL;
 				if (!ok)
 					return bad(c, "expected a number after the sign");
 				b *= s;
@@ -298,7 +298,7 @@ static int pseudo(css *c, int in_not, lb_buf *val)
 
 	c->p++;   /* ':' */
 	if (xml_name(c, name, sizeof name) < 0)
-		return -1;
+		return LB_EINVAL;
 	for (size_t i = 0; i < sizeof simple / sizeof *simple; i++)
 		if (strcmp(name, simple[i].name) == 0)
 			return put(c, "("), put(c, simple[i].xpath), put(c, ")"), 0;
@@ -314,7 +314,7 @@ static int pseudo(css *c, int in_not, lb_buf *val)
 	skip_ws(c);
 	put(c, "not(");
 	if (compound(c, 1, val) < 0)
-		return -1;
+		return LB_EINVAL;
 	skip_ws(c);
 	if (*c->p != ')')
 		return bad(c, "expected ')' (:not() takes one compound selector)");
@@ -336,7 +336,7 @@ static int compound(css *c, int in_not, lb_buf *val)
 		c->p++;
 	} else if (isalpha((unsigned char)*c->p) || *c->p == '_') {
 		if (xml_name(c, name, sizeof name) < 0)
-			return -1;
+			return LB_EINVAL;
 		and(c, &first);
 		put(c, "self::"), put(c, name);
 	} else if (!strchr("#.[:", *c->p) || !*c->p) {
@@ -349,7 +349,7 @@ static int compound(css *c, int in_not, lb_buf *val)
 			int id = *c->p++ == '#';
 
 			if ((n = ident(c, val)) < 0)
-				return -1;
+				return LB_EINVAL;
 			and(c, &first);
 			if (id) {
 				put(c, "@id="), put_literal(c, val->data, val->len);
@@ -361,11 +361,11 @@ static int compound(css *c, int in_not, lb_buf *val)
 		} else if (*c->p == '[') {
 			and(c, &first);
 			if (attribute(c, val) < 0)
-				return -1;
+				return LB_EINVAL;
 		} else if (*c->p == ':') {
 			and(c, &first);
 			if (pseudo(c, in_not, val) < 0)
-				return -1;
+				return LB_EINVAL;
 		} else {
 			break;
 		}
@@ -381,7 +381,7 @@ static int step(css *c, const char *axis, lb_buf *val)
 	put(c, axis);
 	put(c, "[");
 	if (compound(c, 0, val) < 0)
-		return -1;
+		return LB_EINVAL;
 	put(c, "]");
 	return 0;
 }
@@ -390,7 +390,7 @@ static int step(css *c, const char *axis, lb_buf *val)
 static int complex_sel(css *c, lb_buf *val)
 {
 	if (step(c, "//*", val) < 0)
-		return -1;
+		return LB_EINVAL;
 	for (;;) {
 		const char *before = c->p;
 		const char *axis;
@@ -409,7 +409,7 @@ static int complex_sel(css *c, lb_buf *val)
 			return bad(c, "unexpected character");
 		}
 		if (step(c, axis, val) < 0)
-			return -1;
+			return LB_EINVAL;
 	}
 }
 
