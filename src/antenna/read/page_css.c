@@ -6,13 +6,24 @@
  * are not packaged; libmodest brings its own HTML tree), and libxml2's
  * XPath, which the page's xpath: patterns use anyway, can say all of it.
  *
- *   E F  -> E//F           E > F -> E/F
- *   E + F -> E/following-sibling::*[1][F]    E ~ F -> E/following-sibling::*[F]
+ * Each selector becomes one step over every element of the page, with
+ * what stands left of its last compound as conditions on the element's
+ * relatives, right to left:
+ *   E F -> F and ancestor::*[E]          E > F -> F and parent::*[E]
+ *   E + F -> F and preceding-sibling::*[1]/self::*[E]
+ *   E ~ F -> F and preceding-sibling::*[E]
+ * so each element is looked at once: the left-to-right paths cssselect
+ * writes (E//F, E/following-sibling::*) make libxml2 merge and de-duplicate
+ * node-sets, quadratic or worse past its step count (li ~ li over 5000
+ * items: 27 s before ANT_PAGE_XPATH_OPS stopped it; like this, 1 s).
  *   tag  -> self::tag      #x    -> @id='x'
  *   .x   -> contains(concat(' ', normalize-space(@class), ' '), ' x ')
  *   [a], [a=v], [a~=v], [a|=v], [a^=v], [a$=v], [a*=v] (Selectors 3 §6.3)
- *   :first-child, :last-child, :only-child, :nth-child(an+b|odd|even),
- *   :not(compound), lists with ','
+ *   :first-child -> not(preceding-sibling::*[1]) (a positional step libxml2
+ *   stops early), :last-child, :only-child, :nth-child(an+b|odd|even)
+ *   (by count(preceding-sibling::*): quadratic in a parent's children, so
+ *   bounded by ANT_PAGE_XPATH_OPS, about 6000 siblings; :nth-child(3)
+ *   alone is positional), :not(compound), lists with ','
  * HTML's parser lowercases element and attribute names, so the selector's
  * are lowercased too; attribute values are compared as written.  Pure: no
  * I/O.
@@ -234,9 +245,10 @@ static long nth_int(css *c, int *ok)
 
 /* :nth-child(an+b): the position p (1-based among element siblings) is
  * a*n+b for some n >= 0 (Selectors 3 §6.6.5.2). */
+static int nth_xpath(css *c, long a, long b);
+
 static int nth_child(css *c)
 {
-	const char *pos = "(count(preceding-sibling::*)+1)";
 	long a = 0, b = 0;
 	int ok, sign = 1;
 
@@ -276,13 +288,40 @@ static int nth_child(css *c)
 	if (*c->p != ')')
 		return bad(c, "expected ')'");
 	c->p++;
-	if (a == 0)
-		return lb_buf_addf(c->out, "%s=%ld", pos, b) < 0 ? (c->oom = 1, 0) : 0;
-	if (a > 0)
-		return lb_buf_addf(c->out, "(%s>=%ld and (%s-%ld) mod %ld=0)", pos, b, pos, b, a) < 0
-			       ? (c->oom = 1, 0) : 0;
-	return lb_buf_addf(c->out, "(%s<=%ld and (%ld-%s) mod %ld=0)", pos, b, b, pos, -a) < 0
-		       ? (c->oom = 1, 0) : 0;
+	return nth_xpath(c, a, b);
+}
+
+/* The position p = count(preceding-sibling::*) + 1 is a*n + b for some
+ * n >= 0; "at least k elements before" is preceding-sibling::*[k], a
+ * step libxml2 stops at the k-th. */
+static int nth_xpath(css *c, long a, long b)
+{
+	const char *cnt = "count(preceding-sibling::*)";
+	int rc = 0;
+
+	if (a == 0 || (a < 0 && b < 1)) {   /* p = b, or nothing */
+		if (b < 1)
+			return put(c, "false()"), 0;
+		if (b > 1)
+			rc = lb_buf_addf(c->out, "preceding-sibling::*[%ld] and ", b - 1);
+		return rc < 0 || lb_buf_addf(c->out, "not(preceding-sibling::*[%ld])", b) < 0 ? (c->oom = 1, 0) : 0;
+	}
+	if (a > 0) {   /* p >= b and (p - b) mod a = 0 */
+		if (b > 1)
+			rc = lb_buf_addf(c->out, "preceding-sibling::*[%ld] and ", b - 1);
+		/* p - b = count + 1 - b, never negative here */
+		if (rc >= 0 && a > 1)
+			rc = lb_buf_addf(c->out, "(%s%c%ld) mod %ld=0", cnt, 1 - b < 0 ? '-' : '+',
+					 1 - b < 0 ? b - 1 : 1 - b, a);
+		else if (rc >= 0)
+			rc = lb_buf_addf(c->out, "true()");
+		return rc < 0 ? (c->oom = 1, 0) : 0;
+	}
+	/* a < 0: p <= b and (b - p) mod -a = 0 */
+	rc = lb_buf_addf(c->out, "not(preceding-sibling::*[%ld])", b);
+	if (rc >= 0 && a < -1)
+		rc = lb_buf_addf(c->out, " and (%ld-%s) mod %ld=0", b - 1, cnt, -a);
+	return rc < 0 ? (c->oom = 1, 0) : 0;
 }
 
 static int compound(css *c, int in_not, lb_buf *val);
@@ -290,9 +329,9 @@ static int compound(css *c, int in_not, lb_buf *val);
 static int pseudo(css *c, int in_not, lb_buf *val)
 {
 	static const struct { const char *name; const char *xpath; } simple[] = {
-		{ "first-child", "not(preceding-sibling::*)" },
-		{ "last-child", "not(following-sibling::*)" },
-		{ "only-child", "not(preceding-sibling::*) and not(following-sibling::*)" },
+		{ "first-child", "not(preceding-sibling::*[1])" },
+		{ "last-child", "not(following-sibling::*[1])" },
+		{ "only-child", "not(preceding-sibling::*[1]) and not(following-sibling::*[1])" },
 	};
 	char name[32];
 
@@ -375,42 +414,57 @@ static int compound(css *c, int in_not, lb_buf *val)
 	return 0;
 }
 
-/* One step: axis, the element test and the compound's condition. */
-static int step(css *c, const char *axis, lb_buf *val)
-{
-	put(c, axis);
-	put(c, "[");
-	if (compound(c, 0, val) < 0)
-		return LB_EINVAL;
-	put(c, "]");
-	return 0;
-}
-
-/* A complex selector: compounds joined by combinators. */
+/* A complex selector: compounds joined by combinators, each compound's
+ * condition in its own buffer, then written right to left (see the top
+ * of the file). */
 static int complex_sel(css *c, lb_buf *val)
 {
-	if (step(c, "//*", val) < 0)
-		return LB_EINVAL;
-	for (;;) {
-		const char *before = c->p;
-		const char *axis;
+	lb_buf part[CSS_MAX_COMPOUNDS], *out = c->out;
+	char comb[CSS_MAX_COMPOUNDS];
+	size_t n = 0;
+	int rc = 0;
 
+	for (;;) {
+		const char *before;
+
+		if (n == CSS_MAX_COMPOUNDS) {
+			rc = bad(c, "too many compound selectors");
+			break;
+		}
+		lb_buf_init(&part[n]);
+		c->out = &part[n++];
+		if ((rc = compound(c, 0, val)) < 0)
+			break;
+		before = c->p;
 		skip_ws(c);
 		if (!*c->p || *c->p == ',')
-			return 0;
+			break;
 		if (*c->p == '>' || *c->p == '+' || *c->p == '~') {
-			axis = *c->p == '>' ? "/*" : *c->p == '+' ? "/following-sibling::*[1]"
-								: "/following-sibling::*";
-			c->p++;
+			comb[n - 1] = *c->p++;
 			skip_ws(c);
 		} else if (c->p > before) {
-			axis = "//*";
+			comb[n - 1] = ' ';
 		} else {
-			return bad(c, "unexpected character");
+			rc = bad(c, "unexpected character");
+			break;
 		}
-		if (step(c, axis, val) < 0)
-			return LB_EINVAL;
 	}
+	c->out = out;
+	if (rc == 0) {
+		put(c, "//*[");
+		for (size_t i = n; i-- > 0;) {
+			putn(c, part[i].data, part[i].len);
+			if (i)
+				put(c, comb[i - 1] == '>' ? " and parent::*["
+				       : comb[i - 1] == '+' ? " and preceding-sibling::*[1]/self::*["
+				       : comb[i - 1] == '~' ? " and preceding-sibling::*[" : " and ancestor::*[");
+		}
+		for (size_t i = 0; i < n; i++)
+			put(c, "]");
+	}
+	for (size_t i = 0; i < n; i++)
+		lb_buf_release(&part[i]);
+	return rc;
 }
 
 int ant_page_css_xpath(const char *sel, const char *what, lb_buf *out, lb_error *err)

@@ -332,7 +332,7 @@ static void t_translate(void)
 	lb_error err = LB_ERROR_INIT;
 
 	ant_page_css_xpath("div > p", "only", &x, &err);
-	IS_STR(x.data, "//*[self::div]/*[self::p]", "child combinator");
+	IS_STR(x.data, "//*[self::p and parent::*[self::div]]", "child combinator, right to left");
 	ant_page_css_xpath("[title=\"it's\"]", "only", &x, &err);
 	IS_STR(x.data, "//*[@title=\"it's\"]", "a value with a quote");
 	ant_page_css_xpath("[title='a\"b\\'c']", "only", &x, &err);
