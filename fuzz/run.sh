@@ -6,7 +6,7 @@ set -u
 BUILD=${BUILD:-build-fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 CC=${FUZZ_CC:-clang}
-PKGS="zlib sqlite3 libcurl json-c libxml-2.0 uchardet yaml-0.1"
+PKGS="zlib sqlite3 libcurl libpsl json-c libxml-2.0 uchardet yaml-0.1"
 FLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 PKG_CFLAGS=$(pkg-config --cflags $PKGS)
 PKG_LIBS="$(pkg-config --libs $PKGS) -lpthread -lm"
