@@ -102,8 +102,10 @@ int ant_page_charset_check(const char *label, lb_error *err);
 /*
  * css:, xpath: and range: patterns: at most ANT_PAGE_MAX_SELECTOR bytes;
  * an XPath expression (a css: selector's translation too) may take
- * ANT_PAGE_XPATH_OPS of libxml2's steps on a page, else the analysis
- * fails with LB_ETOOBIG naming it.
+ * ANT_PAGE_XPATH_OPS of libxml2's steps on a page, and a page's css: and
+ * xpath: patterns together the regular expressions' seconds
+ * (ANT_PAGE_MAX_REGEX_SECONDS, regex_seconds), else the analysis fails
+ * with LB_ETOOBIG naming the pattern.
  */
 #define ANT_PAGE_MAX_SELECTOR 1024
 #define ANT_PAGE_XPATH_OPS 20000000UL

@@ -140,12 +140,13 @@ enum { ANT_PAGE_MARK_ONLY = 1, ANT_PAGE_MARK_IGNORE = 2 };
  * elements, characters, comments, PIs, the doctype) with ctx, in
  * document order: before each element's start, *mark holds its
  * ANT_PAGE_MARK_* (0 after).  0, LB_ENOMEM, or a pattern's failure with
- * err: LB_ETOOBIG (over ANT_PAGE_XPATH_OPS), LB_EINVAL (no node-set),
+ * err: LB_ETOOBIG (over ANT_PAGE_XPATH_OPS, or the patterns together over
+ * seconds, 0 = ANT_PAGE_MAX_REGEX_SECONDS), LB_EINVAL (no node-set),
  * LB_ENOTFOUND (an --only one selects nothing).
  */
 int ant_page_tree_walk(const char *utf8, size_t len, const ant_page_patterns *ig,
 		       const ant_page_patterns *only, const xmlSAXHandler *h, void *ctx,
-		       unsigned char *mark, lb_error *err);
+		       unsigned char *mark, double seconds, lb_error *err);
 
 /* ---- page_text.c --------------------------------------------------------------- */
 

@@ -125,6 +125,7 @@ typedef struct walk {
 	int oom;
 	unsigned char mark;  /* the tree walk: the element's MARK_* (0 in the SAX walk) */
 	int pat_rc;          /* a css:/xpath: pattern failed (with err) */
+	double seconds;      /* ant_page_opts.regex_seconds, for the css:/xpath: patterns */
 	lb_error *err;       /* a css:/xpath: pattern's failure */
 	struct { const void *name; unsigned flags; } cache[EL_CACHE];
 } walk;
@@ -554,7 +555,7 @@ static int parse_and_walk(const char *utf8, size_t len, walk *w)
 	if (len > (size_t)0x7fffffff)
 		return LB_ETOOBIG;   /* as sax_parse_and_walk() */
 	handlers(&h);
-	rc = ant_page_tree_walk(utf8, len, w->ig, w->only, &h, w, &w->mark, w->err);
+	rc = ant_page_tree_walk(utf8, len, w->ig, w->only, &h, w, &w->mark, w->seconds, w->err);
 	/* Elements a broken page leaves open close at its end. */
 	while (w->skip)
 		sax_end(w, NULL);
@@ -1078,6 +1079,7 @@ static int analyze(const char *body, size_t len, const char *content_type, const
 	w->ig = c->ig = ig;
 	w->only = c->only = only;
 	w->err = err;
+	w->seconds = o->regex_seconds;
 	w->want_cuts = 1;
 	c->budget = &budget;
 	c->err = err;

@@ -10,9 +10,12 @@
  */
 #include "page_int.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
@@ -75,24 +78,109 @@ static xmlNodePtr element_of(xmlNodePtr n)
 	return n && n->type == XML_ELEMENT_NODE ? n : NULL;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The clock over one XPath evaluation.  libxml2 counts its steps
+ * (opLimit) but cannot be told a time, and its node-set merges cost more
+ * than a step each: //li/following-sibling::li over 5000 items took 96 s
+ * to reach ANT_PAGE_XPATH_OPS.  A thread waits until the deadline and
+ * then lowers the context's opLimit to 1; the evaluator reads it at its
+ * next step and stops with XPATH_OP_LIMIT_EXCEEDED.  One aligned word
+ * written while the evaluator reads it: the worst a stale read does is
+ * one more step.
+ */
+typedef struct watchdog {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct timespec deadline;   /* CLOCK_MONOTONIC */
+	xmlXPathContextPtr ctx;
+	int done, fired, started;
+} watchdog;
+
+static void *watch(void *arg)
+{
+	watchdog *d = arg;
+	int rc = 0;
+
+	pthread_mutex_lock(&d->mu);
+	while (!d->done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&d->cv, &d->mu, &d->deadline);
+	if (!d->done) {
+		d->fired = 1;
+		*(volatile unsigned long *)&d->ctx->opLimit = 1;
+	}
+	pthread_mutex_unlock(&d->mu);
+	return NULL;
+}
+
+/* Starts the clock: the evaluation on ctx may run until deadline (a
+ * CLOCK_MONOTONIC time in seconds); without a thread, it runs to its step
+ * limit only. */
+static void watch_start(watchdog *d, xmlXPathContextPtr ctx, double deadline)
+{
+	pthread_condattr_t ca;
+
+	memset(d, 0, sizeof *d);
+	d->ctx = ctx;
+	d->deadline.tv_sec = (time_t)deadline;
+	d->deadline.tv_nsec = (long)((deadline - (double)(time_t)deadline) * 1e9);
+	pthread_mutex_init(&d->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&d->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	d->started = pthread_create(&d->th, NULL, watch, d) == 0;
+}
+
+/* Stops the clock; 1 when it fired. */
+static int watch_stop(watchdog *d)
+{
+	if (d->started) {
+		pthread_mutex_lock(&d->mu);
+		d->done = 1;
+		pthread_cond_signal(&d->cv);
+		pthread_mutex_unlock(&d->mu);
+		pthread_join(d->th, NULL);
+	}
+	pthread_cond_destroy(&d->cv);
+	pthread_mutex_destroy(&d->mu);
+	return d->fired;
+}
+
 /* Pattern i of ps evaluated on doc, the elements it selects marked with
- * bit.  0, or an error naming the pattern: LB_ETOOBIG past
- * ANT_PAGE_XPATH_OPS, LB_EINVAL when it gives no node-set, LB_ENOTFOUND
+ * bit, by deadline (seconds of CLOCK_MONOTONIC; limit: the page's seconds,
+ * for the message).  0, or an error naming the pattern: LB_ETOOBIG past
+ * ANT_PAGE_XPATH_OPS or the deadline, LB_EINVAL when it gives no node-set, LB_ENOTFOUND
  * when an --only one selects nothing. */
-static int mark_one(htmlDocPtr doc, const ant_page_patterns *ps, size_t i, unsigned bit, lb_error *err)
+static int mark_one(htmlDocPtr doc, const ant_page_patterns *ps, size_t i, unsigned bit,
+		    double deadline, double limit, lb_error *err)
 {
 	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
 	xmlXPathObjectPtr r;
+	watchdog wd;
 	size_t found = 0;
-	int code = 0, rc = 0;
+	int code = 0, rc = 0, late;
 
 	if (!ctx)
 		return LB_ENOMEM;
 	ctx->error = xpath_error;
 	ctx->userData = &code;
 	ctx->opLimit = ANT_PAGE_XPATH_OPS;
+	watch_start(&wd, ctx, deadline);
 	r = xmlXPathEval((const xmlChar *)ps->sel[i].xpath, ctx);
-	if (!r && code - XML_XPATH_EXPRESSION_OK == XPATH_OP_LIMIT_EXCEEDED - XPATH_EXPRESSION_OK)
+	late = watch_stop(&wd);
+	if (late)
+		rc = lb_err(err, LB_ETOOBIG, "%s pattern '%.200s' takes over %g s on this page "
+			    "(ANT_PAGE_MAX_REGEX_SECONDS)", ps->what, ps->pat[i], limit);
+	else if (!r && code - XML_XPATH_EXPRESSION_OK == XPATH_OP_LIMIT_EXCEEDED - XPATH_EXPRESSION_OK)
 		rc = lb_err(err, LB_ETOOBIG, "%s pattern '%.200s' takes over %lu XPath steps on this page",
 			    ps->what, ps->pat[i], ANT_PAGE_XPATH_OPS);
 	else if (!r)
@@ -103,7 +191,7 @@ static int mark_one(htmlDocPtr doc, const ant_page_patterns *ps, size_t i, unsig
 		rc = lb_err(err, LB_EINVAL, "%s pattern '%.200s' gives a %s, not elements", ps->what,
 			    ps->pat[i], r->type == XPATH_NUMBER ? "number" : r->type == XPATH_BOOLEAN ? "boolean"
 					: "string");
-	for (int k = 0; !rc && r->nodesetval && k < r->nodesetval->nodeNr; k++) {
+	for (int k = 0; !rc && r && r->nodesetval && k < r->nodesetval->nodeNr; k++) {
 		xmlNodePtr e = element_of(r->nodesetval->nodeTab[k]);
 
 		if (e) {
@@ -120,18 +208,34 @@ static int mark_one(htmlDocPtr doc, const ant_page_patterns *ps, size_t i, unsig
 	return rc;
 }
 
-static int mark_tree(htmlDocPtr doc, const ant_page_patterns *ig, const ant_page_patterns *only,
-		     lb_error *err)
+/* Every css:/xpath: pattern of ps evaluated and its elements marked; the
+ * patterns of the page together within seconds from start, as its
+ * regular expressions are. */
+static int mark_all(htmlDocPtr doc, const ant_page_patterns *ps, unsigned bit, double start,
+		    double seconds, lb_error *err)
 {
 	int rc;
 
-	for (size_t i = 0; i < ig->n; i++)
-		if (ig->sel[i].xpath && (rc = mark_one(doc, ig, i, ANT_PAGE_MARK_IGNORE, err)) < 0)
+	for (size_t i = 0; i < ps->n; i++) {
+		if (!ps->sel[i].xpath)
+			continue;
+		if ((rc = mark_one(doc, ps, i, bit, start + seconds, seconds, err)) < 0)
 			return rc;
-	for (size_t i = 0; i < only->n; i++)
-		if (only->sel[i].xpath && (rc = mark_one(doc, only, i, ANT_PAGE_MARK_ONLY, err)) < 0)
-			return rc;
+	}
 	return 0;
+}
+
+static int mark_tree(htmlDocPtr doc, const ant_page_patterns *ig, const ant_page_patterns *only,
+		     double seconds, lb_error *err)
+{
+	double start = now();
+	int rc;
+
+	if (seconds <= 0)
+		seconds = ANT_PAGE_MAX_REGEX_SECONDS;
+	if ((rc = mark_all(doc, ig, ANT_PAGE_MARK_IGNORE, start, seconds, err)) < 0)
+		return rc;
+	return mark_all(doc, only, ANT_PAGE_MARK_ONLY, start, seconds, err);
 }
 
 /* An element's attributes as the SAX handler gets them (name, value
@@ -231,7 +335,7 @@ static int tree_walk(const replay *r, htmlDocPtr doc)
 
 int ant_page_tree_walk(const char *utf8, size_t len, const ant_page_patterns *ig,
 		       const ant_page_patterns *only, const xmlSAXHandler *h, void *ctx,
-		       unsigned char *mark, lb_error *err)
+		       unsigned char *mark, double seconds, lb_error *err)
 {
 	replay r = { h, ctx, mark, err };
 	htmlDocPtr doc;
@@ -243,7 +347,7 @@ int ant_page_tree_walk(const char *utf8, size_t len, const ant_page_patterns *ig
 	if (halted)   /* the builder stopped half way: a tree that is not the page */
 		rc = lb_err(err, LB_ETOOBIG,
 			    "the page's tree could not be built whole: its css: and xpath: patterns cannot be read");
-	else if ((rc = mark_tree(doc, ig, only, err)) == 0)
+	else if ((rc = mark_tree(doc, ig, only, seconds, err)) == 0)
 		rc = tree_walk(&r, doc);
 	xmlFreeDoc(doc);
 	return rc;

@@ -209,6 +209,21 @@ static void t_slow(void)
 	   lb_error_msg(&err));
 	OK(b.tv_sec - a.tv_sec < 20, "within seconds (%ld s)", (long)(b.tv_sec - a.tv_sec));
 	ant_page_info_release(&pi);
+	/* node-set merges libxml2 counts as one step each: stopped by the
+	 * clock (--regex-seconds), not after minutes */
+	lb_buf_reset(&page);
+	lb_buf_adds(&page, "<ul>");
+	for (int i = 0; i < 5000; i++)
+		lb_buf_addf(&page, "<li>item %d</li>", i);
+	only[0] = "xpath://li/following-sibling::li";
+	o.regex_seconds = 1;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	rc = ant_page_analyze(page.data, page.len, "text/html", &o, &pi, &err);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	OK(rc == LB_ETOOBIG && strstr(lb_error_msg(&err), "takes over 1 s") && b.tv_sec - a.tv_sec < 5,
+	   "a slow merge stops at --regex-seconds 1 (%ld s): %s", (long)(b.tv_sec - a.tv_sec), lb_error_msg(&err));
+	ant_page_info_release(&pi);
+	o.regex_seconds = 0;
 	/* deep nesting: the tree walk has no stack to overflow */
 	only[0] = "xpath://nothing";
 	o.ignore = only, o.nignore = 1, o.only = NULL, o.nonly = 0;
@@ -342,7 +357,7 @@ static void t_translate(void)
 
 int main(void)
 {
-	TAP_PLAN(22 + 2 + 5 + 18 + 4 + 4 + 3);
+	TAP_PLAN(22 + 2 + 5 + 18 + 5 + 4 + 3);
 	t_kinds();
 	t_ignore();
 	t_missing();
