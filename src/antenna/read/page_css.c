@@ -31,9 +31,9 @@
 #include "page_int.h"
 
 #include <ctype.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define CSS_MAX_COMPOUNDS 64      /* compounds of one selector list, at most */
 #define CSS_MAX_NTH 1000000       /* |a| and |b| of :nth-child(an+b), at most */
