@@ -208,6 +208,12 @@ static int xpath_compile_check(const char *expr, const char *pattern, const char
 	return rc;
 }
 
+/* A kind made ready by sel_compile()? */
+static int is_sel(int kind)
+{
+	return kind == ANT_PAGE_PAT_CSS || kind == ANT_PAGE_PAT_XPATH || kind == ANT_PAGE_PAT_RANGE;
+}
+
 static void sel_release(ant_page_sel *s)
 {
 	free(s->xpath);
@@ -286,7 +292,7 @@ static int pattern_check(const char *pattern, const char *what, lb_error *err)
 	if (!pattern || !*pattern)
 		return lb_err(err, LB_EINVAL, "empty %s pattern", what);
 	kind = pattern_kind(pattern);
-	if (kind == ANT_PAGE_PAT_CSS || kind == ANT_PAGE_PAT_XPATH || kind == ANT_PAGE_PAT_RANGE) {
+	if (is_sel(kind)) {
 		ant_page_sel sel;
 
 		rc = sel_compile(&sel, pattern, kind, what, err);
@@ -364,18 +370,17 @@ int ant_page_patterns_compile(ant_page_patterns *ps, const char *const *pat, siz
 		ps->kind[i] = (unsigned char)pattern_kind(pat[i]);
 		if (ps->kind[i] == ANT_PAGE_PAT_REGEX && (rc = regex_compile(&ps->re[i], pat[i], what, err)) < 0)
 			goto fail;
-		if (ps->kind[i] >= ANT_PAGE_PAT_CSS &&
+		if (is_sel(ps->kind[i]) &&
 		    (rc = sel_compile(&ps->sel[i], pat[i], ps->kind[i], what, err)) < 0)
 			goto fail;
 		ps->n = i + 1;
 		ps->ctx[i] = (unsigned char)looks_back(pat[i]);
 		if (ps->kind[i] == ANT_PAGE_PAT_REGEX)
 			ps->nregex++;
-		else if (ps->kind[i] == ANT_PAGE_PAT_RANGE)
-			ps->nrange++;
-		else
-			ps->nsel++;
+		ps->nrange += ps->kind[i] == ANT_PAGE_PAT_RANGE;
 		ps->ntree += ps->kind[i] == ANT_PAGE_PAT_CSS || ps->kind[i] == ANT_PAGE_PAT_XPATH;
+		ps->nsel += ps->kind[i] == ANT_PAGE_PAT_ID || ps->kind[i] == ANT_PAGE_PAT_CLASS ||
+			    ps->kind[i] == ANT_PAGE_PAT_CSS || ps->kind[i] == ANT_PAGE_PAT_XPATH;
 	}
 	return 0;
 fail:
