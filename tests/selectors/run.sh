@@ -14,7 +14,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 38
+plan 37
 server_suite selectors-test
 D=$T/s.db
 $A -d "$D" init >/dev/null 2>&1
