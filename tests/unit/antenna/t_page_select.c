@@ -170,6 +170,10 @@ static void t_check(void)
 	check_fails("xpath://p[", "bad only pattern 'xpath://p['");
 	check_fails("xpath:", "empty only pattern");
 	check_fails("range:abc", "a range is START...END");
+	/* a regular expression still (no prefix): stacked repetitions made
+	 * glibc's regcomp() take seconds (fuzz_selector found it) */
+	check_fails(" 2moAzilion++++3+*+++++++++++++", "repeats too much");
+	check_fails("a+*+*+*+*+*+*+*+*+*+*+*+*+*+*", "repeats too much");
 	check_fails("range:...", "a range needs a START or an END");
 	for (int i = 0; i < 600; i++)
 		lb_buf_adds(&big, i ? " > div" : "css:div");
@@ -399,7 +403,7 @@ static void t_real(void)
 
 int main(void)
 {
-	TAP_PLAN(22 + 2 + 5 + 18 + 5 + 4 + 3 + 6);
+	TAP_PLAN(22 + 2 + 5 + 20 + 5 + 4 + 3 + 6);
 	t_kinds();
 	t_ignore();
 	t_missing();
