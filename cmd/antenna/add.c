@@ -15,7 +15,8 @@
 
 static const char help[] =
 	"usage: antenna [-d FILE] add [--title T] [--author A] [--group G] [--ignore PATTERN]...\n"
-	"                             [--only PATTERN]... [--feed FEED] [--check-url CURL]\n"
+	"                             [--only PATTERN]... [--range START...END]...\n"
+	"                             [--feed FEED] [--check-url CURL]\n"
 	"                             [--no-auto-ignore] [--when TEXT]... [--render] URL\n"
 	"       antenna [-d FILE] add --lirs URL [--relay]\n"
 	"       antenna [-d FILE] add --atom URL [--relay]\n"
@@ -28,11 +29,17 @@ static const char help[] =
 	"  --group G         list the page under group G\n"
 	"  --ignore PATTERN  leave a part of the page out of the text checksum (repeatable):\n"
 	"                    '#id' an element by id, '.class' elements by class,\n"
-	"                    'json:$.items[*].price' values of a JSON page (a JSONPath\n"
-	"                    subset: $ .key ['key'] [n] [*] ..key), anything else a\n"
-	"                    POSIX extended regular expression over the text\n"
+	"                    'css:SELECTOR' elements by a CSS selector, 'xpath:EXPR'\n"
+	"                    elements by XPath 1.0, 'range:START...END' the text between\n"
+	"                    two markers, 'json:$.items[*].price' values of a JSON page\n"
+	"                    (a JSONPath subset: $ .key ['key'] [n] [*] ..key), anything\n"
+	"                    else a POSIX extended regular expression over the text\n"
 	"  --only PATTERN    watch only that part of the page (repeatable; the same\n"
-	"                    patterns): a change elsewhere is no update\n"
+	"                    patterns): a change elsewhere is no update, a change there\n"
+	"                    is announced in its own check, numbers included; a css:,\n"
+	"                    xpath: or range: part missing from the page fails the check\n"
+	"  --range START...END  watch only the text between START and END (Hatena's\n"
+	"                    range): the same as --only 'range:START...END'\n"
 	"  --no-auto-ignore  learn no volatile parts of this page: every change counts\n"
 	"  --when TEXT       announce an update only when what it added matches TEXT\n"
 	"                    (repeatable, any of them; a POSIX extended regular\n"
@@ -151,6 +158,7 @@ int cmd_add(int argc, char **argv)
 	static const struct option opts[] = {
 		ANTCMD_PAGE_TEXT_OPTIONS,
 		{ "only", required_argument, NULL, 'o' },
+		{ "range", required_argument, NULL, ANTCMD_OPT_RANGE },
 		{ "no-auto-ignore", no_argument, NULL, 'N' },
 		{ "check-url", required_argument, NULL, 'c' },
 		{ "lirs", no_argument, NULL, 'l' },
@@ -177,6 +185,7 @@ int cmd_add(int argc, char **argv)
 		case 'g': o.group = optarg; break;
 		case 'i': if (antcmd_add_pattern(&o.ignore, "--ignore", optarg) < 0) goto out; break;
 		case 'o': if (antcmd_add_pattern(&o.only, "--only", optarg) < 0) goto out; break;
+		case ANTCMD_OPT_RANGE: if (antcmd_add_range(&o.only, optarg) < 0) goto out; break;
 		case 'N': o.no_auto_ignore = 1; break;
 		case 'c': o.check_url = optarg; break;
 		case 'l': o.lirs = 1; break;

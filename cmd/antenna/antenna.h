@@ -53,6 +53,10 @@ int antcmd_check_url(const char *url, int allow_file);
  * --ignore and --only patterns are checked; opt names the option in the
  * message.  0, or -1 (printed). */
 int antcmd_add_pattern(lb_buf *list, const char *opt, const char *pat);
+/* --range 'START...END': the --only pattern "range:START...END" appended
+ * to only (the store keeps it as that pattern).  0, or -1 (printed). */
+int antcmd_add_range(lb_buf *only, const char *range);
+#define ANTCMD_OPT_RANGE 0x152   /* getopt's value for --range (no short form) */
 /* The page texts 'add' and 'set' both take, for their getopt_long tables. */
 #define ANTCMD_PAGE_TEXT_OPTIONS \
 	{ "title", required_argument, NULL, 't' }, \

@@ -104,11 +104,26 @@ int antcmd_add_pattern(lb_buf *list, const char *opt, const char *pat)
 		return cli_error("%s: the pattern is empty", opt), -1;
 	if (strchr(pat, '\n'))
 		return cli_error("%s: a pattern cannot contain a newline", opt), -1;
-	if ((strcmp(opt, "--only") ? ant_page_pattern_check(pat, &err) : ant_page_only_check(pat, &err)) < 0)
+	if ((strcmp(opt, "--only") && strcmp(opt, "--range") ? ant_page_pattern_check(pat, &err)
+							     : ant_page_only_check(pat, &err)) < 0)
 		return cli_error("%s: bad pattern '%s': %s", opt, pat, lb_error_msg(&err)), -1;
 	if ((list->len && lb_buf_addc(list, '\n') < 0) || lb_buf_adds(list, pat) < 0)
 		return cli_error("out of memory"), -1;
 	return 0;
+}
+
+int antcmd_add_range(lb_buf *only, const char *range)
+{
+	lb_buf pat = LB_BUF_INIT;
+	int rc;
+
+	if (lb_buf_adds(&pat, "range:") < 0 || lb_buf_adds(&pat, range) < 0) {
+		lb_buf_release(&pat);
+		return cli_error("out of memory"), -1;
+	}
+	rc = antcmd_add_pattern(only, "--range", pat.data);
+	lb_buf_release(&pat);
+	return rc;
 }
 
 int64_t antcmd_now(int64_t now_opt)

@@ -167,6 +167,7 @@ int cmd_set(int argc, char **argv)
 		ANTCMD_PAGE_TEXT_OPTIONS,
 		{ "no-ignore", no_argument, NULL, 'I' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "range", required_argument, NULL, ANTCMD_OPT_RANGE },
 		{ "no-only", no_argument, NULL, 'O' },
 		{ "feed", required_argument, NULL, 'f' },
 		{ "check-url", required_argument, NULL, 'c' },
@@ -202,6 +203,11 @@ int cmd_set(int argc, char **argv)
 		case 'i': if (list_add(&o.ignore, optarg) < 0) goto out; break;
 		case 'I': o.ignore.cleared = 1; break;
 		case 'o': if (list_add(&o.only, optarg) < 0) goto out; break;
+		case ANTCMD_OPT_RANGE:
+			o.only.given = 1;
+			if (antcmd_add_range(&o.only.pats, optarg) < 0)
+				goto out;
+			break;
 		case 'O': o.only.cleared = 1; break;
 		case 'f': o.feed = optarg; break;
 		case 'c': o.check_url = optarg; break;

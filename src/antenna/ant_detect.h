@@ -377,8 +377,14 @@ void ant_detect_noise_scan(const ant_detect_noise *n, const ant_detect_seg *cur,
  * Decides the check whose segments are cur: second (may be NULL) is the
  * re-fetched answer's.  Learns volatile blocks (when learn), keeps cur's
  * multiset as the next check's reference and fills *v (release it).
+ * learn may carry ANT_DETECT_WATCHED (with 1, learning on): the operator
+ * named the part read (--only), so a small swap there is news at once,
+ * never held or learned as a rotating widget (a price, the next meeting's
+ * date); what differs between the two answers of one check is still
+ * held back as a race.
  * Returns 0, or LB_ENOMEM (then *n is unchanged and v says baseline).
  */
+#define ANT_DETECT_WATCHED 2
 int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size_t ncur,
 			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,
 			    ant_detect_verdict *v);

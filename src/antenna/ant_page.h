@@ -7,8 +7,10 @@
  * a hash that volatile tokens do not move (ant_noise.h), so that a change
  * that is only noise can be told from a real one.
  * Pure functions over bytes: no I/O.  HTML is streamed through libxml2's
- * SAX parser; no tree is built.  A JSON answer is read by its data with
- * json-c (below, "JSON pages").
+ * SAX parser; no tree is built, but for a page with css: or xpath:
+ * patterns (the same parse builds the tree, the patterns mark the
+ * elements they select, and the same walk reads it).  A JSON answer is
+ * read by its data with json-c (below, "JSON pages").
  */
 #ifndef ANT_PAGE_H
 #define ANT_PAGE_H
@@ -138,10 +140,32 @@ int ant_page_charset_check(const char *label, lb_error *err);
 int ant_page_is_json(const char *body, size_t len, const char *content_type);
 
 /*
+ * css:, xpath: and range: patterns: at most ANT_PAGE_MAX_SELECTOR bytes;
+ * an XPath expression (a css: selector's translation too) may take
+ * ANT_PAGE_XPATH_OPS of libxml2's steps on a page, and a page's css: and
+ * xpath: patterns together the regular expressions' seconds
+ * (ANT_PAGE_MAX_REGEX_SECONDS, regex_seconds), else the analysis fails
+ * with LB_ETOOBIG naming the pattern.
+ */
+#define ANT_PAGE_MAX_SELECTOR 1024
+#define ANT_PAGE_XPATH_OPS 20000000UL
+
+/*
  * The analysis options.  Patterns for ignore and only have the same syntax
  * (ant_page_pattern_check()):
  *   "#id"     the element with that id and its content
  *   ".class"  every element with that class and its content
+ *   "css:S"   the elements CSS selector S selects (type, #id, .class,
+ *             [a] [a=v] [a~=v] [a|=v] [a^=v] [a$=v] [a*=v], descendant,
+ *             child, + and ~ combinators, :first-child, :last-child,
+ *             :only-child, :nth-child(an+b|odd|even), :not(compound),
+ *             lists with ','), and their content
+ *   "xpath:E" the elements XPath 1.0 expression E selects (it must give a
+ *             node-set; its text nodes stand for their elements)
+ *   "range:START...END"  the text between the first START and the first
+ *             END after it, both excluded (the first "..." splits; an
+ *             empty START is the text's start, an empty END its end);
+ *             inside the elements the selectors picked, if any
  *   "json:$.items[*].price"  on a JSON page, the values at that JSON path
  *             (a subset of JSONPath: $ .key ['key'] [n] [-1] [*] .* and
  *             ..key for any depth; page_jsonpath.c), with all below them;
@@ -151,6 +175,10 @@ int ant_page_is_json(const char *body, size_t len, const char *content_type);
  *             shape), never an empty page compared
  *   anything else is a POSIX extended regular expression over the text
  *             (on a JSON page, over each value's "PATH: VALUE" line)
+ * An --only css:, xpath: or range: pattern that finds nothing on the page
+ * fails the analysis with LB_ENOTFOUND naming it (the page's layout
+ * changed: a silent empty page would hide it); an --ignore one that finds
+ * nothing is fine.
  * ignore: those elements, and the text the expressions match, are removed.
  * only:   only the text inside the matching elements is read (the title
  *         still comes from <title>); with expressions, only the text they
@@ -178,9 +206,10 @@ typedef struct ant_page_opts {
  * ant_page_info_release(), also after a failure); o may be NULL (no
  * patterns, no forced charset).  Returns 0, or a negative LB_E* code with
  * err (a bad pattern, or a json: one on a page that is not JSON,
- * LB_EINVAL; expressions over regex_seconds LB_ETOOBIG; a JSON answer
- * that cannot be read LB_EPARSE; a json: --only path matching nothing
- * LB_ENOTFOUND; out of memory LB_ENOMEM); err may be NULL.
+ * LB_EINVAL; expressions over regex_seconds or an XPath over
+ * ANT_PAGE_XPATH_OPS LB_ETOOBIG; a JSON answer that cannot be read
+ * LB_EPARSE; an --only css:, xpath:, range: or json: pattern that finds
+ * nothing LB_ENOTFOUND; out of memory LB_ENOMEM); err may be NULL.
  */
 int ant_page_analyze(const char *body, size_t len, const char *content_type,
 		     const ant_page_opts *o, ant_page_info *out, lb_error *err);

@@ -107,11 +107,17 @@ int ant_tokens_has_number(const char *s, size_t n);
 /*
  * Decides one check of the page whose segments are seg (skip: per segment,
  * 1 = leave it out, e.g. a block the noise rule learned volatile; may be
- * NULL).  other_news: the page is announced for other news in this check
- * (its token changes are part of that update).  Keeps the check as the
+ * NULL).  other_news: flags; ANT_TOKENS_OTHER_NEWS (or 1): the page is
+ * announced for other news in this check (its token changes are part of
+ * that update); ANT_TOKENS_WATCHED: the operator named the part read
+ * (--only), so a change of its numbers is an update now, never held nor
+ * learned as a counter (a change made only of clocks is still none).  Keeps the check as the
  * next one's reference.  Returns 0, or LB_ENOMEM (then *t is unchanged
  * and v says nothing).
  */
+#define ANT_TOKENS_OTHER_NEWS 1
+#define ANT_TOKENS_WATCHED 2
+
 int ant_tokens_decide(ant_tokens *t, const ant_page_seg *seg, size_t nseg, const unsigned char *skip,
 		      int other_news, int64_t now, ant_tokens_verdict *v);
 

@@ -3,8 +3,9 @@
  * commands.  page_charset.c picks the charset and converts the body to
  * UTF-8; page_pattern.c compiles the operator's --ignore/--only patterns
  * and runs their regular expressions in time linear in the text, within
- * a time limit; page.c walks the HTML and cuts the text in segments
- * (ant_page.h); page_text.c, below the walk and the patterns, collapses
+ * a time limit (page_css.c translates css: ones to XPath); page.c walks
+ * the HTML and cuts the text in segments (ant_page.h), page_tree.c
+ * replays a tree into that walk for css: and xpath: ones; page_text.c, below the walk and the patterns, collapses
  * whitespace for both.
  */
 #ifndef ANT_PAGE_INT_H
@@ -12,6 +13,8 @@
 
 #include <regex.h>
 #include <stddef.h>
+
+#include <libxml/parser.h>
 
 #include "ant_page.h"
 #include "lb_buf.h"
@@ -42,7 +45,16 @@ int ant_page_to_utf8(const char *body, size_t len, const char *iconv_name, lb_bu
 
 /* ---- page_pattern.c ---------------------------------------------------------- */
 
-enum { ANT_PAGE_PAT_ID, ANT_PAGE_PAT_CLASS, ANT_PAGE_PAT_REGEX, ANT_PAGE_PAT_JSON };
+enum { ANT_PAGE_PAT_ID, ANT_PAGE_PAT_CLASS, ANT_PAGE_PAT_REGEX,
+       ANT_PAGE_PAT_CSS, ANT_PAGE_PAT_XPATH, ANT_PAGE_PAT_RANGE, ANT_PAGE_PAT_JSON };
+
+/* A css:, xpath: or range: pattern made ready: the XPath expression the
+ * tree is searched with (css: translated), or the range's two markers,
+ * whitespace collapsed ("" for the page's start or end). */
+typedef struct ant_page_sel {
+	char *xpath;
+	char *start, *end;
+} ant_page_sel;
 
 /* ---- page_jsonpath.c: `json:` patterns (ant_page.h) ---------------------------- */
 
@@ -84,12 +96,21 @@ typedef struct ant_page_patterns {
 	unsigned char *kind;  /* ANT_PAGE_PAT_* */
 	unsigned char *ctx;   /* the expression looks at what precedes its match
 				 (\< \> \b \B \` \'): never reuse its last result */
-	size_t nsel, nregex, njson;
+	ant_page_sel *sel;    /* one per pattern; set for css:, xpath:, range: */
+	size_t nalloc;        /* patterns allocated for */
+	size_t nsel, nregex;  /* element selectors (#id .class css: xpath:), expressions */
+	size_t ntree, nrange; /* css: and xpath: patterns (the tree is built), range: */
+	size_t njson;         /* json: paths */
 } ant_page_patterns;
 
 int ant_page_patterns_compile(ant_page_patterns *ps, const char *const *pat, size_t n,
 			      const char *what, lb_error *err);
 void ant_page_patterns_release(ant_page_patterns *ps);
+/* The XPath expression for a CSS selector (without "css:"), into out;
+ * 0, or LB_EINVAL with a message naming the bad part (what: "only",
+ * "ignore"), or LB_ENOMEM (page_css.c). */
+int ant_page_css_xpath(const char *sel, const char *what, lb_buf *out, lb_error *err);
+
 /* Does an element with this id and class attribute match a selector? */
 int ant_page_selector_hit(const ant_page_patterns *ps, const char *id, const char *cls);
 
@@ -155,6 +176,27 @@ void ant_page_only_end(ant_page_only_iter *it);
 int ant_page_json_read(const char *body, size_t len, const char *content_type, const char *forced,
 		       const ant_page_patterns *ig, const ant_page_patterns *only,
 		       ant_page_budget *budget, ant_page_info *out, lb_error *err);
+
+/* ---- page_tree.c ---------------------------------------------------------------- */
+
+/* What css: and xpath: patterns selected: the mark the tree walk sets
+ * for the element it starts (ant_page_tree_walk()). */
+enum { ANT_PAGE_MARK_ONLY = 1, ANT_PAGE_MARK_IGNORE = 2 };
+
+/*
+ * The page utf8[0..len) (at most 2 GiB) parsed into a tree as the SAX
+ * walk parses it, the css: and xpath: patterns of ig and only evaluated
+ * on it, and the tree replayed into h's handlers (start and end of
+ * elements, characters, comments, PIs, the doctype) with ctx, in
+ * document order: before each element's start, *mark holds its
+ * ANT_PAGE_MARK_* (0 after).  0, LB_ENOMEM, or a pattern's failure with
+ * err: LB_ETOOBIG (over ANT_PAGE_XPATH_OPS, or the patterns together over
+ * seconds, 0 = ANT_PAGE_MAX_REGEX_SECONDS), LB_EINVAL (no node-set),
+ * LB_ENOTFOUND (an --only one selects nothing).
+ */
+int ant_page_tree_walk(const char *utf8, size_t len, const ant_page_patterns *ig,
+		       const ant_page_patterns *only, const xmlSAXHandler *h, void *ctx,
+		       unsigned char *mark, double seconds, lb_error *err);
 
 /* ---- page_text.c --------------------------------------------------------------- */
 

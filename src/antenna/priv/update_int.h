@@ -316,6 +316,11 @@ int ant_upd_furniture(struct upd *u, const ant_store_page *p, const ant_fetch_re
 /* Did the page's last check leave furniture out (its text state says so)? */
 int ant_upd_had_furniture(const ant_store_page *p);
 
+/* Did the operator name the part of the page read (--only patterns)?
+ * Then a change there is news in its own check, numbers and small swaps
+ * included (ANT_DETECT_WATCHED, ANT_TOKENS_WATCHED). */
+int ant_upd_watched(const ant_store_page *p);
+
 /* ---- update_site.c ---- */
 
 /* The template of p's site (its other pages' keys, fresh) into *t

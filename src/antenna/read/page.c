@@ -123,8 +123,14 @@ typedef struct walk {
 	int title_space;
 	int have_title;
 	int oom;
+	unsigned char mark;  /* the tree walk: the element's MARK_* (0 in the SAX walk) */
+	int pat_rc;          /* a css:/xpath: pattern failed (with err) */
+	double seconds;      /* ant_page_opts.regex_seconds, for the css:/xpath: patterns */
+	lb_error *err;       /* a css:/xpath: pattern's failure */
 	struct { const void *name; unsigned flags; } cache[EL_CACHE];
 } walk;
+
+
 
 static unsigned el_flags(walk *w, const xmlChar *name)
 {
@@ -371,12 +377,13 @@ static void sax_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 		else if (!cls && strcmp((const char *)a[0], "class") == 0)
 			cls = a[1] ? (const char *)a[1] : "";
 	}
-	if ((fl & EL_SKIP) || (w->ig->nsel && ant_page_selector_hit(w->ig, id, cls))) {
+	if ((fl & EL_SKIP) || (w->mark & ANT_PAGE_MARK_IGNORE) ||
+	    (w->ig->nsel && ant_page_selector_hit(w->ig, id, cls))) {
 		w->skip = 1;
 		w->skip_flags = fl;
 		return;
 	}
-	only = w->only->nsel && ant_page_selector_hit(w->only, id, cls);
+	only = (w->mark & ANT_PAGE_MARK_ONLY) || (w->only->nsel && ant_page_selector_hit(w->only, id, cls));
 	w->only_matched += only;
 	if (!(nv = lb_grow(w->fr, &w->capfr, w->nfr + 1, sizeof *nv, 32))) {
 		w->oom = 1;
@@ -491,7 +498,22 @@ static void sax_pi(void *ctx, const xmlChar *target, const xmlChar *data)
  * options, then UTF-8 forced) with our handler in place of the tree
  * builder, so the events are the ones that built that tree.
  */
-static int parse_and_walk(const char *utf8, size_t len, walk *w)
+/* The walk's handlers, for the parser (or for the tree walk to replay). */
+static void handlers(xmlSAXHandler *h)
+{
+	memset(h, 0, sizeof *h);
+	h->startElement = sax_start;
+	h->endElement = sax_end;
+	h->characters = sax_text;
+	/* what the tree builder makes a CDATA node, the walk read as text */
+	h->cdataBlock = sax_text;
+	h->internalSubset = sax_doctype;
+	h->comment = sax_comment;
+	h->processingInstruction = sax_pi;
+	h->initialized = 1;
+}
+
+static int sax_parse_and_walk(const char *utf8, size_t len, walk *w)
 {
 	htmlParserCtxtPtr ctxt;
 	xmlCharEncodingHandlerPtr hdlr;
@@ -503,18 +525,8 @@ static int parse_and_walk(const char *utf8, size_t len, walk *w)
 	xmlInitParser();   /* as htmlReadMemory() did: once, then a check of a flag */
 	if (!(ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len)))
 		return LB_ENOMEM;
-	if (ctxt->sax) {
-		memset(ctxt->sax, 0, sizeof *ctxt->sax);
-		ctxt->sax->startElement = sax_start;
-		ctxt->sax->endElement = sax_end;
-		ctxt->sax->characters = sax_text;
-		/* what the tree builder makes a CDATA node, the walk read as text */
-		ctxt->sax->cdataBlock = sax_text;
-		ctxt->sax->internalSubset = sax_doctype;
-		ctxt->sax->comment = sax_comment;
-		ctxt->sax->processingInstruction = sax_pi;
-		ctxt->sax->initialized = 1;
-	}
+	if (ctxt->sax)
+		handlers(ctxt->sax);
 	ctxt->userData = w;
 	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
 			   HTML_PARSE_NONET | HTML_PARSE_IGNORE_ENC | HTML_PARSE_COMPACT);
@@ -529,6 +541,29 @@ static int parse_and_walk(const char *utf8, size_t len, walk *w)
 		sax_end(w, NULL);
 	while (w->nfr)
 		sax_end(w, NULL);
+	return 0;
+}
+
+/* The SAX walk, or the tree walk when css: or xpath: patterns need the tree. */
+static int parse_and_walk(const char *utf8, size_t len, walk *w)
+{
+	xmlSAXHandler h;
+	int rc;
+
+	if (!w->ig->ntree && !w->only->ntree)
+		return sax_parse_and_walk(utf8, len, w);
+	if (len > (size_t)0x7fffffff)
+		return LB_ETOOBIG;   /* as sax_parse_and_walk() */
+	handlers(&h);
+	rc = ant_page_tree_walk(utf8, len, w->ig, w->only, &h, w, &w->mark, w->seconds, w->err);
+	/* Elements a broken page leaves open close at its end. */
+	while (w->skip)
+		sax_end(w, NULL);
+	while (w->nfr)
+		sax_end(w, NULL);
+	if (rc == LB_ENOMEM)
+		return rc;
+	w->pat_rc = rc;   /* a pattern's failure, with w->err: not the parse's */
 	return 0;
 }
 
@@ -616,6 +651,8 @@ typedef struct segctx {
 	int rc;                   /* a pattern's failure (LB_ETOOBIG), with err */
 	int oom;
 	unsigned char link;       /* the block being cut: per cent of link text */
+	unsigned char *keep;      /* with range: patterns, per byte of the walked
+				     text: 1 = read; NULL without them */
 } segctx;
 
 /* One segment: s is in base (the page's text or c->own) at s - base. */
@@ -713,7 +750,7 @@ static void take_block(segctx *c, const char *text, size_t a, size_t e, const bo
 {
 	int rc;
 
-	if (!c->ig->nregex && !c->only->nregex) {   /* no copy: the segments are the page's text */
+	if (!c->ig->nregex && !c->only->nregex && !c->keep) {   /* no copy: the segments are the page's text */
 		take_sentences(c, text, text + a, e - a, b);
 		return;
 	}
@@ -752,13 +789,75 @@ static int segments(walk *w, const ant_page_prev *prev, segctx *c)
 		if (e <= a)
 			continue;
 		c->link = (unsigned char)((uint64_t)(w->bd[i].link < e - a ? w->bd[i].link : e - a) * 100 / (e - a));
-		take_block(c, w->text.data, a, e, &w->bd[i]);
+		if (!c->keep) {
+			take_block(c, w->text.data, a, e, &w->bd[i]);
+			continue;
+		}
+		for (size_t x = a, y; x < e; x = y) {   /* the block's runs inside the ranges */
+			for (y = x; y < e && c->keep[y] == c->keep[x]; y++)
+				;
+			if (c->keep[x])
+				take_block(c, w->text.data, x, y, &w->bd[i]);
+		}
 	}
 	return c->rc ? c->rc : c->oom ? LB_ENOMEM : 0;
 }
 
+/* Range pattern s over the text t[0..n): [*a, *b) between its markers;
+ * 0 when a marker is not there. */
+static int find_range(const char *t, size_t n, const ant_page_sel *s, size_t *a, size_t *b)
+{
+	size_t ks = strlen(s->start), ke = strlen(s->end);
+	const char *p;
+
+	*a = 0;
+	*b = n;
+	if (ks) {
+		if (!(p = memmem(t, n, s->start, ks)))
+			return 0;
+		*a = (size_t)(p - t) + ks;
+	}
+	if (ke) {
+		if (!(p = memmem(t + *a, n - *a, s->end, ke)))
+			return 0;
+		*b = (size_t)(p - t);
+	}
+	return 1;
+}
+
+/* The range: patterns as c->keep over the walked text: --only ranges
+ * keep their text (and nothing else), --ignore ranges drop theirs.  0,
+ * LB_ENOMEM, or LB_ENOTFOUND with err for an --only range whose markers
+ * are not on the page. */
+static int range_mask(walk *w, segctx *c, lb_error *err)
+{
+	const ant_page_patterns *only = w->only, *ig = w->ig;
+	size_t n = w->text.len, a, b;
+
+	if (!only->nrange && !ig->nrange)
+		return 0;
+	if (!(c->keep = malloc(n ? n : 1)))
+		return LB_ENOMEM;
+	memset(c->keep, !only->nrange, n);
+	for (size_t i = 0; i < only->n; i++) {
+		if (only->kind[i] != ANT_PAGE_PAT_RANGE)
+			continue;
+		if (!find_range(w->text.data, n, &only->sel[i], &a, &b))
+			return lb_err(err, LB_ENOTFOUND,
+				      "--only '%.200s' matched nothing on the page: has its layout changed?",
+				      only->pat[i]);
+		memset(c->keep + a, 1, b - a);
+		c->only_matched++;
+	}
+	for (size_t i = 0; i < ig->n; i++)
+		if (ig->kind[i] == ANT_PAGE_PAT_RANGE && find_range(w->text.data, n, &ig->sel[i], &a, &b))
+			memset(c->keep + a, 0, b - a);
+	return 0;
+}
+
 static void segctx_release(segctx *c)
 {
+	free(c->keep);
 	free(c->seg);
 	free(c->prev);
 	lb_buf_release(&c->excerpt);
@@ -917,11 +1016,11 @@ static int hash_text(walk *w, segctx *c, const ant_page_patterns *ig, const ant_
 		     ant_page_budget *budget, ant_page_info *out, lb_error *err)
 {
 	lb_buf tmp = LB_BUF_INIT;
-	const lb_buf *t = only->nregex ? &c->own : &w->text;
+	const lb_buf *t = only->nregex || c->keep ? &c->own : &w->text;
 	size_t start, tlen;
 	int rc = 0;
 
-	if (!only->nregex)
+	if (t == &w->text)
 		rc = ant_page_remove_regex(&w->text, ig, &tmp, budget, err);
 	lb_buf_release(&tmp);
 	if (rc < 0)
@@ -1066,6 +1165,8 @@ static int analyze(const char *body, size_t len, const char *content_type, const
 
 	w->ig = c->ig = ig;
 	w->only = c->only = only;
+	w->err = err;
+	w->seconds = o->regex_seconds;
 	w->want_cuts = 1;
 	c->budget = &budget;
 	c->err = err;
@@ -1082,15 +1183,19 @@ static int analyze(const char *body, size_t len, const char *content_type, const
 		return lb_err(err, rc, "cannot analyze page: cannot convert from '%s'", cs.iconv);
 	if (rc < 0)
 		return rc;
+	if (w->pat_rc)
+		return w->pat_rc;   /* a css:/xpath: pattern's failure, with err */
 	if (w->key_pending && w->nbd == 1)
 		bind_block(w);  /* an empty page: one bound, no block */
+	if ((rc = range_mask(w, c, err)) < 0)
+		return rc;
 	ant_page_budget_start(&budget, o->regex_seconds);
 	if ((rc = segments(w, o->prev, c)) < 0 || w->oom)
 		return rc < 0 ? rc : LB_ENOMEM;
 	if ((rc = hash_text(w, c, ig, only, &budget, out, err)) < 0)
 		return rc;
 	out->only_matched = only->n ? w->only_matched + c->only_matched : 1;
-	if ((rc = take_segments(w, c, ig->nregex || only->nregex, out)) < 0)
+	if ((rc = take_segments(w, c, ig->nregex || only->nregex || c->keep, out)) < 0)
 		return rc;
 	return take_title(w, out);
 }

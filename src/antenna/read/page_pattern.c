@@ -35,13 +35,23 @@
 #include <string.h>
 #include <time.h>
 
+#include <libxml/xpath.h>
+#include <libxml/xmlerror.h>
+
 /* "#name" and ".name" are selectors only when name is all name
- * characters; ".*foo" and "#[0-9]+" stay regular expressions; "json:"
- * starts a JSON path (page_jsonpath.c). */
+ * characters; ".*foo" and "#[0-9]+" stay regular expressions.  A prefix
+ * names the other kinds (a bare "span[itemprop=price]" is a regular
+ * expression too); "json:" starts a JSON path (page_jsonpath.c). */
 static int pattern_kind(const char *p)
 {
 	if (strncmp(p, "json:", 5) == 0)
 		return ANT_PAGE_PAT_JSON;
+	if (strncmp(p, "css:", 4) == 0)
+		return ANT_PAGE_PAT_CSS;
+	if (strncmp(p, "xpath:", 6) == 0)
+		return ANT_PAGE_PAT_XPATH;
+	if (strncmp(p, "range:", 6) == 0)
+		return ANT_PAGE_PAT_RANGE;
 	if ((p[0] == '#' || p[0] == '.') && p[1]) {
 		for (const unsigned char *s = (const unsigned char *)p + 1; *s; s++)
 			if (!(isalnum(*s) || *s == '-' || *s == '_' || *s >= 0x80))
@@ -94,13 +104,19 @@ static double regex_atom(const char **pp, int depth)
 	return n;
 }
 
-/* The factor of the repetitions that follow an atom. */
+/* The factor of the repetitions that follow an atom.  Repetitions
+ * stacked on one atom ("a+*+*...", which POSIX leaves undefined) each
+ * double it at least: glibc's closure computation grows about 5 times
+ * with each pair (24 of them took 6 s, fuzz_selector found it). */
 static double regex_repeats(const char **pp)
 {
 	const char *p = *pp;
 	double f = 1;
+	int stacked = 0;
 
-	for (;;) {
+	for (;; stacked++) {
+		if (stacked && (*p == '*' || *p == '?' || *p == '+' || *p == '{'))
+			f *= 2;
 		if (*p == '*' || *p == '?') {
 			p++;
 		} else if (*p == '+') {
@@ -167,14 +183,124 @@ static int regex_compile(regex_t *re, const char *pattern, const char *what, lb_
 	return 0;
 }
 
+/* ---- css:, xpath:, range: ------------------------------------------------------ */
+
+/* libxml2 reports XPath errors to its context's handler: kept, not printed. */
+static void xpath_error(void *data, xmlErrorPtr e)
+{
+	(void)data;
+	(void)e;
+}
+
+/* Does libxml2 compile expr?  0, or LB_EINVAL naming pattern and the
+ * error libxml2 found. */
+static int xpath_compile_check(const char *expr, const char *pattern, const char *what, lb_error *err)
+{
+	xmlXPathContextPtr ctx;
+	xmlXPathCompExprPtr comp;
+	int rc = 0;
+
+	xmlInitParser();
+	if (!(ctx = xmlXPathNewContext(NULL)))
+		return lb_err(err, LB_ENOMEM, "%s pattern '%.200s': out of memory", what, pattern);
+	ctx->error = xpath_error;
+	if (!(comp = xmlXPathCtxtCompile(ctx, (const xmlChar *)expr))) {
+		const char *m = ctx->lastError.message ? ctx->lastError.message : "cannot compile\n";
+
+		rc = lb_err(err, LB_EINVAL, "bad %s pattern '%.200s': %.*s", what, pattern,
+			    (int)strcspn(m, "\n"), m);
+	}
+	xmlXPathFreeCompExpr(comp);
+	xmlResetError(&ctx->lastError);
+	xmlXPathFreeContext(ctx);
+	return rc;
+}
+
+/* A kind made ready by sel_compile()? */
+static int is_sel(int kind)
+{
+	return kind == ANT_PAGE_PAT_CSS || kind == ANT_PAGE_PAT_XPATH || kind == ANT_PAGE_PAT_RANGE;
+}
+
+static void sel_release(ant_page_sel *s)
+{
+	free(s->xpath);
+	free(s->start);
+	free(s->end);
+	memset(s, 0, sizeof *s);
+}
+
+/* A range marker, whitespace collapsed as the text is, trimmed. */
+static char *marker(const char *s, size_t n)
+{
+	lb_buf b = LB_BUF_INIT;
+	int space = 1;
+
+	if (ant_page_add_collapsed(&b, s, n, &space) < 0 || lb_buf_addc(&b, '\0') < 0) {
+		lb_buf_release(&b);
+		return NULL;
+	}
+	b.len--;
+	while (b.len && b.data[b.len - 1] == ' ')
+		b.data[--b.len] = '\0';
+	return lb_buf_detach(&b, NULL);
+}
+
+/* A css:, xpath: or range: pattern made ready (sel, released by the
+ * caller also after a failure): 0, LB_EINVAL naming the bad part, or
+ * LB_ENOMEM. */
+static int sel_compile(ant_page_sel *sel, const char *pattern, int kind, const char *what, lb_error *err)
+{
+	memset(sel, 0, sizeof *sel);
+	if (strlen(pattern) > ANT_PAGE_MAX_SELECTOR + 6)
+		return lb_err(err, LB_EINVAL, "%s pattern '%.60s...' is too long (over %d bytes)", what,
+			      pattern, ANT_PAGE_MAX_SELECTOR);
+	if (kind == ANT_PAGE_PAT_RANGE) {
+		const char *r = pattern + 6, *dots = strstr(r, "...");
+
+		if (!dots)
+			return lb_err(err, LB_EINVAL, "bad %s pattern '%.200s': a range is START...END", what,
+				      pattern);
+		sel->start = marker(r, (size_t)(dots - r));
+		sel->end = marker(dots + 3, strlen(dots + 3));
+		if (!sel->start || !sel->end)
+			return lb_err(err, LB_ENOMEM, "%s pattern '%.200s': out of memory", what, pattern);
+		if (!*sel->start && !*sel->end)
+			return lb_err(err, LB_EINVAL, "bad %s pattern '%.200s': a range needs a START or an END",
+				      what, pattern);
+		return 0;
+	}
+	if (kind == ANT_PAGE_PAT_CSS) {
+		lb_buf x = LB_BUF_INIT;
+		int rc = ant_page_css_xpath(pattern + 4, what, &x, err);
+
+		if (rc == 0 && !(sel->xpath = lb_buf_detach(&x, NULL)))
+			rc = lb_err(err, LB_ENOMEM, "%s pattern '%.200s': out of memory", what, pattern);
+		lb_buf_release(&x);
+		if (rc < 0)
+			return rc;
+	} else {
+		const char *e = pattern + 6;
+
+		while (isspace((unsigned char)*e))
+			e++;
+		if (!*e)
+			return lb_err(err, LB_EINVAL, "empty %s pattern '%s'", what, pattern);
+		if (!(sel->xpath = strdup(e)))
+			return lb_err(err, LB_ENOMEM, "%s pattern '%.200s': out of memory", what, pattern);
+	}
+	return xpath_compile_check(sel->xpath, pattern, what, err);
+}
+
 static int pattern_check(const char *pattern, const char *what, lb_error *err)
 {
 	regex_t re;
-	int rc;
+	int rc, kind;
 
 	if (!pattern || !*pattern)
 		return lb_err(err, LB_EINVAL, "empty %s pattern", what);
-	if (pattern_kind(pattern) == ANT_PAGE_PAT_JSON) {
+	kind = pattern_kind(pattern);
+	if (kind == ANT_PAGE_PAT_JSON) {
 		ant_page_jpath jp;
 
 		if ((rc = ant_page_jpath_compile(&jp, pattern, what, err)) < 0)
@@ -182,7 +308,14 @@ static int pattern_check(const char *pattern, const char *what, lb_error *err)
 		ant_page_jpath_release(&jp);
 		return 0;
 	}
-	if (pattern_kind(pattern) != ANT_PAGE_PAT_REGEX)
+	if (is_sel(kind)) {
+		ant_page_sel sel;
+
+		rc = sel_compile(&sel, pattern, kind, what, err);
+		sel_release(&sel);
+		return rc;
+	}
+	if (kind != ANT_PAGE_PAT_REGEX)
 		return 0;
 	if ((rc = regex_compile(&re, pattern, what, err)) < 0)
 		return rc;
@@ -220,6 +353,9 @@ void ant_page_patterns_release(ant_page_patterns *ps)
 		else if (ps->kind && ps->kind[i] == ANT_PAGE_PAT_JSON)
 			ant_page_jpath_release(&ps->jp[i]);
 	}
+	for (size_t i = 0; ps->sel && i < ps->nalloc; i++)
+		sel_release(&ps->sel[i]);
+	free(ps->sel);
 	free(ps->re);
 	free(ps->jp);
 	free(ps->kind);
@@ -241,7 +377,9 @@ int ant_page_patterns_compile(ant_page_patterns *ps, const char *const *pat, siz
 	ps->kind = calloc(n, 1);
 	ps->ctx = calloc(n, 1);
 	ps->jp = calloc(n, sizeof *ps->jp);
-	if (!ps->re || !ps->kind || !ps->ctx || !ps->jp) {
+	ps->sel = calloc(n, sizeof *ps->sel);
+	ps->nalloc = n;
+	if (!ps->re || !ps->kind || !ps->ctx || !ps->jp || !ps->sel) {
 		ant_page_patterns_release(ps);
 		return lb_err_code(err, LB_ENOMEM);
 	}
@@ -255,15 +393,19 @@ int ant_page_patterns_compile(ant_page_patterns *ps, const char *const *pat, siz
 			goto fail;
 		if (ps->kind[i] == ANT_PAGE_PAT_JSON && (rc = ant_page_jpath_compile(&ps->jp[i], pat[i], what, err)) < 0)
 			goto fail;
+		if (is_sel(ps->kind[i]) &&
+		    (rc = sel_compile(&ps->sel[i], pat[i], ps->kind[i], what, err)) < 0)
+			goto fail;
 		ps->n = i + 1;
 		if (ps->kind[i] == ANT_PAGE_PAT_REGEX) {
 			ps->ctx[i] = (unsigned char)looks_back(pat[i]);
 			ps->nregex++;
-		} else if (ps->kind[i] == ANT_PAGE_PAT_JSON) {
-			ps->njson++;
-		} else {
-			ps->nsel++;
 		}
+		ps->njson += ps->kind[i] == ANT_PAGE_PAT_JSON;
+		ps->nrange += ps->kind[i] == ANT_PAGE_PAT_RANGE;
+		ps->ntree += ps->kind[i] == ANT_PAGE_PAT_CSS || ps->kind[i] == ANT_PAGE_PAT_XPATH;
+		ps->nsel += ps->kind[i] == ANT_PAGE_PAT_ID || ps->kind[i] == ANT_PAGE_PAT_CLASS ||
+			    ps->kind[i] == ANT_PAGE_PAT_CSS || ps->kind[i] == ANT_PAGE_PAT_XPATH;
 	}
 	return 0;
 fail:

@@ -263,6 +263,7 @@ typedef struct decision {
 	ant_detect_noise *n;
 	ant_noise_cmp c;
 	int learn;
+	int watched;             /* ANT_DETECT_WATCHED: no small swap is held */
 	int64_t now;
 	ant_detect_verdict *v;
 	unsigned char *confirm;  /* per segment: a held change confirmed now */
@@ -392,7 +393,7 @@ static int find_strong(const decision *d)
 
 	for (size_t i = 0; i < c->nb; i++) {
 		const ant_noise_block *b = &c->b[i];
-		if (b->gained && (!d->learn || !swapped(c, b) || raced(d, b) ||
+		if (b->gained && (!d->learn || d->watched || !swapped(c, b) || raced(d, b) ||
 				  (rotating(suspect_find(d->n, b->block), b, d->now) && !learnable(c, b))))
 			return 1;
 	}
@@ -465,7 +466,7 @@ static void settle_swap(decision *d, ant_noise_block *b)
 
 static void settle_swaps(decision *d)
 {
-	for (size_t i = 0; d->learn && i < d->c.nb; i++) {
+	for (size_t i = 0; d->learn && !d->watched && i < d->c.nb; i++) {
 		ant_noise_block *b = &d->c.b[i];
 
 		if (b->gained && swapped(&d->c, b) && !raced(d, b))
@@ -701,11 +702,15 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 			    const ant_detect_seg *second, size_t nsecond, int learn, int64_t now,
 			    ant_detect_verdict *v)
 {
-	decision d = { .n = n, .learn = learn, .now = now, .v = v, .nsecond = nsecond };
+	int watched = learn & ANT_DETECT_WATCHED;
+	decision d;
 	ant_detect_noise saved;
 	ant_detect_seg *mcur = NULL, *msec = NULL;
 	unsigned char *unmasked = NULL;
 	int rc = 0;
+
+	learn &= 1;
+	d = (decision){ .n = n, .learn = learn, .watched = watched, .now = now, .v = v, .nsecond = nsecond };
 
 	memset(v, 0, sizeof *v);
 	if (ncur > ANT_NOISE_MAX_KEYS)

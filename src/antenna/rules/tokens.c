@@ -264,13 +264,22 @@ static void judge(ant_tokens *t, const cur_seg *c, int same, int other_news, int
 		}
 		return;
 	}
-	if (k) {
+	if (other_news & ANT_TOKENS_WATCHED) {   /* the operator's part: news now */
+		if (h)
+			drop_held(t, h);
+		if (!v->updated || now < v->since)
+			v->since = now;
+		v->updated = 1;
+		if (v->pick)
+			v->pick[c->idx] = 1;
+		v->picked = 1;
+	} else if (k) {
 		k->last = now;
 	} else if (h) {   /* changed again: a counter */
 		drop_held(t, h);
 		learn(t, c->key, now);
 		v->learned++;
-	} else if (other_news) {   /* part of the update: its excerpt */
+	} else if (other_news & ANT_TOKENS_OTHER_NEWS) {   /* part of the update: its excerpt */
 		if (v->pick)
 			v->pick[c->idx] = 1;
 		v->picked = 1;

@@ -187,9 +187,10 @@ static void page_opts(const struct upd *u, const ant_store_page *p, ant_page_opt
  * (ant_page.h) into *info (released by the caller), its furniture marked.
  * 0 when not HTML or not analysable: then the size rule decides.  The
  * operator's patterns going over their time on this page
- * (ANT_PAGE_MAX_REGEX_SECONDS) fail the check with the pattern named: a
- * rule that cannot be applied must not let the size rule announce the
- * page in its place. */
+ * (ANT_PAGE_MAX_REGEX_SECONDS, ANT_PAGE_XPATH_OPS), or an --only css:,
+ * xpath: or range: pattern finding nothing (the page's layout changed),
+ * fail the check with the pattern named: a rule that cannot be applied
+ * must not let the size rule announce the page in its place. */
 static int step_analyse(struct upd *u, ant_store_page *p, const ant_fetch_result *res,
 			struct upd_found *f, ant_page_info *info)
 {
@@ -320,7 +321,8 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 	size_t len;
 
 	*excerpt = NULL;
-	if (ant_detect_noise_decide(ns, segs, info->nseg, second, nsecond, learns(p), u->now, &v) < 0)
+	if (ant_detect_noise_decide(ns, segs, info->nseg, second, nsecond,
+				    learns(p) | (ant_upd_watched(p) ? ANT_DETECT_WATCHED : 0), u->now, &v) < 0)
 		return;   /* out of memory: the text checksum decides */
 	label_learned(ns, &v, info, segs);
 	u->st.learned += (unsigned)(v.nlearned + v.nwlearned);

@@ -135,6 +135,11 @@ static void corroborate(struct upd *u, ant_store_page *p, ant_detect_noise *ns, 
 	free(pick);
 }
 
+int ant_upd_watched(const ant_store_page *p)
+{
+	return p->only && *p->only;
+}
+
 void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, const ant_page_info *info,
 		    const ant_detect_verdict *v, ant_detect_input *in, char **excerpt)
 {
@@ -153,8 +158,9 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, cons
 		skip[i] = ant_detect_noise_find(ns, info->seg[i].block) != NULL ||
 			  !ant_tokens_has_number(info->text + info->seg[i].off, info->seg[i].len);
 	tokens_of(p, v->baseline, &tk);
-	if (ant_tokens_decide_text(&tk, info->seg, info->nseg, info->text, skip, v->updated || other_rule_news(p, in, u->now),
-			      u->now, &tv) == 0) {
+	if (ant_tokens_decide_text(&tk, info->seg, info->nseg, info->text, skip,
+				   (v->updated || other_rule_news(p, in, u->now) ? ANT_TOKENS_OTHER_NEWS : 0) |
+				   (ant_upd_watched(p) ? ANT_TOKENS_WATCHED : 0), u->now, &tv) == 0) {
 		if (tv.updated) {
 			if (!in->noise_updated || !in->noise_time || tv.since < in->noise_time)
 				in->noise_time = tv.since;

@@ -554,6 +554,22 @@ static void noise_across_checks(void)
 	}
 	ant_detect_noise_release(&ns);
 
+	/* the same swaps in a part the operator named (ANT_DETECT_WATCHED):
+	 * news in their own check, each time, never learned */
+	ant_detect_noise_init(&ns);
+	t = T0;
+	na = page(a, 1, 1, 0);
+	take_first(&ns, a, na, t);
+	for (uint32_t q = 2; q < 5; q++) {
+		na = page(a, q, 1, 0);
+		t += 3600;
+		ant_detect_noise_decide(&ns, a, na, a, na, 1 | ANT_DETECT_WATCHED, t, &v);
+		OK(v.updated && !v.held && !v.nlearned && npicked(&v, na) >= 1,
+		   "watched: swap %u announced in its check, not held or learned", q);
+		ant_detect_verdict_release(&v);
+	}
+	ant_detect_noise_release(&ns);
+
 	/* a small real edit: held, then confirmed by a check that finds it unchanged */
 	ant_detect_noise_init(&ns);
 	t = T0;
@@ -1171,7 +1187,7 @@ static void noise_confirm(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 3);
 	header_and_304();
 	noise_confirm();
 	future_headers();

@@ -132,6 +132,34 @@ static void confirm(void)
 	ant_tokens_release(&t);
 }
 
+/* ANT_TOKENS_WATCHED: the operator named the part read (--only): a change
+ * of its numbers is news in its own check, each time, never held nor
+ * learned as a counter; a clock there is still none. */
+static void watched(void)
+{
+	ant_tokens t;
+	struct check c;
+	char html[256];
+
+	ant_tokens_init(&t);
+	run(&t, MEETING("3"), ANT_TOKENS_WATCHED, T0);
+	c = run(&t, MEETING("10"), ANT_TOKENS_WATCHED, T0 + HOUR);
+	OK(c.v.updated && !c.v.held && c.v.since == T0 + HOUR, "watched: 12月3日 -> 12月10日 announced in its check");
+	IS_STR(c.excerpt, "次回の例会は12月10日です。", "watched: its excerpt is the edited sentence");
+	c = run(&t, MEETING("17"), ANT_TOKENS_WATCHED, T0 + 2 * HOUR);
+	OK(c.v.updated && !c.v.learned && t.nctr == 0, "watched: changed again: announced again, no counter learned");
+	c = run(&t, MEETING("17"), ANT_TOKENS_WATCHED, T0 + 3 * HOUR);
+	OK(!c.v.updated && !c.v.held, "watched: unchanged: nothing");
+	with_text = 1;
+	snprintf(html, sizeof html, "<p>会場は公民館です。</p><p>更新 %s</p>", stamp(T0 + 3 * HOUR, 0));
+	run(&t, html, ANT_TOKENS_WATCHED, T0 + 3 * HOUR + 60);
+	snprintf(html, sizeof html, "<p>会場は公民館です。</p><p>更新 %s</p>", stamp(T0 + 4 * HOUR, 0));
+	c = run(&t, html, ANT_TOKENS_WATCHED, T0 + 4 * HOUR + 60);
+	OK(!c.v.updated && c.v.clocks == 1, "watched: a stamp moved to the check's time is still a clock");
+	with_text = 0;
+	ant_tokens_release(&t);
+}
+
 int main(void)
 {
 	ant_tokens t, u;
@@ -139,8 +167,9 @@ int main(void)
 	unsigned char *blob;
 	size_t len;
 
-	TAP_PLAN(41);
+	TAP_PLAN(46);
 	confirm();
+	watched();
 
 	ant_tokens_init(&t);
 	c = run(&t, MEETING("3"), 0, T0);
