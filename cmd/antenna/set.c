@@ -203,11 +203,9 @@ int cmd_set(int argc, char **argv)
 		case 'i': if (list_add(&o.ignore, optarg) < 0) goto out; break;
 		case 'I': o.ignore.cleared = 1; break;
 		case 'o': if (list_add(&o.only, optarg) < 0) goto out; break;
-		case ANTCMD_OPT_RANGE:
-			o.only.given = 1;
-			if (antcmd_add_range(&o.only.pats, optarg) < 0)
-				goto out;
-			break;
+		case ANTCMD_OPT_RANGE:   /* --only 'range:START...END' */
+			if (antcmd_add_range(&o.only.pats, optarg) < 0) goto out;
+			o.only.given = 1; break;
 		case 'O': o.only.cleared = 1; break;
 		case 'f': o.feed = optarg; break;
 		case 'c': o.check_url = optarg; break;

@@ -1,0 +1,139 @@
+/*
+ * page_excerpt.c: a change's excerpt from the segments it picked
+ * (ant_page.h ant_page_excerpt()): the picked segments' words, in page
+ * order; segments that say only who or when (dates and numbers, one id,
+ * a byline) stand in it only when the change has nothing else.
+ */
+#include "ant_limits.h"
+#include "ant_noise.h"
+#include "ant_page.h"
+#include "lb_buf.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* Is s[0..n) one word of letters and digits with a digit in it (an id, a
+ * hash)?  Spaces around it do not count. */
+static int one_token(const char *s, size_t n)
+{
+	size_t i = 0, j;
+	int digit = 0;
+
+	while (i < n && isspace((unsigned char)s[i]))
+		i++;
+	for (j = i; j < n && isalnum((unsigned char)s[j]); j++)
+		digit |= isdigit((unsigned char)s[j]) != 0;
+	while (j < n && isspace((unsigned char)s[j]))
+		j++;
+	return j == n && i < n && digit;
+}
+
+/* Words of s[0..n) (runs between spaces) and whether one is an e-mail
+ * address (a '@' with a '.' after it inside the run). */
+static size_t words_of(const char *s, size_t n, int *email)
+{
+	size_t w = 0;
+
+	*email = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i, at = 0, dot = 0;
+
+		while (i < n && isspace((unsigned char)s[i]))
+			i++;
+		for (j = i; j < n && !isspace((unsigned char)s[j]); j++) {
+			if (s[j] == '@')
+				at = j + 1;
+			else if (s[j] == '.' && at)
+				dot = 1;
+		}
+		if (j > i) {
+			w++;
+			*email |= at > i + 1 && dot;
+		}
+		i = j;
+	}
+	return w;
+}
+
+/*
+ * A segment that says who or when, not what: only dates, times and
+ * numbers (a dated heading, "Sun 29 November 2026"), one id alone (a
+ * commit's hash), or a byline (an e-mail address and a name).  A change's
+ * excerpt is its words; such segments stand in it only when the change
+ * has nothing else.
+ */
+static int meta_segment(const char *s, size_t n)
+{
+	lb_buf norm = LB_BUF_INIT;
+	int email, meta = 1;
+
+	if (one_token(s, n) || (words_of(s, n, &email) <= 5 && email))
+		return 1;
+	if (ant_noise_normalize(s, n, &norm) == (size_t)-1) {
+		lb_buf_release(&norm);
+		return 0;
+	}
+	for (size_t i = 0; i < norm.len && meta; i++) {
+		unsigned char c = (unsigned char)norm.data[i];
+
+		/* letters (ASCII, or any multibyte character) left: words */
+		meta = !(isalpha(c) || c >= 0x80);
+	}
+	lb_buf_release(&norm);
+	return meta;
+}
+
+/* Segment i as meta_segment() judges it: a JSON value's "PATH: " is
+ * left out (the path's words would make every date and id a sentence). */
+static int seg_is_meta(const ant_page_info *p, size_t i)
+{
+	const char *s = p->text + p->seg[i].off, *path = ant_page_seg_path(p, i);
+	size_t n = p->seg[i].len, k = strlen(path);
+
+	if (p->json && k + 2 <= n && memcmp(s, path, k) == 0 && memcmp(s + k, ": ", 2) == 0)
+		s += k + 2, n -= k + 2;
+	return meta_segment(s, n);
+}
+
+/* Is some picked segment more than who or when? */
+static int picks_words(const ant_page_info *p, const unsigned char *pick)
+{
+	for (size_t i = 0; i < p->nseg; i++)
+		if (pick[i] && !seg_is_meta(p, i))
+			return 1;
+	return 0;
+}
+
+char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars)
+{
+	lb_buf b = LB_BUF_INIT;
+	char *x = NULL;
+	size_t max = max_chars ? max_chars : ANT_PAGE_EXCERPT_MAX;
+	int words;
+
+	if (!p || !pick || !p->text)
+		return NULL;
+	words = picks_words(p, pick);
+	for (size_t i = 0; i < p->nseg; i++) {
+		if (!pick[i] || (words && seg_is_meta(p, i)))
+			continue;
+		/* a little past max is enough: ant_clip() cuts it */
+		if (b.len > 4 * max + 8)
+			break;
+		if ((b.len && lb_buf_addc(&b, ' ') < 0) ||
+		    lb_buf_add(&b, p->text + p->seg[i].off, p->seg[i].len) < 0)
+			goto out;
+	}
+	if (b.len)
+		x = ant_clip(b.data, max + 1);
+out:
+	lb_buf_release(&b);
+	return x;
+}
+
+const char *ant_page_seg_path(const ant_page_info *p, size_t i)
+{
+	if (!p || i >= p->nseg || !p->paths)
+		return "";
+	return p->paths + p->seg[i].path;
+}
