@@ -13,7 +13,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 62
+plan 66
 server_suite when-test
 D=$T/w.db
 $A -d "$D" init >/dev/null 2>&1

@@ -375,8 +375,8 @@ static int json_moved(lb_buf *o, const ant_store_page *p)
  * ant_taught.h), the render flag; in 'list', the --when that matched. */
 static int json_meaning(lb_buf *o, const ant_store_page *p, int all)
 {
-	return (*p->when && lb_json_next_lines(o, "when", p->when) < 0) ||
-	       (*p->taught && lb_json_next_lines(o, "taught", p->taught) < 0) ||
+	return (p->when && *p->when && lb_json_next_lines(o, "when", p->when) < 0) ||
+	       (p->taught && *p->taught && lb_json_next_lines(o, "taught", p->taught) < 0) ||
 	       (p->render && lb_json_next_bool(o, "render", 1) < 0) ||
 	       (all && p->when_hit && lb_json_next_strz_or_null(o, "when_hit", p->when_hit) < 0) ? LB_ENOMEM : 0;
 }
