@@ -39,6 +39,7 @@ up() {
 # ann.S (KEY, excerpt, how, for each page announced) and, with
 # REALDYN_SNAP=1, text.S/KEY.  Needs url KEY, $PAGES, $DYN, clock, now.
 rs_check() {
+	[ -n "${REALDYN_SNAP:-}" ] && now > "$R/now.$2"
 	$A -d "$1" update --force --now "$(now)" -v >"$T/out" 2>"$T/log"
 	cp "$T/log" "$R/log.$2"
 	: > "$R/ann.$2"

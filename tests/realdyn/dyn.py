@@ -20,7 +20,8 @@ action a run:
         API on, English
   dyn.py snap FILE URL
         the page's visible text, a line a block, into FILE (to audit what
-        a step changed: REALDYN_SNAP=1)
+        a step changed: REALDYN_SNAP=1), and the answer's body and
+        validators into FILE.raw and FILE.hdr
   dyn.py score DIR STEPS
         scores the checks kept in DIR (pages, real.S, ann.S, show.S/),
         prints TAP and the figures per kind of software; with a summary
@@ -269,7 +270,14 @@ def redmine_admin(db, password):
 def snap(path, url):
     import html, urllib.request
     with urllib.request.urlopen(url, timeout=60) as f:
-        t = f.read().decode("utf-8", "replace")
+        raw = f.read()
+        hdr = "".join("%s: %s\n" % (h, f.headers[h]) for h in ("Last-Modified", "ETag", "Content-Type") if f.headers[h])
+    # the answer itself too, for a replay of the checks (PATH.raw, PATH.hdr)
+    with open(path + ".raw", "wb") as f:
+        f.write(raw)
+    with open(path + ".hdr", "w") as f:
+        f.write(hdr)
+    t = raw.decode("utf-8", "replace")
     t = re.sub(r"(?is)<(script|style|head)\b.*?</\1>", "", t)
     t = html.unescape(re.sub(r"<[^>]+>", " ", t))
     with open(path, "w", encoding="utf-8") as f:

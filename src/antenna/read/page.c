@@ -839,12 +839,21 @@ static int meta_segment(const char *s, size_t n)
 }
 
 /* Is some picked segment more than who or when? */
-static int picks_words(const ant_page_info *p, const unsigned char *pick)
+int ant_page_picks_words(const ant_page_info *p, const unsigned char *pick)
 {
 	for (size_t i = 0; i < p->nseg; i++)
 		if (pick[i] && !meta_segment(p->text + p->seg[i].off, p->seg[i].len))
 			return 1;
 	return 0;
+}
+
+void ant_page_pick_words(const ant_page_info *p, unsigned char *pick)
+{
+	if (!p || !pick || !p->text || !ant_page_picks_words(p, pick))
+		return;
+	for (size_t i = 0; i < p->nseg; i++)
+		if (pick[i] && meta_segment(p->text + p->seg[i].off, p->seg[i].len))
+			pick[i] = 0;
 }
 
 char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars)
@@ -856,7 +865,7 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
 
 	if (!p || !pick || !p->text)
 		return NULL;
-	words = picks_words(p, pick);
+	words = ant_page_picks_words(p, pick);
 	for (size_t i = 0; i < p->nseg; i++) {
 		if (!pick[i] || (words && meta_segment(p->text + p->seg[i].off, p->seg[i].len)))
 			continue;

@@ -15,6 +15,7 @@
 void ant_detect_verdict_release(ant_detect_verdict *v)
 {
 	free(v->pick);
+	free(v->aside);
 	memset(v, 0, sizeof *v);
 }
 
@@ -567,6 +568,14 @@ static void give_verdict(decision *d)
 	for (size_t i = 0; i < ncur; i++)
 		if (ant_detect_noise_find(d->n, cur[i].block))
 			v->pick[i] = 0;
+	/* the small swaps announced with the rest, not next to it: the
+	 * excerpt's words when the rest says only who and when */
+	for (size_t i = 0; d->strong && i < ncur; i++)
+		if (d->swapnew[i] && !v->pick[i] && !ant_detect_noise_find(d->n, cur[i].block)) {
+			if (!v->aside && !(v->aside = calloc(ncur, 1)))
+				break;
+			v->aside[i] = 1;
+		}
 }
 
 /* The first check with segments: its multiset is the reference. */

@@ -295,6 +295,17 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 	in->noise_time = v.since;
 	if (v.pick) {
 		ant_tokens_place_pick(info->seg, info->nseg, v.pick);
+		/* what a change says, not only who and when: the first run of
+		 * its words (a new commit's byline and hash stand before its
+		 * message), else the words of a small swap announced with it
+		 * (the message in a block of its own, apart from the byline) */
+		if (v.aside && !ant_page_picks_words(info, v.pick)) {
+			for (size_t i = 0; i < info->nseg; i++)   /* not the <title> */
+				v.aside[i] &= strncmp(ant_page_seg_path(info, i), "head", 4) != 0;
+			if (ant_page_picks_words(info, v.aside))
+				memcpy(v.pick, v.aside, info->nseg);
+		}
+		ant_page_pick_words(info, v.pick);
 		ant_detect_pick_first_run(ns, segs, info->nseg, v.pick);
 		*excerpt = ant_page_excerpt(info, v.pick, u->o->excerpt_max);
 	}
