@@ -31,17 +31,17 @@ import email.utils, os, re, sys, time
 
 # Open gaps (false updates, bad excerpts) per kind, as measured on
 # 2026-11-28 with the rules of 0.7.0-dev: hgweb's new commit message is on
-# every watched page of the repository at once, so the site's template
-# takes it for furniture and the excerpt is left with the byline or the
-# hash; mhonarc's prev/next/follow-up lines on old messages are not told
-# from the message; awstats' tables gain rows.  The counts move with the
+# every watched page of the repository at once; an excerpt takes a
+# change's words before its byline and hash, yet 9 of 34 still show the
+# diff or the hash where the message is wanted (11 before); mhonarc's
+# prev/next/follow-up lines on old messages are not told from the message; awstats' tables gain rows.  The counts move with the
 # checks' timing (under ASan's slower build: hgweb 2, awstats 7; else
 # hgweb 1, awstats 4 or 5): held at hgweb 2, awstats 8.  make bench prints the
 # target (<= 1% false, no bad excerpt) per kind.
 # Redmine: a news item's one-word fix ("teh" -> "the") held at the last
 # step's check is counted missed; its issue page is dated by its own Atom
 # feed, whose entry title becomes the excerpt.
-GAPS = {"hgweb": (2, 11, 0), "mhonarc": (3, 0, 0), "awstats": (8, 0, 0), "redmine": (0, 2, 1)}
+GAPS = {"hgweb": (2, 9, 0), "mhonarc": (3, 0, 0), "awstats": (8, 0, 0), "redmine": (0, 2, 1)}
 
 # Per kind: the furniture an announced edit's excerpt must never be made
 # of (navigation, prev/next and thread links, relative ages, generator
