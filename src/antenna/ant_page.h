@@ -154,6 +154,9 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
  */
 void ant_page_pick_words(const ant_page_info *p, unsigned char *pick);
 
+/* Does seg[i] say only who or when (as ant_page_excerpt() judges)?  1 or 0. */
+int ant_page_seg_meta(const ant_page_info *p, size_t i);
+
 /* Does some picked segment say more than who or when?  1 or 0. */
 int ant_page_picks_words(const ant_page_info *p, const unsigned char *pick);
 

@@ -838,6 +838,11 @@ static int meta_segment(const char *s, size_t n)
 	return meta;
 }
 
+int ant_page_seg_meta(const ant_page_info *p, size_t i)
+{
+	return p && p->text && i < p->nseg && meta_segment(p->text + p->seg[i].off, p->seg[i].len);
+}
+
 /* Is some picked segment more than who or when? */
 int ant_page_picks_words(const ant_page_info *p, const unsigned char *pick)
 {

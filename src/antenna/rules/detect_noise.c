@@ -433,13 +433,17 @@ static void settle_races(decision *d)
 }
 
 /* A small swap (with learn): learned when it swapped before, news when
- * too big to be learned, part of the strong news, or held. */
+ * too big to be learned, part of the strong news, or held.  A swap in a
+ * check with strong news is never learned: a part that changes only
+ * when the rest of the page has news (a code browser's latest commit
+ * message, beside its new author and hash) is that news, not a widget;
+ * a widget is learned at its next swap alone. */
 static void settle_swap(decision *d, ant_noise_block *b)
 {
 	ant_detect_suspect *s = suspect_find(d->n, b->block);
 	int rot = rotating(s, b, d->now);
 
-	if (rot && learn_block(d->n, &d->c, b, ANT_NOISE_CHECKS, d->now, d->v)) {
+	if (rot && !d->strong && learn_block(d->n, &d->c, b, ANT_NOISE_CHECKS, d->now, d->v)) {
 		suspect_drop(d->n, s);
 		unmark_block(&d->c, b->block);
 		b->gained = 0;
@@ -447,7 +451,7 @@ static void settle_swap(decision *d, ant_noise_block *b)
 	}
 	if (s)
 		s->pending = 0;
-	if (rot)
+	if (rot && !(d->strong && learnable(&d->c, b)))
 		return;   /* too much text to be volatile: news */
 	if (d->strong) {
 		/* announced with the rest; the excerpt shows the rest and what

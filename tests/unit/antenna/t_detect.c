@@ -522,6 +522,38 @@ static void noise_race(void)
 	ant_detect_noise_release(&ns);
 }
 
+/* A small part that changes only with the rest of the page's news (a code
+ * browser's latest commit message beside its new author and hash) is that
+ * news: never learned then, kept aside for the excerpt; a widget is
+ * learned at its next swap alone. */
+static void noise_swaps_with_news(void)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[32];
+	size_t na;
+	int64_t t = T0;
+
+	ant_detect_noise_init(&ns);
+	na = page(a, 1, 1, 0);
+	take_first(&ns, a, na, t);
+	for (uint32_t c = 0; c < 3; c++) {
+		na = page(a, 2 + c, 1, 500 + c);
+		t += 3600;
+		ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t, &v);
+		OK(v.updated && picked(&v, a, na, 500 + c) && !picked(&v, a, na, 2 + c) && v.aside &&
+			   v.aside[na - 2] && !ant_detect_noise_find(&ns, SIDE),
+		   "swap with news %u: announced with it, kept aside for the excerpt, not learned", c);
+		ant_detect_verdict_release(&v);
+	}
+	na = page(a, 9, 1, 502);
+	t += 3600;
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t, &v);
+	OK(!v.updated && ant_detect_noise_find(&ns, SIDE), "swap alone after those: a widget, learned");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_release(&ns);
+}
+
 static void noise_across_checks(void)
 {
 	ant_detect_noise ns;
@@ -1171,7 +1203,7 @@ static void noise_confirm(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 4);
 	header_and_304();
 	noise_confirm();
 	future_headers();
@@ -1191,6 +1223,7 @@ int main(void)
 	noise_refetch();
 	noise_race();
 	noise_across_checks();
+	noise_swaps_with_news();
 	noise_cap();
 	noise_cap_sizes();
 	noise_first_run();
