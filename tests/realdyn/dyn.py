@@ -20,7 +20,8 @@ action a run:
         API on, English
   dyn.py snap FILE URL
         the page's visible text, a line a block, into FILE (to audit what
-        a step changed: REALDYN_SNAP=1), and the answer's body and
+        a step changed: REALDYN_SNAP=1; tests/realdyn/replay.py replays
+        them), and the answer's body and
         validators into FILE.raw and FILE.hdr
   dyn.py score DIR STEPS
         scores the checks kept in DIR (pages, real.S, ann.S, show.S/),
