@@ -354,6 +354,11 @@ typedef struct ant_detect_verdict {
 	int held;                /* (decide) a small swap held until the next check */
 	unsigned char *pick;     /* (decide) per segment: 1 = what the update added,
 				    for the excerpt; malloc'd, NULL when nothing */
+	unsigned char *aside;    /* (decide) per segment: 1 = a small swap's news
+				    announced with the rest but not next to it (a
+				    commit's message apart from its byline); the
+				    excerpt's when the pick says only who and when;
+				    malloc'd, NULL when none */
 	uint32_t learned[ANT_NOISE_MAX_VOLATILE];  /* (decide) blocks learned now */
 	size_t nlearned;
 	uint32_t wlearned[ANT_NOISE_MAX_WBLOCKS];  /* (decide) blocks whose volatile

@@ -225,6 +225,20 @@ int ant_page_analyze(const char *body, size_t len, const char *content_type,
  */
 char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars);
 
+/*
+ * Unpicks the picked segments that say only who or when (as
+ * ant_page_excerpt() leaves out) when another picked segment has words:
+ * then the first run of what a change added is its words, not the byline
+ * and hash a new commit or post starts with (pick: nseg flags).
+ */
+void ant_page_pick_words(const ant_page_info *p, unsigned char *pick);
+
+/* Does seg[i] say only who or when (as ant_page_excerpt() judges)?  1 or 0. */
+int ant_page_seg_meta(const ant_page_info *p, size_t i);
+
+/* Does some picked segment say more than who or when?  1 or 0. */
+int ant_page_picks_words(const ant_page_info *p, const unsigned char *pick);
+
 /* The path of seg[i]'s block as text ("body>div#side>ul.quotes>li"; a long
  * one keeps its end after "…"); "" when unknown.  Points into p. */
 const char *ant_page_seg_path(const ant_page_info *p, size_t i);

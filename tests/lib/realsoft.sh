@@ -55,6 +55,7 @@ real() { w=$1; shift; for k in "$@"; do printf '%s\t%s\n' "$k" "$w" >> "$R/real.
 # ann.S (KEY, excerpt, how, for each page announced) and, with
 # REALDYN_SNAP=1, text.S/KEY.  Needs url KEY, $PAGES, $DYN, clock, now.
 rs_check() {
+	[ -n "${REALDYN_SNAP:-}" ] && now > "$R/now.$2"
 	$A -d "$1" update --force --now "$(now)" -v >"$T/out" 2>"$T/log"
 	cp "$T/log" "$R/log.$2"
 	: > "$R/ann.$2"

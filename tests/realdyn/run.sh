@@ -32,7 +32,9 @@
 # REALSOFT_SUMMARY=FILE: appends one line per kind there:
 #   KIND UNCHANGED FALSE REAL ONTIME LATE MISSED BADEXCERPT
 # REALDYN_KEEP=DIR: keeps the checks' records (ann.S, real.S, show.S/);
-# REALDYN_SNAP=1 also each page's text after each check (text.S/).
+# REALDYN_SNAP=1 also each page's text, answer and validators after each
+# check (text.S/) and each check's time (now.S): tests/realdyn/replay.py
+# replays them to a newly built antenna in seconds.
 # A missing program is a failure, never a skip.
 # test-needs: hg:mercurial mhonarc:mhonarc zim:zim nginx:nginx-light faketime:faketime file:/usr/lib/cgi-bin/awstats.pl:awstats
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}

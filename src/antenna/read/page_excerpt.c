@@ -95,13 +95,27 @@ static int seg_is_meta(const ant_page_info *p, size_t i)
 	return meta_segment(s, n);
 }
 
+int ant_page_seg_meta(const ant_page_info *p, size_t i)
+{
+	return p && p->text && i < p->nseg && seg_is_meta(p, i);
+}
+
 /* Is some picked segment more than who or when? */
-static int picks_words(const ant_page_info *p, const unsigned char *pick)
+int ant_page_picks_words(const ant_page_info *p, const unsigned char *pick)
 {
 	for (size_t i = 0; i < p->nseg; i++)
 		if (pick[i] && !seg_is_meta(p, i))
 			return 1;
 	return 0;
+}
+
+void ant_page_pick_words(const ant_page_info *p, unsigned char *pick)
+{
+	if (!p || !pick || !p->text || !ant_page_picks_words(p, pick))
+		return;
+	for (size_t i = 0; i < p->nseg; i++)
+		if (pick[i] && seg_is_meta(p, i))
+			pick[i] = 0;
 }
 
 char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars)
@@ -113,7 +127,7 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
 
 	if (!p || !pick || !p->text)
 		return NULL;
-	words = picks_words(p, pick);
+	words = ant_page_picks_words(p, pick);
 	for (size_t i = 0; i < p->nseg; i++) {
 		if (!pick[i] || (words && seg_is_meta(p, i)))
 			continue;

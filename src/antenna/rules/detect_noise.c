@@ -15,6 +15,7 @@
 void ant_detect_verdict_release(ant_detect_verdict *v)
 {
 	free(v->pick);
+	free(v->aside);
 	memset(v, 0, sizeof *v);
 }
 
@@ -433,13 +434,17 @@ static void settle_races(decision *d)
 }
 
 /* A small swap (with learn): learned when it swapped before, news when
- * too big to be learned, part of the strong news, or held. */
+ * too big to be learned, part of the strong news, or held.  A swap in a
+ * check with strong news is never learned: a part that changes only
+ * when the rest of the page has news (a code browser's latest commit
+ * message, beside its new author and hash) is that news, not a widget;
+ * a widget is learned at its next swap alone. */
 static void settle_swap(decision *d, ant_noise_block *b)
 {
 	ant_detect_suspect *s = suspect_find(d->n, b->block);
 	int rot = rotating(s, b, d->now);
 
-	if (rot && learn_block(d->n, &d->c, b, ANT_NOISE_CHECKS, d->now, d->v)) {
+	if (rot && !d->strong && learn_block(d->n, &d->c, b, ANT_NOISE_CHECKS, d->now, d->v)) {
 		suspect_drop(d->n, s);
 		unmark_block(&d->c, b->block);
 		b->gained = 0;
@@ -447,7 +452,7 @@ static void settle_swap(decision *d, ant_noise_block *b)
 	}
 	if (s)
 		s->pending = 0;
-	if (rot)
+	if (rot && !(d->strong && learnable(&d->c, b)))
 		return;   /* too much text to be volatile: news */
 	if (d->strong) {
 		/* announced with the rest; the excerpt shows the rest and what
@@ -568,6 +573,14 @@ static void give_verdict(decision *d)
 	for (size_t i = 0; i < ncur; i++)
 		if (ant_detect_noise_find(d->n, cur[i].block))
 			v->pick[i] = 0;
+	/* the small swaps announced with the rest, not next to it: the
+	 * excerpt's words when the rest says only who and when */
+	for (size_t i = 0; d->strong && i < ncur; i++)
+		if (d->swapnew[i] && !v->pick[i] && !ant_detect_noise_find(d->n, cur[i].block)) {
+			if (!v->aside && !(v->aside = calloc(ncur, 1)))
+				break;
+			v->aside[i] = 1;
+		}
 }
 
 /* The first check with segments: its multiset is the reference. */

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ant_noise.h"
+#include "lb_buf.h"
+
 static uint64_t key_of(const ant_detect_seg *s)
 {
 	return (uint64_t)s->block << 32 | ant_noise_norm_of(s);
@@ -261,6 +264,43 @@ static void cancel_moves(kdiff *d, size_t nd)
 	}
 }
 
+/* A counter's cell: one number and at most a short unit around it
+ * ("3", "55.55 KB", "12 %", "(3.25 visits/visitor)"): its words,
+ * numbers aside, are at most two and ANT_NOISE_COUNTER_UNIT bytes. */
+#define ANT_NOISE_COUNTER_UNIT 20
+static int counter_cell(const ant_detect_seg *s)
+{
+	lb_buf b = LB_BUF_INIT;
+	int yes = 0;
+
+	if (s->text && s->len && s->len <= 48 && ant_noise_normalize(s->text, s->len, &b) != (size_t)-1) {
+		const char *h = b.len ? memchr(b.data, '#', b.len) : NULL;
+		size_t words = 0;
+
+		yes = h && !memchr(h + 1, '#', b.len - (size_t)(h + 1 - b.data)) &&
+		      b.len <= ANT_NOISE_COUNTER_UNIT + 1 && !memchr(b.data, '@', b.len);
+		for (size_t i = 0; yes && i < b.len; i++)
+			words += b.data[i] != ' ' && b.data[i] != '#' && (!i || b.data[i - 1] == ' ' || b.data[i - 1] == '#');
+		yes = yes && words <= 2;
+	}
+	lb_buf_release(&b);
+	return yes;
+}
+
+/* Are the excess segments of a gain d (d->delta of them, from c->ck[d->ci])
+ * counters' cells of a shape the block showed before?  Then a table of
+ * counts gained a filled cell ("0" became "29.29 KB" beside the other
+ * "N KB"): its counters moved, no words were added. */
+static int counters_moved(const ant_noise_cmp *c, const kdiff *d)
+{
+	if (d->delta <= 0 || d->cc <= (uint32_t)d->orig)
+		return 0;   /* the shape is new in the block */
+	for (int32_t m = 0; m < d->delta; m++)
+		if (!counter_cell(&c->cur[c->ck[d->ci + (uint32_t)m].idx]))
+			return 0;
+	return 1;
+}
+
 /* The merge with the last check, its moves cancelled: the differences
  * d[0..nd) (as cmp_merge_last() found them) become gained and lost. */
 static void apply_last(ant_noise_cmp *c, kdiff *d, size_t nd)
@@ -274,7 +314,7 @@ static void apply_last(ant_noise_cmp *c, kdiff *d, size_t nd)
 
 		if (d[i].delta != was)
 			b->moved += (uint32_t)(was > d[i].delta ? was - d[i].delta : d[i].delta - was);
-		if (d[i].delta > 0)
+		if (d[i].delta > 0 && !counters_moved(c, &d[i]))
 			cmp_count(c, (uint64_t)d[i].block << 32 | d[i].norm, d[i].ci, (size_t)d[i].delta, 0);
 		else if (d[i].delta < 0)
 			cmp_count(c, (uint64_t)d[i].block << 32 | d[i].norm, 0, 0, (size_t)-d[i].delta);
@@ -308,7 +348,7 @@ static int cmp_merge_last(ant_noise_cmp *c, const ant_detect_noise *n)
 		if (i - ci != j - pj)
 			d[nd++] = (kdiff){ (uint32_t)k, (uint32_t)(k >> 32),
 					   (int32_t)(i - ci) - (int32_t)(j - pj),
-					   (int32_t)(i - ci) - (int32_t)(j - pj), (uint32_t)ci, 0 };
+					   (int32_t)(i - ci) - (int32_t)(j - pj), (uint32_t)ci, (uint32_t)(i - ci) };
 	}
 	apply_last(c, d, nd);
 	free(d);

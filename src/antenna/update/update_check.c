@@ -306,6 +306,34 @@ static void keep_added(const ant_store_page *p, const ant_page_info *info, const
 	lb_buf_release(&b);
 }
 
+/*
+ * What a change says, not only who and when.  The excerpt is the first
+ * run of its words: a new commit's or post's byline and hash stand before
+ * its message.  The small swaps announced with it (aside: a message in a
+ * block of its own, apart from its byline) join it after the byline the
+ * news starts with, or give the words when the news has none; never
+ * before the news (a widget above the content) nor the <title>.
+ */
+static void pick_aside(const ant_page_info *info, unsigned char *pick, unsigned char *aside)
+{
+	size_t first = 0;
+
+	if (!aside)
+		return;
+	for (size_t i = 0; i < info->nseg; i++)
+		aside[i] &= strncmp(ant_page_seg_path(info, i), "head", 4) != 0;
+	while (first < info->nseg && !pick[first])
+		first++;
+	if (!ant_page_picks_words(info, pick)) {
+		if (ant_page_picks_words(info, aside))
+			memcpy(pick, aside, info->nseg);
+	} else if (first < info->nseg && ant_page_seg_meta(info, first)) {
+		for (size_t i = first + 1; i < info->nseg; i++)
+			pick[i] |= aside[i];
+	}
+	ant_page_pick_words(info, pick);
+}
+
 /* Decides the text rule for the answer in info (second: the re-fetched
  * segments, or NULL), keeps the page's new state and fills f->in.noise_*,
  * f->excerpt (what the update added, malloc'd; NULL when nothing) and
@@ -332,6 +360,7 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 	if (v.pick) {
 		ant_tokens_place_pick(info->seg, info->nseg, v.pick);
 		keep_added(p, info, v.pick, f);
+		pick_aside(info, v.pick, v.aside);
 		ant_detect_pick_first_run(ns, segs, info->nseg, v.pick);
 		*excerpt = ant_page_excerpt(info, v.pick, u->o->excerpt_max);
 	}

@@ -4,6 +4,7 @@
 #include "tap.h"
 
 #include "ant_detect.h"
+#include "ant_noise.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -518,6 +519,94 @@ static void noise_race(void)
 	na = page(a, 5, 9, 0);
 	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, T0 + 25200 + ANT_NOISE_UNLEARN, &v);
 	OK(v.news || v.held || v.updated, "unlearn: its change counts again");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_release(&ns);
+}
+
+/* A page of words and a table of counts (texts known, so norms are the rule's). */
+#define TABLE 0x7AB1Eu
+static size_t counts_page(ant_detect_seg *v, const char *const *cells, size_t ncells)
+{
+	static const char *const words[] = { "Statistics of the club's web site, rebuilt every hour.",
+					     "Visitors by hour of the day, and the traffic they made.",
+					     "Hosts that visited the site most, and when they last came." };
+	size_t n = 0;
+
+	for (size_t i = 0; i < 3; i++)
+		v[n++] = (ant_detect_seg){ BIG, ant_noise_hash(words[i], strlen(words[i])), (uint32_t)strlen(words[i]),
+					   words[i] };
+	for (size_t i = 0; i < ncells; i++)
+		v[n++] = (ant_detect_seg){ TABLE, ant_noise_hash(cells[i], strlen(cells[i])), (uint32_t)strlen(cells[i]),
+					   cells[i] };
+	return n;
+}
+
+/* A table's empty cell filled with a count of a shape it shows already
+ * ("0" to "29.29 KB" beside "12.50 KB") is its counters moving; a new
+ * shape of count, or words, is news. */
+static void noise_counters(void)
+{
+	static const char *const c0[] = { "22", "0", "12.50 KB", "(2.25 visits/visitor)", "Total" };
+	static const char *const c1[] = { "22", "29.29 KB", "12.50 KB", "(2.25 visits/visitor)", "Total" };
+	static const char *const c2[] = { "22", "29.29 KB", "12.50 KB", "(3.25 visits/visitor)", "(1.5 visits/visitor)" };
+	static const char *const c3[] = { "22", "29.29 KB", "12.50 KB", "(3.25 visits/visitor)", "3 new members" };
+	static const char *const c4[] = { "22", "29.29 KB", "12.50 KB", "(3.25 visits/visitor)", "3 new members", "7 MB" };
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[16];
+	size_t na;
+	int64_t t = T0;
+
+	ant_detect_noise_init(&ns);
+	na = counts_page(a, c0, 5);
+	take_first(&ns, a, na, t);
+	na = counts_page(a, c1, 5);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t += 3600, &v);
+	OK(!v.updated && !v.news, "counters: an empty cell filled with a count of a shape the table shows: no news");
+	ant_detect_verdict_release(&v);
+	na = counts_page(a, c2, 5);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t += 3600, &v);
+	OK(!v.updated && !v.news, "counters: a word cell become a count in parentheses of a shape shown: no news");
+	ant_detect_verdict_release(&v);
+	na = counts_page(a, c3, 5);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t += 3600, &v);
+	OK(v.updated && picked(&v, a, na, ant_noise_hash("3 new members", 13)), "counters: words are news");
+	ant_detect_verdict_release(&v);
+	na = counts_page(a, c4, 6);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t += 3600, &v);
+	OK(v.updated, "counters: a count of a shape the table never showed is news");
+	ant_detect_verdict_release(&v);
+	ant_detect_noise_release(&ns);
+}
+
+/* A small part that changes only with the rest of the page's news (a code
+ * browser's latest commit message beside its new author and hash) is that
+ * news: never learned then, kept aside for the excerpt; a widget is
+ * learned at its next swap alone. */
+static void noise_swaps_with_news(void)
+{
+	ant_detect_noise ns;
+	ant_detect_verdict v;
+	ant_detect_seg a[32];
+	size_t na;
+	int64_t t = T0;
+
+	ant_detect_noise_init(&ns);
+	na = page(a, 1, 1, 0);
+	take_first(&ns, a, na, t);
+	for (uint32_t c = 0; c < 3; c++) {
+		na = page(a, 2 + c, 1, 500 + c);
+		t += 3600;
+		ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t, &v);
+		OK(v.updated && picked(&v, a, na, 500 + c) && !picked(&v, a, na, 2 + c) && v.aside &&
+			   v.aside[na - 2] && !ant_detect_noise_find(&ns, SIDE),
+		   "swap with news %u: announced with it, kept aside for the excerpt, not learned", c);
+		ant_detect_verdict_release(&v);
+	}
+	na = page(a, 9, 1, 502);
+	t += 3600;
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t, &v);
+	OK(!v.updated && ant_detect_noise_find(&ns, SIDE), "swap alone after those: a widget, learned");
 	ant_detect_verdict_release(&v);
 	ant_detect_noise_release(&ns);
 }
@@ -1187,7 +1276,7 @@ static void noise_confirm(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 3);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 3 + 4 + 4);
 	header_and_304();
 	noise_confirm();
 	future_headers();
@@ -1207,6 +1296,8 @@ int main(void)
 	noise_refetch();
 	noise_race();
 	noise_across_checks();
+	noise_swaps_with_news();
+	noise_counters();
 	noise_cap();
 	noise_cap_sizes();
 	noise_first_run();
