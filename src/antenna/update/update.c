@@ -290,6 +290,7 @@ static int check_batch(struct upd *u, int last)
 		rc = defer_feeds(u);
 	if (rc == 0)
 		rc = ant_upd_siblings(u);   /* the sites' templates (update_sibling.c) */
+	ant_upd_site_forget(u);   /* their rows read for the batch */
 	if (ant_upd_tx_commit(u) < 0)
 		rc = 0;   /* the database's failure, told by run() */
 	return rc;
@@ -503,6 +504,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 	ant_upd_robots_free(&u);
 	ant_upd_diff_free(&u);
 	ant_upd_siblings_free(&u);
+	ant_upd_site_forget(&u);
 	lb_buf_release(&u.key);
 	atom_evstore_close(u.ev);
 	if (rc < 0 && err) {
