@@ -128,8 +128,9 @@ static long refetch_pick(struct upd *u, int last, unsigned char *go)
 	return n;
 }
 
-/* The pages that seemed changed, fetched again after the pause (without
- * validators: the answer is compared, not its freshness). */
+/* The pages that seemed changed, fetched again after the pause, with the
+ * first answer's ETag (If-None-Match): a 304 says the second answer is
+ * the first (update_check.c), and costs no body nor its analysis. */
 static int refetch_pages(struct upd *u, int last)
 {
 	unsigned char *go = calloc(u->npages ? u->npages : 1, 1);
@@ -145,7 +146,7 @@ static int refetch_pages(struct upd *u, int last)
 	}
 	for (size_t i = 0; i < u->npages; i++)
 		if (go[i] && awaits_refetch(u, i))
-			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i],
+			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), u->pages[i].etag, NULL, &u->pages[i],
 						     ant_pagestate_allow_url(&u->pages[i]) };
 	rc = ant_upd_fetch(u, reqs, n, ant_upd_refetch_done, u);
 	/* a fetcher that did not answer them all: decide on the first answers */

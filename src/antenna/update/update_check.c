@@ -392,9 +392,11 @@ static int step_text(struct upd *u, ant_store_page *p, ant_page_info *info, stru
 }
 
 /* The segments of the page's second answer into *info (released by the
- * caller), or NULL when it has none usable. */
-static ant_detect_seg *second_answer(struct upd *u, ant_store_page *p,
-				     const ant_fetch_result *res, ant_page_info *info)
+ * caller), or NULL when it has none usable.  A 304 to the first answer's
+ * ETag is the first answer again (first, nfirst): its segments, copied. */
+static ant_detect_seg *second_answer(struct upd *u, ant_store_page *p, const ant_fetch_result *res,
+				     const ant_detect_seg *first, size_t nfirst, ant_page_info *info,
+				     size_t *nsecond)
 {
 	ant_detect_seg *second = NULL;
 	ant_furniture f;
@@ -402,12 +404,20 @@ static ant_detect_seg *second_answer(struct upd *u, ant_store_page *p,
 	char **pat[2];
 
 	memset(info, 0, sizeof *info);
+	*nsecond = 0;
+	if (res->status == 304 && p->etag && !ant_upd_http_failed(res) &&
+	    (second = malloc((nfirst ? nfirst : 1) * sizeof *second))) {
+		if (nfirst)
+			memcpy(second, first, nfirst * sizeof *second);
+		*nsecond = nfirst;
+		return second;
+	}
 	if (ant_upd_http_failed(res) || res->status == 304 || !is_html(res->content_type))
 		return NULL;
 	page_opts(u, p, &po, pat);
 	if (ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL) == 0 &&
-	    ant_upd_furniture(u, p, res, info, &f, 0) == 0)
-		second = segs_of(info);
+	    ant_upd_furniture(u, p, res, info, &f, 0) == 0 && (second = segs_of(info)))
+		*nsecond = info->nseg;
 	free(pat[0]);
 	free(pat[1]);
 	return second;
@@ -682,13 +692,13 @@ void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 	struct upd_noise *nc = c->nc;
 	struct upd_found f = unpark(c);
 	ant_page_info info;
-	ant_detect_seg *second = second_answer(u, p, res, &info);
+	size_t nsecond;
+	ant_detect_seg *second = second_answer(u, p, res, nc->segs, nc->info.nseg, &info, &nsecond);
 
 	u->st.refetched++;
 	u->held--;
 	c->nc = NULL;
-	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, second ? info.nseg : 0, &f.in,
-		     &f.excerpt);
+	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, nsecond, &f.in, &f.excerpt);
 	ant_upd_diff_text(u, p, &nc->info, &nc->ns, &f);   /* diff page hook (update_diff.c) */
 	free(second);
 	ant_page_info_release(&info);
