@@ -79,7 +79,9 @@ struct upd_check {
 	struct upd_feed feed;
 	int64_t asked;           /* UPD_WAIT_REFETCH: monotonic ms of the first answer */
 	struct upd_noise *nc;    /* UPD_WAIT_REFETCH: that answer */
-	ant_furniture furn;      /* what its answer's analysis left out as furniture */
+	ant_furniture *furn;     /* what its answer's analysis left out as furniture,
+				    malloc'd; NULL: nothing (856 bytes, not in every
+				    check of a batch) */
 	unsigned char *tokens;   /* the token rule's state after this check, malloc'd */
 	size_t tokens_len;
 	char *held;              /* the text of what this check holds, malloc'd, or NULL */

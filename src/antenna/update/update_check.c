@@ -172,6 +172,21 @@ static void page_opts(const struct upd *u, const ant_store_page *p, ant_page_opt
 	po->only = (const char *const *)pat[1];
 }
 
+/* The site's furniture out of info (ant_upd_furniture), what it left out
+ * kept with the check when anything. */
+static void keep_furniture(struct upd_check *c, struct upd *u, const ant_store_page *p,
+			   const ant_fetch_result *res, ant_page_info *info)
+{
+	static const ant_furniture none;
+	ant_furniture f;
+
+	ant_upd_furniture(u, p, res, info, &f, 1);
+	free(c->furn);
+	c->furn = NULL;
+	if (memcmp(&f, &none, sizeof f) != 0 && (c->furn = malloc(sizeof *c->furn)))
+		*c->furn = f;
+}
+
 /* The body's title, charset, advertised feed, text checksum and segments
  * (ant_page.h) into *info (released by the caller), its furniture marked.
  * 0 when not HTML or not analysable: then the size rule decides.  The
@@ -212,7 +227,7 @@ static int step_analyse(struct upd *u, ant_store_page *p, const ant_fetch_result
 	}
 	if (rc < 0)
 		return 0;
-	ant_upd_furniture(u, p, res, info, &u->chk[p - u->pages].furn, 1);
+	keep_furniture(&u->chk[p - u->pages], u, p, res, info);
 	in->has_hash = 1;
 	in->text_hash = info->text_hash;
 	if (info->title && *info->title && !p->title_set_by_user)
@@ -711,6 +726,7 @@ void ant_upd_check_release(struct upd_check *c)
 	free(c->feed.title);
 	free(c->tokens);
 	free(c->held);
+	free(c->furn);
 	found_release(&c->found);
 	noise_free(c->nc);
 	memset(c, 0, sizeof *c);
