@@ -379,12 +379,8 @@ int ant_upd_site_keep(struct upd *u, const char *url, int sibling, const ant_pag
 		return 0;
 	/* a site's rows all taken, and fresh: nothing to write (most pages
 	 * of a big site), told without the store */
-	if ((e = rows_of(u, site)) && no_room(e, url, stale)) {
-		if ((rc = ant_upd_tx_need(u)) < 0)
-			return rc;
-		ant_upd_tx_tick(u);
-		return 0;
-	}
+	if ((e = rows_of(u, site)) && no_room(e, url, stale))
+		return u->failed_db ? LB_EDB : 0;
 	if (info && (rc = ant_furniture_keys(info, &keys, &n)) < 0)
 		return rc;
 	if ((rc = ant_upd_tx_need(u)) < 0) {
@@ -394,7 +390,10 @@ int ant_upd_site_keep(struct upd *u, const char *url, int sibling, const ant_pag
 	rc = ant_store_site_put(u->s, site, url, sibling, u->now, stale, keys, n, NULL);
 	rows_changed(u, site);
 	free(keys);
-	if (rc == 0)
+	/* a page's keys are part of its check, counted by its save
+	 * (ANT_UPDATE_BATCH checks a transaction); a sibling's are a write
+	 * of their own */
+	if (rc == 0 && sibling)
 		ant_upd_tx_tick(u);
 	return rc;
 }
