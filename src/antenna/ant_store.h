@@ -605,10 +605,15 @@ typedef struct ant_store_sitepage {
 } ant_store_sitepage;
 
 /* The pages of site other than except_url (may be NULL) seen since
- * (seconds), newest first, into *out (malloc'd, *n of them; freed by
+ * (seconds), newest first (then by URL), into *out (malloc'd, *n of them; freed by
  * ant_store_sitepages_free()).  0 or < 0 with err. */
 int ant_store_site_get(ant_store *s, const char *site, const char *except_url, int64_t since,
 		       ant_store_sitepage **out, size_t *n, lb_error *err);
+/* All of site's pages, newest first (at most max: one more than
+ * ANT_STORE_SITE_PAGES tells a site holding more than that), for a copy
+ * the caller keeps while nothing else writes them.  0 or < 0 with err. */
+int ant_store_site_all(ant_store *s, const char *site, size_t max, ant_store_sitepage **out, size_t *n,
+		       lb_error *err);
 void ant_store_sitepages_free(ant_store_sitepage *v, size_t n);
 /* Keeps a page's keys (nkeys of them, sorted; at most ANT_STORE_SITE_KEYS
  * are kept) for site.  The site's pages stay the same ones while they

@@ -27,7 +27,7 @@ struct ant_store {
 	sqlite3_stmt *trust_judge;  /* prepared once: every page checked (store_trust.c) */
 	sqlite3_stmt *text_has, *text_get, *text_put, *diff_of;  /* prepared once: every page
 						       checked (store_texts.c) */
-	sqlite3_stmt *site_get, *site_list, *site_del, *site_put;  /* prepared once: every
+	sqlite3_stmt *site_get, *site_all, *site_list, *site_del, *site_put;  /* prepared once: every
 						       page checked (store_site.c) */
 	/* The pages with a pending claim (store_trust.c), read at the first
 	 * judgement and kept up with each claim: a page no source spoke of

@@ -82,7 +82,9 @@ struct upd_check {
 	struct upd_feed feed;
 	int64_t asked;           /* UPD_WAIT_REFETCH: monotonic ms of the first answer */
 	struct upd_noise *nc;    /* UPD_WAIT_REFETCH: that answer */
-	ant_furniture furn;      /* what its answer's analysis left out as furniture */
+	ant_furniture *furn;     /* what its answer's analysis left out as furniture,
+				    malloc'd; NULL: nothing (856 bytes, not in every
+				    check of a batch) */
 	unsigned char *tokens;   /* the token rule's state after this check, malloc'd */
 	size_t tokens_len;
 	char *held;              /* the text of what this check holds, malloc'd, or NULL */
@@ -103,15 +105,30 @@ struct upd_sibling {
 	char *page;              /* the page that asked for it */
 };
 
+/* A site's rows in the store, as update_site.c read them: every page of
+ * the batch of that site reads them from here instead of the store.  Our
+ * own writes are the only ones during a run (the run lock): one drops the
+ * copy; a copy a check still reads (refs) goes when that check is done. */
+struct upd_site_rows {
+	char *site;              /* NULL: a free slot */
+	ant_store_sitepage *rows;   /* newest first, then by URL */
+	size_t n;
+	unsigned refs, dead, used;
+};
+#define UPD_SITE_ROWS 8          /* sites whose rows are kept at once */
+
 struct upd_siblings {
 	struct upd_sibling *v;
 	size_t n;
+	struct upd_site_rows rows[UPD_SITE_ROWS];   /* update_site.c, for the batch */
+	unsigned tick;
 };
 
 /* A site's template as a page's check reads it. */
 struct upd_site {
 	ant_store_sitepage *rows;
 	size_t nrows;
+	struct upd_site_rows *copy;   /* the rows borrowed from there instead */
 	ant_furniture_page *page;
 	ant_furniture_site site;
 };
@@ -329,6 +346,9 @@ int ant_upd_watched(const ant_store_page *p);
 void ant_upd_site_load(const struct upd *u, const ant_store_page *p, const ant_fetch_result *res,
 		       struct upd_site *t);
 void ant_upd_site_release(struct upd_site *t);
+/* The sites' rows read for the batch, dropped (after each batch, and at
+ * the end of the run). */
+void ant_upd_site_forget(const struct upd *u);
 /* Is url still the only page of site kept (no other watched page's keys,
  * fresh)?  A batch's other pages of the site may have come since it
  * noted a sibling. */

@@ -146,6 +146,7 @@ void ant_store_close(ant_store *s)
 	sqlite3_finalize(s->text_put);
 	sqlite3_finalize(s->diff_of);
 	sqlite3_finalize(s->site_get);
+	sqlite3_finalize(s->site_all);
 	sqlite3_finalize(s->site_list);
 	sqlite3_finalize(s->site_del);
 	sqlite3_finalize(s->site_put);

@@ -35,29 +35,16 @@ static int take_keys(ant_store_sitepage *pg, const unsigned char *b, size_t n)
 	return 0;
 }
 
-int ant_store_site_get(ant_store *s, const char *site, const char *except_url, int64_t since,
-		       ant_store_sitepage **out, size_t *n, lb_error *err)
+/* The rows st reads (url, sibling, seen, keys), at most max, into a
+ * calloc'd array of max; st reset after.  0 or < 0 with err. */
+static int take_rows(ant_store *s, sqlite3_stmt *st, size_t max, ant_store_sitepage **out, size_t *n,
+		     lb_error *err)
 {
-	sqlite3_stmt *st;
-	ant_store_sitepage *v = calloc(ANT_STORE_SITE_PAGES + 1, sizeof *v);
+	ant_store_sitepage *v = calloc(max + 1, sizeof *v);
 	size_t k = 0;
-	int rc;
+	int rc = LB_ENOMEM;
 
-	*out = NULL;
-	*n = 0;
-	if (!v)
-		return lb_err_code(err, LB_ENOMEM);
-	if ((rc = ant_st_cached(s, &s->site_get, "SELECT url, sibling, seen, keys FROM site_pages WHERE site=?1"
-			      " AND url IS NOT ?2 AND seen >= ?3 ORDER BY seen DESC LIMIT ?4", err)) < 0) {
-		free(v);
-		return rc;
-	}
-	st = s->site_get;
-	ant_st_bind_text(st, 1, site);
-	ant_st_bind_text(st, 2, except_url);
-	sqlite3_bind_int64(st, 3, since);
-	sqlite3_bind_int(st, 4, ANT_STORE_SITE_PAGES);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && k <= ANT_STORE_SITE_PAGES) {
+	while (v && (rc = sqlite3_step(st)) == SQLITE_ROW && k < max) {
 		ant_store_sitepage *pg = &v[k++];
 
 		pg->url = ant_st_col_dup(st, 0, 0);
@@ -77,6 +64,40 @@ int ant_store_site_get(ant_store *s, const char *site, const char *except_url, i
 	*out = v;
 	*n = k;
 	return 0;
+}
+
+/* Newest first; the URL orders pages seen at the same time, so that the
+ * store and update_site.c's copy of the rows give them in one order. */
+int ant_store_site_get(ant_store *s, const char *site, const char *except_url, int64_t since,
+		       ant_store_sitepage **out, size_t *n, lb_error *err)
+{
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = ant_st_cached(s, &s->site_get, "SELECT url, sibling, seen, keys FROM site_pages WHERE site=?1"
+			      " AND url IS NOT ?2 AND seen >= ?3 ORDER BY seen DESC, url LIMIT ?4", err)) < 0)
+		return rc;
+	ant_st_bind_text(s->site_get, 1, site);
+	ant_st_bind_text(s->site_get, 2, except_url);
+	sqlite3_bind_int64(s->site_get, 3, since);
+	sqlite3_bind_int(s->site_get, 4, ANT_STORE_SITE_PAGES);
+	return take_rows(s, s->site_get, ANT_STORE_SITE_PAGES, out, n, err);
+}
+
+int ant_store_site_all(ant_store *s, const char *site, size_t max, ant_store_sitepage **out, size_t *n,
+		       lb_error *err)
+{
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((rc = ant_st_cached(s, &s->site_all, "SELECT url, sibling, seen, keys FROM site_pages WHERE site=?1"
+			      " ORDER BY seen DESC, url LIMIT ?2", err)) < 0)
+		return rc;
+	ant_st_bind_text(s->site_all, 1, site);
+	sqlite3_bind_int64(s->site_all, 2, (int64_t)max);
+	return take_rows(s, s->site_all, max, out, n, err);
 }
 
 /* Is url one of site's pages, or is there room (a free row, or one

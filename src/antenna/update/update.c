@@ -128,8 +128,9 @@ static long refetch_pick(struct upd *u, int last, unsigned char *go)
 	return n;
 }
 
-/* The pages that seemed changed, fetched again after the pause (without
- * validators: the answer is compared, not its freshness). */
+/* The pages that seemed changed, fetched again after the pause, with the
+ * first answer's ETag (If-None-Match): a 304 says the second answer is
+ * the first (update_check.c), and costs no body nor its analysis. */
 static int refetch_pages(struct upd *u, int last)
 {
 	unsigned char *go = calloc(u->npages ? u->npages : 1, 1);
@@ -148,8 +149,11 @@ static int refetch_pages(struct upd *u, int last)
 	for (size_t i = 0; i < u->npages; i++)
 		if (go[i] && awaits_refetch(u, i)) {
 			render[n] = u->pages[i].render != 0;   /* rendered again: its second answer */
-			reqs[n++] = (ant_fetch_req){ check_url(&u->pages[i]), NULL, NULL, &u->pages[i],
-						     ant_pagestate_allow_url(&u->pages[i]) };
+			/* the first answer's ETag: a 304 is that answer again (not a
+			 * rendered page's: its answer is the browser's) */
+			reqs[n] = (ant_fetch_req){ check_url(&u->pages[i]), render[n] ? NULL : u->pages[i].etag, NULL,
+						   &u->pages[i], ant_pagestate_allow_url(&u->pages[i]) };
+			n++;
 		}
 	rc = ant_upd_fetch_pages(u, reqs, render, n, ant_upd_refetch_done, u);
 	free(render);
@@ -301,6 +305,7 @@ static int check_batch(struct upd *u, int last)
 		rc = defer_feeds(u);
 	if (rc == 0)
 		rc = ant_upd_siblings(u);   /* the sites' templates (update_sibling.c) */
+	ant_upd_site_forget(u);   /* their rows read for the batch */
 	if (ant_upd_tx_commit(u) < 0)
 		rc = 0;   /* the database's failure, told by run() */
 	return rc;
@@ -514,6 +519,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 	ant_upd_robots_free(&u);
 	ant_upd_diff_free(&u);
 	ant_upd_siblings_free(&u);
+	ant_upd_site_forget(&u);
 	lb_buf_release(&u.key);
 	atom_evstore_close(u.ev);
 	if (rc < 0 && err) {

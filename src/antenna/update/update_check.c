@@ -183,6 +183,21 @@ static void page_opts(const struct upd *u, const ant_store_page *p, ant_page_opt
 	po->only = (const char *const *)pat[1];
 }
 
+/* The site's furniture out of info (ant_upd_furniture), what it left out
+ * kept with the check when anything. */
+static void keep_furniture(struct upd_check *c, struct upd *u, const ant_store_page *p,
+			   const ant_fetch_result *res, ant_page_info *info)
+{
+	static const ant_furniture none;
+	ant_furniture f;
+
+	ant_upd_furniture(u, p, res, info, &f, 1);
+	free(c->furn);
+	c->furn = NULL;
+	if (memcmp(&f, &none, sizeof f) != 0 && (c->furn = malloc(sizeof *c->furn)))
+		*c->furn = f;
+}
+
 /* The body's title, charset, advertised feed, text checksum and segments
  * (ant_page.h) into *info (released by the caller), its furniture marked.
  * 0 when not HTML or not analysable: then the size rule decides.  The
@@ -229,7 +244,7 @@ static int step_analyse(struct upd *u, ant_store_page *p, const ant_fetch_result
 		return 0;
 	/* a JSON answer's data has no template around it */
 	if (!info->json)
-		ant_upd_furniture(u, p, res, info, &u->chk[p - u->pages].furn, 1);
+		keep_furniture(&u->chk[p - u->pages], u, p, res, info);
 	ant_taught_strip(info, p->taught);   /* 'set --not-news': out of the comparison */
 	in->has_hash = 1;
 	in->text_hash = info->text_hash;
@@ -458,9 +473,11 @@ static int step_text(struct upd *u, ant_store_page *p, ant_page_info *info, stru
 }
 
 /* The segments of the page's second answer into *info (released by the
- * caller), or NULL when it has none usable. */
-static ant_detect_seg *second_answer(struct upd *u, ant_store_page *p,
-				     const ant_fetch_result *res, ant_page_info *info)
+ * caller), or NULL when it has none usable.  A 304 to the first answer's
+ * ETag is the first answer again (first, nfirst): its segments, copied. */
+static ant_detect_seg *second_answer(struct upd *u, ant_store_page *p, const ant_fetch_result *res,
+				     const ant_detect_seg *first, size_t nfirst, ant_page_info *info,
+				     size_t *nsecond)
 {
 	ant_detect_seg *second = NULL;
 	ant_furniture f;
@@ -468,13 +485,22 @@ static ant_detect_seg *second_answer(struct upd *u, ant_store_page *p,
 	char **pat[2];
 
 	memset(info, 0, sizeof *info);
+	*nsecond = 0;
+	if (res->status == 304 && p->etag && !ant_upd_http_failed(res) &&
+	    (second = malloc((nfirst ? nfirst : 1) * sizeof *second))) {
+		if (nfirst)
+			memcpy(second, first, nfirst * sizeof *second);
+		*nsecond = nfirst;
+		return second;
+	}
 	if (ant_upd_http_failed(res) || res->status == 304 || !analysable(res))
 		return NULL;
 	page_opts(u, p, &po, pat);
 	if (ant_page_analyze(res->body, res->len, res->content_type, &po, info, NULL) == 0 &&
 	    (info->json || ant_upd_furniture(u, p, res, info, &f, 0) == 0) &&
-	    ant_taught_strip(info, p->taught) >= 0)
-		second = segs_of(info);
+	    ant_taught_strip(info, p->taught) >= 0 &&
+	    (second = segs_of(info)))
+		*nsecond = info->nseg;
 	free(pat[0]);
 	free(pat[1]);
 	return second;
@@ -815,12 +841,13 @@ void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 	struct upd_noise *nc = c->nc;
 	struct upd_found f = unpark(c);
 	ant_page_info info;
-	ant_detect_seg *second = second_answer(u, p, res, &info);
+	size_t nsecond;
+	ant_detect_seg *second = second_answer(u, p, res, nc->segs, nc->info.nseg, &info, &nsecond);
 
 	u->st.refetched++;
 	u->held--;
 	c->nc = NULL;
-	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, second ? info.nseg : 0, &f);
+	noise_decide(u, p, &nc->ns, &nc->info, nc->segs, second, nsecond, &f);
 	ant_upd_diff_text(u, p, &nc->info, &nc->ns, &f);   /* diff page hook (update_diff.c) */
 	free(second);
 	ant_page_info_release(&info);
@@ -833,6 +860,7 @@ void ant_upd_check_release(struct upd_check *c)
 	free(c->feed.title);
 	free(c->tokens);
 	free(c->held);
+	free(c->furn);
 	found_release(&c->found);
 	noise_free(c->nc);
 	memset(c, 0, sizeof *c);

@@ -146,22 +146,152 @@ static void want_sibling(const struct upd *u, const ant_store_page *p, const cha
 	u->tmpl->n++;
 }
 
+/* ---- the sites' rows, read once a batch ------------------------------- */
+
+static void rows_drop(struct upd_site_rows *e)
+{
+	ant_store_sitepages_free(e->rows, e->n);
+	free(e->site);
+	memset(e, 0, sizeof *e);
+}
+
+/* A slot for another site's rows: a free one, else the one used longest
+ * ago that no check reads; NULL when every one is read. */
+static struct upd_site_rows *rows_slot(struct upd_siblings *c)
+{
+	struct upd_site_rows *e = NULL;
+
+	for (size_t i = 0; i < UPD_SITE_ROWS; i++) {
+		struct upd_site_rows *r = &c->rows[i];
+
+		if (r->refs)
+			continue;
+		if (!r->site)
+			return r;
+		if (!e || r->used < e->used)
+			e = r;
+	}
+	if (e)
+		rows_drop(e);
+	return e;
+}
+
+/* Every row of site, read from the store at the batch's first ask (the
+ * per-page query was a tenth of an update's CPU); NULL: ask the store
+ * (a site holding more rows than ANT_STORE_SITE_PAGES, no slot, an
+ * error).  The rows are the store's while our writes drop them
+ * (rows_changed). */
+static struct upd_site_rows *rows_of(const struct upd *u, const char *site)
+{
+	struct upd_siblings *c = u->tmpl;
+	struct upd_site_rows *e;
+
+	if (!c)
+		return NULL;
+	for (size_t i = 0; i < UPD_SITE_ROWS; i++) {
+		e = &c->rows[i];
+		if (e->site && !e->dead && strcmp(e->site, site) == 0) {
+			e->used = ++c->tick;
+			return e->rows ? e : NULL;
+		}
+	}
+	if (!(e = rows_slot(c)) || !(e->site = strdup(site)))
+		return NULL;
+	e->used = ++c->tick;
+	if (ant_store_site_all(u->s, site, ANT_STORE_SITE_PAGES + 1, &e->rows, &e->n, NULL) < 0) {
+		rows_drop(e);
+		return NULL;
+	}
+	if (e->n > ANT_STORE_SITE_PAGES) {   /* kept as such: the store answers for it */
+		ant_store_sitepages_free(e->rows, e->n);
+		e->rows = NULL;
+		e->n = 0;
+		return NULL;
+	}
+	return e;
+}
+
+/* site's rows were written: its copy goes (when a check reads it, once
+ * that check is done). */
+static void rows_changed(const struct upd *u, const char *site)
+{
+	struct upd_siblings *c = u->tmpl;
+
+	for (size_t i = 0; c && i < UPD_SITE_ROWS; i++) {
+		struct upd_site_rows *e = &c->rows[i];
+
+		if (!e->site || e->dead || strcmp(e->site, site) != 0)
+			continue;
+		if (e->refs)
+			e->dead = 1;
+		else
+			rows_drop(e);
+	}
+}
+
+void ant_upd_site_forget(const struct upd *u)
+{
+	struct upd_siblings *c = u->tmpl;
+
+	for (size_t i = 0; c && i < UPD_SITE_ROWS; i++) {
+		if (c->rows[i].refs)
+			c->rows[i].dead = 1;
+		else if (c->rows[i].site)
+			rows_drop(&c->rows[i]);
+	}
+}
+
+/* Would ant_store_site_put keep nothing of url (no room among the site's
+ * rows, none stale)?  Told from the rows alone, as store_site.c's
+ * site_room tells it: url not among them, all ANT_STORE_SITE_PAGES
+ * taken, the one seen longest ago (then the first URL) seen since stale. */
+static int no_room(const struct upd_site_rows *e, const char *url, int64_t stale)
+{
+	const ant_store_sitepage *old = NULL;
+
+	for (size_t i = 0; i < e->n; i++) {
+		const ant_store_sitepage *r = &e->rows[i];
+
+		if (strcmp(r->url, url) == 0)
+			return 0;
+		if (!old || r->seen < old->seen || (r->seen == old->seen && strcmp(r->url, old->url) < 0))
+			old = r;
+	}
+	return e->n >= ANT_STORE_SITE_PAGES && old && old->seen >= stale;
+}
+
+/* ---- a page's template ------------------------------------------------- */
+
 void ant_upd_site_load(const struct upd *u, const ant_store_page *p, const ant_fetch_result *res,
 		       struct upd_site *t)
 {
 	char site[512];
-	size_t fresh = 0;
-	int64_t tried = 0;
+	size_t fresh = 0, nv, taken = 0;
+	int64_t tried = 0, since = u->now - ANT_TEMPLATE_MAX_AGE;
+	const ant_store_sitepage *v;
 
 	memset(t, 0, sizeof *t);
-	if (site_of(p->url, site, sizeof site) < 0 ||
-	    ant_store_site_get(u->s, site, p->url, u->now - ANT_TEMPLATE_MAX_AGE, &t->rows, &t->nrows, NULL) < 0)
+	if (site_of(p->url, site, sizeof site) < 0)
 		return;
-	if (!(t->page = calloc(t->nrows ? t->nrows : 1, sizeof *t->page)))
+	if ((t->copy = rows_of(u, site))) {
+		t->copy->refs++;
+		v = t->copy->rows;
+		nv = t->copy->n;
+	} else if (ant_store_site_get(u->s, site, p->url, since, &t->rows, &t->nrows, NULL) < 0) {
 		return;
-	for (size_t i = 0; i < t->nrows; i++) {
-		const ant_store_sitepage *r = &t->rows[i];
+	} else {
+		v = t->rows;
+		nv = t->nrows;
+	}
+	if (!(t->page = calloc(nv ? nv : 1, sizeof *t->page)))
+		return;
+	for (size_t i = 0; i < nv && taken < ANT_STORE_SITE_PAGES; i++) {
+		const ant_store_sitepage *r = &v[i];
 
+		/* the copy holds all the site's rows: the store's query here */
+		if (t->copy && (strcmp(r->url, p->url) == 0 || r->seen < since))
+			continue;
+		taken++;
 		if (r->sibling && r->seen > tried)
 			tried = r->seen;
 		if (!r->nkeys)
@@ -230,6 +360,8 @@ int ant_upd_site_same_page(struct upd *u, const char *site, const char *url, con
 void ant_upd_site_release(struct upd_site *t)
 {
 	ant_store_sitepages_free(t->rows, t->nrows);
+	if (t->copy && t->copy->refs && !--t->copy->refs && t->copy->dead)
+		rows_drop(t->copy);
 	free(t->page);
 	memset(t, 0, sizeof *t);
 }
@@ -239,20 +371,29 @@ int ant_upd_site_keep(struct upd *u, const char *url, int sibling, const ant_pag
 	char site[512];
 	uint32_t *keys = NULL;
 	size_t n = 0;
+	int64_t stale = u->now - ANT_TEMPLATE_SIBLING_MAX_AGE;
+	struct upd_site_rows *e;
 	int rc;
 
 	if (site_of(url, site, sizeof site) < 0)
 		return 0;
+	/* a site's rows all taken, and fresh: nothing to write (most pages
+	 * of a big site), told without the store */
+	if ((e = rows_of(u, site)) && no_room(e, url, stale))
+		return u->failed_db ? LB_EDB : 0;
 	if (info && (rc = ant_furniture_keys(info, &keys, &n)) < 0)
 		return rc;
 	if ((rc = ant_upd_tx_need(u)) < 0) {
 		free(keys);
 		return rc;
 	}
-	rc = ant_store_site_put(u->s, site, url, sibling, u->now, u->now - ANT_TEMPLATE_SIBLING_MAX_AGE, keys, n,
-				NULL);
+	rc = ant_store_site_put(u->s, site, url, sibling, u->now, stale, keys, n, NULL);
+	rows_changed(u, site);
 	free(keys);
-	if (rc == 0)
+	/* a page's keys are part of its check, counted by its save
+	 * (ANT_UPDATE_BATCH checks a transaction); a sibling's are a write
+	 * of their own */
+	if (rc == 0 && sibling)
 		ant_upd_tx_tick(u);
 	return rc;
 }

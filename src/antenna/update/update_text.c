@@ -261,7 +261,10 @@ void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *no
 		ps.tokens = c->tokens;
 		ps.tokens_len = c->tokens_len;
 	}
-	ps.furniture = c->furn;
+	if (c->furn)
+		ps.furniture = *c->furn;
+	else
+		memset(&ps.furniture, 0, sizeof ps.furniture);
 	ps.held = c->held;   /* this check's holds, or none */
 	ps.held_len = c->held ? strlen(c->held) : 0;
 	if (ant_textstate_join(&ps, &blob, &len) == 0) {
