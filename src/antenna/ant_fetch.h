@@ -130,6 +130,21 @@ ant_fetch_pool *ant_fetch_pool_new(void);
 void ant_fetch_pool_free(ant_fetch_pool *pool);
 /* The pool's politeness state, to load and save the servers' Retry-After. */
 ant_polite *ant_fetch_pool_polite(ant_fetch_pool *pool);
+
+/*
+ * A request made outside the transfers (a render, ant_render.h) keeps its
+ * server's politeness as a transfer does (fetch_polite.c), through
+ * lim->pool's state: ant_fetch_polite_begin() returns 1 when the server
+ * asked us to wait (Retry-After: res filled as that deferred answer, its
+ * body left to the caller; the request is not to be made), else waits
+ * for the server's turn (lim->min_delay_ms after its last request, at
+ * most a minute more for a slot) and counts the request started: 0, and
+ * ant_fetch_polite_end(lim, *host) after it.  No pool: 0 at once.  < 0
+ * (LB_ENOMEM) on error.
+ */
+int ant_fetch_polite_begin(const ant_fetch_limits *lim, const char *url, long *host,
+			   ant_fetch_result *res);
+void ant_fetch_polite_end(const ant_fetch_limits *lim, long host);
 /* Connections opened so far through the pool (CURLINFO_NUM_CONNECTS). */
 long ant_fetch_pool_connects(const ant_fetch_pool *pool);
 

@@ -54,7 +54,7 @@ render() {
 stat_of() { sed -n "s/^render: .*$2=\([^ ]*\).*/\1/p" "$T/$1.err" | tail -1; }
 leftover() { ps -eo args | grep -F "$T/tmp/antenna-render" | grep -v grep; }
 
-plan 52
+plan 54
 
 # ---- a page built by its script ------------------------------------------
 cat > "$WWW/items.json" <<'EOF'
@@ -270,28 +270,38 @@ check "the page's real edit, rendered: an update" grep -q "checked 1 page: 1 upd
 check "... its excerpt is the edit" sh -c "$A -d '$D' show '$U3/page' | grep -q 'second Sunday'"
 
 # ---- the update loop's own path: a page added with --render ------------------
-# (ant_store_page.render; 'add --render' comes with another change: until
-# then these checks are skipped, and run as soon as add takes it)
+# (ant_store_page.render)
 E=$T/e.db
 $A -d "$E" init --title E --base http://example.com/e/ > /dev/null
-if $A -d "$E" add --help 2>&1 | grep -q -- '--render'; then
-	sed -i 's/second Sunday/third Monday/; s/first Saturday/third Monday/' "$WWW/clock.html"
-	$A -d "$E" add --render "$U/clock.html" > /dev/null
-	$A -d "$E" add --render "$U/leak-fetch.html" > /dev/null
-	$A -d "$E" update --force --now "$NOWT" > "$T/e1" 2>&1
-	$A -d "$E" update --force --now $((NOWT + 3600)) > "$T/e2" 2>&1
-	check "update, add --render: the rendered clock and ids are not an update" \
-		grep -q "checked 2 pages: 0 updated, 1 unchanged, 1 failed" "$T/e2"
-	e=$(jget "$E" "$U/leak-fetch.html" last_error)
-	case $e in "refused to connect to internal address "*"of localhost:$P2, asked by the rendered page: init --allow-private allows it")
-		ok "update, add --render: a page whose script asks an internal host fails, saying why" ;;
-		*) notok "update, add --render: a page whose script asks an internal host fails, saying why" "$e" ;; esac
-	sed -i 's/third Monday/fourth Friday/' "$WWW/clock.html"
-	$A -d "$E" update --force --now $((NOWT + 7200)) > "$T/e3" 2>&1
-	check "update, add --render: the page's real edit is an update" \
-		grep -q "checked 2 pages: 1 updated, 0 unchanged, 1 failed" "$T/e3"
-	check "... its excerpt is the text its script wrote (the page was rendered)" \
-		sh -c "$A -d '$E' show '$U/clock.html' | grep -q 'fourth Friday'"
-else
-	for n in 1 2 3 4; do skip "update, add --render (check $n)" "no 'add --render' in this build yet"; done
-fi
+sed -i 's/second Sunday/third Monday/; s/first Saturday/third Monday/' "$WWW/clock.html"
+$A -d "$E" add --render "$U/clock.html" > /dev/null
+$A -d "$E" add --render "$U/leak-fetch.html" > /dev/null
+$A -d "$E" update --force --now "$NOWT" > "$T/e1" 2>&1
+$A -d "$E" update --force --now $((NOWT + 3600)) > "$T/e2" 2>&1
+check "update, add --render: the rendered clock and ids are not an update" \
+	grep -q "checked 2 pages: 0 updated, 1 unchanged, 1 failed" "$T/e2"
+e=$(jget "$E" "$U/leak-fetch.html" last_error)
+case $e in "refused to connect to internal address "*"of localhost:$P2, asked by the rendered page: init --allow-private allows it")
+	ok "update, add --render: a page whose script asks an internal host fails, saying why" ;;
+	*) notok "update, add --render: a page whose script asks an internal host fails, saying why" "$e" ;; esac
+sed -i 's/third Monday/fourth Friday/' "$WWW/clock.html"
+$A -d "$E" update --force --now $((NOWT + 7200)) > "$T/e3" 2>&1
+check "update, add --render: the page's real edit is an update" \
+	grep -q "checked 2 pages: 1 updated, 0 unchanged, 1 failed" "$T/e3"
+check "... its excerpt is the text its script wrote (the page was rendered)" \
+	sh -c "$A -d '$E' show '$U/clock.html' | grep -q 'fourth Friday'"
+
+# politeness: a server that answered 503 Retry-After in this run is not
+# rendered either (its page deferred, the wait named); the browser is not
+# started for it (the server's log has no new request of the page)
+F=$T/f.db
+$A -d "$F" init --title F --base http://example.com/f/ > /dev/null
+printf 'Status: 503 Service Unavailable\nRetry-After: 86400\n' > "$WWW/busy.html.hdr"
+$A -d "$F" add "$U/busy.html" > /dev/null
+$A -d "$F" add --render "$U/clock.html" > /dev/null
+n=$(asked /clock.html)
+$A -d "$F" update --force --now "$NOWT" > "$T/f1" 2>&1
+e=$(jget "$F" "$U/clock.html" last_error)
+case $e in "deferred: 127.0.0.1 asked us to wait until "*) ok "update, add --render: a server's Retry-After defers its render too, named" ;;
+	*) notok "update, add --render: a server's Retry-After defers its render too, named" "$e" "$(cat "$T/f1")" ;; esac
+is "... chromium never asked the server for it" "$(asked /clock.html)" "$n"

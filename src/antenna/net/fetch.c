@@ -386,26 +386,11 @@ static void run_options(runner *r, const xfer *x, CURL *e)
 
 /* ---- host table and queue ------------------------------------------------ */
 
-static char *host_name(const char *url)
-{
-	CURLU *u = curl_url();
-	char *h = NULL, *s;
-
-	if (u && url && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK)
-		curl_url_get(u, CURLUPART_HOST, &h, 0);
-	curl_url_cleanup(u);
-	s = strdup(h ? h : "");
-	curl_free(h);
-	for (char *p = s; p && *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	return s;
-}
-
 /* Interns every request's host in the politeness state. */
 static int hosts_build(runner *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		char *h = host_name(r->reqs[i].url);
+		char *h = ant_fetch_host_name(r->reqs[i].url);
 
 		if (!h)
 			return LB_ENOMEM;
@@ -657,17 +642,11 @@ static void report_failure(runner *r, size_t idx, const char *why)
 static void report_deferred(runner *r, size_t idx, int64_t until, int64_t now)
 {
 	ant_fetch_result res;
-	char when[32];
 
 	memset(&res, 0, sizeof res);
-	res.err = ANT_FETCH_ERR_DEFERRED;
 	res.content_length = -1;
 	res.body = (char *)lb_buf_empty;
-	res.retry_after = until - now;
-	if (lb_date_imf(when, until) < 0)
-		snprintf(when, sizeof when, "%lld", (long long)until);
-	snprintf(res.error, sizeof res.error, "deferred: %.100s asked us to wait until %s "
-		 "(Retry-After)", ant_polite_wait_key(r->pol, r->host_of[idx]), when);
+	ant_fetch_deferred(&res, ant_polite_wait_key(r->pol, r->host_of[idx]), until, now);
 	tell(r, idx, NULL, &res);
 }
 
@@ -690,7 +669,6 @@ static void start_hops(runner *r, long jobs, long per_host, int64_t delay, int64
 
 		if ((until = ant_polite_blocked(r->pol, x->host, now))) {
 			ant_fetch_result res;
-			char when[32];
 
 			*pp = x->next_wait;
 			r->live[x->idx] = NULL;
@@ -698,16 +676,10 @@ static void start_hops(runner *r, long jobs, long per_host, int64_t delay, int64
 			free(res.body);
 			res.body = strdup("");
 			res.len = 0;
-			res.err = ANT_FETCH_ERR_DEFERRED;
-			res.status = 0;
-			res.retry_after = until - now;
 			free(res.effective_url);
 			res.effective_url = x->next_url;
 			x->next_url = NULL;
-			if (lb_date_imf(when, until) < 0)
-				snprintf(when, sizeof when, "%lld", (long long)until);
-			snprintf(res.error, sizeof res.error, "deferred: %.100s asked us to wait until %s "
-				 "(Retry-After)", ant_polite_wait_key(r->pol, x->host), when);
+			ant_fetch_deferred(&res, ant_polite_wait_key(r->pol, x->host), until, now);
 			tell(r, x->idx, x, &res);
 			continue;
 		}
@@ -845,7 +817,7 @@ static int redirect_next(runner *r, xfer *x, CURLcode *why)
 		*why = CURLE_UNSUPPORTED_PROTOCOL;
 		return 0;
 	}
-	if (!(next = strdup(loc)) || !(h = host_name(next))) {
+	if (!(next = strdup(loc)) || !(h = ant_fetch_host_name(next))) {
 		free(next);
 		return 0;   /* out of memory: the redirect is the answer */
 	}

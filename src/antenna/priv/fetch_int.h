@@ -21,6 +21,15 @@
 
 struct runner;
 
+/* ---- fetch_polite.c -------------------------------------------------------- */
+
+/* The host of url, lower case (a new string; "" when url has none), or
+ * NULL when out of memory. */
+char *ant_fetch_host_name(const char *url);
+/* res (its body the caller's) as the answer of a request not sent: its
+ * server's wait key asked us to wait until then (Retry-After). */
+void ant_fetch_deferred(ant_fetch_result *res, const char *key, int64_t until, int64_t now);
+
 /* One request on its way. */
 typedef struct xfer {
 	size_t idx;              /* into reqs[] */

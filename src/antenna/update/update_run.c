@@ -41,23 +41,34 @@ int ant_upd_fetch(struct upd *u, const ant_fetch_req *reqs, size_t n, ant_fetch_
 }
 
 /* One page rendered (ant_render.h), its answer to done() as a fetch's:
- * the lock taken for this render only, so that other runs take turns. */
+ * its server's politeness kept as a fetch keeps it (a Retry-After defers
+ * it, --min-delay spaces it from the last request), the lock taken for
+ * this render only, so that other runs take turns. */
 static void render_one(struct upd *u, const ant_fetch_req *req, ant_fetch_done_fn done, void *ctx)
 {
 	ant_fetch_result res;
-	int lock = ant_render_lock(&u->o->render, 0);
+	long host = -1;
+	int lock, rc;
 
-	if (lock < 0) {
-		memset(&res, 0, sizeof res);
+	memset(&res, 0, sizeof res);
+	res.content_length = -1;
+	if ((rc = ant_fetch_polite_begin(&u->lim, req->url, &host, &res)) != 0) {
+		if (rc < 0) {
+			res.err = ANT_FETCH_ERR_OTHER;
+			res.local = 1;
+			snprintf(res.error, sizeof res.error, "out of memory");
+		}
+		res.body = strdup("");
+	} else if ((lock = ant_render_lock(&u->o->render, 0)) < 0) {
 		res.err = ANT_FETCH_ERR_OTHER;
 		res.local = 1;
-		res.content_length = -1;
 		res.body = strdup("");
 		snprintf(res.error, sizeof res.error, "no render slot: another render held it too long");
 	} else {
 		ant_render(&u->lim, &u->o->render, req, &res, NULL);
 		ant_render_unlock(lock);
 	}
+	ant_fetch_polite_end(&u->lim, host);
 	done(ctx, req, &res);
 	ant_render_result_release(&res);
 }
