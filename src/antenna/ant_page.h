@@ -227,9 +227,11 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
 
 /*
  * Unpicks the picked segments that say only who or when (as
- * ant_page_excerpt() leaves out) when another picked segment has words:
- * then the first run of what a change added is its words, not the byline
- * and hash a new commit or post starts with (pick: nseg flags).
+ * ant_page_excerpt() leaves out) before the first picked segment with
+ * words: then the first run of what a change added starts at its words,
+ * not at the byline and hash a new commit or post starts with (pick: nseg
+ * flags).  Those after it stay: a date between a new item's name and its
+ * text keeps them one run (the excerpt leaves the date out).
  */
 void ant_page_pick_words(const ant_page_info *p, unsigned char *pick);
 

@@ -35,6 +35,12 @@
 #define ANT_TAUGHT_PATH 64        /* bytes of a run's path kept (its end) */
 #define ANT_TAUGHT_SAMPLE 64      /* bytes of its text kept (its start) */
 #define ANT_TAUGHT_TEXT_MAX 8192  /* bytes of a page's taught (or news) text */
+/* What an update added is kept in the page's row until the next update
+ * (for 'set --not-news'): its first ANT_TAUGHT_NEWS_RUNS runs, each with
+ * the first ANT_TAUGHT_NEWS_SAMPLE characters of its text, so that a
+ * page's row stays small (tests/dbsize: 500 bytes a page in all). */
+#define ANT_TAUGHT_NEWS_RUNS 8
+#define ANT_TAUGHT_NEWS_SAMPLE 40
 
 typedef struct ant_taught_run {
 	uint32_t block;           /* the run's first segment's block */
@@ -49,7 +55,7 @@ typedef struct ant_taught_run {
 size_t ant_taught_parse(const char *text, ant_taught_run *out, size_t max);
 
 /* The runs of picked segments (pick[i] != 0 for info->seg[i]) as lines
- * appended to out, at most ANT_TAUGHT_MAX.  0 or LB_ENOMEM. */
+ * appended to out, at most ANT_TAUGHT_NEWS_RUNS.  0 or LB_ENOMEM. */
 int ant_taught_news(const ant_page_info *info, const unsigned char *pick, lb_buf *out);
 
 /* Marks (mark[i] = 1) the segments of info that a run of taught covers;

@@ -1,51 +1,20 @@
 /*
  * fetch_polite.c: a server's politeness kept by requests made outside
- * the transfers (a render, ant_render.h), and what fetch.c shares with
- * them: a request's host name, the answer to a request a server's
- * Retry-After deferred (ant_fetch.h).
+ * the transfers (a render, ant_render.h; fetch.c's own transfers keep it
+ * in their loop).  A request's host name and the answer to a deferred
+ * one are fetch_text.c's, shared with fetch.c.
  */
 #include "fetch_int.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "lb_date.h"
-
 /* The longest a request outside the transfers waits for its server's
  * turn beyond the minimum delay (a server busy with transfers of another
  * thread frees its slot within a transfer's time). */
 #define POLITE_MAX_EXTRA_MS 60000
-
-char *ant_fetch_host_name(const char *url)
-{
-	CURLU *u = curl_url();
-	char *h = NULL, *s;
-
-	if (u && url && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK)
-		curl_url_get(u, CURLUPART_HOST, &h, 0);
-	curl_url_cleanup(u);
-	s = strdup(h ? h : "");
-	curl_free(h);
-	for (char *p = s; p && *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	return s;
-}
-
-void ant_fetch_deferred(ant_fetch_result *res, const char *key, int64_t until, int64_t now)
-{
-	char when[32];
-
-	res->err = ANT_FETCH_ERR_DEFERRED;
-	res->status = 0;
-	res->retry_after = until - now;
-	if (lb_date_imf(when, until) < 0)
-		snprintf(when, sizeof when, "%lld", (long long)until);
-	snprintf(res->error, sizeof res->error, "deferred: %.100s asked us to wait until %s "
-		 "(Retry-After)", key, when);
-}
 
 static int64_t mono_ms(void)
 {

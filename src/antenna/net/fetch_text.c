@@ -1,10 +1,17 @@
 /*
  * fetch_text.c: the words of fetch.c's answers: each error kind's stable
- * name and its text, and the reason phrase an HTTP/2 status line lacks.
- * Kept apart from fetch.c, which holds the curl calls.
+ * name and its text, the reason phrase an HTTP/2 status line lacks, a
+ * request's host name and a deferred request's answer (shared with
+ * fetch_polite.c).  Kept apart from fetch.c, which holds the transfers.
  */
 #include "ant_fetch.h"
 #include "fetch_int.h"
+#include "lb_date.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *ant_fetch_errkind_name(ant_fetch_errkind k)
 {
@@ -75,4 +82,32 @@ ant_fail_kind ant_fetch_fail_kind(const ant_fetch_result *res)
 	if (res->status >= 400 || res->status < 200)
 		return ANT_FAIL_HTTP;
 	return ANT_FAIL_NONE;
+}
+
+char *ant_fetch_host_name(const char *url)
+{
+	CURLU *u = curl_url();
+	char *h = NULL, *s;
+
+	if (u && url && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK)
+		curl_url_get(u, CURLUPART_HOST, &h, 0);
+	curl_url_cleanup(u);
+	s = strdup(h ? h : "");
+	curl_free(h);
+	for (char *p = s; p && *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return s;
+}
+
+void ant_fetch_deferred(ant_fetch_result *res, const char *key, int64_t until, int64_t now)
+{
+	char when[32];
+
+	res->err = ANT_FETCH_ERR_DEFERRED;
+	res->status = 0;
+	res->retry_after = until - now;
+	if (lb_date_imf(when, until) < 0)
+		snprintf(when, sizeof when, "%lld", (long long)until);
+	snprintf(res->error, sizeof res->error, "deferred: %.100s asked us to wait until %s "
+		 "(Retry-After)", key, when);
 }

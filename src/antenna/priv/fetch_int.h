@@ -21,7 +21,7 @@
 
 struct runner;
 
-/* ---- fetch_polite.c -------------------------------------------------------- */
+/* ---- fetch_text.c: shared with fetch_polite.c -------------------------------- */
 
 /* The host of url, lower case (a new string; "" when url has none), or
  * NULL when out of memory. */

@@ -113,9 +113,13 @@ void ant_page_pick_words(const ant_page_info *p, unsigned char *pick)
 {
 	if (!p || !pick || !p->text || !ant_page_picks_words(p, pick))
 		return;
-	for (size_t i = 0; i < p->nseg; i++)
-		if (pick[i] && seg_is_meta(p, i))
-			pick[i] = 0;
+	for (size_t i = 0; i < p->nseg; i++) {
+		if (!pick[i])
+			continue;
+		if (!seg_is_meta(p, i))
+			break;
+		pick[i] = 0;
+	}
 }
 
 char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars)

@@ -107,7 +107,7 @@ int ant_taught_news(const ant_page_info *info, const unsigned char *pick, lb_buf
 
 	if (!one)
 		return LB_ENOMEM;
-	for (size_t i = 0; i < info->nseg && runs < ANT_TAUGHT_MAX; i++) {
+	for (size_t i = 0; i < info->nseg && runs < ANT_TAUGHT_NEWS_RUNS; i++) {
 		ant_taught_run r;
 		const char *path = ant_page_seg_path(info, i);
 		char *text;
@@ -122,7 +122,7 @@ int ant_taught_news(const ant_page_info *info, const unsigned char *pick, lb_buf
 		r.anchor = anchor_of(info, i);
 		r.nseg = (unsigned)(k - i);
 		field(r.path, sizeof r.path, path, strlen(path), 1);
-		text = ant_page_excerpt(info, one, 40);
+		text = ant_page_excerpt(info, one, ANT_TAUGHT_NEWS_SAMPLE);
 		field(r.sample, sizeof r.sample, text ? text : "", text ? strlen(text) : 0, 0);
 		free(text);
 		if (format(out, &r) < 0 || out->len > ANT_TAUGHT_TEXT_MAX) {
