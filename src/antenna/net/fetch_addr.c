@@ -42,7 +42,7 @@ char *ant_fetch_host_port(const char *url)
 	return s;
 }
 
-static void addr_text(const struct sockaddr *sa, char *out, size_t n)
+void ant_fetch_addr_text(const struct sockaddr *sa, char *out, size_t n)
 {
 	const void *a = sa->sa_family == AF_INET6 ?
 		(const void *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr :
@@ -139,7 +139,7 @@ curl_socket_t ant_fetch_open_socket(void *arg, curlsocktype purpose, struct curl
 
 	if (purpose == CURLSOCKTYPE_IPCXN && !is_proxy(x->run, &a->addr) &&
 	    (k = ant_addr_classify(&a->addr)) != ANT_ADDR_PUBLIC) {
-		addr_text(&a->addr, text, sizeof text);
+		ant_fetch_addr_text(&a->addr, text, sizeof text);
 		if (refuse(x, k, text, ""))
 			return CURL_SOCKET_BAD;   /* libcurl tries the host's next address */
 	}

@@ -230,16 +230,6 @@ static int connect_to(rproxy *p, const struct addrinfo *a)
 	return fd;
 }
 
-static void addr_text(const struct sockaddr *sa, char *out, size_t n)
-{
-	const void *a = sa->sa_family == AF_INET6 ?
-		(const void *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr :
-		(const void *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr;
-
-	if (!inet_ntop(sa->sa_family, a, out, (socklen_t)n))
-		snprintf(out, n, "?");
-}
-
 /* May the browser reach address sa of c's host? The words of
  * fetch_addr.c's refusal into why when not. */
 static int allowed(const struct conn *c, const struct sockaddr *sa, char *why, size_t n)
@@ -250,7 +240,7 @@ static int allowed(const struct conn *c, const struct sockaddr *sa, char *why, s
 	if (k == ANT_ADDR_PUBLIC || c->p->allow_private ||
 	    (c->p->allow_hp && strcmp(c->hp, c->p->allow_hp) == 0))
 		return 1;
-	addr_text(sa, text, sizeof text);
+	ant_fetch_addr_text(sa, text, sizeof text);
 	snprintf(why, n, "refused to connect to internal address %s (%s) of %.80s, asked by the "
 		 "rendered page: init --allow-private allows it", text, ant_addr_kind_name(k), c->hp);
 	return 0;

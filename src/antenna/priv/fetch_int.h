@@ -118,6 +118,8 @@ curl_socket_t ant_fetch_open_socket(void *arg, curlsocktype purpose, struct curl
 int ant_fetch_prereq(void *arg, char *ip, char *local_ip, int port, int local_port);
 /* The environment's proxies' addresses into r: 0, or LB_ENOMEM. */
 int ant_fetch_proxies_build(runner *r);
+/* sa's address in text form into out[0..n) ("?" when it has none). */
+void ant_fetch_addr_text(const struct sockaddr *sa, char *out, size_t n);
 
 /* ---- fetch_text.c ---------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 
 #include <regex.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <libxml/parser.h>
 
@@ -42,6 +43,21 @@ void ant_page_pick_charset(const char *body, size_t len, const char *content_typ
  * (libxml2 would stop there) as U+FFFD.  0, LB_EICONV (iconv cannot open
  * the charset) or LB_ENOMEM. */
 int ant_page_to_utf8(const char *body, size_t len, const char *iconv_name, lb_buf *out);
+
+/* 64-bit FNV-1a, step by step (the text hash, a block path's hash, a
+ * JSON value's): inline, as it runs over every byte of every page. */
+#define ANT_PAGE_FNV_BASIS 14695981039346656037ull
+
+static inline uint64_t ant_page_fnv_add(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
 
 /* ---- page_pattern.c ---------------------------------------------------------- */
 

@@ -144,19 +144,6 @@ static unsigned el_flags(walk *w, const xmlChar *name)
 	return w->cache[i].flags;
 }
 
-static const uint64_t fnv_basis = 14695981039346656037ull;
-
-static uint64_t fnv_add(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 static uint32_t fold32(uint64_t h)
 {
 	return (uint32_t)(h ^ (h >> 32));
@@ -400,14 +387,14 @@ static void sax_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 	f->link = (unsigned char)(((fl & EL_A) && has_href(atts)) || (up && up->link));
 	/* The path starts below <html>: head>title, body>div#x. */
 	if (fl & EL_ROOTISH) {
-		f->h = fnv_basis;
+		f->h = ANT_PAGE_FNV_BASIS;
 		f->path_end = (uint32_t)w->path.len;
 	} else {
 		size_t start = w->path.len;
 		int first = !up || (up->flags & EL_ROOTISH);
 
 		path_push(w, (const char *)name, id, cls, first);
-		f->h = fnv_add(first ? fnv_basis : up->h, w->path.data + start, w->path.len - start);
+		f->h = ant_page_fnv_add(first ? ANT_PAGE_FNV_BASIS : up->h, w->path.data + start, w->path.len - start);
 		f->path_end = (uint32_t)w->path.len;
 	}
 	f->block = fl & (EL_BLOCK | EL_KEY) ? (uint32_t)w->nfr : up ? up->block : 0;
@@ -596,7 +583,7 @@ static void trim(lb_buf *b)
 /* 64-bit FNV-1a (Fowler/Noll/Vo), offset basis and prime from the spec. */
 uint64_t ant_page_hash64(const void *p, size_t n)
 {
-	return fnv_add(fnv_basis, p, n);
+	return ant_page_fnv_add(ANT_PAGE_FNV_BASIS, p, n);
 }
 
 /* ---- segments and change excerpts ------------------------------------------ */

@@ -383,22 +383,9 @@ typedef struct jwalk {
 	int rc;
 } jwalk;
 
-static const uint64_t fnv_basis = 14695981039346656037ull;
-
-static uint64_t fnv_add(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 static uint32_t hash32(const char *s, size_t n)
 {
-	uint64_t h = fnv_add(fnv_basis, s, n);
+	uint64_t h = ant_page_fnv_add(ANT_PAGE_FNV_BASIS, s, n);
 
 	return (uint32_t)(h ^ (h >> 32));
 }
@@ -423,7 +410,7 @@ static void emit(jwalk *w, const char *s, size_t n)
 		n--;
 	if (!n)
 		return;
-	w->hash = fnv_add(fnv_add(w->hash, s, n), "\n", 1);
+	w->hash = ant_page_fnv_add(ant_page_fnv_add(w->hash, s, n), "\n", 1);
 	w->text_len += n + 1;
 	raw = hash32(s, n);
 	/* a value with no array above it has a path of its own: compared as
@@ -718,7 +705,7 @@ static int read_doc(const char *body, size_t len, int sniff, const ant_page_patt
 {
 	jwalk w = { .ig = ig, .only = only, .path = LB_BUF_INIT, .line = LB_BUF_INIT,
 		    .tmp = LB_BUF_INIT, .val = LB_BUF_INIT, .num = LB_BUF_INIT, .text = LB_BUF_INIT,
-		    .paths = LB_BUF_INIT, .hash = fnv_basis, .budget = budget, .err = err };
+		    .paths = LB_BUF_INIT, .hash = ANT_PAGE_FNV_BASIS, .budget = budget, .err = err };
 	json_object *doc;
 	int rc;
 
