@@ -27,7 +27,9 @@ int ant_when_check(const char *pattern, lb_error *err);
 
 /*
  * The first of pats (one per line, in order) that matches somewhere in
- * text[0..len): 1 with its index in *hit, 0 none; < 0 with err: LB_EINVAL
+ * text[0..len) (a string: text[len] or a byte after it is NUL, as
+ * regexec() is given it, and sanitizers read it so): 1 with its index
+ * in *hit, 0 none; < 0 with err: LB_EINVAL
  * (a bad pattern), LB_ETOOBIG (over seconds; 0: ANT_PAGE_MAX_REGEX_SECONDS),
  * LB_ENOMEM.
  */
