@@ -17,16 +17,7 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 
 plan 37
 server_suite antenna-internal
-SPID2=
-trap '[ -n "$SPID2" ] && kill "$SPID2" 2>/dev/null; cleanup' EXIT INT TERM
-mkdir -p "$T/www2"
-"$SERVER" --root "$T/www2" --port-file "$T/port2" --max-seconds 300 --verbose 2>"$T/server2.log" &
-SPID2=$!
-i=0
-while [ ! -s "$T/port2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$T/port2" ] || { notok "second testserver started" "$(cat "$T/server2.log")"; exit 1; }
-P=$(cat "$T/port"); P2=$(cat "$T/port2")
-U2="http://localhost:$P2"
+second_server
 asked2() { grep -c "GET $1 " "$T/server2.log"; }
 
 # the internal server's secret page, and what leads to it

@@ -88,6 +88,23 @@ asked() {
 	grep -c "GET $1 " "$T/server.log"
 }
 
+# second_server: another test server on 127.0.0.1, serving $T/www2 (up to
+# 300 s, --verbose: its log $T/server2.log), stopped at exit: the
+# "internal" host of the guard's tests, asked as localhost.  Sets SPID2,
+# P (the first server's port), P2 and U2 (http://localhost:P2).
+second_server() {
+	SPID2=
+	trap '[ -n "$SPID2" ] && kill "$SPID2" 2>/dev/null; cleanup' EXIT INT TERM
+	mkdir -p "$T/www2"
+	"$SERVER" --root "$T/www2" --port-file "$T/port2" --max-seconds 300 --verbose 2>"$T/server2.log" &
+	SPID2=$!
+	i=0
+	while [ ! -s "$T/port2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$T/port2" ] || { notok "second testserver started" "$(cat "$T/server2.log")"; exit 1; }
+	P=$(cat "$T/port"); P2=$(cat "$T/port2")
+	U2="http://localhost:$P2"
+}
+
 # server_suite NAME: how a suite against the test server starts: tmpdir
 # NAME, the server (up to 300 s) and NOW, the clock when it started.
 server_suite() {

@@ -27,22 +27,14 @@ TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 RG=$TOP/$BUILD/tools/render-get
 tmpdir antenna-render
 start_server 300 --verbose   # its log: the User-Agent
-SPID2=
-trap '[ -n "$SPID2" ] && kill "$SPID2" 2>/dev/null; cleanup' EXIT INT TERM
 if [ ! -x /usr/lib/chromium/chromium ] && ! command -v chromium > /dev/null; then
 	notok "chromium is installed (make tests installs it: test-needs)"
 	exit 1
 fi
 [ -x "$RG" ] || { notok "render-get is built ($RG)"; exit 1; }
-mkdir -p "$T/www2" "$T/tmp"
+mkdir -p "$T/tmp"
 export TMPDIR=$T/tmp   # the renders' profile folders and lock files: ours
-"$SERVER" --root "$T/www2" --port-file "$T/port2" --max-seconds 300 --verbose 2>"$T/server2.log" &
-SPID2=$!
-i=0
-while [ ! -s "$T/port2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$T/port2" ] || { notok "second testserver started" "$(cat "$T/server2.log")"; exit 1; }
-P=$(cat "$T/port"); P2=$(cat "$T/port2")
-U2="http://localhost:$P2"
+second_server
 asked2() { grep -c "GET " "$T/server2.log"; }
 # render NAME [OPTIONS...] URL: render-get with the page's own host allowed,
 # as the update loop passes it; DOM in $T/NAME.html, its line in $T/NAME.err

@@ -147,27 +147,28 @@ static size_t number_at(const char *s, size_t n, size_t i, int *big)
 	return j - i;
 }
 
+/* The first byte at or after i that is outside strings (n when none):
+ * a string, its escapes included, is stepped over whole. */
+static size_t outside(const char *s, size_t n, size_t i)
+{
+	for (; i < n && s[i] == '"'; i++)
+		for (i++; i < n && s[i] != '"'; i++)
+			i += s[i] == '\\';
+	return i < n ? i : n;
+}
+
 /* One pass outside strings: values (commas and containers bound them),
  * objects, long integers. */
 static void scan_body(const char *s, size_t n, scan *sc)
 {
-	int in_str = 0, big;
+	int big;
 
 	memset(sc, 0, sizeof *sc);
 	sc->values = 1;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = outside(s, n, 0); i < n; i = outside(s, n, i + 1)) {
 		char c = s[i];
 
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = 0;
-			continue;
-		}
-		if (c == '"') {
-			in_str = 1;
-		} else if (c == ',' || c == '[') {
+		if (c == ',' || c == '[') {
 			sc->values++;
 		} else if (c == '{') {
 			sc->values++;
@@ -183,29 +184,16 @@ static void scan_body(const char *s, size_t n, scan *sc)
 static int widen_ints(const char *s, size_t n, lb_buf *out)
 {
 	size_t from = 0;
-	int in_str = 0, big;
+	int big;
 
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = 0;
+	for (size_t i = outside(s, n, 0); i < n; i = outside(s, n, i + 1)) {
+		if (s[i] != '-' && (s[i] < '0' || s[i] > '9'))
 			continue;
-		}
-		if (c == '"') {
-			in_str = 1;
-		} else if (c == '-' || (c >= '0' && c <= '9')) {
-			size_t k = number_at(s, n, i, &big);
-
-			i += k - 1;
-			if (big && (lb_buf_add(out, s + from, i + 1 - from) < 0 || lb_buf_adds(out, ".0") < 0))
-				return LB_ENOMEM;
-			if (big)
-				from = i + 1;
-		}
+		i += number_at(s, n, i, &big) - 1;
+		if (big && (lb_buf_add(out, s + from, i + 1 - from) < 0 || lb_buf_adds(out, ".0") < 0))
+			return LB_ENOMEM;
+		if (big)
+			from = i + 1;
 	}
 	return lb_buf_add(out, s + from, n - from) < 0 ? LB_ENOMEM : 0;
 }
