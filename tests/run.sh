@@ -28,7 +28,7 @@ TAP_RE='^(not )?ok( |$)'
 # suites share nothing: each starts its servers on free ports in its own
 # temporary directory.
 JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
-LONG="realdyn realstatic realsoft realredmine scale federation noise hub polite demo"
+LONG="realdyn realheld realstatic realsoft realredmine scale federation noise hub polite demo"
 judge() {
 	name=$1
 	cp "$out/$name.out" "$log.one"

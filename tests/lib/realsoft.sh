@@ -10,6 +10,11 @@
 # freeport       a free TCP port on 127.0.0.1
 # up URL LOG     waits (at most 20 s) until a server answers URL, else a
 #                failure with LOG's tail, and the suite ends
+# rs_clock       the clock of the generated-site suites (realdyn, realheld):
+#                fakedrun CMD... runs CMD on it (a child, not exec), clock
+#                SECONDS moves it to real time + SECONDS, now prints its
+#                epoch, build DIR CMD... runs a generator on it and stamps
+#                the files it wrote under DIR with the faked time
 FTLIB=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -n 1)
 FAKED_ENV=${FAKED_ENV:-}
 faked() {
@@ -29,6 +34,33 @@ up() {
 	done
 	notok "server at $1 started" "$(tail -n 5 "$2" 2>/dev/null)"
 	exit 1
+}
+
+# The software's clock: real time plus $T/clock's offset (libfaketime reads
+# the file at every call).  The kernel stamps a written file with the real
+# time, so after each build the files it wrote get the faked time (stamp):
+# nginx's Last-Modified and ETag are then those of the faked clock.
+rs_clock() {
+	OFF=0
+	echo "+0" > "$T/clock"
+}
+fakedrun() {
+	env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 \
+		FAKETIME_DONT_FAKE_MONOTONIC=1 "$@"
+}
+clock() { OFF=$1; echo "+$OFF" > "$T/clock"; }
+now() { echo $(($(date +%s) + OFF)); }
+# build DIR CMD...: CMD (on the faked clock) rebuilds files under DIR; the
+# files it wrote are stamped with the faked time; a failure is noted in
+# $T/build.errors (the suite checks it), the output kept in $T/build.log
+build() {
+	bd=$1; shift
+	find "$bd" -type f -printf '%p %T@\n' > "$T/before"
+	fakedrun "$@" >>"$T/build.log" 2>&1 || echo "build failed: $*" >>"$T/build.errors"
+	find "$bd" -type f -printf '%p %T@\n' > "$T/after"
+	$PY "$TOP/tests/realdyn/dyn.py" changed "$T/before" "$T/after" | while IFS= read -r f; do
+		touch -d "@$(now)" "$f"
+	done
 }
 
 # rs_record: where the scored run keeps its record, $R (REALDYN_KEEP, or
@@ -53,7 +85,8 @@ real() { w=$1; shift; for k in "$@"; do printf '%s\t%s\n' "$k" "$w" >> "$R/real.
 # second later (HTTP dates are whole seconds: a rebuilt file never
 # answers 304 by chance).  Each check writes into $R: log.S, show.S/KEY,
 # ann.S (KEY, excerpt, how, for each page announced) and, with
-# REALDYN_SNAP=1, text.S/KEY.  Needs url KEY, $PAGES, $DYN, clock, now.
+# REALDYN_SNAP=1, text.S/KEY (and KEY.diff: `antenna diff`, the last
+# change the antenna found in the page's text).  Needs url KEY, $PAGES, $DYN, clock, now.
 rs_check() {
 	[ -n "${REALDYN_SNAP:-}" ] && now > "$R/now.$2"
 	$A -d "$1" update --force --now "$(now)" -v >"$T/out" 2>"$T/log"
@@ -64,7 +97,10 @@ rs_check() {
 	for k in $PAGES; do
 		u=$(url "$k")
 		$A -d "$1" show "$u" > "$R/show.$2/$k" 2>&1
-		[ -n "${REALDYN_SNAP:-}" ] && $DYN snap "$R/text.$2/$k" "$u"
+		if [ -n "${REALDYN_SNAP:-}" ]; then
+			$DYN snap "$R/text.$2/$k" "$u"
+			$A -d "$1" diff --color=never "$u" > "$R/text.$2/$k.diff" 2>&1
+		fi
 		if grep -qF "$u: updated" "$T/log"; then
 			printf '%s\t%s\t%s\n' "$k" "$(sed -n 's/^excerpt: *//p' "$R/show.$2/$k" | head -n 1)" \
 				"$(grep -F "$u: updated" "$T/log" | head -n 1 | sed "s|^$u: ||")" >> "$R/ann.$2"

@@ -62,29 +62,8 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # ---- the clock ---------------------------------------------------------------
-# The software's clock: real time plus $T/clock's offset (libfaketime reads
-# the file at every call).  The kernel stamps a written file with the real
-# time, so after each build the files it wrote get the faked time (stamp):
-# nginx's Last-Modified and ETag are then those of the faked clock.
-OFF=0
-echo "+0" > "$T/clock"
-fakedrun() {
-	env LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$T/clock" FAKETIME_NO_CACHE=1 \
-		FAKETIME_DONT_FAKE_MONOTONIC=1 "$@"
-}
-clock() { OFF=$1; echo "+$OFF" > "$T/clock"; }
-now() { echo $(($(date +%s) + OFF)); }
-# build DIR CMD...: CMD (on the faked clock) rebuilds files under DIR; the
-# files it wrote are stamped with the faked time
-build() {
-	bd=$1; shift
-	find "$bd" -type f -printf '%p %T@\n' > "$T/before"
-	fakedrun "$@" >>"$T/build.log" 2>&1 || echo "build failed: $*" >>"$T/build.errors"
-	find "$bd" -type f -printf '%p %T@\n' > "$T/after"
-	$DYN changed "$T/before" "$T/after" | while IFS= read -r f; do
-		touch -d "@$(now)" "$f"
-	done
-}
+# fakedrun, clock, now, build: tests/lib/realsoft.sh
+rs_clock
 
 # ---- hgweb: a repository with a history, hg serve on 127.0.0.1 -------------
 # Served with a Content-Security-Policy nonce, as a careful host does: a
