@@ -312,6 +312,7 @@ static int flush_pending(struct pass *p)
 static int open_stale(struct pass *p, lb_afile *f, const char *path)
 {
 	char old[64];
+	struct stat sb;
 	int fd;
 	mode_t um;
 
@@ -333,7 +334,11 @@ static int open_stale(struct pass *p, lb_afile *f, const char *path)
 			continue;   /* gone: another one */
 		}
 		p->counts->removed++;   /* its update's page is gone, as pruning counts it */
-		if ((fd = open(f->tmp, O_WRONLY | O_CLOEXEC)) < 0 || !(f->fp = fdopen(fd, "wb"))) {
+		/* a file linked elsewhere too (a backup made with cp -al or
+		 * rsync --link-dest) is never written over: unlinked (its
+		 * blocks stay, no discard); nor another user's */
+		if ((fd = open(f->tmp, O_WRONLY | O_CLOEXEC)) < 0 || fstat(fd, &sb) != 0 || sb.st_nlink != 1 ||
+		    sb.st_uid != geteuid() || !(f->fp = fdopen(fd, "wb"))) {
 			if (fd >= 0)
 				close(fd);
 			unlink(f->tmp);

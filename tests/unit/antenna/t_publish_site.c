@@ -348,6 +348,30 @@ static void test_diff_pages(void)
 		IS_INT(ant_publish_site(s, fresh, &o, &r, &err), 0, "the same into an empty folder");
 		OK(same_dirs(path, fdiff), "the reused files hold the same bytes as new ones, mode 0644, no temporary file");
 	}
+	/* the pages also linked from a backup (cp -al): never written over */
+	{
+		char cmd[2000], links[400], copy[400], fresh[400], fdiff[420];
+		int same;
+
+		snprintf(links, sizeof links, "%s/dlinks", dir);
+		snprintf(copy, sizeof copy, "%s/dcopy", dir);
+		snprintf(cmd, sizeof cmd, "cp -al '%s' '%s' && cp -a '%s' '%s'", path, links, path, copy);
+		OK(system(cmd) == 0, "a backup of hard links made");
+		ant_store_begin(s, &err);
+		for (int i = 1050; i < 1100 && ok; i++) {
+			snprintf(url, sizeof url, "http://d%d.example/", i);
+			ok = put_pending(s, url, NOW + 90 - (i - 1050), "Hi\nX\n", "Hi\nY\n");
+		}
+		ant_store_commit(s, &err);
+		o.now = NOW + 180;
+		IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published after 50 more new updates");
+		snprintf(fresh, sizeof fresh, "%s/dsite-fresh2", dir);
+		snprintf(fdiff, sizeof fdiff, "%s/diff", fresh);
+		same = ant_publish_site(s, fresh, &o, &r, &err) == 0 && same_dirs(path, fdiff);
+		OK(same && r.diffs.listed == 100, "the same pages as into an empty folder");
+		snprintf(cmd, sizeof cmd, "diff -r '%s' '%s' >/dev/null", links, copy);
+		OK(system(cmd) == 0, "the backup's linked files unchanged");
+	}
 	o.html_limit = 0;
 	o.html_pages = 0;
 	o.current_entries = 0;
@@ -380,7 +404,7 @@ static void test_close_out(void)
 
 int main(void)
 {
-	TAP_PLAN(49);
+	TAP_PLAN(53);
 	ant_store *s;
 	char path[300], cmd[64];
 	lb_error err = LB_ERROR_INIT;
