@@ -30,8 +30,9 @@
 typedef struct ant_pub_diffset ant_pub_diffset;
 void ant_pub_diffset_free(ant_pub_diffset *set);
 
-/* Writes the missing diff pages into DIR/diff (ant_pub_diffs_prune()
- * then removes the stale ones):
+/* Writes the missing diff pages into DIR/diff, each into the file of a
+ * stale one (an update no longer listed) while there are such, else a
+ * new file (ant_pub_diffs_prune() then removes the stale ones left):
  * the pages of the updates the site lists, in index.html's files (their
  * caps, site's) and in current.atom (at most current_entries of them;
  * 0: every fresh one), so as many as it lists, whatever its size.

@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,9 +250,23 @@ void ant_pub_diffset_free(ant_pub_diffset *set)
 	free(set);
 }
 
+/* The listed updates with no page yet: their URL keys (NUL ended, one
+ * after another in keys) and times, written after the walk, when the
+ * stale pages are known (publish_diff.c's recycling). */
+struct todo {
+	lb_buf keys;
+	size_t *at;
+	int64_t *t;
+	size_t n, cap;
+};
+
 struct pass {
 	ant_store *s;
 	const char *dir;          /* DIR/diff */
+	struct listed have;       /* the pages DIR/diff held before */
+	int64_t *stale_h, *stale_t;   /* of them, the updates no longer listed */
+	size_t nstale;
+	struct todo todo;
 	lb_afile pend[DIFF_SYNC_BATCH];
 	size_t npend;
 	const ant_pub_site *site;
@@ -286,6 +301,91 @@ static int flush_pending(struct pass *p)
 	return rc;
 }
 
+/* A stale page's file (an update no longer listed) opened as the
+ * temporary file of the page name: renamed, then written over in place
+ * and cut to its new end (cut_to_end()).  Its inode and block are
+ * reused, where unlinking it and creating another frees and allocates a
+ * block (a discard on a disk mounted so: one synchronous round trip per
+ * page, which made publishing 10,000 new updates wait seconds on a busy
+ * machine).  A crash leaves it as a temporary file, removed by the next
+ * publish.  0, or 1 when there is none (or it is gone). */
+static int open_stale(struct pass *p, lb_afile *f, const char *path)
+{
+	char old[64];
+	struct stat sb;
+	int fd;
+	mode_t um;
+
+	while (p->nstale) {
+		p->nstale--;
+		page_name(old, sizeof old, p->stale_h[p->nstale], p->stale_t[p->nstale]);
+		lb_buf_reset(&p->path);
+		memset(f, 0, sizeof *f);
+		if (lb_buf_addf(&p->path, "%s/%s", p->dir, old) < 0 || !(f->path = strdup(path)) ||
+		    !(f->tmp = malloc(strlen(path) + sizeof ".tmp.reuse"))) {
+			free(f->path);
+			return LB_ENOMEM;
+		}
+		strcpy(f->tmp, path);
+		strcat(f->tmp, ".tmp.reuse");   /* a page name is written once a publish */
+		if (rename(p->path.data, f->tmp) != 0) {
+			free(f->path);
+			free(f->tmp);
+			continue;   /* gone: another one */
+		}
+		p->counts->removed++;   /* its update's page is gone, as pruning counts it */
+		/* a file linked elsewhere too (a backup made with cp -al or
+		 * rsync --link-dest) is never written over: unlinked (its
+		 * blocks stay, no discard); nor another user's */
+		if ((fd = open(f->tmp, O_WRONLY | O_CLOEXEC)) < 0 || fstat(fd, &sb) != 0 || sb.st_nlink != 1 ||
+		    sb.st_uid != geteuid() || !(f->fp = fdopen(fd, "wb"))) {
+			if (fd >= 0)
+				close(fd);
+			unlink(f->tmp);
+			free(f->path);
+			free(f->tmp);
+			continue;
+		}
+		/* as lb_afile_open() makes a new one: 0644 less the umask */
+		um = umask(0);
+		umask(um);
+		fchmod(fd, 0644 & ~um);
+		setvbuf(f->fp, NULL, _IOFBF, 1 << 16);
+		return 0;
+	}
+	memset(f, 0, sizeof *f);
+	return 1;
+}
+
+/* The output for page name: a stale page's file when there is one, else
+ * a new temporary file (ant_pub_open_out()). */
+static int open_page(struct pass *p, lb_afile *f, const char *name, char **path, int *reused)
+{
+	int rc;
+
+	lb_buf_reset(&p->path);
+	if (lb_buf_addf(&p->path, "%s/%s", p->dir, name) < 0 || !(*path = strdup(p->path.data)))
+		return lb_err_code(p->err, LB_ENOMEM);
+	if ((rc = open_stale(p, f, *path)) <= 0) {
+		*reused = rc == 0;
+		return rc < 0 ? lb_err_code(p->err, rc) : 0;
+	}
+	free(*path);
+	return ant_pub_open_out(f, p->dir, name, path, p->err);
+}
+
+/* A reused file is longer than its new text maybe: cut at the end written. */
+static int cut_to_end(lb_afile *f, int reused)
+{
+	off_t end;
+
+	if (!reused)
+		return 0;
+	if (fflush(f->fp) != 0 || (end = ftello(f->fp)) < 0 || ftruncate(fileno(f->fp), end) != 0)
+		return LB_EIO;
+	return 0;
+}
+
 /* ant_store_diff_fn: the row's page written (it is missing). */
 static int write_diff(void *ctx, const ant_store_diffrow *r)
 {
@@ -293,7 +393,7 @@ static int write_diff(void *ctx, const ant_store_diffrow *r)
 	char name[64], *path = NULL;
 	ant_diff d;
 	lb_afile f;
-	int rc;
+	int rc, reused = 0;
 
 	page_name(name, sizeof name, r->key_hash, r->diff_time);
 	if (ant_difftext_read_kept(r->diff, r->diff_len, r->text, r->text_len, p->max, &p->raw, &d) < 0)
@@ -302,8 +402,10 @@ static int write_diff(void *ctx, const ant_store_diffrow *r)
 		ant_diff_release(&d);
 		return 0;
 	}
-	if ((rc = ant_pub_open_out(&f, p->dir, name, &path, p->err)) == 0) {
+	if ((rc = open_page(p, &f, name, &path, &reused)) == 0) {
 		rc = write_page(f.fp, p->site, r, &d);
+		if (rc == 0)
+			rc = cut_to_end(&f, reused);
 		if (rc == LB_ENOMEM) {
 			lb_afile_abort(&f);
 			rc = lb_err_code(p->err, rc);
@@ -324,35 +426,6 @@ static int write_diff(void *ctx, const ant_store_diffrow *r)
 	if (rc == 0 && p->npend == DIFF_SYNC_BATCH)
 		rc = flush_pending(p);
 	return rc;
-}
-
-/* ant_store_pub_fn: a listed row (index.html's files or current.atom):
- * its update's diff page kept, written when missing and its diff is kept.
- * Only a watched page's own update has one (ant_pub_diff_href()). */
-static int each_listed(void *ctx, const ant_store_pubrow *r)
-{
-	struct pass *p = ctx;
-	char name[64];
-	struct stat sb;
-	int64_t h;
-	int rc;
-
-	if (r->relayed || !r->detected_by || !strcmp(r->detected_by, "lirs") ||
-	    !strcmp(r->detected_by, "atom") || r->last_modified <= 0)
-		return 0;
-	h = (int64_t)ant_page_hash64(r->url_key, strlen(r->url_key));
-	if ((rc = listed_add(&p->set->seen, h, r->last_modified)) <= 0)
-		return rc < 0 ? lb_err_code(p->err, rc) : 0;   /* in both lists: seen */
-	page_name(name, sizeof name, h, r->last_modified);
-	lb_buf_reset(&p->path);
-	if (lb_buf_addf(&p->path, "%s/%s", p->dir, name) < 0)
-		return lb_err_code(p->err, LB_ENOMEM);
-	if (stat(p->path.data, &sb) == 0) {   /* written by an earlier publish: its name says which update */
-		p->counts->listed++;
-		return listed_add(&p->set->pages, h, r->last_modified) < 0 ? lb_err_code(p->err, LB_ENOMEM) : 0;
-	}
-	rc = ant_store_diff_of(p->s, r->url_key, r->last_modified, write_diff, p, p->err);
-	return rc < 0 ? rc : 0;
 }
 
 /* 1 when name is a diff page's (or its temporary file's) name; its key
@@ -380,6 +453,94 @@ static int parse_name(const char *name, int64_t *h, int64_t *t)
 	*h = (int64_t)x;
 	*t = name[i + 5] == '\0' ? v : strncmp(name + i + 5, ".tmp.", 5) == 0 ? -1 : -2;
 	return *t != -2;
+}
+
+/* ant_store_pub_fn: a listed row (index.html's files or current.atom):
+ * its update's diff page kept when DIR/diff has it, else its URL key and
+ * time kept for write_missing().  Only a watched page's own update has
+ * one (ant_pub_diff_href()). */
+static int each_listed(void *ctx, const ant_store_pubrow *r)
+{
+	struct pass *p = ctx;
+	struct todo *td = &p->todo;
+	int64_t h;
+	int rc;
+
+	if (r->relayed || !r->detected_by || !strcmp(r->detected_by, "lirs") ||
+	    !strcmp(r->detected_by, "atom") || r->last_modified <= 0)
+		return 0;
+	h = (int64_t)ant_page_hash64(r->url_key, strlen(r->url_key));
+	if ((rc = listed_add(&p->set->seen, h, r->last_modified)) <= 0)
+		return rc < 0 ? lb_err_code(p->err, rc) : 0;   /* in both lists: seen */
+	if (listed_has(&p->have, h, r->last_modified)) {   /* written by an earlier publish: its name says which update */
+		p->counts->listed++;
+		return listed_add(&p->set->pages, h, r->last_modified) < 0 ? lb_err_code(p->err, LB_ENOMEM) : 0;
+	}
+	if (td->n == td->cap) {
+		size_t cap = td->cap ? td->cap * 2 : 256;
+		size_t *at = realloc(td->at, cap * sizeof *at);
+		int64_t *t;
+
+		if (at)
+			td->at = at;
+		if (!at || !(t = realloc(td->t, cap * sizeof *t)))
+			return lb_err_code(p->err, LB_ENOMEM);
+		td->t = t;
+		td->cap = cap;
+	}
+	td->at[td->n] = td->keys.len;
+	td->t[td->n] = r->last_modified;
+	if (lb_buf_add(&td->keys, r->url_key, strlen(r->url_key) + 1) < 0)
+		return lb_err_code(p->err, LB_ENOMEM);
+	td->n++;
+	return 0;
+}
+
+/* The pages DIR/diff holds (final names only) into p->have. */
+static int scan_have(struct pass *p)
+{
+	DIR *dd = opendir(p->dir);
+	struct dirent *e;
+	int64_t h, t;
+	int rc = 0;
+
+	while (dd && rc >= 0 && (e = readdir(dd)) != NULL)
+		if (parse_name(e->d_name, &h, &t) && t > 0)
+			rc = listed_add(&p->have, h, t);
+	if (dd)
+		closedir(dd);
+	return rc < 0 ? lb_err_code(p->err, rc) : 0;
+}
+
+/* The pages held whose updates are no longer listed: the files the new
+ * pages are written into (open_stale()). */
+static int find_stale(struct pass *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->have.cap; i++)
+		n += p->have.t[i] && !listed_has(&p->set->seen, p->have.h[i], p->have.t[i]);
+	if (!n || p->todo.n == 0)
+		return 0;
+	if (!(p->stale_h = malloc(n * sizeof *p->stale_h)) || !(p->stale_t = malloc(n * sizeof *p->stale_t)))
+		return lb_err_code(p->err, LB_ENOMEM);
+	for (size_t i = 0; i < p->have.cap; i++)
+		if (p->have.t[i] && !listed_has(&p->set->seen, p->have.h[i], p->have.t[i])) {
+			p->stale_h[p->nstale] = p->have.h[i];
+			p->stale_t[p->nstale++] = p->have.t[i];
+		}
+	return 0;
+}
+
+/* The listed updates without a page: each one's written from its diff,
+ * in the order listed. */
+static int write_missing(struct pass *p)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < p->todo.n && rc >= 0; i++)
+		rc = ant_store_diff_of(p->s, p->todo.keys.data + p->todo.at[i], p->todo.t[i], write_diff, p, p->err);
+	return rc < 0 ? rc : 0;
 }
 
 /* The pages of updates no longer listed (and a killed publish's
@@ -452,9 +613,16 @@ int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64
 	p.max = diff_max(s);
 	lb_buf_init(&p.raw);
 	lb_buf_init(&p.path);
-	rc = walk_listed(&p, current_entries);
+	lb_buf_init(&p.todo.keys);
+	rc = scan_have(&p);
+	if (rc == 0)
+		rc = walk_listed(&p, current_entries);
 	if (rc == LB_ENOMEM)
 		rc = lb_err_code(err, rc);
+	if (rc == 0)
+		rc = find_stale(&p);
+	if (rc == 0)
+		rc = write_missing(&p);
 	if (rc == 0)
 		rc = flush_pending(&p);
 	for (size_t i = 0; i < p.npend; i++)   /* after a failure: only temporary files */
@@ -465,6 +633,13 @@ int ant_pub_diffs(ant_store *s, const char *dir, const ant_pub_site *site, int64
 		ant_pub_diffset_free(p.set);
 	lb_buf_release(&p.raw);
 	lb_buf_release(&p.path);
+	lb_buf_release(&p.todo.keys);
+	free(p.todo.at);
+	free(p.todo.t);
+	free(p.have.h);
+	free(p.have.t);
+	free(p.stale_h);
+	free(p.stale_t);
 	lb_buf_release(&sub);
 	return rc;
 }

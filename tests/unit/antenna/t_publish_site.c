@@ -228,6 +228,51 @@ static size_t count_html(const char *d)
 	return n;
 }
 
+/* url's update at time lm, its diff pending from was to now. */
+static int put_pending(ant_store *s, const char *url, int64_t lm, const char *was, const char *now)
+{
+	lb_error err = LB_ERROR_INIT;
+	unsigned char *a = NULL, *b = NULL;
+	size_t la, lb_;
+	ant_store_page p;
+	ant_store_text t = { 0 };
+	lb_buf pend = LB_BUF_INIT;
+	int ok;
+
+	ant_store_page_init(&p);
+	ok = ant_store_page_get(s, url, &p, &err) == 1 &&
+	     ant_difftext_pack(was, strlen(was), ANT_DIFF_TEXT_MAX, &a, &la) == 0 &&
+	     ant_difftext_pack(now, strlen(now), ANT_DIFF_TEXT_MAX, &b, &lb_) == 0;
+	if (ok && p.st.last_modified != lm) {
+		p.st.last_modified = lm;
+		ok = ant_store_page_save(s, &p, &err) == 0;
+	}
+	if (ok) {
+		lb_buf_addc(&pend, ANT_DIFFTEXT_PENDING);
+		lb_buf_add(&pend, a, la);
+		t = (ant_store_text){ .page_id = p.id, .text = b, .text_len = lb_, .diff = (unsigned char *)pend.data,
+				      .diff_len = pend.len, .diff_time = lm };
+		ok = ant_store_text_put(s, &t, &err) == 0;
+	}
+	free(a);
+	free(b);
+	lb_buf_release(&pend);
+	ant_store_page_release(&p);
+	return ok;
+}
+
+/* The files of dir a and b the same, byte for byte, each of mode 0644
+ * (under the test's umask 022), and no temporary file left in a. */
+static int same_dirs(const char *a, const char *b)
+{
+	char cmd[2000];
+
+	snprintf(cmd, sizeof cmd,
+		 "diff -r '%s' '%s' >/dev/null && ! ls '%s' | grep -q tmp && "
+		 "test -z \"$(find '%s' -type f ! -perm 0644)\"", a, b, a, a);
+	return system(cmd) == 0;
+}
+
 /* The diff pages of 1,100 listed updates, their diffs pending: more than
  * one batch of 512 synced and renamed; then the listing capped to 100:
  * the 1,000 no longer listed removed (publish_diff.c). */
@@ -242,6 +287,7 @@ static void test_diff_pages(void)
 
 	snprintf(path, sizeof path, "%s/diffs.db", dir);
 	snprintf(site, sizeof site, "%s/dsite", dir);
+	umask(022);   /* same_dirs()'s 0644 */
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", err.msg);
 		return;
@@ -249,29 +295,12 @@ static void test_diff_pages(void)
 	ant_store_begin(s, &err);
 	for (int i = 0; i < 1100 && ok; i++) {
 		char was[64], now[64];
-		unsigned char *a, *b;
-		size_t la, lb_;
-		ant_store_page p;
-		ant_store_text t = { 0 };
-		lb_buf pend = LB_BUF_INIT;
 
 		snprintf(url, sizeof url, "http://d%d.example/", i);
 		add_page(s, url, "Diary", NOW - 600 - i);
-		ant_store_page_init(&p);
 		snprintf(was, sizeof was, "Hello\nDay %d: rain\n", i);
 		snprintf(now, sizeof now, "Hello\nDay %d: sun\n", i);
-		ok = ant_store_page_get(s, url, &p, &err) == 1 &&
-		     ant_difftext_pack(was, strlen(was), ANT_DIFF_TEXT_MAX, &a, &la) == 0 &&
-		     ant_difftext_pack(now, strlen(now), ANT_DIFF_TEXT_MAX, &b, &lb_) == 0;
-		lb_buf_addc(&pend, ANT_DIFFTEXT_PENDING);
-		lb_buf_add(&pend, a, la);
-		t = (ant_store_text){ .page_id = p.id, .text = b, .text_len = lb_, .diff = (unsigned char *)pend.data,
-				      .diff_len = pend.len, .diff_time = NOW - 600 - i };
-		ok = ok && ant_store_text_put(s, &t, &err) == 0;
-		free(a);
-		free(b);
-		lb_buf_release(&pend);
-		ant_store_page_release(&p);
+		ok = put_pending(s, url, NOW - 600 - i, was, now);
 	}
 	ant_store_commit(s, &err);
 	OK(ok, "1,100 pages with a pending diff each");
@@ -296,6 +325,53 @@ static void test_diff_pages(void)
 	OK(r.diffs.removed == 1000 && r.diffs.written == 0 && r.diffs.listed == 100 && count_html(path) == 100,
 	   "the 1,000 no longer listed removed, none written again (%zu removed, %zu listed)",
 	   r.diffs.removed, r.diffs.listed);
+	/* 50 new updates of pages no longer listed: their pages written into
+	 * the files of the 50 dropped from the listing (their texts shorter and
+	 * longer), the same bytes as a publish into an empty folder writes */
+	ant_store_begin(s, &err);
+	for (int i = 1000; i < 1050 && ok; i++) {
+		snprintf(url, sizeof url, "http://d%d.example/", i);
+		ok = put_pending(s, url, NOW + 30 - (i - 1000), i % 2 ? "Hi\nX\n" : "Hello\nDay: a rather long line of rain\nand more\n",
+				 i % 2 ? "Hi\nY\n" : "Hello\nDay: a rather long line of sun\nand more\n");
+	}
+	ant_store_commit(s, &err);
+	o.now = NOW + 120;
+	IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published after 50 new updates");
+	OK(r.diffs.removed == 50 && r.diffs.written == 50 && r.diffs.listed == 100 && count_html(path) == 100,
+	   "50 written in the files of the 50 no longer listed (%zu removed, %zu written, %zu listed)",
+	   r.diffs.removed, r.diffs.written, r.diffs.listed);
+	{
+		char fresh[400], fdiff[420];
+
+		snprintf(fresh, sizeof fresh, "%s/dsite-fresh", dir);
+		snprintf(fdiff, sizeof fdiff, "%s/diff", fresh);
+		IS_INT(ant_publish_site(s, fresh, &o, &r, &err), 0, "the same into an empty folder");
+		OK(same_dirs(path, fdiff), "the reused files hold the same bytes as new ones, mode 0644, no temporary file");
+	}
+	/* the pages also linked from a backup (cp -al): never written over */
+	{
+		char cmd[2000], links[400], copy[400], fresh[400], fdiff[420];
+		int same;
+
+		snprintf(links, sizeof links, "%s/dlinks", dir);
+		snprintf(copy, sizeof copy, "%s/dcopy", dir);
+		snprintf(cmd, sizeof cmd, "cp -al '%s' '%s' && cp -a '%s' '%s'", path, links, path, copy);
+		OK(system(cmd) == 0, "a backup of hard links made");
+		ant_store_begin(s, &err);
+		for (int i = 1050; i < 1100 && ok; i++) {
+			snprintf(url, sizeof url, "http://d%d.example/", i);
+			ok = put_pending(s, url, NOW + 90 - (i - 1050), "Hi\nX\n", "Hi\nY\n");
+		}
+		ant_store_commit(s, &err);
+		o.now = NOW + 180;
+		IS_INT(ant_publish_site(s, site, &o, &r, &err), 0, "published after 50 more new updates");
+		snprintf(fresh, sizeof fresh, "%s/dsite-fresh2", dir);
+		snprintf(fdiff, sizeof fdiff, "%s/diff", fresh);
+		same = ant_publish_site(s, fresh, &o, &r, &err) == 0 && same_dirs(path, fdiff);
+		OK(same && r.diffs.listed == 100, "the same pages as into an empty folder");
+		snprintf(cmd, sizeof cmd, "diff -r '%s' '%s' >/dev/null", links, copy);
+		OK(system(cmd) == 0, "the backup's linked files unchanged");
+	}
 	o.html_limit = 0;
 	o.html_pages = 0;
 	o.current_entries = 0;
@@ -328,7 +404,7 @@ static void test_close_out(void)
 
 int main(void)
 {
-	TAP_PLAN(45);
+	TAP_PLAN(53);
 	ant_store *s;
 	char path[300], cmd[64];
 	lb_error err = LB_ERROR_INIT;
