@@ -235,6 +235,21 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
  */
 void ant_page_pick_words(const ant_page_info *p, unsigned char *pick);
 
+/*
+ * Is what the picked segments say (pick, and also when not NULL) only
+ * links to other pages, on an article?  1 when every picked segment is a
+ * link line (a block mostly link text: another page's title, "Next by
+ * thread: TITLE"), a list's label ("Follow-Ups:") or says only who or
+ * when, at least one is a link line, none is in <head>; and the page is
+ * an article: a segment not picked is a sentence of its own (no link, not
+ * a heading, 24 bytes or more) and its own words (neither links nor who
+ * and when) are 30% of its text or more.  Then the article's links to its
+ * neighbours moved (a new reply, a next page), its words did not.  On a
+ * page made of link lines (an index, a list of entries or commits) a new
+ * link is its news.  0 otherwise.
+ */
+int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick, const unsigned char *also);
+
 /* Does seg[i] say only who or when (as ant_page_excerpt() judges)?  1 or 0. */
 int ant_page_seg_meta(const ant_page_info *p, size_t i);
 

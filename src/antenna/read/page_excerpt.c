@@ -155,3 +155,75 @@ const char *ant_page_seg_path(const ant_page_info *p, size_t i)
 		return "";
 	return p->paths + p->seg[i].path;
 }
+
+/* ---- links to other pages ------------------------------------------------------ */
+
+#define LINK_LINE 50      /* per cent of a block's text in links: a link line */
+#define LABEL_MAX 24      /* bytes of a list's label ("Follow-Ups:", "Related:") */
+#define PROSE_MIN 24      /* bytes of a sentence of the page's own text */
+#define OWN_SHARE 30      /* per cent of an article's text in its own words */
+
+/* Is the path's last step a heading (h1-h6)? */
+static int heading(const char *path)
+{
+	const char *s = strrchr(path, '>');
+
+	s = s ? s + 1 : path;
+	return s[0] == 'h' && s[1] >= '1' && s[1] <= '6' && (s[2] == '\0' || s[2] == '#' || s[2] == '.');
+}
+
+/* A list's label: a few words without a link, ending in ':' (the heading
+ * of the links that follow it). */
+static int label(const ant_page_info *p, size_t i)
+{
+	const char *s = p->text + p->seg[i].off;
+	size_t n = p->seg[i].len;
+	int email;
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return !p->seg[i].link && n && n <= LABEL_MAX && (s[n - 1] == ':' || (n >= 3 && memcmp(s + n - 3, "：", 3) == 0)) &&
+	       words_of(s, n, &email) <= 3;
+}
+
+/* A sentence of the page's own text: no link in its block, more than who
+ * or when, not a heading, PROSE_MIN bytes or more. */
+static int prose(const ant_page_info *p, size_t i)
+{
+	const char *path = ant_page_seg_path(p, i);
+
+	return !p->seg[i].link && p->seg[i].len >= PROSE_MIN && strncmp(path, "head", 4) != 0 &&
+	       !heading(path) && !seg_is_meta(p, i);
+}
+
+int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick, const unsigned char *also)
+{
+	size_t all = 0, words = 0;
+	int links = 0, own = 0;
+
+	if (!p || !pick || !p->text || p->json)
+		return 0;
+	for (size_t i = 0; i < p->nseg; i++) {
+		const char *path = ant_page_seg_path(p, i);
+		int meta;
+
+		if (strncmp(path, "head", 4) == 0) {
+			if (pick[i] || (also && also[i]))
+				return 0;
+			continue;
+		}
+		meta = seg_is_meta(p, i);
+		all += p->seg[i].len;
+		words += meta ? 0 : p->seg[i].len - (size_t)p->seg[i].len * p->seg[i].link / 100;
+		if (!pick[i] && !(also && also[i])) {
+			own |= prose(p, i);
+			continue;
+		}
+		if (p->seg[i].link >= LINK_LINE)
+			links = 1;
+		else if (!label(p, i) && !meta)
+			return 0;
+	}
+	/* an article: its own words are OWN_SHARE of its text, at least */
+	return links && own && words * 100 >= OWN_SHARE * all;
+}

@@ -369,6 +369,15 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 		return;   /* out of memory: the text checksum decides */
 	label_learned(ns, &v, info, segs);
 	u->st.learned += (unsigned)(v.nlearned + v.nwlearned);
+	/* only an article's links to other pages moved (a new reply's
+	 * title, a next page): seen, not news (the reference moved on) */
+	if (v.updated && v.pick && !ant_upd_watched(p) && ant_page_picks_links_only(info, v.pick, v.aside)) {
+		v.updated = 0;
+		free(v.pick);
+		v.pick = NULL;
+		free(v.aside);
+		v.aside = NULL;
+	}
 	in->noise_decided = !v.baseline;
 	in->noise_updated = v.updated;
 	in->noise_time = v.since;
