@@ -211,6 +211,20 @@ static const struct fword {
 	{ "widget", W_WORD | W_PREFIX | W_SUFFIX }, { "widgets", W_WORD },
 };
 
+/* Is the word s (n bytes, lower case) one that makes the layout word
+ * after it a state of the element, not its role: "nosidebar",
+ * "no-sidebar", "has-sidebar", "with-sidebar" name a page's main column
+ * laid out without or beside a sidebar. */
+static int state_word(const char *s, size_t n)
+{
+	static const char *const v[] = { "no", "non", "has", "with", "without", "hide" };
+
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (strlen(v[i]) == n && memcmp(s, v[i], n) == 0)
+			return 1;
+	return 0;
+}
+
 /* Does the word s (n bytes, lower case) name a part?  Its flags, or 0. */
 static unsigned word_how(const char *s, size_t n)
 {
@@ -221,7 +235,8 @@ static unsigned word_how(const char *s, size_t n)
 			return fwords[i].how | 0x80;
 		if (l < n && (fwords[i].how & W_PREFIX) && memcmp(s, fwords[i].w, l) == 0)
 			return fwords[i].how | 0x80;
-		if (l < n && (fwords[i].how & W_SUFFIX) && memcmp(s + n - l, fwords[i].w, l) == 0)
+		if (l < n && (fwords[i].how & W_SUFFIX) && memcmp(s + n - l, fwords[i].w, l) == 0 &&
+		    !state_word(s, n - l))
 			return fwords[i].how | 0x80;
 	}
 	return 0;
@@ -235,6 +250,7 @@ static unsigned name_how(const char *s, size_t n)
 	char w[48];
 	size_t k = 0;
 	unsigned how;
+	int state = 0;   /* the last word was a state_word() */
 
 	for (size_t i = 0; i <= n; i++) {
 		int c = i < n ? (unsigned char)s[i] : 0;
@@ -242,8 +258,10 @@ static unsigned name_how(const char *s, size_t n)
 		int split = up && k && i > 0 && s[i - 1] >= 'a' && s[i - 1] <= 'z';
 
 		if ((!up && !lo) || split || k == sizeof w) {
-			if (k && (how = word_how(w, k)))
+			if (k && !state && (how = word_how(w, k)))
 				return how;
+			if (k)
+				state = state_word(w, k);
 			k = 0;
 		}
 		if (up || lo)
