@@ -186,18 +186,73 @@ static int label(const ant_page_info *p, size_t i)
 	       words_of(s, n, &email) <= 3;
 }
 
+/* A field: "Name: value" (a header's "Subject: ...", "Date: ..."), its
+ * name one word of at most 16 bytes. */
+static int field(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && k <= 16 && !isspace((unsigned char)s[k]) && s[k] != ':')
+		k++;
+	return k && k < n && k <= 16 && s[k] == ':' && k + 1 < n && isspace((unsigned char)s[k + 1]);
+}
+
 /* A sentence of the page's own text: no link in its block, more than who
- * or when, not a heading, PROSE_MIN bytes or more. */
+ * or when, not a heading nor a field, PROSE_MIN bytes or more. */
 static int prose(const ant_page_info *p, size_t i)
 {
 	const char *path = ant_page_seg_path(p, i);
 
 	return !p->seg[i].link && p->seg[i].len >= PROSE_MIN && strncmp(path, "head", 4) != 0 &&
-	       !heading(path) && !seg_is_meta(p, i);
+	       !heading(path) && !field(p->text + p->seg[i].off, p->seg[i].len) && !seg_is_meta(p, i);
+}
+
+/* Does path stand in the element at prefix (n bytes) or below it? */
+static int under(const char *path, const char *prefix, size_t n)
+{
+	return strncmp(path, prefix, n) == 0 && (path[n] == '\0' || path[n] == '>');
+}
+
+/* The element holding the article's own text: the deepest prefix of the
+ * first sentence of its own under which more than half of those bytes
+ * stand; its length into *n (0: none, or <body> itself, a page laid out
+ * without containers).  sel: the segments that may be the page's own. */
+static const char *article_of(const ant_page_info *p, const unsigned char *pick, const unsigned char *also,
+			      size_t *n)
+{
+	const char *first = NULL;
+	size_t total = 0, k;
+
+	*n = 0;
+	for (size_t i = 0; i < p->nseg; i++)
+		if (!pick[i] && !(also && also[i]) && prose(p, i)) {
+			total += p->seg[i].len;
+			if (!first)
+				first = ant_page_seg_path(p, i);
+		}
+	if (!first)
+		return NULL;
+	for (k = strlen(first); k > 0; k--) {
+		size_t in = 0;
+
+		if (first[k] != '\0' && first[k] != '>')
+			continue;
+		for (size_t i = 0; i < p->nseg; i++)
+			if (!pick[i] && !(also && also[i]) && prose(p, i) && under(ant_page_seg_path(p, i), first, k))
+				in += p->seg[i].len;
+		if (2 * in > total)
+			break;
+	}
+	if (!memchr(first, '>', k))
+		return NULL;   /* <body>: no container */
+	*n = k;
+	return first;
 }
 
 int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick, const unsigned char *also)
 {
+	const char *art;
+	size_t artn;
 	size_t all = 0, words = 0;
 	int links = 0, own = 0;
 
@@ -225,5 +280,14 @@ int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick,
 			return 0;
 	}
 	/* an article: its own words are OWN_SHARE of its text, at least */
-	return links && own && words * 100 >= OWN_SHARE * all;
+	if (!links || !own || words * 100 < OWN_SHARE * all)
+		return 0;
+	/* a link line inside the element holding the article's text is its
+	 * own: a table of contents' new entry, a list the author keeps */
+	art = article_of(p, pick, also, &artn);
+	for (size_t i = 0; art && i < p->nseg; i++)
+		if ((pick[i] || (also && also[i])) && p->seg[i].link >= LINK_LINE &&
+		    under(ant_page_seg_path(p, i), art, artn))
+			return 0;
+	return 1;
 }
