@@ -572,6 +572,25 @@ static int when_announces(struct upd *u, ant_store_page *p, const struct upd_fou
 	return 1;
 }
 
+/* Does the feed's entry title say again what the page's last excerpt
+ * said, while the page's words show what changed?  An issue's or a
+ * post's entry keeps its title for every comment and edit: then the
+ * excerpt is the page's words. */
+static int same_title(struct upd *u, const ant_store_page *p, const struct upd_check *c,
+		      const struct upd_found *f)
+{
+	char *t;
+	int same;
+
+	if (!c->feed.title || !p->excerpt || !*p->excerpt || !f->excerpt || !*f->excerpt)
+		return 0;
+	if (!(t = ant_clip(c->feed.title, u->o->excerpt_max + 1)))
+		return 0;
+	same = strcmp(t, p->excerpt) == 0;
+	free(t);
+	return same;
+}
+
 /* An announced update remembered for 'set --not-news' (ant_store.h):
  * what it added, its time, and the update time and rule before it. */
 static void keep_news(ant_store_page *p, const struct upd_found *f, int64_t before,
@@ -626,7 +645,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		}
 		if (out->updated) {
 			ant_upd_set_str(&p->source_url, p->url);
-			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 ?
+			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 && !same_title(u, p, c, f) ?
 				    (c->feed.title ? c->feed.title : "") :
 				    f->excerpt ? f->excerpt : "", u->o->excerpt_max);
 		} else if (out->first && out->rule && strcmp(out->rule, "feed") == 0) {

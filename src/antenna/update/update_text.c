@@ -140,26 +140,6 @@ int ant_upd_watched(const ant_store_page *p)
 	return p->only && *p->only;
 }
 
-/* The sentences whose numbers changed beside other news join its excerpt
- * in page order (pick: the news' first run; numbers: the token rule's):
- * a commit's message and the price it changed in the file shown. */
-static void join_numbers(struct upd *u, const ant_page_info *info, const unsigned char *pick,
-			 const unsigned char *numbers, char **excerpt)
-{
-	unsigned char *both = malloc(info->nseg ? info->nseg : 1);
-	char *x;
-
-	if (!both)
-		return;
-	for (size_t i = 0; i < info->nseg; i++)
-		both[i] = pick[i] || numbers[i];
-	if ((x = ant_page_excerpt(info, both, u->o->excerpt_max))) {
-		free(*excerpt);
-		*excerpt = x;
-	}
-	free(both);
-}
-
 void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, const ant_page_info *info,
 		    const ant_detect_verdict *v, ant_detect_input *in, char **excerpt)
 {
@@ -192,8 +172,6 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, cons
 			      !v->updated && !v->held && !v->nlearned;
 		if (!*excerpt && tv.pick)
 			*excerpt = ant_page_excerpt(info, tv.pick, u->o->excerpt_max);
-		else if (tv.pick && v->pick)
-			join_numbers(u, info, v->pick, tv.pick, excerpt);
 		if (v->held || tv.held)
 			corroborate(u, p, ns, &tk, info, in, excerpt);
 		free(c->tokens);
