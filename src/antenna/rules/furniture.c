@@ -570,7 +570,13 @@ static int named_step_of(struct marking *k, const char *path, const struct main_
 	FOR_PREFIX(path, end, depth) {
 		const char *s = path + start;
 		size_t n = end - start;
-		unsigned how = step_how(s, n);
+		unsigned how;
+
+		if (!start && clipped(path)) {   /* "…ct-widget": the end of a step cut, no name */
+			start = end + 1;
+			continue;
+		}
+		how = step_how(s, n);
 
 		if ((n >= 7 && memcmp(s, "article", 7) == 0 && (n == 7 || strchr("#.", s[7]))) ||
 		    (n >= 4 && memcmp(s, "main", 4) == 0 && (n == 4 || strchr("#.", s[4]))))
