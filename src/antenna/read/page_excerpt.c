@@ -207,52 +207,22 @@ static int prose(const ant_page_info *p, size_t i)
 	       !heading(path) && !field(p->text + p->seg[i].off, p->seg[i].len) && !seg_is_meta(p, i);
 }
 
-/* Does path stand in the element at prefix (n bytes) or below it? */
-static int under(const char *path, const char *prefix, size_t n)
+/* Do two paths share an element below <body>: does their common part go
+ * past their first step? */
+static int share_element(const char *a, const char *b)
 {
-	return strncmp(path, prefix, n) == 0 && (path[n] == '\0' || path[n] == '>');
-}
+	size_t k = 0;
+	int steps = 0;
 
-/* The element holding the article's own text: the deepest prefix of the
- * first sentence of its own under which more than half of those bytes
- * stand; its length into *n (0: none, or <body> itself, a page laid out
- * without containers).  sel: the segments that may be the page's own. */
-static const char *article_of(const ant_page_info *p, const unsigned char *pick, const unsigned char *also,
-			      size_t *n)
-{
-	const char *first = NULL;
-	size_t total = 0, k;
-
-	*n = 0;
-	for (size_t i = 0; i < p->nseg; i++)
-		if (!pick[i] && !(also && also[i]) && prose(p, i)) {
-			total += p->seg[i].len;
-			if (!first)
-				first = ant_page_seg_path(p, i);
-		}
-	if (!first)
-		return NULL;
-	for (k = strlen(first); k > 0; k--) {
-		size_t in = 0;
-
-		if (first[k] != '\0' && first[k] != '>')
-			continue;
-		for (size_t i = 0; i < p->nseg; i++)
-			if (!pick[i] && !(also && also[i]) && prose(p, i) && under(ant_page_seg_path(p, i), first, k))
-				in += p->seg[i].len;
-		if (2 * in > total)
-			break;
-	}
-	if (!memchr(first, '>', k))
-		return NULL;   /* <body>: no container */
-	*n = k;
-	return first;
+	while (a[k] && a[k] == b[k])
+		if (a[k++] == '>')
+			steps++;
+	/* a whole step in common after the first one */
+	return steps >= 2 || (steps == 1 && (a[k] == '\0' || a[k] == '>') && (b[k] == '\0' || b[k] == '>'));
 }
 
 int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick, const unsigned char *also)
 {
-	const char *art;
-	size_t artn;
 	size_t all = 0, words = 0;
 	int links = 0, own = 0;
 
@@ -282,12 +252,17 @@ int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick,
 	/* an article: its own words are OWN_SHARE of its text, at least */
 	if (!links || !own || words * 100 < OWN_SHARE * all)
 		return 0;
-	/* a link line inside the element holding the article's text is its
-	 * own: a table of contents' new entry, a list the author keeps */
-	art = article_of(p, pick, also, &artn);
-	for (size_t i = 0; art && i < p->nseg; i++)
-		if ((pick[i] || (also && also[i])) && p->seg[i].link >= LINK_LINE &&
-		    under(ant_page_seg_path(p, i), art, artn))
-			return 0;
+	/* a link line in an element with the article's text is its own: a
+	 * table of contents' new entry, a list the author keeps; only one
+	 * beside it, sharing nothing but <body> (an archive's page laid out
+	 * without containers), is a link to its neighbours */
+	for (size_t i = 0; i < p->nseg; i++) {
+		if (!(pick[i] || (also && also[i])) || p->seg[i].link < LINK_LINE)
+			continue;
+		for (size_t j = 0; j < p->nseg; j++)
+			if (!pick[j] && !(also && also[j]) && prose(p, j) &&
+			    share_element(ant_page_seg_path(p, i), ant_page_seg_path(p, j)))
+				return 0;
+	}
 	return 1;
 }
