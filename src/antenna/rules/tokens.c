@@ -60,6 +60,7 @@ typedef struct cur_seg {
 	uint16_t raw;
 	uint32_t idx;
 	uint8_t nmarks;
+	uint8_t had;    /* the last check had its key */
 	uint8_t same;   /* as the last check's, or moved only as clocks */
 	uint32_t mark[ANT_TOKENS_MAX_MARKS];
 	uint32_t off[ANT_TOKENS_MAX_MARKS];
@@ -374,18 +375,18 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
 	}
 	for (size_t i = 0; t->has_keys && i < n; i++) {
 		const ant_tokens_key *was = find_key(t, c[i].key);
-
 		int clocks;
 
 		if (!was)
 			continue;
 		clocks = c[i].raw != was->raw && clocks_only(t, &c[i], was, seg, text, now);
 		v->clocks += (size_t)clocks;
+		c[i].had = 1;
 		c[i].same = c[i].raw == was->raw || clocks;
 		moving += !c[i].same;
 	}
 	for (size_t i = 0; t->has_keys && i < n; i++)
-		if (find_key(t, c[i].key))
+		if (c[i].had)
 			judge(t, &c[i], c[i].same, moving >= MOVING_NUMBERS, other_news, now, v);
 	tidy(t, c, n, now, v);
 	for (size_t i = 0; i < n; i++) {
