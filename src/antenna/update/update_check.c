@@ -377,6 +377,7 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 		v.pick = NULL;
 		free(v.aside);
 		v.aside = NULL;
+		u->st.links_quiet++;
 	}
 	in->noise_decided = !v.baseline;
 	in->noise_updated = v.updated;
