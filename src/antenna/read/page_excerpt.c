@@ -4,6 +4,7 @@
  * order; segments that say only who or when (dates and numbers, one id,
  * a byline) stand in it only when the change has nothing else.
  */
+#include "ant_clock.h"
 #include "ant_limits.h"
 #include "ant_noise.h"
 #include "ant_page.h"
@@ -55,10 +56,30 @@ static size_t words_of(const char *s, size_t n, int *email)
 	return w;
 }
 
+#define AGE_WORDS 4   /* words beside a relative age in a byline */
+
+/* A byline ending in a relative age, with at most AGE_WORDS words before
+ * it: "Updated 3 hours ago.", "Added by Taro Yamada 30 minutes ago" (norm:
+ * s normalised). */
+static int byline_age(const char *s, size_t n, const char *norm, size_t nn)
+{
+	ant_noise_group g[4];
+	size_t k = ant_noise_groups(s, n, g, 4);
+	ant_clock c;
+	int email;
+
+	if (!k || k > 4 || g[k - 1].kind != '@' || g[k - 1].off >= n ||
+	    g[k - 1].off + g[k - 1].len + 2 < n || words_of(norm, nn, &email) > AGE_WORDS + k)
+		return 0;
+	ant_clock_read(s + g[k - 1].off, n - g[k - 1].off, s, g[k - 1].off, 0, &c);
+	return c.kind == ANT_CLOCK_AGE;
+}
+
 /*
  * A segment that says who or when, not what: only dates, times and
  * numbers (a dated heading, "Sun 29 November 2026"), one id alone (a
- * commit's hash), or a byline (an e-mail address and a name).  A change's
+ * commit's hash), or a byline (an e-mail address and a name, or a
+ * relative age and a few words: "Updated 3 hours ago").  A change's
  * excerpt is its words; such segments stand in it only when the change
  * has nothing else.
  */
@@ -79,6 +100,8 @@ static int meta_segment(const char *s, size_t n)
 		/* letters (ASCII, or any multibyte character) left: words */
 		meta = !(isalpha(c) || c >= 0x80);
 	}
+	if (!meta)
+		meta = byline_age(s, n, norm.data, norm.len);
 	lb_buf_release(&norm);
 	return meta;
 }

@@ -333,8 +333,10 @@ static void pick_aside(const ant_page_info *info, unsigned char *pick, unsigned 
 {
 	size_t first = 0;
 
-	if (!aside)
+	if (!aside) {
+		ant_page_pick_words(info, pick);   /* a byline or an age before the words */
 		return;
+	}
 	for (size_t i = 0; i < info->nseg; i++)
 		aside[i] &= strncmp(ant_page_seg_path(info, i), "head", 4) != 0;
 	while (first < info->nseg && !pick[first])
@@ -573,19 +575,55 @@ static int when_announces(struct upd *u, ant_store_page *p, const struct upd_fou
 	return 1;
 }
 
-/* Does the feed's entry title say again what the page's last excerpt
- * said, while the page's words show what changed?  An issue's or a
- * post's entry keeps its title for every comment and edit: then the
- * excerpt is the page's words. */
+/* Is every word of the feed's entry title (runs between spaces) a word of
+ * the page's title?  Then the entry names the page ("Widget - Bug #1:
+ * Crash" for "Bug #1: Crash - Widget - Tracker"), it does not say what
+ * changed. */
+static int names_page(const char *entry, const char *title)
+{
+	size_t words = 0;
+
+	if (!title || !*title)
+		return 0;
+	while (*entry) {
+		size_t n;
+		const char *w;
+		int found = 0;
+
+		entry += strspn(entry, " ");
+		if (!(n = strcspn(entry, " ")))
+			break;
+		for (w = title; *w && !found; ) {
+			size_t m;
+
+			w += strspn(w, " ");
+			m = strcspn(w, " ");
+			found = m == n && memcmp(w, entry, n) == 0;
+			w += m;
+		}
+		if (!found)
+			return 0;
+		words++;
+		entry += n;
+	}
+	return words > 0;
+}
+
+/* Does the feed's entry title only name the page, or say again what the
+ * page's last excerpt said, while the page's words show what changed?
+ * An issue's or a post's entry keeps its title for every comment and
+ * edit: then the excerpt is the page's words. */
 static int same_title(struct upd *u, const ant_store_page *p, const struct upd_check *c,
 		      const struct upd_found *f)
 {
 	char *t;
 	int same;
 
-	if (!c->feed.title || !p->excerpt || !*p->excerpt || !f->excerpt || !*f->excerpt)
+	if (!c->feed.title || !f->excerpt || !*f->excerpt)
 		return 0;
-	if (!(t = ant_clip(c->feed.title, u->o->excerpt_max + 1)))
+	if (names_page(c->feed.title, p->title))
+		return 1;
+	if (!p->excerpt || !*p->excerpt || !(t = ant_clip(c->feed.title, u->o->excerpt_max + 1)))
 		return 0;
 	same = strcmp(t, p->excerpt) == 0;
 	free(t);

@@ -70,6 +70,9 @@ static void test_excerpt_words(void)
 		{ "Add a quiet option", 0 },
 		{ "Release 1.4.3", 0 },
 		{ "Harvest", 0 },
+		{ "Updated less than a minute ago.", 1 },
+		{ "Added by Taro Yamada 30 minutes ago", 1 },
+		{ "\xe4\xbb\x8a\xe6\x97\xa5\xe3\x81\xae\xe4\xb8\x80\xe8\xa8\x80: words of the day", 0 },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
 		char h[512];
@@ -251,7 +254,7 @@ static void test_links_only(void)
 
 int main(void)
 {
-	TAP_PLAN(38);
+	TAP_PLAN(41);
 	test_atom_relay();
 	test_excerpts();
 	test_excerpt_words();
