@@ -465,13 +465,31 @@ struct main_part {
 	size_t len;
 };
 
+/* Is the part's last step an item of a list or a table (li, dt, dd, tr,
+ * td, th)?  An item is one of its list's kinds: the dates of an archive's
+ * <dl> are not its content without the titles beside them. */
+static int list_item(const ant_page_info *p, const struct part *x)
+{
+	const char *path = ant_page_seg_path(p, x->seg), *s = path + x->len;
+	size_t n;
+
+	while (s > path && s[-1] != '>')
+		s--;
+	n = strcspn(s, "#.>");
+	if (s + n > path + x->len)
+		n = (size_t)(path + x->len - s);
+	return (n == 2 && (memcmp(s, "li", 2) == 0 || memcmp(s, "dt", 2) == 0 || memcmp(s, "dd", 2) == 0 ||
+			   memcmp(s, "tr", 2) == 0 || memcmp(s, "td", 2) == 0 || memcmp(s, "th", 2) == 0));
+}
+
 static int find_main(const struct parts *t, const ant_page_info *p, int kind, size_t total,
 		     struct main_part *m)
 {
 	const struct part *best = NULL;
 
 	for (size_t i = 0; i < t->cap; i++)
-		if (t->v[i].h && 2 * t->v[i].w[kind] > total && (!best || t->v[i].depth > best->depth))
+		if (t->v[i].h && 2 * t->v[i].w[kind] > total && (!best || t->v[i].depth > best->depth) &&
+		    !list_item(p, &t->v[i]))
 			best = &t->v[i];
 	m->path = best ? ant_page_seg_path(p, best->seg) : NULL;
 	m->len = best ? best->len : 0;
