@@ -445,6 +445,13 @@ static void state_cases(void)
 		n += (size_t)snprintf(deep + n, sizeof deep - n, "<div class=\"level-%c\">", 'a' + k % 26);
 	snprintf(html, sizeof html, "<html><body class=\"action-show has-main-menu project-widget\"><h1>Bug #1: a crash</h1>%s"
 		 "<p>Fixed in the next release, please test it and tell us.</p>%s</body></html>", deep, "");
+	analyse(&m, "<html><body><nav><a href=\"/\">Home</a></nav><h1>Archives</h1><dl>"
+		"<dt>Mon 30 November 2026</dt><dd><a href=\"/harvest.html\">Harvest festival</a></dd>"
+		"<dt>Sun 22 November 2026</dt><dd><a href=\"/release.html\">Garden log release</a></dd>"
+		"<dt>Sat 21 November 2026</dt><dd><a href=\"/meeting.html\">Club meeting</a></dd></dl></body></html>");
+	OK(strstr(texts(&m.p, m.mark, 0), "Harvest festival") != NULL,
+	   "an archive's titles beside its dates are its content, not a link list (%s)", m.f.why);
+	ant_page_info_release(&m.p);
 	analyse(&m, html);
 	OK(strstr(texts(&m.p, m.mark, 0), "please test") != NULL,
 	   "a long path cut at its start (\"...ct-widget\") is not named furniture by the fragment (%s)", m.f.why);
@@ -457,7 +464,7 @@ int main(void)
 	ant_furniture f;
 	size_t before;
 
-	TAP_PLAN(20 + 22 + 6 + 2 + 2);
+	TAP_PLAN(20 + 22 + 6 + 2 + 3);
 	state_cases();
 
 	analyse(&m, tdiary);
