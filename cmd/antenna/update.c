@@ -202,8 +202,9 @@ static void summary(const ant_update_stats *u, double secs)
 	if (u->refetched || u->learned)
 		printf("; %u page%s fetched again, %u noisy part%s learned", u->refetched,
 		       u->refetched == 1 ? "" : "s", u->learned, u->learned == 1 ? "" : "s");
-	if (u->when_quiet)
-		printf("; %u change%s without the --when words", u->when_quiet, u->when_quiet == 1 ? "" : "s");
+	if (u->when_quiet || u->links_quiet)   /* changes seen, not announced */
+		printf("; %u change%s without the --when words, %u only of links to other pages", u->when_quiet,
+		       u->when_quiet == 1 ? "" : "s", u->links_quiet);
 	antcmd_robots_summary(u);
 	printf("; %.2f s\n", secs);
 }

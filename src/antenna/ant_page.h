@@ -235,6 +235,24 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
  */
 void ant_page_pick_words(const ant_page_info *p, unsigned char *pick);
 
+/*
+ * Is what the picked segments say (pick, and also when not NULL) only
+ * links to other pages, beside an article's own text?  1 when every
+ * picked segment is a link line (a block mostly link text: another
+ * page's title, "Next by thread: TITLE"), a list's label ("Follow-Ups:")
+ * or says only who or when, at least one is a link line, none is in
+ * <head>; the page is an article (a sentence of its own not picked: no
+ * link, not a heading nor a "Name: value" field, 24 bytes or more; its
+ * own words, neither links nor who and when, 30% of its text or more);
+ * and no picked link line shares an element below <body> with such a
+ * sentence.  Then the article's links to its neighbours moved (a new
+ * reply, a next message of an archive laid out without containers), its
+ * words did not.  A link line in an element with the article's text (a
+ * table of contents' new entry) and a page made of link lines (an index,
+ * a list of entries or commits) are news.  0 otherwise.
+ */
+int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick, const unsigned char *also);
+
 /* Does seg[i] say only who or when (as ant_page_excerpt() judges)?  1 or 0. */
 int ant_page_seg_meta(const ant_page_info *p, size_t i);
 

@@ -140,6 +140,8 @@ typedef struct ant_update_stats {
 	unsigned learned;        /* parts of pages learned volatile in this run */
 	unsigned when_quiet;     /* updates without the page's --when words (ant_when.h):
 				    seen, not announced (counted in unchanged) */
+	unsigned links_quiet;    /* changes only of an article's links to other pages
+				    (ant_page_picks_links_only()): seen, not announced */
 	unsigned moved, gone;    /* pages moved in this run; found gone in it */
 	unsigned robots_fetched;   /* robots.txt files asked for (update_robots.c) */
 	unsigned robots_excluded;  /* due pages robots.txt kept from being fetched */

@@ -34,24 +34,20 @@ action a run:
 """
 import email.utils, os, re, sys, time
 
-# Open gaps (false updates, bad excerpts) per kind, as measured on
-# 2026-11-28 with the rules of 0.7.0-dev.  hgweb: the README log's newest
-# row loses its "default tip" labels when another file is committed (1
-# false); the file view's price commit shows its message "README: new
-# pirce" where the README's "150円" is wanted (1 bad; 11 before excerpts
-# took a change's words before its byline and hash and a commit message
-# was no longer learned as a widget).  mhonarc: prev/next/follow-up lines
-# on old messages are not told from the message (3).  awstats: a count
-# that changed once and rests at the next check is confirmed as a number
-# edit (1 or 2 by the checks' timing; 4 to 6 before a table's cells
-# filling with counts stopped being news).  The false counts move with the
-# checks' timing (under ASan's slower build too): held at hgweb 2,
-# awstats 3.  make bench prints the target (<= 1% false, no bad excerpt)
-# per kind.
-# Redmine: a news item's one-word fix ("teh" -> "the") held at the last
-# step's check is counted missed; its issue page is dated by its own Atom
-# feed, whose entry title becomes the excerpt.
-GAPS = {"hgweb": (2, 1, 0), "mhonarc": (3, 0, 0), "awstats": (3, 0, 0), "redmine": (0, 2, 1)}
+# Open gaps (false updates, bad excerpts, missed) per kind, as measured
+# on 2026-11-29.  hgweb: the README log's newest row loses its "default
+# tip" labels when another file is committed (1 false: a label moving to
+# another page is not told from an edit yet; the false count moved with
+# the checks' timing before, so held at 2); the file view's price commit
+# shows its message "README: new pirce" where the README's "150円" is
+# wanted (1 bad).  mhonarc (old messages' follow-up and next/previous
+# links: an article's links to other pages, taken as seen) and awstats (a
+# count resting once while the page's other counts move stays held; a bare
+# "0" become "550 Bytes" is a count) reach the targets.  Redmine: the
+# issue's description edit (12 -> 13 jars) comes with a new journal entry
+# whose "Actions" and "Copy link" make its excerpt (1 bad).  make bench
+# prints the target (<= 1% false, no bad excerpt) per kind.
+GAPS = {"hgweb": (2, 1, 0), "redmine": (0, 1, 0)}
 
 # Per kind: the furniture an announced edit's excerpt must never be made
 # of (navigation, prev/next and thread links, relative ages, generator

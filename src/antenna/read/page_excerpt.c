@@ -4,6 +4,7 @@
  * order; segments that say only who or when (dates and numbers, one id,
  * a byline) stand in it only when the change has nothing else.
  */
+#include "ant_clock.h"
 #include "ant_limits.h"
 #include "ant_noise.h"
 #include "ant_page.h"
@@ -55,10 +56,30 @@ static size_t words_of(const char *s, size_t n, int *email)
 	return w;
 }
 
+#define AGE_WORDS 4   /* words beside a relative age in a byline */
+
+/* A byline ending in a relative age, with at most AGE_WORDS words before
+ * it: "Updated 3 hours ago.", "Added by Taro Yamada 30 minutes ago" (norm:
+ * s normalised). */
+static int byline_age(const char *s, size_t n, const char *norm, size_t nn)
+{
+	ant_noise_group g[4];
+	size_t k = ant_noise_groups(s, n, g, 4);
+	ant_clock c;
+	int email;
+
+	if (!k || k > 4 || g[k - 1].kind != '@' || g[k - 1].off >= n ||
+	    g[k - 1].off + g[k - 1].len + 2 < n || words_of(norm, nn, &email) > AGE_WORDS + k)
+		return 0;
+	ant_clock_read(s + g[k - 1].off, n - g[k - 1].off, s, g[k - 1].off, 0, &c);
+	return c.kind == ANT_CLOCK_AGE;
+}
+
 /*
  * A segment that says who or when, not what: only dates, times and
  * numbers (a dated heading, "Sun 29 November 2026"), one id alone (a
- * commit's hash), or a byline (an e-mail address and a name).  A change's
+ * commit's hash), or a byline (an e-mail address and a name, or a
+ * relative age and a few words: "Updated 3 hours ago").  A change's
  * excerpt is its words; such segments stand in it only when the change
  * has nothing else.
  */
@@ -79,6 +100,8 @@ static int meta_segment(const char *s, size_t n)
 		/* letters (ASCII, or any multibyte character) left: words */
 		meta = !(isalpha(c) || c >= 0x80);
 	}
+	if (!meta)
+		meta = byline_age(s, n, norm.data, norm.len);
 	lb_buf_release(&norm);
 	return meta;
 }
@@ -154,4 +177,115 @@ const char *ant_page_seg_path(const ant_page_info *p, size_t i)
 	if (!p || i >= p->nseg || !p->paths)
 		return "";
 	return p->paths + p->seg[i].path;
+}
+
+/* ---- links to other pages ------------------------------------------------------ */
+
+#define LINK_LINE 50      /* per cent of a block's text in links: a link line */
+#define LABEL_MAX 24      /* bytes of a list's label ("Follow-Ups:", "Related:") */
+#define PROSE_MIN 24      /* bytes of a sentence of the page's own text */
+#define OWN_SHARE 30      /* per cent of an article's text in its own words */
+
+/* Is the path's last step a heading (h1-h6)? */
+static int heading(const char *path)
+{
+	const char *s = strrchr(path, '>');
+
+	s = s ? s + 1 : path;
+	return s[0] == 'h' && s[1] >= '1' && s[1] <= '6' && (s[2] == '\0' || s[2] == '#' || s[2] == '.');
+}
+
+/* A list's label: a few words without a link, ending in ':' (the heading
+ * of the links that follow it). */
+static int label(const ant_page_info *p, size_t i)
+{
+	const char *s = p->text + p->seg[i].off;
+	size_t n = p->seg[i].len;
+	int email;
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return !p->seg[i].link && n && n <= LABEL_MAX && (s[n - 1] == ':' || (n >= 3 && memcmp(s + n - 3, "：", 3) == 0)) &&
+	       words_of(s, n, &email) <= 3;
+}
+
+/* A field: "Name: value" (a header's "Subject: ...", "Date: ..."), its
+ * name one word of at most 16 bytes. */
+static int field(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && k <= 16 && !isspace((unsigned char)s[k]) && s[k] != ':')
+		k++;
+	return k && k < n && k <= 16 && s[k] == ':' && k + 1 < n && isspace((unsigned char)s[k + 1]);
+}
+
+/* A sentence of the page's own text: no link in its block, more than who
+ * or when, not a heading nor a field, PROSE_MIN bytes or more. */
+static int prose(const ant_page_info *p, size_t i)
+{
+	const char *path = ant_page_seg_path(p, i);
+
+	return !p->seg[i].link && p->seg[i].len >= PROSE_MIN && strncmp(path, "head", 4) != 0 &&
+	       !heading(path) && !field(p->text + p->seg[i].off, p->seg[i].len) && !seg_is_meta(p, i);
+}
+
+/* Do two paths share an element below <body>: does their common part go
+ * past their first step? */
+static int share_element(const char *a, const char *b)
+{
+	size_t k = 0;
+	int steps = 0;
+
+	while (a[k] && a[k] == b[k])
+		if (a[k++] == '>')
+			steps++;
+	/* a whole step in common after the first one */
+	return steps >= 2 || (steps == 1 && (a[k] == '\0' || a[k] == '>') && (b[k] == '\0' || b[k] == '>'));
+}
+
+int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick, const unsigned char *also)
+{
+	size_t all = 0, words = 0;
+	int links = 0, own = 0;
+
+	if (!p || !pick || !p->text || p->json)
+		return 0;
+	for (size_t i = 0; i < p->nseg; i++) {
+		const char *path = ant_page_seg_path(p, i);
+		int meta;
+
+		if (strncmp(path, "head", 4) == 0) {
+			if (pick[i] || (also && also[i]))
+				return 0;
+			continue;
+		}
+		meta = seg_is_meta(p, i);
+		all += p->seg[i].len;
+		words += meta ? 0 : p->seg[i].len - (size_t)p->seg[i].len * p->seg[i].link / 100;
+		if (!pick[i] && !(also && also[i])) {
+			own |= prose(p, i);
+			continue;
+		}
+		if (p->seg[i].link >= LINK_LINE)
+			links = 1;
+		else if (!label(p, i) && !meta)
+			return 0;
+	}
+	/* an article: its own words are OWN_SHARE of its text, at least */
+	if (!links || !own || words * 100 < OWN_SHARE * all)
+		return 0;
+	/* a link line in an element with the article's text is its own: a
+	 * table of contents' new entry, a list the author keeps; only one
+	 * beside it, sharing nothing but <body> (an archive's page laid out
+	 * without containers), is a link to its neighbours */
+	for (size_t i = 0; i < p->nseg; i++) {
+		if (!(pick[i] || (also && also[i])) || p->seg[i].link < LINK_LINE)
+			continue;
+		for (size_t j = 0; j < p->nseg; j++)
+			if (!pick[j] && !(also && also[j]) && prose(p, j) &&
+			    share_element(ant_page_seg_path(p, i), ant_page_seg_path(p, j)))
+				return 0;
+	}
+	return 1;
 }

@@ -301,6 +301,37 @@ static int counters_moved(const ant_noise_cmp *c, const kdiff *d)
 	return 1;
 }
 
+/* Are the excess segments of a gain d counters' cells that took the place
+ * of bare numbers the block lost in the same check (d[0..nd))?  A cell
+ * that held only a number now holds a number with its unit ("0" became
+ * "550 Bytes"): a count moved, whatever its shape; each lost number
+ * stands for one cell (its delta moves towards 0). */
+static int count_replaced(const ant_noise_cmp *c, kdiff *all, size_t nd, const kdiff *d)
+{
+	static uint32_t bare;
+	int32_t need = d->delta;
+
+	if (!bare)
+		bare = ant_noise_hash("0", 1) & ANT_NOISE_NORM_MASK;
+	for (int32_t m = 0; m < d->delta; m++)
+		if (!counter_cell(&c->cur[c->ck[d->ci + (uint32_t)m].idx]))
+			return 0;
+	for (size_t j = 0; j < nd && need > 0; j++)
+		if (all[j].block == d->block && all[j].norm == bare && all[j].delta < 0)
+			need += all[j].delta;   /* at most what it lost */
+	if (need > 0)
+		return 0;
+	need = d->delta;
+	for (size_t j = 0; j < nd && need > 0; j++)
+		if (all[j].block == d->block && all[j].norm == bare && all[j].delta < 0) {
+			int32_t m = -all[j].delta < need ? -all[j].delta : need;
+
+			all[j].delta += m;
+			need -= m;
+		}
+	return 1;
+}
+
 /* The merge with the last check, its moves cancelled: the differences
  * d[0..nd) (as cmp_merge_last() found them) become gained and lost. */
 static void apply_last(ant_noise_cmp *c, kdiff *d, size_t nd)
@@ -314,7 +345,7 @@ static void apply_last(ant_noise_cmp *c, kdiff *d, size_t nd)
 
 		if (d[i].delta != was)
 			b->moved += (uint32_t)(was > d[i].delta ? was - d[i].delta : d[i].delta - was);
-		if (d[i].delta > 0 && !counters_moved(c, &d[i]))
+		if (d[i].delta > 0 && !counters_moved(c, &d[i]) && !count_replaced(c, d, nd, &d[i]))
 			cmp_count(c, (uint64_t)d[i].block << 32 | d[i].norm, d[i].ci, (size_t)d[i].delta, 0);
 		else if (d[i].delta < 0)
 			cmp_count(c, (uint64_t)d[i].block << 32 | d[i].norm, 0, 0, (size_t)-d[i].delta);

@@ -211,6 +211,20 @@ static const struct fword {
 	{ "widget", W_WORD | W_PREFIX | W_SUFFIX }, { "widgets", W_WORD },
 };
 
+/* Is the word s (n bytes, lower case) one that makes the layout word
+ * after it a state of the element, not its role: "nosidebar",
+ * "no-sidebar", "has-sidebar", "with-sidebar" name a page's main column
+ * laid out without or beside a sidebar. */
+static int state_word(const char *s, size_t n)
+{
+	static const char *const v[] = { "no", "non", "has", "with", "without", "hide" };
+
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+		if (strlen(v[i]) == n && memcmp(s, v[i], n) == 0)
+			return 1;
+	return 0;
+}
+
 /* Does the word s (n bytes, lower case) name a part?  Its flags, or 0. */
 static unsigned word_how(const char *s, size_t n)
 {
@@ -221,7 +235,8 @@ static unsigned word_how(const char *s, size_t n)
 			return fwords[i].how | 0x80;
 		if (l < n && (fwords[i].how & W_PREFIX) && memcmp(s, fwords[i].w, l) == 0)
 			return fwords[i].how | 0x80;
-		if (l < n && (fwords[i].how & W_SUFFIX) && memcmp(s + n - l, fwords[i].w, l) == 0)
+		if (l < n && (fwords[i].how & W_SUFFIX) && memcmp(s + n - l, fwords[i].w, l) == 0 &&
+		    !state_word(s, n - l))
 			return fwords[i].how | 0x80;
 	}
 	return 0;
@@ -235,6 +250,7 @@ static unsigned name_how(const char *s, size_t n)
 	char w[48];
 	size_t k = 0;
 	unsigned how;
+	int state = 0;   /* the last word was a state_word() */
 
 	for (size_t i = 0; i <= n; i++) {
 		int c = i < n ? (unsigned char)s[i] : 0;
@@ -242,8 +258,10 @@ static unsigned name_how(const char *s, size_t n)
 		int split = up && k && i > 0 && s[i - 1] >= 'a' && s[i - 1] <= 'z';
 
 		if ((!up && !lo) || split || k == sizeof w) {
-			if (k && (how = word_how(w, k)))
+			if (k && !state && (how = word_how(w, k)))
 				return how;
+			if (k)
+				state = state_word(w, k);
 			k = 0;
 		}
 		if (up || lo)
@@ -447,13 +465,31 @@ struct main_part {
 	size_t len;
 };
 
+/* Is the part's last step an item of a list or a table (li, dt, dd, tr,
+ * td, th)?  An item is one of its list's kinds: the dates of an archive's
+ * <dl> are not its content without the titles beside them. */
+static int list_item(const ant_page_info *p, const struct part *x)
+{
+	const char *path = ant_page_seg_path(p, x->seg), *s = path + x->len;
+	size_t n;
+
+	while (s > path && s[-1] != '>')
+		s--;
+	n = strcspn(s, "#.>");
+	if (s + n > path + x->len)
+		n = (size_t)(path + x->len - s);
+	return (n == 2 && (memcmp(s, "li", 2) == 0 || memcmp(s, "dt", 2) == 0 || memcmp(s, "dd", 2) == 0 ||
+			   memcmp(s, "tr", 2) == 0 || memcmp(s, "td", 2) == 0 || memcmp(s, "th", 2) == 0));
+}
+
 static int find_main(const struct parts *t, const ant_page_info *p, int kind, size_t total,
 		     struct main_part *m)
 {
 	const struct part *best = NULL;
 
 	for (size_t i = 0; i < t->cap; i++)
-		if (t->v[i].h && 2 * t->v[i].w[kind] > total && (!best || t->v[i].depth > best->depth))
+		if (t->v[i].h && 2 * t->v[i].w[kind] > total && (!best || t->v[i].depth > best->depth) &&
+		    !list_item(p, &t->v[i]))
 			best = &t->v[i];
 	m->path = best ? ant_page_seg_path(p, best->seg) : NULL;
 	m->len = best ? best->len : 0;
@@ -552,7 +588,13 @@ static int named_step_of(struct marking *k, const char *path, const struct main_
 	FOR_PREFIX(path, end, depth) {
 		const char *s = path + start;
 		size_t n = end - start;
-		unsigned how = step_how(s, n);
+		unsigned how;
+
+		if (!start && clipped(path)) {   /* "…ct-widget": the end of a step cut, no name */
+			start = end + 1;
+			continue;
+		}
+		how = step_how(s, n);
 
 		if ((n >= 7 && memcmp(s, "article", 7) == 0 && (n == 7 || strchr("#.", s[7]))) ||
 		    (n >= 4 && memcmp(s, "main", 4) == 0 && (n == 4 || strchr("#.", s[4]))))

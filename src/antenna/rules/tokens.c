@@ -60,6 +60,8 @@ typedef struct cur_seg {
 	uint16_t raw;
 	uint32_t idx;
 	uint8_t nmarks;
+	uint8_t had;    /* the last check had its key */
+	uint8_t same;   /* as the last check's, or moved only as clocks */
 	uint32_t mark[ANT_TOKENS_MAX_MARKS];
 	uint32_t off[ANT_TOKENS_MAX_MARKS];
 } cur_seg;
@@ -244,15 +246,26 @@ static int clocks_only(const ant_tokens *t, const cur_seg *c, const ant_tokens_k
 	return moved;
 }
 
+/* Sentences of one check whose numbers moved (not as clocks) from which
+ * a page is a table of counts moving (a statistics page rebuilt, a
+ * scoreboard): there a held number that rests once rested by chance. */
+#define MOVING_NUMBERS 3
+
 /* One segment whose key the last check had: held, confirmed, or a counter.
- * same: its text is the last check's, or moved only as clocks. */
-static void judge(ant_tokens *t, const cur_seg *c, int same, int other_news, int64_t now,
+ * same: its text is the last check's, or moved only as clocks.  moving:
+ * the page's other numbers moved in this check (MOVING_NUMBERS). */
+static void judge(ant_tokens *t, const cur_seg *c, int same, int moving, int other_news, int64_t now,
 		  ant_tokens_verdict *v)
 {
 	ant_tokens_counter *k = find_ctr(t, c->key);
 	ant_tokens_held *h = find_held(t, c->key);
 
 	if (same) {
+		/* A held number resting while the page's other numbers move
+		 * stays held: a count that did not move this time, not an
+		 * author's edit (a price edit leaves the page's numbers still). */
+		if (h && moving && !(other_news & ANT_TOKENS_WATCHED))
+			return;
 		if (h) {   /* the held change stayed: an edit */
 			if (!v->updated || h->since < v->since)
 				v->since = h->since;
@@ -333,8 +346,7 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
 			   const unsigned char *skip, int other_news, int64_t now, ant_tokens_verdict *v)
 {
 	uint32_t shape = shape_of(seg, nseg);
-
-	size_t n;
+	size_t n, moving = 0;
 	cur_seg *c;
 	ant_tokens_key *keys;
 
@@ -363,15 +375,19 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
 	}
 	for (size_t i = 0; t->has_keys && i < n; i++) {
 		const ant_tokens_key *was = find_key(t, c[i].key);
-		int same, clocks;
+		int clocks;
 
 		if (!was)
 			continue;
-		same = c[i].raw == was->raw;
-		clocks = !same && clocks_only(t, &c[i], was, seg, text, now);
+		clocks = c[i].raw != was->raw && clocks_only(t, &c[i], was, seg, text, now);
 		v->clocks += (size_t)clocks;
-		judge(t, &c[i], same || clocks, other_news, now, v);
+		c[i].had = 1;
+		c[i].same = c[i].raw == was->raw || clocks;
+		moving += !c[i].same;
 	}
+	for (size_t i = 0; t->has_keys && i < n; i++)
+		if (c[i].had)
+			judge(t, &c[i], c[i].same, moving >= MOVING_NUMBERS, other_news, now, v);
 	tidy(t, c, n, now, v);
 	for (size_t i = 0; i < n; i++) {
 		memset(&keys[i], 0, sizeof keys[i]);

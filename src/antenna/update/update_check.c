@@ -333,8 +333,10 @@ static void pick_aside(const ant_page_info *info, unsigned char *pick, unsigned 
 {
 	size_t first = 0;
 
-	if (!aside)
+	if (!aside) {
+		ant_page_pick_words(info, pick);   /* a byline or an age before the words */
 		return;
+	}
 	for (size_t i = 0; i < info->nseg; i++)
 		aside[i] &= strncmp(ant_page_seg_path(info, i), "head", 4) != 0;
 	while (first < info->nseg && !pick[first])
@@ -369,6 +371,16 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 		return;   /* out of memory: the text checksum decides */
 	label_learned(ns, &v, info, segs);
 	u->st.learned += (unsigned)(v.nlearned + v.nwlearned);
+	/* only an article's links to other pages moved (a new reply's
+	 * title, a next page): seen, not news (the reference moved on) */
+	if (v.updated && v.pick && !ant_upd_watched(p) && ant_page_picks_links_only(info, v.pick, v.aside)) {
+		v.updated = 0;
+		free(v.pick);
+		v.pick = NULL;
+		free(v.aside);
+		v.aside = NULL;
+		u->st.links_quiet++;
+	}
 	in->noise_decided = !v.baseline;
 	in->noise_updated = v.updated;
 	in->noise_time = v.since;
@@ -563,6 +575,61 @@ static int when_announces(struct upd *u, ant_store_page *p, const struct upd_fou
 	return 1;
 }
 
+/* Is every word of the feed's entry title (runs between spaces) a word of
+ * the page's title?  Then the entry names the page ("Widget - Bug #1:
+ * Crash" for "Bug #1: Crash - Widget - Tracker"), it does not say what
+ * changed. */
+static int names_page(const char *entry, const char *title)
+{
+	size_t words = 0;
+
+	if (!title || !*title)
+		return 0;
+	while (*entry) {
+		size_t n;
+		const char *w;
+		int found = 0;
+
+		entry += strspn(entry, " ");
+		if (!(n = strcspn(entry, " ")))
+			break;
+		for (w = title; *w && !found; ) {
+			size_t m;
+
+			w += strspn(w, " ");
+			m = strcspn(w, " ");
+			found = m == n && memcmp(w, entry, n) == 0;
+			w += m;
+		}
+		if (!found)
+			return 0;
+		words++;
+		entry += n;
+	}
+	return words > 0;
+}
+
+/* Does the feed's entry title only name the page, or say again what the
+ * page's last excerpt said, while the page's words show what changed?
+ * An issue's or a post's entry keeps its title for every comment and
+ * edit: then the excerpt is the page's words. */
+static int same_title(struct upd *u, const ant_store_page *p, const struct upd_check *c,
+		      const struct upd_found *f)
+{
+	char *t;
+	int same;
+
+	if (!c->feed.title || !f->excerpt || !*f->excerpt)
+		return 0;
+	if (names_page(c->feed.title, p->title))
+		return 1;
+	if (!p->excerpt || !*p->excerpt || !(t = ant_clip(c->feed.title, u->o->excerpt_max + 1)))
+		return 0;
+	same = strcmp(t, p->excerpt) == 0;
+	free(t);
+	return same;
+}
+
 /* An announced update remembered for 'set --not-news' (ant_store.h):
  * what it added, its time, and the update time and rule before it. */
 static void keep_news(ant_store_page *p, const struct upd_found *f, int64_t before,
@@ -617,7 +684,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		}
 		if (out->updated) {
 			ant_upd_set_str(&p->source_url, p->url);
-			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 ?
+			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 && !same_title(u, p, c, f) ?
 				    (c->feed.title ? c->feed.title : "") :
 				    f->excerpt ? f->excerpt : "", u->o->excerpt_max);
 		} else if (out->first && out->rule && strcmp(out->rule, "feed") == 0) {

@@ -551,6 +551,9 @@ static void noise_counters(void)
 	static const char *const c2[] = { "22", "29.29 KB", "12.50 KB", "(3.25 visits/visitor)", "(1.5 visits/visitor)" };
 	static const char *const c3[] = { "22", "29.29 KB", "12.50 KB", "(3.25 visits/visitor)", "3 new members" };
 	static const char *const c4[] = { "22", "29.29 KB", "12.50 KB", "(3.25 visits/visitor)", "3 new members", "7 MB" };
+	static const char *const c5[] = { "22", "29.29 KB", "12.50 KB", "(3.25 visits/visitor)", "3 new members", "7 MB", "0" };
+	static const char *const c6[] = { "22", "29.29 KB", "12.50 KB", "(3.25 visits/visitor)", "3 new members", "7 MB",
+					  "550 Bytes" };
 	ant_detect_noise ns;
 	ant_detect_verdict v;
 	ant_detect_seg a[16];
@@ -575,6 +578,13 @@ static void noise_counters(void)
 	na = counts_page(a, c4, 6);
 	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t += 3600, &v);
 	OK(v.updated, "counters: a count of a shape the table never showed is news");
+	ant_detect_verdict_release(&v);
+	na = counts_page(a, c5, 7);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t += 3600, &v);
+	ant_detect_verdict_release(&v);
+	na = counts_page(a, c6, 7);
+	ant_detect_noise_decide(&ns, a, na, NULL, 0, 1, t += 3600, &v);
+	OK(!v.updated && !v.news, "counters: a bare number become a count with a unit never shown (\"0\" to \"550 Bytes\"): no news");
 	ant_detect_verdict_release(&v);
 	ant_detect_noise_release(&ns);
 }
@@ -1276,7 +1286,7 @@ static void noise_confirm(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 3 + 4 + 4);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 3 + 5 + 4);
 	header_and_304();
 	noise_confirm();
 	future_headers();

@@ -70,6 +70,9 @@ static void test_excerpt_words(void)
 		{ "Add a quiet option", 0 },
 		{ "Release 1.4.3", 0 },
 		{ "Harvest", 0 },
+		{ "Updated less than a minute ago.", 1 },
+		{ "Added by Taro Yamada 30 minutes ago", 1 },
+		{ "\xe4\xbb\x8a\xe6\x97\xa5\xe3\x81\xae\xe4\xb8\x80\xe8\xa8\x80: words of the day", 0 },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
 		char h[512];
@@ -191,14 +194,73 @@ static void test_atom_relay(void)
 	OK(!out.updated && st.last_modified == 1500, "our own check after an Atom relay keeps its time");
 }
 
+/* pick: the segments whose text is one of want[] (NULL-terminated). */
+static unsigned char *pick_of(const ant_page_info *p, const char *const *want)
+{
+	unsigned char *pick = calloc(p->nseg ? p->nseg : 1, 1);
+
+	for (size_t i = 0; pick && i < p->nseg; i++)
+		for (size_t k = 0; want[k]; k++)
+			if (strlen(want[k]) == p->seg[i].len && memcmp(want[k], p->text + p->seg[i].off, p->seg[i].len) == 0)
+				pick[i] = 1;
+	return pick;
+}
+
+/* Is what the picked texts say only links on the page? */
+static int links_only(const char *html, const char *const *want)
+{
+	ant_page_info p = an(html, NULL, 0, NULL);
+	unsigned char *pick = pick_of(&p, want);
+	int r = ant_page_picks_links_only(&p, pick, NULL);
+
+	free(pick);
+	ant_page_info_release(&p);
+	return r;
+}
+
+/* An article's links to its neighbours (an archived message gaining a
+ * follow-up and a "Next by thread" link) are not its words; a new entry
+ * of a table of contents beside the article's text, an index's new link,
+ * and a new sentence are. */
+static void test_links_only(void)
+{
+	static const char msg[] =
+		"<html><body>[<a href=\"m0.html\">Date Prev</a>][<a href=\"m2.html\">Date Next</a>]"
+		"<h1>Meeting on 12/3</h1><ul><li><em>Subject</em>: Meeting on 12/3</li>"
+		"<li><em>From</em>: Taro &lt;taro@example.org&gt;</li></ul>"
+		"<pre>The next meeting is on 12/3 at the hall, bring the jars.</pre>"
+		"<ul><li><strong>Follow-Ups</strong>:<ul><li><strong><a href=\"m5.html\">Re: Meeting on 12/3</a></strong>"
+		"<ul><li><em>From:</em> Jiro &lt;jiro@example.org&gt;</li></ul></li></ul></li></ul>"
+		"<ul><li>Next by thread: <strong><a href=\"m5.html\">Re: Meeting on 12/3</a></strong></li></ul>"
+		"</body></html>";
+	static const char toc[] =
+		"<html><body><div class=\"body\"><section><h1>Handbook</h1><p>The garden club's handbook, kept by its members.</p>"
+		"<ul><li><a href=\"market.html\">Plum market</a></li><li><a href=\"harvest.html\">Harvest festival</a></li></ul>"
+		"</section></div></body></html>";
+	static const char idx[] =
+		"<html><body><h1>Mail Index</h1><ul><li><a href=\"m0.html\">Meeting on 12/3</a></li>"
+		"<li><a href=\"m5.html\">Re: Meeting on 12/3</a></li></ul></body></html>";
+
+	OK(links_only(msg, (const char *const[]){ "Follow-Ups:", "Re: Meeting on 12/3", "From: Jiro <jiro@example.org>",
+						  "Next by thread: Re: Meeting on 12/3", NULL }),
+	   "links only: a message's new follow-up, its label and byline, and its next link");
+	OK(!links_only(msg, (const char *const[]){ "The next meeting is on 12/3 at the hall, bring the jars.", NULL }),
+	   "links only: not the message's own text");
+	OK(!links_only(toc, (const char *const[]){ "Harvest festival", NULL }),
+	   "links only: not a table of contents' new entry beside the article's text");
+	OK(!links_only(idx, (const char *const[]){ "Re: Meeting on 12/3", NULL }),
+	   "links only: not an index's new link (no sentence of its own)");
+}
+
 int main(void)
 {
-	TAP_PLAN(34);
+	TAP_PLAN(41);
 	test_atom_relay();
 	test_excerpts();
 	test_excerpt_words();
 	test_segment_cap();
 	test_clip();
 	test_detect_feed();
+	test_links_only();
 	TAP_DONE();
 }

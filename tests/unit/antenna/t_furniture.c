@@ -422,13 +422,50 @@ static void key_cases(void)
 	ant_page_info_release(&b.p);
 }
 
+/* A layout word after no/has/with tells an element's state, not its role
+ * (a main column laid out without a sidebar); a long path cut at its
+ * start names nothing by the fragment of its first step. */
+static void state_cases(void)
+{
+	struct marked m;
+	char html[4096], deep[2048];
+	size_t n = 0;
+
+	analyse(&m, "<html><body class=\"project-widget\"><div id=\"header\"><a href=\"/\">Home</a> <a href=\"/news\">News</a></div>"
+		"<div id=\"main\" class=\"nosidebar\"><h2>Widget 1.4.2 released</h2>"
+		"<p>Widget 1.4.2 fixes the jar count, and sorts the jars faster than before.</p></div>"
+		"<div class=\"more\"><p>Widget sorts jam jars by their labels, their sizes and the dates written on"
+		" their lids, and prints the list.</p><p>It reads the club's jar list and the market's price list, and it"
+		" tells which jars to bring to the next market.</p></div></body></html>");
+	OK(strstr(texts(&m.p, m.mark, 0), "fixes the jar count") && strstr(m.f.why, "nosidebar") == NULL,
+	   "div#main.nosidebar is the page's own, not a sidebar (%s)", m.f.why);
+	ant_page_info_release(&m.p);
+	/* a path longer than ant_page.h keeps: its first step is cut */
+	for (int k = 0; k < 15; k++)   /* a path of 227 bytes: 200 kept */
+		n += (size_t)snprintf(deep + n, sizeof deep - n, "<div class=\"level-%c\">", 'a' + k % 26);
+	snprintf(html, sizeof html, "<html><body class=\"action-show has-main-menu project-widget\"><h1>Bug #1: a crash</h1>%s"
+		 "<p>Fixed in the next release, please test it and tell us.</p>%s</body></html>", deep, "");
+	analyse(&m, "<html><body><nav><a href=\"/\">Home</a></nav><h1>Archives</h1><dl>"
+		"<dt>Mon 30 November 2026</dt><dd><a href=\"/harvest.html\">Harvest festival</a></dd>"
+		"<dt>Sun 22 November 2026</dt><dd><a href=\"/release.html\">Garden log release</a></dd>"
+		"<dt>Sat 21 November 2026</dt><dd><a href=\"/meeting.html\">Club meeting</a></dd></dl></body></html>");
+	OK(strstr(texts(&m.p, m.mark, 0), "Harvest festival") != NULL,
+	   "an archive's titles beside its dates are its content, not a link list (%s)", m.f.why);
+	ant_page_info_release(&m.p);
+	analyse(&m, html);
+	OK(strstr(texts(&m.p, m.mark, 0), "please test") != NULL,
+	   "a long path cut at its start (\"...ct-widget\") is not named furniture by the fragment (%s)", m.f.why);
+	ant_page_info_release(&m.p);
+}
+
 int main(void)
 {
 	struct marked m;
 	ant_furniture f;
 	size_t before;
 
-	TAP_PLAN(20 + 22 + 6 + 2);
+	TAP_PLAN(20 + 22 + 6 + 2 + 3);
+	state_cases();
 
 	analyse(&m, tdiary);
 	IS_STR(m.f.why, "tDiary: outside its days (div.day); landmarks: div.adminmenu, div.sidebar, div.footer",
