@@ -128,3 +128,21 @@ rs_steps() {
 		S=$((S + 1))
 	done
 }
+# rs_run TITLE ERRORS NTAP: the checks every real-software suite runs: a
+# new antenna watching $PAGES, the steps (act), the file where the
+# software's builds or API calls wrote their failures (ERRORS, "" for
+# none), then the score's NTAP lines of TAP
+rs_run() {
+	DB=$T/antenna.db
+	$A -d "$DB" init --title "$1" --base http://example.com/ant/ >/dev/null
+	for k in $PAGES; do $A -d "$DB" add "$(url "$k")" >/dev/null || notok "add $k"; done
+	rs_steps "$DB"
+	if [ -n "$2" ]; then
+		[ ! -s "$2" ] && ok "every build and call of the run succeeded" ||
+			notok "every build and call of the run succeeded" "$(cat "$2")" \
+				"$(tail -n 5 "$T/build.log" 2>/dev/null)"
+	fi
+	echo "# $STEPS steps checked in $(($(date +%s) - START)) s"
+	$DYN score "$R" "$STEPS" ${REALSOFT_SUMMARY:+"$REALSOFT_SUMMARY"} > "$T/score"
+	tap_from "$T/score" "$3"
+}

@@ -299,17 +299,7 @@ Watering: Tuesdays and Fridays.'
 }
 
 # ---- the checks -------------------------------------------------------------------
-DB=$T/antenna.db
-$A -d "$DB" init --title realdyn --base http://example.com/ant/ >/dev/null
-for k in $PAGES; do $A -d "$DB" add "$(url "$k")" >/dev/null || notok "add $k"; done
-
-rs_steps "$DB"
-[ ! -s "$T/build.errors" ] && ok "every build and commit of the run succeeded" ||
-	notok "every build and commit of the run succeeded" "$(cat "$T/build.errors")" "$(tail -n 5 "$T/build.log")"
-echo "# $STEPS steps checked in $(($(date +%s) - START)) s"
-
-$DYN score "$R" "$STEPS" ${REALSOFT_SUMMARY:+"$REALSOFT_SUMMARY"} > "$T/score"
-tap_from "$T/score" 16
+rs_run realdyn "$T/build.errors" 16
 
 # the corpus does what it says: every zim export rewrote every page (new
 # ETag, same text), mhonarc's rebuild rewrote its old messages, hgweb sent

@@ -424,17 +424,7 @@ int count_jars(const struct jar *jars, int n);'
 }
 
 # ---- the checks -------------------------------------------------------------------
-DB=$T/antenna.db
-$A -d "$DB" init --title realheld --base http://example.com/ant/ >/dev/null
-for k in $PAGES; do $A -d "$DB" add "$(url "$k")" >/dev/null || notok "add $k"; done
-
-rs_steps "$DB"
-[ ! -s "$T/build.errors" ] && ok "every build and commit of the run succeeded" ||
-	notok "every build and commit of the run succeeded" "$(cat "$T/build.errors")" "$(tail -n 5 "$T/build.log")"
-echo "# $STEPS steps checked in $(($(date +%s) - START)) s"
-
-$DYN score "$R" "$STEPS" ${REALSOFT_SUMMARY:+"$REALSOFT_SUMMARY"} > "$T/score"
-tap_from "$T/score" 12
+rs_run realheld "$T/build.errors" 12
 
 # the corpus does what it says: cgit stamps every answer with its time
 # and sends no ETag, ikiwiki's nightly rebuild (step 7) rewrote an

@@ -161,14 +161,5 @@ act() {
 	esac
 }
 
-DB=$T/antenna.db
-$A -d "$DB" init --title realredmine --base http://example.com/ant/ >/dev/null
-for k in $PAGES; do $A -d "$DB" add "$(url "$k")" >/dev/null || notok "add $k"; done
-
-rs_steps "$DB"
-[ ! -s "$T/api.errors" ] && ok "every API call of the run succeeded" ||
-	notok "every API call of the run succeeded" "$(cat "$T/api.errors")"
-echo "# $STEPS steps checked in $(($(date +%s) - START)) s"
-$DYN score "$R" "$STEPS" ${REALSOFT_SUMMARY:+"$REALSOFT_SUMMARY"} > "$T/score"
-tap_from "$T/score" 4
+rs_run realredmine "$T/api.errors" 4
 done_testing 8
