@@ -38,7 +38,7 @@
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
 typedef struct ant_store ant_store;
-struct sqlite3;
+typedef struct atom_db atom_db;
 
 enum { ANT_STORE_OPEN_EXISTING = 0, ANT_STORE_OPEN_CREATE = 1 };
 
@@ -50,7 +50,7 @@ enum { ANT_STORE_OPEN_EXISTING = 0, ANT_STORE_OPEN_CREATE = 1 };
  */
 int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err);
 void ant_store_close(ant_store *s);
-struct sqlite3 *ant_store_db(ant_store *s);
+atom_db *ant_store_db(ant_store *s);
 const char *ant_store_path(const ant_store *s);
 
 /* Takes the run lock, waiting up to wait_seconds.  Released by ant_store_close(). */

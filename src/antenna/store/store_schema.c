@@ -361,7 +361,7 @@ int ant_st_migrate(ant_store *s, lb_error *err)
 		goto fail;
 	return 0;
 fail:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	atom_db_exec(s->db, "ROLLBACK");
 	return rc;
 }
 
@@ -378,21 +378,9 @@ int64_t ant_st_key_hash(const char *key)
 
 /* ant_key_hash(TEXT) for the migration that fills key_hash (and the
  * published listing's join of relayed records to pages). */
-static void sql_key_hash(sqlite3_context *c, int argc, sqlite3_value **v)
-{
-	const unsigned char *t = sqlite3_value_text(v[0]);
-
-	(void)argc;
-	if (t)
-		sqlite3_result_int64(c, ant_st_key_hash((const char *)t));
-	else
-		sqlite3_result_null(c);
-}
-
 int ant_st_functions(ant_store *s, lb_error *err)
 {
-	if (sqlite3_create_function(s->db, "ant_key_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-				    sql_key_hash, NULL, NULL) != SQLITE_OK)
+	if (atom_db_create_function(s->db, "ant_key_hash", ant_st_key_hash) != ATOM_DB_OK)
 		return ant_st_dberr(s, err, "cannot register a function");
 	return 0;
 }
