@@ -52,6 +52,8 @@ int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err);
 void ant_store_close(ant_store *s);
 atom_db *ant_store_db(ant_store *s);
 const char *ant_store_path(const ant_store *s);
+/* 1 when ant_store_open() made the antenna's tables (a new database), else 0. */
+int ant_store_created(const ant_store *s);
 
 /* Takes the run lock, waiting up to wait_seconds.  Released by ant_store_close(). */
 int ant_store_lock(ant_store *s, int wait_seconds, lb_error *err);

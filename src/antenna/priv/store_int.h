@@ -19,6 +19,7 @@ struct ant_store {
 	char *path;
 	int lock_fd;
 	int pg_locked;	/* the run lock, on PostgreSQL (store.c) */
+	int created;	/* this open made the tables (store_schema.c) */
 	atom_db_st *save_page;  /* prepared once: the hot path of update */
 	atom_db_st *put_srcrec; /* prepared once: every record a source reads */
 	atom_db_st *get_page;   /* prepared once: every record looks up its page */
@@ -104,8 +105,9 @@ int ant_st_is_pg_name(const char *name);
  * with the server's words, LB_ENOMEM). */
 int ant_st_pg_open(const char *uri, atom_db **db, lb_error *err);
 /* sql (SQLite's dialect, one or more statements) as PostgreSQL's, malloc'd;
- * *nparams (when given) the highest parameter number.  NULL: no memory. */
-char *ant_st_pg_sql(const char *sql, int *nparams);
+ * *nparams (when given) the highest parameter number, *used (when given)
+ * a bit for each of the parameters 1..64 it names.  NULL: no memory. */
+char *ant_st_pg_sql(const char *sql, int *nparams, uint64_t *used);
 
 /* ---- store_pages.c -------------------------------------------------------- */
 

@@ -163,6 +163,7 @@ void ant_store_close(ant_store *s)
 
 atom_db *ant_store_db(ant_store *s) { return s->db; }
 const char *ant_store_path(const ant_store *s) { return s->path; }
+int ant_store_created(const ant_store *s) { return s->created; }
 
 /* On PostgreSQL the run lock is a session's advisory lock (the server
  * lets go of it when the connection ends, as the kernel does a killed
@@ -321,14 +322,15 @@ int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, lb_error *err)
 {
 	atom_db_st *st;
 	size_t cap = 0;
-	int rc;
+	int rc, pg = atom_db_backend(s->db) == ATOM_DB_POSTGRES;
 
 	memset(z, 0, sizeof *z);
 	z->page_size = ant_st_pragma_int(s, "PRAGMA page_size");
 	z->pages = ant_st_pragma_int(s, "PRAGMA page_count");
 	z->free_pages = ant_st_pragma_int(s, "PRAGMA freelist_count");
-	z->exact = atom_db_prepare(s->db, "SELECT 1 FROM dbstat LIMIT 1", &st) == ATOM_DB_OK;
-	if (z->exact)
+	if (pg)
+		z->exact = 1;   /* pg_total_relation_size() */
+	else if ((z->exact = atom_db_prepare(s->db, "SELECT 1 FROM dbstat LIMIT 1", &st) == ATOM_DB_OK))
 		atom_db_finalize(st);
 	if ((rc = ant_st_prep(s, &st, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
 		       err)) < 0)
@@ -349,9 +351,11 @@ int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, lb_error *err)
 		/* the name is one of sqlite_master's tables: quoted, not bound */
 		snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", nt[z->n].name);
 		nt[z->n].rows = strchr(nt[z->n].name, '"') ? LB_EINVAL : one_int(s, sql, NULL, LB_EDB);
-		nt[z->n].bytes = z->exact ? one_int(s, "SELECT sum(d.pgsize) FROM dbstat d"
+		nt[z->n].bytes = !z->exact ? LB_ENOTFOUND : one_int(s, pg ?
+			"SELECT pg_total_relation_size(CAST(?1 AS regclass))" :
+			"SELECT sum(d.pgsize) FROM dbstat d"
 			" JOIN sqlite_master m ON m.name = d.name WHERE m.tbl_name = ?1",
-			nt[z->n].name, 0) : LB_ENOTFOUND;
+			nt[z->n].name, 0);
 		z->n++;
 	}
 	atom_db_finalize(st);
@@ -423,7 +427,10 @@ int ant_store_column_sizes(ant_store *s, const char *table, ant_store_colsize **
 		}
 		c = nc;
 		c[(*n)++].bytes = 0;
-		oom |= lb_buf_addf(&q, ", sum(CASE typeof(\"%s\") WHEN 'null' THEN 0 WHEN 'real' THEN 8"
+		if (atom_db_backend(s->db) == ATOM_DB_POSTGRES)   /* the server's own measure */
+			oom |= lb_buf_addf(&q, ", sum(coalesce(pg_column_size(\"%s\"), 0))", name) < 0;
+		else
+			oom |= lb_buf_addf(&q, ", sum(CASE typeof(\"%s\") WHEN 'null' THEN 0 WHEN 'real' THEN 8"
 			    " WHEN 'integer' THEN (CASE WHEN \"%s\" IN (0, 1) THEN 0"
 			    " WHEN \"%s\" BETWEEN -128 AND 127 THEN 1 WHEN \"%s\" BETWEEN -32768 AND 32767 THEN 2"
 			    " WHEN \"%s\" BETWEEN -8388608 AND 8388607 THEN 3"

@@ -103,12 +103,25 @@ static void bind_lm(atom_db_st *st, int i, const char *h)
 		ant_st_bind_text(st, i, h);
 }
 
+/* A column of digits only: a packed time where the column has a type
+ * (PostgreSQL's TEXT), as no Last-Modified is spelt in digits alone. */
+static int all_digits(const unsigned char *t)
+{
+	if (!t || !*t)
+		return 0;
+	for (; *t; t++)
+		if (*t < '0' || *t > '9')
+			return 0;
+	return 1;
+}
+
 /* A validator column back as the header's text: NULL stays NULL. */
 static char *lm_dup(atom_db_st *st, int i)
 {
 	char b[30];
+	int type = atom_db_column_type(st, i);
 
-	if (atom_db_column_type(st, i) == ATOM_DB_INTEGER)
+	if (type == ATOM_DB_INTEGER || (type == ATOM_DB_TEXT && all_digits(atom_db_column_text(st, i))))
 		return lb_date_imf(b, atom_db_column_int64(st, i)) == 0 ? strdup(b) : strdup("");
 	return ant_st_col_dup(st, i, 1);
 }
@@ -377,7 +390,7 @@ int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant
 	 * of ant_detect_due() */
 	*n = 0;
 	if ((rc = ant_st_cached(s, &s->due_pages, "SELECT " PAGE_COLS " FROM pages WHERE id > ?1"
-			 " AND (?2 OR recheck OR next_check <= ?3) ORDER BY id LIMIT ?4", err)) < 0)
+			 " AND (?2 <> 0 OR recheck <> 0 OR next_check <= ?3) ORDER BY id LIMIT ?4", err)) < 0)
 		return rc;
 	st = s->due_pages;
 	atom_db_bind_int64(st, 1, after);

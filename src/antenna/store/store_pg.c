@@ -53,6 +53,7 @@ struct pgst {
 	atom_db_st base;
 	char *sql;
 	int np, runs;
+	uint64_t used;	/* ant_st_pg_sql()'s: the parameters the SQL names */
 	struct pgparam *p;
 	char name[16];	/* "" until prepared on the server */
 	Oid *types;	/* of the prepared statement */
@@ -146,7 +147,7 @@ static int pg_close(atom_db *db)
 static int pg_exec(atom_db *db, const char *sql)
 {
 	struct pgdb *d = DB(db);
-	char *q = ant_st_pg_sql(sql, NULL);
+	char *q = ant_st_pg_sql(sql, NULL, NULL);
 
 	if (!q)
 		return d->code = ATOM_DB_NOMEM;
@@ -194,7 +195,7 @@ static int pg_prepare(atom_db *db, const char *sql, atom_db_st **out)
 {
 	struct pgst *s = calloc(1, sizeof *s);
 
-	if (!s || !(s->sql = ant_st_pg_sql(sql, &s->np)) ||
+	if (!s || !(s->sql = ant_st_pg_sql(sql, &s->np, &s->used)) ||
 	    (s->np && (!(s->p = calloc((size_t)s->np, sizeof *s->p)) ||
 		       !(s->vals = calloc((size_t)s->np, sizeof *s->vals)) ||
 		       !(s->lens = calloc((size_t)s->np, sizeof *s->lens)) ||
@@ -274,8 +275,16 @@ static int pg_bind(atom_db_st *st, int i, int kind, int64_t v, double f, const v
 
 static int pg_param_count(atom_db_st *st) { return ((struct pgst *)st)->np; }
 
-static Oid type_of(int kind)
+/* Parameter i's type for the server: integers int8 (SQLite's are 64-bit),
+ * blobs bytea, text and NULL left for the server to infer from where
+ * they stand; one the SQL never names (a binder fills a fixed set) text,
+ * as the server cannot infer the type of what is nowhere. */
+static Oid type_of(const struct pgst *s, int i)
 {
+	int kind = s->p[i].kind;
+
+	if (i < 64 && !(s->used & ((uint64_t)1 << i)))
+		return OID_TEXT;
 	return kind == ATOM_DB_INTEGER ? OID_INT8 : kind == ATOM_DB_FLOAT ? OID_FLOAT8 :
 	       kind == ATOM_DB_BLOB ? OID_BYTEA : 0;
 }
@@ -284,7 +293,7 @@ static Oid type_of(int kind)
 static int types_differ(const struct pgst *s)
 {
 	for (int i = 0; i < s->np; i++)
-		if (s->p[i].kind != ATOM_DB_NULL && s->p[i].kind && type_of(s->p[i].kind) != s->types[i])
+		if (s->p[i].kind != ATOM_DB_NULL && s->p[i].kind && type_of(s, i) != s->types[i])
 			return 1;
 	return 0;
 }
@@ -304,7 +313,7 @@ static int server_prepare(struct pgdb *d, struct pgst *s)
 	if (s->np && !s->types && !(s->types = calloc((size_t)s->np, sizeof *s->types)))
 		return d->code = ATOM_DB_NOMEM;
 	for (int i = 0; i < s->np; i++)
-		s->types[i] = type_of(s->p[i].kind);
+		s->types[i] = type_of(s, i);
 	snprintf(s->name, sizeof s->name, "a%u", ++d->next);
 	r = PQprepare(d->c, s->name, s->sql, s->np, s->types);
 	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
@@ -325,10 +334,10 @@ static int run(struct pgst *s)
 	int rc;
 
 	for (int i = 0; i < s->np; i++) {
-		vals[i] = s->p[i].kind == ATOM_DB_NULL ? NULL : s->p[i].v;
+		vals[i] = s->p[i].kind == ATOM_DB_NULL || type_of(s, i) == OID_TEXT ? NULL : s->p[i].v;
 		lens[i] = s->p[i].len;
 		fmts[i] = s->p[i].kind == ATOM_DB_BLOB;
-		types[i] = type_of(s->p[i].kind);
+		types[i] = type_of(s, i);
 	}
 	if (s->runs++ == 0) {
 		r = PQexecParams(d->c, s->sql, s->np, types, vals, lens, fmts, 0);

@@ -40,6 +40,7 @@
 struct pgw {
 	lb_buf *o;
 	int maxp;
+	uint64_t used;	/* parameters 1..64 the statement names */
 	int glob;	/* the next string literal is a GLOB pattern */
 	int oom;
 };
@@ -152,6 +153,20 @@ static int untyped_column(const char *p)
 	return *p == ',' || *p == ')';
 }
 
+/* After IS [NOT]: a word both dialects read the same (NULL, TRUE, FALSE,
+ * DISTINCT). */
+static int is_keyword_after(const char *p)
+{
+	static const char *const same[] = { "NULL", "TRUE", "FALSE", "DISTINCT" };
+
+	if (next_is(p, "NOT"))
+		p = skip_ws(p) + 3;
+	for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+		if (next_is(p, same[i]))
+			return 1;
+	return 0;
+}
+
 /* One word (identifier or keyword) at p of length n, with what follows. */
 static const char *word(struct pgw *w, const char *p, size_t n, int in_table)
 {
@@ -173,6 +188,13 @@ static const char *word(struct pgw *w, const char *p, size_t n, int in_table)
 		puts_(w, tolower((unsigned char)p[1]) == 'a' ? "greatest" : "least");
 	} else if (word_is(p, n, "ifnull")) {
 		puts_(w, "coalesce");
+	} else if (word_is(p, n, "IS") && !is_keyword_after(after)) {
+		/* SQLite's IS compares any two values; PostgreSQL's only NULL and truth */
+		if (next_is(after, "NOT")) {
+			puts_(w, "IS DISTINCT FROM");
+			after = skip_ws(after) + 3;
+		} else
+			puts_(w, "IS NOT DISTINCT FROM");
 	} else if (word_is(p, n, "GLOB")) {
 		puts_(w, "SIMILAR TO");
 		w->glob = 1;
@@ -214,6 +236,8 @@ static void rewrite(struct pgw *w, const char *p, const char *end)
 				k = w->maxp + 1;
 			if (k > w->maxp)
 				w->maxp = (int)k;
+			if (k >= 1 && k <= 64)
+				w->used |= (uint64_t)1 << (k - 1);
 			snprintf(num, sizeof num, "$%ld", k);
 			puts_(w, num);
 			p = q;
@@ -331,10 +355,10 @@ static const char *stmt_end(const char *p)
 	return q;
 }
 
-char *ant_st_pg_sql(const char *sql, int *nparams)
+char *ant_st_pg_sql(const char *sql, int *nparams, uint64_t *used)
 {
 	lb_buf o = LB_BUF_INIT;
-	struct pgw w = { &o, 0, 0, 0 };
+	struct pgw w = { &o, 0, 0, 0, 0 };
 	const char *p = sql;
 
 	while (*p) {
@@ -357,6 +381,8 @@ char *ant_st_pg_sql(const char *sql, int *nparams)
 	}
 	if (nparams)
 		*nparams = w.maxp;
+	if (used)
+		*used = w.used;
 	if (w.oom) {
 		lb_buf_release(&o);
 		return NULL;

@@ -39,7 +39,7 @@ int ant_store_server_wait_set(ant_store *s, const char *server, int64_t until, l
 {
 	struct wait w = { server, until };
 	int rc = ant_st_run(s, "INSERT INTO server_wait(server, until) VALUES(?1, ?2) "
-			    "ON CONFLICT(server) DO UPDATE SET until=max(until, excluded.until)",
+			    "ON CONFLICT(server) DO UPDATE SET until=max(server_wait.until, excluded.until)",
 			    bind_wait, &w, err);
 
 	return rc < 0 ? rc : 0;

@@ -17,12 +17,14 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 /* A relay's row: fresh, of a URL key no watched page has, and newest of
  * the relay sources' fresh rows of that key (Last-Modified, then
  * Last-Detected, then the older source). */
-/* A relay source not held back for its trust score (ant_trust.h). */
+/* A relay source not held back for its trust score (ant_trust.h).  A
+ * relayed row's detected_by is store_pages.c's rule number (4 lirs, 6 atom),
+ * of one type with the watched pages' column. */
 #define NOT_HELD(s) \
-	" AND NOT EXISTS (SELECT 1 FROM source_trust t WHERE t.source_id = " s ".id AND t.held)"
+	" AND NOT EXISTS (SELECT 1 FROM source_trust t WHERE t.source_id = " s ".id AND t.held <> 0)"
 #define RELAYED_ROWS \
 	" SELECT r.url, r.url_key, r.title, r.author, '' AS grp, r.last_modified," \
-	" r.last_detected, r.content_length, CASE s.kind WHEN 'atom' THEN 'atom' ELSE 'lirs' END," \
+	" r.last_detected, r.content_length, CASE s.kind WHEN 'atom' THEN 6 ELSE 4 END," \
 	" s.url, NULL, r.excerpt, 1 AS relayed, NULL AS fail_kind" \
 	" FROM source_records r JOIN sources s ON s.id = r.source_id AND s.relay = 1" NOT_HELD("s") \
 	" WHERE r.last_modified != 0 AND r.last_detected >= ?1" \

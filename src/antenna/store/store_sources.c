@@ -238,9 +238,9 @@ int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err)
 		       " last_modified=excluded.last_modified, last_detected=excluded.last_detected,"
 		       " title=excluded.title, excerpt=excluded.excerpt, author=excluded.author,"
 		       " content_length=excluded.content_length"
-		       " WHERE excluded.last_modified > last_modified OR"
-		       " (excluded.last_modified = last_modified AND"
-		       "  excluded.last_detected > last_detected)", err)) < 0)
+		       " WHERE excluded.last_modified > source_records.last_modified OR"
+		       " (excluded.last_modified = source_records.last_modified AND"
+		       "  excluded.last_detected > source_records.last_detected)", err)) < 0)
 		return rc;
 	st = s->put_srcrec;
 	ant_st_bind_text(st, 1, r->url_key);
@@ -371,7 +371,7 @@ int64_t ant_store_srcrec_relay_newest(ant_store *s, const char *url_key, lb_erro
 
 	/* the primary key (url_key, source_id) finds the rows of one URL */
 	if ((rc = ant_st_cached(s, &s->relay_newest, "SELECT max(r.last_modified) FROM source_records r"
-			 " JOIN sources s ON s.id = r.source_id WHERE r.url_key=?1 AND s.relay", err)) < 0)
+			 " JOIN sources s ON s.id = r.source_id WHERE r.url_key=?1 AND s.relay <> 0", err)) < 0)
 		return rc;
 	st = s->relay_newest;
 	ant_st_bind_text(st, 1, url_key);

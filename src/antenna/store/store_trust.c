@@ -191,8 +191,8 @@ int ant_store_trust_counts(ant_store *s, int64_t source_id, ant_trust_score *sc,
 	int64_t v[4] = { 0 }, h[2] = { 0 }, args[2] = { source_id, 0 };
 	int rc;
 
-	if ((rc = row_ints(s, "SELECT coalesce(sum(verdict=1),0), coalesce(sum(verdict=2),0),"
-			   " coalesce(sum(verdict=0),0), coalesce(sum(claimed > said_at),0)"
+	if ((rc = row_ints(s, "SELECT count(*) FILTER (WHERE verdict=1), count(*) FILTER (WHERE verdict=2),"
+			   " count(*) FILTER (WHERE verdict=0), count(*) FILTER (WHERE claimed > said_at)"
 			   " FROM trust_claims WHERE source_id=?1", args, 1, v, 4, err)) < 0)
 		return rc;
 	sc->confirmed = v[0];
@@ -231,9 +231,9 @@ int ant_store_trust_keep(ant_store *s, int64_t source_id, int held, int64_t now,
 
 	/* held_since: when it was first held, kept while it stays so */
 	if ((rc = ant_st_run(s, "INSERT INTO source_trust(source_id, held, held_since)"
-			     " VALUES(?1, ?2, CASE WHEN ?2 THEN ?3 ELSE 0 END)"
+			     " VALUES(?1, ?2, CASE WHEN ?2 <> 0 THEN ?3 ELSE 0 END)"
 			     " ON CONFLICT(source_id) DO UPDATE SET held=excluded.held,"
-			     " held_since=CASE WHEN NOT excluded.held THEN 0 WHEN held THEN held_since"
+			     " held_since=CASE WHEN excluded.held = 0 THEN 0 WHEN source_trust.held <> 0 THEN source_trust.held_since"
 			     " ELSE excluded.held_since END", bind_keep, v, err)) < 0 ||
 	    (rc = ant_st_run(s, "DELETE FROM trust_claims WHERE source_id=?1 AND verdict!=0 AND id NOT IN"
 			     " (SELECT id FROM trust_claims WHERE source_id=?1 AND verdict!=0"
