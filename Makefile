@@ -159,6 +159,17 @@ tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/bench/seed $(BUILD)/.testdeps
 check: tests
 	@BUILD=$(BUILD) sh tests/run.sh
 
+# The suites of the commands against PostgreSQL (a server each suite starts
+# itself: tests/lib/pg.sh), unchanged: ANTENNA_TEST_PG=1 names every
+# database they use as one of it (tests/lib/pgwrap.sh).
+PG_SUITES ?= postgres antenna noise trust polite moved robots budget
+check-pg: tests
+	@fail=0; for s in $(PG_SUITES); do \
+	  ANTENNA_TEST_PG=1 TOP=$(CURDIR) BUILD=$(BUILD) sh tests/$$s/run.sh > $(BUILD)/pg-$$s.out 2>&1 || fail=1; \
+	  n=$$(grep -c '^not ok' $(BUILD)/pg-$$s.out); [ "$$n" -eq 0 ] || fail=1; \
+	  echo "$$s on PostgreSQL: $$(grep -c '^ok' $(BUILD)/pg-$$s.out) ok, $$n not ok ($(BUILD)/pg-$$s.out)"; \
+	done; exit $$fail
+
 # Same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
 check-asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
@@ -243,4 +254,4 @@ schema: all
 clean:
 	rm -rf build build-asan build-fuzz build-* public
 
-.PHONY: all tests check check-asan check-valgrind check-fresh demo bench profile fuzz install uninstall version schema clean
+.PHONY: all tests check check-pg check-asan check-valgrind check-fresh demo bench profile fuzz install uninstall version schema clean

@@ -35,6 +35,11 @@ tmpdir() {
 		A="${LIRS_WRAP:-} sh $TOP/tests/lib/pgwrap.sh $ANTENNA"
 	fi
 }
+# dbname FILE: the database's name as the commands say it (FILE, or under
+# ANTENNA_TEST_PG the PostgreSQL URI pgwrap.sh gives FILE)
+dbname() {
+	if [ -n "${ANTENNA_TEST_PG:-}" ]; then sh "$TOP/tests/lib/pgwrap.sh" --name "$1"; else echo "$1"; fi
+}
 cleanup() {
 	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
 	[ -n "${PG_DIR:-}" ] && pg_stop

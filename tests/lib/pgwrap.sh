@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/lib/pgwrap.sh ANTENNA ARGS...: runs ANTENNA with its database
+# tests/lib/pgwrap.sh ANTENNA ARGS... | --name FILE: runs ANTENNA with its database
 # (-d FILE, --db=FILE, or $ANTENNA_DB; else ./antenna.db) named as a
 # database of the test's PostgreSQL server instead (PG_HOST, tests/lib/pg.sh),
 # one database per file name, created at its first use.  What
@@ -22,6 +22,11 @@ map() {
 	fi
 	echo "postgresql://antenna@/$name?host=$PG_HOST"
 }
+# --name FILE: only the URI FILE maps to (tests/lib/antenna.sh dbname)
+if [ "$prog" = --name ]; then
+	map "$1"
+	exit
+fi
 n=$# seen=0 next=0
 for a in "$@"; do
 	if [ $next = 1 ]; then
