@@ -16,7 +16,9 @@ struct atom_db {
 	int backend;
 };
 
-#define LITE(st) ((sqlite3_stmt *)(st)->lite)
+#define LITE(st) ATOM_DB_LITE(st)
+
+const struct atom_db_ops *atom_db_ops_of(const atom_db_st *st) { return st->db->ops; }
 
 /* ---- connection --------------------------------------------------------- */
 
@@ -164,19 +166,7 @@ int atom_db_prepare(atom_db *db, const char *sql, atom_db_st **st)
 	return ATOM_DB_OK;
 }
 
-int atom_db_bind_int64(atom_db_st *st, int i, int64_t v)
-{
-	if (st->lite)
-		return sqlite3_bind_int64(LITE(st), i, v);
-	return st->db->ops->bind(st, i, ATOM_DB_INTEGER, v, 0, NULL, 0, 0);
-}
 
-int atom_db_bind_int(atom_db_st *st, int i, int v)
-{
-	if (st->lite)
-		return sqlite3_bind_int(LITE(st), i, v);
-	return st->db->ops->bind(st, i, ATOM_DB_INTEGER, v, 0, NULL, 0, 0);
-}
 
 int atom_db_bind_double(atom_db_st *st, int i, double v)
 {
@@ -185,50 +175,16 @@ int atom_db_bind_double(atom_db_st *st, int i, double v)
 	return st->db->ops->bind(st, i, ATOM_DB_FLOAT, 0, v, NULL, 0, 0);
 }
 
-int atom_db_bind_text(atom_db_st *st, int i, const char *v, int n, int keep)
-{
-	if (st->lite)
-		return sqlite3_bind_text(LITE(st), i, v, n, keep == ATOM_DB_STATIC ? SQLITE_STATIC : SQLITE_TRANSIENT);
-	if (!v)
-		return st->db->ops->bind(st, i, ATOM_DB_NULL, 0, 0, NULL, 0, 0);
-	return st->db->ops->bind(st, i, ATOM_DB_TEXT, 0, 0, v, n, keep);
-}
 
-int atom_db_bind_blob(atom_db_st *st, int i, const void *v, int n, int keep)
-{
-	if (st->lite)
-		return sqlite3_bind_blob(LITE(st), i, v, n, keep == ATOM_DB_STATIC ? SQLITE_STATIC : SQLITE_TRANSIENT);
-	if (!v)
-		return st->db->ops->bind(st, i, ATOM_DB_NULL, 0, 0, NULL, 0, 0);
-	return st->db->ops->bind(st, i, ATOM_DB_BLOB, 0, 0, v, n, keep);
-}
 
-int atom_db_bind_null(atom_db_st *st, int i)
-{
-	if (st->lite)
-		return sqlite3_bind_null(LITE(st), i);
-	return st->db->ops->bind(st, i, ATOM_DB_NULL, 0, 0, NULL, 0, 0);
-}
 
 int atom_db_bind_parameter_count(atom_db_st *st)
 {
 	return st->lite ? sqlite3_bind_parameter_count(LITE(st)) : st->db->ops->param_count(st);
 }
 
-int atom_db_step(atom_db_st *st)
-{
-	return st->lite ? sqlite3_step(LITE(st)) : st->db->ops->step(st);
-}
 
-int atom_db_reset(atom_db_st *st)
-{
-	return st->lite ? sqlite3_reset(LITE(st)) : st->db->ops->reset(st);
-}
 
-int atom_db_clear_bindings(atom_db_st *st)
-{
-	return st->lite ? sqlite3_clear_bindings(LITE(st)) : st->db->ops->clear(st);
-}
 
 int atom_db_finalize(atom_db_st *st)
 {
@@ -243,37 +199,13 @@ int atom_db_finalize(atom_db_st *st)
 	return rc;
 }
 
-int atom_db_column_type(atom_db_st *st, int i)
-{
-	return st->lite ? sqlite3_column_type(LITE(st), i) : st->db->ops->col_type(st, i);
-}
 
-int64_t atom_db_column_int64(atom_db_st *st, int i)
-{
-	return st->lite ? sqlite3_column_int64(LITE(st), i) : st->db->ops->col_int64(st, i);
-}
 
-int atom_db_column_int(atom_db_st *st, int i)
-{
-	return st->lite ? sqlite3_column_int(LITE(st), i) : (int)st->db->ops->col_int64(st, i);
-}
 
 double atom_db_column_double(atom_db_st *st, int i)
 {
 	return st->lite ? sqlite3_column_double(LITE(st), i) : st->db->ops->col_double(st, i);
 }
 
-const unsigned char *atom_db_column_text(atom_db_st *st, int i)
-{
-	return st->lite ? sqlite3_column_text(LITE(st), i) : st->db->ops->col_text(st, i);
-}
 
-const void *atom_db_column_blob(atom_db_st *st, int i)
-{
-	return st->lite ? sqlite3_column_blob(LITE(st), i) : st->db->ops->col_blob(st, i);
-}
 
-int atom_db_column_bytes(atom_db_st *st, int i)
-{
-	return st->lite ? sqlite3_column_bytes(LITE(st), i) : st->db->ops->col_bytes(st, i);
-}

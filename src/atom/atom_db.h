@@ -20,7 +20,10 @@
 #ifndef ATOM_DB_H
 #define ATOM_DB_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include <sqlite3.h>
 
 typedef struct atom_db atom_db;
 typedef struct atom_db_st atom_db_st;
@@ -97,25 +100,12 @@ int atom_db_create_function(atom_db *db, const char *name, int64_t (*fn)(const c
 /* ---- statements --------------------------------------------------------- */
 
 int atom_db_prepare(atom_db *db, const char *sql, atom_db_st **st);
-int atom_db_bind_int64(atom_db_st *st, int i, int64_t v);
-int atom_db_bind_int(atom_db_st *st, int i, int v);
 int atom_db_bind_double(atom_db_st *st, int i, double v);
-int atom_db_bind_text(atom_db_st *st, int i, const char *v, int n, int keep);
-int atom_db_bind_blob(atom_db_st *st, int i, const void *v, int n, int keep);
-int atom_db_bind_null(atom_db_st *st, int i);
 int atom_db_bind_parameter_count(atom_db_st *st);
-/* ATOM_DB_ROW, ATOM_DB_DONE or an error code. */
-int atom_db_step(atom_db_st *st);
-int atom_db_reset(atom_db_st *st);
-int atom_db_clear_bindings(atom_db_st *st);
 int atom_db_finalize(atom_db_st *st);
-int atom_db_column_type(atom_db_st *st, int i);
-int64_t atom_db_column_int64(atom_db_st *st, int i);
-int atom_db_column_int(atom_db_st *st, int i);
 double atom_db_column_double(atom_db_st *st, int i);
-const unsigned char *atom_db_column_text(atom_db_st *st, int i);
-const void *atom_db_column_blob(atom_db_st *st, int i);
-int atom_db_column_bytes(atom_db_st *st, int i);
+/* The calls of every row (bind, step, reset, read a column) are inline,
+ * below: on SQLite each is the library's call and nothing more. */
 
 /* ---- for backends --------------------------------------------------------- */
 
@@ -159,5 +149,88 @@ struct atom_db_ops {
 int atom_db_wrap(const struct atom_db_ops *ops, void *impl, int backend, atom_db **db);
 /* The impl given to atom_db_wrap(). */
 void *atom_db_impl(atom_db *db);
+
+/* The ops of st's backend (atom_db.c), for the inline calls below. */
+const struct atom_db_ops *atom_db_ops_of(const atom_db_st *st);
+
+#define ATOM_DB_LITE(st) ((sqlite3_stmt *)(st)->lite)
+
+static inline int atom_db_bind_int64(atom_db_st *st, int i, int64_t v)
+{
+	return st->lite ? sqlite3_bind_int64(ATOM_DB_LITE(st), i, v)
+			: atom_db_ops_of(st)->bind(st, i, ATOM_DB_INTEGER, v, 0, NULL, 0, 0);
+}
+
+static inline int atom_db_bind_int(atom_db_st *st, int i, int v)
+{
+	return st->lite ? sqlite3_bind_int(ATOM_DB_LITE(st), i, v)
+			: atom_db_ops_of(st)->bind(st, i, ATOM_DB_INTEGER, v, 0, NULL, 0, 0);
+}
+
+static inline int atom_db_bind_null(atom_db_st *st, int i)
+{
+	return st->lite ? sqlite3_bind_null(ATOM_DB_LITE(st), i)
+			: atom_db_ops_of(st)->bind(st, i, ATOM_DB_NULL, 0, 0, NULL, 0, 0);
+}
+
+static inline int atom_db_bind_text(atom_db_st *st, int i, const char *v, int n, int keep)
+{
+	if (st->lite)
+		return sqlite3_bind_text(ATOM_DB_LITE(st), i, v, n, keep == ATOM_DB_STATIC ? SQLITE_STATIC : SQLITE_TRANSIENT);
+	return v ? atom_db_ops_of(st)->bind(st, i, ATOM_DB_TEXT, 0, 0, v, n, keep) : atom_db_bind_null(st, i);
+}
+
+static inline int atom_db_bind_blob(atom_db_st *st, int i, const void *v, int n, int keep)
+{
+	if (st->lite)
+		return sqlite3_bind_blob(ATOM_DB_LITE(st), i, v, n, keep == ATOM_DB_STATIC ? SQLITE_STATIC : SQLITE_TRANSIENT);
+	return v ? atom_db_ops_of(st)->bind(st, i, ATOM_DB_BLOB, 0, 0, v, n, keep) : atom_db_bind_null(st, i);
+}
+
+/* ATOM_DB_ROW, ATOM_DB_DONE or an error code. */
+static inline int atom_db_step(atom_db_st *st)
+{
+	return st->lite ? sqlite3_step(ATOM_DB_LITE(st)) : atom_db_ops_of(st)->step(st);
+}
+
+static inline int atom_db_reset(atom_db_st *st)
+{
+	return st->lite ? sqlite3_reset(ATOM_DB_LITE(st)) : atom_db_ops_of(st)->reset(st);
+}
+
+static inline int atom_db_clear_bindings(atom_db_st *st)
+{
+	return st->lite ? sqlite3_clear_bindings(ATOM_DB_LITE(st)) : atom_db_ops_of(st)->clear(st);
+}
+
+static inline int atom_db_column_type(atom_db_st *st, int i)
+{
+	return st->lite ? sqlite3_column_type(ATOM_DB_LITE(st), i) : atom_db_ops_of(st)->col_type(st, i);
+}
+
+static inline int64_t atom_db_column_int64(atom_db_st *st, int i)
+{
+	return st->lite ? sqlite3_column_int64(ATOM_DB_LITE(st), i) : atom_db_ops_of(st)->col_int64(st, i);
+}
+
+static inline int atom_db_column_int(atom_db_st *st, int i)
+{
+	return st->lite ? sqlite3_column_int(ATOM_DB_LITE(st), i) : (int)atom_db_ops_of(st)->col_int64(st, i);
+}
+
+static inline const unsigned char *atom_db_column_text(atom_db_st *st, int i)
+{
+	return st->lite ? sqlite3_column_text(ATOM_DB_LITE(st), i) : atom_db_ops_of(st)->col_text(st, i);
+}
+
+static inline const void *atom_db_column_blob(atom_db_st *st, int i)
+{
+	return st->lite ? sqlite3_column_blob(ATOM_DB_LITE(st), i) : atom_db_ops_of(st)->col_blob(st, i);
+}
+
+static inline int atom_db_column_bytes(atom_db_st *st, int i)
+{
+	return st->lite ? sqlite3_column_bytes(ATOM_DB_LITE(st), i) : atom_db_ops_of(st)->col_bytes(st, i);
+}
 
 #endif
