@@ -162,7 +162,7 @@ check: tests
 # The suites of the commands against PostgreSQL (a server each suite starts
 # itself: tests/lib/pg.sh), unchanged: ANTENNA_TEST_PG=1 names every
 # database they use as one of it (tests/lib/pgwrap.sh).
-PG_SUITES ?= postgres antenna noise trust polite moved robots budget
+PG_SUITES ?= antenna noise trust polite moved robots budget
 check-pg: tests
 	@fail=0; for s in $(PG_SUITES); do \
 	  ANTENNA_TEST_PG=1 TOP=$(CURDIR) BUILD=$(BUILD) sh tests/$$s/run.sh > $(BUILD)/pg-$$s.out 2>&1 || fail=1; \

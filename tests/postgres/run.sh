@@ -11,6 +11,7 @@
 # ANTENNA_TEST_PG=1 (make check-pg).
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+ANTENNA_TEST_PG=   # the twin needs a real SQLite file beside the server
 . "$TOP/tests/lib/antenna.sh"
 . "$TOP/tests/lib/pg.sh"
 

@@ -95,7 +95,7 @@ int ant_store_notify_remove(ant_store *s, const char *target, int all, lb_error 
 #define PENDING \
 	" FROM ev_events e LEFT JOIN pages p ON p.key_hash = ant_key_hash(e.url_key)" \
 	" AND coalesce(p.url_key, p.url) = e.url_key" \
-	" WHERE e.seq > ?1 AND e.last_detected >= ?2 AND (?3 IS NULL OR p.grp = ?3)"
+	" WHERE e.seq > ?1 AND e.last_detected >= ?2 AND (CAST(?3 AS TEXT) IS NULL OR p.grp = ?3)"
 
 static int pending(ant_store *s, const ant_notify_target *t, int64_t since, int64_t *n, lb_error *err)
 {

@@ -98,10 +98,12 @@ static void bind_new_source(atom_db_st *st, const void *arg)
 
 int ant_store_source_add(ant_store *s, const ant_store_source *p, lb_error *err)
 {
+	/* a known source changes no row (no error: on PostgreSQL an error
+	 * would end the caller's transaction, import's) */
 	int rc = ant_st_run(s, "INSERT INTO sources(url, url_key, created, kind, relay)"
-			    " VALUES(?1,?2,?3,?4,?5)", bind_new_source, p, err);
+			    " VALUES(?1,?2,?3,?4,?5) ON CONFLICT(url_key) DO NOTHING", bind_new_source, p, err);
 
-	return rc == LB_EEXIST ? 1 : rc < 0 ? rc : 0;
+	return rc == LB_EEXIST || rc == 0 ? 1 : rc < 0 ? rc : 0;
 }
 
 static void bind_key(atom_db_st *st, const void *arg)
