@@ -116,9 +116,13 @@ static int pg_done(struct pgdb *d, PGresult *r, PGresult **keep)
 	int rc;
 
 	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_EMPTY_QUERY) {
-		const char *n = PQcmdTuples(r);
+		const char *n = PQcmdTuples(r), *tag = PQcmdStatus(r);
 
-		d->changes = n && *n ? atoi(n) : 0;
+		/* the rows an INSERT, UPDATE or DELETE changed, as sqlite3_changes():
+		 * a query leaves the count of the last change as it was */
+		if (tag && (!strncmp(tag, "INSERT", 6) || !strncmp(tag, "UPDATE", 6) ||
+			    !strncmp(tag, "DELETE", 6)))
+			d->changes = n && *n ? atoi(n) : 0;
 		d->code = ATOM_DB_OK;
 		if (keep) {
 			*keep = r;
@@ -535,8 +539,10 @@ int ant_st_is_pg_name(const char *name)
 }
 
 /* What the rewritten SQL relies on (store_pgsql.c), made once per
- * database under a lock (two checkers starting at once), and the
- * connection's view of SQLite's catalogue. */
+ * database (and again when PG_COMPAT grows) under a lock: two checkers
+ * starting at once.  sqlite_master is a view of the schema's own tables
+ * and indexes (a view is none of them). */
+#define PG_COMPAT "1"
 static const char compat_sql[] =
 	"SELECT pg_advisory_xact_lock(4242000001);"
 	"CREATE TABLE IF NOT EXISTS atom_db_meta(k TEXT PRIMARY KEY, v BIGINT NOT NULL);"
@@ -558,15 +564,29 @@ static const char compat_sql[] =
 	"  h := (h * 1099511628211) % 18446744073709551616; END LOOP;"
 	" IF h >= 9223372036854775808 THEN h := h - 18446744073709551616; END IF;"
 	" RETURN h::bigint; END $$;"
-	"COMMIT;"
-	"CREATE TEMP VIEW sqlite_master AS"
+	"CREATE OR REPLACE VIEW sqlite_master AS"
 	" SELECT 'table'::text AS type, c.relname::text AS name, c.relname::text AS tbl_name"
 	" FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
 	" WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname <> 'atom_db_meta'"
 	" UNION ALL SELECT 'index', i.relname::text, t.relname::text FROM pg_index x"
 	" JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid"
 	" JOIN pg_namespace n ON n.oid = t.relnamespace"
-	" WHERE n.nspname = current_schema() AND t.relname <> 'atom_db_meta';";
+	" WHERE n.nspname = current_schema() AND t.relname <> 'atom_db_meta';"
+	"INSERT INTO atom_db_meta(k, v) VALUES('compat', " PG_COMPAT ")"
+	" ON CONFLICT(k) DO UPDATE SET v = excluded.v;"
+	"COMMIT;";
+
+/* 1 when the database has compat_sql's objects, this version of them
+ * (a new database answers an error, once: no atom_db_meta yet). */
+static int have_compat(struct pgdb *d)
+{
+	PGresult *r = PQexec(d->c, "SELECT v FROM atom_db_meta WHERE k = 'compat'");
+	int have = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+		   atoi(PQgetvalue(r, 0, 0)) == atoi(PG_COMPAT);
+
+	PQclear(r);
+	return have;
+}
 
 static void quiet(void *arg, const char *message) { (void)arg; (void)message; }
 
@@ -583,10 +603,29 @@ static char *shown_name(const char *uri)
 	return s;
 }
 
+/* compat_sql run once, when the database lacks it: 0 or LB_EDB. */
+static int make_compat(struct pgdb *d, lb_error *err)
+{
+	PGresult *r;
+	int rc = 0;
+
+	if (have_compat(d))
+		return 0;
+	PQclear(PQexec(d->c, "BEGIN"));
+	r = PQexec(d->c, compat_sql);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+		rc = lb_err(err, LB_EDB, "cannot prepare database '%s': %s", d->name,
+			    PQresultErrorMessage(r));
+		PQclear(PQexec(d->c, "ROLLBACK"));
+	}
+	PQclear(r);
+	return rc;
+}
+
 int ant_st_pg_open(const char *uri, atom_db **out, lb_error *err)
 {
 	struct pgdb *d = calloc(1, sizeof *d);
-	PGresult *r;
+	int rc;
 
 	*out = NULL;
 	if (!d || !(d->name = shown_name(uri))) {
@@ -595,27 +634,20 @@ int ant_st_pg_open(const char *uri, atom_db **out, lb_error *err)
 	}
 	d->c = PQconnectdb(uri);
 	if (!d->c || PQstatus(d->c) != CONNECTION_OK) {
-		int rc = lb_err(err, LB_EDB, "cannot connect to database '%s': %s", d->name,
-				d->c ? PQerrorMessage(d->c) : "out of memory");
+		rc = lb_err(err, LB_EDB, "cannot connect to database '%s': %s", d->name,
+			    d->c ? PQerrorMessage(d->c) : "out of memory");
 		PQfinish(d->c);
 		free(d->name);
 		free(d);
 		return rc;
 	}
 	PQsetNoticeProcessor(d->c, quiet, NULL);
-	r = PQexec(d->c, "BEGIN");
-	PQclear(r);
-	r = PQexec(d->c, compat_sql);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-		int rc = lb_err(err, LB_EDB, "cannot prepare database '%s': %s", d->name,
-				PQresultErrorMessage(r));
-		PQclear(r);
+	if ((rc = make_compat(d, err)) < 0) {
 		PQfinish(d->c);
 		free(d->name);
 		free(d);
 		return rc;
 	}
-	PQclear(r);
 	if (atom_db_wrap(&pg_ops, d, ATOM_DB_POSTGRES, out) != ATOM_DB_OK) {
 		PQfinish(d->c);
 		free(d->name);
