@@ -30,7 +30,8 @@ pkglibs   = $(if $(strip $(1)),$(shell pkg-config --libs $(1)))
 LIBS_base    = -lpthread -lm
 LIBS_lirs    = $(call pkglibs,$(PKGS_lirs)) $(LIBS_base)
 LIBS_atom    = $(call pkglibs,$(PKGS_atom)) $(LIBS_lirs)
-LIBS_antenna = $(call pkglibs,$(PKGS_antenna)) $(LIBS_atom)
+# libpq: its header only; store_pg.c loads it when a database is PostgreSQL's
+LIBS_antenna = $(call pkglibs,$(filter-out libpq,$(PKGS_antenna))) $(LIBS_atom)
 INC_base     = -Isrc/base
 INC_lirs     = $(INC_base) -Isrc/lirs
 INC_atom     = $(INC_lirs) -Isrc/atom

@@ -19,7 +19,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dlfcn.h>
+
 #include <libpq-fe.h>
+
+/*
+ * libpq is loaded when a PostgreSQL database is opened (dlopen), not
+ * linked: a SQLite antenna never pays for loading it and the libraries
+ * it brings (TLS, Kerberos, LDAP), about a million instructions a run.
+ */
+#define PQ_FUNCS \
+	X(PQclear) \
+	X(PQcmdStatus) \
+	X(PQcmdTuples) \
+	X(PQconnectdb) \
+	X(PQerrorMessage) \
+	X(PQexec) \
+	X(PQexecParams) \
+	X(PQexecPrepared) \
+	X(PQfinish) \
+	X(PQfreemem) \
+	X(PQftype) \
+	X(PQgetisnull) \
+	X(PQgetlength) \
+	X(PQgetvalue) \
+	X(PQnfields) \
+	X(PQntuples) \
+	X(PQprepare) \
+	X(PQresultAlloc) \
+	X(PQresultErrorField) \
+	X(PQresultErrorMessage) \
+	X(PQresultStatus) \
+	X(PQsetNoticeProcessor) \
+	X(PQstatus) \
+	X(PQtransactionStatus) \
+	X(PQunescapeBytea)
+
+static struct {
+#define X(f) __typeof__(f) *f;
+	PQ_FUNCS
+#undef X
+} pq;
+
+/* 0, or LB_EDB when libpq5 is missing. */
+static int load_libpq(lb_error *err)
+{
+	static void *h;
+
+	if (h)
+		return 0;
+	if (!(h = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL)))
+		return lb_err(err, LB_EDB, "a postgresql:// database needs libpq (apt-get install "
+			      "libpq5): %s", dlerror());
+#define X(f) if (!(pq.f = (__typeof__(f) *)dlsym(h, #f))) \
+		return lb_err(err, LB_EDB, "libpq has no %s: too old a libpq5", #f);
+	PQ_FUNCS
+#undef X
+	return 0;
+}
 
 /* Type OIDs (server/catalog/pg_type_d.h, stable since 7.x). */
 #define OID_BOOL 16
@@ -98,10 +155,10 @@ static int code_of(const char *state)
 /* Keeps r's error (or the connection's) as the last; returns its code. */
 static int pg_fail(struct pgdb *d, PGresult *r)
 {
-	const char *m = r ? PQresultErrorMessage(r) : PQerrorMessage(d->c);
+	const char *m = r ? pq.PQresultErrorMessage(r) : pq.PQerrorMessage(d->c);
 	size_t n;
 
-	d->code = r ? code_of(PQresultErrorField(r, PG_DIAG_SQLSTATE)) : ATOM_DB_IOERR;
+	d->code = r ? code_of(pq.PQresultErrorField(r, PG_DIAG_SQLSTATE)) : ATOM_DB_IOERR;
 	snprintf(d->err, sizeof d->err, "%s", m && *m ? m : "PostgreSQL error");
 	n = strlen(d->err);
 	while (n && (d->err[n - 1] == '\n' || d->err[n - 1] == ' '))
@@ -112,11 +169,11 @@ static int pg_fail(struct pgdb *d, PGresult *r)
 /* r's outcome: ATOM_DB_OK (r kept in *keep when given) or the error. */
 static int pg_done(struct pgdb *d, PGresult *r, PGresult **keep)
 {
-	ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+	ExecStatusType s = r ? pq.PQresultStatus(r) : PGRES_FATAL_ERROR;
 	int rc;
 
 	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_EMPTY_QUERY) {
-		const char *n = PQcmdTuples(r), *tag = PQcmdStatus(r);
+		const char *n = pq.PQcmdTuples(r), *tag = pq.PQcmdStatus(r);
 
 		/* the rows an INSERT, UPDATE or DELETE changed, as sqlite3_changes():
 		 * a query leaves the count of the last change as it was */
@@ -128,11 +185,11 @@ static int pg_done(struct pgdb *d, PGresult *r, PGresult **keep)
 			*keep = r;
 			return ATOM_DB_OK;
 		}
-		PQclear(r);
+		pq.PQclear(r);
 		return ATOM_DB_OK;
 	}
 	rc = pg_fail(d, r);
-	PQclear(r);
+	pq.PQclear(r);
 	return rc;
 }
 
@@ -142,7 +199,7 @@ static int pg_close(atom_db *db)
 {
 	struct pgdb *d = DB(db);
 
-	PQfinish(d->c);
+	pq.PQfinish(d->c);
 	free(d->name);
 	free(d);
 	return ATOM_DB_OK;
@@ -155,7 +212,7 @@ static int pg_exec(atom_db *db, const char *sql)
 
 	if (!q)
 		return d->code = ATOM_DB_NOMEM;
-	int rc = pg_done(d, PQexec(d->c, q), NULL);
+	int rc = pg_done(d, pq.PQexec(d->c, q), NULL);
 	free(q);
 	return rc;
 }
@@ -175,18 +232,18 @@ static int pg_changes(atom_db *db) { return DB(db)->changes; }
 
 static int64_t pg_last_id(atom_db *db)
 {
-	PGresult *r = PQexec(DB(db)->c, "SELECT lastval()");
+	PGresult *r = pq.PQexec(DB(db)->c, "SELECT lastval()");
 	int64_t v = 0;
 
-	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
-		v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-	PQclear(r);
+	if (pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) == 1)
+		v = strtoll(pq.PQgetvalue(r, 0, 0), NULL, 10);
+	pq.PQclear(r);
 	return v;
 }
 
 static int pg_autocommit(atom_db *db)
 {
-	return PQtransactionStatus(DB(db)->c) == PQTRANS_IDLE;
+	return pq.PQtransactionStatus(DB(db)->c) == PQTRANS_IDLE;
 }
 
 static const char *pg_errmsg(atom_db *db) { return DB(db)->err; }
@@ -223,7 +280,7 @@ static int pg_prepare(atom_db *db, const char *sql, atom_db_st **out)
 
 static void clear_row(struct pgst *s)
 {
-	int n = s->res ? PQnfields(s->res) : 0;
+	int n = s->res ? pq.PQnfields(s->res) : 0;
 
 	/* the decoded bytes live in the result's memory (PQresultAlloc) */
 	for (int i = 0; s->blob && i < n; i++)
@@ -237,7 +294,7 @@ static void clear_result(struct pgst *s)
 	free(s->bloblen);
 	s->blob = NULL;
 	s->bloblen = NULL;
-	PQclear(s->res);
+	pq.PQclear(s->res);
 	s->res = NULL;
 	s->row = s->nrows = s->done = 0;
 }
@@ -311,7 +368,7 @@ static int server_prepare(struct pgdb *d, struct pgst *s)
 		char q[40];
 
 		snprintf(q, sizeof q, "DEALLOCATE %s", s->name);
-		PQclear(PQexec(d->c, q));
+		pq.PQclear(pq.PQexec(d->c, q));
 		*s->name = '\0';
 	}
 	if (s->np && !s->types && !(s->types = calloc((size_t)s->np, sizeof *s->types)))
@@ -319,12 +376,12 @@ static int server_prepare(struct pgdb *d, struct pgst *s)
 	for (int i = 0; i < s->np; i++)
 		s->types[i] = type_of(s, i);
 	snprintf(s->name, sizeof s->name, "a%u", ++d->next);
-	r = PQprepare(d->c, s->name, s->sql, s->np, s->types);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+	r = pq.PQprepare(d->c, s->name, s->sql, s->np, s->types);
+	if (pq.PQresultStatus(r) != PGRES_COMMAND_OK) {
 		*s->name = '\0';
 		return pg_done(d, r, NULL);
 	}
-	PQclear(r);
+	pq.PQclear(r);
 	return ATOM_DB_OK;
 }
 
@@ -344,19 +401,19 @@ static int run(struct pgst *s)
 		types[i] = type_of(s, i);
 	}
 	if (s->runs++ == 0) {
-		r = PQexecParams(d->c, s->sql, s->np, types, vals, lens, fmts, 0);
+		r = pq.PQexecParams(d->c, s->sql, s->np, types, vals, lens, fmts, 0);
 	} else {
 		if ((!*s->name || types_differ(s)) && (rc = server_prepare(d, s)) != ATOM_DB_OK)
 			return rc;
-		r = PQexecPrepared(d->c, s->name, s->np, vals, lens, fmts, 0);
+		r = pq.PQexecPrepared(d->c, s->name, s->np, vals, lens, fmts, 0);
 	}
 	if ((rc = pg_done(d, r, &s->res)) != ATOM_DB_OK)
 		return rc;
-	s->nrows = PQresultStatus(s->res) == PGRES_TUPLES_OK ? PQntuples(s->res) : 0;
+	s->nrows = pq.PQresultStatus(s->res) == PGRES_TUPLES_OK ? pq.PQntuples(s->res) : 0;
 	s->row = -1;
-	if (s->nrows && !(s->blob = calloc((size_t)PQnfields(s->res), sizeof *s->blob) ) )
+	if (s->nrows && !(s->blob = calloc((size_t)pq.PQnfields(s->res), sizeof *s->blob) ) )
 		return d->code = ATOM_DB_NOMEM;
-	if (s->nrows && !(s->bloblen = calloc((size_t)PQnfields(s->res), sizeof *s->bloblen)))
+	if (s->nrows && !(s->bloblen = calloc((size_t)pq.PQnfields(s->res), sizeof *s->bloblen)))
 		return d->code = ATOM_DB_NOMEM;
 	return ATOM_DB_OK;
 }
@@ -409,7 +466,7 @@ static int pg_finalize(atom_db_st *st)
 		char q[40];
 
 		snprintf(q, sizeof q, "DEALLOCATE %s", s->name);
-		PQclear(PQexec(d->c, q));
+		pq.PQclear(pq.PQexec(d->c, q));
 	}
 	free(s->p);
 	free(s->types);
@@ -426,22 +483,22 @@ static int pg_finalize(atom_db_st *st)
 
 static int has(const struct pgst *s, int i)
 {
-	return s->res && s->row >= 0 && s->row < s->nrows && i >= 0 && i < PQnfields(s->res);
+	return s->res && s->row >= 0 && s->row < s->nrows && i >= 0 && i < pq.PQnfields(s->res);
 }
 
 static int pg_col_type(atom_db_st *st, int i)
 {
 	struct pgst *s = (struct pgst *)st;
 
-	if (!has(s, i) || PQgetisnull(s->res, s->row, i))
+	if (!has(s, i) || pq.PQgetisnull(s->res, s->row, i))
 		return ATOM_DB_NULL;
-	switch (PQftype(s->res, i)) {
+	switch (pq.PQftype(s->res, i)) {
 	case OID_INT8: case OID_INT4: case OID_INT2: case OID_BOOL:
 		return ATOM_DB_INTEGER;
 	case OID_FLOAT4: case OID_FLOAT8:
 		return ATOM_DB_FLOAT;
 	case OID_NUMERIC:
-		return strchr(PQgetvalue(s->res, s->row, i), '.') ? ATOM_DB_FLOAT : ATOM_DB_INTEGER;
+		return strchr(pq.PQgetvalue(s->res, s->row, i), '.') ? ATOM_DB_FLOAT : ATOM_DB_INTEGER;
 	case OID_BYTEA:
 		return ATOM_DB_BLOB;
 	default:
@@ -454,9 +511,9 @@ static int64_t pg_col_int64(atom_db_st *st, int i)
 	struct pgst *s = (struct pgst *)st;
 	const char *v;
 
-	if (!has(s, i) || PQgetisnull(s->res, s->row, i))
+	if (!has(s, i) || pq.PQgetisnull(s->res, s->row, i))
 		return 0;
-	v = PQgetvalue(s->res, s->row, i);
+	v = pq.PQgetvalue(s->res, s->row, i);
 	if (*v == 't' || *v == 'f')   /* a boolean: SQLite's comparisons are 0 and 1 */
 		return *v == 't';
 	return strtoll(v, NULL, 10);
@@ -466,7 +523,7 @@ static double pg_col_double(atom_db_st *st, int i)
 {
 	struct pgst *s = (struct pgst *)st;
 
-	return has(s, i) && !PQgetisnull(s->res, s->row, i) ? strtod(PQgetvalue(s->res, s->row, i), NULL) : 0;
+	return has(s, i) && !pq.PQgetisnull(s->res, s->row, i) ? strtod(pq.PQgetvalue(s->res, s->row, i), NULL) : 0;
 }
 
 /* A bytea column decoded (once per row), NUL-terminated as SQLite's. */
@@ -474,16 +531,16 @@ static const unsigned char *bytes_of(struct pgst *s, int i, size_t *len)
 {
 	if (!s->blob[i]) {
 		size_t n;
-		unsigned char *b = PQunescapeBytea((const unsigned char *)PQgetvalue(s->res, s->row, i), &n);
-		unsigned char *z = b ? PQresultAlloc(s->res, n + 1) : NULL;
+		unsigned char *b = pq.PQunescapeBytea((const unsigned char *)pq.PQgetvalue(s->res, s->row, i), &n);
+		unsigned char *z = b ? pq.PQresultAlloc(s->res, n + 1) : NULL;
 
 		if (!z) {
-			PQfreemem(b);
+			pq.PQfreemem(b);
 			return NULL;
 		}
 		memcpy(z, b, n);
 		z[n] = '\0';
-		PQfreemem(b);
+		pq.PQfreemem(b);
 		s->blob[i] = z;
 		s->bloblen[i] = n;
 	}
@@ -496,11 +553,11 @@ static const unsigned char *pg_col_text(atom_db_st *st, int i)
 	struct pgst *s = (struct pgst *)st;
 	size_t n;
 
-	if (!has(s, i) || PQgetisnull(s->res, s->row, i))
+	if (!has(s, i) || pq.PQgetisnull(s->res, s->row, i))
 		return NULL;
-	if (PQftype(s->res, i) == OID_BYTEA)
+	if (pq.PQftype(s->res, i) == OID_BYTEA)
 		return bytes_of(s, i, &n);
-	return (const unsigned char *)PQgetvalue(s->res, s->row, i);
+	return (const unsigned char *)pq.PQgetvalue(s->res, s->row, i);
 }
 
 static const void *pg_col_blob(atom_db_st *st, int i)
@@ -513,11 +570,11 @@ static int pg_col_bytes(atom_db_st *st, int i)
 	struct pgst *s = (struct pgst *)st;
 	size_t n = 0;
 
-	if (!has(s, i) || PQgetisnull(s->res, s->row, i))
+	if (!has(s, i) || pq.PQgetisnull(s->res, s->row, i))
 		return 0;
-	if (PQftype(s->res, i) == OID_BYTEA)
+	if (pq.PQftype(s->res, i) == OID_BYTEA)
 		return bytes_of(s, i, &n) ? (int)n : 0;
-	return PQgetlength(s->res, s->row, i);
+	return pq.PQgetlength(s->res, s->row, i);
 }
 
 static const struct atom_db_ops pg_ops = {
@@ -580,11 +637,11 @@ static const char compat_sql[] =
  * (a new database answers an error, once: no atom_db_meta yet). */
 static int have_compat(struct pgdb *d)
 {
-	PGresult *r = PQexec(d->c, "SELECT v FROM atom_db_meta WHERE k = 'compat'");
-	int have = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
-		   atoi(PQgetvalue(r, 0, 0)) == atoi(PG_COMPAT);
+	PGresult *r = pq.PQexec(d->c, "SELECT v FROM atom_db_meta WHERE k = 'compat'");
+	int have = pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) == 1 &&
+		   atoi(pq.PQgetvalue(r, 0, 0)) == atoi(PG_COMPAT);
 
-	PQclear(r);
+	pq.PQclear(r);
 	return have;
 }
 
@@ -611,14 +668,14 @@ static int make_compat(struct pgdb *d, lb_error *err)
 
 	if (have_compat(d))
 		return 0;
-	PQclear(PQexec(d->c, "BEGIN"));
-	r = PQexec(d->c, compat_sql);
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+	pq.PQclear(pq.PQexec(d->c, "BEGIN"));
+	r = pq.PQexec(d->c, compat_sql);
+	if (pq.PQresultStatus(r) != PGRES_COMMAND_OK) {
 		rc = lb_err(err, LB_EDB, "cannot prepare database '%s': %s", d->name,
-			    PQresultErrorMessage(r));
-		PQclear(PQexec(d->c, "ROLLBACK"));
+			    pq.PQresultErrorMessage(r));
+		pq.PQclear(pq.PQexec(d->c, "ROLLBACK"));
 	}
-	PQclear(r);
+	pq.PQclear(r);
 	return rc;
 }
 
@@ -628,28 +685,32 @@ int ant_st_pg_open(const char *uri, atom_db **out, lb_error *err)
 	int rc;
 
 	*out = NULL;
+	if ((rc = load_libpq(err)) < 0) {
+		free(d);
+		return rc;
+	}
 	if (!d || !(d->name = shown_name(uri))) {
 		free(d);
 		return lb_err_code(err, LB_ENOMEM);
 	}
-	d->c = PQconnectdb(uri);
-	if (!d->c || PQstatus(d->c) != CONNECTION_OK) {
+	d->c = pq.PQconnectdb(uri);
+	if (!d->c || pq.PQstatus(d->c) != CONNECTION_OK) {
 		rc = lb_err(err, LB_EDB, "cannot connect to database '%s': %s", d->name,
-			    d->c ? PQerrorMessage(d->c) : "out of memory");
-		PQfinish(d->c);
+			    d->c ? pq.PQerrorMessage(d->c) : "out of memory");
+		pq.PQfinish(d->c);
 		free(d->name);
 		free(d);
 		return rc;
 	}
-	PQsetNoticeProcessor(d->c, quiet, NULL);
+	pq.PQsetNoticeProcessor(d->c, quiet, NULL);
 	if ((rc = make_compat(d, err)) < 0) {
-		PQfinish(d->c);
+		pq.PQfinish(d->c);
 		free(d->name);
 		free(d);
 		return rc;
 	}
 	if (atom_db_wrap(&pg_ops, d, ATOM_DB_POSTGRES, out) != ATOM_DB_OK) {
-		PQfinish(d->c);
+		pq.PQfinish(d->c);
 		free(d->name);
 		free(d);
 		return lb_err_code(err, LB_ENOMEM);
