@@ -54,6 +54,12 @@ atom_db *ant_store_db(ant_store *s);
 const char *ant_store_path(const ant_store *s);
 /* 1 when ant_store_open() made the antenna's tables (a new database), else 0. */
 int ant_store_created(const ant_store *s);
+/* Copies every row of src's tables (the antenna's and its events': both
+ * attached with atom_evstore_attach() first) into dst, whose rows of
+ * them go, in one transaction; SQLite and PostgreSQL either way.  *rows:
+ * the rows copied.  0, or < 0 (LB_EINVAL: src has a table no antenna
+ * of this version has). */
+int ant_store_copy(ant_store *src, ant_store *dst, int64_t *rows, lb_error *err);
 
 /* Takes the run lock, waiting up to wait_seconds.  Released by ant_store_close(). */
 int ant_store_lock(ant_store *s, int wait_seconds, lb_error *err);

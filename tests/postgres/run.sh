@@ -17,7 +17,7 @@ ANTENNA_TEST_PG=   # the twin needs a real SQLite file beside the server
 . "$TOP/tests/lib/antenna.sh"
 . "$TOP/tests/lib/pg.sh"
 
-plan 12
+plan 18
 tmpdir postgres-test
 pg_start || exit 1
 trap 'pg_stop; cleanup' EXIT INT TERM
@@ -64,6 +64,21 @@ $A -d "$LITE" list --format jsonl > "$T/list-lite" 2>&1
 $A -d "$PG" list --format jsonl > "$T/list-pg" 2>&1
 check "list --format jsonl the same from both" cmp -s "$T/list-lite" "$T/list-pg"
 check "check-db clean on PostgreSQL" $A -d "$PG" check-db
+
+# ---- antenna copy: SQLite -> PostgreSQL -> SQLite ------------------------------------------
+CP=$(pg_newdb copied) || exit 1
+$A copy "$LITE" "$CP" > "$T/out" 2>&1
+check "copy SQLite -> PostgreSQL" grep -q "^copied '$LITE' to '.*': [1-9][0-9]* rows$" "$T/out"
+$A copy "$CP" "$T/back.db" > "$T/out" 2>&1
+check "copy PostgreSQL -> SQLite" grep -q "^copied '.*' to '$T/back.db': [1-9][0-9]* rows$" "$T/out"
+$A -d "$CP" publish --now $((NOW + 7300)) "$T/pub-cp" > /dev/null 2>&1
+$A -d "$T/back.db" publish --now $((NOW + 7300)) "$T/pub-back" > /dev/null 2>&1
+check "the copy in PostgreSQL publishes the same files" diff -r "$T/pub-lite" "$T/pub-cp"
+check "the copy back in SQLite publishes the same files" diff -r "$T/pub-lite" "$T/pub-back"
+$A -d "$CP" add "$U/new.html" > /dev/null 2>&1
+is "a page added to the copy gets a new id (the sequence moved past the copied ones)" $? 0
+$A copy "$LITE" "$CP" > /dev/null 2> "$T/err"
+is "copy into a database with pages is refused" "$?:$(grep -c 'already holds' "$T/err")" "2:1"
 
 # ---- the run lock -----------------------------------------------------------------------
 page 'Slow' 'slow page' slow.html
