@@ -22,7 +22,7 @@ VERSION := $(shell sed -n 's/^\#define LIRS_VERSION "\(.*\)"$$/\1/p' src/lirs/li
 PKGS_base    =
 PKGS_lirs    = zlib json-c
 PKGS_atom    = sqlite3 libxml-2.0
-PKGS_antenna = libcurl libpsl uchardet yaml-0.1
+PKGS_antenna = libcurl libpsl uchardet yaml-0.1 libpq
 PKGS     = $(PKGS_lirs) $(PKGS_atom) $(PKGS_antenna)
 # Recursive (=) so pkg-config runs only after mk/deps.sh has installed what is missing.
 pkgcflags = $(if $(strip $(1)),$(shell pkg-config --cflags $(1)))
@@ -30,7 +30,8 @@ pkglibs   = $(if $(strip $(1)),$(shell pkg-config --libs $(1)))
 LIBS_base    = -lpthread -lm
 LIBS_lirs    = $(call pkglibs,$(PKGS_lirs)) $(LIBS_base)
 LIBS_atom    = $(call pkglibs,$(PKGS_atom)) $(LIBS_lirs)
-LIBS_antenna = $(call pkglibs,$(PKGS_antenna)) $(LIBS_atom)
+# libpq: its header only; store_pg.c loads it when a database is PostgreSQL's
+LIBS_antenna = $(call pkglibs,$(filter-out libpq,$(PKGS_antenna))) $(LIBS_atom)
 INC_base     = -Isrc/base
 INC_lirs     = $(INC_base) -Isrc/lirs
 INC_atom     = $(INC_lirs) -Isrc/atom
@@ -159,6 +160,17 @@ tests: all $(UNIT_BIN) $(TOOL_BIN) $(BUILD)/bench/seed $(BUILD)/.testdeps
 check: tests
 	@BUILD=$(BUILD) sh tests/run.sh
 
+# The suites of the commands against PostgreSQL (a server each suite starts
+# itself: tests/lib/pg.sh), unchanged: ANTENNA_TEST_PG=1 names every
+# database they use as one of it (tests/lib/pgwrap.sh).
+PG_SUITES ?= antenna noise trust polite moved robots budget
+check-pg: tests
+	@fail=0; for s in $(PG_SUITES); do \
+	  ANTENNA_TEST_PG=1 TOP=$(CURDIR) BUILD=$(BUILD) sh tests/$$s/run.sh > $(BUILD)/pg-$$s.out 2>&1 || fail=1; \
+	  n=$$(grep -c '^not ok' $(BUILD)/pg-$$s.out); [ "$$n" -eq 0 ] || fail=1; \
+	  echo "$$s on PostgreSQL: $$(grep -c '^ok' $(BUILD)/pg-$$s.out) ok, $$n not ok ($(BUILD)/pg-$$s.out)"; \
+	done; exit $$fail
+
 # Same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
 check-asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
@@ -243,4 +255,4 @@ schema: all
 clean:
 	rm -rf build build-asan build-fuzz build-* public
 
-.PHONY: all tests check check-asan check-valgrind check-fresh demo bench profile fuzz install uninstall version schema clean
+.PHONY: all tests check check-pg check-asan check-valgrind check-fresh demo bench profile fuzz install uninstall version schema clean

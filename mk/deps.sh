@@ -15,6 +15,7 @@ pkg_of() {
 	libxml-2.0) echo libxml2-dev ;;
 	uchardet) echo libuchardet-dev ;;
 	yaml-0.1) echo libyaml-dev ;;
+	libpq) echo libpq-dev ;;
 	libmicrohttpd) echo libmicrohttpd-dev ;;
 	*) echo "$1" ;;
 	esac

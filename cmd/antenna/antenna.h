@@ -171,6 +171,7 @@ void antcmd_time(char *b, size_t n, int64_t t, int64_t tz);
 
 int cmd_add(int argc, char **argv);
 int cmd_check_db(int argc, char **argv);
+int cmd_copy(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);

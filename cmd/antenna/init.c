@@ -189,9 +189,9 @@ int cmd_init(int argc, char **argv)
 
 	if ((rc = parse_opts(argc, argv, set, &nset)) != 0)
 		return rc < 0 ? CLI_OK : CLI_FATAL;
-	existed = access(antcmd_db_path, F_OK) == 0;
 	if (!(s = antcmd_open(ANT_STORE_OPEN_CREATE)))
 		return CLI_FATAL;
+	existed = !ant_store_created(s);   /* a file or a PostgreSQL database */
 	if ((rc = anew = write_settings(s, set, nset, old, &err)) < 0 ||
 	    (rc = antcmd_notify_apply(s, antcmd_now(0), &err)) < 0)   /* notify.c */
 		cli_error("%s", lb_error_msg(&err));

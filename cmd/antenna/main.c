@@ -13,6 +13,7 @@ static const struct cli_cmd cmds[] = {
 	/* Keep sorted: --help lists them in this order. */
 	{ "add", cmd_add, "watch a page, or read a source: --lirs, --atom or --sitemap" },
 	{ "check-db", cmd_check_db, "run SQLite's integrity check on the database" },
+	{ "copy", cmd_copy, "copy the antenna into another database (SQLite or PostgreSQL)" },
 	{ "diff", cmd_diff, "show the last change found in a watched page's text" },
 	{ "export", cmd_export, "write the watch list as OPML, samidare's config.yml or JSON Lines" },
 	{ "import", cmd_import, "add the pages of a samidare, tama, OPML or LIRS file (-n: dry run)" },

@@ -38,7 +38,7 @@
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
 typedef struct ant_store ant_store;
-struct sqlite3;
+typedef struct atom_db atom_db;
 
 enum { ANT_STORE_OPEN_EXISTING = 0, ANT_STORE_OPEN_CREATE = 1 };
 
@@ -50,8 +50,16 @@ enum { ANT_STORE_OPEN_EXISTING = 0, ANT_STORE_OPEN_CREATE = 1 };
  */
 int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err);
 void ant_store_close(ant_store *s);
-struct sqlite3 *ant_store_db(ant_store *s);
+atom_db *ant_store_db(ant_store *s);
 const char *ant_store_path(const ant_store *s);
+/* 1 when ant_store_open() made the antenna's tables (a new database), else 0. */
+int ant_store_created(const ant_store *s);
+/* Copies every row of src's tables (the antenna's and its events': both
+ * attached with atom_evstore_attach() first) into dst, whose rows of
+ * them go, in one transaction; SQLite and PostgreSQL either way.  *rows:
+ * the rows copied.  0, or < 0 (LB_EINVAL: src has a table no antenna
+ * of this version has). */
+int ant_store_copy(ant_store *src, ant_store *dst, int64_t *rows, lb_error *err);
 
 /* Takes the run lock, waiting up to wait_seconds.  Released by ant_store_close(). */
 int ant_store_lock(ant_store *s, int wait_seconds, lb_error *err);

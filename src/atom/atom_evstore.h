@@ -22,7 +22,7 @@
 
 #include "lb_error.h"
 
-typedef struct sqlite3 sqlite3;
+typedef struct atom_db atom_db;
 
 #define ATOM_EVSTORE_SCHEMA 3
 /* How long a run waits for another run's lock before it gives up. */
@@ -67,7 +67,7 @@ typedef struct atom_evstore atom_evstore;
 int atom_evstore_open(atom_evstore **out, const char *path, int busy_ms, lb_error *err);
 /* Uses db (borrowed; not closed by atom_evstore_close()); creates the ev_*
  * tables when missing.  The caller sets its own busy timeout. */
-int atom_evstore_attach(atom_evstore **out, sqlite3 *db, lb_error *err);
+int atom_evstore_attach(atom_evstore **out, atom_db *db, lb_error *err);
 void atom_evstore_close(atom_evstore *st);
 
 /* BEGIN IMMEDIATE (takes the write lock now, waiting up to the timeout). */

@@ -14,18 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
+#include "atom_db.h"
 
 #include "lb_buf.h"
 #include "lb_url.h"
 
 struct atom_evstore {
-	sqlite3 *db;
+	atom_db *db;
 	int owned;
 	char *name;          /* for messages */
-	sqlite3_stmt *ins;
-	sqlite3_stmt *max_lm;   /* atom_evstore_max_lm(), prepared once */
-	sqlite3_stmt *each;  /* atom_evstore_each_event(): one prepare per store */
+	atom_db_st *ins;
+	atom_db_st *max_lm;   /* atom_evstore_max_lm(), prepared once */
+	atom_db_st *each;  /* atom_evstore_each_event(): one prepare per store */
 	int each_busy;       /* a walk is under way (a callback may start another) */
 	int64_t keep;        /* retention: events kept, ATOM_EVSTORE_KEEP_ALL */
 	char lang[8];        /* sealed with new archives (atom_evstore_set_lang()) */
@@ -59,24 +59,24 @@ static const char *const migrations[] = {
 
 static int fail(atom_evstore *st, lb_error *err, int rc, const char *what)
 {
-	const char *lib = st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc);
+	const char *lib = st->db ? atom_db_errmsg(st->db) : atom_db_errstr(rc);
 
 	switch (rc & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
+	case ATOM_DB_BUSY:
+	case ATOM_DB_LOCKED:
 		return lb_err(err, LB_EBUSY, "state file '%s' is locked by another run", st->name);
 	/* what happened in our words, SQLite's text as detail */
-	case SQLITE_IOERR:
+	case ATOM_DB_IOERR:
 		return lb_err(err, LB_EDB, "cannot read or write state file '%s' (%s; sqlite: %s)",
 			      st->name, what, lib);
-	case SQLITE_FULL:
+	case ATOM_DB_FULL:
 		return lb_err(err, LB_EDB, "disk full: cannot write state file '%s' (%s; sqlite: %s)",
 			      st->name, what, lib);
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB:
+	case ATOM_DB_CORRUPT:
+	case ATOM_DB_NOTADB:
 		return lb_err(err, LB_EDB, "state file '%s' is damaged: restore a backup (%s; sqlite: %s)",
 			      st->name, what, lib);
-	case SQLITE_READONLY:
+	case ATOM_DB_READONLY:
 		return lb_err(err, LB_EDB, "state file '%s' cannot be written: read-only (%s; sqlite: %s)",
 			      st->name, what, lib);
 	default:
@@ -86,28 +86,28 @@ static int fail(atom_evstore *st, lb_error *err, int rc, const char *what)
 
 static int exec(atom_evstore *st, const char *sql, lb_error *err)
 {
-	int rc = sqlite3_exec(st->db, sql, NULL, NULL, NULL);
+	int rc = atom_db_exec(st->db, sql);
 
-	return rc == SQLITE_OK ? 0 : fail(st, err, rc, "cannot update");
+	return rc == ATOM_DB_OK ? 0 : fail(st, err, rc, "cannot update");
 }
 
 /* One integer from sql (no parameters), or dflt when no row. */
 static int query_int(atom_evstore *st, const char *sql, int64_t a, int64_t *out, int64_t dflt,
 		     lb_error *err)
 {
-	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+	atom_db_st *s;
+	int rc = atom_db_prepare(st->db, sql, &s);
 
-	if (rc != SQLITE_OK)
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot read");
-	if (sqlite3_bind_parameter_count(s) > 0)
-		sqlite3_bind_int64(s, 1, a);
-	rc = sqlite3_step(s);
+	if (atom_db_bind_parameter_count(s) > 0)
+		atom_db_bind_int64(s, 1, a);
+	rc = atom_db_step(s);
 	*out = dflt;
-	if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
-		*out = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (rc == ATOM_DB_ROW && atom_db_column_type(s, 0) != ATOM_DB_NULL)
+		*out = atom_db_column_int64(s, 0);
+	atom_db_finalize(s);
+	if (rc != ATOM_DB_ROW && rc != ATOM_DB_DONE)
 		return fail(st, err, rc, "cannot read");
 	return 0;
 }
@@ -135,7 +135,7 @@ static int migrate(atom_evstore *st, lb_error *err)
 	char sql[128];
 	int n = (int)(sizeof migrations / sizeof migrations[0]), rc;
 	/* attached inside the owner's transaction (antenna import): a savepoint */
-	int nested = !sqlite3_get_autocommit(st->db);
+	int nested = !atom_db_get_autocommit(st->db);
 
 	if (nested ? (rc = exec(st, "SAVEPOINT ev_migrate", err)) != 0
 		   : (rc = atom_evstore_begin(st, err)) != 0)
@@ -153,7 +153,8 @@ static int migrate(atom_evstore *st, lb_error *err)
 	for (; v < n; v++)
 		if ((rc = exec(st, migrations[v], err)) != 0)
 			goto fail;
-	snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO ev_meta VALUES('schema', '%d')", ATOM_EVSTORE_SCHEMA);
+	snprintf(sql, sizeof sql, "INSERT INTO ev_meta VALUES('schema', '%d')"
+		 " ON CONFLICT(key) DO UPDATE SET value=excluded.value", ATOM_EVSTORE_SCHEMA);
 	if ((rc = exec(st, sql, err)) != 0)
 		goto fail;
 	if (st->owned) {
@@ -166,7 +167,7 @@ static int migrate(atom_evstore *st, lb_error *err)
 	return atom_evstore_commit(st, err);
 fail:
 	if (nested)
-		sqlite3_exec(st->db, "ROLLBACK TO ev_migrate; RELEASE ev_migrate", NULL, NULL, NULL);
+		atom_db_exec(st->db, "ROLLBACK TO ev_migrate; RELEASE ev_migrate");
 	else
 		atom_evstore_rollback(st);
 	return rc;
@@ -178,11 +179,10 @@ static int setup(atom_evstore *st, lb_error *err)
 
 	if ((rc = migrate(st, err)) != 0)
 		return rc;
-	rc = sqlite3_prepare_v2(st->db,
-		"INSERT OR IGNORE INTO ev_events(url, url_key, last_modified, last_detected,"
+	rc = atom_db_prepare(st->db, "INSERT INTO ev_events(url, url_key, last_modified, last_detected,"
 		" tz_offset, content_length, title, author, source_url, excerpt)"
-		" VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &st->ins, NULL);
-	return rc == SQLITE_OK ? 0 : fail(st, err, rc, "cannot prepare");
+		" VALUES(?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING", &st->ins);
+	return rc == ATOM_DB_OK ? 0 : fail(st, err, rc, "cannot prepare");
 }
 
 static atom_evstore *new_store(const char *name)
@@ -211,15 +211,15 @@ int atom_evstore_open(atom_evstore **out, const char *path, int busy_ms, lb_erro
 		return lb_err_code(err, LB_ENOMEM);
 	st->owned = 1;
 	/* NOMUTEX: a state file of its own is used by one thread */
-	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			     SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
+	rc = atom_db_open(path, &st->db, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE |
+			     ATOM_DB_OPEN_NOMUTEX);
+	if (rc != ATOM_DB_OK) {
 		rc = lb_err(err, LB_EDB, "cannot open state file '%s': %s", path,
-			    st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+			    st->db ? atom_db_errmsg(st->db) : atom_db_errstr(rc));
 		atom_evstore_close(st);
 		return rc;
 	}
-	sqlite3_busy_timeout(st->db, busy_ms > 0 ? busy_ms : ATOM_EVSTORE_DEFAULT_BUSY_MS);
+	atom_db_busy_timeout(st->db, busy_ms > 0 ? busy_ms : ATOM_EVSTORE_DEFAULT_BUSY_MS);
 	/* WAL: a web server or a second reader never blocks a run. */
 	if ((rc = exec(st, "PRAGMA journal_mode = WAL", err)) != 0 ||
 	    (rc = exec(st, "PRAGMA synchronous = NORMAL", err)) != 0 ||
@@ -231,9 +231,9 @@ int atom_evstore_open(atom_evstore **out, const char *path, int busy_ms, lb_erro
 	return 0;
 }
 
-int atom_evstore_attach(atom_evstore **out, sqlite3 *db, lb_error *err)
+int atom_evstore_attach(atom_evstore **out, atom_db *db, lb_error *err)
 {
-	const char *name = sqlite3_db_filename(db, "main");
+	const char *name = atom_db_filename(db);
 	atom_evstore *st = new_store(name);
 	int rc;
 
@@ -253,11 +253,11 @@ void atom_evstore_close(atom_evstore *st)
 {
 	if (!st)
 		return;
-	sqlite3_finalize(st->ins);
-	sqlite3_finalize(st->max_lm);
-	sqlite3_finalize(st->each);
+	atom_db_finalize(st->ins);
+	atom_db_finalize(st->max_lm);
+	atom_db_finalize(st->each);
 	if (st->owned)
-		sqlite3_close(st->db);
+		atom_db_close(st->db);
 	lb_buf_release(&st->key);
 	free(st->name);
 	free(st);
@@ -272,7 +272,7 @@ int atom_evstore_commit(atom_evstore *st, lb_error *err)
 {
 	int rc;
 
-	if (st->keep != ATOM_EVSTORE_KEEP_ALL && !sqlite3_get_autocommit(st->db) &&
+	if (st->keep != ATOM_EVSTORE_KEEP_ALL && !atom_db_get_autocommit(st->db) &&
 	    (rc = atom_evstore_prune(st, st->keep, NULL, err)) != 0)
 		return rc;
 	return exec(st, "COMMIT", err);
@@ -280,139 +280,139 @@ int atom_evstore_commit(atom_evstore *st, lb_error *err)
 
 void atom_evstore_rollback(atom_evstore *st)
 {
-	if (!sqlite3_get_autocommit(st->db))
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	if (!atom_db_get_autocommit(st->db))
+		atom_db_exec(st->db, "ROLLBACK");
 }
 
 int atom_evstore_meta_get(atom_evstore *st, const char *key, char **out, lb_error *err)
 {
-	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(st->db, "SELECT value FROM ev_meta WHERE key = ?", -1, &s, NULL);
+	atom_db_st *s;
+	int rc = atom_db_prepare(st->db, "SELECT value FROM ev_meta WHERE key = ?", &s);
 
 	*out = NULL;
-	if (rc != SQLITE_OK)
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot read");
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*out = strdup((const char *)sqlite3_column_text(s, 0));
-		sqlite3_finalize(s);
+	atom_db_bind_text(s, 1, key, -1, ATOM_DB_STATIC);
+	rc = atom_db_step(s);
+	if (rc == ATOM_DB_ROW) {
+		*out = strdup((const char *)atom_db_column_text(s, 0));
+		atom_db_finalize(s);
 		if (!*out)
 			return lb_err_code(err, LB_ENOMEM);
 		return 1;
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
+	atom_db_finalize(s);
+	return rc == ATOM_DB_DONE ? 0 : fail(st, err, rc, "cannot read");
 }
 
 int atom_evstore_meta_set(atom_evstore *st, const char *key, const char *value, lb_error *err)
 {
-	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO ev_meta VALUES(?, ?)", -1, &s, NULL);
+	atom_db_st *s;
+	int rc = atom_db_prepare(st->db, "INSERT INTO ev_meta VALUES(?1, ?2)"
+		" ON CONFLICT(key) DO UPDATE SET value=?2", &s);
 
-	if (rc != SQLITE_OK)
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot update");
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot update");
+	atom_db_bind_text(s, 1, key, -1, ATOM_DB_STATIC);
+	atom_db_bind_text(s, 2, value, -1, ATOM_DB_STATIC);
+	rc = atom_db_step(s);
+	atom_db_finalize(s);
+	return rc == ATOM_DB_DONE ? 0 : fail(st, err, rc, "cannot update");
 }
 
 static const char *nz(const char *s) { return s ? s : ""; }
 
 /* Parameters 3 to 9 of an insert into ev_events or a run (after the URL
  * and its key): the event's fields, in the order both tables have them. */
-static void bind_event(sqlite3_stmt *s, const atom_ev_event *e)
+static void bind_event(atom_db_st *s, const atom_ev_event *e)
 {
-	sqlite3_bind_int64(s, 3, e->last_modified);
-	sqlite3_bind_int64(s, 4, e->last_detected);
-	sqlite3_bind_int64(s, 5, e->tz_offset);
-	sqlite3_bind_int64(s, 6, e->content_length);
-	sqlite3_bind_text(s, 7, nz(e->title), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 8, nz(e->author), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 9, nz(e->source_url), -1, SQLITE_STATIC);
+	atom_db_bind_int64(s, 3, e->last_modified);
+	atom_db_bind_int64(s, 4, e->last_detected);
+	atom_db_bind_int64(s, 5, e->tz_offset);
+	atom_db_bind_int64(s, 6, e->content_length);
+	atom_db_bind_text(s, 7, nz(e->title), -1, ATOM_DB_STATIC);
+	atom_db_bind_text(s, 8, nz(e->author), -1, ATOM_DB_STATIC);
+	atom_db_bind_text(s, 9, nz(e->source_url), -1, ATOM_DB_STATIC);
 }
 
 int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, lb_error *err)
 {
-	sqlite3_stmt *s = st->ins;
+	atom_db_st *s = st->ins;
 	int rc;
 
 	lb_buf_reset(&st->key);
 	if (lb_url_key(&st->key, nz(e->url)) != 0)
 		return lb_err_code(err, LB_ENOMEM);
-	sqlite3_reset(s);
-	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, st->key.data, (int)st->key.len, SQLITE_STATIC);
+	atom_db_reset(s);
+	atom_db_bind_text(s, 1, nz(e->url), -1, ATOM_DB_STATIC);
+	atom_db_bind_text(s, 2, st->key.data, (int)st->key.len, ATOM_DB_STATIC);
 	bind_event(s, e);
-	sqlite3_bind_text(s, 10, nz(e->excerpt), -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
+	atom_db_bind_text(s, 10, nz(e->excerpt), -1, ATOM_DB_STATIC);
+	rc = atom_db_step(s);
+	atom_db_reset(s);
+	if (rc != ATOM_DB_DONE)
 		return fail(st, err, rc, "cannot add event");
-	return sqlite3_changes(st->db) > 0;
+	return atom_db_changes(st->db) > 0;
 }
 
 int atom_evstore_put(atom_evstore *st, const atom_ev_event *e, lb_error *err)
 {
-	sqlite3_stmt *s;
+	atom_db_st *s;
 	int rc = atom_evstore_add(st, e, err);
 
 	if (rc != 0)
 		return rc;
 	/* known: the event of that second takes e's texts, unless an archive
 	 * sealed it (an archive's entries never change) */
-	rc = sqlite3_prepare_v2(st->db, "UPDATE ev_events SET url=?1, last_detected=?4,"
+	rc = atom_db_prepare(st->db, "UPDATE ev_events SET url=?1, last_detected=?4,"
 		" tz_offset=?5, content_length=?6, title=?7, author=?8, source_url=?9, excerpt=?10"
 		" WHERE url_key=?2 AND last_modified=?3"
-		" AND seq > (SELECT coalesce(max(last_seq), 0) FROM ev_archives)", -1, &s, NULL);
-	if (rc != SQLITE_OK)
+		" AND seq > (SELECT coalesce(max(last_seq), 0) FROM ev_archives)", &s);
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot update event");
-	sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, st->key.data, (int)st->key.len, SQLITE_STATIC);
+	atom_db_bind_text(s, 1, nz(e->url), -1, ATOM_DB_STATIC);
+	atom_db_bind_text(s, 2, st->key.data, (int)st->key.len, ATOM_DB_STATIC);
 	bind_event(s, e);
-	sqlite3_bind_text(s, 10, nz(e->excerpt), -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	atom_db_bind_text(s, 10, nz(e->excerpt), -1, ATOM_DB_STATIC);
+	rc = atom_db_step(s);
+	atom_db_finalize(s);
+	if (rc != ATOM_DB_DONE)
 		return fail(st, err, rc, "cannot update event");
-	return sqlite3_changes(st->db) > 0 ? 2 : 0;
+	return atom_db_changes(st->db) > 0 ? 2 : 0;
 }
 
 int atom_evstore_withdraw(atom_evstore *st, const char *url, int64_t last_modified, lb_error *err)
 {
-	sqlite3_stmt *s;
+	atom_db_st *s;
 	int64_t sealed;
 	int rc;
 
 	lb_buf_reset(&st->key);
 	if (lb_url_key(&st->key, nz(url)) != 0)
 		return lb_err_code(err, LB_ENOMEM);
-	rc = sqlite3_prepare_v2(st->db, "SELECT seq <= (SELECT coalesce(max(last_seq), 0) FROM ev_archives)"
-				" FROM ev_events WHERE url_key=?1 AND last_modified=?2", -1, &s, NULL);
-	if (rc != SQLITE_OK)
+	rc = atom_db_prepare(st->db, "SELECT seq <= (SELECT coalesce(max(last_seq), 0) FROM ev_archives)"
+				" FROM ev_events WHERE url_key=?1 AND last_modified=?2", &s);
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot withdraw event");
-	sqlite3_bind_text(s, 1, st->key.data, (int)st->key.len, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, last_modified);
-	rc = sqlite3_step(s);
-	sealed = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_finalize(s);
-	if (rc == SQLITE_DONE)
+	atom_db_bind_text(s, 1, st->key.data, (int)st->key.len, ATOM_DB_STATIC);
+	atom_db_bind_int64(s, 2, last_modified);
+	rc = atom_db_step(s);
+	sealed = rc == ATOM_DB_ROW ? atom_db_column_int64(s, 0) : 0;
+	atom_db_finalize(s);
+	if (rc == ATOM_DB_DONE)
 		return 0;
-	if (rc != SQLITE_ROW)
+	if (rc != ATOM_DB_ROW)
 		return fail(st, err, rc, "cannot withdraw event");
 	if (sealed)
 		return 2;
-	rc = sqlite3_prepare_v2(st->db, "DELETE FROM ev_events WHERE url_key=?1 AND last_modified=?2",
-				-1, &s, NULL);
-	if (rc != SQLITE_OK)
+	rc = atom_db_prepare(st->db, "DELETE FROM ev_events WHERE url_key=?1 AND last_modified=?2", &s);
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot withdraw event");
-	sqlite3_bind_text(s, 1, st->key.data, (int)st->key.len, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, last_modified);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
+	atom_db_bind_text(s, 1, st->key.data, (int)st->key.len, ATOM_DB_STATIC);
+	atom_db_bind_int64(s, 2, last_modified);
+	rc = atom_db_step(s);
+	atom_db_finalize(s);
+	if (rc != ATOM_DB_DONE)
 		return fail(st, err, rc, "cannot withdraw event");
 	return 1;
 }
@@ -433,7 +433,7 @@ static int cmp_run(const void *a, const void *b)
 		return x->e->last_modified < y->e->last_modified ? -1 : 1;
 	if ((c = strcmp(x->key, y->key)) != 0)
 		return c;
-	/* the winner of a (key, LM) group first: INSERT OR IGNORE keeps it */
+	/* the winner of a (key, LM) group first: ON CONFLICT DO NOTHING keeps it */
 	if (x->e->last_detected != y->e->last_detected)
 		return x->e->last_detected > y->e->last_detected ? -1 : 1;
 	return x->idx > y->idx ? -1 : (x->idx < y->idx);
@@ -445,7 +445,7 @@ int atom_evstore_add_run(atom_evstore *st, const atom_ev_event *ev, size_t n, si
 	run_item *it = calloc(n ? n : 1, sizeof *it);
 	lb_buf keys = LB_BUF_INIT;
 	size_t i, nadd = 0;
-	int own = sqlite3_get_autocommit(st->db), rc = -1;
+	int own = atom_db_get_autocommit(st->db), rc = -1;
 
 	if (!it)
 		goto oom;
@@ -505,53 +505,52 @@ int atom_evstore_seal(atom_evstore *st, int64_t page_size, const char *title, co
 		 int64_t *sealed, lb_error *err)
 {
 	int64_t after, n, k = 0, first = 0, i = 0;
-	sqlite3_stmt *walk = NULL, *ins = NULL;
+	atom_db_st *walk = NULL, *ins = NULL;
 	int rc;
 
 	if (page_size < 1)
 		return lb_err(err, LB_EINVAL, "page size must be at least 1");
 	if ((rc = atom_evstore_archived(st, &after, &n, err)) != 0)
 		return rc;
-	rc = sqlite3_prepare_v2(st->db, "SELECT seq FROM ev_events WHERE seq > ?1 ORDER BY seq",
-				-1, &walk, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(st->db, "INSERT INTO ev_archives(n, first_seq, last_seq,"
-					" title, author, lang) VALUES(?,?,?,?,?,?)", -1, &ins, NULL);
-	if (rc != SQLITE_OK) {
+	rc = atom_db_prepare(st->db, "SELECT seq FROM ev_events WHERE seq > ?1 ORDER BY seq", &walk);
+	if (rc == ATOM_DB_OK)
+		rc = atom_db_prepare(st->db, "INSERT INTO ev_archives(n, first_seq, last_seq,"
+					" title, author, lang) VALUES(?,?,?,?,?,?)", &ins);
+	if (rc != ATOM_DB_OK) {
 		rc = fail(st, err, rc, "cannot prepare");
 		goto out;
 	}
-	sqlite3_bind_int64(walk, 1, after);
-	sqlite3_bind_text(ins, 4, nz(title), -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 5, nz(author), -1, SQLITE_STATIC);
-	sqlite3_bind_text(ins, 6, st->lang, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(walk)) == SQLITE_ROW) {
-		int64_t seq = sqlite3_column_int64(walk, 0);
+	atom_db_bind_int64(walk, 1, after);
+	atom_db_bind_text(ins, 4, nz(title), -1, ATOM_DB_STATIC);
+	atom_db_bind_text(ins, 5, nz(author), -1, ATOM_DB_STATIC);
+	atom_db_bind_text(ins, 6, st->lang, -1, ATOM_DB_STATIC);
+	while ((rc = atom_db_step(walk)) == ATOM_DB_ROW) {
+		int64_t seq = atom_db_column_int64(walk, 0);
 
 		if (i++ == 0)
 			first = seq;
 		if (i < page_size)
 			continue;
-		sqlite3_bind_int64(ins, 1, n + k + 1);
-		sqlite3_bind_int64(ins, 2, first);
-		sqlite3_bind_int64(ins, 3, seq);
-		rc = sqlite3_step(ins);
-		sqlite3_reset(ins);
-		if (rc != SQLITE_DONE) {
+		atom_db_bind_int64(ins, 1, n + k + 1);
+		atom_db_bind_int64(ins, 2, first);
+		atom_db_bind_int64(ins, 3, seq);
+		rc = atom_db_step(ins);
+		atom_db_reset(ins);
+		if (rc != ATOM_DB_DONE) {
 			rc = fail(st, err, rc, "cannot seal archive");
 			goto out;
 		}
 		k++;
 		i = 0;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != ATOM_DB_DONE) {
 		rc = fail(st, err, rc, "cannot read");
 		goto out;
 	}
 	rc = 0;
 out:
-	sqlite3_finalize(walk);
-	sqlite3_finalize(ins);
+	atom_db_finalize(walk);
+	atom_db_finalize(ins);
 	if (sealed)
 		*sealed = k;
 	return rc;
@@ -566,36 +565,36 @@ out:
 static int archive_walk(atom_evstore *st, const char *sql, int64_t below, int64_t limit,
 			atom_ev_archive_fn fn, void *ctx, lb_error *err)
 {
-	sqlite3_stmt *s;
+	atom_db_st *s;
 	int64_t count, last;
 	int rc, r = 0;
 
 	if ((rc = atom_evstore_archived(st, &last, &count, err)) != 0)
 		return rc;
-	rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
-	if (rc != SQLITE_OK)
+	rc = atom_db_prepare(st->db, sql, &s);
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot read");
-	if (sqlite3_bind_parameter_count(s) == 2) {
-		sqlite3_bind_int64(s, 1, below);
-		sqlite3_bind_int64(s, 2, limit);
+	if (atom_db_bind_parameter_count(s) == 2) {
+		atom_db_bind_int64(s, 1, below);
+		atom_db_bind_int64(s, 2, limit);
 	}
-	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (r == 0 && (rc = atom_db_step(s)) == ATOM_DB_ROW) {
 		atom_ev_archive a;
-		a.n = sqlite3_column_int64(s, 0);
-		a.first_seq = sqlite3_column_int64(s, 1);
-		a.last_seq = sqlite3_column_int64(s, 2);
-		a.title = (const char *)sqlite3_column_text(s, 3);
-		a.author = (const char *)sqlite3_column_text(s, 4);
-		a.next_linked = sqlite3_column_int(s, 5);
-		a.written = sqlite3_column_int(s, 6);
-		a.lang = (const char *)sqlite3_column_text(s, 7);
+		a.n = atom_db_column_int64(s, 0);
+		a.first_seq = atom_db_column_int64(s, 1);
+		a.last_seq = atom_db_column_int64(s, 2);
+		a.title = (const char *)atom_db_column_text(s, 3);
+		a.author = (const char *)atom_db_column_text(s, 4);
+		a.next_linked = atom_db_column_int(s, 5);
+		a.written = atom_db_column_int(s, 6);
+		a.lang = (const char *)atom_db_column_text(s, 7);
 		a.has_next = a.n < count;
 		r = fn(ctx, &a);
 	}
-	sqlite3_finalize(s);
+	atom_db_finalize(s);
 	if (r != 0)
 		return r;
-	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
+	return rc == ATOM_DB_DONE ? 0 : fail(st, err, rc, "cannot read");
 }
 
 int atom_evstore_each_archive(atom_evstore *st, int all, atom_ev_archive_fn fn, void *ctx,
@@ -609,17 +608,16 @@ int atom_evstore_each_archive(atom_evstore *st, int all, atom_ev_archive_fn fn, 
 
 int atom_evstore_archive_done(atom_evstore *st, int64_t n, int next_linked, lb_error *err)
 {
-	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(st->db,
-		"UPDATE ev_archives SET written = 1, next_linked = ? WHERE n = ?", -1, &s, NULL);
+	atom_db_st *s;
+	int rc = atom_db_prepare(st->db, "UPDATE ev_archives SET written = 1, next_linked = ? WHERE n = ?", &s);
 
-	if (rc != SQLITE_OK)
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot update");
-	sqlite3_bind_int(s, 1, next_linked);
-	sqlite3_bind_int64(s, 2, n);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot update");
+	atom_db_bind_int(s, 1, next_linked);
+	atom_db_bind_int64(s, 2, n);
+	rc = atom_db_step(s);
+	atom_db_finalize(s);
+	return rc == ATOM_DB_DONE ? 0 : fail(st, err, rc, "cannot update");
 }
 
 int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_seq, atom_ev_event_fn fn,
@@ -629,45 +627,45 @@ int atom_evstore_each_event(atom_evstore *st, int64_t first_seq, int64_t last_se
 		"SELECT seq, url, last_modified, last_detected, tz_offset, content_length,"
 		" title, author, source_url, excerpt FROM ev_events WHERE seq >= ?1 AND seq <= ?2"
 		" ORDER BY seq DESC";
-	sqlite3_stmt *s = st->each;
-	int rc = SQLITE_OK, r = 0, own = 0;
+	atom_db_st *s = st->each;
+	int rc = ATOM_DB_OK, r = 0, own = 0;
 
 	/* A first run writes a thousand archives: one prepared statement for
 	 * them all, unless a callback walks again (then a statement of its own). */
 	if (st->each_busy || !s) {
-		rc = sqlite3_prepare_v2(st->db, sql, -1, &s, NULL);
+		rc = atom_db_prepare(st->db, sql, &s);
 		own = st->each_busy;
-		if (!own && rc == SQLITE_OK)
+		if (!own && rc == ATOM_DB_OK)
 			st->each = s;
 	}
-	if (rc != SQLITE_OK)
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot read");
 	st->each_busy += !own;
-	sqlite3_bind_int64(s, 1, first_seq);
-	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
-	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	atom_db_bind_int64(s, 1, first_seq);
+	atom_db_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
+	while (r == 0 && (rc = atom_db_step(s)) == ATOM_DB_ROW) {
 		atom_ev_event e;
-		e.seq = sqlite3_column_int64(s, 0);
-		e.url = (const char *)sqlite3_column_text(s, 1);
-		e.last_modified = sqlite3_column_int64(s, 2);
-		e.last_detected = sqlite3_column_int64(s, 3);
-		e.tz_offset = sqlite3_column_int64(s, 4);
-		e.content_length = sqlite3_column_int64(s, 5);
-		e.title = (const char *)sqlite3_column_text(s, 6);
-		e.author = (const char *)sqlite3_column_text(s, 7);
-		e.source_url = (const char *)sqlite3_column_text(s, 8);
-		e.excerpt = (const char *)sqlite3_column_text(s, 9);
+		e.seq = atom_db_column_int64(s, 0);
+		e.url = (const char *)atom_db_column_text(s, 1);
+		e.last_modified = atom_db_column_int64(s, 2);
+		e.last_detected = atom_db_column_int64(s, 3);
+		e.tz_offset = atom_db_column_int64(s, 4);
+		e.content_length = atom_db_column_int64(s, 5);
+		e.title = (const char *)atom_db_column_text(s, 6);
+		e.author = (const char *)atom_db_column_text(s, 7);
+		e.source_url = (const char *)atom_db_column_text(s, 8);
+		e.excerpt = (const char *)atom_db_column_text(s, 9);
 		r = fn(ctx, &e);
 	}
 	if (own) {
-		sqlite3_finalize(s);
+		atom_db_finalize(s);
 	} else {
-		sqlite3_reset(s);
+		atom_db_reset(s);
 		st->each_busy = 0;
 	}
 	if (r != 0)
 		return r;
-	return rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
+	return rc == ATOM_DB_DONE ? 0 : fail(st, err, rc, "cannot read");
 }
 
 int atom_evstore_max_seq(atom_evstore *st, int64_t *seq, lb_error *err)
@@ -680,22 +678,22 @@ int atom_evstore_max_seq(atom_evstore *st, int64_t *seq, lb_error *err)
 int atom_evstore_max_lm(atom_evstore *st, int64_t first_seq, int64_t last_seq, int64_t *max, int *any,
 		   lb_error *err)
 {
-	sqlite3_stmt *s;
-	int rc = SQLITE_OK;
+	atom_db_st *s;
+	int rc = ATOM_DB_OK;
 
 	if (!st->max_lm)
-		rc = sqlite3_prepare_v2(st->db, "SELECT max(last_modified) FROM ev_events"
-					" WHERE seq >= ?1 AND seq <= ?2", -1, &st->max_lm, NULL);
-	if (rc != SQLITE_OK)
+		rc = atom_db_prepare(st->db, "SELECT max(last_modified) FROM ev_events"
+					" WHERE seq >= ?1 AND seq <= ?2", &st->max_lm);
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot read");
 	s = st->max_lm;
-	sqlite3_bind_int64(s, 1, first_seq);
-	sqlite3_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
-	rc = sqlite3_step(s);
-	*any = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
-	*max = *any ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
-	return rc == SQLITE_ROW ? 0 : fail(st, err, rc, "cannot read");
+	atom_db_bind_int64(s, 1, first_seq);
+	atom_db_bind_int64(s, 2, last_seq < 0 ? INT64_MAX : last_seq);
+	rc = atom_db_step(s);
+	*any = rc == ATOM_DB_ROW && atom_db_column_type(s, 0) != ATOM_DB_NULL;
+	*max = *any ? atom_db_column_int64(s, 0) : 0;
+	atom_db_reset(s);
+	return rc == ATOM_DB_ROW ? 0 : fail(st, err, rc, "cannot read");
 }
 
 int atom_evstore_count_archives(atom_evstore *st, int all, int64_t *count, lb_error *err)
@@ -718,8 +716,8 @@ int atom_evstore_each_archive_desc(atom_evstore *st, int all, int64_t below, int
 /* ---- a run staged on disk (atom_ev_run) --------------------------------------- */
 
 struct atom_ev_run {
-	sqlite3 *db;
-	sqlite3_stmt *ins;
+	atom_db *db;
+	atom_db_st *ins;
 	lb_buf key;
 	size_t n;
 	int have_win;        /* the table win is filled */
@@ -731,7 +729,7 @@ struct atom_ev_run {
 static int run_fail(atom_ev_run *r, lb_error *err, int rc, const char *what)
 {
 	return lb_err(err, LB_EDB, "temporary run file: %s: %s", what,
-		      r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
+		      r->db ? atom_db_errmsg(r->db) : atom_db_errstr(rc));
 }
 
 int atom_ev_run_open(atom_ev_run **out, lb_error *err)
@@ -745,19 +743,17 @@ int atom_ev_run_open(atom_ev_run **out, lb_error *err)
 	lb_buf_init(&r->key);
 	/* "": a private on-disk database, deleted when closed; its page
 	 * cache (and so the memory of a run of any size) stays bounded. */
-	rc = sqlite3_open_v2("", &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			     SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(r->db,
-			"PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+	rc = atom_db_open("", &r->db, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE |
+			     ATOM_DB_OPEN_NOMUTEX);
+	if (rc == ATOM_DB_OK)
+		rc = atom_db_exec(r->db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
 			"PRAGMA cache_size = -" ATOM_EV_RUN_CACHE_KIB ";"
 			"CREATE TABLE run(idx INTEGER PRIMARY KEY, url TEXT, key TEXT, lm INTEGER,"
 			" ld INTEGER, tz INTEGER, cl INTEGER, title TEXT, author TEXT, source TEXT);"
-			"BEGIN", NULL, NULL, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(r->db, "INSERT INTO run(" RUN_COLS ") VALUES(?,?,?,?,?,?,?,?,?)",
-					-1, &r->ins, NULL);
-	if (rc != SQLITE_OK) {
+			"BEGIN");
+	if (rc == ATOM_DB_OK)
+		rc = atom_db_prepare(r->db, "INSERT INTO run(" RUN_COLS ") VALUES(?,?,?,?,?,?,?,?,?)", &r->ins);
+	if (rc != ATOM_DB_OK) {
 		rc = run_fail(r, err, rc, "cannot create");
 		atom_ev_run_close(r);
 		return rc;
@@ -770,8 +766,8 @@ void atom_ev_run_close(atom_ev_run *r)
 {
 	if (!r)
 		return;
-	sqlite3_finalize(r->ins);
-	sqlite3_close(r->db);
+	atom_db_finalize(r->ins);
+	atom_db_close(r->db);
 	lb_buf_release(&r->key);
 	free(r);
 }
@@ -783,7 +779,7 @@ size_t atom_ev_run_count(const atom_ev_run *r)
 
 int atom_ev_run_add(atom_ev_run *r, const atom_ev_event *e, lb_error *err)
 {
-	sqlite3_stmt *s = r->ins;
+	atom_db_st *s = r->ins;
 	int rc;
 
 	lb_buf_reset(&r->key);
@@ -792,30 +788,30 @@ int atom_ev_run_add(atom_ev_run *r, const atom_ev_event *e, lb_error *err)
 	/* most URLs are their own key: then only the key is kept (a third
 	 * less to write, sort and read back) */
 	if (strcmp(nz(e->url), r->key.data) == 0)
-		sqlite3_bind_null(s, 1);
+		atom_db_bind_null(s, 1);
 	else
-		sqlite3_bind_text(s, 1, nz(e->url), -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, r->key.data, (int)r->key.len, SQLITE_STATIC);
+		atom_db_bind_text(s, 1, nz(e->url), -1, ATOM_DB_STATIC);
+	atom_db_bind_text(s, 2, r->key.data, (int)r->key.len, ATOM_DB_STATIC);
 	bind_event(s, e);
-	rc = sqlite3_step(s);
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
+	rc = atom_db_step(s);
+	atom_db_reset(s);
+	if (rc != ATOM_DB_DONE)
 		return run_fail(r, err, rc, "cannot add event");
 	r->n++;
 	return 0;
 }
 
-static void run_row(sqlite3_stmt *s, atom_ev_event *e)
+static void run_row(atom_db_st *s, atom_ev_event *e)
 {
 	e->seq = 0;
-	e->url = (const char *)sqlite3_column_text(s, sqlite3_column_type(s, 0) == SQLITE_NULL ? 1 : 0);
-	e->last_modified = sqlite3_column_int64(s, 2);
-	e->last_detected = sqlite3_column_int64(s, 3);
-	e->tz_offset = sqlite3_column_int64(s, 4);
-	e->content_length = sqlite3_column_int64(s, 5);
-	e->title = (const char *)sqlite3_column_text(s, 6);
-	e->author = (const char *)sqlite3_column_text(s, 7);
-	e->source_url = (const char *)sqlite3_column_text(s, 8);
+	e->url = (const char *)atom_db_column_text(s, atom_db_column_type(s, 0) == ATOM_DB_NULL ? 1 : 0);
+	e->last_modified = atom_db_column_int64(s, 2);
+	e->last_detected = atom_db_column_int64(s, 3);
+	e->tz_offset = atom_db_column_int64(s, 4);
+	e->content_length = atom_db_column_int64(s, 5);
+	e->title = (const char *)atom_db_column_text(s, 6);
+	e->author = (const char *)atom_db_column_text(s, 7);
+	e->source_url = (const char *)atom_db_column_text(s, 8);
 	e->excerpt = NULL;   /* LIRS records have none */
 }
 
@@ -827,33 +823,33 @@ static void run_row(sqlite3_stmt *s, atom_ev_event *e)
 static int run_each(atom_ev_run *r, const char *sql, int by_idx, atom_ev_event_fn fn, void *ctx,
 		    lb_error *err)
 {
-	sqlite3_stmt *s, *get = NULL;
+	atom_db_st *s, *get = NULL;
 	int rc, x = 0;
 
-	rc = sqlite3_prepare_v2(r->db, sql, -1, &s, NULL);
-	if (rc == SQLITE_OK && by_idx)
-		rc = sqlite3_prepare_v2(r->db, "SELECT " RUN_COLS " FROM run WHERE idx = ?", -1, &get, NULL);
-	if (rc != SQLITE_OK) {
-		sqlite3_finalize(s);
+	rc = atom_db_prepare(r->db, sql, &s);
+	if (rc == ATOM_DB_OK && by_idx)
+		rc = atom_db_prepare(r->db, "SELECT " RUN_COLS " FROM run WHERE idx = ?", &get);
+	if (rc != ATOM_DB_OK) {
+		atom_db_finalize(s);
 		return run_fail(r, err, rc, "cannot read");
 	}
-	while (x == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while (x == 0 && (rc = atom_db_step(s)) == ATOM_DB_ROW) {
 		atom_ev_event e;
 		if (by_idx) {
-			sqlite3_bind_int64(get, 1, sqlite3_column_int64(s, 0));
-			if ((rc = sqlite3_step(get)) != SQLITE_ROW)
+			atom_db_bind_int64(get, 1, atom_db_column_int64(s, 0));
+			if ((rc = atom_db_step(get)) != ATOM_DB_ROW)
 				break;
 		}
 		run_row(by_idx ? get : s, &e);
 		x = fn(ctx, &e);
 		if (by_idx)
-			sqlite3_reset(get);
+			atom_db_reset(get);
 	}
-	sqlite3_finalize(s);
-	sqlite3_finalize(get);
+	atom_db_finalize(s);
+	atom_db_finalize(get);
 	if (x != 0)
 		return x;
-	return rc == SQLITE_DONE ? 0 : run_fail(r, err, rc, "cannot read");
+	return rc == ATOM_DB_DONE ? 0 : run_fail(r, err, rc, "cannot read");
 }
 
 typedef struct add_ctx {
@@ -876,7 +872,7 @@ static int add_one(void *ctx, const atom_ev_event *e)
 int atom_evstore_add_staged(atom_evstore *st, atom_ev_run *r, size_t *added, lb_error *err)
 {
 	add_ctx a = { st, 0, err };
-	int own = sqlite3_get_autocommit(st->db), rc;
+	int own = atom_db_get_autocommit(st->db), rc;
 
 	if (own && (rc = atom_evstore_begin(st, err)) != 0)
 		return rc;
@@ -896,7 +892,7 @@ int atom_evstore_add_staged(atom_evstore *st, atom_ev_run *r, size_t *added, lb_
 /* The winners, one per key, into the table win (made once). */
 static int run_winners(atom_ev_run *r, lb_error *err)
 {
-	sqlite3_stmt *s = NULL, *ins = NULL;
+	atom_db_st *s = NULL, *ins = NULL;
 	lb_buf prev = LB_BUF_INIT;
 	int rc, first = 1;
 
@@ -904,36 +900,36 @@ static int run_winners(atom_ev_run *r, lb_error *err)
 		return 0;
 	/* lirs_merge_supersedes(): per key the greatest Last-Modified, then
 	 * Last-Detected, then the later: the first row of each key here */
-	rc = sqlite3_exec(r->db, "CREATE TABLE win(idx INTEGER, lm INTEGER, key TEXT)", NULL, NULL, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(r->db, "SELECT idx, lm, key FROM run"
-					" ORDER BY key, lm DESC, ld DESC, idx DESC", -1, &s, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(r->db, "INSERT INTO win VALUES(?,?,?)", -1, &ins, NULL);
-	while (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *key = (const char *)sqlite3_column_text(s, 2);
-		int len = sqlite3_column_bytes(s, 2);
+	rc = atom_db_exec(r->db, "CREATE TABLE win(idx INTEGER, lm INTEGER, key TEXT)");
+	if (rc == ATOM_DB_OK)
+		rc = atom_db_prepare(r->db, "SELECT idx, lm, key FROM run"
+					" ORDER BY key, lm DESC, ld DESC, idx DESC", &s);
+	if (rc == ATOM_DB_OK)
+		rc = atom_db_prepare(r->db, "INSERT INTO win VALUES(?,?,?)", &ins);
+	while (rc == ATOM_DB_OK && (rc = atom_db_step(s)) == ATOM_DB_ROW) {
+		const char *key = (const char *)atom_db_column_text(s, 2);
+		int len = atom_db_column_bytes(s, 2);
 
-		rc = SQLITE_OK;
+		rc = ATOM_DB_OK;
 		if (!first && (size_t)len == prev.len && memcmp(key, prev.data, prev.len) == 0)
 			continue;
 		first = 0;
 		lb_buf_reset(&prev);
 		if (lb_buf_add(&prev, key, (size_t)len) != 0) {
-			rc = SQLITE_NOMEM;
+			rc = ATOM_DB_NOMEM;
 			break;
 		}
-		sqlite3_bind_int64(ins, 1, sqlite3_column_int64(s, 0));
-		sqlite3_bind_int64(ins, 2, sqlite3_column_int64(s, 1));
-		sqlite3_bind_text(ins, 3, key, len, SQLITE_STATIC);
-		rc = sqlite3_step(ins);
-		sqlite3_reset(ins);
-		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		atom_db_bind_int64(ins, 1, atom_db_column_int64(s, 0));
+		atom_db_bind_int64(ins, 2, atom_db_column_int64(s, 1));
+		atom_db_bind_text(ins, 3, key, len, ATOM_DB_STATIC);
+		rc = atom_db_step(ins);
+		atom_db_reset(ins);
+		rc = rc == ATOM_DB_DONE ? ATOM_DB_OK : rc;
 	}
-	sqlite3_finalize(s);
-	sqlite3_finalize(ins);
+	atom_db_finalize(s);
+	atom_db_finalize(ins);
 	lb_buf_release(&prev);
-	if (rc != SQLITE_DONE)
+	if (rc != ATOM_DB_DONE)
 		return run_fail(r, err, rc, "cannot sort");
 	r->have_win = 1;
 	return 0;
@@ -951,16 +947,16 @@ int atom_ev_run_each_latest(atom_ev_run *r, atom_ev_event_fn fn, void *ctx, lb_e
 
 int atom_ev_run_max_lm(atom_ev_run *r, int64_t *max, int *any, lb_error *err)
 {
-	sqlite3_stmt *s;
-	int rc = sqlite3_prepare_v2(r->db, "SELECT max(lm) FROM run", -1, &s, NULL);
+	atom_db_st *s;
+	int rc = atom_db_prepare(r->db, "SELECT max(lm) FROM run", &s);
 
-	if (rc != SQLITE_OK)
+	if (rc != ATOM_DB_OK)
 		return run_fail(r, err, rc, "cannot read");
-	rc = sqlite3_step(s);
-	*any = rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
-	*max = *any ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW ? 0 : run_fail(r, err, rc, "cannot read");
+	rc = atom_db_step(s);
+	*any = rc == ATOM_DB_ROW && atom_db_column_type(s, 0) != ATOM_DB_NULL;
+	*max = *any ? atom_db_column_int64(s, 0) : 0;
+	atom_db_finalize(s);
+	return rc == ATOM_DB_ROW ? 0 : run_fail(r, err, rc, "cannot read");
 }
 
 /* ---- retention ---------------------------------------------------------- */
@@ -1034,7 +1030,7 @@ static int prune_point(atom_evstore *st, int64_t keep, int64_t *n, int64_t *last
 		       lb_error *err)
 {
 	int64_t top, due;
-	sqlite3_stmt *s;
+	atom_db_st *s;
 	int rc;
 
 	*n = 0;
@@ -1042,19 +1038,19 @@ static int prune_point(atom_evstore *st, int64_t keep, int64_t *n, int64_t *last
 	    (rc = query_int(st, "SELECT min(n) FROM ev_archives WHERE written = 0 OR next_linked = 0",
 			    0, &due, INT64_MAX, err)) != 0)
 		return rc;
-	rc = sqlite3_prepare_v2(st->db, "SELECT n, last_seq FROM ev_archives"
-				" WHERE n < ?1 AND last_seq <= ?2 ORDER BY n DESC LIMIT 1", -1, &s, NULL);
-	if (rc != SQLITE_OK)
+	rc = atom_db_prepare(st->db, "SELECT n, last_seq FROM ev_archives"
+				" WHERE n < ?1 AND last_seq <= ?2 ORDER BY n DESC LIMIT 1", &s);
+	if (rc != ATOM_DB_OK)
 		return fail(st, err, rc, "cannot read");
-	sqlite3_bind_int64(s, 1, due);
-	sqlite3_bind_int64(s, 2, top - keep);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		*n = sqlite3_column_int64(s, 0);
-		*last_seq = sqlite3_column_int64(s, 1);
+	atom_db_bind_int64(s, 1, due);
+	atom_db_bind_int64(s, 2, top - keep);
+	rc = atom_db_step(s);
+	if (rc == ATOM_DB_ROW) {
+		*n = atom_db_column_int64(s, 0);
+		*last_seq = atom_db_column_int64(s, 1);
 	}
-	sqlite3_finalize(s);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : fail(st, err, rc, "cannot read");
+	atom_db_finalize(s);
+	return rc == ATOM_DB_ROW || rc == ATOM_DB_DONE ? 0 : fail(st, err, rc, "cannot read");
 }
 
 int atom_evstore_prune(atom_evstore *st, int64_t keep_events, int64_t *pruned, lb_error *err)
@@ -1075,7 +1071,7 @@ int atom_evstore_prune(atom_evstore *st, int64_t keep_events, int64_t *pruned, l
 	snprintf(sql, sizeof sql, "DELETE FROM ev_events WHERE seq <= %lld", (long long)last);
 	if ((rc = exec(st, sql, err)) != 0)
 		return rc;
-	gone = sqlite3_changes(st->db);
+	gone = atom_db_changes(st->db);
 	snprintf(sql, sizeof sql, "DELETE FROM ev_archives WHERE n <= %lld", (long long)n);
 	if ((rc = exec(st, sql, err)) != 0 ||
 	    (rc = atom_evstore_pruned(st, &done_a, &done_e, err)) != 0 ||

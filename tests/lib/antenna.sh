@@ -26,9 +26,23 @@ tmpdir() {
 	mkdir -p "$WWW"
 	SPID=
 	trap cleanup EXIT INT TERM
+	# ANTENNA_TEST_PG=1: every database the suite names is one of a
+	# PostgreSQL server of its own (tests/lib/pg.sh, pgwrap.sh)
+	if [ -n "${ANTENNA_TEST_PG:-}" ]; then
+		. "$TOP/tests/lib/pg.sh"
+		pg_start || exit 1
+		export PG_HOST PGBIN
+		A="${LIRS_WRAP:-} sh $TOP/tests/lib/pgwrap.sh $ANTENNA"
+	fi
+}
+# dbname FILE: the database's name as the commands say it (FILE, or under
+# ANTENNA_TEST_PG the PostgreSQL URI pgwrap.sh gives FILE)
+dbname() {
+	if [ -n "${ANTENNA_TEST_PG:-}" ]; then sh "$TOP/tests/lib/pgwrap.sh" --name "$1"; else echo "$1"; fi
 }
 cleanup() {
 	[ -n "$SPID" ] && kill "$SPID" 2>/dev/null
+	[ -n "${PG_DIR:-}" ] && pg_stop
 	rm -rf "$T"
 }
 

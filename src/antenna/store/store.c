@@ -77,7 +77,7 @@ static int check_tables(ant_store *s, const char *path, int mode, lb_error *err)
 int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 {
 	ant_store *s = calloc(1, sizeof *s);
-	int flags = SQLITE_OPEN_READWRITE | (mode == ANT_STORE_OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
+	int flags = ATOM_DB_OPEN_READWRITE | (mode == ANT_STORE_OPEN_CREATE ? ATOM_DB_OPEN_CREATE : 0);
 	int rc;
 
 	*out = NULL;
@@ -86,22 +86,26 @@ int ant_store_open(ant_store **out, const char *path, int mode, lb_error *err)
 		return lb_err_code(err, LB_ENOMEM);
 	}
 	s->lock_fd = -1;
-	if ((rc = check_file(path, mode, err)) < 0) {
+	if (ant_st_is_pg_name(path)) {
+		if ((rc = ant_st_pg_open(path, &s->db, err)) < 0) {
+			ant_store_close(s);
+			return rc;
+		}
+	} else if ((rc = check_file(path, mode, err)) < 0) {
 		ant_store_close(s);
 		return rc;
-	}
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+	} else if (atom_db_open(path, &s->db, flags) != ATOM_DB_OK) {
 		if (mode != ANT_STORE_OPEN_CREATE && access(path, F_OK) != 0)
 			rc = lb_err(err, LB_ENOTFOUND, "cannot open database '%s': %s (run 'antenna init' first)",
 				    path, strerror(errno ? errno : ENOENT));
 		else
 			rc = lb_err(err, LB_EDB, "cannot open database '%s': %s", path,
-				    s->db ? sqlite3_errmsg(s->db) : "out of memory");
+				    s->db ? atom_db_errmsg(s->db) : "out of memory");
 		ant_store_close(s);
 		return rc;
 	}
-	sqlite3_busy_timeout(s->db, ANT_STORE_BUSY_TIMEOUT_MS);
-	sqlite3_extended_result_codes(s->db, 1);
+	atom_db_busy_timeout(s->db, ANT_STORE_BUSY_TIMEOUT_MS);
+	atom_db_extended_result_codes(s->db, 1);
 	if ((rc = check_tables(s, path, mode, err)) < 0) {
 		ant_store_close(s);
 		return rc;
@@ -133,32 +137,51 @@ void ant_store_close(ant_store *s)
 {
 	if (!s)
 		return;
-	sqlite3_finalize(s->save_page);
-	sqlite3_finalize(s->put_srcrec);
-	sqlite3_finalize(s->get_page);
-	sqlite3_finalize(s->due_pages);
-	sqlite3_finalize(s->relay_newest);
-	sqlite3_finalize(s->srcrec_times);
-	sqlite3_finalize(s->trust_judge);
+	atom_db_finalize(s->save_page);
+	atom_db_finalize(s->put_srcrec);
+	atom_db_finalize(s->get_page);
+	atom_db_finalize(s->due_pages);
+	atom_db_finalize(s->relay_newest);
+	atom_db_finalize(s->srcrec_times);
+	atom_db_finalize(s->trust_judge);
 	free(s->pending.id);
-	sqlite3_finalize(s->text_has);
-	sqlite3_finalize(s->text_get);
-	sqlite3_finalize(s->text_put);
-	sqlite3_finalize(s->diff_of);
-	sqlite3_finalize(s->site_get);
-	sqlite3_finalize(s->site_all);
-	sqlite3_finalize(s->site_list);
-	sqlite3_finalize(s->site_del);
-	sqlite3_finalize(s->site_put);
-	sqlite3_close(s->db);
+	atom_db_finalize(s->text_has);
+	atom_db_finalize(s->text_get);
+	atom_db_finalize(s->text_put);
+	atom_db_finalize(s->diff_of);
+	atom_db_finalize(s->site_get);
+	atom_db_finalize(s->site_all);
+	atom_db_finalize(s->site_list);
+	atom_db_finalize(s->site_del);
+	atom_db_finalize(s->site_put);
+	atom_db_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);
 	free(s->path);
 	free(s);
 }
 
-struct sqlite3 *ant_store_db(ant_store *s) { return s->db; }
+atom_db *ant_store_db(ant_store *s) { return s->db; }
 const char *ant_store_path(const ant_store *s) { return s->path; }
+int ant_store_created(const ant_store *s) { return s->created; }
+
+/* On PostgreSQL the run lock is a session's advisory lock (the server
+ * lets go of it when the connection ends, as the kernel does a killed
+ * run's fcntl() lock). */
+static int pg_lock(ant_store *s, int tries, lb_error *err)
+{
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	int64_t got;
+
+	while ((got = ant_st_pragma_int(s, "SELECT pg_try_advisory_lock(4242000002)")) == 0 && tries-- > 0)
+		nanosleep(&pause, NULL);
+	if (got < 0)
+		return ant_st_dberr(s, err, "cannot take the run lock");
+	if (!got)
+		return lb_err(err, LB_EBUSY, "another antenna run holds the lock on '%s'", s->path);
+	s->pg_locked = 1;
+	return 0;
+}
 
 int ant_store_lock(ant_store *s, int wait_seconds, lb_error *err)
 {
@@ -167,8 +190,10 @@ int ant_store_lock(ant_store *s, int wait_seconds, lb_error *err)
 	struct timespec pause = { 0, 100 * 1000 * 1000 };
 	int tries = wait_seconds * 10;
 
-	if (s->lock_fd >= 0)
+	if (s->lock_fd >= 0 || s->pg_locked)
 		return 0;
+	if (atom_db_backend(s->db) == ATOM_DB_POSTGRES)
+		return pg_lock(s, tries, err);
 	if (asprintf(&lp, "%s.lock", s->path) < 0)
 		return lb_err_code(err, LB_ENOMEM);
 	s->lock_fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -202,28 +227,28 @@ int ant_store_commit(ant_store *s, lb_error *err)
 
 void ant_store_rollback(ant_store *s)
 {
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	if (!atom_db_get_autocommit(s->db))
+		atom_db_exec(s->db, "ROLLBACK");
 }
 
 int ant_store_check(ant_store *s, void (*finding)(void *ctx, const char *line), void *ctx,
 		    lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	size_t n = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
+	if (atom_db_prepare(s->db, "PRAGMA integrity_check", &st) != ATOM_DB_OK)
 		return ant_st_dberr(s, err, "cannot check");
 	/* every row; one row may hold several lines (one per finding) */
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *r = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
+		const char *r = (const char *)atom_db_column_text(st, 0);
 		char *copy, *line, *save = NULL;
 
 		if (r && strcmp(r, "ok") == 0)
 			continue;
 		if (!(copy = strdup(r ? r : "?"))) {
-			sqlite3_finalize(st);
+			atom_db_finalize(st);
 			return lb_err_code(err, LB_ENOMEM);
 		}
 		for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -235,14 +260,14 @@ int ant_store_check(ant_store *s, void (*finding)(void *ctx, const char *line), 
 		}
 		free(copy);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != ATOM_DB_DONE)
 		rc = ant_st_dberr(s, err, "cannot check");
 	else if (n)
 		rc = lb_err(err, LB_EDB, "database '%s' is damaged: %zu problem%s: restore a backup",
 			    s->path, n, n == 1 ? "" : "s");
 	else
 		rc = 0;
-	sqlite3_finalize(st);
+	atom_db_finalize(st);
 	return rc;
 }
 
@@ -270,16 +295,16 @@ int ant_store_compact(ant_store *s, lb_error *err)
 
 static int64_t one_int(ant_store *s, const char *sql, const char *arg, int64_t dflt)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int64_t v = dflt;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (atom_db_prepare(s->db, sql, &st) != ATOM_DB_OK)
 		return dflt;
 	if (arg)
-		sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+		atom_db_bind_text(st, 1, arg, -1, ATOM_DB_STATIC);
+	if (atom_db_step(st) == ATOM_DB_ROW && atom_db_column_type(st, 0) != ATOM_DB_NULL)
+		v = atom_db_column_int64(st, 0);
+	atom_db_finalize(st);
 	return v;
 }
 
@@ -291,33 +316,34 @@ void ant_store_sizes_free(ant_store_sizes *z)
 	memset(z, 0, sizeof *z);
 }
 
-/* dbstat (SQLITE_ENABLE_DBSTAT_VTAB, in Debian's build) gives the pages of
+/* dbstat (ATOM_DB_ENABLE_DBSTAT_VTAB, in Debian's build) gives the pages of
  * each b-tree; without it only the file's total is known. */
 int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	size_t cap = 0;
-	int rc;
+	int rc, pg = atom_db_backend(s->db) == ATOM_DB_POSTGRES;
 
 	memset(z, 0, sizeof *z);
 	z->page_size = ant_st_pragma_int(s, "PRAGMA page_size");
 	z->pages = ant_st_pragma_int(s, "PRAGMA page_count");
 	z->free_pages = ant_st_pragma_int(s, "PRAGMA freelist_count");
-	z->exact = sqlite3_prepare_v2(s->db, "SELECT 1 FROM dbstat LIMIT 1", -1, &st, NULL) == SQLITE_OK;
-	if (z->exact)
-		sqlite3_finalize(st);
+	if (pg)
+		z->exact = 1;   /* pg_total_relation_size() */
+	else if ((z->exact = atom_db_prepare(s->db, "SELECT 1 FROM dbstat LIMIT 1", &st) == ATOM_DB_OK))
+		atom_db_finalize(st);
 	if ((rc = ant_st_prep(s, &st, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
 		       err)) < 0)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		ant_store_size *nt = lb_grow(z->t, &cap, z->n + 1, sizeof *nt, 16);
 		char sql[256];
-		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *name = (const char *)atom_db_column_text(st, 0);
 
 		if (!nt || !(nt[z->n].name = strdup(name ? name : ""))) {
 			if (nt)
 				z->t = nt;
-			sqlite3_finalize(st);
+			atom_db_finalize(st);
 			ant_store_sizes_free(z);
 			return lb_err_code(err, LB_ENOMEM);
 		}
@@ -325,13 +351,15 @@ int ant_store_sizes_get(ant_store *s, ant_store_sizes *z, lb_error *err)
 		/* the name is one of sqlite_master's tables: quoted, not bound */
 		snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", nt[z->n].name);
 		nt[z->n].rows = strchr(nt[z->n].name, '"') ? LB_EINVAL : one_int(s, sql, NULL, LB_EDB);
-		nt[z->n].bytes = z->exact ? one_int(s, "SELECT sum(d.pgsize) FROM dbstat d"
+		nt[z->n].bytes = !z->exact ? LB_ENOTFOUND : one_int(s, pg ?
+			"SELECT pg_total_relation_size(CAST(?1 AS regclass))" :
+			"SELECT sum(d.pgsize) FROM dbstat d"
 			" JOIN sqlite_master m ON m.name = d.name WHERE m.tbl_name = ?1",
-			nt[z->n].name, 0) : LB_ENOTFOUND;
+			nt[z->n].name, 0);
 		z->n++;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	atom_db_finalize(st);
+	if (rc != ATOM_DB_DONE) {
 		ant_store_sizes_free(z);
 		return ant_st_dberr(s, err, "cannot read sizes");
 	}
@@ -376,7 +404,7 @@ int ant_store_column_sizes(ant_store *s, const char *table, ant_store_colsize **
 {
 	ant_store_colsize *c = NULL;
 	size_t cap = 0;
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	lb_buf q = LB_BUF_INIT;
 	int rc, oom = 0;
 
@@ -388,18 +416,21 @@ int ant_store_column_sizes(ant_store *s, const char *table, ant_store_colsize **
 		return rc;
 	ant_st_bind_text(st, 1, table);
 	oom |= lb_buf_adds(&q, "SELECT 0") < 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
+		const char *name = (const char *)atom_db_column_text(st, 0);
 		ant_store_colsize *nc = lb_grow(c, &cap, *n + 1, sizeof *nc, 16);
 
 		if (!nc || !name || strchr(name, '"') || !(nc[*n].name = strdup(name))) {
 			c = nc ? nc : c;
-			rc = SQLITE_NOMEM;
+			rc = ATOM_DB_NOMEM;
 			break;
 		}
 		c = nc;
 		c[(*n)++].bytes = 0;
-		oom |= lb_buf_addf(&q, ", sum(CASE typeof(\"%s\") WHEN 'null' THEN 0 WHEN 'real' THEN 8"
+		if (atom_db_backend(s->db) == ATOM_DB_POSTGRES)   /* the server's own measure */
+			oom |= lb_buf_addf(&q, ", sum(coalesce(pg_column_size(\"%s\"), 0))", name) < 0;
+		else
+			oom |= lb_buf_addf(&q, ", sum(CASE typeof(\"%s\") WHEN 'null' THEN 0 WHEN 'real' THEN 8"
 			    " WHEN 'integer' THEN (CASE WHEN \"%s\" IN (0, 1) THEN 0"
 			    " WHEN \"%s\" BETWEEN -128 AND 127 THEN 1 WHEN \"%s\" BETWEEN -32768 AND 32767 THEN 2"
 			    " WHEN \"%s\" BETWEEN -8388608 AND 8388607 THEN 3"
@@ -408,12 +439,12 @@ int ant_store_column_sizes(ant_store *s, const char *table, ant_store_colsize **
 			    " ELSE length(CAST(\"%s\" AS BLOB)) END)",
 			    name, name, name, name, name, name, name, name) < 0;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE || oom) {
+	atom_db_finalize(st);
+	if (rc != ATOM_DB_DONE || oom) {
 		ant_store_column_sizes_free(c, *n);
 		*n = 0;
 		lb_buf_release(&q);
-		return rc == SQLITE_NOMEM || oom ? lb_err_code(err, LB_ENOMEM) : ant_st_dberr(s, err, "cannot read columns");
+		return rc == ATOM_DB_NOMEM || oom ? lb_err_code(err, LB_ENOMEM) : ant_st_dberr(s, err, "cannot read columns");
 	}
 	oom |= lb_buf_addf(&q, " FROM \"%s\"", table) < 0;
 	if (oom || (rc = ant_st_prep(s, &st, q.data, err)) < 0) {
@@ -424,11 +455,11 @@ int ant_store_column_sizes(ant_store *s, const char *table, ant_store_colsize **
 		return rc;
 	}
 	lb_buf_release(&q);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	if ((rc = atom_db_step(st)) == ATOM_DB_ROW)
 		for (size_t i = 0; i < *n; i++)
-			c[i].bytes = sqlite3_column_int64(st, (int)i + 1);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW) {
+			c[i].bytes = atom_db_column_int64(st, (int)i + 1);
+	atom_db_finalize(st);
+	if (rc != ATOM_DB_ROW) {
 		ant_store_column_sizes_free(c, *n);
 		*n = 0;
 		return ant_st_dberr(s, err, "cannot read column sizes");
@@ -444,7 +475,7 @@ struct kv {
 	const char *key, *value;
 };
 
-static void bind_kv(sqlite3_stmt *st, const void *arg)
+static void bind_kv(atom_db_st *st, const void *arg)
 {
 	const struct kv *kv = arg;
 
@@ -471,15 +502,15 @@ int ant_store_config_set_int(ant_store *s, const char *key, int64_t v, lb_error 
 
 char *ant_store_config_get(ant_store *s, const char *key)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	char *v = NULL;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT value FROM config WHERE key=?1", -1, &st, NULL) != SQLITE_OK)
+	if (atom_db_prepare(s->db, "SELECT value FROM config WHERE key=?1", &st) != ATOM_DB_OK)
 		return NULL;
 	ant_st_bind_text(st, 1, key);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	if (atom_db_step(st) == ATOM_DB_ROW)
 		v = ant_st_col_dup(st, 0, 1);
-	sqlite3_finalize(st);
+	atom_db_finalize(st);
 	return v;
 }
 

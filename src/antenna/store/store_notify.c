@@ -49,14 +49,14 @@ static int64_t newest_seq(ant_store *s)
 
 struct add_args { const char *target, *group; int64_t now, seq; };
 
-static void bind_add(sqlite3_stmt *st, const void *arg)
+static void bind_add(atom_db_st *st, const void *arg)
 {
 	const struct add_args *a = arg;
 
 	ant_st_bind_text(st, 1, a->target);
 	ant_st_bind_text(st, 2, a->group);
-	sqlite3_bind_int64(st, 3, a->seq);
-	sqlite3_bind_int64(st, 4, a->now);
+	atom_db_bind_int64(st, 3, a->seq);
+	atom_db_bind_int64(st, 4, a->now);
 }
 
 int ant_store_notify_add(ant_store *s, const char *target, const char *group, int64_t now,
@@ -79,7 +79,7 @@ int ant_store_notify_add(ant_store *s, const char *target, const char *group, in
 	return rc < 0 ? rc : 1;
 }
 
-static void bind_target(sqlite3_stmt *st, const void *arg)
+static void bind_target(atom_db_st *st, const void *arg)
 {
 	ant_st_bind_text(st, 1, arg);
 }
@@ -95,11 +95,11 @@ int ant_store_notify_remove(ant_store *s, const char *target, int all, lb_error 
 #define PENDING \
 	" FROM ev_events e LEFT JOIN pages p ON p.key_hash = ant_key_hash(e.url_key)" \
 	" AND coalesce(p.url_key, p.url) = e.url_key" \
-	" WHERE e.seq > ?1 AND e.last_detected >= ?2 AND (?3 IS NULL OR p.grp = ?3)"
+	" WHERE e.seq > ?1 AND e.last_detected >= ?2 AND (CAST(?3 AS TEXT) IS NULL OR p.grp = ?3)"
 
 static int pending(ant_store *s, const ant_notify_target *t, int64_t since, int64_t *n, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	*n = 0;
@@ -107,32 +107,32 @@ static int pending(ant_store *s, const ant_notify_target *t, int64_t since, int6
 		return 0;
 	if ((rc = ant_st_prep(s, &st, "SELECT count(*)" PENDING, err)) < 0)
 		return rc;
-	sqlite3_bind_int64(st, 1, t->after_seq);
-	sqlite3_bind_int64(st, 2, since);
+	atom_db_bind_int64(st, 1, t->after_seq);
+	atom_db_bind_int64(st, 2, since);
 	ant_st_bind_text(st, 3, t->group);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		*n = sqlite3_column_int64(st, 0);
+	if (atom_db_step(st) == ATOM_DB_ROW)
+		*n = atom_db_column_int64(st, 0);
 	else
 		rc = ant_st_dberr(s, err, "cannot count the pending notifications");
-	sqlite3_finalize(st);
+	atom_db_finalize(st);
 	return rc;
 }
 
 int ant_store_notify_each(ant_store *s, int64_t since, ant_notify_target_fn fn, void *ctx,
 			  lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc, stop = 0;
 
 	if ((rc = ant_st_prep(s, &st, "SELECT id, target, grp, after_seq, created, last_try,"
 				      " last_ok, sent, last_error FROM notify_targets ORDER BY id", err)) < 0)
 		return rc;
-	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!stop && (rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		ant_notify_target t = {
-			.id = sqlite3_column_int64(st, 0), .target = ant_st_col_dup(st, 1, 0),
-			.group = ant_st_col_dup(st, 2, 1), .after_seq = sqlite3_column_int64(st, 3),
-			.created = sqlite3_column_int64(st, 4), .last_try = sqlite3_column_int64(st, 5),
-			.last_ok = sqlite3_column_int64(st, 6), .sent = sqlite3_column_int64(st, 7),
+			.id = atom_db_column_int64(st, 0), .target = ant_st_col_dup(st, 1, 0),
+			.group = ant_st_col_dup(st, 2, 1), .after_seq = atom_db_column_int64(st, 3),
+			.created = atom_db_column_int64(st, 4), .last_try = atom_db_column_int64(st, 5),
+			.last_ok = atom_db_column_int64(st, 6), .sent = atom_db_column_int64(st, 7),
 			.last_error = ant_st_col_dup(st, 8, 1),
 		};
 		int r = !t.target ? LB_ENOMEM : pending(s, &t, since, &t.pending, err);
@@ -141,23 +141,23 @@ int ant_store_notify_each(ant_store *s, int64_t since, ant_notify_target_fn fn, 
 			stop = fn(ctx, &t);
 		ant_notify_target_release(&t);
 		if (r < 0) {
-			sqlite3_finalize(st);
+			atom_db_finalize(st);
 			return r;
 		}
 	}
-	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot read the notification targets");
-	sqlite3_finalize(st);
+	rc = rc == ATOM_DB_ROW || rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "cannot read the notification targets");
+	atom_db_finalize(st);
 	return rc;
 }
 
 /* One row of the digest's query into it (strings copied). */
-static int take_item(sqlite3_stmt *st, ant_notify_item *it)
+static int take_item(atom_db_st *st, ant_notify_item *it)
 {
 	*it = (ant_notify_item){
 		.url = ant_st_col_dup(st, 0, 0), .title = ant_st_col_dup(st, 1, 0),
 		.excerpt = ant_st_col_dup(st, 2, 0), .source = ant_st_col_dup(st, 3, 0),
 		.method = ant_st_col_dup(st, 4, 0),
-		.last_modified = sqlite3_column_int64(st, 5), .last_detected = sqlite3_column_int64(st, 6),
+		.last_modified = atom_db_column_int64(st, 5), .last_detected = atom_db_column_int64(st, 6),
 		.url_key = ant_st_col_dup(st, 7, 0),
 	};
 	return it->url && it->title && it->excerpt && it->source && it->method && it->url_key ?
@@ -167,7 +167,7 @@ static int take_item(sqlite3_stmt *st, ant_notify_item *it)
 int ant_store_notify_digest(ant_store *s, const ant_notify_target *t, int64_t since, size_t max,
 			    ant_notify_digest *d, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int64_t count;
 	int rc;
 
@@ -187,17 +187,17 @@ int ant_store_notify_digest(ant_store *s, const ant_notify_target *t, int64_t si
 				      " ELSE '' END END, e.last_modified, e.last_detected, e.url_key" PENDING
 				      " ORDER BY e.last_modified DESC, e.seq DESC LIMIT ?4", err)) < 0)
 		return rc;
-	sqlite3_bind_int64(st, 1, t->after_seq);
-	sqlite3_bind_int64(st, 2, since);
+	atom_db_bind_int64(st, 1, t->after_seq);
+	atom_db_bind_int64(st, 2, since);
 	ant_st_bind_text(st, 3, t->group);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)max);
-	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW)
+	atom_db_bind_int64(st, 4, (int64_t)max);
+	while (rc == 0 && (rc = atom_db_step(st)) == ATOM_DB_ROW)
 		rc = take_item(st, &d->items[d->n++]);
-	if (rc == SQLITE_DONE)
+	if (rc == ATOM_DB_DONE)
 		rc = 0;
 	else if (rc > 0)
 		rc = ant_st_dberr(s, err, "cannot read the pending notifications");
-	sqlite3_finalize(st);
+	atom_db_finalize(st);
 	d->more = count - (int64_t)d->n;
 	return rc;
 }
@@ -206,13 +206,13 @@ const char ant_notify_nothing[] = "nothing pending";
 
 struct tried_args { int64_t id, now, upto; const char *error; };
 
-static void bind_tried(sqlite3_stmt *st, const void *arg)
+static void bind_tried(atom_db_st *st, const void *arg)
 {
 	const struct tried_args *a = arg;
 
-	sqlite3_bind_int64(st, 1, a->id);
-	sqlite3_bind_int64(st, 2, a->now);
-	sqlite3_bind_int64(st, 3, a->upto);
+	atom_db_bind_int64(st, 1, a->id);
+	atom_db_bind_int64(st, 2, a->now);
+	atom_db_bind_int64(st, 3, a->upto);
 	ant_st_bind_text(st, 4, a->error);
 }
 

@@ -52,29 +52,29 @@ void ant_store_page_release(ant_store_page *p)
 static const char *const rule_names[] = { "header", "text", "size", "lirs", "feed", "atom" };
 #define NRULES (sizeof rule_names / sizeof rule_names[0])
 
-const char *ant_st_rule_name(sqlite3_stmt *st, int i)
+const char *ant_st_rule_name(atom_db_st *st, int i)
 {
 	const unsigned char *t;
 
-	if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
-		int64_t k = sqlite3_column_int64(st, i);
+	if (atom_db_column_type(st, i) == ATOM_DB_INTEGER) {
+		int64_t k = atom_db_column_int64(st, i);
 		return k >= 1 && k <= (int64_t)NRULES ? rule_names[k - 1] : NULL;
 	}
-	t = sqlite3_column_text(st, i);
+	t = atom_db_column_text(st, i);
 	for (size_t k = 0; t && k < NRULES; k++)
 		if (strcmp((const char *)t, rule_names[k]) == 0)
 			return rule_names[k];
 	return NULL;
 }
 
-static void bind_rule(sqlite3_stmt *st, int i, const char *rule)
+static void bind_rule(atom_db_st *st, int i, const char *rule)
 {
 	for (size_t k = 0; rule && k < NRULES; k++)
 		if (strcmp(rule, rule_names[k]) == 0) {
-			sqlite3_bind_int(st, i, (int)k + 1);
+			atom_db_bind_int(st, i, (int)k + 1);
 			return;
 		}
-	sqlite3_bind_null(st, i);
+	atom_db_bind_null(st, i);
 }
 
 /*
@@ -93,42 +93,55 @@ static int lm_pack(const char *h, int64_t *t)
 	       strcmp(back, h) == 0;
 }
 
-static void bind_lm(sqlite3_stmt *st, int i, const char *h)
+static void bind_lm(atom_db_st *st, int i, const char *h)
 {
 	int64_t t;
 
 	if (lm_pack(h, &t))
-		sqlite3_bind_int64(st, i, t);
+		atom_db_bind_int64(st, i, t);
 	else
 		ant_st_bind_text(st, i, h);
 }
 
+/* A column of digits only: a packed time where the column has a type
+ * (PostgreSQL's TEXT), as no Last-Modified is spelt in digits alone. */
+static int all_digits(const unsigned char *t)
+{
+	if (!t || !*t)
+		return 0;
+	for (; *t; t++)
+		if (*t < '0' || *t > '9')
+			return 0;
+	return 1;
+}
+
 /* A validator column back as the header's text: NULL stays NULL. */
-static char *lm_dup(sqlite3_stmt *st, int i)
+static char *lm_dup(atom_db_st *st, int i)
 {
 	char b[30];
+	int type = atom_db_column_type(st, i);
 
-	if (sqlite3_column_type(st, i) == SQLITE_INTEGER)
-		return lb_date_imf(b, sqlite3_column_int64(st, i)) == 0 ? strdup(b) : strdup("");
+	if (type == ATOM_DB_INTEGER || (type == ATOM_DB_TEXT && all_digits(atom_db_column_text(st, i))))
+		return lb_date_imf(b, atom_db_column_int64(st, i)) == 0 ? strdup(b) : strdup("");
 	return ant_st_col_dup(st, i, 1);
 }
 
 /* url_key and source_url are NULL when they are the url (schema 5). */
-static char *or_url(sqlite3_stmt *st, int i, const char *url)
+static char *or_url(atom_db_st *st, int i, const char *url)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? (url ? strdup(url) : NULL) : ant_st_col_dup(st, i, 0);
+	return atom_db_column_type(st, i) == ATOM_DB_NULL ? (url ? strdup(url) : NULL) : ant_st_col_dup(st, i, 0);
 }
 
-static void bind_unless_url(sqlite3_stmt *st, int i, const char *v, const char *url)
+static void bind_unless_url(atom_db_st *st, int i, const char *v, const char *url)
 {
 	ant_st_bind_text(st, i, v && *v && (!url || strcmp(v, url) != 0) ? v : NULL);
 }
 
 /* A BLOB column as a malloc'd copy (NULL when empty); LB_ENOMEM out of memory. */
-static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *n)
+static int blob_dup(atom_db_st *st, int i, unsigned char **out, size_t *n)
 {
-	const void *b = sqlite3_column_blob(st, i);
-	size_t len = (size_t)sqlite3_column_bytes(st, i);
+	const void *b = atom_db_column_blob(st, i);
+	size_t len = (size_t)atom_db_column_bytes(st, i);
 
 	*out = NULL;
 	*n = 0;
@@ -142,68 +155,68 @@ static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *n)
 }
 
 /* row: an ant_store_page (void: load_rows reads any table with it) */
-static int page_from_row(sqlite3_stmt *st, void *row)
+static int page_from_row(atom_db_st *st, void *row)
 {
 	ant_store_page *p = row;
 
 	ant_store_page_init(p);
-	p->id = sqlite3_column_int64(st, 0);
+	p->id = atom_db_column_int64(st, 0);
 	p->url = ant_st_col_dup(st, 1, 0);
 	p->url_key = or_url(st, 2, p->url);
 	p->title = ant_st_col_dup(st, 3, 0);
-	p->title_set_by_user = sqlite3_column_int(st, 4);
+	p->title_set_by_user = atom_db_column_int(st, 4);
 	p->author = ant_st_col_dup(st, 5, 0);
 	p->group = ant_st_col_dup(st, 6, 0);
 	p->ignore = ant_st_col_dup(st, 7, 0);
 	p->etag = ant_st_col_dup(st, 8, 1);
 	p->lm_header = lm_dup(st, 9);
-	p->st.lm_header_time = sqlite3_column_int64(st, 10);
-	p->st.last_modified = sqlite3_column_int64(st, 11);
-	p->st.last_detected = sqlite3_column_int64(st, 12);
-	p->st.last_ok = sqlite3_column_int64(st, 13);
-	p->st.last_check = sqlite3_column_int64(st, 14);
-	p->st.content_length = sqlite3_column_int64(st, 15);
-	p->st.has_hash = sqlite3_column_type(st, 16) != SQLITE_NULL;
-	p->st.text_hash = (uint64_t)sqlite3_column_int64(st, 16);
+	p->st.lm_header_time = atom_db_column_int64(st, 10);
+	p->st.last_modified = atom_db_column_int64(st, 11);
+	p->st.last_detected = atom_db_column_int64(st, 12);
+	p->st.last_ok = atom_db_column_int64(st, 13);
+	p->st.last_check = atom_db_column_int64(st, 14);
+	p->st.content_length = atom_db_column_int64(st, 15);
+	p->st.has_hash = atom_db_column_type(st, 16) != ATOM_DB_NULL;
+	p->st.text_hash = (uint64_t)atom_db_column_int64(st, 16);
 	p->charset = ant_st_col_dup(st, 17, 1);
 	p->st.detected_by = ant_st_rule_name(st, 18);
 	p->source_url = or_url(st, 19, p->url);
 	p->last_error = ant_st_col_dup(st, 20, 1);
-	p->st.last_status = sqlite3_column_int(st, 21);
-	p->st.next_check = sqlite3_column_int64(st, 22);
-	p->st.interval = sqlite3_column_int64(st, 23);
-	p->st.error_count = sqlite3_column_int(st, 24);
-	p->st.recheck = sqlite3_column_int(st, 25);
-	p->created = sqlite3_column_int64(st, 26);
+	p->st.last_status = atom_db_column_int(st, 21);
+	p->st.next_check = atom_db_column_int64(st, 22);
+	p->st.interval = atom_db_column_int64(st, 23);
+	p->st.error_count = atom_db_column_int(st, 24);
+	p->st.recheck = atom_db_column_int(st, 25);
+	p->created = atom_db_column_int64(st, 26);
 	p->force_charset = ant_st_col_dup(st, 27, 0);
-	p->imported = sqlite3_column_int64(st, 28);
+	p->imported = atom_db_column_int64(st, 28);
 	p->st.quiet_first = p->imported != 0;
 	p->feed_url = ant_st_col_dup(st, 29, 1);
-	p->feed_by_user = sqlite3_column_int(st, 30);
+	p->feed_by_user = atom_db_column_int(st, 30);
 	p->feed_etag = ant_st_col_dup(st, 31, 1);
 	p->feed_lm_header = lm_dup(st, 32);
-	p->st.feed_time = sqlite3_column_int64(st, 33);
+	p->st.feed_time = atom_db_column_int64(st, 33);
 	p->feed_error = ant_st_col_dup(st, 34, 1);
 	p->excerpt = ant_st_col_dup(st, 35, 0);
 	p->only = ant_st_col_dup(st, 37, 0);
-	p->no_auto_ignore = sqlite3_column_int(st, 38);
+	p->no_auto_ignore = atom_db_column_int(st, 38);
 	p->check_url = ant_st_col_dup(st, 39, 1);
-	p->redirect_count = sqlite3_column_int64(st, 40);
+	p->redirect_count = atom_db_column_int64(st, 40);
 	p->redirect_to = ant_st_col_dup(st, 41, 1);
 	p->moved_from = ant_st_col_dup(st, 42, 1);
-	p->moved_at = sqlite3_column_int64(st, 43);
-	p->failing_since = sqlite3_column_int64(st, 44);
-	p->gone_at = sqlite3_column_int64(st, 45);
-	p->ignore_robots = sqlite3_column_int(st, 46);
-	p->fail_kind = ant_fail_kind_parse((const char *)sqlite3_column_text(st, 47));
+	p->moved_at = atom_db_column_int64(st, 43);
+	p->failing_since = atom_db_column_int64(st, 44);
+	p->gone_at = atom_db_column_int64(st, 45);
+	p->ignore_robots = atom_db_column_int(st, 46);
+	p->fail_kind = ant_fail_kind_parse((const char *)atom_db_column_text(st, 47));
 	p->added_url = ant_st_col_dup(st, 48, 1);
-	p->render = sqlite3_column_int(st, 49);
+	p->render = atom_db_column_int(st, 49);
 	p->when = ant_st_col_dup(st, 50, 0);
 	p->when_hit = ant_st_col_dup(st, 51, 1);
 	p->taught = ant_st_col_dup(st, 52, 0);
 	p->news = ant_st_col_dup(st, 53, 1);
-	p->news_at = sqlite3_column_int64(st, 54);
-	p->prev_modified = sqlite3_column_int64(st, 55);
+	p->news_at = atom_db_column_int64(st, 54);
+	p->prev_modified = atom_db_column_int64(st, 55);
 	p->prev_by = ant_st_rule_name(st, 56);
 	if (blob_dup(st, 36, &p->noise, &p->noise_len) < 0 || !p->url || !p->url_key || !p->title ||
 	    !p->author || !p->group || !p->ignore || !p->source_url || !p->excerpt || !p->force_charset ||
@@ -217,49 +230,49 @@ static int page_from_row(sqlite3_stmt *st, void *row)
 /* 1 when a page of url_key is there, 0 not, < 0 error. */
 static int page_exists(ant_store *s, const char *url_key, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	if ((rc = ant_st_prep(s, &st, "SELECT 1 FROM pages WHERE key_hash=?1 AND coalesce(url_key, url)=?2",
 		       err)) < 0)
 		return rc;
-	sqlite3_bind_int64(st, 1, ant_st_key_hash(url_key));
+	atom_db_bind_int64(st, 1, ant_st_key_hash(url_key));
 	ant_st_bind_text(st, 2, url_key);
-	rc = sqlite3_step(st);
-	rc = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
-	sqlite3_finalize(st);
+	rc = atom_db_step(st);
+	rc = rc == ATOM_DB_ROW ? 1 : rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "database error");
+	atom_db_finalize(st);
 	return rc;
 }
 
-static void bind_new_page(sqlite3_stmt *st, const void *arg)
+static void bind_new_page(atom_db_st *st, const void *arg)
 {
 	const ant_store_page *p = arg;
 
 	ant_st_bind_text(st, 14, p->only ? p->only : "");
-	sqlite3_bind_int(st, 15, p->no_auto_ignore);
+	atom_db_bind_int(st, 15, p->no_auto_ignore);
 	ant_st_bind_text(st, 16, p->check_url && *p->check_url ? p->check_url : NULL);
 	ant_st_bind_text(st, 12, p->force_charset ? p->force_charset : "");
-	sqlite3_bind_int64(st, 13, p->imported);
+	atom_db_bind_int64(st, 13, p->imported);
 	ant_st_bind_text(st, 1, p->url);
 	bind_unless_url(st, 2, p->url_key, p->url);
 	ant_st_bind_text(st, 3, p->title ? p->title : "");
-	sqlite3_bind_int(st, 4, p->title_set_by_user);
+	atom_db_bind_int(st, 4, p->title_set_by_user);
 	ant_st_bind_text(st, 5, p->author ? p->author : "");
 	ant_st_bind_text(st, 6, p->group ? p->group : "");
 	ant_st_bind_text(st, 7, p->ignore ? p->ignore : "");
 	bind_unless_url(st, 8, p->source_url, p->url);
-	sqlite3_bind_int64(st, 9, p->created);
+	atom_db_bind_int64(st, 9, p->created);
 	ant_st_bind_text(st, 10, p->feed_url);
-	sqlite3_bind_int(st, 11, p->feed_by_user);
-	sqlite3_bind_int64(st, 17, ant_st_key_hash(p->url_key));
-	sqlite3_bind_int(st, 18, p->render);
+	atom_db_bind_int(st, 11, p->feed_by_user);
+	atom_db_bind_int64(st, 17, ant_st_key_hash(p->url_key));
+	atom_db_bind_int(st, 18, p->render);
 	ant_st_bind_text(st, 19, p->when ? p->when : "");
 	ant_st_bind_text(st, 20, p->taught ? p->taught : "");
 }
 
 int ant_store_page_add(ant_store *s, const ant_store_page *p, lb_error *err)
 {
-	int rc, own = sqlite3_get_autocommit(s->db);
+	int rc, own = atom_db_get_autocommit(s->db);
 
 	/* One page per key: the index is on the key's hash, not unique, so
 	 * the check and the insert are one transaction (the caller's, or
@@ -287,10 +300,10 @@ done:
 }
 
 /* ?1 the key, ?2 its hash */
-static void bind_key(sqlite3_stmt *st, const void *arg)
+static void bind_key(atom_db_st *st, const void *arg)
 {
 	ant_st_bind_text(st, 1, arg);
-	sqlite3_bind_int64(st, 2, ant_st_key_hash(arg));
+	atom_db_bind_int64(st, 2, ant_st_key_hash(arg));
 }
 
 int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err)
@@ -303,7 +316,7 @@ int ant_store_page_remove(ant_store *s, const char *url_key, lb_error *err)
 
 int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	/* cached: an update looks up the page of every record its sources
@@ -314,42 +327,42 @@ int ant_store_page_get(ant_store *s, const char *url_key, ant_store_page *out, l
 		return rc;
 	st = s->get_page;
 	ant_st_bind_text(st, 1, url_key);
-	sqlite3_bind_int64(st, 2, ant_st_key_hash(url_key));
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	atom_db_bind_int64(st, 2, ant_st_key_hash(url_key));
+	rc = atom_db_step(st);
+	if (rc == ATOM_DB_ROW)
 		rc = page_from_row(st, out) < 0 ? lb_err_code(err, LB_ENOMEM) : 1;
-	else if (rc == SQLITE_DONE)
+	else if (rc == ATOM_DB_DONE)
 		rc = 0;
 	else
 		rc = ant_st_dberr(s, err, "database error");
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	atom_db_reset(st);
+	atom_db_clear_bindings(st);
 	return rc;
 }
 
 /* Every page of sql (one row of PAGE_COLS at a time) to fn. */
 static int pages_walk(ant_store *s, const char *sql, ant_store_page_fn fn, void *ctx, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	ant_store_page p;
 	int rc;
 
 	if ((rc = ant_st_prep(s, &st, sql, err)) < 0)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		if (page_from_row(st, &p) < 0) {
-			sqlite3_finalize(st);
+			atom_db_finalize(st);
 			return lb_err_code(err, LB_ENOMEM);
 		}
 		rc = fn(ctx, &p);
 		ant_store_page_release(&p);
 		if (rc != 0) {
-			sqlite3_finalize(st);
+			atom_db_finalize(st);
 			return rc;
 		}
 	}
-	rc = rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
-	sqlite3_finalize(st);
+	rc = rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "database error");
+	atom_db_finalize(st);
 	return rc;
 }
 
@@ -369,7 +382,7 @@ int ant_store_pages_each_grouped(ant_store *s, ant_store_page_fn fn, void *ctx, 
 int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant_store_page *out,
 			size_t max, size_t *n, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	/* keyset pagination by id (the rowid: a range scan, no sort), so
@@ -377,25 +390,25 @@ int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant
 	 * of ant_detect_due() */
 	*n = 0;
 	if ((rc = ant_st_cached(s, &s->due_pages, "SELECT " PAGE_COLS " FROM pages WHERE id > ?1"
-			 " AND (?2 OR recheck OR next_check <= ?3) ORDER BY id LIMIT ?4", err)) < 0)
+			 " AND (?2 <> 0 OR recheck <> 0 OR next_check <= ?3) ORDER BY id LIMIT ?4", err)) < 0)
 		return rc;
 	st = s->due_pages;
-	sqlite3_bind_int64(st, 1, after);
-	sqlite3_bind_int(st, 2, force != 0);
-	sqlite3_bind_int64(st, 3, now);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)max);
-	while (*n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	atom_db_bind_int64(st, 1, after);
+	atom_db_bind_int(st, 2, force != 0);
+	atom_db_bind_int64(st, 3, now);
+	atom_db_bind_int64(st, 4, (int64_t)max);
+	while (*n < max && (rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		if (page_from_row(st, &out[*n]) < 0) {
 			rc = lb_err_code(err, LB_ENOMEM);
 			break;
 		}
 		(*n)++;
 	}
-	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+	if (rc == ATOM_DB_ROW || rc == ATOM_DB_DONE)
 		rc = 0;
 	else if (rc != LB_ENOMEM)
 		rc = ant_st_dberr(s, err, "database error");
-	sqlite3_reset(st);
+	atom_db_reset(st);
 	if (rc < 0) {
 		while (*n)
 			ant_store_page_release(&out[--(*n)]);
@@ -405,45 +418,45 @@ int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant
 
 int ant_store_pages_count(ant_store *s, int64_t *n, int64_t *first_due, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	if ((rc = ant_st_prep(s, &st, "SELECT count(*), min(next_check) FROM pages", err)) < 0)
 		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*n = sqlite3_column_int64(st, 0);
-		*first_due = sqlite3_column_int64(st, 1);   /* NULL (no page): 0 */
+	rc = atom_db_step(st);
+	if (rc == ATOM_DB_ROW) {
+		*n = atom_db_column_int64(st, 0);
+		*first_due = atom_db_column_int64(st, 1);   /* NULL (no page): 0 */
 		rc = 0;
 	} else {
 		rc = ant_st_dberr(s, err, "database error");
 	}
-	sqlite3_finalize(st);
+	atom_db_finalize(st);
 	return rc;
 }
 
 int ant_store_page_groups(ant_store *s, const char *group, int *has, lb_buf *out, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	*has = 0;
 	if ((rc = ant_st_prep(s, &st, "SELECT DISTINCT grp FROM pages WHERE grp != '' ORDER BY grp",
 			      err)) < 0)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *g = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
+		const char *g = (const char *)atom_db_column_text(st, 0);
 
 		if (!g)
 			continue;
 		*has |= strcmp(g, group) == 0;
 		if ((out->len && lb_buf_adds(out, ", ") < 0) || lb_buf_adds(out, g) < 0) {
-			sqlite3_finalize(st);
+			atom_db_finalize(st);
 			return lb_err_code(err, LB_ENOMEM);
 		}
 	}
-	rc = rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
-	sqlite3_finalize(st);
+	rc = rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "database error");
+	atom_db_finalize(st);
 	return rc;
 }
 
@@ -458,7 +471,7 @@ void ant_store_pages_free(ant_store_page *p, size_t n)
 
 int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	if ((rc = ant_st_cached(s, &s->save_page, "UPDATE pages SET title=?2, etag=?3, last_modified_header=?4,"
@@ -471,49 +484,49 @@ int ant_store_page_save(ant_store *s, const ant_store_page *p, lb_error *err)
 		       " prev_modified=?36, prev_by=?37 WHERE id=?1", err)) < 0)
 		return rc;
 	st = s->save_page;
-	sqlite3_bind_int64(st, 1, p->id);
+	atom_db_bind_int64(st, 1, p->id);
 	ant_st_bind_text(st, 2, p->title ? p->title : "");
 	ant_st_bind_text(st, 3, p->etag);
 	bind_lm(st, 4, p->lm_header);
-	sqlite3_bind_int64(st, 5, p->st.lm_header_time);
-	sqlite3_bind_int64(st, 6, p->st.last_modified);
-	sqlite3_bind_int64(st, 7, p->st.last_detected);
-	sqlite3_bind_int64(st, 8, p->st.last_ok);
-	sqlite3_bind_int64(st, 9, p->st.last_check);
-	sqlite3_bind_int64(st, 10, p->st.content_length);
+	atom_db_bind_int64(st, 5, p->st.lm_header_time);
+	atom_db_bind_int64(st, 6, p->st.last_modified);
+	atom_db_bind_int64(st, 7, p->st.last_detected);
+	atom_db_bind_int64(st, 8, p->st.last_ok);
+	atom_db_bind_int64(st, 9, p->st.last_check);
+	atom_db_bind_int64(st, 10, p->st.content_length);
 	if (p->st.has_hash)
-		sqlite3_bind_int64(st, 11, (int64_t)p->st.text_hash);
+		atom_db_bind_int64(st, 11, (int64_t)p->st.text_hash);
 	else
-		sqlite3_bind_null(st, 11);
+		atom_db_bind_null(st, 11);
 	ant_st_bind_text(st, 12, p->charset);
 	bind_rule(st, 13, p->st.detected_by);
 	bind_unless_url(st, 14, p->source_url, p->url);
 	ant_st_bind_text(st, 15, p->last_error);
-	sqlite3_bind_int64(st, 16, p->st.last_status);
-	sqlite3_bind_int64(st, 17, p->st.next_check);
-	sqlite3_bind_int64(st, 18, p->st.interval);
-	sqlite3_bind_int(st, 19, p->st.error_count);
-	sqlite3_bind_int(st, 20, p->st.recheck);
+	atom_db_bind_int64(st, 16, p->st.last_status);
+	atom_db_bind_int64(st, 17, p->st.next_check);
+	atom_db_bind_int64(st, 18, p->st.interval);
+	atom_db_bind_int(st, 19, p->st.error_count);
+	atom_db_bind_int(st, 20, p->st.recheck);
 	ant_st_bind_text(st, 21, p->feed_url);
 	ant_st_bind_text(st, 22, p->feed_etag);
 	bind_lm(st, 23, p->feed_lm_header);
-	sqlite3_bind_int64(st, 24, p->st.feed_time);
+	atom_db_bind_int64(st, 24, p->st.feed_time);
 	ant_st_bind_text(st, 25, p->feed_error);
 	ant_st_bind_text(st, 26, p->excerpt ? p->excerpt : "");
 	if (p->noise_len)
-		sqlite3_bind_blob(st, 27, p->noise, (int)p->noise_len, SQLITE_STATIC);
+		atom_db_bind_blob(st, 27, p->noise, (int)p->noise_len, ATOM_DB_STATIC);
 	else
-		sqlite3_bind_null(st, 27);
-	sqlite3_bind_int64(st, 28, p->redirect_count);
+		atom_db_bind_null(st, 27);
+	atom_db_bind_int64(st, 28, p->redirect_count);
 	ant_st_bind_text(st, 29, p->redirect_to);
 	/* not moved_from, moved_at: only a move writes them (ant_store_page_move()) */
-	sqlite3_bind_int64(st, 30, p->failing_since);
-	sqlite3_bind_int64(st, 31, p->gone_at);
+	atom_db_bind_int64(st, 30, p->failing_since);
+	atom_db_bind_int64(st, 31, p->gone_at);
 	ant_st_bind_text(st, 32, p->last_error ? ant_fail_kind_name(p->fail_kind) : NULL);
 	ant_st_bind_text(st, 33, p->when_hit);
 	ant_st_bind_text(st, 34, p->news);
-	sqlite3_bind_int64(st, 35, p->news_at);
-	sqlite3_bind_int64(st, 36, p->prev_modified);
+	atom_db_bind_int64(st, 35, p->news_at);
+	atom_db_bind_int64(st, 36, p->prev_modified);
 	bind_rule(st, 37, p->prev_by);
 	return ant_st_run_cached(s, st, err);
 }
@@ -524,31 +537,31 @@ struct move_args {
 	char *from;
 };
 
-static void bind_move(sqlite3_stmt *st, const void *arg)
+static void bind_move(atom_db_st *st, const void *arg)
 {
 	const struct move_args *m = arg;
 
-	sqlite3_bind_int64(st, 1, m->id);
+	atom_db_bind_int64(st, 1, m->id);
 	ant_st_bind_text(st, 2, m->url);
 	bind_unless_url(st, 3, m->key, m->url);
-	sqlite3_bind_int64(st, 4, ant_st_key_hash(m->key));
+	atom_db_bind_int64(st, 4, ant_st_key_hash(m->key));
 	ant_st_bind_text(st, 5, m->from);
-	sqlite3_bind_int64(st, 6, m->now);
+	atom_db_bind_int64(st, 6, m->now);
 	ant_st_bind_text(st, 7, m->key);   /* ?3 is NULL when the key is the URL */
 }
 
 /* The old URL of the page of id, malloc'd; NULL when none or out of memory. */
 static char *url_of(ant_store *s, int64_t id)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	char *u = NULL;
 
 	if (ant_st_prep(s, &st, "SELECT url FROM pages WHERE id=?1", NULL) < 0)
 		return NULL;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	atom_db_bind_int64(st, 1, id);
+	if (atom_db_step(st) == ATOM_DB_ROW)
 		u = ant_st_col_dup(st, 0, 0);
-	sqlite3_finalize(st);
+	atom_db_finalize(st);
 	return u;
 }
 
@@ -583,23 +596,23 @@ int ant_store_page_set_moved(ant_store *s, const char *url_key, const char *from
 	return rc < 0 ? rc : 0;
 }
 
-static void bind_config(sqlite3_stmt *st, const void *arg)
+static void bind_config(atom_db_st *st, const void *arg)
 {
 	const ant_store_page *p = arg;
 
-	sqlite3_bind_int64(st, 1, p->id);
+	atom_db_bind_int64(st, 1, p->id);
 	ant_st_bind_text(st, 2, p->title ? p->title : "");
-	sqlite3_bind_int(st, 3, p->title_set_by_user);
+	atom_db_bind_int(st, 3, p->title_set_by_user);
 	ant_st_bind_text(st, 4, p->author ? p->author : "");
 	ant_st_bind_text(st, 5, p->group ? p->group : "");
 	ant_st_bind_text(st, 6, p->ignore ? p->ignore : "");
 	ant_st_bind_text(st, 7, p->force_charset ? p->force_charset : "");
 	ant_st_bind_text(st, 8, p->only ? p->only : "");
-	sqlite3_bind_int(st, 9, p->no_auto_ignore);
+	atom_db_bind_int(st, 9, p->no_auto_ignore);
 	ant_st_bind_text(st, 10, p->check_url && *p->check_url ? p->check_url : NULL);
 	ant_st_bind_text(st, 11, p->feed_url && *p->feed_url ? p->feed_url : NULL);
-	sqlite3_bind_int(st, 12, p->feed_by_user);
-	sqlite3_bind_int(st, 13, p->render);
+	atom_db_bind_int(st, 12, p->feed_by_user);
+	atom_db_bind_int(st, 13, p->render);
 	ant_st_bind_text(st, 14, p->when ? p->when : "");
 	ant_st_bind_text(st, 15, p->taught ? p->taught : "");
 }
@@ -614,9 +627,9 @@ int ant_store_page_set_config(ant_store *s, const ant_store_page *p, lb_error *e
 	return rc < 0 ? rc : 0;
 }
 
-static void bind_id(sqlite3_stmt *st, const void *arg)
+static void bind_id(atom_db_st *st, const void *arg)
 {
-	sqlite3_bind_int64(st, 1, *(const int64_t *)arg);
+	atom_db_bind_int64(st, 1, *(const int64_t *)arg);
 }
 
 int ant_store_page_rebaseline(ant_store *s, int64_t id, unsigned what, lb_error *err)

@@ -17,12 +17,14 @@ int ant_store_read_begin(ant_store *s, lb_error *err)
 /* A relay's row: fresh, of a URL key no watched page has, and newest of
  * the relay sources' fresh rows of that key (Last-Modified, then
  * Last-Detected, then the older source). */
-/* A relay source not held back for its trust score (ant_trust.h). */
+/* A relay source not held back for its trust score (ant_trust.h).  A
+ * relayed row's detected_by is store_pages.c's rule number (4 lirs, 6 atom),
+ * of one type with the watched pages' column. */
 #define NOT_HELD(s) \
-	" AND NOT EXISTS (SELECT 1 FROM source_trust t WHERE t.source_id = " s ".id AND t.held)"
+	" AND NOT EXISTS (SELECT 1 FROM source_trust t WHERE t.source_id = " s ".id AND t.held <> 0)"
 #define RELAYED_ROWS \
 	" SELECT r.url, r.url_key, r.title, r.author, '' AS grp, r.last_modified," \
-	" r.last_detected, r.content_length, CASE s.kind WHEN 'atom' THEN 'atom' ELSE 'lirs' END," \
+	" r.last_detected, r.content_length, CASE s.kind WHEN 'atom' THEN 6 ELSE 4 END," \
 	" s.url, NULL, r.excerpt, 1 AS relayed, NULL AS fail_kind" \
 	" FROM source_records r JOIN sources s ON s.id = r.source_id AND s.relay = 1" NOT_HELD("s") \
 	" WHERE r.last_modified != 0 AND r.last_detected >= ?1" \
@@ -77,28 +79,28 @@ static int pub_sql(lb_buf *b, const ant_store_pubq *q, int64_t relays)
 	return 0;
 }
 
-static const char *col_str(sqlite3_stmt *st, int i)
+static const char *col_str(atom_db_st *st, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	const unsigned char *t = atom_db_column_text(st, i);
 
 	return t ? (const char *)t : "";
 }
 
-static void pubrow_of(sqlite3_stmt *st, ant_store_pubrow *r)
+static void pubrow_of(atom_db_st *st, ant_store_pubrow *r)
 {
 	*r = (ant_store_pubrow){
 		.url = col_str(st, 0), .url_key = col_str(st, 1), .title = col_str(st, 2),
 		.author = col_str(st, 3), .group = col_str(st, 4),
-		.last_modified = sqlite3_column_int64(st, 5),
-		.last_detected = sqlite3_column_int64(st, 6),
-		.content_length = sqlite3_column_int64(st, 7),
+		.last_modified = atom_db_column_int64(st, 5),
+		.last_detected = atom_db_column_int64(st, 6),
+		.content_length = atom_db_column_int64(st, 7),
 		.detected_by = ant_st_rule_name(st, 8),
 		.source_url = col_str(st, 9),
-		.last_error = (const char *)sqlite3_column_text(st, 10),
+		.last_error = (const char *)atom_db_column_text(st, 10),
 		.excerpt = col_str(st, 11),
-		.relayed = sqlite3_column_int(st, 12),
-		.fail_kind = ant_fail_kind_parse((const char *)sqlite3_column_text(st, 13)),
-		.found = sqlite3_column_int(st, 14),
+		.relayed = atom_db_column_int(st, 12),
+		.fail_kind = ant_fail_kind_parse((const char *)atom_db_column_text(st, 13)),
+		.found = atom_db_column_int(st, 14),
 	};
 	if (r->content_length < 0)
 		r->content_length = 0;
@@ -108,7 +110,7 @@ int ant_store_published_each(ant_store *s, const ant_store_pubq *q, ant_store_pu
 			     void *ctx, lb_error *err)
 {
 	lb_buf sql = LB_BUF_INIT;
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	ant_store_pubrow r;
 	int rc;
 
@@ -124,18 +126,18 @@ int ant_store_published_each(ant_store *s, const ant_store_pubq *q, ant_store_pu
 	lb_buf_release(&sql);
 	if (rc < 0)
 		return rc;
-	sqlite3_bind_int64(st, 1, q->fresh_since);
+	atom_db_bind_int64(st, 1, q->fresh_since);
 	if (q->found_after >= 0)
-		sqlite3_bind_int64(st, 2, q->found_after);
+		atom_db_bind_int64(st, 2, q->found_after);
 	if (q->limit > 0)
-		sqlite3_bind_int64(st, 3, q->limit);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		atom_db_bind_int64(st, 3, q->limit);
+	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		pubrow_of(st, &r);
 		if ((rc = fn(ctx, &r)) != 0) {
-			sqlite3_finalize(st);
+			atom_db_finalize(st);
 			return rc;
 		}
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
+	atom_db_finalize(st);
+	return rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "database error");
 }

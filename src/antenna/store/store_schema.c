@@ -338,9 +338,42 @@ static const char *const migrations[] = {
 
 _Static_assert(NMIGRATIONS == ANT_STORE_SCHEMA_VERSION, "one migration per schema version");
 
+/*
+ * A new PostgreSQL database starts at the schema the migrations leave in a
+ * new SQLite database: they run in a private one in memory, and what its
+ * catalogue holds (tables in the order made, then indexes and triggers) is
+ * made on the server, rewritten by store_pgsql.c.  The migrations stay the
+ * one description of the schema; those after this version run on both.
+ */
+static int pg_schema(ant_store *s, lb_error *err)
+{
+	atom_db *lite;
+	atom_db_st *st = NULL;
+	int rc = 0;
+
+	if (atom_db_open(":memory:", &lite, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE) != ATOM_DB_OK) {
+		atom_db_close(lite);
+		return lb_err_code(err, LB_ENOMEM);
+	}
+	if (atom_db_create_function(lite, "ant_key_hash", ant_st_key_hash) != ATOM_DB_OK)
+		rc = lb_err(err, LB_EDB, "schema: %s", atom_db_errmsg(lite));
+	for (size_t v = 0; rc == 0 && v < NMIGRATIONS; v++)
+		if (atom_db_exec(lite, migrations[v]) != ATOM_DB_OK)
+			rc = lb_err(err, LB_EDB, "schema %zu: %s", v + 1, atom_db_errmsg(lite));
+	if (rc == 0 && atom_db_prepare(lite, "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"
+				       " ORDER BY type <> 'table', type <> 'index', rowid", &st) != ATOM_DB_OK)
+		rc = lb_err(err, LB_EDB, "schema: %s", atom_db_errmsg(lite));
+	while (rc == 0 && atom_db_step(st) == ATOM_DB_ROW)
+		rc = ant_st_exec(s, (const char *)atom_db_column_text(st, 0), err);
+	atom_db_finalize(st);
+	atom_db_close(lite);
+	return rc;
+}
+
 int ant_st_migrate(ant_store *s, lb_error *err)
 {
 	int64_t v = ant_st_pragma_int(s, "PRAGMA user_version");
+	int pg = atom_db_backend(s->db) == ATOM_DB_POSTGRES;
 	char sql[64];
 	int rc;
 
@@ -351,8 +384,22 @@ int ant_st_migrate(ant_store *s, lb_error *err)
 			      s->path, (long long)v, ANT_STORE_SCHEMA_VERSION);
 	if (v == ANT_STORE_SCHEMA_VERSION)
 		return 0;
+	s->created = v == 0;
 	if ((rc = ant_st_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
+	/* two checkers starting at once on one server: one migrates, the
+	 * other waits for it and finds the schema done */
+	if (pg && ((rc = ant_st_exec(s, "SELECT pg_advisory_xact_lock(4242000003)", err)) < 0 ||
+		   (v = ant_st_pragma_int(s, "PRAGMA user_version")) < 0)) {
+		rc = rc < 0 ? rc : ant_st_dberr(s, err, "cannot read schema version");
+		goto fail;
+	}
+	s->created = v == 0;
+	if (pg && v == 0) {
+		if ((rc = pg_schema(s, err)) < 0)
+			goto fail;
+		v = ANT_STORE_SCHEMA_VERSION;
+	}
 	for (; v < ANT_STORE_SCHEMA_VERSION; v++)
 		if ((rc = ant_st_exec(s, migrations[v], err)) < 0)
 			goto fail;
@@ -361,7 +408,7 @@ int ant_st_migrate(ant_store *s, lb_error *err)
 		goto fail;
 	return 0;
 fail:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	atom_db_exec(s->db, "ROLLBACK");
 	return rc;
 }
 
@@ -378,21 +425,9 @@ int64_t ant_st_key_hash(const char *key)
 
 /* ant_key_hash(TEXT) for the migration that fills key_hash (and the
  * published listing's join of relayed records to pages). */
-static void sql_key_hash(sqlite3_context *c, int argc, sqlite3_value **v)
-{
-	const unsigned char *t = sqlite3_value_text(v[0]);
-
-	(void)argc;
-	if (t)
-		sqlite3_result_int64(c, ant_st_key_hash((const char *)t));
-	else
-		sqlite3_result_null(c);
-}
-
 int ant_st_functions(ant_store *s, lb_error *err)
 {
-	if (sqlite3_create_function(s->db, "ant_key_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
-				    sql_key_hash, NULL, NULL) != SQLITE_OK)
+	if (atom_db_create_function(s->db, "ant_key_hash", ant_st_key_hash) != ATOM_DB_OK)
 		return ant_st_dberr(s, err, "cannot register a function");
 	return 0;
 }

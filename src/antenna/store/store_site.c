@@ -37,27 +37,27 @@ static int take_keys(ant_store_sitepage *pg, const unsigned char *b, size_t n)
 
 /* The rows st reads (url, sibling, seen, keys), at most max, into a
  * calloc'd array of max; st reset after.  0 or < 0 with err. */
-static int take_rows(ant_store *s, sqlite3_stmt *st, size_t max, ant_store_sitepage **out, size_t *n,
+static int take_rows(ant_store *s, atom_db_st *st, size_t max, ant_store_sitepage **out, size_t *n,
 		     lb_error *err)
 {
 	ant_store_sitepage *v = calloc(max + 1, sizeof *v);
 	size_t k = 0;
 	int rc = LB_ENOMEM;
 
-	while (v && (rc = sqlite3_step(st)) == SQLITE_ROW && k < max) {
+	while (v && (rc = atom_db_step(st)) == ATOM_DB_ROW && k < max) {
 		ant_store_sitepage *pg = &v[k++];
 
 		pg->url = ant_st_col_dup(st, 0, 0);
-		pg->sibling = sqlite3_column_int(st, 1);
-		pg->seen = sqlite3_column_int64(st, 2);
-		if (!pg->url || take_keys(pg, sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3)) < 0) {
+		pg->sibling = atom_db_column_int(st, 1);
+		pg->seen = atom_db_column_int64(st, 2);
+		if (!pg->url || take_keys(pg, atom_db_column_blob(st, 3), (size_t)atom_db_column_bytes(st, 3)) < 0) {
 			rc = LB_ENOMEM;
 			break;
 		}
 	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+	atom_db_reset(st);
+	atom_db_clear_bindings(st);
+	if (rc != ATOM_DB_DONE && rc != ATOM_DB_ROW) {
 		ant_store_sitepages_free(v, k);
 		return rc == LB_ENOMEM ? lb_err_code(err, LB_ENOMEM) : ant_st_dberr(s, err, "cannot read a site's template");
 	}
@@ -80,8 +80,8 @@ int ant_store_site_get(ant_store *s, const char *site, const char *except_url, i
 		return rc;
 	ant_st_bind_text(s->site_get, 1, site);
 	ant_st_bind_text(s->site_get, 2, except_url);
-	sqlite3_bind_int64(s->site_get, 3, since);
-	sqlite3_bind_int(s->site_get, 4, ANT_STORE_SITE_PAGES);
+	atom_db_bind_int64(s->site_get, 3, since);
+	atom_db_bind_int(s->site_get, 4, ANT_STORE_SITE_PAGES);
 	return take_rows(s, s->site_get, ANT_STORE_SITE_PAGES, out, n, err);
 }
 
@@ -96,7 +96,7 @@ int ant_store_site_all(ant_store *s, const char *site, size_t max, ant_store_sit
 			      " ORDER BY seen DESC, url LIMIT ?2", err)) < 0)
 		return rc;
 	ant_st_bind_text(s->site_all, 1, site);
-	sqlite3_bind_int64(s->site_all, 2, (int64_t)max);
+	atom_db_bind_int64(s->site_all, 2, (int64_t)max);
 	return take_rows(s, s->site_all, max, out, n, err);
 }
 
@@ -104,7 +104,7 @@ int ant_store_site_all(ant_store *s, const char *site, size_t max, ant_store_sit
  * not seen since stale, which goes)?  1 yes, 0 no, < 0. */
 static int site_room(ant_store *s, const char *site, const char *url, int64_t stale, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc, n = 0, known = 0;
 	char *oldest = NULL;
 	int64_t oldest_seen = 0;
@@ -113,18 +113,18 @@ static int site_room(ant_store *s, const char *site, const char *url, int64_t st
 		return rc;
 	st = s->site_list;
 	ant_st_bind_text(st, 1, site);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *u = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
+		const char *u = (const char *)atom_db_column_text(st, 0);
 
 		known |= u && strcmp(u, url) == 0;
 		if (!n++ && u) {
 			oldest = strdup(u);
-			oldest_seen = sqlite3_column_int64(st, 1);
+			oldest_seen = atom_db_column_int64(st, 1);
 		}
 	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE) {
+	atom_db_reset(st);
+	atom_db_clear_bindings(st);
+	if (rc != ATOM_DB_DONE) {
 		free(oldest);
 		return ant_st_dberr(s, err, "cannot read a site's template");
 	}
@@ -141,9 +141,9 @@ static int site_room(ant_store *s, const char *site, const char *url, int64_t st
 		st = s->site_del;
 		ant_st_bind_text(st, 1, site);
 		ant_st_bind_text(st, 2, oldest);
-		rc = sqlite3_step(st) == SQLITE_DONE ? 1 : ant_st_dberr(s, err, "cannot keep a site's template");
-		sqlite3_reset(st);
-		sqlite3_clear_bindings(st);
+		rc = atom_db_step(st) == ATOM_DB_DONE ? 1 : ant_st_dberr(s, err, "cannot keep a site's template");
+		atom_db_reset(st);
+		atom_db_clear_bindings(st);
 	}
 	free(oldest);
 	return rc;
@@ -152,7 +152,7 @@ static int site_room(ant_store *s, const char *site, const char *url, int64_t st
 int ant_store_site_put(ant_store *s, const char *site, const char *url, int sibling, int64_t seen,
 		       int64_t stale, const uint32_t *keys, size_t nkeys, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	unsigned char *b;
 	int rc;
 
@@ -168,21 +168,22 @@ int ant_store_site_put(ant_store *s, const char *site, const char *url, int sibl
 		b[4 * i + 2] = (unsigned char)(keys[i] >> 16);
 		b[4 * i + 3] = (unsigned char)(keys[i] >> 24);
 	}
-	if ((rc = ant_st_cached(s, &s->site_put, "INSERT OR REPLACE INTO site_pages(site, url, sibling, seen, keys)"
-			      " VALUES (?1, ?2, ?3, ?4, ?5)", err)) < 0) {
+	if ((rc = ant_st_cached(s, &s->site_put, "INSERT INTO site_pages(site, url, sibling, seen, keys)"
+			      " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(site, url) DO UPDATE"
+			      " SET sibling=?3, seen=?4, keys=?5", err)) < 0) {
 		free(b);
 		return rc;
 	}
 	st = s->site_put;
 	ant_st_bind_text(st, 1, site);
 	ant_st_bind_text(st, 2, url);
-	sqlite3_bind_int(st, 3, sibling);
-	sqlite3_bind_int64(st, 4, seen);
+	atom_db_bind_int(st, 3, sibling);
+	atom_db_bind_int64(st, 4, seen);
 	if (nkeys)
-		sqlite3_bind_blob(st, 5, b, (int)(4 * nkeys), SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+		atom_db_bind_blob(st, 5, b, (int)(4 * nkeys), ATOM_DB_TRANSIENT);
+	rc = atom_db_step(st);
+	atom_db_reset(st);
+	atom_db_clear_bindings(st);
 	free(b);
-	return rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot keep a site's template");
+	return rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "cannot keep a site's template");
 }

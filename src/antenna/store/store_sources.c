@@ -55,29 +55,29 @@ int ant_store_source_kind_of(const char *name)
 }
 
 /* row: an ant_store_source (void: load_rows reads any table with it) */
-static int source_from_row(sqlite3_stmt *st, void *row)
+static int source_from_row(atom_db_st *st, void *row)
 {
 	ant_store_source *p = row;
 
 	ant_store_source_init(p);
-	p->id = sqlite3_column_int64(st, 0);
+	p->id = atom_db_column_int64(st, 0);
 	p->url = ant_st_col_dup(st, 1, 0);
 	p->url_key = ant_st_col_dup(st, 2, 0);
 	p->etag = ant_st_col_dup(st, 3, 1);
 	p->lm_header = ant_st_col_dup(st, 4, 1);
 	p->last_error = ant_st_col_dup(st, 5, 1);
-	p->last_status = sqlite3_column_int(st, 6);
-	p->last_fetch = sqlite3_column_int64(st, 7);
-	p->last_ok = sqlite3_column_int64(st, 8);
-	p->created = sqlite3_column_int64(st, 9);
-	p->records_read = sqlite3_column_int64(st, 10);
-	p->records_skipped = sqlite3_column_int64(st, 11);
-	p->records_merged = sqlite3_column_int64(st, 12);
-	p->records_ignored = sqlite3_column_int64(st, 13);
-	p->kind = ant_st_source_kind(sqlite3_column_text(st, 14));
-	p->last_entry = sqlite3_column_int64(st, 15);
+	p->last_status = atom_db_column_int(st, 6);
+	p->last_fetch = atom_db_column_int64(st, 7);
+	p->last_ok = atom_db_column_int64(st, 8);
+	p->created = atom_db_column_int64(st, 9);
+	p->records_read = atom_db_column_int64(st, 10);
+	p->records_skipped = atom_db_column_int64(st, 11);
+	p->records_merged = atom_db_column_int64(st, 12);
+	p->records_ignored = atom_db_column_int64(st, 13);
+	p->kind = ant_st_source_kind(atom_db_column_text(st, 14));
+	p->last_entry = atom_db_column_int64(st, 15);
 	p->archive_head = ant_st_col_dup(st, 16, 1);
-	p->relay = sqlite3_column_int(st, 17);
+	p->relay = atom_db_column_int(st, 17);
 	if (!p->url || !p->url_key) {
 		ant_store_source_release(p);
 		return LB_ENOMEM;
@@ -85,26 +85,28 @@ static int source_from_row(sqlite3_stmt *st, void *row)
 	return 0;
 }
 
-static void bind_new_source(sqlite3_stmt *st, const void *arg)
+static void bind_new_source(atom_db_st *st, const void *arg)
 {
 	const ant_store_source *p = arg;
 
 	ant_st_bind_text(st, 1, p->url);
 	ant_st_bind_text(st, 2, p->url_key);
-	sqlite3_bind_int64(st, 3, p->created);
+	atom_db_bind_int64(st, 3, p->created);
 	ant_st_bind_text(st, 4, ant_store_source_kind_name(p->kind));
-	sqlite3_bind_int(st, 5, p->relay != 0);
+	atom_db_bind_int(st, 5, p->relay != 0);
 }
 
 int ant_store_source_add(ant_store *s, const ant_store_source *p, lb_error *err)
 {
+	/* a known source changes no row (no error: on PostgreSQL an error
+	 * would end the caller's transaction, import's) */
 	int rc = ant_st_run(s, "INSERT INTO sources(url, url_key, created, kind, relay)"
-			    " VALUES(?1,?2,?3,?4,?5)", bind_new_source, p, err);
+			    " VALUES(?1,?2,?3,?4,?5) ON CONFLICT(url_key) DO NOTHING", bind_new_source, p, err);
 
-	return rc == LB_EEXIST ? 1 : rc < 0 ? rc : 0;
+	return rc == LB_EEXIST || rc == 0 ? 1 : rc < 0 ? rc : 0;
 }
 
-static void bind_key(sqlite3_stmt *st, const void *arg)
+static void bind_key(atom_db_st *st, const void *arg)
 {
 	ant_st_bind_text(st, 1, arg);
 }
@@ -132,22 +134,22 @@ int ant_store_sources_load(ant_store *s, ant_store_source **out, size_t *n, lb_e
 	return rc;
 }
 
-static void bind_source(sqlite3_stmt *st, const void *arg)
+static void bind_source(atom_db_st *st, const void *arg)
 {
 	const ant_store_source *p = arg;
 
-	sqlite3_bind_int64(st, 1, p->id);
+	atom_db_bind_int64(st, 1, p->id);
 	ant_st_bind_text(st, 2, p->etag);
 	ant_st_bind_text(st, 3, p->lm_header);
 	ant_st_bind_text(st, 4, p->last_error);
-	sqlite3_bind_int64(st, 5, p->last_status);
-	sqlite3_bind_int64(st, 6, p->last_fetch);
-	sqlite3_bind_int64(st, 7, p->last_ok);
-	sqlite3_bind_int64(st, 8, p->records_read);
-	sqlite3_bind_int64(st, 9, p->records_skipped);
-	sqlite3_bind_int64(st, 10, p->records_merged);
-	sqlite3_bind_int64(st, 11, p->records_ignored);
-	sqlite3_bind_int64(st, 12, p->last_entry);
+	atom_db_bind_int64(st, 5, p->last_status);
+	atom_db_bind_int64(st, 6, p->last_fetch);
+	atom_db_bind_int64(st, 7, p->last_ok);
+	atom_db_bind_int64(st, 8, p->records_read);
+	atom_db_bind_int64(st, 9, p->records_skipped);
+	atom_db_bind_int64(st, 10, p->records_merged);
+	atom_db_bind_int64(st, 11, p->records_ignored);
+	atom_db_bind_int64(st, 12, p->last_entry);
 	ant_st_bind_text(st, 13, p->archive_head);
 }
 
@@ -166,7 +168,7 @@ int ant_store_source_save(ant_store *s, const ant_store_source *p, lb_error *err
 int ant_store_archive_get(ant_store *s, int64_t source_id, const char *url, char **prev,
 		      lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	*prev = NULL;
@@ -174,18 +176,18 @@ int ant_store_archive_get(ant_store *s, int64_t source_id, const char *url, char
 		       err)) < 0)
 		return rc;
 	ant_st_bind_text(st, 1, url);
-	sqlite3_bind_int64(st, 2, source_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	atom_db_bind_int64(st, 2, source_id);
+	rc = atom_db_step(st);
+	if (rc == ATOM_DB_ROW) {
 		*prev = ant_st_col_dup(st, 0, 1);
-		rc = sqlite3_column_type(st, 0) != SQLITE_NULL && !*prev ? LB_ENOMEM : 1;
-		sqlite3_finalize(st);
+		rc = atom_db_column_type(st, 0) != ATOM_DB_NULL && !*prev ? LB_ENOMEM : 1;
+		atom_db_finalize(st);
 		if (rc < 0)
 			lb_err_code(err, LB_ENOMEM);
 		return rc;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
+	atom_db_finalize(st);
+	return rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "database error");
 }
 
 struct archive_row {
@@ -193,23 +195,24 @@ struct archive_row {
 	const char *url, *prev_url;
 };
 
-static void bind_archive(sqlite3_stmt *st, const void *arg)
+static void bind_archive(atom_db_st *st, const void *arg)
 {
 	const struct archive_row *a = arg;
 
 	ant_st_bind_text(st, 1, a->url);
-	sqlite3_bind_int64(st, 2, a->source_id);
+	atom_db_bind_int64(st, 2, a->source_id);
 	ant_st_bind_text(st, 3, a->prev_url);
-	sqlite3_bind_int64(st, 4, a->entries);
-	sqlite3_bind_int64(st, 5, a->now);
+	atom_db_bind_int64(st, 4, a->entries);
+	atom_db_bind_int64(st, 5, a->now);
 }
 
 int ant_store_archive_add(ant_store *s, int64_t source_id, const char *url, const char *prev_url,
 		      int64_t entries, int64_t now, lb_error *err)
 {
 	struct archive_row a = { source_id, entries, now, url, prev_url };
-	int rc = ant_st_run(s, "INSERT OR REPLACE INTO atom_archives(url, source_id, prev_url,"
-			    " entries, read_at) VALUES(?1,?2,?3,?4,?5)", bind_archive, &a, err);
+	int rc = ant_st_run(s, "INSERT INTO atom_archives(url, source_id, prev_url,"
+			    " entries, read_at) VALUES(?1,?2,?3,?4,?5) ON CONFLICT(url) DO UPDATE"
+			    " SET source_id=?2, prev_url=?3, entries=?4, read_at=?5", bind_archive, &a, err);
 
 	return rc < 0 ? rc : 0;
 }
@@ -227,7 +230,7 @@ int64_t ant_store_archive_count(ant_store *s, int64_t source_id, lb_error *err)
 
 int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	if ((rc = ant_st_cached(s, &s->put_srcrec, "INSERT INTO source_records(url_key, source_id, url,"
@@ -237,20 +240,20 @@ int ant_store_srcrec_put(ant_store *s, const ant_store_srcrec *r, lb_error *err)
 		       " last_modified=excluded.last_modified, last_detected=excluded.last_detected,"
 		       " title=excluded.title, excerpt=excluded.excerpt, author=excluded.author,"
 		       " content_length=excluded.content_length"
-		       " WHERE excluded.last_modified > last_modified OR"
-		       " (excluded.last_modified = last_modified AND"
-		       "  excluded.last_detected > last_detected)", err)) < 0)
+		       " WHERE excluded.last_modified > source_records.last_modified OR"
+		       " (excluded.last_modified = source_records.last_modified AND"
+		       "  excluded.last_detected > source_records.last_detected)", err)) < 0)
 		return rc;
 	st = s->put_srcrec;
 	ant_st_bind_text(st, 1, r->url_key);
-	sqlite3_bind_int64(st, 2, r->source_id);
+	atom_db_bind_int64(st, 2, r->source_id);
 	ant_st_bind_text(st, 3, r->url);
-	sqlite3_bind_int64(st, 4, r->last_modified);
-	sqlite3_bind_int64(st, 5, r->last_detected);
+	atom_db_bind_int64(st, 4, r->last_modified);
+	atom_db_bind_int64(st, 5, r->last_detected);
 	ant_st_bind_text(st, 6, r->title ? r->title : "");
 	ant_st_bind_text(st, 7, r->excerpt ? r->excerpt : "");
 	ant_st_bind_text(st, 8, r->author ? r->author : "");
-	sqlite3_bind_int64(st, 9, r->content_length > 0 ? r->content_length : 0);
+	atom_db_bind_int64(st, 9, r->content_length > 0 ? r->content_length : 0);
 	return ant_st_run_cached(s, st, err);
 }
 
@@ -259,12 +262,12 @@ struct prune {
 	int64_t source_id, bound;
 };
 
-static void bind_prune(sqlite3_stmt *st, const void *arg)
+static void bind_prune(atom_db_st *st, const void *arg)
 {
 	const struct prune *p = arg;
 
-	sqlite3_bind_int64(st, 1, p->source_id);
-	sqlite3_bind_int64(st, 2, p->bound);
+	atom_db_bind_int64(st, 1, p->source_id);
+	atom_db_bind_int64(st, 2, p->bound);
 }
 
 int64_t ant_store_srcrec_prune(ant_store *s, int64_t source_id, int64_t detected_before,
@@ -294,7 +297,7 @@ int64_t ant_store_srcrec_prune(ant_store *s, int64_t source_id, int64_t detected
 int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn fn, void *ctx,
 			  lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	if ((rc = ant_st_prep(s, &st, "SELECT r.source_id, s.kind, s.url, r.url, r.last_modified,"
@@ -304,27 +307,27 @@ int ant_store_srcrec_each(ant_store *s, const char *url_key, ant_store_srcrec_fn
 		       " ORDER BY r.last_modified DESC, s.url", err)) < 0)
 		return rc;
 	ant_st_bind_text(st, 1, url_key);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		const char *t;
 		ant_store_srcrec r = { .url_key = url_key };
-		r.source_id = sqlite3_column_int64(st, 0);
-		r.source_kind = ant_st_source_kind(sqlite3_column_text(st, 1));
-		r.source_url = (t = (const char *)sqlite3_column_text(st, 2)) ? t : "";
-		r.url = (t = (const char *)sqlite3_column_text(st, 3)) ? t : "";
-		r.last_modified = sqlite3_column_int64(st, 4);
-		r.last_detected = sqlite3_column_int64(st, 5);
-		r.title = (t = (const char *)sqlite3_column_text(st, 6)) ? t : "";
-		r.excerpt = (t = (const char *)sqlite3_column_text(st, 7)) ? t : "";
-		r.author = (t = (const char *)sqlite3_column_text(st, 8)) ? t : "";
-		r.content_length = sqlite3_column_int64(st, 9);
-		r.source_relay = sqlite3_column_int(st, 10);
+		r.source_id = atom_db_column_int64(st, 0);
+		r.source_kind = ant_st_source_kind(atom_db_column_text(st, 1));
+		r.source_url = (t = (const char *)atom_db_column_text(st, 2)) ? t : "";
+		r.url = (t = (const char *)atom_db_column_text(st, 3)) ? t : "";
+		r.last_modified = atom_db_column_int64(st, 4);
+		r.last_detected = atom_db_column_int64(st, 5);
+		r.title = (t = (const char *)atom_db_column_text(st, 6)) ? t : "";
+		r.excerpt = (t = (const char *)atom_db_column_text(st, 7)) ? t : "";
+		r.author = (t = (const char *)atom_db_column_text(st, 8)) ? t : "";
+		r.content_length = atom_db_column_int64(st, 9);
+		r.source_relay = atom_db_column_int(st, 10);
 		if ((rc = fn(ctx, &r)) != 0) {
-			sqlite3_finalize(st);
+			atom_db_finalize(st);
 			return rc;
 		}
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
+	atom_db_finalize(st);
+	return rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "database error");
 }
 
 int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id, lb_error *err)
@@ -339,7 +342,7 @@ int64_t ant_store_srcrec_count(ant_store *s, int64_t source_id, lb_error *err)
 int ant_store_srcrec_times(ant_store *s, const char *url_key, int64_t source_id, int64_t *lm,
 			   int64_t *ld, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	*lm = *ld = 0;
@@ -348,38 +351,38 @@ int ant_store_srcrec_times(ant_store *s, const char *url_key, int64_t source_id,
 		return rc;
 	st = s->srcrec_times;
 	ant_st_bind_text(st, 1, url_key);
-	sqlite3_bind_int64(st, 2, source_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*lm = sqlite3_column_int64(st, 0);
-		*ld = sqlite3_column_int64(st, 1);
+	atom_db_bind_int64(st, 2, source_id);
+	rc = atom_db_step(st);
+	if (rc == ATOM_DB_ROW) {
+		*lm = atom_db_column_int64(st, 0);
+		*ld = atom_db_column_int64(st, 1);
 		rc = 1;
 	} else {
-		rc = rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "database error");
+		rc = rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "database error");
 	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	atom_db_reset(st);
+	atom_db_clear_bindings(st);
 	return rc;
 }
 
 int64_t ant_store_srcrec_relay_newest(ant_store *s, const char *url_key, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int64_t v = 0;
 	int rc;
 
 	/* the primary key (url_key, source_id) finds the rows of one URL */
 	if ((rc = ant_st_cached(s, &s->relay_newest, "SELECT max(r.last_modified) FROM source_records r"
-			 " JOIN sources s ON s.id = r.source_id WHERE r.url_key=?1 AND s.relay", err)) < 0)
+			 " JOIN sources s ON s.id = r.source_id WHERE r.url_key=?1 AND s.relay <> 0", err)) < 0)
 		return rc;
 	st = s->relay_newest;
 	ant_st_bind_text(st, 1, url_key);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);   /* NULL (no row): 0 */
-	else if (rc != SQLITE_DONE)
+	rc = atom_db_step(st);
+	if (rc == ATOM_DB_ROW)
+		v = atom_db_column_int64(st, 0);   /* NULL (no row): 0 */
+	else if (rc != ATOM_DB_DONE)
 		v = ant_st_dberr(s, err, "database error");
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	atom_db_reset(st);
+	atom_db_clear_bindings(st);
 	return v;
 }

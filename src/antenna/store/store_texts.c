@@ -16,21 +16,21 @@ int ant_store_text_has(ant_store *s, int64_t page_id, lb_error *err)
 
 	if ((rc = ant_st_cached(s, &s->text_has, "SELECT 1 FROM page_texts WHERE page_id=?1", err)) < 0)
 		return rc;
-	sqlite3_bind_int64(s->text_has, 1, page_id);
-	rc = sqlite3_step(s->text_has);
-	rc = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot read a page's text");
-	sqlite3_reset(s->text_has);
+	atom_db_bind_int64(s->text_has, 1, page_id);
+	rc = atom_db_step(s->text_has);
+	rc = rc == ATOM_DB_ROW ? 1 : rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "cannot read a page's text");
+	atom_db_reset(s->text_has);
 	return rc;
 }
 
-static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *len)
+static int blob_dup(atom_db_st *st, int i, unsigned char **out, size_t *len)
 {
-	const void *b = sqlite3_column_blob(st, i);
-	size_t n = (size_t)sqlite3_column_bytes(st, i);
+	const void *b = atom_db_column_blob(st, i);
+	size_t n = (size_t)atom_db_column_bytes(st, i);
 
 	*out = NULL;
 	*len = 0;
-	if (!b || sqlite3_column_type(st, i) == SQLITE_NULL)
+	if (!b || atom_db_column_type(st, i) == ATOM_DB_NULL)
 		return 0;
 	if (!(*out = malloc(n ? n : 1)))
 		return LB_ENOMEM;
@@ -42,7 +42,7 @@ static int blob_dup(sqlite3_stmt *st, int i, unsigned char **out, size_t *len)
 /* The one row of page id into *t: 1, 0 none, < 0. */
 static int get_row(ant_store *s, int64_t id, ant_store_text *t, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	memset(t, 0, sizeof *t);
@@ -50,21 +50,21 @@ static int get_row(ant_store *s, int64_t id, ant_store_text *t, lb_error *err)
 				" WHERE page_id=?1", err)) < 0)
 		return rc;
 	st = s->text_get;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		t->page_id = sqlite3_column_int64(st, 0);
-		t->diff_time = sqlite3_column_int64(st, 3);
+	atom_db_bind_int64(st, 1, id);
+	rc = atom_db_step(st);
+	if (rc == ATOM_DB_ROW) {
+		t->page_id = atom_db_column_int64(st, 0);
+		t->diff_time = atom_db_column_int64(st, 3);
 		rc = blob_dup(st, 1, &t->text, &t->text_len) < 0 || blob_dup(st, 2, &t->diff, &t->diff_len) < 0
 			     ? LB_ENOMEM : 1;
 		if (rc < 0)
 			ant_store_text_release(t);
-	} else if (rc == SQLITE_DONE) {
+	} else if (rc == ATOM_DB_DONE) {
 		rc = 0;
 	} else {
 		rc = ant_st_dberr(s, err, "cannot read a page's text");
 	}
-	sqlite3_reset(st);
+	atom_db_reset(st);
 	return rc == LB_ENOMEM ? lb_err_code(err, LB_ENOMEM) : rc;
 }
 
@@ -76,7 +76,7 @@ int ant_store_text_get(ant_store *s, int64_t page_id, ant_store_text *t, lb_erro
 int ant_store_text_of_key(ant_store *s, const char *url_key, ant_store_text *t, lb_error *err)
 {
 	/* the key's hash finds the page (store_schema.c), the key confirms it */
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int64_t id = 0;
 	int rc;
 
@@ -84,14 +84,14 @@ int ant_store_text_of_key(ant_store *s, const char *url_key, ant_store_text *t, 
 	if ((rc = ant_st_prep(s, &st, "SELECT id FROM pages WHERE key_hash=?1 AND coalesce(url_key, url)=?2",
 			      err)) < 0)
 		return rc;
-	sqlite3_bind_int64(st, 1, ant_st_key_hash(url_key));
-	sqlite3_bind_text(st, 2, url_key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	else if (rc != SQLITE_DONE)
+	atom_db_bind_int64(st, 1, ant_st_key_hash(url_key));
+	atom_db_bind_text(st, 2, url_key, -1, ATOM_DB_STATIC);
+	rc = atom_db_step(st);
+	if (rc == ATOM_DB_ROW)
+		id = atom_db_column_int64(st, 0);
+	else if (rc != ATOM_DB_DONE)
 		rc = ant_st_dberr(s, err, "cannot find the page");
-	sqlite3_finalize(st);
+	atom_db_finalize(st);
 	if (rc < 0)
 		return rc;
 	memset(t, 0, sizeof *t);
@@ -100,24 +100,25 @@ int ant_store_text_of_key(ant_store *s, const char *url_key, ant_store_text *t, 
 	return ant_store_text_get(s, id, t, err);
 }
 
-static void bind_text_row(sqlite3_stmt *st, const void *arg)
+static void bind_text_row(atom_db_st *st, const void *arg)
 {
 	const ant_store_text *t = arg;
 
-	sqlite3_bind_int64(st, 1, t->page_id);
+	atom_db_bind_int64(st, 1, t->page_id);
 	if (t->text)
-		sqlite3_bind_blob(st, 2, t->text, (int)t->text_len, SQLITE_STATIC);
+		atom_db_bind_blob(st, 2, t->text, (int)t->text_len, ATOM_DB_STATIC);
 	if (t->diff)
-		sqlite3_bind_blob(st, 3, t->diff, (int)t->diff_len, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, t->diff_time);
+		atom_db_bind_blob(st, 3, t->diff, (int)t->diff_len, ATOM_DB_STATIC);
+	atom_db_bind_int64(st, 4, t->diff_time);
 }
 
 int ant_store_text_put(ant_store *s, const ant_store_text *t, lb_error *err)
 {
 	int rc;
 
-	if ((rc = ant_st_cached(s, &s->text_put, "INSERT OR REPLACE INTO page_texts(page_id, text, diff,"
-				" diff_time) VALUES(?1, ?2, ?3, ?4)", err)) < 0)
+	if ((rc = ant_st_cached(s, &s->text_put, "INSERT INTO page_texts(page_id, text, diff,"
+				" diff_time) VALUES(?1, ?2, ?3, ?4) ON CONFLICT(page_id)"
+				" DO UPDATE SET text=?2, diff=?3, diff_time=?4", err)) < 0)
 		return rc;
 	bind_text_row(s->text_put, t);
 	return ant_st_run_cached(s, s->text_put, err);
@@ -140,55 +141,55 @@ int ant_store_diff_of(ant_store *s, const char *url_key, int64_t time, ant_store
 		      lb_error *err)
 {
 	/* the key's hash finds the page (store_schema.c), the key confirms it */
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	if ((rc = ant_st_cached(s, &s->diff_of, LISTED_DIFFS " AND p.key_hash=?1"
 				" AND coalesce(p.url_key, p.url)=?2 AND t.diff_time=?3", err)) < 0)
 		return rc;
 	st = s->diff_of;
-	sqlite3_bind_int64(st, 1, ant_st_key_hash(url_key));
-	sqlite3_bind_text(st, 2, url_key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, time);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	atom_db_bind_int64(st, 1, ant_st_key_hash(url_key));
+	atom_db_bind_text(st, 2, url_key, -1, ATOM_DB_STATIC);
+	atom_db_bind_int64(st, 3, time);
+	if ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		ant_store_diffrow r = {
-			.page_id = sqlite3_column_int64(st, 0),
-			.key_hash = sqlite3_column_int64(st, 1),
-			.url = (const char *)sqlite3_column_text(st, 2),
-			.title = (const char *)sqlite3_column_text(st, 3),
-			.diff = sqlite3_column_blob(st, 4),
-			.diff_len = (size_t)sqlite3_column_bytes(st, 4),
-			.diff_time = sqlite3_column_int64(st, 5),
-			.text = sqlite3_column_blob(st, 6),
-			.text_len = (size_t)sqlite3_column_bytes(st, 6),
+			.page_id = atom_db_column_int64(st, 0),
+			.key_hash = atom_db_column_int64(st, 1),
+			.url = (const char *)atom_db_column_text(st, 2),
+			.title = (const char *)atom_db_column_text(st, 3),
+			.diff = atom_db_column_blob(st, 4),
+			.diff_len = (size_t)atom_db_column_bytes(st, 4),
+			.diff_time = atom_db_column_int64(st, 5),
+			.text = atom_db_column_blob(st, 6),
+			.text_len = (size_t)atom_db_column_bytes(st, 6),
 		};
 
 		rc = !r.url || !r.title ? lb_err_code(err, LB_ENOMEM) : fn(ctx, &r);
 		rc = rc ? rc : 1;
 	} else {
-		rc = rc == SQLITE_DONE ? 0 : ant_st_dberr(s, err, "cannot read the diffs");
+		rc = rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "cannot read the diffs");
 	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	atom_db_reset(st);
+	atom_db_clear_bindings(st);
 	return rc;
 }
 
 int ant_store_texts_size(ant_store *s, int64_t *bytes, int64_t *rows, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	*bytes = *rows = 0;
 	if ((rc = ant_st_prep(s, &st, "SELECT coalesce(sum(coalesce(length(text), 0) + coalesce(length(diff), 0)), 0),"
 			      " count(*) FROM page_texts", err)) < 0)
 		return rc;
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*bytes = sqlite3_column_int64(st, 0);
-		*rows = sqlite3_column_int64(st, 1);
+	if ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
+		*bytes = atom_db_column_int64(st, 0);
+		*rows = atom_db_column_int64(st, 1);
 		rc = 0;
 	} else {
 		rc = ant_st_dberr(s, err, "cannot measure the texts");
 	}
-	sqlite3_finalize(st);
+	atom_db_finalize(st);
 	return rc;
 }

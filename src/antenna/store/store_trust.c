@@ -17,21 +17,21 @@ enum { PENDING = 0, CONFIRMED = 1, REFUTED = 2 };
 static int row_ints(ant_store *s, const char *sql, const int64_t *args, int nargs, int64_t *v,
 		    int n, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	if ((rc = ant_st_prep(s, &st, sql, err)) < 0)
 		return rc;
 	for (int i = 0; i < nargs; i++)
-		sqlite3_bind_int64(st, i + 1, args[i]);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+		atom_db_bind_int64(st, i + 1, args[i]);
+	rc = atom_db_step(st);
+	if (rc == ATOM_DB_ROW)
 		for (int i = 0; i < n; i++)
-			v[i] = sqlite3_column_int64(st, i);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			v[i] = atom_db_column_int64(st, i);
+	atom_db_finalize(st);
+	if (rc != ATOM_DB_ROW && rc != ATOM_DB_DONE)
 		return ant_st_dberr(s, err, "database error");
-	return rc == SQLITE_ROW;
+	return rc == ATOM_DB_ROW;
 }
 
 /* ---- the pages with a pending claim (struct ant_store's pending) ------ */
@@ -94,7 +94,7 @@ static void pending_drop(ant_store *s, int64_t id)
 /* The set read from the table, once a store (ids come in order). */
 static int pending_load(ant_store *s, lb_error *err)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	if (s->pending.loaded)
@@ -103,13 +103,13 @@ static int pending_load(ant_store *s, lb_error *err)
 			      " ORDER BY page_id", err)) < 0)
 		return rc;
 	s->pending.n = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (pending_add(s, sqlite3_column_int64(st, 0)) < 0) {
-			sqlite3_finalize(st);
+	while ((rc = atom_db_step(st)) == ATOM_DB_ROW)
+		if (pending_add(s, atom_db_column_int64(st, 0)) < 0) {
+			atom_db_finalize(st);
 			return lb_err_code(err, LB_ENOMEM);
 		}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	atom_db_finalize(st);
+	if (rc != ATOM_DB_DONE)
 		return ant_st_dberr(s, err, "database error");
 	s->pending.loaded = 1;
 	return 0;
@@ -119,14 +119,14 @@ struct claim_row {
 	int64_t source_id, page_id, claimed, now;
 };
 
-static void bind_claim(sqlite3_stmt *st, const void *arg)
+static void bind_claim(atom_db_st *st, const void *arg)
 {
 	const struct claim_row *c = arg;
 
-	sqlite3_bind_int64(st, 1, c->source_id);
-	sqlite3_bind_int64(st, 2, c->page_id);
-	sqlite3_bind_int64(st, 3, c->claimed);
-	sqlite3_bind_int64(st, 4, c->now);
+	atom_db_bind_int64(st, 1, c->source_id);
+	atom_db_bind_int64(st, 2, c->page_id);
+	atom_db_bind_int64(st, 3, c->claimed);
+	atom_db_bind_int64(st, 4, c->now);
 }
 
 int ant_store_trust_claim(ant_store *s, int64_t source_id, int64_t page_id, int64_t claimed,
@@ -157,7 +157,7 @@ int ant_store_trust_judge(ant_store *s, int64_t page_id, int updated, int drop, 
 			  int64_t now, lb_error *err)
 {
 	struct claim_row c = { 0, page_id, 0, 0 };
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int rc;
 
 	if ((rc = pending_load(s, err)) < 0)
@@ -176,10 +176,10 @@ int ant_store_trust_judge(ant_store *s, int64_t page_id, int updated, int drop, 
 				" judged_at=?4 WHERE page_id=?1 AND verdict=0", err)) < 0)
 		return rc;
 	st = s->trust_judge;
-	sqlite3_bind_int64(st, 1, page_id);
-	sqlite3_bind_int(st, 2, updated ? CONFIRMED : REFUTED);
-	sqlite3_bind_int64(st, 3, updated ? found : 0);
-	sqlite3_bind_int64(st, 4, now);
+	atom_db_bind_int64(st, 1, page_id);
+	atom_db_bind_int(st, 2, updated ? CONFIRMED : REFUTED);
+	atom_db_bind_int64(st, 3, updated ? found : 0);
+	atom_db_bind_int64(st, 4, now);
 	if ((rc = ant_st_run_cached(s, st, err)) < 0)
 		return rc;
 	pending_drop(s, page_id);
@@ -191,8 +191,8 @@ int ant_store_trust_counts(ant_store *s, int64_t source_id, ant_trust_score *sc,
 	int64_t v[4] = { 0 }, h[2] = { 0 }, args[2] = { source_id, 0 };
 	int rc;
 
-	if ((rc = row_ints(s, "SELECT coalesce(sum(verdict=1),0), coalesce(sum(verdict=2),0),"
-			   " coalesce(sum(verdict=0),0), coalesce(sum(claimed > said_at),0)"
+	if ((rc = row_ints(s, "SELECT count(*) FILTER (WHERE verdict=1), count(*) FILTER (WHERE verdict=2),"
+			   " count(*) FILTER (WHERE verdict=0), count(*) FILTER (WHERE claimed > said_at)"
 			   " FROM trust_claims WHERE source_id=?1", args, 1, v, 4, err)) < 0)
 		return rc;
 	sc->confirmed = v[0];
@@ -215,13 +215,13 @@ int ant_store_trust_counts(ant_store *s, int64_t source_id, ant_trust_score *sc,
 	return 0;
 }
 
-static void bind_keep(sqlite3_stmt *st, const void *arg)
+static void bind_keep(atom_db_st *st, const void *arg)
 {
 	const int64_t *v = arg;
 
-	sqlite3_bind_int64(st, 1, v[0]);
-	sqlite3_bind_int64(st, 2, v[1]);
-	sqlite3_bind_int64(st, 3, v[2]);
+	atom_db_bind_int64(st, 1, v[0]);
+	atom_db_bind_int64(st, 2, v[1]);
+	atom_db_bind_int64(st, 3, v[2]);
 }
 
 int ant_store_trust_keep(ant_store *s, int64_t source_id, int held, int64_t now, lb_error *err)
@@ -231,9 +231,9 @@ int ant_store_trust_keep(ant_store *s, int64_t source_id, int held, int64_t now,
 
 	/* held_since: when it was first held, kept while it stays so */
 	if ((rc = ant_st_run(s, "INSERT INTO source_trust(source_id, held, held_since)"
-			     " VALUES(?1, ?2, CASE WHEN ?2 THEN ?3 ELSE 0 END)"
+			     " VALUES(?1, ?2, CASE WHEN ?2 <> 0 THEN ?3 ELSE 0 END)"
 			     " ON CONFLICT(source_id) DO UPDATE SET held=excluded.held,"
-			     " held_since=CASE WHEN NOT excluded.held THEN 0 WHEN held THEN held_since"
+			     " held_since=CASE WHEN excluded.held = 0 THEN 0 WHEN source_trust.held <> 0 THEN source_trust.held_since"
 			     " ELSE excluded.held_since END", bind_keep, v, err)) < 0 ||
 	    (rc = ant_st_run(s, "DELETE FROM trust_claims WHERE source_id=?1 AND verdict!=0 AND id NOT IN"
 			     " (SELECT id FROM trust_claims WHERE source_id=?1 AND verdict!=0"

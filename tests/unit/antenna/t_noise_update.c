@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
+#include "atom_db.h"
 
 #include "corpus_fetch.h"
 #include "noise_corpus.h"
@@ -150,8 +150,7 @@ static ant_store *corpus_store(const char *name, int no_auto_ignore)
 		lb_buf_release(&key);
 	}
 	/* what 'add --no-auto-ignore' sets */
-	if (no_auto_ignore && sqlite3_exec(ant_store_db(s), "UPDATE pages SET no_auto_ignore = 1",
-					   NULL, NULL, NULL) != SQLITE_OK)
+	if (no_auto_ignore && atom_db_exec(ant_store_db(s), "UPDATE pages SET no_auto_ignore = 1") != ATOM_DB_OK)
 		printf("# cannot set no_auto_ignore\n");
 	return s;
 }
@@ -222,16 +221,16 @@ static int corpus_check(ant_store *s, tally *t, struct corpus_fetcher *f, struct
 /* The events written and the bytes of noise state the store holds. */
 static void corpus_sizes(ant_store *s, tally *t)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 
-	if (sqlite3_prepare_v2(ant_store_db(s), "SELECT (SELECT count(*) FROM ev_events),"
-			       " (SELECT sum(length(noise)) FROM pages)", -1, &st, NULL) != SQLITE_OK)
+	if (atom_db_prepare(ant_store_db(s), "SELECT (SELECT count(*) FROM ev_events),"
+			       " (SELECT sum(length(noise)) FROM pages)", &st) != ATOM_DB_OK)
 		return;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		t->events = sqlite3_column_int(st, 0);
-		t->state_bytes = sqlite3_column_int64(st, 1);
+	if (atom_db_step(st) == ATOM_DB_ROW) {
+		t->events = atom_db_column_int(st, 0);
+		t->state_bytes = atom_db_column_int64(st, 1);
 	}
-	sqlite3_finalize(st);
+	atom_db_finalize(st);
 }
 
 static unsigned corpus_not_modified;   /* the 304s of the last corpus() */
@@ -316,7 +315,7 @@ static void turn_off(const char *name)
 
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err) < 0 ||
-	    sqlite3_exec(ant_store_db(s), "UPDATE pages SET no_auto_ignore = 1", NULL, NULL, NULL) != SQLITE_OK) {
+	    atom_db_exec(ant_store_db(s), "UPDATE pages SET no_auto_ignore = 1") != ATOM_DB_OK) {
 		OK(0, "turned off: the database");
 		return;
 	}

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
+#include "atom_db.h"
 
 #include "atom_evstore.h"
 #include "ant_store.h"
@@ -134,8 +134,8 @@ static void test_relayed(ant_store *s)
 	put(s, r2, "http://x.example/f", NOW - 5, NOW - MAX_AGE - 10, "f from r2");
 	/* a source that is not a relay: never published */
 	put(s, plain, "http://x.example/e", NOW - 1, NOW - 1, "e");
-	sqlite3_exec(ant_store_db(s), "UPDATE source_records SET author='Au', content_length=1234"
-		     " WHERE url_key='http://x.example/b'", NULL, NULL, NULL);
+	atom_db_exec(ant_store_db(s), "UPDATE source_records SET author='Au', content_length=1234"
+		     " WHERE url_key='http://x.example/b'");
 
 	v = run(s, ANT_PUBQ_RECENT, 1, -1);
 	IS_STR(v.text,
@@ -156,11 +156,10 @@ static void test_relayed(ant_store *s)
 	   "the listing leaves out stale and non-relay records too");
 
 	/* when the relay stops being one, its records go */
-	sqlite3_exec(ant_store_db(s), "UPDATE sources SET relay=0", NULL, NULL, NULL);
+	atom_db_exec(ant_store_db(s), "UPDATE sources SET relay=0");
 	v = run(s, ANT_PUBQ_RECENT, 1, -1);
 	IS_INT(v.relayed, 0, "no relay source: no relayed row");
-	sqlite3_exec(ant_store_db(s), "UPDATE sources SET relay=1 WHERE url LIKE 'http://r%'",
-		     NULL, NULL, NULL);
+	atom_db_exec(ant_store_db(s), "UPDATE sources SET relay=1 WHERE url LIKE 'http://r%'");
 }
 
 static void test_found(ant_store *s)

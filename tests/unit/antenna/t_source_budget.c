@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
+#include "atom_db.h"
 
 #include "ant_source_budget.h"
 #include "ant_store.h"
@@ -115,7 +115,7 @@ int main(void)
 		src.url = src.url_key = "http://s.example/lirs.gz";
 		ok = ok && ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) == 0 &&
 		     ant_store_source_add(s, &src, &err) == 0;
-		b.source_id = sqlite3_last_insert_rowid(ant_store_db(s));
+		b.source_id = atom_db_last_insert_rowid(ant_store_db(s));
 		OK(ok && ant_store_budget_put(s, &b, &err) == 0 &&
 		   ant_store_budget_get(s, b.source_id, &got, &err) == 0 && got.digest == b.digest &&
 		   got.cut == 1 && got.records == 3 && got.churn_reads == b.churn_reads,

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
+#include "atom_db.h"
 
 #include "lb_buf.h"
 #include "ant_update.h"
@@ -82,18 +82,18 @@ static struct answer *fake_find(struct fake *f, const char *url)
 /* Pages committed so far, seen through a second connection (WAL). */
 static long committed(const char *db, int64_t now)
 {
-	sqlite3 *c;
-	sqlite3_stmt *st;
+	atom_db *c;
+	atom_db_st *st;
 	long n = -1;
 
-	if (sqlite3_open_v2(db, &c, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(c, "SELECT count(*) FROM pages WHERE last_ok = ?", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, now);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			n = sqlite3_column_int(st, 0);
-		sqlite3_finalize(st);
+	if (atom_db_open(db, &c, ATOM_DB_OPEN_READONLY) == ATOM_DB_OK &&
+	    atom_db_prepare(c, "SELECT count(*) FROM pages WHERE last_ok = ?", &st) == ATOM_DB_OK) {
+		atom_db_bind_int64(st, 1, now);
+		if (atom_db_step(st) == ATOM_DB_ROW)
+			n = atom_db_column_int(st, 0);
+		atom_db_finalize(st);
 	}
-	sqlite3_close(c);
+	atom_db_close(c);
 	return n;
 }
 
@@ -226,16 +226,15 @@ static int page_get(ant_store *s, const char *url, ant_store_page *p)
 
 static long events(ant_store *s, const char *url)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	long n = -1;
 
-	if (sqlite3_prepare_v2(ant_store_db(s), "SELECT count(*) FROM ev_events WHERE url = ?",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (atom_db_prepare(ant_store_db(s), "SELECT count(*) FROM ev_events WHERE url = ?", &st) != ATOM_DB_OK)
 		return -1;
-	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	atom_db_bind_text(st, 1, url, -1, ATOM_DB_STATIC);
+	if (atom_db_step(st) == ATOM_DB_ROW)
+		n = atom_db_column_int(st, 0);
+	atom_db_finalize(st);
 	return n;
 }
 
@@ -243,17 +242,17 @@ static long events(ant_store *s, const char *url)
 static const char *event_excerpt(ant_store *s, const char *url, int64_t lm)
 {
 	static char b[256];
-	sqlite3_stmt *st;
+	atom_db_st *st;
 
 	snprintf(b, sizeof b, "?");
-	if (sqlite3_prepare_v2(ant_store_db(s), "SELECT excerpt FROM ev_events WHERE url = ?"
-			       " AND last_modified = ?", -1, &st, NULL) != SQLITE_OK)
+	if (atom_db_prepare(ant_store_db(s), "SELECT excerpt FROM ev_events WHERE url = ?"
+			       " AND last_modified = ?", &st) != ATOM_DB_OK)
 		return b;
-	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, lm);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		snprintf(b, sizeof b, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	atom_db_bind_text(st, 1, url, -1, ATOM_DB_STATIC);
+	atom_db_bind_int64(st, 2, lm);
+	if (atom_db_step(st) == ATOM_DB_ROW)
+		snprintf(b, sizeof b, "%s", (const char *)atom_db_column_text(st, 0));
+	atom_db_finalize(st);
 	return b;
 }
 
@@ -1054,30 +1053,30 @@ static void batching(void)
 
 static void set_next_check(const char *db, const char *url, int64_t t)
 {
-	sqlite3 *c;
-	sqlite3_stmt *st;
+	atom_db *c;
+	atom_db_st *st;
 
-	if (sqlite3_open(db, &c) == SQLITE_OK &&
-	    sqlite3_prepare_v2(c, "UPDATE pages SET next_check = ? WHERE url = ?", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, t);
-		sqlite3_bind_text(st, 2, url, -1, SQLITE_STATIC);
-		sqlite3_step(st);
-		sqlite3_finalize(st);
+	if (atom_db_open(db, &c, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE) == ATOM_DB_OK &&
+	    atom_db_prepare(c, "UPDATE pages SET next_check = ? WHERE url = ?", &st) == ATOM_DB_OK) {
+		atom_db_bind_int64(st, 1, t);
+		atom_db_bind_text(st, 2, url, -1, ATOM_DB_STATIC);
+		atom_db_step(st);
+		atom_db_finalize(st);
 	}
-	sqlite3_close(c);
+	atom_db_close(c);
 }
 
 /* The earliest next_check of the store's pages, read back. */
 static int64_t first_due(ant_store *s)
 {
-	sqlite3_stmt *st;
+	atom_db_st *st;
 	int64_t t = -1;
 
-	if (sqlite3_prepare_v2(ant_store_db(s), "SELECT min(next_check) FROM pages", -1, &st, NULL) != SQLITE_OK)
+	if (atom_db_prepare(ant_store_db(s), "SELECT min(next_check) FROM pages", &st) != ATOM_DB_OK)
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		t = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	if (atom_db_step(st) == ATOM_DB_ROW)
+		t = atom_db_column_int64(st, 0);
+	atom_db_finalize(st);
 	return t;
 }
 

@@ -1,6 +1,6 @@
 /* t_atom: the XML escaper, RFC 3339 times, link resolution, and the event
  * store through atom_evstore_attach() on an in-memory database. */
-#include <sqlite3.h>
+#include "atom_db.h"
 #include <stdlib.h>
 
 #include "atom.h"
@@ -110,7 +110,7 @@ static int count_cb(void *ctx, const atom_ev_event *e)
 
 static void test_store(void)
 {
-	sqlite3 *db;
+	atom_db *db;
 	atom_evstore *st;
 	lb_error err = LB_ERROR_INIT;
 	size_t added = 0;
@@ -124,7 +124,7 @@ static void test_store(void)
 		{ 0, "http://b.example/", 300, 1000, 0, 0, "b300 later", "", "", NULL },
 	};
 
-	if (sqlite3_open(":memory:", &db) != SQLITE_OK)
+	if (atom_db_open(":memory:", &db, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE) != ATOM_DB_OK)
 		return;
 	OK(atom_evstore_attach(&st, db, &err) == 0, "store: attach creates the tables (%s)", err.msg);
 	OK(atom_evstore_add_run(st, ev, 5, &added, &err) == 0, "store: add a run");
@@ -139,11 +139,11 @@ static void test_store(void)
 	OK(atom_evstore_seal(st, 2, "T", "A", &sealed, &err) == 0 && sealed == 0, "store: sealing again seals nothing");
 	atom_evstore_close(st);
 	/* a newer schema in ev_meta is refused */
-	sqlite3_exec(db, "UPDATE ev_meta SET value = '99' WHERE key = 'schema'", NULL, NULL, NULL);
+	atom_db_exec(db, "UPDATE ev_meta SET value = '99' WHERE key = 'schema'");
 	IS_INT(atom_evstore_attach(&st, db, &err), LB_EINVAL, "store: newer schema is LB_EINVAL");
 	OK(strstr(err.msg, "has schema 99, newer") != NULL, "store: newer schema refused (%s)", err.msg);
 	IS_INT(atom_evstore_attach(&st, db, NULL), LB_EINVAL, "store: NULL err accepted");
-	sqlite3_close(db);
+	atom_db_close(db);
 	/* lb_error.h: a state file that cannot be opened is LB_EDB, its path in the message */
 	IS_INT(atom_evstore_open(&st, "/nonexistent.t_atom/state.db", 0, &err), LB_EDB,
 	       "store: a state file in a missing directory is LB_EDB");
@@ -179,7 +179,7 @@ static void test_run(void)
 	lirs_merge_table *t = lirs_merge_new(&(lirs_merge_opts){ .now = 0, .max_age = -1 });
 	atom_ev_run *run = NULL;
 	lb_buf want = LB_BUF_INIT, got = LB_BUF_INIT, s1 = LB_BUF_INIT, s2 = LB_BUF_INIT;
-	sqlite3 *d1, *d2;
+	atom_db *d1, *d2;
 	atom_evstore *e1, *e2;
 	unsigned x = 12345;
 	size_t a1 = 0, a2 = 0;
@@ -199,8 +199,8 @@ static void test_run(void)
 	atom_ev_run_each_latest(run, line_cb, &got, &err);
 	IS_STR(got.data, want.data, "run: one record per URL key, the winner and the order of merge_each()");
 	/* the same events added as an array and staged: the same sequence */
-	sqlite3_open(":memory:", &d1);
-	sqlite3_open(":memory:", &d2);
+	atom_db_open(":memory:", &d1, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE);
+	atom_db_open(":memory:", &d2, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE);
 	atom_evstore_attach(&e1, d1, &err);
 	atom_evstore_attach(&e2, d2, &err);
 	atom_evstore_add_run(e1, ev, N, &a1, &err);
@@ -210,8 +210,8 @@ static void test_run(void)
 	OK(a1 == a2 && a1 > 0 && !strcmp(s1.data, s2.data), "run: staged events get the sequence an array gets (%zu events)", a2);
 	atom_evstore_close(e1);
 	atom_evstore_close(e2);
-	sqlite3_close(d1);
-	sqlite3_close(d2);
+	atom_db_close(d1);
+	atom_db_close(d2);
 	atom_ev_run_close(run);
 	lirs_merge_free(t);
 	lb_buf_release(&want);

@@ -1,5 +1,5 @@
 /* t_retention.c: pruning the update history (atom_evstore.h). */
-#include <sqlite3.h>
+#include "atom_db.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -8,14 +8,14 @@
 
 /* A state of n events of distinct URLs, sealed into archives of 5; archive
  * k is recorded as written, and linked when another follows, for k <= done. */
-static atom_evstore *state(sqlite3 **db, int n, int done)
+static atom_evstore *state(atom_db **db, int n, int done)
 {
 	atom_evstore *st = NULL;
 	char url[64];
 	lb_error err = LB_ERROR_INIT;
 	int64_t sealed;
 
-	if (sqlite3_open(":memory:", db) != SQLITE_OK || atom_evstore_attach(&st, *db, &err) != 0)
+	if (atom_db_open(":memory:", db, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE) != ATOM_DB_OK || atom_evstore_attach(&st, *db, &err) != 0)
 		return NULL;
 	for (int i = 1; i <= n; i++) {
 		atom_ev_event e = { 0, url, 1000 + i, 2000, 0, 0, "t", "", "", NULL };
@@ -28,16 +28,16 @@ static atom_evstore *state(sqlite3 **db, int n, int done)
 	return st;
 }
 
-static int64_t rows(sqlite3 *db, const char *table)
+static int64_t rows(atom_db *db, const char *table)
 {
 	char sql[64];
-	sqlite3_stmt *s;
+	atom_db_st *s;
 	int64_t v = -1;
 
 	snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
+	if (atom_db_prepare(db, sql, &s) == ATOM_DB_OK && atom_db_step(s) == ATOM_DB_ROW)
+		v = atom_db_column_int64(s, 0);
+	atom_db_finalize(s);
 	return v;
 }
 
@@ -50,7 +50,7 @@ static int count_archive(void *ctx, const atom_ev_archive *a)
 int main(void)
 {
 	TAP_PLAN(30);
-	sqlite3 *db;
+	atom_db *db;
 	atom_evstore *st;
 	lb_error err = LB_ERROR_INIT;
 	int64_t pruned, arch, evs, sealed, last, count;
@@ -88,7 +88,7 @@ int main(void)
 	OK(atom_evstore_prune(st, 0, &pruned, &err) == 0 && pruned == 0,
 	   "archive 4 now lacks its next-archive link: it is due again, nothing goes");
 	atom_evstore_close(st);
-	sqlite3_close(db);
+	atom_db_close(db);
 
 	/* keep 10 of 23: archives whose last event has 10 newer ones: 1 and 2 */
 	st = state(&db, 23, 4);
@@ -97,14 +97,14 @@ int main(void)
 	IS_INT(rows(db, "ev_events"), 13, "at least 10 events stay");
 	OK(atom_evstore_prune(st, 10, &pruned, &err) == 0 && pruned == 0, "pruning again changes nothing");
 	atom_evstore_close(st);
-	sqlite3_close(db);
+	atom_db_close(db);
 
 	/* an archive not written yet stops the pruning there */
 	st = state(&db, 23, 1);
 	OK(atom_evstore_prune(st, 0, &pruned, &err) == 0 && pruned == 5,
 	   "only archive 1 is written: only it goes (%lld)", (long long)pruned);
 	atom_evstore_close(st);
-	sqlite3_close(db);
+	atom_db_close(db);
 
 	/* with a retention, the commit that marks archives written prunes */
 	st = state(&db, 23, 0);
@@ -118,7 +118,7 @@ int main(void)
 	atom_evstore_set_retention(st, -5);
 	IS_INT(atom_evstore_retention(st), ATOM_EVSTORE_KEEP_ALL, "a negative retention keeps all");
 	atom_evstore_close(st);
-	sqlite3_close(db);
+	atom_db_close(db);
 
 	/* withdrawn ('antenna set --not-news'): gone unless an archive sealed it */
 	st = state(&db, 23, 4);
@@ -131,6 +131,6 @@ int main(void)
 	OK(atom_evstore_seal(st, 5, "T", "A", &sealed, &err) == 0 && sealed == 0,
 	   "the current events after a withdrawal: 2, no archive sealed");
 	atom_evstore_close(st);
-	sqlite3_close(db);
+	atom_db_close(db);
 	TAP_DONE();
 }

@@ -1,0 +1,719 @@
+/*
+ * store_pg.c: the store on PostgreSQL (libpq), a backend of atom_db.h.
+ * The antenna's database is a PostgreSQL one when its name is a
+ * postgresql:// or postgres:// URI (ant_st_is_pg_name()); everything else
+ * is SQLite's.  The SQL is SQLite's dialect, rewritten once per statement
+ * by store_pgsql.c; this file runs it.
+ *
+ * A statement's first run goes as PQexecParams (one round trip, nothing
+ * left on the server); run again (a cached statement, reset and bound
+ * anew) it is prepared on the server once and run with PQexecPrepared.
+ * Its parameters' types are those of the first bindings (integers int8,
+ * blobs bytea, text and NULL left to the server to infer); a later run
+ * whose kinds differ prepares it again.  Results come as text and are
+ * read by row; blobs (bytea) are decoded when asked for.
+ */
+#include "store_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dlfcn.h>
+
+#include <libpq-fe.h>
+
+/*
+ * libpq is loaded when a PostgreSQL database is opened (dlopen), not
+ * linked: a SQLite antenna never pays for loading it and the libraries
+ * it brings (TLS, Kerberos, LDAP), about a million instructions a run.
+ */
+#define PQ_FUNCS \
+	X(PQclear) \
+	X(PQcmdStatus) \
+	X(PQcmdTuples) \
+	X(PQconnectdb) \
+	X(PQerrorMessage) \
+	X(PQexec) \
+	X(PQexecParams) \
+	X(PQexecPrepared) \
+	X(PQfinish) \
+	X(PQfreemem) \
+	X(PQftype) \
+	X(PQgetisnull) \
+	X(PQgetlength) \
+	X(PQgetvalue) \
+	X(PQnfields) \
+	X(PQntuples) \
+	X(PQprepare) \
+	X(PQresultAlloc) \
+	X(PQresultErrorField) \
+	X(PQresultErrorMessage) \
+	X(PQresultStatus) \
+	X(PQsetNoticeProcessor) \
+	X(PQstatus) \
+	X(PQtransactionStatus) \
+	X(PQunescapeBytea)
+
+static struct {
+#define X(f) __typeof__(f) *f;
+	PQ_FUNCS
+#undef X
+} pq;
+
+/* 0, or LB_EDB when libpq5 is missing. */
+static int load_libpq(lb_error *err)
+{
+	static void *h;
+
+	if (h)
+		return 0;
+	if (!(h = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL)))
+		return lb_err(err, LB_EDB, "a postgresql:// database needs libpq (apt-get install "
+			      "libpq5): %s", dlerror());
+#define X(f) if (!(pq.f = (__typeof__(f) *)dlsym(h, #f))) \
+		return lb_err(err, LB_EDB, "libpq has no %s: too old a libpq5", #f);
+	PQ_FUNCS
+#undef X
+	return 0;
+}
+
+/* Type OIDs (server/catalog/pg_type_d.h, stable since 7.x). */
+#define OID_BOOL 16
+#define OID_BYTEA 17
+#define OID_INT8 20
+#define OID_INT2 21
+#define OID_INT4 23
+#define OID_TEXT 25
+#define OID_FLOAT4 700
+#define OID_FLOAT8 701
+#define OID_NUMERIC 1700
+
+struct pgdb {
+	PGconn *c;
+	char *name;	 /* the URI without its password, for messages */
+	char err[512];
+	int code;	 /* ATOM_DB_* of the last error */
+	int changes;
+	unsigned next;	 /* statement names: a1, a2, ... */
+};
+
+struct pgparam {
+	int kind;	/* ATOM_DB_INTEGER, _FLOAT, _TEXT, _BLOB, _NULL (0 unbound) */
+	char num[32];
+	const char *v;
+	char *own;	/* a copy (ATOM_DB_TRANSIENT) */
+	int len;
+};
+
+struct pgst {
+	atom_db_st base;
+	char *sql;
+	int np, runs;
+	uint64_t used;	/* ant_st_pg_sql()'s: the parameters the SQL names */
+	struct pgparam *p;
+	char name[16];	/* "" until prepared on the server */
+	Oid *types;	/* of the prepared statement */
+	/* one run's arguments to libpq, np each */
+	const char **vals;
+	int *lens, *fmts;
+	Oid *argtypes;
+	PGresult *res;
+	int row, nrows, done;
+	unsigned char **blob;	/* the current row's decoded bytea, by column */
+	size_t *bloblen;
+};
+
+static struct pgdb *DB(atom_db *db) { return atom_db_impl(db); }
+
+/* ---- errors --------------------------------------------------------------- */
+
+/* SQLSTATE to an ATOM_DB_* code: what the store tells an operator. */
+static int code_of(const char *state)
+{
+	if (!state)
+		return ATOM_DB_ERROR;
+	if (!strcmp(state, "23505"))
+		return ATOM_DB_CONSTRAINT_UNIQUE;
+	if (!strncmp(state, "23", 2))
+		return ATOM_DB_CONSTRAINT;
+	if (!strcmp(state, "40P01") || !strcmp(state, "55P03") || !strcmp(state, "40001"))
+		return ATOM_DB_BUSY;
+	if (!strcmp(state, "53100"))
+		return ATOM_DB_FULL;
+	if (!strcmp(state, "53200"))
+		return ATOM_DB_NOMEM;
+	if (!strcmp(state, "25006") || !strcmp(state, "42501"))
+		return ATOM_DB_READONLY;
+	if (!strncmp(state, "08", 2) || !strncmp(state, "58", 2))
+		return ATOM_DB_IOERR;
+	if (!strcmp(state, "XX001") || !strcmp(state, "XX002"))
+		return ATOM_DB_CORRUPT;
+	return ATOM_DB_ERROR;
+}
+
+/* Keeps r's error (or the connection's) as the last; returns its code. */
+static int pg_fail(struct pgdb *d, PGresult *r)
+{
+	const char *m = r ? pq.PQresultErrorMessage(r) : pq.PQerrorMessage(d->c);
+	size_t n;
+
+	d->code = r ? code_of(pq.PQresultErrorField(r, PG_DIAG_SQLSTATE)) : ATOM_DB_IOERR;
+	snprintf(d->err, sizeof d->err, "%s", m && *m ? m : "PostgreSQL error");
+	n = strlen(d->err);
+	while (n && (d->err[n - 1] == '\n' || d->err[n - 1] == ' '))
+		d->err[--n] = '\0';
+	return d->code;
+}
+
+/* r's outcome: ATOM_DB_OK (r kept in *keep when given) or the error. */
+static int pg_done(struct pgdb *d, PGresult *r, PGresult **keep)
+{
+	ExecStatusType s = r ? pq.PQresultStatus(r) : PGRES_FATAL_ERROR;
+	int rc;
+
+	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_EMPTY_QUERY) {
+		const char *n = pq.PQcmdTuples(r), *tag = pq.PQcmdStatus(r);
+
+		/* the rows an INSERT, UPDATE or DELETE changed, as sqlite3_changes():
+		 * a query leaves the count of the last change as it was */
+		if (tag && (!strncmp(tag, "INSERT", 6) || !strncmp(tag, "UPDATE", 6) ||
+			    !strncmp(tag, "DELETE", 6)))
+			d->changes = n && *n ? atoi(n) : 0;
+		d->code = ATOM_DB_OK;
+		if (keep) {
+			*keep = r;
+			return ATOM_DB_OK;
+		}
+		pq.PQclear(r);
+		return ATOM_DB_OK;
+	}
+	rc = pg_fail(d, r);
+	pq.PQclear(r);
+	return rc;
+}
+
+/* ---- connection ------------------------------------------------------------- */
+
+static int pg_close(atom_db *db)
+{
+	struct pgdb *d = DB(db);
+
+	pq.PQfinish(d->c);
+	free(d->name);
+	free(d);
+	return ATOM_DB_OK;
+}
+
+static int pg_exec(atom_db *db, const char *sql)
+{
+	struct pgdb *d = DB(db);
+	char *q = ant_st_pg_sql(sql, NULL, NULL);
+
+	if (!q)
+		return d->code = ATOM_DB_NOMEM;
+	int rc = pg_done(d, pq.PQexec(d->c, q), NULL);
+	free(q);
+	return rc;
+}
+
+static int pg_function(atom_db *db, const char *name, int64_t (*fn)(const char *))
+{
+	(void)fn;
+	/* the store's one function is defined in SQL at connection (ant_st_pg_open) */
+	if (strcmp(name, "ant_key_hash") != 0) {
+		snprintf(DB(db)->err, sizeof DB(db)->err, "no function %s on PostgreSQL", name);
+		return DB(db)->code = ATOM_DB_ERROR;
+	}
+	return ATOM_DB_OK;
+}
+
+static int pg_changes(atom_db *db) { return DB(db)->changes; }
+
+static int64_t pg_last_id(atom_db *db)
+{
+	PGresult *r = pq.PQexec(DB(db)->c, "SELECT lastval()");
+	int64_t v = 0;
+
+	if (pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) == 1)
+		v = strtoll(pq.PQgetvalue(r, 0, 0), NULL, 10);
+	pq.PQclear(r);
+	return v;
+}
+
+static int pg_autocommit(atom_db *db)
+{
+	return pq.PQtransactionStatus(DB(db)->c) == PQTRANS_IDLE;
+}
+
+static const char *pg_errmsg(atom_db *db) { return DB(db)->err; }
+static int pg_errcode(atom_db *db) { return DB(db)->code; }
+static const char *pg_filename(atom_db *db) { return DB(db)->name; }
+
+/* ---- statements ---------------------------------------------------------------- */
+
+static int pg_prepare(atom_db *db, const char *sql, atom_db_st **out)
+{
+	struct pgst *s = calloc(1, sizeof *s);
+
+	if (!s || !(s->sql = ant_st_pg_sql(sql, &s->np, &s->used)) ||
+	    (s->np && (!(s->p = calloc((size_t)s->np, sizeof *s->p)) ||
+		       !(s->vals = calloc((size_t)s->np, sizeof *s->vals)) ||
+		       !(s->lens = calloc((size_t)s->np, sizeof *s->lens)) ||
+		       !(s->fmts = calloc((size_t)s->np, sizeof *s->fmts)) ||
+		       !(s->argtypes = calloc((size_t)s->np, sizeof *s->argtypes))))) {
+		if (s) {
+			free(s->sql);
+			free(s->p);
+			free(s->vals);
+			free(s->lens);
+			free(s->fmts);
+			free(s->argtypes);
+		}
+		free(s);
+		return DB(db)->code = ATOM_DB_NOMEM;
+	}
+	s->base.db = db;
+	*out = &s->base;
+	return ATOM_DB_OK;
+}
+
+static void clear_row(struct pgst *s)
+{
+	int n = s->res ? pq.PQnfields(s->res) : 0;
+
+	/* the decoded bytes live in the result's memory (PQresultAlloc) */
+	for (int i = 0; s->blob && i < n; i++)
+		s->blob[i] = NULL;
+}
+
+static void clear_result(struct pgst *s)
+{
+	clear_row(s);
+	free(s->blob);
+	free(s->bloblen);
+	s->blob = NULL;
+	s->bloblen = NULL;
+	pq.PQclear(s->res);
+	s->res = NULL;
+	s->row = s->nrows = s->done = 0;
+}
+
+static int pg_bind(atom_db_st *st, int i, int kind, int64_t v, double f, const void *p, int n, int keep)
+{
+	struct pgst *s = (struct pgst *)st;
+	struct pgparam *a;
+
+	if (i < 1 || i > s->np)
+		return ATOM_DB_ERROR;   /* SQLite's SQLITE_RANGE is 25; the store never asks */
+	a = &s->p[i - 1];
+	free(a->own);
+	a->own = NULL;
+	a->kind = kind;
+	a->v = NULL;
+	if (kind == ATOM_DB_INTEGER) {
+		snprintf(a->num, sizeof a->num, "%lld", (long long)v);
+		a->v = a->num;
+	} else if (kind == ATOM_DB_FLOAT) {
+		snprintf(a->num, sizeof a->num, "%.17g", f);
+		a->v = a->num;
+	} else if (kind == ATOM_DB_TEXT || kind == ATOM_DB_BLOB) {
+		size_t len = n < 0 ? strlen(p) : (size_t)n;
+
+		/* libpq reads text to its NUL: a text of n bytes is copied */
+		if (keep == ATOM_DB_TRANSIENT || (kind == ATOM_DB_TEXT && n >= 0)) {
+			if (!(a->own = malloc(len + 1)))
+				return ATOM_DB_NOMEM;
+			memcpy(a->own, p, len);
+			a->own[len] = '\0';
+			p = a->own;
+		}
+		a->v = p;
+		a->len = (int)len;
+	}
+	return ATOM_DB_OK;
+}
+
+static int pg_param_count(atom_db_st *st) { return ((struct pgst *)st)->np; }
+
+/* Parameter i's type for the server: integers int8 (SQLite's are 64-bit),
+ * blobs bytea, text and NULL left for the server to infer from where
+ * they stand; one the SQL never names (a binder fills a fixed set) text,
+ * as the server cannot infer the type of what is nowhere. */
+static Oid type_of(const struct pgst *s, int i)
+{
+	int kind = s->p[i].kind;
+
+	if (i < 64 && !(s->used & ((uint64_t)1 << i)))
+		return OID_TEXT;
+	return kind == ATOM_DB_INTEGER ? OID_INT8 : kind == ATOM_DB_FLOAT ? OID_FLOAT8 :
+	       kind == ATOM_DB_BLOB ? OID_BYTEA : 0;
+}
+
+/* The prepared statement's types no longer fit this run's bindings. */
+static int types_differ(const struct pgst *s)
+{
+	for (int i = 0; i < s->np; i++)
+		if (s->p[i].kind != ATOM_DB_NULL && s->p[i].kind && type_of(s, i) != s->types[i])
+			return 1;
+	return 0;
+}
+
+/* Prepares s on the server under a name of its own, typed by this run. */
+static int server_prepare(struct pgdb *d, struct pgst *s)
+{
+	PGresult *r;
+
+	if (*s->name) {
+		char q[40];
+
+		snprintf(q, sizeof q, "DEALLOCATE %s", s->name);
+		pq.PQclear(pq.PQexec(d->c, q));
+		*s->name = '\0';
+	}
+	if (s->np && !s->types && !(s->types = calloc((size_t)s->np, sizeof *s->types)))
+		return d->code = ATOM_DB_NOMEM;
+	for (int i = 0; i < s->np; i++)
+		s->types[i] = type_of(s, i);
+	snprintf(s->name, sizeof s->name, "a%u", ++d->next);
+	r = pq.PQprepare(d->c, s->name, s->sql, s->np, s->types);
+	if (pq.PQresultStatus(r) != PGRES_COMMAND_OK) {
+		*s->name = '\0';
+		return pg_done(d, r, NULL);
+	}
+	pq.PQclear(r);
+	return ATOM_DB_OK;
+}
+
+static int run(struct pgst *s)
+{
+	struct pgdb *d = DB(s->base.db);
+	const char **vals = s->vals;
+	int *lens = s->lens, *fmts = s->fmts;
+	Oid *types = s->argtypes;
+	PGresult *r;
+	int rc;
+
+	for (int i = 0; i < s->np; i++) {
+		vals[i] = s->p[i].kind == ATOM_DB_NULL || type_of(s, i) == OID_TEXT ? NULL : s->p[i].v;
+		lens[i] = s->p[i].len;
+		fmts[i] = s->p[i].kind == ATOM_DB_BLOB;
+		types[i] = type_of(s, i);
+	}
+	if (s->runs++ == 0) {
+		r = pq.PQexecParams(d->c, s->sql, s->np, types, vals, lens, fmts, 0);
+	} else {
+		if ((!*s->name || types_differ(s)) && (rc = server_prepare(d, s)) != ATOM_DB_OK)
+			return rc;
+		r = pq.PQexecPrepared(d->c, s->name, s->np, vals, lens, fmts, 0);
+	}
+	if ((rc = pg_done(d, r, &s->res)) != ATOM_DB_OK)
+		return rc;
+	s->nrows = pq.PQresultStatus(s->res) == PGRES_TUPLES_OK ? pq.PQntuples(s->res) : 0;
+	s->row = -1;
+	if (s->nrows && !(s->blob = calloc((size_t)pq.PQnfields(s->res), sizeof *s->blob) ) )
+		return d->code = ATOM_DB_NOMEM;
+	if (s->nrows && !(s->bloblen = calloc((size_t)pq.PQnfields(s->res), sizeof *s->bloblen)))
+		return d->code = ATOM_DB_NOMEM;
+	return ATOM_DB_OK;
+}
+
+static int pg_step(atom_db_st *st)
+{
+	struct pgst *s = (struct pgst *)st;
+	int rc;
+
+	if (s->done)
+		return ATOM_DB_DONE;
+	if (!s->res && (rc = run(s)) != ATOM_DB_OK) {
+		s->done = 1;
+		return rc;
+	}
+	clear_row(s);
+	if (++s->row < s->nrows)
+		return ATOM_DB_ROW;
+	s->done = 1;
+	return ATOM_DB_DONE;
+}
+
+static int pg_reset(atom_db_st *st)
+{
+	clear_result((struct pgst *)st);
+	return ATOM_DB_OK;
+}
+
+static int pg_clear(atom_db_st *st)
+{
+	struct pgst *s = (struct pgst *)st;
+
+	for (int i = 0; i < s->np; i++) {
+		free(s->p[i].own);
+		s->p[i].own = NULL;
+		s->p[i].v = NULL;
+		s->p[i].kind = ATOM_DB_NULL;
+	}
+	return ATOM_DB_OK;
+}
+
+static int pg_finalize(atom_db_st *st)
+{
+	struct pgst *s = (struct pgst *)st;
+	struct pgdb *d = DB(st->db);
+
+	clear_result(s);
+	pg_clear(st);
+	if (*s->name) {
+		char q[40];
+
+		snprintf(q, sizeof q, "DEALLOCATE %s", s->name);
+		pq.PQclear(pq.PQexec(d->c, q));
+	}
+	free(s->p);
+	free(s->types);
+	free(s->vals);
+	free(s->lens);
+	free(s->fmts);
+	free(s->argtypes);
+	free(s->sql);
+	free(s);
+	return ATOM_DB_OK;
+}
+
+/* ---- columns -------------------------------------------------------------------- */
+
+static int has(const struct pgst *s, int i)
+{
+	return s->res && s->row >= 0 && s->row < s->nrows && i >= 0 && i < pq.PQnfields(s->res);
+}
+
+static int pg_col_type(atom_db_st *st, int i)
+{
+	struct pgst *s = (struct pgst *)st;
+
+	if (!has(s, i) || pq.PQgetisnull(s->res, s->row, i))
+		return ATOM_DB_NULL;
+	switch (pq.PQftype(s->res, i)) {
+	case OID_INT8: case OID_INT4: case OID_INT2: case OID_BOOL:
+		return ATOM_DB_INTEGER;
+	case OID_FLOAT4: case OID_FLOAT8:
+		return ATOM_DB_FLOAT;
+	case OID_NUMERIC:
+		return strchr(pq.PQgetvalue(s->res, s->row, i), '.') ? ATOM_DB_FLOAT : ATOM_DB_INTEGER;
+	case OID_BYTEA:
+		return ATOM_DB_BLOB;
+	default:
+		return ATOM_DB_TEXT;
+	}
+}
+
+static int64_t pg_col_int64(atom_db_st *st, int i)
+{
+	struct pgst *s = (struct pgst *)st;
+	const char *v;
+
+	if (!has(s, i) || pq.PQgetisnull(s->res, s->row, i))
+		return 0;
+	v = pq.PQgetvalue(s->res, s->row, i);
+	if (*v == 't' || *v == 'f')   /* a boolean: SQLite's comparisons are 0 and 1 */
+		return *v == 't';
+	return strtoll(v, NULL, 10);
+}
+
+static double pg_col_double(atom_db_st *st, int i)
+{
+	struct pgst *s = (struct pgst *)st;
+
+	return has(s, i) && !pq.PQgetisnull(s->res, s->row, i) ? strtod(pq.PQgetvalue(s->res, s->row, i), NULL) : 0;
+}
+
+/* A bytea column decoded (once per row), NUL-terminated as SQLite's. */
+static const unsigned char *bytes_of(struct pgst *s, int i, size_t *len)
+{
+	if (!s->blob[i]) {
+		size_t n;
+		unsigned char *b = pq.PQunescapeBytea((const unsigned char *)pq.PQgetvalue(s->res, s->row, i), &n);
+		unsigned char *z = b ? pq.PQresultAlloc(s->res, n + 1) : NULL;
+
+		if (!z) {
+			pq.PQfreemem(b);
+			return NULL;
+		}
+		memcpy(z, b, n);
+		z[n] = '\0';
+		pq.PQfreemem(b);
+		s->blob[i] = z;
+		s->bloblen[i] = n;
+	}
+	*len = s->bloblen[i];
+	return s->blob[i];
+}
+
+static const unsigned char *pg_col_text(atom_db_st *st, int i)
+{
+	struct pgst *s = (struct pgst *)st;
+	size_t n;
+
+	if (!has(s, i) || pq.PQgetisnull(s->res, s->row, i))
+		return NULL;
+	if (pq.PQftype(s->res, i) == OID_BYTEA)
+		return bytes_of(s, i, &n);
+	return (const unsigned char *)pq.PQgetvalue(s->res, s->row, i);
+}
+
+static const void *pg_col_blob(atom_db_st *st, int i)
+{
+	return pg_col_text(st, i);
+}
+
+static int pg_col_bytes(atom_db_st *st, int i)
+{
+	struct pgst *s = (struct pgst *)st;
+	size_t n = 0;
+
+	if (!has(s, i) || pq.PQgetisnull(s->res, s->row, i))
+		return 0;
+	if (pq.PQftype(s->res, i) == OID_BYTEA)
+		return bytes_of(s, i, &n) ? (int)n : 0;
+	return pq.PQgetlength(s->res, s->row, i);
+}
+
+static const struct atom_db_ops pg_ops = {
+	.name = "postgresql",
+	.close = pg_close, .exec = pg_exec, .prepare = pg_prepare, .function = pg_function,
+	.bind = pg_bind, .param_count = pg_param_count, .step = pg_step, .reset = pg_reset,
+	.clear = pg_clear, .finalize = pg_finalize, .col_type = pg_col_type,
+	.col_int64 = pg_col_int64, .col_double = pg_col_double, .col_text = pg_col_text,
+	.col_blob = pg_col_blob, .col_bytes = pg_col_bytes, .changes = pg_changes,
+	.last_id = pg_last_id, .autocommit = pg_autocommit, .errmsg = pg_errmsg,
+	.errcode = pg_errcode, .filename = pg_filename,
+};
+
+/* ---- opening ------------------------------------------------------------------------ */
+
+int ant_st_is_pg_name(const char *name)
+{
+	return !strncmp(name, "postgresql://", 13) || !strncmp(name, "postgres://", 11);
+}
+
+/* What the rewritten SQL relies on (store_pgsql.c), made once per
+ * database (and again when PG_COMPAT grows) under a lock: two checkers
+ * starting at once.  sqlite_master is a view of the schema's own tables
+ * and indexes (a view is none of them). */
+#define PG_COMPAT "1"
+static const char compat_sql[] =
+	"SELECT pg_advisory_xact_lock(4242000001);"
+	"CREATE TABLE IF NOT EXISTS atom_db_meta(k TEXT PRIMARY KEY, v BIGINT NOT NULL);"
+	"CREATE OR REPLACE FUNCTION typeof(anyelement) RETURNS text LANGUAGE sql IMMUTABLE AS $$"
+	" SELECT CASE WHEN $1 IS NULL THEN 'null'"
+	" WHEN pg_typeof($1) IN ('bigint'::regtype, 'integer'::regtype, 'smallint'::regtype,"
+	"  'boolean'::regtype) THEN 'integer'"
+	" WHEN pg_typeof($1) IN ('real'::regtype, 'double precision'::regtype, 'numeric'::regtype)"
+	"  THEN 'real' WHEN pg_typeof($1) = 'bytea'::regtype THEN 'blob' ELSE 'text' END $$;"
+	"CREATE OR REPLACE FUNCTION pragma_table_info(t text) RETURNS TABLE(name text)"
+	" LANGUAGE sql STABLE AS $$ SELECT column_name::text FROM information_schema.columns"
+	" WHERE table_schema = current_schema() AND table_name = t ORDER BY ordinal_position $$;"
+	/* ant_st_key_hash(): FNV-1a over the UTF-8 bytes, as a signed 64-bit integer */
+	"CREATE OR REPLACE FUNCTION ant_key_hash(t text) RETURNS bigint LANGUAGE plpgsql"
+	" IMMUTABLE STRICT AS $$ DECLARE h numeric := 14695981039346656037;"
+	" b bytea := convert_to(t, 'UTF8'); lo int; BEGIN"
+	" FOR i IN 0 .. length(b) - 1 LOOP lo := (h % 256)::int;"
+	"  h := h - lo + (lo # get_byte(b, i));"
+	"  h := (h * 1099511628211) % 18446744073709551616; END LOOP;"
+	" IF h >= 9223372036854775808 THEN h := h - 18446744073709551616; END IF;"
+	" RETURN h::bigint; END $$;"
+	"CREATE OR REPLACE VIEW sqlite_master AS"
+	" SELECT 'table'::text AS type, c.relname::text AS name, c.relname::text AS tbl_name"
+	" FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+	" WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname <> 'atom_db_meta'"
+	" UNION ALL SELECT 'index', i.relname::text, t.relname::text FROM pg_index x"
+	" JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid"
+	" JOIN pg_namespace n ON n.oid = t.relnamespace"
+	" WHERE n.nspname = current_schema() AND t.relname <> 'atom_db_meta';"
+	"INSERT INTO atom_db_meta(k, v) VALUES('compat', " PG_COMPAT ")"
+	" ON CONFLICT(k) DO UPDATE SET v = excluded.v;"
+	"COMMIT;";
+
+/* 1 when the database has compat_sql's objects, this version of them
+ * (a new database answers an error, once: no atom_db_meta yet). */
+static int have_compat(struct pgdb *d)
+{
+	PGresult *r = pq.PQexec(d->c, "SELECT v FROM atom_db_meta WHERE k = 'compat'");
+	int have = pq.PQresultStatus(r) == PGRES_TUPLES_OK && pq.PQntuples(r) == 1 &&
+		   atoi(pq.PQgetvalue(r, 0, 0)) == atoi(PG_COMPAT);
+
+	pq.PQclear(r);
+	return have;
+}
+
+static void quiet(void *arg, const char *message) { (void)arg; (void)message; }
+
+/* The URI for messages: without a password (user:secret@ -> user@). */
+static char *shown_name(const char *uri)
+{
+	char *s = strdup(uri), *at, *colon, *start;
+
+	if (!s || !(start = strstr(s, "://")) || !(at = strchr(start + 3, '@')))
+		return s;
+	colon = memchr(start + 3, ':', (size_t)(at - start - 3));
+	if (colon)
+		memmove(colon, at, strlen(at) + 1);
+	return s;
+}
+
+/* compat_sql run once, when the database lacks it: 0 or LB_EDB. */
+static int make_compat(struct pgdb *d, lb_error *err)
+{
+	PGresult *r;
+	int rc = 0;
+
+	if (have_compat(d))
+		return 0;
+	pq.PQclear(pq.PQexec(d->c, "BEGIN"));
+	r = pq.PQexec(d->c, compat_sql);
+	if (pq.PQresultStatus(r) != PGRES_COMMAND_OK) {
+		rc = lb_err(err, LB_EDB, "cannot prepare database '%s': %s", d->name,
+			    pq.PQresultErrorMessage(r));
+		pq.PQclear(pq.PQexec(d->c, "ROLLBACK"));
+	}
+	pq.PQclear(r);
+	return rc;
+}
+
+int ant_st_pg_open(const char *uri, atom_db **out, lb_error *err)
+{
+	struct pgdb *d = calloc(1, sizeof *d);
+	int rc;
+
+	*out = NULL;
+	if ((rc = load_libpq(err)) < 0) {
+		free(d);
+		return rc;
+	}
+	if (!d || !(d->name = shown_name(uri))) {
+		free(d);
+		return lb_err_code(err, LB_ENOMEM);
+	}
+	d->c = pq.PQconnectdb(uri);
+	if (!d->c || pq.PQstatus(d->c) != CONNECTION_OK) {
+		rc = lb_err(err, LB_EDB, "cannot connect to database '%s': %s", d->name,
+			    d->c ? pq.PQerrorMessage(d->c) : "out of memory");
+		pq.PQfinish(d->c);
+		free(d->name);
+		free(d);
+		return rc;
+	}
+	pq.PQsetNoticeProcessor(d->c, quiet, NULL);
+	if ((rc = make_compat(d, err)) < 0) {
+		pq.PQfinish(d->c);
+		free(d->name);
+		free(d);
+		return rc;
+	}
+	if (atom_db_wrap(&pg_ops, d, ATOM_DB_POSTGRES, out) != ATOM_DB_OK) {
+		pq.PQfinish(d->c);
+		free(d->name);
+		free(d);
+		return lb_err_code(err, LB_ENOMEM);
+	}
+	return 0;
+}
