@@ -411,10 +411,23 @@ static int parts_init(struct parts *t, const ant_page_info *p)
 	return 0;
 }
 
-/* A segment's part in the page's words: link text counts half. */
-static size_t weight(const ant_page_seg *s)
+/* A segment's part in the page's words: its letters (digits, dates,
+ * times and punctuation are no words: an archive's "Posted Sun Nov 29
+ * 01:27:58 2026" and a calendar's day numbers weigh little beside a
+ * sentence), link text counting half. */
+static size_t weight(const ant_page_info *p, size_t i)
 {
-	return s->len - (size_t)s->len * s->link / 200;
+	const ant_page_seg *s = &p->seg[i];
+	size_t n = s->len;
+
+	if (p->text) {
+		const unsigned char *t = (const unsigned char *)p->text + s->off;
+
+		n = 0;
+		for (size_t j = 0; j < s->len; j++)
+			n += t[j] >= 0x80 || ((t[j] | 0x20) >= 'a' && (t[j] | 0x20) <= 'z');
+	}
+	return n - n * s->link / 200;
 }
 
 /* Adds segment i's text to each part it stands in: its weight of a kind
@@ -609,8 +622,8 @@ static void mark_signals(struct marking *k)
 		if (in_head(path) || clipped(path))
 			continue;
 		parts_add(&k->t, p, i, PARTS_TEXT, 0, 0);
-		parts_add(&k->t, p, i, WEIGHT_ALL, weight(&p->seg[i]), 0);
-		k->total += weight(&p->seg[i]);
+		parts_add(&k->t, p, i, WEIGHT_ALL, weight(p, i), 0);
+		k->total += weight(p, i);
 	}
 	/* the main content among what no name calls furniture, else among all */
 	for (int pass = 0; pass < 2 && !total; pass++)
@@ -619,8 +632,8 @@ static void mark_signals(struct marking *k)
 
 			if (in_head(path) || clipped(path) || (!pass && named_step(k, path, &none, &at, &len)))
 				continue;
-			parts_add(&k->t, p, i, WEIGHT_GEN, weight(&p->seg[i]), 0);
-			total += weight(&p->seg[i]);
+			parts_add(&k->t, p, i, WEIGHT_GEN, weight(p, i), 0);
+			total += weight(p, i);
 		}
 	find_main(&k->t, p, WEIGHT_GEN, total, &k->gen);
 	for (size_t i = 0; i < p->nseg; i++) {
@@ -722,8 +735,8 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 		shared[i] = on > 0 && 2 * on >= pages;
 		parts_add(&k->t, p, i, PARTS_SHARE, 0, shared[i]);
 		if (!shared[i] && !k->mark[i]) {
-			parts_add(&k->t, p, i, WEIGHT_OWN, weight(&p->seg[i]), 0);
-			total += weight(&p->seg[i]);
+			parts_add(&k->t, p, i, WEIGHT_OWN, weight(p, i), 0);
+			total += weight(p, i);
 		}
 	}
 	if (!total || !find_main(&k->t, p, WEIGHT_OWN, total, &k->own))
