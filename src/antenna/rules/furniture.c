@@ -571,7 +571,8 @@ static int named_step_of(struct marking *k, const char *path, const struct main_
 		    (n >= 4 && memcmp(s, "main", 4) == 0 && (n == 4 || strchr("#.", s[4]))))
 			in_section = 1;
 		if (how && !holds_main(path, end, m) && !most_of_page(k, path, end) &&
-		    !((how & W_HEADER) && (in_section || (m->len && end > m->len && in_main(path, m))))) {
+		    !((how & W_HEADER) && (in_section || (m->len && memchr(m->path, '>', m->len) &&
+							  end > m->len && in_main(path, m))))) {
 			*at = start;
 			*len = n;
 			return 1;
