@@ -181,7 +181,7 @@ int ant_page_seg_prose(const ant_page_info *p, size_t i)
 	size_t words = 0, tokens = 0;
 	int id = 0;
 
-	if (!p || !p->text || i >= p->nseg)
+	if (!p || !p->text || i >= p->nseg || seg_is_meta(p, i))   /* a byline says who and when */
 		return 0;
 	s = p->text + p->seg[i].off;
 	e = s + p->seg[i].len;
