@@ -263,8 +263,9 @@ static const char shop_b[] =
 	"<p class=\"price\">Price: 1200 yen</p></div><div class=\"end\"><p>Open Saturdays.</p></div></body></html>";
 
 /* A short wiki page whose named sidebar holds more bytes than its text,
- * mostly dates and a calendar's day numbers: they are no words, so the
- * page's two sentences are its main content and the sidebar is left out. */
+ * mostly dates and a calendar's day numbers: without them it holds less
+ * than half the page's words, so it is no content and its name leaves it
+ * out. */
 static const char wiki_short[] =
 	"<html><head><title>garden</title></head><body><div class=\"page\"><div class=\"sidebar\">"
 	"<div class=\"archivepage\"><a href=\"/p/2\">Peach jam day</a><br>Posted Sun Nov 29 01:27:58 2026</div>"
