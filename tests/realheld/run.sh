@@ -41,7 +41,7 @@
 # Gaps, as first measured on 2026-11-29 with the rules of 0.7.0-dev
 # (src/ untouched for them: three runs gave the same counts), then fixed
 # by general rules; the caps in DYN_GAPS are the most seen in three runs
-# since, and may move with the checks' timing.
+# since (the same counts each time), and may move with the checks' timing.
 #   Fixed (first measured: cgit 8 false and 6 bad excerpts, ikiwiki 3
 #   false and 1 bad; now cgit 1 false, 0 bad, ikiwiki 0 and 0):
 #   - cgit's relative ages (7 false): the Age and Idle cells (<span
@@ -63,9 +63,11 @@
 #     shared, and on short pages it held more bytes than the page's own
 #     text, so its layout name did not leave it out; a new post listed
 #     there was announced on every wiki page, and the page header became
-#     a one-word edit's excerpt.  A part's weight in the page's words is
-#     now its letters (rules/furniture.c): dates, times and day numbers
-#     weigh nothing, and the sidebar is furniture by its name.
+#     a one-word edit's excerpt.  A part named like furniture is the
+#     page's content only when it holds most of the page's text and most
+#     of its words without dates, times and numbers (rules/furniture.c):
+#     the sidebar's post dates and calendar do not count, and its name
+#     leaves it out.
 #   Open:
 #   cgit, 1 false update of 62:
 #   - README's log, step 11: its newest row "README: fix a typo HEAD
