@@ -259,6 +259,15 @@ int ant_page_seg_meta(const ant_page_info *p, size_t i);
 /* Does some picked segment say more than who or when?  1 or 0. */
 int ant_page_picks_words(const ant_page_info *p, const unsigned char *pick);
 
+/* Is seg[i] prose: at least half its tokens words, not a line of paths,
+ * hashes, options or code ("src/main.c", "index fa23ad8..2cf465e 100644",
+ * "blob: <sha1> (plain)")?  1 or 0. */
+int ant_page_seg_prose(const ant_page_info *p, size_t i);
+
+/* Unpicks the picked segments before the first picked one that is prose
+ * (ant_page_seg_prose()); 1 when there is one, else 0 and pick is kept. */
+int ant_page_pick_prose(const ant_page_info *p, unsigned char *pick);
+
 /* The path of seg[i]'s block as text ("body>div#side>ul.quotes>li"; a long
  * one keeps its end after "…"); "" when unknown.  Points into p. */
 const char *ant_page_seg_path(const ant_page_info *p, size_t i);

@@ -68,4 +68,15 @@ typedef struct ant_noise_group {
  * reads them as clocks (ant_clock.h). */
 size_t ant_noise_groups(const char *s, size_t n, ant_noise_group *g, size_t max);
 
+/* 1 when s[0..n) is made only of relative ages (at most 64 bytes): a
+ * number and a time unit, in English or Japanese, maybe with "ago",
+ * "from now", 前 or 後 ("58 min.", "2 hours ago", "+4 days", "3分前",
+ * "約2時間前", "2ヶ月"), "a minute ago", "about 2 hours ago", "just now",
+ * "yesterday", "today", "now", たった今, 昨日..., with spaces and
+ * punctuation between; else 0.  A dated or clock time ("2026-11-29",
+ * "10:20", "11月29日") is no age.  Such a text is the age of something
+ * beside it (a code browser's Age column): a clock, whatever it moves to,
+ * never news on its own (read/page.c keeps no segment of it). */
+int ant_noise_age_only(const char *s, size_t n);
+
 #endif

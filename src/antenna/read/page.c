@@ -655,6 +655,11 @@ static void take_sentence(segctx *c, const char *base, const char *s, size_t n, 
 		n--;
 	if (!n || c->n >= ANT_PAGE_MAX_SEGMENTS)
 		return;
+	/* a sentence that is only an age ("58 min.", "2 hours ago", "3分前":
+	 * a code browser's Age column) is a clock whatever it moves to, never
+	 * news of its own; an --only expression's match is the operator's */
+	if (!(c->only && c->only->nregex) && ant_noise_age_only(s, n))
+		return;
 	h = seg_hash(s, n);
 	if (!(nv = lb_grow(c->seg, &c->cap, c->n + 1, sizeof *nv, 64))) {
 		c->oom = 1;

@@ -145,6 +145,104 @@ void ant_page_pick_words(const ant_page_info *p, unsigned char *pick)
 	}
 }
 
+/* A token of prose: letters (a word with the punctuation around it:
+ * "(plain)", "README:", "+Widget"), or two characters or more of a
+ * script without spaces (Japanese).  "--quiet", "a/README", "1.4.3",
+ * "main.c" are not. */
+static int prose_token(const char *s, size_t n)
+{
+	size_t hi = 0, alpha = 0;
+
+	if (n > 1 && strchr("+-(\"'", s[0]) && s[1] != s[0])
+		s++, n--;
+	while (n && strchr(".,;:!?)]}\"'", s[n - 1]))
+		n--;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x80)
+			hi += (c & 0xC0) != 0x80;
+		else if (isalpha(c))
+			alpha++;
+	}
+	return hi >= 2 || (alpha && alpha == n);
+}
+
+/* A git-style object name: 7 hexadecimal digits or more, digits and
+ * letters both ("fa23ad8", a full SHA-1). */
+static int hex_id(const char *s, size_t n)
+{
+	int digit = 0, letter = 0;
+
+	while (n && strchr("()[],.:;", s[n - 1]))
+		n--;
+	while (n && strchr("()[]", s[0]))
+		s++, n--;
+	if (n < 7)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isdigit((unsigned char)s[i]))
+			digit = 1;
+		else if (s[i] >= 'a' && s[i] <= 'f')
+			letter = 1;
+		else
+			return 0;
+	}
+	return digit && letter;
+}
+
+/*
+ * Is seg[i] prose: at least half its space-separated tokens words (a
+ * sentence, a title, a commit message), not a line of paths, hashes,
+ * options and code ("src/main.c", "diff --git a/README b/README",
+ * "index fa23ad8..2cf465e 100644")?  A line naming an object by its hash
+ * with fewer than three words ("blob: <sha1> (plain)") is an identifier.
+ */
+int ant_page_seg_prose(const ant_page_info *p, size_t i)
+{
+	const char *s, *e;
+	size_t words = 0, tokens = 0;
+	int id = 0;
+
+	if (!p || !p->text || i >= p->nseg || seg_is_meta(p, i))   /* a byline says who and when */
+		return 0;
+	s = p->text + p->seg[i].off;
+	e = s + p->seg[i].len;
+	while (s < e) {
+		const char *t = s;
+
+		while (t < e && *t != ' ')
+			t++;
+		if (t > s) {
+			tokens++;
+			words += (size_t)prose_token(s, (size_t)(t - s));
+			id |= hex_id(s, (size_t)(t - s));
+		}
+		s = t + (t < e);
+	}
+	return words && 2 * words >= tokens && !(id && words < 3);
+}
+
+/*
+ * The picked segments before the first picked one that is prose are
+ * unpicked (the commit message, not the diff's header above or below it,
+ * starts the excerpt); returns 1 when a picked segment is prose, else 0
+ * (nothing unpicked: the change is all identifiers and code).
+ */
+int ant_page_pick_prose(const ant_page_info *p, unsigned char *pick)
+{
+	size_t first = 0;
+
+	if (!p || !pick)
+		return 0;
+	while (first < p->nseg && !(pick[first] && ant_page_seg_prose(p, first)))
+		first++;
+	if (first == p->nseg)
+		return 0;
+	memset(pick, 0, first);
+	return 1;
+}
+
 char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t max_chars)
 {
 	lb_buf b = LB_BUF_INIT;

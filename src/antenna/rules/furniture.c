@@ -15,6 +15,7 @@
  * "dokuwiki" template, WordPress themes, Hatena, MediaWiki's skins).
  */
 #include "ant_furniture.h"
+#include "ant_noise.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,11 +304,11 @@ struct part {
 	uint32_t seg;      /* a segment whose path has the prefix */
 	uint32_t len;      /* the prefix's bytes */
 	uint32_t depth;    /* its steps - 1 */
-	size_t w[3];       /* weights summed (WEIGHT_*) */
+	size_t w[4];       /* weights summed (WEIGHT_*) */
 	size_t bytes, link, shared;
 };
 
-enum { WEIGHT_GEN, WEIGHT_OWN, WEIGHT_ALL };
+enum { WEIGHT_GEN, WEIGHT_OWN, WEIGHT_ALL, WEIGHT_WORDS };
 
 struct parts {
 	struct part *v;
@@ -429,10 +430,32 @@ static int parts_init(struct parts *t, const ant_page_info *p)
 	return 0;
 }
 
-/* A segment's part in the page's words: link text counts half. */
-static size_t weight(const ant_page_seg *s)
+/* A segment's part in the page's text: link text counts half. */
+static size_t weight(const ant_page_info *p, size_t i)
 {
+	const ant_page_seg *s = &p->seg[i];
+
 	return s->len - (size_t)s->len * s->link / 200;
+}
+
+/* A segment's part in the page's words, for most_of_page(): its text
+ * without its dates, times and numbers (an archive's "Posted Sun Nov 29
+ * 01:27:58 2026" and a calendar's day numbers weigh little beside a
+ * sentence), link text counting half. */
+static size_t words_weight(const ant_page_info *p, size_t i)
+{
+	const ant_page_seg *s = &p->seg[i];
+	ant_noise_group g[16];
+	size_t n = s->len, ng;
+
+	if (p->text) {
+		ng = ant_noise_groups(p->text + s->off, s->len, g, 16);
+		for (size_t j = 0; j < ng && j < 16; j++)
+			n -= g[j].len <= n ? g[j].len : n;
+		if (ng > 16)   /* a table row of numbers: mostly none */
+			n /= 2;
+	}
+	return n - n * s->link / 200;
 }
 
 /* Adds segment i's text to each part it stands in: its weight of a kind
@@ -543,17 +566,25 @@ struct marking {
 	size_t nnames[3];
 	size_t shared_pages;   /* the most other pages one furniture segment was on */
 	size_t total;          /* the page's weight (WEIGHT_ALL) */
+	size_t words;          /* and its words' (WEIGHT_WORDS) */
 	struct { const char *path; const struct main_part *m; int ret; size_t at, len; } nc;  /* named_step's last */
 };
 
 enum { M_NAME = 1, M_LINKS = 2, M_SHARED = 4, M_STICKY = 8, M_GEN = 16 };
 
-/* Does the part path[0, len) hold more than half of the page's words?
- * Then it is the page's content, whatever its name (an index page's
- * ul.recent-posts, a page laid out in one div.widget). */
+/* Does the part path[0, len) hold more than half of the page's text,
+ * and of its words without dates, times and numbers?  Then it is the
+ * page's content, whatever its name (an index page's ul.recent-posts, a
+ * page laid out in one div.widget); a sidebar of dates and a calendar
+ * beside a short page is not. */
 static int most_of_page(struct marking *k, const char *path, size_t len)
 {
-	return k && k->total && 2 * part_get(&k->t, path, len, 0, 0)->w[WEIGHT_ALL] > k->total;
+	const struct part *x;
+
+	if (!k || !k->total)
+		return 0;
+	x = part_get(&k->t, path, len, 0, 0);
+	return 2 * x->w[WEIGHT_ALL] > k->total && 2 * x->w[WEIGHT_WORDS] > k->words;
 }
 
 /* The step of path naming a part of the template that makes it
@@ -647,12 +678,16 @@ static void mark_signals(struct marking *k)
 
 	for (size_t i = 0; i < p->nseg; i++) {
 		const char *path = ant_page_seg_path(p, i);
+		size_t w;
 
 		if (in_head(path) || clipped(path))
 			continue;
 		parts_add(&k->t, p, i, PARTS_TEXT, 0, 0);
-		parts_add(&k->t, p, i, WEIGHT_ALL, weight(&p->seg[i]), 0);
-		k->total += weight(&p->seg[i]);
+		parts_add(&k->t, p, i, WEIGHT_ALL, weight(p, i), 0);
+		k->total += weight(p, i);
+		w = words_weight(p, i);
+		parts_add(&k->t, p, i, WEIGHT_WORDS, w, 0);
+		k->words += w;
 	}
 	/* the main content among what no name calls furniture, else among all */
 	for (int pass = 0; pass < 2 && !total; pass++)
@@ -661,8 +696,8 @@ static void mark_signals(struct marking *k)
 
 			if (in_head(path) || clipped(path) || (!pass && named_step(k, path, &none, &at, &len)))
 				continue;
-			parts_add(&k->t, p, i, WEIGHT_GEN, weight(&p->seg[i]), 0);
-			total += weight(&p->seg[i]);
+			parts_add(&k->t, p, i, WEIGHT_GEN, weight(p, i), 0);
+			total += weight(p, i);
 		}
 	find_main(&k->t, p, WEIGHT_GEN, total, &k->gen);
 	for (size_t i = 0; i < p->nseg; i++) {
@@ -764,8 +799,8 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 		shared[i] = on > 0 && 2 * on >= pages;
 		parts_add(&k->t, p, i, PARTS_SHARE, 0, shared[i]);
 		if (!shared[i] && !k->mark[i]) {
-			parts_add(&k->t, p, i, WEIGHT_OWN, weight(&p->seg[i]), 0);
-			total += weight(&p->seg[i]);
+			parts_add(&k->t, p, i, WEIGHT_OWN, weight(p, i), 0);
+			total += weight(p, i);
 		}
 	}
 	if (!total || !find_main(&k->t, p, WEIGHT_OWN, total, &k->own))

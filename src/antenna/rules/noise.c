@@ -686,3 +686,104 @@ uint32_t ant_noise_hash(const char *s, size_t n)
 	normalize((const unsigned char *)s, n, &k);
 	return (uint32_t)(k.h ^ (k.h >> 32));
 }
+
+/* ---- a text made of ages only ------------------------------------------------ */
+
+/* Japanese units that say a duration on their own ("3時間", "2ヶ月"); the
+ * others (年 月 日 時 分 秒 週) are a calendar's or a clock's part ("11月29日",
+ * "10時5分") unless 前 or 後 follows them. */
+static const str jp_span[] = {
+	S("時間"), S("週間"), S("日間"), S("年間"), S("分間"), S("秒間"), S("ヶ月"), S("か月"), S("カ月"), S("ヵ月"),
+	S("ケ月"), S("箇月"), END
+};
+
+/* After a number at s: a time unit making it an age ("58 min.", "2 hours
+ * ago", "3分前", "2ヶ月", "5h"), its bytes with what follows it, or 0. */
+static size_t age_tail(const unsigned char *s, size_t n)
+{
+	size_t i = 0, k;
+
+	if (i < n && s[i] == ' ')
+		i++;
+	if ((k = longest(s + i, n - i, jp_span)) || (k = longest(s + i, n - i, jp_unit))) {
+		int span = longest(s + i, n - i, jp_span) == k;
+		size_t a;
+
+		i += k;
+		i += longest(s + i, n - i, jp_mod);
+		a = longest(s + i, n - i, jp_after);
+		return span || a ? i + a : 0;
+	}
+	if (!i && n && strchr("hmdswy", s[0] | 0x20) && is_alpha(s[0]) && (n == 1 || !is_alpha(s[1])))
+		return 1;
+	if (!(k = longest_word(s + i, n - i, en_unit)))
+		return 0;
+	i += k;
+	if (i < n && s[i] == '.')   /* "58 min." */
+		i++;
+	if (i + 1 < n && s[i] == ' ' && (k = WORD(s + i + 1, n - i - 1, "ago")))
+		i += 1 + k;
+	else if (i + 1 < n && s[i] == ' ' && (k = WORD(s + i + 1, n - i - 1, "from now")))
+		i += 1 + k;
+	return i;
+}
+
+/* An age at s: a number and a time unit, "a minute ago", "about 2 hours
+ * ago", a word that is one ("just now", "yesterday", 昨日, たった今); its
+ * bytes or 0.  Dates and clocks ("2026-11-29", "10:20") are no age. */
+static size_t age_at(const unsigned char *s, size_t n)
+{
+	static const char *const en[] = { "just now", "moments ago", "yesterday", "today", "now", NULL };
+	static const str jp[] = { S("たった今"), S("ついさっき"), S("さっき"), S("先ほど"), S("先程"), S("昨日"),
+				  S("一昨日"), S("今日"), S("本日"), END };
+	size_t k, j;
+
+	if (is_alpha(s[0])) {
+		if ((k = en_age_lead(s, n)))
+			return (j = age_at(s + k, n - k)) ? k + j : 0;
+		if ((k = en_relative(s, n)))
+			return k;
+		for (const char *const *w = en; *w; w++)
+			if ((k = word(s, n, *w, strlen(*w))))
+				return k;
+		return 0;
+	}
+	if ((k = LIT(s, n, "約")) && k < n && digit_at(s + k, n - k))
+		return (j = age_at(s + k, n - k)) ? k + j : 0;
+	if ((k = longest(s, n, jp)))
+		return k;
+	for (j = 0; j < n && (k = digit_at(s + j, n - j)); j += k)
+		;
+	if (!j)
+		return 0;
+	if (j + 1 < n && s[j] == '.' && digit_at(s + j + 1, n - j - 1))   /* "1.5 hours" */
+		for (j++; j < n && (k = digit_at(s + j, n - j)); j += k)
+			;
+	return (k = age_tail(s + j, n - j)) ? j + k : 0;
+}
+
+int ant_noise_age_only(const char *text, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0, k;
+	int ages = 0;
+
+	if (n > 64)   /* an age, or two, in a table's cell */
+		return 0;
+	while (i < n) {
+		if (strchr(" \t\r\n.,;:+-~()[]/|", s[i]) && s[i]) {
+			i++;
+			continue;
+		}
+		if ((k = LIT(s + i, n - i, "\xe3\x80\x80")) || (k = LIT(s + i, n - i, "（")) ||
+		    (k = LIT(s + i, n - i, "）"))) {
+			i += k;
+			continue;
+		}
+		if (!(k = age_at(s + i, n - i)))
+			return 0;
+		ages++;
+		i += k;
+	}
+	return ages > 0;
+}

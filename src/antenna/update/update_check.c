@@ -321,6 +321,15 @@ static void keep_added(const ant_store_page *p, const ant_page_info *info, const
 	lb_buf_release(&b);
 }
 
+/* Is some flagged segment prose (ant_page_seg_prose())? */
+static int prose_in(const ant_page_info *info, const unsigned char *flags)
+{
+	for (size_t i = 0; i < info->nseg; i++)
+		if (flags[i] && ant_page_seg_prose(info, i))
+			return 1;
+	return 0;
+}
+
 /*
  * What a change says, not only who and when.  The excerpt is the first
  * run of its words: a new commit's or post's byline and hash stand before
@@ -347,6 +356,12 @@ static void pick_aside(const ant_page_info *info, unsigned char *pick, unsigned 
 	} else if (first < info->nseg && ant_page_seg_meta(info, first)) {
 		for (size_t i = first + 1; i < info->nseg; i++)
 			pick[i] |= aside[i];
+	} else if (first < info->nseg && !ant_page_seg_prose(info, first) && prose_in(info, aside)) {
+		/* the news starts with paths, hashes or code (a commit's
+		 * diffstat and diff): the prose swapped with it (the commit's
+		 * message above them) says it */
+		for (size_t i = 0; i < info->nseg; i++)
+			pick[i] |= aside[i];
 	}
 	ant_page_pick_words(info, pick);
 }
@@ -364,6 +379,8 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 	ant_detect_verdict v;
 	unsigned char *blob;
 	size_t len;
+	int prose = 1;
+	char *code = NULL;
 
 	*excerpt = NULL;
 	if (ant_detect_noise_decide(ns, segs, info->nseg, second, nsecond,
@@ -388,10 +405,23 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 		ant_tokens_place_pick(info->seg, info->nseg, v.pick);
 		keep_added(p, info, v.pick, f);
 		pick_aside(info, v.pick, v.aside);
+		prose = ant_page_pick_prose(info, v.pick);
 		ant_detect_pick_first_run(ns, segs, info->nseg, v.pick);
 		*excerpt = ant_page_excerpt(info, v.pick, u->o->excerpt_max);
 	}
+	/* what the check added is all hashes and code (a file view's "blob:
+	 * <sha1>" line): a sentence whose numbers changed beside it says
+	 * the edit better ("Widget 1.4.3"); else it is the excerpt */
+	if (!prose) {
+		code = *excerpt;
+		*excerpt = NULL;
+	}
 	ant_upd_tokens(u, p, ns, info, &v, in, excerpt);
+	if (!*excerpt) {
+		*excerpt = code;
+		code = NULL;
+	}
+	free(code);
 	ant_detect_verdict_release(&v);
 	if (ant_detect_noise_encode(ns, &blob, &len) == 0) {
 		ant_upd_keep_text(u, p, blob, len);

@@ -252,10 +252,35 @@ static void test_links_only(void)
 	   "links only: not an index's new link (no sentence of its own)");
 }
 
+/* Prose before paths, hashes and code (ant_page_seg_prose(),
+ * ant_page_pick_prose()); a sentence of ages only is no segment. */
+static void test_prose(void)
+{
+	ant_page_info a = an("<html><body><div>src/main.c</div><div>index fa23ad8..2cf465e 100644</div>"
+			     "<div>blob: fa23ad87c3bbf7b99952e85c88f84868ac8077e8 (plain)</div>"
+			     "<div>main.c: add a --quiet option</div><div>Release 1.4.3</div>"
+			     "<div>\xe5\x80\xa4\xe6\xae\xb5\xe3\x82\x92\xe5\xa4\x89\xe3\x81\x88\xe3\x81\x9f</div>"
+			     "<div>58 min.</div><div>diff --git a/README b/README</div></body></html>", NULL, 0, NULL);
+	unsigned char pick[8] = { 1, 1, 0, 1, 1, 0, 0, 0 };
+
+	IS_INT((int)a.nseg, 7, "the age cell is no segment");
+	OK(!ant_page_seg_prose(&a, 0) && !ant_page_seg_prose(&a, 1) && !ant_page_seg_prose(&a, 2) &&
+	   !ant_page_seg_prose(&a, 6), "a path, a diff's index line, a blob's hash line, a diff header are no prose");
+	OK(ant_page_seg_prose(&a, 3) && ant_page_seg_prose(&a, 4) && ant_page_seg_prose(&a, 5),
+	   "a commit message, a release's title, a Japanese sentence are prose");
+	OK(ant_page_pick_prose(&a, pick) && !pick[0] && !pick[1] && pick[3] && pick[4],
+	   "the excerpt starts at the first prose picked");
+	memset(pick, 0, sizeof pick);
+	pick[0] = pick[2] = 1;
+	OK(!ant_page_pick_prose(&a, pick) && pick[0] && pick[2], "all code: nothing unpicked, 0");
+	ant_page_info_release(&a);
+}
+
 int main(void)
 {
-	TAP_PLAN(41);
+	TAP_PLAN(46);
 	test_atom_relay();
+	test_prose();
 	test_excerpts();
 	test_excerpt_words();
 	test_segment_cap();

@@ -262,6 +262,21 @@ static const char shop_b[] =
 	"<div class=\"item\"><h1>Pear jam</h1><p>Pears picked in October.</p>"
 	"<p class=\"price\">Price: 1200 yen</p></div><div class=\"end\"><p>Open Saturdays.</p></div></body></html>";
 
+/* A short wiki page whose named sidebar holds more bytes than its text,
+ * mostly dates and a calendar's day numbers: without them it holds less
+ * than half the page's words, so it is no content and its name leaves it
+ * out. */
+static const char wiki_short[] =
+	"<html><head><title>garden</title></head><body><div class=\"page\"><div class=\"sidebar\">"
+	"<div class=\"archivepage\"><a href=\"/p/2\">Peach jam day</a><br>Posted Sun Nov 29 01:27:58 2026</div>"
+	"<div class=\"archivepage\"><a href=\"/p/1\">Plum jam day</a><br>Posted Sat Nov 28 01:27:42 2026</div>"
+	"<table class=\"month\"><tr><th>November 2026</th></tr><tr><td>1</td><td>2</td><td>3</td><td>4</td>"
+	"<td>5</td><td>6</td><td>7</td><td>8</td><td>9</td><td>10</td><td>11</td><td>12</td><td>13</td><td>14</td>"
+	"<td>15</td><td>16</td><td>17</td><td>18</td><td>19</td><td>20</td><td>21</td><td>22</td><td>23</td>"
+	"<td>24</td><td>25</td><td>26</td><td>27</td><td>28</td><td>29</td><td>30</td></tr></table></div>"
+	"<div id=\"content\"><p>This year we planted a plum tree by the gate.</p>"
+	"<p>Watering: Tuesdays and Fridays.</p></div></div></body></html>";
+
 static const struct soft softs[] = {
 	{ "a shop's product page: its edited price is its own, the shop's lines are shared", shop_a, shop_b,
 	  "Plum jam|Made with plums from the upper field.|Price: 1500 yen", "Farm shop|Open Saturdays." },
@@ -289,6 +304,9 @@ static const struct soft softs[] = {
 	  "Chain slipping on the big ring|It slips under load, only on the big ring.|"
 	  "Check the chainring teeth; worn ones look like shark fins.",
 	  "Board index|Repairs|Tubeless at last|Winter tyres" },
+	{ "a short page beside a named sidebar of dates and a calendar", wiki_short, NULL,
+	  "This year we planted a plum tree by the gate.|Watering: Tuesdays and Fridays.",
+	  "Peach jam day|Posted Sun Nov 29 01:27:58 2026|November 2026" },
 	{ "unnamed columns alone: the sidebar's links told by their links", cols_a, NULL,
 	  "Fixing the fence|Two posts had rotted at the base.|Elsewhere|Kept since|2019",
 	  "Cutting the hedge|A new shed roof|The gate sticks" },
@@ -464,7 +482,7 @@ int main(void)
 	ant_furniture f;
 	size_t before;
 
-	TAP_PLAN(20 + 22 + 6 + 2 + 3);
+	TAP_PLAN(20 + 24 + 6 + 2 + 3);
 	state_cases();
 
 	analyse(&m, tdiary);

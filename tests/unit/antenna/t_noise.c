@@ -398,14 +398,32 @@ static void test_widgets(void)
 	lb_buf_release(&b);
 }
 
+/* Texts made only of ages (a code browser's Age cell) and texts that
+ * are not: ant_noise_age_only(). */
+static const struct { const char *s; int age; } ages[] = {
+	{ "58 min.", 1 }, { "22 hours", 1 }, { "+4 days", 1 }, { "2 hours ago", 1 }, { "3分前", 1 },
+	{ "約2時間前", 1 }, { "2ヶ月", 1 }, { "yesterday", 1 }, { "just now", 1 }, { "a minute ago", 1 },
+	{ "about 2 hours ago", 1 }, { "5h", 1 }, { "(3 weeks ago)", 1 }, { "1.5 hours", 1 },
+	{ "2026-11-29", 0 }, { "10:20", 0 }, { "11月29日", 0 }, { "3日", 0 }, { "Release 1.4.3", 0 },
+	{ "Price 3 days", 0 }, { "120円", 0 }, { "", 0 }, { "3", 0 },
+};
+
+static void test_ages(void)
+{
+	for (size_t i = 0; i < sizeof ages / sizeof *ages; i++)
+		IS_INT(ant_noise_age_only(ages[i].s, strlen(ages[i].s)), ages[i].age,
+		       "'%s' is %san age only", ages[i].s, ages[i].age ? "" : "not ");
+}
+
 int main(void)
 {
 	/* one check per table row, the count, two of the hash, two properties */
 	TAP_PLAN((int)(sizeof forms / sizeof *forms + sizeof same / sizeof *same +
-		       sizeof differ / sizeof *differ) + 5);
+		       sizeof differ / sizeof *differ + sizeof ages / sizeof *ages) + 5);
 	test_tables();
 	test_hash();
 	test_property();
 	test_widgets();
+	test_ages();
 	TAP_DONE();
 }
