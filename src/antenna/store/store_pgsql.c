@@ -346,7 +346,7 @@ static const char *stmt_end(const char *p)
 			q = quoted_end(q) - 1;
 			continue;
 		}
-		if (trig && !is_w((unsigned char)q[-1]) && strncasecmp(q, "END", 3) == 0 &&
+		if (trig && (q == p || !is_w((unsigned char)q[-1])) && strncasecmp(q, "END", 3) == 0 &&
 		    !is_w((unsigned char)q[3]))
 			trig = 0;
 		else if (*q == ';' && !trig)
