@@ -598,3 +598,111 @@ void ant_tokens_place_pick(const ant_page_seg *seg, size_t n, unsigned char *pic
 			}
 	}
 }
+
+/* ---- labels that moved between rows ---------------------------------- */
+
+typedef struct lword {
+	const char *p;
+	size_t n;
+} lword;
+
+#define LABEL_ROW_WORDS 64
+
+/* The words of a normalised text into w[0..LABEL_ROW_WORDS): their count,
+ * or LABEL_ROW_WORDS + 1 when there are more (not a row). */
+static size_t label_words(const char *s, size_t n, lword *w)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t st;
+
+		while (i < n && s[i] == ' ')
+			i++;
+		for (st = i; i < n && s[i] != ' '; i++)
+			;
+		if (i > st) {
+			if (k == LABEL_ROW_WORDS)
+				return k + 1;
+			w[k++] = (lword){ s + st, i - st };
+		}
+	}
+	return k;
+}
+
+static int word_byte(unsigned char c)
+{
+	return c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '_';
+}
+
+/* Does w stand as a whole word in t[0..tn) outside [ex, ex + exn)? */
+static int stands_in(const char *t, size_t tn, lword w, const char *ex, size_t exn)
+{
+	const char *p = t, *end = t + tn;
+
+	while (p && (size_t)(end - p) >= w.n && (p = memmem(p, (size_t)(end - p), w.p, w.n))) {
+		int whole = (p == t || !word_byte((unsigned char)p[-1])) &&
+			    (p + w.n == end || !word_byte((unsigned char)p[w.n]));
+
+		if (whole && (!ex || p < ex || p >= ex + exn))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/* Are a[0..na) the first words of b[0..nb), the rest of b at most
+ * ANT_TOKENS_LABEL_WORDS short words, no number among them, each standing
+ * elsewhere (page outside s, old outside its line)? */
+static int label_tail(const lword *a, size_t na, const lword *b, size_t nb, const char *s, size_t n,
+		      const char *line, size_t linelen, const char *old, size_t oldlen, const char *page,
+		      size_t pagelen)
+{
+	size_t seen = 0;
+
+	if (na < 2 || nb <= na || nb - na > ANT_TOKENS_LABEL_WORDS)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		if (a[i].n != b[i].n || memcmp(a[i].p, b[i].p, a[i].n) != 0)
+			return 0;
+	for (size_t i = na; i < nb; i++) {
+		if (b[i].n > ANT_TOKENS_LABEL_LEN || memchr(b[i].p, '#', b[i].n))
+			return 0;
+		/* a word of three bytes or more: "a", "of" stand everywhere */
+		seen += b[i].n >= 3 && (stands_in(page, pagelen, b[i], s, n) ||
+					 stands_in(old, oldlen, b[i], line, linelen));
+	}
+	/* each label but one stands elsewhere (a branch's name may be shown
+	 * only beside its head: "default tip", "tip" also in the menu) */
+	return seen && seen + 1 >= nb - na;
+}
+
+int ant_tokens_labels_moved(const char *s, size_t n, const char *old, size_t oldlen, const char *page,
+			    size_t pagelen)
+{
+	lb_buf ns = LB_BUF_INIT, nl = LB_BUF_INIT;
+	lword a[LABEL_ROW_WORDS], b[LABEL_ROW_WORDS];
+	size_t na, nb;
+	int yes = 0;
+
+	if (!s || !n || !old || !oldlen || ant_noise_normalize(s, n, &ns) == (size_t)-1)
+		goto out;
+	if ((na = label_words(ns.data, ns.len, a)) > LABEL_ROW_WORDS || na < 2)
+		goto out;
+	for (const char *l = old, *end = old + oldlen; !yes && l < end;) {
+		const char *e = memchr(l, '\n', (size_t)(end - l));
+		size_t ll = e ? (size_t)(e - l) : (size_t)(end - l);
+
+		lb_buf_reset(&nl);
+		if (ll && ll < 4 * n + 256 && ant_noise_normalize(l, ll, &nl) != (size_t)-1 &&
+		    (nb = label_words(nl.data, nl.len, b)) <= LABEL_ROW_WORDS)
+			yes = label_tail(a, na, b, nb, s, n, l, ll, old, oldlen, page, pagelen) ||
+			      label_tail(b, nb, a, na, s, n, l, ll, old, oldlen, page, pagelen);
+		l += ll + 1;
+	}
+out:
+	lb_buf_release(&ns);
+	lb_buf_release(&nl);
+	return yes;
+}

@@ -366,6 +366,31 @@ static void pick_aside(const ant_page_info *info, unsigned char *pick, unsigned 
 	ant_page_pick_words(info, pick);
 }
 
+/* Is every segment flagged in pick (and aside) a row whose labels moved
+ * (ant_tokens_labels_moved(): a log's "HEAD master" gone to a newer row)
+ * against the text kept for the page's diff?  Then the check saw its
+ * rows' decorations move, no row's own words change. */
+static int labels_moved_only(struct upd *u, const ant_store_page *p, const ant_page_info *info,
+			     const unsigned char *pick, const unsigned char *aside)
+{
+	const char *old;
+	size_t oldlen, n = 0, pagelen;
+
+	if (!info->text || info->json || !info->nseg)
+		return 0;
+	pagelen = info->seg[info->nseg - 1].off + info->seg[info->nseg - 1].len;
+	for (size_t i = 0; i < info->nseg; i++)
+		n += pick[i] || (aside && aside[i]);
+	if (!n || n > 4 || !(old = ant_upd_diff_kept(u, p, &oldlen)))
+		return 0;
+	for (size_t i = 0; i < info->nseg; i++)
+		if ((pick[i] || (aside && aside[i])) &&
+		    !ant_tokens_labels_moved(info->text + info->seg[i].off, info->seg[i].len, old, oldlen,
+					     info->text, pagelen))
+			return 0;
+	return 1;
+}
+
 /* Decides the text rule for the answer in info (second: the re-fetched
  * segments, or NULL), keeps the page's new state and fills f->in.noise_*,
  * f->excerpt (what the update added, malloc'd; NULL when nothing) and
@@ -397,6 +422,14 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 		free(v.aside);
 		v.aside = NULL;
 		u->st.links_quiet++;
+	}
+	/* only labels moved from a row to another, or off the page */
+	if (v.updated && v.pick && !ant_upd_watched(p) && labels_moved_only(u, p, info, v.pick, v.aside)) {
+		v.updated = 0;
+		free(v.pick);
+		v.pick = NULL;
+		free(v.aside);
+		v.aside = NULL;
 	}
 	in->noise_decided = !v.baseline;
 	in->noise_updated = v.updated;
