@@ -47,7 +47,7 @@ import email.utils, os, re, sys, time
 # issue's description edit (12 -> 13 jars) comes with a new journal entry
 # whose "Actions" and "Copy link" make its excerpt (1 bad).  make bench
 # prints the target (<= 1% false, no bad excerpt) per kind.
-GAPS = {"hgweb": (0, 1, 0), "redmine": (0, 1, 0)}
+GAPS = {"redmine": (0, 1, 0)}
 
 # Per kind: the furniture an announced edit's excerpt must never be made
 # of (navigation, prev/next and thread links, relative ages, generator
