@@ -163,7 +163,10 @@ int64_t ant_tokens_confirm(ant_tokens *t, int64_t from, const ant_page_seg *seg,
  * at least, of three bytes or more: "a", "of" stand everywhere) -- in
  * the page's text now (page, outside s) or in another line of the old
  * text?  A log's newest row loses its "default tip" to a newer commit
- * ("tip" also in the menu): the row's own words are unchanged.  Compared
+ * ("tip" also in the menu): the row's own words are unchanged.  Labels
+ * side by side may have no space between them in the text ("typoHEAD
+ * master", two inline links): a word standing elsewhere at either end of
+ * such a run splits it.  Compared
  * normalised (numbers, dates and ages aside); the row keeps at least two
  * words of its own.  A sentence an author shortened drops words that
  * stand nowhere else: an edit.  1 or 0 (out of memory: 0).

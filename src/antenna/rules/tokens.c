@@ -652,53 +652,89 @@ static int stands_in(const char *t, size_t tn, lword w, const char *ex, size_t e
 	return 0;
 }
 
-/* Are a[0..na) the first words of b[0..nb), the rest of b at most
- * ANT_TOKENS_LABEL_WORDS short words, no number among them, each standing
- * elsewhere (page outside s, old outside its line)? */
-static int label_tail(const lword *a, size_t na, const lword *b, size_t nb, const char *s, size_t n,
-		      const char *line, size_t linelen, const char *old, size_t oldlen, const char *page,
-		      size_t pagelen)
-{
-	size_t seen = 0;
+/* Where a label stands: page outside s, old outside its line. */
+typedef struct label_ctx {
+	const char *s, *line, *old, *page;
+	size_t n, linelen, oldlen, pagelen;
+} label_ctx;
 
-	if (na < 2 || nb <= na || nb - na > ANT_TOKENS_LABEL_WORDS)
-		return 0;
-	for (size_t i = 0; i < na; i++)
-		if (a[i].n != b[i].n || memcmp(a[i].p, b[i].p, a[i].n) != 0)
+static int label_stands(const label_ctx *x, const char *w, size_t wn)
+{
+	lword v = { w, wn };
+
+	/* three bytes or more: "a", "of" stand everywhere */
+	return wn >= 3 && (stands_in(x->page, x->pagelen, v, x->s, x->n) ||
+			   stands_in(x->old, x->oldlen, v, x->line, x->linelen));
+}
+
+/* Is r[0..rn) (what the longer text has after the shorter one) a few
+ * labels, each but one standing elsewhere?  Labels written side by side
+ * have no space between them in the text ("typoHEADmaster": two inline
+ * links): a word standing elsewhere at either end of a run splits it. */
+static int label_rest(const label_ctx *x, const char *r, size_t rn)
+{
+	size_t pieces = 0, seen = 0;
+
+	for (size_t i = 0; i < rn;) {
+		size_t st, cn, k;
+
+		while (i < rn && r[i] == ' ')
+			i++;
+		for (st = i; i < rn && r[i] != ' '; i++)
+			;
+		if (!(cn = i - st))
+			continue;
+		if (cn > ANT_TOKENS_LABEL_LEN || memchr(r + st, '#', cn))
 			return 0;
-	for (size_t i = na; i < nb; i++) {
-		if (b[i].n > ANT_TOKENS_LABEL_LEN || memchr(b[i].p, '#', b[i].n))
-			return 0;
-		/* a word of three bytes or more: "a", "of" stand everywhere */
-		seen += b[i].n >= 3 && (stands_in(page, pagelen, b[i], s, n) ||
-					 stands_in(old, oldlen, b[i], line, linelen));
+		if (label_stands(x, r + st, cn)) {
+			pieces++, seen++;
+			continue;
+		}
+		for (k = 2; k + 2 <= cn; k++)
+			if (label_stands(x, r + st, k) || label_stands(x, r + st + k, cn - k))
+				break;
+		if (k + 2 <= cn) {
+			pieces += 2;
+			seen += (size_t)label_stands(x, r + st, k) + (size_t)label_stands(x, r + st + k, cn - k);
+		} else if (cn >= 2) {
+			pieces++;
+		} else {
+			return 0;   /* a letter added to a word: "jar" -> "jars" */
+		}
 	}
-	/* each label but one stands elsewhere (a branch's name may be shown
-	 * only beside its head: "default tip", "tip" also in the menu) */
-	return seen && seen + 1 >= nb - na;
+	return pieces && pieces <= ANT_TOKENS_LABEL_WORDS && seen && seen + 1 >= pieces;
+}
+
+/* Is the normalised text b[0..bn) the normalised a[0..an) (two words at
+ * least) and a few labels after it? */
+static int label_tail(const label_ctx *x, const char *a, size_t an, const char *b, size_t bn)
+{
+	lword w[LABEL_ROW_WORDS];
+
+	if (bn <= an || memcmp(a, b, an) != 0 || label_words(a, an, w) < 2)
+		return 0;
+	return label_rest(x, b + an, bn - an);
 }
 
 int ant_tokens_labels_moved(const char *s, size_t n, const char *old, size_t oldlen, const char *page,
 			    size_t pagelen)
 {
 	lb_buf ns = LB_BUF_INIT, nl = LB_BUF_INIT;
-	lword a[LABEL_ROW_WORDS], b[LABEL_ROW_WORDS];
-	size_t na, nb;
+	label_ctx x = { s, NULL, old, page, n, 0, oldlen, pagelen };
 	int yes = 0;
 
 	if (!s || !n || !old || !oldlen || ant_noise_normalize(s, n, &ns) == (size_t)-1)
-		goto out;
-	if ((na = label_words(ns.data, ns.len, a)) > LABEL_ROW_WORDS || na < 2)
 		goto out;
 	for (const char *l = old, *end = old + oldlen; !yes && l < end;) {
 		const char *e = memchr(l, '\n', (size_t)(end - l));
 		size_t ll = e ? (size_t)(e - l) : (size_t)(end - l);
 
 		lb_buf_reset(&nl);
-		if (ll && ll < 4 * n + 256 && ant_noise_normalize(l, ll, &nl) != (size_t)-1 &&
-		    (nb = label_words(nl.data, nl.len, b)) <= LABEL_ROW_WORDS)
-			yes = label_tail(a, na, b, nb, s, n, l, ll, old, oldlen, page, pagelen) ||
-			      label_tail(b, nb, a, na, s, n, l, ll, old, oldlen, page, pagelen);
+		x.line = l;
+		x.linelen = ll;
+		if (ll && ll < 4 * n + 256 && ant_noise_normalize(l, ll, &nl) != (size_t)-1)
+			yes = label_tail(&x, ns.data, ns.len, nl.data, nl.len) ||
+			      label_tail(&x, nl.data, nl.len, ns.data, ns.len);
 		l += ll + 1;
 	}
 out:

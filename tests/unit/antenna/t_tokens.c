@@ -214,6 +214,9 @@ static void labels(void)
 	OK(!LM("typo", "typo HEAD\n", "HEAD"), "a row keeps two words of its own");
 	OK(LM("README: new price draft", "README: new price draft default tip\n", "changeset (0) tip"),
 	   "a branch's name only beside its head, the other label in the menu: no edit");
+	OK(LM("README: fix a typo", "README: fix a typoHEADmaster\n", "switch branch master"),
+	   "labels side by side, no space between them (two inline links)");
+	OK(!LM("sorts jam jars", "sorts jam jarsplum\n", "x"), "... not when none stands elsewhere");
 	OK(!LM("Price: 120 yen", "Price: 120 yen a copy\n", "a b c"), "\"a\" standing elsewhere proves nothing");
 	OK(!LM("Price 150 yen", "Price 150 yen 2026\n", "2026"), "a dropped number is no label");
 #undef LM
@@ -226,7 +229,7 @@ int main(void)
 	unsigned char *blob;
 	size_t len;
 
-	TAP_PLAN(59);
+	TAP_PLAN(61);
 	labels();
 	confirm();
 	stats();
