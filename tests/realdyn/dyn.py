@@ -45,11 +45,14 @@ import email.utils, os, re, sys, time
 # follow-up and next/previous
 # links: an article's links to other pages, taken as seen) and awstats (a
 # count resting once while the page's other counts move stays held; a bare
-# "0" become "550 Bytes" is a count) reach the targets.  Redmine: the
-# issue's description edit (12 -> 13 jars) comes with a new journal entry
-# whose "Actions" and "Copy link" make its excerpt (1 bad).  make bench
-# prints the target (<= 1% false, no bad excerpt) per kind.
-GAPS = {"redmine": (0, 1, 0)}
+# "0" become "550 Bytes" is a count) reach the targets.  Redmine too since
+# the description edit (12 -> 13 jars), which comes with a new
+# journal entry, no longer has that entry's "Actions" and "Copy link" as
+# its excerpt (a button's or link's label of two words at most that the
+# page shows again is not where the excerpt starts; the sentence changed
+# in its numbers joins it: update/update_check.c, update/update_text.c).
+# make bench prints the target (<= 1% false, no bad excerpt) per kind.
+GAPS = {}
 
 # Per kind: the furniture an announced edit's excerpt must never be made
 # of (navigation, prev/next and thread links, relative ages, generator
