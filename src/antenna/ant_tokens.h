@@ -155,6 +155,27 @@ void ant_tokens_place_pick(const ant_page_seg *seg, size_t n, unsigned char *pic
 int64_t ant_tokens_confirm(ant_tokens *t, int64_t from, const ant_page_seg *seg, size_t nseg,
 			   unsigned char *pick);
 
+/*
+ * Labels that moved between rows: is the new segment s[0..n) a line of
+ * the text the page showed before (old, one segment a line) but for at
+ * most ANT_TOKENS_LABEL_WORDS short words at its end, dropped or gained,
+ * no number among them, each of which but one stands elsewhere too (one
+ * at least, of three bytes or more: "a", "of" stand everywhere) -- in
+ * the page's text now (page, outside s) or in another line of the old
+ * text?  A log's newest row loses its "default tip" to a newer commit
+ * ("tip" also in the menu): the row's own words are unchanged.  Labels
+ * side by side may have no space between them in the text ("typoHEAD
+ * master", two inline links): a word standing elsewhere at either end of
+ * such a run splits it.  Compared
+ * normalised (numbers, dates and ages aside); the row keeps at least two
+ * words of its own.  A sentence an author shortened drops words that
+ * stand nowhere else: an edit.  1 or 0 (out of memory: 0).
+ */
+#define ANT_TOKENS_LABEL_WORDS 3
+#define ANT_TOKENS_LABEL_LEN 24
+int ant_tokens_labels_moved(const char *s, size_t n, const char *old, size_t oldlen, const char *page,
+			    size_t pagelen);
+
 /* The state as a compact blob and back (ant_detect_noise_encode()'s
  * conventions): encode 0 and a malloc'd *blob, or LB_ENOMEM; decode 0, or
  * LB_EPARSE (then *t is empty: the next check is a baseline). */

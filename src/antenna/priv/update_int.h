@@ -399,6 +399,10 @@ void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_in
  * a failure costs the diff page only. */
 void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found *f,
 		       const ant_detect_outcome *out);
+/* The text kept for p's diff (the text of its last update, or of its
+ * first check), unpacked into a buffer of the run (valid until the next
+ * call into this file): its bytes, NULL (*len 0) when none is kept. */
+const char *ant_upd_diff_kept(struct upd *u, const ant_store_page *p, size_t *len);
 /* What the two above kept for the run (zlib's streams, buffers), freed. */
 void ant_upd_diff_free(struct upd *u);
 

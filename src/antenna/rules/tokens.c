@@ -598,3 +598,147 @@ void ant_tokens_place_pick(const ant_page_seg *seg, size_t n, unsigned char *pic
 			}
 	}
 }
+
+/* ---- labels that moved between rows ---------------------------------- */
+
+typedef struct lword {
+	const char *p;
+	size_t n;
+} lword;
+
+#define LABEL_ROW_WORDS 64
+
+/* The words of a normalised text into w[0..LABEL_ROW_WORDS): their count,
+ * or LABEL_ROW_WORDS + 1 when there are more (not a row). */
+static size_t label_words(const char *s, size_t n, lword *w)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t st;
+
+		while (i < n && s[i] == ' ')
+			i++;
+		for (st = i; i < n && s[i] != ' '; i++)
+			;
+		if (i > st) {
+			if (k == LABEL_ROW_WORDS)
+				return k + 1;
+			w[k++] = (lword){ s + st, i - st };
+		}
+	}
+	return k;
+}
+
+static int word_byte(unsigned char c)
+{
+	return c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '_';
+}
+
+/* Does w stand as a whole word in t[0..tn) outside [ex, ex + exn)? */
+static int stands_in(const char *t, size_t tn, lword w, const char *ex, size_t exn)
+{
+	const char *p = t, *end = t + tn;
+
+	while (p && (size_t)(end - p) >= w.n && (p = memmem(p, (size_t)(end - p), w.p, w.n))) {
+		int whole = (p == t || !word_byte((unsigned char)p[-1])) &&
+			    (p + w.n == end || !word_byte((unsigned char)p[w.n]));
+
+		if (whole && (!ex || p < ex || p >= ex + exn))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/* Where a label stands: page outside s, old outside its line. */
+typedef struct label_ctx {
+	const char *s, *line, *old, *page;
+	size_t n, linelen, oldlen, pagelen;
+} label_ctx;
+
+static int label_stands(const label_ctx *x, const char *w, size_t wn)
+{
+	lword v = { w, wn };
+
+	/* three bytes or more: "a", "of" stand everywhere */
+	return wn >= 3 && (stands_in(x->page, x->pagelen, v, x->s, x->n) ||
+			   stands_in(x->old, x->oldlen, v, x->line, x->linelen));
+}
+
+/* Is r[0..rn) (what the longer text has after the shorter one) a few
+ * labels, each but one standing elsewhere?  Labels written side by side
+ * have no space between them in the text ("typoHEADmaster": two inline
+ * links): a word standing elsewhere at either end of a run splits it. */
+static int label_rest(const label_ctx *x, const char *r, size_t rn)
+{
+	size_t pieces = 0, seen = 0;
+
+	for (size_t i = 0; i < rn;) {
+		size_t st, cn, k;
+
+		while (i < rn && r[i] == ' ')
+			i++;
+		for (st = i; i < rn && r[i] != ' '; i++)
+			;
+		if (!(cn = i - st))
+			continue;
+		if (cn > ANT_TOKENS_LABEL_LEN || memchr(r + st, '#', cn))
+			return 0;
+		if (label_stands(x, r + st, cn)) {
+			pieces++, seen++;
+			continue;
+		}
+		for (k = 2; k + 2 <= cn; k++)
+			if (label_stands(x, r + st, k) || label_stands(x, r + st + k, cn - k))
+				break;
+		if (k + 2 <= cn) {
+			pieces += 2;
+			seen += (size_t)label_stands(x, r + st, k) + (size_t)label_stands(x, r + st + k, cn - k);
+		} else if (cn >= 2) {
+			pieces++;
+		} else {
+			return 0;   /* a letter added to a word: "jar" -> "jars" */
+		}
+	}
+	return pieces && pieces <= ANT_TOKENS_LABEL_WORDS && seen && seen + 1 >= pieces;
+}
+
+/* Is the normalised text b[0..bn) the normalised a[0..an) (two words at
+ * least) and a few labels after it? */
+static int label_tail(const label_ctx *x, const char *a, size_t an, const char *b, size_t bn)
+{
+	lword w[LABEL_ROW_WORDS];
+
+	if (bn <= an || memcmp(a, b, an) != 0 || label_words(a, an, w) < 2)
+		return 0;
+	return label_rest(x, b + an, bn - an);
+}
+
+int ant_tokens_labels_moved(const char *s, size_t n, const char *old, size_t oldlen, const char *page,
+			    size_t pagelen)
+{
+	lb_buf ns = LB_BUF_INIT, nl = LB_BUF_INIT;
+	label_ctx x = { s, NULL, old, page, n, 0, oldlen, pagelen };
+	int yes = 0;
+
+	if (!s || !n || !old || !oldlen || ant_noise_normalize(s, n, &ns) == (size_t)-1)
+		goto out;
+	for (const char *l = old, *end = old + oldlen; !yes && l < end;) {
+		const char *e = memchr(l, '\n', (size_t)(end - l));
+		size_t ll = e ? (size_t)(e - l) : (size_t)(end - l);
+
+		lb_buf_reset(&nl);
+		x.line = l;
+		x.linelen = ll;
+		if (ll && ll < 4 * n + 256 && ant_noise_normalize(l, ll, &nl) != (size_t)-1)
+			yes = label_tail(&x, ns.data, ns.len, nl.data, nl.len) ||
+			      label_tail(&x, nl.data, nl.len, ns.data, ns.len);
+		l += ll + 1;
+	}
+out:
+	lb_buf_release(&ns);
+	lb_buf_release(&nl);
+	return yes;
+}

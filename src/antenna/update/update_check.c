@@ -366,6 +366,69 @@ static void pick_aside(const ant_page_info *info, unsigned char *pick, unsigned 
 	ant_page_pick_words(info, pick);
 }
 
+/* Is every segment flagged in pick (and aside) a row whose labels moved
+ * (ant_tokens_labels_moved(): a log's "HEAD master" gone to a newer row)
+ * against the text kept for the page's diff?  Then the check saw its
+ * rows' decorations move, no row's own words change. */
+static int labels_moved_only(struct upd *u, const ant_store_page *p, const ant_page_info *info,
+			     const unsigned char *pick, const unsigned char *aside)
+{
+	const char *old;
+	size_t oldlen, n = 0, pagelen;
+
+	if (!info->text || info->json || !info->nseg)
+		return 0;
+	pagelen = info->seg[info->nseg - 1].off + info->seg[info->nseg - 1].len;
+	for (size_t i = 0; i < info->nseg; i++)
+		n += pick[i] || (aside && aside[i]);
+	if (!n || n > 4 || !(old = ant_upd_diff_kept(u, p, &oldlen)))
+		return 0;
+	for (size_t i = 0; i < info->nseg; i++)
+		if ((pick[i] || (aside && aside[i])) &&
+		    !ant_tokens_labels_moved(info->text + info->seg[i].off, info->seg[i].len, old, oldlen,
+					     info->text, pagelen))
+			return 0;
+	return 1;
+}
+
+/* Is picked segment i a button's or a link's label (two words at most,
+ * 24 bytes) the page shows again, unpicked, word for word?  An entry's toolbar ("Actions", "Copy
+ * link", "Reply") that came with a new entry: the same labels stand
+ * beside every entry (their places may differ by a class: has-notes,
+ * has-details).  A title of three words or more repeated by a new
+ * entry ("Re: Meeting on 12/3") is the entry's news. */
+static int repeated_label(const ant_page_info *info, const unsigned char *pick, size_t i)
+{
+	const ant_page_seg *g = &info->seg[i];
+	const char *t = info->text + g->off;
+	size_t words = 1;
+
+	if (!g->len || g->len > 24)
+		return 0;
+	for (size_t k = 1; k < g->len; k++)
+		words += t[k] != ' ' && t[k - 1] == ' ';
+	if (words > 2)
+		return 0;
+	for (size_t j = 0; j < info->nseg; j++)
+		if (j != i && !pick[j] && info->seg[j].raw == g->raw && info->seg[j].len == g->len)
+			return 1;
+	return 0;
+}
+
+/* The excerpt starts after such repeated labels when a picked segment
+ * after them says something else (the entry's words). */
+static void unpick_labels(const ant_page_info *info, unsigned char *pick)
+{
+	size_t other = 0;
+
+	while (other < info->nseg && !(pick[other] && !repeated_label(info, pick, other)))
+		other++;
+	if (other == info->nseg)
+		return;
+	for (size_t i = 0; i < other; i++)
+		pick[i] = 0;
+}
+
 /* Decides the text rule for the answer in info (second: the re-fetched
  * segments, or NULL), keeps the page's new state and fills f->in.noise_*,
  * f->excerpt (what the update added, malloc'd; NULL when nothing) and
@@ -398,6 +461,14 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 		v.aside = NULL;
 		u->st.links_quiet++;
 	}
+	/* only labels moved from a row to another, or off the page */
+	if (v.updated && v.pick && !ant_upd_watched(p) && labels_moved_only(u, p, info, v.pick, v.aside)) {
+		v.updated = 0;
+		free(v.pick);
+		v.pick = NULL;
+		free(v.aside);
+		v.aside = NULL;
+	}
 	in->noise_decided = !v.baseline;
 	in->noise_updated = v.updated;
 	in->noise_time = v.since;
@@ -405,6 +476,7 @@ static void noise_decide(struct upd *u, ant_store_page *p, ant_detect_noise *ns,
 		ant_tokens_place_pick(info->seg, info->nseg, v.pick);
 		keep_added(p, info, v.pick, f);
 		pick_aside(info, v.pick, v.aside);
+		unpick_labels(info, v.pick);
 		prose = ant_page_pick_prose(info, v.pick);
 		ant_detect_pick_first_run(ns, segs, info->nseg, v.pick);
 		*excerpt = ant_page_excerpt(info, v.pick, u->o->excerpt_max);

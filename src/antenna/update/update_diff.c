@@ -96,6 +96,26 @@ void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_in
 	f->text_len = x->text.len;
 }
 
+const char *ant_upd_diff_kept(struct upd *u, const ant_store_page *p, size_t *len)
+{
+	struct upd_diffs *x;
+	ant_store_text t;
+	const char *r = NULL;
+
+	*len = 0;
+	memset(&t, 0, sizeof t);
+	if (!diff_max(u) || p->id <= 0 || !(x = scratch(u)) || ant_store_text_get(u->s, p->id, &t, NULL) <= 0) {
+		ant_store_text_release(&t);
+		return NULL;
+	}
+	if (t.text && ant_difftext_codec_unpack(x->codec, t.text, t.text_len, &x->old) >= 0) {
+		r = x->old.data;
+		*len = x->old.len;
+	}
+	ant_store_text_release(&t);
+	return r;
+}
+
 /* The diff of the kept text t->text against the new one, made now and
  * packed into x->pdiff: 1; 0 when the old text is not kept or nothing
  * shown changed; < 0 out of memory. */

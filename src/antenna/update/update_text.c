@@ -9,6 +9,7 @@
  */
 #include "update_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,6 +141,46 @@ int ant_upd_watched(const ant_store_page *p)
 	return p->only && *p->only;
 }
 
+/* A sentence of three words or more, prose (not a hash, a path, a
+ * date line), at least 12 bytes: "Price: 150円 a copy.", not "parent 4". */
+static int number_sentence(const ant_page_info *info, size_t i)
+{
+	const char *t = info->text + info->seg[i].off;
+	size_t words = 1;
+
+	if (info->seg[i].len < 12 || !ant_page_seg_prose(info, i))
+		return 0;
+	for (size_t k = 1; k < info->seg[i].len; k++)
+		words += t[k] != ' ' && t[k - 1] == ' ';
+	return words >= 3;
+}
+
+/* The other news of a check took the excerpt (a commit's message above
+ * the file it changed); a sentence of the page changed only in its
+ * numbers in the same check ("Price: 120円" -> "150円") is what the page
+ * itself says changed: it joins the excerpt after it, when there is room. */
+static void join_numbers(struct upd *u, const ant_page_info *info, const unsigned char *pick, char **excerpt)
+{
+	unsigned char *one = calloc(info->nseg ? info->nseg : 1, 1);
+	char *add = NULL, *both;
+	size_t i = 0;
+
+	while (one && i < info->nseg && !(pick[i] && number_sentence(info, i)))
+		i++;
+	if (one && i < info->nseg) {
+		one[i] = 1;
+		add = ant_page_excerpt(info, one, u->o->excerpt_max);
+	}
+	if (add && *add && !strstr(*excerpt, add) && strlen(*excerpt) + strlen(add) + 1 <= u->o->excerpt_max &&
+	    (both = malloc(strlen(*excerpt) + strlen(add) + 2))) {
+		sprintf(both, "%s %s", *excerpt, add);
+		free(*excerpt);
+		*excerpt = both;
+	}
+	free(add);
+	free(one);
+}
+
 void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, const ant_page_info *info,
 		    const ant_detect_verdict *v, ant_detect_input *in, char **excerpt)
 {
@@ -172,6 +213,8 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, cons
 			      !v->updated && !v->held && !v->nlearned;
 		if (!*excerpt && tv.pick)
 			*excerpt = ant_page_excerpt(info, tv.pick, u->o->excerpt_max);
+		else if (tv.pick)
+			join_numbers(u, info, tv.pick, excerpt);
 		if (v->held || tv.held)
 			corroborate(u, p, ns, &tk, info, in, excerpt);
 		free(c->tokens);

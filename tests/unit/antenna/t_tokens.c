@@ -192,6 +192,36 @@ static void stats(void)
 	ant_tokens_release(&t);
 }
 
+/* Labels that moved between rows (ant_tokens_labels_moved()). */
+static void labels(void)
+{
+	const char *old = "Widget\nREADME: fix a typo HEAD master\ndocs: how to install\n";
+	const char *page = "Widget docs: add FAQ HEAD master README: fix a typo docs: how to install ";
+	const char *page2 = "Widget README: fix a typo docs: how to install ";
+	const char *row = "README: fix a typo";
+
+#define LM(s, o, p) ant_tokens_labels_moved(s, strlen(s), o, strlen(o), p, strlen(p))
+	OK(LM(row, old, page), "a row whose labels moved to a newer row: no edit");
+	OK(!LM(row, old, page2), "... not when the labels stand nowhere else (an author shortened it)");
+	OK(LM(row, "Widget branches: master HEAD\nREADME: fix a typo HEAD master\n", page2),
+	   "... yes when the old text shows them in another line (a branch list)");
+	OK(LM("README: fix a typo HEAD master", "README: fix a typo\nHEAD master\n", "x"),
+	   "a row gaining labels the page showed elsewhere: no edit");
+	OK(!LM("A small tool that sorts peach jam jars.", "A small tool that sorts plum jam jars.\n", "peach"),
+	   "a one-word edit (plum -> peach) is no label move");
+	OK(!LM("fix a typo", "fix a small typo\n", "small"),
+	   "... nor are dropped words between others");
+	OK(!LM("typo", "typo HEAD\n", "HEAD"), "a row keeps two words of its own");
+	OK(LM("README: new price draft", "README: new price draft default tip\n", "changeset (0) tip"),
+	   "a branch's name only beside its head, the other label in the menu: no edit");
+	OK(LM("README: fix a typo", "README: fix a typoHEADmaster\n", "switch branch master"),
+	   "labels side by side, no space between them (two inline links)");
+	OK(!LM("sorts jam jars", "sorts jam jarsplum\n", "x"), "... not when none stands elsewhere");
+	OK(!LM("Price: 120 yen", "Price: 120 yen a copy\n", "a b c"), "\"a\" standing elsewhere proves nothing");
+	OK(!LM("Price 150 yen", "Price 150 yen 2026\n", "2026"), "a dropped number is no label");
+#undef LM
+}
+
 int main(void)
 {
 	ant_tokens t, u;
@@ -199,7 +229,8 @@ int main(void)
 	unsigned char *blob;
 	size_t len;
 
-	TAP_PLAN(49);
+	TAP_PLAN(61);
+	labels();
 	confirm();
 	stats();
 	watched();
