@@ -146,3 +146,32 @@ rs_run() {
 	$DYN score "$R" "$STEPS" ${REALSOFT_SUMMARY:+"$REALSOFT_SUMMARY"} > "$T/score"
 	tap_from "$T/score" "$3"
 }
+# rs_nginx_conf TYPES SERVER: writes $T/nginx.conf, nginx in the
+# foreground on libfaketime's clock (nginx clears its environment for its
+# processes: env keeps libfaketime's), its temporary files under
+# $T/nginx, serving TYPES (an nginx types list) and SERVER (a server
+# block's inside)
+rs_nginx_conf() {
+	cat > "$T/nginx.conf" <<EOF
+env LD_PRELOAD;
+env FAKETIME_TIMESTAMP_FILE;
+env FAKETIME_NO_CACHE;
+env FAKETIME_DONT_FAKE_MONOTONIC;
+daemon off;
+master_process off;
+worker_processes 1;
+pid $T/nginx/nginx.pid;
+error_log $T/nginx/error.log;
+events { worker_connections 64; }
+http {
+	access_log off;
+	client_body_temp_path $T/nginx; proxy_temp_path $T/nginx; fastcgi_temp_path $T/nginx;
+	uwsgi_temp_path $T/nginx; scgi_temp_path $T/nginx;
+	types { $1 }
+	default_type application/octet-stream;
+	server {
+$2
+	}
+}
+EOF
+}

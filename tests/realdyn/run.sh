@@ -103,27 +103,8 @@ HGB=http://127.0.0.1:$HGPORT/
 WEB=$T/web
 mkdir -p "$WEB/mail" "$WEB/zim" "$WEB/stats" "$T/nginx"
 NGPORT=$(freeport)
-# nginx clears its environment for its processes: env keeps libfaketime's
-cat > "$T/nginx.conf" <<EOF
-env LD_PRELOAD;
-env FAKETIME_TIMESTAMP_FILE;
-env FAKETIME_NO_CACHE;
-env FAKETIME_DONT_FAKE_MONOTONIC;
-daemon off;
-master_process off;
-worker_processes 1;
-pid $T/nginx/nginx.pid;
-error_log $T/nginx/error.log;
-events { worker_connections 64; }
-http {
-	access_log off;
-	client_body_temp_path $T/nginx; proxy_temp_path $T/nginx; fastcgi_temp_path $T/nginx;
-	uwsgi_temp_path $T/nginx; scgi_temp_path $T/nginx;
-	types { text/html html; text/css css; image/png png; }
-	default_type application/octet-stream;
-	server { listen 127.0.0.1:$NGPORT; root $WEB; }
-}
-EOF
+rs_nginx_conf "text/html html; text/css css; image/png png;" \
+	"		listen 127.0.0.1:$NGPORT; root $WEB;"
 ("$NGINX" -t -q -c "$T/nginx.conf" -e "$T/nginx/error.log" >"$T/nginx.log" 2>&1 &&
 	faked "$NGINX" -c "$T/nginx.conf" -e "$T/nginx/error.log" >>"$T/nginx.log" 2>&1) &
 PIDS="$PIDS $!"

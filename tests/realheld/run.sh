@@ -266,29 +266,11 @@ header 'Sort jars by weight.' 'pirce in yen' ''
 mainpage 1.4.2 120円
 
 # ---- nginx: cgit through fcgiwrap, the wiki and the documentation -----------
-# nginx clears its environment for its processes: env keeps libfaketime's;
 # fcgiwrap gives cgit.cgi the request's parameters: libfaketime's are
 # among them.
 FTP="fastcgi_param LD_PRELOAD $FTLIB; fastcgi_param FAKETIME_TIMESTAMP_FILE $T/clock;
 		fastcgi_param FAKETIME_NO_CACHE 1; fastcgi_param FAKETIME_DONT_FAKE_MONOTONIC 1; fastcgi_param TZ UTC;"
-cat > "$T/nginx.conf" <<EOF
-env LD_PRELOAD;
-env FAKETIME_TIMESTAMP_FILE;
-env FAKETIME_NO_CACHE;
-env FAKETIME_DONT_FAKE_MONOTONIC;
-daemon off;
-master_process off;
-worker_processes 1;
-pid $T/nginx/nginx.pid;
-error_log $T/nginx/error.log;
-events { worker_connections 64; }
-http {
-	access_log off;
-	client_body_temp_path $T/nginx; proxy_temp_path $T/nginx; fastcgi_temp_path $T/nginx;
-	uwsgi_temp_path $T/nginx; scgi_temp_path $T/nginx;
-	types { text/html html; text/css css; image/png png; image/svg+xml svg; application/javascript js; }
-	default_type application/octet-stream;
-	server {
+rs_nginx_conf "text/html html; text/css css; image/png png; image/svg+xml svg; application/javascript js;" "\
 		listen 127.0.0.1:$NGPORT;
 		root $WEB;
 		location /cgit-css/ { alias /usr/share/cgit/; }
@@ -307,10 +289,7 @@ http {
 			fastcgi_param HOME $HOME;
 			fastcgi_param GIT_CONFIG_NOSYSTEM 1;
 			$FTP
-		}
-	}
-}
-EOF
+		}"
 (faked "$FCGIWRAP" -c 1 -s "unix:$T/fcgi.sock" >"$T/fcgiwrap.log" 2>&1) &
 PIDS="$PIDS $!"
 ("$NGINX" -t -q -c "$T/nginx.conf" -e "$T/nginx/error.log" >"$T/nginx.log" 2>&1 &&
