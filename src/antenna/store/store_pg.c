@@ -252,6 +252,22 @@ static const char *pg_filename(atom_db *db) { return DB(db)->name; }
 
 /* ---- statements ---------------------------------------------------------------- */
 
+/* A statement and its buffers (any of them NULL: a prepare that ran out
+ * of memory half way). */
+static void st_free(struct pgst *s)
+{
+	if (!s)
+		return;
+	free(s->sql);
+	free(s->p);
+	free(s->types);
+	free(s->vals);
+	free(s->lens);
+	free(s->fmts);
+	free(s->argtypes);
+	free(s);
+}
+
 static int pg_prepare(atom_db *db, const char *sql, atom_db_st **out)
 {
 	struct pgst *s = calloc(1, sizeof *s);
@@ -262,15 +278,7 @@ static int pg_prepare(atom_db *db, const char *sql, atom_db_st **out)
 		       !(s->lens = calloc((size_t)s->np, sizeof *s->lens)) ||
 		       !(s->fmts = calloc((size_t)s->np, sizeof *s->fmts)) ||
 		       !(s->argtypes = calloc((size_t)s->np, sizeof *s->argtypes))))) {
-		if (s) {
-			free(s->sql);
-			free(s->p);
-			free(s->vals);
-			free(s->lens);
-			free(s->fmts);
-			free(s->argtypes);
-		}
-		free(s);
+		st_free(s);
 		return DB(db)->code = ATOM_DB_NOMEM;
 	}
 	s->base.db = db;
@@ -468,14 +476,7 @@ static int pg_finalize(atom_db_st *st)
 		snprintf(q, sizeof q, "DEALLOCATE %s", s->name);
 		pq.PQclear(pq.PQexec(d->c, q));
 	}
-	free(s->p);
-	free(s->types);
-	free(s->vals);
-	free(s->lens);
-	free(s->fmts);
-	free(s->argtypes);
-	free(s->sql);
-	free(s);
+	st_free(s);
 	return ATOM_DB_OK;
 }
 
