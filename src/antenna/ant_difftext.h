@@ -60,7 +60,9 @@ int ant_difftext_unpack(const void *blob, size_t len, lb_buf *out);
  * state is about 270 KiB, the inflate one 40 KiB, allocated at the first
  * use) and reset for each blob, so that a run packing thousands of texts
  * allocates (and page-faults in) zlib's state once, not twice a page.
- * The blobs are byte for byte those of ant_difftext_pack().  One codec
+ * A text of up to 4,000 bytes is packed by a stream with a smaller hash
+ * table (memLevel 6: 16 KiB cleared at each blob, not 64 KiB).  The
+ * blobs are byte for byte those of ant_difftext_pack().  One codec
  * per thread: it is not shared.
  */
 typedef struct ant_difftext_codec ant_difftext_codec;
