@@ -101,7 +101,9 @@ int ant_difftext_pending(const void *blob, size_t len);
  * form's bounds): ser gets its serialised lines, or "!\n" when too many
  * to show or when they pack to more than max bytes.  1 a diff; 0 none
  * (nothing shown changed, or max cannot hold even "!\n"); LB_ENOMEM.
- * packed (when not NULL) gets ser packed, by c (NULL: a codec of its own).
+ * packed (when not NULL) gets ser packed, by c (NULL: a codec of its own);
+ * with packed NULL, ser is packed only when it could come to more than
+ * max (compressBound), to tell: a diff page at publish deflates nothing.
  */
 int ant_difftext_make(ant_difftext_codec *c, const char *a, size_t alen, const char *b, size_t blen,
 		      size_t max, lb_buf *ser, lb_buf *packed);

@@ -258,13 +258,20 @@ int ant_difftext_make(ant_difftext_codec *c, const char *a, size_t alen, const c
 	ant_diff d;
 	int rc, have = 0;
 
-	if (!packed)
-		packed = &tmp;
-	if (!c && !(c = own = ant_difftext_codec_new()))
-		return LB_ENOMEM;
 	rc = ant_diff_lines(a, alen, b, blen, ANT_DIFF_CONTEXT, ANT_DIFF_MAX_CELLS, ant_difftext_key, &d);
 	if (rc == 0 && (d.too_many || d.n) && (rc = ant_difftext_serialise(&d, ser)) == 0) {
-		rc = ant_difftext_codec_pack(c, ser->data, ser->len, max, packed);
+		/* the blob not wanted (a diff shown at publish) and none could
+		 * exceed max: not packed at all, the answer is the same */
+		if (!packed && compressBound((uLong)ser->len) <= max) {
+			ant_diff_release(&d);
+			return 1;
+		}
+		if (!packed)
+			packed = &tmp;
+		if (!c && !(c = own = ant_difftext_codec_new()))
+			rc = LB_ENOMEM;
+		else
+			rc = ant_difftext_codec_pack(c, ser->data, ser->len, max, packed);
 		if (rc == LB_ETOOBIG) {   /* kept, but as "too many changes to show" */
 			lb_buf_reset(ser);
 			rc = lb_buf_adds(ser, "!\n") < 0 ? LB_ENOMEM :
