@@ -283,9 +283,11 @@ if want publish && [ -n "${SPID:-}" ]; then
 	done
 	o=$(median "$R/publish.ours" 1)
 	v=$(verdict "$o" 1.0)
+	idx=$(wc -c < "$W/site/index.html" 2>/dev/null)
+	le "${idx:-9999999}" 500000 || v=FAIL
 	[ "$(rcs "$R/publish.ours")" = 0 ] || v=FAIL
 	row publish "$o" - - "< 1 s" "$v" "$(mib "$R/publish.ours")" \
-		"$N_PUBLISH pages ($(tail -n 1 "$W/publish.prime")): first publish, $(ls "$W/site/archive" 2>/dev/null | wc -l) archives, index.html $(wc -c < "$W/site/index.html" 2>/dev/null) bytes; cpu $(median "$R/publish.ours" 4) s; wall $(spread "$R/publish.ours")"
+		"$N_PUBLISH pages ($(tail -n 1 "$W/publish.prime")): first publish, $(ls "$W/site/archive" 2>/dev/null | wc -l) archives, index.html $idx bytes (<= 500 KB); cpu $(median "$R/publish.ours" 4) s; wall $(spread "$R/publish.ours")"
 	o=$(median "$R/publish2.ours" 1)
 	v=$(verdict "$o" 1.0)
 	row publish-again "$o" - - "< 1 s" "$v" "$(mib "$R/publish2.ours")" \

@@ -7,7 +7,8 @@
 # current.atom), 20 groups, and the 10,000 newest update events (what the
 # default retention keeps), into an empty DIR, from a fresh copy of the
 # database each run.  Target: peak RSS <= 64 MiB (nothing holds all the
-# pages), every HTML file <= 1 MB.  The notes give the size of index.html
+# pages), every HTML file <= 1 MB, index.html <= 500 KB (issue 31: what a
+# phone opens; its 1,000 updates whatever the number of pages).  The notes give the size of index.html
 # and of the biggest HTML file, and how many there are.
 # The databases are made with SQL (python3's sqlite3), in seconds, not
 # with a million `antenna update` checks: the pages as bench/seed.c adds
@@ -51,12 +52,12 @@ EOF
 		bigb=$(wc -c < "$big" 2>/dev/null)
 		nhtml=$(ls "$PB"/site/index*.html 2>/dev/null | wc -l)
 		v=PASS
-		le "$rss" 64 && le "${bigb:-9999999}" 1000000 || v=FAIL
+		le "$rss" 64 && le "${bigb:-9999999}" 1000000 && le "${idx:-9999999}" 500000 || v=FAIL
 		[ "$(rcs "$R/pb$n")" = 0 ] || v=FAIL
 		name=publish-$((n / 1000))k
 		[ "$n" -ge 1000000 ] && name=publish-$((n / 1000000))m
 		row "$name" "$o" - - "RSS <= 64 MiB, HTML <= 1 MB" "$v" "$rss" \
-			"$n pages (all fresh, 20 groups, 10,000 events): index.html $idx bytes, biggest HTML $(basename "$big") $bigb bytes, $nhtml HTML files, lirs.gz $(wc -c < "$PB/site/lirs.gz") bytes; wall $(spread "$R/pb$n"); cpu $(median "$R/pb$n" 4) s"
+			"$n pages (all fresh, 20 groups, 10,000 events): index.html $idx bytes (<= 500 KB), biggest HTML $(basename "$big") $bigb bytes, $nhtml HTML files, lirs.gz $(wc -c < "$PB/site/lirs.gz") bytes; wall $(spread "$R/pb$n"); cpu $(median "$R/pb$n" 4) s"
 		rm -rf "$PB/work"; [ -n "${BENCH_KEEP_SITE:-}" ] || rm -rf "$PB/site"
 	done
 fi
