@@ -7,9 +7,10 @@
 # current.atom), 20 groups, and the 10,000 newest update events (what the
 # default retention keeps), into an empty DIR, from a fresh copy of the
 # database each run.  Target: peak RSS <= 64 MiB (nothing holds all the
-# pages), every HTML file <= 1 MB, index.html <= 500 KB (issue 31: what a
-# phone opens; its 1,000 updates whatever the number of pages).  The notes give the size of index.html
-# and of the biggest HTML file, and how many there are.
+# pages), every HTML file <= 1 MB, index.html <= 500 KB (what a phone
+# opens: its 1,000 updates, whatever the number of pages).  The notes give
+# the size of index.html and of the biggest HTML file, and how many there
+# are.
 # The databases are made with SQL (python3's sqlite3), in seconds, not
 # with a million `antenna update` checks: the pages as bench/seed.c adds
 # them, the update state and events as one update run records them.
