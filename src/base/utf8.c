@@ -3,6 +3,7 @@
  */
 #include "lb_utf8.h"
 
+#include <stdint.h>
 #include <string.h>
 
 size_t lb_utf8_decode(const char *str, size_t n, uint32_t *cp)
@@ -65,14 +66,31 @@ size_t lb_utf8_prefix(const char *s, size_t n, size_t max_chars)
 	return i;
 }
 
+/* 1 when none of the 8 bytes at p has its high bit set or is NUL: a
+ * word of ASCII, 0x01..0x7F (the zero test is exact: a borrow starts only
+ * at a zero byte). */
+static int ascii8(const unsigned char *p)
+{
+	const uint64_t hi = 0x8080808080808080ull, one = 0x0101010101010101ull;
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return !(w & hi) && !((w - one) & ~w & hi);
+}
+
 /* The valid characters from s[i] on, up to the first byte to replace:
- * ASCII without a call, as in lb_utf8_valid(). */
+ * ASCII without a call, as in lb_utf8_valid(), and 8 bytes at a time (a
+ * page's markup is mostly ASCII: a check scans every body once). */
 static size_t valid_run(const char *s, size_t n, size_t i, unsigned flags)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t k;
 
 	while (i < n) {
+		while (i + 8 <= n && ascii8(p + i))
+			i += 8;
+		if (i >= n)
+			break;
 		if (p[i] - 1u < 0x7Fu) {   /* 0x01..0x7F */
 			i++;
 			continue;

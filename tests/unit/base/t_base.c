@@ -182,6 +182,26 @@ static void test_utf8_repair(void)
 	IS_INT(lb_utf8_repair_len(S("a\0b"), 0), 3, "utf8 repair len: NUL kept without LB_UTF8_NUL");
 	IS_INT(lb_utf8_repair_len(S("a\0b"), LB_UTF8_NUL), 1, "utf8 repair len: NUL stops with it");
 	IS_INT(lb_utf8_repair_len("", 0, LB_UTF8_NUL), 0, "utf8 repair len: empty");
+	{
+		/* the 8-bytes-at-a-time ASCII path: the first byte to stop at is
+		 * found at every place in and after a run of words */
+		char b[40];
+		int good = 1;
+
+		for (size_t at = 0; at < 32; at++) {
+			memset(b, 'x', sizeof b);
+			b[at] = '\0';
+			good &= lb_utf8_repair_len(b, sizeof b, LB_UTF8_NUL) == at;
+			good &= lb_utf8_repair_len(b, sizeof b, 0) == sizeof b;
+			b[at] = (char)0xff;
+			good &= lb_utf8_repair_len(b, sizeof b, 0) == at;
+			b[at] = 0x7f;
+			good &= lb_utf8_repair_len(b, at + 1, LB_UTF8_NUL) == at + 1;
+		}
+		OK(good, "utf8 repair len: a NUL or a bad byte found at each of 32 places in ASCII words");
+		memcpy(b, "0123456789abcdef\xe3\x81\x82xyz01234567\xe3\x81", 32);
+		IS_INT(lb_utf8_repair_len(b, 32, LB_UTF8_NUL), 30, "utf8 repair len: words, a character, words, a cut one");
+	}
 }
 
 /* ---- dates ---------------------------------------------------------------- */
@@ -440,7 +460,7 @@ static void test_num(void)
 
 int main(void)
 {
-	TAP_PLAN(200 + 11 + 4);
+	TAP_PLAN(200 + 11 + 4 + 2);
 	test_days();
 	test_split();
 	test_valid();
