@@ -56,6 +56,13 @@ static void show_tokens(const ant_textstate *ps, int64_t tz)
 		       "                still shows them (a 304 included) or a believed source dates a\n"
 		       "                change of the page then; a counter if they change again\n",
 		       antcmd_when(b, sizeof b, t.held[i].since, tz));
+	if (t.still > 0)
+		printf("  at once:      %s: one change (a sentence's numbers or a small part) announced\n"
+		       "                in its own check, not held, as the page had held still (found\n"
+		       "                as the check before, clocks aside) and nothing else moved\n",
+		       antcmd_when(b, sizeof b, t.still, tz));
+	printf("  stillness:    %u check%s in a row found the page as the one before%s\n", t.quiet,
+	       t.quiet == 1 ? "" : "s", t.quiet ? ": one change made once is announced at once" : "");
 	ant_tokens_release(&t);
 }
 

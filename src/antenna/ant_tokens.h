@@ -74,7 +74,15 @@ typedef struct ant_tokens {
 	uint32_t shape;          /* the last check's segments, places and normalised
 				    texts in order, hashed (with has_shape) */
 	int has_shape;
+	unsigned quiet;          /* checks in a row, up to the last one, that found
+				    the page's text as the check before (clocks
+				    aside): it held still (ANT_TOKENS_QUIET_MAX at most) */
+	int64_t still;           /* the last change announced in its own check
+				    because the page had held still (update_text.c);
+				    0 = none */
 } ant_tokens;
+
+#define ANT_TOKENS_QUIET_MAX 255
 
 void ant_tokens_init(ant_tokens *t);
 void ant_tokens_release(ant_tokens *t);
@@ -88,6 +96,10 @@ typedef struct ant_tokens_verdict {
 	int same_shape;          /* (time-aware) the page's segments are the last
 				    check's, in order, but for their numbers, dates
 				    and times: nothing added, removed or reworded */
+	size_t moved;            /* segments whose numbers changed, not as clocks
+				    (learned counters included) */
+	unsigned quiet;          /* the state's quiet before this check: checks in a
+				    row that found the page as the one before */
 	size_t clocks;           /* segments whose change was only clocks: stamps
 				    moved to a moment since the last check, ages,
 				    timings (ant_clock.h); no news, never held */

@@ -397,10 +397,15 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
 		memcpy(keys[i].mark, c[i].mark, sizeof keys[i].mark);
 	}
 	t->last = now;
+	v->moved = moving;
+	v->quiet = t->quiet;
 	if (text) {
 		v->same_shape = t->has_shape && t->shape == shape;
 		t->shape = shape;
 		t->has_shape = 1;
+		/* the page held still: nothing but clocks moved since the last
+		 * check (update_text.c's corroboration of a change made once) */
+		t->quiet = v->same_shape && !moving ? t->quiet + (t->quiet < ANT_TOKENS_QUIET_MAX) : 0;
 	}
 	free(t->keys);
 	t->keys = keys;
@@ -414,8 +419,10 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
 	return 0;
 }
 
-/* ---- the blob: 'T', version 2 (1: without the marks and the last check's
- * time, still read), then varints and fixed little-endian fields */
+/* ---- the blob: 'T', version 3 (2: without the quiet checks and the last
+ * change announced for them; 1: without the marks and the last check's
+ * time either; both still read), then varints and fixed little-endian
+ * fields */
 
 static void put_var(lb_buf *b, uint64_t v, int *oom)
 {
@@ -447,10 +454,12 @@ int ant_tokens_encode(const ant_tokens *t, unsigned char **blob, size_t *len)
 
 	*blob = NULL;
 	*len = 0;
-	oom |= lb_buf_adds(&b, "T\002") < 0;
+	oom |= lb_buf_adds(&b, "T\003") < 0;
 	put_var(&b, t->last > 0 ? (uint64_t)t->last : 0, &oom);
 	put_var(&b, (uint64_t)(t->has_shape != 0), &oom);
 	put_le(&b, t->shape, 4, &oom);
+	put_var(&b, t->quiet, &oom);
+	put_var(&b, t->still > 0 ? (uint64_t)t->still : 0, &oom);
 	put_var(&b, t->has_keys ? t->nkeys + 1 : 0, &oom);
 	for (size_t i = 0; i < t->nkeys; i++) {
 		put_le(&b, t->keys[i].key, 4, &oom);
@@ -524,7 +533,7 @@ int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len)
 	int version;
 
 	ant_tokens_init(t);
-	if (!blob || len < 2 || r.p[0] != 'T' || (r.p[1] != 1 && r.p[1] != 2))
+	if (!blob || len < 2 || r.p[0] != 'T' || r.p[1] < 1 || r.p[1] > 3)
 		return LB_EPARSE;
 	version = r.p[1];
 	r.p += 2;
@@ -532,6 +541,12 @@ int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len)
 		t->last = (int64_t)get_var(&r);
 		t->has_shape = get_var(&r) != 0;
 		t->shape = get_le(&r, 4);
+	}
+	if (version >= 3) {
+		uint64_t q = get_var(&r);
+
+		t->quiet = q > ANT_TOKENS_QUIET_MAX ? ANT_TOKENS_QUIET_MAX : (unsigned)q;
+		t->still = (int64_t)get_var(&r);
 	}
 	n = get_var(&r);
 	t->has_keys = n > 0;

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ant_clock.h"
 #include "ant_furniture.h"
+#include "ant_noise.h"
 #include "ant_textstate.h"
 #include "ant_tokens.h"
 #include "lirs_merge.h"
@@ -91,13 +93,14 @@ static void tokens_of(const ant_store_page *p, int baseline, ant_tokens *tk)
  * Changes held in this check (a small swap, numbers changed) that a
  * believed source dates within it -- after our last check, up to now: a
  * LIRS or Atom record of the page, a sitemap's lastmod -- are confirmed
- * now: in->noise_* say an update at that time.  The page's own new
+ * now: in->noise_* say an update at that time.  So are those the page's
+ * stillness vouches for (still: now, held_still()).  The page's own new
  * Last-Modified does not: a counter or a referer list moves with it (a
  * header dates a change the body shows, and a held change is not shown
  * yet).  What is held is the excerpt should this check announce it.
  */
 static void corroborate(struct upd *u, ant_store_page *p, ant_detect_noise *ns, ant_tokens *tk,
-			const ant_page_info *info, ant_detect_input *in, char **excerpt)
+			const ant_page_info *info, ant_detect_input *in, int64_t still, char **excerpt)
 {
 	const ant_detect_seg *cur = NULL;
 	ant_detect_seg *segs = NULL;
@@ -106,6 +109,10 @@ static void corroborate(struct upd *u, ant_store_page *p, ant_detect_noise *ns, 
 	ant_detect_noise nc = *ns;   /* copies: their tables only are changed */
 	ant_tokens tc = *tk;
 
+	if (!t && still) {
+		t = still;
+		tk->still = still;   /* for 'antenna show' */
+	}
 	if (!(pick = calloc(info->nseg ? info->nseg : 1, 1)))
 		return;
 	if ((segs = malloc((info->nseg ? info->nseg : 1) * sizeof *segs)) != NULL) {
@@ -153,6 +160,117 @@ static int number_sentence(const ant_page_info *info, size_t i)
 	for (size_t k = 1; k < info->seg[i].len; k++)
 		words += t[k] != ' ' && t[k - 1] == ' ';
 	return words >= 3;
+}
+
+/* A sentence of prose of three words or more, at least 12 bytes, for the
+ * stillness rule: counted in half words, a word without a space between
+ * them (Japanese) being a character -- "本日の価格は150円です。", "costs
+ * 150円 this year", not "Visitors: 12" nor "価格: 150円". */
+static int still_sentence(const ant_page_info *info, size_t i)
+{
+	const unsigned char *t = (const unsigned char *)info->text + info->seg[i].off;
+	size_t n = info->seg[i].len, halves = 0;
+
+	if (n < 12 || !ant_page_seg_prose(info, i))
+		return 0;
+	for (size_t k = 0; k < n;) {
+		size_t wide = 0;
+		int ascii = 0;
+
+		while (k < n && t[k] == ' ')
+			k++;
+		for (; k < n && t[k] != ' '; k++) {
+			wide += t[k] >= 0xC0;   /* a character's lead byte */
+			ascii |= (t[k] >= '0' && t[k] <= '9') || ((t[k] | 0x20) >= 'a' && (t[k] | 0x20) <= 'z');
+		}
+		halves += wide + (ascii ? 2 : 0);
+	}
+	return halves >= 6;
+}
+
+/* Does the sentence hold a relative age ("less than a minute ago", "3分前",
+ * "今日")?  Beside another sentence changed in its numbers, it is a
+ * byline's ("Updated by Admin less than a minute ago · 2 revisions"): its
+ * count moving with the edit is the edit's own record. */
+static int has_age(const ant_page_info *info, size_t i)
+{
+	const char *t = info->text + info->seg[i].off;
+	ant_noise_group g[ANT_TOKENS_MAX_MARKS];
+	size_t n = ant_noise_groups(t, info->seg[i].len, g, ANT_TOKENS_MAX_MARKS);
+
+	for (size_t k = 0; k < n && k < ANT_TOKENS_MAX_MARKS; k++) {
+		ant_clock c;
+
+		ant_clock_read(t + g[k].off, info->seg[i].len - g[k].off, t, g[k].off, 0, &c);
+		if (c.kind == ANT_CLOCK_AGE)
+			return 1;
+	}
+	return 0;
+}
+
+/* Checks in a row that must have found the page as the one before
+ * (clocks aside; a 304 is such a check) for a change made once to be
+ * believed in its own check: with the check it changed from, two answers
+ * alike. */
+#define STILL_CHECKS 1
+
+/*
+ * Stillness vouches for what this check held: the page held still through
+ * its last checks (tv->quiet) and now one thing changed, once -- one small
+ * part replaced (the same new text in two places counts once), or one
+ * sentence of prose changed in its numbers (still_sentence()), a byline's
+ * count or age beside it (has_age()) -- with nothing else moving: no
+ * other number, no part that differed between the answer and its
+ * re-fetch, nothing learned.  What the hold protects
+ * against moves at most checks (a counter, a rotating quote, a token):
+ * it has no still checks to show, or moves more than one thing (a
+ * visitor's count and the referer's); an author's edit of a quiet page
+ * is one change.  Returns now when it vouches, else 0.
+ */
+static int64_t held_still(const struct upd *u, const ant_detect_noise *ns, const ant_tokens *tk,
+			  const ant_page_info *info, const ant_detect_verdict *v,
+			  const ant_tokens_verdict *tv)
+{
+	size_t swaps = 0, plain = 0, aged = 0, meta = 0, numbers;
+	uint32_t swapped = 0;
+
+	if (tv->quiet < STILL_CHECKS || v->updated || v->nlearned || v->nwlearned)
+		return 0;
+	for (size_t k = 0; k < ns->nsus; k++) {
+		if (ns->sus[k].raced == u->now)
+			return 0;
+		/* the same new text in two parts (a brief in a summary table
+		 * and above its detail) is one edit shown twice */
+		if (ns->sus[k].pending == u->now && (!swaps || ns->sus[k].pending_norm != swapped)) {
+			swapped = ns->sus[k].pending_norm;
+			swaps++;
+		}
+	}
+	for (size_t k = 0; k < tk->nheld; k++) {
+		size_t i = 0;
+
+		if (tk->held[k].since != u->now)
+			continue;
+		while (i < info->nseg && i < ANT_TOKENS_MAX_KEYS &&
+		       (info->seg[i].block * 0x9e3779b1u ^ info->seg[i].norm) != tk->held[k].key)
+			i++;
+		if (i == info->nseg || i == ANT_TOKENS_MAX_KEYS)
+			return 0;
+		if (ant_page_seg_meta(info, i))   /* who and when: never the edit */
+			meta++;
+		else if (!still_sentence(info, i))
+			return 0;
+		else if (has_age(info, i))
+			aged++;
+		else
+			plain++;
+	}
+	/* the edit is the sentence without an age; a byline's count or age
+	 * moving beside it ("Updated by Admin 2 minutes ago · 2 revisions")
+	 * is its record.  Alone, a sentence with an age word is the edit
+	 * ("今日の価格は180円です。"). */
+	numbers = plain ? plain : aged;
+	return swaps + numbers == 1 && tv->moved == plain + aged + meta ? u->now : 0;
 }
 
 /* The other news of a check took the excerpt (a commit's message above
@@ -216,7 +334,7 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, cons
 		else if (tv.pick)
 			join_numbers(u, info, tv.pick, excerpt);
 		if (v->held || tv.held)
-			corroborate(u, p, ns, &tk, info, in, excerpt);
+			corroborate(u, p, ns, &tk, info, in, held_still(u, ns, &tk, info, v, &tv), excerpt);
 		free(c->tokens);
 		c->tokens = NULL;
 		c->tokens_len = 0;
@@ -266,7 +384,10 @@ int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from, cha
 	}
 	if (ant_tokens_decode(&tk, ps.tokens, ps.tokens_len) == 0) {
 		b = ant_tokens_confirm(&tk, from, NULL, 0, NULL);
-		if (b && ant_tokens_encode(&tk, &tb, &tl) == 0) {
+		/* a 304: the page held still since the last check */
+		if (!from && tk.has_shape)
+			tk.quiet += tk.quiet < ANT_TOKENS_QUIET_MAX;
+		if ((b || (!from && tk.has_shape)) && ant_tokens_encode(&tk, &tb, &tl) == 0) {
 			ps.tokens = tb;
 			ps.tokens_len = tl;
 		}
@@ -277,9 +398,11 @@ int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from, cha
 		memcpy(*excerpt, ps.held, ps.held_len);
 		(*excerpt)[ps.held_len] = '\0';
 	}
-	ps.held = NULL;   /* confirmed, or released: held no more */
-	ps.held_len = 0;
-	if (since && ant_textstate_join(&ps, &blob, &len) == 0) {
+	if (since) {   /* confirmed, or released: held no more */
+		ps.held = NULL;
+		ps.held_len = 0;
+	}
+	if ((since || tb) && ant_textstate_join(&ps, &blob, &len) == 0) {
 		free(p->noise);   /* ps pointed into it: joined first */
 		p->noise = blob;
 		p->noise_len = len;

@@ -229,7 +229,7 @@ int main(void)
 	unsigned char *blob;
 	size_t len;
 
-	TAP_PLAN(61);
+	TAP_PLAN(67);
 	labels();
 	confirm();
 	stats();
@@ -380,6 +380,34 @@ int main(void)
 	OK(c.v.held == 1 && !c.v.clocks, "an event's date edited (12月3日 -> 12月10日), time-aware: news, held");
 	c = run(&t, MEETING("10"), 0, T0 + 2 * HOUR);
 	OK(c.v.updated, "... and announced when it stays");
+	ant_tokens_release(&t);
+
+	/* stillness: checks in a row that found the page as the one before
+	 * (update_text.c believes one change made once after them) */
+	ant_tokens_init(&t);
+	run(&t, page(footer("Generated on %s by the site builder", stamp(T0 - HOUR, 0)), "120円"), 0, T0);
+	OK(t.quiet == 0, "stillness: none at a baseline");
+	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + HOUR - 60, 0)), "120円"), 0, T0 + HOUR);
+	OK(t.quiet == 1 && c.v.quiet == 0 && c.v.moved == 0, "... a check that found the page as before (a stamp moved: a clock): 1");
+	c = run(&t, page(footer("Generated on %s by the site builder", stamp(T0 + HOUR - 60, 0)), "150円"), 0, T0 + 2 * HOUR);
+	OK(c.v.quiet == 1 && c.v.moved == 1 && c.v.held == 1 && t.quiet == 0,
+	   "... a price edited: the verdict says 1 still check and 1 sentence moved; stillness starts again");
+	t.still = T0 + 2 * HOUR;
+	OK(ant_tokens_encode(&t, &blob, &len) == 0 && blob[1] == 3 && ant_tokens_decode(&u, blob, len) == 0 &&
+	   u.quiet == t.quiet && u.still == t.still && u.nheld == 1, "... kept in the blob (version 3)");
+	free(blob);
+	ant_tokens_release(&u);
+	{
+		/* a version 2 blob (no stillness kept) is still read */
+		static const unsigned char v2[] = { 'T', 2, 5, 1, 1, 2, 3, 4, 0, 0, 0 };
+
+		OK(ant_tokens_decode(&u, v2, sizeof v2) == 0 && u.quiet == 0 && u.still == 0 && u.last == 5,
+		   "a version 2 blob reads as still 0 checks");
+		ant_tokens_release(&u);
+	}
+	c = run(&t, COUNTER("7"), 0, T0 + 3 * HOUR);
+	c = run(&t, COUNTER("8"), 0, T0 + 4 * HOUR);
+	OK(t.quiet == 0 && c.v.moved == 1, "a counter that moves at every check: never still");
 	ant_tokens_release(&t);
 	TAP_DONE();
 }

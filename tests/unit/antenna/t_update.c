@@ -1238,8 +1238,21 @@ static const struct hold_case hold_cases[] = {
 	{ "a new Last-Modified on the same text", {
 		{ 0, 200, P120, -500, 0, 0, -500, "header", "baseline dated by its header", NULL },
 		{ 3600, 200, P120, 3500, 0, 0, -500, "header", "a rebuild: no update", NULL },
-		{ 7200, 200, P150, 7100, 0, 0, -500, "header", "a number changed with a new header: held, not announced (a counter moves with it too)", NULL },
-		{ 10800, 304, NULL, 0, 0, 1, 7200, "text", "a 304: announced, dated when first seen", NULL } } },
+		{ 7200, 200, P150, 7100, 0, 1, 7100, "header",
+		  "a number changed on a page that held still (the rebuild found it as before): announced at once, the header dates it",
+		  "150円" },
+		{ 10800, 304, NULL, 0, 0, 1, 7100, "header", "a 304: nothing more", NULL } } },
+	{ "a number changed after a first check that moved", {
+		{ 0, 200, P120, -500, 0, 0, -500, "header", "baseline dated by its header", NULL },
+		{ 3600, 200, P150, 3500, 0, 0, -500, "header", "the first check after the baseline: no still check yet, held", NULL },
+		{ 7200, 200, P150, 3500, 0, 1, 3600, "text", "the next answer still shows it: announced, dated when first seen", NULL } } },
+	{ "two numbers changed on a page that held still", {
+		{ 0, 200, P120 "<p>本日の来場者は12人でした。</p>", 0, 0, 0, -1, NULL, "baseline", NULL },
+		{ 3600, 200, P120 "<p>本日の来場者は12人でした。</p>", 0, 0, 0, -1, NULL, "the same: the page held still", NULL },
+		{ 7200, 200, P150 "<p>本日の来場者は13人でした。</p>", 0, 0, 0, -1, NULL,
+		  "a price and a count at once: not one change made once, held", NULL },
+		{ 10800, 200, P150 "<p>本日の来場者は14人でした。</p>", 0, 0, 1, 7200, "text",
+		  "the price stayed (the count moved again: a counter): announced, dated when first seen", NULL } } },
 	{ "a number changed, the header not new", {
 		{ 0, 200, P120, -500, 0, 0, -500, "header", "baseline dated by its header", NULL },
 		{ 3600, 200, P150, -500, 0, 0, -500, "header", "the same header: held", NULL },
@@ -1354,7 +1367,7 @@ static void holds(void)
 
 int main(void)
 {
-	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1 + 1 + 21 + 2);
+	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1 + 1 + 21 + 2 + 7);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
