@@ -122,6 +122,10 @@ struct pgst {
 	int row, nrows, done;
 	unsigned char **blob;	/* the current row's decoded bytea, by column */
 	size_t *bloblen;
+	/* atom_db_stream(): run as a cursor, fetched PG_BATCH rows at a time */
+	int stream, more;	/* more: the cursor has rows past this batch */
+	char cur[16];	/* the open cursor's name, "" when none */
+	char *decl;	/* "DECLARE cur ... FOR sql", made at its first run */
 };
 
 static struct pgdb *DB(atom_db *db) { return atom_db_impl(db); }
@@ -265,6 +269,7 @@ static void st_free(struct pgst *s)
 	free(s->lens);
 	free(s->fmts);
 	free(s->argtypes);
+	free(s->decl);
 	free(s);
 }
 
@@ -295,8 +300,11 @@ static void clear_row(struct pgst *s)
 		s->blob[i] = NULL;
 }
 
+static void cursor_close(struct pgst *s);
+
 static void clear_result(struct pgst *s)
 {
+	cursor_close(s);
 	clear_row(s);
 	free(s->blob);
 	free(s->bloblen);
@@ -304,7 +312,7 @@ static void clear_result(struct pgst *s)
 	s->bloblen = NULL;
 	pq.PQclear(s->res);
 	s->res = NULL;
-	s->row = s->nrows = s->done = 0;
+	s->row = s->nrows = s->done = s->more = 0;
 }
 
 static int pg_bind(atom_db_st *st, int i, int kind, int64_t v, double f, const void *p, int n, int keep)
@@ -393,6 +401,78 @@ static int server_prepare(struct pgdb *d, struct pgst *s)
 	return ATOM_DB_OK;
 }
 
+/* ---- streaming: a cursor fetched in batches (atom_db_stream()) ------------- */
+
+/* Rows per FETCH: a batch of pages is about a megabyte of text, and a
+ * walk of 100,000 pages is a hundred round trips. */
+#define PG_BATCH 1000
+
+static int pg_stream(atom_db_st *st)
+{
+	((struct pgst *)st)->stream = 1;
+	return ATOM_DB_OK;
+}
+
+static void cursor_close(struct pgst *s)
+{
+	char q[40];
+
+	if (!*s->cur)
+		return;
+	snprintf(q, sizeof q, "CLOSE %s", s->cur);
+	pq.PQclear(pq.PQexec(DB(s->base.db)->c, q));
+	*s->cur = '\0';
+	s->more = 0;
+}
+
+/* The cursor's next batch as s's result; a short batch is its last (the
+ * cursor closed then, not left on the server). */
+static int fetch_batch(struct pgst *s)
+{
+	struct pgdb *d = DB(s->base.db);
+	char q[48];
+	int rc;
+
+	clear_row(s);
+	pq.PQclear(s->res);
+	s->res = NULL;
+	snprintf(q, sizeof q, "FETCH %d FROM %s", PG_BATCH, s->cur);
+	if ((rc = pg_done(d, pq.PQexec(d->c, q), &s->res)) != ATOM_DB_OK)
+		return rc;
+	s->nrows = pq.PQntuples(s->res);
+	s->row = -1;
+	s->more = s->nrows == PG_BATCH;
+	if (!s->more)
+		cursor_close(s);
+	if (!s->blob && (!(s->blob = calloc((size_t)pq.PQnfields(s->res) + 1, sizeof *s->blob)) ||
+			 !(s->bloblen = calloc((size_t)pq.PQnfields(s->res) + 1, sizeof *s->bloblen))))
+		return d->code = ATOM_DB_NOMEM;
+	return ATOM_DB_OK;
+}
+
+/* s run as a cursor WITH HOLD: it outlives a transaction the caller
+ * commits between rows (a walk's callback may write), and may be declared
+ * outside one; its parameters as run() set them. */
+static int stream_open(struct pgst *s)
+{
+	struct pgdb *d = DB(s->base.db);
+	int rc;
+
+	snprintf(s->cur, sizeof s->cur, "c%u", ++d->next);
+	free(s->decl);
+	if (!(s->decl = malloc(strlen(s->sql) + 64)))
+		return d->code = ATOM_DB_NOMEM;
+	sprintf(s->decl, "DECLARE %s NO SCROLL CURSOR WITH HOLD FOR %s", s->cur, s->sql);
+	rc = pg_done(d, pq.PQexecParams(d->c, s->decl, s->np, s->argtypes, s->vals, s->lens,
+				       s->fmts, 0), NULL);
+	if (rc != ATOM_DB_OK) {
+		*s->cur = '\0';
+		return rc;
+	}
+	s->runs++;
+	return fetch_batch(s);
+}
+
 static int run(struct pgst *s)
 {
 	struct pgdb *d = DB(s->base.db);
@@ -408,6 +488,8 @@ static int run(struct pgst *s)
 		fmts[i] = s->p[i].kind == ATOM_DB_BLOB;
 		types[i] = type_of(s, i);
 	}
+	if (s->stream)
+		return stream_open(s);
 	if (s->runs++ == 0) {
 		r = pq.PQexecParams(d->c, s->sql, s->np, types, vals, lens, fmts, 0);
 	} else {
@@ -440,6 +522,14 @@ static int pg_step(atom_db_st *st)
 	clear_row(s);
 	if (++s->row < s->nrows)
 		return ATOM_DB_ROW;
+	if (s->more) {   /* a cursor's next batch */
+		if ((rc = fetch_batch(s)) != ATOM_DB_OK) {
+			s->done = 1;
+			return rc;
+		}
+		if (++s->row < s->nrows)
+			return ATOM_DB_ROW;
+	}
 	s->done = 1;
 	return ATOM_DB_DONE;
 }
@@ -586,7 +676,7 @@ static const struct atom_db_ops pg_ops = {
 	.col_int64 = pg_col_int64, .col_double = pg_col_double, .col_text = pg_col_text,
 	.col_blob = pg_col_blob, .col_bytes = pg_col_bytes, .changes = pg_changes,
 	.last_id = pg_last_id, .autocommit = pg_autocommit, .errmsg = pg_errmsg,
-	.errcode = pg_errcode, .filename = pg_filename,
+	.errcode = pg_errcode, .filename = pg_filename, .stream = pg_stream,
 };
 
 /* ---- opening ------------------------------------------------------------------------ */
