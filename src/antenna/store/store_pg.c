@@ -14,6 +14,8 @@
  * read by row; blobs (bytea) are decoded when asked for.
  */
 #include "store_int.h"
+#include "lb_buf.h"
+#include "lb_utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,6 +416,23 @@ static void clear_result(struct pgst *s)
 	s->row = s->nrows = s->done = s->more = 0;
 }
 
+/* A text PostgreSQL would refuse (a UTF8 database takes no malformed
+ * byte and no NUL; SQLite keeps them): bound with U+FFFD in their place,
+ * what the store's readers make of them on SQLite anyway (export, publish). */
+static int bind_repaired(struct pgparam *a, const char *p, size_t len)
+{
+	lb_buf b = LB_BUF_INIT;
+	size_t n;
+
+	if (lb_utf8_repair(&b, p, len, LB_UTF8_NUL, NULL) == (size_t)-1)
+		return ATOM_DB_NOMEM;
+
+	a->own = lb_buf_detach(&b, &n);
+	a->len = (int)n;
+	a->v = a->own;
+	return a->own ? ATOM_DB_OK : ATOM_DB_NOMEM;
+}
+
 static int pg_bind(atom_db_st *st, int i, int kind, int64_t v, double f, const void *p, int n, int keep)
 {
 	struct pgst *s = (struct pgst *)st;
@@ -434,6 +453,9 @@ static int pg_bind(atom_db_st *st, int i, int kind, int64_t v, double f, const v
 		a->v = a->num;
 	} else if (kind == ATOM_DB_TEXT || kind == ATOM_DB_BLOB) {
 		size_t len = n < 0 ? strlen(p) : (size_t)n;
+
+		if (kind == ATOM_DB_TEXT && lb_utf8_repair_len(p, len, LB_UTF8_NUL) < len)
+			return bind_repaired(a, p, len);
 
 		/* libpq reads text to its NUL: a text of n bytes is copied */
 		if (keep == ATOM_DB_TRANSIENT || (kind == ATOM_DB_TEXT && n >= 0)) {
