@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/pgcpu.sh [N [ROUNDS]]: the CPU of one checker on PostgreSQL against
-# the same checker on SQLite (issue 34: within 1.3x).  N pages (3,000)
+# the same checker on SQLite (the bound: within 1.3x).  N pages (3,000)
 # served by nginx on loopback (bench/floor.sh), half of them changed
 # before each round; each round runs `antenna update --force --jobs 64
 # --per-host 64` on the SQLite file, then on a PostgreSQL database of a
@@ -65,7 +65,7 @@ for b in sqlite postgresql; do
 		"server $(cut -d' ' -f2 "$W/$b" | tr '\n' ' ')(median $(cut -d' ' -f2 "$W/$b" | med) s)"
 done
 awk -v a="$(cut -d' ' -f1 "$W/sqlite" | med)" -v b="$(cut -d' ' -f1 "$W/postgresql" | med)" \
-	'BEGIN { printf "ratio PostgreSQL/SQLite (antenna process): %.2f (issue 34: <= 1.3)\n", b / a }'
+	'BEGIN { printf "ratio PostgreSQL/SQLite (antenna process): %.2f (the bound: <= 1.3)\n", b / a }'
 for c in list "export --format jsonl" "publish --now 2000000000 $W/site"; do
 	for d in "$W/a.db" "$PGDB"; do
 		rm -rf "$W/site"

@@ -212,7 +212,7 @@ static int pg_done(struct pgdb *d, PGresult *r, PGresult **keep)
  * Inside a transaction, a cached UPDATE, DELETE or upsert (INSERT ... ON
  * CONFLICT) without RETURNING is sent and not waited for (libpq's
  * pipeline mode): a checker saves each page so, and a round trip per
- * statement was most of its CPU over SQLite's (issue 34: within 1.3x).
+ * statement was most of its CPU over SQLite's (the bound: within 1.3x).
  * The answers are read when something needs one: the next statement
  * that returns rows or is not of that kind (sent in the same pipeline:
  * one round trip for all), an exec (COMMIT), atom_db_changes() or
