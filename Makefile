@@ -166,7 +166,7 @@ check: tests
 # fixtures go through psql (tests/lib/antenna.sh sql, sqlq).  Then the
 # store's unit tests against a server of their own (tests/lib/pgunits.sh:
 # each database file they name a database of it, tests/unit/t_db.h).
-PG_SUITES ?= antenna noise trust polite moved robots budget paging feeds when region import opspath notify site json sitefeed diff
+PG_SUITES ?= antenna noise trust polite moved robots budget paging feeds when region import opspath notify site json sitefeed diff template selectors waits sitemap formats
 PG_UNITS ?= t_store t_trust t_source_budget t_published t_settings t_export t_words t_update t_noise_update
 check-pg: tests
 	@fail=0; TOP=$(CURDIR) BUILD=$(BUILD) sh tests/lib/pgunits.sh $(PG_UNITS) || fail=1; \
