@@ -136,7 +136,7 @@ struct pgst {
 	/* atom_db_stream(): run as a cursor, fetched PG_BATCH rows at a time */
 	int stream, more;	/* more: the cursor has rows past this batch */
 	char cur[16];	/* the open cursor's name, "" when none */
-	char *decl;	/* "DECLARE cur ... FOR sql", made at its first run */
+	char *decl;	/* "DECLARE cur ... FOR sql", made at each run */
 };
 
 static struct pgdb *DB(atom_db *db) { return atom_db_impl(db); }
@@ -346,7 +346,8 @@ static int64_t pg_last_id(atom_db *db)
 
 static int pg_autocommit(atom_db *db)
 {
-	pipe_drain(DB(db), NULL);
+	if (DB(db)->piped)
+		return 0;   /* writes are pipelined inside a transaction only */
 	return pq.PQtransactionStatus(DB(db)->c) == PQTRANS_IDLE;
 }
 
