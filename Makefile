@@ -162,10 +162,15 @@ check: tests
 
 # The suites of the commands against PostgreSQL (a server each suite starts
 # itself: tests/lib/pg.sh), unchanged: ANTENNA_TEST_PG=1 names every
-# database they use as one of it (tests/lib/pgwrap.sh).
-PG_SUITES ?= antenna noise trust polite moved robots budget
+# database they use as one of it (tests/lib/pgwrap.sh); their SQL
+# fixtures go through psql (tests/lib/antenna.sh sql, sqlq).  Then the
+# store's unit tests against a server of their own (tests/lib/pgunits.sh:
+# each database file they name a database of it, tests/unit/t_db.h).
+PG_SUITES ?= antenna noise trust polite moved robots budget paging feeds when region import opspath notify site json sitefeed diff template selectors waits sitemap formats
+PG_UNITS ?= t_store t_trust t_source_budget t_published t_settings t_export t_words t_update t_noise_update
 check-pg: tests
-	@fail=0; for s in $(PG_SUITES); do \
+	@fail=0; TOP=$(CURDIR) BUILD=$(BUILD) sh tests/lib/pgunits.sh $(PG_UNITS) || fail=1; \
+	for s in $(PG_SUITES); do \
 	  ANTENNA_TEST_PG=1 TOP=$(CURDIR) BUILD=$(BUILD) sh tests/$$s/run.sh > $(BUILD)/pg-$$s.out 2>&1 || fail=1; \
 	  n=$$(grep -c '^not ok' $(BUILD)/pg-$$s.out); [ "$$n" -eq 0 ] || fail=1; \
 	  echo "$$s on PostgreSQL: $$(grep -c '^ok' $(BUILD)/pg-$$s.out) ok, $$n not ok ($(BUILD)/pg-$$s.out)"; \

@@ -202,6 +202,13 @@ int atom_db_finalize(atom_db_st *st)
 
 
 
+int atom_db_stream(atom_db_st *st)
+{
+	if (st->lite || !st->db->ops->stream)
+		return ATOM_DB_OK;
+	return st->db->ops->stream(st);
+}
+
 double atom_db_column_double(atom_db_st *st, int i)
 {
 	return st->lite ? sqlite3_column_double(LITE(st), i) : st->db->ops->col_double(st, i);

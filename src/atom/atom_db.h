@@ -103,6 +103,10 @@ int atom_db_prepare(atom_db *db, const char *sql, atom_db_st **st);
 int atom_db_bind_double(atom_db_st *st, int i, double v);
 int atom_db_bind_parameter_count(atom_db_st *st);
 int atom_db_finalize(atom_db_st *st);
+/* Says st walks many rows (every page): a server's backend fetches them
+ * in batches rather than holding the whole result in memory; SQLite
+ * steps through its rows anyway (nothing to do).  Before the first step. */
+int atom_db_stream(atom_db_st *st);
 double atom_db_column_double(atom_db_st *st, int i);
 /* The calls of every row (bind, step, reset, read a column) are inline,
  * below: on SQLite each is the library's call and nothing more. */
@@ -142,6 +146,7 @@ struct atom_db_ops {
 	const char *(*errmsg)(atom_db *db);
 	int (*errcode)(atom_db *db);
 	const char *(*filename)(atom_db *db);
+	int (*stream)(atom_db_st *st);	/* NULL: results held whole */
 };
 
 /* A connection of backend ops over impl (the backend's own state):

@@ -90,7 +90,8 @@ int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, lb_error *err);
  * sealed yet takes e's fields (texts, Last-Detected, size): a second
  * update of a page within one second (the same Last-Modified) replaces the
  * first in the current feed document; a sealed archive's entries never
- * change.  1 added, 2 replaced, 0 known and sealed, < 0 error. */
+ * change.  0 (added, replaced, or known and sealed: one statement whose
+ * outcome is not asked, so that PostgreSQL may pipeline it), < 0 error. */
 int atom_evstore_put(atom_evstore *st, const atom_ev_event *e, lb_error *err);
 /*
  * Adds a run of events in one transaction (its own unless one is open),

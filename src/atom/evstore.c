@@ -24,6 +24,7 @@ struct atom_evstore {
 	int owned;
 	char *name;          /* for messages */
 	atom_db_st *ins;
+	atom_db_st *put;     /* atom_evstore_put(), prepared at its first use */
 	atom_db_st *max_lm;   /* atom_evstore_max_lm(), prepared once */
 	atom_db_st *each;  /* atom_evstore_each_event(): one prepare per store */
 	int each_busy;       /* a walk is under way (a callback may start another) */
@@ -254,6 +255,7 @@ void atom_evstore_close(atom_evstore *st)
 	if (!st)
 		return;
 	atom_db_finalize(st->ins);
+	atom_db_finalize(st->put);
 	atom_db_finalize(st->max_lm);
 	atom_db_finalize(st->each);
 	if (st->owned)
@@ -358,27 +360,35 @@ int atom_evstore_add(atom_evstore *st, const atom_ev_event *e, lb_error *err)
 int atom_evstore_put(atom_evstore *st, const atom_ev_event *e, lb_error *err)
 {
 	atom_db_st *s;
-	int rc = atom_evstore_add(st, e, err);
+	int rc;
 
-	if (rc != 0)
-		return rc;
-	/* known: the event of that second takes e's texts, unless an archive
-	 * sealed it (an archive's entries never change) */
-	rc = atom_db_prepare(st->db, "UPDATE ev_events SET url=?1, last_detected=?4,"
-		" tz_offset=?5, content_length=?6, title=?7, author=?8, source_url=?9, excerpt=?10"
-		" WHERE url_key=?2 AND last_modified=?3"
-		" AND seq > (SELECT coalesce(max(last_seq), 0) FROM ev_archives)", &s);
-	if (rc != ATOM_DB_OK)
-		return fail(st, err, rc, "cannot update event");
+	/* one upsert: a known event whose archive is not sealed takes e's
+	 * texts; its outcome is not asked (PostgreSQL sends it in a pipeline
+	 * inside the caller's transaction, no round trip of its own) */
+	if (!st->put && (rc = atom_db_prepare(st->db, "INSERT INTO ev_events(url, url_key,"
+		" last_modified, last_detected, tz_offset, content_length, title, author, source_url,"
+		" excerpt) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10) ON CONFLICT(url_key, last_modified)"
+		" DO UPDATE SET url=excluded.url, last_detected=excluded.last_detected,"
+		" tz_offset=excluded.tz_offset, content_length=excluded.content_length,"
+		" title=excluded.title, author=excluded.author, source_url=excluded.source_url,"
+		" excerpt=excluded.excerpt"
+		" WHERE ev_events.seq > (SELECT coalesce(max(last_seq), 0) FROM ev_archives)",
+		&st->put)) != ATOM_DB_OK)
+		return fail(st, err, rc, "cannot prepare");
+	s = st->put;
+	lb_buf_reset(&st->key);
+	if (lb_url_key(&st->key, nz(e->url)) != 0)
+		return lb_err_code(err, LB_ENOMEM);
+	atom_db_reset(s);
 	atom_db_bind_text(s, 1, nz(e->url), -1, ATOM_DB_STATIC);
 	atom_db_bind_text(s, 2, st->key.data, (int)st->key.len, ATOM_DB_STATIC);
 	bind_event(s, e);
 	atom_db_bind_text(s, 10, nz(e->excerpt), -1, ATOM_DB_STATIC);
 	rc = atom_db_step(s);
-	atom_db_finalize(s);
+	atom_db_reset(s);
 	if (rc != ATOM_DB_DONE)
-		return fail(st, err, rc, "cannot update event");
-	return atom_db_changes(st->db) > 0 ? 2 : 0;
+		return fail(st, err, rc, "cannot add event");
+	return 0;
 }
 
 int atom_evstore_withdraw(atom_evstore *st, const char *url, int64_t last_modified, lb_error *err)

@@ -191,5 +191,5 @@ $A -d "$T/db0" update --now $NOW --refetch-pause -1 >/dev/null
 page "散歩した" "" 1301 "ブログ"
 $A -d "$T/db0" update --force --now $((NOW + 3600)) --refetch-pause -1 >/dev/null
 $A -d "$T/db0" publish --now $((NOW + 3700)) "$T/site0" >/dev/null
-is "--diff-text-max 0: no text kept" "$($PY -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from page_texts').fetchone()[0])" "$T/db0")" 0
+is "--diff-text-max 0: no text kept" "$(sqlq "$T/db0" 'SELECT count(*) FROM page_texts')" 0
 check "... no diff page, no link" sh -c "! ls '$T/site0/diff/'*.html 2>/dev/null && ! grep -q 'class=\"diff\"' '$T/site0/index.html'"

@@ -226,13 +226,8 @@ for k in 1 2 3 4 5; do $A -d "$B" add "$U/p$k.html" >/dev/null; done   # 404s: B
 check "add --atom subscribes to an Atom source" $A -d "$B" add --atom "$U/a/index.atom"
 bupd() { $A -d "$B" update --now "$1" "$@" > "$T/bout" 2>&1; }
 events() {  # events DB: "url_key last_modified" of the watched pages, sorted
-	$PY - "$1" "$U" <<'PYEOF'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-for k, lm in sorted(db.execute("SELECT url_key, last_modified FROM ev_events")):
-    if "unwatched" not in k:
-        print(k, lm)
-PYEOF
+	sqlq "$1" "SELECT url_key, last_modified FROM ev_events" | grep -v unwatched |
+		tr '|' ' ' | LC_ALL=C sort -k1,1 -k2,2n
 }
 # same_events NAME: B's events equal A's, and A has some (a floor: two
 # empty lists from a failed query are not equal events).
@@ -314,7 +309,7 @@ import sqlite3, sys
 print(sqlite3.connect(sys.argv[1]).execute("SELECT last_modified FROM ev_events WHERE url LIKE ?", ("%/q0.html",)).fetchone()[0])' "$S2")
 is "remember: at the entry's date (an archived one)" "$(jget "$C" "$U/q0.html" last_modified)" "$lm_q"
 grep -q "updated .*, as source '$U/q/index.atom' said" "$T/cadd" && ok "remember: add says so" || notok "remember: add says so" "$(head -n 3 "$T/cadd")"
-is "remember: one event per page added" "$($PY -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM ev_events").fetchone()[0])' "$C")" 10
+is "remember: one event per page added" "$(sqlq "$C" "SELECT count(*) FROM ev_events")" 10
 # A LIRS source read before the page is added, and an imported page
 cat > "$WWW/later.lirs" <<LIRS
 LIRS,$((QNOW + 100)),$((QNOW + 200)),32400,100,$U/later1.html,Later,,$U/later1.html,

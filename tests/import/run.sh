@@ -285,9 +285,10 @@ check "jsonl export is JSON Lines" $PY -c 'import json,sys; [json.loads(l) for l
 # ---- hostile titles, authors, groups and URLs through OPML and YAML ------------------------------
 H=$T/h.db
 $A -d "$H" init >/dev/null
-$PY - "$ANTENNA" "$H" "$T" > "$T/hostile.tap" 2>&1 <<'EOF'
-import json, os, random, subprocess, sys, xml.etree.ElementTree as ET
-ant, db, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
+# (the command as $A says it: under ANTENNA_TEST_PG, through pgwrap.sh)
+$PY - "$A" "$H" "$T" > "$T/hostile.tap" 2>&1 <<'EOF'
+import json, os, random, shlex, subprocess, sys, xml.etree.ElementTree as ET
+ant, db, tmp = shlex.split(sys.argv[1]), sys.argv[2], sys.argv[3]
 rnd = random.Random(8)
 atoms = ['&', '<', '>', '"', "'", ']]>', '<!--', '&amp;', '\t', ' ', ':', '- ', '#', '{', '[', '*a', '!!str',
          '%', '\\', '/', 'é', '日本語', '\U0001F600', '\u2028', '\ufeff', 'null', '~', 'yes', '0x10', '---']
@@ -297,22 +298,22 @@ pages = []
 for i in range(60):
     url = 'http://h%d.example/%s' % (i, rnd.choice(['', 'a?b=1&c=2', 'x"y', "q'r", '%3C%3E', 'p<q>']))
     title, author, group = s(6), s(3), s(2)
-    r = subprocess.run([ant, '-d', db, 'add', url, '--title', title, '--author', author, '--group', group],
+    r = subprocess.run(ant + ['-d', db, 'add', url, '--title', title, '--author', author, '--group', group],
                        capture_output=True)
     if r.returncode == 0:
         pages.append((url, title, author, group))
 want = sorted(pages)
 for fmt in ('opml', 'samidare', 'jsonl'):
-    out = subprocess.run([ant, '-d', db, 'export', '--format', fmt], capture_output=True, check=True).stdout
+    out = subprocess.run(ant + ['-d', db, 'export', '--format', fmt], capture_output=True, check=True).stdout
     path = os.path.join(tmp, 'h.' + fmt)
     open(path, 'wb').write(out)
     if fmt == 'opml':
         ET.fromstring(out)   # a real XML parser takes it
     db2 = os.path.join(tmp, 'h2-%s.db' % fmt)
-    subprocess.run([ant, '-d', db2, 'init'], capture_output=True, check=True)
-    r = subprocess.run([ant, '-d', db2, 'import', path], capture_output=True)
+    subprocess.run(ant + ['-d', db2, 'init'], capture_output=True, check=True)
+    r = subprocess.run(ant + ['-d', db2, 'import', path], capture_output=True)
     got = []
-    for l in subprocess.run([ant, '-d', db2, 'export', '--format', 'jsonl'], capture_output=True).stdout.splitlines():
+    for l in subprocess.run(ant + ['-d', db2, 'export', '--format', 'jsonl'], capture_output=True).stdout.splitlines():
         o = json.loads(l)
         if o['type'] == 'page':
             got.append((o['url'], o['title'], o['author'], o['group']))

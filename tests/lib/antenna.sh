@@ -14,6 +14,9 @@ LIRS=${LIRS:-$TOP/$BUILD/lirs}
 SERVER=$TOP/$BUILD/tools/testserver
 HTTPGET=$TOP/$BUILD/tools/httpget
 A="${LIRS_WRAP:-} $ANTENNA"
+# A_LITE: the antenna on SQLite files whatever the mode, for what is
+# SQLite's alone (a file of an old schema made by hand, then migrated)
+A_LITE=$A
 L="${LIRS_WRAP:-} $LIRS"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
@@ -60,10 +63,19 @@ for line in sys.stdin:
 ' "$2" "$3"
 }
 
-# sql DB STATEMENT...: runs the statements on DB, in one transaction
-# (python3's sqlite3: a suite's fixture writes rows the commands cannot)
+# sql DB STATEMENT...: runs the statements on DB, in one transaction (a
+# suite's fixture writes rows the commands cannot).  DB is the antenna's
+# database as the suite names it: under ANTENNA_TEST_PG the PostgreSQL
+# database pgwrap.sh maps it to (psql), else the SQLite file (python3's
+# sqlite3).  The statements are the two dialects' common SQL; SQLite's
+# hex() and zeroblob() are given to PostgreSQL too (sql_pg_compat).
+# A file that exists is SQLite's whatever the mode (a lirs state file).
 sql() {
 	db=$1; shift
+	if [ -n "${ANTENNA_TEST_PG:-}" ] && [ ! -f "$db" ]; then
+		sql_pg "$db" 0 "$@"
+		return
+	fi
 	$PY -c '
 import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
@@ -71,6 +83,35 @@ for s in sys.argv[2:]:
     c.execute(s)
 c.commit()
 ' "$db" "$@"
+}
+# sqlq DB QUERY: QUERY's rows on DB, one a line, columns joined by "|"
+# (sqlite3's own output), NULL as nothing; DB as for sql.
+sqlq() {
+	if [ -n "${ANTENNA_TEST_PG:-}" ] && [ ! -f "$1" ]; then
+		sql_pg "$1" 1 "$2"
+		return
+	fi
+	$PY -c '
+import sqlite3, sys
+for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in r))
+' "$1" "$2"
+}
+# sql_pg DB ROWS STATEMENT...: the statements through psql, in one
+# transaction, stopping at the first error (a loud one on stderr); ROWS 1
+# prints the rows as sqlq does.
+# test-needs: psql:postgresql-client
+sql_pg_compat="CREATE OR REPLACE FUNCTION zeroblob(n bigint) RETURNS bytea LANGUAGE sql IMMUTABLE
+	AS \$\$ SELECT decode(repeat('00', n::int), 'hex') \$\$;
+CREATE OR REPLACE FUNCTION hex(b bytea) RETURNS text LANGUAGE sql IMMUTABLE AS \$\$ SELECT upper(encode(b, 'hex')) \$\$;"
+sql_pg() {
+	sp_uri=$(dbname "$1") || return 1
+	sp_rows=$2; shift 2
+	{
+		echo "SET client_min_messages = warning;"
+		[ "$sp_rows" = 1 ] || printf '%s\n' "$sql_pg_compat"
+		for s in "$@"; do printf '%s;\n' "$s"; done
+	} | psql -X -q -A -t -v ON_ERROR_STOP=1 --single-transaction -d "$sp_uri" -f -
 }
 
 # start_server MAX_SECONDS [OPTION...]: the test server on 127.0.0.1

@@ -61,9 +61,9 @@ while [ $i -lt 23 ]; do
 	$A -d "$D" add ${g:+--group $g} "http://pages.example/p$i.html" > /dev/null
 	i=$((i + 1))
 done
-sql "$D" "UPDATE pages SET last_modified = $NOW - 600 * CAST(substr(url, 23) AS INTEGER),
-	last_detected = $NOW - 30, detected_by = 'text', last_check = $NOW - 30"
-sql "$D" "UPDATE pages SET last_modified = 0 WHERE CAST(substr(url, 23) AS INTEGER) >= 20"
+sql "$D" "UPDATE pages SET last_modified = $NOW - 600 * CAST(replace(substr(url, 23), '.html', '') AS INTEGER),
+	last_detected = $NOW - 30, detected_by = 2, last_check = $NOW - 30"
+sql "$D" "UPDATE pages SET last_modified = 0 WHERE CAST(replace(substr(url, 23), '.html', '') AS INTEGER) >= 20"
 $A -d "$D" publish --now $NOW "$T/s" > "$T/out"
 check "published 23 pages into 5 files" grep -q "published 23 pages: .*index.html (and index-2.html to index-5.html)" "$T/out"
 walk "$T/s" > "$T/walk"
@@ -104,9 +104,9 @@ H=$T/h.db
 $A -d "$H" init --base http://ant.example/ > /dev/null
 sql "$H" "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 299)
 	INSERT INTO pages(url, url_key, title, last_modified, last_detected, detected_by, created)
-	SELECT u, u, t, $NOW - i, $NOW - 30, 'text', 1 FROM (SELECT i,
+	SELECT u, u, t, $NOW - i, $NOW - 30, 2, 1 FROM (SELECT i,
 	 'http://h.example/' || i || '?' || substr(replace(hex(zeroblob(4000)), '00', '&a'), 1, 7970) AS u,
-	 substr(replace(hex(zeroblob(512)), '00', '<&'), 1, 512) AS t FROM n)"
+	 substr(replace(hex(zeroblob(512)), '00', '<&'), 1, 512) AS t FROM n) AS s"
 $A -d "$H" publish --now $NOW "$T/h" > /dev/null
 big=$(wc -c "$T"/h/index*.html | grep -v total | sort -n | tail -n 1 | awk '{ print $1 }')
 check "every HTML file under 1 MB with 8000-byte URLs (biggest: $big bytes)" test "$big" -le 1000000

@@ -8,7 +8,8 @@
 # the events of one update are numbered in the order their pages answer);
 # check-db is clean on both; two updates at once on one PostgreSQL
 # database: the second is refused (the run lock, an advisory lock), a
-# killed run's lock is gone.
+# killed run's lock is gone; 2,500 pages listed, exported and published
+# the same from both (the walks fetched from a cursor in batches).
 # The suites of the commands run against PostgreSQL too, unchanged:
 # ANTENNA_TEST_PG=1 (make check-pg).
 # test-needs: python3:python3
@@ -17,7 +18,7 @@ ANTENNA_TEST_PG=   # the twin needs a real SQLite file beside the server
 . "$TOP/tests/lib/antenna.sh"
 . "$TOP/tests/lib/pg.sh"
 
-plan 18
+plan 21
 tmpdir postgres-test
 pg_start || exit 1
 trap 'pg_stop; cleanup' EXIT INT TERM
@@ -79,6 +80,24 @@ $A -d "$CP" add "$U/new.html" > /dev/null 2>&1
 is "a page added to the copy gets a new id (the sequence moved past the copied ones)" $? 0
 $A copy "$LITE" "$CP" > /dev/null 2> "$T/err"
 is "copy into a database with pages is refused" "$?:$(grep -c 'already holds' "$T/err")" "2:1"
+
+# ---- walks in batches: 2,500 pages, three cursor batches (store_pg.c PG_BATCH) ----------------
+BL=$T/batch.db
+BP=$(pg_newdb batch) || exit 1
+for d in "$BL" "$BP"; do
+	$A -d "$d" init --base http://batch.example/ > /dev/null 2>&1
+	"$TOP/$BUILD/bench/seed" "$d" http://b.example/p 2500 7 1795000000 > /dev/null 2>&1
+done
+$A -d "$BL" list --format jsonl > "$T/bl-list" 2>&1
+$A -d "$BP" list --format jsonl > "$T/bp-list" 2>&1
+is "2,500 pages listed from PostgreSQL, the same as from SQLite" \
+	"$(wc -l < "$T/bp-list" | tr -d ' '):$(cmp -s "$T/bl-list" "$T/bp-list" && echo same)" "2500:same"
+$A -d "$BL" export --format jsonl > "$T/bl-exp" 2>&1
+$A -d "$BP" export --format jsonl > "$T/bp-exp" 2>&1
+check "export --format jsonl (grouped) the same from both" cmp -s "$T/bl-exp" "$T/bp-exp"
+$A -d "$BL" publish --now 1795000100 "$T/bl-pub" > /dev/null 2>&1
+$A -d "$BP" publish --now 1795000100 "$T/bp-pub" > /dev/null 2>&1
+check "publish of 2,500 pages: the same files from both" diff -r "$T/bl-pub" "$T/bp-pub"
 
 # ---- the run lock -----------------------------------------------------------------------
 page 'Slow' 'slow page' slow.html

@@ -20,14 +20,8 @@ showkey() { $A -d "$1" show "$2" | sed -n "s/^$3: *//p"; }
 rfc822() { $PY -c 'import sys,email.utils; print(email.utils.formatdate(int(sys.argv[1]), usegmt=True))' "$1"; }
 # evcount DB [URL]: update events (of URL)
 evcount() {
-	$PY - "$1" "${2:-}" <<'PYEOF'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-n = 0
-for (k,) in db.execute("SELECT url_key FROM ev_events"):
-    n += sys.argv[2] == "" or k == sys.argv[2]
-print(n)
-PYEOF
+	sqlq "$1" "SELECT url_key FROM ev_events" |
+		awk -v u="${2:-}" 'u == "" || $0 == u { n++ } END { print n + 0 }'
 }
 # updated OUTFILE: the "N updated" of an update's summary
 updated() { sed -n 's/^checked [0-9]* pages*: \([0-9]*\) updated.*/\1/p' "$1"; }

@@ -94,24 +94,22 @@ upd 0
 is "baseline: no update" "$(grep -c ': updated' "$T/log")" 0
 is "solo.test: its sibling (the page's first link) fetched once" "$(asked /other/about.html)" 1
 is "robo.test: a sibling robots.txt disallows is never asked" "$(asked /nosib/about.html)" 0
-$PY -c '
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-print(" ".join("%s/%d/%s" % (r[0].split("/")[-1], r[1], "keys" if r[2] and r[2] % 4 == 0 else "none") for r in
-      c.execute("SELECT url, sibling, length(keys) FROM site_pages WHERE site LIKE ? ORDER BY url DESC",
-                ("http://solo.test:%",))))
-' "$D" > "$T/rows"
+sqlq "$D" "SELECT url, sibling, length(keys) FROM site_pages WHERE site LIKE 'http://solo.test:%' ORDER BY url DESC" |
+	$PY -c '
+import sys
+rows = [l.rstrip("\n").split("|") for l in sys.stdin]
+print(" ".join("%s/%d/%s" % (r[0].split("/")[-1], int(r[1]), "keys" if r[2] and int(r[2]) % 4 == 0 else "none") for r in rows))
+' > "$T/rows"
 is "the solo site's template: the page's keys and its sibling's, hashes only" "$(cat "$T/rows")" \
 	"index.html/0/keys about.html/1/keys"
 
 is "self.test: the page under another URL asked as its sibling" "$(asked /self/)" 1
-$PY -c '
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-print(" ".join("%s/%d/%s" % (r[0].split("/", 3)[-1], r[1], "keys" if r[2] else "none") for r in
-      c.execute("SELECT url, sibling, length(keys) FROM site_pages WHERE site LIKE ? ORDER BY url DESC",
-                ("http://self.test:%",))))
-' "$D" > "$T/rows"
+sqlq "$D" "SELECT url, sibling, length(keys) FROM site_pages WHERE site LIKE 'http://self.test:%' ORDER BY url DESC" |
+	$PY -c '
+import sys
+rows = [l.rstrip("\n").split("|") for l in sys.stdin]
+print(" ".join("%s/%d/%s" % (r[0].split("/", 3)[-1], int(r[1]), "keys" if r[2] and int(r[2]) else "none") for r in rows))
+' > "$T/rows"
 is "... but not kept as its template: itself is no sibling" "$(cat "$T/rows")" "self/index.html/0/keys self//1/none"
 
 # ---- a new post: only the sidebars of the other posts change ------------------

@@ -179,11 +179,11 @@ for f in opml samidare; do
 	check "$f export -> import carries render" sh -c "$A -d '$T/f.db' show '$U/app/' | grep -q '^render:'"
 done
 
-# ---- the schema 15 -> 16 migration -------------------------------------------------------------
+# ---- the schema 15 -> 16 migration (a SQLite file's, under ANTENNA_TEST_PG too) -------------
 M=$T/m.db
-$A -d "$M" init >/dev/null 2>&1
-$A -d "$M" add "$U/old/" --ignore .x >/dev/null
+$A_LITE -d "$M" init >/dev/null 2>&1
+$A_LITE -d "$M" add "$U/old/" --ignore .x >/dev/null
 sqlite3 "$M" "ALTER TABLE pages DROP COLUMN render; ALTER TABLE pages DROP COLUMN when_pats; ALTER TABLE pages DROP COLUMN when_hit; ALTER TABLE pages DROP COLUMN taught; ALTER TABLE pages DROP COLUMN news; ALTER TABLE pages DROP COLUMN news_at; ALTER TABLE pages DROP COLUMN prev_modified; ALTER TABLE pages DROP COLUMN prev_by; PRAGMA user_version=15;"
-check "a schema 15 database is read" sh -c "$A -d '$M' show '$U/old/' | grep -q '^ignore: *\.x'"
+check "a schema 15 database is read" sh -c "$A_LITE -d '$M' show '$U/old/' | grep -q '^ignore: *\.x'"
 is "... and migrated to schema 16" "$(sqlite3 "$M" 'PRAGMA user_version')" 16
-check "... its pages take --when after it" sh -c "$A -d '$M' set '$U/old/' --when 'news' && $A -d '$M' show '$U/old/' | grep -q '^when: *news'"
+check "... its pages take --when after it" sh -c "$A_LITE -d '$M' set '$U/old/' --when 'news' && $A_LITE -d '$M' show '$U/old/' | grep -q '^when: *news'"

@@ -93,7 +93,8 @@ char *ant_st_col_dup(atom_db_st *st, int i, int keep_null)
 	return strdup((const char *)t);
 }
 
-int ant_st_step_done(ant_store *s, atom_db_st *st, lb_error *err)
+/* st stepped to its end: 0, LB_EEXIST or LB_EDB. */
+static int step_only(ant_store *s, atom_db_st *st, lb_error *err)
 {
 	int rc = atom_db_step(st);
 
@@ -102,7 +103,14 @@ int ant_st_step_done(ant_store *s, atom_db_st *st, lb_error *err)
 			return LB_EEXIST;   /* no message: the callers say 1 */
 		return ant_st_dberr(s, err, "database error");
 	}
-	return atom_db_changes(s->db);
+	return 0;
+}
+
+int ant_st_step_done(ant_store *s, atom_db_st *st, lb_error *err)
+{
+	int rc = step_only(s, st, err);
+
+	return rc < 0 ? rc : atom_db_changes(s->db);
 }
 
 int ant_st_run(ant_store *s, const char *sql, ant_st_binder bind, const void *arg, lb_error *err)
@@ -148,7 +156,9 @@ int ant_st_cached(ant_store *s, atom_db_st **slot, const char *sql, lb_error *er
 
 int ant_st_run_cached(ant_store *s, atom_db_st *st, lb_error *err)
 {
-	int rc = ant_st_step_done(s, st, err);
+	/* not the rows changed: asking waits for PostgreSQL's answer, and a
+	 * cached write inside a transaction is sent without waiting (store_pg.c) */
+	int rc = step_only(s, st, err);
 
 	atom_db_reset(st);
 	atom_db_clear_bindings(st);

@@ -349,6 +349,7 @@ static int pages_walk(ant_store *s, const char *sql, ant_store_page_fn fn, void 
 
 	if ((rc = ant_st_prep(s, &st, sql, err)) < 0)
 		return rc;
+	atom_db_stream(st);	/* every page: PostgreSQL's in batches */
 	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		if (page_from_row(st, &p) < 0) {
 			atom_db_finalize(st);

@@ -131,6 +131,7 @@ int ant_store_published_each(ant_store *s, const ant_store_pubq *q, ant_store_pu
 		atom_db_bind_int64(st, 2, q->found_after);
 	if (q->limit > 0)
 		atom_db_bind_int64(st, 3, q->limit);
+	atom_db_stream(st);	/* every published row: PostgreSQL's in batches */
 	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		pubrow_of(st, &r);
 		if ((rc = fn(ctx, &r)) != 0) {

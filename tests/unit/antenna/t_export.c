@@ -5,6 +5,7 @@
  * watch list, JSON Lines read with json-c; a list larger than one chunk; a stream that cannot be written.
  */
 #include "tap.h"
+#include "t_db.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -69,6 +70,7 @@ static ant_store *make_store(const char *name)
 	lb_error err = LB_ERROR_INIT;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
+	t_db_map(path, sizeof path);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", err.msg);
 		exit(1);

@@ -9,6 +9,7 @@
  * learning off.  With -b, one summary line for make bench.
  */
 #include "tap.h"
+#include "t_db.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -129,6 +130,7 @@ static ant_store *corpus_store(const char *name, int no_auto_ignore)
 	ant_store *s;
 
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
+	t_db_map(path, sizeof path);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", lb_error_msg(&err));
 		return NULL;
@@ -269,6 +271,7 @@ static void show_page(const char *name, int k)
 	ant_textstate ps;
 
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
+	t_db_map(path, sizeof path);
 	snprintf(url, sizeof url, "http://noise.example/noise/%d.html", k);
 	lb_url_key(&key, url);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err) < 0)
@@ -314,6 +317,7 @@ static void turn_off(const char *name)
 	int updates = 0;
 
 	snprintf(path, sizeof path, "%s/%s.db", dir, name);
+	t_db_map(path, sizeof path);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_EXISTING, &err) < 0 ||
 	    atom_db_exec(ant_store_db(s), "UPDATE pages SET no_auto_ignore = 1") != ATOM_DB_OK) {
 		OK(0, "turned off: the database");

@@ -7,6 +7,7 @@
  * freshness filter and the "new" marks from the update events.
  */
 #include "tap.h"
+#include "t_db.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/antenna.db", dir);
+	t_db_map(path, sizeof path);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", err.msg);
 		return 1;

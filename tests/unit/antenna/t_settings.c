@@ -6,6 +6,7 @@
  * reopened).
  */
 #include "tap.h"
+#include "t_db.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/a.db", dir);
+	t_db_map(path, sizeof path);
 	rows();
 	defaults();
 	bounds();

@@ -6,6 +6,7 @@
  * when it was cut at a bound since raised; the row kept in the store.
  */
 #include "tap.h"
+#include "t_db.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -103,7 +104,7 @@ int main(void)
 
 	/* the row in the store */
 	{
-		char dir[] = "/tmp/t_source_budget.XXXXXX", path[64];
+		char dir[] = "/tmp/t_source_budget.XXXXXX", path[256];
 		ant_store *s = NULL;
 		ant_store_source src;
 		ant_source_budget got;
@@ -111,6 +112,7 @@ int main(void)
 		int ok = mkdtemp(dir) != NULL;
 
 		snprintf(path, sizeof path, "%s/a.db", dir);
+		t_db_map(path, sizeof path);
 		ant_store_source_init(&src);
 		src.url = src.url_key = "http://s.example/lirs.gz";
 		ok = ok && ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) == 0 &&

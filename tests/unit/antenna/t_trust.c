@@ -4,6 +4,7 @@
  * skew, the window, the limits from the config, relay sources held back.
  */
 #include "tap.h"
+#include "t_db.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof path, "%s/a.db", dir);
+	t_db_map(path, sizeof path);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, NULL) < 0)
 		return 1;
 	liar_id = source_new(s, "http://liar.example/lirs.gz", 1);

@@ -9,6 +9,7 @@
  * Every check reads the store back.
  */
 #include "tap.h"
+#include "t_db.h"
 
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@
 #include "lirs.h"
 #include "atom_evstore.h"
 #include "ant_publish.h"
+#include "store_int.h"   /* ant_st_pg_open(): the probes' second connection */
 
 #define T0 1700000000          /* 2023-11-14T22:13:20Z, the first run */
 
@@ -79,6 +81,16 @@ static struct answer *fake_find(struct fake *f, const char *url)
 	return NULL;
 }
 
+/* A second connection to the test's database, SQLite's or PostgreSQL's. */
+static int probe_open(const char *db, atom_db **c, int flags)
+{
+	if (ant_st_is_pg_name(db)) {
+		*c = NULL;
+		return ant_st_pg_open(db, c, NULL) < 0 ? ATOM_DB_ERROR : ATOM_DB_OK;
+	}
+	return atom_db_open(db, c, flags);
+}
+
 /* Pages committed so far, seen through a second connection (WAL). */
 static long committed(const char *db, int64_t now)
 {
@@ -86,7 +98,7 @@ static long committed(const char *db, int64_t now)
 	atom_db_st *st;
 	long n = -1;
 
-	if (atom_db_open(db, &c, ATOM_DB_OPEN_READONLY) == ATOM_DB_OK &&
+	if (probe_open(db, &c, ATOM_DB_OPEN_READONLY) == ATOM_DB_OK &&
 	    atom_db_prepare(c, "SELECT count(*) FROM pages WHERE last_ok = ?", &st) == ATOM_DB_OK) {
 		atom_db_bind_int64(st, 1, now);
 		if (atom_db_step(st) == ATOM_DB_ROW)
@@ -158,6 +170,7 @@ static ant_store *store_new(const char *name, char *path, size_t len)
 	lb_error err = LB_ERROR_INIT;
 
 	snprintf(path, len, "%s/%s.db", dir, name);
+	t_db_map(path, len);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", lb_error_msg(&err));
 		return NULL;
@@ -1056,7 +1069,7 @@ static void set_next_check(const char *db, const char *url, int64_t t)
 	atom_db *c;
 	atom_db_st *st;
 
-	if (atom_db_open(db, &c, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE) == ATOM_DB_OK &&
+	if (probe_open(db, &c, ATOM_DB_OPEN_READWRITE | ATOM_DB_OPEN_CREATE) == ATOM_DB_OK &&
 	    atom_db_prepare(c, "UPDATE pages SET next_check = ? WHERE url = ?", &st) == ATOM_DB_OK) {
 		atom_db_bind_int64(st, 1, t);
 		atom_db_bind_text(st, 2, url, -1, ATOM_DB_STATIC);

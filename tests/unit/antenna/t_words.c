@@ -11,6 +11,7 @@
  * are (shown with "…" in its text), and the quote is learned as a block.
  */
 #include "tap.h"
+#include "t_db.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -73,6 +74,7 @@ static ant_store *open_store(void)
 	ant_store *s;
 
 	snprintf(path, sizeof path, "%s/words.db", dir);
+	t_db_map(path, sizeof path);
 	if (ant_store_open(&s, path, ANT_STORE_OPEN_CREATE, &err) < 0) {
 		printf("# %s\n", lb_error_msg(&err));
 		return NULL;
