@@ -41,6 +41,9 @@ typedef struct ant_page_seg {
 	unsigned char link; /* per cent of the block's text that is the text
 			    of links (<a href>): a menu, a list of other
 			    pages' titles is nearly all links (ant_furniture.h) */
+	unsigned char meta; /* ant_page_seg_meta() once judged, 1 + its verdict;
+			    0 before (the excerpt's rules ask it of a segment
+			    many times a check; set by read/page_excerpt.c) */
 } ant_page_seg;
 
 typedef struct ant_page_info {

@@ -667,7 +667,7 @@ static void take_sentence(segctx *c, const char *base, const char *s, size_t n, 
 	}
 	c->seg = nv;
 	c->seg[c->n++] = (ant_page_seg){ b->key, ant_noise_hash(s, n), h, (uint32_t)(s - base),
-					 (uint32_t)n, b->path, c->link };
+					 (uint32_t)n, b->path, c->link, 0 };
 	if (!c->nprev || c->state == 2)
 		return;
 	known = bsearch(&h, c->prev, c->nprev, sizeof h, cmp_u32) != NULL;
