@@ -593,12 +593,18 @@ static uint32_t seg_hash(const char *s, size_t n)
 	return fold32(ant_page_hash64(s, n));
 }
 
-/* Length of the sentence at s (through its terminator), at most n. */
+/* Length of the sentence at s (through its terminator), at most n.  The
+ * bytes a terminator starts with are looked up in a table: every byte of
+ * every page's text passes here. */
 static size_t sentence_len(const char *s, size_t n)
 {
+	static const unsigned char starts[256] = { ['.'] = 1, ['!'] = 1, ['?'] = 1, [0xE3] = 1, [0xEF] = 1 };
+
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
+		if (!starts[c])
+			continue;
 		if ((c == '.' || c == '!' || c == '?') && i + 1 < n && s[i + 1] == ' ')
 			return i + 1;
 		/* 。(E3 80 82) ．！？(EF BC 8E, 81, 9F) */

@@ -135,14 +135,19 @@ static int in_head(const char *path)
 	return strncmp(path, "head", 4) == 0 && (path[4] == '>' || path[4] == '\0');
 }
 
-/* The generator whose mark a segment's path has, or NULL. */
+/* The generator whose mark a segment's path has, or NULL.  Every mark
+ * names an id or a class: a path without one ("body>p") is passed over
+ * without reading it once per generator. */
 static const struct generator *recognise(const ant_page_info *p)
 {
 	for (size_t g = 0; g < sizeof generators / sizeof *generators; g++)
-		for (size_t i = 0; i < p->nseg; i++)
-			if ((i == 0 || p->seg[i].path != p->seg[i - 1].path) &&
-			    path_has(ant_page_seg_path(p, i), generators[g].mark))
+		for (size_t i = 0; i < p->nseg; i++) {
+			const char *path = ant_page_seg_path(p, i);
+
+			if ((i == 0 || p->seg[i].path != p->seg[i - 1].path) && strpbrk(path, "#.") &&
+			    path_has(path, generators[g].mark))
 				return &generators[g];
+		}
 	return NULL;
 }
 

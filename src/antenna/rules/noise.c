@@ -705,23 +705,13 @@ size_t ant_noise_normalize_groups(const char *s, size_t n, lb_buf *out, ant_nois
 	return k.oom ? (size_t)-1 : k.ng;
 }
 
-/* The first byte of s[0..n)'s normalised form when it is sure at once: a
- * letter starting a word no date or age starts with (en_maybe(), and not
- * a lone "now" or "current") is written as it is; else -1. */
-static int plain_first(const unsigned char *s, size_t n)
-{
-	if (!n || !is_alpha(s[0]) || en_maybe(s, n) || (n <= 16 && lone_age(s, n)))
-		return -1;
-	return s[0];
-}
-
 size_t ant_noise_normalize_prefix(const char *s, size_t n, const char *want, size_t wantlen, lb_buf *out)
 {
 	sink k = { .buf = out, .want = want, .wantlen = wantlen };
-	int first = plain_first((const unsigned char *)s, n);
 
-	/* most lines differ from want at their first letter */
-	if (wantlen && first >= 0 && first != (unsigned char)want[0])
+	/* a text starting with a letter starts so normalised, or with "@"
+	 * (a date word, an age): most lines differ from want there */
+	if (n && wantlen && is_alpha((unsigned char)s[0]) && want[0] != s[0] && want[0] != '@')
 		return ANT_NOISE_DIFFERS;
 	normalize((const unsigned char *)s, n, &k);
 	if (k.differs)
