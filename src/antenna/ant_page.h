@@ -272,8 +272,14 @@ int ant_page_seg_prose(const ant_page_info *p, size_t i);
 int ant_page_pick_prose(const ant_page_info *p, unsigned char *pick);
 
 /* The path of seg[i]'s block as text ("body>div#side>ul.quotes>li"; a long
- * one keeps its end after "…"); "" when unknown.  Points into p. */
-const char *ant_page_seg_path(const ant_page_info *p, size_t i);
+ * one keeps its end after "…"); "" when unknown.  Points into p.  Inline:
+ * the furniture rules ask it for every segment many times a check. */
+static inline const char *ant_page_seg_path(const ant_page_info *p, size_t i)
+{
+	if (!p || i >= p->nseg || !p->paths)
+		return "";
+	return p->paths + p->seg[i].path;
+}
 
 /* The hash behind text_hash: 64-bit FNV-1a (Fowler/Noll/Vo). */
 uint64_t ant_page_hash64(const void *p, size_t n);

@@ -9,6 +9,7 @@
 #include "ant_noise.h"
 #include "ant_page.h"
 #include "lb_buf.h"
+#include "lb_error.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -82,7 +83,7 @@ static int byline_age(const char *s, size_t n, const char *norm, size_t nn, cons
  * commit's hash), or a byline (an e-mail address and a name, or a
  * relative age and a few words: "Updated 3 hours ago").  A change's
  * excerpt is its words; such segments stand in it only when the change
- * has nothing else.  -1 when out of memory (taken as not meta).
+ * has nothing else.  LB_ENOMEM when out of memory (taken as not meta).
  */
 static int meta_segment(const char *s, size_t n)
 {
@@ -96,7 +97,7 @@ static int meta_segment(const char *s, size_t n)
 	/* normalised and its placeholders found in one reading */
 	if ((k = ant_noise_normalize_groups(s, n, &norm, g, AGE_GROUPS)) == (size_t)-1) {
 		lb_buf_release(&norm);
-		return -1;
+		return LB_ENOMEM;
 	}
 	for (size_t i = 0; i < norm.len && meta; i++) {
 		unsigned char c = (unsigned char)norm.data[i];
@@ -282,13 +283,6 @@ char *ant_page_excerpt(const ant_page_info *p, const unsigned char *pick, size_t
 out:
 	lb_buf_release(&b);
 	return x;
-}
-
-const char *ant_page_seg_path(const ant_page_info *p, size_t i)
-{
-	if (!p || i >= p->nseg || !p->paths)
-		return "";
-	return p->paths + p->seg[i].path;
 }
 
 /* ---- links to other pages ------------------------------------------------------ */
