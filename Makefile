@@ -203,6 +203,13 @@ profile: all $(TOOL_BIN) $(BUILD)/bench/seed
 	@sh mk/deps.sh --tools curl:curl nginx:nginx-light sqlite3:sqlite3 perf:linux-perf
 	@BUILD=$(BUILD) sh bench/profile.sh
 
+# The update's instruction count, steady on a loaded machine (valgrind
+# --tool=callgrind): bench/out/callgrind/NAME/report.txt.
+# CALLGRIND_ANTENNA=path/to/antenna measures another build on the same setup.
+callgrind: all $(TOOL_BIN) $(BUILD)/bench/seed
+	@sh mk/deps.sh --tools nginx:nginx-light valgrind:valgrind
+	@BUILD=$(BUILD) sh bench/callgrind.sh $(CALLGRIND_ANTENNA)
+
 # libFuzzer targets, one per parser; FUZZ_SECONDS each, seeded from tests/.
 FUZZ_SECONDS ?= 60
 fuzz:
@@ -260,4 +267,4 @@ schema: all
 clean:
 	rm -rf build build-asan build-fuzz build-* public
 
-.PHONY: all tests check check-pg check-asan check-valgrind check-fresh demo bench profile fuzz install uninstall version schema clean
+.PHONY: all tests check check-pg check-asan check-valgrind check-fresh demo bench profile callgrind fuzz install uninstall version schema clean

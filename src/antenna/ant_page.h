@@ -41,6 +41,9 @@ typedef struct ant_page_seg {
 	unsigned char link; /* per cent of the block's text that is the text
 			    of links (<a href>): a menu, a list of other
 			    pages' titles is nearly all links (ant_furniture.h) */
+	unsigned char meta; /* ant_page_seg_meta() once judged, 1 + its verdict;
+			    0 before (the excerpt's rules ask it of a segment
+			    many times a check; set by read/page_excerpt.c) */
 } ant_page_seg;
 
 typedef struct ant_page_info {
@@ -269,8 +272,14 @@ int ant_page_seg_prose(const ant_page_info *p, size_t i);
 int ant_page_pick_prose(const ant_page_info *p, unsigned char *pick);
 
 /* The path of seg[i]'s block as text ("body>div#side>ul.quotes>li"; a long
- * one keeps its end after "…"); "" when unknown.  Points into p. */
-const char *ant_page_seg_path(const ant_page_info *p, size_t i);
+ * one keeps its end after "…"); "" when unknown.  Points into p.  Inline:
+ * the furniture rules ask it for every segment many times a check. */
+static inline const char *ant_page_seg_path(const ant_page_info *p, size_t i)
+{
+	if (!p || i >= p->nseg || !p->paths)
+		return "";
+	return p->paths + p->seg[i].path;
+}
 
 /* The hash behind text_hash: 64-bit FNV-1a (Fowler/Noll/Vo). */
 uint64_t ant_page_hash64(const void *p, size_t n);

@@ -68,6 +68,21 @@ typedef struct ant_noise_group {
  * reads them as clocks (ant_clock.h). */
 size_t ant_noise_groups(const char *s, size_t n, ant_noise_group *g, size_t max);
 
+/* ant_noise_normalize() and ant_noise_groups() in one pass (a text read
+ * both ways costs one reading): appends the normalised form to out, the
+ * first max placeholders into g; returns how many placeholders there are,
+ * or (size_t)-1 when out of memory. */
+size_t ant_noise_normalize_groups(const char *s, size_t n, lb_buf *out, ant_noise_group *g, size_t max);
+
+/* ant_noise_normalize() of s[0..n) into out, read only as long as it
+ * agrees with want[0..wantlen) where both have bytes: returns the bytes
+ * appended, ANT_NOISE_DIFFERS as soon as a byte differs (neither is then
+ * a prefix of the other; out holds a part), (size_t)-1 out of memory.
+ * For comparing one text's normalised prefix against many lines without
+ * normalising each whole. */
+#define ANT_NOISE_DIFFERS ((size_t)-2)
+size_t ant_noise_normalize_prefix(const char *s, size_t n, const char *want, size_t wantlen, lb_buf *out);
+
 /* 1 when s[0..n) is made only of relative ages (at most 64 bytes): a
  * number and a time unit, in English or Japanese, maybe with "ago",
  * "from now", 前 or 後 ("58 min.", "2 hours ago", "+4 days", "3分前",

@@ -593,12 +593,18 @@ static uint32_t seg_hash(const char *s, size_t n)
 	return fold32(ant_page_hash64(s, n));
 }
 
-/* Length of the sentence at s (through its terminator), at most n. */
+/* Length of the sentence at s (through its terminator), at most n.  The
+ * bytes a terminator starts with are looked up in a table: every byte of
+ * every page's text passes here. */
 static size_t sentence_len(const char *s, size_t n)
 {
+	static const unsigned char starts[256] = { ['.'] = 1, ['!'] = 1, ['?'] = 1, [0xE3] = 1, [0xEF] = 1 };
+
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
+		if (!starts[c])
+			continue;
 		if ((c == '.' || c == '!' || c == '?') && i + 1 < n && s[i + 1] == ' ')
 			return i + 1;
 		/* 。(E3 80 82) ．！？(EF BC 8E, 81, 9F) */
@@ -667,7 +673,7 @@ static void take_sentence(segctx *c, const char *base, const char *s, size_t n, 
 	}
 	c->seg = nv;
 	c->seg[c->n++] = (ant_page_seg){ b->key, ant_noise_hash(s, n), h, (uint32_t)(s - base),
-					 (uint32_t)n, b->path, c->link };
+					 (uint32_t)n, b->path, c->link, 0 };
 	if (!c->nprev || c->state == 2)
 		return;
 	known = bsearch(&h, c->prev, c->nprev, sizeof h, cmp_u32) != NULL;

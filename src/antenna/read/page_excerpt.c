@@ -9,6 +9,7 @@
 #include "ant_noise.h"
 #include "ant_page.h"
 #include "lb_buf.h"
+#include "lb_error.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -58,17 +59,18 @@ static size_t words_of(const char *s, size_t n, int *email)
 
 #define AGE_WORDS 4   /* words beside a relative age in a byline */
 
+#define AGE_GROUPS 4  /* dates, times and numbers in such a byline */
+
 /* A byline ending in a relative age, with at most AGE_WORDS words before
  * it: "Updated 3 hours ago.", "Added by Taro Yamada 30 minutes ago" (norm:
- * s normalised). */
-static int byline_age(const char *s, size_t n, const char *norm, size_t nn)
+ * s normalised, g[0..k) its placeholders, k their count). */
+static int byline_age(const char *s, size_t n, const char *norm, size_t nn, const ant_noise_group *g,
+		      size_t k)
 {
-	ant_noise_group g[4];
-	size_t k = ant_noise_groups(s, n, g, 4);
 	ant_clock c;
 	int email;
 
-	if (!k || k > 4 || g[k - 1].kind != '@' || g[k - 1].off >= n ||
+	if (!k || k > AGE_GROUPS || g[k - 1].kind != '@' || g[k - 1].off >= n ||
 	    g[k - 1].off + g[k - 1].len + 2 < n || words_of(norm, nn, &email) > AGE_WORDS + k)
 		return 0;
 	ant_clock_read(s + g[k - 1].off, n - g[k - 1].off, s, g[k - 1].off, 0, &c);
@@ -81,18 +83,21 @@ static int byline_age(const char *s, size_t n, const char *norm, size_t nn)
  * commit's hash), or a byline (an e-mail address and a name, or a
  * relative age and a few words: "Updated 3 hours ago").  A change's
  * excerpt is its words; such segments stand in it only when the change
- * has nothing else.
+ * has nothing else.  LB_ENOMEM when out of memory (taken as not meta).
  */
 static int meta_segment(const char *s, size_t n)
 {
 	lb_buf norm = LB_BUF_INIT;
+	ant_noise_group g[AGE_GROUPS];
+	size_t k;
 	int email, meta = 1;
 
 	if (one_token(s, n) || (words_of(s, n, &email) <= 5 && email))
 		return 1;
-	if (ant_noise_normalize(s, n, &norm) == (size_t)-1) {
+	/* normalised and its placeholders found in one reading */
+	if ((k = ant_noise_normalize_groups(s, n, &norm, g, AGE_GROUPS)) == (size_t)-1) {
 		lb_buf_release(&norm);
-		return 0;
+		return LB_ENOMEM;
 	}
 	for (size_t i = 0; i < norm.len && meta; i++) {
 		unsigned char c = (unsigned char)norm.data[i];
@@ -101,21 +106,31 @@ static int meta_segment(const char *s, size_t n)
 		meta = !(isalpha(c) || c >= 0x80);
 	}
 	if (!meta)
-		meta = byline_age(s, n, norm.data, norm.len);
+		meta = byline_age(s, n, norm.data, norm.len, g, k);
 	lb_buf_release(&norm);
 	return meta;
 }
 
 /* Segment i as meta_segment() judges it: a JSON value's "PATH: " is
- * left out (the path's words would make every date and id a sentence). */
+ * left out (the path's words would make every date and id a sentence).
+ * Judged once a segment (seg[i].meta): the excerpt's rules ask it of the
+ * same segments again and again. */
 static int seg_is_meta(const ant_page_info *p, size_t i)
 {
-	const char *s = p->text + p->seg[i].off, *path = ant_page_seg_path(p, i);
-	size_t n = p->seg[i].len, k = strlen(path);
+	const char *s = p->text + p->seg[i].off, *path;
+	size_t n = p->seg[i].len, k;
+	int meta;
 
+	if (p->seg[i].meta)
+		return p->seg[i].meta - 1;
+	path = ant_page_seg_path(p, i);
+	k = strlen(path);
 	if (p->json && k + 2 <= n && memcmp(s, path, k) == 0 && memcmp(s + k, ": ", 2) == 0)
 		s += k + 2, n -= k + 2;
-	return meta_segment(s, n);
+	if ((meta = meta_segment(s, n)) < 0)
+		return 0;   /* not kept: judged again when memory allows */
+	p->seg[i].meta = (unsigned char)(1 + meta);
+	return meta;
 }
 
 int ant_page_seg_meta(const ant_page_info *p, size_t i)
@@ -270,13 +285,6 @@ out:
 	return x;
 }
 
-const char *ant_page_seg_path(const ant_page_info *p, size_t i)
-{
-	if (!p || i >= p->nseg || !p->paths)
-		return "";
-	return p->paths + p->seg[i].path;
-}
-
 /* ---- links to other pages ------------------------------------------------------ */
 
 #define LINK_LINE 50      /* per cent of a block's text in links: a link line */
@@ -342,36 +350,52 @@ static int share_element(const char *a, const char *b)
 	return steps >= 2 || (steps == 1 && (a[k] == '\0' || a[k] == '>') && (b[k] == '\0' || b[k] == '>'));
 }
 
-int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick, const unsigned char *also)
+/* The picked segments (pick, also) are links, labels and who-and-when
+ * only, one link line at least: 1; 0 when one is in <head> or says
+ * something else. */
+static int picks_links(const ant_page_info *p, const unsigned char *pick, const unsigned char *also)
 {
-	size_t all = 0, words = 0;
-	int links = 0, own = 0;
+	int links = 0;
 
-	if (!p || !pick || !p->text || p->json)
-		return 0;
 	for (size_t i = 0; i < p->nseg; i++) {
-		const char *path = ant_page_seg_path(p, i);
-		int meta;
-
-		if (strncmp(path, "head", 4) == 0) {
-			if (pick[i] || (also && also[i]))
-				return 0;
+		if (!pick[i] && !(also && also[i]))
 			continue;
-		}
-		meta = seg_is_meta(p, i);
-		all += p->seg[i].len;
-		words += meta ? 0 : p->seg[i].len - (size_t)p->seg[i].len * p->seg[i].link / 100;
-		if (!pick[i] && !(also && also[i])) {
-			own |= prose(p, i);
-			continue;
-		}
+		if (strncmp(ant_page_seg_path(p, i), "head", 4) == 0)
+			return 0;
 		if (p->seg[i].link >= LINK_LINE)
 			links = 1;
-		else if (!label(p, i) && !meta)
+		else if (!label(p, i) && !seg_is_meta(p, i))
 			return 0;
 	}
-	/* an article: its own words are OWN_SHARE of its text, at least */
-	if (!links || !own || words * 100 < OWN_SHARE * all)
+	return links;
+}
+
+/* An article: a sentence of its own unpicked, and its own words (not who
+ * or when, not links) OWN_SHARE of its text at least. */
+static int article(const ant_page_info *p, const unsigned char *pick, const unsigned char *also)
+{
+	size_t all = 0, words = 0, i;
+
+	for (i = 0; i < p->nseg; i++)
+		if (!pick[i] && !(also && also[i]) && strncmp(ant_page_seg_path(p, i), "head", 4) != 0 &&
+		    prose(p, i))
+			break;
+	if (i == p->nseg)
+		return 0;
+	for (i = 0; i < p->nseg; i++) {
+		if (strncmp(ant_page_seg_path(p, i), "head", 4) == 0)
+			continue;
+		all += p->seg[i].len;
+		words += seg_is_meta(p, i) ? 0 : p->seg[i].len - (size_t)p->seg[i].len * p->seg[i].link / 100;
+	}
+	return words * 100 >= OWN_SHARE * all;
+}
+
+int ant_page_picks_links_only(const ant_page_info *p, const unsigned char *pick, const unsigned char *also)
+{
+	/* the cheap verdicts first: most changes are more than links, and
+	 * the article's words are read only for one that is not */
+	if (!p || !pick || !p->text || p->json || !picks_links(p, pick, also) || !article(p, pick, also))
 		return 0;
 	/* a link line in an element with the article's text is its own: a
 	 * table of contents' new entry, a list the author keeps; only one

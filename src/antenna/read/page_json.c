@@ -418,7 +418,7 @@ static void emit(jwalk *w, const char *s, size_t n)
 		return nomem(w);
 	w->seg = nv;
 	nv[w->nseg++] = (ant_page_seg){ hash32(p, pn), norm, raw, (uint32_t)w->text.len, (uint32_t)n,
-					(uint32_t)w->paths.len, 0 };
+					(uint32_t)w->paths.len, 0, 0 };
 	if (pn > PATH_SHOWN) {
 		size_t cut = pn - PATH_SHOWN;
 
@@ -636,7 +636,7 @@ static void emit_tail(jwalk *w)
 		return nomem(w);
 	w->seg = nv;
 	nv[w->nseg++] = (ant_page_seg){ hash32("$\xe2\x80\xa6", 4), w->tail_norm, w->tail_raw,
-					(uint32_t)w->text.len, (uint32_t)n, (uint32_t)w->paths.len, 0 };
+					(uint32_t)w->text.len, (uint32_t)n, (uint32_t)w->paths.len, 0, 0 };
 	if (lb_buf_add(&w->text, t, n) < 0 || lb_buf_addc(&w->text, '\n') < 0 ||
 	    lb_buf_adds(&w->paths, "$\xe2\x80\xa6") < 0 || lb_buf_addc(&w->paths, '\0') < 0)
 		nomem(w);

@@ -46,7 +46,7 @@ static size_t chars_of(const char *s, size_t n, size_t limit)
 char *ant_clip(const char *s, size_t max_chars)
 {
 	lb_buf b = LB_BUF_INIT;
-	size_t n, keep, chars = 0, k;
+	size_t n, keep, chars = 0, k, run = 0, at = 0;
 	int space = 1;
 
 	if (!s)
@@ -55,21 +55,29 @@ char *ant_clip(const char *s, size_t max_chars)
 		max_chars = 2;
 	n = strlen(s);
 	keep = chars_of(s, n, max_chars) > max_chars ? max_chars - 1 : max_chars;
+	/* the characters kept as they are go in by runs (s[at, at + run)),
+	 * not one call each: every excerpt of every change comes here */
 	for (size_t i = 0; i < n && chars < keep; i += k ? k : 1) {
-		if (!(k = lb_utf8_len(s + i, n - i)))
-			continue;
-		if (k == 1 && is_space((unsigned char)s[i])) {
-			if (!space && lb_buf_addc(&b, ' ') < 0)
-				goto oom;
-			chars += !space;
-			space = 1;
-		} else {
-			if (lb_buf_add(&b, s + i, k) < 0)
-				goto oom;
+		k = lb_utf8_len(s + i, n - i);
+		if (k && !(k == 1 && is_space((unsigned char)s[i]))) {
+			at = run ? at : i;
+			run += k;
 			chars++;
 			space = 0;
+			continue;
 		}
+		if (run && lb_buf_add(&b, s + at, run) < 0)
+			goto oom;
+		run = 0;
+		if (!k)   /* an invalid byte: dropped */
+			continue;
+		if (!space && lb_buf_addc(&b, ' ') < 0)
+			goto oom;
+		chars += !space;
+		space = 1;
 	}
+	if (run && lb_buf_add(&b, s + at, run) < 0)
+		goto oom;
 	while (b.len && b.data[b.len - 1] == ' ')
 		b.data[--b.len] = '\0';
 	if (keep < max_chars && lb_buf_adds(&b, "\xe2\x80\xa6") < 0)   /* … */

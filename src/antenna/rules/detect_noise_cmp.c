@@ -313,14 +313,15 @@ static int count_replaced(const ant_noise_cmp *c, kdiff *all, size_t nd, const k
 
 	if (!bare)
 		bare = ant_noise_hash("0", 1) & ANT_NOISE_NORM_MASK;
-	for (int32_t m = 0; m < d->delta; m++)
-		if (!counter_cell(&c->cur[c->ck[d->ci + (uint32_t)m].idx]))
-			return 0;
+	/* the bare numbers lost first: counter_cell() reads each cell's text */
 	for (size_t j = 0; j < nd && need > 0; j++)
 		if (all[j].block == d->block && all[j].norm == bare && all[j].delta < 0)
 			need += all[j].delta;   /* at most what it lost */
 	if (need > 0)
 		return 0;
+	for (int32_t m = 0; m < d->delta; m++)
+		if (!counter_cell(&c->cur[c->ck[d->ci + (uint32_t)m].idx]))
+			return 0;
 	need = d->delta;
 	for (size_t j = 0; j < nd && need > 0; j++)
 		if (all[j].block == d->block && all[j].norm == bare && all[j].delta < 0) {

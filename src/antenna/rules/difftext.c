@@ -28,9 +28,14 @@ int ant_difftext_build(const ant_page_info *info, const ant_detect_noise *ns, lb
 			continue;
 		if (lb_buf_add(out, info->text + g->off, g->len) < 0 || lb_buf_addc(out, '\n') < 0)
 			return LB_ENOMEM;
-		for (size_t k = at; k + 1 < out->len; k++)
-			if (out->data[k] == '\n' || out->data[k] == '\r')
+		for (size_t k = at; k + 1 < out->len; k++) {
+			unsigned char c = (unsigned char)out->data[k];
+
+			/* one compare for nearly every byte: this runs over the
+			 * whole text of every changed page */
+			if (c <= '\r' && (c == '\n' || c == '\r'))
 				out->data[k] = ' ';
+		}
 	}
 	return 0;
 }

@@ -135,14 +135,19 @@ static int in_head(const char *path)
 	return strncmp(path, "head", 4) == 0 && (path[4] == '>' || path[4] == '\0');
 }
 
-/* The generator whose mark a segment's path has, or NULL. */
+/* The generator whose mark a segment's path has, or NULL.  Every mark
+ * names an id or a class: a path without one ("body>p") is passed over
+ * without reading it once per generator. */
 static const struct generator *recognise(const ant_page_info *p)
 {
 	for (size_t g = 0; g < sizeof generators / sizeof *generators; g++)
-		for (size_t i = 0; i < p->nseg; i++)
-			if ((i == 0 || p->seg[i].path != p->seg[i - 1].path) &&
-			    path_has(ant_page_seg_path(p, i), generators[g].mark))
+		for (size_t i = 0; i < p->nseg; i++) {
+			const char *path = ant_page_seg_path(p, i);
+
+			if ((i == 0 || p->seg[i].path != p->seg[i - 1].path) && strpbrk(path, "#.") &&
+			    path_has(path, generators[g].mark))
 				return &generators[g];
+		}
 	return NULL;
 }
 
@@ -566,7 +571,8 @@ struct marking {
 	size_t nnames[3];
 	size_t shared_pages;   /* the most other pages one furniture segment was on */
 	size_t total;          /* the page's weight (WEIGHT_ALL) */
-	size_t words;          /* and its words' (WEIGHT_WORDS) */
+	size_t words;          /* and its words' (WEIGHT_WORDS), once words_read */
+	int words_read;
 	struct { const char *path; const struct main_part *m; int ret; size_t at, len; } nc;  /* named_step's last */
 };
 
@@ -577,6 +583,8 @@ enum { M_NAME = 1, M_LINKS = 2, M_SHARED = 4, M_STICKY = 8, M_GEN = 16 };
  * page's content, whatever its name (an index page's ul.recent-posts, a
  * page laid out in one div.widget); a sidebar of dates and a calendar
  * beside a short page is not. */
+static void read_words(struct marking *k);
+
 static int most_of_page(struct marking *k, const char *path, size_t len)
 {
 	const struct part *x;
@@ -584,7 +592,10 @@ static int most_of_page(struct marking *k, const char *path, size_t len)
 	if (!k || !k->total)
 		return 0;
 	x = part_get(&k->t, path, len, 0, 0);
-	return 2 * x->w[WEIGHT_ALL] > k->total && 2 * x->w[WEIGHT_WORDS] > k->words;
+	if (2 * x->w[WEIGHT_ALL] <= k->total)
+		return 0;
+	read_words(k);
+	return 2 * x->w[WEIGHT_WORDS] > k->words;
 }
 
 /* The step of path naming a part of the template that makes it
@@ -669,6 +680,29 @@ static void part_seen(struct marking *k, int r, const char *path, const struct p
 	name_seen(k, r, path + start, end - start);
 }
 
+/* The parts' weights in the page's words (WEIGHT_WORDS, k->words), read
+ * when most_of_page() first needs them: each segment's dates and numbers
+ * found costs a reading of its text, and most pages name no part that
+ * holds most of their text. */
+static void read_words(struct marking *k)
+{
+	const ant_page_info *p = k->p;
+
+	if (k->words_read)
+		return;
+	k->words_read = 1;
+	for (size_t i = 0; i < p->nseg; i++) {
+		const char *path = ant_page_seg_path(p, i);
+		size_t w;
+
+		if (in_head(path) || clipped(path))
+			continue;
+		w = words_weight(p, i);
+		parts_add(&k->t, p, i, WEIGHT_WORDS, w, 0);
+		k->words += w;
+	}
+}
+
 /* Landmarks, names and link lists: the signals of a single page. */
 static void mark_signals(struct marking *k)
 {
@@ -678,16 +712,12 @@ static void mark_signals(struct marking *k)
 
 	for (size_t i = 0; i < p->nseg; i++) {
 		const char *path = ant_page_seg_path(p, i);
-		size_t w;
 
 		if (in_head(path) || clipped(path))
 			continue;
 		parts_add(&k->t, p, i, PARTS_TEXT, 0, 0);
 		parts_add(&k->t, p, i, WEIGHT_ALL, weight(p, i), 0);
 		k->total += weight(p, i);
-		w = words_weight(p, i);
-		parts_add(&k->t, p, i, WEIGHT_WORDS, w, 0);
-		k->words += w;
 	}
 	/* the main content among what no name calls furniture, else among all */
 	for (int pass = 0; pass < 2 && !total; pass++)

@@ -21,9 +21,12 @@ typedef struct sink {
 	lb_buf *buf;        /* NULL: hash only */
 	uint64_t h;
 	size_t n;
-	int oom;
+	int oom;            /* out of memory, or (with want) differing: stop */
 	ant_noise_group *g; /* ant_noise_groups(): where each placeholder came from */
 	size_t ng, gmax;
+	const char *want;   /* ant_noise_normalize_prefix(): what to agree with */
+	size_t wantlen;
+	int differs;
 } sink;
 
 /* A placeholder written for s[off..off+len): noted for ant_noise_groups(). */
@@ -34,17 +37,40 @@ static void note(sink *k, char kind, size_t off, size_t len)
 	k->ng++;
 }
 
-static void emit(sink *k, const char *p, size_t n)
+/* Do p[0..n), written at k->n, and k->want differ where both have bytes? */
+static int disagrees(const sink *k, const char *p, size_t n)
 {
-	if (k->buf) {
-		k->oom |= lb_buf_add(k->buf, p, n) < 0;
-	} else {
-		const unsigned char *s = (const unsigned char *)p;
+	size_t m = k->n < k->wantlen ? k->wantlen - k->n : 0;
 
-		for (size_t i = 0; i < n; i++) {
-			k->h ^= s[i];
-			k->h *= 1099511628211ull;
-		}
+	return memcmp(p, k->want + k->n, n < m ? n : m) != 0;
+}
+
+/* emit() into a buffer: stops at no memory, or where want disagrees. */
+static void emit_buf(sink *k, const char *p, size_t n)
+{
+	if (k->oom)
+		return;
+	if (k->want && disagrees(k, p, n)) {   /* the rest cannot agree: not read */
+		k->differs = 1;
+		k->oom = 1;
+		return;
+	}
+	k->oom |= lb_buf_add(k->buf, p, n) < 0;
+	k->n += n;
+}
+
+static inline void emit(sink *k, const char *p, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)p;
+
+	if (k->buf) {
+		emit_buf(k, p, n);
+		return;
+	}
+	/* the hash: every segment of every page, the hot path */
+	for (size_t i = 0; i < n; i++) {
+		k->h ^= s[i];
+		k->h *= 1099511628211ull;
 	}
 	k->n += n;
 }
@@ -665,15 +691,37 @@ static void normalize(const unsigned char *s, size_t n, sink *k)
 
 size_t ant_noise_normalize(const char *s, size_t n, lb_buf *out)
 {
-	sink k = { out, 0, 0, 0, NULL, 0, 0 };
+	sink k = { .buf = out };
 
 	normalize((const unsigned char *)s, n, &k);
 	return k.oom ? (size_t)-1 : k.n;
 }
 
+size_t ant_noise_normalize_groups(const char *s, size_t n, lb_buf *out, ant_noise_group *g, size_t max)
+{
+	sink k = { .buf = out, .g = g, .gmax = max };
+
+	normalize((const unsigned char *)s, n, &k);
+	return k.oom ? (size_t)-1 : k.ng;
+}
+
+size_t ant_noise_normalize_prefix(const char *s, size_t n, const char *want, size_t wantlen, lb_buf *out)
+{
+	sink k = { .buf = out, .want = want, .wantlen = wantlen };
+
+	/* a text starting with a letter starts so normalised, or with "@"
+	 * (a date word, an age): most lines differ from want there */
+	if (n && wantlen && is_alpha((unsigned char)s[0]) && want[0] != s[0] && want[0] != '@')
+		return ANT_NOISE_DIFFERS;
+	normalize((const unsigned char *)s, n, &k);
+	if (k.differs)
+		return ANT_NOISE_DIFFERS;
+	return k.oom ? (size_t)-1 : k.n;
+}
+
 size_t ant_noise_groups(const char *s, size_t n, ant_noise_group *g, size_t max)
 {
-	sink k = { NULL, 14695981039346656037ull, 0, 0, g, 0, max };
+	sink k = { .h = 14695981039346656037ull, .g = g, .gmax = max };
 
 	normalize((const unsigned char *)s, n, &k);
 	return k.ng;
@@ -681,7 +729,7 @@ size_t ant_noise_groups(const char *s, size_t n, ant_noise_group *g, size_t max)
 
 uint32_t ant_noise_hash(const char *s, size_t n)
 {
-	sink k = { NULL, 14695981039346656037ull, 0, 0, NULL, 0, 0 };
+	sink k = { .h = 14695981039346656037ull };
 
 	normalize((const unsigned char *)s, n, &k);
 	return (uint32_t)(k.h ^ (k.h >> 32));
@@ -739,6 +787,10 @@ static size_t age_at(const unsigned char *s, size_t n)
 	size_t k, j;
 
 	if (is_alpha(s[0])) {
+		/* the first letters of the words below and of en_age_lead's and
+		 * en_relative's: nearly every sentence is out at its first word */
+		if (!strchr("afjlmnostuy", s[0] | 0x20))
+			return 0;
 		if ((k = en_age_lead(s, n)))
 			return (j = age_at(s + k, n - k)) ? k + j : 0;
 		if ((k = en_relative(s, n)))

@@ -742,12 +742,15 @@ int ant_tokens_labels_moved(const char *s, size_t n, const char *old, size_t old
 		goto out;
 	for (const char *l = old, *end = old + oldlen; !yes && l < end;) {
 		const char *e = memchr(l, '\n', (size_t)(end - l));
-		size_t ll = e ? (size_t)(e - l) : (size_t)(end - l);
+		size_t ll = e ? (size_t)(e - l) : (size_t)(end - l), r;
 
 		lb_buf_reset(&nl);
 		x.line = l;
 		x.linelen = ll;
-		if (ll && ll < 4 * n + 256 && ant_noise_normalize(l, ll, &nl) != (size_t)-1)
+		/* a line is read only while it agrees with the segment: either
+		 * must be the other's start, and most lines differ at once */
+		r = ll && ll < 4 * n + 256 ? ant_noise_normalize_prefix(l, ll, ns.data, ns.len, &nl) : (size_t)-1;
+		if (r != (size_t)-1 && r != ANT_NOISE_DIFFERS)
 			yes = label_tail(&x, ns.data, ns.len, nl.data, nl.len) ||
 			      label_tail(&x, nl.data, nl.len, ns.data, ns.len);
 		l += ll + 1;

@@ -34,6 +34,8 @@ struct upd_diffs {
 	lb_buf old;              /* the kept text, unpacked */
 	lb_buf ser;              /* the diff, serialised */
 	lb_buf ptext, pdiff;     /* the new text and the diff, packed */
+	ant_store_text kept;     /* the page's row ant_upd_diff_kept() read, */
+	int64_t kept_page;       /* its page (0: none), for the same check's save */
 };
 
 static struct upd_diffs *scratch(struct upd *u)
@@ -66,6 +68,7 @@ void ant_upd_diff_free(struct upd *u)
 	lb_buf_release(&x->ser);
 	lb_buf_release(&x->ptext);
 	lb_buf_release(&x->pdiff);
+	ant_store_text_release(&x->kept);
 	free(x);
 	u->diffs = NULL;
 }
@@ -99,21 +102,38 @@ void ant_upd_diff_text(struct upd *u, const ant_store_page *p, const ant_page_in
 const char *ant_upd_diff_kept(struct upd *u, const ant_store_page *p, size_t *len)
 {
 	struct upd_diffs *x;
-	ant_store_text t;
-	const char *r = NULL;
+	ant_store_text *t;
 
 	*len = 0;
-	memset(&t, 0, sizeof t);
-	if (!diff_max(u) || p->id <= 0 || !(x = scratch(u)) || ant_store_text_get(u->s, p->id, &t, NULL) <= 0) {
-		ant_store_text_release(&t);
+	if (!diff_max(u) || p->id <= 0 || !(x = scratch(u)))
+		return NULL;
+	/* the row stays for ant_upd_diff_save() of this check: read once */
+	t = &x->kept;
+	ant_store_text_release(t);
+	x->kept_page = 0;
+	if (ant_store_text_get(u->s, p->id, t, NULL) <= 0) {
+		ant_store_text_release(t);
 		return NULL;
 	}
-	if (t.text && ant_difftext_codec_unpack(x->codec, t.text, t.text_len, &x->old) >= 0) {
-		r = x->old.data;
-		*len = x->old.len;
+	x->kept_page = p->id;
+	if (!t->text || ant_difftext_codec_unpack(x->codec, t->text, t->text_len, &x->old) < 0)
+		return NULL;
+	*len = x->old.len;
+	return x->old.data;
+}
+
+/* The page's row as ant_upd_diff_kept() read it in this check (moved to
+ * *t: only update_diff.c writes the rows, once a check), else read now:
+ * > 0 a row, 0 none, < 0 an error. */
+static int text_row(struct upd *u, struct upd_diffs *x, int64_t page, ant_store_text *t)
+{
+	if (x->kept_page == page) {
+		*t = x->kept;
+		memset(&x->kept, 0, sizeof x->kept);
+		x->kept_page = 0;
+		return 1;
 	}
-	ant_store_text_release(&t);
-	return r;
+	return ant_store_text_get(u->s, page, t, NULL);
 }
 
 /* The diff of the kept text t->text against the new one, made now and
@@ -171,7 +191,7 @@ void ant_upd_diff_save(struct upd *u, ant_store_page *p, const struct upd_found 
 	 * 'antenna set'): the next diff is against what is compared now. */
 	if (!out->updated && f->in.noise_decided && ant_store_text_has(u->s, p->id, NULL) != 0)
 		return;
-	if (!(x = scratch(u)) || ant_store_text_get(u->s, p->id, &t, NULL) < 0)
+	if (!(x = scratch(u)) || text_row(u, x, p->id, &t) < 0)
 		return;
 	t.page_id = p->id;
 	/* over the limit the new text is not kept: the next change has no diff */

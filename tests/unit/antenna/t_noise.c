@@ -415,15 +415,63 @@ static void test_ages(void)
 		       "'%s' is %san age only", ages[i].s, ages[i].age ? "" : "not ");
 }
 
+/* Is one of a[0..an), b[0..bn) the start of the other? */
+static int prefix_either(const char *a, size_t an, const char *b, size_t bn)
+{
+	return memcmp(a, b, an < bn ? an : bn) == 0;
+}
+
+/* The one-pass and the early-stopping readings (ant_noise_normalize_groups,
+ * ant_noise_normalize_prefix) against ant_noise_normalize and
+ * ant_noise_groups, over every text of the tables: the same bytes and
+ * placeholders; against another text's form, "differs" exactly when
+ * neither form starts the other, else the whole form. */
+static void test_readings(void)
+{
+	size_t nf = sizeof forms / sizeof *forms, bad_groups = 0, bad_prefix = 0, pairs = 0;
+
+	for (size_t i = 0; i < nf; i++) {
+		const char *s = forms[i].in;
+		char *want = norm(s);
+		lb_buf b = LB_BUF_INIT;
+		ant_noise_group g[8], h8[8];
+		size_t k = ant_noise_normalize_groups(s, strlen(s), &b, g, 8), kh = ant_noise_groups(s, strlen(s), h8, 8);
+
+		bad_groups += k != kh || b.len != strlen(want) || memcmp(b.data, want, b.len) != 0;
+		for (size_t m = 0; m < k && m < 8; m++)
+			bad_groups += g[m].kind != h8[m].kind || g[m].off != h8[m].off || g[m].len != h8[m].len;
+		lb_buf_release(&b);
+		for (size_t j = 0; j < nf; j++, pairs++) {
+			char *other = norm(forms[j].in);
+			size_t r;
+
+			lb_buf_init(&b);
+			r = ant_noise_normalize_prefix(s, strlen(s), other, strlen(other), &b);
+			if (!prefix_either(want, strlen(want), other, strlen(other)))
+				bad_prefix += r != ANT_NOISE_DIFFERS;
+			else
+				bad_prefix += r != strlen(want) || b.len != r || memcmp(b.data, want, r) != 0;
+			lb_buf_release(&b);
+			free(other);
+		}
+		free(want);
+	}
+	OK(bad_groups == 0, "normalised with its placeholders in one reading: as apart, %zu texts (%zu differ)", nf,
+	   bad_groups);
+	OK(bad_prefix == 0, "read against another form: stops exactly when neither starts the other, %zu pairs (%zu wrong)",
+	   pairs, bad_prefix);
+}
+
 int main(void)
 {
 	/* one check per table row, the count, two of the hash, two properties */
 	TAP_PLAN((int)(sizeof forms / sizeof *forms + sizeof same / sizeof *same +
-		       sizeof differ / sizeof *differ + sizeof ages / sizeof *ages) + 5);
+		       sizeof differ / sizeof *differ + sizeof ages / sizeof *ages) + 7);
 	test_tables();
 	test_hash();
 	test_property();
 	test_widgets();
 	test_ages();
+	test_readings();
 	TAP_DONE();
 }
