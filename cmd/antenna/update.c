@@ -38,6 +38,7 @@ const struct option cmd_update_longopts[] = {
 	{ "max-source-news-day", required_argument, NULL, 'D' },
 	{ "max-source-records", required_argument, NULL, 'S' }, ANTCMD_ROBOTS_LONGOPTS,
 	{ "sitemap-limit", required_argument, NULL, 'L' },
+	{ "lease", required_argument, NULL, 'e' },
 	ANTCMD_RENDER_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -91,6 +92,11 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 		case ANTCMD_OPT_RENDER_TIMEOUT: case ANTCMD_OPT_RENDER_MEMORY:
 		case ANTCMD_OPT_RENDER_SETTLE: case ANTCMD_OPT_RENDER_JOBS:
 			if (antcmd_render_opt(c, optarg, &o->u) < 0) return -1;
+			break;
+		case 'e':   /* PostgreSQL: how long a claim holds (ant_update.h) */
+			if (cli_parse_int64("--lease", optarg, 1, 86400, &v) < 0)
+				return -1;
+			o->u.lease_seconds = v;
 			break;
 		case 'G':
 			if (cli_parse_int64("--regex-seconds", optarg, 1, 3600, &v) < 0)
@@ -206,6 +212,10 @@ static void summary(const ant_update_stats *u, double secs)
 		printf("; %u change%s without the --when words, %u only of links to other pages", u->when_quiet,
 		       u->when_quiet == 1 ? "" : "s", u->links_quiet);
 	antcmd_robots_summary(u);
+	if (u->claims)   /* PostgreSQL: this checker's share */
+		printf("; %u claim%s of %u server%s%s", u->claims, u->claims == 1 ? "" : "s",
+		       u->servers_claimed, u->servers_claimed == 1 ? "" : "s",
+		       u->sources_skipped ? ", sources left to the checker reading them" : "");
 	printf("; %.2f s\n", secs);
 }
 
