@@ -497,9 +497,11 @@ typedef struct ant_store_claim {
  * now.  0 or < 0. */
 int ant_store_pages_claim(ant_store *s, const ant_store_claim *c, ant_store_page *out, size_t max,
 			  size_t *n, lb_error *err);
-/* checker's pages and servers let go of; its servers not asked before
- * next_at (ms).  0 or < 0. */
-int ant_store_pages_release(ant_store *s, const char *checker, int64_t next_at, lb_error *err);
+/* checker's pages of the servers it claimed (servers: their keys, a
+ * line each) and the slots it still holds let go of, those servers not
+ * asked before next_at (ms).  0 or < 0. */
+int ant_store_pages_release(ant_store *s, const char *checker, const char *servers, int64_t next_at,
+			    lb_error *err);
 /* *until: the earliest expiry (ms) of a server slot another checker holds
  * (0: none).  0 or < 0. */
 int ant_store_leases_others(ant_store *s, const char *checker, int64_t now_ms, int64_t *until,

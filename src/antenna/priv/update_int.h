@@ -175,6 +175,7 @@ struct upd {
 	/* several checkers over one PostgreSQL (update_lease.c) */
 	char checker[256];       /* this run's id in the leases */
 	int64_t lease_ms;        /* how long a claim holds */
+	lb_buf claimed;          /* the servers of the claim, a line each */
 };
 
 /* ---- update_run.c: the run's means ---- */

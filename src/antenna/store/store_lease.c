@@ -111,7 +111,10 @@ int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_
 	do {
 		if ((rc = ant_store_begin(s, err)) < 0)
 			return rc;
-		if ((rc = fill_round(s, key, ctx, err)) < 0 ||
+		/* one checker fills at a time: checkers starting together
+		 * would write the same rows in other orders (a deadlock) */
+		if ((rc = ant_st_exec(s, "SELECT pg_advisory_xact_lock(4242000006)", err)) < 0 ||
+		    (rc = fill_round(s, key, ctx, err)) < 0 ||
 		    ant_store_commit(s, err) < 0) {
 			ant_store_rollback(s);
 			return rc < 0 ? rc : LB_EDB;
@@ -188,7 +191,7 @@ int ant_store_pages_claim(ant_store *s, const ant_store_claim *c, ant_store_page
 	return 0;
 }
 
-struct rel { const char *checker; int64_t next_at; };
+struct rel { const char *checker; int64_t next_at; const char *servers; };
 
 static void bind_rel(atom_db_st *st, const void *arg)
 {
@@ -196,20 +199,24 @@ static void bind_rel(atom_db_st *st, const void *arg)
 
 	ant_st_bind_text(st, 1, r->checker);
 	atom_db_bind_int64(st, 2, r->next_at);
+	ant_st_bind_text(st, 3, r->servers);
 }
 
-int ant_store_pages_release(ant_store *s, const char *checker, int64_t next_at, lb_error *err)
+int ant_store_pages_release(ant_store *s, const char *checker, const char *servers, int64_t next_at,
+			    lb_error *err)
 {
-	struct rel r = { checker, next_at };
+	struct rel r = { checker, next_at, servers ? servers : "" };
 	int rc;
 
+	/* by the servers claimed, not by the slots still held: a slot whose
+	 * lease ran out mid-batch may be another checker's now */
 	if ((rc = ant_store_begin(s, err)) < 0)
 		return rc;
-	if ((rc = ant_st_run(s, "UPDATE pages SET lease_by = NULL, lease_until = 0 WHERE server IN"
-			     " (SELECT server FROM server_slot WHERE checker = ?1) AND lease_by = ?1",
+	if ((rc = ant_st_run(s, "UPDATE pages SET lease_by = NULL, lease_until = 0 WHERE server ="
+			     " ANY(string_to_array(?3, chr(10))) AND lease_by = ?1 AND ?2 = ?2",
 			     bind_rel, &r, err)) < 0 ||
 	    (rc = ant_st_run(s, "UPDATE server_slot SET checker = NULL, until = 0,"
-			     " next_at = max(next_at, ?2) WHERE checker = ?1", bind_rel, &r, err)) < 0 ||
+			     " next_at = max(next_at, ?2) WHERE checker = ?1 AND ?3 = ?3", bind_rel, &r, err)) < 0 ||
 	    (rc = ant_store_commit(s, err)) < 0) {
 		ant_store_rollback(s);
 		return rc;
@@ -227,7 +234,7 @@ int ant_store_leases_others(ant_store *s, const char *checker, int64_t now_ms, i
 	if ((rc = ant_st_prep(s, &st, "SELECT min(until) FROM server_slot WHERE until > ?2"
 			      " AND checker <> ?1", err)) < 0)
 		return rc;
-	bind_rel(st, &(struct rel){ checker, now_ms });
+	bind_rel(st, &(struct rel){ checker, now_ms, "" });
 	if ((rc = atom_db_step(st)) == ATOM_DB_ROW)
 		*until = atom_db_column_int64(st, 0);
 	atom_db_finalize(st);

@@ -549,7 +549,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 {
 	struct upd_siblings tmpl = { 0 };
 	struct upd u = { .s = store, .o = opts, .now = opts->now, .key = LB_BUF_INIT,
-			 .err = LB_ERROR_INIT, .tmpl = &tmpl };
+			 .err = LB_ERROR_INIT, .tmpl = &tmpl, .claimed = LB_BUF_INIT };
 	int rc;
 
 	u.batch = opts->page_batch ? opts->page_batch : ANT_UPDATE_PAGE_BATCH;
@@ -570,6 +570,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 	ant_upd_siblings_free(&u);
 	ant_upd_site_forget(&u);
 	lb_buf_release(&u.key);
+	lb_buf_release(&u.claimed);
 	atom_evstore_close(u.ev);
 	if (rc < 0 && err) {
 		*err = u.err;

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lb_buf.h"
 #include "ant_polite.h"
 #include "ant_robots.h"
 #include "update_int.h"
@@ -89,6 +90,7 @@ static void took_server(void *ctx, const char *server, int64_t next_at)
 	long h;
 
 	u->st.servers_claimed++;
+	(void)lb_buf_addf(&u->claimed, "%s\n", server);   /* out of memory: its leases run out instead */
 	if (!pol || next_at <= now || (h = ant_polite_host(pol, server)) < 0)
 		return;
 	ant_polite_started(pol, h, ant_upd_mono_ms(), next_at - now);
@@ -136,6 +138,7 @@ int ant_upd_claim(struct upd *u, ant_store_page *out, size_t max, size_t *n)
 	claim_size(u, max, &c.servers, &c.per_server);
 	for (;;) {
 		c.now_ms = clock_ms();
+		lb_buf_reset(&u->claimed);
 		if (pol && ant_store_server_waits(u->s, (int64_t)time(NULL), wait_load, pol, &u->err) < 0)
 			break;
 		if (ant_store_pages_claim(u->s, &c, out, max, n, &u->err) < 0)
@@ -175,7 +178,7 @@ int ant_upd_release(struct upd *u)
 	}
 	if (u->failed_db)
 		return LB_EDB;
-	if (ant_store_pages_release(u->s, u->checker, clock_ms() + delay, &u->err) < 0) {
+	if (ant_store_pages_release(u->s, u->checker, u->claimed.data, clock_ms() + delay, &u->err) < 0) {
 		u->failed_db = 1;
 		return LB_EDB;
 	}
