@@ -118,12 +118,6 @@ const char *ant_st_rule_name(atom_db_st *st, int i);
 int ant_st_pages_leased(ant_store *s, const ant_store_claim *c, ant_store_page *out, size_t max,
 			size_t *n, lb_error *err);
 
-/* ---- store_lease.c ---------------------------------------------------------- */
-
-/* A claim's parameters: ?1 checker, ?2 now, ?3 now_ms, ?4 lease_ms, ?5
- * servers, ?6 force, ?7 per_server. */
-void ant_st_bind_claim(atom_db_st *st, const ant_store_claim *c);
-
 /* ---- store_sources.c ------------------------------------------------------ */
 
 /* ANT_STORE_SOURCE_* of a sources.kind column. */

@@ -128,7 +128,7 @@ int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_
 
 /* ---- claims and leases --------------------------------------------------------- */
 
-void ant_st_bind_claim(atom_db_st *st, const ant_store_claim *c)
+static void bind_claim(atom_db_st *st, const ant_store_claim *c)
 {
 
 	ant_st_bind_text(st, 1, c->checker);
@@ -161,7 +161,7 @@ static int take_servers(ant_store *s, const ant_store_claim *c, lb_error *err)
 			      CLAIMABLE("p.") ") ORDER BY ss.next_at, ss.server LIMIT ?5"
 			      " FOR UPDATE SKIP LOCKED) RETURNING server, next_at", err)) < 0)
 		return rc;
-	ant_st_bind_claim(st, c);
+	bind_claim(st, c);
 	while ((rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		n++;
 		if (c->on_server)

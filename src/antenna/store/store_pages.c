@@ -435,7 +435,14 @@ int ant_st_pages_leased(ant_store *s, const ant_store_claim *c, ant_store_page *
 			      " WHERE rn <= ?7) ORDER BY id LIMIT ?8 FOR UPDATE SKIP LOCKED)"
 			      " RETURNING " PAGE_COLS, err)) < 0)
 		return rc;
-	ant_st_bind_claim(st, c);
+	/* store_lease.c's numbering: ?1 checker, ?2 now, ?3 now_ms, ?4 lease_ms,
+	 * ?6 force, ?7 per_server, and ?8 max */
+	ant_st_bind_text(st, 1, c->checker);
+	atom_db_bind_int64(st, 2, c->now);
+	atom_db_bind_int64(st, 3, c->now_ms);
+	atom_db_bind_int64(st, 4, c->lease_ms);
+	atom_db_bind_int(st, 6, c->force != 0);
+	atom_db_bind_int64(st, 7, (int64_t)c->per_server);
 	atom_db_bind_int64(st, 8, (int64_t)max);
 	while (*n < max && (rc = atom_db_step(st)) == ATOM_DB_ROW) {
 		if (page_from_row(st, &out[*n]) < 0) {
