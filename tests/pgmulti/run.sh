@@ -15,7 +15,7 @@ ANTENNA_TEST_PG=
 . "$TOP/tests/lib/antenna.sh"
 . "$TOP/tests/lib/pg.sh"
 
-plan 22
+plan 23
 tmpdir pgmulti-test
 pg_start || exit 1
 MS=
@@ -105,3 +105,10 @@ check "cycle 3: the others waited for its lease (3 s) and took its pages" \
 is "cycle 3: no lease left running (the killed checker's ran out)" \
 	"$(q "SELECT count(*) FROM server_slot WHERE until > extract(epoch FROM now()) * 1000")" 0
 check "cycle 3: check-db clean" $A -d "$DB" check-db
+
+# ---- publish: one at a time (an advisory lock), the second waits ---------------------------------
+$A -d "$DB" publish --now $((NOW + 7300)) "$T/pub1" > /dev/null 2> "$T/pe1" & PP=$!
+$A -d "$DB" publish --now $((NOW + 7300)) "$T/pub2" > /dev/null 2> "$T/pe2"; R2=$?
+wait $PP; R1=$?
+check "two publishes at once: both run, one after the other, the same files" \
+	sh -c "[ $R1$R2 = 00 ] && diff -r '$T/pub1' '$T/pub2'"
