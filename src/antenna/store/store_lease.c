@@ -104,9 +104,23 @@ static int fill_round(ant_store *s, ant_store_server_fn key, void *ctx, lb_error
 	return rc < 0 ? rc : n;
 }
 
-int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_error *err)
+/* Every server has its slot row, so that a claim locks rows only: made in
+ * the last round's transaction, under its lock, when some page was new
+ * (a scan of the pages), before another checker may claim. */
+static int make_slots(ant_store *s, int filled, lb_error *err)
 {
 	int rc;
+
+	if (!filled)
+		return 0;
+	rc = ant_st_run(s, "INSERT INTO server_slot(server) SELECT DISTINCT server FROM pages"
+			" WHERE server IS NOT NULL ON CONFLICT(server) DO NOTHING", NULL, NULL, err);
+	return rc < 0 ? rc : 0;
+}
+
+int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_error *err)
+{
+	int rc, n, filled = 0;
 
 	do {
 		if ((rc = ant_store_begin(s, err)) < 0)
@@ -114,16 +128,15 @@ int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_
 		/* one checker fills at a time: checkers starting together
 		 * would write the same rows in other orders (a deadlock) */
 		if ((rc = ant_st_exec(s, "SELECT pg_advisory_xact_lock(4242000006)", err)) < 0 ||
-		    (rc = fill_round(s, key, ctx, err)) < 0 ||
-		    ant_store_commit(s, err) < 0) {
+		    (rc = n = fill_round(s, key, ctx, err)) < 0 ||
+		    (n < 1000 && (rc = make_slots(s, filled + n, err)) < 0) ||
+		    (rc = ant_store_commit(s, err)) < 0) {
 			ant_store_rollback(s);
-			return rc < 0 ? rc : LB_EDB;
+			return rc;
 		}
-	} while (rc == 1000);
-	/* every server has its slot row, so that a claim locks rows only */
-	rc = ant_st_run(s, "INSERT INTO server_slot(server) SELECT DISTINCT server FROM pages"
-			" WHERE server IS NOT NULL ON CONFLICT(server) DO NOTHING", NULL, NULL, err);
-	return rc < 0 ? rc : 0;
+		filled += n;
+	} while (n == 1000);
+	return 0;
 }
 
 /* ---- claims and leases --------------------------------------------------------- */
