@@ -23,7 +23,7 @@ trap '[ -n "$MS" ] && kill $MS 2>/dev/null; [ -n "${KEEP:-}" ] && cp -r "$T" /tm
 NS=20 PER=100 NOW=1795000000
 "$TOP/$BUILD/tools/manyserver" --addrs $NS --delay-ms 20 --log "$T/log" --bump-file "$T/bump" \
 	--port-file "$T/port" --max-seconds 300 & MS=$!
-for i in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
 P=$(cat "$T/port")
 DB=$(pg_newdb multi) || exit 1
 q() { psql -qAt -h "$PG_HOST" -U antenna multi -c "$1"; }

@@ -95,8 +95,13 @@ static int fill_round(ant_store *s, ant_store_server_fn key, void *ctx, lb_error
 		char *k = key(ctx, urls[i]);
 		struct fill f = { ids[i], k ? k : "" };   /* no key: its own "" server */
 
+		/* the page's server, and the server's slot row (a claim locks
+		 * rows only), in the same transaction: a checker that sees the
+		 * one sees the other */
 		if (rc == 0 && (rc = ant_st_run(s, "UPDATE pages SET server = ?2 WHERE id = ?1",
-						bind_fill, &f, err)) > 0)
+						bind_fill, &f, err)) > 0 &&
+		    (rc = ant_st_run(s, "INSERT INTO server_slot(server) VALUES(?2)"
+				     " ON CONFLICT(server) DO NOTHING", bind_fill, &f, err)) >= 0)
 			rc = 0;
 		free(k);
 		free(urls[i]);
@@ -104,23 +109,9 @@ static int fill_round(ant_store *s, ant_store_server_fn key, void *ctx, lb_error
 	return rc < 0 ? rc : n;
 }
 
-/* Every server has its slot row, so that a claim locks rows only: made in
- * the last round's transaction, under its lock, when some page was new
- * (a scan of the pages), before another checker may claim. */
-static int make_slots(ant_store *s, int filled, lb_error *err)
-{
-	int rc;
-
-	if (!filled)
-		return 0;
-	rc = ant_st_run(s, "INSERT INTO server_slot(server) SELECT DISTINCT server FROM pages"
-			" WHERE server IS NOT NULL ON CONFLICT(server) DO NOTHING", NULL, NULL, err);
-	return rc < 0 ? rc : 0;
-}
-
 int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_error *err)
 {
-	int rc, n, filled = 0;
+	int rc, n;
 
 	do {
 		if ((rc = ant_store_begin(s, err)) < 0)
@@ -129,12 +120,10 @@ int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_
 		 * would write the same rows in other orders (a deadlock) */
 		if ((rc = ant_st_exec(s, "SELECT pg_advisory_xact_lock(4242000006)", err)) < 0 ||
 		    (rc = n = fill_round(s, key, ctx, err)) < 0 ||
-		    (n < 1000 && (rc = make_slots(s, filled + n, err)) < 0) ||
 		    (rc = ant_store_commit(s, err)) < 0) {
 			ant_store_rollback(s);
 			return rc;
 		}
-		filled += n;
 	} while (n == 1000);
 	return 0;
 }

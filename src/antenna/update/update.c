@@ -378,7 +378,8 @@ static int check_shared(struct upd *u)
 	u->chk = calloc(max, sizeof *u->chk);
 	if (!u->pages || !u->chk)
 		return lb_err_code(&u->err, LB_ENOMEM);
-	if (ant_upd_shared_begin(u) < 0)
+	/* the sources' writes committed: a claim is a transaction of its own */
+	if (ant_upd_tx_commit(u) < 0 || ant_upd_shared_begin(u) < 0)
 		return 0;   /* u->failed_db: run() tells */
 	while (rc == 0 && !u->failed_db && (more = ant_upd_claim(u, u->pages, max, &got)) > 0) {
 		u->npages = got;

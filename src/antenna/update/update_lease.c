@@ -112,15 +112,15 @@ static void sleep_ms(int64_t ms)
 
 /*
  * Servers per claim: enough to keep --jobs transfers going at --per-host
- * each, twice over (a server with few due pages frees its transfers
- * early); pages per server: the batch shared among them.
+ * each, and no more, so that the other checkers find servers free;
+ * pages per server: the batch shared among them.
  */
 static void claim_size(const struct upd *u, size_t max, size_t *servers, size_t *per)
 {
 	long jobs = u->lim.jobs > 0 ? u->lim.jobs : ANT_FETCH_DEFAULT_JOBS;
 	long host = u->lim.per_host > 0 ? u->lim.per_host : ANT_FETCH_DEFAULT_PER_HOST;
 
-	*servers = (size_t)(2 * ((jobs + host - 1) / host));
+	*servers = (size_t)((jobs + host - 1) / host);
 	if (*servers < 1)
 		*servers = 1;
 	if (*servers > max)
@@ -151,8 +151,10 @@ int ant_upd_claim(struct upd *u, ant_store_page *out, size_t max, size_t *n)
 			break;
 		if (!until)
 			return 0;
+		/* a quarter of a second: servers come free at each of their
+		 * batches' ends, and the holders claim again at once */
 		u->st.lease_waits++;
-		sleep_ms(until - c.now_ms < 1000 ? until - c.now_ms + 10 : 1000);
+		sleep_ms(until - c.now_ms < 250 ? until - c.now_ms + 10 : 250);
 	}
 	u->failed_db = 1;
 	return LB_EDB;
