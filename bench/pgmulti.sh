@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/pgmulti.sh: several checkers over one PostgreSQL (issue 34).
+# bench/pgmulti.sh: several checkers over one PostgreSQL.
 # N pages (default 30000) over S loopback servers (default 100:
 # 127.0.0.1 .. 127.0.0.S, tests/tools/manyserver.c), each answer delayed
 # D ms (default 200: a real network's latency), --jobs J (default 64) for
