@@ -417,7 +417,8 @@ int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant
 }
 
 /* The claim's pages (store_lease.c): up to c->per_server claimable pages of
- * each server the claim took (at most max in all), locked with SKIP
+ * each server the claim took, at most max in all, taken in turn from each
+ * server (row_number: the first of each, then the second...), locked with SKIP
  * LOCKED and leased to c->checker, read into out.  0 or < 0; the caller
  * rolls back and releases out on an error.  PostgreSQL's SQL only. */
 int ant_st_pages_leased(ant_store *s, const ant_store_claim *c, ant_store_page *out, size_t max,
@@ -432,7 +433,7 @@ int ant_st_pages_leased(ant_store *s, const ant_store_claim *c, ant_store_page *
 			      " FROM pages WHERE server IN (SELECT server FROM server_slot"
 			      " WHERE checker = ?1 AND until > ?3) AND (?6 <> 0 OR recheck <> 0 OR"
 			      " next_check <= ?2) AND lease_until <= ?3 AND last_check <> ?2) t"
-			      " WHERE rn <= ?7) ORDER BY id LIMIT ?8 FOR UPDATE SKIP LOCKED)"
+			      " WHERE rn <= ?7 ORDER BY rn, id LIMIT ?8) FOR UPDATE SKIP LOCKED)"
 			      " RETURNING " PAGE_COLS, err)) < 0)
 		return rc;
 	/* store_lease.c's numbering: ?1 checker, ?2 now, ?3 now_ms, ?4 lease_ms,

@@ -113,7 +113,7 @@ static void sleep_ms(int64_t ms)
 /*
  * Servers per claim: enough to keep --jobs transfers going at --per-host
  * each, and no more, so that the other checkers find servers free;
- * pages per server: the batch shared among them.
+ * their pages in turn up to the batch, whatever their number.
  */
 static void claim_size(const struct upd *u, size_t max, size_t *servers, size_t *per)
 {
@@ -125,7 +125,7 @@ static void claim_size(const struct upd *u, size_t max, size_t *servers, size_t 
 		*servers = 1;
 	if (*servers > max)
 		*servers = max;
-	*per = max / *servers;
+	*per = max;   /* the claim takes from each server in turn (store_pages.c) */
 }
 
 int ant_upd_claim(struct upd *u, ant_store_page *out, size_t max, size_t *n)
