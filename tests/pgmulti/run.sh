@@ -74,7 +74,7 @@ check "cycle 1: at most 2 requests at once to a server (--per-host), across chec
 G=$(min_gap)
 check "cycle 1: starts to one server --min-delay (30 ms) apart, across checkers ($G ms; a request's headers reach the server a few ms after its start)" test "$G" -ge 15
 is "cycle 1: every page checked at this run's time, none leased" \
-	"$(q "SELECT count(*) FROM pages WHERE last_check = $NOW AND lease_by IS NULL")" $((NS * PER))
+	"$(q "SELECT count(*) FROM pages WHERE last_check = $NOW AND lease_until = 0")" $((NS * PER))
 check "cycle 1: check-db clean" $A -d "$DB" check-db
 
 # ---- cycle 2: updates neither lost nor doubled ------------------------------------------------

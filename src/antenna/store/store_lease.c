@@ -143,11 +143,13 @@ static void bind_claim(atom_db_st *st, const ant_store_claim *c)
 }
 
 /* A page this claim may take: due (ant_detect_due()), not leased, and not
- * checked in this run already (a check leaves last_check = the run's now:
- * a page its check leaves due waits for the next run; <>, not <:
- * a run --now in the past still claims). */
+ * checked in this run already: not given back by this checker (lease_by
+ * stays after a release: the run's id), and, --force aside, not checked
+ * at this run's time (a page its check leaves due waits for the next run,
+ * whichever checker checked it; <>, not <: a run --now in the past still
+ * claims). */
 #define CLAIMABLE(p) "(?6 <> 0 OR " p "recheck <> 0 OR " p "next_check <= ?2) AND " \
-	p "lease_until <= ?3 AND " p "last_check <> ?2"
+	p "lease_until <= ?3 AND " p "lease_by IS DISTINCT FROM ?1 AND (?6 <> 0 OR " p "last_check <> ?2)"
 
 /* The servers taken: up to c->servers whose slot is free and that have a
  * claimable page, their slots leased to c->checker; fn(ctx, server,
@@ -214,7 +216,7 @@ int ant_store_pages_release(ant_store *s, const char *checker, const char *serve
 	 * lease ran out mid-batch may be another checker's now */
 	if ((rc = ant_store_begin(s, err)) < 0)
 		return rc;
-	if ((rc = ant_st_run(s, "UPDATE pages SET lease_by = NULL, lease_until = 0 WHERE server ="
+	if ((rc = ant_st_run(s, "UPDATE pages SET lease_until = 0 WHERE server ="
 			     " ANY(string_to_array(?3, chr(10))) AND lease_by = ?1 AND ?2 = ?2",
 			     bind_rel, &r, err)) < 0 ||
 	    (rc = ant_st_run(s, "UPDATE server_slot SET checker = NULL, until = 0,"
