@@ -143,13 +143,11 @@ static void bind_claim(atom_db_st *st, const ant_store_claim *c)
 }
 
 /* A page this claim may take: due (ant_detect_due()), not leased, and not
- * checked in this run already: not given back by this checker (lease_by
- * stays after a release: the run's id), and, --force aside, not checked
- * at this run's time (a page its check leaves due waits for the next run,
- * whichever checker checked it; <>, not <: a run --now in the past still
- * claims). */
+ * given back by this run already (lease_by keeps the run's id after the
+ * release: a page its check leaves due waits for the next run).  Not a
+ * time: a run in the same second as the last must check what is due. */
 #define CLAIMABLE(p) "(?6 <> 0 OR " p "recheck <> 0 OR " p "next_check <= ?2) AND " \
-	p "lease_until <= ?3 AND " p "lease_by IS DISTINCT FROM ?1 AND (?6 <> 0 OR " p "last_check <> ?2)"
+	p "lease_until <= ?3 AND " p "lease_by IS DISTINCT FROM ?1"
 
 /* The servers taken: up to c->servers whose slot is free and that have a
  * claimable page, their slots leased to c->checker; fn(ctx, server,
