@@ -149,6 +149,15 @@ struct ant_update_stats;
 	"  --robots-max-age S, --robots-max-bytes BYTES  robots.txt (antenna(1) ROBOTS.TXT)\n" \
 	"                       is used S seconds (86400), BYTES of it read (500K)\n"
 int antcmd_robots_opt(int c, const char *arg, struct ant_update_opts *u);
+/* shared.c: several checkers over one PostgreSQL: update --lease S, and
+ * the summary's share of this checker. */
+int antcmd_lease_opt(const char *arg, struct ant_update_opts *u);
+void antcmd_shared_summary(const struct ant_update_stats *st);
+/* publish on a shared antenna (PostgreSQL): one at a time; a second
+ * waits for the first up to ANTCMD_PUBLISH_WAIT seconds, then stops with
+ * a message.  0 go on, -1 stop (said). */
+#define ANTCMD_PUBLISH_WAIT 60
+int antcmd_publish_lock(ant_store *s);
 /* render.c: update's --render-timeout, --render-memory, --render-settle,
  * --render-jobs (ant_render.h), codes no letter takes, into u's render
  * limits (0, or -1 said). */

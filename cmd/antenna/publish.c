@@ -146,6 +146,10 @@ int cmd_publish(int argc, char **argv)
 		return cli_usage_error(help, "one DIR is needed");
 	if (!(s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
 		return CLI_FATAL;
+	if (antcmd_publish_lock(s) < 0) {   /* PostgreSQL: one publish at a time */
+		ant_store_close(s);
+		return CLI_FATAL;
+	}
 	dir = argv[optind];
 	po.now = antcmd_now(po.now);
 	rc = ant_publish_site(s, dir, &po, &res, &err);

@@ -37,7 +37,7 @@ const struct option cmd_update_longopts[] = {
 	{ "max-source-news", required_argument, NULL, 'N' },
 	{ "max-source-news-day", required_argument, NULL, 'D' },
 	{ "max-source-records", required_argument, NULL, 'S' }, ANTCMD_ROBOTS_LONGOPTS,
-	{ "sitemap-limit", required_argument, NULL, 'L' },
+	{ "sitemap-limit", required_argument, NULL, 'L' }, { "lease", required_argument, NULL, 'e' },
 	ANTCMD_RENDER_LONGOPTS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -85,6 +85,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 				return -1;
 			o->u.refetch_pause_ms = v;
 			break;
+		case 'e': if (antcmd_lease_opt(optarg, &o->u) < 0) return -1; break;
 		case ANTCMD_OPT_ROBOTS_AGE: case ANTCMD_OPT_ROBOTS_BYTES:
 			if (antcmd_robots_opt(c, optarg, &o->u) < 0) return -1;
 			break;
@@ -126,8 +127,7 @@ static int parse_opts(int argc, char **argv, struct upd_opts *o)
 }
 
 /* -v: one line per source read and per page checked, on standard error;
- * without it, the failures only (for cron: a run that went well says
- * nothing there).  URLs and errors come from outside: made safe (lb_term.h). */
+ * without it, the failures only (for cron).  URLs and errors: lb_term.h. */
 static void verbose_source(void *ctx, const ant_store_source *src, int notmodified)
 {
 	const struct upd_opts *o = ctx;
@@ -206,11 +206,11 @@ static void summary(const ant_update_stats *u, double secs)
 		printf("; %u change%s without the --when words, %u only of links to other pages", u->when_quiet,
 		       u->when_quiet == 1 ? "" : "s", u->links_quiet);
 	antcmd_robots_summary(u);
+	antcmd_shared_summary(u);   /* PostgreSQL: this checker's share */
 	printf("; %.2f s\n", secs);
 }
 
-/* "50 s", "4 min 50 s", "2 h 5 min", "1 d 3 h": how far ahead d seconds are
- * (the two largest units). */
+/* "50 s", "4 min 50 s", "2 h 5 min", "1 d 3 h": d seconds, two largest units. */
 static void span(char *b, size_t n, int64_t d)
 {
 	static const struct { int64_t s; const char *u; } unit[] = {

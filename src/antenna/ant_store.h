@@ -33,7 +33,7 @@
 #include "ant_trust.h"
 #include "ant_outcome.h"
 
-#define ANT_STORE_SCHEMA_VERSION 16
+#define ANT_STORE_SCHEMA_VERSION 17
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -456,6 +456,56 @@ int ant_store_server_wait_get(ant_store *s, const char *server, int64_t *until, 
  * the run writes its own view back (ant_update()).  The number of waits
  * forgotten, or LB_EDB. */
 int ant_store_server_wait_clear(ant_store *s, const char *server, lb_error *err);
+
+/* ---- several checkers over one PostgreSQL (store_lease.c) ----------------
+ * On PostgreSQL any number of 'antenna update' share the work: each claims
+ * servers and their due pages for a lease (FOR UPDATE SKIP LOCKED), checks
+ * them, saves, releases; a lease not released (a checker killed) expires.
+ * On SQLite none of this is used: one run holds the run lock. */
+
+/* 1 when several checkers may share s (PostgreSQL), 0 (SQLite). */
+int ant_store_shared(const ant_store *s);
+
+/* What must stay single among checkers: a session advisory lock on
+ * PostgreSQL, let go of with ant_store_unlock_named() or the connection.
+ * 1 taken (on SQLite at once: one machine, and update's run lock), 0
+ * another holds it after wait_seconds, < 0 error. */
+enum { ANT_STORE_LOCK_SOURCES, ANT_STORE_LOCK_PUBLISH };
+int ant_store_lock_named(ant_store *s, int which, int wait_seconds, lb_error *err);
+void ant_store_unlock_named(ant_store *s, int which);
+
+/* Every page's server key (pages.server) filled where missing, key(ctx,
+ * url) giving it (malloc'd; NULL: ""), and each server's slot row made.
+ * 0 or < 0. */
+typedef char *(*ant_store_server_fn)(void *ctx, const char *url);
+int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_error *err);
+
+typedef struct ant_store_claim {
+	const char *checker;     /* this checker's id */
+	int64_t now;             /* the run's time (seconds): due, and not checked in this run */
+	int64_t now_ms;          /* the clock (ms since the epoch): leases */
+	int64_t lease_ms;        /* how long the claim holds */
+	size_t servers;          /* servers taken at most */
+	size_t per_server;       /* pages of each at most */
+	int force;               /* every page due */
+	/* each server taken, with the time (ms) before which it may not be asked */
+	void (*on_server)(void *ctx, const char *server, int64_t next_at);
+	void *ctx;
+} ant_store_claim;
+/* One claim, in its own transaction: free servers with claimable pages,
+ * then their pages, leased, into out (max).  *n 0: nothing claimable
+ * now.  0 or < 0. */
+int ant_store_pages_claim(ant_store *s, const ant_store_claim *c, ant_store_page *out, size_t max,
+			  size_t *n, lb_error *err);
+/* checker's pages of the servers it claimed (servers: their keys, a
+ * line each) and the slots it still holds let go of, those servers not
+ * asked before next_at (ms).  0 or < 0. */
+int ant_store_pages_release(ant_store *s, const char *checker, const char *servers, int64_t next_at,
+			    lb_error *err);
+/* *until: the earliest expiry (ms) of a server slot another checker holds
+ * (0: none).  0 or < 0. */
+int ant_store_leases_others(ant_store *s, const char *checker, int64_t now_ms, int64_t *until,
+			    lb_error *err);
 
 /* ---- the texts behind the diff pages (store_texts.c; ant_difftext.h) ---- */
 

@@ -53,6 +53,15 @@
 /* Milliseconds between a page's answer that seems changed and the second
  * fetch that tells per-request noise from news (ant_detect.h). */
 #define ANT_UPDATE_REFETCH_PAUSE_MS 2000
+/* Several checkers over one PostgreSQL (opts lease_seconds, --lease): how
+ * long a claim of servers and their due pages holds.  A checker killed
+ * mid-batch holds its pages this long; a batch must end within it (one
+ * claim is at most ANT_UPDATE_CLAIM_MAX pages). */
+#define ANT_UPDATE_LEASE 300
+/* Pages per claim at most (a smaller --page-batch is used as it is): a
+ * claim is a share of the work, and several checkers end together when
+ * the shares are small. */
+#define ANT_UPDATE_CLAIM_MAX 1000
 /* Archives followed (already read, so not fetched) per source and run:
  * a bound on a cycle of prev-archive links. */
 #define ANT_UPDATE_MAX_WALK 100000
@@ -125,6 +134,11 @@ typedef struct ant_update_opts {
 	ant_render_limits render;
 	/* Moved and gone pages (ant_pagestate.h): 0 = ANT_MOVE_AFTER, ANT_GONE_DAYS. */
 	int64_t move_after, gone_days;
+	/* On PostgreSQL (ant_store_shared()): how long a claim holds
+	 * (0: ANT_UPDATE_LEASE), and this checker's id in the leases (NULL:
+	 * host:pid:start). */
+	int64_t lease_seconds;
+	const char *checker;
 } ant_update_opts;
 
 /* The run's counts, for the command's summary line. */
@@ -152,6 +166,9 @@ typedef struct ant_update_stats {
 	unsigned sources_same;   /* bodies not read again: the same as last read */
 	unsigned sources_churning, sources_cut;   /* flagged; stopped at max_records */
 	long connections;        /* opened by the run's transfers (ant_fetch.h pool) */
+	unsigned claims, servers_claimed;   /* on PostgreSQL: claims made, servers in them */
+	unsigned lease_waits;    /* pauses while another checker held servers */
+	int sources_skipped;     /* on PostgreSQL: another checker was reading the sources */
 	unsigned pages;          /* watched */
 	int64_t next_due;        /* after the run, when the next page is due (now when
 				    one still is); 0 when no page is watched */

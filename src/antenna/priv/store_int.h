@@ -114,6 +114,10 @@ char *ant_st_pg_sql(const char *sql, int *nparams, uint64_t *used);
 /* detected_by of column i: one of ant_detect.h's static strings, or NULL. */
 const char *ant_st_rule_name(atom_db_st *st, int i);
 
+/* The claim's pages read and leased (ant_store_pages_claim()): 0 or < 0. */
+int ant_st_pages_leased(ant_store *s, const ant_store_claim *c, ant_store_page *out, size_t max,
+			size_t *n, lb_error *err);
+
 /* ---- store_sources.c ------------------------------------------------------ */
 
 /* ANT_STORE_SOURCE_* of a sources.kind column. */

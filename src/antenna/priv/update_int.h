@@ -18,6 +18,8 @@
  *   update_sibling.c  the sibling pages noted, fetched after a batch
  *   update_trust.c    a source's claims as hints, judged by our checks
  *                     (the score itself is rules/trust.c's)
+ *   update_lease.c    a checker among several over one PostgreSQL: claims,
+ *                     leases, the servers' politeness shared
  *   update_run.c      the run's tools every file above uses: the fetch,
  *                     the transaction, a page saved with its event
  * Each file calls only the ones below it (tests/house/run.sh: no loop).
@@ -170,6 +172,10 @@ struct upd {
 	int diff_max_read;       /* update_diff.c: the bound on kept texts, read */
 	size_t diff_max;
 	struct upd_diffs *diffs; /* update_diff.c: its streams and buffers, kept for the run */
+	/* several checkers over one PostgreSQL (update_lease.c) */
+	char checker[256];       /* this run's id in the leases */
+	int64_t lease_ms;        /* how long a claim holds */
+	lb_buf claimed;          /* the servers of the claim, a line each */
 };
 
 /* ---- update_run.c: the run's means ---- */
@@ -207,6 +213,19 @@ int ant_upd_http_failed(const ant_fetch_result *res);
 const char *ant_upd_error_text(const ant_fetch_result *res, char *b, size_t n);
 /* Validators: replaced by a 200's (even by none), refreshed by a 304's. */
 void ant_upd_take_validators(char **etag, char **lm, const ant_fetch_result *res);
+
+/* ---- update_lease.c: a checker among several (PostgreSQL) ---- */
+
+/* Before the pages: the run's checker id and lease, every page's server
+ * known.  0 or LB_EDB (u->failed_db). */
+int ant_upd_shared_begin(struct upd *u);
+/* The next claim into out (max pages): 1 with *n pages, leased; 0 when
+ * nothing is left to claim and no other checker holds a server (waiting
+ * while one does); LB_EDB (u->failed_db). */
+int ant_upd_claim(struct upd *u, ant_store_page *out, size_t max, size_t *n);
+/* After a claim's batch is committed: the servers' waits written, the
+ * pages and servers given back.  0 or LB_EDB. */
+int ant_upd_release(struct upd *u);
 
 /* ---- update_robots.c ---- */
 

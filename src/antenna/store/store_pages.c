@@ -417,6 +417,50 @@ int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant
 	return rc;
 }
 
+/* The claim's pages (store_lease.c): up to c->per_server claimable pages of
+ * each server the claim took, at most max in all, taken in turn from each
+ * server (row_number: the first of each, then the second...), locked with SKIP
+ * LOCKED and leased to c->checker, read into out.  0 or < 0; the caller
+ * rolls back and releases out on an error.  PostgreSQL's SQL only. */
+int ant_st_pages_leased(ant_store *s, const ant_store_claim *c, ant_store_page *out, size_t max,
+			size_t *n, lb_error *err)
+{
+	atom_db_st *st;
+	int rc;
+
+	if ((rc = ant_st_prep(s, &st, "UPDATE pages SET lease_by = ?1, lease_until = ?3 + ?4"
+			      " WHERE id IN (SELECT id FROM pages WHERE id IN (SELECT id FROM"
+			      " (SELECT id, row_number() OVER (PARTITION BY server ORDER BY id) AS rn"
+			      " FROM pages WHERE server IN (SELECT server FROM server_slot"
+			      " WHERE checker = ?1 AND until > ?3) AND (?6 <> 0 OR recheck <> 0 OR"
+			      " next_check <= ?2) AND lease_until <= ?3 AND lease_by IS DISTINCT FROM ?1) t"
+			      " WHERE rn <= ?7 ORDER BY rn, id LIMIT ?8) FOR UPDATE SKIP LOCKED)"
+			      " RETURNING " PAGE_COLS, err)) < 0)
+		return rc;
+	/* store_lease.c's numbering: ?1 checker, ?2 now, ?3 now_ms, ?4 lease_ms,
+	 * ?6 force, ?7 per_server, and ?8 max */
+	ant_st_bind_text(st, 1, c->checker);
+	atom_db_bind_int64(st, 2, c->now);
+	atom_db_bind_int64(st, 3, c->now_ms);
+	atom_db_bind_int64(st, 4, c->lease_ms);
+	atom_db_bind_int(st, 6, c->force != 0);
+	atom_db_bind_int64(st, 7, (int64_t)c->per_server);
+	atom_db_bind_int64(st, 8, (int64_t)max);
+	while (*n < max && (rc = atom_db_step(st)) == ATOM_DB_ROW) {
+		if (page_from_row(st, &out[*n]) < 0) {
+			rc = lb_err_code(err, LB_ENOMEM);
+			break;
+		}
+		(*n)++;
+	}
+	if (rc == ATOM_DB_ROW || rc == ATOM_DB_DONE)
+		rc = 0;
+	else if (rc != LB_ENOMEM)
+		rc = ant_st_dberr(s, err, "claiming pages");
+	atom_db_finalize(st);
+	return rc;
+}
+
 int ant_store_pages_count(ant_store *s, int64_t *n, int64_t *first_due, lb_error *err)
 {
 	atom_db_st *st;

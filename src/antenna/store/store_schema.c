@@ -333,6 +333,22 @@ static const char *const migrations[] = {
 	"ALTER TABLE pages ADD COLUMN news_at INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE pages ADD COLUMN prev_modified INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE pages ADD COLUMN prev_by INTEGER;",
+	/* 16 -> 17: several checkers over one PostgreSQL (store_lease.c,
+	 * doc/DESIGN.md "Several checkers"): each page's server (its
+	 * politeness key, filled by the first shared run; NULL on SQLite,
+	 * where one run holds the lock and none is needed) and its lease (the
+	 * checker that claimed it, until when in ms since the epoch); each
+	 * server's slot: the checker holding it for a batch, until when, and
+	 * when the next request to it may start after a release. */
+	"ALTER TABLE pages ADD COLUMN server TEXT;"
+	"ALTER TABLE pages ADD COLUMN lease_by TEXT;"
+	"ALTER TABLE pages ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX pages_server ON pages(server, next_check) WHERE server IS NOT NULL;"
+	"CREATE TABLE server_slot("
+	" server TEXT PRIMARY KEY,"
+	" checker TEXT,"
+	" until INTEGER NOT NULL DEFAULT 0,"
+	" next_at INTEGER NOT NULL DEFAULT 0);",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

@@ -9,7 +9,9 @@
  * holds at most limits.jobs bodies.  Writes go through one prepared
  * statement, committed every ANT_UPDATE_BATCH checks: kill -9 loses at
  * most one batch, never consistency.  The run lock (ant_store_lock) is
- * held from start to end.
+ * held from start to end -- on SQLite; on PostgreSQL several checkers
+ * share the pages by claims and leases instead (check_shared(),
+ * update_lease.c), and the sources are read by one of them at a time.
  *
  * Bounded memory whatever the number of pages (hub scale): a source's
  * record finds its page through the url_key index (ant_store_page_get),
@@ -362,6 +364,35 @@ static int check_pages(struct upd *u)
 	return rc;
 }
 
+/* On PostgreSQL, several checkers: claim after claim (update_lease.c),
+ * each a batch checked and committed, then given back.  A page awaiting
+ * its second fetch is fetched again before its claim is given back (each
+ * batch is a last one): a claim never outlives its batch. */
+static int check_shared(struct upd *u)
+{
+	size_t max = u->batch < ANT_UPDATE_CLAIM_MAX ? u->batch : ANT_UPDATE_CLAIM_MAX;
+	size_t got;
+	int rc = 0, more;
+
+	u->pages = calloc(max, sizeof *u->pages);
+	u->chk = calloc(max, sizeof *u->chk);
+	if (!u->pages || !u->chk)
+		return lb_err_code(&u->err, LB_ENOMEM);
+	/* the sources' writes committed: a claim is a transaction of its own */
+	if (ant_upd_tx_commit(u) < 0 || ant_upd_shared_begin(u) < 0)
+		return 0;   /* u->failed_db: run() tells */
+	while (rc == 0 && !u->failed_db && (more = ant_upd_claim(u, u->pages, max, &got)) > 0) {
+		u->npages = got;
+		u->st.claims++;
+		if (check_batch(u, 1) < 0)
+			rc = lb_err(&u->err, LB_ENET, "cannot set up transfers");
+		carry(u);
+		if (ant_upd_release(u) < 0)
+			break;
+	}
+	return rc;
+}
+
 static void batch_free(struct upd *u)
 {
 	for (size_t i = 0; i < u->npages; i++) {
@@ -402,11 +433,24 @@ static int load(struct upd *u, ant_store_source **srcs, size_t *nsrc)
 {
 	int rc;
 
-	if ((rc = ant_store_lock(u->s, u->o->lock_wait, &u->err)) < 0 ||
+	/* on PostgreSQL the checkers share the pages by leases: no run lock */
+	if ((!ant_store_shared(u->s) && (rc = ant_store_lock(u->s, u->o->lock_wait, &u->err)) < 0) ||
 	    (rc = atom_evstore_attach(&u->ev, ant_store_db(u->s), &u->err)) < 0 ||
 	    (rc = ant_store_sources_load(u->s, srcs, nsrc, &u->err)) < 0)
 		return rc;
 	return 0;
+}
+
+/* The sources are read by one checker at a time (on SQLite the run lock
+ * says so already): 1 read them, 0 another checker is reading them (this
+ * one checks pages only), < 0 error. */
+static int sources_lock(struct upd *u)
+{
+	int rc = ant_store_lock_named(u->s, ANT_STORE_LOCK_SOURCES, 0, &u->err);
+
+	if (rc == 0)
+		u->st.sources_skipped = 1;
+	return rc;
 }
 
 static int run(struct upd *u)
@@ -417,10 +461,14 @@ static int run(struct upd *u)
 
 	if (rc < 0)
 		return rc;
-	if (nsrc && ant_upd_read_sources(u, srcs, nsrc) < 0)
+	if (nsrc && (rc = sources_lock(u)) < 0)
+		;
+	else if (nsrc && rc && ant_upd_read_sources(u, srcs, nsrc) < 0)
 		rc = lb_err(&u->err, LB_ENET, "cannot set up transfers");
 	else if (!u->failed_db)
-		rc = check_pages(u);
+		rc = ant_store_shared(u->s) ? check_shared(u) : check_pages(u);
+	if (nsrc && ant_store_shared(u->s))
+		ant_store_unlock_named(u->s, ANT_STORE_LOCK_SOURCES);
 	/* A database failure in a callback stopped the writes; its message
 	 * is the one to tell. */
 	if (ant_upd_tx_commit(u) < 0 || u->failed_db)
@@ -487,7 +535,9 @@ static void pool_close(struct upd *u)
 
 	u->st.connections = u->pool ? ant_fetch_pool_connects(u->pool) : 0;
 	if (pol && !u->failed_db && ant_upd_tx_need(u) == 0) {
-		ant_store_server_wait_clear(u->s, NULL, NULL);
+		/* shared: the others' waits stay (a later time wins, as ever) */
+		if (!ant_store_shared(u->s))
+			ant_store_server_wait_clear(u->s, NULL, NULL);
 		ant_polite_each_block(pol, now, wait_save, u);
 		ant_upd_tx_commit(u);
 	}
@@ -500,7 +550,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 {
 	struct upd_siblings tmpl = { 0 };
 	struct upd u = { .s = store, .o = opts, .now = opts->now, .key = LB_BUF_INIT,
-			 .err = LB_ERROR_INIT, .tmpl = &tmpl };
+			 .err = LB_ERROR_INIT, .tmpl = &tmpl, .claimed = LB_BUF_INIT };
 	int rc;
 
 	u.batch = opts->page_batch ? opts->page_batch : ANT_UPDATE_PAGE_BATCH;
@@ -521,6 +571,7 @@ int ant_update(ant_store *store, const ant_update_opts *opts, ant_update_stats *
 	ant_upd_siblings_free(&u);
 	ant_upd_site_forget(&u);
 	lb_buf_release(&u.key);
+	lb_buf_release(&u.claimed);
 	atom_evstore_close(u.ev);
 	if (rc < 0 && err) {
 		*err = u.err;

@@ -597,7 +597,7 @@ static void from_schema12(void)
 		{ "cannot start transfer: out of memory", "local" },
 		{ "the --only part is not on the page", "check" },
 	};
-	char p12[300], url[64], sql[700];
+	char p12[300], url[64], sql[1000];
 	atom_db *db;
 	atom_db_st *st;
 	ant_store *s;
@@ -632,7 +632,9 @@ static void from_schema12(void)
 		 "ALTER TABLE pages DROP COLUMN when_hit; ALTER TABLE pages DROP COLUMN taught; "
 		 "ALTER TABLE pages DROP COLUMN news; ALTER TABLE pages DROP COLUMN news_at; "
 		 "ALTER TABLE pages DROP COLUMN prev_modified; ALTER TABLE pages DROP COLUMN prev_by; "
-		 "PRAGMA user_version=%d", 12);
+		 "DROP INDEX pages_server; ALTER TABLE pages DROP COLUMN server; "
+		 "ALTER TABLE pages DROP COLUMN lease_by; ALTER TABLE pages DROP COLUMN lease_until; "
+		 "DROP TABLE server_slot; PRAGMA user_version=%d", 12);
 	OK(ok && atom_db_exec(db, sql) == ATOM_DB_OK,
 	   "as schema 12 wrote it: last_error words, no kind");
 	atom_db_close(db);

@@ -1,0 +1,60 @@
+#!/bin/sh
+# bench/pgmulti.sh: several checkers over one PostgreSQL.
+# N pages (default 30000) over S loopback servers (default 100:
+# 127.0.0.1 .. 127.0.0.S, tests/tools/manyserver.c), each answer delayed
+# D ms (default 200: a real network's latency), --jobs J (default 64) for
+# every checker.  Reports: one checker's wall time against three's (and
+# each one's share), one checker's CPU on PostgreSQL against the same on
+# SQLite (the checker's process; the server's apart), from a cycle each
+# where every page is due (--now moved on an hour).
+#   BUILD=build sh bench/pgmulti.sh [N [S [D [J]]]]
+# Not in make bench (minutes at 200 ms an answer).  Measured 2026-11-29 on
+# the loaded 2-core machine, 30000 pages, 100 servers, 200 ms, --jobs 64:
+# one checker on SQLite 364.8 s wall, 11.97 s CPU; on PostgreSQL 210.2 s,
+# 8.73 s CPU; three checkers on PostgreSQL 81.4 s (0.39x one), shares
+# 9848, 9848, 10304.
+# test-needs: /usr/bin/time:time bc:bc /usr/bin/psql:postgresql-client
+set -u
+BUILD=${BUILD:-build}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+A=$TOP/$BUILD/antenna
+N=${1:-30000} S=${2:-100} D=${3:-200} J=${4:-64}
+NOW=1795000000
+. "$TOP/tests/lib/pg.sh"
+T=$(mktemp -d /tmp/pgmulti-bench.XXXXXX)
+pg_start || exit 1
+MS=
+trap '[ -n "$MS" ] && kill $MS 2>/dev/null; pg_stop; rm -rf "$T"' EXIT INT TERM
+"$TOP/$BUILD/tools/manyserver" --addrs "$S" --delay-ms "$D" --port-file "$T/port" --max-seconds 3600 & MS=$!
+for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+P=$(cat "$T/port")
+PG=$(pg_newdb bench) LITE=$T/bench.db
+PER=$((N / S))
+for d in "$PG" "$LITE"; do
+	$A -d "$d" init --title Bench --base http://bench.example/ > /dev/null 2>&1
+	for s in $(seq "$S"); do
+		"$TOP/$BUILD/bench/seed" --first $(((s - 1) * PER)) "$d" "http://127.0.0.$s:$P/" "$PER" > /dev/null 2>&1
+	done
+done
+# one checker: its wall and CPU (user + system) time, /usr/bin/time's
+run1() {   # run1 DB NOW LABEL
+	/usr/bin/time -f "%e %U %S" -o "$T/time" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 > "$T/out" 2>&1
+	read -r w u s < "$T/time"
+	echo "$3: wall $w s, cpu $(echo "$u + $s" | bc) s: $(sed -n 's/^\(checked [0-9]* pages\).*claim.*/\1/p; s/^\(checked [0-9]* pages\)[^;]*;.*/\1/p' "$T/out" | head -1)"
+}
+run3() {   # run3 DB NOW
+	t0=$(date +%s.%N)
+	for c in 1 2 3; do
+		/usr/bin/time -f "%e %U %S" -o "$T/time$c" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 > "$T/out$c" 2>&1 &
+		eval "C$c=\$!"
+	done
+	wait $C1 $C2 $C3
+	t1=$(date +%s.%N)
+	echo "three checkers on PostgreSQL: wall $(echo "$t1 - $t0" | bc | cut -c1-6) s; shares: $(for c in 1 2 3; do sed -n 's/^checked \([0-9]*\) pages.*/\1/p' "$T/out$c"; done | tr '\n' ' ')"
+}
+echo "# $N pages, $S servers, answers after $D ms, --jobs $J, $(nproc) cores"
+run1 "$LITE" $NOW "first checks, SQLite (not timed against)" > /dev/null
+run1 "$PG" $NOW "first checks, PostgreSQL (fills the servers)" > /dev/null
+run1 "$LITE" $((NOW + 3600)) "one checker on SQLite"
+run1 "$PG" $((NOW + 3600)) "one checker on PostgreSQL"
+run3 "$PG" $((NOW + 7200))

@@ -1,0 +1,188 @@
+/*
+ * update_lease.c: a checker among several over one PostgreSQL
+ * (ant_store.h "several checkers", doc/DESIGN.md).  Instead of reading
+ * every due page by id under the run lock, the run claims a few servers
+ * and their due pages for a lease, checks them as any batch, and releases
+ * them; it ends when nothing is claimable and no other checker holds a
+ * server (a server another holds may still give back pages: a checker
+ * killed, its lease expiring).
+ *
+ * Politeness is shared at the batch's grain, with no database round trip
+ * per request: a server is held by one checker at a time (its slot), so
+ * the limits of one run's pool (--per-host, --min-delay) hold across
+ * checkers; a slot given back says when the server may next be asked,
+ * and the servers' Retry-After (server_wait) are read at each claim and
+ * written at each release.
+ */
+#include "ant_update.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lb_buf.h"
+#include "ant_polite.h"
+#include "ant_robots.h"
+#include "update_int.h"
+
+static int64_t clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A page's server: the registrable domain of its URL's host (the key of
+ * ant_polite.h's server, and of its Retry-After). */
+static char *server_of(void *ctx, const char *url)
+{
+	char origin[1024], *host, *end;
+	const char *path;
+
+	(void)ctx;
+	if (ant_robots_origin(url, origin, sizeof origin, &path) < 0 || !(host = strstr(origin, "://")))
+		return NULL;
+	host += 3;
+	if (*host == '[') {   /* an IPv6 address: without its brackets */
+		host++;
+		end = strchr(host, ']');
+	} else {
+		end = strrchr(host, ':');
+	}
+	if (end)
+		*end = '\0';
+	return ant_polite_domain(host);
+}
+
+int ant_upd_shared_begin(struct upd *u)
+{
+	char name[200];
+
+	if (u->o->checker && *u->o->checker)
+		snprintf(u->checker, sizeof u->checker, "%s", u->o->checker);
+	else {
+		if (gethostname(name, sizeof name) < 0)
+			snprintf(name, sizeof name, "localhost");
+		name[sizeof name - 1] = '\0';
+		snprintf(u->checker, sizeof u->checker, "%.200s:%ld:%lld", name, (long)getpid(),
+			 (long long)clock_ms());
+	}
+	u->lease_ms = (u->o->lease_seconds > 0 ? u->o->lease_seconds : ANT_UPDATE_LEASE) * 1000;
+	if (ant_store_servers_fill(u->s, server_of, NULL, &u->err) < 0) {
+		u->failed_db = 1;
+		return LB_EDB;
+	}
+	return 0;
+}
+
+/* A server taken: not asked before next_at (another checker's last
+ * request to it, plus the minimum delay), as if this run's last request
+ * had been then. */
+static void took_server(void *ctx, const char *server, int64_t next_at)
+{
+	struct upd *u = ctx;
+	ant_polite *pol = u->pool ? ant_fetch_pool_polite(u->pool) : NULL;
+	int64_t now = clock_ms();
+	long h;
+
+	u->st.servers_claimed++;
+	(void)lb_buf_addf(&u->claimed, "%s\n", server);   /* out of memory: its leases run out instead */
+	if (!pol || next_at <= now || (h = ant_polite_host(pol, server)) < 0)
+		return;
+	ant_polite_started(pol, h, ant_upd_mono_ms(), next_at - now);
+	ant_polite_ended(pol, h);
+}
+
+static void wait_load(void *ctx, const char *server, int64_t until)
+{
+	ant_polite_block_key(ctx, server, until);   /* out of memory: forgotten */
+}
+
+static void sleep_ms(int64_t ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000L };
+
+	while (ms > 0 && nanosleep(&ts, &ts) < 0)
+		;
+}
+
+/*
+ * Servers per claim: enough to keep --jobs transfers going at --per-host
+ * each, and no more, so that the other checkers find servers free;
+ * their pages in turn up to the batch, whatever their number.
+ */
+static void claim_size(const struct upd *u, size_t max, size_t *servers, size_t *per)
+{
+	long jobs = u->lim.jobs > 0 ? u->lim.jobs : ANT_FETCH_DEFAULT_JOBS;
+	long host = u->lim.per_host > 0 ? u->lim.per_host : ANT_FETCH_DEFAULT_PER_HOST;
+
+	*servers = (size_t)((jobs + host - 1) / host);
+	if (*servers < 1)
+		*servers = 1;
+	if (*servers > max)
+		*servers = max;
+	*per = max;   /* the claim takes from each server in turn (store_pages.c) */
+}
+
+int ant_upd_claim(struct upd *u, ant_store_page *out, size_t max, size_t *n)
+{
+	ant_polite *pol = u->pool ? ant_fetch_pool_polite(u->pool) : NULL;
+	ant_store_claim c = { .checker = u->checker, .now = u->now, .lease_ms = u->lease_ms,
+			      .force = u->o->force, .on_server = took_server, .ctx = u };
+	int64_t until;
+
+	claim_size(u, max, &c.servers, &c.per_server);
+	for (;;) {
+		c.now_ms = clock_ms();
+		lb_buf_reset(&u->claimed);
+		if (pol && ant_store_server_waits(u->s, (int64_t)time(NULL), wait_load, pol, &u->err) < 0)
+			break;
+		if (ant_store_pages_claim(u->s, &c, out, max, n, &u->err) < 0)
+			break;
+		if (*n)
+			return 1;
+		/* nothing free: done, unless another checker holds servers
+		 * (it may die, and its pages come back when its lease ends) */
+		if (ant_store_leases_others(u->s, u->checker, c.now_ms, &until, &u->err) < 0)
+			break;
+		if (!until)
+			return 0;
+		/* a quarter of a second: servers come free at each of their
+		 * batches' ends, and the holders claim again at once */
+		u->st.lease_waits++;
+		sleep_ms(until - c.now_ms < 250 ? until - c.now_ms + 10 : 250);
+	}
+	u->failed_db = 1;
+	return LB_EDB;
+}
+
+static void wait_save(void *ctx, const char *server, int64_t until)
+{
+	struct upd *u = ctx;
+
+	if (ant_store_server_wait_set(u->s, server, until, &u->err) < 0)
+		u->failed_db = 1;
+}
+
+int ant_upd_release(struct upd *u)
+{
+	ant_polite *pol = u->pool ? ant_fetch_pool_polite(u->pool) : NULL;
+	int64_t delay = u->lim.min_delay_ms > 0 ? u->lim.min_delay_ms : 0;
+
+	/* the waits servers asked for in this batch, for the others at once */
+	if (pol && !u->failed_db && ant_upd_tx_need(u) == 0) {
+		ant_polite_each_block(pol, (int64_t)time(NULL), wait_save, u);
+		ant_upd_tx_commit(u);
+	}
+	if (u->failed_db)
+		return LB_EDB;
+	if (ant_store_pages_release(u->s, u->checker, u->claimed.data, clock_ms() + delay, &u->err) < 0) {
+		u->failed_db = 1;
+		return LB_EDB;
+	}
+	return 0;
+}
