@@ -380,6 +380,23 @@ int ant_store_pages_each_grouped(ant_store *s, ant_store_page_fn fn, void *ctx, 
 	return pages_walk(s, "SELECT " PAGE_COLS " FROM pages ORDER BY grp, url", fn, ctx, err);
 }
 
+/* Steps st's rows into out after *n, up to max: 0, or < 0 with err set
+ * (what names the walk in a database error); the caller resets st. */
+static int pages_read(ant_store *s, atom_db_st *st, ant_store_page *out, size_t max, size_t *n,
+		      const char *what, lb_error *err)
+{
+	int rc = ATOM_DB_DONE;
+
+	while (*n < max && (rc = atom_db_step(st)) == ATOM_DB_ROW) {
+		if (page_from_row(st, &out[*n]) < 0)
+			return lb_err_code(err, LB_ENOMEM);
+		(*n)++;
+	}
+	if (rc == ATOM_DB_ROW || rc == ATOM_DB_DONE)
+		return 0;
+	return ant_st_dberr(s, err, what);
+}
+
 int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant_store_page *out,
 			size_t max, size_t *n, lb_error *err)
 {
@@ -398,17 +415,7 @@ int ant_store_pages_due(ant_store *s, int64_t after, int64_t now, int force, ant
 	atom_db_bind_int(st, 2, force != 0);
 	atom_db_bind_int64(st, 3, now);
 	atom_db_bind_int64(st, 4, (int64_t)max);
-	while (*n < max && (rc = atom_db_step(st)) == ATOM_DB_ROW) {
-		if (page_from_row(st, &out[*n]) < 0) {
-			rc = lb_err_code(err, LB_ENOMEM);
-			break;
-		}
-		(*n)++;
-	}
-	if (rc == ATOM_DB_ROW || rc == ATOM_DB_DONE)
-		rc = 0;
-	else if (rc != LB_ENOMEM)
-		rc = ant_st_dberr(s, err, "database error");
+	rc = pages_read(s, st, out, max, n, "database error", err);
 	atom_db_reset(st);
 	if (rc < 0) {
 		while (*n)
@@ -446,17 +453,7 @@ int ant_st_pages_leased(ant_store *s, const ant_store_claim *c, ant_store_page *
 	atom_db_bind_int(st, 6, c->force != 0);
 	atom_db_bind_int64(st, 7, (int64_t)c->per_server);
 	atom_db_bind_int64(st, 8, (int64_t)max);
-	while (*n < max && (rc = atom_db_step(st)) == ATOM_DB_ROW) {
-		if (page_from_row(st, &out[*n]) < 0) {
-			rc = lb_err_code(err, LB_ENOMEM);
-			break;
-		}
-		(*n)++;
-	}
-	if (rc == ATOM_DB_ROW || rc == ATOM_DB_DONE)
-		rc = 0;
-	else if (rc != LB_ENOMEM)
-		rc = ant_st_dberr(s, err, "claiming pages");
+	rc = pages_read(s, st, out, max, n, "claiming pages", err);
 	atom_db_finalize(st);
 	return rc;
 }
