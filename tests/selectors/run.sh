@@ -4,8 +4,9 @@
 # 'START...END' on hand-made pages (a shop whose price is in
 # span[itemprop=price], a table row by :nth-child, a list by XPath, a
 # club page's range); a change inside the part named is announced in that
-# same check, numbers included (the whole page watched holds the same
-# price change a check); a selector that stops matching fails the check
+# same check, numbers included (the whole page watched, having held
+# still, announces the same price change at once too: stillness); a
+# selector that stops matching fails the check
 # naming itself, and the page recovers when it matches again; hostile
 # selectors refused with the bad part named; and a page Debian's sphinx
 # builds, watched as --only '.body' and as --only 'css:.body' in two
@@ -91,7 +92,7 @@ club "10 December" "the library" 15
 upd "$D" $((NOW + 1800))
 is "css: the price 120円 -> 150円 is announced in that same check" "$(lm shop)" $((NOW + 1800))
 has "... its excerpt shows the new price" "$(excerpt shop)" 150
-is "... the whole page watched holds the same change a check (numbers alone)" "$(lm whole)" 0
+is "... the whole page watched, still for two checks, announces it at once too (stillness)" "$(lm whole)" $((NOW + 1800))
 is ":nth-child: the row's new rate is announced at once" "$(lm table)" $((NOW + 1800))
 is "xpath: the first item's change is announced" "$(lm news)" $((NOW + 1800))
 is "range: the next meeting's new date is announced at once" "$(lm club)" $((NOW + 1800))
