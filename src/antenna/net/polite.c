@@ -238,6 +238,7 @@ static long server_of_key(ant_polite *p, const char *key)
 long ant_polite_host(ant_polite *p, const char *host)
 {
 	char *low = strdup(host ? host : ""), *dom;
+	const char *name;
 	entry *e;
 	long s;
 
@@ -261,10 +262,13 @@ long ant_polite_host(ant_polite *p, const char *host)
 	}
 	if (!(dom = ant_polite_domain(e->name + 1)))
 		return LB_ENOMEM;
+	name = e->name;
 	s = server_of_key(p, dom);
 	free(dom);
 	if (s < 0)
 		return s;
+	/* server_of_key's new entry may have grown the table: e moved */
+	e = tab_find(p, name);
 	p->host_srv[p->nhosts] = s;
 	return e->host = (long)p->nhosts++;
 }

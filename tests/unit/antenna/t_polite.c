@@ -29,7 +29,7 @@ int main(void)
 	long a, b, c, g1, g2;
 	int64_t wake = 0;
 
-	TAP_PLAN(38);
+	TAP_PLAN(39);
 	dom("www.Example.CO.uk", "example.co.uk");
 	dom("a.b.example.com.", "example.com");
 	dom("alice.github.io", "alice.github.io");     /* private section */
@@ -89,6 +89,25 @@ int main(void)
 	ant_polite_each_block(p, 1000, count, "example.net");
 	IS_INT(nblocks, 1, "... the one block kept, under example.net");
 	ant_polite_free(p);
+
+	/* 500 hosts of 500 domains: each new host's server entry grows the
+	 * table under the host's own (ASan saw the write to the old one) */
+	{
+		ant_polite *q = ant_polite_new();
+		char h[64];
+		int bad = 0;
+
+		for (int i = 0; i < 500 && q; i++) {
+			snprintf(h, sizeof h, "www.s%d.example", i);
+			bad += ant_polite_host(q, h) != i;
+		}
+		for (int i = 0; i < 500 && q; i++) {
+			snprintf(h, sizeof h, "WWW.S%d.example", i);
+			bad += ant_polite_host(q, h) != i;
+		}
+		OK(q && bad == 0, "500 hosts of their own domains interned, each found again (%d wrong)", bad);
+		ant_polite_free(q);
+	}
 
 	OK(ant_target_contact_check("https://example.org/about", NULL) == 0 &&
 	   ant_target_contact_check("mailto:me@example.org", NULL) == 0, "URL and mailto: contacts");
