@@ -37,15 +37,15 @@ for d in "$PG" "$LITE"; do
 	done
 done
 # one checker: its wall and CPU (user + system) time, /usr/bin/time's
-run1() {   # run1 DB NOW LABEL
-	/usr/bin/time -f "%e %U %S" -o "$T/time" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 > "$T/out" 2>&1
+run1() {   # run1 DB NOW LABEL [--lease S]
+	/usr/bin/time -f "%e %U %S" -o "$T/time" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 ${4:-} ${5:-} > "$T/out" 2>&1
 	read -r w u s < "$T/time"
 	echo "$3: wall $w s, cpu $(echo "$u + $s" | bc) s: $(sed -n 's/^\(checked [0-9]* pages\).*claim.*/\1/p; s/^\(checked [0-9]* pages\)[^;]*;.*/\1/p' "$T/out" | head -1)"
 }
 run3() {   # run3 DB NOW
 	t0=$(date +%s.%N)
 	for c in 1 2 3; do
-		/usr/bin/time -f "%e %U %S" -o "$T/time$c" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 > "$T/out$c" 2>&1 &
+		/usr/bin/time -f "%e %U %S" -o "$T/time$c" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 --lease 300 > "$T/out$c" 2>&1 &
 		eval "C$c=\$!"
 	done
 	wait $C1 $C2 $C3
@@ -54,7 +54,7 @@ run3() {   # run3 DB NOW
 }
 echo "# $N pages, $S servers, answers after $D ms, --jobs $J, $(nproc) cores"
 run1 "$LITE" $NOW "first checks, SQLite (not timed against)" > /dev/null
-run1 "$PG" $NOW "first checks, PostgreSQL (fills the servers)" > /dev/null
+run1 "$PG" $NOW "first checks, PostgreSQL (fills the servers)" --lease 300 > /dev/null
 run1 "$LITE" $((NOW + 3600)) "one checker on SQLite"
-run1 "$PG" $((NOW + 3600)) "one checker on PostgreSQL"
+run1 "$PG" $((NOW + 3600)) "one checker on PostgreSQL, sharing" --lease 300
 run3 "$PG" $((NOW + 7200))

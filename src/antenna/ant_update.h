@@ -134,8 +134,9 @@ typedef struct ant_update_opts {
 	ant_render_limits render;
 	/* Moved and gone pages (ant_pagestate.h): 0 = ANT_MOVE_AFTER, ANT_GONE_DAYS. */
 	int64_t move_after, gone_days;
-	/* On PostgreSQL (ant_store_shared()): how long a claim holds
-	 * (0: ANT_UPDATE_LEASE), and this checker's id in the leases (NULL:
+	/* On PostgreSQL (ant_store_shared()): > 0 shares the pages with other
+	 * checkers by claims held this long (--lease; 0: the run lock, one
+	 * checker, as on SQLite), and this checker's id in the leases (NULL:
 	 * host:pid:start). */
 	int64_t lease_seconds;
 	const char *checker;

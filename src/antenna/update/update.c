@@ -9,9 +9,10 @@
  * holds at most limits.jobs bodies.  Writes go through one prepared
  * statement, committed every ANT_UPDATE_BATCH checks: kill -9 loses at
  * most one batch, never consistency.  The run lock (ant_store_lock) is
- * held from start to end -- on SQLite; on PostgreSQL several checkers
- * share the pages by claims and leases instead (check_shared(),
- * update_lease.c), and the sources are read by one of them at a time.
+ * held from start to end -- on SQLite, and on PostgreSQL unless asked to
+ * share (opts lease_seconds, --lease): then several checkers share the
+ * pages by claims and leases instead (check_shared(), update_lease.c),
+ * and the sources are read by one of them at a time.
  *
  * Bounded memory whatever the number of pages (hub scale): a source's
  * record finds its page through the url_key index (ant_store_page_get),
@@ -368,6 +369,14 @@ static int check_pages(struct upd *u)
  * each a batch checked and committed, then given back.  A page awaiting
  * its second fetch is fetched again before its claim is given back (each
  * batch is a last one): a claim never outlives its batch. */
+/* Sharing the pages with other checkers: asked for (--lease) on a store
+ * that can (PostgreSQL).  Unasked, a checker on PostgreSQL holds the run
+ * lock and decides exactly as on SQLite. */
+static int shared(const struct upd *u)
+{
+	return u->o->lease_seconds > 0 && ant_store_shared(u->s);
+}
+
 static int check_shared(struct upd *u)
 {
 	size_t max = u->batch < ANT_UPDATE_CLAIM_MAX ? u->batch : ANT_UPDATE_CLAIM_MAX;
@@ -434,7 +443,7 @@ static int load(struct upd *u, ant_store_source **srcs, size_t *nsrc)
 	int rc;
 
 	/* on PostgreSQL the checkers share the pages by leases: no run lock */
-	if ((!ant_store_shared(u->s) && (rc = ant_store_lock(u->s, u->o->lock_wait, &u->err)) < 0) ||
+	if ((!shared(u) && (rc = ant_store_lock(u->s, u->o->lock_wait, &u->err)) < 0) ||
 	    (rc = atom_evstore_attach(&u->ev, ant_store_db(u->s), &u->err)) < 0 ||
 	    (rc = ant_store_sources_load(u->s, srcs, nsrc, &u->err)) < 0)
 		return rc;
@@ -466,8 +475,8 @@ static int run(struct upd *u)
 	else if (nsrc && rc && ant_upd_read_sources(u, srcs, nsrc) < 0)
 		rc = lb_err(&u->err, LB_ENET, "cannot set up transfers");
 	else if (!u->failed_db)
-		rc = ant_store_shared(u->s) ? check_shared(u) : check_pages(u);
-	if (nsrc && ant_store_shared(u->s))
+		rc = shared(u) ? check_shared(u) : check_pages(u);
+	if (nsrc && shared(u))
 		ant_store_unlock_named(u->s, ANT_STORE_LOCK_SOURCES);
 	/* A database failure in a callback stopped the writes; its message
 	 * is the one to tell. */
@@ -536,7 +545,7 @@ static void pool_close(struct upd *u)
 	u->st.connections = u->pool ? ant_fetch_pool_connects(u->pool) : 0;
 	if (pol && !u->failed_db && ant_upd_tx_need(u) == 0) {
 		/* shared: the others' waits stay (a later time wins, as ever) */
-		if (!ant_store_shared(u->s))
+		if (!shared(u))
 			ant_store_server_wait_clear(u->s, NULL, NULL);
 		ant_polite_each_block(pol, now, wait_save, u);
 		ant_upd_tx_commit(u);
