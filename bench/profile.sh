@@ -18,7 +18,12 @@
 #                  and inclusive (--children), of the profiled run
 #   perf.data      the recording (perf report -i perf.data to look further)
 # PROFILE_OFF=1 profiles the run with the diff texts and robots.txt off
-# (floor_off) instead.  Needs perf (linux-perf), nginx, curl, sqlite3.
+# (floor_off) instead.  PROFILE_FIRST=1 profiles the first run instead
+# (bench/antenna.sh's update-first row): the update of the N pages freshly
+# seeded, never checked; its rounds time that first run (a fresh copy of
+# the seeded database each round) against curl over the same pages, and
+# the recording is of one more first run.  Needs perf (linux-perf),
+# nginx, curl, sqlite3.
 set -u
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,30 +71,60 @@ prime() { # prime DB: seeded, curl's list, one untimed update of each
 	"$ANTENNA" -d "$1" update $UPD > /dev/null 2>&1 || say "priming update exited $?"
 	curl -s --no-progress-meter --parallel --parallel-max 64 -K "$W/curl.cfg" > /dev/null 2>&1
 }
-prime "$W/on.db"
-prime "$W/off.db"
-floor_off "$W/off.db"
-"$ANTENNA" -d "$W/off.db" update $UPD > /dev/null 2>&1
-say "interleaved rounds: $ROUNDS each, features on, then off"
-{
-	echo "antenna update against curl --parallel --parallel-max 64: $N_FLOOR pages on nginx (loopback), half changed before each run"
-	echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) before the runs; medians of $ROUNDS interleaved rounds"
-	rounds on "$W/on.db"
-	rounds off "$W/off.db"
-	echo "load after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
-} > "$W/ratios.txt"
-cat "$W/ratios.txt" >&2
-
-DB=$W/on.db
-[ "${PROFILE_OFF:-0}" = 1 ] && DB=$W/off.db
-floor_pages "$W/floor" "$N_FLOOR" $V 2; V=$((V + 1))
+# first_rounds: ROUNDS interleaved runs, curl then our first update of a
+# fresh copy of the seeded database (seed.db), as rounds() says them
+first_rounds() {
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+		"$TM" "$W/res/first.base" sh -c "curl -s --no-progress-meter --parallel --parallel-max 64 -K '$W/curl.cfg' > /dev/null 2>&1"
+		rm -f "$W/first.db"*; cp "$W/seed.db" "$W/first.db"
+		"$TM" "$W/res/first.ours" "$ANTENNA" -d "$W/first.db" update $UPD > "$W/first.out" 2>&1 || say "first: update exited $?"
+		i=$((i + 1))
+	done
+	co=$(awk '{ print $4 }' "$W/res/first.ours" | med) cb=$(awk '{ print $4 }' "$W/res/first.base" | med)
+	wo=$(awk '{ print $1 }' "$W/res/first.ours" | med) wb=$(awk '{ print $1 }' "$W/res/first.base" | med)
+	rss=$(awk '{ print $2 }' "$W/res/first.ours" | med)
+	printf '%-5s cpu %s/%s s = %s; wall %s/%s s = %s; peak RSS %s KiB; %s\n' first "$co" "$cb" \
+		"$(ratio "$co" "$cb")" "$wo" "$wb" "$(ratio "$wo" "$wb")" "$rss" "$(tail -n 1 "$W/first.out")"
+}
+if [ "${PROFILE_FIRST:-0}" = 1 ]; then
+	floor_setup profile "$W/seed.db" "$FLOOR_URL" "$W/curl.cfg"
+	curl -s --no-progress-meter --parallel --parallel-max 64 -K "$W/curl.cfg" > /dev/null 2>&1
+	say "interleaved rounds: $ROUNDS of the first run"
+	{
+		echo "antenna's first update against curl --parallel --parallel-max 64: $N_FLOOR pages on nginx (loopback), freshly seeded"
+		echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) before the runs; medians of $ROUNDS interleaved rounds"
+		first_rounds
+		echo "load after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+	} > "$W/ratios.txt"
+	cat "$W/ratios.txt" >&2
+	rm -f "$W/first.db"*; cp "$W/seed.db" "$W/first.db"
+	DB=$W/first.db
+else
+	prime "$W/on.db"
+	prime "$W/off.db"
+	floor_off "$W/off.db"
+	"$ANTENNA" -d "$W/off.db" update $UPD > /dev/null 2>&1
+	say "interleaved rounds: $ROUNDS each, features on, then off"
+	{
+		echo "antenna update against curl --parallel --parallel-max 64: $N_FLOOR pages on nginx (loopback), half changed before each run"
+		echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) before the runs; medians of $ROUNDS interleaved rounds"
+		rounds on "$W/on.db"
+		rounds off "$W/off.db"
+		echo "load after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+	} > "$W/ratios.txt"
+	cat "$W/ratios.txt" >&2
+	DB=$W/on.db
+	[ "${PROFILE_OFF:-0}" = 1 ] && DB=$W/off.db
+	floor_pages "$W/floor" "$N_FLOOR" $V 2; V=$((V + 1))
+fi
 say "perf record of the update ($(basename "$DB" .db))"
 perf record -q -F 4000 --call-graph dwarf,16384 -o "$W/perf.data" \
 	"$ANTENNA" -d "$DB" update $UPD > "$W/perf.out" 2>&1 || say "perf record: exited $?"
 {
 	cat "$W/ratios.txt"
 	echo
-	echo "profiled: features $(basename "$DB" .db), $(tail -n 1 "$W/perf.out")"
+	echo "profiled: $(basename "$DB" .db), $(tail -n 1 "$W/perf.out")"
 	echo
 	echo "== self (perf report --no-children), shares of all samples =="
 	perf report -i "$W/perf.data" --no-children --stdio --sort symbol -g none --percent-limit 0.4 2> /dev/null |

@@ -334,6 +334,10 @@ typedef struct ant_detect_noise {
 	size_t nwords;
 } ant_detect_noise;
 
+/* init: every byte cleared.  release: the keys freed and the counts
+ * cleared, the entries past them left as they are (never read: an entry
+ * added is cleared then, ant_detect_noise_decode() clears each it reads),
+ * so that the state of every page's check is not cleared twice whole. */
 void ant_detect_noise_init(ant_detect_noise *n);
 void ant_detect_noise_release(ant_detect_noise *n);
 
@@ -343,6 +347,12 @@ void ant_detect_noise_release(ant_detect_noise *n);
  * baseline). */
 int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, size_t *len);
 int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len);
+
+/* Would ant_detect_noise_confirm(from) of the blob decoded confirm a held
+ * swap (a suspect's pending at or after from)?  1 yes, 0 no, LB_EPARSE
+ * when the blob does not decode.  Read in place, no key kept: a 304's
+ * check (most pages, most checks) holds nothing, and decodes nothing. */
+int ant_detect_noise_holds(const void *blob, size_t len, int64_t from);
 
 typedef struct ant_detect_verdict {
 	int baseline;            /* no earlier multiset: nothing to compare with */

@@ -204,6 +204,7 @@ int ant_detect_noise_encode(const ant_detect_noise *n, unsigned char **blob, siz
 typedef struct rbuf {
 	const unsigned char *p, *end;
 	int bad;
+	int count_keys;          /* the keys counted, not kept (ant_detect_noise_holds()) */
 } rbuf;
 
 static unsigned r_byte(rbuf *r)
@@ -279,7 +280,7 @@ static void r_group(rbuf *r, ant_detect_noise *n, int version)
 		r->bad = 1;
 		return;
 	}
-	if (!n->keys && !(n->keys = malloc(ANT_NOISE_MAX_KEYS * sizeof *n->keys))) {
+	if (!r->count_keys && !n->keys && !(n->keys = malloc(ANT_NOISE_MAX_KEYS * sizeof *n->keys))) {
 		r->bad = 1;
 		return;
 	}
@@ -290,8 +291,11 @@ static void r_group(rbuf *r, ant_detect_noise *n, int version)
 			r->bad = 1;
 			return;
 		}
-		for (uint64_t x = 0; x <= c; x++)
-			n->keys[n->nkeys++] = key;
+		if (r->count_keys)
+			n->nkeys += (size_t)c + 1;
+		else
+			for (uint64_t x = 0; x <= c; x++)
+				n->keys[n->nkeys++] = key;
 	}
 }
 
@@ -311,6 +315,7 @@ static void r_volatile(rbuf *r, ant_detect_noise *n, int version)
 		r->bad = 1;
 	for (size_t i = 0; i < n->nvol && !r->bad; i++) {
 		ant_detect_vblock *vb = &n->vol[i];
+		memset(vb, 0, sizeof *vb);   /* an older version's fields stay 0 */
 		vb->block = r_u32(r);
 		vb->since = (int64_t)r_var(r);
 		vb->how = (int)r_byte(r);
@@ -330,6 +335,7 @@ static void r_suspects(rbuf *r, ant_detect_noise *n, int version)
 		r->bad = 1;
 	for (size_t i = 0; i < n->nsus && !r->bad; i++) {
 		ant_detect_suspect *s = &n->sus[i];
+		memset(s, 0, sizeof *s);
 		s->block = r_u32(r);
 		s->last = (int64_t)r_var(r);
 		s->changes = (int)r_byte(r);
@@ -356,6 +362,7 @@ static void r_words(rbuf *r, ant_detect_noise *n, int version)
 		r->bad = 1;
 	for (size_t i = 0; i < n->nwords && !r->bad; i++) {
 		ant_detect_wblock *wb = &n->words[i];
+		memset(wb, 0, sizeof *wb);
 		wb->block = r_u32(r);
 		wb->since = (int64_t)r_var(r);
 		wb->seen = (int64_t)r_var(r);
@@ -375,26 +382,53 @@ static void r_words(rbuf *r, ant_detect_noise *n, int version)
 	}
 }
 
-int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
+/* The blob read into *n (its counts cleared first, its entries each as it
+ * is read): 0, or LB_EPARSE (then the counts are 0, no keys). */
+static int decode(rbuf *r, ant_detect_noise *n, const void *blob, size_t len)
 {
-	rbuf r = { blob, blob, 0 };
 	int version;
 
-	ant_detect_noise_init(n);
+	n->keys = NULL;
+	n->nkeys = 0;
+	n->has_keys = 0;
+	n->nvol = n->nsus = n->nwords = 0;
 	if (!blob || len < 2)   /* NULL: no state yet (and NULL + len is undefined) */
 		return LB_EPARSE;
-	r.end += len;
-	if (r_byte(&r) != 'N' || ((version = (int)r_byte(&r)) < 1 || version > 4))
+	r->p = r->end = blob;
+	r->end += len;
+	if (r_byte(r) != 'N' || ((version = (int)r_byte(r)) < 1 || version > 4))
 		return LB_EPARSE;
-	r_keys(&r, n, version);
-	r_volatile(&r, n, version);
-	r_suspects(&r, n, version);
-	r_words(&r, n, version);
-	if (r.bad || r.p != r.end) {
+	r_keys(r, n, version);
+	r_volatile(r, n, version);
+	r_suspects(r, n, version);
+	r_words(r, n, version);
+	if (r->bad || r->p != r->end) {
 		ant_detect_noise_release(n);
 		return LB_EPARSE;
 	}
+	return 0;
+}
+
+int ant_detect_noise_decode(ant_detect_noise *n, const void *blob, size_t len)
+{
+	rbuf r = { NULL, NULL, 0, 0 };
+
+	if (decode(&r, n, blob, len) < 0)
+		return LB_EPARSE;
 	/* a blob from elsewhere may not be sorted: the merge needs it */
 	ant_noise_sort_u64(n->keys, n->nkeys);
+	return 0;
+}
+
+int ant_detect_noise_holds(const void *blob, size_t len, int64_t from)
+{
+	rbuf r = { NULL, NULL, 0, 1 };
+	ant_detect_noise n;   /* not cleared: decode() sets what it reads */
+
+	if (decode(&r, &n, blob, len) < 0)
+		return LB_EPARSE;
+	for (size_t k = 0; k < n.nsus; k++)
+		if (n.sus[k].pending && n.sus[k].pending >= from)
+			return 1;
 	return 0;
 }

@@ -18,7 +18,10 @@ void ant_detect_noise_init(ant_detect_noise *n)
 void ant_detect_noise_release(ant_detect_noise *n)
 {
 	free(n->keys);
-	ant_detect_noise_init(n);
+	n->keys = NULL;
+	n->nkeys = 0;
+	n->has_keys = 0;
+	n->nvol = n->nsus = n->nwords = 0;
 }
 
 const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block)

@@ -813,10 +813,15 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 {
 	const ant_page_info *p = k->p;
 	unsigned char *shared = calloc(p->nseg ? p->nseg : 1, 1);
+	/* each segment's pages_with(), read once (the second loop asks again) */
+	size_t *ons = malloc((p->nseg ? p->nseg : 1) * sizeof *ons);
 	size_t total = 0, pages = 0;
 
-	if (!shared)
+	if (!shared || !ons) {
+		free(shared);
+		free(ons);
 		return;
+	}
 	for (size_t j = 0; j < site->npages; j++)
 		pages += site->page[j].nkeys > 0;
 	for (size_t i = 0; i < p->nseg; i++) {
@@ -825,7 +830,7 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 
 		if (in_head(path) || clipped(path))
 			continue;
-		on = pages_with(site, ant_furniture_key(&p->seg[i]));
+		on = ons[i] = pages_with(site, ant_furniture_key(&p->seg[i]));
 		shared[i] = on > 0 && 2 * on >= pages;
 		parts_add(&k->t, p, i, PARTS_SHARE, 0, shared[i]);
 		if (!shared[i] && !k->mark[i]) {
@@ -848,7 +853,7 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 			if (!k->mark[i])
 				part_seen(k, 2, path, side_part(&k->t, path, &k->own, i));
 			k->mark[i] |= M_SHARED;
-			on = pages_with(site, ant_furniture_key(&p->seg[i]));
+			on = ons[i];
 			if (on > k->shared_pages)
 				k->shared_pages = on;
 		} else if (p->seg[i].link >= NEW_LINK && !in_main(path, &k->own) &&
@@ -861,6 +866,7 @@ static void mark_template(struct marking *k, const ant_furniture_site *site)
 		}
 	}
 	free(shared);
+	free(ons);
 }
 
 /* What the last check left out by the template or as a link list stays

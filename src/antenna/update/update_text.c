@@ -374,7 +374,9 @@ int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from, cha
 	(void)u;
 	if (p->no_auto_ignore || !p->noise_len || ant_textstate_split(p->noise, p->noise_len, &ps) < 0)
 		return 0;
-	if (ant_detect_noise_decode(&ns, ps.noise, ps.noise_len) == 0) {
+	/* decoded only when it holds a swap to confirm (most do not) */
+	if (ant_detect_noise_holds(ps.noise, ps.noise_len, from) > 0 &&
+	    ant_detect_noise_decode(&ns, ps.noise, ps.noise_len) == 0) {
 		a = ant_detect_noise_confirm(&ns, from, NULL, 0, NULL);
 		if (a && ant_detect_noise_encode(&ns, &nb, &nl) == 0) {
 			ps.noise = nb;
