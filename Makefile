@@ -205,9 +205,10 @@ profile: all $(TOOL_BIN) $(BUILD)/bench/seed
 
 # The update's instruction count, steady on a loaded machine (valgrind
 # --tool=callgrind): bench/out/callgrind/NAME/report.txt.
-# CALLGRIND_ANTENNA=path/to/antenna measures another build on the same setup.
+# CALLGRIND_ANTENNA=path/to/antenna measures another build on the same setup;
+# CALLGRIND_OFF=1 (diff texts, robots.txt off), CALLGRIND_FIRST=1 (the first run).
 callgrind: all $(TOOL_BIN) $(BUILD)/bench/seed
-	@sh mk/deps.sh --tools nginx:nginx-light valgrind:valgrind
+	@sh mk/deps.sh --tools nginx:nginx-light valgrind:valgrind sqlite3:sqlite3
 	@BUILD=$(BUILD) sh bench/callgrind.sh $(CALLGRIND_ANTENNA)
 
 # libFuzzer targets, one per parser; FUZZ_SECONDS each, seeded from tests/.

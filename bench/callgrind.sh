@@ -14,15 +14,23 @@
 # valgrind --tool=callgrind.  Prints the total instructions (Ir) and the
 # top functions, inclusive and self; written to
 # bench/out/callgrind/NAME/ (CALLGRIND_OUT=DIR elsewhere), with
-# callgrind.out for callgrind_annotate or kcachegrind.
-# Needs valgrind, nginx, curl and the seed and httpget of the BUILD.
+# callgrind.out for callgrind_annotate or kcachegrind.  The scenario:
+# CALLGRIND_OFF=1 turns the diff texts and robots.txt off first
+# (floor_off, the update-floor-off row); CALLGRIND_FIRST=1 measures the
+# first update of the N pages freshly seeded instead (the update-first
+# row: no priming, nothing changed); the directory's name ends in -off or
+# -first then.  Needs valgrind, nginx, curl and the seed and httpget of
+# the BUILD (sqlite3 with CALLGRIND_OFF).
 set -u
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 ANTENNA=$(cd "$(dirname "${1:-$TOP/$BUILD/antenna}")" && pwd)/$(basename "${1:-antenna}")
 N_FLOOR=${2:-2000}
 NAME=$(echo "$ANTENNA" | sed 's|^/||; s|/|_|g')
-W=${CALLGRIND_OUT:-$TOP/bench/out/callgrind/$NAME}
+SCEN=
+[ "${CALLGRIND_OFF:-0}" = 1 ] && SCEN=$SCEN-off
+[ "${CALLGRIND_FIRST:-0}" = 1 ] && SCEN=$SCEN-first
+W=${CALLGRIND_OUT:-$TOP/bench/out/callgrind/$NAME$SCEN}
 UPD="--force --jobs 64 --per-host 64"
 say() { printf '%s\n' "callgrind: $*" >&2; }
 for c in valgrind callgrind_annotate nginx; do
@@ -37,14 +45,20 @@ floor_nginx || { say "nginx did not start: $(tail -n 1 "$W/ngx/start.err")"; exi
 trap 'kill $NGX_PID 2> /dev/null' EXIT
 trap 'exit 130' INT TERM
 floor_setup callgrind "$W/on.db" "$FLOOR_URL" "$W/curl.cfg"
-"$ANTENNA" -d "$W/on.db" update $UPD > /dev/null 2>&1 || say "priming update exited $?"
-sleep 1.1   # nginx's ETag and Last-Modified are in seconds: a new one for each changed page
-floor_pages "$W/floor" "$N_FLOOR" 1 2
+[ "${CALLGRIND_OFF:-0}" = 1 ] && floor_off "$W/on.db"
+if [ "${CALLGRIND_FIRST:-0}" != 1 ]; then
+	"$ANTENNA" -d "$W/on.db" update $UPD > /dev/null 2>&1 || say "priming update exited $?"
+	sleep 1.1   # nginx's ETag and Last-Modified are in seconds: a new one for each changed page
+	floor_pages "$W/floor" "$N_FLOOR" 1 2
+fi
 valgrind --tool=callgrind --callgrind-out-file="$W/callgrind.out" \
 	"$ANTENNA" -d "$W/on.db" update $UPD > "$W/update.out" 2> "$W/valgrind.err" ||
 	say "update exited $? (see $W/valgrind.err)"
 {
-	echo "antenna update $UPD under callgrind: $N_FLOOR pages, half changed; $ANTENNA"
+	what="half changed"
+	[ "${CALLGRIND_FIRST:-0}" = 1 ] && what="the first update"
+	[ "${CALLGRIND_OFF:-0}" = 1 ] && what="$what, diff texts and robots.txt off"
+	echo "antenna update $UPD under callgrind: $N_FLOOR pages, $what; $ANTENNA"
 	echo "update said: $(tail -n 1 "$W/update.out")"
 	echo "total Ir: $(awk '/^(summary|totals):/ { print $2; exit }' "$W/callgrind.out")"
 	echo

@@ -341,6 +341,11 @@ typedef struct ant_detect_noise {
 void ant_detect_noise_init(ant_detect_noise *n);
 void ant_detect_noise_release(ant_detect_noise *n);
 
+/* *dst = *src as far as it is read: the counts, the keys' pointer (not
+ * copied: shared) and the entries up to the counts (a state is 10 KB,
+ * mostly entries unused). */
+void ant_detect_noise_copy(ant_detect_noise *dst, const ant_detect_noise *src);
+
 /* The state as a compact blob (little-endian, versioned) and back.  encode:
  * 0 and a malloc'd *blob, or LB_ENOMEM.  decode: 0, or LB_EPARSE when the
  * blob is not one, cut or damaged (then *n is empty: the next check is a

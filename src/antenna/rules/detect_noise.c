@@ -728,7 +728,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 	memset(v, 0, sizeof *v);
 	if (ncur > ANT_NOISE_MAX_KEYS)
 		ncur = ANT_NOISE_MAX_KEYS;
-	saved = *n;   /* the tables, to undo on OOM (keys are replaced last) */
+	ant_detect_noise_copy(&saved, n);   /* the tables, to undo on OOM (keys are replaced last) */
 	/* the volatile words learned before are masked from the start, but
 	 * for those that stayed put since the last check (the author's) */
 	if ((learn && n->has_keys && n->nwords && verify_words(n, cur, ncur, &unmasked) < 0) ||
@@ -736,7 +736,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 	    (second && !(msec = masked_copy(n, second, nsecond, 0)))) {
 		free(mcur);
 		free(unmasked);
-		*n = saved;
+		ant_detect_noise_copy(n, &saved);
 		v->baseline = 1;
 		return LB_ENOMEM;
 	}
@@ -751,7 +751,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 		free(mcur);
 		free(msec);
 		free(unmasked);
-		*n = saved;
+		ant_detect_noise_copy(n, &saved);
 		v->baseline = 1;
 		return LB_ENOMEM;
 	}
@@ -761,7 +761,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 		free(mcur);
 		free(msec);
 		free(unmasked);
-		*n = saved;
+		ant_detect_noise_copy(n, &saved);
 		ant_detect_verdict_release(v);
 		v->baseline = 1;
 		return LB_ENOMEM;
@@ -789,7 +789,7 @@ int ant_detect_noise_decide(ant_detect_noise *n, const ant_detect_seg *cur, size
 	free(mcur);
 	free(msec);
 	if (rc < 0) {
-		*n = saved;
+		ant_detect_noise_copy(n, &saved);
 		ant_detect_verdict_release(v);
 		v->baseline = 1;
 	}

@@ -24,6 +24,19 @@ void ant_detect_noise_release(ant_detect_noise *n)
 	n->nvol = n->nsus = n->nwords = 0;
 }
 
+void ant_detect_noise_copy(ant_detect_noise *dst, const ant_detect_noise *src)
+{
+	dst->keys = src->keys;
+	dst->nkeys = src->nkeys;
+	dst->has_keys = src->has_keys;
+	dst->nvol = src->nvol;
+	dst->nsus = src->nsus;
+	dst->nwords = src->nwords;
+	memcpy(dst->vol, src->vol, src->nvol * sizeof *src->vol);
+	memcpy(dst->sus, src->sus, src->nsus * sizeof *src->sus);
+	memcpy(dst->words, src->words, src->nwords * sizeof *src->words);
+}
+
 const ant_detect_vblock *ant_detect_noise_find(const ant_detect_noise *n, uint32_t block)
 {
 	for (size_t i = 0; i < n->nvol; i++)

@@ -627,6 +627,9 @@ static int lone_age(const unsigned char *s, size_t n)
 	return 0;
 }
 
+/* Tokens of a group kept as it is read, not read again when written. */
+#define GROUP_TOKENS 32
+
 static void normalize(const unsigned char *s, size_t n, sink *k)
 {
 	size_t i = 0;
@@ -638,8 +641,8 @@ static void normalize(const unsigned char *s, size_t n, sink *k)
 	}
 
 	while (i < n && !k->oom) {
-		token t;
-		size_t end, j, p;
+		token t, seen[GROUP_TOKENS];   /* the group's tokens as read, from i */
+		size_t end, j, p, ns = 0;
 		int date = 0, num = 0, weak = 0;
 
 		for (j = i; j < n && (p = plain_len(s, j, n)); j += p)
@@ -663,10 +666,17 @@ static void normalize(const unsigned char *s, size_t n, sink *k)
 			date |= t.kind == T_DATE;
 			num |= t.kind == T_NUM;
 			weak |= t.kind == T_WEAK;
+			if (ns < GROUP_TOKENS)
+				seen[ns] = t;
+			ns++;
 			j += t.len;
 			end = j;
-			while (j < n && (t = token_at(s, j, n)).kind == T_SEP)
+			while (j < n && (t = token_at(s, j, n)).kind == T_SEP) {
+				if (ns < GROUP_TOKENS)
+					seen[ns] = t;
+				ns++;
 				j += t.len;
+			}
 			if (j >= n || (t.kind != T_NUM && t.kind != T_DATE && t.kind != T_WEAK))
 				break;
 		}
@@ -674,9 +684,10 @@ static void normalize(const unsigned char *s, size_t n, sink *k)
 			emit(k, "@", 1);
 			note(k, '@', i, end - i);
 		} else {
-			/* numbers alone, or date words alone ("May I"): as they are, numbers "#" */
-			for (j = i; j < end; j += t.len) {
-				t = token_at(s, j, n);
+			/* numbers alone, or date words alone ("May I"): as they are,
+			 * numbers "#"; the tokens read again from i are those seen */
+			for (j = i, p = 0; j < end; j += t.len, p++) {
+				t = p < GROUP_TOKENS ? seen[p] : token_at(s, j, n);
 				if (t.kind == T_NUM) {
 					emit(k, "#", 1);
 					note(k, '#', j, t.len);

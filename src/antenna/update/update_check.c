@@ -528,7 +528,7 @@ static int park_refetch(struct upd *u, ant_store_page *p, ant_page_info *info, a
 	nc->info = *info;
 	memset(info, 0, sizeof *info);
 	nc->segs = segs;
-	nc->ns = *ns;
+	ant_detect_noise_copy(&nc->ns, ns);   /* moved: ns is not released */
 	c->nc = nc;
 	c->asked = ant_upd_mono_ms();
 	park(c, UPD_WAIT_REFETCH, f);
