@@ -334,11 +334,13 @@ typedef struct ant_detect_noise {
 	size_t nwords;
 } ant_detect_noise;
 
-/* init: every byte cleared.  release: the keys freed and the counts
- * cleared, the entries past them left as they are (never read: an entry
- * added is cleared then, ant_detect_noise_decode() clears each it reads),
- * so that the state of every page's check is not cleared twice whole. */
+/* init: every byte cleared.  clear: empty, its keys not freed (none
+ * yet), the counts cleared and the entries past them left as they are
+ * (never read: an entry added is cleared then, ant_detect_noise_decode()
+ * clears each it reads), so that the state of every page's check is not
+ * cleared whole (10 KB).  release: the keys freed, then clear. */
 void ant_detect_noise_init(ant_detect_noise *n);
+void ant_detect_noise_clear(ant_detect_noise *n);
 void ant_detect_noise_release(ant_detect_noise *n);
 
 /* *dst = *src as far as it is read: the counts, the keys' pointer (not

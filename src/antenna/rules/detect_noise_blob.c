@@ -388,10 +388,7 @@ static int decode(rbuf *r, ant_detect_noise *n, const void *blob, size_t len)
 {
 	int version;
 
-	n->keys = NULL;
-	n->nkeys = 0;
-	n->has_keys = 0;
-	n->nvol = n->nsus = n->nwords = 0;
+	ant_detect_noise_clear(n);
 	if (!blob || len < 2)   /* NULL: no state yet (and NULL + len is undefined) */
 		return LB_EPARSE;
 	r->p = r->end = blob;

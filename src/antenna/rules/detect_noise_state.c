@@ -15,13 +15,18 @@ void ant_detect_noise_init(ant_detect_noise *n)
 	memset(n, 0, sizeof *n);
 }
 
-void ant_detect_noise_release(ant_detect_noise *n)
+void ant_detect_noise_clear(ant_detect_noise *n)
 {
-	free(n->keys);
 	n->keys = NULL;
 	n->nkeys = 0;
 	n->has_keys = 0;
 	n->nvol = n->nsus = n->nwords = 0;
+}
+
+void ant_detect_noise_release(ant_detect_noise *n)
+{
+	free(n->keys);
+	ant_detect_noise_clear(n);
 }
 
 void ant_detect_noise_copy(ant_detect_noise *dst, const ant_detect_noise *src)

@@ -136,18 +136,27 @@ static int in_head(const char *path)
 }
 
 /* The generator whose mark a segment's path has, or NULL.  Every mark
- * names an id or a class: a path without one ("body>p") is passed over
- * without reading it once per generator. */
+ * names an id or a class: a path without one ("body>p") is passed over,
+ * found so once, not once per generator. */
 static const struct generator *recognise(const ant_page_info *p)
 {
-	for (size_t g = 0; g < sizeof generators / sizeof *generators; g++)
-		for (size_t i = 0; i < p->nseg; i++) {
-			const char *path = ant_page_seg_path(p, i);
+	uint16_t cand[ANT_PAGE_MAX_SEGMENTS];   /* the segments with such a path, once */
+	size_t nc = 0;
 
-			if ((i == 0 || p->seg[i].path != p->seg[i - 1].path) && strpbrk(path, "#.") &&
-			    path_has(path, generators[g].mark))
+	if (p->nseg > ANT_PAGE_MAX_SEGMENTS)   /* never (the analysis stops there): read as it is */
+		for (size_t g = 0; g < sizeof generators / sizeof *generators; g++)
+			for (size_t i = 0; i < p->nseg; i++)
+				if ((i == 0 || p->seg[i].path != p->seg[i - 1].path) &&
+				    strpbrk(ant_page_seg_path(p, i), "#.") &&
+				    path_has(ant_page_seg_path(p, i), generators[g].mark))
+					return &generators[g];
+	for (size_t i = 0; i < p->nseg && p->nseg <= ANT_PAGE_MAX_SEGMENTS; i++)
+		if ((i == 0 || p->seg[i].path != p->seg[i - 1].path) && strpbrk(ant_page_seg_path(p, i), "#."))
+			cand[nc++] = (uint16_t)i;
+	for (size_t g = 0; nc && g < sizeof generators / sizeof *generators; g++)
+		for (size_t k = 0; k < nc; k++)
+			if (path_has(ant_page_seg_path(p, cand[k]), generators[g].mark))
 				return &generators[g];
-		}
 	return NULL;
 }
 

@@ -62,7 +62,7 @@ int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns)
 
 	if (ant_textstate_split(p->noise, p->noise_len, &ps) < 0 ||
 	    ant_detect_noise_decode(ns, ps.noise, ps.noise_len) < 0) {
-		ant_detect_noise_init(ns);
+		ant_detect_noise_clear(ns);   /* none yet (a first check): empty */
 		return LB_EPARSE;
 	}
 	return 0;
