@@ -976,7 +976,7 @@ static void noise_blob(void)
  * read back encodes to itself. */
 static void noise_blob_fuzz(void)
 {
-	unsigned seed = 99, refused = 0, read = 0, same = 0;
+	unsigned seed = 99, refused = 0, read = 0, same = 0, holds = 0, held = 0, copied = 0;
 	ant_detect_noise ns;
 	ant_detect_verdict v;
 	ant_detect_seg a[32], b2[32];
@@ -1010,15 +1010,32 @@ static void noise_blob_fuzz(void)
 			len = 2 + (seed >> 12) % (glen - 1);   /* cut short */
 		if (ant_detect_noise_decode(&n, b, len) < 0) {
 			refused++;
+			holds += ant_detect_noise_holds(b, len, 0) < 0 && ant_detect_noise_holds(b, len, T0 + 3600) < 0;
 		} else {
-			unsigned char *back;
-			size_t blen;
+			unsigned char *back, *cb;
+			size_t blen, cl;
+			ant_detect_noise c;
+			int64_t from = r % 2 ? 0 : T0 + 3600;
+			int want;
+
 			read++;
+			/* ant_detect_noise_holds(): what decode and confirm would say */
+			want = ant_detect_noise_confirm(&n, from, NULL, 0, NULL) != 0;
+			held += want;
+			ant_detect_noise_release(&n);
+			ant_detect_noise_decode(&n, b, len);
+			holds += ant_detect_noise_holds(b, len, from) == want;
 			if (ant_detect_noise_encode(&n, &back, &blen) == 0) {
 				ant_detect_noise m;
 				same += ant_detect_noise_decode(&m, back, blen) == 0 && m.nkeys == n.nkeys &&
 					m.nvol == n.nvol && m.nsus == n.nsus;
 				ant_detect_noise_release(&m);
+				/* a copy as far as it is read encodes the same */
+				ant_detect_noise_copy(&c, &n);
+				if (ant_detect_noise_encode(&c, &cb, &cl) == 0) {
+					copied += cl == blen && memcmp(cb, back, cl) == 0;
+					free(cb);
+				}
 				free(back);
 			}
 		}
@@ -1027,6 +1044,9 @@ static void noise_blob_fuzz(void)
 	free(good);
 	OK(refused + read == 20000 && refused > 0 && read > 0 && same == read,
 	   "blob: 20000 damaged blobs, %u refused, %u read, each read one encodes and reads back", refused, read);
+	OK(holds == 20000 && held > 0 && held < read,
+	   "blob: ant_detect_noise_holds() says what decode and confirm say, each blob (%u hold a swap)", held);
+	OK(copied == same, "blob: ant_detect_noise_copy() encodes as the state copied");
 }
 
 static void noise_bounds(void)
@@ -1286,7 +1306,7 @@ static void noise_confirm(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 3 + 5 + 4);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 3 + 5 + 4 + 2);
 	header_and_304();
 	noise_confirm();
 	future_headers();
