@@ -89,6 +89,19 @@ static int is_alpha(unsigned char c)
 	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
 }
 
+/* Is c an ASCII letter of set (a mask of lowercase letters, LETTER())?
+ * A strchr() of a few letters without the call: every number of every
+ * segment asks it. */
+#define LETTER(c) (1u << ((c) - 'a'))
+static int letter_in(unsigned char c, uint32_t set)
+{
+	unsigned l = (unsigned)(c | 0x20) - 'a';
+
+	return l < 26 && (set >> l & 1);
+}
+/* h m d s w y right after the digits: "5h", "3d" */
+#define UNIT_LETTERS (LETTER('h') | LETTER('m') | LETTER('d') | LETTER('s') | LETTER('w') | LETTER('y'))
+
 /* Bytes of the digit at s (ASCII or full-width ０-９, EF BC 90-99), or 0. */
 static size_t digit_at(const unsigned char *s, size_t n)
 {
@@ -401,7 +414,7 @@ static size_t number_tail(const unsigned char *s, size_t n, int kanji)
 	if (kanji)
 		return 0;
 	/* h m d s w y right after the digits: "5h", "3d" */
-	if (n && strchr("hmdswy", s[0] | 0x20) && is_alpha(s[0]) && (n == 1 || !is_alpha(s[1])))
+	if (n && letter_in(s[0], UNIT_LETTERS) && (n == 1 || !is_alpha(s[1])))
 		return 1;
 	/* English unit or am/pm, right after or after one space */
 	for (size_t pass = 0; pass < 2; pass++) {
@@ -410,7 +423,8 @@ static size_t number_tail(const unsigned char *s, size_t n, int kanji)
 		if (pass && !at)
 			break;
 		/* the first letters of en_unit and en_ampm: "of", "views" are out at once */
-		if (at >= n || !is_alpha(s[at]) || !strchr("smhdwyap", s[at] | 0x20))
+		if (at >= n || !letter_in(s[at], LETTER('s') | LETTER('m') | LETTER('h') | LETTER('d') | LETTER('w') |
+						   LETTER('y') | LETTER('a') | LETTER('p')))
 			continue;
 		if ((k = longest_word(s + at, n - at, en_unit))) {
 			i = at + k;
@@ -773,7 +787,7 @@ static size_t age_tail(const unsigned char *s, size_t n)
 		a = longest(s + i, n - i, jp_after);
 		return span || a ? i + a : 0;
 	}
-	if (!i && n && strchr("hmdswy", s[0] | 0x20) && is_alpha(s[0]) && (n == 1 || !is_alpha(s[1])))
+	if (!i && n && letter_in(s[0], UNIT_LETTERS) && (n == 1 || !is_alpha(s[1])))
 		return 1;
 	if (!(k = longest_word(s + i, n - i, en_unit)))
 		return 0;
@@ -800,7 +814,8 @@ static size_t age_at(const unsigned char *s, size_t n)
 	if (is_alpha(s[0])) {
 		/* the first letters of the words below and of en_age_lead's and
 		 * en_relative's: nearly every sentence is out at its first word */
-		if (!strchr("afjlmnostuy", s[0] | 0x20))
+		if (!letter_in(s[0], LETTER('a') | LETTER('f') | LETTER('j') | LETTER('l') | LETTER('m') | LETTER('n') |
+					 LETTER('o') | LETTER('s') | LETTER('t') | LETTER('u') | LETTER('y')))
 			return 0;
 		if ((k = en_age_lead(s, n)))
 			return (j = age_at(s + k, n - k)) ? k + j : 0;
