@@ -202,6 +202,8 @@ static void summary(const ant_update_stats *u, double secs)
 	if (u->refetched || u->learned)
 		printf("; %u page%s fetched again, %u noisy part%s learned", u->refetched,
 		       u->refetched == 1 ? "" : "s", u->learned, u->learned == 1 ? "" : "s");
+	if (u->unasked)   /* they had held still: no word made per request to find */
+		printf("; %u page%s not fetched again (held still)", u->unasked, u->unasked == 1 ? "" : "s");
 	if (u->when_quiet || u->links_quiet)   /* changes seen, not announced */
 		printf("; %u change%s without the --when words, %u only of links to other pages", u->when_quiet,
 		       u->when_quiet == 1 ? "" : "s", u->links_quiet);
