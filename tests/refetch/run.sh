@@ -1,0 +1,103 @@
+#!/bin/sh
+# The second fetch (antenna(1) --refetch-pause), end to end on loopback:
+# when a page's news is all in small parts, it is fetched again after the
+# pause, so that a word made per request (a form token, a random id) is
+# told from its author's edit -- unless the page held still at its last
+# check (found as the check before, clocks aside; a 304 counts): then no
+# such word is there to find, and the change is decided on its one answer.
+#   still.html   held still, then one word edited: asked once in that run,
+#                announced at once; show says why the second fetch was
+#                skipped; the summary counts it
+#   token.html   a per-request token in its text (the server's Token:
+#                directive): never still, so fetched again at every check
+#                its text seemed changed; never announced for the token;
+#                an edit of its words announced
+#   moving.html  edited at two checks running: not still at the second,
+#                fetched again there
+# Against build/tools/testserver (--verbose: every request logged); the
+# antenna's clock by --now, an hour between checks.
+# test-needs: python3:python3
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$TOP/tests/lib/antenna.sh"
+
+plan 13
+tmpdir antenna-refetch
+start_server 300 --verbose
+NOW=1700000000
+D=$T/r.db
+
+# page FILE WORD [EXTRA]: a club's diary page (each page its own club and
+# words: nothing shared, so no furniture) whose third sentence holds WORD;
+# EXTRA: one more paragraph in the entry
+page() {
+	club=${1%.html}
+	cat > "$WWW/$1" <<EOF
+<html><head><title>The $club club's diary</title></head><body>
+<div class="entry"><h2>This week at the $club club</h2>
+<p>The $club club met on Tuesday evening and talked about its plans for $club season.</p>
+<p>Everyone in the $club club agreed that $club practice is the nicest in April.</p>
+<p>The next $club meeting is in the $2 room of the $club hall, as usual.</p>
+${3:-}
+</div></body></html>
+EOF
+}
+# check N: the antenna's check N (an hour apart), its summary in $T/out
+# and its verbose log in $T/log
+TOK_UP=0
+check_n() {
+	$A -d "$D" update --force --now $((NOW + 3600 * $1)) --refetch-pause 50 -v >"$T/out" 2>"$T/log"
+	[ -n "${DEBUG:-}" ] && { echo "# check $1: $(cat "$T/out")"; grep updated "$T/log" | sed 's/^/#   /'; }
+	TOK_UP=$((TOK_UP + $(announced token.html)))
+}
+announced() { grep -c "^$U/$1: updated" "$T/log"; }
+
+TOKEN='<p>Your form key is XTOKENX for this visit only, please keep it.</p>'
+page still.html blue
+page token.html blue "$TOKEN"
+printf 'Token: XTOKENX\n' > "$WWW/token.html.hdr"
+page moving.html blue
+$A -d "$D" init --title Refetch > /dev/null
+for f in still token moving; do $A -d "$D" add "$U/$f.html" > /dev/null; done
+
+# baseline; then moving.html edited at once: it has no still check to
+# show (its first check was the baseline)
+check_n 0
+page moving.html green
+check_n 1
+is "moving.html edited right after its baseline (not still yet): fetched again" "$(asked /moving.html)" 3
+check "... the summary counts no page not fetched again" sh -c "! grep -q 'not fetched again' '$T/out'"
+n_still=$(asked /still.html) n_moving=$(asked /moving.html)
+
+# ---- a still page edited: one request, announced at once ---------------------
+page still.html green
+page moving.html yellow
+check_n 2
+is "still.html held still, one word edited: asked once in that run" "$(asked /still.html)" $((n_still + 1))
+is "... announced in that check" "$(announced still.html)" 1
+check "... the summary counts it: 1 page not fetched again (held still)" \
+	grep -q "; 1 page not fetched again (held still)" "$T/out"
+$A -d "$D" show "$U/still.html" > "$T/show"
+check "... show says the second fetch was skipped and why" \
+	grep -q "^  second fetch: skipped .*: the page held still" "$T/show"
+is "... its excerpt is the edit" "$(jget "$D" "$U/still.html" excerpt)" \
+	"The next still meeting is in the green room of the still hall, as usual."
+
+# ---- a page edited at two checks running: fetched again ----------------------
+is "moving.html edited again at the next check (not still): fetched again" \
+	"$(asked /moving.html)" $((n_moving + 2))
+check "... show says nothing of a skipped second fetch" \
+	sh -c "! $A -d '$D' show '$U/moving.html' | grep -q '^  second fetch:'"
+
+# ---- a per-request token: never still, always fetched again ------------------
+check "token.html: a token at every request, fetched again (a word made per request found)" \
+	test "$(asked /token.html)" -gt 3
+check_n 3
+check_n 4
+is "... never announced for it (checks 1-4)" "$TOK_UP" 0
+page token.html green "$TOKEN"
+check_n 5
+check_n 6
+is "... its words edited: announced once (in that check or the next)" "$TOK_UP" 1
+$A -d "$D" show "$U/token.html" > "$T/show"
+check "... its show names no skipped second fetch" sh -c "! grep -q '^  second fetch:' '$T/show'"
+check "... and the token is learned as ignored words" grep -q "^  ignored words:" "$T/show"
