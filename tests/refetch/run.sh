@@ -14,13 +14,17 @@
 #                an edit of its words announced
 #   moving.html  edited at two checks running: not still at the second,
 #                fetched again there
+#   later.html   held still, then a per-request token appears in a sentence
+#                of it: announced at most once (not fetched again, the
+#                page had held still), then fetched again at the next check
+#                (it is not still any more) and the token's words learned
 # Against build/tools/testserver (--verbose: every request logged); the
 # antenna's clock by --now, an hour between checks.
 # test-needs: python3:python3
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 13
+plan 16
 tmpdir antenna-refetch
 start_server 300 --verbose
 NOW=1700000000
@@ -43,11 +47,12 @@ EOF
 }
 # check N: the antenna's check N (an hour apart), its summary in $T/out
 # and its verbose log in $T/log
-TOK_UP=0
+TOK_UP=0 LATER_UP=0
 check_n() {
 	$A -d "$D" update --force --now $((NOW + 3600 * $1)) --refetch-pause 50 -v >"$T/out" 2>"$T/log"
 	[ -n "${DEBUG:-}" ] && { echo "# check $1: $(cat "$T/out")"; grep updated "$T/log" | sed 's/^/#   /'; }
 	TOK_UP=$((TOK_UP + $(announced token.html)))
+	LATER_UP=$((LATER_UP + $(announced later.html)))
 }
 announced() { grep -c "^$U/$1: updated" "$T/log"; }
 
@@ -56,8 +61,9 @@ page still.html blue
 page token.html blue "$TOKEN"
 printf 'Token: XTOKENX\n' > "$WWW/token.html.hdr"
 page moving.html blue
+page later.html blue '<p>Your later club visit key is none, as on every day of the week.</p>'
 $A -d "$D" init --title Refetch > /dev/null
-for f in still token moving; do $A -d "$D" add "$U/$f.html" > /dev/null; done
+for f in still token moving later; do $A -d "$D" add "$U/$f.html" > /dev/null; done
 
 # baseline; then moving.html edited at once: it has no still check to
 # show (its first check was the baseline)
@@ -91,7 +97,12 @@ check "... show says nothing of a skipped second fetch" \
 # ---- a per-request token: never still, always fetched again ------------------
 check "token.html: a token at every request, fetched again (a word made per request found)" \
 	test "$(asked /token.html)" -gt 3
+page later.html blue '<p>Your later club visit key is XTOKENX, as on every day of the week.</p>'
+printf 'Token: XTOKENX\n' > "$WWW/later.html.hdr"
+LATER_UP=0
 check_n 3
+check "... later.html: still, then a token appeared: not fetched again in that check" \
+	grep -q "; 1 page not fetched again (held still)" "$T/out"
 check_n 4
 is "... never announced for it (checks 1-4)" "$TOK_UP" 0
 page token.html green "$TOKEN"
@@ -101,3 +112,7 @@ is "... its words edited: announced once (in that check or the next)" "$TOK_UP" 
 $A -d "$D" show "$U/token.html" > "$T/show"
 check "... its show names no skipped second fetch" sh -c "! grep -q '^  second fetch:' '$T/show'"
 check "... and the token is learned as ignored words" grep -q "^  ignored words:" "$T/show"
+check "later.html: the token that appeared announced once at most (checks 3-6: $LATER_UP)" \
+	test "$LATER_UP" -le 1
+$A -d "$D" show "$U/later.html" > "$T/show"
+check "... then fetched again, its words learned as ignored words" grep -q "^  ignored words:" "$T/show"
