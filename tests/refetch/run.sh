@@ -71,7 +71,7 @@ check_n 0
 page moving.html green
 check_n 1
 is "moving.html edited right after its baseline (not still yet): fetched again" "$(asked /moving.html)" 3
-check "... the summary counts no page not fetched again" sh -c "! grep -q 'not fetched again' '$T/out'"
+check "... the summary counts no change decided without a second fetch" sh -c "! grep -q 'without a second fetch' '$T/out'"
 n_still=$(asked /still.html) n_moving=$(asked /moving.html)
 
 # ---- a still page edited: one request, announced at once ---------------------
@@ -80,8 +80,8 @@ page moving.html yellow
 check_n 2
 is "still.html held still, one word edited: asked once in that run" "$(asked /still.html)" $((n_still + 1))
 is "... announced in that check" "$(announced still.html)" 1
-check "... the summary counts it: 1 page not fetched again (held still)" \
-	grep -q "; 1 page not fetched again (held still)" "$T/out"
+check "... the summary counts it: 1 decided without a second fetch (held still)" \
+	grep -q "; 1 decided without a second fetch (held still)" "$T/out"
 $A -d "$D" show "$U/still.html" > "$T/show"
 check "... show says the second fetch was skipped and why" \
 	grep -q "^  second fetch: skipped .*: the page held still" "$T/show"
@@ -102,7 +102,7 @@ printf 'Token: XTOKENX\n' > "$WWW/later.html.hdr"
 LATER_UP=0
 check_n 3
 check "... later.html: still, then a token appeared: not fetched again in that check" \
-	grep -q "; 1 page not fetched again (held still)" "$T/out"
+	grep -q "; 1 decided without a second fetch (held still)" "$T/out"
 check_n 4
 is "... never announced for it (checks 1-4)" "$TOK_UP" 0
 page token.html green "$TOKEN"
