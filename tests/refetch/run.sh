@@ -24,7 +24,7 @@
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
 
-plan 16
+plan 17
 tmpdir antenna-refetch
 start_server 300 --verbose
 NOW=1700000000
@@ -62,7 +62,7 @@ page token.html blue "$TOKEN"
 printf 'Token: XTOKENX\n' > "$WWW/token.html.hdr"
 page moving.html blue
 page later.html blue '<p>Your later club visit key is none, as on every day of the week.</p>'
-$A -d "$D" init --title Refetch > /dev/null
+$A -d "$D" init --title Refetch --base http://example.com/ant/ > /dev/null
 for f in still token moving later; do $A -d "$D" add "$U/$f.html" > /dev/null; done
 
 # baseline; then moving.html edited at once: it has no still check to
@@ -101,10 +101,10 @@ page later.html blue '<p>Your later club visit key is XTOKENX, as on every day o
 printf 'Token: XTOKENX\n' > "$WWW/later.html.hdr"
 LATER_UP=0
 check_n 3
-check "... later.html: still, then a token appeared: not fetched again in that check" \
+check "later.html: still, then a token appeared: not fetched again in that check" \
 	grep -q "; 1 decided without a second fetch (held still)" "$T/out"
 check_n 4
-is "... never announced for it (checks 1-4)" "$TOK_UP" 0
+is "token.html: never announced for its token (checks 1-4)" "$TOK_UP" 0
 page token.html green "$TOKEN"
 check_n 5
 check_n 6
