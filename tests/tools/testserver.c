@@ -42,6 +42,9 @@
  *                               answer, by a new word of 12 letters (a
  *                               per-request token, a random id): the
  *                               ETag changes with it
+ *   Token-Kinds: N              with Token, the new word is one of N
+ *                               words, in turn (a quote drawn per request
+ *                               from a few)
  *   Any-Other-Name: value       sent as a response header as written
  *
  * Built-in routes:
@@ -362,6 +365,7 @@ static struct MHD_Response *filler_response(uint64_t size)
 typedef struct script {
 	unsigned status;
 	char *content_type, *last_modified, *redirect, *token;
+	unsigned token_kinds;
 	int lm_now, no_validators, precondition_failed, gzip_bomb, gzip;
 	long delay_ms;
 	uint64_t size;
@@ -425,6 +429,8 @@ static void script_line(script *s, char *line)
 		s->gzip = atoi(v);
 	else if (strcasecmp(line, "Token") == 0)
 		free(s->token), s->token = *v ? strdup(v) : NULL;
+	else if (strcasecmp(line, "Token-Kinds") == 0)
+		s->token_kinds = (unsigned)strtoul(v, NULL, 10);
 	else if (strcasecmp(line, "Size") == 0)
 		s->size = strtoull(v, NULL, 10);
 	else {
@@ -573,13 +579,15 @@ static enum MHD_Result send_special(struct MHD_Connection *c, const script *s, t
 }
 
 /* Each word in body replaced by a per-request token: 12 letters made from
- * a count of the answers (every answer its own, as a form token's). */
-static void token_fill(lb_buf *body, const char *word)
+ * a count of the answers (every answer its own, as a form token's), or
+ * with kinds, from that count modulo kinds (one of a few words in turn). */
+static void token_fill(lb_buf *body, const char *word, unsigned kinds)
 {
 	static unsigned long long served;
 	lb_buf out = LB_BUF_INIT;
 	size_t wl = strlen(word), i = 0;
-	unsigned long long x = __atomic_add_fetch(&served, 1, __ATOMIC_RELAXED) * 0x9e3779b97f4a7c15ull;
+	unsigned long long n = __atomic_add_fetch(&served, 1, __ATOMIC_RELAXED);
+	unsigned long long x = (kinds ? n % kinds + 1 : n) * 0x9e3779b97f4a7c15ull;
 	char tok[13];
 
 	for (int k = 0; k < 12; k++, x = x * 6364136223846793005ull + 1442695040888963407ull)
@@ -630,7 +638,7 @@ static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
 		goto out;
 	}
 	if (s.token && have_file)
-		token_fill(&body, s.token);
+		token_fill(&body, s.token, s.token_kinds);
 	snprintf(etag, sizeof etag, "\"%016llx\"", (unsigned long long)ant_page_hash64(body.data, body.len));
 	if (s.last_modified)
 		snprintf(lm, sizeof lm, "%s", s.last_modified);
