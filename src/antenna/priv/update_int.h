@@ -354,9 +354,10 @@ int ant_upd_furniture(struct upd *u, const ant_store_page *p, const ant_fetch_re
 /* Did the page's last check leave furniture out (its text state says so)? */
 int ant_upd_had_furniture(const ant_store_page *p);
 
-/* Did the page hold still at its last check (found as the check before,
+/* Did the page hold still at its last checks (found as the check before,
  * clocks and furniture aside; a 304 counts: the token state's quiet
- * checks, as the stillness rule counts them)? */
+ * checks, as the stillness rule counts them), enough of them for its
+ * small change to be decided without a second fetch? */
 int ant_upd_was_still(const ant_store_page *p);
 
 /* Did the operator name the part of the page read (--only patterns)?

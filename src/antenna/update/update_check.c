@@ -537,13 +537,15 @@ static int park_refetch(struct upd *u, ant_store_page *p, ant_page_info *info, a
 
 /*
  * Is the second fetch of a page whose news is all in small parts not
- * needed?  A page that held still at its last check (found as the check
- * before did, clocks and furniture aside; a 304 counts: the stillness
- * rule's count, update_text.c) has no word made per request the second
- * answer could show: a token, a random id, would have moved.  Its change
- * is decided on this answer as if the second had been the same, and the
- * check says so (c->unasked, for 'antenna show').  Not when re-fetching
- * is off: the page is decided on its one answer as before.
+ * needed?  A page that held still at its last two checks (found as the
+ * check before did, clocks and furniture aside; a 304 counts: the
+ * stillness rule's count, update_text.c) has no word made per request the
+ * second answer could show: a token, a random id, would have moved (two
+ * checks, not one: a word drawn per request from a few repeats by chance
+ * at one check in a few).  Its change is decided on this answer as if the
+ * second had been the same, and the check says so (c->unasked, for
+ * 'antenna show').  Not when re-fetching is off: the page is decided on
+ * its one answer as before.
  */
 static int unasked(struct upd *u, const ant_store_page *p)
 {

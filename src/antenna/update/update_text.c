@@ -62,6 +62,13 @@ int ant_upd_had_furniture(const ant_store_page *p)
  * alike. */
 #define STILL_CHECKS 1
 
+/* Such checks in a row for a page's small change to be decided without a
+ * second fetch (update_check.c unasked()): a word drawn per request from a
+ * few (a tip, a variant) repeats by chance at one check in a few, at two
+ * running far more rarely; an author's edit follows hours or days of a
+ * still page. */
+#define UNASKED_CHECKS 2
+
 int ant_upd_was_still(const ant_store_page *p)
 {
 	ant_textstate ps;
@@ -71,7 +78,7 @@ int ant_upd_was_still(const ant_store_page *p)
 	if (p->no_auto_ignore || ant_textstate_split(p->noise, p->noise_len, &ps) < 0 ||
 	    ant_tokens_decode(&tk, ps.tokens, ps.tokens_len) < 0)
 		return 0;
-	still = tk.quiet >= STILL_CHECKS;
+	still = tk.quiet >= UNASKED_CHECKS;
 	ant_tokens_release(&tk);
 	return still;
 }
