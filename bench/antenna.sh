@@ -16,7 +16,9 @@
 #   program.  The server's own CPU time during the timed runs is reported
 #   to show it is not the bottleneck.  Our wall time holds the text rule's
 #   pause before it fetches the changed pages again (--refetch-pause, 2 s),
-#   which urlwatch does not do: the notes add the CPU ratio.
+#   which urlwatch does not do: the notes add the CPU ratio.  (A page that
+#   held still at its last two checks is not fetched again; the changed
+#   half here changes at every run, so it never is still.)
 # publish: `antenna publish DIR` of a database of N_PUBLISH pages that one
 #   real `antenna update` checked (so every page has an update and an Atom
 #   event): the first publish into an empty DIR (all archives written),

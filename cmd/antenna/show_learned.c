@@ -61,6 +61,12 @@ static void show_tokens(const ant_textstate *ps, int64_t tz)
 		       "                in its own check, not held, as the page had held still (found\n"
 		       "                as the check before, clocks aside) and nothing else moved\n",
 		       antcmd_when(b, sizeof b, t.still, tz));
+	if (t.unasked > 0)
+		printf("  second fetch: skipped %s: the page held still two checks\n"
+		       "                (found as the check before, clocks aside), so a word made per\n"
+		       "                request would have moved: its small change was decided on one\n"
+		       "                answer\n",
+		       antcmd_when(b, sizeof b, t.unasked, tz));
 	printf("  stillness:    %u check%s in a row found the page as the one before%s\n", t.quiet,
 	       t.quiet == 1 ? "" : "s", t.quiet ? ": one change made once is announced at once" : "");
 	ant_tokens_release(&t);

@@ -13,7 +13,6 @@
 #include "ant_update.h"
 #include "lb_term.h"
 
-
 /* One table: run reads it too, to know which options take a value. */
 const char cmd_update_shortopts[] = "hvqj:";
 const struct option cmd_update_longopts[] = {
@@ -202,6 +201,8 @@ static void summary(const ant_update_stats *u, double secs)
 	if (u->refetched || u->learned)
 		printf("; %u page%s fetched again, %u noisy part%s learned", u->refetched,
 		       u->refetched == 1 ? "" : "s", u->learned, u->learned == 1 ? "" : "s");
+	if (u->unasked)   /* they held still: no word made per request to find */
+		printf("; %u decided without a second fetch (held still)", u->unasked);
 	if (u->when_quiet || u->links_quiet)   /* changes seen, not announced */
 		printf("; %u change%s without the --when words, %u only of links to other pages", u->when_quiet,
 		       u->when_quiet == 1 ? "" : "s", u->links_quiet);
@@ -238,8 +239,7 @@ static void none_due(const ant_update_stats *u, int64_t now, int64_t tz)
 	char when[48], in[64];
 
 	if (!u->pages) {
-		/* a hub that only relays (sources, no pages) has nothing of
-		 * its own to check */
+		/* a hub that only relays (sources, no pages): nothing of its own */
 		if (!u->sources)
 			printf("no page is watched: 'antenna add URL' adds one\n");
 		return;

@@ -80,6 +80,9 @@ typedef struct ant_tokens {
 	int64_t still;           /* the last change announced in its own check
 				    because the page had held still (update_text.c);
 				    0 = none */
+	int64_t unasked;         /* the last check whose small change was decided
+				    without a second fetch, as the page had held
+				    still (update_check.c); 0 = none */
 } ant_tokens;
 
 #define ANT_TOKENS_QUIET_MAX 255

@@ -152,6 +152,8 @@ typedef struct ant_update_stats {
 	unsigned sources, sources_failed, atom_sources;  /* atom_sources: of sources */
 	unsigned archives_read;
 	unsigned refetched;      /* second fetches of pages that seemed changed */
+	unsigned unasked;        /* such pages not fetched again: they had held
+				    still at their last check (update_check.c) */
 	unsigned learned;        /* parts of pages learned volatile in this run */
 	unsigned when_quiet;     /* updates without the page's --when words (ant_when.h):
 				    seen, not announced (counted in unchanged) */

@@ -38,6 +38,13 @@
  *   Size: 104857600             a generated body of this many bytes,
  *                               streamed with its Content-Length
  *   Gzip: 1                     the file, gzip Content-Encoded
+ *   Token: WORD                 each WORD in the file replaced, in every
+ *                               answer, by a new word of 12 letters (a
+ *                               per-request token, a random id): the
+ *                               ETag changes with it
+ *   Token-Kinds: N              with Token, the new word is one of N
+ *                               words, in turn (a quote drawn per request
+ *                               from a few)
  *   Any-Other-Name: value       sent as a response header as written
  *
  * Built-in routes:
@@ -357,7 +364,8 @@ static struct MHD_Response *filler_response(uint64_t size)
 
 typedef struct script {
 	unsigned status;
-	char *content_type, *last_modified, *redirect;
+	char *content_type, *last_modified, *redirect, *token;
+	unsigned token_kinds;
 	int lm_now, no_validators, precondition_failed, gzip_bomb, gzip;
 	long delay_ms;
 	uint64_t size;
@@ -369,6 +377,7 @@ static void script_release(script *s)
 	free(s->content_type);
 	free(s->last_modified);
 	free(s->redirect);
+	free(s->token);
 	lb_buf_release(&s->extra);
 }
 
@@ -418,6 +427,10 @@ static void script_line(script *s, char *line)
 		s->gzip_bomb = atoi(v);
 	else if (strcasecmp(line, "Gzip") == 0)
 		s->gzip = atoi(v);
+	else if (strcasecmp(line, "Token") == 0)
+		free(s->token), s->token = *v ? strdup(v) : NULL;
+	else if (strcasecmp(line, "Token-Kinds") == 0)
+		s->token_kinds = (unsigned)strtoul(v, NULL, 10);
 	else if (strcasecmp(line, "Size") == 0)
 		s->size = strtoull(v, NULL, 10);
 	else {
@@ -565,6 +578,36 @@ static enum MHD_Result send_special(struct MHD_Connection *c, const script *s, t
 	return send_response(c, s->status, r, now);
 }
 
+/* Each word in body replaced by a per-request token: 12 letters made from
+ * a count of the answers (every answer its own, as a form token's), or
+ * with kinds, from that count modulo kinds (one of a few words in turn). */
+static void token_fill(lb_buf *body, const char *word, unsigned kinds)
+{
+	static unsigned long long served;
+	lb_buf out = LB_BUF_INIT;
+	size_t wl = strlen(word), i = 0;
+	unsigned long long n = __atomic_add_fetch(&served, 1, __ATOMIC_RELAXED);
+	unsigned long long x = (kinds ? n % kinds + 1 : n) * 0x9e3779b97f4a7c15ull;
+	char tok[13];
+
+	for (int k = 0; k < 12; k++, x = x * 6364136223846793005ull + 1442695040888963407ull)
+		tok[k] = (char)('a' + (x >> 33) % 26);
+	tok[12] = '\0';
+	while (i < body->len) {
+		const char *hit = wl ? memmem(body->data + i, body->len - i, word, wl) : NULL;
+
+		if (!hit) {
+			lb_buf_add(&out, body->data + i, body->len - i);
+			break;
+		}
+		lb_buf_add(&out, body->data + i, (size_t)(hit - body->data) - i);
+		lb_buf_adds(&out, tok);
+		i = (size_t)(hit - body->data) + wl;
+	}
+	lb_buf_release(body);
+	*body = out;
+}
+
 static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
 {
 	lb_buf path = LB_BUF_INIT, hdr = LB_BUF_INIT, body = LB_BUF_INIT, lirs_gz = LB_BUF_INIT;
@@ -594,6 +637,8 @@ static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url)
 		rc = send_text(c, 412, "text/plain", "precondition failed\n", 20);
 		goto out;
 	}
+	if (s.token && have_file)
+		token_fill(&body, s.token, s.token_kinds);
 	snprintf(etag, sizeof etag, "\"%016llx\"", (unsigned long long)ant_page_hash64(body.data, body.len));
 	if (s.last_modified)
 		snprintf(lm, sizeof lm, "%s", s.last_modified);

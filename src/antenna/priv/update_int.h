@@ -90,6 +90,8 @@ struct upd_check {
 	unsigned char *tokens;   /* the token rule's state after this check, malloc'd */
 	size_t tokens_len;
 	char *held;              /* the text of what this check holds, malloc'd, or NULL */
+	int unasked;             /* its small change decided without a second
+				    fetch: the page had held still (noise_first) */
 };
 
 /* The sites' templates (update_site.c, ant_furniture.h). */
@@ -351,6 +353,12 @@ int ant_upd_furniture(struct upd *u, const ant_store_page *p, const ant_fetch_re
 
 /* Did the page's last check leave furniture out (its text state says so)? */
 int ant_upd_had_furniture(const ant_store_page *p);
+
+/* Did the page hold still at its last checks (found as the check before,
+ * clocks and furniture aside; a 304 counts: the token state's quiet
+ * checks, as the stillness rule counts them), enough of them for its
+ * small change to be decided without a second fetch? */
+int ant_upd_was_still(const ant_store_page *p);
 
 /* Did the operator name the part of the page read (--only patterns)?
  * Then a change there is news in its own check, numbers and small swaps

@@ -419,9 +419,10 @@ int ant_tokens_decide_text(ant_tokens *t, const ant_page_seg *seg, size_t nseg, 
 	return 0;
 }
 
-/* ---- the blob: 'T', version 3 (2: without the quiet checks and the last
- * change announced for them; 1: without the marks and the last check's
- * time either; both still read), then varints and fixed little-endian
+/* ---- the blob: 'T', version 4 (3: without the last check decided
+ * without a second fetch; 2: without the quiet checks and the last change
+ * announced for them either; 1: without the marks and the last check's
+ * time either; all still read), then varints and fixed little-endian
  * fields */
 
 static void put_var(lb_buf *b, uint64_t v, int *oom)
@@ -454,12 +455,13 @@ int ant_tokens_encode(const ant_tokens *t, unsigned char **blob, size_t *len)
 
 	*blob = NULL;
 	*len = 0;
-	oom |= lb_buf_adds(&b, "T\003") < 0;
+	oom |= lb_buf_adds(&b, "T\004") < 0;
 	put_var(&b, t->last > 0 ? (uint64_t)t->last : 0, &oom);
 	put_var(&b, (uint64_t)(t->has_shape != 0), &oom);
 	put_le(&b, t->shape, 4, &oom);
 	put_var(&b, t->quiet, &oom);
 	put_var(&b, t->still > 0 ? (uint64_t)t->still : 0, &oom);
+	put_var(&b, t->unasked > 0 ? (uint64_t)t->unasked : 0, &oom);
 	put_var(&b, t->has_keys ? t->nkeys + 1 : 0, &oom);
 	for (size_t i = 0; i < t->nkeys; i++) {
 		put_le(&b, t->keys[i].key, 4, &oom);
@@ -533,7 +535,7 @@ int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len)
 	int version;
 
 	ant_tokens_init(t);
-	if (!blob || len < 2 || r.p[0] != 'T' || r.p[1] < 1 || r.p[1] > 3)
+	if (!blob || len < 2 || r.p[0] != 'T' || r.p[1] < 1 || r.p[1] > 4)
 		return LB_EPARSE;
 	version = r.p[1];
 	r.p += 2;
@@ -548,6 +550,8 @@ int ant_tokens_decode(ant_tokens *t, const void *blob, size_t len)
 		t->quiet = q > ANT_TOKENS_QUIET_MAX ? ANT_TOKENS_QUIET_MAX : (unsigned)q;
 		t->still = (int64_t)get_var(&r);
 	}
+	if (version >= 4)
+		t->unasked = (int64_t)get_var(&r);
 	n = get_var(&r);
 	t->has_keys = n > 0;
 	n -= n > 0;

@@ -536,6 +536,27 @@ static int park_refetch(struct upd *u, ant_store_page *p, ant_page_info *info, a
 }
 
 /*
+ * Is the second fetch of a page whose news is all in small parts not
+ * needed?  A page that held still at its last two checks (found as the
+ * check before did, clocks and furniture aside; a 304 counts: the
+ * stillness rule's count, update_text.c) has no word made per request the
+ * second answer could show: a token, a random id, would have moved (two
+ * checks, not one: a word drawn per request from a few repeats by chance
+ * at one check in a few).  Its change is decided on this answer as if the
+ * second had been the same, and the check says so (c->unasked, for
+ * 'antenna show').  Not when re-fetching is off: the page is decided on
+ * its one answer as before.
+ */
+static int unasked(struct upd *u, const ant_store_page *p)
+{
+	if (u->o->refetch_pause_ms < 0 || !ant_upd_was_still(p))
+		return 0;
+	check_of(u, p)->unasked = 1;
+	u->st.unasked++;
+	return 1;
+}
+
+/*
  * The text rule for a first answer: decided now (f->in.noise_*,
  * f->excerpt), or (1) the check is parked for the second fetch
  * (park_refetch; the caller stops there).
@@ -558,9 +579,16 @@ static int noise_first(struct upd *u, ant_store_page *p, ant_page_info *info, st
 		forget = 1;
 	}
 	ant_detect_noise_scan(&ns, segs, info->nseg, learns(p), u->now, &v);
-	if (v.refetch && park_refetch(u, p, info, segs, &ns, f))
+	if (v.refetch && unasked(u, p)) {
+		/* decided as if the second answer were this one (a 304 to
+		 * our ETag: second_answer()), no request made */
+		noise_decide(u, p, &ns, info, segs, segs, info->nseg, f);
+		check_of(u, p)->unasked = 0;
+	} else if (v.refetch && park_refetch(u, p, info, segs, &ns, f)) {
 		return 1;
-	noise_decide(u, p, &ns, info, segs, NULL, 0, f);
+	} else {
+		noise_decide(u, p, &ns, info, segs, NULL, 0, f);
+	}
 	ant_upd_diff_text(u, p, info, &ns, f);   /* diff page hook (update_diff.c) */
 	if (forget) {
 		f->in.noise_decided = 1;

@@ -56,6 +56,33 @@ int ant_upd_had_furniture(const ant_store_page *p)
 	return ant_textstate_split(p->noise, p->noise_len, &ps) == 0 && ps.furniture.nseg > 0;
 }
 
+/* Checks in a row that must have found the page as the one before
+ * (clocks aside; a 304 is such a check) for a change made once to be
+ * believed in its own check: with the check it changed from, two answers
+ * alike. */
+#define STILL_CHECKS 1
+
+/* Such checks in a row for a page's small change to be decided without a
+ * second fetch (update_check.c unasked()): a word drawn per request from a
+ * few (a tip, a variant) repeats by chance at one check in a few, at two
+ * running far more rarely; an author's edit follows hours or days of a
+ * still page. */
+#define UNASKED_CHECKS 2
+
+int ant_upd_was_still(const ant_store_page *p)
+{
+	ant_textstate ps;
+	ant_tokens tk;
+	int still;
+
+	if (p->no_auto_ignore || ant_textstate_split(p->noise, p->noise_len, &ps) < 0 ||
+	    ant_tokens_decode(&tk, ps.tokens, ps.tokens_len) < 0)
+		return 0;
+	still = tk.quiet >= UNASKED_CHECKS;
+	ant_tokens_release(&tk);
+	return still;
+}
+
 int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns)
 {
 	ant_textstate ps;
@@ -208,12 +235,6 @@ static int has_age(const ant_page_info *info, size_t i)
 	return 0;
 }
 
-/* Checks in a row that must have found the page as the one before
- * (clocks aside; a 304 is such a check) for a change made once to be
- * believed in its own check: with the check it changed from, two answers
- * alike. */
-#define STILL_CHECKS 1
-
 /*
  * Stillness vouches for what this check held: the page held still through
  * its last checks (tv->quiet) and now one thing changed, once -- one small
@@ -335,6 +356,8 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, cons
 			join_numbers(u, info, tv.pick, excerpt);
 		if (v->held || tv.held)
 			corroborate(u, p, ns, &tk, info, in, held_still(u, ns, &tk, info, v, &tv), excerpt);
+		if (c->unasked)   /* for 'antenna show' */
+			tk.unasked = u->now;
 		free(c->tokens);
 		c->tokens = NULL;
 		c->tokens_len = 0;

@@ -229,7 +229,7 @@ int main(void)
 	unsigned char *blob;
 	size_t len;
 
-	TAP_PLAN(67);
+	TAP_PLAN(68);
 	labels();
 	confirm();
 	stats();
@@ -393,10 +393,20 @@ int main(void)
 	OK(c.v.quiet == 1 && c.v.moved == 1 && c.v.held == 1 && t.quiet == 0,
 	   "... a price edited: the verdict says 1 still check and 1 sentence moved; stillness starts again");
 	t.still = T0 + 2 * HOUR;
-	OK(ant_tokens_encode(&t, &blob, &len) == 0 && blob[1] == 3 && ant_tokens_decode(&u, blob, len) == 0 &&
-	   u.quiet == t.quiet && u.still == t.still && u.nheld == 1, "... kept in the blob (version 3)");
+	t.unasked = T0 + 2 * HOUR;
+	OK(ant_tokens_encode(&t, &blob, &len) == 0 && blob[1] == 4 && ant_tokens_decode(&u, blob, len) == 0 &&
+	   u.quiet == t.quiet && u.still == t.still && u.unasked == t.unasked && u.nheld == 1,
+	   "... kept in the blob (version 4: the check decided without a second fetch too)");
 	free(blob);
 	ant_tokens_release(&u);
+	{
+		/* a version 3 blob (no check decided without a second fetch) is still read */
+		static const unsigned char v3[] = { 'T', 3, 5, 1, 1, 2, 3, 4, 2, 9, 0, 0, 0 };
+
+		OK(ant_tokens_decode(&u, v3, sizeof v3) == 0 && u.quiet == 2 && u.still == 9 && u.unasked == 0 &&
+		   u.last == 5, "a version 3 blob reads with no check decided without a second fetch");
+		ant_tokens_release(&u);
+	}
 	{
 		/* a version 2 blob (no stillness kept) is still read */
 		static const unsigned char v2[] = { 'T', 2, 5, 1, 1, 2, 3, 4, 0, 0, 0 };

@@ -326,6 +326,7 @@ static void seen_source(void *ctx, const ant_store_source *src, int notmodified)
 
 static int64_t keep_records = ANT_KEEP_EVENTS;   /* of the next run */
 static size_t page_batch;                         /* of the next run; 0 default */
+static int64_t refetch_pause = -2;                /* of the next run, ms; -2 the default */
 
 static int run(ant_store *s, struct fake *f, int64_t now, int force, ant_update_stats *st,
 	       struct seen *v)
@@ -340,6 +341,8 @@ static int run(ant_store *s, struct fake *f, int64_t now, int force, ant_update_
 	o.force = force;
 	o.keep_records = keep_records;
 	o.page_batch = page_batch;
+	if (refetch_pause > -2)
+		o.refetch_pause_ms = refetch_pause;
 	o.fetcher = &fetcher;
 	o.on_page = seen_page;
 	o.on_source = seen_source;
@@ -1371,16 +1374,58 @@ static void feed_view(void)
 	ant_store_close(s);
 }
 
+/* The second fetch of a page whose news is a small part: not made when the
+ * page held still at its last two checks (no word made per request to
+ * find), the change decided on the one answer; made when it had not. */
+#define PS "http://s.example/club"
+#define CLUB(room) "<html><body><p>The next club meeting is in the " room " room of the town hall, as usual.</p>" \
+	"<p>Another long paragraph about the spring walk along the river path and the old mill.</p></body></html>"
+static void unasked_one(int still, const char *name)
+{
+	char path[256];
+	ant_store *s = store_new(name, path, sizeof path);
+	struct fake f = { 0 };
+	ant_update_stats st;
+	struct seen v;
+	unsigned before;
+
+	refetch_pause = 50;
+	page_add(s, PS, NULL);
+	fake_answer(&f, (struct answer){ .url = PS, .status = 200, .body = CLUB("blue"), .date_time = T0 });
+	run(s, &f, T0, 1, &st, &v);
+	for (int k = 1; k <= still; k++)   /* checks that find it as before */
+		run(s, &f, T0 + k * 3600, 1, &st, &v);
+	fake_answer(&f, (struct answer){ .url = PS, .status = 200, .body = CLUB("green"), .date_time = T0 });
+	before = f.requests;
+	run(s, &f, T0 + (still + 1) * 3600, 1, &st, &v);
+	if (still >= 2) {
+		OK(f.requests - before == 1 && st.refetched == 0 && st.unasked == 1,
+		   "a page that held still two checks, one word edited: fetched once (%u requests, %u fetched again, %u not)",
+		   f.requests - before, st.refetched, st.unasked);
+		OK(st.updated == 1 && strstr(event_excerpt(s, PS, T0 + (still + 1) * 3600), "green room"),
+		   "... announced in that check, the edit its excerpt");
+	} else {
+		OK(f.requests - before == 2 && st.refetched == 1 && st.unasked == 0,
+		   "%d still check%s, then one word edited: fetched again (%u requests)", still,
+		   still == 1 ? "" : "s", f.requests - before);
+	}
+	refetch_pause = -2;
+	ant_store_close(s);
+}
+
 static void holds(void)
 {
 	for (size_t k = 0; k < sizeof hold_cases / sizeof hold_cases[0]; k++)
 		hold_case_run(&hold_cases[k], (int)k);
 	feed_view();
+	unasked_one(2, "unasked");
+	unasked_one(1, "asked1");
+	unasked_one(0, "asked0");
 }
 
 int main(void)
 {
-	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1 + 1 + 21 + 2 + 7);
+	TAP_PLAN(122 + 15 + 1 + 4 + 3 + 6 + 1 + 1 + 21 + 2 + 7 + 4);
 	if (!mkdtemp(dir))
 		return 1;
 	decisions();
