@@ -124,7 +124,11 @@ static void tokens_of(const ant_store_page *p, int baseline, ant_tokens *tk)
  * stillness vouches for (still: now, held_still()).  The page's own new
  * Last-Modified does not: a counter or a referer list moves with it (a
  * header dates a change the body shows, and a held change is not shown
- * yet).  What is held is the excerpt should this check announce it.
+ * yet).  On a page a cron job rebuilds (statistics, an export) it is the
+ * rebuild's time and moves with whatever the build moved: taken as a
+ * claim it announced 13 false updates in 52 checks of tests/realdyn's
+ * statistics pages, all their counts.  What is held is the excerpt
+ * should this check announce it.
  */
 static void corroborate(struct upd *u, ant_store_page *p, ant_detect_noise *ns, ant_tokens *tk,
 			const ant_page_info *info, ant_detect_input *in, int64_t still, char **excerpt)
