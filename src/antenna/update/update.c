@@ -399,6 +399,7 @@ static int check_shared(struct upd *u)
 		if (ant_upd_release(u) < 0)
 			break;
 	}
+	ant_upd_shared_end(u);
 	return rc;
 }
 
@@ -442,8 +443,10 @@ static int load(struct upd *u, ant_store_source **srcs, size_t *nsrc)
 {
 	int rc;
 
-	/* on PostgreSQL the checkers share the pages by leases: no run lock */
-	if ((!shared(u) && (rc = ant_store_lock(u->s, u->o->lock_wait, &u->err)) < 0) ||
+	/* on PostgreSQL the checkers sharing the pages by leases hold the
+	 * run lock together, a run alone by itself (ant_store_lock_shared()) */
+	if ((rc = shared(u) ? ant_store_lock_shared(u->s, u->o->lock_wait, &u->err) :
+	     ant_store_lock(u->s, u->o->lock_wait, &u->err)) < 0 ||
 	    (rc = atom_evstore_attach(&u->ev, ant_store_db(u->s), &u->err)) < 0 ||
 	    (rc = ant_store_sources_load(u->s, srcs, nsrc, &u->err)) < 0)
 		return rc;
