@@ -89,7 +89,7 @@ $A -d "$DB" $UPD --now $NOW > "$T/m2" 2> "$T/me2"; R2=$?
 wait $C1; R1=$?
 is "mixed: beside a checker with --lease, an update without it is refused; the first ends well" "$R1:$R2" 0:2
 check "mixed: ... saying to give it --lease" \
-	grep -q "1 checker with --lease is sharing '$DB' now (antenna update --lease): give this update --lease too" "$T/me2"
+	grep -q "1 checker with --lease is sharing '$DB' now: an update there needs --lease too" "$T/me2"
 $A -d "$DB" $UPD --now $((NOW + 3600)) --force > "$T/m3" 2> "$T/me3" & C1=$!
 sleep 1
 $A -d "$DB" $UPD --now $((NOW + 3600)) --lease 60 > "$T/m4" 2> "$T/me4"; R2=$?

@@ -242,8 +242,8 @@ static int pg_lock(ant_store *s, int tries, int shared, lb_error *err)
 		return 0;
 	}
 	if (!shared && (n = ant_store_lock_count(s, ANT_STORE_LOCK_RUN, 1)) > 0)
-		return lb_err(err, LB_EBUSY, "%d checker%s with --lease %s sharing '%s' now (antenna update "
-			      "--lease): give this update --lease too, or run it when they are done",
+		return lb_err(err, LB_EBUSY, "%d checker%s with --lease %s sharing '%s' now: an update "
+			      "there needs --lease too; anything else, run it when they are done",
 			      n, n == 1 ? "" : "s", n == 1 ? "is" : "are", s->path);
 	if (ant_store_lock_holder(s, ANT_STORE_LOCK_RUN, who, sizeof who))
 		snprintf(says, sizeof says, " (%s)", who);
