@@ -33,7 +33,7 @@
 #include "ant_trust.h"
 #include "ant_outcome.h"
 
-#define ANT_STORE_SCHEMA_VERSION 17
+#define ANT_STORE_SCHEMA_VERSION 18
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -492,6 +492,11 @@ int ant_store_lock_shared(ant_store *s, int wait_seconds, lb_error *err);
  * 0 or < 0. */
 typedef char *(*ant_store_server_fn)(void *ctx, const char *url);
 int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_error *err);
+/* An origin's ("http://host:port") server key as kept (origin_server; the
+ * key fn above finds it there first): 1 with *key (malloc'd), 0 none, < 0. */
+int ant_store_origin_server(ant_store *s, const char *origin, char **key, lb_error *err);
+/* origin's key kept, unless one is already (the first stays).  0 or < 0. */
+int ant_store_origin_server_put(ant_store *s, const char *origin, const char *key, lb_error *err);
 
 typedef struct ant_store_claim {
 	const char *checker;     /* this checker's id */

@@ -105,6 +105,41 @@ static int fill_round(ant_store *s, ant_store_server_fn key, void *ctx, lb_error
 	return rc < 0 ? rc : n;
 }
 
+struct origin { const char *origin, *key; };
+
+static void bind_origin(atom_db_st *st, const void *arg)
+{
+	const struct origin *o = arg;
+
+	ant_st_bind_text(st, 1, o->origin);
+	ant_st_bind_text(st, 2, o->key);
+}
+
+int ant_store_origin_server(ant_store *s, const char *origin, char **key, lb_error *err)
+{
+	atom_db_st *st;
+	int rc;
+
+	*key = NULL;
+	if ((rc = ant_st_prep(s, &st, "SELECT server FROM origin_server WHERE origin = ?1", err)) < 0)
+		return rc;
+	bind_origin(st, &(struct origin){ origin, NULL });
+	if ((rc = atom_db_step(st)) == ATOM_DB_ROW)
+		rc = (*key = ant_st_col_dup(st, 0, 0)) ? 1 : lb_err_code(err, LB_ENOMEM);
+	else
+		rc = rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "reading an origin's server");
+	atom_db_finalize(st);
+	return rc;
+}
+
+int ant_store_origin_server_put(ant_store *s, const char *origin, const char *key, lb_error *err)
+{
+	int rc = ant_st_run(s, "INSERT INTO origin_server(origin, server) VALUES(?1, ?2)"
+			    " ON CONFLICT(origin) DO NOTHING", bind_origin, &(struct origin){ origin, key }, err);
+
+	return rc < 0 ? rc : 0;
+}
+
 int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_error *err)
 {
 	int rc, n;

@@ -44,10 +44,12 @@ static int64_t clock_ms(void)
  * as they are inside one run once connected (ant_polite_addr()).  A
  * host that does not resolve, or once the run's resolving time
  * (ANT_UPDATE_RESOLVE_MS) is spent, is keyed by its registrable domain
- * (ant_polite.h's key), as before.  Each origin resolved once a run.
+ * (ant_polite.h's key).  An origin is keyed once (origin_server): its
+ * pages added later take the same key whatever the DNS says then.
  */
 enum { KEYS = 4096 };
 struct keys {
+	ant_store *s;
 	struct { char *origin, *key; } slot[KEYS];
 	size_t used;
 	int64_t until_ms;        /* the resolver asked until then */
@@ -98,7 +100,7 @@ static char *domain_of(char *origin)
 static char *server_of(void *ctx, const char *url)
 {
 	struct keys *k = ctx;
-	char origin[1024], addr[64], *key;
+	char origin[1024], dom[1024], addr[64], *key;
 	const char *path;
 	size_t i;
 
@@ -107,13 +109,20 @@ static char *server_of(void *ctx, const char *url)
 	i = keys_find(k, origin);
 	if (k->slot[i].origin)
 		return strdup(k->slot[i].key);
-	if (clock_ms() < k->until_ms && ant_fetch_resolve(url, addr, sizeof addr) == 0)
-		key = strdup(addr);
-	else if (!(key = domain_of(origin)))
-		return NULL;
-	if (key && k->used < KEYS * 3 / 4 && ant_robots_origin(url, origin, sizeof origin, &path) == 0 &&
-	    (k->slot[i].origin = strdup(origin)) && (k->slot[i].key = strdup(key)))
-		k->used++;
+	if (ant_store_origin_server(k->s, origin, &key, NULL) <= 0) {
+		if (clock_ms() < k->until_ms && ant_fetch_resolve(url, addr, sizeof addr) == 0)
+			key = strdup(addr);
+		else
+			key = domain_of(strcpy(dom, origin));
+		if (!key || ant_store_origin_server_put(k->s, origin, key, NULL) < 0)
+			return key;   /* kept next time, or its own "" server */
+	}
+	/* remembered for the run's next pages of origin (out of memory: not) */
+	if (k->used < KEYS * 3 / 4 && (k->slot[i].key = strdup(key)) && !(k->slot[i].origin = strdup(origin))) {
+		free(k->slot[i].key);
+		k->slot[i].key = NULL;
+	}
+	k->used += k->slot[i].origin != NULL;
 	return key;
 }
 
@@ -136,6 +145,7 @@ int ant_upd_shared_begin(struct upd *u)
 	u->sharing = 1;
 	if (!(k = calloc(1, sizeof *k)))
 		return lb_err_code(&u->err, LB_ENOMEM);
+	k->s = u->s;
 	k->until_ms = clock_ms() + ANT_UPDATE_RESOLVE_MS;
 	rc = ant_store_servers_fill(u->s, server_of, k, &u->err);
 	keys_clear(k);
