@@ -10,9 +10,10 @@
  * statement, committed every ANT_UPDATE_BATCH checks: kill -9 loses at
  * most one batch, never consistency.  The run lock (ant_store_lock) is
  * held from start to end -- on SQLite, and on PostgreSQL unless asked to
- * share (opts lease_seconds, --lease): then several checkers share the
- * pages by claims and leases instead (check_shared(), update_lease.c),
- * and the sources are read by one of them at a time.
+ * share (opts lease_seconds, --lease): then several checkers hold it
+ * together (ant_store_lock_shared(): never beside a run alone) and share
+ * the pages by claims and leases (check_shared(), update_lease.c), and
+ * the sources are read by one of them at a time.
  *
  * Bounded memory whatever the number of pages (hub scale): a source's
  * record finds its page through the url_key index (ant_store_page_get),
