@@ -25,7 +25,7 @@ ANTENNA_TEST_PG=
 . "$TOP/tests/lib/antenna.sh"
 . "$TOP/tests/lib/pg.sh"
 
-plan 27
+plan 29
 tmpdir pglease-test
 pg_start || exit 1
 MS= HOLD=
