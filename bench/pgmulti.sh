@@ -13,8 +13,11 @@
 # one checker on SQLite 364.8 s wall, 11.97 s CPU; on PostgreSQL 210.2 s,
 # 8.73 s CPU; three checkers on PostgreSQL 81.4 s (0.39x one), shares
 # 9848, 9848, 10304.
+# Interrupted (^C, kill), it stops at once: its checkers, server and
+# PostgreSQL stopped, its directory removed; a failing step stops it
+# (set -e), the step's output left on standard error.
 # test-needs: /usr/bin/time:time bc:bc /usr/bin/psql:postgresql-client
-set -u
+set -eu
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 A=$TOP/$BUILD/antenna
@@ -22,9 +25,20 @@ N=${1:-30000} S=${2:-100} D=${3:-200} J=${4:-64}
 NOW=1795000000
 . "$TOP/tests/lib/pg.sh"
 T=$(mktemp -d /tmp/pgmulti-bench.XXXXXX)
+MS= C1= C2= C3=
+# on exit, whatever the cause: the checkers and the server stopped before
+# the directory they write in goes; a signal ends the script (a trap that
+# returned would let it run on without its directory)
+cleanup() {
+	for p in $C1 $C2 $C3 $MS; do kill "$p" 2>/dev/null || :; done
+	wait 2>/dev/null || :
+	pg_stop
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 pg_start || exit 1
-MS=
-trap '[ -n "$MS" ] && kill $MS 2>/dev/null; pg_stop; rm -rf "$T"' EXIT INT TERM
 "$TOP/$BUILD/tools/manyserver" --addrs "$S" --delay-ms "$D" --port-file "$T/port" --max-seconds 3600 & MS=$!
 for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
 P=$(cat "$T/port")
@@ -38,7 +52,12 @@ for d in "$PG" "$LITE"; do
 done
 # one checker: its wall and CPU (user + system) time, /usr/bin/time's
 run1() {   # run1 DB NOW LABEL [--lease S]
-	/usr/bin/time -f "%e %U %S" -o "$T/time" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 ${4:-} ${5:-} > "$T/out" 2>&1
+	# in the background, waited for: a signal ends the wait at once (a
+	# foreground child would hold the trap until it ends)
+	/usr/bin/time -f "%e %U %S" -o "$T/time" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 ${4:-} ${5:-} > "$T/out" 2>&1 &
+	C1=$!
+	wait "$C1" || { echo "pgmulti: $3: update failed:" >&2; cat "$T/out" >&2; exit 1; }
+	C1=
 	read -r w u s < "$T/time"
 	echo "$3: wall $w s, cpu $(echo "$u + $s" | bc) s: $(sed -n 's/^\(checked [0-9]* pages\).*claim.*/\1/p; s/^\(checked [0-9]* pages\)[^;]*;.*/\1/p' "$T/out" | head -1)"
 }
@@ -48,7 +67,10 @@ run3() {   # run3 DB NOW
 		/usr/bin/time -f "%e %U %S" -o "$T/time$c" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 --lease 300 > "$T/out$c" 2>&1 &
 		eval "C$c=\$!"
 	done
-	wait $C1 $C2 $C3
+	for c in $C1 $C2 $C3; do
+		wait "$c" || { echo "pgmulti: a checker failed:" >&2; cat "$T"/out? >&2; exit 1; }
+	done
+	C1= C2= C3=
 	t1=$(date +%s.%N)
 	echo "three checkers on PostgreSQL: wall $(echo "$t1 - $t0" | bc | cut -c1-6) s; shares: $(for c in 1 2 3; do sed -n 's/^checked \([0-9]*\) pages.*/\1/p' "$T/out$c"; done | tr '\n' ' ')"
 }

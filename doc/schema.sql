@@ -18,3 +18,4 @@ CREATE TABLE page_texts( page_id INTEGER PRIMARY KEY REFERENCES pages(id) ON DEL
 CREATE TABLE site_pages( site TEXT NOT NULL, url TEXT NOT NULL, sibling INTEGER NOT NULL DEFAULT 0, seen INTEGER NOT NULL DEFAULT 0, keys BLOB, PRIMARY KEY(site, url));
 CREATE INDEX pages_server ON pages(server, next_check) WHERE server IS NOT NULL;
 CREATE TABLE server_slot( server TEXT PRIMARY KEY, checker TEXT, until INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE origin_server(origin TEXT PRIMARY KEY, server TEXT NOT NULL) WITHOUT ROWID;

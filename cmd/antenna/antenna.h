@@ -154,10 +154,11 @@ int antcmd_robots_opt(int c, const char *arg, struct ant_update_opts *u);
 int antcmd_lease_opt(const char *arg, struct ant_update_opts *u);
 void antcmd_shared_summary(const struct ant_update_stats *st);
 /* publish on a shared antenna (PostgreSQL): one at a time; a second
- * waits for the first up to ANTCMD_PUBLISH_WAIT seconds, then stops with
- * a message.  0 go on, -1 stop (said). */
+ * waits for the first up to wait_seconds (publish --wait; default
+ * ANTCMD_PUBLISH_WAIT; 0: not at all), then stops with a message naming
+ * the other publisher.  0 go on, -1 stop (said). */
 #define ANTCMD_PUBLISH_WAIT 60
-int antcmd_publish_lock(ant_store *s);
+int antcmd_publish_lock(ant_store *s, int wait_seconds);
 /* render.c: update's --render-timeout, --render-memory, --render-settle,
  * --render-jobs (ant_render.h), codes no letter takes, into u's render
  * limits (0, or -1 said). */

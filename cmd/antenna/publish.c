@@ -13,7 +13,7 @@
 static const char help[] =
 	"usage: antenna [-d FILE] publish [-q] [--now EPOCH] [--keep-events N|all] [--html-limit N]\n"
 	"                                [--html-pages N] [--current-entries N]\n"
-	"                                [--current-bytes N] DIR\n\n"
+	"                                [--current-bytes N] [--wait S] DIR\n\n"
 	"Write the antenna's site into DIR (created when missing; its parent must\n"
 	"exist): index.html (the most recent updates; the rest in index-2.html,\n"
 	"index-3.html, ...), lirs.gz (every page with a fresh update), sites.di.gz\n"
@@ -29,7 +29,10 @@ static const char help[] =
 	"                     see 'antenna init --html-limit'; else 1000)\n"
 	"  --html-pages N, --current-entries N, --current-bytes N\n"
 	"                     the caps of the HTML files and of current.atom, this\n"
-	"                     once (default: the database's, see 'antenna init')\n";
+	"                     once (default: the database's, see 'antenna init')\n"
+	"  --wait S           on PostgreSQL, while another publish of the database\n"
+	"                     runs, wait for it up to S seconds (default 60), then stop\n"
+	"                     naming it; 0 stops at once (publish from one machine)\n";
 
 /* What lirs.gz holds that is not exactly the pages' text (lirs(5)). */
 static void lirs_warnings(const ant_pub_lirs_counts *n)
@@ -112,6 +115,7 @@ int cmd_publish(int argc, char **argv)
 		{ "current-entries", required_argument, NULL, 'E' },
 		{ "current-bytes", required_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -120,6 +124,7 @@ int cmd_publish(int argc, char **argv)
 	lb_error err = LB_ERROR_INIT;
 	const char *dir;
 	ant_store *s;
+	int64_t wait = ANTCMD_PUBLISH_WAIT;
 	int c, rc, quiet = 0;
 
 	while ((c = cli_getopt(argc, argv, "hq", opts, help)) != -1) {
@@ -131,6 +136,11 @@ int cmd_publish(int argc, char **argv)
 		}
 		if (c == 'k') {
 			if (antcmd_parse_keep("--keep-events", optarg, &po.keep_events) < 0)
+				return CLI_FATAL;
+			continue;
+		}
+		if (c == 'w') {
+			if (cli_parse_int64("--wait", optarg, 0, 86400, &wait) < 0)
 				return CLI_FATAL;
 			continue;
 		}
@@ -146,7 +156,7 @@ int cmd_publish(int argc, char **argv)
 		return cli_usage_error(help, "one DIR is needed");
 	if (!(s = antcmd_open(ANT_STORE_OPEN_EXISTING)))
 		return CLI_FATAL;
-	if (antcmd_publish_lock(s) < 0) {   /* PostgreSQL: one publish at a time */
+	if (antcmd_publish_lock(s, (int)wait) < 0) {   /* PostgreSQL: one publish at a time */
 		ant_store_close(s);
 		return CLI_FATAL;
 	}

@@ -198,6 +198,13 @@ const char *ant_fetch_errkind_name(ant_fetch_errkind k);
 int ant_fetch_run(const ant_fetch_limits *limits, const ant_fetch_req *reqs, size_t n,
 	      ant_fetch_done_fn done, void *ctx);
 
+/* The address url's host and port resolve to, as a connection's would
+ * (ANTENNA_RESOLVE's entry first, else the system's resolver; an address
+ * written in the URL is itself), as text into out[n]: of several, the
+ * lowest, so that a DNS rotating them gives the same one.  0, or
+ * LB_ENOTFOUND when it does not resolve.  Blocks while the resolver answers. */
+int ant_fetch_resolve(const char *url, char *out, size_t n);
+
 /* The User-Agent limits send (its user_agent, else one naming its
  * contact, else the default), into out[n]: the one our fetches and the
  * rendering browser (ant_render.h) both send. */

@@ -33,7 +33,7 @@
 #include "ant_trust.h"
 #include "ant_outcome.h"
 
-#define ANT_STORE_SCHEMA_VERSION 17
+#define ANT_STORE_SCHEMA_VERSION 18
 #define ANT_STORE_BUSY_TIMEOUT_MS 5000
 #define ANT_STORE_LOCK_WAIT 3          /* seconds a second run waits for the lock */
 
@@ -470,15 +470,33 @@ int ant_store_shared(const ant_store *s);
  * PostgreSQL, let go of with ant_store_unlock_named() or the connection.
  * 1 taken (on SQLite at once: one machine, and update's run lock), 0
  * another holds it after wait_seconds, < 0 error. */
-enum { ANT_STORE_LOCK_SOURCES, ANT_STORE_LOCK_PUBLISH };
+enum { ANT_STORE_LOCK_SOURCES, ANT_STORE_LOCK_PUBLISH, ANT_STORE_LOCK_RUN };
 int ant_store_lock_named(ant_store *s, int which, int wait_seconds, lb_error *err);
 void ant_store_unlock_named(ant_store *s, int which);
+/* Who holds lock which (another session): "antenna on HOST pid N,
+ * connected TIME" (the session's application_name) into buf; 1 found, 0
+ * none or SQLite. */
+int ant_store_lock_holder(ant_store *s, int which, char *buf, size_t n);
+/* How many other sessions hold lock which in shared mode (shared_mode 1)
+ * or alone (0); 0 on SQLite. */
+int ant_store_lock_count(ant_store *s, int which, int shared_mode);
+/* The run lock taken shared (PostgreSQL; at once on SQLite, where
+ * nothing shares): any number of checkers with --lease hold it together,
+ * and a run alone (ant_store_lock()) none of them.  Waits up to
+ * wait_seconds for a run alone to end; 0 or LB_EBUSY (said: an update
+ * without --lease holds it). */
+int ant_store_lock_shared(ant_store *s, int wait_seconds, lb_error *err);
 
 /* Every page's server key (pages.server) filled where missing, key(ctx,
  * url) giving it (malloc'd; NULL: ""), and each server's slot row made.
  * 0 or < 0. */
 typedef char *(*ant_store_server_fn)(void *ctx, const char *url);
 int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_error *err);
+/* An origin's ("http://host:port") server key as kept (origin_server; the
+ * key fn above finds it there first): 1 with *key (malloc'd), 0 none, < 0. */
+int ant_store_origin_server(ant_store *s, const char *origin, char **key, lb_error *err);
+/* origin's key kept, unless one is already (the first stays).  0 or < 0. */
+int ant_store_origin_server_put(ant_store *s, const char *origin, const char *key, lb_error *err);
 
 typedef struct ant_store_claim {
 	const char *checker;     /* this checker's id */
@@ -502,6 +520,26 @@ int ant_store_pages_claim(ant_store *s, const ant_store_claim *c, ant_store_page
  * asked before next_at (ms).  0 or < 0. */
 int ant_store_pages_release(ant_store *s, const char *checker, const char *servers, int64_t next_at,
 			    lb_error *err);
+/* While a claim is worked on, its lease renewed: every third of lease_ms
+ * the slots checker holds and their pages it leased get until = now +
+ * lease_ms, from a thread of its own on a connection of its own (a batch
+ * slower than the lease -- slow servers, long waits -- keeps its pages;
+ * a checker killed stops renewing, and its lease runs out as ever).  The
+ * rows the run's own transaction holds are skipped (SKIP LOCKED: never a
+ * deadlock with it); they are renewed the next time.  Given back (the
+ * claim released), nothing is renewed.  *out NULL on SQLite.  0 or < 0
+ * (no second connection: the run goes on unrenewed, said by the caller). */
+typedef struct ant_store_renewer ant_store_renewer;
+int ant_store_renew_start(ant_store *s, const char *checker, int64_t lease_ms, ant_store_renewer **out,
+			  lb_error *err);
+/* Stops and frees r (NULL: nothing); the renewals made. */
+unsigned ant_store_renew_stop(ant_store_renewer *r);
+/* Is page id still leased to checker?  1 yes, its row locked in the
+ * current transaction until it ends (no other checker claims it
+ * meanwhile: claims skip locked rows); 0 another checker took it after
+ * this one's lease ran out: this checker's answer is not to be saved;
+ * < 0 error.  1 on SQLite. */
+int ant_store_page_leased(ant_store *s, int64_t id, const char *checker, lb_error *err);
 /* *until: the earliest expiry (ms) of a server slot another checker holds
  * (0: none).  0 or < 0. */
 int ant_store_leases_others(ant_store *s, const char *checker, int64_t now_ms, int64_t *until,

@@ -58,6 +58,11 @@
  * mid-batch holds its pages this long; a batch must end within it (one
  * claim is at most ANT_UPDATE_CLAIM_MAX pages). */
 #define ANT_UPDATE_LEASE 300
+/* Several checkers: milliseconds a run spends at most resolving the
+ * hosts of pages whose server is not known yet (new pages: once in their
+ * life), each a server by its address; past it, the rest by their
+ * registrable domain (update_lease.c). */
+#define ANT_UPDATE_RESOLVE_MS 30000
 /* Pages per claim at most (a smaller --page-batch is used as it is): a
  * claim is a share of the work, and several checkers end together when
  * the shares are small. */
@@ -171,6 +176,8 @@ typedef struct ant_update_stats {
 	long connections;        /* opened by the run's transfers (ant_fetch.h pool) */
 	unsigned claims, servers_claimed;   /* on PostgreSQL: claims made, servers in them */
 	unsigned lease_waits;    /* pauses while another checker held servers */
+	unsigned lease_renewals; /* a claim's lease renewed while worked on */
+	unsigned lease_lost;     /* answers dropped: the page another checker's once the lease ran out */
 	int sources_skipped;     /* on PostgreSQL: another checker was reading the sources */
 	unsigned pages;          /* watched */
 	int64_t next_due;        /* after the run, when the next page is due (now when

@@ -28,7 +28,11 @@ tmpdir() {
 	WWW=$T/www
 	mkdir -p "$WWW"
 	SPID=
-	trap cleanup EXIT INT TERM
+	# a signal ends the script (cleanup on its way out): a trap that
+	# returned would let it run on without its directory and server
+	trap cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	# ANTENNA_TEST_PG=1: every database the suite names is one of a
 	# PostgreSQL server of its own (tests/lib/pg.sh, pgwrap.sh)
 	if [ -n "${ANTENNA_TEST_PG:-}" ]; then

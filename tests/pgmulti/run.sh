@@ -19,7 +19,9 @@ plan 23
 tmpdir pgmulti-test
 pg_start || exit 1
 MS=
-trap '[ -n "$MS" ] && kill $MS 2>/dev/null; [ -n "${KEEP:-}" ] && cp -r "$T" /tmp/pgmulti-keep; pg_stop; cleanup' EXIT INT TERM
+trap '[ -n "$MS" ] && kill $MS 2>/dev/null; [ -n "${KEEP:-}" ] && cp -r "$T" /tmp/pgmulti-keep; pg_stop; cleanup' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 NS=20 PER=100 NOW=1795000000
 "$TOP/$BUILD/tools/manyserver" --addrs $NS --delay-ms 20 --log "$T/log" --bump-file "$T/bump" \
 	--port-file "$T/port" --max-seconds 300 & MS=$!

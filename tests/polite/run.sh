@@ -3,8 +3,9 @@
 # on loopback (one nginx listening on 127.0.0.1 and 127.0.0.2, plain HTTP
 # and HTTP/2 over TLS with a certificate of the test's own CA, made here
 # with openssl).  Host names are resolved by ANTENNA_RESOLVE (ant_fetch.h).
-# nginx logs each request's end ($msec) and duration ($request_time), so
-# the script sees which requests overlapped and when each started; /slow/
+# nginx logs each request's end ($msec) and duration ($request_time), and
+# its connection's age and count of requests, so the script sees which
+# requests overlapped and when each started; /slow/
 # pages (38 KB) take about 0.6 s (limit_rate 24k: its first second's worth at once), /busy/ answers 429 Retry-After 120.
 # A third port ($PR, its own log one.log) counts every request to one
 # server: a slow robots.txt, redirects (/go/N to p.example.com/slow/N)
@@ -65,7 +66,7 @@ pid $T/ngx/nginx.pid;
 error_log $T/ngx/error.log;
 events { worker_connections 256; }
 http {
-	log_format t '\$msec \$request_time \$host \$status \$connection \$server_protocol \$uri "\$http_user_agent"';
+	log_format t '\$msec \$request_time \$host \$status \$connection \$server_protocol \$uri "\$http_user_agent" \$connection_time \$connection_requests';
 	access_log $T/ngx/access.log t;
 	client_body_temp_path $T/ngx/tmp/body; proxy_temp_path $T/ngx/tmp/proxy;
 	fastcgi_temp_path $T/ngx/tmp/fcgi; uwsgi_temp_path $T/ngx/tmp/uwsgi; scgi_temp_path $T/ngx/tmp/scgi;
@@ -188,7 +189,12 @@ newdb delay --min-delay 400
 addpages "$T/delay.db" "http://g.example.jp:$P/fast/1.html" "http://g.example.jp:$P/fast/2.html" \
 	"http://g.example.jp:$P/fast/3.html" "http://g.example.jp:$P/fast/4.html"
 : > "$LOG"; upd "$T/delay.db" 4
-gap=$(awk '{ printf "%.3f\n", $1 - $2 }' "$LOG" | sort -n | awk 'NR > 1 { d = $1 - prev; if (min == "" || d < min) min = d } { prev = $1 } END { printf "%d", min * 1000 }')
+# each request's start as the antenna made it: a connection's first
+# request when the connection was accepted (its first bytes come only
+# after the connect, a loop's turn or two later on a loaded machine: by
+# them alone its gap to the next, on the open connection, looks shorter
+# than the antenna spaced it), a later one when its first bytes came
+gap=$(awk '{ printf "%.3f\n", $NF == 1 ? $1 - $(NF - 1) : $1 - $2 }' "$LOG" | sort -n | awk 'NR > 1 { d = $1 - prev; if (min == "" || d < min) min = d } { prev = $1 } END { printf "%d", min * 1000 }')
 check "init --min-delay 400: starts at least 390 ms apart (got ${gap} ms)" test "$gap" -ge 390
 is "... all four checked" "$(wc -l < "$LOG" | tr -d ' ')" 4
 check "init --min-delay -1 refused" sh -c "! $A -d '$T/delay.db' init --min-delay -1 2>/dev/null"

@@ -215,9 +215,9 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	M=$T/m.db
 	$A_LITE -d "$M" init >/dev/null
 	$A_LITE -d "$M" add "$U/old/" --ignore .x >/dev/null
-	sqlite3 "$M" "DROP INDEX pages_server; ALTER TABLE pages DROP COLUMN server; ALTER TABLE pages DROP COLUMN lease_by; ALTER TABLE pages DROP COLUMN lease_until; DROP TABLE server_slot; DROP TRIGGER robots_pages_gone; ALTER TABLE pages DROP COLUMN only; ALTER TABLE pages DROP COLUMN no_auto_ignore; ALTER TABLE pages DROP COLUMN check_url; ALTER TABLE pages DROP COLUMN noise; ALTER TABLE pages ADD COLUMN segments BLOB; DROP TABLE source_records; ALTER TABLE sources DROP COLUMN relay; DROP TABLE notify_targets; DROP TABLE trust_claims; DROP TABLE source_trust; DROP TABLE robots; DROP TABLE robots_pages; DROP TABLE source_reads; DROP TABLE page_texts; DROP TABLE site_pages; PRAGMA user_version=3;"
+	sqlite3 "$M" "DROP INDEX pages_server; ALTER TABLE pages DROP COLUMN server; ALTER TABLE pages DROP COLUMN lease_by; ALTER TABLE pages DROP COLUMN lease_until; DROP TABLE server_slot; DROP TABLE origin_server; DROP TRIGGER robots_pages_gone; ALTER TABLE pages DROP COLUMN only; ALTER TABLE pages DROP COLUMN no_auto_ignore; ALTER TABLE pages DROP COLUMN check_url; ALTER TABLE pages DROP COLUMN noise; ALTER TABLE pages ADD COLUMN segments BLOB; DROP TABLE source_records; ALTER TABLE sources DROP COLUMN relay; DROP TABLE notify_targets; DROP TABLE trust_claims; DROP TABLE source_trust; DROP TABLE robots; DROP TABLE robots_pages; DROP TABLE source_reads; DROP TABLE page_texts; DROP TABLE site_pages; PRAGMA user_version=3;"
 	check "a schema 3 database is read" sh -c "$A_LITE -d '$M' show '$U/old/' | grep -q '^ignore: *\.x'"
-	is "... and migrated to the current schema (17)" "$(sqlite3 "$M" 'PRAGMA user_version')" 17
+	is "... and migrated to the current schema (18)" "$(sqlite3 "$M" 'PRAGMA user_version')" 18
 	check "... with the new settings usable" sh -c "$A_LITE -d '$M' set '$U/old/' --only '#main' --no-auto-ignore >/dev/null && $A_LITE -d '$M' show '$U/old/' | grep -q '^only: *#main'"
 else
 	for n in 1 2 3; do skip "the schema 3 -> 4 migration ($n)" "no sqlite3"; done

@@ -183,7 +183,7 @@ done
 M=$T/m.db
 $A_LITE -d "$M" init >/dev/null 2>&1
 $A_LITE -d "$M" add "$U/old/" --ignore .x >/dev/null
-sqlite3 "$M" "DROP INDEX pages_server; ALTER TABLE pages DROP COLUMN server; ALTER TABLE pages DROP COLUMN lease_by; ALTER TABLE pages DROP COLUMN lease_until; DROP TABLE server_slot; ALTER TABLE pages DROP COLUMN render; ALTER TABLE pages DROP COLUMN when_pats; ALTER TABLE pages DROP COLUMN when_hit; ALTER TABLE pages DROP COLUMN taught; ALTER TABLE pages DROP COLUMN news; ALTER TABLE pages DROP COLUMN news_at; ALTER TABLE pages DROP COLUMN prev_modified; ALTER TABLE pages DROP COLUMN prev_by; PRAGMA user_version=15;"
+sqlite3 "$M" "DROP INDEX pages_server; ALTER TABLE pages DROP COLUMN server; ALTER TABLE pages DROP COLUMN lease_by; ALTER TABLE pages DROP COLUMN lease_until; DROP TABLE server_slot; DROP TABLE origin_server; ALTER TABLE pages DROP COLUMN render; ALTER TABLE pages DROP COLUMN when_pats; ALTER TABLE pages DROP COLUMN when_hit; ALTER TABLE pages DROP COLUMN taught; ALTER TABLE pages DROP COLUMN news; ALTER TABLE pages DROP COLUMN news_at; ALTER TABLE pages DROP COLUMN prev_modified; ALTER TABLE pages DROP COLUMN prev_by; PRAGMA user_version=15;"
 check "a schema 15 database is read" sh -c "$A_LITE -d '$M' show '$U/old/' | grep -q '^ignore: *\.x'"
-is "... and migrated to schema 17" "$(sqlite3 "$M" 'PRAGMA user_version')" 17
+is "... and migrated to schema 18" "$(sqlite3 "$M" 'PRAGMA user_version')" 18
 check "... its pages take --when after it" sh -c "$A_LITE -d '$M' set '$U/old/' --when 'news' && $A_LITE -d '$M' show '$U/old/' | grep -q '^when: *news'"

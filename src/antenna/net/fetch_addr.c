@@ -256,3 +256,63 @@ int ant_fetch_proxies_build(runner *r)
 	}
 	return 0;
 }
+
+/* ---- a URL's server by its address (ant_fetch.h, ant_fetch_resolve) -------- */
+
+/* ANTENNA_RESOLVE's address for hp ("host:port"), as fetch.c gives it
+ * to libcurl: into out, 1; 0 when it names none. */
+static int resolve_env(const char *hp, char *out, size_t n)
+{
+	const char *v = getenv("ANTENNA_RESOLVE");
+	size_t len = strlen(hp);
+
+	while (v && *v) {
+		size_t w;
+
+		v += strspn(v, " \t\n,");
+		w = strcspn(v, " \t\n,");
+		if (w > len + 1 && strncasecmp(v, hp, len) == 0 && v[len] == ':') {
+			snprintf(out, n, "%.*s", (int)(w - len - 1), v + len + 1);
+			return 1;
+		}
+		v += w;
+	}
+	return 0;
+}
+
+int ant_fetch_resolve(const char *url, char *out, size_t n)
+{
+	char *hp = ant_fetch_host_port(url), *colon, host[256];
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+	int found = 0;
+
+	if (!hp || !(colon = strrchr(hp, ':'))) {
+		free(hp);
+		return LB_ENOTFOUND;
+	}
+	if (resolve_env(hp, out, n)) {
+		free(hp);
+		return 0;
+	}
+	*colon = '\0';
+	snprintf(host, sizeof host, "%s", hp[0] == '[' ? hp + 1 : hp);
+	if (hp[0] == '[' && strchr(host, ']'))
+		*strchr(host, ']') = '\0';
+	/* the lowest of its addresses: the same whatever order the DNS
+	 * rotates them in */
+	if (getaddrinfo(host, colon + 1, &hints, &ai) == 0)
+		for (struct addrinfo *a = ai; a; a = a->ai_next) {
+			char t[64];
+
+			if (a->ai_family != AF_INET && a->ai_family != AF_INET6)
+				continue;
+			ant_fetch_addr_text(a->ai_addr, t, sizeof t);
+			if (!found || strcmp(t, out) < 0)
+				snprintf(out, n, "%s", t);
+			found = 1;
+		}
+	if (ai)
+		freeaddrinfo(ai);
+	free(hp);
+	return found ? 0 : LB_ENOTFOUND;
+}

@@ -14,11 +14,12 @@
 #include "ant_store.h"
 #include "lb_error.h"
 
+
 struct ant_store {
 	atom_db *db;
 	char *path;
 	int lock_fd;
-	int pg_locked;	/* the run lock, on PostgreSQL (store.c) */
+	int pg_locked;	/* the run lock, on PostgreSQL (store.c): 1 alone, 2 shared */
 	int created;	/* this open made the tables (store_schema.c) */
 	atom_db_st *save_page;  /* prepared once: the hot path of update */
 	atom_db_st *put_srcrec; /* prepared once: every record a source reads */
@@ -104,6 +105,8 @@ int ant_st_is_pg_name(const char *name);
 /* Connects to the PostgreSQL database at uri: 0 and *db, or < 0 (LB_EDB
  * with the server's words, LB_ENOMEM). */
 int ant_st_pg_open(const char *uri, atom_db **db, lb_error *err);
+/* The advisory lock key of ANT_STORE_LOCK_* on PostgreSQL (store.c). */
+long long ant_st_lock_key(int which);
 /* sql (SQLite's dialect, one or more statements) as PostgreSQL's, malloc'd;
  * *nparams (when given) the highest parameter number, *used (when given)
  * a bit for each of the parameters 1..64 it names.  NULL: no memory. */

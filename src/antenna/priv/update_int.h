@@ -178,6 +178,8 @@ struct upd {
 	char checker[256];       /* this run's id in the leases */
 	int64_t lease_ms;        /* how long a claim holds */
 	lb_buf claimed;          /* the servers of the claim, a line each */
+	int sharing;             /* claims, not the run lock: answers checked against the lease */
+	ant_store_renewer *renewer;   /* the claim's lease kept while worked on */
 };
 
 /* ---- update_run.c: the run's means ---- */
@@ -228,6 +230,14 @@ int ant_upd_claim(struct upd *u, ant_store_page *out, size_t max, size_t *n);
 /* After a claim's batch is committed: the servers' waits written, the
  * pages and servers given back.  0 or LB_EDB. */
 int ant_upd_release(struct upd *u);
+/* After the last claim: the renewals stopped. */
+void ant_upd_shared_end(struct upd *u);
+/* Before anything of p's answer is written: 1 p is still this checker's
+ * (always, unshared), its row locked until the transaction ends; 0
+ * another checker took it once this one's lease ran out (counted; the
+ * answer is dropped, nothing written) or the database failed
+ * (u->failed_db). */
+int ant_upd_lease_held(struct upd *u, const ant_store_page *p);
 
 /* ---- update_robots.c ---- */
 

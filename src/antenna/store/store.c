@@ -165,22 +165,100 @@ atom_db *ant_store_db(ant_store *s) { return s->db; }
 const char *ant_store_path(const ant_store *s) { return s->path; }
 int ant_store_created(const ant_store *s) { return s->created; }
 
+/* The advisory locks' keys on PostgreSQL (the run lock taken here, the
+ * others by store_lease.c). */
+long long ant_st_lock_key(int which)
+{
+	static const long long key[] = {
+		[ANT_STORE_LOCK_SOURCES] = 4242000004LL,
+		[ANT_STORE_LOCK_PUBLISH] = 4242000005LL,
+		[ANT_STORE_LOCK_RUN] = 4242000002LL,
+	};
+
+	return key[which];
+}
+
+/* pg_locks shows an advisory lock on a bigint key as classid (its high
+ * half) and objid (its low half), objsubid 1, in this database only. */
+#define ADVISORY_KEY "l.locktype = 'advisory' AND l.granted AND l.objsubid = 1" \
+	" AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())" \
+	" AND l.classid::bigint * 4294967296 + l.objid::bigint = %lld AND l.pid <> pg_backend_pid()"
+
+int ant_store_lock_holder(ant_store *s, int which, char *buf, size_t n)
+{
+	char sql[600];
+	atom_db_st *st;
+	int found = 0;
+
+	if (n)
+		buf[0] = '\0';
+	if (atom_db_backend(s->db) != ATOM_DB_POSTGRES)
+		return 0;
+	snprintf(sql, sizeof sql, "SELECT coalesce(nullif(a.application_name, ''), 'a session')"
+		 " || ', connected ' || to_char(a.backend_start, 'YYYY-MM-DD HH24:MI:SS TZ')"
+		 " FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE " ADVISORY_KEY
+		 " ORDER BY a.backend_start LIMIT 1", ant_st_lock_key(which));
+	if (atom_db_prepare(s->db, sql, &st) != ATOM_DB_OK)
+		return 0;
+	if (atom_db_step(st) == ATOM_DB_ROW && atom_db_column_text(st, 0)) {
+		snprintf(buf, n, "%s", (const char *)atom_db_column_text(st, 0));
+		found = 1;
+	}
+	atom_db_finalize(st);
+	return found;
+}
+
+int ant_store_lock_count(ant_store *s, int which, int shared_mode)
+{
+	char sql[400];
+
+	if (atom_db_backend(s->db) != ATOM_DB_POSTGRES)
+		return 0;
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_locks l WHERE l.mode = '%s' AND " ADVISORY_KEY,
+		 shared_mode ? "ShareLock" : "ExclusiveLock", ant_st_lock_key(which));
+	return (int)ant_st_pragma_int(s, sql);
+}
+
 /* On PostgreSQL the run lock is a session's advisory lock (the server
  * lets go of it when the connection ends, as the kernel does a killed
- * run's fcntl() lock). */
-static int pg_lock(ant_store *s, int tries, lb_error *err)
+ * run's fcntl() lock).  A run alone takes it exclusive; the checkers that
+ * share the pages (update --lease) take it shared, any number at once:
+ * a run alone never runs beside them, nor they beside it. */
+static int pg_lock(ant_store *s, int tries, int shared, lb_error *err)
 {
 	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	const char *sql = shared ? "SELECT pg_try_advisory_lock_shared(4242000002)"
+				 : "SELECT pg_try_advisory_lock(4242000002)";
+	char who[200], says[210] = "";
 	int64_t got;
+	int n;
 
-	while ((got = ant_st_pragma_int(s, "SELECT pg_try_advisory_lock(4242000002)")) == 0 && tries-- > 0)
+	while ((got = ant_st_pragma_int(s, sql)) == 0 && tries-- > 0)
 		nanosleep(&pause, NULL);
 	if (got < 0)
 		return ant_st_dberr(s, err, "cannot take the run lock");
-	if (!got)
-		return lb_err(err, LB_EBUSY, "another antenna run holds the lock on '%s'", s->path);
-	s->pg_locked = 1;
-	return 0;
+	if (got) {
+		s->pg_locked = shared ? 2 : 1;
+		return 0;
+	}
+	if (!shared && (n = ant_store_lock_count(s, ANT_STORE_LOCK_RUN, 1)) > 0)
+		return lb_err(err, LB_EBUSY, "%d checker%s with --lease %s sharing '%s' now: an update "
+			      "there needs --lease too; anything else, run it when they are done",
+			      n, n == 1 ? "" : "s", n == 1 ? "is" : "are", s->path);
+	if (ant_store_lock_holder(s, ANT_STORE_LOCK_RUN, who, sizeof who))
+		snprintf(says, sizeof says, " (%s)", who);
+	if (shared)
+		return lb_err(err, LB_EBUSY, "an antenna run without --lease holds the lock on '%s'%s: "
+			      "this checker with --lease stops; give every checker of a shared database --lease",
+			      s->path, says);
+	return lb_err(err, LB_EBUSY, "another antenna run holds the lock on '%s'%s", s->path, says);
+}
+
+int ant_store_lock_shared(ant_store *s, int wait_seconds, lb_error *err)
+{
+	if (s->pg_locked || atom_db_backend(s->db) != ATOM_DB_POSTGRES)
+		return 0;
+	return pg_lock(s, wait_seconds * 10, 1, err);
 }
 
 int ant_store_lock(ant_store *s, int wait_seconds, lb_error *err)
@@ -193,7 +271,7 @@ int ant_store_lock(ant_store *s, int wait_seconds, lb_error *err)
 	if (s->lock_fd >= 0 || s->pg_locked)
 		return 0;
 	if (atom_db_backend(s->db) == ATOM_DB_POSTGRES)
-		return pg_lock(s, tries, err);
+		return pg_lock(s, tries, 0, err);
 	if (asprintf(&lp, "%s.lock", s->path) < 0)
 		return lb_err_code(err, LB_ENOMEM);
 	s->lock_fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);

@@ -17,7 +17,7 @@
 static const char *const tables[] = {
 	"config", "pages", "sources", "atom_archives", "source_records", "notify_targets",
 	"trust_claims", "source_trust", "server_wait", "robots", "robots_pages", "source_reads",
-	"page_texts", "site_pages", "server_slot", "ev_meta", "ev_events", "ev_archives",
+	"page_texts", "site_pages", "server_slot", "origin_server", "ev_meta", "ev_events", "ev_archives",
 };
 #define NTABLES (sizeof tables / sizeof *tables)
 

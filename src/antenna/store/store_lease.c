@@ -12,16 +12,12 @@
  */
 #include "store_int.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* Advisory lock keys (store.c's run lock is 4242000002). */
-static const long long lock_key[] = {
-	[ANT_STORE_LOCK_SOURCES] = 4242000004LL,
-	[ANT_STORE_LOCK_PUBLISH] = 4242000005LL,
-};
 
 int ant_store_shared(const ant_store *s)
 {
@@ -37,7 +33,7 @@ int ant_store_lock_named(ant_store *s, int which, int wait_seconds, lb_error *er
 
 	if (!ant_store_shared(s))
 		return 1;   /* SQLite: the run lock or the one machine covers it */
-	snprintf(sql, sizeof sql, "SELECT pg_try_advisory_lock(%lld)", lock_key[which]);
+	snprintf(sql, sizeof sql, "SELECT pg_try_advisory_lock(%lld)", ant_st_lock_key(which));
 	while ((got = ant_st_pragma_int(s, sql)) == 0 && tries-- > 0)
 		nanosleep(&pause, NULL);
 	if (got < 0)
@@ -51,7 +47,7 @@ void ant_store_unlock_named(ant_store *s, int which)
 
 	if (!ant_store_shared(s))
 		return;
-	snprintf(sql, sizeof sql, "SELECT pg_advisory_unlock(%lld)", lock_key[which]);
+	snprintf(sql, sizeof sql, "SELECT pg_advisory_unlock(%lld)", ant_st_lock_key(which));
 	ant_st_pragma_int(s, sql);
 }
 
@@ -109,6 +105,41 @@ static int fill_round(ant_store *s, ant_store_server_fn key, void *ctx, lb_error
 	return rc < 0 ? rc : n;
 }
 
+struct origin { const char *origin, *key; };
+
+static void bind_origin(atom_db_st *st, const void *arg)
+{
+	const struct origin *o = arg;
+
+	ant_st_bind_text(st, 1, o->origin);
+	ant_st_bind_text(st, 2, o->key);
+}
+
+int ant_store_origin_server(ant_store *s, const char *origin, char **key, lb_error *err)
+{
+	atom_db_st *st;
+	int rc;
+
+	*key = NULL;
+	if ((rc = ant_st_prep(s, &st, "SELECT server FROM origin_server WHERE origin = ?1", err)) < 0)
+		return rc;
+	bind_origin(st, &(struct origin){ origin, NULL });
+	if ((rc = atom_db_step(st)) == ATOM_DB_ROW)
+		rc = (*key = ant_st_col_dup(st, 0, 0)) ? 1 : lb_err_code(err, LB_ENOMEM);
+	else
+		rc = rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "reading an origin's server");
+	atom_db_finalize(st);
+	return rc;
+}
+
+int ant_store_origin_server_put(ant_store *s, const char *origin, const char *key, lb_error *err)
+{
+	int rc = ant_st_run(s, "INSERT INTO origin_server(origin, server) VALUES(?1, ?2)"
+			    " ON CONFLICT(origin) DO NOTHING", bind_origin, &(struct origin){ origin, key }, err);
+
+	return rc < 0 ? rc : 0;
+}
+
 int ant_store_servers_fill(ant_store *s, ant_store_server_fn key, void *ctx, lb_error *err)
 {
 	int rc, n;
@@ -145,8 +176,11 @@ static void bind_claim(atom_db_st *st, const ant_store_claim *c)
 /* A page this claim may take: due (ant_detect_due()), not leased, and not
  * given back by this run already (lease_by keeps the run's id after the
  * release: a page its check leaves due waits for the next run).  Not a
- * time: a run in the same second as the last must check what is due. */
-#define CLAIMABLE(p) "(?6 <> 0 OR " p "recheck <> 0 OR " p "next_check <= ?2) AND " \
+ * time: a run in the same second as the last must check what is due.
+ * --force: every page not checked at or after this run's time, so that
+ * checkers forced together check each page once, not once each (a page
+ * another checker checked since is not asked again). */
+#define CLAIMABLE(p) "((?6 <> 0 AND " p "last_check < ?2) OR " p "recheck <> 0 OR " p "next_check <= ?2) AND " \
 	p "lease_until <= ?3 AND " p "lease_by IS DISTINCT FROM ?1"
 
 /* The servers taken: up to c->servers whose slot is free and that have a
@@ -241,4 +275,159 @@ int ant_store_leases_others(ant_store *s, const char *checker, int64_t now_ms, i
 		*until = atom_db_column_int64(st, 0);
 	atom_db_finalize(st);
 	return rc == ATOM_DB_ROW || rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "reading leases");
+}
+
+/* ---- renewals (a claim worked on longer than its lease) ----------------------- */
+
+struct ant_store_renewer {
+	ant_store *s;            /* its own connection */
+	char *checker;
+	int64_t lease_ms;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stop;
+	unsigned renewed;
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct renew { const char *checker; int64_t until; };
+
+static void bind_renew(atom_db_st *st, const void *arg)
+{
+	const struct renew *r = arg;
+
+	ant_st_bind_text(st, 1, r->checker);
+	atom_db_bind_int64(st, 2, r->until);
+}
+
+/* Autocommitted statements, each row skipped when another transaction
+ * holds it: the run's own (a claim, a save, a release) sets it itself. */
+static void renew_once(ant_store_renewer *r)
+{
+	struct renew a = { r->checker, now_ms() + r->lease_ms };
+
+	if (ant_st_run(r->s, "UPDATE server_slot SET until = ?2 WHERE server IN (SELECT server FROM"
+		       " server_slot WHERE checker = ?1 AND until > 0 FOR UPDATE SKIP LOCKED)",
+		       bind_renew, &a, NULL) >= 0 &&
+	    ant_st_run(r->s, "UPDATE pages SET lease_until = ?2 WHERE id IN (SELECT p.id FROM pages p"
+		       " WHERE p.server IN (SELECT server FROM server_slot WHERE checker = ?1)"
+		       " AND p.lease_by = ?1 AND p.lease_until > 0 FOR UPDATE SKIP LOCKED)",
+		       bind_renew, &a, NULL) >= 0)
+		r->renewed++;
+}
+
+static void *renew_main(void *arg)
+{
+	ant_store_renewer *r = arg;
+	struct timespec at;
+	int64_t t;
+
+	pthread_mutex_lock(&r->mu);
+	while (!r->stop) {
+		t = now_ms() + (r->lease_ms / 3 > 0 ? r->lease_ms / 3 : 1);
+		at.tv_sec = (time_t)(t / 1000);
+		at.tv_nsec = (long)(t % 1000) * 1000000L;
+		while (!r->stop && pthread_cond_timedwait(&r->cv, &r->mu, &at) == 0)
+			;
+		if (r->stop)
+			break;
+		pthread_mutex_unlock(&r->mu);
+		renew_once(r);
+		pthread_mutex_lock(&r->mu);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+static void renewer_free(ant_store_renewer *r)
+{
+	ant_store_close(r->s);
+	free(r->checker);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	free(r);
+}
+
+int ant_store_renew_start(ant_store *s, const char *checker, int64_t lease_ms, ant_store_renewer **out,
+			  lb_error *err)
+{
+	ant_store_renewer *r;
+	int rc;
+
+	*out = NULL;
+	if (!ant_store_shared(s))
+		return 0;
+	if (!(r = calloc(1, sizeof *r)))
+		return lb_err_code(err, LB_ENOMEM);
+	r->lease_ms = lease_ms;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	if (!(r->checker = strdup(checker)) || !(r->s = calloc(1, sizeof *r->s)) ||
+	    !(r->s->path = strdup(s->path))) {
+		renewer_free(r);
+		return lb_err_code(err, LB_ENOMEM);
+	}
+	/* the connection only: the first opened the database (schema, migrations) */
+	r->s->lock_fd = -1;
+	if ((rc = ant_st_pg_open(s->path, &r->s->db, err)) < 0) {
+		renewer_free(r);
+		return rc;
+	}
+	if (pthread_create(&r->th, NULL, renew_main, r) != 0) {
+		renewer_free(r);
+		return lb_err(err, LB_ENOMEM, "cannot start the lease's renewals: no thread");
+	}
+	*out = r;
+	return 0;
+}
+
+unsigned ant_store_renew_stop(ant_store_renewer *r)
+{
+	unsigned n;
+
+	if (!r)
+		return 0;
+	pthread_mutex_lock(&r->mu);
+	r->stop = 1;
+	pthread_cond_signal(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(r->th, NULL);
+	n = r->renewed;
+	renewer_free(r);
+	return n;
+}
+
+struct held { int64_t id; const char *checker; };
+
+static void bind_held(atom_db_st *st, const void *arg)
+{
+	const struct held *h = arg;
+
+	atom_db_bind_int64(st, 1, h->id);
+	ant_st_bind_text(st, 2, h->checker);
+}
+
+int ant_store_page_leased(ant_store *s, int64_t id, const char *checker, lb_error *err)
+{
+	struct held h = { id, checker };
+	atom_db_st *st;
+	int rc;
+
+	if (!ant_store_shared(s))
+		return 1;
+	if ((rc = ant_st_prep(s, &st, "SELECT 1 FROM pages WHERE id = ?1 AND lease_by = ?2 FOR UPDATE", err)) < 0)
+		return rc;
+	bind_held(st, &h);
+	rc = atom_db_step(st);
+	rc = rc == ATOM_DB_ROW ? 1 : rc == ATOM_DB_DONE ? 0 : ant_st_dberr(s, err, "reading a page's lease");
+	atom_db_finalize(st);
+	return rc;
 }

@@ -439,7 +439,7 @@ int ant_st_pages_leased(ant_store *s, const ant_store_claim *c, ant_store_page *
 			      " WHERE id IN (SELECT id FROM pages WHERE id IN (SELECT id FROM"
 			      " (SELECT id, row_number() OVER (PARTITION BY server ORDER BY id) AS rn"
 			      " FROM pages WHERE server IN (SELECT server FROM server_slot"
-			      " WHERE checker = ?1 AND until > ?3) AND (?6 <> 0 OR recheck <> 0 OR"
+			      " WHERE checker = ?1 AND until > ?3) AND ((?6 <> 0 AND last_check < ?2) OR recheck <> 0 OR"
 			      " next_check <= ?2) AND lease_until <= ?3 AND lease_by IS DISTINCT FROM ?1) t"
 			      " WHERE rn <= ?7 ORDER BY rn, id LIMIT ?8) FOR UPDATE SKIP LOCKED)"
 			      " RETURNING " PAGE_COLS, err)) < 0)

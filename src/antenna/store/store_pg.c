@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <libpq-fe.h>
 
@@ -927,6 +928,27 @@ static int make_compat(struct pgdb *d, lb_error *err)
 	return rc;
 }
 
+/* The session's application_name, "antenna on HOST pid N": what a
+ * second publisher or checker names when this one holds a lock
+ * (ant_store_lock_holder()).  The host name's plain characters only (it
+ * goes into the SQL); a failure costs the name only. */
+static void name_session(struct pgdb *d)
+{
+	char host[64] = "", sql[160];
+	size_t k = 0;
+
+	if (gethostname(host, sizeof host) < 0)
+		host[0] = '\0';
+	host[sizeof host - 1] = '\0';
+	for (size_t i = 0; host[i]; i++)
+		if ((host[i] >= 'a' && host[i] <= 'z') || (host[i] >= 'A' && host[i] <= 'Z') ||
+		    (host[i] >= '0' && host[i] <= '9') || host[i] == '.' || host[i] == '-' || host[i] == '_')
+			host[k++] = host[i];
+	host[k] = '\0';
+	snprintf(sql, sizeof sql, "SET application_name = 'antenna on %s pid %ld'", k ? host : "?", (long)getpid());
+	pq.PQclear(pq.PQexec(d->c, sql));
+}
+
 int ant_st_pg_open(const char *uri, atom_db **out, lb_error *err)
 {
 	struct pgdb *d = calloc(1, sizeof *d);
@@ -951,6 +973,7 @@ int ant_st_pg_open(const char *uri, atom_db **out, lb_error *err)
 		return rc;
 	}
 	pq.PQsetNoticeProcessor(d->c, quiet, NULL);
+	name_session(d);
 	if ((rc = make_compat(d, err)) < 0) {
 		pq.PQfinish(d->c);
 		free(d->name);

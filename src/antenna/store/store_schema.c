@@ -349,6 +349,13 @@ static const char *const migrations[] = {
 	" checker TEXT,"
 	" until INTEGER NOT NULL DEFAULT 0,"
 	" next_at INTEGER NOT NULL DEFAULT 0);",
+	/* 17 -> 18: each origin's server key, found once (store_lease.c):
+	 * the address its host resolves to, else its registrable domain, so
+	 * that every page of an origin has one key whenever it was added and
+	 * whatever the DNS said since; the keys filled under 17 (registrable
+	 * domains alone) made again so. */
+	"CREATE TABLE origin_server(origin TEXT PRIMARY KEY, server TEXT NOT NULL) WITHOUT ROWID;"
+	"UPDATE pages SET server = NULL WHERE server IS NOT NULL;",
 };
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
 

@@ -10,9 +10,10 @@
  * statement, committed every ANT_UPDATE_BATCH checks: kill -9 loses at
  * most one batch, never consistency.  The run lock (ant_store_lock) is
  * held from start to end -- on SQLite, and on PostgreSQL unless asked to
- * share (opts lease_seconds, --lease): then several checkers share the
- * pages by claims and leases instead (check_shared(), update_lease.c),
- * and the sources are read by one of them at a time.
+ * share (opts lease_seconds, --lease): then several checkers hold it
+ * together (ant_store_lock_shared(): never beside a run alone) and share
+ * the pages by claims and leases (check_shared(), update_lease.c), and
+ * the sources are read by one of them at a time.
  *
  * Bounded memory whatever the number of pages (hub scale): a source's
  * record finds its page through the url_key index (ant_store_page_get),
@@ -399,6 +400,7 @@ static int check_shared(struct upd *u)
 		if (ant_upd_release(u) < 0)
 			break;
 	}
+	ant_upd_shared_end(u);
 	return rc;
 }
 
@@ -442,8 +444,10 @@ static int load(struct upd *u, ant_store_source **srcs, size_t *nsrc)
 {
 	int rc;
 
-	/* on PostgreSQL the checkers share the pages by leases: no run lock */
-	if ((!shared(u) && (rc = ant_store_lock(u->s, u->o->lock_wait, &u->err)) < 0) ||
+	/* on PostgreSQL the checkers sharing the pages by leases hold the
+	 * run lock together, a run alone by itself (ant_store_lock_shared()) */
+	if ((rc = shared(u) ? ant_store_lock_shared(u->s, u->o->lock_wait, &u->err) :
+	     ant_store_lock(u->s, u->o->lock_wait, &u->err)) < 0 ||
 	    (rc = atom_evstore_attach(&u->ev, ant_store_db(u->s), &u->err)) < 0 ||
 	    (rc = ant_store_sources_load(u->s, srcs, nsrc, &u->err)) < 0)
 		return rc;

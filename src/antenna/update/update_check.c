@@ -1014,6 +1014,10 @@ void ant_upd_page_done(void *ctx, const ant_fetch_req *req, const ant_fetch_resu
 	ant_page_info info;
 	int parked = 0;
 
+	/* several checkers: the page another's now (this lease ran out): its
+	 * check, and this answer, are that checker's */
+	if (!ant_upd_lease_held(u, p))
+		return;
 	step_answer(u, p, res, &f);
 	if (!f.in.failed && res->status == 304 && (f.in.noise_time = ant_upd_held_confirm(u, p, 0, &f.excerpt)) > 0) {
 		/* the answer that showed the held changes, still: they stayed */
@@ -1040,8 +1044,16 @@ void ant_upd_refetch_done(void *ctx, const ant_fetch_req *req, const ant_fetch_r
 	struct upd_found f = unpark(c);
 	ant_page_info info;
 	size_t nsecond;
-	ant_detect_seg *second = second_answer(u, p, res, nc->segs, nc->info.nseg, &info, &nsecond);
+	ant_detect_seg *second;
 
+	if (!ant_upd_lease_held(u, p)) {   /* another checker's now: dropped */
+		u->held--;
+		c->nc = NULL;
+		noise_free(nc);
+		found_release(&f);
+		return;
+	}
+	second = second_answer(u, p, res, nc->segs, nc->info.nseg, &info, &nsecond);
 	u->st.refetched++;
 	u->held--;
 	c->nc = NULL;

@@ -36,15 +36,54 @@ static int64_t clock_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* A page's server: the registrable domain of its URL's host (the key of
- * ant_polite.h's server, and of its Retry-After). */
-static char *server_of(void *ctx, const char *url)
-{
-	char origin[1024], *host, *end;
-	const char *path;
+/*
+ * A page's server across checkers: the address its host resolves to
+ * (ant_fetch_resolve(): ANTENNA_RESOLVE, else the DNS; of several, the
+ * lowest), so that two names of one machine -- a hosting's tenants,
+ * www and the bare domain on two registrable domains -- are one server,
+ * as they are inside one run once connected (ant_polite_addr()).  A
+ * host that does not resolve, or once the run's resolving time
+ * (ANT_UPDATE_RESOLVE_MS) is spent, is keyed by its registrable domain
+ * (ant_polite.h's key).  An origin is keyed once (origin_server): its
+ * pages added later take the same key whatever the DNS says then.
+ */
+enum { KEYS = 4096 };
+struct keys {
+	ant_store *s;
+	struct { char *origin, *key; } slot[KEYS];
+	size_t used;
+	int64_t until_ms;        /* the resolver asked until then */
+};
 
-	(void)ctx;
-	if (ant_robots_origin(url, origin, sizeof origin, &path) < 0 || !(host = strstr(origin, "://")))
+static void keys_clear(struct keys *k)
+{
+	for (size_t i = 0; i < KEYS; i++) {
+		free(k->slot[i].origin);
+		free(k->slot[i].key);
+		k->slot[i].origin = k->slot[i].key = NULL;
+	}
+	k->used = 0;
+}
+
+/* origin's slot: its entry, or the free one to put it in */
+static size_t keys_find(const struct keys *k, const char *origin)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (const char *c = origin; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	for (i = h % KEYS; k->slot[i].origin && strcmp(k->slot[i].origin, origin) != 0; i = (i + 1) % KEYS)
+		;
+	return i;
+}
+
+/* the registrable domain of origin's host (an address: itself) */
+static char *domain_of(char *origin)
+{
+	char *host = strstr(origin, "://"), *end;
+
+	if (!host)
 		return NULL;
 	host += 3;
 	if (*host == '[') {   /* an IPv6 address: without its brackets */
@@ -58,9 +97,40 @@ static char *server_of(void *ctx, const char *url)
 	return ant_polite_domain(host);
 }
 
+static char *server_of(void *ctx, const char *url)
+{
+	struct keys *k = ctx;
+	char origin[1024], dom[1024], addr[64], *key;
+	const char *path;
+	size_t i;
+
+	if (ant_robots_origin(url, origin, sizeof origin, &path) < 0)
+		return NULL;
+	i = keys_find(k, origin);
+	if (k->slot[i].origin)
+		return strdup(k->slot[i].key);
+	if (ant_store_origin_server(k->s, origin, &key, NULL) <= 0) {
+		if (clock_ms() < k->until_ms && ant_fetch_resolve(url, addr, sizeof addr) == 0)
+			key = strdup(addr);
+		else
+			key = domain_of(strcpy(dom, origin));
+		if (!key || ant_store_origin_server_put(k->s, origin, key, NULL) < 0)
+			return key;   /* kept next time, or its own "" server */
+	}
+	/* remembered for the run's next pages of origin (out of memory: not) */
+	if (k->used < KEYS * 3 / 4 && (k->slot[i].key = strdup(key)) && !(k->slot[i].origin = strdup(origin))) {
+		free(k->slot[i].key);
+		k->slot[i].key = NULL;
+	}
+	k->used += k->slot[i].origin != NULL;
+	return key;
+}
+
 int ant_upd_shared_begin(struct upd *u)
 {
+	struct keys *k;
 	char name[200];
+	int rc;
 
 	if (u->o->checker && *u->o->checker)
 		snprintf(u->checker, sizeof u->checker, "%s", u->o->checker);
@@ -72,11 +142,47 @@ int ant_upd_shared_begin(struct upd *u)
 			 (long long)clock_ms());
 	}
 	u->lease_ms = (u->o->lease_seconds > 0 ? u->o->lease_seconds : ANT_UPDATE_LEASE) * 1000;
-	if (ant_store_servers_fill(u->s, server_of, NULL, &u->err) < 0) {
+	u->sharing = 1;
+	if (!(k = calloc(1, sizeof *k)))
+		return lb_err_code(&u->err, LB_ENOMEM);
+	k->s = u->s;
+	k->until_ms = clock_ms() + ANT_UPDATE_RESOLVE_MS;
+	rc = ant_store_servers_fill(u->s, server_of, k, &u->err);
+	keys_clear(k);
+	free(k);
+	if (rc < 0) {
+		u->failed_db = 1;
+		return LB_EDB;
+	}
+	/* a batch slower than its lease keeps its pages: renewed meanwhile */
+	if (ant_store_renew_start(u->s, u->checker, u->lease_ms, &u->renewer, &u->err) < 0) {
 		u->failed_db = 1;
 		return LB_EDB;
 	}
 	return 0;
+}
+
+void ant_upd_shared_end(struct upd *u)
+{
+	u->st.lease_renewals += ant_store_renew_stop(u->renewer);
+	u->renewer = NULL;
+}
+
+int ant_upd_lease_held(struct upd *u, const ant_store_page *p)
+{
+	int rc;
+
+	if (!u->sharing)
+		return 1;
+	if (ant_upd_tx_need(u) < 0)
+		return 0;
+	if ((rc = ant_store_page_leased(u->s, p->id, u->checker, &u->err)) < 0) {
+		u->failed_db = 1;
+		return 0;
+	}
+	if (rc == 0)
+		u->st.lease_lost++;
+	return rc;
 }
 
 /* A server taken: not asked before next_at (another checker's last

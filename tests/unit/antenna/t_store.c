@@ -634,7 +634,7 @@ static void from_schema12(void)
 		 "ALTER TABLE pages DROP COLUMN prev_modified; ALTER TABLE pages DROP COLUMN prev_by; "
 		 "DROP INDEX pages_server; ALTER TABLE pages DROP COLUMN server; "
 		 "ALTER TABLE pages DROP COLUMN lease_by; ALTER TABLE pages DROP COLUMN lease_until; "
-		 "DROP TABLE server_slot; PRAGMA user_version=%d", 12);
+		 "DROP TABLE server_slot; DROP TABLE origin_server; PRAGMA user_version=%d", 12);
 	OK(ok && atom_db_exec(db, sql) == ATOM_DB_OK,
 	   "as schema 12 wrote it: last_error words, no kind");
 	atom_db_close(db);
