@@ -7,7 +7,7 @@
 # archives after missing many of them.  Prints "ok - ..." / "not ok - ...".
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 63
+plan 68
 
 tmpdir feeds-test
 [ -n "$KEEP" ] && trap "kill \$SPID" EXIT
@@ -87,6 +87,45 @@ is "a feed never overrules a text change confirmed on the page (the feed has not
 	"$(jget "$D" "$U/f1.html" last_modified) $(jget "$D" "$U/f1.html" detected_by)" "$((NOW + 120)) text"
 $A -d "$D" update --force --now $((NOW + 180)) >/dev/null 2>&1
 is "a feed answering 304 and the same text keep the page unchanged" "$(jget "$D" "$U/f1.html" last_modified)" "$((NOW + 120))"
+
+# A feed only dates a change: when the page's own text shows what changed
+# (a new paragraph; an entry's line changed in its number, held until
+# something dates it), those words are the excerpt, not the entry's title
+# (a diary's feed names the day, "New day", while the page shows the
+# words written); the title is the excerpt when the page shows no change
+# of its own (here a rebuild moved only its stamp, a clock).
+D2=$T/own.db
+$A -d "$D2" init --title "Own words" --base http://example.com/ant/ >/dev/null
+OWN="<h2>Garden diary</h2><p>Yesterday was an ordinary day in the garden, nothing new to report.</p>"
+# own EPOCH BODY: the diary page as its generator writes it at EPOCH
+own() {
+	page_with_feed "$WWW/ow.html" "ow.rss" application/rss+xml \
+		"$OWN$2<p class=\"footer\">Generated on $(date -u -d "@$1" '+%Y-%m-%d %H:%M:%S') UTC</p>"
+}
+rss2 "$WWW/ow.rss" "Old day" $((NOW - 7200))
+own $((NOW - 7200)) "<p>Weight 60.2kg</p>"
+$A -d "$D2" add "$U/ow.html" >/dev/null
+$A -d "$D2" update --force --now $((NOW + 400)) >/dev/null 2>&1
+$A -d "$D2" update --force --now $((NOW + 460)) >/dev/null 2>&1
+rss2 "$WWW/ow.rss" "New day" $((NOW + 500)) "Old day" $((NOW - 7200))
+own $((NOW + 500)) "<p>Today I planted tomatoes behind the house and wrote about it.</p><p>Weight 60.2kg</p>"
+$A -d "$D2" update --force --now $((NOW + 520)) >/dev/null 2>&1
+is "feed-dated change: dated by the feed's entry" \
+	"$(jget "$D2" "$U/ow.html" last_modified) $(jget "$D2" "$U/ow.html" detected_by)" "$((NOW + 500)) feed"
+is "feed-dated change: the excerpt is the page's own new words, not the entry's title" \
+	"$(showkey "$D2" "$U/ow.html" excerpt)" "Today I planted tomatoes behind the house and wrote about it."
+$A -d "$D2" update --force --now $((NOW + 580)) >/dev/null 2>&1
+rss2 "$WWW/ow.rss" "Weight again" $((NOW + 600)) "New day" $((NOW + 500)) "Old day" $((NOW - 7200))
+own $((NOW + 600)) "<p>Today I planted tomatoes behind the house and wrote about it.</p><p>Weight 59.8kg</p>"
+$A -d "$D2" update --force --now $((NOW + 640)) >/dev/null 2>&1
+is "feed-dated held change (a line changed in its number): announced in its check, dated by the feed" \
+	"$(jget "$D2" "$U/ow.html" last_modified) $(jget "$D2" "$U/ow.html" detected_by)" "$((NOW + 600)) feed"
+is "... its excerpt the changed line" "$(showkey "$D2" "$U/ow.html" excerpt)" "Weight 59.8kg"
+rss2 "$WWW/ow.rss" "Only in the feed" $((NOW + 700)) "Weight again" $((NOW + 600)) "New day" $((NOW + 500))
+own $((NOW + 700)) "<p>Today I planted tomatoes behind the house and wrote about it.</p><p>Weight 59.8kg</p>"
+$A -d "$D2" update --force --now $((NOW + 760)) >/dev/null 2>&1
+is "a newer entry while the page shows no change of its own (its stamp moved): the entry's title is the excerpt" \
+	"$(jget "$D2" "$U/ow.html" last_modified) $(showkey "$D2" "$U/ow.html" excerpt)" "$((NOW + 700)) Only in the feed"
 
 # A page that stops advertising its feed is back to its own rules.
 # (No-Validators: no Last-Modified, so the header rule cannot race the text rule.)

@@ -55,7 +55,10 @@ clock() { OFF=$1; echo "+$OFF" > "$T/clock"; }
 
 # ---- tDiary: a private app directory, rackup on 127.0.0.1 -----------------
 TD=$T/tdiary
-mkdir -p "$TD/data"
+# public/: where makerss.rb writes the feed the top page advertises
+# (index.rdf) and rack serves it from, as in a real install; without it
+# the feed is a 404
+mkdir -p "$TD/data" "$TD/public"
 for d in lib views theme misc js; do ln -s "/usr/share/tdiary/$d" "$TD/$d"; done
 cp /usr/share/tdiary/config.ru /usr/share/tdiary/index.rb /usr/share/tdiary/update.rb "$TD/"
 cat > "$TD/tdiary.conf" <<'EOF'

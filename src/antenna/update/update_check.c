@@ -706,59 +706,25 @@ static int when_announces(struct upd *u, ant_store_page *p, const struct upd_fou
 	return 1;
 }
 
-/* Is every word of the feed's entry title (runs between spaces) a word of
- * the page's title?  Then the entry names the page ("Widget - Bug #1:
- * Crash" for "Bug #1: Crash - Widget - Tracker"), it does not say what
- * changed. */
-static int names_page(const char *entry, const char *title)
+/*
+ * The excerpt of an announced update.  A feed (or a newer date) only
+ * dates the change; the page's own new words, when this check found them
+ * (what the text rule added or holds, update_text.c), say what changed:
+ * a diary's feed names the day ("New day", "Comment [2] (Hanako)") while
+ * the page shows the words written.  The feed's entry title is the
+ * excerpt only when the page's text gives none: no change of its own
+ * found (the feed dated what the page does not show, or its first check).
+ */
+static const char *update_excerpt(const struct upd_check *c, const struct upd_found *f,
+				  const ant_detect_outcome *out)
 {
-	size_t words = 0;
-
-	if (!title || !*title)
-		return 0;
-	while (*entry) {
-		size_t n;
-		const char *w;
-		int found = 0;
-
-		entry += strspn(entry, " ");
-		if (!(n = strcspn(entry, " ")))
-			break;
-		for (w = title; *w && !found; ) {
-			size_t m;
-
-			w += strspn(w, " ");
-			m = strcspn(w, " ");
-			found = m == n && memcmp(w, entry, n) == 0;
-			w += m;
-		}
-		if (!found)
-			return 0;
-		words++;
-		entry += n;
-	}
-	return words > 0;
-}
-
-/* Does the feed's entry title only name the page, or say again what the
- * page's last excerpt said, while the page's words show what changed?
- * An issue's or a post's entry keeps its title for every comment and
- * edit: then the excerpt is the page's words. */
-static int same_title(struct upd *u, const ant_store_page *p, const struct upd_check *c,
-		      const struct upd_found *f)
-{
-	char *t;
-	int same;
-
-	if (!c->feed.title || !f->excerpt || !*f->excerpt)
-		return 0;
-	if (names_page(c->feed.title, p->title))
-		return 1;
-	if (!p->excerpt || !*p->excerpt || !(t = ant_clip(c->feed.title, u->o->excerpt_max + 1)))
-		return 0;
-	same = strcmp(t, p->excerpt) == 0;
-	free(t);
-	return same;
+	if (!out->rule)
+		return "";
+	if (f->excerpt && *f->excerpt)
+		return f->excerpt;
+	if (strcmp(out->rule, "feed") == 0 && c->feed.title)
+		return c->feed.title;
+	return "";
 }
 
 /* An announced update remembered for 'set --not-news' (ant_store.h):
@@ -815,9 +781,7 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 		}
 		if (out->updated) {
 			ant_upd_set_str(&p->source_url, p->url);
-			set_excerpt(p, !out->rule ? "" : strcmp(out->rule, "feed") == 0 && !same_title(u, p, c, f) ?
-				    (c->feed.title ? c->feed.title : "") :
-				    f->excerpt ? f->excerpt : "", u->o->excerpt_max);
+			set_excerpt(p, update_excerpt(c, f, out), u->o->excerpt_max);
 		} else if (out->first && out->rule && strcmp(out->rule, "feed") == 0) {
 			/* a quiet first check dated by the feed's entry about
 			 * the page: its title says what that date was */
