@@ -60,10 +60,14 @@ rounds() {
 		"$TM" "$W/res/$1.ours" "$ANTENNA" -d "$2" update $UPD > "$W/$1.out" 2>&1 || say "$1: update exited $?"
 		i=$((i + 1))
 	done
+	medians "$1"
+}
+# medians TAG: the line of TAG's rounds (res/TAG.ours against res/TAG.base)
+medians() {
 	co=$(awk '{ print $4 }' "$W/res/$1.ours" | med) cb=$(awk '{ print $4 }' "$W/res/$1.base" | med)
 	wo=$(awk '{ print $1 }' "$W/res/$1.ours" | med) wb=$(awk '{ print $1 }' "$W/res/$1.base" | med)
 	rss=$(awk '{ print $2 }' "$W/res/$1.ours" | med)
-	printf '%-4s cpu %s/%s s = %s; wall %s/%s s = %s; peak RSS %s KiB; %s\n' "$1" "$co" "$cb" \
+	printf '%-5s cpu %s/%s s = %s; wall %s/%s s = %s; peak RSS %s KiB; %s\n' "$1" "$co" "$cb" \
 		"$(ratio "$co" "$cb")" "$wo" "$wb" "$(ratio "$wo" "$wb")" "$rss" "$(tail -n 1 "$W/$1.out")"
 }
 prime() { # prime DB: seeded, curl's list, one untimed update of each
@@ -81,11 +85,7 @@ first_rounds() {
 		"$TM" "$W/res/first.ours" "$ANTENNA" -d "$W/first.db" update $UPD > "$W/first.out" 2>&1 || say "first: update exited $?"
 		i=$((i + 1))
 	done
-	co=$(awk '{ print $4 }' "$W/res/first.ours" | med) cb=$(awk '{ print $4 }' "$W/res/first.base" | med)
-	wo=$(awk '{ print $1 }' "$W/res/first.ours" | med) wb=$(awk '{ print $1 }' "$W/res/first.base" | med)
-	rss=$(awk '{ print $2 }' "$W/res/first.ours" | med)
-	printf '%-5s cpu %s/%s s = %s; wall %s/%s s = %s; peak RSS %s KiB; %s\n' first "$co" "$cb" \
-		"$(ratio "$co" "$cb")" "$wo" "$wb" "$(ratio "$wo" "$wb")" "$rss" "$(tail -n 1 "$W/first.out")"
+	medians first
 }
 if [ "${PROFILE_FIRST:-0}" = 1 ]; then
 	floor_setup profile "$W/seed.db" "$FLOOR_URL" "$W/curl.cfg"
