@@ -753,6 +753,10 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 	f->in.feed_time = c->feed.newest;
 	f->in.gone_interval = p->gone_at ? ANT_GONE_INTERVAL : 0;   /* daily, until its first success */
 	ant_upd_feed_confirms(u, p, &f->in, c->feed.view);   /* update_text.c: a held change dated */
+	/* so does a newer entry about the page: the feed dates only a change
+	 * the body shows (ant_detect.h), and a held one is shown */
+	if (c->feed.usable && c->feed.newest > p->st.feed_time)
+		ant_upd_feed_confirms(u, p, &f->in, c->feed.newest);
 	ant_detect_apply(&p->st, &f->in, u->now, out);
 	if (f->in.failed) {
 		ant_upd_set_str(&p->last_error, f->errtext);
