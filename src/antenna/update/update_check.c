@@ -712,8 +712,8 @@ static int when_announces(struct upd *u, ant_store_page *p, const struct upd_fou
  * (what the text rule added or holds, update_text.c), say what changed:
  * a diary's feed names the day ("New day", "Comment [2] (Hanako)") while
  * the page shows the words written.  The feed's entry title is the
- * excerpt only when the page's text gives none: no change of its own
- * found (the feed dated what the page does not show, or its first check).
+ * excerpt only when the page's text gives none (a page without text; a
+ * feed dates no update of a body that shows no change, ant_detect.h).
  */
 static const char *update_excerpt(const struct upd_check *c, const struct upd_found *f,
 				  const ant_detect_outcome *out)
