@@ -7,7 +7,7 @@
 # archives after missing many of them.  Prints "ok - ..." / "not ok - ...".
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 75
+plan 76
 
 tmpdir feeds-test
 [ -n "$KEEP" ] && trap "kill \$SPID" EXIT
@@ -162,6 +162,26 @@ $A -d "$D2" update --force --now $((NOW + 820)) >/dev/null 2>&1
 is "the same body in full (200) beside a newer feed entry: no update" \
 	"$(jget "$D2" "$U/nm.html" last_status) $(jget "$D2" "$U/nm.html" last_modified) $(showkey "$D2" "$U/nm.html" "feed newest" | sed 's/.*(\(.*\))$/\1/')" \
 	"200 $((NOW - 7200)) $((NOW + 700))"
+
+# A page that is its own feed (watched through its feed alone: add --feed
+# F F): a new entry changes its body, so the entry dates the update.
+selfeed() {  # selfeed EPOCH...: the feed, one entry per date
+	{
+		echo '<?xml version="1.0" encoding="utf-8"?>'
+		echo "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>s</title><id>urn:s</id><updated>$(rfc3339 "$1")</updated>"
+		for e in "$@"; do
+			echo "<entry><id>urn:s$e</id><title>Entry $e</title><link href=\"$U/s$e.html\"/><updated>$(rfc3339 "$e")</updated></entry>"
+		done
+		echo '</feed>'
+	} > "$WWW/self.atom"
+}
+selfeed $((NOW - 7200))
+$A -d "$D2" add --feed "$U/self.atom" "$U/self.atom" >/dev/null
+$A -d "$D2" update --force --now $((NOW + 880)) >/dev/null 2>&1
+selfeed $((NOW + 900)) $((NOW - 7200))
+$A -d "$D2" update --force --now $((NOW + 940)) >/dev/null 2>&1
+is "a page that is its own feed: a new entry (its body changed) is an update at the entry's date" \
+	"$(jget "$D2" "$U/self.atom" last_modified) $(jget "$D2" "$U/self.atom" detected_by)" "$((NOW + 900)) feed"
 
 # A page that stops advertising its feed is back to its own rules.
 # (No-Validators: no Last-Modified, so the header rule cannot race the text rule.)
