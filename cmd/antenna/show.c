@@ -97,7 +97,15 @@ static void show_page(ant_store *s, const ant_store_page *p, int64_t tz)
 		printf("feed:           %s%s\n", cli_t(p->feed_url), p->feed_by_user ? " (set by user)" : "");
 		printf("feed newest:    %s\n", antcmd_when(b, sizeof b, p->st.feed_time, tz));
 		printf("feed error:     %s\n", p->feed_error ? cli_t(p->feed_error) : "none");
-		printf("feed use:       %s\n", feed_use(p));
+		/* the feed's newest entry is newer than the page's update: our
+		 * own check found the body unchanged (a feed only dates a change
+		 * the body shows: ant_detect.h), or 'when' took it as seen */
+		if (p->st.feed_time > p->st.last_modified && p->st.last_ok)
+			printf("feed use:       newer entry %s, %s\n", antcmd_when(b, sizeof b, p->st.feed_time, tz),
+			       *p->when ? "not an update: the page unchanged, or not the words 'when' waits for"
+					: "the page unchanged: not an update (a feed only dates a change the page shows)");
+		else
+			printf("feed use:       %s\n", feed_use(p));
 	}
 	printf("last detected:  %s\n", antcmd_when(b, sizeof b, p->st.last_detected, tz));
 	printf("last check:     %s\n", antcmd_when(b, sizeof b, p->st.last_check, tz));

@@ -25,8 +25,11 @@
  *           rel="alternate"> or given with 'add --feed') that speaks of
  *           the page -- an entry whose link is the page, or the page being
  *           the feed's home (ant_feed_match()) -- with a believable date,
- *           the newest such date decides: a newer one is an update at that
- *           time (mark F).  A site-wide feed's other entries never date the
+ *           the newest such date dates a change: a newer one is an update
+ *           at that time (mark F) when the body shows a change; on a body
+ *           that shows none (a 304, the same text, only noise moved) it is
+ *           no update, only the feed's newest seen (a feed entry, like a
+ *           Last-Modified, dates a change and makes none).  A site-wide feed's other entries never date the
  *           page (the caller passes no feed_usable then: the rules above
  *           decide), and no feed overrules a text change the noise-proof
  *           rule confirmed: that is an update, dated when first seen.

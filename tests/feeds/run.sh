@@ -7,7 +7,7 @@
 # archives after missing many of them.  Prints "ok - ..." / "not ok - ...".
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 68
+plan 76
 
 tmpdir feeds-test
 [ -n "$KEEP" ] && trap "kill \$SPID" EXIT
@@ -76,15 +76,25 @@ is "a feed given with add --feed dates its page" "$(jget "$D" "$U/g.html" last_m
 is "show names the feed" "$(showkey "$D" "$U/g.html" feed)" "$U/g.atom (set by user)"
 grep -q "3 feeds checked (0 failed)" "$T/out" && ok "the summary counts the feeds" || notok "the summary counts the feeds" "$(cat "$T/out")"
 
-# A newer entry: an update at its date; the page's own text is not asked.
+# A newer entry while the page's body is byte for byte the same: no
+# update (a feed only dates a change the body shows, as a Last-Modified
+# does); its date is kept as the feed's newest, and 'show' says why.
 rss2 "$WWW/f1.rss" "Entry two" $T2 "Entry &amp; one" $T1
 $A -d "$D" update --force --now $((NOW + 60)) >/dev/null 2>&1
-is "a newer feed entry is an update at its date" "$(jget "$D" "$U/f1.html" last_modified)" "$T2"
-is "... with the new title as excerpt" "$(showkey "$D" "$U/f1.html" excerpt)" "Entry two"
+is "a newer feed entry on an unchanged page (a 304 to our conditional request) is no update" \
+	"$(jget "$D" "$U/f1.html" last_status) $(jget "$D" "$U/f1.html" last_modified) $(jget "$D" "$U/f1.html" detected_by)" "304 $T1 feed"
+is "... the excerpt stays the last update's" "$(showkey "$D" "$U/f1.html" excerpt)" "Entry & one"
+is "... the entry's date kept as the feed's newest" "$(showkey "$D" "$U/f1.html" "feed newest" | sed 's/.*(\(.*\))$/\1/')" "$T2"
+is "... show says why" "$(showkey "$D" "$U/f1.html" "feed use")" \
+	"newer entry $($A -d "$D" show "$U/f1.html" | sed -n 's/^feed newest: *//p'), the page unchanged: not an update (a feed only dates a change the page shows)"
+# The page changes at the next check, the feed saying nothing newer: the
+# text rule dates it, at this check (the entry predates the check that
+# found the page unchanged: it is not this change's date).
 page_with_feed "$WWW/f1.html" "f1.rss" application/rss+xml "<p>Hello, and a changing counter 42</p>"
 $A -d "$D" update --force --now $((NOW + 120)) >/dev/null 2>&1
-is "a feed never overrules a text change confirmed on the page (the feed has nothing new)" \
+is "the page changed at the next check: announced, dated at that check by the text rule, not by the older entry" \
 	"$(jget "$D" "$U/f1.html" last_modified) $(jget "$D" "$U/f1.html" detected_by)" "$((NOW + 120)) text"
+is "... its excerpt the page's new words" "$(showkey "$D" "$U/f1.html" excerpt)" "Hello, and a changing counter 42"
 $A -d "$D" update --force --now $((NOW + 180)) >/dev/null 2>&1
 is "a feed answering 304 and the same text keep the page unchanged" "$(jget "$D" "$U/f1.html" last_modified)" "$((NOW + 120))"
 
@@ -121,11 +131,57 @@ $A -d "$D2" update --force --now $((NOW + 640)) >/dev/null 2>&1
 is "feed-dated held change (a line changed in its number): announced in its check, dated by the feed" \
 	"$(jget "$D2" "$U/ow.html" last_modified) $(jget "$D2" "$U/ow.html" detected_by)" "$((NOW + 600)) feed"
 is "... its excerpt the changed line" "$(showkey "$D2" "$U/ow.html" excerpt)" "Weight 59.8kg"
+# A rebuild that moved only the page's stamp (a clock) beside a newer
+# entry: the page's words did not change, so the entry makes no update.
 rss2 "$WWW/ow.rss" "Only in the feed" $((NOW + 700)) "Weight again" $((NOW + 600)) "New day" $((NOW + 500))
 own $((NOW + 700)) "<p>Today I planted tomatoes behind the house and wrote about it.</p><p>Weight 59.8kg</p>"
 $A -d "$D2" update --force --now $((NOW + 760)) >/dev/null 2>&1
-is "a newer entry while the page shows no change of its own (its stamp moved): the entry's title is the excerpt" \
-	"$(jget "$D2" "$U/ow.html" last_modified) $(showkey "$D2" "$U/ow.html" excerpt)" "$((NOW + 700)) Only in the feed"
+is "a newer entry while the page shows no change of its own (only its stamp moved): no update" \
+	"$(jget "$D2" "$U/ow.html" last_modified) $(showkey "$D2" "$U/ow.html" excerpt)" "$((NOW + 600)) Weight 59.8kg"
+case $(showkey "$D2" "$U/ow.html" "feed use") in
+"newer entry "*", the page unchanged: not an update"*) ok "... show says the newer entry found the page unchanged" ;;
+*) notok "... show says the newer entry found the page unchanged" "$($A -d "$D2" show "$U/ow.html")" ;;
+esac
+# The next check finds the page's words changed, the feed unchanged: the
+# text rule dates the change at this check, its words the excerpt.
+own $((NOW + 800)) "<p>Today I planted tomatoes behind the house and wrote about it.</p><p>In the evening the first seedlings of beans came up along the fence.</p><p>Weight 59.8kg</p>"
+$A -d "$D2" update --force --now $((NOW + 820)) >/dev/null 2>&1
+is "... then the page changes: announced at that check by the text rule" \
+	"$(jget "$D2" "$U/ow.html" last_modified) $(jget "$D2" "$U/ow.html" detected_by)" "$((NOW + 820)) text"
+is "... its excerpt the page's new words" "$(showkey "$D2" "$U/ow.html" excerpt)" \
+	"In the evening the first seedlings of beans came up along the fence."
+# A page without validators answering the same body (a 200, byte for
+# byte the last one) beside a newer entry: no update.
+printf 'No-Validators: 1\n' > "$WWW/nm.html.hdr"
+page_with_feed "$WWW/nm.html" "nm.rss" application/rss+xml "<p>A page that never changes, always answering in full.</p>"
+rss2 "$WWW/nm.rss" "First" $((NOW - 7200))
+$A -d "$D2" add "$U/nm.html" >/dev/null
+$A -d "$D2" update --force --now $((NOW + 400)) >/dev/null 2>&1
+rss2 "$WWW/nm.rss" "Second" $((NOW + 700)) "First" $((NOW - 7200))
+$A -d "$D2" update --force --now $((NOW + 820)) >/dev/null 2>&1
+is "the same body in full (200) beside a newer feed entry: no update" \
+	"$(jget "$D2" "$U/nm.html" last_status) $(jget "$D2" "$U/nm.html" last_modified) $(showkey "$D2" "$U/nm.html" "feed newest" | sed 's/.*(\(.*\))$/\1/')" \
+	"200 $((NOW - 7200)) $((NOW + 700))"
+
+# A page that is its own feed (watched through its feed alone: add --feed
+# F F): a new entry changes its body, so the entry dates the update.
+selfeed() {  # selfeed EPOCH...: the feed, one entry per date
+	{
+		echo '<?xml version="1.0" encoding="utf-8"?>'
+		echo "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>s</title><id>urn:s</id><updated>$(rfc3339 "$1")</updated>"
+		for e in "$@"; do
+			echo "<entry><id>urn:s$e</id><title>Entry $e</title><link href=\"$U/s$e.html\"/><updated>$(rfc3339 "$e")</updated></entry>"
+		done
+		echo '</feed>'
+	} > "$WWW/self.atom"
+}
+selfeed $((NOW - 7200))
+$A -d "$D2" add --feed "$U/self.atom" "$U/self.atom" >/dev/null
+$A -d "$D2" update --force --now $((NOW + 880)) >/dev/null 2>&1
+selfeed $((NOW + 900)) $((NOW - 7200))
+$A -d "$D2" update --force --now $((NOW + 940)) >/dev/null 2>&1
+is "a page that is its own feed: a new entry (its body changed) is an update at the entry's date" \
+	"$(jget "$D2" "$U/self.atom" last_modified) $(jget "$D2" "$U/self.atom" detected_by)" "$((NOW + 900)) feed"
 
 # A page that stops advertising its feed is back to its own rules.
 # (No-Validators: no Last-Modified, so the header rule cannot race the text rule.)
@@ -136,7 +192,9 @@ is "a page that drops its feed link forgets the feed" "$(jget "$D" "$U/r1.html" 
 is "... and its text change is an update by the text rule" "$(jget "$D" "$U/r1.html" detected_by) $(showkey "$D" "$U/r1.html" excerpt)" "text No feed any more."
 
 # ---- publish: the F mark, the excerpt on index.html and in Atom; not in LIRS --
+# (the page shows the change its feed dates: a feed alone makes no update)
 rss2 "$WWW/f1.rss" "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" $((NOW + 200)) "Entry two" $T2
+page_with_feed "$WWW/f1.html" "f1.rss" application/rss+xml "<p>Hello, and a changing counter 42</p><p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</p>"
 $A -d "$D" update --force --now $((NOW + 240)) >/dev/null 2>&1
 $A -d "$D" publish --now $((NOW + 300)) "$T/site" >/dev/null
 grep -q '<abbr class="by">F</abbr></span>' "$T/site/index.html" && ok "index.html marks the page F" || notok "index.html marks the page F"

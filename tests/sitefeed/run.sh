@@ -5,12 +5,14 @@
 # the wiki's home share one feed, served by build/tools/testserver on
 # 127.0.0.1: an edit is announced in its own check, dated when first seen,
 # though the (cached) feed has nothing new; the feed's refresh announces
-# the home and the pages its new entries are about, nothing else.  And a
+# the home and the pages its new entries are about when their own text
+# shows the change (a feed entry dates a change and makes none), nothing
+# else.  And a
 # newly added page's first check is a quiet baseline: no event, no Atom
 # entry, not counted as updated; its next real change is news.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$TOP/tests/lib/antenna.sh"
-plan 29
+plan 31
 
 tmpdir sitefeed-test
 start_server 300
@@ -83,23 +85,31 @@ is "its excerpt is the new text" "$(showkey "$D" "$U/wiki/w4.html" excerpt)" "A 
 is "one event" "$(evcount "$D")" "1"
 
 # ---- the feed refreshes: a new entry for w4 (the edit) and for an unwatched page -------
+# The home's text does not change: its feed's newer entry is no update of it.
 feed w4:$((NOW + 590)) other:$((NOW + 900)) w2:$((NOW - 7200))
 $A -d "$D" update --force --now $((NOW + 1200)) > "$T/out" 2>&1
-is "the refresh: only the feed's home is updated" "$(updated "$T/out")" "1"
-is "the home is dated by the newest entry" "$(jget "$D" "$U/wiki/index.html" last_modified)" "$((NOW + 900))"
+is "the refresh: nothing updated (the home's text unchanged)" "$(updated "$T/out")" "0"
+is "the home, its text unchanged, is not dated by the newest entry" \
+	"$(jget "$D" "$U/wiki/index.html" last_modified)" "$((NOW - 3600))"
+showkey "$D" "$U/wiki/index.html" "feed use" | grep -q "^newer entry .*, the page unchanged: not an update" &&
+	ok "show: the home's newer entry found the page unchanged" ||
+	notok "show: the home's newer entry found the page unchanged" "$(showkey "$D" "$U/wiki/index.html" "feed use")"
 is "w4 is not announced again by its entry" "$(jget "$D" "$U/wiki/w4.html" last_modified)" "$((NOW + 600))"
 is "pages the feed says nothing of: still unknown, no event" \
 	"$(for k in 1 3 5 6; do jget "$D" "$U/wiki/w$k.html" last_modified; done | tr '\n' ' ')" "0 0 0 0 "
-is "events: w4 and the home" "$(evcount "$D")" "2"
+is "events: w4's" "$(evcount "$D")" "1"
 
-# ---- w2 edited, with its own entry in the feed ------------------------------------
+# ---- w2 edited, with its own entry in the feed; the home lists the change ----------
 wpage w2 "Page w2 says what it says, in a sentence of its own. And it was edited."
+wpage index "The wiki's start page, with a list of its pages. Recently edited: the page w2, with a new sentence."
 feed w2:$((NOW + 1700)) w4:$((NOW + 590)) other:$((NOW + 900))
 $A -d "$D" update --force --now $((NOW + 1800)) > "$T/out" 2>&1
 is "a page's own entry: it is updated, once" "$(evcount "$D" "$U/wiki/w2.html")" "1"
 is "... dated by its entry, detected by the feed" \
 	"$(jget "$D" "$U/wiki/w2.html" last_modified) $(jget "$D" "$U/wiki/w2.html" detected_by)" "$((NOW + 1700)) feed"
 is "... and nothing else (w2 and the home's newest entry)" "$(updated "$T/out")" "2"
+is "the home, its text showing the change, is dated by the newest entry" \
+	"$(jget "$D" "$U/wiki/index.html" last_modified) $(jget "$D" "$U/wiki/index.html" detected_by)" "$((NOW + 1700)) feed"
 
 # ---- a newly added page: its first check is a baseline, its next change news ------------
 printf '<html><head><title>n</title></head><body><p>A new page to watch.</p></body></html>\n' > "$WWW/n.html"

@@ -419,8 +419,9 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, cons
  * confirmed, 0 none. */
 int64_t ant_upd_held_confirm(struct upd *u, ant_store_page *p, int64_t from, char **excerpt);
 /* The page's feed has an entry on a view of the page (its diff, a
- * revision) dated t: a change held in this check, when t is after our last
- * check, is confirmed (in->noise_*, dated t, never after our clock). */
+ * revision), or a newer entry about the page, dated t: a change held in
+ * this check, when t is after our last check, is confirmed (in->noise_*,
+ * dated t, never after our clock). */
 void ant_upd_feed_confirms(struct upd *u, ant_store_page *p, ant_detect_input *in, int64_t t);
 /* The page's column: the noise rule's blob, the token state, the furniture. */
 void ant_upd_keep_text(struct upd *u, ant_store_page *p, const unsigned char *noise, size_t noise_len);

@@ -169,19 +169,44 @@ static void succeeded(ant_detect_state *st, const ant_detect_input *in, int64_t 
 }
 
 /*
- * The feed decides when it speaks of the page (update_check.c: an entry
- * whose link is the page, or the page being the feed's home): its newest
- * such entry date, when newer than what the feed said before and than the
- * update we know (a LIRS relay of the same update may have come first), is
- * the update time.  A new page's first check takes that date quietly (a
- * baseline, like an import): a page new to us has no news yet.
+ * Does our own check show the page's body changed, for the feed rule?  A
+ * 304, the same text, or a text the noise-proof rule finds unchanged (only
+ * clocks, furniture or learned noise moved) shows none; a change it
+ * confirmed (a held one too: by a 304, or dated within this check by a
+ * source or the feed itself, update_text.c) does.  With nothing to compare
+ * (no text on one side, a reference just reset) the body cannot refute
+ * the feed: it dates the page as before.
+ */
+static int feed_body_changed(const ant_detect_state *st, const ant_detect_input *in)
+{
+	if (in->noise_decided && in->noise_updated)
+		return 1;
+	if (in->status == 304 || in->no_news || in->noise_decided)
+		return 0;
+	if (in->has_hash && st->has_hash)
+		return in->text_hash != st->text_hash;
+	return 1;
+}
+
+/*
+ * The feed dates a change when it speaks of the page (update_check.c: an
+ * entry whose link is the page, or the page being the feed's home): its
+ * newest such entry date, when newer than what the feed said before and
+ * than the update we know (a LIRS relay of the same update may have come
+ * first), is the update time -- when our own check shows the body
+ * changed.  A newer entry on a page whose body did not change is no
+ * update (a feed entry alone, like a Last-Modified, dates a change and
+ * makes none): its date is kept as the feed's newest seen, a hint only,
+ * and the change the next check finds is dated by the rules then.  A new
+ * page's first check takes that date quietly (a baseline, like an
+ * import): a page new to us has no news yet.
  */
 static void feed_apply(ant_detect_state *st, const ant_detect_input *in, int first,
 		       ant_detect_outcome *out)
 {
 	int64_t t = in->feed_time;
 
-	if (t > st->feed_time && t > st->last_modified) {
+	if (t > st->feed_time && t > st->last_modified && (first || feed_body_changed(st, in))) {
 		out->updated = !(first && st->last_modified == 0);
 		st->last_modified = t;
 		st->detected_by = "feed";

@@ -712,8 +712,8 @@ static int when_announces(struct upd *u, ant_store_page *p, const struct upd_fou
  * (what the text rule added or holds, update_text.c), say what changed:
  * a diary's feed names the day ("New day", "Comment [2] (Hanako)") while
  * the page shows the words written.  The feed's entry title is the
- * excerpt only when the page's text gives none: no change of its own
- * found (the feed dated what the page does not show, or its first check).
+ * excerpt only when the page's text gives none (a page without text; a
+ * feed dates no update of a body that shows no change, ant_detect.h).
  */
 static const char *update_excerpt(const struct upd_check *c, const struct upd_found *f,
 				  const ant_detect_outcome *out)
@@ -753,6 +753,10 @@ static void step_decide(struct upd *u, ant_store_page *p, struct upd_found *f,
 	f->in.feed_time = c->feed.newest;
 	f->in.gone_interval = p->gone_at ? ANT_GONE_INTERVAL : 0;   /* daily, until its first success */
 	ant_upd_feed_confirms(u, p, &f->in, c->feed.view);   /* update_text.c: a held change dated */
+	/* so does a newer entry about the page: the feed dates only a change
+	 * the body shows (ant_detect.h), and a held one is shown */
+	if (c->feed.usable && c->feed.newest > p->st.feed_time)
+		ant_upd_feed_confirms(u, p, &f->in, c->feed.newest);
 	ant_detect_apply(&p->st, &f->in, u->now, out);
 	if (f->in.failed) {
 		ant_upd_set_str(&p->last_error, f->errtext);

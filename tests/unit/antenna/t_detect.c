@@ -1183,11 +1183,37 @@ static void feed_and_text(void)
 	in.noise_time = 0;
 	in.feed_time = T0 + 900;
 	ant_detect_apply(&st, &in, T0 + 1200, &out);
-	OK(out.updated && !strcmp(out.rule, "feed") && st.last_modified == T0 + 900,
-	   "a newer entry about the page: an update at its date");
-	in.noise_decided = 0;
+	OK(!out.updated && out.unchanged && st.last_modified == T0 + 300 && st.feed_time == T0 + 900,
+	   "a newer entry about the page, its text unchanged (the noise rule): no update, the date kept");
 	in.text_hash = 4;
+	in.noise_updated = 1;
 	ant_detect_apply(&st, &in, T0 + 1800, &out);
+	OK(out.updated && !strcmp(out.rule, "text") && st.last_modified == T0 + 1800,
+	   "the next check's change, the feed saying the same: dated by the text rule, not the older entry");
+	in.text_hash = 5;
+	in.feed_time = T0 + 2100;
+	ant_detect_apply(&st, &in, T0 + 2400, &out);
+	OK(out.updated && !strcmp(out.rule, "feed") && st.last_modified == T0 + 2100,
+	   "a newer entry about the page, its text changed: an update at its date");
+	in.status = 304;
+	in.noise_decided = in.noise_updated = 0;
+	in.feed_time = T0 + 2700;
+	ant_detect_apply(&st, &in, T0 + 3000, &out);
+	OK(!out.updated && st.last_modified == T0 + 2100 && st.feed_time == T0 + 2700,
+	   "a newer entry about a page answering 304: no update");
+	in = ok200(6, 0, 0);
+	in.feed_usable = 1;
+	in.feed_time = T0 + 2700;
+	in.no_news = 1;
+	in.noise_decided = 1;
+	in.feed_time = T0 + 3300;
+	ant_detect_apply(&st, &in, T0 + 3600, &out);
+	OK(!out.updated && st.last_modified == T0 + 2100,
+	   "a newer entry about a page whose text moved only its clocks: no update");
+	in.no_news = 0;
+	in.noise_decided = 0;
+	in.text_hash = 7;
+	ant_detect_apply(&st, &in, T0 + 4200, &out);
 	OK(!out.updated, "feed unchanged, text checksum changed unconfirmed: the feed decides");
 }
 
@@ -1306,7 +1332,7 @@ static void noise_confirm(void)
 
 int main(void)
 {
-	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 3 + 5 + 4 + 2);
+	TAP_PLAN(109 + 16 + 14 + 1 + 8 + 4 + 4 + 5 + 3 + 7 + 3 + 1 + 3 + 5 + 4 + 2 + 4);
 	header_and_304();
 	noise_confirm();
 	future_headers();

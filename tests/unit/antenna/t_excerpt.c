@@ -155,7 +155,13 @@ static void test_detect_feed(void)
 	OK(!out.updated && st.last_modified == 5000, "with a usable feed a text change is no update");
 	in.feed_time = 10500;
 	ant_detect_apply(&st, &in, 12000, &out);
-	OK(out.updated && st.last_modified == 10500 && !strcmp(st.detected_by, "feed"), "a newer entry is an update at its date");
+	OK(!out.updated && st.last_modified == 5000 && st.feed_time == 10500,
+	   "a newer entry on the same body is no update (its date kept as the feed's newest)");
+	in.feed_time = 11500;
+	in.text_hash = 5;
+	ant_detect_apply(&st, &in, 12100, &out);
+	OK(out.updated && st.last_modified == 11500 && !strcmp(st.detected_by, "feed"),
+	   "a newer entry on a changed body is an update at its date");
 	in.feed_usable = 0;
 	in.feed_time = 0;
 	in.text_hash = 3;
@@ -174,7 +180,8 @@ static void test_detect_feed(void)
 	in.status = 304;
 	in.feed_time = 14500;
 	ant_detect_apply(&st, &in, 16000, &out);
-	OK(out.updated && st.last_modified == 14500, "a 304 page with a newer feed entry is updated");
+	OK(!out.updated && out.unchanged && st.last_modified == 13500 && st.feed_time == 14500,
+	   "a 304 page with a newer feed entry is no update: the page did not change");
 }
 
 /* A change our own check finds after an Atom relay is that update. */
@@ -278,7 +285,7 @@ static void test_prose(void)
 
 int main(void)
 {
-	TAP_PLAN(46);
+	TAP_PLAN(47);
 	test_atom_relay();
 	test_prose();
 	test_excerpts();
