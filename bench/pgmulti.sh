@@ -39,7 +39,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 pg_start || exit 1
-"$TOP/$BUILD/tools/manyserver" --addrs "$S" --delay-ms "$D" --port-file "$T/port" --max-seconds 3600 & MS=$!
+"$TOP/$BUILD/tools/manyserver" --addrs "$S" --delay-ms "$D" --log "$T/log" --port-file "$T/port" --max-seconds 7200 & MS=$!
 for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
 P=$(cat "$T/port")
 PG=$(pg_newdb bench) LITE=$T/bench.db
@@ -61,18 +61,41 @@ run1() {   # run1 DB NOW LABEL [--lease S]
 	read -r w u s < "$T/time"
 	echo "$3: wall $w s, cpu $(echo "$u + $s" | bc) s: $(sed -n 's/^\(checked [0-9]* pages\).*claim.*/\1/p; s/^\(checked [0-9]* pages\)[^;]*;.*/\1/p' "$T/out" | head -1)"
 }
-run3() {   # run3 DB NOW
+run3() {   # run3 DB NOW [LEASE [KILL_AFTER_S [LABEL]]]
+	: > "$T/log"
 	t0=$(date +%s.%N)
 	for c in 1 2 3; do
-		/usr/bin/time -f "%e %U %S" -o "$T/time$c" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 --lease 300 > "$T/out$c" 2>&1 &
+		/usr/bin/time -f "%e %U %S" -o "$T/time$c" $A -d "$1" update --now "$2" --jobs "$J" --refetch-pause -1 --lease "${3:-300}" > "$T/out$c" 2>&1 &
 		eval "C$c=\$!"
 	done
+	if [ -n "${4:-}" ]; then
+		sleep "$4"
+		pkill -9 -P "$C1" antenna || :   # the checker itself, not time(1)
+		wait "$C1" 2>/dev/null || :
+		C1=
+	fi
 	for c in $C1 $C2 $C3; do
 		wait "$c" || { echo "pgmulti: a checker failed:" >&2; cat "$T"/out? >&2; exit 1; }
 	done
 	C1= C2= C3=
 	t1=$(date +%s.%N)
-	echo "three checkers on PostgreSQL: wall $(echo "$t1 - $t0" | bc | cut -c1-6) s; shares: $(for c in 1 2 3; do sed -n 's/^checked \([0-9]*\) pages.*/\1/p' "$T/out$c"; done | tr '\n' ' ')"
+	echo "${5:-three checkers on PostgreSQL}: wall $(echo "$t1 - $t0" | bc | cut -c1-6) s; shares: $(for c in 1 2 3; do sed -n 's/^checked \([0-9]*\) pages.*/\1/p' "$T/out$c"; done | tr '\n' ' ')"
+}
+# verify NOW LABEL [killed]: what the cycle at NOW did, from the server's log of
+# requests ("start end address path") and the database: every page asked
+# once, at most --per-host (2) requests at once to one server across the
+# checkers, every page checked at NOW and none leased, check-db clean
+verify() {
+	asked=$(awk '$4 != "/robots.txt"' "$T/log" | wc -l)
+	uniq=$(awk '$4 != "/robots.txt" { print $3 $4 }' "$T/log" | sort -u | wc -l)
+	most=$(awk '$4 != "/robots.txt" { print $3, $1, 1; print $3, $2, -1 }' "$T/log" | sort -k1,1 -k2,2n -k3,3n |
+		awk '{ if ($1 != s) { s = $1; n = 0 } n += $3; if (n > m) m = n } END { print m + 0 }')
+	checked=$(psql -qAt -h "$PG_HOST" -U antenna bench -c "SELECT count(*) FROM pages WHERE last_check = $1 AND lease_until = 0")
+	db=ok; $A -d "$PG" check-db > "$T/checkdb" 2>&1 || db="NOT CLEAN: $(head -n 3 "$T/checkdb" | tr '\n' ' ')"
+	# a killed checker's pages in flight are asked again by the others
+	v=ok; { [ "$asked" = "$N" ] || { [ -n "${3:-}" ] && [ "$asked" -ge "$N" ]; }; } && [ "$uniq" = "$N" ] && [ "$most" -le 2 ] && [ "$checked" = "$N" ] && [ "$db" = ok ] || v=FAILED
+	echo "$2: $v: $uniq of $N pages asked, $asked requests; at most $most at once to one server; $checked checked at this cycle, none leased; check-db $db"
+	[ $v = ok ]
 }
 echo "# $N pages, $S servers, answers after $D ms, --jobs $J, $(nproc) cores"
 run1 "$LITE" $NOW "first checks, SQLite (not timed against)" > /dev/null
@@ -80,3 +103,10 @@ run1 "$PG" $NOW "first checks, PostgreSQL (fills the servers)" --lease 300 > /de
 run1 "$LITE" $((NOW + 3600)) "one checker on SQLite"
 run1 "$PG" $((NOW + 3600)) "one checker on PostgreSQL, sharing" --lease 300
 run3 "$PG" $((NOW + 7200))
+verify $((NOW + 7200)) "three checkers" || R=1
+# one of three killed with SIGKILL mid-cycle (a lease of 60 s): the others
+# take its pages once its lease runs out
+K=${PGMULTI_KILL_AFTER:-20}
+run3 "$PG" $((NOW + 10800)) 60 "$K" "three checkers, one killed after $K s (lease 60 s)"
+verify $((NOW + 10800)) "one of three killed" killed || R=1
+exit "${R:-0}"
