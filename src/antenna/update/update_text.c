@@ -95,16 +95,6 @@ int ant_upd_noise_of(const ant_store_page *p, ant_detect_noise *ns)
 	return 0;
 }
 
-/* Will the feed rule announce this check (ant_detect_apply())?  Then a
- * sentence changed only in its numbers is part of that update.  A newer
- * Last-Modified is not: it dates a change the body shows and makes none
- * (ant_detect.h), so such a change is held like any other. */
-static int other_rule_news(const ant_store_page *p, const ant_detect_input *in, int64_t now)
-{
-	(void)now;
-	return in->feed_usable && in->feed_time > 0 && in->feed_time > p->st.feed_time;
-}
-
 /* The token state kept; on a baseline none: what was kept before belongs
  * to another reading of the page (its patterns changed). */
 static void tokens_of(const ant_store_page *p, int baseline, ant_tokens *tk)
@@ -343,7 +333,7 @@ void ant_upd_tokens(struct upd *u, ant_store_page *p, ant_detect_noise *ns, cons
 			  !ant_tokens_has_number(info->text + info->seg[i].off, info->seg[i].len);
 	tokens_of(p, v->baseline, &tk);
 	if (ant_tokens_decide_text(&tk, info->seg, info->nseg, info->text, skip,
-				   (v->updated || other_rule_news(p, in, u->now) ? ANT_TOKENS_OTHER_NEWS : 0) |
+				   (v->updated ? ANT_TOKENS_OTHER_NEWS : 0) |
 				   (ant_upd_watched(p) ? ANT_TOKENS_WATCHED : 0), u->now, &tv) == 0) {
 		if (tv.updated) {
 			if (!in->noise_updated || !in->noise_time || tv.since < in->noise_time)
