@@ -44,7 +44,10 @@ for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
 P=$(cat "$T/port")
 PG=$(pg_newdb bench) LITE=$T/bench.db
 PER=$((N / S))
-for d in "$PG" "$LITE"; do
+# PGMULTI_PG_ONLY=1: PostgreSQL's runs only (no SQLite checker to compare)
+ONLY=${PGMULTI_PG_ONLY:-0}
+DBS="$PG $LITE"; [ "$ONLY" = 1 ] && DBS=$PG
+for d in $DBS; do
 	$A -d "$d" init --title Bench --base http://bench.example/ > /dev/null 2>&1
 	for s in $(seq "$S"); do
 		"$TOP/$BUILD/bench/seed" --first $(((s - 1) * PER)) "$d" "http://127.0.0.$s:$P/" "$PER" > /dev/null 2>&1
@@ -90,17 +93,21 @@ verify() {
 	uniq=$(awk '$4 != "/robots.txt" { print $3 $4 }' "$T/log" | sort -u | wc -l)
 	most=$(awk '$4 != "/robots.txt" { print $3, $1, 1; print $3, $2, -1 }' "$T/log" | sort -k1,1 -k2,2n -k3,3n |
 		awk '{ if ($1 != s) { s = $1; n = 0 } n += $3; if (n > m) m = n } END { print m + 0 }')
-	checked=$(psql -qAt -h "$PG_HOST" -U antenna bench -c "SELECT count(*) FROM pages WHERE last_check = $1 AND lease_until = 0")
+	checked=$(psql -qAt -h "$PG_HOST" -U antenna bench -c "SELECT count(*) FROM pages WHERE last_check = $1")
+	# a lease still running; a killed checker's saved pages keep theirs,
+	# run out, until a claim passes them (they are not due)
+	leased=$(psql -qAt -h "$PG_HOST" -U antenna bench -c "SELECT count(*) FROM pages WHERE lease_until > extract(epoch FROM now()) * 1000")
+	kept=$(psql -qAt -h "$PG_HOST" -U antenna bench -c "SELECT count(*) FROM pages WHERE last_check = $1 AND lease_until > 0")
 	db=ok; $A -d "$PG" check-db > "$T/checkdb" 2>&1 || db="NOT CLEAN: $(head -n 3 "$T/checkdb" | tr '\n' ' ')"
 	# a killed checker's pages in flight are asked again by the others
-	v=ok; { [ "$asked" = "$N" ] || { [ -n "${3:-}" ] && [ "$asked" -ge "$N" ]; }; } && [ "$uniq" = "$N" ] && [ "$most" -le 2 ] && [ "$checked" = "$N" ] && [ "$db" = ok ] || v=FAILED
-	echo "$2: $v: $uniq of $N pages asked, $asked requests; at most $most at once to one server; $checked checked at this cycle, none leased; check-db $db"
+	v=ok; { [ "$asked" = "$N" ] || { [ -n "${3:-}" ] && [ "$asked" -ge "$N" ]; }; } && [ "$uniq" = "$N" ] && [ "$most" -le 2 ] && [ "$checked" = "$N" ] && [ "$leased" = 0 ] && [ "$db" = ok ] || v=FAILED
+	echo "$2: $v: $uniq of $N pages asked, $asked requests; at most $most at once to one server; $checked checked at this cycle ($kept of them with a lease run out, not released), $leased leased; check-db $db"
 	[ $v = ok ]
 }
 echo "# $N pages, $S servers, answers after $D ms, --jobs $J, $(nproc) cores"
-run1 "$LITE" $NOW "first checks, SQLite (not timed against)" > /dev/null
+[ "$ONLY" = 1 ] || run1 "$LITE" $NOW "first checks, SQLite (not timed against)" > /dev/null
 run1 "$PG" $NOW "first checks, PostgreSQL (fills the servers)" --lease 300 > /dev/null
-run1 "$LITE" $((NOW + 3600)) "one checker on SQLite"
+[ "$ONLY" = 1 ] || run1 "$LITE" $((NOW + 3600)) "one checker on SQLite"
 run1 "$PG" $((NOW + 3600)) "one checker on PostgreSQL, sharing" --lease 300
 run3 "$PG" $((NOW + 7200))
 verify $((NOW + 7200)) "three checkers" || R=1
